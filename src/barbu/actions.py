@@ -1,0 +1,118 @@
+"""Actions of every phase, each a small frozen value with a text form.
+
+Card play uses `Card` itself (an int); every other decision has its own type
+so a record line says what it is.  Chance events (the draw for the first
+dealer, a deal) are actions too: a record is the ruleset and the list of
+actions, and replays exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards, parse_card
+from .errors import ParseError
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance: one card drawn by each seat for the first deal; the highest rank deals."""
+
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "draw " + " ".join(format_cards(1 << c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Chance: the hands dealt, seat 0 first, as card masks."""
+
+    hands: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "deal " + " ".join(str(CardSet(h)) for h in self.hands)
+
+
+@dataclass(frozen=True)
+class Declare:
+    """The declarer names a contract (by its key, such as ``no-queens``)."""
+
+    contract: str
+
+    def __str__(self) -> str:
+        return f"contract {self.contract}"
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    """The Trumps declarer names a suit (0..3), or None for no-trump where allowed."""
+
+    suit: int | None
+
+    def __str__(self) -> str:
+        return "trump " + ("none" if self.suit is None else SUITS[self.suit])
+
+
+@dataclass(frozen=True)
+class NameRank:
+    """The Domino declarer names the starting rank (0 = two … 12 = ace)."""
+
+    rank: int
+
+    def __str__(self) -> str:
+        return "rank " + RANKS[self.rank]
+
+
+@dataclass(frozen=True)
+class Double:
+    """One doubling turn: the seats doubled (or redoubled, if they doubled me first).
+
+    ``maximum`` is the standing order "double everyone, redouble everything,
+    later doubles included".  An empty set is a pass.
+    """
+
+    targets: frozenset[int] = frozenset()
+    maximum: bool = False
+
+    def __str__(self) -> str:
+        if self.maximum:
+            return "maximum"
+        if not self.targets:
+            return "pass"
+        return "double " + " ".join(str(s) for s in sorted(self.targets))
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Passing in Domino (allowed only when unable to play)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+NO_DOUBLE = Double()
+
+
+def parse_suit(text: str) -> int | None:
+    """``H``, ``hearts``, ``♥`` → 1; ``none``/``nt``/``no-trump`` → None."""
+    t = text.strip().lower()
+    if t in ("none", "nt", "no-trump", "notrump", "no trump", "sans"):
+        return None
+    for i, (letter, name) in enumerate(zip(SUITS, SUIT_NAMES)):
+        if t in (letter.lower(), name, name[:-1], "♠♥♦♣"[i]):
+            return i
+    raise ParseError(f"{text!r} is not a suit: write S, H, D, C (or spades, hearts, diamonds, clubs)")
+
+
+def parse_rank(text: str) -> int:
+    t = text.strip().upper()
+    t = {"10": "T", "JACK": "J", "QUEEN": "Q", "KING": "K", "ACE": "A"}.get(t, t)
+    if len(t) == 1 and t in RANKS:
+        return RANKS.index(t)
+    raise ParseError(f"{text!r} is not a rank: write 2-9, T (or 10), J, Q, K or A")
+
+
+def parse_card_action(text: str) -> int:
+    return parse_card(text)

@@ -1,0 +1,157 @@
+"""Contracts as tables of scoring parts.
+
+A contract is not code but data: points per trick, points per card taken,
+points for the last tricks, points by finishing order, a Ravage City part.
+A Salad or a Scottish combination deal is several parts at once.  The early
+end falls out of the parts: a deal whose only parts are card points is decided
+once no penalty card is left in any hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import CARDS, HEARTS, QUEEN, ACE, KING, SUIT_MASK, rank_mask
+
+TRICKS = "tricks"
+DOMINO = "domino"
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract and how it scores."""
+
+    key: str
+    name: str
+    kind: str = TRICKS
+    positive: bool = False
+    per_trick: int = 0
+    card_points: tuple[tuple[int, int], ...] = ()
+    last_tricks: tuple[int, ...] = ()  # points of the last len(...) tricks, last one last
+    finishing: tuple[int, ...] = ()
+    ravage: int = 0  # points for most cards taken in one suit, split between ties
+    trump: bool = False  # the declarer names a trump suit
+    heart_ban: bool = False  # the heart-lead option applies
+    help: str = ""
+    penalty_mask: int = field(default=0, init=False, compare=False)
+    card_value: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        mask = 0
+        for card, _ in self.card_points:
+            mask |= 1 << card
+        object.__setattr__(self, "penalty_mask", mask)
+        object.__setattr__(self, "card_value", dict(self.card_points))
+
+    @property
+    def decided_by_cards(self) -> bool:
+        """True when only card points score, so the deal can stop once they are all taken."""
+        return (self.kind == TRICKS and bool(self.card_points) and not self.per_trick
+                and not self.last_tricks and not self.ravage)
+
+    def total(self, players: int, tricks: int, deck: int) -> int:
+        """The table total of this contract's points, before doubles."""
+        t = self.per_trick * tricks
+        t += sum(p for c, p in self.card_points if deck >> c & 1)
+        t += sum(self.last_tricks)
+        t += sum(self.finishing[:players])
+        t -= self.ravage
+        return t
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def hearts_points(ace: int, other: int) -> tuple[tuple[int, int], ...]:
+    """Card points for a No hearts contract: the ace apart, the other hearts alike."""
+    return tuple((HEARTS * 13 + r, ace if r == ACE else other) for r in range(13))
+
+
+def queens_points(each: int) -> tuple[tuple[int, int], ...]:
+    m = rank_mask(QUEEN)
+    return tuple((c, each) for c in CARDS if m >> c & 1)
+
+
+KING_OF_HEARTS = HEARTS * 13 + KING
+HEARTS_MASK = SUIT_MASK[HEARTS]
+
+
+def classic_contracts(ravage_city: bool = False, ravage_value: int = 24) -> tuple[Contract, ...]:
+    """The seven contracts of seed 001, or the eight with Ravage City and its rebalanced values."""
+    r = ravage_city
+    out = [
+        Contract("no-tricks", "No tricks", per_trick=-3 if r else -2,
+                 help="Each trick you take costs points."),
+        Contract("no-hearts", "No hearts", card_points=hearts_points(-6, -2), heart_ban=True,
+                 help="Each heart you take costs points, the ace most. Hearts may not be led while you hold another suit."),
+        Contract("no-queens", "No queens", card_points=queens_points(-8 if r else -6),
+                 help="Each queen you take costs points."),
+        Contract("no-king", "No King of hearts", card_points=((KING_OF_HEARTS, -21 if r else -20),),
+                 heart_ban=True,
+                 help="Whoever takes the King of hearts pays. Hearts may not be led while you hold another suit."),
+        Contract("no-last-two", "No last two", last_tricks=(-10, -20),
+                 help="The second-to-last trick and the last trick cost points."),
+        Contract("trumps", "Trumps", positive=True, per_trick=7 if r else 5, trump=True,
+                 help="The declarer names trumps; each trick you take scores. Trumps must head the trick; "
+                      "a void player must trump or overtrump."),
+        Contract("domino", "Domino", kind=DOMINO, positive=True,
+                 finishing=(50, 25, 10, 0) if r else (45, 20, 5, -5),
+                 help="Build rows in each suit from the starting rank; first out scores most. Pass only when unable."),
+    ]
+    if r:
+        out.append(Contract("ravage-city", "Ravage City", ravage=ravage_value,
+                            help="Whoever takes the most cards of any one suit pays; ties share the cost."))
+    return tuple(out)
+
+
+CONTRACT_ALIASES = {
+    "nt": "no-tricks", "notricks": "no-tricks", "tricks": "no-tricks", "nullo": "no-tricks",
+    "nh": "no-hearts", "nohearts": "no-hearts", "hearts": "no-hearts",
+    "nq": "no-queens", "noqueens": "no-queens", "queens": "no-queens",
+    "nk": "no-king", "noking": "no-king", "king": "no-king", "barbu": "no-king",
+    "no-king-of-hearts": "no-king",
+    "nl": "no-last-two", "nolasttwo": "no-last-two", "last-two": "no-last-two", "lasttwo": "no-last-two",
+    "tr": "trumps", "trump": "trumps", "atout": "trumps",
+    "dom": "domino", "do": "domino",
+    "ravage": "ravage-city", "rc": "ravage-city",
+}
+
+
+def score_tricks(contract: Contract, players: int, won: list[int], tricks_won: list[int],
+                 winners: list[int]) -> list[int]:
+    """Base points of a trick-taking deal, from the cards and tricks each player took."""
+    scores = [0] * players
+    if contract.per_trick:
+        for s in range(players):
+            scores[s] += contract.per_trick * tricks_won[s]
+    if contract.card_points:
+        values = contract.card_value
+        pm = contract.penalty_mask
+        for s in range(players):
+            taken = won[s] & pm
+            while taken:
+                low = taken & -taken
+                scores[s] += values[low.bit_length() - 1]
+                taken ^= low
+    if contract.last_tricks:
+        k = len(contract.last_tricks)
+        # The last tricks are the last ones of the whole deal; a deal stopped early never has them.
+        for points, w in zip(contract.last_tricks, winners[-k:] if len(winners) >= k else []):
+            scores[w] += points
+    if contract.ravage:
+        most = [max((won[s] & SUIT_MASK[x]).bit_count() for x in range(4)) for s in range(players)]
+        top = max(most)
+        losers = [s for s in range(players) if most[s] == top]
+        share = contract.ravage // len(losers)
+        for s in losers:
+            scores[s] -= share
+    return scores
+
+
+def score_finishing(contract: Contract, order: list[int], players: int) -> list[int]:
+    """Points by finishing order (Domino, Patience)."""
+    scores = [0] * players
+    for place, s in enumerate(order):
+        if place < len(contract.finishing):
+            scores[s] += contract.finishing[place]
+    return scores

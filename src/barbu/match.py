@@ -1,0 +1,823 @@
+"""The match state machine: one loop of phases drives a whole match.
+
+draw for the first dealer → deal → declare a contract → name trump or
+starting rank → doubling → play (tricks or Domino) → score → next deal.
+At every point `to_act()` says who acts (a seat, `CHANCE`, or None when the
+match is over), `legal_actions()` lists exactly what may be done, and
+`apply()` advances.  An illegal action raises `IllegalAction` with the reason
+and leaves the state as it was.  The play phase is the hot path: it works on
+raw int bitmasks and keeps its bookkeeping small.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Iterable
+
+from .actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass,
+                      parse_rank, parse_suit)
+from .cards import (ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, Card, cards_of, parse_card,
+                    suit_cards)
+from .contracts import CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
+from .errors import IllegalAction, ParseError
+from .ruleset import Ruleset
+
+CHANCE = -1
+
+# Phases
+DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER = range(9)
+PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over")
+
+HEARTS_MASK = SUIT_MASK[HEARTS]
+_HEART_MODES = {"none": 0, "never_unless_only_hearts": 1, "first_trick": 2, "until_broken": 3}
+
+
+@dataclass(frozen=True)
+class Business:
+    """A double between two players; ``redoubled`` doubles the stake."""
+
+    doubler: int
+    doubled: int
+    redoubled: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.doubler}x{self.doubled}" + ("xx" if self.redoubled else "")
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """What a finished deal was and how it scored.  ``hands`` is private: views drop it."""
+
+    number: int
+    dealer: int
+    declarer: int
+    contract: str
+    trump: int | None
+    rank: int | None
+    doubles: tuple[Business, ...]
+    played: bool
+    base: tuple[int, ...]
+    scores: tuple[int, ...]
+    hands: tuple[int, ...] = ()
+    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    finishing: tuple[int, ...] = ()
+
+    def public(self) -> "DealResult":
+        return DealResult(self.number, self.dealer, self.declarer, self.contract, self.trump, self.rank,
+                          self.doubles, self.played, self.base, self.scores, (), self.tricks, self.finishing)
+
+
+class Match:
+    """A whole match under one ruleset.  Mutable; `clone()` for a cheap copy."""
+
+    __slots__ = (
+        "rules", "n", "contracts", "contract_by_key", "deck", "hand_size", "total_deals", "rng", "seed",
+        "phase", "history", "dealer", "declarer", "deal_no", "contracts_left", "dbl_count",
+        "hands", "dealt", "contract", "trump", "rank", "business", "dbl_queue", "dbl_first_round",
+        "dbl_turn_taken", "standing_max", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
+        "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
+        "playable", "layout", "finished", "domino_passes", "results", "totals", "_checkpoint", "_late",
+    )
+
+    def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
+        if isinstance(rules, str):
+            rules = Ruleset.parse(rules)
+        self.rules = rules
+        fam = rules.family_spec
+        self.n = rules.players
+        self.contracts: tuple[Contract, ...] = fam.contracts(rules)
+        self.contract_by_key = {c.key: c for c in self.contracts}
+        self.deck = fam.deck(rules)
+        self.hand_size = self.deck.bit_count() // self.n
+        self.total_deals = self.n * len(self.contracts)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.phase = DRAW
+        self.history: list[Any] = []
+        self.dealer = -1
+        self.declarer = -1
+        self.deal_no = 0  # deals finished so far
+        self.contracts_left = [set(self.contract_by_key) for _ in range(self.n)]
+        # dbl_count[declarer][seat]: doubles seat made on declarer in declarer's series
+        self.dbl_count = [[0] * self.n for _ in range(self.n)]
+        self.results: list[DealResult] = []
+        self.totals = [0] * self.n
+        self._checkpoint: tuple[int, Match] | None = None
+        self._reset_deal()
+
+    # ------------------------------------------------------------------ basics
+    def _reset_deal(self) -> None:
+        n = self.n
+        self.hands = [0] * n
+        self.dealt: tuple[int, ...] = ()
+        self.contract: Contract | None = None
+        self.trump: int | None = None
+        self.rank: int | None = None
+        self.business: dict[tuple[int, int], Business] = {}
+        self.dbl_queue: list[int] = []
+        self.dbl_first_round = True
+        self.dbl_turn_taken = [False] * n
+        self.standing_max: set[int] = set()
+        self.turn = -1
+        self.leader = -1
+        self.trick: list[int] = []
+        self.trick_mask = 0
+        self.led_mask = 0
+        self.trump_mask = 0
+        self.won = [0] * n
+        self.tricks_won = [0] * n
+        self.winners: list[int] = []
+        self.trick_log: list[tuple[int, tuple[int, ...]]] = []
+        self.in_hands = 0
+        self.hearts_broken = False
+        self.heart_mode = 0
+        self.playable = 0
+        self.layout: list[tuple[int, int] | None] = [None] * 4
+        self.finished: list[int] = []
+        self.domino_passes: list[tuple[int, int]] = []
+        # pairs whose double came after the doubled seat's first-round turn
+        self._late: set[tuple[int, int]] = set()
+
+    def clone(self) -> "Match":
+        """A copy that shares nothing mutable with this match (the rng is copied too)."""
+        m = Match.__new__(Match)
+        for name in Match.__slots__:
+            setattr(m, name, getattr(self, name))
+        m.rng = random.Random()
+        m.rng.setstate(self.rng.getstate())
+        m.history = list(self.history)
+        m.contracts_left = [set(s) for s in self.contracts_left]
+        m.dbl_count = [list(r) for r in self.dbl_count]
+        m.hands = list(self.hands)
+        m.business = dict(self.business)
+        m.dbl_queue = list(self.dbl_queue)
+        m.dbl_turn_taken = list(self.dbl_turn_taken)
+        m.standing_max = set(self.standing_max)
+        m.trick = list(self.trick)
+        m.won = list(self.won)
+        m.tricks_won = list(self.tricks_won)
+        m.winners = list(self.winners)
+        m.trick_log = list(self.trick_log)
+        m.layout = list(self.layout)
+        m.finished = list(self.finished)
+        m.domino_passes = list(self.domino_passes)
+        m._late = set(self._late)
+        m.results = list(self.results)
+        m.totals = list(self.totals)
+        return m
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def to_act(self) -> int | None:
+        """The seat to act, `CHANCE` for a random event, or None when the match is over."""
+        ph = self.phase
+        if ph == PLAY or ph == DOMINO_PLAY:
+            return self.turn
+        if ph == DRAW or ph == DEAL:
+            return CHANCE
+        if ph == DOUBLING:
+            return self.dbl_queue[0]
+        if ph == OVER:
+            return None
+        return self.declarer
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> tuple:
+        """Exactly the actions the seat to act may take (empty at chance nodes and at the end)."""
+        ph = self.phase
+        if ph == PLAY:
+            return cards_of(self._play_mask())
+        if ph == DOMINO_PLAY:
+            m = self.hands[self.turn] & self.playable
+            return cards_of(m) if m else (PASS,)
+        if ph == DECLARE:
+            return tuple(Declare(c.key) for c in self.contracts if c.key in self.contracts_left[self.declarer])
+        if ph == TRUMP:
+            suits: list[int | None] = list(range(4))
+            if self.rules.allow_no_trump:
+                suits.append(None)
+            return tuple(NameTrump(s) for s in suits)
+        if ph == RANK:
+            return tuple(NameRank(r) for r in range(13) if self._rank_in_deck(r))
+        if ph == DOUBLING:
+            return self._doubling_actions(self.dbl_queue[0])
+        return ()
+
+    def legal_mask(self) -> int:
+        """The legal cards as a bitmask (play phases only): the bots' fast path."""
+        if self.phase == PLAY:
+            return self._play_mask()
+        if self.phase == DOMINO_PLAY:
+            return self.hands[self.turn] & self.playable
+        return 0
+
+    def _rank_in_deck(self, r: int) -> bool:
+        return any(self.deck >> (s * 13 + r) & 1 for s in range(4))
+
+    def _play_mask(self) -> int:
+        hand = self.hands[self.turn]
+        if not self.trick:
+            mode = self.heart_mode
+            if mode:
+                others = hand & ~HEARTS_MASK
+                if others and (mode == 1 or (mode == 2 and not self.winners)
+                               or (mode == 3 and not self.hearts_broken)):
+                    return others
+            return hand
+        follow = hand & self.led_mask
+        tm = self.trump_mask
+        if not tm:
+            return follow or hand
+        if self.led_mask == tm:  # trumps led
+            if follow and self.rules.trump_rules == "classic":
+                top = (self.trick_mask & tm).bit_length()
+                higher = follow >> top << top
+                return higher or follow
+            return follow or hand
+        if follow:
+            return follow
+        my_trumps = hand & tm
+        if not my_trumps:
+            return hand
+        played = self.trick_mask & tm
+        if not played:
+            return my_trumps
+        top = played.bit_length()
+        over = my_trumps >> top << top
+        return over or hand
+
+    def _explain(self, card: int) -> str:
+        """Why a card the seat holds is not legal now, in words."""
+        c = CARDS[card]
+        hand = self.hands[self.turn]
+        if self.phase == DOMINO_PLAY:
+            s = card // 13
+            if self.layout[s] is None:
+                return (f"{c.display()} cannot be placed: the {SUIT_NAMES[s]} row has not been started; "
+                        f"it must open with the {RANKS[self.rank or 0]}")
+            return (f"{c.display()} cannot be placed: a card must be next in rank to an end of its suit's "
+                    f"row, or of the starting rank")
+        if not self.trick:
+            return "hearts may not be led while you hold another suit" + (
+                " until a heart has been discarded" if self.heart_mode == 3 else
+                " on the first trick" if self.heart_mode == 2 else "")
+        led = (self.led_mask.bit_length() - 1) // 13
+        if hand & self.led_mask and not (self.led_mask >> card & 1):
+            return f"you must follow suit: play a {SUIT_NAMES[led][:-1]}"
+        tm = self.trump_mask
+        if self.led_mask == tm:
+            return "trumps were led: you must play a trump higher than every trump in the trick"
+        if not self.trick_mask & tm:
+            return f"you cannot follow {SUIT_NAMES[led]}, so you must trump"
+        return "the trick has been trumped: you must overtrump if you can"
+
+    # ------------------------------------------------------------------ doubling
+    def _may_be_doubled_by(self, s: int) -> list[int]:
+        """Seats s may double now (no business yet with them)."""
+        if s == self.dealer:
+            return []
+        contract = self.contract
+        assert contract is not None
+        if contract.positive:
+            cands = [self.dealer]
+        else:
+            cands = [p for p in range(self.n) if p != s]
+        return [p for p in cands if (min(s, p), max(s, p)) not in self.business]
+
+    def _redoublable(self, s: int) -> list[int]:
+        """Seats whose double on s is not yet redoubled."""
+        return [b.doubler for b in self.business.values() if b.doubled == s and not b.redoubled]
+
+    def must_double_dealer(self, s: int) -> bool:
+        """Whether s is forced to double the dealer now by the obligation."""
+        if s == self.dealer or not self.dbl_first_round:
+            return False
+        owed = self.rules.double_obligation - self.dbl_count[self.declarer][s]
+        if owed <= 0:
+            return False
+        deals_left = len(self.contracts_left[self.declarer]) + 1
+        return deals_left <= owed
+
+    def doubles_owed(self, s: int) -> int:
+        """Doubles s still owes the current declarer in his series."""
+        return max(0, self.rules.double_obligation - self.dbl_count[self.declarer][s])
+
+    def _doubling_actions(self, s: int) -> tuple[Double, ...]:
+        if self.dbl_first_round:
+            fresh = self._may_be_doubled_by(s)
+        else:
+            fresh = []
+        redo = [p for p in self._redoublable(s)
+                if self.dbl_first_round or self.business[(min(s, p), max(s, p))].doubler == p]
+        if not self.dbl_first_round:
+            redo = [p for p in redo if self._late_double(p, s)]
+        cands = sorted(fresh + redo)
+        forced = self.must_double_dealer(s) and self.dealer in fresh
+        out = []
+        for k in range(len(cands) + 1):
+            for combo in combinations(cands, k):
+                if forced and self.dealer not in combo:
+                    continue
+                out.append(Double(frozenset(combo)) if combo else NO_DOUBLE)
+        if self.dbl_first_round and s != self.dealer and not self.contract.positive:  # type: ignore[union-attr]
+            # "maximum" differs from doubling everyone only if someone may still double s later.
+            later = self.dbl_queue[1:]
+            if any(p != self.dealer and (min(s, p), max(s, p)) not in self.business for p in later):
+                out.append(Double(frozenset(cands), maximum=True))
+        return tuple(out)
+
+    def _late_double(self, doubler: int, s: int) -> bool:
+        """True if doubler's double on s came after s had taken his first-round turn."""
+        return (min(s, doubler), max(s, doubler)) in self._late
+
+    def _apply_double(self, action: Double) -> None:
+        s = self.dbl_queue[0]
+        legal = self._doubling_actions(s)
+        if action not in legal:
+            raise IllegalAction(self._explain_double(s, action))
+        for p in action.targets:
+            key = (min(s, p), max(s, p))
+            b = self.business.get(key)
+            if b is not None:  # p doubled s: this is a redouble
+                self.business[key] = Business(b.doubler, b.doubled, True)
+            else:
+                self.business[key] = Business(s, p, p in self.standing_max)
+                if self.dbl_turn_taken[p]:
+                    self._late.add(key)
+                if p == self.dealer:
+                    self.dbl_count[self.declarer][s] += 1
+        if action.maximum:
+            self.standing_max.add(s)
+        self.dbl_turn_taken[s] = True
+        self.dbl_queue.pop(0)
+        if not self.dbl_queue and self.dbl_first_round:
+            self.dbl_first_round = False
+            for i in range(1, self.n + 1):
+                p = (self.dealer + i) % self.n
+                if p not in self.standing_max and any(self._late_double(d, p) for d in self._redoublable(p)):
+                    self.dbl_queue.append(p)
+        if not self.dbl_queue:
+            self._end_doubling()
+
+    def _explain_double(self, s: int, action: Double) -> str:
+        if not isinstance(action, Double):
+            return f"it is the doubling round: {action} is not a doubling action"
+        if action.maximum and not self.dbl_first_round:
+            return "maximum can only be said on your first turn"
+        targets = action.targets
+        if s in targets:
+            return "you cannot double yourself"
+        bad = [p for p in targets if not 0 <= p < self.n]
+        if bad:
+            return f"there is no seat {bad[0]}"
+        if s == self.dealer:
+            if targets - set(self._redoublable(s)):
+                return "the dealer never doubles; he may only redouble doubles he received"
+        if self.contract and self.contract.positive and targets - {self.dealer} - set(self._redoublable(s)):
+            return f"at {self.contract.name}, a positive contract, only the dealer may be doubled"
+        if not self.dbl_first_round:
+            return "after the round you may only redouble doubles you received after your turn"
+        for p in targets:
+            b = self.business.get((min(s, p), max(s, p)))
+            if b is not None and (b.doubler == s or b.redoubled):
+                return f"you already have business with seat {p}"
+        if self.must_double_dealer(s) and self.dealer not in targets:
+            return (f"you must double the dealer (seat {self.dealer}) now: you owe "
+                    f"{self.doubles_owed(s)} double(s) and only this many deals are left in the series")
+        return f"{action} is not allowed now"
+
+    def _end_doubling(self) -> None:
+        contract = self.contract
+        assert contract is not None
+        if (not self.business and not contract.positive and self.rules.doubling != "none"
+                and self.rules.undoubled_negative == "split"):
+            self._finish_deal(played=False)
+            return
+        self._start_play()
+
+    # ------------------------------------------------------------------ play
+    def _start_play(self) -> None:
+        contract = self.contract
+        assert contract is not None
+        self.turn = self.declarer
+        self.leader = self.declarer
+        self.in_hands = 0
+        for h in self.hands:
+            self.in_hands |= h
+        if contract.kind == DOMINO:
+            self.phase = DOMINO_PLAY
+            r = self.rank if self.rank is not None else 0
+            self.playable = sum(1 << (s * 13 + r) for s in range(4)) & self.deck
+            return
+        self.phase = PLAY
+        self.heart_mode = _HEART_MODES[self.rules.heart_lead] if contract.heart_ban else 0
+        self.trump_mask = SUIT_MASK[self.trump] if contract.trump and self.trump is not None else 0
+
+    def _apply_card(self, card: int) -> None:
+        turn = self.turn
+        bit = 1 << card
+        if not self._play_mask() & bit:
+            if not self.hands[turn] & bit:
+                raise IllegalAction(f"you do not hold {CARDS[card].display()}")
+            raise IllegalAction(self._explain(card))
+        self.hands[turn] ^= bit
+        self.in_hands ^= bit
+        trick = self.trick
+        trick.append(card)
+        self.trick_mask |= bit
+        if len(trick) == 1:
+            self.led_mask = SUIT_MASK[card // 13]
+        if len(trick) < self.n:
+            self.turn = (turn + 1) % self.n
+            return
+        # The trick is complete.
+        tm = self.trick_mask
+        trumps = tm & self.trump_mask
+        top = (trumps or (tm & self.led_mask)).bit_length() - 1
+        winner = (self.leader + trick.index(top)) % self.n
+        self.won[winner] |= tm
+        self.tricks_won[winner] += 1
+        self.winners.append(winner)
+        self.trick_log.append((self.leader, tuple(trick)))
+        if tm & HEARTS_MASK:
+            self.hearts_broken = True
+        self.trick = []
+        self.trick_mask = 0
+        self.led_mask = 0
+        self.leader = self.turn = winner
+        contract = self.contract
+        if not self.in_hands or (self.rules.stop_when_decided and contract.decided_by_cards  # type: ignore[union-attr]
+                                 and not self.in_hands & contract.penalty_mask):  # type: ignore[union-attr]
+            self._finish_deal(played=True)
+
+    def _apply_domino(self, action: Any) -> None:
+        turn = self.turn
+        if isinstance(action, Pass):
+            if self.hands[turn] & self.playable:
+                raise IllegalAction("you may pass only when you cannot play: you have a card that fits")
+            self.domino_passes.append((turn, self.playable))
+        else:
+            card = int(action)
+            bit = 1 << card
+            if not self.hands[turn] & bit:
+                raise IllegalAction(f"you do not hold {CARDS[card].display()}")
+            if not self.playable & bit:
+                raise IllegalAction(self._explain(card))
+            self.hands[turn] ^= bit
+            self.in_hands ^= bit
+            self.playable ^= bit
+            s, r = divmod(card, 13)
+            high_ace = self.rules.domino_ace == "high"
+            pos = self._pos(r, high_ace)
+            span = self.layout[s]
+            if span is None:
+                self.layout[s] = (pos, pos)
+                for p in (pos - 1, pos + 1):
+                    self._add_playable(s, p, high_ace)
+            elif pos < span[0]:
+                self.layout[s] = (pos, span[1])
+                self._add_playable(s, pos - 1, high_ace)
+            else:
+                self.layout[s] = (span[0], pos)
+                self._add_playable(s, pos + 1, high_ace)
+            self.trick_log.append((turn, (card,)))
+            if not self.hands[turn]:
+                self.finished.append(turn)
+                left = [p for p in range(self.n) if self.hands[p]]
+                if not left or (len(left) == 1 and self.rules.stop_when_decided):
+                    self.finished.extend(left)
+                    self._finish_deal(played=True)
+                    return
+        n = self.n
+        nxt = (turn + 1) % n
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % n
+        self.turn = nxt
+
+    @staticmethod
+    def _pos(rank: int, high_ace: bool) -> int:
+        if high_ace:
+            return rank
+        return 0 if rank == ACE else rank + 1
+
+    def _add_playable(self, suit: int, pos: int, high_ace: bool) -> None:
+        if not 0 <= pos <= 12:
+            return
+        rank = pos if high_ace else (ACE if pos == 0 else pos - 1)
+        card = suit * 13 + rank
+        if self.deck >> card & 1:
+            self.playable |= 1 << card
+
+    # ------------------------------------------------------------------ scoring
+    def _finish_deal(self, played: bool) -> None:
+        contract = self.contract
+        assert contract is not None
+        n = self.n
+        if not played:
+            base = split_undoubled(contract.total(n, self.hand_size, self.deck), n, self.dealer)
+        elif contract.kind == DOMINO:
+            base = score_finishing(contract, self.finished, n)
+        else:
+            base = score_tricks(contract, n, self.won, self.tricks_won, self.winners)
+        scores = settle(base, self.business.values())
+        for s in range(n):
+            self.totals[s] += scores[s]
+        self.results.append(DealResult(
+            number=self.deal_no + 1, dealer=self.dealer, declarer=self.declarer, contract=contract.key,
+            trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
+                                                                  key=lambda b: (b.doubler, b.doubled))),
+            played=played, base=tuple(base), scores=tuple(scores), hands=self.dealt,
+            tricks=tuple(self.trick_log), finishing=tuple(self.finished)))
+        self.deal_no += 1
+        if self.deal_no >= self.total_deals:
+            self.phase = OVER
+            return
+        if self.rules.rotation == "quick" or not self.contracts_left[self.declarer]:
+            self.declarer = self.dealer = (self.dealer + 1) % n
+        self.phase = DEAL
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        """Advance by one action; with ``seat``, first check it is that seat's turn."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        ph = self.phase
+        if seat is not None:
+            actor = self.to_act()
+            if actor != seat:
+                if actor is None:
+                    raise IllegalAction("the match is over")
+                who = "chance" if actor == CHANCE else f"seat {actor}"
+                raise IllegalAction(f"it is not your turn: waiting for {who}")
+        if ph == PLAY:
+            if type(action) is not Card and not (isinstance(action, int) and not isinstance(action, bool)):
+                raise IllegalAction(f"it is time to play a card, not {action}")
+            if not 0 <= action < 52:
+                raise IllegalAction(f"{action} is not a card")
+            self._apply_card(action)
+        elif ph == DOMINO_PLAY:
+            if not isinstance(action, (int, Pass)) or isinstance(action, bool):
+                raise IllegalAction(f"it is time to play a card or pass in Domino, not {action}")
+            if isinstance(action, int) and not 0 <= action < 52:
+                raise IllegalAction(f"{action} is not a card")
+            self._apply_domino(action)
+        elif ph == DOUBLING:
+            if not isinstance(action, Double):
+                raise IllegalAction(f"it is the doubling round: {action} is not a doubling action")
+            self._apply_double(action)
+        elif ph == DECLARE:
+            self._apply_declare(action)
+        elif ph == TRUMP:
+            self._apply_trump(action)
+        elif ph == RANK:
+            self._apply_rank(action)
+        elif ph == DEAL:
+            self._apply_deal(action)
+        elif ph == DRAW:
+            self._apply_draw(action)
+        else:
+            raise IllegalAction("the match is over")
+        self.history.append(action)
+
+    def _apply_draw(self, action: Any) -> None:
+        if not isinstance(action, Draw):
+            raise IllegalAction(f"the first dealer is being drawn: {action} is not a draw")
+        cards = action.cards
+        if len(cards) != self.n or len(set(cards)) != self.n or any(not self.deck >> c & 1 for c in cards):
+            raise IllegalAction(f"a draw is {self.n} different cards of the deck, one per seat")
+        ranks = [c % 13 for c in cards]
+        top = max(ranks)
+        if ranks.count(top) == 1:
+            self.dealer = self.declarer = ranks.index(top)
+            self.phase = DEAL
+
+    def _apply_deal(self, action: Any) -> None:
+        if not isinstance(action, Deal):
+            raise IllegalAction(f"the cards are being dealt: {action} is not a deal")
+        hands = action.hands
+        if len(hands) != self.n:
+            raise IllegalAction(f"a deal has {self.n} hands")
+        union = 0
+        for h in hands:
+            if h.bit_count() != self.hand_size or union & h:
+                raise IllegalAction(f"each hand is {self.hand_size} different cards")
+            union |= h
+        if union & ~self.deck:
+            raise IllegalAction("a deal uses only cards of the deck")
+        snapshot = self.clone()
+        snapshot._checkpoint = None
+        self._checkpoint = (len(self.history), snapshot)
+        self._reset_deal()
+        self.hands = list(hands)
+        self.dealt = tuple(hands)
+        self.phase = DECLARE
+
+    def _apply_declare(self, action: Any) -> None:
+        if not isinstance(action, Declare):
+            raise IllegalAction(f"the declarer must name a contract, not {action}")
+        c = self.contract_by_key.get(action.contract)
+        if c is None:
+            raise IllegalAction(f"{action.contract!r} is not a contract of this game; contracts are: "
+                                f"{', '.join(self.contract_by_key)}")
+        if action.contract not in self.contracts_left[self.declarer]:
+            raise IllegalAction(f"{c.name} has already been declared in this series")
+        self.contracts_left[self.declarer].discard(action.contract)
+        self.contract = c
+        if c.trump:
+            self.phase = TRUMP
+        elif c.kind == DOMINO:
+            self.phase = RANK
+        else:
+            self._start_doubling()
+
+    def _apply_trump(self, action: Any) -> None:
+        if not isinstance(action, NameTrump):
+            raise IllegalAction(f"the declarer must name the trump suit, not {action}")
+        if action.suit is None and not self.rules.allow_no_trump:
+            raise IllegalAction("no-trump is not allowed in this game: name a suit")
+        if action.suit is not None and action.suit not in range(4):
+            raise IllegalAction("a trump suit is one of S, H, D, C")
+        self.trump = action.suit
+        self._start_doubling()
+
+    def _apply_rank(self, action: Any) -> None:
+        if not isinstance(action, NameRank):
+            raise IllegalAction(f"the declarer must name the starting rank, not {action}")
+        if action.rank not in range(13) or not self._rank_in_deck(action.rank):
+            raise IllegalAction("the starting rank must be a rank of the deck")
+        self.rank = action.rank
+        self._start_doubling()
+
+    def _start_doubling(self) -> None:
+        if self.rules.doubling == "none":
+            self._start_play()
+            return
+        self.phase = DOUBLING
+        self.dbl_queue = [(self.dealer + i) % self.n for i in range(1, self.n + 1)]
+        self.dbl_first_round = True
+        self._late = set()
+
+    # ------------------------------------------------------------------ chance
+    def sample_chance(self, rng: random.Random | None = None) -> Any:
+        """A random outcome for the chance node (from the match's own seeded rng by default)."""
+        rng = rng or self.rng
+        if self.phase == DRAW:
+            return Draw(tuple(rng.sample(cards_of(self.deck), self.n)))
+        if self.phase == DEAL:
+            cards = list(cards_of(self.deck))
+            rng.shuffle(cards)
+            k = self.hand_size
+            hands = []
+            for i in range(self.n):
+                m = 0
+                for c in cards[i * k:(i + 1) * k]:
+                    m |= 1 << c
+                hands.append(m)
+            return Deal(tuple(hands))
+        raise IllegalAction("no chance event is due now")
+
+    def play_chance(self) -> Any:
+        """Sample and apply the pending chance event; returns it."""
+        a = self.sample_chance()
+        self.apply(a)
+        return a
+
+    # ------------------------------------------------------------------ undo
+    def undo(self) -> Any:
+        """Take back the last action (chance included) and return it."""
+        if not self.history:
+            raise IllegalAction("there is nothing to undo")
+        target = len(self.history) - 1
+        last = self.history[target]
+        cp = self._checkpoint
+        if cp is not None and cp[0] <= target:
+            base = cp[1].clone()
+            base._checkpoint = cp
+            replay = self.history[cp[0]:target]
+        else:
+            base = Match(self.rules, self.seed)
+            replay = self.history[:target]
+        rng_state = self.rng.getstate()
+        for a in replay:
+            base.apply(a)
+        for name in Match.__slots__:
+            setattr(self, name, getattr(base, name))
+        self.rng.setstate(rng_state)
+        return last
+
+    # ------------------------------------------------------------------ parsing
+    def parse_action(self, text: str) -> Any:
+        """Read an action typed for the current phase: ``QH``, ``no-queens``, ``trump H``, ``double 1 3``…"""
+        t = " ".join(text.strip().lower().split())
+        ph = self.phase
+        if ph == PLAY:
+            return CARDS[parse_card(t)]
+        if ph == DOMINO_PLAY:
+            return PASS if t in ("pass", "p", "-") else CARDS[parse_card(t)]
+        if ph == DECLARE:
+            key = t.removeprefix("contract ").replace(" ", "-")
+            key = CONTRACT_ALIASES.get(key.replace("-", ""), CONTRACT_ALIASES.get(key, key))
+            if key not in self.contract_by_key:
+                names = {c.name.lower(): c.key for c in self.contracts}
+                key = names.get(t.removeprefix("contract "), key)
+            if key not in self.contract_by_key:
+                raise ParseError(f"{text!r} is not a contract; contracts are: {', '.join(self.contract_by_key)}")
+            return Declare(key)
+        if ph == TRUMP:
+            return NameTrump(parse_suit(t.removeprefix("trump ")))
+        if ph == RANK:
+            return NameRank(parse_rank(t.removeprefix("rank ")))
+        if ph == DOUBLING:
+            return self._parse_double(t)
+        if ph in (DRAW, DEAL):
+            from .record import parse_chance
+            return parse_chance(text, self.n)
+        raise ParseError("the match is over: no action is expected")
+
+    def _parse_double(self, t: str) -> Double:
+        s = self.dbl_queue[0]
+        if t in ("pass", "p", "no", "-", "double"):
+            return NO_DOUBLE if t != "double" else self._bad_double(t)
+        cands = set(self._may_be_doubled_by(s)) if self.dbl_first_round else set()
+        cands |= set(self._redoublable(s))
+        if t in ("maximum", "max", "table"):
+            if self.dbl_first_round and s != self.dealer and not self.contract.positive:  # type: ignore[union-attr]
+                acts = self._doubling_actions(s)
+                for a in acts:
+                    if a.maximum:
+                        return a
+            return Double(frozenset(cands))
+        if t in ("family", "flanks"):
+            return Double(frozenset(p for p in range(self.n) if p not in (s, self.dealer)))
+        words = t.replace(",", " ").split()
+        if words and words[0] in ("double", "redouble", "x", "xx", "d", "r"):
+            words = [w for w in words if w not in ("double", "redouble", "x", "xx", "d", "r", "and")]
+        try:
+            seats = frozenset(int(w) for w in words)
+        except ValueError:
+            raise ParseError(f"{t!r} is not a doubling call: write pass, double followed by seat numbers, "
+                             f"family or maximum") from None
+        if not seats:
+            return self._bad_double(t)
+        return Double(seats)
+
+    @staticmethod
+    def _bad_double(t: str) -> Double:
+        raise ParseError(f"{t!r}: say whom you double, like 'double 1 3', or pass")
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int):  # -> View
+        from .view import make_view
+        return make_view(self, seat)
+
+    # ------------------------------------------------------------------ convenience
+    def current_trick(self) -> list[tuple[int, Card]]:
+        return [((self.leader + i) % self.n, CARDS[c]) for i, c in enumerate(self.trick)]
+
+    def seat_name(self, seat: int) -> str:
+        return seat_name(seat, self.n)
+
+    def standings(self) -> list[tuple[int, int]]:
+        """(seat, total) best first, by the family's rule of who wins."""
+        rev = self.rules.family_spec.highest_wins
+        return sorted(enumerate(self.totals), key=lambda t: (-t[1] if rev else t[1], t[0]))
+
+    @classmethod
+    def replay(cls, rules: Ruleset | str, actions: Iterable[Any], seed: int | None = None) -> "Match":
+        m = cls(rules, seed)
+        for a in actions:
+            m.apply(a)
+        return m
+
+
+
+def settle(base: list[int], business: Iterable[Business]) -> list[int]:
+    """Apply the doubles: for each pair, the lower pays the higher the difference (twice if redoubled)."""
+    scores = list(base)
+    for b in business:
+        diff = (base[b.doubler] - base[b.doubled]) * (2 if b.redoubled else 1)
+        scores[b.doubler] += diff
+        scores[b.doubled] -= diff
+    return scores
+
+
+def split_undoubled(total: int, n: int, dealer: int) -> list[int]:
+    """No doubles, no play: each non-dealer takes total/(n-1) rounded away from zero, the dealer the rest."""
+    each = -((-abs(total)) // (n - 1))
+    each = each if total >= 0 else -each
+    scores = [each] * n
+    scores[dealer] = total - each * (n - 1)
+    return scores
+
+
+def seat_name(seat: int, n: int) -> str:
+    """Seats are numbered from 0 everywhere, in text forms and on screen alike."""
+    return f"seat {seat}"

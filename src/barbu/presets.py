@@ -1,0 +1,132 @@
+"""The registry of rule families and named presets.
+
+A `Family` says which options it reads, which player counts it allows, its
+deck and its contract table.  A `Preset` is a named `Ruleset` with aliases.
+Other families (Italian, French, Scottish, …) register here the same way;
+the state machine never names a family.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
+
+from .cards import FULL_DECK
+from .contracts import Contract, classic_contracts
+from .errors import RulesetError
+from .ruleset import OPTIONS, Ruleset
+
+
+@dataclass(frozen=True)
+class Family:
+    """A rule family: what it reads from a ruleset and how it builds its deals."""
+
+    name: str
+    description: str
+    players: tuple[int, ...]
+    options: frozenset[str]
+    contracts: Callable[[Ruleset], tuple[Contract, ...]]
+    deck: Callable[[Ruleset], int]
+    zero_sum: bool = True
+    highest_wins: bool = True
+    check: Callable[[Ruleset], None] | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    ruleset: Ruleset
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+_FAMILIES: dict[str, Family] = {}
+_PRESETS: dict[str, Preset] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register_family(fam: Family) -> Family:
+    _FAMILIES[fam.name] = fam
+    return fam
+
+
+def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: object) -> Preset:
+    """Register a preset built from its family's defaults and the given option values."""
+    fam_name = str(options.pop("family", name))
+    base = Ruleset(preset=name, family=fam_name)
+    p = Preset(name, validate(dataclasses.replace(base, **options)), description, aliases)
+    _PRESETS[name] = p
+    for a in (name, *aliases):
+        _ALIASES[a.lower()] = name
+    return p
+
+
+def family(name: str) -> Family:
+    try:
+        return _FAMILIES[name]
+    except KeyError:
+        raise RulesetError(f"unknown rule family {name!r}; families are: {', '.join(_FAMILIES)}") from None
+
+
+def preset(name: str) -> Preset:
+    key = _ALIASES.get(name.strip().lower())
+    if key is None:
+        raise RulesetError(f"unknown preset {name!r}; presets are: {', '.join(_PRESETS)}")
+    return _PRESETS[key]
+
+
+def presets() -> list[Preset]:
+    return list(_PRESETS.values())
+
+
+def ruleset(text: str = "classic", **options: object) -> Ruleset:
+    """A ruleset from its text form, with optional further option overrides."""
+    r = Ruleset.parse(text)
+    return r.replace(**options) if options else r
+
+
+def validate(r: Ruleset) -> Ruleset:
+    """Check a ruleset against its family; return it unchanged or raise `RulesetError`."""
+    fam = family(r.family)
+    if r.players not in fam.players:
+        allowed = ", ".join(str(p) for p in fam.players)
+        raise RulesetError(f"option players: {r.family} is played by {allowed} players, not {r.players}")
+    defaults = Ruleset()
+    for name in OPTIONS:
+        if name not in fam.options and name != "players" and getattr(r, name) != getattr(defaults, name):
+            raise RulesetError(f"option {name} does not apply to the {fam.name} family")
+    if fam.check:
+        fam.check(r)
+    return r
+
+
+# -- the classic family (seed 001) -------------------------------------------
+
+def _classic_check(r: Ruleset) -> None:
+    if r.ravage_value != 24 and not r.ravage_city:
+        raise RulesetError("option ravage_value only matters with ravage_city=true")
+    if r.doubling == "none" and r.undoubled_negative == "split":
+        raise RulesetError("option undoubled_negative=split needs doubling: with doubling=none no negative "
+                           "deal would ever be played; use undoubled_negative=play")
+
+
+CLASSIC_OPTIONS = frozenset({
+    "rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead", "trump_rules",
+    "allow_no_trump", "domino_ace", "stop_when_decided", "ravage_city", "ravage_value",
+})
+
+register_family(Family(
+    name="classic",
+    description="The standard 4-player Barbu with doubling (seed 001)",
+    players=(4,),
+    options=CLASSIC_OPTIONS,
+    contracts=lambda r: classic_contracts(r.ravage_city, r.ravage_value),
+    deck=lambda r: FULL_DECK,
+    zero_sum=True,
+    highest_wins=True,
+    check=_classic_check,
+))
+
+register_preset("classic", "The standard game: 4 players, 28 deals, seven contracts, doubling",
+                aliases=("standard", "barbu", "tafferan"))

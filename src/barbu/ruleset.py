@@ -1,0 +1,182 @@
+"""Rulesets: every option RULES.md names, as data.
+
+A `Ruleset` is a frozen bundle of option values plus the name of the preset it
+starts from.  Its one-line text form, ``classic(undoubled_negative=play)``,
+names the preset and only the options that differ from it, and parses back to
+an equal ruleset.  Families (classic, italian, french, …) register themselves
+in `barbu.presets`; the state machine only reads options and the family's
+contract table, so new families plug in without touching it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import RulesetError
+
+if TYPE_CHECKING:
+    from .presets import Family
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """What one option means and which values it allows."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def allowed(self) -> str:
+        if self.kind is bool:
+            return "true or false"
+        if self.choices is not None:
+            return ", ".join(str(c) for c in self.choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        return "a whole number"
+
+    def parse(self, text: str) -> Any:
+        t = text.strip().lower()
+        if self.kind is bool:
+            if t in ("true", "yes", "on", "1"):
+                return True
+            if t in ("false", "no", "off", "0"):
+                return False
+            raise RulesetError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}")
+        if self.kind is int:
+            try:
+                value = int(t)
+            except ValueError:
+                raise RulesetError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}") from None
+            return self.check(value)
+        return self.check(t)
+
+    def check(self, value: Any) -> Any:
+        ok = isinstance(value, self.kind) and not (self.kind is int and isinstance(value, bool))
+        if ok and self.choices is not None and value not in self.choices:
+            ok = False
+        if ok and self.kind is int:
+            if self.minimum is not None and value < self.minimum:
+                ok = False
+            if self.maximum is not None and value > self.maximum:
+                ok = False
+        if not ok:
+            raise RulesetError(f"option {self.name}: {value!r} is not allowed; use {self.allowed()}")
+        return value
+
+    def format(self, value: Any) -> str:
+        if self.kind is bool:
+            return "true" if value else "false"
+        return str(value)
+
+
+OPTIONS: dict[str, OptionSpec] = {}
+
+
+def _opt(*args: Any, **kwargs: Any) -> Any:
+    spec = OptionSpec(*args, **kwargs)
+    OPTIONS[spec.name] = spec
+    return field(default=spec.default, metadata={"spec": spec})
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One complete, immutable choice of rules.  Build it with `barbu.presets.ruleset`."""
+
+    preset: str = "classic"
+    family: str = "classic"
+    players: int = _opt("players", int, 4, "number of players", minimum=2, maximum=6)
+    rotation: str = _opt("rotation", str, "dealer",
+                         "dealer: the dealer declares a whole series in a row; quick: the deal and "
+                         "declaration pass left every deal", choices=("dealer", "quick"))
+    doubling: str = _opt("doubling", str, "classic",
+                         "classic: doubles and redoubles once round the table, dealer last; none: no doubling",
+                         choices=("classic", "none"))
+    double_obligation: int = _opt("double_obligation", int, 2,
+                                  "how many times each player must double each declarer over his series",
+                                  minimum=0, maximum=7)
+    undoubled_negative: str = _opt("undoubled_negative", str, "split",
+                                   "split: a negative deal nobody doubles is not played, its points are "
+                                   "shared by the non-dealers; play: it is played as usual",
+                                   choices=("split", "play"))
+    heart_lead: str = _opt("heart_lead", str, "never_unless_only_hearts",
+                           "when hearts may be led in the heart contracts",
+                           choices=("never_unless_only_hearts", "first_trick", "until_broken", "none"))
+    trump_rules: str = _opt("trump_rules", str, "classic",
+                            "classic: must head the trick when trumps are led and overtrump when a plain "
+                            "suit is trumped; italian: must trump and overtrump, no duty to head trumps",
+                            choices=("classic", "italian"))
+    allow_no_trump: bool = _opt("allow_no_trump", bool, False, "the Trumps declarer may name no-trump")
+    domino_ace: str = _opt("domino_ace", str, "high",
+                           "high: the ace only follows the king; low: the ace only goes below the two",
+                           choices=("high", "low"))
+    stop_when_decided: bool = _opt("stop_when_decided", bool, True,
+                                   "a deal stops as soon as no card left in hand can change a score")
+    ravage_city: bool = _opt("ravage_city", bool, False,
+                             "add Ravage City as an eighth contract (and the rebalanced values)")
+    ravage_value: int = _opt("ravage_value", int, 24,
+                             "points Ravage City costs (24 keeps the game zero-sum)", choices=(24, 36))
+
+    # -- derived facts -------------------------------------------------
+    @property
+    def family_spec(self) -> "Family":
+        from .presets import family
+        return family(self.family)
+
+    def option_values(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if "spec" in f.metadata}
+
+    def replace(self, **changes: Any) -> "Ruleset":
+        """A copy with some options changed, checked like a parsed one."""
+        from .presets import validate
+        for name, value in changes.items():
+            spec = OPTIONS.get(name)
+            if spec is None:
+                raise RulesetError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+            spec.check(value)
+        return validate(dataclasses.replace(self, **changes))
+
+    def __str__(self) -> str:
+        from .presets import preset
+        base = preset(self.preset).ruleset
+        diffs = [f"{name}={OPTIONS[name].format(v)}" for name, v in self.option_values().items()
+                 if getattr(base, name) != v]
+        return f"{self.preset}({', '.join(diffs)})" if diffs else self.preset
+
+    @classmethod
+    def parse(cls, text: str) -> "Ruleset":
+        return parse_ruleset(text)
+
+
+_FORM = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def parse_ruleset(text: str) -> Ruleset:
+    """Parse ``name`` or ``name(option=value, …)`` into a validated ruleset."""
+    from .presets import preset, validate
+    m = _FORM.match(text)
+    if not m:
+        raise RulesetError(f"{text!r} is not a ruleset; write a preset name, optionally followed by "
+                           f"options in parentheses, like classic(rotation=quick)")
+    base = preset(m.group(1)).ruleset
+    changes: dict[str, Any] = {}
+    body = (m.group(2) or "").strip()
+    if body:
+        for item in body.split(","):
+            if "=" not in item:
+                raise RulesetError(f"{item.strip()!r} in {text!r} is not of the form option=value")
+            key, _, value = item.partition("=")
+            key = key.strip()
+            spec = OPTIONS.get(key)
+            if spec is None:
+                raise RulesetError(f"unknown option {key!r}; options are: {', '.join(OPTIONS)}")
+            changes[key] = spec.parse(value)
+    return validate(dataclasses.replace(base, **changes))
+

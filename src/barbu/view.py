@@ -1,0 +1,262 @@
+"""What one seat may know, and deals of the unseen cards consistent with it.
+
+`make_view` is the only door through which information leaves the engine
+toward a player: bots, the network and the terminal all go through it.  The
+`cant_hold` masks are public inferences from play (a seat that did not follow
+suit is void; one that did not overtrump holds no higher trump; one that
+passed in Domino holds none of the cards that fitted), which the sampler
+respects.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Deal
+from .cards import HEARTS, SUIT_MASK
+from .errors import IllegalAction
+from .match import CHANCE, PHASE_NAMES, Business, DealResult, Match
+
+HEARTS_MASK = SUIT_MASK[HEARTS]
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything ``seat`` may know now, and nothing more."""
+
+    seat: int
+    rules: str
+    players: int
+    phase: str
+    to_act: int | None
+    deal_number: int  # 1-based number of the current (or next) deal
+    dealer: int
+    declarer: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    contract: str | None
+    trump: int | None
+    rank: int | None
+    doubles: tuple[Business, ...]
+    contracts_left: tuple[frozenset[str], ...]
+    doubles_made: tuple[int, ...]  # doubles each seat has made on the current declarer in his series
+    leader: int
+    trick: tuple[int, ...]  # cards of the current trick, the leader's first
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]  # finished tricks (or Domino plays) of this deal
+    won: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    layout: tuple[tuple[int, int] | None, ...]
+    finished: tuple[int, ...]
+    played: int  # every card played this deal
+    out_of_play: int  # cards known not to be in any hand (played, set aside)
+    known: tuple[int, ...]  # cards known to be in each seat's hand (own hand included)
+    cant_hold: tuple[int, ...]  # cards each seat is known not to hold
+    totals: tuple[int, ...]
+    results: tuple[DealResult, ...]
+    deal_actions: tuple[Any, ...]  # public actions of this deal after the deal itself
+    deck: int
+    legal: tuple[Any, ...] = field(default=())
+
+    @property
+    def unseen(self) -> int:
+        """Cards in other seats' hands whose place this seat does not know."""
+        m = self.deck & ~self.out_of_play & ~self.hand
+        for k in self.known:
+            m &= ~k
+        return m
+
+
+def make_view(m: Match, seat: int) -> View:
+    if not 0 <= seat < m.n:
+        raise ValueError(f"there is no seat {seat}")
+    n = m.n
+    in_deal = m.phase not in (0, 1) and bool(m.dealt)
+    played = 0
+    if in_deal:
+        for _, cards in m.trick_log:
+            for c in cards:
+                played |= 1 << c
+        for c in m.trick:
+            played |= 1 << c
+    known = [0] * n
+    known[seat] = m.hands[seat]
+    actor = m.to_act()
+    cp = m._checkpoint
+    deal_actions: tuple[Any, ...] = ()
+    if in_deal and cp is not None:
+        deal_actions = tuple(m.history[cp[0] + 1:])
+    v = View(
+        seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
+        deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
+        hand=m.hands[seat], hand_sizes=tuple(h.bit_count() for h in m.hands),
+        contract=m.contract.key if m.contract else None, trump=m.trump, rank=m.rank,
+        doubles=tuple(sorted(m.business.values(), key=lambda b: (b.doubler, b.doubled))),
+        contracts_left=tuple(frozenset(s) for s in m.contracts_left),
+        doubles_made=tuple(m.dbl_count[m.declarer]) if m.declarer >= 0 else (0,) * n,
+        leader=m.leader, trick=tuple(m.trick), tricks=tuple(m.trick_log),
+        won=tuple(m.won), tricks_won=tuple(m.tricks_won), layout=tuple(m.layout), finished=tuple(m.finished),
+        played=played, out_of_play=played | (m.deck ^ ((1 << 52) - 1)) if in_deal else 0,
+        known=tuple(known), cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
+        totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
+        deal_actions=deal_actions, deck=m.deck,
+        legal=m.legal_actions() if actor == seat else (),
+    )
+    return v
+
+
+def infer_cant_hold(m: Match) -> list[int]:
+    """Public inferences: for each seat, cards it cannot hold, read from the play of this deal."""
+    n = m.n
+    cant = [0] * n
+    contract = m.contract
+    if contract is None:
+        return cant
+    if contract.kind == "domino":
+        for seat, playable in m.domino_passes:
+            cant[seat] |= playable
+        return cant
+    trump_mask = SUIT_MASK[m.trump] if contract.trump and m.trump is not None else 0
+    heart_mode = m.heart_mode
+    tricks = list(m.trick_log)
+    if m.trick:
+        tricks.append((m.leader, tuple(m.trick)))
+    broken = False
+    for t, (leader, cards) in enumerate(tricks):
+        led = SUIT_MASK[cards[0] // 13]
+        if heart_mode and cards[0] // 13 == HEARTS and (
+                heart_mode == 1 or (heart_mode == 2 and t == 0) or (heart_mode == 3 and not broken)):
+            cant[leader] |= ~HEARTS_MASK & ((1 << 52) - 1)  # led a heart: held nothing else
+        tmask = 1 << cards[0]
+        for i in range(1, len(cards)):
+            s = (leader + i) % n
+            c = cards[i]
+            bit = 1 << c
+            if not bit & led:
+                cant[s] |= led
+                if trump_mask and led != trump_mask and not bit & trump_mask:
+                    tricked = tmask & trump_mask
+                    if not tricked:
+                        cant[s] |= trump_mask
+                    else:
+                        top = tricked.bit_length()
+                        cant[s] |= trump_mask >> top << top
+                elif trump_mask and led != trump_mask and bit & trump_mask:
+                    tricked = tmask & trump_mask
+                    if tricked and c < tricked.bit_length() - 1:  # under-trumped: cannot overtrump
+                        top = tricked.bit_length()
+                        cant[s] |= trump_mask >> top << top
+            elif trump_mask and led == trump_mask and m.rules.trump_rules == "classic":
+                top_played = (tmask & trump_mask).bit_length()
+                if c < top_played - 1:  # did not head: no higher trump
+                    cant[s] |= trump_mask >> top_played << top_played
+            tmask |= bit
+        if tmask & HEARTS_MASK:
+            broken = True
+    return cant
+
+
+class NoConsistentDeal(Exception):
+    """The view's constraints leave no possible deal (should not happen for a real view)."""
+
+
+def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
+    """Current hands for every seat, drawn at random among those consistent with the view."""
+    n = view.players
+    sizes = list(view.hand_sizes)
+    hands = [view.known[s] for s in range(n)]
+    hands[view.seat] = view.hand
+    pool = view.unseen
+    need = [sizes[s] - hands[s].bit_count() for s in range(n)]
+    allowed = [((1 << 52) - 1) & ~view.cant_hold[s] if s != view.seat else 0 for s in range(n)]
+    cards = [c for c in range(52) if pool >> c & 1]
+    if sum(need) != len(cards):
+        raise NoConsistentDeal("hand sizes do not match the unseen cards")
+    # Most constrained cards first; random order among equals.
+    for _ in range(tries):
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: sum(1 for s in range(n) if need[s] and allowed[s] >> c & 1))
+        left = list(need)
+        out = list(hands)
+        ok = True
+        for c in cards:
+            seats = [s for s in range(n) if left[s] and allowed[s] >> c & 1]
+            if not seats:
+                ok = False
+                break
+            weights = [left[s] for s in seats]
+            s = rng.choices(seats, weights)[0]
+            out[s] |= 1 << c
+            left[s] -= 1
+        if ok:
+            return out
+    out = _exact_assign(cards, list(need), allowed, list(hands), rng)
+    if out is None:
+        raise NoConsistentDeal("no deal of the unseen cards fits what the view shows")
+    return out
+
+
+def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: list[int],
+                  rng: random.Random) -> list[int] | None:
+    """Backtracking fallback for tightly constrained views."""
+    n = len(need)
+    order = sorted(cards, key=lambda c: sum(1 for s in range(n) if allowed[s] >> c & 1))
+
+    def go(i: int) -> bool:
+        if i == len(order):
+            return True
+        c = order[i]
+        seats = [s for s in range(n) if need[s] and allowed[s] >> c & 1]
+        rng.shuffle(seats)
+        for s in seats:
+            need[s] -= 1
+            hands[s] |= 1 << c
+            if go(i + 1):
+                return True
+            need[s] += 1
+            hands[s] ^= 1 << c
+        return False
+
+    return hands if go(0) else None
+
+
+def determinize(m_or_view: View, hands: list[int], template: Match | None = None) -> Match:
+    """A full `Match` at the view's position in which the current hands are ``hands``.
+
+    The deal's original hands are rebuilt from ``hands`` plus the cards each
+    seat has played, then the deal's public actions are replayed; an
+    inconsistent sample raises `IllegalAction`.
+    """
+    v = m_or_view
+    m = Match(v.rules)
+    n = m.n
+    m.phase = 1  # DEAL
+    m.dealer = v.dealer
+    m.declarer = v.declarer
+    m.deal_no = v.deal_number - 1
+    m.totals = list(v.totals)
+    m.results = list(v.results)
+    m.contracts_left = [set(s) for s in v.contracts_left]
+    if v.contract is not None:
+        m.contracts_left[v.declarer].add(v.contract)
+    m.dbl_count[v.declarer] = list(v.doubles_made)
+    for b in v.doubles:  # doubles already made this deal are replayed below
+        if b.doubled == v.dealer:
+            m.dbl_count[v.declarer][b.doubler] -= 1
+    original = list(hands)
+    for leader, cards in v.tricks:
+        if v.contract and m.contract_by_key[v.contract].kind == "domino":
+            original[leader] |= 1 << cards[0]
+        else:
+            for i, c in enumerate(cards):
+                original[(leader + i) % n] |= 1 << c
+    for i, c in enumerate(v.trick):
+        original[(v.leader + i) % n] |= 1 << c
+    m.apply(Deal(tuple(original)))
+    for a in v.deal_actions:
+        m.apply(a)
+    return m
+
+
+__all__ = ["View", "make_view", "infer_cant_hold", "sample_hands", "determinize", "NoConsistentDeal", "CHANCE"]
