@@ -668,7 +668,9 @@ class Match:
     # ------------------------------------------------------------------ chance
     def sample_chance(self, rng: random.Random | None = None) -> Any:
         """A random outcome for the chance node (from the match's own seeded rng by default)."""
-        rng = rng or self.rng
+        if rng is None:
+            # Seeded per event: a match resumed from its record deals the same future cards.
+            rng = self.rng if self.seed is None else random.Random(self.seed * 1_000_003 + len(self.history))
         if self.phase == DRAW:
             return Draw(tuple(rng.sample(cards_of(self.deck), self.n)))
         if self.phase == DEAL:
@@ -784,6 +786,14 @@ class Match:
 
     def seat_name(self, seat: int) -> str:
         return seat_name(seat, self.n)
+
+    def totals_after(self, deals: int) -> list[int]:
+        """Running totals after the first ``deals`` finished deals."""
+        t = [0] * self.n
+        for r in self.results[:deals]:
+            for s in range(self.n):
+                t[s] += r.scores[s]
+        return t
 
     def standings(self) -> list[tuple[int, int]]:
         """(seat, total) best first, by the family's rule of who wins."""

@@ -1,0 +1,7 @@
+"""``python -m barbu`` runs the command line."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

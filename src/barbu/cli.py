@@ -1,0 +1,259 @@
+"""The ``barbu`` command line: rules, selfplay, replay, show and play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .agents import RandomAgent
+from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
+from .errors import BarbuError, RecordError
+from .match import CHANCE, Match
+from .presets import preset, presets
+from .record import read_record, replay, text_form, trick_winner, write_record
+from .ruleset import OPTIONS, Ruleset
+
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def parse_rules(text: str, players: int | None) -> Ruleset:
+    r = Ruleset.parse(text)
+    if players is not None and players != r.players:
+        r = r.replace(players=players)
+    return r
+
+
+# ---------------------------------------------------------------- rules
+def cmd_rules(args: argparse.Namespace) -> int:
+    if not args.name:
+        t = Table(title="Presets", show_lines=False)
+        t.add_column("preset")
+        t.add_column("aliases")
+        t.add_column("players")
+        t.add_column("description")
+        for p in presets():
+            fam = p.ruleset.family_spec
+            t.add_row(p.name, ", ".join(p.aliases), ",".join(str(x) for x in fam.players), p.description)
+        console.print(t)
+        console.print("Show one preset's options with [bold]barbu rules NAME[/bold]; "
+                      "override them as in [bold]classic(rotation=quick)[/bold].")
+        return 0
+    r = Ruleset.parse(args.name)
+    fam = r.family_spec
+    p = preset(r.preset)
+    console.print(f"[bold]{r}[/bold] — {p.description}")
+    console.print(f"family {fam.name}: {fam.description}; "
+                  f"{'highest' if fam.highest_wins else 'lowest'} total wins")
+    t = Table(title="Options")
+    t.add_column("option")
+    t.add_column("value")
+    t.add_column("allowed")
+    t.add_column("meaning")
+    for name, value in r.option_values().items():
+        if name != "players" and name not in fam.options:
+            continue
+        spec = OPTIONS[name]
+        allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed()
+        t.add_row(name, spec.format(value), allowed, spec.help)
+    console.print(t)
+    m = Match(r)
+    c = Table(title="Contracts (each declarer names each once)")
+    c.add_column("contract")
+    c.add_column("key")
+    c.add_column("total", justify="right")
+    c.add_column("how it scores")
+    for k in m.contracts:
+        c.add_row(k.name, k.key, str(k.total(m.n, m.hand_size, m.deck)), k.help)
+    console.print(c)
+    return 0
+
+
+# ---------------------------------------------------------------- selfplay
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    rules = parse_rules(args.rules, args.players)
+    m = Match(rules, args.seed)
+    agents = [RandomAgent(None if args.seed is None else args.seed * 1000 + s) for s in range(m.n)]
+    while not m.is_over:
+        actor = m.to_act()
+        if actor == CHANCE:
+            m.play_chance()
+        else:
+            assert actor is not None
+            m.apply(agents[actor].act(m.view(actor)))
+    if args.out:
+        write_record(m, args.out, {"players_names": [f"random {s}" for s in range(m.n)]})
+        console.print(f"record written to {args.out}")
+    if args.text:
+        Path(args.text).write_text(text_form(m), encoding="utf-8")
+        console.print(f"text form written to {args.text}")
+    print_final(m)
+    return 0
+
+
+def print_final(m: Match) -> None:
+    t = Table(title=f"Final standings — {m.rules}, {len(m.results)} deals")
+    t.add_column("place", justify="right")
+    t.add_column("seat")
+    t.add_column("total", justify="right")
+    for place, (seat, total) in enumerate(m.standings(), start=1):
+        t.add_row(str(place), m.seat_name(seat), str(total))
+    console.print(t)
+
+
+# ---------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    rep = replay(read_record(args.record))
+    m = rep.match
+    t = Table(title=f"{args.record} — {m.rules}")
+    t.add_column("deal", justify="right")
+    t.add_column("dealer", justify="right")
+    t.add_column("contract")
+    t.add_column("doubles")
+    for s in range(m.n):
+        t.add_column(f"seat {s}", justify="right")
+    t.add_column("totals")
+    for r in m.results:
+        t.add_row(str(r.number), str(r.dealer), contract_label(m, r.contract, r.trump, r.rank, r.played),
+                  " ".join(str(b) for b in r.doubles) or "-", *(str(x) for x in r.scores),
+                  " ".join(str(x) for x in m.totals_after(r.number)))
+    console.print(t)
+    state = "finished" if m.is_over else f"unfinished: {m.phase_name}, {len(m.results)} deals done"
+    console.print(f"totals: {' '.join(str(x) for x in m.totals)} ({state})")
+    if not rep.consistent:
+        for p in rep.inconsistencies:
+            err.print(f"[red]inconsistent:[/red] {p}")
+        return 1
+    console.print("the record is consistent: every stated score matches the replay")
+    return 0
+
+
+def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:
+    label = m.contract_by_key[key].name
+    if trump is not None:
+        label += f" {SUIT_SYMBOLS[trump]}"
+    elif m.contract_by_key[key].trump:
+        label += " no-trump"
+    if rank is not None:
+        label += f" from {RANKS[rank].replace('T', '10')}"
+    if not played:
+        label += " (not played)"
+    return label
+
+
+# ---------------------------------------------------------------- show
+def cmd_show(args: argparse.Namespace) -> int:
+    rep = replay(read_record(args.record))
+    m = rep.match
+    if args.deal is None:
+        sys.stdout.write(text_form(m))
+        return 0 if rep.consistent else 1
+    if not 1 <= args.deal <= len(m.results):
+        err.print(f"barbu: error: the record has {len(m.results)} finished deals; there is no deal {args.deal}")
+        return 2
+    r = m.results[args.deal - 1]
+    contract = m.contract_by_key[r.contract]
+    console.print(f"[bold]Deal {r.number}[/bold] — dealer {m.seat_name(r.dealer)}, "
+                  f"{contract_label(m, r.contract, r.trump, r.rank, r.played)}")
+    for s, h in enumerate(r.hands):
+        console.print(f"  {m.seat_name(s)}: {CardSet(h).display()}")
+    console.print("Doubles: " + (", ".join(
+        f"{m.seat_name(b.doubler)} doubled {m.seat_name(b.doubled)}" + (" (redoubled)" if b.redoubled else "")
+        for b in r.doubles) or "none"))
+    if not r.played:
+        console.print("Not played: nobody doubled a negative contract, so its points were shared.")
+    elif contract.kind == "domino":
+        console.print("Plays: " + " ".join(f"{s}:{CARDS[c[0]].display()}" for s, c in r.tricks))
+        console.print("Finishing order: " + ", ".join(m.seat_name(s) for s in r.finishing))
+    else:
+        t = Table(title="Tricks")
+        t.add_column("#", justify="right")
+        t.add_column("leader")
+        t.add_column("cards")
+        t.add_column("winner")
+        for i, (leader, cards) in enumerate(r.tricks, start=1):
+            w = trick_winner(leader, cards, r.trump if contract.trump else None, m.n)
+            t.add_row(str(i), m.seat_name(leader), " ".join(CARDS[c].display() for c in cards), m.seat_name(w))
+        console.print(t)
+    s = Table(title="Scores")
+    s.add_column("")
+    for k in range(m.n):
+        s.add_column(m.seat_name(k), justify="right")
+    s.add_row("contract", *(str(x) for x in r.base))
+    s.add_row("with doubles", *(str(x) for x in r.scores))
+    s.add_row("running total", *(str(x) for x in m.totals_after(r.number)))
+    console.print(s)
+    return 0
+
+
+# ---------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    from .textplay import play_in_terminal
+    return play_in_terminal(args)
+
+
+# ---------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
+    p.add_argument("--version", action="version", version=f"barbu {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser("rules", help="list presets, or show one preset's options and contracts")
+    r.add_argument("name", nargs="?", help="a preset or ruleset text, like classic(rotation=quick)")
+    r.set_defaults(func=cmd_rules)
+
+    s = sub.add_parser("selfplay", help="play a whole match between random legal players")
+    s.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
+    s.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    s.add_argument("--seed", type=int, default=None, help="seed for the deal and the players")
+    s.add_argument("--out", help="write the match record (JSON Lines) here")
+    s.add_argument("--text", help="also write the readable text form here")
+    s.set_defaults(func=cmd_selfplay)
+
+    rp = sub.add_parser("replay", help="replay a record: deal-by-deal scores, totals, consistency")
+    rp.add_argument("record")
+    rp.set_defaults(func=cmd_replay)
+
+    sh = sub.add_parser("show", help="show one deal of a record, or the whole record as text")
+    sh.add_argument("record")
+    sh.add_argument("--deal", type=int, help="the deal number (1-based)")
+    sh.set_defaults(func=cmd_show)
+
+    pl = sub.add_parser("play", help="play against computer players in the terminal")
+    pl.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
+    pl.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int, default=None, help="seed for the deal and the computer players")
+    pl.add_argument("--save", default="barbu-game.jsonl", help="record file, saved after every deal and on quit")
+    pl.add_argument("--resume", help="resume the match in this record file")
+    pl.set_defaults(func=cmd_play)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except RecordError as e:
+        err.print(f"barbu: error: malformed record: {e}")
+        return 2
+    except BarbuError as e:
+        err.print(f"barbu: error: {e}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,301 @@
+"""Match records: JSON Lines for machines, a PBN-like text form for people.
+
+A record is the ruleset, the seed and every action, chance included, so a
+replay re-derives every score.  Each finished deal also states its scores; a
+record whose stated scores disagree with the replay is *inconsistent*, and
+the replay names the deal.  Any line that cannot be read gives a
+`RecordError` with its line number.
+
+JSON Lines layout, one object per line:
+
+* ``{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic", "seed": 7, ...}``
+* ``{"type": "action", "actor": 2, "action": "QH"}`` (``actor`` is ``"chance"`` for chance events)
+* ``{"type": "deal", "number": 1, "contract": "no-queens", "base": [...], "scores": [...], "totals": [...]}``
+* ``{"type": "result", "totals": [...]}`` once the match is over
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterable
+
+from .actions import Deal, Double, Draw, NameRank, NameTrump
+from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
+from .errors import BarbuError, ParseError, RecordError
+from .match import CHANCE, DOMINO_PLAY, DealResult, Match
+from .ruleset import Ruleset
+
+FORMAT = "barbu-record"
+VERSION = 1
+
+
+def parse_chance(text: str, players: int) -> Any:
+    """Read a chance action: ``draw 2S KH 9D 4C`` or ``deal <hand> <hand> …`` (suit form, seat 0 first)."""
+    words = text.split()
+    if not words:
+        raise ParseError("an empty chance event")
+    kind = words[0].lower()
+    if kind == "draw":
+        return Draw(tuple(parse_card(w) for w in words[1:]))
+    if kind == "deal":
+        hands = tuple(CardSet.parse(w).mask for w in words[1:])
+        if len(hands) != players:
+            raise ParseError(f"a deal lists {players} hands, this one lists {len(hands)}")
+        return Deal(hands)
+    raise ParseError(f"{text!r} is not a chance event (draw … or deal …)")
+
+
+@dataclass
+class Record:
+    """A record as read from a file: header, actions (as text) and the scores it states."""
+
+    rules: Ruleset
+    seed: int | None = None
+    header: dict[str, Any] = field(default_factory=dict)
+    actions: list[tuple[int, str]] = field(default_factory=list)  # (line number, action text)
+    stated: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line number, deal line)
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record."""
+
+    match: Match
+    inconsistencies: list[str]
+
+    @property
+    def consistent(self) -> bool:
+        return not self.inconsistencies
+
+
+# ---------------------------------------------------------------- writing
+def record_lines(match: Match, header: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The JSON objects of a record of ``match`` so far, deal lines interleaved where deals end."""
+    head = {"type": "header", "format": FORMAT, "version": VERSION, "rules": str(match.rules),
+            "seed": match.seed, "players": match.n}
+    if header:
+        head.update({k: v for k, v in header.items() if k not in ("type", "format", "version")})
+    out: list[dict[str, Any]] = [head]
+    m = Match(match.rules, match.seed)
+    written = 0
+    for action in match.history:
+        actor = m.to_act()
+        m.apply(action)
+        out.append({"type": "action", "actor": "chance" if actor == CHANCE else actor, "action": str(action)})
+        if len(m.results) > written:
+            written = len(m.results)
+            out.append(deal_line(m.results[-1], m.totals_after(written)))
+    if m.is_over:
+        out.append({"type": "result", "totals": list(m.totals),
+                    "standings": [s for s, _ in m.standings()]})
+    return out
+
+
+def deal_line(r: DealResult, totals: list[int]) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": "deal", "number": r.number, "dealer": r.dealer, "contract": r.contract}
+    if r.trump is not None:
+        d["trump"] = SUITS[r.trump]
+    if r.rank is not None:
+        d["rank"] = RANKS[r.rank]
+    d["doubles"] = [str(b) for b in r.doubles]
+    d["played"] = r.played
+    d["base"] = list(r.base)
+    d["scores"] = list(r.scores)
+    d["totals"] = list(totals)
+    return d
+
+
+def write_record(match: Match, out: "str | Path | IO[str]", header: dict[str, Any] | None = None) -> None:
+    """Write the JSON Lines record of ``match`` (finished or not) to a path or an open file."""
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record_lines(match, header))
+    if isinstance(out, (str, Path)):
+        path = Path(out)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)  # never leave a half-written record behind
+    else:
+        out.write(text)
+
+
+# ---------------------------------------------------------------- reading
+def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
+    """Parse a JSON Lines record; every problem names its line."""
+    if isinstance(source, (str, Path)):
+        try:
+            lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise RecordError(f"cannot read {source}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{source} is not a text file") from None
+    else:
+        lines = source
+    record: Record | None = None
+    for no, raw in enumerate(lines, start=1):
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not valid JSON ({e.msg} at column {e.colno})", no) from None
+        if not isinstance(obj, dict) or "type" not in obj:
+            raise RecordError("each line must be a JSON object with a \"type\"", no)
+        kind = obj["type"]
+        if record is None:
+            if kind != "header":
+                raise RecordError("a record starts with a header line", no)
+            if obj.get("format") != FORMAT:
+                raise RecordError(f"not a barbu record (format is {obj.get('format')!r})", no)
+            if obj.get("version") != VERSION:
+                raise RecordError(f"record version {obj.get('version')!r} is not supported (expected {VERSION})", no)
+            try:
+                rules = Ruleset.parse(str(obj.get("rules", "")))
+            except BarbuError as e:
+                raise RecordError(f"bad ruleset: {e}", no) from None
+            seed = obj.get("seed")
+            if seed is not None and not isinstance(seed, int):
+                raise RecordError("the seed must be a whole number or null", no)
+            record = Record(rules=rules, seed=seed, header=obj)
+            continue
+        if kind == "action":
+            if not isinstance(obj.get("action"), str):
+                raise RecordError("an action line needs an \"action\" text", no)
+            record.actions.append((no, obj["action"]))
+        elif kind == "deal":
+            for key in ("number", "scores"):
+                if key not in obj:
+                    raise RecordError(f"a deal line needs {key!r}", no)
+            if not isinstance(obj["scores"], list) or not all(isinstance(x, int) for x in obj["scores"]):
+                raise RecordError("deal scores must be a list of whole numbers", no)
+            record.stated.append((no, obj))
+        elif kind == "result":
+            record.result = obj
+        elif kind == "header":
+            raise RecordError("a second header line", no)
+        else:
+            raise RecordError(f"unknown line type {kind!r}", no)
+    if record is None:
+        raise RecordError("the record is empty: no header line")
+    return record
+
+
+def replay(record: Record) -> Replay:
+    """Re-apply every action; compare each stated deal score with the replay's."""
+    m = Match(record.rules, record.seed)
+    for no, text in record.actions:
+        try:
+            m.apply(m.parse_action(text))
+        except BarbuError as e:
+            raise RecordError(f"action {text!r} cannot be replayed: {e}", no) from None
+    problems: list[str] = []
+    for no, d in record.stated:
+        k = d["number"]
+        if not isinstance(k, int) or not 1 <= k <= len(m.results):
+            problems.append(f"deal {k} (line {no}): the record states scores for a deal the actions never finish")
+            continue
+        r = m.results[k - 1]
+        if list(r.scores) != d["scores"]:
+            problems.append(f"deal {k} (line {no}): the record states scores {d['scores']} "
+                            f"but the play gives {list(r.scores)}")
+        if "contract" in d and d["contract"] != r.contract:
+            problems.append(f"deal {k} (line {no}): the record says {d['contract']} but {r.contract} was played")
+    stated_numbers = {d["number"] for _, d in record.stated}
+    for r in m.results:
+        if r.number not in stated_numbers:
+            problems.append(f"deal {r.number}: the record states no scores for it")
+    if record.result is not None:
+        totals = record.result.get("totals")
+        if totals != list(m.totals):
+            problems.append(f"final result: the record states totals {totals} but the play gives {m.totals}")
+    return Replay(m, problems)
+
+
+def load_match(path: "str | Path") -> Match:
+    """Read and replay a record, returning the match at its last action (for resuming)."""
+    return replay(read_record(path)).match
+
+
+# ---------------------------------------------------------------- text form
+def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[str]:
+    """The PBN-like tags and play of one finished deal.  ``actions`` are (actor, action) of the deal."""
+    n = m.n
+    lines = [f'[Deal "{r.number}"]', f'[Dealer "{r.dealer}"]',
+             '[Hands "' + " ".join(str(CardSet(h)) for h in r.hands) + '"]',
+             f'[Contract "{r.contract}"]']
+    if r.trump is not None:
+        lines.append(f'[Trump "{SUITS[r.trump]}"]')
+    if r.rank is not None:
+        lines.append(f'[Rank "{RANKS[r.rank]}"]')
+    calls = [f"{s}:{a}" for s, a in actions if isinstance(a, Double)]
+    if calls:
+        lines.append('[Auction "' + " ".join(calls) + '"]')
+    lines.append('[Doubles "' + " ".join(str(b) for b in r.doubles) + '"]')
+    contract = m.contract_by_key[r.contract]
+    if not r.played:
+        lines.append("% not played: nobody doubled a negative contract")
+    elif contract.kind == "domino":
+        lines.append('[Play "domino"]')
+        turns = [f"{s}:{a}" for s, a in actions if not isinstance(a, (Double, NameRank, NameTrump))
+                 and s != CHANCE and not str(a).startswith("contract")]
+        for i in range(0, len(turns), 8):
+            lines.append(" ".join(turns[i:i + 8]))
+        lines.append('[Finishing "' + " ".join(str(s) for s in r.finishing) + '"]')
+    else:
+        lines.append('[Play "tricks"]')
+        for leader, cards in r.tricks:
+            w = trick_winner(leader, cards, r.trump if contract.trump else None, n)
+            lines.append(f"{leader}: " + " ".join(str(CARDS[c]) for c in cards) + f"  -> {w}")
+    lines.append('[Base "' + " ".join(str(x) for x in r.base) + '"]')
+    lines.append('[Score "' + " ".join(str(x) for x in r.scores) + '"]')
+    return lines
+
+
+def trick_winner(leader: int, cards: tuple[int, ...], trump: int | None, n: int) -> int:
+    """Who won a finished trick: the highest trump, else the highest card of the suit led."""
+    best = 0
+    for i, c in enumerate(cards):
+        b = cards[best]
+        if trump is not None and c // 13 == trump and (b // 13 != trump or c > b):
+            best = i
+        elif c // 13 == b // 13 and c > b:
+            best = i
+    return (leader + best) % n
+
+
+def deals_with_actions(m: Match) -> list[list[tuple[int, Any]]]:
+    """For each finished deal of ``m``, its (actor, action) list from the deal on."""
+    r = Match(m.rules, m.seed)
+    per: list[list[tuple[int, Any]]] = []
+    cur: list[tuple[int, Any]] = []
+    for a in m.history:
+        actor = r.to_act()
+        r.apply(a)
+        if isinstance(a, Deal):
+            cur = []
+        cur.append((actor, a))
+        if len(r.results) > len(per):
+            per.append(cur)
+    return per
+
+
+def text_form(m: Match, deal: int | None = None) -> str:
+    """The whole match (or one deal) as the readable text form."""
+    lines = ["% barbu match record", f'[Rules "{m.rules}"]', f'[Seed "{m.seed}"]', f'[Players "{m.n}"]']
+    per = deals_with_actions(m)
+    for r, acts in zip(m.results, per):
+        if deal is not None and r.number != deal:
+            continue
+        lines.append("")
+        lines.extend(deal_text(m, r, acts))
+        lines.append('[Totals "' + " ".join(str(x) for x in m.totals_after(r.number)) + '"]')
+    if m.is_over and deal is None:
+        lines.append("")
+        lines.append('[Result "' + " ".join(str(x) for x in m.totals) + '"]')
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Record", "Replay", "read_record", "replay", "write_record", "record_lines", "text_form",
+           "parse_chance", "load_match", "trick_winner", "DOMINO_PLAY"]
