@@ -52,9 +52,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     console.print(f"family {fam.name}: {fam.description}; "
                   f"{'highest' if fam.highest_wins else 'lowest'} total wins")
     t = Table(title="Options")
-    t.add_column("option")
-    t.add_column("value")
-    t.add_column("allowed")
+    t.add_column("option", no_wrap=True, min_width=max(len(n) for n in OPTIONS))
+    t.add_column("value", overflow="fold")
+    t.add_column("allowed", overflow="fold")
     t.add_column("meaning")
     for name, value in r.option_values().items():
         if name != "players" and name not in fam.options:

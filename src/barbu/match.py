@@ -79,6 +79,7 @@ class Match:
         "dbl_turn_taken", "standing_max", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
         "playable", "layout", "finished", "domino_passes", "results", "totals", "_checkpoint", "_late",
+        "_dbl_cache", "head_mask", "stop_mask",
     )
 
     def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
@@ -126,6 +127,8 @@ class Match:
         self.trick_mask = 0
         self.led_mask = 0
         self.trump_mask = 0
+        self.head_mask = 0
+        self.stop_mask = 0
         self.won = [0] * n
         self.tricks_won = [0] * n
         self.winners: list[int] = []
@@ -139,15 +142,17 @@ class Match:
         self.domino_passes: list[tuple[int, int]] = []
         # pairs whose double came after the doubled seat's first-round turn
         self._late: set[tuple[int, int]] = set()
+        self._dbl_cache: tuple[tuple[int, int], tuple[Double, ...]] | None = None
 
-    def clone(self) -> "Match":
+    def clone(self, history: bool = True) -> "Match":
         """A copy that shares nothing mutable with this match (the rng is copied too)."""
         m = Match.__new__(Match)
         for name in Match.__slots__:
             setattr(m, name, getattr(self, name))
-        m.rng = random.Random()
-        m.rng.setstate(self.rng.getstate())
-        m.history = list(self.history)
+        if self.seed is None:
+            m.rng = random.Random()
+            m.rng.setstate(self.rng.getstate())
+        m.history = list(self.history) if history else []
         m.contracts_left = [set(s) for s in self.contracts_left]
         m.dbl_count = [list(r) for r in self.dbl_count]
         m.hands = list(self.hands)
@@ -311,6 +316,15 @@ class Match:
         return max(0, self.rules.double_obligation - self.dbl_count[self.declarer][s])
 
     def _doubling_actions(self, s: int) -> tuple[Double, ...]:
+        key = (s, len(self.history))
+        cached = self._dbl_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        acts = self._make_doubling_actions(s)
+        self._dbl_cache = (key, acts)
+        return acts
+
+    def _make_doubling_actions(self, s: int) -> tuple[Double, ...]:
         if self.dbl_first_round:
             fresh = self._may_be_doubled_by(s)
         else:
@@ -319,19 +333,14 @@ class Match:
                 if self.dbl_first_round or self.business[(min(s, p), max(s, p))].doubler == p]
         if not self.dbl_first_round:
             redo = [p for p in redo if self._late_double(p, s)]
-        cands = sorted(fresh + redo)
+        cands = tuple(sorted(fresh + redo))
         forced = self.must_double_dealer(s) and self.dealer in fresh
-        out = []
-        for k in range(len(cands) + 1):
-            for combo in combinations(cands, k):
-                if forced and self.dealer not in combo:
-                    continue
-                out.append(Double(frozenset(combo)) if combo else NO_DOUBLE)
+        out = [d for d in _subsets(cands) if not forced or self.dealer in d.targets]
         if self.dbl_first_round and s != self.dealer and not self.contract.positive:  # type: ignore[union-attr]
             # "maximum" differs from doubling everyone only if someone may still double s later.
             later = self.dbl_queue[1:]
             if any(p != self.dealer and (min(s, p), max(s, p)) not in self.business for p in later):
-                out.append(Double(frozenset(cands), maximum=True))
+                out.append(_double(cands, True))
         return tuple(out)
 
     def _late_double(self, doubler: int, s: int) -> bool:
@@ -420,42 +429,55 @@ class Match:
         self.phase = PLAY
         self.heart_mode = _HEART_MODES[self.rules.heart_lead] if contract.heart_ban else 0
         self.trump_mask = SUIT_MASK[self.trump] if contract.trump and self.trump is not None else 0
+        self.head_mask = self.trump_mask if self.rules.trump_rules == "classic" else 0
+        self.stop_mask = contract.penalty_mask if self.rules.stop_when_decided and contract.decided_by_cards else 0
 
     def _apply_card(self, card: int) -> None:
         turn = self.turn
         bit = 1 << card
-        if not self._play_mask() & bit:
-            if not self.hands[turn] & bit:
-                raise IllegalAction(f"you do not hold {CARDS[card].display()}")
-            raise IllegalAction(self._explain(card))
-        self.hands[turn] ^= bit
-        self.in_hands ^= bit
+        hand = self.hands[turn]
+        if not hand & bit:
+            raise IllegalAction(f"you do not hold {CARDS[card].display()}")
         trick = self.trick
+        # Cheap checks first; the full rule (_play_mask) only where trumps or the heart ban bite.
+        if trick:
+            led = self.led_mask
+            if bit & led:
+                if led == self.head_mask and not self._play_mask() & bit:
+                    raise IllegalAction(self._explain(card))
+            elif hand & led or (self.trump_mask and not self._play_mask() & bit):
+                raise IllegalAction(self._explain(card))
+        elif self.heart_mode and not self._play_mask() & bit:
+            raise IllegalAction(self._explain(card))
+        self.hands[turn] = hand ^ bit
+        in_hands = self.in_hands ^ bit
+        self.in_hands = in_hands
         trick.append(card)
-        self.trick_mask |= bit
-        if len(trick) == 1:
+        tm = self.trick_mask | bit
+        k = len(trick)
+        if k == 1:
             self.led_mask = SUIT_MASK[card // 13]
-        if len(trick) < self.n:
+        if k < self.n:
+            self.trick_mask = tm
             self.turn = (turn + 1) % self.n
             return
         # The trick is complete.
-        tm = self.trick_mask
         trumps = tm & self.trump_mask
         top = (trumps or (tm & self.led_mask)).bit_length() - 1
-        winner = (self.leader + trick.index(top)) % self.n
+        leader = self.leader
+        winner = (leader + trick.index(top)) % self.n
         self.won[winner] |= tm
         self.tricks_won[winner] += 1
         self.winners.append(winner)
-        self.trick_log.append((self.leader, tuple(trick)))
+        self.trick_log.append((leader, tuple(trick)))
         if tm & HEARTS_MASK:
             self.hearts_broken = True
         self.trick = []
         self.trick_mask = 0
         self.led_mask = 0
         self.leader = self.turn = winner
-        contract = self.contract
-        if not self.in_hands or (self.rules.stop_when_decided and contract.decided_by_cards  # type: ignore[union-attr]
-                                 and not self.in_hands & contract.penalty_mask):  # type: ignore[union-attr]
+        stop = self.stop_mask
+        if not in_hands or (stop and not in_hands & stop):
             self._finish_deal(played=True)
 
     def _apply_domino(self, action: Any) -> None:
@@ -547,9 +569,13 @@ class Match:
     # ------------------------------------------------------------------ apply
     def apply(self, action: Any, seat: int | None = None) -> None:
         """Advance by one action; with ``seat``, first check it is that seat's turn."""
+        ph = self.phase
+        if ph == PLAY and type(action) is Card and seat is None:  # the hot path
+            self._apply_card(action)
+            self.history.append(action)
+            return
         if isinstance(action, str):
             action = self.parse_action(action)
-        ph = self.phase
         if seat is not None:
             actor = self.to_act()
             if actor != seat:
@@ -612,7 +638,7 @@ class Match:
             union |= h
         if union & ~self.deck:
             raise IllegalAction("a deal uses only cards of the deck")
-        snapshot = self.clone()
+        snapshot = self.clone(history=False)
         snapshot._checkpoint = None
         self._checkpoint = (len(self.history), snapshot)
         self._reset_deal()
@@ -807,6 +833,28 @@ class Match:
             m.apply(a)
         return m
 
+
+
+_DOUBLES: dict[tuple[tuple[int, ...], bool], Double] = {}
+_SUBSETS: dict[tuple[int, ...], tuple[Double, ...]] = {}
+
+
+def _double(targets: tuple[int, ...], maximum: bool = False) -> Double:
+    """Interned doubling actions: the doubling round builds the same few values again and again."""
+    key = (targets, maximum)
+    d = _DOUBLES.get(key)
+    if d is None:
+        d = _DOUBLES[key] = Double(frozenset(targets), maximum) if targets or maximum else NO_DOUBLE
+    return d
+
+
+def _subsets(cands: tuple[int, ...]) -> tuple[Double, ...]:
+    """Every doubling action over a sorted tuple of candidate seats, smallest first."""
+    out = _SUBSETS.get(cands)
+    if out is None:
+        out = _SUBSETS[cands] = tuple(_double(c) for k in range(len(cands) + 1)
+                                      for c in combinations(cands, k))
+    return out
 
 
 def settle(base: list[int], business: Iterable[Business]) -> list[int]:

@@ -1,0 +1,100 @@
+"""Engine speed: random full-deal playouts and legal-move generations per second.
+
+A playout starts at a deal (the chance event that deals the cards) and goes to
+the last card with uniformly random legal choices, through the public
+``legal_actions()`` / ``apply()``: contract, trump or starting rank, the
+doubling round, and every card.  Run on one core:
+
+    python benchmarks/playouts.py --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from rich.progress import Progress
+
+from barbu import CHANCE, Match
+from barbu.match import DEAL
+
+
+def playouts(rules: str, seconds: float, seed: int, progress: Progress) -> tuple[int, int, float]:
+    """Play deals back to back for ``seconds``; returns (deals, actions, elapsed)."""
+    rng = random.Random(seed)
+    rand = rng.random
+    m = Match(rules, seed)
+    while m.to_act() == CHANCE and m.phase != DEAL:  # draw for the first dealer
+        m.play_chance()
+    start_state = m.clone()
+    deals = actions = 0
+    task = progress.add_task(f"{rules}: playouts", total=seconds)
+    start = time.perf_counter()
+    deadline = start + seconds
+    now = start
+    while now < deadline:
+        if m.is_over:
+            m = start_state.clone()
+        m.apply(m.sample_chance(rng))  # the deal
+        target = len(m.results) + 1
+        while len(m.results) < target:
+            legal = m.legal_actions()
+            m.apply(legal[int(rand() * len(legal))])  # a uniformly random legal action
+            actions += 1
+        deals += 1
+        if deals % 256 == 0:
+            now = time.perf_counter()
+            progress.update(task, completed=min(seconds, now - start))
+    elapsed = time.perf_counter() - start
+    progress.update(task, completed=seconds)
+    return deals, actions, elapsed
+
+
+def legal_generations(rules: str, seconds: float, seed: int, progress: Progress) -> tuple[int, float]:
+    """Call ``legal_actions()`` repeatedly on positions met in random play."""
+    rng = random.Random(seed)
+    m = Match(rules, seed)
+    positions = []
+    while len(positions) < 2000:
+        if m.is_over:
+            m = Match(rules, rng.randrange(1 << 30))
+        if m.to_act() == CHANCE:
+            m.play_chance()
+            continue
+        if m.phase_name in ("play", "domino"):
+            positions.append(m.clone())
+        m.apply(rng.choice(m.legal_actions()))
+    task = progress.add_task(f"{rules}: legal moves", total=seconds)
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for p in positions:
+            p.legal_actions()
+        calls += len(positions)
+        now = time.perf_counter()
+        progress.update(task, completed=min(seconds, now - start))
+        if now >= deadline:
+            break
+    return calls, time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", action="append", help="ruleset (repeatable); default: classic")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rows = []
+    with Progress() as progress:
+        for rules in args.rules or ["classic"]:
+            deals, actions, el = playouts(rules, args.seconds, args.seed, progress)
+            calls, el2 = legal_generations(rules, args.seconds, args.seed, progress)
+            rows.append((rules, deals / el, actions / el, calls / el2))
+    for rules, dps, aps, lps in rows:
+        print(f"{rules}: {dps:,.0f} playouts/s  ({aps:,.0f} actions/s)  {lps:,.0f} legal-move generations/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""The command line, end to end through a real subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def barbu(*args, cwd=None, input=None):
+    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True,
+                          cwd=cwd, input=input, timeout=120)
+
+
+def test_rules_lists_presets_and_options():
+    out = barbu("rules")
+    assert out.returncode == 0 and "classic" in out.stdout
+    one = barbu("rules", "classic(rotation=quick)")
+    assert one.returncode == 0
+    assert "undoubled_negative" in one.stdout and "No King of hearts" in one.stdout and "quick" in one.stdout
+
+
+def test_rules_bad_option_is_a_clear_error():
+    out = barbu("rules", "classic(rotation=fast)")
+    assert out.returncode == 2
+    assert "option rotation: 'fast' is not allowed; use dealer, quick" in out.stderr
+
+
+def test_selfplay_replay_show(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    out = barbu("selfplay", "--rules", "classic", "--seed", "7", "--out", str(rec))
+    assert out.returncode == 0, out.stderr
+    assert "Final standings" in out.stdout and "323" in out.stdout  # seed 7 is the golden match
+    rep = barbu("replay", str(rec))
+    assert rep.returncode == 0 and "consistent" in rep.stdout and "-152 323 120 -291" in rep.stdout
+    show = barbu("show", str(rec), "--deal", "3")
+    assert show.returncode == 0
+    assert "Deal 3" in show.stdout and "Tricks" in show.stdout and "with doubles" in show.stdout
+    assert "♠" in show.stdout
+    whole = barbu("show", str(rec))
+    assert whole.returncode == 0 and '[Deal "28"]' in whole.stdout
+    missing = barbu("show", str(rec), "--deal", "40")
+    assert missing.returncode == 2 and "no deal 40" in missing.stderr
+
+
+def test_selfplay_is_deterministic(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    barbu("selfplay", "--seed", "3", "--out", str(a))
+    barbu("selfplay", "--seed", "3", "--out", str(b))
+    assert a.read_text() == b.read_text()
+
+
+def test_replay_of_an_inconsistent_record_exits_non_zero(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    barbu("selfplay", "--seed", "2", "--out", str(rec))
+    lines = rec.read_text().splitlines()
+    for i, raw in enumerate(lines):
+        obj = json.loads(raw)
+        if obj["type"] == "deal" and obj["number"] == 4:
+            obj["scores"][1] -= 5
+            lines[i] = json.dumps(obj)
+    rec.write_text("\n".join(lines) + "\n")
+    out = barbu("replay", str(rec))
+    assert out.returncode == 1 and "deal 4" in out.stderr
+
+
+def test_malformed_record_gives_line_number(tmp_path):
+    rec = tmp_path / "bad.jsonl"
+    rec.write_text('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n{oops\n')
+    out = barbu("replay", str(rec))
+    assert out.returncode == 2 and "line 2" in out.stderr
+    out = barbu("replay", str(tmp_path / "missing.jsonl"))
+    assert out.returncode == 2 and "cannot read" in out.stderr
+
+
+def test_play_against_the_computer_quit_and_resume(tmp_path):
+    """Drive `barbu play` through stdin: refuse a bad move, play legal ones, quit, resume."""
+    save = tmp_path / "mine.jsonl"
+    # Seat 0 is never the first dealer with seed 1? Whatever it is, typing garbage then quitting must save.
+    out = barbu("play", "--seed", "1", "--save", str(save), input="zz\nhelp\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "Not allowed" in out.stdout and "Saved to" in out.stdout
+    assert save.exists()
+    again = barbu("play", "--resume", str(save), input="quit\n")
+    assert again.returncode == 0 and "Resumed" in again.stdout
