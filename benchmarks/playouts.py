@@ -80,11 +80,44 @@ def legal_generations(rules: str, seconds: float, seed: int, progress: Progress)
     return calls, time.perf_counter() - start
 
 
+def breakdown(rules: str, deals: int, seed: int) -> dict[str, float]:
+    """Seconds spent per phase (dealing, declaring, doubling, card play) over ``deals`` random deals."""
+    rng = random.Random(seed)
+    rand = rng.random
+    clock = time.perf_counter
+    m = Match(rules, seed)
+    while m.to_act() == CHANCE and m.phase != DEAL:
+        m.play_chance()
+    start_state = m.clone()
+    spent: dict[str, float] = {}
+    for _ in range(deals):
+        if m.is_over:
+            m = start_state.clone()
+        t = clock()
+        m.apply(m.sample_chance(rng))
+        spent["deal (shuffle + apply)"] = spent.get("deal (shuffle + apply)", 0.0) + clock() - t
+        target = len(m.results) + 1
+        while len(m.results) < target:
+            phase = m.phase_name
+            key = {"declare": "declare/trump/rank", "trump": "declare/trump/rank", "rank": "declare/trump/rank",
+                   "doubling": "doubling round", "play": "card play", "domino": "domino play"}[phase]
+            t = clock()
+            legal = m.legal_actions()
+            a = legal[int(rand() * len(legal))]
+            t2 = clock()
+            m.apply(a)
+            t3 = clock()
+            spent[key + ": legal_actions"] = spent.get(key + ": legal_actions", 0.0) + t2 - t
+            spent[key + ": apply"] = spent.get(key + ": apply", 0.0) + t3 - t2
+    return spent
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", action="append", help="ruleset (repeatable); default: classic")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--breakdown", type=int, metavar="DEALS", help="also time each phase over DEALS deals")
     args = ap.parse_args()
     rows = []
     with Progress() as progress:
@@ -94,6 +127,14 @@ def main() -> None:
             rows.append((rules, deals / el, actions / el, calls / el2))
     for rules, dps, aps, lps in rows:
         print(f"{rules}: {dps:,.0f} playouts/s  ({aps:,.0f} actions/s)  {lps:,.0f} legal-move generations/s")
+    if args.breakdown:
+        for rules in args.rules or ["classic"]:
+            spent = breakdown(rules, args.breakdown, args.seed)
+            total = sum(spent.values())
+            print(f"{rules}: where the time goes over {args.breakdown} deals "
+                  f"(timer overhead included, {args.breakdown / total:,.0f} playouts/s under the timer)")
+            for key, sec in sorted(spent.items(), key=lambda kv: -kv[1]):
+                print(f"  {key:<40} {sec / total:6.1%}  {sec / args.breakdown * 1e6:8.1f} us/deal")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER = range(9)
 PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over")
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
+_BIT = tuple(1 << c for c in range(52))
 _HEART_MODES = {"none": 0, "never_unless_only_hearts": 1, "first_trick": 2, "until_broken": 3}
 
 
@@ -78,8 +79,8 @@ class Match:
         "hands", "dealt", "contract", "trump", "rank", "business", "dbl_queue", "dbl_first_round",
         "dbl_turn_taken", "standing_max", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
-        "playable", "layout", "finished", "domino_passes", "results", "totals", "_checkpoint", "_late",
-        "_dbl_cache", "head_mask", "stop_mask",
+        "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
+        "_dbl_cache", "head_mask", "stop_mask", "_deck_list",
     )
 
     def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
@@ -91,6 +92,7 @@ class Match:
         self.contracts: tuple[Contract, ...] = fam.contracts(rules)
         self.contract_by_key = {c.key: c for c in self.contracts}
         self.deck = fam.deck(rules)
+        self._deck_list = list(cards_of(self.deck))
         self.hand_size = self.deck.bit_count() // self.n
         self.total_deals = self.n * len(self.contracts)
         self.seed = seed
@@ -105,7 +107,7 @@ class Match:
         self.dbl_count = [[0] * self.n for _ in range(self.n)]
         self.results: list[DealResult] = []
         self.totals = [0] * self.n
-        self._checkpoint: tuple[int, Match] | None = None
+        self.deal_start = -1  # index in history of the current deal's Deal action
         self._reset_deal()
 
     # ------------------------------------------------------------------ basics
@@ -350,7 +352,7 @@ class Match:
     def _apply_double(self, action: Double) -> None:
         s = self.dbl_queue[0]
         legal = self._doubling_actions(s)
-        if action not in legal:
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalAction(self._explain_double(s, action))
         for p in action.targets:
             key = (min(s, p), max(s, p))
@@ -638,9 +640,7 @@ class Match:
             union |= h
         if union & ~self.deck:
             raise IllegalAction("a deal uses only cards of the deck")
-        snapshot = self.clone(history=False)
-        snapshot._checkpoint = None
-        self._checkpoint = (len(self.history), snapshot)
+        self.deal_start = len(self.history)
         self._reset_deal()
         self.hands = list(hands)
         self.dealt = tuple(hands)
@@ -700,14 +700,15 @@ class Match:
         if self.phase == DRAW:
             return Draw(tuple(rng.sample(cards_of(self.deck), self.n)))
         if self.phase == DEAL:
-            cards = list(cards_of(self.deck))
-            rng.shuffle(cards)
+            # Sorting by random keys is a uniform shuffle, and faster than random.shuffle.
+            rand = rng.random
+            cards = sorted(self._deck_list, key=lambda _: rand())
             k = self.hand_size
             hands = []
-            for i in range(self.n):
+            for i in range(0, k * self.n, k):
                 m = 0
-                for c in cards[i * k:(i + 1) * k]:
-                    m |= 1 << c
+                for c in cards[i:i + k]:
+                    m |= _BIT[c]
                 hands.append(m)
             return Deal(tuple(hands))
         raise IllegalAction("no chance event is due now")
@@ -720,19 +721,17 @@ class Match:
 
     # ------------------------------------------------------------------ undo
     def undo(self) -> Any:
-        """Take back the last action (chance included) and return it."""
+        """Take back the last action (chance included) and return it.
+
+        The match is rebuilt by replaying its history: a few milliseconds, and
+        no per-deal snapshot slows the playouts down.  Search uses `clone()`.
+        """
         if not self.history:
             raise IllegalAction("there is nothing to undo")
         target = len(self.history) - 1
         last = self.history[target]
-        cp = self._checkpoint
-        if cp is not None and cp[0] <= target:
-            base = cp[1].clone()
-            base._checkpoint = cp
-            replay = self.history[cp[0]:target]
-        else:
-            base = Match(self.rules, self.seed)
-            replay = self.history[:target]
+        base = Match(self.rules, self.seed)
+        replay = self.history[:target]
         rng_state = self.rng.getstate()
         for a in replay:
             base.apply(a)

@@ -83,10 +83,9 @@ def make_view(m: Match, seat: int) -> View:
     known = [0] * n
     known[seat] = m.hands[seat]
     actor = m.to_act()
-    cp = m._checkpoint
     deal_actions: tuple[Any, ...] = ()
-    if in_deal and cp is not None:
-        deal_actions = tuple(m.history[cp[0] + 1:])
+    if in_deal and m.deal_start >= 0:
+        deal_actions = tuple(m.history[m.deal_start + 1:])
     v = View(
         seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
