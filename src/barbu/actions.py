@@ -68,16 +68,13 @@ class NameRank:
 class Double:
     """One doubling turn: the seats doubled (or redoubled, if they doubled me first).
 
-    ``maximum`` is the standing order "double everyone, redouble everything,
-    later doubles included".  An empty set is a pass.
+    An empty set is a pass.  The shorthands ``maximum``/``table`` and
+    ``family``/``flanks`` are read by `Match.parse_action` into target sets.
     """
 
     targets: frozenset[int] = frozenset()
-    maximum: bool = False
 
     def __str__(self) -> str:
-        if self.maximum:
-            return "maximum"
         if not self.targets:
             return "pass"
         return "double " + " ".join(str(s) for s in sorted(self.targets))

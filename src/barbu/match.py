@@ -77,7 +77,7 @@ class Match:
         "rules", "n", "contracts", "contract_by_key", "deck", "hand_size", "total_deals", "rng", "seed",
         "phase", "history", "dealer", "declarer", "deal_no", "contracts_left", "dbl_count",
         "hands", "dealt", "contract", "trump", "rank", "business", "dbl_queue", "dbl_first_round",
-        "dbl_turn_taken", "standing_max", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
+        "dbl_turn_taken", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
         "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
         "_dbl_cache", "head_mask", "stop_mask", "_deck_list",
@@ -122,7 +122,6 @@ class Match:
         self.dbl_queue: list[int] = []
         self.dbl_first_round = True
         self.dbl_turn_taken = [False] * n
-        self.standing_max: set[int] = set()
         self.turn = -1
         self.leader = -1
         self.trick: list[int] = []
@@ -146,7 +145,7 @@ class Match:
         self._late: set[tuple[int, int]] = set()
         self._dbl_cache: tuple[tuple[int, int], tuple[Double, ...]] | None = None
 
-    def clone(self, history: bool = True) -> "Match":
+    def clone(self) -> "Match":
         """A copy that shares nothing mutable with this match (the rng is copied too)."""
         m = Match.__new__(Match)
         for name in Match.__slots__:
@@ -154,14 +153,13 @@ class Match:
         if self.seed is None:
             m.rng = random.Random()
             m.rng.setstate(self.rng.getstate())
-        m.history = list(self.history) if history else []
+        m.history = list(self.history)
         m.contracts_left = [set(s) for s in self.contracts_left]
         m.dbl_count = [list(r) for r in self.dbl_count]
         m.hands = list(self.hands)
         m.business = dict(self.business)
         m.dbl_queue = list(self.dbl_queue)
         m.dbl_turn_taken = list(self.dbl_turn_taken)
-        m.standing_max = set(self.standing_max)
         m.trick = list(self.trick)
         m.won = list(self.won)
         m.tricks_won = list(self.tricks_won)
@@ -327,23 +325,18 @@ class Match:
         return acts
 
     def _make_doubling_actions(self, s: int) -> tuple[Double, ...]:
+        """First round: double anyone one may, redouble any double received.  After the round:
+        only redouble doubles received after one's own turn."""
         if self.dbl_first_round:
             fresh = self._may_be_doubled_by(s)
+            redo = self._redoublable(s)
         else:
             fresh = []
-        redo = [p for p in self._redoublable(s)
-                if self.dbl_first_round or self.business[(min(s, p), max(s, p))].doubler == p]
-        if not self.dbl_first_round:
-            redo = [p for p in redo if self._late_double(p, s)]
-        cands = tuple(sorted(fresh + redo))
-        forced = self.must_double_dealer(s) and self.dealer in fresh
-        out = [d for d in _subsets(cands) if not forced or self.dealer in d.targets]
-        if self.dbl_first_round and s != self.dealer and not self.contract.positive:  # type: ignore[union-attr]
-            # "maximum" differs from doubling everyone only if someone may still double s later.
-            later = self.dbl_queue[1:]
-            if any(p != self.dealer and (min(s, p), max(s, p)) not in self.business for p in later):
-                out.append(_double(cands, True))
-        return tuple(out)
+            redo = [p for p in self._redoublable(s) if self._late_double(p, s)]
+        subsets = _subsets(tuple(sorted(fresh + redo)))
+        if self.must_double_dealer(s) and self.dealer in fresh:
+            return tuple(d for d in subsets if self.dealer in d.targets)
+        return subsets
 
     def _late_double(self, doubler: int, s: int) -> bool:
         """True if doubler's double on s came after s had taken his first-round turn."""
@@ -360,20 +353,18 @@ class Match:
             if b is not None:  # p doubled s: this is a redouble
                 self.business[key] = Business(b.doubler, b.doubled, True)
             else:
-                self.business[key] = Business(s, p, p in self.standing_max)
+                self.business[key] = Business(s, p)
                 if self.dbl_turn_taken[p]:
                     self._late.add(key)
                 if p == self.dealer:
                     self.dbl_count[self.declarer][s] += 1
-        if action.maximum:
-            self.standing_max.add(s)
         self.dbl_turn_taken[s] = True
         self.dbl_queue.pop(0)
         if not self.dbl_queue and self.dbl_first_round:
             self.dbl_first_round = False
             for i in range(1, self.n + 1):
                 p = (self.dealer + i) % self.n
-                if p not in self.standing_max and any(self._late_double(d, p) for d in self._redoublable(p)):
+                if any(self._late_double(d, p) for d in self._redoublable(p)):
                     self.dbl_queue.append(p)
         if not self.dbl_queue:
             self._end_doubling()
@@ -381,8 +372,6 @@ class Match:
     def _explain_double(self, s: int, action: Double) -> str:
         if not isinstance(action, Double):
             return f"it is the doubling round: {action} is not a doubling action"
-        if action.maximum and not self.dbl_first_round:
-            return "maximum can only be said on your first turn"
         targets = action.targets
         if s in targets:
             return "you cannot double yourself"
@@ -773,15 +762,10 @@ class Match:
         s = self.dbl_queue[0]
         if t in ("pass", "p", "no", "-", "double"):
             return NO_DOUBLE if t != "double" else self._bad_double(t)
-        cands = set(self._may_be_doubled_by(s)) if self.dbl_first_round else set()
-        cands |= set(self._redoublable(s))
         if t in ("maximum", "max", "table"):
-            if self.dbl_first_round and s != self.dealer and not self.contract.positive:  # type: ignore[union-attr]
-                acts = self._doubling_actions(s)
-                for a in acts:
-                    if a.maximum:
-                        return a
-            return Double(frozenset(cands))
+            # Doubles everyone one may double and redoubles every double one may redouble now.  A
+            # non-dealer's maximum leaves nobody who could double him later, so no standing order is needed.
+            return max(self._doubling_actions(s), key=lambda d: len(d.targets))
         if t in ("family", "flanks"):
             return Double(frozenset(p for p in range(self.n) if p not in (s, self.dealer)))
         words = t.replace(",", " ").split()
@@ -834,16 +818,15 @@ class Match:
 
 
 
-_DOUBLES: dict[tuple[tuple[int, ...], bool], Double] = {}
+_DOUBLES: dict[tuple[int, ...], Double] = {}
 _SUBSETS: dict[tuple[int, ...], tuple[Double, ...]] = {}
 
 
-def _double(targets: tuple[int, ...], maximum: bool = False) -> Double:
+def _double(targets: tuple[int, ...]) -> Double:
     """Interned doubling actions: the doubling round builds the same few values again and again."""
-    key = (targets, maximum)
-    d = _DOUBLES.get(key)
+    d = _DOUBLES.get(targets)
     if d is None:
-        d = _DOUBLES[key] = Double(frozenset(targets), maximum) if targets or maximum else NO_DOUBLE
+        d = _DOUBLES[targets] = Double(frozenset(targets)) if targets else NO_DOUBLE
     return d
 
 
