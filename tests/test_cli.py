@@ -31,9 +31,9 @@ def test_selfplay_replay_show(tmp_path):
     rec = tmp_path / "game.jsonl"
     out = barbu("selfplay", "--rules", "classic", "--seed", "7", "--out", str(rec))
     assert out.returncode == 0, out.stderr
-    assert "Final standings" in out.stdout and "230" in out.stdout  # seed 7 is the golden match
+    assert "Final standings" in out.stdout and "167" in out.stdout  # seed 7 is the golden match
     rep = barbu("replay", str(rec))
-    assert rep.returncode == 0 and "consistent" in rep.stdout and "63 -72 230 -221" in rep.stdout
+    assert rep.returncode == 0 and "consistent" in rep.stdout and "76 167 -282 39" in rep.stdout
     show = barbu("show", str(rec), "--deal", "3")
     assert show.returncode == 0
     assert "Deal 3" in show.stdout and "Tricks" in show.stdout and "with doubles" in show.stdout

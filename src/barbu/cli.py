@@ -16,7 +16,8 @@ from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError, RecordError
 from .match import CHANCE, Match
 from .presets import preset, presets
-from .record import read_record, replay, text_form, trick_winner, write_record
+from .actions import Pass
+from .record import deals_with_actions, read_record, replay, text_form, trick_winner, write_record
 from .ruleset import OPTIONS, Ruleset
 
 console = Console(highlight=False)
@@ -169,7 +170,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     if not r.played:
         console.print("Not played: nobody doubled a negative contract, so its points were shared.")
     elif contract.kind == "domino":
-        console.print("Plays: " + " ".join(f"{s}:{CARDS[c[0]].display()}" for s, c in r.tricks))
+        acts = deals_with_actions(m)[r.number - 1]
+        console.print("Turns (seat:card, passes included): " + " ".join(
+            f"{s}:{CARDS[a].display() if isinstance(a, int) else a}" for s, a in acts
+            if isinstance(a, (int, Pass))))
         console.print("Finishing order: " + ", ".join(m.seat_name(s) for s in r.finishing))
     else:
         t = Table(title="Tricks")
