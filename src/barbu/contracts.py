@@ -67,6 +67,11 @@ def hearts_points(ace: int, other: int) -> tuple[tuple[int, int], ...]:
     return tuple((HEARTS * 13 + r, ace if r == ACE else other) for r in range(13))
 
 
+def italian_hearts_points() -> tuple[tuple[int, int], ...]:
+    """Italian Hearts: A K Q J 10 cost 4 each, the other hearts 2 (36 in all)."""
+    return tuple((HEARTS * 13 + r, -4 if r >= 8 else -2) for r in range(13))
+
+
 def queens_points(each: int) -> tuple[tuple[int, int], ...]:
     m = rank_mask(QUEEN)
     return tuple((c, each) for c in CARDS if m >> c & 1)
@@ -104,6 +109,67 @@ def classic_contracts(ravage_city: bool = False, ravage_value: int = 24) -> tupl
     return tuple(out)
 
 
+def italian_contracts(six: bool = False) -> tuple[Contract, ...]:
+    """Seed 002: the seven Italian contracts, or the six of "Barbù a sei colpi" (no Atout)."""
+    if six:
+        return (
+            Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -100),), heart_ban=True,
+                     help="Whoever takes the King of hearts pays 100."),
+            Contract("no-hearts", "Hearts", card_points=hearts_points(-10, -10), heart_ban=True,
+                     help="Each heart taken costs 10."),
+            Contract("no-queens", "Queens", card_points=queens_points(-20), help="Each queen taken costs 20."),
+            Contract("no-last-two", "Last two", last_tricks=(-50, -50),
+                     help="The second-to-last and the last trick cost 50 each."),
+            Contract("no-tricks", "Misère", per_trick=-10, help="Each trick taken costs 10."),
+            Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(60, 40, 0, 0),
+                     help="First out scores 60, second 40."),
+        )
+    return (
+        Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -20),), heart_ban=True,
+                 help="Whoever takes the King of hearts pays 20. Hearts may not be led while you hold another suit."),
+        Contract("no-hearts", "Hearts", card_points=italian_hearts_points(), heart_ban=True,
+                 help="A K Q J 10 of hearts cost 4 each, the other hearts 2."),
+        Contract("no-queens", "Queens", card_points=queens_points(-6), help="Each queen taken costs 6."),
+        Contract("no-last-two", "Last two", last_tricks=(-12, -12),
+                 help="The second-to-last and the last trick cost 12 each."),
+        Contract("no-tricks", "Misère", per_trick=-2, help="Each trick taken costs 2."),
+        Contract("trumps", "Atout", positive=True, per_trick=5, trump=True,
+                 help="The dealer names trumps or no-trump; each trick scores 5. A void player must trump and "
+                      "overtrump when he can; no duty to under-trump or to head a trump lead."),
+        Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(45, 20, 10, -10),
+                 help="Build rows from the starting rank, ace after king; 45/20/10/-10 by finishing order."),
+    )
+
+
+def salad_contracts() -> tuple[Contract, ...]:
+    """Seed 001's Salad variant: five negative contracts and all five at once."""
+    tricks = dict(per_trick=-5)
+    last = dict(last_tricks=(-30,))
+    hearts = dict(card_points=hearts_points(-10, -10))
+    queens = queens_points(-20)
+    king = ((KING_OF_HEARTS, -50),)
+    return (
+        Contract("no-tricks", "No tricks", **tricks, help="Each trick costs 5."),
+        Contract("no-last-trick", "No last trick", **last, help="The last trick costs 30."),
+        Contract("no-hearts", "No hearts", **hearts, heart_ban=True, help="Each heart costs 10."),
+        Contract("no-queens", "No queens", card_points=queens, help="Each queen costs 20."),
+        Contract("no-king", "No King of hearts", card_points=king, heart_ban=True,
+                 help="The King of hearts costs 50."),
+        Contract("salad", "Salad", per_trick=-5, last_tricks=(-30,),
+                 card_points=_merge_points(hearts_points(-10, -10), queens, king), heart_ban=True,
+                 help="All five at once: tricks, last trick, hearts, queens and the King of hearts."),
+    )
+
+
+def _merge_points(*parts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Card points of several contracts added together (the Q and K of hearts count twice in Salad)."""
+    total: dict[int, int] = {}
+    for part in parts:
+        for card, points in part:
+            total[card] = total.get(card, 0) + points
+    return tuple(sorted(total.items()))
+
+
 CONTRACT_ALIASES = {
     "nt": "no-tricks", "notricks": "no-tricks", "tricks": "no-tricks", "nullo": "no-tricks",
     "nh": "no-hearts", "nohearts": "no-hearts", "hearts": "no-hearts",
@@ -114,6 +180,8 @@ CONTRACT_ALIASES = {
     "tr": "trumps", "trump": "trumps", "atout": "trumps",
     "dom": "domino", "do": "domino",
     "ravage": "ravage-city", "rc": "ravage-city",
+    "misere": "no-tricks", "misère": "no-tricks", "lasttrick": "no-last-trick", "last": "no-last-trick",
+    "insalata": "salad", "kingofhearts": "no-king",
 }
 
 

@@ -12,8 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
-from .cards import FULL_DECK
-from .contracts import Contract, classic_contracts
+from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
+from .contracts import Contract, classic_contracts, italian_contracts, salad_contracts
 from .errors import RulesetError
 from .ruleset import OPTIONS, Ruleset
 
@@ -130,3 +130,48 @@ register_family(Family(
 
 register_preset("classic", "The standard game: 4 players, 28 deals, seven contracts, doubling",
                 aliases=("standard", "barbu", "tafferan"))
+
+
+# -- the Italian family (seed 002) --------------------------------------------
+
+register_family(Family(
+    name="italian",
+    description="Barbù, the Italian game with contro and surcontro (seed 002)",
+    players=(4,),
+    options=CLASSIC_OPTIONS - {"ravage_city", "ravage_value"},
+    contracts=lambda r: italian_contracts(),
+    deck=lambda r: FULL_DECK,
+    check=_classic_check,
+))
+
+register_preset("italian", "Barbù: Italian values, Atout with or without trumps, contro and surcontro",
+                aliases=("barbù", "barbu-italiano", "italiano"),
+                undoubled_negative="play", trump_rules="italian", allow_no_trump=True)
+
+
+# -- Salad (seed 001's variant, 3 to 6 players) --------------------------------
+
+STRIP_ORDER = tuple(s * 13 + r for r in (0, 1) for s in (CLUBS, SPADES, DIAMONDS, HEARTS))
+
+
+def stripped_deck(players: int) -> int:
+    """The 52 cards less enough low cards to deal evenly: 2♣, 2♠, 2♦, 2♥, then the 3s in that order."""
+    deck = FULL_DECK
+    for card in STRIP_ORDER[:52 % players]:
+        deck &= ~(1 << card)
+    return deck
+
+
+register_family(Family(
+    name="salad",
+    description="Salad: five negative contracts and all five at once, 3 to 6 players (seed 001)",
+    players=(3, 4, 5, 6),
+    options=frozenset({"rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead",
+                       "stop_when_decided"}),
+    contracts=lambda r: salad_contracts(),
+    deck=lambda r: stripped_deck(r.players),
+    check=_classic_check,
+))
+
+register_preset("salad", "Salad: six negative contracts per declarer, the last one all five at once; 3-6 players",
+                aliases=("salade", "barbu-salad"), double_obligation=0, undoubled_negative="play")

@@ -17,7 +17,7 @@ from typing import Any
 from .actions import Deal
 from .cards import HEARTS, SUIT_MASK
 from .errors import IllegalAction
-from .match import CHANCE, PHASE_NAMES, Business, DealResult, Match
+from .match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, OVER, PHASE_NAMES, Business, DealResult, Match
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
@@ -42,6 +42,7 @@ class View:
     doubles: tuple[Business, ...]
     contracts_left: tuple[frozenset[str], ...]
     doubles_made: tuple[int, ...]  # doubles each seat has made on the current declarer in his series
+    doubles_matrix: tuple[tuple[int, ...], ...]  # [declarer][seat]: the same for every declarer
     leader: int
     trick: tuple[int, ...]  # cards of the current trick, the leader's first
     tricks: tuple[tuple[int, tuple[int, ...]], ...]  # finished tricks (or Domino plays) of this deal
@@ -72,7 +73,7 @@ def make_view(m: Match, seat: int) -> View:
     if not 0 <= seat < m.n:
         raise ValueError(f"there is no seat {seat}")
     n = m.n
-    in_deal = m.phase not in (0, 1) and bool(m.dealt)
+    in_deal = DECLARE <= m.phase <= DOMINO_PLAY  # between deals and at the end there is no current deal
     played = 0
     if in_deal:
         for _, cards in m.trick_log:
@@ -81,7 +82,8 @@ def make_view(m: Match, seat: int) -> View:
         for c in m.trick:
             played |= 1 << c
     known = [0] * n
-    known[seat] = m.hands[seat]
+    if in_deal:
+        known[seat] = m.hands[seat]
     actor = m.to_act()
     deal_actions: tuple[Any, ...] = ()
     if in_deal and m.deal_start >= 0:
@@ -89,13 +91,18 @@ def make_view(m: Match, seat: int) -> View:
     v = View(
         seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
-        hand=m.hands[seat], hand_sizes=tuple(h.bit_count() for h in m.hands),
-        contract=m.contract.key if m.contract else None, trump=m.trump, rank=m.rank,
-        doubles=tuple(sorted(m.business.values(), key=lambda b: (b.doubler, b.doubled))),
+        hand=m.hands[seat] if in_deal else 0,
+        hand_sizes=tuple(h.bit_count() for h in m.hands) if in_deal else (0,) * n,
+        contract=m.contract.key if m.contract and in_deal else None,
+        trump=m.trump if in_deal else None, rank=m.rank if in_deal else None,
+        doubles=tuple(sorted(m.business.values())) if in_deal else (),
         contracts_left=tuple(frozenset(s) for s in m.contracts_left),
         doubles_made=tuple(m.dbl_count[m.declarer]) if m.declarer >= 0 else (0,) * n,
-        leader=m.leader, trick=tuple(m.trick), tricks=tuple(m.trick_log),
-        won=tuple(m.won), tricks_won=tuple(m.tricks_won), layout=tuple(m.layout), finished=tuple(m.finished),
+        doubles_matrix=tuple(tuple(r) for r in m.dbl_count),
+        leader=m.leader if in_deal else -1, trick=tuple(m.trick) if in_deal else (),
+        tricks=tuple(m.trick_log) if in_deal else (),
+        won=tuple(m.won) if in_deal else (0,) * n, tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
+        layout=tuple(m.layout) if in_deal else (None,) * 4, finished=tuple(m.finished) if in_deal else (),
         played=played, out_of_play=played | (m.deck ^ ((1 << 52) - 1)) if in_deal else 0,
         known=tuple(known), cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
         totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
@@ -220,26 +227,29 @@ def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: 
     return hands if go(0) else None
 
 
-def determinize(m_or_view: View, hands: list[int], template: Match | None = None) -> Match:
+def determinize(v: View, hands: list[int]) -> Match:
     """A full `Match` at the view's position in which the current hands are ``hands``.
 
     The deal's original hands are rebuilt from ``hands`` plus the cards each
     seat has played, then the deal's public actions are replayed; an
     inconsistent sample raises `IllegalAction`.
     """
-    v = m_or_view
     m = Match(v.rules)
     n = m.n
-    m.phase = 1  # DEAL
+    m.phase = DEAL
     m.dealer = v.dealer
     m.declarer = v.declarer
     m.deal_no = v.deal_number - 1
     m.totals = list(v.totals)
     m.results = list(v.results)
     m.contracts_left = [set(s) for s in v.contracts_left]
+    m.dbl_count = [list(r) for r in v.doubles_matrix]
+    if v.phase in ("deal", "over"):  # no deal in progress: nothing to replay
+        if v.phase == "over":
+            m.phase = OVER
+        return m
     if v.contract is not None:
         m.contracts_left[v.declarer].add(v.contract)
-    m.dbl_count[v.declarer] = list(v.doubles_made)
     for b in v.doubles:  # doubles already made this deal are replayed below
         if b.doubled == v.dealer:
             m.dbl_count[v.declarer][b.doubler] -= 1
