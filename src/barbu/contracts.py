@@ -32,6 +32,10 @@ class Contract:
     ravage: int = 0  # points for most cards taken in one suit, split between ties
     trump: bool = False  # the declarer names a trump suit
     heart_ban: bool = False  # the heart-lead option applies
+    open_any: bool = False  # Success: the first card is free and sets the row rank
+    ace_again: bool = False  # Success: whoever plays an ace may play one more card at once
+    ends_after: int = 0  # Domino-like deals end when this many players are out (0: when one is left)
+    needs_in_play: int = 0  # cards that must not be set aside for this contract to be chosen
     help: str = ""
     penalty_mask: int = field(default=0, init=False, compare=False)
     card_value: dict = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -50,7 +54,7 @@ class Contract:
                 and not self.last_tricks and not self.ravage)
 
     def total(self, players: int, tricks: int, deck: int) -> int:
-        """The table total of this contract's points, before doubles."""
+        """The table total of this contract's points, before doubles.  ``deck`` is the cards in play."""
         t = self.per_trick * tricks
         t += sum(p for c, p in self.card_points if deck >> c & 1)
         t += sum(self.last_tricks)
@@ -170,6 +174,28 @@ def _merge_points(*parts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int],
     return tuple(sorted(total.items()))
 
 
+def french_contracts() -> tuple[Contract, ...]:
+    """Seed 000, the Marie-Luce rules: penalty points (lowest total wins) and Success."""
+    hearts = hearts_points(10, 10)
+    queens = queens_points(25)
+    king = ((KING_OF_HEARTS, 100),)
+    return (
+        Contract("no-king", "King of hearts", card_points=king, heart_ban=True, needs_in_play=1 << KING_OF_HEARTS,
+                 help="Whoever takes the King of hearts scores 100. No heart may be led to the first trick."),
+        Contract("no-queens", "Queens", card_points=queens, help="25 for each queen taken."),
+        Contract("no-hearts", "Hearts", card_points=hearts, heart_ban=True,
+                 help="10 for each heart taken. No heart may be led to the first trick."),
+        Contract("no-tricks", "Tricks", per_trick=10, help="10 for each trick taken."),
+        Contract("no-last-trick", "Last trick", last_tricks=(100,), help="100 for the last trick."),
+        Contract("salad", "Salad", per_trick=10, last_tricks=(100,), card_points=_merge_points(hearts, queens, king),
+                 heart_ban=True, help="All five at once (a Q of hearts costs 25 + 10, the King 100 + 10)."),
+        Contract("success", "Success", kind=DOMINO, positive=True, finishing=(-100, -50), open_any=True,
+                 ace_again=True, ends_after=2,
+                 help="The chooser opens with any card; build rows from its rank; play if you can; an ace "
+                      "lets you play again. The first out scores -100, the second -50."),
+    )
+
+
 CONTRACT_ALIASES = {
     "nt": "no-tricks", "notricks": "no-tricks", "tricks": "no-tricks", "nullo": "no-tricks",
     "nh": "no-hearts", "nohearts": "no-hearts", "hearts": "no-hearts",
@@ -181,7 +207,8 @@ CONTRACT_ALIASES = {
     "dom": "domino", "do": "domino",
     "ravage": "ravage-city", "rc": "ravage-city",
     "misere": "no-tricks", "misère": "no-tricks", "lasttrick": "no-last-trick", "last": "no-last-trick",
-    "insalata": "salad", "kingofhearts": "no-king",
+    "insalata": "salad", "kingofhearts": "no-king", "salade": "salad", "reussite": "success",
+    "réussite": "success",
 }
 
 

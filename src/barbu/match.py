@@ -11,8 +11,9 @@ raw int bitmasks and keeps its bookkeeping small.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, NamedTuple
 
@@ -63,10 +64,10 @@ class DealResult:
     hands: tuple[int, ...] = ()
     tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
     finishing: tuple[int, ...] = ()
+    set_aside: int = 0  # cards dealt to nobody, face up
 
     def public(self) -> "DealResult":
-        return DealResult(self.number, self.dealer, self.declarer, self.contract, self.trump, self.rank,
-                          self.doubles, self.played, self.base, self.scores, (), self.tricks, self.finishing)
+        return dataclasses.replace(self, hands=())
 
 
 class Match:
@@ -79,7 +80,7 @@ class Match:
         "dbl_turn_taken", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
         "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
-        "_dbl_cache", "head_mask", "stop_mask", "_deck_list",
+        "_dbl_cache", "head_mask", "stop_mask", "_deck_list", "set_aside", "bonus_turn", "passes_in_row",
     )
 
     def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
@@ -140,6 +141,9 @@ class Match:
         self.layout: list[tuple[int, int] | None] = [None] * 4
         self.finished: list[int] = []
         self.domino_passes: list[tuple[int, int]] = []
+        self.set_aside = 0  # cards dealt to nobody, face up (French rules with 3, 5 or 6 players)
+        self.bonus_turn = False  # Success: the player who laid an ace may lay one more card
+        self.passes_in_row = 0
         # pairs whose double came after the doubled seat's first-round turn
         self._late: set[tuple[int, int]] = set()
         self._dbl_cache: tuple[tuple[int, int], tuple[Double, ...]] | None = None
@@ -201,9 +205,11 @@ class Match:
             return cards_of(self._play_mask())
         if ph == DOMINO_PLAY:
             m = self.hands[self.turn] & self.playable
+            if self.bonus_turn:
+                return cards_of(m) + (PASS,)
             return cards_of(m) if m else (PASS,)
         if ph == DECLARE:
-            return tuple(Declare(c.key) for c in self.contracts if c.key in self.contracts_left[self.declarer])
+            return tuple(Declare(c.key) for c in self._choosable())
         if ph == TRUMP:
             suits: list[int | None] = list(range(4))
             if self.rules.allow_no_trump:
@@ -222,6 +228,11 @@ class Match:
         if self.phase == DOMINO_PLAY:
             return self.hands[self.turn] & self.playable
         return 0
+
+    def _choosable(self) -> list[Contract]:
+        """Contracts the declarer may still name in this deal."""
+        left = self.contracts_left[self.declarer]
+        return [c for c in self.contracts if c.key in left and not c.needs_in_play & self.set_aside]
 
     def _rank_in_deck(self, r: int) -> bool:
         return any(self.deck >> (s * 13 + r) & 1 for s in range(4))
@@ -413,8 +424,11 @@ class Match:
             self.in_hands |= h
         if contract.kind == DOMINO:
             self.phase = DOMINO_PLAY
-            r = self.rank if self.rank is not None else 0
-            self.playable = sum(1 << (s * 13 + r) for s in range(4)) & self.deck
+            if contract.open_any:  # Success: the first card is free and fixes the rank
+                self.playable = self.deck
+            else:
+                r = self.rank if self.rank is not None else 0
+                self.playable = sum(1 << (s * 13 + r) for s in range(4)) & self.deck
             return
         self.phase = PLAY
         self.heart_mode = _HEART_MODES[self.rules.heart_lead] if contract.heart_ban else 0
@@ -472,10 +486,20 @@ class Match:
 
     def _apply_domino(self, action: Any) -> None:
         turn = self.turn
+        contract = self.contract
+        assert contract is not None
         if isinstance(action, Pass):
-            if self.hands[turn] & self.playable:
-                raise IllegalAction("you may pass only when you cannot play: you have a card that fits")
-            self.domino_passes.append((turn, self.playable))
+            if self.bonus_turn:  # declining the extra card after an ace says nothing about the hand
+                self.bonus_turn = False
+            else:
+                if self.hands[turn] & self.playable:
+                    raise IllegalAction("you may pass only when you cannot play: you have a card that fits")
+                self.domino_passes.append((turn, self.playable))
+                self.passes_in_row += 1
+                if self.passes_in_row >= sum(1 for h in self.hands if h):
+                    # Nobody can lay a card any more (cards set aside block the rows): the deal ends.
+                    self._finish_deal(played=True)
+                    return
         else:
             card = int(action)
             bit = 1 << card
@@ -483,10 +507,15 @@ class Match:
                 raise IllegalAction(f"you do not hold {CARDS[card].display()}")
             if not self.playable & bit:
                 raise IllegalAction(self._explain(card))
+            self.bonus_turn = False
+            self.passes_in_row = 0
             self.hands[turn] ^= bit
             self.in_hands ^= bit
             self.playable ^= bit
             s, r = divmod(card, 13)
+            if contract.open_any and self.rank is None:
+                self.rank = r
+                self.playable = sum(1 << (x * 13 + r) for x in range(4)) & self.deck & ~bit
             high_ace = self.rules.domino_ace == "high"
             pos = self._pos(r, high_ace)
             span = self.layout[s]
@@ -504,10 +533,16 @@ class Match:
             if not self.hands[turn]:
                 self.finished.append(turn)
                 left = [p for p in range(self.n) if self.hands[p]]
+                if contract.ends_after and len(self.finished) >= contract.ends_after:
+                    self._finish_deal(played=True)
+                    return
                 if not left or (len(left) == 1 and self.rules.stop_when_decided):
                     self.finished.extend(left)
                     self._finish_deal(played=True)
                     return
+            elif contract.ace_again and r == ACE and self.hands[turn] & self.playable:
+                self.bonus_turn = True  # the same player may lay one more card, or pass
+                return
         n = self.n
         nxt = (turn + 1) % n
         while not self.hands[nxt]:
@@ -534,7 +569,7 @@ class Match:
         assert contract is not None
         n = self.n
         if not played:
-            base = split_undoubled(contract.total(n, self.hand_size, self.deck), n, self.dealer)
+            base = split_undoubled(contract.total(n, self.hand_size, self.deck & ~self.set_aside), n, self.dealer)
         elif contract.kind == DOMINO:
             base = score_finishing(contract, self.finished, n)
         else:
@@ -547,7 +582,7 @@ class Match:
             trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
                                                                   key=lambda b: (b.doubler, b.doubled))),
             played=played, base=tuple(base), scores=tuple(scores), hands=self.dealt,
-            tricks=tuple(self.trick_log), finishing=tuple(self.finished)))
+            tricks=tuple(self.trick_log), finishing=tuple(self.finished), set_aside=self.set_aside))
         self.deal_no += 1
         if self.deal_no >= self.total_deals:
             self.phase = OVER
@@ -632,7 +667,9 @@ class Match:
         self._reset_deal()
         self.hands = list(hands)
         self.dealt = tuple(hands)
-        self.phase = DECLARE
+        self.set_aside = self.deck & ~union
+        # A declarer left only with contracts the set-aside cards forbid gets a new deal.
+        self.phase = DECLARE if self._choosable() else DEAL
 
     def _apply_declare(self, action: Any) -> None:
         if not isinstance(action, Declare):
@@ -643,11 +680,15 @@ class Match:
                                 f"{', '.join(self.contract_by_key)}")
         if action.contract not in self.contracts_left[self.declarer]:
             raise IllegalAction(f"{c.name} has already been declared in this series")
+        if c.needs_in_play & self.set_aside:
+            raise IllegalAction(f"{c.name} cannot be chosen this deal: "
+                                f"{', '.join(CARDS[x].display() for x in cards_of(c.needs_in_play & self.set_aside))}"
+                                f" is set aside")
         self.contracts_left[self.declarer].discard(action.contract)
         self.contract = c
         if c.trump:
             self.phase = TRUMP
-        elif c.kind == DOMINO:
+        elif c.kind == DOMINO and not c.open_any:
             self.phase = RANK
         else:
             self._start_doubling()
@@ -693,7 +734,7 @@ class Match:
             cards = sorted(self._deck_list, key=lambda _: rand())
             k = self.hand_size
             hands = []
-            for i in range(0, k * self.n, k):
+            for i in range(0, k * self.n, k):  # any cards beyond n hands stay set aside
                 m = 0
                 for c in cards[i:i + k]:
                     m |= _BIT[c]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
-from .contracts import Contract, classic_contracts, italian_contracts, salad_contracts
+from .contracts import Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts
 from .errors import RulesetError
 from .ruleset import OPTIONS, Ruleset
 
@@ -31,6 +31,11 @@ class Family:
     zero_sum: bool = True
     highest_wins: bool = True
     check: Callable[[Ruleset], None] | None = None
+    fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
+
+    def base(self, preset_name: str) -> Ruleset:
+        """The family's defaults: the global defaults with its fixed values."""
+        return dataclasses.replace(Ruleset(preset=preset_name, family=self.name), **dict(self.fixed))
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ def register_family(fam: Family) -> Family:
 def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: object) -> Preset:
     """Register a preset built from its family's defaults and the given option values."""
     fam_name = str(options.pop("family", name))
-    base = Ruleset(preset=name, family=fam_name)
+    base = family(fam_name).base(name)
     p = Preset(name, validate(dataclasses.replace(base, **options)), description, aliases)
     _PRESETS[name] = p
     for a in (name, *aliases):
@@ -92,7 +97,7 @@ def validate(r: Ruleset) -> Ruleset:
     if r.players not in fam.players:
         allowed = ", ".join(str(p) for p in fam.players)
         raise RulesetError(f"option players: {r.family} is played by {allowed} players, not {r.players}")
-    defaults = Ruleset()
+    defaults = fam.base(r.preset)
     for name in OPTIONS:
         if name not in fam.options and name != "players" and getattr(r, name) != getattr(defaults, name):
             raise RulesetError(f"option {name} does not apply to the {fam.name} family")
@@ -175,3 +180,22 @@ register_family(Family(
 
 register_preset("salad", "Salad: six negative contracts per declarer, the last one all five at once; 3-6 players",
                 aliases=("salade", "barbu-salad"), double_obligation=0, undoubled_negative="play")
+
+
+# -- the French family (seed 000, the Marie-Luce rules) ------------------------
+
+register_family(Family(
+    name="french",
+    description="Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success (seed 000)",
+    players=(3, 4, 5, 6),
+    options=frozenset({"rotation", "heart_lead", "stop_when_decided"}),
+    contracts=lambda r: french_contracts(),
+    deck=lambda r: FULL_DECK,
+    zero_sum=False,
+    highest_wins=False,
+    fixed=(("doubling", "none"), ("undoubled_negative", "play"), ("double_obligation", 0)),
+))
+
+register_preset("french", "Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; "
+                "lowest total wins", aliases=("marie-luce", "le-barbu", "francais", "français"),
+                rotation="quick", heart_lead="first_trick")

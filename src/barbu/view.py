@@ -52,6 +52,7 @@ class View:
     finished: tuple[int, ...]
     played: int  # every card played this deal
     out_of_play: int  # cards known not to be in any hand (played, set aside)
+    set_aside: int  # cards dealt to nobody, face up for everyone
     known: tuple[int, ...]  # cards known to be in each seat's hand (own hand included)
     cant_hold: tuple[int, ...]  # cards each seat is known not to hold
     totals: tuple[int, ...]
@@ -103,7 +104,8 @@ def make_view(m: Match, seat: int) -> View:
         tricks=tuple(m.trick_log) if in_deal else (),
         won=tuple(m.won) if in_deal else (0,) * n, tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
         layout=tuple(m.layout) if in_deal else (None,) * 4, finished=tuple(m.finished) if in_deal else (),
-        played=played, out_of_play=played | (m.deck ^ ((1 << 52) - 1)) if in_deal else 0,
+        played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else 0,
+        set_aside=m.set_aside if in_deal else 0,
         known=tuple(known), cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
         totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
         deal_actions=deal_actions, deck=m.deck,
