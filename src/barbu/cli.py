@@ -17,6 +17,7 @@ from .errors import BarbuError, RecordError
 from .match import CHANCE, Match
 from .presets import preset, presets
 from .actions import Pass
+from .chinese import describe as describe_arrangement
 from .record import deals_with_actions, read_record, replay, text_form, trick_winner, write_record
 from .ruleset import OPTIONS, Ruleset
 
@@ -71,7 +72,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     c.add_column("total", justify="right")
     c.add_column("how it scores")
     for k in m.contracts:
-        c.add_row(k.name, k.key, str(k.total(m.n, m.hand_size, m.deck)), k.help)
+        c.add_row(k.name, k.key, str(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else "varies", k.help)
     console.print(c)
     return 0
 
@@ -167,8 +168,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     console.print("Doubles: " + (", ".join(
         f"{m.seat_name(b.doubler)} doubled {m.seat_name(b.doubled)}" + (" (redoubled)" if b.redoubled else "")
         for b in r.doubles) or "none"))
+    if r.set_aside:
+        console.print(f"Set aside, face up: {CardSet(r.set_aside).display()}")
     if not r.played:
         console.print("Not played: nobody doubled a negative contract, so its points were shared.")
+    elif r.arrangements:
+        for s_, a in enumerate(r.arrangements):
+            console.print(f"  {m.seat_name(s_)} — {describe_arrangement(a)}")
     elif contract.kind == "domino":
         acts = deals_with_actions(m)[r.number - 1]
         console.print("Turns (seat:card, passes included): " + " ".join(

@@ -15,6 +15,7 @@ from .cards import CARDS, HEARTS, QUEEN, ACE, KING, SUIT_MASK, rank_mask
 
 TRICKS = "tricks"
 DOMINO = "domino"
+CHINESE = "chinese"
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,14 @@ class Contract:
         return (self.kind == TRICKS and bool(self.card_points) and not self.per_trick
                 and not self.last_tricks and not self.ravage)
 
+    @property
+    def fixed_total(self) -> bool:
+        """False for Chinese poker, whose table total depends on the rows won."""
+        return self.kind != CHINESE
+
     def total(self, players: int, tricks: int, deck: int) -> int:
-        """The table total of this contract's points, before doubles.  ``deck`` is the cards in play."""
+        """The table total of this contract's points, before doubles.  ``deck`` is the cards in play.
+        (Meaningless for Chinese poker: see `fixed_total`.)"""
         t = self.per_trick * tricks
         t += sum(p for c, p in self.card_points if deck >> c & 1)
         t += sum(self.last_tricks)
@@ -85,8 +92,9 @@ KING_OF_HEARTS = HEARTS * 13 + KING
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
 
-def classic_contracts(ravage_city: bool = False, ravage_value: int = 24) -> tuple[Contract, ...]:
-    """The seven contracts of seed 001, or the eight with Ravage City and its rebalanced values."""
+def classic_contracts(ravage_city: bool = False, ravage_value: int = 24,
+                      chinese_poker: bool = False) -> tuple[Contract, ...]:
+    """The seven contracts of seed 001, with Ravage City (and its rebalanced values) and Chinese poker."""
     r = ravage_city
     out = [
         Contract("no-tricks", "No tricks", per_trick=-3 if r else -2,
@@ -110,6 +118,10 @@ def classic_contracts(ravage_city: bool = False, ravage_value: int = 24) -> tupl
     if r:
         out.append(Contract("ravage-city", "Ravage City", ravage=ravage_value,
                             help="Whoever takes the most cards of any one suit pays; ties share the cost."))
+    if chinese_poker:
+        out.append(Contract("chinese-poker", "Chinese poker", kind=CHINESE, positive=True,
+                            help="Arrange your 13 cards into rows of 5, 5 and 3, back >= middle >= front; "
+                                 "+4 for each row that beats another player's."))
     return tuple(out)
 
 
@@ -205,7 +217,8 @@ CONTRACT_ALIASES = {
     "nl": "no-last-two", "nolasttwo": "no-last-two", "last-two": "no-last-two", "lasttwo": "no-last-two",
     "tr": "trumps", "trump": "trumps", "atout": "trumps",
     "dom": "domino", "do": "domino",
-    "ravage": "ravage-city", "rc": "ravage-city",
+    "ravage": "ravage-city", "rc": "ravage-city", "chinese": "chinese-poker", "chipoker": "chinese-poker",
+    "cp": "chinese-poker",
     "misere": "no-tricks", "misère": "no-tricks", "lasttrick": "no-last-trick", "last": "no-last-trick",
     "insalata": "salad", "kingofhearts": "no-king", "salade": "salad", "reussite": "success",
     "réussite": "success",

@@ -21,15 +21,16 @@ from .actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, Na
                       parse_rank, parse_suit)
 from .cards import (ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, Card, cards_of, parse_card,
                     suit_cards)
-from .contracts import CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
+from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
+from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
 from .errors import IllegalAction, ParseError
 from .ruleset import Ruleset
 
 CHANCE = -1
 
 # Phases
-DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER = range(9)
-PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over")
+DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER, ARRANGE = range(10)
+PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over", "arrange")
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 _BIT = tuple(1 << c for c in range(52))
@@ -65,6 +66,7 @@ class DealResult:
     tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
     finishing: tuple[int, ...] = ()
     set_aside: int = 0  # cards dealt to nobody, face up
+    arrangements: tuple[Arrange, ...] = ()  # Chinese poker, revealed at the end
 
     def public(self) -> "DealResult":
         return dataclasses.replace(self, hands=())
@@ -80,7 +82,7 @@ class Match:
         "dbl_turn_taken", "turn", "leader", "trick", "trick_mask", "led_mask", "trump_mask",
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
         "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
-        "_dbl_cache", "head_mask", "stop_mask", "_deck_list", "set_aside", "bonus_turn", "passes_in_row",
+        "_dbl_cache", "head_mask", "stop_mask", "_deck_list", "set_aside", "bonus_turn", "passes_in_row", "arranged",
     )
 
     def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
@@ -144,6 +146,7 @@ class Match:
         self.set_aside = 0  # cards dealt to nobody, face up (French rules with 3, 5 or 6 players)
         self.bonus_turn = False  # Success: the player who laid an ace may lay one more card
         self.passes_in_row = 0
+        self.arranged: list[Arrange] = []  # Chinese poker arrangements so far, from the declarer on
         # pairs whose double came after the doubled seat's first-round turn
         self._late: set[tuple[int, int]] = set()
         self._dbl_cache: tuple[tuple[int, int], tuple[Double, ...]] | None = None
@@ -171,6 +174,7 @@ class Match:
         m.layout = list(self.layout)
         m.finished = list(self.finished)
         m.domino_passes = list(self.domino_passes)
+        m.arranged = list(self.arranged)
         m._late = set(self._late)
         m.results = list(self.results)
         m.totals = list(self.totals)
@@ -187,7 +191,7 @@ class Match:
     def to_act(self) -> int | None:
         """The seat to act, `CHANCE` for a random event, or None when the match is over."""
         ph = self.phase
-        if ph == PLAY or ph == DOMINO_PLAY:
+        if ph == PLAY or ph == DOMINO_PLAY or ph == ARRANGE:
             return self.turn
         if ph == DRAW or ph == DEAL:
             return CHANCE
@@ -210,6 +214,8 @@ class Match:
             return cards_of(m) if m else (PASS,)
         if ph == DECLARE:
             return tuple(Declare(c.key) for c in self._choosable())
+        if ph == ARRANGE:
+            return Arrangements(self.hands[self.turn])  # type: ignore[return-value]
         if ph == TRUMP:
             suits: list[int | None] = list(range(4))
             if self.rules.allow_no_trump:
@@ -422,6 +428,9 @@ class Match:
         self.in_hands = 0
         for h in self.hands:
             self.in_hands |= h
+        if contract.kind == CHINESE:
+            self.phase = ARRANGE
+            return
         if contract.kind == DOMINO:
             self.phase = DOMINO_PLAY
             if contract.open_any:  # Success: the first card is free and fixes the rank
@@ -549,6 +558,22 @@ class Match:
             nxt = (nxt + 1) % n
         self.turn = nxt
 
+    def _apply_arrange(self, action: Any) -> None:
+        """Chinese poker: each seat in turn, from the declarer, lays out its rows face down."""
+        if not isinstance(action, Arrange):
+            raise IllegalAction(f"it is time to arrange your cards into rows of 5, 5 and 3, not {action}")
+        hand = self.hands[self.turn]
+        if action not in Arrangements(hand):
+            rows = (action.back.bit_count(), action.middle.bit_count(), action.front.bit_count())
+            if rows != (5, 5, 3):
+                raise IllegalAction(f"the rows must hold 5, 5 and 3 cards, not {rows[0]}, {rows[1]} and {rows[2]}")
+            raise IllegalAction("the three rows must hold exactly the 13 cards of your hand, each once")
+        self.arranged.append(action)
+        if len(self.arranged) == self.n:
+            self._finish_deal(played=True)
+            return
+        self.turn = (self.turn + 1) % self.n
+
     @staticmethod
     def _pos(rank: int, high_ace: bool) -> int:
         if high_ace:
@@ -572,6 +597,10 @@ class Match:
             base = split_undoubled(contract.total(n, self.hand_size, self.deck & ~self.set_aside), n, self.dealer)
         elif contract.kind == DOMINO:
             base = score_finishing(contract, self.finished, n)
+        elif contract.kind == CHINESE:
+            order = [(self.declarer + i) % n for i in range(n)]
+            by_seat = [self.arranged[order.index(s)] for s in range(n)]
+            base = score_arrangements(by_seat)
         else:
             base = score_tricks(contract, n, self.won, self.tricks_won, self.winners)
         scores = settle(base, self.business.values())
@@ -582,7 +611,8 @@ class Match:
             trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
                                                                   key=lambda b: (b.doubler, b.doubled))),
             played=played, base=tuple(base), scores=tuple(scores), hands=self.dealt,
-            tricks=tuple(self.trick_log), finishing=tuple(self.finished), set_aside=self.set_aside))
+            tricks=tuple(self.trick_log), finishing=tuple(self.finished), set_aside=self.set_aside,
+            arrangements=tuple(self.arranged[(s - self.declarer) % n] for s in range(n)) if self.arranged else ()))
         self.deal_no += 1
         if self.deal_no >= self.total_deals:
             self.phase = OVER
@@ -620,6 +650,8 @@ class Match:
             if isinstance(action, int) and not 0 <= action < 52:
                 raise IllegalAction(f"{action} is not a card")
             self._apply_domino(action)
+        elif ph == ARRANGE:
+            self._apply_arrange(action)
         elif ph == DOUBLING:
             if not isinstance(action, Double):
                 raise IllegalAction(f"it is the doubling round: {action} is not a doubling action")
@@ -793,6 +825,8 @@ class Match:
             return NameRank(parse_rank(t.removeprefix("rank ")))
         if ph == DOUBLING:
             return self._parse_double(t)
+        if ph == ARRANGE:
+            return parse_arrange(text)
         if ph in (DRAW, DEAL):
             from .record import parse_chance
             return parse_chance(text, self.n)

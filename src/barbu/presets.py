@@ -118,7 +118,7 @@ def _classic_check(r: Ruleset) -> None:
 
 CLASSIC_OPTIONS = frozenset({
     "rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead", "trump_rules",
-    "allow_no_trump", "domino_ace", "stop_when_decided", "ravage_city", "ravage_value",
+    "allow_no_trump", "domino_ace", "stop_when_decided", "ravage_city", "ravage_value", "chinese_poker",
 })
 
 register_family(Family(
@@ -126,7 +126,7 @@ register_family(Family(
     description="The standard 4-player Barbu with doubling (seed 001)",
     players=(4,),
     options=CLASSIC_OPTIONS,
-    contracts=lambda r: classic_contracts(r.ravage_city, r.ravage_value),
+    contracts=lambda r: classic_contracts(r.ravage_city, r.ravage_value, r.chinese_poker),
     deck=lambda r: FULL_DECK,
     zero_sum=True,
     highest_wins=True,
@@ -143,7 +143,7 @@ register_family(Family(
     name="italian",
     description="Barbù, the Italian game with contro and surcontro (seed 002)",
     players=(4,),
-    options=CLASSIC_OPTIONS - {"ravage_city", "ravage_value"},
+    options=CLASSIC_OPTIONS - {"ravage_city", "ravage_value", "chinese_poker"},
     contracts=lambda r: italian_contracts(),
     deck=lambda r: FULL_DECK,
     check=_classic_check,

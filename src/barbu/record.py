@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable
 
 from .actions import Deal, Double, Draw, NameRank, NameTrump
+from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from .errors import BarbuError, ParseError, RecordError
 from .match import CHANCE, DOMINO_PLAY, DealResult, Match
@@ -234,8 +235,15 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
         lines.append('[Auction "' + " ".join(calls) + '"]')
     lines.append('[Doubles "' + " ".join(str(b) for b in r.doubles) + '"]')
     contract = m.contract_by_key[r.contract]
+    if r.set_aside:
+        lines.append(f'[SetAside "{CardSet(r.set_aside)}"]')
     if not r.played:
         lines.append("% not played: nobody doubled a negative contract")
+    elif r.arrangements:
+        lines.append('[Play "arrangements"]')
+        for s, a in enumerate(r.arrangements):
+            lines.append(f"{s}: {CardSet(a.back)} {CardSet(a.middle)} {CardSet(a.front)}"
+                         + ("  fouled" if fouled(a) else ""))
     elif contract.kind == "domino":
         lines.append('[Play "domino"]')
         turns = [f"{s}:{a}" for s, a in actions if not isinstance(a, (Double, NameRank, NameTrump))

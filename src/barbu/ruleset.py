@@ -123,6 +123,8 @@ class Ruleset:
                              "add Ravage City as an eighth contract (and the rebalanced values)")
     ravage_value: int = _opt("ravage_value", int, 24,
                              "points Ravage City costs (24 keeps the game zero-sum)", choices=(24, 36))
+    chinese_poker: bool = _opt("chinese_poker", bool, False,
+                               "add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3")
 
     # -- derived facts -------------------------------------------------
     @property

@@ -14,6 +14,7 @@ from typing import Callable
 from rich.console import Console
 
 from .agents import RandomAgent
+from .chinese import Arrangements
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError
 from .match import CHANCE, Match
@@ -97,7 +98,11 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         else:
             con.print(describe(m, seat))
             legal = m.legal_actions()
-            con.print("You may: " + " ".join(_action_text(a) for a in legal))
+            if isinstance(legal, Arrangements):
+                con.print("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit form, "
+                          "like: " + str(legal.sensible()) + "   (back >= middle >= front, or the hand is fouled)")
+            else:
+                con.print("You may: " + " ".join(_action_text(a) for a in legal))
             try:
                 text = read("your move> ").strip()
             except EOFError:

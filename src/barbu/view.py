@@ -17,7 +17,8 @@ from typing import Any
 from .actions import Deal
 from .cards import HEARTS, SUIT_MASK
 from .errors import IllegalAction
-from .match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, OVER, PHASE_NAMES, Business, DealResult, Match
+from .chinese import Arrange, Arrangements
+from .match import CHANCE, DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult, Match
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
@@ -74,7 +75,7 @@ def make_view(m: Match, seat: int) -> View:
     if not 0 <= seat < m.n:
         raise ValueError(f"there is no seat {seat}")
     n = m.n
-    in_deal = DECLARE <= m.phase <= DOMINO_PLAY  # between deals and at the end there is no current deal
+    in_deal = m.phase not in (DRAW, DEAL, OVER)  # between deals and at the end there is no current deal
     played = 0
     if in_deal:
         for _, cards in m.trick_log:
@@ -89,6 +90,16 @@ def make_view(m: Match, seat: int) -> View:
     deal_actions: tuple[Any, ...] = ()
     if in_deal and m.deal_start >= 0:
         deal_actions = tuple(m.history[m.deal_start + 1:])
+        if m.arranged:  # Chinese poker rows stay face down until everyone has arranged
+            k = -1
+            hidden = []
+            for a in deal_actions:
+                if isinstance(a, Arrange):
+                    k += 1
+                    if (m.declarer + k) % n != seat:
+                        a = HIDDEN
+                hidden.append(a)
+            deal_actions = tuple(hidden)
     v = View(
         seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
@@ -163,6 +174,18 @@ def infer_cant_hold(m: Match) -> list[int]:
         if tmask & HEARTS_MASK:
             broken = True
     return cant
+
+
+class Hidden:
+    """Stands in a view for another seat's secret decision (a Chinese poker arrangement)."""
+
+    def __repr__(self) -> str:
+        return "HIDDEN"
+
+    __str__ = __repr__
+
+
+HIDDEN = Hidden()
 
 
 class NoConsistentDeal(Exception):
@@ -266,6 +289,8 @@ def determinize(v: View, hands: list[int]) -> Match:
         original[(v.leader + i) % n] |= 1 << c
     m.apply(Deal(tuple(original)))
     for a in v.deal_actions:
+        if a is HIDDEN:  # another seat's secret arrangement: any one of its hand will do
+            a = Arrangements(m.hands[m.turn])[0]
         m.apply(a)
     return m
 
