@@ -67,6 +67,12 @@ class DealResult:
     finishing: tuple[int, ...] = ()
     set_aside: int = 0  # cards dealt to nobody, face up
     arrangements: tuple[Arrange, ...] = ()  # Chinese poker, revealed at the end
+    series: tuple = ()  # points added when this deal ended a declarer's series (italian-six)
+
+    @property
+    def added(self) -> tuple:
+        """What the deal added to the running totals: its scores plus any series points."""
+        return tuple(a + b for a, b in zip(self.scores, self.series)) if self.series else self.scores
 
     def public(self) -> "DealResult":
         return dataclasses.replace(self, hands=())
@@ -606,13 +612,21 @@ class Match:
         scores = settle(base, self.business.values())
         for s in range(n):
             self.totals[s] += scores[s]
+        series: tuple = ()
+        series_end = self.rules.family_spec.series_end
+        if series_end is not None and not self.contracts_left[self.declarer]:
+            own = [r.scores for r in self.results if r.declarer == self.declarer] + [scores]
+            series = tuple(series_end([sum(x[s] for x in own) for s in range(n)], self.declarer))
+            for s in range(n):
+                self.totals[s] += series[s]
         self.results.append(DealResult(
             number=self.deal_no + 1, dealer=self.dealer, declarer=self.declarer, contract=contract.key,
             trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
                                                                   key=lambda b: (b.doubler, b.doubled))),
             played=played, base=tuple(base), scores=tuple(scores), hands=self.dealt,
             tricks=tuple(self.trick_log), finishing=tuple(self.finished), set_aside=self.set_aside,
-            arrangements=tuple(self.arranged[(s - self.declarer) % n] for s in range(n)) if self.arranged else ()))
+            arrangements=tuple(self.arranged[(s - self.declarer) % n] for s in range(n)) if self.arranged else (),
+            series=series))
         self.deal_no += 1
         if self.deal_no >= self.total_deals:
             self.phase = OVER
@@ -875,7 +889,7 @@ class Match:
         t = [0] * self.n
         for r in self.results[:deals]:
             for s in range(self.n):
-                t[s] += r.scores[s]
+                t[s] += r.added[s]
         return t
 
     def standings(self) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
 from .contracts import Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts
 from .errors import RulesetError
 from .ruleset import OPTIONS, Ruleset
+from .series import italian_six_bonus
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Family:
     highest_wins: bool = True
     check: Callable[[Ruleset], None] | None = None
     fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
+    series_end: Callable[[list[int], int], list] | None = None  # (series scores, dealer) -> added points
 
     def base(self, preset_name: str) -> Ruleset:
         """The family's defaults: the global defaults with its fixed values."""
@@ -152,6 +154,20 @@ register_family(Family(
 register_preset("italian", "Barbù: Italian values, Atout with or without trumps, contro and surcontro",
                 aliases=("barbù", "barbu-italiano", "italiano"),
                 undoubled_negative="play", trump_rules="italian", allow_no_trump=True)
+
+register_family(Family(
+    name="italian-six",
+    description="Barbù a sei colpi: six contracts, +110 and placement points after each dealer (seed 002)",
+    players=(4,),
+    options=frozenset({"double_obligation", "heart_lead", "domino_ace", "stop_when_decided"}),
+    contracts=lambda r: italian_contracts(six=True),
+    deck=lambda r: FULL_DECK,
+    fixed=(("undoubled_negative", "play"),),
+    series_end=italian_six_bonus,
+))
+
+register_preset("italian-six", "Barbù a sei colpi: six contracts per dealer, the dealer's small and large "
+                "penalty", aliases=("sei-colpi", "barbu-a-sei-colpi"))
 
 
 # -- Salad (seed 001's variant, 3 to 6 players) --------------------------------

@@ -17,6 +17,7 @@ JSON Lines layout, one object per line:
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable
@@ -27,6 +28,7 @@ from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from .errors import BarbuError, ParseError, RecordError
 from .match import CHANCE, DOMINO_PLAY, DealResult, Match
 from .ruleset import Ruleset
+from .series import exact
 
 FORMAT = "barbu-record"
 VERSION = 1
@@ -90,7 +92,7 @@ def record_lines(match: Match, header: dict[str, Any] | None = None) -> list[dic
             written = len(m.results)
             out.append(deal_line(m.results[-1], m.totals_after(written)))
     if m.is_over:
-        out.append({"type": "result", "totals": list(m.totals),
+        out.append({"type": "result", "totals": [number_out(x) for x in m.totals],
                     "standings": [s for s, _ in m.standings()]})
     return out
 
@@ -105,8 +107,26 @@ def deal_line(r: DealResult, totals: list[int]) -> dict[str, Any]:
     d["played"] = r.played
     d["base"] = list(r.base)
     d["scores"] = list(r.scores)
-    d["totals"] = list(totals)
+    if r.series:
+        d["series"] = [number_out(x) for x in r.series]
+    d["totals"] = [number_out(x) for x in totals]
     return d
+
+
+def number_out(x: "int | Fraction") -> "int | str":
+    """JSON form of a points value: whole numbers as numbers, exact fractions as "75/2"."""
+    return x if isinstance(x, int) else str(x)
+
+
+def number_in(x: object) -> "int | Fraction":
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    if isinstance(x, str):
+        try:
+            return exact(Fraction(x))
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValueError(f"{x!r} is not a number of points")
 
 
 def write_record(match: Match, out: "str | Path | IO[str]", header: dict[str, Any] | None = None) -> None:
@@ -203,15 +223,25 @@ def replay(record: Record) -> Replay:
                             f"but the play gives {list(r.scores)}")
         if "contract" in d and d["contract"] != r.contract:
             problems.append(f"deal {k} (line {no}): the record says {d['contract']} but {r.contract} was played")
+        if list(r.series) != [_num_or_none(x) for x in d.get("series", [])]:
+            problems.append(f"deal {k} (line {no}): the record states series points {d.get('series', [])} "
+                            f"but the play gives {[number_out(x) for x in r.series]}")
     stated_numbers = {d["number"] for _, d in record.stated}
     for r in m.results:
         if r.number not in stated_numbers:
             problems.append(f"deal {r.number}: the record states no scores for it")
     if record.result is not None:
-        totals = record.result.get("totals")
+        totals = [_num_or_none(x) for x in record.result.get("totals") or []]
         if totals != list(m.totals):
             problems.append(f"final result: the record states totals {totals} but the play gives {m.totals}")
     return Replay(m, problems)
+
+
+def _num_or_none(x: object) -> "int | Fraction | None":
+    try:
+        return number_in(x)
+    except ValueError:
+        return None
 
 
 def load_match(path: "str | Path") -> Match:
@@ -258,6 +288,8 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
             lines.append(f"{leader}: " + " ".join(str(CARDS[c]) for c in cards) + f"  -> {w}")
     lines.append('[Base "' + " ".join(str(x) for x in r.base) + '"]')
     lines.append('[Score "' + " ".join(str(x) for x in r.scores) + '"]')
+    if r.series:
+        lines.append('[Series "' + " ".join(str(x) for x in r.series) + '"]')
     return lines
 
 
