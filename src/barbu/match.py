@@ -555,8 +555,10 @@ class Match:
                     self.finished.extend(left)
                     self._finish_deal(played=True)
                     return
-            elif contract.ace_again and r == ACE and self.hands[turn] & self.playable:
-                self.bonus_turn = True  # the same player may lay one more card, or pass
+            elif contract.ace_again and r == ACE:
+                # The same player may lay one more card, or pass.  Offered even when nothing fits, so
+                # that the offer itself tells the table nothing about his hand.
+                self.bonus_turn = True
                 return
         n = self.n
         nxt = (turn + 1) % n
