@@ -84,3 +84,36 @@ def test_play_against_the_computer_quit_and_resume(tmp_path):
     assert save.exists()
     again = barbu("play", "--resume", str(save), input="quit\n")
     assert again.returncode == 0 and "Resumed" in again.stdout
+
+
+@pytest.mark.parametrize("rules,players", [
+    ("italian", None), ("italian-six", None), ("salad", "3"), ("salad", "6"), ("french", "3"), ("french", "5"),
+    ("classic(chinese_poker=true, ravage_city=true)", None),
+])
+def test_every_preset_selfplays_replays_and_shows(tmp_path, rules, players):
+    rec = tmp_path / "g.jsonl"
+    args = ["selfplay", "--rules", rules, "--seed", "5", "--out", str(rec)]
+    if players:
+        args += ["--players", players]
+    out = barbu(*args)
+    assert out.returncode == 0, out.stderr
+    assert "Final standings" in out.stdout
+    rep = barbu("replay", str(rec))
+    assert rep.returncode == 0 and "consistent" in rep.stdout, rep.stderr
+    show = barbu("show", str(rec), "--deal", "2")
+    assert show.returncode == 0 and "Deal 2" in show.stdout
+    assert barbu("rules", rules.split("(")[0]).returncode == 0
+
+
+def test_wrong_player_count_is_refused_with_what_is_allowed():
+    out = barbu("selfplay", "--rules", "french", "--players", "2")
+    assert out.returncode == 2 and "french is played by 3, 4, 5, 6 players, not 2" in out.stderr
+    out = barbu("selfplay", "--rules", "classic", "--players", "5")
+    assert out.returncode == 2 and "classic is played by 4 players, not 5" in out.stderr
+
+
+def test_rules_shows_each_family():
+    for name, expect in (("french", "Success"), ("italian-six", "Misère"), ("salad", "Salad"),
+                         ("italian", "Atout")):
+        out = barbu("rules", name)
+        assert out.returncode == 0 and expect in out.stdout
