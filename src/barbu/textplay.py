@@ -38,12 +38,14 @@ def describe(m: Match, seat: int) -> str:
         if c.trump:
             label += f", trumps {SUIT_SYMBOLS[v.trump]}" if v.trump is not None else ", no-trump"
         if v.rank is not None:
-            label += f", from the {RANKS[v.rank].replace('T', '10')}"
+            label += f", rows from the {RANKS[v.rank].replace('T', '10')}"
         lines.append(f"Contract: {label}")
         if v.doubles:
             lines.append("Doubles: " + ", ".join(
                 f"{b.doubler}→{b.doubled}" + (" redoubled" if b.redoubled else "") for b in v.doubles))
-    if v.layout and any(v.layout) and v.contract == "domino":
+    if v.set_aside:
+        lines.append(f"Set aside, face up: {CardSet(v.set_aside).display()}")
+    if any(v.layout) and v.phase == "domino":
         rows = []
         for s, span in enumerate(v.layout):
             if span:
