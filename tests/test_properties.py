@@ -12,6 +12,7 @@ engine's own bookkeeping.
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from itertools import combinations
@@ -21,7 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from barbu import CHANCE, PASS, Deal, Declare, Double, Draw, IllegalAction, Match, NameRank, NameTrump, Pass
+from barbu import (CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump,
+                   Pass)
 from barbu.actions import NO_DOUBLE
 
 RULESETS = [
@@ -53,12 +55,16 @@ def _settings(examples: int) -> Callable:
     return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+# The `slow` variants run more examples; BARBU_SLOW_SCALE=10 (say) multiplies them for a soak run.
+SLOW_SCALE = max(1, int(os.environ.get("BARBU_SLOW_SCALE", "1")))
+
+
 def fast_and_slow(fast: int, slow: int) -> Callable:
     """Turn ``check(rules, seed)`` into a quick Hypothesis test and a `slow` one with more examples."""
 
     def wrap(check: Callable[[str, int], None]) -> tuple[Callable, Callable]:
         quick = _settings(fast)(given(rules=rulesets, seed=seeds)(check))
-        long = pytest.mark.slow(_settings(slow)(given(rules=rulesets, seed=seeds)(check)))
+        long = pytest.mark.slow(_settings(slow * SLOW_SCALE)(given(rules=rulesets, seed=seeds)(check)))
         return quick, long
 
     return wrap
@@ -84,15 +90,16 @@ def random_action(m: Match, rng: random.Random) -> Any:
 Hook = Callable[[Match, int, Any], None]
 
 
-def play_random(rules: str, seed: int, *, deals: int | None = None,
-                before: Hook | None = None, after: Hook | None = None) -> Match:
+def play_random(rules: str, seed: int, *, deals: int | None = None, before: Hook | None = None,
+                after: Hook | None = None, seeded: bool = True) -> Match:
     """Play a match (or its first ``deals`` deals) with random legal choices from ``Random(seed)``.
 
     ``before(m, actor, action)`` runs before each action is applied and
-    ``after(m, actor, action)`` after it.
+    ``after(m, actor, action)`` after it.  ``seeded=False`` builds the match
+    without a seed of its own (its rng then lives in the match and is cloned).
     """
     rng = random.Random(seed)
-    m = Match(rules, seed)
+    m = Match(rules, seed if seeded else None)
     while m.to_act() is not None and (deals is None or len(m.results) < deals):
         actor = m.to_act()
         action = random_action(m, rng)
@@ -237,6 +244,75 @@ def expected_settlement(base: tuple[int, ...], doubles) -> list[int]:
     return scores
 
 
+class DoublingRound:
+    """The doubling round of RULES.md §1, replayed from the Double actions alone.
+
+    Turns go once round from the dealer's left, the dealer last; a non-dealer may double any player
+    (only the dealer at Trumps and Domino) and redouble doubles received; the dealer only redoubles;
+    then each seat that received a double after its own turn may redouble it, in seat order.  A double
+    answered from the other side is a redouble.  A seat that owes the dealer as many doubles as deals
+    are left must double him.  ("maximum" is only a way of saying "every seat I may double": doubling
+    everyone leaves nobody who could double me later, so it needs no standing order.)
+    """
+
+    def __init__(self, tracker: "DealTracker", dealer: int, contract: str, n: int) -> None:
+        self.t = tracker
+        self.dealer = dealer
+        self.n = n
+        self.positive = bool(contract) and tracker.positive[contract]
+        self.queue = [(dealer + i) % n for i in range(1, n + 1)] if n else []
+        self.first_round = True
+        self.taken: set[int] = set()
+        self.business: dict[frozenset, list] = {}  # pair -> [doubler, doubled, redoubled, late]
+
+    def _received(self, s: int, late_only: bool) -> list[int]:
+        return [b[0] for b in self.business.values() if b[1] == s and not b[2] and (b[3] or not late_only)]
+
+    def candidates(self, s: int) -> list[int]:
+        if not self.first_round:
+            return sorted(self._received(s, late_only=True))
+        fresh = []
+        if s != self.dealer:
+            may = [self.dealer] if self.positive else [p for p in range(self.n) if p != s]
+            fresh = [p for p in may if frozenset((s, p)) not in self.business]
+        return sorted(set(fresh) | set(self._received(s, late_only=False)))
+
+    def forced(self, s: int) -> bool:
+        if not self.first_round or s == self.dealer:
+            return False
+        owed = self.t.rules.double_obligation - self.t.made[(self.dealer, s)]
+        left = len(self.t.keys) - sum(1 for d, _ in self.t.declared if d == self.dealer) + 1
+        return 0 < owed and left <= owed
+
+    def expected_legal(self, s: int) -> set:
+        assert self.queue and self.queue[0] == s
+        cands = self.candidates(s)
+        out = {Double(frozenset(c)) for k in range(len(cands) + 1) for c in combinations(cands, k)}
+        if self.forced(s):
+            out = {a for a in out if self.dealer in a.targets}
+        return out
+
+    def apply(self, s: int, action: Double) -> None:
+        assert self.queue and self.queue[0] == s
+        for p in action.targets:
+            key = frozenset((s, p))
+            b = self.business.get(key)
+            if b is not None:
+                assert b[1] == s and not b[2]
+                b[2] = True
+            else:
+                self.business[key] = [s, p, False, p in self.taken]
+        self.taken.add(s)
+        self.queue.pop(0)
+        if not self.queue and self.first_round:
+            self.first_round = False
+            self.queue = [p for p in ((self.dealer + i) % self.n for i in range(1, self.n + 1))
+                          if self._received(p, late_only=True)]
+
+    def businesses(self) -> list[Business]:
+        return sorted((Business(b[0], b[1], b[2]) for b in self.business.values()), key=str)
+
+
 class DealTracker:
     """Follows a match from its actions alone: hands, plays, tricks, contract, trump, rank."""
 
@@ -251,10 +327,16 @@ class DealTracker:
         self.trump: int | None = None
         self.start: int | None = None
         self.plays: list[tuple[int, int]] = []  # (seat, card) of this deal, in order
+        self.plays_turn = -1  # Domino: the seat to play next (-1: the declarer, first)
         self.tricks: list[tuple[int, tuple[int, ...]]] = []
         self.won = [0] * self.n
         self.tricks_won = [0] * self.n
         self.totals = [0] * self.n
+        self.keys = tuple(m.contract_by_key)
+        self.positive = {k: c.positive for k, c in m.contract_by_key.items()}
+        self.declared: list[tuple[int, str]] = []  # (declarer, contract) of every deal so far
+        self.made: Counter[tuple[int, int]] = Counter()  # (declarer, seat): doubles seat made on him
+        self.doubling = DoublingRound(self, -1, "", 0)
 
     # -- derived
     def hand(self, seat: int) -> int:
@@ -272,8 +354,18 @@ class DealTracker:
         return [c for _, c in self.plays[len(self.plays) - k:]] if k else []
 
     def expected_legal(self, m: Match, seat: int) -> set:
+        ph = m.phase_name
+        if ph == "declare":
+            done = {k for d, k in self.declared if d == self.declarer}
+            return {Declare(k) for k in self.keys if k not in done}
+        if ph == "trump":
+            return {NameTrump(x) for x in range(4)} | ({NameTrump(None)} if self.rules.allow_no_trump else set())
+        if ph == "rank":
+            return {NameRank(r) for r in range(13)}
+        if ph == "doubling":
+            return self.doubling.expected_legal(seat)
         hand = cards(self.hand(seat))
-        if m.phase_name == "domino":
+        if ph == "domino":
             assert self.start is not None
             return expected_domino_play(hand, self.start, {c for _, c in self.plays})
         key = self.contract
@@ -293,16 +385,38 @@ class DealTracker:
             assert mask_of(c for h in self.dealt for c in cards(h)) == FULL_DECK
             self.contract = self.trump = self.start = None
             self.plays, self.tricks = [], []
+            self.plays_turn = -1
             self.won, self.tricks_won = [0] * self.n, [0] * self.n
         elif isinstance(action, Declare):
+            assert actor == self.declarer
             self.contract = action.contract
+            self.declared.append((self.declarer, action.contract))
+            if action.contract not in ("trumps", "domino"):
+                self._start_doubling(m)
         elif isinstance(action, NameTrump):
             self.trump = action.suit
+            self._start_doubling(m)
         elif isinstance(action, NameRank):
             self.start = action.rank
-        elif isinstance(action, int) and self.contract == "domino":
-            self.plays.append((actor, action))
-            self.tricks.append((actor, (action,)))
+            self._start_doubling(m)
+        elif isinstance(action, Double):
+            self.doubling.apply(actor, action)
+            if self.doubling.queue:
+                assert m.phase_name == "doubling" and m.to_act() == self.doubling.queue[0], \
+                    f"doubling: seat {m.to_act()} to act, expected {self.doubling.queue[0]}"
+            else:
+                assert m.phase_name != "doubling", "the doubling round went on after every turn was taken"
+        elif self.contract == "domino" and isinstance(action, (int, Pass)):
+            # the declarer has the first turn; then the next seat that still holds cards
+            expected = self.plays_turn if self.plays_turn >= 0 else self.declarer
+            assert actor == expected, f"domino: seat {actor} played, expected seat {expected}"
+            if isinstance(action, int):
+                self.plays.append((actor, action))
+                self.tricks.append((actor, (action,)))
+            nxt = (actor + 1) % self.n
+            while not self.hand(nxt) and nxt != actor:
+                nxt = (nxt + 1) % self.n
+            self.plays_turn = nxt
         elif isinstance(action, int):
             self.plays.append((actor, action))
             if len(self.plays) % self.n == 0:
@@ -311,6 +425,12 @@ class DealTracker:
             assert len(m.results) == self.results_seen + 1
             self.results_seen += 1
             self._deal_done(m, m.results[-1])
+
+    def _start_doubling(self, m: Match) -> None:
+        assert self.contract is not None
+        self.doubling = DoublingRound(self, self.declarer, self.contract, m.n)
+        assert m.phase_name == "doubling" and m.to_act() == self.doubling.queue[0]
+        assert m.view(0).doubles_made == tuple(self.made[(self.declarer, s)] for s in range(m.n))
 
     def _trick_done(self, m: Match) -> None:
         last = self.plays[-self.n:]
@@ -332,10 +452,10 @@ class DealTracker:
         self.won[w] |= mask_of(trick)
         self.tricks_won[w] += 1
         assert m.winners[-1] == w, f"trick {trick} led by {leader}: engine says {m.winners[-1]} won, not {w}"
-        v = m.view(0)
-        assert list(v.won) == self.won and list(v.tricks_won) == self.tricks_won
         if len(m.results) == self.results_seen:  # the deal goes on: the winner leads
             assert m.to_act() == w and m.leader == w
+            v = m.view(0)
+            assert list(v.won) == self.won and list(v.tricks_won) == self.tricks_won
 
     def _deal_done(self, m: Match, res) -> None:
         key = res.contract
@@ -351,6 +471,12 @@ class DealTracker:
         assert res.rank == (self.start if key == "domino" else None)
         assert res.dealer == res.declarer
         # doubles: one business per pair, the dealer never doubles, positive contracts double only the dealer
+        expected_doubles = self.doubling.businesses()
+        assert sorted(res.doubles, key=str) == expected_doubles, \
+            f"deal {res.number}: doubles {res.doubles}, expected {expected_doubles}"
+        for b in res.doubles:
+            if b.doubled == res.declarer:
+                self.made[(res.declarer, b.doubler)] += 1
         pairs = [frozenset((b.doubler, b.doubled)) for b in res.doubles]
         assert len(set(pairs)) == len(pairs) and all(len(p) == 2 for p in pairs)
         assert all(b.doubler != res.dealer for b in res.doubles), res.doubles
@@ -404,6 +530,7 @@ class DealTracker:
         else:
             assert len(order) == n and len(self.plays) == 52
         assert list(res.finishing) == order, f"finishing {res.finishing}, expected {order}"
+        assert list(res.tricks) == self.tricks
         values = (50, 25, 10, 0) if self.ravage else (45, 20, 5, -5)
         base = [0] * n
         for place, s in enumerate(order):
@@ -441,8 +568,8 @@ def snapshot(m: Match) -> dict[str, Any]:
     """Every slot of the match, frozen, for 'the state is unchanged' checks."""
 
     def freeze(v: Any) -> Any:
-        if isinstance(v, (list, tuple)):
-            return tuple(freeze(x) for x in v)
+        if isinstance(v, (list, tuple)):  # the match's lists are homogeneous: look at the first item
+            return tuple(map(freeze, v)) if v and isinstance(v[0], (list, set, dict)) else tuple(v)
         if isinstance(v, (set, frozenset)):
             return frozenset(v)
         if isinstance(v, dict):
@@ -454,8 +581,10 @@ def snapshot(m: Match) -> dict[str, Any]:
         v = getattr(m, name)
         if name == "rng":
             out[name] = v.getstate()
-        elif name == "_checkpoint":
-            out[name] = None if v is None else (v[0], id(v[1]))
+        elif isinstance(v, Match):  # a snapshot the match keeps for itself
+            out[name] = id(v)
+        elif isinstance(v, tuple) and any(isinstance(x, Match) for x in v):
+            out[name] = tuple(id(x) if isinstance(x, Match) else x for x in v)
         else:
             out[name] = freeze(v)
     return out
@@ -469,7 +598,7 @@ def fingerprint(m: Match) -> tuple:
 
 # ---------------------------------------------------------------------- play
 
-@fast_and_slow(fast=25, slow=300)
+@fast_and_slow(fast=20, slow=25)
 def check_cards_conserved(rules: str, seed: int) -> None:
     """Hands + cards played this deal are the deck, disjointly; each hand is what was dealt less its plays."""
 
@@ -495,7 +624,7 @@ def check_cards_conserved(rules: str, seed: int) -> None:
 test_cards_conserved, test_cards_conserved_slow = check_cards_conserved
 
 
-@fast_and_slow(fast=25, slow=300)
+@fast_and_slow(fast=40, slow=60)
 def check_tricks_and_winners(rules: str, seed: int) -> None:
     """Each trick: one card per seat in seat order from the leader; the winner is right and leads next.
 
@@ -510,16 +639,27 @@ def check_tricks_and_winners(rules: str, seed: int) -> None:
 test_tricks_and_winners, test_tricks_and_winners_slow = check_tricks_and_winners
 
 
-@fast_and_slow(fast=25, slow=300)
-def check_legal_cards_follow_the_rules(rules: str, seed: int) -> None:
-    """The legal cards are exactly the ones RULES.md allows (recomputed from the hand and the trick)."""
+@fast_and_slow(fast=40, slow=80)
+def check_legal_actions_follow_the_rules(rules: str, seed: int) -> None:
+    """The legal actions are exactly the ones RULES.md allows, recomputed from the actions so far:
+    contracts not yet declared, trump suits, starting ranks, the doubling round (with the obligation),
+    and the cards (follow suit, heart-lead ban, trump rules, Domino rows).  Also checks each deal's
+    doubles against the doubling model."""
 
     def before(p: TrackedPlay, actor: int, action: Any) -> None:
         m = p.m
-        if in_play(m):
-            legal = m.legal_actions()
-            assert len(set(legal)) == len(legal), f"duplicate legal actions {legal}"
-            expected = p.tracker.expected_legal(m, actor)
+        if actor == CHANCE:
+            return
+        legal = m.legal_actions()
+        assert len(set(legal)) == len(legal), f"duplicate legal actions {legal}"
+        expected = p.tracker.expected_legal(m, actor)
+        if m.phase_name == "doubling":
+            assert set(legal) == expected, (
+                f"doubling, seat {actor} (dealer {p.tracker.doubling.dealer}, {p.tracker.contract}): engine "
+                f"allows {sorted(map(str, legal))}, rules allow {sorted(map(str, expected))}")
+        elif not in_play(m):
+            assert set(legal) == expected, f"{m.phase_name}: engine allows {legal}, rules allow {expected}"
+        else:
             assert set(legal) == expected, (
                 f"{p.tracker.contract} trump={p.tracker.trump} trick={p.tracker.current_trick()} "
                 f"hand={sorted(cards(m.hands[actor]))}: engine allows {sorted(legal, key=str)}, "
@@ -528,12 +668,12 @@ def check_legal_cards_follow_the_rules(rules: str, seed: int) -> None:
     TrackedPlay(rules, seed).run(before)
 
 
-test_legal_cards_follow_the_rules, test_legal_cards_follow_the_rules_slow = check_legal_cards_follow_the_rules
+test_legal_actions_follow_the_rules, test_legal_actions_follow_the_rules_slow = check_legal_actions_follow_the_rules
 
 
 # ---------------------------------------------------------------------- scores
 
-@fast_and_slow(fast=40, slow=400)
+@fast_and_slow(fast=60, slow=100)
 def check_deal_totals(rules: str, seed: int) -> None:
     """Each deal: base scores sum to the contract's total, scores after doubles sum to the same total,
     and both are what RULES.md gives for the tricks (or finishing order) and the doubles.
@@ -548,7 +688,7 @@ def check_deal_totals(rules: str, seed: int) -> None:
 test_deal_totals, test_deal_totals_slow = check_deal_totals
 
 
-@fast_and_slow(fast=40, slow=400)
+@fast_and_slow(fast=40, slow=100)
 def check_series_sum_to_zero(rules: str, seed: int) -> None:
     """With ravage_value 24 the contract totals of each declarer's series sum to zero, so the match does."""
     m = play_random(rules, seed)
@@ -568,7 +708,7 @@ test_series_sum_to_zero, test_series_sum_to_zero_slow = check_series_sum_to_zero
 
 # ---------------------------------------------------------------------- the series and doubling
 
-@fast_and_slow(fast=40, slow=400)
+@fast_and_slow(fast=40, slow=100)
 def check_doubling_obligation(rules: str, seed: int) -> None:
     """In a finished match every other seat doubled each declarer at least `double_obligation` times
     over that declarer's contracts."""
@@ -588,7 +728,7 @@ def check_doubling_obligation(rules: str, seed: int) -> None:
 test_doubling_obligation, test_doubling_obligation_slow = check_doubling_obligation
 
 
-@fast_and_slow(fast=40, slow=400)
+@fast_and_slow(fast=40, slow=100)
 def check_each_contract_declared_once(rules: str, seed: int) -> None:
     """Every declarer declares each contract exactly once; declaration passes left as the rotation says."""
     m = play_random(rules, seed)
@@ -613,10 +753,11 @@ test_each_contract_declared_once, test_each_contract_declared_once_slow = check_
 def candidate_actions(m: Match) -> list[Any]:
     """Every action of the kind the phase expects (and a few of the wrong kind)."""
     ph = m.phase_name
+    # cards both as `Card` (the engine's fast path) and as plain ints
     if ph == "play":
-        return list(range(-1, 53)) + [PASS, Declare("no-tricks")]
+        return list(CARDS) + list(range(-1, 53)) + [PASS, Declare("no-tricks")]
     if ph == "domino":
-        return list(range(-1, 53)) + [PASS, NameRank(0)]
+        return list(CARDS) + list(range(-1, 53)) + [PASS, NameRank(0)]
     if ph == "declare":
         return [Declare(k) for k in m.contract_by_key] + [Declare("salad"), NameTrump(0), 0]
     if ph == "trump":
@@ -625,12 +766,12 @@ def candidate_actions(m: Match) -> list[Any]:
         return [NameRank(r) for r in range(-1, 14)] + [NameTrump(0), PASS]
     if ph == "doubling":
         seats = range(m.n)
-        return [Double(frozenset(c), mx) for k in range(m.n + 1) for c in combinations(seats, k)
-                for mx in (False, True)] + [Double(frozenset({m.n})), PASS, 0]
+        return [Double(frozenset(c)) for k in range(m.n + 1) for c in combinations(seats, k)] + [
+            Double(frozenset({m.n})), Double(frozenset({-1})), PASS, 0]
     raise AssertionError(f"no candidates at phase {ph}")
 
 
-@fast_and_slow(fast=6, slow=60)
+@fast_and_slow(fast=5, slow=7)
 def check_legal_actions_are_exactly_accepted(rules: str, seed: int) -> None:
     """apply() accepts every legal action, and rejects every other one with IllegalAction, state unchanged.
 
@@ -657,6 +798,10 @@ def check_legal_actions_are_exactly_accepted(rules: str, seed: int) -> None:
                 with pytest.raises(IllegalAction):
                     m.apply(a)
                 assert snapshot(m) == before_state, f"rejected {a!r} at {m.phase_name} changed the state"
+        if in_play(m):  # a bool is not a card, even where True == 1 is a legal card
+            with pytest.raises(IllegalAction):
+                m.apply(True)
+            assert snapshot(m) == before_state
         if m.phase_name == "play":  # in words: cards in hand that are not legal
             for c in cards(m.hands[actor]) - set(legal):
                 with pytest.raises(IllegalAction, match=r"\w"):
@@ -669,7 +814,7 @@ test_legal_actions_are_exactly_accepted, test_legal_actions_are_exactly_accepted
     check_legal_actions_are_exactly_accepted
 
 
-@fast_and_slow(fast=8, slow=80)
+@fast_and_slow(fast=6, slow=8)
 def check_undo_then_reapply(rules: str, seed: int) -> None:
     """undo() takes back exactly the last action; re-applying it gives an identical state.
 
@@ -705,9 +850,8 @@ def check_undo_then_reapply(rules: str, seed: int) -> None:
                     m.apply(a)
                 assert fingerprint(m) == end
                 long_undo.clear()
-                long_undo["done"] = True
 
-    m = play_random(rules, seed, before=before, after=after)
+    m = play_random(rules, seed, before=before, after=after, seeded=seed % 2 == 0)
     assert m.is_over
     # take back the last deal entirely and replay it
     n_back = len(m.history) - next(i for i in range(len(m.history) - 1, -1, -1) if isinstance(m.history[i], Deal))
@@ -724,7 +868,7 @@ def check_undo_then_reapply(rules: str, seed: int) -> None:
 test_undo_then_reapply, test_undo_then_reapply_slow = check_undo_then_reapply
 
 
-@fast_and_slow(fast=10, slow=100)
+@fast_and_slow(fast=8, slow=10)
 def check_clone_is_independent(rules: str, seed: int) -> None:
     """A clone is an exact copy; playing, undoing or drawing chance on either side leaves the other as it was."""
     pick = random.Random(seed ^ 0xC10)
@@ -734,7 +878,7 @@ def check_clone_is_independent(rules: str, seed: int) -> None:
         if not (actor == CHANCE or pick.random() < 0.03):
             return
         fp = fingerprint(m)
-        rng_state = m.rng.getstate()
+        rng_state = m.rng.getstate() if hasattr(m, "rng") else None
         # a clone is a faithful copy: same position, same chance stream
         c = m.clone()
         assert fingerprint(c) == fp
@@ -753,7 +897,8 @@ def check_clone_is_independent(rules: str, seed: int) -> None:
             if c.history:
                 c.undo()
         assert fingerprint(m) == fp, "playing a clone changed the original"
-        assert m.rng.getstate() == rng_state, "playing a clone moved the original's rng"
+        if rng_state is not None:
+            assert m.rng.getstate() == rng_state, "playing a clone moved the original's rng"
         # and the other way round: the original moves on, the clone stays
         pending["clone"], pending["clone_fp"] = c, fingerprint(c)
         twin = m.clone()
@@ -766,7 +911,7 @@ def check_clone_is_independent(rules: str, seed: int) -> None:
             assert fingerprint(m) == pending["twin_fp"], "a clone and its original diverged on the same action"
             pending.clear()
 
-    play_random(rules, seed, before=before, after=after)
+    play_random(rules, seed, before=before, after=after, seeded=seed % 2 == 0)
 
 
 test_clone_is_independent, test_clone_is_independent_slow = check_clone_is_independent

@@ -19,8 +19,7 @@ from typing import Any, Iterable, NamedTuple
 
 from .actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass,
                       parse_rank, parse_suit)
-from .cards import (ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, SUITS, Card, cards_of, parse_card,
-                    suit_cards)
+from .cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
 from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
 from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
 from .errors import IllegalAction, ParseError

@@ -16,7 +16,6 @@ from typing import Any
 
 from .actions import Deal
 from .cards import HEARTS, SUIT_MASK
-from .errors import IllegalAction
 from .chinese import Arrange, Arrangements
 from .match import CHANCE, DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult, Match
 
@@ -115,7 +114,8 @@ def make_view(m: Match, seat: int) -> View:
         tricks=tuple(m.trick_log) if in_deal else (),
         won=tuple(m.won) if in_deal else (0,) * n, tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
         layout=tuple(m.layout) if in_deal else (None,) * 4, finished=tuple(m.finished) if in_deal else (),
-        played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else 0,
+        # Outside a deal no card is in any hand: everything is out of play.
+        played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else (1 << 52) - 1,
         set_aside=m.set_aside if in_deal else 0,
         known=tuple(known), cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
         totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
@@ -269,9 +269,8 @@ def determinize(v: View, hands: list[int]) -> Match:
     m.results = list(v.results)
     m.contracts_left = [set(s) for s in v.contracts_left]
     m.dbl_count = [list(r) for r in v.doubles_matrix]
-    if v.phase in ("deal", "over"):  # no deal in progress: nothing to replay
-        if v.phase == "over":
-            m.phase = OVER
+    if v.phase in ("draw", "deal", "over"):  # no deal in progress: nothing to replay
+        m.phase = {"draw": DRAW, "deal": DEAL, "over": OVER}[v.phase]
         return m
     if v.contract is not None:
         m.contracts_left[v.declarer].add(v.contract)
