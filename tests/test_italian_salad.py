@@ -122,3 +122,25 @@ def test_salad_player_count_is_checked():
         Ruleset.parse("salad(players=7)")
     with pytest.raises(RulesetError, match="classic is played by 4 players, not 3"):
         Ruleset.parse("classic(players=3)")
+
+
+def test_italian_example_1_played_through_the_engine():
+    """The seed's King-of-hearts example as a real deal: dealer a = 0; b and c double d = 3, who then
+    takes the King whatever the others do: d -60, b +20, c +20, a 0 (and -100/+40/+40 if d redoubles)."""
+    from helpers import start_deal
+
+    hands = ["AKQJT98765.-.A.32", "432.QJT9876.KQJ.-", "-.5432.T98765432.-", "-.AK.-.AKQJT987654"]
+    # The round goes b, c, d, then the dealer a.
+    for calls, expected in ((["double 3", "double 3", "pass", "pass"], (0, 20, 20, -60)),
+                            (["double 3", "double 3", "redouble 1 2", "pass"], (0, 40, 40, -100))):
+        for seed in range(5):
+            m = start_deal("italian", 0, hands, contract="no-king")
+            for call in calls:
+                m.apply(call)
+            m.apply("2C")  # the dealer leads his low club; d wins every club trick, then the King
+            rng = random.Random(seed)
+            while m.phase_name == "play":
+                m.apply(rng.choice(m.legal_actions()))
+            r = m.results[-1]
+            assert r.base == (0, 0, 0, -20)
+            assert r.scores == expected
