@@ -125,7 +125,7 @@ class Match:
         self.contract: Contract | None = None
         self.trump: int | None = None
         self.rank: int | None = None
-        self.business: dict[tuple[int, int], Business] = {}
+        self.business: dict[int, Business] = {}  # keyed by the pair as a two-bit mask
         self.dbl_queue: list[int] = []
         self.dbl_first_round = True
         self.dbl_turn_taken = [False] * n
@@ -153,7 +153,7 @@ class Match:
         self.passes_in_row = 0
         self.arranged: list[Arrange] = []  # Chinese poker arrangements so far, from the declarer on
         # pairs whose double came after the doubled seat's first-round turn
-        self._late: set[tuple[int, int]] = set()
+        self._late: set[int] = set()
         self._dbl_cache: tuple[tuple[int, int], tuple[Double, ...]] | None = None
 
     def clone(self) -> "Match":
@@ -308,15 +308,14 @@ class Match:
     # ------------------------------------------------------------------ doubling
     def _may_be_doubled_by(self, s: int) -> list[int]:
         """Seats s may double now (no business yet with them)."""
-        if s == self.dealer:
+        dealer = self.dealer
+        if s == dealer:
             return []
-        contract = self.contract
-        assert contract is not None
-        if contract.positive:
-            cands = [self.dealer]
-        else:
-            cands = [p for p in range(self.n) if p != s]
-        return [p for p in cands if (min(s, p), max(s, p)) not in self.business]
+        business = self.business
+        bs = 1 << s
+        if self.contract.positive:  # type: ignore[union-attr]
+            return [] if bs | 1 << dealer in business else [dealer]
+        return [p for p in range(self.n) if p != s and bs | 1 << p not in business]
 
     def _redoublable(self, s: int) -> list[int]:
         """Seats whose double on s is not yet redoubled."""
@@ -361,7 +360,7 @@ class Match:
 
     def _late_double(self, doubler: int, s: int) -> bool:
         """True if doubler's double on s came after s had taken his first-round turn."""
-        return (min(s, doubler), max(s, doubler)) in self._late
+        return (1 << s | 1 << doubler) in self._late
 
     def _apply_double(self, action: Double) -> None:
         s = self.dbl_queue[0]
@@ -369,10 +368,10 @@ class Match:
         if action not in legal:
             raise IllegalAction(self._explain_double(s, action))
         for p in action.targets:
-            key = (min(s, p), max(s, p))
+            key = 1 << s | 1 << p  # the pair, as a two-bit mask
             b = self.business.get(key)
             if b is not None:  # p doubled s: this is a redouble
-                self.business[key] = Business(b.doubler, b.doubled, True)
+                self.business[key] = b._replace(redoubled=True)
             else:
                 self.business[key] = Business(s, p)
                 if self.dbl_turn_taken[p]:
@@ -407,7 +406,7 @@ class Match:
         if not self.dbl_first_round:
             return "after the round you may only redouble doubles you received after your turn"
         for p in targets:
-            b = self.business.get((min(s, p), max(s, p)))
+            b = self.business.get(1 << s | 1 << p)
             if b is not None and (b.doubler == s or b.redoubled):
                 return f"you already have business with seat {p}"
         if self.must_double_dealer(s) and self.dealer not in targets:
