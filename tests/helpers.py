@@ -228,3 +228,17 @@ def rank_index(r: str) -> int:
 __all__ = ["D0", "D0_PLAY", "D0Q", "D0Q_PLAY", "D1", "D1_PLAY", "H1", "H1_PLAY", "H1_KING_PLAY", "H1_KING_REST",
            "H2", "H2_PLAY", "H2_REST", "TR", "FULL_SUITS", "domino_rounds", "words", "draw_for", "hands_of", "new_match", "deal", "start_deal", "play",
            "finish_deal", "cards", "legal_cards", "dbl", "snapshot", "Pass", "rank_index"]
+
+
+def play_out(rules: str, seed: int) -> Match:
+    """A whole match of random legal play, seeded for choices and chance alike."""
+    import random
+
+    m = Match(rules, seed)
+    rng = random.Random(seed)
+    while not m.is_over:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    return m

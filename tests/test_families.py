@@ -12,22 +12,11 @@ from barbu.record import read_record, replay, write_record
 from barbu.series import italian_six_bonus, placement_points
 from barbu.view import sample_hands
 
-from helpers import draw_for, start_deal
+from helpers import draw_for, play_out, start_deal
 
 
 def mask(text: str) -> int:
     return CardSet.parse(text).mask
-
-
-def play_out(rules: str, seed: int) -> Match:
-    m = Match(rules, seed)
-    rng = random.Random(seed)
-    while not m.is_over:
-        if m.to_act() == CHANCE:
-            m.play_chance()
-        else:
-            m.apply(rng.choice(m.legal_actions()))
-    return m
 
 
 # ------------------------------------------------------------------ French

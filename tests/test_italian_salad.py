@@ -4,10 +4,12 @@ import random
 
 import pytest
 
-from barbu import CHANCE, Business, Card, Match, Ruleset, RulesetError
+from barbu import Business, Card, Match, Ruleset, RulesetError
 from barbu.contracts import score_tricks
 from barbu.match import settle
 from barbu.presets import stripped_deck
+
+from helpers import play_out
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -57,17 +59,6 @@ def test_italian_rules_no_trump_allowed_and_italian_trump_duties():
     assert r.double_obligation == 2
     with pytest.raises(RulesetError, match="does not apply to the italian family"):
         Ruleset.parse("italian(ravage_city=true)")
-
-
-def play_out(rules, seed):
-    m = Match(rules, seed)
-    rng = random.Random(seed)
-    while not m.is_over:
-        if m.to_act() == CHANCE:
-            m.play_chance()
-        else:
-            m.apply(rng.choice(m.legal_actions()))
-    return m
 
 
 @pytest.mark.parametrize("seed", range(3))

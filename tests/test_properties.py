@@ -12,28 +12,19 @@ engine's own bookkeeping.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from itertools import combinations
 from typing import Any, Callable
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+
+from hypo import fast_and_slow
 
 from barbu import (CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump,
                    Pass)
 from barbu.actions import NO_DOUBLE
 
-RULESETS = [
-    "classic",
-    "classic(rotation=quick)",
-    "classic(undoubled_negative=play)",
-    "classic(ravage_city=true)",
-    "classic(stop_when_decided=false)",
-    "classic(trump_rules=italian, allow_no_trump=true)",
-]
 
 FULL_DECK = (1 << 52) - 1
 HEARTS = 1
@@ -47,27 +38,6 @@ TOTALS = {
            "trumps": 91, "domino": 85, "ravage-city": -24},
 }
 
-rulesets = st.sampled_from(RULESETS)
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def _settings(examples: int) -> Callable:
-    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-# The `slow` variants run more examples; BARBU_SLOW_SCALE=10 (say) multiplies them for a soak run.
-SLOW_SCALE = max(1, int(os.environ.get("BARBU_SLOW_SCALE", "1")))
-
-
-def fast_and_slow(fast: int, slow: int) -> Callable:
-    """Turn ``check(rules, seed)`` into a quick Hypothesis test and a `slow` one with more examples."""
-
-    def wrap(check: Callable[[str, int], None]) -> tuple[Callable, Callable]:
-        quick = _settings(fast)(given(rules=rulesets, seed=seeds)(check))
-        long = pytest.mark.slow(_settings(slow * SLOW_SCALE)(given(rules=rulesets, seed=seeds)(check)))
-        return quick, long
-
-    return wrap
 
 
 # ---------------------------------------------------------------------- the random player

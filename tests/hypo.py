@@ -1,0 +1,41 @@
+"""Shared Hypothesis set-up for the property tests: rulesets, seeds, quick and slow variants."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+RULESETS = [
+    "classic",
+    "classic(rotation=quick)",
+    "classic(undoubled_negative=play)",
+    "classic(ravage_city=true)",
+    "classic(stop_when_decided=false)",
+    "classic(trump_rules=italian, allow_no_trump=true)",
+]
+
+rulesets = st.sampled_from(RULESETS)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def _settings(examples: int) -> Callable:
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# The `slow` variants run more examples; BARBU_SLOW_SCALE=10 (say) multiplies them for a soak run.
+SLOW_SCALE = max(1, int(os.environ.get("BARBU_SLOW_SCALE", "1")))
+
+
+def fast_and_slow(fast: int, slow: int) -> Callable:
+    """Turn ``check(rules, seed)`` into a quick Hypothesis test and a `slow` one with more examples."""
+
+    def wrap(check: Callable[[str, int], None]) -> tuple[Callable, Callable]:
+        quick = _settings(fast)(given(rules=rulesets, seed=seeds)(check))
+        long = pytest.mark.slow(_settings(slow * SLOW_SCALE)(given(rules=rulesets, seed=seeds)(check)))
+        return quick, long
+
+    return wrap
