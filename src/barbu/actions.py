@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards, parse_card
+from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards
 from .errors import ParseError
 
 
@@ -110,6 +110,3 @@ def parse_rank(text: str) -> int:
         return RANKS.index(t)
     raise ParseError(f"{text!r} is not a rank: write 2-9, T (or 10), J, Q, K or A")
 
-
-def parse_card_action(text: str) -> int:
-    return parse_card(text)

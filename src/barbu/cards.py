@@ -121,11 +121,6 @@ def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     return _SUIT_TUPLES[suit][(mask >> (13 * suit)) & 0x1FFF]
 
 
-def highest(mask: int) -> int:
-    """Index of the highest set bit (the best card of a one-suit mask)."""
-    return mask.bit_length() - 1
-
-
 class CardSet:
     """An immutable set of cards backed by an int bitmask, with a set-like API."""
 

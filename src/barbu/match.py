@@ -1,12 +1,15 @@
-"""The match state machine: one loop of phases drives a whole match.
+"""The match state machine: one loop of phases drives a whole match, every family alike.
 
 draw for the first dealer → deal → declare a contract → name trump or
-starting rank → doubling → play (tricks or Domino) → score → next deal.
-At every point `to_act()` says who acts (a seat, `CHANCE`, or None when the
-match is over), `legal_actions()` lists exactly what may be done, and
-`apply()` advances.  An illegal action raises `IllegalAction` with the reason
-and leaves the state as it was.  The play phase is the hot path: it works on
-raw int bitmasks and keeps its bookkeeping small.
+starting rank → doubling → play (tricks, Domino/Success rows, or Chinese
+poker arrangements) → score (and series points where the family has them)
+→ next deal.  At every point `to_act()` says who acts (a seat, `CHANCE`, or
+None when the match is over), `legal_actions()` lists exactly what may be
+done, and `apply()` advances.  An illegal action raises `IllegalAction` with
+the reason and leaves the state as it was.  What differs between families is
+data: the contract table, the deck, the options and a series-end hook, all
+from `barbu.presets`.  The card-play phase is the hot path: it works on raw
+int bitmasks and keeps its bookkeeping small.
 """
 
 from __future__ import annotations

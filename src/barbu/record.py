@@ -26,7 +26,7 @@ from .actions import Deal, Double, Draw, NameRank, NameTrump
 from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from .errors import BarbuError, ParseError, RecordError
-from .match import CHANCE, DOMINO_PLAY, DealResult, Match
+from .match import CHANCE, DealResult, Match
 from .ruleset import Ruleset
 from .series import exact
 
@@ -338,4 +338,4 @@ def text_form(m: Match, deal: int | None = None) -> str:
 
 
 __all__ = ["Record", "Replay", "read_record", "replay", "write_record", "record_lines", "text_form",
-           "parse_chance", "load_match", "trick_winner", "DOMINO_PLAY"]
+           "parse_chance", "load_match", "trick_winner"]
