@@ -41,8 +41,7 @@ class View:
     rank: int | None
     doubles: tuple[Business, ...]
     contracts_left: tuple[frozenset[str], ...]
-    doubles_made: tuple[int, ...]  # doubles each seat has made on the current declarer in his series
-    doubles_matrix: tuple[tuple[int, ...], ...]  # [declarer][seat]: the same for every declarer
+    doubles_matrix: tuple[tuple[int, ...], ...]  # [declarer][seat]: doubles seat made on declarer in his series
     leader: int
     trick: tuple[int, ...]  # cards of the current trick, the leader's first
     tricks: tuple[tuple[int, tuple[int, ...]], ...]  # finished tricks (or Domino plays) of this deal
@@ -60,6 +59,11 @@ class View:
     deal_actions: tuple[Any, ...]  # public actions of this deal after the deal itself
     deck: int
     legal: tuple[Any, ...] = field(default=())
+
+    @property
+    def doubles_made(self) -> tuple[int, ...]:
+        """Doubles each seat has made on the current declarer in his series."""
+        return self.doubles_matrix[self.declarer] if self.declarer >= 0 else (0,) * self.players
 
     @property
     def unseen(self) -> int:
@@ -108,7 +112,6 @@ def make_view(m: Match, seat: int) -> View:
         trump=m.trump if in_deal else None, rank=m.rank if in_deal else None,
         doubles=tuple(sorted(m.business.values())) if in_deal else (),
         contracts_left=tuple(frozenset(s) for s in m.contracts_left),
-        doubles_made=tuple(m.dbl_count[m.declarer]) if m.declarer >= 0 else (0,) * n,
         doubles_matrix=tuple(tuple(r) for r in m.dbl_count),
         leader=m.leader if in_deal else -1, trick=tuple(m.trick) if in_deal else (),
         tricks=tuple(m.trick_log) if in_deal else (),
