@@ -15,11 +15,15 @@ class Agent(Protocol):
         ...
 
 
+#: The computer players by name, weakest first.  Front ends offer these as strengths.
+AGENT_KINDS: tuple[str, ...] = ("random",)
+
+
 def make_agent(kind: str, seed: int | None = None) -> Agent:
-    """An agent by name (``random``); more strengths arrive with the bots issue."""
+    """An agent by name (one of ``AGENT_KINDS``), seeded so that matches replay."""
     from .random_agent import RandomAgent
     kinds = {"random": RandomAgent}
     key = kind.strip().lower()
     if key not in kinds:
-        raise ValueError(f"unknown computer player {kind!r}; choose from: {', '.join(kinds)}")
+        raise ValueError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
     return kinds[key](seed)
