@@ -1,4 +1,4 @@
-"""The ``barbu`` command line: rules, selfplay, replay, show and play."""
+"""The ``barbu`` command line: rules, selfplay, replay, show, play and arena."""
 
 from __future__ import annotations
 
@@ -208,6 +208,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play_in_terminal(args)
 
 
+# ---------------------------------------------------------------- arena
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena_report import cmd_arena as run
+    try:
+        return run(args, console)
+    except ValueError as e:
+        raise BarbuError(str(e)) from None
+
+
 # ---------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
@@ -234,6 +243,17 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("record")
     sh.add_argument("--deal", type=int, help="the deal number (1-based)")
     sh.set_defaults(func=cmd_show)
+
+    ar = sub.add_parser("arena", help="duplicate matches between computer players, with confidence intervals")
+    ar.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
+    ar.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    ar.add_argument("--bots", default="rule", help="one computer player per seat, comma-separated, e.g. "
+                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats)")
+    ar.add_argument("--deals", type=int, default=100, help="duplicate deals (boards) to play (default 100)")
+    ar.add_argument("--seed", type=int, default=1, help="first match seed (default 1)")
+    ar.add_argument("--workers", type=int, default=0, help="worker processes (default: every core)")
+    ar.add_argument("--out", help="folder for the match records (default arena-PRESET-seedN)")
+    ar.set_defaults(func=cmd_arena)
 
     pl = sub.add_parser("play", help="play against computer players in the terminal")
     pl.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")

@@ -1,7 +1,12 @@
-"""The agent protocol: given a seat's view (which holds the legal actions), return one of them."""
+"""The agent protocol, and computer players by name.
+
+An agent gets a seat's view (which holds the legal actions) and returns one
+of them.  A name may carry settings, e.g. ``search(samples=20, seconds=0.5)``.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from ..view import View
@@ -16,14 +21,48 @@ class Agent(Protocol):
 
 
 #: The computer players by name, weakest first.  Front ends offer these as strengths.
-AGENT_KINDS: tuple[str, ...] = ("random",)
+AGENT_KINDS: tuple[str, ...] = ("random", "rule", "search")
+
+_SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
+_SETTINGS = {"samples": int, "seconds": float, "exact_tricks": int}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``search(samples=20)`` → ("search", {"samples": 20}); errors name what was wrong."""
+    m = _SPEC.match(spec.lower())
+    if not m:
+        raise ValueError(f"cannot read the computer player {spec!r}; write a name such as "
+                         f"{', '.join(AGENT_KINDS)}, optionally with settings: search(samples=20)")
+    kind, body = m.group(1), m.group(2)
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+    settings: dict[str, Any] = {}
+    if body and body.strip():
+        if kind != "search":
+            raise ValueError(f"the {kind} player takes no settings")
+        for part in body.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or key not in _SETTINGS:
+                raise ValueError(f"unknown setting {part.strip()!r} for the search player; "
+                                 f"settings are: {', '.join(_SETTINGS)}")
+            try:
+                settings[key] = _SETTINGS[key](value.strip())
+            except ValueError:
+                raise ValueError(f"{key} must be a number, not {value.strip()!r}") from None
+            if settings[key] <= 0 and key != "exact_tricks":
+                raise ValueError(f"{key} must be positive")
+    return kind, settings
 
 
 def make_agent(kind: str, seed: int | None = None) -> Agent:
-    """An agent by name (one of ``AGENT_KINDS``), seeded so that matches replay."""
+    """An agent by name (one of ``AGENT_KINDS``, with optional settings), seeded so that matches replay."""
     from .random_agent import RandomAgent
-    kinds = {"random": RandomAgent}
-    key = kind.strip().lower()
-    if key not in kinds:
-        raise ValueError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
-    return kinds[key](seed)
+    from .rule import RuleAgent
+    from .search import SearchAgent
+    name, settings = parse_agent_spec(kind)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "rule":
+        return RuleAgent(seed)
+    return SearchAgent(seed, **settings)

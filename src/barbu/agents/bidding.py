@@ -1,0 +1,124 @@
+"""Rule-based judgement of a hand before the play: contract, trump, starting rank and doubles.
+
+The estimates are rough on purpose: expected points of each contract for
+this hand, from how many tricks its cards are likely to win.  They compare
+contracts with each other and with an even share of the contract's total,
+which is what contract choice and doubling need.
+"""
+
+from __future__ import annotations
+
+from ..cards import ACE, SUIT_MASK
+from ..contracts import CHINESE, DOMINO, Contract
+from .cardplay import _ABOVE, _BELOW, cards_in, domino_pos
+
+_WIN_BY_HIGHER_OUT = (1.0, 0.55, 0.25, 0.1, 0.03)
+
+
+def win_chance(card: int, hand: int, deck: int) -> float:
+    """Rough chance that ``card`` takes a trick: fewer higher cards outside the hand, more chance."""
+    higher_out = (deck & _ABOVE[card] & ~hand).bit_count()
+    return _WIN_BY_HIGHER_OUT[higher_out] if higher_out < len(_WIN_BY_HIGHER_OUT) else 0.0
+
+
+def expected_tricks(hand: int, deck: int, players: int) -> float:
+    """Tricks this hand is likely to take at a no-trump contract where nobody wants them."""
+    t = 0.0
+    for s in range(4):
+        in_suit = hand & SUIT_MASK[s]
+        if not in_suit:
+            continue
+        for c in cards_in(in_suit):
+            t += win_chance(c, hand, deck)
+        length = in_suit.bit_count()
+        others = (deck & SUIT_MASK[s] & ~hand).bit_count()
+        # A long suit's small cards win once the others are out of it.
+        if length > others / (players - 1) + 1:
+            t += 0.35 * (length - others / (players - 1) - 1)
+    return t
+
+
+def trump_tricks(hand: int, deck: int, trump: int | None, players: int) -> float:
+    """Tricks this hand is likely to take with ``trump`` as trumps (or no trumps: None)."""
+    t = 0.0
+    for s in range(4):
+        in_suit = hand & SUIT_MASK[s]
+        length = in_suit.bit_count()
+        if s == trump:
+            for c in cards_in(in_suit):
+                t += win_chance(c, hand, deck)
+            share = (deck & SUIT_MASK[s]).bit_count() / players
+            t += max(0.0, length - share) * 0.9
+        else:
+            for i, c in enumerate(sorted(cards_in(in_suit), key=lambda c: -c)):
+                if i < 2:  # side suits give at most their first rounds before someone trumps
+                    t += win_chance(c, hand, deck) * (0.8 if trump is not None else 1.0)
+    return t
+
+
+def best_trump(hand: int, deck: int, players: int, allow_none: bool) -> int | None:
+    best = max(range(4), key=lambda s: (trump_tricks(hand, deck, s, players), s))
+    if allow_none and trump_tricks(hand, deck, None, players) > trump_tricks(hand, deck, best, players):
+        return None
+    return best
+
+
+def domino_cost(hand: int, rank: int, high_ace: bool) -> int:
+    """How far the hand's cards are from a starting rank: far cards come out last."""
+    start = domino_pos(rank, high_ace)  # the rank as a position (suit 0)
+    return sum(abs(domino_pos(c, high_ace) - start) for c in cards_in(hand))
+
+
+def best_rank(hand: int, ranks: list[int], high_ace: bool) -> int:
+    def key(r: int) -> tuple[int, int]:
+        held = sum(1 for s in range(4) if hand >> (s * 13 + r) & 1)
+        return (domino_cost(hand, r, high_ace), -held)
+    return min(ranks, key=key)
+
+
+def expected_points(contract: Contract, hand: int, deck: int, players: int, high_ace: bool = False) -> float:
+    """Rough expected points (in the contract's own sign) of this hand at this contract."""
+    hand_size = hand.bit_count()
+    if contract.kind == CHINESE:
+        return 0.0
+    if contract.kind == DOMINO:
+        fin = contract.finishing[:players]
+        mean = sum(fin) / players
+        if contract.open_any:
+            spread = min(domino_cost(hand, r, high_ace) for r in range(13))
+        else:
+            spread = min(domino_cost(hand, r, high_ace) for r in range(13) if any(
+                deck >> (s * 13 + r) & 1 for s in range(4)))
+        # A typical hand is about 3 ranks from the start on average; fewer steps, earlier out.
+        typical = 3.2 * hand_size
+        swing = (max(fin) - min(fin)) / 2 if fin else 0
+        return mean + swing * max(-1.0, min(1.0, (typical - spread) / typical * 2))
+    if contract.trump:
+        tricks = max(trump_tricks(hand, deck, s, players) for s in range(4))
+        return contract.per_trick * tricks
+    tricks = min(expected_tricks(hand, deck, players), hand_size)
+    share = tricks / hand_size if hand_size else 0.0
+    pts = contract.per_trick * tricks
+    for card, value in contract.card_points:
+        if not deck >> card & 1:
+            continue
+        if hand >> card & 1:
+            guards = (hand & _BELOW[card]).bit_count()
+            p = 0.3 + 0.6 * win_chance(card, hand, deck) - 0.08 * min(guards, 3)
+            pts += value * max(0.1, p)
+        else:
+            pts += value * share * 0.9
+    for v in contract.last_tricks:
+        high = sum(1 for c in cards_in(hand) if c % 13 >= ACE - 2)
+        pts += v * min(1.0, share * 0.6 + 0.08 * high)
+    if contract.ravage:
+        pts -= contract.ravage / players
+    return pts
+
+
+def contract_merit(contract: Contract, hand: int, deck: int, players: int, sign: int, high_ace: bool = False) -> float:
+    """How much better than an even share this hand should do at the contract, in points (higher is better)."""
+    if contract.kind == CHINESE:
+        return 0.0
+    total = contract.total(players, hand.bit_count(), deck)
+    return sign * (expected_points(contract, hand, deck, players, high_ace) - total / players)

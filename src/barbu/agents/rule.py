@@ -1,0 +1,110 @@
+"""The rule-based computer player: sensible play of every decision from the seat's view alone."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from ..actions import Declare, Double, NameRank, NameTrump, Pass
+from ..cards import CARDS
+from ..chinese import Arrangements
+from ..contracts import Contract
+from ..ruleset import Ruleset
+from ..view import View
+from .bidding import best_rank, best_trump, contract_merit
+from .cardplay import choose_domino_card, choose_trick_card
+
+
+@lru_cache(maxsize=64)
+def rules_info(rules: str) -> tuple[Ruleset, dict[str, Contract], int]:
+    """The ruleset, its contracts by key and the sign of good points (+1, or -1 where lowest wins)."""
+    r = Ruleset.parse(rules)
+    contracts = {c.key: c for c in r.family_spec.contracts(r)}
+    return r, contracts, 1 if r.family_spec.highest_wins else -1
+
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class RuleAgent:
+    """Per-contract card play, hand judgement for contracts and doubles; seeded for the odd random choice."""
+
+    name = "rule"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: View) -> Any:
+        legal = view.legal
+        if not legal:
+            raise ValueError("the agent was asked to act with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        rules, contracts, sign = rules_info(view.rules)
+        if view.phase == "play":
+            return CARDS[self.trick_card(view, contracts[view.contract], sign)]
+        if view.phase == "domino":
+            cards = mask_of(a for a in legal if not isinstance(a, Pass))
+            if not cards:
+                return next(a for a in legal if isinstance(a, Pass))
+            high_ace = rules.domino_ace == "high"
+            return CARDS[choose_domino_card(view.hand, cards, view.layout, view.rank, high_ace, view.deck)]
+        if isinstance(first, Declare):
+            return self.declare(view, legal, contracts, sign, rules)
+        if isinstance(first, NameTrump):
+            choice = best_trump(view.hand, view.deck, view.players, rules.allow_no_trump)
+            return next((a for a in legal if a.suit == choice), legal[0])
+        if isinstance(first, NameRank):
+            r = best_rank(view.hand, [a.rank for a in legal], rules.domino_ace == "high")
+            return next(a for a in legal if a.rank == r)
+        if isinstance(first, Double):
+            return self.double(view, legal, contracts[view.contract], sign, rules)
+        if isinstance(legal, Arrangements):
+            return legal.sensible()
+        return self.rng.choice(legal)  # a decision this bot has no rule for yet
+
+    @staticmethod
+    def trick_card(view: View, contract: Contract, sign: int) -> int:
+        legal = mask_of(view.legal)
+        others = view.deck & ~view.out_of_play & ~view.hand
+        trump_mask = 0
+        if contract.trump and view.trump is not None:
+            trump_mask = 0x1FFF << (13 * view.trump)
+        return choose_trick_card(contract, sign, view.hand, legal, view.trick, trump_mask, others,
+                                 view.players, view.hand.bit_count())
+
+    @staticmethod
+    def declare(view: View, legal, contracts: dict[str, Contract], sign: int, rules: Ruleset) -> Declare:
+        deck = view.deck & ~view.set_aside
+        high_ace = rules.domino_ace == "high"
+        return max(legal, key=lambda a: (contract_merit(contracts[a.contract], view.hand, deck, view.players, sign,
+                                                        high_ace), a.contract))
+
+    @staticmethod
+    def double(view: View, legal, contract: Contract, sign: int, rules: Ruleset) -> Double:
+        """Double whoever this hand should beat; redouble only with a clearly good hand."""
+        deck = view.deck & ~view.set_aside
+        merit = contract_merit(contract, view.hand, deck, view.players, sign, rules.domino_ace == "high")
+        total = abs(contract.total(view.players, view.hand.bit_count(), deck)) or 20
+        rel = merit / (total / view.players)
+        me = view.seat
+        doubled_me = {b.doubler for b in view.doubles if b.doubled == me}
+        want = set()
+        for target in range(view.players):
+            if target == me:
+                continue
+            if target in doubled_me:
+                if rel > 0.35:
+                    want.add(target)
+            elif target == view.declarer:
+                if rel > 0.3:  # he chose the contract: expect him to do well
+                    want.add(target)
+            elif rel > 0.12:
+                want.add(target)
+        return min(legal, key=lambda a: (len(a.targets ^ want), len(a.targets), sorted(a.targets)))

@@ -1,0 +1,166 @@
+"""The search bot: Perfect-Information Monte Carlo over deals consistent with the seat's view.
+
+For each decision it samples hands for the other seats that fit everything
+the view shows (`sample_hands`), rebuilds each sample as a full match
+(`determinize`), tries every legal action on it and plays the deal out: with
+the rule-based policy for every seat, or with an exact search of the last
+tricks when few cards are left.  The action with the best mean result for
+this seat wins.  Contracts are judged against what a contract earns on an
+average hand, so that a contract is kept for a hand that suits it.
+
+The budget is a number of sampled deals, capped by a time limit; with the
+cap unreached the bot is deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import lru_cache
+from typing import Any
+
+from ..actions import PASS, Declare
+from ..cards import CARDS
+from ..chinese import Arrangements
+from ..contracts import CHINESE
+from ..match import CHANCE, DEAL, DOMINO_PLAY, PLAY, Match
+from ..view import NoConsistentDeal, View, determinize, make_view, sample_hands
+from .cardplay import choose_domino_card, choose_trick_card
+from .rule import RuleAgent, rules_info
+
+DEFAULT_SAMPLES = 40
+DEFAULT_SECONDS = 0.9
+DEFAULT_EXACT_TRICKS = 2
+
+
+def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
+    """Play the current deal of ``m`` to its end with the rule-based policy; the deal's utilities by seat."""
+    target = len(m.results) + 1
+    contract = m.contract
+    n = m.n
+    results = m.results
+    high_ace = m.rules.domino_ace == "high"
+    while len(results) < target:
+        ph = m.phase
+        if ph == PLAY:
+            s = m.turn
+            legal = m._play_mask()
+            if legal & (legal - 1):
+                hand = m.hands[s]
+                c = choose_trick_card(contract, sign, hand, legal, m.trick, m.trump_mask, m.in_hands & ~hand,  # type: ignore[arg-type]
+                                      n, hand.bit_count())
+            else:
+                c = legal.bit_length() - 1
+            m.apply(CARDS[c])
+        elif ph == DOMINO_PLAY:
+            s = m.turn
+            legal = m.hands[s] & m.playable
+            if legal:
+                m.apply(CARDS[choose_domino_card(m.hands[s], legal, m.layout, m.rank, high_ace, m.deck)])
+            else:
+                m.apply(PASS)
+        else:
+            s = m.to_act()
+            if s is None or s == CHANCE:
+                break
+            m.apply(policy.act(make_view(m, s)), seat=s)
+            contract = m.contract
+    last = results[-1].added
+    return tuple(sign * x for x in last)
+
+
+def solve(m: Match, sign: int) -> tuple[int, ...]:
+    """Exact max^n value of the rest of the deal: each seat maximises its own points (card play only)."""
+    if m.phase != PLAY:
+        return tuple(sign * x for x in m.results[-1].added)
+    s = m.turn
+    legal = m._play_mask()
+    best: tuple[int, ...] | None = None
+    while legal:
+        b = legal & -legal
+        legal ^= b
+        child = m.clone() if legal or best is not None else m
+        child.apply(CARDS[b.bit_length() - 1])
+        v = solve(child, sign)
+        if best is None or v[s] > best[s]:
+            best = v
+    assert best is not None
+    return best
+
+
+@lru_cache(maxsize=32)
+def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
+    """What the declarer makes at each contract on an average hand (rule-based play all round)."""
+    _, contracts, sign = rules_info(rules)
+    policy = RuleAgent(0)
+    totals = {k: 0.0 for k in contracts}
+    rng = random.Random(12345)
+    base = Match(rules, 1)
+    while base.to_act() == CHANCE and base.phase != DEAL:
+        base.play_chance()
+    for _ in range(deals):
+        dealt = base.clone()
+        dealt.apply(dealt.sample_chance(rng))
+        for key, c in contracts.items():
+            if c.kind == CHINESE or key not in dealt.contracts_left[dealt.declarer]:
+                continue
+            w = dealt.clone()
+            w.apply(Declare(key))
+            totals[key] += rollout(w, policy, sign)[dealt.declarer]
+    return {k: v / deals for k, v in totals.items()}
+
+
+class SearchAgent:
+    """PIMC search for every decision; ``samples`` deals per decision, at most ``seconds`` per decision."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
+                 seconds: float = DEFAULT_SECONDS, exact_tricks: int = DEFAULT_EXACT_TRICKS) -> None:
+        self.rng = random.Random(seed)
+        self.policy = RuleAgent(seed)
+        self.samples = samples
+        self.seconds = seconds
+        self.exact_tricks = exact_tricks
+        self.last_samples = 0  # how many deals the last decision looked at (for benchmarks)
+
+    def act(self, view: View) -> Any:
+        legal = view.legal
+        if not legal:
+            raise ValueError("the agent was asked to act with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        if isinstance(legal, Arrangements):
+            return self.policy.act(view)
+        _, contracts, sign = rules_info(view.rules)
+        declaring = isinstance(legal[0], Declare)
+        if declaring and any(contracts[a.contract].kind == CHINESE for a in legal):
+            # Chinese poker cannot be played out quickly; judge it by hand, the rest by search.
+            return self.policy.act(view)
+        baselines = contract_baselines(view.rules) if declaring else {}
+        scores = [0.0] * len(legal)
+        deadline = time.perf_counter() + self.seconds
+        seat = view.seat
+        done = 0
+        for _ in range(self.samples):
+            try:
+                world = determinize(view, sample_hands(view, self.rng))
+            except NoConsistentDeal:
+                continue
+            exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
+            for i, a in enumerate(legal):
+                w = world.clone()
+                w.apply(a)
+                value = solve(w, sign) if exact else rollout(w, self.policy, sign)
+                scores[i] += value[seat]
+            done += 1
+            if time.perf_counter() > deadline:
+                break
+        self.last_samples = done
+        if not done:
+            return self.policy.act(view)
+        if declaring:
+            for i, a in enumerate(legal):
+                scores[i] -= baselines.get(a.contract, 0.0) * done
+        best = max(range(len(legal)), key=lambda i: scores[i])
+        return legal[best]

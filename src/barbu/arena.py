@@ -1,0 +1,178 @@
+"""Duplicate matches between computer players, with confidence intervals.
+
+Every match seed is played once per rotation of the bots through the seats,
+and every deal of it gives the same cards to the same seats in each
+rotation: the cards come from a generator seeded by (seed, deal number), not
+by the match's history, which differs between rotations.  A *board* is one
+deal number of one match seed; comparing bots board by board cancels the
+luck of the cards.  Confidence intervals are over boards.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .agents import make_agent
+from .agents.base import parse_agent_spec
+from .match import CHANCE, DRAW, Match
+from .record import write_record
+from .ruleset import Ruleset
+
+
+def split_bots(text: str) -> list[str]:
+    """Split ``search(samples=20, seconds=1),rule`` at the commas outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    out.append(cur.strip())
+    for spec in out:
+        parse_agent_spec(spec)  # a clear error now rather than in a worker
+    return out
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One deal of one rotation: who sat where and what each seat scored."""
+
+    seed: int
+    rotation: int
+    deal: int  # 0-based deal number in the match: with the seed, the board
+    contract: str
+    bots: tuple[str, ...]  # by seat
+    points: tuple[float, ...]  # by seat: the deal's scores plus any series points it ended
+
+
+def duplicate_chance(m: Match, seed: int, attempt: int) -> object:
+    """The chance event of the current deal, the same in every rotation of this seed."""
+    key = (seed * 1_000_003 + len(m.results)) * 101 + attempt * 2 + (m.phase == DRAW)
+    return m.sample_chance(random.Random(key))
+
+
+def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
+                  out_dir: str | None) -> list[DealRow]:
+    """Play one rotation of one seed: seat s is played by ``bots[(s - rotation) % n]``."""
+    r = Ruleset.parse(rules)
+    m = Match(r, seed)
+    n = m.n
+    by_seat = tuple(bots[(s - rotation) % n] for s in range(n))
+    agents = [make_agent(spec, seed * 7919 + rotation * 101 + s) for s, spec in enumerate(by_seat)]
+    attempt = 0
+    limit = min(deals, m.total_deals)
+    while not m.is_over and len(m.results) < limit:
+        actor = m.to_act()
+        if actor == CHANCE:
+            phase = m.phase
+            m.apply(duplicate_chance(m, seed, attempt))
+            attempt = attempt + 1 if m.phase == phase else 0  # a tied draw or a redeal: draw again
+            continue
+        assert actor is not None
+        m.apply(agents[actor].act(m.view(actor)), seat=actor)
+    if out_dir:
+        path = Path(out_dir) / f"seed{seed}-rot{rotation}.jsonl"
+        write_record(m, path, {"players_names": [f"{spec} (seat {s})" for s, spec in enumerate(by_seat)],
+                               "arena": {"seed": seed, "rotation": rotation}})
+    return [DealRow(seed, rotation, i, res.contract, by_seat, tuple(float(x) for x in res.added))
+            for i, res in enumerate(m.results)]
+
+
+@dataclass
+class Summary:
+    """Mean points per deal per bot over boards, with 95% intervals, overall and per contract."""
+
+    bots: list[str]
+    boards: int
+    sign: int  # +1 where points are good, -1 where the lowest total wins
+    mean: dict[str, tuple[float, float]] = field(default_factory=dict)  # bot -> (mean, half-width)
+    pairs: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)  # (a, b) -> a minus b
+    per_contract: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    contract_deals: dict[str, int] = field(default_factory=dict)  # deals played at each contract
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
+    if not values:
+        return math.nan, math.nan
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def summarize(rows: Iterable[DealRow], bots: list[str], sign: int) -> Summary:
+    names = list(dict.fromkeys(bots))
+    per_board: dict[tuple[int, int], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    per_contract: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rotations: dict[tuple[int, int], set[int]] = defaultdict(set)
+    contract_deals: dict[str, int] = defaultdict(int)
+    for row in rows:
+        contract_deals[row.contract] += 1
+        board = (row.seed, row.deal)
+        rotations[board].add(row.rotation)
+        for seat, bot in enumerate(row.bots):
+            per_board[board][bot].append(row.points[seat])
+            per_contract[row.contract][bot].append(row.points[seat])
+    n = len(bots)
+    complete = [b for b in per_board if len(rotations[b]) == n]  # a board counts once every rotation played it
+    s = Summary(names, len(complete), sign)
+    board_means = {b: {bot: statistics.fmean(v) for bot, v in per_board[b].items()} for b in complete}
+    for bot in names:
+        s.mean[bot] = interval([board_means[b][bot] for b in complete])
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            s.pairs[(a, b)] = interval([board_means[x][a] - board_means[x][b] for x in complete])
+    for contract, by_bot in sorted(per_contract.items()):
+        s.per_contract[contract] = {bot: interval(v) for bot, v in by_bot.items()}
+    s.contract_deals = dict(contract_deals)
+    return s
+
+
+def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: int = 1,
+              out_dir: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[list[DealRow], Summary]:
+    """Play at least ``deals`` boards (whole rotations of each seed) and summarize them."""
+    r = Ruleset.parse(rules)
+    n = r.players
+    if len(bots) != n:
+        raise ValueError(f"{rules} is played by {n} players: give {n} computer players, not {len(bots)}")
+    per_match = Match(r).total_deals
+    jobs = []
+    left = deals
+    k = 0
+    while left > 0:
+        take = min(left, per_match)
+        for rot in range(n):
+            jobs.append((str(r), bots, seed + k, rot, take, out_dir))
+        left -= take
+        k += 1
+    if out_dir:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    rows: list[DealRow] = []
+    if workers <= 1:
+        for job in jobs:
+            got = play_rotation(*job)
+            rows.extend(got)
+            if progress:
+                progress(len(got))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_rotation, *job) for job in jobs]
+            for f in as_completed(futures):
+                got = f.result()
+                rows.extend(got)
+                if progress:
+                    progress(len(got))
+    rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))
+    sign = 1 if r.family_spec.highest_wins else -1
+    return rows, summarize(rows, bots, sign)
+

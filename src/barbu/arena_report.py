@@ -1,0 +1,69 @@
+"""`barbu arena` on the terminal: a progress bar while the matches run, then Rich tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .arena import Summary, run_arena, split_bots
+from .ruleset import Ruleset
+
+
+def fmt(mean: float, half: float) -> str:
+    return f"{mean:+.2f} ± {half:.2f}"
+
+
+def print_summary(console: Console, rules: str, s: Summary) -> None:
+    better = "higher" if s.sign > 0 else "lower"
+    t = Table(title=f"{rules}: mean points per deal over {s.boards} duplicate deals (95% interval; {better} is better)")
+    t.add_column("bot")
+    t.add_column("points per deal", justify="right")
+    for bot in s.bots:
+        t.add_row(bot, fmt(*s.mean[bot]))
+    console.print(t)
+    if s.pairs:
+        d = Table(title="Differences, board by board (a minus b, in the family's sense: positive means a is better)")
+        d.add_column("a")
+        d.add_column("b")
+        d.add_column("a - b per deal", justify="right")
+        d.add_column("verdict")
+        for (a, b), (mean, half) in s.pairs.items():
+            mean *= s.sign
+            verdict = ("a is better" if mean - half > 0 else "b is better" if mean + half < 0
+                       else "no clear difference")
+            d.add_row(a, b, fmt(mean, half), verdict)
+        console.print(d)
+    c = Table(title="Per contract (mean points per deal of each bot at the deals played at that contract)")
+    c.add_column("contract")
+    c.add_column("deals", justify="right")
+    for bot in s.bots:
+        c.add_column(bot, justify="right")
+    for contract, by_bot in s.per_contract.items():
+        c.add_row(contract, str(s.contract_deals[contract]), *(fmt(*by_bot[bot]) if bot in by_bot else "-" for bot in s.bots))
+    console.print(c)
+
+
+def cmd_arena(args: argparse.Namespace, console: Console) -> int:
+    rules = Ruleset.parse(args.rules)
+    if args.players is not None and args.players != rules.players:
+        rules = rules.replace(players=args.players)
+    bots = split_bots(args.bots)
+    if len(bots) == 1:
+        bots = bots * rules.players
+    if args.deals < 1:
+        raise ValueError("--deals must be at least 1")
+    workers = args.workers or os.cpu_count() or 1
+    out = args.out or f"arena-{rules.preset}-seed{args.seed}"
+    console.print(f"{rules}: {', '.join(bots)}; {args.deals} duplicate deals x {len(bots)} rotations "
+                  f"on {workers} worker(s); records in {out}/")
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
+        task = progress.add_task("deals played", total=args.deals * len(bots))
+        _, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
+                               progress=lambda k: progress.advance(task, k))
+    print_summary(console, str(rules), summary)
+    return 0
