@@ -94,6 +94,7 @@ def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
     _, contracts, sign = rules_info(rules)
     policy = RuleAgent(0)
     totals = {k: 0.0 for k in contracts}
+    counts = {k: 0 for k in contracts}
     rng = random.Random(12345)
     base = Match(rules, 1)
     while base.to_act() == CHANCE and base.phase != DEAL:
@@ -101,13 +102,16 @@ def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
     for _ in range(deals):
         dealt = base.clone()
         dealt.apply(dealt.sample_chance(rng))
-        for key, c in contracts.items():
-            if c.kind == CHINESE or key not in dealt.contracts_left[dealt.declarer]:
+        if dealt.phase == DEAL:  # a redeal (the French rule on set-aside cards)
+            continue
+        for a in dealt.legal_actions():
+            if contracts[a.contract].kind == CHINESE:
                 continue
             w = dealt.clone()
-            w.apply(Declare(key))
-            totals[key] += rollout(w, policy, sign)[dealt.declarer]
-    return {k: v / deals for k, v in totals.items()}
+            w.apply(a)
+            totals[a.contract] += rollout(w, policy, sign)[dealt.declarer]
+            counts[a.contract] += 1
+    return {k: totals[k] / counts[k] for k in contracts if counts[k]}
 
 
 class SearchAgent:
