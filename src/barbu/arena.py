@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 from .agents import make_agent
 from .agents.base import parse_agent_spec
 from .match import CHANCE, DRAW, Match
+from .errors import AgentError
 from .record import write_record
 from .ruleset import Ruleset
 
@@ -144,7 +145,7 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
     r = Ruleset.parse(rules)
     n = r.players
     if len(bots) != n:
-        raise ValueError(f"{rules} is played by {n} players: give {n} computer players, not {len(bots)}")
+        raise AgentError(f"{rules} is played by {n} players: give {n} computer players, not {len(bots)}")
     per_match = Match(r).total_deals
     jobs = []
     left = deals

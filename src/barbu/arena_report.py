@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .arena import Summary, run_arena, split_bots
+from .errors import AgentError
 from .ruleset import Ruleset
 
 
@@ -54,8 +55,11 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     bots = split_bots(args.bots)
     if len(bots) == 1:
         bots = bots * rules.players
+    if len(bots) != rules.players:
+        raise AgentError(f"{rules} is played by {rules.players} players: give {rules.players} computer players, "
+                         f"not {len(bots)}")
     if args.deals < 1:
-        raise ValueError("--deals must be at least 1")
+        raise AgentError("--deals must be at least 1")
     workers = args.workers or os.cpu_count() or 1
     out = args.out or f"arena-{rules.preset}-seed{args.seed}"
     console.print(f"{rules}: {', '.join(bots)}; {args.deals} duplicate deals x {len(bots)} rotations "

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .agents import RandomAgent
+from .agents import make_agent
+from .arena import split_bots
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError, RecordError
 from .match import CHANCE, Match
@@ -81,7 +82,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     rules = parse_rules(args.rules, args.players)
     m = Match(rules, args.seed)
-    agents = [RandomAgent(None if args.seed is None else args.seed * 1000 + s) for s in range(m.n)]
+    specs = split_bots(args.bots)
+    if len(specs) == 1:
+        specs = specs * m.n
+    if len(specs) != m.n:
+        raise BarbuError(f"{rules} is played by {m.n} players: give {m.n} computer players, not {len(specs)}")
+    agents = [make_agent(spec, None if args.seed is None else args.seed * 1000 + s) for s, spec in enumerate(specs)]
     while not m.is_over:
         actor = m.to_act()
         if actor == CHANCE:
@@ -90,7 +96,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             assert actor is not None
             m.apply(agents[actor].act(m.view(actor)))
     if args.out:
-        write_record(m, args.out, {"players_names": [f"random {s}" for s in range(m.n)]})
+        write_record(m, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
         console.print(f"record written to {args.out}")
     if args.text:
         Path(args.text).write_text(text_form(m), encoding="utf-8")
@@ -211,10 +217,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- arena
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena_report import cmd_arena as run
-    try:
-        return run(args, console)
-    except ValueError as e:
-        raise BarbuError(str(e)) from None
+    return run(args, console)
 
 
 # ---------------------------------------------------------------- main
@@ -227,10 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("name", nargs="?", help="a preset or ruleset text, like classic(rotation=quick)")
     r.set_defaults(func=cmd_rules)
 
-    s = sub.add_parser("selfplay", help="play a whole match between random legal players")
+    s = sub.add_parser("selfplay", help="play a whole match between computer players")
     s.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     s.add_argument("--players", type=int, help="number of players, where the family allows a choice")
     s.add_argument("--seed", type=int, default=None, help="seed for the deal and the players")
+    s.add_argument("--bots", default="random", help="computer players by seat, comma-separated (one name: "
+                   "all seats), from: random, rule, search, e.g. rule,random,random,random")
     s.add_argument("--out", help="write the match record (JSON Lines) here")
     s.add_argument("--text", help="also write the readable text form here")
     s.set_defaults(func=cmd_selfplay)

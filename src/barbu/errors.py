@@ -23,3 +23,7 @@ class RecordError(BarbuError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class AgentError(BarbuError, ValueError):
+    """An unknown computer player or setting, or a line-up that does not fit the table."""

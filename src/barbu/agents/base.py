@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from ..errors import AgentError
 from ..view import View
 
 
@@ -31,27 +32,27 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``search(samples=20)`` → ("search", {"samples": 20}); errors name what was wrong."""
     m = _SPEC.match(spec.lower())
     if not m:
-        raise ValueError(f"cannot read the computer player {spec!r}; write a name such as "
+        raise AgentError(f"cannot read the computer player {spec!r}; write a name such as "
                          f"{', '.join(AGENT_KINDS)}, optionally with settings: search(samples=20)")
     kind, body = m.group(1), m.group(2)
     if kind not in AGENT_KINDS:
-        raise ValueError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+        raise AgentError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
     settings: dict[str, Any] = {}
     if body and body.strip():
         if kind != "search":
-            raise ValueError(f"the {kind} player takes no settings")
+            raise AgentError(f"the {kind} player takes no settings")
         for part in body.split(","):
             key, eq, value = part.partition("=")
             key = key.strip()
             if not eq or key not in _SETTINGS:
-                raise ValueError(f"unknown setting {part.strip()!r} for the search player; "
+                raise AgentError(f"unknown setting {part.strip()!r} for the search player; "
                                  f"settings are: {', '.join(_SETTINGS)}")
             try:
                 settings[key] = _SETTINGS[key](value.strip())
             except ValueError:
-                raise ValueError(f"{key} must be a number, not {value.strip()!r}") from None
+                raise AgentError(f"{key} must be a number, not {value.strip()!r}") from None
             if settings[key] <= 0 and key != "exact_tricks":
-                raise ValueError(f"{key} must be positive")
+                raise AgentError(f"{key} must be positive")
     return kind, settings
 
 

@@ -1,0 +1,119 @@
+"""Bot speed: decisions per second of each computer player, and where the search bot's time goes.
+
+Positions are collected from rule-based matches (every decision with more
+than one legal action), then each bot decides at each of them.  For the
+search bot it also prints sampled deals per second (sampling the unseen
+cards and rebuilding the match), rule-based playouts per second, and the
+time per decision by phase.  Run on one core:
+
+    python benchmarks/bots.py --rules classic --positions 150
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from barbu import CHANCE, Match
+from barbu.agents import make_agent
+from barbu.agents.rule import RuleAgent, rules_info
+from barbu.agents.search import SearchAgent, contract_baselines, rollout
+from barbu.view import View, determinize, sample_hands
+
+
+def positions(rules: str, count: int, seed: int) -> list[View]:
+    """Views at decisions with a real choice, met in matches between rule-based players."""
+    out: list[View] = []
+    rng = random.Random(seed)
+    k = 0
+    while len(out) < count:
+        m = Match(rules, seed + k)
+        k += 1
+        bots = [RuleAgent(seed + s) for s in range(m.n)]
+        while not m.is_over and len(out) < count:
+            actor = m.to_act()
+            if actor == CHANCE:
+                m.play_chance()
+                continue
+            v = m.view(actor)
+            if len(v.legal) > 1 and rng.random() < 0.3:
+                out.append(v)
+            m.apply(bots[actor].act(v), seat=actor)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rules", default="classic")
+    p.add_argument("--positions", type=int, default=150)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--search", default="search", help="the search player to time, e.g. 'search(samples=20)'")
+    args = p.parse_args()
+    console = Console()
+    views = positions(args.rules, args.positions, args.seed)
+    contract_baselines(args.rules)  # computed once per ruleset and process; not part of a decision
+    table = Table(title=f"{args.rules}: decisions at {len(views)} positions with a choice")
+    table.add_column("bot")
+    table.add_column("decisions/s", justify="right")
+    table.add_column("mean ms", justify="right")
+    table.add_column("p50 ms", justify="right")
+    table.add_column("max ms", justify="right")
+    by_phase: dict[str, list[float]] = {}
+    samples_done = 0
+    with Progress(console=console) as progress:
+        for spec in ("random", "rule", args.search):
+            agent = make_agent(spec, 1)
+            times = []
+            task = progress.add_task(spec, total=len(views))
+            for v in views:
+                t = time.perf_counter()
+                agent.act(v)
+                dt = time.perf_counter() - t
+                times.append(dt)
+                if isinstance(agent, SearchAgent):
+                    by_phase.setdefault(v.phase, []).append(dt)
+                    samples_done += agent.last_samples
+                progress.advance(task)
+            table.add_row(spec, f"{len(times) / sum(times):,.1f}", f"{statistics.fmean(times) * 1e3:.2f}",
+                          f"{statistics.median(times) * 1e3:.2f}", f"{max(times) * 1e3:.1f}")
+            if isinstance(agent, SearchAgent):
+                search_time = sum(times)
+    console.print(table)
+    console.print(f"search: {samples_done / search_time:,.0f} sampled deals evaluated per second "
+                  f"(each: every legal action played out)")
+    phases = Table(title="search: time per decision by phase")
+    phases.add_column("phase")
+    phases.add_column("decisions", justify="right")
+    phases.add_column("mean ms", justify="right")
+    phases.add_column("max ms", justify="right")
+    for phase, ts in sorted(by_phase.items()):
+        phases.add_row(phase, str(len(ts)), f"{statistics.fmean(ts) * 1e3:.1f}", f"{max(ts) * 1e3:.1f}")
+    console.print(phases)
+
+    # The parts of one search decision, timed alone.
+    _, _, sign = rules_info(args.rules)
+    rng = random.Random(args.seed)
+    play_views = [v for v in views if v.phase == "play"] or views
+    t = time.perf_counter()
+    worlds = []
+    for i in range(2000):
+        v = play_views[i % len(play_views)]
+        worlds.append(determinize(v, sample_hands(v, rng)))
+    sampling = 2000 / (time.perf_counter() - t)
+    policy = RuleAgent(0)
+    t = time.perf_counter()
+    for w in worlds:
+        rollout(w.clone(), policy, sign)
+    playouts = len(worlds) / (time.perf_counter() - t)
+    console.print(f"deal sampling + rebuilding the match: {sampling:,.0f} per second")
+    console.print(f"rule-based playouts to the end of the deal (from play positions): {playouts:,.0f} per second")
+
+
+if __name__ == "__main__":
+    main()
