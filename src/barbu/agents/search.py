@@ -129,6 +129,7 @@ class SearchAgent:
         self.last_samples = 0  # how many deals the last decision looked at (for benchmarks)
 
     def act(self, view: View) -> Any:
+        deadline = time.perf_counter() + self.seconds  # everything counts, the one-off baselines too
         legal = view.legal
         if not legal:
             raise ValueError("the agent was asked to act with no legal action")
@@ -143,7 +144,6 @@ class SearchAgent:
             return self.policy.act(view)
         baselines = contract_baselines(view.rules) if declaring else {}
         scores = [0.0] * len(legal)
-        deadline = time.perf_counter() + self.seconds
         seat = view.seat
         done = 0
         for _ in range(self.samples):
