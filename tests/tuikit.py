@@ -14,7 +14,7 @@ from barbu.ruleset import Ruleset
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
 from barbu.tui.table import TableScreen
-from barbu.tui.widgets import ArrangeChooser, ChoiceList, HandView
+from barbu.tui.widgets import ChoiceList, HandView
 
 SIZE = (120, 40)
 

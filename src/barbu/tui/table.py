@@ -34,7 +34,7 @@ from ..record import trick_winner
 from ..view import HIDDEN, View
 from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
-from .labels import (RulesInfo, action_label, action_short, arrangement_text, card_markup, cards_markup,
+from .labels import (RulesInfo, action_label, arrangement_text, card_markup, cards_markup,
                      contract_label, doubles_text, doubling_notes, layout_lines, move_text, prompt, result_label,
                      rules_info, seat_name, taken_text)
 from .session import Session
@@ -379,7 +379,7 @@ class TableScreen(Screen):
             hand.jump_suit(-1 if key == "up" else 1)
 
     @on(CommandInput.Submitted)
-    def on_command(self, event: CommandInput.Submitted) -> None:
+    async def on_command(self, event: CommandInput.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         if not text:
@@ -387,7 +387,7 @@ class TableScreen(Screen):
             return
         command = COMMANDS.get(" ".join(text.lower().split()))
         if command:
-            self.run_action(command)
+            await self.run_action(command)
             return
         self.submit(text)
 
@@ -442,8 +442,8 @@ class TableScreen(Screen):
             return
         self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
 
-    def action_quit(self) -> None:
-        self.app.action_quit()  # type: ignore[attr-defined]
+    async def action_quit(self) -> None:
+        await self.app.action_quit()
 
     def action_help(self) -> None:
         v = self.session.view()
