@@ -6,12 +6,16 @@ Computer players act at once (delay 0) and are seeded, so each deal is the same 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from barbu.actions import Declare, Double, NameRank, NameTrump, Pass
 from barbu.cards import CARDS
 from barbu.chinese import fouled
+from barbu.match import CHANCE, Match
+from barbu.record import write_record
+from barbu.tui import BarbuApp, Session
 from barbu.tui.dialogs import DealOverDialog
 from barbu.tui.widgets import ArrangeChooser, HandView
 from tuikit import SIZE, first_dealer, is_card, new_app, play_deal, screen_text, settle
@@ -172,28 +176,37 @@ async def test_chinese_poker_rows_by_keys(tmp_path):
 
 
 async def test_other_arrangements_stay_hidden_until_the_end(tmp_path):
+    """Resumed after two others have laid out their rows face down: none of their cards shows."""
     rules = "classic(chinese_poker=true)"
     seed = 6
-    dealer = first_dealer(rules, seed)
+    m = Match(rules, seed)
+    while m.to_act() == CHANCE:
+        m.play_chance()
+    dealer = m.dealer
     seat = (dealer + 2) % 4  # arranges after the declarer and the next seat
-    app = new_app(tmp_path, rules, seed, seat)
+    m.apply("chinese-poker")
+    rng = random.Random(3)
+    while not (m.phase_name == "arrange" and m.to_act() == seat):
+        legal = m.legal_actions()
+        m.apply(legal[0] if m.phase_name == "doubling" else rng.choice(legal))
+    record = tmp_path / "cp.jsonl"
+    write_record(m, record, {"tui": {"seat": seat}})
+    app = BarbuApp(session=Session.resume(record), delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        while True:
-            table = await settle(pilot)
-            if table.paused:
-                await pilot.press("enter")
-                continue
-            v = table.session.view()
-            if v.phase == "arrange":
-                break
-            await pilot.press("enter")
+        table = await settle(pilot)
+        v = table.session.view()
+        assert v.phase == "arrange" and table.zone == "arrange"
         text = screen_text(app)
         assert "2 of 4 players have laid out their rows" in text
-        assert "makes a secret choice" in text
-        # No card but the person's own is anywhere on the screen: the others' rows stay face down.
-        for c in range(52):
+        for c in range(52):  # no card but the person's own is anywhere on the screen
             if not v.hand >> c & 1:
                 assert CARDS[c].display() not in text, CARDS[c].display()
+        await pilot.press("enter")  # the cursor starts on 'Lay out': the suggested rows
+        table = await settle(pilot)
+        r = table.session.match.results[0]
+        assert len(r.arrangements) == 4 and not fouled(r.arrangements[seat])
+        text = screen_text(app)
+        assert "fouled" in text or "back" in text
 
 
 async def test_salad_with_five_players(tmp_path):
@@ -203,7 +216,7 @@ async def test_salad_with_five_players(tmp_path):
     app = new_app(tmp_path, rules, seed, seat)
     async with app.run_test(size=SIZE) as pilot:
         table = await settle(pilot)
-        assert "seat 4" in screen_text(app)
+        assert "deal 1 of 30" in screen_text(app)  # five declarers, six contracts each
         table, _ = await play_deal(pilot, keeper("salad"))
         r = table.session.match.results[0]
         assert r.contract == "salad" and r.played and len(r.scores) == 5

@@ -302,3 +302,67 @@ async def test_a_declare_typed_by_name_and_by_alias(tmp_path):
         table = await settle(pilot)
         assert table.session.view().contract == "no-queens"
         assert Declare("no-queens") not in table.session.view().legal
+
+
+async def test_mouse_clicks_choose_and_play(tmp_path):
+    seed = 5
+    seat = first_dealer(PLAYED, seed)
+    app = new_app(tmp_path, PLAYED, seed, seat)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await settle(pilot)
+        index = table.choices.index(Declare("no-queens"))
+        await pilot.click("#choices", offset=(3, index))
+        table = await settle(pilot)
+        assert table.session.view().contract == "no-queens"
+        while table.session.view().phase != "play":
+            await pilot.press("enter")
+            table = await settle(pilot)
+        v = table.session.view()
+        hand = table.query_one(HandView)
+        line = screen_text(app).splitlines()
+        row = next(i for i, x in enumerate(line) if "Your hand" in x) + 1
+        card = next(c for c in hand.cards if c in v.legal)
+        x = line[row].index(CARDS[card].display())
+        before = table.session.moves
+        await pilot.click(offset=(x, row))
+        await pilot.pause()
+        assert table.session.moves > before
+        assert not table.session.view().hand >> card & 1
+
+
+@pytest.mark.slow
+async def test_a_whole_match_by_pressing_enter(tmp_path):
+    """Enter at every turn and after every deal plays a whole classic match to the final standings."""
+    app = new_app(tmp_path, "classic", 9, 0)
+    async with app.run_test(size=SIZE) as pilot:
+        deals = 0
+        while app.is_running:
+            table = await settle(pilot)
+            if table.paused and table.session.is_over and "Final standings" in screen_text(app):
+                break
+            if table.paused:
+                deals += 1
+            await pilot.press("enter")
+        assert deals == 28 and table.session.is_over
+        await pilot.press("enter")  # leaves the table
+    lines = [json.loads(x) for x in (tmp_path / "game.jsonl").read_text().splitlines()]
+    assert lines[-1]["type"] == "result" and sum(1 for x in lines if x["type"] == "deal") == 28
+
+
+async def test_resuming_a_finished_match_shows_the_standings(tmp_path):
+    m = Match("salad(players=3)", 4)
+    rng = random.Random(4)
+    while not m.is_over:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    record = tmp_path / "done.jsonl"
+    write_record(m, record)
+    app = BarbuApp(session=Session.resume(record), delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Final standings" in text and "match over" in text
+        await pilot.press("enter")
+    assert not app.is_running

@@ -278,25 +278,34 @@ def arrangement_text(a: Arrange) -> str:
 
 
 def move_text(action: Any, actor: int, v: View, info: RulesInfo) -> str:
-    """A move as the log line tells it (markup), from the person's view ``v`` just after it."""
+    """A move as the log tells it (markup), from the person's view ``v`` just after it: ``Q♥``, ``pass``…"""
     if isinstance(action, int) and not isinstance(action, bool):
-        return f"plays {card_markup(action)}"
+        return card_markup(action)
     if isinstance(action, Declare):
-        return f"declares {escape(info.contract_name(action.contract))}"
+        return escape(info.contract_name(action.contract))
     if isinstance(action, NameTrump):
-        return "names no trump" if action.suit is None else f"names trumps {suit_label(action.suit)}"
+        return "no trump" if action.suit is None else f"trumps {suit_label(action.suit)}"
     if isinstance(action, NameRank):
-        return f"starts the rows from the {rank_label(action.rank)}s"
+        return f"rows from the {rank_label(action.rank)}s"
     if isinstance(action, Double):
         if not action.targets:
-            return "passes"
+            return "pass"
         parts = []
         for t in sorted(action.targets):
             redoubled = any(b.doubler == t and b.doubled == actor and b.redoubled for b in v.doubles)
-            parts.append(("redoubles " if redoubled else "doubles ") + seat_name(t, v.seat))
+            parts.append(("redouble " if redoubled else "double ") + seat_name(t, v.seat))
         return ", ".join(parts)
     if isinstance(action, Pass):
-        return "passes"
+        return "pass"
     if isinstance(action, Arrange):
-        return "lays out the rows"
+        return "rows laid out"
     return escape(str(action))
+
+
+def doubles_short(v: View) -> str:
+    """Doubles in force, compactly: ``1→you, 2→3 ×2`` (a redouble doubles the stake again)."""
+    if not v.doubles:
+        return "none"
+    def who(s: int) -> str:
+        return "you" if s == v.seat else str(s)
+    return ", ".join(f"{who(b.doubler)}→{who(b.doubled)}" + (" ×2" if b.redoubled else "") for b in v.doubles)

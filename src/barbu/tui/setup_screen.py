@@ -62,8 +62,9 @@ class SetupScreen(Screen[Settings]):
         yield Static("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
                      "Tab moves between them.", id="setup-title")
         with VerticalScroll(id="setup-form"):
-            yield row("Game", Select([(f"{p.name} — {p.description}", p.name) for p in presets()],
+            yield row("Game", Select([(p.name, p.name) for p in presets()],
                                      value=self.preset_name, allow_blank=False, id="preset"))
+            yield Static(preset(self.preset_name).description, id="preset-help")
             yield Vertical(*self._seat_rows(), id="seats-area")
             with Collapsible(title="Rule options", collapsed=True, id="options-box"):
                 yield Vertical(*self._option_rows(), id="options-area")
@@ -136,6 +137,7 @@ class SetupScreen(Screen[Settings]):
             self.preset_name = value
             self.values = preset(value).ruleset.option_values()
             self.seat = min(self.seat, int(self.values["players"]) - 1)
+            self.query_one("#preset-help", Static).update(preset(value).description)
             await self._rebuild(seats=True, options=True)
         elif wid == "players":
             if int(value) == self.values["players"]:

@@ -35,7 +35,7 @@ from ..view import HIDDEN, View
 from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (RulesInfo, action_label, arrangement_text, card_markup, cards_markup,
-                     contract_label, doubles_text, doubling_notes, layout_lines, move_text, prompt, result_label,
+                     contract_label, doubles_short, doubles_text, doubling_notes, layout_lines, move_text, prompt, result_label,
                      rules_info, seat_name, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView
@@ -88,15 +88,16 @@ class TableScreen(Screen):
             yield ChoiceList(id="choices")
             yield ArrangeChooser(id="arrange")
         yield Static(id="log")
-        yield Static(id="message")
-        yield CommandInput(placeholder="type a card (qh), an action (no-queens, trump h, double 1 3, pass), "
-                                       "or help", id="command")
+        with Vertical(id="bottom"):
+            yield Static(id="message")
+            yield CommandInput(placeholder="type a card (qh), an action (no-queens, trump h, double 1 3, pass), "
+                                           "or help", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#trick").border_title = "Table"
         self.query_one("#status").border_title = "Deal"
-        self.query_one("#seats").border_title = "Players"
+        self.query_one("#seats").border_title = "Players (▶ to play, D dealer)"
         self.query_one("#decision").border_title = "Your decision"
         self.query_one(CommandInput).focus()
         self.advance()
@@ -167,8 +168,8 @@ class TableScreen(Screen):
         """Log a move as the person may know it: another seat's secret choice shows only as made."""
         v = self.session.view()
         shown = v.deal_actions[-1] if v.deal_actions else action
-        text = "makes a secret choice" if shown is HIDDEN else move_text(shown, seat, v, self.info)
-        self.recent.append(f"{seat_name(seat, self.session.seat)} {text}")
+        text = "a secret choice" if shown is HIDDEN else move_text(shown, seat, v, self.info)
+        self.recent.append(f"{seat_name(seat, self.session.seat)}: {text}")
 
     def submit(self, choice: Any) -> bool:
         """The person's choice (an action or typed text): applied, or refused with the reason."""
@@ -226,10 +227,11 @@ class TableScreen(Screen):
         lines.append(f"Contract: [b]{escape(contract_label(self.info, v))}[/b]")
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
-            lines.append(f"Doubles: {doubles_text(v)}")
+            lines.append(f"Doubles: {doubles_short(v)}  [dim](doubler→doubled, ×2 redoubled)[/]"
+                         if v.doubles else "Doubles: none")
         if v.set_aside:
             lines.append(f"Set aside, face up: {cards_markup(v.set_aside)}")
-        if v.declarer >= 0 and v.contracts_left[v.declarer]:
+        if v.phase == "declare" and v.declarer != v.seat and v.contracts_left[v.declarer]:
             names = ", ".join(self.info.contract_name(k) for k in self.info.contracts
                               if k in v.contracts_left[v.declarer])
             lines.append(f"[dim]Still to declare by {seat_name(v.declarer, v.seat)}: {escape(names)}[/]")
@@ -238,12 +240,12 @@ class TableScreen(Screen):
     def _seats_table(self, v: View) -> Table:
         s = self.session
         t = Table(box=None, padding=(0, 1), expand=True)
-        for col, just in (("", "left"), ("seat", "left"), ("player", "left"), ("cards", "right"),
+        for col, just in (("", "left"), ("seat", "right"), ("player", "left"), ("cards", "right"),
                           ("tricks", "right"), ("taken", "left"), ("total", "right")):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+            t.add_column(col, justify=just, no_wrap=col != "taken")  # type: ignore[arg-type]
         for seat in range(v.players):
             marks = ("▶" if v.to_act == seat else " ") + ("D" if seat == v.dealer else " ")
-            t.add_row(marks, f"seat {seat}", s.who(seat), str(v.hand_sizes[seat]),
+            t.add_row(marks, str(seat), s.who(seat), str(v.hand_sizes[seat]),
                       str(v.tricks_won[seat]), Text.from_markup(taken_text(v, self.info, seat)),
                       str(v.totals[seat]))
         return t

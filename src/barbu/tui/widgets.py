@@ -68,7 +68,7 @@ class HandView(Static):
                 style = "bold" if c in self.legal else "dim"
                 if i == self.cursor:
                     style = "reverse bold"
-            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({c})]{card_markup(c, style)}[/]")
+            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({int(c)})]{card_markup(c, style)}[/]")
         text = "  [dim]│[/]  ".join(" ".join(g) for g in groups.values())
         self.update(text or "[dim]no cards[/]")
 
