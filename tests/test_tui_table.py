@@ -366,3 +366,13 @@ async def test_resuming_a_finished_match_shows_the_standings(tmp_path):
         assert "Final standings" in text and "match over" in text
         await pilot.press("enter")
     assert not app.is_running
+
+
+async def test_quit_when_the_record_cannot_be_written(tmp_path):
+    app = new_app(tmp_path / "missing-folder", "classic", 3, 0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        assert app.is_running and app.save_failed  # told, and still at the table
+        await pilot.press("ctrl+q")
+    assert not app.is_running and app.saved_to is None

@@ -32,6 +32,7 @@ class BarbuApp(App[int]):
         self.show_setup = setup
         self.delay = self.settings.delay if delay is None else delay
         self.saved_to: Path | None = None
+        self.save_failed = False
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -59,11 +60,16 @@ class BarbuApp(App[int]):
         return None
 
     async def action_quit(self) -> None:
-        """Save the match (if one is under way) and leave: nothing is lost."""
-        if self.session is not None:
+        """Save the match (if one is under way) and leave: nothing is lost.
+
+        If the record cannot be written, say so and stay; a second Ctrl+Q leaves without saving.
+        """
+        if self.session is not None and not self.save_failed:
             try:
                 self.saved_to = self.session.save()
             except OSError as e:
-                self.notify(f"Could not save the record: {e}", severity="error")
+                self.save_failed = True
+                self.notify(f"Could not save the record: {e}. Press Ctrl+Q again to quit without saving.",
+                            severity="error", timeout=10)
                 return
         self.exit(0)

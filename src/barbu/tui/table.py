@@ -265,7 +265,7 @@ class TableScreen(Screen):
         elif v.phase == "doubling":
             who = seat_name(v.to_act, me) if v.to_act is not None else ""
             w.update(f"Doubling round — {who} to call.\nDoubles so far: {doubles_text(v)}")
-        elif c is not None and c.kind == DOMINO:
+        elif c is not None and (c.kind == DOMINO or any(v.layout)):
             lines = layout_lines(v, self.info)
             if v.finished:
                 lines.append("Out: " + ", ".join(seat_name(x, me) for x in v.finished))
@@ -293,7 +293,8 @@ class TableScreen(Screen):
                 else:
                     card = "[dim]·[/]"
                 cells.append(f"{seat_name(seat, me)}: {card}")
-            lines.append(f"Trick {len(v.tricks) + 1} — {seat_name(leader, me)} led:   " + "    ".join(cells))
+            verb = "led" if v.trick else ("lead" if leader == me else "leads")
+            lines.append(f"Trick {len(v.tricks) + 1} — {seat_name(leader, me)} {verb}:   " + "    ".join(cells))
         else:
             leader, cards = v.tricks[-1]
             winner = trick_winner(leader, cards, trump, v.players)
@@ -329,7 +330,7 @@ class TableScreen(Screen):
             return
         box.set_class(True, "active")
         legal = v.legal
-        cards = [a for a in legal if is_card(a)] if not isinstance(legal, Arrangements) else []
+        cards = [a for a in legal if is_card(a)] if len(legal) <= 52 else []
         hand.show(v.hand, cards, active=bool(cards))
         if self.decision_at == s.moves:
             return  # same decision: keep the cursors where the person left them
@@ -343,13 +344,13 @@ class TableScreen(Screen):
             arrange.load(legal.sensible())
         else:
             arrange.display = False
-            others = [a for a in legal if not is_card(a)]
-            self.choices = others[:MAX_LISTED]
-            choices.display = bool(others)
-            if others:
+            listed = legal if len(legal) <= MAX_LISTED else [legal[i] for i in range(MAX_LISTED)]
+            self.choices = [a for a in listed if not is_card(a)]
+            choices.display = bool(self.choices)
+            if self.choices:
                 choices.set_choices([action_label(a, v, self.info) for a in self.choices])
-                if len(others) > MAX_LISTED:
-                    notes.append(f"{len(others)} choices: the first {MAX_LISTED} are listed; type any other.")
+                if len(legal) > MAX_LISTED:
+                    notes.append(f"{len(legal)} choices: the first {MAX_LISTED} are listed; type any other.")
             self.zone = "hand" if cards else "list"
         self.query_one("#prompt", Static).update(
             "\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
@@ -465,10 +466,10 @@ class TableScreen(Screen):
                 parts.append(f"The ace is {self.info.rules.domino_ace} in the rows.")
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
+        parts.append("\n" + bindings.KEYS_HELP)
         parts.append("\n[b]Contracts[/b]")
         for k in self.info.contracts.values():
             parts.append(f"  [b]{escape(k.name)}[/b] ({k.key}): {escape(k.help)}")
-        parts.append("\n" + bindings.KEYS_HELP)
         self.app.push_screen(InfoDialog("Help", "\n".join(parts)))
 
     def action_last_trick(self) -> None:
@@ -476,7 +477,7 @@ class TableScreen(Screen):
         c = self.info.contract(v.contract)
         if not v.tricks:
             body = "No trick has been completed in this deal yet."
-        elif c is not None and c.kind == DOMINO:
+        elif c is not None and (c.kind == DOMINO or any(v.layout)):
             body = "Cards laid so far, in order:\n" + "\n".join(
                 f"  {seat_name(seat, v.seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
         else:

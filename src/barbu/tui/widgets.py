@@ -18,6 +18,11 @@ from ..chinese import ROW_NAMES, Arrange, fouled
 from .labels import card_markup, row_category, sorted_cards
 
 
+def by_rank(mask: int) -> list[int]:
+    """A poker row's cards, high ranks first, so pairs and runs sit together."""
+    return sorted(sorted_cards(mask), key=lambda c: (-(c % 13), c // 13))
+
+
 class HandView(Static):
     """The person's hand sorted by suit, with a cursor; legal cards bright, the others dim."""
 
@@ -102,7 +107,7 @@ class ArrangeChooser(Static):
         self.picked: tuple[int, int] | None = None
 
     def load(self, a: Arrange) -> None:
-        self.rows = [sorted_cards(m) for m in a.rows]
+        self.rows = [by_rank(m) for m in a.rows]
         self.cursor = (self.LAYOUT_ROW, 0)
         self.picked = None
         self._draw()
@@ -135,7 +140,7 @@ class ArrangeChooser(Static):
         else:
             pr, pc = self.picked
             self.rows[pr][pc], self.rows[r][c] = self.rows[r][c], self.rows[pr][pc]
-            self.rows = [sorted_cards(sum(1 << x for x in row)) for row in self.rows]
+            self.rows = [by_rank(sum(1 << x for x in row)) for row in self.rows]
             self.picked = None
         self._draw()
         return None
@@ -159,7 +164,8 @@ class ArrangeChooser(Static):
             lines.append(f"{name:>6}  " + " ".join(cells) + f"   [dim]{row_category(mask)}[/]")
         a = self.arrangement()
         warn = "  [b red]fouled: back ≥ middle ≥ front is broken, every row would lose[/]" if fouled(a) else ""
-        button = "[reverse bold] Lay out these rows [/]" if self.cursor[0] == self.LAYOUT_ROW else "[ Lay out these rows ]"
+        button = ("[reverse bold] ✔ Lay out these rows [/]" if self.cursor[0] == self.LAYOUT_ROW
+                  else "[bold] ✔ Lay out these rows [/]")
         lines.append(f"        [@click=screen.arrange_confirm()]{button}[/]{warn}")
         if self.picked is not None:
             lines.append("[dim]picked a card: Enter on a card of another row swaps them[/]")
