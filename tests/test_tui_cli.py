@@ -39,3 +39,50 @@ def test_cli_opponents_parsing():
         parse_opponents("grandmaster", 4, 0)
     with pytest.raises(RulesetError, match="give one for all"):
         parse_opponents(f"{kind},{kind}", 4, 0)
+
+
+def test_session_plays_a_deal_and_resumes_from_its_record(tmp_path):
+    """The session (no screen): the person's and the bots' moves, deals reported once, the record's seats."""
+    from barbu.match import CHANCE
+    from barbu.ruleset import Ruleset
+    from barbu.tui import Session
+    save = tmp_path / "s.jsonl"
+    s = Session.new(Settings(rules=Ruleset.parse("salad(players=3)"), seat=1, seed=3, save=save,
+                             opponents={0: AGENT_KINDS[0]}))
+    assert s.match.seed == 3 and set(s.strengths) == {0, 2}
+    while not s.match.results:
+        actor = s.to_act()
+        if actor == CHANCE:
+            s.play_chance()
+        elif actor == s.seat:
+            assert s.human_to_act() and s.bot_seat() is None
+            s.apply_human(s.view().legal[0])
+        else:
+            assert s.bot_seat() == actor
+            view = s.bot_view(actor)
+            assert view.seat == actor and view.hand == s.match.hands[actor]
+            s.apply_bot(actor, s.agents[actor].act(view))
+    assert [r.number for r in s.finished_deals()] == [1] and s.finished_deals() == []
+    assert s.save() == save
+    again = Session.resume(save)
+    assert again.seat == 1 and again.strengths == s.strengths and again.moves == s.moves
+    assert again.finished_deals() == []  # deals already played are not reported again
+    other = Session.resume(save, seat=2)
+    assert other.seat == 2 and set(other.strengths) == {0, 1}
+
+
+def test_session_refuses_a_bad_typed_action_and_keeps_the_state():
+    from barbu.errors import BarbuError
+    from barbu.match import CHANCE
+    from barbu.tui import Session
+    s = Session.new(Settings(seed=2, save=None))
+    while s.to_act() == CHANCE or not s.human_to_act():
+        if s.to_act() == CHANCE:
+            s.play_chance()
+        else:
+            seat = s.bot_seat()
+            s.apply_bot(seat, s.agents[seat].act(s.bot_view(seat)))
+    before = s.moves
+    with pytest.raises(BarbuError):
+        s.apply_human("zz")
+    assert s.moves == before

@@ -38,7 +38,7 @@ class Settings:
     opponents: dict[int, str] = field(default_factory=dict)  # seat -> agent kind; missing seats get the default
     seed: int | None = None
     delay: float = DEFAULT_DELAY
-    save: Path = Path(DEFAULT_SAVE)
+    save: Path | None = Path(DEFAULT_SAVE)  # None: never saved
 
     def strengths(self) -> dict[int, str]:
         """The agent kind of every computer seat, defaults filled in."""
@@ -91,7 +91,8 @@ class Session:
         saved = record.header.get("tui") or {}
         if seat is None:
             seat = int(saved.get("seat", 0))
-        kinds = {int(k): str(v) for k, v in (saved.get("opponents") or {}).items()}
+        # A strength this installation lacks (a record from a newer version) falls back to the default.
+        kinds = {int(k): str(v) for k, v in (saved.get("opponents") or {}).items() if v in AGENT_KINDS}
         kinds.update(opponents or {})
         settings = Settings(rules=match.rules, seat=seat, opponents=kinds, save=Path(path))
         settings.check()
@@ -140,9 +141,9 @@ class Session:
         actor = self.match.to_act()
         return actor if actor is not None and actor != CHANCE and actor != self.seat else None
 
-    def bot_choice(self, seat: int) -> Any:
-        """The agent's choice from its own view only (may be slow: front ends run it off the UI thread)."""
-        return self.agents[seat].act(self.match.view(seat))
+    def bot_view(self, seat: int) -> View:
+        """What a computer seat may know: its agent decides from this alone (front ends may do so off the UI thread)."""
+        return self.match.view(seat)
 
     def apply_bot(self, seat: int, action: Any) -> None:
         self.match.apply(action, seat=seat)

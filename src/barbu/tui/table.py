@@ -139,7 +139,7 @@ class TableScreen(Screen):
     async def _computer_move(self, seat: int, moves: int) -> None:
         """One computer move: the agent sees only its seat's view, and takes at least ``delay`` seconds."""
         s = self.session
-        view = s.match.view(seat)
+        view = s.bot_view(seat)
         start = time.monotonic()
         problem = ""
         try:
