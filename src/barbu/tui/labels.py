@@ -194,6 +194,8 @@ def prompt(v: View, info: RulesInfo) -> str:
     if ph == "arrange":
         return ("Arrange your 13 cards: back 5 ≥ middle 5 ≥ front 3. Enter picks a card, Enter on "
                 "another swaps them; Enter on 'Lay out' confirms (or type 'arrange …').")
+    if ph == "pass-on":
+        return "Choose the cards you pass on (↑ ↓ and Enter in the list, or type them)."
     return f"Your decision ({ph}): choose below (↑ ↓ and Enter) or type it."
 
 

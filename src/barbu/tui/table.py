@@ -133,7 +133,7 @@ class TableScreen(Screen):
                 return
             self.thinking = actor
             self.redraw()
-            self.run_worker(self._computer_move(actor, s.moves), group="computer", exclusive=True)
+            self.run_worker(self._computer_move(actor, s.moves), group="computer")
             return
 
     async def _computer_move(self, seat: int, moves: int) -> None:
@@ -330,7 +330,7 @@ class TableScreen(Screen):
             return
         box.set_class(True, "active")
         legal = v.legal
-        cards = [a for a in legal if is_card(a)] if len(legal) <= 52 else []
+        cards = [a for a in legal if is_card(a)] if len(legal) <= MAX_LISTED else []
         hand.show(v.hand, cards, active=bool(cards))
         if self.decision_at == s.moves:
             return  # same decision: keep the cursors where the person left them
