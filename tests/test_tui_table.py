@@ -376,3 +376,17 @@ async def test_quit_when_the_record_cannot_be_written(tmp_path):
         assert app.is_running and app.save_failed  # told, and still at the table
         await pilot.press("ctrl+q")
     assert not app.is_running and app.saved_to is None
+
+
+async def test_a_broken_computer_player_does_not_end_the_game(tmp_path):
+    seed = 5
+    seat = (first_dealer(PLAYED, seed) + 1) % 4
+    app = new_app(tmp_path, PLAYED, seed, seat)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await settle(pilot)
+        for agent in table.session.agents.values():
+            agent.act = lambda view: "not an action"
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert table.waiting_for_human or table.paused
+        assert "computer player failed" in screen_text(app)

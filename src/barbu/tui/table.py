@@ -156,7 +156,7 @@ class TableScreen(Screen):
             if action is None:
                 raise BarbuError(problem)
             s.apply_bot(seat, action)
-        except BarbuError as e:
+        except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
             action = random.Random(moves).choice(view.legal)
             self.say(f"seat {seat}'s computer player failed ({e}); it played a random legal move", error=True)
             s.apply_bot(seat, action)
