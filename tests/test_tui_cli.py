@@ -86,3 +86,42 @@ def test_session_refuses_a_bad_typed_action_and_keeps_the_state():
     with pytest.raises(BarbuError):
         s.apply_human("zz")
     assert s.moves == before
+
+
+def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
+    """`barbu play` in a real (pseudo-)terminal: the table appears, Ctrl+Q saves and quits."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import termios
+    import time
+    save = tmp_path / "tty.jsonl"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in the terminal
+        os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
+                                   "--delay", "0", "--save", str(save)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    seen = b""
+    deadline = time.monotonic() + 60
+    sent = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not sent and b"Your hand" in seen and b"Your decision" in seen:
+            time.sleep(0.5)
+            os.write(fd, b"\x11")  # Ctrl+Q
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert sent, seen[-2000:]
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert save.exists() and b"Resume with: barbu play --resume" in seen

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
-
 from ..agents import AGENT_KINDS
 from ..errors import RulesetError
 from ..ruleset import Ruleset
@@ -48,13 +46,13 @@ def play(args: argparse.Namespace) -> int:
         raise RulesetError("--delay cannot be negative")
     if args.resume:
         session = Session.resume(args.resume, seat=args.seat)
-        if args.opponents:
-            session = Session.resume(args.resume, seat=args.seat,
-                                     opponents=parse_opponents(args.opponents, session.players, session.seat))
+        if args.opponents:  # new strengths for the computer seats of the resumed match
+            kinds = parse_opponents(args.opponents, session.players, session.seat)
+            session = Session(session.match, session.seat, {**session.strengths, **kinds}, session.save_path)
         app = BarbuApp(session=session, delay=args.delay)
     else:
         app = BarbuApp(settings_from_args(args), setup=not args.start)
     code = app.run()
     if app.session is not None and app.saved_to is not None:
-        Console(highlight=False).print(f"Saved to {app.saved_to}. Resume with: barbu play --resume {app.saved_to}")
+        print(f"Saved to {app.saved_to}. Resume with: barbu play --resume {app.saved_to}")
     return code or 0
