@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import random
 
 import pytest
@@ -390,3 +391,23 @@ async def test_a_broken_computer_player_does_not_end_the_game(tmp_path):
         table = await settle(pilot)
         assert table.waiting_for_human or table.paused
         assert "computer player failed" in screen_text(app)
+
+
+async def test_series_points_with_exact_fractions_in_the_scoresheet(tmp_path):
+    """Barbù a sei colpi: a series ends with shared placement points (halves); the sheet shows them."""
+    m = Match("italian-six", 11)
+    rng = random.Random(11)
+    while len(m.results) < 6:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    assert Fraction(295, 2) in m.results[5].series
+    record = tmp_path / "six.jsonl"
+    write_record(m, record)
+    app = BarbuApp(session=Session.resume(record), delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        text = screen_text(app)
+        assert "6 of 24 deals played" in text and "+295/2" in text

@@ -80,6 +80,11 @@ def rank_label(rank: int) -> str:
     return RANKS[rank].replace("T", "10")
 
 
+def signed(x: Any) -> str:
+    """A score with its sign: ``+5``, ``-20``, ``+75/2`` (shared placement points stay exact fractions)."""
+    return ("+" if x > 0 else "") + str(x)
+
+
 # ---------------------------------------------------------------- seats
 def seat_name(seat: int, me: int) -> str:
     return "you" if seat == me else f"seat {seat}"

@@ -36,7 +36,7 @@ from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (RulesInfo, action_label, arrangement_text, card_markup, cards_markup,
                      contract_label, doubles_short, doubles_text, doubling_notes, layout_lines, move_text, prompt, result_label,
-                     rules_info, seat_name, taken_text)
+                     rules_info, seat_name, signed, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView
 
@@ -509,7 +509,7 @@ class TableScreen(Screen):
             t.add_row(str(r.number), seat_name(r.declarer, v.seat),
                       result_label(self.info, r) + ("" if r.played else " (not played)"),
                       str(len(r.doubles)),
-                      *(f"{x:+} → {tot}" for x, tot in zip(added, running)))
+                      *(f"{signed(x)} → {tot}" for x, tot in zip(added, running)))
         t.add_section()
         t.add_row("", "", "total", "", *(str(x) for x in v.totals))
         return t
