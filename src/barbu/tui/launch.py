@@ -32,6 +32,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     rules = Ruleset.parse(args.rules)
     if args.players is not None and args.players != rules.players:
         rules = rules.replace(players=args.players)
+    sets = getattr(args, "sets", None)  # the Scottish game's --sets, where the CLI has it
+    if sets is not None and sets != getattr(rules, "sets", None):
+        rules = rules.replace(sets=sets)
     seat = 0 if args.seat is None else args.seat
     settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
                         seed=args.seed, delay=args.delay, save=Path(args.save))
