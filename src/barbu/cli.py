@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .agents import make_agent
+from .agents import AGENT_KINDS, make_agent
 from .arena import split_bots
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError, RecordError
@@ -210,8 +210,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    from .textplay import play_in_terminal
-    return play_in_terminal(args)
+    """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from .textplay import play_in_terminal
+        if args.seat is None:
+            args.seat = 0
+        return play_in_terminal(args)
+    from .tui.launch import play
+    return play(args)
 
 
 # ---------------------------------------------------------------- arena
@@ -263,10 +269,17 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play against computer players in the terminal")
     pl.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     pl.add_argument("--players", type=int, help="number of players, where the family allows a choice")
-    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the record's when resuming)")
     pl.add_argument("--seed", type=int, default=None, help="seed for the deal and the computer players")
     pl.add_argument("--save", default="barbu-game.jsonl", help="record file, saved after every deal and on quit")
     pl.add_argument("--resume", help="resume the match in this record file")
+    pl.add_argument("--opponents", help="strength of the computer players: one for all, or one per computer "
+                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)})")
+    pl.add_argument("--delay", type=float, default=0.6,
+                    help="seconds between computer moves, so you can follow them (default 0.6; 0 for none)")
+    pl.add_argument("--start", action="store_true", help="skip the setup screen and start at once")
+    pl.add_argument("--plain", action="store_true",
+                    help="the line-by-line game instead of the full-screen one (used when input is piped)")
     pl.set_defaults(func=cmd_play)
     return p
 

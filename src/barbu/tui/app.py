@@ -1,0 +1,75 @@
+"""The Textual application: the setup screen, then the table, with save-and-quit at any time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from . import bindings
+from .session import Session, Settings
+from .setup_screen import SetupScreen
+from .table import TableScreen
+
+
+class BarbuApp(App[int]):
+    """Barbu in the terminal: one person against computer players.
+
+    Give it a ready `Session` (a resumed match) to go straight to the table, or
+    `Settings` for the setup screen (``setup=False`` starts with them at once).
+    """
+
+    CSS_PATH = "barbu.tcss"
+    TITLE = "barbu"
+    BINDINGS = bindings.APP
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, settings: Settings | None = None, session: Session | None = None,
+                 setup: bool = True, delay: float | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.session = session
+        self.show_setup = setup
+        self.delay = self.settings.delay if delay is None else delay
+        self.saved_to: Path | None = None
+        self.save_failed = False
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.push_screen(TableScreen(self.session, self.delay))
+        elif self.show_setup:
+            self.push_screen(SetupScreen(self.settings), self.start)
+        else:
+            self.start(self.settings)
+
+    def start(self, settings: Settings | None) -> None:
+        """Seat the person at a new match with these settings."""
+        if settings is None:
+            self.exit(0)
+            return
+        self.settings = settings
+        self.delay = settings.delay
+        self.session = Session.new(settings)
+        self.push_screen(TableScreen(self.session, self.delay))
+
+    @property
+    def table(self) -> TableScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    async def action_quit(self) -> None:
+        """Save the match (if one is under way) and leave: nothing is lost.
+
+        If the record cannot be written, say so and stay; a second Ctrl+Q leaves without saving.
+        """
+        if self.session is not None and not self.save_failed:
+            try:
+                self.saved_to = self.session.save()
+            except OSError as e:
+                self.save_failed = True
+                self.notify(f"Could not save the record: {e}. Press Ctrl+Q again to quit without saving.",
+                            severity="error", timeout=10)
+                return
+        self.exit(0)

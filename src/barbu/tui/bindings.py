@@ -1,0 +1,43 @@
+"""Key bindings, kept in one place so the help screen and the footer agree.
+
+Letters are never bound on the table: they are typed (``qh``, ``double 1 3``).
+The table's commands sit on function keys and Ctrl keys instead, and can also be
+typed as words (``help``, ``last``, ``scores``, ``save``, ``quit``).
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+TABLE = [
+    Binding("f1", "help", "Help"),
+    Binding("f2", "last_trick", "Last trick"),
+    Binding("f3", "scoresheet", "Scoresheet"),
+    Binding("ctrl+s", "save", "Save"),
+    Binding("escape", "clear", "Clear", show=False),
+]
+
+APP = [
+    Binding("ctrl+q", "quit", "Save & quit", priority=True),
+]
+
+MODAL = [
+    Binding("escape", "close", "Close"),
+    Binding("enter", "close", "Close", show=False),
+    Binding("f1,f2,f3", "close", "Close", show=False),
+]
+
+SETUP = [
+    Binding("ctrl+s", "start", "Start"),
+]
+
+KEYS_HELP = """\
+[b]Keys[/b]
+  ← →            move along your hand (or along a row of Chinese poker)
+  ↑ ↓            move in the list of choices (or between suits / rows)
+  Enter          play or choose what the cursor is on (on an empty command line)
+  type + Enter   a card (qh, 10s, A♠), a contract (no-queens), trump h, rank 7,
+                 pass, double 1 3, family, maximum, arrange <back> <middle> <front>
+  mouse          click a card or a choice
+  F1 help   F2 last trick   F3 scoresheet   Ctrl+S save   Ctrl+Q save and quit
+  Typed words work too: help, last, scores, save, quit."""

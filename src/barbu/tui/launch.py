@@ -1,0 +1,61 @@
+"""``barbu play``: from the command-line flags to the running application."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..agents import AGENT_KINDS
+from ..errors import RulesetError
+from ..ruleset import Ruleset
+from .session import Session, Settings
+
+
+def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]:
+    """``rule`` (every computer seat) or ``random,rule,search`` (the computer seats in order)."""
+    if not text:
+        return {}
+    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    for k in kinds:
+        if k not in AGENT_KINDS:
+            raise RulesetError(f"unknown computer player {k!r}; choose from: {', '.join(AGENT_KINDS)}")
+    others = [s for s in range(players) if s != seat]
+    if len(kinds) == 1:
+        return {s: kinds[0] for s in others}
+    if len(kinds) != len(others):
+        raise RulesetError(f"--opponents lists {len(kinds)} computer players; give one for all, or one for "
+                           f"each of seats {', '.join(str(s) for s in others)}")
+    return dict(zip(others, kinds))
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    rules = Ruleset.parse(args.rules)
+    if args.players is not None and args.players != rules.players:
+        rules = rules.replace(players=args.players)
+    sets = getattr(args, "sets", None)  # the Scottish game's --sets, where the CLI has it
+    if sets is not None and sets != getattr(rules, "sets", None):
+        rules = rules.replace(sets=sets)
+    seat = 0 if args.seat is None else args.seat
+    settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
+                        seed=args.seed, delay=args.delay, save=Path(args.save))
+    settings.check()
+    return settings
+
+
+def play(args: argparse.Namespace) -> int:
+    """Run the Textual game; say where the match was saved when it ends."""
+    from .app import BarbuApp
+    if args.delay < 0:
+        raise RulesetError("--delay cannot be negative")
+    if args.resume:
+        session = Session.resume(args.resume, seat=args.seat)
+        if args.opponents:  # new strengths for the computer seats of the resumed match
+            kinds = parse_opponents(args.opponents, session.players, session.seat)
+            session = Session(session.match, session.seat, {**session.strengths, **kinds}, session.save_path)
+        app = BarbuApp(session=session, delay=args.delay)
+    else:
+        app = BarbuApp(settings_from_args(args), setup=not args.start)
+    code = app.run()
+    if app.session is not None and app.saved_to is not None:
+        print(f"Saved to {app.saved_to}. Resume with: barbu play --resume {app.saved_to}")
+    return code or 0

@@ -1,0 +1,174 @@
+"""One person at a table of computer players: the match, the seats and the record file.
+
+The session holds no Textual code, so the game flow can be tested without a
+screen.  The person and the bots see the match only through
+``match.view(seat)``; the session applies their choices, plays the chance
+events and saves the record.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents import AGENT_KINDS, make_agent
+from ..errors import BarbuError, RulesetError
+from ..match import CHANCE, DealResult, Match
+from ..record import read_record, replay, write_record
+from ..ruleset import Ruleset
+from ..view import View
+
+DEFAULT_SAVE = "barbu-game.jsonl"
+DEFAULT_DELAY = 0.6
+
+
+def default_strength() -> str:
+    """The strength offered first: the rule-based player when there is one (strong and quick), else the strongest."""
+    return "rule" if "rule" in AGENT_KINDS else AGENT_KINDS[-1]
+
+
+@dataclass
+class Settings:
+    """Everything the setup screen chooses; the CLI fills it from its flags."""
+
+    rules: Ruleset = field(default_factory=lambda: Ruleset.parse("classic"))
+    seat: int = 0
+    opponents: dict[int, str] = field(default_factory=dict)  # seat -> agent kind; missing seats get the default
+    seed: int | None = None
+    delay: float = DEFAULT_DELAY
+    save: Path | None = Path(DEFAULT_SAVE)  # None: never saved
+
+    def strengths(self) -> dict[int, str]:
+        """The agent kind of every computer seat, defaults filled in."""
+        out = {}
+        for s in range(self.rules.players):
+            if s != self.seat:
+                out[s] = self.opponents.get(s, default_strength())
+        return out
+
+    def check(self) -> None:
+        """Refuse impossible settings in plain words."""
+        n = self.rules.players
+        if not 0 <= self.seat < n:
+            raise RulesetError(f"there is no seat {self.seat}: seats are 0 to {n - 1}")
+        for s, kind in self.opponents.items():
+            if kind not in AGENT_KINDS:
+                raise RulesetError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+            if not 0 <= s < n:
+                raise RulesetError(f"there is no seat {s}: seats are 0 to {n - 1}")
+        if self.delay < 0:
+            raise RulesetError("the delay between computer moves cannot be negative")
+
+
+class Session:
+    """A match in progress with one human seat; the other seats are agents."""
+
+    def __init__(self, match: Match, seat: int, strengths: dict[int, str], save: Path | None) -> None:
+        self.match = match
+        self.seat = seat
+        self.strengths = dict(strengths)
+        self.save_path = save
+        seed = match.seed
+        self.agents = {s: make_agent(kind, None if seed is None else seed * 1000 + s)
+                       for s, kind in self.strengths.items()}
+        self._reported = len(match.results)
+
+    # ---------------------------------------------------------------- making one
+    @classmethod
+    def new(cls, settings: Settings) -> "Session":
+        settings.check()
+        seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
+        return cls(Match(settings.rules, seed), settings.seat, settings.strengths(), settings.save)
+
+    @classmethod
+    def resume(cls, path: str | Path, seat: int | None = None,
+               opponents: dict[int, str] | None = None) -> "Session":
+        """Continue the match of a record file; the seats come from the record unless given."""
+        record = read_record(path)
+        match = replay(record).match
+        saved = record.header.get("tui") or {}
+        if seat is None:
+            seat = int(saved.get("seat", 0))
+        # A strength this installation lacks (a record from a newer version) falls back to the default.
+        kinds = {int(k): str(v) for k, v in (saved.get("opponents") or {}).items() if v in AGENT_KINDS}
+        kinds.update(opponents or {})
+        settings = Settings(rules=match.rules, seat=seat, opponents=kinds, save=Path(path))
+        settings.check()
+        return cls(match, seat, settings.strengths(), Path(path))
+
+    # ---------------------------------------------------------------- state
+    @property
+    def players(self) -> int:
+        return self.match.n
+
+    def view(self) -> View:
+        """The person's view: all that is ever shown on the screen."""
+        return self.match.view(self.seat)
+
+    @property
+    def moves(self) -> int:
+        """How many actions the match has seen: a counter that tells when something happened."""
+        return len(self.match.history)
+
+    def to_act(self) -> int | None:
+        return self.match.to_act()
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+    def human_to_act(self) -> bool:
+        return self.match.to_act() == self.seat
+
+    def seat_label(self, s: int) -> str:
+        return "you" if s == self.seat else f"seat {s}"
+
+    def who(self, s: int) -> str:
+        """Who sits at a seat: you, or the computer player's strength."""
+        return "you" if s == self.seat else self.strengths.get(s, "?")
+
+    # ---------------------------------------------------------------- acting
+    def apply_human(self, choice: Any) -> Any:
+        """Apply the person's choice (an action or typed text); a bad one raises `BarbuError`, changing nothing."""
+        action = self.match.parse_action(choice) if isinstance(choice, str) else choice
+        self.match.apply(action, seat=self.seat)
+        return action
+
+    def bot_seat(self) -> int | None:
+        """The computer seat to act now, if any."""
+        actor = self.match.to_act()
+        return actor if actor is not None and actor != CHANCE and actor != self.seat else None
+
+    def bot_view(self, seat: int) -> View:
+        """What a computer seat may know: its agent decides from this alone (front ends may do so off the UI thread)."""
+        return self.match.view(seat)
+
+    def apply_bot(self, seat: int, action: Any) -> None:
+        self.match.apply(action, seat=seat)
+
+    def play_chance(self) -> Any:
+        return self.match.play_chance()
+
+    def finished_deals(self) -> list[DealResult]:
+        """Deals finished since the last call (each reported once), as the public results."""
+        new = [r.public() for r in self.match.results[self._reported:]]
+        self._reported = len(self.match.results)
+        return new
+
+    # ---------------------------------------------------------------- saving
+    def header(self) -> dict[str, Any]:
+        names = [self.who(s) if s == self.seat else f"{self.who(s)} {s}" for s in range(self.players)]
+        return {"players_names": names,
+                "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()}}}
+
+    def save(self) -> Path | None:
+        """Write the record (atomically); returns where, or None when saving is off."""
+        if self.save_path is None:
+            return None
+        write_record(self.match, self.save_path, self.header())
+        return self.save_path
+
+
+__all__ = ["BarbuError", "DEFAULT_DELAY", "DEFAULT_SAVE", "Session", "Settings", "default_strength"]

@@ -1,0 +1,192 @@
+"""The setup screen: game, options, players, your seat, the computer players, seed and pace.
+
+Everything starts at a sensible default, with the focus on Start: Enter
+starts at once.  Options are those the chosen family reads, each with the
+values it allows; a combination the rules refuse is explained and not started.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static
+
+from ..agents import AGENT_KINDS
+from ..errors import RulesetError
+from ..presets import preset, presets
+from ..ruleset import OPTIONS, OptionSpec
+from . import bindings
+from .session import Settings, default_strength
+
+
+def option_values(spec: OptionSpec) -> list[str]:
+    """The values a setup menu offers for an option, as text."""
+    if spec.kind is bool:
+        return ["true", "false"]
+    if spec.choices is not None:
+        return [spec.format(c) for c in spec.choices]
+    lo = spec.minimum if spec.minimum is not None else 0
+    hi = spec.maximum if spec.maximum is not None else lo + 10
+    return [str(x) for x in range(lo, hi + 1)]
+
+
+def row(label: str, widget: Widget, help: str = "") -> Horizontal:
+    r = Horizontal(Label(label, classes="setup-label"), widget, classes="setup-row")
+    if help:
+        r.tooltip = help
+    return r
+
+
+class SetupScreen(Screen[Settings]):
+    """Choose the game; dismissed with the chosen `Settings`."""
+
+    BINDINGS = bindings.SETUP
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.preset_name = settings.rules.preset
+        self.values: dict[str, Any] = settings.rules.option_values()
+        self.seat = settings.seat
+        self.kinds = settings.strengths()
+        self.seed = settings.seed
+        self.delay = settings.delay
+        self.save = settings.save
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
+                     "Tab moves between them.", id="setup-title")
+        with VerticalScroll(id="setup-form"):
+            yield row("Game", Select([(p.name, p.name) for p in presets()],
+                                     value=self.preset_name, allow_blank=False, id="preset"))
+            yield Static(preset(self.preset_name).description, id="preset-help")
+            yield Vertical(*self._seat_rows(), id="seats-area")
+            with Collapsible(title="Rule options", collapsed=True, id="options-box"):
+                yield Vertical(*self._option_rows(), id="options-area")
+            yield row("Seed", Input(value="" if self.seed is None else str(self.seed),
+                                    placeholder="random", id="seed"),
+                      "The same seed deals the same cards.")
+            yield row("Computer pace", Input(value=f"{self.delay:g}", id="delay"),
+                      "Seconds between computer moves (0 for no wait).")
+        yield Static(id="setup-error")
+        with Horizontal(id="setup-buttons"):
+            yield Button("Start", id="start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()
+
+    def _family(self):
+        return preset(self.preset_name).ruleset.family_spec
+
+    def _seat_rows(self) -> list[Widget]:
+        fam = self._family()
+        n = int(self.values["players"])
+        rows: list[Widget] = []
+        if len(fam.players) > 1:
+            rows.append(row("Players", Select([(str(p), str(p)) for p in fam.players], value=str(n),
+                                              allow_blank=False, id="players")))
+        rows.append(row("Your seat", Select([(f"seat {s}", str(s)) for s in range(n)], value=str(self.seat),
+                                            allow_blank=False, id="seat")))
+        for s in range(n):
+            if s == self.seat:
+                continue
+            kind = self.kinds.get(s) or default_strength()
+            self.kinds[s] = kind
+            rows.append(row(f"Seat {s} plays", Select([(k, k) for k in AGENT_KINDS], value=kind,
+                                                      allow_blank=False, id=f"opp-{s}"),
+                            "The strength of this computer player."))
+        return rows
+
+    def _option_rows(self) -> list[Widget]:
+        fam = self._family()
+        rows: list[Widget] = []
+        for name, spec in OPTIONS.items():
+            if name == "players" or name not in fam.options:
+                continue
+            value = spec.format(self.values[name])
+            rows.append(row(name, Select([(v, v) for v in option_values(spec)], value=value,
+                                         allow_blank=False, id=f"opt-{name}"), spec.help))
+        if not rows:
+            rows.append(Label("This game has no options."))
+        return rows
+
+    async def _rebuild(self, seats: bool = True, options: bool = False) -> None:
+        if seats:
+            area = self.query_one("#seats-area")
+            await area.remove_children()
+            await area.mount_all(self._seat_rows())
+        if options:
+            area = self.query_one("#options-area")
+            await area.remove_children()
+            await area.mount_all(self._option_rows())
+
+    # ---------------------------------------------------------------- changes
+    @on(Select.Changed)
+    async def on_select(self, event: Select.Changed) -> None:
+        wid = event.select.id or ""
+        value = str(event.value)
+        if wid == "preset":
+            if value == self.preset_name:
+                return
+            self.preset_name = value
+            self.values = preset(value).ruleset.option_values()
+            self.seat = min(self.seat, int(self.values["players"]) - 1)
+            self.query_one("#preset-help", Static).update(preset(value).description)
+            await self._rebuild(seats=True, options=True)
+        elif wid == "players":
+            if int(value) == self.values["players"]:
+                return
+            self.values["players"] = int(value)
+            self.seat = min(self.seat, int(value) - 1)
+            await self._rebuild()
+        elif wid == "seat":
+            if int(value) == self.seat:
+                return
+            self.seat = int(value)
+            await self._rebuild()
+        elif wid.startswith("opp-"):
+            self.kinds[int(wid[4:])] = value
+        elif wid.startswith("opt-"):
+            name = wid[4:]
+            self.values[name] = OPTIONS[name].parse(value)
+        self.query_one("#setup-error", Static).update("")
+
+    # ---------------------------------------------------------------- start
+    def settings(self) -> Settings:
+        """The chosen settings; a refused combination raises `RulesetError` in plain words."""
+        base = preset(self.preset_name).ruleset
+        changes = {k: v for k, v in self.values.items() if getattr(base, k) != v}
+        rules = base.replace(**changes) if changes else base
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            raise RulesetError(f"the seed must be a whole number, not {seed_text!r}") from None
+        delay_text = self.query_one("#delay", Input).value.strip() or "0"
+        try:
+            delay = float(delay_text)
+        except ValueError:
+            raise RulesetError(f"the pace is a number of seconds, like 0.6, not {delay_text!r}") from None
+        kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
+        settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save)
+        settings.check()
+        return settings
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        try:
+            settings = self.settings()
+        except RulesetError as e:
+            self.query_one("#setup-error", Static).update(f"[b red]Cannot start:[/] {e}")
+            return
+        self.dismiss(settings)
+
+    @on(Input.Submitted)
+    def on_input_enter(self) -> None:
+        self.action_start()

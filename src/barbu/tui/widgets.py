@@ -1,0 +1,207 @@
+"""The table's widgets: the hand, the choice list, the Chinese poker rows and the command line.
+
+None of them knows the match: the table screen gives them what the person's
+view holds, and they tell it what was chosen.  Cards carry ``@click`` actions
+so that a click on a card is the same choice as Enter on it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..chinese import ROW_NAMES, Arrange, fouled
+from .labels import card_markup, row_category, sorted_cards
+
+
+def by_rank(mask: int) -> list[int]:
+    """A poker row's cards, high ranks first, so pairs and runs sit together."""
+    return sorted(sorted_cards(mask), key=lambda c: (-(c % 13), c // 13))
+
+
+class HandView(Static):
+    """The person's hand sorted by suit, with a cursor; legal cards bright, the others dim."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.cards: list[int] = []
+        self.cursor = 0
+        self.legal: frozenset[int] = frozenset()
+        self.active = False
+
+    def show(self, hand: int, legal: Iterable[int] = (), active: bool = False) -> None:
+        """Show ``hand``; when ``active`` the cursor is on (and keeps to) a card the person may play."""
+        old = self.current()
+        self.cards = sorted_cards(hand)
+        self.legal = frozenset(legal)
+        self.active = active
+        if old in self.cards and (not self.legal or old in self.legal):
+            self.cursor = self.cards.index(old)
+        else:
+            first = [i for i, c in enumerate(self.cards) if c in self.legal]
+            self.cursor = first[0] if first else 0
+        self.border_title = f"Your hand ({len(self.cards)} cards)"
+        self._draw()
+
+    def current(self) -> int | None:
+        return self.cards[self.cursor] if self.cards and 0 <= self.cursor < len(self.cards) else None
+
+    def move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + step) % len(self.cards)
+            self._draw()
+
+    def jump_suit(self, step: int) -> None:
+        """Move to the first card of the next (or previous) suit held."""
+        if not self.cards:
+            return
+        suit = self.cards[self.cursor] // 13
+        suits = sorted({c // 13 for c in self.cards})
+        target = suits[(suits.index(suit) + step) % len(suits)]
+        self.cursor = next(i for i, c in enumerate(self.cards) if c // 13 == target)
+        self._draw()
+
+    def _draw(self) -> None:
+        groups: dict[int, list[str]] = {}
+        for i, c in enumerate(self.cards):
+            style = ""
+            if self.active:
+                style = "bold" if c in self.legal else "dim"
+                if i == self.cursor:
+                    style = "reverse bold"
+            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({int(c)})]{card_markup(c, style)}[/]")
+        text = "  [dim]│[/]  ".join(" ".join(g) for g in groups.values())
+        self.update(text or "[dim]no cards[/]")
+
+
+class ChoiceList(OptionList, can_focus=False):
+    """The actions of a decision that is not a card: contracts, trumps, ranks, doubles, pass…
+
+    It never takes the focus: the command line keeps it, and ↑ ↓ Enter there move and choose here.
+    """
+
+    def set_choices(self, labels: list[str], highlight: int = 0) -> None:
+        self.clear_options()
+        self.add_options([Option(label) for label in labels])
+        if labels:
+            self.highlighted = max(0, min(highlight, len(labels) - 1))
+
+
+class ArrangeChooser(Static):
+    """Chinese poker: three rows (back 5, middle 5, front 3) and a 'Lay out' line.
+
+    Rows always hold 5, 5 and 3 cards: Enter (or a click) picks a card up, and on a card of
+    another row swaps the two.  The category of each row and a foul show as you go.
+    """
+
+    LAYOUT_ROW = 3
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.rows: list[list[int]] = [[], [], []]
+        self.cursor = (0, 0)
+        self.picked: tuple[int, int] | None = None
+
+    def load(self, a: Arrange) -> None:
+        self.rows = [by_rank(m) for m in a.rows]
+        self.cursor = (self.LAYOUT_ROW, 0)
+        self.picked = None
+        self._draw()
+
+    def arrangement(self) -> Arrange:
+        masks = [sum(1 << c for c in row) for row in self.rows]
+        return Arrange(*masks)
+
+    def move(self, drow: int, dcol: int) -> None:
+        r, c = self.cursor
+        if drow:
+            r = (r + drow) % (self.LAYOUT_ROW + 1)
+        if r == self.LAYOUT_ROW:
+            c = 0
+        else:
+            size = len(self.rows[r])
+            c = (c + dcol) % size if dcol else min(c, size - 1)
+        self.cursor = (r, c)
+        self._draw()
+
+    def press(self) -> Arrange | None:
+        """Enter at the cursor: the arrangement when on 'Lay out', else pick or swap (None)."""
+        r, c = self.cursor
+        if r == self.LAYOUT_ROW:
+            return self.arrangement()
+        if self.picked is None:
+            self.picked = (r, c)
+        elif self.picked == (r, c):
+            self.picked = None
+        else:
+            pr, pc = self.picked
+            self.rows[pr][pc], self.rows[r][c] = self.rows[r][c], self.rows[pr][pc]
+            self.rows = [by_rank(sum(1 << x for x in row)) for row in self.rows]
+            self.picked = None
+        self._draw()
+        return None
+
+    def click(self, r: int, c: int) -> Arrange | None:
+        self.cursor = (r, c)
+        return self.press()
+
+    def _draw(self) -> None:
+        lines = []
+        for r, (name, row) in enumerate(zip(ROW_NAMES, self.rows)):
+            cells = []
+            for c, card in enumerate(row):
+                style = ""
+                if self.picked == (r, c):
+                    style = "underline bold"
+                if self.cursor == (r, c):
+                    style = (style + " reverse").strip()
+                cells.append(f"[@click=screen.arrange_clicked({r},{c})]{card_markup(card, style)}[/]")
+            mask = sum(1 << x for x in row)
+            lines.append(f"{name:>6}  " + " ".join(cells) + f"   [dim]{row_category(mask)}[/]")
+        a = self.arrangement()
+        warn = "  [b red]fouled: back ≥ middle ≥ front is broken, every row would lose[/]" if fouled(a) else ""
+        button = ("[reverse bold] ✔ Lay out these rows [/]" if self.cursor[0] == self.LAYOUT_ROW
+                  else "[bold] ✔ Lay out these rows [/]")
+        lines.append(f"        [@click=screen.arrange_confirm()]{button}[/]{warn}")
+        if self.picked is not None:
+            lines.append("[dim]picked a card: Enter on a card of another row swaps them[/]")
+        self.update("\n".join(lines))
+
+
+class CommandInput(Input):
+    """The command line, which keeps the focus: type a card or an action, or steer with the arrows.
+
+    While it is empty, ← → ↑ ↓ move the cursor of the hand, the list or the rows, and
+    Enter chooses what the cursor is on.
+    """
+
+    BINDINGS = [
+        Binding("up", "nav('up')", "Up", show=False),
+        Binding("down", "nav('down')", "Down", show=False),
+    ]
+
+    class Nav(Message):
+        """An arrow key pressed on the empty command line."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def action_nav(self, key: str) -> None:
+        self.post_message(self.Nav(key))
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        if not self.value:
+            self.post_message(self.Nav("left"))
+        else:
+            super().action_cursor_left(select)
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        if not self.value:
+            self.post_message(self.Nav("right"))
+        else:
+            super().action_cursor_right(select)
