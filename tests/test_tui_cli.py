@@ -30,12 +30,14 @@ def test_cli_play_plain_and_help(tmp_path):
 
 
 def test_cli_opponents_parsing():
-    from barbu.errors import RulesetError
+    from barbu.errors import AgentError, RulesetError
     from barbu.tui.launch import parse_opponents
     kind = AGENT_KINDS[0]
     assert parse_opponents(kind, 4, 1) == {0: kind, 2: kind, 3: kind}
     assert parse_opponents(",".join([kind] * 3), 4, 0) == {1: kind, 2: kind, 3: kind}
-    with pytest.raises(RulesetError, match="unknown computer player"):
+    assert parse_opponents("search(samples=5, seconds=0.2),rule,random", 4, 3) == {
+        0: "search(samples=5, seconds=0.2)", 1: "rule", 2: "random"}
+    with pytest.raises(AgentError, match="unknown computer player"):
         parse_opponents("grandmaster", 4, 0)
     with pytest.raises(RulesetError, match="give one for all"):
         parse_opponents(f"{kind},{kind}", 4, 0)

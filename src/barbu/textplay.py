@@ -13,7 +13,8 @@ from typing import Callable
 
 from rich.console import Console
 
-from .agents import RandomAgent
+from .agents import make_agent
+from .tui.launch import parse_opponents
 from .chinese import Arrangements
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError
@@ -82,7 +83,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         return 2
     seat = args.seat
     save = Path(args.resume or args.save)
-    bots = {s: RandomAgent(None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
+    kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
+    bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     con.print(f"You are seat {seat}, playing {m.rules} against {len(bots)} computer players. Type 'help'.")
     done = len(m.results)
     while not m.is_over:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..agents import AGENT_KINDS
+from ..arena import split_bots
 from ..errors import RulesetError
 from ..ruleset import Ruleset
 from .session import Session, Settings
@@ -15,10 +15,7 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
     """``rule`` (every computer seat) or ``random,rule,search`` (the computer seats in order)."""
     if not text:
         return {}
-    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
-    for k in kinds:
-        if k not in AGENT_KINDS:
-            raise RulesetError(f"unknown computer player {k!r}; choose from: {', '.join(AGENT_KINDS)}")
+    kinds = [k.lower() for k in split_bots(text) if k]  # names, with settings such as search(samples=20)
     others = [s for s in range(players) if s != seat]
     if len(kinds) == 1:
         return {s: kinds[0] for s in others}
