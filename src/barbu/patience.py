@@ -73,47 +73,51 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def lay_options(hand: int, layout: Layout, anytime: bool) -> list[int]:
+def lay_options(hand: int, layout: Layout, anytime: bool, playable: int | None = None) -> list[int]:
     """Every group of 2+ cards the hand may lay now, as masks.
 
     ``anytime`` (the Silly Round) allows any run or set; otherwise only the whole
-    hand, to go out.
+    hand, to go out.  ``playable`` (the cards that fit now) saves recomputing it.
     """
     if hand.bit_count() < 2:
         return []
     if not anytime:
+        if playable is not None and not hand & playable:
+            return []
         return [hand] if group_fits(hand, layout) else []
+    if playable is None:
+        playable = sum(1 << c for c in _cards(hand) if fits(c, layout))
+    fit = hand & playable
+    if not fit:
+        return []
     out: list[int] = []
-    for suit in range(4):
-        ranks = _ranks(hand, suit)
-        # maximal blocks of consecutive ranks held
-        i = 0
-        while i < len(ranks):
-            j = i
-            while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
-                j += 1
-            lo, hi = ranks[i], ranks[j]
-            row = layout[suit]
-            if hi > lo:
-                if row is None:
-                    if lo <= JACK <= hi:
-                        for a in range(lo, JACK + 1):
-                            for b in range(max(JACK, a + 1), hi + 1):
-                                out.append(_run_mask(suit, a, b))
-                else:
-                    if lo <= row[1] + 1 <= hi:  # runs going up from the top of the row
-                        for b in range(row[1] + 2, hi + 1):
-                            out.append(_run_mask(suit, row[1] + 1, b))
-                    if lo <= row[0] - 1 <= hi:  # runs going down from the bottom of the row
-                        for a in range(lo, row[0] - 1):
-                            out.append(_run_mask(suit, a, row[0] - 1))
-            i = j + 1
-    for rank in range(13):
-        placeable = [s * 13 + rank for s in range(4) if hand >> (s * 13 + rank) & 1 and fits(s * 13 + rank, layout)]
-        k = len(placeable)
-        for subset in range(1, 1 << k):
-            if subset.bit_count() >= 2:
-                out.append(sum(1 << placeable[i] for i in range(k) if subset >> i & 1))
+    by_rank: dict[int, list[int]] = {}
+    for c in _cards(fit):
+        suit, r = divmod(c, 13)
+        by_rank.setdefault(r, []).append(c)
+        base = suit * 13
+        row = layout[suit]
+        if row is None or r == row[1] + 1:  # runs going up from c (through the Jack of an unopened suit)
+            hi = r
+            while hi < 12 and hand >> (base + hi + 1) & 1:
+                hi += 1
+        else:
+            hi = r
+        if row is None or r == row[0] - 1:  # runs going down from c
+            lo = r
+            while lo > 0 and hand >> (base + lo - 1) & 1:
+                lo -= 1
+        else:
+            lo = r
+        for a in range(lo, r + 1):
+            for b in range(max(r, a + 1), hi + 1):
+                out.append(_run_mask(suit, a, b))
+    for same in by_rank.values():
+        k = len(same)
+        if k >= 2:
+            for subset in range(1, 1 << k):
+                if subset & (subset - 1):  # two or more cards
+                    out.append(sum(1 << same[i] for i in range(k) if subset >> i & 1))
     return out
 
 

@@ -272,6 +272,44 @@ def glyph_label(glyphs: Iterable[Glyph], seat: int, call: str | None) -> str:
     return " ".join(GLYPH_NAMES[g.name] for g in glyphs if g.seat == seat and g.call == call)
 
 
-__all__ = ["CALL_TOTALS", "COLUMN_NAMES", "GLYPH_NAMES", "Glyph", "ScottishDeal", "deal_glyphs", "round_glyphs",
+def _points(x: int) -> str:
+    return f"{x:+d}" if x else "."
+
+
+def row_glyphs(glyphs: Iterable[Glyph], seat: int) -> str:
+    """A seat's glyphs of a round as names, each with its call: ``Egg (Queens), Rumping Ripple``."""
+    out = []
+    for g in glyphs:
+        if g.seat == seat:
+            out.append(GLYPH_NAMES[g.name] + (f" ({SCOTTISH_CALL_NAMES[g.call]})" if g.call else ""))
+    return ", ".join(out)
+
+
+def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
+    """The sheet as plain text, the booklet's layout: a row per player per Round, glyph names beside."""
+    n = sheet.players
+    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    width = max(len(x) for x in names) + 2
+    head = " " * width + "".join(f"{c:>8}" for c in COLUMN_NAMES) + f"{'TOTAL':>8}"
+    out: list[str] = []
+    for st in sheet.sets:
+        out.append(f"Set {st.number}" + ("" if st.complete else " (in progress)"))
+        out.append(head)
+        for r in st.rounds:
+            who = f", caller {names[r.caller]}" if r.caller is not None else ""
+            out.append(f"{r.label}{who}" + ("" if r.complete else " (in progress)"))
+            for seat in range(n):
+                line = f"  {names[seat]:<{width - 2}}" + "".join(f"{_points(x):>8}" for x in r.cells[seat])
+                line += f"{r.totals[seat]:>+8d}"
+                g = row_glyphs(r.glyphs, seat)
+                out.append(line + (f"   {g}" if g else ""))
+            out.append("  running total: " + "  ".join(f"{names[s]} {r.running[s]:+d}" for s in range(n)))
+        out.append("Set total: " + "  ".join(f"{names[s]} {st.totals[s]:+d}" for s in range(n)))
+        out.append("Set position: " + "  ".join(f"{names[s]} {ordinal(st.positions[s])}" for s in range(n)))
+        out.append("Overall running scores: " + "  ".join(f"{names[s]} {st.overall[s]:+d}" for s in range(n)))
+    return out
+
+
+__all__ = ["sheet_lines", "row_glyphs", "CALL_TOTALS", "COLUMN_NAMES", "GLYPH_NAMES", "Glyph", "ScottishDeal", "deal_glyphs", "round_glyphs",
            "SheetRound", "SheetSet", "Sheet", "RoundInput", "build_sheet", "sheet_from_results", "positions",
            "ordinal", "glyph_label", "trick_winner", "SCOTTISH_NEGATIVES"]

@@ -29,7 +29,8 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Iterator
 
 from .actions import PASS, Cut, Deal, Declare, Lay, PackDraw, Pass, PassOn
 from .cards import CARDS, JACK, SUIT_NAMES, Card, cards_of, parse_card, rank_mask
@@ -164,12 +165,65 @@ def _parse_cards(words: list[str]) -> int:
     return mask
 
 
+class PassOnChoices(Sequence):
+    """The 56 ways to pass on 3 of 8 cards, made one at a time when asked for (a legal-action sequence)."""
+
+    __slots__ = ("hand", "_bits")
+
+    def __init__(self, hand: int) -> None:
+        self.hand = hand
+        self._bits = [1 << c for c in cards_of(hand)]
+
+    def __len__(self) -> int:
+        k = len(self._bits)
+        return k * (k - 1) * (k - 2) // 6
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self))))
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("pass-on choice out of range")
+        trio = _TRIOS.get(len(self._bits))
+        if trio is None:
+            trio = _TRIOS[len(self._bits)] = tuple(combinations(range(len(self._bits)), 3))
+        a, b, c = trio[i]
+        return PassOn(self._bits[a] | self._bits[b] | self._bits[c])
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, PassOn) and isinstance(action.cards, int) and action.cards.bit_count() == 3
+                and not action.cards & ~self.hand and action.cards > 0)
+
+    def __iter__(self) -> Iterator[PassOn]:
+        for a, b, c in combinations(self._bits, 3):
+            yield PassOn(a | b | c)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PassOnChoices):
+            return other.hand == self.hand
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("PassOnChoices", self.hand))
+
+    def __repr__(self) -> str:
+        return f"PassOnChoices({self.hand:#x})"
+
+
+_TRIOS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_CALL_ACTIONS: dict[tuple[frozenset[str], int, bool], tuple[Declare, ...]] = {}  # a Caller's choices by round state
+
+
 class ScottishMatch(Match):
     """A Scottish match: `Match` with Sets, Rounds, cut calls, pass-ons and Patience."""
 
     __slots__ = ("sets", "state", "start_state", "stages", "cut_for", "cut_group", "calls", "cuts",
                  "pass_count", "pass_offset", "pass_queue", "pending", "pass_log", "double_offered", "forced",
-                 "_call_parts", "_cache")
+                 "_call_parts")
 
     def __init__(self, rules: Ruleset | str = "scottish", seed: int | None = None) -> None:
         super().__init__(rules, seed)
@@ -181,7 +235,6 @@ class ScottishMatch(Match):
         table = scottish_call_points()
         self._call_parts = {k: Contract(k, k, **table[k]) for k in SCOTTISH_NEGATIVES}
         self._call_parts["patience"] = Contract("patience", "Patience", kind=DOMINO, finishing=PATIENCE_PLACES)
-        self._cache: tuple[Any, Any] = (None, None)
 
     def _reset_deal(self) -> None:
         super()._reset_deal()
@@ -232,24 +285,22 @@ class ScottishMatch(Match):
         if ph == DOMINO_PLAY:
             return self._patience_actions()
         if ph == DECLARE:
-            return self._cached(("declare", self.state), lambda: tuple(Declare(k) for k in call_choices(self.state)))
+            st = self.state
+            key = (st.calls_left, st.big, st.treble)
+            acts = _CALL_ACTIONS.get(key)
+            if acts is None:
+                acts = _CALL_ACTIONS[key] = tuple(Declare(k) for k in call_choices(st))
+            return acts
         if ph == PASS_ON:
-            hand = self.hands[self.pass_queue[0]]
-            return self._cached(("pass", hand), lambda: tuple(
-                PassOn(sum(1 << c for c in trio)) for trio in combinations(cards_of(hand), 3)))
+            return PassOnChoices(self.hands[self.pass_queue[0]])
         return ()
-
-    def _cached(self, key: Any, make: Any) -> tuple:
-        if self._cache[0] != key:
-            self._cache = (key, make())
-        return self._cache[1]
 
     def _patience_actions(self) -> tuple:
         hand = self.hands[self.turn]
         singles = cards_of(hand & self.playable)
         if not singles:
             return (PASS,)
-        lays = lay_options(hand, self.layout, anytime=self.state.silly)
+        lays = lay_options(hand, self.layout, self.state.silly, self.playable)
         return singles + tuple(Lay(g) for g in lays) if lays else singles
 
     # ------------------------------------------------------------------ applying
@@ -383,7 +434,7 @@ class ScottishMatch(Match):
         if c is None:
             raise IllegalAction(f"{key!r} is not a call: calls are aces, king, queens, hearts, tricks, groups of "
                                 f"them like king+queens, patience and double-patience")
-        legal = call_choices(self.state)
+        legal = [a.contract for a in self.legal_actions()]
         if key not in legal:
             raise IllegalAction(self._explain_call(key))
         left = self.state.calls_left
@@ -461,7 +512,7 @@ class ScottishMatch(Match):
                 raise IllegalAction("lay names cards of the deck")
             if group & ~hand:
                 raise IllegalAction("you do not hold " + ", ".join(c.display() for c in cards_of(group & ~hand)))
-            if group not in lay_options(hand, self.layout, anytime=self.state.silly):
+            if group not in lay_options(hand, self.layout, self.state.silly, self.playable):
                 raise IllegalAction(self._explain_lay(group, hand))
             order = laying_order(group, self.layout)
         elif isinstance(action, int) and not isinstance(action, bool):
