@@ -183,6 +183,19 @@ class RoundInput(NamedTuple):
     complete: bool = True
 
 
+FULL_TOTALS = (-80, -100, -60, -100, -80, 210, 210)  # each column of a finished Round adds up to these
+
+
+def round_problems(cells: Sequence[Sequence[int]]) -> list[str]:
+    """A scorer's check on a finished Round: the columns that do not add up to their call's total."""
+    out = []
+    for col, (name, want) in enumerate(zip(COLUMN_NAMES, FULL_TOTALS)):
+        got = sum(row[col] for row in cells)
+        if got != want:
+            out.append(f"{name} adds up to {got:+d}, not {want:+d}")
+    return out
+
+
 def positions(totals: Sequence[int]) -> tuple[int, ...]:
     """Places by total, highest first; equal totals share the better place (1, 2, 2, 4)."""
     return tuple(1 + sum(1 for t in totals if t > x) for x in totals)
@@ -310,6 +323,6 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
     return out
 
 
-__all__ = ["sheet_lines", "row_glyphs", "CALL_TOTALS", "COLUMN_NAMES", "GLYPH_NAMES", "Glyph", "ScottishDeal", "deal_glyphs", "round_glyphs",
+__all__ = ["FULL_TOTALS", "round_problems", "sheet_lines", "row_glyphs", "CALL_TOTALS", "COLUMN_NAMES", "GLYPH_NAMES", "Glyph", "ScottishDeal", "deal_glyphs", "round_glyphs",
            "SheetRound", "SheetSet", "Sheet", "RoundInput", "build_sheet", "sheet_from_results", "positions",
            "ordinal", "glyph_label", "trick_winner", "SCOTTISH_NEGATIVES"]
