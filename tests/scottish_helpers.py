@@ -57,7 +57,10 @@ def deal(m: Match, hands: Sequence[str]) -> None:
 
 
 def finish_deal(m: Match) -> None:
-    """Play the current deal out with the first legal action at every turn (chance from the match)."""
+    """Play the current deal out with the first legal action at every turn (chance from the match);
+    nothing if no deal is in progress."""
+    if m.phase_name in ("deal", "draw", "over"):
+        return
     start = len(m.results)
     while len(m.results) == start and not m.is_over:
         if m.to_act() == CHANCE:
