@@ -172,8 +172,9 @@ def round_label(info) -> str:
 
 
 def print_scottish_replay(name: str, m: Match) -> None:
-    """Deal by deal with the round, the calls, the glyphs; then the scoresheet, Round by Round."""
-    from .scoresheet import COLUMN_NAMES, ordinal, row_glyphs, sheet_from_results
+    """Deal by deal with the round and the calls; then the scoresheet, Round by Round, glyph names beside
+    the points (plain text, so it fits a terminal)."""
+    from .scoresheet import sheet_from_results, sheet_lines
     t = Table(title=f"{name} — {m.rules}")
     t.add_column("deal", justify="right")
     t.add_column("round")
@@ -181,32 +182,13 @@ def print_scottish_replay(name: str, m: Match) -> None:
     t.add_column("call")
     for s in range(m.n):
         t.add_column(f"seat {s}", justify="right")
-    t.add_column("glyphs")
     for r in m.results:
-        info = r.scottish
-        t.add_row(str(r.number), round_label(info), str(r.dealer), m.contract_by_key[r.contract].name,
-                  *(str(x) for x in r.scores), "; ".join(str(g) for g in info.glyphs))
+        t.add_row(str(r.number), round_label(r.scottish), str(r.dealer), m.contract_by_key[r.contract].name,
+                  *(str(x) for x in r.scores))
     console.print(t)
-    sheet = sheet_from_results(m.results, m.n)
-    for st in sheet.sets:
-        sh = Table(title=f"Scoresheet — Set {st.number}" + ("" if st.complete else " (in progress)"))
-        sh.add_column("round / player")
-        for c in COLUMN_NAMES:
-            sh.add_column(c, justify="right")
-        sh.add_column("TOTAL", justify="right")
-        sh.add_column("running", justify="right")
-        sh.add_column("glyphs")
-        for r in st.rounds:
-            who = f" (caller seat {r.caller})" if r.caller is not None else ""
-            sh.add_row(f"[bold]{r.label}{who}[/bold]", *([""] * (len(COLUMN_NAMES) + 3)))
-            for seat in range(m.n):
-                sh.add_row(f"  seat {seat}", *(f"{x:+d}" if x else "" for x in r.cells[seat]),
-                           f"{r.totals[seat]:+d}", f"{r.running[seat]:+d}", row_glyphs(r.glyphs, seat))
-        sh.add_row("[bold]Set total[/bold]", *([""] * len(COLUMN_NAMES)), "", "", "")
-        for seat in range(m.n):
-            sh.add_row(f"  seat {seat}", *([""] * len(COLUMN_NAMES)), f"{st.totals[seat]:+d}",
-                       f"{st.overall[seat]:+d}", ordinal(st.positions[seat]))
-        console.print(sh)
+    console.print("Scoresheet (glyphs beside the points):")
+    for line in sheet_lines(sheet_from_results(m.results, m.n)):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)  # the terminal wraps
 
 
 def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:

@@ -294,7 +294,7 @@ def row_glyphs(glyphs: Iterable[Glyph], seat: int) -> str:
     out = []
     for g in glyphs:
         if g.seat == seat:
-            out.append(GLYPH_NAMES[g.name] + (f" ({SCOTTISH_CALL_NAMES[g.call]})" if g.call else ""))
+            out.append(GLYPH_NAMES[g.name] + (f" ({COLUMN_NAMES[SCOTTISH_CALLS.index(g.call)]})" if g.call else ""))
     return ", ".join(out)
 
 
@@ -303,7 +303,7 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
     n = sheet.players
     names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
     width = max(len(x) for x in names) + 2
-    head = " " * width + "".join(f"{c:>8}" for c in COLUMN_NAMES) + f"{'TOTAL':>8}"
+    head = " " * width + "".join(f"{c:>8}" for c in COLUMN_NAMES) + f"{'TOTAL':>7}"
     out: list[str] = []
     for st in sheet.sets:
         out.append(f"Set {st.number}" + ("" if st.complete else " (in progress)"))
@@ -313,7 +313,7 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
             out.append(f"{r.label}{who}" + ("" if r.complete else " (in progress)"))
             for seat in range(n):
                 line = f"  {names[seat]:<{width - 2}}" + "".join(f"{_points(x):>8}" for x in r.cells[seat])
-                line += f"{r.totals[seat]:>+8d}"
+                line += f"{r.totals[seat]:>+7d}"
                 g = row_glyphs(r.glyphs, seat)
                 out.append(line + (f"   {g}" if g else ""))
             out.append("  running total: " + "  ".join(f"{names[s]} {r.running[s]:+d}" for s in range(n)))
