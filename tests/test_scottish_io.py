@@ -10,16 +10,15 @@ import re
 import subprocess
 import sys
 
-import pytest
 from rich.console import Console
 
 from barbu import CHANCE, CardSet, Match
 from barbu.actions import PassOn
-from barbu.record import read_record, record_lines, replay, text_form, write_record
+from barbu.record import read_record, replay, text_form, write_record
 from barbu.textplay import play_in_terminal
 from barbu.view import HIDDEN, determinize, sample_hands
 
-from scottish_helpers import BLACK, RED, cut, deal, draw_for, finish_deal, to_silly_round
+from scottish_helpers import BLACK, RED, cut, deal, draw_for, to_silly_round
 
 
 def random_match(rules: str = "scottish", seed: int = 3) -> Match:

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from barbu import CHANCE, CardSet, Declare, IllegalAction, Match, ParseError
-from barbu.actions import PASS, Cut, Lay, PackDraw, PassOn
+from barbu.actions import PASS, Cut, PackDraw, PassOn
 from barbu.cards import JACK, PIQUET_DECK
 from barbu.pack import BRIDGE, JOKER, PACK, draw_value, draw_winner, format_pack, pack_card, parse_pack, valid_draw
 from barbu.scottish import RoundState, call_choices

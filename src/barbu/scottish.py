@@ -33,14 +33,14 @@ from collections.abc import Sequence
 from typing import Any, Iterator
 
 from .actions import PASS, Cut, Deal, Declare, Lay, PackDraw, Pass, PassOn
-from .cards import CARDS, JACK, SUIT_NAMES, Card, cards_of, parse_card, rank_mask
+from .cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
 from .contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
                         score_finishing, score_tricks, PATIENCE_PLACES)
 from .errors import IllegalAction, ParseError
 from .match import (CHANCE, CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult, Match)
 from .pack import BRIDGE, PACK, draw_winner, valid_draw
 from .passons import PassSeen, knowledge, seen_passes
-from .patience import fits, lay_options, laying_order
+from .patience import lay_options, laying_order
 from .ruleset import Ruleset
 from .scoresheet import ScottishDeal, deal_glyphs
 from .silly import MAX_PASSES, PATIENCES, calls_first, cut_step, pass_cut, pass_direction
