@@ -530,3 +530,32 @@ def test_the_32_card_deal():
         m.apply(Deal((CardSet.parse("AKQJT9876.-.-.-").mask,) + hands_of(SUITS_DEAL)[1:]))
     with pytest.raises(IllegalAction, match="only cards of the deck"):
         m.apply(Deal((CardSet.parse("AKQJT982.-.-.-").mask,) + hands_of(SUITS_DEAL)[1:]))
+
+
+def test_pass_cut_jokers_and_bridge_cut_again_and_a_last_call_needs_no_cut():
+    m = to_silly_round()
+    m.apply(draw_for(3))
+    for cuts in ([cut(2), cut(4)], [cut(3), cut(5)], [cut("joker")]):  # Aces; King; Queens + Hearts + Tricks
+        m.apply(m.sample_chance())
+        for c in cuts:
+            m.apply(c)
+        m.apply(RED)
+        finish_deal(m)
+    assert m.state.calls_left == {"patience-1", "patience-2"}
+    m.apply(m.sample_chance())  # deal 4: the pass-ons first, since two calls are left
+    assert m.phase_name == "cut" and m.cut_for == "passes"
+    m.apply(cut("joker"))
+    m.apply(cut("bridge"))
+    assert m.phase_name == "cut" and m.cut_for == "passes" and m.pass_count == 0  # cut again, twice
+    m.apply(cut(6, 3))  # a black six (clubs): pass-on
+    assert m.phase_name == "pass-on"
+    choose_all(m)
+    m.apply(cut(4, 2))  # a red four (diamonds): no more
+    assert m.cut_for == "calls"
+    m.apply(cut(2))  # Aces were played: a Single Patience
+    assert m.calls == ("patience-1",)
+    finish_deal(m)
+    m.apply(m.sample_chance())  # deal 5: one call left: known to be the last, and nothing to cut
+    assert m.phase_name == "domino" and m.calls == ("patience-2",) and m.cuts == []
+    finish_deal(m)
+    assert m.is_over
