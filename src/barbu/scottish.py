@@ -262,10 +262,6 @@ class ScottishMatch(Match):
         return m
 
     # ------------------------------------------------------------------ whose turn, what is legal
-    @property
-    def round_state(self) -> RoundState:
-        return self.state
-
     def to_act(self) -> int | None:
         ph = self.phase
         if ph == PLAY or ph == DOMINO_PLAY:
@@ -702,9 +698,7 @@ class ScottishMatch(Match):
         out: dict[str, Any] = {"scottish": sv, "contracts_left": tuple(left)}
         if not in_deal:
             return out
-        actions = []
-        for a in self.history[self.deal_start + 1:]:
-            actions.append(a)
+        actions = self.history[self.deal_start + 1:]
         # other seats' pass-on choices stay face down: replace them in the order they were made
         k = 0
         order = [(self.dealer + 1 + i) % n for i in range(n)]
@@ -716,16 +710,13 @@ class ScottishMatch(Match):
                 k += 1
             hidden.append(a)
         seen = self.seen_by(seat)
-        known, cant = knowledge(seat, n, seen, self.in_hands_now())
+        in_hands = 0
+        for h in self.hands:
+            in_hands |= h
+        known, cant = knowledge(seat, n, seen, in_hands)
         known[seat] = self.hands[seat]
         out.update(deal_actions=tuple(hidden), known=tuple(known), passes=seen, private_cant_hold=tuple(cant))
         return out
-
-    def in_hands_now(self) -> int:
-        m = 0
-        for h in self.hands:
-            m |= h
-        return m
 
 
 def _rebuild(v: Any, hands: list[int]) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
