@@ -3,9 +3,11 @@
 A playout starts at a deal (the chance event that deals the cards) and goes to
 the last card with uniformly random legal choices, through the public
 ``legal_actions()`` / ``apply()``: contract, trump or starting rank, the
-doubling round, and every card.  Run on one core:
+doubling round, and every card (in the Scottish game also the cuts, drawn
+with ``sample_chance``, the pass-ons and Patience).  Run on one core:
 
     python benchmarks/playouts.py --seconds 10
+    python benchmarks/playouts.py --rules scottish --seconds 10
 """
 
 from __future__ import annotations
@@ -36,10 +38,15 @@ def playouts(rules: str, seconds: float, seed: int, progress: Progress) -> tuple
     while now < deadline:
         if m.is_over:
             m = start_state.clone()
+        while m.phase != DEAL:  # a draw between rounds (the Scottish Silly Round's dealer)
+            m.apply(m.sample_chance(rng))
         m.apply(m.sample_chance(rng))  # the deal
         target = len(m.results) + 1
         while len(m.results) < target:
             legal = m.legal_actions()
+            if not legal:  # a chance event inside the deal (a Scottish cut)
+                m.apply(m.sample_chance(rng))
+                continue
             m.apply(legal[int(rand() * len(legal))])  # a uniformly random legal action
             actions += 1
         deals += 1
@@ -93,14 +100,22 @@ def breakdown(rules: str, deals: int, seed: int) -> dict[str, float]:
     for _ in range(deals):
         if m.is_over:
             m = start_state.clone()
+        while m.phase != DEAL:
+            m.apply(m.sample_chance(rng))
         t = clock()
         m.apply(m.sample_chance(rng))
         spent["deal (shuffle + apply)"] = spent.get("deal (shuffle + apply)", 0.0) + clock() - t
         target = len(m.results) + 1
         while len(m.results) < target:
             phase = m.phase_name
+            if phase == "cut":
+                t = clock()
+                m.apply(m.sample_chance(rng))
+                spent["cuts (sample + apply)"] = spent.get("cuts (sample + apply)", 0.0) + clock() - t
+                continue
             key = {"declare": "declare/trump/rank", "trump": "declare/trump/rank", "rank": "declare/trump/rank",
-                   "doubling": "doubling round", "play": "card play", "domino": "domino play"}[phase]
+                   "doubling": "doubling round", "play": "card play", "domino": "domino/patience play",
+                   "arrange": "arrangements", "pass-on": "pass-ons"}[phase]
             t = clock()
             legal = m.legal_actions()
             a = legal[int(rand() * len(legal))]

@@ -18,6 +18,9 @@ RULESETS = [
     "classic(trump_rules=italian, allow_no_trump=true)",
 ]
 
+# The Scottish game runs through the checks that do not model the classic rules themselves.
+SCOTTISH = ["scottish", "scottish(stop_when_decided=false)"]
+
 rulesets = st.sampled_from(RULESETS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -30,12 +33,14 @@ def _settings(examples: int) -> Callable:
 SLOW_SCALE = max(1, int(os.environ.get("BARBU_SLOW_SCALE", "1")))
 
 
-def fast_and_slow(fast: int, slow: int) -> Callable:
-    """Turn ``check(rules, seed)`` into a quick Hypothesis test and a `slow` one with more examples."""
+def fast_and_slow(fast: int, slow: int, names: list[str] | None = None) -> Callable:
+    """Turn ``check(rules, seed)`` into a quick Hypothesis test and a `slow` one with more examples
+    (over ``names``, the classic rulesets by default)."""
+    strategy = st.sampled_from(names) if names is not None else rulesets
 
     def wrap(check: Callable[[str, int], None]) -> tuple[Callable, Callable]:
-        quick = _settings(fast)(given(rules=rulesets, seed=seeds)(check))
-        long = pytest.mark.slow(_settings(slow * SLOW_SCALE)(given(rules=rulesets, seed=seeds)(check)))
+        quick = _settings(fast)(given(rules=strategy, seed=seeds)(check))
+        long = pytest.mark.slow(_settings(slow * SLOW_SCALE)(given(rules=strategy, seed=seeds)(check)))
         return quick, long
 
     return wrap

@@ -19,7 +19,12 @@ import json
 
 CASES = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]
 CASES += [("classic(rotation=quick, ravage_city=true, chinese_poker=true)", 4),
-          ("classic(ravage_city=true, ravage_value=36)", 4), ("salad(rotation=quick)", 5)]
+          ("classic(ravage_city=true, ravage_value=36)", 4), ("salad(rotation=quick)", 5),
+          ("scottish(sets=2, stop_when_decided=false)", 4)]
+
+# The Scottish calls' table totals (seed 004): each Round plays each call once, alone or grouped.
+SCOTTISH_TOTALS = {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80,
+                   "patience-1": 210, "patience-2": 210}
 
 
 def rules_text(name: str, players: int) -> str:
@@ -79,8 +84,41 @@ def play_checked(rules: str, seed: int, sample_every: int = 0) -> Match:
     return m
 
 
+def check_scottish_results(m: Match) -> None:
+    """Every Set is four Player Rounds and a Silly Round; every Round plays each of the seven calls once;
+    each call's points add up to its table total; a Player Round's groups include two of 2+ or one of 3+."""
+    rounds: dict[tuple[int, int], list] = {}
+    for r in m.results:
+        info = r.scottish
+        rounds.setdefault((info.set_no, info.round_no), []).append(r)
+        assert sum(r.scores) == sum(SCOTTISH_TOTALS[c] for c in info.calls), f"deal {r.number} {info.calls}"
+        for call, pts in zip(info.calls, info.parts):
+            assert sum(pts) == SCOTTISH_TOTALS[call], f"deal {r.number}: {call} scored {pts}"
+        assert list(r.scores) == [sum(p[s] for p in info.parts) for s in range(m.n)]
+        for h in r.hands:
+            assert h.bit_count() == m.hand_size == 8
+    assert sorted(rounds) == [(s, k) for s in range(1, m.rules.sets + 1) for k in range(1, 6)]
+    first_caller = m.results[0].scottish.caller
+    for (set_no, round_no), deals in rounds.items():
+        calls = [c for r in deals for c in r.scottish.calls]
+        assert sorted(calls) == sorted(SCOTTISH_TOTALS), f"set {set_no} round {round_no} played {calls}"
+        sizes = [len(r.scottish.calls) for r in deals]
+        if round_no <= 4:
+            caller = (first_caller + round_no - 1) % 4
+            assert all(r.scottish.caller == caller == r.dealer for r in deals)
+            assert sum(1 for k in sizes if k >= 2) >= 2 or max(sizes) >= 3, f"groups {sizes}"
+        else:
+            assert 2 <= len(deals) <= 7
+            dealers = [r.dealer for r in deals]
+            assert dealers == [(dealers[0] + i) % 4 for i in range(len(deals))]
+    assert list(m.totals) == [sum(r.scores[s] for r in m.results) for s in range(m.n)]
+
+
 def check_results(m: Match) -> None:
     n = m.n
+    if m.rules.family == "scottish":
+        check_scottish_results(m)
+        return
     assert len(m.results) == m.total_deals
     per_declarer: dict[int, list[str]] = {}
     for r in m.results:

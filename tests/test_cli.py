@@ -87,7 +87,7 @@ def test_play_against_the_computer_quit_and_resume(tmp_path):
 
 @pytest.mark.parametrize("rules,players", [
     ("italian", None), ("italian-six", None), ("salad", "3"), ("salad", "6"), ("french", "3"), ("french", "5"),
-    ("classic(chinese_poker=true, ravage_city=true)", None),
+    ("classic(chinese_poker=true, ravage_city=true)", None), ("scottish", None),
 ])
 def test_every_preset_selfplays_replays_and_shows(tmp_path, rules, players):
     rec = tmp_path / "g.jsonl"

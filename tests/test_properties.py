@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import pytest
 
-from hypo import fast_and_slow
+from hypo import SCOTTISH, fast_and_slow
 
 from barbu import (CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump,
                    Pass)
@@ -531,7 +531,7 @@ class TrackedPlay:
 
 
 def in_play(m: Match) -> bool:
-    return m.phase_name in ("play", "domino")
+    return m.phase_name in ("play", "domino", "pass-on")
 
 
 def snapshot(m: Match) -> dict[str, Any]:
@@ -547,7 +547,7 @@ def snapshot(m: Match) -> dict[str, Any]:
         return v
 
     out = {}
-    for name in Match.__slots__:
+    for name in m.slot_names():
         v = getattr(m, name)
         if name == "rng":
             out[name] = v.getstate()
@@ -727,7 +727,21 @@ def candidate_actions(m: Match) -> list[Any]:
     if ph == "play":
         return list(CARDS) + list(range(-1, 53)) + [PASS, Declare("no-tricks")]
     if ph == "domino":
-        return list(CARDS) + list(range(-1, 53)) + [PASS, NameRank(0)]
+        extra: list[Any] = []
+        if m.rules.family == "scottish":  # Patience: every run and set of the hand, and groups that are not
+            from barbu.actions import Lay
+            from barbu.patience import lay_options
+            hand = m.hands[m.to_act()]
+            extra = [Lay(g) for g in lay_options(hand, m.layout, True)] + [Lay(hand), Lay(hand | 1), Lay(0)]
+            extra += [Lay(x | y) for x in cards(hand) for y in cards(hand) if x < y]
+            extra = [Lay(sum(1 << c for c in cs)) for cs in {tuple(sorted(cards(a.cards))) for a in extra}]
+        return list(CARDS) + list(range(-1, 53)) + [PASS, NameRank(0)] + extra
+    if ph == "pass-on":
+        from barbu.actions import PassOn
+        hand = sorted(cards(m.hands[m.to_act()]))
+        out: list[Any] = [PassOn(sum(1 << c for c in trio)) for trio in combinations(hand, 3)]
+        return out + [PassOn(sum(1 << c for c in hand[:2])), PassOn(sum(1 << c for c in hand[:4])),
+                      PassOn((1 << hand[0]) | (1 << hand[1]) | (1 << 0)), PassOn(0), PASS, Declare("aces")]
     if ph == "declare":
         return [Declare(k) for k in m.contract_by_key] + [Declare("salad"), NameTrump(0), 0]
     if ph == "trump":
@@ -741,7 +755,6 @@ def candidate_actions(m: Match) -> list[Any]:
     raise AssertionError(f"no candidates at phase {ph}")
 
 
-@fast_and_slow(fast=5, slow=7)
 def check_legal_actions_are_exactly_accepted(rules: str, seed: int) -> None:
     """apply() accepts every legal action, and rejects every other one with IllegalAction, state unchanged.
 
@@ -780,11 +793,10 @@ def check_legal_actions_are_exactly_accepted(rules: str, seed: int) -> None:
     play_random(rules, seed, before=before)
 
 
-test_legal_actions_are_exactly_accepted, test_legal_actions_are_exactly_accepted_slow = \
-    check_legal_actions_are_exactly_accepted
+test_legal_actions_are_exactly_accepted, test_legal_actions_are_exactly_accepted_slow = fast_and_slow(5, 7)(check_legal_actions_are_exactly_accepted)
+test_legal_actions_are_exactly_accepted_scottish, test_legal_actions_are_exactly_accepted_scottish_slow = fast_and_slow(3, 5, SCOTTISH)(check_legal_actions_are_exactly_accepted)
 
 
-@fast_and_slow(fast=6, slow=8)
 def check_undo_then_reapply(rules: str, seed: int) -> None:
     """undo() takes back exactly the last action; re-applying it gives an identical state.
 
@@ -824,21 +836,22 @@ def check_undo_then_reapply(rules: str, seed: int) -> None:
     m = play_random(rules, seed, before=before, after=after, seeded=seed % 2 == 0)
     assert m.is_over
     # take back the last deal entirely and replay it
+    n_done = len(m.results)
     n_back = len(m.history) - next(i for i in range(len(m.history) - 1, -1, -1) if isinstance(m.history[i], Deal))
     end = fingerprint(m)
     tail = m.history[-n_back:]
     for a in reversed(tail):
         assert m.undo() == a
-    assert len(m.results) == m.total_deals - 1 and m.to_act() == CHANCE
+    assert len(m.results) == n_done - 1 and m.to_act() == CHANCE
     for a in tail:
         m.apply(a)
     assert fingerprint(m) == end
 
 
-test_undo_then_reapply, test_undo_then_reapply_slow = check_undo_then_reapply
+test_undo_then_reapply, test_undo_then_reapply_slow = fast_and_slow(6, 8)(check_undo_then_reapply)
+test_undo_then_reapply_scottish, test_undo_then_reapply_scottish_slow = fast_and_slow(3, 6, SCOTTISH)(check_undo_then_reapply)
 
 
-@fast_and_slow(fast=8, slow=10)
 def check_clone_is_independent(rules: str, seed: int) -> None:
     """A clone is an exact copy; playing, undoing or drawing chance on either side leaves the other as it was."""
     pick = random.Random(seed ^ 0xC10)
@@ -884,4 +897,5 @@ def check_clone_is_independent(rules: str, seed: int) -> None:
     play_random(rules, seed, before=before, after=after, seeded=seed % 2 == 0)
 
 
-test_clone_is_independent, test_clone_is_independent_slow = check_clone_is_independent
+test_clone_is_independent, test_clone_is_independent_slow = fast_and_slow(8, 10)(check_clone_is_independent)
+test_clone_is_independent_scottish, test_clone_is_independent_scottish_slow = fast_and_slow(4, 8, SCOTTISH)(check_clone_is_independent)

@@ -14,7 +14,7 @@ import random
 from typing import Any, Callable
 
 
-from hypo import RULESETS, fast_and_slow
+from hypo import RULESETS, SCOTTISH, fast_and_slow
 
 from barbu import CHANCE, Match
 from barbu.actions import NO_DOUBLE
@@ -46,7 +46,7 @@ def play_random(rules: str, seed: int, before: Callable[[Match], None]) -> Match
 
 def in_deal(m: Match) -> bool:
     """A deal is on: cards are held (the declaration, doubling and play phases)."""
-    return m.phase_name in ("declare", "trump", "rank", "doubling", "play", "domino")
+    return m.phase_name in ("declare", "trump", "rank", "doubling", "play", "domino", "cut", "pass-on")
 
 
 def played_this_deal(m: Match) -> int:
@@ -62,16 +62,31 @@ def played_this_deal(m: Match) -> int:
 # ---------------------------------------------------------------------- the checks
 
 def check_private(m: Match, seat: int, v: View) -> None:
-    """The view holds the seat's own hand and nothing of the others' (classic exposes no card)."""
+    """The view holds the seat's own hand and nothing of the others' (no card is exposed, except the cards a
+    seat passed on in the Scottish Silly Round, which it knows where they are, and which must be true)."""
     assert v.seat == seat
     if in_deal(m):
         assert v.hand == m.hands[seat]
     else:  # no deal in progress: at most what is left of the seat's own last hand
         assert not v.hand & ~m.hands[seat]
     assert v.known[seat] == v.hand
+    passed = 0
+    for p in v.passes:
+        passed |= p.gave
     for o in range(m.n):
         if o != seat:
-            assert v.known[o] == 0, f"seat {seat}'s view knows cards of seat {o}: {v.known[o]:#x}"
+            assert not v.known[o] & ~(m.hands[o] & passed), f"seat {seat}'s view knows cards of seat {o}: {v.known[o]:#x}"
+            if v.private_cant_hold:
+                assert not m.hands[o] & v.private_cant_hold[o], f"seat {o} holds a card seat {seat} thinks it cannot"
+    if v.scottish is not None:
+        from barbu.actions import PassOn
+        from barbu.view import HIDDEN
+        order = [(m.dealer + 1 + i) % m.n for i in range(m.n)]
+        k = 0
+        for a in v.deal_actions:  # another seat's pass-on choice is never shown, one's own always
+            if a is HIDDEN or isinstance(a, PassOn):
+                assert (a is HIDDEN) == (order[k % m.n] != seat)
+                k += 1
     for r in v.results:
         assert r.hands == (), f"deal {r.number} in seat {seat}'s view keeps the hands"
     assert v.legal == (m.legal_actions() if m.to_act() == seat else ())
@@ -81,7 +96,11 @@ def check_private(m: Match, seat: int, v: View) -> None:
         for o in range(m.n):
             if o != seat:
                 others |= m.hands[o]
-        assert v.unseen == others, "the unseen cards are not exactly the other hands"
+        known = 0
+        for o in range(m.n):
+            if o != seat:
+                known |= v.known[o]
+        assert v.unseen == others & ~known, "the unseen cards are not exactly the other hands"
         assert v.hand_sizes == tuple(h.bit_count() for h in m.hands)
 
 
@@ -124,16 +143,24 @@ def check_sampler(m: Match, seat: int, v: View, rng: random.Random, samples: int
 
 
 def check_determinize_true_hands(m: Match) -> None:
-    """Determinizing with the true hands rebuilds the position: every seat sees what it saw."""
+    """Determinizing with the true hands rebuilds the position: every seat sees what it saw.  (Where other
+    seats made hidden choices, the Scottish pass-ons, seat 0 cannot know them: the rebuilt ones may differ,
+    so the other seats' own pass-on knowledge is left out of the comparison.)"""
+    import dataclasses
+    from barbu.view import HIDDEN
     v0 = m.view(0)
     d = determinize(v0, list(m.hands))
+    hidden = any(a is HIDDEN for a in v0.deal_actions)
     for s in range(m.n):
-        compare_views(d.view(s), m.view(s), f"seat {s}, determinized from the true hands")
+        got, want = d.view(s), m.view(s)
+        if s != 0 and hidden:
+            private = dict(known=(), deal_actions=(), passes=(), private_cant_hold=())
+            got, want = dataclasses.replace(got, **private), dataclasses.replace(want, **private)
+        compare_views(got, want, f"seat {s}, determinized from the true hands")
 
 
 # ---------------------------------------------------------------------- the tests
 
-@fast_and_slow(fast=20, slow=25)
 def check_views_and_sampler(rules: str, seed: int) -> None:
     """At random points of a match (any phase): every seat's view is private; inside a deal every seat's
     sample is consistent and determinizes to the same view, and the true hands rebuild every view.
@@ -157,10 +184,11 @@ def check_views_and_sampler(rules: str, seed: int) -> None:
     play_random(rules, seed, before)
 
 
-test_views_and_sampler, test_views_and_sampler_slow = check_views_and_sampler
+test_views_and_sampler, test_views_and_sampler_slow = fast_and_slow(20, 25)(check_views_and_sampler)
+test_views_and_sampler_scottish, test_views_and_sampler_scottish_slow = \
+    fast_and_slow(8, 25, SCOTTISH)(check_views_and_sampler)
 
 
-@fast_and_slow(fast=20, slow=25)
 def check_sampler_in_play(rules: str, seed: int) -> None:
     """The same, concentrated where the inferences bite: late in the play of a deal."""
     pick = random.Random(seed ^ 0x1A7E)
@@ -169,7 +197,8 @@ def check_sampler_in_play(rules: str, seed: int) -> None:
     def before(m: Match) -> None:
         if m.phase_name not in ("play", "domino"):
             return
-        late = len(m.trick_log) >= (8 if m.phase_name == "play" else 25)
+        big = m.hand_size == 13  # the 52-card games; the Scottish deals are 8 tricks, 32 cards
+        late = len(m.trick_log) >= ((8 if big else 4) if m.phase_name == "play" else (25 if big else 12))
         if pick.random() > (0.08 if late else 0.005):
             return
         for seat in range(m.n):
@@ -180,10 +209,11 @@ def check_sampler_in_play(rules: str, seed: int) -> None:
     play_random(rules, seed, before)
 
 
-test_sampler_in_play, test_sampler_in_play_slow = check_sampler_in_play
+test_sampler_in_play, test_sampler_in_play_slow = fast_and_slow(20, 25)(check_sampler_in_play)
+test_sampler_in_play_scottish, test_sampler_in_play_scottish_slow = \
+    fast_and_slow(8, 25, SCOTTISH)(check_sampler_in_play)
 
 
-@fast_and_slow(fast=5, slow=20)
 def check_views_private_at_match_end(rules: str, seed: int) -> None:
     """At the end of the match the views still hide the hands (the last deal's unplayed cards included)."""
     m = play_random(rules, seed, lambda m: None)
@@ -192,7 +222,10 @@ def check_views_private_at_match_end(rules: str, seed: int) -> None:
         check_private(m, seat, m.view(seat))
 
 
-test_views_private_at_match_end, test_views_private_at_match_end_slow = check_views_private_at_match_end
+test_views_private_at_match_end, test_views_private_at_match_end_slow = \
+    fast_and_slow(5, 20)(check_views_private_at_match_end)
+test_views_private_at_match_end_scottish, test_views_private_at_match_end_scottish_slow = \
+    fast_and_slow(3, 10, SCOTTISH)(check_views_private_at_match_end)
 
 
 
@@ -216,6 +249,6 @@ def check_sampler_outside_deals(rules: str, seed: int) -> None:
 
 
 def test_sampler_outside_deals() -> None:
-    for rules in RULESETS:
+    for rules in RULESETS + SCOTTISH:
         for seed in range(2):
             check_sampler_outside_deals(rules, seed)

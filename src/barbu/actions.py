@@ -110,3 +110,48 @@ def parse_rank(text: str) -> int:
         return RANKS.index(t)
     raise ParseError(f"{text!r} is not a rank: write 2-9, T (or 10), J, Q, K or A")
 
+
+
+# -- the Scottish game (seed 004) ---------------------------------------------
+
+@dataclass(frozen=True)
+class PackDraw:
+    """Chance: one card of the Unused Pack dealt to each seat, seat 0 first (the highest
+    finds the first Caller, or the first dealer of the Silly Round; a tie draws again)."""
+
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        from .pack import format_pack
+        return "draw " + " ".join(format_pack(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Chance: the Silly Round's Cutter cuts the Unused Pack (made whole again before every cut)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        from .pack import format_pack
+        return "cut " + format_pack(self.card)
+
+
+@dataclass(frozen=True)
+class PassOn:
+    """The three cards a seat passes on in the Silly Round (a card mask)."""
+
+    cards: int
+
+    def __str__(self) -> str:
+        return "pass-on " + format_cards(self.cards)
+
+
+@dataclass(frozen=True)
+class Lay:
+    """Patience: several cards laid in one turn, a run in one suit or cards of one rank (a card mask)."""
+
+    cards: int
+
+    def __str__(self) -> str:
+        return "lay " + format_cards(self.cards)

@@ -23,6 +23,8 @@ TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = r
 
 SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_DECK = (1 << 52) - 1
+#: The Scottish game's 32 cards: 7 to A of each suit.
+PIQUET_DECK = sum(1 << (s * 13 + r) for s in range(4) for r in range(SEVEN, ACE + 1))
 
 
 def rank_mask(rank: int) -> int:

@@ -17,7 +17,7 @@ from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError, RecordError
 from .match import CHANCE, Match
 from .presets import preset, presets
-from .actions import Pass
+from .actions import Lay, Pass
 from .chinese import describe as describe_arrangement
 from .record import deals_with_actions, read_record, replay, text_form, trick_winner, write_record
 from .ruleset import OPTIONS, Ruleset
@@ -26,10 +26,14 @@ console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 
-def parse_rules(text: str, players: int | None) -> Ruleset:
+def parse_rules(text: str, players: int | None, sets: int | None = None) -> Ruleset:
     r = Ruleset.parse(text)
     if players is not None and players != r.players:
         r = r.replace(players=players)
+    if sets is not None and sets != r.sets:
+        if r.family != "scottish":
+            raise BarbuError(f"--sets is for the Scottish game; {r.preset} has no Sets")
+        r = r.replace(sets=sets)
     return r
 
 
@@ -67,6 +71,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         t.add_row(name, spec.format(value), allowed, spec.help)
     console.print(t)
     m = Match(r)
+    if fam.name == "scottish":
+        print_scottish_calls(m)
+        return 0
     c = Table(title="Contracts (each declarer names each once)")
     c.add_column("contract")
     c.add_column("key")
@@ -78,9 +85,25 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def print_scottish_calls(m: Match) -> None:
+    """The seven calls of a Round; groups of negative calls are played at once."""
+    c = Table(title="Calls (each Round plays all seven, alone or in groups)")
+    c.add_column("call")
+    c.add_column("key")
+    c.add_column("total", justify="right")
+    c.add_column("how it scores")
+    for key in ("aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"):
+        k = m.contract_by_key[key]
+        c.add_row(k.name, key, str(k.total(m.n, m.hand_size, m.deck)), k.help)
+    console.print(c)
+    console.print("Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
+                  "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
+                  "The Silly Round's calls and pass-ons are cut from the Unused Pack.")
+
+
 # ---------------------------------------------------------------- selfplay
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    rules = parse_rules(args.rules, args.players)
+    rules = parse_rules(args.rules, args.players, args.sets)
     m = Match(rules, args.seed)
     specs = split_bots(args.bots)
     if len(specs) == 1:
@@ -119,6 +142,9 @@ def print_final(m: Match) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     rep = replay(read_record(args.record))
     m = rep.match
+    if m.rules.family == "scottish":
+        print_scottish_replay(args.record, m)
+        return finish_replay(m, rep)
     t = Table(title=f"{args.record} — {m.rules}")
     t.add_column("deal", justify="right")
     t.add_column("dealer", justify="right")
@@ -132,6 +158,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                   " ".join(str(b) for b in r.doubles) or "-", *(str(x) for x in r.scores),
                   " ".join(str(x) for x in m.totals_after(r.number)))
     console.print(t)
+    return finish_replay(m, rep)
+
+
+def finish_replay(m: Match, rep) -> int:
     state = "finished" if m.is_over else f"unfinished: {m.phase_name}, {len(m.results)} deals done"
     console.print(f"totals: {' '.join(str(x) for x in m.totals)} ({state})")
     if not rep.consistent:
@@ -140,6 +170,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     console.print("the record is consistent: every stated score matches the replay")
     return 0
+
+
+def round_label(info) -> str:
+    """``S1 P2`` (Set 1, Player Round 2) or ``S1 Silly``."""
+    return f"S{info.set_no} " + ("Silly" if info.silly else f"P{info.round_no}")
+
+
+def print_scottish_replay(name: str, m: Match) -> None:
+    """Deal by deal with the round and the calls; then the scoresheet, Round by Round, glyph names beside
+    the points (plain text, so it fits a terminal)."""
+    from .scoresheet import sheet_from_results, sheet_lines
+    t = Table(title=f"{name} — {m.rules}")
+    t.add_column("deal", justify="right")
+    t.add_column("round")
+    t.add_column("dealer", justify="right")
+    t.add_column("call")
+    for s in range(m.n):
+        t.add_column(f"seat {s}", justify="right")
+    for r in m.results:
+        t.add_row(str(r.number), round_label(r.scottish), str(r.dealer), m.contract_by_key[r.contract].name,
+                  *(str(x) for x in r.scores))
+    console.print(t)
+    console.print("Scoresheet (glyphs beside the points):")
+    for line in sheet_lines(sheet_from_results(m.results, m.n)):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)  # the terminal wraps
 
 
 def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:
@@ -171,7 +226,10 @@ def cmd_show(args: argparse.Namespace) -> int:
                   f"{contract_label(m, r.contract, r.trump, r.rank, r.played)}")
     for s, h in enumerate(r.hands):
         console.print(f"  {m.seat_name(s)}: {CardSet(h).display()}")
-    console.print("Doubles: " + (", ".join(
+    if r.scottish is not None:
+        show_scottish_deal(m, r)
+    else:
+        console.print("Doubles: " + (", ".join(
         f"{m.seat_name(b.doubler)} doubled {m.seat_name(b.doubled)}" + (" (redoubled)" if b.redoubled else "")
         for b in r.doubles) or "none"))
     if r.set_aside:
@@ -185,7 +243,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         acts = deals_with_actions(m)[r.number - 1]
         console.print("Turns (seat:card, passes included): " + " ".join(
             f"{s}:{CARDS[a].display() if isinstance(a, int) else a}" for s, a in acts
-            if isinstance(a, (int, Pass))))
+            if isinstance(a, (int, Pass, Lay))))
         console.print("Finishing order: " + ", ".join(m.seat_name(s) for s in r.finishing))
     else:
         t = Table(title="Tricks")
@@ -201,11 +259,39 @@ def cmd_show(args: argparse.Namespace) -> int:
     s.add_column("")
     for k in range(m.n):
         s.add_column(m.seat_name(k), justify="right")
-    s.add_row("contract", *(str(x) for x in r.base))
-    s.add_row("with doubles", *(str(x) for x in r.scores))
+    if r.scottish is not None:
+        from .contracts import SCOTTISH_CALL_NAMES
+        from .scoresheet import glyph_label
+        for call, pts in zip(r.scottish.calls, r.scottish.parts):
+            s.add_row(SCOTTISH_CALL_NAMES[call], *(f"{x} {glyph_label(r.scottish.glyphs, k, call)}".strip()
+                                                   for k, x in enumerate(pts)))
+        s.add_row("deal", *(f"{x} {glyph_label(r.scottish.glyphs, k, None)}".strip() for k, x in enumerate(r.scores)))
+    else:
+        s.add_row("contract", *(str(x) for x in r.base))
+        s.add_row("with doubles", *(str(x) for x in r.scores))
     s.add_row("running total", *(str(x) for x in m.totals_after(r.number)))
     console.print(s)
     return 0
+
+
+def show_scottish_deal(m: Match, r) -> None:
+    """The round, the cuts and the pass-ons of a Scottish deal (the record shows every choice)."""
+    from .pack import display_pack
+    from .silly import DIRECTION_NAMES
+    info = r.scottish
+    if info.silly:
+        console.print(f"Set {info.set_no}, Silly Round, deal {info.deal_in_round}: cutter "
+                      f"{m.seat_name((r.dealer - 1) % m.n)}")
+    else:
+        console.print(f"Set {info.set_no}, Player Round {info.round_no}, deal {info.deal_in_round}: caller "
+                      f"{m.seat_name(info.caller)}")
+    if info.cuts:
+        console.print("Cuts: " + ", ".join(f"{display_pack(c)} ({why})" for why, c in info.cuts))
+    for k, (offset, gives) in enumerate(info.passes, start=1):
+        console.print(f"Pass-on {k}, to the {DIRECTION_NAMES[offset]}: " + "; ".join(
+            f"{m.seat_name(s)} passes {CardSet(g).display()}" for s, g in enumerate(gives)))
+    if info.glyphs:
+        console.print("Glyphs: " + "; ".join(str(g) for g in info.glyphs))
 
 
 # ---------------------------------------------------------------- play
@@ -244,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "all seats), from: random, rule, search, e.g. rule,random,random,random")
     s.add_argument("--out", help="write the match record (JSON Lines) here")
     s.add_argument("--text", help="also write the readable text form here")
+    s.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
     s.set_defaults(func=cmd_selfplay)
 
     rp = sub.add_parser("replay", help="replay a record: deal-by-deal scores, totals, consistency")
@@ -269,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play against computer players in the terminal")
     pl.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     pl.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    pl.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
     pl.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the record's when resuming)")
     pl.add_argument("--seed", type=int, default=None, help="seed for the deal and the computer players")
     pl.add_argument("--save", default="barbu-game.jsonl", help="record file, saved after every deal and on quit")

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import CARDS, HEARTS, QUEEN, ACE, KING, SUIT_MASK, rank_mask
+from itertools import combinations
+
+from .cards import CARDS, HEARTS, JACK, QUEEN, ACE, KING, SEVEN, SUIT_MASK, rank_mask
 
 TRICKS = "tricks"
 DOMINO = "domino"
@@ -38,6 +40,8 @@ class Contract:
     ends_after: int = 0  # Domino-like deals end when this many players are out (0: when one is left)
     needs_in_play: int = 0  # cards that must not be set aside for this contract to be chosen
     help: str = ""
+    parts: tuple[str, ...] = ()  # Scottish: the calls played at once in this deal (one column each)
+    fixed_rank: int | None = None  # Patience: rows always start from this rank (nobody names it)
     penalty_mask: int = field(default=0, init=False, compare=False)
     card_value: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -206,6 +210,75 @@ def french_contracts() -> tuple[Contract, ...]:
                  help="The chooser opens with any card; build rows from its rank; play if you can; an ace "
                       "lets you play again. The first out scores -100, the second -50."),
     )
+
+
+# -- the Scottish 32-card game (seed 004) ---------------------------------------
+
+#: The five negative calls in the booklet's (and the scoresheet's) order.
+SCOTTISH_NEGATIVES = ("aces", "king", "queens", "hearts", "tricks")
+#: The seven calls of a Round: the scoresheet's seven columns.
+SCOTTISH_CALLS = SCOTTISH_NEGATIVES + ("patience-1", "patience-2")
+SCOTTISH_CALL_NAMES = {"aces": "Aces", "king": "King of hearts", "queens": "Queens", "hearts": "Hearts",
+                       "tricks": "Tricks", "patience-1": "Patience 1", "patience-2": "Patience 2"}
+PATIENCE_PLACES = (120, 60, 30, 0)
+
+
+def scottish_call_points() -> dict[str, dict]:
+    """The scoring parts of each negative call on the 32-card deck (7 to A)."""
+    return {
+        "aces": dict(card_points=tuple((s * 13 + ACE, -20) for s in range(4))),
+        "king": dict(card_points=((KING_OF_HEARTS, -100),)),
+        "queens": dict(card_points=tuple((s * 13 + QUEEN, -15) for s in range(4))),
+        "hearts": dict(card_points=tuple((HEARTS * 13 + r, -30 if r == JACK else -10) for r in range(SEVEN, 13))),
+        "tricks": dict(per_trick=-10),
+    }
+
+
+_SCOTTISH_HELP = {
+    "aces": "Each ace taken costs 20.",
+    "king": "Whoever takes the King of hearts pays 100.",
+    "queens": "Each queen taken costs 15.",
+    "hearts": "Each heart taken costs 10, the Jack of hearts 30.",
+    "tricks": "Each trick taken costs 10.",
+}
+
+
+def scottish_group_key(parts: "tuple[str, ...] | list[str]") -> str:
+    """The contract key of a group of negative calls, in the booklet's order: ``king+queens``."""
+    return "+".join(k for k in SCOTTISH_NEGATIVES if k in parts)
+
+
+def scottish_contracts() -> tuple[Contract, ...]:
+    """Seed 004: every group of negative calls (31 of them, one call to The Lot) and the two Patiences.
+
+    A combination deal is one contract whose parts are its calls: the card points
+    add up (the ace of hearts costs 20 + 10 when Aces and Hearts are played at once),
+    and the scoresheet splits the deal's points back into one column per call.
+    """
+    table = scottish_call_points()
+    out = []
+    for k in range(1, 6):
+        for group in combinations(SCOTTISH_NEGATIVES, k):
+            per_trick = sum(table[c].get("per_trick", 0) for c in group)
+            points = _merge_points(*(table[c].get("card_points", ()) for c in group))
+            if k == 1:
+                name = SCOTTISH_CALL_NAMES[group[0]]
+            elif k == 5:
+                name = "The Lot"
+            else:
+                name = " + ".join(SCOTTISH_CALL_NAMES[c] for c in group)
+            help_ = " ".join(_SCOTTISH_HELP[c] for c in group)
+            out.append(Contract(scottish_group_key(group), name, per_trick=per_trick, card_points=points,
+                                parts=group, help=help_ if k == 1 else "All at once: " + help_))
+    out.append(Contract("patience", "Patience", kind=DOMINO, positive=True, finishing=PATIENCE_PLACES,
+                        fixed_rank=JACK, parts=("patience",),
+                        help="Open a row with a Jack; build up (Q K A) and down (10 9 8 7) in suit, or lay "
+                             "another Jack; chap when you cannot. 120/60/30/0 by finishing order."))
+    out.append(Contract("double-patience", "Double Patience", kind=DOMINO, positive=True,
+                        finishing=tuple(2 * p for p in PATIENCE_PLACES), fixed_rank=JACK,
+                        parts=("patience", "patience"),
+                        help="Both Patiences at once: each place scores twice (240/120/60/0)."))
+    return tuple(out)
 
 
 CONTRACT_ALIASES = {

@@ -30,9 +30,10 @@ from .ruleset import Ruleset
 
 CHANCE = -1
 
-# Phases
-DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER, ARRANGE = range(10)
-PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over", "arrange")
+# Phases (CUT and PASS_ON belong to the Scottish Silly Round; Patience is played in DOMINO_PLAY)
+DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER, ARRANGE, CUT, PASS_ON = range(12)
+PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over", "arrange",
+               "cut", "pass-on")
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 _BIT = tuple(1 << c for c in range(52))
@@ -70,6 +71,7 @@ class DealResult:
     set_aside: int = 0  # cards dealt to nobody, face up
     arrangements: tuple[Arrange, ...] = ()  # Chinese poker, revealed at the end
     series: tuple = ()  # points added when this deal ended a declarer's series (italian-six)
+    scottish: Any = None  # the Scottish game's round, calls, cuts, pass-ons and glyphs (a `ScottishDeal`)
 
     @property
     def added(self) -> tuple:
@@ -77,7 +79,9 @@ class DealResult:
         return tuple(a + b for a, b in zip(self.scores, self.series)) if self.series else self.scores
 
     def public(self) -> "DealResult":
-        return dataclasses.replace(self, hands=())
+        """What every seat may see: no hands, no pass-on choices."""
+        extra = self.scottish.public() if self.scottish is not None else None
+        return dataclasses.replace(self, hands=(), scottish=extra)
 
 
 class Match:
@@ -92,6 +96,23 @@ class Match:
         "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
         "_dbl_cache", "head_mask", "stop_mask", "_deck_list", "set_aside", "bonus_turn", "passes_in_row", "arranged",
     )
+
+    def __new__(cls, rules: Ruleset | str = "classic", seed: int | None = None) -> "Match":
+        """``Match(rules)`` builds the family's own match class where it has one (the Scottish game)."""
+        if cls is Match:
+            r = Ruleset.parse(rules) if isinstance(rules, str) else rules
+            maker = r.family_spec.match_class
+            if maker is not None:
+                cls = maker()
+        return object.__new__(cls)
+
+    @classmethod
+    def slot_names(cls) -> tuple[str, ...]:
+        """Every slot of the class, its own and its bases' (clone and undo copy them all)."""
+        names = _SLOT_NAMES.get(cls)
+        if names is None:
+            names = _SLOT_NAMES[cls] = tuple(n for c in reversed(cls.__mro__) for n in getattr(c, "__slots__", ()))
+        return names
 
     def __init__(self, rules: Ruleset | str = "classic", seed: int | None = None) -> None:
         if isinstance(rules, str):
@@ -161,8 +182,8 @@ class Match:
 
     def clone(self) -> "Match":
         """A copy that shares nothing mutable with this match (the rng is copied too)."""
-        m = Match.__new__(Match)
-        for name in Match.__slots__:
+        m = object.__new__(type(self))
+        for name in self.slot_names():
             setattr(m, name, getattr(self, name))
         if self.seed is None:
             m.rng = random.Random()
@@ -655,6 +676,11 @@ class Match:
                     raise IllegalAction("the match is over")
                 who = "chance" if actor == CHANCE else f"seat {actor}"
                 raise IllegalAction(f"it is not your turn: waiting for {who}")
+        self._apply_phase(ph, action)
+        self.history.append(action)
+
+    def _apply_phase(self, ph: int, action: Any) -> None:
+        """Check and apply one (parsed) action in phase ``ph``; families with phases of their own extend it."""
         if ph == PLAY:
             if type(action) is not Card and not (isinstance(action, int) and not isinstance(action, bool)):
                 raise IllegalAction(f"it is time to play a card, not {action}")
@@ -685,7 +711,6 @@ class Match:
             self._apply_draw(action)
         else:
             raise IllegalAction("the match is over")
-        self.history.append(action)
 
     def _apply_draw(self, action: Any) -> None:
         if not isinstance(action, Draw):
@@ -717,6 +742,10 @@ class Match:
         self.hands = list(hands)
         self.dealt = tuple(hands)
         self.set_aside = self.deck & ~union
+        self._after_deal()
+
+    def _after_deal(self) -> None:
+        """What follows the deal: the declaration (families with cuts and pass-ons extend it)."""
         # A declarer left only with contracts the set-aside cards forbid gets a new deal.
         self.phase = DECLARE if self._choosable() else DEAL
 
@@ -808,12 +837,12 @@ class Match:
             raise IllegalAction("there is nothing to undo")
         target = len(self.history) - 1
         last = self.history[target]
-        base = Match(self.rules, self.seed)
+        base = type(self)(self.rules, self.seed)
         replay = self.history[:target]
         rng_state = self.rng.getstate()
         for a in replay:
             base.apply(a)
-        for name in Match.__slots__:
+        for name in self.slot_names():
             setattr(self, name, getattr(base, name))
         self.rng.setstate(rng_state)
         return last
@@ -880,6 +909,10 @@ class Match:
         from .view import make_view
         return make_view(self, seat)
 
+    def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:
+        """View fields a family fills in its own way (the Scottish pass-ons); none here."""
+        return {}
+
     # ------------------------------------------------------------------ convenience
     def current_trick(self) -> list[tuple[int, Card]]:
         return [((self.leader + i) % self.n, CARDS[c]) for i, c in enumerate(self.trick)]
@@ -909,6 +942,7 @@ class Match:
 
 
 
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 _DOUBLES: dict[tuple[int, ...], Double] = {}
 _SUBSETS: dict[tuple[int, ...], tuple[Double, ...]] = {}
 

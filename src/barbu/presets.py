@@ -12,8 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
-from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
-from .contracts import Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts
+from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, PIQUET_DECK, SPADES
+from .contracts import (Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts,
+                        scottish_contracts)
 from .errors import RulesetError
 from .ruleset import OPTIONS, Ruleset
 from .series import italian_six_bonus
@@ -34,6 +35,7 @@ class Family:
     check: Callable[[Ruleset], None] | None = None
     fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
     series_end: Callable[[list[int], int], list] | None = None  # (series scores, dealer) -> added points
+    match_class: Callable[[], type] | None = None  # the family's own Match subclass, imported when first needed
 
     def base(self, preset_name: str) -> Ruleset:
         """The family's defaults: the global defaults with its fixed values."""
@@ -215,3 +217,29 @@ register_family(Family(
 register_preset("french", "Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; "
                 "lowest total wins", aliases=("marie-luce", "le-barbu", "francais", "français"),
                 rotation="quick", heart_lead="first_trick")
+
+
+# -- the Scottish 32-card game (seed 004) -------------------------------------
+
+def _scottish_match() -> type:
+    from .scottish import ScottishMatch
+    return ScottishMatch
+
+
+register_family(Family(
+    name="scottish",
+    description="The Scottish 32-card game: Sets of four Player Rounds and a Silly Round, combination calls, "
+                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs (seed 004)",
+    players=(4,),
+    options=frozenset({"sets", "stop_when_decided"}),
+    contracts=lambda r: scottish_contracts(),
+    deck=lambda r: PIQUET_DECK,
+    zero_sum=False,
+    highest_wins=True,
+    fixed=(("doubling", "none"), ("undoubled_negative", "play"), ("double_obligation", 0), ("heart_lead", "none")),
+    match_class=_scottish_match,
+))
+
+register_preset("scottish", "The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
+                "Round's cuts and pass-ons, Patience; highest total wins",
+                aliases=("scottish-barbu", "fife", "barbu-32"))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable
 
-from .actions import Deal, Double, Draw, NameRank, NameTrump
+from .actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
 from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from .errors import BarbuError, ParseError, RecordError
@@ -109,6 +109,11 @@ def deal_line(r: DealResult, totals: list[int]) -> dict[str, Any]:
     d["scores"] = list(r.scores)
     if r.series:
         d["series"] = [number_out(x) for x in r.series]
+    if r.scottish is not None:
+        info = r.scottish
+        d["set"], d["round"], d["caller"] = info.set_no, info.round_no, info.caller
+        d["calls"] = {call: list(pts) for call, pts in zip(info.calls, info.parts)}
+        d["glyphs"] = [str(g) for g in info.glyphs]
     d["totals"] = [number_out(x) for x in totals]
     return d
 
@@ -223,6 +228,11 @@ def replay(record: Record) -> Replay:
                             f"but the play gives {list(r.scores)}")
         if "contract" in d and d["contract"] != r.contract:
             problems.append(f"deal {k} (line {no}): the record says {d['contract']} but {r.contract} was played")
+        if r.scottish is not None and "calls" in d:
+            mine = {call: list(pts) for call, pts in zip(r.scottish.calls, r.scottish.parts)}
+            if d["calls"] != mine:
+                problems.append(f"deal {k} (line {no}): the record states call points {d['calls']} "
+                                f"but the play gives {mine}")
         if list(r.series) != [_num_or_none(x) for x in d.get("series", [])]:
             problems.append(f"deal {k} (line {no}): the record states series points {d.get('series', [])} "
                             f"but the play gives {[number_out(x) for x in r.series]}")
@@ -263,7 +273,10 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
     calls = [f"{s}:{a}" for s, a in actions if isinstance(a, Double)]
     if calls:
         lines.append('[Auction "' + " ".join(calls) + '"]')
-    lines.append('[Doubles "' + " ".join(str(b) for b in r.doubles) + '"]')
+    if r.scottish is not None:
+        lines.extend(scottish_tags(m, r))
+    else:
+        lines.append('[Doubles "' + " ".join(str(b) for b in r.doubles) + '"]')
     contract = m.contract_by_key[r.contract]
     if r.set_aside:
         lines.append(f'[SetAside "{CardSet(r.set_aside)}"]')
@@ -276,8 +289,8 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
                          + ("  fouled" if fouled(a) else ""))
     elif contract.kind == "domino":
         lines.append('[Play "domino"]')
-        turns = [f"{s}:{a}" for s, a in actions if not isinstance(a, (Double, NameRank, NameTrump))
-                 and s != CHANCE and not str(a).startswith("contract")]
+        turns = [f"{s}:{a}" for s, a in actions if not isinstance(a, (Double, NameRank, NameTrump, Declare, PassOn))
+                 and s != CHANCE]
         for i in range(0, len(turns), 8):
             lines.append(" ".join(turns[i:i + 8]))
         lines.append('[Finishing "' + " ".join(str(s) for s in r.finishing) + '"]')
@@ -290,6 +303,27 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
     lines.append('[Score "' + " ".join(str(x) for x in r.scores) + '"]')
     if r.series:
         lines.append('[Series "' + " ".join(str(x) for x in r.series) + '"]')
+    if r.scottish is not None:
+        for call, pts in zip(r.scottish.calls, r.scottish.parts):
+            lines.append(f'[Call "{call} ' + " ".join(str(x) for x in pts) + '"]')
+        if r.scottish.glyphs:
+            lines.append('[Glyphs "' + "; ".join(str(g) for g in r.scottish.glyphs) + '"]')
+    return lines
+
+
+def scottish_tags(m: Match, r: DealResult) -> list[str]:
+    """The Scottish deal's place in the match, its cuts and its pass-ons (the record shows every choice)."""
+    from .pack import format_pack
+    from .silly import DIRECTION_NAMES
+    info = r.scottish
+    where = (f"set {info.set_no}, silly round, deal {info.deal_in_round}" if info.silly else
+             f"set {info.set_no}, player round {info.round_no}, caller {info.caller}, deal {info.deal_in_round}")
+    lines = [f'[Round "{where}"]']
+    if info.cuts:
+        lines.append('[Cuts "' + " ".join(f"{why}:{format_pack(c)}" for why, c in info.cuts) + '"]')
+    for offset, gives in info.passes:
+        lines.append(f'[PassOn "{DIRECTION_NAMES[offset]} ' + " ".join(
+            f"{s}:{','.join(str(CARDS[c]) for c in range(52) if g >> c & 1)}" for s, g in enumerate(gives)) + '"]')
     return lines
 
 
@@ -331,6 +365,11 @@ def text_form(m: Match, deal: int | None = None) -> str:
         lines.append("")
         lines.extend(deal_text(m, r, acts))
         lines.append('[Totals "' + " ".join(str(x) for x in m.totals_after(r.number)) + '"]')
+    if m.rules.family == "scottish" and deal is None and m.results:
+        from .scoresheet import sheet_from_results, sheet_lines
+        lines.append("")
+        lines.append("% scoresheet")
+        lines.extend("% " + x for x in sheet_lines(sheet_from_results(m.results, m.n)))
     if m.is_over and deal is None:
         lines.append("")
         lines.append('[Result "' + " ".join(str(x) for x in m.totals) + '"]')

@@ -125,6 +125,8 @@ class Ruleset:
                              "points Ravage City costs (24 keeps the game zero-sum)", choices=(24, 36))
     chinese_poker: bool = _opt("chinese_poker", bool, False,
                                "add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3")
+    sets: int = _opt("sets", int, 1, "Scottish game: how many Sets are played (each is four Player Rounds "
+                     "and a Silly Round)", minimum=1, maximum=20)
 
     # -- derived facts -------------------------------------------------
     @property

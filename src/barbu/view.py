@@ -59,6 +59,12 @@ class View:
     deal_actions: tuple[Any, ...]  # public actions of this deal after the deal itself
     deck: int
     legal: tuple[Any, ...] = field(default=())
+    # The Scottish game: the public round state (a `barbu.scottish.ScottishView`), this seat's own
+    # pass-ons this deal (`barbu.passons.PassSeen`), and what they tell this seat alone: per seat, the
+    # cards it cannot hold (it was never passed them and could not have been).
+    scottish: Any = None
+    passes: tuple[Any, ...] = ()
+    private_cant_hold: tuple[int, ...] = ()
 
     @property
     def doubles_made(self) -> tuple[int, ...]:
@@ -103,7 +109,7 @@ def make_view(m: Match, seat: int) -> View:
                         a = HIDDEN
                 hidden.append(a)
             deal_actions = tuple(hidden)
-    v = View(
+    fields = dict(
         seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
         hand=m.hands[seat] if in_deal else 0,
@@ -125,7 +131,8 @@ def make_view(m: Match, seat: int) -> View:
         deal_actions=deal_actions, deck=m.deck,
         legal=m.legal_actions() if actor == seat else (),
     )
-    return v
+    fields.update(m._view_extras(seat, in_deal))
+    return View(**fields)
 
 
 def infer_cant_hold(m: Match) -> list[int]:
@@ -203,10 +210,24 @@ def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
     hands[view.seat] = view.hand
     pool = view.unseen
     need = [sizes[s] - hands[s].bit_count() for s in range(n)]
-    allowed = [((1 << 52) - 1) & ~view.cant_hold[s] if s != view.seat else 0 for s in range(n)]
+    private = view.private_cant_hold or (0,) * n
+    allowed = [((1 << 52) - 1) & ~view.cant_hold[s] & ~private[s] if s != view.seat else 0 for s in range(n)]
     cards = [c for c in range(52) if pool >> c & 1]
     if sum(need) != len(cards):
         raise NoConsistentDeal("hand sizes do not match the unseen cards")
+    if view.passes:  # the Scottish pass-ons: only deals that some pass-on history explains
+        from .scottish import explains
+        for _ in range(tries):
+            out = _sample_once(cards, need, allowed, hands, rng, tries)
+            if explains(view, out):
+                return out
+        raise NoConsistentDeal("no deal of the unseen cards fits the pass-ons this seat saw")
+    return _sample_once(cards, need, allowed, hands, rng, tries)
+
+
+def _sample_once(cards: list[int], need: list[int], allowed: list[int], hands: list[int], rng: random.Random,
+                 tries: int) -> list[int]:
+    n = len(need)
     # Most constrained cards first; random order among equals.
     for _ in range(tries):
         rng.shuffle(cards)
@@ -262,6 +283,9 @@ def determinize(v: View, hands: list[int]) -> Match:
     seat has played, then the deal's public actions are replayed; an
     inconsistent sample raises `IllegalAction`.
     """
+    if v.scottish is not None:
+        from .scottish import determinize_scottish
+        return determinize_scottish(v, hands)
     m = Match(v.rules)
     n = m.n
     m.phase = DEAL

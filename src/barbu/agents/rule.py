@@ -50,7 +50,7 @@ class RuleAgent:
         if view.phase == "play":
             return CARDS[self.trick_card(view, contracts[view.contract], sign)]
         if view.phase == "domino":
-            cards = mask_of(a for a in legal if not isinstance(a, Pass))
+            cards = mask_of(a for a in legal if isinstance(a, int))
             if not cards:
                 return next(a for a in legal if isinstance(a, Pass))
             high_ace = rules.domino_ace == "high"

@@ -1,0 +1,94 @@
+"""The Unused Pack of the Scottish game (seed 004).
+
+The 32-card game leaves out 2–6 of each suit, two Jokers and the Bridge rules
+card: 23 cards that decide things by chance.  Dealt one to each player they
+find the first Caller and the first dealer of the Silly Round (Bridge >
+Joker > 6 > … > 2, suits do not count, ties draw again); cut, they decide the
+Silly Round's calls and pass-ons.  A pack card is a small int: the numbers are
+``(number - 2) * 4 + suit`` (0..19, suits ♠ ♥ ♦ ♣ as everywhere), then the
+Joker (20) and the Bridge card (21).  The pack holds the Joker twice.
+"""
+
+from __future__ import annotations
+
+from .cards import SUIT_SYMBOLS, SUITS
+from .errors import ParseError
+
+JOKER = 20
+BRIDGE = 21
+#: The 23 cards of the Unused Pack, the Joker twice.
+PACK: tuple[int, ...] = tuple(range(20)) + (JOKER, JOKER, BRIDGE)
+
+
+def pack_card(number: int, suit: int) -> int:
+    """The pack card of a number (2..6) and a suit (0..3)."""
+    return (number - 2) * 4 + suit
+
+
+def number_of(card: int) -> int | None:
+    """2..6 for a number card, None for the Joker and the Bridge card."""
+    return card // 4 + 2 if card < 20 else None
+
+
+def is_black(card: int) -> bool:
+    """A spade or a club: a cut that starts a pass-on."""
+    return card < 20 and card % 4 in (0, 3)
+
+
+def is_red(card: int) -> bool:
+    """A heart or a diamond: a cut that stops the pass-ons."""
+    return card < 20 and card % 4 in (1, 2)
+
+
+def draw_value(card: int) -> int:
+    """Rank in a draw: the numbers by value, then the Joker (7), then the Bridge card (8)."""
+    return {JOKER: 7, BRIDGE: 8}.get(card, card // 4 + 2)
+
+
+def format_pack(card: int) -> str:
+    """``4S``, ``Joker``, ``Bridge``."""
+    if card == JOKER:
+        return "Joker"
+    if card == BRIDGE:
+        return "Bridge"
+    return f"{card // 4 + 2}{SUITS[card % 4]}"
+
+
+def display_pack(card: int) -> str:
+    """``4♠``, ``Joker``, ``Bridge``: the form for people."""
+    if card >= 20:
+        return format_pack(card)
+    return f"{card // 4 + 2}{SUIT_SYMBOLS[card % 4]}"
+
+
+def parse_pack(text: str) -> int:
+    """Read ``4S``, ``4s``, ``4♠``, ``joker``/``jk``, ``bridge``/``br`` as a pack card."""
+    t = text.strip().lower()
+    if t in ("joker", "jk", "jkr"):
+        return JOKER
+    if t in ("bridge", "br", "brg"):
+        return BRIDGE
+    symbols = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+    t = "".join(symbols.get(ch, ch) for ch in t)
+    if len(t) == 2 and t[0] in "23456" and t[1] in "shdc":
+        return pack_card(int(t[0]), "shdc".index(t[1]))
+    raise ParseError(f"{text!r} is not a card of the Unused Pack: write 2-6 and a suit (like 4S), "
+                     f"Joker or Bridge")
+
+
+def valid_draw(cards: tuple[int, ...], players: int) -> bool:
+    """One different pack card per player (the Joker at most twice)."""
+    if len(cards) != players or any(not 0 <= c <= BRIDGE for c in cards):
+        return False
+    return all(cards.count(c) <= PACK.count(c) for c in set(cards))
+
+
+def draw_winner(cards: tuple[int, ...]) -> int | None:
+    """The seat with the highest card, or None when the highest is shared (everybody draws again)."""
+    values = [draw_value(c) for c in cards]
+    top = max(values)
+    return values.index(top) if values.count(top) == 1 else None
+
+
+__all__ = ["JOKER", "BRIDGE", "PACK", "pack_card", "number_of", "is_black", "is_red", "draw_value",
+           "format_pack", "display_pack", "parse_pack", "valid_draw", "draw_winner"]
