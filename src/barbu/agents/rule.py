@@ -6,8 +6,8 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from ..actions import Declare, Double, NameRank, NameTrump, Pass
-from ..cards import CARDS
+from ..actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
+from ..cards import CARDS, JACK, KING, QUEEN, ACE, HEARTS
 from ..chinese import Arrangements
 from ..contracts import Contract
 from ..ruleset import Ruleset
@@ -22,6 +22,23 @@ def rules_info(rules: str) -> tuple[Ruleset, dict[str, Contract], int]:
     r = Ruleset.parse(rules)
     contracts = {c.key: c for c in r.family_spec.contracts(r)}
     return r, contracts, 1 if r.family_spec.highest_wins else -1
+
+
+def cards_in_mask(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def row_move(hand: int, legal, layout, rank: int | None, contract: Contract, high_ace: bool, deck: int) -> Any:
+    """A Domino/Success/Patience move from the legal ones (cards, runs and sets, or pass)."""
+    lays = [a for a in legal if isinstance(a, Lay)]
+    if lays:
+        return max(lays, key=lambda a: (a.cards.bit_count(), a.cards))
+    cards = mask_of(a for a in legal if isinstance(a, int))
+    if not cards:
+        return next(a for a in legal if isinstance(a, Pass))
+    if rank is None and not contract.open_any:
+        rank = JACK  # Patience rows open with the Jacks
+    return CARDS[choose_domino_card(hand, cards, layout, rank, high_ace, deck)]
 
 
 def mask_of(cards) -> int:
@@ -50,11 +67,7 @@ class RuleAgent:
         if view.phase == "play":
             return CARDS[self.trick_card(view, contracts[view.contract], sign)]
         if view.phase == "domino":
-            cards = mask_of(a for a in legal if isinstance(a, int))
-            if not cards:
-                return next(a for a in legal if isinstance(a, Pass))
-            high_ace = rules.domino_ace == "high"
-            return CARDS[choose_domino_card(view.hand, cards, view.layout, view.rank, high_ace, view.deck)]
+            return self.row_move(view, legal, contracts[view.contract], rules.domino_ace == "high")
         if isinstance(first, Declare):
             return self.declare(view, legal, contracts, sign, rules)
         if isinstance(first, NameTrump):
@@ -67,7 +80,38 @@ class RuleAgent:
             return self.double(view, legal, contracts[view.contract], sign, rules)
         if isinstance(legal, Arrangements):
             return legal.sensible()
+        if isinstance(first, PassOn):
+            return self.pass_on_ranking(view, legal, contracts, sign)[0]
         return self.rng.choice(legal)  # a decision this bot has no rule for yet
+
+    @staticmethod
+    def row_move(view: View, legal, contract: Contract, high_ace: bool) -> Any:
+        """Domino, Success, Patience: the biggest run or set one may lay, else the best single card."""
+        return row_move(view.hand, legal, view.layout, view.rank, contract, high_ace, view.deck)
+
+    @staticmethod
+    def pass_on_ranking(view: View, legal, contracts: dict[str, Contract], sign: int) -> list[PassOn]:
+        """Pass-on choices, best first: pass the cards most likely to cost points (the call, when known)."""
+        contract = contracts.get(view.contract) if view.contract else None
+
+        def danger(c: int) -> float:
+            rank = c % 13
+            d = rank / 2.0  # high cards win the tricks nobody wants
+            if contract is not None:
+                if contract.kind == "domino":
+                    return abs(rank - JACK) + 0.0  # far from the Jacks comes out last
+                d -= sign * contract.card_value.get(c, 0) / 5.0
+            else:
+                d += {ACE: 4.0, KING: 2.0, QUEEN: 2.0}.get(rank, 0.0) + (1.0 if c // 13 == HEARTS else 0.0)
+                if c == HEARTS * 13 + KING:
+                    d += 8.0
+            return d
+
+        cards = sorted(cards_in_mask(view.hand), key=danger, reverse=True)
+        best = PassOn(sum(1 << c for c in cards[:3]))
+        others = [a for a in legal if a != best]
+        others.sort(key=lambda a: -sum(danger(c) for c in cards_in_mask(a.cards)))
+        return ([best] if best in legal else []) + others
 
     @staticmethod
     def trick_card(view: View, contract: Contract, sign: int) -> int:

@@ -19,18 +19,20 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from ..actions import PASS, Declare
+from ..actions import PASS, Declare, PassOn
 from ..cards import CARDS
 from ..chinese import Arrangements
 from ..contracts import CHINESE
-from ..match import CHANCE, DEAL, DOMINO_PLAY, PLAY, Match
+from ..match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match
 from ..view import NoConsistentDeal, View, determinize, make_view, sample_hands
+from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
-from .rule import RuleAgent, rules_info
+from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
 DEFAULT_SECONDS = 0.9
 DEFAULT_EXACT_TRICKS = 2
+MAX_CANDIDATES = 10  # long lists (Scottish calls and pass-ons) are cut to the rule bot's best few
 
 
 def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
@@ -40,6 +42,7 @@ def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
     n = m.n
     results = m.results
     high_ace = m.rules.domino_ace == "high"
+    plain = type(m) is Match
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
@@ -54,16 +57,22 @@ def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
             m.apply(CARDS[c])
         elif ph == DOMINO_PLAY:
             s = m.turn
-            legal = m.hands[s] & m.playable
-            if legal:
-                m.apply(CARDS[choose_domino_card(m.hands[s], legal, m.layout, m.rank, high_ace, m.deck)])
-            else:
-                m.apply(PASS)
+            if plain:
+                legal = m.hands[s] & m.playable
+                if legal:
+                    m.apply(CARDS[choose_domino_card(m.hands[s], legal, m.layout, m.rank, high_ace, m.deck)])
+                else:
+                    m.apply(PASS)
+            else:  # a family's own rows (Patience: runs and sets too)
+                m.apply(row_move(m.hands[s], m.legal_actions(), m.layout, m.rank, contract, high_ace, m.deck))
         else:
             s = m.to_act()
-            if s is None or s == CHANCE:
+            if s is None:
                 break
-            m.apply(policy.act(make_view(m, s)), seat=s)
+            if s == CHANCE:  # a cut inside the deal (the Scottish Silly Round)
+                m.apply(m.sample_chance())
+            else:
+                m.apply(policy.act(make_view(m, s)), seat=s)
             contract = m.contract
     last = results[-1].added
     return tuple(sign * x for x in last)
@@ -102,7 +111,7 @@ def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
     for _ in range(deals):
         dealt = base.clone()
         dealt.apply(dealt.sample_chance(rng))
-        if dealt.phase == DEAL:  # a redeal (the French rule on set-aside cards)
+        if dealt.phase != DECLARE:  # a redeal (the French rule on set-aside cards)
             continue
         for a in dealt.legal_actions():
             if contracts[a.contract].kind == CHINESE:
@@ -143,6 +152,8 @@ class SearchAgent:
             # Chinese poker cannot be played out quickly; judge it by hand, the rest by search.
             return self.policy.act(view)
         baselines = contract_baselines(view.rules) if declaring else {}
+        if len(legal) > MAX_CANDIDATES:
+            legal = self.shortlist(view, legal, contracts, sign)
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
@@ -168,3 +179,16 @@ class SearchAgent:
                 scores[i] -= baselines.get(a.contract, 0.0) * done
         best = max(range(len(legal)), key=lambda i: scores[i])
         return legal[best]
+
+    def shortlist(self, view: View, legal, contracts, sign: int) -> list:
+        """The rule bot's favourite few of a long list of choices, for the search to compare."""
+        first = legal[0]
+        if isinstance(first, PassOn):
+            return self.policy.pass_on_ranking(view, legal, contracts, sign)[:MAX_CANDIDATES]
+        if isinstance(first, Declare):
+            rules = rules_info(view.rules)[0]
+            deck = view.deck & ~view.set_aside
+            ranked = sorted(legal, key=lambda a: -contract_merit(contracts[a.contract], view.hand, deck, view.players,
+                                                                 sign, rules.domino_ace == "high"))
+            return ranked[:MAX_CANDIDATES]
+        return list(legal)
