@@ -67,7 +67,7 @@ def test_views_carry_no_hidden_card():
     """A seat's view is the same in every deal of the unseen cards that fits it: it holds nothing hidden."""
     rng = random.Random(5)
     checked = 0
-    for rules in ("classic", "french(players=5)", "classic(chinese_poker=true)", "italian"):
+    for rules in ("classic", "french(players=5)", "classic(chinese_poker=true)", "italian", "scottish"):
         m = Match(rules, 11)
         bots = [RuleAgent(s) for s in range(m.n)]
         while not m.is_over and len(m.results) < 4:
@@ -75,7 +75,7 @@ def test_views_carry_no_hidden_card():
             if actor == CHANCE:
                 m.play_chance()
                 continue
-            if rng.random() < 0.15 and m.phase_name in ("play", "domino", "doubling", "declare"):
+            if rng.random() < 0.15 and m.phase_name in ("play", "domino", "doubling", "declare", "pass-on"):
                 for seat in range(m.n):
                     v = make_view(m, seat)
                     assert v.hand == m.hands[seat]
@@ -157,3 +157,34 @@ def test_search_cashes_its_winner_at_trumps():
     view = m.view(0)
     assert {str(c) for c in view.legal} == {"AD", "2D"}
     assert str(SearchAgent(seed=2, samples=12).act(view)) == "AD"
+
+
+def test_rule_agent_passes_on_its_most_dangerous_cards_and_lays_its_longest_run():
+    from barbu.actions import Lay, PassOn
+    from barbu.agents.rule import row_move
+    from barbu.cards import CardSet
+    m = Match("scottish", 4)
+    rule = RuleAgent(0)
+    while m.phase_name != "pass-on":
+        actor = m.to_act()
+        if actor == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rule.act(m.view(actor)), seat=actor)
+    seat = m.to_act()
+    view = m.view(seat)
+    choice = rule.act(view)
+    assert isinstance(choice, PassOn) and choice in view.legal
+    passed = sorted(c % 13 for c in CardSet(choice.cards))
+    kept = sorted(c % 13 for c in CardSet(view.hand & ~choice.cards))
+    if view.contract is None or view.contract not in ("patience", "double-patience"):
+        assert passed[-1] >= kept[-1]  # the highest card goes first
+    contract = rules_contracts("scottish")["patience"]
+    hand = CardSet.parse("-.JT987.-.-").mask
+    legal = (Lay(CardSet.parse("-.JT9.-.-").mask), Lay(CardSet.parse("-.JT98.-.-").mask))
+    assert row_move(hand, legal, [None] * 4, None, contract, True, m.deck) == legal[1]
+
+
+def rules_contracts(rules: str):
+    from barbu.agents.rule import rules_info
+    return rules_info(rules)[1]
