@@ -146,18 +146,31 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
     n = r.players
     if len(bots) != n:
         raise AgentError(f"{rules} is played by {n} players: give {n} computer players, not {len(bots)}")
-    per_match = Match(r).total_deals
-    jobs = []
-    left = deals
-    k = 0
-    while left > 0:
-        take = min(left, per_match)
-        for rot in range(n):
-            jobs.append((str(r), bots, seed + k, rot, take, out_dir))
-        left -= take
-        k += 1
+    per_match = Match(r).total_deals  # an upper bound where matches can end early (the Scottish game)
     if out_dir:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
+    rows: list[DealRow] = []
+    next_seed = seed
+    boards = 0
+    while boards < deals:
+        jobs = []
+        left = deals - boards
+        while left > 0:
+            take = min(left, per_match)
+            jobs.extend((str(r), bots, next_seed, rot, take, out_dir) for rot in range(n))
+            left -= take
+            next_seed += 1
+        rows.extend(_run_jobs(jobs, workers, progress))
+        now = summarize(rows, bots, 1).boards
+        if now == boards:
+            raise AgentError("the matches produced no complete duplicate deal")
+        boards = now
+    rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))
+    sign = 1 if r.family_spec.highest_wins else -1
+    return rows, summarize(rows, bots, sign)
+
+
+def _run_jobs(jobs: list[tuple], workers: int, progress: Callable[[int], None] | None) -> list[DealRow]:
     rows: list[DealRow] = []
     if workers <= 1:
         for job in jobs:
@@ -165,15 +178,12 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
             rows.extend(got)
             if progress:
                 progress(len(got))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_rotation, *job) for job in jobs]
-            for f in as_completed(futures):
-                got = f.result()
-                rows.extend(got)
-                if progress:
-                    progress(len(got))
-    rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))
-    sign = 1 if r.family_spec.highest_wins else -1
-    return rows, summarize(rows, bots, sign)
-
+        return rows
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_rotation, *job) for job in jobs]
+        for f in as_completed(futures):
+            got = f.result()
+            rows.extend(got)
+            if progress:
+                progress(len(got))
+    return rows

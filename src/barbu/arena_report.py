@@ -67,7 +67,14 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task("deals played", total=args.deals * len(bots))
+
+        def advance(k: int) -> None:
+            progress.advance(task, k)
+            done = progress.tasks[0].completed
+            if done >= (progress.tasks[0].total or 0):  # matches that end early need more seeds than planned
+                progress.update(task, total=done + k)
+
         _, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
-                               progress=lambda k: progress.advance(task, k))
+                               progress=advance)
     print_summary(console, str(rules), summary)
     return 0
