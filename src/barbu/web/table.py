@@ -30,7 +30,7 @@ from ..match import CHANCE, DEAL, Match
 from ..ruleset import Ruleset
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token
-from .views import contract_info, deal_log, last_action, scoresheet, view_json
+from .views import contract_info, last_action, redact, scoresheet, view_json, visible_cards
 
 log = logging.getLogger("barbu.web")
 
@@ -388,25 +388,28 @@ class Table:
         try:
             action = m.parse_action(text)
         except ParseError as e:
-            return self._error(conn, "parse", str(e), cid)
+            return self._error(conn, "parse", self._redacted(str(e), seat), cid)
         if isinstance(action, Card) and not m.hands[seat] >> action & 1:
-            # Said without naming the card, so an error never echoes a card the seat may not see.
             return self._error(conn, "illegal", "you do not hold that card", cid)
         try:
             m.apply(action, seat=seat)
         except IllegalAction as e:
-            return self._error(conn, "illegal", str(e), cid)
+            return self._error(conn, "illegal", self._redacted(str(e), seat), cid)
         ok = await self._commit(seat, action)
         if not ok:
             return self._error(conn, "storage", "the move could not be saved; please try again", cid)
-        ack = {"type": "ack", "id": cid, "version": self.version, "action": str(action)}
+        ack = {"type": "ack", "id": cid, "version": self.version}
         if cid is not None:
-            recent[cid] = ack
+            recent[cid] = ack  # a repeat is answered with this, without the action: the deal may be over
             if len(recent) > RECENT_COMMANDS:
                 recent.popitem(last=False)
-        conn.send(dumps(ack))
+        conn.send(dumps({**ack, "action": str(action)}))
         self._after_move(seat, action)
         await self._advance()
+
+    def _redacted(self, text: str, seat: int) -> str:
+        """The engine's words, less any card the seat may not see (they can quote an example card)."""
+        return redact(text, visible_cards(self.match.view(seat)))
 
     async def _commit(self, actor: int, action: Any) -> bool:
         """Append the action just applied to the log; on failure take it back."""

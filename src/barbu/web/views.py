@@ -11,10 +11,11 @@ through its legal actions' text forms, never through raw state.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from ..actions import Double
-from ..cards import CARDS, RANKS, SUIT_MASK, cards_of
+from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
 from ..contracts import DOMINO
 from ..match import CHANCE, DealResult, Match
 from ..record import number_out, trick_winner
@@ -22,6 +23,39 @@ from ..view import View
 
 #: Above this many legal actions the list is not sent; the player types or builds the action.
 LEGAL_LIMIT = 400
+
+
+_CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])|(10|[2-9JQKA])([♠♥♦♣])")
+_SUIT_FORM = re.compile(r"(?<![\w.-])(?:[2-9TJQKA]+|-)(?:\.(?:[2-9TJQKA]+|-)){3}(?![\w.-])")
+
+
+def redact(text: str, visible: int) -> str:
+    """Blank out every card a message names that the reader may not see.
+
+    The engine's error messages are written for one player at a terminal and
+    may quote an example card; before such a text goes to a connection, any
+    card outside what that seat sees becomes "…".
+    """
+    def card(m: re.Match) -> str:
+        c = parse_card(m.group(0))
+        return m.group(0) if visible >> c & 1 else "…"
+
+    def suit_form(m: re.Match) -> str:
+        mask = 0
+        for suit, ranks in enumerate(m.group(0).split(".")):
+            if ranks != "-":
+                for ch in ranks:
+                    mask |= 1 << (suit * 13 + RANKS.index(ch))
+        return m.group(0) if not mask & ~visible else "…"
+    return _CARD.sub(card, _SUIT_FORM.sub(suit_form, text))
+
+
+def visible_cards(v: View) -> int:
+    """Every card a seat's view shows it: its hand, the cards played and those set aside face up."""
+    mask = v.hand | v.played | v.set_aside
+    for k in v.known:
+        mask |= k
+    return mask
 
 
 def card_list(mask: int) -> list[str]:
