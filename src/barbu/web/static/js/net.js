@@ -99,7 +99,9 @@ export class TableSocket {
   }
 
   reconnect() {
-    // Say hello again (after taking a seat): close and let onclose reconnect at once.
+    // Say hello again (after taking a seat): close and let onclose reconnect at once.  The seat's
+    // view differs from the spectator's, so ask for a full resync, not just what was missed.
+    this.version = null;
     this.delay = 50;
     if (this.ws) this.ws.close();
   }
