@@ -9,16 +9,19 @@ Playwright never downloads a browser here.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from websockets.sync.client import connect as ws_connect
 
-from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, http
+from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, http, new_table
 
 STEP_TIMEOUT = 15_000  # ms to wait for the table to answer a click
 
@@ -185,3 +188,76 @@ def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, br
     assert attr(page, "seat") == "0" and my_turn(page)
     play_one(page, rng)  # and the game goes on
     assert not page.errors
+
+
+def ws_seat(ws_base: str, tid: str, token: str, stop: threading.Event, prefer: str) -> None:
+    """A seat played from Python over the WebSocket: ``prefer`` is the contract it names when it can."""
+    rng = random.Random(token)
+    with ws_connect(f"{ws_base}/ws/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        done = None
+        while not stop.is_set():
+            try:
+                msg = json.loads(ws.recv(timeout=0.2))
+            except TimeoutError:
+                continue
+            st = msg.get("state")
+            if not st or st["to_act"] != st["seat"] or not st["legal_count"] or done == st["version"]:
+                continue
+            done = st["version"]
+            if st["legal"] is None:  # Chinese poker: any split of the hand into 5, 5 and 3
+                h = list(st["hand"])
+                rng.shuffle(h)
+                action = f"arrange {','.join(h[:5])} {','.join(h[5:10])} {','.join(h[10:])}"
+            elif prefer in st["legal"]:
+                action = prefer
+            else:
+                action = st["legal"][0]
+            ws.send(json.dumps({"type": "act", "action": action, "version": st["version"]}))
+
+
+def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Browser) -> None:
+    tid, tokens = new_table(server.base, "classic(chinese_poker=true)", seats={s: f"P{s}" for s in range(1, 4)})
+    stop = threading.Event()
+    threads = [threading.Thread(target=ws_seat, args=(server.ws_base, tid, tokens[s], stop, "contract chinese-poker"),
+                                daemon=True) for s in (1, 2, 3)]
+    for t in threads:
+        t.start()
+    try:
+        page = new_page(browser)
+        take_seat(page, server.base, tid, 0, "Arranger")
+        rng = random.Random(4)
+        deadline = time.monotonic() + 120
+        while attr(page, "phase") != "arrange" and time.monotonic() < deadline:
+            if my_turn(page):
+                chinese = page.query_selector("#decision button[data-action='contract chinese-poker']")
+                if chinese:
+                    version = attr(page, "version")
+                    chinese.click()
+                    page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+                else:
+                    play_one(page, rng)
+            else:
+                page.wait_for_timeout(20)
+        page.wait_for_selector("#turn[data-mine='1']")
+        assert attr(page, "phase") == "arrange"
+        cards = hand(page)
+        assert len(cards) == 13
+        for row, k in (("back", 5), ("middle", 5), ("front", 3)):
+            for c in hand(page)[:k]:
+                page.click(f"#hand .card[data-card='{c}']")
+            page.click(f"[data-put='{row}']")
+            assert len(page.query_selector_all(f"[data-row='{row}'] .card")) == k
+        page.screenshot(path=str(Path(os.environ.get("BARBU_SHOTS", "/tmp")) / "barbu-arrange.png"))
+        deal = attr(page, "deal")
+        page.click("#decision button.primary[data-action^='arrange']")
+        page.wait_for_function("d => document.querySelector('#table').dataset.deal !== d", arg=deal, timeout=60_000)
+        page.wait_for_selector(".arrange-reveal")
+        assert len(page.query_selector_all(".arrange-reveal")) == 4
+        revealed = page.query_selector_all(".arrange-reveal")[0].query_selector_all(".card")
+        assert sorted(c.get_attribute("data-card") for c in revealed) == sorted(cards)
+        assert not page.errors
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(5)

@@ -16,10 +16,12 @@ from typing import Any, Sequence
 
 from ..actions import Double
 from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
-from ..contracts import DOMINO
+from ..contracts import CHINESE, TRICKS
 from ..match import CHANCE, DealResult, Match
 from ..record import number_out, trick_winner
 from ..view import View
+
+CARD_TEXT = tuple(str(c) for c in CARDS)
 
 #: Above this many legal actions the list is not sent; the player types or builds the action.
 LEGAL_LIMIT = 400
@@ -59,7 +61,7 @@ def visible_cards(v: View) -> int:
 
 
 def card_list(mask: int) -> list[str]:
-    return [str(c) for c in cards_of(mask)]
+    return [CARD_TEXT[c] for c in cards_of(mask)]
 
 
 def contract_info(m: Match) -> list[dict[str, Any]]:
@@ -108,8 +110,8 @@ def deal_summary(m: Match, r: DealResult, seat: int | None) -> dict[str, Any]:
     kind = m.contract_by_key[r.contract].kind
     if r.tricks:
         leader, cards = r.tricks[-1]
-        last = {"leader": leader, "cards": [str(CARDS[c]) for c in cards]}
-        if kind != DOMINO:
+        last = {"leader": leader, "cards": [CARD_TEXT[c] for c in cards]}
+        if kind in (TRICKS, CHINESE):
             last["winner"] = trick_winner(leader, cards, r.trump, m.n)
         d["last_trick"] = last
     if r.arrangements:
@@ -160,20 +162,24 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
         "hand_sizes": list(v.hand_sizes), "contract": v.contract, "trump": v.trump,
         "rank": RANKS[v.rank] if v.rank is not None else None,
         "doubles": [[b.doubler, b.doubled, b.redoubled] for b in v.doubles],
-        "contracts_left": [sorted(s, key=_order(m)) for s in v.contracts_left],
-        "trick": [str(CARDS[c]) for c in v.trick], "tricks_won": list(v.tricks_won),
+        "contracts_left": _contracts_left(m, v),
+        "trick": [CARD_TEXT[c] for c in v.trick], "tricks_won": list(v.tricks_won),
         "finished": list(v.finished), "set_aside": card_list(v.set_aside),
         "totals": [number_out(x) for x in v.totals], "deals_done": len(v.results),
         "version": len(m.history),
     }
-    if kind == DOMINO:
+    if kind is not None and kind not in (TRICKS, CHINESE):  # Domino, Success and other rows of cards
         out["rows"] = _rows(m, v.played)
-        out["plays"] = [[s, str(CARDS[cards[0]])] for s, cards in v.tricks]
-    else:
-        out["tricks"] = [{"leader": leader, "cards": [str(CARDS[c]) for c in cards],
-                          "winner": trick_winner(leader, cards, v.trump if v.contract and
-                                                 m.contract_by_key[v.contract].trump else None, n)}
-                         for leader, cards in v.tricks]
+        plays = v.tricks if full else v.tricks[-1:]
+        out["plays"] = [[s, [CARD_TEXT[c] for c in cards]] for s, cards in plays]
+    elif kind is not None:
+        trump = v.trump if m.contract_by_key[v.contract].trump else None
+        tricks = [{"leader": leader, "cards": [CARD_TEXT[c] for c in cards],
+                   "winner": trick_winner(leader, cards, trump, n)}
+                  for leader, cards in (v.tricks if full else v.tricks[-1:])]
+        out["last_trick"] = tricks[-1] if tricks else None
+        if full:
+            out["tricks"] = tricks
     obligation = m.rules.double_obligation if m.rules.doubling != "none" else 0
     if obligation and v.declarer >= 0:
         out["owed"] = [0 if s == v.dealer else max(0, obligation - v.doubles_made[s]) for s in range(n)]
@@ -195,9 +201,12 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
     return out
 
 
-def _order(m: Match):
-    index = {c.key: i for i, c in enumerate(m.contracts)}
-    return lambda k: index.get(k, len(index))
+def _contracts_left(m: Match, v: View) -> list[str]:
+    """The contracts the current declarer has still to name, in the table's order."""
+    if v.declarer < 0:
+        return []
+    left = v.contracts_left[v.declarer]
+    return [c.key for c in m.contracts if c.key in left]
 
 
 def _rows(m: Match, played: int) -> list[list[str]]:
@@ -208,5 +217,5 @@ def _rows(m: Match, played: int) -> list[list[str]]:
         cards = list(cards_of(played & SUIT_MASK[s]))
         if low_ace and cards and cards[-1] % 13 == 12:
             cards = cards[-1:] + cards[:-1]
-        rows.append([str(c) for c in cards])
+        rows.append([CARD_TEXT[c] for c in cards])
     return rows

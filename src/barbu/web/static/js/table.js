@@ -297,7 +297,7 @@ function renderFelt() {
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
     if (state && state.hand_sizes && state.phase !== "over") {
       badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
-      if (state.tricks) badges.append(el("span", { class: "chip", textContent: `${state.tricks_won[s.seat]} tricks`, title: "tricks won" }));
+      if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: `${state.tricks_won[s.seat]} tricks`, title: "tricks won" }));
       if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: `owes ${state.owed[s.seat]}×`, title: "doubles still owed to the dealer" }));
     }
     if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: `out #${state.finished.indexOf(s.seat) + 1}` }));
@@ -330,8 +330,8 @@ function renderCenter() {
   let cards = state.trick || [];
   let leader = state.leader;
   let faded = false;
-  if (!cards.length && state.tricks && state.tricks.length) {
-    const t = state.tricks[state.tricks.length - 1];
+  if (!cards.length && state.last_trick) {
+    const t = state.last_trick;
     cards = t.cards;
     leader = t.leader;
     faded = true;
@@ -532,7 +532,7 @@ function renderSide() {
     ci.append(el("h2", { textContent: `${seatName(state.declarer)} chooses the contract` }));
   }
   if (state && state.declarer >= 0 && state.contracts_left && state.phase !== "over") {
-    const left = state.contracts_left[state.declarer].map(contractName).join(", ");
+    const left = state.contracts_left.map(contractName).join(", ");
     ci.append(el("p", { class: "muted", textContent: `Left to ${seatName(state.declarer)}: ${left || "none"}` }));
   }
   if (state && state.doubles && state.doubles.length) {
@@ -555,7 +555,7 @@ function renderLastTrick() {
   if (!state) return;
   let trick = null;
   let title = "Last trick";
-  if (state.tricks && state.tricks.length) trick = state.tricks[state.tricks.length - 1];
+  if (state.last_trick) trick = state.last_trick;
   else if (state.last_deal && state.last_deal.last_trick) {
     trick = state.last_deal.last_trick;
     title = `Last trick of deal ${state.last_deal.number}`;
