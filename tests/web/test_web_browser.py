@@ -74,8 +74,10 @@ def play_one(page: Page, rng: random.Random) -> None:
     """Take one decision the way a person would: a legal card from the hand, or a button."""
     version = attr(page, "version")
     phase = attr(page, "phase")
+    page.wait_for_selector("#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])")
     cards = page.query_selector_all("#hand .card[data-legal='1']")
     buttons = page.query_selector_all("#decision button[data-action]:not([disabled])")
+    assert cards or buttons, f"nothing to click in phase {phase}: {page.inner_text('#decision')}"
     if cards:
         rng.choice(cards).click()
     elif phase == "doubling":

@@ -242,7 +242,7 @@ class Table:
         s = self._open_seat(seat)
         if strength not in AGENT_KINDS:
             raise TableError(f"unknown computer player {strength!r}; choose from: {', '.join(AGENT_KINDS)}")
-        s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat} ({strength})", strength, None
+        s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
         await self._save_seat(s)
         await self._seats_changed()
 

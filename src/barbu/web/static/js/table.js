@@ -293,7 +293,7 @@ function renderFelt() {
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: "D", title: "dealer" }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: "computer", title: `computer player (${s.strength})` }));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}`, title: "computer player" }));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
     if (state && state.hand_sizes && state.phase !== "over") {
       badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
@@ -316,7 +316,7 @@ function renderCenter() {
   const center = $("center");
   center.replaceChildren();
   if (!state) return;
-  if (state.rows) {
+  if (state.rows && state.rows.some((r) => r.length)) {
     const grid = el("div", { class: "rows" });
     state.rows.forEach((row, i) => {
       const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
@@ -335,7 +335,7 @@ function renderCenter() {
     cards = t.cards;
     leader = t.leader;
     faded = true;
-  } else if (!cards.length && state.last_deal && state.last_deal.last_trick && state.last_deal.last_trick.winner !== undefined) {
+  } else if (!cards.length && !state.rows && state.last_deal && state.last_deal.last_trick && state.last_deal.last_trick.winner !== undefined) {
     cards = state.last_deal.last_trick.cards;
     leader = state.last_deal.last_trick.leader;
     faded = true;
