@@ -123,7 +123,9 @@ def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) ->
     assert len(totals) == 1
 
 
-def test_one_browser_player_plays_a_whole_match_against_three_computer_players(server: Server, browser: Browser) -> None:
+@pytest.mark.slow
+def test_one_browser_player_plays_a_whole_match_against_three_computer_players(server: Server,
+                                                                           browser: Browser) -> None:
     page = new_page(browser)
     page.goto(server.base + "/")
     page.select_option("#preset", "classic")

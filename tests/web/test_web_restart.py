@@ -93,7 +93,8 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
         tables[tid] = tokens
     # One table with computer players: after a restart they carry on, so it is only checked not to go back.
-    bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"}, bots={1: "random", 2: "random", 3: "random"})
+    bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"},
+                                    bots={s: "random" for s in (1, 2, 3)})
     tables[bot_tid] = bot_tokens
     acked: dict[str, list] = {tid: [] for tid in tables}
     rng = random.Random(7)
@@ -101,7 +102,8 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         asyncio.run(play_until_killed(server, tables, acked, rng.uniform(1.5, 3.0), cycle))
         counts = check_after_kill(db_url, tables, acked)
         assert sum(len(a) for a in acked.values()) > 50 * (cycle + 1), "too few moves were played to test anything"
-        print(f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, {sum(counts.values())} stored actions")
+        print(f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, "
+              f"{sum(counts.values())} stored actions")
         server.start()
         for tid, count in counts.items():
             status, data = http("GET", f"{server.base}/api/tables/{tid}")

@@ -19,7 +19,7 @@ from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
 from ..contracts import CHINESE, TRICKS
 from ..match import CHANCE, DealResult, Match
 from ..record import number_out, trick_winner
-from ..view import View
+from ..view import HIDDEN, View
 
 CARD_TEXT = tuple(str(c) for c in CARDS)
 
@@ -60,6 +60,11 @@ def visible_cards(v: View) -> int:
     return mask
 
 
+def action_text(a: Any) -> str:
+    """An action as a seat's view shows it; another seat's secret decision reads "hidden"."""
+    return "hidden" if a is HIDDEN else str(a)
+
+
 def card_list(mask: int) -> list[str]:
     return [CARD_TEXT[c] for c in cards_of(mask)]
 
@@ -74,8 +79,8 @@ def public_deal_actions(views: Sequence[View]) -> list[str]:
     first = views[0].deal_actions
     out = []
     for i, a in enumerate(first):
-        text = str(a)
-        out.append(text if all(str(v.deal_actions[i]) == text for v in views[1:]) else "hidden")
+        text = action_text(a)
+        out.append(text if all(action_text(v.deal_actions[i]) == text for v in views[1:]) else "hidden")
     return out
 
 
@@ -94,7 +99,7 @@ def last_action(m: Match, actor: int, action: Any, view: View | None, views: Seq
     in_deal = m.deal_start >= 0 and seq > m.deal_start and views[0].deal_actions
     if in_deal:
         if seat is not None and view is not None:
-            text = str(view.deal_actions[-1])
+            text = action_text(view.deal_actions[-1])
         else:
             text = public_deal_actions(views)[-1]
     elif isinstance(action, int) or seat == actor:  # the action ended the deal: a card is public
@@ -107,7 +112,7 @@ def last_action(m: Match, actor: int, action: Any, view: View | None, views: Seq
 def deal_summary(m: Match, r: DealResult, seat: int | None) -> dict[str, Any]:
     """The deal just finished: its last trick, revealed rows and scores (no unplayed cards)."""
     d = result_json(m, r)
-    kind = m.contract_by_key[r.contract].kind
+    kind = _kind(m, r.contract)
     if r.tricks:
         leader, cards = r.tricks[-1]
         last = {"leader": leader, "cards": [CARD_TEXT[c] for c in cards]}
@@ -154,7 +159,7 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
     v = views[seat] if seat is not None else views[0]
     n = m.n
     in_deal = v.phase not in ("draw", "deal", "over")
-    kind = m.contract_by_key[v.contract].kind if v.contract else None
+    kind = _kind(m, v.contract) if v.contract else None
     out: dict[str, Any] = {
         "seat": seat, "phase": v.phase, "to_act": v.to_act, "deal_number": v.deal_number,
         "total_deals": m.total_deals, "dealer": v.dealer, "declarer": v.declarer, "leader": v.leader,
@@ -173,7 +178,7 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
         plays = v.tricks if full else v.tricks[-1:]
         out["plays"] = [[s, [CARD_TEXT[c] for c in cards]] for s, cards in plays]
     elif kind is not None:
-        trump = v.trump if m.contract_by_key[v.contract].trump else None
+        trump = v.trump if v.trump is not None and _has_trumps(m, v.contract) else None
         tricks = [{"leader": leader, "cards": [CARD_TEXT[c] for c in cards],
                    "winner": trick_winner(leader, cards, trump, n)}
                   for leader, cards in (v.tricks if full else v.tricks[-1:])]
@@ -196,9 +201,20 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
     if v.results and not v.played and not v.trick:
         out["last_deal"] = deal_summary(m, v.results[-1], seat)
     if full and in_deal:
-        texts = [str(a) for a in v.deal_actions] if seat is not None else public_deal_actions(views)
+        texts = [action_text(a) for a in v.deal_actions] if seat is not None else public_deal_actions(views)
         out["log"] = deal_log(m, actors, texts)
     return out
+
+
+def _kind(m: Match, key: str) -> str:
+    """A contract's kind; a key the table does not list (a combination of several calls) plays tricks."""
+    c = m.contract_by_key.get(key)
+    return c.kind if c is not None else TRICKS
+
+
+def _has_trumps(m: Match, key: str | None) -> bool:
+    c = m.contract_by_key.get(key) if key else None
+    return bool(c and c.trump)
 
 
 def _contracts_left(m: Match, v: View) -> list[str]:
