@@ -76,7 +76,7 @@ async function loadCatalogue() {
 
 function seatLine(s) {
   if (s.kind === "open") return el("span", { class: "seat-open", textContent: "free seat" });
-  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: `🤖 ${s.strength}` });
+  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: `computer · ${s.strength}` });
   return el("span", { class: "seat-human", textContent: s.name });
 }
 

@@ -295,13 +295,13 @@ function renderFelt() {
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
     if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}`, title: "computer player" }));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
-    if (state && state.hand_sizes && state.phase !== "over") {
+    if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
       if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: `${state.tricks_won[s.seat]} tricks`, title: "tricks won" }));
       if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: `owes ${state.owed[s.seat]}×`, title: "doubles still owed to the dealer" }));
     }
     if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: `out #${state.finished.indexOf(s.seat) + 1}` }));
-    if (state && state.totals) badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: "total" }));
+    if (state && state.totals && info.status !== "open") badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: "total" }));
     box.append(badges);
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
@@ -601,7 +601,8 @@ function renderScores() {
   const body = el("tbody");
   for (const d of scores.deals) {
     body.append(el("tr", {}, el("td", { textContent: d.number }),
-      el("td", { textContent: `${contractLabel(d.contract, d.trump, d.rank, d.played)}${d.doubles.length ? ` ×${d.doubles.length}` : ""}`, title: `declarer ${seatName(d.declarer)}` }),
+      el("td", { title: `declarer ${seatName(d.declarer)}` }, contractLabel(d.contract, d.trump, d.rank, d.played),
+        d.doubles.length ? el("small", { textContent: ` ${d.doubles.length} double${d.doubles.length > 1 ? "s" : ""}` }) : ""),
       ...d.scores.map((x, s) => el("td", { class: "num" }, fmt(x), d.series ? el("small", { textContent: ` +${fmt(d.series[s])}` }) : "", el("small", { class: "running", textContent: ` ${fmt(d.totals[s])}` })))));
   }
   sheet.append(body);
