@@ -1,4 +1,4 @@
-"""The ``barbu`` command line: rules, selfplay, replay, show, play and arena."""
+"""The ``barbu`` command line: rules, selfplay, replay, show, play, arena and serve."""
 
 from __future__ import annotations
 
@@ -312,6 +312,26 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return run(args, console)
 
 
+# ---------------------------------------------------------------- serve
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import serve
+        from .web.settings import Settings
+    except ImportError as e:  # the web extras are missing
+        err.print(f"barbu: error: the web server needs its libraries ({e.name}): pip install -e .")
+        return 2
+    from .web.storage import sqlite_url
+    db = args.db or sqlite_url("barbu-web.db")
+    if "://" not in db:  # a plain path means a SQLite file
+        db = sqlite_url(db)
+    settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
+                        **({"stand_in": args.stand_in} if args.stand_in else {}))
+    shown = db.split("@")[-1] if "@" in db else db  # never print a database password
+    console.print(f"barbu web server on http://{args.host}:{args.port}/ (database {shown})")
+    serve(settings, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 # ---------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
@@ -369,6 +389,21 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--plain", action="store_true",
                     help="the line-by-line game instead of the full-screen one (used when input is piped)")
     pl.set_defaults(func=cmd_play)
+
+    sv = sub.add_parser("serve", help="run the multiplayer web server (lobby and browser tables)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--db", help="database: a SQLite file path or URL (default barbu-web.db here), "
+                                 "or postgresql://user:password@host/dbname")
+    sv.add_argument("--grace", type=float, default=30.0,
+                    help="seconds before a computer player stands in for a disconnected player (default 30)")
+    sv.add_argument("--bot-delay", type=float, default=0.8,
+                    help="seconds a computer player waits before acting (default 0.8)")
+    sv.add_argument("--deal-pause", type=float, default=2.0,
+                    help="seconds between deals when people play, to see the last trick (default 2)")
+    sv.add_argument("--stand-in", choices=AGENT_KINDS, help="strength of the stand-in for a disconnected player")
+    sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

@@ -1,0 +1,322 @@
+"""The ASGI application: lobby and table pages, a small JSON API, and the tables' WebSocket.
+
+HTTP: ``GET /`` (lobby), ``GET /t/{id}`` (table page; the id is the
+invitation link), ``GET /api/options``, ``GET/POST /api/tables``,
+``GET /api/tables/{id}``, ``POST /api/tables/{id}/seats`` (returns the seat's
+credential, once, in the response body) and ``POST /api/tables/{id}/bots``.
+
+WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
+…, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
+``leave`` and ``rematch``.  Credentials never travel in URLs.  Cross-origin
+handshakes are refused, messages are limited in size, a flooding client is
+cut off, and malformed or unknown messages get an error reply and change
+nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..agents import AGENT_KINDS
+from .lobby import Lobby, options_catalogue, parse_rules
+from .settings import Settings
+from .table import Table, TableError, dumps
+
+log = logging.getLogger("barbu.web")
+STATIC = Path(__file__).with_name("static")
+OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
+
+SECURITY_HEADERS = {
+    "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+def origin_allowed(headers: Any, settings: Settings) -> bool:
+    """No Origin header (not a browser) or the server's own origin; anything else is cross-origin."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    host = headers.get("host")
+    return host is not None and urlsplit(origin).netloc == host
+
+
+class WsConn:
+    """A WebSocket as a table sees it: sends are queued and written by one task, so a slow client
+    never holds a table up; one that falls too far behind is cut off and resyncs when it returns."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.closing: tuple[int, str] | None = None
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close(1008, "too far behind")
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closing:
+            self.closing = (code, reason)
+            self.outbox.put_nowait(None)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    code, reason = self.closing or (1000, "")
+                    await self.ws.close(code, reason)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the socket went away; the reader notices and cleans up
+            return
+
+    async def finish(self) -> None:
+        self.close()
+        try:
+            await asyncio.wait_for(self.writer, 2)
+        except (asyncio.TimeoutError, Exception):
+            self.writer.cancel()
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, ``rate`` per second on average."""
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+    lobby = Lobby(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await lobby.start()
+        try:
+            yield
+        finally:
+            await lobby.close()
+
+    def page(name: str) -> Response:
+        return FileResponse(STATIC / name, media_type="text/html", headers={"cache-control": "no-cache"})
+
+    async def index(request: Request) -> Response:
+        return page("index.html")
+
+    async def table_page(request: Request) -> Response:
+        return page("table.html")
+
+    async def api_options(request: Request) -> Response:
+        return JSONResponse({"presets": options_catalogue(), "strengths": list(AGENT_KINDS)})
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        if not origin_allowed(request.headers, settings):
+            raise TableError("cross-origin requests are refused", 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise TableError("send JSON (content-type application/json)", 415)
+        body = await request.body()
+        if len(body) > settings.max_message:
+            raise TableError(f"the request is too large (the limit is {settings.max_message} bytes)", 413)
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            raise TableError("the request is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise TableError("the request must be a JSON object")
+        return data
+
+    async def find(request: Request) -> Table:
+        t = await lobby.get(request.path_params["table_id"])
+        if t is None:
+            raise TableError("there is no such table", 404)
+        return t
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tables": lobby.listing()})
+        data = await read_json(request)
+        rules = parse_rules(data.get("rules"), data.get("players"))
+        t = await lobby.create(rules)
+        return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "table": t.info()}, status_code=201)
+
+    async def api_table(request: Request) -> Response:
+        t = await find(request)
+        return JSONResponse({"table": t.info()})
+
+    async def api_seat(request: Request) -> Response:
+        data = await read_json(request)
+        t = await find(request)
+        token = await t.call(t.take_seat, data.get("seat"), data.get("name"))
+        return JSONResponse({"seat": data.get("seat"), "token": token, "table": t.info()},
+                            headers={"cache-control": "no-store"})
+
+    async def api_bot(request: Request) -> Response:
+        data = await read_json(request)
+        t = await find(request)
+        await t.call(t.add_bot, data.get("seat"), data.get("strength", AGENT_KINDS[0]))
+        return JSONResponse({"seat": data.get("seat"), "table": t.info()})
+
+    async def table_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TableError)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    async def ws_table(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers, settings):
+            await websocket.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
+            return
+        table = await lobby.get(websocket.path_params["table_id"])
+        await websocket.accept()
+        if table is None:
+            await websocket.send_text(dumps({"type": "error", "code": "no_table", "message": "there is no such table"}))
+            await websocket.close(4404)
+            return
+        conn = WsConn(websocket)
+        try:
+            await serve_connection(websocket, conn, table, settings)
+        finally:
+            table.tell(table.disconnect, conn)
+            await conn.finish()
+
+    routes = [
+        Route("/", index),
+        Route("/t/{table_id}", table_page),
+        Route("/api/options", api_options),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/{table_id}", api_table),
+        Route("/api/tables/{table_id}/seats", api_seat, methods=["POST"]),
+        Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
+        WebSocketRoute("/ws/{table_id}", ws_table),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
+                    middleware=[Middleware(SecurityHeaders)])
+    app.state.lobby = lobby
+    app.state.settings = settings
+    return app
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+        await self.app(scope, receive, send_with_headers)
+
+
+async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: Settings) -> None:
+    """Read one connection's messages until it closes or is cut off."""
+    limit = RateLimit(settings.burst, settings.rate)
+    joined = False
+    while True:
+        try:
+            timeout = None if joined else settings.hello_timeout
+            message = await asyncio.wait_for(ws.receive(), timeout)
+        except asyncio.TimeoutError:
+            conn.send(dumps({"type": "error", "code": "no_hello", "message": "say hello first"}))
+            conn.close(1008, "no hello")
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        if conn.closing or ws.application_state == WebSocketState.DISCONNECTED:
+            return
+        if not limit.allow():
+            conn.send(dumps({"type": "error", "code": "flood", "message": "too many messages: disconnected"}))
+            conn.close(1008, "too many messages")
+            return
+        text = message.get("text")
+        if text is None:
+            _reply_error(conn, "bad_message", "send JSON text, not binary frames")
+            continue
+        size = len(text.encode("utf-8"))
+        if size > settings.max_message:
+            _reply_error(conn, "too_large", f"the message is {size} bytes; the limit is {settings.max_message}")
+            continue
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            _reply_error(conn, "bad_json", "the message is not valid JSON")
+            continue
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            _reply_error(conn, "bad_message", "a message is a JSON object with a \"type\"")
+            continue
+        kind = msg["type"]
+        try:
+            if kind == "hello":
+                if joined:
+                    _reply_error(conn, "bad_message", "you already said hello")
+                    continue
+                joined = True
+                await table.call(table.join, conn, msg.get("token"), msg.get("since"))
+            elif not joined:
+                _reply_error(conn, "no_hello", "say hello first: {\"type\": \"hello\"}")
+            elif kind == "act":
+                await table.call(table.act, conn, msg)
+            elif kind == "sync":
+                await table.call(table.sync, conn, msg.get("since"))
+            elif kind == "ping":
+                conn.send(dumps({"type": "pong", "version": table.version}))
+            elif kind == "leave":
+                await table.call(table.leave_seat, conn)
+            elif kind == "rematch":
+                await table.call(table.rematch, conn)
+            else:
+                _reply_error(conn, "unknown_type", f"unknown message type {kind[:40]!r}")
+        except TableError as e:
+            _reply_error(conn, "refused", str(e))
+
+
+def _reply_error(conn: WsConn, code: str, message: str) -> None:
+    conn.send(dumps({"type": "error", "code": code, "message": message}))

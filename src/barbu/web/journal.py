@@ -1,0 +1,122 @@
+"""The writer: one thread that owns every database write, with group commit.
+
+Table actors ``await journal.append(...)`` and only send a move to anyone once
+it is committed, so an acknowledged move is never lost, even if the process
+is killed.  Writes queued while a transaction is being committed go into the
+next one together, which keeps hundreds of busy tables cheap on SQLite and
+PostgreSQL alike.  Blocking database work never runs on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import sys
+import threading
+from typing import Any, Callable
+
+from sqlalchemy.engine import Connection
+
+from .storage import Store
+
+log = logging.getLogger("barbu.web")
+
+_STOP = object()
+
+
+class Journal:
+    """Serialises writes through one thread; each write resolves its future once committed."""
+
+    def __init__(self, store: Store, max_batch: int = 2000) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="barbu-journal", daemon=True)
+        self._thread.start()
+        self.commits = 0
+
+    # -- called from the event loop --
+    def append(self, table_id: str, seq: int, actor: int, action: str) -> "asyncio.Future[None]":
+        """Append one event; the future is done when it is committed."""
+        return self._submit(("event", (table_id, seq, actor, action)))
+
+    def run(self, fn: Callable[[Connection], Any]) -> "asyncio.Future[Any]":
+        """Run ``fn(connection)`` inside the next transaction; the future holds its result."""
+        return self._submit(("call", fn))
+
+    def _submit(self, item: tuple[str, Any]) -> "asyncio.Future[Any]":
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.put((item, loop, fut))
+        return fut
+
+    async def close(self) -> None:
+        self._queue.put(_STOP)
+        await asyncio.to_thread(self._thread.join)
+        self.store.close()
+
+    # -- the writer thread --
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[Any]) -> None:
+        try:
+            with self.store.engine.begin() as conn:
+                results = self._execute(conn, batch)
+            self.commits += 1
+        except Exception:  # one bad write must not sink the others: retry them one by one
+            if len(batch) > 1:
+                for item in batch:
+                    self._commit([item])
+                return
+            (_, loop, fut), = batch
+            exc = sys.exc_info()[1]
+            log.exception("database write failed")
+            loop.call_soon_threadsafe(_set_exception, fut, exc)
+            return
+        for (_, loop, fut), res in zip(batch, results):
+            loop.call_soon_threadsafe(_set_result, fut, res)
+
+    @staticmethod
+    def _execute(conn: Connection, batch: list[Any]) -> list[Any]:
+        results: list[Any] = []
+        events: list[tuple[str, int, int, str]] = []
+        for (kind, payload), _, _ in batch:
+            if kind == "event":
+                events.append(payload)
+                results.append(None)
+            else:
+                if events:  # keep the order of writes
+                    Store.append_events(conn, events)
+                    events = []
+                results.append(payload(conn))
+        Store.append_events(conn, events)
+        return results
+
+
+def _set_result(fut: "asyncio.Future[Any]", res: Any) -> None:
+    if not fut.done():
+        fut.set_result(res)
+
+
+def _set_exception(fut: "asyncio.Future[Any]", exc: BaseException) -> None:
+    if not fut.done():
+        fut.set_exception(exc)

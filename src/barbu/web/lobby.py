@@ -1,0 +1,145 @@
+"""The lobby: every table of the server, created, found and rebuilt from storage.
+
+At start-up every unfinished table is rebuilt by replaying its event log, so
+a server killed at any moment resumes each table at the action it had
+reached.  Finished tables are loaded when someone asks for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from ..errors import BarbuError
+from ..presets import presets
+from ..ruleset import OPTIONS, Ruleset
+from .journal import Journal
+from .settings import Settings
+from .storage import SeatRecord, Store, TableRecord, now
+from .table import Table, TableError
+
+log = logging.getLogger("barbu.web")
+
+
+def parse_rules(text: Any, players: Any = None) -> Ruleset:
+    if not isinstance(text, str) or not text.strip() or len(text) > 500:
+        raise TableError("choose the rules: a preset name such as classic, optionally with options")
+    try:
+        r = Ruleset.parse(text)
+        if players is not None:
+            if not isinstance(players, int) or isinstance(players, bool):
+                raise TableError("the number of players is a whole number")
+            if players != r.players:
+                r = r.replace(players=players)
+    except BarbuError as e:
+        raise TableError(str(e)) from None
+    return r
+
+
+def options_catalogue() -> list[dict[str, Any]]:
+    """Presets with the options each allows, for the lobby's form."""
+    out = []
+    for p in presets():
+        r = p.ruleset
+        fam = r.family_spec
+        opts = []
+        for name, value in r.option_values().items():
+            if name == "players" or name not in fam.options:
+                continue
+            spec = OPTIONS[name]
+            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": spec.help,
+                         "choices": list(spec.choices) if spec.choices else None,
+                         "minimum": spec.minimum, "maximum": spec.maximum})
+        out.append({"name": p.name, "description": p.description, "players": list(fam.players),
+                    "default_players": r.players, "options": opts})
+    return out
+
+
+class Lobby:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store: Store | None = None
+        self.journal: Journal | None = None
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+
+    async def start(self) -> None:
+        self.store = await asyncio.to_thread(Store, self.settings.db_url)
+        self.journal = Journal(self.store)
+        records = await asyncio.to_thread(self.store.load_tables, True)
+        for rec in records:
+            try:
+                t = self._build(rec)
+            except Exception:
+                log.exception("table %s could not be rebuilt from its log; it stays closed", rec.id)
+                continue
+            self.tables[t.id] = t
+            t.start()
+        log.info("lobby: %d tables resumed", len(records))
+
+    async def close(self) -> None:
+        for t in list(self.tables.values()):
+            await t.stop()
+        if self.journal:
+            await self.journal.close()
+
+    def _build(self, rec: TableRecord) -> Table:
+        assert self.journal is not None
+        return Table(rec, self.journal, self.settings, on_rematch=self.rematch)
+
+    async def create(self, rules: Ruleset, rematch_of: Table | None = None) -> Table:
+        assert self.journal is not None
+        if sum(1 for t in self.tables.values() if t.status != "over") >= self.settings.max_tables:
+            raise TableError("the server has as many tables as it can hold; try again later", 503)
+        table_id = secrets.token_urlsafe(6)
+        seed = secrets.randbelow(2 ** 62)
+        text = str(rules)
+        seats: list[SeatRecord] = []
+        if rematch_of is not None:  # same players, same credentials, same computer players
+            seats = [s.record() for s in rematch_of.seats]
+        old_id = rematch_of.id if rematch_of else None
+
+        def write(conn: Any) -> None:
+            Store.create_table(conn, table_id, text, seed, rematch_of=old_id)
+            for s in seats:
+                Store.set_seat(conn, table_id, s)
+            if seats and all(s.kind != "open" for s in seats):
+                Store.set_status(conn, table_id, "playing")
+        await self.journal.run(write)
+        status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
+        rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, seats=seats)
+        t = self._build(rec)
+        self.tables[t.id] = t
+        t.start()
+        return t
+
+    async def rematch(self, old: Table) -> Table:
+        return await self.create(old.rules, rematch_of=old)
+
+    async def get(self, table_id: str) -> Table | None:
+        """A table by id; a finished one is loaded from storage on first request."""
+        t = self.tables.get(table_id)
+        if t is not None or self.store is None or len(table_id) > 32:
+            return t
+        fut = self._loading.get(table_id)
+        if fut is None:
+            fut = asyncio.ensure_future(asyncio.to_thread(self.store.load_table, table_id))
+            self._loading[table_id] = fut
+        try:
+            rec = await fut
+        finally:
+            self._loading.pop(table_id, None)
+        t = self.tables.get(table_id)
+        if t is None and rec is not None:
+            t = self._build(rec)
+            self.tables[t.id] = t
+            t.start()
+        return t
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Tables people can join or watch, newest first."""
+        out = [t.summary() for t in self.tables.values() if t.status != "over"]
+        out.reverse()
+        return out[:200]

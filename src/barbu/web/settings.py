@@ -1,0 +1,27 @@
+"""Server settings: one frozen value passed to the app, the lobby and every table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..agents import AGENT_KINDS
+
+
+def default_stand_in() -> str:
+    """A disconnected player's stand-in: a middling computer player, the strongest being possibly slow."""
+    return AGENT_KINDS[(len(AGENT_KINDS) - 1) // 2]
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_url: str = "sqlite:///barbu-web.db"
+    grace: float = 30.0  # seconds a disconnected player keeps his seat before a stand-in plays it
+    bot_delay: float = 0.8  # seconds a computer player waits before acting, so people can follow
+    deal_pause: float = 2.0  # seconds between the end of a deal and the next shuffle, when people play
+    max_message: int = 4096  # bytes: longer messages are refused
+    burst: int = 30  # messages a connection may send at once ...
+    rate: float = 15.0  # ... and per second on average; beyond that it is cut off
+    hello_timeout: float = 10.0  # seconds a new connection has to say hello
+    stand_in: str = field(default_factory=default_stand_in)
+    allowed_origins: tuple[str, ...] = ()  # extra origins allowed besides the server's own
+    max_tables: int = 5000  # tables kept open at once

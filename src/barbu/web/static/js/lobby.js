@@ -1,0 +1,124 @@
+// The lobby: create a table (game, players, options), list open tables to join or watch.
+
+import { postJSON } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = [];
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function currentPreset() {
+  return catalogue.find((p) => p.name === $("preset").value);
+}
+
+function optionValue(opt) {
+  const input = $(`opt-${opt.name}`);
+  if (opt.kind === "bool") return input.checked;
+  if (opt.kind === "int") return Number(input.value);
+  return input.value;
+}
+
+// The one-line ruleset text the engine reads: the preset and the options that differ from it.
+function rulesText() {
+  const p = currentPreset();
+  if (!p) return "";
+  const diffs = [];
+  for (const opt of p.options) {
+    const v = optionValue(opt);
+    if (v !== opt.default) diffs.push(`${opt.name}=${v}`);
+  }
+  return diffs.length ? `${p.name}(${diffs.join(", ")})` : p.name;
+}
+
+function showPreset() {
+  const p = currentPreset();
+  $("preset-description").textContent = p.description;
+  const players = $("players");
+  players.replaceChildren(...p.players.map((n) => el("option", { value: n, textContent: String(n), selected: n === p.default_players })));
+  players.disabled = p.players.length === 1;
+  const box = $("options");
+  box.replaceChildren();
+  for (const opt of p.options) {
+    let input;
+    if (opt.kind === "bool") {
+      input = el("input", { type: "checkbox", id: `opt-${opt.name}`, checked: opt.default });
+    } else if (opt.choices) {
+      input = el("select", { id: `opt-${opt.name}` },
+        ...opt.choices.map((c) => el("option", { value: c, textContent: String(c), selected: c === opt.default })));
+      if (opt.kind === "int") input.dataset.int = "1";
+    } else {
+      input = el("input", { type: "number", id: `opt-${opt.name}`, value: opt.default, min: opt.minimum ?? "", max: opt.maximum ?? "" });
+    }
+    input.addEventListener("change", () => ($("rules-text").textContent = rulesText()));
+    box.append(el("div", { class: "option" },
+      el("label", { htmlFor: `opt-${opt.name}`, textContent: opt.name.replaceAll("_", " ") }), input,
+      el("small", { class: "muted", textContent: opt.help })));
+  }
+  $("rules-text").textContent = rulesText();
+}
+
+async function loadCatalogue() {
+  const r = await fetch("/api/options");
+  const data = await r.json();
+  catalogue = data.presets;
+  $("preset").replaceChildren(...catalogue.map((p) => el("option", { value: p.name, textContent: p.name })));
+  showPreset();
+}
+
+function seatLine(s) {
+  if (s.kind === "open") return el("span", { class: "seat-open", textContent: "free seat" });
+  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: `computer · ${s.strength}` });
+  return el("span", { class: "seat-human", textContent: s.name });
+}
+
+async function loadTables() {
+  try {
+    const r = await fetch("/api/tables");
+    const { tables } = await r.json();
+    const box = $("tables");
+    if (!tables.length) {
+      box.replaceChildren(el("p", { class: "muted", textContent: "No open table yet: create one." }));
+      return;
+    }
+    box.replaceChildren(...tables.map((t) => {
+      const seats = el("div", { class: "seat-list" });
+      t.seats.forEach((s) => seats.append(seatLine(s)));
+      const status = t.status === "open" ? `${t.open_seats} free seat${t.open_seats === 1 ? "" : "s"}`
+        : `deal ${t.deal_number} of ${t.total_deals}`;
+      return el("div", { class: "table-row", "data-table": t.id },
+        el("div", {}, el("strong", { textContent: t.rules }), " ", el("span", { class: "muted", textContent: `· ${t.players} players · ${status}` })),
+        seats,
+        el("div", { class: "row-actions" },
+          el("a", { href: `/t/${t.id}`, class: "button" + (t.open_seats ? " primary" : ""), textContent: t.open_seats ? "Join" : "Watch" })));
+    }));
+  } catch {
+    /* the next refresh tries again */
+  }
+}
+
+$("preset").addEventListener("change", showPreset);
+$("create-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  $("create-button").disabled = true;
+  try {
+    const data = await postJSON("/api/tables", { rules: rulesText(), players: Number($("players").value) });
+    location.href = data.url;
+  } catch (e) {
+    $("create-error").textContent = e.message;
+    $("create-button").disabled = false;
+  }
+});
+
+loadCatalogue();
+loadTables();
+setInterval(loadTables, 5000);

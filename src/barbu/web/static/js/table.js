@@ -1,0 +1,713 @@
+// The table page: seats, the felt (who sits where, the trick or the rows), your hand, your
+// decision, the last trick, the scoresheet with its chart, the end of the match and the rematch.
+// Everything shown comes from the server's messages, which hold only what this seat may see.
+// Decisions are built from the legal actions' text forms, so a new kind of decision still gets
+// a chooser: single cards are played from the hand, "word + cards" actions by selecting cards,
+// anything else as a button, and a typed action when the list is too long to send.
+
+import { cardBack, cardElement, cardLabel, isCard, prettyCards, sortHand, SYMBOLS, SUITS } from "./cards.js";
+import { forgetSeat, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+
+let info = null; // public facts about the table
+let state = null; // this seat's view
+let scores = null; // the scoresheet
+let mySeat = null;
+let selection = new Set(); // cards selected for a several-card action
+let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement being built
+let log = []; // this deal's actions, as {seq, seat, action}
+let dealsSeen = null;
+let endDismissed = false;
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-") || k === "title" || k === "role") e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// ------------------------------------------------------------------ names and labels
+function seatName(s) {
+  if (s === -1) return "the dealer's shuffle";
+  const seat = info && info.seats[s];
+  const name = seat && seat.name ? seat.name : `seat ${s}`;
+  return s === mySeat ? `${name} (you)` : name;
+}
+
+function contractName(key) {
+  const c = info && info.contracts.find((x) => x.key === key);
+  return c ? c.name : key;
+}
+
+function contractLabel(key, trump, rank, played = true) {
+  if (!key) return "";
+  let label = contractName(key);
+  const c = info && info.contracts.find((x) => x.key === key);
+  if (trump !== null && trump !== undefined) label += ` ${SYMBOLS[SUITS[trump]]}`;
+  else if (c && c.trump) label += " no-trump";
+  if (rank) label += ` from ${rank === "T" ? "10" : rank}`;
+  if (!played) label += " (not played)";
+  return label;
+}
+
+function names(seats) {
+  return seats.map((s) => seatName(Number(s))).join(", ");
+}
+
+// A legal action's text as a person reads it.
+function actionLabel(text) {
+  const words = text.split(" ");
+  if (isCard(text)) return cardLabel(text);
+  if (words[0] === "contract") return contractName(words.slice(1).join(" "));
+  if (words[0] === "trump") {
+    const s = words[1].toUpperCase();
+    return SYMBOLS[s] ? `${SYMBOLS[s]} trumps` : "no trump";
+  }
+  if (words[0] === "rank") return `start from ${words[1] === "T" ? "10" : words[1]}`;
+  if (text === "pass") return "Pass";
+  if (words[0] === "double" && state) {
+    const targets = words.slice(1).map(Number);
+    const redo = targets.filter((t) => state.doubles.some(([a, b]) => a === t && b === mySeat));
+    const dbl = targets.filter((t) => !redo.includes(t));
+    const parts = [];
+    if (dbl.length) parts.push(`double ${names(dbl)}`);
+    if (redo.length) parts.push(`redouble ${names(redo)}`);
+    return parts.join(" and ");
+  }
+  if (text === "hidden") return "(hidden)";
+  return prettyCards(text);
+}
+
+function logLabel(entry) {
+  if (entry.seat === -1) return entry.action === "deal" ? "The cards are dealt" : "Chance";
+  return `${seatName(entry.seat)}: ${actionLabel(entry.action)}`;
+}
+
+function fmt(x) {
+  return typeof x === "string" ? x : String(x);
+}
+
+function num(x) {
+  if (typeof x === "number") return x;
+  const [a, b] = String(x).split("/").map(Number);
+  return b ? a / b : a;
+}
+
+// ------------------------------------------------------------------ messages
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      mySeat = msg.seat;
+      if (mySeat === null && loadSeat(tableId)) forgetSeat(tableId); // the credential was refused
+      info = msg.table;
+      break;
+    case "table":
+      info = msg.table;
+      break;
+    case "sync":
+      info = msg.table;
+      scores = msg.scores;
+      dealsSeen = scores.deals.length;
+      setState(msg.state, null, msg.state.log || []);
+      break;
+    case "catch_up":
+      setState(msg.state, null, msg.state.log || []);
+      break;
+    case "state":
+      setState(msg.state, msg.last, msg.state.log);
+      break;
+    case "scores":
+      scores = msg.scores;
+      if (dealsSeen !== null && scores.deals.length > dealsSeen) showDealEnd(scores.deals[scores.deals.length - 1]);
+      dealsSeen = scores.deals.length;
+      break;
+    case "rematch":
+      goToRematch(msg.table);
+      return;
+    case "error":
+      showError(msg.message);
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+function setState(next, last, fullLog) {
+  if (!state || next.deal_number !== state.deal_number || next.phase !== state.phase) {
+    selection = new Set();
+    rows = { back: [], middle: [], front: [] };
+  }
+  if (fullLog) log = fullLog.slice();
+  else if (last) {
+    if (last.action === "deal" && last.seat === -1) log = [];
+    if (!log.length || log[log.length - 1].seq < last.seq) log.push(last);
+  }
+  if (!state || next.to_act !== state.to_act || next.version !== state.version) hideError();
+  // Keep selections only while they are still in hand.
+  if (next.hand) {
+    selection = new Set([...selection].filter((c) => next.hand.includes(c)));
+    for (const k of Object.keys(rows)) rows[k] = rows[k].filter((c) => next.hand.includes(c));
+  }
+  state = next;
+}
+
+function showError(text) {
+  const e = $("error");
+  e.textContent = text;
+  e.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(hideError, 6000);
+}
+
+function hideError() {
+  $("error").hidden = true;
+}
+
+function goToRematch(newId) {
+  const seat = loadSeat(tableId);
+  if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
+  location.href = `/t/${newId}`;
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  if (!info) return;
+  $("rules").textContent = info.rules;
+  document.title = `barbu — ${info.rules}`;
+  const t = $("table");
+  if (state) {
+    t.dataset.phase = state.phase;
+    t.dataset.version = state.version;
+    t.dataset.toAct = state.to_act === null ? "" : state.to_act;
+    t.dataset.deal = state.deal_number;
+  }
+  t.dataset.seat = mySeat === null ? "" : mySeat;
+  t.dataset.status = info.status;
+  $("deal-counter").textContent = info.status === "open" ? "waiting for players"
+    : state && state.phase === "over" ? "match over" : state ? `deal ${state.deal_number} of ${state.total_deals}` : "";
+  renderSeatsPanel();
+  renderFelt();
+  renderTurn();
+  renderDecision();
+  renderHand();
+  renderSide();
+  renderEnd();
+}
+
+function renderSeatsPanel() {
+  const panel = $("seats-panel");
+  const show = info.status === "open" || (mySeat === null && info.seats.some((s) => s.kind === "open"));
+  panel.hidden = !show;
+  if (!show) return;
+  const box = $("seat-rows");
+  box.replaceChildren(...info.seats.map((s) => {
+    const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
+    row.append(el("span", { class: "seat-no", textContent: `Seat ${s.seat}` }));
+    if (s.kind === "open") {
+      row.append(el("span", { class: "muted", textContent: "free" }));
+      if (mySeat === null) {
+        const take = el("button", { type: "button", class: "primary", textContent: "Take this seat", "data-seat-take": s.seat });
+        take.addEventListener("click", () => takeSeat(s.seat));
+        row.append(take);
+      }
+      const strength = el("select", { "data-seat-strength": s.seat, title: "strength" },
+        ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
+      const bot = el("button", { type: "button", textContent: "Add a computer player", "data-seat-bot": s.seat });
+      bot.addEventListener("click", () => addBot(s.seat, strength.value));
+      row.append(strength, bot);
+    } else {
+      row.append(el("strong", { textContent: s.name }));
+      if (s.seat === mySeat) {
+        row.append(el("span", { class: "muted", textContent: "(you)" }));
+        if (info.status === "open") {
+          const leave = el("button", { type: "button", textContent: "Leave this seat", "data-seat-leave": s.seat });
+          leave.addEventListener("click", () => socket.send("leave"));
+          row.append(leave);
+        }
+      }
+    }
+    return row;
+  }));
+}
+
+async function takeSeat(seat) {
+  $("seat-error").textContent = "";
+  const name = $("name").value.trim();
+  if (!name) {
+    $("seat-error").textContent = "Choose a display name first.";
+    $("name").focus();
+    return;
+  }
+  localStorage.setItem("barbu:name", name);
+  try {
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, { seat, name });
+    saveSeat(tableId, { token: data.token, seat, name });
+    info = data.table;
+    socket.reconnect();
+  } catch (e) {
+    $("seat-error").textContent = e.message;
+  }
+}
+
+async function addBot(seat, strength) {
+  $("seat-error").textContent = "";
+  try {
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength });
+    info = data.table;
+    render();
+  } catch (e) {
+    $("seat-error").textContent = e.message;
+  }
+}
+
+// Seat k places around the table: you at the bottom, then clockwise on screen in playing order.
+function position(seat, n, radiusX, radiusY) {
+  const base = mySeat === null ? 0 : mySeat;
+  const k = (seat - base + n) % n;
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+  return { left: 50 + radiusX * Math.cos(angle), top: 50 + radiusY * Math.sin(angle) };
+}
+
+function renderFelt() {
+  const n = info.players;
+  const boxes = $("seat-boxes");
+  boxes.replaceChildren();
+  for (const s of info.seats) {
+    const p = position(s.seat, n, 36, 40);
+    const box = el("div", { class: "seat-box", "data-seat-box": s.seat });
+    box.style.left = `${p.left}%`;
+    box.style.top = `${p.top}%`;
+    if (state && state.to_act === s.seat) box.classList.add("to-act");
+    if (s.seat === mySeat) box.classList.add("me");
+    const title = el("div", { class: "seat-name" });
+    title.append(s.kind === "open" ? "free seat" : seatName(s.seat));
+    box.append(title);
+    const badges = el("div", { class: "badges" });
+    if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: "D", title: "dealer" }));
+    if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}`, title: "computer player" }));
+    if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
+    if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
+      badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
+      if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: `${state.tricks_won[s.seat]} tricks`, title: "tricks won" }));
+      if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: `owes ${state.owed[s.seat]}×`, title: "doubles still owed to the dealer" }));
+    }
+    if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: `out #${state.finished.indexOf(s.seat) + 1}` }));
+    if (state && state.totals && info.status !== "open") badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: "total" }));
+    box.append(badges);
+    if (state && state.doubles) {
+      const d = state.doubles.filter(([a, b]) => a === s.seat);
+      if (d.length) box.append(el("div", { class: "doubles", textContent: d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ") }));
+    }
+    boxes.append(box);
+  }
+  renderCenter();
+}
+
+function renderCenter() {
+  const center = $("center");
+  center.replaceChildren();
+  if (!state) return;
+  if (state.rows && state.rows.some((r) => r.length)) {
+    const grid = el("div", { class: "rows" });
+    state.rows.forEach((row, i) => {
+      const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
+      if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
+      row.forEach((c) => line.append(cardElement(c)));
+      grid.append(line);
+    });
+    center.append(grid);
+    return;
+  }
+  let cards = state.trick || [];
+  let leader = state.leader;
+  let faded = false;
+  if (!cards.length && state.last_trick) {
+    const t = state.last_trick;
+    cards = t.cards;
+    leader = t.leader;
+    faded = true;
+  } else if (!cards.length && !state.rows && state.last_deal && state.last_deal.last_trick && state.last_deal.last_trick.winner !== undefined) {
+    cards = state.last_deal.last_trick.cards;
+    leader = state.last_deal.last_trick.leader;
+    faded = true;
+  }
+  const spot = el("div", { class: "trick" + (faded ? " faded" : ""), "data-trick": cards.join(" ") });
+  cards.forEach((c, i) => {
+    const seat = (leader + i) % info.players;
+    const p = position(seat, info.players, 22, 26);
+    const card = cardElement(c);
+    card.style.left = `${p.left}%`;
+    card.style.top = `${p.top}%`;
+    card.dataset.by = seat;
+    spot.append(card);
+  });
+  center.append(spot);
+  if (state.contract) $("seat-boxes").append(el("div", { class: "center-label", textContent: contractLabel(state.contract, state.trump, state.rank) }));
+}
+
+const PHASE_PROMPTS = {
+  declare: "choose the contract",
+  trump: "name the trump suit",
+  rank: "name the starting rank",
+  doubling: "double, redouble or pass",
+  play: "play a card",
+  domino: "lay a card or pass",
+  arrange: "arrange your cards in three rows",
+};
+
+function myTurn() {
+  return state && mySeat !== null && state.to_act === mySeat && state.legal_count > 0;
+}
+
+function renderTurn() {
+  const t = $("turn");
+  t.dataset.mine = myTurn() ? "1" : "0";
+  if (!state || info.status === "open") {
+    t.textContent = info.status === "open" ? "Waiting for every seat to be taken." : "";
+    return;
+  }
+  if (state.phase === "over") {
+    t.textContent = "The match is over.";
+  } else if (myTurn()) {
+    t.textContent = `Your turn: ${PHASE_PROMPTS[state.phase] || "your decision"}.`;
+  } else if (state.to_act === -1) {
+    t.textContent = "Shuffling…";
+  } else if (state.to_act !== null) {
+    t.textContent = `Waiting for ${seatName(state.to_act)}${PHASE_PROMPTS[state.phase] ? ` to ${PHASE_PROMPTS[state.phase]}` : ""}.`;
+  }
+  if (mySeat === null) t.textContent = `You are watching. ${t.textContent}`;
+}
+
+// Sort the legal texts into single cards, "word + cards" groups, and the rest.
+function classify(legal) {
+  const single = [];
+  const groups = {};
+  const other = [];
+  for (const a of legal) {
+    const words = a.split(" ");
+    if (isCard(a)) single.push(a);
+    else if (words.length >= 2 && words.slice(1).every(isCard)) (groups[words[0]] ||= []).push(a);
+    else other.push(a);
+  }
+  return { single, groups, other };
+}
+
+function send(action) {
+  hideError();
+  socket.act(action);
+}
+
+function renderDecision() {
+  const box = $("decision");
+  box.replaceChildren();
+  if (!myTurn()) return;
+  if (state.legal === null) {
+    if (state.phase === "arrange") return renderArrange(box);
+    return renderFreeText(box);
+  }
+  const { groups, other } = classify(state.legal);
+  if (state.must_double_dealer) {
+    box.append(el("p", { class: "notice", textContent: `You must double the dealer (${seatName(state.dealer)}) now: you still owe ${state.owed ? state.owed[mySeat] : ""} double(s) in this series.` }));
+  }
+  for (const [verb, actions] of Object.entries(groups)) {
+    const sizes = [...new Set(actions.map((a) => a.split(" ").length - 1))].sort();
+    const chosen = [...selection].sort();
+    const match = actions.find((a) => {
+      const cs = a.split(" ").slice(1).sort();
+      return cs.length === chosen.length && cs.every((c, i) => c === chosen[i]);
+    });
+    const button = el("button", { type: "button", class: "primary", disabled: !match, "data-action": match || "" },
+      match ? actionLabel(match) : `${verb}: select ${sizes.join(" or ")} card${sizes[0] === 1 && sizes.length === 1 ? "" : "s"} in your hand`);
+    if (match) button.addEventListener("click", () => { selection = new Set(); send(match); });
+    box.append(el("div", { class: "group" }, button));
+  }
+  if (other.length) {
+    const wrap = el("div", { class: "choices", "data-phase": state.phase });
+    for (const a of other) {
+      const b = el("button", { type: "button", "data-action": a }, actionLabel(a));
+      if (a.startsWith("contract ")) {
+        const c = info.contracts.find((x) => x.key === a.slice(9));
+        if (c) b.title = c.help;
+        b.classList.add(c && c.positive ? "positive" : "negative");
+      }
+      b.addEventListener("click", () => send(a));
+      wrap.append(b);
+    }
+    box.append(wrap);
+  }
+}
+
+function renderFreeText(box) {
+  const input = el("input", { id: "free-action", placeholder: "type your action", autocomplete: "off" });
+  const go = el("button", { type: "button", class: "primary", textContent: "Send" });
+  const submit = () => input.value.trim() && send(input.value.trim());
+  go.addEventListener("click", submit);
+  input.addEventListener("keydown", (e) => e.key === "Enter" && submit());
+  box.append(el("p", { class: "muted", textContent: `${state.legal_count} possible actions: type yours.` }), el("div", { class: "group" }, input, go));
+}
+
+const ROW_SIZES = { back: 5, middle: 5, front: 3 };
+
+function renderArrange(box) {
+  const placed = new Set([...rows.back, ...rows.middle, ...rows.front]);
+  box.append(el("p", { class: "muted", textContent: "Select cards in your hand, then put them in a row: back (5 cards) ≥ middle (5) ≥ front (3) by poker rank. Click a card in a row to take it back." }));
+  for (const name of ["back", "middle", "front"]) {
+    const line = el("div", { class: "arrange-row", "data-row": name }, el("strong", { textContent: `${name} (${rows[name].length}/${ROW_SIZES[name]})` }));
+    for (const c of rows[name]) {
+      const card = cardElement(c, "button");
+      card.addEventListener("click", () => { rows[name] = rows[name].filter((x) => x !== c); render(); });
+      line.append(card);
+    }
+    const put = el("button", { type: "button", textContent: `Put in ${name}`, "data-put": name,
+      disabled: !selection.size || rows[name].length + selection.size > ROW_SIZES[name] });
+    put.addEventListener("click", () => {
+      rows[name].push(...[...selection].filter((c) => !placed.has(c)));
+      selection = new Set();
+      render();
+    });
+    line.append(put);
+    box.append(line);
+  }
+  const done = rows.back.length === 5 && rows.middle.length === 5 && rows.front.length === 3;
+  const text = `arrange ${rows.back.join(",")} ${rows.middle.join(",")} ${rows.front.join(",")}`;
+  const go = el("button", { type: "button", class: "primary", disabled: !done, "data-action": done ? text : "" }, "Lay out these rows");
+  go.addEventListener("click", () => send(text));
+  box.append(go);
+}
+
+function renderHand() {
+  const box = $("hand");
+  box.replaceChildren();
+  if (!state || !state.hand) return;
+  const mine = myTurn();
+  const legal = mine && state.legal ? classify(state.legal) : { single: [], groups: {}, other: [] };
+  const selecting = mine && (Object.keys(legal.groups).length > 0 || state.phase === "arrange");
+  const placed = new Set([...rows.back, ...rows.middle, ...rows.front]);
+  for (const c of sortHand(state.hand)) {
+    if (state.phase === "arrange" && placed.has(c)) continue;
+    const card = cardElement(c, "button");
+    const playable = legal.single.includes(c);
+    if (mine && (playable || selecting)) card.classList.add("legal");
+    else if (mine && state.legal && (state.phase === "play" || state.phase === "domino")) card.classList.add("dim");
+    card.dataset.legal = playable ? "1" : "0";
+    if (selection.has(c)) card.classList.add("selected");
+    card.addEventListener("click", () => {
+      if (selecting) {
+        if (selection.has(c)) selection.delete(c);
+        else selection.add(c);
+        render();
+      } else if (playable) {
+        send(c);
+      }
+    });
+    box.append(card);
+  }
+  if (selecting && legal.single.length && selection.size === 1) {
+    const [c] = selection;
+    if (legal.single.includes(c)) {
+      const b = el("button", { type: "button", class: "primary", "data-action": c }, `Play ${cardLabel(c)}`);
+      b.addEventListener("click", () => { selection = new Set(); send(c); });
+      box.append(b);
+    }
+  }
+}
+
+function renderSide() {
+  const ci = $("contract-info");
+  ci.replaceChildren();
+  if (state && state.contract) {
+    ci.append(el("h2", { textContent: contractLabel(state.contract, state.trump, state.rank) }));
+    const c = info.contracts.find((x) => x.key === state.contract);
+    if (c) ci.append(el("p", { class: "muted", textContent: c.help }));
+  } else if (state && state.declarer >= 0 && state.phase !== "over") {
+    ci.append(el("h2", { textContent: `${seatName(state.declarer)} chooses the contract` }));
+  }
+  if (state && state.declarer >= 0 && state.contracts_left && state.phase !== "over") {
+    const left = state.contracts_left.map(contractName).join(", ");
+    ci.append(el("p", { class: "muted", textContent: `Left to ${seatName(state.declarer)}: ${left || "none"}` }));
+  }
+  if (state && state.doubles && state.doubles.length) {
+    ci.append(el("p", { textContent: "Doubles: " + state.doubles.map(([a, b, rr]) => `${seatName(a)} → ${seatName(b)}${rr ? " (redoubled)" : ""}`).join("; ") }));
+  }
+  if (state && state.set_aside && state.set_aside.length) {
+    const p = el("p", {}, "Set aside: ");
+    state.set_aside.forEach((c) => p.append(cardElement(c)));
+    ci.append(p);
+  }
+  renderLastTrick();
+  const ol = $("log");
+  ol.replaceChildren(...log.slice(-40).map((e) => el("li", { textContent: logLabel(e) })));
+  renderScores();
+}
+
+function renderLastTrick() {
+  const box = $("last-trick");
+  box.replaceChildren();
+  if (!state) return;
+  let trick = null;
+  let title = "Last trick";
+  if (state.last_trick) trick = state.last_trick;
+  else if (state.last_deal && state.last_deal.last_trick) {
+    trick = state.last_deal.last_trick;
+    title = `Last trick of deal ${state.last_deal.number}`;
+  }
+  if (state.plays && state.plays.length) {
+    const [s, cards] = state.plays[state.plays.length - 1];
+    box.append(el("h2", { textContent: "Last card laid" }), el("p", {}, `${seatName(s)}: `, ...[].concat(cards).map((c) => cardElement(c))));
+  } else if (trick) {
+    const p = el("div", { class: "last-cards", "data-last-trick": trick.cards.join(" ") });
+    trick.cards.forEach((c, i) => {
+      const wrap = el("span", { class: "played-by" }, cardElement(c), el("small", { textContent: seatName((trick.leader + i) % info.players) }));
+      p.append(wrap);
+    });
+    box.append(el("h2", { textContent: title }), p);
+    if (trick.winner !== undefined) box.append(el("p", { class: "muted", textContent: `won by ${seatName(trick.winner)}` }));
+  }
+  if (state.last_deal && state.last_deal.arrangements) {
+    box.append(el("h2", { textContent: `Rows of deal ${state.last_deal.number}` }));
+    state.last_deal.arrangements.forEach((a, s) => {
+      const line = el("div", { class: "arrange-reveal" }, el("strong", { textContent: seatName(s) }));
+      a.forEach((row) => {
+        const r = el("span", { class: "reveal-row" });
+        row.forEach((c) => r.append(cardElement(c)));
+        line.append(r);
+      });
+      box.append(line);
+    });
+  }
+}
+
+const COLORS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d6cab", "#30638e"];
+
+function renderScores() {
+  const sheet = $("sheet");
+  sheet.replaceChildren();
+  const chart = $("chart");
+  chart.replaceChildren();
+  if (!scores || !info) return;
+  const n = info.players;
+  const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: "contract" }),
+    ...Array.from({ length: n }, (_, s) => el("th", { textContent: seatName(s).replace(" (you)", "") })));
+  sheet.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const d of scores.deals) {
+    body.append(el("tr", {}, el("td", { textContent: d.number }),
+      el("td", { title: `declarer ${seatName(d.declarer)}` }, contractLabel(d.contract, d.trump, d.rank, d.played),
+        d.doubles.length ? el("small", { textContent: ` ${d.doubles.length} double${d.doubles.length > 1 ? "s" : ""}` }) : ""),
+      ...d.scores.map((x, s) => el("td", { class: "num" }, fmt(x), d.series ? el("small", { textContent: ` +${fmt(d.series[s])}` }) : "", el("small", { class: "running", textContent: ` ${fmt(d.totals[s])}` })))));
+  }
+  sheet.append(body);
+  sheet.append(el("tfoot", {}, el("tr", {}, el("th", { textContent: "" }), el("th", { textContent: "total" }),
+    ...scores.totals.map((x) => el("th", { class: "num", textContent: fmt(x) })))));
+  if (scores.deals.length) chart.append(scoreChart(scores, n));
+  else chart.append(el("p", { class: "muted", textContent: "The chart of the scores starts after the first deal." }));
+}
+
+// The running totals over the match as an SVG line chart, one line per seat.
+function scoreChart(sc, n) {
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 320, H = 160, P = 24;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H + 18}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "running totals over the match");
+  const series = Array.from({ length: n }, () => [0]);
+  for (const d of sc.deals) d.totals.forEach((x, s) => series[s].push(num(x)));
+  const all = series.flat();
+  const lo = Math.min(0, ...all), hi = Math.max(0, ...all);
+  const span = hi - lo || 1;
+  const steps = Math.max(sc.total_deals, 1);
+  const X = (i) => P + ((W - 2 * P) * i) / steps;
+  const Y = (v) => P / 2 + ((H - P) * (hi - v)) / span;
+  const axis = document.createElementNS(NS, "line");
+  axis.setAttribute("x1", P); axis.setAttribute("x2", W - P);
+  axis.setAttribute("y1", Y(0)); axis.setAttribute("y2", Y(0));
+  axis.setAttribute("class", "axis");
+  svg.append(axis);
+  for (const [label, v] of [[String(Math.round(hi)), hi], [String(Math.round(lo)), lo]]) {
+    const t = document.createElementNS(NS, "text");
+    t.setAttribute("x", 2); t.setAttribute("y", Y(v) + 4);
+    t.setAttribute("class", "tick");
+    t.textContent = label;
+    svg.append(t);
+  }
+  series.forEach((pts, s) => {
+    const line = document.createElementNS(NS, "polyline");
+    line.setAttribute("points", pts.map((v, i) => `${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join(" "));
+    line.setAttribute("stroke", COLORS[s % COLORS.length]);
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke-width", s === mySeat ? 3 : 1.8);
+    svg.append(line);
+    const key = document.createElementNS(NS, "text");
+    key.setAttribute("x", P + s * ((W - 2 * P) / n));
+    key.setAttribute("y", H + 14);
+    key.setAttribute("fill", COLORS[s % COLORS.length]);
+    key.setAttribute("class", "key");
+    key.textContent = seatName(s).replace(" (you)", "★").slice(0, 14);
+    svg.append(key);
+  });
+  return svg;
+}
+
+function showDealEnd(d) {
+  const box = $("deal-end");
+  box.replaceChildren(el("strong", { textContent: `Deal ${d.number}: ${contractLabel(d.contract, d.trump, d.rank, d.played)}` }),
+    el("div", {}, d.scores.map((x, s) => `${seatName(s)} ${num(x) > 0 ? "+" : ""}${fmt(x)}`).join(" · ")));
+  box.hidden = false;
+  clearTimeout(showDealEnd.timer);
+  showDealEnd.timer = setTimeout(() => (box.hidden = true), 5000);
+}
+
+function renderEnd() {
+  const over = state && state.phase === "over" && scores && scores.over;
+  const box = $("match-end");
+  box.hidden = !over || endDismissed;
+  if (!over) return;
+  const order = scores.standings || [];
+  $("standings").replaceChildren(...order.map((s) => el("li", { textContent: `${seatName(s)} — ${fmt(scores.totals[s])}` })));
+  $("rematch").hidden = mySeat === null || !!info.rematch_id;
+  const link = $("rematch-link");
+  link.hidden = !info.rematch_id;
+  if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
+}
+
+// ------------------------------------------------------------------ wiring
+$("name").value = localStorage.getItem("barbu:name") || "";
+$("invite").addEventListener("click", async () => {
+  const url = `${location.origin}/t/${tableId}`;
+  $("invite-box").hidden = false;
+  $("invite-link").value = url;
+  $("invite-link").select();
+  try {
+    await navigator.clipboard.writeText(url);
+    $("invite-note").textContent = "copied";
+  } catch {
+    $("invite-note").textContent = "copy it from here";
+  }
+});
+$("rematch").addEventListener("click", () => socket.send("rematch"));
+$("rematch-link").addEventListener("click", (e) => {
+  e.preventDefault();
+  goToRematch(info.rematch_id);
+});
+$("close-end").addEventListener("click", () => {
+  endDismissed = true;
+  render();
+});
+$("deal-end").addEventListener("click", () => ($("deal-end").hidden = true));
+
+const socket = new TableSocket(tableId, onMessage, (status) => {
+  const c = $("conn");
+  c.dataset.status = status;
+  c.textContent = status;
+});

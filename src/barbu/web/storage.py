@@ -1,0 +1,228 @@
+"""Durable storage of tables: SQLAlchemy models, Alembic migrations, and the table event log.
+
+A table is its ruleset, its secret seed, its seats and its event log: every
+action of the match in order (chance included), so a table is rebuilt by
+replaying the log.  The schema is created and upgraded by the Alembic
+migrations shipped in ``barbu/web/migrations``; SQLite is the default and
+PostgreSQL (psycopg 3) is supported.  `Store` is synchronous and is used
+from one writer thread (see `barbu.web.journal`) plus reads at start-up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from sqlalchemy import (BigInteger, DateTime, ForeignKey, Integer, String, Text, create_engine, event, insert,
+                        select, update)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """One table: the match's rules and secret seed, and where it stands."""
+
+    __tablename__ = "barbu_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)  # open, playing, over
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class SeatRow(Base):
+    """A seat taken by a guest (with the hash of his credential) or by a computer player."""
+
+    __tablename__ = "barbu_seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("barbu_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))  # human or bot
+    strength: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class EventRow(Base):
+    """One action of a table's match; (table, seq) is unique, so an action is never stored twice."""
+
+    __tablename__ = "barbu_events"
+    table_id: Mapped[str] = mapped_column(ForeignKey("barbu_tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[int] = mapped_column(Integer)  # the seat, or -1 for chance
+    action: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+TABLES = TableRow.__table__
+SEATS = SeatRow.__table__
+EVENTS = EventRow.__table__
+
+
+def hash_token(token: str) -> str:
+    """Credentials are stored hashed: they are long random strings, so one SHA-256 is enough."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def database_url(url: str) -> str:
+    """Accept the usual ``postgresql://`` form and pick the psycopg 3 driver for it."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def sqlite_url(path: str | Path) -> str:
+    return f"sqlite:///{Path(path)}"
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    name: str
+    kind: str
+    strength: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRecord:
+    """A table as stored: what `barbu.web.table.Table` is rebuilt from."""
+
+    id: str
+    rules: str
+    seed: int
+    status: str
+    created_at: datetime
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    seats: list[SeatRecord] = field(default_factory=list)
+    events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
+
+
+def make_engine(url: str) -> Engine:
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # WAL with synchronous=NORMAL: a committed transaction survives the process being killed.
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """Synchronous access to the tables, seats and event logs."""
+
+    def __init__(self, url: str, run_migrations: bool = True) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        if run_migrations:
+            migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes (each takes an open connection so the journal can batch them) --
+    @staticmethod
+    def create_table(conn: Connection, table_id: str, rules: str, seed: int,
+                     rematch_of: str | None = None) -> None:
+        conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open",
+                                           created_at=now(), rematch_of=rematch_of))
+
+    @staticmethod
+    def set_seat(conn: Connection, table_id: str, seat: SeatRecord) -> None:
+        conn.execute(SEATS.delete().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat))
+        conn.execute(insert(SEATS).values(table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind,
+                                          strength=seat.strength, token_hash=seat.token_hash))
+
+    @staticmethod
+    def clear_seat(conn: Connection, table_id: str, seat: int) -> None:
+        conn.execute(SEATS.delete().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat))
+
+    @staticmethod
+    def set_status(conn: Connection, table_id: str, status: str) -> None:
+        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(status=status))
+
+    @staticmethod
+    def set_rematch(conn: Connection, table_id: str, rematch_id: str) -> None:
+        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(rematch_id=rematch_id))
+
+    @staticmethod
+    def append_events(conn: Connection, rows: Iterable[tuple[str, int, int, str]]) -> None:
+        """Append (table, seq, actor, action) rows; a seq stored twice violates the primary key."""
+        t = now()
+        values = [{"table_id": tid, "seq": seq, "actor": actor, "action": action, "created_at": t}
+                  for tid, seq, actor, action in rows]
+        if values:
+            conn.execute(insert(EVENTS), values)
+
+    # -- reads --
+    def load_tables(self, only_unfinished: bool = False, ids: Iterable[str] | None = None) -> list[TableRecord]:
+        """Tables with their seats and whole event logs, oldest first."""
+        with self.engine.connect() as conn:
+            q = select(TABLES).order_by(TABLES.c.created_at, TABLES.c.id)
+            if only_unfinished:
+                q = q.where(TABLES.c.status != "over")
+            if ids is not None:
+                q = q.where(TABLES.c.id.in_(list(ids)))
+            tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id)
+                      for r in conn.execute(q)}
+            if not tables:
+                return []
+            keys = list(tables)
+            for chunk in _chunks(keys, 500):
+                for r in conn.execute(select(SEATS).where(SEATS.c.table_id.in_(chunk)).order_by(SEATS.c.seat)):
+                    tables[r.table_id].seats.append(SeatRecord(r.seat, r.name, r.kind, r.strength, r.token_hash))
+                q = (select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
+                     .where(EVENTS.c.table_id.in_(chunk)).order_by(EVENTS.c.table_id, EVENTS.c.seq))
+                for r in conn.execute(q):
+                    tables[r.table_id].events.append((r.seq, r.actor, r.action))
+            return list(tables.values())
+
+    def load_table(self, table_id: str) -> TableRecord | None:
+        found = self.load_tables(ids=[table_id])
+        return found[0] if found else None
+
+    def events(self, table_id: str) -> list[tuple[int, int, str]]:
+        with self.engine.connect() as conn:
+            q = select(EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action).where(
+                EVENTS.c.table_id == table_id).order_by(EVENTS.c.seq)
+            return [(r.seq, r.actor, r.action) for r in conn.execute(q)]
+
+
+def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

@@ -1,0 +1,572 @@
+"""One table: an actor that owns its match, its seats and its connections.
+
+Every change goes through the table's inbox and runs one at a time, so the
+match is never touched by two things at once.  A command is handled in this
+order: the seat's credential (checked when the connection said hello) → a
+command already applied is answered again, not re-applied → it is the seat's
+turn → the action is for the current version of the table (not stale) → it
+parses and is legal → apply → append to the event log and wait for the commit
+→ acknowledge → send each connection its own seat's view.  Chance and the
+computer players go through the same path.  A seat whose player has left is
+played by a stand-in after a grace period, while someone is still at the
+table, and handed back when he returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Protocol
+
+from ..agents import AGENT_KINDS, Agent, make_agent
+from ..cards import Card
+from ..errors import BarbuError, IllegalAction, ParseError
+from ..match import CHANCE, DEAL, Match
+from ..ruleset import Ruleset
+from .settings import Settings
+from .storage import SeatRecord, Store, TableRecord, hash_token
+from .views import contract_info, last_action, redact, scoresheet, view_json, visible_cards
+
+log = logging.getLogger("barbu.web")
+
+NAME_MAX = 24
+RECENT_COMMANDS = 64  # command ids remembered per seat, to answer a repeated command without re-applying it
+
+
+class Conn(Protocol):
+    """A connection as the table sees it: a seat (None for a spectator) and a non-blocking send."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int = 1000, reason: str = "") -> None: ...
+
+
+class JournalLike(Protocol):
+    def append(self, table_id: str, seq: int, actor: int, action: str) -> Awaitable[None]: ...
+
+    def run(self, fn: Callable[[Any], Any]) -> Awaitable[Any]: ...
+
+
+class TableError(BarbuError):
+    """A request about a table that cannot be done (seat taken, unknown strength …), said in words."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str = "open"  # open, human, bot
+    name: str = ""
+    strength: str | None = None
+    token_hash: str | None = None
+    conns: set = field(default_factory=set)
+    away: bool = False  # a stand-in plays for the disconnected player
+    epoch: int = 0  # bumped at every (re)connection: stale grace timers see it and do nothing
+    agent: Agent | None = None
+
+    def record(self) -> SeatRecord:
+        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash)
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise TableError("choose a display name")
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX:
+        raise TableError(f"a display name has at most {NAME_MAX} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise TableError("a display name may hold only printable characters")
+    return name
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Table:
+    """The actor of one table."""
+
+    def __init__(self, record: TableRecord, journal: JournalLike, settings: Settings,
+                 on_rematch: Callable[["Table"], Awaitable["Table"]] | None = None) -> None:
+        self.id = record.id
+        self.rules = Ruleset.parse(record.rules)
+        self.seed = record.seed  # secret: it decides every deal
+        self.status = record.status
+        self.rematch_of = record.rematch_of
+        self.rematch_id = record.rematch_id
+        self.journal = journal
+        self.settings = settings
+        self.on_rematch = on_rematch
+        self.match = Match(self.rules, self.seed)
+        self.actors: list[int] = []  # who took each action of the history (CHANCE for chance)
+        for seq, actor, text in record.events:
+            if seq != len(self.match.history):
+                raise ValueError(f"table {self.id}: the event log skips from {len(self.match.history)} to {seq}")
+            self.match.apply(self.match.parse_action(text))
+            self.actors.append(actor)
+        self.seats = [Seat(i) for i in range(self.match.n)]
+        for s in record.seats:
+            seat = self.seats[s.seat]
+            seat.kind, seat.name, seat.strength, seat.token_hash = s.kind, s.name, s.strength, s.token_hash
+        self.spectators: set[Conn] = set()
+        self.recent: list[OrderedDict[str, dict[str, Any]]] = [OrderedDict() for _ in self.seats]
+        self._inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple, asyncio.Future | None]] | None = None
+        self._task: asyncio.Task | None = None
+        self._timers: set[asyncio.TimerHandle] = set()
+        self._scheduled: int | None = None  # the version a computer turn is already scheduled for
+        self._results_sent = len(self.match.results)
+        self.closed = False
+
+    # ------------------------------------------------------------------ the actor
+    def start(self) -> None:
+        self._inbox = asyncio.Queue()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        for seat in self.seats:  # after a restart nobody is connected yet
+            if seat.kind == "human":
+                self._start_grace(seat)
+        self.tell(self._advance)
+
+    async def stop(self) -> None:
+        self.closed = True
+        for t in self._timers:
+            t.cancel()
+        if self._task:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self) -> None:
+        assert self._inbox is not None
+        while True:
+            fn, args, fut = await self._inbox.get()
+            try:
+                result = await fn(*args)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a request's error goes back to its caller; the table carries on
+                if fut is not None and not fut.done():
+                    fut.set_exception(e)
+                elif not isinstance(e, BarbuError):
+                    log.exception("table %s: %s failed", self.id, getattr(fn, "__name__", fn))
+            else:
+                if fut is not None and not fut.done():
+                    fut.set_result(result)
+
+    async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run ``fn(*args)`` in the actor and return its result."""
+        if self._inbox is None or self.closed:
+            raise TableError("this table is closed", 503)
+        fut = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((fn, args, fut))
+        return await fut
+
+    def tell(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Queue ``fn(*args)`` in the actor without waiting."""
+        if self._inbox is not None and not self.closed:
+            self._inbox.put_nowait((fn, args, None))
+
+    def _later(self, delay: float, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        if delay <= 0:
+            self.tell(fn, *args)
+            return
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle | None = None
+
+        def fire() -> None:
+            self._timers.discard(handle)  # type: ignore[arg-type]
+            self.tell(fn, *args)
+        handle = loop.call_later(delay, fire)
+        self._timers.add(handle)
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def version(self) -> int:
+        """How many actions the match has had: the number a command must carry to be current."""
+        return len(self.match.history)
+
+    @property
+    def started(self) -> bool:
+        return self.status != "open"
+
+    def humans_connected(self) -> bool:
+        return any(s.kind == "human" and s.conns for s in self.seats)
+
+    def controller(self, seat: int) -> str:
+        """Who decides for a seat now: 'human', 'bot' (a computer player or a stand-in) or 'wait'."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return "bot"
+        if s.kind == "human" and s.away and not s.conns and self.humans_connected():
+            return "bot"
+        return "human" if s.conns else "wait"
+
+    def info(self) -> dict[str, Any]:
+        """Public facts about the table: never credentials, never the seed."""
+        m = self.match
+        return {
+            "id": self.id, "rules": str(self.rules), "players": m.n, "status": self.status,
+            "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
+                       "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
+                       "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
+            "spectators": len(self.spectators), "version": self.version, "phase": m.phase_name,
+            "deal_number": min(m.deal_no + 1, m.total_deals), "total_deals": m.total_deals,
+            "contracts": contract_info(m), "rematch_id": self.rematch_id, "rematch_of": self.rematch_of,
+            "strengths": list(AGENT_KINDS), "highest_wins": m.rules.family_spec.highest_wins,
+        }
+
+    # ------------------------------------------------------------------ seats (HTTP requests)
+    async def take_seat(self, seat: int, name: Any) -> str:
+        """Seat a guest; returns his credential, which is given out only this once."""
+        s = self._open_seat(seat)
+        name = clean_name(name)
+        token = secrets.token_urlsafe(24)
+        s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
+        await self._save_seat(s)
+        self._start_grace(s)
+        await self._seats_changed()
+        return token
+
+    async def add_bot(self, seat: int, strength: Any) -> None:
+        s = self._open_seat(seat)
+        if strength not in AGENT_KINDS:
+            raise TableError(f"unknown computer player {strength!r}; choose from: {', '.join(AGENT_KINDS)}")
+        s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
+        await self._save_seat(s)
+        await self._seats_changed()
+
+    def _open_seat(self, seat: Any) -> Seat:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise TableError(f"there is no seat {seat!r}: seats are 0 to {len(self.seats) - 1}")
+        if self.started:
+            raise TableError("the match has started: every seat is taken", 409)
+        s = self.seats[seat]
+        if s.kind != "open":
+            raise TableError(f"seat {seat} is taken", 409)
+        return s
+
+    async def _save_seat(self, s: Seat) -> None:
+        rec = s.record()
+        await self.journal.run(lambda conn: Store.set_seat(conn, self.id, rec))
+
+    async def _seats_changed(self) -> None:
+        if not self.started and all(s.kind != "open" for s in self.seats):
+            self.status = "playing"
+            await self.journal.run(lambda conn: Store.set_status(conn, self.id, "playing"))
+        self._send_all({"type": "table", "table": self.info()})
+        await self._advance()
+
+    async def leave_seat(self, conn: Conn) -> None:
+        """Before the match starts, a player may give his seat up."""
+        if conn.seat is None:
+            raise TableError("you have no seat here")
+        if self.started:
+            raise TableError("the match has started: your seat is yours until it ends")
+        s = self.seats[conn.seat]
+        for c in list(s.conns):
+            c.seat = None
+            self.spectators.add(c)
+        s.conns.clear()
+        s.kind, s.name, s.strength, s.token_hash = "open", "", None, None
+        await self.journal.run(lambda c: Store.clear_seat(c, self.id, s.index))
+        self._send_all({"type": "table", "table": self.info()})
+        for c in self.spectators:
+            self._send_state(c, full=True)
+
+    # ------------------------------------------------------------------ connections
+    async def join(self, conn: Conn, token: Any, since: Any) -> None:
+        """A connection said hello: with a seat's credential it sits there, else it watches."""
+        seat: Seat | None = None
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 200:
+                self._error(conn, "bad_token", "that credential is not valid here; you are watching")
+            else:
+                h = hash_token(token)
+                seat = next((s for s in self.seats if s.kind == "human" and s.token_hash
+                             and secrets.compare_digest(s.token_hash, h)), None)
+                if seat is None:
+                    self._error(conn, "bad_token", "that credential holds no seat at this table; you are watching")
+        if seat is None:
+            conn.seat = None
+            self.spectators.add(conn)
+        else:
+            conn.seat = seat.index
+            seat.conns.add(conn)
+            seat.epoch += 1
+            seat.away = False
+        conn.send(dumps({"type": "welcome", "seat": conn.seat, "table": self.info()}))
+        self._catch_up(conn, since)
+        if seat is not None:
+            self._send_all({"type": "table", "table": self.info()}, skip=conn)
+            await self._advance()
+
+    async def disconnect(self, conn: Conn) -> None:
+        self.spectators.discard(conn)
+        if conn.seat is None:
+            return
+        s = self.seats[conn.seat]
+        s.conns.discard(conn)
+        if not s.conns and s.kind == "human":
+            self._start_grace(s)
+            self._send_all({"type": "table", "table": self.info()})
+            await self._advance()  # nobody left to play with: stand-ins stop
+
+    def _start_grace(self, s: Seat) -> None:
+        s.epoch += 1
+        self._later(self.settings.grace, self._grace_over, s.index, s.epoch)
+
+    async def _grace_over(self, seat: int, epoch: int) -> None:
+        s = self.seats[seat]
+        if s.epoch != epoch or s.conns or s.kind != "human":
+            return
+        s.away = True
+        self._send_all({"type": "table", "table": self.info()})
+        await self._advance()
+
+    async def sync(self, conn: Conn, since: Any = None) -> None:
+        self._catch_up(conn, since)
+
+    def _catch_up(self, conn: Conn, since: Any) -> None:
+        """What the connection missed since ``since`` if it is within this deal, else a full resync."""
+        m = self.match
+        valid = isinstance(since, int) and not isinstance(since, bool)
+        if valid and since == self.version:
+            conn.send(dumps({"type": "in_sync", "version": self.version}))
+            return
+        views = [m.view(s) for s in range(m.n)]
+        state = view_json(m, views, conn.seat, full=True, actors=self.actors)
+        if valid and m.deal_start < since < self.version and "log" in state:
+            missed = [e for e in state["log"] if e["seq"] >= since]
+            conn.send(dumps({"type": "catch_up", "since": since, "missed": missed, "state": state}))
+            return
+        conn.send(dumps({"type": "sync", "state": state, "scores": scoresheet(m), "table": self.info()}))
+
+    # ------------------------------------------------------------------ commands
+    async def act(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A player's command: ``{"type": "act", "action": "QH", "version": 17, "id": "…"}``."""
+        cid = msg.get("id")
+        if cid is not None and (not isinstance(cid, str) or not 0 < len(cid) <= 64):
+            return self._error(conn, "bad_message", "a command id is a string of 1 to 64 characters")
+        seat = conn.seat
+        if seat is None:
+            return self._error(conn, "not_seated", "spectators cannot act: take a seat to play", cid)
+        claimed = msg.get("seat", seat)
+        if claimed != seat:
+            return self._error(conn, "foreign_seat", "you may act only for your own seat", cid)
+        recent = self.recent[seat]
+        if cid is not None and cid in recent:  # sent twice: answer again, apply once
+            conn.send(dumps({**recent[cid], "duplicate": True}))
+            return
+        m = self.match
+        if not self.started:
+            return self._error(conn, "not_started", "the match starts when every seat is taken", cid)
+        actor = m.to_act()
+        if actor is None:
+            return self._error(conn, "over", "the match is over", cid)
+        if actor != seat:
+            who = "the shuffle" if actor == CHANCE else self.seats[actor].name or f"seat {actor}"
+            return self._error(conn, "not_your_turn", f"it is not your turn: waiting for {who}", cid)
+        version = msg.get("version")
+        if version != self.version:
+            self._error(conn, "stale", "the table has moved on since that command: here is where it stands", cid)
+            self._send_state(conn, full=True)
+            return
+        text = msg.get("action")
+        if not isinstance(text, str) or not text.strip() or len(text) > 300:
+            return self._error(conn, "bad_message", "an action is a short text such as QH or pass", cid)
+        try:
+            action = m.parse_action(text)
+        except ParseError as e:
+            return self._error(conn, "parse", self._redacted(str(e), seat), cid)
+        if isinstance(action, Card) and not m.hands[seat] >> action & 1:
+            return self._error(conn, "illegal", "you do not hold that card", cid)
+        try:
+            m.apply(action, seat=seat)
+        except IllegalAction as e:
+            return self._error(conn, "illegal", self._redacted(str(e), seat), cid)
+        ok = await self._commit(seat, action)
+        if not ok:
+            return self._error(conn, "storage", "the move could not be saved; please try again", cid)
+        ack = {"type": "ack", "id": cid, "version": self.version}
+        if cid is not None:
+            recent[cid] = ack  # a repeat is answered with this, without the action: the deal may be over
+            if len(recent) > RECENT_COMMANDS:
+                recent.popitem(last=False)
+        conn.send(dumps({**ack, "action": str(action)}))
+        self._after_move(seat, action)
+        await self._advance()
+
+    def _redacted(self, text: str, seat: int) -> str:
+        """The engine's words, less any card the seat may not see (they can quote an example card)."""
+        return redact(text, visible_cards(self.match.view(seat)))
+
+    async def _commit(self, actor: int, action: Any) -> bool:
+        """Append the action just applied to the log; on failure take it back."""
+        seq = len(self.match.history) - 1
+        self.actors.append(actor)
+        try:
+            await self.journal.append(self.id, seq, actor, str(action))
+        except Exception:
+            log.exception("table %s: could not store action %d", self.id, seq)
+            self.actors.pop()
+            self.match.undo()
+            return False
+        return True
+
+    # ------------------------------------------------------------------ chance and computer players
+    async def _advance(self) -> None:
+        """Play chance at once, schedule a computer player's turn, or wait for a person."""
+        m = self.match
+        while self.started and not m.is_over and m.to_act() == CHANCE:
+            if m.phase == DEAL and m.results and self.settings.deal_pause > 0 and any(
+                    s.kind == "human" for s in self.seats):
+                self._schedule(self.settings.deal_pause, self._chance)
+                return
+            if not await self._chance_now():
+                return
+        if not self.started or m.is_over:
+            return
+        seat = m.to_act()
+        assert seat is not None and seat >= 0
+        if self.controller(seat) == "bot":
+            self._schedule(self.settings.bot_delay, self._bot_turn)
+
+    def _schedule(self, delay: float, fn: Callable[[int], Awaitable[None]]) -> None:
+        if self._scheduled == self.version:
+            return
+        self._scheduled = self.version
+        self._later(delay, fn, self.version)
+
+    async def _chance(self, version: int) -> None:
+        if version == self.version and self.match.to_act() == CHANCE:
+            self._scheduled = None
+            if await self._chance_now():
+                await self._advance()
+
+    async def _chance_now(self) -> bool:
+        action = self.match.play_chance()
+        if not await self._commit(CHANCE, action):
+            self._schedule(1.0, self._chance)  # the database is failing: try again shortly
+            return False
+        self._after_move(CHANCE, action)
+        return True
+
+    async def _bot_turn(self, version: int) -> None:
+        m = self.match
+        if version != self.version:
+            return
+        self._scheduled = None
+        seat = m.to_act()
+        if seat is None or seat < 0 or self.controller(seat) != "bot":
+            return
+        s = self.seats[seat]
+        kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
+        if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
+            s.agent = make_agent(kind, (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF)
+            setattr(s.agent, "kind_name", kind)
+        view = m.view(seat)
+        try:
+            action = await asyncio.to_thread(s.agent.act, view)
+            if version != self.version:  # cannot happen (the actor waits), but never apply to a moved table
+                return
+            m.apply(action, seat=seat)
+        except (BarbuError, ValueError):
+            log.exception("table %s: computer player %s failed; playing a random legal action", self.id, kind)
+            action = random.Random(version).choice(m.legal_actions())
+            m.apply(action, seat=seat)
+        if not await self._commit(seat, action):
+            self._schedule(1.0, self._bot_turn)
+            return
+        self._after_move(seat, action)
+        await self._advance()
+
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, conn: Conn) -> str:
+        """After the match, a seated player asks for another with the same seats and rules."""
+        if conn.seat is None:
+            raise TableError("only the players can ask for a rematch")
+        if not self.match.is_over:
+            raise TableError("the rematch comes when this match is over")
+        if self.rematch_id is None:
+            if self.on_rematch is None:
+                raise TableError("rematches are not available here")
+            new = await self.on_rematch(self)
+            self.rematch_id = new.id
+            rid = new.id
+            await self.journal.run(lambda c: Store.set_rematch(c, self.id, rid))
+            self._send_all({"type": "rematch", "table": new.id})
+            self._send_all({"type": "table", "table": self.info()})
+        return self.rematch_id
+
+    # ------------------------------------------------------------------ sending
+    def _after_move(self, actor: int, action: Any) -> None:
+        """Send every connection its own view of the move just made."""
+        m = self.match
+        views = [m.view(s) for s in range(m.n)]
+        deal_ended = len(m.results) != self._results_sent
+        self._results_sent = len(m.results)
+        for s in self.seats:
+            if s.conns:
+                text = dumps({"type": "state", "state": view_json(m, views, s.index),
+                              "last": last_action(m, actor, action, views[s.index], views, s.index)})
+                for c in list(s.conns):
+                    c.send(text)
+        if self.spectators:
+            text = dumps({"type": "state", "state": view_json(m, views, None),
+                          "last": last_action(m, actor, action, None, views, None)})
+            for c in list(self.spectators):
+                c.send(text)
+        if deal_ended:
+            self._send_all({"type": "scores", "scores": scoresheet(m)})
+        if m.is_over and self.status != "over":
+            self.status = "over"
+            self.tell(self._save_status)
+
+    async def _save_status(self) -> None:
+        status = self.status
+        await self.journal.run(lambda c: Store.set_status(c, self.id, status))
+        self._send_all({"type": "table", "table": self.info()})
+
+    def _send_state(self, conn: Conn, full: bool = False) -> None:
+        m = self.match
+        views = [m.view(s) for s in range(m.n)]
+        conn.send(dumps({"type": "state", "state": view_json(m, views, conn.seat, full=full, actors=self.actors)}))
+
+    def _send_all(self, msg: dict[str, Any], skip: Conn | None = None) -> None:
+        text = dumps(msg)
+        for c in self.connections():
+            if c is not skip:
+                c.send(text)
+
+    def connections(self) -> list[Conn]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    @staticmethod
+    def _error(conn: Conn, code: str, message: str, cid: Any = None) -> None:
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if cid is not None:
+            msg["id"] = cid
+        conn.send(dumps(msg))
+
+    def summary(self) -> dict[str, Any]:
+        """For the lobby's list of tables."""
+        m = self.match
+        return {"id": self.id, "rules": str(self.rules), "players": m.n, "status": self.status,
+                "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength} for s in self.seats],
+                "open_seats": sum(1 for s in self.seats if s.kind == "open"),
+                "spectators": len(self.spectators),
+                "deal_number": min(m.deal_no + 1, m.total_deals), "total_deals": m.total_deals}

@@ -1,0 +1,50 @@
+"""Fixtures for the web tests: databases (SQLite always, PostgreSQL where a URL is given) and servers.
+
+The PostgreSQL tests read ``BARBU_TEST_POSTGRES_URL`` (``.ci/run`` starts Debian's
+PostgreSQL and sets it).  Under CI (``CI=true``) a missing URL fails the run;
+elsewhere those tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from barbu.web.storage import database_url
+
+PG_ENV = "BARBU_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str:
+    url = os.environ.get(PG_ENV)
+    if not url:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{PG_ENV} is not set: .ci/run must start PostgreSQL and export it", pytrace=False)
+        pytest.skip(f"{PG_ENV} is not set (CI sets it); PostgreSQL storage not tested here")
+    return url
+
+
+def reset_postgres(url: str) -> None:
+    """Drop the server's tables so each test starts from an empty database."""
+    engine = create_engine(database_url(url))
+    with engine.begin() as conn:
+        for t in ("barbu_events", "barbu_seats", "barbu_tables", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {t} CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A fresh, empty database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'barbu-test.db'}"
+    url = postgres_url()
+    reset_postgres(url)
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'barbu-test.db'}"

@@ -1,0 +1,124 @@
+"""The leak oracle: no message sent to a seat names a card that seat may not see.
+
+It reads every card a message names, in every form the project writes cards
+(``QH``, ``Q♥``/``10♥``, suit form ``AKQ.JT9.-.5432``), anywhere in the
+message, and compares them with what the seat may see, computed from the
+true match at the moment the message is sent:
+
+* during a deal: the cards it was dealt or holds, every card played, the
+  cards set aside face up;
+* between deals (and in the ``last_deal`` summary): the previous deal's
+  played cards, revealed Chinese poker rows, set-aside cards and its own hand.
+
+A spectator may see only the public part.  The oracle knows nothing of the
+server's message layout beyond the one ``last_deal`` key, so a new field
+that carried a hidden card would be caught.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from barbu.cards import RANKS, SUITS, parse_card
+from barbu.match import DEAL, DRAW, OVER, Match
+
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
+DISPLAY_RE = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+SUIT_FORM_RE = re.compile(r"(?<![\w.-])([2-9TJQKA]+|-)\.([2-9TJQKA]+|-)\.([2-9TJQKA]+|-)\.([2-9TJQKA]+|-)(?![\w.-])")
+
+
+class Leak(AssertionError):
+    pass
+
+
+def cards_named(text: str) -> int:
+    mask = 0
+    for r, s in CARD_RE.findall(text):
+        mask |= 1 << parse_card(r + s)
+    for r, s in DISPLAY_RE.findall(text):
+        mask |= 1 << parse_card(r + s)
+    for groups in SUIT_FORM_RE.findall(text):
+        for suit, ranks in enumerate(groups):
+            if ranks != "-":
+                for ch in ranks:
+                    mask |= 1 << (suit * 13 + RANKS.index(ch))
+    return mask
+
+
+def previous_deal_visible(m: Match, seat: int | None) -> int:
+    if not m.results:
+        return 0
+    r = m.results[-1]
+    mask = r.set_aside
+    for _, cards in r.tricks:
+        for c in cards:
+            mask |= 1 << c
+    for a in r.arrangements:
+        mask |= a.back | a.middle | a.front
+    if seat is not None and r.hands:
+        mask |= r.hands[seat]
+    return mask
+
+
+def current_visible(m: Match, seat: int | None) -> int:
+    if m.phase in (DRAW, DEAL, OVER):
+        return previous_deal_visible(m, seat)
+    mask = m.set_aside
+    for _, cards in m.trick_log:
+        for c in cards:
+            mask |= 1 << c
+    for c in m.trick:
+        mask |= 1 << c
+    if seat is not None:
+        mask |= m.hands[seat] | (m.dealt[seat] if m.dealt else 0)
+    return mask
+
+
+def _split_last_deal(obj: Any, found: list[Any]) -> Any:
+    """The message without its ``last_deal`` summaries, which are collected apart."""
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if k == "last_deal":
+                found.append(v)
+            else:
+                out[k] = _split_last_deal(v, found)
+        return out
+    if isinstance(obj, list):
+        return [_split_last_deal(v, found) for v in obj]
+    return obj
+
+
+def show(mask: int) -> str:
+    return " ".join(RANKS[c % 13] + SUITS[c // 13] for c in range(52) if mask >> c & 1)
+
+
+class LeakOracle:
+    def __init__(self) -> None:
+        self.checked = 0
+        self.cards_seen = 0
+
+    def check(self, m: Match, seat: int | None, text: str) -> None:
+        """Raise `Leak` if ``text``, sent now to ``seat`` (None: a spectator), names a card it may not see."""
+        self.checked += 1
+        msg = json.loads(text)
+        summaries: list[Any] = []
+        rest = _split_last_deal(msg, summaries)
+        named = cards_named(json.dumps(rest, ensure_ascii=False))
+        self.cards_seen += named.bit_count()
+        bad = named & ~current_visible(m, seat)
+        if bad:
+            raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} "
+                       f"(phase {m.phase_name}): {text[:600]}")
+        for s in summaries:
+            named = cards_named(json.dumps(s, ensure_ascii=False))
+            bad = named & ~previous_deal_visible(m, seat)
+            if bad:
+                raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} in the "
+                           f"last deal's summary: {json.dumps(s)[:600]}")
+        if seat is None:
+            state = msg.get("state") or {}
+            if state.get("hand") is not None or state.get("legal"):
+                raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")

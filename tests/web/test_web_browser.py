@@ -1,0 +1,267 @@
+"""The browser table, end to end: Playwright drives Debian's chromium against a real `barbu serve`.
+
+Four browser players finish a deal; one browser player plays a whole match
+against three computer players, created and seated through the lobby and
+table pages, and asks for a rematch; a reload in the middle of a trick
+restores the table.  Chromium comes from Debian (``.ci/run`` installs it):
+Playwright never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from websockets.sync.client import connect as ws_connect
+
+from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, http, new_table
+
+STEP_TIMEOUT = 15_000  # ms to wait for the table to answer a click
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("browser")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--grace", "1000") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Browser, phone: bool = False) -> Page:
+    """A page in its own context: its own storage, like a separate person."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(STEP_TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def attr(page: Page, name: str) -> str:
+    return page.get_attribute("#table", f"data-{name}") or ""
+
+
+def take_seat(page: Page, base: str, tid: str, seat: int, name: str) -> None:
+    page.goto(f"{base}/t/{tid}")
+    page.fill("#name", name)
+    page.click(f"[data-seat-take='{seat}']")
+    page.wait_for_function("s => document.querySelector('#table').dataset.seat === s", arg=str(seat))
+
+
+def my_turn(page: Page) -> bool:
+    return page.get_attribute("#turn", "data-mine") == "1"
+
+
+def play_one(page: Page, rng: random.Random) -> None:
+    """Take one decision the way a person would: a legal card from the hand, or a button."""
+    version = attr(page, "version")
+    phase = attr(page, "phase")
+    page.wait_for_selector("#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])")
+    cards = page.query_selector_all("#hand .card[data-legal='1']")
+    buttons = page.query_selector_all("#decision button[data-action]:not([disabled])")
+    assert cards or buttons, f"nothing to click in phase {phase}: {page.inner_text('#decision')}"
+    if cards:
+        rng.choice(cards).click()
+    elif phase == "doubling":
+        buttons[-1].click()  # double as much as allowed, so that negative deals are played
+    else:
+        buttons[0].click()
+    page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+
+
+def hand(page: Page) -> list[str]:
+    return [c.get_attribute("data-card") for c in page.query_selector_all("#hand .card")]
+
+
+def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) -> None:
+    status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic"})
+    tid = data["id"]
+    pages = [new_page(browser, phone=(i == 3)) for i in range(4)]
+    for i, page in enumerate(pages):
+        take_seat(page, server.base, tid, i, f"Player {i}")
+    watcher = new_page(browser)
+    watcher.goto(f"{server.base}/t/{tid}")
+    for page in pages:
+        page.wait_for_function("() => document.querySelector('#table').dataset.phase === 'declare'")
+        assert len(hand(page)) == 13
+    dealt = [set(hand(p)) for p in pages]
+    assert len(set().union(*dealt)) == 52
+    rng = random.Random(1)
+    deadline = time.monotonic() + 240
+    while attr(pages[0], "deal") == "1" and time.monotonic() < deadline:
+        acted = False
+        for page in pages:
+            if my_turn(page):
+                play_one(page, rng)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+        assert not watcher.query_selector_all("#hand .card"), "a spectator was shown a hand"
+    assert attr(pages[0], "deal") == "2", "the first deal did not finish"
+    for page in pages + [watcher]:
+        page.wait_for_function("() => document.querySelectorAll('#sheet tbody tr').length === 1")
+        assert not page.errors
+    totals = {tuple(c.inner_text() for c in p.query_selector_all("#sheet tfoot th.num")) for p in pages + [watcher]}
+    assert len(totals) == 1
+
+
+@pytest.mark.slow
+def test_one_browser_player_plays_a_whole_match_against_three_computer_players(server: Server,
+                                                                           browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.select_option("#preset", "classic")
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    tid = page.url.rsplit("/", 1)[1]
+    page.fill("#name", "Solo")
+    page.click("[data-seat-take='0']")
+    page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+    for s in (1, 2, 3):
+        page.click(f"[data-seat-bot='{s}']")
+        page.wait_for_selector(f"[data-seat-box='{s}'] .chip.bot")
+    page.click("#invite")
+    assert page.input_value("#invite-link") == f"{server.base}/t/{tid}"
+    rng = random.Random(2)
+    deadline = time.monotonic() + 600
+    while attr(page, "phase") != "over" and time.monotonic() < deadline:
+        if my_turn(page):
+            play_one(page, rng)
+        else:
+            page.wait_for_timeout(20)
+    assert attr(page, "phase") == "over", "the match did not end"
+    page.wait_for_selector("#match-end:not([hidden])")
+    assert len(page.query_selector_all("#standings li")) == 4
+    assert len(page.query_selector_all("#sheet tbody tr")) == 28
+    assert page.query_selector("#chart svg polyline")
+    assert not page.errors
+    page.click("#rematch")
+    page.wait_for_function("t => !location.pathname.endsWith(t)", arg=tid)
+    page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+    assert attr(page, "status") == "playing"
+
+
+def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, browser: Browser) -> None:
+    status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic(undoubled_negative=play)"})
+    tid = data["id"]
+    for s in (1, 2, 3):
+        http("POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random"})
+    page = new_page(browser)
+    take_seat(page, server.base, tid, 0, "Reloader")
+    rng = random.Random(3)
+    deadline = time.monotonic() + 120
+    # Play until it is our turn to play a card with cards already in the trick.
+    while time.monotonic() < deadline:
+        if my_turn(page) and attr(page, "phase") == "play" and page.get_attribute("#center .trick", "data-trick") \
+                and not page.query_selector("#center .trick.faded"):
+            break
+        if my_turn(page):
+            play_one(page, rng)
+        else:
+            page.wait_for_timeout(20)
+    else:
+        pytest.fail("never reached the middle of a trick")
+    before = {"hand": hand(page), "trick": page.get_attribute("#center .trick", "data-trick"),
+              "version": attr(page, "version"), "deal": attr(page, "deal"),
+              "contract": page.inner_text("#contract-info h2")}
+    page.reload()
+    page.wait_for_function("v => document.querySelector('#table').dataset.version === v", arg=before["version"])
+    page.wait_for_selector("#hand .card")
+    after = {"hand": hand(page), "trick": page.get_attribute("#center .trick", "data-trick"),
+             "version": attr(page, "version"), "deal": attr(page, "deal"),
+             "contract": page.inner_text("#contract-info h2")}
+    assert after == before
+    assert attr(page, "seat") == "0" and my_turn(page)
+    play_one(page, rng)  # and the game goes on
+    assert not page.errors
+
+
+def ws_seat(ws_base: str, tid: str, token: str, stop: threading.Event, prefer: str) -> None:
+    """A seat played from Python over the WebSocket: ``prefer`` is the contract it names when it can."""
+    rng = random.Random(token)
+    with ws_connect(f"{ws_base}/ws/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        done = None
+        while not stop.is_set():
+            try:
+                msg = json.loads(ws.recv(timeout=0.2))
+            except TimeoutError:
+                continue
+            st = msg.get("state")
+            if not st or st["to_act"] != st["seat"] or not st["legal_count"] or done == st["version"]:
+                continue
+            done = st["version"]
+            if st["legal"] is None:  # Chinese poker: any split of the hand into 5, 5 and 3
+                h = list(st["hand"])
+                rng.shuffle(h)
+                action = f"arrange {','.join(h[:5])} {','.join(h[5:10])} {','.join(h[10:])}"
+            elif prefer in st["legal"]:
+                action = prefer
+            else:
+                action = st["legal"][0]
+            ws.send(json.dumps({"type": "act", "action": action, "version": st["version"]}))
+
+
+def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Browser) -> None:
+    tid, tokens = new_table(server.base, "classic(chinese_poker=true)", seats={s: f"P{s}" for s in range(1, 4)})
+    stop = threading.Event()
+    threads = [threading.Thread(target=ws_seat, args=(server.ws_base, tid, tokens[s], stop, "contract chinese-poker"),
+                                daemon=True) for s in (1, 2, 3)]
+    for t in threads:
+        t.start()
+    try:
+        page = new_page(browser)
+        take_seat(page, server.base, tid, 0, "Arranger")
+        rng = random.Random(4)
+        deadline = time.monotonic() + 120
+        while attr(page, "phase") != "arrange" and time.monotonic() < deadline:
+            if my_turn(page):
+                chinese = page.query_selector("#decision button[data-action='contract chinese-poker']")
+                if chinese:
+                    version = attr(page, "version")
+                    chinese.click()
+                    page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+                else:
+                    play_one(page, rng)
+            else:
+                page.wait_for_timeout(20)
+        page.wait_for_selector("#turn[data-mine='1']")
+        assert attr(page, "phase") == "arrange"
+        cards = hand(page)
+        assert len(cards) == 13
+        for row, k in (("back", 5), ("middle", 5), ("front", 3)):
+            for c in hand(page)[:k]:
+                page.click(f"#hand .card[data-card='{c}']")
+            page.click(f"[data-put='{row}']")
+            assert len(page.query_selector_all(f"[data-row='{row}'] .card")) == k
+        page.screenshot(path=str(Path(os.environ.get("BARBU_SHOTS", "/tmp")) / "barbu-arrange.png"))
+        deal = attr(page, "deal")
+        page.click("#decision button.primary[data-action^='arrange']")
+        page.wait_for_function("d => document.querySelector('#table').dataset.deal !== d", arg=deal, timeout=60_000)
+        page.wait_for_selector(".arrange-reveal")
+        assert len(page.query_selector_all(".arrange-reveal")) == 4
+        revealed = page.query_selector_all(".arrange-reveal")[0].query_selector_all(".card")
+        assert sorted(c.get_attribute("data-card") for c in revealed) == sorted(cards)
+        assert not page.errors
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(5)

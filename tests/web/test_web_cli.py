@@ -1,0 +1,30 @@
+"""``barbu serve`` on the command line: its options, and a clear error for a bad one."""
+
+from __future__ import annotations
+
+import pytest
+
+from barbu.agents import AGENT_KINDS
+from barbu.cli import build_parser, main
+
+
+def test_serve_lists_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--host", "--port", "--db", "--grace", "--bot-delay", "--deal-pause", "--stand-in"):
+        assert option in out
+
+
+def test_serve_defaults_to_loopback_and_sqlite() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 8000 and args.db is None
+
+
+def test_an_unknown_stand_in_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--stand-in", "grandmaster"])
+    assert e.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+    assert build_parser().parse_args(["serve", "--stand-in", AGENT_KINDS[0]]).stand_in == AGENT_KINDS[0]

@@ -1,0 +1,112 @@
+"""Storage against SQLite and PostgreSQL: migrations, the event log, the writer, rebuilding a table."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError
+
+from barbu.match import CHANCE, Match
+from barbu.web.journal import Journal
+from barbu.web.settings import Settings
+from barbu.web.storage import SeatRecord, Store, TableRecord, hash_token, now
+from barbu.web.table import Table
+
+
+def test_migrations_create_the_schema_and_run_twice(db_url: str) -> None:
+    store = Store(db_url)
+    Store(db_url).close()  # a second upgrade finds nothing to do
+    names = set(inspect(store.engine).get_table_names())
+    assert {"barbu_tables", "barbu_seats", "barbu_events", "alembic_version"} <= names
+    store.close()
+
+
+def played_match(seed: int, actions: int) -> Match:
+    m = Match("classic", seed)
+    rng = random.Random(seed)
+    while len(m.history) < actions:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    return m
+
+
+def test_tables_seats_and_events_round_trip(db_url: str) -> None:
+    store = Store(db_url)
+    m = played_match(3, 150)
+    with store.engine.begin() as conn:
+        Store.create_table(conn, "t1", "classic", 3)
+        Store.set_seat(conn, "t1", SeatRecord(0, "Ann", "human", None, hash_token("secret")))
+        Store.set_seat(conn, "t1", SeatRecord(1, "Bot 1 (random)", "bot", "random"))
+        Store.append_events(conn, [("t1", i, -1, str(a)) for i, a in enumerate(m.history)])
+        Store.set_status(conn, "t1", "playing")
+    rec = store.load_table("t1")
+    assert rec is not None and rec.status == "playing" and rec.seed == 3
+    assert [(s.seat, s.name, s.kind) for s in rec.seats] == [(0, "Ann", "human"), (1, "Bot 1 (random)", "bot")]
+    assert rec.seats[0].token_hash == hash_token("secret") != "secret"
+    assert [e[2] for e in rec.events] == [str(a) for a in m.history]
+    again = Match("classic", 3)
+    for _, _, text in rec.events:
+        again.apply(again.parse_action(text))
+    assert again.history == m.history and again.totals == m.totals and again.hands == m.hands
+    store.close()
+
+
+def test_an_action_is_never_stored_twice(db_url: str) -> None:
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        Store.create_table(conn, "t1", "classic", 1)
+        Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 5S")])
+    with pytest.raises(IntegrityError):
+        with store.engine.begin() as conn:
+            Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 6S")])
+    assert store.events("t1") == [(0, -1, "draw 2S 3S 4S 5S")]
+    store.close()
+
+
+def test_the_writer_commits_in_order_and_one_bad_write_spares_the_others(db_url: str) -> None:
+    store = Store(db_url)
+
+    async def main() -> list:
+        journal = Journal(store)
+        await journal.run(lambda c: Store.create_table(c, "t1", "classic", 1))
+        futs = [journal.append("t1", i, i % 4, f"action {i}") for i in range(300)]
+        futs.append(journal.append("t1", 5, 0, "a repeat"))  # refused by the primary key
+        futs += [journal.append("t1", i, 0, f"action {i}") for i in range(300, 310)]
+        results = await asyncio.gather(*futs, return_exceptions=True)
+        await journal.close()
+        return results
+    results = asyncio.run(main())
+    assert isinstance(results[300], Exception)
+    assert all(r is None for i, r in enumerate(results) if i != 300)
+    assert [e[0] for e in Store(db_url, run_migrations=False).events("t1")] == list(range(310))
+
+
+def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
+    """A table actor writes through the journal; a new actor built from storage is at the same action."""
+    store = Store(db_url)
+
+    async def main() -> tuple[list[str], list[str]]:
+        journal = Journal(store)
+        settings = Settings(db_url=db_url, bot_delay=0, deal_pause=0)
+        await journal.run(lambda c: Store.create_table(c, "t9", "salad(players=3)", 99))
+        t = Table(TableRecord("t9", "salad(players=3)", 99, "open", now()), journal, settings)
+        t.start()
+        for s in range(3):
+            await t.call(t.add_bot, s, "random")
+        while len(t.match.results) < 2:
+            await asyncio.sleep(0.01)
+        await t.stop()
+        first = [str(a) for a in t.match.history]
+        await journal.close()
+        rec = Store(db_url, run_migrations=False).load_table("t9")
+        assert rec is not None
+        rebuilt = Table(rec, journal, settings)
+        assert rec.status == "playing" and [s.kind for s in rec.seats] == ["bot"] * 3
+        return first, [str(a) for a in rebuilt.match.history]
+    first, rebuilt = asyncio.run(main())
+    assert rebuilt == first and len(first) > 50

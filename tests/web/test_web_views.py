@@ -1,0 +1,74 @@
+"""What a seat or a spectator is sent, built from the engine's views."""
+
+from __future__ import annotations
+
+import json
+
+from barbu.chinese import Arrangements
+from barbu.match import CHANCE, Match
+from barbu.web.views import LEGAL_LIMIT, redact, scoresheet, view_json
+
+from leak_oracle import cards_named
+
+
+def chinese_deal_half_arranged() -> Match:
+    m = Match("classic(chinese_poker=true)", seed=11)
+    while m.to_act() == CHANCE:
+        m.play_chance()
+    m.apply("contract chinese-poker")
+    while m.phase_name == "doubling":
+        m.apply("pass")
+    for _ in range(2):
+        m.apply(Arrangements(m.hands[m.to_act()])[0])
+    return m
+
+
+def test_rows_stay_face_down_for_everyone_but_their_owner() -> None:
+    m = chinese_deal_half_arranged()
+    views = [m.view(s) for s in range(4)]
+    first = m.declarer
+    own = view_json(m, views, first, full=True, actors=[CHANCE] * len(m.history))
+    other = view_json(m, views, (first + 3) % 4, full=True, actors=[CHANCE] * len(m.history))
+    watcher = view_json(m, views, None, full=True, actors=[CHANCE] * len(m.history))
+    arranged = [e["action"] for e in own["log"] if e["action"].startswith("arrange")]
+    assert len(arranged) == 1 and cards_named(arranged[0]) == m.hands[first]
+    assert sum(e["action"] == "hidden" for e in other["log"]) == 2
+    assert sum(e["action"] == "hidden" for e in watcher["log"]) == 2
+    assert watcher["hand"] is None and watcher["legal"] is None
+
+
+def test_too_many_choices_are_counted_not_listed() -> None:
+    m = chinese_deal_half_arranged()
+    seat = m.to_act()
+    state = view_json(m, [m.view(s) for s in range(4)], seat)
+    assert state["legal"] is None and state["legal_count"] == len(Arrangements(m.hands[seat])) > LEGAL_LIMIT
+    assert len(state["hand"]) == 13
+
+
+def test_a_seat_gets_its_legal_actions_as_text_and_others_get_none() -> None:
+    m = Match("classic", seed=3)
+    while m.to_act() == CHANCE:
+        m.play_chance()
+    views = [m.view(s) for s in range(4)]
+    actor = m.to_act()
+    assert view_json(m, views, actor)["legal"] == [str(a) for a in m.legal_actions()]
+    assert view_json(m, views, (actor + 1) % 4)["legal"] is None
+
+
+def test_error_texts_keep_only_the_cards_the_reader_sees() -> None:
+    qh, ts = 1 << 23, 1 << 8  # Q♥ and 10♠
+    text = "like QH or TS, Q♥ or 10♠, and 'arrange AKQJT.-.-.- -.AKQJT.-.- -.-.AKQ.-'"
+    assert redact(text, 0) == "like … or …, … or …, and 'arrange … … …'"
+    assert redact(text, qh | ts).startswith("like QH or TS, Q♥ or 10♠")
+
+
+def test_the_scoresheet_names_no_card() -> None:
+    m = Match("classic", seed=4)
+    while len(m.results) < 3:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(m.legal_actions()[-1])
+    sheet = scoresheet(m)
+    assert len(sheet["deals"]) == 3 and cards_named(json.dumps(sheet)) == 0
+    assert sheet["deals"][-1]["totals"] == m.totals_after(3)

@@ -1,0 +1,117 @@
+"""Helpers shared by the web tests: a real `barbu serve` process, and small clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``python -m barbu serve`` as a real uvicorn process on 127.0.0.1 and a free port."""
+
+    def __init__(self, db: str, log_path: Path, *args: str, port: int | None = None) -> None:
+        self.db = db
+        self.args = args
+        self.port = port or free_port()
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> "Server":
+        log = open(self.log_path, "ab")
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.args],
+            stdout=log, stderr=subprocess.STDOUT, env=env)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                urllib.request.urlopen(self.base + "/api/tables", timeout=2).read()
+                return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not start in {timeout}s:\n{self.log()}")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"content-type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def new_table(base: str, rules: str = "classic", seats: dict[int, str] | None = None,
+              bots: dict[int, str] | None = None) -> tuple[str, dict[int, str]]:
+    """Create a table, seat guests (name by seat) and computer players; returns (id, tokens by seat)."""
+    status, data = http("POST", base + "/api/tables", {"rules": rules})
+    assert status == 201, data
+    tid = data["id"]
+    tokens = {}
+    for seat, name in (seats or {}).items():
+        status, data = http("POST", f"{base}/api/tables/{tid}/seats", {"seat": seat, "name": name})
+        assert status == 200, data
+        tokens[seat] = data["token"]
+    for seat, strength in (bots or {}).items():
+        status, data = http("POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": strength})
+        assert status == 200, data
+    return tid, tokens
