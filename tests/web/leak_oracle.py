@@ -73,6 +73,8 @@ def current_visible(m: Match, seat: int | None) -> int:
         mask |= 1 << c
     if seat is not None:
         mask |= m.hands[seat] | (m.dealt[seat] if m.dealt else 0)
+        for p in getattr(m, "seen_by", lambda s: ())(seat):  # Scottish pass-ons: what it gave and received
+            mask |= p.gave | p.received
     return mask
 
 
@@ -108,13 +110,14 @@ class LeakOracle:
         rest = _split_last_deal(msg, summaries)
         named = cards_named(json.dumps(rest, ensure_ascii=False))
         self.cards_seen += named.bit_count()
-        bad = named & ~current_visible(m, seat)
+        # Cards outside the deck are in nobody's hand (the Scottish Unused Pack's draws and cuts are public).
+        bad = named & ~current_visible(m, seat) & m.deck
         if bad:
             raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} "
                        f"(phase {m.phase_name}): {text[:600]}")
         for s in summaries:
             named = cards_named(json.dumps(s, ensure_ascii=False))
-            bad = named & ~previous_deal_visible(m, seat)
+            bad = named & ~previous_deal_visible(m, seat) & m.deck
             if bad:
                 raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} in the "
                            f"last deal's summary: {json.dumps(s)[:600]}")
