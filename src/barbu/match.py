@@ -79,9 +79,13 @@ class DealResult:
         return tuple(a + b for a, b in zip(self.scores, self.series)) if self.series else self.scores
 
     def public(self) -> "DealResult":
-        """What every seat may see: no hands, no pass-on choices."""
-        extra = self.scottish.public() if self.scottish is not None else None
-        return dataclasses.replace(self, hands=(), scottish=extra)
+        """What every seat may see: no hands, no pass-on choices.  Made once: every view asks for it."""
+        cached = self.__dict__.get("_public")
+        if cached is None:
+            extra = self.scottish.public() if self.scottish is not None else None
+            cached = dataclasses.replace(self, hands=(), scottish=extra)
+            object.__setattr__(self, "_public", cached)
+        return cached
 
 
 class Match:
