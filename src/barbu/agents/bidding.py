@@ -8,9 +8,9 @@ which is what contract choice and doubling need.
 
 from __future__ import annotations
 
-from ..cards import ACE, SUIT_MASK
+from ..cards import ACE, SUIT_MASK, cards_of
 from ..contracts import CHINESE, DOMINO, Contract
-from .cardplay import _ABOVE, _BELOW, cards_in, domino_pos
+from .cardplay import _ABOVE, _BELOW, domino_pos
 
 _WIN_BY_HIGHER_OUT = (1.0, 0.55, 0.25, 0.1, 0.03)
 
@@ -28,7 +28,7 @@ def expected_tricks(hand: int, deck: int, players: int) -> float:
         in_suit = hand & SUIT_MASK[s]
         if not in_suit:
             continue
-        for c in cards_in(in_suit):
+        for c in cards_of(in_suit):
             t += win_chance(c, hand, deck)
         length = in_suit.bit_count()
         others = (deck & SUIT_MASK[s] & ~hand).bit_count()
@@ -45,12 +45,12 @@ def trump_tricks(hand: int, deck: int, trump: int | None, players: int) -> float
         in_suit = hand & SUIT_MASK[s]
         length = in_suit.bit_count()
         if s == trump:
-            for c in cards_in(in_suit):
+            for c in cards_of(in_suit):
                 t += win_chance(c, hand, deck)
             share = (deck & SUIT_MASK[s]).bit_count() / players
             t += max(0.0, length - share) * 0.9
         else:
-            for i, c in enumerate(sorted(cards_in(in_suit), key=lambda c: -c)):
+            for i, c in enumerate(sorted(cards_of(in_suit), key=lambda c: -c)):
                 if i < 2:  # side suits give at most their first rounds before someone trumps
                     t += win_chance(c, hand, deck) * (0.8 if trump is not None else 1.0)
     return t
@@ -66,7 +66,7 @@ def best_trump(hand: int, deck: int, players: int, allow_none: bool) -> int | No
 def domino_cost(hand: int, rank: int, high_ace: bool) -> int:
     """How far the hand's cards are from a starting rank: far cards come out last."""
     start = domino_pos(rank, high_ace)  # the rank as a position (suit 0)
-    return sum(abs(domino_pos(c, high_ace) - start) for c in cards_in(hand))
+    return sum(abs(domino_pos(c, high_ace) - start) for c in cards_of(hand))
 
 
 def best_rank(hand: int, ranks: list[int], high_ace: bool) -> int:
@@ -109,7 +109,7 @@ def expected_points(contract: Contract, hand: int, deck: int, players: int, high
         else:
             pts += value * share * 0.9
     for v in contract.last_tricks:
-        high = sum(1 for c in cards_in(hand) if c % 13 >= ACE - 2)
+        high = sum(1 for c in cards_of(hand) if c % 13 >= ACE - 2)
         pts += v * min(1.0, share * 0.6 + 0.08 * high)
     if contract.ravage:
         pts -= contract.ravage / players

@@ -9,7 +9,7 @@ bot's playouts (fed from a `Match`), so the playout policy is the rule bot.
 
 from __future__ import annotations
 
-from ..cards import ACE, SUIT_MASK
+from ..cards import ACE, SUIT_MASK, cards_of
 from ..contracts import Contract
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
@@ -123,12 +123,12 @@ def _avoid_tricks(contract: Contract, sign: int, hand: int, legal: int, trick, t
                 # Safe: the highest card that stays under the winner, a penalty card first.
                 bad = under & pm
                 if bad:
-                    return max(cards_in(bad), key=lambda c: (pen(c), c))
+                    return max(cards_of(bad), key=lambda c: (pen(c), c))
                 return high(under)
             # Every card wins so far.
             if last_to_play:
                 safe = follow & ~pm
-                return high(safe) if safe else min(cards_in(follow), key=lambda c: (pen(c), -c))
+                return high(safe) if safe else min(cards_of(follow), key=lambda c: (pen(c), -c))
             safe = follow & ~pm
             return low(safe) if safe else low(follow)
         # Void: discard (or trump, where trumps are in play) the most dangerous card.
@@ -136,33 +136,25 @@ def _avoid_tricks(contract: Contract, sign: int, hand: int, legal: int, trick, t
     return _lead(legal, pen, pm, others, trump_mask)
 
 
-def cards_in(mask: int) -> list[int]:
-    out = []
-    while mask:
-        b = mask & -mask
-        out.append(b.bit_length() - 1)
-        mask ^= b
-    return out
-
 
 def _discard(legal: int, pen, pm: int, hand: int, others: int) -> int:
     bad = legal & pm
     if bad:
-        return max(cards_in(bad), key=lambda c: (pen(c), _RANK_OF[c]))
+        return max(cards_of(bad), key=lambda c: (pen(c), _RANK_OF[c]))
 
     def danger(c: int) -> tuple[int, int]:
         s = SUIT_MASK[_SUIT_OF[c]]
         below_others = (others & _BELOW[c]).bit_count()
         # High cards that others can get under are the ones that will take tricks later.
         return (below_others - (hand & s).bit_count(), _RANK_OF[c])
-    return max(cards_in(legal), key=danger)
+    return max(cards_of(legal), key=danger)
 
 
 def _lead(legal: int, pen, pm: int, others: int, trump_mask: int) -> int:
     """Lead the card least likely to win its trick, and not a penalty card."""
     best = -1
     best_key: tuple = ()
-    for c in cards_in(legal):
+    for c in cards_of(legal):
         s = SUIT_MASK[_SUIT_OF[c]]
         in_suit = others & s
         if not in_suit:
@@ -191,7 +183,7 @@ def _take_tricks(hand: int, legal: int, trick, trump_mask: int, others: int, pla
             if len(trick) == players - 1:
                 return lowest_rank(winners)
             # Not last: a master card if there is one, else the highest winner.
-            for c in sorted(cards_in(winners), key=lambda c: _RANK_OF[c]):
+            for c in sorted(cards_of(winners), key=lambda c: _RANK_OF[c]):
                 if not others & _ABOVE[c]:
                     return c
             return highest_rank(winners)
@@ -199,14 +191,14 @@ def _take_tricks(hand: int, legal: int, trick, trump_mask: int, others: int, pla
         side = legal & ~trump_mask
         return lowest_rank(side or legal)
     # Leading: a master card, trumps first when we hold several.
-    masters = [c for c in cards_in(legal) if not others & _ABOVE[c] and others & SUIT_MASK[_SUIT_OF[c]]]
+    masters = [c for c in cards_of(legal) if not others & _ABOVE[c] and others & SUIT_MASK[_SUIT_OF[c]]]
     if masters:
         trumps = [c for c in masters if (1 << c) & trump_mask]
         return trumps[0] if trumps else max(masters, key=lambda c: _RANK_OF[c])
     # Else the lowest card of the shortest side suit, to make a void for trumping.
     side = legal & ~trump_mask
     if side:
-        return min(cards_in(side), key=lambda c: ((hand & SUIT_MASK[_SUIT_OF[c]]).bit_count(), _RANK_OF[c]))
+        return min(cards_of(side), key=lambda c: ((hand & SUIT_MASK[_SUIT_OF[c]]).bit_count(), _RANK_OF[c]))
     return lowest_rank(legal)
 
 
@@ -233,10 +225,10 @@ def choose_domino_card(hand: int, legal: int, layout, rank: int | None, high_ace
             r = c % 13
             same = sum(1 for s in range(4) if hand >> (s * 13 + r) & 1)
             return (same, -abs(domino_pos(c, high_ace) - 6))
-        return max(cards_in(legal), key=opening)
+        return max(cards_of(legal), key=opening)
     best = -1
     best_key: tuple = ()
-    for c in cards_in(legal):
+    for c in cards_of(legal):
         s = c // 13
         p = domino_pos(c, high_ace)
         span = layout[s]

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
-from ..cards import CARDS, JACK, KING, QUEEN, ACE, HEARTS
+from ..cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, cards_of
 from ..chinese import Arrangements
 from ..contracts import Contract
 from ..ruleset import Ruleset
@@ -23,9 +23,6 @@ def rules_info(rules: str) -> tuple[Ruleset, dict[str, Contract], int]:
     contracts = {c.key: c for c in r.family_spec.contracts(r)}
     return r, contracts, 1 if r.family_spec.highest_wins else -1
 
-
-def cards_in_mask(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
 
 
 def row_move(hand: int, legal, layout, rank: int | None, contract: Contract, high_ace: bool, deck: int) -> Any:
@@ -107,10 +104,10 @@ class RuleAgent:
                     d += 8.0
             return d
 
-        cards = sorted(cards_in_mask(view.hand), key=danger, reverse=True)
+        cards = sorted(cards_of(view.hand), key=danger, reverse=True)
         best = PassOn(sum(1 << c for c in cards[:3]))
         others = [a for a in legal if a != best]
-        others.sort(key=lambda a: -sum(danger(c) for c in cards_in_mask(a.cards)))
+        others.sort(key=lambda a: -sum(danger(c) for c in cards_of(a.cards)))
         return ([best] if best in legal else []) + others
 
     @staticmethod
