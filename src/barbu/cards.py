@@ -118,6 +118,16 @@ def cards_of(mask: int) -> tuple[Card, ...]:
             + _SUIT_TUPLES[3][(rest >> 26) & 0x1FFF])
 
 
+def card_indices(mask: int) -> list[int]:
+    """The cards of a bitmask as a list of plain ints, in index order (for code that edits the list)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     """The cards of one suit of a bitmask, fast."""
     return _SUIT_TUPLES[suit][(mask >> (13 * suit)) & 0x1FFF]

@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple, Sequence
 
+from .cards import card_indices
+
 
 class PassSeen(NamedTuple):
     """One finished pass-on as the seat saw it."""
@@ -30,14 +32,6 @@ class PassSeen(NamedTuple):
     gave: int  # card mask
     received: int
 
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def seen_passes(seat: int, n: int, log: Sequence[tuple[int, Sequence[int]]]) -> tuple[PassSeen, ...]:
@@ -64,9 +58,9 @@ def reach_history(seat: int, n: int, seen: Sequence[PassSeen]) -> list[dict[int,
                     if t != seat:
                         grown |= 1 << t
             moved[card] = grown
-        for card in _cards(p.received):
+        for card in card_indices(p.received):
             moved.pop(card, None)
-        for card in _cards(p.gave):
+        for card in card_indices(p.gave):
             moved[card] = 1 << p.to
         reach = moved
         out.append(dict(reach))
@@ -114,7 +108,7 @@ def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int
             for y in range(n):
                 t = (y + p.offset) % n
                 forced = stay = 0
-                for card in _cards(hands[t] & tracked):
+                for card in card_indices(hands[t] & tracked):
                     holders = before[card]
                     if not holders >> t & 1:  # it cannot have been there before: it came now, from y
                         if not holders >> y & 1 or y == seat:
@@ -132,7 +126,7 @@ def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int
                         break
                     continue
                 need = 3 - forced.bit_count()
-                free = _cards(hands[t] & ~forced & ~stay)
+                free = card_indices(hands[t] & ~forced & ~stay)
                 if need < 0 or len(free) < need:
                     ok = False
                     break

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import JACK, SUIT_MASK
+from .cards import JACK, SUIT_MASK, card_indices
 
 Layout = Sequence["tuple[int, int] | None"]
 
@@ -58,19 +58,11 @@ def group_fits(group: int, layout: Layout) -> bool:
         if ranks == list(range(ranks[0], ranks[-1] + 1)):
             return run_fits(suits[0], ranks[0], ranks[-1], layout)
         return False
-    ranks = {c % 13 for c in _cards(group)}
+    ranks = {c % 13 for c in card_indices(group)}
     if len(ranks) == 1:
-        return all(fits(c, layout) for c in _cards(group))
+        return all(fits(c, layout) for c in card_indices(group))
     return False
 
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def lay_options(hand: int, layout: Layout, anytime: bool, playable: int | None = None) -> list[int]:
@@ -86,13 +78,13 @@ def lay_options(hand: int, layout: Layout, anytime: bool, playable: int | None =
             return []
         return [hand] if group_fits(hand, layout) else []
     if playable is None:
-        playable = sum(1 << c for c in _cards(hand) if fits(c, layout))
+        playable = sum(1 << c for c in card_indices(hand) if fits(c, layout))
     fit = hand & playable
     if not fit:
         return []
     out: list[int] = []
     by_rank: dict[int, list[int]] = {}
-    for c in _cards(fit):
+    for c in card_indices(fit):
         suit, r = divmod(c, 13)
         by_rank.setdefault(r, []).append(c)
         base = suit * 13
@@ -124,7 +116,7 @@ def lay_options(hand: int, layout: Layout, anytime: bool, playable: int | None =
 def laying_order(group: int, layout: Layout) -> list[int]:
     """The cards of a group in an order in which each can be laid (the group must fit)."""
     rows = list(layout)
-    left = _cards(group)
+    left = card_indices(group)
     order: list[int] = []
     while left:
         for c in left:
