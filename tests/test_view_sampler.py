@@ -252,3 +252,21 @@ def test_sampler_outside_deals() -> None:
     for rules in RULESETS + SCOTTISH:
         for seed in range(2):
             check_sampler_outside_deals(rules, seed)
+
+
+def test_all_views_at_once_match_one_at_a_time() -> None:
+    """`Match.views()` shares the public work between seats and must give each seat its own view."""
+    from barbu.presets import presets
+
+    cases = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]
+    cases.append(("classic(chinese_poker=true)", 4))
+    for name, players in cases:
+        rules = name if players == 4 or "(" in name else f"{name}(players={players})"
+        rng = random.Random(players)
+        m = Match(rules, 7)
+        steps = 0
+        while m.to_act() is not None and steps < 400:
+            assert m.views() == [m.view(s) for s in range(m.n)], f"{rules} after {len(m.history)} actions"
+            m.apply(random_action(m, rng))
+            steps += 1
+        assert m.views() == [m.view(s) for s in range(m.n)]

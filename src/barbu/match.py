@@ -913,6 +913,11 @@ class Match:
         from .view import make_view
         return make_view(self, seat)
 
+    def views(self) -> list:  # -> list[View]
+        """Every seat's view, cheaper than asking each seat in turn."""
+        from .view import make_views
+        return make_views(self)
+
     def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:
         """View fields a family fills in its own way (the Scottish pass-ons); none here."""
         return {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .actions import Deal
@@ -83,6 +84,26 @@ class View:
 def make_view(m: Match, seat: int) -> View:
     if not 0 <= seat < m.n:
         raise ValueError(f"there is no seat {seat}")
+    return _seat_view(m, seat, _public_fields(m))
+
+
+def make_views(m: Match) -> list[View]:
+    """Every seat's view at once: ``make_view(m, s)`` for each seat, sharing the public work.
+
+    The server sends each seat its own view after every move; the public part
+    (cards played, inferences, scores) is the same for all and is built once.
+    """
+    shared = _public_fields(m)
+    return [_seat_view(m, seat, shared) for seat in range(m.n)]
+
+
+@lru_cache(maxsize=64)
+def _rules_text(rules: Any) -> str:
+    return str(rules)
+
+
+def _public_fields(m: Match) -> dict[str, Any]:
+    """The view fields every seat sees alike."""
     n = m.n
     in_deal = m.phase not in (DRAW, DEAL, OVER)  # between deals and at the end there is no current deal
     played = 0
@@ -92,27 +113,12 @@ def make_view(m: Match, seat: int) -> View:
                 played |= 1 << c
         for c in m.trick:
             played |= 1 << c
-    known = [0] * n
-    if in_deal:
-        known[seat] = m.hands[seat]
-    actor = m.to_act()
     deal_actions: tuple[Any, ...] = ()
     if in_deal and m.deal_start >= 0:
         deal_actions = tuple(m.history[m.deal_start + 1:])
-        if m.arranged:  # Chinese poker rows stay face down until everyone has arranged
-            k = -1
-            hidden = []
-            for a in deal_actions:
-                if isinstance(a, Arrange):
-                    k += 1
-                    if (m.declarer + k) % n != seat:
-                        a = HIDDEN
-                hidden.append(a)
-            deal_actions = tuple(hidden)
-    fields = dict(
-        seat=seat, rules=str(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=actor,
+    return dict(
+        rules=_rules_text(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=m.to_act(),
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
-        hand=m.hands[seat] if in_deal else 0,
         hand_sizes=tuple(h.bit_count() for h in m.hands) if in_deal else (0,) * n,
         contract=m.contract.key if m.contract and in_deal else None,
         trump=m.trump if in_deal else None, rank=m.rank if in_deal else None,
@@ -126,11 +132,32 @@ def make_view(m: Match, seat: int) -> View:
         # Outside a deal no card is in any hand: everything is out of play.
         played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else (1 << 52) - 1,
         set_aside=m.set_aside if in_deal else 0,
-        known=tuple(known), cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
+        cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
         totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
         deal_actions=deal_actions, deck=m.deck,
-        legal=m.legal_actions() if actor == seat else (),
     )
+
+
+def _seat_view(m: Match, seat: int, shared: dict[str, Any]) -> View:
+    """``shared`` completed with what only ``seat`` may know."""
+    in_deal = m.phase not in (DRAW, DEAL, OVER)
+    known = [0] * m.n
+    hand = 0
+    if in_deal:
+        hand = known[seat] = m.hands[seat]
+    fields = dict(shared, seat=seat, hand=hand, known=tuple(known),
+                  legal=m.legal_actions() if shared["to_act"] == seat else ())
+    deal_actions = shared["deal_actions"]
+    if deal_actions and m.arranged:  # Chinese poker rows stay face down until everyone has arranged
+        k = -1
+        hidden = []
+        for a in deal_actions:
+            if isinstance(a, Arrange):
+                k += 1
+                if (m.declarer + k) % m.n != seat:
+                    a = HIDDEN
+            hidden.append(a)
+        fields["deal_actions"] = tuple(hidden)
     fields.update(m._view_extras(seat, in_deal))
     return View(**fields)
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from barbu.chinese import Arrangements
 from barbu.match import CHANCE, Match
-from barbu.web.views import LEGAL_LIMIT, redact, scoresheet, view_json
+from barbu.web.views import LEGAL_LIMIT, public_state, redact, scoresheet, view_json
 
 from leak_oracle import cards_named
 
@@ -72,3 +75,27 @@ def test_the_scoresheet_names_no_card() -> None:
     sheet = scoresheet(m)
     assert len(sheet["deals"]) == 3 and cards_named(json.dumps(sheet)) == 0
     assert sheet["deals"][-1]["totals"] == m.totals_after(3)
+
+
+PRESET_CASES = ["classic", "classic(chinese_poker=true)", "italian", "french(players=3)", "french(players=6)",
+                "salad(players=5)", "scottish"]
+
+
+@pytest.mark.parametrize("rules", PRESET_CASES)
+def test_the_shared_part_of_a_state_is_the_same_from_every_seat(rules: str) -> None:
+    """The server builds `public_state` once per move from seat 0's view and sends it to everyone:
+    that is sound only if every seat's own view gives exactly the same."""
+    m = Match(rules, seed=5)
+    rng = random.Random(5)
+    checked = 0
+    while m.to_act() is not None and checked < 600:
+        views = m.views()
+        for full in (False, True):
+            first = public_state(m, views[0], full)
+            for v in views[1:]:
+                assert public_state(m, v, full) == first, f"{rules}: seat {v.seat} at action {len(m.history)}"
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+        checked += 1

@@ -15,13 +15,14 @@ table, and handed back when he returns.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
+
+import orjson
 
 from ..agents import AGENT_KINDS, Agent, make_agent
 from ..cards import Card
@@ -30,7 +31,7 @@ from ..match import CHANCE, DEAL, Match
 from ..ruleset import Ruleset
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token
-from .views import contract_info, last_action, redact, scoresheet, view_json, visible_cards
+from .views import contract_info, last_action, public_state, redact, scoresheet, view_json, visible_cards
 
 log = logging.getLogger("barbu.web")
 
@@ -90,7 +91,8 @@ def clean_name(name: Any) -> str:
 
 
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text; orjson, because every move sends a message to every connection."""
+    return orjson.dumps(obj).decode()
 
 
 class Table:
@@ -344,7 +346,7 @@ class Table:
         if valid and since == self.version:
             conn.send(dumps({"type": "in_sync", "version": self.version}))
             return
-        views = [m.view(s) for s in range(m.n)]
+        views = m.views()
         state = view_json(m, views, conn.seat, full=True, actors=self.actors)
         if valid and m.deal_start < since < self.version and "log" in state:
             missed = [e for e in state["log"] if e["seq"] >= since]
@@ -513,17 +515,18 @@ class Table:
     def _after_move(self, actor: int, action: Any) -> None:
         """Send every connection its own view of the move just made."""
         m = self.match
-        views = [m.view(s) for s in range(m.n)]
+        views = m.views()
+        public = public_state(m, views[0])  # the same from every seat's view (tested)
         deal_ended = len(m.results) != self._results_sent
         self._results_sent = len(m.results)
         for s in self.seats:
             if s.conns:
-                text = dumps({"type": "state", "state": view_json(m, views, s.index),
+                text = dumps({"type": "state", "state": view_json(m, views, s.index, public=public),
                               "last": last_action(m, actor, action, views[s.index], views, s.index)})
                 for c in list(s.conns):
                     c.send(text)
         if self.spectators:
-            text = dumps({"type": "state", "state": view_json(m, views, None),
+            text = dumps({"type": "state", "state": view_json(m, views, None, public=public),
                           "last": last_action(m, actor, action, None, views, None)})
             for c in list(self.spectators):
                 c.send(text)
@@ -540,7 +543,7 @@ class Table:
 
     def _send_state(self, conn: Conn, full: bool = False) -> None:
         m = self.match
-        views = [m.view(s) for s in range(m.n)]
+        views = m.views()
         conn.send(dumps({"type": "state", "state": view_json(m, views, conn.seat, full=full, actors=self.actors)}))
 
     def _send_all(self, msg: dict[str, Any], skip: Conn | None = None) -> None:

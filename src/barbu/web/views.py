@@ -109,7 +109,7 @@ def last_action(m: Match, actor: int, action: Any, view: View | None, views: Seq
     return {"seq": seq, "seat": actor, "action": text}
 
 
-def deal_summary(m: Match, r: DealResult, seat: int | None) -> dict[str, Any]:
+def deal_summary(m: Match, r: DealResult) -> dict[str, Any]:
     """The deal just finished: its last trick, revealed rows and scores (no unplayed cards)."""
     d = result_json(m, r)
     kind = _kind(m, r.contract)
@@ -153,17 +153,17 @@ def scoresheet(m: Match) -> dict[str, Any]:
     return out
 
 
-def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = False,
-              actors: Sequence[int] = ()) -> dict[str, Any]:
-    """The state message body for ``seat`` (None for a spectator).  ``full`` adds the deal's log."""
-    v = views[seat] if seat is not None else views[0]
+def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
+    """The part of a state message that every seat and every spectator sees alike.
+
+    The server builds it once per move from one view and sends it to all; a
+    test checks over every preset that each seat's own view gives the same.
+    """
     n = m.n
-    in_deal = v.phase not in ("draw", "deal", "over")
     kind = _kind(m, v.contract) if v.contract else None
     out: dict[str, Any] = {
-        "seat": seat, "phase": v.phase, "to_act": v.to_act, "deal_number": v.deal_number,
+        "phase": v.phase, "to_act": v.to_act, "deal_number": v.deal_number,
         "total_deals": m.total_deals, "dealer": v.dealer, "declarer": v.declarer, "leader": v.leader,
-        "hand": card_list(v.hand) if seat is not None else None,
         "hand_sizes": list(v.hand_sizes), "contract": v.contract, "trump": v.trump,
         "rank": RANKS[v.rank] if v.rank is not None else None,
         "doubles": [[b.doubler, b.doubled, b.redoubled] for b in v.doubles],
@@ -188,6 +188,22 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
     obligation = m.rules.double_obligation if m.rules.doubling != "none" else 0
     if obligation and v.declarer >= 0:
         out["owed"] = [0 if s == v.dealer else max(0, obligation - v.doubles_made[s]) for s in range(n)]
+    if v.results and not v.played and not v.trick:
+        out["last_deal"] = deal_summary(m, v.results[-1])
+    return out
+
+
+def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = False,
+              actors: Sequence[int] = (), public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state message body for ``seat`` (None for a spectator).  ``full`` adds the deal's log.
+
+    ``public`` is `public_state` already built for this position (the same ``full``), to reuse.
+    """
+    v = views[seat] if seat is not None else views[0]
+    out = dict(public) if public is not None else public_state(m, v, full)
+    out["seat"] = seat
+    out["hand"] = card_list(v.hand) if seat is not None else None
+    in_deal = v.phase not in ("draw", "deal", "over")
     if seat is not None and v.to_act == seat and in_deal:
         legal = v.legal
         count = len(legal)
@@ -198,8 +214,6 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
     else:
         out["legal"] = None
         out["legal_count"] = 0
-    if v.results and not v.played and not v.trick:
-        out["last_deal"] = deal_summary(m, v.results[-1], seat)
     if full and in_deal:
         texts = [action_text(a) for a in v.deal_actions] if seat is not None else public_deal_actions(views)
         out["log"] = deal_log(m, actors, texts)
