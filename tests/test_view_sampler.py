@@ -10,6 +10,7 @@ inferences (`cant_hold`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, Callable
 
@@ -258,6 +259,7 @@ def test_all_views_at_once_match_one_at_a_time() -> None:
     """`Match.views()` shares the public work between seats and must give each seat its own view."""
     from barbu.presets import presets
 
+    names = {f.name for f in dataclasses.fields(View)}
     cases = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]
     cases.append(("classic(chinese_poker=true)", 4))
     for name, players in cases:
@@ -266,7 +268,11 @@ def test_all_views_at_once_match_one_at_a_time() -> None:
         m = Match(rules, 7)
         steps = 0
         while m.to_act() is not None and steps < 400:
-            assert m.views() == [m.view(s) for s in range(m.n)], f"{rules} after {len(m.history)} actions"
+            views = m.views()
+            assert views == [m.view(s) for s in range(m.n)], f"{rules} after {len(m.history)} actions"
+            for v in views:  # views are built without View.__init__: each must be a complete, valid View
+                assert set(vars(v)) <= names
+                assert View(**{name: getattr(v, name) for name in names}) == v
             m.apply(random_action(m, rng))
             steps += 1
         assert m.views() == [m.view(s) for s in range(m.n)]

@@ -159,7 +159,18 @@ def _seat_view(m: Match, seat: int, shared: dict[str, Any]) -> View:
             hidden.append(a)
         fields["deal_actions"] = tuple(hidden)
     fields.update(m._view_extras(seat, in_deal))
-    return View(**fields)
+    return _new_view(fields)
+
+
+def _new_view(values: dict[str, Any]) -> View:
+    """A View from a dict naming each of its fields (those with defaults may be left out).
+
+    It skips the frozen dataclass's field-by-field ``__init__``, which took most of
+    the time of a view (the server makes one per seat after every move).
+    """
+    v = object.__new__(View)
+    object.__setattr__(v, "__dict__", values)
+    return v
 
 
 def infer_cant_hold(m: Match) -> list[int]:

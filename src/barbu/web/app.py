@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 from urllib.parse import urlsplit
@@ -69,32 +70,44 @@ class WsConn:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.outbox: deque[str] = deque()
+        self._wake: asyncio.Future[None] | None = None  # set while the writer waits for a message
         self.closing: tuple[int, str] | None = None
+        self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             self.close(1008, "too far behind")
             return
-        self.outbox.put_nowait(text)
+        self.outbox.append(text)
+        self._wake_writer()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closing:
             self.closing = (code, reason)
-            self.outbox.put_nowait(None)
+            self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def _write(self) -> None:
+        """Write what is queued, then sleep until there is more (one wake-up for a burst of messages)."""
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self.outbox.get()
-                if text is None:
-                    code, reason = self.closing or (1000, "")
+                while self.outbox:  # what was queued before a close still goes out (an error saying why)
+                    await self.ws.send_text(self.outbox.popleft())
+                if self.closing:
+                    code, reason = self.closing
                     await self.ws.close(code, reason)
                     return
-                await self.ws.send_text(text)
+                self._wake = loop.create_future()
+                await self._wake
+                self._wake = None
         except Exception:  # the socket went away; the reader notices and cleans up
             return
 
