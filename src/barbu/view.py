@@ -119,12 +119,12 @@ def _public_fields(m: Match) -> dict[str, Any]:
     return dict(
         rules=_rules_text(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=m.to_act(),
         deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
-        hand_sizes=tuple(h.bit_count() for h in m.hands) if in_deal else (0,) * n,
+        hand_sizes=tuple(map(int.bit_count, m.hands)) if in_deal else (0,) * n,
         contract=m.contract.key if m.contract and in_deal else None,
         trump=m.trump if in_deal else None, rank=m.rank if in_deal else None,
         doubles=tuple(sorted(m.business.values())) if in_deal else (),
-        contracts_left=tuple(frozenset(s) for s in m.contracts_left),
-        doubles_matrix=tuple(tuple(r) for r in m.dbl_count),
+        contracts_left=tuple(map(frozenset, m.contracts_left)),
+        doubles_matrix=tuple(map(tuple, m.dbl_count)),
         leader=m.leader if in_deal else -1, trick=tuple(m.trick) if in_deal else (),
         tricks=tuple(m.trick_log) if in_deal else (),
         won=tuple(m.won) if in_deal else (0,) * n, tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
@@ -133,7 +133,7 @@ def _public_fields(m: Match) -> dict[str, Any]:
         played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else (1 << 52) - 1,
         set_aside=m.set_aside if in_deal else 0,
         cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
-        totals=tuple(m.totals), results=tuple(r.public() for r in m.results),
+        totals=tuple(m.totals), results=tuple(map(DealResult.public, m.results)),
         deal_actions=deal_actions, deck=m.deck,
     )
 
