@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -324,7 +325,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     db = args.db or sqlite_url("barbu-web.db")
     if "://" not in db:  # a plain path means a SQLite file
         db = sqlite_url(db)
+    origins = tuple(o.strip().rstrip("/").lower() for o in args.allow_origin or ())
+    bad = [o for o in origins if not re.fullmatch(r"https?://[^/\s]+", o)]
+    if bad:
+        err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
+        return 2
     settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
+                        allowed_origins=origins, unload_after=args.unload_after,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     shown = db.split("@")[-1] if "@" in db else db  # never print a database password
     console.print(f"barbu web server on http://{args.host}:{args.port}/ (database {shown})")
@@ -402,6 +409,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--deal-pause", type=float, default=2.0,
                     help="seconds between deals when people play, to see the last trick (default 2)")
     sv.add_argument("--stand-in", choices=AGENT_KINDS, help="strength of the stand-in for a disconnected player")
+    sv.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                    help="another origin whose pages may connect, e.g. the public address behind a proxy "
+                         "(repeatable; the server's own origin is always allowed)")
+    sv.add_argument("--unload-after", type=float, default=600.0,
+                    help="seconds a finished table nobody watches stays in memory; it is reloaded from the "
+                         "database when asked for (default 600)")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     sv.set_defaults(func=cmd_serve)
     return p

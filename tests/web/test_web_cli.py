@@ -28,3 +28,10 @@ def test_an_unknown_stand_in_is_refused(capsys: pytest.CaptureFixture[str]) -> N
     assert e.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
     assert build_parser().parse_args(["serve", "--stand-in", AGENT_KINDS[0]]).stand_in == AGENT_KINDS[0]
+
+
+def test_extra_origins_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--allow-origin", "cards.example.org"]) == 2
+    assert "--allow-origin takes an origin such as https://" in capsys.readouterr().err
+    args = build_parser().parse_args(["serve", "--allow-origin", "https://a.example", "--allow-origin", "http://b:8080"])
+    assert args.allow_origin == ["https://a.example", "http://b:8080"]

@@ -139,6 +139,16 @@ def test_cross_origin_handshake_is_refused(client: TestClient) -> None:
     Player(client, tid, headers={}).close()  # so is a client that sends no Origin (not a browser)
 
 
+def test_an_origin_allowed_by_the_operator_may_connect(sqlite_url: str) -> None:
+    settings = Settings(db_url=sqlite_url, allowed_origins=("https://cards.example.org",), **FAST)
+    with app_client(settings) as c:
+        tid, _ = make_table(c, humans=(0,))
+        Player(c, tid, headers={"origin": "https://cards.example.org"}).close()
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect(f"/ws/{tid}", headers={"origin": "https://other.example.org"}) as ws:
+                ws.receive_text()
+
+
 def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> None:
     tid, tokens = make_table(client)
     p = Player(client, tid, hello=False)
@@ -332,3 +342,25 @@ def test_a_restarted_server_resumes_every_table_where_it_was(sqlite_url: str) ->
         assert table_of(c, tid2).status == "open"
         p = Player(c, tid, tokens[0])
         assert p.seat == 0 and p.state["version"] == len(history)
+
+
+def test_finished_tables_leave_memory_and_come_back_when_asked_for(sqlite_url: str) -> None:
+    settings = Settings(db_url=sqlite_url, grace=1000, unload_after=0.2, **FAST)
+    with app_client(settings) as c:
+        lobby = c.app.state.lobby
+        tid, _ = make_table(c, humans=(), bots=(0, 1, 2, 3))  # computer players play it out alone
+        busy, _ = make_table(c, humans=(0,))  # waits for players: never unloaded
+        table = table_of(c, tid)
+        deadline = time.monotonic() + 60
+        while tid in lobby.tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tid not in lobby.tables, "a finished, idle table stays in memory"
+        assert table.match.is_over and table.closed and busy in lobby.tables
+        info = c.get(f"/api/tables/{tid}").json()["table"]  # loaded back from the database
+        assert info["status"] == "over" and info["version"] == len(table.match.history)
+        assert tid in lobby.tables
+        watcher = Player(c, tid)  # a spectator keeps it in memory while he watches
+        assert watcher.state["version"] == len(table.match.history)
+        time.sleep(0.6)
+        assert tid in lobby.tables
+        watcher.close()

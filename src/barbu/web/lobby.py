@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from typing import Any
 
 from ..errors import BarbuError
@@ -64,6 +65,7 @@ class Lobby:
         self.journal: Journal | None = None
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        self._sweeper: asyncio.Task | None = None
 
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.settings.db_url)
@@ -78,8 +80,35 @@ class Lobby:
             self.tables[t.id] = t
             t.start()
         log.info("lobby: %d tables resumed", len(records))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="lobby-sweeper")
+
+    async def _sweep(self) -> None:
+        interval = min(60.0, max(0.05, self.settings.unload_after / 4))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.unload_idle()
+            except Exception:  # never let the sweeper die
+                log.exception("lobby: unloading idle tables failed")
+
+    async def unload_idle(self) -> list[str]:
+        """Let finished tables nobody has used for a while leave memory.
+
+        They stay in the database and come back on the next request for them,
+        so a long-running server holds only the tables in play.
+        """
+        cutoff = time.monotonic() - self.settings.unload_after
+        gone = [t for t in self.tables.values() if t.idle_and_over(cutoff)]
+        for t in gone:
+            del self.tables[t.id]
+            await t.stop()
+        if gone:
+            log.info("lobby: %d finished tables unloaded", len(gone))
+        return [t.id for t in gone]
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for t in list(self.tables.values()):
             await t.stop()
         if self.journal:

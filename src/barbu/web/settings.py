@@ -25,3 +25,4 @@ class Settings:
     stand_in: str = field(default_factory=default_stand_in)
     allowed_origins: tuple[str, ...] = ()  # extra origins allowed besides the server's own
     max_tables: int = 5000  # tables kept open at once
+    unload_after: float = 600.0  # seconds a finished table nobody watches stays in memory (it is reloaded on request)

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
@@ -128,6 +129,8 @@ class Table:
         self._scheduled: int | None = None  # the version a computer turn is already scheduled for
         self._results_sent = len(self.match.results)
         self.closed = False
+        self.stored_status = record.status  # the status the database holds
+        self.last_activity = time.monotonic()  # a connection came or went, or a move was made
 
     # ------------------------------------------------------------------ the actor
     def start(self) -> None:
@@ -266,6 +269,7 @@ class Table:
         if not self.started and all(s.kind != "open" for s in self.seats):
             self.status = "playing"
             await self.journal.run(lambda conn: Store.set_status(conn, self.id, "playing"))
+            self.stored_status = "playing"
         self._send_all({"type": "table", "table": self.info()})
         await self._advance()
 
@@ -289,6 +293,7 @@ class Table:
     # ------------------------------------------------------------------ connections
     async def join(self, conn: Conn, token: Any, since: Any) -> None:
         """A connection said hello: with a seat's credential it sits there, else it watches."""
+        self.last_activity = time.monotonic()
         seat: Seat | None = None
         if token is not None:
             if not isinstance(token, str) or len(token) > 200:
@@ -314,6 +319,7 @@ class Table:
             await self._advance()
 
     async def disconnect(self, conn: Conn) -> None:
+        self.last_activity = time.monotonic()
         self.spectators.discard(conn)
         if conn.seat is None:
             return
@@ -515,6 +521,7 @@ class Table:
     def _after_move(self, actor: int, action: Any) -> None:
         """Send every connection its own view of the move just made."""
         m = self.match
+        self.last_activity = time.monotonic()
         views = m.views()
         public = public_state(m, views[0])  # the same from every seat's view (tested)
         deal_ended = len(m.results) != self._results_sent
@@ -539,6 +546,7 @@ class Table:
     async def _save_status(self) -> None:
         status = self.status
         await self.journal.run(lambda c: Store.set_status(c, self.id, status))
+        self.stored_status = status
         self._send_all({"type": "table", "table": self.info()})
 
     def _send_state(self, conn: Conn, full: bool = False) -> None:
@@ -564,6 +572,11 @@ class Table:
         if cid is not None:
             msg["id"] = cid
         conn.send(dumps(msg))
+
+    def idle_and_over(self, before: float) -> bool:
+        """Finished, stored as finished, nobody here and nothing happening since ``before``."""
+        return (self.status == "over" and self.stored_status == "over" and not self.connections()
+                and self.last_activity < before)
 
     def summary(self) -> dict[str, Any]:
         """For the lobby's list of tables."""
