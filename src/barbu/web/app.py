@@ -20,7 +20,6 @@ import contextlib
 import json
 import logging
 import time
-from collections import deque
 from pathlib import Path
 from typing import Any, AsyncIterator
 from urllib.parse import urlsplit
@@ -36,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..agents import AGENT_KINDS
 from .lobby import Lobby, options_catalogue, parse_rules
+from .mailbox import Mailbox
 from .settings import Settings
 from .table import Table, TableError, dumps
 
@@ -70,8 +70,7 @@ class WsConn:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: int | None = None
-        self.outbox: deque[str] = deque()
-        self._wake: asyncio.Future[None] | None = None  # set while the writer waits for a message
+        self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
         self.closing: tuple[int, str] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -81,33 +80,23 @@ class WsConn:
         if len(self.outbox) >= OUTBOX_LIMIT:
             self.close(1008, "too far behind")
             return
-        self.outbox.append(text)
-        self._wake_writer()
+        self.outbox.put(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closing:
             self.closing = (code, reason)
-            self._wake_writer()
-
-    def _wake_writer(self) -> None:
-        wake = self._wake
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+            self.outbox.put(None)
 
     async def _write(self) -> None:
-        """Write what is queued, then sleep until there is more (one wake-up for a burst of messages)."""
-        loop = asyncio.get_running_loop()
+        send = self.ws.send
         try:
             while True:
-                while self.outbox:  # what was queued before a close still goes out (an error saying why)
-                    await self.ws.send_text(self.outbox.popleft())
-                if self.closing:
-                    code, reason = self.closing
+                text = await self.outbox.get()
+                if text is None:
+                    code, reason = self.closing or (1000, "")
                     await self.ws.close(code, reason)
                     return
-                self._wake = loop.create_future()
-                await self._wake
-                self._wake = None
+                await send({"type": "websocket.send", "text": text})
         except Exception:  # the socket went away; the reader notices and cleans up
             return
 

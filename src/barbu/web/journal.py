@@ -92,8 +92,11 @@ class Journal:
             log.exception("database write failed")
             loop.call_soon_threadsafe(_set_exception, fut, exc)
             return
+        by_loop: dict[Any, list[tuple[asyncio.Future[Any], Any]]] = {}
         for (_, loop, fut), res in zip(batch, results):
-            loop.call_soon_threadsafe(_set_result, fut, res)
+            by_loop.setdefault(loop, []).append((fut, res))
+        for loop, done in by_loop.items():  # one wake-up of the event loop per commit, not per write
+            loop.call_soon_threadsafe(_set_results, done)
 
     @staticmethod
     def _execute(conn: Connection, batch: list[Any]) -> list[Any]:
@@ -112,9 +115,10 @@ class Journal:
         return results
 
 
-def _set_result(fut: "asyncio.Future[Any]", res: Any) -> None:
-    if not fut.done():
-        fut.set_result(res)
+def _set_results(done: list[tuple["asyncio.Future[Any]", Any]]) -> None:
+    for fut, res in done:
+        if not fut.done():
+            fut.set_result(res)
 
 
 def _set_exception(fut: "asyncio.Future[Any]", exc: BaseException) -> None:

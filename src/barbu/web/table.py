@@ -30,6 +30,7 @@ from ..cards import Card
 from ..errors import BarbuError, IllegalAction, ParseError
 from ..match import CHANCE, DEAL, Match
 from ..ruleset import Ruleset
+from .mailbox import Mailbox
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token
 from .views import contract_info, last_action, public_state, redact, scoresheet, view_json, visible_cards
@@ -123,7 +124,7 @@ class Table:
             seat.kind, seat.name, seat.strength, seat.token_hash = s.kind, s.name, s.strength, s.token_hash
         self.spectators: set[Conn] = set()
         self.recent: list[OrderedDict[str, dict[str, Any]]] = [OrderedDict() for _ in self.seats]
-        self._inbox: asyncio.Queue[tuple[Callable[..., Awaitable[Any]], tuple, asyncio.Future | None]] | None = None
+        self._inbox: Mailbox[tuple[Callable[..., Awaitable[Any]], tuple, asyncio.Future | None]] | None = None
         self._task: asyncio.Task | None = None
         self._timers: set[asyncio.TimerHandle] = set()
         self._scheduled: int | None = None  # the version a computer turn is already scheduled for
@@ -134,7 +135,7 @@ class Table:
 
     # ------------------------------------------------------------------ the actor
     def start(self) -> None:
-        self._inbox = asyncio.Queue()
+        self._inbox = Mailbox()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         for seat in self.seats:  # after a restart nobody is connected yet
             if seat.kind == "human":
@@ -174,13 +175,13 @@ class Table:
         if self._inbox is None or self.closed:
             raise TableError("this table is closed", 503)
         fut = asyncio.get_running_loop().create_future()
-        self._inbox.put_nowait((fn, args, fut))
+        self._inbox.put((fn, args, fut))
         return await fut
 
     def tell(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """Queue ``fn(*args)`` in the actor without waiting."""
         if self._inbox is not None and not self.closed:
-            self._inbox.put_nowait((fn, args, None))
+            self._inbox.put((fn, args, None))
 
     def _later(self, delay: float, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         if delay <= 0:
