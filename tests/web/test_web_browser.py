@@ -21,6 +21,9 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from websockets.sync.client import connect as ws_connect
 
+from barbu.cards import CardSet
+from barbu.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
+
 from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, http, new_table
 
 STEP_TIMEOUT = 15_000  # ms to wait for the table to answer a click
@@ -247,11 +250,24 @@ def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Br
         assert attr(page, "phase") == "arrange"
         cards = hand(page)
         assert len(cards) == 13
+        built = {}
         for row, k in (("back", 5), ("middle", 5), ("front", 3)):
-            for c in hand(page)[:k]:
+            built[row] = hand(page)[:k]
+            for c in built[row]:
                 page.click(f"#hand .card[data-card='{c}']")
             page.click(f"[data-put='{row}']")
             assert len(page.query_selector_all(f"[data-row='{row}'] .card")) == k
+        masks = {row: CardSet.parse(",".join(cs)).mask for row, cs in built.items()}
+        for row, mask in masks.items():  # each full row shows its poker category, as the engine ranks it
+            assert page.inner_text(f"[data-category='{row}']") == CATEGORY_NAMES[rank_of(mask)[0]]
+        foul = fouled(Arrange(masks["back"], masks["middle"], masks["front"]))
+        assert (page.query_selector("#foul-warning") is not None) == foul
+        page.click("[data-suggest]")  # the server's suggestion from this seat's own hand
+        suggested = Arrangements(CardSet.parse(",".join(cards)).mask).sensible()
+        for row, mask in zip(("back", "middle", "front"), suggested.rows):
+            shown = [c.get_attribute("data-card") for c in page.query_selector_all(f"[data-row='{row}'] .card")]
+            assert CardSet.parse(",".join(shown)).mask == mask
+        assert page.query_selector("#foul-warning") is None
         page.screenshot(path=str(Path(os.environ.get("BARBU_SHOTS", "/tmp")) / "barbu-arrange.png"))
         deal = attr(page, "deal")
         page.click("#decision button.primary[data-action^='arrange']")
@@ -265,3 +281,27 @@ def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Br
         stop.set()
         for t in threads:
             t.join(5)
+
+
+def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, browser: Browser) -> None:
+    """The row builder's advice (category, foul warning) comes from poker.js: it must agree with
+    `barbu.chinese.rank_of` on every kind of row."""
+    rng = random.Random(9)
+    deck = [str(c) for c in CardSet.parse("AKQJT98765432.AKQJT98765432.AKQJT98765432.AKQJT98765432")]
+    rows = [rng.sample(deck, rng.choice((3, 5))) for _ in range(400)]
+    rows += [["AS", "2S", "3S", "4S", "5S"], ["AH", "2D", "3S", "4S", "5C"], ["TS", "JS", "QS", "KS", "AS"],
+             ["9H", "9D", "9S", "4S", "4C"], ["9H", "9D", "4S", "4C", "2C"], ["7H", "7D", "7S"], ["7H", "7D", "2S"]]
+    page = new_page(browser)
+    page.goto(f"{server.base}/")
+    got = page.evaluate("async (rows) => { const m = await import('/static/js/poker.js');"
+                        " return rows.map((r) => m.rowRank(r)); }", rows)
+    for row, js in zip(rows, got):
+        assert tuple(js) == rank_of(CardSet.parse(",".join(row)).mask), row
+    pairs = [(rows[i], rows[i + 1]) for i in range(0, 200, 2)]
+    signs = page.evaluate("async (pairs) => { const m = await import('/static/js/poker.js');"
+                          " return pairs.map(([a, b]) => Math.sign(m.compareRanks(m.rowRank(a), m.rowRank(b)))); }",
+                          pairs)
+    for (a, b), sign in zip(pairs, signs):
+        ra, rb = rank_of(CardSet.parse(",".join(a)).mask), rank_of(CardSet.parse(",".join(b)).mask)
+        assert sign == (ra > rb) - (ra < rb)
+    assert not page.errors

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from ..actions import Double
 from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
+from ..chinese import ROW_NAMES, Arrangements
 from ..contracts import CHINESE, TRICKS
 from ..match import CHANCE, DealResult, Match
 from ..record import number_out, trick_winner
@@ -211,6 +212,9 @@ def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = Fa
         out["legal"] = [str(a) for a in legal] if count <= LEGAL_LIMIT else None
         if v.phase == "doubling" and legal and all(isinstance(a, Double) for a in legal):
             out["must_double_dealer"] = all(v.dealer in a.targets for a in legal)
+        if v.phase == "arrange":  # rows to start from, made from this seat's own hand
+            a = Arrangements(v.hand).sensible()
+            out["suggested"] = {name: card_list(mask) for name, mask in zip(ROW_NAMES, a.rows)}
     else:
         out["legal"] = None
         out["legal_count"] = 0

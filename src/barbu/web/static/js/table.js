@@ -7,6 +7,7 @@
 
 import { cardBack, cardElement, cardLabel, isCard, prettyCards, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { forgetSeat, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
+import { categoryName, isFouled } from "./poker.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -460,13 +461,30 @@ const ROW_SIZES = { back: 5, middle: 5, front: 3 };
 function renderArrange(box) {
   const placed = new Set([...rows.back, ...rows.middle, ...rows.front]);
   box.append(el("p", { class: "muted", textContent: "Select cards in your hand, then put them in a row: back (5 cards) ≥ middle (5) ≥ front (3) by poker rank. Click a card in a row to take it back." }));
+  const tools = el("div", { class: "group" });
+  if (state.suggested) {
+    const suggest = el("button", { type: "button", "data-suggest": "1", textContent: "Suggested rows" });
+    suggest.addEventListener("click", () => {
+      rows = { back: [...state.suggested.back], middle: [...state.suggested.middle], front: [...state.suggested.front] };
+      selection = new Set();
+      render();
+    });
+    tools.append(suggest);
+  }
+  const clear = el("button", { type: "button", "data-clear": "1", textContent: "Clear rows", disabled: !placed.size });
+  clear.addEventListener("click", () => { rows = { back: [], middle: [], front: [] }; render(); });
+  tools.append(clear);
+  box.append(tools);
   for (const name of ["back", "middle", "front"]) {
-    const line = el("div", { class: "arrange-row", "data-row": name }, el("strong", { textContent: `${name} (${rows[name].length}/${ROW_SIZES[name]})` }));
+    const full = rows[name].length === ROW_SIZES[name];
+    const line = el("div", { class: "arrange-row", "data-row": name },
+      el("strong", { textContent: `${name} (${rows[name].length}/${ROW_SIZES[name]})` }));
     for (const c of rows[name]) {
       const card = cardElement(c, "button");
       card.addEventListener("click", () => { rows[name] = rows[name].filter((x) => x !== c); render(); });
       line.append(card);
     }
+    if (full) line.append(el("span", { class: "category", "data-category": name, textContent: categoryName(rows[name]) }));
     const put = el("button", { type: "button", textContent: `Put in ${name}`, "data-put": name,
       disabled: !selection.size || rows[name].length + selection.size > ROW_SIZES[name] });
     put.addEventListener("click", () => {
@@ -478,8 +496,13 @@ function renderArrange(box) {
     box.append(line);
   }
   const done = rows.back.length === 5 && rows.middle.length === 5 && rows.front.length === 3;
+  const fouled = done && isFouled(rows.back, rows.middle, rows.front);
+  if (fouled) {
+    box.append(el("p", { class: "warning", id: "foul-warning", textContent: "These rows are fouled: the back must be at least as strong as the middle, and the middle as the front. A fouled hand loses every row." }));
+  }
   const text = `arrange ${rows.back.join(",")} ${rows.middle.join(",")} ${rows.front.join(",")}`;
-  const go = el("button", { type: "button", class: "primary", disabled: !done, "data-action": done ? text : "" }, "Lay out these rows");
+  const go = el("button", { type: "button", class: "primary", disabled: !done, "data-action": done ? text : "" },
+    fouled ? "Lay out these rows anyway" : "Lay out these rows");
   go.addEventListener("click", () => send(text));
   box.append(go);
 }
