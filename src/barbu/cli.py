@@ -330,6 +330,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bad:
         err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
         return 2
+    if args.unload_after < 0:
+        err.print("barbu: error: --unload-after is a number of seconds, 0 or more")
+        return 2
     settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))

@@ -35,3 +35,8 @@ def test_extra_origins_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--allow-origin takes an origin such as https://" in capsys.readouterr().err
     args = build_parser().parse_args(["serve", "--allow-origin", "https://a.example", "--allow-origin", "http://b:8080"])
     assert args.allow_origin == ["https://a.example", "http://b:8080"]
+
+
+def test_a_negative_unload_delay_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--unload-after", "-5"]) == 2
+    assert "--unload-after is a number of seconds" in capsys.readouterr().err

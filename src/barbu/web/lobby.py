@@ -148,10 +148,16 @@ class Lobby:
         return await self.create(old.rules, rematch_of=old)
 
     async def get(self, table_id: str) -> Table | None:
-        """A table by id; a finished one is loaded from storage on first request."""
+        """A table by id; a finished one is loaded from storage on first request.
+
+        Asking for a table counts as activity: it is not unloaded under a connection about to join.
+        """
         t = self.tables.get(table_id)
-        if t is not None or self.store is None or len(table_id) > 32:
+        if t is not None:
+            t.last_activity = time.monotonic()
             return t
+        if self.store is None or len(table_id) > 32:
+            return None
         fut = self._loading.get(table_id)
         if fut is None:
             fut = asyncio.ensure_future(asyncio.to_thread(self.store.load_table, table_id))
