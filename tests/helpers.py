@@ -242,3 +242,14 @@ def play_out(rules: str, seed: int) -> Match:
         else:
             m.apply(rng.choice(m.legal_actions()))
     return m
+
+
+def played_this_deal(m: Match) -> int:
+    """Every card played this deal (finished tricks or plays, and the current trick), as a mask."""
+    out = 0
+    for _, t in m.trick_log:
+        for c in t:
+            out |= 1 << c
+    for c in m.trick:
+        out |= 1 << c
+    return out

@@ -21,6 +21,7 @@ from barbu import CHANCE, Declare, Match
 from barbu.actions import PASS, Cut, Deal, Lay, PackDraw, Pass, PassOn
 from barbu.cards import PIQUET_DECK
 
+from helpers import played_this_deal
 from hypo import SLOW_SCALE
 from test_scottish_rules import offered_by_brute_force
 
@@ -387,12 +388,7 @@ def run(rules: str, seed: int) -> Match:
             for h in m.hands:
                 assert not union & h
                 union |= h
-            played = 0
-            for _, cards in m.trick_log:
-                for c in cards:
-                    played |= 1 << c
-            for c in m.trick:
-                played |= 1 << c
+            played = played_this_deal(m)
             assert not union & played and union | played == PIQUET_DECK
     assert model.phase == "over"
     return m

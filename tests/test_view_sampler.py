@@ -15,6 +15,7 @@ import random
 from typing import Any, Callable
 
 
+from helpers import played_this_deal
 from hypo import RULESETS, SCOTTISH, fast_and_slow
 
 from barbu import CHANCE, Match
@@ -48,16 +49,6 @@ def play_random(rules: str, seed: int, before: Callable[[Match], None]) -> Match
 def in_deal(m: Match) -> bool:
     """A deal is on: cards are held (the declaration, doubling and play phases)."""
     return m.phase_name in ("declare", "trump", "rank", "doubling", "play", "domino", "cut", "pass-on")
-
-
-def played_this_deal(m: Match) -> int:
-    out = 0
-    for _, t in m.trick_log:
-        for c in t:
-            out |= 1 << c
-    for c in m.trick:
-        out |= 1 << c
-    return out
 
 
 # ---------------------------------------------------------------------- the checks
