@@ -207,6 +207,7 @@ def main() -> int:
     log = open(Path(tmp) / "server.log", "wb")
     server = subprocess.Popen([sys.executable, "-m", "barbu", "serve", "--port", str(port), "--db", db,
                                "--bot-delay", "0", "--deal-pause", "0", "--grace", "3600",
+                               "--tables-per-hour", "0", "--connections-per-address", "0",
                                "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT,
                               env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
     base = f"http://127.0.0.1:{port}"

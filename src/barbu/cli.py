@@ -330,16 +330,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bad:
         err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
         return 2
-    if args.unload_after < 0:
-        err.print("barbu: error: --unload-after is a number of seconds, 0 or more")
+    for name in ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
+                 "connections_per_address", "bot_tables_per_address"):
+        if getattr(args, name) < 0:
+            err.print(f"barbu: error: --{name.replace('_', '-')} is 0 or more, not {getattr(args, name):g}")
+            return 2
+    if args.max_tables < 1:
+        err.print("barbu: error: --max-tables is 1 or more")
+        return 2
+    if not 1 <= args.port <= 65535:
+        err.print(f"barbu: error: --port is a port number from 1 to 65535, not {args.port}")
         return 2
     settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
+                        tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
+                        bot_tables_per_address=args.bot_tables_per_address,
+                        open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
+    from .web.server import StartupError, check_startup
+    try:
+        check_startup(settings, args.host, args.port)
+    except StartupError as e:
+        err.print(f"barbu: error: {e}")
+        return 1
     shown = db.split("@")[-1] if "@" in db else db  # never print a database password
     console.print(f"barbu web server on http://{args.host}:{args.port}/ (database {shown})")
-    serve(settings, host=args.host, port=args.port, log_level=args.log_level)
-    return 0
+    return 0 if serve(settings, host=args.host, port=args.port, log_level=args.log_level) else 1
 
 
 # ---------------------------------------------------------------- main
@@ -418,6 +434,21 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--unload-after", type=float, default=600.0,
                     help="seconds a finished table nobody watches stays in memory; it is reloaded from the "
                          "database when asked for (default 600)")
+    from .web.settings import Settings
+    d = Settings()
+    sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N",
+                    help=f"tables one client address may create in an hour; 0: no limit (default {d.tables_per_hour})")
+    sv.add_argument("--connections-per-address", type=int, default=d.connections_per_address, metavar="N",
+                    help="WebSocket connections open at once from one address; 0: no limit "
+                         f"(default {d.connections_per_address})")
+    sv.add_argument("--bot-tables-per-address", type=int, default=d.bot_tables_per_address, metavar="N",
+                    help="unfinished tables with computer players one address may set up; 0: no limit "
+                         f"(default {d.bot_tables_per_address})")
+    sv.add_argument("--open-table-expiry", type=float, default=d.open_table_expiry, metavar="SECONDS",
+                    help="an open table nobody has joined for this long is closed; 0: never "
+                         f"(default {d.open_table_expiry:g})")
+    sv.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
+                    help=f"unfinished tables the server holds at once (default {d.max_tables})")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     sv.set_defaults(func=cmd_serve)
     return p

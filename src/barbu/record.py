@@ -25,6 +25,7 @@ from typing import IO, Any, Iterable
 from .actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
 from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
+from . import safejson
 from .errors import BarbuError, ParseError, RecordError
 from .match import CHANCE, DealResult, Match
 from .ruleset import Ruleset
@@ -164,9 +165,9 @@ def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
         if not raw:
             continue
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"not valid JSON ({e.msg} at column {e.colno})", no) from None
+            obj = safejson.loads(raw)
+        except safejson.JsonError as e:
+            raise RecordError(str(e), no) from None
         if not isinstance(obj, dict) or "type" not in obj:
             raise RecordError("each line must be a JSON object with a \"type\"", no)
         kind = obj["type"]

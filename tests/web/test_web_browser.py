@@ -166,7 +166,7 @@ def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, br
     status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic(undoubled_negative=play)"})
     tid = data["id"]
     for s in (1, 2, 3):
-        http("POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random"})
+        http("POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random", "token": data["creator"]})
     page = new_page(browser)
     take_seat(page, server.base, tid, 0, "Reloader")
     rng = random.Random(3)

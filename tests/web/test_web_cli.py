@@ -39,4 +39,4 @@ def test_extra_origins_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_negative_unload_delay_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--unload-after", "-5"]) == 2
-    assert "--unload-after is a number of seconds" in capsys.readouterr().err
+    assert "--unload-after is 0 or more" in capsys.readouterr().err

@@ -29,18 +29,22 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
         yield c
 
 
+CREATORS: dict[str, str] = {}  # table id -> its creator's credential
+
+
 def make_table(c: TestClient, rules: str = "classic", humans: tuple[int, ...] = (0, 1, 2, 3),
                bots: tuple[int, ...] = ()) -> tuple[str, dict[int, str]]:
     r = c.post("/api/tables", json={"rules": rules})
     assert r.status_code == 201, r.text
-    tid = r.json()["id"]
+    tid, creator = r.json()["id"], r.json()["creator"]
+    CREATORS[tid] = creator
     tokens = {}
     for s in humans:
         r = c.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": f"Player {s}"})
         assert r.status_code == 200, r.text
         tokens[s] = r.json()["token"]
     for s in bots:
-        r = c.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": AGENT_KINDS[0]})
+        r = c.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": AGENT_KINDS[0], "token": creator})
         assert r.status_code == 200, r.text
     return tid, tokens
 
@@ -109,10 +113,11 @@ def test_seats_and_computer_players(client: TestClient) -> None:
     assert seat(7, "Nobody").status_code == 400
     assert seat(1, "   ").status_code == 400
     assert seat(1, "x" * 40).status_code == 400
-    r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "strength": "grandmaster"})
+    r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "strength": "grandmaster", "token": CREATORS[tid]})
     assert r.status_code == 400 and "choose from" in r.json()["error"]
     for s in (1, 2, 3):
-        assert client.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": AGENT_KINDS[-1]}).status_code == 200
+        assert client.post(f"/api/tables/{tid}/bots",
+                           json={"seat": s, "strength": AGENT_KINDS[-1], "token": CREATORS[tid]}).status_code == 200
     info = client.get(f"/api/tables/{tid}").json()["table"]
     assert info["status"] == "playing"
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]

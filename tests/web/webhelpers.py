@@ -105,13 +105,14 @@ def new_table(base: str, rules: str = "classic", seats: dict[int, str] | None = 
     """Create a table, seat guests (name by seat) and computer players; returns (id, tokens by seat)."""
     status, data = http("POST", base + "/api/tables", {"rules": rules})
     assert status == 201, data
-    tid = data["id"]
+    tid, creator = data["id"], data["creator"]
     tokens = {}
     for seat, name in (seats or {}).items():
         status, data = http("POST", f"{base}/api/tables/{tid}/seats", {"seat": seat, "name": name})
         assert status == 200, data
         tokens[seat] = data["token"]
     for seat, strength in (bots or {}).items():
-        status, data = http("POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": strength})
+        status, data = http("POST", f"{base}/api/tables/{tid}/bots",
+                            {"seat": seat, "strength": strength, "token": creator})
         assert status == 200, data
     return tid, tokens

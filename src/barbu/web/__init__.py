@@ -6,7 +6,17 @@ SQLAlchemy and Alembic (`barbu.web.storage`), and what each connection
 receives is built from the engine's views only (`barbu.web.views`).
 """
 
-from .app import create_app
-from .settings import Settings
+from typing import Any
 
 __all__ = ["create_app", "Settings"]
+
+
+def __getattr__(name: str) -> Any:
+    """Imported on first use, so the command line can read the settings without loading the server."""
+    if name == "create_app":
+        from .app import create_app
+        return create_app
+    if name == "Settings":
+        from .settings import Settings
+        return Settings
+    raise AttributeError(name)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from pathlib import Path
@@ -33,7 +32,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from .. import safejson
 from ..agents import AGENT_KINDS
+from ..errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
 from .settings import Settings
@@ -155,13 +156,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise TableError("cross-origin requests are refused", 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise TableError("send JSON (content-type application/json)", 415)
-        body = await request.body()
-        if len(body) > settings.max_message:
-            raise TableError(f"the request is too large (the limit is {settings.max_message} bytes)", 413)
+        body = await read_body(request, settings.max_message, settings.body_timeout)
         try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            raise TableError("the request is not valid JSON") from None
+            data = safejson.loads(body)
+        except safejson.JsonError as e:
+            raise TableError(f"the request is {e}") from None
         if not isinstance(data, dict):
             raise TableError("the request must be a JSON object")
         return data
@@ -177,8 +176,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return JSONResponse({"tables": lobby.listing()})
         data = await read_json(request)
         rules = parse_rules(data.get("rules"), data.get("players"))
-        t = await lobby.create(rules)
-        return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "table": t.info()}, status_code=201)
+        bots_by = data.get("bots_by", "creator")
+        t, creator = await lobby.create(rules, address=client_address(request), bots_by=bots_by)
+        # The creator's credential lets him seat computer players; it is given out only this once.
+        return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()},
+                            status_code=201, headers={"cache-control": "no-store"})
+
+    async def api_health(request: Request) -> Response:
+        return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})
+
+    async def api_record(request: Request) -> Response:
+        t = await find(request)
+        lines = t.record_lines()
+        body = "".join(dumps(line) + "\n" for line in lines)
+        return Response(body, media_type="application/x-ndjson",
+                        headers={"content-disposition": f'attachment; filename="barbu-{t.id}.jsonl"'})
 
     async def api_table(request: Request) -> Response:
         t = await find(request)
@@ -194,7 +206,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_bot(request: Request) -> Response:
         data = await read_json(request)
         t = await find(request)
-        await t.call(t.add_bot, data.get("seat"), data.get("strength", AGENT_KINDS[0]))
+        address = client_address(request)
+        if not t.started:
+            lobby.check_bots(t, address)
+        await t.call(t.add_bot, data.get("seat"), data.get("strength", AGENT_KINDS[0]), data.get("token"), address)
         return JSONResponse({"seat": data.get("seat"), "table": t.info()})
 
     async def table_error(request: Request, exc: Exception) -> Response:
@@ -205,18 +220,31 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not origin_allowed(websocket.headers, settings):
             await websocket.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
             return
-        table = await lobby.get(websocket.path_params["table_id"])
-        await websocket.accept()
-        if table is None:
-            await websocket.send_text(dumps({"type": "error", "code": "no_table", "message": "there is no such table"}))
-            await websocket.close(4404)
+        address = client_address(websocket)
+        if not lobby.connect(address):
+            await websocket.accept()
+            await websocket.send_text(dumps({
+                "type": "error", "code": "too_many_connections",
+                "message": f"too many connections from your address (the limit is "
+                           f"{settings.connections_per_address}); close some tabs and reload"}))
+            await websocket.close(1008)
             return
-        conn = WsConn(websocket)
         try:
-            await serve_connection(websocket, conn, table, settings)
+            table = await lobby.get(websocket.path_params["table_id"])
+            await websocket.accept()
+            if table is None:
+                await websocket.send_text(dumps({"type": "error", "code": "no_table",
+                                                 "message": "there is no such table"}))
+                await websocket.close(4404)
+                return
+            conn = WsConn(websocket)
+            try:
+                await serve_connection(websocket, conn, table, settings)
+            finally:
+                table.tell(table.disconnect, conn)
+                await conn.finish()
         finally:
-            table.tell(table.disconnect, conn)
-            await conn.finish()
+            lobby.disconnect(address)
 
     routes = [
         Route("/", index),
@@ -226,6 +254,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/seats", api_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/health", api_health),
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
@@ -287,9 +317,9 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             _reply_error(conn, "too_large", f"the message is {size} bytes; the limit is {settings.max_message}")
             continue
         try:
-            msg = json.loads(text)
-        except ValueError:
-            _reply_error(conn, "bad_json", "the message is not valid JSON")
+            msg = safejson.loads(text)
+        except safejson.JsonError as e:
+            _reply_error(conn, "bad_json", f"the message is {e}")
             continue
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             _reply_error(conn, "bad_message", "a message is a JSON object with a \"type\"")
@@ -318,6 +348,47 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
                 _reply_error(conn, "unknown_type", f"unknown message type {kind[:40]!r}")
         except TableError as e:
             _reply_error(conn, "refused", str(e))
+        except BarbuError as e:
+            _reply_error(conn, "refused", str(e))
+        except Exception:  # a bug: say so, keep the connection and the table
+            log.exception("table %s: a %r message failed", table.id, kind[:40])
+            _reply_error(conn, "internal", "the server could not handle that message")
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address, for the per-address limits (uvicorn puts a trusted proxy's client here)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+async def read_body(request: Request, limit: int, timeout: float) -> bytes:
+    """The request body, refused as soon as it is known to be too large or too slow.
+
+    The announced length is checked first; a body that announces less and sends
+    more is cut off while streaming, and one that stalls gets 408, so a client
+    cannot make the server hold megabytes or a connection for nothing.
+    """
+    too_large = TableError(f"the request is too large (the limit is {limit} bytes)", 413)
+    announced = request.headers.get("content-length")
+    if announced is not None:
+        if not announced.isdigit():
+            raise TableError("the request's content-length is not a number")
+        if int(announced) > limit:
+            raise too_large
+    chunks: list[bytes] = []
+    size = 0
+
+    async def receive_all() -> None:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+    try:
+        await asyncio.wait_for(receive_all(), timeout)
+    except asyncio.TimeoutError:
+        raise TableError(f"the request's body did not arrive within {timeout:g} seconds", 408) from None
+    return b"".join(chunks)
 
 
 def _reply_error(conn: WsConn, code: str, message: str) -> None:

@@ -45,6 +45,10 @@ class Journal:
         """Run ``fn(connection)`` inside the next transaction; the future holds its result."""
         return self._submit(("call", fn))
 
+    def queued(self) -> int:
+        """Writes waiting for the writer thread (approximate), for the health endpoint."""
+        return self._queue.qsize()
+
     def _submit(self, item: tuple[str, Any]) -> "asyncio.Future[Any]":
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()

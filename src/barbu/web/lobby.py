@@ -11,14 +11,17 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import Counter, defaultdict, deque
 from typing import Any
+
+from ..chance import new_secret
 
 from ..errors import BarbuError
 from ..presets import presets
 from ..ruleset import OPTIONS, Ruleset
 from .journal import Journal
 from .settings import Settings
-from .storage import SeatRecord, Store, TableRecord, now
+from .storage import SeatRecord, Store, TableRecord, hash_token, now
 from .table import Table, TableError
 
 log = logging.getLogger("barbu.web")
@@ -66,6 +69,9 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: asyncio.Task | None = None
+        self._created: defaultdict[str, deque[float]] = defaultdict(deque)  # address -> creation times
+        self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
+        self.started_at = time.time()
 
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.settings.db_url)
@@ -88,6 +94,7 @@ class Lobby:
             await asyncio.sleep(interval)
             try:
                 await self.unload_idle()
+                await self.expire_open()
             except Exception:  # never let the sweeper die
                 log.exception("lobby: unloading idle tables failed")
 
@@ -106,6 +113,73 @@ class Lobby:
             log.info("lobby: %d finished tables unloaded", len(gone))
         return [t.id for t in gone]
 
+    async def expire_open(self, at: float | None = None) -> list[str]:
+        """Close open tables nobody has joined for a while, so abandoned tables do not fill the server.
+
+        The time of the last seat taken is stored, so this holds across restarts too.
+        """
+        at = time.time() if at is None else at
+        gone = [t for t in self.tables.values() if t.expired(at)]
+        for t in gone:
+            del self.tables[t.id]
+            t.status = "expired"
+            await self.journal.run(lambda conn, tid=t.id: Store.set_status(conn, tid, "expired"))
+            await t.stop()
+        if gone:
+            log.info("lobby: %d open tables nobody joined have expired", len(gone))
+        return [t.id for t in gone]
+
+    def check_create(self, address: str) -> None:
+        """Refuse a new table to an address that made too many this hour."""
+        limit = self.settings.tables_per_hour
+        if limit <= 0:
+            return
+        times = self._created[address]
+        cutoff = time.monotonic() - 3600
+        while times and times[0] < cutoff:
+            times.popleft()
+        if len(times) >= limit:
+            wait = int(times[0] - cutoff) // 60 + 1
+            raise TableError(f"you have created {limit} tables this hour, the most one player may; "
+                             f"try again in {wait} minutes", 429)
+        if len(self._created) > 100_000:  # forget idle addresses rather than grow without bound
+            for a in [a for a, q in self._created.items() if not q or q[-1] < cutoff]:
+                del self._created[a]
+
+    def check_bots(self, table: Table, address: str) -> None:
+        """Refuse computer players to an address already running as many computer tables as allowed."""
+        limit = self.settings.bot_tables_per_address
+        if limit <= 0 or table.bot_address == address:
+            return
+        running = sum(1 for t in self.tables.values()
+                      if t.bot_address == address and t.status in ("open", "playing"))
+        if running >= limit:
+            raise TableError(f"you already have {limit} tables with computer players, the most one player may; "
+                             "finish one first", 429)
+
+    def connect(self, address: str) -> bool:
+        """Count a new WebSocket from `address`; False when it already has as many as allowed."""
+        limit = self.settings.connections_per_address
+        if limit > 0 and self.connections[address] >= limit:
+            return False
+        self.connections[address] += 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+
+    def health(self) -> dict[str, Any]:
+        """What the server holds, for its operator: never a table id, a name or an address."""
+        status = Counter(t.status for t in self.tables.values())
+        return {"status": "ok", "uptime": round(time.time() - self.started_at),
+                "tables": {"open": status["open"], "playing": status["playing"], "over_in_memory": status["over"],
+                           "limit": self.settings.max_tables},
+                "connections": sum(self.connections.values()), "addresses": len(self.connections),
+                "players_connected": sum(1 for t in self.tables.values() for s in t.seats if s.conns),
+                "journal_queue": self.journal.queued() if self.journal else 0, "journal_commits": self.journal.commits if self.journal else 0}
+
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -118,12 +192,21 @@ class Lobby:
         assert self.journal is not None
         return Table(rec, self.journal, self.settings, on_rematch=self.rematch)
 
-    async def create(self, rules: Ruleset, rematch_of: Table | None = None) -> Table:
+    async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
+                     bots_by: str = "creator") -> tuple[Table, str]:
+        """A new table and its creator's credential (given out only this once)."""
         assert self.journal is not None
+        if bots_by not in ("creator", "seated"):
+            raise TableError("who may add computer players: \"creator\" or \"seated\"")
+        if address is not None:
+            self.check_create(address)
         if sum(1 for t in self.tables.values() if t.status != "over") >= self.settings.max_tables:
             raise TableError("the server has as many tables as it can hold; try again later", 503)
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
+        secret = new_secret().hex()
+        creator = secrets.token_urlsafe(24)
+        creator_hash = hash_token(creator) if rematch_of is None else rematch_of.creator_hash
         text = str(rules)
         seats: list[SeatRecord] = []
         if rematch_of is not None:  # same players, same credentials, same computer players
@@ -131,21 +214,28 @@ class Lobby:
         old_id = rematch_of.id if rematch_of else None
 
         def write(conn: Any) -> None:
-            Store.create_table(conn, table_id, text, seed, rematch_of=old_id)
+            Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
+                               creator_hash=creator_hash, bots_by=bots_by)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
                 Store.set_status(conn, table_id, "playing")
         await self.journal.run(write)
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
-        rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, seats=seats)
+        rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
+                          creator_hash=creator_hash, bots_by=bots_by, seats=seats)
         t = self._build(rec)
+        if rematch_of is not None:
+            t.bot_address = rematch_of.bot_address
         self.tables[t.id] = t
         t.start()
-        return t
+        if address is not None:
+            self._created[address].append(time.monotonic())
+        return t, creator
 
     async def rematch(self, old: Table) -> Table:
-        return await self.create(old.rules, rematch_of=old)
+        t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by)
+        return t
 
     async def get(self, table_id: str) -> Table | None:
         """A table by id; a finished one is loaded from storage on first request.
@@ -167,6 +257,8 @@ class Lobby:
         finally:
             self._loading.pop(table_id, None)
         t = self.tables.get(table_id)
+        if rec is not None and rec.status == "expired":
+            return None
         if t is None and rec is not None:
             t = self._build(rec)
             self.tables[t.id] = t

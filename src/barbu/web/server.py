@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
+import socket
 import sys
+from pathlib import Path
 
 from .app import create_app
 from .settings import Settings
@@ -13,8 +16,51 @@ from .settings import Settings
 WS_MAX_SIZE = 64 * 1024
 
 
+class StartupError(Exception):
+    """Why the server cannot start, in one line for the person who started it."""
+
+
+def check_startup(settings: Settings, host: str, port: int) -> None:
+    """Open the database and try the address before starting, so a mistake is one clear line."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .storage import Store, database_url
+    url = database_url(settings.db_url)
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        if not path.parent.is_dir():
+            raise StartupError(f"cannot open the database {path}: the folder {path.parent} does not exist")
+        if path.is_dir():
+            raise StartupError(f"cannot open the database {path}: it is a folder")
+    try:
+        Store(settings.db_url).close()  # creates or upgrades the schema
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        shown = settings.db_url.split("@")[-1]  # never print a password
+        raise StartupError(f"cannot open the database {shown}: {reason}") from None
+    except OSError as e:
+        raise StartupError(f"cannot open the database: {e.strerror or e}") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise StartupError(f"cannot listen on {host}: no such address on this machine") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except PermissionError:
+            raise StartupError(f"not allowed to listen on port {port} (ports below 1024 need privileges)") from None
+        except OSError as e:
+            if e.errno in (errno.EADDRINUSE,):
+                raise StartupError(f"port {port} is in use on {host}: is another server running? "
+                                   "Choose another with --port") from None
+            raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
-          access_log: bool = True) -> None:
+          access_log: bool = True) -> bool:
+    """Run until stopped; False if the server could not start."""
     import uvicorn
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -23,9 +69,17 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_lev
     tune_runtime()
     # No per-message compression: the messages are small, and deflating each one costs more CPU
     # than it saves on the wire.
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=access_log,
-                ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False,
-                timeout_graceful_shutdown=5)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
+                            ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_per_message_deflate=False, timeout_graceful_shutdown=5,
+                            # an idle or half-sent request is not held open for long
+                            timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except SystemExit as e:  # uvicorn exits when it cannot bind; it has said why in one line
+        return not e.code
+    return server.started
 
 
 def tune_runtime() -> None:

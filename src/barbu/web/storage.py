@@ -39,6 +39,10 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex key of the deals (barbu.chance)
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bots_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # creator or seated
+    touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -110,6 +114,10 @@ class TableRecord:
     created_at: datetime
     rematch_of: str | None = None
     rematch_id: str | None = None
+    secret: str | None = None  # hex of the 256-bit key of the deals; None: an older table, dealt from `seed`
+    creator_hash: str | None = None
+    bots_by: str = "creator"
+    touched_at: datetime | None = None
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -158,9 +166,16 @@ class Store:
     # -- writes (each takes an open connection so the journal can batch them) --
     @staticmethod
     def create_table(conn: Connection, table_id: str, rules: str, seed: int,
-                     rematch_of: str | None = None) -> None:
-        conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open",
-                                           created_at=now(), rematch_of=rematch_of))
+                     rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
+                     bots_by: str = "creator") -> None:
+        t = now()
+        conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
+                                           rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
+                                           bots_by=bots_by, touched_at=t))
+
+    @staticmethod
+    def touch(conn: Connection, table_id: str) -> None:
+        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(touched_at=now()))
 
     @staticmethod
     def set_seat(conn: Connection, table_id: str, seat: SeatRecord) -> None:
@@ -195,10 +210,12 @@ class Store:
         with self.engine.connect() as conn:
             q = select(TABLES).order_by(TABLES.c.created_at, TABLES.c.id)
             if only_unfinished:
-                q = q.where(TABLES.c.status != "over")
+                q = q.where(TABLES.c.status.not_in(("over", "expired")))
             if ids is not None:
                 q = q.where(TABLES.c.id.in_(list(ids)))
-            tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id)
+            tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
+                                        r.secret, r.creator_hash, r.bots_by or "creator",
+                                        r.touched_at or r.created_at)
                       for r in conn.execute(q)}
             if not tables:
                 return []

@@ -27,8 +27,10 @@ import orjson
 
 from ..agents import AGENT_KINDS, Agent, make_agent
 from ..cards import Card
+from ..chance import keyed_chance
 from ..errors import BarbuError, IllegalAction, ParseError
 from ..match import CHANCE, DEAL, Match
+from ..record import record_lines
 from ..ruleset import Ruleset
 from .mailbox import Mailbox
 from .settings import Settings
@@ -92,6 +94,17 @@ def clean_name(name: Any) -> str:
     return name
 
 
+_COMPUTER_WORDS = ("bot", "computer", "cpu", "robot", "ai", "stand-in", "standin")
+
+
+def poses_as_computer(name: str) -> bool:
+    """A person's name that could be read as a computer player's ("Bot 1", "Computer", "search")."""
+    folded = name.casefold()
+    first = folded.replace("-", " ").replace("_", " ").replace("(", " ").split()
+    return (folded in AGENT_KINDS or (bool(first) and first[0] in _COMPUTER_WORDS)
+            or any(f"({kind})" in folded for kind in AGENT_KINDS))
+
+
 def dumps(obj: Any) -> str:
     """Compact JSON text; orjson, because every move sends a message to every connection."""
     return orjson.dumps(obj).decode()
@@ -104,7 +117,13 @@ class Table:
                  on_rematch: Callable[["Table"], Awaitable["Table"]] | None = None) -> None:
         self.id = record.id
         self.rules = Ruleset.parse(record.rules)
-        self.seed = record.seed  # secret: it decides every deal
+        self.seed = record.seed  # secret: it seeds the computer players (and deals older tables)
+        # The key of the deals (barbu.chance): never sent anywhere until the match is over.
+        self.secret = bytes.fromhex(record.secret) if record.secret else None
+        self.creator_hash = record.creator_hash
+        self.bots_by = record.bots_by
+        self.touched = (record.touched_at or record.created_at).timestamp()  # wall clock: survives restarts
+        self.bot_address: str | None = None  # the address that gave seats to computer players
         self.status = record.status
         self.rematch_of = record.rematch_of
         self.rematch_id = record.rematch_id
@@ -237,17 +256,39 @@ class Table:
         """Seat a guest; returns his credential, which is given out only this once."""
         s = self._open_seat(seat)
         name = clean_name(name)
+        if poses_as_computer(name):
+            raise TableError(f"the name {name!r} is kept for computer players; choose another")
+        if any(o.kind == "human" and o.name.casefold() == name.casefold() for o in self.seats):
+            raise TableError(f"{name} is already at this table; choose another name")
         token = secrets.token_urlsafe(24)
         s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
         await self._save_seat(s)
+        self.touched = time.time()
+        await self.journal.run(lambda conn: Store.touch(conn, self.id))
         self._start_grace(s)
         await self._seats_changed()
         return token
 
-    async def add_bot(self, seat: int, strength: Any) -> None:
+    def may_add_bots(self, token: Any) -> bool:
+        """The table's creator, or (if the table says so) any seated player, may seat computer players."""
+        if not isinstance(token, str) or len(token) > 200:
+            return False
+        h = hash_token(token)
+        if self.creator_hash is not None and secrets.compare_digest(h, self.creator_hash):
+            return True
+        return self.bots_by == "seated" and any(
+            s.kind == "human" and s.token_hash and secrets.compare_digest(h, s.token_hash) for s in self.seats)
+
+    async def add_bot(self, seat: int, strength: Any, token: Any = None, address: str | None = None) -> None:
+        if not self.may_add_bots(token):
+            who = "the player who created this table" if self.bots_by == "creator" else \
+                "the player who created this table or a seated player"
+            raise TableError(f"only {who} may give seats to computer players", 403)
         s = self._open_seat(seat)
         if strength not in AGENT_KINDS:
             raise TableError(f"unknown computer player {strength!r}; choose from: {', '.join(AGENT_KINDS)}")
+        if self.bot_address is None:
+            self.bot_address = address
         s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
         await self._save_seat(s)
         await self._seats_changed()
@@ -396,7 +437,7 @@ class Table:
             return self._error(conn, "bad_message", "an action is a short text such as QH or pass", cid)
         try:
             action = m.parse_action(text)
-        except ParseError as e:
+        except BarbuError as e:  # a malformed text (ParseError), or one that names nothing possible now
             return self._error(conn, "parse", self._redacted(str(e), seat), cid)
         if isinstance(action, Card) and not m.hands[seat] >> action & 1:
             return self._error(conn, "illegal", "you do not hold that card", cid)
@@ -464,7 +505,9 @@ class Table:
                 await self._advance()
 
     async def _chance_now(self) -> bool:
-        action = self.match.play_chance()
+        m = self.match
+        action = keyed_chance(m, self.secret) if self.secret is not None else m.sample_chance()
+        m.apply(action)
         if not await self._commit(CHANCE, action):
             self._schedule(1.0, self._chance)  # the database is failing: try again shortly
             return False
@@ -573,6 +616,21 @@ class Table:
         if cid is not None:
             msg["id"] = cid
         conn.send(dumps(msg))
+
+    def expired(self, now: float) -> bool:
+        """Still waiting for players, nobody here, and no seat taken for `open_table_expiry` seconds."""
+        limit = self.settings.open_table_expiry
+        return (limit > 0 and self.status == "open" and not self.connections()
+                and now - self.touched > limit)
+
+    def record_lines(self) -> list[dict[str, Any]]:
+        """The finished match's record, with the key that lets anyone check its deals."""
+        if self.status != "over":
+            raise TableError("the record is published when the match is over", 409)
+        header: dict[str, Any] = {"table": self.id}
+        if self.secret is not None:
+            header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}
+        return record_lines(self.match, header)
 
     def idle_and_over(self, before: float) -> bool:
         """Finished, stored as finished, nobody here and nothing happening since ``before``."""

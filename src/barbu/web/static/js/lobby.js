@@ -1,6 +1,6 @@
 // The lobby: create a table (game, players, options), list open tables to join or watch.
 
-import { postJSON } from "./net.js";
+import { postJSON, saveCreator } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -112,6 +112,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   $("create-button").disabled = true;
   try {
     const data = await postJSON("/api/tables", { rules: rulesText(), players: Number($("players").value) });
+    saveCreator(data.id, data.creator); // lets this browser seat computer players there
     location.href = data.url;
   } catch (e) {
     $("create-error").textContent = e.message;

@@ -18,6 +18,15 @@ export function saveSeat(tableId, seat) {
   localStorage.setItem(tokenKey(tableId), JSON.stringify(seat));
 }
 
+// The credential of a table's creator: who may seat computer players there.
+export function saveCreator(tableId, token) {
+  if (token) localStorage.setItem(`barbu:creator:${tableId}`, token);
+}
+
+export function loadCreator(tableId) {
+  return localStorage.getItem(`barbu:creator:${tableId}`);
+}
+
 export function forgetSeat(tableId) {
   localStorage.removeItem(tokenKey(tableId));
 }

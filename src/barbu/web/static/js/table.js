@@ -6,7 +6,7 @@
 // anything else as a button, and a typed action when the list is too long to send.
 
 import { cardBack, cardElement, cardLabel, isCard, prettyCards, sortHand, SYMBOLS, SUITS } from "./cards.js";
-import { forgetSeat, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
+import { forgetSeat, loadCreator, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
 import { categoryName, isFouled } from "./poker.js";
 
 const $ = (id) => document.getElementById(id);
@@ -261,7 +261,8 @@ async function takeSeat(seat) {
 async function addBot(seat, strength) {
   $("seat-error").textContent = "";
   try {
-    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength });
+    const token = loadCreator(tableId) || (loadSeat(tableId) || {}).token;
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength, token });
     info = data.table;
     render();
   } catch (e) {
