@@ -20,7 +20,7 @@ from .match import CHANCE, Match
 from .presets import preset, presets
 from .actions import Lay, Pass
 from .chinese import describe as describe_arrangement
-from .record import deals_with_actions, read_record, replay, text_form, trick_winner, write_record
+from .record import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals, write_record
 from .ruleset import OPTIONS, Ruleset
 
 console = Console(highlight=False)
@@ -141,11 +141,12 @@ def print_final(m: Match) -> None:
 
 # ---------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
-    rep = replay(read_record(args.record))
+    record = read_record(args.record)
+    rep = replay(record)
     m = rep.match
     if m.rules.family == "scottish":
         print_scottish_replay(args.record, m)
-        return finish_replay(m, rep)
+        return finish_replay(m, rep) or report_deals_verified(record)
     t = Table(title=f"{args.record} — {m.rules}")
     t.add_column("deal", justify="right")
     t.add_column("dealer", justify="right")
@@ -159,7 +160,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                   " ".join(str(b) for b in r.doubles) or "-", *(str(x) for x in r.scores),
                   " ".join(str(x) for x in m.totals_after(r.number)))
     console.print(t)
-    return finish_replay(m, rep)
+    return finish_replay(m, rep) or report_deals_verified(record)
 
 
 def finish_replay(m: Match, rep) -> int:
@@ -170,6 +171,18 @@ def finish_replay(m: Match, rep) -> int:
             err.print(f"[red]inconsistent:[/red] {p}")
         return 1
     console.print("the record is consistent: every stated score matches the replay")
+    return 0
+
+
+def report_deals_verified(record) -> int:
+    """For a record that publishes its table's key: are the deals the ones the key gives?"""
+    wrong = verify_deals(record)
+    if wrong is None:
+        return 0
+    if wrong:
+        err.print(f"[red]the deals do not match the table's key[/red] at lines {', '.join(map(str, wrong[:10]))}")
+        return 1
+    console.print("the deals are verified: each is the one the table's published key produces")
     return 0
 
 
@@ -331,7 +344,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
         return 2
     for name in ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
-                 "connections_per_address", "bot_tables_per_address"):
+                 "connections_per_address", "bot_tables_per_address", "body_timeout"):
         if getattr(args, name) < 0:
             err.print(f"barbu: error: --{name.replace('_', '-')} is 0 or more, not {getattr(args, name):g}")
             return 2
@@ -346,12 +359,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
+                        body_timeout=args.body_timeout,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from .web.server import StartupError, check_startup
     try:
         check_startup(settings, args.host, args.port)
     except StartupError as e:
-        err.print(f"barbu: error: {e}")
+        err.print(f"barbu: error: {e}", soft_wrap=True, markup=False, highlight=False)
         return 1
     shown = db.split("@")[-1] if "@" in db else db  # never print a database password
     console.print(f"barbu web server on http://{args.host}:{args.port}/ (database {shown})")
@@ -447,6 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--open-table-expiry", type=float, default=d.open_table_expiry, metavar="SECONDS",
                     help="an open table nobody has joined for this long is closed; 0: never "
                          f"(default {d.open_table_expiry:g})")
+    sv.add_argument("--body-timeout", type=float, default=d.body_timeout, metavar="SECONDS",
+                    help=f"seconds a request body may take to arrive (default {d.body_timeout:g})")
     sv.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
                     help=f"unfinished tables the server holds at once (default {d.max_tables})")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])

@@ -26,6 +26,7 @@ from .actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
 from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from . import safejson
+from .chance import verify_chance
 from .errors import BarbuError, ParseError, RecordError
 from .match import CHANCE, DealResult, Match
 from .ruleset import Ruleset
@@ -207,6 +208,34 @@ def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
     if record is None:
         raise RecordError("the record is empty: no header line")
     return record
+
+
+def verify_deals(record: Record) -> list[int] | None:
+    """Check a record's chance events against the key it publishes (see `barbu.chance`).
+
+    None when the record carries no key; otherwise the numbers of the action
+    lines whose deal, draw or cut is not the one the key produces (empty: all
+    verified).
+    """
+    chance = record.header.get("chance")
+    if not isinstance(chance, dict) or chance.get("method") != "hmac-sha256":
+        return None
+    try:
+        secret = bytes.fromhex(str(chance.get("secret", "")))
+    except ValueError:
+        raise RecordError("the header's chance key is not hexadecimal", 1) from None
+    if len(secret) < 16:
+        raise RecordError("the header's chance key is too short", 1)
+    m = Match(record.rules, record.seed)
+    actions = []
+    for no, text in record.actions:
+        try:
+            actions.append(m.parse_action(text))
+            m.apply(actions[-1])
+        except BarbuError as e:
+            raise RecordError(f"action {text!r} cannot be replayed: {e}", no) from None
+    wrong = verify_chance(lambda: Match(record.rules, record.seed), actions, secret)
+    return [record.actions[i][0] for i in wrong]
 
 
 def replay(record: Record) -> Replay:

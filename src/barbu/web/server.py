@@ -29,7 +29,7 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
     if url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///"):])
         if not path.parent.is_dir():
-            raise StartupError(f"cannot open the database {path}: the folder {path.parent} does not exist")
+            raise StartupError(f"cannot open the database {path.name}: the folder {path.parent} does not exist")
         if path.is_dir():
             raise StartupError(f"cannot open the database {path}: it is a folder")
     try:

@@ -1,0 +1,250 @@
+"""A real `barbu serve` against hostile clients: start-up mistakes, lying bodies, and a frame fuzzer.
+
+The fuzzer sends at least 100,000 generated frames over many WebSocket
+connections (random bytes, truncated and deeply nested JSON, wrong types,
+huge numbers, stale and foreign commands, binary and oversized frames) while a
+table of computer players plays to the end.  The server must log no
+traceback and answer no HTTP request with a 5xx, and the computer table's
+published record must replay and verify.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from webhelpers import Server, free_port, http, new_table
+
+FRAMES = 100_000
+CONNECTIONS = 200
+
+
+def barbu(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, timeout=timeout)
+
+
+# ---------------------------------------------------------------------------- start-up
+def test_a_database_in_a_missing_folder_is_one_clear_line(tmp_path: Path) -> None:
+    out = barbu("serve", "--db", str(tmp_path / "nowhere" / "x.db"), "--port", str(free_port()))
+    assert out.returncode == 1
+    assert out.stderr.strip().count("\n") == 0 and "the folder" in out.stderr and "does not exist" in out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
+
+
+def test_a_database_that_is_not_a_database_is_one_clear_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.db"
+    bad.write_bytes(b"this is not SQLite" * 100)
+    out = barbu("serve", "--db", str(bad), "--port", str(free_port()))
+    assert out.returncode == 1 and out.stderr.strip().count("\n") == 0
+    assert "cannot open the database" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        out = barbu("serve", "--db", str(tmp_path / "a.db"), "--port", str(port))
+    assert out.returncode == 1 and out.stderr.strip().count("\n") == 0
+    assert f"port {port} is in use" in out.stderr
+
+
+def test_a_port_out_of_range_is_refused(tmp_path: Path) -> None:
+    out = barbu("serve", "--db", str(tmp_path / "a.db"), "--port", "99999")
+    assert out.returncode == 2 and "from 1 to 65535, not 99999" in out.stderr
+    assert not (tmp_path / "a.db").exists()
+
+
+# ---------------------------------------------------------------------------- bodies
+def raw_request(port: int, head: bytes, body: bytes = b"", wait: float = 10) -> tuple[bytes, float]:
+    t0 = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as s:
+        s.sendall(head + body)
+        data = b""
+        try:
+            while b"\r\n\r\n" not in data:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except (ConnectionResetError, socket.timeout):
+            pass
+    return data, time.monotonic() - t0
+
+
+def test_bodies_are_refused_from_their_announced_length_and_while_streaming(tmp_path: Path) -> None:
+    with Server(f"sqlite:///{tmp_path / 'b.db'}", tmp_path / "server.log", "--body-timeout", "1") as server:
+        post = (b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n")
+        # 100 MB announced, one byte sent: refused at once from the header
+        data, took = raw_request(server.port, post + b"content-length: 100000000\r\n\r\n", b"{")
+        assert data.startswith(b"HTTP/1.1 413") and took < 5
+        # chunked, no length: cut off once the limit is passed
+        chunk = b"1000\r\n" + b" " * 4096 + b"\r\n"
+        data, took = raw_request(server.port, post + b"transfer-encoding: chunked\r\n\r\n", chunk * 3)
+        assert data.startswith(b"HTTP/1.1 413")
+        # a short length announced, one byte sent, then silence: not held open
+        data, took = raw_request(server.port, post + b"content-length: 1000\r\n\r\n", b"{")
+        assert data.startswith(b"HTTP/1.1 408") and took < 8
+        assert "Traceback" not in server.log()
+
+
+# ---------------------------------------------------------------------------- the fuzzer
+def frames(rng: random.Random, tokens: list[str], other_token: str, version: int) -> list[str | bytes]:
+    """A mix of the frames a hostile or broken client might send."""
+    valid = [{"type": "ping"}, {"type": "sync", "since": version}, {"type": "act", "action": "QH", "version": version},
+             {"type": "leave"}, {"type": "rematch"}]
+
+    def one() -> str | bytes:
+        k = rng.randrange(14)
+        if k == 0:
+            return bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 200)))  # binary frame
+        if k == 1:
+            return "".join(chr(rng.randrange(32, 0x2FF)) for _ in range(rng.randrange(0, 100)))
+        if k == 2:
+            text = json.dumps(rng.choice(valid))
+            return text[:rng.randrange(len(text))]  # truncated
+        if k == 3:
+            n = rng.randrange(33, 1900)
+            return '{"type": "act", "action": ' + rng.choice("[{") * n  # deeply nested, unterminated
+        if k == 4:
+            n = rng.randrange(33, 1000)
+            return '{"type": "act", "action": ' + "[" * n + "]" * n + "}"  # deeply nested, well formed
+        if k == 5:
+            return json.dumps({"type": rng.choice([5, None, [], {}, True, "act" * 30, "hello"])})
+        if k == 6:
+            return json.dumps({"type": "act", "action": rng.choice([1, None, [], {"a": 1}, "", " ", "x" * 400, "QH QH",
+                                                                    "double 9", "arrange", "lay", "pass-on"]),
+                               "version": rng.choice([version, -1, "7", 10**30, 1.5, None]),
+                               "id": rng.choice([None, "", "x" * 100, 5, "ok"])})
+        if k == 7:
+            return '{"type": "sync", "since": ' + "9" * rng.randrange(1, 4000) + "}"  # huge numbers
+        if k == 8:
+            return json.dumps({"type": "act", "action": "AS", "version": version - rng.randrange(1, 50)})  # stale
+        if k == 9:
+            return json.dumps({"type": "act", "action": "AS", "version": version, "seat": rng.randrange(-2, 6)})
+        if k == 10:
+            return json.dumps({"type": "hello", "token": rng.choice([other_token, "x" * 300, 5, None, [1]]),
+                               "since": rng.choice([None, -5, 10**40, "a"])})
+        if k == 11:
+            return "x" * rng.randrange(4097, 30_000)  # oversized
+        if k == 12:
+            return '{"type": "ping"' + ", " * rng.randrange(0, 100) + "}"
+        return json.dumps(rng.choice(valid))
+    return [one() for _ in range(40)]
+
+
+async def fuzz_connection(url: str, rng: random.Random, tokens: list[str], other: str, quota: int,
+                          counts: dict[str, int]) -> None:
+    sent = 0
+    while sent < quota:
+        try:
+            async with connect(url, max_size=2**20) as ws:
+                if rng.random() < 0.8:
+                    hello = {"type": "hello"}
+                    if tokens and rng.random() < 0.7:
+                        hello["token"] = rng.choice(tokens)
+                    await ws.send(json.dumps(hello))
+                version = 0
+                while sent < quota:
+                    for f in frames(rng, tokens, other, version):
+                        await ws.send(f)
+                        sent += 1
+                        counts["sent"] += 1
+                        await asyncio.sleep(1 / 14)  # under the server's rate limit, which would cut us off
+                        while True:
+                            try:
+                                raw = await asyncio.wait_for(ws.recv(), 0.0001)
+                            except asyncio.TimeoutError:
+                                break
+                            msg = json.loads(raw)
+                            counts["replies"] += 1
+                            if msg.get("type") == "error":
+                                counts["errors"] += 1
+                                if msg.get("code") == "internal":
+                                    counts["internal"] += 1
+                            st = msg.get("state")
+                            if isinstance(st, dict) and isinstance(st.get("version"), int):
+                                version = st["version"]
+                        if sent >= quota:
+                            break
+        except (ConnectionClosed, InvalidStatus, OSError):
+            counts["closed"] += 1
+            await asyncio.sleep(0.05)
+
+
+def http_fuzz(base: str, rng: random.Random, tid: str, n: int) -> list[int]:
+    statuses = []
+    bodies = [{"rules": "[" * 50}, {"rules": 5}, {"rules": "classic(" + "x" * 300}, {"seat": "0", "name": ["x"]},
+              {"seat": 10**30, "strength": {}}, [], "text", None, {"rules": "classic", "players": 10**20},
+              {"rules": "salad", "players": -3}, {"seat": 1, "name": "Bot 1"}]
+    paths = ["/api/tables", f"/api/tables/{tid}/seats", f"/api/tables/{tid}/bots", "/api/tables/x/seats",
+             f"/api/tables/{tid}/record", "/api/tables/" + "a" * 500, "/t/nope", "/static/../../etc/passwd"]
+    for _ in range(n):
+        path = rng.choice(paths)
+        method = "GET" if path.startswith(("/t/", "/static")) or path.endswith("record") else "POST"
+        status, _ = http(method, base + path, rng.choice(bodies) if method == "POST" else None)
+        statuses.append(status)
+    return statuses
+
+
+@pytest.mark.slow
+def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'fuzz.db'}", tmp_path / "server.log", "--bot-delay", "0",
+                    "--deal-pause", "0", "--grace", "1000", "--connections-per-address", "0",
+                    "--tables-per-hour", "0", "--bot-tables-per-address", "0")
+    with server:
+        status, data = http("POST", server.base + "/api/tables", {"rules": "salad(players=3)"})
+        bot_tid = data["id"]
+        human_tid, tokens = new_table(server.base, "classic", seats={s: f"Fuzz {s}" for s in range(4)})
+        other_tid, other_tokens = new_table(server.base, "italian", seats={0: "Other"})
+        for s in range(3):
+            assert http("POST", f"{server.base}/api/tables/{bot_tid}/bots",
+                        {"seat": s, "strength": "random", "token": data["creator"]})[0] == 200
+        counts = {"sent": 0, "replies": 0, "errors": 0, "internal": 0, "closed": 0}
+        rng = random.Random(2026)
+        urls = [f"{server.ws_base}/ws/{t}" for t in (human_tid, human_tid, other_tid, bot_tid, "nope")]
+
+        async def main() -> None:
+            tasks = [fuzz_connection(rng.choice(urls), random.Random(i), list(tokens.values()), other_tokens[0],
+                                     FRAMES // CONNECTIONS, counts) for i in range(CONNECTIONS)]
+            await asyncio.gather(*tasks)
+        t0 = time.monotonic()
+        asyncio.run(main())
+        statuses = http_fuzz(server.base, rng, human_tid, 500)
+        took = time.monotonic() - t0
+        for _ in range(600):
+            if http("GET", f"{server.base}/api/tables/{bot_tid}")[1]["table"]["status"] == "over":
+                break
+            time.sleep(0.1)
+        record = urllib_get(f"{server.base}/api/tables/{bot_tid}/record")
+        health = http("GET", server.base + "/api/health")[1]
+        log = server.log()
+    print(f"fuzz: {counts['sent']} frames over {CONNECTIONS} connections in {took:.0f} s, "
+          f"{counts['replies']} replies, {counts['errors']} error replies, {counts['closed']} closed connections; "
+          f"HTTP: {len(statuses)} requests, statuses {sorted(set(statuses))}")
+    assert counts["sent"] >= FRAMES
+    assert counts["internal"] == 0
+    assert all(s < 500 for s in statuses), sorted(set(statuses))
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+    assert health["status"] == "ok"
+    path = tmp_path / "bots.jsonl"
+    path.write_text(record)
+    out = subprocess.run([sys.executable, "-m", "barbu", "replay", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "the record is consistent" in out.stdout and "the deals are verified" in out.stdout
+
+
+def urllib_get(url: str) -> str:
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.read().decode()
