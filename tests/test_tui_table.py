@@ -1,6 +1,7 @@
 """The Textual table: what it shows, refusing illegal choices, help screens, save and resume, setup."""
 
 from __future__ import annotations
+import shutil
 
 import json
 from fractions import Fraction
@@ -370,9 +371,12 @@ async def test_resuming_a_finished_match_shows_the_standings(tmp_path):
 
 
 async def test_quit_when_the_record_cannot_be_written(tmp_path):
-    app = new_app(tmp_path / "missing-folder", "classic", 3, 0)
+    folder = tmp_path / "going"
+    folder.mkdir()
+    app = new_app(folder, "classic", 3, 0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        shutil.rmtree(folder)  # the folder disappears during the match
         await pilot.press("ctrl+q")
         assert app.is_running and app.save_failed  # told, and still at the table
         await pilot.press("ctrl+q")

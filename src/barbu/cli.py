@@ -15,7 +15,7 @@ from . import __version__
 from .agents import AGENT_KINDS, make_agent
 from .arena import split_bots
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
-from .errors import BarbuError, RecordError
+from .errors import BarbuError, RecordError, UnreadableFile
 from .match import CHANCE, Match
 from .presets import preset, presets
 from .actions import Lay, Pass
@@ -419,7 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
     pl.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the record's when resuming)")
     pl.add_argument("--seed", type=int, default=None, help="seed for the deal and the computer players")
-    pl.add_argument("--save", default="barbu-game.jsonl", help="record file, saved after every deal and on quit")
+    pl.add_argument("--save", help="record file for a new match, saved after every deal and on quit (default: "
+                                   "barbu-game.jsonl, or the next free name: a saved match is never overwritten)")
     pl.add_argument("--resume", help="resume the match in this record file")
     pl.add_argument("--opponents", help="strength of the computer players: one for all, or one per computer "
                                         f"seat in order, comma-separated ({', '.join(AGENT_KINDS)})")
@@ -478,6 +479,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
+    except UnreadableFile as e:
+        err.print(f"barbu: error: {e}", soft_wrap=True, markup=False)
+        return 2
     except RecordError as e:
         err.print(f"barbu: error: malformed record: {e}")
         return 2

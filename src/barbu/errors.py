@@ -25,5 +25,9 @@ class RecordError(BarbuError):
         super().__init__(f"line {line}: {message}" if line is not None else message)
 
 
+class UnreadableFile(RecordError):
+    """A record file that is missing, unreadable or not text: not a malformed record."""
+
+
 class AgentError(BarbuError, ValueError):
     """An unknown computer player or setting, or a line-up that does not fit the table."""

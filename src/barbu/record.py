@@ -27,7 +27,7 @@ from .chinese import fouled
 from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
 from . import safejson
 from .chance import verify_chance
-from .errors import BarbuError, ParseError, RecordError
+from .errors import BarbuError, ParseError, RecordError, UnreadableFile
 from .match import CHANCE, DealResult, Match
 from .ruleset import Ruleset
 from .series import exact
@@ -155,9 +155,9 @@ def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
         try:
             lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
         except OSError as e:
-            raise RecordError(f"cannot read {source}: {e.strerror or e}") from None
+            raise UnreadableFile(f"cannot read {source}: {e.strerror or e}") from None
         except UnicodeDecodeError:
-            raise RecordError(f"{source} is not a text file") from None
+            raise UnreadableFile(f"{source} is not a text file: is it a match record?") from None
     else:
         lines = source
     record: Record | None = None

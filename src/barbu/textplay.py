@@ -21,6 +21,7 @@ from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError
 from .match import CHANCE, Match
 from .record import load_match, write_record
+from .savefiles import DEFAULT_SAVE, reserve, saved_matches
 from .ruleset import Ruleset
 
 HELP = """Type your action when asked:
@@ -120,7 +121,16 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         con.print(f"There is no seat {args.seat}: seats are 0 to {m.n - 1}.")
         return 2
     seat = args.seat
-    save = Path(args.resume or args.save)
+    if args.resume:
+        save = Path(args.resume)
+    else:
+        for old in saved_matches("."):  # offered, never overwritten
+            if not old.finished:
+                con.print(f"A saved match is here ({old.describe()}): resume it with "
+                          f"barbu play --resume {old.path.name}")
+        save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
+        write_record(m, save)
+        con.print(f"This match is saved to {save}.")
     kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
     bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     con.print(f"You are seat {seat}, playing {m.rules} against {len(bots)} computer players. Type 'help'.")

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,8 +28,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from webhelpers import Server, free_port, http, new_table
 
-FRAMES = 100_000
-CONNECTIONS = 200
+FRAMES = int(os.environ.get("BARBU_FUZZ_FRAMES", 100_000))
+CONNECTIONS = int(os.environ.get("BARBU_FUZZ_CONNECTIONS", 200))
 
 
 def barbu(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -192,8 +195,14 @@ def http_fuzz(base: str, rng: random.Random, tid: str, n: int) -> list[int]:
     for _ in range(n):
         path = rng.choice(paths)
         method = "GET" if path.startswith(("/t/", "/static")) or path.endswith("record") else "POST"
-        status, _ = http(method, base + path, rng.choice(bodies) if method == "POST" else None)
-        statuses.append(status)
+        body = json.dumps(rng.choice(bodies)).encode() if method == "POST" else None
+        req = urllib.request.Request(base + path, data=body, method=method,
+                                     headers={"content-type": "application/json"} if body else {})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                statuses.append(r.status)
+        except urllib.error.HTTPError as e:
+            statuses.append(e.code)
     return statuses
 
 
@@ -212,14 +221,18 @@ def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(tmp_p
                         {"seat": s, "strength": "random", "token": data["creator"]})[0] == 200
         counts = {"sent": 0, "replies": 0, "errors": 0, "internal": 0, "closed": 0}
         rng = random.Random(2026)
-        urls = [f"{server.ws_base}/ws/{t}" for t in (human_tid, human_tid, other_tid, bot_tid, "nope")]
+        urls = [f"{server.ws_base}/ws/{t}" for t in (human_tid, human_tid, other_tid, bot_tid)]
 
         async def main() -> None:
             tasks = [fuzz_connection(rng.choice(urls), random.Random(i), list(tokens.values()), other_tokens[0],
                                      FRAMES // CONNECTIONS, counts) for i in range(CONNECTIONS)]
             await asyncio.gather(*tasks)
+            for _ in range(20):  # a table that does not exist: told so, and closed
+                async with connect(f"{server.ws_base}/ws/nope") as ws:
+                    assert json.loads(await ws.recv())["code"] == "no_table"
         t0 = time.monotonic()
         asyncio.run(main())
+        print(f"frames sent in {time.monotonic() - t0:.1f} s")
         statuses = http_fuzz(server.base, rng, human_tid, 500)
         took = time.monotonic() - t0
         for _ in range(600):
@@ -245,6 +258,5 @@ def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(tmp_p
 
 
 def urllib_get(url: str) -> str:
-    import urllib.request
     with urllib.request.urlopen(url, timeout=10) as r:
         return r.read().decode()

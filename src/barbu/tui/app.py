@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.app import App
 
+from ..errors import BarbuError
 from . import bindings
 from .session import Session, Settings
 from .setup_screen import SetupScreen
@@ -42,14 +43,25 @@ class BarbuApp(App[int]):
         else:
             self.start(self.settings)
 
-    def start(self, settings: Settings | None) -> None:
-        """Seat the person at a new match with these settings."""
+    def start(self, settings: Settings | Path | None) -> None:
+        """Seat the person at a new match with these settings, or at the saved match chosen."""
         if settings is None:
             self.exit(0)
             return
-        self.settings = settings
-        self.delay = settings.delay
-        self.session = Session.new(settings)
+        try:
+            if isinstance(settings, Path):
+                self.session = Session.resume(settings)
+            else:
+                self.settings = settings
+                self.delay = settings.delay
+                self.session = Session.new(settings)
+        except BarbuError as e:
+            self.notify(f"Cannot start: {e}", severity="error", timeout=10)
+            if not self.show_setup:
+                self.exit(2)
+            else:
+                self.push_screen(SetupScreen(self.settings), self.start)
+            return
         self.push_screen(TableScreen(self.session, self.delay))
 
     @property

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..arena import split_bots
 from ..errors import RulesetError
 from ..ruleset import Ruleset
+from ..savefiles import DEFAULT_SAVE, SaveError
 from .session import Session, Settings
 
 
@@ -33,8 +34,12 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if sets is not None and sets != getattr(rules, "sets", None):
         rules = rules.replace(sets=sets)
     seat = 0 if args.seat is None else args.seat
+    save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
+    if args.save and save.exists():  # said before the game opens; never overwritten
+        raise SaveError(f"{save} already exists: resume it with barbu play --resume {save}, "
+                        "or choose another file with --save")
     settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
-                        seed=args.seed, delay=args.delay, save=Path(args.save))
+                        seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save))
     settings.check()
     return settings
 

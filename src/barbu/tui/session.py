@@ -18,9 +18,9 @@ from ..errors import BarbuError, RulesetError
 from ..match import CHANCE, DealResult, Match
 from ..record import read_record, replay, write_record
 from ..ruleset import Ruleset
+from ..savefiles import DEFAULT_SAVE, reserve
 from ..view import View
 
-DEFAULT_SAVE = "barbu-game.jsonl"
 DEFAULT_DELAY = 0.6
 
 
@@ -39,6 +39,7 @@ class Settings:
     seed: int | None = None
     delay: float = DEFAULT_DELAY
     save: Path | None = Path(DEFAULT_SAVE)  # None: never saved
+    save_exact: bool = False  # the player named the file: refuse it if it exists (else the next free name)
 
     def strengths(self) -> dict[int, str]:
         """The agent kind of every computer seat, defaults filled in."""
@@ -80,7 +81,12 @@ class Session:
     def new(cls, settings: Settings) -> "Session":
         settings.check()
         seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
-        return cls(Match(settings.rules, seed), settings.seat, settings.strengths(), settings.save)
+        # A file of its own, reserved now: a saved match is never overwritten, even by a second
+        # `barbu play` started in the same folder at the same time.
+        save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
+        session = cls(Match(settings.rules, seed), settings.seat, settings.strengths(), save)
+        session.save()
+        return session
 
     @classmethod
     def resume(cls, path: str | Path, seat: int | None = None,

@@ -7,6 +7,7 @@ values it allows; a combination the rules refuse is explained and not started.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual import on
@@ -20,6 +21,7 @@ from ..agents import AGENT_KINDS
 from ..errors import RulesetError
 from ..presets import preset, presets
 from ..ruleset import OPTIONS, OptionSpec
+from ..savefiles import saved_matches
 from . import bindings
 from .session import Settings, default_strength
 
@@ -42,8 +44,8 @@ def row(label: str, widget: Widget, help: str = "") -> Horizontal:
     return r
 
 
-class SetupScreen(Screen[Settings]):
-    """Choose the game; dismissed with the chosen `Settings`."""
+class SetupScreen(Screen["Settings | Path"]):
+    """Choose the game; dismissed with the chosen `Settings`, or the path of a saved match to resume."""
 
     BINDINGS = bindings.SETUP
 
@@ -56,6 +58,9 @@ class SetupScreen(Screen[Settings]):
         self.seed = settings.seed
         self.delay = settings.delay
         self.save = settings.save
+        self.save_exact = settings.save_exact
+        folder = settings.save.parent if settings.save is not None else Path(".")
+        self.waiting = [s for s in saved_matches(folder) if not s.finished][:3]
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -74,8 +79,13 @@ class SetupScreen(Screen[Settings]):
             yield row("Computer pace", Input(value=f"{self.delay:g}", id="delay"),
                       "Seconds between computer moves (0 for no wait).")
         yield Static(id="setup-error")
+        if self.waiting:
+            yield Static("A saved match is waiting: " + "; ".join(s.describe() for s in self.waiting)
+                         + ". A new match gets a file of its own.", id="setup-saved")
         with Horizontal(id="setup-buttons"):
             yield Button("Start", id="start", variant="primary")
+            for i, s in enumerate(self.waiting):
+                yield Button(f"Resume {s.path.name}", id=f"resume-{i}", classes="resume")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -174,7 +184,8 @@ class SetupScreen(Screen[Settings]):
         except ValueError:
             raise RulesetError(f"the pace is a number of seconds, like 0.6, not {delay_text!r}") from None
         kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
-        settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save)
+        settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save,
+                            save_exact=self.save_exact)
         settings.check()
         return settings
 
@@ -186,6 +197,10 @@ class SetupScreen(Screen[Settings]):
             self.query_one("#setup-error", Static).update(f"[b red]Cannot start:[/] {e}")
             return
         self.dismiss(settings)
+
+    @on(Button.Pressed, ".resume")
+    def resume(self, event: Button.Pressed) -> None:
+        self.dismiss(self.waiting[int((event.button.id or "resume-0")[7:])].path)
 
     @on(Input.Submitted)
     def on_input_enter(self) -> None:

@@ -1,0 +1,89 @@
+"""Where `barbu play` keeps its matches: a saved match is never overwritten.
+
+A new match reserves a file of its own when it starts (created exclusively,
+so a second `barbu play` in the same folder at the same time takes the next
+name), and every save replaces only that file, atomically.  Unfinished
+matches already in the folder are offered for resuming.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import BarbuError
+from .record import read_record, replay
+
+DEFAULT_SAVE = "barbu-game.jsonl"
+
+
+class SaveError(BarbuError):
+    """A save file that cannot be used, said in words."""
+
+
+@dataclass(frozen=True)
+class SavedMatch:
+    path: Path
+    rules: str
+    deals_done: int
+    total_deals: int
+    finished: bool
+
+    def describe(self) -> str:
+        state = "finished" if self.finished else f"{self.deals_done} of {self.total_deals} deals played"
+        return f"{self.path.name}: {self.rules}, {state}"
+
+
+def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:
+    """The default save names in `folder`: barbu-game.jsonl, barbu-game-2.jsonl, ..."""
+    found = [p for p in folder.glob(f"{stem}*.jsonl") if p.name == f"{stem}.jsonl" or
+             p.name[len(stem) + 1:-len(".jsonl")].isdigit()]
+    return sorted(found, key=lambda p: (len(p.name), p.name))
+
+
+def saved_matches(folder: Path | str = ".") -> list[SavedMatch]:
+    """Matches saved under the default names here, unfinished first; unreadable files are skipped."""
+    out = []
+    for path in candidates(Path(folder)):
+        try:
+            record = read_record(path)
+            m = replay(record).match
+        except BarbuError:
+            continue
+        out.append(SavedMatch(path, str(m.rules), len(m.results), m.total_deals, m.is_over))
+    return sorted(out, key=lambda s: s.finished)
+
+
+def reserve(base: Path, exact: bool = False) -> Path:
+    """A file of its own for a new match, created now so nobody else takes it.
+
+    `exact` (the player named the file): refused if it exists, never
+    overwritten.  Otherwise `base` is the first choice, then ``name-2``,
+    ``name-3`` … beside it.
+    """
+    if exact:
+        try:
+            _create_exclusive(base)
+        except FileExistsError:
+            raise SaveError(f"{base} already exists: resume it with barbu play --resume {base}, "
+                            "or choose another file with --save") from None
+        return base
+    for k in range(1, 10_000):
+        path = base if k == 1 else base.with_name(f"{base.stem}-{k}{base.suffix}")
+        try:
+            _create_exclusive(path)
+        except FileExistsError:
+            continue
+        return path
+    raise SaveError(f"no free file name for a new match beside {base}")
+
+
+def _create_exclusive(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        raise
+    except OSError as e:
+        raise SaveError(f"cannot save the match to {path}: {e.strerror or e}") from None
+    os.close(fd)
