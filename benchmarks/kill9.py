@@ -46,13 +46,19 @@ def main() -> int:
     acked: dict[str, list] = {tid: [] for tid in tables}
     rng = random.Random(args.seed)
     t0 = time.monotonic()
+    active = dict(tables)
     for cycle in range(args.restarts):
-        asyncio.run(play_until_killed(server, tables, acked, rng.uniform(0.3, 1.2), cycle))
+        asyncio.run(play_until_killed(server, active, acked, rng.uniform(0.3, 1.2), cycle))
         counts = check_after_kill(db, tables, acked)  # raises AssertionError on any loss
         server.start()
         for tid, count in counts.items():
             status, data = http("GET", f"{server.base}/api/tables/{tid}")
             assert status == 200 and data["table"]["version"] == count, (tid, count, data)
+            if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
+                del active[tid]
+                new, tokens = new_table(server.base, "classic", seats={s: f"Player {cycle}.{s}" for s in range(4)})
+                tables[new] = active[new] = tokens
+                acked[new] = []
         total = sum(len(a) for a in acked.values())
         print(f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "
               "none lost", flush=True)

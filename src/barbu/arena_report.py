@@ -76,5 +76,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
 
         _, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
                                progress=advance)
+        # Matches can end before the planned number of deals: the bar ends full at what was played.
+        progress.update(task, total=progress.tasks[0].completed)
     print_summary(console, str(rules), summary)
     return 0

@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from rich import box
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__
@@ -112,13 +114,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(specs) != m.n:
         raise BarbuError(f"{rules} is played by {m.n} players: give {m.n} computer players, not {len(specs)}")
     agents = [make_agent(spec, None if args.seed is None else args.seed * 1000 + s) for s, spec in enumerate(specs)]
-    while not m.is_over:
-        actor = m.to_act()
-        if actor == CHANCE:
-            m.play_chance()
-        else:
-            assert actor is not None
-            m.apply(agents[actor].act(m.view(actor)))
+    # A progress bar on a terminal (search players take a minute for a match); nothing when piped.
+    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("deals", total=m.total_deals)
+        while not m.is_over:
+            actor = m.to_act()
+            if actor == CHANCE:
+                m.play_chance()
+                progress.update(task, completed=len(m.results), total=max(m.total_deals, len(m.results)))
+            else:
+                assert actor is not None
+                m.apply(agents[actor].act(m.view(actor)))
     if args.out:
         write_record(m, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
         console.print(f"record written to {args.out}")
@@ -147,18 +154,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if m.rules.family == "scottish":
         print_scottish_replay(args.record, m)
         return finish_replay(m, rep) or report_deals_verified(record)
-    t = Table(title=f"{args.record} — {m.rules}")
+    # Narrow enough for 80 columns with four players: each seat's cell is the deal's points over the
+    # running total; the doubles are counted here and listed by `barbu show --deal N`.
+    running = m.n <= 4  # room for the running totals in every row
+    t = Table(title=f"{Path(args.record).name} — {m.rules}", box=box.SIMPLE_HEAD, pad_edge=False,
+              collapse_padding=True,
+              caption=("each seat: points this deal / running total" if running else "points per deal")
+              + "; dbl: doubles (barbu show --deal N lists them)")
     t.add_column("deal", justify="right")
-    t.add_column("dealer", justify="right")
-    t.add_column("contract")
-    t.add_column("doubles")
+    t.add_column("dlr", justify="right")
+    t.add_column("contract", max_width=14)
+    t.add_column("dbl", justify="right")
     for s in range(m.n):
-        t.add_column(f"seat {s}", justify="right")
-    t.add_column("totals")
+        t.add_column(f"seat {s}", justify="right", no_wrap=True)
     for r in m.results:
+        totals = m.totals_after(r.number)
+        cells = [(f"{x:+}" if x else "0") + (f" / {tot}" if running else "") for x, tot in zip(r.added, totals)]
         t.add_row(str(r.number), str(r.dealer), contract_label(m, r.contract, r.trump, r.rank, r.played),
-                  " ".join(str(b) for b in r.doubles) or "-", *(str(x) for x in r.scores),
-                  " ".join(str(x) for x in m.totals_after(r.number)))
+                  str(len(r.doubles)) if r.doubles else "-", *cells)
+    if not running:
+        t.add_section()
+        t.add_row("", "", "totals", "", *(str(x) for x in m.totals))
     console.print(t)
     return finish_replay(m, rep) or report_deals_verified(record)
 

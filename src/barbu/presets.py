@@ -127,7 +127,7 @@ CLASSIC_OPTIONS = frozenset({
 
 register_family(Family(
     name="classic",
-    description="The standard 4-player Barbu with doubling (seed 001)",
+    description="The standard 4-player Barbu with doubling",
     players=(4,),
     options=CLASSIC_OPTIONS,
     contracts=lambda r: classic_contracts(r.ravage_city, r.ravage_value, r.chinese_poker),
@@ -145,7 +145,7 @@ register_preset("classic", "The standard game: 4 players, 28 deals, seven contra
 
 register_family(Family(
     name="italian",
-    description="Barbù, the Italian game with contro and surcontro (seed 002)",
+    description="Barbù, the Italian game with contro and surcontro",
     players=(4,),
     options=CLASSIC_OPTIONS - {"ravage_city", "ravage_value", "chinese_poker"},
     contracts=lambda r: italian_contracts(),
@@ -159,7 +159,7 @@ register_preset("italian", "Barbù: Italian values, Atout with or without trumps
 
 register_family(Family(
     name="italian-six",
-    description="Barbù a sei colpi: six contracts, +110 and placement points after each dealer (seed 002)",
+    description="Barbù a sei colpi: six contracts, +110 and placement points after each dealer",
     players=(4,),
     options=frozenset({"double_obligation", "heart_lead", "domino_ace", "stop_when_decided"}),
     contracts=lambda r: italian_contracts(six=True),
@@ -187,7 +187,7 @@ def stripped_deck(players: int) -> int:
 
 register_family(Family(
     name="salad",
-    description="Salad: five negative contracts and all five at once, 3 to 6 players (seed 001)",
+    description="Salad: five negative contracts and all five at once, 3 to 6 players",
     players=(3, 4, 5, 6),
     options=frozenset({"rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead",
                        "stop_when_decided"}),
@@ -204,7 +204,7 @@ register_preset("salad", "Salad: six negative contracts per declarer, the last o
 
 register_family(Family(
     name="french",
-    description="Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success (seed 000)",
+    description="Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success",
     players=(3, 4, 5, 6),
     options=frozenset({"rotation", "heart_lead", "stop_when_decided"}),
     contracts=lambda r: french_contracts(),
@@ -229,7 +229,7 @@ def _scottish_match() -> type:
 register_family(Family(
     name="scottish",
     description="The Scottish 32-card game: Sets of four Player Rounds and a Silly Round, combination calls, "
-                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs (seed 004)",
+                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs",
     players=(4,),
     options=frozenset({"sets", "stop_when_decided"}),
     contracts=lambda r: scottish_contracts(),

@@ -256,6 +256,12 @@ def replay(record: Record) -> Replay:
         if list(r.scores) != d["scores"]:
             problems.append(f"deal {k} (line {no}): the record states scores {d['scores']} "
                             f"but the play gives {list(r.scores)}")
+        if "base" in d and d["base"] != list(r.base):
+            problems.append(f"deal {k} (line {no}): the record states contract points {d['base']} "
+                            f"but the play gives {list(r.base)}")
+        if "totals" in d and d["totals"] != [number_out(x) for x in m.totals_after(k)]:
+            problems.append(f"deal {k} (line {no}): the record states running totals {d['totals']} "
+                            f"but the play gives {[number_out(x) for x in m.totals_after(k)]}")
         if "contract" in d and d["contract"] != r.contract:
             problems.append(f"deal {k} (line {no}): the record says {d['contract']} but {r.contract} was played")
         if r.scottish is not None and "calls" in d:

@@ -144,6 +144,8 @@ class Ruleset:
             spec = OPTIONS.get(name)
             if spec is None:
                 raise RulesetError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+            if name == "players":
+                check_players(self, value)
             spec.check(value)
         return validate(dataclasses.replace(self, **changes))
 
@@ -182,5 +184,17 @@ def parse_ruleset(text: str) -> Ruleset:
             if spec is None:
                 raise RulesetError(f"unknown option {key!r}; options are: {', '.join(OPTIONS)}")
             changes[key] = spec.parse(value)
+            if key == "players":
+                check_players(base, changes[key])
     return validate(dataclasses.replace(base, **changes))
+
+
+def check_players(rules: Ruleset, n: Any) -> None:
+    """Refuse a player count the game does not allow, saying what it allows (not the option's widest range)."""
+    allowed = rules.family_spec.players
+    if n in allowed:
+        return
+    if len(allowed) == 1:
+        raise RulesetError(f"{rules.preset} is a game for {allowed[0]} players, not {n}")
+    raise RulesetError(f"{rules.preset} is played by {allowed[0]} to {allowed[-1]} players, not {n}")
 
