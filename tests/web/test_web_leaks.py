@@ -23,11 +23,12 @@ import pytest
 
 from barbu.agents import AGENT_KINDS
 from barbu.cards import CARDS, cards_of
+from barbu.chance import new_secret
 from barbu.match import CHANCE
 from barbu.presets import presets
 from barbu.ruleset import Ruleset
 from barbu.web.settings import Settings
-from barbu.web.storage import TableRecord, now
+from barbu.web.storage import TableRecord, hash_token, now
 from barbu.web.table import Table
 
 from leak_oracle import LeakOracle
@@ -94,7 +95,8 @@ async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: Le
     grace = rng.choice([0.0, 1000.0])  # 0: a dropped seat is played by a stand-in at once
     settings = Settings(db_url="sqlite://", grace=grace, bot_delay=0, deal_pause=0)
     journal = MemoryJournal()
-    rec = TableRecord(uuid.uuid4().hex[:8], str(rules), rng.randrange(2 ** 40), "open", now())
+    rec = TableRecord(uuid.uuid4().hex[:8], str(rules), rng.randrange(2 ** 40), "open", now(),
+                      secret=new_secret().hex(), creator_hash=hash_token("creator"))
     table = Table(rec, journal, settings)
     table.start()
     m = table.match
@@ -103,7 +105,7 @@ async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: Le
     tokens: dict[int, str] = {}
     for s in range(n):
         if s == bot_seat:
-            await table.call(table.add_bot, s, AGENT_KINDS[0])
+            await table.call(table.add_bot, s, AGENT_KINDS[0], "creator")
         else:
             tokens[s] = await table.call(table.take_seat, s, f"P{s}")
     conns: dict[int, SinkConn | None] = {}

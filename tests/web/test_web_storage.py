@@ -94,10 +94,11 @@ def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
         journal = Journal(store)
         settings = Settings(db_url=db_url, bot_delay=0, deal_pause=0)
         await journal.run(lambda c: Store.create_table(c, "t9", "salad(players=3)", 99))
-        t = Table(TableRecord("t9", "salad(players=3)", 99, "open", now()), journal, settings)
+        t = Table(TableRecord("t9", "salad(players=3)", 99, "open", now(), creator_hash=hash_token("me")),
+                  journal, settings)
         t.start()
         for s in range(3):
-            await t.call(t.add_bot, s, "random")
+            await t.call(t.add_bot, s, "random", "me")
         while len(t.match.results) < 2:
             await asyncio.sleep(0.01)
         await t.stop()
