@@ -53,7 +53,8 @@ def main() -> int:
         server.start()
         for tid, count in counts.items():
             status, data = http("GET", f"{server.base}/api/tables/{tid}")
-            assert status == 200 and data["table"]["version"] == count, (tid, count, data)
+            # a restarted server may deal at once (one chance event) before we ask
+            assert status == 200 and count <= data["table"]["version"] <= count + 1, (tid, count, data)
             if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
                 del active[tid]
                 new, tokens = new_table(server.base, "classic", seats={s: f"Player {cycle}.{s}" for s in range(4)})

@@ -108,7 +108,9 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         for tid, count in counts.items():
             status, data = http("GET", f"{server.base}/api/tables/{tid}")
             version = data["table"]["version"]
-            assert status == 200 and (version == count if tid != bot_tid else version >= count), (tid, count, version)
+            # A restarted server may deal at once (a chance event) before we ask: at most that one more.
+            assert status == 200 and (count <= version <= count + 1 if tid != bot_tid else version >= count), \
+                (tid, count, version)
     server.stop()
     log = server.log()
     for tokens in tables.values():  # credentials never reach the server's log

@@ -42,6 +42,7 @@ from .table import Table, TableError, dumps
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
+PLAY_STRENGTH = AGENT_KINDS[-1]  # "Play against the computer": the strongest computer players
 OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
 
 SECURITY_HEADERS = {
@@ -146,6 +147,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return page("index.html")
 
     async def table_page(request: Request) -> Response:
+        if await lobby.get(request.path_params["table_id"]) is None:
+            return FileResponse(STATIC / "notfound.html", status_code=404, media_type="text/html")
         return page("table.html")
 
     async def api_options(request: Request) -> Response:
@@ -181,6 +184,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # The creator's credential lets him seat computer players; it is given out only this once.
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()},
                             status_code=201, headers={"cache-control": "no-store"})
+
+    async def api_play(request: Request) -> Response:
+        """One click: a new table, the caller in seat 0, the strongest computer players in the others."""
+        data = await read_json(request)
+        rules = parse_rules(data.get("rules") or "classic", data.get("players"))
+        name = data.get("name") or "You"
+        address = client_address(request)
+        t, creator = await lobby.create(rules, address=address)
+        lobby.check_bots(t, address)
+        token = await t.call(t.take_seat, 0, name)
+        for seat in range(1, t.match.n):
+            await t.call(t.add_bot, seat, PLAY_STRENGTH, creator, address)
+        return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
+                             "table": t.info()}, status_code=201, headers={"cache-control": "no-store"})
 
     async def api_health(request: Request) -> Response:
         return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})
@@ -256,6 +273,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/health", api_health),
+        Route("/api/play", api_play, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

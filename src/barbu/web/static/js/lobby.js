@@ -1,6 +1,6 @@
 // The lobby: create a table (game, players, options), list open tables to join or watch.
 
-import { postJSON, saveCreator } from "./net.js";
+import { postJSON, saveCreator, saveSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -117,6 +117,23 @@ $("create-form").addEventListener("submit", async (ev) => {
   } catch (e) {
     $("create-error").textContent = e.message;
     $("create-button").disabled = false;
+  }
+});
+
+$("play-computer").addEventListener("click", async () => {
+  $("play-error").textContent = "";
+  $("play-computer").disabled = true;
+  try {
+    const name = localStorage.getItem("barbu:name") || "You";
+    const body = { rules: rulesText() || "classic", name };
+    if (currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);
+    const data = await postJSON("/api/play", body);
+    saveCreator(data.id, data.creator);
+    saveSeat(data.id, { token: data.token, seat: data.seat, name });
+    location.href = data.url;
+  } catch (e) {
+    $("play-error").textContent = e.message;
+    $("play-computer").disabled = false;
   }
 });
 

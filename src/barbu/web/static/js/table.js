@@ -52,7 +52,7 @@ function contractLabel(key, trump, rank, played = true) {
   let label = contractName(key);
   const c = info && info.contracts.find((x) => x.key === key);
   if (trump !== null && trump !== undefined) label += ` ${SYMBOLS[SUITS[trump]]}`;
-  else if (c && c.trump) label += " no-trump";
+  else if (c && c.trump && !(state && state.phase === "trump" && state.contract === key)) label += " no-trump";
   if (rank) label += ` from ${rank === "T" ? "10" : rank}`;
   if (!played) label += " (not played)";
   return label;
@@ -287,6 +287,9 @@ function renderFelt() {
     const box = el("div", { class: "seat-box", "data-seat-box": s.seat });
     box.style.left = `${p.left}%`;
     box.style.top = `${p.top}%`;
+    // Anchored in proportion to its place, so a box near an edge stays inside the felt (a tall box at the
+    // top of a phone's felt is not clipped).
+    box.style.transform = `translate(-${p.left}%, -${p.top}%)`;
     if (state && state.to_act === s.seat) box.classList.add("to-act");
     if (s.seat === mySeat) box.classList.add("me");
     const title = el("div", { class: "seat-name" });
@@ -531,6 +534,10 @@ function renderHand() {
         render();
       } else if (playable) {
         send(c);
+      } else if (mine && (state.phase === "play" || state.phase === "domino")) {
+        send(c); // refused by the server with the engine's reason, which is shown
+      } else if (!mine && state.phase !== "over") {
+        showError(state.to_act === mySeat ? "Wait a moment." : `It is not your turn: waiting for ${seatName(state.to_act)}.`);
       }
     });
     box.append(card);
@@ -712,12 +719,17 @@ $("invite").addEventListener("click", async () => {
   $("invite-box").hidden = false;
   $("invite-link").value = url;
   $("invite-link").select();
+  let note;
   try {
     await navigator.clipboard.writeText(url);
-    $("invite-note").textContent = "copied";
+    note = "copied";
   } catch {
-    $("invite-note").textContent = "copy it from here";
+    note = "copy it from here";
   }
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+  if (local) note += " — this address works only on this computer: for friends on your network, start the server " +
+    "with barbu serve --host 0.0.0.0 and open the page at this computer's network address";
+  $("invite-note").textContent = note;
 });
 $("rematch").addEventListener("click", () => socket.send("rematch"));
 $("rematch-link").addEventListener("click", (e) => {

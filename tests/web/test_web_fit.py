@@ -1,0 +1,118 @@
+"""The browser table a newcomer meets: one click to play, the hand and the decision always in view,
+a refused card says why, an unknown address says so.  Playwright drives Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server
+
+VIEWPORTS = [(1280, 720), (1366, 768), (1440, 900), (390, 844)]
+SHOTS = Path(os.environ.get("BARBU_SHOTS", "")) if os.environ.get("BARBU_SHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("fit")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.2", "--deal-pause", "0",
+                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, size: tuple[int, int]) -> Page:
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def inside(page: Page, selector: str) -> None:
+    """The element's box lies wholly inside the viewport, with no scrolling."""
+    box = page.locator(selector).bounding_box()
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["x"] >= 0, (selector, box)
+    assert box["y"] + box["height"] <= vh + 1 and box["x"] + box["width"] <= vw + 1, (selector, box, vw, vh)
+    assert page.evaluate("window.scrollY") == 0
+
+
+def act(page: Page) -> None:
+    """Play the first legal card, or press the first choice, and wait until the table has moved on."""
+    version = page.locator("#table").get_attribute("data-version")
+    legal = page.locator("#hand .card[data-legal='1']")
+    (legal.first if legal.count() else page.locator("#decision button").first).click()
+    page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+
+
+def play_against_the_computer(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#hand .card")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server: Server, browser: Browser,
+                                                                        size: tuple[int, int]) -> None:
+    page = open_page(browser, size)
+    play_against_the_computer(page, server.base)
+    assert page.locator("#table").get_attribute("data-seat") == "0"
+    seen = set()
+    for _ in range(400):  # through the contract, the doubling and some card play, checking at each turn
+        page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'", timeout=30_000)
+        phase = page.locator("#table").get_attribute("data-phase")
+        inside(page, "#hand")
+        inside(page, "#decision") if page.locator("#decision").inner_text().strip() else None
+        if SHOTS and phase not in seen:
+            page.screenshot(path=str(SHOTS / f"web-{phase}-{size[0]}x{size[1]}.png"))
+        seen.add(phase)
+        if phase == "play" and len(seen) >= 3:
+            break
+        act(page)
+    assert "play" in seen and ("declare" in seen or "doubling" in seen)
+
+
+@pytest.mark.slow
+def test_a_refused_card_says_why_in_the_engines_words(server: Server, browser: Browser) -> None:
+    page = open_page(browser, (1366, 768))
+    play_against_the_computer(page, server.base)
+    for _ in range(600):
+        page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'", timeout=30_000)
+        phase = page.locator("#table").get_attribute("data-phase")
+        illegal = page.locator("#hand .card[data-legal='0']")
+        if phase == "play" and illegal.count():
+            illegal.first.click()
+            page.wait_for_selector("#error:not([hidden])")
+            text = page.locator("#error").inner_text()
+            assert text and ("must" in text or "may not" in text or "cannot" in text), text
+            return
+        act(page)
+    pytest.fail("never met a card the rules refuse")
+
+
+def test_an_unknown_table_address_is_a_real_not_found_page(server: Server, browser: Browser) -> None:
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(server.base + "/t/no-such-table")
+    assert e.value.code == 404
+    page = open_page(browser, (390, 844))
+    page.goto(server.base + "/t/no-such-table")
+    assert "There is no table at this address" in page.inner_text("body")
+    page.click("text=Go to the lobby")
+    page.wait_for_selector("#play-computer")
