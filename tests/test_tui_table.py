@@ -1,7 +1,10 @@
 """The Textual table: what it shows, refusing illegal choices, help screens, save and resume, setup."""
 
 from __future__ import annotations
+import io
 import shutil
+
+from rich.console import Console
 
 import json
 from fractions import Fraction
@@ -171,6 +174,11 @@ async def test_help_last_trick_and_scoresheet(tmp_path):
         assert isinstance(app.screen, InfoDialog)
         text = screen_text(app)
         assert "This deal: No queens" in text and "Each queen you take costs points" in text
+        assert "How a match runs" in text  # the rules guide follows, with the values
+        console = Console(width=120, file=io.StringIO(), record=True)
+        console.print(app.screen.body)
+        whole = console.export_text()
+        assert "−6 for each queen" in whole and "Worked example" in whole
         await pilot.press("escape")
         assert app.screen is table
         await pilot.press("f2")

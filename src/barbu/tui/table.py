@@ -17,8 +17,10 @@ import time
 from collections import deque
 from typing import Any
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -30,6 +32,8 @@ from textual.widgets import Footer, OptionList, Static
 from ..chinese import Arrange, Arrangements
 from ..contracts import CHINESE, DOMINO
 from ..errors import BarbuError
+from ..guide import Guide, rules_guide
+from ..guide import Table as GuideTable
 from ..record import trick_winner
 from ..view import HIDDEN, View
 from . import bindings
@@ -56,6 +60,24 @@ def running_totals(v: View, deals: int) -> list:
 
 def is_card(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
+
+
+def guide_renderables(guide: Guide) -> list:
+    """The rules guide as Rich renderables for the help screen: headings, paragraphs, lists, tables."""
+    out: list = [Text(guide.title, style="bold underline")]
+    for s in guide.sections:
+        out.append(Text("\n" + s.heading, style="bold"))
+        for b in s.blocks:
+            if isinstance(b, str):
+                out.append(Text(b))
+            elif isinstance(b, GuideTable):
+                t = RichTable(*b.header, box=box.SIMPLE, show_edge=False, expand=True)
+                for r in b.rows:
+                    t.add_row(*r)
+                out.append(t)
+            else:
+                out.extend(Text(f" • {item}") for item in b)
+    return out
 
 
 class TableScreen(Screen):
@@ -466,11 +488,9 @@ class TableScreen(Screen):
                 parts.append(f"The ace is {self.info.rules.domino_ace} in the rows.")
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
-        parts.append("\n" + bindings.KEYS_HELP)
-        parts.append("\n[b]Contracts[/b]")
-        for k in self.info.contracts.values():
-            parts.append(f"  [b]{escape(k.name)}[/b] ({k.key}): {escape(k.help)}")
-        self.app.push_screen(InfoDialog("Help", "\n".join(parts)))
+        parts.append("\n" + bindings.KEYS_HELP + "\n")
+        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(rules_guide(self.info.rules)))
+        self.app.push_screen(InfoDialog("Help and rules", body))
 
     def action_last_trick(self) -> None:
         v = self.session.view()

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -37,6 +37,7 @@ from ..agents import AGENT_KINDS
 from ..errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
+from .rules_page import rules_html, rules_index
 from .settings import Settings
 from .table import Table, TableError, dumps
 
@@ -199,6 +200,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
                              "table": t.info()}, status_code=201, headers={"cache-control": "no-store"})
 
+    async def rules_page(request: Request) -> Response:
+        name = request.path_params.get("name")
+        if name is None:
+            return HTMLResponse(rules_index())
+        html = await asyncio.to_thread(rules_html, name[:200])  # a few ms: kept off the event loop
+        if html is None:
+            return FileResponse(STATIC / "notfound.html", status_code=404, media_type="text/html")
+        return HTMLResponse(html)
+
     async def api_health(request: Request) -> Response:
         return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})
 
@@ -273,6 +283,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/health", api_health),
+        Route("/rules", rules_page),
+        Route("/rules/{name}", rules_page),
         Route("/api/play", api_play, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

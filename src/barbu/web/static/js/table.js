@@ -182,6 +182,7 @@ function goToRematch(newId) {
 function render() {
   if (!info) return;
   $("rules").textContent = info.rules;
+  $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
   document.title = `barbu — ${info.rules}`;
   const t = $("table");
   if (state) {
