@@ -190,7 +190,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         """One click: a new table, the caller in seat 0, the strongest computer players in the others."""
         data = await read_json(request)
         rules = parse_rules(data.get("rules") or "classic", data.get("players"))
-        name = data.get("name") or "You"
+        name = data.get("name") or "Player"
         address = client_address(request)
         t, creator = await lobby.create(rules, address=address)
         lobby.check_bots(t, address)

@@ -124,7 +124,7 @@ $("play-computer").addEventListener("click", async () => {
   $("play-error").textContent = "";
   $("play-computer").disabled = true;
   try {
-    const name = localStorage.getItem("barbu:name") || "You";
+    const name = localStorage.getItem("barbu:name") || "Player";
     const body = { rules: rulesText() || "classic", name };
     if (currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);
     const data = await postJSON("/api/play", body);
