@@ -106,7 +106,7 @@ def test_every_preset_selfplays_replays_and_shows(tmp_path, rules, players):
 
 def test_wrong_player_count_is_refused_with_what_is_allowed():
     out = barbu("selfplay", "--rules", "french", "--players", "2")
-    assert out.returncode == 2 and "french is played by 3, 4, 5, 6 players, not 2" in out.stderr
+    assert out.returncode == 2 and "french is played by 3 to 6 players, not 2" in out.stderr
     out = barbu("selfplay", "--rules", "classic", "--players", "5")
     assert out.returncode == 2 and "classic is played by 4 players, not 5" in out.stderr
 

@@ -21,7 +21,7 @@ def flat(text: str) -> str:
 
 def test_a_player_count_is_refused_with_what_the_game_allows() -> None:
     out = barbu("selfplay", "--players", "9")
-    assert out.returncode == 2 and "classic is a game for 4 players, not 9" in flat(out.stderr)
+    assert out.returncode == 2 and "classic is played by 4 players, not 9" in flat(out.stderr)
     out = barbu("selfplay", "--rules", "salad", "--players", "9")
     assert "salad is played by 3 to 6 players, not 9" in flat(out.stderr)
     out = barbu("selfplay", "--rules", "french(players=2)")

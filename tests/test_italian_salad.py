@@ -107,7 +107,7 @@ def test_salad_plays_whole_matches_for_every_player_count(players):
 
 
 def test_salad_player_count_is_checked():
-    with pytest.raises(RulesetError, match="salad is played by 3, 4, 5, 6 players, not 2"):
+    with pytest.raises(RulesetError, match="salad is played by 3 to 6 players, not 2"):
         Ruleset.parse("salad(players=2)")
     with pytest.raises(RulesetError, match="option players: 7 is not allowed"):
         Ruleset.parse("salad(players=7)")

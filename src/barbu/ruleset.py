@@ -195,6 +195,6 @@ def check_players(rules: Ruleset, n: Any) -> None:
     if n in allowed:
         return
     if len(allowed) == 1:
-        raise RulesetError(f"{rules.preset} is a game for {allowed[0]} players, not {n}")
+        raise RulesetError(f"{rules.preset} is played by {allowed[0]} players, not {n}")
     raise RulesetError(f"{rules.preset} is played by {allowed[0]} to {allowed[-1]} players, not {n}")
 

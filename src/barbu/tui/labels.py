@@ -310,9 +310,18 @@ def move_text(action: Any, actor: int, v: View, info: RulesInfo) -> str:
 
 
 def doubles_short(v: View) -> str:
-    """Doubles in force, compactly: ``1→you, 2→3 ×2`` (a redouble doubles the stake again)."""
+    """Doubles in force, in words from the viewer's seat: "seat 1 doubled you; you redoubled"."""
     if not v.doubles:
         return "none"
-    def who(s: int) -> str:
-        return "you" if s == v.seat else str(s)
-    return ", ".join(f"{who(b.doubler)}→{who(b.doubled)}" + (" ×2" if b.redoubled else "") for b in v.doubles)
+
+    def who(s: int, start: bool = False) -> str:
+        if s == v.seat:
+            return "You" if start else "you"
+        return f"{'Seat' if start else 'seat'} {s}"
+    parts = []
+    for b in v.doubles:
+        text = f"{who(b.doubler, True)} doubled {who(b.doubled)}"
+        if b.redoubled:
+            text += f"; {who(b.doubled)} redoubled"
+        parts.append(text)
+    return ". ".join(parts)

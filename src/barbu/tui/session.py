@@ -63,6 +63,10 @@ class Settings:
             raise RulesetError("the delay between computer moves cannot be negative")
 
 
+# Four players: you sit South, the next to play (on your left) is West.
+COMPASS = {1: "West", 2: "North", 3: "East"}
+
+
 class Session:
     """A match in progress with one human seat; the other seats are agents."""
 
@@ -132,8 +136,13 @@ class Session:
         return "you" if s == self.seat else f"seat {s}"
 
     def who(self, s: int) -> str:
-        """Who sits at a seat: you, or the computer player's strength."""
-        return "you" if s == self.seat else self.strengths.get(s, "?")
+        """Who sits at a seat: you, or a computer player named by where it sits, with its strength."""
+        if s == self.seat:
+            return "you"
+        kind = self.strengths.get(s, "?").split("(")[0]
+        n = self.match.n
+        place = COMPASS.get((s - self.seat) % n) if n == 4 else None
+        return f"{place}, computer ({kind})" if place else f"computer ({kind})"
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:

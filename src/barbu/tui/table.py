@@ -249,7 +249,7 @@ class TableScreen(Screen):
         lines.append(f"Contract: [b]{escape(contract_label(self.info, v))}[/b]")
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
-            lines.append(f"Doubles: {doubles_short(v)}  [dim](doubler→doubled, ×2 redoubled)[/]"
+            lines.append(f"Doubles: {doubles_short(v)}."
                          if v.doubles else "Doubles: none")
         if v.set_aside:
             lines.append(f"Set aside, face up: {cards_markup(v.set_aside)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.style import Style as RichStyle
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input, OptionList, Static
@@ -23,7 +24,20 @@ def by_rank(mask: int) -> list[int]:
     return sorted(sorted_cards(mask), key=lambda c: (-(c % 13), c // 13))
 
 
-class HandView(Static):
+class SuitColouredLinks:
+    """Clickable cards keep their suit colour: the link style adds only its underline or reverse,
+    not Textual's link colour (which would paint hearts and diamonds like spades)."""
+
+    @property
+    def link_style(self) -> RichStyle:  # type: ignore[override]
+        return self.styles.link_style  # type: ignore[attr-defined]
+
+    @property
+    def link_style_hover(self) -> RichStyle:  # type: ignore[override]
+        return self.styles.link_style_hover + RichStyle(reverse=True)  # type: ignore[attr-defined]
+
+
+class HandView(SuitColouredLinks, Static):
     """The person's hand sorted by suit, with a cursor; legal cards bright, the others dim."""
 
     def __init__(self, **kwargs) -> None:
@@ -91,7 +105,7 @@ class ChoiceList(OptionList, can_focus=False):
             self.highlighted = max(0, min(highlight, len(labels) - 1))
 
 
-class ArrangeChooser(Static):
+class ArrangeChooser(SuitColouredLinks, Static):
     """Chinese poker: three rows (back 5, middle 5, front 3) and a 'Lay out' line.
 
     Rows always hold 5, 5 and 3 cards: Enter (or a click) picks a card up, and on a card of
