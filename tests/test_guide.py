@@ -58,3 +58,19 @@ def test_the_rules_pages(tmp_path) -> None:
         assert c.get("/rules/classic(rotation=quick)").status_code == 200
         assert c.get("/rules/nonsense").status_code == 404
         assert "<script>" not in c.get("/rules/<script>").text
+
+
+def test_settlement_words_match_settle() -> None:
+    from barbu.guide import settlement_words, settlements
+    base = [-12, 0, -6, -6]
+    doubles = [Business(1, 0, redoubled=True), Business(1, 2)]
+    final = settle(base, doubles)
+    moved = [0] * 4
+    for payer, receiver, amount, _ in settlements(base, doubles):
+        moved[payer] -= amount
+        moved[receiver] += amount
+    assert [b + m for b, m in zip(base, moved)] == final
+    names = ["you", "seat 1", "seat 2", "seat 3"]
+    words = settlement_words(base, doubles, lambda s: names[s])
+    assert words == ["seat 1 doubled you, redoubled by you: you pay 24 to seat 1",
+                     "seat 1 doubled seat 2: seat 2 pays 6 to seat 1"]

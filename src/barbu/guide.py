@@ -253,3 +253,28 @@ def as_text(guide: Guide) -> str:
                 out += [f"• {item}" for item in b]
             out.append("")
     return "\n".join(out)
+
+
+def settlements(base: tuple[int, ...] | list[int], doubles) -> list[tuple[int, int, int, bool]]:
+    """Each double's transfer as (payer, receiver, amount, redoubled), computed as `settle` does."""
+    out = []
+    for b in doubles:
+        diff = (base[b.doubler] - base[b.doubled]) * (2 if b.redoubled else 1)
+        if diff >= 0:
+            out.append((b.doubled, b.doubler, diff, b.redoubled))
+        else:
+            out.append((b.doubler, b.doubled, -diff, b.redoubled))
+    return out
+
+
+def settlement_words(base, doubles, name) -> list[str]:
+    """"East doubled you and you redoubled: you pay 24 to East" … for the end-of-deal summary."""
+    lines = []
+    for b, (payer, receiver, amount, redoubled) in zip(doubles, settlements(base, doubles)):
+        what = f"{name(b.doubler)} doubled {name(b.doubled)}" + (f", redoubled by {name(b.doubled)}" if redoubled else "")
+        if amount == 0:
+            lines.append(f"{what}: level, nothing changes hands")
+        else:
+            lines.append(f"{what}: {name(payer)} {'pay' if name(payer) == 'you' else 'pays'} {amount} "
+                         f"to {name(receiver)}")
+    return lines

@@ -32,7 +32,7 @@ from textual.widgets import Footer, OptionList, Static
 from ..chinese import Arrange, Arrangements
 from ..contracts import CHINESE, DOMINO
 from ..errors import BarbuError
-from ..guide import Guide, rules_guide
+from ..guide import Guide, rules_guide, settlement_words
 from ..guide import Table as GuideTable
 from ..record import trick_winner
 from ..view import HIDDEN, View
@@ -60,6 +60,10 @@ def running_totals(v: View, deals: int) -> list:
 
 def is_card(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
+
+
+def signed_points(x: int) -> str:
+    return f"+{x}" if x > 0 else str(x)
 
 
 def guide_renderables(guide: Guide) -> list:
@@ -326,8 +330,8 @@ class TableScreen(Screen):
         if v.trick and v.tricks:
             leader, cards = v.tricks[-1]
             winner = trick_winner(leader, cards, trump, v.players)
-            lines.append(f"[dim]Previous trick, won by {seat_name(winner, me)}: "
-                         + " ".join(card_markup(c) for c in cards) + "[/]")
+            lines.append(f"[dim]Previous trick, won by {seat_name(winner, me)}: " + ", ".join(
+                f"{card_markup(c)} ({seat_name((leader + i) % v.players, me)})" for i, c in enumerate(cards)) + "[/]")
         return "\n".join(lines)
 
     def _draw_decision(self, v: View) -> None:
@@ -545,9 +549,9 @@ class TableScreen(Screen):
             if not r.played:
                 parts.append("Not played: nobody doubled a negative contract, so its points were shared.")
             if r.doubles:
-                parts.append("Doubles: " + ", ".join(
-                    f"{seat_name(b.doubler, v.seat)} doubled {seat_name(b.doubled, v.seat)}"
-                    + (" (redoubled)" if b.redoubled else "") for b in r.doubles))
+                parts.append("Doubles settled pair by pair (the difference of the two scores, twice if redoubled):")
+                parts += [f"  {escape(line)}" for line in
+                          settlement_words(r.base, r.doubles, lambda s: seat_name(s, v.seat))]
             c = self.info.contract(r.contract)
             if r.arrangements:
                 for s, a in enumerate(r.arrangements):
@@ -557,14 +561,16 @@ class TableScreen(Screen):
             elif r.tricks:
                 leader, cards = r.tricks[-1]
                 winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
-                parts.append(f"Last trick, won by {seat_name(winner, v.seat)}: "
-                             + " ".join(card_markup(x) for x in cards))
+                parts.append(f"Last trick, won by {seat_name(winner, v.seat)}: " + ", ".join(
+                    f"{card_markup(x)} ({seat_name((leader + i) % v.players, v.seat)})" for i, x in enumerate(cards)))
             t = Table(box=None)
             t.add_column("")
             for s in range(v.players):
                 t.add_column(seat_name(s, v.seat), justify="right")
-            t.add_row("contract", *(str(x) for x in r.base))
-            t.add_row("with doubles", *(str(x) for x in r.scores))
+            t.add_row("contract points", *(str(x) for x in r.base))
+            if r.doubles:
+                t.add_row("doubles", *(signed_points(x - y) for x, y in zip(r.scores, r.base)))
+                t.add_row("this deal", *(str(x) for x in r.scores))
             if r.series:
                 t.add_row("series points", *(str(x) for x in r.series))
             t.add_row("running total", *(str(x) for x in running_totals(v, r.number)))

@@ -18,6 +18,7 @@ from ..actions import Double
 from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
 from ..chinese import ROW_NAMES, Arrangements
 from ..contracts import CHINESE, TRICKS
+from ..guide import settlements
 from ..match import CHANCE, DealResult, Match
 from ..record import number_out, trick_winner
 from ..view import HIDDEN, View
@@ -134,7 +135,9 @@ def result_json(m: Match, r: DealResult) -> dict[str, Any]:
             "trump": r.trump, "rank": RANKS[r.rank] if r.rank is not None else None,
             "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles], "played": r.played,
             "base": [number_out(x) for x in r.base], "scores": [number_out(x) for x in r.scores],
-            "series": [number_out(x) for x in r.series] if r.series else None}
+            "series": [number_out(x) for x in r.series] if r.series else None,
+            # each double's transfer, as the engine settles it: [payer, receiver, amount, redoubled]
+            "settlements": [[p, q, number_out(a), rd] for p, q, a, rd in settlements(r.base, r.doubles)]}
 
 
 def scoresheet(m: Match) -> dict[str, Any]:

@@ -691,14 +691,38 @@ function scoreChart(sc, n) {
   return svg;
 }
 
+// The deal's summary, laid on the felt between deals: contract points, the doubles' settlement
+// (as the server computed it), the deal's result and the running totals.  A click closes it.
 function showDealEnd(d) {
   const box = $("deal-end");
-  box.replaceChildren(el("strong", { textContent: `Deal ${d.number}: ${contractLabel(d.contract, d.trump, d.rank, d.played)}` }),
-    el("div", {}, d.scores.map((x, s) => `${seatName(s)} ${num(x) > 0 ? "+" : ""}${fmt(x)}`).join(" · ")));
+  const signedText = (x) => `${num(x) > 0 ? "+" : ""}${fmt(x)}`;
+  const short = (s) => (s === mySeat ? "You" : (info.seats[s] && info.seats[s].name) || `seat ${s}`);
+  const head = el("tr", {}, el("th", { textContent: "" }), ...d.scores.map((_, s) => el("th", { textContent: short(s) })));
+  const row = (label, values, cls = "") => el("tr", { class: cls }, el("th", { textContent: label }),
+    ...values.map((x) => el("td", { textContent: x })));
+  const rows = [row("contract points", d.base.map(signedText))];
+  if (d.doubles.length) {
+    rows.push(row("doubles", d.scores.map((x, s) => signedText(num(x) - num(d.base[s])))));
+    rows.push(row("this deal", d.scores.map(signedText), "strong"));
+  }
+  if (d.series) rows.push(row("series points", d.series.map(signedText)));
+  if (d.totals) rows.push(row("total", d.totals.map(fmt), "strong"));
+  const lines = (d.settlements || []).map(([payer, receiver, amount, redoubled], i) => {
+    const [doubler, doubled] = d.doubles[i];
+    const what = `${seatName(doubler)} doubled ${seatName(doubled)}${redoubled ? ", redoubled" : ""}`;
+    return el("li", { textContent: num(amount) === 0 ? `${what}: level` : `${what}: ${seatName(payer)} pays ${fmt(amount)} to ${seatName(receiver)}` });
+  });
+  box.replaceChildren(
+    el("strong", { textContent: `Deal ${d.number}: ${contractLabel(d.contract, d.trump, d.rank, d.played)}` }),
+    d.played ? "" : el("p", { textContent: "Not played: nobody doubled, so the points were shared." }),
+    el("table", {}, head, ...rows),
+    lines.length ? el("ul", { class: "settle" }, ...lines) : "",
+    el("p", { class: "muted", textContent: "Click to close" }));
   box.hidden = false;
   clearTimeout(showDealEnd.timer);
-  showDealEnd.timer = setTimeout(() => (box.hidden = true), 5000);
+  showDealEnd.timer = setTimeout(() => (box.hidden = true), 12000);
 }
+$("deal-end").addEventListener("click", () => ($("deal-end").hidden = true));
 
 function renderEnd() {
   const over = state && state.phase === "over" && scores && scores.over;
@@ -741,7 +765,6 @@ $("close-end").addEventListener("click", () => {
   endDismissed = true;
   render();
 });
-$("deal-end").addEventListener("click", () => ($("deal-end").hidden = true));
 
 const socket = new TableSocket(tableId, onMessage, (status) => {
   const c = $("conn");
