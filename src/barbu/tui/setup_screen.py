@@ -37,6 +37,11 @@ def option_values(spec: OptionSpec) -> list[str]:
     return [str(x) for x in range(lo, hi + 1)]
 
 
+def words(identifier: str) -> str:
+    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
+    return identifier.replace("_", " ")
+
+
 def row(label: str, widget: Widget, help: str = "") -> Horizontal:
     r = Horizontal(Label(label, classes="setup-label"), widget, classes="setup-row")
     if help:
@@ -76,8 +81,8 @@ class SetupScreen(Screen["Settings | Path"]):
             yield row("Seed", Input(value="" if self.seed is None else str(self.seed),
                                     placeholder="random", id="seed"),
                       "The same seed deals the same cards.")
-            yield row("Computer pace", Input(value=f"{self.delay:g}", id="delay"),
-                      "Seconds between computer moves (0 for no wait).")
+            yield row("Pause between computer moves (seconds)", Input(value=f"{self.delay:g}", id="delay"),
+                      "Seconds the computer players wait before each move, so you can follow (0: no wait).")
         yield Static(id="setup-error")
         if self.waiting:
             yield Static("A saved match is waiting: " + "; ".join(s.describe() for s in self.waiting)
@@ -120,8 +125,8 @@ class SetupScreen(Screen["Settings | Path"]):
             if name == "players" or name not in fam.options:
                 continue
             value = spec.format(self.values[name])
-            rows.append(row(name, Select([(v, v) for v in option_values(spec)], value=value,
-                                         allow_blank=False, id=f"opt-{name}"), spec.help))
+            rows.append(row(words(name).capitalize(), Select([(words(v), v) for v in option_values(spec)], value=value,
+                                                         allow_blank=False, id=f"opt-{name}"), spec.help))
         if not rows:
             rows.append(Label("This game has no options."))
         return rows
