@@ -90,3 +90,12 @@ def test_the_action_parser_raises_only_its_own_errors(text: str, rules: str, ste
         m.apply(action)
     except BarbuError:
         assert len(m.history) == before  # a refused action changes nothing
+
+
+def test_unclosed_strings_cost_one_pass_not_one_per_quote() -> None:
+    # Found in review: with a closing quote required, each unclosed string rescanned the rest of the text,
+    # so this 400 KB text took hours.  It must be refused like any other (a hang here fails the run).
+    hostile = "[" * 40 + '"' + '\\"' * 200_000
+    with pytest.raises(JsonError, match="nested more than"):
+        loads(hostile)
+    assert depth('[[["a' + '\\"' * 1000) == 3

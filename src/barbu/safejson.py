@@ -18,7 +18,9 @@ from .errors import ParseError
 
 MAX_DEPTH = 32  # nothing this project reads nests deeper than a handful of levels
 
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+# A string token may be unclosed: it then runs to the end in one match, so a hostile text of unclosed
+# strings costs one pass, not one pass per quote (which grew with the square of the length).
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
 
 
 class JsonError(ParseError):

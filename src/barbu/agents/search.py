@@ -136,8 +136,10 @@ class SearchAgent:
         self.seconds = seconds
         self.exact_tricks = exact_tricks
         self.last_samples = 0  # how many deals the last decision looked at (for benchmarks)
+        self.last_values: list[tuple[Any, float]] = []  # (action, mean value) of the last search, best first
 
     def act(self, view: View) -> Any:
+        self.last_values = []
         deadline = time.perf_counter() + self.seconds  # everything counts, the one-off baselines too
         legal = view.legal
         if not legal:
@@ -178,6 +180,7 @@ class SearchAgent:
             for i, a in enumerate(legal):
                 scores[i] -= baselines.get(a.contract, 0.0) * done
         best = max(range(len(legal)), key=lambda i: scores[i])
+        self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
 
     def shortlist(self, view: View, legal, contracts, sign: int) -> list:

@@ -144,6 +144,33 @@ class Session:
         place = COMPASS.get((s - self.seat) % n) if n == 4 else None
         return f"{place}, computer ({kind})" if place else f"computer ({kind})"
 
+    # ---------------------------------------------------------------- help at the table
+    def take_back(self) -> int:
+        """Undo back to your previous decision in this deal (every other seat is a computer player here).
+
+        Returns how many actions were taken back; refuses, changing nothing, when you have not yet
+        decided anything in this deal.
+        """
+        m = self.match
+        history = m.history
+        start = m.deal_start
+        mine = [i for i in range(start, len(history)) if self._actor_at(i) == self.seat]
+        if not mine:
+            raise BarbuError("there is no move of yours in this deal to take back")
+        target = mine[-1]
+        undone = 0
+        while len(m.history) > target:
+            m.undo()
+            undone += 1
+        return undone
+
+    def _actor_at(self, index: int) -> int | None:
+        """Who took the history's action number `index` (replayed on a copy: the match keeps no actor list)."""
+        probe = Match(self.match.rules, self.match.seed)
+        for a in self.match.history[:index]:
+            probe.apply(a)
+        return probe.to_act()
+
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:
         """Apply the person's choice (an action or typed text); a bad one raises `BarbuError`, changing nothing."""
