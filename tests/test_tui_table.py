@@ -17,6 +17,7 @@ from barbu.agents import AGENT_KINDS
 from barbu.cards import CARDS, CardSet
 from barbu.match import CHANCE, Match
 from barbu.record import write_record
+from barbu.ruleset import Ruleset
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
 from barbu.tui.setup_screen import SetupScreen
@@ -423,3 +424,56 @@ async def test_series_points_with_exact_fractions_in_the_scoresheet(tmp_path):
         await pilot.press("f3")
         text = screen_text(app)
         assert "6 of 24 deals played" in text and "+295/2" in text
+
+
+async def test_hint_and_take_back(tmp_path):
+    seed = 5
+    seat = first_dealer(PLAYED, seed)
+    app = new_app(tmp_path, PLAYED, seed, seat)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await to_play_phase(pilot, "no-queens")
+        s = table.session
+        before_hand = s.view().hand
+        await pilot.press("f4")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, InfoDialog):
+                break
+        text = screen_text(app)
+        assert "The strongest computer player would choose" in text and "on average" in text
+        await pilot.press("escape")
+        # play the first legal card, let the computer players answer, then take it back
+        moves = s.moves
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert s.moves > moves
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert s.moves == moves and s.view().hand == before_hand and s.to_act() == seat
+
+
+def test_take_back_is_refused_before_any_move_of_yours_in_the_deal(tmp_path):
+    from barbu.errors import BarbuError
+    s = Session.new(Settings(rules=Ruleset.parse(PLAYED), seed=5, save=None, seat=1))
+    while s.to_act() == CHANCE:
+        s.play_chance()
+    assert s.to_act() != 1 or s.match.deal_start == len(s.match.history) - 1
+    moves = s.moves
+    try:
+        s.take_back()
+    except BarbuError as e:
+        assert "no move of yours in this deal" in str(e)
+    else:
+        raise AssertionError("take back was not refused")
+    assert s.moves == moves
+
+
+def test_hint_sees_only_the_view_and_explains():
+    from barbu.agents.hint import hint
+    m = Match(PLAYED, 3)
+    while m.to_act() == CHANCE:
+        m.play_chance()
+    v = m.view(m.to_act())
+    h = hint(v, samples=8, seconds=1.0)
+    assert h.action in v.legal
+    assert "imagined" in h.reason or "rules of thumb" in h.reason

@@ -13,6 +13,8 @@ TABLE = [
     Binding("f1", "help", "Help"),
     Binding("f2", "last_trick", "Last trick"),
     Binding("f3", "scoresheet", "Scoresheet"),
+    Binding("f4", "hint", "Hint"),
+    Binding("ctrl+z", "take_back", "Take back"),
     Binding("ctrl+s", "save", "Save"),
     Binding("escape", "clear", "Clear", show=False),
 ]
@@ -39,5 +41,6 @@ KEYS_HELP = """\
   type + Enter   a card (qh, 10s, A♠), a contract (no-queens), trump h, rank 7,
                  pass, double 1 3, family, maximum, arrange <back> <middle> <front>
   mouse          click a card or a choice
-  F1 help   F2 last trick   F3 scoresheet   Ctrl+S save   Ctrl+Q save and quit
-  Typed words work too: help, last, scores, save, quit."""
+  F1 help   F2 last trick   F3 scoresheet   F4 hint   Ctrl+Z take back your last move
+  Ctrl+S save   Ctrl+Q save and quit
+  Typed words work too: help, last, scores, hint, undo, save, quit."""

@@ -154,7 +154,8 @@ class Session:
         m = self.match
         history = m.history
         start = m.deal_start
-        mine = [i for i in range(start, len(history)) if self._actor_at(i) == self.seat]
+        actors = self._actors()
+        mine = [i for i in range(max(start, 0), len(history)) if actors[i] == self.seat]
         if not mine:
             raise BarbuError("there is no move of yours in this deal to take back")
         target = mine[-1]
@@ -164,12 +165,14 @@ class Session:
             undone += 1
         return undone
 
-    def _actor_at(self, index: int) -> int | None:
-        """Who took the history's action number `index` (replayed on a copy: the match keeps no actor list)."""
+    def _actors(self) -> list[int | None]:
+        """Who took each action of the history (one replay: the match keeps no list of actors)."""
         probe = Match(self.match.rules, self.match.seed)
-        for a in self.match.history[:index]:
+        out = []
+        for a in self.match.history:
+            out.append(probe.to_act())
             probe.apply(a)
-        return probe.to_act()
+        return out
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:

@@ -29,9 +29,11 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
+from ..cards import CARDS
 from ..chinese import Arrange, Arrangements
 from ..contracts import CHINESE, DOMINO
 from ..errors import BarbuError
+from ..agents.hint import hint
 from ..guide import Guide, rules_guide, settlement_words
 from ..guide import Table as GuideTable
 from ..record import trick_winner
@@ -47,7 +49,7 @@ from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView
 MAX_LISTED = 1000  # longer choice lists are typed (the first ones are still listed)
 COMMANDS = {"help": "help", "?": "help", "last": "last_trick", "last trick": "last_trick", "tricks": "last_trick",
             "scores": "scoresheet", "scoresheet": "scoresheet", "sheet": "scoresheet", "save": "save",
-            "quit": "quit", "exit": "quit"}
+            "quit": "quit", "exit": "quit", "hint": "hint", "undo": "take_back", "take back": "take_back"}
 
 
 def running_totals(v: View, deals: int) -> list:
@@ -495,6 +497,41 @@ class TableScreen(Screen):
         parts.append("\n" + bindings.KEYS_HELP + "\n")
         body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(rules_guide(self.info.rules)))
         self.app.push_screen(InfoDialog("Help and rules", body))
+
+    def action_hint(self) -> None:
+        """What the strongest computer player would do from your seat (your view only), and why."""
+        if not self.waiting_for_human:
+            self.notify("A hint is for your turn.", timeout=4)
+            return
+        self.notify("Thinking about your hand…", timeout=3)
+        self.run_worker(self._hint(), group="hint", exclusive=True)
+
+    async def _hint(self) -> None:
+        s = self.session
+        v = s.view()
+        moves = s.moves
+        def label(a: Any) -> str:
+            return CARDS[a].display() if isinstance(a, int) and not isinstance(a, bool) else str(a)
+        h = await asyncio.to_thread(hint, v, label, None, 60, 1.5, self.info.highest_wins)
+        if s.moves != moves:
+            return
+        self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would choose "
+                                                f"{escape(label(h.action))}.[/b]\n\n{escape(h.reason)}\n\n"
+                                                "[dim]It sees only what you see.[/dim]"))
+
+    def action_take_back(self) -> None:
+        """Undo back to your previous decision of this deal: the others here are all computer players."""
+        if self.thinking is not None or self.paused:
+            self.notify("Wait for the computer player to finish its move.", timeout=4)
+            return
+        try:
+            undone = self.session.take_back()
+        except BarbuError as e:
+            self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
+            return
+        self.notify(f"Took back {undone} move{'s' if undone != 1 else ''}: your turn again.", timeout=4)
+        self.redraw()
+        self.advance()
 
     def action_last_trick(self) -> None:
         v = self.session.view()
