@@ -34,6 +34,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import safejson
 from ..agents import AGENT_KINDS
+from ..agents.hint import hint
+from ..cards import CARDS
 from ..errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
@@ -316,9 +318,37 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+HINTS_AT_ONCE = asyncio.Semaphore(2)  # hints search for up to 1.5 s on a core: at most two at a time
+
+
+async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
+    """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
+    if conn in busy:
+        raise TableError("a hint is already on its way")
+    view = await table.call(table.hint_view, conn)
+    version = table.version
+    busy.add(conn)
+    try:
+        async with HINTS_AT_ONCE:
+            h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, table.match.rules.family_spec.highest_wins)
+    finally:
+        busy.discard(conn)
+    conn.send(dumps({"type": "hint", "version": version,
+                     "action": hint_label(h.action), "text": action_text(h.action), "reason": h.reason}))
+
+
+def hint_label(action: Any) -> str:
+    return CARDS[action].display() if isinstance(action, int) and not isinstance(action, bool) else str(action)
+
+
+def action_text(action: Any) -> str:
+    return str(CARDS[action]) if isinstance(action, int) and not isinstance(action, bool) else str(action)
+
+
 async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: Settings) -> None:
     """Read one connection's messages until it closes or is cut off."""
     limit = RateLimit(settings.burst, settings.rate)
+    hints: set = set()
     joined = False
     while True:
         try:
@@ -374,6 +404,11 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
                 await table.call(table.leave_seat, conn)
             elif kind == "rematch":
                 await table.call(table.rematch, conn)
+            elif kind == "take_back":
+                undone = await table.call(table.take_back, conn)
+                conn.send(dumps({"type": "taken_back", "moves": undone}))
+            elif kind == "hint":
+                await send_hint(conn, table, hints)
             else:
                 _reply_error(conn, "unknown_type", f"unknown message type {kind[:40]!r}")
         except TableError as e:

@@ -174,6 +174,11 @@ class Store:
                                            bots_by=bots_by, touched_at=t))
 
     @staticmethod
+    def truncate_events(conn: Connection, table_id: str, from_seq: int) -> None:
+        """Cut a table's log at `from_seq` (a move taken back against computer players)."""
+        conn.execute(EVENTS.delete().where(EVENTS.c.table_id == table_id, EVENTS.c.seq >= from_seq))
+
+    @staticmethod
     def touch(conn: Connection, table_id: str) -> None:
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(touched_at=now()))
 

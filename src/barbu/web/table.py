@@ -32,6 +32,7 @@ from ..errors import BarbuError, IllegalAction, ParseError
 from ..match import CHANCE, DEAL, Match
 from ..record import record_lines
 from ..ruleset import Ruleset
+from ..view import View
 from .mailbox import Mailbox
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token
@@ -542,6 +543,48 @@ class Table:
             return
         self._after_move(seat, action)
         await self._advance()
+
+    # ------------------------------------------------------------------ help at the table
+    def against_computers(self, seat: int) -> bool:
+        return all(s.kind == "bot" for s in self.seats if s.index != seat)
+
+    async def hint_view(self, conn: Conn) -> View:
+        """The seat's own view, for a hint computed outside the actor (never anything more)."""
+        seat = conn.seat
+        if seat is None:
+            raise TableError("spectators get no hints: take a seat to play")
+        if not self.started or self.match.to_act() != seat:
+            raise TableError("a hint is for your turn")
+        return self.match.view(seat)
+
+    async def take_back(self, conn: Conn) -> int:
+        """Undo back to this player's previous decision of the deal, at a table of computer players only.
+
+        The event log is cut at the same place in the same transaction order, so a restarted server
+        rebuilds the table as it is now.
+        """
+        seat = conn.seat
+        m = self.match
+        if seat is None:
+            raise TableError("spectators cannot take moves back")
+        if not self.against_computers(seat):
+            raise TableError("moves can be taken back only in a match against computer players")
+        mine = [i for i in range(max(m.deal_start, 0), len(m.history)) if self.actors[i] == seat]
+        if not mine:
+            raise TableError("there is no move of yours in this deal to take back")
+        target = mine[-1]
+        await self.journal.run(lambda c: Store.truncate_events(c, self.id, target))
+        undone = 0
+        while len(m.history) > target:
+            m.undo()
+            self.actors.pop()
+            undone += 1
+        self._scheduled = None
+        self.recent[seat].clear()
+        for c in self.connections():
+            self._send_state(c, full=True)
+        await self._advance()
+        return undone
 
     # ------------------------------------------------------------------ rematch
     async def rematch(self, conn: Conn) -> str:

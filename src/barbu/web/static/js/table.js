@@ -134,6 +134,18 @@ function onMessage(msg) {
       return;
     case "error":
       showError(msg.message);
+      $("hint-button").disabled = false;
+      break;
+    case "hint":
+      $("hint-button").disabled = false;
+      if (state && msg.version === state.version) {
+        $("hint-box").textContent = `Hint: ${msg.action}. ${msg.reason}`;
+        $("hint-box").hidden = false;
+        hinted = msg.text;
+      }
+      break;
+    case "taken_back":
+      $("hint-box").hidden = true;
       break;
     default:
       break;
@@ -151,7 +163,11 @@ function setState(next, last, fullLog) {
     if (last.action === "deal" && last.seat === -1) log = [];
     if (!log.length || log[log.length - 1].seq < last.seq) log.push(last);
   }
-  if (!state || next.to_act !== state.to_act || next.version !== state.version) hideError();
+  if (!state || next.to_act !== state.to_act || next.version !== state.version) {
+    hideError();
+    $("hint-box").hidden = true;
+    hinted = null;
+  }
   // Keep selections only while they are still in hand.
   if (next.hand) {
     selection = new Set([...selection].filter((c) => next.hand.includes(c)));
@@ -374,7 +390,18 @@ function myTurn() {
   return state && mySeat !== null && state.to_act === mySeat && state.legal_count > 0;
 }
 
+let hinted = null; // the action text of the hint shown, highlighted in the hand until the state moves on
+
+function renderHelpTools() {
+  const seated = mySeat !== null && info.status === "playing";
+  $("help-tools").hidden = !seated;
+  $("hint-button").hidden = !myTurn();
+  const againstComputers = info.seats.every((s) => s.seat === mySeat || s.kind === "bot");
+  $("take-back").hidden = !(seated && againstComputers);
+}
+
 function renderTurn() {
+  renderHelpTools();
   const t = $("turn");
   t.dataset.mine = myTurn() ? "1" : "0";
   if (!state || info.status === "open") {
@@ -528,6 +555,7 @@ function renderHand() {
     else if (mine && state.legal && (state.phase === "play" || state.phase === "domino")) card.classList.add("dim");
     card.dataset.legal = playable ? "1" : "0";
     if (selection.has(c)) card.classList.add("selected");
+    if (hinted === c) card.classList.add("hinted");
     card.addEventListener("click", () => {
       if (selecting) {
         if (selection.has(c)) selection.delete(c);
@@ -757,6 +785,13 @@ $("invite").addEventListener("click", async () => {
   $("invite-note").textContent = note;
 });
 $("rematch").addEventListener("click", () => socket.send("rematch"));
+$("hint-button").addEventListener("click", () => {
+  $("hint-button").disabled = true;
+  $("hint-box").textContent = "Thinking about your hand…";
+  $("hint-box").hidden = false;
+  socket.send("hint");
+});
+$("take-back").addEventListener("click", () => socket.send("take_back"));
 $("rematch-link").addEventListener("click", (e) => {
   e.preventDefault();
   goToRematch(info.rematch_id);
