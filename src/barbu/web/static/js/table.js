@@ -596,7 +596,8 @@ function renderSide() {
     ci.append(el("p", { class: "muted", textContent: `Left to ${seatName(state.declarer)}: ${left || "none"}` }));
   }
   if (state && state.doubles && state.doubles.length) {
-    ci.append(el("p", { textContent: "Doubles: " + state.doubles.map(([a, b, rr]) => `${seatName(a)} → ${seatName(b)}${rr ? " (redoubled)" : ""}`).join("; ") }));
+    const said = ([a, b, rr]) => `${seatName(a)} doubled ${seatName(b)}${rr ? `; ${seatName(b)} redoubled` : ""}`;
+    ci.append(el("p", { textContent: `Doubles: ${state.doubles.map(said).join(". ")}.` }));
   }
   if (state && state.set_aside && state.set_aside.length) {
     const p = el("p", {}, "Set aside: ");
