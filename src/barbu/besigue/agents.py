@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
 from typing import Any
 
 from ..errors import AgentError
@@ -156,15 +155,24 @@ class RuleAgent:
 
 
 # ---------------------------------------------------------------- exact endgame
+INF = 10**6
+
+
 def solve_endgame(hands: tuple[tuple[int, ...], tuple[int, ...]], leader: int, trick: tuple[int, ...],
                   trump: int, brisque_ranks: tuple[int, ...], must_win: bool, tricks_left: int,
-                  ) -> dict[int, int]:
+                  exact: bool = True) -> dict[int, int]:
     """Exact values of each legal card for the seat to act, as (own − opponent) points from now on.
+
+    With ``exact=False`` only the best card's value is exact; the others are
+    proven worse and get a lower bound minus one (faster: the root narrows its window).
 
     ``hands`` are card types per seat; ``trick`` holds the lead's type when the
     seat to act follows.  Points: brisques won plus 10 for the last trick.
+    Alpha-beta over the score difference with a transposition table of bounds,
+    keyed by the two hands at trick boundaries (copies of a card are one type).
     """
     pts = tuple(10 if t % 8 in brisque_ranks else 0 for t in range(32))
+    table: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}  # -> (lower, upper)
 
     def follow_options(hand: tuple[int, ...], lead: int) -> list[int]:
         same = [c for c in hand if c // 8 == lead // 8]
@@ -180,42 +188,77 @@ def solve_endgame(hands: tuple[tuple[int, ...], tuple[int, ...]], leader: int, t
         i = hand.index(c)
         return hand[:i] + hand[i + 1:]
 
-    @lru_cache(maxsize=None)
-    def lead_value(hl: tuple[int, ...], hf: tuple[int, ...]) -> int:
-        """Leader's net points from here (hands sorted)."""
+    def lead_value(hl: tuple[int, ...], hf: tuple[int, ...], alpha: int, beta: int) -> int:
+        """Leader's net points from here, exact when inside (alpha, beta), else a bound."""
         if not hl:
             return 0
-        best = -10**9
-        for c in sorted(set(hl), key=lambda t: -(t % 8)):
-            v = follow_value(remove(hl, c), hf, c)
+        key = (hl, hf)
+        lo, hi = table.get(key, (-INF, INF))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a0 = alpha
+        alpha, beta = max(alpha, lo), min(beta, hi)
+        best = -INF
+        for c in sorted(set(hl), key=lambda t: (-pts[t], -(t % 8))):
+            v = follow_value(remove(hl, c), hf, c, max(alpha, best), beta)
             if v > best:
                 best = v
+                if best >= beta:
+                    break
+        if best <= a0:
+            table[key] = (lo, min(hi, best))
+        elif best >= beta:
+            table[key] = (max(lo, best), hi)
+        else:
+            table[key] = (best, best)
         return best
 
-    @lru_cache(maxsize=None)
-    def follow_value(hl: tuple[int, ...], hf: tuple[int, ...], lead: int) -> int:
-        """Leader's net points, the lead on the table and the follower to choose."""
-        worst = 10**9
-        for d in set(follow_options(hf, lead)):
-            worst = min(worst, _after(hl, remove(hf, d), lead, d))
+    def follow_value(hl: tuple[int, ...], hf: tuple[int, ...], lead: int, alpha: int, beta: int) -> int:
+        """Leader's net points with ``lead`` on the table: the follower minimises."""
+        worst = INF
+        last = 10 if not hl else 0
+        opts = sorted(set(follow_options(hf, lead)), key=lambda d: (not _beats_type(d, lead, trump), pts[d]))
+        for d in opts:
+            p = pts[lead] + pts[d] + last
+            rest = remove(hf, d)
+            ub = min(beta, worst)
+            if _beats_type(d, lead, trump):
+                v = -(p + lead_value(rest, hl, -ub - p, -alpha - p))
+            else:
+                v = p + lead_value(hl, rest, alpha - p, ub - p)
+            if v < worst:
+                worst = v
+                if worst <= alpha:
+                    break
         return worst
-
-    def _after(hl: tuple[int, ...], hf: tuple[int, ...], lead: int, d: int) -> int:
-        p = pts[lead] + pts[d] + (10 if not hl else 0)
-        if _beats_type(d, lead, trump):
-            return -(p + lead_value(hf, hl))
-        return p + lead_value(hl, hf)
 
     me = leader if not trick else 1 - leader
     mine, other = tuple(sorted(hands[me])), tuple(sorted(hands[1 - me]))
     out: dict[int, int] = {}
+    best = -INF
     if not trick:
-        for c in set(mine):
-            out[c] = follow_value(remove(mine, c), other, c)
+        for c in sorted(set(mine), key=lambda t: (-pts[t], -(t % 8))):
+            alpha = -INF if exact else best
+            v = follow_value(remove(mine, c), other, c, alpha, INF)
+            out[c] = v if v > alpha else v - 1
+            best = max(best, out[c])
     else:
         lead = trick[0]
-        for d in set(follow_options(mine, lead)):
-            out[d] = -_after(other, remove(mine, d), lead, d)
+        last = 10 if len(mine) == 1 else 0
+        for d in sorted(set(follow_options(mine, lead)), key=lambda d: (not _beats_type(d, lead, trump), pts[d])):
+            p = pts[lead] + pts[d] + last
+            rest = remove(mine, d)
+            alpha = -INF if exact else best
+            if _beats_type(d, lead, trump):
+                v = p + lead_value(rest, other, alpha - p, INF)
+            else:
+                v = -(p + lead_value(other, rest, -INF, -alpha - p))
+            out[d] = v if v > alpha else v - 1
+            best = max(best, out[d])
     return out
 
 
@@ -258,35 +301,42 @@ class SearchAgent:
         trick = tuple(type_of(c) for _, c in view.trick)
         leader = view.trick[0][0] if view.trick else view.seat
         values = solve_endgame((hands[0], hands[1]), leader, trick, view.trump, ranks,
-                               view.rules.endgame == "must_win", 32 - view.tricks)
+                               view.rules.endgame == "must_win", 32 - view.tricks, exact=False)
         return max(plays, key=lambda a: (values.get(a.card, -10**9), -a.card))
 
     def _pimc(self, view: BesigueView, plays: list[Play]) -> Any:
+        """Each card is tried on the same sampled deals (rule-player rollouts to the end of the deal);
+        only samples finished before the deadline count, and the rule player's own choice stands
+        unless another card beats it by ``MARGIN`` points on average."""
         prior = rule_play(view)
         totals = {a: 0.0 for a in plays}
-        counts = {a: 0 for a in plays}
+        done = 0
         deadline = time.perf_counter() + self.seconds
         rollout = RuleAgent()
         for _ in range(self.samples):
             base = sample_game(view, self.rng)
+            sample: dict[Play, int] = {}
             for a in plays:
+                if time.perf_counter() > deadline:
+                    break
                 g = base.clone()
                 g.keep_undo = False
                 g.apply(a)
                 deal = g.deal_no
                 while g.phase not in ("over", "shuffle") and g.deal_no == deal:
                     g.apply(rollout.act(g.view(g.actor)))
-                diff = g.results[-1]["scores"][view.seat] - g.results[-1]["scores"][1 - view.seat]
-                totals[a] += diff
-                counts[a] += 1
+                r = g.results[-1]["scores"]
+                sample[a] = r[view.seat] - r[1 - view.seat]
                 self.playouts += 1
-            if time.perf_counter() > deadline:
+            if len(sample) < len(plays):
                 break
-        mean = {a: totals[a] / counts[a] for a in plays if counts[a]}
-        if prior not in mean:
+            for a, v in sample.items():
+                totals[a] += v
+            done += 1
+        if not done:
             return prior
-        best = max(mean, key=lambda a: (mean[a], -a.card))
-        return best if mean[best] >= mean[prior] + self.MARGIN else prior
+        best = max(plays, key=lambda a: (totals[a], -a.card))
+        return best if (totals[best] - totals[prior]) / done >= self.MARGIN else prior
 
 
 def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
