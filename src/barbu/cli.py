@@ -314,6 +314,9 @@ def show_scottish_deal(m: Match, r) -> None:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
+    if not args.resume and game_kind(args.rules).name != "barbu":
+        raise BarbuError(f"{args.rules} cannot be played in the terminal yet; try "
+                         f"barbu selfplay --rules {args.rules} --bots rule,search")
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
         if args.seat is None:
