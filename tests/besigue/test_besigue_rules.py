@@ -159,7 +159,6 @@ def test_trick_winner_while_the_stock_lasts() -> None:
 
 
 def test_turned_seven_scores_ten_to_the_dealer() -> None:
-    g = deal_game(FILL1, ["AC"] + FILL1[1:], "7H", dealer=1) if False else None
     g = deal_game(["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
                   ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "7H", dealer=1)
     assert g.trump == HEARTS and g.scores == [0, 10]

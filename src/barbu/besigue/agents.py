@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import AgentError
 from .actions import Declare, Exchange, NoDeclaration, Play, Show
-from .cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, rank_of, suit_of, type_of
+from .cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
 from .melds import legal_declarations
 from .view import BesigueView, sample_game
 
@@ -275,6 +275,8 @@ class SearchAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 8, seconds: float = 0.5,
                  exact_tricks: int = 9) -> None:
+        # exact_tricks is accepted for the Barbu spelling of settings; Bésigue always solves the
+        # last tricks exactly once the stock is empty.
         self.rng = random.Random(seed)
         self.samples = samples
         self.seconds = seconds

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import IllegalAction, ParseError
+from ..errors import IllegalAction
 from .actions import (MELD_NAMES, Action, Declare, Exchange, FirstDealer, NoDeclaration, Play, Show,
                       Shuffle, parse_action, slot_text)
 from .cards import ACE, SEVEN, TEN, card_text, rank_of, suit_of, type_of, type_text
@@ -437,10 +437,6 @@ class BesigueGame:
         for f, v in zip(self._FIELDS, fields):
             setattr(self, f, v)
 
-    # ------------------------------------------------------------ text
-    def describe(self, action: Action) -> str:
-        return str(action)
-
     @property
     def winner(self) -> int | None:
         if not self.is_over:
@@ -448,11 +444,4 @@ class BesigueGame:
         return 0 if self.totals[0] > self.totals[1] else 1
 
 
-def parse_or_illegal(game: BesigueGame, text: str) -> Action:
-    """Parse a text and check it against the game: ParseError or IllegalAction, with the reason."""
-    action = parse_action(text)
-    game._check(action)
-    return action
-
-
-__all__ = ["BesigueGame", "CHANCE", "beats", "parse_or_illegal", "ParseError"]
+__all__ = ["BesigueGame", "CHANCE", "beats"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import MELD_NAMES
 from .cards import SUIT_NAMES, card_display, card_text
-from .game import CHANCE, BesigueGame
+from .game import BesigueGame
 
 
 def text_form(game: BesigueGame, deal: int | None = None) -> str:
@@ -21,7 +21,7 @@ def text_form(game: BesigueGame, deal: int | None = None) -> str:
             lines.append(f"seat {g.dealer} deals first")
             continue
         if text.startswith("shuffle"):
-            current = [f"", f"Deal {g.deal_no}: seat {g.dealer} deals; trumps "
+            current = ["", f"Deal {g.deal_no}: seat {g.dealer} deals; trumps "
                        f"{SUIT_NAMES[g.trump]} (turn-up {card_display(g.turn_up or 0)})"]
             for s in (0, 1):
                 current.append(f"  seat {s} holds " + " ".join(card_text(c) for c in sorted(g.hands[s])))
@@ -54,5 +54,3 @@ def text_form(game: BesigueGame, deal: int | None = None) -> str:
         lines.append(f"\nGame over: seat {game.winner} wins, {game.totals[0]}-{game.totals[1]}")
     return "\n".join(lines) + "\n"
 
-
-__all__ = ["text_form", "CHANCE"]
