@@ -57,6 +57,25 @@ class Game(Protocol):
     def seat_name(self, seat: int) -> str: ...
 
 
+@runtime_checkable
+class RenderableView(Protocol):
+    """What a front end needs from a seat's view of a game that has a renderer of its own.
+
+    ``to_dict()`` is plain JSON-ready data (cards and actions as text) holding only
+    what the seat may see; ``legal`` are the actions the seat may take now, whose
+    ``str`` is the text the game's ``parse_action`` reads back.  Bésigue's view
+    satisfies it; a Bésigue table in the terminal or the browser is a renderer of
+    ``to_dict()`` that sends back one of the ``legal`` texts.
+    """
+
+    seat: int
+    legal: Any
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def visible_cards(self) -> set[int]: ...
+
+
 @dataclass(frozen=True)
 class GameKind:
     """One game of the house: how to recognise its rules text, open it, and write/replay its records."""

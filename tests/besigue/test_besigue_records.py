@@ -129,3 +129,22 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_text((tmp_path / "g.jsonl").read_text().replace('"action": "play', '"action": "plya', 1))
     r = run("replay", "bad.jsonl", cwd=tmp_path)
     assert r.returncode == 2 and "line" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_view_to_dict_is_plain_data_and_hides_the_opponents_hand() -> None:
+    from barbu.besigue.cards import card_text
+    from barbu.game import RenderableView
+    g = BesigueGame("besigue", 21)
+    g.play_chance()
+    g.play_chance()
+    seat = g.to_act()
+    assert seat is not None
+    view = g.view(seat)
+    assert isinstance(view, RenderableView)
+    data = json.loads(json.dumps(view.to_dict()))
+    assert sorted(data["hand"]) == sorted(card_text(c) for c in g.hands[seat])
+    assert data["opponent_hand"] == 9 and data["opponent_known"] == [] and data["legal"]
+    assert all(g.parse_action(t) in g.legal_actions() for t in data["legal"])
+    other = g.view(1 - seat).to_dict()
+    assert other["legal"] == [] and sorted(other["hand"]) == sorted(card_text(c) for c in g.hands[1 - seat])
+    assert view.visible_cards() == set(g.hands[seat]) | {g.stock[-1]}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
+from .cards import SUITS, card_text
 from .ruleset import BesigueRules
 
 
@@ -44,6 +45,33 @@ class BesigueView:
     totals: tuple[int, int]
     deal_no: int
     legal: tuple[Action, ...]
+
+    def visible_cards(self) -> set[int]:
+        """Every card this seat may know the place of (for leak checks: nothing else may reach it)."""
+        return set(range(64)) - set(self.unseen)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data for a renderer (terminal, browser): cards as text, actions as text.
+
+        Card numbers stay out: a renderer needs only what the cards are, and the
+        two copies of a card are the same to a player.
+        """
+        def cards(cs: Any) -> list[str]:
+            return [card_text(c) for c in cs]
+
+        return {
+            "game": "besigue", "rules": str(self.rules), "seat": self.seat, "phase": self.phase,
+            "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader,
+            "trump": SUITS[self.trump], "turn_up": card_text(self.turn_up) if self.turn_up is not None else None,
+            "stock": self.stock_size, "hand": cards(self.hand), "opponent_hand": self.opponent_hand_size,
+            "opponent_known": cards(self.opponent_known),
+            "table": [[{"card": card_text(c), "served": sorted(m)} for c, m in side] for side in self.table],
+            "melds": [[{"kind": k, "cards": cards(cs), "points": v} for k, cs, v in side] for side in self.melds],
+            "trick": [{"seat": s, "card": card_text(c)} for s, c in self.trick],
+            "tricks": self.tricks, "won": [len(w) // 2 for w in self.won], "shown": cards(self.shown),
+            "scores": list(self.scores), "totals": list(self.totals), "deal": self.deal_no,
+            "legal": [str(a) for a in self.legal],
+        }
 
     @property
     def unseen(self) -> list[int]:
