@@ -299,9 +299,27 @@ def test_parse_errors_and_illegal_reasons() -> None:
     assert parse_action("play 10S") == Play(parse_type("TS"))
     assert parse_action("play Q♠*") == Play(parse_type("QS"), True)
     g = deal_game(["AC", "KS", "QS", "7C", "8C", "9C", "TC", "JC", "7S"], FILL1, "8H")
-    with pytest.raises(IllegalAction, match="do not hold AS"):
+    with pytest.raises(IllegalAction, match="do not hold A♠"):
         g.apply("play AS")
-    with pytest.raises(IllegalAction, match="no AS among your declared cards"):
+    with pytest.raises(IllegalAction, match="no A♠ among your declared cards"):
         g.apply("play AS*")
     assert g.to_act() == 0 and len(g.log) == 2
     assert g.trump == HEARTS and SPADES == 0
+
+
+def test_hand_of_eight_deals_by_three_two_three() -> None:
+    hand0 = ["AC", "KC", "QC", "AD", "KD", "AS", "KS", "QS"]
+    hand1 = ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C"]
+    g = deal_game(hand0, hand1, "8H", rules="besigue(hand=8)")
+    assert len(g.hands[0]) == len(g.hands[1]) == 8 and len(g.stock) == 48
+    assert sorted(c % 32 for c in g.hands[0]) == sorted(parse_type(t) for t in hand0)
+    assert sorted(c % 32 for c in g.hands[1]) == sorted(parse_type(t) for t in hand1)
+
+
+def test_playing_a_table_card_without_the_star_says_where_it_is() -> None:
+    g = win_first_trick(["AC", "KS", "QS", "7C", "8C", "9C", "TC", "7S", "8S"])
+    g.apply("declare marriage KS QS")
+    with pytest.raises(IllegalAction, match=r"lies on the table: play it as KS\*"):
+        g.apply("play KS")
+    g.apply("play KS*")
+    assert not any(c % 32 == parse_type("KS") for c in g.table[0])

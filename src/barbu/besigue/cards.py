@@ -43,6 +43,11 @@ def type_text(t: int) -> str:
     return RANKS[t % 8] + SUITS[t // 8]
 
 
+def type_display(t: int) -> str:
+    """``Q♠``, ``10♦`` — the form error messages and screens use, as in the Barbu games."""
+    return RANKS[t % 8].replace("T", "10") + SUIT_SYMBOLS[t // 8]
+
+
 def card_text(card: int) -> str:
     """``QS`` — the same for both copies."""
     return type_text(card % 32)

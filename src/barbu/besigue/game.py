@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import IllegalAction
 from .actions import (MELD_NAMES, Action, Declare, Exchange, FirstDealer, NoDeclaration, Play, Show,
                       Shuffle, parse_action, slot_text)
-from .cards import ACE, SEVEN, TEN, card_text, rank_of, suit_of, type_of, type_text
+from .cards import ACE, SEVEN, TEN, card_display, rank_of, suit_of, type_display, type_of
 from .melds import legal_declarations, marks_for, mark_class, shape_problem
 from .ruleset import BesigueRules
 
@@ -169,7 +169,7 @@ class BesigueGame:
     # ------------------------------------------------------------ checks
     def _check(self, action: Action) -> None:
         if self.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the match is over")
         if isinstance(action, (FirstDealer, Shuffle)):
             want = "first-dealer" if isinstance(action, FirstDealer) else "shuffle"
             if self.phase != want:
@@ -192,7 +192,7 @@ class BesigueGame:
             if self.rules.seven != "exchange":
                 raise IllegalAction("in these rules the 7 of trumps scores when drawn from the stock; "
                                     "it is not exchanged or shown")
-            name = type_text(action.card)
+            name = type_display(action.card)
             if action.card != self.trump * 8 + SEVEN:
                 raise IllegalAction(f"{name} is not the 7 of trumps")
             if not any(type_of(c) == action.card and c not in self.shown for c in self.hands[seat]):
@@ -211,14 +211,14 @@ class BesigueGame:
         if action.from_table:
             cands = [c for c in self.table[seat] if type_of(c) == action.card]
             if not cands:
-                raise IllegalAction(f"you have no {type_text(action.card)} among your declared cards")
+                raise IllegalAction(f"you have no {type_display(action.card)} among your declared cards")
             card = max(cands, key=lambda c: (len(self.table[seat][c]), -c))
         else:
             cands = [c for c in self.hands[seat] if type_of(c) == action.card]
             if not cands:
                 where = " in hand (it lies on the table: play it as " + name + "*)" \
                     if any(type_of(c) == action.card for c in self.table[seat]) else ""
-                raise IllegalAction(f"you do not hold {type_text(action.card)}{where}")
+                raise IllegalAction(f"you do not hold {type_display(action.card)}{where}")
             card = min(cands)
         if self.trick and not self.stock:
             legal = {(type_of(c), False) for c in self._endgame_cards(seat, self.trick[0][1])}
@@ -242,8 +242,8 @@ class BesigueGame:
         if any(suit_of(c) == suit_of(lead) for c in hand):
             if self.rules.endgame == "must_win" and any(beats(c, lead, self.trump) for c in hand
                                                        if suit_of(c) == suit_of(lead)):
-                return f"the stock is empty: you must head the trick with a higher {card_text(lead)[1]}"
-            return f"the stock is empty: you must follow suit ({'SHDC'[suit_of(lead)]} was led)"
+                return f"the stock is empty: you must head the trick with a higher {card_display(lead)[-1]}"
+            return f"the stock is empty: you must follow suit ({card_display(lead)} was led)"
         return "the stock is empty: you cannot follow suit, so you must trump"
 
     def _resolve_declare(self, seat: int, action: Declare) -> list[int]:
@@ -261,15 +261,15 @@ class BesigueGame:
                 ok = [c for c in cands if cls not in self.table[seat][c]]
                 if not ok:
                     if cands:
-                        raise IllegalAction(f"your declared {type_text(t)} has already served in "
+                        raise IllegalAction(f"your declared {type_display(t)} has already served in "
                                             f"{MELD_NAMES[kind] if cls != 'marriage' else 'a marriage'}; "
                                             "a card may serve again only in a combination of another kind")
-                    raise IllegalAction(f"you have no {type_text(t)} among your declared cards")
+                    raise IllegalAction(f"you have no {type_display(t)} among your declared cards")
                 chosen.append(max(ok, key=lambda c: (len(self.table[seat][c]), -c)))
             else:
                 cands = sorted(c for c in self.hands[seat] if type_of(c) == t and c not in chosen)
                 if not cands:
-                    raise IllegalAction(f"you do not hold {type_text(t)} in hand")
+                    raise IllegalAction(f"you do not hold {type_display(t)} in hand")
                 chosen.append(cands[0])
         return chosen
 
