@@ -126,6 +126,8 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert r.returncode == 2 and "hand cannot be '7'" in r.stderr and "Traceback" not in r.stderr
     r = run("selfplay", "--rules", "besigue", "--bots", "rule,rule,rule", cwd=tmp_path)
     assert r.returncode == 2 and "2 players" in r.stderr
+    r = run("selfplay", "--rules", "besigue", "--players", "4", cwd=tmp_path)
+    assert r.returncode == 2 and "2 players, not 4" in r.stderr
     (tmp_path / "bad.jsonl").write_text((tmp_path / "g.jsonl").read_text().replace('"action": "play', '"action": "plya', 1))
     r = run("replay", "bad.jsonl", cwd=tmp_path)
     assert r.returncode == 2 and "line" in r.stderr and "Traceback" not in r.stderr

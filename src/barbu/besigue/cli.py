@@ -64,7 +64,16 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def check_players(args: argparse.Namespace) -> None:
+    """Refuse Barbu-only settings in plain words rather than ignore them."""
+    if getattr(args, "players", None) not in (None, 2):
+        raise BarbuError(f"Bésigue is played by 2 players, not {args.players}")
+    if getattr(args, "sets", None) is not None:
+        raise BarbuError("--sets is for the Scottish game; Bésigue has no Sets")
+
+
 def cmd_selfplay(args: argparse.Namespace, console: Console, specs: list[str]) -> int:
+    check_players(args)
     if len(specs) == 1:
         specs = specs * 2
     if len(specs) != 2:
@@ -131,6 +140,7 @@ def cmd_show(args: argparse.Namespace, err: Console) -> int:
 
 
 def cmd_arena(args: argparse.Namespace, console: Console, specs: list[str]) -> int:
+    check_players(args)
     if len(specs) != 2:
         raise BarbuError("a Bésigue arena compares two computer players: give two, e.g. --bots rule,random")
     for spec in specs:
