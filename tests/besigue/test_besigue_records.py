@@ -150,3 +150,43 @@ def test_view_to_dict_is_plain_data_and_hides_the_opponents_hand() -> None:
     other = g.view(1 - seat).to_dict()
     assert other["legal"] == [] and sorted(other["hand"]) == sorted(card_text(c) for c in g.hands[1 - seat])
     assert view.visible_cards() == set(g.hands[seat]) | {g.stock[-1]}
+
+
+def _engine_minimax(g: BesigueGame, me: int) -> int:
+    """(me − other) points to the end of the deal, by trying every legal card in the engine itself."""
+    if g.phase != "play":
+        r = g.results[-1]["scores"]
+        return r[me] - r[1 - me]
+    seat = g.to_act()
+    values = []
+    for a in g.legal_actions():
+        g.apply(a)
+        values.append(_engine_minimax(g, me))
+        g.undo()
+    return max(values) if seat == me else min(values)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_endgame_solver_agrees_with_the_engine(seed: int) -> None:
+    import random as _random
+
+    from bhelpers import endgame
+
+    from barbu.besigue.cards import card_text, type_of
+    rng = _random.Random(seed)
+    deck = [card_text(c) for c in range(64)]
+    rng.shuffle(deck)
+    k = rng.randrange(1, 4)
+    rules = rng.choice(["besigue", "besigue(endgame=must_win, brisques=aces_and_tens)"])
+    g = endgame(deck[:k], deck[k:2 * k], trump=rng.randrange(4), leader=rng.randrange(2), rules=rules)
+    g.won = [[], []]
+    me = g.to_act()
+    assert me is not None
+    ranks = (7, 6) if "aces_and_tens" in rules else (7,)
+    hands = (tuple(type_of(c) for c in g.hands[0]), tuple(type_of(c) for c in g.hands[1]))
+    values = solve_endgame(hands, me, (), g.trump, ranks, "must_win" in rules, k)
+    assert max(values.values()) == _engine_minimax(g, me)
+    for a in g.legal_actions():
+        g.apply(a)
+        assert values[a.card] == -_engine_minimax(g, 1 - me)  # every card's value is exact
+        g.undo()
