@@ -18,6 +18,7 @@ from .agents import AGENT_KINDS, make_agent
 from .arena import split_bots
 from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from .errors import BarbuError, RecordError, UnreadableFile
+from .game import game_kind, record_kind
 from .match import CHANCE, Match
 from .presets import preset, presets
 from .actions import Lay, Pass
@@ -41,7 +42,15 @@ def parse_rules(text: str, players: int | None, sets: int | None = None) -> Rule
 
 
 # ---------------------------------------------------------------- rules
+def _besigue_cli():
+    """Bésigue's commands live in their own module; the registry says when a command is Bésigue's."""
+    from .besigue import cli
+    return cli
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
+    if args.name and game_kind(args.name).name == "besigue":
+        return _besigue_cli().cmd_rules(args, console)
     if not args.name:
         t = Table(title="Presets", show_lines=False)
         t.add_column("preset")
@@ -52,6 +61,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             fam = p.ruleset.family_spec
             t.add_row(p.name, ", ".join(p.aliases), ",".join(str(x) for x in fam.players), p.description)
         console.print(t)
+        _besigue_cli().print_presets(console)
         console.print("Show one preset's options with [bold]barbu rules NAME[/bold]; "
                       "override them as in [bold]classic(rotation=quick)[/bold].")
         return 0
@@ -106,6 +116,8 @@ def print_scottish_calls(m: Match) -> None:
 
 # ---------------------------------------------------------------- selfplay
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    if game_kind(args.rules).name == "besigue":
+        return _besigue_cli().cmd_selfplay(args, console, split_bots(args.bots))
     rules = parse_rules(args.rules, args.players, args.sets)
     m = Match(rules, args.seed)
     specs = split_bots(args.bots)
@@ -148,6 +160,8 @@ def print_final(m: Match) -> None:
 
 # ---------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
+    if record_kind(args.record).name == "besigue":
+        return _besigue_cli().cmd_replay(args, console, err)
     record = read_record(args.record)
     rep = replay(record)
     m = rep.match
@@ -242,6 +256,8 @@ def contract_label(m: Match, key: str, trump: int | None, rank: int | None, play
 
 # ---------------------------------------------------------------- show
 def cmd_show(args: argparse.Namespace) -> int:
+    if record_kind(args.record).name == "besigue":
+        return _besigue_cli().cmd_show(args, err)
     rep = replay(read_record(args.record))
     m = rep.match
     if args.deal is None:
@@ -327,6 +343,9 @@ def show_scottish_deal(m: Match, r) -> None:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
+    if not args.resume and game_kind(args.rules).name != "barbu":
+        raise BarbuError(f"{args.rules} cannot be played in the terminal yet; try "
+                         f"barbu selfplay --rules {args.rules} --bots rule,search")
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
         if args.seat is None:
@@ -338,6 +357,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- arena
 def cmd_arena(args: argparse.Namespace) -> int:
+    if game_kind(args.rules).name == "besigue":
+        return _besigue_cli().cmd_arena(args, console, split_bots(args.bots))
     from .arena_report import cmd_arena as run
     return run(args, console)
 

@@ -1,0 +1,117 @@
+"""Duplicate arena for Bésigue: each board is one deal, played twice with the seats swapped.
+
+A board's seed fixes the first dealer and the shuffle, so both plays of a board
+see the same cards in the same seats' hands; the board's score for a bot is
+the mean of its two point differences.  Intervals are 95% over boards.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .agents import make_besigue_agent
+from .game import BesigueGame
+from .record import write_record
+from .ruleset import BesigueRules
+
+
+@dataclass
+class BoardResult:
+    seed: int
+    diffs: tuple[int, int]            # bot A's point difference in play 1 (A in seat 0) and play 2 (A in seat 1)
+    decisions: list[float] = field(default_factory=list)   # search-side decision times, seconds
+    playouts: int = 0
+    search_time: float = 0.0
+
+
+def play_deal(rules: BesigueRules, seed: int, specs: list[str], out: Path | None = None,
+              tag: str = "") -> tuple[list[int], list[float], int, float]:
+    """One deal with these bots by seat; returns scores, the timed decisions of 'search' bots, playouts."""
+    g = BesigueGame(rules, seed)
+    g.keep_undo = False
+    agents = [make_besigue_agent(spec, seed * 10 + s) for s, spec in enumerate(specs)]
+    timed = [spec.startswith("search") for spec in specs]
+    times: list[float] = []
+    spent = 0.0
+    g.play_chance()
+    g.play_chance()
+    while g.phase not in ("shuffle", "over"):
+        seat = g.to_act()
+        assert seat is not None and seat >= 0
+        t = time.perf_counter()
+        action = agents[seat].act(g.view(seat))
+        if timed[seat]:
+            dt = time.perf_counter() - t
+            times.append(dt)
+            spent += dt
+        g.apply(action)
+    if out is not None:
+        write_record(g, out / f"board{seed}{tag}.jsonl", {"players_names": specs})
+    playouts = sum(getattr(a, "playouts", 0) for a in agents)
+    return g.results[-1]["scores"], times, playouts, spent
+
+
+def play_board(rules_text: str, seed: int, a: str, b: str, out: str | None) -> BoardResult:
+    rules = BesigueRules.parse(rules_text)
+    folder = Path(out) if out else None
+    s1, t1, p1, w1 = play_deal(rules, seed, [a, b], folder, "a")
+    s2, t2, p2, w2 = play_deal(rules, seed, [b, a], folder, "b")
+    return BoardResult(seed, (s1[0] - s1[1], s2[1] - s2[0]), t1 + t2, p1 + p2, w1 + w2)
+
+
+@dataclass
+class ArenaSummary:
+    a: str
+    b: str
+    boards: int
+    mean: float
+    half_width: float
+    wins: int
+    losses: int
+    decisions: int
+    mean_decision: float
+    max_decision: float
+    playouts_per_second: float
+
+    @property
+    def significant(self) -> bool:
+        return abs(self.mean) > self.half_width
+
+
+def summarize(a: str, b: str, results: list[BoardResult]) -> ArenaSummary:
+    scores = [(r.diffs[0] + r.diffs[1]) / 2 for r in results]
+    mean = statistics.fmean(scores) if scores else 0.0
+    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else math.inf
+    times = [t for r in results for t in r.decisions]
+    spent = sum(r.search_time for r in results)
+    playouts = sum(r.playouts for r in results)
+    return ArenaSummary(a, b, len(results), mean, half, sum(s > 0 for s in scores), sum(s < 0 for s in scores),
+                        len(times), statistics.fmean(times) if times else 0.0, max(times, default=0.0),
+                        playouts / spent if spent else 0.0)
+
+
+def run_arena(rules_text: str, a: str, b: str, boards: int, seed: int = 1, workers: int = 1,
+              out: str | None = None, progress: Any = None) -> ArenaSummary:
+    seeds = list(range(seed, seed + boards))
+    results: list[BoardResult] = []
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    if workers <= 1:
+        for s in seeds:
+            results.append(play_board(rules_text, s, a, b, out))
+            if progress:
+                progress(len(results), summarize(a, b, results))
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for r in pool.map(play_board, [rules_text] * boards, seeds, [a] * boards, [b] * boards,
+                              [out] * boards):
+                results.append(r)
+                if progress:
+                    progress(len(results), summarize(a, b, results))
+    return summarize(a, b, results)

@@ -1,0 +1,141 @@
+"""Bésigue records: the same JSON Lines format as the Barbu games.
+
+* ``{"type": "header", "format": "barbu-record", "version": 1, "game": "besigue", "rules": "besigue", "seed": 7, ...}``
+* ``{"type": "action", "actor": 0, "action": "play QS"}`` (``"chance"`` for the dealer draw and the shuffles)
+* ``{"type": "deal", "number": 1, "dealer": 0, "melds": [...], "brisques": [...], "last_trick": 1,
+  "scores": [...], "totals": [...]}`` after each deal, checked on replay
+* ``{"type": "result", "totals": [...]}`` once the game is over
+
+Records are built in memory (`record_lines`, `parse_record`); only
+`write_record` and `read_record` touch files.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .. import safejson
+from ..errors import BarbuError, RecordError
+from .game import CHANCE, BesigueGame
+from .ruleset import BesigueRules
+
+FORMAT = "barbu-record"
+VERSION = 1
+
+
+def record_lines(game: BesigueGame, header: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    head = {"type": "header", "format": FORMAT, "version": VERSION, "game": "besigue",
+            "rules": str(game.rules), "seed": game.seed, "players": 2}
+    if header:
+        head.update({k: v for k, v in header.items() if k not in ("type", "format", "version", "game")})
+    out: list[dict[str, Any]] = [head]
+    replayer = BesigueGame(game.rules, game.seed)
+    replayer.keep_undo = False
+    done = 0
+    for actor, text in game.log:
+        out.append({"type": "action", "actor": "chance" if actor == CHANCE else actor, "action": text})
+        replayer.apply(text)
+        while done < len(replayer.results):
+            out.append(deal_line(replayer.results[done]))
+            done += 1
+    if game.is_over:
+        out.append({"type": "result", "totals": list(game.totals), "winner": game.winner})
+    return out
+
+
+def deal_line(r: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "deal", "number": r["deal"], "dealer": r["dealer"],
+            "melds": [[list(m) for m in side] for side in r["melds"]], "brisques": r["brisques"],
+            "last_trick": r["last_trick"], "scores": r["scores"], "totals": r["totals"]}
+
+
+def write_record(game: BesigueGame, path: "str | Path", header: dict[str, Any] | None = None) -> None:
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record_lines(game, header))
+    Path(path).write_text(text, encoding="utf-8")
+
+
+@dataclass
+class BesigueReplay:
+    game: BesigueGame
+    header: dict[str, Any]
+    inconsistencies: list[str] = field(default_factory=list)
+
+    @property
+    def consistent(self) -> bool:
+        return not self.inconsistencies
+
+
+def replay_lines(lines: Iterable[str]) -> BesigueReplay:
+    """Replay a record's lines; RecordError names the line of anything malformed or illegal."""
+    game: BesigueGame | None = None
+    header: dict[str, Any] = {}
+    problems: list[str] = []
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = safejson.loads(raw)
+        except safejson.JsonError as e:
+            raise RecordError(str(e), no) from None
+        if not isinstance(obj, dict) or "type" not in obj:
+            raise RecordError("each line must be a JSON object with a \"type\"", no)
+        kind = obj["type"]
+        if game is None:
+            if kind != "header" or obj.get("format") != FORMAT:
+                raise RecordError("the first line must be the barbu-record header", no)
+            try:
+                rules = BesigueRules.parse(str(obj.get("rules", "")))
+            except BarbuError as e:
+                raise RecordError(str(e), no) from None
+            seed = obj.get("seed")
+            game = BesigueGame(rules, seed if isinstance(seed, int) else None)
+            header = obj
+            continue
+        if kind == "action":
+            text, actor = obj.get("action"), obj.get("actor")
+            if not isinstance(text, str):
+                raise RecordError("an action line needs an \"action\" text", no)
+            want = "chance" if game.to_act() == CHANCE else game.to_act()
+            if actor != want:
+                raise RecordError(f"the action is by {actor!r} but {want!r} is to act", no)
+            try:
+                game.apply(text)
+            except BarbuError as e:
+                raise RecordError(f"{text!r}: {e}", no) from None
+        elif kind == "deal":
+            n = obj.get("number")
+            if not isinstance(n, int) or not 1 <= n <= len(game.results):
+                raise RecordError(f"deal {n!r} has not been played at this point", no)
+            r = game.results[n - 1]
+            for key in ("scores", "totals"):
+                if obj.get(key) != r[key]:
+                    problems.append(f"deal {n}: the record says {key} {obj.get(key)}, the replay gives {r[key]}")
+        elif kind == "result":
+            if obj.get("totals") != game.totals:
+                problems.append(f"final totals: the record says {obj.get('totals')}, the replay gives {game.totals}")
+        else:
+            raise RecordError(f"unknown line type {kind!r}", no)
+    if game is None:
+        raise RecordError("the record is empty")
+    return BesigueReplay(game, header, problems)
+
+
+def read_record(path: "str | Path") -> BesigueReplay:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    return replay_lines(text.splitlines())
+
+
+def is_besigue_record(path: "str | Path") -> bool:
+    """Whether a record file's header names the Bésigue game (so the CLI replays it here)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = safejson.loads(f.readline(100_000))
+    except (OSError, ValueError):
+        return False
+    return isinstance(head, dict) and head.get("game") == "besigue"
