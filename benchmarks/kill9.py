@@ -39,31 +39,33 @@ def main() -> int:
     server = Server(db, tmp / "server.log", "--grace", "100000", "--bot-delay", "0", "--deal-pause", "0",
                     "--tables-per-hour", "0", "--connections-per-address", "0")
     server.start()
-    tables: dict[str, dict[int, str]] = {}
-    for i in range(args.tables):
-        tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
-        tables[tid] = tokens
-    acked: dict[str, list] = {tid: [] for tid in tables}
-    rng = random.Random(args.seed)
-    t0 = time.monotonic()
-    active = dict(tables)
-    for cycle in range(args.restarts):
-        asyncio.run(play_until_killed(server, active, acked, rng.uniform(0.3, 1.2), cycle))
-        counts = check_after_kill(db, tables, acked)  # raises AssertionError on any loss
-        server.start()
-        for tid, count in counts.items():
-            status, data = http("GET", f"{server.base}/api/tables/{tid}")
-            # a restarted server may deal at once (one chance event) before we ask
-            assert status == 200 and count <= data["table"]["version"] <= count + 1, (tid, count, data)
-            if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
-                del active[tid]
-                new, tokens = new_table(server.base, "classic", seats={s: f"Player {cycle}.{s}" for s in range(4)})
-                tables[new] = active[new] = tokens
-                acked[new] = []
-        total = sum(len(a) for a in acked.values())
-        print(f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "
-              "none lost", flush=True)
-    server.stop()
+    try:
+        tables: dict[str, dict[int, str]] = {}
+        for i in range(args.tables):
+            tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
+            tables[tid] = tokens
+        acked: dict[str, list] = {tid: [] for tid in tables}
+        rng = random.Random(args.seed)
+        t0 = time.monotonic()
+        active = dict(tables)
+        for cycle in range(args.restarts):
+            asyncio.run(play_until_killed(server, active, acked, rng.uniform(0.3, 1.2), cycle))
+            counts = check_after_kill(db, tables, acked)  # raises AssertionError on any loss
+            server.start()
+            for tid, count in counts.items():
+                status, data = http("GET", f"{server.base}/api/tables/{tid}")
+                # a restarted server may deal at once (one chance event) before we ask
+                assert status == 200 and count <= data["table"]["version"] <= count + 1, (tid, count, data)
+                if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
+                    del active[tid]
+                    new, tokens = new_table(server.base, "classic", seats={s: f"Player {cycle}.{s}" for s in range(4)})
+                    tables[new] = active[new] = tokens
+                    acked[new] = []
+            total = sum(len(a) for a in acked.values())
+            print(f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "
+                  "none lost", flush=True)
+    finally:
+        server.stop()
     total = sum(len(a) for a in acked.values())
     print(f"\n{args.restarts} kill -9 restarts in {time.monotonic() - t0:.0f} s: {total} acknowledged moves, "
           f"0 lost, every table resumed at its stored action")
