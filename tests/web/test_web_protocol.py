@@ -125,9 +125,10 @@ def test_seats_and_computer_players(client: TestClient) -> None:
 
 
 def test_pages_and_security_headers(client: TestClient) -> None:
-    for path in ("/", "/t/abc"):
+    tid, _ = make_table(client, humans=(0,))
+    for path, status in (("/", 200), (f"/t/{tid}", 200), ("/t/abc", 404), ("/rules/classic", 200)):
         r = client.get(path)
-        assert r.status_code == 200 and "<html" in r.text
+        assert r.status_code == status and "<html" in r.text
         assert "default-src 'self'" in r.headers["content-security-policy"]
         assert r.headers["x-content-type-options"] == "nosniff"
     assert client.get("/static/js/table.js").status_code == 200
