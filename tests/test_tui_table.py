@@ -17,7 +17,6 @@ from barbu.agents import AGENT_KINDS
 from barbu.cards import CARDS, CardSet
 from barbu.match import CHANCE, Match
 from barbu.record import write_record
-from barbu.ruleset import Ruleset
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
 from barbu.tui.setup_screen import SetupScreen

@@ -8,11 +8,16 @@ elsewhere those tests are skipped with the reason.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import create_engine, text
 
+from playwright.sync_api import Browser, sync_playwright
+
 from barbu.web.storage import database_url
+
+from webhelpers import CHROMIUM, CHROMIUM_ARGS
 
 PG_ENV = "BARBU_TEST_POSTGRES_URL"
 
@@ -48,3 +53,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
 @pytest.fixture
 def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'barbu-test.db'}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium driven by Playwright (no browser is downloaded); one per test module."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

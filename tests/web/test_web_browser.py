@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from websockets.sync.client import connect as ws_connect
 
 from barbu.cards import CardSet
 from barbu.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 
-from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, http, new_table
+from webhelpers import Server, http, new_table
 
 STEP_TIMEOUT = 15_000  # ms to wait for the table to answer a click
 
@@ -35,16 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
                 "--grace", "1000") as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)", pytrace=False)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, phone: bool = False) -> Page:

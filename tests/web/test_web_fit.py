@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server
+from webhelpers import Server
 
 VIEWPORTS = [(1280, 720), (1366, 768), (1440, 900), (390, 844)]
 SHOTS = Path(os.environ.get("BARBU_SHOTS", "")) if os.environ.get("BARBU_SHOTS") else None
@@ -24,16 +24,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.2", "--deal-pause", "0",
                 "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)", pytrace=False)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser: Browser, size: tuple[int, int]) -> Page:

@@ -28,7 +28,7 @@ import orjson
 from ..agents import AGENT_KINDS, Agent, make_agent
 from ..cards import Card
 from ..chance import keyed_chance
-from ..errors import BarbuError, IllegalAction, ParseError
+from ..errors import BarbuError, IllegalAction
 from ..match import CHANCE, DEAL, Match
 from ..record import record_lines
 from ..ruleset import Ruleset
