@@ -402,6 +402,8 @@ function renderHelpTools() {
 
 function renderTurn() {
   renderHelpTools();
+  // The last deal's summary leaves the felt once you have cards to play on it.
+  if (myTurn() && state && (state.phase === "play" || state.phase === "domino")) $("deal-end").hidden = true;
   const t = $("turn");
   t.dataset.mine = myTurn() ? "1" : "0";
   if (!state || info.status === "open") {
