@@ -111,7 +111,6 @@ def contract_summary(rules: Ruleset, key: str) -> str:
 def _match_section(rules: Ruleset, m: Match) -> Section:
     fam = rules.family_spec
     n = m.n
-    contracts = [c for c in m.contracts]
     blocks: list[Block] = []
     if rules.family == "scottish":
         blocks.append(f"{n} players, 32 cards (7 to ace), 8 cards each. A match is {rules.sets} Set(s); a Set is "
@@ -119,7 +118,7 @@ def _match_section(rules: Ruleset, m: Match) -> Section:
                       "names the calls to play, one or a group of them at once, until all seven are played; in "
                       "the Silly Round cuts of the Unused Pack decide the calls and the pass-ons.")
     else:
-        per = len([c for c in contracts])
+        per = len(m.contracts)
         if rules.rotation == "quick":
             how = ("The deal passes to the left after every deal; the dealer declares the contract, "
                    f"and each player declares each of the {per} contracts once.")
@@ -180,7 +179,7 @@ def _doubling_section(rules: Ruleset, m: Match) -> Section | None:
         next(c for c in m.contracts if not c.positive and c.kind != CHINESE)
     each = next((v for _, v in negative.card_points), negative.per_trick) or -1
     # North deals and declares; queens taken: North 2, East 0, South 1, West 1.
-    base = [2 * each, 0, each, each] if negative.card_points else [2 * each, 0, each, each]
+    base = [2 * each, 0, each, each]
     business = [Business(1, 0, redoubled=True), Business(1, 2)]
     final = settle(base, business)
     pay_ne = (base[1] - base[0]) * 2

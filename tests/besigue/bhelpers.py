@@ -57,3 +57,17 @@ def endgame(hand0: list[str], hand1: list[str], trump: int, leader: int = 0,
     g.deal_no = 1
     g.dealer = 1
     return g
+
+
+def play_until(g: BesigueGame, stop=lambda g: g.is_over) -> BesigueGame:
+    """Let two rule players (and chance) play `g` until `stop(g)`; returns `g`."""
+    from barbu.besigue.agents import RuleAgent
+    bots = [RuleAgent(1), RuleAgent(2)]
+    while not stop(g):
+        seat = g.to_act()
+        if seat == -1:
+            g.play_chance()
+        else:
+            assert seat is not None
+            g.apply(bots[seat].act(g.view(seat)))
+    return g

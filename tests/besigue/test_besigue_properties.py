@@ -13,6 +13,8 @@ from barbu.besigue.actions import Declare
 from barbu.besigue.agents import RandomAgent, RuleAgent
 from barbu.besigue.view import sample_game
 
+from bhelpers import play_until
+
 RULES = st.sampled_from(["besigue", "besigue-english", "besigue(hand=8)", "besigue(seven=exchange)",
                          "besigue(endgame=must_win, brisques=aces_and_tens)"])
 
@@ -76,14 +78,7 @@ def test_random_play_keeps_every_invariant(rules: str, seed: int, rule_bots: boo
 @pytest.mark.slow
 def test_a_game_to_1000_across_several_deals() -> None:
     g = BesigueGame("besigue", 2024)
-    bots = [RuleAgent(1), RuleAgent(2)]
-    while not g.is_over:
-        seat = g.to_act()
-        if seat == -1:
-            g.play_chance()
-        else:
-            assert seat is not None
-            g.apply(bots[seat].act(g.view(seat)))
+    play_until(g)
     assert len(g.results) >= 2
     assert max(g.totals) >= 1000 and g.totals[0] != g.totals[1]
     assert all(max(r["totals"]) < 1000 or r is g.results[-1] or r["totals"][0] == r["totals"][1]
@@ -94,12 +89,5 @@ def test_a_game_to_1000_across_several_deals() -> None:
 
 def test_a_short_game_ends_at_the_target() -> None:
     g = BesigueGame("besigue(target=200)", 5)
-    bots = [RuleAgent(1), RuleAgent(2)]
-    while not g.is_over:
-        seat = g.to_act()
-        if seat == -1:
-            g.play_chance()
-        else:
-            assert seat is not None
-            g.apply(bots[seat].act(g.view(seat)))
+    play_until(g)
     assert max(g.totals) >= 200 and g.to_act() is None and g.legal_actions() == []

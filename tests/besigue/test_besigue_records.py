@@ -11,23 +11,18 @@ from pathlib import Path
 import pytest
 
 from barbu.besigue import BesigueGame
-from barbu.besigue.agents import RuleAgent, SearchAgent, solve_endgame
+from barbu.besigue.agents import SearchAgent, solve_endgame
 from barbu.besigue.record import read_record, record_lines, replay_lines, write_record
 from barbu.besigue.text import text_form
 from barbu.errors import RecordError
 from barbu.game import Game, open_game
 
+from bhelpers import play_until
+
 
 def finished(rules: str = "besigue(target=600)", seed: int = 9) -> BesigueGame:
     g = BesigueGame(rules, seed)
-    bots = [RuleAgent(1), RuleAgent(2)]
-    while not g.is_over:
-        seat = g.to_act()
-        if seat == -1:
-            g.play_chance()
-        else:
-            assert seat is not None
-            g.apply(bots[seat].act(g.view(seat)))
+    play_until(g)
     return g
 
 
@@ -86,14 +81,7 @@ def test_endgame_solver_matches_brute_force() -> None:
 
 def test_search_agent_solves_the_last_tricks_exactly() -> None:
     g = BesigueGame("besigue", 8)
-    bots = [RuleAgent(1), RuleAgent(2)]
-    while g.stock or g.phase != "play" or g.to_act() == -1:
-        seat = g.to_act()
-        if seat == -1:
-            g.play_chance()
-        else:
-            assert seat is not None
-            g.apply(bots[seat].act(g.view(seat)))
+    play_until(g, lambda g: not (g.stock or g.phase != "play" or g.to_act() == -1))
     s = g.to_act()
     assert s is not None
     action = SearchAgent(1).act(g.view(s))
