@@ -95,7 +95,7 @@ def clean_name(name: Any) -> str:
     return name
 
 
-_COMPUTER_WORDS = ("bot", "computer", "cpu", "robot", "ai", "stand-in", "standin")
+_COMPUTER_WORDS = ("bot", "computer", "cpu", "robot", "ai", "standin")
 
 
 def poses_as_computer(name: str) -> bool:
