@@ -14,7 +14,7 @@ import statistics
 import time
 
 from barbu.besigue import BesigueGame
-from barbu.besigue.agents import RuleAgent, make_besigue_agent
+from barbu.agents.besigue import RuleAgent, make_besigue_agent
 
 
 def main() -> None:

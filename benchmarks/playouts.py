@@ -19,7 +19,7 @@ import time
 from rich.progress import Progress
 
 from barbu import CHANCE, Match
-from barbu.match import DEAL
+from barbu.classic.match import DEAL
 
 
 def playouts(rules: str, seconds: float, seed: int, progress: Progress) -> tuple[int, int, float]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from barbu import CHANCE, Card, CardSet, Deal, Double, Draw, Match, Pass
-from barbu.cards import FULL_DECK, RANKS
+from barbu.core.cards import FULL_DECK, RANKS
 
 # The hand-built deals the tests share, each with the play the tests use and,
 # in comments, who wins what.  Expected scores are derived in the test modules.

@@ -11,9 +11,9 @@ import random
 from typing import Sequence
 
 from barbu import CHANCE, CardSet, Deal, Match
-from barbu.actions import Cut, PackDraw
-from barbu.cards import PIQUET_DECK
-from barbu.pack import BRIDGE, JOKER, pack_card
+from barbu.core.actions import Cut, PackDraw
+from barbu.core.cards import PIQUET_DECK
+from barbu.scottish.pack import BRIDGE, JOKER, pack_card
 
 # The caller's side of the table holds the top of every suit: whoever holds "AK.AK.AK.AK" wins every
 # trick whatever is played (he can always follow with a higher card, or leads the top).

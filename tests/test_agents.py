@@ -11,7 +11,7 @@ from barbu.agents import AGENT_KINDS, make_agent
 from barbu.agents.base import parse_agent_spec
 from barbu.agents.rule import RuleAgent
 from barbu.agents.search import SearchAgent
-from barbu.view import determinize, make_view, sample_hands
+from barbu.classic.view import determinize, make_view, sample_hands
 from helpers import play, start_deal
 from test_all_presets import CASES, rules_text
 
@@ -160,9 +160,9 @@ def test_search_cashes_its_winner_at_trumps():
 
 
 def test_rule_agent_passes_on_its_most_dangerous_cards_and_lays_its_longest_run():
-    from barbu.actions import Lay, PassOn
+    from barbu.core.actions import Lay, PassOn
     from barbu.agents.rule import row_move
-    from barbu.cards import CardSet
+    from barbu.core.cards import CardSet
     m = Match("scottish", 4)
     rule = RuleAgent(0)
     while m.phase_name != "pass-on":

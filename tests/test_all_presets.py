@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from barbu import CHANCE, Match
-from barbu.contracts import DOMINO
-from barbu.presets import presets
-from barbu.record import read_record, record_lines, replay
-from barbu.view import determinize, sample_hands
+from barbu.classic.contracts import DOMINO
+from barbu.classic.presets import presets
+from barbu.records.barbu import read_record, record_lines, replay
+from barbu.classic.view import determinize, sample_hands
 
 import json
 

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from barbu.actions import Deal
-from barbu.arena import DealRow, interval, play_rotation, run_arena, split_bots, summarize
-from barbu.errors import AgentError
-from barbu.record import load_match
+from barbu.core.actions import Deal
+from barbu.arena.duplicate import DealRow, interval, play_rotation, run_arena, split_bots, summarize
+from barbu.core.errors import AgentError
+from barbu.records.barbu import load_match
 
 
 def test_split_bots_keeps_settings_together():

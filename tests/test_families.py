@@ -6,11 +6,11 @@ from fractions import Fraction
 import pytest
 
 from barbu import CHANCE, PASS, Card, CardSet, Deal, IllegalAction, Match, Ruleset, RulesetError
-from barbu.chinese import Arrange, Arrangements, fouled, parse_arrange, rank_of, score_arrangements
-from barbu.contracts import classic_contracts, french_contracts, score_tricks
-from barbu.record import read_record, replay, write_record
-from barbu.series import italian_six_bonus, placement_points
-from barbu.view import sample_hands
+from barbu.classic.chinese import Arrange, Arrangements, fouled, parse_arrange, rank_of, score_arrangements
+from barbu.classic.contracts import classic_contracts, french_contracts, score_tricks
+from barbu.records.barbu import read_record, replay, write_record
+from barbu.classic.series import italian_six_bonus, placement_points
+from barbu.classic.view import sample_hands
 
 from helpers import draw_for, play_out, start_deal
 

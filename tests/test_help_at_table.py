@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from barbu.match import CHANCE, Match
-from barbu.ruleset import Ruleset
+from barbu.classic.match import CHANCE, Match
+from barbu.classic.ruleset import Ruleset
 from barbu.tui import Session, Settings
 
 PLAYED = "classic(undoubled_negative=play)"
 
 
 def test_take_back_is_refused_before_any_move_of_yours_in_the_deal(tmp_path):
-    from barbu.errors import BarbuError
+    from barbu.core.errors import BarbuError
     s = Session.new(Settings(rules=Ruleset.parse(PLAYED), seed=5, save=None, seat=1))
     while s.to_act() == CHANCE:
         s.play_chance()

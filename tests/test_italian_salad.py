@@ -5,9 +5,9 @@ import random
 import pytest
 
 from barbu import Business, Card, Match, Ruleset, RulesetError
-from barbu.contracts import score_tricks
-from barbu.match import settle
-from barbu.presets import stripped_deck
+from barbu.classic.contracts import score_tricks
+from barbu.classic.match import settle
+from barbu.classic.presets import stripped_deck
 
 from helpers import play_out
 

@@ -23,7 +23,7 @@ from hypo import SCOTTISH, fast_and_slow
 
 from barbu import (CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump,
                    Pass)
-from barbu.actions import NO_DOUBLE
+from barbu.core.actions import NO_DOUBLE
 
 
 FULL_DECK = (1 << 52) - 1
@@ -729,15 +729,15 @@ def candidate_actions(m: Match) -> list[Any]:
     if ph == "domino":
         extra: list[Any] = []
         if m.rules.family == "scottish":  # Patience: every run and set of the hand, and groups that are not
-            from barbu.actions import Lay
-            from barbu.patience import lay_options
+            from barbu.core.actions import Lay
+            from barbu.scottish.patience import lay_options
             hand = m.hands[m.to_act()]
             extra = [Lay(g) for g in lay_options(hand, m.layout, True)] + [Lay(hand), Lay(hand | 1), Lay(0)]
             extra += [Lay(x | y) for x in cards(hand) for y in cards(hand) if x < y]
             extra = [Lay(sum(1 << c for c in cs)) for cs in {tuple(sorted(cards(a.cards))) for a in extra}]
         return list(CARDS) + list(range(-1, 53)) + [PASS, NameRank(0)] + extra
     if ph == "pass-on":
-        from barbu.actions import PassOn
+        from barbu.core.actions import PassOn
         hand = sorted(cards(m.hands[m.to_act()]))
         out: list[Any] = [PassOn(sum(1 << c for c in trio)) for trio in combinations(hand, 3)]
         return out + [PassOn(sum(1 << c for c in hand[:2])), PassOn(sum(1 << c for c in hand[:4])),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from barbu import CHANCE, Match, RecordError
-from barbu.record import read_record, record_lines, replay, text_form, write_record
+from barbu.records.barbu import read_record, record_lines, replay, text_form, write_record
 
 GOLDEN = Path(__file__).parent / "golden"
 

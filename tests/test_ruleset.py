@@ -3,7 +3,7 @@
 import pytest
 
 from barbu import Ruleset, RulesetError, preset, ruleset
-from barbu.ruleset import OPTIONS
+from barbu.classic.ruleset import OPTIONS
 
 
 def test_classic_preset_and_aliases():

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from barbu import Match
-from barbu.errors import BarbuError, RecordError
-from barbu.record import read_record, record_lines
-from barbu.safejson import JsonError, depth, loads
+from barbu.core.errors import BarbuError, RecordError
+from barbu.records.barbu import read_record, record_lines
+from barbu.core.safejson import JsonError, depth, loads
 
 
 def test_ordinary_json_is_read() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from barbu.savefiles import SaveError, reserve, saved_matches
+from barbu.records.savefiles import SaveError, reserve, saved_matches
 
 
 def test_new_matches_take_the_next_free_name(tmp_path: Path) -> None:

@@ -13,10 +13,10 @@ import sys
 from rich.console import Console
 
 from barbu import CHANCE, CardSet, Match
-from barbu.actions import PassOn
-from barbu.record import read_record, replay, text_form, write_record
-from barbu.textplay import play_in_terminal
-from barbu.view import HIDDEN, determinize, sample_hands
+from barbu.core.actions import PassOn
+from barbu.records.barbu import read_record, replay, text_form, write_record
+from barbu.cli.textplay import play_in_terminal
+from barbu.classic.view import HIDDEN, determinize, sample_hands
 
 from scottish_helpers import BLACK, RED, cut, deal, draw_for, to_silly_round
 
@@ -178,7 +178,7 @@ def test_glyph_names_appear_in_replay(tmp_path):
     write_record(m, rec)
     out = barbu("replay", str(rec))
     names = {g.name for r in m.results for g in r.scottish.glyphs}
-    from barbu.scoresheet import GLYPH_NAMES
+    from barbu.scottish.scoresheet import GLYPH_NAMES
     for n in names:
         assert GLYPH_NAMES[n] in out.stdout
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import pytest
 
 from barbu import CHANCE, Declare, Match
-from barbu.actions import PASS, Cut, Deal, Lay, PackDraw, Pass, PassOn
-from barbu.cards import PIQUET_DECK
+from barbu.core.actions import PASS, Cut, Deal, Lay, PackDraw, Pass, PassOn
+from barbu.core.cards import PIQUET_DECK
 
 from helpers import played_this_deal
 from hypo import SLOW_SCALE

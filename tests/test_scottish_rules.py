@@ -8,11 +8,11 @@ from itertools import combinations
 import pytest
 
 from barbu import CHANCE, CardSet, Declare, IllegalAction, Match, ParseError
-from barbu.actions import PASS, Cut, PackDraw, PassOn
-from barbu.cards import JACK, PIQUET_DECK
-from barbu.pack import BRIDGE, JOKER, PACK, draw_value, draw_winner, format_pack, pack_card, parse_pack, valid_draw
-from barbu.scottish import RoundState, call_choices
-from barbu.silly import DIRECTIONS, cut_step
+from barbu.core.actions import PASS, Cut, PackDraw, PassOn
+from barbu.core.cards import JACK, PIQUET_DECK
+from barbu.scottish.pack import BRIDGE, JOKER, PACK, draw_value, draw_winner, format_pack, pack_card, parse_pack, valid_draw
+from barbu.scottish.match import RoundState, call_choices
+from barbu.scottish.silly import DIRECTIONS, cut_step
 
 from scottish_helpers import (BLACK, RED, SUITS_DEAL, cut, deal, draw_for, finish_deal, hands_of, new_match, play,
                               to_silly_round, top_deal)
@@ -264,8 +264,8 @@ def test_player_round_runs_and_sets_only_to_go_out():
 
 
 def test_groups_that_fit_by_hand():
-    from barbu.patience import group_fits, lay_options
-    from barbu.cards import Card
+    from barbu.scottish.patience import group_fits, lay_options
+    from barbu.core.cards import Card
     def mask(text):
         return CardSet.parse(text).mask
     # rows: spades 8..J, hearts 8..J, diamonds unopened, clubs J..A
@@ -502,7 +502,7 @@ def test_pass_on_choices_and_their_texts():
     m.apply(a)
     v2 = m.view(2)
     assert v2.scottish.chosen == (1,)
-    from barbu.view import HIDDEN
+    from barbu.classic.view import HIDDEN
     assert v2.deal_actions[-1] is HIDDEN  # seat 1's choice stays face down for seat 2
     assert m.view(1).deal_actions[-1] == a  # but seat 1 knows it
 

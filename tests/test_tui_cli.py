@@ -12,7 +12,7 @@ from barbu.tui import Settings
 
 
 def test_settings_refuse_bad_seats_and_strengths():
-    from barbu.errors import RulesetError
+    from barbu.core.errors import RulesetError
     with pytest.raises(RulesetError, match="there is no seat 4"):
         Settings(seat=4).check()
     with pytest.raises(RulesetError, match="unknown computer player"):
@@ -30,7 +30,7 @@ def test_cli_play_plain_and_help(tmp_path):
 
 
 def test_cli_opponents_parsing():
-    from barbu.errors import AgentError, RulesetError
+    from barbu.core.errors import AgentError, RulesetError
     from barbu.tui.launch import parse_opponents
     kind = AGENT_KINDS[0]
     assert parse_opponents(kind, 4, 1) == {0: kind, 2: kind, 3: kind}
@@ -45,8 +45,8 @@ def test_cli_opponents_parsing():
 
 def test_session_plays_a_deal_and_resumes_from_its_record(tmp_path):
     """The session (no screen): the person's and the bots' moves, deals reported once, the record's seats."""
-    from barbu.match import CHANCE
-    from barbu.ruleset import Ruleset
+    from barbu.classic.match import CHANCE
+    from barbu.classic.ruleset import Ruleset
     from barbu.tui import Session
     save = tmp_path / "s.jsonl"
     s = Session.new(Settings(rules=Ruleset.parse("salad(players=3)"), seat=1, seed=3, save=save,
@@ -74,8 +74,8 @@ def test_session_plays_a_deal_and_resumes_from_its_record(tmp_path):
 
 
 def test_session_refuses_a_bad_typed_action_and_keeps_the_state():
-    from barbu.errors import BarbuError
-    from barbu.match import CHANCE
+    from barbu.core.errors import BarbuError
+    from barbu.classic.match import CHANCE
     from barbu.tui import Session
     s = Session.new(Settings(seed=2, save=None))
     while s.to_act() == CHANCE or not s.human_to_act():

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from barbu.actions import Declare, Double, NameRank, NameTrump, Pass
-from barbu.cards import CARDS
-from barbu.chinese import fouled
-from barbu.match import CHANCE, Match
-from barbu.record import write_record
+from barbu.core.actions import Declare, Double, NameRank, NameTrump, Pass
+from barbu.core.cards import CARDS
+from barbu.classic.chinese import fouled
+from barbu.classic.match import CHANCE, Match
+from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session
 from barbu.tui.dialogs import DealOverDialog
 from barbu.tui.widgets import ArrangeChooser, HandView

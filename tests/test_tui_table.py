@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from barbu.actions import Declare
+from barbu.core.actions import Declare
 from barbu.agents import AGENT_KINDS
-from barbu.cards import CARDS, CardSet
-from barbu.match import CHANCE, Match
-from barbu.record import write_record
+from barbu.core.cards import CARDS, CardSet
+from barbu.classic.match import CHANCE, Match
+from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
 from barbu.tui.setup_screen import SetupScreen

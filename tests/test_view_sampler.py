@@ -19,8 +19,8 @@ from helpers import played_this_deal
 from hypo import RULESETS, SCOTTISH, fast_and_slow
 
 from barbu import CHANCE, Match
-from barbu.actions import NO_DOUBLE
-from barbu.view import View, determinize, infer_cant_hold, sample_hands
+from barbu.core.actions import NO_DOUBLE
+from barbu.classic.view import View, determinize, infer_cant_hold, sample_hands
 
 
 
@@ -71,8 +71,8 @@ def check_private(m: Match, seat: int, v: View) -> None:
             if v.private_cant_hold:
                 assert not m.hands[o] & v.private_cant_hold[o], f"seat {o} holds a card seat {seat} thinks it cannot"
     if v.scottish is not None:
-        from barbu.actions import PassOn
-        from barbu.view import HIDDEN
+        from barbu.core.actions import PassOn
+        from barbu.classic.view import HIDDEN
         order = [(m.dealer + 1 + i) % m.n for i in range(m.n)]
         k = 0
         for a in v.deal_actions:  # another seat's pass-on choice is never shown, one's own always
@@ -139,7 +139,7 @@ def check_determinize_true_hands(m: Match) -> None:
     seats made hidden choices, the Scottish pass-ons, seat 0 cannot know them: the rebuilt ones may differ,
     so the other seats' own pass-on knowledge is left out of the comparison.)"""
     import dataclasses
-    from barbu.view import HIDDEN
+    from barbu.classic.view import HIDDEN
     v0 = m.view(0)
     d = determinize(v0, list(m.hands))
     hidden = any(a is HIDDEN for a in v0.deal_actions)
@@ -248,7 +248,7 @@ def test_sampler_outside_deals() -> None:
 
 def test_all_views_at_once_match_one_at_a_time() -> None:
     """`Match.views()` shares the public work between seats and must give each seat its own view."""
-    from barbu.presets import presets
+    from barbu.classic.presets import presets
 
     names = {f.name for f in dataclasses.fields(View)}
     cases = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]

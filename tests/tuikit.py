@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from barbu.actions import Declare
-from barbu.match import DRAW, Match
-from barbu.ruleset import Ruleset
+from barbu.core.actions import Declare
+from barbu.classic.match import DRAW, Match
+from barbu.classic.ruleset import Ruleset
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
 from barbu.tui.table import TableScreen

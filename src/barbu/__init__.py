@@ -1,11 +1,11 @@
 """barbu: an exact rules engine for Barbu and its family of card games."""
 
-from .actions import PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass
-from .cards import CARDS, Card, CardSet
-from .errors import BarbuError, IllegalAction, ParseError, RecordError, RulesetError
-from .match import CHANCE, Business, DealResult, Match
-from .presets import preset, presets, ruleset
-from .ruleset import Ruleset
+from .core.actions import PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass
+from .core.cards import CARDS, Card, CardSet
+from .core.errors import BarbuError, IllegalAction, ParseError, RecordError, RulesetError
+from .classic.match import CHANCE, Business, DealResult, Match
+from .classic.presets import preset, presets, ruleset
+from .classic.ruleset import Ruleset
 
 __version__ = "0.1.0"
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from .cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
-from .contracts import CHINESE, DOMINO, Contract
-from .match import Business, Match, settle
-from .presets import preset
-from .ruleset import OPTIONS, Ruleset
+from .core.cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
+from .classic.contracts import CHINESE, DOMINO, Contract
+from .classic.match import Business, Match, settle
+from .classic.presets import preset
+from .classic.ruleset import OPTIONS, Ruleset
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def endgame(hand0: list[str], hand1: list[str], trump: int, leader: int = 0,
 
 def play_until(g: BesigueGame, stop=lambda g: g.is_over) -> BesigueGame:
     """Let two rule players (and chance) play `g` until `stop(g)`; returns `g`."""
-    from barbu.besigue.agents import RuleAgent
+    from barbu.agents.besigue import RuleAgent
     bots = [RuleAgent(1), RuleAgent(2)]
     while not stop(g):
         seat = g.to_act()

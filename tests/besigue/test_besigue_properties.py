@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from barbu.besigue import BesigueGame
 from barbu.besigue.actions import Declare
-from barbu.besigue.agents import RandomAgent, RuleAgent
+from barbu.agents.besigue import RandomAgent, RuleAgent
 from barbu.besigue.view import sample_game
 
 from bhelpers import play_until

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from barbu.besigue import BesigueGame
-from barbu.besigue.agents import SearchAgent, solve_endgame
-from barbu.besigue.record import read_record, record_lines, replay_lines, write_record
+from barbu.agents.besigue import SearchAgent, solve_endgame
+from barbu.records.besigue import read_record, record_lines, replay_lines, write_record
 from barbu.besigue.text import text_form
-from barbu.errors import RecordError
-from barbu.game import Game, open_game
+from barbu.core.errors import RecordError
+from barbu.core.game import Game, open_game
 
 from bhelpers import play_until
 
@@ -123,7 +123,7 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
 
 def test_view_to_dict_is_plain_data_and_hides_the_opponents_hand() -> None:
     from barbu.besigue.cards import card_text
-    from barbu.game import RenderableView
+    from barbu.core.game import RenderableView
     g = BesigueGame("besigue", 21)
     g.play_chance()
     g.play_chance()

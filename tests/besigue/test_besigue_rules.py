@@ -8,7 +8,7 @@ from bhelpers import deal_game, endgame
 from barbu.besigue import BesigueGame, BesigueRules
 from barbu.besigue.actions import Declare, NoDeclaration, Play, parse_action
 from barbu.besigue.cards import CLUBS, HEARTS, SPADES, parse_type
-from barbu.errors import IllegalAction, ParseError, RulesetError
+from barbu.core.errors import IllegalAction, ParseError, RulesetError
 
 # Seat 0 leads (seat 1 deals).  Seat 0 holds AC and wins trick 1 against seat 1's 7D, trumps hearts.
 FILL1 = ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"]
@@ -246,7 +246,7 @@ def test_stock_and_trick_counts_for_both_hand_sizes() -> None:
 
 
 def test_last_declaration_then_declared_cards_return_to_hand() -> None:
-    from barbu.besigue.agents import RuleAgent
+    from barbu.agents.besigue import RuleAgent
     g = BesigueGame("besigue", 11)
     bots = [RuleAgent(1), RuleAgent(2)]
     seen_last = False
@@ -327,7 +327,7 @@ def test_playing_a_table_card_without_the_star_says_where_it_is() -> None:
 
 
 def test_rule_player_declares_the_most_valuable_combination() -> None:
-    from barbu.besigue.agents import RuleAgent
+    from barbu.agents.besigue import RuleAgent
     g = win_first_trick(["AC", "QS", "JD", "QS", "JD", "AS", "AS", "7C", "8C"])
     assert str(RuleAgent().act(g.view(0))) == "declare double-bezique QS QS JD JD"
     g2 = win_first_trick(["AC", "KH", "QH", "AH", "TH", "JH", "AS", "7C", "8C"])

@@ -21,8 +21,8 @@ import json
 import re
 from typing import Any
 
-from barbu.cards import RANKS, SUITS, parse_card
-from barbu.match import DEAL, DRAW, OVER, Match
+from barbu.core.cards import RANKS, SUITS, parse_card
+from barbu.classic.match import DEAL, DRAW, OVER, Match
 
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
 DISPLAY_RE = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")

@@ -21,8 +21,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 from websockets.sync.client import connect as ws_connect
 
-from barbu.cards import CardSet
-from barbu.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
+from barbu.core.cards import CardSet
+from barbu.classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 
 from webhelpers import Server, http, new_table
 

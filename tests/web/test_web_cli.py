@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from barbu.agents import AGENT_KINDS
-from barbu.cli import build_parser, main
+from barbu.cli.main import build_parser, main
 
 
 def test_serve_lists_its_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 
 from barbu.agents import AGENT_KINDS
-from barbu.cards import CARDS, cards_of
-from barbu.chance import new_secret
-from barbu.match import CHANCE
-from barbu.presets import presets
-from barbu.ruleset import Ruleset
+from barbu.core.cards import CARDS, cards_of
+from barbu.core.chance import new_secret
+from barbu.classic.match import CHANCE
+from barbu.classic.presets import presets
+from barbu.classic.ruleset import Ruleset
 from barbu.web.settings import Settings
 from barbu.web.storage import TableRecord, hash_token, now
 from barbu.web.table import Table
@@ -259,7 +259,7 @@ def test_no_leak_over_thousands_of_deals() -> None:
 
 def test_the_oracle_catches_a_leak() -> None:
     """The oracle itself: a message naming an opponent's card fails it, in every card form."""
-    from barbu.match import Match
+    from barbu.classic.match import Match
     from leak_oracle import Leak
     m = Match("classic", seed=5)
     while m.to_act() == CHANCE:

@@ -13,8 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from barbu import Match
-from barbu.chance import KeyedRandom, keyed_chance, new_secret, verify_chance
-from barbu.record import read_record, replay, verify_deals
+from barbu.core.chance import KeyedRandom, keyed_chance, new_secret, verify_chance
+from barbu.records.barbu import read_record, replay, verify_deals
 from barbu.web import Settings
 
 from wsclient import ORIGIN, Player, app_client

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 
-from barbu.match import CHANCE, Match
+from barbu.classic.match import CHANCE, Match
 from barbu.web.journal import Journal
 from barbu.web.settings import Settings
 from barbu.web.storage import SeatRecord, Store, TableRecord, hash_token, now

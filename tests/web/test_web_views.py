@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from barbu.chinese import Arrangements
-from barbu.match import CHANCE, Match
+from barbu.classic.chinese import Arrangements
+from barbu.classic.match import CHANCE, Match
 from barbu.web.views import LEGAL_LIMIT, public_state, redact, scoresheet, view_json
 
 from leak_oracle import cards_named

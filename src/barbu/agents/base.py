@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from ..errors import AgentError
-from ..view import View
+from ..core.errors import AgentError
+from ..classic.view import View
 
 
 class Agent(Protocol):

@@ -8,8 +8,8 @@ which is what contract choice and doubling need.
 
 from __future__ import annotations
 
-from ..cards import ACE, SUIT_MASK, cards_of
-from ..contracts import CHINESE, DOMINO, Contract
+from ..core.cards import ACE, SUIT_MASK, cards_of
+from ..classic.contracts import CHINESE, DOMINO, Contract
 from .cardplay import _ABOVE, _BELOW, domino_pos
 
 _WIN_BY_HIGHER_OUT = (1.0, 0.55, 0.25, 0.1, 0.03)

@@ -9,8 +9,8 @@ bot's playouts (fed from a `Match`), so the playout policy is the rule bot.
 
 from __future__ import annotations
 
-from ..cards import ACE, SUIT_MASK, cards_of
-from ..contracts import Contract
+from ..core.cards import ACE, SUIT_MASK, cards_of
+from ..classic.contracts import Contract
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
 _RANK_OF = tuple(c % 13 for c in range(52))

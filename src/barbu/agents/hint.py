@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..view import View
+from ..classic.view import View
 from .search import SearchAgent
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..view import View
+from ..classic.view import View
 
 
 class RandomAgent:

@@ -6,12 +6,12 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from ..actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
-from ..cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, cards_of
-from ..chinese import Arrangements
-from ..contracts import Contract
-from ..ruleset import Ruleset
-from ..view import View
+from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
+from ..core.cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, cards_of
+from ..classic.chinese import Arrangements
+from ..classic.contracts import Contract
+from ..classic.ruleset import Ruleset
+from ..classic.view import View
 from .bidding import best_rank, best_trump, contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 

@@ -19,12 +19,12 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from ..actions import PASS, Declare, PassOn
-from ..cards import CARDS
-from ..chinese import Arrangements
-from ..contracts import CHINESE
-from ..match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match
-from ..view import NoConsistentDeal, View, determinize, make_view, sample_hands
+from ..core.actions import PASS, Declare, PassOn
+from ..core.cards import CARDS
+from ..classic.chinese import Arrangements
+from ..classic.contracts import CHINESE
+from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match
+from ..classic.view import NoConsistentDeal, View, determinize, make_view, sample_hands
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from .rule import RuleAgent, row_move, rules_info

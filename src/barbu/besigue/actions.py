@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ParseError
+from ..core.errors import ParseError
 from .cards import parse_type, type_text
 
 #: combination kinds, in the words of the text form, with their values

@@ -8,7 +8,7 @@ rules, but every card keeps its own number so that records replay exactly.
 
 from __future__ import annotations
 
-from ..errors import ParseError
+from ..core.errors import ParseError
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from .actions import (MELD_NAMES, Action, Declare, Exchange, FirstDealer, NoDeclaration, Play, Show,
                       Shuffle, parse_action, slot_text)
 from .cards import ACE, SEVEN, TEN, card_display, rank_of, suit_of, type_display, type_of

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from ..errors import RulesetError
+from ..core.errors import RulesetError
 
 #: option -> (allowed values or "int", meaning of the option, meaning of each value)
 OPTIONS: dict[str, tuple[tuple[str, ...] | str, str, dict[str, str]]] = {

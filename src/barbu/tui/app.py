@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from ..errors import BarbuError
+from ..core.errors import BarbuError
 from . import bindings
 from .session import Session, Settings
 from .setup_screen import SetupScreen

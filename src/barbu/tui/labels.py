@@ -13,13 +13,13 @@ from typing import Any, Iterable
 
 from textual.markup import escape
 
-from ..actions import Declare, Double, NameRank, NameTrump, Pass
-from ..cards import CARDS, RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, cards_of
-from ..chinese import CATEGORY_NAMES, ROW_NAMES, Arrange, fouled, rank_of
-from ..contracts import CHINESE, DOMINO, Contract
-from ..match import DealResult, Match
-from ..ruleset import Ruleset
-from ..view import View
+from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
+from ..core.cards import CARDS, RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, cards_of
+from ..classic.chinese import CATEGORY_NAMES, ROW_NAMES, Arrange, fouled, rank_of
+from ..classic.contracts import CHINESE, DOMINO, Contract
+from ..classic.match import DealResult, Match
+from ..classic.ruleset import Ruleset
+from ..classic.view import View
 
 RED_SUITS = (1, 2)  # hearts and diamonds
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..arena import split_bots
-from ..errors import RulesetError
-from ..ruleset import Ruleset
-from ..savefiles import DEFAULT_SAVE, SaveError
+from ..arena.duplicate import split_bots
+from ..core.errors import RulesetError
+from ..classic.ruleset import Ruleset
+from ..records.savefiles import DEFAULT_SAVE, SaveError
 from .session import Session, Settings
 
 

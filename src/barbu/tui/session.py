@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import AGENT_KINDS, make_agent
-from ..errors import BarbuError, RulesetError
-from ..match import CHANCE, DealResult, Match
-from ..record import read_record, replay, write_record
-from ..ruleset import Ruleset
-from ..savefiles import DEFAULT_SAVE, reserve
-from ..view import View
+from ..core.errors import BarbuError, RulesetError
+from ..classic.match import CHANCE, DealResult, Match
+from ..records.barbu import read_record, replay, write_record
+from ..classic.ruleset import Ruleset
+from ..records.savefiles import DEFAULT_SAVE, reserve
+from ..classic.view import View
 
 DEFAULT_DELAY = 0.6
 

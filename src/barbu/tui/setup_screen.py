@@ -18,10 +18,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static
 
 from ..agents import AGENT_KINDS
-from ..errors import RulesetError
-from ..presets import preset, presets
-from ..ruleset import OPTIONS, OptionSpec
-from ..savefiles import saved_matches
+from ..core.errors import RulesetError
+from ..classic.presets import preset, presets
+from ..classic.ruleset import OPTIONS, OptionSpec
+from ..records.savefiles import saved_matches
 from . import bindings
 from .session import Settings, default_strength
 

@@ -29,15 +29,15 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from ..cards import CARDS
-from ..chinese import Arrange, Arrangements
-from ..contracts import CHINESE, DOMINO
-from ..errors import BarbuError
+from ..core.cards import CARDS
+from ..classic.chinese import Arrange, Arrangements
+from ..classic.contracts import CHINESE, DOMINO
+from ..core.errors import BarbuError
 from ..agents.hint import hint
 from ..guide import Guide, rules_guide, settlement_words
 from ..guide import Table as GuideTable
-from ..record import trick_winner
-from ..view import HIDDEN, View
+from ..records.barbu import trick_winner
+from ..classic.view import HIDDEN, View
 from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (RulesInfo, action_label, arrangement_text, card_markup, cards_markup,

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..chinese import ROW_NAMES, Arrange, fouled
+from ..classic.chinese import ROW_NAMES, Arrange, fouled
 from .labels import card_markup, row_category, sorted_cards
 
 

@@ -32,11 +32,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from .. import safejson
+from ..core import safejson
 from ..agents import AGENT_KINDS
 from ..agents.hint import hint
-from ..cards import CARDS
-from ..errors import BarbuError
+from ..core.cards import CARDS
+from ..core.errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
 from .rules_page import rules_html, rules_index

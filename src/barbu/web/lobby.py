@@ -14,11 +14,11 @@ import time
 from collections import Counter, defaultdict, deque
 from typing import Any
 
-from ..chance import new_secret
+from ..core.chance import new_secret
 
-from ..errors import BarbuError
-from ..presets import presets
-from ..ruleset import OPTIONS, Ruleset
+from ..core.errors import BarbuError
+from ..classic.presets import presets
+from ..classic.ruleset import OPTIONS, Ruleset
 from .journal import Journal
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token, now

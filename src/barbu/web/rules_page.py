@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from ..errors import BarbuError
+from ..core.errors import BarbuError
 from ..guide import Guide, Table, rules_guide
-from ..presets import presets
-from ..ruleset import Ruleset
+from ..classic.presets import presets
+from ..classic.ruleset import Ruleset
 
 HEAD = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -26,13 +26,13 @@ from typing import Any, Awaitable, Callable, Protocol
 import orjson
 
 from ..agents import AGENT_KINDS, Agent, make_agent
-from ..cards import Card
-from ..chance import keyed_chance
-from ..errors import BarbuError, IllegalAction
-from ..match import CHANCE, DEAL, Match
-from ..record import record_lines
-from ..ruleset import Ruleset
-from ..view import View
+from ..core.cards import Card
+from ..core.chance import keyed_chance
+from ..core.errors import BarbuError, IllegalAction
+from ..classic.match import CHANCE, DEAL, Match
+from ..records.barbu import record_lines
+from ..classic.ruleset import Ruleset
+from ..classic.view import View
 from .mailbox import Mailbox
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token

@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from ..actions import Double
-from ..cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
-from ..chinese import ROW_NAMES, Arrangements
-from ..contracts import CHINESE, TRICKS
+from ..core.actions import Double
+from ..core.cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
+from ..classic.chinese import ROW_NAMES, Arrangements
+from ..classic.contracts import CHINESE, TRICKS
 from ..guide import settlements
-from ..match import CHANCE, DealResult, Match
-from ..record import number_out, trick_winner
-from ..view import HIDDEN, View
+from ..classic.match import CHANCE, DealResult, Match
+from ..records.barbu import number_out, trick_winner
+from ..classic.view import HIDDEN, View
 
 CARD_TEXT = tuple(str(c) for c in CARDS)
 

@@ -19,7 +19,7 @@ import random
 import secrets
 from typing import Any, Callable, Iterable
 
-from .match import CHANCE
+from ..classic.match import CHANCE
 
 SECRET_BYTES = 32  # 256 bits
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import RulesetError
+from ..core.errors import RulesetError
 
 if TYPE_CHECKING:
     from .presets import Family

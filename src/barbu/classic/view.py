@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .actions import Deal
-from .cards import HEARTS, SUIT_MASK
+from ..core.actions import Deal
+from ..core.cards import HEARTS, SUIT_MASK
 from .chinese import Arrange, Arrangements
 from .match import CHANCE, DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult, Match
 
@@ -254,7 +254,7 @@ def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
     if sum(need) != len(cards):
         raise NoConsistentDeal("hand sizes do not match the unseen cards")
     if view.passes:  # the Scottish pass-ons: only deals that some pass-on history explains
-        from .scottish import explains
+        from ..scottish.match import explains
         for _ in range(tries):
             out = _sample_once(cards, need, allowed, hands, rng, tries)
             if explains(view, out):
@@ -322,7 +322,7 @@ def determinize(v: View, hands: list[int]) -> Match:
     inconsistent sample raises `IllegalAction`.
     """
     if v.scottish is not None:
-        from .scottish import determinize_scottish
+        from ..scottish.match import determinize_scottish
         return determinize_scottish(v, hands)
     m = Match(v.rules)
     n = m.n

@@ -19,11 +19,11 @@ import random
 import time
 from typing import Any
 
-from ..errors import AgentError
-from .actions import Declare, Exchange, NoDeclaration, Play, Show
-from .cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
-from .melds import legal_declarations
-from .view import BesigueView, sample_game
+from ..core.errors import AgentError
+from ..besigue.actions import Declare, Exchange, NoDeclaration, Play, Show
+from ..besigue.cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
+from ..besigue.melds import legal_declarations
+from ..besigue.view import BesigueView, sample_game
 
 _BASE = (0, 1, 2, 4, 5, 6, 8, 10)  # keep value by rank 7 8 9 J Q K 10 A
 _QS, _JD = make_type(SPADES, QUEEN), make_type(DIAMONDS, JACK)
@@ -349,7 +349,7 @@ class SearchAgent:
 
 def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
     """An agent by the same names as Barbu's: random, rule, search(samples=…, seconds=…)."""
-    from ..agents.base import parse_agent_spec
+    from .base import parse_agent_spec
     kind, settings = parse_agent_spec(spec)
     if kind == "random":
         return RandomAgent(seed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import JACK, SUIT_MASK, card_indices
+from ..core.cards import JACK, SUIT_MASK, card_indices
 
 Layout = Sequence["tuple[int, int] | None"]
 

@@ -88,15 +88,15 @@ class GameKind:
 
 
 def _besigue_kind() -> GameKind:
-    from .besigue import BesigueGame, is_besigue
-    from .besigue.record import is_besigue_record, write_record
+    from ..besigue import BesigueGame, is_besigue
+    from ..records.besigue import is_besigue_record, write_record
     return GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_record,
                     is_besigue_record)
 
 
 def _barbu_kind() -> GameKind:
-    from .match import Match
-    from .record import write_record
+    from ..classic.match import Match
+    from ..records.barbu import write_record
 
     def is_barbu_record(path: "str | Path") -> bool:
         return True

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from itertools import combinations
 
-from .cards import CARDS, HEARTS, JACK, QUEEN, ACE, KING, SEVEN, SUIT_MASK, rank_mask
+from ..core.cards import CARDS, HEARTS, JACK, QUEEN, ACE, KING, SEVEN, SUIT_MASK, rank_mask
 
 TRICKS = "tricks"
 DOMINO = "domino"

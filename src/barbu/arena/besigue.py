@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import make_besigue_agent
-from .game import BesigueGame
-from .record import write_record
-from .ruleset import BesigueRules
+from ..agents.besigue import make_besigue_agent
+from ..besigue.game import BesigueGame
+from ..records.besigue import write_record
+from ..besigue.ruleset import BesigueRules
 
 
 @dataclass

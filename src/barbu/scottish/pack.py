@@ -11,8 +11,8 @@ Joker (20) and the Bridge card (21).  The pack holds the Joker twice.
 
 from __future__ import annotations
 
-from .cards import SUIT_SYMBOLS, SUITS
-from .errors import ParseError
+from ..core.cards import SUIT_SYMBOLS, SUITS
+from ..core.errors import ParseError
 
 JOKER = 20
 BRIDGE = 21

@@ -21,8 +21,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
-from .cards import EIGHT, HEARTS, JACK
-from .contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
+from ..core.cards import EIGHT, HEARTS, JACK
+from ..classic.contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
 
 #: The booklet's full call totals, for "took them all" and "took half or more".
 CALL_TOTALS = {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80}

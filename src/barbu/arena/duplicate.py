@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .agents import make_agent
-from .agents.base import parse_agent_spec
-from .match import CHANCE, DRAW, Match
-from .errors import AgentError
-from .record import write_record
-from .ruleset import Ruleset
+from ..agents import make_agent
+from ..agents.base import parse_agent_spec
+from ..classic.match import CHANCE, DRAW, Match
+from ..core.errors import AgentError
+from ..records.barbu import write_record
+from ..classic.ruleset import Ruleset
 
 
 def split_bots(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple, Sequence
 
-from .cards import card_indices
+from ..core.cards import card_indices
 
 
 class PassSeen(NamedTuple):

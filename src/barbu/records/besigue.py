@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import safejson
-from ..errors import BarbuError, RecordError
-from .game import CHANCE, BesigueGame
-from .ruleset import BesigueRules
+from ..core import safejson
+from ..core.errors import BarbuError, RecordError
+from ..besigue.game import CHANCE, BesigueGame
+from ..besigue.ruleset import BesigueRules
 
 FORMAT = "barbu-record"
 VERSION = 1

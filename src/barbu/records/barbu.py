@@ -22,15 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable
 
-from .actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
-from .chinese import fouled
-from .cards import CARDS, RANKS, SUITS, CardSet, parse_card
-from . import safejson
-from .chance import verify_chance
-from .errors import BarbuError, ParseError, RecordError, UnreadableFile
-from .match import CHANCE, DealResult, Match
-from .ruleset import Ruleset
-from .series import exact
+from ..core.actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
+from ..classic.chinese import fouled
+from ..core.cards import CARDS, RANKS, SUITS, CardSet, parse_card
+from ..core import safejson
+from ..core.chance import verify_chance
+from ..core.errors import BarbuError, ParseError, RecordError, UnreadableFile
+from ..classic.match import CHANCE, DealResult, Match
+from ..classic.ruleset import Ruleset
+from ..classic.series import exact
 
 FORMAT = "barbu-record"
 VERSION = 1
@@ -349,8 +349,8 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
 
 def scottish_tags(m: Match, r: DealResult) -> list[str]:
     """The Scottish deal's place in the match, its cuts and its pass-ons (the record shows every choice)."""
-    from .pack import format_pack
-    from .silly import DIRECTION_NAMES
+    from ..scottish.pack import format_pack
+    from ..scottish.silly import DIRECTION_NAMES
     info = r.scottish
     where = (f"set {info.set_no}, silly round, deal {info.deal_in_round}" if info.silly else
              f"set {info.set_no}, player round {info.round_no}, caller {info.caller}, deal {info.deal_in_round}")
@@ -402,7 +402,7 @@ def text_form(m: Match, deal: int | None = None) -> str:
         lines.extend(deal_text(m, r, acts))
         lines.append('[Totals "' + " ".join(str(x) for x in m.totals_after(r.number)) + '"]')
     if m.rules.family == "scottish" and deal is None and m.results:
-        from .scoresheet import sheet_from_results, sheet_lines
+        from ..scottish.scoresheet import sheet_from_results, sheet_lines
         lines.append("")
         lines.append("% scoresheet")
         lines.extend("% " + x for x in sheet_lines(sheet_from_results(m.results, m.n)))

@@ -32,16 +32,16 @@ from itertools import combinations
 from collections.abc import Sequence
 from typing import Any, Iterator
 
-from .actions import PASS, Cut, Deal, Declare, Lay, PackDraw, Pass, PassOn
-from .cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
-from .contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
+from ..core.actions import PASS, Cut, Deal, Declare, Lay, PackDraw, Pass, PassOn
+from ..core.cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
+from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
                         score_finishing, score_tricks, PATIENCE_PLACES)
-from .errors import IllegalAction, ParseError
-from .match import (CHANCE, CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult, Match)
+from ..core.errors import IllegalAction, ParseError
+from ..classic.match import (CHANCE, CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult, Match)
 from .pack import BRIDGE, PACK, draw_winner, valid_draw
 from .passons import PassSeen, knowledge, seen_passes
 from .patience import lay_options, laying_order
-from .ruleset import Ruleset
+from ..classic.ruleset import Ruleset
 from .scoresheet import ScottishDeal, deal_glyphs
 from .silly import MAX_PASSES, PATIENCES, calls_first, cut_step, pass_cut, pass_direction
 
@@ -681,7 +681,7 @@ class ScottishMatch(Match):
         return seen_passes(seat, self.n, self.pass_log)
 
     def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:
-        from .view import HIDDEN
+        from ..classic.view import HIDDEN
         n = self.n
         st = self.state
         caller = st.caller
@@ -748,7 +748,7 @@ def determinize_scottish(v: Any, hands: list[int]) -> ScottishMatch:
     """A full Scottish match at the view's position where the current hands are ``hands``: the hands as
     dealt and the other seats' pass-ons are rebuilt (`barbu.passons.reconstruct`), then the deal's public
     actions are replayed."""
-    from .view import HIDDEN, NoConsistentDeal
+    from ..classic.view import HIDDEN, NoConsistentDeal
     m = Match(v.rules)
     assert isinstance(m, ScottishMatch)
     sv = v.scottish

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, NamedTuple
 
-from .actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass,
+from ..core.actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass,
                       parse_rank, parse_suit)
-from .cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
+from ..core.cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
 from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
 from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
-from .errors import IllegalAction, ParseError
+from ..core.errors import IllegalAction, ParseError
 from .ruleset import Ruleset
 
 CHANCE = -1
@@ -878,7 +878,7 @@ class Match:
         if ph == ARRANGE:
             return parse_arrange(text)
         if ph in (DRAW, DEAL):
-            from .record import parse_chance
+            from ..records.barbu import parse_chance
             return parse_chance(text, self.n)
         raise ParseError("the match is over: no action is expected")
 

@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BarbuError
-from .record import read_record, replay
+from ..core.errors import BarbuError
+from .barbu import read_record, replay
 
 DEFAULT_SAVE = "barbu-game.jsonl"
 

@@ -14,14 +14,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import BarbuError
-from .actions import MELD_NAMES, MELD_VALUES
-from .agents import make_besigue_agent
-from .arena import ArenaSummary, run_arena
-from .game import CHANCE, BesigueGame
-from .record import read_record, write_record
-from .ruleset import OPTIONS, PRESETS, BesigueRules
-from .text import text_form
+from ..core.errors import BarbuError
+from ..besigue.actions import MELD_NAMES, MELD_VALUES
+from ..agents.besigue import make_besigue_agent
+from ..arena.besigue import ArenaSummary, run_arena
+from ..besigue.game import CHANCE, BesigueGame
+from ..records.besigue import read_record, write_record
+from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
+from ..besigue.text import text_form
 
 
 def print_presets(console: Console) -> None:

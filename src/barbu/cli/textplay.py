@@ -13,16 +13,16 @@ from typing import Callable
 
 from rich.console import Console
 
-from .agents import make_agent
-from .tui.launch import parse_opponents
-from .chinese import Arrangements
-from .actions import Cut, Deal, Declare, PackDraw, PassOn
-from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
-from .errors import BarbuError
-from .match import CHANCE, Match
-from .record import load_match, write_record
-from .savefiles import DEFAULT_SAVE, reserve, saved_matches
-from .ruleset import Ruleset
+from ..agents import make_agent
+from ..tui.launch import parse_opponents
+from ..classic.chinese import Arrangements
+from ..core.actions import Cut, Deal, Declare, PackDraw, PassOn
+from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
+from ..core.errors import BarbuError
+from ..classic.match import CHANCE, Match
+from ..records.barbu import load_match, write_record
+from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
+from ..classic.ruleset import Ruleset
 
 HELP = """Type your action when asked:
   a card: qh, 10s, AS      a contract: no-queens, no-hearts, trumps, domino, …
@@ -77,9 +77,9 @@ def describe(m: Match, seat: int) -> str:
 
 def scottish_lines(m: Match, v) -> list[str]:
     """Where the Scottish match stands: Set, Round, caller or cutter, calls left, cuts, pass-ons."""
-    from .contracts import SCOTTISH_CALL_NAMES, SCOTTISH_CALLS
-    from .pack import display_pack
-    from .silly import DIRECTION_NAMES
+    from ..classic.contracts import SCOTTISH_CALL_NAMES, SCOTTISH_CALLS
+    from ..scottish.pack import display_pack
+    from ..scottish.silly import DIRECTION_NAMES
     sv = v.scottish
     st = sv.start or sv.state
     where = f"Set {st.set_no + 1} of {sv.sets}, " + (
@@ -184,7 +184,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 con.print(_last_trick(m))
                 continue
             if cmd == "sheet" and m.rules.family == "scottish":
-                from .scoresheet import sheet_from_results, sheet_lines
+                from ..scottish.scoresheet import sheet_from_results, sheet_lines
                 con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or "No deal yet.")
                 continue
             if cmd == "scores":
@@ -210,7 +210,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
 
 def _chance_text(m: Match, a: object) -> str:
     """Draws and cuts of the Unused Pack, as the table sees them."""
-    from .pack import display_pack
+    from ..scottish.pack import display_pack
     if isinstance(a, PackDraw):
         drawn = ", ".join(f"seat {s} {display_pack(c)}" for s, c in enumerate(a.cards))
         if m.phase_name == "draw":
@@ -218,7 +218,7 @@ def _chance_text(m: Match, a: object) -> str:
         return f"Draw from the Unused Pack: {drawn} — seat {m.dealer} " + (
             "deals first in the Silly Round." if m.view(0).scottish.state.silly else "is the first Caller.")
     assert isinstance(a, Cut)
-    from .pack import is_black, is_red
+    from ..scottish.pack import is_black, is_red
     sv = m.view(0).scottish
     why = sv.cuts[-1][0] if sv.cuts else "calls"
     text = f"The cutter cuts {display_pack(a.card)}"

@@ -13,18 +13,18 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from . import __version__
-from .agents import AGENT_KINDS, make_agent
-from .arena import split_bots
-from .cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
-from .errors import BarbuError, RecordError, UnreadableFile
-from .game import game_kind, record_kind
-from .match import CHANCE, Match
-from .presets import preset, presets
-from .actions import Lay, Pass
-from .chinese import describe as describe_arrangement
-from .record import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals, write_record
-from .ruleset import OPTIONS, Ruleset
+from .. import __version__
+from ..agents import AGENT_KINDS, make_agent
+from ..arena.duplicate import split_bots
+from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
+from ..core.errors import BarbuError, RecordError, UnreadableFile
+from ..core.game import game_kind, record_kind
+from ..classic.match import CHANCE, Match
+from ..classic.presets import preset, presets
+from ..core.actions import Lay, Pass
+from ..classic.chinese import describe as describe_arrangement
+from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals, write_record
+from ..classic.ruleset import OPTIONS, Ruleset
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -44,7 +44,7 @@ def parse_rules(text: str, players: int | None, sets: int | None = None) -> Rule
 # ---------------------------------------------------------------- rules
 def _besigue_cli():
     """Bésigue's commands live in their own module; the registry says when a command is Bésigue's."""
-    from .besigue import cli
+    from . import besigue as cli
     return cli
 
 
@@ -224,7 +224,7 @@ def round_label(info) -> str:
 def print_scottish_replay(name: str, m: Match) -> None:
     """Deal by deal with the round and the calls; then the scoresheet, Round by Round, glyph names beside
     the points (plain text, so it fits a terminal)."""
-    from .scoresheet import sheet_from_results, sheet_lines
+    from ..scottish.scoresheet import sheet_from_results, sheet_lines
     t = Table(title=f"{name} — {m.rules}")
     t.add_column("deal", justify="right")
     t.add_column("round")
@@ -306,8 +306,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     for k in range(m.n):
         s.add_column(m.seat_name(k), justify="right")
     if r.scottish is not None:
-        from .contracts import SCOTTISH_CALL_NAMES
-        from .scoresheet import glyph_label
+        from ..classic.contracts import SCOTTISH_CALL_NAMES
+        from ..scottish.scoresheet import glyph_label
         for call, pts in zip(r.scottish.calls, r.scottish.parts):
             s.add_row(SCOTTISH_CALL_NAMES[call], *(f"{x} {glyph_label(r.scottish.glyphs, k, call)}".strip()
                                                    for k, x in enumerate(pts)))
@@ -322,8 +322,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def show_scottish_deal(m: Match, r) -> None:
     """The round, the cuts and the pass-ons of a Scottish deal (the record shows every choice)."""
-    from .pack import display_pack
-    from .silly import DIRECTION_NAMES
+    from ..scottish.pack import display_pack
+    from ..scottish.silly import DIRECTION_NAMES
     info = r.scottish
     if info.silly:
         console.print(f"Set {info.set_no}, Silly Round, deal {info.deal_in_round}: cutter "
@@ -351,7 +351,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.seat is None:
             args.seat = 0
         return play_in_terminal(args)
-    from .tui.launch import play
+    from ..tui.launch import play
     return play(args)
 
 
@@ -359,19 +359,19 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     if game_kind(args.rules).name == "besigue":
         return _besigue_cli().cmd_arena(args, console, split_bots(args.bots))
-    from .arena_report import cmd_arena as run
+    from ..arena.report import cmd_arena as run
     return run(args, console)
 
 
 # ---------------------------------------------------------------- serve
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from .web.server import serve
-        from .web.settings import Settings
+        from ..web.server import serve
+        from ..web.settings import Settings
     except ImportError as e:  # the web extras are missing
         err.print(f"barbu: error: the web server needs its libraries ({e.name}): pip install -e .")
         return 2
-    from .web.storage import sqlite_url
+    from ..web.storage import sqlite_url
     db = args.db or sqlite_url("barbu-web.db")
     if "://" not in db:  # a plain path means a SQLite file
         db = sqlite_url(db)
@@ -398,7 +398,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
-    from .web.server import StartupError, check_startup
+    from ..web.server import StartupError, check_startup
     try:
         check_startup(settings, args.host, args.port)
     except StartupError as e:
@@ -486,7 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--unload-after", type=float, default=600.0,
                     help="seconds a finished table nobody watches stays in memory; it is reloaded from the "
                          "database when asked for (default 600)")
-    from .web.settings import Settings
+    from ..web.settings import Settings
     d = Settings()
     sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N",
                     help=f"tables one client address may create in an hour; 0: no limit (default {d.tables_per_hour})")

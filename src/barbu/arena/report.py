@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .arena import Summary, run_arena, split_bots
-from .errors import AgentError
-from .ruleset import Ruleset
+from .duplicate import Summary, run_arena, split_bots
+from ..core.errors import AgentError
+from ..classic.ruleset import Ruleset
 
 
 def fmt(mean: float, half: float) -> str:

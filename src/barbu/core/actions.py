@@ -122,7 +122,7 @@ class PackDraw:
     cards: tuple[int, ...]
 
     def __str__(self) -> str:
-        from .pack import format_pack
+        from ..scottish.pack import format_pack
         return "draw " + " ".join(format_pack(c) for c in self.cards)
 
 
@@ -133,7 +133,7 @@ class Cut:
     card: int
 
     def __str__(self) -> str:
-        from .pack import format_pack
+        from ..scottish.pack import format_pack
         return "cut " + format_pack(self.card)
 
 

@@ -12,10 +12,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
-from .cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, PIQUET_DECK, SPADES
+from ..core.cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, PIQUET_DECK, SPADES
 from .contracts import (Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts,
                         scottish_contracts)
-from .errors import RulesetError
+from ..core.errors import RulesetError
 from .ruleset import OPTIONS, Ruleset
 from .series import italian_six_bonus
 
@@ -222,7 +222,7 @@ register_preset("french", "Le Barbu (Marie-Luce): 3-6 players, each chooses each
 # -- the Scottish 32-card game (seed 004) -------------------------------------
 
 def _scottish_match() -> type:
-    from .scottish import ScottishMatch
+    from ..scottish.match import ScottishMatch
     return ScottishMatch
 
 

@@ -15,8 +15,8 @@ from itertools import combinations
 from math import comb
 from typing import Iterator, Sequence
 
-from .cards import CardSet, cards_of
-from .errors import ParseError
+from ..core.cards import CardSet, cards_of
+from ..core.errors import ParseError
 
 ROW_POINTS = 4
 ROW_NAMES = ("back", "middle", "front")
