@@ -24,7 +24,8 @@ from barbu import CHANCE, Match
 from barbu.agents import make_agent
 from barbu.agents.rule import RuleAgent, rules_info
 from barbu.agents.search import SearchAgent, contract_baselines, rollout
-from barbu.classic.view import View, determinize, sample_hands
+from barbu.classic.sampler import determinize, sample_hands
+from barbu.classic.view import View
 
 
 def positions(rules: str, count: int, seed: int) -> list[View]:

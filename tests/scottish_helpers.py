@@ -11,7 +11,7 @@ import random
 from typing import Sequence
 
 from barbu import CHANCE, CardSet, Deal, Match
-from barbu.core.actions import Cut, PackDraw
+from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import PIQUET_DECK
 from barbu.scottish.pack import BRIDGE, JOKER, pack_card
 

@@ -11,7 +11,8 @@ from barbu.agents import AGENT_KINDS, make_agent
 from barbu.agents.base import parse_agent_spec
 from barbu.agents.rule import RuleAgent
 from barbu.agents.search import SearchAgent
-from barbu.classic.view import determinize, make_view, sample_hands
+from barbu.classic.sampler import determinize, sample_hands
+from barbu.classic.view import make_view
 from helpers import play, start_deal
 from test_all_presets import CASES, rules_text
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from barbu import CHANCE, Match
 from barbu.classic.contracts import DOMINO
-from barbu.classic.presets import presets
+from barbu.classic.ruleset import presets
 from barbu.records.barbu import read_record, record_lines, replay
-from barbu.classic.view import determinize, sample_hands
+from barbu.classic.sampler import determinize, sample_hands
 
 import json
 

@@ -10,7 +10,7 @@ from barbu.classic.chinese import Arrange, Arrangements, fouled, parse_arrange, 
 from barbu.classic.contracts import classic_contracts, french_contracts, score_tricks
 from barbu.records.barbu import read_record, replay, write_record
 from barbu.classic.series import italian_six_bonus, placement_points
-from barbu.classic.view import sample_hands
+from barbu.classic.sampler import sample_hands
 
 from helpers import draw_for, play_out, start_deal
 

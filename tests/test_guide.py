@@ -7,7 +7,7 @@ from starlette.testclient import TestClient
 
 from barbu.guide import Table, as_text, contract_summary, rules_guide
 from barbu.classic.match import Business, Match, settle
-from barbu.classic.presets import presets
+from barbu.classic.ruleset import presets
 from barbu.web import Settings, create_app
 
 RULESETS = [p.name for p in presets()] + ["classic(ravage_city=true, chinese_poker=true, rotation=quick)",

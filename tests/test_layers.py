@@ -1,7 +1,7 @@
 """The folders are the floors of DESIGN.md: imports run one way, and no module imports another in a loop.
 
 Every import is counted, including those inside functions: an import put off
-until first use is still a dependency.
+until first use is still a dependency.  Imports for type checking only are not.
 """
 
 from __future__ import annotations
@@ -32,12 +32,21 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def runtime_nodes(tree: ast.AST):
+    """Every node but those under ``if TYPE_CHECKING:``."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            continue
+        yield node
+        yield from runtime_nodes(node)
+
+
 def imports_of(path: Path) -> set[str]:
     """The barbu modules a file imports, as absolute names (packages resolved to the module named, if any)."""
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in runtime_nodes(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package

@@ -16,7 +16,8 @@ from barbu import CHANCE, CardSet, Match
 from barbu.core.actions import PassOn
 from barbu.records.barbu import read_record, replay, text_form, write_record
 from barbu.cli.textplay import play_in_terminal
-from barbu.classic.view import HIDDEN, determinize, sample_hands
+from barbu.classic.sampler import determinize, sample_hands
+from barbu.classic.view import HIDDEN
 
 from scottish_helpers import BLACK, RED, cut, deal, draw_for, to_silly_round
 

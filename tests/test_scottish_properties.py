@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 import pytest
 
 from barbu import CHANCE, Declare, Match
-from barbu.core.actions import PASS, Cut, Deal, Lay, PackDraw, Pass, PassOn
+from barbu.core.actions import PASS, Deal, Lay, Pass, PassOn
+from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import PIQUET_DECK
 
 from helpers import played_this_deal

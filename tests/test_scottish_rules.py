@@ -8,7 +8,8 @@ from itertools import combinations
 import pytest
 
 from barbu import CHANCE, CardSet, Declare, IllegalAction, Match, ParseError
-from barbu.core.actions import PASS, Cut, PackDraw, PassOn
+from barbu.core.actions import PASS, PassOn
+from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import JACK, PIQUET_DECK
 from barbu.scottish.pack import BRIDGE, JOKER, PACK, draw_value, draw_winner, format_pack, pack_card, parse_pack, valid_draw
 from barbu.scottish.match import RoundState, call_choices

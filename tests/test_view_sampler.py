@@ -20,7 +20,8 @@ from hypo import RULESETS, SCOTTISH, fast_and_slow
 
 from barbu import CHANCE, Match
 from barbu.core.actions import NO_DOUBLE
-from barbu.classic.view import View, determinize, infer_cant_hold, sample_hands
+from barbu.classic.sampler import determinize, sample_hands
+from barbu.classic.view import View, infer_cant_hold
 
 
 
@@ -248,7 +249,7 @@ def test_sampler_outside_deals() -> None:
 
 def test_all_views_at_once_match_one_at_a_time() -> None:
     """`Match.views()` shares the public work between seats and must give each seat its own view."""
-    from barbu.classic.presets import presets
+    from barbu.classic.ruleset import presets
 
     names = {f.name for f in dataclasses.fields(View)}
     cases = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]

@@ -4,13 +4,14 @@ from .core.actions import PASS, Deal, Declare, Double, Draw, NameRank, NameTrump
 from .core.cards import CARDS, Card, CardSet
 from .core.errors import BarbuError, IllegalAction, ParseError, RecordError, RulesetError
 from .classic.match import CHANCE, Business, DealResult, Match
-from .classic.presets import preset, presets, ruleset
+from .classic.ruleset import preset, presets, ruleset
 from .classic.ruleset import Ruleset
+from .games import open_game
 
 __version__ = "0.1.0"
 
 __all__ = [
     "PASS", "Deal", "Declare", "Double", "Draw", "NameRank", "NameTrump", "Pass",
     "CARDS", "Card", "CardSet", "BarbuError", "IllegalAction", "ParseError", "RecordError", "RulesetError",
-    "CHANCE", "Business", "DealResult", "Match", "preset", "presets", "ruleset", "Ruleset",
+    "CHANCE", "Business", "DealResult", "Match", "preset", "presets", "ruleset", "Ruleset", "open_game",
 ]

@@ -14,7 +14,7 @@ from typing import Union
 from .core.cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
 from .classic.contracts import CHINESE, DOMINO, Contract
 from .classic.match import Business, Match, settle
-from .classic.presets import preset
+from .classic.ruleset import preset
 from .classic.ruleset import OPTIONS, Ruleset
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from barbu.besigue import BesigueGame
 from barbu.besigue.actions import Declare
 from barbu.agents.besigue import RandomAgent, RuleAgent
-from barbu.besigue.view import sample_game
+from barbu.besigue.sampler import sample_game
 
 from bhelpers import play_until
 

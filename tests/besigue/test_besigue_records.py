@@ -15,7 +15,8 @@ from barbu.agents.besigue import SearchAgent, solve_endgame
 from barbu.records.besigue import read_record, record_lines, replay_lines, write_record
 from barbu.besigue.text import text_form
 from barbu.core.errors import RecordError
-from barbu.core.game import Game, open_game
+from barbu.core.game import Game
+from barbu.games import open_game
 
 from bhelpers import play_until
 

@@ -25,7 +25,7 @@ from barbu.agents import AGENT_KINDS
 from barbu.core.cards import CARDS, cards_of
 from barbu.core.chance import new_secret
 from barbu.classic.match import CHANCE
-from barbu.classic.presets import presets
+from barbu.classic.ruleset import presets
 from barbu.classic.ruleset import Ruleset
 from barbu.web.settings import Settings
 from barbu.web.storage import TableRecord, hash_token, now

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from barbu.agents import AGENT_KINDS
-from barbu.classic.presets import presets
+from barbu.classic.ruleset import presets
 from barbu.web import Settings
 from barbu.web.storage import Store
 

@@ -23,7 +23,8 @@ from ..core.errors import AgentError
 from ..besigue.actions import Declare, Exchange, NoDeclaration, Play, Show
 from ..besigue.cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
 from ..besigue.melds import legal_declarations
-from ..besigue.view import BesigueView, sample_game
+from ..besigue.sampler import sample_game
+from ..besigue.view import BesigueView
 
 _BASE = (0, 1, 2, 4, 5, 6, 8, 10)  # keep value by rank 7 8 9 J Q K 10 A
 _QS, _JD = make_type(SPADES, QUEEN), make_type(DIAMONDS, JACK)

@@ -24,7 +24,8 @@ from ..core.cards import CARDS
 from ..classic.chinese import Arrangements
 from ..classic.contracts import CHINESE
 from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match
-from ..classic.view import NoConsistentDeal, View, determinize, make_view, sample_hands
+from ..classic.sampler import determinize, sample_hands
+from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from .rule import RuleAgent, row_move, rules_info

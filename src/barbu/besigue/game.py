@@ -28,8 +28,9 @@ from .actions import (MELD_NAMES, Action, Declare, Exchange, FirstDealer, NoDecl
 from .cards import ACE, SEVEN, TEN, card_display, rank_of, suit_of, type_display, type_of
 from .melds import legal_declarations, marks_for, mark_class, shape_problem
 from .ruleset import BesigueRules
+from .view import make_view
 
-CHANCE = -1
+from ..core.game import CHANCE
 TRICKS_PER_DEAL = 32
 
 
@@ -163,7 +164,6 @@ class BesigueGame:
         return g
 
     def view(self, seat: int) -> "Any":
-        from .view import make_view
         return make_view(self, seat)
 
     # ------------------------------------------------------------ checks

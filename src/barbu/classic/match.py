@@ -14,78 +14,26 @@ int bitmasks and keeps its bookkeeping small.
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
 
-from ..core.actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass,
+from ..core.actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass, parse_chance,
                       parse_rank, parse_suit)
 from ..core.cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
 from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
 from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
 from ..core.errors import IllegalAction, ParseError
 from .ruleset import Ruleset
+from .state import (ARRANGE, DEAL, DECLARE, DOMINO_PLAY, DOUBLING, DRAW, OVER, PHASE_NAMES, PLAY,
+                    RANK, TRUMP, Business, DealResult)
+from .view import make_view, make_views
 
-CHANCE = -1
-
-# Phases (CUT and PASS_ON belong to the Scottish Silly Round; Patience is played in DOMINO_PLAY)
-DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER, ARRANGE, CUT, PASS_ON = range(12)
-PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over", "arrange",
-               "cut", "pass-on")
+from ..core.game import CHANCE
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 _BIT = tuple(1 << c for c in range(52))
 _HEART_MODES = {"none": 0, "never_unless_only_hearts": 1, "first_trick": 2, "until_broken": 3}
-
-
-class Business(NamedTuple):
-    """A double between two players; ``redoubled`` doubles the stake.  A tuple: cheap to make."""
-
-    doubler: int
-    doubled: int
-    redoubled: bool = False
-
-    def __str__(self) -> str:
-        return f"{self.doubler}x{self.doubled}" + ("xx" if self.redoubled else "")
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """What a finished deal was and how it scored.  ``hands`` is private: views drop it."""
-
-    number: int
-    dealer: int
-    declarer: int
-    contract: str
-    trump: int | None
-    rank: int | None
-    doubles: tuple[Business, ...]
-    played: bool
-    base: tuple[int, ...]
-    scores: tuple[int, ...]
-    hands: tuple[int, ...] = ()
-    tricks: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    finishing: tuple[int, ...] = ()
-    set_aside: int = 0  # cards dealt to nobody, face up
-    arrangements: tuple[Arrange, ...] = ()  # Chinese poker, revealed at the end
-    series: tuple = ()  # points added when this deal ended a declarer's series (italian-six)
-    scottish: Any = None  # the Scottish game's round, calls, cuts, pass-ons and glyphs (a `ScottishDeal`)
-
-    @property
-    def added(self) -> tuple:
-        """What the deal added to the running totals: its scores plus any series points."""
-        return tuple(a + b for a, b in zip(self.scores, self.series)) if self.series else self.scores
-
-    def public(self) -> "DealResult":
-        """What every seat may see: no hands, no pass-on choices.  Made once: every view asks for it."""
-        cached = self.__dict__.get("_public")
-        if cached is None:
-            extra = self.scottish.public() if self.scottish is not None else None
-            cached = dataclasses.replace(self, hands=(), scottish=extra)
-            object.__setattr__(self, "_public", cached)
-        return cached
 
 
 class Match:
@@ -105,9 +53,7 @@ class Match:
         """``Match(rules)`` builds the family's own match class where it has one (the Scottish game)."""
         if cls is Match:
             r = Ruleset.parse(rules) if isinstance(rules, str) else rules
-            maker = r.family_spec.match_class
-            if maker is not None:
-                cls = maker()
+            cls = r.family_spec.match_class or Match
         return object.__new__(cls)
 
     @classmethod
@@ -878,7 +824,6 @@ class Match:
         if ph == ARRANGE:
             return parse_arrange(text)
         if ph in (DRAW, DEAL):
-            from ..records.barbu import parse_chance
             return parse_chance(text, self.n)
         raise ParseError("the match is over: no action is expected")
 
@@ -910,12 +855,10 @@ class Match:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int):  # -> View
-        from .view import make_view
         return make_view(self, seat)
 
     def views(self) -> list:  # -> list[View]
         """Every seat's view, cheaper than asking each seat in turn."""
-        from .view import make_views
         return make_views(self)
 
     def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:

@@ -1,113 +1,17 @@
-"""The registry of rule families and named presets.
+"""The rule families and named presets of the Barbu family: classic, Italian, Salad, French.
 
-A `Family` says which options it reads, which player counts it allows, its
-deck and its contract table.  A `Preset` is a named `Ruleset` with aliases.
-Other families (Italian, French, Scottish, …) register here the same way;
-the state machine never names a family.
+Each registers itself in the registry of `barbu.classic.ruleset`; the Scottish
+game registers its own family from `barbu.scottish`.  The state machine never
+names a family.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import Callable
-
-from ..core.cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, PIQUET_DECK, SPADES
-from .contracts import (Contract, classic_contracts, french_contracts, italian_contracts, salad_contracts,
-                        scottish_contracts)
+from ..core.cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
+from .contracts import classic_contracts, french_contracts, italian_contracts, salad_contracts
 from ..core.errors import RulesetError
-from .ruleset import OPTIONS, Ruleset
+from .ruleset import Family, Ruleset, register_family, register_preset
 from .series import italian_six_bonus
-
-
-@dataclass(frozen=True)
-class Family:
-    """A rule family: what it reads from a ruleset and how it builds its deals."""
-
-    name: str
-    description: str
-    players: tuple[int, ...]
-    options: frozenset[str]
-    contracts: Callable[[Ruleset], tuple[Contract, ...]]
-    deck: Callable[[Ruleset], int]
-    zero_sum: bool = True
-    highest_wins: bool = True
-    check: Callable[[Ruleset], None] | None = None
-    fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
-    series_end: Callable[[list[int], int], list] | None = None  # (series scores, dealer) -> added points
-    match_class: Callable[[], type] | None = None  # the family's own Match subclass, imported when first needed
-
-    def base(self, preset_name: str) -> Ruleset:
-        """The family's defaults: the global defaults with its fixed values."""
-        return dataclasses.replace(Ruleset(preset=preset_name, family=self.name), **dict(self.fixed))
-
-
-@dataclass(frozen=True)
-class Preset:
-    name: str
-    ruleset: Ruleset
-    description: str
-    aliases: tuple[str, ...] = ()
-
-
-_FAMILIES: dict[str, Family] = {}
-_PRESETS: dict[str, Preset] = {}
-_ALIASES: dict[str, str] = {}
-
-
-def register_family(fam: Family) -> Family:
-    _FAMILIES[fam.name] = fam
-    return fam
-
-
-def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: object) -> Preset:
-    """Register a preset built from its family's defaults and the given option values."""
-    fam_name = str(options.pop("family", name))
-    base = family(fam_name).base(name)
-    p = Preset(name, validate(dataclasses.replace(base, **options)), description, aliases)
-    _PRESETS[name] = p
-    for a in (name, *aliases):
-        _ALIASES[a.lower()] = name
-    return p
-
-
-def family(name: str) -> Family:
-    try:
-        return _FAMILIES[name]
-    except KeyError:
-        raise RulesetError(f"unknown rule family {name!r}; families are: {', '.join(_FAMILIES)}") from None
-
-
-def preset(name: str) -> Preset:
-    key = _ALIASES.get(name.strip().lower())
-    if key is None:
-        raise RulesetError(f"unknown preset {name!r}; presets are: {', '.join(_PRESETS)}")
-    return _PRESETS[key]
-
-
-def presets() -> list[Preset]:
-    return list(_PRESETS.values())
-
-
-def ruleset(text: str = "classic", **options: object) -> Ruleset:
-    """A ruleset from its text form, with optional further option overrides."""
-    r = Ruleset.parse(text)
-    return r.replace(**options) if options else r
-
-
-def validate(r: Ruleset) -> Ruleset:
-    """Check a ruleset against its family; return it unchanged or raise `RulesetError`."""
-    fam = family(r.family)
-    if r.players not in fam.players:
-        allowed = ", ".join(str(p) for p in fam.players)
-        raise RulesetError(f"option players: {r.family} is played by {allowed} players, not {r.players}")
-    defaults = fam.base(r.preset)
-    for name in OPTIONS:
-        if name not in fam.options and name != "players" and getattr(r, name) != getattr(defaults, name):
-            raise RulesetError(f"option {name} does not apply to the {fam.name} family")
-    if fam.check:
-        fam.check(r)
-    return r
 
 
 # -- the classic family (seed 001) -------------------------------------------
@@ -217,29 +121,3 @@ register_family(Family(
 register_preset("french", "Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; "
                 "lowest total wins", aliases=("marie-luce", "le-barbu", "francais", "français"),
                 rotation="quick", heart_lead="first_trick")
-
-
-# -- the Scottish 32-card game (seed 004) -------------------------------------
-
-def _scottish_match() -> type:
-    from ..scottish.match import ScottishMatch
-    return ScottishMatch
-
-
-register_family(Family(
-    name="scottish",
-    description="The Scottish 32-card game: Sets of four Player Rounds and a Silly Round, combination calls, "
-                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs",
-    players=(4,),
-    options=frozenset({"sets", "stop_when_decided"}),
-    contracts=lambda r: scottish_contracts(),
-    deck=lambda r: PIQUET_DECK,
-    zero_sum=False,
-    highest_wins=True,
-    fixed=(("doubling", "none"), ("undoubled_negative", "play"), ("double_obligation", 0), ("heart_lead", "none")),
-    match_class=_scottish_match,
-))
-
-register_preset("scottish", "The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
-                "Round's cuts and pass-ons, Patience; highest total wins",
-                aliases=("scottish-barbu", "fife", "barbu-32"))

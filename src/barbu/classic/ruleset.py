@@ -4,7 +4,7 @@ A `Ruleset` is a frozen bundle of option values plus the name of the preset it
 starts from.  Its one-line text form, ``classic(undoubled_negative=play)``,
 names the preset and only the options that differ from it, and parses back to
 an equal ruleset.  Families (classic, italian, french, …) register themselves
-in `barbu.presets`; the state machine only reads options and the family's
+in the registry below (`barbu.classic.presets` holds the Barbu family's); the state machine only reads options and the family's
 contract table, so new families plug in without touching it.
 """
 
@@ -13,12 +13,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.errors import RulesetError
 
 if TYPE_CHECKING:
-    from .presets import Family
+    from .contracts import Contract
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,6 @@ class Ruleset:
     # -- derived facts -------------------------------------------------
     @property
     def family_spec(self) -> "Family":
-        from .presets import family
         return family(self.family)
 
     def option_values(self) -> dict[str, Any]:
@@ -139,7 +138,6 @@ class Ruleset:
 
     def replace(self, **changes: Any) -> "Ruleset":
         """A copy with some options changed, checked like a parsed one."""
-        from .presets import validate
         for name, value in changes.items():
             spec = OPTIONS.get(name)
             if spec is None:
@@ -150,7 +148,6 @@ class Ruleset:
         return validate(dataclasses.replace(self, **changes))
 
     def __str__(self) -> str:
-        from .presets import preset
         base = preset(self.preset).ruleset
         diffs = [f"{name}={OPTIONS[name].format(v)}" for name, v in self.option_values().items()
                  if getattr(base, name) != v]
@@ -166,7 +163,6 @@ _FORM = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 def parse_ruleset(text: str) -> Ruleset:
     """Parse ``name`` or ``name(option=value, …)`` into a validated ruleset."""
-    from .presets import preset, validate
     m = _FORM.match(text)
     if not m:
         raise RulesetError(f"{text!r} is not a ruleset; write a preset name, optionally followed by "
@@ -198,3 +194,94 @@ def check_players(rules: Ruleset, n: Any) -> None:
         raise RulesetError(f"{rules.preset} is played by {allowed[0]} players, not {n}")
     raise RulesetError(f"{rules.preset} is played by {allowed[0]} to {allowed[-1]} players, not {n}")
 
+
+# -- the registry of families and presets ---------------------------------------
+
+@dataclass(frozen=True)
+class Family:
+    """A rule family: what it reads from a ruleset and how it builds its deals."""
+
+    name: str
+    description: str
+    players: tuple[int, ...]
+    options: frozenset[str]
+    contracts: Callable[[Ruleset], tuple[Contract, ...]]
+    deck: Callable[[Ruleset], int]
+    zero_sum: bool = True
+    highest_wins: bool = True
+    check: Callable[[Ruleset], None] | None = None
+    fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
+    series_end: Callable[[list[int], int], list] | None = None  # (series scores, dealer) -> added points
+    match_class: type | None = None  # the family's own Match subclass (the Scottish game's)
+
+    def base(self, preset_name: str) -> Ruleset:
+        """The family's defaults: the global defaults with its fixed values."""
+        return dataclasses.replace(Ruleset(preset=preset_name, family=self.name), **dict(self.fixed))
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    ruleset: Ruleset
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+_FAMILIES: dict[str, Family] = {}
+_PRESETS: dict[str, Preset] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register_family(fam: Family) -> Family:
+    _FAMILIES[fam.name] = fam
+    return fam
+
+
+def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: object) -> Preset:
+    """Register a preset built from its family's defaults and the given option values."""
+    fam_name = str(options.pop("family", name))
+    base = family(fam_name).base(name)
+    p = Preset(name, validate(dataclasses.replace(base, **options)), description, aliases)
+    _PRESETS[name] = p
+    for a in (name, *aliases):
+        _ALIASES[a.lower()] = name
+    return p
+
+
+def family(name: str) -> Family:
+    try:
+        return _FAMILIES[name]
+    except KeyError:
+        raise RulesetError(f"unknown rule family {name!r}; families are: {', '.join(_FAMILIES)}") from None
+
+
+def preset(name: str) -> Preset:
+    key = _ALIASES.get(name.strip().lower())
+    if key is None:
+        raise RulesetError(f"unknown preset {name!r}; presets are: {', '.join(_PRESETS)}")
+    return _PRESETS[key]
+
+
+def presets() -> list[Preset]:
+    return list(_PRESETS.values())
+
+
+def ruleset(text: str = "classic", **options: object) -> Ruleset:
+    """A ruleset from its text form, with optional further option overrides."""
+    r = Ruleset.parse(text)
+    return r.replace(**options) if options else r
+
+
+def validate(r: Ruleset) -> Ruleset:
+    """Check a ruleset against its family; return it unchanged or raise `RulesetError`."""
+    fam = family(r.family)
+    if r.players not in fam.players:
+        allowed = ", ".join(str(p) for p in fam.players)
+        raise RulesetError(f"option players: {r.family} is played by {allowed} players, not {r.players}")
+    defaults = fam.base(r.preset)
+    for name in OPTIONS:
+        if name not in fam.options and name != "players" and getattr(r, name) != getattr(defaults, name):
+            raise RulesetError(f"option {name} does not apply to the {fam.name} family")
+    if fam.check:
+        fam.check(r)
+    return r

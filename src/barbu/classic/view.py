@@ -1,4 +1,4 @@
-"""What one seat may know, and deals of the unseen cards consistent with it.
+"""What one seat may know (`barbu.classic.sampler` deals the unseen cards consistently with it).
 
 `make_view` is the only door through which information leaves the engine
 toward a player: bots, the network and the terminal all go through it.  The
@@ -10,15 +10,16 @@ respects.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.actions import Deal
 from ..core.cards import HEARTS, SUIT_MASK
-from .chinese import Arrange, Arrangements
-from .match import CHANCE, DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult, Match
+from .chinese import Arrange
+from .state import DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult
+
+if TYPE_CHECKING:
+    from .match import Match
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
@@ -238,125 +239,3 @@ HIDDEN = Hidden()
 
 class NoConsistentDeal(Exception):
     """The view's constraints leave no possible deal (should not happen for a real view)."""
-
-
-def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
-    """Current hands for every seat, drawn at random among those consistent with the view."""
-    n = view.players
-    sizes = list(view.hand_sizes)
-    hands = [view.known[s] for s in range(n)]
-    hands[view.seat] = view.hand
-    pool = view.unseen
-    need = [sizes[s] - hands[s].bit_count() for s in range(n)]
-    private = view.private_cant_hold or (0,) * n
-    allowed = [((1 << 52) - 1) & ~view.cant_hold[s] & ~private[s] if s != view.seat else 0 for s in range(n)]
-    cards = [c for c in range(52) if pool >> c & 1]
-    if sum(need) != len(cards):
-        raise NoConsistentDeal("hand sizes do not match the unseen cards")
-    if view.passes:  # the Scottish pass-ons: only deals that some pass-on history explains
-        from ..scottish.match import explains
-        for _ in range(tries):
-            out = _sample_once(cards, need, allowed, hands, rng, tries)
-            if explains(view, out):
-                return out
-        raise NoConsistentDeal("no deal of the unseen cards fits the pass-ons this seat saw")
-    return _sample_once(cards, need, allowed, hands, rng, tries)
-
-
-def _sample_once(cards: list[int], need: list[int], allowed: list[int], hands: list[int], rng: random.Random,
-                 tries: int) -> list[int]:
-    n = len(need)
-    # Most constrained cards first; random order among equals.
-    for _ in range(tries):
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: sum(1 for s in range(n) if need[s] and allowed[s] >> c & 1))
-        left = list(need)
-        out = list(hands)
-        ok = True
-        for c in cards:
-            seats = [s for s in range(n) if left[s] and allowed[s] >> c & 1]
-            if not seats:
-                ok = False
-                break
-            weights = [left[s] for s in seats]
-            s = rng.choices(seats, weights)[0]
-            out[s] |= 1 << c
-            left[s] -= 1
-        if ok:
-            return out
-    out = _exact_assign(cards, list(need), allowed, list(hands), rng)
-    if out is None:
-        raise NoConsistentDeal("no deal of the unseen cards fits what the view shows")
-    return out
-
-
-def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: list[int],
-                  rng: random.Random) -> list[int] | None:
-    """Backtracking fallback for tightly constrained views."""
-    n = len(need)
-    order = sorted(cards, key=lambda c: sum(1 for s in range(n) if allowed[s] >> c & 1))
-
-    def go(i: int) -> bool:
-        if i == len(order):
-            return True
-        c = order[i]
-        seats = [s for s in range(n) if need[s] and allowed[s] >> c & 1]
-        rng.shuffle(seats)
-        for s in seats:
-            need[s] -= 1
-            hands[s] |= 1 << c
-            if go(i + 1):
-                return True
-            need[s] += 1
-            hands[s] ^= 1 << c
-        return False
-
-    return hands if go(0) else None
-
-
-def determinize(v: View, hands: list[int]) -> Match:
-    """A full `Match` at the view's position in which the current hands are ``hands``.
-
-    The deal's original hands are rebuilt from ``hands`` plus the cards each
-    seat has played, then the deal's public actions are replayed; an
-    inconsistent sample raises `IllegalAction`.
-    """
-    if v.scottish is not None:
-        from ..scottish.match import determinize_scottish
-        return determinize_scottish(v, hands)
-    m = Match(v.rules)
-    n = m.n
-    m.phase = DEAL
-    m.dealer = v.dealer
-    m.declarer = v.declarer
-    m.deal_no = v.deal_number - 1
-    m.totals = list(v.totals)
-    m.results = list(v.results)
-    m.contracts_left = [set(s) for s in v.contracts_left]
-    m.dbl_count = [list(r) for r in v.doubles_matrix]
-    if v.phase in ("draw", "deal", "over"):  # no deal in progress: nothing to replay
-        m.phase = {"draw": DRAW, "deal": DEAL, "over": OVER}[v.phase]
-        return m
-    if v.contract is not None:
-        m.contracts_left[v.declarer].add(v.contract)
-    for b in v.doubles:  # doubles already made this deal are replayed below
-        if b.doubled == v.dealer:
-            m.dbl_count[v.declarer][b.doubler] -= 1
-    original = list(hands)
-    for leader, cards in v.tricks:
-        if v.contract and m.contract_by_key[v.contract].kind == "domino":
-            original[leader] |= 1 << cards[0]
-        else:
-            for i, c in enumerate(cards):
-                original[(leader + i) % n] |= 1 << c
-    for i, c in enumerate(v.trick):
-        original[(v.leader + i) % n] |= 1 << c
-    m.apply(Deal(tuple(original)))
-    for a in v.deal_actions:
-        if a is HIDDEN:  # another seat's secret arrangement: any one of its hand will do
-            a = Arrangements(m.hands[m.turn])[0]
-        m.apply(a)
-    return m
-
-
-__all__ = ["View", "make_view", "infer_cant_hold", "sample_hands", "determinize", "NoConsistentDeal", "CHANCE"]

@@ -13,14 +13,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .. import __version__
+from importlib.metadata import version
 from ..agents import AGENT_KINDS, make_agent
 from ..arena.duplicate import split_bots
 from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from ..core.errors import BarbuError, RecordError, UnreadableFile
-from ..core.game import game_kind, record_kind
+from ..games import game_kind, record_kind
 from ..classic.match import CHANCE, Match
-from ..classic.presets import preset, presets
+from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals, write_record
@@ -412,7 +412,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
-    p.add_argument("--version", action="version", version=f"barbu {__version__}")
+    p.add_argument("--version", action="version", version=f"barbu {version('barbu')}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser("rules", help="list presets, or show one preset's options and contracts")

@@ -16,7 +16,8 @@ from rich.console import Console
 from ..agents import make_agent
 from ..tui.launch import parse_opponents
 from ..classic.chinese import Arrangements
-from ..core.actions import Cut, Deal, Declare, PackDraw, PassOn
+from ..core.actions import Deal, Declare, PassOn
+from ..scottish.pack import Cut, PackDraw
 from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, Match

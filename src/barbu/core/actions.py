@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards
+from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards, parse_card
 from .errors import ParseError
 
 
@@ -112,30 +112,7 @@ def parse_rank(text: str) -> int:
 
 
 
-# -- the Scottish game (seed 004) ---------------------------------------------
-
-@dataclass(frozen=True)
-class PackDraw:
-    """Chance: one card of the Unused Pack dealt to each seat, seat 0 first (the highest
-    finds the first Caller, or the first dealer of the Silly Round; a tie draws again)."""
-
-    cards: tuple[int, ...]
-
-    def __str__(self) -> str:
-        from ..scottish.pack import format_pack
-        return "draw " + " ".join(format_pack(c) for c in self.cards)
-
-
-@dataclass(frozen=True)
-class Cut:
-    """Chance: the Silly Round's Cutter cuts the Unused Pack (made whole again before every cut)."""
-
-    card: int
-
-    def __str__(self) -> str:
-        from ..scottish.pack import format_pack
-        return "cut " + format_pack(self.card)
-
+# -- the Scottish game (seed 004); its draws and cuts of the Unused Pack are in barbu.scottish.pack --
 
 @dataclass(frozen=True)
 class PassOn:
@@ -155,3 +132,19 @@ class Lay:
 
     def __str__(self) -> str:
         return "lay " + format_cards(self.cards)
+
+
+def parse_chance(text: str, players: int) -> Draw | Deal:
+    """Read a chance action: ``draw 2S KH 9D 4C`` or ``deal <hand> <hand> …`` (suit form, seat 0 first)."""
+    words = text.split()
+    if not words:
+        raise ParseError("an empty chance event")
+    kind = words[0].lower()
+    if kind == "draw":
+        return Draw(tuple(parse_card(w) for w in words[1:]))
+    if kind == "deal":
+        hands = tuple(CardSet.parse(w).mask for w in words[1:])
+        if len(hands) != players:
+            raise ParseError(f"a deal lists {players} hands, this one lists {len(hands)}")
+        return Deal(hands)
+    raise ParseError(f"{text!r} is not a chance event (draw … or deal …)")

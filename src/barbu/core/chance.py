@@ -19,7 +19,7 @@ import random
 import secrets
 from typing import Any, Callable, Iterable
 
-from ..classic.match import CHANCE
+from .game import CHANCE
 
 SECRET_BYTES = 32  # 256 bits
 

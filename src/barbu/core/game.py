@@ -1,18 +1,16 @@
-"""The one small protocol every game satisfies, and a registry that opens a game from a rules text.
+"""The one small protocol every game satisfies.
 
 Front ends (CLI, terminal, browser) reach any game through `Game` and
 `open_game` instead of branching on one game's details: the Barbu family
-(`barbu.match.Match`, Scottish included) and Bésigue (`barbu.besigue`) both
-fit.  A renderer for a new game reads its ``view(seat)``; everything else —
+(`barbu.classic.match.Match`, Scottish included) and Bésigue (`barbu.besigue`)
+both fit; `barbu.games` opens any of them from a rules text.  A renderer for a new game reads its ``view(seat)``; everything else —
 whose turn, what is legal, applying text actions, undo, records — goes
 through this protocol.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 CHANCE = -1
 
@@ -74,52 +72,3 @@ class RenderableView(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
     def visible_cards(self) -> set[int]: ...
-
-
-@dataclass(frozen=True)
-class GameKind:
-    """One game of the house: how to recognise its rules text, open it, and write/replay its records."""
-
-    name: str
-    accepts: Callable[[str], bool]
-    open: Callable[[str, "int | None"], Game]
-    write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
-    is_record: Callable[["str | Path"], bool]
-
-
-def _besigue_kind() -> GameKind:
-    from ..besigue import BesigueGame, is_besigue
-    from ..records.besigue import is_besigue_record, write_record
-    return GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_record,
-                    is_besigue_record)
-
-
-def _barbu_kind() -> GameKind:
-    from ..classic.match import Match
-    from ..records.barbu import write_record
-
-    def is_barbu_record(path: "str | Path") -> bool:
-        return True
-
-    return GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
-                    lambda m, path, header: write_record(m, path, header), is_barbu_record)
-
-
-def game_kinds() -> list[GameKind]:
-    """Every game, the catch-all Barbu family last."""
-    return [_besigue_kind(), _barbu_kind()]
-
-
-def game_kind(rules_text: str) -> GameKind:
-    """The game a rules text names (unknown presets fall to the Barbu family, which says so)."""
-    return next(k for k in game_kinds() if k.accepts(rules_text))
-
-
-def record_kind(path: "str | Path") -> GameKind:
-    """The game a record file holds, from its header."""
-    return next(k for k in game_kinds() if k.is_record(path))
-
-
-def open_game(rules_text: str, seed: int | None = None) -> Game:
-    """``open_game("besigue")``, ``open_game("classic(rotation=quick)")``: a new game at its start."""
-    return game_kind(rules_text).open(rules_text, seed)

@@ -22,34 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable
 
-from ..core.actions import Deal, Declare, Double, Draw, NameRank, NameTrump, PassOn
+from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..classic.chinese import fouled
-from ..core.cards import CARDS, RANKS, SUITS, CardSet, parse_card
+from ..core.cards import CARDS, RANKS, SUITS, CardSet
 from ..core import safejson
 from ..core.chance import verify_chance
-from ..core.errors import BarbuError, ParseError, RecordError, UnreadableFile
+from ..core.errors import BarbuError, RecordError, UnreadableFile
 from ..classic.match import CHANCE, DealResult, Match
 from ..classic.ruleset import Ruleset
 from ..classic.series import exact
 
 FORMAT = "barbu-record"
 VERSION = 1
-
-
-def parse_chance(text: str, players: int) -> Any:
-    """Read a chance action: ``draw 2S KH 9D 4C`` or ``deal <hand> <hand> …`` (suit form, seat 0 first)."""
-    words = text.split()
-    if not words:
-        raise ParseError("an empty chance event")
-    kind = words[0].lower()
-    if kind == "draw":
-        return Draw(tuple(parse_card(w) for w in words[1:]))
-    if kind == "deal":
-        hands = tuple(CardSet.parse(w).mask for w in words[1:])
-        if len(hands) != players:
-            raise ParseError(f"a deal lists {players} hands, this one lists {len(hands)}")
-        return Deal(hands)
-    raise ParseError(f"{text!r} is not a chance event (draw … or deal …)")
 
 
 @dataclass

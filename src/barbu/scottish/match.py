@@ -32,14 +32,16 @@ from itertools import combinations
 from collections.abc import Sequence
 from typing import Any, Iterator
 
-from ..core.actions import PASS, Cut, Deal, Declare, Lay, PackDraw, Pass, PassOn
+from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
 from ..core.cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
 from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
                         score_finishing, score_tricks, PATIENCE_PLACES)
 from ..core.errors import IllegalAction, ParseError
-from ..classic.match import (CHANCE, CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult, Match)
-from .pack import BRIDGE, PACK, draw_winner, valid_draw
-from .passons import PassSeen, knowledge, seen_passes
+from ..classic.match import CHANCE, Match
+from ..classic.state import CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult
+from ..classic.view import HIDDEN, NoConsistentDeal
+from .pack import BRIDGE, PACK, Cut, PackDraw, draw_winner, parse_pack, valid_draw
+from .passons import PassSeen, knowledge, reconstruct, seen_passes
 from .patience import lay_options, laying_order
 from ..classic.ruleset import Ruleset
 from .scoresheet import ScottishDeal, deal_glyphs
@@ -641,7 +643,6 @@ class ScottishMatch(Match):
 
     # ------------------------------------------------------------------ parsing
     def parse_action(self, text: str) -> Any:
-        from .pack import parse_pack
         t = " ".join(text.strip().lower().split())
         ph = self.phase
         if ph == DRAW:
@@ -676,12 +677,21 @@ class ScottishMatch(Match):
         return super().parse_action(text)
 
     # ------------------------------------------------------------------ views
+    @staticmethod
+    def explains(v: Any, hands: list[int]) -> bool:
+        """The sampler's hook: whether some pass-on history leads to ``hands``."""
+        return explains(v, hands)
+
+    @staticmethod
+    def determinize(v: Any, hands: list[int]) -> "ScottishMatch":
+        """The sampler's hook: a full match at the view's position (`determinize_scottish`)."""
+        return determinize_scottish(v, hands)
+
     def seen_by(self, seat: int) -> tuple[PassSeen, ...]:
         """The pass-ons of this deal as ``seat`` saw them."""
         return seen_passes(seat, self.n, self.pass_log)
 
     def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:
-        from ..classic.view import HIDDEN
         n = self.n
         st = self.state
         caller = st.caller
@@ -721,7 +731,6 @@ class ScottishMatch(Match):
 
 def _rebuild(v: Any, hands: list[int]) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
     """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal."""
-    from .passons import reconstruct
     n = v.players
     after = list(hands)
     for leader, cards in v.tricks:
@@ -748,7 +757,6 @@ def determinize_scottish(v: Any, hands: list[int]) -> ScottishMatch:
     """A full Scottish match at the view's position where the current hands are ``hands``: the hands as
     dealt and the other seats' pass-ons are rebuilt (`barbu.passons.reconstruct`), then the deal's public
     actions are replayed."""
-    from ..classic.view import HIDDEN, NoConsistentDeal
     m = Match(v.rules)
     assert isinstance(m, ScottishMatch)
     sv = v.scottish

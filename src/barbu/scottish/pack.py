@@ -11,6 +11,8 @@ Joker (20) and the Bridge card (21).  The pack holds the Joker twice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.cards import SUIT_SYMBOLS, SUITS
 from ..core.errors import ParseError
 
@@ -92,3 +94,26 @@ def draw_winner(cards: tuple[int, ...]) -> int | None:
 
 __all__ = ["JOKER", "BRIDGE", "PACK", "pack_card", "number_of", "is_black", "is_red", "draw_value",
            "format_pack", "display_pack", "parse_pack", "valid_draw", "draw_winner"]
+
+
+# -- the chance actions of the Unused Pack ----------------------------------------
+
+@dataclass(frozen=True)
+class PackDraw:
+    """Chance: one card of the Unused Pack dealt to each seat, seat 0 first (the highest
+    finds the first Caller, or the first dealer of the Silly Round; a tie draws again)."""
+
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "draw " + " ".join(format_pack(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Chance: the Silly Round's Cutter cuts the Unused Pack (made whole again before every cut)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return "cut " + format_pack(self.card)

@@ -19,7 +19,7 @@ from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, S
 
 from ..agents import AGENT_KINDS
 from ..core.errors import RulesetError
-from ..classic.presets import preset, presets
+from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..records.savefiles import saved_matches
 from . import bindings

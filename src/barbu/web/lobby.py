@@ -17,7 +17,7 @@ from typing import Any
 from ..core.chance import new_secret
 
 from ..core.errors import BarbuError
-from ..classic.presets import presets
+from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
 from .journal import Journal
 from .settings import Settings

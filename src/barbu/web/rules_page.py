@@ -6,7 +6,7 @@ from html import escape
 
 from ..core.errors import BarbuError
 from ..guide import Guide, Table, rules_guide
-from ..classic.presets import presets
+from ..classic.ruleset import presets
 from ..classic.ruleset import Ruleset
 
 HEAD = """<!doctype html>

@@ -1,0 +1,56 @@
+"""The games of the house: recognise a rules text or a record file, open the game, write its records.
+
+Importing this module registers every family (the Scottish game adds itself to
+the Barbu family's presets when `barbu.scottish` is imported), so a front end
+that opens games through `open_game` sees them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import scottish  # noqa: F401  (registers the Scottish family)
+from .besigue import BesigueGame, is_besigue
+from .classic.match import Match
+from .core.game import Game
+from .records.barbu import write_record as write_barbu_record
+from .records.besigue import is_besigue_record, write_record as write_besigue_record
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One game of the house: how to recognise its rules text, open it, and write/replay its records."""
+
+    name: str
+    accepts: Callable[[str], bool]
+    open: Callable[[str, "int | None"], Game]
+    write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
+    is_record: Callable[["str | Path"], bool]
+
+
+BESIGUE = GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_besigue_record,
+                   is_besigue_record)
+BARBU = GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
+                 lambda m, path, header: write_barbu_record(m, path, header), lambda path: True)
+
+
+def game_kinds() -> list[GameKind]:
+    """Every game, the catch-all Barbu family last."""
+    return [BESIGUE, BARBU]
+
+
+def game_kind(rules_text: str) -> GameKind:
+    """The game a rules text names (unknown presets fall to the Barbu family, which says so)."""
+    return next(k for k in game_kinds() if k.accepts(rules_text))
+
+
+def record_kind(path: "str | Path") -> GameKind:
+    """The game a record file holds, from its header."""
+    return next(k for k in game_kinds() if k.is_record(path))
+
+
+def open_game(rules_text: str, seed: int | None = None) -> Game:
+    """``open_game("besigue")``, ``open_game("classic(rotation=quick)")``: a new game at its start."""
+    return game_kind(rules_text).open(rules_text, seed)
