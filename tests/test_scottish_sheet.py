@@ -7,7 +7,7 @@ import random
 
 from barbu import CHANCE, Match
 from barbu.scottish.scoresheet import (FULL_TOTALS, Glyph, RoundInput, build_sheet, deal_glyphs, ordinal, round_problems,
-                              sheet_from_results, sheet_lines)
+                                       sheet_from_results, sheet_lines)
 
 from scottish_helpers import deal, finish_deal, new_match, play, top_deal
 

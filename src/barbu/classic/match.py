@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import Any, Iterable
 
 from ..core.actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass, parse_chance,
-                      parse_rank, parse_suit)
+                            parse_rank, parse_suit)
 from ..core.cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
 from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
 from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks

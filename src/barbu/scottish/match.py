@@ -35,7 +35,7 @@ from typing import Any, Iterator
 from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
 from ..core.cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
 from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
-                        score_finishing, score_tricks, PATIENCE_PLACES)
+                                 score_finishing, score_tricks, PATIENCE_PLACES)
 from ..core.errors import IllegalAction, ParseError
 from ..classic.match import CHANCE, Match
 from ..classic.state import CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult
