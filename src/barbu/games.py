@@ -13,8 +13,10 @@ from typing import Any, Callable
 
 from . import scottish  # noqa: F401  (registers the Scottish family)
 from .besigue import BesigueGame, is_besigue
+from .besigue.text import text_form as besigue_text
 from .classic.match import Match
 from .core.game import Game
+from .records.barbu import text_form as barbu_text
 from .records.barbu import write_record as write_barbu_record
 from .records.besigue import is_besigue_record, write_record as write_besigue_record
 
@@ -28,12 +30,13 @@ class GameKind:
     open: Callable[[str, "int | None"], Game]
     write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
     is_record: Callable[["str | Path"], bool]
+    text_form: Callable[[Any], str]
 
 
 BESIGUE = GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_besigue_record,
-                   is_besigue_record)
+                   is_besigue_record, besigue_text)
 BARBU = GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
-                 lambda m, path, header: write_barbu_record(m, path, header), lambda path: True)
+                 lambda m, path, header: write_barbu_record(m, path, header), lambda path: True, barbu_text)
 
 
 def game_kinds() -> list[GameKind]:

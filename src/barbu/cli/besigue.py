@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -18,8 +17,8 @@ from ..core.errors import BarbuError
 from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
-from ..besigue.game import CHANCE, BesigueGame
-from ..records.besigue import read_record, write_record
+from ..besigue.game import BesigueGame
+from ..records.besigue import read_record
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..besigue.text import text_form
 
@@ -70,32 +69,6 @@ def check_players(args: argparse.Namespace) -> None:
         raise BarbuError(f"Bésigue is played by 2 players, not {args.players}")
     if getattr(args, "sets", None) is not None:
         raise BarbuError("--sets is for the Scottish game; Bésigue has no Sets")
-
-
-def cmd_selfplay(args: argparse.Namespace, console: Console, specs: list[str]) -> int:
-    check_players(args)
-    if len(specs) == 1:
-        specs = specs * 2
-    if len(specs) != 2:
-        raise BarbuError(f"Bésigue is played by 2 players: give 2 computer players, not {len(specs)}")
-    g = BesigueGame(args.rules, args.seed)
-    agents = [make_besigue_agent(spec, None if args.seed is None else args.seed * 1000 + s)
-              for s, spec in enumerate(specs)]
-    while not g.is_over:
-        seat = g.to_act()
-        if seat == CHANCE:
-            g.play_chance()
-        else:
-            assert seat is not None
-            g.apply(agents[seat].act(g.view(seat)))
-    if args.out:
-        write_record(g, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
-        console.print(f"record written to {args.out}")
-    if args.text:
-        Path(args.text).write_text(text_form(g), encoding="utf-8")
-        console.print(f"text form written to {args.text}")
-    print_deals(console, g, f"Bésigue — {g.rules}")
-    return 0
 
 
 def print_deals(console: Console, g: BesigueGame, title: str) -> None:

@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from rich import box
 from rich.console import Console
@@ -14,16 +14,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from importlib.metadata import version
-from ..agents import AGENT_KINDS, make_agent
+from ..agents import AGENT_KINDS
+from ..agents.play import agent_for, play_out
 from ..arena.duplicate import split_bots
 from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
 from ..core.errors import BarbuError, RecordError, UnreadableFile
 from ..games import game_kind, record_kind
-from ..classic.match import CHANCE, Match
+from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
-from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals, write_record
+from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
 
 console = Console(highlight=False)
@@ -116,35 +117,40 @@ def print_scottish_calls(m: Match) -> None:
 
 # ---------------------------------------------------------------- selfplay
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    if game_kind(args.rules).name == "besigue":
-        return _besigue_cli().cmd_selfplay(args, console, split_bots(args.bots))
-    rules = parse_rules(args.rules, args.players, args.sets)
-    m = Match(rules, args.seed)
+    kind = game_kind(args.rules)
+    if kind.name == "besigue":
+        _besigue_cli().check_players(args)
+        game: Any = kind.open(args.rules, args.seed)
+    else:
+        game = Match(parse_rules(args.rules, args.players, args.sets), args.seed)
     specs = split_bots(args.bots)
     if len(specs) == 1:
-        specs = specs * m.n
-    if len(specs) != m.n:
-        raise BarbuError(f"{rules} is played by {m.n} players: give {m.n} computer players, not {len(specs)}")
-    agents = [make_agent(spec, None if args.seed is None else args.seed * 1000 + s) for s, spec in enumerate(specs)]
+        specs = specs * game.n
+    if len(specs) != game.n:
+        raise BarbuError(f"{game.rules} is played by {game.n} players: give {game.n} computer players, "
+                         f"not {len(specs)}")
+    agents = [agent_for(game, spec, None if args.seed is None else args.seed * 1000 + s)
+              for s, spec in enumerate(specs)]
     # A progress bar on a terminal (search players take a minute for a match); nothing when piped.
+    total = getattr(game, "total_deals", None)  # a Bésigue game has no fixed number of deals
     with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("deals", total=m.total_deals)
-        while not m.is_over:
-            actor = m.to_act()
-            if actor == CHANCE:
-                m.play_chance()
-                progress.update(task, completed=len(m.results), total=max(m.total_deals, len(m.results)))
-            else:
-                assert actor is not None
-                m.apply(agents[actor].act(m.view(actor)))
+        task = progress.add_task("deals", total=total)
+
+        def deal_done() -> None:
+            done = len(game.results)
+            progress.update(task, completed=done, total=None if total is None else max(game.total_deals, done))
+        play_out(game, agents, deal_done)
     if args.out:
-        write_record(m, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
+        kind.write_record(game, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
         console.print(f"record written to {args.out}")
     if args.text:
-        Path(args.text).write_text(text_form(m), encoding="utf-8")
+        Path(args.text).write_text(kind.text_form(game), encoding="utf-8")
         console.print(f"text form written to {args.text}")
-    print_final(m)
+    if kind.name == "besigue":
+        _besigue_cli().print_deals(console, game, f"Bésigue — {game.rules}")
+    else:
+        print_final(game)
     return 0
 
 
