@@ -14,6 +14,7 @@ from typing import Union
 from .cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
 from .contracts import CHINESE, DOMINO, Contract
 from .match import Business, Match, settle
+from .besigue.ruleset import is_besigue
 from .presets import preset
 from .ruleset import OPTIONS, Ruleset
 
@@ -227,6 +228,9 @@ def _options_section(rules: Ruleset) -> Section:
 
 def rules_guide(rules: Ruleset | str) -> Guide:
     """Everything a newcomer needs to play this ruleset: the match, the contracts, the play, doubling."""
+    if isinstance(rules, str) and is_besigue(rules) or getattr(rules, "family", None) == "besigue":
+        from .besigue.guide import besigue_guide  # Bésigue's rules are built by its own module
+        return besigue_guide(rules)  # type: ignore[arg-type]
     rules = Ruleset.parse(rules) if isinstance(rules, str) else rules
     m = Match(rules)
     sections = [_match_section(rules, m), _contracts_section(rules, m), _play_section(rules, m)]

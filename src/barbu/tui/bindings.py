@@ -44,3 +44,22 @@ KEYS_HELP = """\
   F1 help   F2 last trick   F3 scoresheet   F4 hint   Ctrl+Z take back your last move
   Ctrl+S save   Ctrl+Q save and quit
   Typed words work too: help, last, scores, hint, undo, save, quit."""
+
+BESIGUE_TABLE = [
+    Binding("f1", "help", "Rules"),
+    Binding("f2", "last_trick", "Last trick"),
+    Binding("f3", "scores", "Scores"),
+    Binding("ctrl+s", "save", "Save"),
+    Binding("escape", "clear", "Clear", show=False),
+]
+
+BESIGUE_KEYS_HELP = """\
+[b]Keys[/b]
+  ← →            move along your hand and your laid melds (the playable cards are bright)
+  Enter          play the card under the cursor, or choose the highlighted declaration
+  ↑ ↓            move in the list of declarations after you win a trick
+  type + Enter   a card (qs, 10d, Q♠; qs* plays a laid one), pass, declare bezique QS JD,
+                 exchange 7H, show 7H
+  mouse          click a card or a declaration
+  F1 rules   F2 last trick   F3 scores   Ctrl+S save   Ctrl+Q save and quit
+  Typed words work too: help, last, scores, save, quit."""

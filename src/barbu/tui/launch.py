@@ -9,6 +9,9 @@ from ..arena import split_bots
 from ..errors import RulesetError
 from ..ruleset import Ruleset
 from ..savefiles import DEFAULT_SAVE, SaveError
+from ..besigue import is_besigue
+from ..besigue.record import is_besigue_record
+from . import besigue_session
 from .session import Session, Settings
 
 
@@ -27,6 +30,8 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
+    if is_besigue(args.rules):
+        return besigue_session.settings_from_args(args)
     rules = Ruleset.parse(args.rules)
     if args.players is not None and args.players != rules.players:
         rules = rules.replace(players=args.players)
@@ -49,7 +54,9 @@ def play(args: argparse.Namespace) -> int:
     from .app import BarbuApp
     if args.delay < 0:
         raise RulesetError("--delay cannot be negative")
-    if args.resume:
+    if args.resume and is_besigue_record(args.resume):
+        app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay)
+    elif args.resume:
         session = Session.resume(args.resume, seat=args.seat)
         if args.opponents:  # new strengths for the computer seats of the resumed match
             kinds = parse_opponents(args.opponents, session.players, session.seat)
