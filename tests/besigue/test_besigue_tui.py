@@ -236,3 +236,35 @@ def test_plain_besigue_game_from_the_command_line(tmp_path):
     again = subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--resume", str(save)],
                            input="quit\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert again.returncode == 0 and "Resumed" in again.stdout
+
+
+@pytest.mark.asyncio
+async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_game(tmp_path):
+    from barbu.tui import Settings
+    from barbu.tui.setup_screen import SetupScreen
+    app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "barbu-game.jsonl"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#preset").value = "besigue-english"
+        await pilot.pause()
+        text = screen_text(app)
+        assert "the common English rules" in text and "Seat 1 plays" in text and "Players" not in text
+        screen.query_one("#opt-target").value = "1500"
+        await pilot.pause()
+        screen.query_one("#start").focus()
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert isinstance(table, BesigueTableScreen)
+        assert str(table.session.rules) == "besigue-english(target=1500)" and table.session.game.seed == 4
+        assert "Scores to 1500" in screen_text(app)
+        await pilot.press("ctrl+q")
+    # the unfinished game is offered on the next setup screen, and its button resumes it
+    app = BarbuApp(Settings(seed=5, delay=0, save=tmp_path / "barbu-game.jsonl"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert "barbu-game.jsonl: besigue-english(target=1500), 0 deals played" in " ".join(screen_text(app).split())
+        await pilot.click("#resume-0")
+        table = await settle(pilot)
+        assert isinstance(table, BesigueTableScreen) and table.session.save_path == tmp_path / "barbu-game.jsonl"
