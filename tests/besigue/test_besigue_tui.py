@@ -19,7 +19,7 @@ from barbu.besigue.cards import SPADES, card_text, type_of
 from barbu.besigue.record import read_record
 from barbu.tui import BarbuApp
 from barbu.tui.besigue_session import BesigueSession, besigue_settings
-from barbu.tui.besigue_table import BesigueTableScreen, face_text
+from barbu.tui.besigue_table import BesigueTableScreen, face_text, in_hand_order
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
 
 def new_app(tmp_path: Path, rules: str = "besigue", seed: int = 3, save: str = "game.jsonl") -> BarbuApp:
@@ -83,6 +83,26 @@ async def test_a_deal_played_by_keys_and_typed_cards_against_the_computer(tmp_pa
     assert rep.consistent and len(rep.game.results) == 1 and rep.header["tui"]["seat"] == 0
 
 
+def row_after(text: str, marker: str, tall: bool, width: int) -> str:
+    """The cards drawn on the line(s) after (or at) ``marker``, as ranks-then-suits without spaces."""
+    lines = [line[:width] for line in text.splitlines()]
+    i = next(k for k, line in enumerate(lines) if marker in line)
+    if marker.startswith("laid"):
+        rows = lines[i:i + (3 if tall else 1)]
+        rows = [r.replace("laid:", "") for r in rows]
+    else:
+        rows = lines[i + 1:i + (4 if tall else 2)]
+    if tall:  # rank in the top corner, suit in the middle
+        return "".join(rows[0].split()) + "".join(rows[1].split())
+    return "".join(rows[0].split())
+
+
+def expected_row(cards: list[int], tall: bool) -> str:
+    if tall:
+        return "".join(face_text(c)[:-1] for c in cards) + "".join(face_text(c)[-1] for c in cards)
+    return "".join(face_text(c) for c in cards)
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("size", [(80, 24), (140, 45)])
 async def test_the_table_shows_opponent_stock_turn_up_melds_and_hand(tmp_path, size):
@@ -93,20 +113,24 @@ async def test_the_table_shows_opponent_stock_turn_up_melds_and_hand(tmp_path, s
         assert table.waiting_for_human
         v = table.session.view()
         text = screen_text(app)
+        tall = size[1] >= 34
+        left = size[0] - table.query_one("#b-side").size.width
         assert "Opponent: computer (rule)" in text and f"Stock {v.stock_size}" in text
         assert f"trumps {'♠♥♦♣'[v.trump]}" in text and "your turn" in text and "Scores to 1000" in text
         assert f"Your hand ({len(v.hand)} cards)" in text
-        hand_line = next(line for line in text.splitlines() if face_text(v.hand[0]) in line and "Your" not in line)
-        for c in v.hand:
-            assert face_text(c) in text
-        assert v.turn_up is not None and face_text(v.turn_up) in text
-        laid = next(line for line in text.splitlines() if "laid:" in line)
-        for c, _ in v.table[1]:
-            assert face_text(c) in laid
+        assert row_after(text, "Your hand (", tall, left) == expected_row(in_hand_order(v.hand, v.trump), tall)
+        lines = text.splitlines()
+        i = next(k for k, line in enumerate(lines) if f"Stock {v.stock_size}" in line)
+        col = lines[i].index("Stock")
+        stock = "\n".join(line[col:col + 16] for line in lines[i + 1:i + 4])  # the stock's column of the felt
+        assert v.turn_up is not None and face_text(v.turn_up)[:-1] in stock and face_text(v.turn_up)[-1] in stock
+        laid = [c for c, _ in table._laid_order(v.table[1], v.trump)]
+        assert row_after(text, "laid:", tall, left) == expected_row(laid, tall)
         assert "declared:" in text
         # the opponent's hidden cards are shown as backs, one each, and nothing else of his hand
-        assert text.count("▚▞") == v.opponent_hand_size - len(v.opponent_known) + 1  # + the stock's back
-        assert hand_line
+        j = next(k for k, line in enumerate(lines) if "Opponent:" in line)
+        backs = lines[j + 1][:left].count("▚▞▚" if tall else "▚▞")
+        assert backs == v.opponent_hand_size - len(v.opponent_known)
 
 
 @pytest.mark.asyncio

@@ -17,6 +17,7 @@ import asyncio
 import random
 import time
 from collections import deque
+from itertools import zip_longest
 from typing import Any
 
 from rich.console import Group
@@ -58,14 +59,37 @@ def card_face(card: int, style: str = "") -> str:
 
     ``style``: ``dim`` (may not be played now), ``cursor`` (the card under the cursor), or plain.
     """
+    return f"[{card_look(card, style)}]{escape(face_text(card)).center(4)}[/]"
+
+
+def card_look(card: int, style: str = "") -> str:
+    """The Rich style of a card's face: its suit's ink on the card, dimmed or under the cursor."""
     ink = RED if suit_of(card) in (1, 2) else "black"
     if style == "cursor":
-        look = f"bold {ink} on #ffd75f"
-    elif style == "dim":
-        look = f"{'#d89a92' if ink == RED else '#8a8a8a'} on #d4d0c4"
-    else:
-        look = f"bold {ink} on {FACE}"
-    return f"[{look}]{escape(face_text(card)).center(4)}[/]"
+        return f"bold {ink} on #ffd75f"
+    if style == "dim":
+        return f"{'#d89a92' if ink == RED else '#8a8a8a'} on #d4d0c4"
+    return f"bold {ink} on {FACE}"
+
+
+def tall_card(card: int, style: str = "") -> list[str]:
+    """A card three lines tall: the rank in two corners, the suit in the middle."""
+    look = card_look(card, style)
+    rank = RANKS[card % 8].replace("T", "10")
+    suit = SUIT_SYMBOLS[suit_of(card)]
+    return [f"[{look}]{rank:<5}[/]", f"[{look}]{suit:^5}[/]", f"[{look}]{rank:>5}[/]"]
+
+
+def card_back_tall() -> list[str]:
+    return ["[#9fb7d9 on #1d3f73]▚▞▚▞▚[/]"] * 3
+
+
+def blank_card(tall: bool, mark: str = "") -> list[str]:
+    """Where a card is still to come (``?``: this player is to play it) or none lies."""
+    style = "reverse" if mark else "dim"
+    if not tall:
+        return [f"[{style}] {mark or '··':^2} [/]"]
+    return [f"[{style}]{'':5}[/]", f"[{style}]{mark or '·':^5}[/]", f"[{style}]{'':5}[/]"]
 
 
 def card_back(n: int) -> str:
@@ -84,8 +108,7 @@ def action_label(a: Any, v: BesigueView) -> str:
         return "Declare nothing"
     if isinstance(a, Declare):
         cards = " ".join(face_text(t) + ("*" if laid else "") for t, laid in a.cards)
-        return f"Declare {MELD_NAMES[a.kind]}: {cards} — {a.value}" + (
-            "   (* already laid)" if any(laid for _, laid in a.cards) else "")
+        return f"Declare {MELD_NAMES[a.kind]}: {cards} — {a.value}"
     if isinstance(a, Exchange):
         up = face_text(v.turn_up) if v.turn_up is not None else "the turn-up"
         return f"Exchange your {face_text(a.card)} for the turn-up {up} — 10"
@@ -130,10 +153,11 @@ class BesigueTableScreen(Screen):
     #b-opp, #b-felt, #b-mine, #b-hand, #b-scores, #b-log, #b-decision {
         border: none; border-top: solid $secondary; border-title-color: $text; padding: 0 1; height: auto;
     }
-    #b-felt { background: #0e5a32; color: #f0f0e0; border-top: solid #2f8f5b; height: 1fr; min-height: 4; max-height: 12;
-              content-align-vertical: middle; }
+    #b-felt { background: #0e5a32; color: #f0f0e0; border-top: solid #2f8f5b; height: 1fr; min-height: 4; 
+              content-align: center middle; padding: 0 2; }
     #b-hand { border-top: solid $primary; }
     #b-log { color: $text-muted; height: 1fr; }
+    #b-decision { height: auto; }
     #b-decision.active { border-top: solid $success; }
     #b-prompt { height: auto; }
     #b-choices { height: auto; max-height: 8; border: none; padding: 0; }
@@ -166,12 +190,12 @@ class BesigueTableScreen(Screen):
                 yield Static(id="b-felt")
                 yield CardRow(id="b-mine")
                 yield CardRow(id="b-hand")
+                with Vertical(id="b-decision"):
+                    yield Static(id="b-prompt")
+                    yield ChoiceList(id="b-choices")
             with Vertical(id="b-side"):
                 yield Static(id="b-scores")
                 yield Static(id="b-log")
-        with Vertical(id="b-decision"):
-            yield Static(id="b-prompt")
-            yield ChoiceList(id="b-choices")
         with Vertical(id="b-bottom"):
             yield Static(id="b-message")
             yield CommandInput(placeholder="type a card (qs, 10d, qs* from your melds), pass, or help", id="command")
@@ -183,6 +207,14 @@ class BesigueTableScreen(Screen):
         self.query_one("#b-log").border_title = "Moves"
         self.query_one(CommandInput).focus()
         self.advance()
+
+    @property
+    def tall(self) -> bool:
+        """Room for cards three lines tall in your hand (the felt decides for itself by its own height)."""
+        return self.app.size.height >= 34
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
 
     # ---------------------------------------------------------------- the game loop
     @property
@@ -328,14 +360,20 @@ class BesigueTableScreen(Screen):
         laid = v.table[opp]
         w = self.query_one("#b-opp", Static)
         marks = (" · ▶ to play" if v.to_act == opp else "") + (" · dealer" if v.dealer == opp else "")
-        w.border_title = (f"Opponent: {s.who(opp)} · {v.opponent_hand_size + len(laid)} cards"
-                          f" ({len(laid)} laid){marks}")
-        known = set(v.opponent_known)
+        w.border_title = f"Opponent: {s.who(opp)} · {v.opponent_hand_size + len(laid)} cards{marks}"
+        known = in_hand_order(set(v.opponent_known), v.trump)
         hidden = v.opponent_hand_size - len(known)
-        lines = [card_back(hidden) + ("  " + " ".join(card_face(c) for c in in_hand_order(known, v.trump))
-                                      + " [dim]shown[/]" if known else "")]
+        tall = self.tall
+        faces = [tall_card(c) if tall else [card_face(c)] for c in known]
+        backs = [card_back_tall()[:1] * 3 if tall else [card_back(1)]] * hidden
+        if hidden and tall:
+            backs = [["[#9fb7d9 on #1d3f73]▚▞▚[/]"] * 3] * hidden
+        held = list(zip(*(backs + faces))) if backs or faces else [("",)]
+        lines = [" ".join(parts) + (" [dim]shown[/]" if known and i == 0 else "") for i, parts in enumerate(held)]
         if laid:
-            lines.append("[dim]laid:[/] " + " ".join(card_face(c) for c, _ in self._laid_order(laid, v.trump)))
+            cards = [tall_card(c) if tall else [card_face(c)] for c, _ in self._laid_order(laid, v.trump)]
+            lines += [("[dim]laid:[/] " if i == 0 else "      ") + " ".join(parts)
+                      for i, parts in enumerate(zip(*cards))]
         if v.melds[opp]:
             lines.append("[dim]declared: " + escape(", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[opp]))
                          + "[/]")
@@ -347,21 +385,34 @@ class BesigueTableScreen(Screen):
         return sorted(laid, key=lambda cm: order[cm[0]])
 
     def _draw_felt(self, v: BesigueView) -> None:
+        """The stock with the turn-up, the trick (or the last one, with who won it), and what happens now.
+
+        Cards are drawn tall (three lines) when the felt has the room, as on a real table.
+        """
         s = self.session
         me, opp = s.seat, s.opponent
-        grid = Table.grid(padding=(0, 2), expand=True)
-        grid.add_column(ratio=2)
-        grid.add_column(ratio=3)
-        grid.add_column(ratio=3)
+        felt = self.query_one("#b-felt", Static)
+        tall = felt.size.height >= 5
+        height = 3 if tall else 1
+
+        def cards(*parts: list[str]) -> list[str]:
+            return ["  ".join(p[i] for p in parts) for i in range(height)]
+
+        def one(card: int | None, empty: str = "") -> list[str]:
+            if card is None:
+                return blank_card(tall, empty)
+            return tall_card(card) if tall else [card_face(card)]
+
         if v.stock_size:
-            up = card_face(v.turn_up) if v.turn_up is not None else ""
-            stock = [f"[b]Stock {v.stock_size}[/]", f"{card_back(1)} {up}",
-                     f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
+            back = card_back_tall() if tall else [card_back(1)]
+            stock = [f"[b]Stock {v.stock_size}[/]"] + cards(back, one(v.turn_up)) + [
+                f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
         elif v.deal_no:
-            stock = ["[b]Stock empty[/]", "[dim]last tricks:[/]",
-                     "[dim]" + ("head the trick" if v.rules.endgame == "must_win" else "follow suit") + "[/]"]
+            duty = "head the trick" if v.rules.endgame == "must_win" else "follow suit"
+            stock = ["[b]Stock empty[/]", "[dim]the last tricks:[/]", f"[dim]{duty}[/]",
+                     f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
         else:
-            stock = ["", "", ""]
+            stock = []
         played: dict[int, int] = {seat: c for seat, c in v.trick}
         title = "Trick"
         if v.trick:
@@ -370,21 +421,24 @@ class BesigueTableScreen(Screen):
             (s0, c0), (s1, c1) = v.played[-2:]
             played = {s0: c0, s1: c1}
             title = f"Trick {v.tricks} → {'you' if v.last_winner == me else 'computer'}"
-        def slot(seat: int) -> str:
-            if seat in played:
-                return card_face(played[seat])
-            if v.to_act == seat and v.phase == "play":
-                return "[reverse] ?? [/]"
-            return "[dim] ·· [/]"
-        trick = [f"[b]{title}[/]", f"{slot(opp)}  computer", f"{slot(me)}  you"]
-        info = ["", "", ""]
+        turn = v.phase == "play"
+        gap = " " * (4 if tall else 5)
+        pair = [a + gap + b for a, b in zip(one(played.get(opp), "?" if turn and v.to_act == opp else ""),
+                                            one(played.get(me), "?" if turn and v.to_act == me else ""))]
+        trick = [f"[b]{title}[/]"] + pair + [f"{'computer':<{len(gap) + (5 if tall else 4)}}you"]
+        info: list[str] = []
         if v.phase in ("declare", "last-declaration"):
             who = "You" if v.to_act == me else "The computer"
-            info[1] = f"[b]{who} won the trick[/]"
-            info[2] = "and may declare" + (" (last chance)" if v.phase == "last-declaration" else "")
-        for row in zip(stock, trick, info):
+            info = [f"[b]{who} won[/]", "may declare" + (" (last)" if v.phase == "last-declaration" else "")]
+        elif v.deal_no and v.phase == "play":
+            info = ["[b]Your turn[/]" if v.to_act == me else "Computer to play"]
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(min_width=14)
+        grid.add_column(min_width=16)
+        grid.add_column()
+        for row in zip_longest(stock, trick, info, fillvalue=""):
             grid.add_row(*(Text.from_markup(x) for x in row))
-        self.query_one("#b-felt", Static).update(grid)
+        felt.update(grid)
 
     def _draw_scores(self, v: BesigueView) -> None:
         s = self.session
@@ -418,27 +472,31 @@ class BesigueTableScreen(Screen):
             first = [i for i, (c, t) in enumerate(self.slots) if (type_of(c), t) in legal]
             self.cursor = first[0] if first else 0
 
-        def markup(i: int, slot: Slot) -> str:
+        tall = self.tall
+
+        def lines(i: int, slot: Slot) -> list[str]:
             c, laid_card = slot
             style = ""
             if playing:
                 style = "cursor" if i == self.cursor else ("" if (type_of(c), laid_card) in legal else "dim")
-            return f"[@click=screen.slot_clicked({i})]{card_face(c, style)}[/]"
+            faces = tall_card(c, style) if tall else [card_face(c, style)]
+            return [f"[@click=screen.slot_clicked({i})]{x}[/]" for x in faces]
 
         def row(start: int, slots: list[Slot]) -> str:
-            out, prev = [], None
+            out: list[list[str]] = []
+            prev = None
             for i, slot in enumerate(slots, start=start):
                 if prev is not None and suit_of(slot[0]) != prev:
-                    out.append(" ")
-                out.append(markup(i, slot))
+                    out.append([" "] * len(out[-1]))
+                out.append(lines(i, slot))
                 prev = suit_of(slot[0])
-            return " ".join(out)
+            return "\n".join(" ".join(parts) for parts in zip(*out)) if out else ""
 
         mine = self.query_one("#b-mine", CardRow)
         mine.border_title = f"Your melds ({len(laid)} laid)"
         declared = ", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[me])
         mine.show((row(len(hand), laid) if laid else "[dim]none laid[/]")
-                  + (f"  [dim]· declared: {escape(declared)}[/]" if declared else ""))
+                  + (f"{chr(10) if tall else '  '}[dim]· declared: {escape(declared)}[/]" if declared else ""))
         hand_w = self.query_one("#b-hand", CardRow)
         hand_w.border_title = f"Your hand ({len(hand)} cards)"
         hand_w.show(row(0, hand) or "[dim]no cards[/]")
