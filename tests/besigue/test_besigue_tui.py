@@ -145,7 +145,7 @@ async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
         table = await settle(pilot)
         assert table.zone == "list" and g.phase == "declare" and g.actor == 0
         text = screen_text(app)
-        assert "You won the trick: declare one combination, or nothing." in text
+        assert "You won: declare one combination, or nothing." in text
         assert "Declare a bésigue: Q♠ J♦ — 40" in text and "Declare nothing" in text
         await pilot.press("enter")
         table = await settle(pilot)
@@ -165,7 +165,7 @@ async def test_a_forced_no_declaration_is_made_with_a_note(tmp_path):
         await pilot.press(*"ah", "enter")
         table = await settle(pilot)
         assert g.log[-1] == (0, "no-declaration") or any(t == "no-declaration" for _, t in g.log)
-        assert "you have no combination to declare" in screen_text(app)
+        assert "You won the trick; nothing to declare." in screen_text(app)
         assert table.zone == "cards"
 
 

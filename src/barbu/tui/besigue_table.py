@@ -258,7 +258,7 @@ class BesigueTableScreen(Screen):
     def _forced(self, action: Any) -> None:
         s = self.session
         if isinstance(action, NoDeclaration):
-            self.note = "You won the trick; you have no combination to declare."
+            self.note = "You won the trick; nothing to declare."
         else:
             self.note = f"Your only possible card, {face_text(action.card)}, was played for you."
         s.apply_human(action)
@@ -535,7 +535,7 @@ class BesigueTableScreen(Screen):
         choices.display = True
         choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=self._best_choice())
         last = " This is the last declaration before the final tricks." if v.phase == "last-declaration" else ""
-        prompt.update(f"[b]You won the trick: declare one combination, or nothing.[/b]{last} [dim]↑ ↓ Enter[/]")
+        prompt.update(f"[b]You won: declare one combination, or nothing.[/b]{last} [dim]↑ ↓ Enter[/]")
 
     def _best_choice(self) -> int:
         """The list opens on the most valuable declaration, so Enter takes the points."""
