@@ -20,9 +20,10 @@ from barbu.besigue.record import read_record
 from barbu.tui import BarbuApp
 from barbu.tui.besigue_session import BesigueSession, besigue_settings
 from barbu.tui.besigue_table import BesigueTableScreen, face_text, in_hand_order
-from barbu.tui.dialogs import DealOverDialog, InfoDialog
+from barbu.tui.dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 
 def new_app(tmp_path: Path, rules: str = "besigue", seed: int = 3, save: str = "game.jsonl") -> BarbuApp:
+    """A new game against the rule player, started at once (no setup screen), with no pause between moves."""
     return BarbuApp(besigue_settings(rules, 0, "rule", seed, 0, tmp_path / save, False), setup=False)
 
 
@@ -52,7 +53,7 @@ def position_with_opponent_melds(seed: int = 3) -> BesigueGame:
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_deal_played_by_keys_and_typed_cards_against_the_computer(tmp_path):
-    app = new_app(tmp_path)
+    app = new_app(tmp_path, rules="besigue(target=100)")
     decisions = declared_from_list = 0
     async with app.run_test(size=(80, 24)) as pilot:
         while True:
@@ -79,6 +80,16 @@ async def test_a_deal_played_by_keys_and_typed_cards_against_the_computer(tmp_pa
             assert words in text
         g = table.session.game
         assert len(g.results) == 1 and g.tricks == 32 and decisions >= 16
+        # this short game (to 100) is over after one deal: the end of the match, then leaving the table
+        assert g.is_over, g.totals
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MatchOverDialog)
+        text = screen_text(app)
+        assert ("You win" in text or "The computer wins" in text) and f"{max(g.totals)}" in text
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_code == 0
     rep = read_record(tmp_path / "game.jsonl")  # saved after the deal; the replay agrees with every score
     assert rep.consistent and len(rep.game.results) == 1 and rep.header["tui"]["seat"] == 0
 
@@ -153,6 +164,29 @@ async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
         mine = next(line for line in screen_text(app).splitlines() if "Q♠" in line and "J♦" in line
                     and "declared: a bésigue 40" in line)
         assert mine
+
+
+@pytest.mark.asyncio
+async def test_the_seven_of_trumps_is_exchanged_for_the_turn_up_from_the_declare_step(tmp_path):
+    # English rules (seven=exchange, hands of 8): seat 0 holds the 7♣ (clubs trumps) and wins the first trick.
+    g = deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"], ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"],
+                  "KC", rules="besigue-english")
+    app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"ah", "enter")
+        table = await settle(pilot)
+        assert table.zone == "list"
+        text = screen_text(app)
+        assert "Exchange your 7♣ for the turn-up K♣ — 10" in text and "Show your 7♣" in text
+        index = next(i for i, a in enumerate(table.choices) if str(a) == "exchange 7C")
+        for _ in range(index - table.query_one("#b-choices").highlighted):
+            await pilot.press("down")
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert g.scores[0] == 10 and g.turn_up is not None and g.turn_up % 32 == 24  # the 7♣ lies turned up now
+        assert any(c % 32 == 29 for c in g.hands[0])  # and the K♣ is in seat 0's hand
+        assert "you exchanged 7♣ (10)" in screen_text(app)
 
 
 @pytest.mark.asyncio

@@ -126,9 +126,9 @@ def move_words(a: Any, who: str) -> str:
     if isinstance(a, Declare):
         return f"{who} declared {MELD_NAMES[a.kind]} ({a.value})"
     if isinstance(a, Exchange):
-        return f"{who} exchanged the 7 of trumps (10)"
+        return f"{who} exchanged {face_text(a.card)} (10)"
     if isinstance(a, Show):
-        return f"{who} showed the 7 of trumps (10)"
+        return f"{who} showed {face_text(a.card)} (10)"
     return f"{who} declared nothing"
 
 
