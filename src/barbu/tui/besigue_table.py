@@ -495,8 +495,9 @@ class BesigueTableScreen(Screen):
         mine = self.query_one("#b-mine", CardRow)
         mine.border_title = f"Your melds ({len(laid)} laid)"
         declared = ", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[me])
-        mine.show((row(len(hand), laid) if laid else "[dim]none laid[/]")
-                  + (f"{chr(10) if tall else '  '}[dim]· declared: {escape(declared)}[/]" if declared else ""))
+        if declared:
+            declared = ("\n" if tall and laid else "  ") + f"[dim]· declared: {escape(declared)}[/]"
+        mine.show((row(len(hand), laid) if laid else "[dim]none laid[/]") + declared)
         hand_w = self.query_one("#b-hand", CardRow)
         hand_w.border_title = f"Your hand ({len(hand)} cards)"
         hand_w.show(row(0, hand) or "[dim]no cards[/]")
@@ -631,7 +632,8 @@ class BesigueTableScreen(Screen):
             for i, ((s0, c0), (s1, c1)) in enumerate(pairs, start=1):
                 winner = s1 if beats(c1, c0, v.trump) else s0
                 name = {me: "you", 1 - me: "computer"}
-                rows.append(f"  {i:>2}. {name[s0]} {card_face(c0)}  {name[s1]} {card_face(c1)}   → {name[winner]}")
+                rows.append(f"  {i:>2}. {name[s0]:>8} {card_face(c0)}  {name[s1]:>8} {card_face(c1)}"
+                            f"   → {name[winner]}")
             body = "[b]Last trick[/b]\n" + rows[-1] + "\n\n[b]All tricks of this deal[/b]\n" + "\n".join(rows)
         self.app.push_screen(InfoDialog("Tricks", body))
 
@@ -675,7 +677,13 @@ class BesigueTableScreen(Screen):
 
     def _show_deal_over(self, results: list[dict[str, Any]]) -> None:
         self.paused = True
-        parts: list[Any] = [self.deal_summary(r) for r in results]
+        me = self.session.seat
+        parts: list[Any] = []
+        for r in results:
+            mine, theirs = r["scores"][me], r["scores"][1 - me]
+            parts.append(Text.from_markup(f"[b]You scored {mine}, the computer {theirs}.[/b] "
+                                          f"Totals: you {r['totals'][me]}, the computer {r['totals'][1 - me]}."))
+            parts.append(self.deal_summary(r))
         target = self.session.rules.target
         if not self.session.is_over:
             parts.append(Text(f"The game goes on to {target}.", style="dim"))

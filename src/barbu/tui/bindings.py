@@ -55,11 +55,10 @@ BESIGUE_TABLE = [
 
 BESIGUE_KEYS_HELP = """\
 [b]Keys[/b]
-  ← →            move along your hand and your laid melds (the playable cards are bright)
-  Enter          play the card under the cursor, or choose the highlighted declaration
-  ↑ ↓            move in the list of declarations after you win a trick
-  type + Enter   a card (qs, 10d, Q♠; qs* plays a laid one), pass, declare bezique QS JD,
-                 exchange 7H, show 7H
-  mouse          click a card or a declaration
-  F1 rules   F2 last trick   F3 scores   Ctrl+S save   Ctrl+Q save and quit
+  ← → Enter     choose a card of your hand or melds, and play it
+  ↑ ↓ Enter     choose a declaration after you win a trick
+  type + Enter  qs, 10d, Q♠ (qs* a laid card), pass,
+                declare bezique QS JD, exchange 7H, show 7H
+  mouse         click a card or a declaration
+  F1 rules  F2 tricks  F3 scores  Ctrl+S save  Ctrl+Q save & quit
   Typed words work too: help, last, scores, save, quit."""
