@@ -474,10 +474,14 @@ class BesigueTableScreen(Screen):
 
         tall = self.tall
 
+        shown = self._declaration_cards()
+
         def lines(i: int, slot: Slot) -> list[str]:
             c, laid_card = slot
             style = ""
-            if playing:
+            if (type_of(c), laid_card) in shown:
+                style = "cursor"  # the cards of the declaration highlighted in the list
+            elif playing:
                 style = "cursor" if i == self.cursor else ("" if (type_of(c), laid_card) in legal else "dim")
             faces = tall_card(c, style) if tall else [card_face(c, style)]
             return [f"[@click=screen.slot_clicked({i})]{x}[/]" for x in faces]
@@ -501,6 +505,23 @@ class BesigueTableScreen(Screen):
         hand_w = self.query_one("#b-hand", CardRow)
         hand_w.border_title = f"Your hand ({len(hand)} cards)"
         hand_w.show(row(0, hand) or "[dim]no cards[/]")
+
+    def _declaration_cards(self) -> set[Slot]:
+        """The cards (type, laid) of the declaration under the list's cursor, to light them up in your hand."""
+        if self.zone != "list":
+            return set()
+        index = self.query_one(ChoiceList).highlighted
+        a = self.choices[index] if index is not None and index < len(self.choices) else None
+        if isinstance(a, Declare):
+            return set(a.cards)
+        if isinstance(a, (Exchange, Show)):
+            return {(a.card, False)}
+        return set()
+
+    @on(OptionList.OptionHighlighted, "#b-choices")
+    def on_choice_highlighted(self) -> None:
+        if self.zone == "list":
+            self._draw_cards(self.session.view())
 
     def _draw_decision(self, v: BesigueView) -> None:
         choices = self.query_one(ChoiceList)
