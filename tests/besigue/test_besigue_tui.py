@@ -3,24 +3,28 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from bhelpers import deal_game, endgame
+from rich.console import Console
 from tuikit import screen_text
 
 from barbu.besigue import BesigueGame
 from barbu.besigue.agents import RuleAgent
 from barbu.besigue.cards import SPADES, card_text, type_of
 from barbu.besigue.record import read_record
+from barbu.savefiles import SaveError
 from barbu.tui import BarbuApp
 from barbu.tui.besigue_session import BesigueSession, besigue_settings
 from barbu.tui.besigue_table import BesigueTableScreen, face_text, in_hand_order
 from barbu.tui.dialogs import DealOverDialog, InfoDialog, MatchOverDialog
+from barbu.tui.launch import settings_from_args
+
 
 def new_app(tmp_path: Path, rules: str = "besigue", seed: int = 3, save: str = "game.jsonl") -> BarbuApp:
     """A new game against the rule player, started at once (no setup screen), with no pause between moves."""
@@ -272,9 +276,6 @@ async def test_save_and_resume_and_a_saved_game_is_never_overwritten(tmp_path):
         assert sorted(type_of(c) for c in table.session.view().hand) == hand
         assert table.session.strength == "rule"
     # a file named with --save that exists is refused before the game opens
-    from barbu.savefiles import SaveError
-    from barbu.tui.launch import settings_from_args
-    import argparse
     args = argparse.Namespace(rules="besigue", players=None, sets=None, seat=None, seed=1, delay=0,
                               save=str(path), opponents=None)
     with pytest.raises(SaveError, match="already exists"):

@@ -10,8 +10,8 @@ reason, and saves the record after every deal and when you quit.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -57,7 +57,7 @@ def typed(text: str) -> str:
     """A card typed alone means playing it."""
     word = text.strip()
     try:
-        parse_type(word[:-1] if word.endswith("*") else word)
+        parse_type(word.removesuffix("*"))
     except ParseError:
         return text
     return f"play {word}"

@@ -53,7 +53,7 @@ def settings_from_args(args: Any) -> Settings:
                             args.delay, save, bool(args.save))
 
 
-def resume_from_args(args: Any) -> "BesigueSession":
+def resume_from_args(args: Any) -> BesigueSession:
     """`barbu play --resume FILE` for a Bésigue record: the seat and strength from the flags, else the record."""
     return BesigueSession.resume(args.resume, seat=args.seat, strength=args.opponents or None)
 
@@ -86,7 +86,7 @@ class BesigueSession:
 
     # ---------------------------------------------------------------- making one
     @classmethod
-    def new(cls, settings: Settings) -> "BesigueSession":
+    def new(cls, settings: Settings) -> BesigueSession:
         check_settings(settings)
         seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
         save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
@@ -96,7 +96,7 @@ class BesigueSession:
         return session
 
     @classmethod
-    def resume(cls, path: str | Path, seat: int | None = None, strength: str | None = None) -> "BesigueSession":
+    def resume(cls, path: str | Path, seat: int | None = None, strength: str | None = None) -> BesigueSession:
         """Continue the game of a record file; the seat and the computer player come from the record unless given."""
         replay = read_record(path)
         saved = replay.header.get("tui") or {}
@@ -182,6 +182,5 @@ class BesigueSession:
         return self.save_path
 
 
-__all__ = ["BESIGUE_STRENGTHS", "BesigueSession", "CHANCE", "besigue_settings", "check_settings",
-           "is_besigue", "is_besigue_record", "is_besigue_settings",
-           "settings_from_args", "resume_from_args"]
+__all__ = ["BESIGUE_STRENGTHS", "CHANCE", "BesigueSession", "besigue_settings", "check_settings", "is_besigue",
+           "is_besigue_record", "is_besigue_settings", "resume_from_args", "settings_from_args"]

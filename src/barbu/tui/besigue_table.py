@@ -318,7 +318,7 @@ class BesigueTableScreen(Screen):
         """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``) means playing it; anything else is an action."""
         word = text.strip()
         try:
-            parse_type(word[:-1] if word.endswith("*") else word)
+            parse_type(word.removesuffix("*"))
         except ParseError:
             return text
         return f"play {word}"
