@@ -327,3 +327,27 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         await pilot.click("#resume-0")
         table = await settle(pilot)
         assert isinstance(table, BesigueTableScreen) and table.session.save_path == tmp_path / "barbu-game.jsonl"
+
+
+@pytest.mark.asyncio
+async def test_a_click_plays_a_card_from_the_hand_or_from_the_melds(tmp_path):
+    g = position_with_opponent_melds()
+    app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await settle(pilot)
+        first = table.slots[0][0]
+        assert not table.slots[0][1]  # the hand comes first, then the laid cards
+        moves = table.session.moves
+        await pilot.click("#b-hand", offset=(2, 1))  # on the first card of the hand (under the title rule)
+        await pilot.pause()
+        assert table.session.moves > moves and any(t == f"play {card_text(first)}" for _, t in g.log[moves:])
+        table = await settle(pilot)
+        while table.zone != "cards":  # a declaration after winning the trick: take the first offered
+            await pilot.press("enter")
+            table = await settle(pilot)
+        laid = next(i for i, (_, on) in enumerate(table.slots) if on)  # this position has cards laid
+        card = table.slots[laid][0]
+        moves = table.session.moves
+        await pilot.click("#b-mine", offset=(2, 1))  # on the first laid card
+        await pilot.pause()
+        assert any(t == f"play {card_text(card)}*" for _, t in g.log[moves:])
