@@ -351,3 +351,20 @@ async def test_a_click_plays_a_card_from_the_hand_or_from_the_melds(tmp_path):
         await pilot.click("#b-mine", offset=(2, 1))  # on the first laid card
         await pilot.pause()
         assert any(t == f"play {card_text(card)}*" for _, t in g.log[moves:])
+
+
+@pytest.mark.asyncio
+async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_path):
+    args = argparse.Namespace(rules="besigue(target=500)", players=None, sets=None, seat=1, seed=2, delay=0,
+                              save=str(tmp_path / "b.jsonl"), opponents="random")
+    settings = settings_from_args(args)
+    app = BarbuApp(settings)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "besigue" in text and "as the seed (003) states it" in text and "Seat 0 plays" in text
+        await pilot.press("enter")  # Start has the focus
+        table = await settle(pilot)
+        s = table.session
+        assert isinstance(table, BesigueTableScreen) and str(s.rules) == "besigue(target=500)"
+        assert s.seat == 1 and s.strength == "random" and s.save_path == tmp_path / "b.jsonl"
