@@ -16,7 +16,7 @@ from tuikit import screen_text
 
 from barbu.besigue import BesigueGame
 from barbu.besigue.agents import RuleAgent
-from barbu.besigue.cards import SPADES, card_text, type_of
+from barbu.besigue.cards import SPADES, card_text, parse_type, type_of
 from barbu.besigue.record import read_record
 from barbu.savefiles import SaveError
 from barbu.tui import BarbuApp
@@ -165,6 +165,9 @@ async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
         await pilot.press("enter")
         table = await settle(pilot)
         assert [m[0] for m in g.melds[0]] == ["bezique"] and g.scores[0] == 40
+        drawn = next(c for c in g.hands[0] if c % 32 not in {parse_type(t) for t in ("TH", "KH", "9S", "8S", "7D",
+                                                                                        "8D")})
+        assert f"you drew {face_text(drawn)}" in screen_text(app)  # the card drawn from the stock, in the log
         mine = next(line for line in screen_text(app).splitlines() if "Q♠" in line and "J♦" in line
                     and "declared: a bésigue 40" in line)
         assert mine
@@ -322,8 +325,12 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
     # the unfinished game is offered on the next setup screen, and its button resumes it
     app = BarbuApp(Settings(seed=5, delay=0, save=tmp_path / "barbu-game.jsonl"))
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
-        assert "barbu-game.jsonl: besigue-english(target=1500), 0 deals played" in " ".join(screen_text(app).split())
+        words = "barbu-game.jsonl: besigue-english(target=1500), 0 deals played"
+        for _ in range(50):  # the setup screen reads the saved games as it opens
+            await pilot.pause()
+            if words in " ".join(screen_text(app).split()):
+                break
+        assert words in " ".join(screen_text(app).split())
         await pilot.click("#resume-0")
         table = await settle(pilot)
         assert isinstance(table, BesigueTableScreen) and table.session.save_path == tmp_path / "barbu-game.jsonl"

@@ -261,8 +261,10 @@ class BesigueTableScreen(Screen):
             self.note = "You won the trick; nothing to declare."
         else:
             self.note = f"Your only possible card, {face_text(action.card)}, was played for you."
+        before = s.view()
         s.apply_human(action)
         self.recent.append(move_words(action, "you"))
+        self._log_draws(before)
 
     async def _computer_move(self, moves: int) -> None:
         """The computer's move: its agent sees only its own seat's view, and takes at least ``delay`` seconds."""
@@ -280,6 +282,7 @@ class BesigueTableScreen(Screen):
         if s.moves != moves:
             self.thinking = False
             return
+        before = s.view()
         try:
             if action is None:
                 raise BarbuError(problem)
@@ -290,6 +293,7 @@ class BesigueTableScreen(Screen):
             s.apply_bot(action)
         self.thinking = False
         self.recent.append(move_words(action, "computer"))
+        self._log_draws(before)
         self.advance()
 
     def submit(self, choice: Any) -> bool:
@@ -302,6 +306,7 @@ class BesigueTableScreen(Screen):
             return False
         if isinstance(choice, str):
             choice = self._typed(choice)
+        before = s.view()
         try:
             action = s.apply_human(choice)
         except BarbuError as e:
@@ -310,8 +315,21 @@ class BesigueTableScreen(Screen):
         self.note = ""
         self.say("")
         self.recent.append(move_words(action, "you"))
+        self._log_draws(before)
         self.advance()
         return True
+
+    def _log_draws(self, before: BesigueView) -> None:
+        """After the draws from the stock: the card you drew, and a 7 of trumps the computer showed."""
+        v = self.session.view()
+        if v.deal_no != before.deal_no or v.stock_size >= before.stock_size:
+            return
+        drawn = sorted(set(v.hand) - set(before.hand) - {c for c, _ in before.table[v.seat]})
+        for c in drawn:
+            took = " (the turn-up)" if c == before.turn_up else ""
+            self.recent.append(f"you drew {face_text(c)}{took}")
+        for c in sorted(set(v.shown) - set(before.shown) - set(v.hand)):
+            self.recent.append(f"computer drew and showed {face_text(c)} (10)")
 
     @staticmethod
     def _typed(text: str) -> str:
