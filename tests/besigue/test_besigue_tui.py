@@ -375,3 +375,37 @@ async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_pa
         s = table.session
         assert isinstance(table, BesigueTableScreen) and str(s.rules) == "besigue(target=500)"
         assert s.seat == 1 and s.strength == "random" and s.save_path == tmp_path / "b.jsonl"
+
+
+@pytest.mark.asyncio
+async def test_take_back_returns_to_your_last_choice_and_hint_suggests_a_legal_move(tmp_path):
+    app = new_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await settle(pilot)
+        moves = table.session.moves
+        await pilot.press("ctrl+z")  # nothing of yours to take back yet: refused, nothing changes
+        await pilot.pause()
+        assert table.session.moves == moves
+        hand = sorted(table.session.view().hand)
+        await pilot.press("enter")
+        table = await settle(pilot)
+        while table.zone == "list":
+            await pilot.press("enter")
+            table = await settle(pilot)
+        after = table.session.moves
+        assert after > moves
+        await pilot.press("ctrl+z")  # back to your last choice (a declaration, or the card)
+        table = await settle(pilot)
+        assert moves <= table.session.moves < after and table.waiting_for_human
+        if table.session.moves > moves:
+            await pilot.press("ctrl+z")  # and once more, to the card
+            table = await settle(pilot)
+        assert table.session.moves == moves and sorted(table.session.view().hand) == hand
+        await pilot.press("f4")
+        for _ in range(200):
+            await pilot.pause()
+            if isinstance(app.screen, InfoDialog):
+                break
+        assert isinstance(app.screen, InfoDialog)
+        assert "The strongest computer player would play" in screen_text(app)
+        assert table.session.moves == moves  # a hint changes nothing

@@ -18,7 +18,7 @@ from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
 from ..besigue.agents import make_besigue_agent
 from ..besigue.record import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
-from ..errors import RulesetError
+from ..errors import IllegalAction, RulesetError
 from ..savefiles import DEFAULT_SAVE, SaveError, reserve
 from .session import Settings, default_strength
 
@@ -140,6 +140,36 @@ class BesigueSession:
 
     def who(self, s: int) -> str:
         return "you" if s == self.seat else f"computer ({self.strength.split('(')[0]})"
+
+    # ---------------------------------------------------------------- help at the table
+    def take_back(self) -> int:
+        """Undo back to your previous decision in this deal (the other seat is a computer player).
+
+        Returns how many actions were taken back; refuses, changing nothing, when you have
+        not decided anything yet in this deal.
+        """
+        log = self.game.log
+        start = max((i for i, (_, text) in enumerate(log) if text.startswith("shuffle")), default=-1)
+        mine = [i for i in range(start + 1, len(log)) if log[i][0] == self.seat and self._had_choice(i)]
+        if not mine:
+            raise IllegalAction("there is no move of yours in this deal to take back")
+        undone = 0
+        while len(self.game.log) > mine[-1]:
+            self.game.undo()
+            undone += 1
+        return undone
+
+    def _had_choice(self, index: int) -> bool:
+        """Whether your action at ``index`` of the log was a real choice (forced ones are made for you)."""
+        probe = BesigueGame(self.game.rules, self.game.seed)
+        probe.keep_undo = False
+        for _, text in self.game.log[:index]:
+            probe.apply(text)
+        return len(probe.legal_actions()) > 1
+
+    def hint(self) -> Any:
+        """What the strongest computer player would do from your seat, seeing only your view."""
+        return make_besigue_agent("search(samples=12, seconds=1.0)", len(self.game.log)).act(self.view())
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:

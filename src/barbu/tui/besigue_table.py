@@ -43,7 +43,8 @@ from .widgets import ChoiceList, CommandInput, SuitColouredLinks
 
 Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds
 COMMANDS = {"help": "help", "?": "help", "rules": "help", "last": "last_trick", "last trick": "last_trick",
-            "scores": "scores", "save": "save", "quit": "quit", "exit": "quit"}
+            "scores": "scores", "save": "save", "quit": "quit", "exit": "quit", "hint": "hint",
+            "undo": "take_back", "take back": "take_back"}
 
 FACE = "#f5f1e6"
 RED = "#c0392b"
@@ -658,6 +659,42 @@ class BesigueTableScreen(Screen):
         body = Group(Text.from_markup(bindings.BESIGUE_KEYS_HELP + "\n"),
                      *guide_renderables(rules_guide(self.session.rules)))
         self.app.push_screen(InfoDialog("Help and the rules of Bésigue", body))
+
+    def action_hint(self) -> None:
+        """What the strongest computer player would do from your seat (your view only)."""
+        if not self.waiting_for_human:
+            self.notify("A hint is for your turn.", timeout=4)
+            return
+        self.notify("Thinking about your hand…", timeout=3)
+        self.run_worker(self._hint(), group="hint", exclusive=True)
+
+    async def _hint(self) -> None:
+        s = self.session
+        moves = s.moves
+        v = s.view()
+        action = await asyncio.to_thread(s.hint)
+        if s.moves != moves:
+            return
+        text = f"play {face_text(action.card)}" if isinstance(action, Play) else action_label(action, v).lower()
+        self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would {escape(text)}.[/b]\n\n"
+                                                "[dim]It sees only what you see.[/dim]"))
+
+    def action_take_back(self) -> None:
+        """Undo back to your previous decision of this deal: the other player is a computer."""
+        if self.thinking or self.paused:
+            self.notify("Wait for the computer player to finish its move.", timeout=4)
+            return
+        try:
+            undone = self.session.take_back()
+        except BarbuError as e:
+            self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
+            return
+        self.note = ""
+        self.decision_at = -1
+        self.recent.append(f"you took back {undone} move{'s' if undone != 1 else ''}")
+        self.notify(f"Took back {undone} move{'s' if undone != 1 else ''}: your turn again.", timeout=4)
+        self.redraw()
+        self.advance()
 
     def action_last_trick(self) -> None:
         v = self.session.view()

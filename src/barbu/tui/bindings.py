@@ -49,6 +49,8 @@ BESIGUE_TABLE = [
     Binding("f1", "help", "Rules"),
     Binding("f2", "last_trick", "Last trick"),
     Binding("f3", "scores", "Scores"),
+    Binding("f4", "hint", "Hint"),
+    Binding("ctrl+z", "take_back", "Take back"),
     Binding("ctrl+s", "save", "Save"),
     Binding("escape", "clear", "Clear", show=False),
 ]
@@ -60,5 +62,6 @@ BESIGUE_KEYS_HELP = """\
   type + Enter  qs, 10d, Q♠ (qs* a laid card), pass,
                 declare bezique QS JD, exchange 7H, show 7H
   mouse         click a card or a declaration
-  F1 rules  F2 tricks  F3 scores  Ctrl+S save  Ctrl+Q save & quit
-  Typed words work too: help, last, scores, save, quit."""
+  F1 rules  F2 tricks  F3 scores  F4 hint  Ctrl+Z take back
+  Ctrl+S save  Ctrl+Q save & quit
+  Typed words work too: help, last, scores, hint, undo, save, quit."""
