@@ -47,10 +47,10 @@ KEYS_HELP = """\
 
 BESIGUE_TABLE = [
     Binding("f1", "help", "Rules"),
-    Binding("f2", "last_trick", "Last trick"),
+    Binding("f2", "last_trick", "Tricks"),
     Binding("f3", "scores", "Scores"),
     Binding("f4", "hint", "Hint"),
-    Binding("ctrl+z", "take_back", "Take back"),
+    Binding("ctrl+z", "take_back", "Undo"),
     Binding("ctrl+s", "save", "Save"),
     Binding("escape", "clear", "Clear", show=False),
 ]
