@@ -349,13 +349,13 @@ def show_scottish_deal(m: Match, r) -> None:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
-    if not args.resume and game_kind(args.rules).name != "barbu":
-        raise BarbuError(f"{args.rules} cannot be played in the terminal yet; try "
-                         f"barbu selfplay --rules {args.rules} --bots rule,search")
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
-        if args.seat is None:
+        if args.seat is None and not (args.resume and record_kind(args.resume).name == "besigue"):
             args.seat = 0
+        if (record_kind(args.resume) if args.resume else game_kind(args.rules)).name == "besigue":
+            from .besigue_plain import play_plain  # Bésigue's line-by-line game
+            return play_plain(args)
         return play_in_terminal(args)
     from ..tui.launch import play
     return play(args)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ..core.errors import BarbuError
 from .barbu import read_record, replay
+from .besigue import is_besigue_record
+from .besigue import read_record as read_besigue_record
 
 DEFAULT_SAVE = "barbu-game.jsonl"
 
@@ -31,7 +33,8 @@ class SavedMatch:
     finished: bool
 
     def describe(self) -> str:
-        state = "finished" if self.finished else f"{self.deals_done} of {self.total_deals} deals played"
+        done = f"{self.deals_done} of {self.total_deals}" if self.total_deals else str(self.deals_done)  # Bésigue: to a target
+        state = "finished" if self.finished else f"{done} deals played"
         return f"{self.path.name}: {self.rules}, {state}"
 
 
@@ -46,6 +49,13 @@ def saved_matches(folder: Path | str = ".") -> list[SavedMatch]:
     """Matches saved under the default names here, unfinished first; unreadable files are skipped."""
     out = []
     for path in candidates(Path(folder)):
+        if is_besigue_record(path):  # a Bésigue game is played to a target, not a number of deals
+            try:
+                g = read_besigue_record(path).game
+            except BarbuError:
+                continue
+            out.append(SavedMatch(path, str(g.rules), len(g.results), 0, g.is_over))
+            continue
         try:
             record = read_record(path)
             m = replay(record).match

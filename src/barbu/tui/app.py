@@ -7,7 +7,10 @@ from pathlib import Path
 from textual.app import App
 
 from ..core.errors import BarbuError
+from ..records.besigue import is_besigue_record
 from . import bindings
+from .besigue_session import BesigueSession, is_besigue_settings
+from .besigue_table import BesigueTableScreen
 from .session import Session, Settings
 from .setup_screen import SetupScreen
 from .table import TableScreen
@@ -25,7 +28,7 @@ class BarbuApp(App[int]):
     BINDINGS = bindings.APP
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, settings: Settings | None = None, session: Session | None = None,
+    def __init__(self, settings: Settings | None = None, session: Session | BesigueSession | None = None,
                  setup: bool = True, delay: float | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -37,7 +40,7 @@ class BarbuApp(App[int]):
 
     def on_mount(self) -> None:
         if self.session is not None:
-            self.push_screen(TableScreen(self.session, self.delay))
+            self.push_screen(self.table_screen())
         elif self.show_setup:
             self.push_screen(SetupScreen(self.settings), self.start)
         else:
@@ -50,11 +53,13 @@ class BarbuApp(App[int]):
             return
         try:
             if isinstance(settings, Path):
-                self.session = Session.resume(settings)
+                self.session = (BesigueSession.resume(settings) if is_besigue_record(settings)
+                                else Session.resume(settings))
             else:
                 self.settings = settings
                 self.delay = settings.delay
-                self.session = Session.new(settings)
+                self.session = (BesigueSession.new(settings) if is_besigue_settings(settings)
+                                else Session.new(settings))
         except BarbuError as e:
             self.notify(f"Cannot start: {e}", severity="error", timeout=10)
             if not self.show_setup:
@@ -62,7 +67,13 @@ class BarbuApp(App[int]):
             else:
                 self.push_screen(SetupScreen(self.settings), self.start)
             return
-        self.push_screen(TableScreen(self.session, self.delay))
+        self.push_screen(self.table_screen())
+
+    def table_screen(self) -> TableScreen | BesigueTableScreen:
+        """The table for the session's game: Bésigue has a table of its own."""
+        if isinstance(self.session, BesigueSession):
+            return BesigueTableScreen(self.session, self.delay)
+        return TableScreen(self.session, self.delay)
 
     @property
     def table(self) -> TableScreen | None:

@@ -44,3 +44,24 @@ KEYS_HELP = """\
   F1 help   F2 last trick   F3 scoresheet   F4 hint   Ctrl+Z take back your last move
   Ctrl+S save   Ctrl+Q save and quit
   Typed words work too: help, last, scores, hint, undo, save, quit."""
+
+BESIGUE_TABLE = [
+    Binding("f1", "help", "Rules"),
+    Binding("f2", "last_trick", "Tricks"),
+    Binding("f3", "scores", "Scores"),
+    Binding("f4", "hint", "Hint"),
+    Binding("ctrl+z", "take_back", "Undo"),
+    Binding("ctrl+s", "save", "Save"),
+    Binding("escape", "clear", "Clear", show=False),
+]
+
+BESIGUE_KEYS_HELP = """\
+[b]Keys[/b]
+  ← → Enter     choose a card of your hand or melds, and play it
+  ↑ ↓ Enter     choose a declaration after you win a trick
+  type + Enter  qs, 10d, Q♠ (qs* a laid card), pass,
+                declare bezique QS JD, exchange 7H, show 7H
+  mouse         click a card or a declaration
+  F1 rules  F2 tricks  F3 scores  F4 hint  Ctrl+Z take back
+  Ctrl+S save  Ctrl+Q save & quit
+  Typed words work too: help, last, scores, hint, undo, save, quit."""

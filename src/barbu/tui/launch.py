@@ -6,9 +6,12 @@ import argparse
 from pathlib import Path
 
 from ..arena.duplicate import split_bots
-from ..core.errors import RulesetError
+from ..besigue import is_besigue
 from ..classic.ruleset import Ruleset
+from ..core.errors import RulesetError
+from ..records.besigue import is_besigue_record
 from ..records.savefiles import DEFAULT_SAVE, SaveError
+from . import besigue_session
 from .session import Session, Settings
 
 
@@ -27,6 +30,8 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
+    if is_besigue(args.rules):
+        return besigue_session.settings_from_args(args)
     rules = Ruleset.parse(args.rules)
     if args.players is not None and args.players != rules.players:
         rules = rules.replace(players=args.players)
@@ -49,7 +54,9 @@ def play(args: argparse.Namespace) -> int:
     from .app import BarbuApp
     if args.delay < 0:
         raise RulesetError("--delay cannot be negative")
-    if args.resume:
+    if args.resume and is_besigue_record(args.resume):
+        app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay)
+    elif args.resume:
         session = Session.resume(args.resume, seat=args.seat)
         if args.opponents:  # new strengths for the computer seats of the resumed match
             kinds = parse_opponents(args.opponents, session.players, session.seat)

@@ -23,6 +23,8 @@ from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..records.savefiles import saved_matches
 from . import bindings
+from . import besigue_setup
+from .besigue_setup import is_besigue
 from .session import Settings, default_strength
 
 
@@ -57,7 +59,8 @@ class SetupScreen(Screen["Settings | Path"]):
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.preset_name = settings.rules.preset
-        self.values: dict[str, Any] = settings.rules.option_values()
+        self.values: dict[str, Any] = (besigue_setup.option_values(settings.rules) if is_besigue(self.preset_name)
+                                       else settings.rules.option_values())
         self.seat = settings.seat
         self.kinds = settings.strengths()
         self.seed = settings.seed
@@ -72,9 +75,9 @@ class SetupScreen(Screen["Settings | Path"]):
         yield Static("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
                      "Tab moves between them.", id="setup-title")
         with VerticalScroll(id="setup-form"):
-            yield row("Game", Select([(p.name, p.name) for p in presets()],
+            yield row("Game", Select([(p.name, p.name) for p in presets()] + besigue_setup.game_choices(),
                                      value=self.preset_name, allow_blank=False, id="preset"))
-            yield Static(preset(self.preset_name).description, id="preset-help")
+            yield Static(self._description(self.preset_name), id="preset-help")
             yield Vertical(*self._seat_rows(), id="seats-area")
             with Collapsible(title="Rule options", collapsed=True, id="options-box"):
                 yield Vertical(*self._option_rows(), id="options-area")
@@ -97,13 +100,18 @@ class SetupScreen(Screen["Settings | Path"]):
         self.query_one("#start", Button).focus()
 
     def _family(self):
-        return preset(self.preset_name).ruleset.family_spec
+        """The Barbu family's spec of the chosen game; None for Bésigue, which has its own options."""
+        return None if is_besigue(self.preset_name) else preset(self.preset_name).ruleset.family_spec
+
+    @staticmethod
+    def _description(name: str) -> str:
+        return besigue_setup.description(name) if is_besigue(name) else preset(name).description
 
     def _seat_rows(self) -> list[Widget]:
         fam = self._family()
         n = int(self.values["players"])
         rows: list[Widget] = []
-        if len(fam.players) > 1:
+        if fam is not None and len(fam.players) > 1:
             rows.append(row("Players", Select([(str(p), str(p)) for p in fam.players], value=str(n),
                                               allow_blank=False, id="players")))
         rows.append(row("Your seat", Select([(f"seat {s}", str(s)) for s in range(n)], value=str(self.seat),
@@ -120,6 +128,9 @@ class SetupScreen(Screen["Settings | Path"]):
 
     def _option_rows(self) -> list[Widget]:
         fam = self._family()
+        if fam is None:
+            return [row(label, Select(shown, value=value, allow_blank=False, id=wid), help)
+                    for label, wid, shown, value, help in besigue_setup.option_menus(self.values)]
         rows: list[Widget] = []
         for name, spec in OPTIONS.items():
             if name == "players" or name not in fam.options:
@@ -150,9 +161,10 @@ class SetupScreen(Screen["Settings | Path"]):
             if value == self.preset_name:
                 return
             self.preset_name = value
-            self.values = preset(value).ruleset.option_values()
+            self.values = (besigue_setup.preset_values(value) if is_besigue(value)
+                           else preset(value).ruleset.option_values())
             self.seat = min(self.seat, int(self.values["players"]) - 1)
-            self.query_one("#preset-help", Static).update(preset(value).description)
+            self.query_one("#preset-help", Static).update(self._description(value))
             await self._rebuild(seats=True, options=True)
         elif wid == "players":
             if int(value) == self.values["players"]:
@@ -169,15 +181,18 @@ class SetupScreen(Screen["Settings | Path"]):
             self.kinds[int(wid[4:])] = value
         elif wid.startswith("opt-"):
             name = wid[4:]
-            self.values[name] = OPTIONS[name].parse(value)
+            self.values[name] = value if is_besigue(self.preset_name) else OPTIONS[name].parse(value)
         self.query_one("#setup-error", Static).update("")
 
     # ---------------------------------------------------------------- start
     def settings(self) -> Settings:
         """The chosen settings; a refused combination raises `RulesetError` in plain words."""
-        base = preset(self.preset_name).ruleset
-        changes = {k: v for k, v in self.values.items() if getattr(base, k) != v}
-        rules = base.replace(**changes) if changes else base
+        if is_besigue(self.preset_name):
+            rules = besigue_setup.rules_from(self.preset_name, self.values)
+        else:
+            base = preset(self.preset_name).ruleset
+            changes = {k: v for k, v in self.values.items() if getattr(base, k) != v}
+            rules = base.replace(**changes) if changes else base
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None

@@ -1,4 +1,4 @@
-"""The rules of a game in words, built from the ruleset itself: what every front end teaches.
+"""The rules of a Barbu-family game in words, built from the ruleset itself.
 
 Point values are read from the contract tables and the doubling example is
 computed with the engine's own `settle`, so the guide can never disagree with
@@ -8,35 +8,11 @@ small tables) that the terminal, the web page and the command line render.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Union
-
-from .core.cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
-from .classic.contracts import CHINESE, DOMINO, Contract
-from .classic.match import Business, Match, settle
-from .classic.ruleset import preset
-from .classic.ruleset import OPTIONS, Ruleset
-
-
-@dataclass(frozen=True)
-class Table:
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-
-Block = Union[str, tuple[str, ...], Table]  # a paragraph, a bullet list, or a table
-
-
-@dataclass(frozen=True)
-class Section:
-    heading: str
-    blocks: tuple[Block, ...] = field(default_factory=tuple)
-
-
-@dataclass(frozen=True)
-class Guide:
-    title: str
-    sections: tuple[Section, ...]
+from ..classic.contracts import CHINESE, DOMINO, Contract
+from ..classic.match import Business, Match, settle
+from ..classic.ruleset import OPTIONS, Ruleset, preset
+from ..core.cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
+from .model import Block, Guide, Section, Table
 
 
 def signed(n: int) -> str:
@@ -225,7 +201,7 @@ def _options_section(rules: Ruleset) -> Section:
     return Section("Options of this table", (Table(("option", "value", "meaning"), tuple(rows)),))
 
 
-def rules_guide(rules: Ruleset | str) -> Guide:
+def barbu_guide(rules: Ruleset | str) -> Guide:
     """Everything a newcomer needs to play this ruleset: the match, the contracts, the play, doubling."""
     rules = Ruleset.parse(rules) if isinstance(rules, str) else rules
     m = Match(rules)
@@ -235,23 +211,6 @@ def rules_guide(rules: Ruleset | str) -> Guide:
         sections.append(doubling)
     sections.append(_options_section(rules))
     return Guide(f"{rules.preset}: {preset(rules.preset).description}", tuple(sections))
-
-
-def as_text(guide: Guide) -> str:
-    """A plain-text rendering (the terminal's help screen and the command line)."""
-    out = [guide.title, ""]
-    for s in guide.sections:
-        out += [s.heading, "-" * len(s.heading)]
-        for b in s.blocks:
-            if isinstance(b, str):
-                out.append(b)
-            elif isinstance(b, Table):
-                out.append(" | ".join(b.header))
-                out += [" | ".join(r) for r in b.rows]
-            else:
-                out += [f"• {item}" for item in b]
-            out.append("")
-    return "\n".join(out)
 
 
 def settlements(base: tuple[int, ...] | list[int], doubles) -> list[tuple[int, int, int, bool]]:

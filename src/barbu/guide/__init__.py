@@ -1,0 +1,21 @@
+"""The rules of every game in words, built from the rulesets themselves: what every front end teaches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..besigue.ruleset import is_besigue
+from .barbu import barbu_guide, contract_summary, settlement_words, settlements
+from .besigue import besigue_guide
+from .model import Guide, Section, Table, as_text
+
+
+def rules_guide(rules: Any) -> Guide:
+    """The guide of any game: a rules text or a ruleset of the Barbu family or of Bésigue."""
+    if isinstance(rules, str) and is_besigue(rules) or getattr(rules, "family", None) == "besigue":
+        return besigue_guide(rules)
+    return barbu_guide(rules)
+
+
+__all__ = ["Guide", "Section", "Table", "as_text", "barbu_guide", "besigue_guide", "contract_summary",
+           "rules_guide", "settlement_words", "settlements"]

@@ -1,0 +1,58 @@
+"""Bésigue on the setup screen: its presets in the game list, its options, its rules from the choices.
+
+The setup screen asks these helpers whenever the chosen game is Bésigue, so
+its own form code stays that of the Barbu family.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..besigue import PRESETS, BesigueRules, is_besigue
+from ..besigue.ruleset import OPTIONS
+
+TARGETS = ("500", "1000", "1500", "2000", "3000")
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The Bésigue lines of the setup screen's game list."""
+    return [(f"{name} (2 players)", name) for name in PRESETS]
+
+
+def description(name: str) -> str:
+    return PRESETS[name][1]
+
+
+def option_values(rules: Any) -> dict[str, Any]:
+    """The option values of a Bésigue ruleset as the setup form holds them (text), with ``players``."""
+    values: dict[str, Any] = {name: str(getattr(rules, name)) for name in OPTIONS}
+    values["players"] = 2
+    return values
+
+
+def preset_values(name: str) -> dict[str, Any]:
+    return option_values(PRESETS[name][0])
+
+
+def option_menus(values: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, str]], str, str]]:
+    """Each option as (label, id, [(shown, value)…], value, help) for a Select."""
+    out = []
+    for name, (allowed, meaning, meanings) in OPTIONS.items():
+        value = str(values[name])
+        choices = list(TARGETS) if allowed == "int" else list(allowed)
+        if value not in choices:
+            choices.append(value)
+        shown = [(f"{v.replace('_', ' ')} — {meanings[v]}" if v in meanings else v, v) for v in choices]
+        out.append((name.capitalize(), f"opt-{name}", shown, value, meaning))
+    return out
+
+
+def rules_from(name: str, values: dict[str, Any]) -> BesigueRules:
+    """The ruleset the form describes (checked by the ruleset's own parser)."""
+    base = PRESETS[name][0]
+    changes = [f"{k}={values[k]}" for k in OPTIONS if str(values[k]) != str(getattr(base, k))]
+    return BesigueRules.parse(f"{name}({', '.join(changes)})" if changes else name)
+
+
+__all__ = ["description", "game_choices", "is_besigue", "option_menus", "option_values", "preset_values",
+           "rules_from"]

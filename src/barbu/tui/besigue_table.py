@@ -1,0 +1,784 @@
+"""The Bésigue table: the opponent at the top, the stock and the trick on the felt, your melds and hand below.
+
+Everything drawn comes from ``session.view()`` (the person's view; its
+``legal`` actions when it is the person's turn).  The computer player thinks
+off the UI thread on its own view and acts no faster than the chosen delay;
+chance events (the first dealer, the shuffles) are applied at once; the table
+stops at the person's turns and after each deal.  A card is played with ← →
+and Enter along the hand and the laid melds, by a click, or typed (``qs``,
+``10d``, ``Q♠``, ``qs*`` for a laid card); the declare step is a list of the
+legal declarations.  Any action can also be typed in the engine's text form
+(``declare bezique QS JD``, ``pass``, ``exchange 7H``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import deque
+from itertools import zip_longest
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+
+from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
+from ..besigue.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_type, suit_of, type_of
+from ..besigue.view import BesigueView
+from ..core.errors import BarbuError, ParseError
+from ..guide import rules_guide
+from . import bindings
+from .besigue_session import BesigueSession
+from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
+from .table import guide_renderables
+from .widgets import ChoiceList, CommandInput, SuitColouredLinks
+
+Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds
+COMMANDS = {"help": "help", "?": "help", "rules": "help", "last": "last_trick", "last trick": "last_trick",
+            "scores": "scores", "save": "save", "quit": "quit", "exit": "quit", "hint": "hint",
+            "undo": "take_back", "take back": "take_back"}
+
+FACE = "#f5f1e6"
+RED = "#c0392b"
+
+
+def face_text(card: int) -> str:
+    """``Q♠``, ``10♦``: a card as printed on its face."""
+    return RANKS[card % 8].replace("T", "10") + SUIT_SYMBOLS[suit_of(card)]
+
+
+def card_face(card: int, style: str = "") -> str:
+    """A card drawn as a small face-up card in its suit colour (hearts and diamonds red).
+
+    ``style``: ``dim`` (may not be played now), ``cursor`` (the card under the cursor), or plain.
+    """
+    return f"[{card_look(card, style)}]{escape(face_text(card)).center(4)}[/]"
+
+
+def card_look(card: int, style: str = "") -> str:
+    """The Rich style of a card's face: its suit's ink on the card, dimmed or under the cursor."""
+    ink = RED if suit_of(card) in (1, 2) else "black"
+    if style == "cursor":
+        return f"bold {ink} on #ffd75f"
+    if style == "dim":
+        return f"{'#d89a92' if ink == RED else '#8a8a8a'} on #d4d0c4"
+    return f"bold {ink} on {FACE}"
+
+
+def tall_card(card: int, style: str = "") -> list[str]:
+    """A card three lines tall: the rank in two corners, the suit in the middle."""
+    look = card_look(card, style)
+    rank = RANKS[card % 8].replace("T", "10")
+    suit = SUIT_SYMBOLS[suit_of(card)]
+    return [f"[{look}]{rank:<5}[/]", f"[{look}]{suit:^5}[/]", f"[{look}]{rank:>5}[/]"]
+
+
+def card_back_tall() -> list[str]:
+    return ["[#9fb7d9 on #1d3f73]▚▞▚▞▚[/]"] * 3
+
+
+def blank_card(tall: bool, mark: str = "") -> list[str]:
+    """Where a card is still to come (``?``: this player is to play it) or none lies."""
+    style = "reverse" if mark else "dim"
+    if not tall:
+        return [f"[{style}] {mark or '··':^2} [/]"]
+    return [f"[{style}]{'':5}[/]", f"[{style}]{mark or '·':^5}[/]", f"[{style}]{'':5}[/]"]
+
+
+def card_back(n: int) -> str:
+    """``n`` cards face down."""
+    return " ".join("[#9fb7d9 on #1d3f73]▚▞[/]" for _ in range(n))
+
+
+def in_hand_order(cards: Any, trump: int) -> list[int]:
+    """Cards by suit, trumps last, high to low within a suit: the order a hand is held in."""
+    return sorted(cards, key=lambda c: (suit_of(c) == trump, suit_of(c), -(c % 8), c))
+
+
+def action_label(a: Any, v: BesigueView) -> str:
+    """A declare-step choice in words, with its points."""
+    if isinstance(a, NoDeclaration):
+        return "Declare nothing"
+    if isinstance(a, Declare):
+        cards = " ".join(face_text(t) + ("*" if laid else "") for t, laid in a.cards)
+        return f"Declare {MELD_NAMES[a.kind]}: {cards} — {a.value}"
+    if isinstance(a, Exchange):
+        up = face_text(v.turn_up) if v.turn_up is not None else "the turn-up"
+        return f"Exchange your {face_text(a.card)} for the turn-up {up} — 10"
+    if isinstance(a, Show):
+        return f"Show your {face_text(a.card)} (the 7 of trumps) — 10"
+    if isinstance(a, Play):
+        return f"Play {face_text(a.card)}" + (" from your melds" if a.from_table else "")
+    return str(a)
+
+
+def move_words(a: Any, who: str) -> str:
+    """A move as the log tells it."""
+    if isinstance(a, Play):
+        return f"{who} played {face_text(a.card)}" + (" (laid)" if a.from_table else "")
+    if isinstance(a, Declare):
+        return f"{who} declared {MELD_NAMES[a.kind]} ({a.value})"
+    if isinstance(a, Exchange):
+        return f"{who} exchanged {face_text(a.card)} (10)"
+    if isinstance(a, Show):
+        return f"{who} showed {face_text(a.card)} (10)"
+    return f"{who} declared nothing"
+
+
+class CardRow(SuitColouredLinks, Static):
+    """A row of face-up cards; those the person may click carry the screen's ``slot_clicked`` action."""
+
+    def show(self, markup: str) -> None:
+        self.update(markup)
+
+
+class BesigueTableScreen(Screen):
+    """The table of one Bésigue game: the person against one computer player."""
+
+    BINDINGS = bindings.BESIGUE_TABLE
+    DEFAULT_CSS = """
+    BesigueTableScreen { layout: vertical; }
+    #b-title { height: 1; background: $primary-background; padding: 0 1; }
+    #b-main { height: 1fr; }
+    #b-left { width: 1fr; }
+    #b-side { width: 25%; min-width: 28; max-width: 40; }
+    #b-mine, #b-hand { link-style: none; }
+    #b-opp, #b-felt, #b-mine, #b-hand, #b-scores, #b-log, #b-decision {
+        border: none; border-top: solid $secondary; border-title-color: $text; padding: 0 1; height: auto;
+    }
+    #b-felt { background: #0e5a32; color: #f0f0e0; border-top: solid #2f8f5b; height: 1fr; min-height: 4; 
+              content-align: center middle; padding: 0 2; }
+    #b-hand { border-top: solid $primary; }
+    #b-log { color: $text-muted; height: 1fr; }
+    #b-decision { height: auto; }
+    #b-decision.active { border-top: solid $success; }
+    #b-prompt { height: auto; }
+    #b-choices { height: auto; max-height: 8; border: none; padding: 0; }
+    #b-bottom { dock: bottom; height: auto; margin-bottom: 1; }
+    #b-message { height: auto; padding: 0 1; color: $success; }
+    #b-message.error { color: $error; text-style: bold; }
+    #b-bottom #command { border: none; height: 1; padding: 0 1; background: $boost; }
+    """
+
+    def __init__(self, session: BesigueSession, delay: float = 0.6) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.slots: list[Slot] = []  # hand then laid cards, in the order the cursor moves along them
+        self.cursor = 0
+        self.zone: str | None = None  # where Enter acts: "cards" or "list"
+        self.choices: list[Any] = []  # the actions behind the list's lines
+        self.decision_at = -1
+        self.thinking = False
+        self.paused = False
+        self.recent: deque[str] = deque(maxlen=6)
+        self.note = ""
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="b-title")
+        with Horizontal(id="b-main"):
+            with Vertical(id="b-left"):
+                yield Static(id="b-opp")
+                yield Static(id="b-felt")
+                yield CardRow(id="b-mine")
+                yield CardRow(id="b-hand")
+                with Vertical(id="b-decision"):
+                    yield Static(id="b-prompt")
+                    yield ChoiceList(id="b-choices")
+            with Vertical(id="b-side"):
+                yield Static(id="b-scores")
+                yield Static(id="b-log")
+        with Vertical(id="b-bottom"):
+            yield Static(id="b-message")
+            yield CommandInput(placeholder="type a card (qs, 10d, qs* from your melds), pass, or help", id="command")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#b-felt").border_title = "Table"
+        self.query_one("#b-scores").border_title = f"Scores to {self.session.rules.target}"
+        self.query_one("#b-log").border_title = "Moves"
+        self.query_one(CommandInput).focus()
+        self.advance()
+
+    @property
+    def tall(self) -> bool:
+        """Room for cards three lines tall in your hand (the felt decides for itself by its own height)."""
+        return self.app.size.height >= 34
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
+
+    # ---------------------------------------------------------------- the game loop
+    @property
+    def waiting_for_human(self) -> bool:
+        return not self.paused and not self.thinking and self.session.human_to_act()
+
+    def advance(self) -> None:
+        """Play chance events, report finished deals, start the computer's move, or stop at the person's turn."""
+        if self.paused or self.thinking:
+            return
+        s = self.session
+        while True:
+            done = s.finished_deals()
+            if done:
+                self._save_quietly()
+                self.redraw()
+                self._show_deal_over(done)
+                return
+            actor = s.to_act()
+            if actor is None:
+                self.redraw()
+                self._show_match_over()
+                return
+            if actor < 0:
+                s.play_chance()
+                if s.game.phase == "play" and not s.game.played:
+                    self.recent.append(f"deal {s.game.deal_no}: trumps {SUIT_NAMES[s.game.trump]}")
+                continue
+            if actor == s.seat:
+                legal = s.view().legal
+                if len(legal) == 1:  # a forced choice is made for the person, with a note
+                    self._forced(legal[0])
+                    continue
+                self.redraw()
+                return
+            self.thinking = True
+            self.redraw()
+            self.run_worker(self._computer_move(s.moves), group="computer")
+            return
+
+    def _forced(self, action: Any) -> None:
+        s = self.session
+        if isinstance(action, NoDeclaration):
+            self.note = "You won the trick; nothing to declare."
+        else:
+            self.note = f"Your only possible card, {face_text(action.card)}, was played for you."
+        before = s.view()
+        s.apply_human(action)
+        self.recent.append(move_words(action, "you"))
+        self._log_draws(before)
+
+    async def _computer_move(self, moves: int) -> None:
+        """The computer's move: its agent sees only its own seat's view, and takes at least ``delay`` seconds."""
+        s = self.session
+        view = s.bot_view()
+        start = time.monotonic()
+        problem = ""
+        try:
+            action = await asyncio.to_thread(s.agent.act, view)
+        except Exception as e:  # a broken agent must not end the person's game
+            action, problem = None, f"{type(e).__name__}: {e}"
+        wait = self.delay - (time.monotonic() - start)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if s.moves != moves:
+            self.thinking = False
+            return
+        before = s.view()
+        try:
+            if action is None:
+                raise BarbuError(problem)
+            s.apply_bot(action)
+        except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
+            action = random.Random(moves).choice(view.legal)
+            self.say(f"The computer player failed ({e}); it played a random legal move", error=True)
+            s.apply_bot(action)
+        self.thinking = False
+        self.recent.append(move_words(action, "computer"))
+        self._log_draws(before)
+        self.advance()
+
+    def submit(self, choice: Any) -> bool:
+        """The person's choice (an action or typed text): applied, or refused with the engine's reason."""
+        s = self.session
+        if self.paused:
+            return False
+        if not s.human_to_act():
+            self.say("The game is over." if s.is_over else "Wait: it is the computer's turn, not yours.", error=True)
+            return False
+        if isinstance(choice, str):
+            choice = self._typed(choice)
+        before = s.view()
+        try:
+            action = s.apply_human(choice)
+        except BarbuError as e:
+            self.say(f"Not allowed: {e}", error=True)
+            return False
+        self.note = ""
+        self.say("")
+        self.recent.append(move_words(action, "you"))
+        self._log_draws(before)
+        self.advance()
+        return True
+
+    def _log_draws(self, before: BesigueView) -> None:
+        """After the draws from the stock: the card you drew, and a 7 of trumps the computer showed."""
+        v = self.session.view()
+        if v.deal_no != before.deal_no or v.stock_size >= before.stock_size:
+            return
+        drawn = sorted(set(v.hand) - set(before.hand) - {c for c, _ in before.table[v.seat]})
+        for c in drawn:
+            took = " (the turn-up)" if c == before.turn_up else ""
+            self.recent.append(f"you drew {face_text(c)}{took}")
+        for c in sorted(set(v.shown) - set(before.shown) - set(v.hand)):
+            self.recent.append(f"computer drew and showed {face_text(c)} (10)")
+
+    @staticmethod
+    def _typed(text: str) -> str:
+        """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``) means playing it; anything else is an action."""
+        word = text.strip()
+        try:
+            parse_type(word.removesuffix("*"))
+        except ParseError:
+            return text
+        return f"play {word}"
+
+    def _save_quietly(self) -> None:
+        try:
+            self.session.save()
+        except OSError as e:
+            self.say(f"Could not save the record: {e}", error=True)
+
+    # ---------------------------------------------------------------- drawing
+    def say(self, text: str, error: bool = False) -> None:
+        msg = self.query_one("#b-message", Static)
+        msg.set_class(error, "error")
+        msg.update(escape(text))
+
+    def redraw(self) -> None:
+        v = self.session.view()
+        self._draw_title(v)
+        self._draw_opponent(v)
+        self._draw_felt(v)
+        self._draw_scores(v)
+        self._draw_decision(v)
+        self._draw_cards(v)
+        self.query_one("#b-log", Static).update("\n".join(escape(x) for x in list(self.recent)[::-1]))
+
+    def _draw_title(self, v: BesigueView) -> None:
+        s = self.session
+        trumps = f" · trumps {SUIT_SYMBOLS[v.trump]}" if v.deal_no else ""
+        turn = ("match over" if s.is_over else "your turn" if self.waiting_for_human
+                else "computer to play" if self.thinking else "")
+        self.query_one("#b-title", Static).update(
+            f"[b]Bésigue[/b] — {escape(str(v.rules))} · deal {max(v.deal_no, 1)}{trumps} · "
+            f"you are seat {s.seat}" + (f" · [b reverse] {turn} [/]" if turn else ""))
+
+    def _draw_opponent(self, v: BesigueView) -> None:
+        s = self.session
+        opp = s.opponent
+        laid = v.table[opp]
+        w = self.query_one("#b-opp", Static)
+        marks = (" · ▶ to play" if v.to_act == opp else "") + (" · dealer" if v.dealer == opp else "")
+        w.border_title = f"Opponent: {s.who(opp)} · {v.opponent_hand_size + len(laid)} cards{marks}"
+        known = in_hand_order(set(v.opponent_known), v.trump)
+        hidden = v.opponent_hand_size - len(known)
+        tall = self.tall
+        faces = [tall_card(c) if tall else [card_face(c)] for c in known]
+        backs = [card_back_tall()[:1] * 3 if tall else [card_back(1)]] * hidden
+        if hidden and tall:
+            backs = [["[#9fb7d9 on #1d3f73]▚▞▚[/]"] * 3] * hidden
+        held = list(zip(*(backs + faces))) if backs or faces else [("",)]
+        lines = [" ".join(parts) + (" [dim]shown[/]" if known and i == 0 else "") for i, parts in enumerate(held)]
+        if laid:
+            cards = [tall_card(c) if tall else [card_face(c)] for c, _ in self._laid_order(laid, v.trump)]
+            lines += [("[dim]laid:[/] " if i == 0 else "      ") + " ".join(parts)
+                      for i, parts in enumerate(zip(*cards))]
+        if v.melds[opp]:
+            lines.append("[dim]declared: " + escape(", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[opp]))
+                         + "[/]")
+        w.update("\n".join(lines))
+
+    @staticmethod
+    def _laid_order(laid: Any, trump: int) -> list[tuple[int, Any]]:
+        order = {c: i for i, c in enumerate(in_hand_order([c for c, _ in laid], trump))}
+        return sorted(laid, key=lambda cm: order[cm[0]])
+
+    def _draw_felt(self, v: BesigueView) -> None:
+        """The stock with the turn-up, the trick (or the last one, with who won it), and what happens now.
+
+        Cards are drawn tall (three lines) when the felt has the room, as on a real table.
+        """
+        s = self.session
+        me, opp = s.seat, s.opponent
+        felt = self.query_one("#b-felt", Static)
+        tall = felt.size.height >= 5
+        height = 3 if tall else 1
+
+        def cards(*parts: list[str]) -> list[str]:
+            return ["  ".join(p[i] for p in parts) for i in range(height)]
+
+        def one(card: int | None, empty: str = "") -> list[str]:
+            if card is None:
+                return blank_card(tall, empty)
+            return tall_card(card) if tall else [card_face(card)]
+
+        if v.stock_size:
+            back = card_back_tall() if tall else [card_back(1)]
+            stock = [f"[b]Stock {v.stock_size}[/]"] + cards(back, one(v.turn_up)) + [
+                f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
+        elif v.deal_no:
+            duty = "head the trick" if v.rules.endgame == "must_win" else "follow suit"
+            stock = ["[b]Stock empty[/]", "[dim]the last tricks:[/]", f"[dim]{duty}[/]",
+                     f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
+        else:
+            stock = []
+        played: dict[int, int] = {seat: c for seat, c in v.trick}
+        title = "Trick"
+        if v.trick:
+            title = f"Trick {v.tricks + 1}"
+        elif v.played and len(v.played) % 2 == 0 and v.tricks:
+            (s0, c0), (s1, c1) = v.played[-2:]
+            played = {s0: c0, s1: c1}
+            title = f"Trick {v.tricks} → {'you' if v.last_winner == me else 'computer'}"
+        turn = v.phase == "play"
+        gap = " " * (4 if tall else 5)
+        pair = [a + gap + b for a, b in zip(one(played.get(opp), "?" if turn and v.to_act == opp else ""),
+                                            one(played.get(me), "?" if turn and v.to_act == me else ""))]
+        trick = [f"[b]{title}[/]"] + pair + [f"{'computer':<{len(gap) + (5 if tall else 4)}}you"]
+        info: list[str] = []
+        if v.phase in ("declare", "last-declaration"):
+            who = "You" if v.to_act == me else "The computer"
+            info = [f"[b]{who} won[/]", "may declare" + (" (last)" if v.phase == "last-declaration" else "")]
+        elif v.deal_no and v.phase == "play":
+            info = ["[b]Your turn[/]" if v.to_act == me else "Computer to play"]
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(min_width=14)
+        grid.add_column(min_width=16)
+        grid.add_column()
+        for row in zip_longest(stock, trick, info, fillvalue=""):
+            grid.add_row(*(Text.from_markup(x) for x in row))
+        felt.update(grid)
+
+    def _draw_scores(self, v: BesigueView) -> None:
+        s = self.session
+        t = Table(box=None, padding=(0, 1), expand=True)
+        t.add_column("")
+        t.add_column("deal", justify="right")
+        t.add_column("total", justify="right")
+        won = [len(w) // 2 for w in v.won]
+        for seat in (s.seat, s.opponent):
+            name = "you" if seat == s.seat else "computer"
+            mark = "▶" if v.to_act == seat else " "
+            t.add_row(f"{mark}{name}", str(v.scores[seat]), f"[b]{v.totals[seat]}[/]")
+        lines: list[Any] = [t]
+        if v.deal_no:
+            lines.append(Text.from_markup(f"[dim]tricks: you {won[s.seat]}, computer {won[s.opponent]}\n"
+                                          f"dealer: {'you' if v.dealer == s.seat else 'computer'}[/]"))
+        self.query_one("#b-scores", Static).update(Group(*lines))
+
+    def _draw_cards(self, v: BesigueView) -> None:
+        """Your laid melds and your hand, the cursor and the playable cards marked when you are to play."""
+        me = self.session.seat
+        hand = [(c, False) for c in in_hand_order(v.hand, v.trump)]
+        laid = [(c, True) for c, _ in self._laid_order(v.table[me], v.trump)]
+        old = self.slots[self.cursor] if 0 <= self.cursor < len(self.slots) else None
+        self.slots = hand + laid
+        playing = self.zone == "cards"
+        legal = {(a.card, a.from_table) for a in v.legal if isinstance(a, Play)} if playing else set()
+        if old in self.slots and (not legal or (type_of(old[0]), old[1]) in legal):
+            self.cursor = self.slots.index(old)
+        else:
+            first = [i for i, (c, t) in enumerate(self.slots) if (type_of(c), t) in legal]
+            self.cursor = first[0] if first else 0
+
+        tall = self.tall
+
+        shown = self._declaration_cards()
+
+        def lines(i: int, slot: Slot) -> list[str]:
+            c, laid_card = slot
+            style = ""
+            if (type_of(c), laid_card) in shown:
+                style = "cursor"  # the cards of the declaration highlighted in the list
+            elif playing:
+                style = "cursor" if i == self.cursor else ("" if (type_of(c), laid_card) in legal else "dim")
+            faces = tall_card(c, style) if tall else [card_face(c, style)]
+            return [f"[@click=screen.slot_clicked({i})]{x}[/]" for x in faces]
+
+        def row(start: int, slots: list[Slot]) -> str:
+            out: list[list[str]] = []
+            prev = None
+            for i, slot in enumerate(slots, start=start):
+                if prev is not None and suit_of(slot[0]) != prev:
+                    out.append([" "] * len(out[-1]))
+                out.append(lines(i, slot))
+                prev = suit_of(slot[0])
+            return "\n".join(" ".join(parts) for parts in zip(*out)) if out else ""
+
+        mine = self.query_one("#b-mine", CardRow)
+        mine.border_title = f"Your melds ({len(laid)} laid)"
+        declared = ", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[me])
+        if declared:
+            declared = ("\n" if tall and laid else "  ") + f"[dim]· declared: {escape(declared)}[/]"
+        mine.show((row(len(hand), laid) if laid else "[dim]none laid[/]") + declared)
+        hand_w = self.query_one("#b-hand", CardRow)
+        hand_w.border_title = f"Your hand ({len(hand)} cards)"
+        hand_w.show(row(0, hand) or "[dim]no cards[/]")
+
+    def _declaration_cards(self) -> set[Slot]:
+        """The cards (type, laid) of the declaration under the list's cursor, to light them up in your hand."""
+        if self.zone != "list":
+            return set()
+        index = self.query_one(ChoiceList).highlighted
+        a = self.choices[index] if index is not None and index < len(self.choices) else None
+        if isinstance(a, Declare):
+            return set(a.cards)
+        if isinstance(a, (Exchange, Show)):
+            return {(a.card, False)}
+        return set()
+
+    @on(OptionList.OptionHighlighted, "#b-choices")
+    def on_choice_highlighted(self) -> None:
+        if self.zone == "list":
+            self._draw_cards(self.session.view())
+
+    def _draw_decision(self, v: BesigueView) -> None:
+        choices = self.query_one(ChoiceList)
+        box = self.query_one("#b-decision")
+        prompt = self.query_one("#b-prompt", Static)
+        s = self.session
+        if not self.waiting_for_human:
+            self.zone = None
+            choices.display = False
+            box.set_class(False, "active")
+            prompt.update("The computer is playing…" if self.thinking else
+                          "The game is over." if s.is_over else "…")
+            return
+        box.set_class(True, "active")
+        if self.decision_at == s.moves:
+            return  # the same decision: keep the cursors where the person left them
+        self.decision_at = s.moves
+        if v.phase == "play":
+            self.zone = "cards"
+            self.choices = []
+            choices.display = False
+            if v.trick:
+                duty = "" if v.stock_size else (" — you must head the trick if you can" if
+                                                v.rules.endgame == "must_win" else " — follow suit, else trump")
+                text = f"[b]Your turn: answer the computer's {face_text(v.trick[0][1])}{duty}.[/b]"
+            else:
+                text = "[b]Your lead: play a card[/b]" + (" from your hand or your melds" if v.table[s.seat] else "")
+            note = f"[i]{escape(self.note)}[/]\n" if self.note else ""
+            prompt.update(note + text + "  [dim]← → Enter, click, or type it (qs, 10d)[/]")
+            return
+        self.zone = "list"
+        self.choices = list(v.legal)
+        choices.display = True
+        choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=self._best_choice())
+        last = " This is the last declaration before the final tricks." if v.phase == "last-declaration" else ""
+        prompt.update(f"[b]You won: declare one combination, or nothing.[/b]{last} [dim]↑ ↓ Enter[/]")
+
+    def _best_choice(self) -> int:
+        """The list opens on the most valuable declaration, so Enter takes the points."""
+        best, value = 0, 0
+        for i, a in enumerate(self.choices):
+            points = a.value if isinstance(a, Declare) else 10 if isinstance(a, (Exchange, Show)) else 0
+            if points > value:
+                best, value = i, points
+        return best
+
+    # ---------------------------------------------------------------- keys and clicks
+    @on(CommandInput.Nav)
+    def on_nav(self, event: CommandInput.Nav) -> None:
+        if not self.waiting_for_human:
+            return
+        if self.zone == "cards" and event.key in ("left", "right") and self.slots:
+            self.cursor = (self.cursor + (1 if event.key == "right" else -1)) % len(self.slots)
+            self._draw_cards(self.session.view())
+        elif self.zone == "list":
+            choices = self.query_one(ChoiceList)
+            if event.key in ("up", "left"):
+                choices.action_cursor_up()
+            else:
+                choices.action_cursor_down()
+
+    @on(CommandInput.Submitted)
+    async def on_command(self, event: CommandInput.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            self.activate()
+            return
+        command = COMMANDS.get(" ".join(text.lower().split()))
+        if command:
+            await self.run_action(command)
+            return
+        self.submit(text)
+
+    def activate(self) -> None:
+        """Enter on an empty command line: play or choose what the cursor is on."""
+        if not self.waiting_for_human:
+            if not self.paused and not self.session.is_over:
+                self.say("The computer is playing; your turn will come.")
+            return
+        if self.zone == "cards" and self.slots:
+            c, laid = self.slots[self.cursor]
+            self.submit(Play(type_of(c), laid))
+        elif self.zone == "list":
+            index = self.query_one(ChoiceList).highlighted
+            if index is not None and index < len(self.choices):
+                self.submit(self.choices[index])
+
+    @on(OptionList.OptionSelected, "#b-choices")
+    def on_choice_clicked(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self.choices):
+            self.submit(self.choices[event.option_index])
+
+    def action_slot_clicked(self, index: int) -> None:
+        if 0 <= index < len(self.slots):
+            c, laid = self.slots[index]
+            self.submit(Play(type_of(c), laid))
+
+    def action_clear(self) -> None:
+        self.query_one(CommandInput).value = ""
+        self.say("")
+
+    # ---------------------------------------------------------------- commands
+    def action_save(self) -> None:
+        try:
+            path = self.session.save()
+        except OSError as e:
+            self.say(f"Could not save the record: {e}", error=True)
+            return
+        self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
+
+    async def action_quit(self) -> None:
+        await self.app.action_quit()
+
+    def action_help(self) -> None:
+        body = Group(Text.from_markup(bindings.BESIGUE_KEYS_HELP + "\n"),
+                     *guide_renderables(rules_guide(self.session.rules)))
+        self.app.push_screen(InfoDialog("Help and the rules of Bésigue", body))
+
+    def action_hint(self) -> None:
+        """What the strongest computer player would do from your seat (your view only)."""
+        if not self.waiting_for_human:
+            self.notify("A hint is for your turn.", timeout=4)
+            return
+        self.notify("Thinking about your hand…", timeout=3)
+        self.run_worker(self._hint(), group="hint", exclusive=True)
+
+    async def _hint(self) -> None:
+        s = self.session
+        moves = s.moves
+        v = s.view()
+        action = await asyncio.to_thread(s.hint)
+        if s.moves != moves:
+            return
+        text = f"play {face_text(action.card)}" if isinstance(action, Play) else action_label(action, v).lower()
+        self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would {escape(text)}.[/b]\n\n"
+                                                "[dim]It sees only what you see.[/dim]"))
+
+    def action_take_back(self) -> None:
+        """Undo back to your previous decision of this deal: the other player is a computer."""
+        if self.thinking or self.paused:
+            self.notify("Wait for the computer player to finish its move.", timeout=4)
+            return
+        try:
+            undone = self.session.take_back()
+        except BarbuError as e:
+            self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
+            return
+        self.note = ""
+        self.decision_at = -1
+        self.recent.append(f"you took back {undone} move{'s' if undone != 1 else ''}")
+        self.notify(f"Took back {undone} move{'s' if undone != 1 else ''}: your turn again.", timeout=4)
+        self.redraw()
+        self.advance()
+
+    def action_last_trick(self) -> None:
+        v = self.session.view()
+        me = self.session.seat
+        pairs = [v.played[i:i + 2] for i in range(0, len(v.played) - len(v.played) % 2, 2)]
+        if not pairs:
+            body = "No trick has been completed in this deal yet."
+        else:
+            from ..besigue.game import beats
+            rows = []
+            for i, ((s0, c0), (s1, c1)) in enumerate(pairs, start=1):
+                winner = s1 if beats(c1, c0, v.trump) else s0
+                name = {me: "you", 1 - me: "computer"}
+                rows.append(f"  {i:>2}. {name[s0]:>8} {card_face(c0)}  {name[s1]:>8} {card_face(c1)}"
+                            f"   → {name[winner]}")
+            body = "[b]Last trick[/b]\n" + rows[-1] + "\n\n[b]All tricks of this deal[/b]\n" + "\n".join(rows)
+        self.app.push_screen(InfoDialog("Tricks", body))
+
+    def action_scores(self) -> None:
+        self.app.push_screen(InfoDialog("Scores", self._deals_table(self.session.game.results)))
+
+    def _deals_table(self, results: list[dict[str, Any]]) -> Table:
+        me, opp = self.session.seat, self.session.opponent
+        t = Table(title=f"{self.session.rules} — to {self.session.rules.target}")
+        t.add_column("deal", justify="right")
+        t.add_column("you", justify="right")
+        t.add_column("computer", justify="right")
+        t.add_column("totals", justify="right")
+        for r in results:
+            t.add_row(str(r["deal"]), str(r["scores"][me]), str(r["scores"][opp]),
+                      f"{r['totals'][me]} – {r['totals'][opp]}")
+        return t
+
+    # ---------------------------------------------------------------- deal and match ends
+    def deal_summary(self, r: dict[str, Any]) -> Table:
+        """One deal's points: combinations, the 7 of trumps, brisques, the last trick, the deal and the totals."""
+        me, opp = self.session.seat, self.session.opponent
+        t = Table(title=f"Deal {r['deal']}", expand=False)
+        t.add_column("")
+        t.add_column("you", justify="right")
+        t.add_column("computer", justify="right")
+        melds = [sum(p for _, p in r["melds"][s]) for s in (0, 1)]
+        last = [10 if r["last_trick"] == s else 0 for s in (0, 1)]
+        sevens = [r["scores"][s] - melds[s] - r["brisques"][s] - last[s] for s in (0, 1)]
+        names = [", ".join(f"{MELD_NAMES[k]} {p}" for k, p in r["melds"][s]) or "none" for s in (0, 1)]
+        t.add_row("combinations", f"{melds[me]}", f"{melds[opp]}")
+        t.add_row("", Text(names[me], style="dim"), Text(names[opp], style="dim"))
+        if any(sevens):
+            t.add_row("7 of trumps", str(sevens[me]), str(sevens[opp]))
+        t.add_row("brisques", str(r["brisques"][me]), str(r["brisques"][opp]))
+        t.add_row("last trick", str(last[me]), str(last[opp]))
+        t.add_section()
+        t.add_row("[b]this deal[/b]", f"[b]{r['scores'][me]}[/b]", f"[b]{r['scores'][opp]}[/b]")
+        t.add_row("[b]total[/b]", f"[b]{r['totals'][me]}[/b]", f"[b]{r['totals'][opp]}[/b]")
+        return t
+
+    def _show_deal_over(self, results: list[dict[str, Any]]) -> None:
+        self.paused = True
+        me = self.session.seat
+        parts: list[Any] = []
+        for r in results:
+            mine, theirs = r["scores"][me], r["scores"][1 - me]
+            parts.append(Text.from_markup(f"[b]You scored {mine}, the computer {theirs}.[/b] "
+                                          f"Totals: you {r['totals'][me]}, the computer {r['totals'][1 - me]}."))
+            parts.append(self.deal_summary(r))
+        target = self.session.rules.target
+        if not self.session.is_over:
+            parts.append(Text(f"The game goes on to {target}.", style="dim"))
+        if self.session.save_path:
+            parts.append(Text(f"Saved to {self.session.save_path}."))
+
+        def resume(_: Any = None) -> None:
+            self.paused = False
+            self.advance()
+
+        self.app.push_screen(DealOverDialog("Deal over", Group(*parts)), resume)
+
+    def _show_match_over(self) -> None:
+        self.paused = True
+        self._save_quietly()
+        g = self.session.game
+        me = self.session.seat
+        won = g.winner == me
+        head = Text.from_markup(f"[b]{'You win' if won else 'The computer wins'}[/b], "
+                                f"{g.totals[me]} to {g.totals[1 - me]}, after {len(g.results)} deals.\n")
+        self.app.push_screen(MatchOverDialog("Game over", Group(head, self._deals_table(g.results))),
+                             lambda _=None: self.app.exit(0))
