@@ -19,7 +19,7 @@ from .actions import MELD_NAMES, MELD_VALUES
 from .agents import make_besigue_agent
 from .arena import ArenaSummary, run_arena
 from .game import CHANCE, BesigueGame
-from .record import read_record, write_record
+from .record import read_record, verify_deals, write_record
 from .ruleset import OPTIONS, PRESETS, BesigueRules
 from .text import text_form
 
@@ -126,6 +126,12 @@ def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
             err.print(f"[red]inconsistent:[/red] {p}")
         return 1
     console.print("the record is consistent: every stated score matches the replay")
+    wrong = verify_deals(rep)
+    if wrong:
+        err.print(f"[red]the deals do not match the table's key[/red] at actions {', '.join(map(str, wrong[:10]))}")
+        return 1
+    if wrong is not None:
+        console.print("the deals are verified: each is the one the table's published key produces")
     return 0
 
 
