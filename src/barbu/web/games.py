@@ -141,8 +141,11 @@ class BesigueWeb:
 
     def info(self) -> dict[str, Any]:
         g = self.game
+        r = g.rules
         return {"game": "besigue", "phase": g.phase, "deal_number": max(g.deal_no, 1), "total_deals": None,
-                "target": g.rules.target, "contracts": [], "highest_wins": True}
+                "target": r.target, "contracts": [], "highest_wins": True,
+                "options": {"hand": r.hand, "brisques": r.brisques, "seven": r.seven, "endgame": r.endgame,
+                            "target": r.target}}
 
     def summary(self) -> dict[str, Any]:
         return {"game": "besigue", "deal_number": max(self.game.deal_no, 1), "total_deals": None}

@@ -182,6 +182,7 @@ function render() {
     renderDecision();
     renderHand();
     renderScores();
+    renderReference();
     renderDealEnd();
   }
   renderEnd();
@@ -329,11 +330,12 @@ function renderStock() {
   const box = $("stock");
   const parts = [];
   if (state.stock > 0) {
-    const pile = el("div", { class: "bz-pile" });
+    const pile = el("div", { class: "bz-pile", title: `the stock: ${state.stock} cards` });
     if (state.turn_up) {
       const up = cardElement(state.turn_up);
       up.classList.add("turn-up");
-      up.title = "the turned-up card: trumps";
+      up.title = "the turned-up card, drawn last: its suit is trumps";
+      up.setAttribute("aria-label", `turn-up ${up.getAttribute("aria-label")}`);
       pile.append(up);
     }
     const back = cardBack();
@@ -479,6 +481,22 @@ function renderScores() {
   const over = info.status === "over";
   $("record-line").hidden = !over;
   if (over) $("record-link").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+}
+
+// What each combination is worth, and what else scores under this table's options.
+function renderReference() {
+  const rows = [
+    ["Double bésigue", "Q♠ Q♠ J♦ J♦", 500], ["Quint major", "A 10 K Q J of trumps", 250],
+    ["Four aces", "any four", 100], ["Four kings", "any four", 80], ["Four queens", "any four", 60],
+    ["Four jacks", "any four", 40], ["Bésigue", "Q♠ J♦", 40], ["Trump marriage", "K Q of trumps", 40],
+    ["Marriage", "K Q of a suit", 20],
+  ];
+  $("reference").replaceChildren(...rows.map(([name, cards, v]) => el("tr", {},
+    el("td", { textContent: name }), el("td", { class: "muted", textContent: cards }), el("td", { class: "num", textContent: String(v) }))));
+  const o = info.options || {};
+  const brisques = o.brisques === "aces_and_tens" ? "each ace and 10 won" : "each ace won";
+  const seven = o.seven === "exchange" ? "the 7 of trumps exchanged for the turn-up or shown" : "the 7 of trumps when drawn";
+  $("reference-note").textContent = `Also 10 for ${brisques}, for ${seven}, and for the last trick.`;
 }
 
 function renderDealEnd() {
