@@ -98,13 +98,13 @@ def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Ser
             continue
         legal = page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal")
         assert legal.count() > 0, page.locator("#bz-turn").inner_text()
-        before = page.locator("#bz-hand .card").count()
-        from_hand = page.locator("#bz-hand button.card.legal").count() > 0
+        card = legal.first.get_attribute("data-card")
+        deal = page.locator("#bz").get_attribute("data-deal")
         click_and_wait(page, legal.first)
         played += 1
-        if from_hand and page.locator("#bz").get_attribute("data-phase") == "play":
-            # the card left the hand (the draw after a trick may have refilled it)
-            assert page.locator("#bz-hand .card").count() in (before - 1, before)
+        if page.locator("#bz").get_attribute("data-deal") == deal:  # the card is on the felt, in this trick or the last
+            shown = page.locator(f"#trick .card[data-card='{card}'], #last-trick .card[data-card='{card}']")
+            assert shown.count() >= 1, card
     assert played >= 3 and declared >= 1
     fits(page)
     page.close()
