@@ -132,3 +132,23 @@ def test_play_a_match_against_the_computer_to_the_end(client: TestClient) -> Non
     except Exception:  # the swap made a later action impossible: the record does not even replay
         return
     assert verify_deals(bad)
+
+
+def test_hint_and_take_back_at_a_besigue_table(client: TestClient) -> None:
+    tid, token = besigue_table(client)
+    ann = Player(client, tid, token)
+    state = play_to_state(ann, lambda s: s["to_act"] == 0 and s["phase"] == "play")
+    ann.send({"type": "hint"})
+    hint = ann.until(lambda m: m["type"] in ("hint", "error"))
+    assert hint["type"] == "hint" and hint["text"] in state["legal"]
+    before = state["version"]
+    hand = sorted(state["hand"])
+    assert ann.act(hint["text"])["type"] == "ack"
+    play_to_state(ann, lambda s: s["version"] > before + 1 or s["phase"] != "play")
+    ann.send({"type": "take_back"})
+    back = ann.until(lambda m: m["type"] in ("taken_back", "error"))
+    assert back["type"] == "taken_back" and back["moves"] >= 1
+    state = play_to_state(ann, lambda s: s["version"] == before)
+    assert sorted(state["hand"]) == hand and state["to_act"] == 0
+    # The event log was cut too: a restarted server rebuilds the table here.
+    assert len(client.app.state.lobby.store.events(tid)) == before

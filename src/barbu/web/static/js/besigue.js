@@ -66,6 +66,12 @@ function parseDeclare(text) {
   return { kind, cards: cards.map((c) => ({ card: c.replace("*", ""), table: c.endsWith("*") })) };
 }
 
+function actionHint(text) {
+  const label = actionLabel(text);
+  return label.charAt(0).toUpperCase() + label.slice(1).replace(/^Played/, "Play").replace(/^Declared/, "Declare")
+    .replace(/^Exchanged/, "Exchange").replace(/^Showed/, "Show");
+}
+
 function actionLabel(text) {
   if (text === "no-declaration") return "declared nothing";
   const [verb, ...rest] = text.split(" ");
@@ -112,7 +118,11 @@ function onMessage(msg) {
       showError(msg.message);
       break;
     case "hint":
-      if (state && msg.version === state.version) showError(`Hint: ${prettyCards(msg.action)} — ${msg.reason}`, "hint");
+      $("hint-button").disabled = false;
+      if (state && msg.version === state.version) showError(`Hint: ${actionHint(msg.action)} — ${msg.reason}.`, "hint");
+      break;
+    case "taken_back":
+      hideError();
       break;
     default:
       break;
@@ -179,6 +189,7 @@ function render() {
     renderTrick();
     renderLastTrick();
     renderTurn();
+    renderHelpTools();
     renderDecision();
     renderHand();
     renderScores();
@@ -398,6 +409,25 @@ function renderTurn() {
   box.dataset.mine = mine ? "1" : "0";
 }
 
+function renderHelpTools() {
+  const seated = mySeat !== null && info.status === "playing";
+  $("help-tools").hidden = !seated;
+  if (!seated) return;
+  $("hint-button").disabled = !myTurn();
+  const other = info.seats[1 - mySeat];
+  $("take-back").hidden = !(other && other.kind === "bot");
+}
+
+// While the pointer is on a declaration, its cards are marked in the hand and on the table.
+function markCards(cards) {
+  for (const e of document.querySelectorAll(".card.meld-pick")) e.classList.remove("meld-pick");
+  for (const c of cards) {
+    const where = c.table ? "#laid-bottom" : "#bz-hand";
+    const e = [...document.querySelectorAll(`${where} .card[data-card='${c.card}']`)].find((x) => !x.classList.contains("meld-pick"));
+    if (e) e.classList.add("meld-pick");
+  }
+}
+
 function renderDecision() {
   const box = $("bz-decision");
   if (!myTurn() || state.phase === "play") {
@@ -419,6 +449,9 @@ function renderDecision() {
           return e;
         })));
       b.addEventListener("click", () => send(a));
+      b.addEventListener("mouseenter", () => markCards(d.cards));
+      b.addEventListener("focus", () => markCards(d.cards));
+      b.addEventListener("mouseleave", () => markCards([]));
       buttons.push(b);
     } else if (a.startsWith("exchange ") || a.startsWith("show ")) {
       const card = a.split(" ")[1];
@@ -565,6 +598,11 @@ $("invite").addEventListener("click", async () => {
   $("invite-note").textContent = note;
 });
 $("rematch").addEventListener("click", () => socket.send("rematch"));
+$("hint-button").addEventListener("click", () => {
+  $("hint-button").disabled = true;
+  socket.send("hint");
+});
+$("take-back").addEventListener("click", () => socket.send("take_back"));
 $("rematch-link").addEventListener("click", (e) => {
   e.preventDefault();
   goToRematch(info.rematch_id);
