@@ -152,3 +152,14 @@ def test_hint_and_take_back_at_a_besigue_table(client: TestClient) -> None:
     assert sorted(state["hand"]) == hand and state["to_act"] == 0
     # The event log was cut too: a restarted server rebuilds the table here.
     assert len(client.app.state.lobby.store.events(tid)) == before
+
+
+def test_rules_pages_of_besigue(client: TestClient) -> None:
+    index = client.get("/rules").text
+    assert 'href="/rules/besigue"' in index and 'href="/rules/besigue-english"' in index
+    page = client.get("/rules/besigue-english(target=1500)")
+    assert page.status_code == 200
+    text = page.text
+    assert "Double bésigue" in text and "500" in text and "1500 points" in text and "8 cards" in text
+    assert "head the trick" in text  # the English endgame duty
+    assert client.get("/rules/besigue(hand=7)").status_code == 404

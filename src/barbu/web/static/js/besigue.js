@@ -169,7 +169,7 @@ function myTurn() {
 function render() {
   if (!info) return;
   $("rules").textContent = info.rules;
-  $("rules-link").href = `/rules/${encodeURIComponent(info.rules.split("(")[0])}`;
+  $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
   document.title = `Bésigue — ${info.rules}`;
   const t = $("bz");
   if (state) {
