@@ -8,7 +8,10 @@ against the table's key and it replays to the same totals.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -94,7 +97,7 @@ def test_spectator_sees_no_hand(client: TestClient) -> None:
     assert reply["type"] == "error" and reply["code"] == "not_seated"
 
 
-def test_play_a_match_against_the_computer_to_the_end(client: TestClient) -> None:
+def test_play_a_match_against_the_computer_to_the_end(client: TestClient, tmp_path: Path) -> None:
     tid, token = besigue_table(client)
     ann = Player(client, tid, token)
     at = 0
@@ -120,6 +123,18 @@ def test_play_a_match_against_the_computer_to_the_end(client: TestClient) -> Non
     rep = replay_lines(lines)
     assert rep.consistent and rep.game.is_over and rep.game.totals == state["totals"]
     assert verify_deals(rep) == []
+    # `barbu replay` checks the record, and says its deals are the ones the published key gives.
+    path = tmp_path / "match.jsonl"
+    path.write_text(r.text, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "barbu", "replay", str(path)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "the record is consistent" in out.stdout and "the deals are verified" in out.stdout
+    # A rematch: the same seats and rules at a new table.
+    ann.send({"type": "rematch"})
+    new_id = ann.until(lambda m: m["type"] == "rematch")["table"]
+    again = client.get(f"/api/tables/{new_id}").json()["table"]
+    assert again["rules"] == SHORT and again["game"] == "besigue" and again["seats"][1]["kind"] == "bot"
     # A record whose shuffle was changed no longer verifies.
     forged = list(lines)
     i = next(k for k, line in enumerate(forged) if '"shuffle ' in line)
