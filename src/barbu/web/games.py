@@ -175,9 +175,9 @@ class BesigueWeb:
         d["seat"] = None
         d["hand"] = None
         d["legal"] = []
+        d["known"] = [g.view(1).to_dict()["opponent_known"], d["opponent_known"]]  # shown by seat 0, by seat 1
         d["opponent_hand"] = None
         d["opponent_known"] = []
-        d["known"] = [g.view(1).to_dict()["opponent_known"], d.pop("opponent_known")]
         return d
 
     def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict]:

@@ -298,13 +298,15 @@ function renderPlayers() {
   }
   // The opponent's hand: backs, and face up the cards he has had to show.
   const oppHand = $("opp-hand");
-  const count = mySeat === null ? state.hand_sizes[top] : state.opponent_hand;
-  const known = mySeat === null ? (state.known ? state.known[top] : []) : state.opponent_known;
+  // A spectator's state (kept until the seat's own arrives) has no opponent: count from the public sizes.
+  const spectating = mySeat === null || state.seat === null;
+  const count = spectating ? state.hand_sizes[top] : state.opponent_hand;
+  const known = (spectating ? (state.known || [])[top] : state.opponent_known) || [];
   const cards = [];
   for (const c of known) cards.push(cardElement(c));
   for (let i = known.length; i < count; i++) cards.push(cardBack());
   oppHand.replaceChildren(...cards, el("span", { class: "bz-count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
-  if (mySeat === null) {
+  if (spectating) {
     const me = $("bz-hand");
     const mine = [];
     const k = state.known ? state.known[bottom] : [];
@@ -340,6 +342,10 @@ function renderLaid(seat, box, mine) {
 function renderStock() {
   const box = $("stock");
   const parts = [];
+  if (!state.deal) { // nothing dealt yet: no stock, no trumps
+    box.replaceChildren();
+    return;
+  }
   if (state.stock > 0) {
     const pile = el("div", { class: "bz-pile", title: `the stock: ${state.stock} cards` });
     if (state.turn_up) {
@@ -468,7 +474,7 @@ function renderDecision() {
 }
 
 function renderHand() {
-  if (mySeat === null) return;
+  if (mySeat === null || state.seat === null) return;
   const box = $("bz-hand");
   const mine = myTurn() && state.phase === "play";
   const cards = sortCards(state.hand || []).map((c) => {
