@@ -85,24 +85,27 @@ class GameKind:
     open: Callable[[str, "int | None"], Game]
     write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
     is_record: Callable[["str | Path"], bool]
+    record_lines: Callable[[Any, "dict[str, Any] | None"], list] = lambda game, header: []
+    """The record as JSON-ready lines (what `write_record` writes), for a server to publish."""
 
 
 def _besigue_kind() -> GameKind:
     from .besigue import BesigueGame, is_besigue
-    from .besigue.record import is_besigue_record, write_record
+    from .besigue.record import is_besigue_record, record_lines, write_record
     return GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_record,
-                    is_besigue_record)
+                    is_besigue_record, record_lines)
 
 
 def _barbu_kind() -> GameKind:
     from .match import Match
-    from .record import write_record
+    from .record import record_lines, write_record
 
     def is_barbu_record(path: "str | Path") -> bool:
         return True
 
     return GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
-                    lambda m, path, header: write_record(m, path, header), is_barbu_record)
+                    lambda m, path, header: write_record(m, path, header), is_barbu_record,
+                    lambda m, header: record_lines(m, header))
 
 
 def game_kinds() -> list[GameKind]:

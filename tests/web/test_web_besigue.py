@@ -17,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from barbu.besigue.record import replay_lines, verify_deals
+from barbu.errors import RecordError
 from barbu.web import Settings
 
 from wsclient import Player, app_client
@@ -102,7 +103,7 @@ def test_play_a_match_against_the_computer_to_the_end(client: TestClient, tmp_pa
     ann = Player(client, tid, token)
     at = 0
     while True:
-        state = play_to_state(ann, lambda s: s["version"] >= at and (s["phase"] == "over" or s["to_act"] == 0))
+        state = play_to_state(ann, lambda s, at=at: s["version"] >= at and (s["phase"] == "over" or s["to_act"] == 0))
         if state["phase"] == "over":
             break
         legal = state["legal"]
@@ -144,7 +145,7 @@ def test_play_a_match_against_the_computer_to_the_end(client: TestClient, tmp_pa
     forged[i] = json.dumps({**action, "action": "shuffle " + " ".join(order)})
     try:
         bad = replay_lines(forged)
-    except Exception:  # the swap made a later action impossible: the record does not even replay
+    except RecordError:  # the swap made a later action impossible: the record does not even replay
         return
     assert verify_deals(bad)
 

@@ -17,7 +17,6 @@ from ..cards import Card
 from ..errors import BarbuError
 from ..game import game_kind
 from ..match import CHANCE, DEAL, Match
-from ..record import record_lines as barbu_record_lines
 from .views import (CARD_PATTERN, contract_info, last_action, public_state, redact, scoresheet, view_json,
                     visible_cards)
 
@@ -53,9 +52,6 @@ class WebGame(Protocol):
     def agent(self, kind: str, seed: int) -> Any: ...
 
     def redact(self, text: str, seat: int) -> str: ...
-
-    def record_lines(self, header: dict[str, Any]) -> list[dict[str, Any]]: ...
-
 
 class BarbuWeb:
     """The Barbu family (Scottish included): the view JSON of `web.views`, unchanged."""
@@ -127,8 +123,6 @@ class BarbuWeb:
     def redact(self, text: str, seat: int) -> str:
         return redact(text, visible_cards(self.game.view(seat)))
 
-    def record_lines(self, header: dict[str, Any]) -> list[dict[str, Any]]:
-        return barbu_record_lines(self.game, header)
 
 
 class BesigueWeb:
@@ -234,9 +228,6 @@ class BesigueWeb:
             return m.group(0) if t in visible else "…"
         return CARD_PATTERN.sub(card, text)
 
-    def record_lines(self, header: dict[str, Any]) -> list[dict[str, Any]]:
-        from ..besigue.record import record_lines
-        return record_lines(self.game, header)
 
 
 def _text(card: int) -> str:

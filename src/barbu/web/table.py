@@ -28,7 +28,7 @@ import orjson
 from ..agents import AGENT_KINDS, Agent
 from ..chance import keyed_chance
 from ..errors import BarbuError, IllegalAction
-from ..game import CHANCE, open_game
+from ..game import CHANCE, game_kind, open_game
 from .games import web_game
 from .mailbox import Mailbox
 from .settings import Settings
@@ -662,7 +662,7 @@ class Table:
         header: dict[str, Any] = {"table": self.id}
         if self.secret is not None:
             header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}
-        return self.web.record_lines(header)
+        return game_kind(str(self.rules)).record_lines(self.match, header)
 
     def idle_and_over(self, before: float) -> bool:
         """Finished, stored as finished, nobody here and nothing happening since ``before``."""
