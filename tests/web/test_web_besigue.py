@@ -179,3 +179,26 @@ def test_rules_pages_of_besigue(client: TestClient) -> None:
     assert "Double bésigue" in text and "500" in text and "1500 points" in text and "8 cards" in text
     assert "head the trick" in text  # the English endgame duty
     assert client.get("/rules/besigue(hand=7)").status_code == 404
+
+
+def test_a_restarted_server_resumes_a_besigue_table_at_its_stored_action(sqlite_url: str) -> None:
+    """The event log replays through the game's parse_action/apply: the same hand, stock and turn."""
+    settings = Settings(db_url=sqlite_url, grace=1000, **FAST)
+    with app_client(settings) as c:
+        tid, token = besigue_table(c, "besigue-english")
+        ann = Player(c, tid, token)
+        at = 0
+        for _ in range(12):  # a few tricks, declarations and draws
+            state = play_to_state(ann, lambda s, at=at: s["version"] >= at and s["to_act"] == 0)
+            reply = ann.act(state["legal"][-1])
+            assert reply["type"] == "ack"
+            at = reply["version"]
+        state = play_to_state(ann, lambda s, at=at: s["version"] >= at and s["to_act"] == 0)
+        before = {k: state[k] for k in ("version", "hand", "stock", "turn_up", "table", "melds", "scores",
+                                        "trick", "legal", "deal", "opponent_hand")}
+    with app_client(settings) as c:  # a new server on the same database
+        ann = Player(c, tid, token)
+        state = ann.first["state"]
+        assert {k: state[k] for k in before} == before
+        reply = ann.act(state["legal"][0])
+        assert reply["type"] == "ack" and reply["version"] == before["version"] + 1
