@@ -355,9 +355,13 @@ function renderStock() {
       up.setAttribute("aria-label", `turn-up ${up.getAttribute("aria-label")}`);
       pile.append(up);
     }
-    const back = cardBack();
-    back.classList.add("stock-back");
-    pile.append(back, el("span", { class: "bz-stock-count", textContent: String(state.stock) }));
+    if (!(state.turn_up && state.stock === 1)) { // the last card of the stock is the turn-up itself
+      const back = cardBack();
+      back.classList.add("stock-back");
+      pile.append(back, el("span", { class: "bz-stock-count", textContent: String(state.stock) }));
+    } else {
+      pile.classList.add("last");
+    }
     parts.push(pile);
   }
   parts.push(el("span", { class: "bz-trump", title: "trumps" }, "Trumps ",
