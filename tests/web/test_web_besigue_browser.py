@@ -110,9 +110,10 @@ def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Ser
     page.close()
 
 
-def test_end_of_deal_summary_and_scores(browser: Browser, server: Server) -> None:
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
+def test_end_of_deal_summary_and_scores(browser: Browser, server: Server, size: tuple[int, int]) -> None:
     """Play a whole deal: the summary of the deal shows its scores, and the score panel its totals."""
-    page = start_match(browser, server.base, (1366, 768))
+    page = start_match(browser, server.base, size)
     for _ in range(200):
         if page.locator("#deal-end").is_visible():
             break
@@ -125,8 +126,9 @@ def test_end_of_deal_summary_and_scores(browser: Browser, server: Server) -> Non
     assert "End of deal 1" in text and "Brisques" in text and "Last trick" in text
     fits(page)
     if SHOTS:
-        page.screenshot(path=str(SHOTS / "besigue-deal-end-1366x768.png"))
-    assert page.locator("#sheet tbody tr").count() >= 1
+        page.screenshot(path=str(SHOTS / f"besigue-deal-end-{size[0]}x{size[1]}.png"))
+    totals = [int(t) for t in page.locator("#score-bars strong").all_inner_texts()]
+    assert sum(totals) > 0  # the deal's points are in the totals
     page.locator("#deal-end button").click()
     assert page.locator("#deal-end").is_hidden()
     page.close()
