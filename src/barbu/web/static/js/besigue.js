@@ -393,28 +393,36 @@ function renderLastTrick() {
     el("span", { class: "bz-label", textContent: `won by ${shortName(lt.winner)}` }));
 }
 
+// What is happening, in one line: the last move (another player's, or your own while you wait) and whose turn.
+function turnText(mine) {
+  if (info.status === "open") return "Waiting for both seats to be taken.";
+  if (state.phase === "over") return "The match is over.";
+  if (state.to_act === -1 || state.to_act === null) return "Shuffling and dealing…";
+  if (mine && state.phase === "play") {
+    if (state.stock) {
+      return state.trick.length ? `Play a card to ${cardLabel(state.trick[0].card)}: there is no duty to follow while the stock lasts.`
+        : "Your lead: play a card (from your hand or your declared cards).";
+    }
+    if (!state.trick.length) return "Last tricks: lead a card.";
+    const mustWin = info.options && info.options.endgame === "must_win";
+    return mustWin ? "Last tricks: follow suit and win the trick if you can, else trump."
+      : "Last tricks: follow suit if you can, else trump.";
+  }
+  if (mine) {
+    return state.phase === "last-declaration" ? "The stock is empty: one last combination, or nothing."
+      : "You won the trick: declare one combination, or nothing.";
+  }
+  const who = shortName(state.to_act);
+  return state.phase === "play" ? `${who} to play…` : `${who} won the trick and may declare…`;
+}
+
 function renderTurn() {
   const box = $("bz-turn");
-  let text = "";
   const mine = myTurn();
-  if (info.status === "open") text = "Waiting for both seats to be taken.";
-  else if (state.phase === "over") text = "The match is over.";
-  else if (state.to_act === -1 || state.to_act === null) text = "Shuffling and dealing…";
-  else if (mine && state.phase === "play") {
-    text = state.stock ? "Your lead or answer: play any card, from your hand or your declared cards."
-      : state.trick.length ? "Last tricks: follow suit and head the trick if you can, else trump." : "Last tricks: lead a card.";
-    if (state.stock && state.trick.length === 0) text = "Your lead: play a card (from your hand or your declared cards).";
-    else if (state.stock) text = `Play a card to ${cardLabel(state.trick[0].card)}: there is no duty to follow while the stock lasts.`;
-    else if (state.trick.length && info.rules.includes("english")) text = "Last tricks: follow suit and win the trick if you can, else trump.";
-  } else if (mine) {
-    text = state.phase === "last-declaration" ? "The stock is empty: one last combination, or nothing."
-      : "You won the trick: declare one combination, or nothing.";
-  } else {
-    const who = shortName(state.to_act);
-    text = state.phase === "play" ? `${who} to play…` : `${who} won the trick and may declare…`;
+  let text = turnText(mine);
+  if (lastMove && lastMove.seat >= 0 && (!mine || lastMove.seat !== mySeat)) {
+    text = `${shortName(lastMove.seat)} ${actionLabel(lastMove.action)}. ${text}`;
   }
-  if (lastMove && lastMove.seat >= 0 && !mine) text = `${shortName(lastMove.seat)} ${actionLabel(lastMove.action)}. ${text}`;
-  else if (lastMove && lastMove.seat >= 0 && lastMove.seat !== mySeat && mine) text = `${shortName(lastMove.seat)} ${actionLabel(lastMove.action)}. ${text}`;
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";
 }
