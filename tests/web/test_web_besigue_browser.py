@@ -28,7 +28,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def start_match(browser: Browser, base: str, size: tuple[int, int]) -> Page:
     page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(90_000)  # a loaded machine: the computer player may take a while
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "/")
