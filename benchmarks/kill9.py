@@ -1,6 +1,6 @@
 """Kill -9 a real `barbu serve` many times during play and check nothing acknowledged is lost.
 
-    python benchmarks/kill9.py --restarts 100 [--db URL] [--tables 5]
+    python benchmarks/kill9.py --restarts 100 [--db URL] [--tables 5] [--besigue 2]
 
 Clients play random legal moves at several tables over real WebSockets and
 note every acknowledged move; the server is killed with SIGKILL at a random
@@ -26,11 +26,14 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "tests" / "we
 from test_web_restart import check_after_kill, play_until_killed  # noqa: E402
 from webhelpers import Server, http, new_table  # noqa: E402
 
+PLAYERS = {"classic": 4, "besigue": 2, "besigue-english": 2}
+
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--restarts", type=int, default=100)
     p.add_argument("--tables", type=int, default=5)
+    p.add_argument("--besigue", type=int, default=2, help="Bésigue tables besides the Barbu ones")
     p.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
@@ -41,9 +44,12 @@ def main() -> int:
     server.start()
     try:
         tables: dict[str, dict[int, str]] = {}
-        for i in range(args.tables):
-            tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
+        rules_of: dict[str, str] = {}
+        for i in range(args.tables + args.besigue):
+            rules = "classic" if i < args.tables else ("besigue", "besigue-english")[i % 2]
+            tid, tokens = new_table(server.base, rules, seats={s: f"Player {i}.{s}" for s in range(PLAYERS[rules])})
             tables[tid] = tokens
+            rules_of[tid] = rules
         acked: dict[str, list] = {tid: [] for tid in tables}
         rng = random.Random(args.seed)
         t0 = time.monotonic()
@@ -58,8 +64,11 @@ def main() -> int:
                 assert status == 200 and count <= data["table"]["version"] <= count + 1, (tid, count, data)
                 if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
                     del active[tid]
-                    new, tokens = new_table(server.base, "classic", seats={s: f"Player {cycle}.{s}" for s in range(4)})
+                    rules = rules_of[tid]
+                    new, tokens = new_table(server.base, rules,
+                                            seats={s: f"Player {cycle}.{s}" for s in range(PLAYERS[rules])})
                     tables[new] = active[new] = tokens
+                    rules_of[new] = rules
                     acked[new] = []
             total = sum(len(a) for a in acked.values())
             print(f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "

@@ -16,9 +16,12 @@ from .besigue import BesigueGame, is_besigue
 from .besigue.text import text_form as besigue_text
 from .classic.match import Match
 from .core.game import Game
+from .records.barbu import record_lines as barbu_lines
 from .records.barbu import text_form as barbu_text
 from .records.barbu import write_record as write_barbu_record
-from .records.besigue import is_besigue_record, write_record as write_besigue_record
+from .records.besigue import is_besigue_record
+from .records.besigue import record_lines as besigue_lines
+from .records.besigue import write_record as write_besigue_record
 
 
 @dataclass(frozen=True)
@@ -31,12 +34,13 @@ class GameKind:
     write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
     is_record: Callable[["str | Path"], bool]
     text_form: Callable[[Any], str]
+    record_lines: Callable[[Any, "dict[str, Any] | None"], list]  # the record as JSON-ready lines, to publish
 
 
 BESIGUE = GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_besigue_record,
-                   is_besigue_record, besigue_text)
+                   is_besigue_record, besigue_text, besigue_lines)
 BARBU = GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
-                 lambda m, path, header: write_barbu_record(m, path, header), lambda path: True, barbu_text)
+                 write_barbu_record, lambda path: True, barbu_text, barbu_lines)
 
 
 def game_kinds() -> list[GameKind]:

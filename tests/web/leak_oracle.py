@@ -21,6 +21,8 @@ import json
 import re
 from typing import Any
 
+from barbu.besigue import BesigueGame
+from barbu.besigue.cards import parse_type, type_of, type_text
 from barbu.core.cards import RANKS, SUITS, parse_card
 from barbu.classic.match import DEAL, DRAW, OVER, Match
 
@@ -104,6 +106,8 @@ class LeakOracle:
 
     def check(self, m: Match, seat: int | None, text: str) -> None:
         """Raise `Leak` if ``text``, sent now to ``seat`` (None: a spectator), names a card it may not see."""
+        if isinstance(m, BesigueGame):
+            return self.check_besigue(m, seat, text)
         self.checked += 1
         msg = json.loads(text)
         summaries: list[Any] = []
@@ -125,3 +129,43 @@ class LeakOracle:
             state = msg.get("state") or {}
             if state.get("hand") is not None or state.get("legal"):
                 raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")
+
+    def check_besigue(self, g: BesigueGame, seat: int | None, text: str) -> None:
+        """The same promise at a Bésigue table, from the true game: a seat may see its own hand, the
+        cards both players have declared this deal, every card played this deal, the 7s of trumps shown, the turn-up while it lies
+        under the stock, and the cards the opponent has had to show (a shown 7 of trumps, the
+        turn-up he took) — never the rest of his hand nor the order of the stock.
+
+        The two copies of a card have the same text, so a message may name a card only if the
+        reader may see at least one copy; and a seat's ``hand`` must be exactly its own hand.
+        """
+        self.checked += 1
+        msg = json.loads(text)
+        visible = {c for s in (0, 1) for c in g.table[s]} | {c for _, c in g.played} | set(g.shown)
+        for s in (0, 1):  # this deal's declarations were laid face up, even if back in hand since
+            visible |= {c for _, cards, _ in g.melds[s] for c in cards}
+        for s in (0, 1):
+            visible |= g.revealed[s] & g.hands[s]
+        if g.turn_up is not None and g.stock:
+            visible.add(g.turn_up)
+        if seat is not None:
+            visible |= g.hands[seat]
+        allowed = {type_of(c) for c in visible}
+        named = set()
+        for r, s in CARD_RE.findall(text):
+            if r in "AKQJT987":
+                named.add(parse_type(r + s))
+        for r, s in DISPLAY_RE.findall(text):
+            if r in ("A", "K", "Q", "J", "10", "9", "8", "7"):
+                named.add(parse_type(r + s))
+        self.cards_seen += len(named)
+        bad = named - allowed
+        who = "spectator" if seat is None else f"seat {seat}"
+        if bad:
+            raise Leak(f"{who} was sent {' '.join(type_text(t) for t in sorted(bad))} (phase {g.phase}): {text[:600]}")
+        state = msg.get("state")
+        if isinstance(state, dict):
+            if seat is None and (state.get("hand") is not None or state.get("legal")):
+                raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")
+            if seat is not None and sorted(state.get("hand") or []) != sorted(type_text(type_of(c)) for c in g.hands[seat]):
+                raise Leak(f"seat {seat} was sent a hand that is not its own: {text[:300]}")

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 
 from barbu.agents import AGENT_KINDS
+from barbu.besigue import BesigueGame, BesigueRules
+from barbu.besigue.cards import type_of, type_text
 from barbu.core.cards import CARDS, cards_of
 from barbu.core.chance import new_secret
 from barbu.classic.match import CHANCE
@@ -177,6 +179,12 @@ async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: Le
                           "not_your_turn")
         elif roll < 0.14:
             await refused(spectators[0], {"type": "act", "action": text, "version": table.version}, "not_seated")
+        elif roll < 0.17 and state["phase"] == "play" and isinstance(m, BesigueGame):
+            mine = {type_of(c) for c in m.hands[actor]}
+            theirs = sorted({type_of(c) for c in m.hands[1 - actor]} - mine)
+            if theirs:  # the opponent's card, named: refused without saying where it is
+                await refused(conn, {"type": "act", "action": f"play {type_text(rng.choice(theirs))}",
+                                     "version": table.version}, "illegal")
         elif roll < 0.17 and state["phase"] == "play":
             theirs = m.in_hands & ~m.hands[actor]
             if theirs:
@@ -249,12 +257,50 @@ def test_no_leak_over_many_deals() -> None:
         assert stats[kind] > 0, (kind, stats)
 
 
+def test_no_leak_at_besigue_tables() -> None:
+    """Both Bésigue presets (hands of 9 and 8, the 7 drawn or exchanged), seats and spectators."""
+    oracle = LeakOracle()
+    stats: Counter = Counter()
+    rng = random.Random(3)
+
+    async def main() -> None:
+        for text in ("besigue", "besigue-english", "besigue(seven=exchange, endgame=must_win)"):
+            await drive_table(BesigueRules.parse(text), 3, rng, oracle, stats)
+    asyncio.run(main())
+    print(dict(stats), oracle.checked, "messages checked")
+    assert stats["deals"] >= 6 and oracle.checked > 2_000 and oracle.cards_seen > 10_000
+    for kind in ("stale", "illegal", "not_your_turn", "reconnect"):
+        assert stats[kind] > 0, (kind, stats)
+
+
 @pytest.mark.slow
 def test_no_leak_over_thousands_of_deals() -> None:
     oracle, stats = run_oracle(total_deals=3000, seed=2)
     print(dict(stats), oracle.checked, "messages checked")
     assert stats["deals"] >= 3000 // len(variants()) * len(variants())
     assert stats["dropped"] > 50 and stats["reconnect"] > 100
+
+
+def test_the_oracle_catches_a_besigue_leak() -> None:
+    """A card only the opponent holds, or a hand that is not the seat's own, fails the oracle."""
+    from leak_oracle import Leak
+    g = BesigueGame("besigue", seed=4)
+    while g.to_act() == CHANCE:
+        g.play_chance()
+    seat = g.to_act()
+    mine = sorted(type_text(type_of(c)) for c in g.hands[seat])
+    oracle = LeakOracle()
+    oracle.check(g, seat, json.dumps({"type": "state", "state": {"hand": mine}}))
+    only_theirs = sorted({type_of(c) for c in g.hands[1 - seat]} - {type_of(c) for c in g.hands[seat]}
+                         - {type_of(g.turn_up)})
+    with pytest.raises(Leak):
+        oracle.check(g, seat, json.dumps({"type": "error", "message": f"x {type_text(only_theirs[0])} y"}))
+    stock_only = sorted({type_of(c) for c in g.stock[:-1]} - {type_of(c) for c in g.hands[seat]}
+                        - {type_of(g.turn_up)})
+    with pytest.raises(Leak):
+        oracle.check(g, seat, json.dumps({"type": "state", "state": {"stock": [type_text(stock_only[0])]}}))
+    with pytest.raises(Leak):
+        oracle.check(g, 1 - seat, json.dumps({"type": "state", "state": {"hand": mine}}))
 
 
 def test_the_oracle_catches_a_leak() -> None:

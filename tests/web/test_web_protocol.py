@@ -61,7 +61,11 @@ def table_of(c: TestClient, tid: str):
 # ---------------------------------------------------------------- HTTP
 def test_options_list_every_preset_and_strength(client: TestClient) -> None:
     data = client.get("/api/options").json()
-    assert [p["name"] for p in data["presets"]] == [p.name for p in presets()]
+    assert [p["name"] for p in data["presets"]] == [p.name for p in presets()] + ["besigue", "besigue-english"]
+    besigue = data["presets"][-2]
+    assert besigue["players"] == [2] and besigue["game"] == "besigue"
+    assert {o["name"]: o["default"] for o in besigue["options"]} == {
+        "hand": 9, "brisques": "aces", "seven": "drawn", "endgame": "follow_or_trump", "target": 1000}
     assert data["strengths"] == list(AGENT_KINDS)
     classic = data["presets"][0]
     assert {o["name"] for o in classic["options"]} >= {"rotation", "doubling", "chinese_poker"}

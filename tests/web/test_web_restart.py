@@ -4,8 +4,8 @@ Clients play random legal moves at several tables over real WebSockets and
 note every acknowledged move.  The server is killed with SIGKILL at a random
 moment, twice.  After each kill the database holds every acknowledged move
 at its place, at most the one move in flight beyond them, and the restarted
-server has every table at exactly the action the database holds; then play
-goes on.
+server has every table (Barbu and Bésigue) at exactly the action the database
+holds; then play goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from barbu.web.storage import Store
 from webhelpers import Server, http, new_table
 
 TABLES = 5
+BESIGUE_TABLES = 2
 
 
 class SeatClient:
@@ -92,6 +93,10 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         tables: dict[str, dict[int, str]] = {}
         for i in range(TABLES):
             tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
+            tables[tid] = tokens
+        for i in range(BESIGUE_TABLES):  # Bésigue tables rebuild through the game's parse_action and apply
+            tid, tokens = new_table(server.base, "besigue-english" if i % 2 else "besigue",
+                                    seats={s: f"Player b{i}.{s}" for s in range(2)})
             tables[tid] = tokens
         # One table with computer players: after a restart they carry on, so it is only checked not to go back.
         bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"},

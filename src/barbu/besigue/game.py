@@ -109,6 +109,15 @@ class BesigueGame:
     def play_chance(self) -> None:
         self.apply(self.chance_action())
 
+    def sample_chance(self, rng: random.Random | None = None) -> Action:
+        """The chance outcome due now, drawn from ``rng`` (a keyed stream at a public table)."""
+        return self.chance_action(rng)
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """Every action so far as (actor, text): its length numbers the next action (and chance node)."""
+        return self.log
+
     def legal_actions(self) -> list[Action]:
         """Every action the actor may take now (identical copies in one place give one action)."""
         if self.phase in ("first-dealer", "shuffle", "over"):

@@ -18,7 +18,7 @@ from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
 from ..besigue.game import BesigueGame
-from ..records.besigue import read_record
+from ..records.besigue import read_record, verify_deals
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..besigue.text import text_form
 
@@ -99,6 +99,12 @@ def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
             err.print(f"[red]inconsistent:[/red] {p}")
         return 1
     console.print("the record is consistent: every stated score matches the replay")
+    wrong = verify_deals(rep)
+    if wrong:
+        err.print(f"[red]the deals do not match the table's key[/red] at actions {', '.join(map(str, wrong[:10]))}")
+        return 1
+    if wrong is not None:
+        console.print("the deals are verified: each is the one the table's published key produces")
     return 0
 
 

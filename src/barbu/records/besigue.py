@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core import safejson
+from ..core.chance import verify_chance
 from ..core.errors import BarbuError, RecordError
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
@@ -121,6 +122,27 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
     if game is None:
         raise RecordError("the record is empty")
     return BesigueReplay(game, header, problems)
+
+
+def verify_deals(rep: BesigueReplay) -> list[int] | None:
+    """Check a record's dealer draw and shuffles against the key its header publishes (`barbu.chance`).
+
+    None when the record carries no key; otherwise the indices (0-based, in
+    the order of the action lines) of the chance events the key does not
+    give: empty means nobody chose the cards.
+    """
+    chance = rep.header.get("chance")
+    if not isinstance(chance, dict) or chance.get("method") != "hmac-sha256":
+        return None
+    try:
+        secret = bytes.fromhex(str(chance.get("secret", "")))
+    except ValueError:
+        raise RecordError("the header's chance key is not hexadecimal", 1) from None
+    if len(secret) < 16:
+        raise RecordError("the header's chance key is too short", 1)
+    g = rep.game
+    actions = [g.parse_action(text) for _, text in g.log]
+    return verify_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)
 
 
 def read_record(path: "str | Path") -> BesigueReplay:

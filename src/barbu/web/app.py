@@ -150,9 +150,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return page("index.html")
 
     async def table_page(request: Request) -> Response:
-        if await lobby.get(request.path_params["table_id"]) is None:
+        t = await lobby.get(request.path_params["table_id"])
+        if t is None:
             return FileResponse(STATIC / "notfound.html", status_code=404, media_type="text/html")
-        return page("table.html")
+        return page("besigue.html" if t.web.name == "besigue" else "table.html")
 
     async def api_options(request: Request) -> Response:
         return JSONResponse({"presets": options_catalogue(), "strengths": list(AGENT_KINDS)})
@@ -330,6 +331,11 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
     busy.add(conn)
     try:
         async with HINTS_AT_ONCE:
+            if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
+                action = await asyncio.to_thread(table.web.agent(PLAY_STRENGTH, version).act, view)
+                conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
+                                 "reason": "what the strongest computer player would do here"}))
+                return
             h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, table.match.rules.family_spec.highest_wins)
     finally:
         busy.discard(conn)

@@ -16,7 +16,9 @@ from typing import Any
 
 from ..core.chance import new_secret
 
+from ..besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
 from ..core.errors import BarbuError
+from ..games import game_kind
 from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
 from .journal import Journal
@@ -27,9 +29,17 @@ from .table import Table, TableError
 log = logging.getLogger("barbu.web")
 
 
-def parse_rules(text: Any, players: Any = None) -> Ruleset:
+def parse_rules(text: Any, players: Any = None) -> Any:
+    """The rules of a new table, of any game of the house (`barbu.games.game_kind`)."""
     if not isinstance(text, str) or not text.strip() or len(text) > 500:
         raise TableError("choose the rules: a preset name such as classic, optionally with options")
+    if game_kind(text).name == "besigue":
+        if players is not None and players != 2:
+            raise TableError("Bésigue is a game for two players")
+        try:
+            return game_kind(text).open(text, None).rules
+        except BarbuError as e:
+            raise TableError(str(e)) from None
     try:
         r = Ruleset.parse(text)
         if players is not None:
@@ -57,7 +67,25 @@ def options_catalogue() -> list[dict[str, Any]]:
                          "choices": list(spec.choices) if spec.choices else None,
                          "minimum": spec.minimum, "maximum": spec.maximum})
         out.append({"name": p.name, "description": p.description, "players": list(fam.players),
-                    "default_players": r.players, "options": opts})
+                    "default_players": r.players, "options": opts, "game": "barbu"})
+    return out + besigue_catalogue()
+
+
+def besigue_catalogue() -> list[dict[str, Any]]:
+    """Bésigue's presets and options in the same shape, for the lobby's form."""
+    out = []
+    for name, (rules, description) in BESIGUE_PRESETS.items():
+        opts = []
+        for opt, (allowed, meaning, values) in BESIGUE_OPTIONS.items():
+            default = getattr(rules, opt)
+            is_int = isinstance(default, int)
+            choices = None if allowed == "int" else [int(v) if is_int else v for v in allowed]
+            detail = "; ".join(f"{v}: {m}" for v, m in values.items())
+            opts.append({"name": opt, "kind": "int" if is_int else "str", "default": default,
+                         "help": f"{meaning} ({detail})" if detail else meaning, "choices": choices,
+                         "minimum": 1 if allowed == "int" else None, "maximum": None})
+        out.append({"name": name, "description": description, "players": [2], "default_players": 2,
+                    "options": opts, "game": "besigue"})
     return out
 
 

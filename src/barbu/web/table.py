@@ -25,18 +25,15 @@ from typing import Any, Awaitable, Callable, Protocol
 
 import orjson
 
-from ..agents import AGENT_KINDS, Agent, make_agent
-from ..core.cards import Card
+from ..agents import AGENT_KINDS, Agent
 from ..core.chance import keyed_chance
 from ..core.errors import BarbuError, IllegalAction
-from ..classic.match import CHANCE, DEAL, Match
-from ..records.barbu import record_lines
-from ..classic.ruleset import Ruleset
-from ..classic.view import View
+from ..core.game import CHANCE
+from ..games import game_kind, open_game
+from .games import web_game
 from .mailbox import Mailbox
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token
-from .views import contract_info, last_action, public_state, redact, scoresheet, view_json, visible_cards
 
 log = logging.getLogger("barbu.web")
 
@@ -117,7 +114,6 @@ class Table:
     def __init__(self, record: TableRecord, journal: JournalLike, settings: Settings,
                  on_rematch: Callable[["Table"], Awaitable["Table"]] | None = None) -> None:
         self.id = record.id
-        self.rules = Ruleset.parse(record.rules)
         self.seed = record.seed  # secret: it seeds the computer players (and deals older tables)
         # The key of the deals (barbu.chance): never sent anywhere until the match is over.
         self.secret = bytes.fromhex(record.secret) if record.secret else None
@@ -131,7 +127,11 @@ class Table:
         self.journal = journal
         self.settings = settings
         self.on_rematch = on_rematch
-        self.match = Match(self.rules, self.seed)
+        # Any game of the house, reached through the `barbu.core.game.Game` protocol; `self.web` holds
+        # what differs by game (the messages a connection is sent, its computer players, its record).
+        self.match = open_game(record.rules, self.seed)
+        self.rules = self.match.rules
+        self.web = web_game(self.match)
         self.actors: list[int] = []  # who took each action of the history (CHANCE for chance)
         for seq, actor, text in record.events:
             if seq != len(self.match.history):
@@ -148,7 +148,7 @@ class Table:
         self._task: asyncio.Task | None = None
         self._timers: set[asyncio.TimerHandle] = set()
         self._scheduled: int | None = None  # the version a computer turn is already scheduled for
-        self._results_sent = len(self.match.results)
+        self._results_sent = self.web.deals_done()
         self.closed = False
         self.stored_status = record.status  # the status the database holds
         self.last_activity = time.monotonic()  # a connection came or went, or a move was made
@@ -240,16 +240,14 @@ class Table:
 
     def info(self) -> dict[str, Any]:
         """Public facts about the table: never credentials, never the seed."""
-        m = self.match
         return {
-            "id": self.id, "rules": str(self.rules), "players": m.n, "status": self.status,
+            "id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
             "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
                        "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
                        "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
-            "spectators": len(self.spectators), "version": self.version, "phase": m.phase_name,
-            "deal_number": min(m.deal_no + 1, m.total_deals), "total_deals": m.total_deals,
-            "contracts": contract_info(m), "rematch_id": self.rematch_id, "rematch_of": self.rematch_of,
-            "strengths": list(AGENT_KINDS), "highest_wins": m.rules.family_spec.highest_wins,
+            "spectators": len(self.spectators), "version": self.version,
+            "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": list(AGENT_KINDS),
+            **self.web.info(),
         }
 
     # ------------------------------------------------------------------ seats (HTTP requests)
@@ -390,18 +388,14 @@ class Table:
 
     def _catch_up(self, conn: Conn, since: Any) -> None:
         """What the connection missed since ``since`` if it is within this deal, else a full resync."""
-        m = self.match
         valid = isinstance(since, int) and not isinstance(since, bool)
         if valid and since == self.version:
             conn.send(dumps({"type": "in_sync", "version": self.version}))
             return
-        views = m.views()
-        state = view_json(m, views, conn.seat, full=True, actors=self.actors)
-        if valid and m.deal_start < since < self.version and "log" in state:
-            missed = [e for e in state["log"] if e["seq"] >= since]
-            conn.send(dumps({"type": "catch_up", "since": since, "missed": missed, "state": state}))
-            return
-        conn.send(dumps({"type": "sync", "state": state, "scores": scoresheet(m), "table": self.info()}))
+        msg = self.web.catch_up(conn.seat, since if valid else None, self.actors)
+        if msg["type"] == "sync":
+            msg["table"] = self.info()
+        conn.send(dumps(msg))
 
     # ------------------------------------------------------------------ commands
     async def act(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -440,10 +434,11 @@ class Table:
             action = m.parse_action(text)
         except BarbuError as e:  # a malformed text (ParseError), or one that names nothing possible now
             return self._error(conn, "parse", self._redacted(str(e), seat), cid)
-        if isinstance(action, Card) and not m.hands[seat] >> action & 1:
-            return self._error(conn, "illegal", "you do not hold that card", cid)
+        refusal = self.web.refuse(action, seat)
+        if refusal:
+            return self._error(conn, "illegal", refusal, cid)
         try:
-            m.apply(action, seat=seat)
+            self.web.apply(action, seat)
         except IllegalAction as e:
             return self._error(conn, "illegal", self._redacted(str(e), seat), cid)
         ok = await self._commit(seat, action)
@@ -460,7 +455,7 @@ class Table:
 
     def _redacted(self, text: str, seat: int) -> str:
         """The engine's words, less any card the seat may not see (they can quote an example card)."""
-        return redact(text, visible_cards(self.match.view(seat)))
+        return self.web.redact(text, seat)
 
     async def _commit(self, actor: int, action: Any) -> bool:
         """Append the action just applied to the log; on failure take it back."""
@@ -480,7 +475,7 @@ class Table:
         """Play chance at once, schedule a computer player's turn, or wait for a person."""
         m = self.match
         while self.started and not m.is_over and m.to_act() == CHANCE:
-            if m.phase == DEAL and m.results and self.settings.deal_pause > 0 and any(
+            if self.web.between_deals() and self.settings.deal_pause > 0 and any(
                     s.kind == "human" for s in self.seats):
                 self._schedule(self.settings.deal_pause, self._chance)
                 return
@@ -526,18 +521,18 @@ class Table:
         s = self.seats[seat]
         kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
         if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
-            s.agent = make_agent(kind, (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF)
+            s.agent = self.web.agent(kind, (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF)
             setattr(s.agent, "kind_name", kind)
         view = m.view(seat)
         try:
             action = await asyncio.to_thread(s.agent.act, view)
             if version != self.version:  # cannot happen (the actor waits), but never apply to a moved table
                 return
-            m.apply(action, seat=seat)
+            self.web.apply(action, seat)
         except (BarbuError, ValueError):
             log.exception("table %s: computer player %s failed; playing a random legal action", self.id, kind)
             action = random.Random(version).choice(m.legal_actions())
-            m.apply(action, seat=seat)
+            self.web.apply(action, seat)
         if not await self._commit(seat, action):
             self._schedule(1.0, self._bot_turn)
             return
@@ -548,7 +543,7 @@ class Table:
     def against_computers(self, seat: int) -> bool:
         return all(s.kind == "bot" for s in self.seats if s.index != seat)
 
-    async def hint_view(self, conn: Conn) -> View:
+    async def hint_view(self, conn: Conn) -> Any:
         """The seat's own view, for a hint computed outside the actor (never anything more)."""
         seat = conn.seat
         if seat is None:
@@ -569,7 +564,7 @@ class Table:
             raise TableError("spectators cannot take moves back")
         if not self.against_computers(seat):
             raise TableError("moves can be taken back only in a match against computer players")
-        mine = [i for i in range(max(m.deal_start, 0), len(m.history)) if self.actors[i] == seat]
+        mine = [i for i in range(max(self.web.deal_start(), 0), len(m.history)) if self.actors[i] == seat]
         if not mine:
             raise TableError("there is no move of yours in this deal to take back")
         target = mine[-1]
@@ -609,23 +604,20 @@ class Table:
         """Send every connection its own view of the move just made."""
         m = self.match
         self.last_activity = time.monotonic()
-        views = m.views()
-        public = public_state(m, views[0])  # the same from every seat's view (tested)
-        deal_ended = len(m.results) != self._results_sent
-        self._results_sent = len(m.results)
+        deal_ended = self.web.deals_done() != self._results_sent
+        self._results_sent = self.web.deals_done()
+        msgs = self.web.messages(actor, action, [s.index for s in self.seats if s.conns], bool(self.spectators))
         for s in self.seats:
             if s.conns:
-                text = dumps({"type": "state", "state": view_json(m, views, s.index, public=public),
-                              "last": last_action(m, actor, action, views[s.index], views, s.index)})
+                text = dumps(msgs[s.index])
                 for c in list(s.conns):
                     c.send(text)
         if self.spectators:
-            text = dumps({"type": "state", "state": view_json(m, views, None, public=public),
-                          "last": last_action(m, actor, action, None, views, None)})
+            text = dumps(msgs[None])
             for c in list(self.spectators):
                 c.send(text)
         if deal_ended:
-            self._send_all({"type": "scores", "scores": scoresheet(m)})
+            self._send_all({"type": "scores", "scores": self.web.scores()})
         if m.is_over and self.status != "over":
             self.status = "over"
             self.tell(self._save_status)
@@ -637,9 +629,7 @@ class Table:
         self._send_all({"type": "table", "table": self.info()})
 
     def _send_state(self, conn: Conn, full: bool = False) -> None:
-        m = self.match
-        views = m.views()
-        conn.send(dumps({"type": "state", "state": view_json(m, views, conn.seat, full=full, actors=self.actors)}))
+        conn.send(dumps({"type": "state", "state": self.web.state(conn.seat, full=full, actors=self.actors)}))
 
     def _send_all(self, msg: dict[str, Any], skip: Conn | None = None) -> None:
         text = dumps(msg)
@@ -673,7 +663,7 @@ class Table:
         header: dict[str, Any] = {"table": self.id}
         if self.secret is not None:
             header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}
-        return record_lines(self.match, header)
+        return game_kind(str(self.rules)).record_lines(self.match, header)
 
     def idle_and_over(self, before: float) -> bool:
         """Finished, stored as finished, nobody here and nothing happening since ``before``."""
@@ -682,9 +672,7 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """For the lobby's list of tables."""
-        m = self.match
-        return {"id": self.id, "rules": str(self.rules), "players": m.n, "status": self.status,
+        return {"id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
                 "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength} for s in self.seats],
                 "open_seats": sum(1 for s in self.seats if s.kind == "open"),
-                "spectators": len(self.spectators),
-                "deal_number": min(m.deal_no + 1, m.total_deals), "total_deals": m.total_deals}
+                "spectators": len(self.spectators), **self.web.summary()}

@@ -29,7 +29,7 @@ CARD_TEXT = tuple(str(c) for c in CARDS)
 LEGAL_LIMIT = 400
 
 
-_CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])|(10|[2-9JQKA])([♠♥♦♣])")
+CARD_PATTERN = _CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])|(10|[2-9JQKA])([♠♥♦♣])")
 _SUIT_FORM = re.compile(r"(?<![\w.-])(?:[2-9TJQKA]+|-)(?:\.(?:[2-9TJQKA]+|-)){3}(?![\w.-])")
 
 

@@ -93,7 +93,7 @@ async function loadTables() {
       const seats = el("div", { class: "seat-list" });
       t.seats.forEach((s) => seats.append(seatLine(s)));
       const status = t.status === "open" ? `${t.open_seats} free seat${t.open_seats === 1 ? "" : "s"}`
-        : `deal ${t.deal_number} of ${t.total_deals}`;
+        : t.total_deals ? `deal ${t.deal_number} of ${t.total_deals}` : `deal ${t.deal_number}`;
       return el("div", { class: "table-row", "data-table": t.id },
         el("div", {}, el("strong", { textContent: t.rules }), " ", el("span", { class: "muted", textContent: `· ${t.players} players · ${status}` })),
         seats,
@@ -125,8 +125,9 @@ $("play-computer").addEventListener("click", async () => {
   $("play-computer").disabled = true;
   try {
     const name = localStorage.getItem("barbu:name") || "Player";
-    const body = { rules: rulesText() || "classic", name };
-    if (currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);
+    const game = $("play-game").value; // a two-player game from the selector, else the form's game
+    const body = { rules: game || rulesText() || "classic", name };
+    if (!game && currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);
     const data = await postJSON("/api/play", body);
     saveCreator(data.id, data.creator);
     saveSeat(data.id, { token: data.token, seat: data.seat, name });

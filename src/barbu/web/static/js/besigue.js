@@ -1,0 +1,637 @@
+// A Bésigue table: two seats (you at the bottom), the stock and its turned-up trump, the cards each
+// player has declared (face up, playable from there), the trick, your hand, and the declaration
+// after a trick won.  The server sends this seat's view (its `to_dict()`) with the legal action
+// texts; a click sends one of those texts back.  Connection handling as the Barbu table (net.js).
+
+import { cardBack, cardElement, cardLabel, prettyCards, SYMBOLS } from "./cards.js";
+import { forgetSeat, loadCreator, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+
+let info = null; // public facts about the table
+let state = null; // this seat's view
+let scores = null; // finished deals and totals
+let mySeat = null;
+let lastMove = null; // the last action, as the server told it
+let dealsSeen = null;
+let shownDeal = null; // the deal whose summary is on the felt
+let endDismissed = false;
+
+const MELDS = {
+  "marriage": "Marriage", "trump-marriage": "Trump marriage", "bezique": "Bésigue",
+  "double-bezique": "Double bésigue", "four-jacks": "Four jacks", "four-queens": "Four queens",
+  "four-kings": "Four kings", "four-aces": "Four aces", "quint": "Quint major",
+};
+const VALUES = {
+  "marriage": 20, "trump-marriage": 40, "bezique": 40, "four-jacks": 40, "four-queens": 60,
+  "four-kings": 80, "four-aces": 100, "quint": 250, "double-bezique": 500,
+};
+const RANK_ORDER = "ATKQJ987";
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-") || k === "title" || k === "role" || k.startsWith("aria-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// Bésigue's order: A 10 K Q J 9 8 7 (the 10 above the king), suits alternating in colour.
+function sortCards(cards) {
+  return [...cards].sort((a, b) => SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]));
+}
+
+function seatName(s) {
+  if (s === -1) return "the shuffle";
+  const seat = info && info.seats[s];
+  const name = seat && seat.name ? seat.name : `seat ${s}`;
+  return s === mySeat ? `${name} (you)` : name;
+}
+
+function shortName(s) {
+  if (s === mySeat) return "You";
+  const seat = info && info.seats[s];
+  return seat && seat.name ? seat.name : `Seat ${s}`;
+}
+
+// "declare bezique QS JD" -> {kind, cards: [{card, table}]}
+function parseDeclare(text) {
+  const [, kind, ...cards] = text.split(" ");
+  return { kind, cards: cards.map((c) => ({ card: c.replace("*", ""), table: c.endsWith("*") })) };
+}
+
+function actionHint(text) {
+  const label = actionLabel(text);
+  return label.charAt(0).toUpperCase() + label.slice(1).replace(/^Played/, "Play").replace(/^Declared/, "Declare")
+    .replace(/^Exchanged/, "Exchange").replace(/^Showed/, "Show");
+}
+
+function actionLabel(text) {
+  if (text === "no-declaration") return "declared nothing";
+  const [verb, ...rest] = text.split(" ");
+  if (verb === "play") return `played ${cardLabel(rest[0].replace("*", ""))}${rest[0].endsWith("*") ? " from the table" : ""}`;
+  if (verb === "declare") {
+    const d = parseDeclare(text);
+    return `declared ${MELDS[d.kind] ? MELDS[d.kind].toLowerCase() : d.kind} (${VALUES[d.kind] || "?"})`;
+  }
+  if (verb === "exchange") return `exchanged ${cardLabel(rest[0])} for the turn-up (10)`;
+  if (verb === "show") return `showed ${cardLabel(rest[0])} (10)`;
+  return prettyCards(text);
+}
+
+// ------------------------------------------------------------------ messages
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      mySeat = msg.seat;
+      if (mySeat === null && loadSeat(tableId)) forgetSeat(tableId); // the credential was refused
+      info = msg.table;
+      break;
+    case "table":
+      info = msg.table;
+      break;
+    case "sync":
+      info = msg.table;
+      scores = msg.scores;
+      dealsSeen = scores.deals.length;
+      setState(msg.state, null);
+      break;
+    case "catch_up":
+    case "state":
+      setState(msg.state, msg.last || null);
+      break;
+    case "scores":
+      scores = msg.scores;
+      if (dealsSeen !== null && scores.deals.length > dealsSeen) shownDeal = scores.deals[scores.deals.length - 1];
+      dealsSeen = scores.deals.length;
+      break;
+    case "rematch":
+      goToRematch(msg.table);
+      return;
+    case "error":
+      showError(msg.message);
+      break;
+    case "hint":
+      $("hint-button").disabled = false;
+      if (state && msg.version === state.version) showError(`Hint: ${actionHint(msg.action)} — ${msg.reason}.`, "hint");
+      break;
+    case "taken_back":
+      hideError();
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+function setState(next, last) {
+  if (!state || next.version !== state.version) hideError();
+  if (last) lastMove = last;
+  // The deal summary leaves the felt once the next deal's first trick is under way.
+  if (shownDeal && next.deal > shownDeal.number && (next.tricks > 0 || next.trick.length > 1)) shownDeal = null;
+  state = next;
+}
+
+function showError(text, kind = "error") {
+  const e = $("error");
+  e.textContent = text;
+  e.dataset.kind = kind;
+  e.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(hideError, 7000);
+}
+
+function hideError() {
+  $("error").hidden = true;
+}
+
+function goToRematch(newId) {
+  const seat = loadSeat(tableId);
+  if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
+  location.href = `/t/${newId}`;
+}
+
+function send(action) {
+  socket.act(action);
+}
+
+function myTurn() {
+  return state && mySeat !== null && state.to_act === mySeat && state.legal && state.legal.length > 0;
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  if (!info) return;
+  $("rules").textContent = info.rules;
+  $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
+  document.title = `Bésigue — ${info.rules}`;
+  const t = $("bz");
+  if (state) {
+    t.dataset.phase = state.phase;
+    t.dataset.version = state.version;
+    t.dataset.toAct = state.to_act === null ? "" : state.to_act;
+    t.dataset.deal = state.deal;
+  }
+  t.dataset.seat = mySeat === null ? "" : mySeat;
+  t.dataset.status = info.status;
+  $("deal-counter").textContent = info.status === "open" ? "waiting for players"
+    : state && state.phase === "over" ? "match over" : state && state.deal ? `deal ${state.deal}` : "";
+  renderSeatsPanel();
+  if (state) {
+    renderPlayers();
+    renderStock();
+    renderTrick();
+    renderLastTrick();
+    renderTurn();
+    renderHelpTools();
+    renderDecision();
+    renderHand();
+    renderScores();
+    renderReference();
+    renderDealEnd();
+  }
+  renderEnd();
+}
+
+function renderSeatsPanel() {
+  const panel = $("seats-panel");
+  const show = info.status === "open" || (mySeat === null && info.seats.some((s) => s.kind === "open"));
+  panel.hidden = !show;
+  $("bz").classList.toggle("seating", show);
+  if (!show) return;
+  $("seat-rows").replaceChildren(...info.seats.map((s) => {
+    const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
+    row.append(el("span", { class: "seat-no", textContent: `Seat ${s.seat}` }));
+    if (s.kind === "open") {
+      row.append(el("span", { class: "muted", textContent: "free" }));
+      if (mySeat === null) {
+        const take = el("button", { type: "button", class: "primary", textContent: "Take this seat", "data-seat-take": s.seat });
+        take.addEventListener("click", () => takeSeat(s.seat));
+        row.append(take);
+      }
+      const strength = el("select", { "data-seat-strength": s.seat, title: "strength" },
+        ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
+      const bot = el("button", { type: "button", textContent: "Add a computer player", "data-seat-bot": s.seat });
+      bot.addEventListener("click", () => addBot(s.seat, strength.value));
+      row.append(strength, bot);
+    } else {
+      row.append(el("strong", { textContent: s.name }));
+      if (s.seat === mySeat) {
+        row.append(el("span", { class: "muted", textContent: "(you)" }));
+        if (info.status === "open") {
+          const leave = el("button", { type: "button", textContent: "Leave this seat", "data-seat-leave": s.seat });
+          leave.addEventListener("click", () => socket.send("leave"));
+          row.append(leave);
+        }
+      }
+    }
+    return row;
+  }));
+}
+
+async function takeSeat(seat) {
+  $("seat-error").textContent = "";
+  const name = $("name").value.trim();
+  if (!name) {
+    $("seat-error").textContent = "Choose a display name first.";
+    $("name").focus();
+    return;
+  }
+  localStorage.setItem("barbu:name", name);
+  try {
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, { seat, name });
+    saveSeat(tableId, { token: data.token, seat, name });
+    info = data.table;
+    socket.reconnect();
+  } catch (e) {
+    $("seat-error").textContent = e.message;
+  }
+}
+
+async function addBot(seat, strength) {
+  $("seat-error").textContent = "";
+  try {
+    const token = loadCreator(tableId) || (loadSeat(tableId) || {}).token;
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength, token });
+    info = data.table;
+    render();
+  } catch (e) {
+    $("seat-error").textContent = e.message;
+  }
+}
+
+// You at the bottom; a spectator sees seat 0 at the bottom.
+function bottomSeat() {
+  return mySeat === null ? 0 : mySeat;
+}
+
+function playable(text) {
+  return myTurn() && state.legal.includes(text);
+}
+
+function renderPlayers() {
+  const bottom = bottomSeat();
+  const top = 1 - bottom;
+  for (const [seat, where] of [[top, "top"], [bottom, "bottom"]]) {
+    const s = info.seats[seat] || {};
+    const box = $(`player-${where}`);
+    box.classList.toggle("to-act", state.to_act === seat);
+    box.dataset.seat = seat;
+    const chips = el("span", { class: "badges" });
+    if (state.dealer === seat && state.phase !== "first-dealer") chips.append(el("span", { class: "chip dealer", textContent: "dealer" }));
+    if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}` }));
+    if (s.away) chips.append(el("span", { class: "chip off", textContent: "away" }));
+    if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: "offline" }));
+    box.replaceChildren(
+      el("span", { class: "seat-name", textContent: seat === mySeat ? `${s.name || "You"} (you)` : (s.name || `Seat ${seat}`) }),
+      chips,
+      el("span", { class: "bz-points", title: "this deal · total", "data-points": seat },
+        el("strong", { textContent: String(state.scores[seat]) }), ` this deal · ${state.totals[seat]} in all`),
+      el("span", { class: "muted bz-tricks", textContent: `${state.won[seat]} trick${state.won[seat] === 1 ? "" : "s"}` }));
+    renderLaid(seat, $(`laid-${where}`), seat === mySeat);
+  }
+  // The opponent's hand: backs, and face up the cards he has had to show.
+  const oppHand = $("opp-hand");
+  // A spectator's state (kept until the seat's own arrives) has no opponent: count from the public sizes.
+  const spectating = mySeat === null || state.seat === null;
+  const count = spectating ? state.hand_sizes[top] : state.opponent_hand;
+  const known = (spectating ? (state.known || [])[top] : state.opponent_known) || [];
+  const cards = [];
+  for (const c of known) cards.push(cardElement(c));
+  for (let i = known.length; i < count; i++) cards.push(cardBack());
+  oppHand.replaceChildren(...cards, el("span", { class: "bz-count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
+  if (spectating) {
+    const me = $("bz-hand");
+    const mine = [];
+    const k = state.known ? state.known[bottom] : [];
+    for (const c of k) mine.push(cardElement(c));
+    for (let i = k.length; i < state.hand_sizes[bottom]; i++) mine.push(cardBack());
+    me.replaceChildren(...mine);
+  }
+}
+
+// The cards a player has declared, face up before him; his own are buttons when playable.
+function renderLaid(seat, box, mine) {
+  const laid = state.table[seat] || [];
+  const melds = state.melds[seat] || [];
+  const cards = sortCards(laid.map((x) => x.card));
+  const row = el("div", { class: "bz-laid-cards" });
+  for (const c of cards) {
+    const text = `play ${c}*`;
+    const canPlay = mine && playable(text);
+    const card = cardElement(c, canPlay ? "button" : "span");
+    if (canPlay) {
+      card.classList.add("legal");
+      card.title = `Play ${cardLabel(c)} from the table`;
+      card.addEventListener("click", () => send(text));
+    }
+    row.append(card);
+  }
+  const list = el("div", { class: "bz-melds" });
+  for (const m of melds) list.append(el("span", { class: "chip meld", textContent: `${MELDS[m.kind] || m.kind} ${m.points}` }));
+  box.replaceChildren(...(cards.length ? [row] : []), list);
+  box.classList.toggle("empty", !cards.length && !melds.length);
+}
+
+function renderStock() {
+  const box = $("stock");
+  const parts = [];
+  if (!state.deal) { // nothing dealt yet: no stock, no trumps
+    box.replaceChildren();
+    return;
+  }
+  if (state.stock > 0) {
+    const pile = el("div", { class: "bz-pile", title: `the stock: ${state.stock} cards` });
+    if (state.turn_up) {
+      const up = cardElement(state.turn_up);
+      up.classList.add("turn-up");
+      up.title = "the turned-up card, drawn last: its suit is trumps";
+      up.setAttribute("aria-label", `turn-up ${up.getAttribute("aria-label")}`);
+      pile.append(up);
+    }
+    if (!(state.turn_up && state.stock === 1)) { // the last card of the stock is the turn-up itself
+      const back = cardBack();
+      back.classList.add("stock-back");
+      pile.append(back, el("span", { class: "bz-stock-count", textContent: String(state.stock) }));
+    } else {
+      pile.classList.add("last");
+    }
+    parts.push(pile);
+  }
+  parts.push(el("span", { class: "bz-trump", title: "trumps" }, "Trumps ",
+    el("span", { class: `bz-suit ${"HD".includes(state.trump) ? "red" : ""}`, textContent: SYMBOLS[state.trump] || "?" })));
+  parts.push(el("span", { class: "muted bz-stock-line", textContent: state.stock ? `stock ${state.stock}` : "stock empty" }));
+  box.replaceChildren(...parts);
+}
+
+function renderTrick() {
+  const box = $("trick");
+  const bottom = bottomSeat();
+  const cards = state.trick.map((p) => {
+    const c = cardElement(p.card);
+    c.classList.add(p.seat === bottom ? "from-bottom" : "from-top");
+    return c;
+  });
+  box.replaceChildren(...cards);
+}
+
+function renderLastTrick() {
+  const box = $("last-trick");
+  const lt = state.last_trick;
+  if (!lt) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(el("span", { class: "bz-label", textContent: "Last trick" }),
+    el("div", { class: "bz-last-cards" }, ...lt.cards.map((p) => cardElement(p.card))),
+    el("span", { class: "bz-label", textContent: `won by ${shortName(lt.winner)}` }));
+}
+
+// What is happening, in one line: the last move (another player's, or your own while you wait) and whose turn.
+function turnText(mine) {
+  if (info.status === "open") return "Waiting for both seats to be taken.";
+  if (state.phase === "over") return "The match is over.";
+  if (state.to_act === -1 || state.to_act === null) return "Shuffling and dealing…";
+  if (mine && state.phase === "play") {
+    if (state.stock) {
+      return state.trick.length ? `Play a card to ${cardLabel(state.trick[0].card)}: there is no duty to follow while the stock lasts.`
+        : "Your lead: play a card (from your hand or your declared cards).";
+    }
+    if (!state.trick.length) return "Last tricks: lead a card.";
+    const mustWin = info.options && info.options.endgame === "must_win";
+    return mustWin ? "Last tricks: follow suit and win the trick if you can, else trump."
+      : "Last tricks: follow suit if you can, else trump.";
+  }
+  if (mine) {
+    return state.phase === "last-declaration" ? "The stock is empty: one last combination, or nothing."
+      : "You won the trick: declare one combination, or nothing.";
+  }
+  const who = shortName(state.to_act);
+  return state.phase === "play" ? `${who} to play…` : `${who} won the trick and may declare…`;
+}
+
+function renderTurn() {
+  const box = $("bz-turn");
+  const mine = myTurn();
+  let text = turnText(mine);
+  if (lastMove && lastMove.seat >= 0 && (!mine || lastMove.seat !== mySeat)) {
+    text = `${shortName(lastMove.seat)} ${actionLabel(lastMove.action)}. ${text}`;
+  }
+  box.textContent = text;
+  box.dataset.mine = mine ? "1" : "0";
+}
+
+function renderHelpTools() {
+  const seated = mySeat !== null && info.status === "playing";
+  $("help-tools").hidden = !seated;
+  if (!seated) return;
+  $("hint-button").disabled = !myTurn();
+  const other = info.seats[1 - mySeat];
+  $("take-back").hidden = !(other && other.kind === "bot");
+}
+
+// While the pointer is on a declaration, its cards are marked in the hand and on the table.
+function markCards(cards) {
+  for (const e of document.querySelectorAll(".card.meld-pick")) e.classList.remove("meld-pick");
+  for (const c of cards) {
+    const where = c.table ? "#laid-bottom" : "#bz-hand";
+    const e = [...document.querySelectorAll(`${where} .card[data-card='${c.card}']`)].find((x) => !x.classList.contains("meld-pick"));
+    if (e) e.classList.add("meld-pick");
+  }
+}
+
+function renderDecision() {
+  const box = $("bz-decision");
+  if (!myTurn() || state.phase === "play") {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const buttons = [];
+  for (const a of state.legal) {
+    if (a.startsWith("declare ")) {
+      const d = parseDeclare(a);
+      const b = el("button", { type: "button", class: "bz-declare primary", "data-action": a,
+        title: `${MELDS[d.kind] || d.kind}: ${d.cards.map((c) => cardLabel(c.card) + (c.table ? " (on the table)" : "")).join(", ")}` },
+        el("span", { class: "bz-declare-name", textContent: `${MELDS[d.kind] || d.kind} · ${VALUES[d.kind] || ""}` }),
+        el("span", { class: "bz-mini" }, ...d.cards.map((c) => {
+          const e = cardElement(c.card);
+          if (c.table) e.classList.add("on-table");
+          return e;
+        })));
+      b.addEventListener("click", () => send(a));
+      b.addEventListener("mouseenter", () => markCards(d.cards));
+      b.addEventListener("focus", () => markCards(d.cards));
+      b.addEventListener("mouseleave", () => markCards([]));
+      buttons.push(b);
+    } else if (a.startsWith("exchange ") || a.startsWith("show ")) {
+      const card = a.split(" ")[1];
+      const label = a.startsWith("exchange ") ? `Exchange ${cardLabel(card)} for the turn-up · 10` : `Show ${cardLabel(card)} · 10`;
+      const b = el("button", { type: "button", class: "bz-seven", "data-action": a, textContent: label });
+      b.addEventListener("click", () => send(a));
+      buttons.push(b);
+    }
+  }
+  const none = el("button", { type: "button", class: "bz-none", "data-action": "no-declaration", textContent: "Declare nothing" });
+  none.addEventListener("click", () => send("no-declaration"));
+  buttons.push(none);
+  box.replaceChildren(...buttons);
+}
+
+function renderHand() {
+  if (mySeat === null || state.seat === null) return;
+  const box = $("bz-hand");
+  const mine = myTurn() && state.phase === "play";
+  const cards = sortCards(state.hand || []).map((c) => {
+    const text = `play ${c}`;
+    const ok = mine && state.legal.includes(text);
+    const e = cardElement(c, ok ? "button" : "span");
+    if (ok) {
+      e.classList.add("legal");
+      e.addEventListener("click", () => send(text));
+    } else if (mine) {
+      e.classList.add("dim");
+      e.title = "not playable now";
+    }
+    return e;
+  });
+  box.replaceChildren(...cards);
+  box.classList.toggle("many", cards.length > 9);
+}
+
+function renderScores() {
+  const target = state.target || 1000;
+  $("target").textContent = `to ${target}`;
+  const bars = [0, 1].map((s) => {
+    const total = state.totals[s];
+    const pct = Math.max(0, Math.min(100, (100 * total) / target));
+    return el("div", { class: "bz-bar-row", "data-total": s },
+      el("span", { class: "bz-bar-name", textContent: shortName(s) }),
+      el("span", { class: "bz-bar" }, el("span", { class: `bz-fill s${s}`, style: `width:${pct}%` })),
+      el("strong", { textContent: String(total) }));
+  });
+  $("score-bars").replaceChildren(...bars);
+  const results = state.results || [];
+  const head = el("tr", {}, el("th", { textContent: "Deal" }), el("th", { class: "num", textContent: shortName(0) }),
+    el("th", { class: "num", textContent: shortName(1) }));
+  const rows = results.map((r) => el("tr", {}, el("td", { textContent: String(r.number) }),
+    el("td", { class: "num", textContent: `${r.scores[0]} → ${r.totals[0]}` }),
+    el("td", { class: "num", textContent: `${r.scores[1]} → ${r.totals[1]}` })));
+  if (state.phase !== "over" && state.deal) {
+    rows.push(el("tr", { class: "current" }, el("td", { textContent: `${state.deal} (now)` }),
+      el("td", { class: "num", textContent: String(state.scores[0]) }), el("td", { class: "num", textContent: String(state.scores[1]) })));
+  }
+  $("sheet").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  const over = info.status === "over";
+  $("record-line").hidden = !over;
+  if (over) $("record-link").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+}
+
+// What each combination is worth, and what else scores under this table's options.
+function renderReference() {
+  const rows = [
+    ["Double bésigue", "Q♠ Q♠ J♦ J♦", 500], ["Quint major", "A 10 K Q J of trumps", 250],
+    ["Four aces", "any four", 100], ["Four kings", "any four", 80], ["Four queens", "any four", 60],
+    ["Four jacks", "any four", 40], ["Bésigue", "Q♠ J♦", 40], ["Trump marriage", "K Q of trumps", 40],
+    ["Marriage", "K Q of a suit", 20],
+  ];
+  $("reference").replaceChildren(...rows.map(([name, cards, v]) => el("tr", {},
+    el("td", { textContent: name }), el("td", { class: "muted", textContent: cards }), el("td", { class: "num", textContent: String(v) }))));
+  const o = info.options || {};
+  const brisques = o.brisques === "aces_and_tens" ? "each ace and 10 won" : "each ace won";
+  const seven = o.seven === "exchange" ? "the 7 of trumps exchanged for the turn-up or shown" : "the 7 of trumps when drawn";
+  $("reference-note").textContent = `Also 10 for ${brisques}, for ${seven}, and for the last trick.`;
+}
+
+function renderDealEnd() {
+  const box = $("deal-end");
+  const d = shownDeal;
+  if (!d || state.phase === "over") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const meldText = (s) => d.melds[s].length ? d.melds[s].map(([k, v]) => `${MELDS[k] || k} ${v}`).join(", ") : "none";
+  const cell = (t, cls) => el("td", { class: cls, textContent: String(t) });
+  const meldSum = (s) => d.melds[s].reduce((a, [, v]) => a + v, 0);
+  const sevens = (s) => d.scores[s] - meldSum(s) - d.brisques[s] - (d.last_trick === s ? 10 : 0);
+  const rows = [
+    ["Combinations", (s) => meldSum(s)],
+    ["Sevens of trumps", (s) => sevens(s)],
+    ["Brisques", (s) => d.brisques[s]],
+    ["Last trick", (s) => (d.last_trick === s ? 10 : 0)],
+  ].map(([label, f]) => el("tr", {}, el("th", { textContent: label }), cell(f(0)), cell(f(1))));
+  const table = el("table", {},
+    el("thead", {}, el("tr", {}, el("th", { textContent: `Deal ${d.number}` }), el("th", { textContent: shortName(0) }), el("th", { textContent: shortName(1) }))),
+    el("tbody", {}, ...rows,
+      el("tr", { class: "strong" }, el("th", { textContent: "This deal" }), cell(d.scores[0]), cell(d.scores[1])),
+      el("tr", { class: "strong" }, el("th", { textContent: "Total" }), cell(d.totals[0]), cell(d.totals[1]))));
+  const close = el("button", { type: "button", textContent: "Continue" });
+  close.addEventListener("click", (e) => {
+    e.stopPropagation();
+    shownDeal = null;
+    render();
+  });
+  box.replaceChildren(el("strong", { textContent: `End of deal ${d.number}` }), table,
+    el("p", { class: "muted", textContent: `${shortName(0)}: ${meldText(0)}` }),
+    el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }), close);
+}
+
+function renderEnd() {
+  const over = state && state.phase === "over" && scores && scores.over;
+  const box = $("match-end");
+  box.hidden = !over || endDismissed;
+  if (!over) return;
+  const order = scores.standings || [0, 1];
+  $("winner-line").textContent = `${seatName(order[0])} wins, ${scores.totals[order[0]]} to ${scores.totals[order[1]]}.`;
+  $("standings").replaceChildren(...scores.deals.map((d) => el("li", {
+    textContent: `Deal ${d.number}: ${d.scores[0]} – ${d.scores[1]} (totals ${d.totals[0]} – ${d.totals[1]})` })));
+  $("rematch").hidden = mySeat === null || !!info.rematch_id;
+  const link = $("rematch-link");
+  link.hidden = !info.rematch_id;
+  if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
+}
+
+// ------------------------------------------------------------------ wiring
+$("name").value = localStorage.getItem("barbu:name") || "";
+$("invite").addEventListener("click", async () => {
+  const url = `${location.origin}/t/${tableId}`;
+  $("invite-box").hidden = false;
+  $("invite-link").value = url;
+  $("invite-link").select();
+  let note;
+  try {
+    await navigator.clipboard.writeText(url);
+    note = "copied";
+  } catch {
+    note = "copy it from here";
+  }
+  $("invite-note").textContent = note;
+});
+$("rematch").addEventListener("click", () => socket.send("rematch"));
+$("hint-button").addEventListener("click", () => {
+  $("hint-button").disabled = true;
+  socket.send("hint");
+});
+$("take-back").addEventListener("click", () => socket.send("take_back"));
+$("rematch-link").addEventListener("click", (e) => {
+  e.preventDefault();
+  goToRematch(info.rematch_id);
+});
+$("close-end").addEventListener("click", () => {
+  endDismissed = true;
+  render();
+});
+
+const socket = new TableSocket(tableId, onMessage, (status) => {
+  const c = $("conn");
+  c.dataset.status = status;
+  c.textContent = status;
+});

@@ -1,0 +1,134 @@
+"""A Bésigue table in the browser: one click from the lobby, cards played, a combination declared,
+and the whole table in view without scrolling on a laptop and on a phone.  Playwright drives
+Debian's chromium against a real `barbu serve`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from webhelpers import Server
+
+SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+MY_TURN = ("() => { const t = document.querySelector('#bz');"
+           " return t.dataset.toAct === t.dataset.seat || t.dataset.phase === 'over'; }")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("besigue")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.05", "--deal-pause", "0",
+                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
+        yield s
+
+
+def start_match(browser: Browser, base: str, size: tuple[int, int]) -> Page:
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.set_default_timeout(90_000)  # a loaded machine: the computer player may take a while
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/")
+    page.select_option("#play-game", "besigue")
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#bz-hand .card")
+    page.wait_for_function(MY_TURN)
+    assert not errors, errors
+    return page
+
+
+def fits(page: Page) -> None:
+    """Felt, turn line, decision and hand lie inside the window, and the page does not scroll."""
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    for sel in ("#bz-felt", "#bz-turn", "#bz-hand", "#stock", "#player-top", "#player-bottom"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None, sel
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 1 \
+            and box["y"] + box["height"] <= vh + 1, (sel, box, vw, vh)
+    for card in page.locator("#bz-hand .card").all():
+        box = card.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= vw + 1 and box["y"] + box["height"] <= vh + 1
+    assert page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight + 1")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
+def version(page: Page) -> str:
+    return page.locator("#bz").get_attribute("data-version")
+
+
+def click_and_wait(page: Page, locator) -> None:
+    v = version(page)
+    locator.click()
+    page.wait_for_function("v => document.querySelector('#bz').dataset.version !== v", arg=v)
+    page.wait_for_function(MY_TURN)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
+def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Server, size: tuple[int, int]) -> None:
+    page = start_match(browser, server.base, size)
+    assert page.locator("#bz-hand .card").count() == 9
+    assert "8 cards" in page.locator("#opp-hand").inner_text() or "9 cards" in page.locator("#opp-hand").inner_text()
+    assert page.locator("#stock .turn-up").count() == 1
+    fits(page)
+    if SHOTS:
+        page.screenshot(path=str(SHOTS / f"besigue-play-{size[0]}x{size[1]}.png"))
+    played = declared = 0
+    for _ in range(400):
+        phase = page.locator("#bz").get_attribute("data-phase")
+        if phase == "over":
+            break
+        declare = page.locator("#bz-decision button.bz-declare")
+        if declare.count():
+            fits(page)
+            if SHOTS and not declared:
+                page.screenshot(path=str(SHOTS / f"besigue-declare-{size[0]}x{size[1]}.png"))
+            melds_before = page.locator("#laid-bottom .chip.meld").count()
+            click_and_wait(page, declare.first)
+            assert page.locator("#laid-bottom .chip.meld").count() == melds_before + 1
+            declared += 1
+            if played >= 3:
+                break
+            continue
+        if page.locator("#bz-decision button").count():
+            click_and_wait(page, page.locator("#bz-decision button.bz-none"))
+            continue
+        legal = page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal")
+        assert legal.count() > 0, page.locator("#bz-turn").inner_text()
+        card = legal.first.get_attribute("data-card")
+        deal = page.locator("#bz").get_attribute("data-deal")
+        click_and_wait(page, legal.first)
+        played += 1
+        if page.locator("#bz").get_attribute("data-deal") == deal:  # the card is on the felt, in this trick or the last
+            shown = page.locator(f"#trick .card[data-card='{card}'], #last-trick .card[data-card='{card}']")
+            assert shown.count() >= 1, card
+    assert played >= 3 and declared >= 1
+    fits(page)
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
+def test_end_of_deal_summary_and_scores(browser: Browser, server: Server, size: tuple[int, int]) -> None:
+    """Play a whole deal: the summary of the deal shows its scores, and the score panel its totals."""
+    page = start_match(browser, server.base, size)
+    for _ in range(200):
+        if page.locator("#deal-end").is_visible():
+            break
+        buttons = page.locator("#bz-decision button")
+        target = buttons.first if buttons.count() else \
+            page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        click_and_wait(page, target)
+    assert page.locator("#deal-end").is_visible()
+    text = page.locator("#deal-end").inner_text()
+    assert "End of deal 1" in text and "Brisques" in text and "Last trick" in text
+    fits(page)
+    if SHOTS:
+        page.screenshot(path=str(SHOTS / f"besigue-deal-end-{size[0]}x{size[1]}.png"))
+    totals = [int(t) for t in page.locator("#score-bars strong").all_inner_texts()]
+    assert sum(totals) > 0  # the deal's points are in the totals
+    page.locator("#deal-end button").click()
+    assert page.locator("#deal-end").is_hidden()
+    page.close()
