@@ -141,18 +141,6 @@ export function cardElement(card, tag = "span", { compact = false } = {}) {
   return el;
 }
 
-// The back of a card: a blue lattice inside a white margin.
-export function cardBack() {
-  const el = document.createElement("span");
-  el.className = "card back";
-  el.setAttribute("aria-hidden", "true");
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "face" });
-  svg.append(svgEl("rect", { x: .75, y: .75, width: W - 1.5, height: H - 1.5, rx: 5.5, class: "paper" }));
-  svg.append(svgEl("rect", { x: 5, y: 5, width: W - 10, height: H - 10, rx: 3, class: "back-field" }));
-  el.append(svg);
-  return el;
-}
-
 // Replace card tokens in an action text by their symbols: "pass 7H 8S" -> "pass 7♥ 8♠".
 export function prettyCards(text) {
   return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, r, s) => rankLabel(r) + SYMBOLS[s]);

@@ -5,7 +5,7 @@
 // a chooser: single cards are played from the hand, "word + cards" actions by selecting cards,
 // anything else as a button, and a typed action when the list is too long to send.
 
-import { cardBack, cardElement, cardLabel, isCard, prettyCards, sortHand, SYMBOLS, SUITS } from "./cards.js";
+import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { forgetSeat, loadCreator, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
 import { categoryName, isFouled } from "./poker.js";
 
@@ -322,7 +322,7 @@ function renderFelt() {
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: "D", title: "dealer" }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}`, title: "computer player" }));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: `computer player (${s.strength})` }, "computer", el("span", { class: "strength", textContent: ` · ${s.strength}` })));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
@@ -341,16 +341,28 @@ function renderFelt() {
   renderCenter();
 }
 
+// A Domino row's first card's place among the 13 ranks; `lowAce` when the aces go below the twos.
+function rankSlot(row, lowAce) {
+  if (lowAce) return row[0][0] === "A" ? 0 : RANKS.indexOf(row[0][0]) + 1;
+  return RANKS.indexOf(row[0][0]);
+}
+
 function renderCenter() {
   const center = $("center");
   center.replaceChildren();
   if (!state) return;
   if (state.rows && state.rows.some((r) => r.length)) {
     const grid = el("div", { class: "rows" });
+    const lowAce = state.rows.some((r) => r.length > 1 && r[0][0] === "A"); // the server lays a low ace first
     state.rows.forEach((row, i) => {
       const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
       if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
-      row.forEach((c) => line.append(cardElement(c, "span", { compact: true })));
+      row.forEach((c, k) => {
+        const card = cardElement(c, "span", { compact: true });
+        // Each card at its rank's place, so the rows line up like a real Domino layout.
+        if (k === 0) card.style.marginLeft = `calc(${rankSlot(row, lowAce)} * var(--row-step))`;
+        line.append(card);
+      });
       grid.append(line);
     });
     center.append(grid);
@@ -373,7 +385,7 @@ function renderCenter() {
   cards.forEach((c, i) => {
     // Each card lies in front of the seat that played it, with that player's name under it.
     const seat = (leader + i) % info.players;
-    const p = position(seat, info.players, 24, 24);
+    const p = position(seat, info.players, PHONE.matches ? 20 : 24, 24);
     const played = el("div", { class: "trick-card" + (seat === mySeat ? " mine" : ""), "data-by": seat },
       cardElement(c), el("span", { class: "by", textContent: shortName(seat) }));
     played.style.left = `${p.left}%`;
@@ -384,6 +396,9 @@ function renderCenter() {
   center.append(spot);
   if (state.contract) $("seat-boxes").append(el("div", { class: "center-label", textContent: contractLabel(state.contract, state.trump, state.rank) }));
 }
+
+const PHONE = window.matchMedia("(max-width: 600px)");
+PHONE.addEventListener("change", () => render());
 
 const PHASE_PROMPTS = {
   declare: "choose the contract",
@@ -695,8 +710,8 @@ function renderScores() {
   if (!scores || !info) return;
   const n = info.players;
   const head = el("tr", {}, el("th", { class: "what", textContent: "Dealer · contract" }),
-    ...Array.from({ length: n }, (_, s) => el("th", { class: "num player" + (s === mySeat ? " me" : ""), "data-player": s, title: seatName(s) },
-      el("span", { class: "swatch", style: `background:${COLORS[s % COLORS.length]}` }), shortName(s))));
+    ...Array.from({ length: n }, (_, s) => el("th", { class: "num player" + (s === mySeat ? " me" : ""), "data-player": s,
+      title: seatName(s), style: `border-top: 3px solid ${COLORS[s % COLORS.length]}` }, shortName(s))));
   sheet.append(el("thead", {}, head));
   const body = el("tbody");
   let dealer = null;
