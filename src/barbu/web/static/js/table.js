@@ -307,7 +307,7 @@ function renderFelt() {
   const boxes = $("seat-boxes");
   boxes.replaceChildren();
   for (const s of info.seats) {
-    const p = position(s.seat, n, 36, 40);
+    const p = position(s.seat, n, PHONE.matches ? 40 : 36, 40);
     const box = el("div", { class: "seat-box", "data-seat-box": s.seat });
     box.style.left = `${p.left}%`;
     box.style.top = `${p.top}%`;
@@ -334,7 +334,11 @@ function renderFelt() {
     box.append(badges);
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
-      if (d.length) box.append(el("div", { class: "doubles", textContent: d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ") }));
+      if (d.length) {
+        const said = d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ");
+        box.append(el("div", { class: "doubles", textContent: said }));
+        badges.append(el("span", { class: "chip dbl-count", title: said, textContent: `×${d.length}` })); // on a phone
+      }
     }
     boxes.append(box);
   }
