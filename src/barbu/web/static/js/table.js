@@ -345,10 +345,9 @@ function renderFelt() {
   renderCenter();
 }
 
-// A Domino row's first card's place among the 13 ranks; `lowAce` when the aces go below the twos.
-function rankSlot(row, lowAce) {
-  if (lowAce) return row[0][0] === "A" ? 0 : RANKS.indexOf(row[0][0]) + 1;
-  return RANKS.indexOf(row[0][0]);
+// A Domino row's first card's place among the ranks a row may hold (the server's row_ranks, low end first).
+function rankSlot(row) {
+  return Math.max(0, (state.row_ranks || RANKS).indexOf(row[0][0]));
 }
 
 function renderCenter() {
@@ -357,14 +356,14 @@ function renderCenter() {
   if (!state) return;
   if (state.rows && state.rows.some((r) => r.length)) {
     const grid = el("div", { class: "rows" });
-    const lowAce = state.rows.some((r) => r.length > 1 && r[0][0] === "A"); // the server lays a low ace first
+    grid.style.setProperty("--row-slots", (state.row_ranks || RANKS).length);
     state.rows.forEach((row, i) => {
       const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
       if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
       row.forEach((c, k) => {
         const card = cardElement(c, "span", { compact: true });
         // Each card at its rank's place, so the rows line up like a real Domino layout.
-        if (k === 0) card.style.marginLeft = `calc(${rankSlot(row, lowAce)} * var(--row-step))`;
+        if (k === 0) card.style.marginLeft = `calc(${rankSlot(row)} * var(--row-step))`;
         line.append(card);
       });
       grid.append(line);
