@@ -220,15 +220,17 @@ def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: 
     contracts = {c["key"]: c for c in http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["contracts"]}
     version = attr(page, "version")
     assert not page.query_selector_all("#decision button[data-action^='contract'][title]")  # no hover-only help
-    for info in page.query_selector_all("#decision .info")[:3]:
+    for info in page.query_selector_all("#decision .info"):
         key = info.get_attribute("data-info")
         info.tap()
         desc = page.locator("#contract-desc")
         assert desc.get_attribute("data-contract") == key
         assert contracts[key]["help"] in desc.inner_text() and contracts[key]["name"] in desc.inner_text()
         assert info.get_attribute("aria-expanded") == "true"
-        box = desc.bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, box  # readable without scrolling
+        for shown in ("#contract-desc", "#hand"):  # the description and the hand in view, without scrolling
+            box = page.locator(shown).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, (shown, box)
+        assert page.evaluate("window.scrollY") == 0
     assert attr(page, "version") == version and attr(page, "phase") == "declare"  # reading chose nothing
     page.click("#decision button[data-action^='contract']")
     page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)

@@ -498,12 +498,13 @@ function renderDecision() {
     const desc = el("p", { id: "contract-desc", class: "contract-desc", role: "status" });
     // A contract's description: shown under the list for the contract tapped on its ⓘ (a phone has
     // no hover) or pointed at with the mouse or the keyboard.
-    const describe = (c, pinned) => {
-      if (pinned) helpShown = c.key;
-      desc.replaceChildren(el("strong", { textContent: `${c.name}: ` }), c.help);
-      desc.dataset.contract = c.key;
-      for (const i of wrap.querySelectorAll(".info")) i.setAttribute("aria-expanded", String(i.dataset.info === c.key));
+    const describe = (c) => {
+      desc.replaceChildren();
+      desc.dataset.contract = c ? c.key : "";
+      if (c) desc.append(el("strong", { textContent: `${c.name}: ` }), c.help);
+      else desc.append(el("span", { class: "muted", textContent: "Tap or click ⓘ beside a contract to read what it asks." }));
     };
+    const pinned = () => contracts.find((c) => c.key === helpShown) || null;
     for (const a of other) {
       const b = el("button", { type: "button", "data-action": a }, actionLabel(a));
       b.addEventListener("click", () => send(a));
@@ -513,19 +514,23 @@ function renderDecision() {
         continue;
       }
       b.classList.add(c.positive ? "positive" : "negative");
-      b.addEventListener("mouseenter", () => describe(c, false));
-      b.addEventListener("focus", () => describe(c, false));
+      // Pointing with a mouse previews; a finger's tap does not (it chooses the contract).
+      b.addEventListener("pointerenter", (e) => e.pointerType === "mouse" && describe(c));
+      b.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && describe(pinned()));
+      b.addEventListener("focus", () => b.matches(":focus-visible") && describe(c));
       const i = el("button", { type: "button", class: "info", "data-info": c.key, title: `What is ${c.name}?`,
-        "aria-label": `What is ${c.name}?`, "aria-expanded": "false", textContent: "i" });
-      i.addEventListener("click", () => describe(c, true));
+        "aria-label": `What is ${c.name}?`, "aria-expanded": String(c.key === helpShown), textContent: "i" });
+      i.addEventListener("click", () => {
+        helpShown = c.key;
+        for (const x of wrap.querySelectorAll(".info")) x.setAttribute("aria-expanded", String(x === i));
+        describe(c);
+      });
       wrap.append(el("span", { class: "contract-choice" + (c.positive ? " positive" : " negative") }, b, i));
     }
     box.append(wrap);
     if (contracts.length) {
+      describe(pinned());
       box.append(desc);
-      const shown = contracts.find((c) => c.key === helpShown);
-      if (shown) describe(shown, false);
-      else desc.append(el("span", { class: "muted", textContent: "Tap ⓘ beside a contract to read what it asks." }));
     }
   }
 }
