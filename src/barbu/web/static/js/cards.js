@@ -58,7 +58,7 @@ const PIPS = {
   9: [[L, 0], [R, 0], [L, 1 / 3], [R, 1 / 3], [C, .5], [L, 2 / 3], [R, 2 / 3], [L, 1], [R, 1]],
   10: [[L, 0], [R, 0], [C, 1 / 6], [L, 1 / 3], [R, 1 / 3], [L, 2 / 3], [R, 2 / 3], [C, 5 / 6], [L, 1], [R, 1]],
 };
-const PIP_TOP = 15, PIP_BOTTOM = 75, PIP_SIZE = 10.5;
+const PIP_TOP = 15, PIP_BOTTOM = 75, PIP_SIZE = 11.5;
 const FACE_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
 
 function svgEl(tag, attrs = {}) {
@@ -86,7 +86,7 @@ function cornerIndex(card, compact) {
     if (!compact) rank.setAttribute("lengthAdjust", "spacingAndGlyphs");
     rank.setAttribute("x", compact ? 19 : 7.5);
   }
-  g.append(rank, compact ? suitShape(card[1], 20, 62, 30) : suitShape(card[1], 8.5, 26.5, 10));
+  g.append(rank, compact ? suitShape(card[1], 20, 62, 30) : suitShape(card[1], 8.5, 27, 11.5));
   return g;
 }
 
