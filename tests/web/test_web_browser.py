@@ -37,9 +37,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield s
 
 
-def new_page(browser: Browser, phone: bool = False) -> Page:
-    """A page in its own context: its own storage, like a separate person."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900})
+def new_page(browser: Browser, phone: bool = False, touch: bool = False) -> Page:
+    """A page in its own context: its own storage, like a separate person (``touch``: a phone's touch screen)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
+                              has_touch=touch, is_mobile=touch)
     page = ctx.new_page()
     page.set_default_timeout(STEP_TIMEOUT)
     errors: list[str] = []
@@ -84,6 +85,35 @@ def hand(page: Page) -> list[str]:
     return [c.get_attribute("data-card") for c in page.query_selector_all("#hand .card")]
 
 
+RANK_TEXT = {"T": "10"}
+
+
+def check_svg_cards(page: Page, selector: str) -> int:
+    """Every card under ``selector`` is drawn as an SVG face showing its own rank and suit."""
+    faces = page.eval_on_selector_all(selector, """cards => cards.map(c => {
+        const svg = c.querySelector('svg.face');
+        return {card: c.dataset.card, svg: !!svg, rank: svg && svg.dataset.rank, suit: svg && svg.dataset.suit,
+                text: svg ? [...svg.querySelectorAll('.index text')].map(t => t.textContent) : [],
+                fill: svg ? getComputedStyle(svg.querySelector('.ink')).fill : '',
+                shapes: svg ? svg.querySelectorAll('path').length : 0}; })""")
+    for f in faces:
+        card = f["card"]
+        assert f["svg"] and f["rank"] == card[0] and f["suit"] == card[1], f
+        assert f["text"] and all(t == RANK_TEXT.get(card[0], card[0]) for t in f["text"]), f
+        assert f["fill"] == ("rgb(200, 16, 46)" if card[1] in "HD" else "rgb(26, 26, 26)"), f
+        assert f["shapes"] >= 2, f  # the suit drawn in the corners (and the pips in the middle)
+    return len(faces)
+
+
+def check_trick_labels(page: Page, names: dict[int, str]) -> int:
+    """Each card in the trick on the felt carries the name of the seat that played it."""
+    played = page.eval_on_selector_all("#center .trick-card", """els => els.map(e => ({
+        by: Number(e.dataset.by), label: e.querySelector('.by').textContent, card: !!e.querySelector('.card svg')}))""")
+    for p in played:
+        assert p["card"] and p["label"] == names[p["by"]], (p, names)
+    return len(played)
+
+
 def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) -> None:
     status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic"})
     tid = data["id"]
@@ -97,8 +127,10 @@ def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) ->
         assert len(hand(page)) == 13
     dealt = [set(hand(p)) for p in pages]
     assert len(set().union(*dealt)) == 52
+    assert check_svg_cards(pages[3], "#hand .card") == 13  # the phone too
     rng = random.Random(1)
     deadline = time.monotonic() + 240
+    labelled = 0
     while attr(pages[0], "deal") == "1" and time.monotonic() < deadline:
         acted = False
         for page in pages:
@@ -108,10 +140,26 @@ def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) ->
         if not acted:
             time.sleep(0.05)
         assert not watcher.query_selector_all("#hand .card"), "a spectator was shown a hand"
+        if attr(watcher, "phase") in ("play", "domino"):
+            labelled += check_trick_labels(watcher, {s: f"Player {s}" for s in range(4)})
+            labelled += check_trick_labels(pages[1], {0: "Player 0", 1: "You", 2: "Player 2", 3: "Player 3"})
     assert attr(pages[0], "deal") == "2", "the first deal did not finish"
     for page in pages + [watcher]:
-        page.wait_for_function("() => document.querySelectorAll('#sheet tbody tr').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('#sheet tbody tr.deal-row').length === 1")
         assert not page.errors
+    if attr(watcher, "phase") != "domino":
+        assert labelled, "no trick was ever seen on the felt"
+    # The scoresheet: a column per player, and the deal under its dealer's name with its contract.
+    headers = [h.inner_text().strip() for h in watcher.query_selector_all("#sheet thead th.player")]
+    assert headers == [f"Player {s}" for s in range(4)]
+    assert [h.inner_text().strip() for h in pages[2].query_selector_all("#sheet thead th.player")] == \
+        ["Player 0", "Player 1", "You", "Player 3"]
+    row = watcher.query_selector("#sheet tr.deal-row")
+    dealer, contract = row.get_attribute("data-dealer"), row.get_attribute("data-contract")
+    assert watcher.inner_text(f"#sheet tr.dealer-row[data-dealer='{dealer}']") == f"Player {dealer} deals"
+    names = {c["key"]: c["name"] for c in http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["contracts"]}
+    assert names[contract] in row.inner_text()
+    assert len(row.query_selector_all("td")) == 4
     totals = {tuple(c.inner_text() for c in p.query_selector_all("#sheet tfoot th.num")) for p in pages + [watcher]}
     assert len(totals) == 1
 
@@ -143,13 +191,50 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(s
     assert attr(page, "phase") == "over", "the match did not end"
     page.wait_for_selector("#match-end:not([hidden])")
     assert len(page.query_selector_all("#standings li")) == 4
-    assert len(page.query_selector_all("#sheet tbody tr")) == 28
+    assert len(page.query_selector_all("#sheet tbody tr.deal-row")) == 28
+    assert len(page.query_selector_all("#sheet tbody tr.dealer-row")) == 4  # four series of seven contracts
+    for s in range(4):
+        contracts = [r.get_attribute("data-contract") for r in page.query_selector_all(f"#sheet tr.deal-row[data-dealer='{s}']")]
+        assert len(contracts) == 7 and len(set(contracts)) == 7, contracts
     assert page.query_selector("#chart svg polyline")
     assert not page.errors
     page.click("#rematch")
     page.wait_for_function("t => !location.pathname.endsWith(t)", arg=tid)
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
     assert attr(page, "status") == "playing"
+
+
+def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: Server, browser: Browser) -> None:
+    """No hover on a phone: the ⓘ beside each contract shows what it asks, in view, and chooses nothing."""
+    tid, _ = new_table(server.base, "classic(rotation=quick)", bots={s: "random" for s in (1, 2, 3)})
+    page = new_page(browser, phone=True, touch=True)
+    take_seat(page, server.base, tid, 0, "Tapper")
+    rng = random.Random(6)
+    deadline = time.monotonic() + 180
+    while not (my_turn(page) and attr(page, "phase") == "declare") and time.monotonic() < deadline:
+        if my_turn(page):
+            play_one(page, rng)
+        else:
+            page.wait_for_timeout(20)
+    assert attr(page, "phase") == "declare", "this seat never had to choose a contract"
+    contracts = {c["key"]: c for c in http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["contracts"]}
+    version = attr(page, "version")
+    assert not page.query_selector_all("#decision button[data-action^='contract'][title]")  # no hover-only help
+    for info in page.query_selector_all("#decision .info"):
+        key = info.get_attribute("data-info")
+        info.tap()
+        desc = page.locator("#contract-desc")
+        assert desc.get_attribute("data-contract") == key
+        assert contracts[key]["help"] in desc.inner_text() and contracts[key]["name"] in desc.inner_text()
+        assert info.get_attribute("aria-expanded") == "true"
+        for shown in ("#contract-desc", "#hand"):  # the description and the hand in view, without scrolling
+            box = page.locator(shown).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, (shown, box)
+        assert page.evaluate("window.scrollY") == 0
+    assert attr(page, "version") == version and attr(page, "phase") == "declare"  # reading chose nothing
+    page.click("#decision button[data-action^='contract']")
+    page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+    assert not page.errors
 
 
 def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, browser: Browser) -> None:

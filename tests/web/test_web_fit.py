@@ -68,8 +68,15 @@ def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server:
     for _ in range(400):  # through the contract, the doubling and some card play, checking at each turn
         page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'", timeout=30_000)
         phase = page.locator("#table").get_attribute("data-phase")
+        if phase == "declare" and page.locator("#decision .info").count():
+            # A contract's description, opened under the list (a click event: no scrolling by the test itself).
+            page.locator("#decision .info").last.dispatch_event("click")
+            assert page.locator("#contract-desc").get_attribute("data-contract")
+            inside(page, "#contract-desc")
         inside(page, "#hand")
         inside(page, "#decision") if page.locator("#decision").inner_text().strip() else None
+        if page.locator("#center .trick-card").count():  # the trick and its players' names lie on the felt
+            inside(page, "#center .trick-card >> nth=-1")
         if SHOTS and phase not in seen:
             page.screenshot(path=str(SHOTS / f"web-{phase}-{size[0]}x{size[1]}.png"))
         seen.add(phase)

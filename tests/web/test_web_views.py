@@ -99,3 +99,26 @@ def test_the_shared_part_of_a_state_is_the_same_from_every_seat(rules: str) -> N
         else:
             m.apply(rng.choice(m.legal_actions()))
         checked += 1
+
+
+@pytest.mark.parametrize("rules, ranks", [("classic", "23456789TJQKA"), ("italian(domino_ace=low)", "A23456789TJQK"),
+                                          ("scottish", "789TJQKA")])
+def test_domino_rows_come_with_the_ranks_they_may_hold(rules: str, ranks: str) -> None:
+    """The browser lays each Domino or Patience card at its rank's place in a row of these ranks."""
+    m = Match(rules, seed=3)
+    rng = random.Random(3)
+    while m.to_act() is not None:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+            continue
+        legal = m.legal_actions()
+        rows = [a for a in legal if str(a) in ("contract domino", "contract patience")]
+        m.apply(rows[0] if rows else rng.choice(legal))
+        state = public_state(m, m.view(0))
+        if "rows" in state and any(state["rows"]):
+            assert state["row_ranks"] == ranks
+            for row in state["rows"]:  # each row runs along these ranks without a gap
+                placed = [ranks.index(c[0]) for c in row]
+                assert placed == list(range(placed[0], placed[0] + len(placed))) if placed else True
+            return
+    pytest.fail("no Domino or Patience was played")

@@ -179,6 +179,7 @@ def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
     }
     if kind is not None and kind not in (TRICKS, CHINESE):  # Domino, Success and other rows of cards
         out["rows"] = _rows(m, v.played)
+        out["row_ranks"] = _row_ranks(m)
         plays = v.tricks if full else v.tricks[-1:]
         out["plays"] = [[s, [CARD_TEXT[c] for c in cards]] for s, cards in plays]
     elif kind is not None:
@@ -244,6 +245,14 @@ def _contracts_left(m: Match, v: View) -> list[str]:
         return []
     left = v.contracts_left[v.declarer]
     return [c.key for c in m.contracts if c.key in left]
+
+
+def _row_ranks(m: Match) -> str:
+    """The ranks a Domino or Patience row may hold, low end first: the browser lays each card at its place."""
+    ranks = sorted({c % 13 for c in cards_of(m.deck)})
+    if m.rules.domino_ace == "low" and 12 in ranks:
+        ranks = [12] + ranks[:-1]
+    return "".join(RANKS[r] for r in ranks)
 
 
 def _rows(m: Match, played: int) -> list[list[str]]:

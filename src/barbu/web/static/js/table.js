@@ -5,7 +5,7 @@
 // a chooser: single cards are played from the hand, "word + cards" actions by selecting cards,
 // anything else as a button, and a typed action when the list is too long to send.
 
-import { cardBack, cardElement, cardLabel, isCard, prettyCards, sortHand, SYMBOLS, SUITS } from "./cards.js";
+import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { forgetSeat, loadCreator, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
 import { categoryName, isFouled } from "./poker.js";
 
@@ -27,7 +27,7 @@ function el(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null) continue;
     if (k === "class") e.className = v;
-    else if (k.startsWith("data-") || k === "title" || k === "role") e.setAttribute(k, v);
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "title" || k === "role") e.setAttribute(k, v);
     else e[k] = v;
   }
   for (const c of children) if (c !== null && c !== undefined) e.append(c);
@@ -40,6 +40,13 @@ function seatName(s) {
   const seat = info && info.seats[s];
   const name = seat && seat.name ? seat.name : `seat ${s}`;
   return s === mySeat ? `${name} (you)` : name;
+}
+
+// A seat's name alone, short enough for a label on the felt: "You" for this seat.
+function shortName(s) {
+  if (s === mySeat) return "You";
+  const seat = info && info.seats[s];
+  return seat && seat.name ? seat.name : `seat ${s}`;
 }
 
 function contractName(key) {
@@ -300,7 +307,7 @@ function renderFelt() {
   const boxes = $("seat-boxes");
   boxes.replaceChildren();
   for (const s of info.seats) {
-    const p = position(s.seat, n, 36, 40);
+    const p = position(s.seat, n, PHONE.matches ? 40 : 36, 40);
     const box = el("div", { class: "seat-box", "data-seat-box": s.seat });
     box.style.left = `${p.left}%`;
     box.style.top = `${p.top}%`;
@@ -315,7 +322,7 @@ function renderFelt() {
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: "D", title: "dealer" }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}`, title: "computer player" }));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: `computer player (${s.strength})` }, "computer", el("span", { class: "strength", textContent: ` · ${s.strength}` })));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
@@ -327,11 +334,20 @@ function renderFelt() {
     box.append(badges);
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
-      if (d.length) box.append(el("div", { class: "doubles", textContent: d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ") }));
+      if (d.length) {
+        const said = d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ");
+        box.append(el("div", { class: "doubles", textContent: said }));
+        badges.append(el("span", { class: "chip dbl-count", title: said, textContent: `×${d.length}` })); // on a phone
+      }
     }
     boxes.append(box);
   }
   renderCenter();
+}
+
+// A Domino row's first card's place among the ranks a row may hold (the server's row_ranks, low end first).
+function rankSlot(row) {
+  return Math.max(0, (state.row_ranks || RANKS).indexOf(row[0][0]));
 }
 
 function renderCenter() {
@@ -340,10 +356,16 @@ function renderCenter() {
   if (!state) return;
   if (state.rows && state.rows.some((r) => r.length)) {
     const grid = el("div", { class: "rows" });
+    grid.style.setProperty("--row-slots", (state.row_ranks || RANKS).length);
     state.rows.forEach((row, i) => {
       const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
       if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
-      row.forEach((c) => line.append(cardElement(c)));
+      row.forEach((c, k) => {
+        const card = cardElement(c, "span", { compact: true });
+        // Each card at its rank's place, so the rows line up like a real Domino layout.
+        if (k === 0) card.style.marginLeft = `calc(${rankSlot(row)} * var(--row-step))`;
+        line.append(card);
+      });
       grid.append(line);
     });
     center.append(grid);
@@ -364,17 +386,22 @@ function renderCenter() {
   }
   const spot = el("div", { class: "trick" + (faded ? " faded" : ""), "data-trick": cards.join(" ") });
   cards.forEach((c, i) => {
+    // Each card lies in front of the seat that played it, with that player's name under it.
     const seat = (leader + i) % info.players;
-    const p = position(seat, info.players, 22, 26);
-    const card = cardElement(c);
-    card.style.left = `${p.left}%`;
-    card.style.top = `${p.top}%`;
-    card.dataset.by = seat;
-    spot.append(card);
+    const p = position(seat, info.players, PHONE.matches ? 20 : 24, 24);
+    const played = el("div", { class: "trick-card" + (seat === mySeat ? " mine" : ""), "data-by": seat },
+      cardElement(c), el("span", { class: "by", textContent: shortName(seat) }));
+    played.style.left = `${p.left}%`;
+    played.style.top = `${p.top}%`;
+    played.style.zIndex = i + 1;
+    spot.append(played);
   });
   center.append(spot);
   if (state.contract) $("seat-boxes").append(el("div", { class: "center-label", textContent: contractLabel(state.contract, state.trump, state.rank) }));
 }
+
+const PHONE = window.matchMedia("(max-width: 600px)");
+PHONE.addEventListener("change", () => render());
 
 const PHASE_PROMPTS = {
   declare: "choose the contract",
@@ -467,19 +494,48 @@ function renderDecision() {
   }
   if (other.length) {
     const wrap = el("div", { class: "choices", "data-phase": state.phase });
+    const contracts = other.filter((a) => a.startsWith("contract ")).map((a) => info.contracts.find((x) => x.key === a.slice(9))).filter(Boolean);
+    const desc = el("p", { id: "contract-desc", class: "contract-desc", role: "status" });
+    // A contract's description: shown under the list for the contract tapped on its ⓘ (a phone has
+    // no hover) or pointed at with the mouse or the keyboard.
+    const describe = (c) => {
+      desc.replaceChildren();
+      desc.dataset.contract = c ? c.key : "";
+      if (c) desc.append(el("strong", { textContent: `${c.name}: ` }), c.help);
+      else desc.append(el("span", { class: "muted", textContent: "Tap or click ⓘ beside a contract to read what it asks." }));
+    };
+    const pinned = () => contracts.find((c) => c.key === helpShown) || null;
     for (const a of other) {
       const b = el("button", { type: "button", "data-action": a }, actionLabel(a));
-      if (a.startsWith("contract ")) {
-        const c = info.contracts.find((x) => x.key === a.slice(9));
-        if (c) b.title = c.help;
-        b.classList.add(c && c.positive ? "positive" : "negative");
-      }
       b.addEventListener("click", () => send(a));
-      wrap.append(b);
+      const c = a.startsWith("contract ") ? info.contracts.find((x) => x.key === a.slice(9)) : null;
+      if (!c) {
+        wrap.append(b);
+        continue;
+      }
+      b.classList.add(c.positive ? "positive" : "negative");
+      // Pointing with a mouse previews; a finger's tap does not (it chooses the contract).
+      b.addEventListener("pointerenter", (e) => e.pointerType === "mouse" && describe(c));
+      b.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && describe(pinned()));
+      b.addEventListener("focus", () => b.matches(":focus-visible") && describe(c));
+      const i = el("button", { type: "button", class: "info", "data-info": c.key, title: `What is ${c.name}?`,
+        "aria-label": `What is ${c.name}?`, "aria-expanded": String(c.key === helpShown), textContent: "i" });
+      i.addEventListener("click", () => {
+        helpShown = c.key;
+        for (const x of wrap.querySelectorAll(".info")) x.setAttribute("aria-expanded", String(x === i));
+        describe(c);
+      });
+      wrap.append(el("span", { class: "contract-choice" + (c.positive ? " positive" : " negative") }, b, i));
     }
     box.append(wrap);
+    if (contracts.length) {
+      describe(pinned());
+      box.append(desc);
+    }
   }
 }
+
+let helpShown = null; // the contract whose description the player asked for
 
 function renderFreeText(box) {
   const input = el("input", { id: "free-action", placeholder: "type your action", autocomplete: "off" });
@@ -651,6 +707,9 @@ function renderLastTrick() {
 
 const COLORS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d6cab", "#30638e"];
 
+// The scoresheet as players keep it on paper: a column per player; the rows go dealer by dealer,
+// each dealer's series listing the contracts in the order they were declared, every deal's points
+// with the running total under them; the totals at the foot.
 function renderScores() {
   const sheet = $("sheet");
   sheet.replaceChildren();
@@ -658,29 +717,60 @@ function renderScores() {
   chart.replaceChildren();
   if (!scores || !info) return;
   const n = info.players;
-  const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: "contract" }),
-    ...Array.from({ length: n }, (_, s) => el("th", { textContent: seatName(s).replace(" (you)", "") })));
+  const head = el("tr", {}, el("th", { class: "what", textContent: "Dealer · contract" }),
+    ...Array.from({ length: n }, (_, s) => el("th", { class: "num player" + (s === mySeat ? " me" : ""), "data-player": s,
+      title: seatName(s), style: `border-top: 3px solid ${COLORS[s % COLORS.length]}` }, shortName(s))));
   sheet.append(el("thead", {}, head));
   const body = el("tbody");
+  let dealer = null;
   for (const d of scores.deals) {
-    body.append(el("tr", {}, el("td", { textContent: d.number }),
-      el("td", { title: `declarer ${seatName(d.declarer)}` }, contractLabel(d.contract, d.trump, d.rank, d.played),
-        d.doubles.length ? el("small", { textContent: ` ${d.doubles.length} double${d.doubles.length > 1 ? "s" : ""}` }) : ""),
-      ...d.scores.map((x, s) => el("td", { class: "num" }, fmt(x), d.series ? el("small", { textContent: ` +${fmt(d.series[s])}` }) : "", el("small", { class: "running", textContent: ` ${fmt(d.totals[s])}` })))));
+    if (d.dealer !== dealer) { // a new series: the dealer's name across the sheet
+      dealer = d.dealer;
+      body.append(el("tr", { class: "dealer-row", "data-dealer": dealer },
+        el("th", { colSpan: n + 1, textContent: `${shortName(dealer) === "You" ? "You deal" : `${shortName(dealer)} deals`}` })));
+    }
+    const label = el("th", { class: "what", title: `deal ${d.number}, declared by ${seatName(d.declarer)}` },
+      el("small", { class: "deal-no", textContent: `${d.number}` }), contractLabel(d.contract, d.trump, d.rank, d.played));
+    if (d.declarer !== d.dealer) label.append(el("small", { textContent: ` (${shortName(d.declarer)})` }));
+    if (d.doubles.length) label.append(el("small", { class: "dbl", textContent: ` ×${d.doubles.length}`, title: `${d.doubles.length} double${d.doubles.length > 1 ? "s" : ""}` }));
+    body.append(el("tr", { class: "deal-row", "data-deal": d.number, "data-dealer": d.dealer, "data-contract": d.contract },
+      label, ...d.scores.map((x, s) => el("td", { class: "num" + signClass(x) },
+        el("span", { class: "pts", textContent: signed(x) }),
+        el("span", { class: "running", textContent: d.series ? "" : fmt(d.totals[s]) })))));
+    if (d.series) {
+      body.append(el("tr", { class: "series-row" }, el("th", { class: "what", textContent: "series points" }),
+        ...d.series.map((x, s) => el("td", { class: "num" + signClass(x) }, el("span", { class: "pts", textContent: signed(x) }),
+          el("span", { class: "running", textContent: fmt(d.totals[s]) })))));
+    }
   }
   sheet.append(body);
-  sheet.append(el("tfoot", {}, el("tr", {}, el("th", { textContent: "" }), el("th", { textContent: "total" }),
+  sheet.append(el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
     ...scores.totals.map((x) => el("th", { class: "num", textContent: fmt(x) })))));
-  if (scores.deals.length) chart.append(scoreChart(scores, n));
+  if (scores.deals.length) chart.append(scoreChart(scores, n), chartKey(n));
   else chart.append(el("p", { class: "muted", textContent: "The chart of the scores starts after the first deal." }));
+}
+
+function signed(x) {
+  return num(x) > 0 ? `+${fmt(x)}` : fmt(x);
+}
+
+function signClass(x) {
+  const v = num(x);
+  return v > 0 ? " plus" : v < 0 ? " minus" : "";
+}
+
+// The chart's key, in HTML under the chart so that long names wrap instead of overlapping.
+function chartKey(n) {
+  return el("ul", { class: "chart-key" }, ...Array.from({ length: n }, (_, s) =>
+    el("li", { class: s === mySeat ? "me" : "" }, el("span", { class: "swatch", style: `background:${COLORS[s % COLORS.length]}` }), shortName(s))));
 }
 
 // The running totals over the match as an SVG line chart, one line per seat.
 function scoreChart(sc, n) {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 320, H = 160, P = 24;
+  const W = 320, H = 120, P = 24;
   const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H + 18}`);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "running totals over the match");
@@ -711,13 +801,6 @@ function scoreChart(sc, n) {
     line.setAttribute("fill", "none");
     line.setAttribute("stroke-width", s === mySeat ? 3 : 1.8);
     svg.append(line);
-    const key = document.createElementNS(NS, "text");
-    key.setAttribute("x", P + s * ((W - 2 * P) / n));
-    key.setAttribute("y", H + 14);
-    key.setAttribute("fill", COLORS[s % COLORS.length]);
-    key.setAttribute("class", "key");
-    key.textContent = seatName(s).replace(" (you)", "★").slice(0, 14);
-    svg.append(key);
   });
   return svg;
 }
