@@ -26,18 +26,19 @@ class BarbuApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, settings: Settings | None = None, session: Session | None = None,
-                 setup: bool = True, delay: float | None = None) -> None:
+                 setup: bool = True, delay: float | None = None, confirm_forced: bool | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings()
         self.session = session
         self.show_setup = setup
         self.delay = self.settings.delay if delay is None else delay
+        self.confirm_forced = self.settings.confirm_forced if confirm_forced is None else confirm_forced
         self.saved_to: Path | None = None
         self.save_failed = False
 
     def on_mount(self) -> None:
         if self.session is not None:
-            self.push_screen(TableScreen(self.session, self.delay))
+            self.push_screen(TableScreen(self.session, self.delay, self.confirm_forced))
         elif self.show_setup:
             self.push_screen(SetupScreen(self.settings), self.start)
         else:
@@ -54,6 +55,7 @@ class BarbuApp(App[int]):
             else:
                 self.settings = settings
                 self.delay = settings.delay
+                self.confirm_forced = settings.confirm_forced
                 self.session = Session.new(settings)
         except BarbuError as e:
             self.notify(f"Cannot start: {e}", severity="error", timeout=10)
@@ -62,7 +64,7 @@ class BarbuApp(App[int]):
             else:
                 self.push_screen(SetupScreen(self.settings), self.start)
             return
-        self.push_screen(TableScreen(self.session, self.delay))
+        self.push_screen(TableScreen(self.session, self.delay, self.confirm_forced))
 
     @property
     def table(self) -> TableScreen | None:

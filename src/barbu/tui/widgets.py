@@ -16,7 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..chinese import ROW_NAMES, Arrange, fouled
-from .labels import card_markup, row_category, sorted_cards
+from .labels import card_chip, card_markup, row_category, sorted_cards
 
 
 def by_rank(mask: int) -> list[int]:
@@ -82,14 +82,22 @@ class HandView(SuitColouredLinks, Static):
     def _draw(self) -> None:
         groups: dict[int, list[str]] = {}
         for i, c in enumerate(self.cards):
-            style = ""
+            state = ""
             if self.active:
-                style = "bold" if c in self.legal else "dim"
-                if i == self.cursor:
-                    style = "reverse bold"
-            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({int(c)})]{card_markup(c, style)}[/]")
-        text = "  [dim]│[/]  ".join(" ".join(g) for g in groups.values())
-        self.update(text or "[dim]no cards[/]")
+                state = "cursor" if i == self.cursor else ("" if c in self.legal else "dim")
+            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({int(c)})]{card_chip(c, state)}[/]")
+        text = "   ".join(" ".join(g) for g in groups.values())
+        self.update(text or "[dim]no cards in your hand[/]")
+
+
+class SeatBox(Static):
+    """Another player at the table: the place and who plays it in the title, then cards, tricks,
+    what was taken and the score; the border lights up when it is this player's turn."""
+
+    def show(self, title: str, lines: list[str], to_play: bool, dealer: bool) -> None:
+        self.border_title = ("▶ " if to_play else "") + title + (" · D" if dealer else "")
+        self.set_class(to_play, "to-play")
+        self.update("\n".join(lines))
 
 
 class ChoiceList(OptionList, can_focus=False):
