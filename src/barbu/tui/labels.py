@@ -369,8 +369,10 @@ def forced_note(action: Any, v: View, info: RulesInfo) -> str:
         c = info.contract(v.contract)
         verb = "chap (pass)" if c is not None and c.fixed_rank is not None else "pass"
         return f"You {verb}: no card can be played."
-    if isinstance(action, Double) and not action.targets:
-        return "No double possible: you pass."
+    if isinstance(action, Double):
+        if not action.targets:
+            return "No double possible: you pass."
+        return f"You {move_text(action, v.seat, v, info)}: your only possible choice."
     if isinstance(action, int) and not isinstance(action, bool):
         return f"You play {card_text(action)}: your only legal card."
     if isinstance(action, Declare):
