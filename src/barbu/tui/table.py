@@ -120,8 +120,7 @@ class TableScreen(Screen):
     def compose(self) -> ComposeResult:
         s = self.session
         sides: dict[str, list[int]] = {"top": [], "left": [], "right": []}
-        for seat in range(s.players):
-            if seat != s.seat:
+        for seat in self.around():
                 where = place(seat, s.seat, s.players)
                 sides[SIDE.get(where or "", "top")].append(seat)
         yield Static(id="title")
@@ -153,6 +152,7 @@ class TableScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.session.players > 4, "many")
         self.query_one("#trick").border_title = "Table"
         self.query_one("#seats").border_title = "Scores"
         self.query_one("#decision").border_title = "Your decision"
@@ -162,6 +162,11 @@ class TableScreen(Screen):
     def on_resize(self) -> None:
         if self.is_mounted:
             self.redraw()
+
+    def around(self) -> list[int]:
+        """The other seats in the order they play after you: from your left, across the table, to your right."""
+        s = self.session
+        return [(s.seat + k) % s.players for k in range(1, s.players)]
 
     def seat_word(self, seat: int) -> str:
         """A seat as the person calls it: "you", or its place at the table ("West")."""
@@ -329,7 +334,7 @@ class TableScreen(Screen):
         t.add_column("total", justify="right", no_wrap=True)
         if v.results:
             t.add_column("last", justify="right", no_wrap=True, style="dim")
-        for seat in range(v.players):
+        for seat in [v.seat, *self.around()]:
             row = [self.seat_cap(seat), str(v.totals[seat])]
             if v.results:
                 row.append(signed(v.results[-1].added[seat]))
@@ -356,10 +361,10 @@ class TableScreen(Screen):
         for box in self.query(SeatBox):
             seat = int((box.id or "seat-0")[5:])
             lines = [f"[dim]{escape(s.player_kind(seat))}[/]"] if self._tall() else []
-            facts = f"{held[seat]} card{'s' if held[seat] != 1 else ''}"
+            facts = [f"{held[seat]} card{'s' if held[seat] != 1 else ''}"]
             if in_tricks:
-                facts += f" · {tricks[seat]} trick{'s' if tricks[seat] != 1 else ''}"
-            lines.append(facts)
+                facts.append(f"{tricks[seat]} trick{'s' if tricks[seat] != 1 else ''}")
+            lines += [" · ".join(facts)] if self.size.width >= 110 else facts  # a narrow box: one per line
             if ended is None:
                 taken = taken_text(v, self.info, seat)
                 if taken:
@@ -473,6 +478,9 @@ class TableScreen(Screen):
             if tall:
                 label = f"[dim]{escape(self.seat_cap(seat))}[/]"
                 text = f"{label}\n{text}" if r < 2 else f"{text}\n{label}"
+            elif n > 4 and seat != s.seat:  # two cards on a side: say whose is whose
+                short = "".join(w[0] for w in (place(seat, s.seat, n) or "?").split("-")).upper()
+                text = f"[dim]{short}[/] {text}" if col < 2 else f"{text} [dim]{short}[/]"
             # Left-justified inside, the block aligned as a whole: a card's face keeps its shape.
             grid[r][col] = Align(Text.from_markup(text, justify="left"), align=aligns[col])  # type: ignore[arg-type]
         t = Table.grid(expand=True)
