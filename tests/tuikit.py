@@ -52,7 +52,7 @@ def screen_text(app) -> str:
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
                       record=True, legacy_windows=False, safe_box=False)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
+    return console.export_text().replace("\u00a0", " ")  # the table pads with no-break spaces: blanks on screen
 
 
 def is_card(a: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from textual.markup import escape
 
-from ..actions import Declare, Double, NameRank, NameTrump, Pass
+from ..actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..cards import CARDS, RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, cards_of
 from ..chinese import CATEGORY_NAMES, ROW_NAMES, Arrange, Arrangements, fouled, rank_of
 from ..contracts import CHINESE, DOMINO, Contract
@@ -193,6 +193,10 @@ def action_label(action: Any, v: View, info: RulesInfo) -> str:
         return f"{rank_label(action.rank)} — rows start from the {RANK_NAMES[action.rank]}s"
     if isinstance(action, Double):
         return double_label(action, v)
+    if isinstance(action, PassOn):
+        return "pass on " + " ".join(card_text(c) for c in sorted_cards(action.cards))
+    if isinstance(action, Lay):
+        return "lay " + " ".join(card_text(c) for c in sorted_cards(action.cards)) + " — all at once"
     if isinstance(action, Pass):
         if any(isinstance(a, int) and not isinstance(a, bool) for a in v.legal):
             return "pass — play no further card now"

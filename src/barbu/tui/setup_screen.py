@@ -84,8 +84,8 @@ class SetupScreen(Screen["Settings | Path"]):
                       "The same seed deals the same cards.")
             yield row("Pause between computer moves (seconds)", Input(value=f"{self.delay:g}", id="delay"),
                       "Seconds the computer players wait before each move, so you can follow (0: no wait).")
-            yield row("When you have only one choice", Select(
-                [("it is made for you, with a note", "auto"), ("wait for you to confirm it", "confirm")],
+            yield row("A forced move", Select(
+                [("is made for you, with a note", "auto"), ("waits for you to confirm it", "confirm")],
                 value="confirm" if self.confirm_forced else "auto", allow_blank=False, id="forced"),
                 "A pass when no card fits, the only card you may play, no double possible: "
                 "made at once with a note, or left for you to confirm.")

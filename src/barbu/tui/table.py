@@ -313,6 +313,11 @@ class TableScreen(Screen):
                 lines.append(f"Doubles: {escape(doubles_short(v, ended.doubles))}.")
             return "\n".join(lines)
         lines = [f"Contract: [b]{escape(contract_label(self.info, v))}[/b]"]
+        if v.scottish is not None:  # the Scottish game: where in the Set and Round, and who calls
+            st = v.scottish.start or v.scottish.state
+            where = "Silly Round" if st.silly else f"Player Round {st.round_no + 1}"
+            caller = f" · caller: {self.seat_word(st.caller)}" if st.caller is not None else ""
+            lines.append(f"Set {st.set_no + 1} of {v.scottish.sets}, {where}{caller}")
         if v.dealer >= 0:
             lines.append(f"Dealer: {self.seat_word(v.dealer)}" + (
                 f" · declarer: {self.seat_word(v.declarer)}" if v.declarer != v.dealer else ""))
@@ -419,6 +424,11 @@ class TableScreen(Screen):
             who = self.seat_word(v.to_act) if v.to_act is not None else ""
             w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nDoubling round: {who} to call."
                      f"\n[dim]Doubles so far: {escape(doubles_short(v))}[/]")
+        elif v.phase == "pass-on" and v.scottish is not None:
+            to = (v.seat + v.scottish.pass_offset) % v.players
+            chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or "nobody yet"
+            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nSilly Round: everyone passes three cards "
+                     f"on to {self.seat_word(to)}.\n[dim]Chosen so far: {escape(chosen)}[/]")
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
             parts: list = [Text.from_markup(f"[b]{escape(contract_label(self.info, v))}[/b]\n"), self._layout(v)]
             if v.finished:
