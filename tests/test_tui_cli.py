@@ -103,7 +103,8 @@ def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
     import time
     save = tmp_path / "tty.jsonl"
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, in the terminal
+    if pid == 0:  # the child: the command, in a terminal of 120x40 from the start
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
                                    "--delay", "0", "--save", str(save)])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
