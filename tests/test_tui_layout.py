@@ -15,7 +15,7 @@ from barbu.tui.dialogs import DealOverDialog
 from barbu.tui.labels import place
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
-from tuikit import first_dealer, is_card, new_app, screen_text, settle
+from tuikit import first_dealer, new_app, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 

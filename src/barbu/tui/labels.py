@@ -1,4 +1,4 @@
-"""Words and markup for what a seat sees: cards, contracts, actions, doubles, the Domino layout.
+"""Words and markup for what a seat sees: cards, places at the table, contracts, actions, doubles.
 
 Pure functions of a `View` and the public facts of its ruleset (`RulesInfo`),
 so every word on the screen comes from what the person may know.  Markup is
@@ -170,13 +170,6 @@ def result_label(info: RulesInfo, r: DealResult) -> str:
     return label
 
 
-def doubles_text(v: View) -> str:
-    if not v.doubles:
-        return "none"
-    return ", ".join(f"{seat_name(b.doubler, v.seat, v.players)} doubled {seat_name(b.doubled, v.seat, v.players)}"
-                     + (" (redoubled)" if b.redoubled else "") for b in v.doubles)
-
-
 # ---------------------------------------------------------------- actions
 def action_label(action: Any, v: View, info: RulesInfo) -> str:
     """What choosing ``action`` means, in words, for the seat of ``v``."""
@@ -302,27 +295,6 @@ def taken_text(v: View, info: RulesInfo, seat: int) -> str:
 
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-# ---------------------------------------------------------------- Domino layout
-def layout_lines(v: View, info: RulesInfo) -> list[str]:
-    """The Domino / Success rows, one line per suit, as markup."""
-    high_ace = info.rules.domino_ace == "high"
-    lines = []
-    for s in range(4):
-        span = v.layout[s]
-        head = f"[{'red' if s in RED_SUITS else 'bold'}]{SUIT_SYMBOLS[s]}[/]"
-        if span is None:
-            lines.append(f"{head}  [dim]not started[/]")
-            continue
-        cards = []
-        for pos in range(span[0], span[1] + 1):
-            rank = pos if high_ace else (12 if pos == 0 else pos - 1)
-            card = s * 13 + rank
-            if v.deck >> card & 1:
-                cards.append(card_markup(card))
-        lines.append(f"{head}  " + " ".join(cards))
-    return lines
 
 
 # ---------------------------------------------------------------- Chinese poker

@@ -1,5 +1,12 @@
 """The table screen: what the person sees at the table, and the game loop of one match.
 
+It is drawn as a card table: you at the bottom with your hand, the other players
+in boxes around the felt in the order they play (West on your left first), the
+trick in the middle with each card in front of its player, the deal (contract,
+trumps, doubles in words) at the top left and the scores at the top right.
+A decision with a single possible choice makes itself, with a note, unless the
+person asked to confirm forced moves.
+
 Everything drawn comes from ``session.view()`` (the person's view).  Computer
 players think off the UI thread on their own views and act no faster than the
 chosen delay; chance events are applied at once; the table stops at the
@@ -363,8 +370,8 @@ class TableScreen(Screen):
         held, tricks = self._seat_facts(v, ended)
         c = self.info.contract(ended.contract if ended else v.contract)
         in_tricks = c is not None and c.kind not in (DOMINO, CHINESE)
-        for box in self.query(SeatBox):
-            seat = int((box.id or "seat-0")[5:])
+        for seat_box in self.query(SeatBox):
+            seat = int((seat_box.id or "seat-0")[5:])
             lines = [f"[dim]{escape(s.player_kind(seat))}[/]"] if self._tall() else []
             facts = [f"{held[seat]} card{'s' if held[seat] != 1 else ''}"]
             if in_tricks:
@@ -381,7 +388,7 @@ class TableScreen(Screen):
                 lines.append("[i]thinking…[/i]")
             to_play = ended is None and v.to_act == seat and not self.paused
             dealer = (ended.dealer if ended else v.dealer) == seat
-            box.show(self.seat_cap(seat), lines, to_play, dealer)
+            seat_box.show(self.seat_cap(seat), lines, to_play, dealer)
 
     def _draw_me(self, v: View, ended: DealResult | None) -> None:
         """Your own place, on the rule above your hand: cards, dealer, tricks, what you took, your total."""
@@ -858,6 +865,6 @@ class TableScreen(Screen):
         t.add_column("seat")
         t.add_column("player")
         t.add_column("total", justify="right")
-        for place, s in enumerate(standings, start=1):
-            t.add_row(str(place), self.seat_word(s), self.session.who(s), str(v.totals[s]))
+        for rank, s in enumerate(standings, start=1):
+            t.add_row(str(rank), self.seat_word(s), self.session.who(s), str(v.totals[s]))
         self.app.push_screen(MatchOverDialog("Match over", t), lambda _=None: self.app.exit(0))
