@@ -570,6 +570,7 @@ class TableScreen(Screen):
         arrange = self.query_one(ArrangeChooser)
         box = self.query_one("#decision")
         s = self.session
+        hand.big = self._tall() and self.size.width >= 110
         if not self.waiting_for_human:
             self.zone = None
             hand.show(v.hand)
