@@ -156,7 +156,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         else:
             forced = None if confirm_forced else forced_choice(m.legal_actions())
             if forced is not None:  # only one thing to do: done at once, and said
-                con.print(forced_note(forced, m.view(seat), info), markup=False, highlight=False)
+                con.print(forced_note(forced, m.view(seat), info, places=False), markup=False, highlight=False)
                 m.apply(forced, seat=seat)
             else:
                 con.print(describe(m, seat))

@@ -339,8 +339,11 @@ def forced_choice(legal: Any) -> Any | None:
     return legal[0]
 
 
-def forced_note(action: Any, v: View, info: RulesInfo) -> str:
-    """Why a decision made itself, in words: "You pass: no card can be played", "No double possible: you pass"."""
+def forced_note(action: Any, v: View, info: RulesInfo, places: bool = True) -> str:
+    """Why a decision made itself, in words: "You pass: no card can be played", "No double possible: you pass".
+
+    Other seats are named by their place at the table ("West"), or by number ("seat 1") without ``places``.
+    """
     if isinstance(action, Pass):
         c = info.contract(v.contract)
         verb = "chap (pass)" if c is not None and c.fixed_rank is not None else "pass"
@@ -348,7 +351,8 @@ def forced_note(action: Any, v: View, info: RulesInfo) -> str:
     if isinstance(action, Double):
         if not action.targets:
             return "No double possible: you pass."
-        return f"You {move_text(action, v.seat, v, info)}: your only possible choice."
+        whom = ", ".join(seat_name(t, v.seat, v.players if places else None) for t in sorted(action.targets))
+        return f"You double {whom}: your only possible choice."
     if isinstance(action, int) and not isinstance(action, bool):
         return f"You play {card_text(action)}: your only legal card."
     if isinstance(action, Declare):

@@ -570,7 +570,8 @@ class TableScreen(Screen):
         arrange = self.query_one(ArrangeChooser)
         box = self.query_one("#decision")
         s = self.session
-        hand.big = self._tall() and self.size.width >= 110
+        # Cards drawn tall when the screen is tall and the whole hand fits on one row (7 columns a card).
+        hand.big = self._tall() and 7 * v.hand.bit_count() + 8 <= self.size.width - 2
         if not self.waiting_for_human:
             self.zone = None
             hand.show(v.hand)
