@@ -10,6 +10,8 @@ import pytest
 from barbu.agents import AGENT_KINDS
 from barbu.tui import Settings
 
+PLAYED = "classic(undoubled_negative=play)"
+
 
 def test_settings_refuse_bad_seats_and_strengths():
     from barbu.core.errors import RulesetError
@@ -25,7 +27,7 @@ def test_cli_play_plain_and_help(tmp_path):
                          input="zz\nquit\n", capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "Not allowed" in out.stdout and save.exists()
     helptext = subprocess.run([sys.executable, "-m", "barbu", "play", "--help"], capture_output=True, text=True)
-    for flag in ("--delay", "--opponents", "--plain", "--resume", "--start"):
+    for flag in ("--delay", "--opponents", "--plain", "--resume", "--start", "--confirm-forced"):
         assert flag in helptext.stdout
 
 
@@ -101,7 +103,8 @@ def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
     import time
     save = tmp_path / "tty.jsonl"
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, in the terminal
+    if pid == 0:  # the child: the command, in a terminal of 120x40 from the start
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
                                    "--delay", "0", "--save", str(save)])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
@@ -127,3 +130,35 @@ def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
     assert sent, seen[-2000:]
     assert os.waitstatus_to_exitcode(status) == 0
     assert save.exists() and b"Resume with: barbu play --resume" in seen
+
+
+def plain_game(tmp_path, confirm: bool) -> str:
+    """One deal of the line-by-line game, answering each question with the first choice offered."""
+    import argparse
+    import io
+    from rich.console import Console
+    from barbu.cli.textplay import play_in_terminal
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False)
+
+    def read(_prompt: str) -> str:
+        text = out.getvalue()
+        if "Deal 1 over" in text or text.count("Not allowed") > 3:
+            return "quit"
+        offered = text.rsplit("You may: ", 1)[-1].splitlines()[0]
+        if offered.startswith("contract "):
+            return "no-queens"
+        return "pass" if "pass" in offered.split() else offered.split()[0]
+
+    args = argparse.Namespace(resume=None, rules=PLAYED, players=None, sets=None, seed=5, seat=0,
+                              save=str(tmp_path / f"plain-{confirm}.jsonl"), opponents="rule", confirm_forced=confirm)
+    assert play_in_terminal(args, read=read, console=console) == 0
+    assert "Not allowed" not in out.getvalue()
+    return out.getvalue()
+
+
+def test_the_plain_game_plays_forced_moves_too(tmp_path):
+    auto = plain_game(tmp_path, confirm=False)
+    assert "your only legal card" in auto  # at least the last card of the deal
+    asked = plain_game(tmp_path, confirm=True)
+    assert "your only legal card" not in asked and "Deal 1 over" in asked

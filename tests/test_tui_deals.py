@@ -17,6 +17,7 @@ from barbu.classic.match import CHANCE, Match
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session
 from barbu.tui.dialogs import DealOverDialog
+from barbu.tui.labels import place
 from barbu.tui.widgets import ArrangeChooser, HandView
 from tuikit import SIZE, first_dealer, is_card, new_app, play_deal, screen_text, settle
 
@@ -43,7 +44,7 @@ def keeper(contract: str, **named):
 async def test_a_trick_contract_deal(tmp_path):
     seed = 5
     seat = first_dealer(PLAYED, seed)
-    app = new_app(tmp_path, PLAYED, seed, seat)
+    app = new_app(tmp_path, PLAYED, seed, seat, confirm_forced=True)  # every card by keys, the last one too
     async with app.run_test(size=SIZE) as pilot:
         table, decisions = await play_deal(pilot, keeper("no-queens"))
         result = table.session.match.results[0]
@@ -75,7 +76,7 @@ async def test_a_trumps_deal_naming_trumps(tmp_path):
 async def test_a_domino_deal_naming_the_rank_and_passing(tmp_path):
     seed = 4  # the person cannot play four times in this deal
     seat = first_dealer("classic", seed)
-    app = new_app(tmp_path, "classic", seed, seat)
+    app = new_app(tmp_path, "classic", seed, seat, confirm_forced=True)  # passes made by keys
     passes = []
 
     def choose(v):
@@ -125,7 +126,7 @@ async def test_doubling_from_the_keyboard(tmp_path):
         assert v.phase == "doubling" and v.to_act == seat
         text = screen_text(app)
         assert "Obligation: double the dealer 2 times" in text
-        assert f"double seat {dealer} (dealer)" in text
+        assert f"double {place(dealer, seat, 4)} (seat {dealer}, dealer)" in text
         # Choose "double the dealer" with the arrow keys and Enter.
         target = next(a for a in table.choices if a == Double(frozenset({dealer})))
         index = table.choices.index(target)

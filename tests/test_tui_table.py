@@ -19,6 +19,7 @@ from barbu.classic.match import CHANCE, Match
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
+from barbu.tui.labels import place
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
 from barbu.tui.widgets import HandView
@@ -67,7 +68,8 @@ async def test_screen_shows_the_hand_and_the_table_and_nothing_hidden(tmp_path):
             if table.paused:
                 break
         text = screen_text(app)
-        assert "Contract: No queens" in text and "Trick" in text and "Players" in text
+        assert "Contract: No queens" in text and "Trick" in text and "Scores" in text
+        assert all(place in text for place in ("West", "North", "East"))  # the players around the table
 
 
 async def test_illegal_choices_are_refused_with_the_reason(tmp_path):
@@ -147,12 +149,12 @@ async def test_forced_double_is_shown_and_a_pass_refused(tmp_path):
             m.apply(rng.choice(m.legal_actions()))
     record = tmp_path / "forced.jsonl"
     write_record(m, record, {"tui": {"seat": seat, "opponents": {}}})
-    app = BarbuApp(session=Session.resume(record), delay=0)
+    app = BarbuApp(session=Session.resume(record), delay=0, confirm_forced=True)  # else the double makes itself
     async with app.run_test(size=SIZE) as pilot:
         table = await settle(pilot)
         assert table.session.seat == seat
         text = screen_text(app)
-        assert f"You must double the dealer (seat {dealer}) now" in text
+        assert f"You must double the dealer ({place(dealer, seat, 4)}, seat {dealer}) now" in text
         assert "you owe 2" in text
         assert all(dealer in a.targets for a in table.choices)
         before = table.session.moves

@@ -28,9 +28,10 @@ def first_dealer(rules: str, seed: int) -> int:
 
 
 def new_app(tmp_path: Path, rules: str = "classic", seed: int = 1, seat: int = 0,
-            opponents: dict[int, str] | None = None) -> BarbuApp:
+            opponents: dict[int, str] | None = None, confirm_forced: bool = False) -> BarbuApp:
+    """A match that starts at once; ``confirm_forced`` makes the person confirm even a forced choice."""
     settings = Settings(rules=Ruleset.parse(rules), seat=seat, seed=seed, delay=0,
-                        opponents=opponents or {}, save=tmp_path / "game.jsonl")
+                        opponents=opponents or {}, save=tmp_path / "game.jsonl", confirm_forced=confirm_forced)
     return BarbuApp(settings, setup=False)
 
 
@@ -51,7 +52,7 @@ def screen_text(app) -> str:
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
                       record=True, legacy_windows=False, safe_box=False)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
+    return console.export_text().replace("\u00a0", " ")  # the table pads with no-break spaces: blanks on screen
 
 
 def is_card(a: Any) -> bool:

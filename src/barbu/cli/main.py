@@ -472,6 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--start", action="store_true", help="skip the setup screen and start at once")
     pl.add_argument("--plain", action="store_true",
                     help="the line-by-line game instead of the full-screen one (used when input is piped)")
+    pl.add_argument("--confirm-forced", action="store_true",
+                    help="wait for you even when you have only one possible choice (by default such a move, "
+                         "like a pass when no card fits, is made for you with a note)")
     pl.set_defaults(func=cmd_play)
 
     sv = sub.add_parser("serve", help="run the multiplayer web server (lobby and browser tables)")

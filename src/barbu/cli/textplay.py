@@ -14,6 +14,7 @@ from typing import Callable
 from rich.console import Console
 
 from ..agents import make_agent
+from ..tui.labels import RulesInfo, forced_choice, forced_note
 from ..tui.launch import parse_opponents
 from ..classic.chinese import Arrangements
 from ..core.actions import Deal, Declare, PassOn
@@ -135,6 +136,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
     bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     con.print(f"You are seat {seat}, playing {m.rules} against {len(bots)} computer players. Type 'help'.")
+    confirm_forced = bool(getattr(args, "confirm_forced", False))
+    info = RulesInfo(m.rules)
     done = len(m.results)
     while not m.is_over:
         actor = m.to_act()
@@ -152,50 +155,55 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             # another seat's pass-on stays face down
             con.print(f"seat {actor}: " + ("passes on three cards" if isinstance(a, PassOn) else _action_text(a)))
         else:
-            con.print(describe(m, seat))
-            legal = m.legal_actions()
-            if legal and isinstance(legal[0], PassOn):
-                v = m.view(seat)
-                con.print(f"Choose the three cards you pass on to seat {(seat + v.scottish.pass_offset) % m.n}, "
-                          f"like: {legal[0]}")
-            elif isinstance(legal, Arrangements):
-                con.print("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit form, "
-                          "like: " + str(legal.sensible()) + "   (back >= middle >= front, or the hand is fouled)")
-            elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
-                con.print("You may call: " + ", ".join(a.contract for a in legal))
+            forced = None if confirm_forced else forced_choice(m.legal_actions())
+            if forced is not None:  # only one thing to do: done at once, and said
+                con.print(forced_note(forced, m.view(seat), info, places=False), markup=False, highlight=False)
+                m.apply(forced, seat=seat)
             else:
-                con.print("You may: " + " ".join(_action_text(a) for a in legal))
-            try:
-                text = read("your move> ").strip()
-            except EOFError:
-                text = "quit"
-            if not text:
-                continue
-            cmd = text.lower()
-            if cmd in ("quit", "q", "exit"):
-                write_record(m, save)
-                con.print(f"Saved to {save}. Resume with: barbu play --resume {save}")
-                return 0
-            if cmd == "help":
-                con.print(HELP)
-                continue
-            if cmd in ("hand", "trick"):
-                continue
-            if cmd == "last":
-                con.print(_last_trick(m))
-                continue
-            if cmd == "sheet" and m.rules.family == "scottish":
-                from ..scottish.scoresheet import sheet_from_results, sheet_lines
-                con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or "No deal yet.")
-                continue
-            if cmd == "scores":
-                con.print("Totals: " + "  ".join(f"seat {s}: {t}" for s, t in enumerate(m.totals)))
-                continue
-            try:
-                m.apply(m.parse_action(text), seat=seat)
-            except BarbuError as e:
-                con.print(f"[red]Not allowed:[/red] {e}")
-                continue
+                con.print(describe(m, seat))
+                legal = m.legal_actions()
+                if legal and isinstance(legal[0], PassOn):
+                    v = m.view(seat)
+                    con.print(f"Choose the three cards you pass on to seat {(seat + v.scottish.pass_offset) % m.n}, "
+                              f"like: {legal[0]}")
+                elif isinstance(legal, Arrangements):
+                    con.print("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit form, "
+                              "like: " + str(legal.sensible()) + "   (back >= middle >= front, or the hand is fouled)")
+                elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
+                    con.print("You may call: " + ", ".join(a.contract for a in legal))
+                else:
+                    con.print("You may: " + " ".join(_action_text(a) for a in legal))
+                try:
+                    text = read("your move> ").strip()
+                except EOFError:
+                    text = "quit"
+                if not text:
+                    continue
+                cmd = text.lower()
+                if cmd in ("quit", "q", "exit"):
+                    write_record(m, save)
+                    con.print(f"Saved to {save}. Resume with: barbu play --resume {save}")
+                    return 0
+                if cmd == "help":
+                    con.print(HELP)
+                    continue
+                if cmd in ("hand", "trick"):
+                    continue
+                if cmd == "last":
+                    con.print(_last_trick(m))
+                    continue
+                if cmd == "sheet" and m.rules.family == "scottish":
+                    from ..scottish.scoresheet import sheet_from_results, sheet_lines
+                    con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or "No deal yet.")
+                    continue
+                if cmd == "scores":
+                    con.print("Totals: " + "  ".join(f"seat {s}: {t}" for s, t in enumerate(m.totals)))
+                    continue
+                try:
+                    m.apply(m.parse_action(text), seat=seat)
+                except BarbuError as e:
+                    con.print(f"[red]Not allowed:[/red] {e}")
+                    continue
         if len(m.results) > done:
             done = len(m.results)
             r = m.results[-1]

@@ -29,12 +29,13 @@ class BarbuApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, settings: Settings | None = None, session: Session | BesigueSession | None = None,
-                 setup: bool = True, delay: float | None = None) -> None:
+                 setup: bool = True, delay: float | None = None, confirm_forced: bool | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings()
         self.session = session
         self.show_setup = setup
         self.delay = self.settings.delay if delay is None else delay
+        self.confirm_forced = self.settings.confirm_forced if confirm_forced is None else confirm_forced
         self.saved_to: Path | None = None
         self.save_failed = False
 
@@ -58,6 +59,7 @@ class BarbuApp(App[int]):
             else:
                 self.settings = settings
                 self.delay = settings.delay
+                self.confirm_forced = settings.confirm_forced
                 self.session = (BesigueSession.new(settings) if is_besigue_settings(settings)
                                 else Session.new(settings))
         except BarbuError as e:
@@ -73,7 +75,7 @@ class BarbuApp(App[int]):
         """The table for the session's game: Bésigue has a table of its own."""
         if isinstance(self.session, BesigueSession):
             return BesigueTableScreen(self.session, self.delay)
-        return TableScreen(self.session, self.delay)
+        return TableScreen(self.session, self.delay, self.confirm_forced)
 
     @property
     def table(self) -> TableScreen | None:

@@ -44,7 +44,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         raise SaveError(f"{save} already exists: resume it with barbu play --resume {save}, "
                         "or choose another file with --save")
     settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
-                        seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save))
+                        seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save),
+                        confirm_forced=bool(getattr(args, "confirm_forced", False)))
     settings.check()
     return settings
 
@@ -61,7 +62,7 @@ def play(args: argparse.Namespace) -> int:
         if args.opponents:  # new strengths for the computer seats of the resumed match
             kinds = parse_opponents(args.opponents, session.players, session.seat)
             session = Session(session.match, session.seat, {**session.strengths, **kinds}, session.save_path)
-        app = BarbuApp(session=session, delay=args.delay)
+        app = BarbuApp(session=session, delay=args.delay, confirm_forced=bool(getattr(args, "confirm_forced", False)))
     else:
         app = BarbuApp(settings_from_args(args), setup=not args.start)
     code = app.run()

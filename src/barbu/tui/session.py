@@ -20,6 +20,7 @@ from ..records.barbu import read_record, replay, write_record
 from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
+from .labels import place
 
 DEFAULT_DELAY = 0.6
 
@@ -40,6 +41,7 @@ class Settings:
     delay: float = DEFAULT_DELAY
     save: Path | None = Path(DEFAULT_SAVE)  # None: never saved
     save_exact: bool = False  # the player named the file: refuse it if it exists (else the next free name)
+    confirm_forced: bool = False  # wait for the person even when only one choice is possible
 
     def strengths(self) -> dict[int, str]:
         """The agent kind of every computer seat, defaults filled in."""
@@ -61,10 +63,6 @@ class Settings:
                 raise RulesetError(f"there is no seat {s}: seats are 0 to {n - 1}")
         if self.delay < 0:
             raise RulesetError("the delay between computer moves cannot be negative")
-
-
-# Four players: you sit South, the next to play (on your left) is West.
-COMPASS = {1: "West", 2: "North", 3: "East"}
 
 
 class Session:
@@ -139,23 +137,29 @@ class Session:
         """Who sits at a seat: you, or a computer player named by where it sits, with its strength."""
         if s == self.seat:
             return "you"
-        kind = self.strengths.get(s, "?").split("(")[0]
-        n = self.match.n
-        place = COMPASS.get((s - self.seat) % n) if n == 4 else None
-        return f"{place}, computer ({kind})" if place else f"computer ({kind})"
+        where = place(s, self.seat, self.match.n)
+        return f"{where}, {self.player_kind(s)}" if where else self.player_kind(s)
+
+    def player_kind(self, s: int) -> str:
+        """``you``, or ``computer (rule)``: what plays at a seat."""
+        if s == self.seat:
+            return "you"
+        return f"computer ({self.strengths.get(s, '?').split('(')[0]})"
 
     # ---------------------------------------------------------------- help at the table
-    def take_back(self) -> int:
+    def take_back(self, skip_forced: bool = False) -> int:
         """Undo back to your previous decision in this deal (every other seat is a computer player here).
 
-        Returns how many actions were taken back; refuses, changing nothing, when you have not yet
-        decided anything in this deal.
+        With ``skip_forced``, moves where you had only one choice (played for you) are not decisions:
+        the undo goes back past them to a real one.  Returns how many actions were taken back; refuses,
+        changing nothing, when you have not yet decided anything in this deal.
         """
         m = self.match
         history = m.history
         start = m.deal_start
-        actors = self._actors()
-        mine = [i for i in range(max(start, 0), len(history)) if actors[i] == self.seat]
+        actors, choices = self._actors()
+        mine = [i for i in range(max(start, 0), len(history)) if actors[i] == self.seat
+                and not (skip_forced and choices[i] == 1)]
         if not mine:
             raise BarbuError("there is no move of yours in this deal to take back")
         target = mine[-1]
@@ -165,14 +169,18 @@ class Session:
             undone += 1
         return undone
 
-    def _actors(self) -> list[int | None]:
-        """Who took each action of the history (one replay: the match keeps no list of actors)."""
+    def _actors(self) -> tuple[list[int | None], list[int]]:
+        """Who took each action of the history, and among how many choices (one replay: the match
+        keeps no list of actors); chance events count as many choices."""
         probe = Match(self.match.rules, self.match.seed)
-        out = []
+        actors: list[int | None] = []
+        choices: list[int] = []
         for a in self.match.history:
-            out.append(probe.to_act())
+            actor = probe.to_act()
+            actors.append(actor)
+            choices.append(len(probe.legal_actions()) if actor == self.seat else 2)
             probe.apply(a)
-        return out
+        return actors, choices
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:

@@ -67,6 +67,7 @@ class SetupScreen(Screen["Settings | Path"]):
         self.delay = settings.delay
         self.save = settings.save
         self.save_exact = settings.save_exact
+        self.confirm_forced = settings.confirm_forced
         folder = settings.save.parent if settings.save is not None else Path(".")
         self.waiting = [s for s in saved_matches(folder) if not s.finished][:3]
 
@@ -86,6 +87,11 @@ class SetupScreen(Screen["Settings | Path"]):
                       "The same seed deals the same cards.")
             yield row("Pause between computer moves (seconds)", Input(value=f"{self.delay:g}", id="delay"),
                       "Seconds the computer players wait before each move, so you can follow (0: no wait).")
+            yield row("A forced move", Select(
+                [("is made for you, with a note", "auto"), ("waits for you to confirm it", "confirm")],
+                value="confirm" if self.confirm_forced else "auto", allow_blank=False, id="forced"),
+                "A pass when no card fits, the only card you may play, no double possible: "
+                "made at once with a note, or left for you to confirm.")
         yield Static(id="setup-error")
         if self.waiting:
             yield Static("A saved match is waiting: " + "; ".join(s.describe() for s in self.waiting)
@@ -177,6 +183,8 @@ class SetupScreen(Screen["Settings | Path"]):
                 return
             self.seat = int(value)
             await self._rebuild()
+        elif wid == "forced":
+            self.confirm_forced = value == "confirm"
         elif wid.startswith("opp-"):
             self.kinds[int(wid[4:])] = value
         elif wid.startswith("opt-"):
@@ -205,7 +213,7 @@ class SetupScreen(Screen["Settings | Path"]):
             raise RulesetError(f"the pace is a number of seconds, like 0.6, not {delay_text!r}") from None
         kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
         settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save,
-                            save_exact=self.save_exact)
+                            save_exact=self.save_exact, confirm_forced=self.confirm_forced)
         settings.check()
         return settings
 

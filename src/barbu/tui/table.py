@@ -1,5 +1,12 @@
 """The table screen: what the person sees at the table, and the game loop of one match.
 
+It is drawn as a card table: you at the bottom with your hand, the other players
+in boxes around the felt in the order they play (West on your left first), the
+trick in the middle with each card in front of its player, the deal (contract,
+trumps, doubles in words) at the top left and the scores at the top right.
+A decision with a single possible choice makes itself, with a note, unless the
+person asked to confirm forced moves.
+
 Everything drawn comes from ``session.view()`` (the person's view).  Computer
 players think off the UI thread on their own views and act no faster than the
 chosen delay; chance events are applied at once; the table stops at the
@@ -18,6 +25,7 @@ from collections import deque
 from typing import Any
 
 from rich import box
+from rich.align import Align
 from rich.console import Group
 from rich.table import Table
 from rich.table import Table as RichTable
@@ -29,23 +37,30 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from ..core.cards import CARDS
+from ..core.cards import CARDS, SUIT_SYMBOLS
 from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
 from ..agents.hint import hint
 from ..guide import Guide, rules_guide, settlement_words
 from ..guide import Table as GuideTable
+from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
 from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
-from .labels import (RulesInfo, action_label, arrangement_text, card_markup, cards_markup,
-                     contract_label, doubles_short, doubles_text, doubling_notes, layout_lines, move_text, prompt, result_label,
-                     rules_info, seat_name, signed, taken_text)
+from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup, cards_markup,
+                     contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text, place,
+                     prompt, rank_label, result_label, rules_info, seat_name, seat_title, signed, taken_text)
 from .session import Session
-from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView
+from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
 
+# Where each place sits: the row of boxes across the top, or the left or right side of the table…
+SIDE = {"West": "left", "East": "right"}
+# …and where its card lands in the middle (row, column of a 3 x 3 grid; yours is at the bottom centre).
+SPOT = {"West": (1, 0), "North-west": (0, 0), "North": (0, 1), "North-east": (0, 2), "East": (1, 2)}
+# The empty place of the card awaited, on a tall table.
+SLOT = "[dim]┌╌╌╌╌┐\n╎ ?? ╎\n└╌╌╌╌┘[/]"
 MAX_LISTED = 1000  # longer choice lists are typed (the first ones are still listed)
 COMMANDS = {"help": "help", "?": "help", "last": "last_trick", "last trick": "last_trick", "tricks": "last_trick",
             "scores": "scoresheet", "scoresheet": "scoresheet", "sheet": "scoresheet", "save": "save",
@@ -91,10 +106,15 @@ class TableScreen(Screen):
 
     BINDINGS = bindings.TABLE
 
-    def __init__(self, session: Session, delay: float = 0.6) -> None:
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+
+    def __init__(self, session: Session, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
+        self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
+        self.ended: list[DealResult] = []  # the deals just finished, shown on the table under their summary
         self.info: RulesInfo = rules_info(str(session.match.rules))
         self.zone: str | None = None  # where Enter acts: "hand", "list" or "arrange"
         self.choices: list[Any] = []  # the actions behind the list's lines
@@ -105,16 +125,32 @@ class TableScreen(Screen):
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
+        s = self.session
+        sides: dict[str, list[int]] = {"top": [], "left": [], "right": []}
+        for seat in self.around():
+                where = place(seat, s.seat, s.players)
+                sides[SIDE.get(where or "", "top")].append(seat)
         yield Static(id="title")
         with Horizontal(id="top"):
             yield Static(id="status")
+            with Horizontal(id="across"):
+                for seat in sides["top"]:
+                    yield SeatBox(id=f"seat-{seat}", classes="seat")
             yield Static(id="seats")
-        yield Static(id="trick")
+        with Horizontal(id="middle"):
+            with Vertical(id="left", classes="side"):
+                for seat in sides["left"]:
+                    yield SeatBox(id=f"seat-{seat}", classes="seat")
+            with Vertical(id="center"):
+                yield Static(id="trick")
+                yield ChoiceList(id="choices")
+                yield ArrangeChooser(id="arrange")
+            with Vertical(id="right", classes="side"):
+                for seat in sides["right"]:
+                    yield SeatBox(id=f"seat-{seat}", classes="seat")
         yield HandView(id="hand")
         with Vertical(id="decision"):
             yield Static(id="prompt")
-            yield ChoiceList(id="choices")
-            yield ArrangeChooser(id="arrange")
         yield Static(id="log")
         with Vertical(id="bottom"):
             yield Static(id="message")
@@ -123,12 +159,28 @@ class TableScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.session.players > 4, "many")
         self.query_one("#trick").border_title = "Table"
-        self.query_one("#status").border_title = "Deal"
-        self.query_one("#seats").border_title = "Players (▶ to play, D dealer)"
+        self.query_one("#seats").border_title = "Scores"
         self.query_one("#decision").border_title = "Your decision"
         self.query_one(CommandInput).focus()
         self.advance()
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self.redraw()
+
+    def around(self) -> list[int]:
+        """The other seats in the order they play after you: from your left, across the table, to your right."""
+        s = self.session
+        return [(s.seat + k) % s.players for k in range(1, s.players)]
+
+    def seat_word(self, seat: int) -> str:
+        """A seat as the person calls it: "you", or its place at the table ("West")."""
+        return seat_name(seat, self.session.seat, self.session.players)
+
+    def seat_cap(self, seat: int) -> str:
+        return seat_title(seat, self.session.seat, self.session.players)
 
     # ---------------------------------------------------------------- the game loop
     @property
@@ -157,8 +209,15 @@ class TableScreen(Screen):
                 s.play_chance()
                 continue
             if actor == s.seat:
-                self.redraw()
-                return
+                forced = None if self.confirm_forced else forced_choice(s.view().legal)
+                if forced is None:
+                    self.redraw()
+                    return
+                note = forced_note(forced, s.view(), self.info)
+                s.apply_human(forced)
+                self._note(s.seat, forced)
+                self.say(note)
+                continue
             self.thinking = actor
             self.redraw()
             self.run_worker(self._computer_move(actor, s.moves), group="computer")
@@ -197,7 +256,7 @@ class TableScreen(Screen):
         v = self.session.view()
         shown = v.deal_actions[-1] if v.deal_actions else action
         text = "a secret choice" if shown is HIDDEN else move_text(shown, seat, v, self.info)
-        self.recent.append(f"{seat_name(seat, self.session.seat)}: {text}")
+        self.recent.append(f"{self.seat_cap(seat)}: {text}")
 
     def submit(self, choice: Any) -> bool:
         """The person's choice (an action or typed text): applied, or refused with the reason."""
@@ -207,7 +266,7 @@ class TableScreen(Screen):
         if not s.human_to_act():
             actor = s.to_act()
             self.say("The match is over." if actor is None else
-                     f"Wait: it is {seat_name(actor, s.seat)}'s turn, not yours.", error=True)
+                     f"Wait: it is {self.seat_word(actor)}'s turn, not yours.", error=True)
             return False
         try:
             action = s.apply_human(choice)
@@ -233,108 +292,277 @@ class TableScreen(Screen):
 
     def redraw(self) -> None:
         v = self.session.view()
-        self._draw_title(v)
-        self.query_one("#status", Static).update(self._status_text(v))
-        self.query_one("#seats", Static).update(self._seats_table(v))
-        self._draw_table(v)
+        ended = self.ended[-1] if self.ended else None
+        self._draw_title(v, ended)
+        self.query_one("#status", Static).update(self._status_text(v, ended))
+        self.query_one("#seats", Static).update(self._scores(v))
+        self._draw_seats(v, ended)
+        self._draw_table(v, ended)
         self._draw_decision(v)
+        self._draw_me(v, ended)
         self.query_one("#log", Static).update(" · ".join(self.recent))
 
-    def _draw_title(self, v: View) -> None:
+    def _draw_title(self, v: View, ended: DealResult | None) -> None:
         s = self.session
-        over = " · match over" if s.is_over else ""
+        number = ended.number if ended else min(v.deal_number, self.info.total_deals)
+        state = " · match over" if s.is_over else (" · deal over" if ended else "")
         self.query_one("#title", Static).update(
-            f"[b]barbu[/b] — {escape(v.rules)} · deal {min(v.deal_number, self.info.total_deals)} of "
-            f"{self.info.total_deals} · you are seat {s.seat}{over}")
+            f"[b]barbu[/b] — {escape(v.rules)} · deal {number} of {self.info.total_deals}{state} · "
+            f"you are seat {s.seat}")
 
-    def _status_text(self, v: View) -> str:
-        lines = []
+    def _status_text(self, v: View, ended: DealResult | None) -> str:
+        """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
+        me = v.seat
+        if ended is not None:
+            lines = [f"Contract: [b]{escape(result_label(self.info, ended))}[/b]",
+                     f"Declarer: {self.seat_word(ended.declarer)}"]
+            if ended.doubles:
+                lines.append(f"Doubles: {escape(doubles_short(v, ended.doubles))}.")
+            return "\n".join(lines)
+        lines = [f"Contract: [b]{escape(contract_label(self.info, v))}[/b]"]
+        if v.scottish is not None:  # the Scottish game: where in the Set and Round, and who calls
+            st = v.scottish.start or v.scottish.state
+            where = "Silly Round" if st.silly else f"Player Round {st.round_no + 1}"
+            caller = f" · caller: {self.seat_word(st.caller)}" if st.caller is not None else ""
+            lines.append(f"Set {st.set_no + 1} of {v.scottish.sets}, {where}{caller}")
         if v.dealer >= 0:
-            lines.append(f"Dealer: {seat_name(v.dealer, v.seat)}" + (
-                f" · declarer: {seat_name(v.declarer, v.seat)}" if v.declarer != v.dealer else ""))
-        lines.append(f"Contract: [b]{escape(contract_label(self.info, v))}[/b]")
+            lines.append(f"Dealer: {self.seat_word(v.dealer)}" + (
+                f" · declarer: {self.seat_word(v.declarer)}" if v.declarer != v.dealer else ""))
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
-            lines.append(f"Doubles: {doubles_short(v)}."
-                         if v.doubles else "Doubles: none")
+            lines.append(f"Doubles: {escape(doubles_short(v))}." if v.doubles else "Doubles: none")
         if v.set_aside:
             lines.append(f"Set aside, face up: {cards_markup(v.set_aside)}")
-        if v.phase == "declare" and v.declarer != v.seat and v.contracts_left[v.declarer]:
+        if v.phase == "declare" and v.declarer != me and v.declarer >= 0 and v.contracts_left[v.declarer]:
             names = ", ".join(self.info.contract_name(k) for k in self.info.contracts
                               if k in v.contracts_left[v.declarer])
-            lines.append(f"[dim]Still to declare by {seat_name(v.declarer, v.seat)}: {escape(names)}[/]")
+            lines.append(f"[dim]Still to declare by {self.seat_word(v.declarer)}: {escape(names)}[/]")
         return "\n".join(lines)
 
-    def _seats_table(self, v: View) -> Table:
-        s = self.session
-        t = Table(box=None, padding=(0, 1), expand=True)
-        for col, just in (("", "left"), ("seat", "right"), ("player", "left"), ("cards", "right"),
-                          ("tricks", "right"), ("taken", "left"), ("total", "right")):
-            t.add_column(col, justify=just, no_wrap=col != "taken")  # type: ignore[arg-type]
-        for seat in range(v.players):
-            marks = ("▶" if v.to_act == seat else " ") + ("D" if seat == v.dealer else " ")
-            t.add_row(marks, str(seat), s.who(seat), str(v.hand_sizes[seat]),
-                      str(v.tricks_won[seat]), Text.from_markup(taken_text(v, self.info, seat)),
-                      str(v.totals[seat]))
+    def _scores(self, v: View) -> Table:
+        """The running totals at the side, with the last deal's points."""
+        t = Table(box=None, padding=(0, 1), expand=True, show_header=bool(v.results))
+        t.add_column("", no_wrap=True)
+        t.add_column("total", justify="right", no_wrap=True)
+        if v.results:
+            t.add_column("last", justify="right", no_wrap=True, style="dim")
+        for seat in [v.seat, *self.around()]:
+            row = [self.seat_cap(seat), str(v.totals[seat])]
+            if v.results:
+                row.append(signed(v.results[-1].added[seat]))
+            t.add_row(*row, style="bold" if seat == v.seat else "")
         return t
 
-    def _draw_table(self, v: View) -> None:
+    def _seat_facts(self, v: View, ended: DealResult | None) -> tuple[list[int], list[int]]:
+        """Cards held and tricks taken by each seat (at the end of a deal: what the deal's tricks say)."""
+        if ended is None:
+            return list(v.hand_sizes), list(v.tricks_won)
+        tricks = [0] * v.players
+        c = self.info.contract(ended.contract)
+        if c is not None and c.kind not in (DOMINO, CHINESE):
+            trump = ended.trump if c.trump else None
+            for leader, cards in ended.tricks:
+                tricks[trick_winner(leader, cards, trump, v.players)] += 1
+        return [0] * v.players, tricks
+
+    def _draw_seats(self, v: View, ended: DealResult | None) -> None:
+        s = self.session
+        held, tricks = self._seat_facts(v, ended)
+        c = self.info.contract(ended.contract if ended else v.contract)
+        in_tricks = c is not None and c.kind not in (DOMINO, CHINESE)
+        for seat_box in self.query(SeatBox):
+            seat = int((seat_box.id or "seat-0")[5:])
+            lines = [f"[dim]{escape(s.player_kind(seat))}[/]"] if self._tall() else []
+            facts = [f"{held[seat]} card{'s' if held[seat] != 1 else ''}"]
+            if in_tricks:
+                facts.append(f"{tricks[seat]} trick{'s' if tricks[seat] != 1 else ''}")
+            lines += [" · ".join(facts)] if self.size.width >= 110 else facts  # a narrow box: one per line
+            if ended is None:
+                taken = taken_text(v, self.info, seat)
+                if taken:
+                    lines.append(taken)
+            else:
+                lines.append(f"this deal {signed(ended.added[seat])}")
+            lines.append(f"total [b]{v.totals[seat]}[/b]")
+            if self.thinking == seat:
+                lines.append("[i]thinking…[/i]")
+            to_play = ended is None and v.to_act == seat and not self.paused
+            dealer = (ended.dealer if ended else v.dealer) == seat
+            seat_box.show(self.seat_cap(seat), lines, to_play, dealer)
+
+    def _draw_me(self, v: View, ended: DealResult | None) -> None:
+        """Your own place, on the rule above your hand: cards, dealer, tricks, what you took, your total."""
+        hand = self.query_one(HandView)
+        held, tricks = self._seat_facts(v, ended)
+        me = v.seat
+        parts = [f"Your hand ({held[me]} cards)"]
+        if (ended.dealer if ended else v.dealer) == me:
+            parts.append("D dealer")
+        c = self.info.contract(ended.contract if ended else v.contract)
+        if c is not None and c.kind not in (DOMINO, CHINESE):
+            parts.append(f"{tricks[me]} trick{'s' if tricks[me] != 1 else ''}")
+        taken = taken_text(v, self.info, me) if ended is None else ""
+        if taken:
+            parts.append(f"took {taken}")
+        parts.append(f"total {v.totals[me]}")
+        hand.border_title = ("▶ " if self.waiting_for_human else "") + " · ".join(parts)
+        hand.set_class(self.waiting_for_human, "to-play")
+
+    def _draw_table(self, v: View, ended: DealResult | None) -> None:
+        """The middle of the table: the trick, the Domino rows, or what the table waits for."""
         w = self.query_one("#trick", Static)
+        if ended is not None:
+            w.update(self._ended_middle(v, ended))
+            return
         c = self.info.contract(v.contract)
         me = v.seat
         if v.phase in ("draw", "deal", "over"):
-            w.update("The match is over." if v.phase == "over" else "Dealing…")
+            w.update("\n[b]The match is over.[/b]" if v.phase == "over" else "\nDealing…")
         elif v.phase == "declare":
-            w.update(f"{seat_name(v.declarer, me).capitalize()} {'are' if v.declarer == me else 'is'} "
-                     f"choosing the contract.")
+            who = self.seat_cap(v.declarer)
+            w.update(f"\n{who} {'are' if v.declarer == me else 'is'} choosing the contract"
+                     + (":" if v.declarer == me else "…"))
         elif v.phase in ("trump", "rank"):
-            what = "trumps" if v.phase == "trump" else "the starting rank"
-            w.update(f"{seat_name(v.declarer, me).capitalize()} {'name' if v.declarer == me else 'names'} {what}.")
+            what = "trumps" if v.phase == "trump" else "the starting rank of the rows"
+            w.update(f"\n[b]{escape(contract_label(self.info, v))}[/b]\n"
+                     f"{self.seat_cap(v.declarer)} {'name' if v.declarer == me else 'names'} {what}"
+                     + (":" if v.declarer == me else "…"))
         elif v.phase == "doubling":
-            who = seat_name(v.to_act, me) if v.to_act is not None else ""
-            w.update(f"Doubling round — {who} to call.\nDoubles so far: {doubles_text(v)}")
+            who = self.seat_word(v.to_act) if v.to_act is not None else ""
+            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nDoubling round: {who} to call."
+                     f"\n[dim]Doubles so far: {escape(doubles_short(v))}[/]")
+        elif v.phase == "pass-on" and v.scottish is not None:
+            to = (v.seat + v.scottish.pass_offset) % v.players
+            chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or "nobody yet"
+            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nSilly Round: everyone passes three cards "
+                     f"on to {self.seat_word(to)}.\n[dim]Chosen so far: {escape(chosen)}[/]")
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
-            lines = layout_lines(v, self.info)
+            parts: list = [Text.from_markup(f"[b]{escape(contract_label(self.info, v))}[/b]\n"), self._layout(v)]
             if v.finished:
-                lines.append("Out: " + ", ".join(seat_name(x, me) for x in v.finished))
-            w.update("\n".join(lines))
+                parts.append(Text("\nOut: " + ", ".join(self.seat_word(x) for x in v.finished)))
+            w.update(Group(*(Align.center(x) for x in parts)))
         elif c is not None and c.kind == CHINESE:
             arranged = sum(1 for a in v.deal_actions if a is HIDDEN or isinstance(a, Arrange))
             w.update(f"Chinese poker: {arranged} of {v.players} players have laid out their rows face down; "
                      f"all are shown together at the end.")
         else:
-            w.update(self._trick_text(v))
+            w.update(self._trick_grid(v))
 
-    def _trick_text(self, v: View) -> str:
+    def _layout(self, v: View) -> Text:
+        """The Domino (or Patience) rows, each rank in its own column, so that the rows read as a layout.
+
+        Every row is padded to the same width (with no-break spaces) so that, centred, the columns stay aligned.
+        """
+        c = self.info.contract(v.contract)
+        high_ace = self.info.rules.domino_ace == "high" or (c is not None and c.fixed_rank is not None)
+        nb = "\u00a0"
+        out = Text()
+        for suit in range(4):
+            red = suit in RED_SUITS
+            row = Text(SUIT_SYMBOLS[suit] + nb, style="red" if red else "bold")
+            span = v.layout[suit]
+            if span is None:
+                row.append(f"{nb}not started", style="dim")
+            else:
+                for pos in range(13):
+                    rank = pos if high_ace else (12 if pos == 0 else pos - 1)
+                    laid = span[0] <= pos <= span[1] and v.deck >> (suit * 13 + rank) & 1
+                    cell = rank_label(rank).rjust(3, nb)
+                    ink = INK["red"] if red else INK["black"]
+                    row.append(cell if laid else nb * 3, style=f"{ink} on {FACE['']} bold" if laid else "")
+            row.append(nb * (41 - len(row)))
+            out.append(row)
+            if suit < 3:
+                out.append("\n")
+        return out
+
+    def _grid(self, cells: dict[int, str], caption: str, tall: bool) -> Table:
+        """Cards (or marks) set in front of each seat: yours at the bottom, the others at their places.
+
+        On a tall screen the rows spread over the height of the table, each card under its player's name.
+        """
+        s = self.session
+        n = s.players
+        spot = {s.seat: (2, 1)}
+        for seat in range(n):
+            if seat != s.seat:
+                spot[seat] = SPOT.get(place(seat, s.seat, n) or "", (0, 1))
+        grid: list[list[Any]] = [["", "", ""] for _ in range(3)]
+        grid[1][1] = Text.from_markup(caption, justify="center")
+        aligns = ("left", "center", "right")
+        for seat, text in cells.items():
+            r, col = spot[seat]
+            if tall:
+                label = f"[dim]{escape(self.seat_cap(seat))}[/]"
+                text = f"{label}\n{text}" if r < 2 else f"{text}\n{label}"
+            elif n > 4 and seat != s.seat:  # two cards on a side: say whose is whose
+                short = "".join(w[0] for w in (place(seat, s.seat, n) or "?").split("-")).upper()
+                text = f"[dim]{short}[/] {text}" if col < 2 else f"{text} [dim]{short}[/]"
+            # Left-justified inside, the block aligned as a whole: a card's face keeps its shape.
+            grid[r][col] = Align(Text.from_markup(text, justify="left"), align=aligns[col])  # type: ignore[arg-type]
+        t = Table.grid(expand=True)
+        for just in aligns:
+            t.add_column(justify=just, ratio=1)  # type: ignore[arg-type]
+        gap = max(0, min(4, (self.query_one("#center").size.height - 16) // 3)) if tall else 0
+        for i, row in enumerate(grid):
+            for _ in range(gap if i else 0):
+                t.add_row("", "", "")
+            t.add_row(*row)
+        return t
+
+    def _tall(self) -> bool:
+        return self.size.height >= 34
+
+    def _trick_grid(self, v: View) -> Table:
+        """The trick in the middle, each card in front of the player who played it."""
         me = v.seat
-        trump = v.trump if self.info.contract(v.contract) and self.info.contract(v.contract).trump else None
-        lines = []
+        c = self.info.contract(v.contract)
+        trump = v.trump if c is not None and c.trump else None
+        total = sum(v.hand_sizes) // v.players + len(v.tricks) + (1 if v.trick else 0)
+        cells: dict[int, str] = {}
+        face = card_face if self._tall() else card_chip
         if v.trick or not v.tricks:
-            cells = []
             leader = v.leader
             for i in range(v.players):
                 seat = (leader + i) % v.players
                 if i < len(v.trick):
-                    card = card_markup(v.trick[i], "bold")
+                    cells[seat] = face(v.trick[i])
                 elif seat == v.to_act:
-                    card = "[reverse] ? [/]"
+                    cells[seat] = SLOT if self._tall() else "[reverse] ? [/]"
                 else:
-                    card = "[dim]·[/]"
-                cells.append(f"{seat_name(seat, me)}: {card}")
+                    cells[seat] = "[dim] · [/]"
             verb = "led" if v.trick else ("lead" if leader == me else "leads")
-            lines.append(f"Trick {len(v.tricks) + 1} — {seat_name(leader, me)} {verb}:   " + "    ".join(cells))
+            caption = f"Trick {len(v.tricks) + 1} of {total}\n[dim]{escape(self.seat_cap(leader))} {verb}[/]"
         else:
             leader, cards = v.tricks[-1]
             winner = trick_winner(leader, cards, trump, v.players)
-            cells = [f"{seat_name((leader + i) % v.players, me)}: {card_markup(c)}" for i, c in enumerate(cards)]
-            lines.append(f"Trick {len(v.tricks)} won by [b]{seat_name(winner, me)}[/b]:   " + "    ".join(cells))
-            lines.append(f"{seat_name(winner, me).capitalize()} to lead.")
-        if v.trick and v.tricks:
-            leader, cards = v.tricks[-1]
-            winner = trick_winner(leader, cards, trump, v.players)
-            lines.append(f"[dim]Previous trick, won by {seat_name(winner, me)}: " + ", ".join(
-                f"{card_markup(c)} ({seat_name((leader + i) % v.players, me)})" for i, c in enumerate(cards)) + "[/]")
-        return "\n".join(lines)
+            for i, card in enumerate(cards):
+                seat = (leader + i) % v.players
+                cells[seat] = face(card, "won" if seat == winner else "old")
+            took = "take" if winner == me else "takes"
+            caption = (f"Trick {len(v.tricks)} of {total}\n[b]{escape(self.seat_cap(winner))} {took} it[/b]"
+                       f"\n[dim]{escape(self.seat_cap(winner))} to lead[/]")
+        return self._grid(cells, caption, self._tall())
+
+    def _ended_middle(self, v: View, r: DealResult) -> Any:
+        """The finished deal stays on the table under its summary: its last trick, rows or finishing order."""
+        c = self.info.contract(r.contract)
+        head = f"[b]Deal {r.number} over: {escape(result_label(self.info, r))}[/b]"
+        if r.arrangements:
+            return head + "\n" + "\n".join(f"{self.seat_cap(s)}: {arrangement_text(a)}"
+                                            for s, a in enumerate(r.arrangements))
+        if c is not None and c.kind == DOMINO:
+            order = ", ".join(self.seat_word(x) for x in r.finishing)
+            return f"{head}\nFinishing order: {order}" if order else head
+        if not r.tricks:
+            return head + ("\nNot played: nobody doubled." if not r.played else "")
+        leader, cards = r.tricks[-1]
+        winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
+        face = card_face if self._tall() else card_chip
+        cells = {(leader + i) % v.players: face(x, "won" if (leader + i) % v.players == winner else "old")
+                 for i, x in enumerate(cards)}
+        took = "take" if winner == v.seat else "takes"
+        return self._grid(cells, f"{head}\nLast trick: {escape(self.seat_cap(winner))} {took} it", self._tall())
 
     def _draw_decision(self, v: View) -> None:
         hand = self.query_one(HandView)
@@ -342,15 +570,19 @@ class TableScreen(Screen):
         arrange = self.query_one(ArrangeChooser)
         box = self.query_one("#decision")
         s = self.session
+        # Cards drawn tall when the screen is tall and the whole hand fits on one row (7 columns a card).
+        hand.big = self._tall() and 7 * v.hand.bit_count() + 8 <= self.size.width - 2
         if not self.waiting_for_human:
             self.zone = None
             hand.show(v.hand)
             choices.display = False
             arrange.display = False
             if self.thinking is not None:
-                text = f"{seat_name(self.thinking, s.seat).capitalize()} ({s.who(self.thinking)}) is playing…"
+                text = f"{self.seat_cap(self.thinking)} ({s.player_kind(self.thinking)}) is playing…"
             elif s.is_over:
                 text = "The match is over."
+            elif self.paused:
+                text = "The deal is over: Enter for the next deal."
             else:
                 text = "…"
             self.query_one("#prompt", Static).update(text)
@@ -525,7 +757,7 @@ class TableScreen(Screen):
             self.notify("Wait for the computer player to finish its move.", timeout=4)
             return
         try:
-            undone = self.session.take_back()
+            undone = self.session.take_back(skip_forced=not self.confirm_forced)
         except BarbuError as e:
             self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
             return
@@ -540,15 +772,15 @@ class TableScreen(Screen):
             body = "No trick has been completed in this deal yet."
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
             body = "Cards laid so far, in order:\n" + "\n".join(
-                f"  {seat_name(seat, v.seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
+                f"  {self.seat_word(seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
         else:
             trump = v.trump if c is not None and c.trump else None
             rows = []
             for i, (leader, cards) in enumerate(v.tricks, start=1):
                 winner = trick_winner(leader, cards, trump, v.players)
-                played = "  ".join(f"{seat_name((leader + j) % v.players, v.seat)} {card_markup(x)}"
+                played = "  ".join(f"{self.seat_word((leader + j) % v.players)} {card_markup(x)}"
                                    for j, x in enumerate(cards))
-                rows.append(f"  {i:>2}. {played}   → {seat_name(winner, v.seat)}")
+                rows.append(f"  {i:>2}. {played}   → {self.seat_word(winner)}")
             body = "[b]Last trick[/b]\n" + rows[-1] + "\n\n[b]All tricks of this deal[/b]\n" + "\n".join(rows)
         self.app.push_screen(InfoDialog("Tricks", body))
 
@@ -562,12 +794,12 @@ class TableScreen(Screen):
         t.add_column("contract")
         t.add_column("doubles")
         for s in range(v.players):
-            t.add_column(seat_name(s, v.seat), justify="right")
+            t.add_column(self.seat_word(s), justify="right")
         running = [0] * v.players
         for r in v.results:
             added = r.added
             running = [a + b for a, b in zip(running, added)]
-            t.add_row(str(r.number), seat_name(r.declarer, v.seat),
+            t.add_row(str(r.number), self.seat_word(r.declarer),
                       result_label(self.info, r) + ("" if r.played else " (not played)"),
                       str(len(r.doubles)),
                       *(f"{signed(x)} → {tot}" for x, tot in zip(added, running)))
@@ -578,32 +810,34 @@ class TableScreen(Screen):
     # ---------------------------------------------------------------- deal and match ends
     def _show_deal_over(self, results: list) -> None:
         self.paused = True
+        self.ended = list(results)
+        self.redraw()
         v = self.session.view()
         parts = []
         for r in results:
             parts.append(f"[b]Deal {r.number}: {escape(result_label(self.info, r))}[/b], "
-                         f"declared by {seat_name(r.declarer, v.seat)}")
+                         f"declared by {self.seat_word(r.declarer)}")
             if not r.played:
                 parts.append("Not played: nobody doubled a negative contract, so its points were shared.")
             if r.doubles:
                 parts.append("Doubles settled pair by pair (the difference of the two scores, twice if redoubled):")
                 parts += [f"  {escape(line)}" for line in
-                          settlement_words(r.base, r.doubles, lambda s: seat_name(s, v.seat))]
+                          settlement_words(r.base, r.doubles, lambda s: self.seat_word(s))]
             c = self.info.contract(r.contract)
             if r.arrangements:
                 for s, a in enumerate(r.arrangements):
-                    parts.append(f"  {seat_name(s, v.seat)}: {arrangement_text(a)}")
+                    parts.append(f"  {self.seat_word(s)}: {arrangement_text(a)}")
             elif c is not None and c.kind == DOMINO and r.finishing:
-                parts.append("Finishing order: " + ", ".join(seat_name(x, v.seat) for x in r.finishing))
+                parts.append("Finishing order: " + ", ".join(self.seat_word(x) for x in r.finishing))
             elif r.tricks:
                 leader, cards = r.tricks[-1]
                 winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
-                parts.append(f"Last trick, won by {seat_name(winner, v.seat)}: " + ", ".join(
-                    f"{card_markup(x)} ({seat_name((leader + i) % v.players, v.seat)})" for i, x in enumerate(cards)))
+                parts.append(f"Last trick, won by {self.seat_word(winner)}: " + ", ".join(
+                    f"{card_markup(x)} ({self.seat_word((leader + i) % v.players)})" for i, x in enumerate(cards)))
             t = Table(box=None)
             t.add_column("")
             for s in range(v.players):
-                t.add_column(seat_name(s, v.seat), justify="right")
+                t.add_column(self.seat_word(s), justify="right")
             t.add_row("contract points", *(str(x) for x in r.base))
             if r.doubles:
                 t.add_row("doubles", *(signed_points(x - y) for x, y in zip(r.scores, r.base)))
@@ -617,6 +851,7 @@ class TableScreen(Screen):
 
         def resume(_: Any = None) -> None:
             self.paused = False
+            self.ended = []
             self.advance()
 
         self.app.push_screen(DealOverDialog("Deal over", body), resume)
@@ -632,6 +867,6 @@ class TableScreen(Screen):
         t.add_column("seat")
         t.add_column("player")
         t.add_column("total", justify="right")
-        for place, s in enumerate(standings, start=1):
-            t.add_row(str(place), seat_name(s, v.seat), self.session.who(s), str(v.totals[s]))
+        for rank, s in enumerate(standings, start=1):
+            t.add_row(str(rank), self.seat_word(s), self.session.who(s), str(v.totals[s]))
         self.app.push_screen(MatchOverDialog("Match over", t), lambda _=None: self.app.exit(0))

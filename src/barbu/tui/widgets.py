@@ -16,7 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..classic.chinese import ROW_NAMES, Arrange, fouled
-from .labels import card_markup, row_category, sorted_cards
+from .labels import card_chip, card_face, card_markup, row_category, sorted_cards
 
 
 def by_rank(mask: int) -> list[int]:
@@ -46,6 +46,7 @@ class HandView(SuitColouredLinks, Static):
         self.cursor = 0
         self.legal: frozenset[int] = frozenset()
         self.active = False
+        self.big = False  # cards drawn three lines tall, on a roomy screen
 
     def show(self, hand: int, legal: Iterable[int] = (), active: bool = False) -> None:
         """Show ``hand``; when ``active`` the cursor is on (and keeps to) a card the person may play."""
@@ -80,16 +81,31 @@ class HandView(SuitColouredLinks, Static):
         self._draw()
 
     def _draw(self) -> None:
-        groups: dict[int, list[str]] = {}
+        groups: dict[int, list[list[str]]] = {}
         for i, c in enumerate(self.cards):
-            style = ""
+            state = ""
             if self.active:
-                style = "bold" if c in self.legal else "dim"
-                if i == self.cursor:
-                    style = "reverse bold"
-            groups.setdefault(c // 13, []).append(f"[@click=screen.card_clicked({int(c)})]{card_markup(c, style)}[/]")
-        text = "  [dim]│[/]  ".join(" ".join(g) for g in groups.values())
-        self.update(text or "[dim]no cards[/]")
+                state = "cursor" if i == self.cursor else ("" if c in self.legal else "dim")
+            drawn = card_face(c, state) if self.big else card_chip(c, state)
+            # Each line of a card is a link to it: a click anywhere on the card plays it.
+            groups.setdefault(c // 13, []).append(
+                [f"[@click=screen.card_clicked({int(c)})]{line}[/]" for line in drawn.split("\n")])
+        if not groups:
+            self.update("[dim]no cards in your hand[/]")
+            return
+        rows = len(next(iter(groups.values()))[0])
+        self.update("\n".join("   ".join(" ".join(card[r] for card in g) for g in groups.values())
+                              for r in range(rows)))
+
+
+class SeatBox(Static):
+    """Another player at the table: the place and who plays it in the title, then cards, tricks,
+    what was taken and the score; the border lights up when it is this player's turn."""
+
+    def show(self, title: str, lines: list[str], to_play: bool, dealer: bool) -> None:
+        self.border_title = ("▶ " if to_play else "") + title + (" · D" if dealer else "")
+        self.set_class(to_play, "to-play")
+        self.update("\n".join(lines))
 
 
 class ChoiceList(OptionList, can_focus=False):
