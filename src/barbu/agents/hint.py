@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..classic.view import View
+from ..core.cards import CARDS
 from .search import SearchAgent
 
 
@@ -21,7 +22,12 @@ class Hint:
     alternatives: tuple[tuple[Any, float], ...] = ()  # (action, mean points for the seat), best first
 
 
-def hint(view: View, label: Callable[[Any], str] = str, seed: int | None = None, samples: int = 60,
+def hint_label(action: Any) -> str:
+    """An action as a player reads it: a card as A♠, anything else by its text."""
+    return CARDS[action].display() if isinstance(action, int) and not isinstance(action, bool) else str(action)
+
+
+def hint(view: View, label: Callable[[Any], str] = hint_label, seed: int | None = None, samples: int = 60,
          seconds: float = 1.5, highest_wins: bool = True) -> Hint:
     """The strongest player's choice for this view, with its reason in words."""
     if not view.legal:

@@ -16,7 +16,6 @@ JSON Lines layout, one object per line:
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +24,9 @@ from typing import IO, Any, Iterable
 from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..classic.chinese import fouled
 from ..core.cards import CARDS, RANKS, SUITS, CardSet
-from ..core import safejson
 from ..core.chance import verify_chance
-from ..core.errors import BarbuError, RecordError, UnreadableFile
+from .lines import published_key, read_lines, record_objects, write_lines
+from ..core.errors import BarbuError, RecordError
 from ..classic.match import CHANCE, DealResult, Match
 from ..classic.ruleset import Ruleset
 from ..classic.series import exact
@@ -122,39 +121,14 @@ def number_in(x: object) -> "int | Fraction":
 
 def write_record(match: Match, out: "str | Path | IO[str]", header: dict[str, Any] | None = None) -> None:
     """Write the JSON Lines record of ``match`` (finished or not) to a path or an open file."""
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record_lines(match, header))
-    if isinstance(out, (str, Path)):
-        path = Path(out)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)  # never leave a half-written record behind
-    else:
-        out.write(text)
+    write_lines(record_lines(match, header), out)
 
 
 # ---------------------------------------------------------------- reading
 def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
     """Parse a JSON Lines record; every problem names its line."""
-    if isinstance(source, (str, Path)):
-        try:
-            lines: Iterable[str] = Path(source).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise UnreadableFile(f"cannot read {source}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise UnreadableFile(f"{source} is not a text file: is it a match record?") from None
-    else:
-        lines = source
     record: Record | None = None
-    for no, raw in enumerate(lines, start=1):
-        raw = raw.strip()
-        if not raw:
-            continue
-        try:
-            obj = safejson.loads(raw)
-        except safejson.JsonError as e:
-            raise RecordError(str(e), no) from None
-        if not isinstance(obj, dict) or "type" not in obj:
-            raise RecordError("each line must be a JSON object with a \"type\"", no)
+    for no, obj in record_objects(read_lines(source)):
         kind = obj["type"]
         if record is None:
             if kind != "header":
@@ -201,15 +175,9 @@ def verify_deals(record: Record) -> list[int] | None:
     lines whose deal, draw or cut is not the one the key produces (empty: all
     verified).
     """
-    chance = record.header.get("chance")
-    if not isinstance(chance, dict) or chance.get("method") != "hmac-sha256":
+    secret = published_key(record.header)
+    if secret is None:
         return None
-    try:
-        secret = bytes.fromhex(str(chance.get("secret", "")))
-    except ValueError:
-        raise RecordError("the header's chance key is not hexadecimal", 1) from None
-    if len(secret) < 16:
-        raise RecordError("the header's chance key is too short", 1)
     m = Match(record.rules, record.seed)
     actions = []
     for no, text in record.actions:

@@ -12,13 +12,13 @@ Records are built in memory (`record_lines`, `parse_record`); only
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..core import safejson
 from ..core.chance import verify_chance
+from .lines import published_key, read_lines, record_objects, write_lines
 from ..core.errors import BarbuError, RecordError
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
@@ -54,8 +54,7 @@ def deal_line(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_record(game: BesigueGame, path: "str | Path", header: dict[str, Any] | None = None) -> None:
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in record_lines(game, header))
-    Path(path).write_text(text, encoding="utf-8")
+    write_lines(record_lines(game, header), path)
 
 
 @dataclass
@@ -74,15 +73,7 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
     game: BesigueGame | None = None
     header: dict[str, Any] = {}
     problems: list[str] = []
-    for no, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = safejson.loads(raw)
-        except safejson.JsonError as e:
-            raise RecordError(str(e), no) from None
-        if not isinstance(obj, dict) or "type" not in obj:
-            raise RecordError("each line must be a JSON object with a \"type\"", no)
+    for no, obj in record_objects(lines):
         kind = obj["type"]
         if game is None:
             if kind != "header" or obj.get("format") != FORMAT:
@@ -131,26 +122,16 @@ def verify_deals(rep: BesigueReplay) -> list[int] | None:
     the order of the action lines) of the chance events the key does not
     give: empty means nobody chose the cards.
     """
-    chance = rep.header.get("chance")
-    if not isinstance(chance, dict) or chance.get("method") != "hmac-sha256":
+    secret = published_key(rep.header)
+    if secret is None:
         return None
-    try:
-        secret = bytes.fromhex(str(chance.get("secret", "")))
-    except ValueError:
-        raise RecordError("the header's chance key is not hexadecimal", 1) from None
-    if len(secret) < 16:
-        raise RecordError("the header's chance key is too short", 1)
     g = rep.game
     actions = [g.parse_action(text) for _, text in g.log]
     return verify_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)
 
 
 def read_record(path: "str | Path") -> BesigueReplay:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    return replay_lines(text.splitlines())
+    return replay_lines(read_lines(path))
 
 
 def is_besigue_record(path: "str | Path") -> bool:

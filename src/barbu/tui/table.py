@@ -37,11 +37,11 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from ..core.cards import CARDS, SUIT_SYMBOLS
+from ..core.cards import SUIT_SYMBOLS
 from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
-from ..agents.hint import hint
+from ..agents.hint import hint, hint_label
 from ..guide import Guide, rules_guide, settlement_words
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
@@ -742,13 +742,11 @@ class TableScreen(Screen):
         s = self.session
         v = s.view()
         moves = s.moves
-        def label(a: Any) -> str:
-            return CARDS[a].display() if isinstance(a, int) and not isinstance(a, bool) else str(a)
-        h = await asyncio.to_thread(hint, v, label, None, 60, 1.5, self.info.highest_wins)
+        h = await asyncio.to_thread(hint, v, hint_label, None, 60, 1.5, self.info.highest_wins)
         if s.moves != moves:
             return
         self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would choose "
-                                                f"{escape(label(h.action))}.[/b]\n\n{escape(h.reason)}\n\n"
+                                                f"{escape(hint_label(h.action))}.[/b]\n\n{escape(h.reason)}\n\n"
                                                 "[dim]It sees only what you see.[/dim]"))
 
     def action_take_back(self) -> None:

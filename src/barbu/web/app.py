@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..core import safejson
 from ..agents import AGENT_KINDS
-from ..agents.hint import hint
+from ..agents.hint import hint_label, hint
 from ..core.cards import CARDS
 from ..core.errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
@@ -341,10 +341,6 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
         busy.discard(conn)
     conn.send(dumps({"type": "hint", "version": version,
                      "action": hint_label(h.action), "text": action_text(h.action), "reason": h.reason}))
-
-
-def hint_label(action: Any) -> str:
-    return CARDS[action].display() if isinstance(action, int) and not isinstance(action, bool) else str(action)
 
 
 def action_text(action: Any) -> str:
