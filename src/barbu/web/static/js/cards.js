@@ -141,6 +141,14 @@ export function cardElement(card, tag = "span", { compact = false } = {}) {
   return el;
 }
 
+// A face-down card (an opponent's hand, the stock), drawn by CSS like the back of a real card.
+export function cardBack() {
+  const el = document.createElement("span");
+  el.className = "card back";
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
 // Replace card tokens in an action text by their symbols: "pass 7H 8S" -> "pass 7♥ 8♠".
 export function prettyCards(text) {
   return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, r, s) => rankLabel(r) + SYMBOLS[s]);
