@@ -211,6 +211,22 @@ async def test_a_forced_no_declaration_is_made_with_a_note(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_with_confirm_forced_the_lone_choice_waits_for_the_person(tmp_path):
+    g = deal_game(["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
+                  ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"], "8C")
+    app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0, confirm_forced=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"ah", "enter")
+        await settle(pilot)
+        assert g.to_act() == 0 and [str(a) for a in g.legal_actions()] == ["no-declaration"]
+        assert "nothing to declare" not in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any(t == "no-declaration" for _, t in g.log)
+
+
+@pytest.mark.asyncio
 async def test_an_illegal_card_is_refused_with_the_engines_reason_and_nothing_changes(tmp_path):
     # The last tricks: the computer leads, and seat 0 must follow suit.
     g = endgame(["AS", "9S", "7H", "9H"], ["KS", "8S", "8H", "TH"], trump=SPADES, leader=1)

@@ -74,7 +74,7 @@ class BarbuApp(App[int]):
     def table_screen(self) -> TableScreen | BesigueTableScreen:
         """The table for the session's game: Bésigue has a table of its own."""
         if isinstance(self.session, BesigueSession):
-            return BesigueTableScreen(self.session, self.delay)
+            return BesigueTableScreen(self.session, self.delay, self.confirm_forced)
         return TableScreen(self.session, self.delay, self.confirm_forced)
 
     @property

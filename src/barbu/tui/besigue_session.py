@@ -49,8 +49,10 @@ def settings_from_args(args: Any) -> Settings:
     if args.save and save.exists():  # said before the game opens; never overwritten
         raise SaveError(f"{save} already exists: resume it with barbu play --resume {save}, "
                         "or choose another file with --save")
-    return besigue_settings(args.rules, 0 if args.seat is None else args.seat, args.opponents, args.seed,
-                            args.delay, save, bool(args.save))
+    settings = besigue_settings(args.rules, 0 if args.seat is None else args.seat, args.opponents, args.seed,
+                                args.delay, save, bool(args.save))
+    settings.confirm_forced = bool(getattr(args, "confirm_forced", False))
+    return settings
 
 
 def resume_from_args(args: Any) -> BesigueSession:

@@ -168,10 +168,11 @@ class BesigueTableScreen(Screen):
     #b-bottom #command { border: none; height: 1; padding: 0 1; background: $boost; }
     """
 
-    def __init__(self, session: BesigueSession, delay: float = 0.6) -> None:
+    def __init__(self, session: BesigueSession, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
+        self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
         self.slots: list[Slot] = []  # hand then laid cards, in the order the cursor moves along them
         self.cursor = 0
         self.zone: str | None = None  # where Enter acts: "cards" or "list"
@@ -246,7 +247,7 @@ class BesigueTableScreen(Screen):
                 continue
             if actor == s.seat:
                 legal = s.view().legal
-                if len(legal) == 1:  # a forced choice is made for the person, with a note
+                if len(legal) == 1 and not self.confirm_forced:  # a forced choice is made for the person, with a note
                     self._forced(legal[0])
                     continue
                 self.redraw()

@@ -55,14 +55,15 @@ def play(args: argparse.Namespace) -> int:
     from .app import BarbuApp
     if args.delay < 0:
         raise RulesetError("--delay cannot be negative")
+    confirm_forced = bool(getattr(args, "confirm_forced", False))
     if args.resume and is_besigue_record(args.resume):
-        app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay)
+        app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay, confirm_forced=confirm_forced)
     elif args.resume:
         session = Session.resume(args.resume, seat=args.seat)
         if args.opponents:  # new strengths for the computer seats of the resumed match
             kinds = parse_opponents(args.opponents, session.players, session.seat)
             session = Session(session.match, session.seat, {**session.strengths, **kinds}, session.save_path)
-        app = BarbuApp(session=session, delay=args.delay, confirm_forced=bool(getattr(args, "confirm_forced", False)))
+        app = BarbuApp(session=session, delay=args.delay, confirm_forced=confirm_forced)
     else:
         app = BarbuApp(settings_from_args(args), setup=not args.start)
     code = app.run()
