@@ -1,20 +1,11 @@
 // The lobby: create a table (game, players, options), list open tables to join or watch.
 
+import { el } from "./dom.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k.startsWith("data-")) e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 function currentPreset() {
   return catalogue.find((p) => p.name === $("preset").value);

@@ -6,7 +6,9 @@
 // anything else as a button, and a typed action when the list is too long to send.
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
-import { forgetSeat, loadCreator, loadSeat, postJSON, saveSeat, TableSocket } from "./net.js";
+import { el } from "./dom.js";
+import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
+import { addBot, seatingOpen, seatRows, takeSeat } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,17 +24,6 @@ let log = []; // this deal's actions, as {seq, seat, action}
 let dealsSeen = null;
 let endDismissed = false;
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "title" || k === "role") e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 
 // ------------------------------------------------------------------ names and labels
 function seatName(s) {
@@ -228,70 +219,26 @@ function render() {
 }
 
 function renderSeatsPanel() {
-  const panel = $("seats-panel");
-  const show = info.status === "open" || (mySeat === null && info.seats.some((s) => s.kind === "open"));
-  panel.hidden = !show;
+  const show = seatingOpen(info, mySeat);
+  $("seats-panel").hidden = !show;
   if (!show) return;
-  const box = $("seat-rows");
-  box.replaceChildren(...info.seats.map((s) => {
-    const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
-    row.append(el("span", { class: "seat-no", textContent: `Seat ${s.seat}` }));
-    if (s.kind === "open") {
-      row.append(el("span", { class: "muted", textContent: "free" }));
-      if (mySeat === null) {
-        const take = el("button", { type: "button", class: "primary", textContent: "Take this seat", "data-seat-take": s.seat });
-        take.addEventListener("click", () => takeSeat(s.seat));
-        row.append(take);
+  $("seat-rows").replaceChildren(...seatRows(info, mySeat, {
+    take: async (seat) => {
+      const table = await takeSeat(tableId, seat, $("name"), $("seat-error"));
+      if (table) {
+        info = table;
+        socket.reconnect();
       }
-      const strength = el("select", { "data-seat-strength": s.seat, title: "strength" },
-        ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
-      const bot = el("button", { type: "button", textContent: "Add a computer player", "data-seat-bot": s.seat });
-      bot.addEventListener("click", () => addBot(s.seat, strength.value));
-      row.append(strength, bot);
-    } else {
-      row.append(el("strong", { textContent: s.name }));
-      if (s.seat === mySeat) {
-        row.append(el("span", { class: "muted", textContent: "(you)" }));
-        if (info.status === "open") {
-          const leave = el("button", { type: "button", textContent: "Leave this seat", "data-seat-leave": s.seat });
-          leave.addEventListener("click", () => socket.send("leave"));
-          row.append(leave);
-        }
+    },
+    bot: async (seat, strength) => {
+      const table = await addBot(tableId, seat, strength, $("seat-error"));
+      if (table) {
+        info = table;
+        render();
       }
-    }
-    return row;
+    },
+    leave: () => socket.send("leave"),
   }));
-}
-
-async function takeSeat(seat) {
-  $("seat-error").textContent = "";
-  const name = $("name").value.trim();
-  if (!name) {
-    $("seat-error").textContent = "Choose a display name first.";
-    $("name").focus();
-    return;
-  }
-  localStorage.setItem("barbu:name", name);
-  try {
-    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, { seat, name });
-    saveSeat(tableId, { token: data.token, seat, name });
-    info = data.table;
-    socket.reconnect();
-  } catch (e) {
-    $("seat-error").textContent = e.message;
-  }
-}
-
-async function addBot(seat, strength) {
-  $("seat-error").textContent = "";
-  try {
-    const token = loadCreator(tableId) || (loadSeat(tableId) || {}).token;
-    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength, token });
-    info = data.table;
-    render();
-  } catch (e) {
-    $("seat-error").textContent = e.message;
-  }
 }
 
 // Seat k places around the table: you at the bottom, then clockwise on screen in playing order.

@@ -1,0 +1,73 @@
+// The seating panel every table page shares: who sits where, taking a seat, giving one to a computer player.
+import { el } from "./dom.js";
+import { loadCreator, loadSeat, postJSON, saveSeat } from "./net.js";
+
+// Whether the panel shows: while the table waits for players, or to a visitor while a seat is free.
+export function seatingOpen(info, mySeat) {
+  return info.status === "open" || (mySeat === null && info.seats.some((s) => s.kind === "open"));
+}
+
+// One row a seat: a free seat offers "Take this seat" (to a visitor) and a computer player of a chosen
+// strength; your own seat, while the table waits, "Leave this seat".  `on` holds take, bot and leave.
+export function seatRows(info, mySeat, on) {
+  return info.seats.map((s) => {
+    const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
+    row.append(el("span", { class: "seat-no", textContent: `Seat ${s.seat}` }));
+    if (s.kind === "open") {
+      row.append(el("span", { class: "muted", textContent: "free" }));
+      if (mySeat === null) {
+        const take = el("button", { type: "button", class: "primary", textContent: "Take this seat", "data-seat-take": s.seat });
+        take.addEventListener("click", () => on.take(s.seat));
+        row.append(take);
+      }
+      const strength = el("select", { "data-seat-strength": s.seat, title: "strength" },
+        ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
+      const bot = el("button", { type: "button", textContent: "Add a computer player", "data-seat-bot": s.seat });
+      bot.addEventListener("click", () => on.bot(s.seat, strength.value));
+      row.append(strength, bot);
+    } else {
+      row.append(el("strong", { textContent: s.name }));
+      if (s.seat === mySeat) {
+        row.append(el("span", { class: "muted", textContent: "(you)" }));
+        if (info.status === "open") {
+          const leave = el("button", { type: "button", textContent: "Leave this seat", "data-seat-leave": s.seat });
+          leave.addEventListener("click", () => on.leave());
+          row.append(leave);
+        }
+      }
+    }
+    return row;
+  });
+}
+
+// Take `seat` under the name typed in `nameInput`: the table's public facts, or null with the reason in `errorBox`.
+export async function takeSeat(tableId, seat, nameInput, errorBox) {
+  errorBox.textContent = "";
+  const name = nameInput.value.trim();
+  if (!name) {
+    errorBox.textContent = "Choose a display name first.";
+    nameInput.focus();
+    return null;
+  }
+  localStorage.setItem("barbu:name", name);
+  try {
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, { seat, name });
+    saveSeat(tableId, { token: data.token, seat, name });
+    return data.table;
+  } catch (e) {
+    errorBox.textContent = e.message;
+    return null;
+  }
+}
+
+// Give `seat` to a computer player (the creator's credential, or a seated player's where the table allows it).
+export async function addBot(tableId, seat, strength, errorBox) {
+  errorBox.textContent = "";
+  try {
+    const token = loadCreator(tableId) || (loadSeat(tableId) || {}).token;
+    return (await postJSON(`/api/tables/${encodeURIComponent(tableId)}/bots`, { seat, strength, token })).table;
+  } catch (e) {
+    errorBox.textContent = e.message;
+    return null;
+  }
+}
