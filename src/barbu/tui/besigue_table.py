@@ -27,7 +27,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
@@ -36,6 +35,7 @@ from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
 from ..guide import rules_guide
 from . import bindings
+from .command_screen import CommandScreen
 from .besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .table import guide_renderables
@@ -140,8 +140,10 @@ class CardRow(SuitColouredLinks, Static):
         self.update(markup)
 
 
-class BesigueTableScreen(Screen):
+class BesigueTableScreen(CommandScreen):
     """The table of one Bésigue game: the person against one computer player."""
+
+    COMMANDS = COMMANDS
 
     BINDINGS = bindings.BESIGUE_TABLE
     DEFAULT_CSS = """
@@ -602,19 +604,6 @@ class BesigueTableScreen(Screen):
                 choices.action_cursor_up()
             else:
                 choices.action_cursor_down()
-
-    @on(CommandInput.Submitted)
-    async def on_command(self, event: CommandInput.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if not text:
-            self.activate()
-            return
-        command = COMMANDS.get(" ".join(text.lower().split()))
-        if command:
-            await self.run_action(command)
-            return
-        self.submit(text)
 
     def activate(self) -> None:
         """Enter on an empty command line: play or choose what the cursor is on."""

@@ -34,7 +34,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from ..core.cards import SUIT_SYMBOLS
@@ -48,6 +47,7 @@ from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
 from . import bindings
+from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup, cards_markup,
                      contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text, place,
@@ -101,8 +101,10 @@ def guide_renderables(guide: Guide) -> list:
     return out
 
 
-class TableScreen(Screen):
+class TableScreen(CommandScreen):
     """The table of one match with one person and computer players."""
+
+    COMMANDS = COMMANDS
 
     BINDINGS = bindings.TABLE
 
@@ -640,19 +642,6 @@ class TableScreen(Screen):
             self.zone = "list"
         elif hand.active:
             hand.jump_suit(-1 if key == "up" else 1)
-
-    @on(CommandInput.Submitted)
-    async def on_command(self, event: CommandInput.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if not text:
-            self.activate()
-            return
-        command = COMMANDS.get(" ".join(text.lower().split()))
-        if command:
-            await self.run_action(command)
-            return
-        self.submit(text)
 
     def activate(self) -> None:
         """Enter on an empty command line: choose what the cursor is on."""
