@@ -629,22 +629,7 @@ class BesigueTableScreen(CommandScreen):
             c, laid = self.slots[index]
             self.submit(Play(type_of(c), laid))
 
-    def action_clear(self) -> None:
-        self.query_one(CommandInput).value = ""
-        self.say("")
-
     # ---------------------------------------------------------------- commands
-    def action_save(self) -> None:
-        try:
-            path = self.session.save()
-        except OSError as e:
-            self.say(f"Could not save the record: {e}", error=True)
-            return
-        self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
-
-    async def action_quit(self) -> None:
-        await self.app.action_quit()
-
     def action_help(self) -> None:
         body = Group(Text.from_markup(bindings.BESIGUE_KEYS_HELP + "\n"),
                      *guide_renderables(rules_guide(self.session.rules)))

@@ -15,6 +15,7 @@ class CommandScreen(Screen):
     (``COMMANDS``: word → the action of its key) runs that action, and any other text is a move to play."""
 
     COMMANDS: dict[str, str] = {}
+    session: Any  # the game behind the table; its save() writes the record and gives the path (None: saving is off)
 
     @on(CommandInput.Submitted)
     async def on_command(self, event: CommandInput.Submitted) -> None:
@@ -29,8 +30,27 @@ class CommandScreen(Screen):
             return
         self.submit(text)
 
+    def action_clear(self) -> None:
+        self.query_one(CommandInput).value = ""
+        self.say("")
+
+    def action_save(self) -> None:
+        try:
+            path = self.session.save()
+        except OSError as e:
+            self.say(f"Could not save the record: {e}", error=True)
+            return
+        self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
+
+    async def action_quit(self) -> None:
+        await self.app.action_quit()
+
     def activate(self) -> None:
         """Enter on an empty command line."""
+        raise NotImplementedError
+
+    def say(self, text: str, error: bool = False) -> None:
+        """A line under the table: a note, or a refusal in the engine's words."""
         raise NotImplementedError
 
     def submit(self, choice: Any) -> bool:

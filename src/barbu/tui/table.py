@@ -681,22 +681,7 @@ class TableScreen(CommandScreen):
         if self.zone == "arrange":
             self.submit(self.query_one(ArrangeChooser).arrangement())
 
-    def action_clear(self) -> None:
-        self.query_one(CommandInput).value = ""
-        self.say("")
-
     # ---------------------------------------------------------------- commands
-    def action_save(self) -> None:
-        try:
-            path = self.session.save()
-        except OSError as e:
-            self.say(f"Could not save the record: {e}", error=True)
-            return
-        self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
-
-    async def action_quit(self) -> None:
-        await self.app.action_quit()
-
     def action_help(self) -> None:
         v = self.session.view()
         c = self.info.contract(v.contract)

@@ -6,7 +6,7 @@
 import { cardBack, cardElement, cardLabel, prettyCards, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, seatingOpen, seatRows, takeSeat } from "./seating.js";
+import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -549,20 +549,7 @@ function renderEnd() {
 
 // ------------------------------------------------------------------ wiring
 $("name").value = localStorage.getItem("barbu:name") || "";
-$("invite").addEventListener("click", async () => {
-  const url = `${location.origin}/t/${tableId}`;
-  $("invite-box").hidden = false;
-  $("invite-link").value = url;
-  $("invite-link").select();
-  let note;
-  try {
-    await navigator.clipboard.writeText(url);
-    note = "copied";
-  } catch {
-    note = "copy it from here";
-  }
-  $("invite-note").textContent = note;
-});
+wireInvite(tableId);
 $("rematch").addEventListener("click", () => socket.send("rematch"));
 $("hint-button").addEventListener("click", () => {
   $("hint-button").disabled = true;

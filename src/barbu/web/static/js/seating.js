@@ -71,3 +71,26 @@ export async function addBot(tableId, seat, strength, errorBox) {
     return null;
   }
 }
+
+// The Invite button: the link built from the address this page was opened at, copied when the browser allows;
+// a page opened at a local address says how friends on the network can reach the server.
+export function wireInvite(tableId) {
+  document.getElementById("invite").addEventListener("click", async () => {
+    const url = `${location.origin}/t/${tableId}`;
+    document.getElementById("invite-box").hidden = false;
+    const field = document.getElementById("invite-link");
+    field.value = url;
+    field.select();
+    let note;
+    try {
+      await navigator.clipboard.writeText(url);
+      note = "copied";
+    } catch {
+      note = "copy it from here";
+    }
+    const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
+    if (local) note += " — this address works only on this computer: for friends on your network, start the server " +
+      "with barbu serve --host 0.0.0.0 and open the page at this computer's network address";
+    document.getElementById("invite-note").textContent = note;
+  });
+}

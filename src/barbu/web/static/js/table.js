@@ -8,7 +8,7 @@
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { el } from "./dom.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, seatingOpen, seatRows, takeSeat } from "./seating.js";
+import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
 
 const $ = (id) => document.getElementById(id);
@@ -800,23 +800,7 @@ function renderEnd() {
 
 // ------------------------------------------------------------------ wiring
 $("name").value = localStorage.getItem("barbu:name") || "";
-$("invite").addEventListener("click", async () => {
-  const url = `${location.origin}/t/${tableId}`;
-  $("invite-box").hidden = false;
-  $("invite-link").value = url;
-  $("invite-link").select();
-  let note;
-  try {
-    await navigator.clipboard.writeText(url);
-    note = "copied";
-  } catch {
-    note = "copy it from here";
-  }
-  const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
-  if (local) note += " — this address works only on this computer: for friends on your network, start the server " +
-    "with barbu serve --host 0.0.0.0 and open the page at this computer's network address";
-  $("invite-note").textContent = note;
-});
+wireInvite(tableId);
 $("rematch").addEventListener("click", () => socket.send("rematch"));
 $("hint-button").addEventListener("click", () => {
   $("hint-button").disabled = true;
