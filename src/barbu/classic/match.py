@@ -8,7 +8,7 @@ None when the match is over), `legal_actions()` lists exactly what may be
 done, and `apply()` advances.  An illegal action raises `IllegalAction` with
 the reason and leaves the state as it was.  What differs between families is
 data: the contract table, the deck, the options and a series-end hook, all
-from `barbu.presets`.  The card-play phase is the hot path: it works on raw
+from `barbu.classic.presets`.  The card-play phase is the hot path: it works on raw
 int bitmasks and keeps its bookkeeping small.
 """
 

@@ -88,7 +88,7 @@ def _opt(*args: Any, **kwargs: Any) -> Any:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One complete, immutable choice of rules.  Build it with `barbu.presets.ruleset`."""
+    """One complete, immutable choice of rules.  Build it with `barbu.ruleset` (`ruleset` below)."""
 
     preset: str = "classic"
     family: str = "classic"
