@@ -18,10 +18,10 @@ FLOORS = [
     ("core",),
     ("classic",),
     ("scottish", "besigue"),
-    ("records", "games", "guide"),
+    ("records", "games", "guide", "scorekeeper"),
     ("agents",),
     ("arena",),
-    ("cli", "tui", "web"),
+    ("cli", "tui", "web", "rl"),
 ]
 
 
