@@ -47,6 +47,7 @@ class Match:
         "won", "tricks_won", "winners", "trick_log", "in_hands", "hearts_broken", "heart_mode",
         "playable", "layout", "finished", "domino_passes", "results", "totals", "deal_start", "_late",
         "_dbl_cache", "head_mask", "stop_mask", "_deck_list", "set_aside", "bonus_turn", "passes_in_row", "arranged",
+        "lenient",
     )
 
     def __new__(cls, rules: Ruleset | str = "classic", seed: int | None = None) -> "Match":
@@ -89,6 +90,8 @@ class Match:
         self.results: list[DealResult] = []
         self.totals = [0] * self.n
         self.deal_start = -1  # index in history of the current deal's Deal action
+        # A scorekeeper records doubles made at a real table: a missed obligation is flagged there, not refused.
+        self.lenient = False
         self._reset_deal()
 
     # ------------------------------------------------------------------ basics
@@ -328,7 +331,7 @@ class Match:
             fresh = []
             redo = [p for p in self._redoublable(s) if self._late_double(p, s)]
         subsets = _subsets(tuple(sorted(fresh + redo)))
-        if self.must_double_dealer(s) and self.dealer in fresh:
+        if self.must_double_dealer(s) and self.dealer in fresh and not self.lenient:
             return tuple(d for d in subsets if self.dealer in d.targets)
         return subsets
 
@@ -608,6 +611,27 @@ class Match:
         if self.rules.rotation == "quick" or not self.contracts_left[self.declarer]:
             self.declarer = self.dealer = (self.dealer + 1) % n
         self.phase = DEAL
+
+    def finish_counted(self, won: list[int], tricks_won: list[int], winners: list[int],
+                       finished: list[int] = (), arranged: list[Arrange] = (),  # type: ignore[assignment]
+                       trick_log: list[tuple[int, tuple[int, ...]]] = ()) -> None:  # type: ignore[assignment]
+        """End the deal in play from what was counted at a real table rather than played here.
+
+        The scorekeeper's path: ``won`` holds cards each seat took (the penalty cards matter),
+        ``winners`` the winners of the last tricks, ``finished`` the finishing order, ``arranged``
+        the Chinese poker rows by seat.  Scoring, doubles and series points are the engine's own.
+        """
+        if self.phase not in (PLAY, DOMINO_PLAY, ARRANGE):
+            raise IllegalAction("no deal is being played")
+        n = self.n
+        self.won = list(won)
+        self.tricks_won = list(tricks_won)
+        self.winners = list(winners)
+        self.finished = list(finished)
+        self.trick_log = list(trick_log)
+        if arranged:
+            self.arranged = [arranged[(self.declarer + i) % n] for i in range(n)]
+        self._finish_deal(True)
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Any, seat: int | None = None) -> None:

@@ -1,0 +1,471 @@
+"""A game kept at a real table: the deals as entered, replayed through the engine into its own results.
+
+An entry is a plain dict, as a person fills it in after a deal::
+
+    {"contract": "no-hearts", "doubles": [[1, 0, false], [2, 0, true]],
+     "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}}
+
+with ``trump`` (``S``/``H``/``D``/``C``/``none``) or ``rank`` (``7``, ``J``…) where the contract asks for
+one, ``set_aside`` (the cards left out face up, French rules with 3, 5 or 6 players), ``dealer`` (who
+deals, when a draw decides it: the Scottish Silly Round) and ``cuts`` (the Silly Round's cuts of the
+Unused Pack, in order).  `Keeper` feeds each entry to a real match: the contract, trumps, rank and
+doubles go through the engine's own checks, the outcome is checked against the deck and the deal is
+scored by the engine's own code (`Match.finish_counted`).  Corrections replay every entry again, so
+every total is recomputed; a correction that would make a later deal impossible is refused and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..classic.match import Match
+from ..classic.ruleset import Ruleset
+from ..classic.state import CUT, DEAL, DECLARE, DOUBLING, DRAW, OVER, PASS_ON, RANK, TRUMP, DealResult
+from ..core.actions import Deal, Double, Draw, NameRank, NameTrump, parse_rank, parse_suit
+from ..core.cards import CARDS, cards_of, parse_card
+from ..core.errors import IllegalAction, ParseError, RulesetError
+from ..scottish.match import ScottishMatch, call_choices
+from ..scottish.pack import BRIDGE, Cut, PackDraw, parse_pack
+from .questions import OutcomeError, Question, counted_outcome, questions
+
+ENTRY_KEYS = frozenset({"contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer", "cuts", "note"})
+
+
+class KeeperError(ValueError):
+    """An entry the rules or the deck refuse.  ``deal`` is the 1-based deal it concerns (None: the game)."""
+
+    def __init__(self, message: str, deal: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.deal = deal
+
+    def __str__(self) -> str:
+        return f"deal {self.deal}: {self.message}" if self.deal else self.message
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What the next deal (or the entry being filled in) still needs, in the order a table settles it."""
+
+    number: int  # the deal, 1-based
+    ask: str  # dealer, set_aside, cuts, contract, trump, rank, doubles, outcome, done, over
+    dealer: int | None = None
+    declarer: int | None = None
+    contracts: tuple[tuple[str, str], ...] = ()  # (key, name) the declarer may choose
+    set_aside: int = 0  # cards left out face up this deal
+    trumps: tuple[str, ...] = ()  # suits that may be named (``none`` for no-trump)
+    ranks: tuple[str, ...] = ()
+    doublers: dict[int, tuple[int, ...]] = field(default_factory=dict)  # seat -> seats it may double
+    owed: dict[int, int] = field(default_factory=dict)  # doubles each seat still owes the declarer
+    questions: tuple[Question, ...] = ()
+    where: str = ""  # the Scottish game's Set and Round
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["contracts"] = [list(c) for c in self.contracts]
+        d["doublers"] = {str(k): list(v) for k, v in self.doublers.items()}
+        d["owed"] = {str(k): v for k, v in self.owed.items()}
+        d["questions"] = [q.to_dict() for q in self.questions]
+        return d
+
+
+def _entry_error(msg: str, names: Sequence[str]) -> str:
+    """The engine speaks to the seat acting and names seats by number; the keeper names players."""
+    return re.sub(r"\bseat (\d)\b", lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
+                  msg)
+
+
+class Keeper:
+    """One game kept at a table: rules, players, first dealer and the deals entered so far."""
+
+    def __init__(self, rules: str | Ruleset, names: Sequence[str], first: int = 0,
+                 entries: Sequence[dict] = ()) -> None:
+        try:
+            self.rules = rules if isinstance(rules, Ruleset) else Ruleset.parse(rules)
+        except (RulesetError, ParseError) as e:
+            raise KeeperError(str(e)) from None
+        names = [str(x).strip() for x in names]
+        if len(names) != self.rules.players:
+            raise KeeperError(f"{self.rules.preset} is played by {self.rules.players} players: give "
+                              f"{self.rules.players} names, not {len(names)}")
+        if any(not x for x in names) or len(set(x.lower() for x in names)) != len(names):
+            raise KeeperError("each player needs a name of his own")
+        if not isinstance(first, int) or not 0 <= first < len(names):
+            raise KeeperError(f"the first dealer is one of the {len(names)} players")
+        self.names = names
+        self.first = first
+        self.entries: list[dict] = []
+        self._undo: list[list[dict]] = []
+        self.match, self.flags = self._replay([])
+        if entries:
+            self.match, self.flags = self._replay(list(entries))
+            self.entries = [copy.deepcopy(e) for e in entries]
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def results(self) -> list[DealResult]:
+        return self.match.results
+
+    @property
+    def totals(self) -> list:
+        return list(self.match.totals)
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.phase == OVER
+
+    def standings(self) -> list[tuple[int, Any]]:
+        return self.match.standings()
+
+    def needs(self, partial: dict | None = None) -> Needs:
+        """What the next deal needs, given what has been filled in so far (``partial``)."""
+        m = self.match.clone()
+        try:
+            return _feed(m, dict(partial or {}), self.names, len(self.results) + 1, {}, partial=True)
+        except KeeperError as e:
+            e.deal = len(self.results) + 1
+            raise
+
+    # ------------------------------------------------------------------ changing
+    def add(self, entry: dict) -> DealResult:
+        """Enter the next deal.  Refused with a `KeeperError` (nothing changes) if the rules or deck say no."""
+        entries = self.entries + [copy.deepcopy(entry)]
+        m, flags = self._replay(entries)
+        self._commit(entries, m, flags)
+        return m.results[-1]
+
+    def replace(self, index: int, entry: dict) -> None:
+        """Correct deal ``index`` (0-based); every later deal is scored again."""
+        self._index(index)
+        entries = list(self.entries)
+        entries[index] = copy.deepcopy(entry)
+        m, flags = self._replay(entries)
+        self._commit(entries, m, flags)
+
+    def delete(self, index: int) -> None:
+        """Remove deal ``index`` (0-based); the deals after it move up and are scored again."""
+        self._index(index)
+        entries = self.entries[:index] + self.entries[index + 1:]
+        m, flags = self._replay(entries)
+        self._commit(entries, m, flags)
+
+    def undo(self) -> None:
+        """Take back the last change (an entry, a correction or a deletion)."""
+        if not self._undo:
+            raise KeeperError("there is nothing to undo")
+        entries = self._undo.pop()
+        self.match, self.flags = self._replay(entries)
+        self.entries = entries
+
+    def _index(self, index: int) -> None:
+        if not isinstance(index, int) or not 0 <= index < len(self.entries):
+            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}: "
+                              f"{len(self.entries)} deal(s) entered")
+
+    def _commit(self, entries: list[dict], m: Match, flags: dict[int, list[str]]) -> None:
+        self._undo.append(self.entries)
+        del self._undo[:-50]
+        self.entries, self.match, self.flags = entries, m, flags
+
+    def _replay(self, entries: list[dict]) -> tuple[Match, dict[int, list[str]]]:
+        m = Match(self.rules, seed=0)
+        m.lenient = True
+        flags: dict[int, list[str]] = {}
+        _draw(m, self.first)
+        for i, entry in enumerate(entries):
+            if m.phase == OVER:
+                raise KeeperError(f"the game is over after {i} deals: there is no deal {i + 1}", i + 1)
+            if not isinstance(entry, dict):
+                raise KeeperError("a deal is entered as a set of named answers", i + 1)
+            unknown = set(entry) - ENTRY_KEYS
+            if unknown:
+                raise KeeperError(f"unknown field(s) {', '.join(sorted(unknown))}", i + 1)
+            notes: list[str] = []
+            before = len(m.results)
+            try:
+                need = _feed(m, entry, self.names, i + 1, notes, partial=False)
+            except KeeperError as e:
+                e.deal = i + 1
+                raise
+            if len(m.results) == before:
+                raise KeeperError(f"the deal is not complete: {need.ask} is missing", i + 1)
+            if notes:
+                flags[m.results[-1].number] = notes
+        return m, flags
+
+    # ------------------------------------------------------------------ storage
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "barbu-scorekeeper", "version": 1, "rules": str(self.rules), "names": list(self.names),
+                "first": self.first, "entries": copy.deepcopy(self.entries)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Keeper":
+        if not isinstance(data, dict) or data.get("format") != "barbu-scorekeeper":
+            raise KeeperError("this is not a game saved by the barbu scorekeeper")
+        if data.get("version") != 1:
+            raise KeeperError(f"this game was saved by a newer scorekeeper (version {data.get('version')!r})")
+        entries = data.get("entries", [])
+        if not isinstance(entries, list):
+            raise KeeperError("the saved deals are not a list")
+        return cls(data.get("rules", ""), data.get("names", []), data.get("first", 0), entries)
+
+
+# ---------------------------------------------------------------------- feeding an entry to the match
+def _draw(m: Match, dealer: int) -> None:
+    """Settle a draw for the dealer so that ``dealer`` wins it (the keeper is told who deals)."""
+    rng = random.Random(dealer)
+    scottish = isinstance(m, ScottishMatch)
+    for _ in range(10_000):
+        trial = m.clone()
+        if scottish:
+            trial.apply(PackDraw(tuple(rng.sample(range(BRIDGE + 1), m.n))))
+        else:
+            trial.apply(Draw(tuple(rng.sample(cards_of(m.deck), m.n))))
+        if trial.phase != DRAW and trial.dealer == dealer:
+            for name in m.slot_names():
+                setattr(m, name, getattr(trial, name))
+            return
+    raise AssertionError("no draw found")  # pragma: no cover - every seat can win a draw
+
+
+def _deal(m: Match, set_aside: int) -> None:
+    """Deal placeholder hands: the keeper never knows the hands, only what was left out face up."""
+    cards = [c for c in cards_of(m.deck) if not set_aside >> c & 1]
+    hands = [sum(1 << c for c in cards[s::m.n][:m.hand_size]) for s in range(m.n)]
+    m.apply(Deal(tuple(hands)))
+
+
+def _parse_cards(value: Any, what: str) -> int:
+    words = value.replace(",", " ").split() if isinstance(value, str) else list(value or [])
+    mask = 0
+    for w in words:
+        try:
+            c = parse_card(str(w))
+        except ParseError as e:
+            raise KeeperError(f"{what}: {e}") from None
+        if mask >> c & 1:
+            raise KeeperError(f"{what}: {CARDS[c].display()} is named twice")
+        mask |= 1 << c
+    return mask
+
+
+def _doubling_needs(m: Match) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+    """Who may double whom in this deal, and what each seat still owes the declarer."""
+    c = m.contract
+    assert c is not None
+    may = {}
+    for s in range(m.n):
+        if s == m.dealer:
+            continue
+        may[s] = (m.dealer,) if c.positive else tuple(p for p in range(m.n) if p != s)
+    owed = {s: m.doubles_owed(s) for s in range(m.n) if s != m.dealer and m.rules.double_obligation}
+    return may, {s: k for s, k in owed.items() if k}
+
+
+def _apply(m: Match, action: Any, names: Sequence[str], who: str = "") -> None:
+    try:
+        m.apply(action)
+    except (IllegalAction, ParseError) as e:
+        raise KeeperError((who + ": " if who else "") + _entry_error(str(e), names)) from None
+
+
+def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[str], partial: bool) -> Needs:
+    """Apply one entry to the match as far as it goes; returns what is still needed (``done`` when scored)."""
+    n = m.n
+    scottish = isinstance(m, ScottishMatch)
+    start = len(m.results)
+    where = _where(m) if scottish else ""
+
+    def needs(ask: str, **kw: Any) -> Needs:
+        return Needs(number, ask, dealer=m.dealer if m.dealer >= 0 else None,
+                     declarer=m.declarer if m.declarer >= 0 else None, where=where, **kw)
+
+    if m.phase == OVER:
+        return needs("over")
+    if m.phase == DRAW:
+        dealer = entry.get("dealer")
+        if dealer is None:
+            return needs("dealer")
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise KeeperError(f"the dealer is one of the players, not {dealer!r}")
+        _draw(m, dealer)
+    elif entry.get("dealer") is not None and entry["dealer"] != m.dealer:
+        raise KeeperError(f"{names[m.dealer]} deals this one, not {_name(entry['dealer'], names)}")
+    aside_count = m.deck.bit_count() - m.hand_size * n
+    if m.phase == DEAL:
+        aside = 0
+        if aside_count:
+            if "set_aside" not in entry:
+                return needs("set_aside", set_aside=aside_count)
+            aside = _parse_cards(entry["set_aside"], "the cards set aside")
+            if aside.bit_count() != aside_count or aside & ~m.deck:
+                raise KeeperError(f"with {n} players {aside_count} card(s) are set aside face up: name "
+                                  f"{aside_count} card(s) of the deck")
+        elif entry.get("set_aside"):
+            raise KeeperError(f"with {n} players no card is set aside")
+        _deal(m, aside)
+        if m.phase == DEAL:  # the declarer could choose nothing the set-aside cards allow: a new deal
+            raise KeeperError(f"{names[m.declarer]} can choose no contract with "
+                              f"{', '.join(CARDS[c].display() for c in cards_of(aside))} set aside: the cards "
+                              f"are dealt again (enter the new deal's set-aside cards)")
+    # The Silly Round: cuts of the Unused Pack settle the calls and the pass-ons.
+    cuts = list(entry.get("cuts") or [])
+    while scottish and m.phase in (CUT, PASS_ON):
+        if m.phase == PASS_ON:  # which cards were passed does not change the score
+            m.apply(m.legal_actions()[0])
+            continue
+        if not cuts:
+            if not partial:
+                raise KeeperError("the cuts of the Unused Pack are missing")
+            return needs("cuts")
+        text = cuts.pop(0)
+        try:
+            card = parse_pack(str(text))
+        except ParseError as e:
+            raise KeeperError(f"cut {text!r}: {e}") from None
+        _apply(m, Cut(card), names)
+    if cuts:
+        raise KeeperError(f"{len(cuts)} cut(s) more than the Silly Round needed for this deal")
+    if len(m.results) > start:
+        return needs("done")
+    if m.phase == DECLARE:
+        legal = [a.contract for a in m.legal_actions()]
+        if scottish:
+            choices = tuple((k, m.contract_by_key[k].name) for k in call_choices(m.state))
+        else:
+            choices = tuple((c.key, c.name) for c in m.contracts if c.key in legal)
+        key = entry.get("contract")
+        if not key:
+            return needs("contract", contracts=choices)
+        text = str(key).strip()
+        try:
+            action = m.parse_action(("call " if scottish else "contract ") + text)
+        except (ParseError, IllegalAction) as e:
+            raise KeeperError(_entry_error(str(e), names)) from None
+        _apply(m, action, names, names[m.declarer])
+    elif entry.get("contract") and m.contract is not None and not scottish:
+        raise KeeperError("the contract is already settled")
+    contract = m.contract
+    if m.phase == TRUMP:
+        trump = entry.get("trump")
+        suits = tuple("SHDC") + (("none",) if m.rules.allow_no_trump else ())
+        if trump is None or trump == "":
+            return needs("trump", trumps=suits)
+        try:
+            action = NameTrump(parse_suit(str(trump)))
+        except ParseError as e:
+            raise KeeperError(str(e)) from None
+        _apply(m, action, names, names[m.declarer])
+    elif entry.get("trump") not in (None, ""):
+        raise KeeperError(f"{contract.name if contract else 'this deal'} has no trumps to name")
+    if m.phase == RANK:
+        rank = entry.get("rank")
+        ranks = tuple(str(a).split()[-1] for a in m.legal_actions())
+        if rank is None or rank == "":
+            return needs("rank", ranks=ranks)
+        try:
+            action = NameRank(parse_rank(str(rank)))
+        except ParseError as e:
+            raise KeeperError(str(e)) from None
+        _apply(m, action, names, names[m.declarer])
+    elif entry.get("rank") not in (None, ""):
+        raise KeeperError(f"{contract.name if contract else 'this deal'} has no starting rank to name")
+    doubles = entry.get("doubles")
+    if m.phase == DOUBLING:
+        may, owed = _doubling_needs(m)
+        if doubles is None:
+            return needs("doubles", doublers=may, owed=owed)
+        _apply_doubles(m, doubles, names, notes)
+    elif doubles:
+        raise KeeperError("there is no doubling in this game" if m.rules.doubling == "none" else
+                          "the doubles come after the contract")
+    if len(m.results) > start:  # not played: nobody doubled a negative contract
+        notes.append("not played: nobody doubled, the points are shared")
+        if entry.get("outcome"):
+            raise KeeperError("this deal is not played (nobody doubled a negative contract), so it has no "
+                              "outcome to enter")
+        return needs("done")
+    contract = m.contract
+    assert contract is not None
+    in_play = m.deck & ~m.set_aside
+    qs = questions(contract, n, in_play, m.hand_size, scottish)
+    if "outcome" not in entry:
+        return needs("outcome", questions=tuple(qs))
+    try:
+        counted = counted_outcome(contract, qs, entry["outcome"], n, in_play, m.hand_size, names)
+    except OutcomeError as e:
+        raise KeeperError(str(e)) from None
+    notes.extend(counted.notes)
+    try:
+        m.finish_counted(counted.won, counted.tricks_won, counted.winners, counted.finished, counted.arranged,
+                         counted.trick_log)
+    except IllegalAction as e:  # pragma: no cover - the phase was checked above
+        raise KeeperError(str(e)) from None
+    return needs("done")
+
+
+def _name(x: Any, names: Sequence[str]) -> str:
+    return names[x] if isinstance(x, int) and 0 <= x < len(names) else repr(x)
+
+
+def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str]) -> None:
+    """Turn the table's doubles (who doubled whom, redoubled or not) into the doubling round's turns."""
+    if not isinstance(doubles, (list, tuple)):
+        raise KeeperError("the doubles are a list of [doubler, doubled, redoubled]")
+    wanted: dict[frozenset, tuple[int, int, bool]] = {}
+    for d in doubles:
+        if not isinstance(d, (list, tuple)) or len(d) not in (2, 3):
+            raise KeeperError(f"{d!r} is not a double: write [doubler, doubled] or [doubler, doubled, redoubled]")
+        a, b = d[0], d[1]
+        redo = bool(d[2]) if len(d) == 3 else False
+        for x in (a, b):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < m.n:
+                raise KeeperError(f"{x!r} is not one of the players")
+        if a == b:
+            raise KeeperError(f"{names[a]} cannot double himself")
+        pair = frozenset((a, b))
+        if pair in wanted:
+            raise KeeperError(f"{names[a]} and {names[b]} have business once only: a double, perhaps redoubled")
+        wanted[pair] = (a, b, redo)
+    while m.phase == DOUBLING:
+        s = m.dbl_queue[0]
+        first = m.dbl_first_round
+        targets = set()
+        for a, b, redo in wanted.values():
+            if first and a == s:
+                targets.add(b)
+            elif b == s and redo and any(x.doubler == a and x.doubled == s and not x.redoubled
+                                         for x in m.business.values()):
+                late = (1 << s | 1 << a) in m._late
+                if first or late:
+                    targets.add(a)
+        if first and m.must_double_dealer(s) and m.dealer not in targets:
+            owed = m.doubles_owed(s)
+            notes.append(f"{names[s]} did not double {names[m.dealer]} although the obligation required it "
+                         f"({owed} double(s) still owed with {len(m.contracts_left[m.declarer]) + 1} deal(s) left)")
+        _apply(m, Double(frozenset(targets)), names, names[s])
+    made = {frozenset((b.doubler, b.doubled)): (b.doubler, b.doubled, b.redoubled) for b in m.business.values()}
+    for pair, (a, b, redo) in wanted.items():
+        got = made.get(pair)
+        if got is None or got[0] != a:
+            raise KeeperError(f"{names[a]}'s double on {names[b]} could not be made")
+        if redo and not got[2]:
+            raise KeeperError(f"{names[b]} could not redouble {names[a]}")
+
+
+def _where(m: ScottishMatch) -> str:
+    st = m.state
+    rnd = "Silly Round" if st.silly else f"Player Round {st.round_no + 1}"
+    return f"Set {st.set_no + 1}, {rnd}"
+
+
+__all__ = ["Keeper", "KeeperError", "Needs", "Question", "ENTRY_KEYS"]

@@ -1,0 +1,273 @@
+"""What a keeper asks about a finished deal, and how the answers become the cards each player took.
+
+The questions are read off the contract's own scoring parts, so the keeper
+asks only for what the rules need: tricks per player where tricks score,
+hearts per player where several hearts score (plus who took each heart worth
+more than the others, such as the A♥ of the classic No hearts), who took each
+other penalty card, who took the last tricks, the finishing order, Ravage
+City's longest suit, the Chinese poker rows.  `counted_outcome` checks the
+answers against the deck and turns them into the bitmasks the engine scores.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..classic.chinese import Arrange, fouled, parse_arrange
+from ..classic.contracts import CHINESE, DOMINO, KING_OF_HEARTS, Contract
+from ..core.cards import CARDS, EIGHT, HEARTS, SPADES, SUIT_MASK, cards_of, parse_card
+from ..core.errors import ParseError
+
+COUNTS, SEAT, SEATS, ORDER, ROWS, YESNO = "counts", "seat", "seats", "order", "rows", "yesno"
+
+
+class OutcomeError(ValueError):
+    """Answers that cannot describe a real deal; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One thing the keeper needs to know about the deal.
+
+    ``key`` is where the answer goes in an entry's ``outcome``: ``tricks``, ``hearts``, ``longest`` (a number
+    per player), ``last`` (seats, the last trick last), ``order`` (seats in finishing order), ``rows``
+    (one Chinese poker arrangement per player), ``piranha`` (yes or no), or a card code such as ``AH``
+    (the seat that took that card).
+    """
+
+    key: str
+    kind: str
+    label: str
+    total: int | None = None  # counts: what they must add up to (None: no fixed total)
+    size: int | None = None  # seats and order: how many seats are asked for
+    card: int | None = None  # seat: the card asked about
+    maximum: int | None = None  # counts: the most one player can have
+    minimum: int | None = None  # order: the fewest players out (a blocked Success ends early)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass
+class Counted:
+    """The deal as the engine scores it: cards and tricks taken, last winners, order, rows."""
+
+    won: list[int]
+    tricks_won: list[int]
+    winners: list[int] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+    arranged: list[Arrange] = field(default_factory=list)
+    trick_log: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def card_code(card: int) -> str:
+    """``AH`` for the ace of hearts: rank then suit, as records write cards."""
+    c = CARDS[card]
+    return str(c)
+
+
+def _named_cards(contract: Contract, in_play: int) -> tuple[list[int], list[int]]:
+    """(hearts counted by number, cards asked one by one)."""
+    pointed = [c for c, v in contract.card_points if v and in_play >> c & 1]
+    hearts = [c for c in pointed if c // 13 == HEARTS]
+    others = [c for c in pointed if c // 13 != HEARTS]
+    if len(hearts) >= 2:
+        values = Counter(contract.card_value[h] for h in hearts)
+        common = max(values, key=lambda v: (values[v], -abs(v)))
+        odd = [h for h in hearts if contract.card_value[h] != common]
+        return hearts, sorted(odd + others, key=lambda c: (c // 13, -(c % 13)))
+    return [], sorted(hearts + others, key=lambda c: (c // 13, -(c % 13)))
+
+
+def questions(contract: Contract, n: int, in_play: int, tricks: int, scottish: bool = False) -> list[Question]:
+    """What to ask about a deal of ``contract`` with ``n`` players, ``in_play`` cards dealt and ``tricks`` tricks."""
+    if contract.kind == DOMINO:
+        places = contract.ends_after or n - 1
+        # With cards set aside a row can be blocked: the deal then ends with fewer players out.
+        fewest = places if in_play == contract_deck(in_play, contract) else 0
+        return [Question("order", ORDER, "Finishing order: who went out first, second…", size=places,
+                         minimum=fewest)]
+    if contract.kind == CHINESE:
+        return [Question("rows", ROWS, "Each player's rows: back (5 cards), middle (5), front (3)")]
+    out: list[Question] = []
+    if contract.per_trick:
+        out.append(Question("tricks", COUNTS, "Tricks each player took", total=tricks, maximum=tricks))
+    hearts, named = _named_cards(contract, in_play)
+    if hearts:
+        out.append(Question("hearts", COUNTS, "Hearts each player took", total=len(hearts), maximum=len(hearts)))
+    for c in named:
+        out.append(Question(card_code(c), SEAT, f"Who took the {CARDS[c].display()}?", card=c))
+    if contract.last_tricks:
+        k = len(contract.last_tricks)
+        label = "Who took the last trick?" if k == 1 else f"Who took each of the last {k} tricks (the last one last)?"
+        out.append(Question("last", SEATS, label, size=k))
+    if contract.ravage:
+        out.append(Question("longest", COUNTS, "The most cards each player took in any one suit",
+                            maximum=13))
+    if scottish and "king" in contract.parts:
+        out.append(Question("piranha", YESNO, "Was the King of hearts taken by an eight (a Piranha)?"))
+    return out
+
+
+def contract_deck(in_play: int, contract: Contract) -> int:
+    """The cards a Domino-like deal would use with nothing set aside: whole suits of the ranks in play."""
+    ranks = {c % 13 for c in cards_of(in_play)}
+    suits = {c // 13 for c in cards_of(in_play)}
+    return sum(1 << (s * 13 + r) for s in suits for r in ranks)
+
+
+# ---------------------------------------------------------------- answers to cards
+def _seat(value: Any, n: int, what: str, names: Sequence[str]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise OutcomeError(f"{what}: {value!r} is not one of the players ({', '.join(names)})")
+    return value
+
+
+def _counts(value: Any, n: int, q: Question, names: Sequence[str]) -> list[int]:
+    what = q.label.lower()
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise OutcomeError(f"{q.label}: give one number for each of the {n} players")
+    for s, x in enumerate(value):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+            raise OutcomeError(f"{q.label}: {names[s]}'s {x!r} is not a whole number of 0 or more")
+        if q.maximum is not None and x > q.maximum:
+            raise OutcomeError(f"{q.label}: {names[s]} cannot have {x}; at most {q.maximum}")
+    if q.total is not None and sum(value) != q.total:
+        raise OutcomeError(f"{q.label} add up to {sum(value)}, not {q.total}: {what} must account for all "
+                           f"{q.total}")
+    return list(value)
+
+
+def _parse_card_code(code: str) -> int:
+    try:
+        return parse_card(code)
+    except ParseError as e:
+        raise OutcomeError(str(e)) from None
+
+
+def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n: int, in_play: int, tricks: int,
+                    names: Sequence[str]) -> Counted:
+    """Check the answers and turn them into what the engine scores.  Raises `OutcomeError`."""
+    if not isinstance(answers, dict):
+        raise OutcomeError("the outcome of the deal is missing")
+    known = {q.key for q in qs}
+    extra = [k for k in answers if k not in known]
+    if extra:
+        raise OutcomeError(f"{contract.name} does not need {', '.join(map(repr, extra))}; it asks for: "
+                           f"{', '.join(q.key for q in qs)}")
+    missing = [q for q in qs if q.key not in answers]
+    if missing:
+        raise OutcomeError(f"missing: {missing[0].label}")
+    by_key = {q.key: q for q in qs}
+    out = Counted(won=[0] * n, tricks_won=[0] * n)
+
+    if "order" in by_key:
+        q = by_key["order"]
+        order = answers["order"]
+        if not isinstance(order, (list, tuple)):
+            raise OutcomeError("the finishing order is a list of players")
+        order = [_seat(x, n, "finishing order", names) for x in order]
+        if len(set(order)) != len(order):
+            raise OutcomeError("the finishing order names a player twice")
+        need = q.size or n - 1
+        if len(order) == n and need == n - 1:
+            order = order[:need]
+        fewest = need if q.minimum is None else q.minimum
+        if not fewest <= len(order) <= need:
+            raise OutcomeError(f"the finishing order needs the first {need} players out")
+        rest = [s for s in range(n) if s not in order]
+        out.finished = order + (rest if not contract.ends_after and len(rest) == 1 and len(order) == need else [])
+        return out
+
+    if "rows" in by_key:
+        rows = answers["rows"]
+        if not isinstance(rows, (list, tuple)) or len(rows) != n:
+            raise OutcomeError(f"give the rows of each of the {n} players")
+        seen = 0
+        for s, text in enumerate(rows):
+            try:
+                a = text if isinstance(text, Arrange) else parse_arrange(str(text))
+            except ParseError as e:
+                raise OutcomeError(f"{names[s]}'s rows: {e}") from None
+            sizes = tuple(m.bit_count() for m in a.rows)
+            if sizes != (5, 5, 3):
+                raise OutcomeError(f"{names[s]}'s rows have {sizes[0]}, {sizes[1]} and {sizes[2]} cards: "
+                                   f"the back and middle rows have 5, the front row 3")
+            mask = a.back | a.middle | a.front
+            if mask.bit_count() != 13:
+                raise OutcomeError(f"{names[s]}'s rows name a card twice")
+            both = mask & seen
+            if both:
+                raise OutcomeError(f"{CARDS[cards_of(both)[0]].display()} is in two players' rows")
+            seen |= mask
+            if fouled(a):
+                out.notes.append(f"{names[s]}'s rows are fouled (back ≥ middle ≥ front is broken): "
+                                 f"they lose every row")
+            out.arranged.append(a)
+        return out
+
+    tricks_won = _counts(answers["tricks"], n, by_key["tricks"], names) if "tricks" in by_key else None
+    hearts = _counts(answers["hearts"], n, by_key["hearts"], names) if "hearts" in by_key else None
+    if tricks_won is not None:
+        out.tricks_won = tricks_won
+    named: dict[int, int] = {}
+    for q in qs:
+        if q.kind == SEAT:
+            named[q.card] = _seat(answers[q.key], n, q.label.rstrip("?"), names)  # type: ignore[index]
+            out.won[named[q.card]] |= 1 << q.card  # type: ignore[index]
+    if hearts is not None:
+        pool = [c for c in cards_of(in_play & SUIT_MASK[HEARTS]) if c not in named and any(
+            c == x for x, v in contract.card_points if v)]
+        for s in range(n):
+            mine = sum(1 for c, who in named.items() if who == s and c // 13 == HEARTS)
+            more = hearts[s] - mine
+            if more < 0:
+                cards = ", ".join(CARDS[c].display() for c, who in named.items() if who == s and c // 13 == HEARTS)
+                raise OutcomeError(f"{names[s]} took {cards} but has only {hearts[s]} heart(s) counted: the "
+                                   f"hearts count includes every heart taken")
+            for c in pool[:more]:
+                out.won[s] |= 1 << c
+            pool = pool[more:]
+        if pool:
+            raise OutcomeError("the hearts counted do not match the hearts named: recount them")
+    if "last" in by_key:
+        q = by_key["last"]
+        last = answers["last"]
+        if not isinstance(last, (list, tuple)) or len(last) != q.size:
+            raise OutcomeError(f"{q.label} name {q.size} player(s)")
+        out.winners = [_seat(x, n, "last tricks", names) for x in last]
+    if "longest" in by_key:
+        longest = _counts(answers["longest"], n, by_key["longest"], names)
+        cards = in_play.bit_count()
+        if sum(longest) < -(-cards // 4):
+            raise OutcomeError(f"the longest suits add up to {sum(longest)}: with {cards} cards taken in all, "
+                               f"they add up to at least {-(-cards // 4)}")
+        for s in range(n):
+            suit = cards_of(SUIT_MASK[s % 4])
+            for c in suit[:longest[s]]:
+                out.won[s] |= 1 << c
+    if answers.get("piranha") and "piranha" in by_key:
+        taker = next((s for s in range(n) if out.won[s] >> KING_OF_HEARTS & 1), None)
+        if taker is None:
+            raise OutcomeError("a Piranha needs the King of hearts taken")
+        out.trick_log.append((taker, (SPADES * 13 + EIGHT, KING_OF_HEARTS)))
+    if tricks_won is not None:
+        _check_tricks(out, tricks_won, n, names)
+    return out
+
+
+def _check_tricks(out: Counted, tricks_won: list[int], n: int, names: Sequence[str]) -> None:
+    """Cards and last tricks must fit in the tricks each player took."""
+    for s in range(n):
+        taken = out.won[s].bit_count()
+        if taken and not tricks_won[s]:
+            raise OutcomeError(f"{names[s]} took no trick, so took no card")
+        if taken > n * tricks_won[s]:
+            raise OutcomeError(f"{names[s]} took {tricks_won[s]} trick(s), which hold {n * tricks_won[s]} "
+                               f"cards, not the {taken} penalty cards counted")
+        lasts = out.winners.count(s)
+        if lasts > tricks_won[s]:
+            raise OutcomeError(f"{names[s]} took {tricks_won[s]} trick(s), not the {lasts} last one(s) named")
