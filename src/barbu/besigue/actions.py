@@ -18,6 +18,11 @@ MELD_VALUES: dict[str, int] = {
     "marriage": 20, "trump-marriage": 40, "bezique": 40, "four-jacks": 40, "four-queens": 60,
     "four-kings": 80, "four-aces": 100, "quint": 250, "double-bezique": 500,
 }
+#: what the rest scores: each brisque won in tricks, the 7 of trumps (turned up, exchanged or shown), the last trick
+BRISQUE_POINTS = 10
+SEVEN_POINTS = 10
+LAST_TRICK_POINTS = 10
+
 MELD_NAMES: dict[str, str] = {
     "marriage": "a marriage", "trump-marriage": "a trump marriage", "bezique": "a bésigue",
     "four-jacks": "four jacks", "four-queens": "four queens", "four-kings": "four kings",

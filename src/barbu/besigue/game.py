@@ -23,7 +23,8 @@ import random
 from typing import Any
 
 from ..core.errors import IllegalAction
-from .actions import (MELD_NAMES, Action, Declare, Exchange, FirstDealer, NoDeclaration, Play, Show,
+from .actions import (BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, SEVEN_POINTS, Action, Declare, Exchange,
+                      FirstDealer, NoDeclaration, Play, Show,
                       Shuffle, parse_action, slot_text)
 from .cards import ACE, SEVEN, TEN, card_display, rank_of, suit_of, type_display, type_of
 from .melds import legal_declarations, marks_for, mark_class, shape_problem
@@ -326,8 +327,8 @@ class BesigueGame:
         self.turn_up = self.stock[-1]
         self.trump = suit_of(self.turn_up)
         if rank_of(self.turn_up) == SEVEN:
-            self.scores[self.dealer] += 10
-            self.events.append(f"seat {self.dealer} deals and turns up the 7 of trumps: 10")
+            self.scores[self.dealer] += SEVEN_POINTS
+            self.events.append(f"seat {self.dealer} deals and turns up the 7 of trumps: {SEVEN_POINTS}")
         self.leader = first
         self.actor = first
         self.phase = "play"
@@ -375,12 +376,12 @@ class BesigueGame:
             self.stock[-1] = seven
             self.turn_up = seven
             self.shown.add(seven)
-            self.scores[seat] += 10
+            self.scores[seat] += SEVEN_POINTS
         elif isinstance(action, Show):
             seven = min(c for c in self.hands[seat] if type_of(c) == action.card and c not in self.shown)
             self.shown.add(seven)
             self.revealed[seat].add(seven)
-            self.scores[seat] += 10
+            self.scores[seat] += SEVEN_POINTS
         if self.phase == "declare":
             self._draw(seat)
         else:
@@ -396,7 +397,7 @@ class BesigueGame:
             elif self.rules.seven == "drawn" and type_of(card) == self.trump * 8 + SEVEN:
                 self.shown.add(card)
                 self.revealed[seat].add(card)
-                self.scores[seat] += 10
+                self.scores[seat] += SEVEN_POINTS
         if self.stock:
             self.phase = "play"
         else:
@@ -412,10 +413,10 @@ class BesigueGame:
 
     def _end_deal(self) -> None:
         ranks = (ACE, TEN) if self.rules.brisques == "aces_and_tens" else (ACE,)
-        brisques = [10 * sum(1 for c in self.won[s] if rank_of(c) in ranks) for s in (0, 1)]
+        brisques = [BRISQUE_POINTS * sum(1 for c in self.won[s] if rank_of(c) in ranks) for s in (0, 1)]
         for s in (0, 1):
             self.scores[s] += brisques[s]
-        self.scores[self.last_winner] += 10
+        self.scores[self.last_winner] += LAST_TRICK_POINTS
         self.totals = [self.totals[s] + self.scores[s] for s in (0, 1)]
         self.results.append({"deal": self.deal_no, "dealer": self.dealer, "scores": list(self.scores),
                              "brisques": brisques, "last_trick": self.last_winner,

@@ -83,6 +83,8 @@ def _entry_error(msg: str, names: Sequence[str]) -> str:
 class Keeper:
     """One game kept at a table: rules, players, first dealer and the deals entered so far."""
 
+    game = "barbu"
+
     def __init__(self, rules: str | Ruleset, names: Sequence[str], first: int = 0,
                  entries: Sequence[dict] = ()) -> None:
         try:
@@ -204,19 +206,25 @@ class Keeper:
 
     # ------------------------------------------------------------------ storage
     def to_dict(self) -> dict[str, Any]:
-        return {"format": "barbu-scorekeeper", "version": 1, "rules": str(self.rules), "names": list(self.names),
+        return {"format": "barbu-scorekeeper", "version": 1, "game": "barbu", "rules": str(self.rules), "names": list(self.names),
                 "first": self.first, "entries": copy.deepcopy(self.entries)}
 
     @classmethod
     def from_dict(cls, data: Any) -> "Keeper":
-        if not isinstance(data, dict) or data.get("format") != "barbu-scorekeeper":
-            raise KeeperError("this is not a game saved by the barbu scorekeeper")
-        if data.get("version") != 1:
-            raise KeeperError(f"this game was saved by a newer scorekeeper (version {data.get('version')!r})")
-        entries = data.get("entries", [])
-        if not isinstance(entries, list):
-            raise KeeperError("the saved deals are not a list")
-        return cls(data.get("rules", ""), data.get("names", []), data.get("first", 0), entries)
+        return cls(*saved_fields(data))
+
+
+def saved_fields(data: Any) -> tuple[str, list, int, list]:
+    """(rules, names, first dealer, entries) of a kept game's JSON form, checked for shape."""
+    if not isinstance(data, dict) or data.get("format") != "barbu-scorekeeper":
+        raise KeeperError("this is not a game saved by the barbu scorekeeper")
+    if data.get("version") != 1:
+        raise KeeperError(f"this game was saved by a newer scorekeeper (version {data.get('version')!r})")
+    entries = data.get("entries", [])
+    names = data.get("names", [])
+    if not isinstance(entries, list) or not isinstance(names, list):
+        raise KeeperError("the saved game's players or deals are not lists")
+    return str(data.get("rules", "")), names, data.get("first", 0), entries
 
 
 # ---------------------------------------------------------------------- feeding an entry to the match

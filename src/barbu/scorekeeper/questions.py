@@ -45,9 +45,13 @@ class Question:
     card: int | None = None  # seat: the card asked about
     maximum: int | None = None  # counts: the most one player can have
     minimum: int | None = None  # order: the fewest players out (a blocked Success ends early)
+    choices: tuple | None = None  # melds (Bésigue): (kind, name, points) of each declaration
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        d = {k: v for k, v in self.__dict__.items() if v is not None}
+        if self.choices is not None:
+            d["choices"] = [list(c) for c in self.choices]
+        return d
 
 
 @dataclass

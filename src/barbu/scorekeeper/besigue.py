@@ -1,0 +1,188 @@
+"""Bésigue kept at a real table: each deal's declarations, sevens, brisques and last trick, to the target.
+
+The values are the engine's (`MELD_VALUES` and the brisque, seven and last-trick
+points of `barbu.besigue.actions`); a deal's result has the shape of
+`BesigueGame.results`, so sheets and screens show kept and played games alike.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, MELD_VALUES, SEVEN_POINTS
+from ..besigue.ruleset import BesigueRules
+from ..core.errors import RulesetError
+from .keeper import KeeperError, Needs
+from .questions import COUNTS, SEATS, Question
+
+MELDS = "melds"
+MAX_MELDS = 12  # more of one kind in one deal than any real deal gives: a typing slip
+
+
+def besigue_questions(rules: BesigueRules) -> tuple[Question, ...]:
+    kinds = ("aces and tens" if rules.brisques == "aces_and_tens" else "aces")
+    return (
+        Question("melds", MELDS, "Declarations each player scored",
+                 choices=tuple((k, MELD_NAMES[k], v) for k, v in MELD_VALUES.items())),
+        Question("sevens", COUNTS, "Sevens of trumps each player scored (turned up, "
+                 + ("exchanged or shown)" if rules.seven == "exchange" else "drawn and shown)"), maximum=2),
+        Question("brisques", COUNTS, f"Brisques ({kinds}) each player took in tricks",
+                 total=16 if rules.brisques == "aces_and_tens" else 8),
+        Question("last", SEATS, "Who took the last trick?", size=1),
+    )
+
+
+class BesigueKeeper:
+    """A Bésigue game kept at a table: the same interface as `Keeper`."""
+
+    game = "besigue"
+
+    def __init__(self, rules: str | BesigueRules, names: Sequence[str], first: int = 0,
+                 entries: Sequence[dict] = ()) -> None:
+        try:
+            self.rules = rules if isinstance(rules, BesigueRules) else BesigueRules.parse(rules)
+        except RulesetError as e:
+            raise KeeperError(str(e)) from None
+        names = [str(x).strip() for x in names]
+        if len(names) != 2 or not all(names) or names[0].lower() == names[1].lower():
+            raise KeeperError("Bésigue is played by two players, each with a name of his own")
+        if first not in (0, 1):
+            raise KeeperError("the first dealer is one of the two players")
+        self.names, self.first = names, first
+        self.entries: list[dict] = []
+        self.results: list[dict] = []
+        self.flags: dict[int, list[str]] = {}
+        self._undo: list[list[dict]] = []
+        if entries:
+            self.results = self._replay(list(entries))
+            self.entries = [copy.deepcopy(e) for e in entries]
+
+    @property
+    def n(self) -> int:
+        return 2
+
+    @property
+    def totals(self) -> list[int]:
+        return list(self.results[-1]["totals"]) if self.results else [0, 0]
+
+    @property
+    def is_over(self) -> bool:
+        t = self.totals
+        return max(t) >= self.rules.target and t[0] != t[1]
+
+    def standings(self) -> list[tuple[int, int]]:
+        return sorted(enumerate(self.totals), key=lambda x: (-x[1], x[0]))
+
+    def needs(self, partial: dict | None = None) -> Needs:
+        number = len(self.results) + 1
+        if self.is_over:
+            return Needs(number, "over")
+        dealer = self.first if number % 2 else 1 - self.first
+        if partial and "outcome" in partial:
+            self._replay(self.entries + [partial])
+            return Needs(number, "done", dealer=dealer)
+        return Needs(number, "outcome", dealer=dealer, questions=besigue_questions(self.rules))
+
+    def add(self, entry: dict) -> dict:
+        entries = self.entries + [copy.deepcopy(entry)]
+        self._commit(entries, self._replay(entries))
+        return self.results[-1]
+
+    def replace(self, index: int, entry: dict) -> None:
+        self._index(index)
+        entries = list(self.entries)
+        entries[index] = copy.deepcopy(entry)
+        self._commit(entries, self._replay(entries))
+
+    def delete(self, index: int) -> None:
+        self._index(index)
+        entries = self.entries[:index] + self.entries[index + 1:]
+        self._commit(entries, self._replay(entries))
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise KeeperError("there is nothing to undo")
+        self.entries = self._undo.pop()
+        self.results = self._replay(self.entries)
+
+    def _index(self, index: int) -> None:
+        if not isinstance(index, int) or not 0 <= index < len(self.entries):
+            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}")
+
+    def _commit(self, entries: list[dict], results: list[dict]) -> None:
+        self._undo.append(self.entries)
+        del self._undo[:-50]
+        self.entries, self.results = entries, results
+
+    def _replay(self, entries: list[dict]) -> list[dict]:
+        results: list[dict] = []
+        totals = [0, 0]
+        for i, entry in enumerate(entries):
+            if results and max(totals) >= self.rules.target and totals[0] != totals[1]:
+                raise KeeperError(f"the game is over after {i} deals: there is no deal {i + 1}", i + 1)
+            try:
+                result = self._score(entry, i, totals)
+            except KeeperError as e:
+                e.deal = i + 1
+                raise
+            totals = result["totals"]
+            results.append(result)
+        return results
+
+    def _score(self, entry: Any, i: int, totals: list[int]) -> dict:
+        if not isinstance(entry, dict) or not isinstance(entry.get("outcome"), dict):
+            raise KeeperError("the outcome of the deal is missing")
+        unknown = set(entry) - {"outcome", "dealer", "note"}
+        out = entry["outcome"]
+        unknown |= set(out) - {"melds", "sevens", "brisques", "last"}
+        if unknown:
+            raise KeeperError(f"unknown field(s) {', '.join(sorted(unknown))}")
+        dealer = self.first if i % 2 == 0 else 1 - self.first
+        if entry.get("dealer") is not None and entry["dealer"] != dealer:
+            raise KeeperError(f"{self.names[dealer]} deals this one: the deal alternates")
+        melds = out.get("melds", [{}, {}])
+        if not isinstance(melds, list) or len(melds) != 2 or not all(isinstance(m, dict) for m in melds):
+            raise KeeperError("give each player's declarations, as how many of each kind")
+        for s, m in enumerate(melds):
+            for kind, count in m.items():
+                if kind not in MELD_VALUES:
+                    raise KeeperError(f"{kind!r} is not a declaration; declarations are: {', '.join(MELD_VALUES)}")
+                if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_MELDS:
+                    raise KeeperError(f"{self.names[s]}: {count!r} {MELD_NAMES[kind]} is not a count from 0 "
+                                      f"to {MAX_MELDS}")
+        q = {x.key: x for x in besigue_questions(self.rules)}
+        sevens = _counts(out.get("sevens", [0, 0]), q["sevens"].label, 2, self.names)
+        if sum(sevens) > 2:
+            raise KeeperError("there are only two sevens of trumps")
+        brisques = _counts(out.get("brisques"), q["brisques"].label, q["brisques"].total, self.names)
+        want = q["brisques"].total
+        if sum(brisques) != want:
+            raise KeeperError(f"the brisques add up to {sum(brisques)}, not {want}: every one is won in some trick")
+        last = out.get("last")
+        if isinstance(last, list) and len(last) == 1:
+            last = last[0]
+        if last not in (0, 1) or isinstance(last, bool):
+            raise KeeperError(f"who took the last trick: one of {self.names[0]} and {self.names[1]}")
+        meld_points = [sum(MELD_VALUES[k] * c for k, c in melds[s].items()) for s in (0, 1)]
+        scores = [meld_points[s] + SEVEN_POINTS * sevens[s] + BRISQUE_POINTS * brisques[s]
+                  + (LAST_TRICK_POINTS if last == s else 0) for s in (0, 1)]
+        new = [totals[s] + scores[s] for s in (0, 1)]
+        return {"deal": i + 1, "dealer": dealer, "scores": scores,
+                "brisques": [BRISQUE_POINTS * b for b in brisques], "sevens": [SEVEN_POINTS * x for x in sevens],
+                "last_trick": last,
+                "melds": [[(k, MELD_VALUES[k]) for k, c in melds[s].items() for _ in range(c)] for s in (0, 1)],
+                "totals": new}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "barbu-scorekeeper", "version": 1, "game": "besigue", "rules": str(self.rules),
+                "names": list(self.names), "first": self.first, "entries": copy.deepcopy(self.entries)}
+
+
+def _counts(value: Any, label: str, most: int | None, names: Sequence[str]) -> list[int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise KeeperError(f"{label}: one number for each player")
+    for s, x in enumerate(value):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (most is not None and x > most):
+            raise KeeperError(f"{label}: {names[s]}'s {x!r} is not a count from 0 to {most}")
+    return list(value)
