@@ -1,0 +1,109 @@
+"""Kept games in and out: the JSON form, a CSV a spreadsheet opens, and played records taken in.
+
+The CSV has one row per deal in words and numbers (dealer, contract, doubles,
+points and running totals per player), so a spreadsheet shows the game; its
+first row names the rules and players and its last column holds each deal's
+entry, so the file reads back into the same game.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from ..classic.state import DealResult
+from ..core.cards import SUITS
+from . import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict
+from .fromplay import entries_from_actions
+from .keeper import Keeper
+
+MAX_IMPORT = 2_000_000  # characters: a kept game is a few kilobytes
+
+
+def to_json(keeper: AnyKeeper) -> str:
+    return json.dumps(keeper.to_dict(), ensure_ascii=False, indent=1)
+
+
+def from_json(text: str) -> AnyKeeper:
+    """A kept game from its JSON form; every deal is checked again (`KeeperError` says what is wrong)."""
+    if len(text) > MAX_IMPORT:
+        raise KeeperError("this file is too large to be a kept game")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise KeeperError(f"this is not JSON: {e}") from None
+    return keeper_from_dict(data)
+
+
+def _doubles_text(r: DealResult, names: list[str]) -> str:
+    return "; ".join(f"{names[b.doubler]} doubles {names[b.doubled]}" + (", redoubled" if b.redoubled else "")
+                     for b in r.doubles)
+
+
+def rows(keeper: AnyKeeper) -> list[list[Any]]:
+    """The CSV's rows: the game line, the header, one row per deal."""
+    names = list(keeper.names)
+    first = ["barbu-scorekeeper", "game", keeper.game, "rules", str(keeper.rules), "first dealer",
+             names[keeper.first], "players", *names]
+    head = ["deal", "dealer", "declarer", "contract", "trumps or rank", "doubles",
+            *[f"{x} points" for x in names], *[f"{x} total" for x in names], "notes", "entry"]
+    out: list[list[Any]] = [first, head]
+    if isinstance(keeper, BesigueKeeper):
+        for r, e in zip(keeper.results, keeper.entries):
+            out.append([r["deal"], names[r["dealer"]], "", "", "", "", *r["scores"], *r["totals"], "",
+                        json.dumps(e, ensure_ascii=False)])
+        return out
+    assert isinstance(keeper, Keeper)
+    totals = [0] * keeper.n
+    for r, e in zip(keeper.results, keeper.entries):
+        c = keeper.match.contract_by_key[r.contract]
+        extra = ("trumps " + ("none" if r.trump is None else SUITS[r.trump])) if c.trump else (
+            "rank " + "23456789TJQKA"[r.rank] if r.rank is not None else "")
+        totals = [t + x for t, x in zip(totals, r.added)]
+        notes = " / ".join(keeper.flags.get(r.number, []))
+        out.append([r.number, names[r.dealer], names[r.declarer], c.name, extra, _doubles_text(r, names),
+                    *[str(x) for x in r.added], *[str(t) for t in totals], notes, json.dumps(e, ensure_ascii=False)])
+    return out
+
+
+def to_csv(keeper: AnyKeeper) -> str:
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows(keeper))
+    return buf.getvalue()
+
+
+def from_csv(text: str) -> AnyKeeper:
+    """A kept game from a CSV written by `to_csv` (the points columns are recomputed, not trusted)."""
+    if len(text) > MAX_IMPORT:
+        raise KeeperError("this file is too large to be a kept game")
+    try:
+        table = list(csv.reader(io.StringIO(text)))
+    except csv.Error as e:
+        raise KeeperError(f"this is not a CSV file: {e}") from None
+    if len(table) < 2 or not table[0] or table[0][0] != "barbu-scorekeeper" or len(table[0]) < 9:
+        raise KeeperError("this CSV was not written by the barbu scorekeeper: its first row names the game")
+    meta = table[0]
+    game, rules, first_name, names = meta[2], meta[4], meta[6], meta[8:]
+    names = [x for x in names if x]
+    if first_name not in names:
+        raise KeeperError(f"the first dealer {first_name!r} is not one of the players")
+    entries = []
+    for i, row in enumerate(table[2:], start=3):
+        if not row:
+            continue
+        try:
+            entries.append(json.loads(row[-1]))
+        except ValueError:
+            raise KeeperError(f"row {i}: its last column is not the deal's entry") from None
+    return keeper_from_dict({"format": "barbu-scorekeeper", "version": 1, "game": game, "rules": rules,
+                             "names": names, "first": names.index(first_name), "entries": entries})
+
+
+def from_match(match: Any, names: list[str] | None = None) -> Keeper:
+    """A kept game made from a played match (a replayed record's `Match`), deal by deal, as its players
+    would have counted each deal."""
+    first, entries = entries_from_actions(match.rules, match.history)
+    names = names or [f"Player {s + 1}" for s in range(match.n)]
+    return Keeper(match.rules, names, first, entries)
