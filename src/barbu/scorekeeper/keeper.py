@@ -64,6 +64,9 @@ class Needs:
     owed: dict[int, int] = field(default_factory=dict)  # doubles each seat still owes the declarer
     questions: tuple[Question, ...] = ()
     where: str = ""  # the Scottish game's Set and Round
+    contract: str | None = None  # once settled (by the declarer, or by the Silly Round's cuts)
+    contract_name: str | None = None
+    cut_for: str = ""  # the Silly Round's cut being asked for: "calls" or "passes"
 
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -132,7 +135,7 @@ class Keeper:
         """What the next deal needs, given what has been filled in so far (``partial``)."""
         m = self.match.clone()
         try:
-            return _feed(m, dict(partial or {}), self.names, len(self.results) + 1, {}, partial=True)
+            return _feed(m, dict(partial or {}), self.names, len(self.results) + 1, [], partial=True)
         except KeeperError as e:
             e.deal = len(self.results) + 1
             raise
@@ -294,8 +297,10 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
     where = _where(m) if scottish else ""
 
     def needs(ask: str, **kw: Any) -> Needs:
+        c = m.contract if len(m.results) == start and m.phase not in (DRAW, DEAL, OVER) else None
         return Needs(number, ask, dealer=m.dealer if m.dealer >= 0 else None,
-                     declarer=m.declarer if m.declarer >= 0 else None, where=where, **kw)
+                     declarer=m.declarer if m.declarer >= 0 else None, where=where,
+                     contract=c.key if c else None, contract_name=c.name if c else None, **kw)
 
     if m.phase == OVER:
         return needs("over")
@@ -334,7 +339,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         if not cuts:
             if not partial:
                 raise KeeperError("the cuts of the Unused Pack are missing")
-            return needs("cuts")
+            return needs("cuts", cut_for=m.cut_for)
         text = cuts.pop(0)
         try:
             card = parse_pack(str(text))
