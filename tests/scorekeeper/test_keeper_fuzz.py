@@ -21,7 +21,7 @@ entry = st.fixed_dictionaries({}, optional={
     "cuts": value, "outcome": st.one_of(outcome, value)})
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["classic", "italian", "french(players=5)", "scottish", "besigue", "salad(players=3)"]),
        st.lists(entry, min_size=1, max_size=4))
 def test_any_entry_is_scored_or_refused_in_plain_words(rules, entries):
@@ -48,7 +48,7 @@ plausible = st.fixed_dictionaries({}, optional={
     "rows": st.lists(st.sampled_from(["AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D", "x", ""]), max_size=4)})
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["classic(ravage_city=true,chinese_poker=true)", "italian", "salad", "french"]),
        st.data())
 def test_plausible_outcomes_are_scored_or_refused_in_plain_words(rules, data):
