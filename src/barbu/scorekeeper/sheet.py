@@ -60,7 +60,7 @@ class Row:
     cells: tuple[Cell, ...] = ()
     detail: str = ""  # trumps or starting rank, doubles, who chose
     kind: str = "deal"
-    number: int | None = None  # the deal number, for a played deal
+    number: int | None = None  # the deal number: of a played deal, or of a deal still to play in quick rotation
     notes: tuple[str, ...] = ()
 
 
@@ -205,10 +205,20 @@ def _who(names: Sequence[str], s: int) -> str:
     return names[s] or f"seat {s}"
 
 
+def short_names(names: Sequence[str]) -> list[str]:
+    """Names short enough for a doubling note: the first three letters when they tell the players apart."""
+    full = [_who(names, s) for s in range(len(names))]
+    short = [x[:3] if not x.startswith("seat ") else "s" + x[5:] for x in full]
+    return short if len(set(short)) == len(short) else full
+
+
 def _doubles_text(r: DealResult, names: Sequence[str]) -> str:
-    """Who doubled whom: ``Ann ×Bob, Cy ×Bob ×× `` (×× a redouble)."""
-    return ", ".join(f"{_who(names, b.doubler)} ×{_who(names, b.doubled)}" + (" ××" if b.redoubled else "")
-                     for b in r.doubles)
+    """Who doubled whom, grouped by doubler: ``Ann ×Bob ×Cy×× · Dan ×Bob`` (×× a redouble)."""
+    short = short_names(names)
+    groups: dict[int, list[str]] = {}
+    for b in r.doubles:
+        groups.setdefault(b.doubler, []).append(f"×{short[b.doubled]}" + ("××" if b.redoubled else ""))
+    return "doubles: " + " · ".join(f"{short[d]} {' '.join(t)}" for d, t in sorted(groups.items()))
 
 
 def _deal_detail(r: DealResult, contract: Any, names: Sequence[str], quick: bool) -> str:
@@ -264,11 +274,11 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                 run = _add(run, r.added)
                 row = deal_row(r)
                 cells = tuple(Cell(c.text, points(t), sign=c.sign) for c, t in zip(row.cells, run))
-                rows.append(Row(f"{k + 1}. {_who(names, r.declarer)}: {row.label}", cells, row.detail, "deal",
+                rows.append(Row(f"{_who(names, r.declarer)}: {row.label}", cells, row.detail, "deal",
                                 r.number, row.notes))
             else:
-                rows.append(Row(f"{k + 1}. {names[chooser] or f'seat {chooser}'} chooses",
-                                tuple(Cell() for _ in range(n)), kind="open"))
+                rows.append(Row(f"{names[chooser]} chooses" if names[chooser] else "",
+                                tuple(Cell() for _ in range(n)), kind="open", number=k + 1))
         blocks.append(Block("Deal by deal (points, running total under them)", tuple(rows)))
         totals = run
         marks = [["" for _ in contracts] for _ in range(n)]
@@ -303,20 +313,24 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                 rows.append(total_row("Series", series_sum, signed=True))
                 bonus = [r.series for r in own if r.series]
                 if bonus:
-                    rows.append(total_row("Series points (+110 and places)", bonus[0], signed=True))
+                    rows.append(total_row("Series points", bonus[0], signed=True))
                 for r in own:
                     run = _add(run, r.added)
                 rows.append(total_row("Running total", run))
             else:
                 rows.append(Row("Series", tuple(Cell() for _ in range(n)), kind="sum"))
                 if fam.series_end is not None:
-                    rows.append(Row("Series points (+110 and places)", tuple(Cell() for _ in range(n)), kind="sum"))
+                    rows.append(Row("Series points", tuple(Cell() for _ in range(n)), kind="sum"))
                 rows.append(Row("Running total", tuple(Cell() for _ in range(n)), kind="sum"))
             who = names[dealer] or f"seat {dealer}"
             blocks.append(Block(f"{who} deals and declares" if names[dealer] or results else
                                 "Dealer: ________________", tuple(rows)))
         totals = run
-    legend = ["Points as the deal scored them, doubles settled: ×B means doubled B, ×× a redouble."]
+    legend = ["Points as the deal scored them, doubles settled. Doubles: “Ann ×Bob” means Ann doubled Bob, "
+              "×× that Bob redoubled."]
+    if fam.series_end is not None:
+        legend.append("Series points: after each dealer's series, 110 each plus placement points (+50, +25, -25, "
+                      "-50) by the series' scores; a dealer third pays 75, fourth 150, shared by the others.")
     legend.append("Highest total wins." if fam.highest_wins else "Lowest total wins.")
     if quick:
         legend.append("The choice passes left every deal; each player chooses each contract once.")
@@ -325,7 +339,7 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
     return Sheet(
         title=f"Barbu score sheet — {fam.description}", rules=str(rules), game=rules.family, names=names,
         columns=tuple(_who(names, s) if names[s] else "" for s in range(n)), label_heading="Contract",
-        detail_heading="Trumps, rank, doubles", blocks=tuple(blocks), grid=grid,
+        detail_heading="Trumps, rank, doubles" if rules.doubling != "none" else "Trumps or rank", blocks=tuple(blocks), grid=grid,
         totals=tuple(points(x) for x in totals) if results else (),
         standings=_standings(names if results else tuple(f"seat {s}" for s in range(n)), totals,
                              fam.highest_wins) if results and len(results) >= total_deals else (),
