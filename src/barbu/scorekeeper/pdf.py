@@ -12,11 +12,9 @@ from typing import Sequence
 
 from fpdf import FPDF
 
-from .sheet import Block, Cell, Row, Sheet
+from .sheet import COLORS, Block, Cell, Row, Sheet, chart_scale
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
-#: one colour per player, as the web table's chart (readable in print and on grey)
-COLORS = ((209, 73, 91), (0, 121, 140), (214, 150, 40), (86, 150, 110), (141, 108, 171), (48, 99, 142))
 INK = (25, 25, 25)
 GREY = (110, 110, 110)
 RED = (190, 20, 30)
@@ -376,11 +374,7 @@ class _Renderer:
         left = self.x0 + 14
         right = self.x0 + self.width - 34
         bottom = top + h
-        values = [v for point in s.chart for v in point]
-        lo, hi = min(0.0, *values), max(0.0, *values)
-        step = _nice_step((hi - lo) / 5 or 1)
-        lo = step * (lo // step)
-        hi = step * -(-hi // step)
+        lo, hi, step = chart_scale(s)
         span = hi - lo or 1
         length = max(s.chart_length, len(s.chart) - 1)
 
@@ -437,15 +431,6 @@ class _Renderer:
         self.chart()
         self.legend()
         return bytes(self.pdf.output())
-
-
-def _nice_step(raw: float) -> float:
-    """1, 2 or 5 times a power of ten, at least ``raw``."""
-    power = 10 ** len(str(int(max(raw, 1)))) / 10
-    for m in (1, 2, 5, 10):
-        if m * power >= raw:
-            return m * power
-    return 10 * power
 
 
 def _short(v: float) -> str:

@@ -148,6 +148,22 @@ def _add(a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
     return [x + y for x, y in zip(a, b)]
 
 
+# ---------------------------------------------------------------- the chart
+#: one colour per player (RGB), as the web table's chart: readable in print and on grey
+COLORS = ((209, 73, 91), (0, 121, 140), (214, 150, 40), (86, 150, 110), (141, 108, 171), (48, 99, 142))
+
+
+def chart_scale(sheet: "Sheet") -> tuple[float, float, float]:
+    """The chart's value axis: low end, high end and the step between grid lines (1, 2 or 5 times a power of
+    ten), always showing 0."""
+    values = [v for point in sheet.chart for v in point] or [0.0]
+    lo, hi = min(0.0, *values), max(0.0, *values)
+    raw = (hi - lo) / 5 or 1
+    power = 10 ** len(str(int(max(raw, 1)))) / 10
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return step * (lo // step), step * -(-hi // step), step
+
+
 # ---------------------------------------------------------------- the entry point
 def sheet_for(rules: "Ruleset | BesigueRules", names: Sequence[str] | None, results: Sequence[Any] = (),
               notes: Mapping[int, Sequence[str]] | None = None) -> Sheet:
