@@ -222,8 +222,7 @@ class _Renderer:
         lines = 1
         for c in row.cells:
             lines = max(lines, c.text.count("\n") + 1 + (1 if c.running or c.glyphs else 0))
-        per = 3.6
-        h = max(6.5, 2.4 + per * lines, 2.4 + 3.2 * len(detail_lines))
+        h = max(6.5, 2.4 + 3.6 * lines, 2.4 + 3.2 * len(detail_lines))
         return h + 3.4 * len(row.notes)
 
     def row(self, row: Row, shade: bool) -> None:
@@ -278,11 +277,11 @@ class _Renderer:
         lines = c.text.split("\n")
         bold = row.kind == "sum"
         color = RED if c.sign < 0 else INK
-        size = 9.5 if len(lines) == 1 else 7
+        size = 9.5 if len(lines) == 1 else 8.5
         for j, line in enumerate(lines):
-            self.text(x + 1, y + 4.4 + j * 3.3, self._fit(line, w - 2.5, size, bold), size, bold=bold, color=color,
-                      align="R" if len(lines) == 1 else "L", width=w - 2.5, condensed=True)
-        under = y + 4.4 + len(lines) * 3.3
+            self.text(x + 1, y + 4.4 + j * 3.6, self._fit(line, w - 2.5, size, bold), size, bold=bold, color=color,
+                      align="R", width=w - 2.5, condensed=True)
+        under = y + 4.4 + len(lines) * 3.6 - 0.3
         if c.running:
             self.text(x + 1, under, c.running, 7, color=GREY, align="R", width=w - 2.5, condensed=True)
         if c.glyphs:

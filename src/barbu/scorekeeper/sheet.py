@@ -303,7 +303,8 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
             if r.contract in col:
                 marks[r.declarer][col[r.contract]] = f"✕{r.number}"
         grid = Grid("Contracts chosen (a cross and the deal number for each)", tuple(c.name for c in contracts),
-                    tuple(_who(names, s) for s in range(n)), tuple(tuple(m) for m in marks))
+                    tuple(names[s] or ("" if not results else f"seat {s}") for s in range(n)),
+                    tuple(tuple(m) for m in marks))
     else:
         grid = None
         by_series: dict[int, list[DealResult]] = {}
