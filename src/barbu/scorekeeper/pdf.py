@@ -217,8 +217,8 @@ class _Renderer:
     def _row_height(self, row: Row, detail_lines: list[str]) -> float:
         if row.kind == "heading":
             return 6.0
-        if row.kind == "open":
-            return 8.0
+        if row.kind == "open" or (row.kind == "sum" and not any(c.text for c in row.cells)):
+            return 8.0  # room to write
         lines = 1
         for c in row.cells:
             lines = max(lines, c.text.count("\n") + 1 + (1 if c.running or c.glyphs else 0))
@@ -233,14 +233,13 @@ class _Renderer:
         if row.detail and not self.detail_w:
             detail_lines = []
         h = self._row_height(row, detail_lines)
-        self.room(h)
+        # a caption keeps at least the rows under it (a Scottish Round's players) on its page
+        self.room(h + (7.0 * s.players if row.kind == "heading" else 0.0))
         y = pdf.get_y()
         if row.kind == "heading":
             pdf.set_fill_color(*SHADE)
             pdf.rect(self.x0, y, self.width, h, style="F")
             self.text(self.x0 + 1.5, y + 4.2, row.label, 8.5, bold=True, color=BAND)
-            for i, note in enumerate(row.notes):
-                pass
             pdf.set_y(y + h)
             for note in row.notes:
                 self.room(4)
@@ -339,12 +338,22 @@ class _Renderer:
         self._band("Final total and standings" if s.standings else "Totals")
         if s.game != "scottish":
             self._head(plain=True)
+        else:  # the Set sheet's columns are the calls: the totals go under the players' names
+            y = pdf.get_y()
+            pdf.set_fill_color(*SHADE)
+            pdf.rect(self.x0, y, self.width, 7, style="F")
+            for i, name in enumerate(s.names):
+                pdf.set_fill_color(*COLORS[i % len(COLORS)])
+                pdf.rect(self._value_x(i) + 0.4, y, self.value_w - 0.8, 1.2, style="F")
+                self.text(self._value_x(i) + 1, y + 4.9, self._fit(name, self.value_w - 2, 9, True), 9, bold=True,
+                          align="C", width=self.value_w - 2, condensed=True)
+            pdf.set_y(y + 7)
         y = pdf.get_y()
         h = 10.0
         pdf.set_fill_color(250, 244, 214)
         pdf.rect(self.x0, y, self.width, h, style="F")
         self.text(self.x0 + 1.5, y + 6.6, "Total", 11, bold=True)
-        for i in range(len(s.columns)):
+        for i in range(len(s.names)):
             value = s.totals[i] if i < len(s.totals) else ""
             self.text(self._value_x(i) + 1, y + 6.8, value, 12, bold=True,
                       color=RED if value.startswith("-") else INK, align="R", width=self.value_w - 2.5)

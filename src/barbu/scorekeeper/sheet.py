@@ -234,7 +234,7 @@ def _doubles_text(r: DealResult, names: Sequence[str]) -> str:
     groups: dict[int, list[str]] = {}
     for b in r.doubles:
         groups.setdefault(b.doubler, []).append(f"×{short[b.doubled]}" + ("××" if b.redoubled else ""))
-    return "doubles: " + " · ".join(f"{short[d]} {' '.join(t)}" for d, t in sorted(groups.items()))
+    return " · ".join(f"{short[d]} {' '.join(t)}" for d, t in sorted(groups.items()))
 
 
 def _deal_detail(r: DealResult, contract: Any, names: Sequence[str], quick: bool) -> str:
