@@ -50,8 +50,15 @@ def test_a_finished_classic_sheet_prints_names_totals_and_standings():
         assert points(total) in text
     assert "Final total and standings" in text and "The totals over the game" in text
     assert all(ink(img) > 0.02 for _, _, img in got)
-    # a page break repeats the block's title and the column headings
-    assert "(continued)" in got[1][1] and "Anna" in got[1][1]
+
+
+def test_a_page_break_repeats_the_blocks_title_and_the_players_names():
+    m = random_match("french(players=6)", 5)
+    got = pages(render_pdf(sheet_for(m.rules, NAMES, m.results)))
+    assert got[0][0] == A4[::-1]  # six players: landscape
+    second = got[1][1]
+    assert "Deal by deal (points, running total under them) (continued)" in second
+    assert all(name in second for name in NAMES)
 
 
 def test_letter_paper_and_landscape_when_the_columns_need_it():

@@ -225,13 +225,13 @@ class _Renderer:
         h = max(6.5, 2.4 + 3.6 * lines, 2.4 + 3.2 * len(detail_lines))
         return h + 3.4 * len(row.notes)
 
+    def _detail_lines(self, row: Row) -> list[str]:
+        return self.wrap(row.detail, self.detail_w - 3, 7.5, condensed=True) if row.detail and self.detail_w else []
+
     def row(self, row: Row, shade: bool) -> None:
         pdf = self.pdf
         s = self.sheet
-        detail_lines = self.wrap(row.detail, self.detail_w - 3, 7.5, condensed=True) if (
-            row.detail and self.detail_w) else []
-        if row.detail and not self.detail_w:
-            detail_lines = []
+        detail_lines = self._detail_lines(row)
         h = self._row_height(row, detail_lines)
         # a caption keeps at least the rows under it (a Scottish Round's players) on its page
         self.room(h + (7.0 * s.players if row.kind == "heading" else 0.0))
@@ -288,6 +288,10 @@ class _Renderer:
                       condensed=True)
 
     def block(self, b: Block) -> None:
+        """A block starts a page when it would fit whole on a new page but not on this one."""
+        whole = 6.5 + 7 + sum(self._row_height(r, self._detail_lines(r)) for r in b.rows)
+        if whole <= self.bottom - MARGIN - 10:
+            self.room(whole, repeat_head=False)
         self.room(6.5 + 7 + 8 * min(3, len(b.rows)), repeat_head=False)
         self.block_title = b.title
         self._band(b.title)

@@ -49,6 +49,13 @@ figure { margin: 0 0 5mm; page-break-inside: avoid; break-inside: avoid; }
 figcaption { background: #283c55; color: #fff; font-weight: bold; padding: 1.6mm 2mm; }
 svg { width: 100%%; height: auto; }
 .legend { color: #666; font-size: 8pt; }
+.inline-detail { display: none; }
+@media screen and (max-width: 600px) {  /* a phone: the detail goes under the contract, the points get the width */
+  main { padding: 4mm 2mm; margin: 0; }
+  td.detail, th.detail { display: none; }
+  .inline-detail { display: block; font-size: 7.5pt; color: #444; }
+  th.label, td.label { width: 34%%; }
+}
 @media print {
   body { background: #fff; }
   main { box-shadow: none; margin: 0; padding: 0; max-width: none; }
@@ -86,8 +93,9 @@ def _row(sheet: Sheet, row: Row) -> str:
     if len(row.cells) < len(sheet.columns):
         cells += '<td class="num"></td>' * (len(sheet.columns) - len(row.cells))
     detail = f'<td class="detail">{_suits(row.detail)}</td>' if sheet.detail_heading else ""
+    inline = f'<span class="inline-detail">{_suits(row.detail)}</span>' if row.detail else ""
     number = f' data-deal="{row.number}"' if row.number is not None and row.kind == "deal" else ""
-    return (f'<tr class="{row.kind}"{number}><td class="label">{no}{escape(row.label)}{notes}</td>'
+    return (f'<tr class="{row.kind}"{number}><td class="label">{no}{escape(row.label)}{inline}{notes}</td>'
             f"{cells}{detail}</tr>")
 
 
@@ -96,8 +104,8 @@ def _head(sheet: Sheet, plain: bool = False) -> str:
     cols = "".join(
         f'<th class="player" style="--c: rgb{COLORS[i % len(COLORS)]}">{escape(c)}</th>' if players
         else f"<th>{escape(c)}</th>" for i, c in enumerate(sheet.columns))
-    detail = f'<th class="label">{escape(sheet.detail_heading) if not plain else ""}</th>' if sheet.detail_heading \
-        else ""
+    detail = f'<th class="label detail">{escape(sheet.detail_heading) if not plain else ""}</th>' \
+        if sheet.detail_heading else ""
     label = escape(sheet.label_heading) if not plain else ""
     return f'<thead><tr><th class="label">{label}</th>{cols}{detail}</tr></thead>'
 
@@ -122,7 +130,7 @@ def _grid(sheet: Sheet) -> str:
 def _totals(sheet: Sheet) -> str:
     if not sheet.totals and not sheet.blank:
         return ""
-    span = '<td></td>' if sheet.detail_heading else ""
+    span = '<td class="detail"></td>' if sheet.detail_heading else ""
     values = "".join(f'<td class="num{" minus" if t.startswith("-") else ""}">{escape(t)}</td>'
                      for t in (sheet.totals or ("",) * len(sheet.columns)))
     if sheet.game == "scottish":
