@@ -221,7 +221,8 @@ class _Renderer:
             return 8.0  # room to write
         lines = 1
         for c in row.cells:
-            lines = max(lines, c.text.count("\n") + 1 + (1 if c.running or c.glyphs else 0))
+            under = len(self._glyph_lines(c)) * 0.8 if c.glyphs else (1 if c.running else 0)
+            lines = max(lines, c.text.count("\n") + 1 + under)
         h = max(6.5, 2.4 + 3.6 * lines, 2.4 + 3.2 * len(detail_lines))
         return h + 3.4 * len(row.notes)
 
@@ -283,9 +284,14 @@ class _Renderer:
         under = y + 4.4 + len(lines) * 3.6 - 0.3
         if c.running:
             self.text(x + 1, under, c.running, 7, color=GREY, align="R", width=w - 2.5, condensed=True)
-        if c.glyphs:
-            self.text(x + 1, under, self._fit(c.glyphs, w - 2, 6.5), 6.5, color=BAND, align="L", width=w - 2,
-                      condensed=True)
+        for j, line in enumerate(self._glyph_lines(c)):
+            self.text(x + 1, under + 2.9 * j, line, 6.5, color=BAND, align="L", width=w - 2, condensed=True)
+
+    def _glyph_lines(self, c: Cell) -> list[str]:
+        """The glyph names under the points, as many lines as they need."""
+        if not c.glyphs:
+            return []
+        return [self._fit(x, self.value_w - 2, 6.5) for x in self.wrap(c.glyphs, self.value_w - 2.5, 6.5, True)]
 
     def block(self, b: Block) -> None:
         """A block starts a page when it would fit whole on a new page but not on this one."""

@@ -25,7 +25,7 @@ from ..classic.ruleset import Ruleset
 from ..classic.state import DealResult
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
-from ..scottish.scoresheet import COLUMN_NAMES, Sheet as ScottishSheet, glyph_label, ordinal, sheet_from_results
+from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, Sheet as ScottishSheet, ordinal, sheet_from_results
 
 Number = "int | Fraction"
 
@@ -366,6 +366,11 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
 
 
 # ---------------------------------------------------------------- the Scottish game
+def _glyphs(glyphs: Sequence[Any], seat: int, call: str | None) -> str:
+    """A seat's glyphs beside one call's points (or the whole round's, call None): ``Egg, Spider``."""
+    return ", ".join(GLYPH_NAMES[g.name] for g in glyphs if g.seat == seat and g.call == call)
+
+
 def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
               notes: Mapping[int, tuple[str, ...]]) -> Sheet:
     n = rules.players
@@ -406,11 +411,11 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                     rows.append(Row(_who(names, s) if names[s] or results else "", tuple(Cell() for _ in
                                                                                           range(calls + 2)), kind="open"))
                     continue
-                cells = [Cell(points(x, signed=True) if x else "·", glyphs=glyph_label(sr.glyphs, s, call),
+                cells = [Cell(points(x, signed=True) if x else "·", glyphs=_glyphs(sr.glyphs, s, call),
                               sign=_sign(x)) for x, call in zip(sr.cells[s], SCOTTISH_CALLS)]
                 cells.append(Cell(points(sr.totals[s], signed=True), sign=_sign(sr.totals[s])))
                 cells.append(Cell(points(sr.running[s])))
-                whole = glyph_label(sr.glyphs, s, None)
+                whole = _glyphs(sr.glyphs, s, None)
                 rows.append(Row(_who(names, s), tuple(cells), detail=whole, kind="deal"))
         rows.append(Row(f"Set {set_no} result: total, overall running score, position", kind="heading"))
         for s in range(n):
