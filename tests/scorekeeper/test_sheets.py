@@ -146,19 +146,26 @@ def besigue_game(seed: int) -> BesigueGame:
 def test_besigue_sheet_reads_each_deals_melds_brisques_and_totals():
     g = besigue_game(3)
     sheet = sheet_for(g.rules, ["Anna", "Bernard"], g.results)
-    assert len(sheet.blocks) == len(g.results)
+    rows = deal_rows(sheet)
+    assert len(rows) == len(g.results) and not any(r.kind == "open" for r in sheet.blocks[0].rows)
     assert sheet.totals == tuple(points(x) for x in g.totals)
-    for block, r in zip(sheet.blocks, g.results):
-        rows = {row.label: [c.text for c in row.cells] for row in block.rows}
-        assert rows["Deal score"] == [points(x) for x in r["scores"]]
-        assert rows["Total"] == [points(x) for x in r["totals"]]
-        assert rows["Brisques"] == [points(x) for x in r["brisques"]]
-        # the parts written on the sheet add up to the deal score
+    assert [name for name, _ in sheet.groups] == ["Anna", "Bernard"]
+    width = len(sheet.columns) // 2
+    assert sheet.columns[:width] == ("Declarations", "7s", "Brisques", "Last", "Deal", "Total")
+    for row, r in zip(rows, g.results):
         for s in (0, 1):
-            parts = sum(v for _, v in r["melds"][s])
-            parts += sum(int(rows[k][s]) for k in ("Sevens of trumps", "Brisques", "Last trick") if rows[k][s] != "—")
+            melds, sevens, brisques, last, deal, total = (c.text for c in row.cells[s * width:(s + 1) * width])
+            assert deal == points(r["scores"][s]) and total == points(r["totals"][s])
+            assert brisques == points(r["brisques"][s])
+            assert (last == "10") == (r["last_trick"] == s)
+            for kind, value in r["melds"][s]:
+                assert f"{value}" in melds
+            # the parts written on the sheet add up to the deal score
+            parts = sum(v for _, v in r["melds"][s]) + sum(int(x) for x in (sevens, brisques, last) if x != "—")
             assert parts == r["scores"][s]
     assert sheet.standings[0].total == points(max(g.totals))
+    blank = sheet_for(BesigueRules(), None)
+    assert all(r.kind == "open" for r in blank.blocks[0].rows) and len(blank.blocks[0].rows) >= 10
 
 
 def test_notes_are_shown_on_their_deal_and_the_rest_at_the_foot():

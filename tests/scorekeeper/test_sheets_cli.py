@@ -74,4 +74,4 @@ def test_replay_sheet_of_scottish_and_besigue_records(tmp_path):
         assert out.returncode == 0, out.stderr
         count, text = pdf_text(tmp_path / f"{rules}.pdf")
         assert count >= 1 and "seat 1" in text
-        assert ("Set 1" if rules == "scottish" else "Deal score") in text
+        assert ("Set 1" if rules == "scottish" else "Brisques") in text

@@ -75,9 +75,16 @@ class _Renderer:
             self.detail_w = 0.0
             self.value_w = (self.width - self.label_w) / k
         self.x0 = MARGIN
+        weights = s.weights or (1.0,) * k
+        total = sum(weights)
+        self.widths = [k * self.value_w * w / total for w in weights]
+        self.xs = [self.x0 + self.label_w + sum(self.widths[:i]) for i in range(k)]
 
     def _value_x(self, i: int) -> float:
-        return self.x0 + self.label_w + i * self.value_w
+        return self.xs[i]
+
+    def _w(self, i: int) -> float:
+        return self.widths[i]
 
     def _detail_x(self) -> float:
         return self.x0 + self.label_w + len(self.sheet.columns) * self.value_w
@@ -179,25 +186,41 @@ class _Renderer:
         self.text(self.x0 + 2, y + 4.7, title, 10, bold=True, color=(255, 255, 255))
         pdf.set_y(y + 6.5)
 
+    def _groups(self) -> None:
+        """Headings over groups of columns (Bésigue: each player's name over his columns), in his colour."""
+        pdf = self.pdf
+        y = pdf.get_y()
+        col = 0
+        for i, (name, span) in enumerate(self.sheet.groups):
+            x = self._value_x(col)
+            w = sum(self._w(j) for j in range(col, col + span))
+            pdf.set_fill_color(*COLORS[i % len(COLORS)])
+            pdf.rect(x + 0.4, y, w - 0.8, 6, style="F")
+            self.text(x, y + 4.3, self._fit(name, w - 2, 10, True), 10, bold=True, color=(255, 255, 255),
+                      align="C", width=w)
+            col += span
+        pdf.set_y(y + 6)
+
     def _head(self, plain: bool = False) -> None:
         """The column headings: the players' names (in their colours) or the calls (``plain``: names only)."""
         pdf = self.pdf
         s = self.sheet
+        if s.groups and not plain:
+            self._groups()
         y = pdf.get_y()
         h = 7.0
         pdf.set_fill_color(*SHADE)
         pdf.rect(self.x0, y, self.width, h, style="F")
         if not plain:
             self.text(self.x0 + 1.5, y + 4.8, s.label_heading, 8, bold=True, color=GREY)
-        players = s.game != "scottish"
+        players = s.game not in ("scottish", "besigue")
         for i, name in enumerate(s.columns):
-            x = self._value_x(i)
+            x, w = self._value_x(i), self._w(i)
             if players:
                 pdf.set_fill_color(*COLORS[i % len(COLORS)])
-                pdf.rect(x + 0.4, y, self.value_w - 0.8, 1.2, style="F")
-            label = name or ("" if players else "")
-            self.text(x + 1, y + 4.9, self._fit(label, self.value_w - 2, 9, True), 9, bold=True, align="C",
-                      width=self.value_w - 2, condensed=True)
+                pdf.rect(x + 0.4, y, w - 0.8, 1.2, style="F")
+            self.text(x + 1, y + 4.9, self._fit(name, w - 2, 9, True), 9, bold=True, align="C", width=w - 2,
+                      condensed=True)
         if s.detail_heading and not plain:
             self.text(self._detail_x() + 1.5, y + 4.8, s.detail_heading, 8, bold=True, color=GREY)
         pdf.set_draw_color(120, 120, 120)
@@ -222,6 +245,8 @@ class _Renderer:
         lines = 1
         for c in row.cells:
             under = len(self._glyph_lines(c)) * 0.8 if c.glyphs else (1 if c.running else 0)
+            if c.text.count("\n"):
+                under -= 0.1 * c.text.count("\n")  # several lines are set smaller
             lines = max(lines, c.text.count("\n") + 1 + under)
         h = max(6.5, 2.4 + 3.6 * lines, 2.4 + 3.2 * len(detail_lines))
         return h + 3.4 * len(row.notes)
@@ -252,12 +277,12 @@ class _Renderer:
             pdf.rect(self.x0, y, self.width, h, style="F")
         # the label, with the deal number before it in grey
         label_y = y + 4.4
-        if row.number is not None and s.game != "besigue":
+        if row.number is not None:
             self.text(self.x0 + 0.8, label_y, str(row.number), 6.5, color=GREY, condensed=True)
         self.text(self.x0 + 5.5, label_y, self._fit(row.label, self.label_w - 6, 9, row.kind == "sum"), 9,
                   bold=row.kind == "sum", condensed=True)
         for i, c in enumerate(row.cells):
-            self._cell(c, self._value_x(i), y, row)
+            self._cell(c, self._value_x(i), self._w(i), y, row)
         for j, line in enumerate(detail_lines):
             self.text(self._detail_x() + 1.5, y + 3.9 + 3.2 * j, line, 7.5, condensed=True)
         for j, note in enumerate(row.notes):
@@ -267,17 +292,20 @@ class _Renderer:
         pdf.set_draw_color(150, 150, 150)
         pdf.set_line_width(0.15 if row.kind != "sum" else 0.3)
         pdf.line(self.x0, y + h, self.x0 + self.width, y + h)
+        starts = {0}
+        for _, span in s.groups:  # a firmer line where a player's group of columns starts
+            starts.add(max(starts) + span)
         for i in range(len(s.columns) + (1 if self.detail_w else 0)):
-            x = self._value_x(i)
+            x = self._value_x(i) if i < len(s.columns) else self._detail_x()
+            pdf.set_line_width(0.45 if s.groups and i in starts else 0.15)
             pdf.line(x, y, x, y + h)
         pdf.set_y(y + h)
 
-    def _cell(self, c: Cell, x: float, y: float, row: Row) -> None:
-        w = self.value_w
+    def _cell(self, c: Cell, x: float, w: float, y: float, row: Row) -> None:
         lines = c.text.split("\n")
-        bold = row.kind == "sum"
+        bold = row.kind == "sum" or c.strong
         color = RED if c.sign < 0 else INK
-        size = 9.5 if len(lines) == 1 else 8.5
+        size = 9.5 if len(lines) == 1 else 8
         for j, line in enumerate(lines):
             self.text(x + 1, y + 4.4 + j * 3.6, self._fit(line, w - 2.5, size, bold), size, bold=bold, color=color,
                       align="R", width=w - 2.5, condensed=True)
@@ -292,6 +320,7 @@ class _Renderer:
         if not c.glyphs:
             return []
         return [self._fit(x, self.value_w - 2, 6.5) for x in self.wrap(c.glyphs, self.value_w - 2.5, 6.5, True)]
+
 
     def block(self, b: Block) -> None:
         """A block starts a page when it would fit whole on a new page but not on this one."""
@@ -346,7 +375,9 @@ class _Renderer:
             return
         self.room(6.5 + 7 + 10 + 6 * len(s.standings), repeat_head=False)
         self._band("Final total and standings" if s.standings else "Totals")
-        if s.game != "scottish":
+        if s.game == "besigue":
+            self._groups()
+        elif s.game != "scottish":
             self._head(plain=True)
         else:  # the Set sheet's columns are the calls: the totals go under the players' names
             y = pdf.get_y()
@@ -354,19 +385,20 @@ class _Renderer:
             pdf.rect(self.x0, y, self.width, 7, style="F")
             for i, name in enumerate(s.names):
                 pdf.set_fill_color(*COLORS[i % len(COLORS)])
-                pdf.rect(self._value_x(i) + 0.4, y, self.value_w - 0.8, 1.2, style="F")
-                self.text(self._value_x(i) + 1, y + 4.9, self._fit(name, self.value_w - 2, 9, True), 9, bold=True,
-                          align="C", width=self.value_w - 2, condensed=True)
+                pdf.rect(self._value_x(i) + 0.4, y, self._w(i) - 0.8, 1.2, style="F")
+                self.text(self._value_x(i) + 1, y + 4.9, self._fit(name, self._w(i) - 2, 9, True), 9, bold=True,
+                          align="C", width=self._w(i) - 2, condensed=True)
             pdf.set_y(y + 7)
         y = pdf.get_y()
         h = 10.0
         pdf.set_fill_color(250, 244, 214)
         pdf.rect(self.x0, y, self.width, h, style="F")
         self.text(self.x0 + 1.5, y + 6.6, "Total", 11, bold=True)
-        for i in range(len(s.names)):
+        where = s.total_columns or tuple(range(len(s.names)))
+        for i, col in enumerate(where):
             value = s.totals[i] if i < len(s.totals) else ""
-            self.text(self._value_x(i) + 1, y + 6.8, value, 12, bold=True,
-                      color=RED if value.startswith("-") else INK, align="R", width=self.value_w - 2.5)
+            self.text(self._value_x(col) + 1, y + 6.8, value, 12, bold=True,
+                      color=RED if value.startswith("-") else INK, align="R", width=self._w(col) - 2.5)
         pdf.set_draw_color(40, 40, 40)
         pdf.set_line_width(0.5)
         pdf.rect(self.x0, y, self.width, h)

@@ -27,6 +27,7 @@ caption { background: #283c55; color: #fff; font-weight: bold; text-align: left;
 th, td { border-bottom: 0.25mm solid #999; padding: 1.2mm 1.5mm; vertical-align: top; }
 thead th { background: #e8ecf0; font-size: 9pt; }
 thead th.player { border-top: 1.3mm solid var(--c); }
+thead th.group { color: #fff; font-size: 10pt; border-left: 0.6mm solid #fff; }
 th.label, td.label { text-align: left; font-weight: normal; width: %(label)s; }
 td.num { text-align: right; border-left: 0.25mm solid #999; width: %(value)s; font-variant-numeric: tabular-nums; }
 td.detail { border-left: 0.25mm solid #999; font-size: 8pt; }
@@ -35,6 +36,7 @@ td.detail { border-left: 0.25mm solid #999; font-size: 8pt; }
 .running { display: block; color: #777; font-size: 7.5pt; }
 .glyphs { display: block; color: #283c55; font-size: 7pt; text-align: left; }
 .red { color: #be141e; }
+.strong { font-weight: bold; }
 tr.open td { height: 8.5mm; }
 tr.sum td, tr.sum th { background: #ecf0e8; font-weight: bold; }
 tr.heading th { background: #e8ecf0; color: #283c55; text-align: left; }
@@ -65,7 +67,8 @@ svg { width: 100%%; height: auto; }
 
 
 def _points(cell: Cell) -> str:
-    cls = ' class="minus"' if cell.sign < 0 else ""
+    cls = " ".join(x for x, on in (("minus", cell.sign < 0), ("strong", cell.strong)) if on)
+    cls = f' class="{cls}"' if cls else ""
     lines = "<br>".join(escape(x) for x in cell.text.split("\n"))
     out = f"<span{cls}>{lines}</span>" if cell.text else ""
     if cell.running:
@@ -88,7 +91,7 @@ def _row(sheet: Sheet, row: Row) -> str:
     notes = "".join(f'<span class="note">→ {escape(n)}</span>' for n in row.notes)
     if row.kind == "heading":
         return f'<tr class="heading"><th colspan="{span}">{escape(row.label)}{notes}</th></tr>'
-    no = f'<span class="no">{row.number}</span>' if row.number is not None and sheet.game != "besigue" else ""
+    no = f'<span class="no">{row.number}</span>' if row.number is not None else ""
     cells = "".join(f'<td class="num">{_points(c)}</td>' for c in row.cells)
     if len(row.cells) < len(sheet.columns):
         cells += '<td class="num"></td>' * (len(sheet.columns) - len(row.cells))
@@ -99,15 +102,26 @@ def _row(sheet: Sheet, row: Row) -> str:
             f"{cells}{detail}</tr>")
 
 
+def _groups(sheet: Sheet) -> str:
+    """The row of headings over groups of columns (Bésigue: each player's name over his six columns)."""
+    if not sheet.groups:
+        return ""
+    cells = "".join(f'<th colspan="{span}" class="group" style="background: rgb{COLORS[i % len(COLORS)]}">'
+                    f"{escape(name)}</th>" for i, (name, span) in enumerate(sheet.groups))
+    return f"<tr><th></th>{cells}</tr>"
+
+
 def _head(sheet: Sheet, plain: bool = False) -> str:
-    players = sheet.game != "scottish"
+    players = sheet.game not in ("scottish", "besigue")
+    total = sum(sheet.weights) or 1
+    width = [f' style="width: {70 * w / total:.1f}%"' for w in sheet.weights] or [""] * len(sheet.columns)
     cols = "".join(
         f'<th class="player" style="--c: rgb{COLORS[i % len(COLORS)]}">{escape(c)}</th>' if players
-        else f"<th>{escape(c)}</th>" for i, c in enumerate(sheet.columns))
+        else f"<th{width[i]}>{escape(c)}</th>" for i, c in enumerate(sheet.columns))
     detail = f'<th class="label detail">{escape(sheet.detail_heading) if not plain else ""}</th>' \
         if sheet.detail_heading else ""
     label = escape(sheet.label_heading) if not plain else ""
-    return f'<thead><tr><th class="label">{label}</th>{cols}{detail}</tr></thead>'
+    return f'<thead>{_groups(sheet)}<tr><th class="label">{label}</th>{cols}{detail}</tr></thead>'
 
 
 def _block(sheet: Sheet, block: Block) -> str:
@@ -131,14 +145,16 @@ def _totals(sheet: Sheet) -> str:
     if not sheet.totals and not sheet.blank:
         return ""
     span = '<td class="detail"></td>' if sheet.detail_heading else ""
-    values = "".join(f'<td class="num{" minus" if t.startswith("-") else ""}">{escape(t)}</td>'
-                     for t in (sheet.totals or ("",) * len(sheet.columns)))
+    where = sheet.total_columns or tuple(range(len(sheet.names)))
+    at = dict(zip(where, sheet.totals))
+    values = "".join(f'<td class="num{" minus" if at.get(i, "").startswith("-") else ""}">{escape(at.get(i, ""))}</td>'
+                     for i in range(len(sheet.columns)))
     if sheet.game == "scottish":
         values = "".join(f"<td>{escape(n)}: {escape(t)}</td>" for n, t in zip(sheet.names, sheet.totals))
         table = f'<table><caption>Totals</caption><tbody><tr class="total">{values}</tr></tbody></table>'
     else:
         table = (f'<table><caption>{"Final total and standings" if sheet.standings else "Totals"}</caption>'
-                 f'{_head(sheet, plain=True)}<tbody><tr class="total"><td class="label">Total</td>{values}{span}'
+                 f'{_head(sheet, plain=not sheet.groups)}<tbody><tr class="total"><td class="label">Total</td>{values}{span}'
                  f"</tr></tbody></table>")
     if sheet.standings:
         table += '<ol class="standings">' + "".join(
@@ -202,7 +218,7 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
         raise ValueError(f"paper must be a4 or letter, not {paper!r}")
     css = _CSS % {"paper": paper_css, "orientation": "landscape" if sheet.wide else "portrait",
                   "screen": "1080px" if sheet.wide else "820px",
-                  "label": "24%" if sheet.game != "scottish" else "14%",
+                  "label": "24%" if sheet.game not in ("scottish", "besigue") else "14%",
                   "value": f"{52 / max(1, len(sheet.columns)):.1f}%" if sheet.detail_heading else "auto"}
     title, _, family = sheet.title.partition(" — ")
     players = ""

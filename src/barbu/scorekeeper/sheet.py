@@ -35,8 +35,6 @@ MELD_LABELS = {
     "four-queens": "4 queens", "four-kings": "4 kings", "four-aces": "4 aces", "quint": "Quint",
     "double-bezique": "Double bésigue",
 }
-#: Blank Bésigue sheets have this many deal blocks (a game to 1000 rarely takes more).
-BLANK_BESIGUE_DEALS = 8
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,7 @@ class Cell:
     running: str = ""
     glyphs: str = ""
     sign: int = 0  # -1, 0, +1: renderers may colour the points
+    strong: bool = False  # a total: set in bold
 
 
 @dataclass(frozen=True)
@@ -111,6 +110,9 @@ class Sheet:
     legend: tuple[str, ...] = ()  # how to read it (glyphs, crosses, who wins)
     notes: tuple[str, ...] = ()  # notes for no particular deal
     blank: bool = True
+    groups: tuple[tuple[str, int], ...] = ()  # headings over runs of columns: (player's name, how many columns)
+    weights: tuple[float, ...] = ()  # relative widths of the value columns (empty: all alike)
+    total_columns: tuple[int, ...] = ()  # the column under which each player's final total goes (empty: i)
 
     @property
     def players(self) -> int:
@@ -447,50 +449,61 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
 
 
 # ---------------------------------------------------------------- Bésigue
+#: A player's columns on the Bésigue sheet, and their widths relative to each other.
+BESIGUE_COLUMNS = (("Declarations", 2.6), ("7s", 0.7), ("Brisques", 1.0), ("Last", 0.75), ("Deal", 0.95),
+                   ("Total", 1.1))
+#: Blank Bésigue sheets have this many rows (a game to 1000 rarely takes more).
+BLANK_BESIGUE_DEALS = 14
+
+
 def _besigue(rules: BesigueRules, names: tuple[str, ...], results: list[dict[str, Any]],
              notes: Mapping[int, tuple[str, ...]]) -> Sheet:
-    blocks = []
-    count = max(len(results), 0 if results else BLANK_BESIGUE_DEALS)
-    empty = (Cell(), Cell())
-    labels = ("Declarations", "Sevens of trumps", "Brisques", "Last trick", "Deal score", "Total")
+    """One row per deal, each player's columns side by side: his declarations, the sevens of trumps, brisques
+    and last trick (10 each), the deal's score and his running total."""
+    rows: list[Row] = []
     used: set[int] = set()
-    for i in range(count):
-        if i >= len(results):
-            rows = tuple(Row(x, empty, kind="sum" if x == "Total" else "open") for x in labels)
-            blocks.append(Block(f"Deal {i + 1}" + (f" — {names[i % 2]} deals" if names[i % 2] else ""), rows))
-            continue
-        r = results[i]
+    width = len(BESIGUE_COLUMNS)
+    for i, r in enumerate(results):
         number = int(r.get("deal", i + 1))
         used.add(number)
-        melds = r["melds"]
-        meld_text = ["\n".join(f"{MELD_LABELS.get(k, k)} {v}" for k, v in m) for m in melds]
-        meld_sum = [sum(v for _, v in m) for m in melds]
-        last = [10 if r["last_trick"] == s else 0 for s in (0, 1)]
-        # the deal score's remaining part: the 7 of trumps shown or exchanged, 10 each
-        sevens = [r["scores"][s] - meld_sum[s] - r["brisques"][s] - last[s] for s in (0, 1)]
-        rows = (
-            Row("Declarations", tuple(Cell(t or "—") for t in meld_text), kind="deal", number=number,
-                notes=notes.get(number, ())),
-            Row("Sevens of trumps", tuple(Cell(points(x) if x else "—") for x in sevens), kind="deal"),
-            Row("Brisques", tuple(Cell(points(x)) for x in r["brisques"]), kind="deal"),
-            Row("Last trick", tuple(Cell("10" if x else "—") for x in last), kind="deal"),
-            Row("Deal score", tuple(Cell(points(x)) for x in r["scores"]), kind="deal"),
-            Row("Total", tuple(Cell(points(x)) for x in r["totals"]), kind="sum"),
-        )
-        blocks.append(Block(f"Deal {number} — {_who(names, r['dealer'])} deals", rows))
+        cells: list[Cell] = []
+        for s in (0, 1):
+            melds = r["melds"][s]
+            last = 10 if r["last_trick"] == s else 0
+            if "sevens" in r:
+                sevens = r["sevens"][s]
+            else:  # a played game's result: the rest of the deal's score is the sevens of trumps
+                sevens = r["scores"][s] - sum(v for _, v in melds) - r["brisques"][s] - last
+            cells += [Cell("\n".join(f"{MELD_LABELS.get(k, k)} {v}" for k, v in melds) or "—"),
+                      Cell(points(sevens) if sevens else "—"), Cell(points(r["brisques"][s])),
+                      Cell("10" if last else "—"), Cell(points(r["scores"][s])),
+                      Cell(points(r["totals"][s]), strong=True)]
+        rows.append(Row(f"{_who(names, r['dealer'])} deals", tuple(cells), kind="deal", number=number,
+                        notes=notes.get(number, ())))
+    for k in range(len(results), max(len(results) + 3, BLANK_BESIGUE_DEALS)):
+        dealer = (results[0]["dealer"] if results else 0) if k % 2 == 0 else 1 - (results[0]["dealer"] if results
+                                                                               else 0)
+        rows.append(Row(f"{names[dealer]} deals" if names[dealer] else "", tuple(Cell() for _ in range(2 * width)),
+                        kind="open", number=k + 1))
     totals = results[-1]["totals"] if results else ()
     over = bool(results) and max(totals) >= rules.target and totals[0] != totals[1]
+    if over:
+        rows = [r for r in rows if r.kind != "open"]
     legend = (f"The game ends at the end of the deal in which a player reaches {rules.target}; the higher total wins.",
-              "Combinations: " + ", ".join(f"{MELD_LABELS[k]} {v}" for k, v in MELD_VALUES.items()) + ".",
+              "Declarations: " + ", ".join(f"{MELD_LABELS[k]} {v}" for k, v in MELD_VALUES.items()) + ".",
               "Brisques: " + ("each ace and ten won, 10" if rules.brisques == "aces_and_tens" else
-                              "each ace won, 10") + "; the last trick 10; the 7 of trumps 10.")
+                              "each ace won, 10") + "; the last trick 10; each 7 of trumps 10.")
+    columns = tuple(c for _ in (0, 1) for c, _ in BESIGUE_COLUMNS)
     return Sheet(
-        title="Bésigue score sheet", rules=str(rules), game="besigue", names=names,
-        columns=tuple(names), label_heading="", blocks=tuple(blocks),
+        title="Bésigue score sheet", rules=str(rules), game="besigue", names=names, columns=columns,
+        label_heading="Deal", blocks=(Block("Deal by deal", tuple(rows)),),
         totals=tuple(points(x) for x in totals), standings=_standings(names, totals, True) if over else (),
         chart=_chart([r["scores"] for r in results], 2) if results else (), chart_length=0,
         subtitle=_status(results, 0, over) + f"; target {rules.target}", legend=legend,
-        notes=_notes_left(notes, used), blank=not results)
+        notes=_notes_left(notes, used), blank=not results,
+        groups=tuple((_who(names, s) if names[s] else f"Player {s + 1}", width) for s in (0, 1)),
+        weights=tuple(w for _ in (0, 1) for _, w in BESIGUE_COLUMNS),
+        total_columns=(width - 1, 2 * width - 1))
 
 
 # ---------------------------------------------------------------- blank sheets
