@@ -137,3 +137,10 @@ def test_html_escapes_names():
     sheet = sheet_for(ruleset("classic"), ["<b>Anna</b>", "B&B", "Carla", "Dario"])
     html = render_html(sheet)
     assert "<b>Anna" not in html and "&lt;b&gt;Anna" in html and "B&amp;B" in html
+
+
+def test_names_in_other_alphabets_print_and_unknown_letters_show_as_question_marks():
+    sheet = sheet_for(ruleset("classic"), ["Zoë", "Łukasz", "Σοφία", "山田"])
+    text = "\n".join(t for _, t, _ in pages(render_pdf(sheet)))
+    assert "Zoë" in text and "Łukasz" in text and "Σοφία" in text
+    assert "??" in text  # the shipped font has no Chinese: never silently dropped

@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Sequence
 
+from fontTools.ttLib import TTFont
 from fpdf import FPDF
 
 from .sheet import COLORS, Block, Cell, Row, Sheet, chart_scale
@@ -38,6 +39,17 @@ class _Pdf(FPDF):
 
 def _font_path(name: str) -> str:
     return str(files("barbu.scorekeeper").joinpath("fonts", name))
+
+
+_COVERED: set[int] = set()
+
+
+def printable(text: str) -> str:
+    """The text with any character the shipped fonts lack (a Chinese name, say) shown as ``?`` rather than
+    silently left out."""
+    if not _COVERED:
+        _COVERED.update(TTFont(_font_path("DejaVuSansCondensed.ttf")).getBestCmap())
+    return "".join(ch if ord(ch) in _COVERED else "?" for ch in text)
 
 
 class _Renderer:
@@ -105,6 +117,7 @@ class _Renderer:
              align: str = "L", width: float = 0.0, condensed: bool = False) -> None:
         """One line at baseline ``y``; ``align`` within ``width`` from ``x``; red suits in red."""
         pdf = self.pdf
+        text = printable(text)
         pdf.set_font(FONT + ("C" if condensed else ""), "B" if bold else "", size)
         w = pdf.get_string_width(text)
         if align == "R":
