@@ -144,3 +144,16 @@ def test_names_in_other_alphabets_print_and_unknown_letters_show_as_question_mar
     text = "\n".join(t for _, t, _ in pages(render_pdf(sheet)))
     assert "Zoë" in text and "Łukasz" in text and "Σοφία" in text
     assert "??" in text  # the shipped font has no Chinese: never silently dropped
+
+
+@pytest.mark.parametrize("text", ["classic(ravage_city=true, chinese_poker=true)", "classic(rotation=quick)",
+                                  "italian", "salad(players=6)", "french(players=3)", "scottish(sets=2)"])
+def test_half_played_and_finished_sheets_render(text):
+    m = random_match(text, 8)
+    for results in (m.results[: len(m.results) // 2], m.results):
+        sheet = sheet_for(m.rules, NAMES[:m.n], results)
+        got = pages(render_pdf(sheet))
+        joined = "\n".join(t for _, t, _ in got)
+        assert all(name in joined for name in NAMES[:m.n])
+        assert sheet.totals[0] in joined
+        WellFormed().check(render_html(sheet))

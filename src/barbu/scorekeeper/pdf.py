@@ -303,7 +303,7 @@ class _Renderer:
             self.text(self.x0 + 5.5, ny, f"→ {note}", 7.5, color=RED, condensed=True)
         # the grid lines
         pdf.set_draw_color(150, 150, 150)
-        pdf.set_line_width(0.15 if row.kind != "sum" else 0.3)
+        pdf.set_line_width(0.2 if row.kind != "sum" else 0.3)
         pdf.line(self.x0, y + h, self.x0 + self.width, y + h)
         starts = {0}
         for _, span in s.groups:  # a firmer line where a player's group of columns starts
