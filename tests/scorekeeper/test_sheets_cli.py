@@ -32,6 +32,8 @@ def test_blank_sheet_as_pdf_html_and_text(tmp_path):
     assert "size: letter" in html and "Series points" in html
     out = barbu("sheet", "--rules", "salad", "--players", "3")
     assert out.returncode == 0 and "No queens" in out.stdout and "Blank sheet" in out.stdout
+    out = barbu("sheet", "--rules", "scottish", "--sets", "3")
+    assert out.returncode == 0 and "== Set 3" in out.stdout and "Silly Round" in out.stdout
     out = barbu("sheet", "--rules", "besigue-english", "-o", str(tmp_path / "b.pdf"))
     assert out.returncode == 0, out.stderr
     assert "Brisques" in pdf_text(tmp_path / "b.pdf")[1]
@@ -48,6 +50,8 @@ def test_bad_sheet_requests_are_refused_in_plain_words(tmp_path):
     assert out.returncode == 2 and ".pdf, .html or .txt" in out.stderr
     out = barbu("sheet", "--rules", "classic", "--names", "Anna,,Carla,Dario")
     assert out.returncode == 2 and "empty" in out.stderr
+    out = barbu("sheet", "--rules", "classic", "--sets", "2")
+    assert out.returncode == 2 and "--sets is for the Scottish game" in out.stderr
     assert not list(tmp_path.iterdir())  # nothing written
 
 

@@ -448,6 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     sht = sub.add_parser("sheet", help="print a blank score sheet (PDF, print-ready HTML or text) for a preset")
     sht.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     sht.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    sht.add_argument("--sets", type=int, help="Scottish game: the number of Sets on the sheet")
     sht.add_argument("-o", "--out", help="the file to write: .pdf, .html or .txt (default: text on the terminal)")
     add_sheet_arguments(sht)
     sht.set_defaults(func=lambda a: cmd_sheet(a, console))

@@ -50,15 +50,21 @@ def parse_names(text: str | None, players: int) -> list[str] | None:
     return names
 
 
-def sheet_rules(text: str, players: int | None) -> "Ruleset | BesigueRules":
-    """A preset or ruleset text, with the player count where the game lets you choose it."""
+def sheet_rules(text: str, players: int | None, sets: int | None = None) -> "Ruleset | BesigueRules":
+    """A preset or ruleset text, with the player count (and the Scottish Sets) where the game lets you choose."""
     if is_besigue(text):
         if players not in (None, 2):
             raise BarbuError(f"Bésigue is played by 2 players, not {players}")
+        if sets is not None:
+            raise BarbuError("--sets is for the Scottish game; Bésigue has no Sets")
         return BesigueRules.parse(text)
     rules = Ruleset.parse(text)
     if players is not None and players != rules.players:
         rules = rules.replace(players=players)
+    if sets is not None and sets != rules.sets:
+        if rules.family != "scottish":
+            raise BarbuError(f"--sets is for the Scottish game; {rules.preset} has no Sets")
+        rules = rules.replace(sets=sets)
     return rules
 
 
@@ -90,7 +96,7 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
 
 def cmd_sheet(args: argparse.Namespace, console: Console) -> int:
     """A blank sheet for a preset and player count, names on top when given."""
-    rules = sheet_rules(args.rules, args.players)
+    rules = sheet_rules(args.rules, args.players, args.sets)
     sheet = sheet_for(rules, parse_names(args.names, rules.players))
     return write_sheet(sheet, args.out, args.paper, console)
 

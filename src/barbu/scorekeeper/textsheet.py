@@ -17,10 +17,14 @@ def _cell_text(row: Row, i: int) -> str:
     return text
 
 
+def _label(row: Row) -> str:
+    return f"{row.number:>2}. {row.label}" if row.number is not None else row.label
+
+
 def render_text(sheet: Sheet) -> str:
     """The sheet's rows as aligned columns; blank boxes are underscores to write on."""
     rows = [r for b in sheet.blocks for r in b.rows]
-    label_w = max([len(sheet.label_heading), 12] + [len(r.label) for r in rows if r.kind != "heading"])
+    label_w = max([len(sheet.label_heading), 12] + [len(_label(r)) for r in rows if r.kind != "heading"])
     widths = [max([len(h), 6] + [len(_cell_text(r, i)) for r in rows if r.kind != "heading"])
               for i, h in enumerate(sheet.columns)]
     widths = [max(w, 10) if not sheet.columns[i] else w for i, w in enumerate(widths)]
@@ -32,16 +36,26 @@ def render_text(sheet: Sheet) -> str:
     out = [sheet.title, f"{sheet.rules} · {sheet.subtitle}", ""]
     head = [h or f"player {i + 1}" for i, h in enumerate(sheet.columns)] if sheet.game != "scottish" else list(
         sheet.columns)
+    groups = ""
+    if sheet.groups:  # each player's name over his columns
+        parts, col = [], 0
+        for name, span in sheet.groups:
+            width = sum(widths[col:col + span]) + 2 * (span - 1)
+            parts.append(f"{name:^{width}}")
+            col += span
+        groups = " " * (label_w + 2) + "  ".join(parts)
     for b in sheet.blocks:
         out.append(f"== {b.title}")
+        if groups:
+            out.append(groups.rstrip())
         out.append(line(sheet.label_heading, head, sheet.detail_heading))
         for r in b.rows:
             if r.kind == "heading":
                 out.append(f"-- {r.label}")
             elif r.kind == "open":
-                out.append(line(r.label or "_" * 10, ["_" * max(w - 1, 3) for w in widths]))
+                out.append(line(_label(r) or "_" * 10, ["_" * max(w - 1, 3) for w in widths]))
             else:
-                out.append(line(r.label, [_cell_text(r, i) for i in range(len(widths))], r.detail))
+                out.append(line(_label(r), [_cell_text(r, i) for i in range(len(widths))], r.detail))
             out.extend(f"   note: {n}" for n in r.notes)
         out.append("")
     if sheet.grid is not None:
