@@ -262,7 +262,11 @@ class _Renderer:
                 under -= 0.1 * c.text.count("\n")  # several lines are set smaller
             lines = max(lines, c.text.count("\n") + 1 + under)
         h = max(6.5, 2.4 + 3.6 * lines, 2.4 + 3.2 * len(detail_lines))
-        return h + 3.4 * len(row.notes)
+        return h + 3.4 * len(self._note_lines(row)) + (1.0 if row.notes else 0.0)
+
+    def _note_lines(self, row: Row) -> list[str]:
+        """A row's notes, in red across the whole row under its boxes, wrapped to the sheet's width."""
+        return [line for note in row.notes for line in self.wrap(f"→ {note}", self.width - 8, 7.5, True)]
 
     def _detail_lines(self, row: Row) -> list[str]:
         return self.wrap(row.detail, self.detail_w - 3, 7.5, condensed=True) if row.detail and self.detail_w else []
@@ -298,9 +302,10 @@ class _Renderer:
             self._cell(c, self._value_x(i), self._w(i), y, row)
         for j, line in enumerate(detail_lines):
             self.text(self._detail_x() + 1.5, y + 3.9 + 3.2 * j, line, 7.5, condensed=True)
-        for j, note in enumerate(row.notes):
-            ny = y + h - 3.4 * (len(row.notes) - j) + 2.6
-            self.text(self.x0 + 5.5, ny, f"→ {note}", 7.5, color=RED, condensed=True)
+        notes = self._note_lines(row)
+        boxes = h - 3.4 * len(notes) - (1.0 if notes else 0.0)  # the boxes' height, the notes under them
+        for j, line in enumerate(notes):
+            self.text(self.x0 + 5.5, y + boxes + 3.0 + 3.4 * j, line, 7.5, color=RED, condensed=True)
         # the grid lines
         pdf.set_draw_color(150, 150, 150)
         pdf.set_line_width(0.2 if row.kind != "sum" else 0.3)
@@ -311,7 +316,7 @@ class _Renderer:
         for i in range(len(s.columns) + (1 if self.detail_w else 0)):
             x = self._value_x(i) if i < len(s.columns) else self._detail_x()
             pdf.set_line_width(0.45 if s.groups and i in starts else 0.15)
-            pdf.line(x, y, x, y + h)
+            pdf.line(x, y, x, y + boxes)
         pdf.set_y(y + h)
 
     def _cell(self, c: Cell, x: float, w: float, y: float, row: Row) -> None:
