@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from barbu.agents.play import agent_for, play_out
 from barbu.besigue import BesigueGame
 from barbu.besigue.ruleset import BesigueRules
-from barbu.classic.match import Match
 from barbu.classic.ruleset import ruleset
 from barbu.core.errors import BarbuError
 from barbu.scorekeeper.sheet import blank_sheets, points, sheet_for

@@ -12,7 +12,7 @@ sums of those numbers (series and running totals) are added up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
@@ -26,8 +26,6 @@ from ..classic.state import DealResult
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, Sheet as ScottishSheet, ordinal, sheet_from_results
-
-Number = "int | Fraction"
 
 #: Bésigue's combinations as a sheet names them (short, to fit a cell).
 MELD_LABELS = {
@@ -323,8 +321,6 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                     rows.append(Row(c.name, tuple(Cell() for _ in range(n)), kind="open"))
                 else:
                     rows.append(deal_row(r))
-            extra = [r for r in own if r.contract not in by_key]  # never: every result is a family contract
-            rows.extend(deal_row(r) for r in extra)
             if own:
                 series_sum = [0] * n
                 for r in own:
