@@ -160,7 +160,7 @@ class _Renderer:
             self.text(right - 70, y + 6, "Date ____________  Place ____________", 9, color=GREY, align="R",
                       width=70)
             y += 21
-            if s.names and any(s.names) and s.game != "scottish":
+            if s.game != "scottish":
                 y = self._names_band(y)
         else:
             self.text(MARGIN, y + 4, f"{s.title.split(' — ')[0]} (continued) — {s.rules}", 9, color=GREY)
@@ -176,9 +176,15 @@ class _Renderer:
         for i, name in enumerate(self.sheet.names):
             pdf.set_fill_color(*COLORS[i % len(COLORS)])
             pdf.rect(x, y + 1, 3, 3.4, style="F")
-            self.text(x + 4.5, y + 4, name, 10, bold=True)
-            pdf.set_font(FONT, "B", 10)
-            x += 4.5 + pdf.get_string_width(name) + 8
+            if name:
+                self.text(x + 4.5, y + 4, name, 10, bold=True)
+                pdf.set_font(FONT, "B", 10)
+                x += 4.5 + pdf.get_string_width(name) + 8
+            else:  # a blank sheet: a line to write the name on, in seat order
+                pdf.set_draw_color(120, 120, 120)
+                pdf.set_line_width(0.2)
+                pdf.line(x + 4.5, y + 4.4, x + 30, y + 4.4)
+                x += 36
         return y + 8
 
     def room(self, h: float, repeat_head: bool = True) -> None:
