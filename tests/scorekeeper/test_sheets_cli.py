@@ -68,6 +68,13 @@ def test_replay_renders_a_played_record_to_the_sheet(tmp_path):
     out = barbu("replay", str(rec), "--sheet", str(tmp_path / "m.html"))
     assert out.returncode == 0, out.stderr
     assert "seat 0" in (tmp_path / "m.html").read_text(encoding="utf-8")
+    # a match still being played: the deals so far, the rest of the sheet left blank
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(rec.read_text().splitlines(keepends=True)[:400]))
+    out = barbu("replay", str(part), "--sheet", str(tmp_path / "part.txt"))
+    assert out.returncode == 0, out.stderr
+    text = (tmp_path / "part.txt").read_text(encoding="utf-8")
+    assert "In progress:" in text and "_____" in text and "Standings" not in text
 
 
 def test_replay_sheet_of_scottish_and_besigue_records(tmp_path):

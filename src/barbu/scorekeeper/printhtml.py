@@ -222,10 +222,10 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
                   "value": f"{52 / max(1, len(sheet.columns)):.1f}%" if sheet.detail_heading else "auto"}
     title, _, family = sheet.title.partition(" — ")
     players = ""
-    if any(sheet.names) and sheet.game != "scottish":
+    if sheet.game != "scottish":  # the names in their colours, or lines to write them on
         players = '<div class="players">' + "".join(
-            f'<span><span class="swatch" style="background: rgb{COLORS[i % len(COLORS)]}"></span>{escape(n)}</span>'
-            for i, n in enumerate(sheet.names)) + "</div>"
+            f'<span><span class="swatch" style="background: rgb{COLORS[i % len(COLORS)]}"></span>'
+            f'{escape(n) if n else "______________"}</span>' for i, n in enumerate(sheet.names)) + "</div>"
     body = [
         f"<header><div><h1>{escape(title)}</h1>",
         f'<p class="family">{escape(family)}</p>' if family else "",
