@@ -1,4 +1,4 @@
-"""The ``barbu`` command line: rules, selfplay, replay, show, play, arena and serve."""
+"""The ``barbu`` command line: rules, selfplay, replay, show, play, arena, serve and sheet."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
+from .sheets import add_sheet_arguments, cmd_sheet
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -166,6 +167,9 @@ def print_final(m: Match) -> None:
 
 # ---------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
+    if getattr(args, "sheet", None):
+        from .sheets import replay_sheet
+        return replay_sheet(args, console, err)
     if record_kind(args.record).name == "besigue":
         return _besigue_cli().cmd_replay(args, console, err)
     record = read_record(args.record)
@@ -438,7 +442,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="replay a record: deal-by-deal scores, totals, consistency")
     rp.add_argument("record")
+    add_sheet_arguments(rp, replay=True)
     rp.set_defaults(func=cmd_replay)
+
+    sht = sub.add_parser("sheet", help="print a blank score sheet (PDF, print-ready HTML or text) for a preset")
+    sht.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
+    sht.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    sht.add_argument("--sets", type=int, help="Scottish game: the number of Sets on the sheet")
+    sht.add_argument("-o", "--out", help="the file to write: .pdf, .html or .txt (default: text on the terminal)")
+    add_sheet_arguments(sht)
+    sht.set_defaults(func=lambda a: cmd_sheet(a, console))
 
     sh = sub.add_parser("show", help="show one deal of a record, or the whole record as text")
     sh.add_argument("record")
