@@ -19,6 +19,7 @@ class Settings:
     bot_delay: float = 0.8  # seconds a computer player waits before acting, so people can follow
     deal_pause: float = 2.0  # seconds between the end of a deal and the next shuffle, when people play
     max_message: int = 4096  # bytes: longer messages and request bodies are refused
+    max_import: int = 262_144  # bytes: a kept game imported from a file (a whole game's JSON or CSV)
     body_timeout: float = 10.0  # seconds a request body may take to arrive
     burst: int = 30  # messages a connection may send at once ...
     rate: float = 15.0  # ... and per second on average; beyond that it is cut off
