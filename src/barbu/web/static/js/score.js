@@ -581,11 +581,13 @@ function question(q) {
       };
       const rest = () => (q.total === undefined ? 0 : q.total - v.reduce((a, b) => a + b, 0));
       box.append(el("div", { class: "stepper" }, el("span", { class: "who", textContent: nm }),
-        el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": `${nm} one fewer`, onclick: () => set(v[s] - 1) }),
+        el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": `${nm} one fewer`, "data-seat": s,
+          "data-step": "down", onclick: () => set(v[s] - 1) }),
         out,
-        el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": `${nm} one more`, onclick: () => set(v[s] + 1) }),
+        el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": `${nm} one more`, "data-seat": s,
+          "data-step": "up", onclick: () => set(v[s] + 1) }),
         q.total !== undefined ? el("button", { type: "button", class: "rest-btn", textContent: "rest", title: "give this player all that is left",
-          "aria-label": `${nm} takes the rest`, onclick: () => set(v[s] + rest()) }) : ""));
+          "aria-label": `${nm} takes the rest`, "data-seat": s, "data-step": "rest", onclick: () => set(v[s] + rest()) }) : ""));
     });
     box.append(left);
     paintLeft();
@@ -737,7 +739,7 @@ function renderSheet() {
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
     ...g.totals.map((t) => el("td", { class: "num total", textContent: String(t) }))));
-  if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted", textContent: "No deal yet." }))));
+  if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: "No deal yet." }))));
   table.replaceChildren(head, ...bodies, foot);
   $("sheet-legend").textContent = (g.game === "besigue" ? "" : "✕ a double, ✕✕ a redouble (doubler first). ") +
     "Big: the deal's points; small: the running total." + (S.readOnly ? "" : " Tap a deal to correct or delete it.");
