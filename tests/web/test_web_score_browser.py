@@ -73,12 +73,12 @@ def set_counts(page: Page, key: str, counts: list[int]) -> None:
 def save(page: Page, deals_after: int) -> None:
     page.wait_for_selector("#preview")
     page.click("#save-deal")
-    page.wait_for_function(f"() => document.querySelectorAll('#sheet tr.deal').length === {deals_after}")
+    page.wait_for_function(f"() => document.querySelectorAll('#score-sheet tr.deal').length === {deals_after}")
     page.wait_for_selector("#entry .step")
 
 
 def sheet_totals(page: Page) -> list[int]:
-    return [int(t) for t in page.locator("#sheet tfoot td").all_inner_texts()]
+    return [int(t) for t in page.locator("#score-sheet tfoot td").all_inner_texts()]
 
 
 def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
@@ -125,13 +125,13 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     save(page, 3)
     keeper.add({"contract": "no-queens", "doubles": []})
     assert sheet_totals(page) == keeper.totals
-    assert page.locator("#sheet").inner_text().count("Bob ✕✕ Ann") == 1
-    assert "Cat ✕ Ann" in page.locator("#sheet").inner_text()
-    assert "not played" in page.locator("#sheet").inner_text()
+    assert page.locator("#score-sheet").inner_text().count("Bob ✕✕ Ann") == 1
+    assert "Cat ✕ Ann" in page.locator("#score-sheet").inner_text()
+    assert "not played" in page.locator("#score-sheet").inner_text()
     shot(page, "score-phone-sheet", full=True)
 
     # Correct deal 2: Ann took 6 tricks, Dan 1.
-    page.click("#sheet tr.deal[data-index='1']")
+    page.click("#score-sheet tr.deal[data-index='1']")
     page.click("text=Correct deal 2")
     page.wait_for_selector("#preview")
     assert "Correcting deal 2" in page.locator("#entry h2").inner_text()
@@ -140,13 +140,13 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     page.click("#save-deal")
     keeper.replace(1, {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]],
                        "outcome": {"tricks": [6, 3, 3, 1]}})
-    page.wait_for_function(f"() => document.querySelector('#sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
     assert sheet_totals(page) == keeper.totals
 
     # Undo the correction: the totals go back.
     page.click("#undo")
     keeper.undo()
-    page.wait_for_function(f"() => document.querySelector('#sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
     assert sheet_totals(page) == keeper.totals
 
     # Another phone saves first: this save is refused with a plain message, the entry kept, reload and save.
@@ -182,7 +182,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert key not in view and book not in view
     reader, reader_errors = phone(browser)
     reader.goto(view)
-    reader.wait_for_selector("#sheet tfoot td")
+    reader.wait_for_selector("#score-sheet tfoot td")
     assert sheet_totals(reader) == keeper.totals
     assert reader.locator("#entry").is_hidden() and reader.locator("#undo").count() == 0
     assert reader.evaluate("Object.keys(localStorage).length") == 0

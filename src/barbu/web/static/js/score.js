@@ -699,7 +699,7 @@ function blocks(g) {
 
 function renderSheet() {
   const g = S.game;
-  const table = $("sheet");
+  const table = $("score-sheet");
   const n = g.names.length;
   table.dataset.players = n;
   const head = el("thead", {}, el("tr", {}, el("th", { class: "what", textContent: "Deal" }),
@@ -712,9 +712,10 @@ function renderSheet() {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: String(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
-      if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played" }));
+      if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played: shared" }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
-      const row = el("tr", { class: `deal${d.flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
+      const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
+      const row = el("tr", { class: `deal${flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
         what, ...d.scores.map((x, s) => el("td", { class: `num${num(x) < 0 ? " neg" : ""}` },
           el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: String(d.totals[s]) }))));
       if (!S.readOnly) {
@@ -725,7 +726,7 @@ function renderSheet() {
       if (d.glyphs && d.glyphs.length)
         tb.append(el("tr", { class: "glyphs" }, el("td", { colSpan: n + 1 }, ...d.glyphs.map((gl) =>
           el("span", { class: "glyph", textContent: `${gl.name}${gl.call ? ` (${gl.call})` : ""} — ${g.names[gl.seat]}` })))));
-      for (const f of d.flags) tb.append(el("tr", { class: "flag-row" }, el("td", { colSpan: n + 1, textContent: `⚠ ${f}` })));
+      for (const f of flags) tb.append(el("tr", { class: "flag-row" }, el("td", { colSpan: n + 1, textContent: `⚠ ${f}` })));
       if (S.picked === i && !S.readOnly) {
         tb.append(el("tr", { class: "row-actions" }, el("td", { colSpan: n + 1 },
           el("button", { type: "button", class: "primary", textContent: `Correct deal ${d.number}`, onclick: () => startEdit(i) }),
@@ -769,7 +770,7 @@ function renderChart() {
   const box = $("chart");
   if (!g.deals.length) { box.replaceChildren(el("p", { class: "muted", textContent: "The chart starts with the first deal." })); return; }
   const NS = "http://www.w3.org/2000/svg";
-  const W = 600, H = 260, L = 44, R = 12, T = 12, B = 28;
+  const W = Math.max(360, Math.min(900, box.clientWidth || 600)), H = 240, L = 44, R = 12, T = 12, B = 28;
   const series = g.names.map((_, s) => [0, ...g.deals.map((d) => num(d.totals[s]))]);
   const all = series.flat();
   let lo = Math.min(0, ...all), hi = Math.max(0, ...all);
