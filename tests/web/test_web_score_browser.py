@@ -187,6 +187,20 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert reader.locator("#entry").is_hidden() and reader.locator("#undo").count() == 0
     assert reader.evaluate("Object.keys(localStorage).length") == 0
     shot(reader, "score-phone-view")
+
+    # The keeper takes the last deal back: the open read-only page follows by itself.
+    page.click("#undo")
+    keeper.undo()
+    reader.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    assert sheet_totals(reader) == sheet_totals(page) == keeper.totals
+
+    # The game is in this browser's list; deleting it there removes it.
+    page.click("#games-link")
+    page.wait_for_selector(".game-row")
+    assert page.locator(".game-row").count() == 1 and "4 deal(s)" in page.locator(".game-row").inner_text()
+    page.once("dialog", lambda d: d.accept())
+    page.click(".game-row button.danger")
+    page.wait_for_selector("text=No game kept here yet")
     assert not errors and not reader_errors, errors + reader_errors
 
 

@@ -92,7 +92,7 @@ def _barbu_deal(keeper: Any, r: Any, run: list) -> dict[str, Any]:
         d["series"] = [_num(x) for x in r.series]
     sc = r.scottish
     if sc is not None:
-        d["where"] = ("Silly Round" if sc.silly else f"Player Round {sc.round_no}") + f", set {sc.set_no}"
+        d["where"] = f"Set {sc.set_no}, " + ("Silly Round" if sc.silly else f"Player Round {sc.round_no}")
         d["set"] = sc.set_no
         d["calls"] = [[SCOTTISH_CALL_NAMES.get(c, c), [_num(x) for x in p]] for c, p in zip(sc.calls, sc.parts)]
         d["glyphs"] = [{"seat": g.seat, "name": GLYPH_NAMES.get(g.name, g.name),

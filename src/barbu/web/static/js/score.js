@@ -288,6 +288,7 @@ function clearFrom(field) {
 }
 
 function startNew() {
+  openMelds.clear();
   S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
   redraft();
 }
@@ -308,6 +309,7 @@ async function send(change) {
     const { game } = await api(`/api/score/${S.id}/change`, { key: S.key, version: S.game.version, ...change });
     S.game = game;
     S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
+    openMelds.clear();
     renderGame();
     await redraft();
     return true;
@@ -420,16 +422,19 @@ const STEPS = {
       next.disabled = chosen.size !== need.set_aside;
     };
     const grid = el("div", { class: "card-grid" });
-    for (const s of "SHDC") for (const r of "AKQJT98765432") {
+    for (const s of "SHDC") {
+      grid.append(el("span", { class: `grid-suit${isRed("A" + s) ? " red" : ""}`, textContent: SYMBOLS[s], "aria-hidden": "true" }));
+      for (const r of "AKQJT98765432") {
       const c = r + s;
-      const b = el("button", { type: "button", class: `pick-card${isRed(c) ? " red" : ""}`, textContent: cardLabel(c),
-        "aria-pressed": String(chosen.has(c)), "data-card": c });
+      const b = el("button", { type: "button", class: `pick-card${isRed(c) ? " red" : ""}`, textContent: rankLabel(r),
+        "aria-label": cardLabel(c), "aria-pressed": String(chosen.has(c)), "data-card": c });
       b.addEventListener("click", () => {
         if (chosen.has(c)) chosen.delete(c); else chosen.add(c);
         b.setAttribute("aria-pressed", String(chosen.has(c)));
         refresh();
       });
       grid.append(b);
+      }
     }
     next.addEventListener("click", () => answer("set_aside", [...chosen].join(" ")));
     refresh();
@@ -543,6 +548,7 @@ function outcomeComplete(qs) {
 }
 
 let outcomeTimer = null;
+const openMelds = new Set();  // the Bésigue declarations lists left open while the form is redrawn
 function outcomeChanged() {
   const qs = S.draft.questions && S.draft.questions.length ? S.draft.questions : S.draft.needs.questions;
   clearTimeout(outcomeTimer);
@@ -646,7 +652,11 @@ function question(q) {
           out,
           el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": `${nm}: one more ${label}`, onclick: () => set((v[s][kind] || 0) + 1) })));
       }
-      box.append(el("details", { class: "meld-player" }, el("summary", { textContent: `${nm}'s declarations` }), list));
+      const total = Object.entries(v[s]).reduce((a, [k, c]) => a + c * (q.choices.find((x) => x[0] === k) || [0, 0, 0])[2], 0);
+      const det = el("details", { class: "meld-player", open: openMelds.has(s), "data-seat": s },
+        el("summary", { textContent: `${nm}'s declarations: ${total} points` }), list);
+      det.addEventListener("toggle", () => { if (det.open) openMelds.add(s); else openMelds.delete(s); });
+      box.append(det);
     });
   }
   return box;
@@ -712,6 +722,10 @@ function renderSheet() {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: String(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
+      for (const [call, parts] of d.calls || []) {
+        const hit = parts.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0);
+        what.append(el("small", { class: "muted", textContent: `${call}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${x}`).join(", ") : "0"}` }));
+      }
       if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played: shared" }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
       const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
@@ -759,7 +773,7 @@ function besigueDetail(g, d) {
   const bits = [];
   g.names.forEach((nm, s) => {
     const m = d.melds[s];
-    bits.push(`${nm}: ${d.brisques[s] ?? 0} brisques${d.sevens[s] ? `, ${d.sevens[s]} seven(s)` : ""}${m ? `, ${m}` : ""}`);
+    bits.push(`${nm}: brisques ${d.brisques[s] ?? 0}${d.sevens[s] ? `, sevens ${d.sevens[s]}` : ""}${m ? `, ${m}` : ""}`);
   });
   if (d.last !== null && d.last !== undefined) bits.push(`last trick ${g.names[d.last]}`);
   return bits.join(" · ");
