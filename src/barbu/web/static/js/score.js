@@ -514,7 +514,8 @@ function doublesStep(step, need) {
     }
     const list = [...pairs].map(([k, re]) => { const [a, b] = k.split("-").map(Number); return [a, b, re]; });
     S.pendingDoubles = list;
-    summary.textContent = list.length ? list.map(doubleText).join(", ") : "No doubles.";
+    summary.textContent = list.length ? list.map(([a, b, re]) =>
+      `${playerName(a)} doubles ${playerName(b)}${re ? ` and ${playerName(b)} redoubles` : ""}`).join("; ") + "." : "No doubles yet.";
     done.textContent = list.length ? "These are the doubles" : "Nobody doubled";
   };
   const done = el("button", { type: "button", class: "primary", id: "doubles-done",
@@ -756,7 +757,8 @@ function renderSheet() {
     ...g.totals.map((t) => el("td", { class: "num total", textContent: String(t) }))));
   if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: "No deal yet." }))));
   table.replaceChildren(head, ...bodies, foot);
-  $("sheet-legend").textContent = (g.game === "besigue" ? "" : "✕ a double, ✕✕ a redouble (doubler first). ") +
+  const doubled = g.deals.some((d) => d.doubles && d.doubles.length);
+  $("sheet-legend").textContent = (doubled ? "✕ a double, ✕✕ a redouble (doubler first). " : "") +
     "Big: the deal's points; small: the running total." + (S.readOnly ? "" : " Tap a deal to correct or delete it.");
 }
 
