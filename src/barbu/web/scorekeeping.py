@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import logging
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -44,6 +45,7 @@ from .settings import Settings
 from .storage import Store
 from .table import TableError
 
+log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
 UNDO_KEPT = 30  # changes a game remembers for "undo"
 MAX_NAME = 24
@@ -192,9 +194,49 @@ def _index(value: Any) -> int:
 
 
 def _entry(value: Any) -> dict:
+    """A deal's answers, checked for shape before the keeper reads them (it checks their meaning)."""
     if not isinstance(value, dict):
         raise ScoreError("a deal is sent as a set of named answers (a JSON object)")
+    for field, ok, what in ENTRY_SHAPES:
+        if field in value and value[field] is not None and not ok(value[field]):
+            raise ScoreError(f"the deal's {field.replace('_', ' ')} must be {what}")
+    outcome = value.get("outcome")
+    if isinstance(outcome, dict):
+        for k, v in outcome.items():
+            if not _answer_ok(v):
+                raise ScoreError(f"the answer to {str(k)[:20]!r} is not a number, a player, a list or a yes/no")
     return value
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _answer_ok(v: Any, depth: int = 0) -> bool:
+    """An outcome answer: a player or a count, yes/no, a text (Chinese rows), or a list or table of them."""
+    if _is_int(v) or isinstance(v, (bool, str)):
+        return True
+    if depth < 2 and isinstance(v, list):
+        return all(_answer_ok(x, depth + 1) for x in v)
+    if depth < 2 and isinstance(v, dict):
+        return all(isinstance(k, str) and _is_int(x) for k, x in v.items())
+    return False
+
+
+ENTRY_SHAPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("contract", lambda v: isinstance(v, str), "a contract's name"),
+    ("trump", lambda v: isinstance(v, str), "a suit (S, H, D, C) or none"),
+    ("rank", lambda v: isinstance(v, str), "a rank such as 7 or J"),
+    ("set_aside", lambda v: isinstance(v, str) or isinstance(v, list) and all(isinstance(c, str) for c in v),
+     "the cards left out, such as 7C 2D"),
+    ("cuts", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of cards cut"),
+    ("dealer", _is_int, "one of the players"),
+    ("doubles", lambda v: isinstance(v, list) and all(
+        isinstance(d, list) and len(d) in (2, 3) and _is_int(d[0]) and _is_int(d[1])
+        and (len(d) == 2 or isinstance(d[2], bool)) for d in v), "a list of [doubler, doubled, redoubled]"),
+    ("outcome", lambda v: isinstance(v, dict), "a set of answers"),
+    ("note", lambda v: isinstance(v, str), "a text"),
+)
 
 
 def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
@@ -355,6 +397,12 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
                 return JSONResponse({"error": str(e), "deal": e.deal}, status_code=422)
             except ScorebookError as e:
                 return JSONResponse({"error": str(e)}, status_code=e.status)
+            except (TypeError, AttributeError, IndexError, KeyError, ValueError):
+                # Answers of a shape the checks above let through and the keeper could not read: a refusal
+                # for the browser, and a trace in the log so the check can be made tighter.
+                log.exception("scorekeeper: %s %s could not read the request", request.method, request.url.path)
+                return JSONResponse({"error": "the deal's answers are not in a form the scorekeeper reads"},
+                                    status_code=422)
         return run
 
     def no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
