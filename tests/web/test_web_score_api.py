@@ -160,3 +160,17 @@ def test_other_games_and_limits(client: TestClient) -> None:
                     headers={"origin": "http://evil.example"})
     assert r.status_code == 403
     assert client.get("/score").status_code == 200 and "score.js" in client.get(f"/score/{f['id']}").text
+
+
+def test_printable_sheet(client: TestClient) -> None:
+    """The print links: the sheet of the kept game as PDF and as a page that runs no script."""
+    pytest.importorskip("barbu.scorekeeper.printhtml", reason="the printable sheets are on another branch")
+    g = new_game(client)
+    change(client, g, 1, op="add", entry=NO_HEARTS)
+    pdf = client.get(f"/score/view/{g['view_id']}/sheet.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    page = client.get(f"/score/view/{g['view_id']}/sheet.html")
+    assert page.status_code == 200 and "Bob" in page.text and "<script" not in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    assert page.headers.get_list("content-security-policy") == [page.headers["content-security-policy"]]
+    assert client.get(f"/score/view/{g['view_id']}/sheet.doc").status_code == 404

@@ -315,7 +315,8 @@ class SecurityHeaders:
         async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                own = {k.lower() for k, _ in headers}  # a response may set its own (the printed sheet: no script at all)
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.encode() not in own]
                 message = {**message, "headers": headers}
             await send(message)
         await self.app(scope, receive, send_with_headers)

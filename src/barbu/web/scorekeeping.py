@@ -289,17 +289,24 @@ def import_csv(text: str) -> AnyKeeper:
 
 
 def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str] | None:
-    """The printable sheet (``pdf`` or ``html``) and its media type, from `barbu.scorekeeper.sheet`
-    (another branch: the lead wires it at merge).  None while that module is not here."""
+    """The printable sheet (``pdf`` or ``html``) and its media type, from the scoresheet modules
+    (`barbu.scorekeeper.sheet`, `.pdf`, `.printhtml`: another branch, wired at merge).  None while
+    they are not here."""
     try:
-        from ..scorekeeper import sheet  # type: ignore[attr-defined]
+        from ..scorekeeper.pdf import render_pdf  # type: ignore[import-not-found]
+        from ..scorekeeper.printhtml import render_html  # type: ignore[import-not-found]
+        from ..scorekeeper.sheet import sheet_for  # type: ignore[import-not-found]
     except ImportError:
         return None
-    notes = {k: v for k, v in keeper.flags.items()}
-    s = sheet.sheet_for(keeper.rules, keeper.names, keeper.results, notes)
+    s = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
     if kind == "pdf":
-        return sheet.render_pdf(s), "application/pdf"
-    return sheet.render_html(s).encode("utf-8"), "text/html; charset=utf-8"
+        return render_pdf(s), "application/pdf"
+    return render_html(s).encode("utf-8"), "text/html; charset=utf-8"
+
+
+# The printed sheet is a document of its own: its styles are inline and it runs no script at all.
+PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+             "base-uri 'none'; form-action 'none'")
 
 
 # ---------------------------------------------------------------------- the changes, on a stored game
@@ -499,7 +506,10 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         if printed is None:
             raise ScoreError("printable sheets are not on this server yet", 404)
         body, media = printed
-        return Response(body, media_type=media)
+        headers = {"content-security-policy": PRINT_CSP}
+        if kind == "pdf":
+            headers["content-disposition"] = 'inline; filename="sheet.pdf"'
+        return Response(body, media_type=media, headers=headers)
 
     return [
         Route("/score", page),
