@@ -174,3 +174,13 @@ def test_printable_sheet(client: TestClient) -> None:
     assert page.headers["content-security-policy"].startswith("default-src 'none'")
     assert page.headers.get_list("content-security-policy") == [page.headers["content-security-policy"]]
     assert client.get(f"/score/view/{g['view_id']}/sheet.doc").status_code == 404
+
+
+def test_games_per_hour(sqlite_url: str) -> None:
+    with TestClient(create_app(Settings(db_url=sqlite_url, kept_games_per_hour=2)), base_url="http://127.0.0.1") as c:
+        new_game(c)
+        r = c.post("/api/score", json={"rules": "classic", "names": ["A", "A", "B", "C"]})
+        assert r.status_code == 422  # a refused game does not count
+        new_game(c)
+        r = c.post("/api/score", json={"rules": "classic", "names": NAMES})
+        assert r.status_code == 429 and "2 games this hour" in r.json()["error"]

@@ -27,6 +27,8 @@ import asyncio
 import copy
 import json
 import logging
+import time
+from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -363,6 +365,23 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
                  origin_allowed: Callable[[Any, Settings], bool]) -> list[Route]:
     """The scorekeeper's pages and API, on the server's database and with its request limits."""
     books_cache: dict[int, Scorebooks] = {}
+    created: defaultdict[str, deque[float]] = defaultdict(deque)  # address -> times it created a game
+
+    def check_create(request: Request) -> None:
+        """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database."""
+        limit = settings.kept_games_per_hour
+        if not limit:
+            return
+        address = request.client.host if request.client else "unknown"
+        t = time.monotonic()
+        times = created[address]
+        while times and times[0] < t - 3600:
+            times.popleft()
+        if len(times) >= limit:
+            wait = int((times[0] + 3600 - t) // 60) + 1
+            raise ScoreError(f"you have started {limit} games this hour, the most one player may; try again in "
+                             f"{wait} minute(s)", 429)
+        times.append(t)
 
     def books() -> Scorebooks:
         s = store()
@@ -427,11 +446,13 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
     async def api_new(request: Request) -> Response:
         data = await read(request)
         keeper, title = await asyncio.to_thread(new_game, data)
+        check_create(request)
         return await create_book(keeper, title, _owner(data.get("owner")))
 
     async def api_import(request: Request) -> Response:
         data = await read(request, settings.max_import)
         keeper = await asyncio.to_thread(imported, data)
+        check_create(request)
         title = _text(data.get("title"), "the title", 120, empty_ok=True) or default_title(keeper)
         return await create_book(keeper, title, _owner(data.get("owner")))
 

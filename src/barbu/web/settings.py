@@ -30,6 +30,7 @@ class Settings:
     unload_after: float = 600.0  # seconds a finished table nobody watches stays in memory (it is reloaded on request)
     # Limits per client address (0: no limit), so one client cannot fill the server for everybody.
     tables_per_hour: int = 30  # tables one address may create in any hour
+    kept_games_per_hour: int = 60  # scorekeeper games one address may create or import in any hour
     connections_per_address: int = 64  # WebSocket connections open at once from one address
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
