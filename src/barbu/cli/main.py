@@ -391,7 +391,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
         return 2
     for name in ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
-                 "connections_per_address", "bot_tables_per_address", "body_timeout"):
+                 "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout"):
         if getattr(args, name) < 0:
             err.print(f"barbu: error: --{name.replace('_', '-')} is 0 or more, not {getattr(args, name):g}")
             return 2
@@ -406,7 +406,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
-                        body_timeout=args.body_timeout,
+                        body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -512,6 +512,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = Settings()
     sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N",
                     help=f"tables one client address may create in an hour; 0: no limit (default {d.tables_per_hour})")
+    sv.add_argument("--kept-games-per-hour", type=int, default=d.kept_games_per_hour, metavar="N",
+                    help="scorekeeper games one client address may start or import in an hour; 0: no limit "
+                         f"(default {d.kept_games_per_hour})")
     sv.add_argument("--connections-per-address", type=int, default=d.connections_per_address, metavar="N",
                     help="WebSocket connections open at once from one address; 0: no limit "
                          f"(default {d.connections_per_address})")

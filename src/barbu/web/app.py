@@ -40,6 +40,7 @@ from ..core.errors import BarbuError
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
 from .rules_page import rules_html, rules_index
+from .scorekeeping import score_routes
 from .settings import Settings
 from .table import Table, TableError, dumps
 
@@ -290,6 +291,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules/{name}", rules_page),
         Route("/api/play", api_play, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", ws_table),
+        *score_routes(settings, lambda: lobby.store, read_body, origin_allowed),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
@@ -313,7 +315,8 @@ class SecurityHeaders:
         async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                own = {k.lower() for k, _ in headers}  # a response may set its own (the printed sheet: no script at all)
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.encode() not in own]
                 message = {**message, "headers": headers}
             await send(message)
         await self.app(scope, receive, send_with_headers)

@@ -19,6 +19,7 @@ class Settings:
     bot_delay: float = 0.8  # seconds a computer player waits before acting, so people can follow
     deal_pause: float = 2.0  # seconds between the end of a deal and the next shuffle, when people play
     max_message: int = 4096  # bytes: longer messages and request bodies are refused
+    max_import: int = 262_144  # bytes: a kept game imported from a file (a whole game's JSON or CSV)
     body_timeout: float = 10.0  # seconds a request body may take to arrive
     burst: int = 30  # messages a connection may send at once ...
     rate: float = 15.0  # ... and per second on average; beyond that it is cut off
@@ -29,6 +30,7 @@ class Settings:
     unload_after: float = 600.0  # seconds a finished table nobody watches stays in memory (it is reloaded on request)
     # Limits per client address (0: no limit), so one client cannot fill the server for everybody.
     tables_per_hour: int = 30  # tables one address may create in any hour
+    kept_games_per_hour: int = 60  # scorekeeper games one address may create or import in any hour
     connections_per_address: int = 64  # WebSocket connections open at once from one address
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken

@@ -1,0 +1,549 @@
+"""The scorekeeper in `barbu serve`: pages and a JSON API to keep the score of games played with real cards.
+
+Pages: ``/score`` (a browser's kept games, a new game, an import), ``/score/{id}`` (keep one
+game: the edit key travels in the page's URL fragment or the browser's localStorage, never in a
+path) and ``/score/view/{view_id}`` (the read-only sheet the other players open).
+
+API (every request that changes or reads a game by its private id carries the edit key):
+
+- ``POST /api/score`` {rules, names, first, title, owner} → 201 {id, view_id, key, game}
+- ``POST /api/score/mine`` {owner} → {games}: the games this browser keeps
+- ``POST /api/score/import`` {text, format: json|csv, title, owner} → 201 like a new game
+- ``GET /api/score/{id}`` (header ``x-score-key``) → {game}: the sheet and what the next deal needs
+- ``POST /api/score/{id}/draft`` {key, entry, index?} → {needs, questions, preview}: nothing is saved
+- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo, index?, entry?} → {game}
+- ``POST /api/score/{id}/delete`` {key} → {deleted}
+- ``GET /api/score/view/{view_id}`` → {game}: the sheet, without the private id
+- ``GET /score/view/{view_id}/game.json`` and ``game.csv``: the export files
+- ``GET /score/view/{view_id}/sheet.pdf`` and ``sheet.html``: the printable sheet (`printable_sheet`)
+
+Every number is the keeper's (the engine's scoring); a refused entry answers 422 with the
+keeper's plain words and changes nothing; a save made from an old version answers 409.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..classic.contracts import SCOTTISH_CALL_NAMES
+from ..core import safejson
+from ..records.barbu import number_out
+from ..scorekeeper import AnyKeeper, KeeperError, Needs, keeper_from_dict, new_keeper
+from ..scorekeeper import exchange
+from ..scottish.scoresheet import GLYPH_NAMES
+from .scorebooks import Scorebook, ScorebookError, Scorebooks
+from .settings import Settings
+from .storage import Store
+from .table import TableError
+
+log = logging.getLogger("barbu.web")
+STATIC = Path(__file__).with_name("static")
+UNDO_KEPT = 30  # changes a game remembers for "undo"
+MAX_NAME = 24
+MAX_OWNER = 100
+EDIT_OPS = ("add", "replace", "delete", "undo")
+ENTRY_ORDER = ("dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome")
+
+
+class ScoreError(Exception):
+    """A request the scorekeeper refuses: ``status`` is the HTTP status, ``deal`` the deal concerned."""
+
+    def __init__(self, message: str, status: int = 400, deal: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.deal = status, deal
+
+
+# ---------------------------------------------------------------------- the sheet as the page shows it
+def _num(x: Any) -> Any:
+    return number_out(x)
+
+
+def needs_of(keeper: AnyKeeper, partial: dict) -> Needs:
+    """What the next deal still needs.  A negative contract nobody doubled ends the deal unplayed; the
+    keeper on main stumbles there (its `needs` hands the engine a dict for its notes), so a trial entry
+    on a copy settles that case: done if the keeper takes it, its own refusal if not."""
+    try:
+        return keeper.needs(partial)
+    except AttributeError:
+        trial = keeper_from_dict(keeper.to_dict())
+        trial.add(partial)
+        return Needs(len(keeper.entries) + 1, "done", dealer=None, declarer=None)
+
+
+def _barbu_deal(keeper: Any, r: Any, run: list) -> dict[str, Any]:
+    contract = keeper.match.contract_by_key.get(r.contract)
+    d: dict[str, Any] = {
+        "number": r.number, "dealer": r.dealer, "declarer": r.declarer, "contract": r.contract,
+        "name": contract.name if contract else r.contract,
+        "trump": "SHDC"[r.trump] if r.trump is not None else None,
+        "rank": "23456789TJQKA"[r.rank] if r.rank is not None else None,
+        "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles], "played": r.played,
+        "scores": [_num(x) for x in r.added], "totals": [_num(x) for x in run],
+        "flags": keeper.flags.get(r.number, []),
+    }
+    if r.series:
+        d["series"] = [_num(x) for x in r.series]
+    sc = r.scottish
+    if sc is not None:
+        d["where"] = f"Set {sc.set_no}, " + ("Silly Round" if sc.silly else f"Player Round {sc.round_no}")
+        d["set"] = sc.set_no
+        d["calls"] = [[SCOTTISH_CALL_NAMES.get(c, c), [_num(x) for x in p]] for c, p in zip(sc.calls, sc.parts)]
+        d["glyphs"] = [{"seat": g.seat, "name": GLYPH_NAMES.get(g.name, g.name),
+                        "call": SCOTTISH_CALL_NAMES.get(g.call, g.call) if g.call else None} for g in sc.glyphs]
+        d["cuts"] = [[what, str(card)] for what, card in sc.cuts]
+    return d
+
+
+def _besigue_deal(keeper: Any, r: dict) -> dict[str, Any]:
+    melds = [", ".join(f"{k} {v}" for k, v in m) for m in r.get("melds", [[], []])]
+    return {"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
+            "brisques": list(r.get("brisques", [])), "sevens": list(r.get("sevens", [])),
+            "last": r.get("last_trick"), "melds": melds, "flags": keeper.flags.get(r["deal"], [])}
+
+
+def sheet_json(keeper: AnyKeeper) -> dict[str, Any]:
+    """The sheet as on paper: every deal with its points and the running totals; standings; flags."""
+    out: dict[str, Any] = {"game": keeper.game, "rules": str(keeper.rules), "names": list(keeper.names),
+                           "first": keeper.first, "over": keeper.is_over,
+                           "totals": [_num(x) for x in keeper.totals],
+                           "standings": [[s, _num(t)] for s, t in keeper.standings()],
+                           "entries": copy.deepcopy(keeper.entries)}
+    if keeper.game == "besigue":
+        out["deals"] = [_besigue_deal(keeper, r) for r in keeper.results]
+        out["target"] = keeper.rules.target
+        out["highest_wins"] = True
+        out["scottish"] = False
+        return out
+    run = [0] * keeper.n
+    deals = []
+    for r in keeper.results:
+        run = [a + b for a, b in zip(run, r.added)]
+        deals.append(_barbu_deal(keeper, r, run))
+    out["deals"] = deals
+    out["total_deals"] = keeper.match.total_deals
+    out["highest_wins"] = keeper.rules.family_spec.highest_wins
+    out["scottish"] = bool(deals and deals[0].get("where")) or "scottish" in str(keeper.rules)
+    return out
+
+
+def book_json(book: Scorebook, keeper: AnyKeeper, private: bool) -> dict[str, Any]:
+    """A stored game for the page: the sheet, and for its keeper what the next deal needs."""
+    out = sheet_json(keeper)
+    out.update({"title": book.title, "version": book.version, "view_id": book.view_id,
+                "updated_at": book.updated_at.isoformat(), "undo": len(book.data.get("undo", []))})
+    if private:
+        out["id"] = book.id
+        out["next"] = _jsonable(needs_of(keeper, {}).to_dict())
+    else:
+        out.pop("entries")
+    return out
+
+
+def _jsonable(d: Any) -> Any:
+    """Needs and questions hold cards (ints) and tuples: plain JSON values."""
+    return json.loads(json.dumps(d, default=str))
+
+
+def stored(keeper: AnyKeeper, undo: list) -> dict[str, Any]:
+    """The keeper's JSON form plus the entries before each recent change, so "undo" survives reloads."""
+    data = keeper.to_dict()
+    data["undo"] = undo[-UNDO_KEPT:]
+    return data
+
+
+def keeper_of(book: Scorebook) -> AnyKeeper:
+    try:
+        return keeper_from_dict(book.data)
+    except KeeperError as e:  # pragma: no cover - stored games were checked when saved
+        raise ScoreError(f"this stored game no longer reads: {e}", 500) from None
+
+
+# ---------------------------------------------------------------------- checking what a browser sends
+def _text(value: Any, what: str, most: int, empty_ok: bool = False) -> str:
+    if value is None and empty_ok:
+        return ""
+    if not isinstance(value, str):
+        raise ScoreError(f"{what} must be text")
+    value = value.strip()
+    if len(value) > most:
+        raise ScoreError(f"{what} is too long (at most {most} characters)")
+    if not value and not empty_ok:
+        raise ScoreError(f"{what} is missing")
+    return value
+
+
+def _owner(value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    return _text(value, "the browser's id", MAX_OWNER)
+
+
+def _index(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoreError("say which deal: its index is a whole number")
+    return value
+
+
+def _entry(value: Any) -> dict:
+    """A deal's answers, checked for shape before the keeper reads them (it checks their meaning)."""
+    if not isinstance(value, dict):
+        raise ScoreError("a deal is sent as a set of named answers (a JSON object)")
+    for field, ok, what in ENTRY_SHAPES:
+        if field in value and value[field] is not None and not ok(value[field]):
+            raise ScoreError(f"the deal's {field.replace('_', ' ')} must be {what}")
+    outcome = value.get("outcome")
+    if isinstance(outcome, dict):
+        for k, v in outcome.items():
+            if not _answer_ok(v):
+                raise ScoreError(f"the answer to {str(k)[:20]!r} is not a number, a player, a list or a yes/no")
+    return value
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _answer_ok(v: Any, depth: int = 0) -> bool:
+    """An outcome answer: a player or a count, yes/no, a text (Chinese rows), or a list or table of them."""
+    if _is_int(v) or isinstance(v, (bool, str)):
+        return True
+    if depth < 2 and isinstance(v, list):
+        return all(_answer_ok(x, depth + 1) for x in v)
+    if depth < 2 and isinstance(v, dict):
+        return all(isinstance(k, str) and _is_int(x) for k, x in v.items())
+    return False
+
+
+ENTRY_SHAPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("contract", lambda v: isinstance(v, str), "a contract's name"),
+    ("trump", lambda v: isinstance(v, str), "a suit (S, H, D, C) or none"),
+    ("rank", lambda v: isinstance(v, str), "a rank such as 7 or J"),
+    ("set_aside", lambda v: isinstance(v, str) or isinstance(v, list) and all(isinstance(c, str) for c in v),
+     "the cards left out, such as 7C 2D"),
+    ("cuts", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of cards cut"),
+    ("dealer", _is_int, "one of the players"),
+    ("doubles", lambda v: isinstance(v, list) and all(
+        isinstance(d, list) and len(d) in (2, 3) and _is_int(d[0]) and _is_int(d[1])
+        and (len(d) == 2 or isinstance(d[2], bool)) for d in v), "a list of [doubler, doubled, redoubled]"),
+    ("outcome", lambda v: isinstance(v, dict), "a set of answers"),
+    ("note", lambda v: isinstance(v, str), "a text"),
+)
+
+
+def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
+    """A new kept game from the form: rules, players' names in seating order, the first dealer."""
+    rules = _text(data.get("rules"), "the game", 200)
+    names = data.get("names")
+    if not isinstance(names, list) or not 2 <= len(names) <= 6:
+        raise ScoreError("give the players' names, in seating order (2 to 6 players)")
+    names = [_text(x, f"player {i + 1}'s name", MAX_NAME) for i, x in enumerate(names)]
+    first = data.get("first", 0)
+    if isinstance(first, bool) or not isinstance(first, int):
+        raise ScoreError("the first dealer is one of the players")
+    keeper = new_keeper(rules, names, first)
+    title = _text(data.get("title"), "the title", 120, empty_ok=True) or default_title(keeper)
+    return keeper, title
+
+
+def default_title(keeper: AnyKeeper) -> str:
+    return f"{keeper.rules}: {', '.join(keeper.names)}"
+
+
+def imported(data: dict[str, Any]) -> AnyKeeper:
+    """A game read back from an export file (JSON or CSV), every deal checked again."""
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise ScoreError("choose a file exported by the scorekeeper (JSON or CSV)")
+    fmt = data.get("format") or ("json" if text.lstrip().startswith("{") else "csv")
+    if fmt == "json":
+        return import_json(text)
+    if fmt == "csv":
+        return import_csv(text)
+    raise ScoreError("the file is JSON or CSV")
+
+
+# The exchange formats are `barbu.scorekeeper.exchange`'s; these thin calls are where the page uses them.
+def export_json(keeper: AnyKeeper) -> str:
+    return exchange.to_json(keeper)
+
+
+def export_csv(keeper: AnyKeeper) -> str:
+    return exchange.to_csv(keeper)
+
+
+def import_json(text: str) -> AnyKeeper:
+    return exchange.from_json(text)
+
+
+def import_csv(text: str) -> AnyKeeper:
+    return exchange.from_csv(text)
+
+
+def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str] | None:
+    """The printable sheet (``pdf`` or ``html``) and its media type, from the scoresheet modules
+    (`barbu.scorekeeper.sheet`, `.pdf`, `.printhtml`: another branch, wired at merge).  None while
+    they are not here."""
+    try:
+        from ..scorekeeper.pdf import render_pdf  # type: ignore[import-not-found]
+        from ..scorekeeper.printhtml import render_html  # type: ignore[import-not-found]
+        from ..scorekeeper.sheet import sheet_for  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    s = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
+    if kind == "pdf":
+        return render_pdf(s), "application/pdf"
+    return render_html(s).encode("utf-8"), "text/html; charset=utf-8"
+
+
+# The printed sheet is a document of its own: its styles are inline and it runs no script at all.
+PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+             "base-uri 'none'; form-action 'none'")
+
+
+# ---------------------------------------------------------------------- the changes, on a stored game
+def draft(keeper: AnyKeeper, entry: dict, index: int | None) -> dict[str, Any]:
+    """What a deal being filled in still needs, and once complete the scores it would give (nothing saved)."""
+    if index is None:
+        base = keeper
+    else:
+        if not 0 <= index < len(keeper.entries):
+            raise ScoreError(f"there is no deal {index + 1}")
+        base = keeper_from_dict({**keeper.to_dict(), "entries": keeper.entries[:index]})
+    need = needs_of(base, entry)
+    out: dict[str, Any] = {"needs": _jsonable(need.to_dict()), "questions": _jsonable(need.to_dict()["questions"])}
+    if need.ask == "done" and "outcome" in entry:
+        before = needs_of(base, {k: v for k, v in entry.items() if k != "outcome"})
+        out["questions"] = _jsonable(before.to_dict()["questions"])
+    if need.ask == "done":
+        trial = keeper_from_dict(keeper.to_dict())
+        if index is None:
+            trial.add(entry)
+            number = len(trial.entries)
+        else:
+            trial.replace(index, entry)
+            number = index + 1
+        sheet = sheet_json(trial)
+        deal = sheet["deals"][number - 1]
+        out["preview"] = {"deal": deal, "totals": sheet["totals"], "names": sheet["names"]}
+    return out
+
+
+def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeeper, list]:
+    """Apply one change (add, replace, delete, undo); returns the game after it and the new undo list.
+    The undo list holds the entries before each change, stored with the game so undo survives reloads."""
+    op = data.get("op")
+    if op not in EDIT_OPS:
+        raise ScoreError(f"the change is one of {', '.join(EDIT_OPS)}")
+    before = copy.deepcopy(keeper.entries)
+    if op == "undo":
+        if not undo:
+            raise ScoreError("there is nothing to undo")
+        return keeper_from_dict({**keeper.to_dict(), "entries": undo[-1]}), undo[:-1]
+    if op == "add":
+        keeper.add(_entry(data.get("entry")))
+    elif op == "replace":
+        keeper.replace(_index(data.get("index")), _entry(data.get("entry")))
+    else:
+        keeper.delete(_index(data.get("index")))
+    return keeper, undo + [before]
+
+
+# ---------------------------------------------------------------------- routes
+def score_routes(settings: Settings, store: Callable[[], Store | None],
+                 read_body: Callable[[Request, int, float], Awaitable[bytes]],
+                 origin_allowed: Callable[[Any, Settings], bool]) -> list[Route]:
+    """The scorekeeper's pages and API, on the server's database and with its request limits."""
+    books_cache: dict[int, Scorebooks] = {}
+    created: defaultdict[str, deque[float]] = defaultdict(deque)  # address -> times it created a game
+
+    def check_create(request: Request) -> None:
+        """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database."""
+        limit = settings.kept_games_per_hour
+        if not limit:
+            return
+        address = request.client.host if request.client else "unknown"
+        t = time.monotonic()
+        times = created[address]
+        while times and times[0] < t - 3600:
+            times.popleft()
+        if len(times) >= limit:
+            wait = int((times[0] + 3600 - t) // 60) + 1
+            raise ScoreError(f"you have started {limit} games this hour, the most one player may; try again in "
+                             f"{wait} minute(s)", 429)
+        times.append(t)
+
+    def books() -> Scorebooks:
+        s = store()
+        if s is None:
+            raise ScoreError("the server is starting: try again in a moment", 503)
+        b = books_cache.get(id(s))
+        if b is None:
+            books_cache.clear()
+            b = books_cache[id(s)] = Scorebooks(s)
+        return b
+
+    def page(request: Request) -> Response:
+        return FileResponse(STATIC / "score.html", media_type="text/html", headers={"cache-control": "no-cache"})
+
+    async def read(request: Request, limit: int | None = None) -> dict[str, Any]:
+        if not origin_allowed(request.headers, settings):
+            raise ScoreError("cross-origin requests are refused", 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise ScoreError("send JSON (content-type application/json)", 415)
+        try:
+            body = await read_body(request, limit or settings.max_message, settings.body_timeout)
+        except TableError as e:
+            raise ScoreError(str(e), e.status) from None
+        try:
+            data = safejson.loads(body)
+        except safejson.JsonError as e:
+            raise ScoreError(f"the request is {e}") from None
+        if not isinstance(data, dict):
+            raise ScoreError("the request must be a JSON object")
+        return data
+
+    def api(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ScoreError as e:
+                return JSONResponse({"error": str(e), "deal": e.deal}, status_code=e.status)
+            except KeeperError as e:
+                return JSONResponse({"error": str(e), "deal": e.deal}, status_code=422)
+            except ScorebookError as e:
+                return JSONResponse({"error": str(e)}, status_code=e.status)
+            except (TypeError, AttributeError, IndexError, KeyError, ValueError):
+                # Answers of a shape the checks above let through and the keeper could not read: a refusal
+                # for the browser, and a trace in the log so the check can be made tighter.
+                log.exception("scorekeeper: %s %s could not read the request", request.method, request.url.path)
+                return JSONResponse({"error": "the deal's answers are not in a form the scorekeeper reads"},
+                                    status_code=422)
+        return run
+
+    def no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
+        return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
+
+    def key_of(request: Request, data: dict[str, Any] | None = None) -> str | None:
+        key = (data or {}).get("key") if data is not None else request.headers.get("x-score-key")
+        return key if isinstance(key, str) and len(key) <= 200 else None
+
+    async def create_book(keeper: AnyKeeper, title: str, owner: str | None) -> Response:
+        book, key = await asyncio.to_thread(books().create, stored(keeper, []), title, owner)
+        return no_store({"id": book.id, "view_id": book.view_id, "key": key, "url": f"/score/{book.id}",
+                         "game": book_json(book, keeper, True)}, 201)
+
+    async def api_new(request: Request) -> Response:
+        data = await read(request)
+        keeper, title = await asyncio.to_thread(new_game, data)
+        check_create(request)
+        return await create_book(keeper, title, _owner(data.get("owner")))
+
+    async def api_import(request: Request) -> Response:
+        data = await read(request, settings.max_import)
+        keeper = await asyncio.to_thread(imported, data)
+        check_create(request)
+        title = _text(data.get("title"), "the title", 120, empty_ok=True) or default_title(keeper)
+        return await create_book(keeper, title, _owner(data.get("owner")))
+
+    async def api_mine(request: Request) -> Response:
+        data = await read(request)
+        owner = _owner(data.get("owner"))
+        rows = await asyncio.to_thread(books().owned_by, owner) if owner else []
+        games = []
+        for b in rows:
+            s = b.summary()
+            s.pop("view_id", None)
+            games.append(s)
+        return no_store({"games": games})
+
+    async def api_game(request: Request) -> Response:
+        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key_of(request))
+        keeper = await asyncio.to_thread(keeper_of, book)
+        return no_store({"game": await asyncio.to_thread(book_json, book, keeper, True)})
+
+    async def api_view(request: Request) -> Response:
+        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
+        keeper = await asyncio.to_thread(keeper_of, book)
+        return no_store({"game": await asyncio.to_thread(book_json, book, keeper, False)})
+
+    async def api_draft(request: Request) -> Response:
+        data = await read(request)
+        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key_of(request, data))
+        keeper = await asyncio.to_thread(keeper_of, book)
+        index = data.get("index")
+        index = None if index is None else _index(index)
+        return no_store(await asyncio.to_thread(draft, keeper, _entry(data.get("entry")), index))
+
+    async def api_change(request: Request) -> Response:
+        data = await read(request)
+        key = key_of(request, data)
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ScoreError("the change must name the version of the game it was made from")
+        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key)
+        if book.version != version:
+            raise ScorebookError("the game was changed elsewhere since you opened it: reload it to see the "
+                                 "latest deals", 409)
+        keeper = await asyncio.to_thread(keeper_of, book)
+        keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
+        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version)
+        return no_store({"game": await asyncio.to_thread(book_json, saved, keeper, True)})
+
+    async def api_delete(request: Request) -> Response:
+        data = await read(request)
+        await asyncio.to_thread(books().delete, request.path_params["book_id"], key_of(request, data))
+        return no_store({"deleted": request.path_params["book_id"]})
+
+    async def export(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        if kind not in ("json", "csv"):
+            raise ScoreError("a game is exported as game.json or game.csv", 404)
+        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
+        keeper = await asyncio.to_thread(keeper_of, book)
+        stem = "".join(c if c.isalnum() else "-" for c in book.title)[:40].strip("-") or "game"
+        text = await asyncio.to_thread(export_json if kind == "json" else export_csv, keeper)
+        media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
+        return Response(text, media_type=media,
+                        headers={"content-disposition": f'attachment; filename="{stem}.{kind}"'})
+
+    async def printed(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        if kind not in ("pdf", "html"):
+            raise ScoreError("the printable sheet is sheet.pdf or sheet.html", 404)
+        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
+        keeper = await asyncio.to_thread(keeper_of, book)
+        printed = await asyncio.to_thread(printable_sheet, keeper, kind)
+        if printed is None:
+            raise ScoreError("printable sheets are not on this server yet", 404)
+        body, media = printed
+        headers = {"content-security-policy": PRINT_CSP}
+        if kind == "pdf":
+            headers["content-disposition"] = 'inline; filename="sheet.pdf"'
+        return Response(body, media_type=media, headers=headers)
+
+    return [
+        Route("/score", page),
+        Route("/score/view/{view_id}", page),
+        Route("/score/view/{view_id}/game.{kind:str}", api(export)),
+        Route("/score/view/{view_id}/sheet.{kind:str}", api(printed)),
+        Route("/score/{book_id}", page),
+        Route("/api/score", api(api_new), methods=["POST"]),
+        Route("/api/score/mine", api(api_mine), methods=["POST"]),
+        Route("/api/score/import", api(api_import), methods=["POST"]),
+        Route("/api/score/view/{view_id}", api(api_view)),
+        Route("/api/score/{book_id}", api(api_game)),
+        Route("/api/score/{book_id}/draft", api(api_draft), methods=["POST"]),
+        Route("/api/score/{book_id}/change", api(api_change), methods=["POST"]),
+        Route("/api/score/{book_id}/delete", api(api_delete), methods=["POST"]),
+    ]

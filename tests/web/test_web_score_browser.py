@@ -1,0 +1,238 @@
+"""The scorekeeper page in a real browser on a phone (390x844): a classic game started from the lobby,
+deals entered by tapping (a double and a redouble, a deal not played, a correction, an undo, a save
+refused because another device saved first), the sheet's totals checked against the keeper's own,
+the read-only link, and a French deal for five with its cards set aside.  Playwright drives
+Debian's chromium against a real `barbu serve`; BARBU_SHOTS=dir keeps screenshots."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from barbu.scorekeeper import new_keeper
+from webhelpers import Server
+
+pytestmark = pytest.mark.slow
+SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("score")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log") as s:
+        yield s
+
+
+def phone(browser: Browser, size: tuple[int, int] = (390, 844)) -> tuple[Page, list[str]]:
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def shot(page: Page, name: str, full: bool = False) -> None:
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def start(page: Page, base: str, names: list[str], preset: str = "classic", players: int | None = None) -> str:
+    page.goto(base + "/")
+    page.click("#score-link")
+    page.wait_for_selector("#new-names input")
+    page.select_option("#new-preset", preset)
+    if players:
+        page.select_option("#new-players", str(players))
+    for i, n in enumerate(names):
+        page.locator("#new-names input").nth(i).fill(n)
+    page.click("#new-start")
+    page.wait_for_url("**/score/*")
+    page.wait_for_selector("#entry .step")
+    return page.url.rsplit("/", 1)[1]
+
+
+def set_counts(page: Page, key: str, counts: list[int]) -> None:
+    """Tap + until each player's count is reached; the last one takes the rest."""
+    q = f".question[data-key='{key}']"
+    for seat, k in enumerate(counts[:-1]):
+        for _ in range(k):
+            page.click(f"{q} [data-step='up'][data-seat='{seat}']")
+    page.click(f"{q} [data-step='rest'][data-seat='{len(counts) - 1}']")
+    for seat, k in enumerate(counts):
+        assert page.locator(f"{q} output[data-seat='{seat}']").inner_text() == str(k)
+
+
+def save(page: Page, deals_after: int) -> None:
+    page.wait_for_selector("#preview")
+    page.click("#save-deal")
+    page.wait_for_function(f"() => document.querySelectorAll('#score-sheet tr.deal').length === {deals_after}")
+    page.wait_for_selector("#entry .step")
+
+
+def sheet_totals(page: Page) -> list[int]:
+    return [int(t) for t in page.locator("#score-sheet tfoot td").all_inner_texts()]
+
+
+def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
+    page, errors = phone(browser)
+    book = start(page, server.base, NAMES)
+    shot(page, "score-phone-start")
+    keeper = new_keeper("classic", NAMES, 0)
+
+    # Deal 1: Ann declares No hearts; Bob doubles her and she redoubles (tap twice).
+    page.click("[data-contract='no-hearts']")
+    cell = ".dbl[data-doubler='1'][data-doubled='0']"
+    page.click(cell)
+    assert page.locator(cell).get_attribute("data-state") == "doubled"
+    page.click(cell)
+    assert page.locator(cell).get_attribute("data-state") == "redoubled"
+    assert "owes 2" in page.locator(".double-grid").inner_text()  # the obligation shown
+    shot(page, "score-phone-doubles")
+    page.click("#doubles-done")
+    set_counts(page, "hearts", [3, 5, 0, 5])
+    assert "all 13 counted" in page.locator(".question[data-key='hearts'] .left").inner_text()
+    page.click(".question[data-key='AH'] [data-seat='1']")
+    page.wait_for_selector("#preview")
+    assert page.locator("#preview td.num").all_inner_texts()[::2] == ["+10", "-30", "0", "-10"]
+    shot(page, "score-phone-outcome", full=True)
+    save(page, 1)
+    keeper.add({"contract": "no-hearts", "doubles": [[1, 0, True]], "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}})
+    assert sheet_totals(page) == keeper.totals
+
+    # Deal 2: Trumps, spades, Cat doubles Ann.
+    page.click("[data-contract='trumps']")
+    page.click("[data-trump='S']")
+    page.click(".dbl[data-doubler='2'][data-doubled='0']")
+    page.click("#doubles-done")
+    set_counts(page, "tricks", [5, 3, 3, 2])
+    save(page, 2)
+    keeper.add({"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outcome": {"tricks": [5, 3, 3, 2]}})
+    assert sheet_totals(page) == keeper.totals
+
+    # Deal 3: No queens, nobody doubles: not played, the points are shared.
+    page.click("[data-contract='no-queens']")
+    page.click("#doubles-done")
+    page.wait_for_selector("#preview")
+    assert "Not played" in page.locator("#preview").inner_text()
+    save(page, 3)
+    keeper.add({"contract": "no-queens", "doubles": []})
+    assert sheet_totals(page) == keeper.totals
+    assert page.locator("#score-sheet").inner_text().count("Bob ✕✕ Ann") == 1
+    assert "Cat ✕ Ann" in page.locator("#score-sheet").inner_text()
+    assert "not played" in page.locator("#score-sheet").inner_text()
+    shot(page, "score-phone-sheet", full=True)
+
+    # Correct deal 2: Ann took 6 tricks, Dan 1.
+    page.click("#score-sheet tr.deal[data-index='1']")
+    page.click("text=Correct deal 2")
+    page.wait_for_selector("#preview")
+    assert "Correcting deal 2" in page.locator("#entry h2").inner_text()
+    page.click(".question[data-key='tricks'] [data-step='up'][data-seat='0']")
+    page.click(".question[data-key='tricks'] [data-step='down'][data-seat='3']")
+    page.click("#save-deal")
+    keeper.replace(1, {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]],
+                       "outcome": {"tricks": [6, 3, 3, 1]}})
+    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    assert sheet_totals(page) == keeper.totals
+
+    # Undo the correction: the totals go back.
+    page.click("#undo")
+    keeper.undo()
+    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    assert sheet_totals(page) == keeper.totals
+
+    # Another phone saves first: this save is refused with a plain message, the entry kept, reload and save.
+    key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
+    version = page.evaluate("fetch(location.pathname.replace('/score/', '/api/score/'), "
+                            f"{{headers: {{'x-score-key': '{key}'}}}}).then(r => r.json()).then(d => d.game.version)")
+    page.click("[data-contract='no-tricks']")
+    page.click(".dbl[data-doubler='3'][data-doubled='0']")
+    page.click("#doubles-done")
+    set_counts(page, "tricks", [4, 3, 3, 3])
+    page.wait_for_selector("#preview")
+    other = {"key": key, "version": version, "op": "add",
+             "entry": {"contract": "no-king", "doubles": [[1, 0, False]], "outcome": {"KH": 2}}}
+    req = urllib.request.Request(f"{server.base}/api/score/{book}/change", json.dumps(other).encode(),
+                                 {"content-type": "application/json"})
+    urllib.request.urlopen(req).read()
+    keeper.add(other["entry"])
+    page.click("#save-deal")
+    page.wait_for_selector("#game-notice:not([hidden])")
+    assert "changed elsewhere" in page.locator("#game-notice").inner_text()
+    assert "entry is kept" in page.locator("#entry-error").inner_text()
+    shot(page, "score-phone-conflict")
+    page.click("#game-notice button")
+    save(page, 5)
+    keeper.add({"contract": "no-tricks", "doubles": [[3, 0, False]], "outcome": {"tricks": [4, 3, 3, 3]}})
+    assert sheet_totals(page) == keeper.totals
+    standings = page.locator("#standings li .who").all_inner_texts()
+    assert standings == [NAMES[s] for s, _ in keeper.standings()]
+    assert page.locator("#chart svg polyline").count() == 4
+
+    # The read-only link shows the same sheet and offers no change.
+    view = page.locator("#view-link").get_attribute("href")
+    assert key not in view and book not in view
+    reader, reader_errors = phone(browser)
+    reader.goto(view)
+    reader.wait_for_selector("#score-sheet tfoot td")
+    assert sheet_totals(reader) == keeper.totals
+    assert reader.locator("#entry").is_hidden() and reader.locator("#undo").count() == 0
+    assert reader.evaluate("Object.keys(localStorage).length") == 0
+    shot(reader, "score-phone-view")
+
+    # The keeper takes the last deal back: the open read-only page follows by itself.
+    page.click("#undo")
+    keeper.undo()
+    reader.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    assert sheet_totals(reader) == sheet_totals(page) == keeper.totals
+
+    # The game is in this browser's list; deleting it there removes it.
+    page.click("#games-link")
+    page.wait_for_selector(".game-row")
+    assert page.locator(".game-row").count() == 1 and "4 deal(s)" in page.locator(".game-row").inner_text()
+    page.once("dialog", lambda d: d.accept())
+    page.click(".game-row button.danger")
+    page.wait_for_selector("text=No game kept here yet")
+    assert not errors and not reader_errors, errors + reader_errors
+
+
+def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> None:
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    page, errors = phone(browser)
+    start(page, server.base, names, "french", 5)
+    assert "2 card(s)" in page.locator("#entry h3").inner_text()
+    page.click("[data-card='7C']")
+    page.click("[data-card='2D']")
+    shot(page, "score-phone-set-aside")
+    page.click("text=These are the cards")
+    page.click("[data-contract='no-hearts']")
+    set_counts(page, "hearts", [2, 3, 4, 1, 3])
+    save(page, 1)
+    keeper = new_keeper("french(players=5)", names, 0)
+    keeper.add({"set_aside": "7C 2D", "contract": "no-hearts", "outcome": {"hearts": [2, 3, 4, 1, 3]}})
+    assert sheet_totals(page) == keeper.totals
+    assert not errors, errors
+
+
+def test_laptop_layout(server: Server, browser: Browser) -> None:
+    page, errors = phone(browser, (1366, 768))
+    start(page, server.base, NAMES)
+    page.click("[data-contract='no-king']")
+    page.click(".dbl[data-doubler='2'][data-doubled='0']")
+    page.click("#doubles-done")
+    page.click(".question[data-key='KH'] [data-seat='2']")
+    save(page, 1)
+    entry = page.locator("#entry").bounding_box()
+    sheet = page.locator("#sheet-panel").bounding_box()
+    assert entry and sheet and entry["x"] + entry["width"] <= sheet["x"]  # the form beside the sheet
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+    shot(page, "score-laptop")
+    assert not errors, errors
