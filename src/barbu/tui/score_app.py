@@ -1,0 +1,527 @@
+"""``barbu score``: the scorekeeper in the terminal — kept games, a new game, the sheet, deals and corrections.
+
+Every change is saved at once in the database (the same as ``barbu serve``),
+naming the version it was made from: if the game was changed elsewhere (the
+web page) the change is refused, the user told, and the game reloaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+
+from ..besigue.ruleset import is_besigue
+from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
+from ..core.errors import BarbuError
+from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict, new_keeper
+from . import besigue_setup
+from .dialogs import InfoDialog
+from .labels import signed
+from .score_entry import DealScreen
+from .score_sheet import (chart_lines, contract_text, flag_lines, full_sheet, game_line, scottish_sheet_lines,
+                          sheet_rows, standings_rows)
+from .score_store import Scorebook, ScorebookError, ScoreStore
+
+BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question: Y or Enter says yes, N or Escape no."""
+
+    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.question, id="dialog-text")
+            yield Static("[@click=screen.answer(True)][reverse] Y: yes [/][/]   "
+                         "[@click=screen.answer(False)][reverse] N / Esc: no [/][/]", id="dialog-close")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+# ---------------------------------------------------------------------- the kept games
+class BooksScreen(Screen[None]):
+    """The kept games in the database, the most recently changed first."""
+
+    BINDINGS = [Binding("enter", "open", "Open", show=True), Binding("n", "new", "New game"),
+                Binding("d,delete", "delete", "Delete"), Binding("q,escape", "app.quit", "Quit")]
+
+    def __init__(self, store: ScoreStore) -> None:
+        super().__init__()
+        self.store = store
+        self.books: list[Scorebook] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"[b]barbu score[/b] — games kept in {escape(self.store.shown_url)}", id="books-title")
+        yield DataTable(id="books", cursor_type="row", zebra_stripes=True)
+        yield Static(id="books-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        t = self.query_one("#books", DataTable)
+        t.add_columns("title", "game", "players", "deals", "changed")
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        try:
+            self.books = self.store.list()
+        except Exception as e:  # the database went away: say so, keep the screen
+            self.notify(f"Cannot read the database: {e}", severity="error")
+            return
+        t = self.query_one("#books", DataTable)
+        t.clear()
+        for b in self.books:
+            s = b.summary()
+            t.add_row(b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
+                      b.updated_at.strftime("%d %b %H:%M"), key=b.id)
+        self.query_one("#books-empty", Static).update(
+            "No kept game yet. Press [b]N[/b] to start one." if not self.books else
+            "[dim]Enter opens the game under the cursor · N starts a new one · D deletes[/dim]")
+        t.focus()
+
+    def _current(self) -> Scorebook | None:
+        t = self.query_one("#books", DataTable)
+        if not self.books or t.cursor_row is None or not 0 <= t.cursor_row < len(self.books):
+            return None
+        return self.books[t.cursor_row]
+
+    @on(DataTable.RowSelected, "#books")
+    def selected(self, _: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        book = self._current()
+        if book is None:
+            return
+        try:
+            book, keeper = self.store.open(book.id)
+        except (KeeperError, ScorebookError) as e:
+            self.notify(f"Cannot open {book.title}: {e}", severity="error", timeout=8)
+            return
+        self.app.push_screen(GameScreen(self.store, book, keeper))
+
+    def action_new(self) -> None:
+        def made(result: tuple[AnyKeeper, str] | None) -> None:
+            if result is None:
+                return
+            keeper, title = result
+            book = self.store.create(keeper, title)
+            self.app.push_screen(GameScreen(self.store, book, keeper))
+        self.app.push_screen(NewGameScreen(), made)
+
+    def action_delete(self) -> None:
+        book = self._current()
+        if book is None:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.store.delete(book.id)
+            except ScorebookError as e:
+                self.notify(str(e), severity="error")
+            else:
+                self.notify(f"Deleted {book.title}.")
+            self.reload()
+        self.app.push_screen(ConfirmDialog(
+            f"Delete [b]{escape(book.title)}[/b] ({escape(book.rules)}, {len(book.data.get('entries', []))} "
+            "deal(s))? This cannot be undone."), answer)
+
+
+# ---------------------------------------------------------------------- a new game
+def game_choices() -> list[tuple[str, str]]:
+    return [(f"{p.name} — {p.description}"[:70], p.name) for p in presets()] + besigue_setup.game_choices()
+
+
+def players_of(name: str) -> list[int]:
+    return [2] if is_besigue(name) else list(preset(name).ruleset.family_spec.players)
+
+
+def default_players(name: str) -> int:
+    return 2 if is_besigue(name) else preset(name).ruleset.players
+
+
+class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
+    """The game, its options, the players in seating order and the first dealer."""
+
+    BINDINGS = [Binding("ctrl+s", "start", "Start"), Binding("escape", "cancel", "Back")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game = "classic"
+        self.count = default_players(self.game)
+        self.names = ["", "", "", "", "", ""]
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]A new kept game[/b] — Tab moves between the fields, Ctrl+S starts.", id="new-title")
+        with VerticalScroll(id="new-form"):
+            with Horizontal(classes="setup-row"):
+                yield Label("Title", classes="new-label")
+                yield Input(placeholder="e.g. Friday at Ann's", id="title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Game", classes="new-label")
+                yield Select(game_choices(), value=self.game, allow_blank=False, id="game")
+            with Horizontal(classes="setup-row"):
+                yield Label("Options", classes="new-label")
+                yield Input(placeholder="none: the preset as it is", id="options")
+            yield Static(self._options_help(), id="options-help")
+            with Horizontal(classes="setup-row"):
+                yield Label("Players", classes="new-label")
+                yield Select([(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False,
+                             id="count")
+            yield Vertical(*self._name_rows(), id="names")
+            with Horizontal(classes="setup-row"):
+                yield Label("First dealer", classes="new-label")
+                yield Select(self._dealer_choices(), value=0, allow_blank=False, id="first")
+        yield Static(id="new-error")
+        with Horizontal(id="new-buttons"):
+            yield Button("Start", id="start", variant="primary")
+            yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#title", Input).focus()
+
+    def _options_help(self) -> str:
+        if is_besigue(self.game):
+            return "[dim]Bésigue options as in besigue(target=1500): see barbu rules besigue[/dim]"
+        fam = preset(self.game).ruleset.family_spec
+        names = [o for o in fam.options if o != "players" and o in OPTIONS][:8]
+        return ("[dim]Options as name=value, comma-separated, e.g. " + escape(", ".join(
+            f"{o}={OPTIONS[o].format(getattr(preset(self.game).ruleset, o))}" for o in names[:2]))
+                + f" — {escape(', '.join(names))} (barbu rules {self.game})[/dim]")
+
+    def _name_rows(self) -> list:
+        rows = []
+        for s in range(self.count):
+            rows.append(Horizontal(Label(f"Seat {s + 1}" + (" (deals first)" if s == 0 else ""), classes="new-label"),
+                                   Input(value=self.names[s], placeholder=f"player {s + 1}'s name",
+                                         id=f"name-{s}"), classes="setup-row"))
+        return rows
+
+    def _dealer_choices(self) -> list[tuple[str, int]]:
+        return [(self.names[s] or f"seat {s + 1}", s) for s in range(self.count)]
+
+    @on(Select.Changed, "#game")
+    def game_changed(self, event: Select.Changed) -> None:
+        self.game = str(event.value)
+        choices = players_of(self.game)
+        self.count = default_players(self.game)
+        count = self.query_one("#count", Select)
+        count.set_options([(str(x), x) for x in choices])
+        count.value = self.count
+        self.query_one("#options-help", Static).update(self._options_help())
+        self._rebuild_names()
+
+    @on(Select.Changed, "#count")
+    def count_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int) and event.value != self.count:
+            self.count = event.value
+            self._rebuild_names()
+
+    def _rebuild_names(self) -> None:
+        box = self.query_one("#names", Vertical)
+        box.remove_children()
+        box.mount_all(self._name_rows())
+        self._refresh_dealers()
+
+    @on(Input.Changed)
+    def typed(self, event: Input.Changed) -> None:
+        if (event.input.id or "").startswith("name-"):
+            self.names[int(event.input.id.split("-")[1])] = event.value.strip()
+            self._refresh_dealers()
+
+    def _refresh_dealers(self) -> None:
+        first = self.query_one("#first", Select)
+        value = first.value if isinstance(first.value, int) and first.value < self.count else 0
+        first.set_options(self._dealer_choices())
+        first.value = value
+
+    def rules_text(self) -> str:
+        """The ruleset text from the game, the options typed and the number of players."""
+        options = self.query_one("#options", Input).value.strip().strip("()")
+        text = f"{self.game}({options})" if options else self.game
+        if is_besigue(self.game):
+            return text
+        try:
+            r = Ruleset.parse(text)
+        except BarbuError as e:
+            raise KeeperError(str(e)) from None
+        return str(r.replace(players=self.count)) if r.players != self.count else str(r)
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        names = [self.names[s] for s in range(self.count)]
+        error = self.query_one("#new-error", Static)
+        if not all(names):
+            missing = [s + 1 for s, x in enumerate(names) if not x]
+            error.update(f"[b red]✗ Give every player a name (seat {', '.join(map(str, missing))}).[/]")
+            return
+        try:
+            keeper = new_keeper(self.rules_text(), names, int(self.query_one("#first", Select).value))
+        except KeeperError as e:
+            error.update(f"[b red]✗ {escape(str(e))}[/]")
+            return
+        title = self.query_one("#title", Input).value.strip() or f"{keeper.rules} — {', '.join(names)}"
+        self.dismiss((keeper, title))
+
+    @on(Button.Pressed, "#back")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# ---------------------------------------------------------------------- the sheet of one game
+class GameScreen(Screen[None]):
+    """One kept game: the sheet (a row per deal, a block per dealer), standings, chart, flags."""
+
+    BINDINGS = [Binding("a,n", "add", "Add deal"), Binding("e,enter", "edit", "Edit"),
+                Binding("d,delete", "delete", "Delete deal"), Binding("ctrl+z", "undo", "Undo"),
+                Binding("s", "sheet", "Full sheet"), Binding("r", "reload", "Reload", show=False),
+                Binding("escape,q", "back", "Games")]
+
+    def __init__(self, store: ScoreStore, book: Scorebook, keeper: AnyKeeper) -> None:
+        super().__init__()
+        self.store = store
+        self.book = book
+        self.keeper = keeper
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="game-title")
+        with Horizontal(id="game-body"):
+            yield DataTable(id="sheet", cursor_type="row")
+            with VerticalScroll(id="side"):
+                yield Static(id="standings")
+                yield Static(id="chart")
+                yield Static(id="flags")
+        yield Static(id="game-line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
+        self.redraw()
+        self.query_one("#sheet", DataTable).focus()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
+
+    # ---------------------------------------------------------------- drawing
+    def redraw(self, cursor: int | None = None) -> None:
+        k = self.keeper
+        self.query_one("#game-title", Static).update(
+            f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
+        t = self.query_one("#sheet", DataTable)
+        old = t.cursor_row
+        t.clear(columns=True)
+        t.add_column("#", key="n")
+        t.add_column("dealer", key="dealer")
+        t.add_column("contract", key="contract")
+        if not isinstance(k, BesigueKeeper):
+            t.add_column("dbl", key="dbl")
+        for s, name in enumerate(k.names):
+            t.add_column(Text(name, justify="right"), key=f"p{s}")
+        last_block = None
+        for row in sheet_rows(k):
+            shade = BLOCK_SHADE if row.block % 2 else ""
+            first = row.block != last_block
+            last_block = row.block
+            cells: list[Any] = [Text(f"{row.number}" + ("!" if row.flagged else ""),
+                                     style=("bold yellow " if row.flagged else "") + shade, justify="right"),
+                                Text(row.dealer if first else "", style=shade),
+                                Text(row.contract, style=shade)]
+            if not isinstance(k, BesigueKeeper):
+                cells.append(Text(row.doubles, style=shade))
+            for x, tot in zip(row.scores, row.totals):
+                cell = Text(justify="right", style=shade)
+                cell.append(f"{signed(x):>5} ", style="dim" if x == 0 else ("green" if x > 0 else "red"))
+                cell.append(f"{tot!s:>5}", style="bold")
+                cells.append(cell)
+            t.add_row(*cells)
+        if not k.results:
+            t.add_row(Text("—"), Text(""), Text("no deal yet: press A", style="dim"), *([Text("")] * (len(k.names) + (
+                0 if isinstance(k, BesigueKeeper) else 1))))
+        rows = len(k.results)
+        if rows:
+            target = cursor if cursor is not None else (old if old is not None and old < rows else rows - 1)
+            t.move_cursor(row=min(target, rows - 1))
+        self._side()
+
+    def _side(self) -> None:
+        k = self.keeper
+        st = standings_rows(k)
+        lines = ["[b]Standings[/b]" + (" (final)" if k.is_over else "")]
+        lines += [f"{place}. {escape(name):<10} {total!s:>6}" + (f" [dim](-{behind})[/dim]" if behind else "")
+                  for place, name, total, behind in st]
+        self.query_one("#standings", Static).update("\n".join(lines))
+        chart = Text("Totals over the game\n", style="bold")
+        chart.append(Text("\n").join(chart_lines(k, 24)))
+        self.query_one("#chart", Static).update(chart)
+        flags = flag_lines(k)
+        self.query_one("#flags", Static).update(
+            "[b yellow]Flags[/b yellow]\n" + "\n".join(f"[yellow]! {escape(f)}[/yellow]" for f in flags) if flags else "")
+        narrow = "  ".join(f"{place}. {escape(name)} {total}" for place, name, total, _ in st)
+        nxt = "" if k.is_over else self._next_text()
+        self.query_one("#game-line", Static).update(narrow + (f"   [dim]{escape(nxt)}[/dim]" if nxt else "")
+                                                     + (f"   [yellow]{len(flags)} flag(s): S[/yellow]" if flags else ""))
+
+    def _next_text(self) -> str:
+        try:
+            need = self.keeper.needs()
+        except KeeperError:
+            return ""
+        if need.dealer is None:
+            return f"next: deal {need.number}"
+        return f"next: deal {need.number}, {self.keeper.names[need.dealer]} deals"
+
+    # ---------------------------------------------------------------- saving
+    def persist(self, what: str) -> bool:
+        """Save the keeper over the version opened; if it changed elsewhere, say so and reload it."""
+        try:
+            self.book = self.store.save(self.book, self.keeper)
+        except ScorebookError as e:
+            if e.status == 409:
+                self.notify(f"Not saved: {e}. It has been reloaded; enter your change again if it is still "
+                            "missing.", severity="error", timeout=12)
+                self.action_reload()
+            else:
+                self.notify(f"Not saved: {e}", severity="error", timeout=12)
+                self.keeper.undo()
+                self.redraw()
+            return False
+        except Exception as e:  # the database went away: keep the game as it was
+            self.notify(f"Not saved: the database said {e}", severity="error", timeout=12)
+            self.keeper.undo()
+            self.redraw()
+            return False
+        self.notify(what, timeout=3)
+        return True
+
+    def action_reload(self) -> None:
+        try:
+            self.book, self.keeper = self.store.open(self.book.id)
+        except (KeeperError, ScorebookError) as e:
+            self.notify(f"Cannot reload: {e}", severity="error")
+            return
+        self.redraw()
+
+    # ---------------------------------------------------------------- actions
+    def _selected(self) -> int | None:
+        t = self.query_one("#sheet", DataTable)
+        if not self.keeper.results or t.cursor_row is None or not 0 <= t.cursor_row < len(self.keeper.results):
+            return None
+        return t.cursor_row
+
+    def _prefix(self, index: int) -> AnyKeeper:
+        """The game as it stood before deal ``index`` (0-based): what a correction of that deal is checked on."""
+        data = self.keeper.to_dict()
+        data["entries"] = data["entries"][:index]
+        return keeper_from_dict(data)
+
+    def action_add(self) -> None:
+        if self.keeper.is_over:
+            self.notify("The game is over: every deal has been entered.", timeout=5)
+            return
+
+        def commit(entry: dict) -> None:
+            self.keeper.add(entry)
+
+        def back(saved: bool | None) -> None:
+            if saved:
+                n = len(self.keeper.results)
+                self.persist(f"Deal {n} saved.")
+                self.redraw(cursor=len(self.keeper.results) - 1)
+        self.app.push_screen(DealScreen(self._prefix(len(self.keeper.entries)), commit, None, self.book.title),
+                             back)
+
+    def action_edit(self) -> None:
+        i = self._selected()
+        if i is None:
+            return
+
+        def commit(entry: dict) -> None:
+            self.keeper.replace(i, entry)
+
+        def back(saved: bool | None) -> None:
+            if saved:
+                self.persist(f"Deal {i + 1} corrected; every later deal scored again.")
+                self.redraw(cursor=i)
+        self.app.push_screen(DealScreen(self._prefix(i), commit, self.keeper.entries[i],
+                                        f"{self.book.title} — correcting"), back)
+
+    @on(DataTable.RowSelected, "#sheet")
+    def row_chosen(self, _: DataTable.RowSelected) -> None:
+        self.action_edit()
+
+    def action_delete(self) -> None:
+        i = self._selected()
+        if i is None:
+            return
+        r = self.keeper.results[i]
+        label = f"deal {i + 1}" + ("" if isinstance(r, dict) else f" ({contract_text(self.keeper, r)})")
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.keeper.delete(i)
+            except KeeperError as e:
+                self.notify(f"Cannot delete {label}: {e}", severity="error", timeout=10)
+                return
+            self.persist(f"Deleted {label}; the deals after it moved up. Ctrl+Z brings it back.")
+            self.redraw(cursor=i)
+        self.app.push_screen(ConfirmDialog(f"Delete {escape(label)}? The deals after it move up and are scored "
+                                           "again."), answer)
+
+    def action_undo(self) -> None:
+        try:
+            self.keeper.undo()
+        except KeeperError as e:
+            self.notify(f"{str(e).capitalize()}.", timeout=4)
+            return
+        if self.persist("The last change was taken back."):
+            self.redraw()
+
+    def action_sheet(self) -> None:
+        parts: list[Any] = [full_sheet(self.keeper, f"{self.book.title} — {game_line(self.keeper)}")]
+        self.app.push_screen(InfoDialog("The sheet", parts[0]))
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class ScoreApp(App[int]):
+    """The scorekeeper: kept games → a game's sheet → a deal's form."""
+
+    CSS_PATH = ["barbu.tcss", "score.tcss"]
+    TITLE = "barbu score"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, store: ScoreStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def on_mount(self) -> None:
+        self.push_screen(BooksScreen(self.store))
+
+    async def action_quit(self) -> None:
+        self.exit(0)  # every change is already saved
+
+
+__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp", "scottish_sheet_lines"]
