@@ -232,3 +232,126 @@ async def test_delete_a_kept_game_asks_first(tmp_path):
         await pilot.press("y")
         await pilot.pause()
         assert store.list() == []
+
+
+# ---------------------------------------------------------------------- every kind of step, from played deals
+def played_entries(rules: str, deals: int, seed: int = 3):
+    """(first dealer, entries) of the first ``deals`` deals of a match played at random: real deals to enter."""
+    import random
+
+    from barbu.classic.match import Match
+    from barbu.core.game import CHANCE
+    from barbu.scorekeeper.fromplay import entries_from_actions
+    m = Match(rules, seed)
+    rng = random.Random(seed)
+    while len(m.results) < deals:
+        if m.to_act() == CHANCE:
+            m.play_chance()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    return entries_from_actions(m.rules, m.history)
+
+
+async def enter_through_form(pilot, entry: dict) -> None:
+    """Answer each step of the deal form with the entry's answer, by keys and clicks as a scorer would."""
+    screen = pilot.app.screen
+    for _ in range(12):
+        step = await ask(pilot)
+        if step == "done":
+            await pilot.press("enter")
+            return
+        if step in ("contract", "trump", "rank", "dealer"):
+            await choose(pilot, str(entry[step]))
+        elif step in ("set_aside", "cuts"):
+            box = screen.query_one("#text-answer", Input)
+            box.value = " ".join(entry[step]) if step == "cuts" else entry[step]
+            box.focus()
+            await pilot.press("enter")
+        elif step == "doubles":
+            grid = screen.query_one(DoublesGrid)
+            rows = grid.rows
+            for a, b, *redo in entry.get("doubles", []):
+                grid.action_cell(rows.index(a), b)
+                if redo and redo[0]:
+                    grid.action_cell(rows.index(a), b)
+            await pilot.press("ctrl+s")
+        elif step == "outcome":
+            form = screen.query_one(OutcomeForm)
+            for qi, q in enumerate(form.questions):
+                value = entry["outcome"][q.key]
+                if q.kind == "counts":
+                    for s, v in enumerate(value):
+                        form.query_one(f"#q{qi}-{s}", Input).value = str(v) if v else ""
+                elif q.kind in ("seat", "yesno"):
+                    form.query_one(f"#q{qi}-0", Picker).action_pick(int(value))
+                elif q.kind in ("seats", "order"):
+                    for i, seat in enumerate(value):
+                        form.query_one(f"#q{qi}-{i}", Picker).action_pick(seat)
+                elif q.kind == "rows":
+                    for s, text in enumerate(value):
+                        form.query_one(f"#q{qi}-{s}", Input).value = text
+                elif q.kind == "melds":
+                    for s, counts in enumerate(value):
+                        for kind, c in counts.items():
+                            form.query_one(f"#q{qi}-{s}-{kind}", Input).value = str(c)
+                else:
+                    raise AssertionError(f"no way to answer {q.kind}")
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+        else:
+            raise AssertionError(f"unexpected step {step}")
+    raise AssertionError("the form never reached its end")
+
+
+@pytest.mark.parametrize("rules,deals", [
+    ("classic(ravage_city=true, chinese_poker=true)", 9),
+    ("french(players=5)", 4),
+    ("italian", 4),
+    ("scottish", 8),
+])
+async def test_played_deals_entered_through_the_form_score_as_played(tmp_path, rules, deals):
+    first, entries = played_entries(rules, deals)
+    from barbu.classic.ruleset import Ruleset
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"][:Ruleset.parse(rules).players]
+    expect = new_keeper(rules, names, first)
+    for e in entries:
+        expect.add(e)
+    store = store_at(tmp_path)
+    book = store.create(new_keeper(rules, expect.names, first), "played")
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        game = await wait_for(pilot, GameScreen)
+        for e in entries:
+            await pilot.press("a")
+            await wait_for(pilot, DealScreen)
+            await enter_through_form(pilot, e)
+            await wait_for(pilot, GameScreen)
+        assert len(game.keeper.results) == deals
+        assert game.keeper.totals == expect.totals
+    assert keeper_totals(store, book.id) == expect.totals
+
+
+def keeper_totals(store, book_id):
+    return store.open(book_id)[1].totals
+
+
+async def test_a_besigue_deal_with_its_declarations(tmp_path):
+    store = store_at(tmp_path)
+    book = store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
+    entry = {"outcome": {"melds": [{"bezique": 1, "marriage": 2}, {"four-aces": 1}], "sevens": [1, 0],
+                         "brisques": [5, 3], "last": [1]}}
+    expect = new_keeper("besigue", ["Ann", "Bob"], 0)
+    expect.add(entry)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        game = await wait_for(pilot, GameScreen)
+        await pilot.press("a")
+        await wait_for(pilot, DealScreen)
+        await enter_through_form(pilot, entry)
+        await wait_for(pilot, GameScreen)
+        assert game.keeper.totals == expect.totals
+        assert "decl." in screen_text(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
 from textual import on
@@ -26,11 +27,30 @@ from . import besigue_setup
 from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
-from .score_sheet import (chart_lines, contract_text, flag_lines, full_sheet, game_line, scottish_sheet_lines,
+from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, scottish_sheet_lines,
                           sheet_rows, standings_rows)
 from .score_store import Scorebook, ScorebookError, ScoreStore
 
-BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
+BLOCK_SHADE = "on #1b2530"
+
+
+def side_panel(keeper: AnyKeeper) -> Group:
+    """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
+    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
+    for place, name, total, behind in standings_rows(keeper):
+        row = Text(f"{place}. {name:<10} {total!s:>6}")
+        if behind:
+            row.append(f" (-{behind})", style="dim")
+        lines.append(row)
+    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
+    flags = flag_lines(keeper)
+    if flags:
+        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
+    sheet = scottish_sheet_lines(keeper)
+    if sheet:
+        lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
+                  Text("\n".join(sheet), no_wrap=True, overflow="ellipsis")]
+    return Group(*lines)  # every other dealer's block (or Round) is shaded, as ruled paper
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -293,7 +313,7 @@ class GameScreen(Screen[None]):
 
     BINDINGS = [Binding("a,n", "add", "Add deal"), Binding("e,enter", "edit", "Edit"),
                 Binding("d,delete", "delete", "Delete deal"), Binding("ctrl+z", "undo", "Undo"),
-                Binding("s", "sheet", "Full sheet"), Binding("r", "reload", "Reload", show=False),
+                Binding("s", "sheet", "Standings"), Binding("r", "reload", "Reload", show=False),
                 Binding("escape,q", "back", "Games")]
 
     def __init__(self, store: ScoreStore, book: Scorebook, keeper: AnyKeeper) -> None:
@@ -305,11 +325,10 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="game-title")
         with Horizontal(id="game-body"):
-            yield DataTable(id="sheet", cursor_type="row")
+            yield DataTable(id="sheet", cursor_type="row", cell_padding=0,
+                            cursor_background_priority="css")
             with VerticalScroll(id="side"):
-                yield Static(id="standings")
-                yield Static(id="chart")
-                yield Static(id="flags")
+                yield Static(id="side-body")
         yield Static(id="game-line")
         yield Footer()
 
@@ -319,66 +338,78 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", DataTable).focus()
 
     def on_resize(self, event) -> None:
-        self.set_class(event.size.width < 110, "-narrow")
+        narrow = event.size.width < 110
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self.redraw()
 
     # ---------------------------------------------------------------- drawing
+    def _compact(self) -> bool:
+        """At 80 columns with five or six players, each player's column shows the running total only."""
+        return self.app.size.width < 110 and self.keeper.n > 4
+
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
+        besigue = isinstance(k, BesigueKeeper)
+        narrow = self.app.size.width < 110
+        compact = self._compact()
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
         t = self.query_one("#sheet", DataTable)
         old = t.cursor_row
         t.clear(columns=True)
-        t.add_column("#", key="n")
-        t.add_column("dealer", key="dealer")
-        t.add_column("contract", key="contract")
-        if not isinstance(k, BesigueKeeper):
-            t.add_column("dbl", key="dbl")
+        rows = sheet_rows(k)
+        dealer_w = min(8, max([6] + [len(x) for x in k.names]))
+        contract_w = max([8] + [len(r.contract) for r in rows])
+        contract_w = min(contract_w, 17 if narrow else 30)
+        dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
+        cell_w = 6 if compact else 10
+        t.add_column(" #", key="n")
+        t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
+        t.add_column(f" {'contract':<{contract_w}}", key="contract")
+        if not besigue:
+            t.add_column(f" {'dbl':<{dbl_w}}", key="dbl")
         for s, name in enumerate(k.names):
-            t.add_column(Text(name, justify="right"), key=f"p{s}")
+            t.add_column(Text(f"{name[:cell_w - 1]:>{cell_w}}"), key=f"p{s}")
         last_block = None
-        for row in sheet_rows(k):
+        for row in rows:
             shade = BLOCK_SHADE if row.block % 2 else ""
             first = row.block != last_block
             last_block = row.block
-            cells: list[Any] = [Text(f"{row.number}" + ("!" if row.flagged else ""),
-                                     style=("bold yellow " if row.flagged else "") + shade, justify="right"),
-                                Text(row.dealer if first else "", style=shade),
-                                Text(row.contract, style=shade)]
-            if not isinstance(k, BesigueKeeper):
-                cells.append(Text(row.doubles, style=shade))
+            contract = row.contract if len(row.contract) <= contract_w else row.contract[:contract_w - 1] + "…"
+            cells: list[Any] = [Text(f"{row.number:>2}" + ("!" if row.flagged else " "),
+                                     style=("bold yellow " if row.flagged else "") + shade),
+                                Text(f" {(row.dealer if first else '')[:dealer_w]:<{dealer_w}}", style=shade),
+                                Text(f" {contract:<{contract_w}}", style=shade)]
+            if not besigue:
+                cells.append(Text(f" {row.doubles[:dbl_w]:<{dbl_w}}", style=shade))
             for x, tot in zip(row.scores, row.totals):
-                cell = Text(justify="right", style=shade)
-                cell.append(f"{signed(x):>5} ", style="dim" if x == 0 else ("green" if x > 0 else "red"))
-                cell.append(f"{tot!s:>5}", style="bold")
+                cell = Text(style=shade)
+                if not compact:
+                    cell.append(f"{signed(x):>5}", style="dim" if x == 0 else ("green" if x > 0 else "red"))
+                cell.append(f"{tot!s:>{5 if not compact else 6}}", style="bold")
                 cells.append(cell)
             t.add_row(*cells)
         if not k.results:
-            t.add_row(Text("—"), Text(""), Text("no deal yet: press A", style="dim"), *([Text("")] * (len(k.names) + (
-                0 if isinstance(k, BesigueKeeper) else 1))))
-        rows = len(k.results)
+            t.add_row(Text(" —"), Text(""), Text(" no deal yet: press A", style="dim"),
+                      *([Text("")] * (len(k.names) + (0 if besigue else 1))))
         if rows:
-            target = cursor if cursor is not None else (old if old is not None and old < rows else rows - 1)
-            t.move_cursor(row=min(target, rows - 1))
+            target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
+            t.move_cursor(row=min(target, len(rows) - 1))
         self._side()
 
     def _side(self) -> None:
         k = self.keeper
+        self.query_one("#side-body", Static).update(side_panel(k))
         st = standings_rows(k)
-        lines = ["[b]Standings[/b]" + (" (final)" if k.is_over else "")]
-        lines += [f"{place}. {escape(name):<10} {total!s:>6}" + (f" [dim](-{behind})[/dim]" if behind else "")
-                  for place, name, total, behind in st]
-        self.query_one("#standings", Static).update("\n".join(lines))
-        chart = Text("Totals over the game\n", style="bold")
-        chart.append(Text("\n").join(chart_lines(k, 24)))
-        self.query_one("#chart", Static).update(chart)
         flags = flag_lines(k)
-        self.query_one("#flags", Static).update(
-            "[b yellow]Flags[/b yellow]\n" + "\n".join(f"[yellow]! {escape(f)}[/yellow]" for f in flags) if flags else "")
-        narrow = "  ".join(f"{place}. {escape(name)} {total}" for place, name, total, _ in st)
+        line = "  ".join(f"{place}. {escape(name)} {total}" for place, name, total, _ in st)
         nxt = "" if k.is_over else self._next_text()
-        self.query_one("#game-line", Static).update(narrow + (f"   [dim]{escape(nxt)}[/dim]" if nxt else "")
-                                                     + (f"   [yellow]{len(flags)} flag(s): S[/yellow]" if flags else ""))
+        if nxt and self.app.size.width >= 110:
+            line += f"   [dim]{escape(nxt)}[/dim]"
+        if flags:
+            line += f"   [yellow]{len(flags)} flag(s): S[/yellow]"
+        self.query_one("#game-line", Static).update(line)
 
     def _next_text(self) -> str:
         try:
@@ -498,8 +529,8 @@ class GameScreen(Screen[None]):
             self.redraw()
 
     def action_sheet(self) -> None:
-        parts: list[Any] = [full_sheet(self.keeper, f"{self.book.title} — {game_line(self.keeper)}")]
-        self.app.push_screen(InfoDialog("The sheet", parts[0]))
+        """Standings, the chart, the flags (and the Scottish Set sheet): the side panel, for a narrow screen."""
+        self.app.push_screen(InfoDialog(f"{self.book.title} — {game_line(self.keeper)}", side_panel(self.keeper)))
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -511,7 +542,7 @@ class ScoreApp(App[int]):
     CSS_PATH = ["barbu.tcss", "score.tcss"]
     TITLE = "barbu score"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()

@@ -50,6 +50,7 @@ class DealScreen(Screen[bool]):
         self.answered: list[str] = []
         self.heading = title
         self.need: Needs | None = None
+        self.seats: tuple[int | None, int | None] = (None, None)  # dealer and declarer, once known
 
     def compose(self) -> ComposeResult:
         yield Static(id="entry-title")
@@ -111,9 +112,12 @@ class DealScreen(Screen[bool]):
         names = self.base.names
         parts = []
         if need.dealer is not None:
-            parts.append(f"dealer [b]{escape(names[need.dealer])}[/b]")
-        if need.declarer is not None and need.declarer != need.dealer:
-            parts.append(f"declarer [b]{escape(names[need.declarer])}[/b]")
+            self.seats = (need.dealer, need.declarer)
+        dealer, declarer = self.seats
+        if dealer is not None:
+            parts.append(f"dealer [b]{escape(names[dealer])}[/b]")
+        if declarer is not None and declarer != dealer:
+            parts.append(f"declarer [b]{escape(names[declarer])}[/b]")
         p = self.partial
         if p.get("set_aside"):
             parts.append(f"set aside {escape(str(p['set_aside']))}")
@@ -127,6 +131,13 @@ class DealScreen(Screen[bool]):
             parts.append(escape("; ".join(f"{names[a]}→{names[b]}" + (" redoubled" if r else "")
                                           for a, b, r in p["doubles"]) or "no double"))
         return " · ".join(parts)
+
+    def _contract_label(self, key: str, name: str) -> str:
+        """A contract in the list: its name, then how it scores, dim."""
+        m = getattr(self.base, "match", None)
+        c = m.contract_by_key.get(key) if m is not None else None
+        help = getattr(c, "help", "") if c is not None else ""
+        return f"{escape(name)}  [dim]{escape(help)}[/dim]" if help and "+" not in key else escape(name)
 
     def _contract_name(self, key: str) -> str:
         c = getattr(self.base, "match", None)
@@ -143,9 +154,10 @@ class DealScreen(Screen[bool]):
         pre = self.prefill
         ask = need.ask
         if ask == "dealer":
-            return [self._options([(str(s), x) for s, x in enumerate(names)], str(pre.get("dealer", "")))]
+            return [self._options([(str(s), escape(x)) for s, x in enumerate(names)], str(pre.get("dealer", "")))]
         if ask == "contract":
-            return [self._options(list(need.contracts), pre.get("contract"))]
+            return [self._options([(key, self._contract_label(key, name)) for key, name in need.contracts],
+                                  pre.get("contract"))]
         if ask == "trump":
             return [self._options([(t, TRUMP_WORDS.get(t, t)) for t in need.trumps], pre.get("trump"))]
         if ask == "rank":
@@ -158,9 +170,10 @@ class DealScreen(Screen[bool]):
             return [Label("The cards cut from the Unused Pack, in order (e.g. 5S Joker):"),
                     Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer")]
         if ask == "doubles":
-            who = names[need.declarer if need.declarer is not None else 0]
-            return [Label(f"Who doubled whom? Space (or a click) marks a double, again a redouble by {'the doubled' if len(need.doublers) > 1 else who}, again none."),
-                    DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), id="doubles"),
+            return [Static(f"Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
+                           f"the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
+                    DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer,
+                                id="doubles"),
                     Static("[dim]Arrows move · Space double/redouble · Enter or Ctrl+S next[/dim]")]
         if ask == "outcome":
             return [OutcomeForm(names, need.questions, pre.get("outcome") or {}, id="outcome")]
@@ -171,7 +184,7 @@ class DealScreen(Screen[bool]):
         return [Static(f"The keeper asks for {escape(ask)}, which this form does not know.")]
 
     def _options(self, choices: list[tuple[str, str]], current: Any) -> OptionList:
-        ol = OptionList(*[Option(f"{label}", id=key) for key, label in choices], id="choices")
+        ol = OptionList(*[Option(label, id=key) for key, label in choices], id="choices")
         keys = [k for k, _ in choices]
         if current is not None and str(current) in keys:
             ol.highlighted = keys.index(str(current))
@@ -271,8 +284,6 @@ class DealScreen(Screen[bool]):
         if isinstance(r, dict):
             t.add_row("this deal", *(signed(x) for x in r["scores"]))
         else:
-            label = contract_text(k, r)
-            t.title = label
             if r.scottish is not None:
                 from ..classic.contracts import SCOTTISH_CALL_NAMES
                 for call, pts in zip(r.scottish.calls, r.scottish.parts):
@@ -358,6 +369,9 @@ class OutcomeForm(Vertical):
                             got = pre[s].get(kind, "") if isinstance(pre, list) and s < len(pre) else ""
                             yield Input(value=str(got or ""), type="integer", placeholder=self.names[s][:6],
                                         id=f"q{qi}-{s}-{kind}", classes="count")
+
+        yield Static("[dim]Enter: next box · an empty box counts 0 · ← → or a digit chooses a player · "
+                     "Ctrl+S checks the deal and shows its scores[/dim]", classes="q-label")
 
     def on_mount(self) -> None:
         for qi in range(len(self.questions)):

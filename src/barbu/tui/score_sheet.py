@@ -79,9 +79,10 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
     rows: list[SheetRow] = []
     if isinstance(keeper, BesigueKeeper):
         for i, r in enumerate(keeper.results):
-            melds = sum(sum(m.values()) for m in r.get("melds", []) if isinstance(m, dict))
-            rows.append(SheetRow(r["deal"], names[r["dealer"]], f"{melds} declaration(s)", "",
-                                 list(r["scores"]), totals[i], i))
+            declared = "/".join(str(sum(v for _, v in m)) for m in r["melds"])
+            short = initials(names)
+            rows.append(SheetRow(r["deal"], names[r["dealer"]], f"decl. {declared} · last {short[r['last_trick']]}",
+                                 "", list(r["scores"]), totals[i], i))
         return rows
     block, last = -1, None
     for i, r in enumerate(keeper.results):
@@ -123,7 +124,7 @@ def chart_lines(keeper: AnyKeeper, width: int = 40) -> list[Text]:
         line.append(blocks, style=PALETTE[s % len(PALETTE)])
         line.append(f" {series[-1][s]}")
         out.append(line)
-    out.append(Text(f"{'':<{pad}} scale {lo} … {hi}, one block per deal", style="dim"))
+    out.append(Text(f"{'':<{pad}} {lo} … {hi}, a block a deal", style="dim"))
     return out
 
 

@@ -13,7 +13,6 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-from .score_sheet import initials
 
 
 class Picker(Static, can_focus=True):
@@ -72,9 +71,10 @@ class DoublesGrid(Static, can_focus=True):
     MARKS = {0: "·", 1: "✕", 2: "✕✕"}
 
     def __init__(self, names: Sequence[str], doublers: dict[int, tuple[int, ...]], owed: dict[int, int],
-                 doubles: Sequence[Sequence] = (), **kwargs) -> None:
+                 doubles: Sequence[Sequence] = (), declarer: int | None = None, **kwargs) -> None:
         super().__init__("", **kwargs)
         self.names = list(names)
+        self.declarer = declarer
         self.doublers = {s: tuple(t) for s, t in sorted(doublers.items())}
         self.owed = dict(owed)
         self.rows = list(self.doublers)
@@ -124,12 +124,12 @@ class DoublesGrid(Static, can_focus=True):
         self.action_cycle()
 
     def _draw(self) -> None:
-        short = initials(self.names)
-        w = max(4, max(len(x) for x in short) + 2)
+        short = [x[:5] for x in self.names]
+        w = max(len(x) for x in short) + 2
         width = max(len(x) for x in self.names) + 1
         head = " " * (width + 9) + "".join(f"{escape(x):^{w}}" for x in short)
         if self.owed:
-            head += "  still owes"
+            head += "  still owes" + (f" {self.names[self.declarer]}" if self.declarer is not None else "")
         lines = [f"[b]{head}[/b]"]
         for i, a in enumerate(self.rows):
             line = f"{escape(self.names[a]):<{width}} doubles "
