@@ -355,3 +355,23 @@ async def test_a_besigue_deal_with_its_declarations(tmp_path):
         await wait_for(pilot, GameScreen)
         assert game.keeper.totals == expect.totals
         assert "decl." in screen_text(app)
+
+
+async def test_export_writes_a_csv_that_reads_back(tmp_path, monkeypatch):
+    from barbu.scorekeeper.exchange import from_csv
+    store, book = game_with(tmp_path)
+    _, keeper = store.open(book.id)
+    keeper.add({"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}})
+    store.save(book, keeper)
+    monkeypatch.chdir(tmp_path)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        await wait_for(pilot, GameScreen)
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("enter")  # CSV, the first choice
+        await pilot.pause()
+    written = tmp_path / "friday.csv"
+    assert from_csv(written.read_text(encoding="utf-8")).totals == keeper.totals

@@ -16,31 +16,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ..scorekeeper import AnyKeeper, KeeperError
+from ..scorekeeper import KeeperError
+from ..tui.score_files import PRINT_FORMATS, export_text, import_text, printable
 from ..tui.score_sheet import full_sheet, game_line
 from ..tui.score_store import ScorebookError, ScoreStore
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
-
-
-def exchange():
-    """The scorekeeper's JSON and CSV forms (``barbu.scorekeeper.exchange``)."""
-    from ..scorekeeper import exchange as ex
-    return ex
-
-
-def export_text(keeper: AnyKeeper, fmt: str) -> str:
-    ex = exchange()
-    return ex.to_csv(keeper) if fmt == "csv" else ex.to_json(keeper) + "\n"
-
-
-def import_text(text: str, name: str) -> AnyKeeper:
-    """A kept game from an exported file: CSV when it looks like one, else JSON."""
-    ex = exchange()
-    if name.lower().endswith(".csv") or text.lstrip().startswith("barbu-scorekeeper,"):
-        return ex.from_csv(text)
-    return ex.from_json(text)
 
 
 def fail(message: str, code: int = 1) -> int:
@@ -93,6 +75,17 @@ def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_print(store: ScoreStore, args: argparse.Namespace) -> int:
+    book, keeper = find(store, args.id)
+    data = printable(keeper, args.format)
+    if args.output and args.output != "-":
+        Path(args.output).write_bytes(data)
+        err.print(f"{book.title}: the sheet written to {args.output}")
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
 def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
@@ -140,7 +133,7 @@ def cmd_app(store: ScoreStore, args: argparse.Namespace) -> int:
     return ScoreApp(store).run() or 0
 
 
-COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add,
+COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add, "print": cmd_print,
             "delete": cmd_delete}
 
 
@@ -170,6 +163,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = ss.add_parser("export", help="write a kept game as JSON or CSV")
     p.add_argument("id")
     p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p = ss.add_parser("print", help="the printable sheet of a kept game, as PDF or print-ready HTML")
+    p.add_argument("id")
+    p.add_argument("--format", choices=PRINT_FORMATS, default="pdf")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p = ss.add_parser("import", help="keep a game from an exported JSON or CSV file")
     p.add_argument("file", help="the file (- for standard input)")

@@ -17,7 +17,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 from ..besigue.ruleset import is_besigue
 from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
@@ -27,6 +28,7 @@ from . import besigue_setup
 from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
+from .score_files import PRINT_FORMATS, export_text, file_name, printable
 from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, scottish_sheet_lines,
                           sheet_rows, standings_rows)
 from .score_store import Scorebook, ScorebookError, ScoreStore
@@ -70,6 +72,27 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class ExportDialog(ModalScreen["str | None"]):
+    """Which file to write: CSV, JSON, or the printable sheet (PDF, HTML)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    CHOICES = [("csv", "CSV — a spreadsheet opens it"), ("json", "JSON — barbu score import reads it back"),
+               ("pdf", "PDF — the sheet, to print"), ("html", "HTML — the sheet, to print from a browser")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Write the game to a file in this folder", id="dialog-title")
+            yield OptionList(*[Option(label, id=key) for key, label in self.CHOICES], id="export-choices")
+            yield Static("[@click=screen.cancel()][reverse] Esc: cancel [/][/]", id="dialog-close")
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 # ---------------------------------------------------------------------- the kept games
@@ -313,7 +336,7 @@ class GameScreen(Screen[None]):
 
     BINDINGS = [Binding("a,n", "add", "Add deal"), Binding("e,enter", "edit", "Edit"),
                 Binding("d,delete", "delete", "Delete deal"), Binding("ctrl+z", "undo", "Undo"),
-                Binding("s", "sheet", "Standings"), Binding("r", "reload", "Reload", show=False),
+                Binding("s", "sheet", "Standings"), Binding("x", "export", "Export"), Binding("r", "reload", "Reload", show=False),
                 Binding("escape,q", "back", "Games")]
 
     def __init__(self, store: ScoreStore, book: Scorebook, keeper: AnyKeeper) -> None:
@@ -531,6 +554,22 @@ class GameScreen(Screen[None]):
     def action_sheet(self) -> None:
         """Standings, the chart, the flags (and the Scottish Set sheet): the side panel, for a narrow screen."""
         self.app.push_screen(InfoDialog(f"{self.book.title} — {game_line(self.keeper)}", side_panel(self.keeper)))
+
+    def action_export(self) -> None:
+        def write(fmt: str | None) -> None:
+            if fmt is None:
+                return
+            path = file_name(self.book.title, fmt)
+            try:
+                if fmt in PRINT_FORMATS:
+                    path.write_bytes(printable(self.keeper, fmt))
+                else:
+                    path.write_text(export_text(self.keeper, fmt), encoding="utf-8")
+            except (KeeperError, OSError) as e:
+                self.notify(f"Not written: {e}", severity="error", timeout=10)
+                return
+            self.notify(f"Written to {path.resolve()}", timeout=8)
+        self.app.push_screen(ExportDialog(), write)
 
     def action_back(self) -> None:
         self.dismiss(None)
