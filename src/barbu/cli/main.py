@@ -530,6 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"unfinished tables the server holds at once (default {d.max_tables})")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     sv.set_defaults(func=cmd_serve)
+
+    from . import score
+    score.add_parser(sub)
     return p
 
 
