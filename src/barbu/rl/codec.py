@@ -198,7 +198,7 @@ class Decision:
         pool = self._hand if k < 5 else self._hand & ~sum(1 << c for c in self.prefix[:5])
         row_end = 5 if k < 5 else 10
         last = self.prefix[-1] if k not in (0, 5) else -1
-        cards = [c for c in cards_of(pool) if c > last]
+        cards = [int(c) for c in cards_of(pool) if c > last]
         need = row_end - k  # cards still to pick in this row, this one included
         return cards[:len(cards) - need + 1] if len(cards) >= need else []
 
