@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..besigue.game import BesigueGame
+from ..core.errors import IllegalAction
 from ..core.game import CHANCE
 from ..games import open_game
 from .codec import BARBU_ACTIONS, BESIGUE_ACTIONS, Decision, encode_barbu, encode_besigue
@@ -116,6 +117,17 @@ class Table:
         action = self.decision.choose(token)
         if action is None:
             return [0.0] * self.n
+        before = len(self.game.results)
+        self.game.apply(action)
+        self.decision = None
+        return self._advance(before)
+
+    def act(self, action: Any) -> list[float]:
+        """The seat to act plays a whole engine action at once (a computer player's choice), between decisions."""
+        if self.done or self.decision is None:
+            raise RuntimeError("the episode is over: reset the table")
+        if self.decision.prefix:
+            raise IllegalAction("a decision is half spelled out: finish it token by token")
         before = len(self.game.results)
         self.game.apply(action)
         self.decision = None
