@@ -50,7 +50,7 @@ class Table:
     """
 
     def __init__(self, rules: str = "classic", deals: int | None = None, reward: str = "deal",
-                 scale: float = 1.0) -> None:
+                 scale: float = 1.0, auto_chance: bool = True) -> None:
         if reward not in ("deal", "match"):
             raise ValueError(f"reward is 'deal' or 'match', not {reward!r}")
         if deals is not None and deals < 1:
@@ -59,6 +59,7 @@ class Table:
         self.deals = deals
         self.reward_mode = reward
         self.scale = scale
+        self.auto_chance = auto_chance  # False: chance events wait for `chance()` (OpenSpiel's chance nodes)
         self.game = open_game(rules, 0)
         self.spec = Spec(self.game)
         self.n = self.spec.players
@@ -90,7 +91,7 @@ class Table:
 
     @property
     def to_act(self) -> int | None:
-        """The seat spelling a decision now, or None once the episode is over."""
+        """The seat spelling a decision now, CHANCE (only without ``auto_chance``), or None once it is over."""
         return None if self.done else self.game.to_act()
 
     def mask(self) -> np.ndarray:
@@ -133,6 +134,14 @@ class Table:
         self.decision = None
         return self._advance(before)
 
+    def chance(self, action: Any) -> list[float]:
+        """Apply a chance event (without ``auto_chance``); the rewards it completed."""
+        if self.done or self.game.to_act() != CHANCE:
+            raise IllegalAction("no chance event is due now")
+        before = len(self.game.results)
+        self.game.apply(action)
+        return self._advance(before)
+
     def chance_outcome(self) -> Any:
         """The next chance event, drawn from the table's generator (the adapters replace this for OpenSpiel)."""
         return self.game.sample_chance(self.rng)
@@ -142,7 +151,7 @@ class Table:
         game = self.game
         if before is None:
             before = len(game.results)
-        while game.to_act() == CHANCE and not self._finished():
+        while self.auto_chance and game.to_act() == CHANCE and not self._finished():
             game.apply(self.chance_outcome())
         return self._settle(before)
 
