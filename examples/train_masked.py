@@ -6,7 +6,8 @@
 One learner seat (a different one each match) plays whole matches against the
 project's ``random`` players through the Gymnasium wrapper; REINFORCE with the
 action mask: each decision is credited with the points of the deal it was made
-in, less the batch's mean, scaled by a running deviation.  Adam, no other library.
+in, less a learned baseline (a linear value head on the hidden layer).  Adam,
+no other library.
 """
 
 from __future__ import annotations
@@ -56,11 +57,18 @@ class Adam:
             p -= self.lr * (m / (1 - 0.9 ** self.t)) / (np.sqrt(v / (1 - 0.999 ** self.t)) + 1e-8)
 
 
-def gradients(policy: MaskedPolicy, obs: np.ndarray, mask: np.ndarray, tokens: np.ndarray, adv: np.ndarray,
-              entropy: float) -> list[np.ndarray]:
-    """Gradient of −(advantage · log π(token) + entropy bonus), averaged over the steps."""
+def gradients(policy: MaskedPolicy, value: np.ndarray, obs: np.ndarray, mask: np.ndarray, tokens: np.ndarray,
+              returns: np.ndarray, entropy: float) -> tuple[list[np.ndarray], np.ndarray]:
+    """Gradients of −(advantage · log π(token) + entropy bonus) and of the baseline's squared error.
+
+    The baseline is a linear value head on the policy's hidden layer (``value``: weights then bias),
+    trained on the same steps; the advantage is the return less that estimate.
+    """
     h, p = policy.forward(obs, mask)
     n = len(tokens)
+    baseline = h @ value[:-1] + value[-1]
+    adv = returns - baseline
+    adv = adv / (adv.std() + 1e-6)
     d_logits = p.copy()
     d_logits[np.arange(n), tokens] -= 1.0
     d_logits *= adv[:, None]
@@ -69,8 +77,10 @@ def gradients(policy: MaskedPolicy, obs: np.ndarray, mask: np.ndarray, tokens: n
     d_logits += entropy * p * (logp + ent)  # d(−entropy)/d logits
     d_logits *= mask
     d_logits /= n
+    d_value = (baseline - returns) / n  # the baseline's error; it does not train the shared layer
+    grad_value = np.concatenate([h.T @ d_value, [d_value.sum()]]).astype(np.float32)
     dh = d_logits @ policy.w2.T * (1 - h * h)
-    return [obs.T @ dh, dh.sum(0), h.T @ d_logits, d_logits.sum(0)]
+    return [obs.T @ dh, dh.sum(0), h.T @ d_logits, d_logits.sum(0)], grad_value
 
 
 def main() -> None:
@@ -79,7 +89,7 @@ def main() -> None:
     ap.add_argument("--opponents", default="random")
     ap.add_argument("--minutes", type=float, default=5.0, help="training time (default 5)")
     ap.add_argument("--batch", type=int, default=4, help="matches per update (default 4)")
-    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="policy.npz")
@@ -89,21 +99,21 @@ def main() -> None:
     env = BarbuGymEnv(args.rules, seat=None, opponents=args.opponents, deals=None)
     game = "besigue" if env.table.spec.besigue else "barbu"
     policy = MaskedPolicy(game, args.hidden, args.seed, rules=args.rules)
-    opt = Adam(policy.params, args.lr)
+    value = np.zeros(args.hidden + 1, np.float32)
+    opt = Adam(policy.params + [value], args.lr)
     rng = np.random.default_rng(args.seed)
-    scale, matches, start = 1.0, 0, time.perf_counter()
+    matches, start = 0, time.perf_counter()
     history: list[float] = []
     while time.perf_counter() - start < args.minutes * 60:
         batch = [play_match(env, policy, rng, args.seed * 1_000_003 + matches + i) for i in range(args.batch)]
         matches += args.batch
         steps = [s for b, _, _ in batch for s in b]
-        returns = np.concatenate([r for _, r, _ in batch])
-        scale = 0.95 * scale + 0.05 * float(returns.std() + 1e-6)
-        adv = (returns - returns.mean()) / scale
+        returns = np.concatenate([r for _, r, _ in batch]) / 100.0
         obs = np.stack([s[0] for s in steps])
         mask = np.stack([s[1] for s in steps])
         tokens = np.array([s[2] for s in steps])
-        opt.step(gradients(policy, obs, mask, tokens, adv.astype(np.float32), entropy=0.01))
+        grads, grad_value = gradients(policy, value, obs, mask, tokens, returns, entropy=0.01)
+        opt.step(grads + [grad_value])
         history.extend(total for _, _, total in batch)
         if matches % (args.batch * 25) == 0:
             recent = history[-200:]

@@ -80,6 +80,16 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, settings
 
 
+def is_computer_player(spec: str) -> bool:
+    """A strength front ends may offer: one of ``AGENT_KINDS``, or an installed ``kind:argument`` player."""
+    if spec in AGENT_KINDS:
+        return True
+    try:
+        return "argument" in parse_agent_spec(spec)[1]
+    except AgentError:
+        return False
+
+
 def make_agent(kind: str, seed: int | None = None) -> Agent:
     """An agent by name (one of ``AGENT_KINDS``, with optional settings), seeded so that matches replay."""
     from .random_agent import RandomAgent
