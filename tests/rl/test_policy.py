@@ -103,3 +103,19 @@ def test_vector_env_steps_many_tables():
         assert masks.any(axis=1).all()
         assert all(env.tables[i].to_act == seats[i] for i in range(3))
     assert finished >= 3
+
+
+def test_play_against_a_policy_and_a_bad_file_writes_nothing(policies, plugin_path, tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
+
+    def play(opponents: str, save: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--rules", "classic", "--seed", "3",
+                               "--opponents", opponents, "--save", str(save)], input="quit\n", capture_output=True,
+                              text=True, env=env, timeout=300, cwd=tmp_path)
+
+    out = play(f"policy:{policies['barbu']}", tmp_path / "good.jsonl")
+    assert out.returncode == 0, out.stderr
+    assert "against 3 computer players" in out.stdout and (tmp_path / "good.jsonl").exists()
+    out = play(f"policy:{tmp_path / 'missing.npz'}", tmp_path / "bad.jsonl")
+    assert out.returncode != 0 and "no policy file" in out.stderr
+    assert not (tmp_path / "bad.jsonl").exists()

@@ -60,6 +60,8 @@ class Settings:
         for s, kind in self.opponents.items():
             if not is_computer_player(kind):
                 raise RulesetError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+            if kind not in AGENT_KINDS:
+                make_agent(kind)  # a kind:argument player reads its file now: AgentError says what is wrong
             if not 0 <= s < n:
                 raise RulesetError(f"there is no seat {s}: seats are 0 to {n - 1}")
         if self.delay < 0:
