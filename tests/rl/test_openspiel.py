@@ -90,3 +90,27 @@ def test_ismcts_plays_a_deal():
         else:
             state.apply_action(bot.step(state))
     assert any(state.returns())
+
+
+def test_openspiel_algorithms_run_on_them():
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+    game = pyspiel.load_game("python_barbu", {"rules": "salad(players=3)", "deals": 1})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(3):
+        solver.iteration()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    probs = solver.average_policy().action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
+    env = rl_environment.Environment(game)
+    ts = env.reset()
+    rng = np.random.default_rng(0)
+    returns = np.zeros(3)
+    while not ts.last():
+        player = ts.observations["current_player"]
+        ts = env.step([int(rng.choice(ts.observations["legal_actions"][player]))])
+        returns += ts.rewards
+    assert len(ts.observations["info_state"][0]) == game.information_state_tensor_size()
+    assert any(returns)
