@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 
+from barbu.arena.besigue import run_arena as run_besigue_arena
 from barbu.arena.duplicate import run_arena
 from barbu.rl.gym_env import BarbuGymEnv
 from barbu.rl.policy import MaskedPolicy
@@ -122,11 +123,15 @@ def main() -> None:
     policy.save(args.out)
     print(f"saved {args.out} after {matches} matches")
     if args.arena:
-        n = env.table.n
-        bots = [f"policy:{args.out}"] + ["random"] * (n - 1)
-        _, s = run_arena(env.table.rules, bots, args.arena, seed=10_001)
-        mean, half = s.pairs[(bots[0], "random")]
-        print(f"duplicate arena, {s.boards} boards: policy − random = {mean:+.2f} ± {half:.2f} points per deal "
+        me = f"policy:{args.out}"
+        if game == "besigue":  # deal by deal, each deal played twice with the hands swapped
+            b = run_besigue_arena(env.table.rules, me, "random", args.arena, seed=10_001)
+            mean, half, boards = b.mean, b.half_width, b.boards
+        else:
+            bots = [me] + ["random"] * (env.table.n - 1)
+            _, s = run_arena(env.table.rules, bots, args.arena, seed=10_001)
+            (mean, half), boards = s.pairs[(me, "random")], s.boards
+        print(f"duplicate arena, {boards} boards: policy − random = {mean:+.2f} ± {half:.2f} points per deal "
               f"(95% interval{', excludes zero' if abs(mean) > half else ''})")
 
 
