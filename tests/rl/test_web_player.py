@@ -67,3 +67,22 @@ def test_serve_refuses_a_bad_player(tmp_path, plugin_path):
         out = subprocess.run([sys.executable, "-m", "barbu", "serve", "--player", arg, "--db",
                               str(tmp_path / "x.db")], capture_output=True, text=True, env=env, timeout=120)
         assert out.returncode == 2 and words in " ".join(out.stderr.split()), out.stderr
+
+
+def test_a_table_outlives_a_server_restarted_without_its_policy(tmp_path, trained):
+    db = sqlite_url(str(tmp_path / "web.db"))
+    with TestClient(create_app(Settings(db_url=db, players=(("learned", f"policy:{trained[0]}"),), **FAST))) as c:
+        r = c.post("/api/tables", json={"rules": "classic"})
+        tid, creator = r.json()["id"], r.json()["creator"]
+        assert c.post(f"/api/tables/{tid}/bots", json={"seat": 0, "strength": "learned", "token": creator}).status_code == 200
+    with TestClient(create_app(Settings(db_url=db, **FAST))) as c:  # restarted without --player learned=…
+        for seat in (1, 2, 3):
+            r = c.post(f"/api/tables/{tid}/bots", json={"seat": seat, "strength": "random", "token": creator})
+            assert r.status_code == 200, r.text
+        info = c.get(f"/api/tables/{tid}").json()["table"]
+        assert info["seats"][0]["strength"] == "learned" and "learned" not in info["strengths"]
+        deadline = time.monotonic() + 120  # a bound on waiting, not a speed check
+        while info["version"] < 150 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            info = c.get(f"/api/tables/{tid}").json()["table"]
+        assert info["version"] >= 150  # the stand-in plays the seat

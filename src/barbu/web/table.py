@@ -527,7 +527,12 @@ class Table:
         s = self.seats[seat]
         kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
         if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
-            s.agent = self.web.agent(self.settings.player_spec(kind), (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF)
+            seed = (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF
+            try:
+                s.agent = self.web.agent(self.settings.player_spec(kind), seed)
+            except AgentError:  # an operator's player this server was not started with: the stand-in plays
+                log.warning("table %s: no computer player %r here; the stand-in plays seat %s", self.id, kind, seat)
+                s.agent = self.web.agent(self.settings.stand_in, seed)
             setattr(s.agent, "kind_name", kind)
         view = m.view(seat)
         try:
