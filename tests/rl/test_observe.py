@@ -82,3 +82,23 @@ def test_observation_names_each_slice_once():
         fields = describe(kind)
         assert fields[0][1] == 0 and fields[-1][2] == size
         assert all(a[2] == b[1] for a, b in zip(fields, fields[1:]))
+
+
+def test_silly_round_pass_ons_stay_private():
+    """In the Scottish Silly Round each seat sees the cards it passed and received, never another's choice."""
+    t = Table("scottish")
+    t.reset(6)
+    rng = random.Random(6)
+    while not (t.game.state.silly and t.game.phase_name in ("play", "domino") and t.game.pass_log):
+        t.step(rng.choice(t.legal_tokens()))
+    checked = 0
+    for _ in range(30):
+        for seat in range(4):
+            v = t.game.view(seat)
+            other = determinize(v, sample_hands(v, rng))
+            assert np.array_equal(observe_barbu(v), observe_barbu(other.view(seat)))
+            checked += 1
+        if t.to_act is None:
+            break
+        t.step(rng.choice(t.legal_tokens()))
+    assert checked >= 40
