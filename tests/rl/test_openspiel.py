@@ -12,7 +12,6 @@ pyspiel = pytest.importorskip("pyspiel")
 from barbu.rl import openspiel as rl_spiel  # noqa: E402  (registers the games)
 from barbu.rl.chance import chance_event, chance_outcomes  # noqa: E402
 from barbu.rl.table import Table  # noqa: E402
-from barbu.core.game import CHANCE  # noqa: E402
 
 
 @pytest.mark.parametrize("name,rules", [("python_barbu", "classic"), ("python_barbu", "salad(players=3)"),

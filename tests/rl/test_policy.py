@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 
 from barbu.agents import make_agent
 from barbu.agents.besigue import make_besigue_agent
-from barbu.agents.play import agent_for, play_out
+from barbu.agents.play import agent_for
 from barbu.core.errors import AgentError
 from barbu.games import open_game
 from barbu.rl.policy import MaskedPolicy, PolicyAgent

@@ -74,7 +74,8 @@ def test_a_table_outlives_a_server_restarted_without_its_policy(tmp_path, traine
     with TestClient(create_app(Settings(db_url=db, players=(("learned", f"policy:{trained[0]}"),), **FAST))) as c:
         r = c.post("/api/tables", json={"rules": "classic"})
         tid, creator = r.json()["id"], r.json()["creator"]
-        assert c.post(f"/api/tables/{tid}/bots", json={"seat": 0, "strength": "learned", "token": creator}).status_code == 200
+        r = c.post(f"/api/tables/{tid}/bots", json={"seat": 0, "strength": "learned", "token": creator})
+        assert r.status_code == 200, r.text
     with TestClient(create_app(Settings(db_url=db, **FAST))) as c:  # restarted without --player learned=…
         for seat in (1, 2, 3):
             r = c.post(f"/api/tables/{tid}/bots", json={"seat": seat, "strength": "random", "token": creator})

@@ -213,7 +213,8 @@ class Observer:
     def string_from(self, state: BarbuSpielState, player: int) -> str:
         """The seat's view in words; the information state adds this deal's public actions in order."""
         v = state.table.game.view(player)
-        prefix = state.table.decision.prefix if state.table.decision is not None and state.table.to_act == player else []
+        decision = state.table.decision
+        prefix = decision.prefix if decision is not None and state.table.to_act == player else []
         chosen = " ".join(state.names[x] for x in prefix)
         if state.table.spec.besigue:
             d = v.to_dict()
