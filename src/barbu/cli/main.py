@@ -457,7 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--players", type=int, help="number of players, where the family allows a choice")
     s.add_argument("--seed", type=int, default=None, help="seed for the deal and the players")
     s.add_argument("--bots", default="random", help="computer players by seat, comma-separated (one name: "
-                   "all seats), from: random, rule, search, e.g. rule,random,random,random")
+                   "all seats), from: random, rule, search, e.g. rule,random,random,random; a trained "
+                   "policy: policy:FILE.npz (docs/rl.md)")
     s.add_argument("--out", help="write the match record (JSON Lines) here")
     s.add_argument("--text", help="also write the readable text form here")
     s.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
@@ -476,7 +477,8 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     ar.add_argument("--players", type=int, help="number of players, where the family allows a choice")
     ar.add_argument("--bots", default="rule", help="one computer player per seat, comma-separated, e.g. "
-                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats)")
+                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats); "
+                    "a trained policy: policy:FILE.npz (docs/rl.md)")
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (boards) to play (default 100)")
     ar.add_argument("--seed", type=int, default=1, help="first match seed (default 1)")
     ar.add_argument("--workers", type=int, default=0, help="worker processes (default: every core)")
@@ -493,7 +495,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "barbu-game.jsonl, or the next free name: a saved match is never overwritten)")
     pl.add_argument("--resume", help="resume the match in this record file")
     pl.add_argument("--opponents", help="strength of the computer players: one for all, or one per computer "
-                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)})")
+                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)}, or a "
+                                        "trained policy: policy:FILE.npz)")
     pl.add_argument("--delay", type=float, default=0.6,
                     help="seconds between computer moves, so you can follow them (default 0.6; 0 for none)")
     pl.add_argument("--start", action="store_true", help="skip the setup screen and start at once")
