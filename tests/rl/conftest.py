@@ -1,9 +1,7 @@
-"""The training adapters need the optional ``rl`` extra; without it these tests are skipped, not failed."""
+"""The training adapters need the optional ``rl`` extra: each test module skips itself without it
+(``pytest.importorskip("pettingzoo")`` first, which brings gymnasium and numpy)."""
 
 import pytest
-
-for name in ("numpy", "gymnasium", "pettingzoo"):
-    pytest.importorskip(name)
 
 
 @pytest.fixture(scope="session")

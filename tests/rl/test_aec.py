@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
 from pettingzoo.test import api_test, seed_test
 
 import barbu.rl

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
 import random
 
-import pytest
 
 from barbu.classic.chinese import Arrange, Arrangements
 from barbu.core.actions import Double, PassOn

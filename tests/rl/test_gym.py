@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
+import numpy as np
 from gymnasium.utils.env_checker import data_equivalence
 
 from barbu.core.errors import AgentError

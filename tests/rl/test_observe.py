@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
 import random
 
 import numpy as np
-import pytest
 
 from barbu.besigue.sampler import sample_game
 from barbu.classic.sampler import determinize, sample_hands

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from barbu.agents import make_agent
 from barbu.agents.besigue import make_besigue_agent

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
+
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
