@@ -95,8 +95,8 @@ async def test_a_new_game_then_a_deal_with_a_double_and_a_redouble(tmp_path, siz
         assert await ask(pilot) == "outcome"
         await type_counts(pilot, 0, [3, 5, 0, 5])
         assert "13 of 13" in screen_text(app)
-        deal.query_one("#q1-0", Picker).action_pick(1)  # Bob took the A♥
-        await pilot.press("ctrl+s")
+        deal.query_one("#q1-0", Picker).focus()
+        await pilot.press("2")  # Bob took the A♥: chosen by its number, the form goes on to the preview
         assert await ask(pilot) == "done"
         text = screen_text(app)
         assert "running total" in text and "-30" in text
@@ -166,8 +166,11 @@ async def test_a_correction_a_deletion_and_undo(tmp_path, size):
         await pilot.press("enter")
         assert await ask(pilot) == "outcome"
         assert deal.query_one("#q0-0", Picker).value == 2
-        deal.query_one("#q0-0", Picker).action_pick(3)  # Di took the King, not Cy
-        await pilot.press("ctrl+s")
+        deal.query_one("#q0-0", Picker).focus()
+        await pilot.press("right")  # Di took the King, not Cy
+        assert deal.query_one("#q0-0", Picker).value == 3
+        await pilot.press("enter")
+        assert await ask(pilot) == "done"
         await pilot.press("enter")
         await wait_for(pilot, GameScreen)
         assert game.keeper.entries[0]["outcome"] == {"KH": 3}
@@ -283,10 +286,10 @@ async def enter_through_form(pilot, entry: dict) -> None:
                     for s, v in enumerate(value):
                         form.query_one(f"#q{qi}-{s}", Input).value = str(v) if v else ""
                 elif q.kind in ("seat", "yesno"):
-                    form.query_one(f"#q{qi}-0", Picker).action_pick(int(value))
+                    form.query_one(f"#q{qi}-0", Picker).action_pick(int(value), final=False)
                 elif q.kind in ("seats", "order"):
                     for i, seat in enumerate(value):
-                        form.query_one(f"#q{qi}-{i}", Picker).action_pick(seat)
+                        form.query_one(f"#q{qi}-{i}", Picker).action_pick(seat, final=False)
                 elif q.kind == "rows":
                     for s, text in enumerate(value):
                         form.query_one(f"#q{qi}-{s}", Input).value = text

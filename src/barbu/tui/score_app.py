@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -36,7 +36,7 @@ from .score_store import Scorebook, ScorebookError, ScoreStore
 BLOCK_SHADE = "on #1b2530"
 
 
-def side_panel(keeper: AnyKeeper) -> Group:
+def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
     """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
     lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
     for place, name, total, behind in standings_rows(keeper):
@@ -48,10 +48,13 @@ def side_panel(keeper: AnyKeeper) -> Group:
     flags = flag_lines(keeper)
     if flags:
         lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
-    sheet = scottish_sheet_lines(keeper)
-    if sheet:
-        lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
-                  Text("\n".join(sheet), no_wrap=True, overflow="ellipsis")]
+    if with_sheet:
+        sheet = scottish_sheet_lines(keeper)
+        if sheet:
+            lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
+                      Text("\n".join(sheet), no_wrap=True)]
+    elif keeper.game == "barbu" and keeper.rules.family == "scottish":
+        lines += [Text(""), Text.from_markup("[b]S[/b]: the Set sheet with its glyphs")]
     return Group(*lines)  # every other dealer's block (or Round) is shaded, as ruled paper
 
 
@@ -72,6 +75,17 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class SheetDialog(InfoDialog):
+    """Standings, chart, flags and the Scottish Set sheet; wide lines scroll sideways instead of wrapping."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, id="dialog-title")
+            with ScrollableContainer(id="dialog-body"):
+                yield Static(self.body, id="sheet-text")
+            yield Static(f"[@click=screen.close()][reverse] {self.closing} [/][/]", id="dialog-close")
 
 
 class ExportDialog(ModalScreen["str | None"]):
@@ -100,7 +114,7 @@ class BooksScreen(Screen[None]):
     """The kept games in the database, the most recently changed first."""
 
     BINDINGS = [Binding("enter", "open", "Open", show=True), Binding("n", "new", "New game"),
-                Binding("d,delete", "delete", "Delete"), Binding("q,escape", "app.quit", "Quit")]
+                Binding("d,delete", "delete", "Delete"), Binding("q", "app.quit", "Quit")]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
@@ -374,6 +388,7 @@ class GameScreen(Screen[None]):
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
         besigue = isinstance(k, BesigueKeeper)
+        doubles = not besigue and k.rules.doubling != "none"
         narrow = self.app.size.width < 110
         compact = self._compact()
         self.query_one("#game-title", Static).update(
@@ -384,13 +399,13 @@ class GameScreen(Screen[None]):
         rows = sheet_rows(k)
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
         contract_w = max([8] + [len(r.contract) for r in rows])
-        contract_w = min(contract_w, 17 if narrow else 30)
+        contract_w = min(contract_w, 17 if narrow else 34)
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
         cell_w = 6 if compact else 10
         t.add_column(" #", key="n")
         t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
         t.add_column(f" {'contract':<{contract_w}}", key="contract")
-        if not besigue:
+        if doubles:
             t.add_column(f" {'dbl':<{dbl_w}}", key="dbl")
         for s, name in enumerate(k.names):
             t.add_column(Text(f"{name[:cell_w - 1]:>{cell_w}}"), key=f"p{s}")
@@ -404,7 +419,7 @@ class GameScreen(Screen[None]):
                                      style=("bold yellow " if row.flagged else "") + shade),
                                 Text(f" {(row.dealer if first else '')[:dealer_w]:<{dealer_w}}", style=shade),
                                 Text(f" {contract:<{contract_w}}", style=shade)]
-            if not besigue:
+            if doubles:
                 cells.append(Text(f" {row.doubles[:dbl_w]:<{dbl_w}}", style=shade))
             for x, tot in zip(row.scores, row.totals):
                 cell = Text(style=shade)
@@ -415,7 +430,7 @@ class GameScreen(Screen[None]):
             t.add_row(*cells)
         if not k.results:
             t.add_row(Text(" —"), Text(""), Text(" no deal yet: press A", style="dim"),
-                      *([Text("")] * (len(k.names) + (0 if besigue else 1))))
+                      *([Text("")] * (len(k.names) + (1 if doubles else 0))))
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
             t.move_cursor(row=min(target, len(rows) - 1))
@@ -553,7 +568,8 @@ class GameScreen(Screen[None]):
 
     def action_sheet(self) -> None:
         """Standings, the chart, the flags (and the Scottish Set sheet): the side panel, for a narrow screen."""
-        self.app.push_screen(InfoDialog(f"{self.book.title} — {game_line(self.keeper)}", side_panel(self.keeper)))
+        self.app.push_screen(SheetDialog(f"{self.book.title} — {game_line(self.keeper)}",
+                                         side_panel(self.keeper, with_sheet=True)))
 
     def action_export(self) -> None:
         def write(fmt: str | None) -> None:

@@ -254,11 +254,23 @@ class DealScreen(Screen[bool]):
             self.answered.append("outcome")
         self.show_step()
 
+    @on(Picker.Changed)
+    def picked(self, event: Picker.Changed) -> None:
+        """A player chosen by number or click: on to the next question, or to the preview after the last."""
+        if not event.final:
+            return
+        boxes = list(self.query("#outcome Input, #outcome Picker"))
+        i = boxes.index(event.picker) if event.picker in boxes else len(boxes) - 1
+        if i + 1 < len(boxes):
+            boxes[i + 1].focus()
+        elif event.picker.has_focus:
+            self._submit_outcome()
+
     @on(Input.Submitted, "#outcome Input")
     def outcome_enter(self, event: Input.Submitted) -> None:
         """Enter moves to the next box; on the last one it goes to the preview."""
         event.stop()
-        inputs = list(self.query("#outcome Input"))
+        inputs = list(self.query("#outcome Input, #outcome Picker"))
         i = inputs.index(event.input) if event.input in inputs else len(inputs) - 1
         if i + 1 < len(inputs):
             inputs[i + 1].focus()
