@@ -204,7 +204,11 @@ class BooksScreen(Screen[None]):
 
 # ---------------------------------------------------------------------- a new game
 def game_choices() -> list[tuple[str, str]]:
-    return [(f"{p.name} — {p.description}"[:70], p.name) for p in presets()] + besigue_setup.game_choices()
+    return [(p.name, p.name) for p in presets()] + besigue_setup.game_choices()
+
+
+def game_description(name: str) -> str:
+    return besigue_setup.description(name) if is_besigue(name) else preset(name).description
 
 
 def players_of(name: str) -> list[int]:
@@ -235,10 +239,10 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
             with Horizontal(classes="setup-row"):
                 yield Label("Game", classes="new-label")
                 yield Select(game_choices(), value=self.game, allow_blank=False, id="game")
+            yield Static(self._options_help(), id="options-help")
             with Horizontal(classes="setup-row"):
                 yield Label("Options", classes="new-label")
                 yield Input(placeholder="none: the preset as it is", id="options")
-            yield Static(self._options_help(), id="options-help")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="new-label")
                 yield Select([(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False,
@@ -257,18 +261,19 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         self.query_one("#title", Input).focus()
 
     def _options_help(self) -> str:
+        about = escape(game_description(self.game))
         if is_besigue(self.game):
-            return "[dim]Bésigue options as in besigue(target=1500): see barbu rules besigue[/dim]"
-        fam = preset(self.game).ruleset.family_spec
-        names = [o for o in fam.options if o != "players" and o in OPTIONS][:8]
-        return ("[dim]Options as name=value, comma-separated, e.g. " + escape(", ".join(
-            f"{o}={OPTIONS[o].format(getattr(preset(self.game).ruleset, o))}" for o in names[:2]))
-                + f" — {escape(', '.join(names))} (barbu rules {self.game})[/dim]")
+            return f"[dim]{about}\nOptions as name=value, e.g. target=1500 (barbu rules {self.game}).[/dim]"
+        r = preset(self.game).ruleset
+        names = [o for o in r.family_spec.options if o != "players" and o in OPTIONS][:2]
+        example = ", ".join(f"{o}={OPTIONS[o].format(getattr(r, o))}" for o in names)
+        return (f"[dim]{about}\nOptions as name=value, e.g. {escape(example)} "
+                f"(all of them: barbu rules {self.game}).[/dim]")
 
     def _name_rows(self) -> list:
         rows = []
         for s in range(self.count):
-            rows.append(Horizontal(Label(f"Seat {s + 1}" + (" (deals first)" if s == 0 else ""), classes="new-label"),
+            rows.append(Horizontal(Label(f"Seat {s + 1}", classes="new-label"),
                                    Input(value=self.names[s], placeholder=f"player {s + 1}'s name",
                                          id=f"name-{s}"), classes="setup-row"))
         return rows
@@ -381,16 +386,16 @@ class GameScreen(Screen[None]):
             self.redraw()
 
     # ---------------------------------------------------------------- drawing
-    def _compact(self) -> bool:
-        """At 80 columns with five or six players, each player's column shows the running total only."""
-        return self.app.size.width < 110 and self.keeper.n > 4
+    def _compact(self, fixed: int) -> bool:
+        """Each player's column shows the running total only when the deal's points would not fit too."""
+        side = 0 if self.app.size.width < 110 else 40
+        return fixed + 10 * self.keeper.n > self.app.size.width - side - 2
 
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
         besigue = isinstance(k, BesigueKeeper)
         doubles = not besigue and k.rules.doubling != "none"
         narrow = self.app.size.width < 110
-        compact = self._compact()
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
         t = self.query_one("#sheet", DataTable)
@@ -401,6 +406,7 @@ class GameScreen(Screen[None]):
         contract_w = max([8] + [len(r.contract) for r in rows])
         contract_w = min(contract_w, 17 if narrow else 34)
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
+        compact = self._compact(3 + dealer_w + 1 + contract_w + 1 + (dbl_w + 1 if doubles else 0))
         cell_w = 6 if compact else 10
         t.add_column(" #", key="n")
         t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
