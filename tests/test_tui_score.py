@@ -378,3 +378,27 @@ async def test_export_writes_a_csv_that_reads_back(tmp_path, monkeypatch):
         await pilot.pause()
     written = tmp_path / "friday.csv"
     assert from_csv(written.read_text(encoding="utf-8")).totals == keeper.totals
+
+
+
+async def test_import_a_file_from_the_list(tmp_path):
+    from barbu.scorekeeper.exchange import to_csv
+    k = new_keeper("classic", NAMES, 2)
+    k.add({"contract": "no-king", "doubles": [[0, 2]], "outcome": {"KH": 1}})
+    (tmp_path / "club.csv").write_text(to_csv(k), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    store = store_at(tmp_path)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        for name in ("broken.json", "club.csv"):
+            await pilot.press("i")
+            await pilot.pause()
+            app.screen.query_one("#import-path", Input).value = str(tmp_path / name)
+            await pilot.press("enter")
+            await pilot.pause()
+            if name == "broken.json":
+                assert "this is not JSON" in screen_text(app)
+                assert store.list() == []
+    books = store.list()
+    assert len(books) == 1 and books[0].title == "club" and books[0].data["first"] == 2

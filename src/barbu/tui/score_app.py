@@ -7,6 +7,7 @@ web page) the change is refused, the user told, and the game reloaded.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group
@@ -28,7 +29,7 @@ from . import besigue_setup
 from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
-from .score_files import PRINT_FORMATS, export_text, file_name, printable
+from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
 from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, scottish_sheet_lines,
                           sheet_rows, standings_rows)
 from .score_store import Scorebook, ScorebookError, ScoreStore
@@ -88,6 +89,25 @@ class SheetDialog(InfoDialog):
             yield Static(f"[@click=screen.close()][reverse] {self.closing} [/][/]", id="dialog-close")
 
 
+class ImportDialog(ModalScreen["str | None"]):
+    """The file to import: a kept game exported as JSON or CSV (by this app, the web page or a script)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Import a kept game from a JSON or CSV file", id="dialog-title")
+            yield Input(placeholder="path, e.g. friday.csv", id="import-path")
+            yield Static("[@click=screen.cancel()][reverse] Esc: cancel [/][/]   Enter: import", id="dialog-close")
+
+    @on(Input.Submitted)
+    def chosen(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class ExportDialog(ModalScreen["str | None"]):
     """Which file to write: CSV, JSON, or the printable sheet (PDF, HTML)."""
 
@@ -114,7 +134,8 @@ class BooksScreen(Screen[None]):
     """The kept games in the database, the most recently changed first."""
 
     BINDINGS = [Binding("enter", "open", "Open", show=True), Binding("n", "new", "New game"),
-                Binding("d,delete", "delete", "Delete"), Binding("q", "app.quit", "Quit")]
+                Binding("i", "import", "Import"), Binding("d,delete", "delete", "Delete"),
+                Binding("q", "app.quit", "Quit")]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
@@ -148,8 +169,8 @@ class BooksScreen(Screen[None]):
             t.add_row(b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
                       b.updated_at.strftime("%d %b %H:%M"), key=b.id)
         self.query_one("#books-empty", Static).update(
-            "No kept game yet. Press [b]N[/b] to start one." if not self.books else
-            "[dim]Enter opens the game under the cursor · N starts a new one · D deletes[/dim]")
+            "No kept game yet. Press [b]N[/b] to start one, or [b]I[/b] to import a JSON or CSV file." if not self.books
+            else "[dim]Enter opens the game under the cursor · N starts a new one · I imports · D deletes[/dim]")
         t.focus()
 
     def _current(self) -> Scorebook | None:
@@ -181,6 +202,24 @@ class BooksScreen(Screen[None]):
             book = self.store.create(keeper, title)
             self.app.push_screen(GameScreen(self.store, book, keeper))
         self.app.push_screen(NewGameScreen(), made)
+
+    def action_import(self) -> None:
+        def chosen(path: str | None) -> None:
+            if not path:
+                return
+            file = Path(path).expanduser()
+            try:
+                keeper = import_text(file.read_text(encoding="utf-8"), file.name)
+            except (OSError, UnicodeDecodeError) as e:
+                self.notify(f"Cannot read {file}: {e}", severity="error", timeout=10)
+                return
+            except KeeperError as e:
+                self.notify(f"Not imported: {e}", severity="error", timeout=10)
+                return
+            self.store.create(keeper, file.stem)
+            self.notify(f"Imported {file.name}: {keeper.rules}, {len(keeper.entries)} deal(s).")
+            self.reload()
+        self.app.push_screen(ImportDialog(), chosen)
 
     def action_delete(self) -> None:
         book = self._current()
