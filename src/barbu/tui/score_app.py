@@ -30,7 +30,7 @@ from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
 from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
-from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, scottish_sheet_lines,
+from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, has_doubles, scottish_sheet_lines,
                           sheet_rows, standings_rows)
 from .score_store import Scorebook, ScorebookError, ScoreStore
 
@@ -433,7 +433,7 @@ class GameScreen(Screen[None]):
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
         besigue = isinstance(k, BesigueKeeper)
-        doubles = not besigue and k.rules.doubling != "none"
+        doubles = has_doubles(k)
         narrow = self.app.size.width < 110
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")

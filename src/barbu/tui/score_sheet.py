@@ -73,6 +73,11 @@ def running_totals(keeper: AnyKeeper) -> list[list[Any]]:
     return [keeper.match.totals_after(r.number) for r in keeper.results]
 
 
+def has_doubles(keeper: AnyKeeper) -> bool:
+    """Whether the game's sheet has a doubles column (Bésigue and the Scottish game have no doubling)."""
+    return not isinstance(keeper, BesigueKeeper) and keeper.rules.doubling != "none"
+
+
 def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
     names = keeper.names
     totals = running_totals(keeper)
@@ -158,7 +163,8 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
     t.add_column("#", justify="right")
     t.add_column("dealer")
     t.add_column("contract")
-    if not isinstance(keeper, BesigueKeeper):
+    doubles = has_doubles(keeper)
+    if doubles:
         t.add_column("doubles")
     for name in keeper.names:
         t.add_column(name, justify="right", no_wrap=True)
@@ -168,7 +174,7 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
             t.add_section()
             block = row.block
         cells = [str(row.number) + ("!" if row.flagged else ""), row.dealer, row.contract]
-        if not isinstance(keeper, BesigueKeeper):
+        if doubles:
             cells.append(row.doubles)
         cells += [f"{signed(x)} = {tot}" for x, tot in zip(row.scores, row.totals)]
         t.add_row(*cells)
