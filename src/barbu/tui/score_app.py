@@ -490,7 +490,7 @@ class GameScreen(Screen[None]):
         nxt = "" if k.is_over else self._next_text()
         if nxt and self.app.size.width >= 110:
             line += f"   [dim]{escape(nxt)}[/dim]"
-        if flags:
+        if flags and self.app.size.width < 110:  # on a wide screen they are beside the sheet
             line += f"   [yellow]{len(flags)} flag(s): S[/yellow]"
         self.query_one("#game-line", Static).update(line)
 
