@@ -419,22 +419,24 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", DataTable).focus()
 
     def on_resize(self, event) -> None:
-        narrow = event.size.width < 110
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
-            self.redraw()
+        self.set_class(event.size.width < 110, "-narrow")
+        self.redraw()  # the columns' widths follow the terminal's
 
     # ---------------------------------------------------------------- drawing
-    def _compact(self, fixed: int) -> bool:
-        """Each player's column shows the running total only when the deal's points would not fit too."""
-        side = 0 if self.app.size.width < 110 else 40
-        return fixed + 10 * self.keeper.n > self.app.size.width - side - 2
+    def _widths(self, fixed: int, longest: int) -> tuple[int, int]:
+        """(contract column, player column): the deal's points beside each total when they fit, and the
+        contract as wide as the room left allows (at least 12 characters, at most 34)."""
+        room = self.app.size.width - (0 if self.app.size.width < 110 else 40) - 3 - fixed
+        for cell in (10, 6):
+            width = min(longest, 34, room - cell * self.keeper.n)
+            if width >= min(longest, 12):
+                return width, cell
+        return min(longest, 12), 6
 
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
         besigue = isinstance(k, BesigueKeeper)
         doubles = has_doubles(k)
-        narrow = self.app.size.width < 110
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
         t = self.query_one("#sheet", DataTable)
@@ -442,11 +444,10 @@ class GameScreen(Screen[None]):
         t.clear(columns=True)
         rows = sheet_rows(k)
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
-        contract_w = max([8] + [len(r.contract) for r in rows])
-        contract_w = min(contract_w, 17 if narrow else 34)
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
-        compact = self._compact(3 + dealer_w + 1 + contract_w + 1 + (dbl_w + 1 if doubles else 0))
-        cell_w = 6 if compact else 10
+        contract_w, cell_w = self._widths(3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
+                                          max([8] + [len(r.contract) for r in rows]))
+        compact = cell_w < 10
         t.add_column(" #", key="n")
         t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
         t.add_column(f" {'contract':<{contract_w}}", key="contract")
