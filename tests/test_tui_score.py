@@ -410,3 +410,36 @@ async def test_import_a_file_from_the_list(tmp_path):
                 assert store.list() == []
     books = store.list()
     assert len(books) == 1 and books[0].title == "club" and books[0].data["first"] == 2
+
+
+async def test_a_correction_that_breaks_a_later_deal_is_refused_and_kept(tmp_path):
+    store, book = game_with(tmp_path)
+    _, keeper = store.open(book.id)
+    keeper.add({"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}})
+    keeper.add({"contract": "no-queens", "doubles": [[3, 0]], "outcome": {"QS": 1, "QH": 1, "QD": 2, "QC": 3}})
+    book = store.save(book, keeper)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        game = await wait_for(pilot, GameScreen)
+        game.query_one("#sheet", DataTable).move_cursor(row=0)
+        await pilot.press("enter")
+        deal = await wait_for(pilot, DealScreen)
+        await choose(pilot, "no-queens")  # Ann's second deal is No queens already
+        assert await ask(pilot) == "doubles"
+        await pilot.press("enter")
+        assert await ask(pilot) == "outcome"
+        for i, seat in enumerate((1, 1, 2, 3)):
+            deal.query_one(f"#q{i}-0", Picker).action_pick(seat, final=False)
+        await pilot.press("ctrl+s")
+        assert await ask(pilot) == "done"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DealScreen)  # refused: the form stays, with the reason
+        assert "deal 2" in screen_text(app)
+        assert [e["contract"] for e in game.keeper.entries] == ["no-king", "no-queens"]
+        await pilot.press("escape")  # back to the outcome, answers kept
+        assert await ask(pilot) == "outcome"
+        assert deal.query_one("#q3-0", Picker).value == 3
+    assert [e["contract"] for e in store.get(book.id).data["entries"]] == ["no-king", "no-queens"]
