@@ -112,7 +112,7 @@ async def test_a_new_game_then_a_deal_with_a_double_and_a_redouble(tmp_path, siz
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_tricks_not_adding_up_are_refused_and_the_form_kept(tmp_path, size):
-    store, book = game_with(tmp_path)
+    store, _ = game_with(tmp_path)
     app = ScoreApp(store)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, BooksScreen)
@@ -221,7 +221,7 @@ async def test_a_change_made_elsewhere_is_not_overwritten(tmp_path):
 
 
 async def test_delete_a_kept_game_asks_first(tmp_path):
-    store, book = game_with(tmp_path)
+    store, _ = game_with(tmp_path)
     app = ScoreApp(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, BooksScreen)
@@ -350,7 +350,7 @@ def keeper_totals(store, book_id):
 
 async def test_a_besigue_deal_with_its_declarations(tmp_path):
     store = store_at(tmp_path)
-    book = store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
+    store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
     entry = {"outcome": {"melds": [{"bezique": 1, "marriage": 2}, {"four-aces": 1}], "sevens": [1, 0],
                          "brisques": [5, 3], "last": [1]}}
     expect = new_keeper("besigue", ["Ann", "Bob"], 0)

@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -24,7 +25,7 @@ from textual.widgets.option_list import Option
 from ..besigue.ruleset import is_besigue
 from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
 from ..core.errors import BarbuError
-from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict, new_keeper
+from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
 from .labels import signed
@@ -159,7 +160,7 @@ class BooksScreen(Screen[None]):
     def reload(self) -> None:
         try:
             self.books = self.store.list()
-        except Exception as e:  # the database went away: say so, keep the screen
+        except SQLAlchemyError as e:  # the database went away: say so, keep the screen
             self.notify(f"Cannot read the database: {e}", severity="error")
             return
         t = self.query_one("#books", DataTable)
@@ -435,7 +436,6 @@ class GameScreen(Screen[None]):
 
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
-        besigue = isinstance(k, BesigueKeeper)
         doubles = has_doubles(k)
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
@@ -519,7 +519,7 @@ class GameScreen(Screen[None]):
                 self.keeper.undo()
                 self.redraw()
             return False
-        except Exception as e:  # the database went away: keep the game as it was
+        except SQLAlchemyError as e:  # the database went away: keep the game as it was
             self.notify(f"Not saved: the database said {e}", severity="error", timeout=12)
             self.keeper.undo()
             self.redraw()
@@ -656,4 +656,4 @@ class ScoreApp(App[int]):
         self.exit(0)  # every change is already saved
 
 
-__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp", "scottish_sheet_lines"]
+__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp", "side_panel"]

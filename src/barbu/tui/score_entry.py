@@ -24,7 +24,6 @@ from textual.widgets.option_list import Option
 from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from .labels import ordinal, signed
-from .score_sheet import contract_text
 from .score_widgets import DoublesGrid, Picker
 
 TRUMP_WORDS = {s: f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}" for i, s in enumerate("SHDC")} | {"none": "no trump"}
@@ -170,8 +169,8 @@ class DealScreen(Screen[bool]):
             return [Label("The cards cut from the Unused Pack, in order (e.g. 5S Joker):"),
                     Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer")]
         if ask == "doubles":
-            return [Static(f"Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
-                           f"the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
+            return [Static("Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
+                           "the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
                     DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer,
                                 id="doubles"),
                     Static("[dim]Arrows move · Space double/redouble · Enter or Ctrl+S next[/dim]")]

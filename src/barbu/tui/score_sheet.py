@@ -40,7 +40,7 @@ def initials(names: Sequence[str]) -> list[str]:
     """The shortest prefix that tells the players apart, for the doubles column (``A``, ``B``… or ``An``, ``Al``)."""
     for k in range(1, max(len(x) for x in names) + 1):
         short = [x[:k] for x in names]
-        if len(set(s.lower() for s in short)) == len(short):
+        if len({s.lower() for s in short}) == len(short):
             return short
     return list(names)
 
@@ -139,7 +139,7 @@ def flag_lines(keeper: AnyKeeper) -> list[str]:
 
 def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
     """The Scottish game's Set sheet, glyph names beside the points (the booklet's layout); [] for other games."""
-    if isinstance(keeper, BesigueKeeper) or not keeper.rules.family == "scottish" or not keeper.results:
+    if isinstance(keeper, BesigueKeeper) or keeper.rules.family != "scottish" or not keeper.results:
         return []
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
     return sheet_lines(sheet_from_results(keeper.results, keeper.n), keeper.names)
