@@ -443,3 +443,32 @@ async def test_a_correction_that_breaks_a_later_deal_is_refused_and_kept(tmp_pat
         assert await ask(pilot) == "outcome"
         assert deal.query_one("#q3-0", Picker).value == 3
     assert [e["contract"] for e in store.get(book.id).data["entries"]] == ["no-king", "no-queens"]
+
+
+async def test_a_new_game_with_options_five_players_and_a_refused_option(tmp_path):
+    from textual.widgets import Select
+    store = store_at(tmp_path)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("n")
+        screen = await wait_for(pilot, NewGameScreen)
+        screen.query_one("#game", Select).value = "french"
+        await pilot.pause()
+        screen.query_one("#count", Select).value = 5
+        await pilot.pause()
+        for s, name in enumerate(["Ann", "Bob", "Cy", "Di", "Eve"]):
+            screen.query_one(f"#name-{s}", Input).value = name
+        screen.query_one("#options", Input).value = "no_such_option=1"
+        await pilot.pause()
+        screen.query_one("#first", Select).value = 2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "unknown option" in screen_text(app)
+        screen.query_one("#options", Input).value = "doubling=none"
+        await pilot.press("ctrl+s")
+        game = await wait_for(pilot, GameScreen)
+        assert game.keeper.n == 5 and game.keeper.first == 2 and game.keeper.rules.doubling == "none"
+    book = store.list()[0]
+    assert book.data["names"] == ["Ann", "Bob", "Cy", "Di", "Eve"] and "players=5" in book.rules
