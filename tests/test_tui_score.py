@@ -270,7 +270,7 @@ async def enter_through_form(pilot, entry: dict) -> None:
             box = screen.query_one("#text-answer", Input)
             box.value = " ".join(entry[step]) if step == "cuts" else entry[step]
             box.focus()
-            await pilot.press("enter")
+            await pilot.press("ctrl+s" if step == "cuts" else "enter")  # both go on
         elif step == "doubles":
             grid = screen.query_one(DoublesGrid)
             rows = grid.rows

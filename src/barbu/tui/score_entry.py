@@ -205,8 +205,11 @@ class DealScreen(Screen[bool]):
 
     @on(Input.Submitted, "#text-answer")
     def typed(self, event: Input.Submitted) -> None:
+        self._typed(event.value)
+
+    def _typed(self, value: str) -> None:
         ask = self.need.ask if self.need else ""
-        text = event.value.strip()
+        text = value.strip()
         if not text:
             self._error("type the cards first")
             return
@@ -227,7 +230,7 @@ class DealScreen(Screen[bool]):
         elif ask == "done":
             self._save()
         elif ask in ("set_aside", "cuts"):
-            self.typed(Input.Submitted(self.query_one("#text-answer", Input), self.query_one("#text-answer", Input).value))
+            self._typed(self.query_one("#text-answer", Input).value)
         elif ask in ("dealer", "contract", "trump", "rank"):
             ol = self.query_one("#choices", OptionList)
             if ol.highlighted is not None:
