@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
@@ -31,33 +30,10 @@ from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
 from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
-from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, has_doubles, scottish_sheet_lines,
-                          sheet_rows, standings_rows)
+from .score_sheet import contract_text, flag_lines, game_line, has_doubles, sheet_rows, side_panel, standings_rows
 from .score_store import Scorebook, ScorebookError, ScoreStore
 
-BLOCK_SHADE = "on #1b2530"
-
-
-def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
-    """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
-    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
-    for place, name, total, behind in standings_rows(keeper):
-        row = Text(f"{place}. {name:<10} {total!s:>6}")
-        if behind:
-            row.append(f" (-{behind})", style="dim")
-        lines.append(row)
-    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
-    flags = flag_lines(keeper)
-    if flags:
-        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
-    if with_sheet:
-        sheet = scottish_sheet_lines(keeper)
-        if sheet:
-            lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
-                      Text("\n".join(sheet), no_wrap=True)]
-    elif keeper.game == "barbu" and keeper.rules.family == "scottish":
-        lines += [Text(""), Text.from_markup("[b]S[/b]: the Set sheet with its glyphs")]
-    return Group(*lines)  # every other dealer's block (or Round) is shaded, as ruled paper
+BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -656,4 +632,4 @@ class ScoreApp(App[int]):
         self.exit(0)  # every change is already saved
 
 
-__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp", "side_panel"]
+__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp"]

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from .labels import ordinal, signed
+from .score_sheet import side_panel
 from .score_widgets import DoublesGrid, Picker
 
 TRUMP_WORDS = {s: f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}" for i, s in enumerate("SHDC")} | {"none": "no trump"}
@@ -53,13 +54,21 @@ class DealScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="entry-title")
-        yield Static(id="entry-so-far")
-        yield VerticalScroll(id="entry-step")
-        yield Static(id="entry-error")
+        with Horizontal(id="entry-body"):
+            with Vertical(id="entry-main"):
+                yield Static(id="entry-so-far")
+                yield VerticalScroll(id="entry-step")
+                yield Static(id="entry-error")
+            with VerticalScroll(id="entry-side"):
+                yield Static(side_panel(self.base), id="entry-side-body")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
         self.show_step()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
 
     # ---------------------------------------------------------------- steps
     def _needs(self) -> Needs:

@@ -192,6 +192,28 @@ def standings_table(keeper: AnyKeeper) -> Table:
     return t
 
 
+def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
+    """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
+    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
+    for place, name, total, behind in standings_rows(keeper):
+        row = Text(f"{place}. {name:<10} {total!s:>6}")
+        if behind:
+            row.append(f" (-{behind})", style="dim")
+        lines.append(row)
+    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
+    flags = flag_lines(keeper)
+    if flags:
+        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
+    if with_sheet:
+        sheet = scottish_sheet_lines(keeper)
+        if sheet:
+            lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
+                      Text("\n".join(sheet), no_wrap=True)]
+    elif keeper.game == "barbu" and keeper.rules.family == "scottish":
+        lines += [Text(""), Text.from_markup("[b]S[/b]: the Set sheet with its glyphs")]
+    return Group(*lines)
+
+
 def full_sheet(keeper: AnyKeeper, title: str = "") -> Group:
     """Everything ``barbu score show`` prints: sheet, Set sheet, standings, chart and flags."""
     parts: list[Any] = [sheet_table(keeper, title)]
