@@ -103,3 +103,20 @@ def test_refusals_are_plain_and_change_nothing(tmp_path, game_file):
 def test_the_app_needs_a_terminal(tmp_path):
     out = run(tmp_path, stdin="")
     assert out.returncode == 2 and "needs a terminal" in out.stderr
+
+
+def test_a_game_started_on_the_web_page_is_claimed_with_its_key(tmp_path, game_file):
+    from barbu.web.scorebooks import Scorebooks
+    from barbu.web.storage import sqlite_url
+    books = Scorebooks.open(sqlite_url(tmp_path / "kept.db"))
+    book, key = books.create(json.loads(game_file.read_text()), "phone game", "a-browser-id")
+    assert "No kept game" in run(tmp_path, "list").stdout  # another owner's
+    out = run(tmp_path, "claim", book.id, "wrong-key")
+    assert out.returncode == 1 and "lets you read the game, not change it" in out.stderr
+    out = run(tmp_path, "claim", book.id, key)
+    assert out.returncode == 0, out.stderr
+    assert "phone game" in run(tmp_path, "list").stdout
+    out = run(tmp_path, "add", book.id, "--entry", json.dumps(
+        {"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}}))
+    assert out.returncode == 0, out.stderr
+    assert len(books.get(book.id).data["entries"]) == 2

@@ -95,8 +95,8 @@ async def test_a_new_game_then_a_deal_with_a_double_and_a_redouble(tmp_path, siz
         assert await ask(pilot) == "outcome"
         await type_counts(pilot, 0, [3, 5, 0, 5])
         assert "13 of 13" in screen_text(app)
-        deal.query_one("#q1-0", Picker).action_pick(1)  # Bob took the A♥
-        await pilot.press("ctrl+s")
+        deal.query_one("#q1-0", Picker).focus()
+        await pilot.press("2")  # Bob took the A♥: chosen by its number, the form goes on to the preview
         assert await ask(pilot) == "done"
         text = screen_text(app)
         assert "running total" in text and "-30" in text
@@ -112,7 +112,7 @@ async def test_a_new_game_then_a_deal_with_a_double_and_a_redouble(tmp_path, siz
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_tricks_not_adding_up_are_refused_and_the_form_kept(tmp_path, size):
-    store, book = game_with(tmp_path)
+    store, _ = game_with(tmp_path)
     app = ScoreApp(store)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, BooksScreen)
@@ -166,8 +166,11 @@ async def test_a_correction_a_deletion_and_undo(tmp_path, size):
         await pilot.press("enter")
         assert await ask(pilot) == "outcome"
         assert deal.query_one("#q0-0", Picker).value == 2
-        deal.query_one("#q0-0", Picker).action_pick(3)  # Di took the King, not Cy
-        await pilot.press("ctrl+s")
+        deal.query_one("#q0-0", Picker).focus()
+        await pilot.press("right")  # Di took the King, not Cy
+        assert deal.query_one("#q0-0", Picker).value == 3
+        await pilot.press("enter")
+        assert await ask(pilot) == "done"
         await pilot.press("enter")
         await wait_for(pilot, GameScreen)
         assert game.keeper.entries[0]["outcome"] == {"KH": 3}
@@ -218,7 +221,7 @@ async def test_a_change_made_elsewhere_is_not_overwritten(tmp_path):
 
 
 async def test_delete_a_kept_game_asks_first(tmp_path):
-    store, book = game_with(tmp_path)
+    store, _ = game_with(tmp_path)
     app = ScoreApp(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, BooksScreen)
@@ -235,21 +238,22 @@ async def test_delete_a_kept_game_asks_first(tmp_path):
 
 
 # ---------------------------------------------------------------------- every kind of step, from played deals
-def played_entries(rules: str, deals: int, seed: int = 3):
-    """(first dealer, entries) of the first ``deals`` deals of a match played at random: real deals to enter."""
-    import random
-
+def played_entries(rules: str, deals: int, seed: int = 5):
+    """(first dealer, entries) of the first ``deals`` deals of a match played by random players: real deals."""
+    from barbu.agents.play import agent_for
     from barbu.classic.match import Match
     from barbu.core.game import CHANCE
     from barbu.scorekeeper.fromplay import entries_from_actions
     m = Match(rules, seed)
-    rng = random.Random(seed)
-    while len(m.results) < deals:
-        if m.to_act() == CHANCE:
+    agents = [agent_for(m, "random", seed * 10 + s) for s in range(m.n)]
+    while not m.is_over and len(m.results) < deals:
+        seat = m.to_act()
+        if seat == CHANCE:
             m.play_chance()
         else:
-            m.apply(rng.choice(m.legal_actions()))
-    return entries_from_actions(m.rules, m.history)
+            m.apply(agents[seat].act(m.view(seat)))
+    first, entries = entries_from_actions(m.rules, m.history)
+    return first, entries[:deals]
 
 
 async def enter_through_form(pilot, entry: dict) -> None:
@@ -266,7 +270,7 @@ async def enter_through_form(pilot, entry: dict) -> None:
             box = screen.query_one("#text-answer", Input)
             box.value = " ".join(entry[step]) if step == "cuts" else entry[step]
             box.focus()
-            await pilot.press("enter")
+            await pilot.press("ctrl+s" if step == "cuts" else "enter")  # both go on
         elif step == "doubles":
             grid = screen.query_one(DoublesGrid)
             rows = grid.rows
@@ -283,10 +287,10 @@ async def enter_through_form(pilot, entry: dict) -> None:
                     for s, v in enumerate(value):
                         form.query_one(f"#q{qi}-{s}", Input).value = str(v) if v else ""
                 elif q.kind in ("seat", "yesno"):
-                    form.query_one(f"#q{qi}-0", Picker).action_pick(int(value))
+                    form.query_one(f"#q{qi}-0", Picker).action_pick(int(value), final=False)
                 elif q.kind in ("seats", "order"):
                     for i, seat in enumerate(value):
-                        form.query_one(f"#q{qi}-{i}", Picker).action_pick(seat)
+                        form.query_one(f"#q{qi}-{i}", Picker).action_pick(seat, final=False)
                 elif q.kind == "rows":
                     for s, text in enumerate(value):
                         form.query_one(f"#q{qi}-{s}", Input).value = text
@@ -303,32 +307,39 @@ async def enter_through_form(pilot, entry: dict) -> None:
     raise AssertionError("the form never reached its end")
 
 
-@pytest.mark.parametrize("rules,deals", [
-    ("classic(ravage_city=true, chinese_poker=true)", 9),
-    ("french(players=5)", 4),
-    ("italian", 4),
-    ("scottish", 8),
+@pytest.mark.parametrize("rules,deals,typed", [
+    ("classic(ravage_city=true, chinese_poker=true)", 9, 0),
+    ("french(players=5)", 4, 0),
+    ("italian", 4, 0),
+    ("scottish", 8, 0),
+    pytest.param("scottish", 23, 18, marks=pytest.mark.slow),  # the Silly Round: a draw for the dealer, cuts
 ])
-async def test_played_deals_entered_through_the_form_score_as_played(tmp_path, rules, deals):
+async def test_played_deals_entered_through_the_form_score_as_played(tmp_path, rules, deals, typed):
+    """The deals of a played match entered through the form (the first ``typed`` stored beforehand)."""
     first, entries = played_entries(rules, deals)
+    if typed:  # the deals typed in include the Silly Round's: its dealer is drawn, its calls cut
+        assert any(e.get("cuts") for e in entries[typed:])
     from barbu.classic.ruleset import Ruleset
     names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"][:Ruleset.parse(rules).players]
     expect = new_keeper(rules, names, first)
     for e in entries:
         expect.add(e)
     store = store_at(tmp_path)
-    book = store.create(new_keeper(rules, expect.names, first), "played")
+    start = new_keeper(rules, expect.names, first)
+    for e in entries[:typed]:
+        start.add(e)
+    book = store.create(start, "played")
     app = ScoreApp(store)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, BooksScreen)
         await pilot.press("enter")
         game = await wait_for(pilot, GameScreen)
-        for e in entries:
+        for e in entries[typed:]:
             await pilot.press("a")
             await wait_for(pilot, DealScreen)
             await enter_through_form(pilot, e)
             await wait_for(pilot, GameScreen)
-        assert len(game.keeper.results) == deals
+        assert len(game.keeper.results) == len(entries) >= deals - 1
         assert game.keeper.totals == expect.totals
     assert keeper_totals(store, book.id) == expect.totals
 
@@ -339,7 +350,7 @@ def keeper_totals(store, book_id):
 
 async def test_a_besigue_deal_with_its_declarations(tmp_path):
     store = store_at(tmp_path)
-    book = store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
+    store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
     entry = {"outcome": {"melds": [{"bezique": 1, "marriage": 2}, {"four-aces": 1}], "sevens": [1, 0],
                          "brisques": [5, 3], "last": [1]}}
     expect = new_keeper("besigue", ["Ann", "Bob"], 0)
@@ -375,3 +386,89 @@ async def test_export_writes_a_csv_that_reads_back(tmp_path, monkeypatch):
         await pilot.pause()
     written = tmp_path / "friday.csv"
     assert from_csv(written.read_text(encoding="utf-8")).totals == keeper.totals
+
+
+
+async def test_import_a_file_from_the_list(tmp_path):
+    from barbu.scorekeeper.exchange import to_csv
+    k = new_keeper("classic", NAMES, 2)
+    k.add({"contract": "no-king", "doubles": [[0, 2]], "outcome": {"KH": 1}})
+    (tmp_path / "club.csv").write_text(to_csv(k), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    store = store_at(tmp_path)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        for name in ("broken.json", "club.csv"):
+            await pilot.press("i")
+            await pilot.pause()
+            app.screen.query_one("#import-path", Input).value = str(tmp_path / name)
+            await pilot.press("enter")
+            await pilot.pause()
+            if name == "broken.json":
+                assert any("this is not JSON" in n.message for n in app._notifications)
+                assert store.list() == []
+    books = store.list()
+    assert len(books) == 1 and books[0].title == "club" and books[0].data["first"] == 2
+
+
+async def test_a_correction_that_breaks_a_later_deal_is_refused_and_kept(tmp_path):
+    store, book = game_with(tmp_path)
+    _, keeper = store.open(book.id)
+    keeper.add({"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}})
+    keeper.add({"contract": "no-queens", "doubles": [[3, 0]], "outcome": {"QS": 1, "QH": 1, "QD": 2, "QC": 3}})
+    book = store.save(book, keeper)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        game = await wait_for(pilot, GameScreen)
+        game.query_one("#sheet", DataTable).move_cursor(row=0)
+        await pilot.press("enter")
+        deal = await wait_for(pilot, DealScreen)
+        await choose(pilot, "no-queens")  # Ann's second deal is No queens already
+        assert await ask(pilot) == "doubles"
+        await pilot.press("enter")
+        assert await ask(pilot) == "outcome"
+        for i, seat in enumerate((1, 1, 2, 3)):
+            deal.query_one(f"#q{i}-0", Picker).action_pick(seat, final=False)
+        await pilot.press("ctrl+s")
+        assert await ask(pilot) == "done"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DealScreen)  # refused: the form stays, with the reason
+        assert "deal 2" in screen_text(app)
+        assert [e["contract"] for e in game.keeper.entries] == ["no-king", "no-queens"]
+        await pilot.press("escape")  # back to the outcome, answers kept
+        assert await ask(pilot) == "outcome"
+        assert deal.query_one("#q3-0", Picker).value == 3
+    assert [e["contract"] for e in store.get(book.id).data["entries"]] == ["no-king", "no-queens"]
+
+
+async def test_a_new_game_with_options_five_players_and_a_refused_option(tmp_path):
+    from textual.widgets import Select
+    store = store_at(tmp_path)
+    app = ScoreApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("n")
+        screen = await wait_for(pilot, NewGameScreen)
+        screen.query_one("#game", Select).value = "french"
+        await pilot.pause()
+        screen.query_one("#count", Select).value = 5
+        await pilot.pause()
+        for s, name in enumerate(["Ann", "Bob", "Cy", "Di", "Eve"]):
+            screen.query_one(f"#name-{s}", Input).value = name
+        screen.query_one("#options", Input).value = "no_such_option=1"
+        await pilot.pause()
+        screen.query_one("#first", Select).value = 2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert "unknown option" in screen_text(app)
+        screen.query_one("#options", Input).value = "doubling=none"
+        await pilot.press("ctrl+s")
+        game = await wait_for(pilot, GameScreen)
+        assert game.keeper.n == 5 and game.keeper.first == 2 and game.keeper.rules.doubling == "none"
+    book = store.list()[0]
+    assert book.data["names"] == ["Ann", "Bob", "Cy", "Di", "Eve"] and "players=5" in book.rules

@@ -117,6 +117,12 @@ def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_claim(store: ScoreStore, args: argparse.Namespace) -> int:
+    book = store.claim(args.id, args.key)
+    console.print(f"{book.title!r} ({book.rules}) is kept here too: barbu score shows and changes it")
+    return 0
+
+
 def cmd_delete(store: ScoreStore, args: argparse.Namespace) -> int:
     book, _ = find(store, args.id)
     if not args.yes:
@@ -133,7 +139,7 @@ def cmd_app(store: ScoreStore, args: argparse.Namespace) -> int:
     return ScoreApp(store).run() or 0
 
 
-COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add, "print": cmd_print,
+COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add, "print": cmd_print, "claim": cmd_claim,
             "delete": cmd_delete}
 
 
@@ -175,6 +181,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id")
     p.add_argument("--entry", required=True, help='the deal, e.g. \'{"contract": "no-king", "doubles": [], '
                                                   '"outcome": {"KH": 2}}\'')
+    p = ss.add_parser("claim", help="keep here a game started elsewhere (the web page), with its edit key")
+    p.add_argument("id")
+    p.add_argument("key", help="the game's edit key (the private part of its edit link)")
     p = ss.add_parser("delete", help="delete a kept game")
     p.add_argument("id")
     p.add_argument("--yes", action="store_true", help="really delete it")

@@ -7,15 +7,16 @@ web page) the change is refused, the user told, and the game reloaded.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -23,36 +24,16 @@ from textual.widgets.option_list import Option
 from ..besigue.ruleset import is_besigue
 from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
 from ..core.errors import BarbuError
-from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict, new_keeper
+from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
 from .labels import signed
 from .score_entry import DealScreen
-from .score_files import PRINT_FORMATS, export_text, file_name, printable
-from .score_sheet import (chart_lines, contract_text, flag_lines, game_line, scottish_sheet_lines,
-                          sheet_rows, standings_rows)
+from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
+from .score_sheet import contract_text, flag_lines, game_line, has_doubles, sheet_rows, side_panel, standings_rows
 from .score_store import Scorebook, ScorebookError, ScoreStore
 
-BLOCK_SHADE = "on #1b2530"
-
-
-def side_panel(keeper: AnyKeeper) -> Group:
-    """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
-    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
-    for place, name, total, behind in standings_rows(keeper):
-        row = Text(f"{place}. {name:<10} {total!s:>6}")
-        if behind:
-            row.append(f" (-{behind})", style="dim")
-        lines.append(row)
-    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
-    flags = flag_lines(keeper)
-    if flags:
-        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
-    sheet = scottish_sheet_lines(keeper)
-    if sheet:
-        lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
-                  Text("\n".join(sheet), no_wrap=True, overflow="ellipsis")]
-    return Group(*lines)  # every other dealer's block (or Round) is shaded, as ruled paper
+BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -72,6 +53,36 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class SheetDialog(InfoDialog):
+    """Standings, chart, flags and the Scottish Set sheet; wide lines scroll sideways instead of wrapping."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, id="dialog-title")
+            with ScrollableContainer(id="dialog-body"):
+                yield Static(self.body, id="sheet-text")
+            yield Static(f"[@click=screen.close()][reverse] {self.closing} [/][/]", id="dialog-close")
+
+
+class ImportDialog(ModalScreen["str | None"]):
+    """The file to import: a kept game exported as JSON or CSV (by this app, the web page or a script)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Import a kept game from a JSON or CSV file", id="dialog-title")
+            yield Input(placeholder="path, e.g. friday.csv", id="import-path")
+            yield Static("[@click=screen.cancel()][reverse] Esc: cancel [/][/]   Enter: import", id="dialog-close")
+
+    @on(Input.Submitted)
+    def chosen(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class ExportDialog(ModalScreen["str | None"]):
@@ -100,7 +111,8 @@ class BooksScreen(Screen[None]):
     """The kept games in the database, the most recently changed first."""
 
     BINDINGS = [Binding("enter", "open", "Open", show=True), Binding("n", "new", "New game"),
-                Binding("d,delete", "delete", "Delete"), Binding("q,escape", "app.quit", "Quit")]
+                Binding("i", "import", "Import"), Binding("d,delete", "delete", "Delete"),
+                Binding("q", "app.quit", "Quit")]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
@@ -124,7 +136,7 @@ class BooksScreen(Screen[None]):
     def reload(self) -> None:
         try:
             self.books = self.store.list()
-        except Exception as e:  # the database went away: say so, keep the screen
+        except SQLAlchemyError as e:  # the database went away: say so, keep the screen
             self.notify(f"Cannot read the database: {e}", severity="error")
             return
         t = self.query_one("#books", DataTable)
@@ -134,8 +146,8 @@ class BooksScreen(Screen[None]):
             t.add_row(b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
                       b.updated_at.strftime("%d %b %H:%M"), key=b.id)
         self.query_one("#books-empty", Static).update(
-            "No kept game yet. Press [b]N[/b] to start one." if not self.books else
-            "[dim]Enter opens the game under the cursor · N starts a new one · D deletes[/dim]")
+            "No kept game yet. Press [b]N[/b] to start one, or [b]I[/b] to import a JSON or CSV file." if not self.books
+            else "[dim]Enter opens the game under the cursor · N starts a new one · I imports · D deletes[/dim]")
         t.focus()
 
     def _current(self) -> Scorebook | None:
@@ -168,6 +180,24 @@ class BooksScreen(Screen[None]):
             self.app.push_screen(GameScreen(self.store, book, keeper))
         self.app.push_screen(NewGameScreen(), made)
 
+    def action_import(self) -> None:
+        def chosen(path: str | None) -> None:
+            if not path:
+                return
+            file = Path(path).expanduser()
+            try:
+                keeper = import_text(file.read_text(encoding="utf-8"), file.name)
+            except (OSError, UnicodeDecodeError) as e:
+                self.notify(f"Cannot read {file}: {e}", severity="error", timeout=10)
+                return
+            except KeeperError as e:
+                self.notify(f"Not imported: {e}", severity="error", timeout=10)
+                return
+            self.store.create(keeper, file.stem)
+            self.notify(f"Imported {file.name}: {keeper.rules}, {len(keeper.entries)} deal(s).")
+            self.reload()
+        self.app.push_screen(ImportDialog(), chosen)
+
     def action_delete(self) -> None:
         book = self._current()
         if book is None:
@@ -190,7 +220,11 @@ class BooksScreen(Screen[None]):
 
 # ---------------------------------------------------------------------- a new game
 def game_choices() -> list[tuple[str, str]]:
-    return [(f"{p.name} — {p.description}"[:70], p.name) for p in presets()] + besigue_setup.game_choices()
+    return [(p.name, p.name) for p in presets()] + besigue_setup.game_choices()
+
+
+def game_description(name: str) -> str:
+    return besigue_setup.description(name) if is_besigue(name) else preset(name).description
 
 
 def players_of(name: str) -> list[int]:
@@ -221,10 +255,10 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
             with Horizontal(classes="setup-row"):
                 yield Label("Game", classes="new-label")
                 yield Select(game_choices(), value=self.game, allow_blank=False, id="game")
+            yield Static(self._options_help(), id="options-help")
             with Horizontal(classes="setup-row"):
                 yield Label("Options", classes="new-label")
                 yield Input(placeholder="none: the preset as it is", id="options")
-            yield Static(self._options_help(), id="options-help")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="new-label")
                 yield Select([(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False,
@@ -243,18 +277,19 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         self.query_one("#title", Input).focus()
 
     def _options_help(self) -> str:
+        about = escape(game_description(self.game))
         if is_besigue(self.game):
-            return "[dim]Bésigue options as in besigue(target=1500): see barbu rules besigue[/dim]"
-        fam = preset(self.game).ruleset.family_spec
-        names = [o for o in fam.options if o != "players" and o in OPTIONS][:8]
-        return ("[dim]Options as name=value, comma-separated, e.g. " + escape(", ".join(
-            f"{o}={OPTIONS[o].format(getattr(preset(self.game).ruleset, o))}" for o in names[:2]))
-                + f" — {escape(', '.join(names))} (barbu rules {self.game})[/dim]")
+            return f"[dim]{about}\nOptions as name=value, e.g. target=1500 (barbu rules {self.game}).[/dim]"
+        r = preset(self.game).ruleset
+        names = [o for o in r.family_spec.options if o != "players" and o in OPTIONS][:2]
+        example = ", ".join(f"{o}={OPTIONS[o].format(getattr(r, o))}" for o in names)
+        return (f"[dim]{about}\nOptions as name=value, e.g. {escape(example)} "
+                f"(all of them: barbu rules {self.game}).[/dim]")
 
     def _name_rows(self) -> list:
         rows = []
         for s in range(self.count):
-            rows.append(Horizontal(Label(f"Seat {s + 1}" + (" (deals first)" if s == 0 else ""), classes="new-label"),
+            rows.append(Horizontal(Label(f"Seat {s + 1}", classes="new-label"),
                                    Input(value=self.names[s], placeholder=f"player {s + 1}'s name",
                                          id=f"name-{s}"), classes="setup-row"))
         return rows
@@ -361,21 +396,23 @@ class GameScreen(Screen[None]):
         self.query_one("#sheet", DataTable).focus()
 
     def on_resize(self, event) -> None:
-        narrow = event.size.width < 110
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
-            self.redraw()
+        self.set_class(event.size.width < 110, "-narrow")
+        self.redraw()  # the columns' widths follow the terminal's
 
     # ---------------------------------------------------------------- drawing
-    def _compact(self) -> bool:
-        """At 80 columns with five or six players, each player's column shows the running total only."""
-        return self.app.size.width < 110 and self.keeper.n > 4
+    def _widths(self, fixed: int, longest: int) -> tuple[int, int]:
+        """(contract column, player column): the deal's points beside each total when they fit, and the
+        contract as wide as the room left allows (at least 12 characters, at most 34)."""
+        room = self.app.size.width - (0 if self.app.size.width < 110 else 40) - 3 - fixed
+        for cell in (10, 6):
+            width = min(longest, 34, room - cell * self.keeper.n)
+            if width >= min(longest, 12):
+                return width, cell
+        return min(longest, 12), 6
 
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
-        besigue = isinstance(k, BesigueKeeper)
-        narrow = self.app.size.width < 110
-        compact = self._compact()
+        doubles = has_doubles(k)
         self.query_one("#game-title", Static).update(
             f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
         t = self.query_one("#sheet", DataTable)
@@ -383,14 +420,14 @@ class GameScreen(Screen[None]):
         t.clear(columns=True)
         rows = sheet_rows(k)
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
-        contract_w = max([8] + [len(r.contract) for r in rows])
-        contract_w = min(contract_w, 17 if narrow else 30)
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
-        cell_w = 6 if compact else 10
+        contract_w, cell_w = self._widths(3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
+                                          max([8] + [len(r.contract) for r in rows]))
+        compact = cell_w < 10
         t.add_column(" #", key="n")
         t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
         t.add_column(f" {'contract':<{contract_w}}", key="contract")
-        if not besigue:
+        if doubles:
             t.add_column(f" {'dbl':<{dbl_w}}", key="dbl")
         for s, name in enumerate(k.names):
             t.add_column(Text(f"{name[:cell_w - 1]:>{cell_w}}"), key=f"p{s}")
@@ -404,7 +441,7 @@ class GameScreen(Screen[None]):
                                      style=("bold yellow " if row.flagged else "") + shade),
                                 Text(f" {(row.dealer if first else '')[:dealer_w]:<{dealer_w}}", style=shade),
                                 Text(f" {contract:<{contract_w}}", style=shade)]
-            if not besigue:
+            if doubles:
                 cells.append(Text(f" {row.doubles[:dbl_w]:<{dbl_w}}", style=shade))
             for x, tot in zip(row.scores, row.totals):
                 cell = Text(style=shade)
@@ -415,7 +452,7 @@ class GameScreen(Screen[None]):
             t.add_row(*cells)
         if not k.results:
             t.add_row(Text(" —"), Text(""), Text(" no deal yet: press A", style="dim"),
-                      *([Text("")] * (len(k.names) + (0 if besigue else 1))))
+                      *([Text("")] * (len(k.names) + (1 if doubles else 0))))
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
             t.move_cursor(row=min(target, len(rows) - 1))
@@ -430,7 +467,7 @@ class GameScreen(Screen[None]):
         nxt = "" if k.is_over else self._next_text()
         if nxt and self.app.size.width >= 110:
             line += f"   [dim]{escape(nxt)}[/dim]"
-        if flags:
+        if flags and self.app.size.width < 110:  # on a wide screen they are beside the sheet
             line += f"   [yellow]{len(flags)} flag(s): S[/yellow]"
         self.query_one("#game-line", Static).update(line)
 
@@ -458,7 +495,7 @@ class GameScreen(Screen[None]):
                 self.keeper.undo()
                 self.redraw()
             return False
-        except Exception as e:  # the database went away: keep the game as it was
+        except SQLAlchemyError as e:  # the database went away: keep the game as it was
             self.notify(f"Not saved: the database said {e}", severity="error", timeout=12)
             self.keeper.undo()
             self.redraw()
@@ -553,7 +590,8 @@ class GameScreen(Screen[None]):
 
     def action_sheet(self) -> None:
         """Standings, the chart, the flags (and the Scottish Set sheet): the side panel, for a narrow screen."""
-        self.app.push_screen(InfoDialog(f"{self.book.title} — {game_line(self.keeper)}", side_panel(self.keeper)))
+        self.app.push_screen(SheetDialog(f"{self.book.title} — {game_line(self.keeper)}",
+                                         side_panel(self.keeper, with_sheet=True)))
 
     def action_export(self) -> None:
         def write(fmt: str | None) -> None:
@@ -594,4 +632,4 @@ class ScoreApp(App[int]):
         self.exit(0)  # every change is already saved
 
 
-__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp", "scottish_sheet_lines"]
+__all__ = ["BooksScreen", "ConfirmDialog", "GameScreen", "NewGameScreen", "ScoreApp"]

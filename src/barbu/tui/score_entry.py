@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from .labels import ordinal, signed
-from .score_sheet import contract_text
+from .score_sheet import side_panel
 from .score_widgets import DoublesGrid, Picker
 
 TRUMP_WORDS = {s: f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}" for i, s in enumerate("SHDC")} | {"none": "no trump"}
@@ -54,13 +54,21 @@ class DealScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="entry-title")
-        yield Static(id="entry-so-far")
-        yield VerticalScroll(id="entry-step")
-        yield Static(id="entry-error")
+        with Horizontal(id="entry-body"):
+            with Vertical(id="entry-main"):
+                yield Static(id="entry-so-far")
+                yield VerticalScroll(id="entry-step")
+                yield Static(id="entry-error")
+            with VerticalScroll(id="entry-side"):
+                yield Static(side_panel(self.base), id="entry-side-body")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
         self.show_step()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
 
     # ---------------------------------------------------------------- steps
     def _needs(self) -> Needs:
@@ -170,8 +178,8 @@ class DealScreen(Screen[bool]):
             return [Label("The cards cut from the Unused Pack, in order (e.g. 5S Joker):"),
                     Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer")]
         if ask == "doubles":
-            return [Static(f"Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
-                           f"the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
+            return [Static("Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
+                           "the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
                     DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer,
                                 id="doubles"),
                     Static("[dim]Arrows move · Space double/redouble · Enter or Ctrl+S next[/dim]")]
@@ -206,8 +214,11 @@ class DealScreen(Screen[bool]):
 
     @on(Input.Submitted, "#text-answer")
     def typed(self, event: Input.Submitted) -> None:
+        self._typed(event.value)
+
+    def _typed(self, value: str) -> None:
         ask = self.need.ask if self.need else ""
-        text = event.value.strip()
+        text = value.strip()
         if not text:
             self._error("type the cards first")
             return
@@ -228,7 +239,7 @@ class DealScreen(Screen[bool]):
         elif ask == "done":
             self._save()
         elif ask in ("set_aside", "cuts"):
-            self.typed(Input.Submitted(self.query_one("#text-answer", Input), self.query_one("#text-answer", Input).value))
+            self._typed(self.query_one("#text-answer", Input).value)
         elif ask in ("dealer", "contract", "trump", "rank"):
             ol = self.query_one("#choices", OptionList)
             if ol.highlighted is not None:
@@ -254,11 +265,23 @@ class DealScreen(Screen[bool]):
             self.answered.append("outcome")
         self.show_step()
 
+    @on(Picker.Changed)
+    def picked(self, event: Picker.Changed) -> None:
+        """A player chosen by number or click: on to the next question, or to the preview after the last."""
+        if not event.final:
+            return
+        boxes = list(self.query("#outcome Input, #outcome Picker"))
+        i = boxes.index(event.picker) if event.picker in boxes else len(boxes) - 1
+        if i + 1 < len(boxes):
+            boxes[i + 1].focus()
+        elif event.picker.has_focus:
+            self._submit_outcome()
+
     @on(Input.Submitted, "#outcome Input")
     def outcome_enter(self, event: Input.Submitted) -> None:
         """Enter moves to the next box; on the last one it goes to the preview."""
         event.stop()
-        inputs = list(self.query("#outcome Input"))
+        inputs = list(self.query("#outcome Input, #outcome Picker"))
         i = inputs.index(event.input) if event.input in inputs else len(inputs) - 1
         if i + 1 < len(inputs):
             inputs[i + 1].focus()

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..scorekeeper import AnyKeeper, KeeperError
-from ..scorekeeper import exchange
+from ..scorekeeper import AnyKeeper, KeeperError, exchange
 
 FORMATS = ("json", "csv")
 PRINT_FORMATS = ("pdf", "html")

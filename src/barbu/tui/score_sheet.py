@@ -40,7 +40,7 @@ def initials(names: Sequence[str]) -> list[str]:
     """The shortest prefix that tells the players apart, for the doubles column (``A``, ``B``… or ``An``, ``Al``)."""
     for k in range(1, max(len(x) for x in names) + 1):
         short = [x[:k] for x in names]
-        if len(set(s.lower() for s in short)) == len(short):
+        if len({s.lower() for s in short}) == len(short):
             return short
     return list(names)
 
@@ -71,6 +71,11 @@ def running_totals(keeper: AnyKeeper) -> list[list[Any]]:
     if isinstance(keeper, BesigueKeeper):
         return [list(r["totals"]) for r in keeper.results]
     return [keeper.match.totals_after(r.number) for r in keeper.results]
+
+
+def has_doubles(keeper: AnyKeeper) -> bool:
+    """Whether the game's sheet has a doubles column (Bésigue and the Scottish game have no doubling)."""
+    return not isinstance(keeper, BesigueKeeper) and keeper.rules.doubling != "none"
 
 
 def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
@@ -134,7 +139,7 @@ def flag_lines(keeper: AnyKeeper) -> list[str]:
 
 def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
     """The Scottish game's Set sheet, glyph names beside the points (the booklet's layout); [] for other games."""
-    if isinstance(keeper, BesigueKeeper) or not keeper.rules.family == "scottish" or not keeper.results:
+    if isinstance(keeper, BesigueKeeper) or keeper.rules.family != "scottish" or not keeper.results:
         return []
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
     return sheet_lines(sheet_from_results(keeper.results, keeper.n), keeper.names)
@@ -158,7 +163,8 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
     t.add_column("#", justify="right")
     t.add_column("dealer")
     t.add_column("contract")
-    if not isinstance(keeper, BesigueKeeper):
+    doubles = has_doubles(keeper)
+    if doubles:
         t.add_column("doubles")
     for name in keeper.names:
         t.add_column(name, justify="right", no_wrap=True)
@@ -168,7 +174,7 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
             t.add_section()
             block = row.block
         cells = [str(row.number) + ("!" if row.flagged else ""), row.dealer, row.contract]
-        if not isinstance(keeper, BesigueKeeper):
+        if doubles:
             cells.append(row.doubles)
         cells += [f"{signed(x)} = {tot}" for x, tot in zip(row.scores, row.totals)]
         t.add_row(*cells)
@@ -184,6 +190,28 @@ def standings_table(keeper: AnyKeeper) -> Table:
     for place, name, total, behind in standings_rows(keeper):
         t.add_row(str(place), name, str(total), str(behind) if behind else "")
     return t
+
+
+def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
+    """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
+    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
+    for place, name, total, behind in standings_rows(keeper):
+        row = Text(f"{place}. {name:<10} {total!s:>6}")
+        if behind:
+            row.append(f" (-{behind})", style="dim")
+        lines.append(row)
+    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
+    flags = flag_lines(keeper)
+    if flags:
+        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
+    if with_sheet:
+        sheet = scottish_sheet_lines(keeper)
+        if sheet:
+            lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
+                      Text("\n".join(sheet), no_wrap=True)]
+    elif keeper.game == "barbu" and keeper.rules.family == "scottish":
+        lines += [Text(""), Text.from_markup("[b]S[/b]: the Set sheet with its glyphs")]
+    return Group(*lines)
 
 
 def full_sheet(keeper: AnyKeeper, title: str = "") -> Group:

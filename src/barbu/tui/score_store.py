@@ -79,8 +79,21 @@ class ScoreStore:
         return self.url.split("@")[-1] if "@" in self.url else self.url
 
     def list(self) -> list[Scorebook]:
-        """This user's kept games, the most recently changed first."""
-        return self.books.owned_by(self.ring.owner)
+        """This user's kept games (started here, or claimed with their edit key), the most recently changed first."""
+        books = {b.id: b for b in self.books.owned_by(self.ring.owner)}
+        for book_id in list(self.ring.keys):
+            if book_id not in books:
+                try:
+                    books[book_id] = self.books.get(book_id)
+                except ScorebookError:  # deleted elsewhere: its key is of no use now
+                    self.ring.forget(book_id)
+        return sorted(books.values(), key=lambda b: b.updated_at, reverse=True)
+
+    def claim(self, book_id: str, key: str) -> Scorebook:
+        """Keep here a game started elsewhere (the web page), given its edit key; a wrong key is refused (403)."""
+        book = self.books.check_key(book_id, key)
+        self.ring.remember(book_id, key)
+        return book
 
     def create(self, keeper: AnyKeeper, title: str) -> Scorebook:
         book, key = self.books.create(keeper.to_dict(), title, self.ring.owner)

@@ -22,9 +22,12 @@ class Picker(Static, can_focus=True):
                 Binding("space", "step(1)", "Next", show=False)]
 
     class Changed(Message):
-        def __init__(self, picker: "Picker") -> None:
+        """A choice was made; ``final`` when made by its number or a click (the form moves on)."""
+
+        def __init__(self, picker: "Picker", final: bool) -> None:
             super().__init__()
             self.picker = picker
+            self.final = final
 
     def __init__(self, choices: Sequence[str], value: int | None = None, **kwargs) -> None:
         super().__init__("", **kwargs)
@@ -42,19 +45,22 @@ class Picker(Static, can_focus=True):
             parts.append("[dim] ?[/]")
         self.update(" ".join(parts))
 
-    def action_pick(self, i: int) -> None:
+    def action_pick(self, i: int, final: bool = True) -> None:
         self.value = i
         self._draw()
-        self.post_message(self.Changed(self))
+        self.post_message(self.Changed(self, final))
 
     def action_step(self, step: int) -> None:
         start = (-1 if step > 0 else 0) if self.value is None else self.value
-        self.action_pick((start + step) % len(self.choices))
+        self.action_pick((start + step) % len(self.choices), final=False)
 
     def on_key(self, event) -> None:
         if event.character and event.character.isdigit() and 1 <= int(event.character) <= len(self.choices):
             event.stop()
             self.action_pick(int(event.character) - 1)
+        elif event.key == "enter" and self.value is not None:
+            event.stop()
+            self.post_message(self.Changed(self, True))
 
 
 class DoublesGrid(Static, can_focus=True):
