@@ -120,3 +120,15 @@ def test_a_game_started_on_the_web_page_is_claimed_with_its_key(tmp_path, game_f
         {"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}}))
     assert out.returncode == 0, out.stderr
     assert len(books.get(book.id).data["entries"]) == 2
+
+
+def test_print_writes_the_games_sheet_as_pdf_and_html(tmp_path, game_file):
+    run(tmp_path, "import", str(game_file))
+    book = only_id(tmp_path)
+    out = run(tmp_path, "print", book, "--format", "pdf", "-o", str(tmp_path / "sheet.pdf"))
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "sheet.html"))
+    assert out.returncode == 0, out.stderr
+    html = (tmp_path / "sheet.html").read_text(encoding="utf-8")
+    assert "Ann" in html and "No hearts" in html

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..scorekeeper import AnyKeeper, KeeperError, exchange
+from ..scorekeeper import AnyKeeper, exchange
+from ..scorekeeper.printing import printable as print_sheet
 
 FORMATS = ("json", "csv")
 PRINT_FORMATS = ("pdf", "html")
@@ -27,20 +28,8 @@ def import_text(text: str, name: str = "") -> AnyKeeper:
 
 
 def printable(keeper: AnyKeeper, fmt: str) -> bytes:
-    """The game's printable sheet as PDF or print-ready HTML.
-
-    The sheets are another branch's work (``barbu.scorekeeper.sheet``: `sheet_for` and its renderers);
-    this is the one place the terminal calls them, to be wired when they are merged.
-    """
-    try:
-        from ..scorekeeper import sheet as sheets  # type: ignore[attr-defined]
-    except ImportError:
-        raise KeeperError("printable sheets are not part of this version of barbu yet: export the game as "
-                          "CSV or JSON instead") from None
-    sheet = sheets.sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
-    if fmt == "pdf":
-        return sheets.render_pdf(sheet)
-    return sheets.render_html(sheet).encode("utf-8")
+    """The game's printable sheet as PDF or print-ready HTML."""
+    return print_sheet(keeper, fmt)
 
 
 def file_name(title: str, suffix: str, folder: Path = Path(".")) -> Path:

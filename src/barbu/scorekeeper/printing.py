@@ -1,0 +1,22 @@
+"""A kept game's printable sheet, as PDF or print-ready HTML: the one call the terminal and the web make."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .pdf import render_pdf
+from .printhtml import render_html
+from .sheet import sheet_for
+
+if TYPE_CHECKING:
+    from . import AnyKeeper
+
+FORMATS = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
+
+
+def printable(keeper: "AnyKeeper", fmt: str, paper: str = "a4") -> bytes:
+    """The sheet of ``keeper`` so far (notes and flags under their deals), as ``pdf`` or ``html`` bytes."""
+    if fmt not in FORMATS:
+        raise ValueError(f"a printable sheet is pdf or html, not {fmt!r}")
+    sheet = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
+    return render_pdf(sheet, paper) if fmt == "pdf" else render_html(sheet, paper).encode("utf-8")
