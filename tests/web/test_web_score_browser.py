@@ -219,7 +219,30 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     keeper = new_keeper("french(players=5)", names, 0)
     keeper.add({"set_aside": "7C 2D", "contract": "no-hearts", "outcome": {"hearts": [2, 3, 4, 1, 3]}})
     assert sheet_totals(page) == keeper.totals
-    assert not errors, errors
+    assert "7♣ 2♦" not in page.locator("#entry").inner_text()  # the next deal asks for its own cards
+
+    # The keeper's private link opens the game for changes on his other device, and lists it there.
+    book = page.url.rsplit("/", 1)[1]
+    key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
+    tablet, tablet_errors = phone(browser, (820, 1180))
+    tablet.goto(f"{server.base}/score/{book}#key={key}")
+    tablet.wait_for_selector("#entry .step")
+    assert "#key" not in tablet.url and sheet_totals(tablet) == keeper.totals
+    tablet.click("#games-link")
+    tablet.wait_for_selector(".game-row")
+    assert "1 deal(s)" in tablet.locator(".game-row").inner_text()
+
+    # Export JSON from the read-only link, import it on the tablet: the same game, a new copy.
+    text = tablet.evaluate(f"fetch('/score/view/' + {json.dumps(page.locator('#view-link').get_attribute('href').rsplit('/', 1)[1])} + '/game.json').then(r => r.text())")
+    tablet.set_input_files("#import-file", files=[{"name": "game.json", "mimeType": "application/json",
+                                                    "buffer": text.encode()}])
+    tablet.wait_for_url(lambda url: "/score/" in url and book not in url)
+    tablet.wait_for_selector("#score-sheet tfoot td")
+    assert sheet_totals(tablet) == keeper.totals
+    tablet.goto(f"{server.base}/score")
+    tablet.wait_for_selector(".game-row")
+    assert tablet.locator(".game-row").count() == 2
+    assert not errors and not tablet_errors, errors + tablet_errors
 
 
 def test_laptop_layout(server: Server, browser: Browser) -> None:

@@ -71,6 +71,18 @@ async function loadGames() {
   const box = $("games");
   try {
     const { games } = await api("/api/score/mine", { owner: ownerId() });
+    // Games this browser holds a key for without having started them (opened from a private link).
+    const mine = new Set(games.map((g) => g.id));
+    const others = Object.keys(localStorage).filter((k) => k.startsWith("barbu:score:key:"))
+      .map((k) => k.slice("barbu:score:key:".length)).filter((id) => !mine.has(id));
+    for (const id of others) {
+      try {
+        const { game } = await api(`/api/score/${id}`, undefined, { "x-score-key": loadKey(id) });
+        games.push({ id, title: game.title, rules: game.rules, deals: game.deals.length, updated_at: game.updated_at });
+      } catch (e) {
+        if (e.status === 404 || e.status === 403) localStorage.removeItem(keyName(id));  // deleted elsewhere
+      }
+    }
     if (!games.length) {
       box.replaceChildren(el("p", { class: "muted", textContent: "No game kept here yet: start one below." }));
       return;
@@ -312,6 +324,8 @@ async function send(change) {
     openMelds.clear();
     renderGame();
     await redraft();
+    const top = $("entry").getBoundingClientRect().top;
+    if (top < 0 && (change.op === "add" || change.op === "replace")) $("entry").scrollIntoView({ block: "start" });  // the next deal's form, not the sheet
     return true;
   } catch (e) {
     S.busy = false;
