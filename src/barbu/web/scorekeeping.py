@@ -257,7 +257,9 @@ def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
 
 
 def default_title(keeper: AnyKeeper) -> str:
-    return f"{keeper.rules}: {', '.join(keeper.names)}"
+    game = getattr(keeper.rules, "preset", None) or str(keeper.rules).split("(")[0]
+    game = game.replace("besigue", "bésigue").replace("-", " ")
+    return f"{game.capitalize()}: {', '.join(keeper.names)}"
 
 
 def imported(data: dict[str, Any]) -> AnyKeeper:

@@ -564,7 +564,7 @@ function outcomeComplete(qs) {
 
 let outcomeTimer = null;
 const openMelds = new Set();  // the Bésigue declarations lists left open while the form is redrawn
-function outcomeChanged() {
+function outcomeChanged(redraw = true) {
   const qs = S.draft.questions && S.draft.questions.length ? S.draft.questions : S.draft.needs.questions;
   clearTimeout(outcomeTimer);
   if (outcomeComplete(qs)) {
@@ -573,7 +573,7 @@ function outcomeChanged() {
   } else {
     const had = "outcome" in S.entry;
     delete S.entry.outcome;
-    if (had || S.error) { S.error = ""; redraft(); } else renderEntry();
+    if (had || S.error) { S.error = ""; redraft(); } else if (redraw) renderEntry();
   }
 }
 
@@ -642,7 +642,9 @@ function question(q) {
     names.forEach((nm, s) => {
       const input = el("input", { class: "wide rows-input", value: v[s], placeholder: "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
         "aria-label": `${nm}'s rows`, "data-seat": s });
-      input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(); });
+      // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
+      input.addEventListener("input", () => { v[s] = input.value; });
+      input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(false); });
       box.append(el("label", { class: "rows-field" }, el("span", { textContent: nm }), input));
     });
   } else if (q.kind === "yesno") {
