@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import urllib.request
 from pathlib import Path
 from typing import Iterator
@@ -15,7 +16,9 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from barbu import CHANCE, Match
 from barbu.scorekeeper import new_keeper
+from barbu.scorekeeper.fromplay import entries_from_actions
 from webhelpers import Server
 
 pytestmark = pytest.mark.slow
@@ -258,4 +261,51 @@ def test_laptop_layout(server: Server, browser: Browser) -> None:
     assert entry and sheet and entry["x"] + entry["width"] <= sheet["x"]  # the form beside the sheet
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "score-laptop")
+    assert not errors, errors
+
+
+def scottish_to_silly_round() -> tuple[int, list[dict]]:
+    """The entries of a Scottish match played (first legal actions, seeded chance) up to the Silly Round."""
+    m = Match("scottish", seed=3)
+    rng = random.Random(5)
+    actions = []
+    while not (m.phase_name == "draw" and m.view(0).scottish.state.silly):
+        a = m.sample_chance(rng) if m.to_act() == CHANCE else m.legal_actions()[0]
+        m.apply(a)
+        actions.append(a)
+    return entries_from_actions("scottish", actions)
+
+
+def test_scottish_silly_round(server: Server, browser: Browser) -> None:
+    """A Scottish game kept up to its Silly Round (imported), then the draw for the dealer and the cuts tapped."""
+    first, entries = scottish_to_silly_round()
+    keeper = new_keeper("scottish", NAMES, first)
+    for e in entries:
+        keeper.add(e)
+    data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
+    req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
+    made = json.loads(urllib.request.urlopen(req).read())
+    page, errors = phone(browser)
+    page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
+    page.wait_for_selector("#entry .step")
+    assert "Silly Round" in page.locator("#entry").inner_text()
+    page.click("#entry .step >> text=Cat")  # the draw: Cat deals
+    for code in ("3S", "4S", "6S"):  # King of hearts + Queens
+        page.click(f"[data-cut='{code}']")
+    page.wait_for_selector("text=Cut so far: 3♠, 4♠, 6♠")
+    shot(page, "score-phone-silly-round")
+    page.click("[data-cut='2H']")  # red: no passing
+    set_counts(page, "hearts", [1, 1, 0, 0])
+    for card, seat in (("KH", 0), ("QS", 2), ("QD", 3), ("QC", 0)):
+        page.click(f".question[data-key='{card}'] [data-seat='{seat}']")
+    page.click(".question[data-key='piranha'] >> text=No")
+    save(page, len(entries) + 1)
+    keeper.add({"dealer": 2, "cuts": ["3S", "4S", "6S", "2H"],
+                "outcome": {"hearts": [1, 1, 0, 0], "KH": 0, "QS": 2, "QD": 3, "QC": 0, "piranha": False}})
+    assert sheet_totals(page) == [int(t) for t in keeper.totals]
+    sheet = page.locator("#score-sheet").inner_text()
+    assert "Set 1, Silly Round" in sheet and "Set 1, Player Round 1" in sheet
+    glyphs = [g for r in keeper.results for g in r.scottish.glyphs]
+    assert glyphs and page.locator("#score-sheet .glyph").count() == len(glyphs)
+    shot(page, "score-phone-scottish-sheet", full=True)
     assert not errors, errors

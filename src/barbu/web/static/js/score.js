@@ -271,14 +271,19 @@ function notice(text, action = null) {
 }
 
 // ------------------------------------------------------------------ one game: the deal being entered
+let draftSeq = 0;
 async function redraft() {
-  const body = { key: S.key, entry: S.entry };
+  const body = { key: S.key, entry: structuredClone(S.entry) };
   if (S.index !== null) body.index = S.index;
+  const seq = ++draftSeq;  // taps may outrun the server: only the answer to the latest entry is shown
   S.busy = true;
   try {
-    S.draft = await api(`/api/score/${S.id}/draft`, body);
+    const reply = await api(`/api/score/${S.id}/draft`, body);
+    if (seq !== draftSeq) return;
+    S.draft = reply;
     S.error = "";
   } catch (e) {
+    if (seq !== draftSeq) return;
     S.error = e.message;
     if (!S.draft) S.draft = { needs: S.game.next, questions: [] };
     if (S.draft.preview) S.draft = { ...S.draft, preview: null };
@@ -455,11 +460,20 @@ const STEPS = {
     step.append(el("h3", { textContent: `The ${need.set_aside} card(s) left out face up` }), grid, count, next);
   },
   cuts(step) {
-    const input = el("input", { class: "wide", placeholder: "e.g. 5S Joker", value: (S.entry.cuts || []).join(" "),
-      "aria-label": "Cards cut from the Unused Pack, in order" });
-    step.append(el("h3", { textContent: "The Silly Round: the Unused Pack cards cut, in order" }), input,
-      el("button", { type: "button", class: "primary", textContent: "These are the cuts",
-        onclick: () => answer("cuts", input.value.split(/[\s,]+/).filter(Boolean)) }));
+    // The Silly Round: each card cut from the Unused Pack, tapped in order, until the calls and pass-ons are settled.
+    const cuts = S.entry.cuts || [];
+    const pack = [];
+    for (const suit of "SHDC") for (const r of "23456") pack.push([r + suit, `${r}${SYMBOLS[suit]}`, isRed(r + suit)]);
+    pack.push(["Joker", "Joker", false], ["Bridge", "Bridge", false]);
+    step.append(el("h3", { textContent: "The Silly Round: tap each card cut from the Unused Pack, in order" }),
+      el("p", { class: "muted small", textContent: cuts.length ?
+        `Cut so far: ${cuts.map((c) => pack.find((p) => p[0] === c)?.[1] ?? c).join(", ")} — the keeper asks until the calls and the passing are settled.` :
+        "Numbers cut the calls (2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks), then black or red settles the passing." }),
+      el("div", { class: "cut-grid" }, ...pack.map(([code, label, red]) => el("button", { type: "button",
+        class: `pick-card${red ? " red" : ""}`, textContent: label, "data-cut": code,
+        onclick: () => answer("cuts", [...(S.entry.cuts || []), code]) }))),
+      cuts.length ? el("button", { type: "button", class: "link-button", textContent: "take back the last cut",
+        onclick: () => { S.entry.cuts = cuts.slice(0, -1); if (!S.entry.cuts.length) delete S.entry.cuts; redraft(); } }) : "");
   },
   contract(step, need) {
     for (const [k, n] of need.contracts) contractNames[k] = n;
