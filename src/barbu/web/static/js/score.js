@@ -753,7 +753,7 @@ function renderSheet() {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: String(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
-      for (const [call, parts] of d.calls || []) {
+      for (const [call, parts] of (d.calls || []).length > 1 ? d.calls : []) {  // a combination: each call's points
         const hit = parts.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0);
         what.append(el("small", { class: "muted", textContent: `${call}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${x}`).join(", ") : "0"}` }));
       }
