@@ -14,6 +14,15 @@ from barbu.web.settings import Settings
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # Ann deals and declares No hearts; Bob doubles her and she redoubles (the classic's doubling).
 NO_HEARTS = {"contract": "no-hearts", "doubles": [[1, 0, True]], "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}}
+# Ann's first six contracts; Dan never doubles her, and on the sixth he has run out of deals to do it in.
+DAN_OWES = [
+    {"contract": "no-hearts", "doubles": [[1, 0], [2, 0]], "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}},
+    {"contract": "no-queens", "doubles": [[1, 0], [2, 0]], "outcome": {"QS": 0, "QH": 1, "QD": 2, "QC": 3}},
+    {"contract": "no-king", "doubles": [[1, 0], [2, 0]], "outcome": {"KH": 2}},
+    {"contract": "no-last-two", "doubles": [[1, 0], [2, 0]], "outcome": {"last": [1, 3]}},
+    {"contract": "no-tricks", "doubles": [[1, 0], [2, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
+    {"contract": "trumps", "trump": "H", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
+]
 TRUMPS = {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outcome": {"tricks": [5, 3, 3, 2]}}
 
 
@@ -184,3 +193,17 @@ def test_games_per_hour(sqlite_url: str) -> None:
         new_game(c)
         r = c.post("/api/score", json={"rules": "classic", "names": NAMES})
         assert r.status_code == 429 and "2 games this hour" in r.json()["error"]
+
+
+def test_missed_obligation_is_flagged_on_its_deal(client: TestClient) -> None:
+    g = new_game(client)
+    v = 1
+    for i, e in enumerate(DAN_OWES):
+        if i == 5:
+            need = client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": {
+                "contract": "trumps", "trump": "H"}}).json()["needs"]
+            assert need["owed"] == {"3": 2}  # the page shows who still owes doubles
+        game = change(client, g, v, op="add", entry=e).json()["game"]
+        v = game["version"]
+    assert [d["flags"] for d in game["deals"][:5]] == [[]] * 5
+    assert "Dan did not double Ann although the obligation required it" in game["deals"][5]["flags"][0]

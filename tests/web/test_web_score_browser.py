@@ -249,13 +249,27 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
 
 
 def test_laptop_layout(server: Server, browser: Browser) -> None:
+    """On a laptop the form sits beside the sheet; a deal that broke the doubling obligation is flagged."""
+    from test_web_score_api import DAN_OWES
+    keeper = new_keeper("classic", NAMES, 0)
+    for e in DAN_OWES[:5]:
+        keeper.add(e)
+    data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
+    req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
+    made = json.loads(urllib.request.urlopen(req).read())
     page, errors = phone(browser, (1366, 768))
-    start(page, server.base, NAMES)
-    page.click("[data-contract='no-king']")
-    page.click(".dbl[data-doubler='2'][data-doubled='0']")
+    page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
+    page.wait_for_selector("[data-contract]")
+    page.click("[data-contract='trumps']")
+    page.click("[data-trump='H']")
+    assert "owes 2" in page.locator(".double-grid").inner_text()
+    page.click(".dbl[data-doubler='1'][data-doubled='0']")
     page.click("#doubles-done")
-    page.click(".question[data-key='KH'] [data-seat='2']")
-    save(page, 1)
+    set_counts(page, "tricks", [4, 3, 3, 3])
+    page.wait_for_selector("#preview .flag")
+    assert "Dan did not double Ann" in page.locator("#preview").inner_text()
+    save(page, 6)
+    assert "Dan did not double Ann" in page.locator("#score-sheet tr.flag-row").inner_text()
     entry = page.locator("#entry").bounding_box()
     sheet = page.locator("#sheet-panel").bounding_box()
     assert entry and sheet and entry["x"] + entry["width"] <= sheet["x"]  # the form beside the sheet

@@ -41,6 +41,7 @@ from ..core import safejson
 from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, Needs, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
+from ..scorekeeper.keeper import Keeper, _feed
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import Scorebook, ScorebookError, Scorebooks
 from .settings import Settings
@@ -70,15 +71,23 @@ def _num(x: Any) -> Any:
 
 
 def needs_of(keeper: AnyKeeper, partial: dict) -> Needs:
-    """What the next deal still needs.  A negative contract nobody doubled ends the deal unplayed; the
-    keeper on main stumbles there (its `needs` hands the engine a dict for its notes), so a trial entry
-    on a copy settles that case: done if the keeper takes it, its own refusal if not."""
+    """What the next deal still needs.
+
+    `Keeper.needs` on main hands the engine a dict where its notes go (a list), so it stumbles
+    whenever a partial entry makes a note: a missed doubling obligation, a negative contract nobody
+    doubled.  Until that one-character fix lands, such a case is asked again the same way with a list.
+    """
     try:
         return keeper.needs(partial)
     except AttributeError:
-        trial = keeper_from_dict(keeper.to_dict())
-        trial.add(partial)
-        return Needs(len(keeper.entries) + 1, "done", dealer=None, declarer=None)
+        if not isinstance(keeper, Keeper):
+            raise
+        try:
+            return _feed(keeper.match.clone(), dict(partial), keeper.names, len(keeper.results) + 1, [],
+                         partial=True)
+        except KeeperError as e:
+            e.deal = len(keeper.results) + 1
+            raise
 
 
 def _barbu_deal(keeper: Any, r: Any, run: list) -> dict[str, Any]:
