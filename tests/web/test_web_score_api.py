@@ -103,8 +103,9 @@ def test_edit_delete_undo(client: TestClient) -> None:
     game = change(client, g, v, op="replace", index=0, entry=fixed).json()["game"]
     assert game["deals"][0]["scores"] != [10, -30, 0, -10]
     assert game["totals"] == [sum(d["scores"][i] for d in game["deals"]) for i in range(4)]
+    assert game["undo_text"] == "take back the correction to deal 1"
     game = change(client, g, game["version"], op="delete", index=1).json()["game"]
-    assert len(game["deals"]) == 1 and game["undo"] == 4
+    assert len(game["deals"]) == 1 and game["undo"] == 4 and game["undo_text"] == "bring back deal 2, deleted"
     game = change(client, g, game["version"], op="undo").json()["game"]
     assert len(game["deals"]) == 2 and game["entries"][0] == fixed
     game = change(client, g, game["version"], op="undo").json()["game"]

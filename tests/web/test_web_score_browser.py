@@ -147,6 +147,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert sheet_totals(page) == keeper.totals
 
     # Undo the correction: the totals go back.
+    assert page.locator("#undo").get_attribute("aria-label") == "Undo: take back the correction to deal 2"
     page.click("#undo")
     keeper.undo()
     page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")

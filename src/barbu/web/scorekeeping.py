@@ -149,14 +149,28 @@ def sheet_json(keeper: AnyKeeper) -> dict[str, Any]:
 def book_json(book: Scorebook, keeper: AnyKeeper, private: bool) -> dict[str, Any]:
     """A stored game for the page: the sheet, and for its keeper what the next deal needs."""
     out = sheet_json(keeper)
+    undo = book.data.get("undo", [])
     out.update({"title": book.title, "version": book.version, "view_id": book.view_id,
-                "updated_at": book.updated_at.isoformat(), "undo": len(book.data.get("undo", []))})
+                "updated_at": book.updated_at.isoformat(), "undo": len(undo)})
+    if private and undo:
+        out["undo_text"] = undo_text(undo[-1], keeper.entries)
     if private:
         out["id"] = book.id
         out["next"] = _jsonable(needs_of(keeper, {}).to_dict())
     else:
         out.pop("entries")
     return out
+
+
+def undo_text(before: list, now: list) -> str:
+    """What "undo" would take back, in words: the last change turned ``before`` into ``now``."""
+    if len(before) == len(now) - 1:
+        return f"take back deal {len(now)}"
+    if len(before) == len(now) + 1:
+        i = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), len(now))
+        return f"bring back deal {i + 1}, deleted"
+    i = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), 0)
+    return f"take back the correction to deal {i + 1}"
 
 
 def _jsonable(d: Any) -> Any:

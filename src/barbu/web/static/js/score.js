@@ -327,6 +327,7 @@ async function send(change) {
     S.game = game;
     S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
     openMelds.clear();
+    notice("");
     renderGame();
     await redraft();
     const top = $("entry").getBoundingClientRect().top;
@@ -716,8 +717,10 @@ function renderGame() {
   const tools = $("head-tools");
   tools.replaceChildren();
   if (!S.readOnly) {
+    const what = g.undo_text || "";
     tools.append(el("button", { type: "button", id: "undo", textContent: "↶ Undo", disabled: !g.undo,
-      title: "take back the last change", onclick: () => send({ op: "undo" }) }));
+      title: what || "nothing to undo", "aria-label": what ? `Undo: ${what}` : "Undo",
+      onclick: async () => { if (await send({ op: "undo" })) notice(`Done: ${what}.`); } }));
   } else {
     tools.append(el("button", { type: "button", textContent: "↻ Refresh", onclick: () => reload(true) }));
   }
