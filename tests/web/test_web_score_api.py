@@ -3,11 +3,15 @@ on a real SQLite database through Starlette's TestClient."""
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any, Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
+from barbu import CHANCE, Match
+from barbu.scorekeeper.fromplay import entries_from_actions
 from barbu.web.app import create_app
 from barbu.web.settings import Settings
 
@@ -208,3 +212,25 @@ def test_missed_obligation_is_flagged_on_its_deal(client: TestClient) -> None:
         v = game["version"]
     assert [d["flags"] for d in game["deals"][:5]] == [[]] * 5
     assert "Dan did not double Ann although the obligation required it" in game["deals"][5]["flags"][0]
+
+
+def test_a_whole_game_played_then_kept(client: TestClient) -> None:
+    """A classic match played by the engine, imported as a kept game: the record's totals, and the end."""
+    m = Match("classic", seed=3)
+    rng = random.Random(5)
+    actions = []
+    while not m.is_over:
+        a = m.sample_chance(rng) if m.to_act() == CHANCE else m.legal_actions()[0]
+        m.apply(a)
+        actions.append(a)
+    first, entries = entries_from_actions("classic", actions)
+    data = {"format": "barbu-scorekeeper", "version": 1, "game": "barbu", "rules": "classic", "names": NAMES,
+            "first": first, "entries": entries}
+    r = client.post("/api/score/import", json={"text": json.dumps(data), "owner": "phone-1"})
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]
+    assert game["over"] and len(game["deals"]) == 28 and game["totals"] == list(m.totals)
+    assert game["next"]["ask"] == "over" and game["standings"][0] == [m.standings()[0][0], m.standings()[0][1]]
+    g = r.json()
+    r = change(client, g, game["version"], op="add", entry=NO_HEARTS)
+    assert r.status_code == 422 and "over" in r.json()["error"]
