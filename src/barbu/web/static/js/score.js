@@ -357,14 +357,18 @@ function renderEntry() {
   const title = S.index !== null ? `Correcting deal ${S.index + 1}` :
     need.ask === "over" ? "The game is over" : `Deal ${need.number}`;
   const who = [];
-  if (need.dealer !== null && need.dealer !== undefined) who.push(`${playerName(need.dealer)} deals`);
+  if (need.ask !== "over" && need.dealer !== null && need.dealer !== undefined) who.push(`${playerName(need.dealer)} deals`);
   if (need.declarer !== null && need.declarer !== undefined && need.declarer !== need.dealer)
     who.push(`${playerName(need.declarer)} chooses`);
   if (need.where) who.push(need.where);
   parts.push(el("div", { class: "entry-head" },
     el("h2", { textContent: title }), el("span", { class: "muted", textContent: who.join(" · ") })));
   if (need.ask === "over") {
-    parts.push(el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${t}`).join(", ")}.` }));
+    const [[best, top], ...rest] = S.game.standings;
+    const tied = rest.filter(([, t]) => t === top).map(([s]) => playerName(s));
+    parts.push(el("p", { class: "winner", textContent: tied.length ? `${[playerName(best), ...tied].join(" and ")} share the first place with ${top}.` :
+      `${playerName(best)} wins with ${top}.` }),
+      el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${t}`).join(", ")}.` }));
     box.replaceChildren(...parts);
     return;
   }
