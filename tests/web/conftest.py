@@ -35,7 +35,7 @@ def reset_postgres(url: str) -> None:
     """Drop the server's tables so each test starts from an empty database."""
     engine = create_engine(database_url(url))
     with engine.begin() as conn:
-        for t in ("barbu_events", "barbu_seats", "barbu_tables", "alembic_version"):
+        for t in ("barbu_events", "barbu_seats", "barbu_tables", "barbu_scorebooks", "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {t} CASCADE"))
     engine.dispose()
 

@@ -1,5 +1,5 @@
 """The scorekeeper's JSON API in `barbu serve`: kept games created, entered, corrected and shared,
-on a real SQLite database through Starlette's TestClient."""
+on a real database (SQLite; PostgreSQL too where a URL is given) through Starlette's TestClient."""
 
 from __future__ import annotations
 
@@ -31,8 +31,9 @@ TRUMPS = {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outco
 
 
 @pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db_url=sqlite_url)), base_url="http://127.0.0.1") as c:
+def client(db_url: str) -> Iterator[TestClient]:
+    """The app on a fresh database: SQLite, and PostgreSQL where a URL is given (CI)."""
+    with TestClient(create_app(Settings(db_url=db_url)), base_url="http://127.0.0.1") as c:
         yield c
 
 
