@@ -739,7 +739,7 @@ function blocks(g) {
   g.deals.forEach((d, i) => {
     const key = g.game === "besigue" ? "all" : d.where ? d.where : `${d.dealer}`;
     const title = g.game === "besigue" ? "" : d.where ? d.where : `${g.names[d.dealer]} deals`;
-    if (!out.has(key)) out.set(key, { title, deals: [] });
+    if (!out.has(key)) out.set(key, { title, deals: [], seat: g.game === "besigue" || d.where ? null : d.declarer });
     out.get(key).deals.push([d, i]);
   });
   return [...out.values()];
@@ -788,6 +788,9 @@ function renderSheet() {
           el("button", { type: "button", textContent: "Close", onclick: () => { S.picked = null; renderSheet(); } }))));
       }
     }
+    const left = b.seat !== null && g.left && !g.over ? g.left[b.seat] : [];
+    if (left.length)
+      tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: `Still to choose: ${left.join(", ")}` })));
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
