@@ -132,6 +132,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert "Cat ✕ Ann" in page.locator("#score-sheet").inner_text()
     assert "not played" in page.locator("#score-sheet").inner_text()
     shot(page, "score-phone-sheet", full=True)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")  # no sideways scroll
 
     # Correct deal 2: Ann took 6 tricks, Dan 1.
     page.click("#score-sheet tr.deal[data-index='1']")
@@ -216,6 +217,7 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     page.click("[data-card='7C']")
     page.click("[data-card='2D']")
     shot(page, "score-phone-set-aside")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     page.click("text=These are the cards")
     page.click("[data-contract='no-hearts']")
     set_counts(page, "hearts", [2, 3, 4, 1, 3])
@@ -323,4 +325,5 @@ def test_scottish_silly_round(server: Server, browser: Browser) -> None:
     glyphs = [g for r in keeper.results for g in r.scottish.glyphs]
     assert glyphs and page.locator("#score-sheet .glyph").count() == len(glyphs)
     shot(page, "score-phone-scottish-sheet", full=True)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     assert not errors, errors

@@ -216,7 +216,7 @@ const S = {
   entry: {}, index: null, // the deal being filled in, and which past deal it corrects (null: a new one)
   outcome: {}, // the outcome's answers as they are being filled in
   draft: null, // the server's answer for the entry: needs, questions, preview
-  error: "", busy: false, picked: null, // picked: the past deal whose actions are open
+  error: "", saveError: "", busy: false, picked: null, // picked: the past deal whose actions are open
 };
 
 async function showGame(id) {
@@ -273,6 +273,7 @@ function notice(text, action = null) {
 // ------------------------------------------------------------------ one game: the deal being entered
 let draftSeq = 0;
 async function redraft() {
+  S.saveError = "";
   const body = { key: S.key, entry: structuredClone(S.entry) };
   if (S.index !== null) body.index = S.index;
   const seq = ++draftSeq;  // taps may outrun the server: only the answer to the latest entry is shown
@@ -338,9 +339,9 @@ async function send(change) {
     if (e.status === 409) {
       notice(e.message, el("button", { type: "button", class: "primary", textContent: "Reload",
         onclick: () => { S.game = null; reload(); } }));
-      S.error = "Not saved: " + e.message + " (your entry is kept: reload, then save it again).";
+      S.saveError = "Not saved: " + e.message + " (your entry is kept: reload, then save it again).";
     } else {
-      S.error = e.message;
+      S.saveError = `Not saved: ${e.message}`;  // the entry stays; the button stays, to try again
     }
     renderEntry();
     return false;
@@ -389,7 +390,7 @@ function renderEntry() {
     const qs = S.draft.questions || [];
     if (qs.length) outcomeStep(step, { questions: qs });
   }
-  parts.push(el("p", { class: "error", id: "entry-error", role: "alert", textContent: S.error }));
+  parts.push(el("p", { class: "error", id: "entry-error", role: "alert", textContent: S.error || S.saveError }));
   if (need.ask === "done" && S.draft.preview) parts.push(previewBox(S.draft.preview));
   const actions = el("div", { class: "entry-actions" });
   if (need.ask === "done") {
