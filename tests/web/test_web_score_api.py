@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from barbu import CHANCE, Match
 from barbu.scorekeeper.fromplay import entries_from_actions
 from barbu.web.app import create_app
+from barbu.web.scorekeeping import view_qr_svg
 from barbu.web.settings import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
@@ -134,6 +135,10 @@ def test_view_link_reads_but_cannot_change(client: TestClient) -> None:
     assert client.post(f"/api/score/{g['id']}/delete", json={"key": "guess"}).status_code == 403
     assert client.get(f"/score/view/{g['view_id']}/game.json").json()["entries"] == [NO_HEARTS]
     assert client.get("/score/view/nothing/game.json").status_code == 404
+    qr = client.get(f"/score/view/{g['view_id']}/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and qr.text.startswith("<svg")
+    assert qr.content == view_qr_svg(f"http://127.0.0.1/score/view/{g['view_id']}")  # the link itself, no key
+    assert client.get("/score/view/nothing/qr.svg").status_code == 404
 
 
 def test_stale_version_is_refused(client: TestClient) -> None:

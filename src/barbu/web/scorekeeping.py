@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import json
 import logging
 import time
@@ -32,6 +33,7 @@ from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+import segno
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -334,6 +336,14 @@ def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str] | None:
     return render_html(s).encode("utf-8"), "text/html; charset=utf-8"
 
 
+def view_qr_svg(url: str) -> bytes:
+    """A QR code of ``url`` as an SVG image (dark modules on white, a quiet zone of two modules)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff",
+                                    xmldecl=False, title="The read-only link")
+    return out.getvalue()
+
+
 # The printed sheet is a document of its own: its styles are inline and it runs no script at all.
 PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
              "base-uri 'none'; form-action 'none'")
@@ -560,9 +570,16 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
             headers["content-disposition"] = 'inline; filename="sheet.pdf"'
         return Response(body, media_type=media, headers=headers)
 
+    async def qr_code(request: Request) -> Response:
+        """The read-only link as a QR code, for the other players at the table to scan from the keeper's phone."""
+        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
+        return Response(view_qr_svg(str(request.url_for("score_view", view_id=book.view_id))),
+                        media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"})
+
     return [
         Route("/score", page),
-        Route("/score/view/{view_id}", page),
+        Route("/score/view/{view_id}", page, name="score_view"),
+        Route("/score/view/{view_id}/qr.svg", api(qr_code)),
         Route("/score/view/{view_id}/game.{kind:str}", api(export)),
         Route("/score/view/{view_id}/sheet.{kind:str}", api(printed)),
         Route("/score/{book_id}", page),

@@ -882,7 +882,12 @@ function renderTools() {
   const parts = [
     el("p", {}, "For the other players (read-only, updates by itself): ",
       el("a", { href: viewUrl, id: "view-link", textContent: viewUrl })),
-    copyButton("Copy the read-only link", viewUrl, "copy-view"),
+    el("div", { class: "share-row" },
+      el("img", { src: `/score/view/${g.view_id}/qr.svg`, alt: "QR code of the read-only link", class: "qr", width: 168, height: 168 }),
+      el("div", {}, el("p", { class: "muted small", textContent: "The other players scan this with their phones." }),
+        copyButton("Copy the read-only link", viewUrl, "copy-view"),
+        navigator.share ? el("button", { type: "button", textContent: "Share…", onclick: () =>
+          navigator.share({ title: g.title, text: "The score of our game", url: viewUrl }).catch(() => {}) }) : "")),
   ];
   if (!S.readOnly) {
     parts.push(el("p", { class: "muted small", textContent:
