@@ -43,8 +43,15 @@ async function api(url, body, headers = {}) {
   return data;
 }
 
-const signed = (x) => (typeof x === "number" && x > 0 ? `+${x}` : String(x));
+// Points come as numbers, or as exact fractions "145/2" (italian-six's series): shown as 72½.
 const num = (x) => (typeof x === "number" ? x : Number(String(x).split("/")[0]) / Number(String(x).split("/")[1] || 1));
+function fmt(x) {
+  if (typeof x === "number") return String(x);
+  const v = num(x), whole = Math.trunc(v), rest = Math.abs(v - whole);
+  const part = Math.abs(rest - .5) < 1e-9 ? "½" : rest ? String(rest.toFixed(2)).slice(1) : "";
+  return `${v < 0 && whole === 0 ? "-" : ""}${whole === 0 && part ? "" : whole}${part}`;
+}
+const signed = (x) => (num(x) > 0 ? `+${fmt(x)}` : fmt(x));
 
 // ------------------------------------------------------------------ home: the list, a new game, an import
 let catalogue = [];
@@ -367,9 +374,9 @@ function renderEntry() {
   if (need.ask === "over") {
     const [[best, top], ...rest] = S.game.standings;
     const tied = rest.filter(([, t]) => t === top).map(([s]) => playerName(s));
-    parts.push(el("p", { class: "winner", textContent: tied.length ? `${[playerName(best), ...tied].join(" and ")} share the first place with ${top}.` :
-      `${playerName(best)} wins with ${top}.` }),
-      el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${t}`).join(", ")}.` }));
+    parts.push(el("p", { class: "winner", textContent: tied.length ? `${[playerName(best), ...tied].join(" and ")} share the first place with ${fmt(top)}.` :
+      `${playerName(best)} wins with ${fmt(top)}.` }),
+      el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${fmt(t)}`).join(", ")}.` }));
     box.replaceChildren(...parts);
     return;
   }
@@ -702,7 +709,7 @@ function question(q) {
 function previewBox(p) {
   const d = p.deal;
   const rows = p.names.map((nm, s) => el("tr", {}, el("th", { textContent: nm }),
-    el("td", { class: "num", textContent: signed(d.scores[s]) }), el("td", { class: "num muted", textContent: String(p.totals[s]) })));
+    el("td", { class: "num", textContent: signed(d.scores[s]) }), el("td", { class: "num muted", textContent: fmt(p.totals[s]) })));
   return el("div", { class: "preview", id: "preview" },
     el("h3", { textContent: d.played === false ? "Not played: the points are shared" : "This deal scores" }),
     el("table", {}, el("tr", {}, el("th"), el("th", { textContent: "deal" }), el("th", { textContent: "total" })), ...rows),
@@ -718,7 +725,7 @@ function renderGame() {
     (g.over ? " · finished" : "") + (S.readOnly ? " · read-only, updates by itself" : "");
   $("standings").replaceChildren(...g.standings.map(([s, t], i) => el("li", { "data-seat": s },
     el("span", { class: "place", textContent: `${i + 1}` }), el("span", { class: "who", textContent: g.names[s] }),
-    el("strong", { class: "total", textContent: String(t) }))));
+    el("strong", { class: "total", textContent: fmt(t) }))));
   const tools = $("head-tools");
   tools.replaceChildren();
   if (!S.readOnly) {
@@ -765,12 +772,14 @@ function renderSheet() {
         const hit = parts.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0);
         what.append(el("small", { class: "muted", textContent: `${call}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${x}`).join(", ") : "0"}` }));
       }
+      if (d.series) what.append(el("small", { class: "muted", textContent:
+        `series: ${d.series.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0).map(([x, s]) => `${g.names[s]} ${signed(x)}`).join(", ") || "0"}` }));
       if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played: shared" }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
       const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
       const row = el("tr", { class: `deal${flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
         what, ...d.scores.map((x, s) => el("td", { class: `num${num(x) < 0 ? " neg" : ""}` },
-          el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: String(d.totals[s]) }))));
+          el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: fmt(d.totals[s]) }))));
       if (!S.readOnly) {
         row.tabIndex = 0;
         row.addEventListener("click", () => { S.picked = S.picked === i ? null : i; renderSheet(); });
@@ -795,7 +804,7 @@ function renderSheet() {
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
-    ...g.totals.map((t) => el("td", { class: "num total", textContent: String(t) }))));
+    ...g.totals.map((t) => el("td", { class: "num total", textContent: fmt(t) }))));
   if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: "No deal yet." }))));
   table.replaceChildren(head, ...bodies, foot);
   const doubled = g.deals.some((d) => d.doubles && d.doubles.length);
@@ -845,7 +854,7 @@ function renderChart() {
     svg.append(e);
     return e;
   };
-  for (const v of niceTicks(lo, hi)) {
+  for (const v of niceTicks(lo, hi)) {  // ticks: whole numbers
     add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis" });
     add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
   }
@@ -857,7 +866,7 @@ function renderChart() {
     add("circle", { cx: x(pts.length - 1), cy: y(pts[pts.length - 1]), r: 4, fill: COLOURS[s % 6] });
   });
   const legend = el("div", { class: "legend" }, ...g.names.map((nm, s) =>
-    el("span", { style: `--c:${COLOURS[s % 6]}` }, el("i"), `${nm} ${g.totals[s]}`)));
+    el("span", { style: `--c:${COLOURS[s % 6]}` }, el("i"), `${nm} ${fmt(g.totals[s])}`)));
   box.replaceChildren(svg, legend);
 }
 
