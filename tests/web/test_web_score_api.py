@@ -8,6 +8,8 @@ import random
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from barbu import CHANCE, Match
@@ -34,7 +36,8 @@ TRUMPS = {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outco
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     """The app on a fresh database: SQLite, and PostgreSQL where a URL is given (CI)."""
-    with TestClient(create_app(Settings(db_url=db_url)), base_url="http://127.0.0.1") as c:
+    app = create_app(Settings(db_url=db_url, kept_games_per_hour=0))  # the limit has a test of its own
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -240,3 +243,31 @@ def test_a_whole_game_played_then_kept(client: TestClient) -> None:
     g = r.json()
     r = change(client, g, game["version"], op="add", entry=NO_HEARTS)
     assert r.status_code == 422 and "over" in r.json()["error"]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(
+    ["", "S", "none", "J", "7C 2D", "no-hearts", "trumps", "domino", "aces+king", "5S", "Joker", "x" * 30]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(
+        ["hearts", "tricks", "AH", "KH", "QS", "order", "last", "rows", "melds", "piranha", "marriage"]), inner, max_size=4),
+    max_leaves=12)
+ENTRY = st.dictionaries(st.sampled_from(["contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer",
+                                         "cuts", "note", "zzz"]), JSON, max_size=6) | JSON
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rules=st.sampled_from(["classic", "scottish", "besigue", "french(players=5)",
+                              "classic(chinese_poker=true, ravage_city=true)", "italian-six"]),
+       entry=ENTRY, op=st.sampled_from(["draft", "add", "replace", "delete", "undo"]), index=JSON)
+def test_any_answers_get_a_plain_refusal_never_a_crash(client: TestClient, rules: str, entry: Any, op: str,
+                                                       index: Any) -> None:
+    names = ["Ann", "Bob"] if rules == "besigue" else NAMES + (["Eve"] if "players=5" in rules else [])
+    g = new_game(client, rules, names)
+    if op == "draft":
+        r = client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": entry, "index": index})
+    else:
+        r = change(client, g, 1, op=op, entry=entry, index=index)
+    assert r.status_code < 500, r.text
+    if r.status_code >= 400:
+        assert r.json()["error"]
+        game = client.get(f"/api/score/{g['id']}", headers={"x-score-key": g["key"]}).json()["game"]
+        assert game["version"] == 1 and game["deals"] == []  # a refusal changes nothing
