@@ -306,6 +306,7 @@ function answer(field, value) {
 }
 
 function clearFrom(field) {
+  S.pendingDoubles = null;
   for (const f of ORDER.slice(ORDER.indexOf(field))) delete S.entry[f];
   if (ORDER.indexOf(field) <= ORDER.indexOf("outcome")) S.outcome = {};
   S.draft = null;
@@ -314,6 +315,7 @@ function clearFrom(field) {
 
 function startNew() {
   openMelds.clear();
+  S.pendingDoubles = null;
   S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
   redraft();
 }
@@ -782,7 +784,11 @@ function renderSheet() {
           el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: fmt(d.totals[s]) }))));
       if (!S.readOnly) {
         row.tabIndex = 0;
+        row.title = `Deal ${d.number}: tap to correct or delete it`;
         row.addEventListener("click", () => { S.picked = S.picked === i ? null : i; renderSheet(); });
+        row.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); row.click(); }
+        });
       }
       tb.append(row);
       if (d.glyphs && d.glyphs.length)
