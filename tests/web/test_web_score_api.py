@@ -119,6 +119,9 @@ def test_edit_delete_undo(client: TestClient) -> None:
     assert len(game["deals"]) == 2 and game["entries"][0] == fixed
     game = change(client, g, game["version"], op="undo").json()["game"]
     assert game["entries"] == [NO_HEARTS, TRUMPS]
+    game = change(client, g, game["version"], op="title", title="  Friday at Anne's ").json()["game"]
+    assert game["title"] == "Friday at Anne's" and game["entries"] == [NO_HEARTS, TRUMPS] and game["undo"] == 2
+    assert change(client, g, game["version"], op="title", title=" ").status_code == 400
     r = change(client, g, game["version"], op="delete", index=7)
     assert r.status_code == 422 and "no deal 8" in r.json()["error"]
 

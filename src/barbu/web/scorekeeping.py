@@ -11,7 +11,8 @@ API (every request that changes or reads a game by its private id carries the ed
 - ``POST /api/score/import`` {text, format: json|csv, title, owner} → 201 like a new game
 - ``GET /api/score/{id}`` (header ``x-score-key``) → {game}: the sheet and what the next deal needs
 - ``POST /api/score/{id}/draft`` {key, entry, index?} → {needs, questions, preview}: nothing is saved
-- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo, index?, entry?} → {game}
+- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo|title, index?, entry?, title?}
+  → {game}
 - ``POST /api/score/{id}/delete`` {key} → {deleted}
 - ``GET /api/score/view/{view_id}`` → {game}: the sheet, without the private id
 - ``GET /score/view/{view_id}/game.json`` and ``game.csv``: the export files
@@ -55,7 +56,7 @@ STATIC = Path(__file__).with_name("static")
 UNDO_KEPT = 30  # changes a game remembers for "undo"
 MAX_NAME = 24
 MAX_OWNER = 100
-EDIT_OPS = ("add", "replace", "delete", "undo")
+EDIT_OPS = ("add", "replace", "delete", "undo", "title")
 ENTRY_ORDER = ("dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome")
 
 
@@ -384,6 +385,8 @@ def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeep
     if op not in EDIT_OPS:
         raise ScoreError(f"the change is one of {', '.join(EDIT_OPS)}")
     before = copy.deepcopy(keeper.entries)
+    if op == "title":  # a new name for the game: the deals are untouched
+        return keeper, undo
     if op == "undo":
         if not undo:
             raise ScoreError("there is nothing to undo")
@@ -535,7 +538,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
                                  "latest deals", 409)
         keeper = await asyncio.to_thread(keeper_of, book)
         keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
-        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version)
+        title = _text(data.get("title"), "the title", 120) if data.get("op") == "title" else None
+        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version, title)
         return no_store({"game": await asyncio.to_thread(book_json, saved, keeper, True)})
 
     async def api_delete(request: Request) -> Response:

@@ -731,6 +731,11 @@ function renderGame() {
   const tools = $("head-tools");
   tools.replaceChildren();
   if (!S.readOnly) {
+    tools.append(el("button", { type: "button", id: "rename", class: "link-button", textContent: "rename",
+      onclick: async () => {
+        const title = prompt("A name for this game:", g.title);
+        if (title && title.trim() && title.trim() !== g.title) await send({ op: "title", title: title.trim() });
+      } }));
     const what = g.undo_text || "";
     tools.append(el("button", { type: "button", id: "undo", textContent: "↶ Undo", disabled: !g.undo,
       title: what || "nothing to undo", "aria-label": what ? `Undo: ${what}` : "Undo",
