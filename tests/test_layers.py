@@ -18,7 +18,7 @@ FLOORS = [
     ("core",),
     ("classic",),
     ("scottish", "besigue"),
-    ("records", "games", "guide", "scorekeeper"),
+    ("records", "games", "guide", "scorekeeper", "solver"),
     ("agents",),
     ("arena",),
     ("cli", "tui", "web", "rl"),

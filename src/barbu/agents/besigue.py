@@ -350,8 +350,10 @@ class SearchAgent:
 
 def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
     """An agent by the same names as Barbu's: random, rule, search(samples=…, seconds=…)."""
-    from .base import parse_agent_spec
+    from .base import parse_agent_spec, plugin_factory
     kind, settings = parse_agent_spec(spec)
+    if "argument" in settings:
+        return plugin_factory(kind)(settings["argument"], seed, "besigue")
     if kind == "random":
         return RandomAgent(seed)
     if kind == "rule":

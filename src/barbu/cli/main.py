@@ -1,4 +1,4 @@
-"""The ``barbu`` command line: rules, selfplay, replay, show, play, arena and serve."""
+"""The ``barbu`` command line: rules, selfplay, replay, show, play, arena, serve and sheet."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from importlib.metadata import version
-from ..agents import AGENT_KINDS
+from ..agents import AGENT_KINDS, make_agent
 from ..agents.play import agent_for, play_out
 from ..arena.duplicate import split_bots
 from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
-from ..core.errors import BarbuError, RecordError, UnreadableFile
+from ..core.errors import AgentError, BarbuError, RecordError, UnreadableFile
 from ..games import game_kind, record_kind
 from ..classic.match import Match
 from ..classic.ruleset import preset, presets
@@ -26,6 +26,7 @@ from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
+from .sheets import add_sheet_arguments, cmd_sheet
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -166,6 +167,9 @@ def print_final(m: Match) -> None:
 
 # ---------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
+    if getattr(args, "sheet", None):
+        from .sheets import replay_sheet
+        return replay_sheet(args, console, err)
     if record_kind(args.record).name == "besigue":
         return _besigue_cli().cmd_replay(args, console, err)
     record = read_record(args.record)
@@ -370,6 +374,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- serve
+def _player_problem(spec: str) -> str | None:
+    """Why a computer player can sit at no game of the house, or None when it sits at one."""
+    from ..agents.besigue import make_besigue_agent
+    try:
+        make_agent(spec, 0)
+        return None
+    except AgentError as e:
+        try:
+            make_besigue_agent(spec, 0)
+            return None
+        except AgentError:
+            return str(e)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from ..web.server import serve
@@ -397,12 +415,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         err.print(f"barbu: error: --port is a port number from 1 to 65535, not {args.port}")
         return 2
+    players = []
+    for text in args.player or ():
+        name, eq, spec = text.partition("=")
+        name = name.strip().lower()
+        if not eq or not re.fullmatch(r"[a-z][a-z0-9-]{0,23}", name) or name in AGENT_KINDS or not spec.strip():
+            err.print(f"barbu: error: --player takes NAME=PLAYER with a new short name, e.g. "
+                      f"learned=policy:classic.npz, not {text!r}")
+            return 2
+        problem = _player_problem(spec.strip())
+        if problem:
+            err.print(f"barbu: error: --player {name}: {problem}")
+            return 2
+        players.append((name, spec.strip()))
     settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
+                        players=players,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -430,7 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--players", type=int, help="number of players, where the family allows a choice")
     s.add_argument("--seed", type=int, default=None, help="seed for the deal and the players")
     s.add_argument("--bots", default="random", help="computer players by seat, comma-separated (one name: "
-                   "all seats), from: random, rule, search, e.g. rule,random,random,random")
+                   "all seats), from: random, rule, search, e.g. rule,random,random,random; a trained "
+                   "policy: policy:FILE.npz (docs/rl.md)")
     s.add_argument("--out", help="write the match record (JSON Lines) here")
     s.add_argument("--text", help="also write the readable text form here")
     s.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
@@ -438,7 +471,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="replay a record: deal-by-deal scores, totals, consistency")
     rp.add_argument("record")
+    add_sheet_arguments(rp, replay=True)
     rp.set_defaults(func=cmd_replay)
+
+    sht = sub.add_parser("sheet", help="print a blank score sheet (PDF, print-ready HTML or text) for a preset")
+    sht.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
+    sht.add_argument("--players", type=int, help="number of players, where the family allows a choice")
+    sht.add_argument("--sets", type=int, help="Scottish game: the number of Sets on the sheet")
+    sht.add_argument("-o", "--out", help="the file to write: .pdf, .html or .txt (default: text on the terminal)")
+    add_sheet_arguments(sht)
+    sht.set_defaults(func=lambda a: cmd_sheet(a, console))
 
     sh = sub.add_parser("show", help="show one deal of a record, or the whole record as text")
     sh.add_argument("record")
@@ -449,7 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
     ar.add_argument("--players", type=int, help="number of players, where the family allows a choice")
     ar.add_argument("--bots", default="rule", help="one computer player per seat, comma-separated, e.g. "
-                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats)")
+                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats); "
+                    "a trained policy: policy:FILE.npz (docs/rl.md)")
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (boards) to play (default 100)")
     ar.add_argument("--seed", type=int, default=1, help="first match seed (default 1)")
     ar.add_argument("--workers", type=int, default=0, help="worker processes (default: every core)")
@@ -466,7 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "barbu-game.jsonl, or the next free name: a saved match is never overwritten)")
     pl.add_argument("--resume", help="resume the match in this record file")
     pl.add_argument("--opponents", help="strength of the computer players: one for all, or one per computer "
-                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)})")
+                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)}, or a "
+                                        "trained policy: policy:FILE.npz)")
     pl.add_argument("--delay", type=float, default=0.6,
                     help="seconds between computer moves, so you can follow them (default 0.6; 0 for none)")
     pl.add_argument("--start", action="store_true", help="skip the setup screen and start at once")
@@ -489,6 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--deal-pause", type=float, default=2.0,
                     help="seconds between deals when people play, to see the last trick (default 2)")
     sv.add_argument("--stand-in", choices=AGENT_KINDS, help="strength of the stand-in for a disconnected player")
+    sv.add_argument("--player", action="append", metavar="NAME=PLAYER",
+                    help="offer a computer player of your own in the lobby under NAME, e.g. "
+                         "learned=policy:classic.npz (a trained policy; repeatable)")
     sv.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                     help="another origin whose pages may connect, e.g. the public address behind a proxy "
                          "(repeatable; the server's own origin is always allowed)")
@@ -517,6 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"unfinished tables the server holds at once (default {d.max_tables})")
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     sv.set_defaults(func=cmd_serve)
+
+    from . import score
+    score.add_parser(sub)
     return p
 
 

@@ -123,6 +123,9 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         con.print(f"There is no seat {args.seat}: seats are 0 to {m.n - 1}.")
         return 2
     seat = args.seat
+    # the computer players first: a bad name or policy file is refused before any file is written
+    kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
+    bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     if args.resume:
         save = Path(args.resume)
     else:
@@ -133,8 +136,6 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
         write_record(m, save)
         con.print(f"This match is saved to {save}.")
-    kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
-    bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     con.print(f"You are seat {seat}, playing {m.rules} against {len(bots)} computer players. Type 'help'.")
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)

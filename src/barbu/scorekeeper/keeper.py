@@ -33,8 +33,6 @@ from ..scottish.match import ScottishMatch, call_choices
 from ..scottish.pack import BRIDGE, Cut, PackDraw, parse_pack
 from .questions import OutcomeError, Question, counted_outcome, questions
 
-ENTRY_KEYS = frozenset({"contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer", "cuts", "note"})
-
 
 class KeeperError(ValueError):
     """An entry the rules or the deck refuse.  ``deal`` is the 1-based deal it concerns (None: the game)."""
@@ -64,6 +62,9 @@ class Needs:
     owed: dict[int, int] = field(default_factory=dict)  # doubles each seat still owes the declarer
     questions: tuple[Question, ...] = ()
     where: str = ""  # the Scottish game's Set and Round
+    contract: str | None = None  # once settled (by the declarer, or by the Silly Round's cuts)
+    contract_name: str | None = None
+    cut_for: str = ""  # the Silly Round's cut being asked for: "calls" or "passes"
 
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -132,7 +133,7 @@ class Keeper:
         """What the next deal needs, given what has been filled in so far (``partial``)."""
         m = self.match.clone()
         try:
-            return _feed(m, dict(partial or {}), self.names, len(self.results) + 1, {}, partial=True)
+            return _feed(m, dict(partial or {}), self.names, len(self.results) + 1, [], partial=True)
         except KeeperError as e:
             e.deal = len(self.results) + 1
             raise
@@ -186,11 +187,6 @@ class Keeper:
         for i, entry in enumerate(entries):
             if m.phase == OVER:
                 raise KeeperError(f"the game is over after {i} deals: there is no deal {i + 1}", i + 1)
-            if not isinstance(entry, dict):
-                raise KeeperError("a deal is entered as a set of named answers", i + 1)
-            unknown = set(entry) - ENTRY_KEYS
-            if unknown:
-                raise KeeperError(f"unknown field(s) {', '.join(sorted(unknown))}", i + 1)
             notes: list[str] = []
             before = len(m.results)
             try:
@@ -286,16 +282,43 @@ def _apply(m: Match, action: Any, names: Sequence[str], who: str = "") -> None:
         raise KeeperError((who + ": " if who else "") + _entry_error(str(e), names)) from None
 
 
+_SHAPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "contract": ((str,), "a contract's name"), "trump": ((str,), "a suit (S, H, D, C) or none"),
+    "rank": ((str, int), "a rank such as 7 or J"), "doubles": ((list, tuple), "a list of doubles"),
+    "set_aside": ((str, list, tuple), "the cards set aside, like 7C 2D"), "dealer": ((int,), "a player"),
+    "cuts": ((list, tuple), "a list of the cards cut, like 5S or Joker"), "outcome": ((dict,), "the answers"),
+    "note": ((str,), "a text"),
+}
+
+
+def _check_shape(entry: Any) -> None:
+    """Each field of an entry has the type a form sends; anything else is refused in words."""
+    if not isinstance(entry, dict):
+        raise KeeperError("a deal is entered as a set of named answers")
+    for key, value in entry.items():
+        if key not in _SHAPES:
+            raise KeeperError(f"unknown field {key!r}")
+        kinds, words = _SHAPES[key]
+        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
+            raise KeeperError(f"{key}: {value!r} is not {words}")
+    for x in entry.get("cuts") or ():
+        if not isinstance(x, str):
+            raise KeeperError(f"cuts: {x!r} is not a card of the Unused Pack")
+
+
 def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[str], partial: bool) -> Needs:
     """Apply one entry to the match as far as it goes; returns what is still needed (``done`` when scored)."""
+    _check_shape(entry)
     n = m.n
     scottish = isinstance(m, ScottishMatch)
     start = len(m.results)
     where = _where(m) if scottish else ""
 
     def needs(ask: str, **kw: Any) -> Needs:
+        c = m.contract if len(m.results) == start and m.phase not in (DRAW, DEAL, OVER) else None
         return Needs(number, ask, dealer=m.dealer if m.dealer >= 0 else None,
-                     declarer=m.declarer if m.declarer >= 0 else None, where=where, **kw)
+                     declarer=m.declarer if m.declarer >= 0 else None, where=where,
+                     contract=c.key if c else None, contract_name=c.name if c else None, **kw)
 
     if m.phase == OVER:
         return needs("over")
@@ -334,7 +357,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         if not cuts:
             if not partial:
                 raise KeeperError("the cuts of the Unused Pack are missing")
-            return needs("cuts")
+            return needs("cuts", cut_for=m.cut_for)
         text = cuts.pop(0)
         try:
             card = parse_pack(str(text))
@@ -476,4 +499,4 @@ def _where(m: ScottishMatch) -> str:
     return f"Set {st.set_no + 1}, {rnd}"
 
 
-__all__ = ["Keeper", "KeeperError", "Needs", "Question", "ENTRY_KEYS"]
+__all__ = ["Keeper", "KeeperError", "Needs", "Question"]

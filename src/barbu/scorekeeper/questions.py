@@ -78,9 +78,9 @@ def _named_cards(contract: Contract, in_play: int) -> tuple[list[int], list[int]
     pointed = [c for c, v in contract.card_points if v and in_play >> c & 1]
     hearts = [c for c in pointed if c // 13 == HEARTS]
     others = [c for c in pointed if c // 13 != HEARTS]
-    if len(hearts) >= 2:
-        values = Counter(contract.card_value[h] for h in hearts)
-        common = max(values, key=lambda v: (values[v], -abs(v)))
+    values = Counter(contract.card_value[h] for h in hearts)
+    common = max(values, key=lambda v: (values[v], -abs(v))) if values else 0
+    if values and values[common] >= 2:  # several hearts alike: count them, ask for the others one by one
         odd = [h for h in hearts if contract.card_value[h] != common]
         return hearts, sorted(odd + others, key=lambda c: (c // 13, -(c % 13)))
     return [], sorted(hearts + others, key=lambda c: (c // 13, -(c % 13)))

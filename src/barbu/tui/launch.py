@@ -19,7 +19,8 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
     """``rule`` (every computer seat) or ``random,rule,search`` (the computer seats in order)."""
     if not text:
         return {}
-    kinds = [k.lower() for k in split_bots(text) if k]  # names, with settings such as search(samples=20)
+    # names, with settings such as search(samples=20); a kind:argument player keeps its argument as written
+    kinds = [k if ":" in k else k.lower() for k in split_bots(text) if k]
     others = [s for s in range(players) if s != seat]
     if len(kinds) == 1:
         return {s: kinds[0] for s in others}

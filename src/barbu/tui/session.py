@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import AGENT_KINDS, make_agent
+from ..agents.base import is_computer_player
 from ..core.errors import BarbuError, RulesetError
 from ..classic.match import CHANCE, DealResult, Match
 from ..records.barbu import read_record, replay, write_record
@@ -57,8 +58,10 @@ class Settings:
         if not 0 <= self.seat < n:
             raise RulesetError(f"there is no seat {self.seat}: seats are 0 to {n - 1}")
         for s, kind in self.opponents.items():
-            if kind not in AGENT_KINDS:
+            if not is_computer_player(kind):
                 raise RulesetError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+            if kind not in AGENT_KINDS:
+                make_agent(kind)  # a kind:argument player reads its file now: AgentError says what is wrong
             if not 0 <= s < n:
                 raise RulesetError(f"there is no seat {s}: seats are 0 to {n - 1}")
         if self.delay < 0:
@@ -100,7 +103,7 @@ class Session:
         if seat is None:
             seat = int(saved.get("seat", 0))
         # A strength this installation lacks (a record from a newer version) falls back to the default.
-        kinds = {int(k): str(v) for k, v in (saved.get("opponents") or {}).items() if v in AGENT_KINDS}
+        kinds = {int(k): str(v) for k, v in (saved.get("opponents") or {}).items() if is_computer_player(str(v))}
         kinds.update(opponents or {})
         settings = Settings(rules=match.rules, seat=seat, opponents=kinds, save=Path(path))
         settings.check()

@@ -157,7 +157,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return page("besigue.html" if t.web.name == "besigue" else "table.html")
 
     async def api_options(request: Request) -> Response:
-        return JSONResponse({"presets": options_catalogue(), "strengths": list(AGENT_KINDS)})
+        return JSONResponse({"presets": options_catalogue(), "strengths": settings.strengths()})
 
     async def read_json(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings):

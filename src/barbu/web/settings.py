@@ -34,3 +34,14 @@ class Settings:
     connections_per_address: int = 64  # WebSocket connections open at once from one address
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
+    # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.
+    # ("learned", "policy:classic.npz") from ``barbu serve --player learned=policy:classic.npz``.
+    players: tuple[tuple[str, str], ...] = ()
+
+    def strengths(self) -> list[str]:
+        """The computer players a table may seat, by the names the pages show."""
+        return list(AGENT_KINDS) + [name for name, _ in self.players]
+
+    def player_spec(self, strength: str) -> str:
+        """What a strength names: an operator's player's own spec, or the strength itself."""
+        return dict(self.players).get(strength, strength)

@@ -27,7 +27,7 @@ import orjson
 
 from ..agents import AGENT_KINDS, Agent
 from ..core.chance import keyed_chance
-from ..core.errors import BarbuError, IllegalAction
+from ..core.errors import AgentError, BarbuError, IllegalAction
 from ..core.game import CHANCE
 from ..games import game_kind, open_game
 from .games import web_game
@@ -246,7 +246,7 @@ class Table:
                        "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
                        "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
             "spectators": len(self.spectators), "version": self.version,
-            "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": list(AGENT_KINDS),
+            "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
             **self.web.info(),
         }
 
@@ -284,8 +284,14 @@ class Table:
                 "the player who created this table or a seated player"
             raise TableError(f"only {who} may give seats to computer players", 403)
         s = self._open_seat(seat)
-        if strength not in AGENT_KINDS:
-            raise TableError(f"unknown computer player {strength!r}; choose from: {', '.join(AGENT_KINDS)}")
+        if strength not in self.settings.strengths():
+            raise TableError(f"unknown computer player {strength!r}; "
+                             f"choose from: {', '.join(self.settings.strengths())}")
+        if strength not in AGENT_KINDS:  # an operator's own player: check it plays this game
+            try:
+                self.web.agent(self.settings.player_spec(strength), 0)
+            except AgentError as e:
+                raise TableError(f"{strength}: {e}") from None
         if self.bot_address is None:
             self.bot_address = address
         s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
@@ -521,7 +527,12 @@ class Table:
         s = self.seats[seat]
         kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
         if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
-            s.agent = self.web.agent(kind, (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF)
+            seed = (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF
+            try:
+                s.agent = self.web.agent(self.settings.player_spec(kind), seed)
+            except AgentError:  # an operator's player this server was not started with: the stand-in plays
+                log.warning("table %s: no computer player %r here; the stand-in plays seat %s", self.id, kind, seat)
+                s.agent = self.web.agent(self.settings.stand_in, seed)
             setattr(s.agent, "kind_name", kind)
         view = m.view(seat)
         try:

@@ -1,0 +1,181 @@
+"""``barbu score``: keep the score of a game played with real cards, in the terminal or from scripts.
+
+Without a subcommand it opens the terminal scorekeeper; ``list``, ``show``,
+``export``, ``import``, ``add`` and ``delete`` work on the same database
+(default ``barbu-web.db`` here, as ``barbu serve``) for scripts.
+Exit codes: 0 done, 1 refused (the rules, the deck or the database said no), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..scorekeeper import KeeperError
+from ..tui.score_files import PRINT_FORMATS, export_text, import_text, printable
+from ..tui.score_sheet import full_sheet, game_line
+from ..tui.score_store import ScorebookError, ScoreStore
+
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = 1) -> int:
+    err.print(f"barbu score: error: {message}", soft_wrap=True, markup=False, highlight=False)
+    return code
+
+
+def find(store: ScoreStore, book_id: str):
+    """The book by its id, or by a unique start of it (ids are long; a scorer types a few characters)."""
+    try:
+        return store.open(book_id)
+    except ScorebookError:
+        matches = [b for b in store.list() if b.id.startswith(book_id)] if len(book_id) >= 3 else []
+        if len(matches) != 1:
+            raise
+        return store.open(matches[0].id)
+
+
+def cmd_list(store: ScoreStore, args: argparse.Namespace) -> int:
+    books = store.list()
+    if not books:
+        console.print(f"No kept game in {store.shown_url} yet. Start one with [bold]barbu score[/bold] "
+                      "or [bold]barbu score import FILE[/bold].")
+        return 0
+    t = Table(title=f"Kept games in {store.shown_url}", title_justify="left")
+    for col in ("id", "title", "rules", "players", "deals", "changed"):
+        t.add_column(col, justify="right" if col == "deals" else "left", no_wrap=col in ("id", "changed"))
+    for b in books:
+        s = b.summary()
+        t.add_row(b.id, b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
+                  b.updated_at.strftime("%Y-%m-%d %H:%M"))
+    console.print(t)
+    return 0
+
+
+def cmd_show(store: ScoreStore, args: argparse.Namespace) -> int:
+    book, keeper = find(store, args.id)
+    console.print(full_sheet(keeper, f"{book.title} — {game_line(keeper)}"))
+    return 0
+
+
+def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
+    book, keeper = find(store, args.id)
+    text = export_text(keeper, args.format)
+    if args.output and args.output != "-":
+        Path(args.output).write_text(text, encoding="utf-8")
+        err.print(f"{book.title}: {len(keeper.entries)} deal(s) written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_print(store: ScoreStore, args: argparse.Namespace) -> int:
+    book, keeper = find(store, args.id)
+    data = printable(keeper, args.format)
+    if args.output and args.output != "-":
+        Path(args.output).write_bytes(data)
+        err.print(f"{book.title}: the sheet written to {args.output}")
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return fail(f"cannot read {args.file}: {e}", 2)
+    keeper = import_text(text, args.file)
+    title = args.title or (path.stem if args.file != "-" else "Imported game")
+    book = store.create(keeper, title)
+    console.print(f"imported {title!r} ({keeper.rules}, {len(keeper.entries)} deal(s)) as {book.id}")
+    return 0
+
+
+def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
+    try:
+        entry = json.loads(args.entry)
+    except ValueError as e:
+        return fail(f"--entry is not JSON: {e}", 2)
+    book, keeper = find(store, args.id)
+    keeper.add(entry)
+    store.save(book, keeper)
+    r = keeper.results[-1]
+    number = r["deal"] if isinstance(r, dict) else r.number
+    scores = r["scores"] if isinstance(r, dict) else r.added
+    console.print(f"deal {number} added: " + ", ".join(f"{n} {x}" for n, x in zip(keeper.names, scores))
+                  + "; totals " + ", ".join(f"{n} {x}" for n, x in zip(keeper.names, keeper.totals)))
+    for note in keeper.flags.get(number, []):
+        console.print(f"flag: {note}")
+    return 0
+
+
+def cmd_delete(store: ScoreStore, args: argparse.Namespace) -> int:
+    book, _ = find(store, args.id)
+    if not args.yes:
+        return fail(f"deleting {book.title!r} cannot be undone: add --yes to delete it", 2)
+    store.delete(book.id)
+    console.print(f"deleted {book.title!r}")
+    return 0
+
+
+def cmd_app(store: ScoreStore, args: argparse.Namespace) -> int:
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return fail("the scorekeeper needs a terminal; for scripts use barbu score list|show|export|import|add", 2)
+    from ..tui.score_app import ScoreApp
+    return ScoreApp(store).run() or 0
+
+
+COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add, "print": cmd_print,
+            "delete": cmd_delete}
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    try:
+        store = ScoreStore(args.db)
+    except Exception as e:  # a database that cannot be opened: say which, in plain words
+        return fail(f"cannot open the database {args.db or 'barbu-web.db'}: {e}", 1)
+    func = COMMANDS.get(args.score_command, cmd_app)
+    try:
+        return func(store, args)
+    except KeeperError as e:
+        return fail(str(e), 1)
+    except ScorebookError as e:
+        return fail(str(e), 1)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    sc = sub.add_parser("score", help="keep the score of a game played with real cards (terminal app, or "
+                                      "list/show/export/import/add for scripts)")
+    sc.add_argument("--db", help="database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
+                                 "or postgresql://user:password@host/dbname")
+    ss = sc.add_subparsers(dest="score_command", metavar="SUBCOMMAND")
+    ss.add_parser("list", help="the kept games, newest first")
+    p = ss.add_parser("show", help="a kept game's sheet, standings and totals as text")
+    p.add_argument("id", help="the game's id (or the start of it)")
+    p = ss.add_parser("export", help="write a kept game as JSON or CSV")
+    p.add_argument("id")
+    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p = ss.add_parser("print", help="the printable sheet of a kept game, as PDF or print-ready HTML")
+    p.add_argument("id")
+    p.add_argument("--format", choices=PRINT_FORMATS, default="pdf")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p = ss.add_parser("import", help="keep a game from an exported JSON or CSV file")
+    p.add_argument("file", help="the file (- for standard input)")
+    p.add_argument("--title", help="the game's title (default: the file's name)")
+    p = ss.add_parser("add", help="enter the next deal, given as a JSON entry")
+    p.add_argument("id")
+    p.add_argument("--entry", required=True, help='the deal, e.g. \'{"contract": "no-king", "doubles": [], '
+                                                  '"outcome": {"KH": 2}}\'')
+    p = ss.add_parser("delete", help="delete a kept game")
+    p.add_argument("id")
+    p.add_argument("--yes", action="store_true", help="really delete it")
+    sc.set_defaults(func=cmd_score, score_command=None)

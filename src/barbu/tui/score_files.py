@@ -1,0 +1,55 @@
+"""A kept game to and from files: JSON and CSV (``barbu.scorekeeper.exchange``) and the printable sheet.
+
+Shared by ``barbu score``'s subcommands and its terminal app, so both write
+the same files.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..scorekeeper import AnyKeeper, KeeperError
+from ..scorekeeper import exchange
+
+FORMATS = ("json", "csv")
+PRINT_FORMATS = ("pdf", "html")
+
+
+def export_text(keeper: AnyKeeper, fmt: str) -> str:
+    return exchange.to_csv(keeper) if fmt == "csv" else exchange.to_json(keeper) + "\n"
+
+
+def import_text(text: str, name: str = "") -> AnyKeeper:
+    """A kept game from an exported file: CSV when it looks like one, else JSON.  Raises `KeeperError`."""
+    if name.lower().endswith(".csv") or text.lstrip().startswith("barbu-scorekeeper,"):
+        return exchange.from_csv(text)
+    return exchange.from_json(text)
+
+
+def printable(keeper: AnyKeeper, fmt: str) -> bytes:
+    """The game's printable sheet as PDF or print-ready HTML.
+
+    The sheets are another branch's work (``barbu.scorekeeper.sheet``: `sheet_for` and its renderers);
+    this is the one place the terminal calls them, to be wired when they are merged.
+    """
+    try:
+        from ..scorekeeper import sheet as sheets  # type: ignore[attr-defined]
+    except ImportError:
+        raise KeeperError("printable sheets are not part of this version of barbu yet: export the game as "
+                          "CSV or JSON instead") from None
+    sheet = sheets.sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
+    if fmt == "pdf":
+        return sheets.render_pdf(sheet)
+    return sheets.render_html(sheet).encode("utf-8")
+
+
+def file_name(title: str, suffix: str, folder: Path = Path(".")) -> Path:
+    """A free file name from the game's title: ``friday-at-ann-s.csv``, ``friday-at-ann-s-2.csv``…"""
+    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "game"
+    path = folder / f"{stem}.{suffix}"
+    i = 2
+    while path.exists():
+        path = folder / f"{stem}-{i}.{suffix}"
+        i += 1
+    return path
