@@ -312,13 +312,14 @@ def test_scottish_silly_round(server: Server, browser: Browser) -> None:
     page.wait_for_selector("text=Cut so far: 3♠, 4♠, 6♠")
     shot(page, "score-phone-silly-round")
     page.click("[data-cut='2H']")  # red: no passing
-    set_counts(page, "hearts", [1, 1, 0, 0])
-    for card, seat in (("KH", 0), ("QS", 2), ("QD", 3), ("QC", 0)):
+    page.locator("#entry .answered", has_text="King of hearts + Queens").wait_for()  # settled by the cuts
+    assert "3♠, 4♠, 6♠, 2♥" in page.locator("#entry").inner_text()
+    for card, seat in (("KH", 0), ("QH", 1), ("QS", 2), ("QD", 3), ("QC", 0)):
         page.click(f".question[data-key='{card}'] [data-seat='{seat}']")
     page.click(".question[data-key='piranha'] >> text=No")
     save(page, len(entries) + 1)
     keeper.add({"dealer": 2, "cuts": ["3S", "4S", "6S", "2H"],
-                "outcome": {"hearts": [1, 1, 0, 0], "KH": 0, "QS": 2, "QD": 3, "QC": 0, "piranha": False}})
+                "outcome": {"KH": 0, "QH": 1, "QS": 2, "QD": 3, "QC": 0, "piranha": False}})
     assert sheet_totals(page) == [int(t) for t in keeper.totals]
     sheet = page.locator("#score-sheet").inner_text()
     assert "Set 1, Silly Round" in sheet and "Set 1, Player Round 1" in sheet

@@ -42,9 +42,8 @@ from starlette.routing import Route
 from ..classic.contracts import SCOTTISH_CALL_NAMES
 from ..core import safejson
 from ..records.barbu import number_out
-from ..scorekeeper import AnyKeeper, KeeperError, Needs, keeper_from_dict, new_keeper
+from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
-from ..scorekeeper.keeper import Keeper, _feed
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import Scorebook, ScorebookError, Scorebooks
 from .settings import Settings
@@ -71,26 +70,6 @@ class ScoreError(Exception):
 # ---------------------------------------------------------------------- the sheet as the page shows it
 def _num(x: Any) -> Any:
     return number_out(x)
-
-
-def needs_of(keeper: AnyKeeper, partial: dict) -> Needs:
-    """What the next deal still needs.
-
-    `Keeper.needs` on main hands the engine a dict where its notes go (a list), so it stumbles
-    whenever a partial entry makes a note: a missed doubling obligation, a negative contract nobody
-    doubled.  Until that one-character fix lands, such a case is asked again the same way with a list.
-    """
-    try:
-        return keeper.needs(partial)
-    except AttributeError:
-        if not isinstance(keeper, Keeper):
-            raise
-        try:
-            return _feed(keeper.match.clone(), dict(partial), keeper.names, len(keeper.results) + 1, [],
-                         partial=True)
-        except KeeperError as e:
-            e.deal = len(keeper.results) + 1
-            raise
 
 
 def _barbu_deal(keeper: Any, r: Any, run: list) -> dict[str, Any]:
@@ -162,7 +141,7 @@ def book_json(book: Scorebook, keeper: AnyKeeper, private: bool) -> dict[str, An
         out["undo_text"] = undo_text(undo[-1], keeper.entries)
     if private:
         out["id"] = book.id
-        out["next"] = _jsonable(needs_of(keeper, {}).to_dict())
+        out["next"] = _jsonable(keeper.needs({}).to_dict())
     else:
         out.pop("entries")
     return out
@@ -225,12 +204,10 @@ def _index(value: Any) -> int:
 
 
 def _entry(value: Any) -> dict:
-    """A deal's answers, checked for shape before the keeper reads them (it checks their meaning)."""
+    """A deal's answers: the keeper checks each field; the answers inside the outcome are checked here
+    for shape (numbers, players, texts, yes/no, lists or tables of them) before the keeper reads them."""
     if not isinstance(value, dict):
         raise ScoreError("a deal is sent as a set of named answers (a JSON object)")
-    for field, ok, what in ENTRY_SHAPES:
-        if field in value and value[field] is not None and not ok(value[field]):
-            raise ScoreError(f"the deal's {field.replace('_', ' ')} must be {what}")
     outcome = value.get("outcome")
     if isinstance(outcome, dict):
         for k, v in outcome.items():
@@ -252,22 +229,6 @@ def _answer_ok(v: Any, depth: int = 0) -> bool:
     if depth < 2 and isinstance(v, dict):
         return all(isinstance(k, str) and _is_int(x) for k, x in v.items())
     return False
-
-
-ENTRY_SHAPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
-    ("contract", lambda v: isinstance(v, str), "a contract's name"),
-    ("trump", lambda v: isinstance(v, str), "a suit (S, H, D, C) or none"),
-    ("rank", lambda v: isinstance(v, str), "a rank such as 7 or J"),
-    ("set_aside", lambda v: isinstance(v, str) or isinstance(v, list) and all(isinstance(c, str) for c in v),
-     "the cards left out, such as 7C 2D"),
-    ("cuts", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of cards cut"),
-    ("dealer", _is_int, "one of the players"),
-    ("doubles", lambda v: isinstance(v, list) and all(
-        isinstance(d, list) and len(d) in (2, 3) and _is_int(d[0]) and _is_int(d[1])
-        and (len(d) == 2 or isinstance(d[2], bool)) for d in v), "a list of [doubler, doubled, redoubled]"),
-    ("outcome", lambda v: isinstance(v, dict), "a set of answers"),
-    ("note", lambda v: isinstance(v, str), "a text"),
-)
 
 
 def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
@@ -359,10 +320,10 @@ def draft(keeper: AnyKeeper, entry: dict, index: int | None) -> dict[str, Any]:
         if not 0 <= index < len(keeper.entries):
             raise ScoreError(f"there is no deal {index + 1}")
         base = keeper_from_dict({**keeper.to_dict(), "entries": keeper.entries[:index]})
-    need = needs_of(base, entry)
+    need = base.needs(entry)
     out: dict[str, Any] = {"needs": _jsonable(need.to_dict()), "questions": _jsonable(need.to_dict()["questions"])}
     if need.ask == "done" and "outcome" in entry:
-        before = needs_of(base, {k: v for k, v in entry.items() if k != "outcome"})
+        before = base.needs({k: v for k, v in entry.items() if k != "outcome"})
         out["questions"] = _jsonable(before.to_dict()["questions"])
     if need.ask == "done":
         trial = keeper_from_dict(keeper.to_dict())

@@ -391,6 +391,9 @@ function renderEntry() {
       el("button", { type: "button", class: "link-button", textContent: "change", "aria-label": `Change ${STEP_NAMES[f]}`,
         onclick: () => clearFrom(f) })));
   }
+  if (need.contract_name && !("contract" in S.entry))  // settled by the Silly Round's cuts
+    parts.push(el("div", { class: "answered" }, el("span", { class: "muted", textContent: "Contract" }),
+      el("strong", { textContent: need.contract_name }), el("span", { class: "muted small", textContent: "from the cuts" })));
   const step = el("div", { class: "step", "data-ask": need.ask });
   parts.push(step);
   const render = STEPS[need.ask];
@@ -419,20 +422,21 @@ function renderEntry() {
 function answerText(f, v) {
   if (f === "dealer") return playerName(v);
   if (f === "contract") {
-    const d = S.draft && S.draft.preview && S.draft.preview.deal;
-    const past = S.index !== null ? S.game.deals[S.index] : null;
-    return contractName(v) || (d && d.contract === v && d.name) || (past && past.contract === v && past.name) || v;
+    const need = S.draft && S.draft.needs;
+    return (need && need.contract === v && need.contract_name) || contractNames[v] || v;
   }
   if (f === "trump") return v === "none" ? "No trumps" : `${SYMBOLS[v]} ${SUIT_WORDS[v]}`;
   if (f === "rank") return rankLabel(v);
   if (f === "set_aside") return v.split(" ").filter(Boolean).map(cardLabel).join(" ");
-  if (f === "cuts") return v.join(", ");
+  if (f === "cuts") return v.map(cutLabel).join(", ");
   if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : "none";
   return String(v);
 }
 
-const contractNames = {};
-function contractName(key) { return contractNames[key]; }
+const contractNames = {};  // key -> name, as the contract step offered them
+
+// A card of the Unused Pack as people say it: 3♠, Joker, Bridge.
+const cutLabel = (c) => (/^[2-6][SHDC]$/.test(c) ? `${c[0]}${SYMBOLS[c[1]]}` : c);
 
 function doubleText([a, b, re]) {
   return `${playerName(a)} ${re ? "✕✕" : "✕"} ${playerName(b)}`;
@@ -474,16 +478,17 @@ const STEPS = {
     refresh();
     step.append(el("h3", { textContent: `The ${need.set_aside} card(s) left out face up` }), grid, count, next);
   },
-  cuts(step) {
+  cuts(step, need) {
     // The Silly Round: each card cut from the Unused Pack, tapped in order, until the calls and pass-ons are settled.
     const cuts = S.entry.cuts || [];
+    const forWhat = need.cut_for === "passes" ? "The next cut settles the passing: black, each player passes 3 cards; red, no (more) passing." :
+      need.cut_for === "calls" ? "The next cut is for the calls: 2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks, Joker all that is left, Bridge Double Patience." : "";
     const pack = [];
     for (const suit of "SHDC") for (const r of "23456") pack.push([r + suit, `${r}${SYMBOLS[suit]}`, isRed(r + suit)]);
     pack.push(["Joker", "Joker", false], ["Bridge", "Bridge", false]);
     step.append(el("h3", { textContent: "The Silly Round: tap each card cut from the Unused Pack, in order" }),
-      el("p", { class: "muted small", textContent: cuts.length ?
-        `Cut so far: ${cuts.map((c) => pack.find((p) => p[0] === c)?.[1] ?? c).join(", ")} — the keeper asks until the calls and the passing are settled.` :
-        "Numbers cut the calls (2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks), then black or red settles the passing." }),
+      cuts.length ? el("p", { class: "small", textContent: `Cut so far: ${cuts.map(cutLabel).join(", ")}` }) : "",
+      el("p", { class: "muted small", textContent: forWhat }),
       el("div", { class: "cut-grid" }, ...pack.map(([code, label, red]) => el("button", { type: "button",
         class: `pick-card${red ? " red" : ""}`, textContent: label, "data-cut": code,
         onclick: () => answer("cuts", [...(S.entry.cuts || []), code]) }))),
