@@ -312,7 +312,8 @@ def test_scottish_silly_round(server: Server, browser: Browser) -> None:
     page.wait_for_selector("text=Cut so far: 3♠, 4♠, 6♠")
     shot(page, "score-phone-silly-round")
     page.click("[data-cut='2H']")  # red: no passing
-    page.locator("#entry .answered", has_text="King of hearts + Queens").wait_for()  # settled by the cuts
+    page.wait_for_selector(".question[data-key='KH']")  # the cuts are settled: the outcome is asked
+    assert "King of hearts + Queens" in page.locator("#entry .answered", has_text="from the cuts").inner_text()
     assert "3♠, 4♠, 6♠, 2♥" in page.locator("#entry").inner_text()
     for card, seat in (("KH", 0), ("QH", 1), ("QS", 2), ("QD", 3), ("QC", 0)):
         page.click(f".question[data-key='{card}'] [data-seat='{seat}']")

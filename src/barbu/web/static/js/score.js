@@ -405,8 +405,8 @@ function renderEntry() {
   parts.push(el("p", { class: "error", id: "entry-error", role: "alert", textContent: S.error || S.saveError }));
   if (need.ask === "done" && S.draft.preview) parts.push(previewBox(S.draft.preview));
   const actions = el("div", { class: "entry-actions" });
-  if (need.ask === "done") {
-    const save = el("button", { type: "button", class: "primary big", id: "save-deal", disabled: S.busy || !!S.error,
+  if (need.ask === "done" && S.draft.preview) {
+    const save = el("button", { type: "button", class: "primary big", id: "save-deal", disabled: S.busy,
       textContent: S.index !== null ? `Save the correction to deal ${S.index + 1}` : `Save deal ${need.number}` });
     save.addEventListener("click", () => send(S.index !== null ? { op: "replace", index: S.index, entry: S.entry } :
       { op: "add", entry: S.entry }));
@@ -601,14 +601,16 @@ const openMelds = new Set();  // the Bésigue declarations lists left open while
 function outcomeChanged(redraw = true) {
   const qs = S.draft.questions && S.draft.questions.length ? S.draft.questions : S.draft.needs.questions;
   clearTimeout(outcomeTimer);
+  ++draftSeq;  // a draft on its way answers for an outcome that is no longer the one shown
+  if (S.draft.preview) S.draft = { ...S.draft, preview: null };  // no Save until this outcome's preview is back
+  S.error = "";
   if (outcomeComplete(qs)) {
     S.entry.outcome = structuredClone(S.outcome);
     outcomeTimer = setTimeout(redraft, 250);
   } else {
-    const had = "outcome" in S.entry;
     delete S.entry.outcome;
-    if (had || S.error) { S.error = ""; redraft(); } else if (redraw) renderEntry();
   }
+  if (redraw) renderEntry();
 }
 
 function question(q) {
