@@ -1,25 +1,43 @@
 """The scorekeeper's JSON API in `barbu serve`: kept games created, entered, corrected and shared,
-on a real SQLite database through Starlette's TestClient."""
+on a real database (SQLite; PostgreSQL too where a URL is given) through Starlette's TestClient."""
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from barbu import CHANCE, Match
+from barbu.scorekeeper.fromplay import entries_from_actions
 from barbu.web.app import create_app
+from barbu.web.scorekeeping import view_qr_svg
 from barbu.web.settings import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # Ann deals and declares No hearts; Bob doubles her and she redoubles (the classic's doubling).
 NO_HEARTS = {"contract": "no-hearts", "doubles": [[1, 0, True]], "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}}
+# Ann's first six contracts; Dan never doubles her, and on the sixth he has run out of deals to do it in.
+DAN_OWES = [
+    {"contract": "no-hearts", "doubles": [[1, 0], [2, 0]], "outcome": {"hearts": [3, 5, 0, 5], "AH": 1}},
+    {"contract": "no-queens", "doubles": [[1, 0], [2, 0]], "outcome": {"QS": 0, "QH": 1, "QD": 2, "QC": 3}},
+    {"contract": "no-king", "doubles": [[1, 0], [2, 0]], "outcome": {"KH": 2}},
+    {"contract": "no-last-two", "doubles": [[1, 0], [2, 0]], "outcome": {"last": [1, 3]}},
+    {"contract": "no-tricks", "doubles": [[1, 0], [2, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
+    {"contract": "trumps", "trump": "H", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
+]
 TRUMPS = {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outcome": {"tricks": [5, 3, 3, 2]}}
 
 
 @pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db_url=sqlite_url)), base_url="http://127.0.0.1") as c:
+def client(db_url: str) -> Iterator[TestClient]:
+    """The app on a fresh database: SQLite, and PostgreSQL where a URL is given (CI)."""
+    app = create_app(Settings(db_url=db_url, kept_games_per_hour=0))  # the limit has a test of its own
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -94,12 +112,16 @@ def test_edit_delete_undo(client: TestClient) -> None:
     game = change(client, g, v, op="replace", index=0, entry=fixed).json()["game"]
     assert game["deals"][0]["scores"] != [10, -30, 0, -10]
     assert game["totals"] == [sum(d["scores"][i] for d in game["deals"]) for i in range(4)]
+    assert game["undo_text"] == "take back the correction to deal 1"
     game = change(client, g, game["version"], op="delete", index=1).json()["game"]
-    assert len(game["deals"]) == 1 and game["undo"] == 4
+    assert len(game["deals"]) == 1 and game["undo"] == 4 and game["undo_text"] == "bring back deal 2, deleted"
     game = change(client, g, game["version"], op="undo").json()["game"]
     assert len(game["deals"]) == 2 and game["entries"][0] == fixed
     game = change(client, g, game["version"], op="undo").json()["game"]
     assert game["entries"] == [NO_HEARTS, TRUMPS]
+    game = change(client, g, game["version"], op="title", title="  Friday at Anne's ").json()["game"]
+    assert game["title"] == "Friday at Anne's" and game["entries"] == [NO_HEARTS, TRUMPS] and game["undo"] == 2
+    assert change(client, g, game["version"], op="title", title=" ").status_code == 400
     r = change(client, g, game["version"], op="delete", index=7)
     assert r.status_code == 422 and "no deal 8" in r.json()["error"]
 
@@ -119,6 +141,10 @@ def test_view_link_reads_but_cannot_change(client: TestClient) -> None:
     assert client.post(f"/api/score/{g['id']}/delete", json={"key": "guess"}).status_code == 403
     assert client.get(f"/score/view/{g['view_id']}/game.json").json()["entries"] == [NO_HEARTS]
     assert client.get("/score/view/nothing/game.json").status_code == 404
+    qr = client.get(f"/score/view/{g['view_id']}/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and qr.text.startswith("<svg")
+    assert qr.content == view_qr_svg(f"http://127.0.0.1/score/view/{g['view_id']}")  # the link itself, no key
+    assert client.get("/score/view/nothing/qr.svg").status_code == 404
 
 
 def test_stale_version_is_refused(client: TestClient) -> None:
@@ -184,3 +210,67 @@ def test_games_per_hour(sqlite_url: str) -> None:
         new_game(c)
         r = c.post("/api/score", json={"rules": "classic", "names": NAMES})
         assert r.status_code == 429 and "2 games this hour" in r.json()["error"]
+
+
+def test_missed_obligation_is_flagged_on_its_deal(client: TestClient) -> None:
+    g = new_game(client)
+    v = 1
+    for i, e in enumerate(DAN_OWES):
+        if i == 5:
+            need = client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": {
+                "contract": "trumps", "trump": "H"}}).json()["needs"]
+            assert need["owed"] == {"3": 2}  # the page shows who still owes doubles
+        game = change(client, g, v, op="add", entry=e).json()["game"]
+        v = game["version"]
+    assert [d["flags"] for d in game["deals"][:5]] == [[]] * 5
+    assert "Dan did not double Ann although the obligation required it" in game["deals"][5]["flags"][0]
+
+
+def test_a_whole_game_played_then_kept(client: TestClient) -> None:
+    """A classic match played by the engine, imported as a kept game: the record's totals, and the end."""
+    m = Match("classic", seed=3)
+    rng = random.Random(5)
+    actions = []
+    while not m.is_over:
+        a = m.sample_chance(rng) if m.to_act() == CHANCE else m.legal_actions()[0]
+        m.apply(a)
+        actions.append(a)
+    first, entries = entries_from_actions("classic", actions)
+    data = {"format": "barbu-scorekeeper", "version": 1, "game": "barbu", "rules": "classic", "names": NAMES,
+            "first": first, "entries": entries}
+    r = client.post("/api/score/import", json={"text": json.dumps(data), "owner": "phone-1"})
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]
+    assert game["over"] and len(game["deals"]) == 28 and game["totals"] == list(m.totals)
+    assert game["next"]["ask"] == "over" and game["standings"][0] == [m.standings()[0][0], m.standings()[0][1]]
+    g = r.json()
+    r = change(client, g, game["version"], op="add", entry=NO_HEARTS)
+    assert r.status_code == 422 and "over" in r.json()["error"]
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(
+    ["", "S", "none", "J", "7C 2D", "no-hearts", "trumps", "domino", "aces+king", "5S", "Joker", "x" * 30]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(
+        ["hearts", "tricks", "AH", "KH", "QS", "order", "last", "rows", "melds", "piranha", "marriage"]), inner, max_size=4),
+    max_leaves=12)
+ENTRY = st.dictionaries(st.sampled_from(["contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer",
+                                         "cuts", "note", "zzz"]), JSON, max_size=6) | JSON
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rules=st.sampled_from(["classic", "scottish", "besigue", "french(players=5)",
+                              "classic(chinese_poker=true, ravage_city=true)", "italian-six"]),
+       entry=ENTRY, op=st.sampled_from(["draft", "add", "replace", "delete", "undo"]), index=JSON)
+def test_any_answers_get_a_plain_refusal_never_a_crash(client: TestClient, rules: str, entry: Any, op: str,
+                                                       index: Any) -> None:
+    names = ["Ann", "Bob"] if rules == "besigue" else NAMES + (["Eve"] if "players=5" in rules else [])
+    g = new_game(client, rules, names)
+    if op == "draft":
+        r = client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": entry, "index": index})
+    else:
+        r = change(client, g, 1, op=op, entry=entry, index=index)
+    assert r.status_code < 500, r.text
+    if r.status_code >= 400:
+        assert r.json()["error"]
+        game = client.get(f"/api/score/{g['id']}", headers={"x-score-key": g["key"]}).json()["game"]
+        assert game["version"] == 1 and game["deals"] == []  # a refusal changes nothing

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import urllib.request
 from pathlib import Path
 from typing import Iterator
@@ -15,7 +16,9 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from barbu import CHANCE, Match
 from barbu.scorekeeper import new_keeper
+from barbu.scorekeeper.fromplay import entries_from_actions
 from webhelpers import Server
 
 pytestmark = pytest.mark.slow
@@ -129,6 +132,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert "Cat ✕ Ann" in page.locator("#score-sheet").inner_text()
     assert "not played" in page.locator("#score-sheet").inner_text()
     shot(page, "score-phone-sheet", full=True)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")  # no sideways scroll
 
     # Correct deal 2: Ann took 6 tricks, Dan 1.
     page.click("#score-sheet tr.deal[data-index='1']")
@@ -144,6 +148,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert sheet_totals(page) == keeper.totals
 
     # Undo the correction: the totals go back.
+    assert page.locator("#undo").get_attribute("aria-label") == "Undo: take back the correction to deal 2"
     page.click("#undo")
     keeper.undo()
     page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
@@ -212,6 +217,7 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     page.click("[data-card='7C']")
     page.click("[data-card='2D']")
     shot(page, "score-phone-set-aside")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     page.click("text=These are the cards")
     page.click("[data-contract='no-hearts']")
     set_counts(page, "hearts", [2, 3, 4, 1, 3])
@@ -219,20 +225,107 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     keeper = new_keeper("french(players=5)", names, 0)
     keeper.add({"set_aside": "7C 2D", "contract": "no-hearts", "outcome": {"hearts": [2, 3, 4, 1, 3]}})
     assert sheet_totals(page) == keeper.totals
-    assert not errors, errors
+    assert "7♣ 2♦" not in page.locator("#entry").inner_text()  # the next deal asks for its own cards
+
+    # The keeper's private link opens the game for changes on his other device, and lists it there.
+    book = page.url.rsplit("/", 1)[1]
+    key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
+    tablet, tablet_errors = phone(browser, (820, 1180))
+    tablet.goto(f"{server.base}/score/{book}#key={key}")
+    tablet.wait_for_selector("#entry .step")
+    assert "#key" not in tablet.url and sheet_totals(tablet) == keeper.totals
+    tablet.click("#games-link")
+    tablet.wait_for_selector(".game-row")
+    assert "1 deal(s)" in tablet.locator(".game-row").inner_text()
+
+    # Export JSON from the read-only link, import it on the tablet: the same game, a new copy.
+    text = tablet.evaluate(f"fetch('/score/view/' + {json.dumps(page.locator('#view-link').get_attribute('href').rsplit('/', 1)[1])} + '/game.json').then(r => r.text())")
+    tablet.set_input_files("#import-file", files=[{"name": "game.json", "mimeType": "application/json",
+                                                    "buffer": text.encode()}])
+    tablet.wait_for_url(lambda url: "/score/" in url and book not in url)
+    tablet.wait_for_selector("#score-sheet tfoot td")
+    assert sheet_totals(tablet) == keeper.totals
+    tablet.goto(f"{server.base}/score")
+    tablet.wait_for_selector(".game-row")
+    assert tablet.locator(".game-row").count() == 2
+    assert not errors and not tablet_errors, errors + tablet_errors
 
 
 def test_laptop_layout(server: Server, browser: Browser) -> None:
+    """On a laptop the form sits beside the sheet; a deal that broke the doubling obligation is flagged."""
+    from test_web_score_api import DAN_OWES
+    keeper = new_keeper("classic", NAMES, 0)
+    for e in DAN_OWES[:5]:
+        keeper.add(e)
+    data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
+    req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
+    made = json.loads(urllib.request.urlopen(req).read())
     page, errors = phone(browser, (1366, 768))
-    start(page, server.base, NAMES)
-    page.click("[data-contract='no-king']")
-    page.click(".dbl[data-doubler='2'][data-doubled='0']")
+    page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
+    page.wait_for_selector("[data-contract]")
+    page.click("[data-contract='trumps']")
+    page.click("[data-trump='H']")
+    assert "owes 2" in page.locator(".double-grid").inner_text()
+    page.click(".dbl[data-doubler='1'][data-doubled='0']")
     page.click("#doubles-done")
-    page.click(".question[data-key='KH'] [data-seat='2']")
-    save(page, 1)
+    set_counts(page, "tricks", [4, 3, 3, 3])
+    page.wait_for_selector("#preview .flag")
+    assert "Dan did not double Ann" in page.locator("#preview").inner_text()
+    save(page, 6)
+    assert "Dan did not double Ann" in page.locator("#score-sheet tr.flag-row").inner_text()
     entry = page.locator("#entry").bounding_box()
     sheet = page.locator("#sheet-panel").bounding_box()
     assert entry and sheet and entry["x"] + entry["width"] <= sheet["x"]  # the form beside the sheet
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "score-laptop")
+    assert not errors, errors
+
+
+def scottish_to_silly_round() -> tuple[int, list[dict]]:
+    """The entries of a Scottish match played (first legal actions, seeded chance) up to the Silly Round."""
+    m = Match("scottish", seed=3)
+    rng = random.Random(5)
+    actions = []
+    while not (m.phase_name == "draw" and m.view(0).scottish.state.silly):
+        a = m.sample_chance(rng) if m.to_act() == CHANCE else m.legal_actions()[0]
+        m.apply(a)
+        actions.append(a)
+    return entries_from_actions("scottish", actions)
+
+
+def test_scottish_silly_round(server: Server, browser: Browser) -> None:
+    """A Scottish game kept up to its Silly Round (imported), then the draw for the dealer and the cuts tapped."""
+    first, entries = scottish_to_silly_round()
+    keeper = new_keeper("scottish", NAMES, first)
+    for e in entries:
+        keeper.add(e)
+    data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
+    req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
+    made = json.loads(urllib.request.urlopen(req).read())
+    page, errors = phone(browser)
+    page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
+    page.wait_for_selector("#entry .step")
+    assert "Silly Round" in page.locator("#entry").inner_text()
+    page.click("#entry .step >> text=Cat")  # the draw: Cat deals
+    for code in ("3S", "4S", "6S"):  # King of hearts + Queens
+        page.click(f"[data-cut='{code}']")
+    page.wait_for_selector("text=Cut so far: 3♠, 4♠, 6♠")
+    shot(page, "score-phone-silly-round")
+    page.click("[data-cut='2H']")  # red: no passing
+    page.wait_for_selector(".question[data-key='KH']")  # the cuts are settled: the outcome is asked
+    assert "King of hearts + Queens" in page.locator("#entry .answered", has_text="from the cuts").inner_text()
+    assert "3♠, 4♠, 6♠, 2♥" in page.locator("#entry").inner_text()
+    for card, seat in (("KH", 0), ("QH", 1), ("QS", 2), ("QD", 3), ("QC", 0)):
+        page.click(f".question[data-key='{card}'] [data-seat='{seat}']")
+    page.click(".question[data-key='piranha'] >> text=No")
+    save(page, len(entries) + 1)
+    keeper.add({"dealer": 2, "cuts": ["3S", "4S", "6S", "2H"],
+                "outcome": {"KH": 0, "QH": 1, "QS": 2, "QD": 3, "QC": 0, "piranha": False}})
+    assert sheet_totals(page) == [int(t) for t in keeper.totals]
+    sheet = page.locator("#score-sheet").inner_text()
+    assert "Set 1, Silly Round" in sheet and "Set 1, Player Round 1" in sheet
+    glyphs = [g for r in keeper.results for g in r.scottish.glyphs]
+    assert glyphs and page.locator("#score-sheet .glyph").count() == len(glyphs)
+    shot(page, "score-phone-scottish-sheet", full=True)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     assert not errors, errors

@@ -11,7 +11,8 @@ API (every request that changes or reads a game by its private id carries the ed
 - ``POST /api/score/import`` {text, format: json|csv, title, owner} → 201 like a new game
 - ``GET /api/score/{id}`` (header ``x-score-key``) → {game}: the sheet and what the next deal needs
 - ``POST /api/score/{id}/draft`` {key, entry, index?} → {needs, questions, preview}: nothing is saved
-- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo, index?, entry?} → {game}
+- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo|title, index?, entry?, title?}
+  → {game}
 - ``POST /api/score/{id}/delete`` {key} → {deleted}
 - ``GET /api/score/view/{view_id}`` → {game}: the sheet, without the private id
 - ``GET /score/view/{view_id}/game.json`` and ``game.csv``: the export files
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import json
 import logging
 import time
@@ -32,6 +34,7 @@ from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+import segno
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -39,7 +42,7 @@ from starlette.routing import Route
 from ..classic.contracts import SCOTTISH_CALL_NAMES
 from ..core import safejson
 from ..records.barbu import number_out
-from ..scorekeeper import AnyKeeper, KeeperError, Needs, keeper_from_dict, new_keeper
+from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import Scorebook, ScorebookError, Scorebooks
@@ -52,7 +55,7 @@ STATIC = Path(__file__).with_name("static")
 UNDO_KEPT = 30  # changes a game remembers for "undo"
 MAX_NAME = 24
 MAX_OWNER = 100
-EDIT_OPS = ("add", "replace", "delete", "undo")
+EDIT_OPS = ("add", "replace", "delete", "undo", "title")
 ENTRY_ORDER = ("dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome")
 
 
@@ -67,18 +70,6 @@ class ScoreError(Exception):
 # ---------------------------------------------------------------------- the sheet as the page shows it
 def _num(x: Any) -> Any:
     return number_out(x)
-
-
-def needs_of(keeper: AnyKeeper, partial: dict) -> Needs:
-    """What the next deal still needs.  A negative contract nobody doubled ends the deal unplayed; the
-    keeper on main stumbles there (its `needs` hands the engine a dict for its notes), so a trial entry
-    on a copy settles that case: done if the keeper takes it, its own refusal if not."""
-    try:
-        return keeper.needs(partial)
-    except AttributeError:
-        trial = keeper_from_dict(keeper.to_dict())
-        trial.add(partial)
-        return Needs(len(keeper.entries) + 1, "done", dealer=None, declarer=None)
 
 
 def _barbu_deal(keeper: Any, r: Any, run: list) -> dict[str, Any]:
@@ -134,20 +125,37 @@ def sheet_json(keeper: AnyKeeper) -> dict[str, Any]:
     out["total_deals"] = keeper.match.total_deals
     out["highest_wins"] = keeper.rules.family_spec.highest_wins
     out["scottish"] = bool(deals and deals[0].get("where")) or "scottish" in str(keeper.rules)
+    if not out["scottish"]:  # each declarer's contracts still to choose, in the rules' order, as on paper
+        m = keeper.match
+        out["left"] = [[c.name for c in m.contracts if c.key in m.contracts_left[s]] for s in range(keeper.n)]
     return out
 
 
 def book_json(book: Scorebook, keeper: AnyKeeper, private: bool) -> dict[str, Any]:
     """A stored game for the page: the sheet, and for its keeper what the next deal needs."""
     out = sheet_json(keeper)
+    undo = book.data.get("undo", [])
     out.update({"title": book.title, "version": book.version, "view_id": book.view_id,
-                "updated_at": book.updated_at.isoformat(), "undo": len(book.data.get("undo", []))})
+                "updated_at": book.updated_at.isoformat(), "undo": len(undo)})
+    if private and undo:
+        out["undo_text"] = undo_text(undo[-1], keeper.entries)
     if private:
         out["id"] = book.id
-        out["next"] = _jsonable(needs_of(keeper, {}).to_dict())
+        out["next"] = _jsonable(keeper.needs({}).to_dict())
     else:
         out.pop("entries")
     return out
+
+
+def undo_text(before: list, now: list) -> str:
+    """What "undo" would take back, in words: the last change turned ``before`` into ``now``."""
+    if len(before) == len(now) - 1:
+        return f"take back deal {len(now)}"
+    if len(before) == len(now) + 1:
+        i = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), len(now))
+        return f"bring back deal {i + 1}, deleted"
+    i = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), 0)
+    return f"take back the correction to deal {i + 1}"
 
 
 def _jsonable(d: Any) -> Any:
@@ -196,12 +204,10 @@ def _index(value: Any) -> int:
 
 
 def _entry(value: Any) -> dict:
-    """A deal's answers, checked for shape before the keeper reads them (it checks their meaning)."""
+    """A deal's answers: the keeper checks each field; the answers inside the outcome are checked here
+    for shape (numbers, players, texts, yes/no, lists or tables of them) before the keeper reads them."""
     if not isinstance(value, dict):
         raise ScoreError("a deal is sent as a set of named answers (a JSON object)")
-    for field, ok, what in ENTRY_SHAPES:
-        if field in value and value[field] is not None and not ok(value[field]):
-            raise ScoreError(f"the deal's {field.replace('_', ' ')} must be {what}")
     outcome = value.get("outcome")
     if isinstance(outcome, dict):
         for k, v in outcome.items():
@@ -225,22 +231,6 @@ def _answer_ok(v: Any, depth: int = 0) -> bool:
     return False
 
 
-ENTRY_SHAPES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
-    ("contract", lambda v: isinstance(v, str), "a contract's name"),
-    ("trump", lambda v: isinstance(v, str), "a suit (S, H, D, C) or none"),
-    ("rank", lambda v: isinstance(v, str), "a rank such as 7 or J"),
-    ("set_aside", lambda v: isinstance(v, str) or isinstance(v, list) and all(isinstance(c, str) for c in v),
-     "the cards left out, such as 7C 2D"),
-    ("cuts", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v), "a list of cards cut"),
-    ("dealer", _is_int, "one of the players"),
-    ("doubles", lambda v: isinstance(v, list) and all(
-        isinstance(d, list) and len(d) in (2, 3) and _is_int(d[0]) and _is_int(d[1])
-        and (len(d) == 2 or isinstance(d[2], bool)) for d in v), "a list of [doubler, doubled, redoubled]"),
-    ("outcome", lambda v: isinstance(v, dict), "a set of answers"),
-    ("note", lambda v: isinstance(v, str), "a text"),
-)
-
-
 def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
     """A new kept game from the form: rules, players' names in seating order, the first dealer."""
     rules = _text(data.get("rules"), "the game", 200)
@@ -257,7 +247,9 @@ def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
 
 
 def default_title(keeper: AnyKeeper) -> str:
-    return f"{keeper.rules}: {', '.join(keeper.names)}"
+    game = getattr(keeper.rules, "preset", None) or str(keeper.rules).split("(")[0]
+    game = game.replace("besigue", "bésigue").replace("-", " ")
+    return f"{game.capitalize()}: {', '.join(keeper.names)}"
 
 
 def imported(data: dict[str, Any]) -> AnyKeeper:
@@ -306,6 +298,14 @@ def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str] | None:
     return render_html(s).encode("utf-8"), "text/html; charset=utf-8"
 
 
+def view_qr_svg(url: str) -> bytes:
+    """A QR code of ``url`` as an SVG image (dark modules on white, a quiet zone of two modules)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff",
+                                    xmldecl=False, title="The read-only link")
+    return out.getvalue()
+
+
 # The printed sheet is a document of its own: its styles are inline and it runs no script at all.
 PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
              "base-uri 'none'; form-action 'none'")
@@ -320,10 +320,10 @@ def draft(keeper: AnyKeeper, entry: dict, index: int | None) -> dict[str, Any]:
         if not 0 <= index < len(keeper.entries):
             raise ScoreError(f"there is no deal {index + 1}")
         base = keeper_from_dict({**keeper.to_dict(), "entries": keeper.entries[:index]})
-    need = needs_of(base, entry)
+    need = base.needs(entry)
     out: dict[str, Any] = {"needs": _jsonable(need.to_dict()), "questions": _jsonable(need.to_dict()["questions"])}
     if need.ask == "done" and "outcome" in entry:
-        before = needs_of(base, {k: v for k, v in entry.items() if k != "outcome"})
+        before = base.needs({k: v for k, v in entry.items() if k != "outcome"})
         out["questions"] = _jsonable(before.to_dict()["questions"])
     if need.ask == "done":
         trial = keeper_from_dict(keeper.to_dict())
@@ -346,6 +346,8 @@ def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeep
     if op not in EDIT_OPS:
         raise ScoreError(f"the change is one of {', '.join(EDIT_OPS)}")
     before = copy.deepcopy(keeper.entries)
+    if op == "title":  # a new name for the game: the deals are untouched
+        return keeper, undo
     if op == "undo":
         if not undo:
             raise ScoreError("there is nothing to undo")
@@ -497,7 +499,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
                                  "latest deals", 409)
         keeper = await asyncio.to_thread(keeper_of, book)
         keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
-        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version)
+        title = _text(data.get("title"), "the title", 120) if data.get("op") == "title" else None
+        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version, title)
         return no_store({"game": await asyncio.to_thread(book_json, saved, keeper, True)})
 
     async def api_delete(request: Request) -> Response:
@@ -532,9 +535,16 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
             headers["content-disposition"] = 'inline; filename="sheet.pdf"'
         return Response(body, media_type=media, headers=headers)
 
+    async def qr_code(request: Request) -> Response:
+        """The read-only link as a QR code, for the other players at the table to scan from the keeper's phone."""
+        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
+        return Response(view_qr_svg(str(request.url_for("score_view", view_id=book.view_id))),
+                        media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"})
+
     return [
         Route("/score", page),
-        Route("/score/view/{view_id}", page),
+        Route("/score/view/{view_id}", page, name="score_view"),
+        Route("/score/view/{view_id}/qr.svg", api(qr_code)),
         Route("/score/view/{view_id}/game.{kind:str}", api(export)),
         Route("/score/view/{view_id}/sheet.{kind:str}", api(printed)),
         Route("/score/{book_id}", page),

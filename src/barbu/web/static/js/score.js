@@ -43,8 +43,15 @@ async function api(url, body, headers = {}) {
   return data;
 }
 
-const signed = (x) => (typeof x === "number" && x > 0 ? `+${x}` : String(x));
+// Points come as numbers, or as exact fractions "145/2" (italian-six's series): shown as 72½.
 const num = (x) => (typeof x === "number" ? x : Number(String(x).split("/")[0]) / Number(String(x).split("/")[1] || 1));
+function fmt(x) {
+  if (typeof x === "number") return String(x);
+  const v = num(x), whole = Math.trunc(v), rest = Math.abs(v - whole);
+  const part = Math.abs(rest - .5) < 1e-9 ? "½" : rest ? String(rest.toFixed(2)).slice(1) : "";
+  return `${v < 0 && whole === 0 ? "-" : ""}${whole === 0 && part ? "" : whole}${part}`;
+}
+const signed = (x) => (num(x) > 0 ? `+${fmt(x)}` : fmt(x));
 
 // ------------------------------------------------------------------ home: the list, a new game, an import
 let catalogue = [];
@@ -71,6 +78,18 @@ async function loadGames() {
   const box = $("games");
   try {
     const { games } = await api("/api/score/mine", { owner: ownerId() });
+    // Games this browser holds a key for without having started them (opened from a private link).
+    const mine = new Set(games.map((g) => g.id));
+    const others = Object.keys(localStorage).filter((k) => k.startsWith("barbu:score:key:"))
+      .map((k) => k.slice("barbu:score:key:".length)).filter((id) => !mine.has(id));
+    for (const id of others) {
+      try {
+        const { game } = await api(`/api/score/${id}`, undefined, { "x-score-key": loadKey(id) });
+        games.push({ id, title: game.title, rules: game.rules, deals: game.deals.length, updated_at: game.updated_at });
+      } catch (e) {
+        if (e.status === 404 || e.status === 403) localStorage.removeItem(keyName(id));  // deleted elsewhere
+      }
+    }
     if (!games.length) {
       box.replaceChildren(el("p", { class: "muted", textContent: "No game kept here yet: start one below." }));
       return;
@@ -204,7 +223,7 @@ const S = {
   entry: {}, index: null, // the deal being filled in, and which past deal it corrects (null: a new one)
   outcome: {}, // the outcome's answers as they are being filled in
   draft: null, // the server's answer for the entry: needs, questions, preview
-  error: "", busy: false, picked: null, // picked: the past deal whose actions are open
+  error: "", saveError: "", busy: false, picked: null, // picked: the past deal whose actions are open
 };
 
 async function showGame(id) {
@@ -259,14 +278,20 @@ function notice(text, action = null) {
 }
 
 // ------------------------------------------------------------------ one game: the deal being entered
+let draftSeq = 0;
 async function redraft() {
-  const body = { key: S.key, entry: S.entry };
+  S.saveError = "";
+  const body = { key: S.key, entry: structuredClone(S.entry) };
   if (S.index !== null) body.index = S.index;
+  const seq = ++draftSeq;  // taps may outrun the server: only the answer to the latest entry is shown
   S.busy = true;
   try {
-    S.draft = await api(`/api/score/${S.id}/draft`, body);
+    const reply = await api(`/api/score/${S.id}/draft`, body);
+    if (seq !== draftSeq) return;
+    S.draft = reply;
     S.error = "";
   } catch (e) {
+    if (seq !== draftSeq) return;
     S.error = e.message;
     if (!S.draft) S.draft = { needs: S.game.next, questions: [] };
     if (S.draft.preview) S.draft = { ...S.draft, preview: null };
@@ -281,6 +306,7 @@ function answer(field, value) {
 }
 
 function clearFrom(field) {
+  S.pendingDoubles = null;
   for (const f of ORDER.slice(ORDER.indexOf(field))) delete S.entry[f];
   if (ORDER.indexOf(field) <= ORDER.indexOf("outcome")) S.outcome = {};
   S.draft = null;
@@ -289,6 +315,7 @@ function clearFrom(field) {
 
 function startNew() {
   openMelds.clear();
+  S.pendingDoubles = null;
   S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
   redraft();
 }
@@ -310,17 +337,20 @@ async function send(change) {
     S.game = game;
     S.entry = {}; S.index = null; S.outcome = {}; S.draft = null; S.error = ""; S.picked = null;
     openMelds.clear();
+    notice("");
     renderGame();
     await redraft();
+    const top = $("entry").getBoundingClientRect().top;
+    if (top < 0 && (change.op === "add" || change.op === "replace")) $("entry").scrollIntoView({ block: "start" });  // the next deal's form, not the sheet
     return true;
   } catch (e) {
     S.busy = false;
     if (e.status === 409) {
       notice(e.message, el("button", { type: "button", class: "primary", textContent: "Reload",
         onclick: () => { S.game = null; reload(); } }));
-      S.error = "Not saved: " + e.message + " (your entry is kept: reload, then save it again).";
+      S.saveError = "Not saved: " + e.message + " (your entry is kept: reload, then save it again).";
     } else {
-      S.error = e.message;
+      S.saveError = `Not saved: ${e.message}`;  // the entry stays; the button stays, to try again
     }
     renderEntry();
     return false;
@@ -337,14 +367,18 @@ function renderEntry() {
   const title = S.index !== null ? `Correcting deal ${S.index + 1}` :
     need.ask === "over" ? "The game is over" : `Deal ${need.number}`;
   const who = [];
-  if (need.dealer !== null && need.dealer !== undefined) who.push(`${playerName(need.dealer)} deals`);
+  if (need.ask !== "over" && need.dealer !== null && need.dealer !== undefined) who.push(`${playerName(need.dealer)} deals`);
   if (need.declarer !== null && need.declarer !== undefined && need.declarer !== need.dealer)
     who.push(`${playerName(need.declarer)} chooses`);
   if (need.where) who.push(need.where);
   parts.push(el("div", { class: "entry-head" },
     el("h2", { textContent: title }), el("span", { class: "muted", textContent: who.join(" · ") })));
   if (need.ask === "over") {
-    parts.push(el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${t}`).join(", ")}.` }));
+    const [[best, top], ...rest] = S.game.standings;
+    const tied = rest.filter(([, t]) => t === top).map(([s]) => playerName(s));
+    parts.push(el("p", { class: "winner", textContent: tied.length ? `${[playerName(best), ...tied].join(" and ")} share the first place with ${fmt(top)}.` :
+      `${playerName(best)} wins with ${fmt(top)}.` }),
+      el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${fmt(t)}`).join(", ")}.` }));
     box.replaceChildren(...parts);
     return;
   }
@@ -357,6 +391,9 @@ function renderEntry() {
       el("button", { type: "button", class: "link-button", textContent: "change", "aria-label": `Change ${STEP_NAMES[f]}`,
         onclick: () => clearFrom(f) })));
   }
+  if (need.contract_name && !("contract" in S.entry))  // settled by the Silly Round's cuts
+    parts.push(el("div", { class: "answered" }, el("span", { class: "muted", textContent: "Contract" }),
+      el("strong", { textContent: need.contract_name }), el("span", { class: "muted small", textContent: "from the cuts" })));
   const step = el("div", { class: "step", "data-ask": need.ask });
   parts.push(step);
   const render = STEPS[need.ask];
@@ -365,11 +402,11 @@ function renderEntry() {
     const qs = S.draft.questions || [];
     if (qs.length) outcomeStep(step, { questions: qs });
   }
-  parts.push(el("p", { class: "error", id: "entry-error", role: "alert", textContent: S.error }));
+  parts.push(el("p", { class: "error", id: "entry-error", role: "alert", textContent: S.error || S.saveError }));
   if (need.ask === "done" && S.draft.preview) parts.push(previewBox(S.draft.preview));
   const actions = el("div", { class: "entry-actions" });
-  if (need.ask === "done") {
-    const save = el("button", { type: "button", class: "primary big", id: "save-deal", disabled: S.busy || !!S.error,
+  if (need.ask === "done" && S.draft.preview) {
+    const save = el("button", { type: "button", class: "primary big", id: "save-deal", disabled: S.busy,
       textContent: S.index !== null ? `Save the correction to deal ${S.index + 1}` : `Save deal ${need.number}` });
     save.addEventListener("click", () => send(S.index !== null ? { op: "replace", index: S.index, entry: S.entry } :
       { op: "add", entry: S.entry }));
@@ -385,20 +422,21 @@ function renderEntry() {
 function answerText(f, v) {
   if (f === "dealer") return playerName(v);
   if (f === "contract") {
-    const d = S.draft && S.draft.preview && S.draft.preview.deal;
-    const past = S.index !== null ? S.game.deals[S.index] : null;
-    return contractName(v) || (d && d.contract === v && d.name) || (past && past.contract === v && past.name) || v;
+    const need = S.draft && S.draft.needs;
+    return (need && need.contract === v && need.contract_name) || contractNames[v] || v;
   }
   if (f === "trump") return v === "none" ? "No trumps" : `${SYMBOLS[v]} ${SUIT_WORDS[v]}`;
   if (f === "rank") return rankLabel(v);
   if (f === "set_aside") return v.split(" ").filter(Boolean).map(cardLabel).join(" ");
-  if (f === "cuts") return v.join(", ");
+  if (f === "cuts") return v.map(cutLabel).join(", ");
   if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : "none";
   return String(v);
 }
 
-const contractNames = {};
-function contractName(key) { return contractNames[key]; }
+const contractNames = {};  // key -> name, as the contract step offered them
+
+// A card of the Unused Pack as people say it: 3♠, Joker, Bridge.
+const cutLabel = (c) => (/^[2-6][SHDC]$/.test(c) ? `${c[0]}${SYMBOLS[c[1]]}` : c);
 
 function doubleText([a, b, re]) {
   return `${playerName(a)} ${re ? "✕✕" : "✕"} ${playerName(b)}`;
@@ -440,12 +478,22 @@ const STEPS = {
     refresh();
     step.append(el("h3", { textContent: `The ${need.set_aside} card(s) left out face up` }), grid, count, next);
   },
-  cuts(step) {
-    const input = el("input", { class: "wide", placeholder: "e.g. 5S Joker", value: (S.entry.cuts || []).join(" "),
-      "aria-label": "Cards cut from the Unused Pack, in order" });
-    step.append(el("h3", { textContent: "The Silly Round: the Unused Pack cards cut, in order" }), input,
-      el("button", { type: "button", class: "primary", textContent: "These are the cuts",
-        onclick: () => answer("cuts", input.value.split(/[\s,]+/).filter(Boolean)) }));
+  cuts(step, need) {
+    // The Silly Round: each card cut from the Unused Pack, tapped in order, until the calls and pass-ons are settled.
+    const cuts = S.entry.cuts || [];
+    const forWhat = need.cut_for === "passes" ? "The next cut settles the passing: black, each player passes 3 cards; red, no (more) passing." :
+      need.cut_for === "calls" ? "The next cut is for the calls: 2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks, Joker all that is left, Bridge Double Patience." : "";
+    const pack = [];
+    for (const suit of "SHDC") for (const r of "23456") pack.push([r + suit, `${r}${SYMBOLS[suit]}`, isRed(r + suit)]);
+    pack.push(["Joker", "Joker", false], ["Bridge", "Bridge", false]);
+    step.append(el("h3", { textContent: "The Silly Round: tap each card cut from the Unused Pack, in order" }),
+      cuts.length ? el("p", { class: "small", textContent: `Cut so far: ${cuts.map(cutLabel).join(", ")}` }) : "",
+      el("p", { class: "muted small", textContent: forWhat }),
+      el("div", { class: "cut-grid" }, ...pack.map(([code, label, red]) => el("button", { type: "button",
+        class: `pick-card${red ? " red" : ""}`, textContent: label, "data-cut": code,
+        onclick: () => answer("cuts", [...(S.entry.cuts || []), code]) }))),
+      cuts.length ? el("button", { type: "button", class: "link-button", textContent: "take back the last cut",
+        onclick: () => { S.entry.cuts = cuts.slice(0, -1); if (!S.entry.cuts.length) delete S.entry.cuts; redraft(); } }) : "");
   },
   contract(step, need) {
     for (const [k, n] of need.contracts) contractNames[k] = n;
@@ -550,17 +598,19 @@ function outcomeComplete(qs) {
 
 let outcomeTimer = null;
 const openMelds = new Set();  // the Bésigue declarations lists left open while the form is redrawn
-function outcomeChanged() {
+function outcomeChanged(redraw = true) {
   const qs = S.draft.questions && S.draft.questions.length ? S.draft.questions : S.draft.needs.questions;
   clearTimeout(outcomeTimer);
+  ++draftSeq;  // a draft on its way answers for an outcome that is no longer the one shown
+  if (S.draft.preview) S.draft = { ...S.draft, preview: null };  // no Save until this outcome's preview is back
+  S.error = "";
   if (outcomeComplete(qs)) {
     S.entry.outcome = structuredClone(S.outcome);
     outcomeTimer = setTimeout(redraft, 250);
   } else {
-    const had = "outcome" in S.entry;
     delete S.entry.outcome;
-    if (had || S.error) { S.error = ""; redraft(); } else renderEntry();
   }
+  if (redraw) renderEntry();
 }
 
 function question(q) {
@@ -628,7 +678,9 @@ function question(q) {
     names.forEach((nm, s) => {
       const input = el("input", { class: "wide rows-input", value: v[s], placeholder: "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
         "aria-label": `${nm}'s rows`, "data-seat": s });
-      input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(); });
+      // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
+      input.addEventListener("input", () => { v[s] = input.value; });
+      input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(false); });
       box.append(el("label", { class: "rows-field" }, el("span", { textContent: nm }), input));
     });
   } else if (q.kind === "yesno") {
@@ -666,7 +718,7 @@ function question(q) {
 function previewBox(p) {
   const d = p.deal;
   const rows = p.names.map((nm, s) => el("tr", {}, el("th", { textContent: nm }),
-    el("td", { class: "num", textContent: signed(d.scores[s]) }), el("td", { class: "num muted", textContent: String(p.totals[s]) })));
+    el("td", { class: "num", textContent: signed(d.scores[s]) }), el("td", { class: "num muted", textContent: fmt(p.totals[s]) })));
   return el("div", { class: "preview", id: "preview" },
     el("h3", { textContent: d.played === false ? "Not played: the points are shared" : "This deal scores" }),
     el("table", {}, el("tr", {}, el("th"), el("th", { textContent: "deal" }), el("th", { textContent: "total" })), ...rows),
@@ -682,12 +734,19 @@ function renderGame() {
     (g.over ? " · finished" : "") + (S.readOnly ? " · read-only, updates by itself" : "");
   $("standings").replaceChildren(...g.standings.map(([s, t], i) => el("li", { "data-seat": s },
     el("span", { class: "place", textContent: `${i + 1}` }), el("span", { class: "who", textContent: g.names[s] }),
-    el("strong", { class: "total", textContent: String(t) }))));
+    el("strong", { class: "total", textContent: fmt(t) }))));
   const tools = $("head-tools");
   tools.replaceChildren();
   if (!S.readOnly) {
+    tools.append(el("button", { type: "button", id: "rename", class: "link-button", textContent: "rename",
+      onclick: async () => {
+        const title = prompt("A name for this game:", g.title);
+        if (title && title.trim() && title.trim() !== g.title) await send({ op: "title", title: title.trim() });
+      } }));
+    const what = g.undo_text || "";
     tools.append(el("button", { type: "button", id: "undo", textContent: "↶ Undo", disabled: !g.undo,
-      title: "take back the last change", onclick: () => send({ op: "undo" }) }));
+      title: what || "nothing to undo", "aria-label": what ? `Undo: ${what}` : "Undo",
+      onclick: async () => { if (await send({ op: "undo" })) notice(`Done: ${what}.`); } }));
   } else {
     tools.append(el("button", { type: "button", textContent: "↻ Refresh", onclick: () => reload(true) }));
   }
@@ -702,7 +761,7 @@ function blocks(g) {
   g.deals.forEach((d, i) => {
     const key = g.game === "besigue" ? "all" : d.where ? d.where : `${d.dealer}`;
     const title = g.game === "besigue" ? "" : d.where ? d.where : `${g.names[d.dealer]} deals`;
-    if (!out.has(key)) out.set(key, { title, deals: [] });
+    if (!out.has(key)) out.set(key, { title, deals: [], seat: g.game === "besigue" || d.where ? null : d.declarer });
     out.get(key).deals.push([d, i]);
   });
   return [...out.values()];
@@ -723,19 +782,25 @@ function renderSheet() {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: String(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
-      for (const [call, parts] of d.calls || []) {
+      for (const [call, parts] of (d.calls || []).length > 1 ? d.calls : []) {  // a combination: each call's points
         const hit = parts.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0);
         what.append(el("small", { class: "muted", textContent: `${call}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${x}`).join(", ") : "0"}` }));
       }
+      if (d.series) what.append(el("small", { class: "muted", textContent:
+        `series: ${d.series.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0).map(([x, s]) => `${g.names[s]} ${signed(x)}`).join(", ") || "0"}` }));
       if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played: shared" }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
       const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
       const row = el("tr", { class: `deal${flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
         what, ...d.scores.map((x, s) => el("td", { class: `num${num(x) < 0 ? " neg" : ""}` },
-          el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: String(d.totals[s]) }))));
+          el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: fmt(d.totals[s]) }))));
       if (!S.readOnly) {
         row.tabIndex = 0;
+        row.title = `Deal ${d.number}: tap to correct or delete it`;
         row.addEventListener("click", () => { S.picked = S.picked === i ? null : i; renderSheet(); });
+        row.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); row.click(); }
+        });
       }
       tb.append(row);
       if (d.glyphs && d.glyphs.length)
@@ -751,10 +816,13 @@ function renderSheet() {
           el("button", { type: "button", textContent: "Close", onclick: () => { S.picked = null; renderSheet(); } }))));
       }
     }
+    const left = b.seat !== null && g.left && !g.over ? g.left[b.seat] : [];
+    if (left.length)
+      tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: `Still to choose: ${left.join(", ")}` })));
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
-    ...g.totals.map((t) => el("td", { class: "num total", textContent: String(t) }))));
+    ...g.totals.map((t) => el("td", { class: "num total", textContent: fmt(t) }))));
   if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: "No deal yet." }))));
   table.replaceChildren(head, ...bodies, foot);
   const doubled = g.deals.some((d) => d.doubles && d.doubles.length);
@@ -804,7 +872,7 @@ function renderChart() {
     svg.append(e);
     return e;
   };
-  for (const v of niceTicks(lo, hi)) {
+  for (const v of niceTicks(lo, hi)) {  // ticks: whole numbers
     add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis" });
     add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
   }
@@ -816,7 +884,7 @@ function renderChart() {
     add("circle", { cx: x(pts.length - 1), cy: y(pts[pts.length - 1]), r: 4, fill: COLOURS[s % 6] });
   });
   const legend = el("div", { class: "legend" }, ...g.names.map((nm, s) =>
-    el("span", { style: `--c:${COLOURS[s % 6]}` }, el("i"), `${nm} ${g.totals[s]}`)));
+    el("span", { style: `--c:${COLOURS[s % 6]}` }, el("i"), `${nm} ${fmt(g.totals[s])}`)));
   box.replaceChildren(svg, legend);
 }
 
@@ -841,7 +909,12 @@ function renderTools() {
   const parts = [
     el("p", {}, "For the other players (read-only, updates by itself): ",
       el("a", { href: viewUrl, id: "view-link", textContent: viewUrl })),
-    copyButton("Copy the read-only link", viewUrl, "copy-view"),
+    el("div", { class: "share-row" },
+      el("img", { src: `/score/view/${g.view_id}/qr.svg`, alt: "QR code of the read-only link", class: "qr", width: 168, height: 168 }),
+      el("div", {}, el("p", { class: "muted small", textContent: "The other players scan this with their phones." }),
+        copyButton("Copy the read-only link", viewUrl, "copy-view"),
+        navigator.share ? el("button", { type: "button", textContent: "Share…", onclick: () =>
+          navigator.share({ title: g.title, text: "The score of our game", url: viewUrl }).catch(() => {}) }) : "")),
   ];
   if (!S.readOnly) {
     parts.push(el("p", { class: "muted small", textContent:
