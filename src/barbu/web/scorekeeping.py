@@ -44,6 +44,7 @@ from ..core import safejson
 from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
+from ..scorekeeper.printing import FORMATS, printable
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import Scorebook, ScorebookError, Scorebooks
 from .settings import Settings
@@ -282,20 +283,9 @@ def import_csv(text: str) -> AnyKeeper:
     return exchange.from_csv(text)
 
 
-def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str] | None:
-    """The printable sheet (``pdf`` or ``html``) and its media type, from the scoresheet modules
-    (`barbu.scorekeeper.sheet`, `.pdf`, `.printhtml`: another branch, wired at merge).  None while
-    they are not here."""
-    try:
-        from ..scorekeeper.pdf import render_pdf  # type: ignore[import-not-found]
-        from ..scorekeeper.printhtml import render_html  # type: ignore[import-not-found]
-        from ..scorekeeper.sheet import sheet_for  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    s = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
-    if kind == "pdf":
-        return render_pdf(s), "application/pdf"
-    return render_html(s).encode("utf-8"), "text/html; charset=utf-8"
+def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str]:
+    """The printable sheet (``pdf`` or ``html``) and its media type."""
+    return printable(keeper, kind), FORMATS[kind]
 
 
 def view_qr_svg(url: str) -> bytes:
@@ -527,8 +517,6 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
         keeper = await asyncio.to_thread(keeper_of, book)
         printed = await asyncio.to_thread(printable_sheet, keeper, kind)
-        if printed is None:
-            raise ScoreError("printable sheets are not on this server yet", 404)
         body, media = printed
         headers = {"content-security-policy": PRINT_CSP}
         if kind == "pdf":
