@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, MELD_VALUES, SEVEN_POINTS
 from ..besigue.ruleset import BesigueRules
 from ..core.errors import RulesetError
-from .keeper import KeeperError, Needs
+from .keeper import EntryLog, KeeperError, Needs
 from .questions import COUNTS, SEATS, Question
 
 MELDS = "melds"
@@ -33,7 +33,7 @@ def besigue_questions(rules: BesigueRules) -> tuple[Question, ...]:
     )
 
 
-class BesigueKeeper:
+class BesigueKeeper(EntryLog):
     """A Bésigue game kept at a table: the same interface as `Keeper`."""
 
     game = "besigue"
@@ -55,8 +55,8 @@ class BesigueKeeper:
         self.flags: dict[int, list[str]] = {}
         self._undo: list[list[dict]] = []
         if entries:
-            self.results = self._replay(list(entries))
-            self.entries = [copy.deepcopy(e) for e in entries]
+            entries = [copy.deepcopy(e) for e in entries]
+            self._install(entries, self._replay(entries))
 
     @property
     def n(self) -> int:
@@ -84,36 +84,11 @@ class BesigueKeeper:
             return Needs(number, "done", dealer=dealer)
         return Needs(number, "outcome", dealer=dealer, questions=besigue_questions(self.rules))
 
-    def add(self, entry: dict) -> dict:
-        entries = self.entries + [copy.deepcopy(entry)]
-        self._commit(entries, self._replay(entries))
-        return self.results[-1]
+    def _rebuild(self, entries: list[dict]) -> list[dict]:
+        return self._replay(entries)
 
-    def replace(self, index: int, entry: dict) -> None:
-        self._index(index)
-        entries = list(self.entries)
-        entries[index] = copy.deepcopy(entry)
-        self._commit(entries, self._replay(entries))
-
-    def delete(self, index: int) -> None:
-        self._index(index)
-        entries = self.entries[:index] + self.entries[index + 1:]
-        self._commit(entries, self._replay(entries))
-
-    def undo(self) -> None:
-        if not self._undo:
-            raise KeeperError("there is nothing to undo")
-        self.entries = self._undo.pop()
-        self.results = self._replay(self.entries)
-
-    def _index(self, index: int) -> None:
-        if not isinstance(index, int) or not 0 <= index < len(self.entries):
-            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}")
-
-    def _commit(self, entries: list[dict], results: list[dict]) -> None:
-        self._undo.append(self.entries)
-        del self._undo[:-50]
-        self.entries, self.results = entries, results
+    def _install(self, entries: list[dict], state: list[dict]) -> None:
+        self.entries, self.results = entries, state
 
     def _replay(self, entries: list[dict]) -> list[dict]:
         results: list[dict] = []

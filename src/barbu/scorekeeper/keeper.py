@@ -81,7 +81,60 @@ def _entry_error(msg: str, names: Sequence[str]) -> str:
                   msg)
 
 
-class Keeper:
+class EntryLog:
+    """Deals entered one by one, corrected, deleted and taken back.
+
+    Every change rebuilds the whole game from its entries (`_rebuild`, which raises `KeeperError` to refuse),
+    and only then replaces it (`_install`): a refused change leaves everything as it was.
+    """
+
+    entries: list[dict]
+    _undo: list[list[dict]]
+
+    def _rebuild(self, entries: list[dict]) -> Any:  # pragma: no cover - each game has its own
+        raise NotImplementedError
+
+    def _install(self, entries: list[dict], state: Any) -> None:  # pragma: no cover - each game has its own
+        raise NotImplementedError
+
+    def _change(self, entries: list[dict]) -> None:
+        state = self._rebuild(entries)
+        self._undo.append(self.entries)
+        del self._undo[:-50]
+        self._install(entries, state)
+
+    def add(self, entry: dict) -> Any:
+        """Enter the next deal; returns its result.  Refused with a `KeeperError` (nothing changes) if the
+        rules or the deck say no."""
+        self._change(self.entries + [copy.deepcopy(entry)])
+        return self.results[-1]  # type: ignore[attr-defined]
+
+    def replace(self, index: int, entry: dict) -> None:
+        """Correct deal ``index`` (0-based); every later deal is scored again."""
+        self._index(index)
+        entries = list(self.entries)
+        entries[index] = copy.deepcopy(entry)
+        self._change(entries)
+
+    def delete(self, index: int) -> None:
+        """Remove deal ``index`` (0-based); the deals after it move up and are scored again."""
+        self._index(index)
+        self._change(self.entries[:index] + self.entries[index + 1:])
+
+    def undo(self) -> None:
+        """Take back the last change (an entry, a correction or a deletion)."""
+        if not self._undo:
+            raise KeeperError("there is nothing to undo")
+        entries = self._undo.pop()
+        self._install(entries, self._rebuild(entries))
+
+    def _index(self, index: int) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.entries):
+            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}: "
+                              f"{len(self.entries)} deal(s) entered")
+
+
+class Keeper(EntryLog):
     """One game kept at a table: rules, players, first dealer and the deals entered so far."""
 
     game = "barbu"
@@ -106,8 +159,8 @@ class Keeper:
         self._undo: list[list[dict]] = []
         self.match, self.flags = self._replay([])
         if entries:
-            self.match, self.flags = self._replay(list(entries))
-            self.entries = [copy.deepcopy(e) for e in entries]
+            entries = [copy.deepcopy(e) for e in entries]
+            self._install(entries, self._replay(entries))
 
     # ------------------------------------------------------------------ reading
     @property
@@ -138,46 +191,12 @@ class Keeper:
             e.deal = len(self.results) + 1
             raise
 
-    # ------------------------------------------------------------------ changing
-    def add(self, entry: dict) -> DealResult:
-        """Enter the next deal.  Refused with a `KeeperError` (nothing changes) if the rules or deck say no."""
-        entries = self.entries + [copy.deepcopy(entry)]
-        m, flags = self._replay(entries)
-        self._commit(entries, m, flags)
-        return m.results[-1]
+    def _rebuild(self, entries: list[dict]) -> Any:
+        return self._replay(entries)
 
-    def replace(self, index: int, entry: dict) -> None:
-        """Correct deal ``index`` (0-based); every later deal is scored again."""
-        self._index(index)
-        entries = list(self.entries)
-        entries[index] = copy.deepcopy(entry)
-        m, flags = self._replay(entries)
-        self._commit(entries, m, flags)
-
-    def delete(self, index: int) -> None:
-        """Remove deal ``index`` (0-based); the deals after it move up and are scored again."""
-        self._index(index)
-        entries = self.entries[:index] + self.entries[index + 1:]
-        m, flags = self._replay(entries)
-        self._commit(entries, m, flags)
-
-    def undo(self) -> None:
-        """Take back the last change (an entry, a correction or a deletion)."""
-        if not self._undo:
-            raise KeeperError("there is nothing to undo")
-        entries = self._undo.pop()
-        self.match, self.flags = self._replay(entries)
+    def _install(self, entries: list[dict], state: Any) -> None:
         self.entries = entries
-
-    def _index(self, index: int) -> None:
-        if not isinstance(index, int) or not 0 <= index < len(self.entries):
-            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}: "
-                              f"{len(self.entries)} deal(s) entered")
-
-    def _commit(self, entries: list[dict], m: Match, flags: dict[int, list[str]]) -> None:
-        self._undo.append(self.entries)
-        del self._undo[:-50]
-        self.entries, self.match, self.flags = entries, m, flags
+        self.match, self.flags = state
 
     def _replay(self, entries: list[dict]) -> tuple[Match, dict[int, list[str]]]:
         m = Match(self.rules, seed=0)
