@@ -359,3 +359,20 @@ def test_besigue_kept_to_the_target():
     assert k.results[-1]["dealer"] == 1 and k.totals == [330 + 800, 80 + 40]
     assert k.is_over and k.needs().ask == "over"
     assert from_csv(to_csv(k)).totals == k.totals and from_json(to_json(k)).totals == k.totals
+
+
+def test_a_kept_game_prints_on_the_same_sheet_as_a_played_one():
+    """The −115 series above, kept at a table: its sheet shows the series points and the keeper's flags."""
+    from barbu.scorekeeper.sheet import sheet_for
+    from barbu.scorekeeper.textsheet import render_text
+
+    k = Keeper("italian-six", NAMES, first=A)
+    for e in [{"contract": "no-king", "outcome": {"KH": C}}, {"contract": "no-last-two", "outcome": {"last": [C, C]}},
+              {"contract": "no-hearts", "outcome": {"hearts": [0, 13, 0, 0]}},
+              {"contract": "no-tricks", "outcome": {"tricks": [0, 0, 0, 13]}},
+              {"contract": "no-queens", "outcome": {"QS": D, "QH": D, "QD": D, "QC": D}},
+              {"contract": "domino", "rank": "7", "outcome": {"order": [A, B, C]}}]:
+        k.add({**e, "doubles": []})
+    text = render_text(sheet_for(k.rules, k.names, k.results, k.flags))
+    assert "-115" in text  # Carla's running total after Anna's series
+    assert "did not double Anna although the obligation required it" in text
