@@ -15,6 +15,7 @@
 #define MAXP 6
 #define MAXTRICKS 64
 #define NLAST 8
+#define NCLASSES 8
 #define INF (1 << 30)
 
 typedef uint64_t u64;
@@ -29,6 +30,8 @@ typedef struct {
     int last[NLAST];
     int ravage;
     u64 stop, pos_mask, neg_mask, trump_mask;
+    int nclasses;  /* distinct nonzero card values, for the transposition keys (-1: too many) */
+    u64 classes[NCLASSES];
 } Spec;
 
 typedef struct {
@@ -136,6 +139,19 @@ static int read_spec(PyObject *o, Spec *sp) {
     f = PyTuple_GET_ITEM(o, 8);
     if (get_mask(f, &sp->stop) < 0) return -1;
     sp->trump_mask = sp->trump >= 0 ? SUIT[sp->trump] : 0;
+    int cls_value[NCLASSES];
+    for (int c = 0; c < 52 && sp->nclasses >= 0; c++) {
+        if (!sp->values[c]) continue;
+        int j = 0;
+        while (j < sp->nclasses && cls_value[j] != sp->values[c]) j++;
+        if (j == sp->nclasses) {
+            if (j == NCLASSES) { sp->nclasses = -1; break; }
+            cls_value[j] = sp->values[c];
+            sp->classes[j] = 0;
+            sp->nclasses++;
+        }
+        sp->classes[j] |= 1ULL << c;
+    }
     return 0;
 }
 
@@ -438,7 +454,7 @@ fail:
 
 #define TT_BITS 18
 #define TT_SIZE (1u << TT_BITS)
-#define KEYLEN (2 * MAXP + 1)
+#define KEYLEN (2 * MAXP + 1 + NCLASSES)
 enum { EXACT, LOWER, UPPER };
 
 typedef struct {
@@ -455,14 +471,42 @@ typedef struct {
     const Spec *sp;
     int seat, first_last, keylen;
     long nodes;
+    int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
 } Ctx;
 
-static void make_key(const Ctx *cx, const Pos *p, u64 *key) {
-    int n = cx->sp->n;
+static long last_nodes;  /* nodes searched by the last solve call (for the benchmark) */
+
+/* A hand with the cards no longer in play squeezed out: ranks relative to the cards left. */
+static u64 relative(u64 h, u64 rest) {
+    u64 out = 0;
+    for (int x = 0; x < 4; x++) {
+        unsigned r = (unsigned)(rest >> (13 * x)) & 0x1FFF, hx = (unsigned)(h >> (13 * x)) & 0x1FFF, o = 0;
+        for (int i = 0; r; i++) {
+            unsigned low = r & -r;
+            if (hx & low) o |= 1u << i;
+            r ^= low;
+        }
+        out |= (u64)o << (13 * x);
+    }
+    return out;
+}
+
+/* The key of a position between tricks.  With few kinds of card points it is relative: two positions
+ * that differ only in which cards are gone transpose, as long as the points sit on the same places. */
+static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
+    const Spec *sp = cx->sp;
+    int n = sp->n, k = 0;
     memset(key, 0, sizeof(u64) * KEYLEN);
-    for (int s = 0; s < n; s++) key[s] = p->hands[s];
-    key[n] = (u64)p->leader | ((u64)p->hb << 8);
-    if (cx->sp->ravage) for (int s = 0; s < n; s++) key[n + 1 + s] = p->won[s];
+    if (sp->nclasses >= 0) {
+        u64 rest = p->in_hands;
+        for (int s = 0; s < n; s++) key[k++] = relative(p->hands[s], rest);
+        for (int c = 0; c < sp->nclasses; c++) key[k++] = relative(sp->classes[c] & rest, rest);
+    } else {
+        for (int s = 0; s < n; s++) key[k++] = p->hands[s];
+    }
+    key[k++] = (u64)p->leader | ((u64)p->hb << 8);
+    if (sp->ravage) for (int s = 0; s < n; s++) key[k++] = p->won[s];
+    return k;
 }
 
 static unsigned hash_key(const u64 *key, int len) {
@@ -527,6 +571,21 @@ static int distinct_moves(const Spec *sp, u64 legal, u64 hand, u64 in_play, int 
     return k;
 }
 
+/* A card as (suit, place among the cards of its suit still in play), so a stored best move survives
+ * a transposition, and back. */
+static unsigned char to_relative(int card, u64 rest) {
+    int x = card / 13;
+    u64 below = rest & SUIT[x] & ((1ULL << card) - 1);
+    return (unsigned char)(x * 16 + __builtin_popcountll(below));
+}
+
+static int from_relative(unsigned char rel, u64 rest) {
+    int x = rel / 16, i = rel % 16;
+    u64 m = rest & SUIT[x];
+    if (i >= __builtin_popcountll(m)) return -1;
+    return nth_card(m, i);
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     cx->nodes++;
@@ -545,22 +604,28 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     u64 key[KEYLEN];
     int hint = -1;
     if (!p->ntrick) {
-        make_key(cx, p, key);
+        cx->keylen = make_key(cx, p, key);
         e = &tt[hash_key(key, cx->keylen)];
         if (e->gen == tt_gen && !memcmp(e->key, key, sizeof(u64) * cx->keylen)) {
             if (e->flag == EXACT) return e->value;
             if (e->flag == LOWER) { if (e->value > alpha) alpha = e->value; }
             else if (e->value < beta) beta = e->value;
             if (alpha >= beta) return e->value;
-            hint = e->best;
+            hint = from_relative(e->best, p->in_hands);
         }
     }
     int turn = turn_of(sp, p);
     u64 hand = p->hands[turn];
     int moves[52];
     int k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
-    if (hint >= 0) {
-        for (int i = 1; i < k; i++) if (moves[i] == hint) { moves[i] = moves[0]; moves[0] = hint; break; }
+    /* The best move stored for this position first, then the cards with most cut-offs. */
+    int score[52];
+    for (int i = 0; i < k; i++) score[i] = moves[i] == hint ? INF : cx->history[turn][moves[i]];
+    for (int i = 1; i < k; i++) {
+        int m = moves[i], sc = score[i], j = i - 1;
+        while (j >= 0 && score[j] < sc) { moves[j + 1] = moves[j]; score[j + 1] = score[j]; j--; }
+        moves[j + 1] = m;
+        score[j + 1] = sc;
     }
     int maximise = turn == cx->seat;
     int best = maximise ? -INF : INF, best_card = moves[0];
@@ -572,16 +637,33 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         if (maximise) {
             if (v > best) { best = v; best_card = moves[i]; if (v > alpha) alpha = v; }
         } else if (v < best) { best = v; best_card = moves[i]; if (v < beta) beta = v; }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+            int left = __builtin_popcountll(p->in_hands);
+            cx->history[turn][moves[i]] += left * left;
+            break;
+        }
     }
     if (e) {
         memcpy(e->key, key, sizeof(u64) * KEYLEN);
         e->value = best;
         e->gen = tt_gen;
-        e->best = (unsigned char)best_card;
+        e->best = to_relative(best_card, p->in_hands);
         e->flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
     }
     return best;
+}
+
+/* MTD(f): a series of null-window searches closing in on the value; the table keeps their bounds. */
+static int mtdf(Ctx *cx, const Pos *p) {
+    int lo, hi;
+    bounds(cx, p, &lo, &hi);
+    int g = 0 < lo ? lo : 0 > hi ? hi : 0;
+    while (lo < hi) {
+        int beta = g == lo ? g + 1 : g;
+        g = search(cx, p, beta - 1, beta);
+        if (g < beta) hi = g; else lo = g;
+    }
+    return lo;
 }
 
 /* Each seat's final points: what it has, plus what it is sure of from here. */
@@ -597,10 +679,12 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
         for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
             if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
         cx.seat = s;
+        memset(cx.history, 0, sizeof cx.history);
         if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
-        out[s] = pts + search(&cx, p, -INF, INF);
+        out[s] = pts + mtdf(&cx, p);
     }
     *nodes += cx.nodes;
+    last_nodes = cx.nodes;
     return 0;
 }
 
@@ -655,7 +739,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return one;
 }
 
+static PyObject *py_last_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromLong(last_nodes); }
+
 static PyMethodDef methods[] = {
+    {"last_nodes", py_last_nodes, METH_NOARGS, "last_nodes() -> positions the last seat's search visited"},
     {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(spec, states) -> the legal cards (a mask) of each"},
     {"trick_winners", py_trick_winners, METH_VARARGS, "trick_winners(spec, tricks) -> the winner of each (leader, cards)"},
     {"deal_scores", py_deal_scores, METH_VARARGS, "deal_scores(spec, outcomes) -> base points of each (won, tricks_won, winners)"},
