@@ -595,6 +595,21 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         score_pos(sp, p, pts);
         return (int)pts[cx->seat];
     }
+    if (!p->ntrick && __builtin_popcountll(p->in_hands) == sp->n) {
+        /* The last trick plays itself: one card each. */
+        Pos last = *p;
+        int gain = 0;
+        for (int i = 0; i < sp->n; i++) {
+            Pos before = last;
+            int card = __builtin_ctzll(last.hands[turn_of(sp, &last)]);
+            int w = play(sp, &last, card);
+            if (w >= 0) gain = trick_points(cx, &before, card, w);
+        }
+        if (!sp->ravage) return gain;
+        long pts[MAXP];
+        score_pos(sp, &last, pts);
+        return gain + (int)pts[cx->seat];
+    }
     int lo, hi;
     bounds(cx, p, &lo, &hi);
     if (hi <= alpha) return hi;
