@@ -130,3 +130,34 @@ def test_the_solver_counts_points_already_taken():
     last = d.positions[-1]  # one card left to play: the result is known
     assert fast.solve(d.spec, last) == d.base
     assert pure.solve(d.spec, last) == d.base
+
+
+@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=5)", "scottish", "classic(ravage_city=true)"])
+def test_move_values_are_the_values_after_each_card(rules):
+    """Each legal card's value is the brute force's after that card; the best of them is the position's value."""
+    checked = 0
+    for d in itertools.islice(random_deals(rules, 13), 8):
+        i = ending(d, 2)
+        if i is None:
+            continue
+        st = d.positions[i]
+        m = match_at(d, i)
+        seat = m.turn
+        values = fast.move_values(d.spec, [st])[0]
+        assert pure.move_values(d.spec, [st])[0] == values
+        assert [c for c, _ in values] == list(cards_of(m.legal_mask()))
+        for card, value in values:
+            after = m.clone()
+            after.apply(CARDS[card])
+            assert value == brute_force(after, seat), (rules, card)
+        assert max(v for _, v in values) == fast.solve(d.spec, st)[seat]
+        checked += 1
+    assert checked >= 3
+
+
+def test_move_values_of_a_longer_ending_agree():
+    for d in itertools.islice(random_deals("classic", 17), 6):
+        i = ending(d, 4)
+        if i is not None:
+            st = d.positions[i]
+            assert fast.move_values(d.spec, [st]) == pure.move_values(d.spec, [st])

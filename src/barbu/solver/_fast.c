@@ -643,7 +643,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         score[j + 1] = sc;
     }
     int maximise = turn == cx->seat;
-    int best = maximise ? -INF : INF, best_card = moves[0];
+    int best = maximise ? -INF : INF, best_card = k ? moves[0] : 0;
     for (int i = 0; i < k; i++) {
         Pos child = *p;
         int w = play(sp, &child, moves[i]);
@@ -703,6 +703,44 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     return 0;
 }
 
+/* The seat to play's points after each of its legal cards (equivalent cards share their value). */
+static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, long *nodes) {
+    int n = sp->n;
+    int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
+    if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
+    int seat = turn_of(sp, p);
+    Ctx cx = {sp, seat, total - sp->nlast, 0, 0};
+    memset(cx.history, 0, sizeof cx.history);
+    if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+    long pts = (long)sp->per_trick * p->tricks_won[seat];
+    u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
+    while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
+    for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
+        if (p->winners[t] == seat && t >= cx.first_last) pts += sp->last[t - cx.first_last];
+    u64 hand = p->hands[seat];
+    u64 legal = legal_of(sp, hand, p);
+    u64 others = (p->in_hands | p->trick_mask) & ~hand;
+    int k = 0, prev = -1;
+    long prev_value = 0;
+    while (legal) {
+        int c = __builtin_ctzll(legal);
+        legal &= legal - 1;
+        if (!(prev >= 0 && prev / 13 == c / 13 && sp->values[prev] == sp->values[c]
+              && !(others & ((1ULL << c) - (1ULL << (prev + 1)))))) {
+            Pos child = *p;
+            int win = play(sp, &child, c);
+            int gain = win >= 0 ? trick_points(&cx, p, c, win) : 0;
+            prev_value = pts + gain + mtdf(&cx, &child);
+        }
+        cards[k] = c;
+        values[k++] = prev_value;
+        prev = c;
+    }
+    *nodes += cx.nodes;
+    last_nodes = cx.nodes;
+    return k;
+}
+
 static int ensure_tt(void) {
     if (!tt) {
         tt = calloc(TT_SIZE, sizeof(Entry));
@@ -754,6 +792,42 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return one;
 }
 
+static PyObject *py_move_values(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &states)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0 || ensure_tt() < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    long nodes = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        int cards[52];
+        long values[52];
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) goto fail;
+        if (is_over(&sp, &p)) { PyErr_SetString(PyExc_ValueError, "state: the deal is over"); goto fail; }
+        int m = move_values(&sp, &p, cards, values, &nodes);
+        if (m < 0) goto fail;
+        PyObject *r = PyTuple_New(m);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+        for (int j = 0; j < m; j++) {
+            PyObject *pair = Py_BuildValue("(il)", cards[j], values[j]);
+            if (!pair) goto fail;
+            PyTuple_SET_ITEM(r, j, pair);
+        }
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyObject *py_last_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromLong(last_nodes); }
 
 static PyMethodDef methods[] = {
@@ -763,6 +837,7 @@ static PyMethodDef methods[] = {
     {"deal_scores", py_deal_scores, METH_VARARGS, "deal_scores(spec, outcomes) -> base points of each (won, tricks_won, winners)"},
     {"playouts", py_playouts, METH_VARARGS, "playouts(spec, states, seed) -> base points of one random playout of each"},
     {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
+    {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
     {NULL, NULL, 0, NULL},
 };

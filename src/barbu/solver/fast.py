@@ -26,5 +26,6 @@ deal_scores = _core.deal_scores
 playouts = _core.playouts
 solve = _core.solve
 solve_many = _core.solve_many
+move_values = _core.move_values
 
-__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_many"]
+__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_many", "move_values"]

@@ -390,3 +390,38 @@ def solve(spec: Spec, state: State) -> tuple[int, ...]:
 def solve_many(spec: Spec, states: list[State]) -> list[tuple[int, ...]]:
     """`solve` for each position of a batch."""
     return [solve(spec, st) for st in states]
+
+
+def move_values(spec: Spec, states: list[State]) -> list[tuple[tuple[int, int], ...]]:
+    """For the seat to play in each position: its final points after each legal card, if it then plays
+    its best and the others all play against it (equivalent cards share their value)."""
+    out = []
+    for state in states:
+        solver = _Solver(spec, state)
+        p = solver.p
+        if p.over():
+            raise ValueError("state: the deal is over")
+        seat = p.turn
+        base = accrued(spec, state)[seat]
+        hand = p.hands[seat]
+        legal = p.legal()
+        in_play = p.in_hands
+        for c in p.trick:
+            in_play |= 1 << c
+        tried = set(distinct_moves(spec, legal, hand, in_play))
+        tt: dict = {}
+        pairs = []
+        value = 0
+        m = legal
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            if c in tried:
+                winner = p.play(c)
+                gain = solver.trick_points(seat, winner) if winner >= 0 else 0
+                value = base + gain + solver.search(seat, -(1 << 30), 1 << 30, tt)
+                p.take_back(c)
+            pairs.append((c, value))
+        out.append(tuple(pairs))
+    return out
