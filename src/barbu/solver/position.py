@@ -56,3 +56,14 @@ def state_of(match) -> State:
         raise ValueError("the solver works on the card-play phase of a trick-taking deal")
     return State(tuple(match.hands), tuple(match.won), tuple(match.tricks_won), tuple(match.winners),
                  match.leader, tuple(match.trick), int(match.hearts_broken))
+
+
+def objective(spec: Spec, sign: int) -> Spec:
+    """The spec whose points a seat maximises: itself when the highest total wins (sign +1), the points
+    negated where the lowest total wins (sign -1, the French penalty points).  The solver maximises
+    points; solve on ``objective(spec, -1)`` and negate its answers to minimise them.  (No family
+    with Ravage City counts lowest-wins, where the negated share would round the other way.)"""
+    if sign >= 0:
+        return spec
+    return spec._replace(per_trick=-spec.per_trick, values=tuple(-v for v in spec.values),
+                         last_tricks=tuple(-v for v in spec.last_tricks), ravage=-spec.ravage)
