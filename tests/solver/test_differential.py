@@ -81,6 +81,12 @@ def test_bad_input_is_refused_in_plain_words():
     d = next(random_deals("classic", 1))
     with pytest.raises(ValueError, match="card mask"):
         fast.legal_moves(d.spec, [d.start._replace(hands=(1 << 60,) + d.start.hands[1:])])
+    bad = d.start._replace(hands=(d.start.hands[0] | d.start.hands[1],) + d.start.hands[1:])
+    for core in (fast, pure):
+        with pytest.raises(ValueError, match="do not fit the trick"):
+            core.solve(d.spec, bad)
+        with pytest.raises(ValueError, match="do not fit the trick"):
+            core.playouts(d.spec, [d.start._replace(hands=(0,) + d.start.hands[1:])], 1)
     with pytest.raises(ValueError, match="leader"):
         fast.legal_moves(d.spec, [d.start._replace(leader=9)])
     with pytest.raises(TypeError, match="spec"):

@@ -185,7 +185,21 @@ static int read_state(PyObject *o, const Spec *sp, Pos *p) {
     }
     if (get_long(PyTuple_GET_ITEM(o, 6), &v[0]) < 0) return -1;
     p->hb = v[0] != 0;
-    for (int s = 0; s < n; s++) p->in_hands |= p->hands[s];
+    int cards = p->ntrick;
+    for (int s = 0; s < n; s++) {
+        p->in_hands |= p->hands[s];
+        cards += __builtin_popcountll(p->hands[s]);
+    }
+    /* Every card in one place, and the hands fit the trick: those who have played to it hold one card less. */
+    int left = __builtin_popcountll(p->hands[(p->leader + p->ntrick) % n]);
+    int ok = __builtin_popcountll(p->in_hands | p->trick_mask) == cards && (left || !p->ntrick);
+    for (int s = 0; ok && s < n; s++)
+        ok = __builtin_popcountll(p->hands[s]) == left - (((s - p->leader + n) % n) < p->ntrick);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "state: the hands do not fit the trick (each seat holds as many cards "
+                        "as tricks are left, one less once it has played to the trick, and no card is in two places)");
+        return -1;
+    }
     return 0;
 }
 

@@ -90,6 +90,23 @@ def score(spec: Spec, won: tuple[int, ...], tricks_won: tuple[int, ...], winners
     return tuple(out)
 
 
+def check_state(spec: Spec, state: State) -> None:
+    """Refuse a position whose hands do not fit its trick (the compiled core refuses the same ones)."""
+    n = spec.n
+    counts = [h.bit_count() for h in state.hands]
+    union = 0
+    for h in state.hands:
+        union |= h
+    for c in state.trick:
+        union |= 1 << c
+    left = counts[(state.leader + len(state.trick)) % n]
+    ok = union.bit_count() == sum(counts) + len(state.trick) and (left or not state.trick)
+    ok = ok and all(counts[s] == left - (((s - state.leader) % n) < len(state.trick)) for s in range(n))
+    if not ok:
+        raise ValueError("state: the hands do not fit the trick (each seat holds as many cards as tricks are "
+                         "left, one less once it has played to the trick, and no card is in two places)")
+
+
 class _Play:
     """A mutable position for playouts and search: apply a card, take it back."""
 
@@ -110,6 +127,7 @@ class _Play:
         for h in self.hands:
             self.in_hands |= h
         self.undo: list[int] = []
+        check_state(spec, state)
 
     @property
     def turn(self) -> int:
@@ -173,6 +191,7 @@ def legal_moves(spec: Spec, states: list[State]) -> list[int]:
     out = []
     n = spec.n
     for st in states:
+        check_state(spec, st)
         seat = (st.leader + len(st.trick)) % n
         out.append(legal_mask(spec, st.hands[seat], st.trick, len(st.winners), st.hearts_broken))
     return out
