@@ -41,7 +41,8 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
     if with_pure or not fast.COMPILED:
         cores.append(("pure", pure))
     print(f"{rules}: batches of {len(starts)} opening leads and {len(positions)} positions "
-          f"(one contract: {spec.per_trick} a trick, {sum(1 for v in spec.values if v)} scoring cards)")
+          f"(one contract: {spec.per_trick} a trick, {sum(1 for v in spec.values if v)} scoring cards, "
+          f"last tricks {spec.last_tricks or 'nothing'})")
     for name, core in cores:
         seed = itertools.count()
         n, t = per_second(lambda: len(core.playouts(spec, starts, next(seed))), seconds)
