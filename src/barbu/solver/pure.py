@@ -126,7 +126,7 @@ class _Play:
         self.in_hands = 0
         for h in self.hands:
             self.in_hands |= h
-        self.undo: list[int] = []
+        self.undo: list[tuple[int, list[int], int]] = []  # (leader, cards, hearts broken) of each trick taken
         check_state(spec, state)
 
     @property
@@ -271,9 +271,6 @@ class _Solver:
     def __init__(self, spec: Spec, state: State) -> None:
         self.spec = spec
         self.p = _Play(spec, state)
-        trick_mask = 0
-        for c in state.trick:
-            trick_mask |= 1 << c
         self.total = len(state.winners) + ((self.p.in_hands.bit_count() + len(state.trick)) // spec.n)
         self.first_last = self.total - len(spec.last_tricks)
         self.pos_mask = sum(1 << c for c in range(52) if spec.values[c] > 0)
@@ -302,7 +299,6 @@ class _Solver:
         for c in p.trick:
             rest |= 1 << c
         tricks = rest.bit_count() // spec.n
-        lo = hi = 0
         t = tricks * spec.per_trick
         lo, hi = min(0, t), max(0, t)
         for mask, is_pos in ((rest & self.pos_mask, True), (rest & self.neg_mask, False)):
