@@ -1,0 +1,98 @@
+"""The solver's speed: the compiled core's playouts and legal moves per second, and exact solves by cards left.
+
+Positions come from random legal play in the real engine (`barbu.solver.samples`),
+so every contract of the family turns up in proportion.  Run on one core:
+
+    python benchmarks/solver.py                       # classic, solves with 2 to 8 cards each
+    python benchmarks/solver.py --rules scottish --cards 4 6 8 --solves 30
+    python benchmarks/solver.py --pure                # the pure-Python twin too (much slower)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import time
+
+from barbu.solver import fast, pure
+from barbu.solver.samples import random_deals
+
+
+def per_second(fn, seconds: float) -> tuple[int, float]:
+    """Call ``fn`` (which returns how many things it did) until ``seconds`` have passed."""
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        done += fn()
+    return done, time.perf_counter() - start
+
+
+def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
+    deals = list(itertools.islice(random_deals(rules, 1), 400))
+    by_spec: dict = {}
+    for d in deals:
+        by_spec.setdefault(d.spec, []).append(d)
+    # The commonest contract played to the last card (a deal decided early would flatter the figures).
+    spec, group = max(by_spec.items(), key=lambda kv: (not kv[0].stop_mask, len(kv[1])))
+    starts = [d.start for d in group]
+    positions = [p for d in group for p in d.positions]
+    cores = [("compiled", fast)] if fast.COMPILED else []
+    if with_pure or not fast.COMPILED:
+        cores.append(("pure", pure))
+    print(f"{rules}: batches of {len(starts)} opening leads and {len(positions)} positions "
+          f"(one contract: {spec.per_trick} a trick, {sum(1 for v in spec.values if v)} scoring cards, "
+          f"last tricks {spec.last_tricks or 'nothing'})")
+    for name, core in cores:
+        seed = itertools.count()
+        n, t = per_second(lambda: len(core.playouts(spec, starts, next(seed))), seconds)
+        print(f"  {name:8} playouts from the opening lead: {n / t:12,.0f} /s")
+        n, t = per_second(lambda: len(core.legal_moves(spec, positions)), seconds)
+        print(f"  {name:8} legal moves:                   {n / t:12,.0f} positions/s")
+
+
+def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool) -> None:
+    print(f"{rules}: exact solves (each seat's points, paranoid search per seat), between tricks")
+    print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9}"
+          + (f" {'pure mean':>10}" if with_pure else ""))
+    for k in cards:
+        samples = []
+        for d in random_deals(rules, 100 + k):
+            for st in d.positions:
+                if not st.trick and all(h.bit_count() == k for h in st.hands):
+                    samples.append((d.spec, st))
+                    break
+            if len(samples) >= solves:
+                break
+        times = []
+        for spec, st in samples:
+            t = time.perf_counter()
+            fast.solve(spec, st)
+            times.append(time.perf_counter() - t)
+        line = (f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
+                f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f}")
+        if with_pure and k <= 5:
+            t = time.perf_counter()
+            for spec, st in samples:
+                pure.solve(spec, st)
+            line += f" {(time.perf_counter() - t) / len(samples) * 1e3:>10.1f}"
+        print(line, flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="classic", help="a preset or ruleset text (default classic)")
+    ap.add_argument("--seconds", type=float, default=3.0, help="time for each throughput figure")
+    ap.add_argument("--cards", type=int, nargs="*", default=[2, 3, 4, 5, 6, 7, 8],
+                    help="cards in each hand for the solver's figures")
+    ap.add_argument("--solves", type=int, default=40, help="positions solved for each number of cards")
+    ap.add_argument("--pure", action="store_true", help="time the pure-Python twin as well")
+    args = ap.parse_args()
+    print(f"core: {'compiled (barbu.solver._fast)' if fast.COMPILED else 'pure Python (no C extension)'}")
+    bench_core(args.rules, args.seconds, args.pure)
+    if args.cards:
+        bench_solver(args.rules, args.cards, args.solves, args.pure)
+
+
+if __name__ == "__main__":
+    main()

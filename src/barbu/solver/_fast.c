@@ -1,0 +1,861 @@
+/* The solver's compiled core: trick play on card bitmasks, in batches.
+ *
+ * The twin of barbu/solver/pure.py, function for function and answer for answer:
+ * a card is suit * 13 + rank (S H D C, ranks 2..A = 0..12), a hand is a 64-bit
+ * mask, and every entry point takes one Spec (the rules of the deal, a tuple) and
+ * a batch (a list) so that one call does a lot of work.  See pure.py for the
+ * rules in words; the differential tests hold both to the engine's answers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#define MAXP 6
+#define MAXTRICKS 64
+#define NLAST 8
+#define NCLASSES 8
+#define INF (1 << 30)
+
+typedef uint64_t u64;
+
+static const u64 SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
+#define HEARTS_MASK (0x1FFFULL << 13)
+
+typedef struct {
+    int n, trump, head, heart_mode, per_trick;
+    int values[52];
+    int nlast;
+    int last[NLAST];
+    int ravage;
+    u64 stop, pos_mask, neg_mask, trump_mask;
+    int nclasses;  /* distinct nonzero card values, for the transposition keys (-1: too many) */
+    u64 classes[NCLASSES];
+} Spec;
+
+typedef struct {
+    u64 hands[MAXP], won[MAXP];
+    int tricks_won[MAXP];
+    int nwin;
+    unsigned char winners[MAXTRICKS];
+    int leader, ntrick, hb;
+    int trick[MAXP];
+    u64 trick_mask, in_hands;
+} Pos;
+
+/* ------------------------------------------------------------ reading Python objects */
+
+static int get_long(PyObject *o, long *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+static int get_mask(PyObject *o, u64 *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v >> 52) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has bits above the 52 cards");
+        return -1;
+    }
+    *out = (u64)v;
+    return 0;
+}
+
+/* A tuple or list of ints of a known length (or any length up to maxlen when len < 0); returns the count. */
+static Py_ssize_t get_ints(PyObject *o, long *out, Py_ssize_t len, Py_ssize_t maxlen, const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if ((len >= 0 && k != len) || k > maxlen) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items, got %zd", what, len >= 0 ? len : maxlen, k);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (get_long(PySequence_Fast_GET_ITEM(seq, i), &out[i]) < 0) { Py_DECREF(seq); return -1; }
+    }
+    Py_DECREF(seq);
+    return k;
+}
+
+static Py_ssize_t get_masks(PyObject *o, u64 *out, Py_ssize_t len, const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k != len) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items, got %zd", what, len, k);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (get_mask(PySequence_Fast_GET_ITEM(seq, i), &out[i]) < 0) { Py_DECREF(seq); return -1; }
+    }
+    Py_DECREF(seq);
+    return k;
+}
+
+static PyObject *item(PyObject *t, Py_ssize_t i, Py_ssize_t size, const char *what) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != size) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %zd fields", what, size);
+        return NULL;
+    }
+    return PyTuple_GET_ITEM(t, i);
+}
+
+static int read_spec(PyObject *o, Spec *sp) {
+    long v[52];
+    memset(sp, 0, sizeof *sp);
+    const char *w = "spec";
+    PyObject *f;
+    for (int i = 0; i < 9; i++) if (!item(o, i, 9, w)) return -1;
+    if (get_long(PyTuple_GET_ITEM(o, 0), &v[0]) < 0) return -1;
+    sp->n = (int)v[0];
+    if (sp->n < 2 || sp->n > MAXP) { PyErr_SetString(PyExc_ValueError, "spec: 2 to 6 players"); return -1; }
+    if (get_long(PyTuple_GET_ITEM(o, 1), &v[0]) < 0) return -1;
+    sp->trump = (int)v[0];
+    if (sp->trump < -1 || sp->trump > 3) { PyErr_SetString(PyExc_ValueError, "spec: trump is -1 or 0..3"); return -1; }
+    if (get_long(PyTuple_GET_ITEM(o, 2), &v[0]) < 0) return -1;
+    sp->head = v[0] != 0;
+    if (get_long(PyTuple_GET_ITEM(o, 3), &v[0]) < 0) return -1;
+    sp->heart_mode = (int)v[0];
+    if (sp->heart_mode < 0 || sp->heart_mode > 3) { PyErr_SetString(PyExc_ValueError, "spec: heart_mode is 0..3"); return -1; }
+    if (get_long(PyTuple_GET_ITEM(o, 4), &v[0]) < 0) return -1;
+    sp->per_trick = (int)v[0];
+    if (get_ints(PyTuple_GET_ITEM(o, 5), v, 52, 52, "spec values") < 0) return -1;
+    for (int c = 0; c < 52; c++) {
+        sp->values[c] = (int)v[c];
+        if (v[c] > 0) sp->pos_mask |= 1ULL << c;
+        if (v[c] < 0) sp->neg_mask |= 1ULL << c;
+    }
+    Py_ssize_t k = get_ints(PyTuple_GET_ITEM(o, 6), v, -1, NLAST, "spec last_tricks");
+    if (k < 0) return -1;
+    sp->nlast = (int)k;
+    for (int i = 0; i < k; i++) sp->last[i] = (int)v[i];
+    if (get_long(PyTuple_GET_ITEM(o, 7), &v[0]) < 0) return -1;
+    sp->ravage = (int)v[0];
+    f = PyTuple_GET_ITEM(o, 8);
+    if (get_mask(f, &sp->stop) < 0) return -1;
+    sp->trump_mask = sp->trump >= 0 ? SUIT[sp->trump] : 0;
+    int cls_value[NCLASSES];
+    for (int c = 0; c < 52 && sp->nclasses >= 0; c++) {
+        if (!sp->values[c]) continue;
+        int j = 0;
+        while (j < sp->nclasses && cls_value[j] != sp->values[c]) j++;
+        if (j == sp->nclasses) {
+            if (j == NCLASSES) { sp->nclasses = -1; break; }
+            cls_value[j] = sp->values[c];
+            sp->classes[j] = 0;
+            sp->nclasses++;
+        }
+        sp->classes[j] |= 1ULL << c;
+    }
+    return 0;
+}
+
+static int read_state(PyObject *o, const Spec *sp, Pos *p) {
+    long v[MAXTRICKS];
+    int n = sp->n;
+    memset(p, 0, sizeof *p);
+    const char *w = "state";
+    for (int i = 0; i < 7; i++) if (!item(o, i, 7, w)) return -1;
+    if (get_masks(PyTuple_GET_ITEM(o, 0), p->hands, n, "state hands") < 0) return -1;
+    if (get_masks(PyTuple_GET_ITEM(o, 1), p->won, n, "state won") < 0) return -1;
+    if (get_ints(PyTuple_GET_ITEM(o, 2), v, n, n, "state tricks_won") < 0) return -1;
+    for (int s = 0; s < n; s++) p->tricks_won[s] = (int)v[s];
+    Py_ssize_t k = get_ints(PyTuple_GET_ITEM(o, 3), v, -1, MAXTRICKS, "state winners");
+    if (k < 0) return -1;
+    p->nwin = (int)k;
+    for (int i = 0; i < k; i++) {
+        if (v[i] < 0 || v[i] >= n) { PyErr_SetString(PyExc_ValueError, "state: a winner is not a seat"); return -1; }
+        p->winners[i] = (unsigned char)v[i];
+    }
+    if (get_long(PyTuple_GET_ITEM(o, 4), &v[0]) < 0) return -1;
+    if (v[0] < 0 || v[0] >= n) { PyErr_SetString(PyExc_ValueError, "state: the leader is not a seat"); return -1; }
+    p->leader = (int)v[0];
+    k = get_ints(PyTuple_GET_ITEM(o, 5), v, -1, n - 1, "state trick");
+    if (k < 0) return -1;
+    p->ntrick = (int)k;
+    for (int i = 0; i < k; i++) {
+        if (v[i] < 0 || v[i] > 51) { PyErr_SetString(PyExc_ValueError, "state: a card is not 0..51"); return -1; }
+        p->trick[i] = (int)v[i];
+        p->trick_mask |= 1ULL << v[i];
+    }
+    if (get_long(PyTuple_GET_ITEM(o, 6), &v[0]) < 0) return -1;
+    p->hb = v[0] != 0;
+    int cards = p->ntrick;
+    for (int s = 0; s < n; s++) {
+        p->in_hands |= p->hands[s];
+        cards += __builtin_popcountll(p->hands[s]);
+    }
+    /* Every card in one place, and the hands fit the trick: those who have played to it hold one card less. */
+    int left = __builtin_popcountll(p->hands[(p->leader + p->ntrick) % n]);
+    int ok = __builtin_popcountll(p->in_hands | p->trick_mask) == cards && (left || !p->ntrick);
+    for (int s = 0; ok && s < n; s++)
+        ok = __builtin_popcountll(p->hands[s]) == left - (((s - p->leader + n) % n) < p->ntrick);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "state: the hands do not fit the trick (each seat holds as many cards "
+                        "as tricks are left, one less once it has played to the trick, and no card is in two places)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the rules of play */
+
+static inline int top_bit(u64 m) { return 63 - __builtin_clzll(m); }
+static inline u64 above(u64 m, int top) { return top >= 63 ? 0 : (m >> top << top); }
+
+static u64 legal_of(const Spec *sp, u64 hand, const Pos *p) {
+    if (!p->ntrick) {
+        int mode = sp->heart_mode;
+        if (mode) {
+            u64 others = hand & ~HEARTS_MASK;
+            if (others && (mode == 1 || (mode == 2 && !p->nwin) || (mode == 3 && !p->hb))) return others;
+        }
+        return hand;
+    }
+    u64 led = SUIT[p->trick[0] / 13];
+    u64 follow = hand & led;
+    if (sp->trump < 0) return follow ? follow : hand;
+    u64 tm = sp->trump_mask;
+    u64 played = p->trick_mask & tm;
+    if (led == tm) {
+        if (follow && sp->head) {
+            int top = played ? top_bit(played) + 1 : 0;
+            u64 higher = above(follow, top);
+            return higher ? higher : follow;
+        }
+        return follow ? follow : hand;
+    }
+    if (follow) return follow;
+    u64 mine = hand & tm;
+    if (!mine) return hand;
+    if (!played) return mine;
+    u64 over = above(mine, top_bit(played) + 1);
+    return over ? over : hand;
+}
+
+static inline int turn_of(const Spec *sp, const Pos *p) { return (p->leader + p->ntrick) % sp->n; }
+
+static u64 legal_pos(const Spec *sp, const Pos *p) { return legal_of(sp, p->hands[turn_of(sp, p)], p); }
+
+static int winner_of(const Spec *sp, int leader, const int *cards, int k) {
+    u64 mask = 0;
+    for (int i = 0; i < k; i++) mask |= 1ULL << cards[i];
+    u64 trumps = mask & sp->trump_mask;
+    int top = top_bit(trumps ? trumps : (mask & SUIT[cards[0] / 13]));
+    for (int i = 0; i < k; i++) if (cards[i] == top) return (leader + i) % sp->n;
+    return leader;
+}
+
+static inline int is_over(const Spec *sp, const Pos *p) {
+    if (p->ntrick) return 0;
+    return !p->in_hands || (sp->stop && !(p->in_hands & sp->stop));
+}
+
+/* Play a card; returns the winner when it finishes the trick, else -1. */
+static int play(const Spec *sp, Pos *p, int card) {
+    int turn = turn_of(sp, p);
+    u64 bit = 1ULL << card;
+    p->hands[turn] ^= bit;
+    p->in_hands ^= bit;
+    p->trick[p->ntrick++] = card;
+    p->trick_mask |= bit;
+    if (p->ntrick < sp->n) return -1;
+    int w = winner_of(sp, p->leader, p->trick, p->ntrick);
+    p->won[w] |= p->trick_mask;
+    p->tricks_won[w]++;
+    if (p->nwin < MAXTRICKS) p->winners[p->nwin] = (unsigned char)w;
+    p->nwin++;
+    if (p->trick_mask & HEARTS_MASK) p->hb = 1;
+    p->leader = w;
+    p->ntrick = 0;
+    p->trick_mask = 0;
+    return w;
+}
+
+static inline long floordiv(long a, long b) {
+    long q = a / b;
+    if ((a % b) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+static void score_pos(const Spec *sp, const Pos *p, long *out) {
+    int n = sp->n;
+    for (int s = 0; s < n; s++) {
+        long pts = (long)sp->per_trick * p->tricks_won[s];
+        u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
+        while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
+        out[s] = pts;
+    }
+    int k = sp->nlast;
+    if (k && p->nwin >= k && p->nwin <= MAXTRICKS) {
+        for (int i = 0; i < k; i++) out[p->winners[p->nwin - k + i]] += sp->last[i];
+    }
+    if (sp->ravage) {
+        int most[MAXP], top = 0, losers = 0;
+        for (int s = 0; s < n; s++) {
+            most[s] = 0;
+            for (int x = 0; x < 4; x++) {
+                int c = __builtin_popcountll(p->won[s] & SUIT[x]);
+                if (c > most[s]) most[s] = c;
+            }
+            if (most[s] > top) top = most[s];
+        }
+        for (int s = 0; s < n; s++) losers += most[s] == top;
+        long share = floordiv(sp->ravage, losers);
+        for (int s = 0; s < n; s++) if (most[s] == top) out[s] -= share;
+    }
+}
+
+static PyObject *scores_tuple(const long *pts, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int s = 0; s < n; s++) {
+        PyObject *v = PyLong_FromLong(pts[s]);
+        if (!v) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, s, v);
+    }
+    return t;
+}
+
+/* ------------------------------------------------------------ batches */
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &states)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) { Py_DECREF(seq); Py_DECREF(out); return NULL; }
+        PyObject *v = PyLong_FromUnsignedLongLong(legal_pos(&sp, &p));
+        if (!v) { Py_DECREF(seq); Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+static PyObject *py_trick_winners(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *tricks;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &tricks)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(tricks, "tricks must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        long leader, v[MAXP];
+        int cards[MAXP];
+        Py_ssize_t m;
+        if (!item(t, 0, 2, "a trick") || get_long(PyTuple_GET_ITEM(t, 0), &leader) < 0
+            || (m = get_ints(PyTuple_GET_ITEM(t, 1), v, sp.n, sp.n, "trick cards")) < 0) goto fail;
+        if (leader < 0 || leader >= sp.n) { PyErr_SetString(PyExc_ValueError, "trick: the leader is not a seat"); goto fail; }
+        for (int j = 0; j < m; j++) {
+            if (v[j] < 0 || v[j] > 51) { PyErr_SetString(PyExc_ValueError, "trick: a card is not 0..51"); goto fail; }
+            cards[j] = (int)v[j];
+        }
+        PyObject *w = PyLong_FromLong(winner_of(&sp, (int)leader, cards, (int)m));
+        if (!w) goto fail;
+        PyList_SET_ITEM(out, i, w);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *py_deal_scores(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *outcomes;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &outcomes)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(outcomes, "outcomes must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        Pos p;
+        long v[MAXTRICKS], pts[MAXP];
+        memset(&p, 0, sizeof p);
+        if (!item(t, 0, 3, "an outcome") || get_masks(PyTuple_GET_ITEM(t, 0), p.won, sp.n, "outcome won") < 0
+            || get_ints(PyTuple_GET_ITEM(t, 1), v, sp.n, sp.n, "outcome tricks_won") < 0) goto fail;
+        for (int s = 0; s < sp.n; s++) p.tricks_won[s] = (int)v[s];
+        Py_ssize_t m = get_ints(PyTuple_GET_ITEM(t, 2), v, -1, MAXTRICKS, "outcome winners");
+        if (m < 0) goto fail;
+        for (int j = 0; j < m; j++) {
+            if (v[j] < 0 || v[j] >= sp.n) { PyErr_SetString(PyExc_ValueError, "outcome: a winner is not a seat"); goto fail; }
+            p.winners[j] = (unsigned char)v[j];
+        }
+        p.nwin = (int)m;
+        score_pos(&sp, &p, pts);
+        PyObject *r = scores_tuple(pts, sp.n);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static inline u64 splitmix64(u64 *x) {
+    u64 z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline int nth_card(u64 m, int i) {
+    while (i--) m &= m - 1;
+    return __builtin_ctzll(m);
+}
+
+static PyObject *py_playouts(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOK", &spec_o, &states, &seed)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        long pts[MAXP];
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) goto fail;
+        u64 rng = (u64)seed ^ ((u64)(i + 1) * 0xD1B54A32D192ED03ULL);
+        while (!is_over(&sp, &p)) {
+            u64 legal = legal_pos(&sp, &p);
+            if (!legal) { PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card"); goto fail; }
+            u64 r = splitmix64(&rng);
+            play(&sp, &p, nth_card(legal, (int)(r % (u64)__builtin_popcountll(legal))));
+        }
+        score_pos(&sp, &p, pts);
+        PyObject *r = scores_tuple(pts, sp.n);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ the exact solver */
+
+#define TT_BITS 18
+#define TT_SIZE (1u << TT_BITS)
+#define KEYLEN (2 * MAXP + 1 + NCLASSES)
+enum { EXACT, LOWER, UPPER };
+
+typedef struct {
+    u64 key[KEYLEN];
+    int value;
+    unsigned gen;
+    unsigned char flag, best;
+} Entry;
+
+static Entry *tt;
+static unsigned tt_gen;
+
+typedef struct {
+    const Spec *sp;
+    int seat, first_last, keylen;
+    long nodes;
+    int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
+} Ctx;
+
+static long last_nodes;  /* nodes searched by the last solve call (for the benchmark) */
+
+/* A hand with the cards no longer in play squeezed out: ranks relative to the cards left. */
+static u64 relative(u64 h, u64 rest) {
+    u64 out = 0;
+    for (int x = 0; x < 4; x++) {
+        unsigned r = (unsigned)(rest >> (13 * x)) & 0x1FFF, hx = (unsigned)(h >> (13 * x)) & 0x1FFF, o = 0;
+        for (int i = 0; r; i++) {
+            unsigned low = r & -r;
+            if (hx & low) o |= 1u << i;
+            r ^= low;
+        }
+        out |= (u64)o << (13 * x);
+    }
+    return out;
+}
+
+/* The key of a position between tricks.  With few kinds of card points it is relative: two positions
+ * that differ only in which cards are gone transpose, as long as the points sit on the same places. */
+static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
+    const Spec *sp = cx->sp;
+    int n = sp->n, k = 0;
+    memset(key, 0, sizeof(u64) * KEYLEN);
+    if (sp->nclasses >= 0) {
+        u64 rest = p->in_hands;
+        for (int s = 0; s < n; s++) key[k++] = relative(p->hands[s], rest);
+        for (int c = 0; c < sp->nclasses; c++) key[k++] = relative(sp->classes[c] & rest, rest);
+    } else {
+        for (int s = 0; s < n; s++) key[k++] = p->hands[s];
+    }
+    key[k++] = (u64)p->leader | ((u64)p->hb << 8);
+    if (sp->ravage) for (int s = 0; s < n; s++) key[k++] = p->won[s];
+    return k;
+}
+
+static unsigned hash_key(const u64 *key, int len) {
+    u64 h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < len; i++) {
+        h ^= key[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    h ^= h >> 31;
+    return (unsigned)(h & (TT_SIZE - 1));
+}
+
+static int trick_points(const Ctx *cx, const Pos *before, int card, int winner) {
+    if (winner != cx->seat) return 0;
+    const Spec *sp = cx->sp;
+    int pts = sp->per_trick;
+    u64 m = (before->trick_mask | (1ULL << card)) & (sp->pos_mask | sp->neg_mask);
+    while (m) { pts += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    int t = before->nwin;
+    if (sp->nlast && t >= cx->first_last) pts += sp->last[t - cx->first_last];
+    return pts;
+}
+
+static void bounds(const Ctx *cx, const Pos *p, int *lo, int *hi) {
+    const Spec *sp = cx->sp;
+    u64 rest = p->in_hands | p->trick_mask;
+    int tricks = __builtin_popcountll(rest) / sp->n;
+    int t = tricks * sp->per_trick;
+    int l = t < 0 ? t : 0, h = t > 0 ? t : 0;
+    u64 m = rest & sp->pos_mask;
+    while (m) { h += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    m = rest & sp->neg_mask;
+    while (m) { l += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    for (int i = 0; i < sp->nlast; i++) {
+        if (cx->first_last + i >= p->nwin) {
+            int v = sp->last[i];
+            if (v < 0) l += v; else h += v;
+        }
+    }
+    if (sp->ravage > 0) l -= sp->ravage;
+    else if (sp->ravage < 0) h -= sp->ravage;
+    *lo = l;
+    *hi = h;
+}
+
+/* The cards worth trying: of a run of equivalent cards (same suit, same points, no other
+ * player's card in a hand or on the table between them) only the lowest. */
+static int distinct_moves(const Spec *sp, u64 legal, u64 hand, u64 in_play, int *moves) {
+    u64 others = in_play & ~hand;
+    int k = 0, prev = -1;
+    while (legal) {
+        int c = __builtin_ctzll(legal);
+        legal &= legal - 1;
+        if (prev >= 0 && prev / 13 == c / 13 && sp->values[prev] == sp->values[c]
+            && !(others & ((1ULL << c) - (1ULL << (prev + 1))))) {
+            prev = c;
+            continue;
+        }
+        moves[k++] = c;
+        prev = c;
+    }
+    return k;
+}
+
+/* A card as (suit, place among the cards of its suit still in play), so a stored best move survives
+ * a transposition, and back. */
+static unsigned char to_relative(int card, u64 rest) {
+    int x = card / 13;
+    u64 below = rest & SUIT[x] & ((1ULL << card) - 1);
+    return (unsigned char)(x * 16 + __builtin_popcountll(below));
+}
+
+static int from_relative(unsigned char rel, u64 rest) {
+    int x = rel / 16, i = rel % 16;
+    u64 m = rest & SUIT[x];
+    if (i >= __builtin_popcountll(m)) return -1;
+    return nth_card(m, i);
+}
+
+static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
+    const Spec *sp = cx->sp;
+    cx->nodes++;
+    if (is_over(sp, p)) {
+        if (!sp->ravage) return 0;
+        long pts[MAXP];
+        score_pos(sp, p, pts);
+        return (int)pts[cx->seat];
+    }
+    if (!p->ntrick && __builtin_popcountll(p->in_hands) == sp->n) {
+        /* The last trick plays itself: one card each. */
+        Pos last = *p;
+        int gain = 0;
+        for (int i = 0; i < sp->n; i++) {
+            Pos before = last;
+            int card = __builtin_ctzll(last.hands[turn_of(sp, &last)]);
+            int w = play(sp, &last, card);
+            if (w >= 0) gain = trick_points(cx, &before, card, w);
+        }
+        if (!sp->ravage) return gain;
+        long pts[MAXP];
+        score_pos(sp, &last, pts);
+        return gain + (int)pts[cx->seat];
+    }
+    int lo, hi;
+    bounds(cx, p, &lo, &hi);
+    if (hi <= alpha) return hi;
+    if (lo >= beta) return lo;
+    int a0 = alpha, b0 = beta;
+    Entry *e = NULL;
+    u64 key[KEYLEN];
+    int hint = -1;
+    if (!p->ntrick) {
+        cx->keylen = make_key(cx, p, key);
+        e = &tt[hash_key(key, cx->keylen)];
+        if (e->gen == tt_gen && !memcmp(e->key, key, sizeof(u64) * cx->keylen)) {
+            if (e->flag == EXACT) return e->value;
+            if (e->flag == LOWER) { if (e->value > alpha) alpha = e->value; }
+            else if (e->value < beta) beta = e->value;
+            if (alpha >= beta) return e->value;
+            hint = from_relative(e->best, p->in_hands);
+        }
+    }
+    int turn = turn_of(sp, p);
+    u64 hand = p->hands[turn];
+    int moves[52];
+    int k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
+    /* The best move stored for this position first, then the cards with most cut-offs. */
+    int score[52];
+    for (int i = 0; i < k; i++) score[i] = moves[i] == hint ? INF : cx->history[turn][moves[i]];
+    for (int i = 1; i < k; i++) {
+        int m = moves[i], sc = score[i], j = i - 1;
+        while (j >= 0 && score[j] < sc) { moves[j + 1] = moves[j]; score[j + 1] = score[j]; j--; }
+        moves[j + 1] = m;
+        score[j + 1] = sc;
+    }
+    int maximise = turn == cx->seat;
+    int best = maximise ? -INF : INF, best_card = k ? moves[0] : 0;
+    for (int i = 0; i < k; i++) {
+        Pos child = *p;
+        int w = play(sp, &child, moves[i]);
+        int gain = w >= 0 ? trick_points(cx, p, moves[i], w) : 0;
+        int v = gain + search(cx, &child, alpha - gain, beta - gain);
+        if (maximise) {
+            if (v > best) { best = v; best_card = moves[i]; if (v > alpha) alpha = v; }
+        } else if (v < best) { best = v; best_card = moves[i]; if (v < beta) beta = v; }
+        if (alpha >= beta) {
+            int left = __builtin_popcountll(p->in_hands);
+            cx->history[turn][moves[i]] += left * left;
+            break;
+        }
+    }
+    if (e) {
+        memcpy(e->key, key, sizeof(u64) * KEYLEN);
+        e->value = best;
+        e->gen = tt_gen;
+        e->best = to_relative(best_card, p->in_hands);
+        e->flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
+    }
+    return best;
+}
+
+/* MTD(f): a series of null-window searches closing in on the value; the table keeps their bounds. */
+static int mtdf(Ctx *cx, const Pos *p) {
+    int lo, hi;
+    bounds(cx, p, &lo, &hi);
+    int g = 0 < lo ? lo : 0 > hi ? hi : 0;
+    while (lo < hi) {
+        int beta = g == lo ? g + 1 : g;
+        g = search(cx, p, beta - 1, beta);
+        if (g < beta) hi = g; else lo = g;
+    }
+    return lo;
+}
+
+/* Each seat's final points: what it has, plus what it is sure of from here. */
+static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
+    int n = sp->n;
+    int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
+    if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
+    Ctx cx = {sp, 0, total - sp->nlast, n + 1 + (sp->ravage ? n : 0), 0};
+    for (int s = 0; s < n; s++) {
+        long pts = (long)sp->per_trick * p->tricks_won[s];
+        u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
+        while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
+        for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
+            if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
+        cx.seat = s;
+        memset(cx.history, 0, sizeof cx.history);
+        if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+        out[s] = pts + mtdf(&cx, p);
+    }
+    *nodes += cx.nodes;
+    last_nodes = cx.nodes;
+    return 0;
+}
+
+/* The seat to play's points after each of its legal cards (equivalent cards share their value). */
+static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, long *nodes) {
+    int n = sp->n;
+    int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
+    if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
+    int seat = turn_of(sp, p);
+    Ctx cx = {sp, seat, total - sp->nlast, 0, 0};
+    memset(cx.history, 0, sizeof cx.history);
+    if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+    long pts = (long)sp->per_trick * p->tricks_won[seat];
+    u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
+    while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
+    for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
+        if (p->winners[t] == seat && t >= cx.first_last) pts += sp->last[t - cx.first_last];
+    u64 hand = p->hands[seat];
+    u64 legal = legal_of(sp, hand, p);
+    u64 others = (p->in_hands | p->trick_mask) & ~hand;
+    int k = 0, prev = -1;
+    long prev_value = 0;
+    while (legal) {
+        int c = __builtin_ctzll(legal);
+        legal &= legal - 1;
+        if (!(prev >= 0 && prev / 13 == c / 13 && sp->values[prev] == sp->values[c]
+              && !(others & ((1ULL << c) - (1ULL << (prev + 1)))))) {
+            Pos child = *p;
+            int win = play(sp, &child, c);
+            int gain = win >= 0 ? trick_points(&cx, p, c, win) : 0;
+            prev_value = pts + gain + mtdf(&cx, &child);
+        }
+        cards[k] = c;
+        values[k++] = prev_value;
+        prev = c;
+    }
+    *nodes += cx.nodes;
+    last_nodes = cx.nodes;
+    return k;
+}
+
+static int ensure_tt(void) {
+    if (!tt) {
+        tt = calloc(TT_SIZE, sizeof(Entry));
+        if (!tt) { PyErr_NoMemory(); return -1; }
+    }
+    return 0;
+}
+
+static PyObject *py_solve_many(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &states)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0 || ensure_tt() < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    long nodes = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        long pts[MAXP];
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) goto fail;
+        if (p.nwin > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); goto fail; }
+        if (solve_pos(&sp, &p, pts, &nodes) < 0) goto fail;
+        PyObject *r = scores_tuple(pts, sp.n);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &state)) return NULL;
+    PyObject *batch = Py_BuildValue("(O[O])", spec_o, state);
+    if (!batch) return NULL;
+    PyObject *res = py_solve_many(self, batch);
+    Py_DECREF(batch);
+    if (!res) return NULL;
+    PyObject *one = PyList_GET_ITEM(res, 0);
+    Py_INCREF(one);
+    Py_DECREF(res);
+    return one;
+}
+
+static PyObject *py_move_values(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    if (!PyArg_ParseTuple(args, "OO", &spec_o, &states)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0 || ensure_tt() < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    long nodes = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        int cards[52];
+        long values[52];
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) goto fail;
+        if (is_over(&sp, &p)) { PyErr_SetString(PyExc_ValueError, "state: the deal is over"); goto fail; }
+        int m = move_values(&sp, &p, cards, values, &nodes);
+        if (m < 0) goto fail;
+        PyObject *r = PyTuple_New(m);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+        for (int j = 0; j < m; j++) {
+            PyObject *pair = Py_BuildValue("(il)", cards[j], values[j]);
+            if (!pair) goto fail;
+            PyTuple_SET_ITEM(r, j, pair);
+        }
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *py_last_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromLong(last_nodes); }
+
+static PyMethodDef methods[] = {
+    {"last_nodes", py_last_nodes, METH_NOARGS, "last_nodes() -> positions the last seat's search visited"},
+    {"legal_moves", py_legal_moves, METH_VARARGS, "legal_moves(spec, states) -> the legal cards (a mask) of each"},
+    {"trick_winners", py_trick_winners, METH_VARARGS, "trick_winners(spec, tricks) -> the winner of each (leader, cards)"},
+    {"deal_scores", py_deal_scores, METH_VARARGS, "deal_scores(spec, outcomes) -> base points of each (won, tricks_won, winners)"},
+    {"playouts", py_playouts, METH_VARARGS, "playouts(spec, states, seed) -> base points of one random playout of each"},
+    {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
+    {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
+    {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast", "The solver's compiled core (see pure.py).", -1, methods};
+
+PyMODINIT_FUNC PyInit__fast(void) { return PyModule_Create(&module); }

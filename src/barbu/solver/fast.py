@@ -1,0 +1,31 @@
+"""The solver's core to use: the compiled `_fast` when it was built, else its pure-Python twin.
+
+Both give the same answers; ``BARBU_PURE=1`` in the environment forces the pure one
+(to compare, or to debug).  `COMPILED` says which one this process runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import pure
+
+if os.environ.get("BARBU_PURE", "") not in ("", "0"):
+    _core = pure
+else:
+    try:
+        from . import _fast as _core  # type: ignore[no-redef]
+    except ImportError:  # built without a C compiler: the pure path
+        _core = pure
+
+COMPILED: bool = _core is not pure
+
+legal_moves = _core.legal_moves
+trick_winners = _core.trick_winners
+deal_scores = _core.deal_scores
+playouts = _core.playouts
+solve = _core.solve
+solve_many = _core.solve_many
+move_values = _core.move_values
+
+__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_many", "move_values"]

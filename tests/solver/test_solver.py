@@ -1,0 +1,163 @@
+"""The exact solver: the compiled and the pure search agree, and both agree with a brute force through the engine."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from barbu.classic.match import Match
+from barbu.core.cards import CARDS, CardSet, cards_of
+from barbu.solver import pure
+from barbu.solver.position import Spec, State, spec_of, state_of
+from barbu.solver.samples import DealSample, random_deals
+
+fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
+
+
+def match_at(d: DealSample, i: int) -> Match:
+    """The engine's match at the i-th card-play decision of a sampled deal."""
+    m = d.match.clone()
+    for leader, cards in d.tricks:
+        for c in cards:
+            if i == 0:
+                return m
+            m.apply(CARDS[c])
+            i -= 1
+    return m
+
+
+def ending(d: DealSample, cards_each: int) -> int | None:
+    """The first decision at which no hand holds more than ``cards_each`` cards (None if the deal
+    stopped before: a deal decided by its penalty cards ends when they are all taken)."""
+    for i, st in enumerate(d.positions):
+        if max(h.bit_count() for h in st.hands) <= cards_each:
+            return i
+    return None
+
+
+def brute_force(m: Match, seat: int) -> int:
+    """Paranoid minimax through the engine itself, with no pruning: ``seat`` maximises its base points."""
+    deals = len(m.results)
+
+    def value(x: Match) -> int:
+        if len(x.results) > deals:
+            return x.results[-1].base[seat]
+        outcomes = []
+        for c in cards_of(x.legal_mask()):
+            y = x.clone()
+            y.apply(c)
+            outcomes.append(value(y))
+        return max(outcomes) if x.turn == seat else min(outcomes)
+
+    return value(m)
+
+
+CASES = ["classic", "italian", "salad(players=5)", "salad(players=3)", "french(players=3)", "french(players=6)",
+         "scottish", "classic(ravage_city=true)", "classic(heart_lead=until_broken)"]
+
+
+@pytest.mark.parametrize("rules", CASES)
+def test_solver_matches_brute_force_through_the_engine(rules):
+    checked = 0
+    for d in itertools.islice(random_deals(rules, 5), 8):
+        i = ending(d, 2)
+        if i is None:
+            continue
+        checked += 1
+        m = match_at(d, i)
+        st = d.positions[i]
+        assert state_of(m) == st
+        expected = tuple(brute_force(m, s) for s in range(m.n))
+        assert fast.solve(d.spec, st) == expected, (rules, i)
+        assert pure.solve(d.spec, st) == expected, (rules, i)
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("rules", CASES)
+def test_compiled_and_pure_solvers_agree(rules):
+    for d in itertools.islice(random_deals(rules, 9), 5):
+        starts = [ending(d, 4 if d.spec.n <= 4 else 3), ending(d, 3), len(d.positions) - 1]
+        states = [d.positions[i] for i in starts if i is not None
+                  and max(h.bit_count() for h in d.positions[i].hands) <= 4]
+        assert fast.solve_many(d.spec, states) == pure.solve_many(d.spec, states), rules
+
+
+def test_trumps_duties_are_searched():
+    """Trumps deals in both trump rules (heading a trump lead, trumping when void) agree with brute force."""
+    seen = {0: 0, 1: 0}
+    for rules in ("classic", "italian"):
+        for d in itertools.islice(random_deals(rules, 21), 60):
+            if d.spec.trump < 0 or seen[d.spec.head] >= 4:
+                continue
+            i = ending(d, 2)
+            assert i is not None  # Trumps deals are played to the last trick
+            m = match_at(d, i)
+            expected = tuple(brute_force(m, s) for s in range(m.n))
+            assert fast.solve(d.spec, d.positions[i]) == expected
+            seen[d.spec.head] += 1
+    assert seen[0] and seen[1]
+
+
+def test_a_worked_ending_at_no_king():
+    """Two cards each at No King of hearts: whoever wins the spade trick leads into the King.
+
+    North holds K♥ 2♠ and must lead the spade (hearts may not be led); West wins
+    with 6♠ or 7♠ and, whatever he keeps, his last spade beats South's: he takes the King.
+    """
+    m = Match("classic")
+    c = m.contract_by_key["no-king"]
+    spec = Spec(4, -1, 0, 1, 0, tuple(c.card_value.get(k, 0) for k in range(52)), (), 0, c.penalty_mask)
+    hands = tuple(CardSet(h.split()).mask for h in ("KH 2S", "AH 3S", "4S 5S", "6S 7S"))
+    state = State(hands, (0,) * 4, (0,) * 4, (), 0, (), 0)
+    assert fast.solve(spec, state) == (0, 0, 0, -20)
+    assert pure.solve(spec, state) == (0, 0, 0, -20)
+    # Give South the 8♠ instead of the 5♠: if West wins the first trick South's 8♠ takes the King,
+    # so South (playing for himself) wins the first trick and leads 4♠ under West's last spade.
+    hands = tuple(CardSet(h.split()).mask for h in ("KH 2S", "AH 3S", "4S 8S", "6S 7S"))
+    state = state._replace(hands=hands)
+    assert fast.solve(spec, state) == (0, 0, 0, -20)
+    assert pure.solve(spec, state) == (0, 0, 0, -20)
+    # Make East's 3♠ a 9♠: East must win the first trick, then lead his A♥, and North's K♥ falls on it.
+    hands = tuple(CardSet(h.split()).mask for h in ("KH 2S", "AH 9S", "4S 8S", "6S 7S"))
+    state = state._replace(hands=hands)
+    assert fast.solve(spec, state) == (0, -20, 0, 0)
+    assert pure.solve(spec, state) == (0, -20, 0, 0)
+
+
+def test_the_solver_counts_points_already_taken():
+    d = next(random_deals("classic(stop_when_decided=false)", 4))
+    last = d.positions[-1]  # one card left to play: the result is known
+    assert fast.solve(d.spec, last) == d.base
+    assert pure.solve(d.spec, last) == d.base
+
+
+@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=5)", "scottish", "classic(ravage_city=true)"])
+def test_move_values_are_the_values_after_each_card(rules):
+    """Each legal card's value is the brute force's after that card; the best of them is the position's value."""
+    checked = 0
+    for d in itertools.islice(random_deals(rules, 13), 8):
+        i = ending(d, 2)
+        if i is None:
+            continue
+        st = d.positions[i]
+        m = match_at(d, i)
+        seat = m.turn
+        values = fast.move_values(d.spec, [st])[0]
+        assert pure.move_values(d.spec, [st])[0] == values
+        assert [c for c, _ in values] == list(cards_of(m.legal_mask()))
+        for card, value in values:
+            after = m.clone()
+            after.apply(CARDS[card])
+            assert value == brute_force(after, seat), (rules, card)
+        assert max(v for _, v in values) == fast.solve(d.spec, st)[seat]
+        checked += 1
+    assert checked >= 3
+
+
+def test_move_values_of_a_longer_ending_agree():
+    for d in itertools.islice(random_deals("classic", 17), 6):
+        i = ending(d, 4)
+        if i is not None:
+            st = d.positions[i]
+            assert fast.move_values(d.spec, [st]) == pure.move_values(d.spec, [st])
