@@ -21,7 +21,8 @@ def test_barbu_pure_forces_the_pure_core():
 
 
 def test_the_compiled_core_is_used_when_built():
-    pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
+    if os.environ.get("CI", "").lower() != "true":  # CI's machine has gcc: the core must have been built there
+        pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
     assert which_core({"BARBU_PURE": ""}).startswith("True")
 
 
