@@ -12,7 +12,7 @@ from ..classic.chinese import Arrange
 from ..classic.match import Match
 from ..classic.ruleset import Ruleset
 from ..classic.state import DealResult
-from ..core.cards import CARDS, EIGHT, HEARTS, SUIT_MASK, format_cards
+from ..core.cards import EIGHT, HEARTS, SUIT_MASK, cards_of, format_cards
 from ..classic.contracts import KING_OF_HEARTS
 from ..scottish.match import ScottishMatch
 from ..scottish.pack import format_pack
@@ -21,11 +21,7 @@ from .questions import COUNTS, ORDER, ROWS, SEAT, SEATS, YESNO, questions
 
 
 def _rows_text(a: Arrange) -> str:
-    return " / ".join(" ".join(str(c) for c in _cards(m)) for m in a.rows)
-
-
-def _cards(mask: int) -> list:
-    return [CARDS[i] for i in range(52) if mask >> i & 1]
+    return " / ".join(" ".join(str(c) for c in cards_of(m)) for m in a.rows)
 
 
 def _answers(m: Match, r: DealResult) -> dict[str, Any]:
