@@ -77,7 +77,7 @@ def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Ser
     if SHOTS:
         page.screenshot(path=str(SHOTS / f"besigue-play-{size[0]}x{size[1]}.png"))
     played = declared = 0
-    for _ in range(400):
+    for _ in range(800):
         phase = page.locator("#bz").get_attribute("data-phase")
         if phase == "over":
             break
@@ -98,9 +98,10 @@ def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Ser
             continue
         legal = page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal")
         assert legal.count() > 0, page.locator("#bz-turn").inner_text()
-        card = legal.first.get_attribute("data-card")
+        mine = legal.last  # the highest of the last suit: winning tricks is what opens declarations
+        card = mine.get_attribute("data-card")
         deal = page.locator("#bz").get_attribute("data-deal")
-        click_and_wait(page, legal.first)
+        click_and_wait(page, mine)
         played += 1
         if page.locator("#bz").get_attribute("data-deal") == deal:  # the card is on the felt, in this trick or the last
             shown = page.locator(f"#trick .card[data-card='{card}'], #last-trick .card[data-card='{card}']")
