@@ -9,7 +9,7 @@ import pytest
 from barbu.classic.match import Match
 from barbu.core.cards import CARDS, CardSet, cards_of
 from barbu.solver import pure
-from barbu.solver.position import Spec, State, spec_of, state_of
+from barbu.solver.position import Spec, State, state_of
 from barbu.solver.samples import DealSample, random_deals
 
 fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
@@ -36,9 +36,11 @@ def ending(d: DealSample, cards_each: int) -> int | None:
     return None
 
 
-def brute_force(m: Match, seat: int) -> int:
-    """Paranoid minimax through the engine itself, with no pruning: ``seat`` maximises its base points."""
+def brute_force(m: Match, seat: int, most: bool = True) -> int:
+    """Paranoid minimax through the engine itself, with no pruning: ``seat`` maximises its base points
+    (or, with ``most=False``, holds them as low as it can while everybody else plays to raise them)."""
     deals = len(m.results)
+    mine, theirs = (max, min) if most else (min, max)
 
     def value(x: Match) -> int:
         if len(x.results) > deals:
@@ -48,7 +50,7 @@ def brute_force(m: Match, seat: int) -> int:
             y = x.clone()
             y.apply(c)
             outcomes.append(value(y))
-        return max(outcomes) if x.turn == seat else min(outcomes)
+        return mine(outcomes) if x.turn == seat else theirs(outcomes)
 
     return value(m)
 
