@@ -170,8 +170,9 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     urllib.request.urlopen(req).read()
     keeper.add(other["entry"])
     page.click("#save-deal")
-    page.wait_for_selector("#game-notice:not([hidden])")
-    assert "changed elsewhere" in page.locator("#game-notice").inner_text()
+    # The notice may still show the undo's "Done"; wait for the refusal to replace it.
+    page.wait_for_function("() => document.querySelector('#game-notice').textContent.includes('changed elsewhere')")
+    assert page.locator("#game-notice").is_visible()
     assert "entry is kept" in page.locator("#entry-error").inner_text()
     shot(page, "score-phone-conflict")
     page.click("#game-notice button")
