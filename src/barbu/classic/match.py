@@ -732,7 +732,7 @@ class Match:
             raise IllegalAction.of(R.CONTRACT_PLAYED, contract=c.key, name=c.name)
         if c.needs_in_play & self.set_aside:
             raise IllegalAction.of(R.CONTRACT_SET_ASIDE, contract=c.key, name=c.name,
-                                   cards=list(cards_of(c.needs_in_play & self.set_aside)))
+                                   cards=[int(x) for x in cards_of(c.needs_in_play & self.set_aside)])
         self.contracts_left[self.declarer].discard(action.contract)
         self.contract = c
         if c.trump:
