@@ -29,6 +29,8 @@ TIME_TO_PLAY_DOMINO = message("time-to-play-domino", N_("it is time to play a ca
 TIME_TO_ARRANGE = message("time-to-arrange", N_("it is time to arrange your cards into rows of 5, 5 and 3, not {action}"))
 ROW_SIZES = message("row-sizes", N_("the rows must hold 5, 5 and 3 cards, not {back:count}, {middle:count} "
                                     "and {front:count}"))
+ARRANGE_TEXT = message("arrange-text", N_("an arrangement is three rows: back (5 cards), middle (5) and front (3), "
+                                           "like 'arrange AKQJT.-.-.- -.AKQJT.-.- -.-.AKQ.-'"))
 ROWS_NOT_HAND = message("rows-not-hand", N_("the three rows must hold exactly the 13 cards of your hand, each once"))
 
 # Doubling.

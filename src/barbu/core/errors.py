@@ -8,9 +8,11 @@ A refusal made with `BarbuError.of` also carries its stable ``code`` and raw
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from .words import ENGLISH, Message
+
+E = TypeVar("E", bound="BarbuError")
 
 
 class BarbuError(Exception):
@@ -21,7 +23,7 @@ class BarbuError(Exception):
     params: dict[str, Any] = {}
 
     @classmethod
-    def of(cls, message: Message, **params: Any) -> "BarbuError":
+    def of(cls: type[E], message: Message, **params: Any) -> E:
         """The error for ``message`` with raw ``params``; its str is the English wording."""
         e = cls(ENGLISH.render(message, params))
         e.code, e.message, e.params = message.code, message, params
