@@ -31,6 +31,8 @@ from . import DOMAIN, LANGUAGES, LOCALE_DIR
 PACKAGE = Path(__file__).parent.parent
 POT = Path(__file__).parent / "messages.pot"
 HOLDER = "the barbu authors"
+HEADER = ("# {language} words of barbu: the engine's refusals and the game's vocabulary.\n"
+          "# Kept with python -m barbu.i18n.catalogs (docs/i18n.md); keep every {{field:kind}} as it is.")
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NN_": (1, 2)}
 #: Where the engine's msgids are; the front ends join when they are translated.
 SOURCES = ("core", "classic", "scottish", "besigue")
@@ -64,7 +66,8 @@ def vocabulary() -> list[tuple[str, str]]:
 
 def extract() -> Catalog:
     """The template catalog: the engine's marked msgids, then the vocabulary."""
-    pot = Catalog(project="barbu", domain=DOMAIN, fuzzy=False, copyright_holder=HOLDER)
+    pot = Catalog(project="barbu", version="0.1", domain=DOMAIN, fuzzy=False, copyright_holder=HOLDER,
+                  header_comment=HEADER.format(language="The English"))
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
                 PACKAGE / source, method_map=[("**.py", "python")], keywords=KEYWORDS):
@@ -102,6 +105,9 @@ def update() -> None:
                                                                  copyright_holder=HOLDER)
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.fuzzy = False  # the header: a fuzzy one would be left out of the .mo, and its plural forms with it
+        catalog.header_comment = HEADER.format(language=catalog.locale.english_name)
+        catalog.last_translator = catalog.language_team = HOLDER
+        catalog.project, catalog.version = pot.project, pot.version
         write(catalog, path, mo=True)
 
 
