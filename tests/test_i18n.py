@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import string
 import sys
 from pathlib import Path
@@ -96,6 +97,7 @@ CASES = [
 def test_refusals_in_three_languages(what, make, act, code, params, en, fr, it) -> None:
     e = refusal(make, act)
     assert (e.code, e.params) == (code, params)
+    assert json.loads(json.dumps(e.params)) == params  # plain data a server can send as it is
     assert str(e) == en
     assert [word_error(e, lang) for lang in LANGUAGES] == [en, fr, it]
 
@@ -169,3 +171,20 @@ def test_the_compiled_catalogs_match_the_po_files(lang: str) -> None:
         if m.id and isinstance(m.id, str):
             got = words.pgettext(m.context, m.id) if m.context else words.gettext(m.id)
             assert got == m.string, f"{lang}: the .mo is stale for {m.id!r}: run python -m barbu.i18n.catalogs"
+
+
+SAMPLES = {"suit": 1, "suit1": 1, "card": 10, "cards": [10, 24], "rank": 8, "seat": 2, "count": 3,
+           "contract": "No queens", "bcard": 4, "meld": "a marriage", "symbol": 1, "list": ["aces", "king"], "": "x"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_renders_in_every_language(lang: str) -> None:
+    import barbu.besigue.refusals  # noqa: F401  (its kinds: bcard, meld, symbol)
+    import barbu.scottish.refusals  # noqa: F401
+    words = translator(lang)
+    for m in MESSAGES.values():
+        params = {f: SAMPLES[spec] for f, _, spec in fields(m.text)}
+        text = words.render(m, params)
+        assert "{" not in text and text.strip(), (m.code, text)
+        if lang != "en":
+            assert text != translator("en").render(m, params), f"{m.code} is not translated into {lang}"
