@@ -13,6 +13,10 @@ sys.path.insert(0, str(Path(__file__).parent / "besigue"))
 
 from bhelpers import deal_game  # noqa: E402
 from helpers import D0, deal, start_deal  # noqa: E402
+from scottish_helpers import deal as scottish_deal  # noqa: E402
+from scottish_helpers import finish_deal as scottish_finish_deal  # noqa: E402
+from scottish_helpers import new_match as scottish_new_match  # noqa: E402
+from test_scottish_rules import SUITS_DEAL  # noqa: E402
 
 from barbu.core.errors import IllegalAction  # noqa: E402
 from barbu.core.words import MESSAGES  # noqa: E402
@@ -64,6 +68,16 @@ def besigue_second_marriage():
     return g
 
 
+def scottish_after_three_singles():
+    m = scottish_new_match(caller=2)
+    for call in ("aces", "king", "queens"):
+        scottish_deal(m, SUITS_DEAL)
+        m.apply(call)
+        scottish_finish_deal(m)
+    scottish_deal(m, SUITS_DEAL)
+    return m
+
+
 # (what, state, action, code, params, English, French, Italian)
 CASES = [
     ("follow suit", at_trumps, lambda m: m.apply(next(c for c in range(13, 52) if m.hands[m.to_act()] >> c & 1)),
@@ -90,6 +104,11 @@ CASES = [
      "votre R♠ déclaré a déjà servi dans un mariage ; une carte ne resert que dans une combinaison d'une autre sorte",
      "il tuo R♠ dichiarato è già servito in un matrimonio; una carta può servire di nuovo solo in una combinazione "
      "di altro tipo"),
+    ("a Scottish call already played", scottish_after_three_singles, lambda m: m.apply("aces+tricks"),
+     "call-part-played", {"contract": "aces+tricks", "name": "Aces + Tricks"},
+     "Aces + Tricks cannot be called: part of it has already been played in this round",
+     "As + Plis ne peut pas être annoncé : une partie en a déjà été jouée dans ce tour",
+     "Assi + Prese non si può chiamare: una sua parte è già stata giocata in questo giro"),
 ]
 
 
