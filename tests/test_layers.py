@@ -18,7 +18,7 @@ FLOORS = [
     ("core",),
     ("classic",),
     ("scottish", "besigue"),
-    ("records", "games", "guide", "scorekeeper", "solver"),
+    ("records", "games", "guide", "scorekeeper", "solver", "i18n"),
     ("agents",),
     ("arena",),
     ("cli", "tui", "web", "rl"),

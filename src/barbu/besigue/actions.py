@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.errors import ParseError
+from . import refusals as R
 from .cards import parse_type, type_text
 
 #: combination kinds, in the words of the text form, with their values
@@ -120,7 +121,7 @@ def parse_action(text: str) -> Action:
     """The action a text names; ParseError says what is malformed."""
     words = text.strip().split()
     if not words:
-        raise ParseError("empty action; write e.g. play QS, declare bezique QS JD, no-declaration")
+        raise ParseError.of(R.EMPTY_ACTION)
     verb, rest = words[0].lower(), words[1:]
     if verb in ("no-declaration", "pass") and not rest:
         return NoDeclaration()
@@ -129,7 +130,7 @@ def parse_action(text: str) -> Action:
     if verb == "declare" and len(rest) >= 3:
         kind = rest[0].lower().replace("_", "-")
         if kind not in MELD_VALUES:
-            raise ParseError(f"unknown combination {rest[0]!r}; combinations are: {', '.join(MELD_VALUES)}")
+            raise ParseError.of(R.UNKNOWN_COMBINATION, text=rest[0], kinds=list(MELD_VALUES))
         return Declare(kind, canonical_cards([_slot(w) for w in rest[1:]]))
     if verb in ("exchange", "show") and len(rest) == 1:
         t = parse_type(rest[0])
@@ -140,9 +141,8 @@ def parse_action(text: str) -> Action:
         try:
             order = tuple(int(w) for w in rest)
         except ValueError:
-            raise ParseError("a shuffle lists the 64 card numbers 0..63") from None
+            raise ParseError.of(R.SHUFFLE_NUMBERS) from None
         if sorted(order) != list(range(64)):
-            raise ParseError("a shuffle lists each card number 0..63 once")
+            raise ParseError.of(R.SHUFFLE_ONCE)
         return Shuffle(order)
-    raise ParseError(f"cannot read the action {text!r}; write e.g. play QS, play QS* (from the table), "
-                     "declare bezique QS JD, no-declaration, exchange 7H, show 7H")
+    raise ParseError.of(R.UNREADABLE_ACTION, text=text)

@@ -9,6 +9,7 @@ rules, but every card keeps its own number so that records replay exactly.
 from __future__ import annotations
 
 from ..core.errors import ParseError
+from ..core.words import N_, message
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -57,6 +58,11 @@ def card_display(card: int) -> str:
     return RANKS[card % 8].replace("T", "10") + SUIT_SYMBOLS[(card % 32) // 8]
 
 
+NOT_A_BESIGUE_CARD = message("not-a-besigue-card",
+                             N_("{text!r} is not a Bésigue card; write rank then suit, "
+                                "ranks 7 8 9 J Q K T A and suits S H D C, e.g. QS, TD, 7H"))
+
+
 def parse_type(text: str) -> int:
     """``QS``, ``10S``, ``Q♠`` → the card type 0..31; ParseError names what was wrong."""
     s = text.strip().upper()
@@ -65,6 +71,5 @@ def parse_type(text: str) -> int:
     if s.startswith("10"):
         s = "T" + s[2:]
     if len(s) != 2 or s[0] not in RANKS or s[1] not in SUITS:
-        raise ParseError(f"{text!r} is not a Bésigue card; write rank then suit, "
-                         f"ranks {' '.join(RANKS)} and suits {' '.join(SUITS)}, e.g. QS, TD, 7H")
+        raise ParseError.of(NOT_A_BESIGUE_CARD, text=text)
     return make_type(SUITS.index(s[1]), RANKS.index(s[0]))

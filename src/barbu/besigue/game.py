@@ -22,11 +22,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..core import refusals as C
 from ..core.errors import IllegalAction
+from . import refusals as R
 from .actions import (BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, SEVEN_POINTS, Action, Declare, Exchange,
                       FirstDealer, NoDeclaration, Play, Show,
                       Shuffle, parse_action, slot_text)
-from .cards import ACE, SEVEN, TEN, card_display, rank_of, suit_of, type_display, type_of
+from .cards import ACE, SEVEN, TEN, rank_of, suit_of, type_of
 from .melds import legal_declarations, marks_for, mark_class, shape_problem
 from .ruleset import BesigueRules
 from .view import make_view
@@ -159,7 +161,7 @@ class BesigueGame:
 
     def undo(self) -> None:
         if not self._undo:
-            raise IllegalAction("there is nothing to undo")
+            raise IllegalAction.of(C.NOTHING_TO_UNDO)
         self._restore(self._undo.pop())
         self.log.pop()
 
@@ -179,39 +181,37 @@ class BesigueGame:
     # ------------------------------------------------------------ checks
     def _check(self, action: Action) -> None:
         if self.phase == "over":
-            raise IllegalAction("the match is over")
+            raise IllegalAction.of(C.MATCH_OVER)
         if isinstance(action, (FirstDealer, Shuffle)):
             want = "first-dealer" if isinstance(action, FirstDealer) else "shuffle"
             if self.phase != want:
-                raise IllegalAction(f"a {want} chance event is not due now")
+                raise IllegalAction.of(R.FIRST_DEALER_NOT_DUE if want == "first-dealer" else R.SHUFFLE_NOT_DUE)
             return
         if self.actor == CHANCE:
-            raise IllegalAction("the cards are being dealt; no player acts now")
+            raise IllegalAction.of(R.BEING_DEALT)
         seat = self.actor
         assert seat is not None
         if isinstance(action, Play):
             if self.phase != "play":
-                raise IllegalAction(f"seat {seat} won the trick and must declare a combination or pass, not play")
+                raise IllegalAction.of(R.MUST_DECLARE_NOT_PLAY, seat=seat)
             self._resolve_play(seat, action)
             return
         if self.phase == "play":
-            raise IllegalAction("it is time to play a card; combinations are declared after winning a trick")
+            raise IllegalAction.of(R.TIME_TO_PLAY)
         if isinstance(action, NoDeclaration):
             return
         if isinstance(action, (Exchange, Show)):
             if self.rules.seven != "exchange":
-                raise IllegalAction("in these rules the 7 of trumps scores when drawn from the stock; "
-                                    "it is not exchanged or shown")
-            name = type_display(action.card)
+                raise IllegalAction.of(R.SEVEN_NOT_EXCHANGED)
             if action.card != self.trump * 8 + SEVEN:
-                raise IllegalAction(f"{name} is not the 7 of trumps")
+                raise IllegalAction.of(R.NOT_TRUMP_SEVEN, card=action.card)
             if not any(type_of(c) == action.card and c not in self.shown for c in self.hands[seat]):
-                raise IllegalAction(f"you hold no unshown {name}")
+                raise IllegalAction.of(R.NO_UNSHOWN, card=action.card)
             if isinstance(action, Exchange):
                 if not self.stock or self.turn_up is None:
-                    raise IllegalAction("the turn-up has been drawn; there is nothing to exchange")
+                    raise IllegalAction.of(R.TURN_UP_DRAWN)
                 if rank_of(self.turn_up) == SEVEN:
-                    raise IllegalAction("the turn-up is itself a 7")
+                    raise IllegalAction.of(R.TURN_UP_SEVEN)
             return
         assert isinstance(action, Declare)
         self._resolve_declare(seat, action)
@@ -221,19 +221,19 @@ class BesigueGame:
         if action.from_table:
             cands = [c for c in self.table[seat] if type_of(c) == action.card]
             if not cands:
-                raise IllegalAction(f"you have no {type_display(action.card)} among your declared cards")
+                raise IllegalAction.of(R.NOT_DECLARED, card=action.card)
             card = max(cands, key=lambda c: (len(self.table[seat][c]), -c))
         else:
             cands = [c for c in self.hands[seat] if type_of(c) == action.card]
             if not cands:
-                where = " in hand (it lies on the table: play it as " + name + "*)" \
-                    if any(type_of(c) == action.card for c in self.table[seat]) else ""
-                raise IllegalAction(f"you do not hold {type_display(action.card)}{where}")
+                if any(type_of(c) == action.card for c in self.table[seat]):
+                    raise IllegalAction.of(R.NOT_HELD_ON_TABLE, card=action.card, slot=name)
+                raise IllegalAction.of(R.NOT_HELD, card=action.card)
             card = min(cands)
         if self.trick and not self.stock:
             legal = {(type_of(c), False) for c in self._endgame_cards(seat, self.trick[0][1])}
             if (action.card, False) not in legal:
-                raise IllegalAction(self._duty_reason(seat, self.trick[0][1]))
+                raise self._duty_reason(seat, self.trick[0][1])
         return card
 
     def _endgame_cards(self, seat: int, lead: int) -> list[int]:
@@ -247,22 +247,22 @@ class BesigueGame:
         trumps = [c for c in hand if suit_of(c) == self.trump]
         return trumps or hand
 
-    def _duty_reason(self, seat: int, lead: int) -> str:
+    def _duty_reason(self, seat: int, lead: int) -> IllegalAction:
         hand = self.hands[seat]
         if any(suit_of(c) == suit_of(lead) for c in hand):
             if self.rules.endgame == "must_win" and any(beats(c, lead, self.trump) for c in hand
                                                        if suit_of(c) == suit_of(lead)):
-                return f"the stock is empty: you must head the trick with a higher {card_display(lead)[-1]}"
-            return f"the stock is empty: you must follow suit ({card_display(lead)} was led)"
-        return "the stock is empty: you cannot follow suit, so you must trump"
+                return IllegalAction.of(R.HEAD_THE_TRICK, suit=suit_of(lead))
+            return IllegalAction.of(R.ENDGAME_FOLLOW, card=type_of(lead))
+        return IllegalAction.of(R.ENDGAME_TRUMP)
 
     def _resolve_declare(self, seat: int, action: Declare) -> list[int]:
         kind = action.kind
         problem = shape_problem(kind, [t for t, _ in action.cards], self.trump)
         if problem:
-            raise IllegalAction(problem)
+            raise problem
         if all(on for _, on in action.cards):
-            raise IllegalAction("a declaration must take at least one card from your hand")
+            raise IllegalAction.of(R.DECLARE_FROM_HAND)
         cls = mark_class(kind)
         chosen: list[int] = []
         for t, on in action.cards:
@@ -271,15 +271,14 @@ class BesigueGame:
                 ok = [c for c in cands if cls not in self.table[seat][c]]
                 if not ok:
                     if cands:
-                        raise IllegalAction(f"your declared {type_display(t)} has already served in "
-                                            f"{MELD_NAMES[kind] if cls != 'marriage' else 'a marriage'}; "
-                                            "a card may serve again only in a combination of another kind")
-                    raise IllegalAction(f"you have no {type_display(t)} among your declared cards")
+                        meld = kind if cls != "marriage" else "marriage"
+                        raise IllegalAction.of(R.ALREADY_SERVED, card=t, meld=meld, name=MELD_NAMES[meld])
+                    raise IllegalAction.of(R.NOT_DECLARED, card=t)
                 chosen.append(max(ok, key=lambda c: (len(self.table[seat][c]), -c)))
             else:
                 cands = sorted(c for c in self.hands[seat] if type_of(c) == t and c not in chosen)
                 if not cands:
-                    raise IllegalAction(f"you do not hold {type_display(t)} in hand")
+                    raise IllegalAction.of(R.NOT_IN_HAND, card=t)
                 chosen.append(cands[0])
         return chosen
 

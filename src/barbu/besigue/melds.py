@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from itertools import product
 
-from .actions import Declare, Slot, canonical_cards
+from ..core.errors import IllegalAction
+from . import refusals as R
+from .actions import MELD_NAMES, Declare, Slot, canonical_cards
 from .cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type
 
 FOUR_KINDS = {"four-jacks": JACK, "four-queens": QUEEN, "four-kings": KING, "four-aces": ACE}
@@ -55,26 +57,23 @@ def required_types(kind: str, trump: int, suit: int | None = None) -> list[int] 
     return None
 
 
-def shape_problem(kind: str, types: list[int], trump: int) -> str | None:
-    """Why these card types do not make ``kind`` (None when they do)."""
+def shape_problem(kind: str, types: list[int], trump: int) -> IllegalAction | None:
+    """Why these card types do not make ``kind``, as the refusal (None when they do)."""
     if kind in FOUR_KINDS:
         rank = FOUR_KINDS[kind]
         if len(types) != 4 or any(t % 8 != rank for t in types):
-            return f"{kind.replace('-', ' ')} needs four cards of that rank"
+            return IllegalAction.of(R.FOUR_OF_A_RANK, meld=kind, name=MELD_NAMES[kind])
         return None
     if kind == "marriage":
         if len(types) != 2 or sorted(t % 8 for t in types) != [QUEEN, KING] or types[0] // 8 != types[1] // 8:
-            return "a marriage is a king and a queen of one suit"
+            return IllegalAction.of(R.MARRIAGE_SHAPE)
         if types[0] // 8 == trump:
-            return "a king and queen of trumps make a trump marriage"
+            return IllegalAction.of(R.MARRIAGE_IN_TRUMPS)
         return None
     need = required_types(kind, trump)
     assert need is not None
     if sorted(types) != sorted(need):
-        return {"trump-marriage": "a trump marriage is the king and queen of trumps",
-                "bezique": "a bésigue is the queen of spades and the jack of diamonds",
-                "double-bezique": "a double bésigue is both queens of spades and both jacks of diamonds",
-                "quint": "a quint major is the ace, ten, king, queen and jack of trumps"}[kind]
+        return IllegalAction.of(R.SHAPES[kind])
     return None
 
 

@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 
 from ..core.cards import CardSet, cards_of
 from ..core.errors import ParseError
+from .refusals import ARRANGE_TEXT
 
 ROW_POINTS = 4
 ROW_NAMES = ("back", "middle", "front")
@@ -51,8 +52,7 @@ def parse_arrange(text: str) -> Arrange:
     else:
         masks = [CardSet.parse(w).mask for w in words]
     if len(masks) != 3:
-        raise ParseError("an arrangement is three rows: back (5 cards), middle (5) and front (3), like "
-                         "'arrange AKQJT.-.-.- -.AKQJT.-.- -.-.AKQ.-'")
+        raise ParseError.of(ARRANGE_TEXT)
     return Arrange(*masks)
 
 

@@ -20,10 +20,12 @@ from typing import Any, Iterable
 
 from ..core.actions import (NO_DOUBLE, PASS, Deal, Declare, Double, Draw, NameRank, NameTrump, Pass, parse_chance,
                             parse_rank, parse_suit)
-from ..core.cards import ACE, CARDS, HEARTS, RANKS, SUIT_MASK, SUIT_NAMES, Card, cards_of, parse_card
+from ..core.cards import ACE, CARDS, HEARTS, SUIT_MASK, Card, cards_of, parse_card
 from .chinese import Arrange, Arrangements, parse_arrange, score_arrangements
 from .contracts import CHINESE, CONTRACT_ALIASES, DOMINO, Contract, score_finishing, score_tricks
+from ..core import refusals as C
 from ..core.errors import IllegalAction, ParseError
+from . import refusals as R
 from .ruleset import Ruleset
 from .state import (ARRANGE, DEAL, DECLARE, DOMINO_PLAY, DOUBLING, DRAW, OVER, PHASE_NAMES, PLAY,
                     RANK, TRUMP, Business, DealResult)
@@ -257,30 +259,26 @@ class Match:
         over = my_trumps >> top << top
         return over or hand
 
-    def _explain(self, card: int) -> str:
-        """Why a card the seat holds is not legal now, in words."""
-        c = CARDS[card]
+    def _explain(self, card: int) -> IllegalAction:
+        """Why a card the seat holds is not legal now: the refusal, with its code."""
         hand = self.hands[self.turn]
         if self.phase == DOMINO_PLAY:
             s = card // 13
             if self.layout[s] is None:
-                return (f"{c.display()} cannot be placed: the {SUIT_NAMES[s]} row has not been started; "
-                        f"it must open with the {RANKS[self.rank or 0]}")
-            return (f"{c.display()} cannot be placed: a card must be next in rank to an end of its suit's "
-                    f"row, or of the starting rank")
+                return IllegalAction.of(R.DOMINO_ROW_NOT_STARTED, card=card, suit=s, rank=self.rank or 0)
+            return IllegalAction.of(R.DOMINO_NOT_NEXT, card=card)
         if not self.trick:
-            return "hearts may not be led while you hold another suit" + (
-                " until a heart has been discarded" if self.heart_mode == 3 else
-                " on the first trick" if self.heart_mode == 2 else "")
+            return IllegalAction.of(R.NO_HEART_LEAD_UNTIL_DISCARD if self.heart_mode == 3 else
+                                    R.NO_HEART_LEAD_FIRST_TRICK if self.heart_mode == 2 else R.NO_HEART_LEAD)
         led = (self.led_mask.bit_length() - 1) // 13
         if hand & self.led_mask and not (self.led_mask >> card & 1):
-            return f"you must follow suit: play a {SUIT_NAMES[led][:-1]}"
+            return IllegalAction.of(R.FOLLOW_SUIT, suit=led)
         tm = self.trump_mask
         if self.led_mask == tm:
-            return "trumps were led: you must play a trump higher than every trump in the trick"
+            return IllegalAction.of(R.MUST_OVERTRUMP_LED)
         if not self.trick_mask & tm:
-            return f"you cannot follow {SUIT_NAMES[led]}, so you must trump"
-        return "the trick has been trumped: you must overtrump if you can"
+            return IllegalAction.of(R.MUST_TRUMP, suit=led)
+        return IllegalAction.of(R.MUST_OVERTRUMP)
 
     # ------------------------------------------------------------------ doubling
     def _may_be_doubled_by(self, s: int) -> list[int]:
@@ -343,7 +341,7 @@ class Match:
         s = self.dbl_queue[0]
         legal = self._doubling_actions(s)
         if action not in legal:
-            raise IllegalAction(self._explain_double(s, action))
+            raise self._explain_double(s, action)
         for p in action.targets:
             key = 1 << s | 1 << p  # the pair, as a two-bit mask
             b = self.business.get(key)
@@ -366,30 +364,30 @@ class Match:
         if not self.dbl_queue:
             self._end_doubling()
 
-    def _explain_double(self, s: int, action: Double) -> str:
+    def _explain_double(self, s: int, action: Double) -> IllegalAction:
+        """Why seat s may not make this doubling action now: the refusal, with its code."""
         if not isinstance(action, Double):
-            return f"it is the doubling round: {action} is not a doubling action"
+            return IllegalAction.of(R.NOT_A_DOUBLE, action=str(action))
         targets = action.targets
         if s in targets:
-            return "you cannot double yourself"
+            return IllegalAction.of(R.DOUBLE_SELF)
         bad = [p for p in targets if not 0 <= p < self.n]
         if bad:
-            return f"there is no seat {bad[0]}"
+            return IllegalAction.of(R.NO_SUCH_SEAT, seat=bad[0])
         if s == self.dealer:
             if targets - set(self._redoublable(s)):
-                return "the dealer never doubles; he may only redouble doubles he received"
+                return IllegalAction.of(R.DEALER_NEVER_DOUBLES)
         if self.contract and self.contract.positive and targets - {self.dealer} - set(self._redoublable(s)):
-            return f"at {self.contract.name}, a positive contract, only the dealer may be doubled"
+            return IllegalAction.of(R.POSITIVE_ONLY_DEALER, contract=self.contract.key, name=self.contract.name)
         if not self.dbl_first_round:
-            return "after the round you may only redouble doubles you received after your turn"
+            return IllegalAction.of(R.ONLY_REDOUBLE_NOW)
         for p in targets:
             b = self.business.get(1 << s | 1 << p)
             if b is not None and (b.doubler == s or b.redoubled):
-                return f"you already have business with seat {p}"
+                return IllegalAction.of(R.ALREADY_BUSINESS, seat=p)
         if self.must_double_dealer(s) and self.dealer not in targets:
-            return (f"you must double the dealer (seat {self.dealer}) now: you owe "
-                    f"{self.doubles_owed(s)} double(s) and only this many deals are left in the series")
-        return f"{action} is not allowed now"
+            return IllegalAction.of(R.MUST_DOUBLE_DEALER, seat=self.dealer, n=self.doubles_owed(s))
+        return IllegalAction.of(R.DOUBLE_NOT_ALLOWED, action=str(action))
 
     def _end_doubling(self) -> None:
         contract = self.contract
@@ -431,18 +429,18 @@ class Match:
         bit = 1 << card
         hand = self.hands[turn]
         if not hand & bit:
-            raise IllegalAction(f"you do not hold {CARDS[card].display()}")
+            raise IllegalAction.of(C.YOU_DO_NOT_HOLD, card=card)
         trick = self.trick
         # Cheap checks first; the full rule (_play_mask) only where trumps or the heart ban bite.
         if trick:
             led = self.led_mask
             if bit & led:
                 if led == self.head_mask and not self._play_mask() & bit:
-                    raise IllegalAction(self._explain(card))
+                    raise self._explain(card)
             elif hand & led or (self.trump_mask and not self._play_mask() & bit):
-                raise IllegalAction(self._explain(card))
+                raise self._explain(card)
         elif self.heart_mode and not self._play_mask() & bit:
-            raise IllegalAction(self._explain(card))
+            raise self._explain(card)
         self.hands[turn] = hand ^ bit
         in_hands = self.in_hands ^ bit
         self.in_hands = in_hands
@@ -483,7 +481,7 @@ class Match:
                 self.bonus_turn = False
             else:
                 if self.hands[turn] & self.playable:
-                    raise IllegalAction("you may pass only when you cannot play: you have a card that fits")
+                    raise IllegalAction.of(R.DOMINO_PASS_WITH_CARD)
                 self.domino_passes.append((turn, self.playable))
                 self.passes_in_row += 1
                 if self.passes_in_row >= sum(1 for h in self.hands if h):
@@ -494,9 +492,9 @@ class Match:
             card = int(action)
             bit = 1 << card
             if not self.hands[turn] & bit:
-                raise IllegalAction(f"you do not hold {CARDS[card].display()}")
+                raise IllegalAction.of(C.YOU_DO_NOT_HOLD, card=card)
             if not self.playable & bit:
-                raise IllegalAction(self._explain(card))
+                raise self._explain(card)
             self.bonus_turn = False
             self.passes_in_row = 0
             self.hands[turn] ^= bit
@@ -544,13 +542,13 @@ class Match:
     def _apply_arrange(self, action: Any) -> None:
         """Chinese poker: each seat in turn, from the declarer, lays out its rows face down."""
         if not isinstance(action, Arrange):
-            raise IllegalAction(f"it is time to arrange your cards into rows of 5, 5 and 3, not {action}")
+            raise IllegalAction.of(R.TIME_TO_ARRANGE, action=str(action))
         hand = self.hands[self.turn]
         if action not in Arrangements(hand):
             rows = (action.back.bit_count(), action.middle.bit_count(), action.front.bit_count())
             if rows != (5, 5, 3):
-                raise IllegalAction(f"the rows must hold 5, 5 and 3 cards, not {rows[0]}, {rows[1]} and {rows[2]}")
-            raise IllegalAction("the three rows must hold exactly the 13 cards of your hand, each once")
+                raise IllegalAction.of(R.ROW_SIZES, back=rows[0], middle=rows[1], front=rows[2])
+            raise IllegalAction.of(R.ROWS_NOT_HAND)
         self.arranged.append(action)
         if len(self.arranged) == self.n:
             self._finish_deal(played=True)
@@ -622,7 +620,7 @@ class Match:
         the Chinese poker rows by seat.  Scoring, doubles and series points are the engine's own.
         """
         if self.phase not in (PLAY, DOMINO_PLAY, ARRANGE):
-            raise IllegalAction("no deal is being played")
+            raise IllegalAction.of(R.NO_DEAL_PLAYED)
         n = self.n
         self.won = list(won)
         self.tricks_won = list(tricks_won)
@@ -647,9 +645,9 @@ class Match:
             actor = self.to_act()
             if actor != seat:
                 if actor is None:
-                    raise IllegalAction("the match is over")
-                who = "chance" if actor == CHANCE else f"seat {actor}"
-                raise IllegalAction(f"it is not your turn: waiting for {who}")
+                    raise IllegalAction.of(C.MATCH_OVER)
+                raise (IllegalAction.of(C.NOT_YOUR_TURN_CHANCE) if actor == CHANCE
+                       else IllegalAction.of(C.NOT_YOUR_TURN, seat=actor))
         self._apply_phase(ph, action)
         self.history.append(action)
 
@@ -657,21 +655,21 @@ class Match:
         """Check and apply one (parsed) action in phase ``ph``; families with phases of their own extend it."""
         if ph == PLAY:
             if type(action) is not Card and not (isinstance(action, int) and not isinstance(action, bool)):
-                raise IllegalAction(f"it is time to play a card, not {action}")
+                raise IllegalAction.of(R.TIME_TO_PLAY, action=str(action))
             if not 0 <= action < 52:
-                raise IllegalAction(f"{action} is not a card")
+                raise IllegalAction.of(C.NOT_A_CARD_NUMBER, action=str(action))
             self._apply_card(action)
         elif ph == DOMINO_PLAY:
             if not isinstance(action, (int, Pass)) or isinstance(action, bool):
-                raise IllegalAction(f"it is time to play a card or pass in Domino, not {action}")
+                raise IllegalAction.of(R.TIME_TO_PLAY_DOMINO, action=str(action))
             if isinstance(action, int) and not 0 <= action < 52:
-                raise IllegalAction(f"{action} is not a card")
+                raise IllegalAction.of(C.NOT_A_CARD_NUMBER, action=str(action))
             self._apply_domino(action)
         elif ph == ARRANGE:
             self._apply_arrange(action)
         elif ph == DOUBLING:
             if not isinstance(action, Double):
-                raise IllegalAction(f"it is the doubling round: {action} is not a doubling action")
+                raise IllegalAction.of(R.NOT_A_DOUBLE, action=str(action))
             self._apply_double(action)
         elif ph == DECLARE:
             self._apply_declare(action)
@@ -684,14 +682,14 @@ class Match:
         elif ph == DRAW:
             self._apply_draw(action)
         else:
-            raise IllegalAction("the match is over")
+            raise IllegalAction.of(C.MATCH_OVER)
 
     def _apply_draw(self, action: Any) -> None:
         if not isinstance(action, Draw):
-            raise IllegalAction(f"the first dealer is being drawn: {action} is not a draw")
+            raise IllegalAction.of(R.NOT_A_DRAW, action=str(action))
         cards = action.cards
         if len(cards) != self.n or len(set(cards)) != self.n or any(not self.deck >> c & 1 for c in cards):
-            raise IllegalAction(f"a draw is {self.n} different cards of the deck, one per seat")
+            raise IllegalAction.of(R.DRAW_SHAPE, n=self.n)
         ranks = [c % 13 for c in cards]
         top = max(ranks)
         if ranks.count(top) == 1:
@@ -700,17 +698,17 @@ class Match:
 
     def _apply_deal(self, action: Any) -> None:
         if not isinstance(action, Deal):
-            raise IllegalAction(f"the cards are being dealt: {action} is not a deal")
+            raise IllegalAction.of(R.NOT_A_DEAL, action=str(action))
         hands = action.hands
         if len(hands) != self.n:
-            raise IllegalAction(f"a deal has {self.n} hands")
+            raise IllegalAction.of(R.DEAL_HANDS, n=self.n)
         union = 0
         for h in hands:
             if h.bit_count() != self.hand_size or union & h:
-                raise IllegalAction(f"each hand is {self.hand_size} different cards")
+                raise IllegalAction.of(R.DEAL_HAND_SIZE, n=self.hand_size)
             union |= h
         if union & ~self.deck:
-            raise IllegalAction("a deal uses only cards of the deck")
+            raise IllegalAction.of(R.DEAL_OUTSIDE_DECK)
         self.deal_start = len(self.history)
         self._reset_deal()
         self.hands = list(hands)
@@ -725,17 +723,16 @@ class Match:
 
     def _apply_declare(self, action: Any) -> None:
         if not isinstance(action, Declare):
-            raise IllegalAction(f"the declarer must name a contract, not {action}")
+            raise IllegalAction.of(R.NAME_A_CONTRACT, action=str(action))
         c = self.contract_by_key.get(action.contract)
         if c is None:
-            raise IllegalAction(f"{action.contract!r} is not a contract of this game; contracts are: "
-                                f"{', '.join(self.contract_by_key)}")
+            raise IllegalAction.of(R.UNKNOWN_CONTRACT, contract=action.contract,
+                                   contracts=list(self.contract_by_key))
         if action.contract not in self.contracts_left[self.declarer]:
-            raise IllegalAction(f"{c.name} has already been declared in this series")
+            raise IllegalAction.of(R.CONTRACT_PLAYED, contract=c.key, name=c.name)
         if c.needs_in_play & self.set_aside:
-            raise IllegalAction(f"{c.name} cannot be chosen this deal: "
-                                f"{', '.join(CARDS[x].display() for x in cards_of(c.needs_in_play & self.set_aside))}"
-                                f" is set aside")
+            raise IllegalAction.of(R.CONTRACT_SET_ASIDE, contract=c.key, name=c.name,
+                                   cards=[int(x) for x in cards_of(c.needs_in_play & self.set_aside)])
         self.contracts_left[self.declarer].discard(action.contract)
         self.contract = c
         if c.trump:
@@ -747,19 +744,19 @@ class Match:
 
     def _apply_trump(self, action: Any) -> None:
         if not isinstance(action, NameTrump):
-            raise IllegalAction(f"the declarer must name the trump suit, not {action}")
+            raise IllegalAction.of(R.NAME_TRUMP, action=str(action))
         if action.suit is None and not self.rules.allow_no_trump:
-            raise IllegalAction("no-trump is not allowed in this game: name a suit")
+            raise IllegalAction.of(R.NO_TRUMP_FORBIDDEN)
         if action.suit is not None and action.suit not in range(4):
-            raise IllegalAction("a trump suit is one of S, H, D, C")
+            raise IllegalAction.of(R.BAD_TRUMP)
         self.trump = action.suit
         self._start_doubling()
 
     def _apply_rank(self, action: Any) -> None:
         if not isinstance(action, NameRank):
-            raise IllegalAction(f"the declarer must name the starting rank, not {action}")
+            raise IllegalAction.of(R.NAME_RANK, action=str(action))
         if action.rank not in range(13) or not self._rank_in_deck(action.rank):
-            raise IllegalAction("the starting rank must be a rank of the deck")
+            raise IllegalAction.of(R.RANK_NOT_IN_DECK)
         self.rank = action.rank
         self._start_doubling()
 
@@ -792,7 +789,7 @@ class Match:
                     m |= _BIT[c]
                 hands.append(m)
             return Deal(tuple(hands))
-        raise IllegalAction("no chance event is due now")
+        raise IllegalAction.of(C.NO_CHANCE_DUE)
 
     def play_chance(self) -> Any:
         """Sample and apply the pending chance event; returns it."""
@@ -808,7 +805,7 @@ class Match:
         no per-deal snapshot slows the playouts down.  Search uses `clone()`.
         """
         if not self.history:
-            raise IllegalAction("there is nothing to undo")
+            raise IllegalAction.of(C.NOTHING_TO_UNDO)
         target = len(self.history) - 1
         last = self.history[target]
         base = type(self)(self.rules, self.seed)
@@ -837,7 +834,7 @@ class Match:
                 names = {c.name.lower(): c.key for c in self.contracts}
                 key = names.get(t.removeprefix("contract "), key)
             if key not in self.contract_by_key:
-                raise ParseError(f"{text!r} is not a contract; contracts are: {', '.join(self.contract_by_key)}")
+                raise ParseError.of(R.NOT_A_CONTRACT_TEXT, text=text, contracts=list(self.contract_by_key))
             return Declare(key)
         if ph == TRUMP:
             return NameTrump(parse_suit(t.removeprefix("trump ")))
@@ -849,7 +846,7 @@ class Match:
             return parse_arrange(text)
         if ph in (DRAW, DEAL):
             return parse_chance(text, self.n)
-        raise ParseError("the match is over: no action is expected")
+        raise ParseError.of(R.NO_ACTION_EXPECTED)
 
     def _parse_double(self, t: str) -> Double:
         s = self.dbl_queue[0]
@@ -867,15 +864,14 @@ class Match:
         try:
             seats = frozenset(int(w) for w in words)
         except ValueError:
-            raise ParseError(f"{t!r} is not a doubling call: write pass, double followed by seat numbers, "
-                             f"family or maximum") from None
+            raise ParseError.of(R.NOT_A_DOUBLING_CALL, text=t) from None
         if not seats:
             return self._bad_double(t)
         return Double(seats)
 
     @staticmethod
     def _bad_double(t: str) -> Double:
-        raise ParseError(f"{t!r}: say whom you double, like 'double 1 3', or pass")
+        raise ParseError.of(R.SAY_WHOM, text=t)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int):  # -> View

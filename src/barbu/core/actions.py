@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards, parse_card
 from .errors import ParseError
+from .refusals import DEAL_HAND_COUNT, EMPTY_CHANCE, NOT_A_CHANCE, NOT_A_RANK, NOT_A_SUIT
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def parse_suit(text: str) -> int | None:
     for i, (letter, name) in enumerate(zip(SUITS, SUIT_NAMES)):
         if t in (letter.lower(), name, name[:-1], "♠♥♦♣"[i]):
             return i
-    raise ParseError(f"{text!r} is not a suit: write S, H, D, C (or spades, hearts, diamonds, clubs)")
+    raise ParseError.of(NOT_A_SUIT, text=text)
 
 
 def parse_rank(text: str) -> int:
@@ -108,7 +109,7 @@ def parse_rank(text: str) -> int:
     t = {"10": "T", "JACK": "J", "QUEEN": "Q", "KING": "K", "ACE": "A"}.get(t, t)
     if len(t) == 1 and t in RANKS:
         return RANKS.index(t)
-    raise ParseError(f"{text!r} is not a rank: write 2-9, T (or 10), J, Q, K or A")
+    raise ParseError.of(NOT_A_RANK, text=text)
 
 
 
@@ -138,13 +139,13 @@ def parse_chance(text: str, players: int) -> Draw | Deal:
     """Read a chance action: ``draw 2S KH 9D 4C`` or ``deal <hand> <hand> …`` (suit form, seat 0 first)."""
     words = text.split()
     if not words:
-        raise ParseError("an empty chance event")
+        raise ParseError.of(EMPTY_CHANCE)
     kind = words[0].lower()
     if kind == "draw":
         return Draw(tuple(parse_card(w) for w in words[1:]))
     if kind == "deal":
         hands = tuple(CardSet.parse(w).mask for w in words[1:])
         if len(hands) != players:
-            raise ParseError(f"a deal lists {players} hands, this one lists {len(hands)}")
+            raise ParseError.of(DEAL_HAND_COUNT, players=players, n=len(hands))
         return Deal(hands)
-    raise ParseError(f"{text!r} is not a chance event (draw … or deal …)")
+    raise ParseError.of(NOT_A_CHANCE, text=text)

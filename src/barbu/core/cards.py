@@ -11,13 +11,9 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from .errors import ParseError
-
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANKS = "23456789TJQKA"
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine",
-              "ten", "jack", "queen", "king", "ace")
+from .refusals import HAND_BAD_RANK, HAND_NEEDS_FOUR_SUITS, NOT_A_CARD
+# The cards' letters and English names live with the other words; they are the cards' too.
+from .words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
@@ -94,8 +90,7 @@ def parse_card(text: str) -> int:
             r, s = s, r
         if r in RANKS and s in SUITS:
             return SUITS.index(s) * 13 + RANKS.index(r)
-    raise ParseError(f"{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
-                     f"and a suit (S, H, D, C), like QH or 10s")
+    raise ParseError.of(NOT_A_CARD, text=text)
 
 
 # Per-suit lookup tables: 13-bit pattern -> tuple of cards, high first is not needed;
@@ -163,14 +158,14 @@ class CardSet:
         if "." in text and " " not in text and "," not in text:
             parts = text.split(".")
             if len(parts) != 4:
-                raise ParseError(f"{text!r}: a hand in suit form needs four suits separated by dots")
+                raise ParseError.of(HAND_NEEDS_FOUR_SUITS, text=text)
             m = 0
             for s, part in enumerate(parts):
                 if part in ("-", ""):
                     continue
                 for ch in part.upper().replace("10", "T"):
                     if ch not in RANKS:
-                        raise ParseError(f"{text!r}: {ch!r} is not a rank")
+                        raise ParseError.of(HAND_BAD_RANK, text=text, char=ch)
                     m |= 1 << (s * 13 + RANKS.index(ch))
             return cls(m)
         return cls(parse_card(t) for t in text.replace(",", " ").split())

@@ -1,8 +1,33 @@
-"""Error types: each says what was wrong in words a player understands."""
+"""Error types: each says what was wrong in words a player understands.
+
+A refusal made with `BarbuError.of` also carries its stable ``code`` and raw
+``params``, so a front end can word it in the player's language
+(``words.render(e.message, e.params)``, or barbu.i18n's ``word_error``);
+``str(e)`` is its English.  See docs/i18n.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from .words import ENGLISH, Message
+
+E = TypeVar("E", bound="BarbuError")
 
 
 class BarbuError(Exception):
     """Base class of every error the package raises on purpose."""
+
+    code: str | None = None  # stable code of a worded refusal (None: English text only)
+    message: Message | None = None
+    params: dict[str, Any] = {}
+
+    @classmethod
+    def of(cls: type[E], message: Message, **params: Any) -> E:
+        """The error for ``message`` with raw ``params``; its str is the English wording."""
+        e = cls(ENGLISH.render(message, params))
+        e.code, e.message, e.params = message.code, message, params
+        return e
 
 
 class ParseError(BarbuError, ValueError):

@@ -33,10 +33,12 @@ from collections.abc import Sequence
 from typing import Any, Iterator
 
 from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
-from ..core.cards import CARDS, JACK, SUIT_NAMES, cards_of, parse_card, rank_mask
+from ..core.cards import CARDS, JACK, cards_of, parse_card, rank_mask
 from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
                                  score_finishing, score_tricks, PATIENCE_PLACES)
+from ..core import refusals as C
 from ..core.errors import IllegalAction, ParseError
+from . import refusals as R
 from ..classic.match import CHANCE, Match
 from ..classic.state import CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult
 from ..classic.view import HIDDEN, NoConsistentDeal
@@ -148,12 +150,10 @@ def parse_call(text: str) -> Declare:
     for w in words:
         k = _CALL_WORDS.get(w)
         if k is None:
-            raise ParseError(f"{w!r} is not a call: calls are aces, king, queens, hearts, tricks (join several "
-                             f"with +, like king+queens), patience and double-patience")
+            raise ParseError.of(R.NOT_A_CALL_WORD, text=w)
         keys.add(k)
     if not keys:
-        raise ParseError("name a call: aces, king, queens, hearts, tricks, a group like king+queens, "
-                         "patience or double-patience")
+        raise ParseError.of(R.NAME_A_CALL_TEXT)
     return Declare(scottish_group_key(tuple(keys)))
 
 
@@ -162,7 +162,7 @@ def _parse_cards(words: list[str]) -> int:
     for w in words:
         bit = 1 << parse_card(w)
         if mask & bit:
-            raise ParseError(f"{w} is named twice")
+            raise ParseError.of(R.NAMED_TWICE, text=w)
         mask |= bit
     return mask
 
@@ -318,7 +318,7 @@ class ScottishMatch(Match):
         elif ph == DRAW:
             self._apply_pack_draw(action)
         else:
-            raise IllegalAction("the match is over")
+            raise IllegalAction.of(C.MATCH_OVER)
 
     def _set_dealer(self, state: RoundState) -> None:
         self.state = state
@@ -327,9 +327,9 @@ class ScottishMatch(Match):
 
     def _apply_pack_draw(self, action: Any) -> None:
         if not isinstance(action, PackDraw):
-            raise IllegalAction(f"a card of the Unused Pack is being dealt to each player: {action} is not a draw")
+            raise IllegalAction.of(R.NOT_A_PACK_DRAW, action=str(action))
         if not valid_draw(action.cards, self.n):
-            raise IllegalAction(f"a draw is {self.n} different cards of the Unused Pack, one per seat")
+            raise IllegalAction.of(R.PACK_DRAW_SHAPE, n=self.n)
         winner = draw_winner(action.cards)
         if winner is None:  # the highest card is shared: everybody draws again
             return
@@ -374,7 +374,7 @@ class ScottishMatch(Match):
 
     def _apply_cut(self, action: Any) -> None:
         if not isinstance(action, Cut) or not 0 <= action.card <= BRIDGE:
-            raise IllegalAction(f"the Cutter is cutting the Unused Pack: {action} is not a cut")
+            raise IllegalAction.of(R.NOT_A_CUT, action=str(action))
         card = action.card
         self.cuts.append((self.cut_for, card))
         if self.cut_for == "calls":
@@ -398,14 +398,15 @@ class ScottishMatch(Match):
     def _apply_pass_on(self, action: Any) -> None:
         seat = self.pass_queue[0]
         if not isinstance(action, PassOn):
-            raise IllegalAction(f"choose the three cards you pass on, like 'pass-on AS KH 7D', not {action}")
+            raise IllegalAction.of(R.NOT_A_PASS_ON, action=str(action))
         mask = action.cards
         if not isinstance(mask, int) or mask < 0 or mask.bit_count() != 3:
-            raise IllegalAction("you pass on exactly three cards")
+            raise IllegalAction.of(R.PASS_ON_THREE)
         if mask & ~self.hands[seat]:
-            missing = cards_of(mask & ~self.hands[seat] & self.deck) or ()
-            what = ", ".join(c.display() for c in missing) or "a card that is not in the deck"
-            raise IllegalAction(f"you do not hold {what}")
+            missing = [int(x) for x in cards_of(mask & ~self.hands[seat] & self.deck)]
+            if not missing:
+                raise IllegalAction.of(R.PASS_ON_NOT_IN_DECK)
+            raise IllegalAction.of(C.YOU_DO_NOT_HOLD_CARDS, cards=missing)
         self.pending[seat] = mask
         self.pass_queue.pop(0)
         if self.pass_queue:
@@ -426,15 +427,14 @@ class ScottishMatch(Match):
 
     def _apply_call(self, action: Any) -> None:
         if not isinstance(action, Declare):
-            raise IllegalAction(f"the Caller must name a call, not {action}")
+            raise IllegalAction.of(R.NAME_A_CALL, action=str(action))
         key = action.contract
         c = self.contract_by_key.get(key)
         if c is None:
-            raise IllegalAction(f"{key!r} is not a call: calls are aces, king, queens, hearts, tricks, groups of "
-                                f"them like king+queens, patience and double-patience")
+            raise IllegalAction.of(R.UNKNOWN_CALL, call=key)
         legal = [a.contract for a in self.legal_actions()]
         if key not in legal:
-            raise IllegalAction(self._explain_call(key))
+            raise self._explain_call(key)
         left = self.state.calls_left
         if key == "patience":
             calls: tuple[str, ...] = (next(p for p in PATIENCES if p in left),)
@@ -447,7 +447,7 @@ class ScottishMatch(Match):
         self._settle(calls)
         self._start_play()
 
-    def _explain_call(self, key: str) -> str:
+    def _explain_call(self, key: str) -> IllegalAction:
         left = self.state.calls_left
         c = self.contract_by_key[key]
         if key == "patience":
@@ -459,9 +459,8 @@ class ScottishMatch(Match):
         if key == "patience" and not any(p in left for p in PATIENCES) or any(
                 k not in left for k in needed if k not in PATIENCES) or (
                 key == "double-patience" and not all(p in left for p in PATIENCES)):
-            return f"{c.name} cannot be called: part of it has already been played in this round"
-        return (f"{c.name} cannot be called now: the seven calls must end up in at least two groups of two or "
-                f"more, or one group of three or more, and after this call that would no longer be possible")
+            return IllegalAction.of(R.CALL_PART_PLAYED, contract=key, name=c.name)
+        return IllegalAction.of(R.CALL_BREAKS_GROUPS, contract=key, name=c.name)
 
     def _settle(self, calls: tuple[str, ...]) -> None:
         """The deal's calls are known: take them off the round and find the contract."""
@@ -500,30 +499,30 @@ class ScottishMatch(Match):
         hand = self.hands[turn]
         if isinstance(action, Pass):
             if hand & self.playable:
-                raise IllegalAction("you may chap only when you cannot play: you have a card that fits")
+                raise IllegalAction.of(R.CHAP_WITH_CARD)
             self.domino_passes.append((turn, self.playable))
             self._next_patience_turn()
             return
         if isinstance(action, Lay):
             group = action.cards
             if not isinstance(group, int) or group <= 0 or group & ~self.deck:
-                raise IllegalAction("lay names cards of the deck")
+                raise IllegalAction.of(R.LAY_OUTSIDE_DECK)
             if group & ~hand:
-                raise IllegalAction("you do not hold " + ", ".join(c.display() for c in cards_of(group & ~hand)))
+                raise IllegalAction.of(C.YOU_DO_NOT_HOLD_CARDS, cards=[int(x) for x in cards_of(group & ~hand)])
             if group not in lay_options(hand, self.layout, self.state.silly, self.playable):
-                raise IllegalAction(self._explain_lay(group, hand))
+                raise self._explain_lay(group, hand)
             order = laying_order(group, self.layout)
         elif isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < 52:
-                raise IllegalAction(f"{action} is not a card")
+                raise IllegalAction.of(C.NOT_A_CARD_NUMBER, action=str(action))
             bit = 1 << action
             if not hand & bit:
-                raise IllegalAction(f"you do not hold {CARDS[action].display()}")
+                raise IllegalAction.of(C.YOU_DO_NOT_HOLD, card=action)
             if not self.playable & bit:
-                raise IllegalAction(self._explain_patience_card(action))
+                raise self._explain_patience_card(action)
             order = [int(action)]
         else:
-            raise IllegalAction(f"it is time to lay a card, a run or a set, or chap (pass), not {action}")
+            raise IllegalAction.of(R.TIME_TO_LAY, action=str(action))
         for c in order:
             self._place(c)
         self.trick_log.append((turn, tuple(order)))
@@ -561,21 +560,18 @@ class ScottishMatch(Match):
             nxt = (nxt + 1) % self.n
         self.turn = nxt
 
-    def _explain_patience_card(self, card: int) -> str:
-        c = CARDS[card]
+    def _explain_patience_card(self, card: int) -> IllegalAction:
         s = card // 13
         if self.layout[s] is None:
-            return f"{c.display()} cannot be laid: the {SUIT_NAMES[s]} row has not been opened; it opens with its Jack"
-        return f"{c.display()} cannot be laid: a card must be next in rank to an end of its suit's row"
+            return IllegalAction.of(R.PATIENCE_ROW_NOT_OPENED, card=card, suit=s)
+        return IllegalAction.of(R.PATIENCE_NOT_NEXT, card=card)
 
-    def _explain_lay(self, group: int, hand: int) -> str:
+    def _explain_lay(self, group: int, hand: int) -> IllegalAction:
         if group.bit_count() < 2:
-            return "lay is for two or more cards at once; lay a single card by naming it"
+            return IllegalAction.of(R.LAY_ONE)
         if not self.state.silly and group != hand:
-            return ("in a Player Round several cards may be laid at once only to go out: they must be your "
-                    "whole hand")
-        return ("cards laid together must be a run in one suit or cards of one rank, each of which can be laid "
-                "in turn now")
+            return IllegalAction.of(R.LAY_TO_GO_OUT)
+        return IllegalAction.of(R.LAY_SHAPE)
 
     # ------------------------------------------------------------------ scoring and the next deal
     def _finish_deal(self, played: bool) -> None:
@@ -650,7 +646,7 @@ class ScottishMatch(Match):
             if words and words[0] == "draw":
                 words = words[1:]
             if not words:
-                raise ParseError("a draw lists one card of the Unused Pack per seat, like 'draw 4S Joker 2H 6C'")
+                raise ParseError.of(R.DRAW_TEXT)
             return PackDraw(tuple(parse_pack(w) for w in words))
         if ph == CUT:
             return Cut(parse_pack(t.removeprefix("cut ")))
@@ -659,7 +655,7 @@ class ScottishMatch(Match):
             while words and words[0] in ("pass-on", "pass", "on", "give", "passon"):
                 words = words[1:]
             if len(words) != 3:
-                raise ParseError("name the three cards you pass on, like 'pass-on AS KH 7D'")
+                raise ParseError.of(R.PASS_ON_TEXT)
             return PassOn(_parse_cards(words))
         if ph == DECLARE:
             return parse_call(t)
@@ -670,7 +666,7 @@ class ScottishMatch(Match):
             if words and words[0] in ("lay", "play"):
                 words = words[1:]
                 if not words:
-                    raise ParseError("lay which cards? like 'lay 9H 8H 7H'")
+                    raise ParseError.of(R.LAY_TEXT)
             if len(words) == 1:
                 return CARDS[parse_card(words[0])]
             return Lay(_parse_cards(words))

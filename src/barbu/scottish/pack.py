@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..core.cards import SUIT_SYMBOLS, SUITS
 from ..core.errors import ParseError
+from .refusals import NOT_A_PACK_CARD
 
 JOKER = 20
 BRIDGE = 21
@@ -74,8 +75,7 @@ def parse_pack(text: str) -> int:
     t = "".join(symbols.get(ch, ch) for ch in t)
     if len(t) == 2 and t[0] in "23456" and t[1] in "shdc":
         return pack_card(int(t[0]), "shdc".index(t[1]))
-    raise ParseError(f"{text!r} is not a card of the Unused Pack: write 2-6 and a suit (like 4S), "
-                     f"Joker or Bridge")
+    raise ParseError.of(NOT_A_PACK_CARD, text=text)
 
 
 def valid_draw(cards: tuple[int, ...], players: int) -> bool:
