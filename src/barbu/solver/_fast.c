@@ -466,24 +466,21 @@ fail:
 
 /* ------------------------------------------------------------ the exact solver */
 
-#define TT_BITS 18
-#define TT_SIZE (1u << TT_BITS)
+#define TT_BYTES (24u << 20)
 #define KEYLEN (2 * MAXP + 1 + NCLASSES)
 enum { EXACT, LOWER, UPPER };
 
-typedef struct {
-    u64 key[KEYLEN];
-    int value;
-    unsigned gen;
-    unsigned char flag, best;
-} Entry;
-
-static Entry *tt;
+/* The transposition table: one flat block of entries as long as the deal's key needs (so more of them fit
+ * in the cache), each a header word (generation, flag, best move), the value, then the key. */
+static u64 *tt;
 static unsigned tt_gen;
+static unsigned tt_mask;  /* entries - 1, a power of two minus one, set for each search's key length */
+#define HEAD(e) ((e)[0])
+#define VALUE(e) ((int)(int64_t)(e)[1])
 
 typedef struct {
     const Spec *sp;
-    int seat, first_last, keylen;
+    int seat, first_last, keylen, stride;
     long nodes;
     int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
 } Ctx;
@@ -528,7 +525,6 @@ static u64 relative(u64 h, u64 rest) {
 static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
     const Spec *sp = cx->sp;
     int n = sp->n, k = 0;
-    memset(key, 0, sizeof(u64) * KEYLEN);
     if (sp->nclasses >= 0) {
         u64 rest = p->in_hands;
         for (int s = 0; s < n; s++) key[k++] = relative(p->hands[s], rest);
@@ -548,7 +544,23 @@ static unsigned hash_key(const u64 *key, int len) {
         h *= 0xBF58476D1CE4E5B9ULL;
     }
     h ^= h >> 31;
-    return (unsigned)(h & (TT_SIZE - 1));
+    return (unsigned)(h & tt_mask);
+}
+
+/* The key's length for this deal, and so the table's stride and number of entries. */
+static void set_key_length(Ctx *cx) {
+    const Spec *sp = cx->sp;
+    int n = sp->n;
+    cx->keylen = n + (sp->nclasses >= 0 ? sp->nclasses : 0) + 1 + (sp->ravage ? n : 0);
+    cx->stride = cx->keylen + 2;
+    unsigned entries = 1;
+    while ((size_t)entries * 2 * cx->stride * sizeof(u64) <= TT_BYTES) entries *= 2;
+    tt_mask = entries - 1;
+}
+
+/* A fresh generation: every entry of the table is stale at once. */
+static void new_generation(void) {
+    if (++tt_gen == 0) { memset(tt, 0, TT_BYTES); tt_gen = 1; }
 }
 
 static int trick_points(const Ctx *cx, const Pos *before, int card, int winner) {
@@ -684,18 +696,20 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
     int a0 = alpha, b0 = beta;
-    Entry *e = NULL;
+    u64 *e = NULL;
     u64 key[KEYLEN];
     int hint = -1;
     if (!p->ntrick) {
-        cx->keylen = make_key(cx, p, key);
-        e = &tt[hash_key(key, cx->keylen)];
-        if (e->gen == tt_gen && !memcmp(e->key, key, sizeof(u64) * cx->keylen)) {
-            if (e->flag == EXACT) return e->value;
-            if (e->flag == LOWER) { if (e->value > alpha) alpha = e->value; }
-            else if (e->value < beta) beta = e->value;
-            if (alpha >= beta) return e->value;
-            hint = from_relative(e->best, p->in_hands);
+        make_key(cx, p, key);
+        e = tt + (size_t)hash_key(key, cx->keylen) * cx->stride;
+        u64 head = HEAD(e);
+        if ((unsigned)head == tt_gen && !memcmp(e + 2, key, sizeof(u64) * cx->keylen)) {
+            int flag = (int)(head >> 32) & 0xFF, value = VALUE(e);
+            if (flag == EXACT) return value;
+            if (flag == LOWER) { if (value > alpha) alpha = value; }
+            else if (value < beta) beta = value;
+            if (alpha >= beta) return value;
+            hint = from_relative((unsigned char)(head >> 40), p->in_hands);
         }
     }
     int turn = turn_of(sp, p);
@@ -728,11 +742,10 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         }
     }
     if (e) {
-        memcpy(e->key, key, sizeof(u64) * KEYLEN);
-        e->value = best;
-        e->gen = tt_gen;
-        e->best = to_relative(best_card, p->in_hands);
-        e->flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
+        u64 flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
+        HEAD(e) = tt_gen | flag << 32 | (u64)to_relative(best_card, p->in_hands) << 40;
+        e[1] = (u64)(int64_t)best;
+        memcpy(e + 2, key, sizeof(u64) * cx->keylen);
     }
     return best;
 }
@@ -755,7 +768,8 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     int n = sp->n;
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
-    Ctx cx = {sp, 0, total - sp->nlast, n + 1 + (sp->ravage ? n : 0), 0};
+    Ctx cx = {sp, 0, total - sp->nlast, 0, 0, 0};
+    set_key_length(&cx);
     for (int s = 0; s < n; s++) {
         long pts = (long)sp->per_trick * p->tricks_won[s];
         u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
@@ -764,7 +778,7 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
             if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
         cx.seat = s;
         memset(cx.history, 0, sizeof cx.history);
-        if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+        new_generation();
         out[s] = pts + mtdf(&cx, p);
     }
     *nodes += cx.nodes;
@@ -778,9 +792,10 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
     int seat = turn_of(sp, p);
-    Ctx cx = {sp, seat, total - sp->nlast, 0, 0};
+    Ctx cx = {sp, seat, total - sp->nlast, 0, 0, 0};
+    set_key_length(&cx);
     memset(cx.history, 0, sizeof cx.history);
-    if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+    new_generation();
     long pts = (long)sp->per_trick * p->tricks_won[seat];
     u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
     while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
@@ -812,7 +827,7 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
 
 static int ensure_tt(void) {
     if (!tt) {
-        tt = calloc(TT_SIZE, sizeof(Entry));
+        tt = calloc(TT_BYTES / sizeof(u64), sizeof(u64));
         if (!tt) { PyErr_NoMemory(); return -1; }
     }
     return 0;
