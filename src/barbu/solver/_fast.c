@@ -481,6 +481,7 @@ static unsigned tt_mask;  /* entries - 1, a power of two minus one, set for each
 typedef struct {
     const Spec *sp;
     int seat, first_last, keylen, stride;
+    int penalties;  /* every point a penalty: order the cards by the rule player's sense first */
     long nodes;
     int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
 } Ctx;
@@ -553,6 +554,9 @@ static void set_key_length(Ctx *cx) {
     int n = sp->n;
     cx->keylen = n + (sp->nclasses >= 0 ? sp->nclasses : 0) + 1 + (sp->ravage ? n : 0);
     cx->stride = cx->keylen + 2;
+    int neg = !sp->pos_mask && sp->per_trick <= 0 && !sp->ravage;
+    for (int i = 0; i < sp->nlast; i++) neg &= sp->last[i] <= 0;
+    cx->penalties = neg;
     unsigned entries = 1;
     while ((size_t)entries * 2 * cx->stride * sizeof(u64) <= TT_BYTES) entries *= 2;
     tt_mask = entries - 1;
@@ -666,6 +670,42 @@ static int settled(const Ctx *cx, const Pos *p, int *v) {
     return 1;
 }
 
+/* Does `card` beat `best` (the trick's winning card so far, led suit `led`)? */
+static inline int beats(const Spec *sp, int card, int best, int led) {
+    int cs = card / 13, bs = best / 13;
+    if (cs == bs) return card > best;
+    return cs == sp->trump && bs != sp->trump;  /* else a card off the led suit never wins */
+}
+
+/* How promising a card looks in a contract where every point is a penalty, before the cut-off history
+ * (0..511, most promising highest), the rule player's sense: the searching seat ducks under the trick's
+ * winner with its highest card and throws its worst penalty when void; the others, while the searching
+ * seat wins the trick, pile their penalties on it and stay under it, and otherwise keep low. */
+static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
+    const Spec *sp = cx->sp;
+    int rank = card % 13, pen = -sp->values[card];
+    if (!p->ntrick) return 20 - rank;  /* lead low */
+    int led = p->trick[0] / 13, best = p->trick[0], bi = 0;
+    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best, led)) { best = p->trick[i]; bi = i; }
+    int winner = (p->leader + bi) % sp->n;
+    int wins = beats(sp, card, best, led);
+    int follows = card / 13 == led;
+    if (turn == cx->seat) {
+        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;   /* duck high, dump penalties */
+        return 100 - rank;                                        /* must win: with the lowest */
+    }
+    int seat_played = ((cx->seat - p->leader + sp->n) % sp->n) < p->ntrick;
+    if (seat_played && winner == cx->seat) {
+        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + (follows ? rank : rank);
+        return 100 - rank;
+    }
+    if (!seat_played) {
+        if (!wins && !pen) return 200 - rank;
+        return 100 - rank - pen;
+    }
+    return 200 - rank - (pen > 40 ? 40 : pen);   /* the searching seat has lost this trick: keep penalties */
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     cx->nodes++;
@@ -718,7 +758,11 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     int k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
     /* The best move stored for this position first, then the cards with most cut-offs. */
     int score[52];
-    for (int i = 0; i < k; i++) score[i] = moves[i] == hint ? INF : cx->history[turn][moves[i]];
+    for (int i = 0; i < k; i++) {
+        int h = cx->history[turn][moves[i]];
+        if (cx->penalties) h = (order_class(cx, p, turn, moves[i]) << 20) + (h < (1 << 20) ? h : (1 << 20) - 1);
+        score[i] = moves[i] == hint ? INF : h;
+    }
     for (int i = 1; i < k; i++) {
         int m = moves[i], sc = score[i], j = i - 1;
         while (j >= 0 && score[j] < sc) { moves[j + 1] = moves[j]; score[j + 1] = score[j]; j--; }
