@@ -533,7 +533,7 @@ static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
     } else {
         for (int s = 0; s < n; s++) key[k++] = p->hands[s];
     }
-    key[k++] = (u64)p->leader | ((u64)p->hb << 8);
+    key[k++] = (u64)p->leader | ((u64)p->hb << 8) | ((u64)cx->seat << 16);
     if (sp->ravage) for (int s = 0; s < n; s++) key[k++] = p->won[s];
     return k;
 }
@@ -565,6 +565,21 @@ static void set_key_length(Ctx *cx) {
 /* A fresh generation: every entry of the table is stale at once. */
 static void new_generation(void) {
     if (++tt_gen == 0) { memset(tt, 0, TT_BYTES); tt_gen = 1; }
+}
+
+/* The table outlives a call: an entry is a fact about one seat's future points from one position (the key
+ * holds the seat), true for every position of every deal under the same rules with as many tricks in all.
+ * So successive solves of one deal (the oracle's cards, a batch) reuse each other's work; other rules or
+ * another deal size start a fresh generation. */
+static Spec tt_spec;
+static int tt_total = -1;
+
+static void use_table_for(const Spec *sp, int total) {
+    if (total != tt_total || memcmp(sp, &tt_spec, sizeof *sp)) {
+        new_generation();
+        tt_spec = *sp;
+        tt_total = total;
+    }
 }
 
 static int trick_points(const Ctx *cx, const Pos *before, int card, int winner) {
@@ -814,6 +829,7 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
     Ctx cx = {sp, 0, total - sp->nlast, 0, 0, 0};
     set_key_length(&cx);
+    use_table_for(sp, total);
     for (int s = 0; s < n; s++) {
         long pts = (long)sp->per_trick * p->tricks_won[s];
         u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
@@ -822,7 +838,6 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
             if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
         cx.seat = s;
         memset(cx.history, 0, sizeof cx.history);
-        new_generation();
         out[s] = pts + mtdf(&cx, p);
     }
     *nodes += cx.nodes;
@@ -839,7 +854,7 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
     Ctx cx = {sp, seat, total - sp->nlast, 0, 0, 0};
     set_key_length(&cx);
     memset(cx.history, 0, sizeof cx.history);
-    new_generation();
+    use_table_for(sp, total);
     long pts = (long)sp->per_trick * p->tricks_won[seat];
     u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
     while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
