@@ -649,11 +649,22 @@ static int from_relative(unsigned char rel, u64 rest) {
     return nth_card(m, i);
 }
 
+/* No trump in `mine` (where there are trumps), and each of its cards below every card of its suit in `others`. */
+static int below_all(const Spec *sp, u64 mine, u64 others) {
+    if (mine & sp->trump_mask) return 0;
+    for (int x = 0; x < 4; x++) {
+        u64 m = mine & SUIT[x], o = others & SUIT[x];
+        if (m && o && top_bit(m) > __builtin_ctzll(o)) return 0;
+    }
+    return 1;
+}
+
 /* At a trick's start, the seat's exact future points when the play can no longer change who takes what;
  * returns 1 with *v set, else 0.  (Not for Ravage City, whose score is not a sum over tricks.)
  * - It takes no more tricks when another seat leads, it holds no trump (where there are trumps) and each of
  *   its cards is below every other hand's card of that suit: whoever leads a suit it holds leads over it,
- *   a suit it lacks it discards to, so it never wins and never leads again.
+ *   a suit it lacks it discards to, so it never wins and never leads again.  Where every point is a
+ *   penalty the same holds when it leads, if it may lead a suit another hand holds.
  * - It takes every trick when it leads, no one else holds a trump and each of its cards is above every other
  *   hand's card of that suit: whatever it leads wins.  With a stop card the tricks are counted only when
  *   all the points lie on stop cards (every scoring card is then played before the deal stops). */
@@ -661,13 +672,16 @@ static int settled(const Ctx *cx, const Pos *p, int *v) {
     const Spec *sp = cx->sp;
     u64 mine = p->hands[cx->seat], others = p->in_hands & ~mine;
     if (p->leader != cx->seat) {
-        if (mine & sp->trump_mask) return 0;
-        for (int x = 0; x < 4; x++) {
-            u64 m = mine & SUIT[x], o = others & SUIT[x];
-            if (m && o && top_bit(m) > __builtin_ctzll(o)) return 0;
-        }
+        if (!below_all(sp, mine, others)) return 0;
         *v = 0;
         return 1;
+    }
+    if (cx->penalties && below_all(sp, mine, others)) {
+        /* Where every point is a penalty, nothing is the best it can do: a lead under another hand's card
+         * of its suit loses the trick, and then it never wins again. */
+        u64 leads = legal_of(sp, mine, p);
+        for (int x = 0; x < 4; x++)
+            if ((leads & SUIT[x]) && (others & SUIT[x])) { *v = 0; return 1; }
     }
     if (others & sp->trump_mask) return 0;
     u64 scoring = sp->pos_mask | sp->neg_mask;
