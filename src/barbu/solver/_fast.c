@@ -32,6 +32,7 @@ typedef struct {
     u64 stop, pos_mask, neg_mask, trump_mask;
     int nclasses;  /* distinct nonzero card values, for the transposition keys (-1: too many) */
     u64 classes[NCLASSES];
+    int class_value[NCLASSES];
 } Spec;
 
 typedef struct {
@@ -147,6 +148,7 @@ static int read_spec(PyObject *o, Spec *sp) {
         if (j == sp->nclasses) {
             if (j == NCLASSES) { sp->nclasses = -1; break; }
             cls_value[j] = sp->values[c];
+            sp->class_value[j] = sp->values[c];
             sp->classes[j] = 0;
             sp->nclasses++;
         }
@@ -599,10 +601,17 @@ static void bounds(const Ctx *cx, const Pos *p, int *lo, int *hi) {
     int tricks = __builtin_popcountll(rest) / sp->n;
     int t = tricks * sp->per_trick;
     int l = t < 0 ? t : 0, h = t > 0 ? t : 0;
-    u64 m = rest & sp->pos_mask;
-    while (m) { h += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
-    m = rest & sp->neg_mask;
-    while (m) { l += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    if (sp->nclasses >= 0) {
+        for (int c = 0; c < sp->nclasses; c++) {
+            int v = sp->class_value[c] * __builtin_popcountll(rest & sp->classes[c]);
+            if (v > 0) h += v; else l += v;
+        }
+    } else {
+        u64 m = rest & sp->pos_mask;
+        while (m) { h += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+        m = rest & sp->neg_mask;
+        while (m) { l += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    }
     for (int i = 0; i < sp->nlast; i++) {
         if (cx->first_last + i >= p->nwin) {
             int v = sp->last[i];
