@@ -506,7 +506,7 @@ static u64 relative_plain(u64 h, u64 rest) {
     return out;
 }
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define HAVE_PEXT_PATH 1
 __attribute__((target("bmi2"))) static u64 relative_pext(u64 h, u64 rest) {
@@ -708,11 +708,11 @@ static int settled(const Ctx *cx, const Pos *p, int *v) {
     return 1;
 }
 
-/* Does `card` beat `best` (the trick's winning card so far, led suit `led`)? */
-static inline int beats(const Spec *sp, int card, int best, int led) {
+/* Does `card` beat `best`, the trick's winning card so far?  Off the winner's suit only a trump does. */
+static inline int beats(const Spec *sp, int card, int best) {
     int cs = card / 13, bs = best / 13;
     if (cs == bs) return card > best;
-    return cs == sp->trump && bs != sp->trump;  /* else a card off the led suit never wins */
+    return cs == sp->trump && bs != sp->trump;
 }
 
 /* How promising a card looks in a contract where every point is a penalty, before the cut-off history
@@ -723,18 +723,17 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     const Spec *sp = cx->sp;
     int rank = card % 13, pen = -sp->values[card];
     if (!p->ntrick) return 20 - rank;  /* lead low */
-    int led = p->trick[0] / 13, best = p->trick[0], bi = 0;
-    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best, led)) { best = p->trick[i]; bi = i; }
+    int best = p->trick[0], bi = 0;
+    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best)) { best = p->trick[i]; bi = i; }
     int winner = (p->leader + bi) % sp->n;
-    int wins = beats(sp, card, best, led);
-    int follows = card / 13 == led;
+    int wins = beats(sp, card, best);
     if (turn == cx->seat) {
         if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;   /* duck high, dump penalties */
         return 100 - rank;                                        /* must win: with the lowest */
     }
     int seat_played = ((cx->seat - p->leader + sp->n) % sp->n) < p->ntrick;
     if (seat_played && winner == cx->seat) {
-        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + (follows ? rank : rank);
+        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;
         return 100 - rank;
     }
     if (!seat_played) {
@@ -850,7 +849,7 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     int n = sp->n;
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
-    Ctx cx = {sp, 0, total - sp->nlast, 0, 0, 0};
+    Ctx cx = {.sp = sp, .seat = 0, .first_last = total - sp->nlast};
     set_key_length(&cx);
     use_table_for(sp, total);
     for (int s = 0; s < n; s++) {
@@ -874,7 +873,7 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
     int seat = turn_of(sp, p);
-    Ctx cx = {sp, seat, total - sp->nlast, 0, 0, 0};
+    Ctx cx = {.sp = sp, .seat = seat, .first_last = total - sp->nlast};
     set_key_length(&cx);
     memset(cx.history, 0, sizeof cx.history);
     use_table_for(sp, total);
