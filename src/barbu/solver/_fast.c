@@ -729,7 +729,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     int wins = beats(sp, card, best);
     if (turn == cx->seat) {
         if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;   /* duck high, dump penalties */
-        return 100 - rank;                                        /* must win: with the lowest */
+        return 100 + rank;                                        /* must win: with the highest */
     }
     int seat_played = ((cx->seat - p->leader + sp->n) % sp->n) < p->ntrick;
     if (seat_played && winner == cx->seat) {
@@ -737,7 +737,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
         return 100 - rank;
     }
     if (!seat_played) {
-        if (!wins && !pen) return 200 - rank;
+        if (!wins && !pen) return 200 + rank;
         return 100 - rank - pen;
     }
     return 200 - rank - (pen > 40 ? 40 : pen);   /* the searching seat has lost this trick: keep penalties */
