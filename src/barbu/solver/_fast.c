@@ -716,9 +716,11 @@ static inline int beats(const Spec *sp, int card, int best) {
 }
 
 /* How promising a card looks in a contract where every point is a penalty, before the cut-off history
- * (0..511, most promising highest), the rule player's sense: the searching seat ducks under the trick's
- * winner with its highest card and throws its worst penalty when void; the others, while the searching
- * seat wins the trick, pile their penalties on it and stay under it, and otherwise keep low. */
+ * (0..511, most promising highest), the rule player's sense: the searched seat ducks under the trick's
+ * winner with its highest card, throws its worst penalty when void and, when it must win, wins high; the
+ * others, while the searched seat wins the trick, pile their penalties on it and stay under it; before
+ * it plays they stay under the trick's winner with their highest card, and once it has lost the trick
+ * they keep their penalties.  Leads: low. */
 static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     const Spec *sp = cx->sp;
     int rank = card % 13, pen = -sp->values[card];
@@ -740,7 +742,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
         if (!wins && !pen) return 200 + rank;
         return 100 - rank - pen;
     }
-    return 200 - rank - (pen > 40 ? 40 : pen);   /* the searching seat has lost this trick: keep penalties */
+    return 200 - rank - (pen > 40 ? 40 : pen);
 }
 
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
