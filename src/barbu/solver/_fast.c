@@ -720,11 +720,11 @@ static inline int beats(const Spec *sp, int card, int best) {
  * winner with its highest card, throws its worst penalty when void and, when it must win, wins high; the
  * others, while the searched seat wins the trick, pile their penalties on it and stay under it; before
  * it plays they stay under the trick's winner with their highest card, and once it has lost the trick
- * they keep their penalties.  Leads: low. */
+ * they keep their penalties and play high.  The searched seat leads low, the others high. */
 static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     const Spec *sp = cx->sp;
     int rank = card % 13, pen = -sp->values[card];
-    if (!p->ntrick) return 20 - rank;  /* lead low */
+    if (!p->ntrick) return turn == cx->seat ? 20 - rank : 20 + rank;  /* the seat leads low, the others high */
     int best = p->trick[0], bi = 0;
     for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best)) { best = p->trick[i]; bi = i; }
     int winner = (p->leader + bi) % sp->n;
@@ -742,7 +742,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
         if (!wins && !pen) return 200 + rank;
         return 100 - rank - pen;
     }
-    return 200 - rank - (pen > 40 ? 40 : pen);
+    return 200 + rank - (pen > 40 ? 40 : pen);
 }
 
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
