@@ -740,7 +740,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     }
     if (!seat_played) {
         if (!wins && !pen) return 200 + rank;
-        return 100 - rank - pen;
+        return 100 - rank - (pen > 40 ? 40 : pen);
     }
     return 200 + rank - (pen > 40 ? 40 : pen);
 }
