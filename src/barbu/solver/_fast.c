@@ -736,7 +736,7 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     int seat_played = ((cx->seat - p->leader + sp->n) % sp->n) < p->ntrick;
     if (seat_played && winner == cx->seat) {
         if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;
-        return 100 - rank;
+        return 100 + rank;
     }
     if (!seat_played) {
         if (!wins && !pen) return 200 + rank;
