@@ -508,7 +508,6 @@ static u64 relative_plain(u64 h, u64 rest) {
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-#define HAVE_PEXT_PATH 1
 __attribute__((target("bmi2"))) static u64 relative_pext(u64 h, u64 rest) {
     u64 out = 0;
     for (int x = 0; x < 4; x++) out |= _pext_u64(h, rest & SUIT[x]) << (13 * x);
