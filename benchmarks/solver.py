@@ -6,6 +6,7 @@ so every contract of the family turns up in proportion.  Run on one core:
     python benchmarks/solver.py                       # classic, solves with 2 to 8 cards each
     python benchmarks/solver.py --rules scottish --cards 4 6 8 --solves 30
     python benchmarks/solver.py --pure                # the pure-Python twin too (much slower)
+    python benchmarks/solver.py --cards --oracle 8    # move_values along 15 deals from 8 cards each on
 """
 
 from __future__ import annotations
@@ -79,6 +80,21 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool) -> 
         print(line, flush=True)
 
 
+def bench_move_values(rules: str, cards: int, deals: int) -> None:
+    """What the perfect-information player asks: each card's value at every decision of a deal from
+    ``cards`` cards each on, one deal after another (so the table kept between calls counts)."""
+    calls = 0
+    start = time.perf_counter()
+    for d in itertools.islice(random_deals(rules, 5), deals):
+        for st in d.positions:
+            if max(h.bit_count() for h in st.hands) <= cards:
+                fast.move_values(d.spec, [st])
+                calls += 1
+    took = time.perf_counter() - start
+    print(f"{rules}: move_values at every decision from {cards} cards each on, {deals} deals: "
+          f"{calls} calls, {took / max(calls, 1) * 1e3:.2f} ms each")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic", help="a preset or ruleset text (default classic)")
@@ -87,11 +103,15 @@ def main() -> None:
                     help="cards in each hand for the solver's figures")
     ap.add_argument("--solves", type=int, default=40, help="positions solved for each number of cards")
     ap.add_argument("--pure", action="store_true", help="time the pure-Python twin as well")
+    ap.add_argument("--oracle", type=int, metavar="CARDS",
+                    help="also time move_values at every decision of 15 deals from CARDS cards each on")
     args = ap.parse_args()
     print(f"core: {'compiled (barbu.solver._fast)' if fast.COMPILED else 'pure Python (no C extension)'}")
     bench_core(args.rules, args.seconds, args.pure)
     if args.cards:
         bench_solver(args.rules, args.cards, args.solves, args.pure)
+    if args.oracle:
+        bench_move_values(args.rules, args.oracle, 15)
 
 
 if __name__ == "__main__":

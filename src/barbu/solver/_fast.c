@@ -32,6 +32,7 @@ typedef struct {
     u64 stop, pos_mask, neg_mask, trump_mask;
     int nclasses;  /* distinct nonzero card values, for the transposition keys (-1: too many) */
     u64 classes[NCLASSES];
+    int class_value[NCLASSES];
 } Spec;
 
 typedef struct {
@@ -147,6 +148,7 @@ static int read_spec(PyObject *o, Spec *sp) {
         if (j == sp->nclasses) {
             if (j == NCLASSES) { sp->nclasses = -1; break; }
             cls_value[j] = sp->values[c];
+            sp->class_value[j] = sp->values[c];
             sp->classes[j] = 0;
             sp->nclasses++;
         }
@@ -466,32 +468,31 @@ fail:
 
 /* ------------------------------------------------------------ the exact solver */
 
-#define TT_BITS 18
-#define TT_SIZE (1u << TT_BITS)
+#define TT_BYTES (24u << 20)
 #define KEYLEN (2 * MAXP + 1 + NCLASSES)
 enum { EXACT, LOWER, UPPER };
 
-typedef struct {
-    u64 key[KEYLEN];
-    int value;
-    unsigned gen;
-    unsigned char flag, best;
-} Entry;
-
-static Entry *tt;
+/* The transposition table: one flat block of entries as long as the deal's key needs (so more of them fit
+ * in the cache), each a header word (generation, flag, best move), the value, then the key. */
+static u64 *tt;
 static unsigned tt_gen;
+static unsigned tt_mask;  /* entries - 1, a power of two minus one, set for each search's key length */
+#define HEAD(e) ((e)[0])
+#define VALUE(e) ((int)(int64_t)(e)[1])
 
 typedef struct {
     const Spec *sp;
-    int seat, first_last, keylen;
+    int seat, first_last, keylen, stride;
+    int penalties;  /* every point a penalty: order the cards by the rule player's sense first */
     long nodes;
     int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
 } Ctx;
 
 static long last_nodes;  /* nodes searched by the last solve call (for the benchmark) */
 
-/* A hand with the cards no longer in play squeezed out: ranks relative to the cards left. */
-static u64 relative(u64 h, u64 rest) {
+/* A hand with the cards no longer in play squeezed out: ranks relative to the cards left (each suit in
+ * its 13 bits).  With BMI2 (checked at run time) one PEXT a suit does it. */
+static u64 relative_plain(u64 h, u64 rest) {
     u64 out = 0;
     for (int x = 0; x < 4; x++) {
         unsigned r = (unsigned)(rest >> (13 * x)) & 0x1FFF, hx = (unsigned)(h >> (13 * x)) & 0x1FFF, o = 0;
@@ -505,12 +506,27 @@ static u64 relative(u64 h, u64 rest) {
     return out;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+__attribute__((target("bmi2"))) static u64 relative_pext(u64 h, u64 rest) {
+    u64 out = 0;
+    for (int x = 0; x < 4; x++) out |= _pext_u64(h, rest & SUIT[x]) << (13 * x);
+    return out;
+}
+static int use_pext = -1;
+static u64 relative(u64 h, u64 rest) {
+    if (use_pext < 0) { __builtin_cpu_init(); use_pext = __builtin_cpu_supports("bmi2") ? 1 : 0; }
+    return use_pext ? relative_pext(h, rest) : relative_plain(h, rest);
+}
+#else
+#define relative relative_plain
+#endif
+
 /* The key of a position between tricks.  With few kinds of card points it is relative: two positions
  * that differ only in which cards are gone transpose, as long as the points sit on the same places. */
 static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
     const Spec *sp = cx->sp;
     int n = sp->n, k = 0;
-    memset(key, 0, sizeof(u64) * KEYLEN);
     if (sp->nclasses >= 0) {
         u64 rest = p->in_hands;
         for (int s = 0; s < n; s++) key[k++] = relative(p->hands[s], rest);
@@ -518,7 +534,7 @@ static int make_key(const Ctx *cx, const Pos *p, u64 *key) {
     } else {
         for (int s = 0; s < n; s++) key[k++] = p->hands[s];
     }
-    key[k++] = (u64)p->leader | ((u64)p->hb << 8);
+    key[k++] = (u64)p->leader | ((u64)p->hb << 8) | ((u64)cx->seat << 16);
     if (sp->ravage) for (int s = 0; s < n; s++) key[k++] = p->won[s];
     return k;
 }
@@ -530,7 +546,41 @@ static unsigned hash_key(const u64 *key, int len) {
         h *= 0xBF58476D1CE4E5B9ULL;
     }
     h ^= h >> 31;
-    return (unsigned)(h & (TT_SIZE - 1));
+    return (unsigned)(h & tt_mask);
+}
+
+/* The key's length for this deal, and so the table's stride and number of entries. */
+static void set_key_length(Ctx *cx) {
+    const Spec *sp = cx->sp;
+    int n = sp->n;
+    cx->keylen = n + (sp->nclasses >= 0 ? sp->nclasses : 0) + 1 + (sp->ravage ? n : 0);
+    cx->stride = cx->keylen + 2;
+    int neg = !sp->pos_mask && sp->per_trick <= 0 && !sp->ravage;
+    for (int i = 0; i < sp->nlast; i++) neg &= sp->last[i] <= 0;
+    cx->penalties = neg;
+    unsigned entries = 1;
+    while ((size_t)entries * 2 * cx->stride * sizeof(u64) <= TT_BYTES) entries *= 2;
+    tt_mask = entries - 1;
+}
+
+/* A fresh generation: every entry of the table is stale at once. */
+static void new_generation(void) {
+    if (++tt_gen == 0) { memset(tt, 0, TT_BYTES); tt_gen = 1; }
+}
+
+/* The table outlives a call: an entry is a fact about one seat's future points from one position (the key
+ * holds the seat), true for every position of every deal under the same rules with as many tricks in all.
+ * So successive solves of one deal (the oracle's cards, a batch) reuse each other's work; other rules or
+ * another deal size start a fresh generation. */
+static Spec tt_spec;
+static int tt_total = -1;
+
+static void use_table_for(const Spec *sp, int total) {
+    if (total != tt_total || memcmp(sp, &tt_spec, sizeof *sp)) {
+        new_generation();
+        tt_spec = *sp;
+        tt_total = total;
+    }
 }
 
 static int trick_points(const Ctx *cx, const Pos *before, int card, int winner) {
@@ -550,10 +600,17 @@ static void bounds(const Ctx *cx, const Pos *p, int *lo, int *hi) {
     int tricks = __builtin_popcountll(rest) / sp->n;
     int t = tricks * sp->per_trick;
     int l = t < 0 ? t : 0, h = t > 0 ? t : 0;
-    u64 m = rest & sp->pos_mask;
-    while (m) { h += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
-    m = rest & sp->neg_mask;
-    while (m) { l += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    if (sp->nclasses >= 0) {
+        for (int c = 0; c < sp->nclasses; c++) {
+            int v = sp->class_value[c] * __builtin_popcountll(rest & sp->classes[c]);
+            if (v > 0) h += v; else l += v;
+        }
+    } else {
+        u64 m = rest & sp->pos_mask;
+        while (m) { h += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+        m = rest & sp->neg_mask;
+        while (m) { l += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    }
     for (int i = 0; i < sp->nlast; i++) {
         if (cx->first_last + i >= p->nwin) {
             int v = sp->last[i];
@@ -600,6 +657,93 @@ static int from_relative(unsigned char rel, u64 rest) {
     return nth_card(m, i);
 }
 
+/* No trump in `mine` (where there are trumps), and each of its cards below every card of its suit in `others`. */
+static int below_all(const Spec *sp, u64 mine, u64 others) {
+    if (mine & sp->trump_mask) return 0;
+    for (int x = 0; x < 4; x++) {
+        u64 m = mine & SUIT[x], o = others & SUIT[x];
+        if (m && o && top_bit(m) > __builtin_ctzll(o)) return 0;
+    }
+    return 1;
+}
+
+/* At a trick's start, the seat's exact future points when the play can no longer change who takes what;
+ * returns 1 with *v set, else 0.  (Not for Ravage City, whose score is not a sum over tricks.)
+ * - It takes no more tricks when another seat leads, it holds no trump (where there are trumps) and each of
+ *   its cards is below every other hand's card of that suit: whoever leads a suit it holds leads over it,
+ *   a suit it lacks it discards to, so it never wins and never leads again.  Where every point is a
+ *   penalty the same holds when it leads, if it may lead a suit another hand holds.
+ * - It takes every trick when it leads, no one else holds a trump and each of its cards is above every other
+ *   hand's card of that suit: whatever it leads wins.  With a stop card the tricks are counted only when
+ *   all the points lie on stop cards (every scoring card is then played before the deal stops). */
+static int settled(const Ctx *cx, const Pos *p, int *v) {
+    const Spec *sp = cx->sp;
+    u64 mine = p->hands[cx->seat], others = p->in_hands & ~mine;
+    if (p->leader != cx->seat) {
+        if (!below_all(sp, mine, others)) return 0;
+        *v = 0;
+        return 1;
+    }
+    if (cx->penalties && below_all(sp, mine, others)) {
+        /* Where every point is a penalty, nothing is the best it can do: a lead under another hand's card
+         * of its suit loses the trick, and then it never wins again. */
+        u64 leads = legal_of(sp, mine, p);
+        for (int x = 0; x < 4; x++)
+            if ((leads & SUIT[x]) && (others & SUIT[x])) { *v = 0; return 1; }
+    }
+    if (others & sp->trump_mask) return 0;
+    u64 scoring = sp->pos_mask | sp->neg_mask;
+    if (sp->stop && (sp->per_trick || sp->nlast || (scoring & ~sp->stop))) return 0;
+    for (int x = 0; x < 4; x++) {
+        u64 m = mine & SUIT[x], o = others & SUIT[x];
+        if (m && o && __builtin_ctzll(m) < top_bit(o)) return 0;
+    }
+    int tricks = __builtin_popcountll(p->in_hands) / sp->n, pts = tricks * sp->per_trick;
+    u64 m = p->in_hands & scoring;
+    while (m) { pts += sp->values[__builtin_ctzll(m)]; m &= m - 1; }
+    for (int i = 0; i < sp->nlast; i++)
+        if (cx->first_last + i >= p->nwin) pts += sp->last[i];
+    *v = pts;
+    return 1;
+}
+
+/* Does `card` beat `best`, the trick's winning card so far?  Off the winner's suit only a trump does. */
+static inline int beats(const Spec *sp, int card, int best) {
+    int cs = card / 13, bs = best / 13;
+    if (cs == bs) return card > best;
+    return cs == sp->trump && bs != sp->trump;
+}
+
+/* How promising a card looks in a contract where every point is a penalty, before the cut-off history
+ * (0..511, most promising highest), the rule player's sense: the searched seat ducks under the trick's
+ * winner with its highest card, throws its worst penalty when void and, when it must win, wins high; the
+ * others, while the searched seat wins the trick, pile their penalties on it and stay under it; before
+ * it plays they stay under the trick's winner with their highest card, and once it has lost the trick
+ * they keep their penalties and play high.  The searched seat leads low, the others high. */
+static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
+    const Spec *sp = cx->sp;
+    int rank = card % 13, pen = -sp->values[card];
+    if (!p->ntrick) return turn == cx->seat ? 20 - rank : 20 + rank;  /* the seat leads low, the others high */
+    int best = p->trick[0], bi = 0;
+    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best)) { best = p->trick[i]; bi = i; }
+    int winner = (p->leader + bi) % sp->n;
+    int wins = beats(sp, card, best);
+    if (turn == cx->seat) {
+        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;   /* duck high, dump penalties */
+        return 100 + rank;                                        /* must win: with the highest */
+    }
+    int seat_played = ((cx->seat - p->leader + sp->n) % sp->n) < p->ntrick;
+    if (seat_played && winner == cx->seat) {
+        if (!wins) return 300 + (pen > 40 ? 40 : pen) * 4 + rank;
+        return 100 + rank;
+    }
+    if (!seat_played) {
+        if (!wins && !pen) return 200 + rank;
+        return 100 - rank - (pen > 40 ? 40 : pen);
+    }
+    return 200 + rank - (pen > 40 ? 40 : pen);
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     cx->nodes++;
@@ -625,22 +769,25 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         return gain + (int)pts[cx->seat];
     }
     int lo, hi;
+    if (!p->ntrick && !sp->ravage && settled(cx, p, &lo)) return lo;
     bounds(cx, p, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
     int a0 = alpha, b0 = beta;
-    Entry *e = NULL;
+    u64 *e = NULL;
     u64 key[KEYLEN];
     int hint = -1;
     if (!p->ntrick) {
-        cx->keylen = make_key(cx, p, key);
-        e = &tt[hash_key(key, cx->keylen)];
-        if (e->gen == tt_gen && !memcmp(e->key, key, sizeof(u64) * cx->keylen)) {
-            if (e->flag == EXACT) return e->value;
-            if (e->flag == LOWER) { if (e->value > alpha) alpha = e->value; }
-            else if (e->value < beta) beta = e->value;
-            if (alpha >= beta) return e->value;
-            hint = from_relative(e->best, p->in_hands);
+        make_key(cx, p, key);
+        e = tt + (size_t)hash_key(key, cx->keylen) * cx->stride;
+        u64 head = HEAD(e);
+        if ((unsigned)head == tt_gen && !memcmp(e + 2, key, sizeof(u64) * cx->keylen)) {
+            int flag = (int)(head >> 32) & 0xFF, value = VALUE(e);
+            if (flag == EXACT) return value;
+            if (flag == LOWER) { if (value > alpha) alpha = value; }
+            else if (value < beta) beta = value;
+            if (alpha >= beta) return value;
+            hint = from_relative((unsigned char)(head >> 40), p->in_hands);
         }
     }
     int turn = turn_of(sp, p);
@@ -649,7 +796,11 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     int k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
     /* The best move stored for this position first, then the cards with most cut-offs. */
     int score[52];
-    for (int i = 0; i < k; i++) score[i] = moves[i] == hint ? INF : cx->history[turn][moves[i]];
+    for (int i = 0; i < k; i++) {
+        int h = cx->history[turn][moves[i]];
+        if (cx->penalties) h = (order_class(cx, p, turn, moves[i]) << 20) + (h < (1 << 20) ? h : (1 << 20) - 1);
+        score[i] = moves[i] == hint ? INF : h;
+    }
     for (int i = 1; i < k; i++) {
         int m = moves[i], sc = score[i], j = i - 1;
         while (j >= 0 && score[j] < sc) { moves[j + 1] = moves[j]; score[j + 1] = score[j]; j--; }
@@ -673,11 +824,10 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         }
     }
     if (e) {
-        memcpy(e->key, key, sizeof(u64) * KEYLEN);
-        e->value = best;
-        e->gen = tt_gen;
-        e->best = to_relative(best_card, p->in_hands);
-        e->flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
+        u64 flag = best <= a0 ? UPPER : best >= b0 ? LOWER : EXACT;
+        HEAD(e) = tt_gen | flag << 32 | (u64)to_relative(best_card, p->in_hands) << 40;
+        e[1] = (u64)(int64_t)best;
+        memcpy(e + 2, key, sizeof(u64) * cx->keylen);
     }
     return best;
 }
@@ -700,7 +850,9 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     int n = sp->n;
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
-    Ctx cx = {sp, 0, total - sp->nlast, n + 1 + (sp->ravage ? n : 0), 0};
+    Ctx cx = {.sp = sp, .seat = 0, .first_last = total - sp->nlast};
+    set_key_length(&cx);
+    use_table_for(sp, total);
     for (int s = 0; s < n; s++) {
         long pts = (long)sp->per_trick * p->tricks_won[s];
         u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
@@ -709,7 +861,6 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
             if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
         cx.seat = s;
         memset(cx.history, 0, sizeof cx.history);
-        if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
         out[s] = pts + mtdf(&cx, p);
     }
     *nodes += cx.nodes;
@@ -723,9 +874,10 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
     int total = p->nwin + (__builtin_popcountll(p->in_hands) + p->ntrick) / n;
     if (total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return -1; }
     int seat = turn_of(sp, p);
-    Ctx cx = {sp, seat, total - sp->nlast, 0, 0};
+    Ctx cx = {.sp = sp, .seat = seat, .first_last = total - sp->nlast};
+    set_key_length(&cx);
     memset(cx.history, 0, sizeof cx.history);
-    if (++tt_gen == 0) { memset(tt, 0, sizeof(Entry) * TT_SIZE); tt_gen = 1; }
+    use_table_for(sp, total);
     long pts = (long)sp->per_trick * p->tricks_won[seat];
     u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
     while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
@@ -757,7 +909,7 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
 
 static int ensure_tt(void) {
     if (!tt) {
-        tt = calloc(TT_SIZE, sizeof(Entry));
+        tt = calloc(TT_BYTES / sizeof(u64), sizeof(u64));
         if (!tt) { PyErr_NoMemory(); return -1; }
     }
     return 0;

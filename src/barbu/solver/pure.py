@@ -275,6 +275,8 @@ class _Solver:
         self.first_last = self.total - len(spec.last_tricks)
         self.pos_mask = sum(1 << c for c in range(52) if spec.values[c] > 0)
         self.neg_mask = sum(1 << c for c in range(52) if spec.values[c] < 0)
+        self.penalties = (not self.pos_mask and spec.per_trick <= 0 and not spec.ravage
+                          and all(v <= 0 for v in spec.last_tricks))  # every point a penalty
 
     def trick_points(self, seat: int, winner: int) -> int:
         """What ``seat`` scores for the trick just finished (only the additive parts)."""
@@ -319,12 +321,57 @@ class _Solver:
             hi -= spec.ravage
         return lo, hi
 
+    def settled(self, seat: int) -> int | None:
+        """At a trick's start, ``seat``'s exact future points when the play can no longer change who takes
+        what, else None (not for Ravage City).  It takes no more tricks when another seat leads, it holds
+        no trump and each of its cards is below every other hand's card of that suit; it takes every trick
+        when it leads, no one else holds a trump and each of its cards is above every other hand's card of
+        that suit (with a stop card, only when all the points lie on stop cards).  Where every point is a
+        penalty, the first rule holds when it leads too, if it may lead a suit another hand holds."""
+        spec = self.spec
+        p = self.p
+        mine = p.hands[seat]
+        others = p.in_hands & ~mine
+        trumps = SUIT_MASK[spec.trump] if spec.trump >= 0 else 0
+        below_all = not mine & trumps and not any(
+            (m := mine & suit) and (o := others & suit) and m.bit_length() > (o & -o).bit_length()
+            for suit in SUIT_MASK)
+        if p.leader != seat:
+            return 0 if below_all else None
+        if below_all and self.penalties:
+            # Nothing is the best it can do: a lead under another hand's card loses, then it never wins.
+            leads = p.legal()
+            if any(leads & suit and others & suit for suit in SUIT_MASK):
+                return 0
+        scoring = self.pos_mask | self.neg_mask
+        if others & trumps or (spec.stop_mask and (spec.per_trick or spec.last_tricks
+                                                   or scoring & ~spec.stop_mask)):
+            return None
+        for suit in SUIT_MASK:
+            m, o = mine & suit, others & suit
+            if m and o and (m & -m).bit_length() < o.bit_length():
+                return None
+        pts = p.in_hands.bit_count() // spec.n * spec.per_trick
+        m = p.in_hands & scoring
+        while m:
+            low = m & -m
+            pts += spec.values[low.bit_length() - 1]
+            m ^= low
+        for i, v in enumerate(spec.last_tricks):
+            if self.first_last + i >= len(p.winners):
+                pts += v
+        return pts
+
     def search(self, seat: int, alpha: int, beta: int, tt: dict) -> int:
         """The points ``seat`` is sure of from here (future points only, so positions transpose)."""
         p = self.p
         spec = self.spec
         if p.over():
             return score(spec, tuple(p.won), tuple(p.tricks_won), tuple(p.winners))[seat] if spec.ravage else 0
+        if not p.trick and not spec.ravage:
+            sure = self.settled(seat)
+            if sure is not None:
+                return sure
         lo, hi = self.bounds()
         if hi <= alpha:
             return hi
