@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import json
 import string
 import sys
@@ -20,7 +21,7 @@ from test_scottish_rules import SUITS_DEAL  # noqa: E402
 
 from barbu.core.errors import IllegalAction  # noqa: E402
 from barbu.core.words import MESSAGES  # noqa: E402
-from barbu.i18n import LANGUAGES, language, translator, word_error  # noqa: E402
+from barbu.i18n import DOMAINS, LANGUAGES, LOCALE_DIR, language, system_language, translator, word_error  # noqa: E402
 from barbu.i18n import catalogs  # noqa: E402
 
 
@@ -155,6 +156,18 @@ def test_language_codes() -> None:
     assert [language(x) for x in ("fr_BE.UTF-8", "it-IT", "de", None, "EN")] == ["fr", "it", "en", "en", "en"]
 
 
+def test_the_system_language_comes_from_the_locale() -> None:
+    assert system_language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert system_language({"LANGUAGE": "it:en", "LANG": "fr_FR.UTF-8"}) == "it"
+    assert system_language({"LC_ALL": "C.UTF-8", "LANG": "it_IT.UTF-8"}) == "it"
+    assert system_language({"BARBU_LANG": "en", "LANG": "fr_FR.UTF-8"}) == "en"
+    assert system_language({"LANG": "de_DE.UTF-8"}) == system_language({}) == "en"
+
+
+def test_numbers_as_each_language_writes_them() -> None:
+    assert [translator(lang).number(-1250) for lang in LANGUAGES] == ["-1250", "-1\u202f250", "-1.250"]
+
+
 def test_the_template_catalog_is_up_to_date() -> None:
     """messages.pot holds exactly what the code marks and the vocabulary: run python -m barbu.i18n.catalogs."""
     shipped = {(m.context, m.id) for m in catalogs.read(catalogs.POT, "en") if m.id}
@@ -163,18 +176,27 @@ def test_the_template_catalog_is_up_to_date() -> None:
     assert {m.text for m in MESSAGES.values()} <= ids
 
 
+@pytest.mark.parametrize("domain", DOMAINS[1:])
+def test_each_front_ends_template_is_up_to_date(domain: str) -> None:
+    """Each part's .pot holds exactly what its code marks: run python -m barbu.i18n.catalogs --domain DOMAIN."""
+    shipped = {(m.context, m.id) for m in catalogs.read(catalogs.pot_path(domain), "en", domain) if m.id}
+    assert shipped == {(m.context, m.id) for m in catalogs.extract(domain) if m.id}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
-def test_every_message_has_a_translation(lang: str) -> None:
-    assert catalogs.missing(lang) == []
+def test_every_message_has_a_translation(lang: str, domain: str) -> None:
+    assert catalogs.missing(lang, domain) == []
 
 
 def fields(template: str) -> list[tuple[str, str, str]]:
     return sorted((f, c or "", s or "") for _, f, s, c in string.Formatter().parse(template) if f is not None)
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
-def test_translations_keep_every_parameter_and_its_kind(lang: str) -> None:
-    for m in catalogs.read(catalogs.po_path(lang), lang):
+def test_translations_keep_every_parameter_and_its_kind(lang: str, domain: str) -> None:
+    for m in catalogs.read(catalogs.po_path(lang, domain), lang, domain):
         if not m.id or m.context:
             continue
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
@@ -183,12 +205,13 @@ def test_translations_keep_every_parameter_and_its_kind(lang: str) -> None:
             assert fields(s) == fields(ids[0]), f"{lang}: {s!r} does not keep the fields of {ids[0]!r}"
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
-def test_the_compiled_catalogs_match_the_po_files(lang: str) -> None:
-    words = translator(lang)
-    for m in catalogs.read(catalogs.po_path(lang), lang):
+def test_the_compiled_catalogs_match_the_po_files(lang: str, domain: str) -> None:
+    compiled = gettext.translation(domain, localedir=LOCALE_DIR, languages=[lang])
+    for m in catalogs.read(catalogs.po_path(lang, domain), lang, domain):
         if m.id and isinstance(m.id, str):
-            got = words.pgettext(m.context, m.id) if m.context else words.gettext(m.id)
+            got = compiled.pgettext(m.context, m.id) if m.context else compiled.gettext(m.id)
             assert got == m.string, f"{lang}: the .mo is stale for {m.id!r}: run python -m barbu.i18n.catalogs"
 
 

@@ -10,13 +10,19 @@ shipped in the package; ``python -m barbu.i18n.catalogs`` re-extracts and recomp
 from __future__ import annotations
 
 import gettext
+import os
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+
+from babel.numbers import format_decimal
 
 from ..core.errors import BarbuError
 from ..core.words import ENGLISH, Words
 
 DOMAIN = "barbu"
+#: Every catalog: the engine's first, then one per part of the package (catalogs.SOURCES).
+DOMAINS = ("barbu", "guide", "cli", "tui", "keeper", "web")
 LOCALE_DIR = Path(__file__).parent / "locale"
 #: The languages the package speaks, English first (the msgids themselves).
 LANGUAGES = ("en", "fr", "it")
@@ -38,6 +44,9 @@ class CatalogWords(Words):
     def pgettext(self, context: str, text: str) -> str:
         return self.catalog.pgettext(context, text)
 
+    def number(self, n: int) -> str:
+        return format_decimal(n, locale=self.lang)
+
     def contract(self, name: str) -> str:
         # A Scottish combination ("King of hearts + Queens") is worded call by call.
         return " + ".join(self.pgettext("contract", part) for part in name.split(" + "))
@@ -56,6 +65,9 @@ def translator(lang: str | None = "en") -> Words:
     if code == "en":
         return ENGLISH
     catalog = gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
+    for domain in DOMAINS[1:]:
+        if (LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.mo").exists():
+            catalog.add_fallback(gettext.translation(domain, localedir=LOCALE_DIR, languages=[code]))
     return CatalogWords(code, catalog)
 
 
@@ -64,3 +76,56 @@ def word_error(e: BaseException, lang: str | None = "en") -> str:
     if isinstance(e, BarbuError) and e.message is not None:
         return translator(lang).render(e.message, e.params)
     return str(e)
+
+
+# -- The language of a process that speaks to one player (the command line, the terminal game).
+# The web server speaks to many players at once: it passes each one's language to translator().
+
+_current = ["en"]
+#: Where the system says which language the user reads, first found first (as gettext reads them).
+LOCALE_VARIABLES = ("BARBU_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def system_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language of the system locale ("C" and "POSIX" are English); BARBU_LANG overrides it."""
+    for var in LOCALE_VARIABLES:
+        value = environ.get(var, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return language(value.split(":")[0])
+    return "en"
+
+
+def use(lang: str | None) -> str:
+    """Speak ``lang`` from now on in this process (None: the system's language); returns the code used."""
+    _current[0] = language(lang) if lang else system_language()
+    return _current[0]
+
+
+def current() -> str:
+    """The language this process speaks ("en" until use() is called)."""
+    return _current[0]
+
+
+def words() -> Words:
+    """The words of the current language: render refusals, suits, cards and contract names with it."""
+    return translator(_current[0])
+
+
+def _(text: str) -> str:
+    """``text`` in the current language (a msgid marked for Babel's extractor)."""
+    return translator(_current[0]).gettext(text)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the current language."""
+    return translator(_current[0]).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, text: str) -> str:
+    """``text`` in the current language, told apart from the same English word by ``context``."""
+    return translator(_current[0]).pgettext(context, text)
+
+
+def number(n: int | float) -> str:
+    """A number as the current language writes it (1 250 in French, 1.250 in Italian)."""
+    return translator(_current[0]).number(n)
