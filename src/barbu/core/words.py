@@ -103,6 +103,14 @@ class Words:
         """A card's short display: ``Q♥`` (``D♥`` in French)."""
         return self.rank_letter(letter.replace("T", "10")) + SUIT_SYMBOLS[s]
 
+    def card(self, c: int) -> str:
+        """A card 0..51 as a player of this language writes it: ``Q♥``, ``D♥``."""
+        return _card(self, c)
+
+    def cards(self, cards: Any) -> str:
+        """Cards 0..51, comma separated."""
+        return _cards(self, cards)
+
     def contract(self, name: str) -> str:
         """A contract by the English name its ruleset gives it."""
         return self.pgettext("contract", name)
