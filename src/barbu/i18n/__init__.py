@@ -22,7 +22,7 @@ from ..core.words import ENGLISH, Words
 
 DOMAIN = "barbu"
 #: Every catalog: the engine's first, then one per part of the package (catalogs.SOURCES).
-DOMAINS = ("barbu", "guide", "cli", "tui", "keeper", "web")
+DOMAINS = ("barbu", "guide", "cli", "tui", "keeper", "web", "webscore")
 LOCALE_DIR = Path(__file__).parent / "locale"
 #: The languages the package speaks, English first (the msgids themselves).
 LANGUAGES = ("en", "fr", "it")

@@ -48,11 +48,17 @@ SOURCES: dict[str, list[tuple[str, str]]] = {
     "barbu": [("core/**.py", "python"), ("classic/**.py", "python"), ("scottish/**.py", "python"),
               ("besigue/**.py", "python")],
     "guide": [("guide/**.py", "python")],
-    "cli": [("cli/**.py", "python"), ("records/**.py", "python"), ("agents/**.py", "python"),
-            ("arena/**.py", "python"), ("games.py", "python")],
+    "cli": [("cli/score.py", "ignore"), ("cli/sheets.py", "ignore"), ("cli/**.py", "python"),
+            ("records/**.py", "python"), ("agents/**.py", "python"), ("arena/**.py", "python"),
+            ("games.py", "python")],
     "tui": [("tui/score_*.py", "ignore"), ("tui/**.py", "python")],
-    "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python")],
-    "web": [("web/**.py", "python"), ("web/static/js/**.js", "javascript"), ("web/templates/**.html", "jinja2")],
+    "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python"), ("cli/score.py", "python"),
+               ("cli/sheets.py", "python")],
+    "web": [("web/scorekeeping.py", "ignore"), ("web/scorebooks.py", "ignore"),
+            ("web/static/js/score.js", "ignore"), ("web/templates/score.html", "ignore"),
+            ("web/**.py", "python"), ("web/static/js/**.js", "javascript"), ("web/templates/**.html", "jinja2")],
+    "webscore": [("web/scorekeeping.py", "python"), ("web/scorebooks.py", "python"),
+                 ("web/static/js/score.js", "javascript"), ("web/templates/score.html", "jinja2")],
 }
 #: Catalogs carry this date rather than today's, so a re-extraction changes only what changed.
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
