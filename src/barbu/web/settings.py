@@ -37,6 +37,8 @@ class Settings:
     # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.
     # ("learned", "policy:classic.npz") from ``barbu serve --player learned=policy:classic.npz``.
     players: tuple[tuple[str, str], ...] = ()
+    # The pages' language when a browser names none we speak ("en", "fr", "it"): ``barbu serve --lang``.
+    default_lang: str = "en"
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""
