@@ -448,6 +448,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- main
+from .analyze import add_parser as add_analyze  # noqa: E402
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
     p.add_argument("--version", action="version", version=f"barbu {version('barbu')}")
@@ -486,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("record")
     sh.add_argument("--deal", type=int, help="the deal number (1-based)")
     sh.set_defaults(func=cmd_show)
+    add_analyze(sub)
 
     ar = sub.add_parser("arena", help="duplicate matches between computer players, with confidence intervals")
     ar.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
