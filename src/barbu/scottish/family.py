@@ -27,6 +27,6 @@ register_family(Family(
     match_class=ScottishMatch,
 ))
 
-register_preset("scottish", "The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
-                "Round's cuts and pass-ons, Patience; highest total wins",
+register_preset("scottish", N_("The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
+                "Round's cuts and pass-ons, Patience; highest total wins"),
                 aliases=("scottish-barbu", "fife", "barbu-32"))
