@@ -220,3 +220,30 @@ def test_besigue_typed_in_french_and_italian():
     assert parse_typed(g, "annonce mariage rp dp", "fr") == BDeclare(
         "marriage", ((parse_type("QS"), False), (parse_type("KS"), False)))
     assert parse_typed(g, "pas d'annonce", "fr") == NoDeclaration()
+
+
+def test_the_italian_k_of_seed_002_is_the_king():
+    assert engine_text("K di cuori", "it") == "KH"
+    assert engine_text("kc", "it") == "KH"  # re di cuori, not the English king of clubs
+    assert engine_text("kq", "it") == "KD"
+    assert engine_text("kc", "fr") == "KC"  # French K is carreau: two suits, so English
+
+
+@pytest.mark.parametrize("lang,hint,want", [
+    ("fr", "jouer DP", "play QS"), ("fr", "jouer DP*", "play QS*"), ("fr", "annonce bésigue DP VK", "declare bezique QS JD"),
+    ("fr", "pas d'annonce", "no-declaration"), ("fr", "échanger 7C", "exchange 7H"), ("fr", "montrer 7C", "show 7H"),
+    ("fr", "contre 1 3", "double 1 3"), ("fr", "donner AP RC 7K", "give AS KH 7D"), ("fr", "poser 9C 8C 7C", "lay 9H 8H 7H"),
+    ("fr", "roi de cœur + dames", "king+queens"), ("fr", "double patience", "double-patience"), ("fr", "DP", "QS"),
+    ("fr", "10K", "TD"), ("fr", "DC", "QH"), ("fr", "10p", "TS"),
+    ("it", "gioca DP", "play QS"), ("it", "dichiara bazzica DP FQ", "declare bezique QS JD"), ("it", "niente", "no-declaration"),
+    ("it", "scambia 7C", "exchange 7H"), ("it", "mostra 7C", "show 7H"), ("it", "contro 1 3", "double 1 3"),
+    ("it", "dai AP RC 7Q", "give AS KH 7D"), ("it", "cala 9C 8C 7C", "lay 9H 8H 7H"),
+    ("it", "niente re di cuori + niente donne", "king+queens"), ("it", "doppia pazienza", "double-patience"),
+    ("it", "10Q", "TD"), ("it", "DC", "QH"), ("it", "10p", "TS"),
+])
+def test_the_examples_the_refusals_give_are_read(lang, hint, want):
+    # the French and Italian refusals show these as what to type: each reads as the engine's notation
+    assert engine_text(hint, lang) == want
+    if want.split()[0] in ("play", "declare", "no-declaration", "exchange", "show"):
+        from barbu.besigue.actions import parse_action as besigue_action
+        besigue_action(want)
