@@ -100,6 +100,7 @@ def test_junk_is_not_a_card_and_the_refusal_is_worded(lang, junk):
     ("fr", "surcontre 1", "redouble 1"), ("it", "surcontro 2", "redouble 2"),
     ("fr", "maximum", "maximum"), ("it", "massimo", "maximum"),
     ("fr", "atout cœur", "trump hearts"), ("fr", "atout pique", "trump spades"), ("it", "atout quadri", "trump diamonds"),
+    ("fr", "atout c", "trump hearts"), ("it", "atout q", "trump diamonds"), ("fr", "k", "diamonds"),
     ("fr", "sans atout", "none"), ("it", "senza atout", "none"),
     ("fr", "rang dame", "rank Q"), ("it", "valore fante", "rank J"), ("fr", "hauteur 10", "rank 10"),
     ("fr", "d", "Q"), ("fr", "r", "K"), ("it", "f", "J"),
@@ -166,6 +167,8 @@ def test_classic_deal_typed_in_french_and_italian():
     assert parse_typed(m, "cœur", "fr") == NameTrump(1)
     assert parse_typed(m, "sans atout", "fr") == NameTrump(None)
     assert parse_typed(m, "atout fiori", "it") == NameTrump(3)
+    assert parse_typed(m, "c", "fr") == NameTrump(1)  # cœur
+    assert parse_typed(m, "c", "en") == NameTrump(3)  # clubs
     m = start_deal("classic", 0, D0, contract="trumps", trump="H")
     assert parse_typed(m, "passe", "fr") == Double()
     assert parse_typed(m, "contre 2", "fr") == Double(frozenset({2}))

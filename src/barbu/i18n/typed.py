@@ -218,6 +218,8 @@ def _word(words: list[str], lang: str) -> tuple[str, int] | None:
                 return lex.contracts[phrase][0], n
             if n == 1 and not phrase.isdigit() and phrase in lex.ranks:
                 return RANKS[lex.ranks[phrase]], 1
+            if n == 1 and lex.lang != "en" and phrase in lex.suits:  # "atout c": cœur (English letters stay)
+                return SUIT_NAMES[lex.suits[phrase]], 1
     return None
 
 
