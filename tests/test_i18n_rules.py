@@ -168,7 +168,7 @@ def test_the_french_guide_reads_as_french_players_say_it():
 
 def test_the_italian_guide_reads_as_italian_players_say_it():
     guide = as_text(guide_in("italian", "it"))
-    assert "Niente donne" in guide and "Come si svolge una partita" in guide
+    assert "Donne | −6 per ogni donna" in guide and "Come si svolge una partita" in guide  # seed 002: le D
     assert "per ogni donna" in guide
     besigue = as_text(guide_in("besigue", "it"))
     assert "Finché dura il tallone" in besigue and "1.000" in besigue

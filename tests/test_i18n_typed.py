@@ -241,7 +241,7 @@ def test_the_italian_k_of_seed_002_is_the_king():
     ("it", "gioca DP", "play QS"), ("it", "dichiara bazzica DP FQ", "declare bezique QS JD"), ("it", "niente", "no-declaration"),
     ("it", "scambia 7C", "exchange 7H"), ("it", "mostra 7C", "show 7H"), ("it", "contro 1 3", "double 1 3"),
     ("it", "dai AP RC 7Q", "give AS KH 7D"), ("it", "cala 9C 8C 7C", "lay 9H 8H 7H"),
-    ("it", "niente re di cuori + niente donne", "king+queens"), ("it", "doppia pazienza", "double-patience"),
+    ("it", "re di cuori + donne", "king+queens"), ("it", "niente re di cuori + niente donne", "no-king+no-queens"), ("it", "doppia pazienza", "double-patience"),
     ("it", "10Q", "TD"), ("it", "DC", "QH"), ("it", "10p", "TS"),
 ])
 def test_the_examples_the_refusals_give_are_read(lang, hint, want):
