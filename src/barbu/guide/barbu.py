@@ -99,7 +99,8 @@ def contract_values(contract: Contract, players: int, w: Words = ENGLISH) -> str
     if contract.ravage:
         bits.append(w.gettext("{value} for the most cards taken in one suit (shared by ties)").format(
             value=signed(-contract.ravage)))
-    return "; ".join(bits) or w.gettext("no points")
+    # TRANSLATORS: between the parts of a contract's value ("−2 for each other ♥; −6 for A♥"); French: " ; "
+    return w.pgettext("separator", "; ").join(bits) or w.gettext("no points")
 
 
 def contract_summary(rules: Ruleset, key: str, w: Words = ENGLISH) -> str:
