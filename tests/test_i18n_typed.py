@@ -250,3 +250,19 @@ def test_the_examples_the_refusals_give_are_read(lang, hint, want):
     if want.split()[0] in ("play", "declare", "no-declaration", "exchange", "show"):
         from barbu.besigue.actions import parse_action as besigue_action
         besigue_action(want)
+
+
+def test_a_mistyped_contract_lists_the_names_the_player_may_type():
+    m = new_match("classic", 0)
+    from helpers import deal
+    deal(m, D0)
+    with pytest.raises(ParseError) as info:
+        parse_typed(m, "pas de rois", "fr")
+    e = info.value
+    assert str(e).endswith("contracts are: no-tricks, no-hearts, no-queens, no-king, no-last-two, trumps, domino")
+    fr = word_error(e, "fr")
+    assert fr.startswith("'pas de rois' n'est pas un contrat ; les contrats sont : Pas de plis, Pas de cœurs")
+    assert "Barbu" in fr and "Réussite" in fr
+    assert "Niente donne" in word_error(e, "it")
+    for name in ("Pas de plis", "Barbu", "Réussite", "Les deux derniers"):  # each can be typed back
+        assert parse_typed(m, name, "fr").contract in m.contract_by_key
