@@ -13,6 +13,7 @@ import re
 from typing import Any, Sequence
 
 from ..core.errors import BarbuError
+from ..i18n import word_error
 from ..core.words import ENGLISH, N_, NN_, Message, Words, kind, message
 
 
@@ -99,9 +100,6 @@ def word_note(note: str, words: Words) -> str:
 
 def word_keeper_error(e: BaseException, lang: str | None = "en") -> str:
     """Any error a front end meets keeping scores, in ``lang``: the keeper's, the engine's, or its English."""
-    from ..i18n import translator, word_error  # same floor; only this function needs the catalogs
-    if isinstance(e, KeeperError):
-        return e.worded(translator(lang))
     return word_error(e, lang)
 
 
