@@ -80,7 +80,7 @@ def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
         n = len(keeper.entries)
-        err.print(ngettext("{title}: {n} deal written to {file}", "{title}: {n} deals written to {file}", n)
+        err.print(ngettext("{title}: {n} deal(s) written to {file}", "{title}: {n} deal(s) written to {file}", n)
                   .format(title=book.title, n=number(n), file=args.output), markup=False)
     else:
         sys.stdout.write(text)
@@ -108,8 +108,8 @@ def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
     title = args.title or (path.stem if args.file != "-" else _("Imported game"))
     book = store.create(keeper, title)
     n = len(keeper.entries)
-    console.print(ngettext("imported {title} ({rules}, {n} deal) as {id}", "imported {title} ({rules}, {n} deals) as {id}",
-                           n).format(title=repr(title), rules=keeper.rules, n=number(n), id=book.id), markup=False)
+    console.print(ngettext("imported {title} ({rules}, {n} deal(s)) as {id}",
+                           "imported {title} ({rules}, {n} deal(s)) as {id}", n).format(title=repr(title), rules=keeper.rules, n=number(n), id=book.id), markup=False)
     return 0
 
 
@@ -140,7 +140,7 @@ def cmd_claim(store: ScoreStore, args: argparse.Namespace) -> int:
 
 
 def cmd_delete(store: ScoreStore, args: argparse.Namespace) -> int:
-    book, _ = find(store, args.id)
+    book, _keeper = find(store, args.id)
     if not args.yes:
         return fail(_("deleting {title} cannot be undone: add --yes to delete it").format(title=repr(book.title)), 2)
     store.delete(book.id)
