@@ -207,8 +207,8 @@ NO_REDOUBLE = message("keeper-no-redouble", N_("{b} could not redouble {a}"))
 OUTCOME_MISSING = message("keeper-outcome-missing", N_("the outcome of the deal is missing"))
 NOT_NEEDED = message("keeper-not-needed", N_("{contract:contract} does not need {extra}; it asks for: {keys}"))
 MISSING = message("keeper-missing", N_("missing: {label:name}"))
-MISSING_LAST = message("keeper-missing-last", NN_(
-    "missing: Who took the last trick?", "missing: Who took each of the last {n:count} tricks (the last one last)?"))
+MISSING_LAST = message("keeper-missing-last", N_(
+    "missing: Who took each of the last {n:count} tricks (the last one last)?"))
 MISSING_CARD = message("keeper-missing-card", N_("missing: Who took the {card:card}?"))
 NOT_ONE_OF = message("keeper-not-one-of", N_("{what:name}: {value} is not one of the players ({names:list})"))
 CARD_NOT_ONE_OF = message("keeper-card-not-one-of", N_(
