@@ -1,0 +1,69 @@
+"""Cards, hands, seats and scores as the command line shows them, in the language of the moment.
+
+The engine's own text forms (``CardSet.display``, ``str(action)``) are English notation;
+what a player reads goes through these, which use the catalog's rank letters
+(R D V in French, R D F in Italian), seat words and number formats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..core.actions import Double, Pass
+from ..core.cards import RANKS, SUIT_SYMBOLS, CardSet
+from ..i18n import _, number, pgettext, words
+
+
+def card(c: int) -> str:
+    """One card: ``Q♥`` in English, ``D♥`` in French."""
+    return words().card(c)
+
+
+def cards(cs: Iterable[int]) -> str:
+    """Cards in the order given, space separated."""
+    return " ".join(card(c) for c in cs)
+
+
+def hand(cs: Iterable[int] | CardSet | int) -> str:
+    """A hand by suit, high to low: ``♠ A K Q  ♥ J 10 9  ♦ —  ♣ 5 4 3 2`` (rank letters translated)."""
+    mask = cs if isinstance(cs, int) else CardSet(cs).mask
+    w = words()
+    parts = []
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        ranks = " ".join(w.rank_letter(RANKS[r].replace("T", "10")) for r in range(12, -1, -1) if bits >> r & 1)
+        parts.append(f"{SUIT_SYMBOLS[s]} {ranks or '—'}")
+    return "  ".join(parts)
+
+
+def seat(s: int) -> str:
+    """A seat as the table names it: ``seat 2`` (``place 2``, ``posto 2``)."""
+    return _("seat {n}").format(n=s)
+
+
+def signed(x: int) -> str:
+    """A score change with its sign: ``+12``, ``-1 250``, ``0``."""
+    return ("+" if x > 0 else "") + number(x)
+
+
+def contract(name: str) -> str:
+    """A contract or call named by its ruleset (English) in the player's words."""
+    return words().contract(name)
+
+
+def action(a: object) -> str:
+    """An action a player reads: a card in their letters, pass and double in their words, else the notation."""
+    if isinstance(a, int) and not isinstance(a, bool):
+        return card(a)
+    if isinstance(a, Pass):
+        return pgettext("doubling", "pass")
+    if isinstance(a, Double):
+        text = str(a)  # "double 1 3": the notation keeps the seats
+        return text.replace("double", pgettext("doubling", "double"), 1)
+    return str(a)
+
+
+def data(text: str) -> str:
+    """A text the rules keep as data (a preset's description, an option's help), translated where a
+    catalog has it; English otherwise.  An empty text stays empty (gettext's "" is the catalog header)."""
+    return _(text) if text else text
