@@ -25,13 +25,13 @@ from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
-from ..i18n import _, current, number, pgettext, use, word_error
+from ..i18n import _, current, ngettext, number, pgettext, use, word_error
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import route_argparse
 from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
-from .wording import card, cards, contract, data, hand, seat, signed
+from .wording import card, cards, contract, data, hand, no_such_deal, seat, signed
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -179,7 +179,6 @@ def print_final(m: Match) -> None:
 
 
 def deals_count(n: int) -> str:
-    from ..i18n import ngettext
     return ngettext("{n} deal", "{n} deals", n).format(n=number(n))
 
 
@@ -350,14 +349,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     s.add_row(_("running total"), *(number(x) for x in m.totals_after(r.number)))
     console.print(s)
     return 0
-
-
-def no_such_deal(finished: int, asked: int) -> str:
-    """Why ``--deal N`` names no deal of the record."""
-    from ..i18n import ngettext
-    return ngettext("the record has {n} finished deal; there is no deal {deal}",
-                    "the record has {n} finished deals; there is no deal {deal}", finished).format(
-        n=number(finished), deal=asked)
 
 
 def show_scottish_deal(m: Match, r) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..core.actions import Double, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, CardSet
-from ..i18n import _, number, pgettext, words
+from ..i18n import _, ngettext, number, pgettext, words
 
 
 def card(c: int) -> str:
@@ -67,3 +67,10 @@ def data(text: str) -> str:
     """A text the rules keep as data (a preset's description, an option's help), translated where a
     catalog has it; English otherwise.  An empty text stays empty (gettext's "" is the catalog header)."""
     return _(text) if text else text
+
+
+def no_such_deal(finished: int, asked: int) -> str:
+    """Why ``--deal N`` names no deal of the record."""
+    return ngettext("the record has {n} finished deal; there is no deal {deal}",
+                    "the record has {n} finished deals; there is no deal {deal}", finished).format(
+        n=number(finished), deal=asked)
