@@ -25,7 +25,7 @@ from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
-from ..i18n import _, current, ngettext, number, pgettext, use, word_error
+from ..i18n import _, current, ngettext, number, use, word_error, words
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import route_argparse
@@ -279,7 +279,7 @@ def contract_label(m: Match, key: str, trump: int | None, rank: int | None, play
     elif m.contract_by_key[key].trump:
         label += " " + _("no-trump")
     if rank is not None:
-        label += " " + _("from {rank}").format(rank=pgettext("rank letter", RANKS[rank].replace("T", "10")))
+        label += " " + _("from {rank}").format(rank=words().rank_letter(RANKS[rank].replace("T", "10")))
     if not played:
         label += " " + _("(not played)")
     return label

@@ -26,7 +26,7 @@ from ..scottish.pack import Cut, PackDraw
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, Match
-from ..i18n import _, current, number, pgettext, word_error
+from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
@@ -64,7 +64,7 @@ def command(text: str) -> str | None:
 
 def rank_word(rank: int) -> str:
     """A rank as printed on a card, in the player's letters (10, R, D, V)."""
-    return pgettext("rank letter", RANKS[rank].replace("T", "10"))
+    return words().rank_letter(RANKS[rank].replace("T", "10"))
 
 
 def describe(m: Match, seat: int) -> str:
@@ -143,7 +143,7 @@ DIRECTIONS = (N_("left"), N_("right"), N_("opposite"))
 def _pos_label(m: Match, pos: int) -> str:
     if m.rules.domino_ace == "high":
         return rank_word(pos)
-    return pgettext("rank letter", "A") if pos == 0 else rank_word(pos - 1)
+    return words().rank_letter("A") if pos == 0 else rank_word(pos - 1)
 
 
 def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = input,
@@ -181,6 +181,10 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         seat=seat, rules=m.rules, n=len(bots)))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)
+
+    def names(key: str) -> str:
+        return contract(m.contract_by_key[key].name).lower()
+    sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
     done = len(m.results)
     while not m.is_over:
         actor = m.to_act()
@@ -197,7 +201,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             m.apply(a)
             # another seat's pass-on stays face down
             con.print(_("seat {seat}: {action}").format(
-                seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a)))
+                seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names)))
         else:
             forced = None if confirm_forced else forced_choice(m.legal_actions())
             if forced is not None:  # only one thing to do: done at once, and said
@@ -217,7 +221,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
                     con.print(_("You may call: {calls}").format(calls=", ".join(a.contract for a in legal)))
                 else:
-                    con.print(_("You may: {actions}").format(actions=" ".join(_action_text(a) for a in legal)))
+                    con.print(_("You may: {actions}").format(actions=sep.join(_action_text(a, names) for a in legal)))
                 try:
                     text = read(_("your move> ")).strip()
                 except EOFError:

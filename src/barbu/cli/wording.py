@@ -7,11 +7,11 @@ what a player reads goes through these, which use the catalog's rank letters
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from ..core.actions import Double, Pass
-from ..core.cards import RANKS, SUIT_SYMBOLS, CardSet
-from ..i18n import _, ngettext, number, pgettext, words
+from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
+from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
+from ..i18n import _, current, ngettext, number, pgettext, words
 
 
 def card(c: int) -> str:
@@ -51,15 +51,31 @@ def contract(name: str) -> str:
     return words().contract(name)
 
 
-def action(a: object) -> str:
-    """An action a player reads: a card in their letters, pass and double in their words, else the notation."""
+def keyword(word: str) -> str:
+    """The word a player of the current language types for an engine keyword ("pass" -> "passe"): the first
+    of the catalog's alternatives (context "typed", read by barbu.i18n.typed)."""
+    return pgettext("typed", word).split("|")[0].strip()
+
+
+def action(a: object, names: Callable[[str], str] | None = None) -> str:
+    """An action as the player would type it: cards in their letters, the keywords in their words.
+
+    English shows the notation itself (``contract no-queens``); another language names a contract by
+    ``names(key)``, its name at this table, which is what a player of that language types."""
     if isinstance(a, int) and not isinstance(a, bool):
         return card(a)
-    if isinstance(a, Pass):
-        return pgettext("doubling", "pass")
+    if isinstance(a, Pass) or (isinstance(a, Double) and not a.targets):
+        return keyword("pass")
     if isinstance(a, Double):
-        text = str(a)  # "double 1 3": the notation keeps the seats
-        return text.replace("double", pgettext("doubling", "double"), 1)
+        return " ".join([keyword("double"), *(str(s) for s in sorted(a.targets))])
+    if isinstance(a, NameTrump):
+        return keyword("trump") + " " + (keyword("none") if a.suit is None else pgettext("suit letter", SUITS[a.suit]))
+    if isinstance(a, NameRank):
+        return keyword("rank") + " " + pgettext("rank letter", RANKS[a.rank])
+    if isinstance(a, Declare):
+        if names is not None and current() != "en":
+            return names(a.contract)
+        return keyword("contract") + " " + a.contract
     return str(a)
 
 
