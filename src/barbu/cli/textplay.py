@@ -31,7 +31,7 @@ from ..i18n.typed import parse_typed
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
 from ..classic.ruleset import Ruleset
-from .wording import action as _action_text, card, contract, hand, seat as seat_word, signed
+from .wording import action as _action_text, card, contract, hand, seat as seat_word, seat_value, signed
 
 # TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
 # suit letters, contracts by their names, the doubling words; the English forms are understood too.
@@ -103,7 +103,7 @@ def describe(m: Match, seat: int) -> str:
             f"{seat_word((v.leader + i) % m.n)} {card(c)}" for i, c in enumerate(v.trick))))
     if v.phase in ("play", "domino"):
         lines.append(_("Tricks won: {tricks}").format(tricks="  ".join(
-            f"{seat_word(s)}: {number(v.tricks_won[s])}" for s in range(m.n))))
+            seat_value(s, number(v.tricks_won[s])) for s in range(m.n))))
     lines.append(_("Your hand: {cards}").format(cards=hand(v.hand)))
     return "\n".join(lines)
 
@@ -248,7 +248,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                     continue
                 if cmd == "scores":
                     con.print(_("Totals: {totals}").format(totals="  ".join(
-                        f"{seat_word(s)}: {number(t)}" for s, t in enumerate(m.totals))))
+                        seat_value(s, number(t)) for s, t in enumerate(m.totals))))
                     continue
                 try:
                     m.apply(parse_typed(m, text, current()), seat=seat)
@@ -260,7 +260,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             r = m.results[-1]
             con.print(_("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
                 n=r.number, contract=contract(m.contract_by_key[r.contract].name),
-                scores="  ".join(f"{seat_word(s)}: {signed(x) if x else '+0'}" for s, x in enumerate(r.scores)),
+                scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
                 totals="  ".join(number(t) for t in m.totals)))
             write_record(m, save)
     con.print(_("Match over. Standings: {standings}").format(

@@ -41,6 +41,11 @@ def seat(s: int) -> str:
     return _("seat {n}").format(n=s)
 
 
+def seat_value(s: int, value: str) -> str:
+    """A seat and what it has: ``seat 2: 14`` (``place 2 : 14``, French spacing)."""
+    return _("{seat}: {value}").format(seat=seat(s), value=value)
+
+
 def signed(x: int) -> str:
     """A score change with its sign: ``+12``, ``-1 250``, ``0``."""
     return ("+" if x > 0 else "") + number(x)
