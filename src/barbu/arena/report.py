@@ -11,6 +11,7 @@ from rich.table import Table
 
 from .duplicate import Summary, run_arena, split_bots
 from ..core.errors import AgentError
+from ..agents.refusals import DEALS_AT_LEAST_ONE, LINE_UP
 from ..classic.ruleset import Ruleset
 from ..i18n import _, number
 
@@ -60,10 +61,9 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     if len(bots) == 1:
         bots = bots * rules.players
     if len(bots) != rules.players:
-        raise AgentError(_("{rules} is played by {n} players: give {n} computer players, not {given}").format(
-            rules=rules, n=rules.players, given=len(bots)))
+        raise AgentError.of(LINE_UP, rules=str(rules), n=rules.players, given=len(bots))
     if args.deals < 1:
-        raise AgentError(_("--deals must be at least 1"))
+        raise AgentError.of(DEALS_AT_LEAST_ONE)
     workers = args.workers or os.cpu_count() or 1
     out = args.out or f"arena-{rules.preset}-seed{args.seed}"
     console.print(_("{rules}: {bots}; {deals} duplicate deals x {rotations} rotations on {workers} worker(s); "

@@ -22,10 +22,11 @@ from ..core.words import N_
 from ..i18n import _, current, number, pgettext, word_error, words
 from ..i18n.typed import engine_text
 from ..records.savefiles import DEFAULT_SAVE
-from ..besigue.actions import MELD_NAMES, Play
+from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
 from ..besigue.cards import RANKS, SUIT_NAMES, parse_type
 from ..besigue.view import BesigueView
 from .textplay import command
+from .wording import keyword
 
 # TRANSLATORS: the plain Bésigue game's help: show what a player of your language types (cards with your
 # letters, the combinations by their names); the English forms are understood too.
@@ -181,6 +182,16 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
 
 
 def _words(a) -> str:
+    """An action as the player would type it: cards in their letters, the keywords in their words."""
     if isinstance(a, Play):
         return card_display(a.card) + ("*" if a.from_table else "")
+    if current() == "en":
+        return str(a)  # the notation itself
+    if isinstance(a, NoDeclaration):
+        return keyword("no-declaration")
+    if isinstance(a, Declare):
+        cards = " ".join(card_display(t) + ("*" if on_table else "") for t, on_table in a.cards)
+        return f"{keyword('declare')} {keyword(a.kind)} {cards}"
+    if isinstance(a, (Exchange, Show)):
+        return f"{keyword('exchange' if isinstance(a, Exchange) else 'show')} {card_display(a.card)}"
     return str(a)

@@ -25,13 +25,13 @@ from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
-from ..i18n import _, current, ngettext, number, use, word_error, words
+from ..i18n import _, current, ngettext, number, use, words
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import route_argparse
 from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
-from .wording import card, cards, contract, data, hand, no_such_deal, seat, signed
+from .wording import card, cards, contract, data, error_text, hand, no_such_deal, seat, signed
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -407,7 +407,7 @@ def _player_problem(spec: str) -> str | None:
             make_besigue_agent(spec, 0)
             return None
         except AgentError:
-            return word_error(e, current())
+            return error_text(e)
 
 
 SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
@@ -621,14 +621,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UnreadableFile as e:
-        err.print(_("barbu: error: {message}").format(message=word_error(e, current())), soft_wrap=True,
+        err.print(_("barbu: error: {message}").format(message=error_text(e)), soft_wrap=True,
                   markup=False)
         return 2
     except RecordError as e:
-        err.print(_("barbu: error: malformed record: {message}").format(message=word_error(e, current())))
+        err.print(_("barbu: error: malformed record: {message}").format(message=error_text(e)))
         return 2
     except BarbuError as e:
-        err.print(_("barbu: error: {message}").format(message=word_error(e, current())))
+        err.print(_("barbu: error: {message}").format(message=error_text(e)))
         return 2
     except KeyboardInterrupt:
         err.print(_("interrupted"))

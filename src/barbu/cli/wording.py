@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable
 
 from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
-from ..i18n import _, current, ngettext, number, pgettext, words
+from ..core.errors import BarbuError
+from ..i18n import _, current, ngettext, number, pgettext, word_error, words
+from ..records.refusals import AT_LINE
 
 
 def card(c: int) -> str:
@@ -95,3 +97,13 @@ def no_such_deal(finished: int, asked: int) -> str:
     return ngettext("the record has {n} finished deal; there is no deal {deal}",
                     "the record has {n} finished deals; there is no deal {deal}", finished).format(
         n=number(finished), deal=asked)
+
+
+def error_text(e: BaseException) -> str:
+    """An error in the player's language: a coded one worded anew (with the record line it names), any
+    other its own text."""
+    text = word_error(e, current())
+    line = getattr(e, "line", None)
+    if isinstance(e, BarbuError) and e.message is not None and line is not None:
+        return _(AT_LINE).format(line=line, reason=text)
+    return text
