@@ -189,3 +189,29 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     assert any(t == "passe" or t.startswith("contre") for t in typed)
     assert sum(t[-1] in letters.values() for t in typed) >= 10  # the cards of the deal, typed in French
     assert "Enregistré dans" in text
+
+
+@pytest.mark.parametrize("argv,env,expected", [
+    (["--lang", "it", "serve"], {}, "it"),
+    (["serve", "--lang", "fr_CH"], {"LANG": "it_IT.UTF-8"}, "fr"),
+    (["serve"], {"LANG": "fr_FR.UTF-8"}, "fr"),
+    (["serve"], {"LANG": "C.UTF-8"}, "en"),
+])
+def test_serve_gives_its_language_to_the_web_as_the_default(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], env: dict[str, str], expected: str) -> None:
+    """The pages' language when a browser names none: --lang, else the system's (the server is not started)."""
+    import barbu.web.server as server
+    from barbu.cli.main import main
+    from barbu.i18n import current, use
+    for var in LOCALE_VARS:
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    seen = {}
+    monkeypatch.setattr(server, "check_startup", lambda settings, host, port: None)
+    monkeypatch.setattr(server, "serve", lambda settings, **kw: seen.setdefault("lang", settings.default_lang) and True)
+    try:
+        assert main([*argv, "--db", str(tmp_path / "w.db")]) == 0
+        assert seen["lang"] == expected == current()
+    finally:
+        use("en")
