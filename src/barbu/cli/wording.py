@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 
 from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
+from ..core.words import SUIT_SINGULAR
 from ..core.errors import BarbuError
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..records.refusals import AT_LINE
@@ -76,7 +77,11 @@ def action(a: object, names: Callable[[str], str] | None = None) -> str:
     if isinstance(a, Double):
         return " ".join([keyword("double"), *(str(s) for s in sorted(a.targets))])
     if isinstance(a, NameTrump):
-        return keyword("trump") + " " + (keyword("none") if a.suit is None else pgettext("suit letter", SUITS[a.suit]))
+        if a.suit is None:
+            return keyword("trump") + " " + keyword("none")
+        # English keeps the notation's letter (trump H); other languages name the suit (atout cœur)
+        suit = SUITS[a.suit] if current() == "en" else pgettext("suit", SUIT_SINGULAR[a.suit])
+        return keyword("trump") + " " + suit
     if isinstance(a, NameRank):
         return keyword("rank") + " " + pgettext("rank letter", RANKS[a.rank])
     if isinstance(a, Declare):
