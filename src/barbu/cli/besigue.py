@@ -22,7 +22,7 @@ from ..i18n import _, number, pgettext
 from ..records.besigue import read_record, verify_deals
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..besigue.text import text_form
-from .wording import data, no_such_deal
+from .wording import data, keyword, no_such_deal
 
 
 def print_presets(console: Console) -> None:
@@ -59,7 +59,7 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     c.add_column(_("declare as"))
     c.add_column(_("points"), justify="right")
     for kind, value in MELD_VALUES.items():
-        c.add_row(pgettext("combination", MELD_NAMES[kind]), f"declare {kind} …", number(value))
+        c.add_row(pgettext("combination", MELD_NAMES[kind]), f"{keyword('declare')} {keyword(kind)} …", number(value))
     console.print(c)
     console.print(_("Also: 10 per brisque won, 10 for the last trick, 10 for the 7 of trumps "
                     "(turned up by the dealer, or as the option seven says). See docs/besigue.md."))
