@@ -85,7 +85,7 @@ def print_deals(console: Console, g: BesigueGame, title: str) -> None:
     t.add_column(_("scores"), justify="right")
     t.add_column(_("totals"), justify="right")
     for r in g.results:
-        melds = [", ".join(f"{k} {number(v)}" for k, v in r["melds"][s]) or "-" for s in (0, 1)]
+        melds = [", ".join(f"{keyword(k)} {number(v)}" for k, v in r["melds"][s]) or "-" for s in (0, 1)]
         t.add_row(str(r["deal"]), str(r["dealer"]), *melds, f"{r['brisques'][0]}-{r['brisques'][1]}",
                   str(r["last_trick"]), f"{number(r['scores'][0])}-{number(r['scores'][1])}",
                   f"{number(r['totals'][0])}-{number(r['totals'][1])}")
