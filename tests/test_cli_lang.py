@@ -215,3 +215,17 @@ def test_serve_gives_its_language_to_the_web_as_the_default(
         assert seen["lang"] == expected == current()
     finally:
         use("en")
+
+
+def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
+    """Italian words for Bésigue: a card typed with Italian letters is played, a bad text refused in Italian,
+    the game's own commands (ultima, punteggi, esci) understood, numbers written the Italian way."""
+    out = barbu("play", "--plain", "--rules", "besigue", "--seed", "2", "--lang", "it",
+                stdin="xx\ndp\nultima\npunteggi\nesci\n", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    text = flat(out.stdout)
+    assert "Sei al posto 0 e giochi a besigue contro il computer" in text
+    assert "Smazzata 1, atout" in text and "(a 1.000)" in text and "La tua mano:" in text
+    assert "Non ammesso: non riesco a leggere l'azione 'xx'" in text
+    assert "tu: D♠" in text and "Ultima presa: computer 9♦, tu D♠" in text and "Totali: tu 0, computer 0" in text
+    assert "Salvata in barbu-game.jsonl" in text and (tmp_path / "barbu-game.jsonl").exists()
