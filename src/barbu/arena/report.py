@@ -12,12 +12,30 @@ from rich.table import Table
 from .duplicate import Summary, run_arena, split_bots
 from ..core.errors import AgentError
 from ..agents.refusals import DEALS_AT_LEAST_ONE, LINE_UP
+from ..classic.match import Match
 from ..classic.ruleset import Ruleset
-from ..i18n import _, number
+from babel.numbers import format_decimal
+
+from ..i18n import _, current, number, words
+
+
+def decimal(x: float, places: int = 2, sign: bool = False) -> str:
+    """A measured number as the player's language writes it: ``+1.25`` (``+1,25`` in French and Italian)."""
+    pattern = "0." + "0" * places if places else "0"
+    return format_decimal(x, format=f"+{pattern};-{pattern}" if sign else pattern, locale=current())
 
 
 def fmt(mean: float, half: float) -> str:
-    return f"{mean:+.2f} ± {half:.2f}"
+    return f"{decimal(mean, sign=True)} ± {decimal(half)}"
+
+
+def contract_names(rules: str) -> dict[str, str]:
+    """Contract keys -> what the table shows: the key itself in English (the notation players type there),
+    the contract's name in the player's language otherwise."""
+    if current() == "en":
+        return {}
+
+    return {key: words().contract(k.name) for key, k in Match(Ruleset.parse(rules)).contract_by_key.items()}
 
 
 def print_summary(console: Console, rules: str, s: Summary) -> None:
@@ -48,8 +66,9 @@ def print_summary(console: Console, rules: str, s: Summary) -> None:
     c.add_column(_("deals"), justify="right")
     for bot in s.bots:
         c.add_column(bot, justify="right")
+    names = contract_names(rules)
     for contract, by_bot in s.per_contract.items():
-        c.add_row(contract, number(s.contract_deals[contract]), *(fmt(*by_bot[bot]) if bot in by_bot else "-" for bot in s.bots))
+        c.add_row(names.get(contract, contract), number(s.contract_deals[contract]), *(fmt(*by_bot[bot]) if bot in by_bot else "-" for bot in s.bots))
     console.print(c)
 
 

@@ -17,6 +17,7 @@ from ..core.errors import BarbuError
 from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
+from ..arena.report import decimal
 from ..besigue.game import BesigueGame
 from ..i18n import _, number, pgettext
 from ..records.besigue import read_record, verify_deals
@@ -137,7 +138,7 @@ def cmd_arena(args: argparse.Namespace, console: Console, specs: list[str]) -> i
     def progress(n: int, s: ArenaSummary) -> None:
         if n % every == 0 or n == args.deals:
             console.print(_("  {n} boards: {a} − {b} = {mean} ± {half} points per deal").format(
-                n=n, a=s.a, b=s.b, mean=f"{s.mean:+.1f}", half=f"{s.half_width:.1f}"))
+                n=n, a=s.a, b=s.b, mean=decimal(s.mean, 1, sign=True), half=decimal(s.half_width, 1)))
 
     console.print(_("Bésigue duplicate arena — {rules}: {a} vs {b}, {n} boards (each deal played twice, seats "
                     "swapped), seeds from {seed}").format(rules=BesigueRules.parse(args.rules), a=specs[0],
@@ -151,12 +152,12 @@ def print_summary(console: Console, s: ArenaSummary) -> None:
     lo, hi = s.mean - s.half_width, s.mean + s.half_width
     console.print(_("{a} vs {b}: {mean} points per deal for {a}, 95% interval [{lo}, {hi}] over {boards} boards; "
                     "boards won {wins}, lost {losses}, drawn {drawn}").format(
-        a=s.a, b=s.b, mean=f"{s.mean:+.1f}", lo=f"{lo:+.1f}", hi=f"{hi:+.1f}", boards=s.boards, wins=s.wins,
+        a=s.a, b=s.b, mean=decimal(s.mean, 1, sign=True), lo=decimal(lo, 1, sign=True), hi=decimal(hi, 1, sign=True), boards=s.boards, wins=s.wins,
         losses=s.losses, drawn=s.boards - s.wins - s.losses))
     verdict = (_("{bot} is stronger (significant at 95%)").format(bot=s.a if s.mean > 0 else s.b)
                if s.significant else _("no significant difference at 95%"))
     console.print(verdict)
     if s.decisions:
         console.print(_("search decisions: {n}, mean {mean} ms, max {max} ms, {rate} playouts/s").format(
-            n=s.decisions, mean=f"{s.mean_decision * 1000:.1f}", max=f"{s.max_decision * 1000:.0f}",
-            rate=f"{s.playouts_per_second:.0f}"))
+            n=s.decisions, mean=decimal(s.mean_decision * 1000, 1), max=decimal(s.max_decision * 1000, 0),
+            rate=number(round(s.playouts_per_second))))
