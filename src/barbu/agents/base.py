@@ -10,6 +10,7 @@ import re
 from typing import Any, Protocol
 
 from ..core.errors import AgentError
+from . import refusals as R
 from ..classic.view import View
 
 
@@ -49,34 +50,31 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if colon and re.fullmatch(r"[a-z]+", kind.strip().lower()):
         kind = kind.strip().lower()
         if not argument.strip():
-            raise AgentError(f"{kind}: needs an argument after the colon, e.g. {kind}:trained.npz")
+            raise AgentError.of(R.NEEDS_ARGUMENT, kind=kind)
         if plugin_factory(kind) is None:
-            raise AgentError(f"unknown computer player {kind!r}: no installed package provides it "
-                             f"(policy: comes with barbu's rl extra)")
+            raise AgentError.of(R.NO_PLUGIN, kind=kind)
         return kind, {"argument": argument.strip()}
     m = _SPEC.match(spec.lower())
     if not m:
-        raise AgentError(f"cannot read the computer player {spec!r}; write a name such as "
-                         f"{', '.join(AGENT_KINDS)}, optionally with settings: search(samples=20)")
+        raise AgentError.of(R.UNREADABLE, spec=spec, kinds=", ".join(AGENT_KINDS))
     kind, body = m.group(1), m.group(2)
     if kind not in AGENT_KINDS:
-        raise AgentError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+        raise AgentError.of(R.UNKNOWN_CHOOSE, kind=kind, kinds=", ".join(AGENT_KINDS))
     settings: dict[str, Any] = {}
     if body and body.strip():
         if kind != "search":
-            raise AgentError(f"the {kind} player takes no settings")
+            raise AgentError.of(R.NO_SETTINGS, kind=kind)
         for part in body.split(","):
             key, eq, value = part.partition("=")
             key = key.strip()
             if not eq or key not in _SETTINGS:
-                raise AgentError(f"unknown setting {part.strip()!r} for the search player; "
-                                 f"settings are: {', '.join(_SETTINGS)}")
+                raise AgentError.of(R.UNKNOWN_SETTING, setting=part.strip(), settings=", ".join(_SETTINGS))
             try:
                 settings[key] = _SETTINGS[key](value.strip())
             except ValueError:
-                raise AgentError(f"{key} must be a number, not {value.strip()!r}") from None
+                raise AgentError.of(R.NOT_A_NUMBER, key=key, value=value.strip()) from None
             if settings[key] <= 0 and key != "exact_tricks":
-                raise AgentError(f"{key} must be positive")
+                raise AgentError.of(R.NOT_POSITIVE, key=key)
     return kind, settings
 
 

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from ..core.errors import AgentError
+from .refusals import UNKNOWN
 from ..besigue.actions import Declare, Exchange, NoDeclaration, Play, Show
 from ..besigue.cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
 from ..besigue.melds import legal_declarations
@@ -360,4 +361,4 @@ def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
         return RuleAgent(seed)
     if kind == "search":
         return SearchAgent(seed, **settings)
-    raise AgentError(f"unknown computer player {kind!r}")
+    raise AgentError.of(UNKNOWN, kind=kind)

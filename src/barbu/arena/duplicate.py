@@ -23,6 +23,7 @@ from ..agents import make_agent
 from ..agents.base import parse_agent_spec
 from ..classic.match import CHANCE, DRAW, Match
 from ..core.errors import AgentError
+from ..agents.refusals import LINE_UP, NO_COMPLETE_DEAL
 from ..records.barbu import write_record
 from ..classic.ruleset import Ruleset
 
@@ -145,7 +146,7 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
     r = Ruleset.parse(rules)
     n = r.players
     if len(bots) != n:
-        raise AgentError(f"{rules} is played by {n} players: give {n} computer players, not {len(bots)}")
+        raise AgentError.of(LINE_UP, rules=rules, n=n, given=len(bots))
     per_match = Match(r).total_deals  # an upper bound where matches can end early (the Scottish game)
     if out_dir:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
@@ -163,7 +164,7 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
         rows.extend(_run_jobs(jobs, workers, progress))
         now = summarize(rows, bots, 1).boards
         if now == boards:
-            raise AgentError("the matches produced no complete duplicate deal")
+            raise AgentError.of(NO_COMPLETE_DEAL)
         boards = now
     rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))
     sign = 1 if r.family_spec.highest_wins else -1

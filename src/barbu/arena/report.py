@@ -11,40 +11,64 @@ from rich.table import Table
 
 from .duplicate import Summary, run_arena, split_bots
 from ..core.errors import AgentError
+from ..agents.refusals import DEALS_AT_LEAST_ONE, LINE_UP
+from ..classic.match import Match
 from ..classic.ruleset import Ruleset
+from babel.numbers import format_decimal
+
+from ..i18n import _, current, number, words
+
+
+def decimal(x: float, places: int = 2, sign: bool = False) -> str:
+    """A measured number as the player's language writes it: ``+1.25`` (``+1,25`` in French and Italian)."""
+    pattern = "0." + "0" * places if places else "0"
+    return format_decimal(x, format=f"+{pattern};-{pattern}" if sign else pattern, locale=current())
 
 
 def fmt(mean: float, half: float) -> str:
-    return f"{mean:+.2f} ± {half:.2f}"
+    return f"{decimal(mean, sign=True)} ± {decimal(half)}"
+
+
+def contract_names(rules: str) -> dict[str, str]:
+    """Contract keys -> what the table shows: the key itself in English (the notation players type there),
+    the contract's name in the player's language otherwise."""
+    if current() == "en":
+        return {}
+
+    return {key: words().contract(k.name) for key, k in Match(Ruleset.parse(rules)).contract_by_key.items()}
 
 
 def print_summary(console: Console, rules: str, s: Summary) -> None:
-    better = "higher" if s.sign > 0 else "lower"
-    t = Table(title=f"{rules}: mean points per deal over {s.boards} duplicate deals (95% interval; {better} is better)")
-    t.add_column("bot")
-    t.add_column("points per deal", justify="right")
+    title = (_("{rules}: mean points per deal over {n} duplicate deals (95% interval; higher is better)")
+             if s.sign > 0 else
+             _("{rules}: mean points per deal over {n} duplicate deals (95% interval; lower is better)"))
+    t = Table(title=title.format(rules=rules, n=number(s.boards)))
+    t.add_column(_("bot"))
+    t.add_column(_("points per deal"), justify="right")
     for bot in s.bots:
         t.add_row(bot, fmt(*s.mean[bot]))
     console.print(t)
     if s.pairs:
-        d = Table(title="Differences, board by board (a minus b, in the family's sense: positive means a is better)")
+        d = Table(title=_("Differences, board by board (a minus b, in the family's sense: positive means a is "
+                          "better)"))
         d.add_column("a")
         d.add_column("b")
-        d.add_column("a - b per deal", justify="right")
-        d.add_column("verdict")
+        d.add_column(_("a - b per deal"), justify="right")
+        d.add_column(_("verdict"))
         for (a, b), (mean, half) in s.pairs.items():
             mean *= s.sign
-            verdict = ("a is better" if mean - half > 0 else "b is better" if mean + half < 0
-                       else "no clear difference")
+            verdict = (_("a is better") if mean - half > 0 else _("b is better") if mean + half < 0
+                       else _("no clear difference"))
             d.add_row(a, b, fmt(mean, half), verdict)
         console.print(d)
-    c = Table(title="Per contract (mean points per deal of each bot at the deals played at that contract)")
-    c.add_column("contract")
-    c.add_column("deals", justify="right")
+    c = Table(title=_("Per contract (mean points per deal of each bot at the deals played at that contract)"))
+    c.add_column(_("contract"))
+    c.add_column(_("deals"), justify="right")
     for bot in s.bots:
         c.add_column(bot, justify="right")
+    names = contract_names(rules)
     for contract, by_bot in s.per_contract.items():
-        c.add_row(contract, str(s.contract_deals[contract]), *(fmt(*by_bot[bot]) if bot in by_bot else "-" for bot in s.bots))
+        c.add_row(names.get(contract, contract), number(s.contract_deals[contract]), *(fmt(*by_bot[bot]) if bot in by_bot else "-" for bot in s.bots))
     console.print(c)
 
 
@@ -56,17 +80,17 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     if len(bots) == 1:
         bots = bots * rules.players
     if len(bots) != rules.players:
-        raise AgentError(f"{rules} is played by {rules.players} players: give {rules.players} computer players, "
-                         f"not {len(bots)}")
+        raise AgentError.of(LINE_UP, rules=str(rules), n=rules.players, given=len(bots))
     if args.deals < 1:
-        raise AgentError("--deals must be at least 1")
+        raise AgentError.of(DEALS_AT_LEAST_ONE)
     workers = args.workers or os.cpu_count() or 1
     out = args.out or f"arena-{rules.preset}-seed{args.seed}"
-    console.print(f"{rules}: {', '.join(bots)}; {args.deals} duplicate deals x {len(bots)} rotations "
-                  f"on {workers} worker(s); records in {out}/")
+    console.print(_("{rules}: {bots}; {deals} duplicate deals x {rotations} rotations on {workers} worker(s); "
+                    "records in {out}/").format(rules=rules, bots=", ".join(bots), deals=number(args.deals),
+                                                rotations=len(bots), workers=workers, out=out))
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
-        task = progress.add_task("deals played", total=args.deals * len(bots))
+        task = progress.add_task(_("deals played"), total=args.deals * len(bots))
 
         def advance(k: int) -> None:
             progress.advance(task, k)
@@ -74,7 +98,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
             if done >= (progress.tasks[0].total or 0):  # matches that end early need more seeds than planned
                 progress.update(task, total=done + k)
 
-        _, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
+        _runs, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
                                progress=advance)
         # Matches can end before the planned number of deals: the bar ends full at what was played.
         progress.update(task, total=progress.tasks[0].completed)

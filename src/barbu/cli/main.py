@@ -17,16 +17,21 @@ from importlib.metadata import version
 from ..agents import AGENT_KINDS, make_agent
 from ..agents.play import agent_for, play_out
 from ..arena.duplicate import split_bots
-from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
+from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import AgentError, BarbuError, RecordError, UnreadableFile
+from ..core.words import N_
 from ..games import game_kind, record_kind
 from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
+from ..i18n import _, current, ngettext, number, use, words
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
+from .argwords import route_argparse
+from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
+from .wording import card, cards, contract, data, error_text, hand, no_such_deal, seat, signed
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -38,9 +43,14 @@ def parse_rules(text: str, players: int | None, sets: int | None = None) -> Rule
         r = r.replace(players=players)
     if sets is not None and sets != r.sets:
         if r.family != "scottish":
-            raise BarbuError(f"--sets is for the Scottish game; {r.preset} has no Sets")
+            raise BarbuError(_("--sets is for the Scottish game; {preset} has no Sets").format(preset=r.preset))
         r = r.replace(sets=sets)
     return r
+
+
+def error(message: str) -> None:
+    """A refusal of the command line, on stderr: ``barbu: error: …`` in the player's language."""
+    err.print(_("barbu: error: {message}").format(message=message), soft_wrap=True, markup=False, highlight=False)
 
 
 # ---------------------------------------------------------------- rules
@@ -54,66 +64,68 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.name and game_kind(args.name).name == "besigue":
         return _besigue_cli().cmd_rules(args, console)
     if not args.name:
-        t = Table(title="Presets", show_lines=False)
-        t.add_column("preset")
-        t.add_column("aliases")
-        t.add_column("players")
-        t.add_column("description")
+        t = Table(title=_("Presets"), show_lines=False)
+        t.add_column(_("preset"))
+        t.add_column(_("aliases"))
+        t.add_column(_("players"))
+        t.add_column(_("description"))
         for p in presets():
             fam = p.ruleset.family_spec
-            t.add_row(p.name, ", ".join(p.aliases), ",".join(str(x) for x in fam.players), p.description)
+            t.add_row(p.name, ", ".join(p.aliases), ",".join(str(x) for x in fam.players), data(p.description))
         console.print(t)
         _besigue_cli().print_presets(console)
-        console.print("Show one preset's options with [bold]barbu rules NAME[/bold]; "
-                      "override them as in [bold]classic(rotation=quick)[/bold].")
+        console.print(_("Show one preset's options with [bold]barbu rules NAME[/bold]; "
+                        "override them as in [bold]classic(rotation=quick)[/bold]."))
         return 0
     r = Ruleset.parse(args.name)
     fam = r.family_spec
     p = preset(r.preset)
-    console.print(f"[bold]{r}[/bold] — {p.description}")
-    console.print(f"family {fam.name}: {fam.description}; "
-                  f"{'highest' if fam.highest_wins else 'lowest'} total wins")
-    t = Table(title="Options")
-    t.add_column("option", no_wrap=True, min_width=max(len(n) for n in OPTIONS))
-    t.add_column("value", overflow="fold")
-    t.add_column("allowed", overflow="fold")
-    t.add_column("meaning")
+    console.print(f"[bold]{r}[/bold] — {data(p.description)}")
+    wins = _("highest total wins") if fam.highest_wins else _("lowest total wins")
+    console.print(_("family {family}: {description}; {wins}").format(
+        family=fam.name, description=data(fam.description), wins=wins))
+    t = Table(title=_("Options"))
+    t.add_column(_("option"), no_wrap=True, min_width=max(len(n) for n in OPTIONS))
+    t.add_column(_("value"), overflow="fold")
+    t.add_column(_("allowed"), overflow="fold")
+    t.add_column(_("meaning"))
     for name, value in r.option_values().items():
         if name != "players" and name not in fam.options:
             continue
         spec = OPTIONS[name]
         allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed()
-        t.add_row(name, spec.format(value), allowed, spec.help)
+        t.add_row(name, spec.format(value), allowed, data(spec.help))
     console.print(t)
     m = Match(r)
     if fam.name == "scottish":
         print_scottish_calls(m)
         return 0
-    c = Table(title="Contracts (each declarer names each once)")
-    c.add_column("contract")
-    c.add_column("key")
-    c.add_column("total", justify="right")
-    c.add_column("how it scores")
+    c = Table(title=_("Contracts (each declarer names each once)"))
+    c.add_column(_("contract"))
+    c.add_column(_("key"))
+    c.add_column(_("total"), justify="right")
+    c.add_column(_("how it scores"))
     for k in m.contracts:
-        c.add_row(k.name, k.key, str(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else "varies", k.help)
+        c.add_row(contract(k.name), k.key,
+                  number(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else _("varies"), data(k.help))
     console.print(c)
     return 0
 
 
 def print_scottish_calls(m: Match) -> None:
     """The seven calls of a Round; groups of negative calls are played at once."""
-    c = Table(title="Calls (each Round plays all seven, alone or in groups)")
-    c.add_column("call")
-    c.add_column("key")
-    c.add_column("total", justify="right")
-    c.add_column("how it scores")
+    c = Table(title=_("Calls (each Round plays all seven, alone or in groups)"))
+    c.add_column(_("call"))
+    c.add_column(_("key"))
+    c.add_column(_("total"), justify="right")
+    c.add_column(_("how it scores"))
     for key in ("aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"):
         k = m.contract_by_key[key]
-        c.add_row(k.name, key, str(k.total(m.n, m.hand_size, m.deck)), k.help)
+        c.add_row(contract(k.name), key, number(k.total(m.n, m.hand_size, m.deck)), data(k.help))
     console.print(c)
-    console.print("Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
-                  "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
-                  "The Silly Round's calls and pass-ons are cut from the Unused Pack.")
+    console.print(_("Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
+                    "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
+                    "The Silly Round's calls and pass-ons are cut from the Unused Pack."))
 
 
 # ---------------------------------------------------------------- selfplay
@@ -128,13 +140,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(specs) == 1:
         specs = specs * game.n
     if len(specs) != game.n:
-        raise BarbuError(f"{game.rules} is played by {game.n} players: give {game.n} computer players, "
-                         f"not {len(specs)}")
+        raise BarbuError(_("{rules} is played by {n} players: give {n} computer players, not {given}").format(
+            rules=game.rules, n=game.n, given=len(specs)))
     agents = [agent_for(game, spec, None if args.seed is None else args.seed * 1000 + s)
               for s, spec in enumerate(specs)]
     # A progress bar on a terminal (search players take a minute for a match); nothing when piped.
     total = getattr(game, "total_deals", None)  # a Bésigue game has no fixed number of deals
-    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn(_("deals")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("deals", total=total)
 
@@ -144,10 +156,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         play_out(game, agents, deal_done)
     if args.out:
         kind.write_record(game, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
-        console.print(f"record written to {args.out}")
+        console.print(_("record written to {path}").format(path=args.out))
     if args.text:
         Path(args.text).write_text(kind.text_form(game), encoding="utf-8")
-        console.print(f"text form written to {args.text}")
+        console.print(_("text form written to {path}").format(path=args.text))
     if kind.name == "besigue":
         _besigue_cli().print_deals(console, game, f"Bésigue — {game.rules}")
     else:
@@ -156,13 +168,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def print_final(m: Match) -> None:
-    t = Table(title=f"Final standings — {m.rules}, {len(m.results)} deals")
-    t.add_column("place", justify="right")
-    t.add_column("seat")
-    t.add_column("total", justify="right")
-    for place, (seat, total) in enumerate(m.standings(), start=1):
-        t.add_row(str(place), m.seat_name(seat), str(total))
+    t = Table(title=_("Final standings — {rules}, {deals}").format(
+        rules=m.rules, deals=deals_count(len(m.results))))
+    t.add_column(_("place"), justify="right")
+    t.add_column(_("seat"))
+    t.add_column(_("total"), justify="right")
+    for place, (s, total) in enumerate(m.standings(), start=1):
+        t.add_row(str(place), seat(s), number(total))
     console.print(t)
+
+
+def deals_count(n: int) -> str:
+    return ngettext("{n} deal", "{n} deals", n).format(n=number(n))
 
 
 # ---------------------------------------------------------------- replay
@@ -183,34 +200,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
     running = m.n <= 4  # room for the running totals in every row
     t = Table(title=f"{Path(args.record).name} — {m.rules}", box=box.SIMPLE_HEAD, pad_edge=False,
               collapse_padding=True,
-              caption=("each seat: points this deal / running total" if running else "points per deal")
-              + "; dbl: doubles (barbu show --deal N lists them)")
-    t.add_column("deal", justify="right")
-    t.add_column("dlr", justify="right")
-    t.add_column("contract", max_width=14)
-    t.add_column("dbl", justify="right")
+              caption=(_("each seat: points this deal / running total") if running else _("points per deal"))
+              + _("; dbl: doubles (barbu show --deal N lists them)"))
+    # TRANSLATORS: column heads of the replay table, kept short (80 columns): deal number, dealer, doubles.
+    t.add_column(_("deal"), justify="right")
+    t.add_column(_("dlr"), justify="right")
+    t.add_column(_("contract"), max_width=14)
+    t.add_column(_("dbl"), justify="right")
     for s in range(m.n):
-        t.add_column(f"seat {s}", justify="right", no_wrap=True)
+        t.add_column(seat(s), justify="right", no_wrap=True)
     for r in m.results:
         totals = m.totals_after(r.number)
-        cells = [(f"{x:+}" if x else "0") + (f" / {tot}" if running else "") for x, tot in zip(r.added, totals)]
+        cells = [signed(x) + (f" / {number(tot)}" if running else "") for x, tot in zip(r.added, totals)]
         t.add_row(str(r.number), str(r.dealer), contract_label(m, r.contract, r.trump, r.rank, r.played),
                   str(len(r.doubles)) if r.doubles else "-", *cells)
     if not running:
         t.add_section()
-        t.add_row("", "", "totals", "", *(str(x) for x in m.totals))
+        t.add_row("", "", _("totals"), "", *(number(x) for x in m.totals))
     console.print(t)
     return finish_replay(m, rep) or report_deals_verified(record)
 
 
 def finish_replay(m: Match, rep) -> int:
-    state = "finished" if m.is_over else f"unfinished: {m.phase_name}, {len(m.results)} deals done"
-    console.print(f"totals: {' '.join(str(x) for x in m.totals)} ({state})")
+    state = _("finished") if m.is_over else _("unfinished: {phase}, {deals} done").format(
+        phase=m.phase_name, deals=deals_count(len(m.results)))
+    console.print(_("totals: {totals} ({state})").format(totals=" ".join(number(x) for x in m.totals), state=state))
     if not rep.consistent:
         for p in rep.inconsistencies:
-            err.print(f"[red]inconsistent:[/red] {p}")
+            err.print(_("[red]inconsistent:[/red] {problem}").format(problem=p))
         return 1
-    console.print("the record is consistent: every stated score matches the replay")
+    console.print(_("the record is consistent: every stated score matches the replay"))
     return 0
 
 
@@ -220,15 +239,17 @@ def report_deals_verified(record) -> int:
     if wrong is None:
         return 0
     if wrong:
-        err.print(f"[red]the deals do not match the table's key[/red] at lines {', '.join(map(str, wrong[:10]))}")
+        err.print(_("[red]the deals do not match the table's key[/red] at lines {lines}").format(
+            lines=", ".join(map(str, wrong[:10]))))
         return 1
-    console.print("the deals are verified: each is the one the table's published key produces")
+    console.print(_("the deals are verified: each is the one the table's published key produces"))
     return 0
 
 
 def round_label(info) -> str:
     """``S1 P2`` (Set 1, Player Round 2) or ``S1 Silly``."""
-    return f"S{info.set_no} " + ("Silly" if info.silly else f"P{info.round_no}")
+    # TRANSLATORS: S is a Set of the Scottish game, P a Player Round; Silly the Silly Round (short, a table cell).
+    return (_("S{set} Silly") if info.silly else _("S{set} P{round}")).format(set=info.set_no, round=info.round_no)
 
 
 def print_scottish_replay(name: str, m: Match) -> None:
@@ -236,31 +257,31 @@ def print_scottish_replay(name: str, m: Match) -> None:
     the points (plain text, so it fits a terminal)."""
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
     t = Table(title=f"{name} — {m.rules}")
-    t.add_column("deal", justify="right")
-    t.add_column("round")
-    t.add_column("dealer", justify="right")
-    t.add_column("call")
+    t.add_column(_("deal"), justify="right")
+    t.add_column(_("round"))
+    t.add_column(_("dealer"), justify="right")
+    t.add_column(_("call"))
     for s in range(m.n):
-        t.add_column(f"seat {s}", justify="right")
+        t.add_column(seat(s), justify="right")
     for r in m.results:
-        t.add_row(str(r.number), round_label(r.scottish), str(r.dealer), m.contract_by_key[r.contract].name,
-                  *(str(x) for x in r.scores))
+        t.add_row(str(r.number), round_label(r.scottish), str(r.dealer), contract(m.contract_by_key[r.contract].name),
+                  *(number(x) for x in r.scores))
     console.print(t)
-    console.print("Scoresheet (glyphs beside the points):")
+    console.print(_("Scoresheet (glyphs beside the points):"))
     for line in sheet_lines(sheet_from_results(m.results, m.n)):
         console.print(line, markup=False, highlight=False, soft_wrap=True)  # the terminal wraps
 
 
 def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:
-    label = m.contract_by_key[key].name
+    label = contract(m.contract_by_key[key].name)
     if trump is not None:
         label += f" {SUIT_SYMBOLS[trump]}"
     elif m.contract_by_key[key].trump:
-        label += " no-trump"
+        label += " " + _("no-trump")
     if rank is not None:
-        label += f" from {RANKS[rank].replace('T', '10')}"
+        label += " " + _("from {rank}").format(rank=words().rank_letter(RANKS[rank].replace("T", "10")))
     if not played:
-        label += " (not played)"
+        label += " " + _("(not played)")
     return label
 
 
@@ -274,58 +295,58 @@ def cmd_show(args: argparse.Namespace) -> int:
         sys.stdout.write(text_form(m))
         return 0 if rep.consistent else 1
     if not 1 <= args.deal <= len(m.results):
-        err.print(f"barbu: error: the record has {len(m.results)} finished deals; there is no deal {args.deal}")
+        error(no_such_deal(len(m.results), args.deal))
         return 2
     r = m.results[args.deal - 1]
-    contract = m.contract_by_key[r.contract]
-    console.print(f"[bold]Deal {r.number}[/bold] — dealer {m.seat_name(r.dealer)}, "
-                  f"{contract_label(m, r.contract, r.trump, r.rank, r.played)}")
+    k = m.contract_by_key[r.contract]
+    console.print(_("[bold]Deal {n}[/bold] — dealer {dealer}, {contract}").format(
+        n=r.number, dealer=seat(r.dealer), contract=contract_label(m, r.contract, r.trump, r.rank, r.played)))
     for s, h in enumerate(r.hands):
-        console.print(f"  {m.seat_name(s)}: {CardSet(h).display()}")
+        console.print(f"  {seat(s)}: {hand(h)}")
     if r.scottish is not None:
         show_scottish_deal(m, r)
     else:
-        console.print("Doubles: " + (", ".join(
-        f"{m.seat_name(b.doubler)} doubled {m.seat_name(b.doubled)}" + (" (redoubled)" if b.redoubled else "")
-        for b in r.doubles) or "none"))
+        doubles = [(_("{doubler} doubled {doubled} (redoubled)") if b.redoubled else _("{doubler} doubled {doubled}"))
+                   .format(doubler=seat(b.doubler), doubled=seat(b.doubled)) for b in r.doubles]
+        console.print(_("Doubles: {doubles}").format(doubles=", ".join(doubles) or _("none")))
     if r.set_aside:
-        console.print(f"Set aside, face up: {CardSet(r.set_aside).display()}")
+        console.print(_("Set aside, face up: {cards}").format(cards=hand(r.set_aside)))
     if not r.played:
-        console.print("Not played: nobody doubled a negative contract, so its points were shared.")
+        console.print(_("Not played: nobody doubled a negative contract, so its points were shared."))
     elif r.arrangements:
         for s_, a in enumerate(r.arrangements):
-            console.print(f"  {m.seat_name(s_)} — {describe_arrangement(a)}")
-    elif contract.kind == "domino":
+            console.print(f"  {seat(s_)} — {describe_arrangement(a)}")
+    elif k.kind == "domino":
         acts = deals_with_actions(m)[r.number - 1]
-        console.print("Turns (seat:card, passes included): " + " ".join(
-            f"{s}:{CARDS[a].display() if isinstance(a, int) else a}" for s, a in acts
-            if isinstance(a, (int, Pass, Lay))))
-        console.print("Finishing order: " + ", ".join(m.seat_name(s) for s in r.finishing))
+        console.print(_("Turns (seat:card, passes included): {turns}").format(turns=" ".join(
+            f"{s}:{card(a) if isinstance(a, int) else a}" for s, a in acts if isinstance(a, (int, Pass, Lay)))))
+        console.print(_("Finishing order: {seats}").format(seats=", ".join(seat(s) for s in r.finishing)))
     else:
-        t = Table(title="Tricks")
+        t = Table(title=_("Tricks"))
         t.add_column("#", justify="right")
-        t.add_column("leader")
-        t.add_column("cards")
-        t.add_column("winner")
-        for i, (leader, cards) in enumerate(r.tricks, start=1):
-            w = trick_winner(leader, cards, r.trump if contract.trump else None, m.n)
-            t.add_row(str(i), m.seat_name(leader), " ".join(CARDS[c].display() for c in cards), m.seat_name(w))
+        t.add_column(_("leader"))
+        t.add_column(_("cards"))
+        t.add_column(_("winner"))
+        for i, (leader, trick) in enumerate(r.tricks, start=1):
+            w = trick_winner(leader, trick, r.trump if k.trump else None, m.n)
+            t.add_row(str(i), seat(leader), cards(trick), seat(w))
         console.print(t)
-    s = Table(title="Scores")
+    s = Table(title=_("Scores"))
     s.add_column("")
-    for k in range(m.n):
-        s.add_column(m.seat_name(k), justify="right")
+    for x in range(m.n):
+        s.add_column(seat(x), justify="right")
     if r.scottish is not None:
         from ..classic.contracts import SCOTTISH_CALL_NAMES
         from ..scottish.scoresheet import glyph_label
         for call, pts in zip(r.scottish.calls, r.scottish.parts):
-            s.add_row(SCOTTISH_CALL_NAMES[call], *(f"{x} {glyph_label(r.scottish.glyphs, k, call)}".strip()
-                                                   for k, x in enumerate(pts)))
-        s.add_row("deal", *(f"{x} {glyph_label(r.scottish.glyphs, k, None)}".strip() for k, x in enumerate(r.scores)))
+            s.add_row(contract(SCOTTISH_CALL_NAMES[call]),
+                      *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, call)}".strip() for k_, x in enumerate(pts)))
+        s.add_row(_("deal"), *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, None)}".strip()
+                               for k_, x in enumerate(r.scores)))
     else:
-        s.add_row("contract", *(str(x) for x in r.base))
-        s.add_row("with doubles", *(str(x) for x in r.scores))
-    s.add_row("running total", *(str(x) for x in m.totals_after(r.number)))
+        s.add_row(_("contract"), *(number(x) for x in r.base))
+        s.add_row(_("with doubles"), *(number(x) for x in r.scores))
+    s.add_row(_("running total"), *(number(x) for x in m.totals_after(r.number)))
     console.print(s)
     return 0
 
@@ -336,18 +357,19 @@ def show_scottish_deal(m: Match, r) -> None:
     from ..scottish.silly import DIRECTION_NAMES
     info = r.scottish
     if info.silly:
-        console.print(f"Set {info.set_no}, Silly Round, deal {info.deal_in_round}: cutter "
-                      f"{m.seat_name((r.dealer - 1) % m.n)}")
+        console.print(_("Set {set}, Silly Round, deal {deal}: cutter {seat}").format(
+            set=info.set_no, deal=info.deal_in_round, seat=seat((r.dealer - 1) % m.n)))
     else:
-        console.print(f"Set {info.set_no}, Player Round {info.round_no}, deal {info.deal_in_round}: caller "
-                      f"{m.seat_name(info.caller)}")
+        console.print(_("Set {set}, Player Round {round}, deal {deal}: caller {seat}").format(
+            set=info.set_no, round=info.round_no, deal=info.deal_in_round, seat=seat(info.caller)))
     if info.cuts:
-        console.print("Cuts: " + ", ".join(f"{display_pack(c)} ({why})" for why, c in info.cuts))
-    for k, (offset, gives) in enumerate(info.passes, start=1):
-        console.print(f"Pass-on {k}, to the {DIRECTION_NAMES[offset]}: " + "; ".join(
-            f"{m.seat_name(s)} passes {CardSet(g).display()}" for s, g in enumerate(gives)))
+        console.print(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({why})" for why, c in info.cuts)))
+    for n, (offset, gives) in enumerate(info.passes, start=1):
+        console.print(_("Pass-on {n}, to the {direction}: {passes}").format(
+            n=n, direction=_(DIRECTION_NAMES[offset]), passes="; ".join(
+                _("{seat} passes {cards}").format(seat=seat(s), cards=hand(g)) for s, g in enumerate(gives))))
     if info.glyphs:
-        console.print("Glyphs: " + "; ".join(str(g) for g in info.glyphs))
+        console.print(_("Glyphs: {glyphs}").format(glyphs="; ".join(str(g) for g in info.glyphs)))
 
 
 # ---------------------------------------------------------------- play
@@ -385,7 +407,11 @@ def _player_problem(spec: str) -> str | None:
             make_besigue_agent(spec, 0)
             return None
         except AgentError:
-            return str(e)
+            return error_text(e)
+
+
+SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
+                "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -393,7 +419,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.server import serve
         from ..web.settings import Settings
     except ImportError as e:  # the web extras are missing
-        err.print(f"barbu: error: the web server needs its libraries ({e.name}): pip install -e .")
+        error(_("the web server needs its libraries ({name}): pip install -e .").format(name=e.name))
         return 2
     from ..web.storage import sqlite_url
     db = args.db or sqlite_url("barbu-web.db")
@@ -402,30 +428,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
     origins = tuple(o.strip().rstrip("/").lower() for o in args.allow_origin or ())
     bad = [o for o in origins if not re.fullmatch(r"https?://[^/\s]+", o)]
     if bad:
-        err.print(f"barbu: error: --allow-origin takes an origin such as https://cards.example.org, not {bad[0]!r}")
+        error(_("--allow-origin takes an origin such as https://cards.example.org, not {value!r}").format(
+            value=bad[0]))
         return 2
-    for name in ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
-                 "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout"):
+    for name in SERVE_LIMITS:
         if getattr(args, name) < 0:
-            err.print(f"barbu: error: --{name.replace('_', '-')} is 0 or more, not {getattr(args, name):g}")
+            error(_("--{option} is 0 or more, not {value}").format(
+                option=name.replace("_", "-"), value=f"{getattr(args, name):g}"))
             return 2
     if args.max_tables < 1:
-        err.print("barbu: error: --max-tables is 1 or more")
+        error(_("--max-tables is 1 or more"))
         return 2
     if not 1 <= args.port <= 65535:
-        err.print(f"barbu: error: --port is a port number from 1 to 65535, not {args.port}")
+        error(_("--port is a port number from 1 to 65535, not {value}").format(value=args.port))
         return 2
     players = []
     for text in args.player or ():
         name, eq, spec = text.partition("=")
         name = name.strip().lower()
         if not eq or not re.fullmatch(r"[a-z][a-z0-9-]{0,23}", name) or name in AGENT_KINDS or not spec.strip():
-            err.print(f"barbu: error: --player takes NAME=PLAYER with a new short name, e.g. "
-                      f"learned=policy:classic.npz, not {text!r}")
+            error(_("--player takes NAME=PLAYER with a new short name, e.g. learned=policy:classic.npz, "
+                    "not {value!r}").format(value=text))
             return 2
         problem = _player_problem(spec.strip())
         if problem:
-            err.print(f"barbu: error: --player {name}: {problem}")
+            error(_("--player {name}: {problem}").format(name=name, problem=problem))
             return 2
         players.append((name, spec.strip()))
     settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
@@ -434,147 +461,161 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
-                        players=players,
+                        players=players, default_lang=current(),
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
         check_startup(settings, args.host, args.port)
     except StartupError as e:
-        err.print(f"barbu: error: {e}", soft_wrap=True, markup=False, highlight=False)
+        error(str(e))
         return 1
     shown = db.split("@")[-1] if "@" in db else db  # never print a database password
-    console.print(f"barbu web server on http://{args.host}:{args.port}/ (database {shown})")
+    console.print(_("barbu web server on http://{host}:{port}/ (database {db})").format(
+        host=args.host, port=args.port, db=shown))
     return 0 if serve(settings, host=args.host, port=args.port, log_level=args.log_level) else 1
 
 
 # ---------------------------------------------------------------- main
 from .analyze import add_parser as add_analyze  # noqa: E402
 
+RULES_HELP = N_("preset or ruleset text (default: classic)")
+PLAYERS_HELP = N_("number of players, where the family allows a choice")
+
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="barbu", description="Barbu and its family of card games.")
-    p.add_argument("--version", action="version", version=f"barbu {version('barbu')}")
+    """Every command and option, worded in the language of the moment (use() it first)."""
+    p = argparse.ArgumentParser(prog="barbu", description=_("Barbu and its family of card games."))
+    p.add_argument("--version", action="version", version=f"barbu {version('barbu')}",
+                   help=_("show program's version number and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    r = sub.add_parser("rules", help="list presets, or show one preset's options and contracts")
-    r.add_argument("name", nargs="?", help="a preset or ruleset text, like classic(rotation=quick)")
+    r = sub.add_parser("rules", help=_("list presets, or show one preset's options and contracts"))
+    r.add_argument("name", nargs="?", help=_("a preset or ruleset text, like classic(rotation=quick)"))
     r.set_defaults(func=cmd_rules)
 
-    s = sub.add_parser("selfplay", help="play a whole match between computer players")
-    s.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
-    s.add_argument("--players", type=int, help="number of players, where the family allows a choice")
-    s.add_argument("--seed", type=int, default=None, help="seed for the deal and the players")
-    s.add_argument("--bots", default="random", help="computer players by seat, comma-separated (one name: "
-                   "all seats), from: random, rule, search, e.g. rule,random,random,random; a trained "
-                   "policy: policy:FILE.npz (docs/rl.md)")
-    s.add_argument("--out", help="write the match record (JSON Lines) here")
-    s.add_argument("--text", help="also write the readable text form here")
-    s.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
+    s = sub.add_parser("selfplay", help=_("play a whole match between computer players"))
+    s.add_argument("--rules", default="classic", help=_(RULES_HELP))
+    s.add_argument("--players", type=int, help=_(PLAYERS_HELP))
+    s.add_argument("--seed", type=int, default=None, help=_("seed for the deal and the players"))
+    s.add_argument("--bots", default="random", help=_(
+        "computer players by seat, comma-separated (one name: all seats), from: random, rule, search, "
+        "e.g. rule,random,random,random; a trained policy: policy:FILE.npz (docs/rl.md)"))
+    s.add_argument("--out", help=_("write the match record (JSON Lines) here"))
+    s.add_argument("--text", help=_("also write the readable text form here"))
+    s.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets to play"))
     s.set_defaults(func=cmd_selfplay)
 
-    rp = sub.add_parser("replay", help="replay a record: deal-by-deal scores, totals, consistency")
+    rp = sub.add_parser("replay", help=_("replay a record: deal-by-deal scores, totals, consistency"))
     rp.add_argument("record")
     add_sheet_arguments(rp, replay=True)
     rp.set_defaults(func=cmd_replay)
 
-    sht = sub.add_parser("sheet", help="print a blank score sheet (PDF, print-ready HTML or text) for a preset")
-    sht.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
-    sht.add_argument("--players", type=int, help="number of players, where the family allows a choice")
-    sht.add_argument("--sets", type=int, help="Scottish game: the number of Sets on the sheet")
-    sht.add_argument("-o", "--out", help="the file to write: .pdf, .html or .txt (default: text on the terminal)")
+    sht = sub.add_parser("sheet", help=_("print a blank score sheet (PDF, print-ready HTML or text) for a preset"))
+    sht.add_argument("--rules", default="classic", help=_(RULES_HELP))
+    sht.add_argument("--players", type=int, help=_(PLAYERS_HELP))
+    sht.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets on the sheet"))
+    sht.add_argument("-o", "--out", help=_("the file to write: .pdf, .html or .txt (default: text on the terminal)"))
     add_sheet_arguments(sht)
     sht.set_defaults(func=lambda a: cmd_sheet(a, console))
 
-    sh = sub.add_parser("show", help="show one deal of a record, or the whole record as text")
+    sh = sub.add_parser("show", help=_("show one deal of a record, or the whole record as text"))
     sh.add_argument("record")
-    sh.add_argument("--deal", type=int, help="the deal number (1-based)")
+    sh.add_argument("--deal", type=int, help=_("the deal number (1-based)"))
     sh.set_defaults(func=cmd_show)
     add_analyze(sub)
 
-    ar = sub.add_parser("arena", help="duplicate matches between computer players, with confidence intervals")
-    ar.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
-    ar.add_argument("--players", type=int, help="number of players, where the family allows a choice")
-    ar.add_argument("--bots", default="rule", help="one computer player per seat, comma-separated, e.g. "
-                    "search,rule,rule,rule or 'search(samples=20),rule,rule,rule' (one name: all seats); "
-                    "a trained policy: policy:FILE.npz (docs/rl.md)")
-    ar.add_argument("--deals", type=int, default=100, help="duplicate deals (boards) to play (default 100)")
-    ar.add_argument("--seed", type=int, default=1, help="first match seed (default 1)")
-    ar.add_argument("--workers", type=int, default=0, help="worker processes (default: every core)")
-    ar.add_argument("--out", help="folder for the match records (default arena-PRESET-seedN)")
+    ar = sub.add_parser("arena", help=_("duplicate matches between computer players, with confidence intervals"))
+    ar.add_argument("--rules", default="classic", help=_(RULES_HELP))
+    ar.add_argument("--players", type=int, help=_(PLAYERS_HELP))
+    ar.add_argument("--bots", default="rule", help=_(
+        "one computer player per seat, comma-separated, e.g. search,rule,rule,rule or "
+        "'search(samples=20),rule,rule,rule' (one name: all seats); a trained policy: policy:FILE.npz (docs/rl.md)"))
+    ar.add_argument("--deals", type=int, default=100, help=_("duplicate deals (boards) to play (default 100)"))
+    ar.add_argument("--seed", type=int, default=1, help=_("first match seed (default 1)"))
+    ar.add_argument("--workers", type=int, default=0, help=_("worker processes (default: every core)"))
+    ar.add_argument("--out", help=_("folder for the match records (default arena-PRESET-seedN)"))
     ar.set_defaults(func=cmd_arena)
 
-    pl = sub.add_parser("play", help="play against computer players in the terminal")
-    pl.add_argument("--rules", default="classic", help="preset or ruleset text (default: classic)")
-    pl.add_argument("--players", type=int, help="number of players, where the family allows a choice")
-    pl.add_argument("--sets", type=int, help="Scottish game: the number of Sets to play")
-    pl.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the record's when resuming)")
-    pl.add_argument("--seed", type=int, default=None, help="seed for the deal and the computer players")
-    pl.add_argument("--save", help="record file for a new match, saved after every deal and on quit (default: "
-                                   "barbu-game.jsonl, or the next free name: a saved match is never overwritten)")
-    pl.add_argument("--resume", help="resume the match in this record file")
-    pl.add_argument("--opponents", help="strength of the computer players: one for all, or one per computer "
-                                        f"seat in order, comma-separated ({', '.join(AGENT_KINDS)}, or a "
-                                        "trained policy: policy:FILE.npz)")
-    pl.add_argument("--delay", type=float, default=0.6,
-                    help="seconds between computer moves, so you can follow them (default 0.6; 0 for none)")
-    pl.add_argument("--start", action="store_true", help="skip the setup screen and start at once")
-    pl.add_argument("--plain", action="store_true",
-                    help="the line-by-line game instead of the full-screen one (used when input is piped)")
-    pl.add_argument("--confirm-forced", action="store_true",
-                    help="wait for you even when you have only one possible choice (by default such a move, "
-                         "like a pass when no card fits, is made for you with a note)")
+    pl = sub.add_parser("play", help=_("play against computer players in the terminal"))
+    pl.add_argument("--rules", default="classic", help=_(RULES_HELP))
+    pl.add_argument("--players", type=int, help=_(PLAYERS_HELP))
+    pl.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets to play"))
+    pl.add_argument("--seat", type=int, default=None,
+                    help=_("your seat (default 0, or the record's when resuming)"))
+    pl.add_argument("--seed", type=int, default=None, help=_("seed for the deal and the computer players"))
+    pl.add_argument("--save", help=_("record file for a new match, saved after every deal and on quit (default: "
+                                     "barbu-game.jsonl, or the next free name: a saved match is never overwritten)"))
+    pl.add_argument("--resume", help=_("resume the match in this record file"))
+    pl.add_argument("--opponents", help=_(
+        "strength of the computer players: one for all, or one per computer seat in order, comma-separated "
+        "({kinds}, or a trained policy: policy:FILE.npz)").format(kinds=", ".join(AGENT_KINDS)))
+    pl.add_argument("--delay", type=float, default=0.6, help=_(
+        "seconds between computer moves, so you can follow them (default 0.6; 0 for none)"))
+    pl.add_argument("--start", action="store_true", help=_("skip the setup screen and start at once"))
+    pl.add_argument("--plain", action="store_true", help=_(
+        "the line-by-line game instead of the full-screen one (used when input is piped)"))
+    pl.add_argument("--confirm-forced", action="store_true", help=_(
+        "wait for you even when you have only one possible choice (by default such a move, like a pass when "
+        "no card fits, is made for you with a note)"))
     pl.set_defaults(func=cmd_play)
 
-    sv = sub.add_parser("serve", help="run the multiplayer web server (lobby and browser tables)")
-    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    sv.add_argument("--db", help="database: a SQLite file path or URL (default barbu-web.db here), "
-                                 "or postgresql://user:password@host/dbname")
-    sv.add_argument("--grace", type=float, default=30.0,
-                    help="seconds before a computer player stands in for a disconnected player (default 30)")
+    sv = sub.add_parser("serve", help=_("run the multiplayer web server (lobby and browser tables)"))
+    sv.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
+    sv.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
+    sv.add_argument("--db", help=_("database: a SQLite file path or URL (default barbu-web.db here), "
+                                   "or postgresql://user:password@host/dbname"))
+    sv.add_argument("--grace", type=float, default=30.0, help=_(
+        "seconds before a computer player stands in for a disconnected player (default 30)"))
     sv.add_argument("--bot-delay", type=float, default=0.8,
-                    help="seconds a computer player waits before acting (default 0.8)")
+                    help=_("seconds a computer player waits before acting (default 0.8)"))
     sv.add_argument("--deal-pause", type=float, default=2.0,
-                    help="seconds between deals when people play, to see the last trick (default 2)")
-    sv.add_argument("--stand-in", choices=AGENT_KINDS, help="strength of the stand-in for a disconnected player")
-    sv.add_argument("--player", action="append", metavar="NAME=PLAYER",
-                    help="offer a computer player of your own in the lobby under NAME, e.g. "
-                         "learned=policy:classic.npz (a trained policy; repeatable)")
-    sv.add_argument("--allow-origin", action="append", metavar="ORIGIN",
-                    help="another origin whose pages may connect, e.g. the public address behind a proxy "
-                         "(repeatable; the server's own origin is always allowed)")
-    sv.add_argument("--unload-after", type=float, default=600.0,
-                    help="seconds a finished table nobody watches stays in memory; it is reloaded from the "
-                         "database when asked for (default 600)")
+                    help=_("seconds between deals when people play, to see the last trick (default 2)"))
+    sv.add_argument("--stand-in", choices=AGENT_KINDS,
+                    help=_("strength of the stand-in for a disconnected player"))
+    sv.add_argument("--player", action="append", metavar="NAME=PLAYER", help=_(
+        "offer a computer player of your own in the lobby under NAME, e.g. learned=policy:classic.npz "
+        "(a trained policy; repeatable)"))
+    sv.add_argument("--allow-origin", action="append", metavar="ORIGIN", help=_(
+        "another origin whose pages may connect, e.g. the public address behind a proxy "
+        "(repeatable; the server's own origin is always allowed)"))
+    sv.add_argument("--unload-after", type=float, default=600.0, help=_(
+        "seconds a finished table nobody watches stays in memory; it is reloaded from the database when "
+        "asked for (default 600)"))
     from ..web.settings import Settings
     d = Settings()
-    sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N",
-                    help=f"tables one client address may create in an hour; 0: no limit (default {d.tables_per_hour})")
-    sv.add_argument("--kept-games-per-hour", type=int, default=d.kept_games_per_hour, metavar="N",
-                    help="scorekeeper games one client address may start or import in an hour; 0: no limit "
-                         f"(default {d.kept_games_per_hour})")
+    sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N", help=_(
+        "tables one client address may create in an hour; 0: no limit (default {n})").format(
+        n=d.tables_per_hour))
+    sv.add_argument("--kept-games-per-hour", type=int, default=d.kept_games_per_hour, metavar="N", help=_(
+        "scorekeeper games one client address may start or import in an hour; 0: no limit "
+        "(default {n})").format(n=d.kept_games_per_hour))
     sv.add_argument("--connections-per-address", type=int, default=d.connections_per_address, metavar="N",
-                    help="WebSocket connections open at once from one address; 0: no limit "
-                         f"(default {d.connections_per_address})")
+                    help=_("WebSocket connections open at once from one address; 0: no limit "
+                           "(default {n})").format(n=d.connections_per_address))
     sv.add_argument("--bot-tables-per-address", type=int, default=d.bot_tables_per_address, metavar="N",
-                    help="unfinished tables with computer players one address may set up; 0: no limit "
-                         f"(default {d.bot_tables_per_address})")
+                    help=_("unfinished tables with computer players one address may set up; 0: no limit "
+                           "(default {n})").format(n=d.bot_tables_per_address))
     sv.add_argument("--open-table-expiry", type=float, default=d.open_table_expiry, metavar="SECONDS",
-                    help="an open table nobody has joined for this long is closed; 0: never "
-                         f"(default {d.open_table_expiry:g})")
+                    help=_("an open table nobody has joined for this long is closed; 0: never "
+                           "(default {n})").format(n=f"{d.open_table_expiry:g}"))
     sv.add_argument("--body-timeout", type=float, default=d.body_timeout, metavar="SECONDS",
-                    help=f"seconds a request body may take to arrive (default {d.body_timeout:g})")
+                    help=_("seconds a request body may take to arrive (default {n})").format(n=f"{d.body_timeout:g}"))
     sv.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
-                    help=f"unfinished tables the server holds at once (default {d.max_tables})")
-    sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+                    help=_("unfinished tables the server holds at once (default {n})").format(n=d.max_tables))
+    sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
+                    help=_("how much the server logs (default info)"))
     sv.set_defaults(func=cmd_serve)
 
     from . import score
     score.add_parser(sub)
+    add_lang_options(p)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    use(lang_in(argv))  # before the parser is built, so that its help is in the language asked for
+    route_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -583,16 +624,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UnreadableFile as e:
-        err.print(f"barbu: error: {e}", soft_wrap=True, markup=False)
+        err.print(_("barbu: error: {message}").format(message=error_text(e)), soft_wrap=True,
+                  markup=False)
         return 2
     except RecordError as e:
-        err.print(f"barbu: error: malformed record: {e}")
+        err.print(_("barbu: error: malformed record: {message}").format(message=error_text(e)))
         return 2
     except BarbuError as e:
-        err.print(f"barbu: error: {e}")
+        err.print(_("barbu: error: {message}").format(message=error_text(e)))
         return 2
     except KeyboardInterrupt:
-        err.print("interrupted")
+        err.print(_("interrupted"))
         return 130
 
 

@@ -1,8 +1,10 @@
 """A plain line-by-line game against computer players, for any terminal.
 
 It reads a typed action at each of your turns (``qh``, ``no-queens``,
-``trump h``, ``double 1 3``, ``pass``…), refuses an illegal one with the
-reason, and saves the record after every deal and when you quit.
+``trump h``, ``double 1 3``, ``pass``…; in French or Italian the player's own
+words: ``dc``, ``pas de dames``, ``contre 1 3``, ``passe``), refuses an illegal
+one with the reason in the player's language, and saves the record after every
+deal and when you quit.
 """
 
 from __future__ import annotations
@@ -12,21 +14,28 @@ from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..agents import make_agent
 from ..tui.labels import RulesInfo, forced_choice, forced_note
 from ..tui.launch import parse_opponents
 from ..classic.chinese import Arrangements
 from ..core.actions import Deal, Declare, PassOn
+from ..core.words import N_
 from ..scottish.pack import Cut, PackDraw
-from ..core.cards import CARDS, RANKS, SUIT_SYMBOLS, CardSet
+from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, Match
+from ..i18n import _, current, number, word_error, words
+from ..i18n.typed import parse_typed
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
 from ..classic.ruleset import Ruleset
+from .wording import action as _action_text, card, contract, hand, seat as seat_word, seat_value, signed
 
-HELP = """Type your action when asked:
+# TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
+# suit letters, contracts by their names, the doubling words; the English forms are understood too.
+HELP = N_("""Type your action when asked:
   a card: qh, 10s, AS      a contract: no-queens, no-hearts, trumps, domino, …
   trump h / trump none     rank 7 (Domino's starting rank)
   pass / double 1 3 / family / maximum   (doubling; the numbers are seats)
@@ -36,7 +45,26 @@ Scottish game:
   pass-on AS KH 7D   (the three cards you pass on in the Silly Round)
   Patience: a card (jh), lay 9H 8H 7H (a run or a set: only to go out in a
           Player Round, at any time in the Silly Round), pass (chap) when you cannot play
-Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, quit (saves the match)."""
+Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, quit (saves the match).""")
+#: The commands of the plain game besides actions, English first, then what the player's language calls them.
+COMMANDS = {"quit": N_("quit"), "help": N_("help"), "hand": N_("hand"), "trick": N_("trick"),
+            "last": N_("last"), "scores": N_("scores"), "sheet": N_("sheet")}
+
+
+def command(text: str) -> str | None:
+    """The plain game's command a typed word names (``quit``, ``aide``…), or None for an action."""
+    word = text.strip().lower()
+    if word in ("q", "exit"):
+        return "quit"
+    for key, msgid in COMMANDS.items():
+        if word in (key, _(msgid).lower()):
+            return key
+    return None
+
+
+def rank_word(rank: int) -> str:
+    """A rank as printed on a card, in the player's letters (10, R, D, V)."""
+    return words().rank_letter(RANKS[rank].replace("T", "10"))
 
 
 def describe(m: Match, seat: int) -> str:
@@ -45,35 +73,38 @@ def describe(m: Match, seat: int) -> str:
     if v.scottish is not None:
         lines = scottish_lines(m, v)
     else:
-        lines = [f"Deal {v.deal_number} of {m.total_deals} — dealer seat {v.dealer}"]
+        lines = [_("Deal {n} of {total} — dealer seat {dealer}").format(
+            n=v.deal_number, total=m.total_deals, dealer=v.dealer)]
     if v.contract:
         c = m.contract_by_key[v.contract]
-        label = c.name
+        label = contract(c.name)
         if c.trump:
-            label += f", trumps {SUIT_SYMBOLS[v.trump]}" if v.trump is not None else ", no-trump"
+            label += (_(", trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump]) if v.trump is not None
+                      else _(", no-trump"))
         if v.rank is not None:
-            label += f", rows from the {RANKS[v.rank].replace('T', '10')}"
-        lines.append(f"Contract: {label}")
+            label += _(", rows from the {rank}").format(rank=rank_word(v.rank))
+        lines.append(_("Contract: {contract}").format(contract=label))
         if v.doubles:
-            lines.append("Doubles: " + ", ".join(
-                f"{b.doubler}→{b.doubled}" + (" redoubled" if b.redoubled else "") for b in v.doubles))
+            lines.append(_("Doubles: {doubles}").format(doubles=", ".join(
+                f"{b.doubler}→{b.doubled}" + (" " + _("redoubled") if b.redoubled else "") for b in v.doubles)))
     if v.set_aside:
-        lines.append(f"Set aside, face up: {CardSet(v.set_aside).display()}")
+        lines.append(_("Set aside, face up: {cards}").format(cards=hand(v.set_aside)))
     for p in v.passes:
-        lines.append(f"You passed {CardSet(p.gave).display()} to seat {p.to} and received "
-                     f"{CardSet(p.received).display()} from seat {p.frm}")
+        lines.append(_("You passed {gave} to seat {to} and received {received} from seat {frm}").format(
+            gave=hand(p.gave), to=p.to, received=hand(p.received), frm=p.frm))
     if any(v.layout) and v.phase == "domino":
         rows = []
         for s, span in enumerate(v.layout):
             if span:
                 rows.append(f"{SUIT_SYMBOLS[s]} {_pos_label(m, span[0])}…{_pos_label(m, span[1])}")
-        lines.append("Layout: " + "  ".join(rows))
+        lines.append(_("Layout: {rows}").format(rows="  ".join(rows)))
     if v.trick:
-        lines.append("Trick: " + ", ".join(f"seat {(v.leader + i) % m.n} {CARDS[c].display()}"
-                                           for i, c in enumerate(v.trick)))
+        lines.append(_("Trick: {cards}").format(cards=", ".join(
+            f"{seat_word((v.leader + i) % m.n)} {card(c)}" for i, c in enumerate(v.trick))))
     if v.phase in ("play", "domino"):
-        lines.append("Tricks won: " + "  ".join(f"seat {s}: {v.tricks_won[s]}" for s in range(m.n)))
-    lines.append(f"Your hand: {CardSet(v.hand).display()}")
+        lines.append(_("Tricks won: {tricks}").format(tricks="  ".join(
+            seat_value(s, number(v.tricks_won[s])) for s in range(m.n))))
+    lines.append(_("Your hand: {cards}").format(cards=hand(v.hand)))
     return "\n".join(lines)
 
 
@@ -84,25 +115,35 @@ def scottish_lines(m: Match, v) -> list[str]:
     from ..scottish.silly import DIRECTION_NAMES
     sv = v.scottish
     st = sv.start or sv.state
-    where = f"Set {st.set_no + 1} of {sv.sets}, " + (
-        "Silly Round" if st.silly else f"Player Round {st.round_no + 1}, caller seat {st.caller}")
-    lines = [f"{where} — deal {st.deals + 1} of the round, dealer seat {v.dealer}"
-             + (f", cutter seat {sv.cutter}" if sv.cutter is not None else "")]
-    left = [SCOTTISH_CALL_NAMES[c] for c in SCOTTISH_CALLS if c in sv.state.calls_left]
-    lines.append("Calls still to play in this round: " + (", ".join(left) or "none after this deal"))
+    where = (_("Set {set} of {sets}, Silly Round") if st.silly else
+             _("Set {set} of {sets}, Player Round {round}, caller seat {caller}")).format(
+        set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller=st.caller)
+    line = _("{where} — deal {deal} of the round, dealer seat {dealer}").format(
+        where=where, deal=st.deals + 1, dealer=v.dealer)
+    if sv.cutter is not None:
+        line += _(", cutter seat {cutter}").format(cutter=sv.cutter)
+    lines = [line]
+    left = [contract(SCOTTISH_CALL_NAMES[c]) for c in SCOTTISH_CALLS if c in sv.state.calls_left]
+    lines.append(_("Calls still to play in this round: {calls}").format(
+        calls=", ".join(left) or _("none after this deal")))
     if sv.cuts:
-        lines.append("Cuts: " + ", ".join(f"{display_pack(c)} ({why})" for why, c in sv.cuts))
+        lines.append(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({why})" for why, c in sv.cuts)))
     if sv.pass_offset:
-        lines.append(f"Pass-on {sv.pass_count + 1}: three cards to the {DIRECTION_NAMES[sv.pass_offset]} "
-                     f"(seat {(v.seat + sv.pass_offset) % v.players}); chosen so far: "
-                     + (", ".join(f"seat {s}" for s in sv.chosen) or "nobody"))
+        lines.append(_("Pass-on {n}: three cards to the {direction} (seat {to}); chosen so far: {chosen}").format(
+            n=sv.pass_count + 1, direction=_(DIRECTION_NAMES[sv.pass_offset]),
+            to=(v.seat + sv.pass_offset) % v.players,
+            chosen=", ".join(seat_word(s) for s in sv.chosen) or _("nobody")))
     return lines
+
+
+#: The directions of the Silly Round's pass-ons (scottish.silly.DIRECTION_NAMES), for the catalog.
+DIRECTIONS = (N_("left"), N_("right"), N_("opposite"))
 
 
 def _pos_label(m: Match, pos: int) -> str:
     if m.rules.domino_ace == "high":
-        return RANKS[pos]
-    return "A" if pos == 0 else RANKS[pos - 1]
+        return rank_word(pos)
+    return words().rank_letter("A") if pos == 0 else rank_word(pos - 1)
 
 
 def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = input,
@@ -110,7 +151,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     con = console or Console(highlight=False)
     if args.resume:
         m = load_match(args.resume)
-        con.print(f"Resumed {args.resume}: {len(m.results)} deals played.")
+        con.print(_("Resumed {path}: {n} deals played.").format(path=args.resume, n=len(m.results)))
     else:
         rules = Ruleset.parse(args.rules)
         if args.players is not None and args.players != rules.players:
@@ -120,7 +161,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             rules = rules.replace(sets=sets)
         m = Match(rules, args.seed)
     if not 0 <= args.seat < m.n:
-        con.print(f"There is no seat {args.seat}: seats are 0 to {m.n - 1}.")
+        con.print(_("There is no seat {seat}: seats are 0 to {last}.").format(seat=args.seat, last=m.n - 1))
         return 2
     seat = args.seat
     # the computer players first: a bad name or policy file is refused before any file is written
@@ -131,21 +172,26 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     else:
         for old in saved_matches("."):  # offered, never overwritten
             if not old.finished:
-                con.print(f"A saved match is here ({old.describe()}): resume it with "
-                          f"barbu play --resume {old.path.name}")
+                con.print(_("A saved match is here ({match}): resume it with barbu play --resume {name}").format(
+                    match=old.describe(), name=old.path.name))
         save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
         write_record(m, save)
-        con.print(f"This match is saved to {save}.")
-    con.print(f"You are seat {seat}, playing {m.rules} against {len(bots)} computer players. Type 'help'.")
+        con.print(_("This match is saved to {path}.").format(path=save))
+    con.print(_("You are seat {seat}, playing {rules} against {n} computer players. Type 'help'.").format(
+        seat=seat, rules=m.rules, n=len(bots)))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)
+
+    def names(key: str) -> str:
+        return contract(m.contract_by_key[key].name).lower()
+    sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
     done = len(m.results)
     while not m.is_over:
         actor = m.to_act()
         if actor == CHANCE:
             a = m.play_chance()
             if isinstance(a, Deal):
-                con.print(f"\n[bold]Deal {m.deal_no + 1}[/bold]: cards are dealt.")
+                con.print("\n" + _("[bold]Deal {n}[/bold]: cards are dealt.").format(n=m.deal_no + 1))
             elif isinstance(a, (PackDraw, Cut)):
                 con.print(_chance_text(m, a))
             continue
@@ -154,7 +200,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             a = bots[actor].act(m.view(actor))
             m.apply(a)
             # another seat's pass-on stays face down
-            con.print(f"seat {actor}: " + ("passes on three cards" if isinstance(a, PassOn) else _action_text(a)))
+            con.print(_("seat {seat}: {action}").format(
+                seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names)))
         else:
             forced = None if confirm_forced else forced_choice(m.legal_actions())
             if forced is not None:  # only one thing to do: done at once, and said
@@ -165,28 +212,29 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 legal = m.legal_actions()
                 if legal and isinstance(legal[0], PassOn):
                     v = m.view(seat)
-                    con.print(f"Choose the three cards you pass on to seat {(seat + v.scottish.pass_offset) % m.n}, "
-                              f"like: {legal[0]}")
+                    con.print(_("Choose the three cards you pass on to seat {seat}, like: {example}").format(
+                        seat=(seat + v.scottish.pass_offset) % m.n, example=legal[0]))
                 elif isinstance(legal, Arrangements):
-                    con.print("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit form, "
-                              "like: " + str(legal.sensible()) + "   (back >= middle >= front, or the hand is fouled)")
+                    con.print(_("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit "
+                                "form, like: {example}   (back >= middle >= front, or the hand is fouled)").format(
+                        example=legal.sensible()))
                 elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
-                    con.print("You may call: " + ", ".join(a.contract for a in legal))
+                    con.print(_("You may call: {calls}").format(calls=", ".join(a.contract for a in legal)))
                 else:
-                    con.print("You may: " + " ".join(_action_text(a) for a in legal))
+                    con.print(_("You may: {actions}").format(actions=sep.join(_action_text(a, names) for a in legal)))
                 try:
-                    text = read("your move> ").strip()
+                    text = read(_("your move> ")).strip()
                 except EOFError:
                     text = "quit"
                 if not text:
                     continue
-                cmd = text.lower()
-                if cmd in ("quit", "q", "exit"):
+                cmd = command(text)
+                if cmd == "quit":
                     write_record(m, save)
-                    con.print(f"Saved to {save}. Resume with: barbu play --resume {save}")
+                    con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
                     return 0
                 if cmd == "help":
-                    con.print(HELP)
+                    con.print(escape(_(HELP)))
                     continue
                 if cmd in ("hand", "trick"):
                     continue
@@ -195,26 +243,30 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                     continue
                 if cmd == "sheet" and m.rules.family == "scottish":
                     from ..scottish.scoresheet import sheet_from_results, sheet_lines
-                    con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or "No deal yet.")
+                    con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n)))
+                              or _("No deal yet."))
                     continue
                 if cmd == "scores":
-                    con.print("Totals: " + "  ".join(f"seat {s}: {t}" for s, t in enumerate(m.totals)))
+                    con.print(_("Totals: {totals}").format(totals="  ".join(
+                        seat_value(s, number(t)) for s, t in enumerate(m.totals))))
                     continue
                 try:
-                    m.apply(m.parse_action(text), seat=seat)
+                    m.apply(parse_typed(m, text, current()), seat=seat)
                 except BarbuError as e:
-                    con.print(f"[red]Not allowed:[/red] {e}")
+                    con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
                     continue
         if len(m.results) > done:
             done = len(m.results)
             r = m.results[-1]
-            con.print(f"Deal {r.number} over ({m.contract_by_key[r.contract].name}): scores "
-                      + "  ".join(f"seat {s}: {x:+d}" for s, x in enumerate(r.scores))
-                      + " — totals " + "  ".join(str(t) for t in m.totals))
+            con.print(_("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
+                n=r.number, contract=contract(m.contract_by_key[r.contract].name),
+                scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
+                totals="  ".join(number(t) for t in m.totals)))
             write_record(m, save)
-    con.print("Match over. Standings: " + ", ".join(f"seat {s} {t}" for s, t in m.standings()))
+    con.print(_("Match over. Standings: {standings}").format(
+        standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())))
     write_record(m, save)
-    con.print(f"Record saved to {save}.")
+    con.print(_("Record saved to {path}.").format(path=save))
     return 0
 
 
@@ -222,36 +274,33 @@ def _chance_text(m: Match, a: object) -> str:
     """Draws and cuts of the Unused Pack, as the table sees them."""
     from ..scottish.pack import display_pack
     if isinstance(a, PackDraw):
-        drawn = ", ".join(f"seat {s} {display_pack(c)}" for s, c in enumerate(a.cards))
+        drawn = ", ".join(f"{seat_word(s)} {display_pack(c)}" for s, c in enumerate(a.cards))
         if m.phase_name == "draw":
-            return f"Draw from the Unused Pack: {drawn} — a tie for the highest card: draw again."
-        return f"Draw from the Unused Pack: {drawn} — seat {m.dealer} " + (
-            "deals first in the Silly Round." if m.view(0).scottish.state.silly else "is the first Caller.")
+            return _("Draw from the Unused Pack: {drawn} — a tie for the highest card: draw again.").format(
+                drawn=drawn)
+        first = (_("Draw from the Unused Pack: {drawn} — seat {dealer} deals first in the Silly Round.")
+                 if m.view(0).scottish.state.silly else
+                 _("Draw from the Unused Pack: {drawn} — seat {dealer} is the first Caller."))
+        return first.format(drawn=drawn, dealer=m.dealer)
     assert isinstance(a, Cut)
     from ..scottish.pack import is_black, is_red
     sv = m.view(0).scottish
     why = sv.cuts[-1][0] if sv.cuts else "calls"
-    text = f"The cutter cuts {display_pack(a.card)}"
+    cut = display_pack(a.card)
     if why == "calls":
         if sv.calls and m.contract is not None:
-            text += f": {m.contract.name} to be played"
-    elif is_black(a.card):
-        text += ": a pass-on"
-    elif is_red(a.card):
-        text += ": no (more) pass-ons"
-    else:
-        text += ": cut again"
-    return text + "."
-
-
-def _action_text(a: object) -> str:
-    if isinstance(a, int) and not isinstance(a, bool):
-        return CARDS[a].display()
-    return str(a)
+            return _("The cutter cuts {card}: {call} to be played.").format(card=cut, call=contract(m.contract.name))
+        return _("The cutter cuts {card}.").format(card=cut)
+    if is_black(a.card):
+        return _("The cutter cuts {card}: a pass-on.").format(card=cut)
+    if is_red(a.card):
+        return _("The cutter cuts {card}: no (more) pass-ons.").format(card=cut)
+    return _("The cutter cuts {card}: cut again.").format(card=cut)
 
 
 def _last_trick(m: Match) -> str:
     if not m.trick_log:
-        return "No trick has been completed in this deal yet."
+        return _("No trick has been completed in this deal yet.")
     leader, cards = m.trick_log[-1]
-    return "Last trick: " + ", ".join(f"seat {(leader + i) % m.n} {CARDS[c].display()}" for i, c in enumerate(cards))
+    return _("Last trick: {cards}").format(cards=", ".join(
+        f"{seat_word((leader + i) % m.n)} {card(c)}" for i, c in enumerate(cards)))

@@ -26,7 +26,9 @@ from ..classic.chinese import fouled
 from ..core.cards import CARDS, RANKS, SUITS, CardSet
 from ..core.chance import verify_chance
 from .lines import published_key, read_lines, record_objects, write_lines
-from ..core.errors import BarbuError, RecordError
+from . import refusals as R
+from .refusals import refuse
+from ..core.errors import BarbuError
 from ..classic.match import CHANCE, DealResult, Match
 from ..classic.ruleset import Ruleset
 from ..classic.series import exact
@@ -132,39 +134,39 @@ def read_record(source: "str | Path | IO[str] | Iterable[str]") -> Record:
         kind = obj["type"]
         if record is None:
             if kind != "header":
-                raise RecordError("a record starts with a header line", no)
+                raise refuse(R.STARTS_WITH_HEADER, no)
             if obj.get("format") != FORMAT:
-                raise RecordError(f"not a barbu record (format is {obj.get('format')!r})", no)
+                raise refuse(R.NOT_A_RECORD, no, format=obj.get("format"))
             if obj.get("version") != VERSION:
-                raise RecordError(f"record version {obj.get('version')!r} is not supported (expected {VERSION})", no)
+                raise refuse(R.VERSION_UNSUPPORTED, no, version=obj.get("version"), expected=VERSION)
             try:
                 rules = Ruleset.parse(str(obj.get("rules", "")))
             except BarbuError as e:
-                raise RecordError(f"bad ruleset: {e}", no) from None
+                raise refuse(R.BAD_RULESET, no, error=e) from None
             seed = obj.get("seed")
             if seed is not None and not isinstance(seed, int):
-                raise RecordError("the seed must be a whole number or null", no)
+                raise refuse(R.BAD_SEED, no)
             record = Record(rules=rules, seed=seed, header=obj)
             continue
         if kind == "action":
             if not isinstance(obj.get("action"), str):
-                raise RecordError("an action line needs an \"action\" text", no)
+                raise refuse(R.ACTION_NEEDS_TEXT, no)
             record.actions.append((no, obj["action"]))
         elif kind == "deal":
             for key in ("number", "scores"):
                 if key not in obj:
-                    raise RecordError(f"a deal line needs {key!r}", no)
+                    raise refuse(R.DEAL_NEEDS, no, key=key)
             if not isinstance(obj["scores"], list) or not all(isinstance(x, int) for x in obj["scores"]):
-                raise RecordError("deal scores must be a list of whole numbers", no)
+                raise refuse(R.DEAL_SCORES, no)
             record.stated.append((no, obj))
         elif kind == "result":
             record.result = obj
         elif kind == "header":
-            raise RecordError("a second header line", no)
+            raise refuse(R.SECOND_HEADER, no)
         else:
-            raise RecordError(f"unknown line type {kind!r}", no)
+            raise refuse(R.UNKNOWN_LINE, no, kind=kind)
     if record is None:
-        raise RecordError("the record is empty: no header line")
+        raise refuse(R.EMPTY_NO_HEADER)
     return record
 
 
@@ -185,7 +187,7 @@ def verify_deals(record: Record) -> list[int] | None:
             actions.append(m.parse_action(text))
             m.apply(actions[-1])
         except BarbuError as e:
-            raise RecordError(f"action {text!r} cannot be replayed: {e}", no) from None
+            raise refuse(R.CANNOT_REPLAY, no, text=text, error=e) from None
     wrong = verify_chance(lambda: Match(record.rules, record.seed), actions, secret)
     return [record.actions[i][0] for i in wrong]
 
@@ -197,7 +199,7 @@ def replay(record: Record) -> Replay:
         try:
             m.apply(m.parse_action(text))
         except BarbuError as e:
-            raise RecordError(f"action {text!r} cannot be replayed: {e}", no) from None
+            raise refuse(R.CANNOT_REPLAY, no, text=text, error=e) from None
     problems: list[str] = []
     for no, d in record.stated:
         k = d["number"]

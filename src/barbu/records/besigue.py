@@ -19,7 +19,9 @@ from typing import Any, Iterable
 from ..core import safejson
 from ..core.chance import verify_chance
 from .lines import published_key, read_lines, record_objects, write_lines
-from ..core.errors import BarbuError, RecordError
+from . import refusals as R
+from .refusals import refuse
+from ..core.errors import BarbuError
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
 
@@ -77,11 +79,11 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
         kind = obj["type"]
         if game is None:
             if kind != "header" or obj.get("format") != FORMAT:
-                raise RecordError("the first line must be the barbu-record header", no)
+                raise refuse(R.FIRST_LINE_HEADER, no)
             try:
                 rules = BesigueRules.parse(str(obj.get("rules", "")))
             except BarbuError as e:
-                raise RecordError(str(e), no) from None
+                raise refuse(R.BAD_RULESET, no, error=e) from None
             seed = obj.get("seed")
             game = BesigueGame(rules, seed if isinstance(seed, int) else None)
             header = obj
@@ -89,18 +91,18 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
         if kind == "action":
             text, actor = obj.get("action"), obj.get("actor")
             if not isinstance(text, str):
-                raise RecordError("an action line needs an \"action\" text", no)
+                raise refuse(R.ACTION_NEEDS_TEXT, no)
             want = "chance" if game.to_act() == CHANCE else game.to_act()
             if actor != want:
-                raise RecordError(f"the action is by {actor!r} but {want!r} is to act", no)
+                raise refuse(R.WRONG_ACTOR, no, actor=actor, want=want)
             try:
                 game.apply(text)
             except BarbuError as e:
-                raise RecordError(f"{text!r}: {e}", no) from None
+                raise refuse(R.ACTION_REFUSED, no, text=text, error=e) from None
         elif kind == "deal":
             n = obj.get("number")
             if not isinstance(n, int) or not 1 <= n <= len(game.results):
-                raise RecordError(f"deal {n!r} has not been played at this point", no)
+                raise refuse(R.DEAL_NOT_PLAYED, no, n=n)
             r = game.results[n - 1]
             for key in ("scores", "totals"):
                 if obj.get(key) != r[key]:
@@ -109,9 +111,9 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
             if obj.get("totals") != game.totals:
                 problems.append(f"final totals: the record says {obj.get('totals')}, the replay gives {game.totals}")
         else:
-            raise RecordError(f"unknown line type {kind!r}", no)
+            raise refuse(R.UNKNOWN_LINE, no, kind=kind)
     if game is None:
-        raise RecordError("the record is empty")
+        raise refuse(R.EMPTY)
     return BesigueReplay(game, header, problems)
 
 

@@ -8,6 +8,8 @@ from typing import IO, Any, Iterable, Iterator
 
 from ..core import safejson
 from ..core.errors import RecordError, UnreadableFile
+from . import refusals as R
+from .refusals import refuse
 
 
 def write_lines(lines: Iterable[dict[str, Any]], out: "str | Path | IO[str]") -> None:
@@ -29,9 +31,9 @@ def read_lines(source: "str | Path | IO[str] | Iterable[str]") -> Iterable[str]:
     try:
         return Path(source).read_text(encoding="utf-8").splitlines()
     except OSError as e:
-        raise UnreadableFile(f"cannot read {source}: {e.strerror or e}") from None
+        raise refuse(R.CANNOT_READ, cls=UnreadableFile, path=str(source), reason=e.strerror or str(e)) from None
     except UnicodeDecodeError:
-        raise UnreadableFile(f"{source} is not a text file: is it a match record?") from None
+        raise refuse(R.NOT_TEXT, cls=UnreadableFile, path=str(source)) from None
 
 
 def record_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -45,7 +47,7 @@ def record_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]
         except safejson.JsonError as e:
             raise RecordError(str(e), no) from None
         if not isinstance(obj, dict) or "type" not in obj:
-            raise RecordError("each line must be a JSON object with a \"type\"", no)
+            raise refuse(R.NOT_JSON_OBJECT, no)
         yield no, obj
 
 
@@ -57,7 +59,7 @@ def published_key(header: dict[str, Any]) -> bytes | None:
     try:
         secret = bytes.fromhex(str(chance.get("secret", "")))
     except ValueError:
-        raise RecordError("the header's chance key is not hexadecimal", 1) from None
+        raise refuse(R.KEY_NOT_HEX, 1) from None
     if len(secret) < 16:
-        raise RecordError("the header's chance key is too short", 1)
+        raise refuse(R.KEY_TOO_SHORT, 1)
     return secret
