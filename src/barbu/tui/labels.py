@@ -134,6 +134,26 @@ def signed(x: Any) -> str:
     return ("+" if x > 0 else "") + points(x)
 
 
+#: Option names and values as a player reads them (``heart_lead`` -> "heart lead").
+OPTION_WORDS = {
+    "players": N_("players"), "rotation": N_("rotation"), "doubling": N_("doubling"),
+    "double_obligation": N_("double obligation"), "undoubled_negative": N_("undoubled negative"),
+    "heart_lead": N_("heart lead"), "trump_rules": N_("trump rules"), "allow_no_trump": N_("allow no trump"),
+    "domino_ace": N_("domino ace"), "stop_when_decided": N_("stop when decided"), "ravage_city": N_("ravage city"),
+    "ravage_value": N_("ravage value"), "chinese_poker": N_("chinese poker"), "sets": N_("sets"),
+    "true": N_("true"), "false": N_("false"), "dealer": N_("dealer"), "quick": N_("quick"),
+    "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
+    "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("first trick"),
+    "until_broken": N_("until broken"), "italian": N_("italian"), "high": N_("high"), "low": N_("low"),
+    "random": N_("random"), "rule": N_("rule"), "search": N_("search"),
+}
+
+
+def option_word(identifier: str) -> str:
+    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
+    return _(OPTION_WORDS[identifier]) if identifier in OPTION_WORDS else identifier.replace("_", " ")
+
+
 # ---------------------------------------------------------------- seats
 # Where the other players sit, seen from your chair at the bottom of the table (South), by how many
 # seats after you they play: the next to play sits on your left (West), the last on your right (East).

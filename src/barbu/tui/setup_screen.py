@@ -26,6 +26,7 @@ from ..core.words import N_
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..i18n import _, current, number, use, word_error
+from .labels import option_word as words
 from ..records.savefiles import saved_matches
 from . import bindings
 from . import besigue_setup
@@ -57,26 +58,6 @@ DESCRIPTIONS = {
     "scottish": N_("The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly Round's "
                    "cuts and pass-ons, Patience; highest total wins"),
 }
-
-#: Option names and values as a player reads them (``heart_lead`` -> "heart lead").
-WORDS = {
-    "players": N_("players"), "rotation": N_("rotation"), "doubling": N_("doubling"),
-    "double_obligation": N_("double obligation"), "undoubled_negative": N_("undoubled negative"),
-    "heart_lead": N_("heart lead"), "trump_rules": N_("trump rules"), "allow_no_trump": N_("allow no trump"),
-    "domino_ace": N_("domino ace"), "stop_when_decided": N_("stop when decided"), "ravage_city": N_("ravage city"),
-    "ravage_value": N_("ravage value"), "chinese_poker": N_("chinese poker"), "sets": N_("sets"),
-    "true": N_("true"), "false": N_("false"), "dealer": N_("dealer"), "quick": N_("quick"),
-    "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
-    "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("first trick"),
-    "until_broken": N_("until broken"), "italian": N_("italian"), "high": N_("high"), "low": N_("low"),
-    "random": N_("random"), "rule": N_("rule"), "search": N_("search"),
-}
-
-
-def words(identifier: str) -> str:
-    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
-    return _(WORDS[identifier]) if identifier in WORDS else identifier.replace("_", " ")
-
 
 def description(preset_name: str, english: str) -> str:
     """A game's description in the current language (its English text when no translation is kept)."""

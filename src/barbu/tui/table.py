@@ -53,7 +53,7 @@ from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
                      cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
-                     place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name, seat_number,
+                     option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name, seat_number,
                      seat_title, signed, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
@@ -93,17 +93,6 @@ def tricks_text(n: int) -> str:
 def sentence(text: str) -> str:
     """A refusal as a sentence of its own: a capital first letter and a full stop."""
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def option_words(value: str) -> str:
-    """A rule option's value as a player reads it (``never_unless_only_hearts``), in the current language."""
-    return _(OPTION_WORDS[value]) if value in OPTION_WORDS else value.replace("_", " ")
-
-
-#: The values of the rule options the help screen names.
-OPTION_WORDS = {"never_unless_only_hearts": N_("never unless only hearts"), "classic": N_("classic"),
-                "after_broken": N_("after broken"), "always": N_("always"), "high": N_("high"), "low": N_("low"),
-                "standard": N_("standard"), "either": N_("either")}
 
 
 def guide_renderables(guide: Guide) -> list:
@@ -522,7 +511,7 @@ class TableScreen(CommandScreen):
         for seat in range(n):
             if seat != s.seat:
                 spot[seat] = SPOT.get(place(seat, s.seat, n) or "", (0, 1))
-        grid: list[list[Any]] = [["", "", ""] for _ in range(3)]
+        grid: list[list[Any]] = [["", "", ""] for _row in range(3)]
         grid[1][1] = Text.from_markup(caption, justify="center")
         aligns = ("left", "center", "right")
         for seat, text in cells.items():
@@ -736,15 +725,15 @@ class TableScreen(CommandScreen):
             parts.append("\n[b]" + escape(_("This deal: {contract}").format(contract=contract_label(self.info, v)))
                          + f"[/b]\n{escape(self.info.contract_help(c))}")
             if c.heart_ban:
-                parts.append(escape(_("Leading hearts: {rule}.").format(rule=option_words(rules.heart_lead))))
+                parts.append(escape(_("Leading hearts: {rule}.").format(rule=option_word(rules.heart_lead))))
             if c.trump:
                 parts.append(escape(_("Trump rules: {rule} — {meaning}").format(
-                    rule=option_words(rules.trump_rules), meaning=(
+                    rule=option_word(rules.trump_rules), meaning=(
                         _("when trumps are led you must head the trick; a void player must trump and overtrump.")
                         if rules.trump_rules == "classic" else
                         _("a void player must trump and overtrump when he can; no duty to head a trump lead.")))))
             if c.kind == DOMINO:
-                parts.append(escape(_("The ace is {rule} in the rows.").format(rule=option_words(rules.domino_ace))))
+                parts.append(escape(_("The ace is {rule} in the rows.").format(rule=option_word(rules.domino_ace))))
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
         parts.append("\n" + bindings.keys_help() + "\n")
