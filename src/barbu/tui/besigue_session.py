@@ -21,6 +21,7 @@ from ..besigue.view import BesigueView
 from ..core.errors import IllegalAction, RulesetError
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
 from ..i18n import _
+from .labels import option_word
 from .session import Settings, default_strength
 
 BESIGUE_STRENGTHS = ("random", "rule", "search")
@@ -147,7 +148,7 @@ class BesigueSession:
         kind = self.strength.split("(")[0]
         if english:
             return "you" if s == self.seat else f"computer ({kind})"
-        return _("you") if s == self.seat else _("computer ({kind})").format(kind=kind)
+        return _("you") if s == self.seat else _("computer ({kind})").format(kind=option_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self) -> int:
@@ -171,7 +172,7 @@ class BesigueSession:
         """Whether your action at ``index`` of the log was a real choice (forced ones are made for you)."""
         probe = BesigueGame(self.game.rules, self.game.seed)
         probe.keep_undo = False
-        for _, text in self.game.log[:index]:
+        for _seat, text in self.game.log[:index]:
             probe.apply(text)
         return len(probe.legal_actions()) > 1
 

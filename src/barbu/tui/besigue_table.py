@@ -701,9 +701,11 @@ class BesigueTableScreen(CommandScreen):
         action = await asyncio.to_thread(s.hint)
         if s.moves != moves:
             return
-        text = action_label(action, v)
-        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(
-            _("The strongest computer player would choose: {choice}.").format(choice=text)) + "[/b]\n\n[dim]"
+        if isinstance(action, Play):
+            text = _("The strongest computer player would play {card}.").format(card=face_text(action.card))
+        else:
+            text = _("The strongest computer player would choose: {choice}.").format(choice=action_label(action, v))
+        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(text) + "[/b]\n\n[dim]"
             + escape(_("It sees only what you see.")) + "[/dim]"))
 
     def action_take_back(self) -> None:

@@ -18,7 +18,7 @@ from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, Pass
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
 from ..core.words import N_
 from ..i18n import _, ngettext, number, pgettext, words
-from ..classic.chinese import CATEGORY_NAMES, ROW_NAMES, Arrange, Arrangements, fouled, rank_of
+from ..classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
 from ..classic.match import DealResult, Match
 from ..classic.ruleset import Ruleset

@@ -22,7 +22,7 @@ from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
 from ..i18n import _
-from .labels import place, place_name, seat_number
+from .labels import option_word, place, place_name, seat_number
 
 DEFAULT_DELAY = 0.6
 
@@ -154,7 +154,7 @@ class Session:
         if s == self.seat:
             return "you" if english else _("you")
         kind = self.strengths.get(s, "?").split("(")[0]
-        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=kind)
+        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=option_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self, skip_forced: bool = False) -> int:

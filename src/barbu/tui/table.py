@@ -46,14 +46,13 @@ from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
-from ..core.words import N_
 from ..i18n import _, current, ngettext, number, word_error
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
                      cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
-                     option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name, seat_number,
+                     option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
                      seat_title, signed, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
@@ -272,7 +271,8 @@ class TableScreen(CommandScreen):
         v = self.session.view()
         shown = v.deal_actions[-1] if v.deal_actions else action
         text = _("a secret choice") if shown is HIDDEN else move_text(shown, seat, v, self.info)
-        self.recent.append(f"{self.seat_cap(seat)}: {text}")
+        # TRANSLATORS: a move in the log under the table ("West: Q♥"); {move} is markup.
+        self.recent.append(_("{who}: {move}").format(who=escape(self.seat_cap(seat)), move=text))
 
     def submit(self, choice: Any) -> bool:
         """The person's choice (an action or typed text): applied, or refused with the reason."""
