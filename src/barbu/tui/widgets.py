@@ -105,7 +105,8 @@ class SeatBox(Static):
     what was taken and the score; the border lights up when it is this player's turn."""
 
     def show(self, title: str, lines: list[str], to_play: bool, dealer: bool) -> None:
-        self.border_title = ("▶ " if to_play else "") + title + (" · D" if dealer else "")
+        # TRANSLATORS: the dealer's mark on a seat's box: the first letter of the word for the dealer.
+        self.border_title = ("▶ " if to_play else "") + title + (" · " + _("D") if dealer else "")
         self.set_class(to_play, "to-play")
         self.update("\n".join(lines))
 
