@@ -15,37 +15,16 @@ from ..i18n import _, number
 
 TARGETS = ("500", "1000", "1500", "2000", "3000")
 
-#: Bésigue's descriptions, options and their meanings (the engine keeps them in English), as the form shows them.
+#: Bésigue's options and their values as the form shows them (the engine's catalog words their meanings).
 WORDS = {
-    "besigue": N_("Bésigue for two, as the seed (003) states it: 9 cards, aces score, drawn 7 of trumps shown, "
-                  "1000 points"),
-    "besigue-english": N_("the common English rules: 8 cards, aces and tens score, the 7 of trumps exchanged for "
-                          "the turn-up, must win the last tricks, 1000 points"),
     "hand": N_("hand"), "brisques": N_("brisques"), "seven": N_("seven"), "endgame": N_("endgame"),
-    "target": N_("target"),
-    "cards dealt to each player": N_("cards dealt to each player"),
-    "cards that score 10 when won in tricks": N_("cards that score 10 when won in tricks"),
-    "how the 7 of trumps scores 10": N_("how the 7 of trumps scores 10"),
-    "duty in the last tricks, once the stock is empty": N_("duty in the last tricks, once the stock is empty"),
-    "points that end the game at the end of a deal (higher total wins)":
-        N_("points that end the game at the end of a deal (higher total wins)"),
-    "nine each, by threes (the seed)": N_("nine each, by threes (the seed)"),
-    "eight each, by 3-2-3 (English)": N_("eight each, by 3-2-3 (English)"),
-    "each ace won (the seed)": N_("each ace won (the seed)"),
-    "each ace and each ten won (English)": N_("each ace and each ten won (English)"),
-    "shown when drawn from the stock (the seed)": N_("shown when drawn from the stock (the seed)"),
-    "after winning a trick its holder exchanges it for the turn-up, or shows the other 7 of trumps (English)":
-        N_("after winning a trick its holder exchanges it for the turn-up, or shows the other 7 of trumps (English)"),
-    "follow suit if able, else trump if able (the seed)": N_("follow suit if able, else trump if able (the seed)"),
-    "follow and head the trick if able, else trump if able (English)":
-        N_("follow and head the trick if able, else trump if able (English)"),
-    "aces": N_("aces"), "aces_and_tens": N_("aces and tens"), "drawn": N_("drawn"), "exchange": N_("exchange"),
-    "follow_or_trump": N_("follow or trump"), "must_win": N_("must win"),
+    "target": N_("target"), "aces": N_("aces"), "aces_and_tens": N_("aces and tens"), "drawn": N_("drawn"),
+    "exchange": N_("exchange"), "follow_or_trump": N_("follow or trump"), "must_win": N_("must win"),
 }
 
 
 def word(text: str) -> str:
-    """A word of Bésigue's form in the current language (as it is when no translation is kept)."""
+    """An option or value of Bésigue's form in the current language."""
     return _(WORDS[text]) if text in WORDS else text.replace("_", " ")
 
 
@@ -55,7 +34,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def description(name: str) -> str:
-    return word(name) if name in WORDS else PRESETS[name][1]
+    return _(PRESETS[name][1])
 
 
 def option_values(rules: Any) -> dict[str, Any]:
@@ -77,9 +56,9 @@ def option_menus(values: dict[str, Any]) -> list[tuple[str, str, list[tuple[str,
         choices = list(TARGETS) if allowed == "int" else list(allowed)
         if value not in choices:
             choices.append(value)
-        shown = [(f"{word(v)} — {word(meanings[v])}" if v in meanings else number(int(v)) if v.isdigit() else v, v)
+        shown = [(f"{word(v)} — {_(meanings[v])}" if v in meanings else number(int(v)) if v.isdigit() else v, v)
                  for v in choices]
-        out.append((word(name).capitalize(), f"opt-{name}", shown, value, word(meaning)))
+        out.append((word(name).capitalize(), f"opt-{name}", shown, value, _(meaning)))
     return out
 
 

@@ -18,6 +18,8 @@ from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, Pass
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
 from ..core.words import N_
 from ..i18n import _, ngettext, number, pgettext, words
+from ..guide import settlements
+from ..i18n.rules import contract_help
 from ..classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
 from ..classic.match import DealResult, Match
@@ -47,8 +49,8 @@ class RulesInfo:
         return words().contract(c.name) if c else key
 
     def contract_help(self, c: Contract) -> str:
-        """A contract's one-line help, in the current language where a catalog has it."""
-        return words().gettext(c.help) if c.help else ""
+        """A contract's one-line help in the current language."""
+        return contract_help(c, words())
 
 
 @lru_cache(maxsize=8)
@@ -468,18 +470,37 @@ def doubles_short(v: View, doubles: Iterable[Any] | None = None) -> str:
     if not doubles:
         return _("none")
 
+    return ". ".join(double_words(v, b) for b in doubles)
+
+
+def double_words(v: View, b: Any) -> str:
+    """One double (and its redouble) from the viewer's seat: "West doubled you; you redoubled"."""
     def who(s: int) -> str:
         return seat_name(s, v.seat, v.players)
-    parts = []
-    for b in doubles:
-        if b.doubler == v.seat:
-            text = _("You doubled {target}").format(target=who(b.doubled))
-        elif b.doubled == v.seat:
-            text = _("{who} doubled you").format(who=who(b.doubler))
+    if b.doubler == v.seat:
+        text = _("You doubled {target}").format(target=who(b.doubled))
+    elif b.doubled == v.seat:
+        text = _("{who} doubled you").format(who=who(b.doubler))
+    else:
+        text = _("{who} doubled {target}").format(who=who(b.doubler), target=who(b.doubled))
+    if b.redoubled:
+        text += "; " + (_("you redoubled") if b.doubled == v.seat else
+                        _("{who} redoubled").format(who=who(b.doubled)))
+    return text
+
+
+def settlement_lines(v: View, base: Any, doubles: Any) -> list[str]:
+    """How each double of a finished deal was settled, one line each: "West doubled you: you pay 24 to West"."""
+    lines = []
+    for b, (payer, receiver, amount, _redoubled) in zip(doubles, settlements(base, doubles)):
+        what = double_words(v, b)
+        if amount == 0:
+            lines.append(_("{double}: level, nothing changes hands").format(double=what))
+        elif payer == v.seat:
+            lines.append(_("{double}: you pay {n} to {who}").format(
+                double=what, n=points(amount), who=seat_name(receiver, v.seat, v.players)))
         else:
-            text = _("{who} doubled {target}").format(who=who(b.doubler), target=who(b.doubled))
-        if b.redoubled:
-            text += "; " + (_("you redoubled") if b.doubled == v.seat else
-                            _("{who} redoubled").format(who=who(b.doubled)))
-        parts.append(text)
-    return ". ".join(parts)
+            lines.append(_("{double}: {payer} pays {n} to {who}").format(
+                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount),
+                who=seat_name(receiver, v.seat, v.players)))
+    return lines

@@ -22,7 +22,6 @@ from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, S
 
 from ..agents import AGENT_KINDS
 from ..core.errors import RulesetError
-from ..core.words import N_
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..i18n import _, current, number, use, word_error
@@ -48,20 +47,6 @@ def option_values(spec: OptionSpec) -> list[str]:
 #: The languages offered, each named in itself.
 LANGUAGE_CHOICES = [("English", "en"), ("Français", "fr"), ("Italiano", "it")]
 
-#: The games' descriptions (the presets keep them in English), as the setup screen shows them.
-DESCRIPTIONS = {
-    "classic": N_("The standard game: 4 players, 28 deals, seven contracts, doubling"),
-    "italian": N_("Barbù: Italian values, Atout with or without trumps, contro and surcontro"),
-    "italian-six": N_("Barbù a sei colpi: six contracts per dealer, the dealer's small and large penalty"),
-    "salad": N_("Salad: six negative contracts per declarer, the last one all five at once; 3-6 players"),
-    "french": N_("Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; lowest total wins"),
-    "scottish": N_("The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly Round's "
-                   "cuts and pass-ons, Patience; highest total wins"),
-}
-
-def description(preset_name: str, english: str) -> str:
-    """A game's description in the current language (its English text when no translation is kept)."""
-    return _(DESCRIPTIONS[preset_name]) if preset_name in DESCRIPTIONS else english
 
 
 def row(label: str, widget: Widget, help: str = "") -> Horizontal:
@@ -146,7 +131,7 @@ class SetupScreen(Screen["Settings | Path"]):
 
     @staticmethod
     def _description(name: str) -> str:
-        return besigue_setup.description(name) if is_besigue(name) else description(name, preset(name).description)
+        return besigue_setup.description(name) if is_besigue(name) else _(preset(name).description)
 
     def _seat_rows(self) -> list[Widget]:
         fam = self._family()

@@ -41,19 +41,20 @@ from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
 from ..agents.hint import hint, hint_label
-from ..guide import Guide, rules_guide, settlement_words
+from ..guide import Guide
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
 from ..i18n import _, current, ngettext, number, word_error
+from ..i18n.rules import guide_in
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
                      cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
                      option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
-                     seat_title, signed, taken_text)
+                     seat_title, settlement_lines, signed, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
 
@@ -737,7 +738,7 @@ class TableScreen(CommandScreen):
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
         parts.append("\n" + bindings.keys_help() + "\n")
-        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(rules_guide(self.info.rules)))
+        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(guide_in(self.info.rules, current())))
         self.app.push_screen(InfoDialog(_("Help and rules"), body))
 
     def action_hint(self) -> None:
@@ -836,8 +837,7 @@ class TableScreen(CommandScreen):
                 parts.append(_("Not played: nobody doubled a negative contract, so its points were shared."))
             if r.doubles:
                 parts.append(_("Doubles settled pair by pair (the difference of the two scores, twice if redoubled):"))
-                parts += [f"  {escape(line)}" for line in
-                          settlement_words(r.base, r.doubles, lambda s: self.seat_word(s))]
+                parts += [f"  {escape(line)}" for line in settlement_lines(v, r.base, r.doubles)]
             c = self.info.contract(r.contract)
             if r.arrangements:
                 for s, a in enumerate(r.arrangements):
