@@ -21,7 +21,7 @@ from barbu.tui.dialogs import DealOverDialog, InfoDialog
 from barbu.tui.labels import signed
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.widgets import HandView
-from tuikit import SIZE, act, first_dealer, is_card, new_app, screen_text, settle
+from tuikit import SIZE, act, first_dealer, new_app, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -77,9 +77,9 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
                       "Scores", "f1 Aide", "Feuille de marque", "Enregistrer et quitter"):
             assert words in text, words
         assert "No queens" not in text and "Your hand" not in text
-        await act(pilot, table, next(a for a in table.choices if getattr(a, "contract", "") == "no-queens"),
-                  typed=False)
+        await pilot.press(*"pas de dames", "enter")  # typed in French
         refusal = None
+        typed_card = False
         while True:
             table = await settle(pilot)
             if table.paused:
@@ -88,7 +88,18 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
             if refusal is None and v.phase == "play" and v.trick:
                 refusal = await refuse_an_unplayable_card(pilot, table)
             action = v.legal[-1] if v.phase == "doubling" else v.legal[0]
+            if v.phase == "play" and not typed_card:  # a card typed as the French write it: "dc", "10p"
+                fr = translator("fr")
+                typed = fr.rank_letter("23456789TJQKA"[action % 13].replace("T", "10"))
+                typed = (typed + fr.suit_letter(action // 13)).lower()
+                moves = table.session.moves
+                await pilot.press(*typed, "enter")
+                await pilot.pause()
+                assert table.session.moves > moves, typed
+                typed_card = True
+                continue
             await act(pilot, table, action, typed=False)
+        assert table.session.match.results[0].contract == "no-queens"
         assert refusal is not None, "no trick asked to follow suit"
         assert "Interdit : vous devez fournir : jouez un" in refusal
         text = flat(screen_text(app))
@@ -129,7 +140,7 @@ async def test_the_setup_and_the_table_in_italian(tmp_path, italian):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         text = flat(screen_text(app))
-        for words in ("una nuova partita", "Lingua", "Italiano", "Gioco", "Il gioco standard", "Il tuo posto",
+        for words in ("una nuova partita", "Lingua", "Italiano", "Gioco", "Il gioco classico: 4 giocatori", "Il tuo posto",
                       "Il posto", "Seme casuale", "Inizia", "Salva ed esci"):
             assert words in text, words
         await pilot.press("enter")
@@ -168,7 +179,7 @@ async def test_the_language_is_chosen_on_the_setup_screen(tmp_path):
                 await pilot.pause()
             text = flat(screen_text(app))
             assert current() == "fr"
-            assert "Langue" in text and "Commencer" in text and "Le jeu standard" in text and "Start" not in text
+            assert "Langue" in text and "Commencer" in text and "Le jeu classique" in text and "Start" not in text
             assert app.screen.query_one("#seed").value == "42"  # what was typed stays
             await pilot.press("ctrl+s")
             table = await settle(pilot)

@@ -20,7 +20,8 @@ from ..records.besigue import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
 from ..core.errors import IllegalAction, RulesetError
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
-from ..i18n import _
+from ..i18n import _, current
+from ..i18n.typed import parse_typed
 from .labels import option_word
 from .session import Settings, default_strength
 
@@ -183,7 +184,7 @@ class BesigueSession:
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:
         """Apply the person's action or typed text; ParseError or IllegalAction (changing nothing) if refused."""
-        action = self.game.parse_action(choice) if isinstance(choice, str) else choice
+        action = parse_typed(self.game, choice, current()) if isinstance(choice, str) else choice
         if self.game.to_act() != self.seat:
             raise RulesetError(_("it is not your turn"))
         self.game.apply(action)

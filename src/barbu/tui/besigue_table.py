@@ -34,7 +34,8 @@ from ..besigue.cards import RANKS, SUIT_SYMBOLS, parse_type, suit_of, type_of
 from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
-from ..i18n.rules import guide_in
+from ..guide import rules_guide
+from ..i18n.typed import card_of
 from . import bindings
 from .command_screen import CommandScreen
 from .table import sentence
@@ -368,12 +369,14 @@ class BesigueTableScreen(CommandScreen):
 
     @staticmethod
     def _typed(text: str) -> str:
-        """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``) means playing it; anything else is an action."""
+        """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``; ``dp`` in French) means playing it; anything
+        else is an action."""
         word = text.strip()
         try:
             parse_type(word.removesuffix("*"))
         except ParseError:
-            return text
+            card = card_of(word, current()) if len(word.split()) <= 3 else None
+            return f"play {card}" if card else text
         return f"play {word}"
 
     def _save_quietly(self) -> None:
@@ -683,7 +686,7 @@ class BesigueTableScreen(CommandScreen):
     # ---------------------------------------------------------------- commands
     def action_help(self) -> None:
         body = Group(Text.from_markup(bindings.besigue_keys_help() + "\n"),
-                     *guide_renderables(guide_in(self.session.rules, current())))
+                     *guide_renderables(rules_guide(self.session.rules)))
         self.app.push_screen(InfoDialog(_("Help and the rules of Bésigue"), body))
 
     def action_hint(self) -> None:

@@ -21,7 +21,8 @@ from ..records.barbu import read_record, replay, write_record
 from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
-from ..i18n import _
+from ..i18n import _, current
+from ..i18n.typed import parse_typed
 from .labels import option_word, place, place_name, seat_number
 
 DEFAULT_DELAY = 0.6
@@ -194,8 +195,9 @@ class Session:
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:
-        """Apply the person's choice (an action or typed text); a bad one raises `BarbuError`, changing nothing."""
-        action = self.match.parse_action(choice) if isinstance(choice, str) else choice
+        """Apply the person's choice (an action, or text typed in the current language: "dk", "pas de dames");
+        a bad one raises `BarbuError`, changing nothing."""
+        action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
         self.match.apply(action, seat=self.seat)
         return action
 
