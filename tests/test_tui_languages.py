@@ -74,7 +74,7 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
         # The person declares: the contracts as French players call them, with the table's words.
         for words in ("Pas de dames", "Pas de plis", "Pas de cœurs", "Barbu", "Les deux derniers", "Réussite",
                       "Contrat : pas encore choisi", "Votre décision", "C'est vous qui choisissez",
-                      "Scores", "f1 Aide", "Feuille de marque", "Enregistrer et quitter"):
+                      "Scores", "f1 Aide", "f3 Marque", "Sauver et quitter"):
             assert words in text, words
         assert "No queens" not in text and "Your hand" not in text
         await pilot.press(*"pas de dames", "enter")  # typed in French
@@ -147,7 +147,7 @@ async def test_the_setup_and_the_table_in_italian(tmp_path, italian):
         table = await settle(pilot)
         text = flat(screen_text(app))
         for words in ("Niente donne", "Niente prese", "Niente cuori", "Contratto: non ancora scelto",
-                      "La tua decisione", "Punteggi", "La tua mano (13 carte)", "Aiuto", "Segnapunti"):
+                      "La tua decisione", "Punteggi", "La tua mano (13 carte)", "Aiuto", "Punti"):
             assert words in text, words
         await act(pilot, table, next(a for a in table.choices if getattr(a, "contract", "") == "no-tricks"),
                   typed=False)
@@ -222,7 +222,7 @@ async def test_bésigue_in_italian(tmp_path, italian):
                 break
         text = flat(screen_text(app))
         for words in ("smazzata 1", "sei al posto 0", "Avversario: computer (regole)", "Tallone", "La tua mano",
-                      "Punteggi, a 1.000", "Mosse", "Regole", "Suggerimento"):
+                      "Punteggi, a 1.000", "Mosse", "Regole", "Consiglio"):
             assert words in text, words
         table = app.screen
         assert isinstance(table.session, BesigueSession)

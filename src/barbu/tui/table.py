@@ -46,7 +46,7 @@ from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
-from ..i18n import _, current, ngettext, number, word_error
+from ..i18n import _, current, ngettext, number, pgettext, word_error
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
@@ -796,7 +796,7 @@ class TableScreen(CommandScreen):
         self.app.push_screen(InfoDialog(_("Tricks"), body))
 
     def action_scoresheet(self) -> None:
-        self.app.push_screen(InfoDialog(_("Scoresheet"), self._scoresheet(self.session.view())))
+        self.app.push_screen(InfoDialog(pgettext("title", "Scoresheet"), self._scoresheet(self.session.view())))
 
     def _scoresheet(self, v: View) -> Table:
         played = ngettext("{n} of {total} deal played", "{n} of {total} deals played", len(v.results)).format(
