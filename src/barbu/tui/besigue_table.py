@@ -467,14 +467,16 @@ class BesigueTableScreen(CommandScreen):
                 return blank_card(tall, empty)
             return tall_card(card) if tall else [card_face(card)]
 
+        trumps = _("trumps")
+        you = _("you")
         if v.stock_size:
             back = card_back_tall() if tall else [card_back(1)]
             stock = ["[b]" + escape(_("Stock {n}").format(n=number(v.stock_size))) + "[/]"] + cards(
-                back, one(v.turn_up)) + [f"[dim]{_('trumps')}[/] {SUIT_SYMBOLS[v.trump]}"]
+                back, one(v.turn_up)) + [f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
         elif v.deal_no:
             duty = _("head the trick") if v.rules.endgame == "must_win" else _("follow suit")
             stock = ["[b]" + _("Stock empty") + "[/]", "[dim]" + _("the last tricks:") + "[/]", f"[dim]{duty}[/]",
-                     f"[dim]{_('trumps')}[/] {SUIT_SYMBOLS[v.trump]}"]
+                     f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
         else:
             stock = []
         played: dict[int, int] = {seat: c for seat, c in v.trick}
@@ -491,7 +493,7 @@ class BesigueTableScreen(CommandScreen):
                                             one(played.get(me), "?" if turn and v.to_act == me else ""))]
         them = _("computer")
         trick = [f"[b]{escape(title)}[/]"] + pair + [
-            f"{escape(them):<{max(len(them) + 1, len(gap) + (5 if tall else 4))}}{escape(_('you'))}"]
+            f"{escape(them):<{max(len(them) + 1, len(gap) + (5 if tall else 4))}}{escape(you)}"]
         info: list[str] = []
         if v.phase in ("declare", "last-declaration"):
             won = _("You won") if v.to_act == me else _("The computer won")
@@ -508,8 +510,9 @@ class BesigueTableScreen(CommandScreen):
 
     def _draw_scores(self, v: BesigueView) -> None:
         s = self.session
-        t = Table(box=None, padding=(0, 1), expand=True)
-        t.add_column("")
+        t = Table(box=None, padding=(0, 1), expand=True, pad_edge=False)
+        names = [you_or_computer(seat, s.seat) for seat in (0, 1)]
+        t.add_column("", no_wrap=True, min_width=max(len(n) for n in names) + 1)
         t.add_column(_("deal"), justify="right")
         t.add_column(_("total"), justify="right")
         won = [len(w) // 2 for w in v.won]

@@ -499,6 +499,9 @@ def settlement_lines(v: View, base: Any, doubles: Any) -> list[str]:
         elif payer == v.seat:
             lines.append(_("{double}: you pay {n} to {who}").format(
                 double=what, n=points(amount), who=seat_name(receiver, v.seat, v.players)))
+        elif receiver == v.seat:
+            lines.append(_("{double}: {payer} pays {n} to you").format(
+                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount)))
         else:
             lines.append(_("{double}: {payer} pays {n} to {who}").format(
                 double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount),

@@ -831,7 +831,8 @@ class TableScreen(CommandScreen):
         for r in results:
             parts.append("[b]" + escape(_("Deal {n}: {contract}").format(
                 n=number(r.number), contract=result_label(self.info, r))) + "[/b], "
-                + escape(_("declared by {who}").format(who=self.seat_word(r.declarer))))
+                + escape(_("declared by you") if r.declarer == v.seat else
+                         _("declared by {who}").format(who=self.seat_word(r.declarer))))
             if not r.played:
                 parts.append(_("Not played: nobody doubled a negative contract, so its points were shared."))
             if r.doubles:
@@ -846,7 +847,9 @@ class TableScreen(CommandScreen):
             elif r.tricks:
                 leader, cards = r.tricks[-1]
                 winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
-                parts.append(_("Last trick, won by {who}:").format(who=self.seat_word(winner)) + " " + ", ".join(
+                won = (_("Last trick, won by you:") if winner == v.seat else
+                       _("Last trick, won by {who}:").format(who=self.seat_word(winner)))
+                parts.append(won + " " + ", ".join(
                     f"{card_markup(x)} ({self.seat_word((leader + i) % v.players)})" for i, x in enumerate(cards)))
             t = Table(box=None)
             t.add_column("")
