@@ -719,7 +719,7 @@ class TableScreen(CommandScreen):
         c = self.info.contract(v.contract)
         deals = ngettext("{n} deal", "{n} deals", self.info.total_deals).format(n=number(self.info.total_deals))
         wins = _("highest total wins.") if self.info.highest_wins else _("lowest total wins.")
-        parts = [f"[b]{escape(v.rules)}[/b] — {escape(deals)}; {escape(wins)}"]
+        parts = [f"[b]{escape(v.rules)}[/b] — " + escape(_("{deals}; {wins}").format(deals=deals, wins=wins))]
         rules = self.info.rules
         if c is not None:
             parts.append("\n[b]" + escape(_("This deal: {contract}").format(contract=contract_label(self.info, v)))
