@@ -12,7 +12,8 @@ French or Italian player's words to it:
     engine_text("niente donne", "it")  -> "no-queens"
 
 Every word is read from the catalogs, not from tables of our own: rank and suit letters
-(contexts "rank letter", "suit letter"), rank and suit names ("rank", "suit", "suits"),
+(contexts "rank letter", "suit letter", and "rank letters typed" for a face's other letters:
+the Italian K beside R), rank and suit names ("rank", "suit", "suits"),
 contract names ("contract"), Bésigue's combinations ("combination") and the keywords a
 player types ("typed": each translation lists the words a player may type, separated by
 "|").  The player's language is read first, English second, so "qd" is the queen of
@@ -97,6 +98,9 @@ def lexicon(lang: str) -> Lexicon:
         lex.ranks[fold(w.rank_letter(letter))] = r
         lex.rank_words[fold(w.pgettext("rank", RANK_NAMES[r]))] = r
     lex.ranks["10"] = RANKS.index("T")  # every language writes the ten "10" too
+    for letter in "JQKA":  # the other letters a player may type for a face: the Italian K beside R
+        for typed in _alternatives(w.pgettext("rank letters typed", letter)):
+            lex.ranks.setdefault(typed, RANKS.index(letter))
     for s in range(4):
         lex.suits[fold(w.suit_letter(s))] = s
         lex.suit_words[fold(w.suit(s))] = s
@@ -214,6 +218,8 @@ def _word(words: list[str], lang: str) -> tuple[str, int] | None:
                 return lex.contracts[phrase][0], n
             if n == 1 and not phrase.isdigit() and phrase in lex.ranks:
                 return RANKS[lex.ranks[phrase]], 1
+            if n == 1 and lex.lang != "en" and phrase in lex.suits:  # "atout c": cœur (English letters stay)
+                return SUIT_NAMES[lex.suits[phrase]], 1
     return None
 
 
