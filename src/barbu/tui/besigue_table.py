@@ -34,7 +34,7 @@ from ..besigue.cards import RANKS, SUIT_SYMBOLS, parse_type, suit_of, type_of
 from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
-from ..guide import rules_guide
+from ..i18n.rules import guide_in
 from ..i18n.typed import card_of
 from . import bindings
 from .command_screen import CommandScreen
@@ -689,7 +689,7 @@ class BesigueTableScreen(CommandScreen):
     # ---------------------------------------------------------------- commands
     def action_help(self) -> None:
         body = Group(Text.from_markup(bindings.besigue_keys_help() + "\n"),
-                     *guide_renderables(rules_guide(self.session.rules)))
+                     *guide_renderables(guide_in(self.session.rules, current())))
         self.app.push_screen(InfoDialog(_("Help and the rules of Bésigue"), body))
 
     def action_hint(self) -> None:

@@ -41,12 +41,13 @@ from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
 from ..agents.hint import hint, hint_label
-from ..guide import Guide, rules_guide
+from ..guide import Guide
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
 from ..i18n import _, current, ngettext, number, pgettext, word_error
+from ..i18n.rules import guide_in
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
@@ -737,7 +738,7 @@ class TableScreen(CommandScreen):
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
         parts.append("\n" + bindings.keys_help() + "\n")
-        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(rules_guide(self.info.rules)))
+        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(guide_in(self.info.rules, current())))
         self.app.push_screen(InfoDialog(_("Help and rules"), body))
 
     def action_hint(self) -> None:
