@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.app import App
 
 from ..core.errors import BarbuError
+from ..i18n import _, current, word_error
 from ..records.besigue import is_besigue_record
 from . import bindings
 from .besigue_session import BesigueSession, is_besigue_settings
@@ -31,6 +32,7 @@ class BarbuApp(App[int]):
     def __init__(self, settings: Settings | None = None, session: Session | BesigueSession | None = None,
                  setup: bool = True, delay: float | None = None, confirm_forced: bool | None = None) -> None:
         super().__init__()
+        bindings.translate(self)
         self.settings = settings or Settings()
         self.session = session
         self.show_setup = setup
@@ -63,7 +65,8 @@ class BarbuApp(App[int]):
                 self.session = (BesigueSession.new(settings) if is_besigue_settings(settings)
                                 else Session.new(settings))
         except BarbuError as e:
-            self.notify(f"Cannot start: {e}", severity="error", timeout=10)
+            self.notify(_("Cannot start: {reason}").format(reason=word_error(e, current())), severity="error",
+                        timeout=10, markup=False)
             if not self.show_setup:
                 self.exit(2)
             else:
@@ -94,7 +97,7 @@ class BarbuApp(App[int]):
                 self.saved_to = self.session.save()
             except OSError as e:
                 self.save_failed = True
-                self.notify(f"Could not save the record: {e}. Press Ctrl+Q again to quit without saving.",
-                            severity="error", timeout=10)
+                self.notify(_("Could not save the record: {error}. Press Ctrl+Q again to quit without saving.").format(
+                    error=e), severity="error", timeout=10, markup=False)
                 return
         self.exit(0)

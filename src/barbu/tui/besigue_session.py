@@ -20,6 +20,9 @@ from ..records.besigue import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
 from ..core.errors import IllegalAction, RulesetError
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
+from ..i18n import _, current
+from ..i18n.typed import parse_typed
+from .labels import option_word
 from .session import Settings, default_strength
 
 BESIGUE_STRENGTHS = ("random", "rule", "search")
@@ -63,13 +66,14 @@ def resume_from_args(args: Any) -> BesigueSession:
 def check_settings(settings: Settings) -> None:
     """Refuse impossible Bésigue settings in plain words."""
     if settings.seat not in (0, 1):
-        raise RulesetError(f"there is no seat {settings.seat}: Bésigue is played by seats 0 and 1")
+        raise RulesetError(_("there is no seat {seat}: Bésigue is played by seats 0 and 1").format(seat=settings.seat))
     for s, kind in settings.opponents.items():
         if s != 1 - settings.seat:
-            raise RulesetError(f"there is no computer seat {s}: the computer player sits at seat {1 - settings.seat}")
+            raise RulesetError(_("there is no computer seat {seat}: the computer player sits at seat {other}").format(
+                seat=s, other=1 - settings.seat))
         make_besigue_agent(kind)  # AgentError names an unknown player
     if settings.delay < 0:
-        raise RulesetError("the delay between computer moves cannot be negative")
+        raise RulesetError(_("the delay between computer moves cannot be negative"))
 
 
 class BesigueSession:
@@ -140,8 +144,12 @@ class BesigueSession:
     def human_to_act(self) -> bool:
         return self.game.to_act() == self.seat
 
-    def who(self, s: int) -> str:
-        return "you" if s == self.seat else f"computer ({self.strength.split('(')[0]})"
+    def who(self, s: int, english: bool = False) -> str:
+        """``you`` or ``computer (rule)``: in the current language, or in English for the record."""
+        kind = self.strength.split("(")[0]
+        if english:
+            return "you" if s == self.seat else f"computer ({kind})"
+        return _("you") if s == self.seat else _("computer ({kind})").format(kind=option_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self) -> int:
@@ -154,7 +162,7 @@ class BesigueSession:
         start = max((i for i, (_, text) in enumerate(log) if text.startswith("shuffle")), default=-1)
         mine = [i for i in range(start + 1, len(log)) if log[i][0] == self.seat and self._had_choice(i)]
         if not mine:
-            raise IllegalAction("there is no move of yours in this deal to take back")
+            raise IllegalAction(_("there is no move of yours in this deal to take back"))
         undone = 0
         while len(self.game.log) > mine[-1]:
             self.game.undo()
@@ -165,7 +173,7 @@ class BesigueSession:
         """Whether your action at ``index`` of the log was a real choice (forced ones are made for you)."""
         probe = BesigueGame(self.game.rules, self.game.seed)
         probe.keep_undo = False
-        for _, text in self.game.log[:index]:
+        for _seat, text in self.game.log[:index]:
             probe.apply(text)
         return len(probe.legal_actions()) > 1
 
@@ -176,9 +184,9 @@ class BesigueSession:
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:
         """Apply the person's action or typed text; ParseError or IllegalAction (changing nothing) if refused."""
-        action = self.game.parse_action(choice) if isinstance(choice, str) else choice
+        action = parse_typed(self.game, choice, current()) if isinstance(choice, str) else choice
         if self.game.to_act() != self.seat:
-            raise RulesetError("it is not your turn")
+            raise RulesetError(_("it is not your turn"))
         self.game.apply(action)
         return action
 
@@ -200,7 +208,7 @@ class BesigueSession:
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
-        names = [self.who(s) if s == self.seat else f"{self.who(s)} {s}" for s in (0, 1)]
+        names = [self.who(s, True) if s == self.seat else f"{self.who(s, True)} {s}" for s in (0, 1)]
         return {"players_names": names,
                 "tui": {"seat": self.seat, "opponents": {str(self.opponent): self.strength}}}
 

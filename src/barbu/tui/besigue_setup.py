@@ -10,17 +10,31 @@ from typing import Any
 
 from ..besigue import PRESETS, BesigueRules, is_besigue
 from ..besigue.ruleset import OPTIONS
+from ..core.words import N_
+from ..i18n import _, number
 
 TARGETS = ("500", "1000", "1500", "2000", "3000")
+
+#: Bésigue's options and their values as the form shows them (the engine's catalog words their meanings).
+WORDS = {
+    "hand": N_("hand"), "brisques": N_("brisques"), "seven": N_("seven"), "endgame": N_("endgame"),
+    "target": N_("target"), "aces": N_("aces"), "aces_and_tens": N_("aces and tens"), "drawn": N_("drawn"),
+    "exchange": N_("exchange"), "follow_or_trump": N_("follow or trump"), "must_win": N_("must win"),
+}
+
+
+def word(text: str) -> str:
+    """An option or value of Bésigue's form in the current language."""
+    return _(WORDS[text]) if text in WORDS else text.replace("_", " ")
 
 
 def game_choices() -> list[tuple[str, str]]:
     """The Bésigue lines of the setup screen's game list."""
-    return [(f"{name} (2 players)", name) for name in PRESETS]
+    return [(_("{name} (2 players)").format(name=name), name) for name in PRESETS]
 
 
 def description(name: str) -> str:
-    return PRESETS[name][1]
+    return _(PRESETS[name][1])
 
 
 def option_values(rules: Any) -> dict[str, Any]:
@@ -42,8 +56,9 @@ def option_menus(values: dict[str, Any]) -> list[tuple[str, str, list[tuple[str,
         choices = list(TARGETS) if allowed == "int" else list(allowed)
         if value not in choices:
             choices.append(value)
-        shown = [(f"{v.replace('_', ' ')} — {meanings[v]}" if v in meanings else v, v) for v in choices]
-        out.append((name.capitalize(), f"opt-{name}", shown, value, meaning))
+        shown = [(f"{word(v)} — {_(meanings[v])}" if v in meanings else number(int(v)) if v.isdigit() else v, v)
+                 for v in choices]
+        out.append((word(name).capitalize(), f"opt-{name}", shown, value, _(meaning)))
     return out
 
 

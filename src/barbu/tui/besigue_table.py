@@ -30,12 +30,15 @@ from textual.markup import escape
 from textual.widgets import Footer, OptionList, Static
 
 from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
-from ..besigue.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_type, suit_of, type_of
+from ..besigue.cards import RANKS, SUIT_SYMBOLS, parse_type, suit_of, type_of
 from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
-from ..guide import rules_guide
+from ..i18n import _, current, ngettext, number, pgettext, word_error, words
+from ..i18n.rules import guide_in
+from ..i18n.typed import card_of
 from . import bindings
 from .command_screen import CommandScreen
+from .table import sentence
 from .besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .table import guide_renderables
@@ -51,8 +54,21 @@ RED = "#c0392b"
 
 
 def face_text(card: int) -> str:
-    """``Q♠``, ``10♦``: a card as printed on its face."""
-    return RANKS[card % 8].replace("T", "10") + SUIT_SYMBOLS[suit_of(card)]
+    """``Q♠``, ``10♦``: a card as printed on its face (``D♠`` in French and Italian)."""
+    return words().face(RANKS[card % 8], suit_of(card))
+
+
+def rank_text(card: int) -> str:
+    return words().rank_letter(RANKS[card % 8].replace("T", "10"))
+
+
+def meld_name(kind: str) -> str:
+    """A combination as players of the current language call it: ``a marriage`` (``un mariage``)."""
+    return pgettext("combination", MELD_NAMES[kind])
+
+
+def you_or_computer(seat: int, me: int) -> str:
+    return _("you") if seat == me else _("computer")
 
 
 def card_face(card: int, style: str = "") -> str:
@@ -76,7 +92,7 @@ def card_look(card: int, style: str = "") -> str:
 def tall_card(card: int, style: str = "") -> list[str]:
     """A card three lines tall: the rank in two corners, the suit in the middle."""
     look = card_look(card, style)
-    rank = RANKS[card % 8].replace("T", "10")
+    rank = rank_text(card)
     suit = SUIT_SYMBOLS[suit_of(card)]
     return [f"[{look}]{rank:<5}[/]", f"[{look}]{suit:^5}[/]", f"[{look}]{rank:>5}[/]"]
 
@@ -95,7 +111,7 @@ def blank_card(tall: bool, mark: str = "") -> list[str]:
 
 def card_back(n: int) -> str:
     """``n`` cards face down."""
-    return " ".join("[#9fb7d9 on #1d3f73]▚▞[/]" for _ in range(n))
+    return " ".join("[#9fb7d9 on #1d3f73]▚▞[/]" for _i in range(n))
 
 
 def in_hand_order(cards: Any, trump: int) -> list[int]:
@@ -106,31 +122,41 @@ def in_hand_order(cards: Any, trump: int) -> list[int]:
 def action_label(a: Any, v: BesigueView) -> str:
     """A declare-step choice in words, with its points."""
     if isinstance(a, NoDeclaration):
-        return "Declare nothing"
+        return _("Declare nothing")
     if isinstance(a, Declare):
         cards = " ".join(face_text(t) + ("*" if laid else "") for t, laid in a.cards)
-        return f"Declare {MELD_NAMES[a.kind]}: {cards} — {a.value}"
+        return _("Declare {combination}: {cards} — {points}").format(combination=meld_name(a.kind), cards=cards,
+                                                                     points=number(a.value))
     if isinstance(a, Exchange):
-        up = face_text(v.turn_up) if v.turn_up is not None else "the turn-up"
-        return f"Exchange your {face_text(a.card)} for the turn-up {up} — 10"
+        if v.turn_up is None:
+            return _("Exchange your {card} for the turn-up — 10").format(card=face_text(a.card))
+        return _("Exchange your {card} for the turn-up {up} — 10").format(card=face_text(a.card),
+                                                                          up=face_text(v.turn_up))
     if isinstance(a, Show):
-        return f"Show your {face_text(a.card)} (the 7 of trumps) — 10"
+        return _("Show your {card} (the 7 of trumps) — 10").format(card=face_text(a.card))
     if isinstance(a, Play):
-        return f"Play {face_text(a.card)}" + (" from your melds" if a.from_table else "")
+        return (_("Play {card} from your melds") if a.from_table else _("Play {card}")).format(card=face_text(a.card))
     return str(a)
 
 
-def move_words(a: Any, who: str) -> str:
-    """A move as the log tells it."""
+def move_words(a: Any, you: bool) -> str:
+    """A move as the log tells it: yours (``you``) or the computer's."""
     if isinstance(a, Play):
-        return f"{who} played {face_text(a.card)}" + (" (laid)" if a.from_table else "")
+        card = face_text(a.card)
+        if a.from_table:
+            return (_("you played {card} (laid)") if you else _("computer played {card} (laid)")).format(card=card)
+        return (_("you played {card}") if you else _("computer played {card}")).format(card=card)
     if isinstance(a, Declare):
-        return f"{who} declared {MELD_NAMES[a.kind]} ({a.value})"
+        return (_("you declared {combination} ({points})") if you else
+                _("computer declared {combination} ({points})")).format(combination=meld_name(a.kind),
+                                                                         points=number(a.value))
     if isinstance(a, Exchange):
-        return f"{who} exchanged {face_text(a.card)} (10)"
+        return (_("you exchanged {card} (10)") if you else _("computer exchanged {card} (10)")).format(
+            card=face_text(a.card))
     if isinstance(a, Show):
-        return f"{who} showed {face_text(a.card)} (10)"
-    return f"{who} declared nothing"
+        return (_("you showed {card} (10)") if you else _("computer showed {card} (10)")).format(
+            card=face_text(a.card))
+    return _("you declared nothing") if you else _("computer declared nothing")
 
 
 class CardRow(SuitColouredLinks, Static):
@@ -144,6 +170,7 @@ class BesigueTableScreen(CommandScreen):
     """The table of one Bésigue game: the person against one computer player."""
 
     COMMANDS = COMMANDS
+    ACTIONS = {"scoresheet": "scores"}
 
     BINDINGS = bindings.BESIGUE_TABLE
     DEFAULT_CSS = """
@@ -172,6 +199,7 @@ class BesigueTableScreen(CommandScreen):
 
     def __init__(self, session: BesigueSession, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__()
+        bindings.translate(self)
         self.session = session
         self.delay = delay
         self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
@@ -202,13 +230,14 @@ class BesigueTableScreen(CommandScreen):
                 yield Static(id="b-log")
         with Vertical(id="b-bottom"):
             yield Static(id="b-message")
-            yield CommandInput(placeholder="type a card (qs, 10d, qs* from your melds), pass, or help", id="command")
+            yield CommandInput(placeholder=_("type a card (qs, 10d, qs* from your melds), pass, or help"), id="command")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#b-felt").border_title = "Table"
-        self.query_one("#b-scores").border_title = f"Scores to {self.session.rules.target}"
-        self.query_one("#b-log").border_title = "Moves"
+        self.query_one("#b-felt").border_title = _("Table")
+        self.query_one("#b-scores").border_title = _("Scores to {target}").format(
+            target=number(self.session.rules.target))
+        self.query_one("#b-log").border_title = _("Moves")
         self.query_one(CommandInput).focus()
         self.advance()
 
@@ -245,7 +274,8 @@ class BesigueTableScreen(CommandScreen):
             if actor < 0:
                 s.play_chance()
                 if s.game.phase == "play" and not s.game.played:
-                    self.recent.append(f"deal {s.game.deal_no}: trumps {SUIT_NAMES[s.game.trump]}")
+                    self.recent.append(_("deal {n}: trumps {suit}").format(n=number(s.game.deal_no),
+                                                                           suit=words().suit(s.game.trump)))
                 continue
             if actor == s.seat:
                 legal = s.view().legal
@@ -262,12 +292,12 @@ class BesigueTableScreen(CommandScreen):
     def _forced(self, action: Any) -> None:
         s = self.session
         if isinstance(action, NoDeclaration):
-            self.note = "You won the trick; nothing to declare."
+            self.note = _("You won the trick; nothing to declare.")
         else:
-            self.note = f"Your only possible card, {face_text(action.card)}, was played for you."
+            self.note = _("Your only possible card, {card}, was played for you.").format(card=face_text(action.card))
         before = s.view()
         s.apply_human(action)
-        self.recent.append(move_words(action, "you"))
+        self.recent.append(move_words(action, True))
         self._log_draws(before)
 
     async def _computer_move(self, moves: int) -> None:
@@ -293,10 +323,11 @@ class BesigueTableScreen(CommandScreen):
             s.apply_bot(action)
         except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
             action = random.Random(moves).choice(view.legal)
-            self.say(f"The computer player failed ({e}); it played a random legal move", error=True)
+            self.say(_("The computer player failed ({error}); it played a random legal move").format(
+                error=word_error(e, current())), error=True)
             s.apply_bot(action)
         self.thinking = False
-        self.recent.append(move_words(action, "computer"))
+        self.recent.append(move_words(action, False))
         self._log_draws(before)
         self.advance()
 
@@ -306,7 +337,8 @@ class BesigueTableScreen(CommandScreen):
         if self.paused:
             return False
         if not s.human_to_act():
-            self.say("The game is over." if s.is_over else "Wait: it is the computer's turn, not yours.", error=True)
+            self.say(_("The game is over.") if s.is_over else _("Wait: it is the computer's turn, not yours."),
+                     error=True)
             return False
         if isinstance(choice, str):
             choice = self._typed(choice)
@@ -314,11 +346,11 @@ class BesigueTableScreen(CommandScreen):
         try:
             action = s.apply_human(choice)
         except BarbuError as e:
-            self.say(f"Not allowed: {e}", error=True)
+            self.say(_("Not allowed: {reason}").format(reason=word_error(e, current())), error=True)
             return False
         self.note = ""
         self.say("")
-        self.recent.append(move_words(action, "you"))
+        self.recent.append(move_words(action, True))
         self._log_draws(before)
         self.advance()
         return True
@@ -328,28 +360,30 @@ class BesigueTableScreen(CommandScreen):
         v = self.session.view()
         if v.deal_no != before.deal_no or v.stock_size >= before.stock_size:
             return
-        drawn = sorted(set(v.hand) - set(before.hand) - {c for c, _ in before.table[v.seat]})
+        drawn = sorted(set(v.hand) - set(before.hand) - {c for c, _meld in before.table[v.seat]})
         for c in drawn:
-            took = " (the turn-up)" if c == before.turn_up else ""
-            self.recent.append(f"you drew {face_text(c)}{took}")
+            self.recent.append((_("you drew {card} (the turn-up)") if c == before.turn_up else
+                                _("you drew {card}")).format(card=face_text(c)))
         for c in sorted(set(v.shown) - set(before.shown) - set(v.hand)):
-            self.recent.append(f"computer drew and showed {face_text(c)} (10)")
+            self.recent.append(_("computer drew and showed {card} (10)").format(card=face_text(c)))
 
     @staticmethod
     def _typed(text: str) -> str:
-        """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``) means playing it; anything else is an action."""
+        """A card typed alone (``qs``, ``10d``, ``Q♠``, ``qs*``; ``dp`` in French) means playing it; anything
+        else is an action."""
         word = text.strip()
         try:
             parse_type(word.removesuffix("*"))
         except ParseError:
-            return text
+            card = card_of(word, current()) if len(word.split()) <= 3 else None
+            return f"play {card}" if card else text
         return f"play {word}"
 
     def _save_quietly(self) -> None:
         try:
             self.session.save()
         except OSError as e:
-            self.say(f"Could not save the record: {e}", error=True)
+            self.say(_("Could not save the record: {error}").format(error=e), error=True)
 
     # ---------------------------------------------------------------- drawing
     def say(self, text: str, error: bool = False) -> None:
@@ -369,20 +403,25 @@ class BesigueTableScreen(CommandScreen):
 
     def _draw_title(self, v: BesigueView) -> None:
         s = self.session
-        trumps = f" · trumps {SUIT_SYMBOLS[v.trump]}" if v.deal_no else ""
-        turn = ("match over" if s.is_over else "your turn" if self.waiting_for_human
-                else "computer to play" if self.thinking else "")
+        trumps = (" · " + _("trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump])) if v.deal_no else ""
+        turn = (_("match over") if s.is_over else _("your turn") if self.waiting_for_human
+                else _("computer to play") if self.thinking else "")
+        deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
+        seat = _("you are seat {n}").format(n=number(s.seat))
         self.query_one("#b-title", Static).update(
-            f"[b]Bésigue[/b] — {escape(str(v.rules))} · deal {max(v.deal_no, 1)}{trumps} · "
-            f"you are seat {s.seat}" + (f" · [b reverse] {turn} [/]" if turn else ""))
+            f"[b]Bésigue[/b] — {escape(str(v.rules))} · {deal}{trumps} · {seat}"
+            + (f" · [b reverse] {escape(turn)} [/]" if turn else ""))
 
     def _draw_opponent(self, v: BesigueView) -> None:
         s = self.session
         opp = s.opponent
         laid = v.table[opp]
         w = self.query_one("#b-opp", Static)
-        marks = (" · ▶ to play" if v.to_act == opp else "") + (" · dealer" if v.dealer == opp else "")
-        w.border_title = f"Opponent: {s.who(opp)} · {v.opponent_hand_size + len(laid)} cards{marks}"
+        marks = ((" · ▶ " + _("to play")) if v.to_act == opp else "") + (
+            (" · " + _("dealer")) if v.dealer == opp else "")
+        held = v.opponent_hand_size + len(laid)
+        w.border_title = _("Opponent: {who}").format(who=s.who(opp)) + " · " + ngettext(
+            "{n} card", "{n} cards", held).format(n=number(held)) + marks
         known = in_hand_order(set(v.opponent_known), v.trump)
         hidden = v.opponent_hand_size - len(known)
         tall = self.tall
@@ -391,19 +430,22 @@ class BesigueTableScreen(CommandScreen):
         if hidden and tall:
             backs = [["[#9fb7d9 on #1d3f73]▚▞▚[/]"] * 3] * hidden
         held = list(zip(*(backs + faces))) if backs or faces else [("",)]
-        lines = [" ".join(parts) + (" [dim]shown[/]" if known and i == 0 else "") for i, parts in enumerate(held)]
+        shown_word = _("shown")
+        lines = [" ".join(parts) + (f" [dim]{shown_word}[/]" if known and i == 0 else "")
+                 for i, parts in enumerate(held)]
         if laid:
-            cards = [tall_card(c) if tall else [card_face(c)] for c, _ in self._laid_order(laid, v.trump)]
-            lines += [("[dim]laid:[/] " if i == 0 else "      ") + " ".join(parts)
+            cards = [tall_card(c) if tall else [card_face(c)] for c, _meld in self._laid_order(laid, v.trump)]
+            laid_word = _("laid:")
+            lines += [(f"[dim]{laid_word}[/] " if i == 0 else " " * (len(laid_word) + 1)) + " ".join(parts)
                       for i, parts in enumerate(zip(*cards))]
         if v.melds[opp]:
-            lines.append("[dim]declared: " + escape(", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[opp]))
-                         + "[/]")
+            lines.append("[dim]" + escape(_("declared: {combinations}").format(combinations=", ".join(
+                f"{meld_name(k)} {number(p)}" for k, _cards, p in v.melds[opp]))) + "[/]")
         w.update("\n".join(lines))
 
     @staticmethod
     def _laid_order(laid: Any, trump: int) -> list[tuple[int, Any]]:
-        order = {c: i for i, c in enumerate(in_hand_order([c for c, _ in laid], trump))}
+        order = {c: i for i, c in enumerate(in_hand_order([c for c, _meld in laid], trump))}
         return sorted(laid, key=lambda cm: order[cm[0]])
 
     def _draw_felt(self, v: BesigueView) -> None:
@@ -425,35 +467,39 @@ class BesigueTableScreen(CommandScreen):
                 return blank_card(tall, empty)
             return tall_card(card) if tall else [card_face(card)]
 
+        trumps = _("trumps")
+        you = _("you")
         if v.stock_size:
             back = card_back_tall() if tall else [card_back(1)]
-            stock = [f"[b]Stock {v.stock_size}[/]"] + cards(back, one(v.turn_up)) + [
-                f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
+            stock = ["[b]" + escape(_("Stock {n}").format(n=number(v.stock_size))) + "[/]"] + cards(
+                back, one(v.turn_up)) + [f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
         elif v.deal_no:
-            duty = "head the trick" if v.rules.endgame == "must_win" else "follow suit"
-            stock = ["[b]Stock empty[/]", "[dim]the last tricks:[/]", f"[dim]{duty}[/]",
-                     f"[dim]trumps[/] {SUIT_SYMBOLS[v.trump]}"]
+            duty = _("head the trick") if v.rules.endgame == "must_win" else _("follow suit")
+            stock = ["[b]" + _("Stock empty") + "[/]", "[dim]" + _("the last tricks:") + "[/]", f"[dim]{duty}[/]",
+                     f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
         else:
             stock = []
         played: dict[int, int] = {seat: c for seat, c in v.trick}
-        title = "Trick"
+        title = _("Trick")
         if v.trick:
-            title = f"Trick {v.tricks + 1}"
+            title = _("Trick {n}").format(n=number(v.tricks + 1))
         elif v.played and len(v.played) % 2 == 0 and v.tricks:
             (s0, c0), (s1, c1) = v.played[-2:]
             played = {s0: c0, s1: c1}
-            title = f"Trick {v.tricks} → {'you' if v.last_winner == me else 'computer'}"
+            title = _("Trick {n} → {who}").format(n=number(v.tricks), who=you_or_computer(v.last_winner, me))
         turn = v.phase == "play"
         gap = " " * (4 if tall else 5)
         pair = [a + gap + b for a, b in zip(one(played.get(opp), "?" if turn and v.to_act == opp else ""),
                                             one(played.get(me), "?" if turn and v.to_act == me else ""))]
-        trick = [f"[b]{title}[/]"] + pair + [f"{'computer':<{len(gap) + (5 if tall else 4)}}you"]
+        them = _("computer")
+        trick = [f"[b]{escape(title)}[/]"] + pair + [
+            f"{escape(them):<{max(len(them) + 1, len(gap) + (5 if tall else 4))}}{escape(you)}"]
         info: list[str] = []
         if v.phase in ("declare", "last-declaration"):
-            who = "You" if v.to_act == me else "The computer"
-            info = [f"[b]{who} won[/]", "may declare" + (" (last)" if v.phase == "last-declaration" else "")]
+            won = _("You won") if v.to_act == me else _("The computer won")
+            info = [f"[b]{won}[/]", _("may declare (last)") if v.phase == "last-declaration" else _("may declare")]
         elif v.deal_no and v.phase == "play":
-            info = ["[b]Your turn[/]" if v.to_act == me else "Computer to play"]
+            info = ["[b]" + _("Your turn") + "[/]" if v.to_act == me else _("Computer to play")]
         grid = Table.grid(padding=(0, 3))
         grid.add_column(min_width=14)
         grid.add_column(min_width=16)
@@ -464,26 +510,28 @@ class BesigueTableScreen(CommandScreen):
 
     def _draw_scores(self, v: BesigueView) -> None:
         s = self.session
-        t = Table(box=None, padding=(0, 1), expand=True)
-        t.add_column("")
-        t.add_column("deal", justify="right")
-        t.add_column("total", justify="right")
+        t = Table(box=None, padding=(0, 1), expand=True, pad_edge=False)
+        names = [you_or_computer(seat, s.seat) for seat in (0, 1)]
+        t.add_column("", no_wrap=True, min_width=max(len(n) for n in names) + 1)
+        t.add_column(_("deal"), justify="right")
+        t.add_column(_("total"), justify="right")
         won = [len(w) // 2 for w in v.won]
         for seat in (s.seat, s.opponent):
-            name = "you" if seat == s.seat else "computer"
+            name = you_or_computer(seat, s.seat)
             mark = "▶" if v.to_act == seat else " "
-            t.add_row(f"{mark}{name}", str(v.scores[seat]), f"[b]{v.totals[seat]}[/]")
+            t.add_row(f"{mark}{name}", number(v.scores[seat]), f"[b]{number(v.totals[seat])}[/]")
         lines: list[Any] = [t]
         if v.deal_no:
-            lines.append(Text.from_markup(f"[dim]tricks: you {won[s.seat]}, computer {won[s.opponent]}\n"
-                                          f"dealer: {'you' if v.dealer == s.seat else 'computer'}[/]"))
+            lines.append(Text(_("tricks: you {mine}, computer {theirs}").format(
+                mine=number(won[s.seat]), theirs=number(won[s.opponent])) + "\n" + _("dealer: {who}").format(
+                who=you_or_computer(v.dealer, s.seat)), style="dim"))
         self.query_one("#b-scores", Static).update(Group(*lines))
 
     def _draw_cards(self, v: BesigueView) -> None:
         """Your laid melds and your hand, the cursor and the playable cards marked when you are to play."""
         me = self.session.seat
         hand = [(c, False) for c in in_hand_order(v.hand, v.trump)]
-        laid = [(c, True) for c, _ in self._laid_order(v.table[me], v.trump)]
+        laid = [(c, True) for c, _meld in self._laid_order(v.table[me], v.trump)]
         old = self.slots[self.cursor] if 0 <= self.cursor < len(self.slots) else None
         self.slots = hand + laid
         playing = self.zone == "cards"
@@ -519,14 +567,16 @@ class BesigueTableScreen(CommandScreen):
             return "\n".join(" ".join(parts) for parts in zip(*out)) if out else ""
 
         mine = self.query_one("#b-mine", CardRow)
-        mine.border_title = f"Your melds ({len(laid)} laid)"
-        declared = ", ".join(f"{MELD_NAMES[k]} {p}" for k, _, p in v.melds[me])
+        mine.border_title = _("Your melds ({n} laid)").format(n=number(len(laid)))
+        declared = ", ".join(f"{meld_name(k)} {number(p)}" for k, _cards, p in v.melds[me])
         if declared:
-            declared = ("\n" if tall and laid else "  ") + f"[dim]· declared: {escape(declared)}[/]"
-        mine.show((row(len(hand), laid) if laid else "[dim]none laid[/]") + declared)
+            declared = ("\n" if tall and laid else "  ") + "[dim]· " + escape(
+                _("declared: {combinations}").format(combinations=declared)) + "[/]"
+        mine.show((row(len(hand), laid) if laid else "[dim]" + _("none laid") + "[/]") + declared)
         hand_w = self.query_one("#b-hand", CardRow)
-        hand_w.border_title = f"Your hand ({len(hand)} cards)"
-        hand_w.show(row(0, hand) or "[dim]no cards[/]")
+        hand_w.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", len(hand)).format(
+            n=number(len(hand)))
+        hand_w.show(row(0, hand) or "[dim]" + _("no cards") + "[/]")
 
     def _declaration_cards(self) -> set[Slot]:
         """The cards (type, laid) of the declaration under the list's cursor, to light them up in your hand."""
@@ -554,8 +604,8 @@ class BesigueTableScreen(CommandScreen):
             self.zone = None
             choices.display = False
             box.set_class(False, "active")
-            prompt.update("The computer is playing…" if self.thinking else
-                          "The game is over." if s.is_over else "…")
+            prompt.update(_("The computer is playing…") if self.thinking else
+                          _("The game is over.") if s.is_over else "…")
             return
         box.set_class(True, "active")
         if self.decision_at == s.moves:
@@ -566,20 +616,27 @@ class BesigueTableScreen(CommandScreen):
             self.choices = []
             choices.display = False
             if v.trick:
-                duty = "" if v.stock_size else (" — you must head the trick if you can" if
-                                                v.rules.endgame == "must_win" else " — follow suit, else trump")
-                text = f"[b]Your turn: answer the computer's {face_text(v.trick[0][1])}{duty}.[/b]"
+                card = face_text(v.trick[0][1])
+                if v.stock_size:
+                    text = _("Your turn: answer the computer's {card}.")
+                elif v.rules.endgame == "must_win":
+                    text = _("Your turn: answer the computer's {card} — you must head the trick if you can.")
+                else:
+                    text = _("Your turn: answer the computer's {card} — follow suit, else trump.")
+                text = "[b]" + escape(text.format(card=card)) + "[/b]"
             else:
-                text = "[b]Your lead: play a card[/b]" + (" from your hand or your melds" if v.table[s.seat] else "")
+                text = "[b]" + (_("Your lead: play a card from your hand or your melds") if v.table[s.seat]
+                                else _("Your lead: play a card")) + "[/b]"
             note = f"[i]{escape(self.note)}[/]\n" if self.note else ""
-            prompt.update(note + text + "  [dim]← → Enter, click, or type it (qs, 10d)[/]")
+            prompt.update(note + text + "  [dim]" + escape(_("← → Enter, click, or type it (qs, 10d)")) + "[/]")
             return
         self.zone = "list"
         self.choices = list(v.legal)
         choices.display = True
         choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=self._best_choice())
-        last = " This is the last declaration before the final tricks." if v.phase == "last-declaration" else ""
-        prompt.update(f"[b]You won: declare one combination, or nothing.[/b]{last} [dim]↑ ↓ Enter[/]")
+        last = (" " + _("This is the last declaration before the final tricks.")
+                if v.phase == "last-declaration" else "")
+        prompt.update("[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]")
 
     def _best_choice(self) -> int:
         """The list opens on the most valuable declaration, so Enter takes the points."""
@@ -609,7 +666,7 @@ class BesigueTableScreen(CommandScreen):
         """Enter on an empty command line: play or choose what the cursor is on."""
         if not self.waiting_for_human:
             if not self.paused and not self.session.is_over:
-                self.say("The computer is playing; your turn will come.")
+                self.say(_("The computer is playing; your turn will come."))
             return
         if self.zone == "cards" and self.slots:
             c, laid = self.slots[self.cursor]
@@ -631,16 +688,16 @@ class BesigueTableScreen(CommandScreen):
 
     # ---------------------------------------------------------------- commands
     def action_help(self) -> None:
-        body = Group(Text.from_markup(bindings.BESIGUE_KEYS_HELP + "\n"),
-                     *guide_renderables(rules_guide(self.session.rules)))
-        self.app.push_screen(InfoDialog("Help and the rules of Bésigue", body))
+        body = Group(Text.from_markup(bindings.besigue_keys_help() + "\n"),
+                     *guide_renderables(guide_in(self.session.rules, current())))
+        self.app.push_screen(InfoDialog(_("Help and the rules of Bésigue"), body))
 
     def action_hint(self) -> None:
         """What the strongest computer player would do from your seat (your view only)."""
         if not self.waiting_for_human:
-            self.notify("A hint is for your turn.", timeout=4)
+            self.notify(_("A hint is for your turn."), timeout=4)
             return
-        self.notify("Thinking about your hand…", timeout=3)
+        self.notify(_("Thinking about your hand…"), timeout=3)
         self.run_worker(self._hint(), group="hint", exclusive=True)
 
     async def _hint(self) -> None:
@@ -650,24 +707,29 @@ class BesigueTableScreen(CommandScreen):
         action = await asyncio.to_thread(s.hint)
         if s.moves != moves:
             return
-        text = f"play {face_text(action.card)}" if isinstance(action, Play) else action_label(action, v).lower()
-        self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would {escape(text)}.[/b]\n\n"
-                                                "[dim]It sees only what you see.[/dim]"))
+        if isinstance(action, Play):
+            text = _("The strongest computer player would play {card}.").format(card=face_text(action.card))
+        else:
+            text = _("The strongest computer player would choose: {choice}.").format(choice=action_label(action, v))
+        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(text) + "[/b]\n\n[dim]"
+            + escape(_("It sees only what you see.")) + "[/dim]"))
 
     def action_take_back(self) -> None:
         """Undo back to your previous decision of this deal: the other player is a computer."""
         if self.thinking or self.paused:
-            self.notify("Wait for the computer player to finish its move.", timeout=4)
+            self.notify(_("Wait for the computer player to finish its move."), timeout=4)
             return
         try:
             undone = self.session.take_back()
         except BarbuError as e:
-            self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
+            self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
             return
         self.note = ""
         self.decision_at = -1
-        self.recent.append(f"you took back {undone} move{'s' if undone != 1 else ''}")
-        self.notify(f"Took back {undone} move{'s' if undone != 1 else ''}: your turn again.", timeout=4)
+        self.recent.append(ngettext("you took back {n} move", "you took back {n} moves", undone).format(
+            n=number(undone)))
+        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
+                             undone).format(n=number(undone)), timeout=4)
         self.redraw()
         self.advance()
 
@@ -676,54 +738,59 @@ class BesigueTableScreen(CommandScreen):
         me = self.session.seat
         pairs = [v.played[i:i + 2] for i in range(0, len(v.played) - len(v.played) % 2, 2)]
         if not pairs:
-            body = "No trick has been completed in this deal yet."
+            body = _("No trick has been completed in this deal yet.")
         else:
             from ..besigue.game import beats
             rows = []
             for i, ((s0, c0), (s1, c1)) in enumerate(pairs, start=1):
                 winner = s1 if beats(c1, c0, v.trump) else s0
-                name = {me: "you", 1 - me: "computer"}
-                rows.append(f"  {i:>2}. {name[s0]:>8} {card_face(c0)}  {name[s1]:>8} {card_face(c1)}"
+                name = {me: _("you"), 1 - me: _("computer")}
+                width = max(8, *(len(x) for x in name.values()))
+                rows.append(f"  {i:>2}. {name[s0]:>{width}} {card_face(c0)}  {name[s1]:>{width}} {card_face(c1)}"
                             f"   → {name[winner]}")
-            body = "[b]Last trick[/b]\n" + rows[-1] + "\n\n[b]All tricks of this deal[/b]\n" + "\n".join(rows)
-        self.app.push_screen(InfoDialog("Tricks", body))
+            body = ("[b]" + _("Last trick") + "[/b]\n" + rows[-1] + "\n\n[b]" + _("All tricks of this deal")
+                    + "[/b]\n" + "\n".join(rows))
+        self.app.push_screen(InfoDialog(_("Tricks"), body))
 
     def action_scores(self) -> None:
-        self.app.push_screen(InfoDialog("Scores", self._deals_table(self.session.game.results)))
+        self.app.push_screen(InfoDialog(_("Scores"), self._deals_table(self.session.game.results)))
 
     def _deals_table(self, results: list[dict[str, Any]]) -> Table:
         me, opp = self.session.seat, self.session.opponent
-        t = Table(title=f"{self.session.rules} — to {self.session.rules.target}")
-        t.add_column("deal", justify="right")
-        t.add_column("you", justify="right")
-        t.add_column("computer", justify="right")
-        t.add_column("totals", justify="right")
+        t = Table(title=_("{rules} — to {target}").format(rules=self.session.rules,
+                                                          target=number(self.session.rules.target)))
+        t.add_column(_("deal"), justify="right")
+        t.add_column(_("you"), justify="right")
+        t.add_column(_("computer"), justify="right")
+        t.add_column(_("totals"), justify="right")
         for r in results:
-            t.add_row(str(r["deal"]), str(r["scores"][me]), str(r["scores"][opp]),
-                      f"{r['totals'][me]} – {r['totals'][opp]}")
+            t.add_row(number(r["deal"]), number(r["scores"][me]), number(r["scores"][opp]),
+                      f"{number(r['totals'][me])} – {number(r['totals'][opp])}")
         return t
 
     # ---------------------------------------------------------------- deal and match ends
     def deal_summary(self, r: dict[str, Any]) -> Table:
         """One deal's points: combinations, the 7 of trumps, brisques, the last trick, the deal and the totals."""
         me, opp = self.session.seat, self.session.opponent
-        t = Table(title=f"Deal {r['deal']}", expand=False)
+        t = Table(title=_("Deal {n}").format(n=number(r["deal"])), expand=False)
         t.add_column("")
-        t.add_column("you", justify="right")
-        t.add_column("computer", justify="right")
-        melds = [sum(p for _, p in r["melds"][s]) for s in (0, 1)]
+        t.add_column(_("you"), justify="right")
+        t.add_column(_("computer"), justify="right")
+        melds = [sum(p for _kind, p in r["melds"][s]) for s in (0, 1)]
         last = [10 if r["last_trick"] == s else 0 for s in (0, 1)]
         sevens = [r["scores"][s] - melds[s] - r["brisques"][s] - last[s] for s in (0, 1)]
-        names = [", ".join(f"{MELD_NAMES[k]} {p}" for k, p in r["melds"][s]) or "none" for s in (0, 1)]
-        t.add_row("combinations", f"{melds[me]}", f"{melds[opp]}")
+        names = [", ".join(f"{meld_name(k)} {number(p)}" for k, p in r["melds"][s]) or _("none") for s in (0, 1)]
+        t.add_row(_("combinations"), number(melds[me]), number(melds[opp]))
         t.add_row("", Text(names[me], style="dim"), Text(names[opp], style="dim"))
         if any(sevens):
-            t.add_row("7 of trumps", str(sevens[me]), str(sevens[opp]))
-        t.add_row("brisques", str(r["brisques"][me]), str(r["brisques"][opp]))
-        t.add_row("last trick", str(last[me]), str(last[opp]))
+            t.add_row(_("7 of trumps"), number(sevens[me]), number(sevens[opp]))
+        t.add_row(pgettext("besigue", "brisques"), number(r["brisques"][me]), number(r["brisques"][opp]))
+        t.add_row(_("last trick"), number(last[me]), number(last[opp]))
         t.add_section()
-        t.add_row("[b]this deal[/b]", f"[b]{r['scores'][me]}[/b]", f"[b]{r['scores'][opp]}[/b]")
-        t.add_row("[b]total[/b]", f"[b]{r['totals'][me]}[/b]", f"[b]{r['totals'][opp]}[/b]")
+        t.add_row(Text(_("this deal"), style="bold"), f"[b]{number(r['scores'][me])}[/b]",
+                  f"[b]{number(r['scores'][opp])}[/b]")
+        t.add_row(Text(_("total"), style="bold"), f"[b]{number(r['totals'][me])}[/b]",
+                  f"[b]{number(r['totals'][opp])}[/b]")
         return t
 
     def _show_deal_over(self, results: list[dict[str, Any]]) -> None:
@@ -732,20 +799,22 @@ class BesigueTableScreen(CommandScreen):
         parts: list[Any] = []
         for r in results:
             mine, theirs = r["scores"][me], r["scores"][1 - me]
-            parts.append(Text.from_markup(f"[b]You scored {mine}, the computer {theirs}.[/b] "
-                                          f"Totals: you {r['totals'][me]}, the computer {r['totals'][1 - me]}."))
+            parts.append(Text.from_markup("[b]" + escape(_("You scored {mine}, the computer {theirs}.").format(
+                mine=number(mine), theirs=number(theirs))) + "[/b] " + escape(
+                _("Totals: you {mine}, the computer {theirs}.").format(
+                    mine=number(r["totals"][me]), theirs=number(r["totals"][1 - me])))))
             parts.append(self.deal_summary(r))
         target = self.session.rules.target
         if not self.session.is_over:
-            parts.append(Text(f"The game goes on to {target}.", style="dim"))
+            parts.append(Text(_("The game goes on to {target}.").format(target=number(target)), style="dim"))
         if self.session.save_path:
-            parts.append(Text(f"Saved to {self.session.save_path}."))
+            parts.append(Text(_("Saved to {path}.").format(path=self.session.save_path)))
 
         def resume(_: Any = None) -> None:
             self.paused = False
             self.advance()
 
-        self.app.push_screen(DealOverDialog("Deal over", Group(*parts)), resume)
+        self.app.push_screen(DealOverDialog(_("Deal over"), Group(*parts)), resume)
 
     def _show_match_over(self) -> None:
         self.paused = True
@@ -753,7 +822,9 @@ class BesigueTableScreen(CommandScreen):
         g = self.session.game
         me = self.session.seat
         won = g.winner == me
-        head = Text.from_markup(f"[b]{'You win' if won else 'The computer wins'}[/b], "
-                                f"{g.totals[me]} to {g.totals[1 - me]}, after {len(g.results)} deals.\n")
-        self.app.push_screen(MatchOverDialog("Game over", Group(head, self._deals_table(g.results))),
-                             lambda _=None: self.app.exit(0))
+        head = Text.from_markup("[b]" + (_("You win") if won else _("The computer wins")) + "[/b], " + escape(
+            ngettext("{mine} to {theirs}, after {n} deal.", "{mine} to {theirs}, after {n} deals.",
+                     len(g.results)).format(mine=number(g.totals[me]), theirs=number(g.totals[1 - me]),
+                                            n=number(len(g.results)))) + "\n")
+        self.app.push_screen(MatchOverDialog(_("Game over"), Group(head, self._deals_table(g.results))),
+                             lambda _result=None: self.app.exit(0))

@@ -7,7 +7,19 @@ from typing import Any
 from textual import on
 from textual.screen import Screen
 
+from ..core.words import N_
+from ..i18n import _
 from .widgets import CommandInput
+
+#: The words a person may type at any table for the commands of the keys, each with the action it runs.
+#: Every word works in English; the words of the current language work as well.
+COMMAND_WORDS: dict[str, str] = {
+    # TRANSLATORS: typed at the table (one lowercase word or two): the commands of F1, F2, F3, F4, Ctrl+Z...
+    N_("help"): "help", "?": "help", N_("rules"): "help", N_("last"): "last_trick", N_("last trick"): "last_trick",
+    N_("tricks"): "last_trick", N_("scores"): "scoresheet", N_("scoresheet"): "scoresheet", N_("sheet"): "scoresheet",
+    N_("save"): "save", N_("quit"): "quit", N_("exit"): "quit", N_("hint"): "hint", N_("undo"): "take_back",
+    N_("take back"): "take_back",
+}
 
 
 class CommandScreen(Screen):
@@ -15,6 +27,7 @@ class CommandScreen(Screen):
     (``COMMANDS``: word → the action of its key) runs that action, and any other text is a move to play."""
 
     COMMANDS: dict[str, str] = {}
+    ACTIONS: dict[str, str] = {}  # an action of COMMAND_WORDS that this table names otherwise ("scoresheet": "scores")
     session: Any  # the game behind the table; its save() writes the record and gives the path (None: saving is off)
 
     @on(CommandInput.Submitted)
@@ -24,11 +37,20 @@ class CommandScreen(Screen):
         if not text:
             self.activate()
             return
-        command = self.COMMANDS.get(" ".join(text.lower().split()))
+        command = self.command(" ".join(text.lower().split()))
         if command:
             await self.run_action(command)
             return
         self.submit(text)
+
+    def command(self, word: str) -> str | None:
+        """The action a typed word names (in English or the current language), None for a move."""
+        if word in self.COMMANDS:
+            return self.COMMANDS[word]
+        for english, action in COMMAND_WORDS.items():
+            if _(english).lower() == word:
+                return self.ACTIONS.get(action, action)
+        return None
 
     def action_clear(self) -> None:
         self.query_one(CommandInput).value = ""
@@ -38,9 +60,10 @@ class CommandScreen(Screen):
         try:
             path = self.session.save()
         except OSError as e:
-            self.say(f"Could not save the record: {e}", error=True)
+            self.say(_("Could not save the record: {error}").format(error=e), error=True)
             return
-        self.say(f"Saved to {path}. Resume with: barbu play --resume {path}" if path else "Saving is off.")
+        self.say(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=path) if path
+                 else _("Saving is off."))
 
     async def action_quit(self) -> None:
         await self.app.action_quit()

@@ -13,6 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..i18n import _
+from . import bindings
 from .bindings import MODAL
 
 
@@ -21,11 +23,12 @@ class InfoDialog(ModalScreen[None]):
 
     BINDINGS = MODAL
 
-    def __init__(self, title: str, body: Any, closing: str = "Enter or Esc: close", **kwargs) -> None:
+    def __init__(self, title: str, body: Any, closing: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
+        bindings.translate(self)
         self.title_text = title
         self.body = body
-        self.closing = closing
+        self.closing = closing or _("Enter or Esc: close")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -42,11 +45,11 @@ class DealOverDialog(InfoDialog):
     """The scores of the deal just finished; the table waits here for the person."""
 
     def __init__(self, title: str, body: Any) -> None:
-        super().__init__(title, body, closing="Enter: next deal")
+        super().__init__(title, body, closing=_("Enter: next deal"))
 
 
 class MatchOverDialog(InfoDialog):
     """Final standings; closing it leaves the game."""
 
     def __init__(self, title: str, body: Any) -> None:
-        super().__init__(title, body, closing="Enter: leave the table")
+        super().__init__(title, body, closing=_("Enter: leave the table"))

@@ -3,7 +3,8 @@
 Pure functions of a `View` and the public facts of its ruleset (`RulesInfo`),
 so every word on the screen comes from what the person may know.  Markup is
 Textual content markup; cards carry ``@click`` actions where they can be
-chosen with the mouse.
+chosen with the mouse.  Every word is looked up in the current language
+(`barbu.i18n.current()`) when it is drawn, never at import time.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from typing import Any, Iterable
 from textual.markup import escape
 
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
-from ..core.cards import CARDS, RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, cards_of
-from ..classic.chinese import CATEGORY_NAMES, ROW_NAMES, Arrange, Arrangements, fouled, rank_of
+from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
+from ..core.words import N_
+from ..i18n import _, ngettext, number, pgettext, words
+from ..guide import settlements
+from ..i18n.rules import contract_help
+from ..classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
 from ..classic.match import DealResult, Match
 from ..classic.ruleset import Ruleset
@@ -39,8 +44,13 @@ class RulesInfo:
         return self.contracts.get(key) if key else None
 
     def contract_name(self, key: str) -> str:
+        """A contract's name in the current language ("Pas de dames"), its key when unknown."""
         c = self.contracts.get(key)
-        return c.name if c else key
+        return words().contract(c.name) if c else key
+
+    def contract_help(self, c: Contract) -> str:
+        """A contract's one-line help in the current language."""
+        return contract_help(c, words())
 
 
 @lru_cache(maxsize=8)
@@ -50,7 +60,18 @@ def rules_info(rules: str) -> RulesInfo:
 
 # ---------------------------------------------------------------- cards
 def card_text(card: int) -> str:
-    return CARDS[card].display()
+    """A card's face as the player's language writes it: ``Q♥`` (``D♥`` in French and Italian)."""
+    return words().card(card)
+
+
+#: A card's full name, by suit (the suit word agrees differently in each language).
+CARD_NAMES = (N_("{rank} of spades"), N_("{rank} of hearts"), N_("{rank} of diamonds"), N_("{rank} of clubs"))
+
+
+def card_name(card: int) -> str:
+    """``queen of hearts`` (``dame de cœur``, ``donna di cuori``)."""
+    rank = pgettext("rank", RANK_NAMES[card % 13])
+    return _(CARD_NAMES[card // 13]).format(rank=rank)
 
 
 def card_markup(card: int, style: str = "") -> str:
@@ -97,41 +118,80 @@ def sorted_cards(mask: int) -> list[int]:
 
 def suit_label(suit: int | None) -> str:
     if suit is None:
-        return "no trump"
-    return f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
+        return _("no trump")
+    return f"{SUIT_SYMBOLS[suit]} {words().suit(suit)}"
 
 
 def rank_label(rank: int) -> str:
-    return RANKS[rank].replace("T", "10")
+    return words().rank_letter(RANKS[rank].replace("T", "10"))
+
+
+def points(x: Any) -> str:
+    """A score as the language writes numbers (``-1 250``); an exact fraction (shared points) as it is."""
+    return number(x) if isinstance(x, int) else str(x)
 
 
 def signed(x: Any) -> str:
     """A score with its sign: ``+5``, ``-20``, ``+75/2`` (shared placement points stay exact fractions)."""
-    return ("+" if x > 0 else "") + str(x)
+    return ("+" if x > 0 else "") + points(x)
+
+
+#: Option names and values as a player reads them (``heart_lead`` -> "heart lead").
+OPTION_WORDS = {
+    "players": N_("players"), "rotation": N_("rotation"), "doubling": N_("doubling"),
+    "double_obligation": N_("double obligation"), "undoubled_negative": N_("undoubled negative"),
+    "heart_lead": N_("heart lead"), "trump_rules": N_("trump rules"), "allow_no_trump": N_("allow no trump"),
+    "domino_ace": N_("domino ace"), "stop_when_decided": N_("stop when decided"), "ravage_city": N_("ravage city"),
+    "ravage_value": N_("ravage value"), "chinese_poker": N_("chinese poker"), "sets": N_("sets"),
+    "true": N_("true"), "false": N_("false"), "dealer": N_("dealer"), "quick": N_("quick"),
+    "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
+    "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("first trick"),
+    "until_broken": N_("until broken"), "italian": N_("italian"), "high": N_("high"), "low": N_("low"),
+    "random": N_("random"), "rule": N_("rule"), "search": N_("search"),
+}
+
+
+def option_word(identifier: str) -> str:
+    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
+    return _(OPTION_WORDS[identifier]) if identifier in OPTION_WORDS else identifier.replace("_", " ")
 
 
 # ---------------------------------------------------------------- seats
 # Where the other players sit, seen from your chair at the bottom of the table (South), by how many
 # seats after you they play: the next to play sits on your left (West), the last on your right (East).
+# The places are English keys (the layout uses them); `place_name` words them.
 PLACES = {
     3: {1: "West", 2: "East"},
     4: {1: "West", 2: "North", 3: "East"},
     5: {1: "West", 2: "North-west", 3: "North-east", 4: "East"},
     6: {1: "West", 2: "North-west", 3: "North", 4: "North-east", 5: "East"},
 }
+PLACE_WORDS = {"West": N_("West"), "North-west": N_("North-west"), "North": N_("North"),
+               "North-east": N_("North-east"), "East": N_("East")}
 
 
 def place(seat: int, me: int, players: int) -> str | None:
-    """The compass place of another seat at the table (``West``…), None for your own or an unknown size."""
+    """The compass place of another seat at the table (``West``…, English: a key), None for your own."""
     return PLACES.get(players, {}).get((seat - me) % players)
+
+
+def place_name(where: str) -> str:
+    """A place at the table in the current language (``Ouest``)."""
+    return _(PLACE_WORDS[where])
+
+
+def seat_number(seat: int) -> str:
+    """``seat 2``: a seat named by its number."""
+    return _("seat {n}").format(n=number(seat))
 
 
 def seat_name(seat: int, me: int, players: int | None = None) -> str:
     """``you``, the seat's place at the table (``West``) when the table size is given, else ``seat 2``."""
     if seat == me:
-        return "you"
+        # TRANSLATORS: the person at the table, as a name in lists and columns ("Dealer: you").
+        return _("you")
     where = place(seat, me, players) if players else None
-    return where or f"seat {seat}"
+    return place_name(where) if where else seat_number(seat)
 
 
 def seat_title(seat: int, me: int, players: int | None = None) -> str:
@@ -144,29 +204,32 @@ def contract_label(info: RulesInfo, v: View) -> str:
     """``Trumps, ♥ hearts`` / ``Domino from the 7s`` / ``No queens``."""
     c = info.contract(v.contract)
     if c is None:
-        return "not chosen yet"
-    label = c.name
+        return _("not chosen yet")
+    name = words().contract(c.name)
     if c.trump:
         if v.phase == "trump":
-            label += " (trumps not named yet)"
-        else:
-            said = "" if "trump" in c.name.lower() else "trumps "  # "Trumps, ♥ hearts", "Salad, trumps ♥ hearts"
-            label += ", no trump" if v.trump is None else f", {said}{suit_label(v.trump)}"
+            name = _("{contract} (trumps not named yet)").format(contract=name)
+        elif v.trump is None:
+            name = _("{contract}, no trump").format(contract=name)
+        elif "trump" in c.name.lower() or "atout" in c.name.lower():  # "Trumps, ♥ hearts"
+            name = _("{contract}, {suit}").format(contract=name, suit=suit_label(v.trump))
+        else:  # "Salad, trumps ♥ hearts"
+            name = _("{contract}, trumps {suit}").format(contract=name, suit=suit_label(v.trump))
     if c.kind == DOMINO:
         if v.rank is not None:
-            label += f", rows from the {rank_label(v.rank)}s"
+            name = _("{contract}, rows from the {rank}s").format(contract=name, rank=rank_label(v.rank))
         elif c.open_any:
-            label += ", the first card sets the rank"
-    return label
+            name = _("{contract}, the first card sets the rank").format(contract=name)
+    return name
 
 
 def result_label(info: RulesInfo, r: DealResult) -> str:
     c = info.contract(r.contract)
-    label = c.name if c else r.contract
+    label = words().contract(c.name) if c else r.contract
     if c and c.trump:
-        label += ", " + suit_label(r.trump)
+        label = _("{contract}, {suit}").format(contract=label, suit=suit_label(r.trump))
     if c and c.kind == DOMINO and r.rank is not None:
-        label += f" from the {rank_label(r.rank)}s"
+        label = _("{contract} from the {rank}s").format(contract=label, rank=rank_label(r.rank))
     return label
 
 
@@ -174,37 +237,45 @@ def result_label(info: RulesInfo, r: DealResult) -> str:
 def action_label(action: Any, v: View, info: RulesInfo) -> str:
     """What choosing ``action`` means, in words, for the seat of ``v``."""
     if isinstance(action, int) and not isinstance(action, bool):
-        return f"{card_text(action)} — the {CARDS[action].name()}"
+        return f"{card_text(action)} — {card_name(action)}"
     if isinstance(action, Declare):
         c = info.contract(action.contract)
         if c is None:
             return str(action)
-        return f"{c.name} — {c.help}" if c.help else c.name
+        name = words().contract(c.name)
+        return f"{name} — {info.contract_help(c)}" if c.help else name
     if isinstance(action, NameTrump):
-        return suit_label(action.suit) + ("" if action.suit is not None else " (no suit is trumps)")
+        if action.suit is None:
+            return _("no trump (no suit is trumps)")
+        return suit_label(action.suit)
     if isinstance(action, NameRank):
-        return f"{rank_label(action.rank)} — rows start from the {RANK_NAMES[action.rank]}s"
+        return _("{rank} — rows start from the {name}s").format(
+            rank=rank_label(action.rank), name=pgettext("rank", RANK_NAMES[action.rank]))
     if isinstance(action, Double):
         return double_label(action, v)
     if isinstance(action, PassOn):
-        return "pass on " + " ".join(card_text(c) for c in sorted_cards(action.cards))
+        return _("pass on {cards}").format(cards=" ".join(card_text(c) for c in sorted_cards(action.cards)))
     if isinstance(action, Lay):
-        return "lay " + " ".join(card_text(c) for c in sorted_cards(action.cards)) + " — all at once"
+        return _("lay {cards} — all at once").format(cards=" ".join(card_text(c) for c in sorted_cards(action.cards)))
     if isinstance(action, Pass):
         if any(isinstance(a, int) and not isinstance(a, bool) for a in v.legal):
-            return "pass — play no further card now"
-        return "pass — none of your cards fits the layout"
+            return _("pass — play no further card now")
+        return _("pass — none of your cards fits the layout")
     return str(action)
 
 
 def double_label(action: Double, v: View) -> str:
     if not action.targets:
-        return "pass — no double"
+        return _("pass — no double")
     parts = []
     for t in sorted(action.targets):
         redouble = any(b.doubler == t and b.doubled == v.seat for b in v.doubles)
-        role = ", dealer" if t == v.dealer else ""
-        parts.append(("redouble " if redouble else "double ") + f"{seat_name(t, v.seat, v.players)} (seat {t}{role})")
+        who = seat_name(t, v.seat, v.players)
+        if t == v.dealer:
+            text = (_("redouble {who} (seat {n}, dealer)") if redouble else _("double {who} (seat {n}, dealer)"))
+        else:
+            text = _("redouble {who} (seat {n})") if redouble else _("double {who} (seat {n})")
+        parts.append(text.format(who=who, n=number(t)))
     return ", ".join(parts)
 
 
@@ -220,53 +291,60 @@ def prompt(v: View, info: RulesInfo) -> str:
     """What the person is asked to do now, and how."""
     ph = v.phase
     if ph == "declare":
-        return "You declare this deal: choose a contract (↑ ↓ Enter, a click, or type it)."
+        return _("You declare this deal: choose a contract (↑ ↓ Enter, a click, or type it).")
     if ph == "trump":
-        return "Name the trump suit (↑ ↓ and Enter, or type h, s, d, c)."
+        return _("Name the trump suit (↑ ↓ and Enter, or type h, s, d, c).")
     if ph == "rank":
-        return "Name the starting rank of the rows (↑ ↓ and Enter, or type a rank like 7)."
+        return _("Name the starting rank of the rows (↑ ↓ and Enter, or type a rank like 7).")
     if ph == "doubling":
-        return "Double, redouble or pass (↑ ↓ Enter, or type: double 1 3, pass)."
+        return _("Double, redouble or pass (↑ ↓ Enter, or type: double 1 3, pass).")
     if ph == "play":
         if not v.trick:
-            return "Your lead: play a card (← → Enter, a click, or type it like qh)."
+            return _("Your lead: play a card (← → Enter, a click, or type it like qh).")
         led = v.trick[0] // 13
-        return f"Your turn: {seat_name(v.leader, v.seat, v.players)} led {suit_label(led)}; play a card."
+        return _("Your turn: {who} led {suit}; play a card.").format(
+            who=seat_name(v.leader, v.seat, v.players), suit=suit_label(led))
     if ph == "domino":
         cards = [a for a in v.legal if isinstance(a, int) and not isinstance(a, bool)]
         if not cards:
-            return "None of your cards fits the layout: you must pass (Enter, or type pass)."
+            return _("None of your cards fits the layout: you must pass (Enter, or type pass).")
         if any(isinstance(a, Pass) for a in v.legal):
-            return "You laid an ace: you may lay one more card, or pass."
-        return "Place a card on the layout (← → Enter, a click, or type it like 7h)."
+            return _("You laid an ace: you may lay one more card, or pass.")
+        return _("Place a card on the layout (← → Enter, a click, or type it like 7h).")
     if ph == "arrange":
-        return ("Arrange your 13 cards: back 5 ≥ middle 5 ≥ front 3. Enter picks a card, Enter on "
-                "another swaps them; Enter on 'Lay out' confirms (or type 'arrange …').")
+        return _("Arrange your 13 cards: back 5 ≥ middle 5 ≥ front 3. Enter picks a card, Enter on "
+                 "another swaps them; Enter on 'Lay out' confirms (or type 'arrange …').")
     if ph == "pass-on":
-        return "Choose the cards you pass on (↑ ↓ and Enter in the list, or type them)."
-    return f"Your decision ({ph}): choose below (↑ ↓ and Enter) or type it."
+        return _("Choose the cards you pass on (↑ ↓ and Enter in the list, or type them).")
+    return _("Your decision ({phase}): choose below (↑ ↓ and Enter) or type it.").format(phase=ph)
 
 
 def doubling_notes(v: View, info: RulesInfo, legal: Iterable[Any]) -> list[str]:
     """The obligations and limits that bear on the person's doubling turn."""
     notes = []
     c = info.contract(v.contract)
-    dealer = f"{seat_name(v.dealer, v.seat, v.players)}, seat {v.dealer}"
+    dealer = _("{who}, seat {n}").format(who=seat_name(v.dealer, v.seat, v.players), n=number(v.dealer))
     if v.seat == v.dealer:
-        notes.append("You are the dealer: you never double, you may only redouble doubles you received.")
+        notes.append(_("You are the dealer: you never double, you may only redouble doubles you received."))
     elif c is not None and c.positive:
-        notes.append(f"{c.name} is a positive contract: only the dealer ({dealer}) may be doubled.")
+        notes.append(_("{contract} is a positive contract: only the dealer ({dealer}) may be doubled.").format(
+            contract=words().contract(c.name), dealer=dealer))
     obligation = info.rules.double_obligation
     if obligation and v.seat != v.dealer and v.declarer >= 0:
         made = v.doubles_made[v.seat]
         owed = max(0, obligation - made)
         left = len(v.contracts_left[v.declarer]) + 1
-        notes.append(f"Obligation: double the dealer {obligation} times in his series — you have made {made}, "
-                     f"you owe {owed}; {left} deal(s) of the series left, this one included.")
+        notes.append(" ".join((
+            ngettext("Obligation: double the dealer {n} time in his series —",
+                     "Obligation: double the dealer {n} times in his series —", obligation).format(
+                n=number(obligation)),
+            _("you have made {made}, you owe {owed};").format(made=number(made), owed=number(owed)),
+            ngettext("{n} deal of the series left, this one included.",
+                     "{n} deals of the series left, this one included.", left).format(n=number(left)))))
     doubles = [a for a in legal if isinstance(a, Double)]
     if doubles and v.seat != v.dealer and all(v.dealer in d.targets for d in doubles):
-        notes.append(f"You must double the dealer ({dealer}) now: you owe as many doubles as there "
-                     f"are deals left in his series.")
+        notes.append(_("You must double the dealer ({dealer}) now: you owe as many doubles as there "
+                       "are deals left in his series.").format(dealer=dealer))
     return notes
 
 
@@ -278,7 +356,7 @@ def taken_text(v: View, info: RulesInfo, seat: int) -> str:
         return ""
     if c.kind == DOMINO:
         if seat in v.finished:
-            return f"out {ordinal(v.finished.index(seat) + 1)}"
+            return _("out {place}").format(place=ordinal(v.finished.index(seat) + 1))
         return ""
     if c.kind == CHINESE:
         return ""
@@ -294,17 +372,39 @@ def taken_text(v: View, info: RulesInfo, seat: int) -> str:
 
 
 def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    """``1st``, ``2nd`` (``1er``, ``2e``; ``1º``)."""
+    if n == 1:
+        return _("{n}st").format(n=n)
+    if n == 2:
+        return _("{n}nd").format(n=n)
+    if n == 3:
+        return _("{n}rd").format(n=n)
+    return _("{n}th").format(n=n)
 
 
 # ---------------------------------------------------------------- Chinese poker
+ROW_WORDS = (N_("back"), N_("middle"), N_("front"))
+CATEGORY_WORDS = {"high card": N_("high card"), "pair": N_("pair"), "two pair": N_("two pair"),
+                  "three of a kind": N_("three of a kind"), "straight": N_("straight"), "flush": N_("flush"),
+                  "full house": N_("full house"), "four of a kind": N_("four of a kind"),
+                  "straight flush": N_("straight flush")}
+
+
+def row_name(row: int) -> str:
+    """A Chinese poker row: back, middle, front."""
+    return _(ROW_WORDS[row])
+
+
 def row_category(mask: int) -> str:
-    return CATEGORY_NAMES[rank_of(mask)[0]] if mask else ""
+    if not mask:
+        return ""
+    name = CATEGORY_NAMES[rank_of(mask)[0]]
+    return _(CATEGORY_WORDS[name]) if name in CATEGORY_WORDS else name
 
 
 def arrangement_text(a: Arrange) -> str:
-    rows = [f"{name} {cards_markup(m)} ({row_category(m)})" for name, m in zip(ROW_NAMES, a.rows)]
-    return "; ".join(rows) + (" — [b red]fouled[/]" if fouled(a) else "")
+    rows = [f"{row_name(i)} {cards_markup(m)} ({row_category(m)})" for i, m in enumerate(a.rows)]
+    return "; ".join(rows) + (" — [b red]" + escape(_("fouled")) + "[/]" if fouled(a) else "")
 
 
 def move_text(action: Any, actor: int, v: View, info: RulesInfo) -> str:
@@ -314,21 +414,22 @@ def move_text(action: Any, actor: int, v: View, info: RulesInfo) -> str:
     if isinstance(action, Declare):
         return escape(info.contract_name(action.contract))
     if isinstance(action, NameTrump):
-        return "no trump" if action.suit is None else f"trumps {suit_label(action.suit)}"
+        return _("no trump") if action.suit is None else _("trumps {suit}").format(suit=suit_label(action.suit))
     if isinstance(action, NameRank):
-        return f"rows from the {rank_label(action.rank)}s"
+        return _("rows from the {rank}s").format(rank=rank_label(action.rank))
     if isinstance(action, Double):
         if not action.targets:
-            return "pass"
+            return pgettext("doubling", "pass")
         parts = []
         for t in sorted(action.targets):
             redoubled = any(b.doubler == t and b.doubled == actor and b.redoubled for b in v.doubles)
-            parts.append(("redouble " if redoubled else "double ") + seat_name(t, v.seat, v.players))
-        return ", ".join(parts)
+            who = seat_name(t, v.seat, v.players)
+            parts.append((_("redouble {who}") if redoubled else _("double {who}")).format(who=who))
+        return escape(", ".join(parts))
     if isinstance(action, Pass):
-        return "pass"
+        return pgettext("doubling", "pass")
     if isinstance(action, Arrange):
-        return "rows laid out"
+        return _("rows laid out")
     return escape(str(action))
 
 
@@ -346,18 +447,20 @@ def forced_note(action: Any, v: View, info: RulesInfo, places: bool = True) -> s
     """
     if isinstance(action, Pass):
         c = info.contract(v.contract)
-        verb = "chap (pass)" if c is not None and c.fixed_rank is not None else "pass"
-        return f"You {verb}: no card can be played."
+        if c is not None and c.fixed_rank is not None:
+            return _("You chap (pass): no card can be played.")
+        return _("You pass: no card can be played.")
     if isinstance(action, Double):
         if not action.targets:
-            return "No double possible: you pass."
+            return _("No double possible: you pass.")
         whom = ", ".join(seat_name(t, v.seat, v.players if places else None) for t in sorted(action.targets))
-        return f"You double {whom}: your only possible choice."
+        return _("You double {whom}: your only possible choice.").format(whom=whom)
     if isinstance(action, int) and not isinstance(action, bool):
-        return f"You play {card_text(action)}: your only legal card."
+        return _("You play {card}: your only legal card.").format(card=card_text(action))
     if isinstance(action, Declare):
-        return f"You declare {info.contract_name(action.contract)}: the only choice left."
-    return f"Your only choice, made for you: {action_label(action, v, info)}."
+        return _("You declare {contract}: the only choice left.").format(
+            contract=info.contract_name(action.contract))
+    return _("Your only choice, made for you: {choice}.").format(choice=action_label(action, v, info))
 
 
 def doubles_short(v: View, doubles: Iterable[Any] | None = None) -> str:
@@ -365,14 +468,42 @@ def doubles_short(v: View, doubles: Iterable[Any] | None = None) -> str:
     "West doubled you; you redoubled"."""
     doubles = tuple(v.doubles if doubles is None else doubles)
     if not doubles:
-        return "none"
+        return _("none")
 
-    def who(s: int, start: bool = False) -> str:
-        return seat_title(s, v.seat, v.players) if start else seat_name(s, v.seat, v.players)
-    parts = []
-    for b in doubles:
-        text = f"{who(b.doubler, True)} doubled {who(b.doubled)}"
-        if b.redoubled:
-            text += f"; {who(b.doubled)} redoubled"
-        parts.append(text)
-    return ". ".join(parts)
+    return ". ".join(double_words(v, b) for b in doubles)
+
+
+def double_words(v: View, b: Any) -> str:
+    """One double (and its redouble) from the viewer's seat: "West doubled you; you redoubled"."""
+    def who(s: int) -> str:
+        return seat_name(s, v.seat, v.players)
+    if b.doubler == v.seat:
+        text = _("You doubled {target}").format(target=who(b.doubled))
+    elif b.doubled == v.seat:
+        text = _("{who} doubled you").format(who=who(b.doubler))
+    else:
+        text = _("{who} doubled {target}").format(who=who(b.doubler), target=who(b.doubled))
+    if b.redoubled:
+        text += "; " + (_("you redoubled") if b.doubled == v.seat else
+                        _("{who} redoubled").format(who=who(b.doubled)))
+    return text
+
+
+def settlement_lines(v: View, base: Any, doubles: Any) -> list[str]:
+    """How each double of a finished deal was settled, one line each: "West doubled you: you pay 24 to West"."""
+    lines = []
+    for b, (payer, receiver, amount, _redoubled) in zip(doubles, settlements(base, doubles)):
+        what = double_words(v, b)
+        if amount == 0:
+            lines.append(_("{double}: level, nothing changes hands").format(double=what))
+        elif payer == v.seat:
+            lines.append(_("{double}: you pay {n} to {who}").format(
+                double=what, n=points(amount), who=seat_name(receiver, v.seat, v.players)))
+        elif receiver == v.seat:
+            lines.append(_("{double}: {payer} pays {n} to you").format(
+                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount)))
+        else:
+            lines.append(_("{double}: {payer} pays {n} to {who}").format(
+                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount),
+                who=seat_name(receiver, v.seat, v.players)))
+    return lines

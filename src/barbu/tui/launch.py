@@ -9,6 +9,7 @@ from ..arena.duplicate import split_bots
 from ..besigue import is_besigue
 from ..classic.ruleset import Ruleset
 from ..core.errors import RulesetError
+from ..i18n import _
 from ..records.besigue import is_besigue_record
 from ..records.savefiles import DEFAULT_SAVE, SaveError
 from . import besigue_session
@@ -69,5 +70,5 @@ def play(args: argparse.Namespace) -> int:
         app = BarbuApp(settings_from_args(args), setup=not args.start)
     code = app.run()
     if app.session is not None and app.saved_to is not None:
-        print(f"Saved to {app.saved_to}. Resume with: barbu play --resume {app.saved_to}")
+        print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=app.saved_to))
     return code or 0

@@ -21,7 +21,9 @@ from ..records.barbu import read_record, replay, write_record
 from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
-from .labels import place
+from ..i18n import _, current
+from ..i18n.typed import parse_typed
+from .labels import option_word, place, place_name, seat_number
 
 DEFAULT_DELAY = 0.6
 
@@ -56,16 +58,17 @@ class Settings:
         """Refuse impossible settings in plain words."""
         n = self.rules.players
         if not 0 <= self.seat < n:
-            raise RulesetError(f"there is no seat {self.seat}: seats are 0 to {n - 1}")
+            raise RulesetError(_("there is no seat {seat}: seats are 0 to {last}").format(seat=self.seat, last=n - 1))
         for s, kind in self.opponents.items():
             if not is_computer_player(kind):
-                raise RulesetError(f"unknown computer player {kind!r}; choose from: {', '.join(AGENT_KINDS)}")
+                raise RulesetError(_("unknown computer player {kind!r}; choose from: {kinds}").format(
+                    kind=kind, kinds=", ".join(AGENT_KINDS)))
             if kind not in AGENT_KINDS:
                 make_agent(kind)  # a kind:argument player reads its file now: AgentError says what is wrong
             if not 0 <= s < n:
-                raise RulesetError(f"there is no seat {s}: seats are 0 to {n - 1}")
+                raise RulesetError(_("there is no seat {seat}: seats are 0 to {last}").format(seat=s, last=n - 1))
         if self.delay < 0:
-            raise RulesetError("the delay between computer moves cannot be negative")
+            raise RulesetError(_("the delay between computer moves cannot be negative"))
 
 
 class Session:
@@ -134,20 +137,25 @@ class Session:
         return self.match.to_act() == self.seat
 
     def seat_label(self, s: int) -> str:
-        return "you" if s == self.seat else f"seat {s}"
+        return _("you") if s == self.seat else seat_number(s)
 
-    def who(self, s: int) -> str:
-        """Who sits at a seat: you, or a computer player named by where it sits, with its strength."""
+    def who(self, s: int, english: bool = False) -> str:
+        """Who sits at a seat: you, or a computer player named by where it sits, with its strength
+        (in the current language; in English for the record, which is language-neutral)."""
         if s == self.seat:
-            return "you"
+            return "you" if english else _("you")
         where = place(s, self.seat, self.match.n)
-        return f"{where}, {self.player_kind(s)}" if where else self.player_kind(s)
+        kind = self.player_kind(s, english)
+        if not where:
+            return kind
+        return f"{where}, {kind}" if english else _("{place}, {player}").format(place=place_name(where), player=kind)
 
-    def player_kind(self, s: int) -> str:
+    def player_kind(self, s: int, english: bool = False) -> str:
         """``you``, or ``computer (rule)``: what plays at a seat."""
         if s == self.seat:
-            return "you"
-        return f"computer ({self.strengths.get(s, '?').split('(')[0]})"
+            return "you" if english else _("you")
+        kind = self.strengths.get(s, "?").split("(")[0]
+        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=option_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self, skip_forced: bool = False) -> int:
@@ -164,7 +172,7 @@ class Session:
         mine = [i for i in range(max(start, 0), len(history)) if actors[i] == self.seat
                 and not (skip_forced and choices[i] == 1)]
         if not mine:
-            raise BarbuError("there is no move of yours in this deal to take back")
+            raise BarbuError(_("there is no move of yours in this deal to take back"))
         target = mine[-1]
         undone = 0
         while len(m.history) > target:
@@ -187,8 +195,9 @@ class Session:
 
     # ---------------------------------------------------------------- acting
     def apply_human(self, choice: Any) -> Any:
-        """Apply the person's choice (an action or typed text); a bad one raises `BarbuError`, changing nothing."""
-        action = self.match.parse_action(choice) if isinstance(choice, str) else choice
+        """Apply the person's choice (an action, or text typed in the current language: "dk", "pas de dames");
+        a bad one raises `BarbuError`, changing nothing."""
+        action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
         self.match.apply(action, seat=self.seat)
         return action
 
@@ -215,7 +224,7 @@ class Session:
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
-        names = [self.who(s) if s == self.seat else f"{self.who(s)} {s}" for s in range(self.players)]
+        names = [self.who(s, True) if s == self.seat else f"{self.who(s, True)} {s}" for s in range(self.players)]
         return {"players_names": names,
                 "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()}}}
 

@@ -3,6 +3,8 @@
 Everything starts at a sensible default, with the focus on Start: Enter
 starts at once.  Options are those the chosen family reads, each with the
 values it allows; a combination the rules refuse is explained and not started.
+The first line chooses the language (English, Français, Italiano): the whole
+game speaks it from then on, this screen first.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static
@@ -21,6 +24,8 @@ from ..agents import AGENT_KINDS
 from ..core.errors import RulesetError
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
+from ..i18n import _, current, number, use, word_error
+from .labels import option_word as words
 from ..records.savefiles import saved_matches
 from . import bindings
 from . import besigue_setup
@@ -39,9 +44,9 @@ def option_values(spec: OptionSpec) -> list[str]:
     return [str(x) for x in range(lo, hi + 1)]
 
 
-def words(identifier: str) -> str:
-    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
-    return identifier.replace("_", " ")
+#: The languages offered, each named in itself.
+LANGUAGE_CHOICES = [("English", "en"), ("Français", "fr"), ("Italiano", "it")]
+
 
 
 def row(label: str, widget: Widget, help: str = "") -> Horizontal:
@@ -58,6 +63,7 @@ class SetupScreen(Screen["Settings | Path"]):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
+        bindings.translate(self)
         self.preset_name = settings.rules.preset
         self.values: dict[str, Any] = (besigue_setup.option_values(settings.rules) if is_besigue(self.preset_name)
                                        else settings.rules.option_values())
@@ -73,37 +79,51 @@ class SetupScreen(Screen["Settings | Path"]):
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        yield Static("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
-                     "Tab moves between them.", id="setup-title")
+        yield Static(_("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
+                       "Tab moves between them."), id="setup-title")
         with VerticalScroll(id="setup-form"):
-            yield row("Game", Select([(p.name, p.name) for p in presets()] + besigue_setup.game_choices(),
-                                     value=self.preset_name, allow_blank=False, id="preset"))
+            yield row(_("Language"), Select(LANGUAGE_CHOICES, value=current(), allow_blank=False, id="language"),
+                      _("The language of the whole game."))
+            yield row(_("Game"), Select([(p.name, p.name) for p in presets()] + besigue_setup.game_choices(),
+                                        value=self.preset_name, allow_blank=False, id="preset"))
             yield Static(self._description(self.preset_name), id="preset-help")
             yield Vertical(*self._seat_rows(), id="seats-area")
-            with Collapsible(title="Rule options", collapsed=True, id="options-box"):
+            with Collapsible(title=_("Rule options"), collapsed=True, id="options-box"):
                 yield Vertical(*self._option_rows(), id="options-area")
-            yield row("Seed", Input(value="" if self.seed is None else str(self.seed),
-                                    placeholder="random", id="seed"),
-                      "The same seed deals the same cards.")
-            yield row("Pause between computer moves (seconds)", Input(value=f"{self.delay:g}", id="delay"),
-                      "Seconds the computer players wait before each move, so you can follow (0: no wait).")
-            yield row("A forced move", Select(
-                [("is made for you, with a note", "auto"), ("waits for you to confirm it", "confirm")],
+            yield row(_("Seed"), Input(value="" if self.seed is None else str(self.seed),
+                                       placeholder=_("random"), id="seed"),
+                      _("The same seed deals the same cards."))
+            yield row(_("Pause between computer moves (seconds)"), Input(value=f"{self.delay:g}", id="delay"),
+                      _("Seconds the computer players wait before each move, so you can follow (0: no wait)."))
+            yield row(_("A forced move"), Select(
+                [(_("is made for you, with a note"), "auto"), (_("waits for you to confirm it"), "confirm")],
                 value="confirm" if self.confirm_forced else "auto", allow_blank=False, id="forced"),
-                "A pass when no card fits, the only card you may play, no double possible: "
-                "made at once with a note, or left for you to confirm.")
+                _("A pass when no card fits, the only card you may play, no double possible: "
+                  "made at once with a note, or left for you to confirm."))
         yield Static(id="setup-error")
         if self.waiting:
-            yield Static("A saved match is waiting: " + "; ".join(s.describe() for s in self.waiting)
-                         + ". A new match gets a file of its own.", id="setup-saved")
+            yield Static(_("A saved match is waiting: {matches}. A new match gets a file of its own.").format(
+                matches="; ".join(s.describe() for s in self.waiting)), id="setup-saved")
         with Horizontal(id="setup-buttons"):
-            yield Button("Start", id="start", variant="primary")
+            yield Button(_("Start"), id="start", variant="primary")
             for i, s in enumerate(self.waiting):
-                yield Button(f"Resume {s.path.name}", id=f"resume-{i}", classes="resume")
+                yield Button(_("Resume {file}").format(file=s.path.name), id=f"resume-{i}", classes="resume")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+
+    async def switch_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on: this screen is drawn again in it (its choices kept), the app's keys too."""
+        use(lang)
+        bindings.translate(self)
+        bindings.translate(self.app)
+        self.seed_text = self.query_one("#seed", Input).value
+        self.delay_text = self.query_one("#delay", Input).value
+        await self.recompose()
+        self.query_one("#seed", Input).value = self.seed_text
+        self.query_one("#delay", Input).value = self.delay_text
+        self.query_one("#language", Select).focus()
 
     def _family(self):
         """The Barbu family's spec of the chosen game; None for Bésigue, which has its own options."""
@@ -111,25 +131,25 @@ class SetupScreen(Screen["Settings | Path"]):
 
     @staticmethod
     def _description(name: str) -> str:
-        return besigue_setup.description(name) if is_besigue(name) else preset(name).description
+        return besigue_setup.description(name) if is_besigue(name) else _(preset(name).description)
 
     def _seat_rows(self) -> list[Widget]:
         fam = self._family()
         n = int(self.values["players"])
         rows: list[Widget] = []
         if fam is not None and len(fam.players) > 1:
-            rows.append(row("Players", Select([(str(p), str(p)) for p in fam.players], value=str(n),
-                                              allow_blank=False, id="players")))
-        rows.append(row("Your seat", Select([(f"seat {s}", str(s)) for s in range(n)], value=str(self.seat),
-                                            allow_blank=False, id="seat")))
+            rows.append(row(_("Players"), Select([(number(p), str(p)) for p in fam.players], value=str(n),
+                                                 allow_blank=False, id="players")))
+        rows.append(row(_("Your seat"), Select([(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
+                                               value=str(self.seat), allow_blank=False, id="seat")))
         for s in range(n):
             if s == self.seat:
                 continue
             kind = self.kinds.get(s) or default_strength()
             self.kinds[s] = kind
-            rows.append(row(f"Seat {s} plays", Select([(k, k) for k in AGENT_KINDS], value=kind,
-                                                      allow_blank=False, id=f"opp-{s}"),
-                            "The strength of this computer player."))
+            rows.append(row(_("Seat {n} plays").format(n=number(s)),
+                            Select([(words(k), k) for k in AGENT_KINDS], value=kind, allow_blank=False, id=f"opp-{s}"),
+                            _("The strength of this computer player.")))
         return rows
 
     def _option_rows(self) -> list[Widget]:
@@ -143,9 +163,10 @@ class SetupScreen(Screen["Settings | Path"]):
                 continue
             value = spec.format(self.values[name])
             rows.append(row(words(name).capitalize(), Select([(words(v), v) for v in option_values(spec)], value=value,
-                                                         allow_blank=False, id=f"opt-{name}"), spec.help))
+                                                             allow_blank=False, id=f"opt-{name}"),
+                            _(spec.help) if spec.help else ""))
         if not rows:
-            rows.append(Label("This game has no options."))
+            rows.append(Label(_("This game has no options.")))
         return rows
 
     async def _rebuild(self, seats: bool = True, options: bool = False) -> None:
@@ -163,6 +184,10 @@ class SetupScreen(Screen["Settings | Path"]):
     async def on_select(self, event: Select.Changed) -> None:
         wid = event.select.id or ""
         value = str(event.value)
+        if wid == "language":
+            if value != current():
+                await self.switch_language(value)
+            return
         if wid == "preset":
             if value == self.preset_name:
                 return
@@ -205,12 +230,13 @@ class SetupScreen(Screen["Settings | Path"]):
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            raise RulesetError(f"the seed must be a whole number, not {seed_text!r}") from None
+            raise RulesetError(_("the seed must be a whole number, not {text!r}").format(text=seed_text)) from None
         delay_text = self.query_one("#delay", Input).value.strip() or "0"
         try:
             delay = float(delay_text)
         except ValueError:
-            raise RulesetError(f"the pace is a number of seconds, like 0.6, not {delay_text!r}") from None
+            raise RulesetError(_("the pace is a number of seconds, like 0.6, not {text!r}").format(
+                text=delay_text)) from None
         kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
         settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save,
                             save_exact=self.save_exact, confirm_forced=self.confirm_forced)
@@ -222,7 +248,8 @@ class SetupScreen(Screen["Settings | Path"]):
         try:
             settings = self.settings()
         except RulesetError as e:
-            self.query_one("#setup-error", Static).update(f"[b red]Cannot start:[/] {e}")
+            self.query_one("#setup-error", Static).update("[b red]" + _("Cannot start:") + "[/] "
+                                                          + escape(word_error(e, current())))
             return
         self.dismiss(settings)
 

@@ -41,17 +41,20 @@ from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
 from ..agents.hint import hint, hint_label
-from ..guide import Guide, rules_guide, settlement_words
+from ..guide import Guide
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
+from ..i18n import _, current, ngettext, number, pgettext, word_error
+from ..i18n.rules import guide_in
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
-from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup, cards_markup,
-                     contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text, place,
-                     prompt, rank_label, result_label, rules_info, seat_name, seat_title, signed, taken_text)
+from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
+                     cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
+                     option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
+                     seat_title, settlement_lines, signed, taken_text)
 from .session import Session
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
 
@@ -80,7 +83,16 @@ def is_card(a: Any) -> bool:
 
 
 def signed_points(x: int) -> str:
-    return f"+{x}" if x > 0 else str(x)
+    return f"+{number(x)}" if x > 0 else number(x)
+
+
+def tricks_text(n: int) -> str:
+    return ngettext("{n} trick", "{n} tricks", n).format(n=number(n))
+
+
+def sentence(text: str) -> str:
+    """A refusal as a sentence of its own: a capital first letter and a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def guide_renderables(guide: Guide) -> list:
@@ -113,6 +125,7 @@ class TableScreen(CommandScreen):
 
     def __init__(self, session: Session, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__()
+        bindings.translate(self)
         self.session = session
         self.delay = delay
         self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
@@ -156,15 +169,15 @@ class TableScreen(CommandScreen):
         yield Static(id="log")
         with Vertical(id="bottom"):
             yield Static(id="message")
-            yield CommandInput(placeholder="type a card (qh), an action (no-queens, trump h, double 1 3, pass), "
-                                           "or help", id="command")
+            yield CommandInput(placeholder=_("type a card (qh), an action (no-queens, trump h, double 1 3, pass), "
+                                             "or help"), id="command")
         yield Footer()
 
     def on_mount(self) -> None:
         self.set_class(self.session.players > 4, "many")
-        self.query_one("#trick").border_title = "Table"
-        self.query_one("#seats").border_title = "Scores"
-        self.query_one("#decision").border_title = "Your decision"
+        self.query_one("#trick").border_title = _("Table")
+        self.query_one("#seats").border_title = _("Scores")
+        self.query_one("#decision").border_title = _("Your decision")
         self.query_one(CommandInput).focus()
         self.advance()
 
@@ -247,7 +260,8 @@ class TableScreen(CommandScreen):
             s.apply_bot(seat, action)
         except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
             action = random.Random(moves).choice(view.legal)
-            self.say(f"seat {seat}'s computer player failed ({e}); it played a random legal move", error=True)
+            self.say(_("seat {n}'s computer player failed ({error}); it played a random legal move").format(
+                n=number(seat), error=word_error(e, current())), error=True)
             s.apply_bot(seat, action)
         self.thinking = None
         self._note(seat, action)
@@ -257,8 +271,9 @@ class TableScreen(CommandScreen):
         """Log a move as the person may know it: another seat's secret choice shows only as made."""
         v = self.session.view()
         shown = v.deal_actions[-1] if v.deal_actions else action
-        text = "a secret choice" if shown is HIDDEN else move_text(shown, seat, v, self.info)
-        self.recent.append(f"{self.seat_cap(seat)}: {text}")
+        text = _("a secret choice") if shown is HIDDEN else move_text(shown, seat, v, self.info)
+        # TRANSLATORS: a move in the log under the table ("West: Q♥"); {move} is markup.
+        self.recent.append(_("{who}: {move}").format(who=escape(self.seat_cap(seat)), move=text))
 
     def submit(self, choice: Any) -> bool:
         """The person's choice (an action or typed text): applied, or refused with the reason."""
@@ -267,13 +282,13 @@ class TableScreen(CommandScreen):
             return False
         if not s.human_to_act():
             actor = s.to_act()
-            self.say("The match is over." if actor is None else
-                     f"Wait: it is {self.seat_word(actor)}'s turn, not yours.", error=True)
+            self.say(_("The match is over.") if actor is None else
+                     _("Wait: it is {who}'s turn, not yours.").format(who=self.seat_word(actor)), error=True)
             return False
         try:
             action = s.apply_human(choice)
         except BarbuError as e:
-            self.say(f"Not allowed: {e}", error=True)
+            self.say(_("Not allowed: {reason}").format(reason=word_error(e, current())), error=True)
             return False
         self.say("")
         self._note(s.seat, action)
@@ -284,7 +299,7 @@ class TableScreen(CommandScreen):
         try:
             self.session.save()
         except OSError as e:
-            self.say(f"Could not save the record: {e}", error=True)
+            self.say(_("Could not save the record: {error}").format(error=e), error=True)
 
     # ---------------------------------------------------------------- drawing
     def say(self, text: str, error: bool = False) -> None:
@@ -306,50 +321,53 @@ class TableScreen(CommandScreen):
 
     def _draw_title(self, v: View, ended: DealResult | None) -> None:
         s = self.session
-        number = ended.number if ended else min(v.deal_number, self.info.total_deals)
-        state = " · match over" if s.is_over else (" · deal over" if ended else "")
-        self.query_one("#title", Static).update(
-            f"[b]barbu[/b] — {escape(v.rules)} · deal {number} of {self.info.total_deals}{state} · "
-            f"you are seat {s.seat}")
+        deal = ended.number if ended else min(v.deal_number, self.info.total_deals)
+        state = (" · " + _("match over")) if s.is_over else ((" · " + _("deal over")) if ended else "")
+        where = _("deal {n} of {total}").format(n=number(deal), total=number(self.info.total_deals))
+        seat = _("you are seat {n}").format(n=number(s.seat))
+        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(v.rules)} · {where}{escape(state)} · {seat}")
 
     def _status_text(self, v: View, ended: DealResult | None) -> str:
         """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
         me = v.seat
         if ended is not None:
-            lines = [f"Contract: [b]{escape(result_label(self.info, ended))}[/b]",
-                     f"Declarer: {self.seat_word(ended.declarer)}"]
+            lines = [_("Contract: {contract}").format(contract=f"[b]{escape(result_label(self.info, ended))}[/b]"),
+                     _("Declarer: {who}").format(who=self.seat_word(ended.declarer))]
             if ended.doubles:
-                lines.append(f"Doubles: {escape(doubles_short(v, ended.doubles))}.")
+                lines.append(_("Doubles: {doubles}.").format(doubles=escape(doubles_short(v, ended.doubles))))
             return "\n".join(lines)
-        lines = [f"Contract: [b]{escape(contract_label(self.info, v))}[/b]"]
+        lines = [_("Contract: {contract}").format(contract=f"[b]{escape(contract_label(self.info, v))}[/b]")]
         if v.scottish is not None:  # the Scottish game: where in the Set and Round, and who calls
             st = v.scottish.start or v.scottish.state
-            where = "Silly Round" if st.silly else f"Player Round {st.round_no + 1}"
-            caller = f" · caller: {self.seat_word(st.caller)}" if st.caller is not None else ""
-            lines.append(f"Set {st.set_no + 1} of {v.scottish.sets}, {where}{caller}")
+            where = _("Silly Round") if st.silly else _("Player Round {n}").format(n=number(st.round_no + 1))
+            caller = (" · " + _("caller: {who}").format(who=self.seat_word(st.caller))) if st.caller is not None else ""
+            lines.append(_("Set {n} of {total}, {round}").format(n=number(st.set_no + 1),
+                                                                  total=number(v.scottish.sets), round=where) + caller)
         if v.dealer >= 0:
-            lines.append(f"Dealer: {self.seat_word(v.dealer)}" + (
-                f" · declarer: {self.seat_word(v.declarer)}" if v.declarer != v.dealer else ""))
+            lines.append(_("Dealer: {who}").format(who=self.seat_word(v.dealer)) + (
+                " · " + _("declarer: {who}").format(who=self.seat_word(v.declarer)) if v.declarer != v.dealer else ""))
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
-            lines.append(f"Doubles: {escape(doubles_short(v))}." if v.doubles else "Doubles: none")
+            lines.append(_("Doubles: {doubles}.").format(doubles=escape(doubles_short(v))) if v.doubles
+                         else _("Doubles: none"))
         if v.set_aside:
-            lines.append(f"Set aside, face up: {cards_markup(v.set_aside)}")
+            lines.append(_("Set aside, face up: {cards}").format(cards=cards_markup(v.set_aside)))
         if v.phase == "declare" and v.declarer != me and v.declarer >= 0 and v.contracts_left[v.declarer]:
             names = ", ".join(self.info.contract_name(k) for k in self.info.contracts
                               if k in v.contracts_left[v.declarer])
-            lines.append(f"[dim]Still to declare by {self.seat_word(v.declarer)}: {escape(names)}[/]")
+            lines.append("[dim]" + escape(_("Still to declare by {who}: {contracts}").format(
+                who=self.seat_word(v.declarer), contracts=names)) + "[/]")
         return "\n".join(lines)
 
     def _scores(self, v: View) -> Table:
         """The running totals at the side, with the last deal's points."""
         t = Table(box=None, padding=(0, 1), expand=True, show_header=bool(v.results))
         t.add_column("", no_wrap=True)
-        t.add_column("total", justify="right", no_wrap=True)
+        t.add_column(_("total"), justify="right", no_wrap=True)
         if v.results:
-            t.add_column("last", justify="right", no_wrap=True, style="dim")
+            t.add_column(_("last"), justify="right", no_wrap=True, style="dim")
         for seat in [v.seat, *self.around()]:
-            row = [self.seat_cap(seat), str(v.totals[seat])]
+            row = [self.seat_cap(seat), points(v.totals[seat])]
             if v.results:
                 row.append(signed(v.results[-1].added[seat]))
             t.add_row(*row, style="bold" if seat == v.seat else "")
@@ -375,19 +393,19 @@ class TableScreen(CommandScreen):
         for seat_box in self.query(SeatBox):
             seat = int((seat_box.id or "seat-0")[5:])
             lines = [f"[dim]{escape(s.player_kind(seat))}[/]"] if self._tall() else []
-            facts = [f"{held[seat]} card{'s' if held[seat] != 1 else ''}"]
+            facts = [ngettext("{n} card", "{n} cards", held[seat]).format(n=number(held[seat]))]
             if in_tricks:
-                facts.append(f"{tricks[seat]} trick{'s' if tricks[seat] != 1 else ''}")
+                facts.append(tricks_text(tricks[seat]))
             lines += [" · ".join(facts)] if self.size.width >= 110 else facts  # a narrow box: one per line
             if ended is None:
                 taken = taken_text(v, self.info, seat)
                 if taken:
                     lines.append(taken)
             else:
-                lines.append(f"this deal {signed(ended.added[seat])}")
-            lines.append(f"total [b]{v.totals[seat]}[/b]")
+                lines.append(_("this deal {points}").format(points=signed(ended.added[seat])))
+            lines.append(_("total {points}").format(points=f"[b]{points(v.totals[seat])}[/b]"))
             if self.thinking == seat:
-                lines.append("[i]thinking…[/i]")
+                lines.append("[i]" + _("thinking…") + "[/i]")
             to_play = ended is None and v.to_act == seat and not self.paused
             dealer = (ended.dealer if ended else v.dealer) == seat
             seat_box.show(self.seat_cap(seat), lines, to_play, dealer)
@@ -397,16 +415,17 @@ class TableScreen(CommandScreen):
         hand = self.query_one(HandView)
         held, tricks = self._seat_facts(v, ended)
         me = v.seat
-        parts = [f"Your hand ({held[me]} cards)"]
+        parts = [ngettext("Your hand ({n} card)", "Your hand ({n} cards)", held[me]).format(n=number(held[me]))]
         if (ended.dealer if ended else v.dealer) == me:
-            parts.append("D dealer")
+            # TRANSLATORS: your own place is the dealer's; D is the dealer's mark on the other seats' boxes.
+            parts.append(_("D dealer"))
         c = self.info.contract(ended.contract if ended else v.contract)
         if c is not None and c.kind not in (DOMINO, CHINESE):
-            parts.append(f"{tricks[me]} trick{'s' if tricks[me] != 1 else ''}")
+            parts.append(tricks_text(tricks[me]))
         taken = taken_text(v, self.info, me) if ended is None else ""
         if taken:
-            parts.append(f"took {taken}")
-        parts.append(f"total {v.totals[me]}")
+            parts.append(_("took {cards}").format(cards=taken))
+        parts.append(_("total {points}").format(points=points(v.totals[me])))
         hand.border_title = ("▶ " if self.waiting_for_human else "") + " · ".join(parts)
         hand.set_class(self.waiting_for_human, "to-play")
 
@@ -419,34 +438,38 @@ class TableScreen(CommandScreen):
         c = self.info.contract(v.contract)
         me = v.seat
         if v.phase in ("draw", "deal", "over"):
-            w.update("\n[b]The match is over.[/b]" if v.phase == "over" else "\nDealing…")
+            w.update("\n[b]" + _("The match is over.") + "[/b]" if v.phase == "over" else "\n" + _("Dealing…"))
         elif v.phase == "declare":
-            who = self.seat_cap(v.declarer)
-            w.update(f"\n{who} {'are' if v.declarer == me else 'is'} choosing the contract"
-                     + (":" if v.declarer == me else "…"))
+            w.update("\n" + (_("You are choosing the contract:") if v.declarer == me else
+                             _("{who} is choosing the contract…").format(who=self.seat_cap(v.declarer))))
         elif v.phase in ("trump", "rank"):
-            what = "trumps" if v.phase == "trump" else "the starting rank of the rows"
-            w.update(f"\n[b]{escape(contract_label(self.info, v))}[/b]\n"
-                     f"{self.seat_cap(v.declarer)} {'name' if v.declarer == me else 'names'} {what}"
-                     + (":" if v.declarer == me else "…"))
+            if v.phase == "trump":
+                what = (_("You name trumps:") if v.declarer == me else
+                        _("{who} names trumps…").format(who=self.seat_cap(v.declarer)))
+            else:
+                what = (_("You name the starting rank of the rows:") if v.declarer == me else
+                        _("{who} names the starting rank of the rows…").format(who=self.seat_cap(v.declarer)))
+            w.update(f"\n[b]{escape(contract_label(self.info, v))}[/b]\n{escape(what)}")
         elif v.phase == "doubling":
             who = self.seat_word(v.to_act) if v.to_act is not None else ""
-            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nDoubling round: {who} to call."
-                     f"\n[dim]Doubles so far: {escape(doubles_short(v))}[/]")
+            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\n"
+                     + escape(_("Doubling round: {who} to call.").format(who=who))
+                     + "\n[dim]" + escape(_("Doubles so far: {doubles}").format(doubles=doubles_short(v))) + "[/]")
         elif v.phase == "pass-on" and v.scottish is not None:
             to = (v.seat + v.scottish.pass_offset) % v.players
-            chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or "nobody yet"
-            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\nSilly Round: everyone passes three cards "
-                     f"on to {self.seat_word(to)}.\n[dim]Chosen so far: {escape(chosen)}[/]")
+            chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or _("nobody yet")
+            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\n"
+                     + escape(_("Silly Round: everyone passes three cards on to {who}.").format(who=self.seat_word(to)))
+                     + "\n[dim]" + escape(_("Chosen so far: {who}").format(who=chosen)) + "[/]")
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
             parts: list = [Text.from_markup(f"[b]{escape(contract_label(self.info, v))}[/b]\n"), self._layout(v)]
             if v.finished:
-                parts.append(Text("\nOut: " + ", ".join(self.seat_word(x) for x in v.finished)))
+                parts.append(Text("\n" + _("Out: {who}").format(who=", ".join(self.seat_word(x) for x in v.finished))))
             w.update(Group(*(Align.center(x) for x in parts)))
         elif c is not None and c.kind == CHINESE:
             arranged = sum(1 for a in v.deal_actions if a is HIDDEN or isinstance(a, Arrange))
-            w.update(f"Chinese poker: {arranged} of {v.players} players have laid out their rows face down; "
-                     f"all are shown together at the end.")
+            w.update(_("Chinese poker: {n} of {players} players have laid out their rows face down; "
+                       "all are shown together at the end.").format(n=number(arranged), players=number(v.players)))
         else:
             w.update(self._trick_grid(v))
 
@@ -464,7 +487,7 @@ class TableScreen(CommandScreen):
             row = Text(SUIT_SYMBOLS[suit] + nb, style="red" if red else "bold")
             span = v.layout[suit]
             if span is None:
-                row.append(f"{nb}not started", style="dim")
+                row.append(nb + _("not started"), style="dim")
             else:
                 for pos in range(13):
                     rank = pos if high_ace else (12 if pos == 0 else pos - 1)
@@ -489,7 +512,7 @@ class TableScreen(CommandScreen):
         for seat in range(n):
             if seat != s.seat:
                 spot[seat] = SPOT.get(place(seat, s.seat, n) or "", (0, 1))
-        grid: list[list[Any]] = [["", "", ""] for _ in range(3)]
+        grid: list[list[Any]] = [["", "", ""] for _row in range(3)]
         grid[1][1] = Text.from_markup(caption, justify="center")
         aligns = ("left", "center", "right")
         for seat, text in cells.items():
@@ -498,7 +521,8 @@ class TableScreen(CommandScreen):
                 label = f"[dim]{escape(self.seat_cap(seat))}[/]"
                 text = f"{label}\n{text}" if r < 2 else f"{text}\n{label}"
             elif n > 4 and seat != s.seat:  # two cards on a side: say whose is whose
-                short = "".join(w[0] for w in (place(seat, s.seat, n) or "?").split("-")).upper()
+                where = place(seat, s.seat, n)
+                short = "".join(w[0] for w in (place_name(where) if where else "?").split("-")).upper()
                 text = f"[dim]{short}[/] {text}" if col < 2 else f"{text} [dim]{short}[/]"
             # Left-justified inside, the block aligned as a whole: a card's face keeps its shape.
             grid[r][col] = Align(Text.from_markup(text, justify="left"), align=aligns[col])  # type: ignore[arg-type]
@@ -507,7 +531,7 @@ class TableScreen(CommandScreen):
             t.add_column(justify=just, ratio=1)  # type: ignore[arg-type]
         gap = max(0, min(4, (self.query_one("#center").size.height - 16) // 3)) if tall else 0
         for i, row in enumerate(grid):
-            for _ in range(gap if i else 0):
+            for _blank in range(gap if i else 0):
                 t.add_row("", "", "")
             t.add_row(*row)
         return t
@@ -533,38 +557,45 @@ class TableScreen(CommandScreen):
                     cells[seat] = SLOT if self._tall() else "[reverse] ? [/]"
                 else:
                     cells[seat] = "[dim] · [/]"
-            verb = "led" if v.trick else ("lead" if leader == me else "leads")
-            caption = f"Trick {len(v.tricks) + 1} of {total}\n[dim]{escape(self.seat_cap(leader))} {verb}[/]"
+            if v.trick:
+                lead = _("You led") if leader == me else _("{who} led").format(who=self.seat_cap(leader))
+            else:
+                lead = _("You lead") if leader == me else _("{who} leads").format(who=self.seat_cap(leader))
+            caption = (_("Trick {n} of {total}").format(n=number(len(v.tricks) + 1), total=number(total))
+                       + f"\n[dim]{escape(lead)}[/]")
         else:
             leader, cards = v.tricks[-1]
             winner = trick_winner(leader, cards, trump, v.players)
             for i, card in enumerate(cards):
                 seat = (leader + i) % v.players
                 cells[seat] = face(card, "won" if seat == winner else "old")
-            took = "take" if winner == me else "takes"
-            caption = (f"Trick {len(v.tricks)} of {total}\n[b]{escape(self.seat_cap(winner))} {took} it[/b]"
-                       f"\n[dim]{escape(self.seat_cap(winner))} to lead[/]")
+            took = _("You take it") if winner == me else _("{who} takes it").format(who=self.seat_cap(winner))
+            lead = _("You to lead") if winner == me else _("{who} to lead").format(who=self.seat_cap(winner))
+            caption = (_("Trick {n} of {total}").format(n=number(len(v.tricks)), total=number(total))
+                       + f"\n[b]{escape(took)}[/b]\n[dim]{escape(lead)}[/]")
         return self._grid(cells, caption, self._tall())
 
     def _ended_middle(self, v: View, r: DealResult) -> Any:
         """The finished deal stays on the table under its summary: its last trick, rows or finishing order."""
         c = self.info.contract(r.contract)
-        head = f"[b]Deal {r.number} over: {escape(result_label(self.info, r))}[/b]"
+        head = "[b]" + escape(_("Deal {n} over: {contract}").format(n=number(r.number),
+                                                                     contract=result_label(self.info, r))) + "[/b]"
         if r.arrangements:
             return head + "\n" + "\n".join(f"{self.seat_cap(s)}: {arrangement_text(a)}"
                                             for s, a in enumerate(r.arrangements))
         if c is not None and c.kind == DOMINO:
             order = ", ".join(self.seat_word(x) for x in r.finishing)
-            return f"{head}\nFinishing order: {order}" if order else head
+            return head + "\n" + _("Finishing order: {who}").format(who=order) if order else head
         if not r.tricks:
-            return head + ("\nNot played: nobody doubled." if not r.played else "")
+            return head + ("\n" + _("Not played: nobody doubled.") if not r.played else "")
         leader, cards = r.tricks[-1]
         winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
         face = card_face if self._tall() else card_chip
         cells = {(leader + i) % v.players: face(x, "won" if (leader + i) % v.players == winner else "old")
                  for i, x in enumerate(cards)}
-        took = "take" if winner == v.seat else "takes"
-        return self._grid(cells, f"{head}\nLast trick: {escape(self.seat_cap(winner))} {took} it", self._tall())
+        took = (_("Last trick: you take it") if winner == v.seat else
+                _("Last trick: {who} takes it").format(who=self.seat_cap(winner)))
+        return self._grid(cells, f"{head}\n{escape(took)}", self._tall())
 
     def _draw_decision(self, v: View) -> None:
         hand = self.query_one(HandView)
@@ -580,11 +611,12 @@ class TableScreen(CommandScreen):
             choices.display = False
             arrange.display = False
             if self.thinking is not None:
-                text = f"{self.seat_cap(self.thinking)} ({s.player_kind(self.thinking)}) is playing…"
+                text = _("{who} ({player}) is playing…").format(who=self.seat_cap(self.thinking),
+                                                                 player=s.player_kind(self.thinking))
             elif s.is_over:
-                text = "The match is over."
+                text = _("The match is over.")
             elif self.paused:
-                text = "The deal is over: Enter for the next deal."
+                text = _("The deal is over: Enter for the next deal.")
             else:
                 text = "…"
             self.query_one("#prompt", Static).update(text)
@@ -612,7 +644,8 @@ class TableScreen(CommandScreen):
             if self.choices:
                 choices.set_choices([action_label(a, v, self.info) for a in self.choices])
                 if len(legal) > MAX_LISTED:
-                    notes.append(f"{len(legal)} choices: the first {MAX_LISTED} are listed; type any other.")
+                    notes.append(_("{n} choices: the first {listed} are listed; type any other.").format(
+                        n=number(len(legal)), listed=number(MAX_LISTED)))
             self.zone = "hand" if cards else "list"
         self.query_one("#prompt", Static).update(
             "\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
@@ -647,7 +680,7 @@ class TableScreen(CommandScreen):
         """Enter on an empty command line: choose what the cursor is on."""
         if not self.waiting_for_human:
             if not self.paused and not self.session.is_over:
-                self.say("The computer players are playing; your turn will come.")
+                self.say(_("The computer players are playing; your turn will come."))
             return
         if self.zone == "hand":
             card = self.query_one(HandView).current()
@@ -669,7 +702,7 @@ class TableScreen(CommandScreen):
 
     def action_card_clicked(self, card: int) -> None:
         if self.zone == "arrange":
-            self.say("Arrange the rows below: click a card there, then one of another row to swap them.")
+            self.say(_("Arrange the rows below: click a card there, then one of another row to swap them."))
             return
         self.submit(card)
 
@@ -685,31 +718,35 @@ class TableScreen(CommandScreen):
     def action_help(self) -> None:
         v = self.session.view()
         c = self.info.contract(v.contract)
-        parts = [f"[b]{escape(v.rules)}[/b] — {self.info.total_deals} deals; "
-                 f"{'highest' if self.info.highest_wins else 'lowest'} total wins."]
+        deals = ngettext("{n} deal", "{n} deals", self.info.total_deals).format(n=number(self.info.total_deals))
+        wins = _("highest total wins.") if self.info.highest_wins else _("lowest total wins.")
+        parts = [f"[b]{escape(v.rules)}[/b] — " + escape(_("{deals}; {wins}").format(deals=deals, wins=wins))]
+        rules = self.info.rules
         if c is not None:
-            parts.append(f"\n[b]This deal: {escape(contract_label(self.info, v))}[/b]\n{escape(c.help)}")
+            parts.append("\n[b]" + escape(_("This deal: {contract}").format(contract=contract_label(self.info, v)))
+                         + f"[/b]\n{escape(self.info.contract_help(c))}")
             if c.heart_ban:
-                parts.append(f"Leading hearts: {self.info.rules.heart_lead.replace('_', ' ')}.")
+                parts.append(escape(_("Leading hearts: {rule}.").format(rule=option_word(rules.heart_lead))))
             if c.trump:
-                parts.append(f"Trump rules: {self.info.rules.trump_rules} — " + (
-                    "when trumps are led you must head the trick; a void player must trump and overtrump."
-                    if self.info.rules.trump_rules == "classic" else
-                    "a void player must trump and overtrump when he can; no duty to head a trump lead."))
+                parts.append(escape(_("Trump rules: {rule} — {meaning}").format(
+                    rule=option_word(rules.trump_rules), meaning=(
+                        _("when trumps are led you must head the trick; a void player must trump and overtrump.")
+                        if rules.trump_rules == "classic" else
+                        _("a void player must trump and overtrump when he can; no duty to head a trump lead.")))))
             if c.kind == DOMINO:
-                parts.append(f"The ace is {self.info.rules.domino_ace} in the rows.")
+                parts.append(escape(_("The ace is {rule} in the rows.").format(rule=option_word(rules.domino_ace))))
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
-        parts.append("\n" + bindings.KEYS_HELP + "\n")
-        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(rules_guide(self.info.rules)))
-        self.app.push_screen(InfoDialog("Help and rules", body))
+        parts.append("\n" + bindings.keys_help() + "\n")
+        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(guide_in(self.info.rules, current())))
+        self.app.push_screen(InfoDialog(_("Help and rules"), body))
 
     def action_hint(self) -> None:
         """What the strongest computer player would do from your seat (your view only), and why."""
         if not self.waiting_for_human:
-            self.notify("A hint is for your turn.", timeout=4)
+            self.notify(_("A hint is for your turn."), timeout=4)
             return
-        self.notify("Thinking about your hand…", timeout=3)
+        self.notify(_("Thinking about your hand…"), timeout=3)
         self.run_worker(self._hint(), group="hint", exclusive=True)
 
     async def _hint(self) -> None:
@@ -719,21 +756,23 @@ class TableScreen(CommandScreen):
         h = await asyncio.to_thread(hint, v, hint_label, None, 60, 1.5, self.info.highest_wins)
         if s.moves != moves:
             return
-        self.app.push_screen(InfoDialog("Hint", f"[b]The strongest computer player would choose "
-                                                f"{escape(hint_label(h.action))}.[/b]\n\n{escape(h.reason)}\n\n"
-                                                "[dim]It sees only what you see.[/dim]"))
+        choice = action_label(h.action, v, self.info) if h.action in v.legal else hint_label(h.action)
+        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(
+            _("The strongest computer player would choose {choice}.").format(choice=choice))
+            + f"[/b]\n\n{escape(h.reason)}\n\n[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
 
     def action_take_back(self) -> None:
         """Undo back to your previous decision of this deal: the others here are all computer players."""
         if self.thinking is not None or self.paused:
-            self.notify("Wait for the computer player to finish its move.", timeout=4)
+            self.notify(_("Wait for the computer player to finish its move."), timeout=4)
             return
         try:
             undone = self.session.take_back(skip_forced=not self.confirm_forced)
         except BarbuError as e:
-            self.notify(str(e).capitalize() + ".", severity="warning", timeout=5)
+            self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
             return
-        self.notify(f"Took back {undone} move{'s' if undone != 1 else ''}: your turn again.", timeout=4)
+        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
+                             undone).format(n=number(undone)), timeout=4)
         self.redraw()
         self.advance()
 
@@ -741,9 +780,9 @@ class TableScreen(CommandScreen):
         v = self.session.view()
         c = self.info.contract(v.contract)
         if not v.tricks:
-            body = "No trick has been completed in this deal yet."
+            body = _("No trick has been completed in this deal yet.")
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
-            body = "Cards laid so far, in order:\n" + "\n".join(
+            body = _("Cards laid so far, in order:") + "\n" + "\n".join(
                 f"  {self.seat_word(seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
         else:
             trump = v.trump if c is not None and c.trump else None
@@ -753,30 +792,34 @@ class TableScreen(CommandScreen):
                 played = "  ".join(f"{self.seat_word((leader + j) % v.players)} {card_markup(x)}"
                                    for j, x in enumerate(cards))
                 rows.append(f"  {i:>2}. {played}   → {self.seat_word(winner)}")
-            body = "[b]Last trick[/b]\n" + rows[-1] + "\n\n[b]All tricks of this deal[/b]\n" + "\n".join(rows)
-        self.app.push_screen(InfoDialog("Tricks", body))
+            body = ("[b]" + _("Last trick") + "[/b]\n" + rows[-1] + "\n\n[b]" + _("All tricks of this deal")
+                    + "[/b]\n" + "\n".join(rows))
+        self.app.push_screen(InfoDialog(_("Tricks"), body))
 
     def action_scoresheet(self) -> None:
-        self.app.push_screen(InfoDialog("Scoresheet", self._scoresheet(self.session.view())))
+        self.app.push_screen(InfoDialog(pgettext("title", "Scoresheet"), self._scoresheet(self.session.view())))
 
     def _scoresheet(self, v: View) -> Table:
-        t = Table(title=f"{v.rules} — {len(v.results)} of {self.info.total_deals} deals played")
-        t.add_column("deal", justify="right")
-        t.add_column("declarer")
-        t.add_column("contract")
-        t.add_column("doubles")
+        played = ngettext("{n} of {total} deal played", "{n} of {total} deals played", len(v.results)).format(
+            n=number(len(v.results)), total=number(self.info.total_deals))
+        t = Table(title=f"{v.rules} — {played}")
+        t.add_column(_("deal"), justify="right")
+        t.add_column(_("declarer"))
+        t.add_column(_("contract"))
+        t.add_column(_("doubles"))
         for s in range(v.players):
             t.add_column(self.seat_word(s), justify="right")
         running = [0] * v.players
         for r in v.results:
             added = r.added
             running = [a + b for a, b in zip(running, added)]
-            t.add_row(str(r.number), self.seat_word(r.declarer),
-                      result_label(self.info, r) + ("" if r.played else " (not played)"),
-                      str(len(r.doubles)),
-                      *(f"{signed(x)} → {tot}" for x, tot in zip(added, running)))
+            t.add_row(number(r.number), self.seat_word(r.declarer),
+                      result_label(self.info, r) if r.played else
+                      _("{contract} (not played)").format(contract=result_label(self.info, r)),
+                      number(len(r.doubles)),
+                      *(f"{signed(x)} → {points(tot)}" for x, tot in zip(added, running)))
         t.add_section()
-        t.add_row("", "", "total", "", *(str(x) for x in v.totals))
+        t.add_row("", "", _("total"), "", *(points(x) for x in v.totals))
         return t
 
     # ---------------------------------------------------------------- deal and match ends
@@ -787,46 +830,49 @@ class TableScreen(CommandScreen):
         v = self.session.view()
         parts = []
         for r in results:
-            parts.append(f"[b]Deal {r.number}: {escape(result_label(self.info, r))}[/b], "
-                         f"declared by {self.seat_word(r.declarer)}")
+            parts.append("[b]" + escape(_("Deal {n}: {contract}").format(
+                n=number(r.number), contract=result_label(self.info, r))) + "[/b], "
+                + escape(_("declared by you") if r.declarer == v.seat else
+                         _("declared by {who}").format(who=self.seat_word(r.declarer))))
             if not r.played:
-                parts.append("Not played: nobody doubled a negative contract, so its points were shared.")
+                parts.append(_("Not played: nobody doubled a negative contract, so its points were shared."))
             if r.doubles:
-                parts.append("Doubles settled pair by pair (the difference of the two scores, twice if redoubled):")
-                parts += [f"  {escape(line)}" for line in
-                          settlement_words(r.base, r.doubles, lambda s: self.seat_word(s))]
+                parts.append(_("Doubles settled pair by pair (the difference of the two scores, twice if redoubled):"))
+                parts += [f"  {escape(line)}" for line in settlement_lines(v, r.base, r.doubles)]
             c = self.info.contract(r.contract)
             if r.arrangements:
                 for s, a in enumerate(r.arrangements):
                     parts.append(f"  {self.seat_word(s)}: {arrangement_text(a)}")
             elif c is not None and c.kind == DOMINO and r.finishing:
-                parts.append("Finishing order: " + ", ".join(self.seat_word(x) for x in r.finishing))
+                parts.append(_("Finishing order: {who}").format(who=", ".join(self.seat_word(x) for x in r.finishing)))
             elif r.tricks:
                 leader, cards = r.tricks[-1]
                 winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
-                parts.append(f"Last trick, won by {self.seat_word(winner)}: " + ", ".join(
+                won = (_("Last trick, won by you:") if winner == v.seat else
+                       _("Last trick, won by {who}:").format(who=self.seat_word(winner)))
+                parts.append(won + " " + ", ".join(
                     f"{card_markup(x)} ({self.seat_word((leader + i) % v.players)})" for i, x in enumerate(cards)))
             t = Table(box=None)
             t.add_column("")
             for s in range(v.players):
                 t.add_column(self.seat_word(s), justify="right")
-            t.add_row("contract points", *(str(x) for x in r.base))
+            t.add_row(_("contract points"), *(points(x) for x in r.base))
             if r.doubles:
-                t.add_row("doubles", *(signed_points(x - y) for x, y in zip(r.scores, r.base)))
-                t.add_row("this deal", *(str(x) for x in r.scores))
+                t.add_row(_("doubles"), *(signed_points(x - y) for x, y in zip(r.scores, r.base)))
+                t.add_row(_("this deal"), *(points(x) for x in r.scores))
             if r.series:
-                t.add_row("series points", *(str(x) for x in r.series))
-            t.add_row("running total", *(str(x) for x in running_totals(v, r.number)))
+                t.add_row(_("series points"), *(points(x) for x in r.series))
+            t.add_row(_("running total"), *(points(x) for x in running_totals(v, r.number)))
             parts.append(t)
-        body = Group(*(Text.from_markup(p) if isinstance(p, str) else p for p in parts),
-                     Text(f"\nSaved to {self.session.save_path}." if self.session.save_path else ""))
+        saved = _("Saved to {path}.").format(path=self.session.save_path) if self.session.save_path else ""
+        body = Group(*(Text.from_markup(p) if isinstance(p, str) else p for p in parts), Text("\n" + saved if saved else ""))
 
         def resume(_: Any = None) -> None:
             self.paused = False
             self.ended = []
             self.advance()
 
-        self.app.push_screen(DealOverDialog("Deal over", body), resume)
+        self.app.push_screen(DealOverDialog(_("Deal over"), body), resume)
 
     def _show_match_over(self) -> None:
         self.paused = True
@@ -834,11 +880,11 @@ class TableScreen(CommandScreen):
         v = self.session.view()
         standings = sorted(range(v.players), key=lambda s: (-v.totals[s] if self.info.highest_wins
                                                              else v.totals[s], s))
-        t = Table(title=f"Final standings — {v.rules}")
-        t.add_column("place", justify="right")
-        t.add_column("seat")
-        t.add_column("player")
-        t.add_column("total", justify="right")
+        t = Table(title=_("Final standings — {rules}").format(rules=v.rules))
+        t.add_column(_("place"), justify="right")
+        t.add_column(_("seat"))
+        t.add_column(_("player"))
+        t.add_column(_("total"), justify="right")
         for rank, s in enumerate(standings, start=1):
-            t.add_row(str(rank), self.seat_word(s), self.session.who(s), str(v.totals[s]))
-        self.app.push_screen(MatchOverDialog("Match over", t), lambda _=None: self.app.exit(0))
+            t.add_row(number(rank), self.seat_word(s), self.session.who(s), points(v.totals[s]))
+        self.app.push_screen(MatchOverDialog(_("Match over"), t), lambda _result=None: self.app.exit(0))

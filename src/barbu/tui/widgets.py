@@ -15,8 +15,9 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..classic.chinese import ROW_NAMES, Arrange, fouled
-from .labels import card_chip, card_face, card_markup, row_category, sorted_cards
+from ..classic.chinese import Arrange, fouled
+from ..i18n import _, ngettext, number
+from .labels import card_chip, card_face, card_markup, row_category, row_name, sorted_cards
 
 
 def by_rank(mask: int) -> list[int]:
@@ -59,7 +60,8 @@ class HandView(SuitColouredLinks, Static):
         else:
             first = [i for i, c in enumerate(self.cards) if c in self.legal]
             self.cursor = first[0] if first else 0
-        self.border_title = f"Your hand ({len(self.cards)} cards)"
+        self.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", len(self.cards)).format(
+            n=number(len(self.cards)))
         self._draw()
 
     def current(self) -> int | None:
@@ -91,7 +93,7 @@ class HandView(SuitColouredLinks, Static):
             groups.setdefault(c // 13, []).append(
                 [f"[@click=screen.card_clicked({int(c)})]{line}[/]" for line in drawn.split("\n")])
         if not groups:
-            self.update("[dim]no cards in your hand[/]")
+            self.update("[dim]" + _("no cards in your hand") + "[/]")
             return
         rows = len(next(iter(groups.values()))[0])
         self.update("\n".join("   ".join(" ".join(card[r] for card in g) for g in groups.values())
@@ -103,7 +105,8 @@ class SeatBox(Static):
     what was taken and the score; the border lights up when it is this player's turn."""
 
     def show(self, title: str, lines: list[str], to_play: bool, dealer: bool) -> None:
-        self.border_title = ("▶ " if to_play else "") + title + (" · D" if dealer else "")
+        # TRANSLATORS: the dealer's mark on a seat's box: the first letter of the word for the dealer.
+        self.border_title = ("▶ " if to_play else "") + title + (" · " + _("D") if dealer else "")
         self.set_class(to_play, "to-play")
         self.update("\n".join(lines))
 
@@ -181,7 +184,9 @@ class ArrangeChooser(SuitColouredLinks, Static):
 
     def _draw(self) -> None:
         lines = []
-        for r, (name, row) in enumerate(zip(ROW_NAMES, self.rows)):
+        names = [row_name(r) for r in range(3)]
+        width = max(len(n) for n in names)
+        for r, (name, row) in enumerate(zip(names, self.rows)):
             cells = []
             for c, card in enumerate(row):
                 style = ""
@@ -191,14 +196,15 @@ class ArrangeChooser(SuitColouredLinks, Static):
                     style = (style + " reverse").strip()
                 cells.append(f"[@click=screen.arrange_clicked({r},{c})]{card_markup(card, style)}[/]")
             mask = sum(1 << x for x in row)
-            lines.append(f"{name:>6}  " + " ".join(cells) + f"   [dim]{row_category(mask)}[/]")
+            lines.append(f"{name:>{width}}  " + " ".join(cells) + f"   [dim]{row_category(mask)}[/]")
         a = self.arrangement()
-        warn = "  [b red]fouled: back ≥ middle ≥ front is broken, every row would lose[/]" if fouled(a) else ""
-        button = ("[reverse bold] ✔ Lay out these rows [/]" if self.cursor[0] == self.LAYOUT_ROW
-                  else "[bold] ✔ Lay out these rows [/]")
-        lines.append(f"        [@click=screen.arrange_confirm()]{button}[/]{warn}")
+        warn = ("  [b red]" + _("fouled: back ≥ middle ≥ front is broken, every row would lose") + "[/]"
+                if fouled(a) else "")
+        label = _("Lay out these rows")
+        button = (f"[reverse bold] ✔ {label} [/]" if self.cursor[0] == self.LAYOUT_ROW else f"[bold] ✔ {label} [/]")
+        lines.append(" " * (width + 2) + f"[@click=screen.arrange_confirm()]{button}[/]{warn}")
         if self.picked is not None:
-            lines.append("[dim]picked a card: Enter on a card of another row swaps them[/]")
+            lines.append("[dim]" + _("picked a card: Enter on a card of another row swaps them") + "[/]")
         self.update("\n".join(lines))
 
 
