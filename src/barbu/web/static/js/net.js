@@ -2,6 +2,8 @@
 // what was missed, and commands that carry the version they were made for and an id, so a
 // command sent twice is applied once.
 
+import { lang, t } from "./i18n.js";
+
 export function tokenKey(tableId) {
   return `barbu:seat:${tableId}`;
 }
@@ -56,7 +58,7 @@ export class TableSocket {
     ws.onopen = () => {
       this.delay = 500;
       const seat = loadSeat(this.tableId);
-      const hello = { type: "hello", since: this.version };
+      const hello = { type: "hello", since: this.version, lang }; // the server words its messages in it
       if (seat && seat.token) hello.token = seat.token;
       ws.send(JSON.stringify(hello));
       this.onStatus("connected");
@@ -123,6 +125,6 @@ export async function postJSON(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || `request failed (${r.status})`);
+  if (!r.ok) throw new Error(data.error || t("request failed ({status})", { status: r.status }));
   return data;
 }
