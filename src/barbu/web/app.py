@@ -38,9 +38,10 @@ from ..agents.hint import hint_label, hint
 from ..core.cards import CARDS
 from ..core.errors import BarbuError
 from ..core.words import N_
+from ..i18n import translator
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
-from .rules_page import rules_html, rules_index
+from .rules_page import page_context
 from .scorekeeping import score_routes
 from .i18n import TEMPLATES, chosen, page_language, render_page
 from .settings import Settings
@@ -165,7 +166,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return page(request, "besigue.html" if t.web.name == "besigue" else "table.html")
 
     async def api_options(request: Request) -> Response:
-        return JSONResponse({"presets": options_catalogue(), "strengths": settings.strengths()})
+        words = translator(page_language(request, settings))
+        return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths()},
+                            headers={"vary": "cookie, accept-language"})
 
     async def read_json(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings):
@@ -214,12 +217,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def rules_page(request: Request) -> Response:
         name = request.path_params.get("name")
-        if name is None:
-            return HTMLResponse(rules_index())
-        html = await asyncio.to_thread(rules_html, name[:200])  # a few ms: kept off the event loop
-        if html is None:
+        lang = page_language(request, settings)
+        context = await asyncio.to_thread(page_context, name if name is None else name[:200], lang)  # a few ms
+        if context is None:
             return page(request, "notfound.html", 404)
-        return HTMLResponse(html)
+        return render_page(request, settings, "rules.html", **context)
 
     async def api_health(request: Request) -> Response:
         return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})

@@ -18,7 +18,7 @@ from ..core.chance import new_secret
 
 from ..besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
 from ..core.errors import BarbuError
-from ..core.words import N_, NN_
+from ..core.words import ENGLISH, N_, NN_, Words
 from ..games import game_kind
 from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
@@ -55,8 +55,8 @@ def parse_rules(text: Any, players: Any = None) -> Any:
     return r
 
 
-def options_catalogue() -> list[dict[str, Any]]:
-    """Presets with the options each allows, for the lobby's form."""
+def options_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
+    """Presets with the options each allows, for the lobby's form; descriptions and help in ``words``' language."""
     out = []
     for p in presets():
         r = p.ruleset
@@ -66,15 +66,15 @@ def options_catalogue() -> list[dict[str, Any]]:
             if name == "players" or name not in fam.options:
                 continue
             spec = OPTIONS[name]
-            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": spec.help,
+            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": words.gettext(spec.help),
                          "choices": list(spec.choices) if spec.choices else None,
                          "minimum": spec.minimum, "maximum": spec.maximum})
-        out.append({"name": p.name, "description": p.description, "players": list(fam.players),
+        out.append({"name": p.name, "description": words.gettext(p.description), "players": list(fam.players),
                     "default_players": r.players, "options": opts, "game": "barbu"})
-    return out + besigue_catalogue()
+    return out + besigue_catalogue(words)
 
 
-def besigue_catalogue() -> list[dict[str, Any]]:
+def besigue_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
     """Bésigue's presets and options in the same shape, for the lobby's form."""
     out = []
     for name, (rules, description) in BESIGUE_PRESETS.items():
@@ -83,11 +83,12 @@ def besigue_catalogue() -> list[dict[str, Any]]:
             default = getattr(rules, opt)
             is_int = isinstance(default, int)
             choices = None if allowed == "int" else [int(v) if is_int else v for v in allowed]
-            detail = "; ".join(f"{v}: {m}" for v, m in values.items())
+            detail = "; ".join(f"{v}: {words.gettext(m)}" for v, m in values.items())
+            meaning = words.gettext(meaning)
             opts.append({"name": opt, "kind": "int" if is_int else "str", "default": default,
                          "help": f"{meaning} ({detail})" if detail else meaning, "choices": choices,
                          "minimum": 1 if allowed == "int" else None, "maximum": None})
-        out.append({"name": name, "description": description, "players": [2], "default_players": 2,
+        out.append({"name": name, "description": words.gettext(description), "players": [2], "default_players": 2,
                     "options": opts, "game": "besigue"})
     return out
 

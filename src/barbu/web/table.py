@@ -31,6 +31,7 @@ from ..core.errors import AgentError, BarbuError, IllegalAction
 from ..core.words import N_
 from ..core.game import CHANCE
 from ..games import game_kind, open_game
+from ..i18n.typed import parse_typed
 from .games import web_game
 from .mailbox import Mailbox
 from .settings import Settings
@@ -445,8 +446,8 @@ class Table:
         text = msg.get("action")
         if not isinstance(text, str) or not text.strip() or len(text) > 300:
             return self._error(conn, "bad_message", N_("an action is a short text such as QH or pass"), cid)
-        try:
-            action = m.parse_action(text)
+        try:  # a text the player typed is read in his language ("dk", "passe"); a chosen one is the engine's own
+            action = parse_typed(m, text, lang_of(conn)) if msg.get("typed") is True else m.parse_action(text)
         except BarbuError as e:  # a malformed text (ParseError), or one that names nothing possible now
             return self._refused(conn, "parse", e, seat, cid)
         refused = self.web.refuse(action, seat)

@@ -99,8 +99,10 @@ export class TableSocket {
     return false;
   }
 
-  act(action) {
+  // `typed`: the player typed the text in his own language ("dk", "passe"), for the server to read so.
+  act(action, typed = false) {
     const msg = { type: "act", action, version: this.version, id: newId() };
+    if (typed) msg.typed = true;
     this.pending = msg;
     this.raw(msg);
   }

@@ -415,9 +415,9 @@ function classify(legal) {
   return { single, groups, other };
 }
 
-function send(action) {
+function send(action, typed = false) {
   hideError();
-  socket.act(action);
+  socket.act(action, typed);
 }
 
 function renderDecision() {
@@ -496,7 +496,7 @@ let helpShown = null; // the contract whose description the player asked for
 function renderFreeText(box) {
   const input = el("input", { id: "free-action", placeholder: t("type your action"), autocomplete: "off" });
   const go = el("button", { type: "button", class: "primary", textContent: t("Send") });
-  const submit = () => input.value.trim() && send(input.value.trim());
+  const submit = () => input.value.trim() && send(input.value.trim(), true);
   go.addEventListener("click", submit);
   input.addEventListener("keydown", (e) => e.key === "Enter" && submit());
   box.append(el("p", { class: "muted", textContent: tn("{n} possible action: type yours.", "{n} possible actions: type yours.", state.legal_count) }), el("div", { class: "group" }, input, go));
