@@ -41,7 +41,7 @@ POT = HERE / "messages.pot"
 HOLDER = "the barbu authors"
 HEADER = ("# {language} words of barbu ({domain}).\n"
           "# Kept with python -m barbu.i18n.catalogs (docs/i18n.md); keep every {{field}} and {{field:kind}} as it is.")
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NN_": (1, 2), "t": None, "tn": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NN_": (1, 2), "t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 #: Where each domain's msgids are: (glob under src/barbu, extractor), the first match deciding.
 #: A domain's globs name its files only; "ignore" keeps a file out of a wider glob.
 SOURCES: dict[str, list[tuple[str, str]]] = {

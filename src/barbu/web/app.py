@@ -41,6 +41,7 @@ from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
 from .rules_page import rules_html, rules_index
 from .scorekeeping import score_routes
+from .i18n import TEMPLATES, render_page
 from .settings import Settings
 from .table import Table, TableError, dumps
 
@@ -144,17 +145,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await lobby.close()
 
-    def page(name: str) -> Response:
-        return FileResponse(STATIC / name, media_type="text/html", headers={"cache-control": "no-cache"})
+    def page(request: Request, name: str, status_code: int = 200) -> Response:
+        """A page in the request's language (a template), or a static one not yet made a template."""
+        if (TEMPLATES / name).exists():
+            return render_page(request, settings, name, status_code=status_code)
+        return FileResponse(STATIC / name, status_code=status_code, media_type="text/html",
+                            headers={"cache-control": "no-cache"})
 
     async def index(request: Request) -> Response:
-        return page("index.html")
+        return page(request, "index.html")
 
     async def table_page(request: Request) -> Response:
         t = await lobby.get(request.path_params["table_id"])
         if t is None:
-            return FileResponse(STATIC / "notfound.html", status_code=404, media_type="text/html")
-        return page("besigue.html" if t.web.name == "besigue" else "table.html")
+            return page(request, "notfound.html", 404)
+        return page(request, "besigue.html" if t.web.name == "besigue" else "table.html")
 
     async def api_options(request: Request) -> Response:
         return JSONResponse({"presets": options_catalogue(), "strengths": settings.strengths()})
@@ -210,7 +215,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return HTMLResponse(rules_index())
         html = await asyncio.to_thread(rules_html, name[:200])  # a few ms: kept off the event loop
         if html is None:
-            return FileResponse(STATIC / "notfound.html", status_code=404, media_type="text/html")
+            return page(request, "notfound.html", 404)
         return HTMLResponse(html)
 
     async def api_health(request: Request) -> Response:
