@@ -112,8 +112,8 @@ function gameRow(g) {
   const del = el("button", { type: "button", class: "danger small-button", textContent: t("Delete"),
     "aria-label": t("Delete {title}", { title: g.title }) });
   del.addEventListener("click", async () => {
-    if (!confirm(tn("Delete “{title}” and its {n} deal? This cannot be undone.",
-      "Delete “{title}” and its {n} deals? This cannot be undone.", g.deals, { title: g.title }))) return;
+    if (!confirm(tn("Delete \"{title}\" and its {n} deal(s)? This cannot be undone.",
+      "Delete \"{title}\" and its {n} deal(s)? This cannot be undone.", g.deals, { title: g.title }))) return;
     try {
       await api(`/api/score/${g.id}/delete`, { key: loadKey(g.id) });
       localStorage.removeItem(keyName(g.id));
@@ -123,7 +123,7 @@ function gameRow(g) {
   return el("div", { class: "game-row" },
     el("a", { class: "game-link", href: `/score/${g.id}` },
       el("strong", { textContent: g.title }),
-      el("span", { class: "muted small", textContent: `${g.rules} · ${tn("{n} deal", "{n} deals", g.deals)} · ${when}` })),
+      el("span", { class: "muted small", textContent: `${g.rules} · ${tn("{n} deal(s)", "{n} deal(s)", g.deals)} · ${when}` })),
     del);
 }
 
@@ -466,7 +466,7 @@ const STEPS = {
     const count = el("p", { class: "muted" });
     const next = el("button", { type: "button", class: "primary", textContent: t("These are the cards") });
     const refresh = () => {
-      count.textContent = tn("{chosen} of {n} card chosen", "{chosen} of {n} cards chosen", need.set_aside, { chosen: num(chosen.size) });
+      count.textContent = tn("{chosen} of {n} card(s) chosen", "{chosen} of {n} card(s) chosen", need.set_aside, { chosen: num(chosen.size) });
       next.disabled = chosen.size !== need.set_aside;
     };
     const grid = el("div", { class: "card-grid" });
@@ -486,7 +486,7 @@ const STEPS = {
     }
     next.addEventListener("click", () => answer("set_aside", [...chosen].join(" ")));
     refresh();
-    step.append(el("h3", { textContent: tn("The card left out face up", "The {n} cards left out face up", need.set_aside) }), grid, count, next);
+    step.append(el("h3", { textContent: tn("The {n} card(s) left out face up", "The {n} card(s) left out face up", need.set_aside) }), grid, count, next);
   },
   cuts(step, need) {
     // The Silly Round: each card cut from the Unused Pack, tapped in order, until the calls and pass-ons are settled.
@@ -582,8 +582,8 @@ function doublesStep(step, need) {
   step.append(el("h3", { textContent: t("Doubles: tap to double, tap again for a redouble") }),
     el("div", { class: "grid-wrap" }, table), summary,
     Object.keys(owed).length ? el("p", { class: "muted small", textContent: t("The obligation: {list}.", { list:
-      Object.entries(owed).map(([s, k]) => tn("{name} still owes {n} double to the declarer",
-        "{name} still owes {n} doubles to the declarer", k, { name: playerName(Number(s)) })).join("; ") }) }) : "",
+      Object.entries(owed).map(([s, k]) => tn("{name} still owes {n} double(s) to the declarer",
+        "{name} still owes {n} double(s) to the declarer", k, { name: playerName(Number(s)) })).join("; ") }) }) : "",
     done);
   paint();
 }
@@ -746,8 +746,9 @@ function renderGame() {
   const g = S.game;
   document.title = t("{title} — barbu score", { title: g.title });
   $("game-title").textContent = g.title;
-  const count = g.total_deals ? tn("{n} deal of {total}", "{n} deals of {total}", g.deals.length, { total: num(g.total_deals) }) :
-    tn("{n} deal", "{n} deals", g.deals.length);
+  // TRANSLATORS: the English keeps "deal(s)" in both forms; give each form its own word.
+  const count = g.total_deals ? tn("{n} deal(s) of {total}", "{n} deal(s) of {total}", g.deals.length, { total: num(g.total_deals) }) :
+    tn("{n} deal(s)", "{n} deal(s)", g.deals.length);
   $("game-rules").textContent = [g.rules, count, ...(g.over ? [t("finished")] : []),
     ...(S.readOnly ? [t("read-only, updates by itself")] : [])].join(" · ");
   $("standings").replaceChildren(...g.standings.map(([s, x], i) => el("li", { "data-seat": s },
