@@ -602,7 +602,7 @@ function outcomeComplete(qs) {
     if (q.kind === "seat") return Number.isInteger(v);
     if (q.kind === "seats") return Array.isArray(v) && v.length === q.size && v.every(Number.isInteger);
     if (q.kind === "order") return Array.isArray(v) && v.length >= (q.minimum ?? q.size) && v.length <= q.size;
-    if (q.kind === "rows") return Array.isArray(v) && v.every((t) => t && t.trim());
+    if (q.kind === "rows") return Array.isArray(v) && v.every((row) => row && row.trim());
     if (q.kind === "yesno") return typeof v === "boolean";
     return true; // melds: none is an answer
   });
@@ -841,7 +841,7 @@ function renderSheet() {
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: t("Total") }),
-    ...g.totals.map((t) => el("td", { class: "num total", textContent: fmt(t) }))));
+    ...g.totals.map((x) => el("td", { class: "num total", textContent: fmt(x) }))));
   if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: t("No deal yet.") }))));
   table.replaceChildren(head, ...bodies, foot);
   const doubled = g.deals.some((d) => d.doubles && d.doubles.length);
