@@ -75,3 +75,14 @@ DOUBLE_BESIGUE_SHAPE = message("double-besigue-shape",
 QUINT_SHAPE = message("quint-shape", N_("a quint major is the ace, ten, king, queen and jack of trumps"))
 SHAPES = {"trump-marriage": TRUMP_MARRIAGE_SHAPE, "bezique": BESIGUE_SHAPE,
           "double-bezique": DOUBLE_BESIGUE_SHAPE, "quint": QUINT_SHAPE}
+
+# Rulesets (option names and values stay as typed).
+NOT_A_BESIGUE_RULESET = message("not-a-besigue-ruleset",
+                                N_("cannot read the ruleset {text!r}; write a preset such as besigue, "
+                                   "optionally with options: besigue(hand=8, target=1500)"))
+UNKNOWN_BESIGUE_PRESET = message("unknown-besigue-preset",
+                                 N_("unknown Bésigue preset {name!r}; choose from: {presets:list}"))
+UNKNOWN_BESIGUE_OPTION = message("unknown-besigue-option",
+                                 N_("unknown Bésigue option {text!r}; options are: {options:list}"))
+BESIGUE_POSITIVE = message("besigue-positive", N_("{name} must be a positive whole number, not {value!r}"))
+BESIGUE_CHOICES = message("besigue-choices", N_("{name} cannot be {value!r}; choose from: {choices:list}"))

@@ -80,3 +80,26 @@ NOT_A_DOUBLING_CALL = message("not-a-doubling-call",
                               N_("{text!r} is not a doubling call: write pass, double followed by seat numbers, "
                                  "family or maximum"))
 SAY_WHOM = message("say-whom", N_("{text!r}: say whom you double, like 'double 1 3', or pass"))
+
+# Rulesets: a preset, an option or a value that is not allowed (option names and values stay as typed).
+NOT_A_RULESET = message("not-a-ruleset", N_("{text!r} is not a ruleset; write a preset name, optionally followed by "
+                                            "options in parentheses, like classic(rotation=quick)"))
+NOT_OPTION_VALUE = message("not-option-value", N_("{item!r} in {text!r} is not of the form option=value"))
+UNKNOWN_OPTION = message("unknown-option", N_("unknown option {name!r}; options are: {options:list}"))
+OPTION_CHOICES = message("option-choices", N_("option {name}: {value!r} is not allowed; use {choices:list}"))
+OPTION_BOOL = message("option-bool", N_("option {name}: {value!r} is not allowed; use true or false"))
+OPTION_RANGE = message("option-range", N_("option {name}: {value!r} is not allowed; use a whole number from "
+                                          "{low:count} to {high:count}"))
+OPTION_NUMBER = message("option-number", N_("option {name}: {value!r} is not allowed; use a whole number"))
+PLAYED_BY = message("played-by", N_("{preset} is played by {n:count} players, not {players:count}"))
+PLAYED_BY_RANGE = message("played-by-range", N_("{preset} is played by {low:count} to {high:count} players, "
+                                                "not {players:count}"))
+FAMILY_PLAYERS = message("family-players", N_("option players: {family} is played by {allowed:list} players, "
+                                              "not {players:count}"))
+NOT_FOR_FAMILY = message("not-for-family", N_("option {name} does not apply to the {family} family"))
+UNKNOWN_FAMILY = message("unknown-family", N_("unknown rule family {name!r}; families are: {families:list}"))
+UNKNOWN_PRESET = message("unknown-preset", N_("unknown preset {name!r}; presets are: {presets:list}"))
+RAVAGE_VALUE_ALONE = message("ravage-value-alone", N_("option ravage_value only matters with ravage_city=true"))
+SPLIT_NEEDS_DOUBLING = message("split-needs-doubling",
+                               N_("option undoubled_negative=split needs doubling: with doubling=none no negative "
+                                  "deal would ever be played; use undoubled_negative=play"))

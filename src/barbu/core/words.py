@@ -95,6 +95,10 @@ class Words:
     def suit1(self, s: int) -> str:
         return self.pgettext("suit", SUIT_SINGULAR[s])
 
+    def suit_letter(self, s: int) -> str:
+        """A suit's letter as a player of this language types it: S H D C (P C K T in French)."""
+        return self.pgettext("suit letter", SUITS[s])
+
     def rank_letter(self, letter: str) -> str:
         """A rank as printed on a card: 2-9, 10, J, Q, K, A (R, D, V in French)."""
         return self.pgettext("rank letter", letter)

@@ -30,10 +30,9 @@ from babel.util import UTC
 
 from .. import games  # noqa: F401  (registers every family, so every contract name is seen)
 from ..besigue.actions import MELD_NAMES
-from ..classic.contracts import classic_contracts
-from ..classic.ruleset import presets
-from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SINGULAR
+from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS
 from . import DOMAIN, DOMAINS, LANGUAGES, LOCALE_DIR
+from .typed import TYPED_WORDS, contract_keys
 
 PACKAGE = Path(__file__).parent.parent
 HERE = Path(__file__).parent
@@ -73,9 +72,8 @@ EXTRA_WORDS = (
 def contract_names() -> list[str]:
     """Every contract and call name of every preset (a Scottish combination split into its calls)."""
     names: list[str] = []
-    contracts = [c for p in presets() for c in p.ruleset.family_spec.contracts(p.ruleset)]
-    for c in [*contracts, *classic_contracts(ravage_city=True, chinese_poker=True)]:
-        for part in c.name.split(" + "):
+    for name in contract_keys():
+        for part in name.split(" + "):
             if part not in names:
                 names.append(part)
     return names
@@ -86,8 +84,10 @@ def vocabulary() -> list[tuple[str, str]]:
     words = [("suits", s) for s in SUIT_NAMES] + [("suit", s) for s in SUIT_SINGULAR]
     words += [("rank", r) for r in RANK_NAMES]
     words += [("rank letter", r) for r in (*RANKS.replace("T", ""), "10", "T")]
+    words += [("suit letter", s) for s in SUITS]
     words += [("contract", n) for n in contract_names()]
     words += [("combination", m) for m in MELD_NAMES.values()]
+    words += [("typed", w) for w in TYPED_WORDS]
     return words + list(EXTRA_WORDS)
 
 

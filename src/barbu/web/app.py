@@ -37,13 +37,16 @@ from ..agents import AGENT_KINDS
 from ..agents.hint import hint_label, hint
 from ..core.cards import CARDS
 from ..core.errors import BarbuError
+from ..core.words import N_
+from ..i18n import translator
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
-from .rules_page import rules_html, rules_index
+from .rules_page import page_context
 from .scorekeeping import score_routes
-from .i18n import TEMPLATES, render_page
+from .i18n import TEMPLATES, chosen, page_language, render_page
 from .settings import Settings
 from .table import Table, TableError, dumps
+from .wording import error_json, say
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
@@ -74,8 +77,9 @@ class WsConn:
     """A WebSocket as a table sees it: sends are queued and written by one task, so a slow client
     never holds a table up; one that falls too far behind is cut off and resyncs when it returns."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, lang: str = "en") -> None:
         self.ws = ws
+        self.lang = lang  # what this connection reads: its page's language, or the one its hello names
         self.seat: int | None = None
         self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
         self.closing: tuple[int, str] | None = None
@@ -162,26 +166,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return page(request, "besigue.html" if t.web.name == "besigue" else "table.html")
 
     async def api_options(request: Request) -> Response:
-        return JSONResponse({"presets": options_catalogue(), "strengths": settings.strengths()})
+        words = translator(page_language(request, settings))
+        return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths()},
+                            headers={"vary": "cookie, accept-language"})
 
     async def read_json(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings):
-            raise TableError("cross-origin requests are refused", 403)
+            raise TableError(N_("cross-origin requests are refused"), 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            raise TableError("send JSON (content-type application/json)", 415)
+            raise TableError(N_("send JSON (content-type application/json)"), 415)
         body = await read_body(request, settings.max_message, settings.body_timeout)
         try:
             data = safejson.loads(body)
         except safejson.JsonError as e:
-            raise TableError(f"the request is {e}") from None
+            raise TableError(N_("the request is {error}"), error=str(e)) from None
         if not isinstance(data, dict):
-            raise TableError("the request must be a JSON object")
+            raise TableError(N_("the request must be a JSON object"))
         return data
 
     async def find(request: Request) -> Table:
         t = await lobby.get(request.path_params["table_id"])
         if t is None:
-            raise TableError("there is no such table", 404)
+            raise TableError(N_("there is no such table"), 404)
         return t
 
     async def api_tables(request: Request) -> Response:
@@ -211,12 +217,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def rules_page(request: Request) -> Response:
         name = request.path_params.get("name")
-        if name is None:
-            return HTMLResponse(rules_index())
-        html = await asyncio.to_thread(rules_html, name[:200])  # a few ms: kept off the event loop
-        if html is None:
+        lang = page_language(request, settings)
+        context = await asyncio.to_thread(page_context, name if name is None else name[:200], lang)  # a few ms
+        if context is None:
             return page(request, "notfound.html", 404)
-        return HTMLResponse(html)
+        return render_page(request, settings, "rules.html", **context)
 
     async def api_health(request: Request) -> Response:
         return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})
@@ -250,19 +255,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def table_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse(error_json(exc, page_language(request, settings)), status_code=exc.status)
 
     async def ws_table(websocket: WebSocket) -> None:
         if not origin_allowed(websocket.headers, settings):
             await websocket.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
             return
         address = client_address(websocket)
+        lang = page_language(websocket, settings)
         if not lobby.connect(address):
             await websocket.accept()
             await websocket.send_text(dumps({
                 "type": "error", "code": "too_many_connections",
-                "message": f"too many connections from your address (the limit is "
-                           f"{settings.connections_per_address}); close some tabs and reload"}))
+                "message": say(lang, N_("too many connections from your address (the limit is {n}); "
+                                        "close some tabs and reload"), n=settings.connections_per_address)}))
             await websocket.close(1008)
             return
         try:
@@ -270,10 +276,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.accept()
             if table is None:
                 await websocket.send_text(dumps({"type": "error", "code": "no_table",
-                                                 "message": "there is no such table"}))
+                                                 "message": say(lang, N_("there is no such table"))}))
                 await websocket.close(4404)
                 return
-            conn = WsConn(websocket)
+            conn = WsConn(websocket, lang)
             try:
                 await serve_connection(websocket, conn, table, settings)
             finally:
@@ -333,7 +339,7 @@ HINTS_AT_ONCE = asyncio.Semaphore(2)  # hints search for up to 1.5 s on a core: 
 async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
     """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
     if conn in busy:
-        raise TableError("a hint is already on its way")
+        raise TableError(N_("a hint is already on its way"))
     view = await table.call(table.hint_view, conn)
     version = table.version
     busy.add(conn)
@@ -365,7 +371,7 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             timeout = None if joined else settings.hello_timeout
             message = await asyncio.wait_for(ws.receive(), timeout)
         except asyncio.TimeoutError:
-            conn.send(dumps({"type": "error", "code": "no_hello", "message": "say hello first"}))
+            _reply_error(conn, "no_hello", N_("say hello first"))
             conn.close(1008, "no hello")
             return
         except (WebSocketDisconnect, RuntimeError):
@@ -375,35 +381,38 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
         if conn.closing or ws.application_state == WebSocketState.DISCONNECTED:
             return
         if not limit.allow():
-            conn.send(dumps({"type": "error", "code": "flood", "message": "too many messages: disconnected"}))
+            _reply_error(conn, "flood", N_("too many messages: disconnected"))
             conn.close(1008, "too many messages")
             return
         text = message.get("text")
         if text is None:
-            _reply_error(conn, "bad_message", "send JSON text, not binary frames")
+            _reply_error(conn, "bad_message", N_("send JSON text, not binary frames"))
             continue
         size = len(text.encode("utf-8"))
         if size > settings.max_message:
-            _reply_error(conn, "too_large", f"the message is {size} bytes; the limit is {settings.max_message}")
+            _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
+                         limit=settings.max_message)
             continue
         try:
             msg = safejson.loads(text)
         except safejson.JsonError as e:
-            _reply_error(conn, "bad_json", f"the message is {e}")
+            _reply_error(conn, "bad_json", N_("the message is {error}"), error=str(e))
             continue
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            _reply_error(conn, "bad_message", "a message is a JSON object with a \"type\"")
+            _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
             continue
         kind = msg["type"]
         try:
             if kind == "hello":
                 if joined:
-                    _reply_error(conn, "bad_message", "you already said hello")
+                    _reply_error(conn, "bad_message", N_("you already said hello"))
                     continue
                 joined = True
+                if chosen(msg.get("lang") if isinstance(msg.get("lang"), str) else None):
+                    conn.lang = chosen(msg["lang"]) or conn.lang
                 await table.call(table.join, conn, msg.get("token"), msg.get("since"))
             elif not joined:
-                _reply_error(conn, "no_hello", "say hello first: {\"type\": \"hello\"}")
+                _reply_error(conn, "no_hello", N_("say hello first: {hello}"), hello='{"type": "hello"}')
             elif kind == "act":
                 await table.call(table.act, conn, msg)
             elif kind == "sync":
@@ -420,14 +429,12 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             elif kind == "hint":
                 await send_hint(conn, table, hints)
             else:
-                _reply_error(conn, "unknown_type", f"unknown message type {kind[:40]!r}")
-        except TableError as e:
-            _reply_error(conn, "refused", str(e))
-        except BarbuError as e:
-            _reply_error(conn, "refused", str(e))
+                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=kind[:40])
+        except BarbuError as e:  # TableError included: worded in the connection's language
+            conn.send(dumps({"type": "error", "code": "refused", **error_json(e, conn.lang, "message")}))
         except Exception:  # a bug: say so, keep the connection and the table
             log.exception("table %s: a %r message failed", table.id, kind[:40])
-            _reply_error(conn, "internal", "the server could not handle that message")
+            _reply_error(conn, "internal", N_("the server could not handle that message"))
 
 
 def client_address(conn: Request | WebSocket) -> str:
@@ -442,11 +449,11 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
     more is cut off while streaming, and one that stalls gets 408, so a client
     cannot make the server hold megabytes or a connection for nothing.
     """
-    too_large = TableError(f"the request is too large (the limit is {limit} bytes)", 413)
+    too_large = TableError(N_("the request is too large (the limit is {limit} bytes)"), 413, limit=limit)
     announced = request.headers.get("content-length")
     if announced is not None:
         if not announced.isdigit():
-            raise TableError("the request's content-length is not a number")
+            raise TableError(N_("the request's content-length is not a number"))
         if int(announced) > limit:
             raise too_large
     chunks: list[bytes] = []
@@ -462,9 +469,11 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
     try:
         await asyncio.wait_for(receive_all(), timeout)
     except asyncio.TimeoutError:
-        raise TableError(f"the request's body did not arrive within {timeout:g} seconds", 408) from None
+        raise TableError(N_("the request's body did not arrive within {seconds} seconds"), 408,
+                         seconds=f"{timeout:g}") from None
     return b"".join(chunks)
 
 
-def _reply_error(conn: WsConn, code: str, message: str) -> None:
-    conn.send(dumps({"type": "error", "code": code, "message": message}))
+def _reply_error(conn: WsConn, code: str, template: str, **fields: Any) -> None:
+    """The server's own message ``template`` (marked N_) in the connection's language."""
+    conn.send(dumps({"type": "error", "code": code, "message": say(conn.lang, template, **fields)}))

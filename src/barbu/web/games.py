@@ -17,6 +17,8 @@ from ..core.cards import Card
 from ..core.errors import BarbuError
 from ..games import game_kind
 from ..classic.match import CHANCE, DEAL, Match
+from ..core.words import N_
+from .wording import Said
 from .views import (CARD_PATTERN, contract_info, last_action, public_state, redact, scoresheet, view_json,
                     visible_cards)
 
@@ -45,7 +47,9 @@ class WebGame(Protocol):
 
     def deal_start(self) -> int: ...
 
-    def refuse(self, action: Any, seat: int) -> str | None: ...
+    def refuse(self, action: Any, seat: int) -> BarbuError | None: ...
+
+    def visible(self, card: int, seat: int) -> bool: ...
 
     def apply(self, action: Any, seat: int) -> None: ...
 
@@ -109,10 +113,14 @@ class BarbuWeb:
     def deal_start(self) -> int:
         return self.game.deal_start
 
-    def refuse(self, action: Any, seat: int) -> str | None:
+    def refuse(self, action: Any, seat: int) -> BarbuError | None:
         if isinstance(action, Card) and not self.game.hands[seat] >> action & 1:
-            return "you do not hold that card"
+            return Said(N_("you do not hold that card"), code="you-do-not-hold")
         return None
+
+    def visible(self, card: int, seat: int) -> bool:
+        """Whether ``seat`` may see ``card`` (0..51): its hand, the cards played or shown."""
+        return bool(visible_cards(self.game.view(seat)) >> card & 1)
 
     def apply(self, action: Any, seat: int) -> None:
         self.game.apply(action, seat=seat)
@@ -205,8 +213,13 @@ class BesigueWeb:
         log = self.game.log
         return next((i for i in range(len(log) - 1, -1, -1) if log[i][1].startswith("shuffle")), -1)
 
-    def refuse(self, action: Any, seat: int) -> str | None:
+    def refuse(self, action: Any, seat: int) -> BarbuError | None:
         return None  # the engine's IllegalAction says why in words, naming only the seat's own cards
+
+    def visible(self, card: int, seat: int) -> bool:
+        """Whether ``seat`` may see a card of Bésigue's type ``card`` (0..31) somewhere."""
+        from ..besigue.cards import type_of
+        return card in {type_of(c) for c in self.game.view(seat).visible_cards()}
 
     def apply(self, action: Any, seat: int) -> None:
         self.game.apply(action)

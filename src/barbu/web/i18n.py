@@ -113,7 +113,7 @@ def js_catalog(lang: str) -> dict[str, Any]:
     messages: dict[str, Any] = {}
     if lang != "en":
         entries = [m for d in JS_DOMAINS for m in _entries(lang, d)]
-        entries += [m for m in _entries(lang, "barbu") if m.context]  # suits, ranks, contracts, doubling words
+        entries += _entries(lang, "barbu")  # suits, ranks, contracts and their help, doubling words
         for m in entries:
             key = m.id[0] if isinstance(m.id, (tuple, list)) else m.id
             if m.context:

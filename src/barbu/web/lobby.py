@@ -18,6 +18,7 @@ from ..core.chance import new_secret
 
 from ..besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
 from ..core.errors import BarbuError
+from ..core.words import ENGLISH, N_, NN_, Words
 from ..games import game_kind
 from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
@@ -32,28 +33,30 @@ log = logging.getLogger("barbu.web")
 def parse_rules(text: Any, players: Any = None) -> Any:
     """The rules of a new table, of any game of the house (`barbu.games.game_kind`)."""
     if not isinstance(text, str) or not text.strip() or len(text) > 500:
-        raise TableError("choose the rules: a preset name such as classic, optionally with options")
+        raise TableError(N_("choose the rules: a preset name such as classic, optionally with options"))
     if game_kind(text).name == "besigue":
         if players is not None and players != 2:
-            raise TableError("Bésigue is a game for two players")
+            raise TableError(N_("Bésigue is a game for two players"))
         try:
             return game_kind(text).open(text, None).rules
         except BarbuError as e:
-            raise TableError(str(e)) from None
+            raise TableError.wrap(e) from None
     try:
         r = Ruleset.parse(text)
         if players is not None:
             if not isinstance(players, int) or isinstance(players, bool):
-                raise TableError("the number of players is a whole number")
+                raise TableError(N_("the number of players is a whole number"))
             if players != r.players:
                 r = r.replace(players=players)
+    except TableError:
+        raise
     except BarbuError as e:
-        raise TableError(str(e)) from None
+        raise TableError.wrap(e) from None
     return r
 
 
-def options_catalogue() -> list[dict[str, Any]]:
-    """Presets with the options each allows, for the lobby's form."""
+def options_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
+    """Presets with the options each allows, for the lobby's form; descriptions and help in ``words``' language."""
     out = []
     for p in presets():
         r = p.ruleset
@@ -63,15 +66,15 @@ def options_catalogue() -> list[dict[str, Any]]:
             if name == "players" or name not in fam.options:
                 continue
             spec = OPTIONS[name]
-            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": spec.help,
+            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": words.gettext(spec.help),
                          "choices": list(spec.choices) if spec.choices else None,
                          "minimum": spec.minimum, "maximum": spec.maximum})
-        out.append({"name": p.name, "description": p.description, "players": list(fam.players),
+        out.append({"name": p.name, "description": words.gettext(p.description), "players": list(fam.players),
                     "default_players": r.players, "options": opts, "game": "barbu"})
-    return out + besigue_catalogue()
+    return out + besigue_catalogue(words)
 
 
-def besigue_catalogue() -> list[dict[str, Any]]:
+def besigue_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
     """Bésigue's presets and options in the same shape, for the lobby's form."""
     out = []
     for name, (rules, description) in BESIGUE_PRESETS.items():
@@ -80,11 +83,12 @@ def besigue_catalogue() -> list[dict[str, Any]]:
             default = getattr(rules, opt)
             is_int = isinstance(default, int)
             choices = None if allowed == "int" else [int(v) if is_int else v for v in allowed]
-            detail = "; ".join(f"{v}: {m}" for v, m in values.items())
+            detail = "; ".join(f"{v}: {words.gettext(m)}" for v, m in values.items())
+            meaning = words.gettext(meaning)
             opts.append({"name": opt, "kind": "int" if is_int else "str", "default": default,
                          "help": f"{meaning} ({detail})" if detail else meaning, "choices": choices,
                          "minimum": 1 if allowed == "int" else None, "maximum": None})
-        out.append({"name": name, "description": description, "players": [2], "default_players": 2,
+        out.append({"name": name, "description": words.gettext(description), "players": [2], "default_players": 2,
                     "options": opts, "game": "besigue"})
     return out
 
@@ -168,8 +172,10 @@ class Lobby:
             times.popleft()
         if len(times) >= limit:
             wait = int(times[0] - cutoff) // 60 + 1
-            raise TableError(f"you have created {limit} tables this hour, the most one player may; "
-                             f"try again in {wait} minutes", 429)
+            raise TableError(NN_("you have created {limit} tables this hour, the most one player may; "
+                                 "try again in {n} minute",
+                                 "you have created {limit} tables this hour, the most one player may; "
+                                 "try again in {n} minutes"), 429, limit=limit, n=wait)
         if len(self._created) > 100_000:  # forget idle addresses rather than grow without bound
             for a in [a for a, q in self._created.items() if not q or q[-1] < cutoff]:
                 del self._created[a]
@@ -182,8 +188,8 @@ class Lobby:
         running = sum(1 for t in self.tables.values()
                       if t.bot_address == address and t.status in ("open", "playing"))
         if running >= limit:
-            raise TableError(f"you already have {limit} tables with computer players, the most one player may; "
-                             "finish one first", 429)
+            raise TableError(N_("you already have {limit} tables with computer players, the most one player may; "
+                                "finish one first"), 429, limit=limit)
 
     def connect(self, address: str) -> bool:
         """Count a new WebSocket from `address`; False when it already has as many as allowed."""
@@ -225,11 +231,11 @@ class Lobby:
         """A new table and its creator's credential (given out only this once)."""
         assert self.journal is not None
         if bots_by not in ("creator", "seated"):
-            raise TableError("who may add computer players: \"creator\" or \"seated\"")
+            raise TableError(N_("who may add computer players: \"creator\" or \"seated\""))
         if address is not None:
             self.check_create(address)
         if sum(1 for t in self.tables.values() if t.status != "over") >= self.settings.max_tables:
-            raise TableError("the server has as many tables as it can hold; try again later", 503)
+            raise TableError(N_("the server has as many tables as it can hold; try again later"), 503)
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
         secret = new_secret().hex()

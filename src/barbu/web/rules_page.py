@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
+from typing import Any
 
 from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS, BesigueRules
@@ -11,67 +11,59 @@ from ..games import game_kind
 from ..guide import Guide, Section, Table, rules_guide
 from ..classic.ruleset import presets
 from ..classic.ruleset import Ruleset
-
-HEAD = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title><link rel="stylesheet" href="/static/css/barbu.css">
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>
-<body class="rules-page"><header class="topbar"><h1><a href="/" class="home">♠ barbu</a>
-<span class="muted">rules</span></h1><div class="topbar-right"><a class="button" href="/">Lobby</a></div></header>
-<main class="rules-main">"""
-TAIL = "</main></body></html>"
+from ..core.words import ENGLISH, Words
+from ..i18n import translator
 
 
-def _block(b: object) -> str:
-    if isinstance(b, str):
-        return f"<p>{escape(b)}</p>"
-    if isinstance(b, Table):
-        head = "".join(f"<th>{escape(h)}</th>" for h in b.header)
-        rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in b.rows)
-        return f'<div class="rules-table"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
-    return "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in b) + "</ul>"  # type: ignore[union-attr]
+def blocks(section: Section) -> list[tuple[str, Any]]:
+    """A section's blocks as the template lays them out: ("p", text), ("table", (header, rows)), ("ul", items)."""
+    out: list[tuple[str, Any]] = []
+    for b in section.blocks:
+        if isinstance(b, str):
+            out.append(("p", b))
+        elif isinstance(b, Table):
+            out.append(("table", (b.header, b.rows)))
+        else:
+            out.append(("ul", list(b)))
+    return out
 
 
-def _names() -> list[tuple[str, str]]:
-    """Every preset of every game, with its description."""
-    return [(p.name, p.description) for p in presets()] + [(k, d) for k, (_, d) in BESIGUE_PRESETS.items()]
+def games(words: Words = ENGLISH) -> list[tuple[str, str]]:
+    """Every preset of every game, with its description in ``words``' language."""
+    return ([(p.name, words.gettext(p.description)) for p in presets()]
+            + [(k, words.gettext(d)) for k, (_, d) in BESIGUE_PRESETS.items()])
 
 
-def _nav(current: str | None) -> str:
-    links = " ".join(
-        f'<a class="button{" primary" if name == current else ""}" href="/rules/{escape(name)}">{escape(name)}</a>'
-        for name, _ in _names())
-    return f'<nav class="rules-nav" aria-label="Games">{links}</nav>'
+def guide_of(text: str, lang: str = "en") -> tuple[Guide, str] | None:
+    """The guide of a preset or ruleset text and the preset it names; None if it names no game.
 
-
-def render_guide(guide: Guide, current: str) -> str:
-    body = [f"<h2>{escape(guide.title)}</h2>", _nav(current)]
-    for s in guide.sections:
-        body.append(f'<section class="panel"><h3>{escape(s.heading)}</h3>'
-                    + "".join(_block(b) for b in s.blocks) + "</section>")
-    return HEAD.format(title=f"barbu — rules of {escape(current)}") + "".join(body) + TAIL
-
-
-def rules_index() -> str:
-    items = "".join(f'<li><a href="/rules/{escape(name)}">{escape(name)}</a> — {escape(desc)}</li>'
-                    for name, desc in _names())
-    return (HEAD.format(title="barbu — rules") + '<section class="panel"><h2>The rules of every game</h2>'
-            f"<ul>{items}</ul></section>" + TAIL)
-
-
-def rules_html(text: str) -> str | None:
-    """The page for a preset or ruleset text; None if it names no game."""
+    The guide is written in ``lang`` where the guide speaks it (`barbu.i18n.rules`), else in English.
+    """
     if game_kind(text).name == "besigue":
         try:
             b = BesigueRules.parse(text)
         except BarbuError:
             return None
-        return render_guide(besigue_guide(b), b.preset)
+        return besigue_guide(b), b.preset
     try:
         rules = Ruleset.parse(text)
     except BarbuError:
         return None
-    return render_guide(rules_guide(rules), rules.preset)
+    return rules_guide(rules), rules.preset
+
+
+def page_context(text: str | None, lang: str = "en") -> dict[str, Any] | None:
+    """What templates/rules.html shows: the index (``text`` None) or one game's guide; None for no game."""
+    words = translator(lang)
+    context: dict[str, Any] = {"games": games(words), "current": None, "guide": None, "sections": []}
+    if text is None:
+        return context
+    found = guide_of(text, lang)
+    if found is None:
+        return None
+    guide, preset = found
+    context.update(current=preset, guide=guide, sections=[(s.heading, blocks(s)) for s in guide.sections])
+    return context
 
 
 MELD_CARDS = {

@@ -28,11 +28,14 @@ import orjson
 from ..agents import AGENT_KINDS, Agent
 from ..core.chance import keyed_chance
 from ..core.errors import AgentError, BarbuError, IllegalAction
+from ..core.words import N_
 from ..core.game import CHANCE
 from ..games import game_kind, open_game
+from ..i18n.typed import parse_typed
 from .games import web_game
 from .mailbox import Mailbox
 from .settings import Settings
+from .wording import Said, lang_of, refusal, say
 from .storage import SeatRecord, Store, TableRecord, hash_token
 
 log = logging.getLogger("barbu.web")
@@ -57,12 +60,12 @@ class JournalLike(Protocol):
     def run(self, fn: Callable[[Any], Any]) -> Awaitable[Any]: ...
 
 
-class TableError(BarbuError):
-    """A request about a table that cannot be done (seat taken, unknown strength …), said in words."""
+class TableError(Said):
+    """A request about a table that cannot be done (seat taken, unknown strength …), said in words.
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+    ``TableError(N_("seat {seat} is taken"), 409, seat=2)``: an English template marked for
+    the catalog, its HTTP status and its fields; `wording.word` says it in each reader's language.
+    """
 
 
 @dataclass
@@ -83,12 +86,12 @@ class Seat:
 
 def clean_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise TableError("choose a display name")
+        raise TableError(N_("choose a display name"))
     name = " ".join(name.split())
     if len(name) > NAME_MAX:
-        raise TableError(f"a display name has at most {NAME_MAX} characters")
+        raise TableError(N_("a display name has at most {n} characters"), n=NAME_MAX)
     if any(not ch.isprintable() for ch in name):
-        raise TableError("a display name may hold only printable characters")
+        raise TableError(N_("a display name may hold only printable characters"))
     return name
 
 
@@ -193,7 +196,7 @@ class Table:
     async def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn(*args)`` in the actor and return its result."""
         if self._inbox is None or self.closed:
-            raise TableError("this table is closed", 503)
+            raise TableError(N_("this table is closed"), 503)
         fut = asyncio.get_running_loop().create_future()
         self._inbox.put((fn, args, fut))
         return await fut
@@ -256,9 +259,9 @@ class Table:
         s = self._open_seat(seat)
         name = clean_name(name)
         if poses_as_computer(name):
-            raise TableError(f"the name {name!r} is kept for computer players; choose another")
+            raise TableError(N_("the name '{name}' is kept for computer players; choose another"), name=name)
         if any(o.kind == "human" and o.name.casefold() == name.casefold() for o in self.seats):
-            raise TableError(f"{name} is already at this table; choose another name")
+            raise TableError(N_("{name} is already at this table; choose another name"), name=name)
         token = secrets.token_urlsafe(24)
         s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
         await self._save_seat(s)
@@ -280,18 +283,19 @@ class Table:
 
     async def add_bot(self, seat: int, strength: Any, token: Any = None, address: str | None = None) -> None:
         if not self.may_add_bots(token):
-            who = "the player who created this table" if self.bots_by == "creator" else \
-                "the player who created this table or a seated player"
-            raise TableError(f"only {who} may give seats to computer players", 403)
+            if self.bots_by == "creator":
+                raise TableError(N_("only the player who created this table may give seats to computer players"), 403)
+            raise TableError(N_("only the player who created this table or a seated player may give seats to "
+                                "computer players"), 403)
         s = self._open_seat(seat)
         if strength not in self.settings.strengths():
-            raise TableError(f"unknown computer player {strength!r}; "
-                             f"choose from: {', '.join(self.settings.strengths())}")
+            raise TableError(N_("unknown computer player '{strength}'; choose from: {strengths}"),
+                             strength=str(strength)[:40], strengths=", ".join(self.settings.strengths()))
         if strength not in AGENT_KINDS:  # an operator's own player: check it plays this game
             try:
                 self.web.agent(self.settings.player_spec(strength), 0)
             except AgentError as e:
-                raise TableError(f"{strength}: {e}") from None
+                raise TableError(N_("{strength}: {error}"), strength=strength, error=str(e)) from None
         if self.bot_address is None:
             self.bot_address = address
         s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
@@ -300,12 +304,13 @@ class Table:
 
     def _open_seat(self, seat: Any) -> Seat:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise TableError(f"there is no seat {seat!r}: seats are 0 to {len(self.seats) - 1}")
+            raise TableError(N_("there is no seat {seat}: seats are 0 to {last}"), seat=repr(seat)[:40],
+                             last=len(self.seats) - 1)
         if self.started:
-            raise TableError("the match has started: every seat is taken", 409)
+            raise TableError(N_("the match has started: every seat is taken"), 409)
         s = self.seats[seat]
         if s.kind != "open":
-            raise TableError(f"seat {seat} is taken", 409)
+            raise TableError(N_("seat {seat} is taken"), 409, seat=seat)
         return s
 
     async def _save_seat(self, s: Seat) -> None:
@@ -323,9 +328,9 @@ class Table:
     async def leave_seat(self, conn: Conn) -> None:
         """Before the match starts, a player may give his seat up."""
         if conn.seat is None:
-            raise TableError("you have no seat here")
+            raise TableError(N_("you have no seat here"))
         if self.started:
-            raise TableError("the match has started: your seat is yours until it ends")
+            raise TableError(N_("the match has started: your seat is yours until it ends"))
         s = self.seats[conn.seat]
         for c in list(s.conns):
             c.seat = None
@@ -344,13 +349,13 @@ class Table:
         seat: Seat | None = None
         if token is not None:
             if not isinstance(token, str) or len(token) > 200:
-                self._error(conn, "bad_token", "that credential is not valid here; you are watching")
+                self._error(conn, "bad_token", N_("that credential is not valid here; you are watching"))
             else:
                 h = hash_token(token)
                 seat = next((s for s in self.seats if s.kind == "human" and s.token_hash
                              and secrets.compare_digest(s.token_hash, h)), None)
                 if seat is None:
-                    self._error(conn, "bad_token", "that credential holds no seat at this table; you are watching")
+                    self._error(conn, "bad_token", N_("that credential holds no seat at this table; you are watching"))
         if seat is None:
             conn.seat = None
             self.spectators.add(conn)
@@ -408,48 +413,53 @@ class Table:
         """A player's command: ``{"type": "act", "action": "QH", "version": 17, "id": "…"}``."""
         cid = msg.get("id")
         if cid is not None and (not isinstance(cid, str) or not 0 < len(cid) <= 64):
-            return self._error(conn, "bad_message", "a command id is a string of 1 to 64 characters")
+            return self._error(conn, "bad_message", N_("a command id is a string of 1 to 64 characters"))
         seat = conn.seat
         if seat is None:
-            return self._error(conn, "not_seated", "spectators cannot act: take a seat to play", cid)
+            return self._error(conn, "not_seated", N_("spectators cannot act: take a seat to play"), cid)
         claimed = msg.get("seat", seat)
         if claimed != seat:
-            return self._error(conn, "foreign_seat", "you may act only for your own seat", cid)
+            return self._error(conn, "foreign_seat", N_("you may act only for your own seat"), cid)
         recent = self.recent[seat]
         if cid is not None and cid in recent:  # sent twice: answer again, apply once
             conn.send(dumps({**recent[cid], "duplicate": True}))
             return
         m = self.match
         if not self.started:
-            return self._error(conn, "not_started", "the match starts when every seat is taken", cid)
+            return self._error(conn, "not_started", N_("the match starts when every seat is taken"), cid)
         actor = m.to_act()
         if actor is None:
-            return self._error(conn, "over", "the match is over", cid)
+            return self._error(conn, "over", N_("the match is over"), cid)
         if actor != seat:
-            who = "the shuffle" if actor == CHANCE else self.seats[actor].name or f"seat {actor}"
-            return self._error(conn, "not_your_turn", f"it is not your turn: waiting for {who}", cid)
+            if actor == CHANCE:
+                return self._error(conn, "not_your_turn", N_("it is not your turn: waiting for the shuffle"), cid)
+            if not self.seats[actor].name:
+                return self._error(conn, "not_your_turn", N_("it is not your turn: waiting for seat {seat}"), cid,
+                                   seat=actor)
+            return self._error(conn, "not_your_turn", N_("it is not your turn: waiting for {name}"), cid,
+                               name=self.seats[actor].name)
         version = msg.get("version")
         if version != self.version:
-            self._error(conn, "stale", "the table has moved on since that command: here is where it stands", cid)
+            self._error(conn, "stale", N_("the table has moved on since that command: here is where it stands"), cid)
             self._send_state(conn, full=True)
             return
         text = msg.get("action")
         if not isinstance(text, str) or not text.strip() or len(text) > 300:
-            return self._error(conn, "bad_message", "an action is a short text such as QH or pass", cid)
-        try:
-            action = m.parse_action(text)
+            return self._error(conn, "bad_message", N_("an action is a short text such as QH or pass"), cid)
+        try:  # a text the player typed is read in his language ("dk", "passe"); a chosen one is the engine's own
+            action = parse_typed(m, text, lang_of(conn)) if msg.get("typed") is True else m.parse_action(text)
         except BarbuError as e:  # a malformed text (ParseError), or one that names nothing possible now
-            return self._error(conn, "parse", self._redacted(str(e), seat), cid)
-        refusal = self.web.refuse(action, seat)
-        if refusal:
-            return self._error(conn, "illegal", refusal, cid)
+            return self._refused(conn, "parse", e, seat, cid)
+        refused = self.web.refuse(action, seat)
+        if refused:
+            return self._refused(conn, "illegal", refused, seat, cid)
         try:
             self.web.apply(action, seat)
         except IllegalAction as e:
-            return self._error(conn, "illegal", self._redacted(str(e), seat), cid)
+            return self._refused(conn, "illegal", e, seat, cid)
         ok = await self._commit(seat, action)
         if not ok:
-            return self._error(conn, "storage", "the move could not be saved; please try again", cid)
+            return self._error(conn, "storage", N_("the move could not be saved; please try again"), cid)
         ack = {"type": "ack", "id": cid, "version": self.version}
         if cid is not None:
             recent[cid] = ack  # a repeat is answered with this, without the action: the deal may be over
@@ -459,9 +469,13 @@ class Table:
         self._after_move(seat, action)
         await self._advance()
 
-    def _redacted(self, text: str, seat: int) -> str:
-        """The engine's words, less any card the seat may not see (they can quote an example card)."""
-        return self.web.redact(text, seat)
+    def _refused(self, conn: Conn, code: str, e: BarbuError, seat: int, cid: Any) -> None:
+        """The engine's refusal in the connection's language, less any card the seat may not see."""
+        words = refusal(e, lang_of(conn), lambda c: self.web.visible(c, seat), lambda t: self.web.redact(t, seat))
+        msg: dict[str, Any] = {"type": "error", "code": code, **words}
+        if cid is not None:
+            msg["id"] = cid
+        conn.send(dumps(msg))
 
     async def _commit(self, actor: int, action: Any) -> bool:
         """Append the action just applied to the log; on failure take it back."""
@@ -558,9 +572,9 @@ class Table:
         """The seat's own view, for a hint computed outside the actor (never anything more)."""
         seat = conn.seat
         if seat is None:
-            raise TableError("spectators get no hints: take a seat to play")
+            raise TableError(N_("spectators get no hints: take a seat to play"))
         if not self.started or self.match.to_act() != seat:
-            raise TableError("a hint is for your turn")
+            raise TableError(N_("a hint is for your turn"))
         return self.match.view(seat)
 
     async def take_back(self, conn: Conn) -> int:
@@ -572,12 +586,12 @@ class Table:
         seat = conn.seat
         m = self.match
         if seat is None:
-            raise TableError("spectators cannot take moves back")
+            raise TableError(N_("spectators cannot take moves back"))
         if not self.against_computers(seat):
-            raise TableError("moves can be taken back only in a match against computer players")
+            raise TableError(N_("moves can be taken back only in a match against computer players"))
         mine = [i for i in range(max(self.web.deal_start(), 0), len(m.history)) if self.actors[i] == seat]
         if not mine:
-            raise TableError("there is no move of yours in this deal to take back")
+            raise TableError(N_("there is no move of yours in this deal to take back"))
         target = mine[-1]
         await self.journal.run(lambda c: Store.truncate_events(c, self.id, target))
         undone = 0
@@ -596,12 +610,12 @@ class Table:
     async def rematch(self, conn: Conn) -> str:
         """After the match, a seated player asks for another with the same seats and rules."""
         if conn.seat is None:
-            raise TableError("only the players can ask for a rematch")
+            raise TableError(N_("only the players can ask for a rematch"))
         if not self.match.is_over:
-            raise TableError("the rematch comes when this match is over")
+            raise TableError(N_("the rematch comes when this match is over"))
         if self.rematch_id is None:
             if self.on_rematch is None:
-                raise TableError("rematches are not available here")
+                raise TableError(N_("rematches are not available here"))
             new = await self.on_rematch(self)
             self.rematch_id = new.id
             rid = new.id
@@ -655,8 +669,9 @@ class Table:
         return out
 
     @staticmethod
-    def _error(conn: Conn, code: str, message: str, cid: Any = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    def _error(conn: Conn, code: str, template: str, cid: Any = None, **fields: Any) -> None:
+        """The server's own message ``template`` (marked N_), worded in the connection's language."""
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": say(lang_of(conn), template, **fields)}
         if cid is not None:
             msg["id"] = cid
         conn.send(dumps(msg))
@@ -670,7 +685,7 @@ class Table:
     def record_lines(self) -> list[dict[str, Any]]:
         """The finished match's record, with the key that lets anyone check its deals."""
         if self.status != "over":
-            raise TableError("the record is published when the match is over", 409)
+            raise TableError(N_("the record is published when the match is over"), 409)
         header: dict[str, Any] = {"table": self.id}
         if self.secret is not None:
             header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}

@@ -1,10 +1,13 @@
-// Cards as the server sends them ("QH", "TS") and as people read them ("Q♥", "10♠").
+// Cards as the server sends them ("QH", "TS") and as people read them ("Q♥", "10♠"; "D♥" in French).
+
+import { card as cardWords, rankLetter, suitName, t, tp } from "./i18n.js";
 
 export const SUITS = "SHDC";
 export const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 export const RANKS = "23456789TJQKA";
 const CARD_RE = /^[2-9TJQKA][SHDC]$/;
+const FACE_LETTERS = { J: 1, Q: 1, K: 1, A: 1 };
 
 export function isCard(text) {
   return CARD_RE.test(text);
@@ -14,8 +17,9 @@ export function rankLabel(r) {
   return r === "T" ? "10" : r;
 }
 
+// A card as the page's language writes it: "Q♥" in English, "D♥" in French and Italian.
 export function cardLabel(card) {
-  return rankLabel(card[0]) + SYMBOLS[card[1]];
+  return cardWords(card);
 }
 
 export function isRed(card) {
@@ -59,7 +63,8 @@ const PIPS = {
   10: [[L, 0], [R, 0], [C, 1 / 6], [L, 1 / 3], [R, 1 / 3], [L, 2 / 3], [R, 2 / 3], [C, 5 / 6], [L, 1], [R, 1]],
 };
 const PIP_TOP = 15, PIP_BOTTOM = 75, PIP_SIZE = 11.5;
-const FACE_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+// The ranks' English names, the keys of their words in the catalog (context "rank").
+const RANK_NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
 
 function svgEl(tag, attrs = {}) {
   const e = document.createElementNS(NS, tag);
@@ -79,7 +84,7 @@ function cornerIndex(card, compact) {
   const rank = svgEl("text", compact
     ? { x: 20, y: 38, "font-size": 42, "text-anchor": "middle" }
     : { x: 8.5, y: 18, "font-size": 17, "text-anchor": "middle" });
-  rank.textContent = rankLabel(card[0]);
+  rank.textContent = rankLetter(card[0]);
   if (card[0] === "T") { // "10" is two figures: squeezed to the width of one
     rank.setAttribute("letter-spacing", compact ? "-6" : "-2.5");
     if (!compact) rank.setAttribute("textLength", "13");
@@ -101,7 +106,7 @@ function centre(card) {
     g.append(svgEl("rect", { x: 18, y: 16, width: 28, height: 58, rx: 2, class: "frame-inner" }));
     g.append(suitShape(s, W / 2, 26, 12), suitShape(s, W / 2, 64, 12, true));
     const letter = svgEl("text", { x: W / 2, y: 54, "font-size": 27, "text-anchor": "middle", class: "letter" });
-    letter.textContent = r;
+    letter.textContent = rankLetter(r);
     g.append(letter);
   } else {
     const n = r === "T" ? 10 : Number(r);
@@ -135,8 +140,8 @@ export function cardElement(card, tag = "span", { compact = false } = {}) {
   el.className = "card" + (isRed(card) ? " red" : " black") + (compact ? " compact" : "");
   el.dataset.card = card;
   el.append(cardFace(card, compact));
-  const name = FACE_NAMES[card[0]] || rankLabel(card[0]);
-  el.setAttribute("aria-label", `${name} of ${SUIT_NAMES[card[1]]}`);
+  const name = card[0] in FACE_LETTERS ? tp("rank", RANK_NAMES[RANKS.indexOf(card[0])]) : rankLabel(card[0]);
+  el.setAttribute("aria-label", t("{rank} of {suit}", { rank: name, suit: suitName(card[1]) }));
   if (tag === "button") el.type = "button";
   return el;
 }
@@ -151,5 +156,5 @@ export function cardBack() {
 
 // Replace card tokens in an action text by their symbols: "pass 7H 8S" -> "pass 7♥ 8♠".
 export function prettyCards(text) {
-  return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (_, r, s) => rankLabel(r) + SYMBOLS[s]);
+  return text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (c) => cardWords(c));
 }

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options), list open tables to join or watch.
 
 import { el } from "./dom.js";
+import { num, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -66,8 +67,8 @@ async function loadCatalogue() {
 }
 
 function seatLine(s) {
-  if (s.kind === "open") return el("span", { class: "seat-open", textContent: "free seat" });
-  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: `computer · ${s.strength}` });
+  if (s.kind === "open") return el("span", { class: "seat-open", textContent: t("free seat") });
+  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: t("computer · {strength}", { strength: s.strength }) });
   return el("span", { class: "seat-human", textContent: s.name });
 }
 
@@ -77,19 +78,20 @@ async function loadTables() {
     const { tables } = await r.json();
     const box = $("tables");
     if (!tables.length) {
-      box.replaceChildren(el("p", { class: "muted", textContent: "No open table yet: create one." }));
+      box.replaceChildren(el("p", { class: "muted", textContent: t("No open table yet: create one.") }));
       return;
     }
-    box.replaceChildren(...tables.map((t) => {
+    box.replaceChildren(...tables.map((tb) => {
       const seats = el("div", { class: "seat-list" });
-      t.seats.forEach((s) => seats.append(seatLine(s)));
-      const status = t.status === "open" ? `${t.open_seats} free seat${t.open_seats === 1 ? "" : "s"}`
-        : t.total_deals ? `deal ${t.deal_number} of ${t.total_deals}` : `deal ${t.deal_number}`;
-      return el("div", { class: "table-row", "data-table": t.id },
-        el("div", {}, el("strong", { textContent: t.rules }), " ", el("span", { class: "muted", textContent: `· ${t.players} players · ${status}` })),
+      tb.seats.forEach((s) => seats.append(seatLine(s)));
+      const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats)
+        : tb.total_deals ? t("deal {n} of {total}", { n: num(tb.deal_number), total: num(tb.total_deals) })
+          : t("deal {n}", { n: num(tb.deal_number) });
+      return el("div", { class: "table-row", "data-table": tb.id },
+        el("div", {}, el("strong", { textContent: tb.rules }), " ", el("span", { class: "muted", textContent: "· " + tn("{n} player", "{n} players", tb.players) + ` · ${status}` })),
         seats,
         el("div", { class: "row-actions" },
-          el("a", { href: `/t/${t.id}`, class: "button" + (t.open_seats ? " primary" : ""), textContent: t.open_seats ? "Join" : "Watch" })));
+          el("a", { href: `/t/${tb.id}`, class: "button" + (tb.open_seats ? " primary" : ""), textContent: tb.open_seats ? t("Join") : t("Watch") })));
     }));
   } catch {
     /* the next refresh tries again */
@@ -115,7 +117,7 @@ $("play-computer").addEventListener("click", async () => {
   $("play-error").textContent = "";
   $("play-computer").disabled = true;
   try {
-    const name = localStorage.getItem("barbu:name") || "Player";
+    const name = localStorage.getItem("barbu:name") || t("Player");
     const game = $("play-game").value; // a two-player game from the selector, else the form's game
     const body = { rules: game || rulesText() || "classic", name };
     if (!game && currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);

@@ -2,6 +2,8 @@
 // what was missed, and commands that carry the version they were made for and an id, so a
 // command sent twice is applied once.
 
+import { lang, t } from "./i18n.js";
+
 export function tokenKey(tableId) {
   return `barbu:seat:${tableId}`;
 }
@@ -56,7 +58,7 @@ export class TableSocket {
     ws.onopen = () => {
       this.delay = 500;
       const seat = loadSeat(this.tableId);
-      const hello = { type: "hello", since: this.version };
+      const hello = { type: "hello", since: this.version, lang }; // the server words its messages in it
       if (seat && seat.token) hello.token = seat.token;
       ws.send(JSON.stringify(hello));
       this.onStatus("connected");
@@ -97,8 +99,10 @@ export class TableSocket {
     return false;
   }
 
-  act(action) {
+  // `typed`: the player typed the text in his own language ("dk", "passe"), for the server to read so.
+  act(action, typed = false) {
     const msg = { type: "act", action, version: this.version, id: newId() };
+    if (typed) msg.typed = true;
     this.pending = msg;
     this.raw(msg);
   }
@@ -123,6 +127,6 @@ export async function postJSON(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || `request failed (${r.status})`);
+  if (!r.ok) throw new Error(data.error || t("request failed ({status})", { status: r.status }));
   return data;
 }

@@ -3,6 +3,7 @@
 // barbu.chinese.rank_of (a browser test compares the two); the server alone decides the scores.
 
 import { RANKS } from "./cards.js";
+import { t } from "./i18n.js";
 
 export const CATEGORY_NAMES = ["high card", "pair", "two pair", "three of a kind", "straight", "flush",
   "full house", "four of a kind", "straight flush"];
@@ -45,8 +46,10 @@ export function compareRanks(a, b) {
   return a.length - b.length;
 }
 
+// A row's category in the page's language ("two pair"; "double paire"; "doppia coppia").
 export function categoryName(cards) {
-  return CATEGORY_NAMES[rowRank(cards)[0]];
+  return [t("high card"), t("pair"), t("two pair"), t("three of a kind"), t("straight"), t("flush"),
+    t("full house"), t("four of a kind"), t("straight flush")][rowRank(cards)[0]];
 }
 
 // True when complete rows break back ≥ middle ≥ front (a fouled hand loses all its rows).

@@ -1,5 +1,6 @@
 // The seating panel every table page shares: who sits where, taking a seat, giving one to a computer player.
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { loadCreator, loadSeat, postJSON, saveSeat } from "./net.js";
 
 // Whether the panel shows: while the table waits for players, or to a visitor while a seat is free.
@@ -12,25 +13,25 @@ export function seatingOpen(info, mySeat) {
 export function seatRows(info, mySeat, on) {
   return info.seats.map((s) => {
     const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
-    row.append(el("span", { class: "seat-no", textContent: `Seat ${s.seat}` }));
+    row.append(el("span", { class: "seat-no", textContent: t("Seat {seat}", { seat: s.seat }) }));
     if (s.kind === "open") {
-      row.append(el("span", { class: "muted", textContent: "free" }));
+      row.append(el("span", { class: "muted", textContent: t("free") }));
       if (mySeat === null) {
-        const take = el("button", { type: "button", class: "primary", textContent: "Take this seat", "data-seat-take": s.seat });
+        const take = el("button", { type: "button", class: "primary", textContent: t("Take this seat"), "data-seat-take": s.seat });
         take.addEventListener("click", () => on.take(s.seat));
         row.append(take);
       }
-      const strength = el("select", { "data-seat-strength": s.seat, title: "strength" },
+      const strength = el("select", { "data-seat-strength": s.seat, title: t("strength") },
         ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
-      const bot = el("button", { type: "button", textContent: "Add a computer player", "data-seat-bot": s.seat });
+      const bot = el("button", { type: "button", textContent: t("Add a computer player"), "data-seat-bot": s.seat });
       bot.addEventListener("click", () => on.bot(s.seat, strength.value));
       row.append(strength, bot);
     } else {
       row.append(el("strong", { textContent: s.name }));
       if (s.seat === mySeat) {
-        row.append(el("span", { class: "muted", textContent: "(you)" }));
+        row.append(el("span", { class: "muted", textContent: t("(you)") }));
         if (info.status === "open") {
-          const leave = el("button", { type: "button", textContent: "Leave this seat", "data-seat-leave": s.seat });
+          const leave = el("button", { type: "button", textContent: t("Leave this seat"), "data-seat-leave": s.seat });
           leave.addEventListener("click", () => on.leave());
           row.append(leave);
         }
@@ -45,7 +46,7 @@ export async function takeSeat(tableId, seat, nameInput, errorBox) {
   errorBox.textContent = "";
   const name = nameInput.value.trim();
   if (!name) {
-    errorBox.textContent = "Choose a display name first.";
+    errorBox.textContent = t("Choose a display name first.");
     nameInput.focus();
     return null;
   }
@@ -84,13 +85,13 @@ export function wireInvite(tableId) {
     let note;
     try {
       await navigator.clipboard.writeText(url);
-      note = "copied";
+      note = t("copied");
     } catch {
-      note = "copy it from here";
+      note = t("copy it from here");
     }
     const local = ["127.0.0.1", "localhost", "[::1]"].includes(location.hostname);
-    if (local) note += " — this address works only on this computer: for friends on your network, start the server " +
-      "with barbu serve --host 0.0.0.0 and open the page at this computer's network address";
+    if (local) note += " — " + t("this address works only on this computer: for friends on your network, start the " +
+      "server with barbu serve --host 0.0.0.0 and open the page at this computer's network address");
     document.getElementById("invite-note").textContent = note;
   });
 }

@@ -7,6 +7,7 @@
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { el } from "./dom.js";
+import { contract, num as numText, rankLetter, t, tn } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
@@ -27,22 +28,22 @@ let endDismissed = false;
 
 // ------------------------------------------------------------------ names and labels
 function seatName(s) {
-  if (s === -1) return "the dealer's shuffle";
+  if (s === -1) return t("the dealer's shuffle");
   const seat = info && info.seats[s];
-  const name = seat && seat.name ? seat.name : `seat ${s}`;
-  return s === mySeat ? `${name} (you)` : name;
+  const name = seat && seat.name ? seat.name : t("seat {n}", { n: s });
+  return s === mySeat ? t("{name} (you)", { name }) : name;
 }
 
 // A seat's name alone, short enough for a label on the felt: "You" for this seat.
 function shortName(s) {
-  if (s === mySeat) return "You";
+  if (s === mySeat) return t("You");
   const seat = info && info.seats[s];
-  return seat && seat.name ? seat.name : `seat ${s}`;
+  return seat && seat.name ? seat.name : t("seat {n}", { n: s });
 }
 
 function contractName(key) {
   const c = info && info.contracts.find((x) => x.key === key);
-  return c ? c.name : key;
+  return c ? contract(c.name) : key;
 }
 
 function contractLabel(key, trump, rank, played = true) {
@@ -50,9 +51,9 @@ function contractLabel(key, trump, rank, played = true) {
   let label = contractName(key);
   const c = info && info.contracts.find((x) => x.key === key);
   if (trump !== null && trump !== undefined) label += ` ${SYMBOLS[SUITS[trump]]}`;
-  else if (c && c.trump && !(state && state.phase === "trump" && state.contract === key)) label += " no-trump";
-  if (rank) label += ` from ${rank === "T" ? "10" : rank}`;
-  if (!played) label += " (not played)";
+  else if (c && c.trump && !(state && state.phase === "trump" && state.contract === key)) label += " " + t("no-trump");
+  if (rank) label += " " + t("from {rank}", { rank: rankLetter(rank) });
+  if (!played) label += " " + t("(not played)");
   return label;
 }
 
@@ -67,30 +68,31 @@ function actionLabel(text) {
   if (words[0] === "contract") return contractName(words.slice(1).join(" "));
   if (words[0] === "trump") {
     const s = words[1].toUpperCase();
-    return SYMBOLS[s] ? `${SYMBOLS[s]} trumps` : "no trump";
+    return SYMBOLS[s] ? t("{suit} trumps", { suit: SYMBOLS[s] }) : t("no trump");
   }
-  if (words[0] === "rank") return `start from ${words[1] === "T" ? "10" : words[1]}`;
-  if (text === "pass") return "Pass";
+  if (words[0] === "rank") return t("start from {rank}", { rank: rankLetter(words[1]) });
+  if (text === "pass") return t("Pass");
   if (words[0] === "double" && state) {
     const targets = words.slice(1).map(Number);
-    const redo = targets.filter((t) => state.doubles.some(([a, b]) => a === t && b === mySeat));
-    const dbl = targets.filter((t) => !redo.includes(t));
-    const parts = [];
-    if (dbl.length) parts.push(`double ${names(dbl)}`);
-    if (redo.length) parts.push(`redouble ${names(redo)}`);
-    return parts.join(" and ");
+    const redo = targets.filter((x) => state.doubles.some(([a, b]) => a === x && b === mySeat));
+    const dbl = targets.filter((x) => !redo.includes(x));
+    if (dbl.length && redo.length) return t("double {doubled} and redouble {redoubled}", { doubled: names(dbl), redoubled: names(redo) });
+    if (redo.length) return t("redouble {names}", { names: names(redo) });
+    return t("double {names}", { names: names(dbl) });
   }
-  if (text === "hidden") return "(hidden)";
+  if (text === "hidden") return t("(hidden)");
   return prettyCards(text);
 }
 
 function logLabel(entry) {
-  if (entry.seat === -1) return entry.action === "deal" ? "The cards are dealt" : "Chance";
-  return `${seatName(entry.seat)}: ${actionLabel(entry.action)}`;
+  if (entry.seat === -1) return entry.action === "deal" ? t("The cards are dealt") : t("Chance");
+  return t("{name}: {action}", { name: seatName(entry.seat), action: actionLabel(entry.action) });
 }
 
+// A score as the page's language writes it: "-1 250" in French, "-1.250" in Italian (a fraction "5/2" as it is).
 function fmt(x) {
-  return typeof x === "string" ? x : String(x);
+  if (typeof x === "number") return numText(x);
+  return /^-?\d+(\.\d+)?$/.test(String(x)) ? numText(Number(x)) : String(x);
 }
 
 function num(x) {
@@ -137,7 +139,7 @@ function onMessage(msg) {
     case "hint":
       $("hint-button").disabled = false;
       if (state && msg.version === state.version) {
-        $("hint-box").textContent = `Hint: ${msg.action}. ${msg.reason}`;
+        $("hint-box").textContent = t("Hint: {action}. {reason}", { action: msg.action, reason: msg.reason });
         $("hint-box").hidden = false;
         hinted = msg.text;
       }
@@ -198,17 +200,18 @@ function render() {
   $("rules").textContent = info.rules;
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
   document.title = `barbu — ${info.rules}`;
-  const t = $("table");
+  const tbl = $("table");
   if (state) {
-    t.dataset.phase = state.phase;
-    t.dataset.version = state.version;
-    t.dataset.toAct = state.to_act === null ? "" : state.to_act;
-    t.dataset.deal = state.deal_number;
+    tbl.dataset.phase = state.phase;
+    tbl.dataset.version = state.version;
+    tbl.dataset.toAct = state.to_act === null ? "" : state.to_act;
+    tbl.dataset.deal = state.deal_number;
   }
-  t.dataset.seat = mySeat === null ? "" : mySeat;
-  t.dataset.status = info.status;
-  $("deal-counter").textContent = info.status === "open" ? "waiting for players"
-    : state && state.phase === "over" ? "match over" : state ? `deal ${state.deal_number} of ${state.total_deals}` : "";
+  tbl.dataset.seat = mySeat === null ? "" : mySeat;
+  tbl.dataset.status = info.status;
+  $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
+    : state && state.phase === "over" ? t("match over")
+      : state ? t("deal {n} of {total}", { n: numText(state.deal_number), total: numText(state.total_deals) }) : "";
   renderSeatsPanel();
   renderFelt();
   renderTurn();
@@ -264,20 +267,20 @@ function renderFelt() {
     if (state && state.to_act === s.seat) box.classList.add("to-act");
     if (s.seat === mySeat) box.classList.add("me");
     const title = el("div", { class: "seat-name" });
-    title.append(s.kind === "open" ? "free seat" : seatName(s.seat));
+    title.append(s.kind === "open" ? t("free seat") : seatName(s.seat));
     box.append(title);
     const badges = el("div", { class: "badges" });
-    if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: "D", title: "dealer" }));
-    if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: "declarer" }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: `computer player (${s.strength})` }, "computer", el("span", { class: "strength", textContent: ` · ${s.strength}` })));
-    if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? "computer plays" : "offline" }));
+    if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
+    if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: s.strength }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${s.strength}` })));
+    if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? t("computer plays") : t("offline") }));
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
-      badges.append(el("span", { class: "chip", textContent: `${state.hand_sizes[s.seat]} cards`, title: "cards in hand" }));
-      if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: `${state.tricks_won[s.seat]} tricks`, title: "tricks won" }));
-      if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: `owes ${state.owed[s.seat]}×`, title: "doubles still owed to the dealer" }));
+      badges.append(el("span", { class: "chip", textContent: tn("{n} card", "{n} cards", state.hand_sizes[s.seat]), title: t("cards in hand") }));
+      if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", state.tricks_won[s.seat]), title: t("tricks won") }));
+      if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: t("owes {n}×", { n: state.owed[s.seat] }), title: t("doubles still owed to the dealer") }));
     }
-    if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: `out #${state.finished.indexOf(s.seat) + 1}` }));
-    if (state && state.totals && info.status !== "open") badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: "total" }));
+    if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: t("out #{n}", { n: state.finished.indexOf(s.seat) + 1 }) }));
+    if (state && state.totals && info.status !== "open") badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: t("total") }));
     box.append(badges);
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
@@ -322,9 +325,8 @@ function renderCenter() {
   let leader = state.leader;
   let faded = false;
   if (!cards.length && state.last_trick) {
-    const t = state.last_trick;
-    cards = t.cards;
-    leader = t.leader;
+    cards = state.last_trick.cards;
+    leader = state.last_trick.leader;
     faded = true;
   } else if (!cards.length && !state.rows && state.last_deal && state.last_deal.last_trick && state.last_deal.last_trick.winner !== undefined) {
     cards = state.last_deal.last_trick.cards;
@@ -350,14 +352,15 @@ function renderCenter() {
 const PHONE = window.matchMedia("(max-width: 600px)");
 PHONE.addEventListener("change", () => render());
 
+// What each phase asks of the player, as functions: the words are looked up when shown.
 const PHASE_PROMPTS = {
-  declare: "choose the contract",
-  trump: "name the trump suit",
-  rank: "name the starting rank",
-  doubling: "double, redouble or pass",
-  play: "play a card",
-  domino: "lay a card or pass",
-  arrange: "arrange your cards in three rows",
+  declare: () => t("choose the contract"),
+  trump: () => t("name the trump suit"),
+  rank: () => t("name the starting rank"),
+  doubling: () => t("double, redouble or pass"),
+  play: () => t("play a card"),
+  domino: () => t("lay a card or pass"),
+  arrange: () => t("arrange your cards in three rows"),
 };
 
 function myTurn() {
@@ -378,22 +381,24 @@ function renderTurn() {
   renderHelpTools();
   // The last deal's summary leaves the felt once you have cards to play on it.
   if (myTurn() && state && (state.phase === "play" || state.phase === "domino")) $("deal-end").hidden = true;
-  const t = $("turn");
-  t.dataset.mine = myTurn() ? "1" : "0";
+  const turn = $("turn");
+  turn.dataset.mine = myTurn() ? "1" : "0";
   if (!state || info.status === "open") {
-    t.textContent = info.status === "open" ? "Waiting for every seat to be taken." : "";
+    turn.textContent = info.status === "open" ? t("Waiting for every seat to be taken.") : "";
     return;
   }
+  const prompt = PHASE_PROMPTS[state.phase];
   if (state.phase === "over") {
-    t.textContent = "The match is over.";
+    turn.textContent = t("The match is over.");
   } else if (myTurn()) {
-    t.textContent = `Your turn: ${PHASE_PROMPTS[state.phase] || "your decision"}.`;
+    turn.textContent = t("Your turn: {what}.", { what: prompt ? prompt() : t("your decision") });
   } else if (state.to_act === -1) {
-    t.textContent = "Shuffling…";
+    turn.textContent = t("Shuffling…");
   } else if (state.to_act !== null) {
-    t.textContent = `Waiting for ${seatName(state.to_act)}${PHASE_PROMPTS[state.phase] ? ` to ${PHASE_PROMPTS[state.phase]}` : ""}.`;
+    turn.textContent = prompt ? t("Waiting for {name} to {what}.", { name: seatName(state.to_act), what: prompt() })
+      : t("Waiting for {name}.", { name: seatName(state.to_act) });
   }
-  if (mySeat === null) t.textContent = `You are watching. ${t.textContent}`;
+  if (mySeat === null) turn.textContent = t("You are watching. {text}", { text: turn.textContent });
 }
 
 // Sort the legal texts into single cards, "word + cards" groups, and the rest.
@@ -410,9 +415,9 @@ function classify(legal) {
   return { single, groups, other };
 }
 
-function send(action) {
+function send(action, typed = false) {
   hideError();
-  socket.act(action);
+  socket.act(action, typed);
 }
 
 function renderDecision() {
@@ -425,7 +430,9 @@ function renderDecision() {
   }
   const { groups, other } = classify(state.legal);
   if (state.must_double_dealer) {
-    box.append(el("p", { class: "notice", textContent: `You must double the dealer (${seatName(state.dealer)}) now: you still owe ${state.owed ? state.owed[mySeat] : ""} double(s) in this series.` }));
+    const owed = state.owed ? state.owed[mySeat] : 0;
+    box.append(el("p", { class: "notice", textContent: tn("You must double the dealer ({name}) now: you still owe {n} double in this series.",
+      "You must double the dealer ({name}) now: you still owe {n} doubles in this series.", owed, { name: seatName(state.dealer) }) }));
   }
   for (const [verb, actions] of Object.entries(groups)) {
     const sizes = [...new Set(actions.map((a) => a.split(" ").length - 1))].sort();
@@ -435,7 +442,8 @@ function renderDecision() {
       return cs.length === chosen.length && cs.every((c, i) => c === chosen[i]);
     });
     const button = el("button", { type: "button", class: "primary", disabled: !match, "data-action": match || "" },
-      match ? actionLabel(match) : `${verb}: select ${sizes.join(" or ")} card${sizes[0] === 1 && sizes.length === 1 ? "" : "s"} in your hand`);
+      match ? actionLabel(match) : tn("{verb}: select {sizes} card in your hand", "{verb}: select {sizes} cards in your hand",
+        Math.max(...sizes), { verb, sizes: sizes.join(" / ") }));
     if (match) button.addEventListener("click", () => { selection = new Set(); send(match); });
     box.append(el("div", { class: "group" }, button));
   }
@@ -448,8 +456,8 @@ function renderDecision() {
     const describe = (c) => {
       desc.replaceChildren();
       desc.dataset.contract = c ? c.key : "";
-      if (c) desc.append(el("strong", { textContent: `${c.name}: ` }), c.help);
-      else desc.append(el("span", { class: "muted", textContent: "Tap or click ⓘ beside a contract to read what it asks." }));
+      if (c) desc.append(el("strong", { textContent: t("{name}:", { name: contract(c.name) }) }), " ", t(c.help));
+      else desc.append(el("span", { class: "muted", textContent: t("Tap or click ⓘ beside a contract to read what it asks.") }));
     };
     const pinned = () => contracts.find((c) => c.key === helpShown) || null;
     for (const a of other) {
@@ -465,8 +473,9 @@ function renderDecision() {
       b.addEventListener("pointerenter", (e) => e.pointerType === "mouse" && describe(c));
       b.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && describe(pinned()));
       b.addEventListener("focus", () => b.matches(":focus-visible") && describe(c));
-      const i = el("button", { type: "button", class: "info", "data-info": c.key, title: `What is ${c.name}?`,
-        "aria-label": `What is ${c.name}?`, "aria-expanded": String(c.key === helpShown), textContent: "i" });
+      const what = t("What is {name}?", { name: contract(c.name) });
+      const i = el("button", { type: "button", class: "info", "data-info": c.key, title: what,
+        "aria-label": what, "aria-expanded": String(c.key === helpShown), textContent: "i" });
       i.addEventListener("click", () => {
         helpShown = c.key;
         for (const x of wrap.querySelectorAll(".info")) x.setAttribute("aria-expanded", String(x === i));
@@ -485,22 +494,22 @@ function renderDecision() {
 let helpShown = null; // the contract whose description the player asked for
 
 function renderFreeText(box) {
-  const input = el("input", { id: "free-action", placeholder: "type your action", autocomplete: "off" });
-  const go = el("button", { type: "button", class: "primary", textContent: "Send" });
-  const submit = () => input.value.trim() && send(input.value.trim());
+  const input = el("input", { id: "free-action", placeholder: t("type your action"), autocomplete: "off" });
+  const go = el("button", { type: "button", class: "primary", textContent: t("Send") });
+  const submit = () => input.value.trim() && send(input.value.trim(), true);
   go.addEventListener("click", submit);
   input.addEventListener("keydown", (e) => e.key === "Enter" && submit());
-  box.append(el("p", { class: "muted", textContent: `${state.legal_count} possible actions: type yours.` }), el("div", { class: "group" }, input, go));
+  box.append(el("p", { class: "muted", textContent: tn("{n} possible action: type yours.", "{n} possible actions: type yours.", state.legal_count) }), el("div", { class: "group" }, input, go));
 }
 
 const ROW_SIZES = { back: 5, middle: 5, front: 3 };
 
 function renderArrange(box) {
   const placed = new Set([...rows.back, ...rows.middle, ...rows.front]);
-  box.append(el("p", { class: "muted", textContent: "Select cards in your hand, then put them in a row: back (5 cards) ≥ middle (5) ≥ front (3) by poker rank. Click a card in a row to take it back." }));
+  box.append(el("p", { class: "muted", textContent: t("Select cards in your hand, then put them in a row: back (5 cards) ≥ middle (5) ≥ front (3) by poker rank. Click a card in a row to take it back.") }));
   const tools = el("div", { class: "group" });
   if (state.suggested) {
-    const suggest = el("button", { type: "button", "data-suggest": "1", textContent: "Suggested rows" });
+    const suggest = el("button", { type: "button", "data-suggest": "1", textContent: t("Suggested rows") });
     suggest.addEventListener("click", () => {
       rows = { back: [...state.suggested.back], middle: [...state.suggested.middle], front: [...state.suggested.front] };
       selection = new Set();
@@ -508,21 +517,22 @@ function renderArrange(box) {
     });
     tools.append(suggest);
   }
-  const clear = el("button", { type: "button", "data-clear": "1", textContent: "Clear rows", disabled: !placed.size });
+  const clear = el("button", { type: "button", "data-clear": "1", textContent: t("Clear rows"), disabled: !placed.size });
   clear.addEventListener("click", () => { rows = { back: [], middle: [], front: [] }; render(); });
   tools.append(clear);
   box.append(tools);
+  const ROW_LABELS = { back: t("back"), middle: t("middle"), front: t("front") };
   for (const name of ["back", "middle", "front"]) {
     const full = rows[name].length === ROW_SIZES[name];
     const line = el("div", { class: "arrange-row", "data-row": name },
-      el("strong", { textContent: `${name} (${rows[name].length}/${ROW_SIZES[name]})` }));
+      el("strong", { textContent: `${ROW_LABELS[name]} (${rows[name].length}/${ROW_SIZES[name]})` }));
     for (const c of rows[name]) {
       const card = cardElement(c, "button");
       card.addEventListener("click", () => { rows[name] = rows[name].filter((x) => x !== c); render(); });
       line.append(card);
     }
     if (full) line.append(el("span", { class: "category", "data-category": name, textContent: categoryName(rows[name]) }));
-    const put = el("button", { type: "button", textContent: `Put in ${name}`, "data-put": name,
+    const put = el("button", { type: "button", textContent: t("Put in {row}", { row: ROW_LABELS[name] }), "data-put": name,
       disabled: !selection.size || rows[name].length + selection.size > ROW_SIZES[name] });
     put.addEventListener("click", () => {
       rows[name].push(...[...selection].filter((c) => !placed.has(c)));
@@ -535,11 +545,11 @@ function renderArrange(box) {
   const done = rows.back.length === 5 && rows.middle.length === 5 && rows.front.length === 3;
   const fouled = done && isFouled(rows.back, rows.middle, rows.front);
   if (fouled) {
-    box.append(el("p", { class: "warning", id: "foul-warning", textContent: "These rows are fouled: the back must be at least as strong as the middle, and the middle as the front. A fouled hand loses every row." }));
+    box.append(el("p", { class: "warning", id: "foul-warning", textContent: t("These rows are fouled: the back must be at least as strong as the middle, and the middle as the front. A fouled hand loses every row.") }));
   }
   const text = `arrange ${rows.back.join(",")} ${rows.middle.join(",")} ${rows.front.join(",")}`;
   const go = el("button", { type: "button", class: "primary", disabled: !done, "data-action": done ? text : "" },
-    fouled ? "Lay out these rows anyway" : "Lay out these rows");
+    fouled ? t("Lay out these rows anyway") : t("Lay out these rows"));
   go.addEventListener("click", () => send(text));
   box.append(go);
 }
@@ -571,7 +581,7 @@ function renderHand() {
       } else if (mine && (state.phase === "play" || state.phase === "domino")) {
         send(c); // refused by the server with the engine's reason, which is shown
       } else if (!mine && state.phase !== "over") {
-        showError(state.to_act === mySeat ? "Wait a moment." : `It is not your turn: waiting for ${seatName(state.to_act)}.`);
+        showError(state.to_act === mySeat ? t("Wait a moment.") : t("It is not your turn: waiting for {name}.", { name: seatName(state.to_act) }));
       }
     });
     box.append(card);
@@ -579,7 +589,7 @@ function renderHand() {
   if (selecting && legal.single.length && selection.size === 1) {
     const [c] = selection;
     if (legal.single.includes(c)) {
-      const b = el("button", { type: "button", class: "primary", "data-action": c }, `Play ${cardLabel(c)}`);
+      const b = el("button", { type: "button", class: "primary", "data-action": c }, t("Play {card}", { card: cardLabel(c) }));
       b.addEventListener("click", () => { selection = new Set(); send(c); });
       box.append(b);
     }
@@ -592,20 +602,21 @@ function renderSide() {
   if (state && state.contract) {
     ci.append(el("h2", { textContent: contractLabel(state.contract, state.trump, state.rank) }));
     const c = info.contracts.find((x) => x.key === state.contract);
-    if (c) ci.append(el("p", { class: "muted", textContent: c.help }));
+    if (c) ci.append(el("p", { class: "muted", textContent: t(c.help) }));
   } else if (state && state.declarer >= 0 && state.phase !== "over") {
-    ci.append(el("h2", { textContent: `${seatName(state.declarer)} chooses the contract` }));
+    ci.append(el("h2", { textContent: t("{name} chooses the contract", { name: seatName(state.declarer) }) }));
   }
   if (state && state.declarer >= 0 && state.contracts_left && state.phase !== "over") {
     const left = state.contracts_left.map(contractName).join(", ");
-    ci.append(el("p", { class: "muted", textContent: `Left to ${seatName(state.declarer)}: ${left || "none"}` }));
+    ci.append(el("p", { class: "muted", textContent: t("Left to {name}: {contracts}", { name: seatName(state.declarer), contracts: left || t("none") }) }));
   }
   if (state && state.doubles && state.doubles.length) {
-    const said = ([a, b, rr]) => `${seatName(a)} doubled ${seatName(b)}${rr ? `; ${seatName(b)} redoubled` : ""}`;
-    ci.append(el("p", { textContent: `Doubles: ${state.doubles.map(said).join(". ")}.` }));
+    const said = ([a, b, rr]) => (rr ? t("{name} doubled {target}; {target} redoubled", { name: seatName(a), target: seatName(b) })
+      : t("{name} doubled {target}", { name: seatName(a), target: seatName(b) }));
+    ci.append(el("p", { textContent: t("Doubles: {list}.", { list: state.doubles.map(said).join(". ") }) }));
   }
   if (state && state.set_aside && state.set_aside.length) {
-    const p = el("p", {}, "Set aside: ");
+    const p = el("p", {}, t("Set aside:") + " ");
     state.set_aside.forEach((c) => p.append(cardElement(c)));
     ci.append(p);
   }
@@ -620,15 +631,15 @@ function renderLastTrick() {
   box.replaceChildren();
   if (!state) return;
   let trick = null;
-  let title = "Last trick";
+  let title = t("Last trick");
   if (state.last_trick) trick = state.last_trick;
   else if (state.last_deal && state.last_deal.last_trick) {
     trick = state.last_deal.last_trick;
-    title = `Last trick of deal ${state.last_deal.number}`;
+    title = t("Last trick of deal {n}", { n: state.last_deal.number });
   }
   if (state.plays && state.plays.length) {
     const [s, cards] = state.plays[state.plays.length - 1];
-    box.append(el("h2", { textContent: "Last card laid" }), el("p", {}, `${seatName(s)}: `, ...[].concat(cards).map((c) => cardElement(c))));
+    box.append(el("h2", { textContent: t("Last card laid") }), el("p", {}, t("{name}:", { name: seatName(s) }) + " ", ...[].concat(cards).map((c) => cardElement(c))));
   } else if (trick) {
     const p = el("div", { class: "last-cards", "data-last-trick": trick.cards.join(" ") });
     trick.cards.forEach((c, i) => {
@@ -636,10 +647,10 @@ function renderLastTrick() {
       p.append(wrap);
     });
     box.append(el("h2", { textContent: title }), p);
-    if (trick.winner !== undefined) box.append(el("p", { class: "muted", textContent: `won by ${seatName(trick.winner)}` }));
+    if (trick.winner !== undefined) box.append(el("p", { class: "muted", textContent: t("won by {name}", { name: seatName(trick.winner) }) }));
   }
   if (state.last_deal && state.last_deal.arrangements) {
-    box.append(el("h2", { textContent: `Rows of deal ${state.last_deal.number}` }));
+    box.append(el("h2", { textContent: t("Rows of deal {n}", { n: state.last_deal.number }) }));
     state.last_deal.arrangements.forEach((a, s) => {
       const line = el("div", { class: "arrange-reveal" }, el("strong", { textContent: seatName(s) }));
       a.forEach((row) => {
@@ -664,7 +675,7 @@ function renderScores() {
   chart.replaceChildren();
   if (!scores || !info) return;
   const n = info.players;
-  const head = el("tr", {}, el("th", { class: "what", textContent: "Dealer · contract" }),
+  const head = el("tr", {}, el("th", { class: "what", textContent: t("Dealer · contract") }),
     ...Array.from({ length: n }, (_, s) => el("th", { class: "num player" + (s === mySeat ? " me" : ""), "data-player": s,
       title: seatName(s), style: `border-top: 3px solid ${COLORS[s % COLORS.length]}` }, shortName(s))));
   sheet.append(el("thead", {}, head));
@@ -674,27 +685,27 @@ function renderScores() {
     if (d.dealer !== dealer) { // a new series: the dealer's name across the sheet
       dealer = d.dealer;
       body.append(el("tr", { class: "dealer-row", "data-dealer": dealer },
-        el("th", { colSpan: n + 1, textContent: `${shortName(dealer) === "You" ? "You deal" : `${shortName(dealer)} deals`}` })));
+        el("th", { colSpan: n + 1, textContent: dealer === mySeat ? t("You deal") : t("{name} deals", { name: shortName(dealer) }) })));
     }
-    const label = el("th", { class: "what", title: `deal ${d.number}, declared by ${seatName(d.declarer)}` },
+    const label = el("th", { class: "what", title: t("deal {n}, declared by {name}", { n: d.number, name: seatName(d.declarer) }) },
       el("small", { class: "deal-no", textContent: `${d.number}` }), contractLabel(d.contract, d.trump, d.rank, d.played));
     if (d.declarer !== d.dealer) label.append(el("small", { textContent: ` (${shortName(d.declarer)})` }));
-    if (d.doubles.length) label.append(el("small", { class: "dbl", textContent: ` ×${d.doubles.length}`, title: `${d.doubles.length} double${d.doubles.length > 1 ? "s" : ""}` }));
+    if (d.doubles.length) label.append(el("small", { class: "dbl", textContent: ` ×${d.doubles.length}`, title: tn("{n} double", "{n} doubles", d.doubles.length) }));
     body.append(el("tr", { class: "deal-row", "data-deal": d.number, "data-dealer": d.dealer, "data-contract": d.contract },
       label, ...d.scores.map((x, s) => el("td", { class: "num" + signClass(x) },
         el("span", { class: "pts", textContent: signed(x) }),
         el("span", { class: "running", textContent: d.series ? "" : fmt(d.totals[s]) })))));
     if (d.series) {
-      body.append(el("tr", { class: "series-row" }, el("th", { class: "what", textContent: "series points" }),
+      body.append(el("tr", { class: "series-row" }, el("th", { class: "what", textContent: t("series points") }),
         ...d.series.map((x, s) => el("td", { class: "num" + signClass(x) }, el("span", { class: "pts", textContent: signed(x) }),
           el("span", { class: "running", textContent: fmt(d.totals[s]) })))));
     }
   }
   sheet.append(body);
-  sheet.append(el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
+  sheet.append(el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: t("Total") }),
     ...scores.totals.map((x) => el("th", { class: "num", textContent: fmt(x) })))));
   if (scores.deals.length) chart.append(scoreChart(scores, n), chartKey(n));
-  else chart.append(el("p", { class: "muted", textContent: "The chart of the scores starts after the first deal." }));
+  else chart.append(el("p", { class: "muted", textContent: t("The chart of the scores starts after the first deal.") }));
 }
 
 function signed(x) {
@@ -720,7 +731,7 @@ function scoreChart(sc, n) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "running totals over the match");
+  svg.setAttribute("aria-label", t("running totals over the match"));
   const series = Array.from({ length: n }, () => [0]);
   for (const d of sc.deals) d.totals.forEach((x, s) => series[s].push(num(x)));
   const all = series.flat();
@@ -734,12 +745,12 @@ function scoreChart(sc, n) {
   axis.setAttribute("y1", Y(0)); axis.setAttribute("y2", Y(0));
   axis.setAttribute("class", "axis");
   svg.append(axis);
-  for (const [label, v] of [[String(Math.round(hi)), hi], [String(Math.round(lo)), lo]]) {
-    const t = document.createElementNS(NS, "text");
-    t.setAttribute("x", 2); t.setAttribute("y", Y(v) + 4);
-    t.setAttribute("class", "tick");
-    t.textContent = label;
-    svg.append(t);
+  for (const [label, v] of [[numText(Math.round(hi)), hi], [numText(Math.round(lo)), lo]]) {
+    const tick = document.createElementNS(NS, "text");
+    tick.setAttribute("x", 2); tick.setAttribute("y", Y(v) + 4);
+    tick.setAttribute("class", "tick");
+    tick.textContent = label;
+    svg.append(tick);
   }
   series.forEach((pts, s) => {
     const line = document.createElementNS(NS, "polyline");
@@ -757,28 +768,30 @@ function scoreChart(sc, n) {
 function showDealEnd(d) {
   const box = $("deal-end");
   const signedText = (x) => `${num(x) > 0 ? "+" : ""}${fmt(x)}`;
-  const short = (s) => (s === mySeat ? "You" : (info.seats[s] && info.seats[s].name) || `seat ${s}`);
+  const short = shortName;
   const head = el("tr", {}, el("th", { textContent: "" }), ...d.scores.map((_, s) => el("th", { textContent: short(s) })));
   const row = (label, values, cls = "") => el("tr", { class: cls }, el("th", { textContent: label }),
     ...values.map((x) => el("td", { textContent: x })));
-  const rows = [row("contract points", d.base.map(signedText))];
+  const rows = [row(t("contract points"), d.base.map(signedText))];
   if (d.doubles.length) {
-    rows.push(row("doubles", d.scores.map((x, s) => signedText(num(x) - num(d.base[s])))));
-    rows.push(row("this deal", d.scores.map(signedText), "strong"));
+    rows.push(row(t("doubles"), d.scores.map((x, s) => signedText(num(x) - num(d.base[s])))));
+    rows.push(row(t("this deal"), d.scores.map(signedText), "strong"));
   }
-  if (d.series) rows.push(row("series points", d.series.map(signedText)));
-  if (d.totals) rows.push(row("total", d.totals.map(fmt), "strong"));
+  if (d.series) rows.push(row(t("series points"), d.series.map(signedText)));
+  if (d.totals) rows.push(row(t("total"), d.totals.map(fmt), "strong"));
   const lines = (d.settlements || []).map(([payer, receiver, amount, redoubled], i) => {
     const [doubler, doubled] = d.doubles[i];
-    const what = `${seatName(doubler)} doubled ${seatName(doubled)}${redoubled ? ", redoubled" : ""}`;
-    return el("li", { textContent: num(amount) === 0 ? `${what}: level` : `${what}: ${seatName(payer)} pays ${fmt(amount)} to ${seatName(receiver)}` });
+    const who = { name: seatName(doubler), target: seatName(doubled) };
+    const what = redoubled ? t("{name} doubled {target}, redoubled", who) : t("{name} doubled {target}", who);
+    return el("li", { textContent: num(amount) === 0 ? t("{what}: level", { what })
+      : t("{what}: {payer} pays {amount} to {receiver}", { what, payer: seatName(payer), amount: fmt(amount), receiver: seatName(receiver) }) });
   });
   box.replaceChildren(
-    el("strong", { textContent: `Deal ${d.number}: ${contractLabel(d.contract, d.trump, d.rank, d.played)}` }),
-    d.played ? "" : el("p", { textContent: "Not played: nobody doubled, so the points were shared." }),
+    el("strong", { textContent: t("Deal {n}: {contract}", { n: d.number, contract: contractLabel(d.contract, d.trump, d.rank, d.played) }) }),
+    d.played ? "" : el("p", { textContent: t("Not played: nobody doubled, so the points were shared.") }),
     el("table", {}, head, ...rows),
     lines.length ? el("ul", { class: "settle" }, ...lines) : "",
-    el("p", { class: "muted", textContent: "Click to close" }));
+    el("p", { class: "muted", textContent: t("Click to close") }));
   box.hidden = false;
   clearTimeout(showDealEnd.timer);
   showDealEnd.timer = setTimeout(() => (box.hidden = true), 12000);
@@ -804,7 +817,7 @@ wireInvite(tableId);
 $("rematch").addEventListener("click", () => socket.send("rematch"));
 $("hint-button").addEventListener("click", () => {
   $("hint-button").disabled = true;
-  $("hint-box").textContent = "Thinking about your hand…";
+  $("hint-box").textContent = t("Thinking about your hand…");
   $("hint-box").hidden = false;
   socket.send("hint");
 });
@@ -821,5 +834,5 @@ $("close-end").addEventListener("click", () => {
 const socket = new TableSocket(tableId, onMessage, (status) => {
   const c = $("conn");
   c.dataset.status = status;
-  c.textContent = status;
+  c.textContent = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") }[status] || status;
 });
