@@ -438,7 +438,7 @@ function answerText(f, v) {
   if (f === "rank") return rankLetter(v);
   if (f === "set_aside") return v.split(" ").filter(Boolean).map(card).join(" ");
   if (f === "cuts") return v.map(cutLabel).join(", ");
-  if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : t("none");
+  if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : tp("doubles", "none");
   return String(v);
 }
 
