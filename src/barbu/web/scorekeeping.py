@@ -223,8 +223,9 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
     """What the next deal needs, as the page shows it: the questions and the Scottish Set and Round in
     ``tr``'s words (contract names stay English: the page words them with its own catalog)."""
     d = _jsonable(need.to_dict())
+    word = tr.gettext  # the labels are the keeper's msgids (its catalog), looked up here
     for q in d["questions"]:
-        q["label"] = tr.gettext(q["label"])
+        q["label"] = word(q["label"])
         if q.get("choices"):  # Bésigue's declarations: (kind, name, points)
             q["choices"] = [[k, tr.pgettext("combination", name), v] for k, name, v in q["choices"]]
     if d.get("where"):  # the keeper's Set and Round are those of the match as it stands before the deal
