@@ -46,6 +46,7 @@ from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
 from ..scorekeeper.printing import FORMATS, printable
+from ..scorekeeper.sheet import MELD_LABELS
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import CHANGED_ELSEWHERE, Scorebook, ScorebookError, Scorebooks, WordedError
 from .i18n import page_language, render_page
@@ -157,8 +158,9 @@ def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str
     return d
 
 
-def _besigue_deal(keeper: Any, r: dict) -> dict[str, Any]:
-    melds = [", ".join(f"{k} {v}" for k, v in m) for m in r.get("melds", [[], []])]
+def _besigue_deal(keeper: Any, r: dict, tr: Words = ENGLISH) -> dict[str, Any]:
+    word = tr.gettext  # the sheet's own names of the combinations (the keeper's catalog)
+    melds = [", ".join(f"{word(MELD_LABELS.get(k, k))} {tr.number(v)}" for k, v in m) for m in r.get("melds", [[], []])]
     return {"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
             "brisques": list(r.get("brisques", [])), "sevens": list(r.get("sevens", [])),
             "last": r.get("last_trick"), "melds": melds, "flags": keeper.flags.get(r["deal"], [])}
@@ -172,7 +174,7 @@ def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
                            "standings": [[s, _num(t)] for s, t in keeper.standings()],
                            "entries": copy.deepcopy(keeper.entries)}
     if keeper.game == "besigue":
-        out["deals"] = [_besigue_deal(keeper, r) for r in keeper.results]
+        out["deals"] = [_besigue_deal(keeper, r, tr) for r in keeper.results]
         out["target"] = keeper.rules.target
         out["highest_wins"] = True
         out["scottish"] = False
