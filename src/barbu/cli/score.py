@@ -16,7 +16,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from ..i18n import _, current, ngettext, number, word_error, words
 from ..scorekeeper import KeeperError
+from ..scorekeeper.refusals import word_note
 from ..tui.score_files import PRINT_FORMATS, export_text, import_text, printable
 from ..tui.score_sheet import full_sheet, game_line
 from ..tui.score_store import ScorebookError, ScoreStore
@@ -26,8 +28,14 @@ err = Console(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = 1) -> int:
-    err.print(f"barbu score: error: {message}", soft_wrap=True, markup=False, highlight=False)
+    err.print(_("barbu score: error: {message}").format(message=message), soft_wrap=True, markup=False,
+              highlight=False)
     return code
+
+
+def _points(x: object) -> str:
+    """A score as the player's language writes it (a share like 25/2 as it is)."""
+    return number(x) if isinstance(x, int) else str(x)
 
 
 def find(store: ScoreStore, book_id: str):
@@ -44,15 +52,17 @@ def find(store: ScoreStore, book_id: str):
 def cmd_list(store: ScoreStore, args: argparse.Namespace) -> int:
     books = store.list()
     if not books:
-        console.print(f"No kept game in {store.shown_url} yet. Start one with [bold]barbu score[/bold] "
-                      "or [bold]barbu score import FILE[/bold].")
+        console.print(_("No kept game in {place} yet. Start one with [bold]barbu score[/bold] "
+                        "or [bold]barbu score import FILE[/bold].").format(place=store.shown_url))
         return 0
-    t = Table(title=f"Kept games in {store.shown_url}", title_justify="left")
-    for col in ("id", "title", "rules", "players", "deals", "changed"):
-        t.add_column(col, justify="right" if col == "deals" else "left", no_wrap=col in ("id", "changed"))
+    t = Table(title=_("Kept games in {place}").format(place=store.shown_url), title_justify="left")
+    heads = {"id": _("id"), "title": _("title"), "rules": _("rules"), "players": _("players"), "deals": _("deals"),
+             "changed": _("changed")}
+    for col, head in heads.items():
+        t.add_column(head, justify="right" if col == "deals" else "left", no_wrap=col in ("id", "changed"))
     for b in books:
         s = b.summary()
-        t.add_row(b.id, b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
+        t.add_row(b.id, b.title, b.rules, ", ".join(s["names"]), number(s["deals"]),
                   b.updated_at.strftime("%Y-%m-%d %H:%M"))
     console.print(t)
     return 0
@@ -69,7 +79,9 @@ def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
     text = export_text(keeper, args.format)
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
-        err.print(f"{book.title}: {len(keeper.entries)} deal(s) written to {args.output}")
+        n = len(keeper.entries)
+        err.print(ngettext("{title}: {n} deal(s) written to {file}", "{title}: {n} deal(s) written to {file}", n)
+                  .format(title=book.title, n=number(n), file=args.output), markup=False)
     else:
         sys.stdout.write(text)
     return 0
@@ -77,10 +89,10 @@ def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
 
 def cmd_print(store: ScoreStore, args: argparse.Namespace) -> int:
     book, keeper = find(store, args.id)
-    data = printable(keeper, args.format)
+    data = printable(keeper, args.format, lang=current())
     if args.output and args.output != "-":
         Path(args.output).write_bytes(data)
-        err.print(f"{book.title}: the sheet written to {args.output}")
+        err.print(_("{title}: the sheet written to {file}").format(title=book.title, file=args.output), markup=False)
     else:
         sys.stdout.buffer.write(data)
     return 0
@@ -91,11 +103,13 @@ def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
     try:
         text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        return fail(f"cannot read {args.file}: {e}", 2)
+        return fail(_("cannot read {file}: {error}").format(file=args.file, error=e), 2)
     keeper = import_text(text, args.file)
-    title = args.title or (path.stem if args.file != "-" else "Imported game")
+    title = args.title or (path.stem if args.file != "-" else _("Imported game"))
     book = store.create(keeper, title)
-    console.print(f"imported {title!r} ({keeper.rules}, {len(keeper.entries)} deal(s)) as {book.id}")
+    n = len(keeper.entries)
+    console.print(ngettext("imported {title} ({rules}, {n} deal(s)) as {id}",
+                           "imported {title} ({rules}, {n} deal(s)) as {id}", n).format(title=repr(title), rules=keeper.rules, n=number(n), id=book.id), markup=False)
     return 0
 
 
@@ -103,38 +117,40 @@ def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
     try:
         entry = json.loads(args.entry)
     except ValueError as e:
-        return fail(f"--entry is not JSON: {e}", 2)
+        return fail(_("--entry is not JSON: {error}").format(error=e), 2)
     book, keeper = find(store, args.id)
     keeper.add(entry)
     store.save(book, keeper)
     r = keeper.results[-1]
-    number = r["deal"] if isinstance(r, dict) else r.number
+    deal = r["deal"] if isinstance(r, dict) else r.number
     scores = r["scores"] if isinstance(r, dict) else r.added
-    console.print(f"deal {number} added: " + ", ".join(f"{n} {x}" for n, x in zip(keeper.names, scores))
-                  + "; totals " + ", ".join(f"{n} {x}" for n, x in zip(keeper.names, keeper.totals)))
-    for note in keeper.flags.get(number, []):
-        console.print(f"flag: {note}")
+    console.print(_("deal {n} added: {scores}; totals {totals}").format(
+        n=deal, scores=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, scores)),
+        totals=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, keeper.totals))), markup=False)
+    for note in keeper.flags.get(deal, []):
+        console.print(_("flag: {note}").format(note=word_note(note, words())), markup=False)
     return 0
 
 
 def cmd_claim(store: ScoreStore, args: argparse.Namespace) -> int:
     book = store.claim(args.id, args.key)
-    console.print(f"{book.title!r} ({book.rules}) is kept here too: barbu score shows and changes it")
+    console.print(_("{title} ({rules}) is kept here too: barbu score shows and changes it")
+                  .format(title=repr(book.title), rules=book.rules), markup=False)
     return 0
 
 
 def cmd_delete(store: ScoreStore, args: argparse.Namespace) -> int:
-    book, _ = find(store, args.id)
+    book, _keeper = find(store, args.id)
     if not args.yes:
-        return fail(f"deleting {book.title!r} cannot be undone: add --yes to delete it", 2)
+        return fail(_("deleting {title} cannot be undone: add --yes to delete it").format(title=repr(book.title)), 2)
     store.delete(book.id)
-    console.print(f"deleted {book.title!r}")
+    console.print(_("deleted {title}").format(title=repr(book.title)), markup=False)
     return 0
 
 
 def cmd_app(store: ScoreStore, args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        return fail("the scorekeeper needs a terminal; for scripts use barbu score list|show|export|import|add", 2)
+        return fail(_("the scorekeeper needs a terminal; for scripts use barbu score list|show|export|import|add"), 2)
     from ..tui.score_app import ScoreApp
     return ScoreApp(store).run() or 0
 
@@ -147,48 +163,48 @@ def cmd_score(args: argparse.Namespace) -> int:
     try:
         store = ScoreStore(args.db)
     except Exception as e:  # a database that cannot be opened: say which, in plain words
-        return fail(f"cannot open the database {args.db or 'barbu-web.db'}: {e}", 1)
+        return fail(_("cannot open the database {db}: {error}").format(db=args.db or "barbu-web.db", error=e), 1)
     func = COMMANDS.get(args.score_command, cmd_app)
     try:
         return func(store, args)
     except KeeperError as e:
-        return fail(str(e), 1)
+        return fail(word_error(e, current()), 1)
     except ScorebookError as e:
         return fail(str(e), 1)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    sc = sub.add_parser("score", help="keep the score of a game played with real cards (terminal app, or "
-                                      "list/show/export/import/add for scripts)",
-                        description="Keep the score of a game played with real cards. Without a subcommand, "
+    sc = sub.add_parser("score", help=_("keep the score of a game played with real cards (terminal app, or "
+                                      "list/show/export/import/add for scripts)"),
+                        description=_("Keep the score of a game played with real cards. Without a subcommand, "
                                     "opens the scorekeeper in the terminal: your kept games, a new game (N), "
                                     "each deal entered as the table counts it. The subcommands are for "
-                                    "scripts.")
-    sc.add_argument("--db", help="database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
-                                 "or postgresql://user:password@host/dbname")
+                                    "scripts."))
+    sc.add_argument("--db", help=_("database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
+                                 "or postgresql://user:password@host/dbname"))
     ss = sc.add_subparsers(dest="score_command", metavar="SUBCOMMAND")
-    ss.add_parser("list", help="the kept games, newest first")
-    p = ss.add_parser("show", help="a kept game's sheet, standings and totals as text")
-    p.add_argument("id", help="the game's id (or the start of it)")
-    p = ss.add_parser("export", help="write a kept game as JSON or CSV")
+    ss.add_parser("list", help=_("the kept games, newest first"))
+    p = ss.add_parser("show", help=_("a kept game's sheet, standings and totals as text"))
+    p.add_argument("id", help=_("the game's id (or the start of it)"))
+    p = ss.add_parser("export", help=_("write a kept game as JSON or CSV"))
     p.add_argument("id")
     p.add_argument("--format", choices=("json", "csv"), default="json")
-    p.add_argument("-o", "--output", help="file to write (default: standard output)")
-    p = ss.add_parser("print", help="the printable sheet of a kept game, as PDF or print-ready HTML")
+    p.add_argument("-o", "--output", help=_("file to write (default: standard output)"))
+    p = ss.add_parser("print", help=_("the printable sheet of a kept game, as PDF or print-ready HTML"))
     p.add_argument("id")
     p.add_argument("--format", choices=PRINT_FORMATS, default="pdf")
-    p.add_argument("-o", "--output", help="file to write (default: standard output)")
-    p = ss.add_parser("import", help="keep a game from an exported JSON or CSV file")
-    p.add_argument("file", help="the file (- for standard input)")
-    p.add_argument("--title", help="the game's title (default: the file's name)")
-    p = ss.add_parser("add", help="enter the next deal, given as a JSON entry")
+    p.add_argument("-o", "--output", help=_("file to write (default: standard output)"))
+    p = ss.add_parser("import", help=_("keep a game from an exported JSON or CSV file"))
+    p.add_argument("file", help=_("the file (- for standard input)"))
+    p.add_argument("--title", help=_("the game's title (default: the file's name)"))
+    p = ss.add_parser("add", help=_("enter the next deal, given as a JSON entry"))
     p.add_argument("id")
-    p.add_argument("--entry", required=True, help='the deal, e.g. \'{"contract": "no-king", "doubles": [], '
-                                                  '"outcome": {"KH": 2}}\'')
-    p = ss.add_parser("claim", help="keep here a game started elsewhere (the web page), with its edit key")
+    p.add_argument("--entry", required=True, help=_("the deal, e.g. {example}").format(
+        example='\'{"contract": "no-king", "doubles": [], "outcome": {"KH": 2}}\''))
+    p = ss.add_parser("claim", help=_("keep here a game started elsewhere (the web page), with its edit key"))
     p.add_argument("id")
-    p.add_argument("key", help="the game's edit key (the private part of its edit link)")
-    p = ss.add_parser("delete", help="delete a kept game")
+    p.add_argument("key", help=_("the game's edit key (the private part of its edit link)"))
+    p = ss.add_parser("delete", help=_("delete a kept game"))
     p.add_argument("id")
-    p.add_argument("--yes", action="store_true", help="really delete it")
+    p.add_argument("--yes", action="store_true", help=_("really delete it"))
     sc.set_defaults(func=cmd_score, score_command=None)

@@ -16,6 +16,7 @@ from ..besigue.ruleset import BesigueRules, is_besigue
 from ..classic.ruleset import Ruleset
 from ..core.errors import BarbuError
 from ..games import record_kind
+from ..i18n import _, current
 from ..records import barbu as barbu_records
 from ..records import besigue as besigue_records
 from ..scorekeeper.pdf import render_pdf
@@ -29,10 +30,11 @@ FORMATS = {".pdf": "PDF", ".html": "HTML", ".htm": "HTML", ".txt": "text"}
 def add_sheet_arguments(p: argparse.ArgumentParser, replay: bool = False) -> None:
     """The options ``barbu sheet`` and ``barbu replay --sheet`` share."""
     if replay:
-        p.add_argument("--sheet", metavar="FILE", help="write the match's score sheet here instead of the table "
-                       "(.pdf, .html or .txt)")
-    p.add_argument("--names", help="the players' names in seat order, comma-separated, e.g. Anna,Bernard,Carla,Dario")
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+        p.add_argument("--sheet", metavar="FILE", help=_("write the match's score sheet here instead of the table "
+                                                         "(.pdf, .html or .txt)"))
+    p.add_argument("--names", help=_("the players' names in seat order, comma-separated, e.g. "
+                                     "Anna,Bernard,Carla,Dario"))
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("paper size (default a4)"))
 
 
 def parse_names(text: str | None, players: int) -> list[str] | None:
@@ -41,12 +43,12 @@ def parse_names(text: str | None, players: int) -> list[str] | None:
         return None
     names = [x.strip() for x in text.split(",")]
     if len(names) != players:
-        raise BarbuError(f"--names: this game has {players} players; give {players} names separated by commas, "
-                         f"not {len(names)}")
+        raise BarbuError(_("--names: this game has {players} players; give {players} names separated by commas, "
+                           "not {given}").format(players=players, given=len(names)))
     if any(not x for x in names):
-        raise BarbuError("--names: a name is empty; write every player's name between the commas")
+        raise BarbuError(_("--names: a name is empty; write every player's name between the commas"))
     if any(len(x) > 40 for x in names):
-        raise BarbuError("--names: a name is longer than 40 characters; shorten it to fit the sheet")
+        raise BarbuError(_("--names: a name is longer than 40 characters; shorten it to fit the sheet"))
     return names
 
 
@@ -54,16 +56,16 @@ def sheet_rules(text: str, players: int | None, sets: int | None = None) -> "Rul
     """A preset or ruleset text, with the player count (and the Scottish Sets) where the game lets you choose."""
     if is_besigue(text):
         if players not in (None, 2):
-            raise BarbuError(f"Bésigue is played by 2 players, not {players}")
+            raise BarbuError(_("Bésigue is played by 2 players, not {players}").format(players=players))
         if sets is not None:
-            raise BarbuError("--sets is for the Scottish game; Bésigue has no Sets")
+            raise BarbuError(_("--sets is for the Scottish game; Bésigue has no Sets"))
         return BesigueRules.parse(text)
     rules = Ruleset.parse(text)
     if players is not None and players != rules.players:
         rules = rules.replace(players=players)
     if sets is not None and sets != rules.sets:
         if rules.family != "scottish":
-            raise BarbuError(f"--sets is for the Scottish game; {rules.preset} has no Sets")
+            raise BarbuError(_("--sets is for the Scottish game; {preset} has no Sets").format(preset=rules.preset))
         rules = rules.replace(sets=sets)
     return rules
 
@@ -76,7 +78,7 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
     path = Path(out)
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
-        raise BarbuError(f"cannot tell the format of {out!r}: name the file .pdf, .html or .txt")
+        raise BarbuError(_("cannot tell the format of {file}: name the file .pdf, .html or .txt").format(file=repr(out)))
     if kind == "PDF":
         data: Any = render_pdf(sheet, paper)
     elif kind == "HTML":
@@ -89,15 +91,17 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
         else:
             path.write_text(data, encoding="utf-8")
     except OSError as e:
-        raise BarbuError(f"cannot write {out}: {e.strerror or e}") from None
-    console.print(f"wrote the {kind} score sheet to {out}")
+        raise BarbuError(_("cannot write {file}: {error}").format(file=out, error=e.strerror or e)) from None
+    said = {"PDF": _("wrote the PDF score sheet to {file}"), "HTML": _("wrote the HTML score sheet to {file}"),
+            "text": _("wrote the text score sheet to {file}")}
+    console.print(said[kind].format(file=out), markup=False)
     return 0
 
 
 def cmd_sheet(args: argparse.Namespace, console: Console) -> int:
     """A blank sheet for a preset and player count, names on top when given."""
     rules = sheet_rules(args.rules, args.players, args.sets)
-    sheet = sheet_for(rules, parse_names(args.names, rules.players))
+    sheet = sheet_for(rules, parse_names(args.names, rules.players), lang=current())
     return write_sheet(sheet, args.out, args.paper, console)
 
 
@@ -121,9 +125,9 @@ def replay_sheet(args: argparse.Namespace, console: Console, err: Console) -> in
         if isinstance(stated, list) and len(stated) == rules.players and all(isinstance(x, str) and x.strip()
                                                                              for x in stated):
             names = [x.strip()[:40] for x in stated]
-    code = write_sheet(sheet_for(rules, names, results), args.sheet, args.paper, console)
+    code = write_sheet(sheet_for(rules, names, results, lang=current()), args.sheet, args.paper, console)
     for p in problems:
-        err.print(f"[red]inconsistent:[/red] {p}")
+        err.print("[red]" + _("inconsistent:") + f"[/red] {p}")
     return 1 if problems else code
 
 

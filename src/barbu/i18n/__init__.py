@@ -72,7 +72,12 @@ def translator(lang: str | None = "en") -> Words:
 
 
 def word_error(e: BaseException, lang: str | None = "en") -> str:
-    """The error in the player's language: a coded refusal is worded anew, any other error is its English."""
+    """The error in the player's language: a coded refusal is worded anew, any other error is its English.
+
+    An error that words itself (``e.worded(words)``: the scorekeeper's `KeeperError`) is asked to."""
+    worded = getattr(e, "worded", None)
+    if callable(worded):
+        return worded(translator(lang))
     if isinstance(e, BarbuError) and e.message is not None:
         return translator(lang).render(e.message, e.params)
     return str(e)

@@ -13,6 +13,8 @@ from typing import Any, Sequence
 from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, MELD_VALUES, SEVEN_POINTS
 from ..besigue.ruleset import BesigueRules
 from ..core.errors import RulesetError
+from ..core.words import N_
+from . import refusals as K
 from .keeper import EntryLog, KeeperError, Needs
 from .questions import COUNTS, SEATS, Question
 
@@ -20,15 +22,20 @@ MELDS = "melds"
 MAX_MELDS = 12  # more of one kind in one deal than any real deal gives: a typing slip
 
 
+MELDS_LABEL = N_("Declarations each player scored")
+SEVENS_EXCHANGED = N_("Sevens of trumps each player scored (turned up, exchanged or shown)")
+SEVENS_DRAWN = N_("Sevens of trumps each player scored (turned up, drawn and shown)")
+BRISQUES_ACES_TENS = N_("Brisques (aces and tens) each player took in tricks")
+BRISQUES_ACES = N_("Brisques (aces) each player took in tricks")
+
+
 def besigue_questions(rules: BesigueRules) -> tuple[Question, ...]:
-    kinds = ("aces and tens" if rules.brisques == "aces_and_tens" else "aces")
+    tens = rules.brisques == "aces_and_tens"
     return (
-        Question("melds", MELDS, "Declarations each player scored",
+        Question("melds", MELDS, MELDS_LABEL,
                  choices=tuple((k, MELD_NAMES[k], v) for k, v in MELD_VALUES.items())),
-        Question("sevens", COUNTS, "Sevens of trumps each player scored (turned up, "
-                 + ("exchanged or shown)" if rules.seven == "exchange" else "drawn and shown)"), maximum=2),
-        Question("brisques", COUNTS, f"Brisques ({kinds}) each player took in tricks",
-                 total=16 if rules.brisques == "aces_and_tens" else 8),
+        Question("sevens", COUNTS, SEVENS_EXCHANGED if rules.seven == "exchange" else SEVENS_DRAWN, maximum=2),
+        Question("brisques", COUNTS, BRISQUES_ACES_TENS if tens else BRISQUES_ACES, total=16 if tens else 8),
         Question("last", SEATS, "Who took the last trick?", size=1),
     )
 
@@ -43,12 +50,12 @@ class BesigueKeeper(EntryLog):
         try:
             self.rules = rules if isinstance(rules, BesigueRules) else BesigueRules.parse(rules)
         except RulesetError as e:
-            raise KeeperError(str(e)) from None
+            raise KeeperError.wrap(e) from None
         names = [str(x).strip() for x in names]
         if len(names) != 2 or not all(names) or names[0].lower() == names[1].lower():
-            raise KeeperError("Bésigue is played by two players, each with a name of his own")
+            raise KeeperError.of(K.BESIGUE_PLAYERS)
         if first not in (0, 1):
-            raise KeeperError("the first dealer is one of the two players")
+            raise KeeperError.of(K.BESIGUE_FIRST)
         self.names, self.first = names, first
         self.entries: list[dict] = []
         self.results: list[dict] = []
@@ -95,7 +102,7 @@ class BesigueKeeper(EntryLog):
         totals = [0, 0]
         for i, entry in enumerate(entries):
             if results and max(totals) >= self.rules.target and totals[0] != totals[1]:
-                raise KeeperError(f"the game is over after {i} deals: there is no deal {i + 1}", i + 1)
+                raise KeeperError.of(K.GAME_OVER, i + 1, n=i, next=i + 1)
             try:
                 result = self._score(entry, i, totals)
             except KeeperError as e:
@@ -107,38 +114,38 @@ class BesigueKeeper(EntryLog):
 
     def _score(self, entry: Any, i: int, totals: list[int]) -> dict:
         if not isinstance(entry, dict) or not isinstance(entry.get("outcome"), dict):
-            raise KeeperError("the outcome of the deal is missing")
+            raise KeeperError.of(K.OUTCOME_MISSING)
         unknown = set(entry) - {"outcome", "dealer", "note"}
         out = entry["outcome"]
         unknown |= set(out) - {"melds", "sevens", "brisques", "last"}
         if unknown:
-            raise KeeperError(f"unknown field(s) {', '.join(sorted(unknown))}")
+            raise KeeperError.of(K.UNKNOWN_FIELDS, fields=", ".join(sorted(unknown)))
         dealer = self.first if i % 2 == 0 else 1 - self.first
         if entry.get("dealer") is not None and entry["dealer"] != dealer:
-            raise KeeperError(f"{self.names[dealer]} deals this one: the deal alternates")
+            raise KeeperError.of(K.ALTERNATES, name=self.names[dealer])
         melds = out.get("melds", [{}, {}])
         if not isinstance(melds, list) or len(melds) != 2 or not all(isinstance(m, dict) for m in melds):
-            raise KeeperError("give each player's declarations, as how many of each kind")
+            raise KeeperError.of(K.MELDS_EACH)
         for s, m in enumerate(melds):
             for kind, count in m.items():
                 if kind not in MELD_VALUES:
-                    raise KeeperError(f"{kind!r} is not a declaration; declarations are: {', '.join(MELD_VALUES)}")
+                    raise KeeperError.of(K.NOT_A_MELD, kind=repr(kind), kinds=list(MELD_VALUES))
                 if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_MELDS:
-                    raise KeeperError(f"{self.names[s]}: {count!r} {MELD_NAMES[kind]} is not a count from 0 "
-                                      f"to {MAX_MELDS}")
+                    raise KeeperError.of(K.MELD_COUNT, name=self.names[s], value=repr(count), meld=MELD_NAMES[kind],
+                                         most=MAX_MELDS)
         q = {x.key: x for x in besigue_questions(self.rules)}
         sevens = _counts(out.get("sevens", [0, 0]), q["sevens"].label, 2, self.names)
         if sum(sevens) > 2:
-            raise KeeperError("there are only two sevens of trumps")
+            raise KeeperError.of(K.TWO_SEVENS)
         brisques = _counts(out.get("brisques"), q["brisques"].label, q["brisques"].total, self.names)
         want = q["brisques"].total
         if sum(brisques) != want:
-            raise KeeperError(f"the brisques add up to {sum(brisques)}, not {want}: every one is won in some trick")
+            raise KeeperError.of(K.BRISQUES_SUM, sum=sum(brisques), total=want)
         last = out.get("last")
         if isinstance(last, list) and len(last) == 1:
             last = last[0]
         if last not in (0, 1) or isinstance(last, bool):
-            raise KeeperError(f"who took the last trick: one of {self.names[0]} and {self.names[1]}")
+            raise KeeperError.of(K.LAST_ONE_OF, a=self.names[0], b=self.names[1])
         meld_points = [sum(MELD_VALUES[k] * c for k, c in melds[s].items()) for s in (0, 1)]
         scores = [meld_points[s] + SEVEN_POINTS * sevens[s] + BRISQUE_POINTS * brisques[s]
                   + (LAST_TRICK_POINTS if last == s else 0) for s in (0, 1)]
@@ -156,8 +163,8 @@ class BesigueKeeper(EntryLog):
 
 def _counts(value: Any, label: str, most: int | None, names: Sequence[str]) -> list[int]:
     if not isinstance(value, list) or len(value) != 2:
-        raise KeeperError(f"{label}: one number for each player")
+        raise KeeperError.of(K.ONE_NUMBER_EACH, label=label)
     for s, x in enumerate(value):
         if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (most is not None and x > most):
-            raise KeeperError(f"{label}: {names[s]}'s {x!r} is not a count from 0 to {most}")
+            raise KeeperError.of(K.COUNT_FROM, label=label, name=names[s], value=repr(x), most=most)
     return list(value)

@@ -16,6 +16,7 @@ from typing import Any
 from ..classic.state import DealResult
 from ..core.cards import SUITS
 from . import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict
+from . import refusals as K
 from .fromplay import entries_from_actions
 from .keeper import Keeper
 
@@ -29,11 +30,11 @@ def to_json(keeper: AnyKeeper) -> str:
 def from_json(text: str) -> AnyKeeper:
     """A kept game from its JSON form; every deal is checked again (`KeeperError` says what is wrong)."""
     if len(text) > MAX_IMPORT:
-        raise KeeperError("this file is too large to be a kept game")
+        raise KeeperError.of(K.TOO_LARGE)
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise KeeperError(f"this is not JSON: {e}") from None
+        raise KeeperError.of(K.NOT_JSON, error=str(e)) from None
     return keeper_from_dict(data)
 
 
@@ -77,18 +78,18 @@ def to_csv(keeper: AnyKeeper) -> str:
 def from_csv(text: str) -> AnyKeeper:
     """A kept game from a CSV written by `to_csv` (the points columns are recomputed, not trusted)."""
     if len(text) > MAX_IMPORT:
-        raise KeeperError("this file is too large to be a kept game")
+        raise KeeperError.of(K.TOO_LARGE)
     try:
         table = list(csv.reader(io.StringIO(text)))
     except csv.Error as e:
-        raise KeeperError(f"this is not a CSV file: {e}") from None
+        raise KeeperError.of(K.NOT_CSV, error=str(e)) from None
     if len(table) < 2 or not table[0] or table[0][0] != "barbu-scorekeeper" or len(table[0]) < 9:
-        raise KeeperError("this CSV was not written by the barbu scorekeeper: its first row names the game")
+        raise KeeperError.of(K.NOT_OUR_CSV)
     meta = table[0]
     game, rules, first_name, names = meta[2], meta[4], meta[6], meta[8:]
     names = [x for x in names if x]
     if first_name not in names:
-        raise KeeperError(f"the first dealer {first_name!r} is not one of the players")
+        raise KeeperError.of(K.CSV_DEALER, name=repr(first_name))
     entries = []
     for i, row in enumerate(table[2:], start=3):
         if not row:
@@ -96,7 +97,7 @@ def from_csv(text: str) -> AnyKeeper:
         try:
             entries.append(json.loads(row[-1]))
         except ValueError:
-            raise KeeperError(f"row {i}: its last column is not the deal's entry") from None
+            raise KeeperError.of(K.CSV_ROW, row=i) from None
     return keeper_from_dict({"format": "barbu-scorekeeper", "version": 1, "game": game, "rules": rules,
                              "names": names, "first": names.index(first_name), "entries": entries})
 

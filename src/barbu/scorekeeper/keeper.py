@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -27,23 +26,13 @@ from ..classic.match import Match
 from ..classic.ruleset import Ruleset
 from ..classic.state import CUT, DEAL, DECLARE, DOUBLING, DRAW, OVER, PASS_ON, RANK, TRUMP, DealResult
 from ..core.actions import Deal, Double, Draw, NameRank, NameTrump, parse_rank, parse_suit
-from ..core.cards import CARDS, cards_of, parse_card
+from ..core.cards import cards_of, parse_card
 from ..core.errors import IllegalAction, ParseError, RulesetError
 from ..scottish.match import ScottishMatch, call_choices
 from ..scottish.pack import BRIDGE, Cut, PackDraw, parse_pack
-from .questions import OutcomeError, Question, counted_outcome, questions
-
-
-class KeeperError(ValueError):
-    """An entry the rules or the deck refuse.  ``deal`` is the 1-based deal it concerns (None: the game)."""
-
-    def __init__(self, message: str, deal: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.deal = deal
-
-    def __str__(self) -> str:
-        return f"deal {self.deal}: {self.message}" if self.deal else self.message
+from . import refusals as K
+from .questions import Question, counted_outcome, questions
+from .refusals import KeeperError, Note
 
 
 @dataclass(frozen=True)
@@ -73,12 +62,6 @@ class Needs:
         d["owed"] = {str(k): v for k, v in self.owed.items()}
         d["questions"] = [q.to_dict() for q in self.questions]
         return d
-
-
-def _entry_error(msg: str, names: Sequence[str]) -> str:
-    """The engine speaks to the seat acting and names seats by number; the keeper names players."""
-    return re.sub(r"\bseat (\d)\b", lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
-                  msg)
 
 
 class EntryLog:
@@ -124,14 +107,14 @@ class EntryLog:
     def undo(self) -> None:
         """Take back the last change (an entry, a correction or a deletion)."""
         if not self._undo:
-            raise KeeperError("there is nothing to undo")
+            raise KeeperError.of(K.NOTHING_TO_UNDO)
         entries = self._undo.pop()
         self._install(entries, self._rebuild(entries))
 
     def _index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.entries):
-            raise KeeperError(f"there is no deal {index + 1 if isinstance(index, int) else index}: "
-                              f"{len(self.entries)} deal(s) entered")
+            raise KeeperError.of(K.NO_SUCH_DEAL, number=index + 1 if isinstance(index, int) else index,
+                                 n=len(self.entries))
 
 
 class Keeper(EntryLog):
@@ -144,15 +127,15 @@ class Keeper(EntryLog):
         try:
             self.rules = rules if isinstance(rules, Ruleset) else Ruleset.parse(rules)
         except (RulesetError, ParseError) as e:
-            raise KeeperError(str(e)) from None
+            raise KeeperError.wrap(e) from None
         names = [str(x).strip() for x in names]
         if len(names) != self.rules.players:
-            raise KeeperError(f"{self.rules.preset} is played by {self.rules.players} players: give "
-                              f"{self.rules.players} names, not {len(names)}")
+            raise KeeperError.of(K.PLAYERS_NAMES, preset=self.rules.preset, players=self.rules.players,
+                                 given=len(names))
         if any(not x for x in names) or len(set(x.lower() for x in names)) != len(names):
-            raise KeeperError("each player needs a name of his own")
+            raise KeeperError.of(K.OWN_NAMES)
         if not isinstance(first, int) or not 0 <= first < len(names):
-            raise KeeperError(f"the first dealer is one of the {len(names)} players")
+            raise KeeperError.of(K.FIRST_DEALER, n=len(names))
         self.names = names
         self.first = first
         self.entries: list[dict] = []
@@ -205,7 +188,7 @@ class Keeper(EntryLog):
         _draw(m, self.first)
         for i, entry in enumerate(entries):
             if m.phase == OVER:
-                raise KeeperError(f"the game is over after {i} deals: there is no deal {i + 1}", i + 1)
+                raise KeeperError.of(K.GAME_OVER, i + 1, n=i, next=i + 1)
             notes: list[str] = []
             before = len(m.results)
             try:
@@ -214,7 +197,7 @@ class Keeper(EntryLog):
                 e.deal = i + 1
                 raise
             if len(m.results) == before:
-                raise KeeperError(f"the deal is not complete: {need.ask} is missing", i + 1)
+                raise KeeperError.of(K.INCOMPLETE, i + 1, ask=need.ask)
             if notes:
                 flags[m.results[-1].number] = notes
         return m, flags
@@ -232,13 +215,13 @@ class Keeper(EntryLog):
 def saved_fields(data: Any) -> tuple[str, list, int, list]:
     """(rules, names, first dealer, entries) of a kept game's JSON form, checked for shape."""
     if not isinstance(data, dict) or data.get("format") != "barbu-scorekeeper":
-        raise KeeperError("this is not a game saved by the barbu scorekeeper")
+        raise KeeperError.of(K.NOT_SAVED)
     if data.get("version") != 1:
-        raise KeeperError(f"this game was saved by a newer scorekeeper (version {data.get('version')!r})")
+        raise KeeperError.of(K.NEWER, version=repr(data.get('version')))
     entries = data.get("entries", [])
     names = data.get("names", [])
     if not isinstance(entries, list) or not isinstance(names, list):
-        raise KeeperError("the saved game's players or deals are not lists")
+        raise KeeperError.of(K.NOT_LISTS)
     return str(data.get("rules", "")), names, data.get("first", 0), entries
 
 
@@ -274,9 +257,9 @@ def _parse_cards(value: Any, what: str) -> int:
         try:
             c = parse_card(str(w))
         except ParseError as e:
-            raise KeeperError(f"{what}: {e}") from None
+            raise KeeperError.wrap(e, (), K.ABOUT, what=what) from None
         if mask >> c & 1:
-            raise KeeperError(f"{what}: {CARDS[c].display()} is named twice")
+            raise KeeperError.of(K.NAMED_TWICE, what=what, card=c)
         mask |= 1 << c
     return mask
 
@@ -298,31 +281,29 @@ def _apply(m: Match, action: Any, names: Sequence[str], who: str = "") -> None:
     try:
         m.apply(action)
     except (IllegalAction, ParseError) as e:
-        raise KeeperError((who + ": " if who else "") + _entry_error(str(e), names)) from None
+        error = KeeperError.wrap(e, names, K.BY_PLAYER, who=who) if who else KeeperError.wrap(e, names)
+        raise error from None
 
 
-_SHAPES: dict[str, tuple[tuple[type, ...], str]] = {
-    "contract": ((str,), "a contract's name"), "trump": ((str,), "a suit (S, H, D, C) or none"),
-    "rank": ((str, int), "a rank such as 7 or J"), "doubles": ((list, tuple), "a list of doubles"),
-    "set_aside": ((str, list, tuple), "the cards set aside, like 7C 2D"), "dealer": ((int,), "a player"),
-    "cuts": ((list, tuple), "a list of the cards cut, like 5S or Joker"), "outcome": ((dict,), "the answers"),
-    "note": ((str,), "a text"),
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "contract": (str,), "trump": (str,), "rank": (str, int), "doubles": (list, tuple),
+    "set_aside": (str, list, tuple), "dealer": (int,), "cuts": (list, tuple), "outcome": (dict,), "note": (str,),
 }
 
 
 def _check_shape(entry: Any) -> None:
     """Each field of an entry has the type a form sends; anything else is refused in words."""
     if not isinstance(entry, dict):
-        raise KeeperError("a deal is entered as a set of named answers")
+        raise KeeperError.of(K.NAMED_ANSWERS)
     for key, value in entry.items():
         if key not in _SHAPES:
-            raise KeeperError(f"unknown field {key!r}")
-        kinds, words = _SHAPES[key]
+            raise KeeperError.of(K.UNKNOWN_FIELD, field=repr(key))
+        kinds = _SHAPES[key]
         if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
-            raise KeeperError(f"{key}: {value!r} is not {words}")
+            raise KeeperError.of(K.NOT_A, field=key, value=repr(value), what=K.SHAPES[key])
     for x in entry.get("cuts") or ():
         if not isinstance(x, str):
-            raise KeeperError(f"cuts: {x!r} is not a card of the Unused Pack")
+            raise KeeperError.of(K.NOT_A_CUT, value=repr(x))
 
 
 def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[str], partial: bool) -> Needs:
@@ -346,27 +327,24 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         if dealer is None:
             return needs("dealer")
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise KeeperError(f"the dealer is one of the players, not {dealer!r}")
+            raise KeeperError.of(K.DEALER_PLAYER, value=repr(dealer))
         _draw(m, dealer)
     elif entry.get("dealer") is not None and entry["dealer"] != m.dealer:
-        raise KeeperError(f"{names[m.dealer]} deals this one, not {_name(entry['dealer'], names)}")
+        raise KeeperError.of(K.WRONG_DEALER, dealer=names[m.dealer], name=_name(entry['dealer'], names))
     aside_count = m.deck.bit_count() - m.hand_size * n
     if m.phase == DEAL:
         aside = 0
         if aside_count:
             if "set_aside" not in entry:
                 return needs("set_aside", set_aside=aside_count)
-            aside = _parse_cards(entry["set_aside"], "the cards set aside")
+            aside = _parse_cards(entry["set_aside"], K.CARDS_SET_ASIDE)
             if aside.bit_count() != aside_count or aside & ~m.deck:
-                raise KeeperError(f"with {n} players {aside_count} card(s) are set aside face up: name "
-                                  f"{aside_count} card(s) of the deck")
+                raise KeeperError.of(K.SET_ASIDE_COUNT, n=n, k=aside_count)
         elif entry.get("set_aside"):
-            raise KeeperError(f"with {n} players no card is set aside")
+            raise KeeperError.of(K.NONE_SET_ASIDE, n=n)
         _deal(m, aside)
         if m.phase == DEAL:  # the declarer could choose nothing the set-aside cards allow: a new deal
-            raise KeeperError(f"{names[m.declarer]} can choose no contract with "
-                              f"{', '.join(CARDS[c].display() for c in cards_of(aside))} set aside: the cards "
-                              f"are dealt again (enter the new deal's set-aside cards)")
+            raise KeeperError.of(K.NO_CHOICE, name=names[m.declarer], cards=cards_of(aside))
     # The Silly Round: cuts of the Unused Pack settle the calls and the pass-ons.
     cuts = list(entry.get("cuts") or [])
     while scottish and m.phase in (CUT, PASS_ON):
@@ -375,16 +353,16 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
             continue
         if not cuts:
             if not partial:
-                raise KeeperError("the cuts of the Unused Pack are missing")
+                raise KeeperError.of(K.CUTS_MISSING)
             return needs("cuts", cut_for=m.cut_for)
         text = cuts.pop(0)
         try:
             card = parse_pack(str(text))
         except ParseError as e:
-            raise KeeperError(f"cut {text!r}: {e}") from None
+            raise KeeperError.wrap(e, (), K.CUT_ERROR, text=repr(text)) from None
         _apply(m, Cut(card), names)
     if cuts:
-        raise KeeperError(f"{len(cuts)} cut(s) more than the Silly Round needed for this deal")
+        raise KeeperError.of(K.TOO_MANY_CUTS, n=len(cuts))
     if len(m.results) > start:
         return needs("done")
     if m.phase == DECLARE:
@@ -400,10 +378,10 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         try:
             action = m.parse_action(("call " if scottish else "contract ") + text)
         except (ParseError, IllegalAction) as e:
-            raise KeeperError(_entry_error(str(e), names)) from None
+            raise KeeperError.wrap(e, names) from None
         _apply(m, action, names, names[m.declarer])
     elif entry.get("contract") and m.contract is not None and not scottish:
-        raise KeeperError("the contract is already settled")
+        raise KeeperError.of(K.SETTLED)
     contract = m.contract
     if m.phase == TRUMP:
         trump = entry.get("trump")
@@ -413,10 +391,10 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         try:
             action = NameTrump(parse_suit(str(trump)))
         except ParseError as e:
-            raise KeeperError(str(e)) from None
+            raise KeeperError.wrap(e) from None
         _apply(m, action, names, names[m.declarer])
     elif entry.get("trump") not in (None, ""):
-        raise KeeperError(f"{contract.name if contract else 'this deal'} has no trumps to name")
+        raise (KeeperError.of(K.NO_TRUMPS, contract=contract.name) if contract else KeeperError.of(K.NO_TRUMPS_DEAL))
     if m.phase == RANK:
         rank = entry.get("rank")
         ranks = tuple(str(a).split()[-1] for a in m.legal_actions())
@@ -425,10 +403,10 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         try:
             action = NameRank(parse_rank(str(rank)))
         except ParseError as e:
-            raise KeeperError(str(e)) from None
+            raise KeeperError.wrap(e) from None
         _apply(m, action, names, names[m.declarer])
     elif entry.get("rank") not in (None, ""):
-        raise KeeperError(f"{contract.name if contract else 'this deal'} has no starting rank to name")
+        raise (KeeperError.of(K.NO_RANK, contract=contract.name) if contract else KeeperError.of(K.NO_RANK_DEAL))
     doubles = entry.get("doubles")
     if m.phase == DOUBLING:
         may, owed = _doubling_needs(m)
@@ -436,13 +414,11 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
             return needs("doubles", doublers=may, owed=owed)
         _apply_doubles(m, doubles, names, notes)
     elif doubles:
-        raise KeeperError("there is no doubling in this game" if m.rules.doubling == "none" else
-                          "the doubles come after the contract")
+        raise KeeperError.of(K.NO_DOUBLING if m.rules.doubling == "none" else K.DOUBLES_AFTER)
     if len(m.results) > start:  # not played: nobody doubled a negative contract
-        notes.append("not played: nobody doubled, the points are shared")
+        notes.append(Note.of(K.NOT_PLAYED))
         if entry.get("outcome"):
-            raise KeeperError("this deal is not played (nobody doubled a negative contract), so it has no "
-                              "outcome to enter")
+            raise KeeperError.of(K.NOT_PLAYED_OUTCOME)
         return needs("done")
     contract = m.contract
     assert contract is not None
@@ -450,16 +426,13 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
     qs = questions(contract, n, in_play, m.hand_size, scottish)
     if "outcome" not in entry:
         return needs("outcome", questions=tuple(qs))
-    try:
-        counted = counted_outcome(contract, qs, entry["outcome"], n, in_play, m.hand_size, names)
-    except OutcomeError as e:
-        raise KeeperError(str(e)) from None
+    counted = counted_outcome(contract, qs, entry["outcome"], n, in_play, m.hand_size, names)
     notes.extend(counted.notes)
     try:
         m.finish_counted(counted.won, counted.tricks_won, counted.winners, counted.finished, counted.arranged,
                          counted.trick_log)
     except IllegalAction as e:  # pragma: no cover - the phase was checked above
-        raise KeeperError(str(e)) from None
+        raise KeeperError.wrap(e) from None
     return needs("done")
 
 
@@ -470,21 +443,21 @@ def _name(x: Any, names: Sequence[str]) -> str:
 def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str]) -> None:
     """Turn the table's doubles (who doubled whom, redoubled or not) into the doubling round's turns."""
     if not isinstance(doubles, (list, tuple)):
-        raise KeeperError("the doubles are a list of [doubler, doubled, redoubled]")
+        raise KeeperError.of(K.DOUBLES_LIST)
     wanted: dict[frozenset, tuple[int, int, bool]] = {}
     for d in doubles:
         if not isinstance(d, (list, tuple)) or len(d) not in (2, 3):
-            raise KeeperError(f"{d!r} is not a double: write [doubler, doubled] or [doubler, doubled, redoubled]")
+            raise KeeperError.of(K.NOT_A_DOUBLE, value=repr(d))
         a, b = d[0], d[1]
         redo = bool(d[2]) if len(d) == 3 else False
         for x in (a, b):
             if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < m.n:
-                raise KeeperError(f"{x!r} is not one of the players")
+                raise KeeperError.of(K.NOT_A_PLAYER, value=repr(x))
         if a == b:
-            raise KeeperError(f"{names[a]} cannot double himself")
+            raise KeeperError.of(K.DOUBLE_HIMSELF, name=names[a])
         pair = frozenset((a, b))
         if pair in wanted:
-            raise KeeperError(f"{names[a]} and {names[b]} have business once only: a double, perhaps redoubled")
+            raise KeeperError.of(K.ONCE_ONLY, a=names[a], b=names[b])
         wanted[pair] = (a, b, redo)
     while m.phase == DOUBLING:
         s = m.dbl_queue[0]
@@ -500,16 +473,16 @@ def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str
                     targets.add(a)
         if first and m.must_double_dealer(s) and m.dealer not in targets:
             owed = m.doubles_owed(s)
-            notes.append(f"{names[s]} did not double {names[m.dealer]} although the obligation required it "
-                         f"({owed} double(s) still owed with {len(m.contracts_left[m.declarer]) + 1} deal(s) left)")
+            notes.append(Note.of(K.DID_NOT_DOUBLE, name=names[s], dealer=names[m.dealer], owed=owed,
+                                 left=len(m.contracts_left[m.declarer]) + 1))
         _apply(m, Double(frozenset(targets)), names, names[s])
     made = {frozenset((b.doubler, b.doubled)): (b.doubler, b.doubled, b.redoubled) for b in m.business.values()}
     for pair, (a, b, redo) in wanted.items():
         got = made.get(pair)
         if got is None or got[0] != a:
-            raise KeeperError(f"{names[a]}'s double on {names[b]} could not be made")
+            raise KeeperError.of(K.NOT_MADE, a=names[a], b=names[b])
         if redo and not got[2]:
-            raise KeeperError(f"{names[b]} could not redouble {names[a]}")
+            raise KeeperError.of(K.NO_REDOUBLE, a=names[a], b=names[b])
 
 
 def _where(m: ScottishMatch) -> str:

@@ -13,6 +13,7 @@ from typing import Sequence
 from fontTools.ttLib import TTFont
 from fpdf import FPDF
 
+from ..i18n import translator
 from .sheet import COLORS, Block, Cell, Row, Sheet, chart_scale
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -29,12 +30,14 @@ class _Pdf(FPDF):
     """The page furniture: the sheet's name and the page number at the foot of every page."""
 
     footer_text = ""
+    page_text = "page {page} of {pages}"
 
     def footer(self) -> None:
         self.set_y(-9)
         self.set_font(FONT, "", 7)
         self.set_text_color(*GREY)
-        self.cell(0, 4, f"{self.footer_text}   ·   page {self.page_no()} of {{nb}}", align="C")
+        page = self.page_text.format(page=self.page_no(), pages="{nb}")
+        self.cell(0, 4, printable(f"{self.footer_text}   ·   {page}"), align="C")
 
 
 def _font_path(name: str) -> str:
@@ -49,6 +52,7 @@ def printable(text: str) -> str:
     silently left out."""
     if not _COVERED:
         _COVERED.update(TTFont(_font_path("DejaVuSansCondensed.ttf")).getBestCmap())
+    text = text.replace("\u202f", "\u00a0")  # French thousands: the fonts have the no-break space, not the narrow one
     return "".join(ch if ord(ch) in _COVERED else "?" for ch in text)
 
 
@@ -59,6 +63,7 @@ class _Renderer:
         if paper.lower() not in PAPERS:
             raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
         self.sheet = sheet
+        self._ = translator(sheet.lang).gettext
         self.pdf = _Pdf(orientation="L" if sheet.wide else "P", unit="mm", format=PAPERS[paper.lower()])
         pdf = self.pdf
         pdf.set_auto_page_break(False)
@@ -69,6 +74,7 @@ class _Renderer:
         pdf.set_title(sheet.title)
         pdf.set_creator("barbu")
         pdf.footer_text = f"{sheet.title} — {sheet.rules}"
+        pdf.page_text = self._("page {page} of {pages}")
         self.width = pdf.w - 2 * MARGIN
         self.bottom = pdf.h - 14
         self._columns()
@@ -155,15 +161,17 @@ class _Renderer:
             self.text(MARGIN, y + 6, s.title.split(" — ")[0], 17, bold=True, color=BAND)
             if " — " in s.title:
                 self.text(MARGIN, y + 11.5, s.title.split(" — ", 1)[1], 9, color=GREY)
-            self.text(MARGIN, y + 16.5, f"Rules: {s.rules}    {s.subtitle}", 9)
+            rules = self._("Rules:")
+            self.text(MARGIN, y + 16.5, f"{rules} {s.rules}    {s.subtitle}", 9)
             right = pdf.w - MARGIN
-            self.text(right - 70, y + 6, "Date ____________  Place ____________", 9, color=GREY, align="R",
-                      width=70)
+            self.text(right - 70, y + 6, self._("Date ____________  Place ____________"), 9, color=GREY,
+                      align="R", width=70)
             y += 21
             if s.game != "scottish":
                 y = self._names_band(y)
         else:
-            self.text(MARGIN, y + 4, f"{s.title.split(' — ')[0]} (continued) — {s.rules}", 9, color=GREY)
+            self.text(MARGIN, y + 4, self._("{part} (continued)").format(part=s.title.split(" — ")[0])
+                      + f" — {s.rules}", 9, color=GREY)
             y += 7
         pdf.set_y(y)
 
@@ -171,7 +179,7 @@ class _Renderer:
         """The players' names, each in its colour, as written across the top of a paper sheet."""
         pdf = self.pdf
         x = MARGIN
-        self.text(x, y + 4, "Players:", 9, bold=True)
+        self.text(x, y + 4, self._("Players:"), 9, bold=True)
         x += 18
         for i, name in enumerate(self.sheet.names):
             pdf.set_fill_color(*COLORS[i % len(COLORS)])
@@ -193,7 +201,7 @@ class _Renderer:
             return
         self.new_page()
         if repeat_head and self.block_title:
-            self._band(self.block_title + " (continued)")
+            self._band(self._("{part} (continued)").format(part=self.block_title))
             self._head()
 
     # ------------------------------------------------------------ the table
@@ -398,7 +406,7 @@ class _Renderer:
         if not s.totals and not s.blank:
             return
         self.room(6.5 + 7 + 10 + 6 * len(s.standings), repeat_head=False)
-        self._band("Final total and standings" if s.standings else "Totals")
+        self._band(self._("Final total and standings") if s.standings else self._("Totals"))
         if s.game == "besigue":
             self._groups()
         elif s.game != "scottish":
@@ -417,7 +425,7 @@ class _Renderer:
         h = 10.0
         pdf.set_fill_color(250, 244, 214)
         pdf.rect(self.x0, y, self.width, h, style="F")
-        self.text(self.x0 + 1.5, y + 6.6, "Total", 11, bold=True)
+        self.text(self.x0 + 1.5, y + 6.6, self._("Total"), 11, bold=True)
         where = s.total_columns or tuple(range(len(s.names)))
         for i, col in enumerate(where):
             value = s.totals[i] if i < len(s.totals) else ""
@@ -443,7 +451,7 @@ class _Renderer:
         pdf = self.pdf
         h = 62.0
         self.room(6.5 + h + 14, repeat_head=False)
-        self._band("The totals over the game")
+        self._band(self._("The totals over the game"))
         top = pdf.get_y() + 4
         left = self.x0 + 14
         right = self.x0 + self.width - 34
@@ -468,7 +476,7 @@ class _Renderer:
         every = max(1, length // 14)
         for i in range(0, length + 1, every):
             self.text(X(i) - 5, bottom + 3.5, str(i), 6.5, color=GREY, align="C", width=10)
-        self.text(left, bottom + 7.5, "deals", 7, color=GREY, align="C", width=right - left)
+        self.text(left, bottom + 7.5, self._("deals"), 7, color=GREY, align="C", width=right - left)
         ends = []
         for p in range(len(s.names)):
             pts = [(X(i), Y(point[p])) for i, point in enumerate(s.chart)]
@@ -488,12 +496,12 @@ class _Renderer:
 
     def legend(self) -> None:
         s = self.sheet
-        lines = [f"Note — {n}" for n in s.notes] + list(s.legend)
-        for text in lines:
+        lines = [(self._("Note — {text}").format(text=n), RED) for n in s.notes] + [(x, GREY) for x in s.legend]
+        for text, color in lines:
             for line in self.wrap(text, self.width, 7.5):
                 self.room(4, repeat_head=False)
                 y = self.pdf.get_y()
-                self.text(self.x0, y + 3, line, 7.5, color=RED if text.startswith("Note") else GREY)
+                self.text(self.x0, y + 3, line, 7.5, color=color)
                 self.pdf.set_y(y + 3.6)
 
     def render(self) -> bytes:

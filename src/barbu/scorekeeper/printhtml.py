@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..i18n import translator
 from .sheet import COLORS, Block, Cell, Row, Sheet, chart_scale
 
 _CSS = """
@@ -144,6 +145,7 @@ def _grid(sheet: Sheet) -> str:
 def _totals(sheet: Sheet) -> str:
     if not sheet.totals and not sheet.blank:
         return ""
+    _ = translator(sheet.lang).gettext
     span = '<td class="detail"></td>' if sheet.detail_heading else ""
     where = sheet.total_columns or tuple(range(len(sheet.names)))
     at = dict(zip(where, sheet.totals))
@@ -151,15 +153,18 @@ def _totals(sheet: Sheet) -> str:
                      for i in range(len(sheet.columns)))
     if sheet.game == "scottish":
         values = "".join(f"<td>{escape(n)}: {escape(t)}</td>" for n, t in zip(sheet.names, sheet.totals))
-        table = f'<table><caption>Totals</caption><tbody><tr class="total">{values}</tr></tbody></table>'
+        caption = escape(_("Totals"))
+        table = f'<table><caption>{caption}</caption><tbody><tr class="total">{values}</tr></tbody></table>'
     else:
-        table = (f'<table><caption>{"Final total and standings" if sheet.standings else "Totals"}</caption>'
-                 f'{_head(sheet, plain=not sheet.groups)}<tbody><tr class="total"><td class="label">Total</td>{values}{span}'
-                 f"</tr></tbody></table>")
+        caption = escape(_("Final total and standings") if sheet.standings else _("Totals"))
+        total = escape(_("Total"))
+        table = (f'<table><caption>{caption}</caption>'
+                 f'{_head(sheet, plain=not sheet.groups)}<tbody><tr class="total"><td class="label">{total}</td>'
+                 f'{values}{span}</tr></tbody></table>')
     if sheet.standings:
         table += '<ol class="standings">' + "".join(
             f"<li>{escape(s.name)} <strong>{escape(s.total)}</strong>"
-            + (f" (tied {s.place})" if sum(1 for t in sheet.standings if t.place == s.place) > 1 else "") + "</li>"
+            + (" " + _("(tied {place})").format(place=s.place) if sum(1 for t in sheet.standings if t.place == s.place) > 1 else "") + "</li>"
             for s in sheet.standings) + "</ol>"
     return table
 
@@ -168,6 +173,7 @@ def chart_svg(sheet: Sheet) -> str:
     """The running totals as an SVG line chart, one coloured line per player, names at the line ends."""
     if len(sheet.chart) < 2:
         return ""
+    _ = translator(sheet.lang).gettext
     W, H, left, right, top, bottom = 760, 260, 46, 120, 12, 228
     lo, hi, step = chart_scale(sheet)
     span = hi - lo or 1
@@ -179,8 +185,10 @@ def chart_svg(sheet: Sheet) -> str:
     def Y(v: float) -> float:
         return bottom - (bottom - top) * (v - lo) / span
 
+    label = escape(_("running totals over the game"))
+    deals = escape(_("deals"))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
-             f'aria-label="running totals over the game">']
+             f'aria-label="{label}">']
     tick = lo
     while tick <= hi + 1e-9:
         color = "#444" if tick == 0 else "#d4d4d4"
@@ -193,7 +201,7 @@ def chart_svg(sheet: Sheet) -> str:
         parts.append(f'<text x="{X(i):.1f}" y="{bottom + 16}" font-size="11" fill="#777" text-anchor="middle">{i}'
                      f"</text>")
     parts.append(f'<text x="{(left + W - right) / 2}" y="{H - 2}" font-size="11" fill="#777" '
-                 f'text-anchor="middle">deals</text>')
+                 f'text-anchor="middle">{deals}</text>')
     ends = []
     for p in range(len(sheet.names)):
         color = "rgb(%d,%d,%d)" % COLORS[p % len(COLORS)]
@@ -208,7 +216,8 @@ def chart_svg(sheet: Sheet) -> str:
         parts.append(f'<text x="{W - right + 6}" y="{y + 4:.1f}" font-size="12" font-weight="bold" fill="{color}">'
                      f"{escape(sheet.names[p])} {v:g}</text>")
     parts.append("</svg>")
-    return "<figure><figcaption>The totals over the game</figcaption>" + "".join(parts) + "</figure>"
+    caption = escape(_("The totals over the game"))
+    return f"<figure><figcaption>{caption}</figcaption>" + "".join(parts) + "</figure>"
 
 
 def render_html(sheet: Sheet, paper: str = "a4") -> str:
@@ -220,7 +229,9 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
                   "screen": "1080px" if sheet.wide else "820px",
                   "label": "24%" if sheet.game not in ("scottish", "besigue") else "14%",
                   "value": f"{52 / max(1, len(sheet.columns)):.1f}%" if sheet.detail_heading else "auto"}
-    title, _, family = sheet.title.partition(" — ")
+    _ = translator(sheet.lang).gettext
+    title, _dash, family = sheet.title.partition(" — ")
+    rules, write_in = _("Rules:"), _("Date ____________  Place ____________")
     players = ""
     if sheet.game != "scottish":  # the names in their colours, or lines to write them on
         players = '<div class="players">' + "".join(
@@ -229,13 +240,13 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
     body = [
         f"<header><div><h1>{escape(title)}</h1>",
         f'<p class="family">{escape(family)}</p>' if family else "",
-        f'<p class="rules">Rules: <strong>{escape(sheet.rules)}</strong> · {escape(sheet.subtitle)}</p></div>',
-        '<p class="write-in">Date ____________ Place ____________</p></header>',
+        f'<p class="rules">{escape(rules)} <strong>{escape(sheet.rules)}</strong> · {escape(sheet.subtitle)}</p></div>',
+        f'<p class="write-in">{escape(write_in).replace("  ", " ")}</p></header>',
         players, _grid(sheet), *(_block(sheet, b) for b in sheet.blocks), _totals(sheet), chart_svg(sheet),
-        '<div class="legend">' + "".join(f'<p class="note">Note — {escape(n)}</p>' for n in sheet.notes)
+        '<div class="legend">' + "".join('<p class="note">' + escape(_("Note — {text}").format(text=n)) + "</p>" for n in sheet.notes)
         + "".join(f"<p>{escape(x)}</p>" for x in sheet.legend) + "</div>",
     ]
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    return (f'<!DOCTYPE html>\n<html lang="{sheet.lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(sheet.title)}</title><style>{css}</style></head>"
             f"<body><main>{''.join(body)}</main></body></html>\n")

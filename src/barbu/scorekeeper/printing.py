@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 FORMATS = {"pdf": "application/pdf", "html": "text/html; charset=utf-8"}
 
 
-def printable(keeper: "AnyKeeper", fmt: str, paper: str = "a4") -> bytes:
-    """The sheet of ``keeper`` so far (notes and flags under their deals), as ``pdf`` or ``html`` bytes."""
+def printable(keeper: "AnyKeeper", fmt: str, paper: str = "a4", lang: str | None = "en") -> bytes:
+    """The sheet of ``keeper`` so far (notes and flags under their deals), as ``pdf`` or ``html`` bytes, its
+    words, contract names and numbers in ``lang`` (en, fr, it)."""
     if fmt not in FORMATS:
         raise ValueError(f"a printable sheet is pdf or html, not {fmt!r}")
-    sheet = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags)
+    sheet = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags, lang=lang)
     return render_pdf(sheet, paper) if fmt == "pdf" else render_html(sheet, paper).encode("utf-8")

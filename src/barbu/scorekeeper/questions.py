@@ -17,14 +17,13 @@ from typing import Any, Sequence
 
 from ..classic.chinese import Arrange, fouled, parse_arrange
 from ..classic.contracts import CHINESE, DOMINO, KING_OF_HEARTS, Contract
-from ..core.cards import CARDS, EIGHT, HEARTS, SPADES, SUIT_MASK, cards_of, parse_card
+from ..core.cards import CARDS, EIGHT, HEARTS, SPADES, SUIT_MASK, cards_of
 from ..core.errors import ParseError
+from ..core.words import ENGLISH, N_, NN_, Words, message
+from . import refusals as K
+from .refusals import Note, OutcomeError
 
 COUNTS, SEAT, SEATS, ORDER, ROWS, YESNO = "counts", "seat", "seats", "order", "rows", "yesno"
-
-
-class OutcomeError(ValueError):
-    """Answers that cannot describe a real deal; the message says why in plain words."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,27 @@ class Counted:
     notes: list[str] = field(default_factory=list)
 
 
+#: The questions' labels, marked for translation: a front end shows ``label(q, words)``.
+ORDER_LABEL = N_("Finishing order: who went out first, second…")
+ROWS_LABEL = N_("Each player's rows: back (5 cards), middle (5), front (3)")
+TRICKS_LABEL = N_("Tricks each player took")
+HEARTS_LABEL = N_("Hearts each player took")
+LONGEST_LABEL = N_("The most cards each player took in any one suit")
+PIRANHA_LABEL = N_("Was the King of hearts taken by an eight (a Piranha)?")
+WHO_TOOK = message("keeper-who-took", N_("Who took the {card:card}?"))
+LAST_TRICKS = message("keeper-last-tricks", NN_("Who took the last trick?",
+                                                "Who took each of the last {n:count} tricks (the last one last)?"))
+
+
+def label(q: "Question", words: Words) -> str:
+    """The question in the language of ``words``."""
+    if q.kind == SEAT and q.card is not None:
+        return words.render(WHO_TOOK, {"card": q.card})
+    if q.key == "last" and q.size:
+        return words.render(LAST_TRICKS, {"n": q.size})
+    return words.gettext(q.label)
+
+
 def card_code(card: int) -> str:
     """``AH`` for the ace of hearts: rank then suit, as records write cards."""
     c = CARDS[card]
@@ -92,27 +112,24 @@ def questions(contract: Contract, n: int, in_play: int, tricks: int, scottish: b
         places = contract.ends_after or n - 1
         # With cards set aside a row can be blocked: the deal then ends with fewer players out.
         fewest = places if in_play == contract_deck(in_play, contract) else 0
-        return [Question("order", ORDER, "Finishing order: who went out first, second…", size=places,
-                         minimum=fewest)]
+        return [Question("order", ORDER, ORDER_LABEL, size=places, minimum=fewest)]
     if contract.kind == CHINESE:
-        return [Question("rows", ROWS, "Each player's rows: back (5 cards), middle (5), front (3)")]
+        return [Question("rows", ROWS, ROWS_LABEL)]
     out: list[Question] = []
     if contract.per_trick:
-        out.append(Question("tricks", COUNTS, "Tricks each player took", total=tricks, maximum=tricks))
+        out.append(Question("tricks", COUNTS, TRICKS_LABEL, total=tricks, maximum=tricks))
     hearts, named = _named_cards(contract, in_play)
     if hearts:
-        out.append(Question("hearts", COUNTS, "Hearts each player took", total=len(hearts), maximum=len(hearts)))
+        out.append(Question("hearts", COUNTS, HEARTS_LABEL, total=len(hearts), maximum=len(hearts)))
     for c in named:
-        out.append(Question(card_code(c), SEAT, f"Who took the {CARDS[c].display()}?", card=c))
+        out.append(Question(card_code(c), SEAT, ENGLISH.render(WHO_TOOK, {"card": c}), card=c))
     if contract.last_tricks:
         k = len(contract.last_tricks)
-        label = "Who took the last trick?" if k == 1 else f"Who took each of the last {k} tricks (the last one last)?"
-        out.append(Question("last", SEATS, label, size=k))
+        out.append(Question("last", SEATS, ENGLISH.render(LAST_TRICKS, {"n": k}), size=k))
     if contract.ravage:
-        out.append(Question("longest", COUNTS, "The most cards each player took in any one suit",
-                            maximum=13))
+        out.append(Question("longest", COUNTS, LONGEST_LABEL, maximum=13))
     if scottish and "king" in contract.parts:
-        out.append(Question("piranha", YESNO, "Was the King of hearts taken by an eight (a Piranha)?"))
+        out.append(Question("piranha", YESNO, PIRANHA_LABEL))
     return out
 
 
@@ -124,47 +141,46 @@ def contract_deck(in_play: int, contract: Contract) -> int:
 
 
 # ---------------------------------------------------------------- answers to cards
-def _seat(value: Any, n: int, what: str, names: Sequence[str]) -> int:
+def _seat(value: Any, n: int, what: "str | int", names: Sequence[str]) -> int:
+    """A seat answered; ``what`` is the question (a msgid, or the card a question asks about)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise OutcomeError(f"{what}: {value!r} is not one of the players ({', '.join(names)})")
+        if isinstance(what, int):
+            raise OutcomeError.of(K.CARD_NOT_ONE_OF, card=what, value=repr(value), names=list(names))
+        raise OutcomeError.of(K.NOT_ONE_OF, what=what, value=repr(value), names=list(names))
     return value
 
 
 def _counts(value: Any, n: int, q: Question, names: Sequence[str]) -> list[int]:
-    what = q.label.lower()
     if not isinstance(value, (list, tuple)) or len(value) != n:
-        raise OutcomeError(f"{q.label}: give one number for each of the {n} players")
+        raise OutcomeError.of(K.ONE_EACH, label=q.label, n=n)
     for s, x in enumerate(value):
         if isinstance(x, bool) or not isinstance(x, int) or x < 0:
-            raise OutcomeError(f"{q.label}: {names[s]}'s {x!r} is not a whole number of 0 or more")
+            raise OutcomeError.of(K.NOT_WHOLE, label=q.label, name=names[s], value=repr(x))
         if q.maximum is not None and x > q.maximum:
-            raise OutcomeError(f"{q.label}: {names[s]} cannot have {x}; at most {q.maximum}")
+            raise OutcomeError.of(K.AT_MOST, label=q.label, name=names[s], value=x, most=q.maximum)
     if q.total is not None and sum(value) != q.total:
-        raise OutcomeError(f"{q.label} add up to {sum(value)}, not {q.total}: {what} must account for all "
-                           f"{q.total}")
+        raise OutcomeError.of(K.ADD_UP, label=q.label, sum=sum(value), total=q.total)
     return list(value)
-
-
-def _parse_card_code(code: str) -> int:
-    try:
-        return parse_card(code)
-    except ParseError as e:
-        raise OutcomeError(str(e)) from None
 
 
 def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n: int, in_play: int, tricks: int,
                     names: Sequence[str]) -> Counted:
     """Check the answers and turn them into what the engine scores.  Raises `OutcomeError`."""
     if not isinstance(answers, dict):
-        raise OutcomeError("the outcome of the deal is missing")
+        raise OutcomeError.of(K.OUTCOME_MISSING)
     known = {q.key for q in qs}
     extra = [k for k in answers if k not in known]
     if extra:
-        raise OutcomeError(f"{contract.name} does not need {', '.join(map(repr, extra))}; it asks for: "
-                           f"{', '.join(q.key for q in qs)}")
+        raise OutcomeError.of(K.NOT_NEEDED, contract=contract.name, extra=", ".join(map(repr, extra)),
+                              keys=", ".join(q.key for q in qs))
     missing = [q for q in qs if q.key not in answers]
     if missing:
-        raise OutcomeError(f"missing: {missing[0].label}")
+        q = missing[0]
+        if q.kind == SEAT and q.card is not None:
+            raise OutcomeError.of(K.MISSING_CARD, card=q.card)
+        if q.key == "last" and q.size:
+            raise OutcomeError.of(K.MISSING_LAST, n=q.size)
+        raise OutcomeError.of(K.MISSING, label=q.label)
     by_key = {q.key: q for q in qs}
     out = Counted(won=[0] * n, tricks_won=[0] * n)
 
@@ -172,16 +188,16 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
         q = by_key["order"]
         order = answers["order"]
         if not isinstance(order, (list, tuple)):
-            raise OutcomeError("the finishing order is a list of players")
-        order = [_seat(x, n, "finishing order", names) for x in order]
+            raise OutcomeError.of(K.ORDER_LIST)
+        order = [_seat(x, n, K.FINISHING_ORDER, names) for x in order]
         if len(set(order)) != len(order):
-            raise OutcomeError("the finishing order names a player twice")
+            raise OutcomeError.of(K.ORDER_TWICE)
         need = q.size or n - 1
         if len(order) == n and need == n - 1:
             order = order[:need]
         fewest = need if q.minimum is None else q.minimum
         if not fewest <= len(order) <= need:
-            raise OutcomeError(f"the finishing order needs the first {need} players out")
+            raise OutcomeError.of(K.ORDER_NEEDS, n=need)
         rest = [s for s in range(n) if s not in order]
         out.finished = order + (rest if not contract.ends_after and len(rest) == 1 and len(order) == need else [])
         return out
@@ -189,27 +205,25 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
     if "rows" in by_key:
         rows = answers["rows"]
         if not isinstance(rows, (list, tuple)) or len(rows) != n:
-            raise OutcomeError(f"give the rows of each of the {n} players")
+            raise OutcomeError.of(K.ROWS_EACH, n=n)
         seen = 0
         for s, text in enumerate(rows):
             try:
                 a = text if isinstance(text, Arrange) else parse_arrange(str(text))
             except ParseError as e:
-                raise OutcomeError(f"{names[s]}'s rows: {e}") from None
+                raise OutcomeError.wrap(e, (), K.ROWS_ERROR, name=names[s]) from None
             sizes = tuple(m.bit_count() for m in a.rows)
             if sizes != (5, 5, 3):
-                raise OutcomeError(f"{names[s]}'s rows have {sizes[0]}, {sizes[1]} and {sizes[2]} cards: "
-                                   f"the back and middle rows have 5, the front row 3")
+                raise OutcomeError.of(K.ROWS_SIZES, name=names[s], back=sizes[0], middle=sizes[1], front=sizes[2])
             mask = a.back | a.middle | a.front
             if mask.bit_count() != 13:
-                raise OutcomeError(f"{names[s]}'s rows name a card twice")
+                raise OutcomeError.of(K.ROWS_TWICE, name=names[s])
             both = mask & seen
             if both:
-                raise OutcomeError(f"{CARDS[cards_of(both)[0]].display()} is in two players' rows")
+                raise OutcomeError.of(K.ROWS_SHARED, card=cards_of(both)[0])
             seen |= mask
             if fouled(a):
-                out.notes.append(f"{names[s]}'s rows are fouled (back ≥ middle ≥ front is broken): "
-                                 f"they lose every row")
+                out.notes.append(Note.of(K.FOULED, name=names[s]))
             out.arranged.append(a)
         return out
 
@@ -220,7 +234,7 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
     named: dict[int, int] = {}
     for q in qs:
         if q.kind == SEAT:
-            named[q.card] = _seat(answers[q.key], n, q.label.rstrip("?"), names)  # type: ignore[index]
+            named[q.card] = _seat(answers[q.key], n, q.card, names)  # type: ignore[index,arg-type]
             out.won[named[q.card]] |= 1 << q.card  # type: ignore[index]
     if hearts is not None:
         pool = [c for c in cards_of(in_play & SUIT_MASK[HEARTS]) if c not in named and any(
@@ -229,26 +243,24 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
             mine = sum(1 for c, who in named.items() if who == s and c // 13 == HEARTS)
             more = hearts[s] - mine
             if more < 0:
-                cards = ", ".join(CARDS[c].display() for c, who in named.items() if who == s and c // 13 == HEARTS)
-                raise OutcomeError(f"{names[s]} took {cards} but has only {hearts[s]} heart(s) counted: the "
-                                   f"hearts count includes every heart taken")
+                cards = [c for c, who in named.items() if who == s and c // 13 == HEARTS]
+                raise OutcomeError.of(K.HEARTS_SHORT, name=names[s], cards=cards, n=hearts[s])
             for c in pool[:more]:
                 out.won[s] |= 1 << c
             pool = pool[more:]
         if pool:
-            raise OutcomeError("the hearts counted do not match the hearts named: recount them")
+            raise OutcomeError.of(K.HEARTS_MISMATCH)
     if "last" in by_key:
         q = by_key["last"]
         last = answers["last"]
         if not isinstance(last, (list, tuple)) or len(last) != q.size:
-            raise OutcomeError(f"{q.label} name {q.size} player(s)")
-        out.winners = [_seat(x, n, "last tricks", names) for x in last]
+            raise OutcomeError.of(K.NAME_LAST_PLAYERS, n=q.size)
+        out.winners = [_seat(x, n, K.LAST_TRICKS, names) for x in last]
     if "longest" in by_key:
         longest = _counts(answers["longest"], n, by_key["longest"], names)
         cards = in_play.bit_count()
         if sum(longest) < -(-cards // 4):
-            raise OutcomeError(f"the longest suits add up to {sum(longest)}: with {cards} cards taken in all, "
-                               f"they add up to at least {-(-cards // 4)}")
+            raise OutcomeError.of(K.LONGEST, sum=sum(longest), cards=cards, least=-(-cards // 4))
         for s in range(n):
             suit = cards_of(SUIT_MASK[s % 4])
             for c in suit[:longest[s]]:
@@ -256,7 +268,7 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
     if answers.get("piranha") and "piranha" in by_key:
         taker = next((s for s in range(n) if out.won[s] >> KING_OF_HEARTS & 1), None)
         if taker is None:
-            raise OutcomeError("a Piranha needs the King of hearts taken")
+            raise OutcomeError.of(K.PIRANHA)
         out.trick_log.append((taker, (SPADES * 13 + EIGHT, KING_OF_HEARTS)))
     if tricks_won is not None:
         _check_tricks(out, tricks_won, n, names)
@@ -268,10 +280,9 @@ def _check_tricks(out: Counted, tricks_won: list[int], n: int, names: Sequence[s
     for s in range(n):
         taken = out.won[s].bit_count()
         if taken and not tricks_won[s]:
-            raise OutcomeError(f"{names[s]} took no trick, so took no card")
+            raise OutcomeError.of(K.NO_TRICK, name=names[s])
         if taken > n * tricks_won[s]:
-            raise OutcomeError(f"{names[s]} took {tricks_won[s]} trick(s), which hold {n * tricks_won[s]} "
-                               f"cards, not the {taken} penalty cards counted")
+            raise OutcomeError.of(K.TRICKS_HOLD, name=names[s], n=tricks_won[s], cards=n * tricks_won[s], taken=taken)
         lasts = out.winners.count(s)
         if lasts > tricks_won[s]:
-            raise OutcomeError(f"{names[s]} took {tricks_won[s]} trick(s), not the {lasts} last one(s) named")
+            raise OutcomeError.of(K.TRICKS_LAST, name=names[s], n=tricks_won[s], lasts=lasts)

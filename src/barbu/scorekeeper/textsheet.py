@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import translator
 from .sheet import Row, Sheet
 
 
@@ -23,6 +24,7 @@ def _label(row: Row) -> str:
 
 def render_text(sheet: Sheet) -> str:
     """The sheet's rows as aligned columns; blank boxes are underscores to write on."""
+    _ = translator(sheet.lang).gettext
     rows = [r for b in sheet.blocks for r in b.rows]
     label_w = max([len(sheet.label_heading), 12] + [len(_label(r)) for r in rows if r.kind != "heading"])
     widths = [max([len(h), 6] + [len(_cell_text(r, i)) for r in rows if r.kind != "heading"])
@@ -34,7 +36,7 @@ def render_text(sheet: Sheet) -> str:
         return (out + (f"  {detail}" if detail else "")).rstrip()
 
     out = [sheet.title, f"{sheet.rules} · {sheet.subtitle}", ""]
-    head = [h or f"player {i + 1}" for i, h in enumerate(sheet.columns)] if sheet.game != "scottish" else list(
+    head = [h or _("player {n}").format(n=i + 1) for i, h in enumerate(sheet.columns)] if sheet.game != "scottish" else list(
         sheet.columns)
     groups = ""
     if sheet.groups:  # each player's name over his columns
@@ -56,7 +58,7 @@ def render_text(sheet: Sheet) -> str:
                 out.append(line(_label(r) or "_" * 10, ["_" * max(w - 1, 3) for w in widths]))
             else:
                 out.append(line(_label(r), [_cell_text(r, i) for i in range(len(widths))], r.detail))
-            out.extend(f"   note: {n}" for n in r.notes)
+            out.extend("   " + _("note: {text}").format(text=n) for n in r.notes)
         out.append("")
     if sheet.grid is not None:
         g = sheet.grid
@@ -67,9 +69,10 @@ def render_text(sheet: Sheet) -> str:
             out.append(f"{name or '________':<{w}}" + "  ".join(f"{m:>10}" for m in marks))
         out.append("")
     if sheet.totals:
-        out.append("Totals: " + "  ".join(f"{n} {t}" for n, t in zip(sheet.names, sheet.totals)))
+        out.append(_("Totals: {list}").format(list="  ".join(f"{n} {t}" for n, t in zip(sheet.names, sheet.totals))))
     if sheet.standings:
-        out.append("Standings: " + "  ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings))
-    out.extend(f"Note: {n}" for n in sheet.notes)
+        out.append(_("Standings: {list}").format(
+            list="  ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings)))
+    out.extend(_("Note: {text}").format(text=n) for n in sheet.notes)
     out.extend(sheet.legend)
     return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..i18n import current
 from ..scorekeeper import AnyKeeper, exchange
 from ..scorekeeper.printing import printable as print_sheet
 
@@ -27,9 +28,9 @@ def import_text(text: str, name: str = "") -> AnyKeeper:
     return exchange.from_json(text)
 
 
-def printable(keeper: AnyKeeper, fmt: str) -> bytes:
-    """The game's printable sheet as PDF or print-ready HTML."""
-    return print_sheet(keeper, fmt)
+def printable(keeper: AnyKeeper, fmt: str, lang: str | None = None) -> bytes:
+    """The game's printable sheet as PDF or print-ready HTML, in ``lang`` (None: the language of the moment)."""
+    return print_sheet(keeper, fmt, lang=lang or current())
 
 
 def file_name(title: str, suffix: str, folder: Path = Path(".")) -> Path:
