@@ -17,8 +17,7 @@ from typing import Any
 from sqlalchemy import DateTime, Integer, String, Text, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..core.words import ENGLISH, N_, Message
-from ..i18n import translator
+from ..core.words import ENGLISH, N_, Message, Words
 from .storage import Base, Store, hash_token, now
 
 NO_SUCH_GAME = Message("no-such-game", N_("there is no such game"))
@@ -57,9 +56,9 @@ class WordedError(Exception):
         self.params = params
         super().__init__(ENGLISH.render(message, params) if isinstance(message, Message) else message)
 
-    def worded(self, lang: str | None) -> str:
-        """The refusal in ``lang`` ("en", "fr", "it"); an uncoded one stays as written."""
-        return translator(lang).render(self.message, self.params) if self.message else str(self)
+    def worded(self, words: Words) -> str:
+        """The refusal in the language of ``words`` (`barbu.i18n.word_error` asks); an uncoded one stays as written."""
+        return words.render(self.message, self.params) if self.message else str(self)
 
 
 class ScorebookError(WordedError):

@@ -46,6 +46,8 @@ from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
 from ..scorekeeper.printing import FORMATS, printable
+from ..scorekeeper.questions import label
+from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import MELD_LABELS
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import CHANGED_ELSEWHERE, Scorebook, ScorebookError, Scorebooks, WordedError
@@ -118,13 +120,20 @@ PRINT_KINDS = _m("print-kinds", N_("the printable sheet is sheet.pdf or sheet.ht
 
 
 def worded(e: Exception, lang: str) -> str:
-    """A refusal of the score pages, the keeper or the store, in ``lang``."""
-    return e.worded(lang) if isinstance(e, WordedError) else word_error(e, lang)
+    """A refusal of the score pages, the keeper or the store, in ``lang`` (each words itself)."""
+    return word_error(e, lang)
 
 
 # ---------------------------------------------------------------------- the sheet as the page shows it
 def _num(x: Any) -> Any:
     return number_out(x)
+
+
+def _flags(keeper: Any, number: int, tr: Words) -> dict[str, list]:
+    """A deal's flags in ``tr``'s words, and their codes (``flag_codes``) for the page to tell them apart."""
+    notes = keeper.flags.get(number, [])
+    return {"flags": [word_note(f, tr) for f in notes],
+            "flag_codes": [f.template.code if getattr(f, "template", None) else None for f in notes]}
 
 
 def where_text(set_no: int, round_no: int | None, tr: Words = ENGLISH) -> str:
@@ -143,7 +152,7 @@ def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str
         "rank": "23456789TJQKA"[r.rank] if r.rank is not None else None,
         "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles], "played": r.played,
         "scores": [_num(x) for x in r.added], "totals": [_num(x) for x in run],
-        "flags": keeper.flags.get(r.number, []),
+        **_flags(keeper, r.number, tr),
     }
     if r.series:
         d["series"] = [_num(x) for x in r.series]
@@ -163,7 +172,7 @@ def _besigue_deal(keeper: Any, r: dict, tr: Words = ENGLISH) -> dict[str, Any]:
     melds = [", ".join(f"{word(MELD_LABELS.get(k, k))} {tr.number(v)}" for k, v in m) for m in r.get("melds", [[], []])]
     return {"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
             "brisques": list(r.get("brisques", [])), "sevens": list(r.get("sevens", [])),
-            "last": r.get("last_trick"), "melds": melds, "flags": keeper.flags.get(r["deal"], [])}
+            "last": r.get("last_trick"), "melds": melds, **_flags(keeper, r["deal"], tr)}
 
 
 def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
@@ -225,9 +234,8 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
     """What the next deal needs, as the page shows it: the questions and the Scottish Set and Round in
     ``tr``'s words (contract names stay English: the page words them with its own catalog)."""
     d = _jsonable(need.to_dict())
-    word = tr.gettext  # the labels are the keeper's msgids (its catalog), looked up here
-    for q in d["questions"]:
-        q["label"] = word(q["label"])
+    for q, question in zip(d["questions"], need.questions):
+        q["label"] = label(question, tr)
         if q.get("choices"):  # Bésigue's declarations: (kind, name, points)
             q["choices"] = [[k, tr.pgettext("combination", name), v] for k, name, v in q["choices"]]
     if d.get("where"):  # the keeper's Set and Round are those of the match as it stands before the deal
@@ -362,9 +370,9 @@ def import_csv(text: str) -> AnyKeeper:
     return exchange.from_csv(text)
 
 
-def printable_sheet(keeper: AnyKeeper, kind: str) -> tuple[bytes, str]:
-    """The printable sheet (``pdf`` or ``html``) and its media type."""
-    return printable(keeper, kind), FORMATS[kind]
+def printable_sheet(keeper: AnyKeeper, kind: str, lang: str = "en") -> tuple[bytes, str]:
+    """The printable sheet (``pdf`` or ``html``) in ``lang`` and its media type."""
+    return printable(keeper, kind, lang=lang), FORMATS[kind]
 
 
 def view_qr_svg(url: str, tr: Words = ENGLISH) -> bytes:
@@ -606,7 +614,7 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
             raise ScoreError(PRINT_KINDS, 404)
         book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
         keeper = await asyncio.to_thread(keeper_of, book)
-        printed = await asyncio.to_thread(printable_sheet, keeper, kind)
+        printed = await asyncio.to_thread(printable_sheet, keeper, kind, lang_of(request))
         body, media = printed
         headers = {"content-security-policy": PRINT_CSP}
         if kind == "pdf":

@@ -809,7 +809,7 @@ function renderSheet() {
         d.series.map((x, s) => [x, s]).filter(([x]) => value(x) !== 0).map(([x, s]) => `${g.names[s]} ${signed(x)}`).join(", ") || num(0) }) }));
       if (d.played === false) what.append(el("small", { class: "muted", textContent: t("not played: shared") }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
-      const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
+      const flags = d.flags.filter((f, k) => (d.flag_codes || [])[k] !== "keeper-flag-not-played");  // said in the row already
       const row = el("tr", { class: `deal${flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
         what, ...d.scores.map((x, s) => el("td", { class: `num${value(x) < 0 ? " neg" : ""}` },
           el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: fmt(d.totals[s]) }))));
