@@ -405,6 +405,11 @@ function renderHelpTools() {
   $("take-back").hidden = !(other && other.kind === "bot");
 }
 
+// A card of a declaration, and where it comes from.
+function declaredCard(c) {
+  return c.table ? t("{card} (on the table)", { card: cardLabel(c.card) }) : cardLabel(c.card);
+}
+
 // While the pointer is on a declaration, its cards are marked in the hand and on the table.
 function markCards(cards) {
   for (const e of document.querySelectorAll(".card.meld-pick")) e.classList.remove("meld-pick");
@@ -428,7 +433,7 @@ function renderDecision() {
     if (a.startsWith("declare ")) {
       const d = parseDeclare(a);
       const b = el("button", { type: "button", class: "bz-declare primary", "data-action": a,
-        title: `${meldName(d.kind)}: ${d.cards.map((c) => (c.table ? t("{card} (on the table)", { card: cardLabel(c.card) }) : cardLabel(c.card))).join(", ")}` },
+        title: meldName(d.kind) + ": " + d.cards.map(declaredCard).join(", ") },
         el("span", { class: "bz-declare-name", textContent: `${meldName(d.kind)} · ${VALUES[d.kind] ? num(VALUES[d.kind]) : ""}` }),
         el("span", { class: "bz-mini" }, ...d.cards.map((c) => {
           const e = cardElement(c.card);

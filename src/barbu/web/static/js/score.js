@@ -123,7 +123,7 @@ function gameRow(g) {
   return el("div", { class: "game-row" },
     el("a", { class: "game-link", href: `/score/${g.id}` },
       el("strong", { textContent: g.title }),
-      el("span", { class: "muted small", textContent: `${g.rules} · ${tn("{n} deal(s)", "{n} deal(s)", g.deals)} · ${when}` })),
+      el("span", { class: "muted small", textContent: [g.rules, tn("{n} deal(s)", "{n} deal(s)", g.deals), when].join(" · ") })),
     del);
 }
 
@@ -581,11 +581,16 @@ function doublesStep(step, need) {
     onclick: () => { const d = S.pendingDoubles || []; S.pendingDoubles = null; answer("doubles", d); } });
   step.append(el("h3", { textContent: t("Doubles: tap to double, tap again for a redouble") }),
     el("div", { class: "grid-wrap" }, table), summary,
-    Object.keys(owed).length ? el("p", { class: "muted small", textContent: t("The obligation: {list}.", { list:
-      Object.entries(owed).map(([s, k]) => tn("{name} still owes {n} double(s) to the declarer",
-        "{name} still owes {n} double(s) to the declarer", k, { name: playerName(Number(s)) })).join("; ") }) }) : "",
+    Object.keys(owed).length ? el("p", { class: "muted small", textContent: t("The obligation: {list}.", { list: owedText(owed) }) }) : "",
     done);
   paint();
+}
+
+// Who still owes the declarer doubles, and how many.
+function owedText(owed) {
+  const says = ([s, k]) => tn("{name} still owes {n} double(s) to the declarer",
+    "{name} still owes {n} double(s) to the declarer", k, { name: playerName(Number(s)) });
+  return Object.entries(owed).map(says).join("; ");
 }
 
 // The outcome as the table counts it: one widget per question the rules need.
@@ -763,11 +768,11 @@ function renderGame() {
         if (title && title.trim() && title.trim() !== g.title) await send({ op: "title", title: title.trim() });
       } }));
     const what = g.undo_text || "";
-    tools.append(el("button", { type: "button", id: "undo", textContent: `↶ ${t("Undo")}`, disabled: !g.undo,
+    tools.append(el("button", { type: "button", id: "undo", textContent: "↶ " + t("Undo"), disabled: !g.undo,
       title: what || t("nothing to undo"), "aria-label": what ? t("Undo: {what}", { what }) : t("Undo"),
       onclick: async () => { if (await send({ op: "undo" })) notice(t("Done: {what}.", { what })); } }));
   } else {
-    tools.append(el("button", { type: "button", textContent: `↻ ${t("Refresh")}`, onclick: () => reload(true) }));
+    tools.append(el("button", { type: "button", textContent: "↻ " + t("Refresh"), onclick: () => reload(true) }));
   }
   renderSheet();
   renderChart();
