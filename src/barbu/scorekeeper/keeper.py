@@ -487,8 +487,9 @@ def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str
 
 def _where(m: ScottishMatch) -> str:
     st = m.state
-    rnd = "Silly Round" if st.silly else f"Player Round {st.round_no + 1}"
-    return f"Set {st.set_no + 1}, {rnd}"
+    if st.silly:
+        return Note.of(K.SILLY_ROUND, set=st.set_no + 1)
+    return Note.of(K.PLAYER_ROUND, set=st.set_no + 1, round=st.round_no + 1)
 
 
 __all__ = ["Keeper", "KeeperError", "Needs", "Question"]

@@ -19,7 +19,7 @@ from ..classic.chinese import Arrange, fouled, parse_arrange
 from ..classic.contracts import CHINESE, DOMINO, KING_OF_HEARTS, Contract
 from ..core.cards import CARDS, EIGHT, HEARTS, SPADES, SUIT_MASK, cards_of
 from ..core.errors import ParseError
-from ..core.words import ENGLISH, N_, NN_, Words, message
+from ..core.words import ENGLISH, N_, Words, message
 from . import refusals as K
 from .refusals import Note, OutcomeError
 
@@ -74,15 +74,15 @@ HEARTS_LABEL = N_("Hearts each player took")
 LONGEST_LABEL = N_("The most cards each player took in any one suit")
 PIRANHA_LABEL = N_("Was the King of hearts taken by an eight (a Piranha)?")
 WHO_TOOK = message("keeper-who-took", N_("Who took the {card:card}?"))
-LAST_TRICKS = message("keeper-last-tricks", NN_("Who took the last trick?",
-                                                "Who took each of the last {n:count} tricks (the last one last)?"))
+LAST_TRICK_LABEL = N_("Who took the last trick?")
+LAST_TRICKS = message("keeper-last-tricks", N_("Who took each of the last {n:count} tricks (the last one last)?"))
 
 
 def label(q: "Question", words: Words) -> str:
     """The question in the language of ``words``."""
     if q.kind == SEAT and q.card is not None:
         return words.render(WHO_TOOK, {"card": q.card})
-    if q.key == "last" and q.size:
+    if q.key == "last" and q.size and q.size > 1:
         return words.render(LAST_TRICKS, {"n": q.size})
     return words.gettext(q.label)
 
@@ -125,7 +125,7 @@ def questions(contract: Contract, n: int, in_play: int, tricks: int, scottish: b
         out.append(Question(card_code(c), SEAT, ENGLISH.render(WHO_TOOK, {"card": c}), card=c))
     if contract.last_tricks:
         k = len(contract.last_tricks)
-        out.append(Question("last", SEATS, ENGLISH.render(LAST_TRICKS, {"n": k}), size=k))
+        out.append(Question("last", SEATS, LAST_TRICK_LABEL if k == 1 else ENGLISH.render(LAST_TRICKS, {"n": k}), size=k))
     if contract.ravage:
         out.append(Question("longest", COUNTS, LONGEST_LABEL, maximum=13))
     if scottish and "king" in contract.parts:
@@ -178,7 +178,7 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
         q = missing[0]
         if q.kind == SEAT and q.card is not None:
             raise OutcomeError.of(K.MISSING_CARD, card=q.card)
-        if q.key == "last" and q.size:
+        if q.key == "last" and q.size and q.size > 1:
             raise OutcomeError.of(K.MISSING_LAST, n=q.size)
         raise OutcomeError.of(K.MISSING, label=q.label)
     by_key = {q.key: q for q in qs}

@@ -58,8 +58,9 @@ class KeeperError(ValueError):
         e.cause, e.names = cause, tuple(names)
         return e
 
-    def worded(self, words: Words) -> str:
-        """The refusal in the language of ``words`` (with its deal, as ``str`` gives it in English)."""
+    def worded(self, words: Words, deal: bool = True) -> str:
+        """The refusal in the language of ``words``, with its deal as ``str`` gives it in English (``deal``
+        False: without, as ``message`` is)."""
         if self.template is None:
             text = self.message
         else:
@@ -67,7 +68,7 @@ class KeeperError(ValueError):
             if self.cause is not None:
                 params["error"] = seats_named(_engine_words(self.cause, words), self.names, words)
             text = words.render(self.template, params)
-        return words.render(IN_DEAL, {"deal": self.deal, "text": text}) if self.deal else text
+        return words.render(IN_DEAL, {"deal": self.deal, "text": text}) if self.deal and deal else text
 
     def __str__(self) -> str:
         return f"deal {self.deal}: {self.message}" if self.deal else self.message
@@ -206,8 +207,8 @@ NO_REDOUBLE = message("keeper-no-redouble", N_("{b} could not redouble {a}"))
 OUTCOME_MISSING = message("keeper-outcome-missing", N_("the outcome of the deal is missing"))
 NOT_NEEDED = message("keeper-not-needed", N_("{contract:contract} does not need {extra}; it asks for: {keys}"))
 MISSING = message("keeper-missing", N_("missing: {label:name}"))
-MISSING_LAST = message("keeper-missing-last", NN_(
-    "missing: Who took the last trick?", "missing: Who took each of the last {n:count} tricks (the last one last)?"))
+MISSING_LAST = message("keeper-missing-last", N_(
+    "missing: Who took each of the last {n:count} tricks (the last one last)?"))
 MISSING_CARD = message("keeper-missing-card", N_("missing: Who took the {card:card}?"))
 NOT_ONE_OF = message("keeper-not-one-of", N_("{what:name}: {value} is not one of the players ({names:list})"))
 CARD_NOT_ONE_OF = message("keeper-card-not-one-of", N_(
@@ -261,6 +262,10 @@ LAST_ONE_OF = message("keeper-last-one-of", N_("who took the last trick: one of 
 ALTERNATES = message("keeper-alternates", N_("{name} deals this one: the deal alternates"))
 ONE_NUMBER_EACH = message("keeper-one-number-each", N_("{label:name}: one number for each player"))
 COUNT_FROM = message("keeper-count-from", N_("{label:name}: {name}'s {value} is not a count from 0 to {most}"))
+
+# Where a Scottish deal stands
+SILLY_ROUND = message("keeper-where-silly", N_("Set {set:count}, Silly Round"))
+PLAYER_ROUND = message("keeper-where-round", N_("Set {set:count}, Player Round {round:count}"))
 
 # Flags on deals
 NOT_PLAYED = message("keeper-flag-not-played", N_("not played: nobody doubled, the points are shared"))

@@ -36,7 +36,7 @@ MELD_LABELS = {
     "four-jacks": N_("4 jacks"), "four-queens": N_("4 queens"), "four-kings": N_("4 kings"), "four-aces": N_("4 aces"),
     "quint": N_("Quint"), "double-bezique": N_("Double bésigue"),
 }
-#: A place in a Set as the sheet writes it (1st, 2nd…), looked up with the context "place".
+#: A place as the sheet writes it (1st, 2nd…).
 PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 
@@ -151,7 +151,7 @@ def place(p: int, words: Words = ENGLISH) -> str:
     """A place as ``words``' language writes it: 1st, 1er, 1º."""
     if words.lang == "en" or not 1 <= p <= len(PLACES):
         return ordinal(p)
-    return words.pgettext("place", PLACES[p - 1])
+    return words.gettext(PLACES[p - 1])
 
 
 def _sign(x: Any) -> int:

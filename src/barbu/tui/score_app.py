@@ -24,6 +24,8 @@ from textual.widgets.option_list import Option
 from ..besigue.ruleset import is_besigue
 from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
 from ..core.errors import BarbuError
+from ..core.words import N_
+from ..i18n import _, current, ngettext, number, word_error
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
@@ -32,6 +34,17 @@ from .score_entry import DealScreen
 from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
 from .score_sheet import contract_text, flag_lines, game_line, has_doubles, sheet_rows, side_panel, standings_rows
 from .score_store import Scorebook, ScorebookError, ScoreStore
+from .score_widgets import word_bindings
+
+
+def _total(x: Any) -> str:
+    """A running total as the player's language writes it (an italian-six share like 25/2 as it is)."""
+    return number(x) if isinstance(x, int) else str(x)
+
+
+def said(e: BaseException) -> str:
+    """An error in the language of the moment (the keeper's refusals are worded anew)."""
+    return word_error(e, current())
 
 BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
 
@@ -39,17 +52,19 @@ BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, a
 class ConfirmDialog(ModalScreen[bool]):
     """A yes-or-no question: Y or Enter says yes, N or Escape no."""
 
-    BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    BINDINGS = [Binding("y,enter", "answer(True)", N_("Yes")), Binding("n,escape", "answer(False)", N_("No"))]
 
     def __init__(self, question: str) -> None:
         super().__init__()
+        word_bindings(self)
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.question, id="dialog-text")
-            yield Static("[@click=screen.answer(True)][reverse] Y: yes [/][/]   "
-                         "[@click=screen.answer(False)][reverse] N / Esc: no [/][/]", id="dialog-close")
+            yes, no = _("Y: yes"), _("N / Esc: no")
+            yield Static(f"[@click=screen.answer(True)][reverse] {yes} [/][/]   "
+                         f"[@click=screen.answer(False)][reverse] {no} [/][/]", id="dialog-close")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -69,13 +84,18 @@ class SheetDialog(InfoDialog):
 class ImportDialog(ModalScreen["str | None"]):
     """The file to import: a kept game exported as JSON or CSV (by this app, the web page or a script)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        word_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Import a kept game from a JSON or CSV file", id="dialog-title")
-            yield Input(placeholder="path, e.g. friday.csv", id="import-path")
-            yield Static("[@click=screen.cancel()][reverse] Esc: cancel [/][/]   Enter: import", id="dialog-close")
+            yield Static(_("Import a kept game from a JSON or CSV file"), id="dialog-title")
+            yield Input(placeholder=_("path, e.g. friday.csv"), id="import-path")
+            cancel, enter = _("Esc: cancel"), _("Enter: import")
+            yield Static(f"[@click=screen.cancel()][reverse] {cancel} [/][/]   {enter}", id="dialog-close")
 
     @on(Input.Submitted)
     def chosen(self, event: Input.Submitted) -> None:
@@ -88,15 +108,20 @@ class ImportDialog(ModalScreen["str | None"]):
 class ExportDialog(ModalScreen["str | None"]):
     """Which file to write: CSV, JSON, or the printable sheet (PDF, HTML)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    CHOICES = [("csv", "CSV — a spreadsheet opens it"), ("json", "JSON — barbu score import reads it back"),
-               ("pdf", "PDF — the sheet, to print"), ("html", "HTML — the sheet, to print from a browser")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+    CHOICES = [("csv", N_("CSV — a spreadsheet opens it")), ("json", N_("JSON — barbu score import reads it back")),
+               ("pdf", N_("PDF — the sheet, to print")), ("html", N_("HTML — the sheet, to print from a browser"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        word_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Write the game to a file in this folder", id="dialog-title")
-            yield OptionList(*[Option(label, id=key) for key, label in self.CHOICES], id="export-choices")
-            yield Static("[@click=screen.cancel()][reverse] Esc: cancel [/][/]", id="dialog-close")
+            yield Static(_("Write the game to a file in this folder"), id="dialog-title")
+            yield OptionList(*[Option(_(label), id=key) for key, label in self.CHOICES], id="export-choices")
+            cancel = _("Esc: cancel")
+            yield Static(f"[@click=screen.cancel()][reverse] {cancel} [/][/]", id="dialog-close")
 
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
@@ -110,24 +135,26 @@ class ExportDialog(ModalScreen["str | None"]):
 class BooksScreen(Screen[None]):
     """The kept games in the database, the most recently changed first."""
 
-    BINDINGS = [Binding("enter", "open", "Open", show=True), Binding("n", "new", "New game"),
-                Binding("i", "import", "Import"), Binding("d,delete", "delete", "Delete"),
-                Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("enter", "open", N_("Open"), show=True), Binding("n", "new", N_("New game")),
+                Binding("i", "import", N_("Import")), Binding("d,delete", "delete", N_("Delete")),
+                Binding("q", "app.quit", N_("Quit"))]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
+        word_bindings(self)
         self.store = store
         self.books: list[Scorebook] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(f"[b]barbu score[/b] — games kept in {escape(self.store.shown_url)}", id="books-title")
+        yield Static(_("[b]barbu score[/b] — games kept in {place}").format(place=escape(self.store.shown_url)),
+                     id="books-title")
         yield DataTable(id="books", cursor_type="row", zebra_stripes=True)
         yield Static(id="books-empty")
         yield Footer()
 
     def on_mount(self) -> None:
         t = self.query_one("#books", DataTable)
-        t.add_columns("title", "game", "players", "deals", "changed")
+        t.add_columns(_("title"), _("game"), _("players"), _("deals"), _("changed"))
         self.reload()
 
     def on_screen_resume(self) -> None:
@@ -137,17 +164,18 @@ class BooksScreen(Screen[None]):
         try:
             self.books = self.store.list()
         except SQLAlchemyError as e:  # the database went away: say so, keep the screen
-            self.notify(f"Cannot read the database: {e}", severity="error")
+            self.notify(_("Cannot read the database: {error}").format(error=e), severity="error")
             return
         t = self.query_one("#books", DataTable)
         t.clear()
         for b in self.books:
             s = b.summary()
-            t.add_row(b.title, b.rules, ", ".join(s["names"]), str(s["deals"]),
+            t.add_row(b.title, b.rules, ", ".join(s["names"]), number(s["deals"]),
                       b.updated_at.strftime("%d %b %H:%M"), key=b.id)
         self.query_one("#books-empty", Static).update(
-            "No kept game yet. Press [b]N[/b] to start one, or [b]I[/b] to import a JSON or CSV file." if not self.books
-            else "[dim]Enter opens the game under the cursor · N starts a new one · I imports · D deletes[/dim]")
+            _("No kept game yet. Press [b]N[/b] to start one, or [b]I[/b] to import a JSON or CSV file.")
+            if not self.books else
+            "[dim]" + _("Enter opens the game under the cursor · N starts a new one · I imports · D deletes") + "[/dim]")
         t.focus()
 
     def _current(self) -> Scorebook | None:
@@ -167,7 +195,8 @@ class BooksScreen(Screen[None]):
         try:
             book, keeper = self.store.open(book.id)
         except (KeeperError, ScorebookError) as e:
-            self.notify(f"Cannot open {book.title}: {e}", severity="error", timeout=8)
+            self.notify(_("Cannot open {title}: {error}").format(title=book.title, error=said(e)), severity="error",
+                        timeout=8)
             return
         self.app.push_screen(GameScreen(self.store, book, keeper))
 
@@ -188,13 +217,15 @@ class BooksScreen(Screen[None]):
             try:
                 keeper = import_text(file.read_text(encoding="utf-8"), file.name)
             except (OSError, UnicodeDecodeError) as e:
-                self.notify(f"Cannot read {file}: {e}", severity="error", timeout=10)
+                self.notify(_("Cannot read {file}: {error}").format(file=file, error=e), severity="error", timeout=10)
                 return
             except KeeperError as e:
-                self.notify(f"Not imported: {e}", severity="error", timeout=10)
+                self.notify(_("Not imported: {error}").format(error=said(e)), severity="error", timeout=10)
                 return
             self.store.create(keeper, file.stem)
-            self.notify(f"Imported {file.name}: {keeper.rules}, {len(keeper.entries)} deal(s).")
+            n = len(keeper.entries)
+            self.notify(ngettext("Imported {file}: {rules}, {n} deal(s).", "Imported {file}: {rules}, {n} deal(s).", n)
+                        .format(file=file.name, rules=keeper.rules, n=number(n)))
             self.reload()
         self.app.push_screen(ImportDialog(), chosen)
 
@@ -211,11 +242,13 @@ class BooksScreen(Screen[None]):
             except ScorebookError as e:
                 self.notify(str(e), severity="error")
             else:
-                self.notify(f"Deleted {book.title}.")
+                self.notify(_("Deleted {title}.").format(title=book.title))
             self.reload()
-        self.app.push_screen(ConfirmDialog(
-            f"Delete [b]{escape(book.title)}[/b] ({escape(book.rules)}, {len(book.data.get('entries', []))} "
-            "deal(s))? This cannot be undone."), answer)
+        n = len(book.data.get("entries", []))
+        self.app.push_screen(ConfirmDialog(ngettext(
+            "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.",
+            "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.", n).format(
+            title=escape(book.title), rules=escape(book.rules), n=number(n))), answer)
 
 
 # ---------------------------------------------------------------------- a new game
@@ -224,7 +257,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def game_description(name: str) -> str:
-    return besigue_setup.description(name) if is_besigue(name) else preset(name).description
+    return besigue_setup.description(name) if is_besigue(name) else _(preset(name).description)
 
 
 def players_of(name: str) -> list[int]:
@@ -238,39 +271,40 @@ def default_players(name: str) -> int:
 class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
     """The game, its options, the players in seating order and the first dealer."""
 
-    BINDINGS = [Binding("ctrl+s", "start", "Start"), Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("ctrl+s", "start", N_("Start")), Binding("escape", "cancel", N_("Back"))]
 
     def __init__(self) -> None:
         super().__init__()
+        word_bindings(self)
         self.game = "classic"
         self.count = default_players(self.game)
         self.names = ["", "", "", "", "", ""]
 
     def compose(self) -> ComposeResult:
-        yield Static("[b]A new kept game[/b] — Tab moves between the fields, Ctrl+S starts.", id="new-title")
+        yield Static(_("[b]A new kept game[/b] — Tab moves between the fields, Ctrl+S starts."), id="new-title")
         with VerticalScroll(id="new-form"):
             with Horizontal(classes="setup-row"):
-                yield Label("Title", classes="new-label")
-                yield Input(placeholder="e.g. Friday at Ann's", id="title")
+                yield Label(_("Title"), classes="new-label")
+                yield Input(placeholder=_("e.g. Friday at Ann's"), id="title")
             with Horizontal(classes="setup-row"):
-                yield Label("Game", classes="new-label")
+                yield Label(_("Game"), classes="new-label")
                 yield Select(game_choices(), value=self.game, allow_blank=False, id="game")
             yield Static(self._options_help(), id="options-help")
             with Horizontal(classes="setup-row"):
-                yield Label("Options", classes="new-label")
-                yield Input(placeholder="none: the preset as it is", id="options")
+                yield Label(_("Options"), classes="new-label")
+                yield Input(placeholder=_("none: the preset as it is"), id="options")
             with Horizontal(classes="setup-row"):
-                yield Label("Players", classes="new-label")
+                yield Label(_("Players"), classes="new-label")
                 yield Select([(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False,
                              id="count")
             yield Vertical(*self._name_rows(), id="names")
             with Horizontal(classes="setup-row"):
-                yield Label("First dealer", classes="new-label")
+                yield Label(_("First dealer"), classes="new-label")
                 yield Select(self._dealer_choices(), value=0, allow_blank=False, id="first")
         yield Static(id="new-error")
         with Horizontal(id="new-buttons"):
-            yield Button("Start", id="start", variant="primary")
-            yield Button("Back", id="back")
+            yield Button(_("Start"), id="start", variant="primary")
+            yield Button(_("Back"), id="back")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -279,23 +313,24 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
     def _options_help(self) -> str:
         about = escape(game_description(self.game))
         if is_besigue(self.game):
-            return f"[dim]{about}\nOptions as name=value, e.g. target=1500 (barbu rules {self.game}).[/dim]"
+            return "[dim]" + about + "\n" + _("Options as name=value, e.g. {example} (barbu rules {game}).").format(
+                example="target=1500", game=self.game) + "[/dim]"
         r = preset(self.game).ruleset
         names = [o for o in r.family_spec.options if o != "players" and o in OPTIONS][:2]
         example = ", ".join(f"{o}={OPTIONS[o].format(getattr(r, o))}" for o in names)
-        return (f"[dim]{about}\nOptions as name=value, e.g. {escape(example)} "
-                f"(all of them: barbu rules {self.game}).[/dim]")
+        return ("[dim]" + about + "\n" + _("Options as name=value, e.g. {example} (all of them: barbu rules {game}).")
+                .format(example=escape(example), game=self.game) + "[/dim]")
 
     def _name_rows(self) -> list:
         rows = []
         for s in range(self.count):
-            rows.append(Horizontal(Label(f"Seat {s + 1}", classes="new-label"),
-                                   Input(value=self.names[s], placeholder=f"player {s + 1}'s name",
+            rows.append(Horizontal(Label(_("Seat {n}").format(n=s + 1), classes="new-label"),
+                                   Input(value=self.names[s], placeholder=_("player {n}'s name").format(n=s + 1),
                                          id=f"name-{s}"), classes="setup-row"))
         return rows
 
     def _dealer_choices(self) -> list[tuple[str, int]]:
-        return [(self.names[s] or f"seat {s + 1}", s) for s in range(self.count)]
+        return [(self.names[s] or _("seat {n}").format(n=s + 1), s) for s in range(self.count)]
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
@@ -350,12 +385,14 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         error = self.query_one("#new-error", Static)
         if not all(names):
             missing = [s + 1 for s, x in enumerate(names) if not x]
-            error.update(f"[b red]✗ Give every player a name (seat {', '.join(map(str, missing))}).[/]")
+            error.update("[b red]✗ " + ngettext("Give every player a name (seat {seats}).",
+                                                "Give every player a name (seats {seats}).", len(missing))
+                         .format(seats=", ".join(map(str, missing))) + "[/]")
             return
         try:
             keeper = new_keeper(self.rules_text(), names, int(self.query_one("#first", Select).value))
         except KeeperError as e:
-            error.update(f"[b red]✗ {escape(str(e))}[/]")
+            error.update(f"[b red]✗ {escape(said(e))}[/]")
             return
         title = self.query_one("#title", Input).value.strip() or f"{keeper.rules} — {', '.join(names)}"
         self.dismiss((keeper, title))
@@ -369,13 +406,14 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
 class GameScreen(Screen[None]):
     """One kept game: the sheet (a row per deal, a block per dealer), standings, chart, flags."""
 
-    BINDINGS = [Binding("a,n", "add", "Add deal"), Binding("e,enter", "edit", "Edit"),
-                Binding("d,delete", "delete", "Delete deal"), Binding("ctrl+z", "undo", "Undo"),
-                Binding("s", "sheet", "Standings"), Binding("x", "export", "Export"), Binding("r", "reload", "Reload", show=False),
-                Binding("escape,q", "back", "Games")]
+    BINDINGS = [Binding("a,n", "add", N_("Add deal")), Binding("e,enter", "edit", N_("Edit")),
+                Binding("d,delete", "delete", N_("Delete deal")), Binding("ctrl+z", "undo", N_("Undo")),
+                Binding("s", "sheet", N_("Standings")), Binding("x", "export", N_("Export")),
+                Binding("r", "reload", N_("Reload"), show=False), Binding("escape,q", "back", N_("Games"))]
 
     def __init__(self, store: ScoreStore, book: Scorebook, keeper: AnyKeeper) -> None:
         super().__init__()
+        word_bindings(self)
         self.store = store
         self.book = book
         self.keeper = keeper
@@ -425,10 +463,11 @@ class GameScreen(Screen[None]):
                                           max([8] + [len(r.contract) for r in rows]))
         compact = cell_w < 10
         t.add_column(" #", key="n")
-        t.add_column(f" {'dealer':<{dealer_w}}", key="dealer")
-        t.add_column(f" {'contract':<{contract_w}}", key="contract")
+        dealer, contract, dbl = _("dealer"), _("contract"), _("dbl")
+        t.add_column(f" {dealer:<{dealer_w}}", key="dealer")
+        t.add_column(f" {contract:<{contract_w}}", key="contract")
         if doubles:
-            t.add_column(f" {'dbl':<{dbl_w}}", key="dbl")
+            t.add_column(f" {dbl:<{dbl_w}}", key="dbl")
         for s, name in enumerate(k.names):
             t.add_column(Text(f"{name[:cell_w - 1]:>{cell_w}}"), key=f"p{s}")
         last_block = None
@@ -447,11 +486,11 @@ class GameScreen(Screen[None]):
                 cell = Text(style=shade)
                 if not compact:
                     cell.append(f"{signed(x):>5}", style="dim" if x == 0 else ("green" if x > 0 else "red"))
-                cell.append(f"{tot!s:>{5 if not compact else 6}}", style="bold")
+                cell.append(f"{_total(tot):>{5 if not compact else 6}}", style="bold")
                 cells.append(cell)
             t.add_row(*cells)
         if not k.results:
-            t.add_row(Text(" —"), Text(""), Text(" no deal yet: press A", style="dim"),
+            t.add_row(Text(" —"), Text(""), Text(" " + _("no deal yet: press A"), style="dim"),
                       *([Text("")] * (len(k.names) + (1 if doubles else 0))))
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
@@ -468,7 +507,8 @@ class GameScreen(Screen[None]):
         if nxt and self.app.size.width >= 110:
             line += f"   [dim]{escape(nxt)}[/dim]"
         if flags and self.app.size.width < 110:  # on a wide screen they are beside the sheet
-            line += f"   [yellow]{len(flags)} flag(s): S[/yellow]"
+            line += "   [yellow]" + ngettext("{n} flag(s): S", "{n} flag(s): S", len(flags)).format(
+                n=number(len(flags))) + "[/yellow]"
         self.query_one("#game-line", Static).update(line)
 
     def _next_text(self) -> str:
@@ -477,8 +517,8 @@ class GameScreen(Screen[None]):
         except KeeperError:
             return ""
         if need.dealer is None:
-            return f"next: deal {need.number}"
-        return f"next: deal {need.number}, {self.keeper.names[need.dealer]} deals"
+            return _("next: deal {n}").format(n=need.number)
+        return _("next: deal {n}, {name} deals").format(n=need.number, name=self.keeper.names[need.dealer])
 
     # ---------------------------------------------------------------- saving
     def persist(self, what: str) -> bool:
@@ -487,16 +527,16 @@ class GameScreen(Screen[None]):
             self.book = self.store.save(self.book, self.keeper)
         except ScorebookError as e:
             if e.status == 409:
-                self.notify(f"Not saved: {e}. It has been reloaded; enter your change again if it is still "
-                            "missing.", severity="error", timeout=12)
+                self.notify(_("Not saved: {error}. It has been reloaded; enter your change again if it is still "
+                              "missing.").format(error=e), severity="error", timeout=12)
                 self.action_reload()
             else:
-                self.notify(f"Not saved: {e}", severity="error", timeout=12)
+                self.notify(_("Not saved: {error}").format(error=e), severity="error", timeout=12)
                 self.keeper.undo()
                 self.redraw()
             return False
         except SQLAlchemyError as e:  # the database went away: keep the game as it was
-            self.notify(f"Not saved: the database said {e}", severity="error", timeout=12)
+            self.notify(_("Not saved: the database said {error}").format(error=e), severity="error", timeout=12)
             self.keeper.undo()
             self.redraw()
             return False
@@ -507,7 +547,7 @@ class GameScreen(Screen[None]):
         try:
             self.book, self.keeper = self.store.open(self.book.id)
         except (KeeperError, ScorebookError) as e:
-            self.notify(f"Cannot reload: {e}", severity="error")
+            self.notify(_("Cannot reload: {error}").format(error=said(e)), severity="error")
             return
         self.redraw()
 
@@ -526,7 +566,7 @@ class GameScreen(Screen[None]):
 
     def action_add(self) -> None:
         if self.keeper.is_over:
-            self.notify("The game is over: every deal has been entered.", timeout=5)
+            self.notify(_("The game is over: every deal has been entered."), timeout=5)
             return
 
         def commit(entry: dict) -> None:
@@ -535,7 +575,7 @@ class GameScreen(Screen[None]):
         def back(saved: bool | None) -> None:
             if saved:
                 n = len(self.keeper.results)
-                self.persist(f"Deal {n} saved.")
+                self.persist(_("Deal {n} saved.").format(n=n))
                 self.redraw(cursor=len(self.keeper.results) - 1)
         self.app.push_screen(DealScreen(self._prefix(len(self.keeper.entries)), commit, None, self.book.title),
                              back)
@@ -550,10 +590,10 @@ class GameScreen(Screen[None]):
 
         def back(saved: bool | None) -> None:
             if saved:
-                self.persist(f"Deal {i + 1} corrected; every later deal scored again.")
+                self.persist(_("Deal {n} corrected; every later deal scored again.").format(n=i + 1))
                 self.redraw(cursor=i)
         self.app.push_screen(DealScreen(self._prefix(i), commit, self.keeper.entries[i],
-                                        f"{self.book.title} — correcting"), back)
+                                        _("{title} — correcting").format(title=self.book.title)), back)
 
     @on(DataTable.RowSelected, "#sheet")
     def row_chosen(self, _: DataTable.RowSelected) -> None:
@@ -564,7 +604,8 @@ class GameScreen(Screen[None]):
         if i is None:
             return
         r = self.keeper.results[i]
-        label = f"deal {i + 1}" + ("" if isinstance(r, dict) else f" ({contract_text(self.keeper, r)})")
+        label = (_("deal {n}").format(n=i + 1) if isinstance(r, dict) else
+                 _("deal {n} ({contract})").format(n=i + 1, contract=contract_text(self.keeper, r)))
 
         def answer(yes: bool | None) -> None:
             if not yes:
@@ -572,20 +613,22 @@ class GameScreen(Screen[None]):
             try:
                 self.keeper.delete(i)
             except KeeperError as e:
-                self.notify(f"Cannot delete {label}: {e}", severity="error", timeout=10)
+                self.notify(_("Cannot delete {deal}: {error}").format(deal=label, error=said(e)), severity="error",
+                            timeout=10)
                 return
-            self.persist(f"Deleted {label}; the deals after it moved up. Ctrl+Z brings it back.")
+            self.persist(_("Deleted {deal}; the deals after it moved up. Ctrl+Z brings it back.").format(deal=label))
             self.redraw(cursor=i)
-        self.app.push_screen(ConfirmDialog(f"Delete {escape(label)}? The deals after it move up and are scored "
-                                           "again."), answer)
+        self.app.push_screen(ConfirmDialog(_("Delete {deal}? The deals after it move up and are scored again.")
+                                           .format(deal=escape(label))), answer)
 
     def action_undo(self) -> None:
         try:
             self.keeper.undo()
         except KeeperError as e:
-            self.notify(f"{str(e).capitalize()}.", timeout=4)
+            text = said(e)
+            self.notify(f"{text[:1].upper()}{text[1:]}.", timeout=4)
             return
-        if self.persist("The last change was taken back."):
+        if self.persist(_("The last change was taken back.")):
             self.redraw()
 
     def action_sheet(self) -> None:
@@ -604,9 +647,9 @@ class GameScreen(Screen[None]):
                 else:
                     path.write_text(export_text(self.keeper, fmt), encoding="utf-8")
             except (KeeperError, OSError) as e:
-                self.notify(f"Not written: {e}", severity="error", timeout=10)
+                self.notify(_("Not written: {error}").format(error=said(e)), severity="error", timeout=10)
                 return
-            self.notify(f"Written to {path.resolve()}", timeout=8)
+            self.notify(_("Written to {file}").format(file=path.resolve()), timeout=8)
         self.app.push_screen(ExportDialog(), write)
 
     def action_back(self) -> None:
@@ -619,10 +662,11 @@ class ScoreApp(App[int]):
     CSS_PATH = ["barbu.tcss", "score.tcss"]
     TITLE = "barbu score"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False)]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
+        word_bindings(self)
         self.store = store
 
     def on_mount(self) -> None:

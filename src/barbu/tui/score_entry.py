@@ -21,28 +21,50 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.cards import SUIT_NAMES, SUIT_SYMBOLS
+from ..core.cards import SUIT_SYMBOLS
+from ..core.words import N_
+from ..i18n import _, number, words
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
-from .labels import ordinal, signed
+from ..scorekeeper.questions import label as question_label
+from ..scorekeeper.refusals import word_note
+from ..scorekeeper.sheet import place
+from .labels import signed
 from .score_sheet import side_panel
-from .score_widgets import DoublesGrid, Picker
+from .score_widgets import DoublesGrid, Picker, word_bindings
 
-TRUMP_WORDS = {s: f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}" for i, s in enumerate("SHDC")} | {"none": "no trump"}
-STEP_TITLES = {"dealer": "Who deals?", "set_aside": "Cards set aside face up", "cuts": "Cuts of the Unused Pack",
-               "contract": "The contract", "trump": "Trumps", "rank": "Starting rank", "doubles": "Doubles",
-               "outcome": "The outcome, as counted", "done": "Check and save"}
+STEP_TITLES = {"dealer": N_("Who deals?"), "set_aside": N_("Cards set aside face up"),
+               "cuts": N_("Cuts of the Unused Pack"), "contract": N_("The contract"), "trump": N_("Trumps"),
+               "rank": N_("Starting rank"), "doubles": N_("Doubles"), "outcome": N_("The outcome, as counted"),
+               "done": N_("Check and save")}
+
+
+def trump_word(t: str) -> str:
+    """A trump choice as the player reads it: ``♠ piques``, or no trump."""
+    i = "SHDC".find(t)
+    return f"{SUIT_SYMBOLS[i]} {words().suit(i)}" if i >= 0 else _("no trump") if t == "none" else t
+
+
+def rank_word(r: str) -> str:
+    """A starting rank: ``from the Js`` (``à partir des V``)."""
+    return _("from the {rank}s").format(rank=words().rank_letter(r.replace("T", "10")))
+
+
+def refusal(e: KeeperError) -> str:
+    """The keeper's refusal in the language of the moment, without the deal's number (the form shows it)."""
+    return e.worded(words(), deal=False)
 
 
 class DealScreen(Screen[bool]):
     """The form for one deal.  ``base`` is the game up to this deal; ``commit(entry)`` stores it
     (raising `KeeperError` to refuse, which keeps the form)."""
 
-    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "submit", "Next / save"),
-                Binding("ctrl+q", "app.quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("escape", "back", N_("Back")), Binding("ctrl+s", "submit", N_("Next / save")),
+                Binding("ctrl+q", "app.quit", N_("Quit"), show=False, priority=True)]
 
     def __init__(self, base: AnyKeeper, commit: Callable[[dict], None], prefill: dict | None = None,
                  title: str = "") -> None:
         super().__init__()
+        word_bindings(self)
         self.base = base
         self.commit = commit
         self.prefill = copy.deepcopy(prefill or {})
@@ -93,11 +115,13 @@ class DealScreen(Screen[bool]):
         except KeeperError as e:  # the last answer cannot be: take it back and say why
             if self.answered:
                 self.partial.pop(self.answered.pop(), None)
-            return self.show_step(e.message)
+            return self.show_step(refusal(e))
         self.need = need
+        deal = _("deal {n}").format(n=need.number)
+        where = f", {word_note(need.where, words())}" if need.where else ""
+        step = _(STEP_TITLES[need.ask]) if need.ask in STEP_TITLES else need.ask
         self.query_one("#entry-title", Static).update(
-            f"[b]{escape(self.heading)}[/b] — deal {need.number}" + (f", {need.where}" if need.where else "")
-            + f" · [b]{STEP_TITLES.get(need.ask, need.ask)}[/b]")
+            f"[b]{escape(self.heading)}[/b] — {escape(deal)}{escape(where)} · [b]{escape(step)}[/b]")
         self.query_one("#entry-so-far", Static).update(self._so_far(need))
         self._error(error)
         self.call_later(self._mount_step, need)
@@ -123,21 +147,21 @@ class DealScreen(Screen[bool]):
             self.seats = (need.dealer, need.declarer)
         dealer, declarer = self.seats
         if dealer is not None:
-            parts.append(f"dealer [b]{escape(names[dealer])}[/b]")
+            parts.append(_("dealer {name}").format(name=f"[b]{escape(names[dealer])}[/b]"))
         if declarer is not None and declarer != dealer:
-            parts.append(f"declarer [b]{escape(names[declarer])}[/b]")
+            parts.append(_("declarer {name}").format(name=f"[b]{escape(names[declarer])}[/b]"))
         p = self.partial
         if p.get("set_aside"):
-            parts.append(f"set aside {escape(str(p['set_aside']))}")
+            parts.append(escape(_("set aside {cards}").format(cards=p["set_aside"])))
         if p.get("contract"):
             parts.append(escape(self._contract_name(p["contract"])))
         if p.get("trump"):
-            parts.append(escape(TRUMP_WORDS.get(p["trump"], p["trump"])))
+            parts.append(escape(trump_word(p["trump"])))
         if p.get("rank"):
-            parts.append(f"from the {escape(p['rank'])}s")
+            parts.append(escape(rank_word(str(p["rank"]))))
         if "doubles" in p:
-            parts.append(escape("; ".join(f"{names[a]}→{names[b]}" + (" redoubled" if r else "")
-                                          for a, b, r in p["doubles"]) or "no double"))
+            parts.append(escape("; ".join((_("{a}→{b} redoubled") if r else _("{a}→{b}")).format(
+                a=names[a], b=names[b]) for a, b, r in p["doubles"]) or _("no double")))
         return " · ".join(parts)
 
     def _contract_label(self, key: str, name: str) -> str:
@@ -145,12 +169,13 @@ class DealScreen(Screen[bool]):
         m = getattr(self.base, "match", None)
         c = m.contract_by_key.get(key) if m is not None else None
         help = getattr(c, "help", "") if c is not None else ""
-        return f"{escape(name)}  [dim]{escape(help)}[/dim]" if help and "+" not in key else escape(name)
+        name = words().contract(name)
+        return f"{escape(name)}  [dim]{escape(_(help))}[/dim]" if help and "+" not in key else escape(name)
 
     def _contract_name(self, key: str) -> str:
         c = getattr(self.base, "match", None)
         found = c.contract_by_key.get(key) if c is not None else None
-        return found.name if found is not None else key
+        return words().contract(found.name) if found is not None else key
 
     def _error(self, text: str) -> None:
         w = self.query_one("#entry-error", Static)
@@ -167,29 +192,29 @@ class DealScreen(Screen[bool]):
             return [self._options([(key, self._contract_label(key, name)) for key, name in need.contracts],
                                   pre.get("contract"))]
         if ask == "trump":
-            return [self._options([(t, TRUMP_WORDS.get(t, t)) for t in need.trumps], pre.get("trump"))]
+            return [self._options([(t, escape(trump_word(t))) for t in need.trumps], pre.get("trump"))]
         if ask == "rank":
-            return [self._options([(r, f"from the {r}s") for r in need.ranks], pre.get("rank"))]
+            return [self._options([(r, escape(rank_word(r))) for r in need.ranks], pre.get("rank"))]
         if ask == "set_aside":
-            return [Label(f"Name the {need.set_aside} card(s) left out face up, e.g. 7C 2D:"),
+            return [Label(_("Name the {n} card(s) left out face up, e.g. 7C 2D:").format(n=need.set_aside)),
                     Input(value=str(pre.get("set_aside", "")), placeholder="7C 2D", id="text-answer")]
         if ask == "cuts":
             cuts = pre.get("cuts") or []
-            return [Label("The cards cut from the Unused Pack, in order (e.g. 5S Joker):"),
+            return [Label(_("The cards cut from the Unused Pack, in order (e.g. 5S Joker):")),
                     Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer")]
         if ask == "doubles":
-            return [Static("Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
-                           "the player doubled; again: none. Nobody doubled? [b]Enter[/b]."),
+            return [Static(_("Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
+                             "the player doubled; again: none. Nobody doubled? [b]Enter[/b].")),
                     DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer,
                                 id="doubles"),
-                    Static("[dim]Arrows move · Space double/redouble · Enter or Ctrl+S next[/dim]")]
+                    Static("[dim]" + _("Arrows move · Space double/redouble · Enter or Ctrl+S next") + "[/dim]")]
         if ask == "outcome":
             return [OutcomeForm(names, need.questions, pre.get("outcome") or {}, id="outcome")]
         if ask == "done":
             return self._preview()
         if ask == "over":
-            return [Static("The game is over: there is no deal to enter. Esc goes back to the sheet.")]
-        return [Static(f"The keeper asks for {escape(ask)}, which this form does not know.")]
+            return [Static(_("The game is over: there is no deal to enter. Esc goes back to the sheet."))]
+        return [Static(_("The keeper asks for {ask}, which this form does not know.").format(ask=escape(ask)))]
 
     def _options(self, choices: list[tuple[str, str]], current: Any) -> OptionList:
         ol = OptionList(*[Option(label, id=key) for key, label in choices], id="choices")
@@ -220,7 +245,7 @@ class DealScreen(Screen[bool]):
         ask = self.need.ask if self.need else ""
         text = value.strip()
         if not text:
-            self._error("type the cards first")
+            self._error(_("type the cards first"))
             return
         self._answer(ask, text.replace(",", " ").split() if ask == "cuts" else text)
 
@@ -257,7 +282,7 @@ class DealScreen(Screen[bool]):
         try:  # checked on a trial: the form stays as it is if the keeper refuses
             self.base.add(entry)
         except KeeperError as e:
-            self._error(e.message)
+            self._error(refusal(e))
             return
         self.base.undo()
         self.partial["outcome"] = answers
@@ -294,7 +319,7 @@ class DealScreen(Screen[bool]):
         try:
             self.base.add(entry)
         except KeeperError as e:
-            return [Static(f"[red]{escape(str(e))}[/red]")]
+            return [Static(f"[red]{escape(e.worded(words()))}[/red]")]
         k = self.base
         r = k.results[-1]
         totals = list(k.totals)
@@ -305,24 +330,24 @@ class DealScreen(Screen[bool]):
         for x in k.names:
             t.add_column(x, justify="right")
         if isinstance(r, dict):
-            t.add_row("this deal", *(signed(x) for x in r["scores"]))
+            t.add_row(_("this deal"), *(signed(x) for x in r["scores"]))
         else:
             if r.scottish is not None:
                 from ..classic.contracts import SCOTTISH_CALL_NAMES
                 for call, pts in zip(r.scottish.calls, r.scottish.parts):
-                    t.add_row(SCOTTISH_CALL_NAMES.get(call, call), *(signed(x) for x in pts))
+                    t.add_row(words().contract(SCOTTISH_CALL_NAMES.get(call, call)), *(signed(x) for x in pts))
             else:
-                t.add_row("contract points", *(signed(x) for x in r.base))
+                t.add_row(_("contract points"), *(signed(x) for x in r.base))
             if r.doubles:
-                t.add_row("doubles", *(signed(x - y) for x, y in zip(r.scores, r.base)))
+                t.add_row(_("doubles"), *(signed(x - y) for x, y in zip(r.scores, r.base)))
             if r.series:
-                t.add_row("series points", *(signed(x) for x in r.series))
-            t.add_row("[b]this deal[/b]", *(f"[b]{signed(x)}[/b]" for x in r.added))
-        t.add_row("running total", *(str(x) for x in totals))
+                t.add_row(_("series points"), *(signed(x) for x in r.series))
+            t.add_row("[b]" + _("this deal") + "[/b]", *(f"[b]{signed(x)}[/b]" for x in r.added))
+        t.add_row(_("running total"), *(number(x) if isinstance(x, int) else str(x) for x in totals))
         out: list = [Static(t, id="preview")]
         for f in flags:
-            out.append(Static(f"[yellow]! {escape(f)}[/yellow]"))
-        out.append(Static("[b]Enter[/b] or Ctrl+S saves this deal · [b]Esc[/b] goes back to change it",
+            out.append(Static(f"[yellow]! {escape(word_note(f, words()))}[/yellow]"))
+        out.append(Static(_("[b]Enter[/b] or Ctrl+S saves this deal · [b]Esc[/b] goes back to change it"),
                           id="preview-help"))
         return out
 
@@ -330,7 +355,7 @@ class DealScreen(Screen[bool]):
         try:
             self.commit(dict(self.partial))
         except KeeperError as e:
-            self._error(str(e))
+            self._error(e.worded(words()))
             return
         self.dismiss(True)
 
@@ -356,7 +381,7 @@ class OutcomeForm(Vertical):
         n = len(self.names)
         for qi, q in enumerate(self.questions):
             pre = self.prefill.get(q.key)
-            yield Label(f"[b]{escape(q.label)}[/b]", classes="q-label")
+            yield Label(f"[b]{escape(question_label(q, words()))}[/b]", classes="q-label")
             if q.kind == "counts":
                 with Horizontal(classes="q-row"):
                     for s, name in enumerate(self.names):
@@ -365,15 +390,16 @@ class OutcomeForm(Vertical):
                         yield Input(value=value, type="integer", id=f"q{qi}-{s}", classes="count")
                     yield Static("", id=f"q{qi}-sum", classes="count-sum")
             elif q.kind in ("seat", "yesno"):
-                choices = ["no", "yes"] if q.kind == "yesno" else self.names
+                choices = [_("no"), _("yes")] if q.kind == "yesno" else self.names
                 value = (int(bool(pre)) if pre is not None else None) if q.kind == "yesno" else pre
                 yield Picker(choices, value, id=f"q{qi}-0")
             elif q.kind in ("seats", "order"):
                 size = q.size or n
                 for i in range(size):
                     value = pre[i] if isinstance(pre, list) and i < len(pre) else None
-                    word = (f"{ordinal(i + 1)} out" if q.kind == "order" else
-                            ("last trick" if i == size - 1 else f"trick {i + 1} of the last {size}"))
+                    word = (_("{place} out").format(place=place(i + 1, words())) if q.kind == "order" else
+                            (_("last trick") if i == size - 1 else
+                             _("trick {n} of the last {size}").format(n=i + 1, size=size)))
                     with Horizontal(classes="q-row"):
                         yield Label(word, classes="pick-name")
                         yield Picker(self.names, value, id=f"q{qi}-{i}")
@@ -387,14 +413,14 @@ class OutcomeForm(Vertical):
             elif q.kind == "melds":
                 for kind, name, points in q.choices or ():
                     with Horizontal(classes="q-row"):
-                        yield Label(f"{escape(name)} ({points})", classes="meld-name")
+                        yield Label(f"{escape(words().pgettext('combination', name))} ({points})", classes="meld-name")
                         for s in range(n):
                             got = pre[s].get(kind, "") if isinstance(pre, list) and s < len(pre) else ""
                             yield Input(value=str(got or ""), type="integer", placeholder=self.names[s][:6],
                                         id=f"q{qi}-{s}-{kind}", classes="count")
 
-        yield Static("[dim]Enter: next box · an empty box counts 0 · ← → or a digit chooses a player · "
-                     "Ctrl+S checks the deal and shows its scores[/dim]", classes="q-label")
+        yield Static("[dim]" + _("Enter: next box · an empty box counts 0 · ← → or a digit chooses a player · "
+                                 "Ctrl+S checks the deal and shows its scores") + "[/dim]", classes="q-label")
 
     def on_mount(self) -> None:
         for qi in range(len(self.questions)):
@@ -415,10 +441,10 @@ class OutcomeForm(Vertical):
             total += int(text) if text.lstrip("-").isdigit() else 0
         sum_box = self.query_one(f"#q{qi}-sum", Static)
         if q.total is None:
-            sum_box.update(f"{total} in all")
+            sum_box.update(_("{n} in all").format(n=number(total)))
             return
         colour = "green" if total == q.total else ("red" if total > q.total else "yellow")
-        sum_box.update(f"[{colour}]{total} of {q.total}[/]")
+        sum_box.update(f"[{colour}]" + _("{n} of {total}").format(n=number(total), total=number(q.total)) + "[/]")
 
     def answers(self) -> dict[str, Any]:
         """The outcome as the keeper takes it; a box left empty counts 0, a player not chosen is an error."""
@@ -430,13 +456,15 @@ class OutcomeForm(Vertical):
                 for s in range(n):
                     text = self.query_one(f"#q{qi}-{s}", Input).value.strip()
                     if text and not text.isdigit():
-                        raise ValueError(f"{q.label}: {self.names[s]}'s {text!r} is not a whole number")
+                        raise ValueError(_("{question}: {name}'s {text} is not a whole number").format(
+                            question=question_label(q, words()), name=self.names[s], text=repr(text)))
                     values.append(int(text) if text else 0)
                 out[q.key] = values
             elif q.kind in ("seat", "yesno"):
                 v = self.query_one(f"#q{qi}-0", Picker).value
                 if v is None:
-                    raise ValueError(f"{q.label} — choose a player" if q.kind == "seat" else f"{q.label} — yes or no")
+                    raise ValueError((_("{question} — choose a player") if q.kind == "seat" else
+                                      _("{question} — yes or no")).format(question=question_label(q, words())))
                 out[q.key] = bool(v) if q.kind == "yesno" else v
             elif q.kind in ("seats", "order"):
                 seats = [self.query_one(f"#q{qi}-{i}", Picker).value for i in range(q.size or n)]
@@ -444,17 +472,20 @@ class OutcomeForm(Vertical):
                     while seats and seats[-1] is None and len(seats) > q.minimum:
                         seats.pop()
                 if None in seats:
-                    raise ValueError(f"{q.label} — choose a player for each place")
+                    raise ValueError(_("{question} — choose a player for each place").format(
+                        question=question_label(q, words())))
                 out[q.key] = seats
             elif q.kind == "rows":
                 out[q.key] = [self.query_one(f"#q{qi}-{s}", Input).value.strip() for s in range(n)]
             elif q.kind == "melds":
                 per: list[dict[str, int]] = [{} for _ in range(n)]
-                for kind, name, _ in q.choices or ():
+                for kind, name, _points in q.choices or ():
                     for s in range(n):
                         text = self.query_one(f"#q{qi}-{s}-{kind}", Input).value.strip()
                         if text and not text.isdigit():
-                            raise ValueError(f"{name}: {self.names[s]}'s {text!r} is not a whole number")
+                            raise ValueError(_("{question}: {name}'s {text} is not a whole number").format(
+                                question=words().pgettext("combination", name), name=self.names[s],
+                                text=repr(text)))
                         if text and int(text):
                             per[s][kind] = int(text)
                 out[q.key] = per

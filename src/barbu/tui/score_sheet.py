@@ -15,8 +15,15 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS
+from ..i18n import _, ngettext, number, words
 from ..scorekeeper import AnyKeeper, BesigueKeeper
+from ..scorekeeper.refusals import word_note
 from .labels import signed
+
+
+def figure(x: Any) -> str:
+    """A score or total as the player's language writes it (an italian-six share like 25/2 as it is)."""
+    return number(x) if isinstance(x, int) else str(x)
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 PALETTE = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_red", "bright_blue")
@@ -54,15 +61,16 @@ def doubles_text(doubles: Sequence[Any], names: Sequence[str]) -> str:
 def contract_text(keeper: AnyKeeper, r: Any) -> str:
     """The contract as written on the sheet: ``Trumps ♠``, ``Domino from J``, ``Aces + Queens``."""
     c = keeper.match.contract_by_key.get(r.contract)
-    label = c.name if c is not None else r.contract
+    w = words()
+    label = w.contract(c.name) if c is not None else r.contract
     if r.trump is not None:
         label += f" {SUIT_SYMBOLS[r.trump]}"
     elif c is not None and c.trump:
-        label += " NT"
+        label += " " + _("NT")
     if r.rank is not None:
-        label += f" from {RANKS[r.rank].replace('T', '10')}"
+        label += " " + _("from {rank}").format(rank=w.rank_letter(RANKS[r.rank].replace("T", "10")))
     if not r.played:
-        label += " (not played)"
+        label += " " + _("(not played)")
     return label
 
 
@@ -86,7 +94,8 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
         for i, r in enumerate(keeper.results):
             declared = "/".join(str(sum(v for _, v in m)) for m in r["melds"])
             short = initials(names)
-            rows.append(SheetRow(r["deal"], names[r["dealer"]], f"decl. {declared} · last {short[r['last_trick']]}",
+            rows.append(SheetRow(r["deal"], names[r["dealer"]],
+                                 _("decl. {points} · last {name}").format(points=declared, name=short[r["last_trick"]]),
                                  "", list(r["scores"]), totals[i], i))
         return rows
     block, last = -1, None
@@ -97,7 +106,8 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
             block, last = block + 1, key
         contract = contract_text(keeper, r)
         if sc is not None:
-            contract = (f"S{sc.set_no} " + ("Silly" if sc.silly else f"R{sc.round_no}") + " " + contract)
+            where = _("Silly") if sc.silly else _("R{n}").format(n=sc.round_no)
+            contract = _("S{n}").format(n=sc.set_no) + f" {where} {contract}"
         rows.append(SheetRow(r.number, names[r.dealer], contract, doubles_text(r.doubles, names), list(r.added),
                              totals[i], block, bool(keeper.flags.get(r.number))))
     return rows
@@ -117,7 +127,7 @@ def chart_lines(keeper: AnyKeeper, width: int = 40) -> list[Text]:
     """Each player's running total over the game as a line of blocks on one common scale (the last ``width`` deals)."""
     series = running_totals(keeper)[-width:]
     if not series:
-        return [Text("No deal yet.", style="dim")]
+        return [Text(_("No deal yet."), style="dim")]
     values = [x for t in series for x in t] + [0]
     lo, hi = min(values), max(values)
     span = (hi - lo) or 1
@@ -127,14 +137,17 @@ def chart_lines(keeper: AnyKeeper, width: int = 40) -> list[Text]:
         line = Text(f"{name:<{pad}} ")
         blocks = "".join(BLOCKS[min(7, int((t[s] - lo) * 8 / span))] for t in series)
         line.append(blocks, style=PALETTE[s % len(PALETTE)])
-        line.append(f" {series[-1][s]}")
+        line.append(f" {figure(series[-1][s])}")
         out.append(line)
-    out.append(Text(f"{'':<{pad}} {lo} … {hi}, a block a deal", style="dim"))
+    out.append(Text(f"{'':<{pad}} " + _("{low} … {high}, a block a deal").format(low=figure(lo), high=figure(hi)),
+                    style="dim"))
     return out
 
 
 def flag_lines(keeper: AnyKeeper) -> list[str]:
-    return [f"deal {n}: {note}" for n, notes in sorted(keeper.flags.items()) for note in notes]
+    w = words()
+    return [_("deal {n}: {note}").format(n=n, note=word_note(note, w))
+            for n, notes in sorted(keeper.flags.items()) for note in notes]
 
 
 def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
@@ -150,10 +163,11 @@ def game_line(keeper: AnyKeeper) -> str:
     total = getattr(keeper.match, "total_deals", None) if not isinstance(keeper, BesigueKeeper) else None
     played = len(keeper.results)
     if isinstance(keeper, BesigueKeeper):
-        progress = f"{played} deal(s), to {keeper.rules.target}"
+        progress = ngettext("{n} deal(s), to {target}", "{n} deal(s), to {target}", played).format(
+            n=number(played), target=number(keeper.rules.target))
     else:
-        progress = f"{played} of {total} deals"
-    over = " — game over" if keeper.is_over else ""
+        progress = _("{n} of {total} deals").format(n=number(played), total=number(total or 0))
+    over = " — " + _("game over") if keeper.is_over else ""
     return f"{keeper.rules} — {progress}{over}"
 
 
@@ -161,11 +175,11 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
     """The sheet as a Rich table: a row per deal, a block per dealer (or Round), points and running totals."""
     t = Table(title=title or game_line(keeper), title_justify="left", expand=False, pad_edge=False)
     t.add_column("#", justify="right")
-    t.add_column("dealer")
-    t.add_column("contract")
+    t.add_column(_("dealer"))
+    t.add_column(_("contract"))
     doubles = has_doubles(keeper)
     if doubles:
-        t.add_column("doubles")
+        t.add_column(_("doubles"))
     for name in keeper.names:
         t.add_column(name, justify="right", no_wrap=True)
     block = 0
@@ -176,41 +190,41 @@ def sheet_table(keeper: AnyKeeper, title: str = "") -> Table:
         cells = [str(row.number) + ("!" if row.flagged else ""), row.dealer, row.contract]
         if doubles:
             cells.append(row.doubles)
-        cells += [f"{signed(x)} = {tot}" for x, tot in zip(row.scores, row.totals)]
+        cells += [f"{signed(x)} = {figure(tot)}" for x, tot in zip(row.scores, row.totals)]
         t.add_row(*cells)
     return t
 
 
 def standings_table(keeper: AnyKeeper) -> Table:
-    t = Table(title="Standings" + (" (final)" if keeper.is_over else ""), title_justify="left")
+    t = Table(title=_("Standings (final)") if keeper.is_over else _("Standings"), title_justify="left")
     t.add_column("", justify="right")
-    t.add_column("player")
-    t.add_column("total", justify="right")
-    t.add_column("behind", justify="right")
+    t.add_column(_("player"))
+    t.add_column(_("total"), justify="right")
+    t.add_column(_("behind"), justify="right")
     for place, name, total, behind in standings_rows(keeper):
-        t.add_row(str(place), name, str(total), str(behind) if behind else "")
+        t.add_row(str(place), name, figure(total), figure(behind) if behind else "")
     return t
 
 
 def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
     """Standings, a chart of the totals, the flags and (Scottish game) the Set sheet with its glyphs."""
-    lines = [Text.from_markup("[b]Standings[/b]" + (" (final)" if keeper.is_over else ""))]
+    lines = [Text(_("Standings (final)") if keeper.is_over else _("Standings"), style="bold")]
     for place, name, total, behind in standings_rows(keeper):
-        row = Text(f"{place}. {name:<10} {total!s:>6}")
+        row = Text(f"{place}. {name:<10} {figure(total):>6}")
         if behind:
-            row.append(f" (-{behind})", style="dim")
+            row.append(f" (-{figure(behind)})", style="dim")
         lines.append(row)
-    lines += [Text(""), Text("Totals over the game", style="bold"), *chart_lines(keeper, 24)]
+    lines += [Text(""), Text(_("Totals over the game"), style="bold"), *chart_lines(keeper, 24)]
     flags = flag_lines(keeper)
     if flags:
-        lines += [Text(""), Text("Flags", style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
+        lines += [Text(""), Text(_("Flags"), style="bold yellow"), *(Text(f"! {f}", style="yellow") for f in flags)]
     if with_sheet:
         sheet = scottish_sheet_lines(keeper)
         if sheet:
-            lines += [Text(""), Text("Set sheet (glyphs beside the points)", style="bold"),
+            lines += [Text(""), Text(_("Set sheet (glyphs beside the points)"), style="bold"),
                       Text("\n".join(sheet), no_wrap=True)]
     elif keeper.game == "barbu" and keeper.rules.family == "scottish":
-        lines += [Text(""), Text.from_markup("[b]S[/b]: the Set sheet with its glyphs")]
+        lines += [Text(""), Text.from_markup(_("[b]S[/b]: the Set sheet with its glyphs"))]
     return Group(*lines)
 
 
@@ -219,9 +233,9 @@ def full_sheet(keeper: AnyKeeper, title: str = "") -> Group:
     parts: list[Any] = [sheet_table(keeper, title)]
     lines = scottish_sheet_lines(keeper)
     if lines:
-        parts += [Text("Set sheet (glyphs beside the points):", style="bold"), Text("\n".join(lines))]
-    parts += [standings_table(keeper), Text("Totals over the game", style="bold"), *chart_lines(keeper)]
+        parts += [Text(_("Set sheet (glyphs beside the points):"), style="bold"), Text("\n".join(lines))]
+    parts += [standings_table(keeper), Text(_("Totals over the game"), style="bold"), *chart_lines(keeper)]
     flags = flag_lines(keeper)
     if flags:
-        parts += [Text("Flags", style="bold"), *(Text("! " + f) for f in flags)]
+        parts += [Text(_("Flags"), style="bold"), *(Text("! " + f) for f in flags)]
     return Group(*parts)

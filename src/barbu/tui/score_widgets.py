@@ -6,20 +6,39 @@ make the same choice.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from rich.markup import escape
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widgets import Static
 
+from ..core.words import N_
+from ..i18n import _, ngettext, number
+
+
+def word_bindings(node: DOMNode) -> None:
+    """Word the footer's descriptions of ``node``'s bindings (English msgids, marked N_) in the current language.
+
+    Class attributes are made at import time, before the language is known: each screen calls this when
+    it is built (the terminal game's tui.bindings.translate does the same for its screens)."""
+    merged = type(node)._merged_bindings
+    if merged is None:
+        return
+    node._bindings = BindingsMap.from_keys({
+        key: [replace(b, description=_(b.description)) if b.description else b for b in found]
+        for key, found in merged.copy().key_to_bindings.items()})
+    if node.is_attached:
+        node.refresh_bindings()
 
 
 class Picker(Static, can_focus=True):
     """One choice out of a few on one line (a player, yes/no): ← → or the choice's number, or a click."""
 
-    BINDINGS = [Binding("left", "step(-1)", "Previous", show=False), Binding("right", "step(1)", "Next", show=False),
-                Binding("space", "step(1)", "Next", show=False)]
+    BINDINGS = [Binding("left", "step(-1)", N_("Previous"), show=False),
+                Binding("right", "step(1)", N_("Next"), show=False), Binding("space", "step(1)", N_("Next"), show=False)]
 
     class Changed(Message):
         """A choice was made; ``final`` when made by its number or a click (the form moves on)."""
@@ -71,7 +90,7 @@ class DoublesGrid(Static, can_focus=True):
 
     BINDINGS = [Binding("left", "move(0,-1)", show=False), Binding("right", "move(0,1)", show=False),
                 Binding("up", "move(-1,0)", show=False), Binding("down", "move(1,0)", show=False),
-                Binding("space", "cycle", "Double/redouble", show=True),
+                Binding("space", "cycle", N_("Double/redouble"), show=True),
                 Binding("x", "cycle", show=False)]
 
     MARKS = {0: "·", 1: "✕", 2: "✕✕"}
@@ -79,6 +98,7 @@ class DoublesGrid(Static, can_focus=True):
     def __init__(self, names: Sequence[str], doublers: dict[int, tuple[int, ...]], owed: dict[int, int],
                  doubles: Sequence[Sequence] = (), declarer: int | None = None, **kwargs) -> None:
         super().__init__("", **kwargs)
+        word_bindings(self)
         self.names = list(names)
         self.declarer = declarer
         self.doublers = {s: tuple(t) for s, t in sorted(doublers.items())}
@@ -133,12 +153,14 @@ class DoublesGrid(Static, can_focus=True):
         short = [x[:5] for x in self.names]
         w = max(len(x) for x in short) + 2
         width = max(len(x) for x in self.names) + 1
-        head = " " * (width + 9) + "".join(f"{escape(x):^{w}}" for x in short)
+        verb = _("doubles")
+        head = " " * (width + len(verb) + 2) + "".join(f"{escape(x):^{w}}" for x in short)
         if self.owed:
-            head += "  still owes" + (f" {self.names[self.declarer]}" if self.declarer is not None else "")
+            head += "  " + (_("still owes {name}").format(name=escape(self.names[self.declarer]))
+                            if self.declarer is not None else _("still owes"))
         lines = [f"[b]{head}[/b]"]
         for i, a in enumerate(self.rows):
-            line = f"{escape(self.names[a]):<{width}} doubles "
+            line = f"{escape(self.names[a]):<{width}} {verb} "
             for b in range(len(self.names)):
                 if b not in self.doublers[a]:
                     cell = f"{'':^{w}}"
@@ -152,13 +174,13 @@ class DoublesGrid(Static, can_focus=True):
                 line += f"[@click=cell({i},{b})]{body}[/]"
             owed = self.owed.get(a)
             if owed:
-                line += f"  [yellow]{owed} double(s)[/]"
+                line += "  [yellow]" + ngettext("{n} double(s)", "{n} double(s)", owed).format(n=number(owed)) + "[/]"
             lines.append(line)
         made = self.value()
-        said = "; ".join(f"{self.names[a]} doubles {self.names[b]}" + (", redoubled" if r else "")
-                         for a, b, r in made)
+        said = "; ".join((_("{a} doubles {b}, redoubled") if r else _("{a} doubles {b}"))
+                         .format(a=self.names[a], b=self.names[b]) for a, b, r in made)
         lines.append("")
-        lines.append(f"[dim]{escape(said) if said else 'No double.'}[/]")
+        lines.append(f"[dim]{escape(said) if said else escape(_('No double.'))}[/]")
         self.update("\n".join(lines))
 
     def on_focus(self) -> None:
