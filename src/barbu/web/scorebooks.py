@@ -17,7 +17,13 @@ from typing import Any
 from sqlalchemy import DateTime, Integer, String, Text, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..core.words import ENGLISH, N_, Message, Words
 from .storage import Base, Store, hash_token, now
+
+NO_SUCH_GAME = Message("no-such-game", N_("there is no such game"))
+READ_ONLY = Message("read-only-link", N_("this link lets you read the game, not change it"))
+CHANGED_ELSEWHERE = Message("changed-elsewhere", N_("the game was changed elsewhere since you opened it: reload it "
+                                                    "to see the latest deals"))
 
 
 class ScorebookRow(Base):
@@ -40,11 +46,26 @@ class ScorebookRow(Base):
 BOOKS = ScorebookRow.__table__
 
 
-class ScorebookError(Exception):
+class WordedError(Exception):
+    """A refusal each reader gets in their own language: a coded `Message` with raw ``params``
+    (``code`` for programs, ``worded(lang)`` for people), or a plain English text with no code."""
+
+    def __init__(self, message: Message | str, **params: Any) -> None:
+        self.message = message if isinstance(message, Message) else None
+        self.code = self.message.code if self.message else None
+        self.params = params
+        super().__init__(ENGLISH.render(message, params) if isinstance(message, Message) else message)
+
+    def worded(self, words: Words) -> str:
+        """The refusal in the language of ``words`` (`barbu.i18n.word_error` asks); an uncoded one stays as written."""
+        return words.render(self.message, self.params) if self.message else str(self)
+
+
+class ScorebookError(WordedError):
     """A refused request: ``status`` is the HTTP status that fits (403, 404, 409)."""
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: Message | str, status: int, **params: Any) -> None:
+        super().__init__(message, **params)
         self.status = status
 
 
@@ -99,23 +120,23 @@ class Scorebooks:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.id == book_id)).first()
         if row is None:
-            raise ScorebookError("there is no such game", 404)
+            raise ScorebookError(NO_SUCH_GAME, 404)
         return _book(row)
 
     def get_view(self, view_id: str) -> Scorebook:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.view_id == view_id)).first()
         if row is None:
-            raise ScorebookError("there is no such game", 404)
+            raise ScorebookError(NO_SUCH_GAME, 404)
         return _book(row)
 
     def check_key(self, book_id: str, key: str | None) -> Scorebook:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.id == book_id)).first()
         if row is None:
-            raise ScorebookError("there is no such game", 404)
+            raise ScorebookError(NO_SUCH_GAME, 404)
         if not key or not secrets.compare_digest(row.edit_hash, hash_token(key)):
-            raise ScorebookError("this link lets you read the game, not change it", 403)
+            raise ScorebookError(READ_ONLY, 403)
         return _book(row)
 
     def save(self, book_id: str, key: str | None, data: dict[str, Any], version: int,
@@ -130,8 +151,7 @@ class Scorebooks:
             done = conn.execute(update(BOOKS).where(BOOKS.c.id == book_id, BOOKS.c.version == version)
                                 .values(**values)).rowcount
         if not done:
-            raise ScorebookError("the game was changed elsewhere since you opened it: reload it to see the "
-                                 "latest deals", 409)
+            raise ScorebookError(CHANGED_ELSEWHERE, 409)
         return self.get(book_id)
 
     def delete(self, book_id: str, key: str | None) -> None:

@@ -3,8 +3,9 @@
 // after a trick won.  The server sends this seat's view (its `to_dict()`) with the legal action
 // texts; a click sends one of those texts back.  Connection handling as the Barbu table (net.js).
 
-import { cardBack, cardElement, cardLabel, prettyCards, SYMBOLS } from "./cards.js";
+import { cardBack, cardElement, prettyCards, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
+import { card as cardLabel, num, t, tn, tp } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 
@@ -20,11 +21,14 @@ let dealsSeen = null;
 let shownDeal = null; // the deal whose summary is on the felt
 let endDismissed = false;
 
+// TRANSLATORS: Bésigue's combinations, as a name on a button or a chip (capitalised).
 const MELDS = {
-  "marriage": "Marriage", "trump-marriage": "Trump marriage", "bezique": "Bésigue",
-  "double-bezique": "Double bésigue", "four-jacks": "Four jacks", "four-queens": "Four queens",
-  "four-kings": "Four kings", "four-aces": "Four aces", "quint": "Quint major",
+  "marriage": tp("meld", "Marriage"), "trump-marriage": tp("meld", "Trump marriage"), "bezique": tp("meld", "Bésigue"),
+  "double-bezique": tp("meld", "Double bésigue"), "four-jacks": tp("meld", "Four jacks"),
+  "four-queens": tp("meld", "Four queens"), "four-kings": tp("meld", "Four kings"), "four-aces": tp("meld", "Four aces"),
+  "quint": tp("meld", "Quint major"),
 };
+const STATUS_WORDS = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") };
 const VALUES = {
   "marriage": 20, "trump-marriage": 40, "bezique": 40, "four-jacks": 40, "four-queens": 60,
   "four-kings": 80, "four-aces": 100, "quint": 250, "double-bezique": 500,
@@ -39,16 +43,16 @@ function sortCards(cards) {
 }
 
 function seatName(s) {
-  if (s === -1) return "the shuffle";
+  if (s === -1) return t("the shuffle");
   const seat = info && info.seats[s];
-  const name = seat && seat.name ? seat.name : `seat ${s}`;
-  return s === mySeat ? `${name} (you)` : name;
+  const name = seat && seat.name ? seat.name : t("seat {n}", { n: num(s) });
+  return s === mySeat ? t("{name} (you)", { name }) : name;
 }
 
 function shortName(s) {
-  if (s === mySeat) return "You";
+  if (s === mySeat) return t("You");
   const seat = info && info.seats[s];
-  return seat && seat.name ? seat.name : `Seat ${s}`;
+  return seat && seat.name ? seat.name : t("Seat {n}", { n: num(s) });
 }
 
 // "declare bezique QS JD" -> {kind, cards: [{card, table}]}
@@ -57,23 +61,40 @@ function parseDeclare(text) {
   return { kind, cards: cards.map((c) => ({ card: c.replace("*", ""), table: c.endsWith("*") })) };
 }
 
-function actionHint(text) {
-  const label = actionLabel(text);
-  return label.charAt(0).toUpperCase() + label.slice(1).replace(/^Played/, "Play").replace(/^Declared/, "Declare")
-    .replace(/^Exchanged/, "Exchange").replace(/^Showed/, "Show");
-}
+const meldName = (kind) => MELDS[kind] || kind;
 
-function actionLabel(text) {
-  if (text === "no-declaration") return "declared nothing";
+// An action as advice to the player about to act ("Play Q♠", "Declare Bésigue (40)").
+function actionHint(text) {
+  if (text === "no-declaration") return t("Declare nothing");
   const [verb, ...rest] = text.split(" ");
-  if (verb === "play") return `played ${cardLabel(rest[0].replace("*", ""))}${rest[0].endsWith("*") ? " from the table" : ""}`;
+  if (verb === "play") {
+    const c = cardLabel(rest[0].replace("*", ""));
+    return rest[0].endsWith("*") ? t("Play {card} from the table", { card: c }) : t("Play {card}", { card: c });
+  }
   if (verb === "declare") {
     const d = parseDeclare(text);
-    return `declared ${MELDS[d.kind] ? MELDS[d.kind].toLowerCase() : d.kind} (${VALUES[d.kind] || "?"})`;
+    return t("Declare {meld} ({points})", { meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) });
   }
-  if (verb === "exchange") return `exchanged ${cardLabel(rest[0])} for the turn-up (10)`;
-  if (verb === "show") return `showed ${cardLabel(rest[0])} (10)`;
+  if (verb === "exchange") return t("Exchange {card} for the turn-up (10)", { card: cardLabel(rest[0]) });
+  if (verb === "show") return t("Show {card} (10)", { card: cardLabel(rest[0]) });
   return prettyCards(text);
+}
+
+// An action as told after it was made, after the player's name ("Anne played Q♠").
+function actionLabel(name, text) {
+  if (text === "no-declaration") return t("{name} declared nothing", { name });
+  const [verb, ...rest] = text.split(" ");
+  if (verb === "play") {
+    const c = cardLabel(rest[0].replace("*", ""));
+    return rest[0].endsWith("*") ? t("{name} played {card} from the table", { name, card: c }) : t("{name} played {card}", { name, card: c });
+  }
+  if (verb === "declare") {
+    const d = parseDeclare(text);
+    return t("{name} declared {meld} ({points})", { name, meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) });
+  }
+  if (verb === "exchange") return t("{name} exchanged {card} for the turn-up (10)", { name, card: cardLabel(rest[0]) });
+  if (verb === "show") return t("{name} showed {card} (10)", { name, card: cardLabel(rest[0]) });
+  return `${name} ${prettyCards(text)}`;
 }
 
 // ------------------------------------------------------------------ messages
@@ -110,7 +131,7 @@ function onMessage(msg) {
       break;
     case "hint":
       $("hint-button").disabled = false;
-      if (state && msg.version === state.version) showError(`Hint: ${actionHint(msg.action)} — ${msg.reason}.`, "hint");
+      if (state && msg.version === state.version) showError(t("Hint: {action} — {reason}.", { action: actionHint(msg.action), reason: msg.reason }), "hint");
       break;
     case "taken_back":
       hideError();
@@ -161,18 +182,18 @@ function render() {
   if (!info) return;
   $("rules").textContent = info.rules;
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
-  document.title = `Bésigue — ${info.rules}`;
-  const t = $("bz");
+  document.title = t("Bésigue — {rules}", { rules: info.rules });
+  const bz = $("bz");
   if (state) {
-    t.dataset.phase = state.phase;
-    t.dataset.version = state.version;
-    t.dataset.toAct = state.to_act === null ? "" : state.to_act;
-    t.dataset.deal = state.deal;
+    bz.dataset.phase = state.phase;
+    bz.dataset.version = state.version;
+    bz.dataset.toAct = state.to_act === null ? "" : state.to_act;
+    bz.dataset.deal = state.deal;
   }
-  t.dataset.seat = mySeat === null ? "" : mySeat;
-  t.dataset.status = info.status;
-  $("deal-counter").textContent = info.status === "open" ? "waiting for players"
-    : state && state.phase === "over" ? "match over" : state && state.deal ? `deal ${state.deal}` : "";
+  bz.dataset.seat = mySeat === null ? "" : mySeat;
+  bz.dataset.status = info.status;
+  $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
+    : state && state.phase === "over" ? t("match over") : state && state.deal ? t("deal {n}", { n: num(state.deal) }) : "";
   renderSeatsPanel();
   if (state) {
     renderPlayers();
@@ -232,16 +253,16 @@ function renderPlayers() {
     box.classList.toggle("to-act", state.to_act === seat);
     box.dataset.seat = seat;
     const chips = el("span", { class: "badges" });
-    if (state.dealer === seat && state.phase !== "first-dealer") chips.append(el("span", { class: "chip dealer", textContent: "dealer" }));
-    if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: `computer · ${s.strength}` }));
-    if (s.away) chips.append(el("span", { class: "chip off", textContent: "away" }));
-    if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: "offline" }));
+    if (state.dealer === seat && state.phase !== "first-dealer") chips.append(el("span", { class: "chip dealer", textContent: t("dealer") }));
+    if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: t("computer · {strength}", { strength: s.strength }) }));
+    if (s.away) chips.append(el("span", { class: "chip off", textContent: t("away") }));
+    if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: t("offline") }));
     box.replaceChildren(
-      el("span", { class: "seat-name", textContent: seat === mySeat ? `${s.name || "You"} (you)` : (s.name || `Seat ${seat}`) }),
+      el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : (s.name || t("Seat {n}", { n: num(seat) })) }),
       chips,
-      el("span", { class: "bz-points", title: "this deal · total", "data-points": seat },
-        el("strong", { textContent: String(state.scores[seat]) }), ` this deal · ${state.totals[seat]} in all`),
-      el("span", { class: "muted bz-tricks", textContent: `${state.won[seat]} trick${state.won[seat] === 1 ? "" : "s"}` }));
+      el("span", { class: "bz-points", title: t("this deal · total"), "data-points": seat },
+        el("strong", { textContent: num(state.scores[seat]) }), " ", t("this deal · {total} in all", { total: num(state.totals[seat]) })),
+      el("span", { class: "muted bz-tricks", textContent: tn("{n} trick", "{n} tricks", state.won[seat]) }));
     renderLaid(seat, $(`laid-${where}`), seat === mySeat);
   }
   // The opponent's hand: backs, and face up the cards he has had to show.
@@ -253,7 +274,7 @@ function renderPlayers() {
   const cards = [];
   for (const c of known) cards.push(cardElement(c));
   for (let i = known.length; i < count; i++) cards.push(cardBack());
-  oppHand.replaceChildren(...cards, el("span", { class: "bz-count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
+  oppHand.replaceChildren(...cards, el("span", { class: "bz-count", textContent: tn("{n} card", "{n} cards", count) }));
   if (spectating) {
     const me = $("bz-hand");
     const mine = [];
@@ -276,13 +297,13 @@ function renderLaid(seat, box, mine) {
     const card = cardElement(c, canPlay ? "button" : "span");
     if (canPlay) {
       card.classList.add("legal");
-      card.title = `Play ${cardLabel(c)} from the table`;
+      card.title = t("Play {card} from the table", { card: cardLabel(c) });
       card.addEventListener("click", () => send(text));
     }
     row.append(card);
   }
   const list = el("div", { class: "bz-melds" });
-  for (const m of melds) list.append(el("span", { class: "chip meld", textContent: `${MELDS[m.kind] || m.kind} ${m.points}` }));
+  for (const m of melds) list.append(el("span", { class: "chip meld", textContent: `${meldName(m.kind)} ${num(m.points)}` }));
   box.replaceChildren(...(cards.length ? [row] : []), list);
   box.classList.toggle("empty", !cards.length && !melds.length);
 }
@@ -295,26 +316,26 @@ function renderStock() {
     return;
   }
   if (state.stock > 0) {
-    const pile = el("div", { class: "bz-pile", title: `the stock: ${state.stock} cards` });
+    const pile = el("div", { class: "bz-pile", title: tn("the stock: {n} card", "the stock: {n} cards", state.stock) });
     if (state.turn_up) {
       const up = cardElement(state.turn_up);
       up.classList.add("turn-up");
-      up.title = "the turned-up card, drawn last: its suit is trumps";
-      up.setAttribute("aria-label", `turn-up ${up.getAttribute("aria-label")}`);
+      up.title = t("the turned-up card, drawn last: its suit is trumps");
+      up.setAttribute("aria-label", t("turn-up {card}", { card: up.getAttribute("aria-label") }));
       pile.append(up);
     }
     if (!(state.turn_up && state.stock === 1)) { // the last card of the stock is the turn-up itself
       const back = cardBack();
       back.classList.add("stock-back");
-      pile.append(back, el("span", { class: "bz-stock-count", textContent: String(state.stock) }));
+      pile.append(back, el("span", { class: "bz-stock-count", textContent: num(state.stock) }));
     } else {
       pile.classList.add("last");
     }
     parts.push(pile);
   }
-  parts.push(el("span", { class: "bz-trump", title: "trumps" }, "Trumps ",
+  parts.push(el("span", { class: "bz-trump", title: t("trumps") }, t("Trumps"), " ",
     el("span", { class: `bz-suit ${"HD".includes(state.trump) ? "red" : ""}`, textContent: SYMBOLS[state.trump] || "?" })));
-  parts.push(el("span", { class: "muted bz-stock-line", textContent: state.stock ? `stock ${state.stock}` : "stock empty" }));
+  parts.push(el("span", { class: "muted bz-stock-line", textContent: state.stock ? t("stock {n}", { n: num(state.stock) }) : t("stock empty") }));
   box.replaceChildren(...parts);
 }
 
@@ -336,32 +357,32 @@ function renderLastTrick() {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("span", { class: "bz-label", textContent: "Last trick" }),
+  box.replaceChildren(el("span", { class: "bz-label", textContent: t("Last trick") }),
     el("div", { class: "bz-last-cards" }, ...lt.cards.map((p) => cardElement(p.card))),
-    el("span", { class: "bz-label", textContent: `won by ${shortName(lt.winner)}` }));
+    el("span", { class: "bz-label", textContent: t("won by {name}", { name: shortName(lt.winner) }) }));
 }
 
 // What is happening, in one line: the last move (another player's, or your own while you wait) and whose turn.
 function turnText(mine) {
-  if (info.status === "open") return "Waiting for both seats to be taken.";
-  if (state.phase === "over") return "The match is over.";
-  if (state.to_act === -1 || state.to_act === null) return "Shuffling and dealing…";
+  if (info.status === "open") return t("Waiting for both seats to be taken.");
+  if (state.phase === "over") return t("The match is over.");
+  if (state.to_act === -1 || state.to_act === null) return t("Shuffling and dealing…");
   if (mine && state.phase === "play") {
     if (state.stock) {
-      return state.trick.length ? `Play a card to ${cardLabel(state.trick[0].card)}: there is no duty to follow while the stock lasts.`
-        : "Your lead: play a card (from your hand or your declared cards).";
+      return state.trick.length ? t("Play a card to {card}: there is no duty to follow while the stock lasts.", { card: cardLabel(state.trick[0].card) })
+        : t("Your lead: play a card (from your hand or your declared cards).");
     }
-    if (!state.trick.length) return "Last tricks: lead a card.";
+    if (!state.trick.length) return t("Last tricks: lead a card.");
     const mustWin = info.options && info.options.endgame === "must_win";
-    return mustWin ? "Last tricks: follow suit and win the trick if you can, else trump."
-      : "Last tricks: follow suit if you can, else trump.";
+    return mustWin ? t("Last tricks: follow suit and win the trick if you can, else trump.")
+      : t("Last tricks: follow suit if you can, else trump.");
   }
   if (mine) {
-    return state.phase === "last-declaration" ? "The stock is empty: one last combination, or nothing."
-      : "You won the trick: declare one combination, or nothing.";
+    return state.phase === "last-declaration" ? t("The stock is empty: one last combination, or nothing.")
+      : t("You won the trick: declare one combination, or nothing.");
   }
   const who = shortName(state.to_act);
-  return state.phase === "play" ? `${who} to play…` : `${who} won the trick and may declare…`;
+  return state.phase === "play" ? t("{name} to play…", { name: who }) : t("{name} won the trick and may declare…", { name: who });
 }
 
 function renderTurn() {
@@ -369,7 +390,7 @@ function renderTurn() {
   const mine = myTurn();
   let text = turnText(mine);
   if (lastMove && lastMove.seat >= 0 && (!mine || lastMove.seat !== mySeat)) {
-    text = `${shortName(lastMove.seat)} ${actionLabel(lastMove.action)}. ${text}`;
+    text = `${actionLabel(shortName(lastMove.seat), lastMove.action)}. ${text}`;
   }
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";
@@ -382,6 +403,11 @@ function renderHelpTools() {
   $("hint-button").disabled = !myTurn();
   const other = info.seats[1 - mySeat];
   $("take-back").hidden = !(other && other.kind === "bot");
+}
+
+// A card of a declaration, and where it comes from.
+function declaredCard(c) {
+  return c.table ? t("{card} (on the table)", { card: cardLabel(c.card) }) : cardLabel(c.card);
 }
 
 // While the pointer is on a declaration, its cards are marked in the hand and on the table.
@@ -407,8 +433,8 @@ function renderDecision() {
     if (a.startsWith("declare ")) {
       const d = parseDeclare(a);
       const b = el("button", { type: "button", class: "bz-declare primary", "data-action": a,
-        title: `${MELDS[d.kind] || d.kind}: ${d.cards.map((c) => cardLabel(c.card) + (c.table ? " (on the table)" : "")).join(", ")}` },
-        el("span", { class: "bz-declare-name", textContent: `${MELDS[d.kind] || d.kind} · ${VALUES[d.kind] || ""}` }),
+        title: meldName(d.kind) + ": " + d.cards.map(declaredCard).join(", ") },
+        el("span", { class: "bz-declare-name", textContent: `${meldName(d.kind)} · ${VALUES[d.kind] ? num(VALUES[d.kind]) : ""}` }),
         el("span", { class: "bz-mini" }, ...d.cards.map((c) => {
           const e = cardElement(c.card);
           if (c.table) e.classList.add("on-table");
@@ -421,13 +447,13 @@ function renderDecision() {
       buttons.push(b);
     } else if (a.startsWith("exchange ") || a.startsWith("show ")) {
       const card = a.split(" ")[1];
-      const label = a.startsWith("exchange ") ? `Exchange ${cardLabel(card)} for the turn-up · 10` : `Show ${cardLabel(card)} · 10`;
+      const label = a.startsWith("exchange ") ? t("Exchange {card} for the turn-up · 10", { card: cardLabel(card) }) : t("Show {card} · 10", { card: cardLabel(card) });
       const b = el("button", { type: "button", class: "bz-seven", "data-action": a, textContent: label });
       b.addEventListener("click", () => send(a));
       buttons.push(b);
     }
   }
-  const none = el("button", { type: "button", class: "bz-none", "data-action": "no-declaration", textContent: "Declare nothing" });
+  const none = el("button", { type: "button", class: "bz-none", "data-action": "no-declaration", textContent: t("Declare nothing") });
   none.addEventListener("click", () => send("no-declaration"));
   buttons.push(none);
   box.replaceChildren(...buttons);
@@ -446,7 +472,7 @@ function renderHand() {
       e.addEventListener("click", () => send(text));
     } else if (mine) {
       e.classList.add("dim");
-      e.title = "not playable now";
+      e.title = t("not playable now");
     }
     return e;
   });
@@ -456,25 +482,25 @@ function renderHand() {
 
 function renderScores() {
   const target = state.target || 1000;
-  $("target").textContent = `to ${target}`;
+  $("target").textContent = t("to {target}", { target: num(target) });
   const bars = [0, 1].map((s) => {
     const total = state.totals[s];
     const pct = Math.max(0, Math.min(100, (100 * total) / target));
     return el("div", { class: "bz-bar-row", "data-total": s },
       el("span", { class: "bz-bar-name", textContent: shortName(s) }),
       el("span", { class: "bz-bar" }, el("span", { class: `bz-fill s${s}`, style: `width:${pct}%` })),
-      el("strong", { textContent: String(total) }));
+      el("strong", { textContent: num(total) }));
   });
   $("score-bars").replaceChildren(...bars);
   const results = state.results || [];
-  const head = el("tr", {}, el("th", { textContent: "Deal" }), el("th", { class: "num", textContent: shortName(0) }),
+  const head = el("tr", {}, el("th", { textContent: t("Deal") }), el("th", { class: "num", textContent: shortName(0) }),
     el("th", { class: "num", textContent: shortName(1) }));
-  const rows = results.map((r) => el("tr", {}, el("td", { textContent: String(r.number) }),
-    el("td", { class: "num", textContent: `${r.scores[0]} → ${r.totals[0]}` }),
-    el("td", { class: "num", textContent: `${r.scores[1]} → ${r.totals[1]}` })));
+  const rows = results.map((r) => el("tr", {}, el("td", { textContent: num(r.number) }),
+    el("td", { class: "num", textContent: `${num(r.scores[0])} → ${num(r.totals[0])}` }),
+    el("td", { class: "num", textContent: `${num(r.scores[1])} → ${num(r.totals[1])}` })));
   if (state.phase !== "over" && state.deal) {
-    rows.push(el("tr", { class: "current" }, el("td", { textContent: `${state.deal} (now)` }),
-      el("td", { class: "num", textContent: String(state.scores[0]) }), el("td", { class: "num", textContent: String(state.scores[1]) })));
+    rows.push(el("tr", { class: "current" }, el("td", { textContent: t("{n} (now)", { n: num(state.deal) }) }),
+      el("td", { class: "num", textContent: num(state.scores[0]) }), el("td", { class: "num", textContent: num(state.scores[1]) })));
   }
   $("sheet").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   const over = info.status === "over";
@@ -484,18 +510,27 @@ function renderScores() {
 
 // What each combination is worth, and what else scores under this table's options.
 function renderReference() {
+  const [A, K, Q, J] = ["A", "K", "Q", "J"].map((r) => tp("rank letter", r));
+  const anyFour = t("any four");
   const rows = [
-    ["Double bésigue", "Q♠ Q♠ J♦ J♦", 500], ["Quint major", "A 10 K Q J of trumps", 250],
-    ["Four aces", "any four", 100], ["Four kings", "any four", 80], ["Four queens", "any four", 60],
-    ["Four jacks", "any four", 40], ["Bésigue", "Q♠ J♦", 40], ["Trump marriage", "K Q of trumps", 40],
-    ["Marriage", "K Q of a suit", 20],
+    ["double-bezique", `${cardLabel("QS")} ${cardLabel("QS")} ${cardLabel("JD")} ${cardLabel("JD")}`],
+    ["quint", t("{ace} 10 {king} {queen} {jack} of trumps", { ace: A, king: K, queen: Q, jack: J })],
+    ["four-aces", anyFour], ["four-kings", anyFour], ["four-queens", anyFour], ["four-jacks", anyFour],
+    ["bezique", `${cardLabel("QS")} ${cardLabel("JD")}`],
+    ["trump-marriage", t("{king} {queen} of trumps", { king: K, queen: Q })],
+    ["marriage", t("{king} {queen} of a suit", { king: K, queen: Q })],
   ];
-  $("reference").replaceChildren(...rows.map(([name, cards, v]) => el("tr", {},
-    el("td", { textContent: name }), el("td", { class: "muted", textContent: cards }), el("td", { class: "num", textContent: String(v) }))));
+  $("reference").replaceChildren(...rows.map(([kind, cards]) => el("tr", {},
+    el("td", { textContent: meldName(kind) }), el("td", { class: "muted", textContent: cards }),
+    el("td", { class: "num", textContent: num(VALUES[kind]) }))));
   const o = info.options || {};
-  const brisques = o.brisques === "aces_and_tens" ? "each ace and 10 won" : "each ace won";
-  const seven = o.seven === "exchange" ? "the 7 of trumps exchanged for the turn-up or shown" : "the 7 of trumps when drawn";
-  $("reference-note").textContent = `Also 10 for ${brisques}, for ${seven}, and for the last trick.`;
+  const aceAndTen = o.brisques === "aces_and_tens";
+  const exchange = o.seven === "exchange";
+  $("reference-note").textContent = aceAndTen ?
+    (exchange ? t("Also 10 for each ace and 10 won, for the 7 of trumps exchanged for the turn-up or shown, and for the last trick.")
+      : t("Also 10 for each ace and 10 won, for the 7 of trumps when drawn, and for the last trick."))
+    : (exchange ? t("Also 10 for each ace won, for the 7 of trumps exchanged for the turn-up or shown, and for the last trick.")
+      : t("Also 10 for each ace won, for the 7 of trumps when drawn, and for the last trick."));
 }
 
 function renderDealEnd() {
@@ -506,28 +541,28 @@ function renderDealEnd() {
     return;
   }
   box.hidden = false;
-  const meldText = (s) => d.melds[s].length ? d.melds[s].map(([k, v]) => `${MELDS[k] || k} ${v}`).join(", ") : "none";
-  const cell = (t, cls) => el("td", { class: cls, textContent: String(t) });
+  const meldText = (s) => d.melds[s].length ? d.melds[s].map(([k, v]) => `${meldName(k)} ${num(v)}`).join(", ") : t("none");
+  const cell = (x, cls) => el("td", { class: cls, textContent: num(x) });
   const meldSum = (s) => d.melds[s].reduce((a, [, v]) => a + v, 0);
   const sevens = (s) => d.scores[s] - meldSum(s) - d.brisques[s] - (d.last_trick === s ? 10 : 0);
   const rows = [
-    ["Combinations", (s) => meldSum(s)],
-    ["Sevens of trumps", (s) => sevens(s)],
-    ["Brisques", (s) => d.brisques[s]],
-    ["Last trick", (s) => (d.last_trick === s ? 10 : 0)],
+    [t("Combinations"), (s) => meldSum(s)],
+    [t("Sevens of trumps"), (s) => sevens(s)],
+    [t("Brisques"), (s) => d.brisques[s]],
+    [t("Last trick"), (s) => (d.last_trick === s ? 10 : 0)],
   ].map(([label, f]) => el("tr", {}, el("th", { textContent: label }), cell(f(0)), cell(f(1))));
   const table = el("table", {},
-    el("thead", {}, el("tr", {}, el("th", { textContent: `Deal ${d.number}` }), el("th", { textContent: shortName(0) }), el("th", { textContent: shortName(1) }))),
+    el("thead", {}, el("tr", {}, el("th", { textContent: t("Deal {n}", { n: num(d.number) }) }), el("th", { textContent: shortName(0) }), el("th", { textContent: shortName(1) }))),
     el("tbody", {}, ...rows,
-      el("tr", { class: "strong" }, el("th", { textContent: "This deal" }), cell(d.scores[0]), cell(d.scores[1])),
-      el("tr", { class: "strong" }, el("th", { textContent: "Total" }), cell(d.totals[0]), cell(d.totals[1]))));
-  const close = el("button", { type: "button", textContent: "Continue" });
+      el("tr", { class: "strong" }, el("th", { textContent: t("This deal") }), cell(d.scores[0]), cell(d.scores[1])),
+      el("tr", { class: "strong" }, el("th", { textContent: t("Total") }), cell(d.totals[0]), cell(d.totals[1]))));
+  const close = el("button", { type: "button", textContent: t("Continue") });
   close.addEventListener("click", (e) => {
     e.stopPropagation();
     shownDeal = null;
     render();
   });
-  box.replaceChildren(el("strong", { textContent: `End of deal ${d.number}` }), table,
+  box.replaceChildren(el("strong", { textContent: t("End of deal {n}", { n: num(d.number) }) }), table,
     el("p", { class: "muted", textContent: `${shortName(0)}: ${meldText(0)}` }),
     el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }), close);
 }
@@ -538,9 +573,11 @@ function renderEnd() {
   box.hidden = !over || endDismissed;
   if (!over) return;
   const order = scores.standings || [0, 1];
-  $("winner-line").textContent = `${seatName(order[0])} wins, ${scores.totals[order[0]]} to ${scores.totals[order[1]]}.`;
+  $("winner-line").textContent = t("{name} wins, {points} to {other}.", { name: seatName(order[0]),
+    points: num(scores.totals[order[0]]), other: num(scores.totals[order[1]]) });
   $("standings").replaceChildren(...scores.deals.map((d) => el("li", {
-    textContent: `Deal ${d.number}: ${d.scores[0]} – ${d.scores[1]} (totals ${d.totals[0]} – ${d.totals[1]})` })));
+    textContent: t("Deal {n}: {a} – {b} (totals {ta} – {tb})", { n: num(d.number), a: num(d.scores[0]), b: num(d.scores[1]),
+      ta: num(d.totals[0]), tb: num(d.totals[1]) }) })));
   $("rematch").hidden = mySeat === null || !!info.rematch_id;
   const link = $("rematch-link");
   link.hidden = !info.rematch_id;
@@ -568,5 +605,5 @@ $("close-end").addEventListener("click", () => {
 const socket = new TableSocket(tableId, onMessage, (status) => {
   const c = $("conn");
   c.dataset.status = status;
-  c.textContent = status;
+  c.textContent = STATUS_WORDS[status] || status;
 });

@@ -3,14 +3,18 @@
 // the edit key stays in this browser's localStorage (or the link's #key= fragment), never in a path.
 
 import { el } from "./dom.js";
-import { SYMBOLS, cardLabel, isRed, rankLabel } from "./cards.js";
+import { SYMBOLS, isRed } from "./cards.js";
+import { card, contract, lang, num, rankLetter, suitName, t, tn, tp } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const ORDER = ["dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome"];
-const STEP_NAMES = { dealer: "Dealer", set_aside: "Set aside", cuts: "Cuts", contract: "Contract", trump: "Trumps",
-  rank: "Starting rank", doubles: "Doubles", outcome: "Outcome" };
+// The steps' names, marked for translation here and looked up (t) where they are shown.
+const STEP_NAMES = { dealer: t("Dealer"), set_aside: t("Set aside"), cuts: t("Cuts"), contract: t("Contract"),
+  trump: t("Trumps"), rank: t("Starting rank"), doubles: t("Doubles"), outcome: t("Outcome") };
 const COLOURS = ["#1d6f42", "#c8102e", "#1f5fa8", "#d08a00", "#7b3fa0", "#2b8a8a"];
-const SUIT_WORDS = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs", none: "No trumps" };
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+// A trump choice as the table says it: "♠ Spades", "♠ Piques", or "No trumps".
+const trumpWords = (s) => (s === "none" ? t("No trumps") : `${SYMBOLS[s]} ${capital(suitName(s))}`);
 
 // ------------------------------------------------------------------ the browser's id and keys
 function ownerId() {
@@ -29,36 +33,39 @@ class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
+// Every request says which language the page shows, so the server words its answers (refusals, questions) in it.
 async function api(url, body, headers = {}) {
+  headers = { "x-barbu-lang": lang, ...headers };
   const init = body === undefined ? { headers } :
     { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
   let r;
   try {
     r = await fetch(url, init);
   } catch {
-    throw new ApiError("the server cannot be reached: check the connection and try again", 0);
+    throw new ApiError(t("the server cannot be reached: check the connection and try again"), 0);
   }
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new ApiError(data.error || `the request failed (${r.status})`, r.status);
+  if (!r.ok) throw new ApiError(data.error || t("the request failed ({status})", { status: r.status }), r.status);
   return data;
 }
 
 // Points come as numbers, or as exact fractions "145/2" (italian-six's series): shown as 72½.
-const num = (x) => (typeof x === "number" ? x : Number(String(x).split("/")[0]) / Number(String(x).split("/")[1] || 1));
+// Written as the page's language writes numbers (num): 1 250 in French, 1.250 in Italian.
+const value = (x) => (typeof x === "number" ? x : Number(String(x).split("/")[0]) / Number(String(x).split("/")[1] || 1));
 function fmt(x) {
-  if (typeof x === "number") return String(x);
-  const v = num(x), whole = Math.trunc(v), rest = Math.abs(v - whole);
-  const part = Math.abs(rest - .5) < 1e-9 ? "½" : rest ? String(rest.toFixed(2)).slice(1) : "";
-  return `${v < 0 && whole === 0 ? "-" : ""}${whole === 0 && part ? "" : whole}${part}`;
+  if (typeof x === "number") return num(x);
+  const v = value(x), whole = Math.trunc(v), rest = Math.abs(v - whole);
+  if (Math.abs(rest - .5) > 1e-9) return num(Math.round(v * 100) / 100);
+  return `${v < 0 && whole === 0 ? "-" : ""}${whole === 0 ? "" : num(whole)}½`;
 }
-const signed = (x) => (num(x) > 0 ? `+${fmt(x)}` : fmt(x));
+const signed = (x) => (value(x) > 0 ? `+${fmt(x)}` : fmt(x));
 
 // ------------------------------------------------------------------ home: the list, a new game, an import
 let catalogue = [];
 
 async function showHome() {
   $("home").hidden = false;
-  document.title = "barbu — keep score";
+  document.title = t("barbu — keep score");
   loadGames();
   try {
     catalogue = (await api("/api/options")).presets;
@@ -91,7 +98,7 @@ async function loadGames() {
       }
     }
     if (!games.length) {
-      box.replaceChildren(el("p", { class: "muted", textContent: "No game kept here yet: start one below." }));
+      box.replaceChildren(el("p", { class: "muted", textContent: t("No game kept here yet: start one below.") }));
       return;
     }
     box.replaceChildren(...games.map(gameRow));
@@ -101,11 +108,12 @@ async function loadGames() {
 }
 
 function gameRow(g) {
-  const when = new Date(g.updated_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-  const del = el("button", { type: "button", class: "danger small-button", textContent: "Delete",
-    "aria-label": `Delete ${g.title}` });
+  const when = new Date(g.updated_at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+  const del = el("button", { type: "button", class: "danger small-button", textContent: t("Delete"),
+    "aria-label": t("Delete {title}", { title: g.title }) });
   del.addEventListener("click", async () => {
-    if (!confirm(`Delete "${g.title}" and its ${g.deals} deal(s)? This cannot be undone.`)) return;
+    if (!confirm(tn("Delete \"{title}\" and its {n} deal(s)? This cannot be undone.",
+      "Delete \"{title}\" and its {n} deal(s)? This cannot be undone.", g.deals, { title: g.title }))) return;
     try {
       await api(`/api/score/${g.id}/delete`, { key: loadKey(g.id) });
       localStorage.removeItem(keyName(g.id));
@@ -115,7 +123,7 @@ function gameRow(g) {
   return el("div", { class: "game-row" },
     el("a", { class: "game-link", href: `/score/${g.id}` },
       el("strong", { textContent: g.title }),
-      el("span", { class: "muted small", textContent: `${g.rules} · ${g.deals} deal(s) · ${when}` })),
+      el("span", { class: "muted small", textContent: [g.rules, tn("{n} deal(s)", "{n} deal(s)", g.deals), when].join(" · ") })),
     del);
 }
 
@@ -125,7 +133,7 @@ function presetChanged() {
   const p = preset();
   $("new-description").textContent = p.description;
   $("new-players").replaceChildren(...p.players.map((n) =>
-    el("option", { value: n, textContent: `${n} players`, selected: n === p.default_players })));
+    el("option", { value: n, textContent: tn("{n} player", "{n} players", n), selected: n === p.default_players })));
   $("new-players-label").hidden = p.players.length === 1;
   $("new-options").replaceChildren(...p.options.map(optionField));
   $("new-options-box").hidden = !p.options.length;
@@ -165,13 +173,13 @@ function namesFields() {
   const n = Number($("new-players").value) || preset().default_players;
   const old = [...$("new-names").querySelectorAll("input")].map((i) => i.value);
   $("new-names").replaceChildren(...Array.from({ length: n }, (_, i) =>
-    el("input", { class: "name-input", maxLength: 24, placeholder: `Player ${i + 1}`, value: old[i] || "",
-      "aria-label": `Player ${i + 1}'s name`, oninput: firstChips })));
+    el("input", { class: "name-input", maxLength: 24, placeholder: t("Player {n}", { n: num(i + 1) }), value: old[i] || "",
+      "aria-label": t("Player {n}'s name", { n: num(i + 1) }), oninput: firstChips })));
   firstChips();
 }
 
 function names() {
-  return [...$("new-names").querySelectorAll("input")].map((i, k) => i.value.trim() || `Player ${k + 1}`);
+  return [...$("new-names").querySelectorAll("input")].map((i, k) => i.value.trim() || t("Player {n}", { n: num(k + 1) }));
 }
 
 let firstDealer = 0;
@@ -204,7 +212,7 @@ async function importFile() {
   const file = $("import-file").files[0];
   $("import-error").textContent = "";
   if (!file) return;
-  if (file.size > 250_000) { $("import-error").textContent = "this file is too large to be a kept game"; return; }
+  if (file.size > 250_000) { $("import-error").textContent = t("this file is too large to be a kept game"); return; }
   const text = await file.text();
   const format = file.name.toLowerCase().endsWith(".csv") ? "csv" : "json";
   try {
@@ -236,8 +244,8 @@ async function showGame(id) {
   S.key = loadKey(id);
   $("game").hidden = false;
   if (!S.key) {
-    $("page-error").textContent = "This browser does not hold this game's edit key. Open the link the keeper " +
-      "shared for his own devices, or ask for the read-only link.";
+    $("page-error").textContent = t("This browser does not hold this game's edit key. Open the link the keeper " +
+      "shared for his own devices, or ask for the read-only link.");
     $("game").hidden = true;
     return;
   }
@@ -264,7 +272,7 @@ async function reload(quiet = false) {
     if (!S.readOnly) await redraft();
     notice("");
   } catch (e) {
-    if (quiet) { notice(`Not updated: ${e.message}`); return; }
+    if (quiet) { notice(t("Not updated: {error}", { error: e.message })); return; }
     $("page-error").textContent = e.message;
     if (e.status === 404 || e.status === 403) $("game").hidden = true;
   }
@@ -346,39 +354,40 @@ async function send(change) {
   } catch (e) {
     S.busy = false;
     if (e.status === 409) {
-      notice(e.message, el("button", { type: "button", class: "primary", textContent: "Reload",
+      notice(e.message, el("button", { type: "button", class: "primary", textContent: t("Reload"),
         onclick: () => { S.game = null; reload(); } }));
-      S.saveError = "Not saved: " + e.message + " (your entry is kept: reload, then save it again).";
+      S.saveError = t("Not saved: {error} (your entry is kept: reload, then save it again).", { error: e.message });
     } else {
-      S.saveError = `Not saved: ${e.message}`;  // the entry stays; the button stays, to try again
+      S.saveError = t("Not saved: {error}", { error: e.message });  // the entry stays; the button stays, to try again
     }
     renderEntry();
     return false;
   }
 }
 
-const playerName = (s) => S.game.names[s] ?? `seat ${s}`;
+const playerName = (s) => S.game.names[s] ?? t("seat {n}", { n: num(s) });
 
 function renderEntry() {
   const box = $("entry");
   if (S.readOnly || !S.draft) return;
   const need = S.draft.needs;
   const parts = [];
-  const title = S.index !== null ? `Correcting deal ${S.index + 1}` :
-    need.ask === "over" ? "The game is over" : `Deal ${need.number}`;
+  const title = S.index !== null ? t("Correcting deal {n}", { n: num(S.index + 1) }) :
+    need.ask === "over" ? t("The game is over") : t("Deal {n}", { n: num(need.number) });
   const who = [];
-  if (need.ask !== "over" && need.dealer !== null && need.dealer !== undefined) who.push(`${playerName(need.dealer)} deals`);
+  if (need.ask !== "over" && need.dealer !== null && need.dealer !== undefined) who.push(t("{name} deals", { name: playerName(need.dealer) }));
   if (need.declarer !== null && need.declarer !== undefined && need.declarer !== need.dealer)
-    who.push(`${playerName(need.declarer)} chooses`);
+    who.push(t("{name} chooses", { name: playerName(need.declarer) }));
   if (need.where) who.push(need.where);
   parts.push(el("div", { class: "entry-head" },
     el("h2", { textContent: title }), el("span", { class: "muted", textContent: who.join(" · ") })));
   if (need.ask === "over") {
     const [[best, top], ...rest] = S.game.standings;
-    const tied = rest.filter(([, t]) => t === top).map(([s]) => playerName(s));
-    parts.push(el("p", { class: "winner", textContent: tied.length ? `${[playerName(best), ...tied].join(" and ")} share the first place with ${fmt(top)}.` :
-      `${playerName(best)} wins with ${fmt(top)}.` }),
-      el("p", { textContent: `Final standings: ${S.game.standings.map(([s, t]) => `${playerName(s)} ${fmt(t)}`).join(", ")}.` }));
+    const tied = rest.filter(([, x]) => x === top).map(([s]) => playerName(s));
+    parts.push(el("p", { class: "winner", textContent: tied.length ?
+      t("{names} share the first place with {points}.", { names: new Intl.ListFormat(lang).format([playerName(best), ...tied]), points: fmt(top) }) :
+      t("{name} wins with {points}.", { name: playerName(best), points: fmt(top) }) }),
+      el("p", { textContent: t("Final standings: {list}.", { list: S.game.standings.map(([s, x]) => `${playerName(s)} ${fmt(x)}`).join(", ") }) }));
     box.replaceChildren(...parts);
     return;
   }
@@ -388,12 +397,12 @@ function renderEntry() {
     parts.push(el("div", { class: "answered" },
       el("span", { class: "muted", textContent: STEP_NAMES[f] }),
       el("strong", { textContent: answerText(f, S.entry[f]) }),
-      el("button", { type: "button", class: "link-button", textContent: "change", "aria-label": `Change ${STEP_NAMES[f]}`,
+      el("button", { type: "button", class: "link-button", textContent: t("change"), "aria-label": t("Change: {step}", { step: STEP_NAMES[f] }),
         onclick: () => clearFrom(f) })));
   }
   if (need.contract_name && !("contract" in S.entry))  // settled by the Silly Round's cuts
-    parts.push(el("div", { class: "answered" }, el("span", { class: "muted", textContent: "Contract" }),
-      el("strong", { textContent: need.contract_name }), el("span", { class: "muted small", textContent: "from the cuts" })));
+    parts.push(el("div", { class: "answered" }, el("span", { class: "muted", textContent: STEP_NAMES.contract }),
+      el("strong", { textContent: contract(need.contract_name) }), el("span", { class: "muted small", textContent: t("from the cuts") })));
   const step = el("div", { class: "step", "data-ask": need.ask });
   parts.push(step);
   const render = STEPS[need.ask];
@@ -407,13 +416,13 @@ function renderEntry() {
   const actions = el("div", { class: "entry-actions" });
   if (need.ask === "done" && S.draft.preview) {
     const save = el("button", { type: "button", class: "primary big", id: "save-deal", disabled: S.busy,
-      textContent: S.index !== null ? `Save the correction to deal ${S.index + 1}` : `Save deal ${need.number}` });
+      textContent: S.index !== null ? t("Save the correction to deal {n}", { n: num(S.index + 1) }) : t("Save deal {n}", { n: num(need.number) }) });
     save.addEventListener("click", () => send(S.index !== null ? { op: "replace", index: S.index, entry: S.entry } :
       { op: "add", entry: S.entry }));
     actions.append(save);
   }
   if (S.index !== null || Object.keys(S.entry).length)
-    actions.append(el("button", { type: "button", textContent: S.index !== null ? "Cancel the correction" : "Start the deal again",
+    actions.append(el("button", { type: "button", textContent: S.index !== null ? t("Cancel the correction") : t("Start the deal again"),
       onclick: startNew }));
   parts.push(actions);
   box.replaceChildren(...parts);
@@ -423,20 +432,21 @@ function answerText(f, v) {
   if (f === "dealer") return playerName(v);
   if (f === "contract") {
     const need = S.draft && S.draft.needs;
-    return (need && need.contract === v && need.contract_name) || contractNames[v] || v;
+    return contract((need && need.contract === v && need.contract_name) || contractNames[v] || v);
   }
-  if (f === "trump") return v === "none" ? "No trumps" : `${SYMBOLS[v]} ${SUIT_WORDS[v]}`;
-  if (f === "rank") return rankLabel(v);
-  if (f === "set_aside") return v.split(" ").filter(Boolean).map(cardLabel).join(" ");
+  if (f === "trump") return trumpWords(v);
+  if (f === "rank") return rankLetter(v);
+  if (f === "set_aside") return v.split(" ").filter(Boolean).map(card).join(" ");
   if (f === "cuts") return v.map(cutLabel).join(", ");
-  if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : "none";
+  if (f === "doubles") return v.length ? v.map(doubleText).join(", ") : tp("doubles", "none");
   return String(v);
 }
 
 const contractNames = {};  // key -> name, as the contract step offered them
 
 // A card of the Unused Pack as people say it: 3♠, Joker, Bridge.
-const cutLabel = (c) => (/^[2-6][SHDC]$/.test(c) ? `${c[0]}${SYMBOLS[c[1]]}` : c);
+const CUT_WORDS = { Joker: t("Joker"), Bridge: t("Bridge") };
+const cutLabel = (c) => (/^[2-6][SHDC]$/.test(c) ? `${c[0]}${SYMBOLS[c[1]]}` : CUT_WORDS[c] || c);
 
 function doubleText([a, b, re]) {
   return `${playerName(a)} ${re ? "✕✕" : "✕"} ${playerName(b)}`;
@@ -448,15 +458,15 @@ function bigButton(text, onclick, attrs = {}) {
 
 const STEPS = {
   dealer(step) {
-    step.append(el("h3", { textContent: "Who deals? (the draw decides)" }),
+    step.append(el("h3", { textContent: t("Who deals? (the draw decides)") }),
       el("div", { class: "chips" }, ...S.game.names.map((n, i) => bigButton(n, () => answer("dealer", i)))));
   },
   set_aside(step, need) {
     const chosen = new Set((S.entry.set_aside || "").split(" ").filter(Boolean));
     const count = el("p", { class: "muted" });
-    const next = el("button", { type: "button", class: "primary", textContent: "These are the cards" });
+    const next = el("button", { type: "button", class: "primary", textContent: t("These are the cards") });
     const refresh = () => {
-      count.textContent = `${chosen.size} of ${need.set_aside} card(s) chosen`;
+      count.textContent = tn("{chosen} of {n} card(s) chosen", "{chosen} of {n} card(s) chosen", need.set_aside, { chosen: num(chosen.size) });
       next.disabled = chosen.size !== need.set_aside;
     };
     const grid = el("div", { class: "card-grid" });
@@ -464,8 +474,8 @@ const STEPS = {
       grid.append(el("span", { class: `grid-suit${isRed("A" + s) ? " red" : ""}`, textContent: SYMBOLS[s], "aria-hidden": "true" }));
       for (const r of "AKQJT98765432") {
       const c = r + s;
-      const b = el("button", { type: "button", class: `pick-card${isRed(c) ? " red" : ""}`, textContent: rankLabel(r),
-        "aria-label": cardLabel(c), "aria-pressed": String(chosen.has(c)), "data-card": c });
+      const b = el("button", { type: "button", class: `pick-card${isRed(c) ? " red" : ""}`, textContent: rankLetter(r),
+        "aria-label": card(c), "aria-pressed": String(chosen.has(c)), "data-card": c });
       b.addEventListener("click", () => {
         if (chosen.has(c)) chosen.delete(c); else chosen.add(c);
         b.setAttribute("aria-pressed", String(chosen.has(c)));
@@ -476,39 +486,39 @@ const STEPS = {
     }
     next.addEventListener("click", () => answer("set_aside", [...chosen].join(" ")));
     refresh();
-    step.append(el("h3", { textContent: `The ${need.set_aside} card(s) left out face up` }), grid, count, next);
+    step.append(el("h3", { textContent: tn("The {n} card(s) left out face up", "The {n} card(s) left out face up", need.set_aside) }), grid, count, next);
   },
   cuts(step, need) {
     // The Silly Round: each card cut from the Unused Pack, tapped in order, until the calls and pass-ons are settled.
     const cuts = S.entry.cuts || [];
-    const forWhat = need.cut_for === "passes" ? "The next cut settles the passing: black, each player passes 3 cards; red, no (more) passing." :
-      need.cut_for === "calls" ? "The next cut is for the calls: 2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks, Joker all that is left, Bridge Double Patience." : "";
+    const forWhat = need.cut_for === "passes" ? t("The next cut settles the passing: black, each player passes 3 cards; red, no (more) passing.") :
+      need.cut_for === "calls" ? t("The next cut is for the calls: 2 Aces, 3 King of hearts, 4 Queens, 5 Hearts, 6 Tricks, Joker all that is left, Bridge Double Patience.") : "";
     const pack = [];
     for (const suit of "SHDC") for (const r of "23456") pack.push([r + suit, `${r}${SYMBOLS[suit]}`, isRed(r + suit)]);
-    pack.push(["Joker", "Joker", false], ["Bridge", "Bridge", false]);
-    step.append(el("h3", { textContent: "The Silly Round: tap each card cut from the Unused Pack, in order" }),
-      cuts.length ? el("p", { class: "small", textContent: `Cut so far: ${cuts.map(cutLabel).join(", ")}` }) : "",
+    pack.push(["Joker", cutLabel("Joker"), false], ["Bridge", cutLabel("Bridge"), false]);
+    step.append(el("h3", { textContent: t("The Silly Round: tap each card cut from the Unused Pack, in order") }),
+      cuts.length ? el("p", { class: "small", textContent: t("Cut so far: {cuts}", { cuts: cuts.map(cutLabel).join(", ") }) }) : "",
       el("p", { class: "muted small", textContent: forWhat }),
       el("div", { class: "cut-grid" }, ...pack.map(([code, label, red]) => el("button", { type: "button",
         class: `pick-card${red ? " red" : ""}`, textContent: label, "data-cut": code,
         onclick: () => answer("cuts", [...(S.entry.cuts || []), code]) }))),
-      cuts.length ? el("button", { type: "button", class: "link-button", textContent: "take back the last cut",
+      cuts.length ? el("button", { type: "button", class: "link-button", textContent: t("take back the last cut"),
         onclick: () => { S.entry.cuts = cuts.slice(0, -1); if (!S.entry.cuts.length) delete S.entry.cuts; redraft(); } }) : "");
   },
   contract(step, need) {
     for (const [k, n] of need.contracts) contractNames[k] = n;
-    step.append(el("h3", { textContent: `${playerName(need.declarer ?? need.dealer)} chooses` }),
+    step.append(el("h3", { textContent: t("{name} chooses", { name: playerName(need.declarer ?? need.dealer) }) }),
       el("div", { class: "chips contracts" }, ...need.contracts.map(([k, n]) =>
-        bigButton(n, () => answer("contract", k), { "data-contract": k }))));
+        bigButton(contract(n), () => answer("contract", k), { "data-contract": k }))));
   },
   trump(step, need) {
-    step.append(el("h3", { textContent: "Trumps" }), el("div", { class: "chips suits" }, ...need.trumps.map((t) =>
-      bigButton(t === "none" ? "No trumps" : `${SYMBOLS[t]} ${SUIT_WORDS[t]}`, () => answer("trump", t),
-        { "data-trump": t, class: `chip big-chip${t === "H" || t === "D" ? " red" : ""}` }))));
+    step.append(el("h3", { textContent: STEP_NAMES.trump }), el("div", { class: "chips suits" }, ...need.trumps.map((s) =>
+      bigButton(trumpWords(s), () => answer("trump", s),
+        { "data-trump": s, class: `chip big-chip${s === "H" || s === "D" ? " red" : ""}` }))));
   },
   rank(step, need) {
-    step.append(el("h3", { textContent: "Starting rank" }), el("div", { class: "chips ranks" }, ...need.ranks.map((r) =>
-      bigButton(rankLabel(r), () => answer("rank", r), { "data-rank": r }))));
+    step.append(el("h3", { textContent: STEP_NAMES.rank }), el("div", { class: "chips ranks" }, ...need.ranks.map((r) =>
+      bigButton(rankLetter(r), () => answer("rank", r), { "data-rank": r }))));
   },
   doubles: doublesStep,
   outcome: outcomeStep,
@@ -520,7 +530,7 @@ function doublesStep(step, need) {
   const pairs = new Map(); // "a-b" -> redoubled
   for (const [a, b, re] of S.entry.doubles || S.pendingDoubles || []) pairs.set(`${a}-${b}`, !!re);
   const table = el("table", { class: "double-grid" });
-  const head = el("tr", {}, el("th", { textContent: "doubles →" }),
+  const head = el("tr", {}, el("th", { textContent: t("doubles →") }),
     ...S.game.names.map((nm) => el("th", { scope: "col", textContent: nm })));
   table.append(head);
   const cells = [];
@@ -528,13 +538,13 @@ function doublesStep(step, need) {
   for (const [doubler, targets] of Object.entries(need.doublers)) {
     const a = Number(doubler);
     const label = el("th", { scope: "row" }, playerName(a));
-    if (owed[doubler]) label.append(el("small", { class: "owed", textContent: `owes ${owed[doubler]}` }));
+    if (owed[doubler]) label.append(el("small", { class: "owed", textContent: t("owes {n}", { n: num(owed[doubler]) }) }));
     const row = el("tr", {}, label);
     for (let b = 0; b < n; b++) {
       const td = el("td");
       if (targets.includes(b)) {
         const btn = el("button", { type: "button", class: "dbl", "data-doubler": a, "data-doubled": b,
-          "aria-label": `${playerName(a)} doubles ${playerName(b)}` });
+          "aria-label": t("{name} doubles {target}", { name: playerName(a), target: playerName(b) }) });
         cells.push([btn, a, b]);
         btn.addEventListener("click", () => {
           const k = `${a}-${b}`;
@@ -562,24 +572,31 @@ function doublesStep(step, need) {
     }
     const list = [...pairs].map(([k, re]) => { const [a, b] = k.split("-").map(Number); return [a, b, re]; });
     S.pendingDoubles = list;
-    summary.textContent = list.length ? list.map(([a, b, re]) =>
-      `${playerName(a)} doubles ${playerName(b)}${re ? ` and ${playerName(b)} redoubles` : ""}`).join("; ") + "." : "No doubles yet.";
-    done.textContent = list.length ? "These are the doubles" : "Nobody doubled";
+    summary.textContent = list.length ? list.map(([a, b, re]) => (re ?
+      t("{name} doubles {target} and {target} redoubles", { name: playerName(a), target: playerName(b) }) :
+      t("{name} doubles {target}", { name: playerName(a), target: playerName(b) }))).join("; ") + "." : t("No doubles yet.");
+    done.textContent = list.length ? t("These are the doubles") : t("Nobody doubled");
   };
   const done = el("button", { type: "button", class: "primary", id: "doubles-done",
     onclick: () => { const d = S.pendingDoubles || []; S.pendingDoubles = null; answer("doubles", d); } });
-  step.append(el("h3", { textContent: "Doubles: tap to double, tap again for a redouble" }),
+  step.append(el("h3", { textContent: t("Doubles: tap to double, tap again for a redouble") }),
     el("div", { class: "grid-wrap" }, table), summary,
-    Object.keys(owed).length ? el("p", { class: "muted small", textContent:
-      "The obligation: " + Object.entries(owed).map(([s, k]) => `${playerName(Number(s))} still owes ${k} double(s) to the declarer`).join("; ") + "." }) : "",
+    Object.keys(owed).length ? el("p", { class: "muted small", textContent: t("The obligation: {list}.", { list: owedText(owed) }) }) : "",
     done);
   paint();
+}
+
+// Who still owes the declarer doubles, and how many.
+function owedText(owed) {
+  const says = ([s, k]) => tn("{name} still owes {n} double(s) to the declarer",
+    "{name} still owes {n} double(s) to the declarer", k, { name: playerName(Number(s)) });
+  return Object.entries(owed).map(says).join("; ");
 }
 
 // The outcome as the table counts it: one widget per question the rules need.
 function outcomeStep(step, need) {
   const qs = need.questions;
-  step.append(el("h3", { textContent: "What happened" }));
+  step.append(el("h3", { textContent: t("What happened") }));
   for (const q of qs) step.append(question(q));
 }
 
@@ -590,7 +607,7 @@ function outcomeComplete(qs) {
     if (q.kind === "seat") return Number.isInteger(v);
     if (q.kind === "seats") return Array.isArray(v) && v.length === q.size && v.every(Number.isInteger);
     if (q.kind === "order") return Array.isArray(v) && v.length >= (q.minimum ?? q.size) && v.length <= q.size;
-    if (q.kind === "rows") return Array.isArray(v) && v.every((t) => t && t.trim());
+    if (q.kind === "rows") return Array.isArray(v) && v.every((row) => row && row.trim());
     if (q.kind === "yesno") return typeof v === "boolean";
     return true; // melds: none is an answer
   });
@@ -624,27 +641,29 @@ function question(q) {
     const paintLeft = () => {
       if (q.total === undefined) { left.textContent = ""; return; }
       const rest = q.total - v.reduce((a, b) => a + b, 0);
-      left.textContent = rest === 0 ? `all ${q.total} counted` : rest > 0 ? `${rest} of ${q.total} left` : `${-rest} too many (${q.total} in all)`;
+      left.textContent = rest === 0 ? t("all {total} counted", { total: num(q.total) }) :
+        rest > 0 ? t("{rest} of {total} left", { rest: num(rest), total: num(q.total) }) :
+        t("{over} too many ({total} in all)", { over: num(-rest), total: num(q.total) });
       left.dataset.state = rest === 0 ? "ok" : rest > 0 ? "left" : "over";
     };
     names.forEach((nm, s) => {
-      const out = el("output", { class: "count", textContent: String(v[s]), "data-seat": s });
+      const out = el("output", { class: "count", textContent: num(v[s]), "data-seat": s });
       const set = (x) => {
         const most = q.maximum ?? 99;
         v[s] = Math.max(0, Math.min(most, x));
-        out.textContent = String(v[s]);
+        out.textContent = num(v[s]);
         paintLeft();
         outcomeChanged();
       };
       const rest = () => (q.total === undefined ? 0 : q.total - v.reduce((a, b) => a + b, 0));
       box.append(el("div", { class: "stepper" }, el("span", { class: "who", textContent: nm }),
-        el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": `${nm} one fewer`, "data-seat": s,
+        el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": t("{name}: one fewer", { name: nm }), "data-seat": s,
           "data-step": "down", onclick: () => set(v[s] - 1) }),
         out,
-        el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": `${nm} one more`, "data-seat": s,
+        el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": t("{name}: one more", { name: nm }), "data-seat": s,
           "data-step": "up", onclick: () => set(v[s] + 1) }),
-        q.total !== undefined ? el("button", { type: "button", class: "rest-btn", textContent: "rest", title: "give this player all that is left",
-          "aria-label": `${nm} takes the rest`, "data-seat": s, "data-step": "rest", onclick: () => set(v[s] + rest()) }) : ""));
+        q.total !== undefined ? el("button", { type: "button", class: "rest-btn", textContent: t("rest"), title: t("give this player all that is left"),
+          "aria-label": t("{name} takes the rest", { name: nm }), "data-seat": s, "data-step": "rest", onclick: () => set(v[s] + rest()) }) : ""));
     });
     box.append(left);
     paintLeft();
@@ -656,7 +675,8 @@ function question(q) {
     const v = S.outcome[q.key] || Array(q.size).fill(null);
     S.outcome[q.key] = v;
     for (let i = 0; i < q.size; i++) {
-      const label = q.size === 1 ? "" : i === q.size - 1 ? "Last trick" : `${q.size - i === 2 ? "Last but one" : `Trick −${q.size - i - 1}`}`;
+      const label = q.size === 1 ? "" : i === q.size - 1 ? t("Last trick") : q.size - i === 2 ? t("Last but one") :
+        t("Trick −{n}", { n: num(q.size - i - 1) });
       box.append(el("div", { class: "seats-row", "data-slot": i }, label ? el("span", { class: "muted small slot", textContent: label }) : "",
         el("div", { class: "chips" }, ...names.map((nm, s) => el("button", { type: "button", class: "chip", textContent: nm,
           "aria-pressed": String(v[i] === s), "data-seat": s, onclick: () => { v[i] = s; outcomeChanged(); } })))));
@@ -665,27 +685,28 @@ function question(q) {
     const v = S.outcome[q.key] || [];
     S.outcome[q.key] = v;
     const places = el("ol", { class: "order-list" }, ...v.map((s) => el("li", { textContent: names[s] })));
-    box.append(el("p", { class: "muted small", textContent: `Tap the players in the order they went out (${q.size} place${q.size > 1 ? "s" : ""}).` }),
+    box.append(el("p", { class: "muted small", textContent: tn("Tap the players in the order they went out ({n} place).",
+      "Tap the players in the order they went out ({n} places).", q.size) }),
       el("div", { class: "chips" }, ...names.map((nm, s) => el("button", { type: "button", class: "chip", textContent: nm,
         disabled: v.includes(s) || v.length >= q.size, "data-seat": s,
         onclick: () => { v.push(s); outcomeChanged(); } }))),
       places,
-      v.length ? el("button", { type: "button", class: "link-button", textContent: "clear the order",
+      v.length ? el("button", { type: "button", class: "link-button", textContent: t("clear the order"),
         onclick: () => { v.length = 0; outcomeChanged(); } }) : "");
   } else if (q.kind === "rows") {
     const v = S.outcome[q.key] || names.map(() => "");
     S.outcome[q.key] = v;
     names.forEach((nm, s) => {
       const input = el("input", { class: "wide rows-input", value: v[s], placeholder: "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
-        "aria-label": `${nm}'s rows`, "data-seat": s });
+        "aria-label": t("{name}'s rows", { name: nm }), "data-seat": s });
       // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
       input.addEventListener("input", () => { v[s] = input.value; });
       input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(false); });
       box.append(el("label", { class: "rows-field" }, el("span", { textContent: nm }), input));
     });
   } else if (q.kind === "yesno") {
-    box.append(el("div", { class: "chips" }, ...[[true, "Yes"], [false, "No"]].map(([val, t]) => el("button", { type: "button",
-      class: "chip", textContent: t, "aria-pressed": String(S.outcome[q.key] === val),
+    box.append(el("div", { class: "chips" }, ...[[true, t("Yes")], [false, t("No")]].map(([val, word]) => el("button", { type: "button",
+      class: "chip", textContent: word, "aria-pressed": String(S.outcome[q.key] === val),
       onclick: () => { S.outcome[q.key] = val; outcomeChanged(); } }))));
   } else if (q.kind === "melds") {
     const v = S.outcome[q.key] || names.map(() => ({}));
@@ -693,21 +714,21 @@ function question(q) {
     names.forEach((nm, s) => {
       const list = el("div", { class: "meld-list" });
       for (const [kind, label, points] of q.choices) {
-        const out = el("output", { class: "count", textContent: String(v[s][kind] || 0) });
+        const out = el("output", { class: "count", textContent: num(v[s][kind] || 0) });
         const set = (x) => {
           x = Math.max(0, Math.min(12, x));
           if (x) v[s][kind] = x; else delete v[s][kind];
-          out.textContent = String(x);
+          out.textContent = num(x);
           outcomeChanged();
         };
-        list.append(el("div", { class: "stepper small-stepper" }, el("span", { class: "who", textContent: `${label} (${points})` }),
-          el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": `${nm}: one ${label} fewer`, onclick: () => set((v[s][kind] || 0) - 1) }),
+        list.append(el("div", { class: "stepper small-stepper" }, el("span", { class: "who", textContent: `${label} (${num(points)})` }),
+          el("button", { type: "button", class: "step-btn", textContent: "−", "aria-label": t("{name}: one fewer of {what}", { name: nm, what: label }), onclick: () => set((v[s][kind] || 0) - 1) }),
           out,
-          el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": `${nm}: one more ${label}`, onclick: () => set((v[s][kind] || 0) + 1) })));
+          el("button", { type: "button", class: "step-btn", textContent: "+", "aria-label": t("{name}: one more of {what}", { name: nm, what: label }), onclick: () => set((v[s][kind] || 0) + 1) })));
       }
       const total = Object.entries(v[s]).reduce((a, [k, c]) => a + c * (q.choices.find((x) => x[0] === k) || [0, 0, 0])[2], 0);
       const det = el("details", { class: "meld-player", open: openMelds.has(s), "data-seat": s },
-        el("summary", { textContent: `${nm}'s declarations: ${total} points` }), list);
+        el("summary", { textContent: tn("{name}'s declarations: {n} point", "{name}'s declarations: {n} points", total, { name: nm }) }), list);
       det.addEventListener("toggle", () => { if (det.open) openMelds.add(s); else openMelds.delete(s); });
       box.append(det);
     });
@@ -720,35 +741,38 @@ function previewBox(p) {
   const rows = p.names.map((nm, s) => el("tr", {}, el("th", { textContent: nm }),
     el("td", { class: "num", textContent: signed(d.scores[s]) }), el("td", { class: "num muted", textContent: fmt(p.totals[s]) })));
   return el("div", { class: "preview", id: "preview" },
-    el("h3", { textContent: d.played === false ? "Not played: the points are shared" : "This deal scores" }),
-    el("table", {}, el("tr", {}, el("th"), el("th", { textContent: "deal" }), el("th", { textContent: "total" })), ...rows),
+    el("h3", { textContent: d.played === false ? t("Not played: the points are shared") : t("This deal scores") }),
+    el("table", {}, el("tr", {}, el("th"), el("th", { textContent: t("deal") }), el("th", { textContent: t("total") })), ...rows),
     ...(d.flags || []).map((f) => el("p", { class: "flag", textContent: `⚠ ${f}` })));
 }
 
 // ------------------------------------------------------------------ one game: head, sheet, chart, tools
 function renderGame() {
   const g = S.game;
-  document.title = `${g.title} — barbu score`;
+  document.title = t("{title} — barbu score", { title: g.title });
   $("game-title").textContent = g.title;
-  $("game-rules").textContent = `${g.rules} · ${g.deals.length} deal(s)${g.total_deals ? ` of ${g.total_deals}` : ""}` +
-    (g.over ? " · finished" : "") + (S.readOnly ? " · read-only, updates by itself" : "");
-  $("standings").replaceChildren(...g.standings.map(([s, t], i) => el("li", { "data-seat": s },
-    el("span", { class: "place", textContent: `${i + 1}` }), el("span", { class: "who", textContent: g.names[s] }),
-    el("strong", { class: "total", textContent: fmt(t) }))));
+  // TRANSLATORS: the English keeps "deal(s)" in both forms; give each form its own word.
+  const count = g.total_deals ? tn("{n} deal(s) of {total}", "{n} deal(s) of {total}", g.deals.length, { total: num(g.total_deals) }) :
+    tn("{n} deal(s)", "{n} deal(s)", g.deals.length);
+  $("game-rules").textContent = [g.rules, count, ...(g.over ? [t("finished")] : []),
+    ...(S.readOnly ? [t("read-only, updates by itself")] : [])].join(" · ");
+  $("standings").replaceChildren(...g.standings.map(([s, x], i) => el("li", { "data-seat": s },
+    el("span", { class: "place", textContent: num(i + 1) }), el("span", { class: "who", textContent: g.names[s] }),
+    el("strong", { class: "total", textContent: fmt(x) }))));
   const tools = $("head-tools");
   tools.replaceChildren();
   if (!S.readOnly) {
-    tools.append(el("button", { type: "button", id: "rename", class: "link-button", textContent: "rename",
+    tools.append(el("button", { type: "button", id: "rename", class: "link-button", textContent: t("rename"),
       onclick: async () => {
-        const title = prompt("A name for this game:", g.title);
+        const title = prompt(t("A name for this game:"), g.title);
         if (title && title.trim() && title.trim() !== g.title) await send({ op: "title", title: title.trim() });
       } }));
     const what = g.undo_text || "";
-    tools.append(el("button", { type: "button", id: "undo", textContent: "↶ Undo", disabled: !g.undo,
-      title: what || "nothing to undo", "aria-label": what ? `Undo: ${what}` : "Undo",
-      onclick: async () => { if (await send({ op: "undo" })) notice(`Done: ${what}.`); } }));
+    tools.append(el("button", { type: "button", id: "undo", textContent: "↶ " + t("Undo"), disabled: !g.undo,
+      title: what || t("nothing to undo"), "aria-label": what ? t("Undo: {what}", { what }) : t("Undo"),
+      onclick: async () => { if (await send({ op: "undo" })) notice(t("Done: {what}.", { what })); } }));
   } else {
-    tools.append(el("button", { type: "button", textContent: "↻ Refresh", onclick: () => reload(true) }));
+    tools.append(el("button", { type: "button", textContent: "↻ " + t("Refresh"), onclick: () => reload(true) }));
   }
   renderSheet();
   renderChart();
@@ -760,7 +784,7 @@ function blocks(g) {
   const out = new Map();
   g.deals.forEach((d, i) => {
     const key = g.game === "besigue" ? "all" : d.where ? d.where : `${d.dealer}`;
-    const title = g.game === "besigue" ? "" : d.where ? d.where : `${g.names[d.dealer]} deals`;
+    const title = g.game === "besigue" ? "" : d.where ? d.where : t("{name} deals", { name: g.names[d.dealer] });
     if (!out.has(key)) out.set(key, { title, deals: [], seat: g.game === "besigue" || d.where ? null : d.declarer });
     out.get(key).deals.push([d, i]);
   });
@@ -772,31 +796,31 @@ function renderSheet() {
   const table = $("score-sheet");
   const n = g.names.length;
   table.dataset.players = n;
-  const head = el("thead", {}, el("tr", {}, el("th", { class: "what", textContent: "Deal" }),
+  const head = el("thead", {}, el("tr", {}, el("th", { class: "what", textContent: t("Deal") }),
     ...g.names.map((nm, s) => el("th", { scope: "col", style: `--c:${COLOURS[s % 6]}` }, nm))));
   const bodies = [];
   for (const b of blocks(g)) {
     const tb = el("tbody");
     if (b.title) tb.append(el("tr", { class: "block" }, el("th", { colSpan: n + 1, textContent: b.title })));
     for (const [d, i] of b.deals) {
-      const what = el("td", { class: "what" }, el("span", { class: "no", textContent: String(d.number) }), " ",
+      const what = el("td", { class: "what" }, el("span", { class: "no", textContent: num(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
       for (const [call, parts] of (d.calls || []).length > 1 ? d.calls : []) {  // a combination: each call's points
-        const hit = parts.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0);
-        what.append(el("small", { class: "muted", textContent: `${call}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${x}`).join(", ") : "0"}` }));
+        const hit = parts.map((x, s) => [x, s]).filter(([x]) => value(x) !== 0);
+        what.append(el("small", { class: "muted", textContent: `${contract(call)}: ${hit.length ? hit.map(([x, s]) => `${g.names[s]} ${fmt(x)}`).join(", ") : num(0)}` }));
       }
-      if (d.series) what.append(el("small", { class: "muted", textContent:
-        `series: ${d.series.map((x, s) => [x, s]).filter(([x]) => num(x) !== 0).map(([x, s]) => `${g.names[s]} ${signed(x)}`).join(", ") || "0"}` }));
-      if (d.played === false) what.append(el("small", { class: "muted", textContent: "not played: shared" }));
+      if (d.series) what.append(el("small", { class: "muted", textContent: t("series: {list}", { list:
+        d.series.map((x, s) => [x, s]).filter(([x]) => value(x) !== 0).map(([x, s]) => `${g.names[s]} ${signed(x)}`).join(", ") || num(0) }) }));
+      if (d.played === false) what.append(el("small", { class: "muted", textContent: t("not played: shared") }));
       if (g.game === "besigue") what.append(el("small", { class: "muted", textContent: besigueDetail(g, d) }));
-      const flags = d.flags.filter((f) => !f.startsWith("not played"));  // said in the row already
+      const flags = d.flags.filter((f, k) => (d.flag_codes || [])[k] !== "keeper-flag-not-played");  // said in the row already
       const row = el("tr", { class: `deal${flags.length ? " flagged" : ""}${S.picked === i ? " picked" : ""}`, "data-index": i },
-        what, ...d.scores.map((x, s) => el("td", { class: `num${num(x) < 0 ? " neg" : ""}` },
+        what, ...d.scores.map((x, s) => el("td", { class: `num${value(x) < 0 ? " neg" : ""}` },
           el("span", { class: "pts", textContent: signed(x) }), el("small", { class: "run", textContent: fmt(d.totals[s]) }))));
       if (!S.readOnly) {
         row.tabIndex = 0;
-        row.title = `Deal ${d.number}: tap to correct or delete it`;
+        row.title = t("Deal {n}: tap to correct or delete it", { n: num(d.number) });
         row.addEventListener("click", () => { S.picked = S.picked === i ? null : i; renderSheet(); });
         row.addEventListener("keydown", (ev) => {
           if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); row.click(); }
@@ -809,53 +833,56 @@ function renderSheet() {
       for (const f of flags) tb.append(el("tr", { class: "flag-row" }, el("td", { colSpan: n + 1, textContent: `⚠ ${f}` })));
       if (S.picked === i && !S.readOnly) {
         tb.append(el("tr", { class: "row-actions" }, el("td", { colSpan: n + 1 },
-          el("button", { type: "button", class: "primary", textContent: `Correct deal ${d.number}`, onclick: () => startEdit(i) }),
-          el("button", { type: "button", class: "danger", textContent: `Delete deal ${d.number}`, onclick: () => {
-            if (confirm(`Delete deal ${d.number}? The deals after it move up and are scored again.`)) send({ op: "delete", index: i });
+          el("button", { type: "button", class: "primary", textContent: t("Correct deal {n}", { n: num(d.number) }), onclick: () => startEdit(i) }),
+          el("button", { type: "button", class: "danger", textContent: t("Delete deal {n}", { n: num(d.number) }), onclick: () => {
+            if (confirm(t("Delete deal {n}? The deals after it move up and are scored again.", { n: num(d.number) }))) send({ op: "delete", index: i });
           } }),
-          el("button", { type: "button", textContent: "Close", onclick: () => { S.picked = null; renderSheet(); } }))));
+          el("button", { type: "button", textContent: t("Close"), onclick: () => { S.picked = null; renderSheet(); } }))));
       }
     }
     const left = b.seat !== null && g.left && !g.over ? g.left[b.seat] : [];
     if (left.length)
-      tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: `Still to choose: ${left.join(", ")}` })));
+      tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: t("Still to choose: {list}", { list: left.map(contract).join(", ") }) })));
     bodies.push(tb);
   }
-  const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: "Total" }),
-    ...g.totals.map((t) => el("td", { class: "num total", textContent: fmt(t) }))));
-  if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: "No deal yet." }))));
+  const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: t("Total") }),
+    ...g.totals.map((x) => el("td", { class: "num total", textContent: fmt(x) }))));
+  if (!g.deals.length) bodies.push(el("tbody", {}, el("tr", {}, el("td", { colSpan: n + 1, class: "muted empty", textContent: t("No deal yet.") }))));
   table.replaceChildren(head, ...bodies, foot);
   const doubled = g.deals.some((d) => d.doubles && d.doubles.length);
-  $("sheet-legend").textContent = (doubled ? "✕ a double, ✕✕ a redouble (doubler first). " : "") +
-    "Big: the deal's points; small: the running total." + (S.readOnly ? "" : " Tap a deal to correct or delete it.");
+  $("sheet-legend").textContent = [...(doubled ? [t("✕ a double, ✕✕ a redouble (doubler first).")] : []),
+    t("Big: the deal's points; small: the running total."), ...(S.readOnly ? [] : [t("Tap a deal to correct or delete it.")])].join(" ");
 }
 
 function dealName(g, d) {
-  if (g.game === "besigue") return `${g.names[d.dealer]} dealt`;
-  let t = d.name;
-  if (d.trump) t += ` ${SYMBOLS[d.trump]}`;
-  if (d.rank) t += ` from ${rankLabel(d.rank)}`;
-  if (d.where || d.declarer !== d.dealer) t = `${g.names[d.declarer]}: ${t}`;
-  return t;
+  if (g.game === "besigue") return t("{name} dealt", { name: g.names[d.dealer] });
+  let text = contract(d.name);
+  if (d.trump) text += ` ${SYMBOLS[d.trump]}`;
+  if (d.rank) text = t("{contract} from {rank}", { contract: text, rank: rankLetter(d.rank) });
+  if (d.where || d.declarer !== d.dealer) text = `${g.names[d.declarer]}: ${text}`;
+  return text;
 }
 
 function besigueDetail(g, d) {
   const bits = [];
   g.names.forEach((nm, s) => {
     const m = d.melds[s];
-    bits.push(`${nm}: brisques ${d.brisques[s] ?? 0}${d.sevens[s] ? `, sevens ${d.sevens[s]}` : ""}${m ? `, ${m}` : ""}`);
+    const parts = [t("brisques {n}", { n: num(d.brisques[s] ?? 0) })];
+    if (d.sevens[s]) parts.push(t("sevens {n}", { n: num(d.sevens[s]) }));
+    if (m) parts.push(m);
+    bits.push(`${nm}: ${parts.join(", ")}`);
   });
-  if (d.last !== null && d.last !== undefined) bits.push(`last trick ${g.names[d.last]}`);
+  if (d.last !== null && d.last !== undefined) bits.push(t("last trick {name}", { name: g.names[d.last] }));
   return bits.join(" · ");
 }
 
 function renderChart() {
   const g = S.game;
   const box = $("chart");
-  if (!g.deals.length) { box.replaceChildren(el("p", { class: "muted", textContent: "The chart starts with the first deal." })); return; }
+  if (!g.deals.length) { box.replaceChildren(el("p", { class: "muted", textContent: t("The chart starts with the first deal.") })); return; }
   const NS = "http://www.w3.org/2000/svg";
   const W = Math.max(360, Math.min(900, box.clientWidth || 600)), H = 240, L = 44, R = 12, T = 12, B = 28;
-  const series = g.names.map((_, s) => [0, ...g.deals.map((d) => num(d.totals[s]))]);
+  const series = g.names.map((_, s) => [0, ...g.deals.map((d) => value(d.totals[s]))]);
   const all = series.flat();
   let lo = Math.min(0, ...all), hi = Math.max(0, ...all);
   if (lo === hi) hi = lo + 1;
@@ -864,7 +891,7 @@ function renderChart() {
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Running totals after each deal");
+  svg.setAttribute("aria-label", t("Running totals after each deal"));
   const add = (tag, attrs, text) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -874,10 +901,10 @@ function renderChart() {
   };
   for (const v of niceTicks(lo, hi)) {  // ticks: whole numbers
     add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis" });
-    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v));
+    add("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, num(v));
   }
   const step = Math.max(1, Math.ceil(g.deals.length / 10));
-  for (let i = step; i <= g.deals.length; i += step) add("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "tick" }, String(i));
+  for (let i = step; i <= g.deals.length; i += step) add("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "tick" }, num(i));
   series.forEach((pts, s) => {
     add("polyline", { points: pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none",
       stroke: COLOURS[s % 6], "stroke-width": 3, "stroke-linejoin": "round", "data-seat": s });
@@ -903,29 +930,29 @@ function renderTools() {
   const viewUrl = `${location.origin}/score/view/${g.view_id}`;
   const box = $("tools");
   const copyButton = (label, text, id) => el("button", { type: "button", id, textContent: label, onclick: async (ev) => {
-    try { await navigator.clipboard.writeText(text); ev.target.textContent = "Copied ✓"; }
-    catch { prompt("Copy this link:", text); }
+    try { await navigator.clipboard.writeText(text); ev.target.textContent = t("Copied ✓"); }
+    catch { prompt(t("Copy this link:"), text); }
   } });
   const parts = [
-    el("p", {}, "For the other players (read-only, updates by itself): ",
+    el("p", {}, t("For the other players (read-only, updates by itself):"), " ",
       el("a", { href: viewUrl, id: "view-link", textContent: viewUrl })),
     el("div", { class: "share-row" },
-      el("img", { src: `/score/view/${g.view_id}/qr.svg`, alt: "QR code of the read-only link", class: "qr", width: 168, height: 168 }),
-      el("div", {}, el("p", { class: "muted small", textContent: "The other players scan this with their phones." }),
-        copyButton("Copy the read-only link", viewUrl, "copy-view"),
-        navigator.share ? el("button", { type: "button", textContent: "Share…", onclick: () =>
-          navigator.share({ title: g.title, text: "The score of our game", url: viewUrl }).catch(() => {}) }) : "")),
+      el("img", { src: `/score/view/${g.view_id}/qr.svg`, alt: t("QR code of the read-only link"), class: "qr", width: 168, height: 168 }),
+      el("div", {}, el("p", { class: "muted small", textContent: t("The other players scan this with their phones.") }),
+        copyButton(t("Copy the read-only link"), viewUrl, "copy-view"),
+        navigator.share ? el("button", { type: "button", textContent: t("Share…"), onclick: () =>
+          navigator.share({ title: g.title, text: t("The score of our game"), url: viewUrl }).catch(() => {}) }) : "")),
   ];
   if (!S.readOnly) {
     parts.push(el("p", { class: "muted small", textContent:
-      "To keep this game from another of your own devices, open this private link there (it lets the holder change the score: do not share it with the table)." }),
-      copyButton("Copy my private link", `${location.origin}/score/${S.id}#key=${S.key}`, "copy-private"));
+      t("To keep this game from another of your own devices, open this private link there (it lets the holder change the score: do not share it with the table).") }),
+      copyButton(t("Copy my private link"), `${location.origin}/score/${S.id}#key=${S.key}`, "copy-private"));
   }
   parts.push(el("div", { class: "tool-row" },
-    el("a", { class: "button", href: `/score/view/${g.view_id}/game.json`, download: "", textContent: "Export JSON" }),
-    el("a", { class: "button", href: `/score/view/${g.view_id}/game.csv`, download: "", textContent: "Export CSV" }),
-    el("a", { class: "button", href: `/score/view/${g.view_id}/sheet.pdf`, textContent: "Print (PDF)" }),
-    el("a", { class: "button", href: `/score/view/${g.view_id}/sheet.html`, textContent: "Print (page)" })));
+    el("a", { class: "button", href: `/score/view/${g.view_id}/game.json`, download: "", textContent: t("Export JSON") }),
+    el("a", { class: "button", href: `/score/view/${g.view_id}/game.csv`, download: "", textContent: t("Export CSV") }),
+    el("a", { class: "button", href: `/score/view/${g.view_id}/sheet.pdf?lang=${lang}`, textContent: t("Print (PDF)") }),
+    el("a", { class: "button", href: `/score/view/${g.view_id}/sheet.html?lang=${lang}`, textContent: t("Print (page)") })));
   box.replaceChildren(...parts);
 }
 
