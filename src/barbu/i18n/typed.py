@@ -38,7 +38,7 @@ from ..classic.contracts import classic_contracts
 from ..classic.ruleset import presets
 from ..core.errors import ParseError
 from ..core.refusals import NOT_A_CARD
-from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, Words
+from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUITS, Words
 from . import language, translator
 
 #: The keywords a player types, in the engine's words (the msgids of context "typed").
