@@ -221,6 +221,7 @@ SAMPLES = {"suit": 1, "suit1": 1, "card": 10, "cards": [10, 24], "rank": 8, "sea
            "contract": "No queens", "bcard": 4, "meld": "a marriage", "symbol": 1, "list": ["aces", "king"], "": "x",
            "error": ValueError("x")}
 SAMPLES["contract_keys"] = [("no-queens", "No queens"), ("trumps", "Trumps")]
+SAMPLES["meld_keys"] = ["marriage", "quint"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
