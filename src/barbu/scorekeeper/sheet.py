@@ -475,7 +475,7 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
               _("Highest total wins."))
     return Sheet(
         title=_("Scottish Barbu score sheet (Set sheet)"), rules=str(rules), game="scottish", names=names,
-        columns=(*COLUMN_NAMES, _("Round"), _("Running")), label_heading=_("Player"),
+        columns=(*(w.contract(c) for c in COLUMN_NAMES), _("Round"), _("Running")), label_heading=_("Player"),
         detail_heading=_("Round glyphs"), blocks=tuple(blocks), totals=tuple(points(x, words=w) for x in totals),
         standings=_standings(names, totals, True, w) if over else (),
         chart=_chart([r.added for r in results], n) if results else (), chart_length=total_deals,
