@@ -13,8 +13,8 @@ import re
 from typing import Any, Sequence
 
 from ..core.errors import BarbuError
-from ..i18n import word_error
 from ..core.words import ENGLISH, N_, NN_, Message, Words, kind
+from ..i18n import word_error
 
 
 @kind("name")
