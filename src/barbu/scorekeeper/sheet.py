@@ -211,8 +211,8 @@ def _status(w: Words, results: Sequence[Any], total: int, over: bool | None = No
     if over if over is not None else (total and done >= total):
         return w.ngettext(*NN_("Finished: {n} deal", "Finished: {n} deals"), done).format(n=w.number(done))
     if total:
-        return w.gettext(N_("In progress: {done} of {total} deals")).format(done=w.number(done),
-                                                                          total=w.number(total))
+        return w.ngettext(*NN_("In progress: {done} of {total} deals", "In progress: {done} of {total} deals"),
+                          done).format(done=w.number(done), total=w.number(total))
     return w.ngettext(*NN_("In progress: {n} deal", "In progress: {n} deals"), done).format(n=w.number(done))
 
 
@@ -475,7 +475,7 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
               _("Highest total wins."))
     return Sheet(
         title=_("Scottish Barbu score sheet (Set sheet)"), rules=str(rules), game="scottish", names=names,
-        columns=(*COLUMN_NAMES, _("Round"), _("Running")), label_heading=_("Player"),
+        columns=(*(w.contract(c) for c in COLUMN_NAMES), _("Round"), _("Running")), label_heading=_("Player"),
         detail_heading=_("Round glyphs"), blocks=tuple(blocks), totals=tuple(points(x, words=w) for x in totals),
         standings=_standings(names, totals, True, w) if over else (),
         chart=_chart([r.added for r in results], n) if results else (), chart_length=total_deals,

@@ -43,7 +43,10 @@ def _total(x: Any) -> str:
 
 
 def said(e: BaseException) -> str:
-    """An error in the language of the moment (the keeper's refusals are worded anew)."""
+    """An error in the language of the moment: the keeper's refusals are worded anew, the store's (English
+    msgids shared with the web page) looked up in the catalogs."""
+    if isinstance(e, ScorebookError):
+        return _(str(e)) if str(e) else ""  # (gettext of "" is the catalog's header)
     return word_error(e, current())
 
 BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
@@ -240,7 +243,7 @@ class BooksScreen(Screen[None]):
             try:
                 self.store.delete(book.id)
             except ScorebookError as e:
-                self.notify(str(e), severity="error")
+                self.notify(said(e), severity="error")
             else:
                 self.notify(_("Deleted {title}.").format(title=book.title))
             self.reload()
@@ -459,8 +462,10 @@ class GameScreen(Screen[None]):
         rows = sheet_rows(k)
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
+        empty = _("no deal yet: press A")
         contract_w, cell_w = self._widths(3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
-                                          max([8] + [len(r.contract) for r in rows]))
+                                          max([8] + [len(r.contract) for r in rows]
+                                              + ([] if k.results else [len(empty) + 1])))
         compact = cell_w < 10
         t.add_column(" #", key="n")
         dealer, contract, dbl = _("dealer"), _("contract"), _("dbl")
@@ -490,7 +495,7 @@ class GameScreen(Screen[None]):
                 cells.append(cell)
             t.add_row(*cells)
         if not k.results:
-            t.add_row(Text(" —"), Text(""), Text(" " + _("no deal yet: press A"), style="dim"),
+            t.add_row(Text(" —"), Text(""), Text(" " + empty, style="dim"),
                       *([Text("")] * (len(k.names) + (1 if doubles else 0))))
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
@@ -528,10 +533,10 @@ class GameScreen(Screen[None]):
         except ScorebookError as e:
             if e.status == 409:
                 self.notify(_("Not saved: {error}. It has been reloaded; enter your change again if it is still "
-                              "missing.").format(error=e), severity="error", timeout=12)
+                              "missing.").format(error=said(e)), severity="error", timeout=12)
                 self.action_reload()
             else:
-                self.notify(_("Not saved: {error}").format(error=e), severity="error", timeout=12)
+                self.notify(_("Not saved: {error}").format(error=said(e)), severity="error", timeout=12)
                 self.keeper.undo()
                 self.redraw()
             return False
