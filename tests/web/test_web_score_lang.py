@@ -95,12 +95,13 @@ def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> N
                     json={"key": game["key"], "entry": {"contract": "trumps", "trump": "S", "doubles": []}},
                     headers={"x-barbu-lang": "it"})
     tricks = next(q for q in r.json()["questions"] if q["key"] == "tricks")
-    assert tricks["label"] == translator("it").gettext(TRICKS_LABEL)
+    assert tricks["label"] == translator("it").gettext(TRICKS_LABEL) == "Prese di ogni giocatore"
     entry = {"contract": "no-queens", "doubles": []}  # nobody doubled: not played, a flag with its code
     r = client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
                                                             "entry": entry}, headers={"x-barbu-lang": "fr"})
     deal = r.json()["game"]["deals"][0]
     assert deal["flag_codes"] == ["keeper-flag-not-played"]
+    assert deal["flags"] == ["non jouée : personne n'a contré, les points sont partagés"]
     assert deal["name"] == "No queens"  # contract names go as the rules name them: the page words them
     assert r.json()["game"]["undo_text"] == "retirer la donne 1"
 

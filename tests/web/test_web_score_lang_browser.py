@@ -91,7 +91,7 @@ def test_a_deal_kept_in_italian(server: Server, browser: Browser) -> None:
     page.click("#doubles-done")
     tricks = ".question[data-key='tricks']"
     page.wait_for_selector(tricks)
-    assert page.locator(f"{tricks} .q-label").inner_text() == IT.gettext(TRICKS_LABEL)
+    assert page.locator(f"{tricks} .q-label").inner_text() == IT.gettext(TRICKS_LABEL) == "Prese di ogni giocatore"
     for _ in range(5):
         page.click(f"{tricks} [data-step='up'][data-seat='0']")
     assert page.locator(f"{tricks} .left").inner_text() == "ne restano 8 su 13"
