@@ -829,7 +829,7 @@ function renderSheet() {
       tb.append(row);
       if (d.glyphs && d.glyphs.length)
         tb.append(el("tr", { class: "glyphs" }, el("td", { colSpan: n + 1 }, ...d.glyphs.map((gl) =>
-          el("span", { class: "glyph", textContent: `${gl.name}${gl.call ? ` (${gl.call})` : ""} — ${g.names[gl.seat]}` })))));
+          el("span", { class: "glyph", textContent: `${gl.name}${gl.call ? ` (${contract(gl.call)})` : ""} — ${g.names[gl.seat]}` })))));
       for (const f of flags) tb.append(el("tr", { class: "flag-row" }, el("td", { colSpan: n + 1, textContent: `⚠ ${f}` })));
       if (S.picked === i && !S.readOnly) {
         tb.append(el("tr", { class: "row-actions" }, el("td", { colSpan: n + 1 },
