@@ -185,3 +185,35 @@ def test_a_besigue_table_in_french(server: Server, browser: Browser) -> None:
     assert page.locator("#rules-link").inner_text() == "Règles"
     shot(page, "besigue-fr")
     assert not errors, errors
+
+
+def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, browser: Browser) -> None:
+    """A whole deal against the computer in Italian on a phone: the table still fits, declarations and the
+    deal's summary in Italian."""
+    from test_web_besigue_browser import MY_TURN, click_and_wait, fits
+    page, errors = browser_page(browser, "it-IT")
+    page.goto(server.base + "/")
+    page.select_option("#play-game", "besigue")
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#bz-hand .card")
+    page.wait_for_function(MY_TURN)
+    assert page.get_attribute("html", "lang") == "it"
+    fits(page)
+    assert "tallone" in page.locator("#stock").inner_text()
+    for _ in range(200):
+        if page.locator("#deal-end").is_visible():
+            break
+        if page.locator("#bz-decision button.bz-declare").count():
+            assert page.locator("#bz-decision button.bz-none").inner_text() == "Non dichiarare nulla"
+            fits(page)
+            shot(page, "besigue-it-declare")
+        buttons = page.locator("#bz-decision button")
+        target = buttons.first if buttons.count() else \
+            page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        click_and_wait(page, target)
+    text = page.locator("#deal-end").inner_text()
+    assert "Fine della smazzata 1" in text and "Brisque" in text and "Ultima presa" in text and "Totale" in text
+    fits(page)
+    shot(page, "besigue-it-deal-end")
+    assert not errors, errors
