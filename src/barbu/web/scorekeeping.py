@@ -20,6 +20,13 @@ API (every request that changes or reads a game by its private id carries the ed
 
 Every number is the keeper's (the engine's scoring); a refused entry answers 422 with the
 keeper's plain words and changes nothing; a save made from an old version answers 409.
+
+Languages: the page is a template in the reader's language (`web.i18n.page_language`: ``?lang=``, the
+``barbu_lang`` cookie, Accept-Language); its script sends that language in the header ``x-barbu-lang``
+on every request, and the answers are worded in it: a refusal is ``{error, code, params, deal}`` (the
+error in the reader's words, the code and raw parameters for programs), the keeper's questions, flags,
+the Scottish Set and Round and "undo" in that language.  Contract names travel as the rules name them
+(English) and the page words them; the printable sheet takes ``?lang=`` too.  Exports stay English.
 """
 
 from __future__ import annotations
