@@ -202,3 +202,27 @@ def test_barbu_sheet_and_barbu_score_print_follow_the_language(tmp_path, capsys)
     target = tmp_path / "feuille.pdf"
     assert cmd_print(store, argparse.Namespace(id=book.id, format="pdf", output=str(target))) == 0
     assert "Pas de dames" in pdf_text(target.read_bytes())
+
+
+SAMPLES = {"count": 3, "card": 10, "cards": [10, 24], "contract": "No queens", "meld": "a marriage",
+           "list": ["Anna", "Bruno"], "name": "Tricks each player took", "lname": "Tricks each player took", "": "x"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_every_keeper_message_is_translated(lang):
+    """Each refusal and flag of the keeper renders in French and Italian with every field filled, and reads
+    differently from the English (a template of fields only, like ``{who}: {error}``, excepted)."""
+    import string
+
+    import barbu.besigue.refusals  # noqa: F401  (the meld kind)
+    from barbu.scorekeeper.refusals import MESSAGES
+    words, english = translator(lang), translator("en")
+    assert len(MESSAGES) > 80
+    for m in MESSAGES.values():
+        fields = [(f, spec) for _, f, spec, _ in string.Formatter().parse(m.text) if f is not None]
+        params = {f: SAMPLES[spec or ""] for f, spec in fields}
+        text = words.render(m, params)
+        assert "{" not in text and text.strip(), (m.code, text)
+        literal = "".join(t for t, *_ in string.Formatter().parse(m.text))
+        if any(ch.isalpha() for ch in literal):
+            assert text != english.render(m, params), f"{m.code} is not translated into {lang}"

@@ -179,8 +179,10 @@ class _Renderer:
         """The players' names, each in its colour, as written across the top of a paper sheet."""
         pdf = self.pdf
         x = MARGIN
-        self.text(x, y + 4, self._("Players:"), 9, bold=True)
-        x += 18
+        label = self._("Players:")
+        self.text(x, y + 4, label, 9, bold=True)
+        pdf.set_font(FONT, "B", 9)
+        x += max(18.0, pdf.get_string_width(label) + 3)  # "Giocatori:" is longer than "Players:"
         for i, name in enumerate(self.sheet.names):
             pdf.set_fill_color(*COLORS[i % len(COLORS)])
             pdf.rect(x, y + 1, 3, 3.4, style="F")

@@ -19,9 +19,9 @@ from ..classic.chinese import Arrange, fouled, parse_arrange
 from ..classic.contracts import CHINESE, DOMINO, KING_OF_HEARTS, Contract
 from ..core.cards import CARDS, EIGHT, HEARTS, SPADES, SUIT_MASK, cards_of
 from ..core.errors import ParseError
-from ..core.words import ENGLISH, N_, Words, message
+from ..core.words import ENGLISH, N_, Words
 from . import refusals as K
-from .refusals import Note, OutcomeError
+from .refusals import Note, OutcomeError, message
 
 COUNTS, SEAT, SEATS, ORDER, ROWS, YESNO = "counts", "seat", "seats", "order", "rows", "yesno"
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..core.errors import BarbuError
 from ..i18n import word_error
-from ..core.words import ENGLISH, N_, NN_, Message, Words, kind, message
+from ..core.words import ENGLISH, N_, NN_, Message, Words, kind
 
 
 @kind("name")
@@ -122,6 +122,20 @@ def seats_named(text: str, names: Sequence[str], words: Words) -> str:
 
 
 # ---------------------------------------------------------------- the messages
+#: The keeper's messages by code (kept apart from the engine's `barbu.core.words.MESSAGES`: they live in the
+#: keeper's catalog, not the engine's).
+MESSAGES: dict[str, Message] = {}
+
+
+def message(code: str, text: "str | tuple[str, str]", count: str = "n") -> Message:
+    """Define (once) the keeper's message ``code``: a template, or an NN_ pair for a count."""
+    singular, plural = (text, None) if isinstance(text, str) else text
+    m = Message(code, singular, plural, count)
+    if MESSAGES.setdefault(code, m) != m:
+        raise ValueError(f"message code {code!r} defined twice with different texts")
+    return m
+
+
 IN_DEAL = message("keeper-in-deal", N_("deal {deal:count}: {text}"))
 ENGINE = message("keeper-engine", N_("{error}"))
 BY_PLAYER = message("keeper-by-player", N_("{who}: {error}"))

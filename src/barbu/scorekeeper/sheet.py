@@ -211,8 +211,8 @@ def _status(w: Words, results: Sequence[Any], total: int, over: bool | None = No
     if over if over is not None else (total and done >= total):
         return w.ngettext(*NN_("Finished: {n} deal", "Finished: {n} deals"), done).format(n=w.number(done))
     if total:
-        return w.gettext(N_("In progress: {done} of {total} deals")).format(done=w.number(done),
-                                                                          total=w.number(total))
+        return w.ngettext(*NN_("In progress: {done} of {total} deals", "In progress: {done} of {total} deals"),
+                          done).format(done=w.number(done), total=w.number(total))
     return w.ngettext(*NN_("In progress: {n} deal", "In progress: {n} deals"), done).format(n=w.number(done))
 
 

@@ -459,8 +459,10 @@ class GameScreen(Screen[None]):
         rows = sheet_rows(k)
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
+        empty = _("no deal yet: press A")
         contract_w, cell_w = self._widths(3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
-                                          max([8] + [len(r.contract) for r in rows]))
+                                          max([8] + [len(r.contract) for r in rows]
+                                              + ([] if k.results else [len(empty) + 1])))
         compact = cell_w < 10
         t.add_column(" #", key="n")
         dealer, contract, dbl = _("dealer"), _("contract"), _("dbl")
@@ -490,7 +492,7 @@ class GameScreen(Screen[None]):
                 cells.append(cell)
             t.add_row(*cells)
         if not k.results:
-            t.add_row(Text(" —"), Text(""), Text(" " + _("no deal yet: press A"), style="dim"),
+            t.add_row(Text(" —"), Text(""), Text(" " + empty, style="dim"),
                       *([Text("")] * (len(k.names) + (1 if doubles else 0))))
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)

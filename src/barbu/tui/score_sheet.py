@@ -166,7 +166,8 @@ def game_line(keeper: AnyKeeper) -> str:
         progress = ngettext("{n} deal(s), to {target}", "{n} deal(s), to {target}", played).format(
             n=number(played), target=number(keeper.rules.target))
     else:
-        progress = _("{n} of {total} deals").format(n=number(played), total=number(total or 0))
+        progress = ngettext("{n} of {total} deals", "{n} of {total} deals", played).format(
+            n=number(played), total=number(total or 0))
     over = " — " + _("game over") if keeper.is_over else ""
     return f"{keeper.rules} — {progress}{over}"
 

@@ -1,0 +1,120 @@
+"""`barbu score` in the terminal in French: the kept games, a new game, a deal entered with a double, a
+refusal that keeps the form, the sheet with its contract names and the footer's keys, all read on screen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from barbu.i18n import use
+from barbu.scorekeeper import new_keeper
+from barbu.tui.score_app import BooksScreen, GameScreen, NewGameScreen, ScoreApp
+from barbu.tui.score_entry import DealScreen
+from barbu.tui.score_store import KeyRing, ScoreStore
+from barbu.tui.score_widgets import DoublesGrid
+from test_tui_score import ask, choose, type_counts, wait_for
+from tuikit import screen_text
+
+pytestmark = pytest.mark.asyncio
+NAMES = ["Anne", "Bruno", "Chloé", "Denis"]
+SHOTS = os.environ.get("BARBU_SCREENSHOTS")  # a folder: the test saves its screens there as SVG
+
+
+@pytest.fixture(autouse=True)
+def french():
+    use("fr")
+    yield
+    use("en")
+
+
+def shot(app, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(filename=f"{name}.svg", path=SHOTS)
+
+
+async def test_a_new_game_and_a_deal_entered_in_french(tmp_path):
+    store = ScoreStore(str(tmp_path / "score.db"), KeyRing(tmp_path / "keys.json"))
+    app = ScoreApp(store)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        text = screen_text(app)
+        assert "Aucune partie notée pour l'instant" in text
+        assert "Nouvelle partie" in text and "Importer" in text  # the footer's keys
+        await pilot.press("n")
+        screen = await wait_for(pilot, NewGameScreen)
+        text = screen_text(app)
+        assert "Une nouvelle partie à noter" in text and "Premier donneur" in text and "Joueurs" in text
+        screen.query_one("#title", Input).value = "Vendredi"
+        await pilot.press("ctrl+s")  # no names yet: refused in French, nothing made
+        await pilot.pause()
+        assert "Donnez un nom à chaque joueur (places 1, 2, 3, 4)." in screen_text(app)
+        for s, name in enumerate(NAMES):
+            screen.query_one(f"#name-{s}", Input).value = name
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        game = await wait_for(pilot, GameScreen)
+        text = screen_text(app)
+        assert "aucune donne : A" in text and "donneur" in text and "contrat" in text
+        assert "Ajouter une donne" in text
+        await pilot.press("a")
+        deal = await wait_for(pilot, DealScreen)
+        assert await ask(pilot) == "contract"
+        text = screen_text(app)
+        assert "donne 1" in text and "Le contrat" in text and "Pas de cœurs" in text and "Pas de dames" in text
+        await choose(pilot, "no-hearts")
+        assert await ask(pilot) == "doubles"
+        assert "Qui a contré qui ?" in screen_text(app) and "contre" in screen_text(app)
+        grid = deal.query_one(DoublesGrid)
+        grid.focus()
+        await pilot.pause()
+        grid.action_cell(0, 0)  # Bruno contre Anne
+        await pilot.pause()
+        assert "Bruno contre Anne" in screen_text(app)
+        await pilot.press("enter")
+        assert await ask(pilot) == "outcome"
+        text = screen_text(app)
+        assert "Cœurs ramassés par chaque joueur" in text and "Qui a pris le A♥ ?" in text
+        await type_counts(pilot, 0, [3, 5, 0, 4])
+        assert "12 sur 13" in screen_text(app)
+        deal.query_one("#q1-0").focus()
+        await pilot.press("2")  # Bruno took the A♥: the form checks the deal, and refuses the count
+        await pilot.pause()
+        assert await ask(pilot) == "outcome"
+        assert "Cœurs ramassés par chaque joueur : la somme fait 12, pas 13" in screen_text(app)
+        shot(app, "score-fr-refusal")
+        deal.query_one("#q0-3", Input).value = "5"
+        await pilot.press("ctrl+s")
+        assert await ask(pilot) == "done"
+        text = screen_text(app)
+        assert "points du contrat" in text and "total cumulé" in text and "cette donne" in text
+        await pilot.press("enter")
+        await wait_for(pilot, GameScreen)
+        await pilot.pause()
+        assert game.keeper.totals == [2, -22, 0, -10]  # Bruno doubled Anne: the 8 between them moves
+        text = screen_text(app)
+        assert "Pas de cœurs" in text and "suivante : donne 2" in text and "Classement" in text
+        shot(app, "score-fr-sheet")
+
+
+async def test_a_kept_game_with_a_flag_reads_in_french(tmp_path):
+    store = ScoreStore(str(tmp_path / "score.db"), KeyRing(tmp_path / "keys.json"))
+    keeper = new_keeper("classic", NAMES, 0)
+    keeper.add({"contract": "no-king", "doubles": []})
+    keeper.add({"contract": "trumps", "trump": "S", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}})
+    store.create(keeper, "Samedi")
+    app = ScoreApp(store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        assert "Samedi" in screen_text(app) and "modifiée" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, GameScreen)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Barbu (non jouée)" in text and "Atout ♠" in text
+        assert "Remarques" in text and "! donne 1 : non jouée : personne" in text  # the flag, in the side panel
+        assert "Totaux au fil de la partie" in text
+        shot(app, "score-fr-game")
