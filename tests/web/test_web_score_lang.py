@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from barbu.i18n import translator, word_error
 from barbu.scorekeeper import KeeperError, new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
+from barbu.scorekeeper.refusals import PLAYER_ROUND
 from barbu.web.app import create_app
 from barbu.web.scorebooks import CHANGED_ELSEWHERE, READ_ONLY
 from barbu.web.scorekeeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
@@ -109,7 +110,8 @@ def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> N
 def test_the_scottish_set_and_round_in_the_readers_language(client: TestClient) -> None:
     game = new_game(client, "scottish", ["Ann", "Bob", "Cat", "Dan"])
     r = client.get(f"/api/score/{game['id']}", headers={"x-score-key": game["key"], "x-barbu-lang": "it"})
-    assert r.json()["game"]["next"]["where"] == "Serie 1, giro del giocatore 1"
+    assert r.json()["game"]["next"]["where"] == translator("it").render(PLAYER_ROUND, {"set": 1, "round": 1})
+    assert r.json()["game"]["next"]["where"] == "Set 1, giro del giocatore 1"
 
 
 def test_the_page_and_its_printed_sheet_in_the_readers_language(client: TestClient) -> None:

@@ -54,6 +54,7 @@ from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
 from ..scorekeeper.printing import FORMATS, printable
 from ..scorekeeper.questions import label
+from ..scorekeeper import refusals as K
 from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import MELD_LABELS
 from ..scottish.scoresheet import GLYPH_NAMES
@@ -144,10 +145,11 @@ def _flags(keeper: Any, number: int, tr: Words) -> dict[str, list]:
 
 
 def where_text(set_no: int, round_no: int | None, tr: Words = ENGLISH) -> str:
-    """Where a Scottish deal sits on the sheet: its Set and its Round (None: the Silly Round)."""
+    """Where a Scottish deal sits on the sheet: its Set and its Round (None: the Silly Round), as the keeper
+    says it."""
     if round_no is None:
-        return tr.gettext(N_("Set {set}, Silly Round")).format(set=tr.number(set_no))
-    return tr.gettext(N_("Set {set}, Player Round {round}")).format(set=tr.number(set_no), round=tr.number(round_no))
+        return tr.render(K.SILLY_ROUND, {"set": set_no})
+    return tr.render(K.PLAYER_ROUND, {"set": set_no, "round": round_no})
 
 
 def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str, Any]:
@@ -245,9 +247,8 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
         q["label"] = label(question, tr)
         if q.get("choices"):  # Bésigue's declarations: (kind, name, points)
             q["choices"] = [[k, tr.pgettext("combination", name), v] for k, name, v in q["choices"]]
-    if d.get("where"):  # the keeper's Set and Round are those of the match as it stands before the deal
-        st = keeper.match.state  # type: ignore[union-attr]
-        d["where"] = where_text(st.set_no + 1, None if st.silly else st.round_no + 1, tr)
+    if need.where:  # the Scottish Set and Round
+        d["where"] = word_note(need.where, tr)
     return d
 
 
