@@ -49,6 +49,7 @@ from ..classic.contracts import SCOTTISH_CALL_NAMES
 from ..core import safejson
 from ..core.words import ENGLISH, N_, NN_, Message, Words
 from ..i18n import language, translator, word_error
+from ..i18n.typed import card_of
 from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
@@ -310,6 +311,22 @@ def _entry(value: Any) -> dict:
             if not _answer_ok(v):
                 raise ScoreError(BAD_ANSWER, key=str(k)[:20])
     return value
+
+
+def typed_rows(text: str, lang: str) -> str:
+    """Chinese poker rows as a player of ``lang`` typed them ("AP RP DP / …" in French) in the engine's
+    notation ("AS KS QS / …"); a word that names no card stays as typed, for the keeper to refuse."""
+    return " / ".join(" ".join(card_of(word, lang) or word for word in row.split()) for row in text.split("/"))
+
+
+def typed_entry(entry: dict, lang: str) -> dict:
+    """A deal's answers with what was typed (the Chinese rows) read in the reader's language: the entry
+    kept is in the engine's notation, whatever language it was typed in."""
+    outcome = entry.get("outcome")
+    rows = outcome.get("rows") if isinstance(outcome, dict) else None
+    if lang == "en" or not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        return entry
+    return {**entry, "outcome": {**outcome, "rows": [typed_rows(r, lang) for r in rows]}}
 
 
 def _is_int(x: Any) -> bool:
@@ -582,7 +599,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         keeper = await asyncio.to_thread(keeper_of, book)
         index = data.get("index")
         index = None if index is None else _index(index)
-        return no_store(await asyncio.to_thread(draft, keeper, _entry(data.get("entry")), index, tr_of(request)))
+        entry = typed_entry(_entry(data.get("entry")), lang_of(request))
+        return no_store(await asyncio.to_thread(draft, keeper, entry, index, tr_of(request)))
 
     async def api_change(request: Request) -> Response:
         data = await read(request)
@@ -594,6 +612,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         if book.version != version:
             raise ScorebookError(CHANGED_ELSEWHERE, 409)
         keeper = await asyncio.to_thread(keeper_of, book)
+        if isinstance(data.get("entry"), dict):
+            data["entry"] = typed_entry(data["entry"], lang_of(request))
         keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
         title = _text(data.get("title"), "title", 120) if data.get("op") == "title" else None
         saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version, title)
