@@ -118,3 +118,32 @@ async def test_a_kept_game_with_a_flag_reads_in_french(tmp_path):
         assert "Remarques" in text and "! donne 1 : non jouée : personne" in text  # the flag, in the side panel
         assert "Totaux au fil de la partie" in text
         shot(app, "score-fr-game")
+
+
+async def test_the_doubles_grid_in_italian(tmp_path):
+    use("it")
+    store = ScoreStore(str(tmp_path / "score.db"), KeyRing(tmp_path / "keys.json"))
+    store.create(new_keeper("classic", ["Anna", "Bruno", "Carla", "Dario"], 0), "Venerdì")
+    app = ScoreApp(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        await wait_for(pilot, GameScreen)
+        await pilot.press("a")
+        deal = await wait_for(pilot, DealScreen)
+        assert await ask(pilot) == "contract"
+        assert "Niente donne" in screen_text(app) and "Il contratto" in screen_text(app)
+        await choose(pilot, "no-queens")
+        assert await ask(pilot) == "doubles"
+        grid = deal.query_one(DoublesGrid)
+        grid.focus()
+        await pilot.pause()
+        grid.action_cell(0, 0)
+        grid.action_cell(0, 0)
+        grid.action_cell(1, 3)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Bruno  contra" in text and "deve ancora a Anna" in text and "2 contri" in text
+        assert "Bruno contra Anna, surcontrato; Carla contra Dario" in text
+        assert "Contro/surcontro" in text and "Avanti / salva" in text  # the footer's keys
+        shot(app, "score-it-doubles")

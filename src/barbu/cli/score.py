@@ -169,8 +169,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         return func(store, args)
     except KeeperError as e:
         return fail(word_error(e, current()), 1)
-    except ScorebookError as e:
-        return fail(str(e), 1)
+    except ScorebookError as e:  # the store's refusals are English msgids, shared with the web page
+        return fail(_(str(e)) if str(e) else "", 1)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -43,7 +43,10 @@ def _total(x: Any) -> str:
 
 
 def said(e: BaseException) -> str:
-    """An error in the language of the moment (the keeper's refusals are worded anew)."""
+    """An error in the language of the moment: the keeper's refusals are worded anew, the store's (English
+    msgids shared with the web page) looked up in the catalogs."""
+    if isinstance(e, ScorebookError):
+        return _(str(e)) if str(e) else ""  # (gettext of "" is the catalog's header)
     return word_error(e, current())
 
 BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
@@ -240,7 +243,7 @@ class BooksScreen(Screen[None]):
             try:
                 self.store.delete(book.id)
             except ScorebookError as e:
-                self.notify(str(e), severity="error")
+                self.notify(said(e), severity="error")
             else:
                 self.notify(_("Deleted {title}.").format(title=book.title))
             self.reload()
@@ -530,10 +533,10 @@ class GameScreen(Screen[None]):
         except ScorebookError as e:
             if e.status == 409:
                 self.notify(_("Not saved: {error}. It has been reloaded; enter your change again if it is still "
-                              "missing.").format(error=e), severity="error", timeout=12)
+                              "missing.").format(error=said(e)), severity="error", timeout=12)
                 self.action_reload()
             else:
-                self.notify(_("Not saved: {error}").format(error=e), severity="error", timeout=12)
+                self.notify(_("Not saved: {error}").format(error=said(e)), severity="error", timeout=12)
                 self.keeper.undo()
                 self.redraw()
             return False

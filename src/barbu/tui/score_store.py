@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from ..core.words import N_
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict
 from ..web.scorebooks import Scorebook, ScorebookError, Scorebooks
 from ..web.storage import sqlite_url
@@ -111,7 +112,8 @@ class ScoreStore:
     def key(self, book_id: str) -> str:
         key = self.ring.keys.get(book_id)
         if key is None:
-            raise ScorebookError("this game was not started here: the terminal holds no key to change it", 403)
+            # English, as the web's refusals: the terminal words it with _() where it is shown
+            raise ScorebookError(N_("this game was not started here: the terminal holds no key to change it"), 403)
         return key
 
     def can_edit(self, book_id: str) -> bool:

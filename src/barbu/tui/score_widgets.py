@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ..core.words import N_
-from ..i18n import _, ngettext, number
+from ..i18n import _, ngettext, number, pgettext
 
 
 def word_bindings(node: DOMNode) -> None:
@@ -153,7 +153,7 @@ class DoublesGrid(Static, can_focus=True):
         short = [x[:5] for x in self.names]
         w = max(len(x) for x in short) + 2
         width = max(len(x) for x in self.names) + 1
-        verb = _("doubles")
+        verb = pgettext("a player doubles another", "doubles")
         head = " " * (width + len(verb) + 2) + "".join(f"{escape(x):^{w}}" for x in short)
         if self.owed:
             head += "  " + (_("still owes {name}").format(name=escape(self.names[self.declarer]))
