@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from barbu.i18n import translator, word_error
 from barbu.scorekeeper import KeeperError, new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
+from barbu.scorekeeper.refusals import PLAYER_ROUND
 from barbu.web.app import create_app
 from barbu.web.scorebooks import CHANGED_ELSEWHERE, READ_ONLY
 from barbu.web.scorekeeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
@@ -95,12 +96,13 @@ def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> N
                     json={"key": game["key"], "entry": {"contract": "trumps", "trump": "S", "doubles": []}},
                     headers={"x-barbu-lang": "it"})
     tricks = next(q for q in r.json()["questions"] if q["key"] == "tricks")
-    assert tricks["label"] == translator("it").gettext(TRICKS_LABEL)
+    assert tricks["label"] == translator("it").gettext(TRICKS_LABEL) == "Prese di ogni giocatore"
     entry = {"contract": "no-queens", "doubles": []}  # nobody doubled: not played, a flag with its code
     r = client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
                                                             "entry": entry}, headers={"x-barbu-lang": "fr"})
     deal = r.json()["game"]["deals"][0]
     assert deal["flag_codes"] == ["keeper-flag-not-played"]
+    assert deal["flags"] == ["non jouée : personne n'a contré, les points sont partagés"]
     assert deal["name"] == "No queens"  # contract names go as the rules name them: the page words them
     assert r.json()["game"]["undo_text"] == "retirer la donne 1"
 
@@ -108,7 +110,8 @@ def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> N
 def test_the_scottish_set_and_round_in_the_readers_language(client: TestClient) -> None:
     game = new_game(client, "scottish", ["Ann", "Bob", "Cat", "Dan"])
     r = client.get(f"/api/score/{game['id']}", headers={"x-score-key": game["key"], "x-barbu-lang": "it"})
-    assert r.json()["game"]["next"]["where"] == "Serie 1, giro del giocatore 1"
+    assert r.json()["game"]["next"]["where"] == translator("it").render(PLAYER_ROUND, {"set": 1, "round": 1})
+    assert r.json()["game"]["next"]["where"] == "Set 1, giro del giocatore 1"
 
 
 def test_the_page_and_its_printed_sheet_in_the_readers_language(client: TestClient) -> None:
@@ -125,3 +128,36 @@ def test_the_page_and_its_printed_sheet_in_the_readers_language(client: TestClie
     assert translator("it").contract("No queens") in sheet and "No queens" not in sheet
     english = client.get(f"/score/view/{view}/sheet.html?lang=en").text
     assert "No queens" in english
+
+
+#: Cards as a French and an Italian player write them: rank letters, then suit letters.
+LETTERS = {"fr": ({"T": "10", "J": "V", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "K", "C": "T"}),
+           "it": ({"T": "10", "J": "F", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "Q", "C": "F"})}
+
+
+def written(rows: str, lang: str) -> str:
+    ranks, suits = LETTERS[lang]
+    return " ".join(w if w == "/" else ranks.get(w[0], w[0]) + suits[w[1]] for w in rows.split())
+
+
+@pytest.mark.parametrize("lang", ("fr", "it"))
+def test_chinese_rows_typed_in_the_readers_language(client: TestClient, lang: str) -> None:
+    """The rows a French or Italian player types are read as the cards they name; the game keeps them in the
+    engine's notation."""
+    english = ["AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D", "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
+               "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4H 3H 2H", "AC KC QC JC TC / 9D 8D 7D 6D 5D / 4S 3S 2S"]
+    assert written(english[0], "fr") == "AP RP DP VP 10P / 9C 8C 7C 6C 5C / 4K 3K 2K"
+    game = new_game(client, "classic(chinese_poker=true)")
+    entry = {"contract": "chinese-poker", "doubles": [], "outcome": {"rows": english}}
+    expected = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": entry}).json()
+    theirs = {**entry, "outcome": {"rows": [written(r, lang) for r in english]}}
+    got = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": theirs},
+                      headers={"x-barbu-lang": lang}).json()
+    assert got["preview"]["deal"]["scores"] == expected["preview"]["deal"]["scores"]
+    saved = client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
+                                                                "entry": theirs}, headers={"x-barbu-lang": lang})
+    assert saved.json()["game"]["entries"][0]["outcome"]["rows"] == english  # kept in the engine's notation
+    wrong = {**entry, "outcome": {"rows": ["zz", *theirs["outcome"]["rows"][1:]]}}
+    r = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": wrong},
+                    headers={"x-barbu-lang": lang})
+    assert r.status_code == 422 and r.json()["code"]

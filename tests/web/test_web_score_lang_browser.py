@@ -91,7 +91,7 @@ def test_a_deal_kept_in_italian(server: Server, browser: Browser) -> None:
     page.click("#doubles-done")
     tricks = ".question[data-key='tricks']"
     page.wait_for_selector(tricks)
-    assert page.locator(f"{tricks} .q-label").inner_text() == IT.gettext(TRICKS_LABEL)
+    assert page.locator(f"{tricks} .q-label").inner_text() == IT.gettext(TRICKS_LABEL) == "Prese di ogni giocatore"
     for _ in range(5):
         page.click(f"{tricks} [data-step='up'][data-seat='0']")
     assert page.locator(f"{tricks} .left").inner_text() == "ne restano 8 su 13"
@@ -124,7 +124,8 @@ def test_a_deal_kept_in_italian(server: Server, browser: Browser) -> None:
     page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
     page.wait_for_selector("#score-sheet tfoot td")
     assert page.locator("#score-sheet tfoot td").first.inner_text() == "10.650"
-    assert "Anna vince con 10.650." in page.locator("#entry").inner_text()
+    page.wait_for_selector("#entry .winner")  # the form follows the sheet: it waits for the server's draft
+    assert page.locator("#entry .winner").inner_text() == "Anna vince con 10.650."
     shot(page, "score-it-besigue", full=True)
     assert not errors, errors
 
@@ -184,4 +185,36 @@ def test_a_besigue_table_in_french(server: Server, browser: Browser) -> None:
     assert page.locator("#conn").inner_text() == "connecté"
     assert page.locator("#rules-link").inner_text() == "Règles"
     shot(page, "besigue-fr")
+    assert not errors, errors
+
+
+def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, browser: Browser) -> None:
+    """A whole deal against the computer in Italian on a phone: the table still fits, declarations and the
+    deal's summary in Italian."""
+    from test_web_besigue_browser import MY_TURN, click_and_wait, fits
+    page, errors = browser_page(browser, "it-IT")
+    page.goto(server.base + "/")
+    page.select_option("#play-game", "besigue")
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#bz-hand .card")
+    page.wait_for_function(MY_TURN)
+    assert page.get_attribute("html", "lang") == "it"
+    fits(page)
+    assert "tallone" in page.locator("#stock").inner_text()
+    for _ in range(200):
+        if page.locator("#deal-end").is_visible():
+            break
+        if page.locator("#bz-decision button.bz-declare").count():
+            assert page.locator("#bz-decision button.bz-none").inner_text() == "Non dichiarare nulla"
+            fits(page)
+            shot(page, "besigue-it-declare")
+        buttons = page.locator("#bz-decision button")
+        target = buttons.first if buttons.count() else \
+            page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        click_and_wait(page, target)
+    text = page.locator("#deal-end").inner_text()
+    assert "Fine della smazzata 1" in text and "Brisque" in text and "Ultima presa" in text and "Totale" in text
+    fits(page)
+    shot(page, "besigue-it-deal-end")
     assert not errors, errors

@@ -20,6 +20,13 @@ API (every request that changes or reads a game by its private id carries the ed
 
 Every number is the keeper's (the engine's scoring); a refused entry answers 422 with the
 keeper's plain words and changes nothing; a save made from an old version answers 409.
+
+Languages: the page is a template in the reader's language (`web.i18n.page_language`: ``?lang=``, the
+``barbu_lang`` cookie, Accept-Language); its script sends that language in the header ``x-barbu-lang``
+on every request, and the answers are worded in it: a refusal is ``{error, code, params, deal}`` (the
+error in the reader's words, the code and raw parameters for programs), the keeper's questions, flags,
+the Scottish Set and Round and "undo" in that language.  Contract names travel as the rules name them
+(English) and the page words them; the printable sheet takes ``?lang=`` too.  Exports stay English.
 """
 
 from __future__ import annotations
@@ -42,11 +49,13 @@ from ..classic.contracts import SCOTTISH_CALL_NAMES
 from ..core import safejson
 from ..core.words import ENGLISH, N_, NN_, Message, Words
 from ..i18n import language, translator, word_error
+from ..i18n.typed import card_of
 from ..records.barbu import number_out
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from ..scorekeeper import exchange
 from ..scorekeeper.printing import FORMATS, printable
 from ..scorekeeper.questions import label
+from ..scorekeeper import refusals as K
 from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import MELD_LABELS
 from ..scottish.scoresheet import GLYPH_NAMES
@@ -137,10 +146,11 @@ def _flags(keeper: Any, number: int, tr: Words) -> dict[str, list]:
 
 
 def where_text(set_no: int, round_no: int | None, tr: Words = ENGLISH) -> str:
-    """Where a Scottish deal sits on the sheet: its Set and its Round (None: the Silly Round)."""
+    """Where a Scottish deal sits on the sheet: its Set and its Round (None: the Silly Round), as the keeper
+    says it."""
     if round_no is None:
-        return tr.gettext(N_("Set {set}, Silly Round")).format(set=tr.number(set_no))
-    return tr.gettext(N_("Set {set}, Player Round {round}")).format(set=tr.number(set_no), round=tr.number(round_no))
+        return tr.render(K.SILLY_ROUND, {"set": set_no})
+    return tr.render(K.PLAYER_ROUND, {"set": set_no, "round": round_no})
 
 
 def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str, Any]:
@@ -238,9 +248,8 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
         q["label"] = label(question, tr)
         if q.get("choices"):  # Bésigue's declarations: (kind, name, points)
             q["choices"] = [[k, tr.pgettext("combination", name), v] for k, name, v in q["choices"]]
-    if d.get("where"):  # the keeper's Set and Round are those of the match as it stands before the deal
-        st = keeper.match.state  # type: ignore[union-attr]
-        d["where"] = where_text(st.set_no + 1, None if st.silly else st.round_no + 1, tr)
+    if need.where:  # the Scottish Set and Round
+        d["where"] = word_note(need.where, tr)
     return d
 
 
@@ -302,6 +311,22 @@ def _entry(value: Any) -> dict:
             if not _answer_ok(v):
                 raise ScoreError(BAD_ANSWER, key=str(k)[:20])
     return value
+
+
+def typed_rows(text: str, lang: str) -> str:
+    """Chinese poker rows as a player of ``lang`` typed them ("AP RP DP / …" in French) in the engine's
+    notation ("AS KS QS / …"); a word that names no card stays as typed, for the keeper to refuse."""
+    return " / ".join(" ".join(card_of(word, lang) or word for word in row.split()) for row in text.split("/"))
+
+
+def typed_entry(entry: dict, lang: str) -> dict:
+    """A deal's answers with what was typed (the Chinese rows) read in the reader's language: the entry
+    kept is in the engine's notation, whatever language it was typed in."""
+    outcome = entry.get("outcome")
+    rows = outcome.get("rows") if isinstance(outcome, dict) else None
+    if lang == "en" or not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        return entry
+    return {**entry, "outcome": {**outcome, "rows": [typed_rows(r, lang) for r in rows]}}
 
 
 def _is_int(x: Any) -> bool:
@@ -574,7 +599,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         keeper = await asyncio.to_thread(keeper_of, book)
         index = data.get("index")
         index = None if index is None else _index(index)
-        return no_store(await asyncio.to_thread(draft, keeper, _entry(data.get("entry")), index, tr_of(request)))
+        entry = typed_entry(_entry(data.get("entry")), lang_of(request))
+        return no_store(await asyncio.to_thread(draft, keeper, entry, index, tr_of(request)))
 
     async def api_change(request: Request) -> Response:
         data = await read(request)
@@ -586,6 +612,8 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         if book.version != version:
             raise ScorebookError(CHANGED_ELSEWHERE, 409)
         keeper = await asyncio.to_thread(keeper_of, book)
+        if isinstance(data.get("entry"), dict):
+            data["entry"] = typed_entry(data["entry"], lang_of(request))
         keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
         title = _text(data.get("title"), "title", 120) if data.get("op") == "title" else None
         saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version, title)

@@ -80,20 +80,33 @@ function actionHint(text) {
   return prettyCards(text);
 }
 
-// An action as told after it was made, after the player's name ("Anne played Q♠").
-function actionLabel(name, text) {
-  if (text === "no-declaration") return t("{name} declared nothing", { name });
+// An action as told after it was made, by seat ("Anne played Q♠", "You played Q♠": each its own sentence,
+// since "you" takes its own verb form in French and Italian).
+function actionLabel(seat, text) {
+  const me = seat === mySeat;
+  const name = shortName(seat);
+  if (text === "no-declaration") return me ? t("You declared nothing") : t("{name} declared nothing", { name });
   const [verb, ...rest] = text.split(" ");
   if (verb === "play") {
-    const c = cardLabel(rest[0].replace("*", ""));
-    return rest[0].endsWith("*") ? t("{name} played {card} from the table", { name, card: c }) : t("{name} played {card}", { name, card: c });
+    const card = cardLabel(rest[0].replace("*", ""));
+    if (rest[0].endsWith("*")) {
+      return me ? t("You played {card} from the table", { card }) : t("{name} played {card} from the table", { name, card });
+    }
+    return me ? t("You played {card}", { card }) : t("{name} played {card}", { name, card });
   }
   if (verb === "declare") {
     const d = parseDeclare(text);
-    return t("{name} declared {meld} ({points})", { name, meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) });
+    const said = { name, meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) };
+    return me ? t("You declared {meld} ({points})", said) : t("{name} declared {meld} ({points})", said);
   }
-  if (verb === "exchange") return t("{name} exchanged {card} for the turn-up (10)", { name, card: cardLabel(rest[0]) });
-  if (verb === "show") return t("{name} showed {card} (10)", { name, card: cardLabel(rest[0]) });
+  if (verb === "exchange") {
+    const card = cardLabel(rest[0]);
+    return me ? t("You exchanged {card} for the turn-up (10)", { card }) : t("{name} exchanged {card} for the turn-up (10)", { name, card });
+  }
+  if (verb === "show") {
+    const card = cardLabel(rest[0]);
+    return me ? t("You showed {card} (10)", { card }) : t("{name} showed {card} (10)", { name, card });
+  }
   return `${name} ${prettyCards(text)}`;
 }
 
@@ -359,7 +372,7 @@ function renderLastTrick() {
   }
   box.replaceChildren(el("span", { class: "bz-label", textContent: t("Last trick") }),
     el("div", { class: "bz-last-cards" }, ...lt.cards.map((p) => cardElement(p.card))),
-    el("span", { class: "bz-label", textContent: t("won by {name}", { name: shortName(lt.winner) }) }));
+    el("span", { class: "bz-label", textContent: lt.winner === mySeat ? t("won by you") : t("won by {name}", { name: shortName(lt.winner) }) }));
 }
 
 // What is happening, in one line: the last move (another player's, or your own while you wait) and whose turn.
@@ -390,7 +403,7 @@ function renderTurn() {
   const mine = myTurn();
   let text = turnText(mine);
   if (lastMove && lastMove.seat >= 0 && (!mine || lastMove.seat !== mySeat)) {
-    text = `${actionLabel(shortName(lastMove.seat), lastMove.action)}. ${text}`;
+    text = `${actionLabel(lastMove.seat, lastMove.action)}. ${text}`;
   }
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";

@@ -697,7 +697,9 @@ function question(q) {
     const v = S.outcome[q.key] || names.map(() => "");
     S.outcome[q.key] = v;
     names.forEach((nm, s) => {
-      const input = el("input", { class: "wide rows-input", value: v[s], placeholder: "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
+      // TRANSLATORS: an example of Chinese poker rows (back / middle / front) as a player types the cards,
+      // rank then suit, in this language's letters (the server reads them in the page's language)
+      const input = el("input", { class: "wide rows-input", value: v[s], placeholder: t("AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D"),
         "aria-label": t("{name}'s rows", { name: nm }), "data-seat": s });
       // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
       input.addEventListener("input", () => { v[s] = input.value; });
@@ -829,7 +831,7 @@ function renderSheet() {
       tb.append(row);
       if (d.glyphs && d.glyphs.length)
         tb.append(el("tr", { class: "glyphs" }, el("td", { colSpan: n + 1 }, ...d.glyphs.map((gl) =>
-          el("span", { class: "glyph", textContent: `${gl.name}${gl.call ? ` (${gl.call})` : ""} — ${g.names[gl.seat]}` })))));
+          el("span", { class: "glyph", textContent: `${gl.name}${gl.call ? ` (${contract(gl.call)})` : ""} — ${g.names[gl.seat]}` })))));
       for (const f of flags) tb.append(el("tr", { class: "flag-row" }, el("td", { colSpan: n + 1, textContent: `⚠ ${f}` })));
       if (S.picked === i && !S.readOnly) {
         tb.append(el("tr", { class: "row-actions" }, el("td", { colSpan: n + 1 },
