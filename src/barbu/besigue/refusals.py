@@ -15,6 +15,12 @@ def _bcard(w: Words, t: int) -> str:
     return w.face(RANKS[t % 8], t // 8)
 
 
+@kind("meld_keys")
+def _meld_keys(w: Words, kinds: Any) -> str:
+    """Combination keys as a player types them: the keys in English, the typed words elsewhere ("mariage")."""
+    return ", ".join(k if w.lang == "en" else w.pgettext("typed", k).split("|")[0].strip() for k in kinds)
+
+
 @kind("symbol")
 def _symbol(w: Words, s: int) -> str:
     return SUIT_SYMBOLS[s]
@@ -28,7 +34,7 @@ def _meld(w: Words, name: Any) -> str:
 EMPTY_ACTION = message("besigue-empty-action",
                        N_("empty action; write e.g. play QS, declare bezique QS JD, no-declaration"))
 UNKNOWN_COMBINATION = message("unknown-combination",
-                              N_("unknown combination {text!r}; combinations are: {kinds:list}"))
+                              N_("unknown combination {text!r}; combinations are: {kinds:meld_keys}"))
 SHUFFLE_NUMBERS = message("shuffle-numbers", N_("a shuffle lists the 64 card numbers 0..63"))
 SHUFFLE_ONCE = message("shuffle-once", N_("a shuffle lists each card number 0..63 once"))
 UNREADABLE_ACTION = message("besigue-unreadable-action",
@@ -75,3 +81,14 @@ DOUBLE_BESIGUE_SHAPE = message("double-besigue-shape",
 QUINT_SHAPE = message("quint-shape", N_("a quint major is the ace, ten, king, queen and jack of trumps"))
 SHAPES = {"trump-marriage": TRUMP_MARRIAGE_SHAPE, "bezique": BESIGUE_SHAPE,
           "double-bezique": DOUBLE_BESIGUE_SHAPE, "quint": QUINT_SHAPE}
+
+# Rulesets (option names and values stay as typed).
+NOT_A_BESIGUE_RULESET = message("not-a-besigue-ruleset",
+                                N_("cannot read the ruleset {text!r}; write a preset such as besigue, "
+                                   "optionally with options: besigue(hand=8, target=1500)"))
+UNKNOWN_BESIGUE_PRESET = message("unknown-besigue-preset",
+                                 N_("unknown Bésigue preset {name!r}; choose from: {presets:list}"))
+UNKNOWN_BESIGUE_OPTION = message("unknown-besigue-option",
+                                 N_("unknown Bésigue option {text!r}; options are: {options:list}"))
+BESIGUE_POSITIVE = message("besigue-positive", N_("{name} must be a positive whole number, not {value!r}"))
+BESIGUE_CHOICES = message("besigue-choices", N_("{name} cannot be {value!r}; choose from: {choices:list}"))

@@ -11,21 +11,23 @@ import re
 from dataclasses import dataclass, fields, replace
 
 from ..core.errors import RulesetError
+from ..core.words import N_
+from . import refusals as R
 
 #: option -> (allowed values or "int", meaning of the option, meaning of each value)
 OPTIONS: dict[str, tuple[tuple[str, ...] | str, str, dict[str, str]]] = {
-    "hand": (("9", "8"), "cards dealt to each player",
-             {"9": "nine each, by threes (the seed)", "8": "eight each, by 3-2-3 (English)"}),
-    "brisques": (("aces", "aces_and_tens"), "cards that score 10 when won in tricks",
-                 {"aces": "each ace won (the seed)", "aces_and_tens": "each ace and each ten won (English)"}),
-    "seven": (("drawn", "exchange"), "how the 7 of trumps scores 10",
-              {"drawn": "shown when drawn from the stock (the seed)",
-               "exchange": "after winning a trick its holder exchanges it for the turn-up, "
-                           "or shows the other 7 of trumps (English)"}),
-    "endgame": (("follow_or_trump", "must_win"), "duty in the last tricks, once the stock is empty",
-                {"follow_or_trump": "follow suit if able, else trump if able (the seed)",
-                 "must_win": "follow and head the trick if able, else trump if able (English)"}),
-    "target": ("int", "points that end the game at the end of a deal (higher total wins)",
+    "hand": (("9", "8"), N_("cards dealt to each player"),
+             {"9": N_("nine each, by threes (the seed)"), "8": N_("eight each, by 3-2-3 (English)")}),
+    "brisques": (("aces", "aces_and_tens"), N_("cards that score 10 when won in tricks"),
+                 {"aces": N_("each ace won (the seed)"), "aces_and_tens": N_("each ace and each ten won (English)")}),
+    "seven": (("drawn", "exchange"), N_("how the 7 of trumps scores 10"),
+              {"drawn": N_("shown when drawn from the stock (the seed)"),
+               "exchange": N_("after winning a trick its holder exchanges it for the turn-up, "
+                           "or shows the other 7 of trumps (English)")}),
+    "endgame": (("follow_or_trump", "must_win"), N_("duty in the last tricks, once the stock is empty"),
+                {"follow_or_trump": N_("follow suit if able, else trump if able (the seed)"),
+                 "must_win": N_("follow and head the trick if able, else trump if able (English)")}),
+    "target": ("int", N_("points that end the game at the end of a deal (higher total wins)"),
                {}),
 }
 
@@ -68,11 +70,10 @@ class BesigueRules:
         """A preset name, optionally followed by ``(option=value, ...)``."""
         m = re.match(r"^\s*([a-z][a-z0-9-]*)\s*(?:\((.*)\))?\s*$", text.strip().lower())
         if not m:
-            raise RulesetError(f"cannot read the ruleset {text!r}; write a preset such as besigue, "
-                               "optionally with options: besigue(hand=8, target=1500)")
+            raise RulesetError.of(R.NOT_A_BESIGUE_RULESET, text=text)
         name, body = m.group(1), m.group(2)
         if name not in PRESETS:
-            raise RulesetError(f"unknown Bésigue preset {name!r}; choose from: {', '.join(PRESETS)}")
+            raise RulesetError.of(R.UNKNOWN_BESIGUE_PRESET, name=name, presets=list(PRESETS))
         rules = PRESETS[name][0]
         changes: dict[str, object] = {}
         for part in (body or "").split(","):
@@ -80,14 +81,14 @@ class BesigueRules:
                 continue
             key, eq, value = (x.strip() for x in part.partition("="))
             if not eq or key not in OPTIONS:
-                raise RulesetError(f"unknown Bésigue option {part.strip()!r}; options are: {', '.join(OPTIONS)}")
+                raise RulesetError.of(R.UNKNOWN_BESIGUE_OPTION, text=part.strip(), options=list(OPTIONS))
             allowed = OPTIONS[key][0]
             if allowed == "int":
                 if not value.isdigit() or int(value) <= 0:
-                    raise RulesetError(f"{key} must be a positive whole number, not {value!r}")
+                    raise RulesetError.of(R.BESIGUE_POSITIVE, name=key, value=value)
                 changes[key] = int(value)
             elif value not in allowed:
-                raise RulesetError(f"{key} cannot be {value!r}; choose from: {', '.join(allowed)}")
+                raise RulesetError.of(R.BESIGUE_CHOICES, name=key, value=value, choices=list(allowed))
             else:
                 changes[key] = int(value) if key == "hand" else value
         return replace(rules, **changes)  # type: ignore[arg-type]
@@ -95,12 +96,12 @@ class BesigueRules:
 
 #: preset name -> (rules, description)
 PRESETS: dict[str, tuple[BesigueRules, str]] = {
-    "besigue": (BesigueRules(), "Bésigue for two, as the seed (003) states it: 9 cards, aces score, "
-                                "drawn 7 of trumps shown, 1000 points"),
+    "besigue": (BesigueRules(), N_("Bésigue for two, as the seed (003) states it: 9 cards, aces score, "
+                                "drawn 7 of trumps shown, 1000 points")),
     "besigue-english": (BesigueRules(preset="besigue-english", hand=8, brisques="aces_and_tens",
                                      seven="exchange", endgame="must_win"),
-                        "the common English rules: 8 cards, aces and tens score, the 7 of trumps "
-                        "exchanged for the turn-up, must win the last tricks, 1000 points"),
+                        N_("the common English rules: 8 cards, aces and tens score, the 7 of trumps "
+                        "exchanged for the turn-up, must win the last tricks, 1000 points")),
 }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from ..core.cards import CARDS, HEARTS, JACK, QUEEN, ACE, KING, SEVEN, SUIT_MASK, rank_mask
+from ..core.words import N_
 
 TRICKS = "tricks"
 DOMINO = "domino"
@@ -102,30 +103,30 @@ def classic_contracts(ravage_city: bool = False, ravage_value: int = 24,
     r = ravage_city
     out = [
         Contract("no-tricks", "No tricks", per_trick=-3 if r else -2,
-                 help="Each trick you take costs points."),
+                 help=N_("Each trick you take costs points.")),
         Contract("no-hearts", "No hearts", card_points=hearts_points(-6, -2), heart_ban=True,
-                 help="Each heart you take costs points, the ace most. Hearts may not be led while you hold another suit."),
+                 help=N_("Each heart you take costs points, the ace most. Hearts may not be led while you hold another suit.")),
         Contract("no-queens", "No queens", card_points=queens_points(-8 if r else -6),
-                 help="Each queen you take costs points."),
+                 help=N_("Each queen you take costs points.")),
         Contract("no-king", "No King of hearts", card_points=((KING_OF_HEARTS, -21 if r else -20),),
                  heart_ban=True,
-                 help="Whoever takes the King of hearts pays. Hearts may not be led while you hold another suit."),
+                 help=N_("Whoever takes the King of hearts pays. Hearts may not be led while you hold another suit.")),
         Contract("no-last-two", "No last two", last_tricks=(-10, -20),
-                 help="The second-to-last trick and the last trick cost points."),
+                 help=N_("The second-to-last trick and the last trick cost points.")),
         Contract("trumps", "Trumps", positive=True, per_trick=7 if r else 5, trump=True,
-                 help="The declarer names trumps; each trick you take scores. Trumps must head the trick; "
-                      "a void player must trump or overtrump."),
+                 help=N_("The declarer names trumps; each trick you take scores. Trumps must head the trick; "
+                      "a void player must trump or overtrump.")),
         Contract("domino", "Domino", kind=DOMINO, positive=True,
                  finishing=(50, 25, 10, 0) if r else (45, 20, 5, -5),
-                 help="Build rows in each suit from the starting rank; first out scores most. Pass only when unable."),
+                 help=N_("Build rows in each suit from the starting rank; first out scores most. Pass only when unable.")),
     ]
     if r:
         out.append(Contract("ravage-city", "Ravage City", ravage=ravage_value,
-                            help="Whoever takes the most cards of any one suit pays; ties share the cost."))
+                            help=N_("Whoever takes the most cards of any one suit pays; ties share the cost.")))
     if chinese_poker:
         out.append(Contract("chinese-poker", "Chinese poker", kind=CHINESE, positive=True,
-                            help="Arrange your 13 cards into rows of 5, 5 and 3, back >= middle >= front; "
-                                 "+4 for each row that beats another player's."))
+                            help=N_("Arrange your 13 cards into rows of 5, 5 and 3, back >= middle >= front; "
+                                 "+4 for each row that beats another player's.")))
     return tuple(out)
 
 
@@ -134,30 +135,30 @@ def italian_contracts(six: bool = False) -> tuple[Contract, ...]:
     if six:
         return (
             Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -100),), heart_ban=True,
-                     help="Whoever takes the King of hearts pays 100."),
+                     help=N_("Whoever takes the King of hearts pays 100.")),
             Contract("no-hearts", "Hearts", card_points=hearts_points(-10, -10), heart_ban=True,
-                     help="Each heart taken costs 10."),
-            Contract("no-queens", "Queens", card_points=queens_points(-20), help="Each queen taken costs 20."),
+                     help=N_("Each heart taken costs 10.")),
+            Contract("no-queens", "Queens", card_points=queens_points(-20), help=N_("Each queen taken costs 20.")),
             Contract("no-last-two", "Last two", last_tricks=(-50, -50),
-                     help="The second-to-last and the last trick cost 50 each."),
-            Contract("no-tricks", "Misère", per_trick=-10, help="Each trick taken costs 10."),
+                     help=N_("The second-to-last and the last trick cost 50 each.")),
+            Contract("no-tricks", "Misère", per_trick=-10, help=N_("Each trick taken costs 10.")),
             Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(60, 40, 0, 0),
-                     help="First out scores 60, second 40."),
+                     help=N_("First out scores 60, second 40.")),
         )
     return (
         Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -20),), heart_ban=True,
-                 help="Whoever takes the King of hearts pays 20. Hearts may not be led while you hold another suit."),
+                 help=N_("Whoever takes the King of hearts pays 20. Hearts may not be led while you hold another suit.")),
         Contract("no-hearts", "Hearts", card_points=italian_hearts_points(), heart_ban=True,
-                 help="A K Q J 10 of hearts cost 4 each, the other hearts 2."),
-        Contract("no-queens", "Queens", card_points=queens_points(-6), help="Each queen taken costs 6."),
+                 help=N_("A K Q J 10 of hearts cost 4 each, the other hearts 2.")),
+        Contract("no-queens", "Queens", card_points=queens_points(-6), help=N_("Each queen taken costs 6.")),
         Contract("no-last-two", "Last two", last_tricks=(-12, -12),
-                 help="The second-to-last and the last trick cost 12 each."),
-        Contract("no-tricks", "Misère", per_trick=-2, help="Each trick taken costs 2."),
+                 help=N_("The second-to-last and the last trick cost 12 each.")),
+        Contract("no-tricks", "Misère", per_trick=-2, help=N_("Each trick taken costs 2.")),
         Contract("trumps", "Atout", positive=True, per_trick=5, trump=True,
-                 help="The dealer names trumps or no-trump; each trick scores 5. A void player must trump and "
-                      "overtrump when he can; no duty to under-trump or to head a trump lead."),
+                 help=N_("The dealer names trumps or no-trump; each trick scores 5. A void player must trump and "
+                      "overtrump when he can; no duty to under-trump or to head a trump lead.")),
         Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(45, 20, 10, -10),
-                 help="Build rows from the starting rank, ace after king; 45/20/10/-10 by finishing order."),
+                 help=N_("Build rows from the starting rank, ace after king; 45/20/10/-10 by finishing order.")),
     )
 
 
@@ -169,15 +170,15 @@ def salad_contracts() -> tuple[Contract, ...]:
     queens = queens_points(-20)
     king = ((KING_OF_HEARTS, -50),)
     return (
-        Contract("no-tricks", "No tricks", **tricks, help="Each trick costs 5."),
-        Contract("no-last-trick", "No last trick", **last, help="The last trick costs 30."),
-        Contract("no-hearts", "No hearts", **hearts, heart_ban=True, help="Each heart costs 10."),
-        Contract("no-queens", "No queens", card_points=queens, help="Each queen costs 20."),
+        Contract("no-tricks", "No tricks", **tricks, help=N_("Each trick costs 5.")),
+        Contract("no-last-trick", "No last trick", **last, help=N_("The last trick costs 30.")),
+        Contract("no-hearts", "No hearts", **hearts, heart_ban=True, help=N_("Each heart costs 10.")),
+        Contract("no-queens", "No queens", card_points=queens, help=N_("Each queen costs 20.")),
         Contract("no-king", "No King of hearts", card_points=king, heart_ban=True,
-                 help="The King of hearts costs 50."),
+                 help=N_("The King of hearts costs 50.")),
         Contract("salad", "Salad", per_trick=-5, last_tricks=(-30,),
                  card_points=_merge_points(hearts_points(-10, -10), queens, king), heart_ban=True,
-                 help="All five at once: tricks, last trick, hearts, queens and the King of hearts."),
+                 help=N_("All five at once: tricks, last trick, hearts, queens and the King of hearts.")),
     )
 
 
@@ -197,18 +198,18 @@ def french_contracts() -> tuple[Contract, ...]:
     king = ((KING_OF_HEARTS, 100),)
     return (
         Contract("no-king", "King of hearts", card_points=king, heart_ban=True, needs_in_play=1 << KING_OF_HEARTS,
-                 help="Whoever takes the King of hearts scores 100. No heart may be led to the first trick."),
-        Contract("no-queens", "Queens", card_points=queens, help="25 for each queen taken."),
+                 help=N_("Whoever takes the King of hearts scores 100. No heart may be led to the first trick.")),
+        Contract("no-queens", "Queens", card_points=queens, help=N_("25 for each queen taken.")),
         Contract("no-hearts", "Hearts", card_points=hearts, heart_ban=True,
-                 help="10 for each heart taken. No heart may be led to the first trick."),
-        Contract("no-tricks", "Tricks", per_trick=10, help="10 for each trick taken."),
-        Contract("no-last-trick", "Last trick", last_tricks=(100,), help="100 for the last trick."),
+                 help=N_("10 for each heart taken. No heart may be led to the first trick.")),
+        Contract("no-tricks", "Tricks", per_trick=10, help=N_("10 for each trick taken.")),
+        Contract("no-last-trick", "Last trick", last_tricks=(100,), help=N_("100 for the last trick.")),
         Contract("salad", "Salad", per_trick=10, last_tricks=(100,), card_points=_merge_points(hearts, queens, king),
-                 heart_ban=True, help="All five at once (a Q of hearts costs 25 + 10, the King 100 + 10)."),
+                 heart_ban=True, help=N_("All five at once (a Q of hearts costs 25 + 10, the King 100 + 10).")),
         Contract("success", "Success", kind=DOMINO, positive=True, finishing=(-100, -50), open_any=True,
                  ace_again=True, ends_after=2,
-                 help="The chooser opens with any card; build rows from its rank; play if you can; an ace "
-                      "lets you play again. The first out scores -100, the second -50."),
+                 help=N_("The chooser opens with any card; build rows from its rank; play if you can; an ace "
+                      "lets you play again. The first out scores -100, the second -50.")),
     )
 
 
@@ -234,13 +235,17 @@ def scottish_call_points() -> dict[str, dict]:
     }
 
 
-_SCOTTISH_HELP = {
-    "aces": "Each ace taken costs 20.",
-    "king": "Whoever takes the King of hearts pays 100.",
-    "queens": "Each queen taken costs 15.",
-    "hearts": "Each heart taken costs 10, the Jack of hearts 30.",
-    "tricks": "Each trick taken costs 10.",
+SCOTTISH_HELP = {
+    "aces": N_("Each ace taken costs 20."),
+    "king": N_("Whoever takes the King of hearts pays 100."),
+    "queens": N_("Each queen taken costs 15."),
+    "hearts": N_("Each heart taken costs 10, the Jack of hearts 30."),
+    "tricks": N_("Each trick taken costs 10."),
 }
+
+
+#: A Scottish group's help: its calls' own help, one after the other (barbu.i18n.contract_help words it anew).
+ALL_AT_ONCE = N_("All at once: {rules}")
 
 
 def scottish_group_key(parts: "tuple[str, ...] | list[str]") -> str:
@@ -267,17 +272,17 @@ def scottish_contracts() -> tuple[Contract, ...]:
                 name = "The Lot"
             else:
                 name = " + ".join(SCOTTISH_CALL_NAMES[c] for c in group)
-            help_ = " ".join(_SCOTTISH_HELP[c] for c in group)
+            help_ = " ".join(SCOTTISH_HELP[c] for c in group)
             out.append(Contract(scottish_group_key(group), name, per_trick=per_trick, card_points=points,
-                                parts=group, help=help_ if k == 1 else "All at once: " + help_))
+                                parts=group, help=help_ if k == 1 else ALL_AT_ONCE.format(rules=help_)))
     out.append(Contract("patience", "Patience", kind=DOMINO, positive=True, finishing=PATIENCE_PLACES,
                         fixed_rank=JACK, parts=("patience",),
-                        help="Open a row with a Jack; build up (Q K A) and down (10 9 8 7) in suit, or lay "
-                             "another Jack; chap when you cannot. 120/60/30/0 by finishing order."))
+                        help=N_("Open a row with a Jack; build up (Q K A) and down (10 9 8 7) in suit, or lay "
+                             "another Jack; chap when you cannot. 120/60/30/0 by finishing order.")))
     out.append(Contract("double-patience", "Double Patience", kind=DOMINO, positive=True,
                         finishing=tuple(2 * p for p in PATIENCE_PLACES), fixed_rank=JACK,
                         parts=("patience", "patience"),
-                        help="Both Patiences at once: each place scores twice (240/120/60/0)."))
+                        help=N_("Both Patiences at once: each place scores twice (240/120/60/0).")))
     return tuple(out)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from ..core.cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, SPADES
 from .contracts import classic_contracts, french_contracts, italian_contracts, salad_contracts
 from ..core.errors import RulesetError
+from ..core.words import N_
+from . import refusals as R
 from .ruleset import Family, Ruleset, register_family, register_preset
 from .series import italian_six_bonus
 
@@ -18,10 +20,9 @@ from .series import italian_six_bonus
 
 def _classic_check(r: Ruleset) -> None:
     if r.ravage_value != 24 and not r.ravage_city:
-        raise RulesetError("option ravage_value only matters with ravage_city=true")
+        raise RulesetError.of(R.RAVAGE_VALUE_ALONE)
     if r.doubling == "none" and r.undoubled_negative == "split":
-        raise RulesetError("option undoubled_negative=split needs doubling: with doubling=none no negative "
-                           "deal would ever be played; use undoubled_negative=play")
+        raise RulesetError.of(R.SPLIT_NEEDS_DOUBLING)
 
 
 CLASSIC_OPTIONS = frozenset({
@@ -31,7 +32,7 @@ CLASSIC_OPTIONS = frozenset({
 
 register_family(Family(
     name="classic",
-    description="The standard 4-player Barbu with doubling",
+    description=N_("The standard 4-player Barbu with doubling"),
     players=(4,),
     options=CLASSIC_OPTIONS,
     contracts=lambda r: classic_contracts(r.ravage_city, r.ravage_value, r.chinese_poker),
@@ -41,7 +42,7 @@ register_family(Family(
     check=_classic_check,
 ))
 
-register_preset("classic", "The standard game: 4 players, 28 deals, seven contracts, doubling",
+register_preset("classic", N_("The standard game: 4 players, 28 deals, seven contracts, doubling"),
                 aliases=("standard", "barbu", "tafferan"))
 
 
@@ -49,7 +50,7 @@ register_preset("classic", "The standard game: 4 players, 28 deals, seven contra
 
 register_family(Family(
     name="italian",
-    description="Barbù, the Italian game with contro and surcontro",
+    description=N_("Barbù, the Italian game with contro and surcontro"),
     players=(4,),
     options=CLASSIC_OPTIONS - {"ravage_city", "ravage_value", "chinese_poker"},
     contracts=lambda r: italian_contracts(),
@@ -57,13 +58,13 @@ register_family(Family(
     check=_classic_check,
 ))
 
-register_preset("italian", "Barbù: Italian values, Atout with or without trumps, contro and surcontro",
+register_preset("italian", N_("Barbù: Italian values, Atout with or without trumps, contro and surcontro"),
                 aliases=("barbù", "barbu-italiano", "italiano"),
                 undoubled_negative="play", trump_rules="italian", allow_no_trump=True)
 
 register_family(Family(
     name="italian-six",
-    description="Barbù a sei colpi: six contracts, +110 and placement points after each dealer",
+    description=N_("Barbù a sei colpi: six contracts, +110 and placement points after each dealer"),
     players=(4,),
     options=frozenset({"double_obligation", "heart_lead", "domino_ace", "stop_when_decided"}),
     contracts=lambda r: italian_contracts(six=True),
@@ -72,8 +73,8 @@ register_family(Family(
     series_end=italian_six_bonus,
 ))
 
-register_preset("italian-six", "Barbù a sei colpi: six contracts per dealer, the dealer's small and large "
-                "penalty", aliases=("sei-colpi", "barbu-a-sei-colpi"))
+register_preset("italian-six", N_("Barbù a sei colpi: six contracts per dealer, the dealer's small and large "
+                "penalty"), aliases=("sei-colpi", "barbu-a-sei-colpi"))
 
 
 # -- Salad (seed 001's variant, 3 to 6 players) --------------------------------
@@ -91,7 +92,7 @@ def stripped_deck(players: int) -> int:
 
 register_family(Family(
     name="salad",
-    description="Salad: five negative contracts and all five at once, 3 to 6 players",
+    description=N_("Salad: five negative contracts and all five at once, 3 to 6 players"),
     players=(3, 4, 5, 6),
     options=frozenset({"rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead",
                        "stop_when_decided"}),
@@ -100,7 +101,7 @@ register_family(Family(
     check=_classic_check,
 ))
 
-register_preset("salad", "Salad: six negative contracts per declarer, the last one all five at once; 3-6 players",
+register_preset("salad", N_("Salad: six negative contracts per declarer, the last one all five at once; 3-6 players"),
                 aliases=("salade", "barbu-salad"), double_obligation=0, undoubled_negative="play")
 
 
@@ -108,7 +109,7 @@ register_preset("salad", "Salad: six negative contracts per declarer, the last o
 
 register_family(Family(
     name="french",
-    description="Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success",
+    description=N_("Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success"),
     players=(3, 4, 5, 6),
     options=frozenset({"rotation", "heart_lead", "stop_when_decided"}),
     contracts=lambda r: french_contracts(),
@@ -118,6 +119,6 @@ register_family(Family(
     fixed=(("doubling", "none"), ("undoubled_negative", "play"), ("double_obligation", 0)),
 ))
 
-register_preset("french", "Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; "
-                "lowest total wins", aliases=("marie-luce", "le-barbu", "francais", "français"),
+register_preset("french", N_("Le Barbu (Marie-Luce): 3-6 players, each chooses each of 7 challenges once; "
+                "lowest total wins"), aliases=("marie-luce", "le-barbu", "francais", "français"),
                 rotation="quick", heart_lead="first_trick")

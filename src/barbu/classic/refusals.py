@@ -1,6 +1,14 @@
 """The Barbu family's refusals: stable codes and English msgids (worded by barbu.core.words)."""
 
-from ..core.words import N_, NN_, message
+from typing import Any
+
+from ..core.words import N_, NN_, Words, kind, message
+
+
+@kind("contract_keys")
+def _contract_keys(w: Words, contracts: Any) -> str:
+    """The contracts one may name, as (key, English name) pairs: the keys typed in English, the names elsewhere."""
+    return ", ".join(key if w.lang == "en" else w.contract(name) for key, name in contracts)
 
 # Card play.
 FOLLOW_SUIT = message("follow-suit", N_("you must follow suit: play a {suit:suit1}"))
@@ -63,7 +71,7 @@ NO_DEAL_PLAYED = message("no-deal-played", N_("no deal is being played"))
 # The declarer's choices.
 NAME_A_CONTRACT = message("name-a-contract", N_("the declarer must name a contract, not {action}"))
 UNKNOWN_CONTRACT = message("unknown-contract",
-                           N_("{contract!r} is not a contract of this game; contracts are: {contracts:list}"))
+                           N_("{contract!r} is not a contract of this game; contracts are: {contracts:contract_keys}"))
 CONTRACT_PLAYED = message("contract-played", N_("{name:contract} has already been declared in this series"))
 CONTRACT_SET_ASIDE = message("contract-set-aside",
                              N_("{name:contract} cannot be chosen this deal: {cards:cards} is set aside"))
@@ -74,9 +82,32 @@ NAME_RANK = message("name-rank", N_("the declarer must name the starting rank, n
 RANK_NOT_IN_DECK = message("rank-not-in-deck", N_("the starting rank must be a rank of the deck"))
 
 # Typed actions.
-NOT_A_CONTRACT_TEXT = message("not-a-contract-text", N_("{text!r} is not a contract; contracts are: {contracts:list}"))
+NOT_A_CONTRACT_TEXT = message("not-a-contract-text", N_("{text!r} is not a contract; contracts are: {contracts:contract_keys}"))
 NO_ACTION_EXPECTED = message("no-action-expected", N_("the match is over: no action is expected"))
 NOT_A_DOUBLING_CALL = message("not-a-doubling-call",
                               N_("{text!r} is not a doubling call: write pass, double followed by seat numbers, "
                                  "family or maximum"))
 SAY_WHOM = message("say-whom", N_("{text!r}: say whom you double, like 'double 1 3', or pass"))
+
+# Rulesets: a preset, an option or a value that is not allowed (option names and values stay as typed).
+NOT_A_RULESET = message("not-a-ruleset", N_("{text!r} is not a ruleset; write a preset name, optionally followed by "
+                                            "options in parentheses, like classic(rotation=quick)"))
+NOT_OPTION_VALUE = message("not-option-value", N_("{item!r} in {text!r} is not of the form option=value"))
+UNKNOWN_OPTION = message("unknown-option", N_("unknown option {name!r}; options are: {options:list}"))
+OPTION_CHOICES = message("option-choices", N_("option {name}: {value!r} is not allowed; use {choices:list}"))
+OPTION_BOOL = message("option-bool", N_("option {name}: {value!r} is not allowed; use true or false"))
+OPTION_RANGE = message("option-range", N_("option {name}: {value!r} is not allowed; use a whole number from "
+                                          "{low:count} to {high:count}"))
+OPTION_NUMBER = message("option-number", N_("option {name}: {value!r} is not allowed; use a whole number"))
+PLAYED_BY = message("played-by", N_("{preset} is played by {n:count} players, not {players:count}"))
+PLAYED_BY_RANGE = message("played-by-range", N_("{preset} is played by {low:count} to {high:count} players, "
+                                                "not {players:count}"))
+FAMILY_PLAYERS = message("family-players", N_("option players: {family} is played by {allowed:list} players, "
+                                              "not {players:count}"))
+NOT_FOR_FAMILY = message("not-for-family", N_("option {name} does not apply to the {family} family"))
+UNKNOWN_FAMILY = message("unknown-family", N_("unknown rule family {name!r}; families are: {families:list}"))
+UNKNOWN_PRESET = message("unknown-preset", N_("unknown preset {name!r}; presets are: {presets:list}"))
+RAVAGE_VALUE_ALONE = message("ravage-value-alone", N_("option ravage_value only matters with ravage_city=true"))
+SPLIT_NEEDS_DOUBLING = message("split-needs-doubling",
+                               N_("option undoubled_negative=split needs doubling: with doubling=none no negative "
+                                  "deal would ever be played; use undoubled_negative=play"))

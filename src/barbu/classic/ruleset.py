@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.errors import RulesetError
+from ..core.words import ENGLISH, N_, Words
+from . import refusals as R
 
 if TYPE_CHECKING:
     from .contracts import Contract
@@ -33,14 +35,26 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
 
-    def allowed(self) -> str:
+    def allowed(self, words: Words = ENGLISH) -> str:
+        """The values this option allows, in words (English unless a front end passes its language's)."""
         if self.kind is bool:
-            return "true or false"
+            return words.gettext(N_("true or false"))
         if self.choices is not None:
             return ", ".join(str(c) for c in self.choices)
         if self.minimum is not None and self.maximum is not None:
-            return f"a whole number from {self.minimum} to {self.maximum}"
-        return "a whole number"
+            return words.gettext(N_("a whole number from {low} to {high}")).format(
+                low=words.number(self.minimum), high=words.number(self.maximum))
+        return words.gettext(N_("a whole number"))
+
+    def refusal(self, value: Any) -> RulesetError:
+        """The error for a value this option does not allow, saying which it does (`allowed` in words)."""
+        if self.kind is bool:
+            return RulesetError.of(R.OPTION_BOOL, name=self.name, value=value)
+        if self.choices is not None:
+            return RulesetError.of(R.OPTION_CHOICES, name=self.name, value=value, choices=list(self.choices))
+        if self.minimum is not None and self.maximum is not None:
+            return RulesetError.of(R.OPTION_RANGE, name=self.name, value=value, low=self.minimum, high=self.maximum)
+        return RulesetError.of(R.OPTION_NUMBER, name=self.name, value=value)
 
     def parse(self, text: str) -> Any:
         t = text.strip().lower()
@@ -49,12 +63,12 @@ class OptionSpec:
                 return True
             if t in ("false", "no", "off", "0"):
                 return False
-            raise RulesetError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}")
+            raise self.refusal(text)
         if self.kind is int:
             try:
                 value = int(t)
             except ValueError:
-                raise RulesetError(f"option {self.name}: {text!r} is not allowed; use {self.allowed()}") from None
+                raise self.refusal(text) from None
             return self.check(value)
         return self.check(t)
 
@@ -68,7 +82,7 @@ class OptionSpec:
             if self.maximum is not None and value > self.maximum:
                 ok = False
         if not ok:
-            raise RulesetError(f"option {self.name}: {value!r} is not allowed; use {self.allowed()}")
+            raise self.refusal(value)
         return value
 
     def format(self, value: Any) -> str:
@@ -92,41 +106,41 @@ class Ruleset:
 
     preset: str = "classic"
     family: str = "classic"
-    players: int = _opt("players", int, 4, "number of players", minimum=2, maximum=6)
+    players: int = _opt("players", int, 4, N_("number of players"), minimum=2, maximum=6)
     rotation: str = _opt("rotation", str, "dealer",
-                         "dealer: the dealer declares a whole series in a row; quick: the deal and "
-                         "declaration pass left every deal", choices=("dealer", "quick"))
+                         N_("dealer: the dealer declares a whole series in a row; quick: the deal and "
+                         "declaration pass left every deal"), choices=("dealer", "quick"))
     doubling: str = _opt("doubling", str, "classic",
-                         "classic: doubles and redoubles once round the table, dealer last; none: no doubling",
+                         N_("classic: doubles and redoubles once round the table, dealer last; none: no doubling"),
                          choices=("classic", "none"))
     double_obligation: int = _opt("double_obligation", int, 2,
-                                  "how many times each player must double each declarer over his series",
+                                  N_("how many times each player must double each declarer over his series"),
                                   minimum=0, maximum=7)
     undoubled_negative: str = _opt("undoubled_negative", str, "split",
-                                   "split: a negative deal nobody doubles is not played, its points are "
-                                   "shared by the non-dealers; play: it is played as usual",
+                                   N_("split: a negative deal nobody doubles is not played, its points are "
+                                   "shared by the non-dealers; play: it is played as usual"),
                                    choices=("split", "play"))
     heart_lead: str = _opt("heart_lead", str, "never_unless_only_hearts",
-                           "when hearts may be led in the heart contracts",
+                           N_("when hearts may be led in the heart contracts"),
                            choices=("never_unless_only_hearts", "first_trick", "until_broken", "none"))
     trump_rules: str = _opt("trump_rules", str, "classic",
-                            "classic: must head the trick when trumps are led and overtrump when a plain "
-                            "suit is trumped; italian: must trump and overtrump, no duty to head trumps",
+                            N_("classic: must head the trick when trumps are led and overtrump when a plain "
+                            "suit is trumped; italian: must trump and overtrump, no duty to head trumps"),
                             choices=("classic", "italian"))
-    allow_no_trump: bool = _opt("allow_no_trump", bool, False, "the Trumps declarer may name no-trump")
+    allow_no_trump: bool = _opt("allow_no_trump", bool, False, N_("the Trumps declarer may name no-trump"))
     domino_ace: str = _opt("domino_ace", str, "high",
-                           "high: the ace only follows the king; low: the ace only goes below the two",
+                           N_("high: the ace only follows the king; low: the ace only goes below the two"),
                            choices=("high", "low"))
     stop_when_decided: bool = _opt("stop_when_decided", bool, True,
-                                   "a deal stops as soon as no card left in hand can change a score")
+                                   N_("a deal stops as soon as no card left in hand can change a score"))
     ravage_city: bool = _opt("ravage_city", bool, False,
-                             "add Ravage City as an eighth contract (and the rebalanced values)")
+                             N_("add Ravage City as an eighth contract (and the rebalanced values)"))
     ravage_value: int = _opt("ravage_value", int, 24,
-                             "points Ravage City costs (24 keeps the game zero-sum)", choices=(24, 36))
+                             N_("points Ravage City costs (24 keeps the game zero-sum)"), choices=(24, 36))
     chinese_poker: bool = _opt("chinese_poker", bool, False,
-                               "add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3")
-    sets: int = _opt("sets", int, 1, "Scottish game: how many Sets are played (each is four Player Rounds "
-                     "and a Silly Round)", minimum=1, maximum=20)
+                               N_("add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3"))
+    sets: int = _opt("sets", int, 1, N_("Scottish game: how many Sets are played (each is four Player Rounds "
+                     "and a Silly Round)"), minimum=1, maximum=20)
 
     # -- derived facts -------------------------------------------------
     @property
@@ -141,7 +155,7 @@ class Ruleset:
         for name, value in changes.items():
             spec = OPTIONS.get(name)
             if spec is None:
-                raise RulesetError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+                raise RulesetError.of(R.UNKNOWN_OPTION, name=name, options=list(OPTIONS))
             if name == "players":
                 check_players(self, value)
             spec.check(value)
@@ -165,20 +179,19 @@ def parse_ruleset(text: str) -> Ruleset:
     """Parse ``name`` or ``name(option=value, …)`` into a validated ruleset."""
     m = _FORM.match(text)
     if not m:
-        raise RulesetError(f"{text!r} is not a ruleset; write a preset name, optionally followed by "
-                           f"options in parentheses, like classic(rotation=quick)")
+        raise RulesetError.of(R.NOT_A_RULESET, text=text)
     base = preset(m.group(1)).ruleset
     changes: dict[str, Any] = {}
     body = (m.group(2) or "").strip()
     if body:
         for item in body.split(","):
             if "=" not in item:
-                raise RulesetError(f"{item.strip()!r} in {text!r} is not of the form option=value")
+                raise RulesetError.of(R.NOT_OPTION_VALUE, item=item.strip(), text=text)
             key, _, value = item.partition("=")
             key = key.strip()
             spec = OPTIONS.get(key)
             if spec is None:
-                raise RulesetError(f"unknown option {key!r}; options are: {', '.join(OPTIONS)}")
+                raise RulesetError.of(R.UNKNOWN_OPTION, name=key, options=list(OPTIONS))
             changes[key] = spec.parse(value)
             if key == "players":
                 check_players(base, changes[key])
@@ -191,8 +204,8 @@ def check_players(rules: Ruleset, n: Any) -> None:
     if n in allowed:
         return
     if len(allowed) == 1:
-        raise RulesetError(f"{rules.preset} is played by {allowed[0]} players, not {n}")
-    raise RulesetError(f"{rules.preset} is played by {allowed[0]} to {allowed[-1]} players, not {n}")
+        raise RulesetError.of(R.PLAYED_BY, preset=rules.preset, n=allowed[0], players=n)
+    raise RulesetError.of(R.PLAYED_BY_RANGE, preset=rules.preset, low=allowed[0], high=allowed[-1], players=n)
 
 
 # -- the registry of families and presets ---------------------------------------
@@ -252,13 +265,13 @@ def family(name: str) -> Family:
     try:
         return _FAMILIES[name]
     except KeyError:
-        raise RulesetError(f"unknown rule family {name!r}; families are: {', '.join(_FAMILIES)}") from None
+        raise RulesetError.of(R.UNKNOWN_FAMILY, name=name, families=list(_FAMILIES)) from None
 
 
 def preset(name: str) -> Preset:
     key = _ALIASES.get(name.strip().lower())
     if key is None:
-        raise RulesetError(f"unknown preset {name!r}; presets are: {', '.join(_PRESETS)}")
+        raise RulesetError.of(R.UNKNOWN_PRESET, name=name, presets=list(_PRESETS))
     return _PRESETS[key]
 
 
@@ -276,12 +289,11 @@ def validate(r: Ruleset) -> Ruleset:
     """Check a ruleset against its family; return it unchanged or raise `RulesetError`."""
     fam = family(r.family)
     if r.players not in fam.players:
-        allowed = ", ".join(str(p) for p in fam.players)
-        raise RulesetError(f"option players: {r.family} is played by {allowed} players, not {r.players}")
+        raise RulesetError.of(R.FAMILY_PLAYERS, family=r.family, allowed=list(fam.players), players=r.players)
     defaults = fam.base(r.preset)
     for name in OPTIONS:
         if name not in fam.options and name != "players" and getattr(r, name) != getattr(defaults, name):
-            raise RulesetError(f"option {name} does not apply to the {fam.name} family")
+            raise RulesetError.of(R.NOT_FOR_FAMILY, name=name, family=fam.name)
     if fam.check:
         fam.check(r)
     return r

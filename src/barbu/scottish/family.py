@@ -10,12 +10,13 @@ from __future__ import annotations
 from ..classic.contracts import scottish_contracts
 from ..classic.ruleset import Family, register_family, register_preset
 from ..core.cards import PIQUET_DECK
+from ..core.words import N_
 from .match import ScottishMatch
 
 register_family(Family(
     name="scottish",
-    description="The Scottish 32-card game: Sets of four Player Rounds and a Silly Round, combination calls, "
-                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs",
+    description=N_("The Scottish 32-card game: Sets of four Player Rounds and a Silly Round, combination calls, "
+                "cuts of the Unused Pack, pass-ons and the scoresheet glyphs"),
     players=(4,),
     options=frozenset({"sets", "stop_when_decided"}),
     contracts=lambda r: scottish_contracts(),
@@ -26,6 +27,6 @@ register_family(Family(
     match_class=ScottishMatch,
 ))
 
-register_preset("scottish", "The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
-                "Round's cuts and pass-ons, Patience; highest total wins",
+register_preset("scottish", N_("The Scottish 32-card game (Fife): Player Rounds with combination calls, the Silly "
+                "Round's cuts and pass-ons, Patience; highest total wins"),
                 aliases=("scottish-barbu", "fife", "barbu-32"))
