@@ -65,6 +65,10 @@ def test_rules_in_italian() -> None:
     assert "Varianti" in text and "Le opzioni di una variante: barbu rules NOME" in text
     one = flat(barbu("rules", "classic", "--lang", "it").stdout)
     assert "vince il totale più alto" in one and "Niente donne" in one and "Contratti" in one
+    # the rules' own texts (descriptions, options' and contracts' help) come from the catalogs too
+    english = flat(barbu("rules", "classic").stdout)
+    for text in ("The standard game", "number of players", "Each queen you take costs points", "true or false"):
+        assert text in english and text not in one
 
 
 def test_refusals_of_the_command_line_in_three_languages() -> None:

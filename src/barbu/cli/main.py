@@ -93,7 +93,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         if name != "players" and name not in fam.options:
             continue
         spec = OPTIONS[name]
-        allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed()
+        allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed(words())
         t.add_row(name, spec.format(value), allowed, data(spec.help))
     console.print(t)
     m = Match(r)
