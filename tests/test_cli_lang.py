@@ -7,6 +7,7 @@ record resumed at a trick where the person holds a card that does not follow sui
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -94,6 +95,27 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     out = barbu("show", str(rec), "--deal", "99", "--lang", "fr")
     assert out.returncode == 2
     assert "barbu : erreur : la partie enregistrée compte 28 donnes finies ; il n'y a pas de donne 99" in flat(out.stderr)
+    edited = tmp_path / "edited.jsonl"
+    lines = [json.loads(line) for line in rec.read_text(encoding="utf-8").splitlines()]
+    for obj in lines:
+        if obj.get("type") == "deal" and obj.get("number") == 2:
+            obj["scores"][0] += 10
+    edited.write_text("".join(json.dumps(obj) + "\n" for obj in lines), encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "it")
+    assert out.returncode == 1
+    assert "incoerente: smazzata 2 (riga" in flat(out.stderr) and "ma il gioco dà" in flat(out.stderr)
+    edited.write_text('{"type": "header", "format": "barbu-record", "version": 1, "seed": "x"}\n', encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "it")
+    assert out.returncode == 2
+    # the engine's refusal inside the record's is worded in the same language
+    assert "barbu: errore: registrazione malformata: riga 1: regole non valide: '' non è un insieme di regole" in flat(
+        out.stderr)
+    edited.write_text('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic", "seed": "x"}\n',
+                      encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "fr")
+    assert "barbu : erreur : partie enregistrée mal formée : ligne 1 : la graine doit être un nombre entier ou null" \
+        in flat(out.stderr)
+    assert "line 1: the seed must be a whole number or null" in flat(barbu("replay", str(edited)).stderr)
     shown = flat(barbu("show", str(rec), "--deal", "1", "--lang", "it").stdout)
     assert "Smazzata 1" in shown and "mazziere posto" in shown and "Totale progressivo".lower() in shown.lower()
 
