@@ -20,7 +20,7 @@ FLOORS = [
     ("scottish", "besigue"),
     ("records", "games", "guide", "scorekeeper", "solver", "i18n"),
     ("agents",),
-    ("arena",),
+    ("arena", "analysis"),
     ("cli", "tui", "web", "rl"),
 ]
 

@@ -247,6 +247,15 @@ async def test_setup_screen_enter_starts_with_defaults(tmp_path):
         assert set(table.session.strengths) == {1, 2, 3}
 
 
+async def composed(pilot, screen, selector: str) -> None:
+    """Wait until a Select rebuilt by the last change has its label (a loaded machine is slower to compose it)."""
+    for _ in range(100):
+        if screen.query(f"{selector} SelectCurrent #label"):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"{selector} never finished composing")
+
+
 async def test_setup_screen_changes_game_players_seat_and_options(tmp_path):
     app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "g.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
@@ -254,10 +263,13 @@ async def test_setup_screen_changes_game_players_seat_and_options(tmp_path):
         screen = app.screen
         screen.query_one("#preset").value = "french"
         await pilot.pause()
+        await composed(pilot, screen, "#players")
         screen.query_one("#players").value = "5"
         await pilot.pause()
+        await composed(pilot, screen, "#seat")
         screen.query_one("#seat").value = "2"
         await pilot.pause()
+        await composed(pilot, screen, "#opt-rotation")
         screen.query_one("#opt-rotation").value = "dealer"
         await pilot.pause()
         assert "Seat 4 plays" in screen_text(app) or screen.query_one("#opp-4")

@@ -105,15 +105,23 @@ def _avoid_tricks(contract: Contract, sign: int, hand: int, legal: int, trick, t
         v = values.get(c, 0) * sign
         return -v if v < 0 else 0
 
-    costly, _ = _costs(contract, sign, tricks_left)
+    costly, trick_cost = _costs(contract, sign, tricks_left)
     if not costly:
         # Taking this trick costs nothing: shed high cards now, keep low ones for the tricks that cost.
         return highest_rank(legal)
+    if not trick and not trick_cost:
+        cash = _cash(legal, pm, others, players)
+        if cash >= 0:
+            return cash
     if trick:
         led = SUIT_MASK[trick[0] // 13]
         top = trick_winner_card(trick, trump_mask)
         last_to_play = len(trick) == players - 1
         follow = legal & led
+        if follow and not trick_cost and top // 13 == trick[0] // 13:
+            cash = _cash_on(trick, follow, pm, others & led, players - 1 - len(trick))
+            if cash >= 0:
+                return cash
         if follow:
             if top // 13 != trick[0] // 13:  # trumped: anything in the led suit loses
                 under = follow
@@ -148,6 +156,35 @@ def _discard(legal: int, pen, pm: int, hand: int, others: int) -> int:
         # High cards that others can get under are the ones that will take tricks later.
         return (below_others - (hand & s).bit_count(), _RANK_OF[c])
     return max(cards_of(legal), key=danger)
+
+
+def _cash(legal: int, pm: int, others: int, players: int) -> int:
+    """A master card to lead while everybody still follows its suit, or -1.
+
+    A card nobody can beat takes a trick sooner or later.  Taken now, while the others
+    hold plenty of its suit and none of its penalty cards, the trick carries nothing;
+    kept to the end, it takes the tricks the others load with penalty cards.
+    """
+    best, best_left = -1, 0
+    for c in cards_of(legal & ~pm):
+        in_suit = others & SUIT_MASK[_SUIT_OF[c]]
+        left = in_suit.bit_count()
+        if in_suit & _ABOVE[c] or in_suit & pm or left < 3 * (players - 1):
+            continue
+        if left > best_left:
+            best, best_left = c, left
+    return best
+
+
+def _cash_on(trick, follow: int, pm: int, others_in_suit: int, to_play: int) -> int:
+    """A master card to win a clean trick with (the same reasoning as `_cash`), or -1."""
+    if any(pm >> c & 1 for c in trick) or others_in_suit & pm:
+        return -1
+    if to_play and others_in_suit.bit_count() < 3 * to_play:
+        return -1
+    masters = follow & ~pm
+    masters = [c for c in cards_of(masters) if not others_in_suit & _ABOVE[c]]
+    return max(masters) if masters else -1
 
 
 def _lead(legal: int, pen, pm: int, others: int, trump_mask: int) -> int:

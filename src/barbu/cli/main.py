@@ -476,6 +476,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- main
+from .analyze import add_parser as add_analyze  # noqa: E402
+
 RULES_HELP = N_("preset or ruleset text (default: classic)")
 PLAYERS_HELP = N_("number of players, where the family allows a choice")
 
@@ -520,6 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("record")
     sh.add_argument("--deal", type=int, help=_("the deal number (1-based)"))
     sh.set_defaults(func=cmd_show)
+    add_analyze(sub)
 
     ar = sub.add_parser("arena", help=_("duplicate matches between computer players, with confidence intervals"))
     ar.add_argument("--rules", default="classic", help=_(RULES_HELP))

@@ -1,0 +1,133 @@
+"""``barbu analyze``: go through a record and show what each decision cost, and each player's costliest."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis import Decision, Review, review_match
+from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECONDS
+from ..core.actions import Declare
+from ..core.cards import Card
+from ..core.errors import BarbuError
+from ..i18n import _, current, number, word_error, words
+from ..records.barbu import read_record
+from ..games import record_kind
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("analyze", help=_("what each decision of a recorded game cost, and each player's costliest"),
+                       description=_("Go through a record (from barbu play, barbu selfplay, the web) and, for "
+                                     "every decision, show what the strongest computer player would have chosen "
+                                     "from that seat's view and what the choice cost in expected points; near the "
+                                     "end of each deal, also the exact cost with every hand shown."))
+    p.add_argument("record", help=_("a game record (.jsonl)"))
+    p.add_argument("--deal", type=int, action="append", help=_("only this deal (again for more)"))
+    p.add_argument("--seat", type=int, action="append", help=_("only this seat's decisions (again for more)"))
+    p.add_argument("--all", action="store_true", help=_("list every decision, not only those that cost points"))
+    p.add_argument("--top", type=int, default=5, help=_("costliest decisions listed per player (default 5)"))
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+                   help=_("sampled deals per decision (default {n})").format(n=DEFAULT_SAMPLES))
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
+                   help=_("time limit per decision in seconds (default {n})").format(n=DEFAULT_SECONDS))
+    p.add_argument("--exact-cards", type=int, default=DEFAULT_EXACT_CARDS,
+                   help=_("exact values once each hand holds at most this many cards (default {n})").format(
+                       n=DEFAULT_EXACT_CARDS))
+    p.set_defaults(func=cmd_analyze)
+
+
+def action_text(action: Any, names: dict[str, str]) -> str:
+    """An action as the player reads it: a card's face, a contract's name, else its notation."""
+    if action is None:
+        return "·"
+    if isinstance(action, Card):
+        return words().card(int(action))
+    if isinstance(action, Declare):
+        return words().contract(names.get(action.contract, action.contract))
+    return str(action)
+
+
+def points(x: float | None) -> str:
+    if x is None:
+        return "·"
+    return number(round(x, 1)) if x else "0"
+
+
+def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str) -> Table:
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    t.add_column(_("deal"), justify="right")
+    t.add_column(_("move"), justify="right")
+    t.add_column(_("seat"), justify="right")
+    t.add_column(_("played"))
+    t.add_column(_("better"))
+    t.add_column(_("cost"), justify="right")
+    t.add_column(_("best, all hands shown"))
+    t.add_column(_("exact cost"), justify="right")
+    for d in decisions:
+        better = action_text(d.best, names) if d.cost else ""
+        exact = action_text(d.exact_best, names) if d.exact_cost else ""
+        t.add_row(number(d.deal), number(d.step), number(d.seat), action_text(d.chosen, names), better,
+                  points(d.cost), exact, points(d.exact_cost))
+    return t
+
+
+def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: Console | None = None) -> int:
+    console = console or Console()
+    err = err or Console(stderr=True)
+    try:
+        if record_kind(args.record).name == "besigue":
+            err.print(_("barbu analyze reads Barbu records; Bésigue records are not analysed yet"))
+            return 2
+        record = read_record(args.record)
+    except (OSError, BarbuError) as e:
+        err.print(_("cannot read {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
+        return 2
+    rules = str(record.rules)
+    names = {c.key: c.name for c in record.rules.family_spec.contracts(record.rules)}
+    deals = set(args.deal) if args.deal else None
+    seats = set(args.seat) if args.seat else None
+    with console.status(_("weighing the decisions…")) as status:
+        def progress(deal: int, step: int) -> None:
+            status.update(_("weighing deal {deal}, move {step}…").format(deal=number(deal), step=number(step)))
+        try:
+            review = review_match(rules, record.seed, [text for _, text in record.actions], deals=deals, seats=seats,
+                                  samples=args.samples, seconds=args.seconds, exact_cards=args.exact_cards,
+                                  progress=progress)
+        except BarbuError as e:
+            err.print(_("cannot replay {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
+            return 2
+    if not review.decisions:
+        console.print(_("no decision to weigh: no seat had a choice in the deals asked for"))
+        return 0
+    weighed = sorted({d.deal for d in review.decisions})
+    for r in review.results:
+        if r.number in weighed:
+            console.print(_("Deal {deal}: {contract}, declared by seat {seat}; points {points}").format(
+                deal=number(r.number), contract=words().contract(names.get(r.contract, r.contract)),
+                seat=number(r.declarer), points=", ".join(number(x) for x in r.added)))
+    shown = review.decisions if args.all else [d for d in review.decisions if d.cost or d.exact_cost]
+    title = _("{file}: what each decision cost (points)").format(file=Path(args.record).name)
+    if shown:
+        console.print(decision_table(review, shown, names, title))
+    else:
+        console.print(_("every decision was as good as the strongest computer player's"))
+    players = sorted({d.seat for d in review.decisions})
+    summary = Table(title=_("each player's costliest decisions"), box=box.SIMPLE_HEAD, pad_edge=False)
+    summary.add_column(_("seat"), justify="right")
+    summary.add_column(_("cost in all"), justify="right")
+    summary.add_column(_("exact cost in all"), justify="right")
+    summary.add_column(_("costliest (deal.move: played → better, cost)"))
+    for s in players:
+        worst = [d for d in review.costliest(s, args.top) if d.cost]
+        text = "; ".join(f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names)} → "
+                         f"{action_text(d.best, names)}, {points(d.cost)}" for d in worst)
+        summary.add_row(number(s), points(review.total_cost(s)), points(review.total_exact_cost(s)), text or "—")
+    console.print(summary)
+    console.print(_("cost: expected points lost against the strongest computer player's choice from the same view "
+                    "(its sampled deals); exact cost: points lost with every hand shown, once the hands are small."))
+    return 0
