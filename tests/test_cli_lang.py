@@ -50,7 +50,7 @@ def test_help_in_french_with_lang_before_or_after_the_command() -> None:
     assert before.stdout == after.stdout and "le jeu ligne par ligne au lieu du plein écran" in flat(before.stdout)
 
 
-@pytest.mark.parametrize("command", [["rules"], ["selfplay"], ["replay"], ["sheet"], ["show"], ["arena"],
+@pytest.mark.parametrize("command", [["rules"], ["selfplay"], ["replay"], ["sheet"], ["show"], ["arena"], ["analyze"],
                                      ["play"], ["serve"], ["score"], ["score", "list"]])
 def test_every_command_takes_lang(command: list[str]) -> None:
     out = barbu(*command, "--lang", "it", "--help")
