@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -255,3 +256,13 @@ def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
     assert "Non ammesso: non riesco a leggere l'azione 'xx'" in text
     assert "tu: D♠" in text and "Ultima presa: computer 9♦, tu D♠" in text and "Totali: tu 0, computer 0" in text
     assert "Salvata in barbu-game.jsonl" in text and (tmp_path / "barbu-game.jsonl").exists()
+
+
+def test_arena_in_italian_writes_numbers_and_contracts_the_italian_way(tmp_path: Path) -> None:
+    out = barbu("arena", "--deals", "1", "--bots", "random", "--workers", "1", "--out", str(tmp_path / "a"),
+                "--lang", "it", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    text = flat(out.stdout)
+    assert "smazzate in duplicato" in text and "punti per smazzata" in text
+    assert re.search(r"[+-]\d+,\d\d ± \d+,\d\d", text)  # a decimal comma
+    assert "Per contratto" in text and "no-queens" not in text and "no-tricks" not in text
