@@ -7,7 +7,9 @@ record resumed at a trick where the person holds a card that does not follow sui
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -49,7 +51,7 @@ def test_help_in_french_with_lang_before_or_after_the_command() -> None:
     assert before.stdout == after.stdout and "le jeu ligne par ligne au lieu du plein écran" in flat(before.stdout)
 
 
-@pytest.mark.parametrize("command", [["rules"], ["selfplay"], ["replay"], ["sheet"], ["show"], ["arena"],
+@pytest.mark.parametrize("command", [["rules"], ["selfplay"], ["replay"], ["sheet"], ["show"], ["arena"], ["analyze"],
                                      ["play"], ["serve"], ["score"], ["score", "list"]])
 def test_every_command_takes_lang(command: list[str]) -> None:
     out = barbu(*command, "--lang", "it", "--help")
@@ -65,6 +67,10 @@ def test_rules_in_italian() -> None:
     assert "Varianti" in text and "Le opzioni di una variante: barbu rules NOME" in text
     one = flat(barbu("rules", "classic", "--lang", "it").stdout)
     assert "vince il totale più alto" in one and "Niente donne" in one and "Contratti" in one
+    # the rules' own texts (descriptions, options' and contracts' help) come from the catalogs too
+    english = flat(barbu("rules", "classic").stdout)
+    for text in ("The standard game", "number of players", "Each queen you take costs points", "true or false"):
+        assert text in english and text not in one
 
 
 def test_refusals_of_the_command_line_in_three_languages() -> None:
@@ -90,6 +96,27 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     out = barbu("show", str(rec), "--deal", "99", "--lang", "fr")
     assert out.returncode == 2
     assert "barbu : erreur : la partie enregistrée compte 28 donnes finies ; il n'y a pas de donne 99" in flat(out.stderr)
+    edited = tmp_path / "edited.jsonl"
+    lines = [json.loads(line) for line in rec.read_text(encoding="utf-8").splitlines()]
+    for obj in lines:
+        if obj.get("type") == "deal" and obj.get("number") == 2:
+            obj["scores"][0] += 10
+    edited.write_text("".join(json.dumps(obj) + "\n" for obj in lines), encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "it")
+    assert out.returncode == 1
+    assert "incoerente: smazzata 2 (riga" in flat(out.stderr) and "ma il gioco dà" in flat(out.stderr)
+    edited.write_text('{"type": "header", "format": "barbu-record", "version": 1, "seed": "x"}\n', encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "it")
+    assert out.returncode == 2
+    # the engine's refusal inside the record's is worded in the same language
+    assert "barbu: errore: registrazione malformata: riga 1: regole non valide: '' non è un insieme di regole" in flat(
+        out.stderr)
+    edited.write_text('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic", "seed": "x"}\n',
+                      encoding="utf-8")
+    out = barbu("replay", str(edited), "--lang", "fr")
+    assert "barbu : erreur : partie enregistrée mal formée : ligne 1 : la graine doit être un nombre entier ou null" \
+        in flat(out.stderr)
+    assert "line 1: the seed must be a whole number or null" in flat(barbu("replay", str(edited)).stderr)
     shown = flat(barbu("show", str(rec), "--deal", "1", "--lang", "it").stdout)
     assert "Smazzata 1" in shown and "mazziere posto" in shown and "Totale progressivo".lower() in shown.lower()
 
@@ -229,3 +256,13 @@ def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
     assert "Non ammesso: non riesco a leggere l'azione 'xx'" in text
     assert "tu: D♠" in text and "Ultima presa: computer 9♦, tu D♠" in text and "Totali: tu 0, computer 0" in text
     assert "Salvata in barbu-game.jsonl" in text and (tmp_path / "barbu-game.jsonl").exists()
+
+
+def test_arena_in_italian_writes_numbers_and_contracts_the_italian_way(tmp_path: Path) -> None:
+    out = barbu("arena", "--deals", "1", "--bots", "random", "--workers", "1", "--out", str(tmp_path / "a"),
+                "--lang", "it", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    text = flat(out.stdout)
+    assert "smazzate in duplicato" in text and "punti per smazzata" in text
+    assert re.search(r"[+-]\d+,\d\d ± \d+,\d\d", text)  # a decimal comma
+    assert "Per contratto" in text and "no-queens" not in text and "no-tricks" not in text

@@ -31,7 +31,7 @@ from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import route_argparse
 from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
-from .wording import card, cards, contract, data, error_text, hand, no_such_deal, seat, signed
+from .wording import card, cards, contract, cut_reason, data, error_text, hand, no_such_deal, seat, signed
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -93,7 +93,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         if name != "players" and name not in fam.options:
             continue
         spec = OPTIONS[name]
-        allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed()
+        allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed(words())
         t.add_row(name, spec.format(value), allowed, data(spec.help))
     console.print(t)
     m = Match(r)
@@ -363,7 +363,7 @@ def show_scottish_deal(m: Match, r) -> None:
         console.print(_("Set {set}, Player Round {round}, deal {deal}: caller {seat}").format(
             set=info.set_no, round=info.round_no, deal=info.deal_in_round, seat=seat(info.caller)))
     if info.cuts:
-        console.print(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({why})" for why, c in info.cuts)))
+        console.print(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in info.cuts)))
     for n, (offset, gives) in enumerate(info.passes, start=1):
         console.print(_("Pass-on {n}, to the {direction}: {passes}").format(
             n=n, direction=_(DIRECTION_NAMES[offset]), passes="; ".join(

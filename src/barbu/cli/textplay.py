@@ -31,7 +31,7 @@ from ..i18n.typed import parse_typed
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
 from ..classic.ruleset import Ruleset
-from .wording import action as _action_text, card, contract, hand, seat as seat_word, seat_value, signed
+from .wording import action as _action_text, card, contract, cut_reason, hand, seat as seat_word, seat_value, signed
 
 # TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
 # suit letters, contracts by their names, the doubling words; the English forms are understood too.
@@ -127,7 +127,7 @@ def scottish_lines(m: Match, v) -> list[str]:
     lines.append(_("Calls still to play in this round: {calls}").format(
         calls=", ".join(left) or _("none after this deal")))
     if sv.cuts:
-        lines.append(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({why})" for why, c in sv.cuts)))
+        lines.append(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in sv.cuts)))
     if sv.pass_offset:
         lines.append(_("Pass-on {n}: three cards to the {direction} (seat {to}); chosen so far: {chosen}").format(
             n=sv.pass_count + 1, direction=_(DIRECTION_NAMES[sv.pass_offset]),

@@ -112,3 +112,9 @@ def error_text(e: BaseException) -> str:
     if isinstance(e, BarbuError) and e.message is not None and line is not None:
         return _(AT_LINE).format(line=line, reason=text)
     return text
+
+
+def cut_reason(why: str) -> str:
+    """What a Scottish cut of the Unused Pack was for ("calls" or "passes"), in the player's words."""
+    # TRANSLATORS: what a cut of the Scottish game's Unused Pack decides: the calls, or the pass-ons.
+    return {"calls": pgettext("cut", "calls"), "passes": pgettext("cut", "passes")}.get(why, why)

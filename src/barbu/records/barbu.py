@@ -28,6 +28,7 @@ from ..core.chance import verify_chance
 from .lines import published_key, read_lines, record_objects, write_lines
 from . import refusals as R
 from .refusals import refuse
+from ..i18n import _
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, DealResult, Match
 from ..classic.ruleset import Ruleset
@@ -204,36 +205,41 @@ def replay(record: Record) -> Replay:
     for no, d in record.stated:
         k = d["number"]
         if not isinstance(k, int) or not 1 <= k <= len(m.results):
-            problems.append(f"deal {k} (line {no}): the record states scores for a deal the actions never finish")
+            problems.append(_("deal {deal} (line {line}): the record states scores for a deal the actions never finish")
+                            .format(deal=k, line=no))
             continue
         r = m.results[k - 1]
         if list(r.scores) != d["scores"]:
-            problems.append(f"deal {k} (line {no}): the record states scores {d['scores']} "
-                            f"but the play gives {list(r.scores)}")
+            problems.append(_("deal {deal} (line {line}): the record states scores {stated} but the play gives {played}")
+                            .format(deal=k, line=no, stated=d["scores"], played=list(r.scores)))
         if "base" in d and d["base"] != list(r.base):
-            problems.append(f"deal {k} (line {no}): the record states contract points {d['base']} "
-                            f"but the play gives {list(r.base)}")
+            problems.append(_("deal {deal} (line {line}): the record states contract points {stated} but the play "
+                              "gives {played}").format(deal=k, line=no, stated=d["base"], played=list(r.base)))
         if "totals" in d and d["totals"] != [number_out(x) for x in m.totals_after(k)]:
-            problems.append(f"deal {k} (line {no}): the record states running totals {d['totals']} "
-                            f"but the play gives {[number_out(x) for x in m.totals_after(k)]}")
+            problems.append(_("deal {deal} (line {line}): the record states running totals {stated} but the play "
+                              "gives {played}").format(deal=k, line=no, stated=d["totals"],
+                                                       played=[number_out(x) for x in m.totals_after(k)]))
         if "contract" in d and d["contract"] != r.contract:
-            problems.append(f"deal {k} (line {no}): the record says {d['contract']} but {r.contract} was played")
+            problems.append(_("deal {deal} (line {line}): the record says {stated} but {played} was played").format(
+                deal=k, line=no, stated=d["contract"], played=r.contract))
         if r.scottish is not None and "calls" in d:
             mine = {call: list(pts) for call, pts in zip(r.scottish.calls, r.scottish.parts)}
             if d["calls"] != mine:
-                problems.append(f"deal {k} (line {no}): the record states call points {d['calls']} "
-                                f"but the play gives {mine}")
+                problems.append(_("deal {deal} (line {line}): the record states call points {stated} but the play "
+                                  "gives {played}").format(deal=k, line=no, stated=d["calls"], played=mine))
         if list(r.series) != [_num_or_none(x) for x in d.get("series", [])]:
-            problems.append(f"deal {k} (line {no}): the record states series points {d.get('series', [])} "
-                            f"but the play gives {[number_out(x) for x in r.series]}")
+            problems.append(_("deal {deal} (line {line}): the record states series points {stated} but the play "
+                              "gives {played}").format(deal=k, line=no, stated=d.get("series", []),
+                                                       played=[number_out(x) for x in r.series]))
     stated_numbers = {d["number"] for _, d in record.stated}
     for r in m.results:
         if r.number not in stated_numbers:
-            problems.append(f"deal {r.number}: the record states no scores for it")
+            problems.append(_("deal {deal}: the record states no scores for it").format(deal=r.number))
     if record.result is not None:
         totals = [_num_or_none(x) for x in record.result.get("totals") or []]
         if totals != list(m.totals):
-            problems.append(f"final result: the record states totals {totals} but the play gives {m.totals}")
+            problems.append(_("final result: the record states totals {stated} but the play gives {played}").format(
+                stated=totals, played=m.totals))
     return Replay(m, problems)
 
 

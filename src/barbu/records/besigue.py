@@ -21,6 +21,7 @@ from ..core.chance import verify_chance
 from .lines import published_key, read_lines, record_objects, write_lines
 from . import refusals as R
 from .refusals import refuse
+from ..i18n import _
 from ..core.errors import BarbuError
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
@@ -106,10 +107,13 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
             r = game.results[n - 1]
             for key in ("scores", "totals"):
                 if obj.get(key) != r[key]:
-                    problems.append(f"deal {n}: the record says {key} {obj.get(key)}, the replay gives {r[key]}")
+                    problems.append((_("deal {deal}: the record says scores {stated}, the replay gives {played}") if key == "scores"
+                                     else _("deal {deal}: the record says totals {stated}, the replay gives {played}"))
+                                    .format(deal=n, stated=obj.get(key), played=r[key]))
         elif kind == "result":
             if obj.get("totals") != game.totals:
-                problems.append(f"final totals: the record says {obj.get('totals')}, the replay gives {game.totals}")
+                problems.append(_("final totals: the record says {stated}, the replay gives {played}").format(
+                    stated=obj.get("totals"), played=game.totals))
         else:
             raise refuse(R.UNKNOWN_LINE, no, kind=kind)
     if game is None:

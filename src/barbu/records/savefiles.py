@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import BarbuError
+from ..i18n import _
 from .barbu import read_record, replay
 from .besigue import is_besigue_record
 from .besigue import read_record as read_besigue_record
@@ -33,9 +34,14 @@ class SavedMatch:
     finished: bool
 
     def describe(self) -> str:
-        done = f"{self.deals_done} of {self.total_deals}" if self.total_deals else str(self.deals_done)  # Bésigue: to a target
-        state = "finished" if self.finished else f"{done} deals played"
-        return f"{self.path.name}: {self.rules}, {state}"
+        """``barbu-game.jsonl: classic, 3 of 28 deals played`` in the language of the moment."""
+        if self.finished:
+            state = _("finished")
+        elif self.total_deals:
+            state = _("{done} of {total} deals played").format(done=self.deals_done, total=self.total_deals)
+        else:  # Bésigue: played to a target, not a number of deals
+            state = _("{done} deals played").format(done=self.deals_done)
+        return _("{name}: {rules}, {state}").format(name=self.path.name, rules=self.rules, state=state)
 
 
 def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:
