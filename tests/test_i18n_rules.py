@@ -117,3 +117,67 @@ def test_a_scottish_group_is_worded_call_by_call():
     assert contract_help(group, translator("it")).startswith("Tutto insieme: Ogni asso preso costa 20.")
     assert contract_help(Match("classic").contract_by_key["no-queens"], translator("it")) == (
         "Ogni donna che prendi costa punti.")
+
+
+# -- the rules guide in French and Italian
+
+from barbu.classic.match import Business  # noqa: E402
+from barbu.guide import Table, as_text, rules_guide, settlement_words  # noqa: E402
+from barbu.i18n.rules import guide_in  # noqa: E402
+
+GUIDES = [p.name for p in presets()] + ["classic(ravage_city=true, chinese_poker=true, rotation=quick)",
+                                        "italian(heart_lead=until_broken)", "besigue", "besigue-english"]
+
+
+def english_words(text: str) -> set[str]:
+    """Words of the English guide that must not be left in a translation (names and notation aside)."""
+    return {w for w in ("the", "each", "trick", "player", "players", "deal", "cards", "wins", "when", "must",
+                        "points taken", "Worked example", "How a match runs") if f" {w} " in f" {text} "}
+
+
+@pytest.mark.parametrize("text", GUIDES)
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_the_guide_is_written_in_the_players_language(text, lang):
+    english, guide = rules_guide(text), guide_in(text, lang)
+    assert [len(s.blocks) for s in guide.sections] == [len(s.blocks) for s in english.sections]
+    assert guide.title != english.title
+    for s, e in zip(guide.sections, english.sections):
+        assert s.heading != e.heading
+    body = as_text(guide).replace(guide.title, "")
+    for name in OPTIONS:  # option names are notation, as typed in a ruleset: classic(stop_when_decided=false)
+        body = body.replace(name.replace("_", " "), "")
+    for allowed, _, _ in BESIGUE_OPTIONS.values():  # and so are their values: must_win
+        for value in allowed if isinstance(allowed, tuple) else ():
+            body = body.replace(value.replace("_", " "), "")
+    assert not english_words(body), english_words(body)
+    # the values are the same numbers as in English, in the same tables
+    tables = [b for s in guide.sections for b in s.blocks if isinstance(b, Table)]
+    e_tables = [b for s in english.sections for b in s.blocks if isinstance(b, Table)]
+    assert [len(t.rows) for t in tables] == [len(t.rows) for t in e_tables]
+
+
+def test_the_french_guide_reads_as_french_players_say_it():
+    guide = as_text(guide_in("classic", "fr"))
+    assert "Pas de dames | −6 par dame" in guide
+    assert "Barbu | −20 pour R♥" in guide
+    assert "Les contres" in guide and "Nord donne et annonce Pas de dames" in guide
+    assert "Réussite | à l'arrivée 1er +45, 2e +20, 3e +5, 4e −5" in guide
+    besigue = as_text(guide_in("besigue", "fr"))
+    assert "un mariage d'atout | R et D d'atout | 40" in besigue and "1 000" in besigue.replace("\u202f", " ")
+
+
+def test_the_italian_guide_reads_as_italian_players_say_it():
+    guide = as_text(guide_in("italian", "it"))
+    assert "Donne | −6 per ogni donna" in guide and "Come si svolge una partita" in guide  # seed 002: le D
+    assert "per ogni donna" in guide
+    besigue = as_text(guide_in("besigue", "it"))
+    assert "Finché dura il tallone" in besigue and "1.000" in besigue
+
+
+def test_settlement_words_in_french():
+    from barbu.i18n import translator
+    doubles = [Business(1, 0, redoubled=True), Business(1, 2)]
+    names = ["vous", "Est", "Sud", "Ouest"]
+    lines = settlement_words([-12, 0, -6, -6], doubles, lambda s: names[s], translator("fr"), me=0)
+    assert lines == ["Est a contré vous, surcontré par vous : vous payez 24 à Est",
+                     "Est a contré Sud : Sud paie 6 à Est"]

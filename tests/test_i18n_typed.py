@@ -100,6 +100,7 @@ def test_junk_is_not_a_card_and_the_refusal_is_worded(lang, junk):
     ("fr", "surcontre 1", "redouble 1"), ("it", "surcontro 2", "redouble 2"),
     ("fr", "maximum", "maximum"), ("it", "massimo", "maximum"),
     ("fr", "atout cœur", "trump hearts"), ("fr", "atout pique", "trump spades"), ("it", "atout quadri", "trump diamonds"),
+    ("fr", "atout c", "trump hearts"), ("it", "atout q", "trump diamonds"), ("fr", "k", "diamonds"),
     ("fr", "sans atout", "none"), ("it", "senza atout", "none"),
     ("fr", "rang dame", "rank Q"), ("it", "valore fante", "rank J"), ("fr", "hauteur 10", "rank 10"),
     ("fr", "d", "Q"), ("fr", "r", "K"), ("it", "f", "J"),
@@ -166,6 +167,8 @@ def test_classic_deal_typed_in_french_and_italian():
     assert parse_typed(m, "cœur", "fr") == NameTrump(1)
     assert parse_typed(m, "sans atout", "fr") == NameTrump(None)
     assert parse_typed(m, "atout fiori", "it") == NameTrump(3)
+    assert parse_typed(m, "c", "fr") == NameTrump(1)  # cœur
+    assert parse_typed(m, "c", "en") == NameTrump(3)  # clubs
     m = start_deal("classic", 0, D0, contract="trumps", trump="H")
     assert parse_typed(m, "passe", "fr") == Double()
     assert parse_typed(m, "contre 2", "fr") == Double(frozenset({2}))
@@ -220,3 +223,72 @@ def test_besigue_typed_in_french_and_italian():
     assert parse_typed(g, "annonce mariage rp dp", "fr") == BDeclare(
         "marriage", ((parse_type("QS"), False), (parse_type("KS"), False)))
     assert parse_typed(g, "pas d'annonce", "fr") == NoDeclaration()
+
+
+def test_the_italian_k_of_seed_002_is_the_king():
+    assert engine_text("K di cuori", "it") == "KH"
+    assert engine_text("kc", "it") == "KH"  # re di cuori, not the English king of clubs
+    assert engine_text("kq", "it") == "KD"
+    assert engine_text("kc", "fr") == "KC"  # French K is carreau: two suits, so English
+
+
+@pytest.mark.parametrize("lang,hint,want", [
+    ("fr", "jouer DP", "play QS"), ("fr", "jouer DP*", "play QS*"), ("fr", "annonce bésigue DP VK", "declare bezique QS JD"),
+    ("fr", "pas d'annonce", "no-declaration"), ("fr", "échanger 7C", "exchange 7H"), ("fr", "montrer 7C", "show 7H"),
+    ("fr", "contre 1 3", "double 1 3"), ("fr", "donner AP RC 7K", "give AS KH 7D"), ("fr", "poser 9C 8C 7C", "lay 9H 8H 7H"),
+    ("fr", "roi de cœur + dames", "king+queens"), ("fr", "double patience", "double-patience"), ("fr", "DP", "QS"),
+    ("fr", "10K", "TD"), ("fr", "DC", "QH"), ("fr", "10p", "TS"),
+    ("it", "gioca DP", "play QS"), ("it", "dichiara bazzica DP FQ", "declare bezique QS JD"), ("it", "niente", "no-declaration"),
+    ("it", "scambia 7C", "exchange 7H"), ("it", "mostra 7C", "show 7H"), ("it", "contro 1 3", "double 1 3"),
+    ("it", "dai AP RC 7Q", "give AS KH 7D"), ("it", "cala 9C 8C 7C", "lay 9H 8H 7H"),
+    ("it", "re di cuori + donne", "king+queens"), ("it", "niente re di cuori + niente donne", "no-king+no-queens"), ("it", "doppia pazienza", "double-patience"),
+    ("it", "10Q", "TD"), ("it", "DC", "QH"), ("it", "10p", "TS"),
+])
+def test_the_examples_the_refusals_give_are_read(lang, hint, want):
+    # the French and Italian refusals show these as what to type: each reads as the engine's notation
+    assert engine_text(hint, lang) == want
+    if want.split()[0] in ("play", "declare", "no-declaration", "exchange", "show"):
+        from barbu.besigue.actions import parse_action as besigue_action
+        besigue_action(want)
+
+
+def test_a_mistyped_contract_lists_the_names_the_player_may_type():
+    m = new_match("classic", 0)
+    from helpers import deal
+    deal(m, D0)
+    with pytest.raises(ParseError) as info:
+        parse_typed(m, "pas de rois", "fr")
+    e = info.value
+    assert str(e).endswith("contracts are: no-tricks, no-hearts, no-queens, no-king, no-last-two, trumps, domino")
+    fr = word_error(e, "fr")
+    assert fr.startswith("'pas de rois' n'est pas un contrat ; les contrats sont : Pas de plis, Pas de cœurs")
+    assert "Barbu" in fr and "Réussite" in fr
+    assert "Niente donne" in word_error(e, "it")
+    for name in ("Pas de plis", "Barbu", "Réussite", "Les deux derniers"):  # each can be typed back
+        assert parse_typed(m, name, "fr").contract in m.contract_by_key
+
+
+def test_an_unknown_combination_lists_what_the_player_may_type():
+    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    with pytest.raises(ParseError) as info:
+        parse_typed(g, "annonce mariagex rp dp", "fr")
+    e = info.value
+    assert "combinations are: marriage, trump-marriage, bezique" in str(e)
+    fr, it = word_error(e, "fr"), word_error(e, "it")
+    assert "les combinaisons sont : mariage, mariage d'atout, bésigue, quatre valets" in fr
+    assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "bazzica" in it
+    assert parse_typed(g, "annonce mariage d'atout rp dp", "fr") is not None
+
+
+def test_a_refusal_names_what_the_player_typed_not_the_engines_notation():
+    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    with pytest.raises(ParseError) as info:
+        parse_typed(g, "jouer 2p", "fr")
+    assert info.value.code == "not-a-besigue-card" and info.value.params["text"] == "2p"
+    assert word_error(info.value, "fr").startswith("'2p' n'est pas une carte de Bésigue")
+    m = start_deal("classic", 0, D0, contract="trumps", trump="H")
+    with pytest.raises(ParseError) as info:
+        parse_typed(m, "contre x", "fr")
+    assert info.value.params["text"] == "contre x"

@@ -727,7 +727,7 @@ class Match:
         c = self.contract_by_key.get(action.contract)
         if c is None:
             raise IllegalAction.of(R.UNKNOWN_CONTRACT, contract=action.contract,
-                                   contracts=list(self.contract_by_key))
+                                   contracts=[(c.key, c.name) for c in self.contracts])
         if action.contract not in self.contracts_left[self.declarer]:
             raise IllegalAction.of(R.CONTRACT_PLAYED, contract=c.key, name=c.name)
         if c.needs_in_play & self.set_aside:
@@ -834,7 +834,8 @@ class Match:
                 names = {c.name.lower(): c.key for c in self.contracts}
                 key = names.get(t.removeprefix("contract "), key)
             if key not in self.contract_by_key:
-                raise ParseError.of(R.NOT_A_CONTRACT_TEXT, text=text, contracts=list(self.contract_by_key))
+                raise ParseError.of(R.NOT_A_CONTRACT_TEXT, text=text,
+                                   contracts=[(c.key, c.name) for c in self.contracts])
             return Declare(key)
         if ph == TRUMP:
             return NameTrump(parse_suit(t.removeprefix("trump ")))

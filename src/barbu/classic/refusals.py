@@ -1,6 +1,14 @@
 """The Barbu family's refusals: stable codes and English msgids (worded by barbu.core.words)."""
 
-from ..core.words import N_, NN_, message
+from typing import Any
+
+from ..core.words import N_, NN_, Words, kind, message
+
+
+@kind("contract_keys")
+def _contract_keys(w: Words, contracts: Any) -> str:
+    """The contracts one may name, as (key, English name) pairs: the keys typed in English, the names elsewhere."""
+    return ", ".join(key if w.lang == "en" else w.contract(name) for key, name in contracts)
 
 # Card play.
 FOLLOW_SUIT = message("follow-suit", N_("you must follow suit: play a {suit:suit1}"))
@@ -63,7 +71,7 @@ NO_DEAL_PLAYED = message("no-deal-played", N_("no deal is being played"))
 # The declarer's choices.
 NAME_A_CONTRACT = message("name-a-contract", N_("the declarer must name a contract, not {action}"))
 UNKNOWN_CONTRACT = message("unknown-contract",
-                           N_("{contract!r} is not a contract of this game; contracts are: {contracts:list}"))
+                           N_("{contract!r} is not a contract of this game; contracts are: {contracts:contract_keys}"))
 CONTRACT_PLAYED = message("contract-played", N_("{name:contract} has already been declared in this series"))
 CONTRACT_SET_ASIDE = message("contract-set-aside",
                              N_("{name:contract} cannot be chosen this deal: {cards:cards} is set aside"))
@@ -74,7 +82,7 @@ NAME_RANK = message("name-rank", N_("the declarer must name the starting rank, n
 RANK_NOT_IN_DECK = message("rank-not-in-deck", N_("the starting rank must be a rank of the deck"))
 
 # Typed actions.
-NOT_A_CONTRACT_TEXT = message("not-a-contract-text", N_("{text!r} is not a contract; contracts are: {contracts:list}"))
+NOT_A_CONTRACT_TEXT = message("not-a-contract-text", N_("{text!r} is not a contract; contracts are: {contracts:contract_keys}"))
 NO_ACTION_EXPECTED = message("no-action-expected", N_("the match is over: no action is expected"))
 NOT_A_DOUBLING_CALL = message("not-a-doubling-call",
                               N_("{text!r} is not a doubling call: write pass, double followed by seat numbers, "

@@ -5,17 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..besigue.ruleset import is_besigue
-from .barbu import barbu_guide, contract_summary, settlement_words, settlements
+from ..core.words import ENGLISH, Words
+from .barbu import barbu_guide, contract_help, contract_summary, settlement_words, settlements
 from .besigue import besigue_guide
 from .model import Guide, Section, Table, as_text
 
 
-def rules_guide(rules: Any) -> Guide:
-    """The guide of any game: a rules text or a ruleset of the Barbu family or of Bésigue."""
+def rules_guide(rules: Any, words: Words = ENGLISH) -> Guide:
+    """The guide of any game: a rules text or a ruleset of the Barbu family or of Bésigue.
+
+    ``words`` is the language it is written in: barbu.i18n.guide_in(rules, lang) passes translator(lang).
+    """
     if isinstance(rules, str) and is_besigue(rules) or getattr(rules, "family", None) == "besigue":
-        return besigue_guide(rules)
-    return barbu_guide(rules)
+        return besigue_guide(rules, words)
+    return barbu_guide(rules, words)
 
 
-__all__ = ["Guide", "Section", "Table", "as_text", "barbu_guide", "besigue_guide", "contract_summary",
+__all__ = ["Guide", "Section", "Table", "as_text", "barbu_guide", "besigue_guide", "contract_help", "contract_summary",
            "rules_guide", "settlement_words", "settlements"]

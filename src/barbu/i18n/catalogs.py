@@ -85,6 +85,7 @@ def vocabulary() -> list[tuple[str, str]]:
     words += [("rank", r) for r in RANK_NAMES]
     words += [("rank letter", r) for r in (*RANKS.replace("T", ""), "10", "T")]
     words += [("suit letter", s) for s in SUITS]
+    words += [("rank letters typed", r) for r in "JQKA"]
     words += [("contract", n) for n in contract_names()]
     words += [("combination", m) for m in MELD_NAMES.values()]
     words += [("typed", w) for w in TYPED_WORDS]
