@@ -94,6 +94,9 @@ def test_the_rules_pages_and_the_lobbys_options_speak_the_pages_language(client:
     index = client.get("/rules", headers={"accept-language": "fr"}).text
     assert "Les règles de chaque jeu" in index and translator("fr").gettext(
         "The standard game: 4 players, 28 deals, seven contracts, doubling") in index
+    page = client.get("/rules/classic", headers={"accept-language": "fr"}).text
+    assert "Les contrats et ce qu&#39;ils valent" in page and "The contracts and what they are worth" not in page
+    assert "Finché dura il tallone" in client.get("/rules/besigue", headers={"accept-language": "it"}).text
     presets = client.get("/api/options", headers={"accept-language": "it"}).json()["presets"]
     classic = next(p for p in presets if p["name"] == "classic")
     assert classic["description"] == translator("it").gettext(
