@@ -94,6 +94,9 @@ def test_the_rules_pages_and_the_lobbys_options_speak_the_pages_language(client:
     index = client.get("/rules", headers={"accept-language": "fr"}).text
     assert "Les règles de chaque jeu" in index and translator("fr").gettext(
         "The standard game: 4 players, 28 deals, seven contracts, doubling") in index
+    page = client.get("/rules/classic", headers={"accept-language": "fr"}).text
+    assert "Les contrats et ce qu&#39;ils valent" in page and "The contracts and what they are worth" not in page
+    assert "Finché dura il tallone" in client.get("/rules/besigue", headers={"accept-language": "it"}).text
     presets = client.get("/api/options", headers={"accept-language": "it"}).json()["presets"]
     classic = next(p for p in presets if p["name"] == "classic")
     assert classic["description"] == translator("it").gettext(
@@ -183,3 +186,16 @@ def test_a_refusal_naming_a_card_the_seat_may_not_see_hides_it_in_every_language
         assert hidden["reason"] == "you-do-not-hold"
         shown = refusal(e, lang, lambda c: True, lambda t: t)
         assert queen in shown["message"] and shown["params"] == {"card": parse_card("QH")}
+
+
+def test_a_hint_says_why_in_the_players_language(sqlite_url: str) -> None:
+    with app_client(Settings(db_url=sqlite_url, **FAST)) as c:
+        data = c.post("/api/play", json={"rules": "classic", "name": "Giulia"}).json()
+        p = seat(c, data["id"], data["token"], "hello", "it")
+        while not (p.state and p.state["to_act"] == p.seat and p.state["legal"]):
+            p.recv()
+        p.send({"type": "hint"})
+        h = p.until(lambda m: m["type"] in ("hint", "error"))
+        assert h["type"] == "hint" and h["text"] in p.state["legal"], h
+        assert h["reason"].startswith(("Su smazzate immaginate", "È l'unica", "Le regole pratiche")), h["reason"]
+        assert "average" not in h["reason"]

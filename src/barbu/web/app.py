@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -46,7 +46,7 @@ from .scorekeeping import score_routes
 from .i18n import TEMPLATES, chosen, page_language, render_page
 from .settings import Settings
 from .table import Table, TableError, dumps
-from .wording import error_json, say
+from .wording import error_json, hint_reason, say
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
@@ -348,13 +348,16 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
             if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
                 action = await asyncio.to_thread(table.web.agent(PLAY_STRENGTH, version).act, view)
                 conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
-                                 "reason": "what the strongest computer player would do here"}))
+                                 "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
                 return
-            h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, table.match.rules.family_spec.highest_wins)
+            highest_wins = table.match.rules.family_spec.highest_wins
+            h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, highest_wins)
     finally:
         busy.discard(conn)
-    conn.send(dumps({"type": "hint", "version": version,
-                     "action": hint_label(h.action), "text": action_text(h.action), "reason": h.reason}))
+    tr = translator(conn.lang)
+    label = tr.card if isinstance(h.action, int) and not isinstance(h.action, bool) else str
+    conn.send(dumps({"type": "hint", "version": version, "action": label(h.action), "text": action_text(h.action),
+                     "reason": hint_reason(h, conn.lang, len(view.legal) == 1, highest_wins)}))
 
 
 def action_text(action: Any) -> str:

@@ -17,7 +17,8 @@ const catalog = readCatalog();
 export const lang = catalog.lang || "en";
 const messages = catalog.messages || {};
 const plurals = new Intl.PluralRules(lang);
-const numbers = new Intl.NumberFormat(lang);
+// Grouped from the thousands, as the server's Babel writes them ("1.250" in Italian, where Intl alone writes 1250).
+const numbers = new Intl.NumberFormat(lang, { useGrouping: "always" });
 
 function fill(text, params) {
   if (!params) return text;
