@@ -143,11 +143,11 @@ def plain_game(tmp_path, confirm: bool) -> str:
 
     def read(_prompt: str) -> str:
         text = out.getvalue()
-        if "Deal 1 over" in text or text.count("Not allowed") > 3:
+        if "Deal 2 over" in text or text.count("Not allowed") > 3:  # two deals: some forced move is all but sure
             return "quit"
         offered = text.rsplit("You may: ", 1)[-1].splitlines()[0]
         if offered.startswith("contract "):
-            return "no-queens"
+            return "no-queens" if "no-queens" in offered.split() else " ".join(offered.split()[:2])
         return "pass" if "pass" in offered.split() else offered.split()[0]
 
     args = argparse.Namespace(resume=None, rules=PLAYED, players=None, sets=None, seed=5, seat=0,
@@ -159,6 +159,6 @@ def plain_game(tmp_path, confirm: bool) -> str:
 
 def test_the_plain_game_plays_forced_moves_too(tmp_path):
     auto = plain_game(tmp_path, confirm=False)
-    assert "your only legal card" in auto  # at least the last card of the deal
+    assert "your only legal card" in auto  # a last card, or a lone card of the suit led
     asked = plain_game(tmp_path, confirm=True)
     assert "your only legal card" not in asked and "Deal 1 over" in asked
