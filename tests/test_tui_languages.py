@@ -124,7 +124,14 @@ async def test_french_words_typed_at_the_table(tmp_path, french):
         await pilot.press(*"aide", "enter")
         await pilot.pause()
         assert isinstance(app.screen, InfoDialog)
-        assert "Aide et règles" in screen_text(app) and "Touches" in screen_text(app)
+        text = flat(screen_text(app))
+        assert "Aide et règles" in text and "Touches" in text and "Cette donne" not in text
+        assert "28 donnes ; le plus petit total gagne" in text or "28 donnes ; le plus haut total gagne" in text
+        # The rules themselves, in French: scroll down to the guide's first section.
+        body = app.screen.query_one("#dialog-body")
+        body.scroll_to(y=14, animate=False)
+        await pilot.pause()
+        assert "Le déroulement d'une partie" in flat(screen_text(app))
         await pilot.press("escape")
         await pilot.press(*"feuille", "enter")
         await pilot.pause()
