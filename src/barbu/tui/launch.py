@@ -9,7 +9,7 @@ from ..arena.duplicate import split_bots
 from ..besigue import is_besigue
 from ..classic.ruleset import Ruleset
 from ..core.errors import RulesetError
-from ..i18n import _
+from ..i18n import _, use
 from ..records.besigue import is_besigue_record
 from ..records.savefiles import DEFAULT_SAVE, SaveError
 from . import besigue_session
@@ -53,8 +53,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def play(args: argparse.Namespace) -> int:
-    """Run the Textual game; say where the match was saved when it ends."""
+    """Run the Textual game in the player's language (--lang, else the system's); say where the match was saved."""
     from .app import BarbuApp
+    use(getattr(args, "lang", None))
     if args.delay < 0:
         raise RulesetError(_("--delay cannot be negative"))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
