@@ -124,7 +124,14 @@ async def test_french_words_typed_at_the_table(tmp_path, french):
         await pilot.press(*"aide", "enter")
         await pilot.pause()
         assert isinstance(app.screen, InfoDialog)
-        assert "Aide et règles" in screen_text(app) and "Touches" in screen_text(app)
+        text = flat(screen_text(app))
+        assert "Aide et règles" in text and "Touches" in text and "Cette donne" not in text
+        assert "28 donnes ; le plus petit total gagne" in text or "28 donnes ; le plus haut total gagne" in text
+        # The rules themselves, in French: scroll down to the guide's first section.
+        body = app.screen.query_one("#dialog-body")
+        body.scroll_to(y=14, animate=False)
+        await pilot.pause()
+        assert "Le déroulement d'une partie" in flat(screen_text(app))
         await pilot.press("escape")
         await pilot.press(*"feuille", "enter")
         await pilot.pause()
@@ -248,3 +255,45 @@ async def test_numbers_and_refusals_in_three_languages():
     finally:
         use("en")
     assert signed(1250) == "+1250"
+
+
+async def test_barbu_play_in_a_french_terminal(tmp_path):
+    """`barbu play` with a French system locale (BARBU_LANG=fr): the table speaks French, Ctrl+Q saves and says so."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import sys
+    import termios
+    import time
+    save = tmp_path / "tty.jsonl"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in a French terminal of 120x40
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        os.environ["BARBU_LANG"] = "fr"
+        os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
+                                   "--delay", "0", "--save", str(save)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    seen = b""
+    deadline = time.monotonic() + 60
+    sent = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not sent and "Votre main".encode() in seen and "Votre décision".encode() in seen:
+            time.sleep(0.5)
+            os.write(fd, b"\x11")  # Ctrl+Q
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert sent, seen[-2000:]
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert save.exists() and "Pour la reprendre : barbu play --resume".encode() in seen

@@ -45,13 +45,13 @@ def besigue_settings(rules_text: str, seat: int, opponent: str | None, seed: int
 def settings_from_args(args: Any) -> Settings:
     """`barbu play --rules besigue …`: the settings from the command-line flags (Barbu-only flags refused)."""
     if getattr(args, "players", None) not in (None, 2):
-        raise RulesetError(f"Bésigue is played by 2 players, not {args.players}")
+        raise RulesetError(_("Bésigue is played by 2 players, not {n}").format(n=args.players))
     if getattr(args, "sets", None) is not None:
-        raise RulesetError("--sets is for the Scottish game; Bésigue has no Sets")
+        raise RulesetError(_("--sets is for the Scottish game; Bésigue has no Sets"))
     save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
     if args.save and save.exists():  # said before the game opens; never overwritten
-        raise SaveError(f"{save} already exists: resume it with barbu play --resume {save}, "
-                        "or choose another file with --save")
+        raise SaveError(_("{file} already exists: resume it with barbu play --resume {file}, "
+                          "or choose another file with --save").format(file=save))
     settings = besigue_settings(args.rules, 0 if args.seat is None else args.seat, args.opponents, args.seed,
                                 args.delay, save, bool(args.save))
     settings.confirm_forced = bool(getattr(args, "confirm_forced", False))
@@ -109,7 +109,7 @@ class BesigueSession:
         if seat is None:
             seat = int(saved.get("seat", 0))
         if seat not in (0, 1):
-            raise RulesetError(f"there is no seat {seat}: Bésigue is played by seats 0 and 1")
+            raise RulesetError(_("there is no seat {seat}: Bésigue is played by seats 0 and 1").format(seat=seat))
         if strength is None:
             kind = str((saved.get("opponents") or {}).get(str(1 - seat), ""))
             strength = kind if kind.split("(")[0] in BESIGUE_STRENGTHS else default_strength()

@@ -9,7 +9,7 @@ from ..arena.duplicate import split_bots
 from ..besigue import is_besigue
 from ..classic.ruleset import Ruleset
 from ..core.errors import RulesetError
-from ..i18n import _
+from ..i18n import _, use
 from ..records.besigue import is_besigue_record
 from ..records.savefiles import DEFAULT_SAVE, SaveError
 from . import besigue_session
@@ -26,8 +26,8 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
     if len(kinds) == 1:
         return {s: kinds[0] for s in others}
     if len(kinds) != len(others):
-        raise RulesetError(f"--opponents lists {len(kinds)} computer players; give one for all, or one for "
-                           f"each of seats {', '.join(str(s) for s in others)}")
+        raise RulesetError(_("--opponents lists {n} computer players; give one for all, or one for "
+                             "each of seats {seats}").format(n=len(kinds), seats=", ".join(str(s) for s in others)))
     return dict(zip(others, kinds))
 
 
@@ -43,8 +43,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     seat = 0 if args.seat is None else args.seat
     save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
     if args.save and save.exists():  # said before the game opens; never overwritten
-        raise SaveError(f"{save} already exists: resume it with barbu play --resume {save}, "
-                        "or choose another file with --save")
+        raise SaveError(_("{file} already exists: resume it with barbu play --resume {file}, "
+                          "or choose another file with --save").format(file=save))
     settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
                         seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save),
                         confirm_forced=bool(getattr(args, "confirm_forced", False)))
@@ -53,10 +53,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def play(args: argparse.Namespace) -> int:
-    """Run the Textual game; say where the match was saved when it ends."""
+    """Run the Textual game in the player's language (--lang, else the system's); say where the match was saved."""
     from .app import BarbuApp
+    use(getattr(args, "lang", None))
     if args.delay < 0:
-        raise RulesetError("--delay cannot be negative")
+        raise RulesetError(_("--delay cannot be negative"))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     if args.resume and is_besigue_record(args.resume):
         app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay, confirm_forced=confirm_forced)
