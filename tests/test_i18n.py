@@ -218,6 +218,7 @@ def test_the_compiled_catalogs_match_the_po_files(lang: str, domain: str) -> Non
 SAMPLES = {"suit": 1, "suit1": 1, "card": 10, "cards": [10, 24], "rank": 8, "seat": 2, "count": 3,
            "contract": "No queens", "bcard": 4, "meld": "a marriage", "symbol": 1, "list": ["aces", "king"], "": "x"}
 SAMPLES["contract_keys"] = [("no-queens", "No queens"), ("trumps", "Trumps")]
+SAMPLES["meld_keys"] = ["marriage", "quint"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -266,3 +266,29 @@ def test_a_mistyped_contract_lists_the_names_the_player_may_type():
     assert "Niente donne" in word_error(e, "it")
     for name in ("Pas de plis", "Barbu", "Réussite", "Les deux derniers"):  # each can be typed back
         assert parse_typed(m, name, "fr").contract in m.contract_by_key
+
+
+def test_an_unknown_combination_lists_what_the_player_may_type():
+    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    with pytest.raises(ParseError) as info:
+        parse_typed(g, "annonce mariagex rp dp", "fr")
+    e = info.value
+    assert "combinations are: marriage, trump-marriage, bezique" in str(e)
+    fr, it = word_error(e, "fr"), word_error(e, "it")
+    assert "les combinaisons sont : mariage, mariage d'atout, bésigue, quatre valets" in fr
+    assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "bazzica" in it
+    assert parse_typed(g, "annonce mariage d'atout rp dp", "fr") is not None
+
+
+def test_a_refusal_names_what_the_player_typed_not_the_engines_notation():
+    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    with pytest.raises(ParseError) as info:
+        parse_typed(g, "jouer 2p", "fr")
+    assert info.value.code == "not-a-besigue-card" and info.value.params["text"] == "2p"
+    assert word_error(info.value, "fr").startswith("'2p' n'est pas une carte de Bésigue")
+    m = start_deal("classic", 0, D0, contract="trumps", trump="H")
+    with pytest.raises(ParseError) as info:
+        parse_typed(m, "contre x", "fr")
+    assert info.value.params["text"] == "contre x"

@@ -15,6 +15,12 @@ def _bcard(w: Words, t: int) -> str:
     return w.face(RANKS[t % 8], t // 8)
 
 
+@kind("meld_keys")
+def _meld_keys(w: Words, kinds: Any) -> str:
+    """Combination keys as a player types them: the keys in English, the typed words elsewhere ("mariage")."""
+    return ", ".join(k if w.lang == "en" else w.pgettext("typed", k).split("|")[0].strip() for k in kinds)
+
+
 @kind("symbol")
 def _symbol(w: Words, s: int) -> str:
     return SUIT_SYMBOLS[s]
@@ -28,7 +34,7 @@ def _meld(w: Words, name: Any) -> str:
 EMPTY_ACTION = message("besigue-empty-action",
                        N_("empty action; write e.g. play QS, declare bezique QS JD, no-declaration"))
 UNKNOWN_COMBINATION = message("unknown-combination",
-                              N_("unknown combination {text!r}; combinations are: {kinds:list}"))
+                              N_("unknown combination {text!r}; combinations are: {kinds:meld_keys}"))
 SHUFFLE_NUMBERS = message("shuffle-numbers", N_("a shuffle lists the 64 card numbers 0..63"))
 SHUFFLE_ONCE = message("shuffle-once", N_("a shuffle lists each card number 0..63 once"))
 UNREADABLE_ACTION = message("besigue-unreadable-action",

@@ -38,7 +38,7 @@ from ..classic.contracts import classic_contracts
 from ..classic.ruleset import presets
 from ..core.errors import ParseError
 from ..core.refusals import NOT_A_CARD
-from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, Words
+from ..core.words import RANK_NAMES, RANKS, SUIT_NAMES, SUITS, Words
 from . import language, translator
 
 #: The keywords a player types, in the engine's words (the msgids of context "typed").
@@ -223,20 +223,22 @@ def _word(words: list[str], lang: str) -> tuple[str, int] | None:
     return None
 
 
-def word_by_word(text: str, lang: str) -> str:
-    """``text`` read phrase by phrase, longest first; what is not a word of ours stays as typed."""
+def _phrases(text: str, lang: str) -> list[tuple[str, str]]:
+    """``text`` read phrase by phrase, longest first: (the engine's word, the phrase as typed, folded)."""
     words = fold(text).replace(",", " , ").split()
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
         found = _word(words[i:], lang)
-        if found is None:
-            out.append(words[i])
-            i += 1
-        else:
-            out.append(found[0])
-            i += found[1]
-    return " ".join(out).replace(" , ", ", ")
+        n = 1 if found is None else found[1]
+        out.append((words[i] if found is None else found[0], " ".join(words[i:i + n])))
+        i += n
+    return out
+
+
+def word_by_word(text: str, lang: str) -> str:
+    """``text`` read phrase by phrase, longest first; what is not a word of ours stays as typed."""
+    return " ".join(engine for engine, _ in _phrases(text, lang)).replace(" , ", ", ")
 
 
 def readings(text: str, lang: str) -> list[str]:
@@ -260,13 +262,24 @@ def engine_text(text: str, lang: str) -> str:
 def parse_typed(game: Any, text: str, lang: str) -> Any:
     """The action ``game.parse_action`` reads from the first reading it accepts.
 
-    When none fits, the game's ParseError for the text as typed is raised (the player's own
-    words in the refusal); `barbu.i18n.word_error` words it in their language.
+    When none fits, the refusal that names the smallest wrong part is raised ("unknown
+    combination 'mariagex'" rather than "cannot read 'annonce mariagex rp dp'"; the text as
+    typed on a tie), with the player's own words in it, never the engine's ("'2p'", not
+    "'2S'"); `barbu.i18n.word_error` words it in their language.
     """
     options = readings(text, lang)
-    for reading in options[:-1]:
+    errors: list[tuple[str, ParseError]] = []
+    for reading in options:
         try:
             return game.parse_action(reading)
-        except ParseError:
-            continue
-    return game.parse_action(options[-1])
+        except ParseError as e:
+            errors.append((reading, e))
+    reading, e = min(reversed(errors), key=lambda re: len(str(re[1].params.get("text", re[0]))))
+    wrong = e.params.get("text")
+    if e.message is None or not isinstance(wrong, str) or reading == options[-1]:
+        raise e
+    typed = {engine.lower(): phrase for engine, phrase in _phrases(text, lang)}
+    typed[reading.lower()] = " ".join(text.split())
+    if wrong.lower() in typed:
+        raise type(e).of(e.message, **{**e.params, "text": typed[wrong.lower()]})
+    raise e
