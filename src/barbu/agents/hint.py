@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from babel.numbers import format_decimal
+
 from ..classic.view import View
 from ..core.cards import CARDS
+from ..core.words import N_, Words
 from .search import SearchAgent
 
 
@@ -49,3 +52,40 @@ def hint(view: View, label: Callable[[Any], str] = hint_label, seed: int | None 
         second = values[1]
         text += f"; the next best, {label(second[0])}, {second[1] * sign:+.1f}"
     return Hint(action, text + ".", values)
+
+
+def hint_reason(h: Hint, words: Words, only: bool, highest_wins: bool,
+                label: Callable[[Any], str] | None = None) -> str:
+    """Why the strongest player chose the hint's action, in the language of ``words``.
+
+    ``only``: it was the only legal action; ``h.alternatives`` holds each action's mean points.
+    ``label`` words an action (default: a card as the language writes it, anything else its text).
+    """
+    if only:
+        return words.gettext(N_("It is the only thing you may do."))
+    if not h.alternatives:
+        return words.gettext(N_("The computer's rules of thumb choose it here (this decision is judged from the "
+                                "hand, not by imagining deals)."))
+    sign = 1 if highest_wins else -1
+
+    def card_or_text(action: Any) -> str:
+        return words.card(action) if isinstance(action, int) and not isinstance(action, bool) else str(action)
+    name = label or card_or_text
+
+    def points(value: float) -> str:
+        return format_decimal(value * sign, format="+#,##0.0;-#,##0.0", locale=words.lang)
+    best = h.alternatives[0][1]
+    if len(h.alternatives) == 1:
+        template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                       "{action} gives you {points} points on average.") if highest_wins else
+                    N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                       "{action} gives you {points} penalty points on average."))
+        return words.gettext(template).format(action=name(h.action), points=points(best))
+    second = h.alternatives[1]
+    template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                   "{action} gives you {points} points on average; the next best, {other}, {other_points}.")
+                if highest_wins else
+                N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                   "{action} gives you {points} penalty points on average; the next best, {other}, {other_points}."))
+    return words.gettext(template).format(action=name(h.action), points=points(best), other=name(second[0]),
+                                          other_points=points(second[1]))

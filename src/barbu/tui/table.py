@@ -40,13 +40,13 @@ from ..core.cards import SUIT_SYMBOLS
 from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
-from ..agents.hint import hint, hint_label
+from ..agents.hint import hint, hint_label, hint_reason
 from ..guide import Guide
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
-from ..i18n import _, current, ngettext, number, pgettext, word_error
+from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..i18n.rules import guide_in
 from . import bindings
 from .command_screen import CommandScreen
@@ -757,9 +757,11 @@ class TableScreen(CommandScreen):
         if s.moves != moves:
             return
         choice = action_label(h.action, v, self.info) if h.action in v.legal else hint_label(h.action)
+        reason = hint_reason(h, words(), len(v.legal) == 1, self.info.highest_wins,
+                             lambda a: action_label(a, v, self.info) if a in v.legal else hint_label(a))
         self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(
             _("The strongest computer player would choose {choice}.").format(choice=choice))
-            + f"[/b]\n\n{escape(h.reason)}\n\n[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
+            + f"[/b]\n\n{escape(reason)}\n\n[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
 
     def action_take_back(self) -> None:
         """Undo back to your previous decision of this deal: the others here are all computer players."""

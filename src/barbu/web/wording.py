@@ -14,10 +14,10 @@ from __future__ import annotations
 import string
 from typing import Any, Callable
 
-from babel.numbers import format_decimal
 
 from ..core.errors import BarbuError
-from ..core.words import KINDS, N_, Words
+from ..core.words import KINDS, Words
+from ..agents.hint import hint_reason as reason_in
 from ..i18n import language, translator, word_error
 
 #: The parameter kinds that name cards: a card its reader may not see is left out of what is sent.
@@ -113,35 +113,5 @@ def lang_of(conn: Any) -> str:
 
 
 def hint_reason(h: Any, lang: str | None, only: bool, highest_wins: bool) -> str:
-    """Why the strongest player chose a hint's action (`barbu.agents.hint.Hint`), in ``lang``.
-
-    ``only``: it was the only legal action; ``h.alternatives`` holds each action's mean points.
-    """
-    tr = translator(lang)
-    if only:
-        return say(lang, N_("It is the only thing you may do."))
-    if not h.alternatives:
-        return say(lang, N_("The computer's rules of thumb choose it here (this decision is judged from the hand, "
-                            "not by imagining deals)."))
-    sign = 1 if highest_wins else -1
-
-    def label(action: Any) -> str:
-        return tr.card(action) if isinstance(action, int) and not isinstance(action, bool) else str(action)
-
-    def points(value: float) -> str:
-        return format_decimal(value * sign, format="+#,##0.0;-#,##0.0", locale=tr.lang)
-    best = h.alternatives[0][1]
-    if len(h.alternatives) == 1:
-        template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                       "{action} gives you {points} points on average.") if highest_wins else
-                    N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                       "{action} gives you {points} penalty points on average."))
-        return tr.gettext(template).format(action=label(h.action), points=points(best))
-    second = h.alternatives[1]
-    template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                   "{action} gives you {points} points on average; the next best, {other}, {other_points}.")
-                if highest_wins else
-                N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                   "{action} gives you {points} penalty points on average; the next best, {other}, {other_points}."))
-    return tr.gettext(template).format(action=label(h.action), points=points(best), other=label(second[0]),
-                                       other_points=points(second[1]))
+    """Why the strongest player chose a hint's action, in ``lang`` (`barbu.agents.hint.hint_reason`)."""
+    return reason_in(h, translator(lang), only, highest_wins)
