@@ -263,3 +263,30 @@ async def test_setup_screen_sets_the_forced_choices(tmp_path):
         await pilot.press("enter")
         table = await settle(pilot)
         assert table.confirm_forced and app.settings.confirm_forced
+
+
+async def test_the_end_of_a_deal_offers_a_review_of_your_play(tmp_path):
+    """F4 on the end-of-deal summary weighs the person's own decisions of the deal and shows what they cost."""
+    from barbu.tui.review import ReviewDialog
+    seed = 5
+    seat = first_dealer(PLAYED, seed)
+    app = new_app(tmp_path, PLAYED, seed, seat)
+    async with app.run_test(size=(140, 45)) as pilot:
+        table = await until(pilot, lambda t, v: t.paused, declaring("no-queens"))
+        assert isinstance(app.screen, DealOverDialog)
+        assert "F4: review your play" in screen_text(app)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewDialog)
+        for _ in range(600):
+            await pilot.pause(0.2)
+            if "decisions weighed" in screen_text(app) or "no choice" in screen_text(app):
+                break
+        text = screen_text(app)
+        assert "decisions weighed" in text and "Your play in deal 1" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DealOverDialog)  # back on the summary; Enter goes on
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert "deal 2 of 28" in screen_text(app)

@@ -10,10 +10,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..analysis import Decision, Review, review_match
+from ..analysis import review_match
+from ..analysis.report import action_text, decision_table, points
 from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECONDS
-from ..core.actions import Declare
-from ..core.cards import Card
 from ..core.errors import BarbuError
 from ..i18n import _, current, number, word_error, words
 from ..records.barbu import read_record
@@ -39,41 +38,6 @@ def add_parser(sub: Any) -> None:
                    help=_("exact values once each hand holds at most this many cards (default {n})").format(
                        n=DEFAULT_EXACT_CARDS))
     p.set_defaults(func=cmd_analyze)
-
-
-def action_text(action: Any, names: dict[str, str]) -> str:
-    """An action as the player reads it: a card's face, a contract's name, else its notation."""
-    if action is None:
-        return "·"
-    if isinstance(action, Card):
-        return words().card(int(action))
-    if isinstance(action, Declare):
-        return words().contract(names.get(action.contract, action.contract))
-    return str(action)
-
-
-def points(x: float | None) -> str:
-    if x is None:
-        return "·"
-    return number(round(x, 1)) if x else "0"
-
-
-def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str) -> Table:
-    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    t.add_column(_("deal"), justify="right")
-    t.add_column(_("move"), justify="right")
-    t.add_column(_("seat"), justify="right")
-    t.add_column(_("played"))
-    t.add_column(_("better"))
-    t.add_column(_("cost"), justify="right")
-    t.add_column(_("best, all hands shown"))
-    t.add_column(_("exact cost"), justify="right")
-    for d in decisions:
-        better = action_text(d.best, names) if d.cost else ""
-        exact = action_text(d.exact_best, names) if d.exact_cost else ""
-        t.add_row(number(d.deal), number(d.step), number(d.seat), action_text(d.chosen, names), better,
-                  points(d.cost), exact, points(d.exact_cost))
-    return t
 
 
 def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: Console | None = None) -> int:

@@ -38,6 +38,10 @@ MODAL = [
     Binding("f1,f2,f3", "close", N_("Close"), show=False),
 ]
 
+DEAL_OVER = MODAL + [
+    Binding("f4,r", "review", N_("Review your play")),
+]
+
 SETUP = [
     Binding("ctrl+s", "start", N_("Start")),
 ]

@@ -6,7 +6,7 @@ table screen from the person's view.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -42,10 +42,21 @@ class InfoDialog(ModalScreen[None]):
 
 
 class DealOverDialog(InfoDialog):
-    """The scores of the deal just finished; the table waits here for the person."""
+    """The scores of the deal just finished; the table waits here for the person.
 
-    def __init__(self, title: str, body: Any) -> None:
-        super().__init__(title, body, closing=_("Enter: next deal"))
+    With a ``review`` (the Barbu table gives one), F4 or R shows what the person's decisions cost.
+    """
+
+    BINDINGS = bindings.DEAL_OVER
+
+    def __init__(self, title: str, body: Any, review: Callable[[], None] | None = None) -> None:
+        super().__init__(title, body, closing=_("Enter: next deal") + (
+            "   " + _("F4: review your play") if review else ""))
+        self.review = review
+
+    def action_review(self) -> None:
+        if self.review is not None:
+            self.review()
 
 
 class MatchOverDialog(InfoDialog):

@@ -51,6 +51,7 @@ from ..i18n.rules import guide_in
 from . import bindings
 from .command_screen import CommandScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
+from .review import ReviewDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
                      cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
                      option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
@@ -874,7 +875,14 @@ class TableScreen(CommandScreen):
             self.ended = []
             self.advance()
 
-        self.app.push_screen(DealOverDialog(_("Deal over"), body), resume)
+        deal = results[-1].number if results else 0
+        names = {c.key: c.name for c in self.session.match.contracts}
+
+        def review() -> None:
+            self.app.push_screen(ReviewDialog(self.session.match, self.session.seat, deal, names))
+
+        reviewable = bool(deal) and self.session.match.rules.family != "scottish"
+        self.app.push_screen(DealOverDialog(_("Deal over"), body, review if reviewable else None), resume)
 
     def _show_match_over(self) -> None:
         self.paused = True

@@ -1,0 +1,54 @@
+"""The weighed decisions as tables a player reads (the terminal's review after a deal, ``barbu analyze``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+from rich import box
+from rich.table import Table
+
+from ..core.actions import Declare
+from ..core.cards import Card
+from ..i18n import _, current, number, words
+from .review import Decision, Review
+
+
+def action_text(action: Any, names: dict[str, str]) -> str:
+    """An action as the player reads it: a card's face, a contract's name, else its notation."""
+    if action is None:
+        return "·"
+    if isinstance(action, Card):
+        return words().card(int(action))
+    if isinstance(action, Declare):
+        return words().contract(names.get(action.contract, action.contract))
+    return str(action)
+
+
+def points(x: float | None) -> str:
+    """Points lost, to one decimal as the player's language writes it ("·": not judged)."""
+    if x is None:
+        return "·"
+    return format_decimal(round(x, 1), format="#,##0.0", locale=current()) if x else "0"
+
+
+def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str,
+                   with_seat: bool = True) -> Table:
+    """One row per decision: what was played, what was better from the seat's view and with all hands shown."""
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    t.add_column(_("deal"), justify="right")
+    t.add_column(_("move"), justify="right")
+    if with_seat:
+        t.add_column(_("seat"), justify="right")
+    t.add_column(_("played"))
+    t.add_column(_("better"))
+    t.add_column(_("cost"), justify="right")
+    t.add_column(_("best, all hands shown"))
+    t.add_column(_("exact cost"), justify="right")
+    for d in decisions:
+        better = action_text(d.best, names) if d.cost else ""
+        exact = action_text(d.exact_best, names) if d.exact_cost else ""
+        seat = [number(d.seat)] if with_seat else []
+        t.add_row(number(d.deal), number(d.step), *seat, action_text(d.chosen, names), better,
+                  points(d.cost), exact, points(d.exact_cost))
+    return t
