@@ -33,10 +33,11 @@ def points(x: float | None) -> str:
 
 
 def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str,
-                   with_seat: bool = True) -> Table:
+                   with_seat: bool = True, with_deal: bool = True) -> Table:
     """One row per decision: what was played, what was better from the seat's view and with all hands shown."""
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    t.add_column(_("deal"), justify="right")
+    if with_deal:
+        t.add_column(_("deal"), justify="right")
     t.add_column(_("move"), justify="right")
     if with_seat:
         t.add_column(_("seat"), justify="right")
@@ -49,6 +50,7 @@ def decision_table(review: Review, decisions: list[Decision], names: dict[str, s
         better = action_text(d.best, names) if d.cost else ""
         exact = action_text(d.exact_best, names) if d.exact_cost else ""
         seat = [number(d.seat)] if with_seat else []
-        t.add_row(number(d.deal), number(d.step), *seat, action_text(d.chosen, names), better,
+        deal = [number(d.deal)] if with_deal else []
+        t.add_row(*deal, number(d.step), *seat, action_text(d.chosen, names), better,
                   points(d.cost), exact, points(d.exact_cost))
     return t

@@ -71,7 +71,7 @@ class ReviewDialog(InfoDialog):
                                    "{n} decisions weighed; together they cost you {points} points against the "
                                    "strongest computer player's choices.", n).format(n=number(n), points=points(total))))
         if costly:
-            parts.append(decision_table(review, costly, self.names, "", with_seat=False))
+            parts.append(decision_table(review, costly, self.names, "", with_seat=False, with_deal=False))
         else:
             parts.append(Text(_("Every decision was as good as the strongest computer player's.")))
         parts.append(Text(_("cost: expected points lost, judged from what you could see; exact cost: with every "
