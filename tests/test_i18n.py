@@ -235,3 +235,13 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
         assert "{" not in text and text.strip(), (m.code, text)
         if lang != "en":
             assert text != translator("en").render(m, params), f"{m.code} is not translated into {lang}"
+
+
+def test_each_part_reads_its_own_catalog_first() -> None:
+    """The same English in two parts may be worded for each: a short key label, a heading on the web."""
+    from barbu.i18n import domain_of
+    assert translator("fr", "tui").gettext("Scoresheet") == "Marque"
+    assert translator("fr", "web").gettext("Scoresheet") == "Feuille de marque"
+    assert [domain_of(m) for m in ("barbu.tui.table", "barbu.tui.score_app", "barbu.cli.sheets", "barbu.web.app",
+                                   "barbu.web.scorekeeping", "barbu.classic.match", "barbu.agents.hint")] == \
+        ["tui", "keeper", "keeper", "web", "webscore", "barbu", "cli"]

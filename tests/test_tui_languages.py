@@ -214,7 +214,7 @@ async def test_the_record_stays_in_english(tmp_path, french):
         table = await settle(pilot)
         header = table.session.header()
         assert header["players_names"][1] == "West, computer (rule) 1"
-        assert table.session.who(1) == "Ouest, ordinateur (règles)"
+        assert table.session.who(1) == "Ouest, ordinateur (bon joueur)"
 
 
 async def test_bésigue_in_italian(tmp_path, italian):
@@ -228,7 +228,7 @@ async def test_bésigue_in_italian(tmp_path, italian):
             if isinstance(screen, BesigueTableScreen) and screen.waiting_for_human:
                 break
         text = flat(screen_text(app))
-        for words in ("smazzata 1", "sei al posto 0", "Avversario: computer (regole)", "Tallone", "La tua mano",
+        for words in ("smazzata 1", "sei al posto 0", "Avversario: computer (buon giocatore)", "Tallone", "La tua mano",
                       "Punteggi, a 1.000", "Mosse", "Regole", "Consiglio"):
             assert words in text, words
         table = app.screen

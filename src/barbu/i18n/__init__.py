@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -58,28 +59,64 @@ def language(lang: str | None) -> str:
     return code if code in LANGUAGES else "en"
 
 
+#: Which catalog a module keeps its words in (what ``catalogs.SOURCES`` says to the extractor), first
+#: match first.  A module's own catalog is looked in first, so the same English in two parts of the
+#: package may be worded for each ("Scoresheet": a short key label at the terminal, a heading on the web).
+MODULE_DOMAINS = (
+    ("barbu.tui.score_", "keeper"), ("barbu.tui.", "tui"), ("barbu.cli.score", "keeper"),
+    ("barbu.cli.sheets", "keeper"), ("barbu.cli.", "cli"), ("barbu.records.", "cli"), ("barbu.agents.", "cli"),
+    ("barbu.arena.", "cli"), ("barbu.analysis.", "cli"), ("barbu.games", "cli"), ("barbu.scorekeeper.", "keeper"),
+    ("barbu.web.scorekeeping", "webscore"), ("barbu.web.scorebooks", "webscore"), ("barbu.web.", "web"),
+    ("barbu.guide.", "guide"), ("barbu.i18n.rules", "guide"),
+)
+
+
 @cache
-def translator(lang: str | None = "en") -> Words:
-    """The words of ``lang``: English is the core's own; others read the shipped catalog."""
+def domain_of(module: str) -> str:
+    """The catalog of a module's own words ("barbu": the engine's, and anything outside the front ends)."""
+    return next((domain for prefix, domain in MODULE_DOMAINS if module.startswith(prefix)), DOMAIN)
+
+
+def _caller_domain(depth: int = 2) -> str:
+    return domain_of(sys._getframe(depth).f_globals.get("__name__", ""))
+
+
+@cache
+def _translator(code: str, first: str) -> Words:
+    order = [first] + [d for d in DOMAINS if d != first]
+    catalog: gettext.NullTranslations | None = None
+    for domain in order:
+        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.mo"
+        if path.exists():
+            with path.open("rb") as f:
+                found = gettext.GNUTranslations(f)
+            if catalog is None:
+                catalog = found
+            else:
+                catalog.add_fallback(found)
+    return CatalogWords(code, catalog or gettext.NullTranslations())
+
+
+def translator(lang: str | None = "en", domain: str | None = None) -> Words:
+    """The words of ``lang``: English is the core's own; others read the shipped catalogs.
+
+    ``domain``: whose words come first (by default the calling module's own catalog, `domain_of`)."""
     code = language(lang)
     if code == "en":
         return ENGLISH
-    catalog = gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
-    for domain in DOMAINS[1:]:
-        if (LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.mo").exists():
-            catalog.add_fallback(gettext.translation(domain, localedir=LOCALE_DIR, languages=[code]))
-    return CatalogWords(code, catalog)
+    return _translator(code, domain or _caller_domain())
 
 
 def word_error(e: BaseException, lang: str | None = "en") -> str:
     """The error in the player's language: a coded refusal is worded anew, any other error is its English.
 
     An error that words itself (``e.worded(words)``: the scorekeeper's `KeeperError`) is asked to."""
+    words = translator(lang, _caller_domain())
     worded = getattr(e, "worded", None)
     if callable(worded):
-        return worded(translator(lang))
+        return worded(words)
     if isinstance(e, BarbuError) and e.message is not None:
-        return translator(lang).render(e.message, e.params)
+        return words.render(e.message, e.params)
     return str(e)
 
 
@@ -113,22 +150,22 @@ def current() -> str:
 
 def words() -> Words:
     """The words of the current language: render refusals, suits, cards and contract names with it."""
-    return translator(_current[0])
+    return translator(_current[0], _caller_domain())
 
 
 def _(text: str) -> str:
     """``text`` in the current language (a msgid marked for Babel's extractor)."""
-    return translator(_current[0]).gettext(text)
+    return translator(_current[0], _caller_domain()).gettext(text)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the current language."""
-    return translator(_current[0]).ngettext(singular, plural, n)
+    return translator(_current[0], _caller_domain()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, text: str) -> str:
     """``text`` in the current language, told apart from the same English word by ``context``."""
-    return translator(_current[0]).pgettext(context, text)
+    return translator(_current[0], _caller_domain()).pgettext(context, text)
 
 
 def number(n: int | float) -> str:
