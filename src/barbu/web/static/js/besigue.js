@@ -5,7 +5,7 @@
 
 import { cardBack, cardElement, prettyCards, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
-import { card as cardLabel, num, t, tn, tp } from "./i18n.js";
+import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 
@@ -267,7 +267,7 @@ function renderPlayers() {
     box.dataset.seat = seat;
     const chips = el("span", { class: "badges" });
     if (state.dealer === seat && state.phase !== "first-dealer") chips.append(el("span", { class: "chip dealer", textContent: t("dealer") }));
-    if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: t("computer · {strength}", { strength: s.strength }) }));
+    if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: t("computer · {strength}", { strength: strengthName(s.strength) }) }));
     if (s.away) chips.append(el("span", { class: "chip off", textContent: t("away") }));
     if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: t("offline") }));
     box.replaceChildren(

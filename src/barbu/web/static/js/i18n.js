@@ -117,3 +117,9 @@ export function wireSwitcher() {
     location.reload();
   }
 }
+
+// A computer player's strength as the page's language names it (a plugin's name stays as it is).
+const STRENGTHS = { random: () => t("random"), rule: () => t("rule"), search: () => t("search") };
+export function strength(name) {
+  return STRENGTHS[name] ? STRENGTHS[name]() : name;
+}

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, players, options), list open tables to join or watch.
 
 import { el } from "./dom.js";
-import { num, t, tn } from "./i18n.js";
+import { num, strength, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +68,7 @@ async function loadCatalogue() {
 
 function seatLine(s) {
   if (s.kind === "open") return el("span", { class: "seat-open", textContent: t("free seat") });
-  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: t("computer · {strength}", { strength: s.strength }) });
+  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: t("computer · {strength}", { strength: strength(s.strength) }) });
   return el("span", { class: "seat-human", textContent: s.name });
 }
 

@@ -1,6 +1,6 @@
 // The seating panel every table page shares: who sits where, taking a seat, giving one to a computer player.
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { strength as strengthName, t } from "./i18n.js";
 import { loadCreator, loadSeat, postJSON, saveSeat } from "./net.js";
 
 // Whether the panel shows: while the table waits for players, or to a visitor while a seat is free.
@@ -22,7 +22,7 @@ export function seatRows(info, mySeat, on) {
         row.append(take);
       }
       const strength = el("select", { "data-seat-strength": s.seat, title: t("strength") },
-        ...info.strengths.map((k) => el("option", { value: k, textContent: k })));
+        ...info.strengths.map((k) => el("option", { value: k, textContent: strengthName(k) })));
       const bot = el("button", { type: "button", textContent: t("Add a computer player"), "data-seat-bot": s.seat });
       bot.addEventListener("click", () => on.bot(s.seat, strength.value));
       row.append(strength, bot);

@@ -7,7 +7,7 @@
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { el } from "./dom.js";
-import { contract, num as numText, rankLetter, t, tn } from "./i18n.js";
+import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
@@ -272,7 +272,7 @@ function renderFelt() {
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: s.strength }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${s.strength}` })));
+    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: strengthName(s.strength) }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${strengthName(s.strength)}` })));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? t("computer plays") : t("offline") }));
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: tn("{n} card", "{n} cards", state.hand_sizes[s.seat]), title: t("cards in hand") }));
