@@ -8,7 +8,7 @@ from babel.numbers import format_decimal
 from rich import box
 from rich.table import Table
 
-from ..core.actions import Declare
+from ..core.actions import Declare, Double, NameTrump
 from ..core.cards import Card
 from ..i18n import _, current, number, words
 from .review import Decision, Review
@@ -22,6 +22,13 @@ def action_text(action: Any, names: dict[str, str]) -> str:
         return words().card(int(action))
     if isinstance(action, Declare):
         return words().contract(names.get(action.contract, action.contract))
+    if isinstance(action, Double):
+        w = words()
+        if not action.targets:
+            return w.pgettext("doubling", "pass")
+        return w.pgettext("doubling", "double") + " " + " ".join(number(s) for s in sorted(action.targets))
+    if isinstance(action, NameTrump) and action.suit is not None:
+        return words().suit(action.suit)
     return str(action)
 
 
