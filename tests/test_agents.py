@@ -9,6 +9,7 @@ import pytest
 from barbu import CHANCE, Match
 from barbu.agents import AGENT_KINDS, make_agent
 from barbu.agents.base import parse_agent_spec
+from barbu.agents.expert import ExpertAgent
 from barbu.agents.rule import RuleAgent
 from barbu.agents.search import SearchAgent
 from barbu.classic.sampler import determinize, sample_hands
@@ -91,13 +92,22 @@ def test_views_carry_no_hidden_card():
 
 
 def test_agent_names_and_settings():
-    assert AGENT_KINDS == ("random", "rule", "search")
+    assert AGENT_KINDS == ("random", "rule", "search", "expert")
+    expert = make_agent("expert(samples=5, end_cards=4, surprise=0.5)", 2)
+    assert isinstance(expert, ExpertAgent) and (expert.samples, expert.end_cards, expert.surprise) == (5, 4, 0.5)
+    assert not expert.sees_all and expert.match is None
+    # The perfect-information twin is for the arena alone: no front end may name it.
+    with pytest.raises(ValueError, match="unknown computer player"):
+        make_agent("perfect")
+    assert make_agent("perfect", 1, measure=True).sees_all
     assert parse_agent_spec("search(samples=12, seconds=0.5)") == ("search", {"samples": 12, "seconds": 0.5})
     agent = make_agent("search(samples=3)", 1)
     assert isinstance(agent, SearchAgent) and agent.samples == 3
     for bad, words in [("minimax", "unknown computer player"), ("search(depth=3)", "unknown setting"),
                        ("search(samples=x)", "must be a number"), ("rule(samples=3)", "takes no settings"),
-                       ("search(samples=0)", "positive")]:
+                       ("search(samples=0)", "positive"),
+                       ("expert(exact_tricks=2)", "unknown setting 'exact_tricks=2' for the expert player"),
+                       ("expert(end_cards=-1)", "positive")]:
         with pytest.raises(ValueError, match=words):
             make_agent(bad)
 

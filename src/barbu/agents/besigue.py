@@ -282,13 +282,14 @@ class SearchAgent:
     MARGIN = 8.0
 
     def __init__(self, seed: int | None = None, samples: int = 8, seconds: float = 0.5,
-                 exact_tricks: int = 9) -> None:
+                 exact_tricks: int = 9, pimc_stock: int = PIMC_STOCK) -> None:
         # exact_tricks is accepted for the Barbu spelling of settings; Bésigue always solves the
         # last tricks exactly once the stock is empty.
         self.rng = random.Random(seed)
         self.samples = samples
         self.seconds = seconds
         self.playouts = 0
+        self.pimc_stock = pimc_stock
 
     def act(self, view: BesigueView) -> Any:
         if view.phase in ("declare", "last-declaration"):
@@ -298,7 +299,7 @@ class SearchAgent:
             return plays[0]
         if view.stock_size == 0:
             return self._endgame(view, plays)
-        if view.stock_size > self.PIMC_STOCK:
+        if view.stock_size > self.pimc_stock:
             return rule_play(view)
         return self._pimc(view, plays)
 
@@ -361,4 +362,7 @@ def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
         return RuleAgent(seed)
     if kind == "search":
         return SearchAgent(seed, **settings)
+    if kind == "expert":  # the same search with a larger budget: more deals weighed, from earlier in the stock
+        budget = {"samples": 16, "seconds": 0.9, **{k: v for k, v in settings.items() if k in ("samples", "seconds")}}
+        return SearchAgent(seed, **budget, pimc_stock=20)
     raise AgentError.of(UNKNOWN, kind=kind)

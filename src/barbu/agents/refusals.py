@@ -17,7 +17,7 @@ UNREADABLE = message("agent-unreadable", N_("cannot read the computer player {sp
 UNKNOWN_CHOOSE = message("agent-unknown", N_("unknown computer player {kind!r}; choose from: {kinds}"))
 UNKNOWN = message("agent-unknown-besigue", N_("unknown computer player {kind!r}"))
 NO_SETTINGS = message("agent-no-settings", N_("the {kind} player takes no settings"))
-UNKNOWN_SETTING = message("agent-unknown-setting", N_("unknown setting {setting!r} for the search player; "
+UNKNOWN_SETTING = message("agent-unknown-setting", N_("unknown setting {setting!r} for the {kind} player; "
                                                       "settings are: {settings}"))
 NOT_A_NUMBER = message("agent-not-a-number", N_("{key} must be a number, not {value!r}"))
 NOT_POSITIVE = message("agent-not-positive", N_("{key} must be positive"))

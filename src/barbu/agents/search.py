@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -28,6 +29,8 @@ from ..classic.sampler import determinize, sample_hands
 from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
+from ..solver import fast
+from ..solver.position import Spec, objective, spec_of, state_of
 from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
@@ -36,20 +39,33 @@ DEFAULT_EXACT_TRICKS = 2
 MAX_CANDIDATES = 10  # long lists (Scottish calls and pass-ons) are cut to the rule bot's best few
 
 
-def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
-    """Play the current deal of ``m`` to its end with the rule-based policy; the deal's utilities by seat."""
+def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple[int, ...]:
+    """Play the current deal of ``m`` to its end with the rule-based policy; the deal's utilities by seat.
+
+    With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
+    solver rates best for it (its points if the others all play against it) instead of the rule
+    player's: the end of a deal, where the rule player's judgement is weakest, is played as it should be.
+    """
     target = len(m.results) + 1
     contract = m.contract
     n = m.n
     results = m.results
     high_ace = m.rules.domino_ace == "high"
     plain = type(m) is Match
+    spec: Spec | None = None
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
             s = m.turn
             legal = m._play_mask()
-            if legal & (legal - 1):
+            if legal & (legal - 1) and end_cards and m.hands[s].bit_count() <= end_cards:
+                if spec is None:
+                    spec = solver_spec(m, sign)
+                c = best_exact_card(spec, m) if spec else -1
+                if c < 0:
+                    end_cards = 0
+                    continue
+            elif legal & (legal - 1):
                 hand = m.hands[s]
                 c = choose_trick_card(contract, sign, hand, legal, m.trick, m.trump_mask, m.in_hands & ~hand,  # type: ignore[arg-type]
                                       n, hand.bit_count())
@@ -79,6 +95,21 @@ def rollout(m: Match, policy: RuleAgent, sign: int) -> tuple[int, ...]:
     return tuple(sign * x for x in last)
 
 
+def solver_spec(m: Match, sign: int) -> Spec | None:
+    """The exact solver's objective for the deal ``m`` is playing, or None where the solver has no picture of it."""
+    try:
+        return objective(spec_of(m), sign)
+    except (ValueError, AttributeError, KeyError):
+        return None
+
+
+def best_exact_card(spec: Spec, m: Match) -> int:
+    """The card the exact solver rates best for the seat to play (the lowest of equals)."""
+    values = fast.move_values(spec, [state_of(m)])[0]
+    best = max(v for _, v in values)
+    return min(c for c, v in values if v == best)
+
+
 def solve(m: Match, sign: int) -> tuple[int, ...]:
     """Exact max^n value of the rest of the deal: each seat maximises its own points (card play only)."""
     if m.phase != PLAY:
@@ -99,8 +130,9 @@ def solve(m: Match, sign: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=32)
-def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
-    """What the declarer makes at each contract on an average hand (rule-based play all round)."""
+def contract_baselines(rules: str, end_cards: int = 0, deals: int = 48) -> dict[str, float]:
+    """What the declarer makes at each contract on an average hand (rule-based play all round, the last
+    ``end_cards`` cards of each hand played by the exact solver: the same rollouts as the decisions')."""
     _, contracts, sign = rules_info(rules)
     policy = RuleAgent(0)
     totals = {k: 0.0 for k in contracts}
@@ -119,7 +151,7 @@ def contract_baselines(rules: str, deals: int = 48) -> dict[str, float]:
                 continue
             w = dealt.clone()
             w.apply(a)
-            totals[a.contract] += rollout(w, policy, sign)[dealt.declarer]
+            totals[a.contract] += rollout(w, policy, sign, end_cards)[dealt.declarer]
             counts[a.contract] += 1
     return {k: totals[k] / counts[k] for k in contracts if counts[k]}
 
@@ -136,6 +168,7 @@ class SearchAgent:
         self.samples = samples
         self.seconds = seconds
         self.exact_tricks = exact_tricks
+        self.end_cards = 0  # rollouts play the rule player's cards to the end (see `rollout`)
         self.last_samples = 0  # how many deals the last decision looked at (for benchmarks)
         self.last_values: list[tuple[Any, float]] = []  # (action, mean value) of the last search, best first
 
@@ -154,22 +187,18 @@ class SearchAgent:
         if declaring and any(contracts[a.contract].kind == CHINESE for a in legal):
             # Chinese poker cannot be played out quickly; judge it by hand, the rest by search.
             return self.policy.act(view)
-        baselines = contract_baselines(view.rules) if declaring else {}
+        baselines = contract_baselines(view.rules, self.end_cards) if declaring else {}
         if len(legal) > MAX_CANDIDATES:
             legal = self.shortlist(view, legal, contracts, sign)
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
-        for _ in range(self.samples):
-            try:
-                world = determinize(view, sample_hands(view, self.rng))
-            except NoConsistentDeal:
-                continue
+        for world in self.worlds(view, sign, deadline):
             exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
             for i, a in enumerate(legal):
                 w = world.clone()
                 w.apply(a)
-                value = solve(w, sign) if exact else rollout(w, self.policy, sign)
+                value = solve(w, sign) if exact else rollout(w, self.policy, sign, self.end_cards)
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
@@ -183,6 +212,14 @@ class SearchAgent:
         best = max(range(len(legal)), key=lambda i: scores[i])
         self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
+
+    def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
+        """Up to ``samples`` full matches at the view's position, the unseen cards drawn at random."""
+        for _ in range(self.samples):
+            try:
+                yield determinize(view, sample_hands(view, self.rng))
+            except NoConsistentDeal:
+                continue
 
     def shortlist(self, view: View, legal, contracts, sign: int) -> list:
         """The rule bot's favourite few of a long list of choices, for the search to compare."""

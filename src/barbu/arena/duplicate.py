@@ -40,7 +40,7 @@ def split_bots(text: str) -> list[str]:
         cur += ch
     out.append(cur.strip())
     for spec in out:
-        parse_agent_spec(spec)  # a clear error now rather than in a worker
+        parse_agent_spec(spec, measure=True)  # a clear error now rather than in a worker
     return out
 
 
@@ -69,7 +69,10 @@ def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: 
     m = Match(r, seed)
     n = m.n
     by_seat = tuple(bots[(s - rotation) % n] for s in range(n))
-    agents = [make_agent(spec, seed * 7919 + rotation * 101 + s) for s, spec in enumerate(by_seat)]
+    agents = [make_agent(spec, seed * 7919 + rotation * 101 + s, measure=True) for s, spec in enumerate(by_seat)]
+    for agent in agents:
+        if getattr(agent, "sees_all", False):  # the perfect-information player is handed the true match
+            agent.match = m
     attempt = 0
     limit = min(deals, m.total_deals)
     while not m.is_over and len(m.results) < limit:

@@ -498,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--players", type=int, help=_(PLAYERS_HELP))
     s.add_argument("--seed", type=int, default=None, help=_("seed for the deal and the players"))
     s.add_argument("--bots", default="random", help=_(
-        "computer players by seat, comma-separated (one name: all seats), from: random, rule, search, "
+        "computer players by seat, comma-separated (one name: all seats), from: random, rule, search, expert, "
         "e.g. rule,random,random,random; a trained policy: policy:FILE.npz (docs/rl.md)"))
     s.add_argument("--out", help=_("write the match record (JSON Lines) here"))
     s.add_argument("--text", help=_("also write the readable text form here"))

@@ -25,7 +25,7 @@ from ..i18n.typed import parse_typed
 from .labels import option_word
 from .session import Settings, default_strength
 
-BESIGUE_STRENGTHS = ("random", "rule", "search")
+BESIGUE_STRENGTHS = ("random", "rule", "search", "expert")
 
 
 def is_besigue_settings(settings: Settings) -> bool:
