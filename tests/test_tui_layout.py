@@ -288,5 +288,5 @@ async def test_the_end_of_a_deal_offers_a_review_of_your_play(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, DealOverDialog)  # back on the summary; Enter goes on
         await pilot.press("enter")
-        table = await settle(pilot)
+        await settle(pilot)
         assert "deal 2 of 28" in screen_text(app)
