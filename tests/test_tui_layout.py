@@ -272,7 +272,7 @@ async def test_the_end_of_a_deal_offers_a_review_of_your_play(tmp_path):
     seat = first_dealer(PLAYED, seed)
     app = new_app(tmp_path, PLAYED, seed, seat)
     async with app.run_test(size=(140, 45)) as pilot:
-        table = await until(pilot, lambda t, v: t.paused, declaring("no-queens"))
+        await until(pilot, lambda t, v: t.paused, declaring("no-queens"))
         assert isinstance(app.screen, DealOverDialog)
         assert "F4: review your play" in screen_text(app)
         await pilot.press("f4")
