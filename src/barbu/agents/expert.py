@@ -28,19 +28,27 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..classic.contracts import CHINESE, Contract
 from ..classic.match import PLAY, Match
 from ..classic.sampler import determinize, sample_hands
 from ..classic.view import NoConsistentDeal, View
 from ..core.cards import SUIT_MASK
 from ..solver.position import spec_of
 from ..solver.pure import legal_mask
+from .bidding import contract_merit
 from .cardplay import choose_trick_card
+from .rule import rules_info
 from .search import DEFAULT_SECONDS, SearchAgent
 
 DEFAULT_SAMPLES = 40
 DEFAULT_POOL = 3  # deals drawn per deal searched, to weigh
 DEFAULT_SURPRISE = 0.3
 DEFAULT_END_CARDS = 5
+DEFAULT_BID_SURPRISE = 0.7  # per contract open to the declarer that its hand suits better than the one chosen
+DEFAULT_DOUBLE_SURPRISE = 0.6  # per seat whose doubles differ from what its hand calls for
+#: The contract and the doubles are weighed until this many tricks are played; by then the cards say more
+#: (and weighing them costs a hand estimate per contract per deal drawn).
+BIDDING_TRICKS = 4
 
 
 def between(a: int, b: int) -> int:
@@ -63,12 +71,14 @@ class ExpertAgent(SearchAgent):
         self.surprise = surprise
         self.end_cards = end_cards
         self.match: Match | None = None  # the true match, for the perfect-information twin only
+        self.bid_surprise = DEFAULT_BID_SURPRISE
+        self.double_surprise = DEFAULT_DOUBLE_SURPRISE
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         if self.match is not None:  # perfect information: the real deal is the only world
             yield self.match.clone()
             return
-        if view.phase != "play" or self.pool <= 1:
+        if view.phase not in ("play", "doubling") or self.pool <= 1 or view.scottish is not None:
             yield from super().worlds(view, sign, deadline)
             return
         yield from self.likely_worlds(view, sign, deadline)
@@ -86,18 +96,73 @@ class ExpertAgent(SearchAgent):
         if not drawn:
             return []
         first = determinize(view, drawn[0])
-        if first.phase != PLAY:
-            return [first]
-        try:
-            spec = spec_of(first)
-        except (ValueError, AttributeError, KeyError):
-            return [first] + [determinize(view, h) for h in drawn[1:self.samples]]
-        weights = [self.likelihood(view, hands, spec.n, spec, first, sign) for hands in drawn]
+        spec = None
+        if first.phase == PLAY:
+            try:
+                spec = spec_of(first)
+            except (ValueError, AttributeError, KeyError):
+                spec = None
+        rules, contracts, _ = rules_info(view.rules)
+        contract = contracts.get(view.contract or "")
+        weights = []
+        for hands in drawn:
+            w = 1.0
+            if contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS:
+                w *= self.bidding_likelihood(view, self.dealt_hands(view, hands), contract, contracts, rules, sign)
+            if spec is not None:
+                w *= self.likelihood(view, hands, spec.n, spec, first, sign)
+            weights.append(w)
         # Drawn by weight without replacement (Efraimidis and Spirakis): a few likely deals must not crowd out
         # the rest, or the search would look at one deal many times over.
         keys = sorted(range(len(drawn)), key=lambda i: -(self.rng.random() ** (1.0 / weights[i])))
         picked = keys[:self.samples]
         return [first if i == 0 else determinize(view, drawn[i]) for i in picked]
+
+    @staticmethod
+    def dealt_hands(view: View, hands: list[int]) -> list[int]:
+        """Each seat's hand at the start of trick play: its hand now plus the cards it has played this deal."""
+        dealt = list(hands)
+        for leader, cards in (*view.tricks, (view.leader, view.trick)):
+            for i, c in enumerate(cards):
+                dealt[(leader + i) % view.players] |= 1 << c
+        return dealt
+
+    def bidding_likelihood(self, view: View, dealt: list[int], contract: Contract, contracts: dict[str, Contract],
+                           rules: Any, sign: int) -> float:
+        """How well the declarer's contract and the others' doubles fit the hands ``dealt`` (1 at best).
+
+        The declarer is expected to have chosen a contract its hand suits (each contract still open to it
+        that the rule player's estimate rates higher costs ``bid_surprise``), and every other seat to have
+        doubled as the rule player would have with that hand (once trick play has begun and every double
+        is known).
+        """
+        n = view.players
+        deck = view.deck & ~view.set_aside
+        high_ace = rules.domino_ace == "high"
+        weight = 1.0
+        declarer = view.declarer
+        if declarer != view.seat:
+            hand = dealt[declarer]
+            chosen = contract_merit(contract, hand, deck, n, sign, high_ace)
+            for key in view.contracts_left[declarer]:
+                other = contracts.get(key)
+                if other is not None and other.kind != CHINESE and \
+                        contract_merit(other, hand, deck, n, sign, high_ace) > chosen:
+                    weight *= self.bid_surprise
+        if view.phase != "play":
+            return weight
+        total = abs(contract.total(n, dealt[view.seat].bit_count(), deck)) or 20
+        for s in range(n):
+            if s in (view.seat, declarer):
+                continue
+            rel = contract_merit(contract, dealt[s], deck, n, sign, high_ace) / (total / n)
+            doubled_me = {b.doubler for b in view.doubles if b.doubled == s}
+            want = {t for t in range(n) if t != s and rel > (0.35 if t in doubled_me else 0.3 if t == declarer
+                                                            else 0.12)}
+            made = {b.doubled for b in view.doubles if b.doubler == s}
+            if made != want:
+                weight *= self.double_surprise
+        return weight
 
     def likelihood(self, view: View, hands: list[int], n: int, spec: Any, world: Match, sign: int) -> float:
         """How well the rule player explains the others' cards this deal if they held ``hands`` (1 at best)."""
