@@ -7,6 +7,7 @@ cards and rebuilding the match), rule-based playouts per second, and the
 time per decision by phase.  Run on one core:
 
     python benchmarks/bots.py --rules classic --positions 150
+    python benchmarks/bots.py --rules scottish --bots search,expert
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from rich.table import Table
 
 from barbu import CHANCE, Match
 from barbu.agents import make_agent
+from barbu.agents.expert import DEFAULT_END_CARDS
 from barbu.agents.rule import RuleAgent, rules_info
 from barbu.agents.search import SearchAgent, contract_baselines, rollout
 from barbu.classic.sampler import determinize, sample_hands
+from barbu.arena.duplicate import split_bots
 from barbu.classic.view import View
 
 
@@ -54,23 +57,28 @@ def main() -> None:
     p.add_argument("--rules", default="classic")
     p.add_argument("--positions", type=int, default=150)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--search", default="search", help="the search player to time, e.g. 'search(samples=20)'")
+    p.add_argument("--bots", default="random,rule,search,expert",
+                   help="the players to time, e.g. 'rule,search(samples=20),expert'")
     args = p.parse_args()
     console = Console()
     views = positions(args.rules, args.positions, args.seed)
-    contract_baselines(args.rules)  # computed once per ruleset and process; not part of a decision
+    # Computed once per ruleset and process, not part of a decision: the search player's baselines, and the
+    # expert's (the same with solved deal ends).
+    contract_baselines(args.rules)
+    contract_baselines(args.rules, DEFAULT_END_CARDS)
     table = Table(title=f"{args.rules}: decisions at {len(views)} positions with a choice")
     table.add_column("bot")
     table.add_column("decisions/s", justify="right")
     table.add_column("mean ms", justify="right")
     table.add_column("p50 ms", justify="right")
     table.add_column("max ms", justify="right")
-    by_phase: dict[str, list[float]] = {}
-    samples_done = 0
+    by_phase: dict[str, dict[str, list[float]]] = {}
+    deals_per_second: dict[str, float] = {}
     with Progress(console=console) as progress:
-        for spec in ("random", "rule", args.search):
+        for spec in split_bots(args.bots):
             agent = make_agent(spec, 1)
             times = []
+            samples_done = 0
             task = progress.add_task(spec, total=len(views))
             for v in views:
                 t = time.perf_counter()
@@ -78,24 +86,25 @@ def main() -> None:
                 dt = time.perf_counter() - t
                 times.append(dt)
                 if isinstance(agent, SearchAgent):
-                    by_phase.setdefault(v.phase, []).append(dt)
+                    by_phase.setdefault(spec, {}).setdefault(v.phase, []).append(dt)
                     samples_done += agent.last_samples
                 progress.advance(task)
             table.add_row(spec, f"{len(times) / sum(times):,.1f}", f"{statistics.fmean(times) * 1e3:.2f}",
                           f"{statistics.median(times) * 1e3:.2f}", f"{max(times) * 1e3:.1f}")
             if isinstance(agent, SearchAgent):
-                search_time = sum(times)
+                deals_per_second[spec] = samples_done / sum(times)
     console.print(table)
-    console.print(f"search: {samples_done / search_time:,.0f} sampled deals evaluated per second "
-                  f"(each: every legal action played out)")
-    phases = Table(title="search: time per decision by phase")
-    phases.add_column("phase")
-    phases.add_column("decisions", justify="right")
-    phases.add_column("mean ms", justify="right")
-    phases.add_column("max ms", justify="right")
-    for phase, ts in sorted(by_phase.items()):
-        phases.add_row(phase, str(len(ts)), f"{statistics.fmean(ts) * 1e3:.1f}", f"{max(ts) * 1e3:.1f}")
-    console.print(phases)
+    for spec, rate in deals_per_second.items():
+        console.print(f"{spec}: {rate:,.0f} sampled deals evaluated per second (each: every legal action played out)")
+    for spec, phases_of in by_phase.items():
+        phases = Table(title=f"{spec}: time per decision by phase")
+        phases.add_column("phase")
+        phases.add_column("decisions", justify="right")
+        phases.add_column("mean ms", justify="right")
+        phases.add_column("max ms", justify="right")
+        for phase, ts in sorted(phases_of.items()):
+            phases.add_row(phase, str(len(ts)), f"{statistics.fmean(ts) * 1e3:.1f}", f"{max(ts) * 1e3:.1f}")
+        console.print(phases)
 
     # The parts of one search decision, timed alone.
     _, _, sign = rules_info(args.rules)
@@ -112,8 +121,14 @@ def main() -> None:
     for w in worlds:
         rollout(w.clone(), policy, sign)
     playouts = len(worlds) / (time.perf_counter() - t)
+    t = time.perf_counter()
+    for w in worlds:
+        rollout(w.clone(), policy, sign, DEFAULT_END_CARDS)
+    solved_ends = len(worlds) / (time.perf_counter() - t)
     console.print(f"deal sampling + rebuilding the match: {sampling:,.0f} per second")
     console.print(f"rule-based playouts to the end of the deal (from play positions): {playouts:,.0f} per second")
+    console.print(f"the expert's playouts (the last {DEFAULT_END_CARDS} cards of each hand solved): "
+                  f"{solved_ends:,.0f} per second")
 
 
 if __name__ == "__main__":
