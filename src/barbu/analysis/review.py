@@ -2,9 +2,10 @@
 
 For each decision a seat made with a real choice, the review asks two questions:
 
-- **From the seat's view** (what the player could know): the search player looks at
-  the same view, samples the hidden hands, and gives every candidate action its
-  mean points over the samples.  The cost of the choice is the best candidate's
+- **From the seat's view** (what the player could know): the top computer player
+  (`expert`) looks at the same view, samples the hidden hands (weighed by what the
+  play so far makes likely), and gives every candidate action its mean points over
+  the samples.  The cost of the choice is the best candidate's
   value minus the chosen one's, in the seat's own points.
 - **With all hands shown**: in trick play, once the hands are small enough for the
   exact solver, every legal card gets its exact value (the seat's points if it
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agents.expert import ExpertAgent
 from ..agents.search import SearchAgent
 from ..classic.match import CHANCE, PLAY, Match
 from ..classic.state import DealResult
@@ -43,7 +45,7 @@ class Decision:
     seat: int
     phase: str
     chosen: Any                    # the action taken
-    best: Any                      # the action the search player rates best from the seat's view
+    best: Any                      # the action the top player rates best from the seat's view
     cost: float | None             # points the choice lost against ``best``, from the seat's view
     values: list[tuple[Any, float]] = field(default_factory=list)  # (action, mean points), best first
     exact_best: Any = None         # the best card with every hand shown (trick play, small hands only)
@@ -109,7 +111,7 @@ def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals:
     ``progress(deal, step)`` is called before each weighed decision.
     """
     m = Match(rules, seed)
-    agent = SearchAgent(agent_seed, samples=samples, seconds=seconds)
+    agent = ExpertAgent(agent_seed, samples=samples, seconds=seconds)
     decisions: list[Decision] = []
     step, current = 0, 0
     for text in actions:

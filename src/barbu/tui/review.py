@@ -1,6 +1,6 @@
 """The review of a deal just played: what each of your decisions cost (``barbu analyze`` at the table).
 
-It weighs only your seat's decisions.  From your view (the search player's
+It weighs only your seat's decisions.  From your view (the expert player's
 sampled deals) always; with every hand shown only where every card of the deal
 was played, so the review never tells you a card nobody saw.
 """
