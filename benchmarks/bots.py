@@ -23,7 +23,8 @@ from rich.table import Table
 
 from barbu import CHANCE, Match
 from barbu.agents import make_agent
-from barbu.agents.expert import DEFAULT_END_CARDS
+from barbu.agents.expert import ExpertAgent
+from barbu.classic.ruleset import Ruleset
 from barbu.agents.rule import RuleAgent, rules_info
 from barbu.agents.search import SearchAgent, contract_baselines, rollout
 from barbu.classic.sampler import determinize, sample_hands
@@ -65,7 +66,8 @@ def main() -> None:
     # Computed once per ruleset and process, not part of a decision: the search player's baselines, and the
     # expert's (the same with solved deal ends).
     contract_baselines(args.rules)
-    contract_baselines(args.rules, DEFAULT_END_CARDS)
+    end_cards = ExpertAgent().solved_end(Ruleset.parse(args.rules).players)
+    contract_baselines(args.rules, end_cards)
     table = Table(title=f"{args.rules}: decisions at {len(views)} positions with a choice")
     table.add_column("bot")
     table.add_column("decisions/s", justify="right")
@@ -123,11 +125,11 @@ def main() -> None:
     playouts = len(worlds) / (time.perf_counter() - t)
     t = time.perf_counter()
     for w in worlds:
-        rollout(w.clone(), policy, sign, DEFAULT_END_CARDS)
+        rollout(w.clone(), policy, sign, end_cards)
     solved_ends = len(worlds) / (time.perf_counter() - t)
     console.print(f"deal sampling + rebuilding the match: {sampling:,.0f} per second")
     console.print(f"rule-based playouts to the end of the deal (from play positions): {playouts:,.0f} per second")
-    console.print(f"the expert's playouts (the last {DEFAULT_END_CARDS} cards of each hand solved): "
+    console.print(f"the expert's playouts (the last {end_cards} cards of each hand solved): "
                   f"{solved_ends:,.0f} per second")
 
 

@@ -43,7 +43,9 @@ from .search import DEFAULT_SECONDS, SearchAgent
 DEFAULT_SAMPLES = 40
 DEFAULT_POOL = 3  # deals drawn per deal searched, to weigh
 DEFAULT_SURPRISE = 0.3
-DEFAULT_END_CARDS = 5
+#: From how many cards a hand the playouts are solved, by players: the solver's time grows with the cards
+#: left in all hands, so about twenty cards in all.
+END_CARDS_BY_PLAYERS = {3: 6, 4: 5, 5: 4, 6: 3}
 DEFAULT_BID_SURPRISE = 0.7  # per contract open to the declarer that its hand suits better than the one chosen
 DEFAULT_DOUBLE_SURPRISE = 0.6  # per seat whose doubles differ from what its hand calls for
 #: The contract and the doubles are weighed until this many tricks are played; by then the cards say more
@@ -65,20 +67,23 @@ class ExpertAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
                  pool: int = DEFAULT_POOL, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int = DEFAULT_END_CARDS) -> None:
+                 end_cards: int | None = None) -> None:
         super().__init__(seed, samples=samples, seconds=seconds, exact_tricks=0)
         self.pool = pool
         self.surprise = surprise
-        self.end_cards = end_cards
+        self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
         self.match: Match | None = None  # the true match, for the perfect-information twin only
         self.bid_surprise = DEFAULT_BID_SURPRISE
         self.double_surprise = DEFAULT_DOUBLE_SURPRISE
+
+    def solved_end(self, players: int) -> int:
+        return self.end_cards if self.end_cards is not None else END_CARDS_BY_PLAYERS.get(players, 3)
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         if self.match is not None:  # perfect information: the real deal is the only world
             yield self.match.clone()
             return
-        if view.phase not in ("play", "doubling") or self.pool <= 1 or view.scottish is not None:
+        if view.phase not in ("play", "doubling") or self.pool <= 1:
             yield from super().worlds(view, sign, deadline)
             return
         yield from self.likely_worlds(view, sign, deadline)
@@ -107,7 +112,8 @@ class ExpertAgent(SearchAgent):
         weights = []
         for hands in drawn:
             w = 1.0
-            if contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS:
+            if contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS \
+                    and view.scottish is None:  # the Scottish calls are weighed by the cards alone
                 w *= self.bidding_likelihood(view, self.dealt_hands(view, hands), contract, contracts, rules, sign)
             if spec is not None:
                 w *= self.likelihood(view, hands, spec.n, spec, first, sign)

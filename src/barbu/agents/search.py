@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -129,31 +129,54 @@ def solve(m: Match, sign: int) -> tuple[int, ...]:
     return best
 
 
+BASELINE_DEALS = 48
+
+
 @lru_cache(maxsize=32)
-def contract_baselines(rules: str, end_cards: int = 0, deals: int = 48) -> dict[str, float]:
-    """What the declarer makes at each contract on an average hand (rule-based play all round, the last
-    ``end_cards`` cards of each hand played by the exact solver: the same rollouts as the decisions')."""
-    _, contracts, sign = rules_info(rules)
-    policy = RuleAgent(0)
-    totals = {k: 0.0 for k in contracts}
-    counts = {k: 0 for k in contracts}
+def baseline_deals(rules: str, deals: int = BASELINE_DEALS) -> tuple[Match, ...]:
+    """The same ``deals`` first deals of a match, ready for the declarer's choice, for every baseline."""
     rng = random.Random(12345)
     base = Match(rules, 1)
     while base.to_act() == CHANCE and base.phase != DEAL:
         base.play_chance()
+    out = []
     for _ in range(deals):
         dealt = base.clone()
         dealt.apply(dealt.sample_chance(rng))
-        if dealt.phase != DECLARE:  # a redeal (the French rule on set-aside cards)
-            continue
+        if dealt.phase == DECLARE:  # not a redeal (the French rule on set-aside cards)
+            out.append(dealt)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def contract_baseline(rules: str, end_cards: int, key: str) -> float | None:
+    """What the declarer makes at contract ``key`` on an average hand (rule-based play all round, the last
+    ``end_cards`` cards of each hand played by the exact solver: the same rollouts as the decisions')."""
+    _, contracts, sign = rules_info(rules)
+    if contracts[key].kind == CHINESE:
+        return None
+    policy = RuleAgent(0)
+    total, count = 0.0, 0
+    for dealt in baseline_deals(rules):
         for a in dealt.legal_actions():
-            if contracts[a.contract].kind == CHINESE:
-                continue
-            w = dealt.clone()
-            w.apply(a)
-            totals[a.contract] += rollout(w, policy, sign, end_cards)[dealt.declarer]
-            counts[a.contract] += 1
-    return {k: totals[k] / counts[k] for k in contracts if counts[k]}
+            if a.contract == key:
+                w = dealt.clone()
+                w.apply(a)
+                total += rollout(w, policy, sign, end_cards)[dealt.declarer]
+                count += 1
+    return total / count if count else None
+
+
+def contract_baselines(rules: str, end_cards: int = 0, keys: Iterable[str] | None = None) -> dict[str, float]:
+    """`contract_baseline` of the contracts ``keys`` (all the ruleset's by default), each computed once
+    per process: a decision pays only for the contracts it weighs."""
+    _, contracts, _ = rules_info(rules)
+    out = {}
+    for key in (contracts if keys is None else keys):
+        value = contract_baseline(rules, end_cards, key)
+        if value is not None:
+            out[key] = value
+    return out
 
 
 class SearchAgent:
@@ -187,9 +210,10 @@ class SearchAgent:
         if declaring and any(contracts[a.contract].kind == CHINESE for a in legal):
             # Chinese poker cannot be played out quickly; judge it by hand, the rest by search.
             return self.policy.act(view)
-        baselines = contract_baselines(view.rules, self.end_cards) if declaring else {}
         if len(legal) > MAX_CANDIDATES:
             legal = self.shortlist(view, legal, contracts, sign)
+        end_cards = self.solved_end(view.players)
+        baselines = contract_baselines(view.rules, end_cards, {a.contract for a in legal}) if declaring else {}
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
@@ -198,7 +222,7 @@ class SearchAgent:
             for i, a in enumerate(legal):
                 w = world.clone()
                 w.apply(a)
-                value = solve(w, sign) if exact else rollout(w, self.policy, sign, self.end_cards)
+                value = solve(w, sign) if exact else rollout(w, self.policy, sign, end_cards)
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
@@ -212,6 +236,10 @@ class SearchAgent:
         best = max(range(len(legal)), key=lambda i: scores[i])
         self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
+
+    def solved_end(self, players: int) -> int:
+        """From how many cards a hand the playouts play the exact solver's cards (0: never)."""
+        return self.end_cards
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         """Up to ``samples`` full matches at the view's position, the unseen cards drawn at random."""
