@@ -1,0 +1,129 @@
+"""How much of what seeing the cards is worth a player captures, in duplicate matches.
+
+Plays `barbu arena`'s duplicate boards (the same seeds, the same cards, every
+rotation of the players through the seats) one match rotation at a time and
+appends each deal's row to a JSON Lines file, so a long run can be stopped and
+resumed, or split over several processes with different ``--seed`` ranges
+writing to different files.  Then it reads every file given and prints, over
+the boards complete in all of them:
+
+- each pair's mean difference per deal with its 95% interval (as the arena);
+- the fraction of the gap between the ``--floor`` player (``rule``) and the
+  ``--ceiling`` player (``perfect``: the expert handed the true hands) that each
+  other player captures, ``(X - floor) / (ceiling - floor)``, with a 95%
+  bootstrap interval over boards.
+
+    python benchmarks/strength.py --rules classic --bots expert,search,perfect,rule --seeds 11 --out q1.jsonl
+    python benchmarks/strength.py --rules classic --bots expert,search,perfect,rule --seed 101 --seeds 11 --out q2.jsonl
+    python benchmarks/strength.py --rules classic --read q1.jsonl q2.jsonl     # the figures only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from barbu.arena.duplicate import DealRow, play_rotation, split_bots, summarize
+from barbu.classic.match import Match
+from barbu.classic.ruleset import Ruleset
+
+
+def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path) -> None:
+    """Play every rotation of ``seeds`` match seeds from ``first_seed``, appending rows; skip those done."""
+    r = Ruleset.parse(rules)
+    per_match = Match(r).total_deals
+    done = {(row.seed, row.rotation) for row in read([out])} if out.exists() else set()
+    for seed in range(first_seed, first_seed + seeds):
+        for rotation in range(r.players):
+            if (seed, rotation) in done:
+                continue
+            start = time.perf_counter()
+            rows = play_rotation(str(r), bots, seed, rotation, per_match, None)
+            seconds = time.perf_counter() - start
+            with out.open("a") as f:
+                for x in rows:
+                    f.write(json.dumps({"seed": x.seed, "rotation": x.rotation, "deal": x.deal, "contract": x.contract,
+                                        "bots": list(x.bots), "points": list(x.points)}) + "\n")
+            print(f"seed {seed} rotation {rotation}: {len(rows)} deals in {seconds:.0f} s", flush=True)
+
+
+def read(paths: list[Path]) -> list[DealRow]:
+    rows = []
+    for p in paths:
+        for line in p.read_text().splitlines():
+            d = json.loads(line)
+            rows.append(DealRow(d["seed"], d["rotation"], d["deal"], d["contract"], tuple(d["bots"]),
+                                tuple(d["points"])))
+    return rows
+
+
+def board_means(rows: list[DealRow], n: int) -> list[dict[str, float]]:
+    """Each complete board's mean points per deal of each player (over its seats and rotations)."""
+    per: dict[tuple[int, int], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rotations: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for row in rows:
+        rotations[(row.seed, row.deal)].add(row.rotation)
+        for seat, bot in enumerate(row.bots):
+            per[(row.seed, row.deal)][bot].append(row.points[seat])
+    return [{bot: statistics.fmean(v) for bot, v in per[b].items()} for b in sorted(per) if len(rotations[b]) == n]
+
+
+def gap_fraction(boards: list[dict[str, float]], player: str, floor: str, ceiling: str, sign: int,
+                 resamples: int = 4000, seed: int = 1) -> tuple[float, float, float]:
+    """(fraction, low, high): the share of the floor-to-ceiling gap ``player`` captures, 95% bootstrap interval."""
+    def fraction(sample: list[dict[str, float]]) -> float:
+        gained = sum(sign * (b[player] - b[floor]) for b in sample)
+        gap = sum(sign * (b[ceiling] - b[floor]) for b in sample)
+        return gained / gap if gap else float("nan")
+    rng = random.Random(seed)
+    draws = sorted(fraction([boards[rng.randrange(len(boards))] for _ in boards]) for _ in range(resamples))
+    return fraction(boards), draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
+
+
+def report(rules: str, rows: list[DealRow], floor: str, ceiling: str) -> None:
+    r = Ruleset.parse(rules)
+    sign = 1 if r.family_spec.highest_wins else -1
+    bots = list(dict.fromkeys(bot for row in rows for bot in row.bots))
+    summary = summarize(rows, rows[0].bots if rows else bots, sign)
+    print(f"{rules}: {summary.boards} boards" + ("" if sign > 0 else " (lowest total wins: differences are "
+                                                                         "a minus b in points, lower is better)"))
+    for (a, b), (mean, half) in summary.pairs.items():
+        print(f"  {a} - {b}: {mean:+.2f} ± {half:.2f} per deal")
+    boards = board_means(rows, r.players)
+    if floor in bots and ceiling in bots and boards:
+        for player in bots:
+            if player in (floor, ceiling):
+                continue
+            f, lo, hi = gap_fraction(boards, player, floor, ceiling, sign)
+            print(f"  {player} captures {f:.2f} (95% interval {lo:.2f} to {hi:.2f}) of the gap from {floor} to "
+                  f"{ceiling}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--rules", default="classic")
+    p.add_argument("--bots", default="expert,search,perfect,rule")
+    p.add_argument("--seed", type=int, default=1, help="the first match seed")
+    p.add_argument("--seeds", type=int, default=0, help="match seeds to play (each: every deal of a match)")
+    p.add_argument("--out", type=Path, help="the rows file to append to (and to read)")
+    p.add_argument("--read", type=Path, nargs="*", default=[], help="more rows files to read")
+    p.add_argument("--floor", default="rule")
+    p.add_argument("--ceiling", default="perfect")
+    args = p.parse_args()
+    if args.seeds:
+        if not args.out:
+            p.error("--seeds needs --out")
+        play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out)
+    paths = ([args.out] if args.out and args.out.exists() else []) + list(args.read)
+    if not paths:
+        p.error("nothing to read: give --out with --seeds, or --read FILES")
+    report(args.rules, read(paths), args.floor, args.ceiling)
+
+
+if __name__ == "__main__":
+    main()
