@@ -113,3 +113,21 @@ def test_the_expert_plays_every_family_legally(rules):
         decisions += actor == 0
         m.apply(action, seat=actor)
     assert decisions > 10
+
+
+def test_solved_ends_play_the_last_tricks_as_they_should_be():
+    """At No last two with A♠ 2♠ left, the rule player's own playout ducks with the 2♠ and pays for the last
+    trick; with the end solved, each playout knows cashing the A♠ costs only the second-to-last trick."""
+    from barbu.agents.search import rollout
+    from test_agents import last_two_ending, trumps_ending
+    m = last_two_ending()
+    policy = RuleAgent(1)
+    values = {}
+    for card in ("AS", "2S"):
+        w = m.clone()
+        w.apply(card)
+        values[card] = rollout(w, policy, 1, end_cards=2)[0]
+    assert values == {"AS": -10, "2S": -20}
+    assert str(ExpertAgent(1, samples=8).act(m.view(0))) == "AS"
+    t = trumps_ending()
+    assert str(ExpertAgent(2, samples=8).act(t.view(0))) == "AD"
