@@ -131,3 +131,32 @@ def test_solved_ends_play_the_last_tricks_as_they_should_be():
     assert str(ExpertAgent(1, samples=8).act(m.view(0))) == "AS"
     t = trumps_ending()
     assert str(ExpertAgent(2, samples=8).act(t.view(0))) == "AD"
+
+
+@pytest.mark.parametrize("kind", ["search(samples=6)", "expert(samples=6)"])
+def test_a_card_that_ends_the_deal_is_worth_that_deals_result(kind):
+    """A deal that stops once decided (No King: the K♥ falls) ends on the card that completes the trick: its
+    value is that deal's result, not what the next deal of the playout would bring."""
+    m = open_game("classic", 5)
+    bots = [RuleAgent(1)] * 4
+    checked = 0
+    while not m.is_over and checked < 2:
+        actor = m.to_act()
+        if actor == CHANCE:
+            m.play_chance()
+            continue
+        v = m.view(actor)
+        if v.phase == "play" and len(v.legal) > 1:
+            for card in v.legal:
+                w = m.clone()
+                done = len(w.results)
+                w.apply(card)
+                if len(w.results) > done:
+                    agent = make_agent(kind, 3)
+                    agent.act(v)
+                    values = dict(agent.last_values)
+                    assert values[card] == w.results[-1].added[actor]
+                    checked += 1
+                    break
+        m.apply(bots[actor].act(v), seat=actor)
+    assert checked == 2

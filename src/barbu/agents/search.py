@@ -219,10 +219,14 @@ class SearchAgent:
         done = 0
         for world in self.worlds(view, sign, deadline):
             exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
+            finished = len(world.results)
             for i, a in enumerate(legal):
                 w = world.clone()
                 w.apply(a)
-                value = solve(w, sign) if exact else rollout(w, self.policy, sign, end_cards)
+                if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
+                    value = tuple(sign * x for x in w.results[-1].added)
+                else:
+                    value = solve(w, sign) if exact else rollout(w, self.policy, sign, end_cards)
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
