@@ -39,6 +39,10 @@ class Settings:
     players: tuple[tuple[str, str], ...] = ()
     # The pages' language when a browser names none we speak ("en", "fr", "it"): ``barbu serve --lang``.
     default_lang: str = "en"
+    # The replay's analysis (``/t/{id}/replay``): sampled deals and seconds per decision weighed.
+    analysis_samples: int = 30
+    analysis_seconds: float = 0.5
+    analysis_queue: int = 4  # matches being weighed or waiting at once; beyond that a request is refused
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""
