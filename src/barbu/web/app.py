@@ -257,7 +257,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     def deal_number(request: Request) -> int:
         text = request.path_params["deal"]
         if not text.isdigit() or len(text) > 4:
-            raise TableError(N_("a deal is given by its number, not {value!r}"), value=text[:20])
+            raise TableError(N_("a deal is given by its number, not '{value}'"), value=text[:20])
         return int(text)
 
     async def api_replay(request: Request) -> Response:
