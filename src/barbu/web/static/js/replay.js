@@ -141,7 +141,10 @@ function renderFelt(f) {
   boxes.replaceChildren();
   for (let s = 0; s < n; s++) {
     const p = position(s, n, 37, 39);
-    const box = el("div", { class: "seat-box replay-seat", "data-seat-box": s });
+    const side = Math.abs(p.left - 50) > 1;
+    // On a phone the trick lies below the seats at the sides, which sit higher up, half the width each.
+    if (PHONE.matches && p.top < 51) p.top = side ? Math.min(36, p.top * .75 + 12) : p.top * .75;
+    const box = el("div", { class: "seat-box replay-seat" + (side ? " side" : ""), "data-seat-box": s });
     box.style.left = `${p.left}%`;
     box.style.top = `${p.top}%`;
     box.style.transform = `translate(-${p.left}%, -${p.top}%)`;
@@ -186,7 +189,7 @@ function renderCenter(f) {
     const spot = el("div", { class: "trick", "data-trick": trick.cards.join(" ") });
     trick.cards.forEach((c, i) => {
       const seat = (trick.leader + i) % match.players;
-      const p = position(seat, match.players, PHONE.matches ? 22 : 20, 22);
+      const p = position(seat, match.players, PHONE.matches ? 26 : 20, PHONE.matches ? 28 : 22);
       const card = cardElement(c);
       if (c === f.action) card.classList.add("just-played");
       const by = el("span", { class: "by", textContent: seatName(seat) });
