@@ -216,8 +216,11 @@ function renderCenter(f) {
 function renderControls() {
   $("where").textContent = t("Deal {deal} of {deals} · move {move} of {moves}", {
     deal: numText(dealNo), deals: numText(match.deals.length), move: numText(frames[index].step), moves: numText(frames.length - 1) });
-  $("first").disabled = $("prev").disabled = index === 0;
-  $("last").disabled = $("next").disabled = index === frames.length - 1;
+  $("first").disabled = index === 0;
+  $("last").disabled = index === frames.length - 1;
+  // The arrows go on into the next deal (or back into the previous one) at a deal's ends.
+  $("prev").disabled = index === 0 && dealNo === 1;
+  $("next").disabled = index === frames.length - 1 && dealNo === match.deals.length;
   $("prev-deal").disabled = dealNo === 1;
   $("next-deal").disabled = dealNo === match.deals.length;
 }
