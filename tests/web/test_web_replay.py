@@ -6,6 +6,7 @@ In-process through Starlette's TestClient, SQLite storage, computer players at f
 from __future__ import annotations
 
 import io
+import json
 import time
 
 import pytest
@@ -161,3 +162,28 @@ def test_the_analysis_runs_one_deal_per_match_and_refuses_beyond_its_queue(sqlit
 def test_a_bad_table_replay_page_is_not_found(sqlite_url: str) -> None:
     with app_client(settings(sqlite_url)) as c:
         assert c.get("/t/nosuchtable/replay").status_code == 404
+
+
+def test_a_besigue_match_is_replayed_with_both_hands_and_no_analysis(sqlite_url: str) -> None:
+    with app_client(settings(sqlite_url)) as c:
+        tid = finished_table(c, "besigue")
+        o = c.get(f"/api/replays/{tid}").json()
+        assert o["game"] == "besigue" and o["players"] == 2 and o["over"]
+        record = c.get(f"/api/tables/{tid}/record").text
+        stated = [json.loads(line) for line in record.splitlines() if json.loads(line)["type"] == "deal"]
+        assert [d["scores"] for d in o["deals"]] == [d["scores"] for d in stated]
+        frames = c.get(f"/api/replays/{tid}/deals/1").json()["frames"]
+        assert frames[0]["step"] == 0 and len(frames[0]["hands"][0]) == len(frames[0]["hands"][1]) > 0
+        for before, after in zip(frames, frames[1:]):
+            assert after["step"] == before["step"] + 1
+            if after["action"].startswith("play ") and not after["action"].endswith("*"):
+                card = after["action"].split()[1]
+                assert card in after["trick"]["cards"]
+                assert before["hands"][after["seat"]].count(card) == after["hands"][after["seat"]].count(card) + 1 \
+                    or after["state"]["stock"] < before["state"]["stock"]  # a card drawn after the trick
+        assert frames[-1]["state"]["totals"] == o["deals"][0]["totals"]
+        r = c.post(f"/api/replays/{tid}/deals/1/analysis", headers=ORIGIN)
+        assert r.status_code == 409 and "for the Barbu games" in r.json()["error"]
+        up = c.post("/api/replays", json={"record": record}, headers=ORIGIN)
+        assert up.status_code == 201, up.text
+        assert c.get(f"/api/replays/{up.json()['id']}").json()["deals"] == o["deals"]

@@ -22,8 +22,11 @@ from ..analysis import Decision, Review, review_match
 from ..classic.match import CHANCE, Match
 from ..core.errors import BarbuError
 from ..core.words import N_
-from ..games import game_kind
+from ..besigue.cards import card_text as besigue_card
+from ..besigue.game import BesigueGame
+from ..core import safejson
 from ..records.barbu import number_out, read_record, replay as replay_record
+from ..records.besigue import replay_lines as replay_besigue
 from .table import Table, TableError
 from .views import CARD_TEXT, card_list, contract_info, public_state, result_json
 
@@ -43,44 +46,54 @@ class Source:
     actions: tuple[str, ...]
     names: tuple[str, ...]
     table: str | None = None  # the table it was played at, if any
+    game: str = "barbu"  # or "besigue": replayed, not analysed
 
 
 def table_source(t: Table) -> Source:
     """A finished table's replay; a table still being played is refused (its hands are secret)."""
-    if t.web.name != "barbu":
-        raise TableError(N_("the replay is for the Barbu games; Bésigue matches cannot be replayed yet"), 409)
     if t.status != "over":
         raise TableError(N_("the replay opens when the match is over"), 409)
-    record = read_record(orjson_lines(t.record_lines()))
+    lines = t.record_lines()
+    head = lines[0]
+    actions = tuple(line["action"] for line in lines if line["type"] == "action")
     names = tuple(s.name or "" for s in t.seats)
-    return Source(t.id, str(record.rules), record.seed, tuple(text for _, text in record.actions), names, t.id)
-
-
-def orjson_lines(lines: list[dict[str, Any]]) -> io.StringIO:
-    from .table import dumps
-    return io.StringIO("".join(dumps(line) + "\n" for line in lines))
+    return Source(t.id, head["rules"], head.get("seed"), actions, names, t.id, t.web.name)
 
 
 def upload_source(text: str) -> Source:
-    """An uploaded record, checked by replaying it: it must hold at least one finished deal."""
+    """An uploaded record (Barbu or Bésigue), checked by replaying it: it must hold at least one finished deal."""
+    lines = text.splitlines()
     try:
-        record = read_record(io.StringIO(text))
+        head = safejson.loads(lines[0]) if lines else None
+    except safejson.JsonError:
+        head = None
+    besigue = isinstance(head, dict) and head.get("game") == "besigue"
+    try:
+        if besigue:
+            rep = replay_besigue(lines)
+            rules, seed, header = str(rep.game.rules), rep.game.seed, rep.header
+            actions = tuple(text for _, text in rep.game.log)
+            players, finished = 2, len(rep.game.results)
+        else:
+            record = read_record(io.StringIO(text))
+            rules, seed, header = str(record.rules), record.seed, record.header
+            actions = tuple(text for _, text in record.actions)
     except BarbuError as e:
         raise TableError(N_("this file is not a barbu record: {reason}"), 400, reason=str(e)) from None
-    if game_kind(str(record.rules)).name != "barbu":
-        raise TableError(N_("the replay is for the Barbu games; Bésigue matches cannot be replayed yet"), 400)
-    try:
-        m = replay_record(record).match
-    except BarbuError as e:
-        raise TableError(N_("this record cannot be replayed: {reason}"), 400, reason=str(e)) from None
-    if not m.results:
+    if not besigue:
+        try:
+            m = replay_record(record).match
+        except BarbuError as e:
+            raise TableError(N_("this record cannot be replayed: {reason}"), 400, reason=str(e)) from None
+        players, finished = m.n, len(m.results)
+    if not finished:
         raise TableError(N_("this record holds no finished deal to replay"), 400)
-    names = record.header.get("players_names")
-    if not (isinstance(names, list) and len(names) == m.n and all(isinstance(x, str) for x in names)):
-        names = [""] * m.n
+    names = header.get("players_names")
+    if not (isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names)):
+        names = [""] * players
     digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    return Source(UPLOAD_PREFIX + digest, str(record.rules), record.seed,
-                  tuple(text for _, text in record.actions), tuple(x[:24] for x in names))
+    return Source(UPLOAD_PREFIX + digest, rules, seed, actions, tuple(x[:24] for x in names),
+                  game="besigue" if besigue else "barbu")
 
 
 def is_upload_id(rid: str) -> bool:
@@ -102,6 +115,8 @@ def _deal_ranges(src: Source) -> tuple[Match, list[tuple[int, int]]]:
 
 def overview(src: Source) -> dict[str, Any]:
     """The match at a glance: players, contracts, and each finished deal's contract and scores."""
+    if src.game == "besigue":
+        return besigue_overview(src)
     m, _ = _deal_ranges(src)
     run = [0] * m.n
     deals = []
@@ -110,7 +125,8 @@ def overview(src: Source) -> dict[str, Any]:
         d = result_json(m, r)
         d["totals"] = [number_out(x) for x in run]
         deals.append(d)
-    return {"id": src.key, "table": src.table, "rules": src.rules, "players": m.n, "names": list(src.names),
+    return {"id": src.key, "game": "barbu", "table": src.table, "rules": src.rules, "players": m.n,
+            "names": list(src.names),
             "contracts": contract_info(m), "highest_wins": m.rules.family_spec.highest_wins,
             "total_deals": m.total_deals, "over": m.is_over, "deals": deals,
             "totals": [number_out(x) for x in m.totals]}
@@ -122,6 +138,8 @@ def deal_frames(src: Source, deal: int) -> dict[str, Any]:
     Each frame holds the table's public state and every hand (the match is over);
     frame k's ``step`` is the analysis's decision number for the move that led to it.
     """
+    if src.game == "besigue":
+        return besigue_frames(src, deal)
     m = Match(src.rules, src.seed)
     _, ranges = _deal_ranges(src)
     if not 1 <= deal <= len(ranges):
@@ -215,6 +233,9 @@ class Analyses:
 
     def request(self, src: Source, deal: int) -> dict[str, Any]:
         """The deal's analysis if done, else its progress; starts it when nothing else of this match runs."""
+        if src.game != "barbu":
+            raise TableError(N_("the analysis is for the Barbu games: this Bésigue match is replayed without it"),
+                             409)
         done = self.results.get((src.key, deal))
         if done is not None:
             self.results.move_to_end((src.key, deal))
@@ -255,6 +276,69 @@ class Analyses:
             job.step = step
         return review_match(src.rules, src.seed, src.actions, deals={job.deal}, samples=self.samples,
                             seconds=self.seconds, progress=progress)
+
+
+def _besigue_ranges(src: Source) -> tuple[BesigueGame, list[tuple[int, int]]]:
+    g = BesigueGame(src.rules, src.seed)
+    g.keep_undo = False
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    for i, text in enumerate(src.actions):
+        g.apply(text)
+        if len(g.results) > len(ranges):
+            ranges.append((start, i + 1))
+            start = i + 1
+    return g, ranges
+
+
+def besigue_overview(src: Source) -> dict[str, Any]:
+    """A Bésigue game at a glance: each finished deal's scores (combinations by kind) and running totals."""
+    g, _ = _besigue_ranges(src)
+    deals = [{"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
+              "brisques": list(r["brisques"]), "last_trick": r["last_trick"],
+              "melds": [[[k, v] for k, v in side] for side in r["melds"]]} for r in g.results]
+    return {"id": src.key, "game": "besigue", "table": src.table, "rules": src.rules, "players": 2,
+            "names": list(src.names), "contracts": [], "highest_wins": True, "total_deals": None,
+            "over": g.is_over, "deals": deals, "totals": list(g.totals), "target": g.rules.target}
+
+
+def besigue_frames(src: Source, deal: int) -> dict[str, Any]:
+    """A Bésigue deal frame by frame, as `deal_frames`: both hands face up, the table, the trick, the stock."""
+    g, ranges = _besigue_ranges(src)
+    if not 1 <= deal <= len(ranges):
+        raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+    first, end = ranges[deal - 1]
+    g = BesigueGame(src.rules, src.seed)
+    g.keep_undo = False
+    for text in src.actions[:first]:
+        g.apply(text)
+    frames: list[dict[str, Any]] = []
+    step = 0
+    for text in src.actions[first:end]:
+        actor = g.to_act()
+        g.apply(text)
+        if actor == CHANCE or actor is None:
+            frames.append(_besigue_frame(g, 0, None, None))
+            continue
+        step += 1
+        frames.append(_besigue_frame(g, step, actor, text))
+    dealt = [f for f in frames if not f["step"]][-1:]  # the dealer's draw and the shuffle: one frame, as dealt
+    frames = dealt + [f for f in frames if f["step"]]
+    return {"deal": deal, "deals": len(ranges), "frames": frames}
+
+
+def _besigue_frame(g: BesigueGame, step: int, seat: int | None, action: str | None) -> dict[str, Any]:
+    state = g.view(0).to_dict()
+    for private in ("hand", "opponent_hand", "opponent_known", "legal", "seat"):
+        state.pop(private, None)
+    trick = {"leader": g.leader, "cards": [p["card"] for p in state["trick"]],
+             "seats": [p["seat"] for p in state["trick"]], "complete": False}
+    if not g.trick and action and action.startswith("play") and len(g.played) >= 2:
+        (s0, c0), (s1, c1) = g.played[-2:]
+        trick = {"leader": s0, "cards": [besigue_card(c0), besigue_card(c1)], "seats": [s0, s1], "complete": True,
+                 "winner": g.last_winner}
+    hands = [[besigue_card(c) for c in sorted(g.hands[s])] for s in (0, 1)]
+    return {"step": step, "seat": seat, "action": action, "state": state, "trick": trick, "hands": hands}
 
 
 def count_choices(src: Source, deal: int) -> int:

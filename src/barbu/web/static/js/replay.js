@@ -6,6 +6,7 @@
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SUITS, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
 import { contract, lang, num as numText, rankLetter, t, tn } from "./i18n.js";
+import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -22,6 +23,8 @@ const analyses = new Map(); // deal -> the server's answer (done, running, queue
 let pollTimer = null;
 
 // ------------------------------------------------------------------ words
+const besigue = () => match && match.game === "besigue";
+
 function seatName(s) {
   const name = match && match.names[s];
   return name || t("seat {n}", { n: s });
@@ -102,7 +105,7 @@ async function askAnalysis() {
   clearTimeout(pollTimer);
   const n = dealNo;
   const known = analyses.get(n);
-  if (known && known.state === "done") return;
+  if (besigue() || (known && known.state === "done")) return;
   try {
     analyses.set(n, await getJson(`/api/replays/${encodeURIComponent(replayId)}/deals/${n}/analysis`, { method: "POST", body: "{}" }));
   } catch (e) {
@@ -154,11 +157,21 @@ function renderFelt(f) {
     if (st.dealer === s) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
     if (st.declarer === s && st.contract) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
     if (st.last_trick !== undefined && st.contract) badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", st.tricks_won[s]), title: t("tricks won") }));
+    if (besigue()) {
+      badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", st.won[s]), title: t("tricks won") }));
+      badges.append(el("span", { class: "chip", textContent: signed(st.scores[s]), title: t("this deal") }));
+    }
     badges.append(el("span", { class: "chip total", textContent: numText(Number(st.totals[s]) || 0), title: t("total") }));
     const hand = el("div", { class: "replay-hand", "data-hand": s, "aria-label": t("{name}'s hand", { name: seatName(s) }) });
-    for (const c of sortHand(f.hands[s])) hand.append(cardElement(c, "span", { compact: true }));
+    for (const c of (besigue() ? besigueOrder : sortHand)(f.hands[s])) hand.append(cardElement(c, "span", { compact: true }));
     if (!f.hands[s].length) hand.append(el("span", { class: "muted empty-hand", textContent: "—" }));
     box.append(el("div", { class: "seat-name", textContent: seatName(s) }), badges, hand);
+    if (besigue() && (st.table[s].length || st.melds[s].length)) { // the cards declared, face up before the player
+      const laid = el("div", { class: "replay-laid", "data-laid": s, title: t("declared, on the table") });
+      for (const c of besigueOrder(st.table[s].map((x) => x.card))) laid.append(cardElement(c, "span", { compact: true }));
+      for (const m of st.melds[s]) laid.append(el("span", { class: "chip meld", textContent: `${meldName(m.kind)} ${numText(m.points)}` }));
+      box.append(laid);
+    }
     const d = (st.doubles || []).filter(([a]) => a === s);
     if (d.length) box.append(el("div", { class: "doubles", textContent: d.map(([, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ") }));
     boxes.append(box);
@@ -188,7 +201,7 @@ function renderCenter(f) {
     const trick = f.trick;
     const spot = el("div", { class: "trick", "data-trick": trick.cards.join(" ") });
     trick.cards.forEach((c, i) => {
-      const seat = (trick.leader + i) % match.players;
+      const seat = trick.seats ? trick.seats[i] : (trick.leader + i) % match.players;
       const p = position(seat, match.players, PHONE.matches ? 26 : 20, PHONE.matches ? 28 : 22);
       const card = cardElement(c);
       if (c === f.action) card.classList.add("just-played");
@@ -204,6 +217,10 @@ function renderCenter(f) {
       center.append(el("div", { class: "trick-winner", textContent: t("{name} wins the trick", { name: seatName(trick.winner) }) }));
     }
   }
+  if (besigue()) {
+    renderStock(st);
+    return;
+  }
   const deal = match.deals[dealNo - 1];
   const key = st.contract || (index === frames.length - 1 ? deal.contract : null);
   if (key) {
@@ -211,6 +228,15 @@ function renderCenter(f) {
     const by = st.contract ? st.declarer : deal.declarer;
     $("seat-boxes").append(el("div", { class: "center-label", textContent: t("{contract}, declared by {name}", { contract: label, name: seatName(by) }) }));
   }
+}
+
+// Bésigue: the stock with its turned-up card, and the trump suit.
+function renderStock(st) {
+  const stock = el("div", { class: "replay-stock", title: tn("the stock: {n} card", "the stock: {n} cards", st.stock) });
+  if (st.turn_up && st.stock) stock.append(cardElement(st.turn_up, "span", { compact: true }));
+  stock.append(el("span", { textContent: st.stock ? t("stock {n}", { n: numText(st.stock) }) : t("stock empty") }));
+  $("center").append(stock);
+  $("seat-boxes").append(el("div", { class: "center-label", textContent: `${t("Trumps")} ${SYMBOLS[st.trump] || ""}` }));
 }
 
 function renderControls() {
@@ -226,9 +252,9 @@ function renderControls() {
 }
 
 function renderMoveTitle(f) {
-  const title = f.step === 0
-    ? t("Deal {n}: the cards are dealt", { n: numText(dealNo) })
-    : t("Move {n}: {name} — {action}", { n: numText(f.step), name: seatName(f.seat), action: actionLabel(f.action) });
+  let title = t("Deal {n}: the cards are dealt", { n: numText(dealNo) });
+  if (f.step && besigue()) title = t("Move {n}: {what}", { n: numText(f.step), what: toldAction(seatName(f.seat), f.action) });
+  else if (f.step) title = t("Move {n}: {name} — {action}", { n: numText(f.step), name: seatName(f.seat), action: actionLabel(f.action) });
   $("move-title").textContent = title;
 }
 
@@ -242,6 +268,12 @@ function renderAnalysis() {
   const a = analyses.get(dealNo);
   const f = frames[index];
   box.replaceChildren();
+  $("costliest-box").hidden = $("explain").hidden = besigue();
+  if (besigue()) {
+    $("move").dataset.state = "none";
+    box.append(el("p", { class: "muted", textContent: t("The analysis is for the Barbu games: this Bésigue match is replayed without it.") }));
+    return;
+  }
   $("move").dataset.state = a ? a.state : "asking";
   if (!a || a.state === "queued" || a.state === "running") {
     const of = a && a.steps ? a.steps : 0;
@@ -326,12 +358,12 @@ function renderCostliest() {
 function renderDeals() {
   const table = $("deals");
   const n = match.players;
-  const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: t("contract") }),
+  const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: besigue() ? t("dealer") : t("contract") }),
     ...Array.from({ length: n }, (_, s) => el("th", { class: "num", textContent: seatName(s) })));
   const rows = match.deals.map((d) => {
     const row = el("tr", { class: d.number === dealNo ? "current" : "", "data-deal": d.number, tabIndex: 0, onclick: () => openDeal(d.number) },
       el("td", { textContent: numText(d.number) }),
-      el("td", { textContent: `${contractLabel(d.contract, d.trump, d.rank)} · ${seatName(d.declarer)}` }),
+      el("td", { textContent: besigue() ? seatName(d.dealer) : `${contractLabel(d.contract, d.trump, d.rank)} · ${seatName(d.declarer)}` }),
       ...d.scores.map((x, s) => el("td", { class: "num", title: t("total") + " " + d.totals[s], textContent: signed(x) })));
     row.addEventListener("keydown", (e) => { if (e.key === "Enter") openDeal(d.number); });
     return row;
