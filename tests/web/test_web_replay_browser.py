@@ -97,7 +97,7 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server:
         assert page.locator("#move table.values tr").count() == len(d["values"]) + 1
     page.click("#last")
     wait_at(page, 1, len(frames) - 1)
-    page.keyboard.press("ArrowRight")  # past the deal's last move: the next deal, as dealt
+    page.click("#next")  # past the deal's last move: the next deal, as dealt
     wait_at(page, 2, 0)
     page.keyboard.press("ArrowLeft")
     wait_at(page, 1, len(frames) - 1)
@@ -155,3 +155,25 @@ def test_an_unfinished_tables_replay_says_why_and_shows_no_card(server: Server, 
     page.wait_for_function("() => document.querySelector('#upload-error').textContent.length > 0")
     assert "when the match is over" in page.inner_text("#upload-error")
     assert page.locator("#replay").is_hidden() and not page.query_selector_all(".card")
+
+
+def test_a_besigue_match_is_replayed_both_hands_face_up(server: Server, browser: Browser) -> None:
+    tid, _ = new_table(server.base, "besigue", bots={0: "random", 1: "random"})
+    deadline = time.monotonic() + 300
+    while http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the computer table did not finish"
+        time.sleep(0.1)
+    page = new_page(browser)
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#match-end:not([hidden])")
+    page.click("#replay-link")
+    wait_at(page, 1, 0)
+    frames = http("GET", f"{server.base}/api/replays/{tid}/deals/1")[1]["frames"]
+    for k in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        wait_at(page, 1, k)
+        for s in (0, 1):
+            assert len(page.query_selector_all(f"[data-hand='{s}'] .card")) == len(frames[k]["hands"][s])
+    assert "Barbu games" in page.inner_text("#move") and page.locator("#costliest-box").is_hidden()
+    assert page.locator(".replay-stock").count() == 1
+    assert not page.errors, page.errors
