@@ -41,7 +41,7 @@ from ..core.words import N_
 from ..i18n import translator
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
-from .replay import Analyses, Source, deal_frames, is_upload_id, overview, table_source, upload_source
+from .replay import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
 from .rules_page import page_context
 from .scorekeeping import score_routes
 from .i18n import TEMPLATES, chosen, page_language, render_page
@@ -249,10 +249,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if src is None:
                 raise TableError(N_("this uploaded record is no longer kept here; upload the file again"), 404)
             return src
+        src = analyses.finished.get(rid)
+        if src is not None:
+            return src
         t = await lobby.get(rid)
         if t is None:
             raise TableError(N_("there is no such table"), 404)
-        return await asyncio.to_thread(table_source, t)
+        src = await asyncio.to_thread(table_source, t)  # refused while the match is played
+        analyses.keep_table(src)
+        return src
 
     def deal_number(request: Request) -> int:
         text = request.path_params["deal"]
@@ -262,7 +267,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def api_replay(request: Request) -> Response:
         src = await replay_source(request)
-        return JSONResponse(await asyncio.to_thread(overview, src))
+        return JSONResponse(await asyncio.to_thread(analyses.overview, src))
 
     async def api_replay_deal(request: Request) -> Response:
         src = await replay_source(request)
@@ -274,7 +279,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise TableError(N_("cross-origin requests are refused"), 403)
         src = await replay_source(request)
         deal = deal_number(request)
-        known = await asyncio.to_thread(overview, src)
+        known = await asyncio.to_thread(analyses.overview, src)
         if not 1 <= deal <= len(known["deals"]):
             raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
         return JSONResponse(analyses.request(src, deal), headers={"cache-control": "no-store"})

@@ -14,21 +14,24 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import Decision, Review, review_match
-from ..classic.match import CHANCE, Match
-from ..core.errors import BarbuError
-from ..core.words import N_
 from ..besigue.cards import card_text as besigue_card
 from ..besigue.game import BesigueGame
+from ..classic.match import CHANCE, Match
 from ..core import safejson
+from ..core.errors import BarbuError
+from ..core.words import N_
 from ..records.barbu import number_out, read_record, replay as replay_record
 from ..records.besigue import replay_lines as replay_besigue
 from .table import Table, TableError
-from .views import CARD_TEXT, card_list, contract_info, public_state, result_json
+from .views import card_list, contract_info, public_state, result_json
+
+log = logging.getLogger("barbu.web")
 
 UPLOAD_PREFIX = "u"  # an uploaded record's replay id: "u" and 24 hex digits (a table's id never has that form)
 UPLOADS_KEPT = 64  # uploaded records remembered (the oldest are forgotten: upload again)
@@ -38,7 +41,7 @@ TOP_VALUES = 4  # candidate actions sent per decision, best first
 
 @dataclass(frozen=True)
 class Source:
-    """A finished Barbu match to replay: its rules, seed, every action's text, and the players' names."""
+    """A finished match to replay: its rules, seed, every action's text, and the players' names."""
 
     key: str
     rules: str
@@ -223,13 +226,24 @@ class Analyses:
     results: OrderedDict = field(default_factory=OrderedDict)  # (key, deal) -> review_json
     jobs: dict[str, Job] = field(default_factory=dict)  # key -> the match's job under way
     uploads: OrderedDict = field(default_factory=OrderedDict)  # upload id -> Source
+    finished: OrderedDict = field(default_factory=OrderedDict)  # table id -> Source (a finished match never changes)
+    overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
     _slots: asyncio.Semaphore | None = None
+    _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
 
     def keep_upload(self, src: Source) -> None:
-        self.uploads[src.key] = src
-        self.uploads.move_to_end(src.key)
-        while len(self.uploads) > UPLOADS_KEPT:
-            self.uploads.popitem(last=False)
+        _keep(self.uploads, src.key, src, UPLOADS_KEPT)
+
+    def keep_table(self, src: Source) -> None:
+        _keep(self.finished, src.key, src, UPLOADS_KEPT)
+
+    def overview(self, src: Source) -> dict[str, Any]:
+        """`overview`, kept: the page asks for the analysis every second while it runs."""
+        known = self.overviews.get(src.key)
+        if known is None:
+            known = overview(src)
+        _keep(self.overviews, src.key, known, UPLOADS_KEPT)
+        return known
 
     def request(self, src: Source, deal: int) -> dict[str, Any]:
         """The deal's analysis if done, else its progress; starts it when nothing else of this match runs."""
@@ -251,7 +265,9 @@ class Analyses:
             raise TableError(N_("the server is weighing other matches; try again in a minute"), 503)
         job = Job(deal)
         self.jobs[src.key] = job
-        asyncio.get_running_loop().create_task(self._run(src, job))
+        task = asyncio.get_running_loop().create_task(self._run(src, job))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         return {"state": "queued", "deal": deal, "step": 0, "steps": 0}
 
     async def _run(self, src: Source, job: Job) -> None:
@@ -262,12 +278,9 @@ class Analyses:
                 job.queued = False
                 job.steps = await asyncio.to_thread(count_choices, src, job.deal)
                 review = await asyncio.to_thread(self._review, src, job)
-            self.results[(src.key, job.deal)] = review_json(review, job.deal)
-            while len(self.results) > RESULTS_KEPT:
-                self.results.popitem(last=False)
+            _keep(self.results, (src.key, job.deal), review_json(review, job.deal), RESULTS_KEPT)
         except Exception:  # a bug: the job ends, and the next request starts it again
-            import logging
-            logging.getLogger("barbu.web").exception("replay %s: the analysis of deal %d failed", src.key, job.deal)
+            log.exception("replay %s: the analysis of deal %d failed", src.key, job.deal)
         finally:
             self.jobs.pop(src.key, None)
 
@@ -341,6 +354,14 @@ def _besigue_frame(g: BesigueGame, step: int, seat: int | None, action: str | No
     return {"step": step, "seat": seat, "action": action, "state": state, "trick": trick, "hands": hands}
 
 
+def _keep(kept: OrderedDict, key: Any, value: Any, most: int) -> None:
+    """Remember ``value`` as the newest of ``kept``, forgetting the oldest beyond ``most``."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
+
+
 def count_choices(src: Source, deal: int) -> int:
     """The last decision number of the deal at which a seat had a real choice (for the progress bar)."""
     m = Match(src.rules, src.seed)
@@ -358,6 +379,3 @@ def count_choices(src: Source, deal: int) -> int:
         m.apply(action)
     return last
 
-
-__all__ = ["Analyses", "Source", "deal_frames", "is_upload_id", "overview", "review_json", "table_source",
-           "upload_source", "CARD_TEXT"]
