@@ -187,3 +187,30 @@ def test_a_besigue_match_is_replayed_with_both_hands_and_no_analysis(sqlite_url:
         up = c.post("/api/replays", json={"record": record}, headers=ORIGIN)
         assert up.status_code == 201, up.text
         assert c.get(f"/api/replays/{up.json()['id']}").json()["deals"] == o["deals"]
+
+
+def test_bad_replay_requests_get_words_and_change_nothing(sqlite_url: str) -> None:
+    with app_client(settings(sqlite_url, max_import=4096)) as c:
+        tid = finished_table(c)
+        record = c.get(f"/api/tables/{tid}/record").text
+        lines = record.splitlines()
+        illegal = "\n".join(lines[:3] + ['{"type": "action", "actor": 0, "action": "ZZ"}'])
+        cases = [
+            (b"not json", "application/json", 400), (b"[1, 2]", "application/json", 400),
+            (b'{"record": 5}', "application/json", 400), (b'{"record": "x"}', "text/plain", 415),
+            (json.dumps({"record": "x" * 5000}).encode(), "application/json", 413),
+            (json.dumps({"record": illegal}).encode(), "application/json", 400),
+        ]
+        for body, kind, status in cases:
+            r = c.post("/api/replays", content=body, headers={**ORIGIN, "content-type": kind})
+            assert r.status_code == status, (body[:40], r.text)
+            assert r.json()["error"], r.text
+        r = c.post("/api/replays", json={"record": record[:4000]}, headers={"origin": "https://evil.example"})
+        assert r.status_code == 403
+        for path, status in ((f"/api/replays/{tid}/deals/0", 404), (f"/api/replays/{tid}/deals/-1", 400),
+                             (f"/api/replays/{tid}/deals/99999", 400), (f"/api/replays/{tid}/deals/1e3", 400),
+                             ("/api/replays/" + "a" * 500, 404), (f"/api/replays/{tid}/deals/4000", 404)):
+            r = c.get(path)
+            assert r.status_code == status and r.json()["error"], (path, r.text)
+        analyses = c.app.state.analyses
+        assert not analyses.uploads and not analyses.jobs  # nothing kept, nothing started

@@ -4,6 +4,10 @@ HTTP: ``GET /`` (lobby), ``GET /t/{id}`` (table page; the id is the
 invitation link), ``GET /api/options``, ``GET/POST /api/tables``,
 ``GET /api/tables/{id}``, ``POST /api/tables/{id}/seats`` (returns the seat's
 credential, once, in the response body) and ``POST /api/tables/{id}/bots``.
+A finished match's replay: ``GET /t/{id}/replay`` and ``/replay`` (an uploaded
+record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
+``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
+``POST /api/replays/{id}/deals/{n}/analysis`` (see `replay`).
 
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
 …, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
