@@ -219,3 +219,28 @@ def test_bad_replay_requests_get_words_and_change_nothing(sqlite_url: str) -> No
             assert r.status_code == status and r.json()["error"], (path, r.text)
         analyses = c.app.state.analyses
         assert not analyses.uploads and not analyses.jobs  # nothing kept, nothing started
+
+
+def test_a_record_saved_by_barbu_play_keeps_its_players_names(sqlite_url: str) -> None:
+    """The header `barbu play` writes (`tui.session`): the replay names the seats as the game did."""
+    import random
+
+    from barbu.agents import make_agent
+    from barbu.classic.match import CHANCE, Match
+    from barbu.records.barbu import record_lines
+    from barbu.web.table import dumps
+
+    m = Match("classic(rotation=quick)", 4)
+    bots = [make_agent("random", s) for s in range(4)]
+    rng = random.Random(4)
+    while len(m.results) < 2:
+        actor = m.to_act()
+        m.apply(m.sample_chance(rng) if actor == CHANCE else bots[actor].act(m.view(actor)))
+    names = ["Ann", "rule 1", "rule 2", "search 3"]
+    text = "".join(dumps(line) + "\n" for line in record_lines(m, {"players_names": names, "tui": {"seat": 0}}))
+    with app_client(settings(sqlite_url)) as c:
+        r = c.post("/api/replays", json={"record": text}, headers=ORIGIN)
+        assert r.status_code == 201, r.text
+        o = c.get(f"/api/replays/{r.json()['id']}").json()
+        assert o["names"] == names and len(o["deals"]) == 2 and not o["over"]
+        assert c.get(f"/api/replays/{r.json()['id']}/deals/2").status_code == 200
