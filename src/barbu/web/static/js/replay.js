@@ -142,6 +142,7 @@ function renderFelt(f) {
   const st = f.state;
   const boxes = $("seat-boxes");
   boxes.replaceChildren();
+  $("replay").classList.toggle("two-seats", n === 2); // Bésigue: one seat above, one below, the trick between
   for (let s = 0; s < n; s++) {
     const p = position(s, n, 37, 39);
     const side = Math.abs(p.left - 50) > 1;
