@@ -244,3 +244,25 @@ def test_a_record_saved_by_barbu_play_keeps_its_players_names(sqlite_url: str) -
         o = c.get(f"/api/replays/{r.json()['id']}").json()
         assert o["names"] == names and len(o["deals"]) == 2 and not o["over"]
         assert c.get(f"/api/replays/{r.json()['id']}/deals/2").status_code == 200
+
+
+def test_a_stopping_server_ends_the_analysis_under_way() -> None:
+    import random
+
+    from barbu.agents import make_agent
+    from barbu.classic.match import CHANCE, Match
+    from barbu.web.replay import Stopped
+
+    m = Match(PLAYED_OUT, 2)
+    bots = [make_agent("random", s) for s in range(3)]
+    rng = random.Random(2)
+    while not m.results:
+        actor = m.to_act()
+        m.apply(m.sample_chance(rng) if actor == CHANCE else bots[actor].act(m.view(actor)))
+    src = Source("t", PLAYED_OUT, 2, tuple(str(a) for a in m.history), ("", "", ""))
+    analyses = Analyses(SAMPLES, 60.0)
+    job = Job(1)
+    analyses.close()
+    with pytest.raises(Stopped):
+        analyses._review(src, job)
+    assert job.step == 0  # stopped before weighing anything

@@ -153,6 +153,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            analyses.close()
             await lobby.close()
 
     def page(request: Request, name: str, status_code: int = 200) -> Response:

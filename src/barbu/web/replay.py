@@ -203,6 +203,10 @@ def review_json(review: Review, deal: int) -> dict[str, Any]:
             "exact_totals": [review.total_exact_cost(s) for s in range(review.players)]}
 
 
+class Stopped(Exception):
+    """The server stops: an analysis under way ends without a result."""
+
+
 @dataclass
 class Job:
     deal: int
@@ -230,6 +234,10 @@ class Analyses:
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
     _slots: asyncio.Semaphore | None = None
     _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
+    closing: bool = False  # the server is stopping: a running analysis stops at its next decision
+
+    def close(self) -> None:
+        self.closing = True
 
     def keep_upload(self, src: Source) -> None:
         _keep(self.uploads, src.key, src, UPLOADS_KEPT)
@@ -279,6 +287,8 @@ class Analyses:
                 job.steps = await asyncio.to_thread(count_choices, src, job.deal)
                 review = await asyncio.to_thread(self._review, src, job)
             _keep(self.results, (src.key, job.deal), review_json(review, job.deal), RESULTS_KEPT)
+        except Stopped:
+            pass
         except Exception:  # a bug: the job ends, and the next request starts it again
             log.exception("replay %s: the analysis of deal %d failed", src.key, job.deal)
         finally:
@@ -286,6 +296,8 @@ class Analyses:
 
     def _review(self, src: Source, job: Job) -> Review:
         def progress(deal: int, step: int) -> None:
+            if self.closing:
+                raise Stopped
             job.step = step
         return review_match(src.rules, src.seed, src.actions, deals={job.deal}, samples=self.samples,
                             seconds=self.seconds, progress=progress)
