@@ -439,6 +439,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         error(_("--max-tables is 1 or more"))
         return 2
+    if args.analysis_samples < 1:
+        error(_("--analysis-samples is 1 or more"))
+        return 2
     if not 1 <= args.port <= 65535:
         error(_("--port is a port number from 1 to 65535, not {value}").format(value=args.port))
         return 2
@@ -461,7 +464,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
-                        players=players, default_lang=current(),
+                        players=players, default_lang=current(), analysis_samples=args.analysis_samples,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -595,6 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-tables-per-address", type=int, default=d.bot_tables_per_address, metavar="N",
                     help=_("unfinished tables with computer players one address may set up; 0: no limit "
                            "(default {n})").format(n=d.bot_tables_per_address))
+    sv.add_argument("--analysis-samples", type=int, default=d.analysis_samples, metavar="N", help=_(
+        "sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples))
     sv.add_argument("--open-table-expiry", type=float, default=d.open_table_expiry, metavar="SECONDS",
                     help=_("an open table nobody has joined for this long is closed; 0: never "
                            "(default {n})").format(n=f"{d.open_table_expiry:g}"))

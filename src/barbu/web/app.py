@@ -4,6 +4,10 @@ HTTP: ``GET /`` (lobby), ``GET /t/{id}`` (table page; the id is the
 invitation link), ``GET /api/options``, ``GET/POST /api/tables``,
 ``GET /api/tables/{id}``, ``POST /api/tables/{id}/seats`` (returns the seat's
 credential, once, in the response body) and ``POST /api/tables/{id}/bots``.
+A finished match's replay: ``GET /t/{id}/replay`` and ``/replay`` (an uploaded
+record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
+``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
+``POST /api/replays/{id}/deals/{n}/analysis`` (see `replay`).
 
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
 …, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
@@ -41,6 +45,7 @@ from ..core.words import N_
 from ..i18n import translator
 from .lobby import Lobby, options_catalogue, parse_rules
 from .mailbox import Mailbox
+from .replay import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
 from .rules_page import page_context
 from .scorekeeping import score_routes
 from .i18n import TEMPLATES, chosen, page_language, render_page
@@ -140,6 +145,7 @@ class RateLimit:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     lobby = Lobby(settings)
+    analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -147,6 +153,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            analyses.close()
             await lobby.close()
 
     def page(request: Request, name: str, status_code: int = 200) -> Response:
@@ -233,6 +240,73 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return Response(body, media_type="application/x-ndjson",
                         headers={"content-disposition": f'attachment; filename="barbu-{t.id}.jsonl"'})
 
+    async def replay_page(request: Request) -> Response:
+        tid = request.path_params.get("table_id")
+        if tid is not None and await lobby.get(tid) is None:
+            return page(request, "notfound.html", 404)
+        return page(request, "replay.html")
+
+    async def replay_source(request: Request) -> Source:
+        """The match a replay request names: an uploaded record kept here, or a finished table."""
+        rid = request.path_params["replay_id"]
+        if is_upload_id(rid):
+            src = analyses.uploads.get(rid)
+            if src is None:
+                raise TableError(N_("this uploaded record is no longer kept here; upload the file again"), 404)
+            return src
+        src = analyses.finished.get(rid)
+        if src is not None:
+            return src
+        t = await lobby.get(rid)
+        if t is None:
+            raise TableError(N_("there is no such table"), 404)
+        src = await asyncio.to_thread(table_source, t)  # refused while the match is played
+        analyses.keep_table(src)
+        return src
+
+    def deal_number(request: Request) -> int:
+        text = request.path_params["deal"]
+        if not text.isdigit() or len(text) > 4:
+            raise TableError(N_("a deal is given by its number, not '{value}'"), value=text[:20])
+        return int(text)
+
+    async def api_replay(request: Request) -> Response:
+        src = await replay_source(request)
+        return JSONResponse(await asyncio.to_thread(analyses.overview, src))
+
+    async def api_replay_deal(request: Request) -> Response:
+        src = await replay_source(request)
+        deal = deal_number(request)
+        return JSONResponse(await asyncio.to_thread(deal_frames, src, deal))
+
+    async def api_replay_analysis(request: Request) -> Response:
+        if not origin_allowed(request.headers, settings):
+            raise TableError(N_("cross-origin requests are refused"), 403)
+        src = await replay_source(request)
+        deal = deal_number(request)
+        known = await asyncio.to_thread(analyses.overview, src)
+        if not 1 <= deal <= len(known["deals"]):
+            raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        return JSONResponse(analyses.request(src, deal), headers={"cache-control": "no-store"})
+
+    async def api_upload(request: Request) -> Response:
+        """A record file from ``barbu play`` (its text in {"record": …}): kept here, replayed at /replay/{id}."""
+        if not origin_allowed(request.headers, settings):
+            raise TableError(N_("cross-origin requests are refused"), 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise TableError(N_("send JSON (content-type application/json)"), 415)
+        body = await read_body(request, settings.max_import, settings.body_timeout)
+        try:
+            data = safejson.loads(body)
+        except safejson.JsonError as e:
+            raise TableError(N_("the request is {error}"), error=str(e)) from None
+        text = data.get("record") if isinstance(data, dict) else None
+        if not isinstance(text, str) or not text.strip():
+            raise TableError(N_("choose a record file (.jsonl) to replay"))
+        src = await asyncio.to_thread(upload_source, text)
+        analyses.keep_upload(src)
+        return JSONResponse({"id": src.key, "url": f"/replay/{src.key}"}, status_code=201)
+
     async def api_table(request: Request) -> Response:
         t = await find(request)
         return JSONResponse({"table": t.info()})
@@ -297,6 +371,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/seats", api_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
+        Route("/t/{table_id}/replay", replay_page),
+        Route("/replay", replay_page),
+        Route("/replay/{replay_id}", replay_page),
+        Route("/api/replays", api_upload, methods=["POST"]),
+        Route("/api/replays/{replay_id}", api_replay),
+        Route("/api/replays/{replay_id}/deals/{deal}", api_replay_deal),
+        Route("/api/replays/{replay_id}/deals/{deal}/analysis", api_replay_analysis, methods=["POST"]),
         Route("/api/health", api_health),
         Route("/rules", rules_page),
         Route("/rules/{name}", rules_page),
@@ -308,6 +389,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
                     middleware=[Middleware(SecurityHeaders)])
     app.state.lobby = lobby
+    app.state.analyses = analyses
     app.state.settings = settings
     return app
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..agents import AGENT_KINDS
+from ..analysis.review import DEFAULT_SAMPLES, DEFAULT_SECONDS
 
 
 def default_stand_in() -> str:
@@ -39,6 +40,10 @@ class Settings:
     players: tuple[tuple[str, str], ...] = ()
     # The pages' language when a browser names none we speak ("en", "fr", "it"): ``barbu serve --lang``.
     default_lang: str = "en"
+    # The replay's analysis (``/t/{id}/replay``): sampled deals and seconds per decision weighed, as ``barbu analyze``.
+    analysis_samples: int = DEFAULT_SAMPLES
+    analysis_seconds: float = DEFAULT_SECONDS
+    analysis_queue: int = 4  # matches being weighed or waiting at once; beyond that a request is refused
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""

@@ -3,11 +3,12 @@
 // after a trick won.  The server sends this seat's view (its `to_dict()`) with the legal action
 // texts; a click sends one of those texts back.  Connection handling as the Barbu table (net.js).
 
-import { cardBack, cardElement, prettyCards, SYMBOLS } from "./cards.js";
+import { cardBack, cardElement, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -21,26 +22,7 @@ let dealsSeen = null;
 let shownDeal = null; // the deal whose summary is on the felt
 let endDismissed = false;
 
-// TRANSLATORS: Bésigue's combinations, as a name on a button or a chip (capitalised).
-const MELDS = {
-  "marriage": tp("meld", "Marriage"), "trump-marriage": tp("meld", "Trump marriage"), "bezique": tp("meld", "Bésigue"),
-  "double-bezique": tp("meld", "Double bésigue"), "four-jacks": tp("meld", "Four jacks"),
-  "four-queens": tp("meld", "Four queens"), "four-kings": tp("meld", "Four kings"), "four-aces": tp("meld", "Four aces"),
-  "quint": tp("meld", "Quint major"),
-};
 const STATUS_WORDS = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") };
-const VALUES = {
-  "marriage": 20, "trump-marriage": 40, "bezique": 40, "four-jacks": 40, "four-queens": 60,
-  "four-kings": 80, "four-aces": 100, "quint": 250, "double-bezique": 500,
-};
-const RANK_ORDER = "ATKQJ987";
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-
-
-// Bésigue's order: A 10 K Q J 9 8 7 (the 10 above the king), suits alternating in colour.
-function sortCards(cards) {
-  return [...cards].sort((a, b) => SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]));
-}
 
 function seatName(s) {
   if (s === -1) return t("the shuffle");
@@ -55,59 +37,9 @@ function shortName(s) {
   return seat && seat.name ? seat.name : t("Seat {n}", { n: num(s) });
 }
 
-// "declare bezique QS JD" -> {kind, cards: [{card, table}]}
-function parseDeclare(text) {
-  const [, kind, ...cards] = text.split(" ");
-  return { kind, cards: cards.map((c) => ({ card: c.replace("*", ""), table: c.endsWith("*") })) };
-}
-
-const meldName = (kind) => MELDS[kind] || kind;
-
-// An action as advice to the player about to act ("Play Q♠", "Declare Bésigue (40)").
-function actionHint(text) {
-  if (text === "no-declaration") return t("Declare nothing");
-  const [verb, ...rest] = text.split(" ");
-  if (verb === "play") {
-    const c = cardLabel(rest[0].replace("*", ""));
-    return rest[0].endsWith("*") ? t("Play {card} from the table", { card: c }) : t("Play {card}", { card: c });
-  }
-  if (verb === "declare") {
-    const d = parseDeclare(text);
-    return t("Declare {meld} ({points})", { meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) });
-  }
-  if (verb === "exchange") return t("Exchange {card} for the turn-up (10)", { card: cardLabel(rest[0]) });
-  if (verb === "show") return t("Show {card} (10)", { card: cardLabel(rest[0]) });
-  return prettyCards(text);
-}
-
-// An action as told after it was made, by seat ("Anne played Q♠", "You played Q♠": each its own sentence,
-// since "you" takes its own verb form in French and Italian).
+// An action as told after it was made ("Anne played Q♠", "You played Q♠").
 function actionLabel(seat, text) {
-  const me = seat === mySeat;
-  const name = shortName(seat);
-  if (text === "no-declaration") return me ? t("You declared nothing") : t("{name} declared nothing", { name });
-  const [verb, ...rest] = text.split(" ");
-  if (verb === "play") {
-    const card = cardLabel(rest[0].replace("*", ""));
-    if (rest[0].endsWith("*")) {
-      return me ? t("You played {card} from the table", { card }) : t("{name} played {card} from the table", { name, card });
-    }
-    return me ? t("You played {card}", { card }) : t("{name} played {card}", { name, card });
-  }
-  if (verb === "declare") {
-    const d = parseDeclare(text);
-    const said = { name, meld: meldName(d.kind), points: num(VALUES[d.kind] || 0) };
-    return me ? t("You declared {meld} ({points})", said) : t("{name} declared {meld} ({points})", said);
-  }
-  if (verb === "exchange") {
-    const card = cardLabel(rest[0]);
-    return me ? t("You exchanged {card} for the turn-up (10)", { card }) : t("{name} exchanged {card} for the turn-up (10)", { name, card });
-  }
-  if (verb === "show") {
-    const card = cardLabel(rest[0]);
-    return me ? t("You showed {card} (10)", { card }) : t("{name} showed {card} (10)", { name, card });
-  }
-  return `${name} ${prettyCards(text)}`;
+  return toldAction(shortName(seat), text, seat === mySeat);
 }
 
 // ------------------------------------------------------------------ messages
@@ -595,6 +527,7 @@ function renderEnd() {
   const link = $("rematch-link");
   link.hidden = !info.rematch_id;
   if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
+  $("replay-link").href = `/t/${encodeURIComponent(tableId)}/replay`;
 }
 
 // ------------------------------------------------------------------ wiring

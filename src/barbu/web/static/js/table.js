@@ -809,6 +809,7 @@ function renderEnd() {
   const link = $("rematch-link");
   link.hidden = !info.rematch_id;
   if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
+  $("replay-link").href = `/t/${encodeURIComponent(tableId)}/replay`;
 }
 
 // ------------------------------------------------------------------ wiring

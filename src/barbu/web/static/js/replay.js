@@ -1,0 +1,442 @@
+// The replay page: a finished match (or a record file a player uploads) deal by deal and move by move,
+// every hand face up, and beside the table what each decision cost against the strongest computer player.
+// The server sends a deal as frames (one per move, the table's public state and the hands) and weighs a
+// deal's decisions on demand; this page asks again every second while it is being weighed.
+
+import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SUITS, SYMBOLS } from "./cards.js";
+import { el } from "./dom.js";
+import { contract, lang, num as numText, rankLetter, t, tn } from "./i18n.js";
+import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+// /t/{id}/replay (a finished table), /replay/{id} (an uploaded record), /replay (the upload form alone)
+const replayId = parts[0] === "t" ? parts[1] : parts[1] || null;
+const POINTS = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const PHONE = window.matchMedia("(max-width: 600px)");
+
+let match = null; // the overview: players, names, contracts, every deal's result
+let dealNo = 1;
+let frames = [];
+let index = 0; // the frame shown: 0 as dealt, k after the deal's k-th move
+const analyses = new Map(); // deal -> the server's answer (done, running, queued, refused)
+let pollTimer = null;
+
+// ------------------------------------------------------------------ words
+const besigue = () => match && match.game === "besigue";
+
+function seatName(s) {
+  const name = match && match.names[s];
+  return name || t("seat {n}", { n: s });
+}
+
+function contractName(key) {
+  const c = match && match.contracts.find((x) => x.key === key);
+  return c ? contract(c.name) : key;
+}
+
+function contractLabel(key, trump, rank) {
+  if (!key) return "";
+  let label = contractName(key);
+  if (trump !== null && trump !== undefined) label += ` ${SYMBOLS[SUITS[trump]]}`;
+  if (rank) label += " " + t("from {rank}", { rank: rankLetter(rank) });
+  return label;
+}
+
+function actionLabel(text) {
+  if (text === null || text === undefined) return "·";
+  const words = text.split(" ");
+  if (isCard(text)) return cardLabel(text);
+  if (words[0] === "contract") return contractName(words.slice(1).join(" "));
+  if (words[0] === "trump") {
+    const s = (words[1] || "").toUpperCase();
+    return SYMBOLS[s] ? t("{suit} trumps", { suit: SYMBOLS[s] }) : t("no trump");
+  }
+  if (words[0] === "rank") return t("start from {rank}", { rank: rankLetter(words[1]) });
+  if (text === "pass") return t("Pass");
+  if (words[0] === "double") return t("double {names}", { names: words.slice(1).map((s) => seatName(Number(s))).join(", ") });
+  return prettyCards(text);
+}
+
+function points(x) {
+  return x === null || x === undefined ? "·" : POINTS.format(x);
+}
+
+function signed(x) {
+  const n = typeof x === "number" ? x : Number(String(x).split("/")[0]) / (Number(String(x).split("/")[1]) || 1);
+  return `${n > 0 ? "+" : ""}${typeof x === "number" ? numText(x) : x}`;
+}
+
+// ------------------------------------------------------------------ the server
+async function getJson(url, options = {}) {
+  const r = await fetch(url, { headers: { "content-type": "application/json" }, ...options });
+  const body = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = new Error((body && body.error) || t("the server could not answer ({status})", { status: r.status }));
+    err.status = r.status;
+    throw err;
+  }
+  return body;
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+async function openDeal(n, at = 0) {
+  if (!match || n < 1 || n > match.deals.length) return;
+  try {
+    const data = await getJson(`/api/replays/${encodeURIComponent(replayId)}/deals/${n}`);
+    dealNo = n;
+    frames = data.frames;
+    index = at === "last" ? frames.length - 1 : Math.max(0, Math.min(at, frames.length - 1));
+    showError("");
+    render();
+    askAnalysis();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// The deal's analysis: asked for when the deal opens, and again every second until it is done.
+async function askAnalysis() {
+  clearTimeout(pollTimer);
+  const n = dealNo;
+  const known = analyses.get(n);
+  if (besigue() || (known && known.state === "done")) return;
+  try {
+    analyses.set(n, await getJson(`/api/replays/${encodeURIComponent(replayId)}/deals/${n}/analysis`, { method: "POST", body: "{}" }));
+  } catch (e) {
+    analyses.set(n, { state: "refused", message: e.message });
+  }
+  if (n !== dealNo) return;
+  renderAnalysis();
+  if (analyses.get(n).state !== "done") pollTimer = setTimeout(askAnalysis, analyses.get(n).state === "refused" ? 3000 : 1000);
+}
+
+// ------------------------------------------------------------------ drawing
+// Seat k around the table: seat 0 at the bottom, then clockwise in playing order (as at the table).
+function position(seat, n, radiusX, radiusY) {
+  const angle = Math.PI / 2 + (2 * Math.PI * seat) / n;
+  return { left: 50 + radiusX * Math.cos(angle), top: 50 + radiusY * Math.sin(angle) };
+}
+
+function render() {
+  const f = frames[index];
+  if (!f) return;
+  const main = $("replay");
+  main.dataset.deal = dealNo;
+  main.dataset.step = f.step;
+  location.replace(`#deal=${dealNo}&move=${f.step}`);
+  renderFelt(f);
+  renderControls();
+  renderMoveTitle(f);
+  renderAnalysis();
+  renderDeals();
+}
+
+function renderFelt(f) {
+  const n = match.players;
+  const st = f.state;
+  const boxes = $("seat-boxes");
+  boxes.replaceChildren();
+  $("replay").classList.toggle("two-seats", n === 2); // Bésigue: one seat above, one below, the trick between
+  for (let s = 0; s < n; s++) {
+    const p = position(s, n, 37, 39);
+    const side = Math.abs(p.left - 50) > 1;
+    // On a phone the trick lies below the seats at the sides, which sit higher up, half the width each.
+    if (PHONE.matches && p.top < 51) p.top = side ? Math.min(36, p.top * .75 + 12) : p.top * .75;
+    const box = el("div", { class: "seat-box replay-seat" + (side ? " side" : ""), "data-seat-box": s });
+    box.style.left = `${p.left}%`;
+    box.style.top = `${p.top}%`;
+    box.style.transform = `translate(-${p.left}%, -${p.top}%)`;
+    if (st.to_act === s && st.phase !== "deal" && st.phase !== "over") box.classList.add("to-act");
+    if (f.seat === s) box.classList.add("moved");
+    const badges = el("div", { class: "badges" });
+    if (st.dealer === s) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
+    if (st.declarer === s && st.contract) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
+    if (st.last_trick !== undefined && st.contract) badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", st.tricks_won[s]), title: t("tricks won") }));
+    if (besigue()) {
+      badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", st.won[s]), title: t("tricks won") }));
+      badges.append(el("span", { class: "chip", textContent: signed(st.scores[s]), title: t("this deal") }));
+    }
+    badges.append(el("span", { class: "chip total", textContent: numText(Number(st.totals[s]) || 0), title: t("total") }));
+    const hand = el("div", { class: "replay-hand", "data-hand": s, "aria-label": t("{name}'s hand", { name: seatName(s) }) });
+    for (const c of (besigue() ? besigueOrder : sortHand)(f.hands[s])) hand.append(cardElement(c, "span", { compact: true }));
+    if (!f.hands[s].length) hand.append(el("span", { class: "muted empty-hand", textContent: "—" }));
+    box.append(el("div", { class: "seat-name", textContent: seatName(s) }), badges, hand);
+    if (besigue() && (st.table[s].length || st.melds[s].length)) { // the cards declared, face up before the player
+      const laid = el("div", { class: "replay-laid", "data-laid": s, title: t("declared, on the table") });
+      for (const c of besigueOrder(st.table[s].map((x) => x.card))) laid.append(cardElement(c, "span", { compact: true }));
+      for (const m of st.melds[s]) laid.append(el("span", { class: "chip meld", textContent: `${meldName(m.kind)} ${numText(m.points)}` }));
+      box.append(laid);
+    }
+    const d = (st.doubles || []).filter(([a]) => a === s);
+    if (d.length) box.append(el("div", { class: "doubles", textContent: d.map(([, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ") }));
+    boxes.append(box);
+  }
+  renderCenter(f);
+}
+
+function renderCenter(f) {
+  const center = $("center");
+  center.replaceChildren();
+  const st = f.state;
+  if (st.rows && st.rows.some((r) => r.length)) {
+    const grid = el("div", { class: "rows" });
+    grid.style.setProperty("--row-slots", (st.row_ranks || RANKS).length);
+    st.rows.forEach((row, i) => {
+      const line = el("div", { class: "row-line" }, el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
+      row.forEach((c, k) => {
+        const card = cardElement(c, "span", { compact: true });
+        if (c === f.action) card.classList.add("just-played");
+        if (k === 0) card.style.marginLeft = `calc(${Math.max(0, (st.row_ranks || RANKS).indexOf(row[0][0]))} * var(--row-step))`;
+        line.append(card);
+      });
+      grid.append(line);
+    });
+    center.append(grid);
+  } else {
+    const trick = f.trick;
+    const spot = el("div", { class: "trick", "data-trick": trick.cards.join(" ") });
+    trick.cards.forEach((c, i) => {
+      const seat = trick.seats ? trick.seats[i] : (trick.leader + i) % match.players;
+      const p = position(seat, match.players, PHONE.matches ? 26 : 20, PHONE.matches ? 28 : 22);
+      const card = cardElement(c);
+      if (c === f.action) card.classList.add("just-played");
+      const by = el("span", { class: "by", textContent: seatName(seat) });
+      const played = el("div", { class: "trick-card" + (trick.complete && trick.winner === seat ? " winner" : ""), "data-by": seat }, card, by);
+      played.style.left = `${p.left}%`;
+      played.style.top = `${p.top}%`;
+      played.style.zIndex = i + 1;
+      spot.append(played);
+    });
+    center.append(spot);
+    if (trick.complete && trick.winner !== undefined && trick.winner !== null) {
+      center.append(el("div", { class: "trick-winner", textContent: t("{name} wins the trick", { name: seatName(trick.winner) }) }));
+    }
+  }
+  if (besigue()) {
+    renderStock(st);
+    return;
+  }
+  const deal = match.deals[dealNo - 1];
+  const key = st.contract || (index === frames.length - 1 ? deal.contract : null);
+  if (key) {
+    const label = contractLabel(key, st.contract ? st.trump : deal.trump, st.contract ? st.rank : deal.rank);
+    const by = st.contract ? st.declarer : deal.declarer;
+    $("seat-boxes").append(el("div", { class: "center-label", textContent: t("{contract}, declared by {name}", { contract: label, name: seatName(by) }) }));
+  }
+}
+
+// Bésigue: the stock with its turned-up card, and the trump suit.
+function renderStock(st) {
+  const stock = el("div", { class: "replay-stock", title: tn("the stock: {n} card", "the stock: {n} cards", st.stock) });
+  if (st.turn_up && st.stock) stock.append(cardElement(st.turn_up, "span", { compact: true }));
+  stock.append(el("span", { textContent: st.stock ? t("stock {n}", { n: numText(st.stock) }) : t("stock empty") }));
+  $("center").append(stock);
+  $("seat-boxes").append(el("div", { class: "center-label", textContent: `${t("Trumps")} ${SYMBOLS[st.trump] || ""}` }));
+}
+
+function renderControls() {
+  $("where").textContent = t("Deal {deal} of {deals} · move {move} of {moves}", {
+    deal: numText(dealNo), deals: numText(match.deals.length), move: numText(frames[index].step), moves: numText(frames.length - 1) });
+  $("first").disabled = index === 0;
+  $("last").disabled = index === frames.length - 1;
+  // The arrows go on into the next deal (or back into the previous one) at a deal's ends.
+  $("prev").disabled = index === 0 && dealNo === 1;
+  $("next").disabled = index === frames.length - 1 && dealNo === match.deals.length;
+  $("prev-deal").disabled = dealNo === 1;
+  $("next-deal").disabled = dealNo === match.deals.length;
+}
+
+function renderMoveTitle(f) {
+  let title = t("Deal {n}: the cards are dealt", { n: numText(dealNo) });
+  if (f.step && besigue()) title = t("Move {n}: {what}", { n: numText(f.step), what: toldAction(seatName(f.seat), f.action) });
+  else if (f.step) title = t("Move {n}: {name} — {action}", { n: numText(f.step), name: seatName(f.seat), action: actionLabel(f.action) });
+  $("move-title").textContent = title;
+}
+
+function decisionAt(step) {
+  const a = analyses.get(dealNo);
+  return a && a.state === "done" ? a.decisions.find((d) => d.step === step) : undefined;
+}
+
+function renderAnalysis() {
+  const box = $("move-analysis");
+  const a = analyses.get(dealNo);
+  const f = frames[index];
+  box.replaceChildren();
+  $("costliest-box").hidden = $("explain").hidden = besigue();
+  if (besigue()) {
+    $("move").dataset.state = "none";
+    box.append(el("p", { class: "muted", textContent: t("The analysis is for the Barbu games: this Bésigue match is replayed without it.") }));
+    return;
+  }
+  $("move").dataset.state = a ? a.state : "asking";
+  if (!a || a.state === "queued" || a.state === "running") {
+    const of = a && a.steps ? a.steps : 0;
+    box.append(el("p", { class: "weighing", textContent: a && a.state === "running" && of
+      ? t("Weighing this deal's decisions… move {n} of {total}", { n: numText(a.step), total: numText(of) })
+      : t("Weighing this deal's decisions…") }));
+    const bar = el("progress", { max: of || 1, value: a && a.step ? a.step : 0 });
+    if (!of) bar.removeAttribute("value");
+    box.append(bar);
+    renderCostliest();
+    return;
+  }
+  if (a.state === "refused") {
+    box.append(el("p", { class: "notice", textContent: a.message }));
+    renderCostliest();
+    return;
+  }
+  if (f.step === 0) {
+    box.append(el("p", { class: "muted", textContent: t("Step through the deal with the arrows: each decision is weighed here.") }));
+  } else {
+    const d = decisionAt(f.step);
+    if (!d) box.append(el("p", { class: "muted", textContent: t("Only one possible move: nothing to weigh.") }));
+    else box.append(...decisionView(d));
+  }
+  renderCostliest();
+}
+
+function decisionView(d) {
+  const out = [];
+  const name = seatName(d.seat);
+  if (d.cost === null) {
+    out.push(el("p", { class: "muted", textContent: t("The strongest computer player did not weigh this choice.") }));
+  } else if (d.cost > 0) {
+    out.push(el("p", { class: "verdict costly", "data-cost": d.cost },
+      t("From {name}'s view, the strongest computer player would have chosen {best}: this choice cost {cost} points.",
+        { name, best: actionLabel(d.best), cost: points(d.cost) })));
+  } else {
+    out.push(el("p", { class: "verdict good", "data-cost": 0 }, t("From {name}'s view, as good as the strongest computer player's choice.", { name })));
+  }
+  if (d.values.length) {
+    const rows = d.values.map(([action, v]) => el("tr", { class: action === d.chosen ? "chosen" : "" },
+      el("td", { textContent: actionLabel(action) }), el("td", { class: "num", textContent: points(v) })));
+    out.push(el("table", { class: "values" },
+      el("tr", {}, el("th", { textContent: t("choice") }), el("th", { class: "num", textContent: t("expected points") })), ...rows));
+  }
+  if (d.exact_best !== null) {
+    out.push(el("p", { class: "exact", "data-exact-cost": d.exact_cost }, d.exact_cost > 0
+      ? t("With every hand shown, {best} was best: exact cost {cost} points.", { best: actionLabel(d.exact_best), cost: numText(d.exact_cost) })
+      : t("With every hand shown, this card was one of the best: exact cost 0.")));
+  } else if (d.phase === "play") {
+    out.push(el("p", { class: "muted exact", textContent: t("The exact cost is worked out once the hands are small.") }));
+  }
+  return out;
+}
+
+function renderCostliest() {
+  const box = $("costliest");
+  const a = analyses.get(dealNo);
+  box.replaceChildren();
+  if (!a || a.state !== "done") {
+    box.append(el("p", { class: "muted", textContent: a && a.state === "refused" ? "" : t("They appear here once the deal is weighed.") }));
+    return;
+  }
+  const list = el("ul", { class: "costliest" });
+  for (let s = 0; s < match.players; s++) {
+    const steps = a.costliest[s];
+    const item = el("li", {}, el("strong", { textContent: seatName(s) }),
+      el("span", { class: "muted", textContent: " " + t("{cost} points lost in all", { cost: points(a.totals[s]) }) }));
+    const jumps = el("div", { class: "jumps" });
+    for (const step of steps) {
+      const d = a.decisions.find((x) => x.step === step);
+      jumps.append(el("button", { type: "button", class: "jump", "data-step": step, onclick: () => go(step) },
+        t("move {n}: {played} → {better} ({cost})", { n: numText(step), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })));
+    }
+    if (!steps.length) jumps.append(el("span", { class: "muted", textContent: t("no costly decision") }));
+    item.append(jumps);
+    list.append(item);
+  }
+  box.append(list);
+}
+
+function renderDeals() {
+  const table = $("deals");
+  const n = match.players;
+  const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: besigue() ? t("dealer") : t("contract") }),
+    ...Array.from({ length: n }, (_, s) => el("th", { class: "num", textContent: seatName(s) })));
+  const rows = match.deals.map((d) => {
+    const row = el("tr", { class: d.number === dealNo ? "current" : "", "data-deal": d.number, tabIndex: 0, onclick: () => openDeal(d.number) },
+      el("td", { textContent: numText(d.number) }),
+      el("td", { textContent: besigue() ? seatName(d.dealer) : `${contractLabel(d.contract, d.trump, d.rank)} · ${seatName(d.declarer)}` }),
+      ...d.scores.map((x, s) => el("td", { class: "num", title: t("total") + " " + d.totals[s], textContent: signed(x) })));
+    row.addEventListener("keydown", (e) => { if (e.key === "Enter") openDeal(d.number); });
+    return row;
+  });
+  const total = el("tr", { class: "strong" }, el("td", {}), el("td", { textContent: t("total") }),
+    ...match.totals.map((x) => el("td", { class: "num", textContent: numText(Number(x)) })));
+  table.replaceChildren(head, ...rows, total);
+}
+
+// ------------------------------------------------------------------ moving
+function go(step) {
+  index = Math.max(0, Math.min(step, frames.length - 1));
+  render();
+}
+
+function stepBy(k) {
+  const next = index + k;
+  if (next < 0 && dealNo > 1) openDeal(dealNo - 1, "last");
+  else if (next >= frames.length && dealNo < match.deals.length) openDeal(dealNo + 1, 0);
+  else go(next);
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => stepBy(-1));
+$("next").addEventListener("click", () => stepBy(1));
+$("last").addEventListener("click", () => go(frames.length - 1));
+$("prev-deal").addEventListener("click", () => openDeal(dealNo - 1));
+$("next-deal").addEventListener("click", () => openDeal(dealNo + 1));
+document.addEventListener("keydown", (e) => {
+  if (!match || e.altKey || e.ctrlKey || e.metaKey || ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+  const keys = { ArrowRight: () => stepBy(1), ArrowLeft: () => stepBy(-1), Home: () => go(0), End: () => go(frames.length - 1),
+    PageDown: () => openDeal(dealNo + 1), PageUp: () => openDeal(dealNo - 1) };
+  if (keys[e.key]) {
+    e.preventDefault();
+    keys[e.key]();
+  }
+});
+
+// ------------------------------------------------------------------ upload and start
+$("record-file").addEventListener("change", async () => {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  $("upload-error").textContent = "";
+  try {
+    const record = await file.text();
+    const made = await getJson("/api/replays", { method: "POST", body: JSON.stringify({ record }) });
+    location.assign(made.url);
+  } catch (e) {
+    $("upload-error").textContent = e.message;
+  }
+});
+
+async function start() {
+  if (!replayId) {
+    $("upload").hidden = false;
+    return;
+  }
+  try {
+    match = await getJson(`/api/replays/${encodeURIComponent(replayId)}`);
+  } catch (e) {
+    $("upload").hidden = false;
+    $("upload-error").textContent = e.message;
+    return;
+  }
+  $("rules").textContent = match.rules;
+  if (match.table) {
+    $("back-to-table").href = `/t/${encodeURIComponent(match.table)}`;
+    $("back-to-table").hidden = false;
+  }
+  $("replay").hidden = false;
+  const m = location.hash.match(/deal=(\d+)&move=(\d+)/);
+  await openDeal(m ? Number(m[1]) : 1, m ? Number(m[2]) : 0);
+}
+
+start();

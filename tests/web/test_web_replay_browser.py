@@ -1,0 +1,179 @@
+"""The replay page in a real browser: from a finished table's end screen to every move, the analysis beside it.
+
+Playwright drives Debian's chromium against a real ``barbu serve`` (computer players at full speed,
+a small analysis budget so a deal is weighed in seconds).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from webhelpers import Server, http, new_table
+
+RULES = "salad(players=3)"
+TIMEOUT = 15_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("replay")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--analysis-samples", "8") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def finished(server: Server) -> str:
+    tid, _ = new_table(server.base, RULES, bots={s: "random" for s in range(3)})
+    deadline = time.monotonic() + 300
+    while http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the computer table did not finish"
+        time.sleep(0.1)
+    return tid
+
+
+def new_page(browser: Browser, width: int = 1366, height: int = 768) -> Page:
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def where(page: Page) -> tuple[int, int]:
+    box = page.locator("#replay")
+    return int(box.get_attribute("data-deal") or 0), int(box.get_attribute("data-step") or -1)
+
+
+def wait_at(page: Page, deal: int, step: int) -> None:
+    page.wait_for_function("([d, s]) => { const r = document.querySelector('#replay');"
+                           " return r.dataset.deal === String(d) && r.dataset.step === String(s); }", arg=[deal, step])
+
+
+def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server: Server, finished: str,
+                                                                         browser: Browser) -> None:
+    tid = finished
+    page = new_page(browser)
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#match-end:not([hidden])")
+    page.click("#replay-link")
+    page.wait_for_url(f"**/t/{tid}/replay**")
+    page.wait_for_selector("#replay:not([hidden])")
+    wait_at(page, 1, 0)
+    frames = http("GET", f"{server.base}/api/replays/{tid}/deals/1")[1]["frames"]
+    dealt = sum(len(h) for h in frames[0]["hands"])
+    assert len(page.query_selector_all(".replay-hand .card")) == dealt  # every hand face up
+    for k in range(1, 6):  # card by card with the arrow key
+        page.keyboard.press("ArrowRight")
+        wait_at(page, 1, k)
+        f = frames[k]
+        shown = sum(len(page.query_selector_all(f"[data-hand='{s}'] .card")) for s in range(3))
+        assert shown == sum(len(h) for h in f["hands"])
+        assert page.get_attribute("[data-seat-box='%d']" % f["seat"], "class").count("moved") == 1
+        if f["trick"]["cards"]:
+            assert page.get_attribute("#center .trick", "data-trick") == " ".join(f["trick"]["cards"])
+    page.click("#prev")
+    wait_at(page, 1, 4)
+    # the analysis arrives while the page waits ("weighing…" first), then is shown beside the table
+    page.wait_for_function("() => document.querySelector('#move').dataset.state === 'done'", timeout=240_000)
+    done = http("POST", f"{server.base}/api/replays/{tid}/deals/1/analysis", {})[1]
+    assert done["state"] == "done"
+    costly = [d for d in done["decisions"] if d["cost"]]
+    jumps = page.query_selector_all("#costliest button.jump")
+    assert len(jumps) == sum(len(x) for x in done["costliest"])
+    if costly:
+        first = jumps[0]
+        step = int(first.get_attribute("data-step"))
+        first.click()
+        wait_at(page, 1, step)
+        d = next(x for x in done["decisions"] if x["step"] == step)
+        assert float(page.get_attribute("#move .verdict", "data-cost")) == d["cost"]
+        assert page.locator("#move table.values tr").count() == len(d["values"]) + 1
+    page.click("#last")
+    wait_at(page, 1, len(frames) - 1)
+    page.click("#next")  # past the deal's last move: the next deal, as dealt
+    wait_at(page, 2, 0)
+    page.keyboard.press("ArrowLeft")
+    wait_at(page, 1, len(frames) - 1)
+    page.click("#deals tr[data-deal='3']")
+    wait_at(page, 3, 0)
+    page.keyboard.press("PageUp")
+    wait_at(page, 2, 0)
+    page.reload()  # the place is in the address
+    wait_at(page, 2, 0)
+    assert not page.errors, page.errors
+
+
+def test_on_a_phone_the_replay_fits_the_width(server: Server, finished: str, browser: Browser) -> None:
+    page = new_page(browser, 390, 844)
+    page.goto(f"{server.base}/t/{finished}/replay")
+    wait_at(page, 1, 0)
+    page.click("#next")
+    wait_at(page, 1, 1)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    felt = page.locator("#felt").bounding_box()
+    for s in range(3):
+        box = page.locator(f"[data-seat-box='{s}']").bounding_box()
+        assert box and felt and box["x"] >= felt["x"] - 1 and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+    assert not page.errors, page.errors
+
+
+def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, browser: Browser,
+                                                 tmp_path: Path) -> None:
+    import urllib.request
+    record = urllib.request.urlopen(f"{server.base}/api/tables/{finished}/record").read()
+    path = tmp_path / "mine.jsonl"
+    path.write_bytes(record)
+    page = new_page(browser)
+    page.goto(f"{server.base}/")
+    page.click("#replay-link")
+    page.wait_for_selector("#upload:not([hidden])")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url("**/replay/u*")
+    wait_at(page, 1, 0)
+    assert page.locator("#deals tr[data-deal]").count() == len(
+        http("GET", f"{server.base}/api/replays/{finished}")[1]["deals"])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    page.goto(f"{server.base}/replay")
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_function("() => document.querySelector('#upload-error').textContent.length > 0")
+    assert "record" in page.inner_text("#upload-error")
+    assert not page.errors, page.errors
+
+
+def test_an_unfinished_tables_replay_says_why_and_shows_no_card(server: Server, browser: Browser) -> None:
+    tid, _ = new_table(server.base, "classic", bots={1: "random"})
+    page = new_page(browser)
+    page.goto(f"{server.base}/t/{tid}/replay")
+    page.wait_for_function("() => document.querySelector('#upload-error').textContent.length > 0")
+    assert "when the match is over" in page.inner_text("#upload-error")
+    assert page.locator("#replay").is_hidden() and not page.query_selector_all(".card")
+
+
+def test_a_besigue_match_is_replayed_both_hands_face_up(server: Server, browser: Browser) -> None:
+    tid, _ = new_table(server.base, "besigue", bots={0: "random", 1: "random"})
+    deadline = time.monotonic() + 300
+    while http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the computer table did not finish"
+        time.sleep(0.1)
+    page = new_page(browser)
+    page.goto(f"{server.base}/t/{tid}")
+    page.wait_for_selector("#match-end:not([hidden])")
+    page.click("#replay-link")
+    wait_at(page, 1, 0)
+    frames = http("GET", f"{server.base}/api/replays/{tid}/deals/1")[1]["frames"]
+    for k in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        wait_at(page, 1, k)
+        for s in (0, 1):
+            assert len(page.query_selector_all(f"[data-hand='{s}'] .card")) == len(frames[k]["hands"][s])
+    assert "Barbu games" in page.inner_text("#move") and page.locator("#costliest-box").is_hidden()
+    assert page.locator(".replay-stock").count() == 1
+    assert not page.errors, page.errors
