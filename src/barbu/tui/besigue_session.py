@@ -22,7 +22,7 @@ from ..core.errors import IllegalAction, RulesetError
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
-from .labels import option_word
+from .labels import player_word
 from .session import Settings, default_strength
 
 BESIGUE_STRENGTHS = ("random", "rule", "search")
@@ -146,10 +146,10 @@ class BesigueSession:
 
     def who(self, s: int, english: bool = False) -> str:
         """``you`` or ``computer (rule)``: in the current language, or in English for the record."""
-        kind = self.strength.split("(")[0]
+        kind = self.strength if ":" in self.strength else self.strength.split("(")[0]
         if english:
             return "you" if s == self.seat else f"computer ({kind})"
-        return _("you") if s == self.seat else _("computer ({kind})").format(kind=option_word(kind))
+        return _("you") if s == self.seat else _("computer ({kind})").format(kind=player_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self) -> int:
