@@ -14,9 +14,6 @@ from barbu.tui import BarbuApp, Settings
 from barbu.tui.besigue_session import besigue_settings
 from barbu.tui.setup_screen import SetupScreen
 
-pytestmark = pytest.mark.asyncio
-
-
 @pytest.fixture
 def policy_file(tmp_path):
     path = tmp_path / "runs" / "classic-policy.npz"
@@ -25,6 +22,7 @@ def policy_file(tmp_path):
     return path
 
 
+@pytest.mark.asyncio
 async def test_setup_screen_offers_the_policy_given_on_the_command_line(tmp_path, policy_file, plugin_path):
     spec = f"policy:{policy_file}"
     settings = Settings(rules=Ruleset.parse("classic"), seat=0, seed=3, delay=0,
@@ -43,6 +41,7 @@ async def test_setup_screen_offers_the_policy_given_on_the_command_line(tmp_path
         assert "computer (trained" in text and "classic-policy.npz)" in text
 
 
+@pytest.mark.asyncio
 async def test_besigue_setup_screen_keeps_a_policy_opponent(tmp_path, plugin_path):
     path = tmp_path / "besigue-policy.npz"
     MaskedPolicy("besigue", hidden=8, seed=1).save(path)
@@ -51,3 +50,15 @@ async def test_besigue_setup_screen_keeps_a_policy_opponent(tmp_path, plugin_pat
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "trained policy besigue-policy.npz" in screen_text(app)
+
+
+def test_a_besigue_game_against_a_policy_resumes_against_it(tmp_path, plugin_path):
+    from barbu.tui.besigue_session import BesigueSession
+
+    path = tmp_path / "besigue-policy.npz"
+    MaskedPolicy("besigue", hidden=8, seed=1).save(path)
+    spec = f"policy:{path}"
+    session = BesigueSession.new(besigue_settings("besigue", 0, spec, 3, 0, tmp_path / "game.jsonl", True))
+    assert session.strength == spec
+    again = BesigueSession.resume(tmp_path / "game.jsonl")
+    assert again.strength == spec and "trained policy besigue-policy.npz" in again.who(1)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
+from ..agents.base import is_computer_player
 from ..agents.besigue import make_besigue_agent
 from ..records.besigue import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
@@ -112,7 +113,9 @@ class BesigueSession:
             raise RulesetError(_("there is no seat {seat}: Bésigue is played by seats 0 and 1").format(seat=seat))
         if strength is None:
             kind = str((saved.get("opponents") or {}).get(str(1 - seat), ""))
-            strength = kind if kind.split("(")[0] in BESIGUE_STRENGTHS else default_strength()
+            # a strength this installation lacks falls back to the default; a trained policy stays
+            known = kind.split("(")[0] in BESIGUE_STRENGTHS or (":" in kind and is_computer_player(kind))
+            strength = kind if known else default_strength()
         make_besigue_agent(strength)
         return cls(replay.game, seat, strength, Path(path))
 
