@@ -133,3 +133,14 @@ def test_the_player_count_is_a_parameter_of_the_game_string():
     assert again.information_state_string(1) == state.information_state_string(1)
     with pytest.raises(Exception, match="classic is played by 4 players"):
         pyspiel.load_game("python_barbu(rules=classic,players=5)")
+
+
+def test_a_public_only_observer_is_refused_not_given_the_hand():
+    game = pyspiel.load_game("python_barbu", {"rules": "classic", "deals": 1})
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one seat only"):
+        game.make_py_observer(public)
+    own = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                     private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    assert game.make_py_observer(own).tensor.shape == (game.observation_tensor_size(),)

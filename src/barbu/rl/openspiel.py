@@ -82,6 +82,11 @@ class BarbuSpielGame(pyspiel.Game):
         return BarbuSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+        """The seat's own observation or information state; a public-only or all-players observer would need
+        tensors this game does not build, and is refused rather than handed the seat's private cards."""
+        if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                                         or not iig_obs_type.public_info):
+            raise ValueError("this game observes from one seat only: private_info=SINGLE_PLAYER, public_info=True")
         perfect = iig_obs_type is None or iig_obs_type.perfect_recall
         return Observer(self.spec, info_state=perfect)
 
