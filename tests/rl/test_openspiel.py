@@ -144,3 +144,7 @@ def test_a_public_only_observer_is_refused_not_given_the_hand():
     own = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
                                      private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
     assert game.make_py_observer(own).tensor.shape == (game.observation_tensor_size(),)
+    from open_spiel.python.observation import make_observation
+    assert make_observation(game).tensor.shape == (game.observation_tensor_size(),)  # None: the observation
+    recall = pyspiel.IIGObservationType(perfect_recall=True)
+    assert make_observation(game, recall).tensor.shape == (game.information_state_tensor_size(),)

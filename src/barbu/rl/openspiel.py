@@ -87,7 +87,8 @@ class BarbuSpielGame(pyspiel.Game):
         if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
                                          or not iig_obs_type.public_info):
             raise ValueError("this game observes from one seat only: private_info=SINGLE_PLAYER, public_info=True")
-        perfect = iig_obs_type is None or iig_obs_type.perfect_recall
+        # None is the observation, as in OpenSpiel's own Python games
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.spec, info_state=perfect)
 
 
