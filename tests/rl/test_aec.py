@@ -33,6 +33,13 @@ def test_api_every_preset_and_player_count(rules, players):
     api_test(barbu.rl.env(rules, players, deals=3), num_cycles=1000)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,players", EVERY + [("classic(allow_no_trump=true, domino_ace=low, rotation=quick)", 4),
+                                                   ("besigue(seven=exchange)", 2)])
+def test_seeding_every_preset_and_player_count(rules, players):
+    seed_test(lambda: barbu.rl.env(rules, players, deals=2), num_cycles=300)
+
+
 def play(env, seed=0):
     """Play an episode with the first legal token each turn; each agent's summed rewards."""
     env.reset(seed=seed)

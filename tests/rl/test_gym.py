@@ -64,3 +64,11 @@ def test_bad_settings_are_refused():
     bad = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(ValueError, match="not legal"):
         env.step(bad)
+
+
+def test_the_learners_own_entry_is_ignored_when_its_seat_is_fixed():
+    env = BarbuGymEnv("salad", players=3, seat=1, opponents=["rule", "learner", "random"], deals=1)
+    run(env, 2)
+    assert env.opponents[1] is None and env.opponents[0].name != env.opponents[2].name
+    with pytest.raises(AgentError, match="learner"):  # with a random seat, every entry may play
+        BarbuGymEnv("salad", players=3, seat=None, opponents=["rule", "learner", "random"], deals=1)

@@ -105,3 +105,25 @@ def test_silly_round_pass_ons_stay_private():
             break
         t.step(rng.choice(t.legal_tokens()))
     assert checked >= 40
+
+
+def test_the_docs_tables_give_every_field_its_slice():
+    """docs/rl.md documents the observations field by field: the same names and the same slices as the code."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
+    for kind, heading in (("barbu", f"The Barbu family ({BARBU_SIZE:,} values)"),
+                          ("besigue", f"Bésigue ({BESIGUE_SIZE} values;")):
+        table = doc[doc.index(heading):]
+        table = table[:table.index("\n\n", table.index("| field"))]
+        rows = [(re.findall(r"`(\w+)`", names), where)
+                for names, where in re.findall(r"^\| (`[^|]+`) \| ([0-9–]+) \|", table, re.MULTILINE)]
+        slices = {name: (start, stop) for name, start, stop, _ in describe(kind)}
+        assert sorted(n for names, _ in rows for n in names) == sorted(slices)
+        for names, where in rows:
+            low, high = (int(x) for x in where.split("–")) if "–" in where else (int(where), int(where))
+            if len(names) == 1:  # one field: exactly its slice
+                assert slices[names[0]] == (low, high + 1), (kind, names, where)
+            else:  # fields listed together: one span, covered end to end
+                assert min(slices[n][0] for n in names) == low and max(slices[n][1] for n in names) == high + 1

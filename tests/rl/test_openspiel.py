@@ -116,3 +116,35 @@ def test_openspiel_algorithms_run_on_them():
         returns += ts.rewards
     assert len(ts.observations["info_state"][0]) == game.information_state_tensor_size()
     assert any(returns)
+
+
+def test_the_player_count_is_a_parameter_of_the_game_string():
+    """OpenSpiel's game strings cannot hold ``salad(players=5)``: ``players`` says it, and serialization works."""
+    game = pyspiel.load_game("python_barbu(rules=salad,players=5,deals=1)")
+    assert game.num_players() == 5 and game.get_parameters()["players"] == 5
+    assert pyspiel.load_game("python_barbu", {"rules": "french", "players": 3}).num_players() == 3
+    assert pyspiel.load_game("python_barbu(rules=scottish)").num_players() == 4  # 0: the ruleset's own
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    for _ in range(120):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                                      else state.legal_actions()))
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.information_state_string(1) == state.information_state_string(1)
+    with pytest.raises(Exception, match="classic is played by 4 players"):
+        pyspiel.load_game("python_barbu(rules=classic,players=5)")
+
+
+def test_a_public_only_observer_is_refused_not_given_the_hand():
+    game = pyspiel.load_game("python_barbu", {"rules": "classic", "deals": 1})
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one seat only"):
+        game.make_py_observer(public)
+    own = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                     private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    assert game.make_py_observer(own).tensor.shape == (game.observation_tensor_size(),)
+    from open_spiel.python.observation import make_observation
+    assert make_observation(game).tensor.shape == (game.observation_tensor_size(),)  # None: the observation
+    recall = pyspiel.IIGObservationType(perfect_recall=True)
+    assert make_observation(game, recall).tensor.shape == (game.information_state_tensor_size(),)

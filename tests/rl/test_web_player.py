@@ -90,3 +90,32 @@ def test_a_table_outlives_a_server_restarted_without_its_policy(tmp_path, traine
             time.sleep(0.2)
             info = c.get(f"/api/tables/{tid}").json()["table"]
         assert info["version"] >= 150  # the stand-in plays the seat
+
+
+@pytest.mark.slow
+def test_the_table_page_offers_the_named_policy_in_a_browser(tmp_path, trained, plugin_path, monkeypatch):
+    """In Chromium: the seat menu offers ``learned``, the seat shows it, and the policy plays its turns."""
+    pytest.importorskip("playwright")
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "web"))
+    from playwright.sync_api import sync_playwright
+    from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
+    with Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--player", f"learned=policy:{trained[0]}") as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(20_000)
+        page.goto(server.base + "/")
+        page.select_option("#preset", "classic")
+        page.click("#create-button")
+        page.wait_for_url("**/t/*")
+        options = page.eval_on_selector("[data-seat-strength='0']", "s => [...s.options].map(o => o.value)")
+        assert options[-1] == "learned" and {"random", "rule", "search"} <= set(options)
+        for seat in range(4):  # four computer players, two of them the trained policy: the match plays itself
+            page.select_option(f"[data-seat-strength='{seat}']", "learned" if seat % 2 == 0 else "random")
+            page.click(f"[data-seat-bot='{seat}']")
+            page.wait_for_selector(f"[data-seat-box='{seat}'] .chip.bot")
+        assert "learned" in page.inner_text("[data-seat-box='0']")
+        page.wait_for_function("() => Number(document.querySelector('#table').dataset.version) > 120")
+        browser.close()
+    assert "Traceback" not in server.log()

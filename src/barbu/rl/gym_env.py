@@ -37,8 +37,9 @@ class BarbuGymEnv(gym.Env):
         specs = [opponents] * n if isinstance(opponents, str) else list(opponents)
         if len(specs) != n:
             raise ValueError(f"give one computer player for each of the {n} seats (the learner's is ignored)")
-        for spec in specs:
-            agent_for(self.table.game, spec, 0)  # an unknown player is refused now, in plain words
+        for s, spec in enumerate(specs):
+            if s != seat:  # an unknown player is refused now, in plain words (seat None: any seat may play)
+                agent_for(self.table.game, spec, 0)
         self.specs = specs
         self.fixed_seat = seat
         self.seat = seat or 0
@@ -55,7 +56,7 @@ class BarbuGymEnv(gym.Env):
         game_seed = int(self._seed_rng.integers(2**62))
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self._seed_rng.integers(self.table.n))
         self.table.reset(game_seed)
-        self.opponents = [agent_for(self.table.game, spec, game_seed % 10**9 * 10 + s)
+        self.opponents = [None if s == self.seat else agent_for(self.table.game, spec, game_seed % 10**9 * 10 + s)
                           for s, spec in enumerate(self.specs)]
         reward = self._others()
         return self._obs(), {"action_mask": self.action_masks(), "points": reward}

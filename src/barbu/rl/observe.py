@@ -44,7 +44,7 @@ BARBU_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("redoubled", S * S, "[a][b] = 1 when that double was redoubled"),
     ("doubles_made", S, "doubles each seat has made on the declarer in his series, / 7"),
     ("contracts_left", S * NC, "contracts (Scottish: calls) each seat has still to declare"),
-    ("tricks_won", S, "tricks won this deal, / hand size"),
+    ("tricks_won", S, "tricks won this deal, / 13"),
     ("hand_sizes", S, "cards in each hand, / 13"),
     ("totals", S, "running totals, / 100"),
     ("deal", 1, "deals finished, / 100"),

@@ -1,7 +1,8 @@
 """The games as OpenSpiel Python games: ``python_barbu`` (every preset) and ``python_besigue``.
 
 ``register()`` adds them to ``pyspiel``; then ``pyspiel.load_game("python_barbu",
-{"rules": "salad(players=5)", "deals": 1})``.  Deals, draws and cuts are
+{"rules": "salad", "players": 5, "deals": 1})`` or, as a game string,
+``python_barbu(rules=salad,players=5,deals=1)``.  Deals, draws and cuts are
 explicit chance nodes, one card at a time (`barbu.rl.chance`); decisions are
 the family's tokens (`barbu.rl.codec`), a large decision being several
 consecutive moves of the same player.  Rewards are each deal's points as it
@@ -28,10 +29,11 @@ from ..core.cards import CardSet, cards_of
 from ..core.game import CHANCE
 from .chance import chance_event, chance_outcomes
 from .codec import barbu_token_names, besigue_token_names
+from .rules import rules_text
 from .table import Table
 
 _EXTRA = 104  # the information state's additions for the Barbu family: dealt hand (52), trick of each card (52)
-_PARAMS = {"rules": "classic", "deals": 1}
+_PARAMS = {"rules": "classic", "deals": 1, "players": 0}  # players 0: the ruleset's own count
 
 
 def _game_type(short: str, long: str, low: int, high: int) -> pyspiel.GameType:
@@ -61,7 +63,8 @@ class BarbuSpielGame(pyspiel.Game):
         p = dict(self.game_type.parameter_specification)
         p.update(params or {})
         deals = int(p["deals"])
-        self.rules = str(p["rules"])
+        # python_barbu(rules=salad,players=5): the game string cannot hold salad(players=5)'s parentheses
+        self.rules = rules_text(str(p["rules"]), int(p["players"]) or None)
         self.deals = deals or None
         probe = Table(self.rules, deals=self.deals, auto_chance=False)
         spec = probe.spec
@@ -79,7 +82,13 @@ class BarbuSpielGame(pyspiel.Game):
         return BarbuSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
-        perfect = iig_obs_type is None or iig_obs_type.perfect_recall
+        """The seat's own observation or information state; a public-only or all-players observer would need
+        tensors this game does not build, and is refused rather than handed the seat's private cards."""
+        if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                                         or not iig_obs_type.public_info):
+            raise ValueError("this game observes from one seat only: private_info=SINGLE_PLAYER, public_info=True")
+        # None is the observation, as in OpenSpiel's own Python games
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.spec, info_state=perfect)
 
 

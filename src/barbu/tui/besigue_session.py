@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
+from ..agents.base import is_computer_player
 from ..agents.besigue import make_besigue_agent
 from ..records.besigue import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
@@ -22,7 +23,7 @@ from ..core.errors import IllegalAction, RulesetError
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
-from .labels import option_word
+from .labels import player_word
 from .session import Settings, default_strength
 
 BESIGUE_STRENGTHS = ("random", "rule", "search", "expert")
@@ -112,7 +113,9 @@ class BesigueSession:
             raise RulesetError(_("there is no seat {seat}: Bésigue is played by seats 0 and 1").format(seat=seat))
         if strength is None:
             kind = str((saved.get("opponents") or {}).get(str(1 - seat), ""))
-            strength = kind if kind.split("(")[0] in BESIGUE_STRENGTHS else default_strength()
+            # a strength this installation lacks falls back to the default; a trained policy stays
+            known = kind.split("(")[0] in BESIGUE_STRENGTHS or (":" in kind and is_computer_player(kind))
+            strength = kind if known else default_strength()
         make_besigue_agent(strength)
         return cls(replay.game, seat, strength, Path(path))
 
@@ -146,10 +149,10 @@ class BesigueSession:
 
     def who(self, s: int, english: bool = False) -> str:
         """``you`` or ``computer (rule)``: in the current language, or in English for the record."""
-        kind = self.strength.split("(")[0]
+        kind = self.strength if ":" in self.strength else self.strength.split("(")[0]
         if english:
             return "you" if s == self.seat else f"computer ({kind})"
-        return _("you") if s == self.seat else _("computer ({kind})").format(kind=option_word(kind))
+        return _("you") if s == self.seat else _("computer ({kind})").format(kind=player_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self) -> int:

@@ -156,6 +156,15 @@ def option_word(identifier: str) -> str:
     return _(OPTION_WORDS[identifier]) if identifier in OPTION_WORDS else identifier.replace("_", " ")
 
 
+def player_word(kind: str) -> str:
+    """A computer player as a player reads it: ``rule`` in the language, ``policy:runs/classic.npz`` as
+    ``trained policy classic.npz`` (the file's name, not its folder), anything else as written."""
+    name, colon, argument = kind.partition(":")
+    if colon and name == "policy":
+        return _("trained policy {file}").format(file=argument.replace("\\", "/").rsplit("/", 1)[-1])
+    return option_word(kind)
+
+
 # ---------------------------------------------------------------- seats
 # Where the other players sit, seen from your chair at the bottom of the table (South), by how many
 # seats after you they play: the next to play sits on your left (West), the last on your right (East).

@@ -23,7 +23,7 @@ from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
-from .labels import option_word, place, place_name, seat_number
+from .labels import place, place_name, player_word, seat_number
 
 DEFAULT_DELAY = 0.6
 
@@ -154,8 +154,10 @@ class Session:
         """``you``, or ``computer (rule)``: what plays at a seat."""
         if s == self.seat:
             return "you" if english else _("you")
-        kind = self.strengths.get(s, "?").split("(")[0]
-        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=option_word(kind))
+        kind = self.strengths.get(s, "?")
+        if ":" not in kind:  # search(samples=20) is a search player; policy:FILE keeps its file
+            kind = kind.split("(")[0]
+        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=player_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self, skip_forced: bool = False) -> int:

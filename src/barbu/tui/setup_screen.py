@@ -25,7 +25,7 @@ from ..core.errors import RulesetError
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..i18n import _, current, number, use, word_error
-from .labels import option_word as words
+from .labels import option_word as words, player_word
 from ..records.savefiles import saved_matches
 from . import bindings
 from . import besigue_setup
@@ -69,6 +69,8 @@ class SetupScreen(Screen["Settings | Path"]):
                                        else settings.rules.option_values())
         self.seat = settings.seat
         self.kinds = settings.strengths()
+        # players given with --opponents beyond the menu's own (a trained policy, search(samples=20)) stay on offer
+        self.extra_kinds = [k for k in dict.fromkeys(self.kinds.values()) if k not in AGENT_KINDS]
         self.seed = settings.seed
         self.delay = settings.delay
         self.save = settings.save
@@ -142,13 +144,14 @@ class SetupScreen(Screen["Settings | Path"]):
                                                  allow_blank=False, id="players")))
         rows.append(row(_("Your seat"), Select([(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
                                                value=str(self.seat), allow_blank=False, id="seat")))
+        choices = [(words(k), k) for k in AGENT_KINDS] + [(player_word(k), k) for k in self.extra_kinds]
         for s in range(n):
             if s == self.seat:
                 continue
             kind = self.kinds.get(s) or default_strength()
             self.kinds[s] = kind
             rows.append(row(_("Seat {n} plays").format(n=number(s)),
-                            Select([(words(k), k) for k in AGENT_KINDS], value=kind, allow_blank=False, id=f"opp-{s}"),
+                            Select(choices, value=kind, allow_blank=False, id=f"opp-{s}"),
                             _("The strength of this computer player.")))
         return rows
 
