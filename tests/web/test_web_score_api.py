@@ -171,6 +171,25 @@ def test_export_import_and_delete(client: TestClient) -> None:
     assert client.get(f"/api/score/view/{g['view_id']}").status_code == 404
 
 
+def test_a_played_match_record_is_imported_as_a_kept_game(client: TestClient) -> None:
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import record_lines
+
+    m = Match("scottish", seed=3)
+    play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
+    lines = record_lines(m, {"names": NAMES})
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    r = client.post("/api/score/import", json={"text": text, "format": "json", "owner": "phone-1"})  # as the page sends a .jsonl
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]
+    assert game["names"] == NAMES and game["totals"] == list(m.totals) and len(game["deals"]) == len(m.results)
+    next(x for x in lines if x["type"] == "deal")["scores"][0] += 5
+    bad = "".join(json.dumps(x) + "\n" for x in lines)
+    r = client.post("/api/score/import", json={"text": bad, "format": "json", "owner": "phone-1"})
+    assert r.status_code == 422 and "contradicts its own play" in r.json()["error"], r.text
+    assert len(client.post("/api/score/mine", json={"owner": "phone-1"}).json()["games"]) == 1
+
+
 def test_other_games_and_limits(client: TestClient) -> None:
     f = new_game(client, "french(players=5)", ["Ann", "Bob", "Cat", "Dan", "Eve"])
     assert f["game"]["next"]["ask"] == "set_aside" and f["game"]["next"]["set_aside"] == 2

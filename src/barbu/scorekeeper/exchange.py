@@ -15,6 +15,8 @@ from typing import Any
 
 from ..classic.state import DealResult
 from ..core.cards import SUITS
+from ..core.errors import BarbuError
+from ..records import barbu as records
 from . import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict
 from . import refusals as K
 from .fromplay import entries_from_actions
@@ -108,3 +110,49 @@ def from_match(match: Any, names: list[str] | None = None) -> Keeper:
     first, entries = entries_from_actions(match.rules, match.history)
     names = names or [f"Player {s + 1}" for s in range(match.n)]
     return Keeper(match.rules, names, first, entries)
+
+
+def is_record(text: str) -> bool:
+    """Whether ``text`` is a played match record (JSON Lines whose first line is a record's header), as
+    ``barbu selfplay --out`` and the arena write them, rather than a kept game."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(head, dict) and head.get("type") == "header" and (
+        head.get("format") == records.FORMAT or head.get("game") == "besigue")
+
+
+def from_record(text: str) -> Keeper:
+    """A kept game made from a played match record: every finished deal as its players would have counted
+    it, so the game can be corrected, shared and printed like any kept game.  A record that cannot be
+    replayed, or whose stated scores its own play contradicts, is refused (`KeeperError`)."""
+    if len(text) > MAX_IMPORT:
+        raise KeeperError.of(K.TOO_LARGE)
+    try:
+        head = json.loads(text.lstrip().split("\n", 1)[0])
+    except ValueError:
+        head = None
+    if isinstance(head, dict) and head.get("game") == "besigue":
+        raise KeeperError.of(K.RECORD_BESIGUE)
+    try:
+        record = records.read_record(text.splitlines())
+        rp = records.replay(record)
+    except BarbuError as e:
+        raise KeeperError.wrap(e) from None
+    if rp.inconsistencies:
+        raise KeeperError.of(K.RECORD_INCONSISTENT, problem=rp.inconsistencies[0])
+    return from_match(rp.match, record_names(record.header, rp.match.n))
+
+
+def record_names(header: dict[str, Any], n: int) -> list[str] | None:
+    """The players' names a record's header gives (``names``, else ``players_names``), when they are
+    ``n`` different names; None (Player 1, Player 2…) otherwise."""
+    for key in ("names", "players_names"):
+        given = header.get(key)
+        if isinstance(given, list) and len(given) == n and all(isinstance(x, str) and x.strip() for x in given):
+            names = [x.strip()[:40] for x in given]
+            if len({x.lower() for x in names}) == n:
+                return names
+    return None

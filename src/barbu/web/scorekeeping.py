@@ -366,10 +366,13 @@ def default_title(keeper: AnyKeeper) -> str:
 
 
 def imported(data: dict[str, Any]) -> AnyKeeper:
-    """A game read back from an export file (JSON or CSV), every deal checked again."""
+    """A game read back from an export file (JSON or CSV) or taken from a played match record, every deal
+    checked again."""
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ScoreError(NO_FILE)
+    if exchange.is_record(text):  # a .jsonl record: the page sends it as it sends any file
+        return exchange.from_record(text)
     fmt = data.get("format") or ("json" if text.lstrip().startswith("{") else "csv")
     if fmt == "json":
         return import_json(text)
