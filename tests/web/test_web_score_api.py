@@ -102,6 +102,11 @@ def test_draft_walks_the_steps_and_previews(client: TestClient) -> None:
     assert d["needs"]["ask"] == "done" and d["preview"]["deal"]["played"] is False
     game = client.get(f"/api/score/{g['id']}", headers={"x-score-key": g["key"]}).json()["game"]
     assert game["deals"] == []  # drafts save nothing
+    # The preview of a complete deal still names its own dealer: with the quick rotation the match has
+    # already moved on to the next dealer once the deal is scored.
+    q = new_game(client, "classic(rotation=quick)")
+    d = client.post(f"/api/score/{q['id']}/draft", json={"key": q["key"], "entry": NO_HEARTS}).json()
+    assert d["needs"]["ask"] == "done" and (d["needs"]["dealer"], d["needs"]["declarer"]) == (0, 0)
 
 
 def test_edit_delete_undo(client: TestClient) -> None:
