@@ -174,8 +174,6 @@ CSV_DEALER = message("keeper-csv-dealer", N_("the first dealer {name} is not one
 CSV_ROW = message("keeper-csv-row", N_("row {row:count}: its last column is not the deal's entry"))
 RECORD_INCONSISTENT = message("keeper-record-inconsistent", N_(
     "this match record contradicts its own play, so it is not kept: {problem}"))
-RECORD_BESIGUE = message("keeper-record-besigue", N_(
-    "a played Bésigue record cannot be kept: start a Bésigue game and enter its deals"))
 
 # An entry's shape
 NAMED_ANSWERS = message("keeper-named-answers", N_("a deal is entered as a set of named answers"))
