@@ -282,6 +282,26 @@ def test_laptop_layout(server: Server, browser: Browser) -> None:
     assert not errors, errors
 
 
+def test_a_played_match_record_imported_on_a_phone(server: Server, browser: Browser, tmp_path: Path) -> None:
+    """A played match's record file (.jsonl) chosen on the import panel becomes a kept game with its totals."""
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import write_record
+
+    m = Match("classic(rotation=quick)", seed=4)
+    play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
+    write_record(m, tmp_path / "played.jsonl", {"names": NAMES})
+    page, errors = phone(browser)
+    page.goto(server.base + "/score")
+    page.wait_for_selector("#new-names input")
+    assert ".jsonl" in (page.locator("#import-file").get_attribute("accept") or "")
+    page.set_input_files("#import-file", str(tmp_path / "played.jsonl"))
+    page.wait_for_url("**/score/*")
+    page.wait_for_selector("#score-sheet tfoot td")
+    assert sheet_totals(page) == list(m.totals)
+    assert page.locator("#score-sheet tr.deal").count() == 28
+    assert not errors, errors
+
+
 def scottish_to_silly_round() -> tuple[int, list[dict]]:
     """The entries of a Scottish match played (first legal actions, seeded chance) up to the Silly Round."""
     m = Match("scottish", seed=3)
