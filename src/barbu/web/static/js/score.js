@@ -704,6 +704,15 @@ function question(q) {
       // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
       input.addEventListener("input", () => { v[s] = input.value; });
       input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(false); });
+      // The phone's Enter key goes on to the next player's rows; after the last it closes the keyboard,
+      // so the deal's scores show without a tap elsewhere.
+      input.enterKeyHint = s < names.length - 1 ? "next" : "done";
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        const next = box.querySelector(`.rows-input[data-seat='${s + 1}']`);
+        if (next) next.focus(); else input.blur();
+      });
       box.append(el("label", { class: "rows-field" }, el("span", { textContent: nm }), input));
     });
   } else if (q.kind === "yesno") {
@@ -917,13 +926,14 @@ function renderChart() {
   box.replaceChildren(svg, legend);
 }
 
+// Whole-number ticks, about five across the range (at least two), a step of 1, 2 or 5 times a power of ten;
+// never "-0" (Math.ceil of a small negative ratio gives -0).
 function niceTicks(lo, hi) {
-  const span = hi - lo;
-  const raw = span / 4;
+  const raw = (hi - lo) / 5;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const stepv = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const stepv = Math.max(1, [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw));
   const out = [];
-  for (let v = Math.ceil(lo / stepv) * stepv; v <= hi; v += stepv) out.push(Math.round(v));
+  for (let v = Math.ceil(lo / stepv) * stepv; v <= hi; v += stepv) out.push(Math.round(v) || 0);
   return out;
 }
 
