@@ -334,8 +334,18 @@ def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, browser: Brows
     save(page, 2)
     keeper.add({"contract": "chinese-poker", "doubles": [[2, 1, False]], "outcome": {"rows": rows}})
     assert sheet_totals(page) == keeper.totals
+    # Domino: the players tapped in the order they went out; the one left is shown last.
+    page.click("[data-contract='domino']")
+    page.locator(".ranks button", has_text="J").click()
+    page.click("#doubles-done")
+    for seat in (3, 0, 2):
+        page.click(f".question[data-key='order'] [data-seat='{seat}']")
+    assert page.locator(".order-list li").all_inner_texts() == ["Dan", "Ann", "Cat", "Bob"]
+    save(page, 3)
+    keeper.add({"contract": "domino", "rank": "J", "doubles": [], "outcome": {"order": [3, 0, 2]}})
+    assert sheet_totals(page) == keeper.totals
     ticks = page.locator("#chart svg text.tick").all_text_contents()  # the totals' axis, then the deal numbers
-    assert "-0" not in ticks and ["-40", "-20", "0", "20"] == ticks[:4], ticks
+    assert "-0" not in ticks and ["-40", "-20", "0", "20", "40"] == ticks[:5], ticks
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
     shot(page, "score-phone-chinese-poker", full=True)
     assert not errors, errors

@@ -685,6 +685,8 @@ function question(q) {
     const v = S.outcome[q.key] || [];
     S.outcome[q.key] = v;
     const places = el("ol", { class: "order-list" }, ...v.map((s) => el("li", { textContent: names[s] })));
+    if (v.length === q.size && q.size === names.length - 1)  // the one left is last: shown, not tapped
+      places.append(el("li", { class: "muted", textContent: names.find((_, s) => !v.includes(s)) }));
     box.append(el("p", { class: "muted small", textContent: tn("Tap the players in the order they went out ({n} place).",
       "Tap the players in the order they went out ({n} places).", q.size) }),
       el("div", { class: "chips" }, ...names.map((nm, s) => el("button", { type: "button", class: "chip", textContent: nm,
