@@ -344,6 +344,12 @@ def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, browser: Brows
     save(page, 3)
     keeper.add({"contract": "domino", "rank": "J", "doubles": [], "outcome": {"order": [3, 0, 2]}})
     assert sheet_totals(page) == keeper.totals
+    # The quick rotation's sheet stays in play order (the running totals read down), each deal naming its dealer.
+    sheet = page.locator("#score-sheet")
+    assert sheet.locator("tr.deal .no").all_inner_texts() == ["1", "2", "3"]
+    assert [sheet.locator(f"tr.deal[data-index='{i}']").inner_text().count(f"{NAMES[i]} deals") for i in range(3)] \
+        == [1, 1, 1]
+    assert "Dan still chooses from: No tricks, No hearts" in sheet.inner_text()
     ticks = page.locator("#chart svg text.tick").all_text_contents()  # the totals' axis, then the deal numbers
     assert "-0" not in ticks and ["-40", "-20", "0", "20", "40"] == ticks[:5], ticks
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")

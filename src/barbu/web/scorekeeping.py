@@ -207,6 +207,8 @@ def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
     out["total_deals"] = keeper.match.total_deals
     out["highest_wins"] = keeper.rules.family_spec.highest_wins
     out["scottish"] = bool(deals and deals[0].get("where")) or "scottish" in str(keeper.rules)
+    # The quick rotation passes the deal every deal: the sheet stays in play order, not a block per dealer.
+    out["quick"] = not out["scottish"] and keeper.rules.rotation == "quick"
     if not out["scottish"]:  # each declarer's contracts still to choose, in the rules' order, as on paper
         m = keeper.match
         out["left"] = [[c.name for c in m.contracts if c.key in m.contracts_left[s]] for s in range(keeper.n)]

@@ -794,6 +794,8 @@ function renderGame() {
 
 function blocks(g) {
   // As on paper: the Barbu families in a block per dealer; the Scottish game by Set and Round; Bésigue deal by deal.
+  // With the quick rotation the dealer changes every deal: one block in play order, each deal naming its dealer.
+  if (g.quick) return [{ title: "", deals: g.deals.map((d, i) => [d, i]), seat: null, quick: true }];
   const out = new Map();
   g.deals.forEach((d, i) => {
     const key = g.game === "besigue" ? "all" : d.where ? d.where : `${d.dealer}`;
@@ -818,6 +820,7 @@ function renderSheet() {
     for (const [d, i] of b.deals) {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: num(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
+      if (b.quick) what.append(el("small", { class: "muted", textContent: t("{name} deals", { name: g.names[d.dealer] }) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
       for (const [call, parts] of (d.calls || []).length > 1 ? d.calls : []) {  // a combination: each call's points
         const hit = parts.map((x, s) => [x, s]).filter(([x]) => value(x) !== 0);
@@ -856,6 +859,9 @@ function renderSheet() {
     const left = b.seat !== null && g.left && !g.over ? g.left[b.seat] : [];
     if (left.length)
       tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: t("Still to choose: {list}", { list: left.map(contract).join(", ") }) })));
+    if (b.quick && g.left && !g.over)
+      g.names.forEach((nm, s) => { if (g.left[s].length) tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1,
+        textContent: t("{name} still chooses from: {list}", { name: nm, list: g.left[s].map(contract).join(", ") }) }))); });
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: t("Total") }),
