@@ -132,3 +132,62 @@ def test_print_writes_the_games_sheet_as_pdf_and_html(tmp_path, game_file):
     assert out.returncode == 0, out.stderr
     html = (tmp_path / "sheet.html").read_text(encoding="utf-8")
     assert "Ann" in html and "No hearts" in html
+
+
+def test_a_played_record_is_kept_and_prints_the_same_sheet_as_barbu_replay(tmp_path):
+    """``barbu score import`` takes a played match record: its deals as counted, the record's totals, and
+    the printed sheet is the very sheet ``barbu replay --sheet`` writes from the record."""
+    from barbu import Match
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import write_record
+
+    m = Match("classic(rotation=quick)", seed=8)
+    play_out(m, [agent_for(m, "rule", seed=s) for s in range(4)])
+    rec = tmp_path / "played.jsonl"
+    write_record(m, rec, {"names": ["Ann", "Bob", "Cy", "Di"]})
+    out = run(tmp_path, "import", str(rec))
+    assert out.returncode == 0, out.stderr
+    assert "28 deal(s)" in out.stdout
+    book = only_id(tmp_path)
+    out = run(tmp_path, "export", book, "--format", "json", "-o", str(tmp_path / "kept.json"))
+    assert out.returncode == 0, out.stderr
+    kept = from_json((tmp_path / "kept.json").read_text(encoding="utf-8"))
+    assert kept.names == ["Ann", "Bob", "Cy", "Di"] and kept.totals == m.totals and kept.is_over
+    out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
+    assert out.returncode == 0, out.stderr
+    replayed = subprocess.run([sys.executable, "-m", "barbu", "replay", str(rec), "--sheet",
+                               str(tmp_path / "replayed.html")], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=str(SRC)))
+    assert replayed.returncode == 0, replayed.stderr
+    assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
+        encoding="utf-8")
+
+
+def test_a_record_that_contradicts_its_play_is_not_kept_and_a_besigue_record_is(tmp_path):
+    from barbu import Match
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import record_lines
+
+    m = Match("classic", seed=2)
+    play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
+    lines = record_lines(m)
+    deal = next(x for x in lines if x["type"] == "deal")
+    deal["scores"] = [s + 1 for s in deal["scores"]]  # a score written wrong by hand
+    (tmp_path / "bad.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    out = run(tmp_path, "import", str(tmp_path / "bad.jsonl"))
+    assert out.returncode != 0 and "contradicts its own play" in out.stderr, out.stderr
+    besigue = tmp_path / "b.jsonl"
+    assert subprocess.run([sys.executable, "-m", "barbu", "selfplay", "--rules", "besigue", "--seed", "1", "--out",
+                           str(besigue)], capture_output=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(SRC))).returncode == 0
+    out = run(tmp_path, "import", str(besigue))
+    assert out.returncode == 0 and "(besigue," in out.stdout, out.stderr
+    book = only_id(tmp_path)  # the contradicting record was not kept: only the Bésigue game is
+    out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
+    assert out.returncode == 0, out.stderr
+    replayed = subprocess.run([sys.executable, "-m", "barbu", "replay", str(besigue), "--names", "random 0,random 1",
+                               "--sheet", str(tmp_path / "replayed.html")], capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, PYTHONPATH=str(SRC)))
+    assert replayed.returncode == 0, replayed.stderr
+    assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
+        encoding="utf-8")

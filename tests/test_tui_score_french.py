@@ -105,6 +105,9 @@ async def test_a_kept_game_with_a_flag_reads_in_french(tmp_path):
     keeper = new_keeper("classic", NAMES, 0)
     keeper.add({"contract": "no-king", "doubles": []})
     keeper.add({"contract": "trumps", "trump": "S", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}})
+    for key in ("no-hearts", "no-queens", "no-tricks", "no-last-two"):  # nobody doubles the dealer any more
+        keeper.add({"contract": key, "doubles": []})
+    keeper.add({"contract": "domino", "rank": "7", "doubles": [], "outcome": {"order": [1, 2, 3]}})
     store.create(keeper, "Samedi")
     app = ScoreApp(store)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -115,7 +118,9 @@ async def test_a_kept_game_with_a_flag_reads_in_french(tmp_path):
         await pilot.pause()
         text = screen_text(app)
         assert "Barbu (non jouée)" in text and "Atout ♠" in text
-        assert "Remarques" in text and "! donne 1 : non jouée : personne" in text  # the flag, in the side panel
+        # the missed obligation is flagged in the side panel; a deal not played says so on its row only
+        assert "Remarques" in text and "! donne 7 :" in text and "obligation" in text
+        assert "donne 1 : non jouée" not in text
         assert "Totaux au fil de la partie" in text
         shot(app, "score-fr-game")
 

@@ -293,6 +293,24 @@ def test_a_deal_nobody_doubles_in_classic_is_not_played_and_needs_no_outcome():
     assert "not played" in k.flags[1][0]
 
 
+def test_a_complete_entry_still_names_its_own_dealer_declarer_and_contract():
+    # The preview of a complete deal must not show the next deal's dealer (quick rotation moves every deal,
+    # the dealer rotation at the end of a series).
+    quick = Keeper("classic(rotation=quick)", NAMES, first=A)
+    done = quick.needs({"contract": "no-king", "doubles": [[B, A]], "outcome": {"KH": C}})
+    assert (done.ask, done.number, done.dealer, done.declarer) == ("done", 1, A, A)
+    assert (done.contract, done.contract_name) == ("no-king", "No King of hearts")
+    quick.add({"contract": "no-king", "doubles": [[B, A]], "outcome": {"KH": C}})
+    done = quick.needs({"contract": "no-tricks", "doubles": []})  # not played: scored at once
+    assert (done.ask, done.number, done.dealer, done.declarer) == ("done", 2, B, B)
+    series = Keeper("classic", NAMES, first=A)
+    for key in ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two", "domino"):
+        series.add({"contract": key, "doubles": []} if key != "domino" else
+                   {"contract": key, "rank": "J", "doubles": [], "outcome": {"order": [B, C, D, A]}})
+    last = series.needs({"contract": "trumps", "trump": "S", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}})
+    assert (last.ask, last.number, last.dealer, last.declarer) == ("done", 7, A, A)
+
+
 # ---------------------------------------------------------------------- corrections and undo
 def test_edit_delete_and_undo_recompute_every_total():
     k = Keeper("classic", NAMES, first=A)

@@ -147,9 +147,10 @@ def test_a_french_sheet_in_text_and_pdf_with_its_contract_names():
     assert text.startswith("Feuille de marque du Barbu — ")
     for words in ("En cours : 3 donnes sur 28", "Anna donne et annonce", "Contrat", "Pas de dames", "Pas de cœurs",
                   "Les deux derniers", "Réussite", "Total cumulé", "Série", "atout ♥", "Bru ×Ann · Car ×Ann",
-                  "remarque : non jouée : personne n'a contré, les points sont partagés", "Totaux : Anna 15",
+                  "personne n'a contré : non jouée, partagée", "Totaux : Anna 15",
                   "Le plus haut total gagne."):
         assert words in text, words
+    assert "remarque : non jouée" not in text  # said on its row once, not again as a note
     assert "No queens" not in text and "Running total" not in text
     pdf = pdf_text(printable(k, "pdf", lang="fr"))
     for words in ("Feuille de marque du Barbu", "Règles :", "Joueurs :", "Pas de dames", "Total cumulé",

@@ -175,6 +175,27 @@ def test_notes_are_shown_on_their_deal_and_the_rest_at_the_foot():
     assert sheet.notes == ("Deal 99: a note for no deal on the sheet",)
 
 
+def test_a_deal_nobody_doubled_says_not_played_once_and_is_no_warning():
+    from barbu.scorekeeper import Keeper
+    from barbu.tui.score_sheet import flag_lines, sheet_rows
+
+    k = Keeper("classic", NAMES[:4], first=0)
+    k.add({"contract": "no-king", "doubles": []})  # not played: the keeper notes it
+    k.add({"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"QS": 1, "QH": 2, "QD": 3, "QC": 3}})
+    assert k.flags[1]  # the note is kept (the web page tells it apart by its code)
+    sheet = sheet_for(k.rules, k.names, k.results, k.flags)
+    first = next(r for r in deal_rows(sheet) if r.number == 1)
+    assert "not played" in first.detail and first.notes == () and sheet.notes == ()
+    assert flag_lines(k) == [] and not any(row.flagged for row in sheet_rows(k))
+    for key in ("no-hearts", "no-tricks", "no-last-two", "trumps", "domino"):  # nobody doubles Anna
+        k.add({"contract": key, "doubles": []} if key not in ("trumps", "domino") else
+              {"contract": key, "doubles": [], **({"trump": "S", "outcome": {"tricks": [4, 3, 3, 3]}}
+                                                  if key == "trumps" else {"rank": "J", "outcome": {"order": [1, 2, 3]}})})
+    assert flag_lines(k) and any("obligation" in line for line in flag_lines(k))
+    assert any(row.flagged for row in sheet_rows(k))
+    assert any("obligation" in n for r in deal_rows(sheet_for(k.rules, k.names, k.results, k.flags)) for n in r.notes)
+
+
 def test_names_must_match_the_player_count():
     with pytest.raises(BarbuError, match="4 names"):
         sheet_for(ruleset("classic"), ["Anna", "Bernard"])

@@ -102,6 +102,11 @@ def test_draft_walks_the_steps_and_previews(client: TestClient) -> None:
     assert d["needs"]["ask"] == "done" and d["preview"]["deal"]["played"] is False
     game = client.get(f"/api/score/{g['id']}", headers={"x-score-key": g["key"]}).json()["game"]
     assert game["deals"] == []  # drafts save nothing
+    # The preview of a complete deal still names its own dealer: with the quick rotation the match has
+    # already moved on to the next dealer once the deal is scored.
+    q = new_game(client, "classic(rotation=quick)")
+    d = client.post(f"/api/score/{q['id']}/draft", json={"key": q["key"], "entry": NO_HEARTS}).json()
+    assert d["needs"]["ask"] == "done" and (d["needs"]["dealer"], d["needs"]["declarer"]) == (0, 0)
 
 
 def test_edit_delete_undo(client: TestClient) -> None:
@@ -169,6 +174,25 @@ def test_export_import_and_delete(client: TestClient) -> None:
     assert len(client.post("/api/score/mine", json={"owner": "phone-1"}).json()["games"]) == 3
     assert client.post(f"/api/score/{g['id']}/delete", json={"key": g["key"]}).status_code == 200
     assert client.get(f"/api/score/view/{g['view_id']}").status_code == 404
+
+
+def test_a_played_match_record_is_imported_as_a_kept_game(client: TestClient) -> None:
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import record_lines
+
+    m = Match("scottish", seed=3)
+    play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
+    lines = record_lines(m, {"names": NAMES})
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    r = client.post("/api/score/import", json={"text": text, "format": "json", "owner": "phone-1"})  # as the page sends a .jsonl
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]
+    assert game["names"] == NAMES and game["totals"] == list(m.totals) and len(game["deals"]) == len(m.results)
+    next(x for x in lines if x["type"] == "deal")["scores"][0] += 5
+    bad = "".join(json.dumps(x) + "\n" for x in lines)
+    r = client.post("/api/score/import", json={"text": bad, "format": "json", "owner": "phone-1"})
+    assert r.status_code == 422 and "contradicts its own play" in r.json()["error"], r.text
+    assert len(client.post("/api/score/mine", json={"owner": "phone-1"}).json()["games"]) == 1
 
 
 def test_other_games_and_limits(client: TestClient) -> None:

@@ -282,6 +282,101 @@ def test_laptop_layout(server: Server, browser: Browser) -> None:
     assert not errors, errors
 
 
+def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, browser: Browser) -> None:
+    """The options chosen on the new-game form; Ravage City's longest suits tapped in, Chinese poker's rows typed
+    with the phone's Enter key going on to the next player; a card in two rows refused; the dealer shown is the
+    deal's own all along (the quick rotation)."""
+    rules = "classic(rotation=quick, ravage_city=true, chinese_poker=true)"
+    page, errors = phone(browser)
+    page.goto(server.base + "/score")
+    page.wait_for_selector("#new-names input")
+    page.click("#new-options-box summary")
+    page.check("#opt-ravage_city")
+    page.check("#opt-chinese_poker")
+    page.select_option("#opt-rotation", "quick")
+    for i, n in enumerate(NAMES):
+        page.locator("#new-names input").nth(i).fill(n)
+    page.click("#new-start")
+    page.wait_for_url("**/score/*")
+    page.wait_for_selector("#entry .step")
+    keeper = new_keeper(rules, NAMES, 0)
+
+    page.click("[data-contract='ravage-city']")
+    page.click(".dbl[data-doubler='1'][data-doubled='0']")
+    page.click("#doubles-done")
+    q = ".question[data-key='longest']"
+    for seat, k in enumerate([7, 3, 3]):
+        for _ in range(k):
+            page.click(f"{q} [data-step='up'][data-seat='{seat}']")
+    save(page, 1)
+    keeper.add({"contract": "ravage-city", "doubles": [[1, 0, False]], "outcome": {"longest": [7, 3, 3, 0]}})
+    assert sheet_totals(page) == keeper.totals == [-48, 24, 0, 0]
+
+    assert "Bob deals" in page.locator("#entry").inner_text()
+    page.click("[data-contract='chinese-poker']")
+    page.click(".dbl[data-doubler='2'][data-doubled='1']")
+    page.click("#doubles-done")
+    rows = ["AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D", "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
+            "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4S 3S 2S", "AC KC QC JC 5D / 9D 8D 7D 6D TC / 4H 3H 2H"]
+    page.locator(".rows-input").first.click()
+    for r in rows:
+        page.keyboard.type(r)
+        page.keyboard.press("Enter")  # on to the next player's rows; after the last, the preview
+    page.wait_for_selector("#preview")
+    assert "Bob deals" in page.locator("#entry").inner_text()  # still this deal's dealer, not the next one's
+    assert "fouled" in page.locator("#preview").inner_text()  # Dan's middle row beats his back row
+    page.locator(".rows-input").nth(3).fill(rows[3].replace("AC", "AS"))
+    page.locator(".rows-input").nth(3).press("Enter")
+    page.wait_for_function("() => document.querySelector('#entry-error').textContent.includes('two players')")
+    assert page.locator("#save-deal").count() == 0
+    page.locator(".rows-input").nth(3).fill(rows[3])
+    page.locator(".rows-input").nth(3).press("Enter")
+    save(page, 2)
+    keeper.add({"contract": "chinese-poker", "doubles": [[2, 1, False]], "outcome": {"rows": rows}})
+    assert sheet_totals(page) == keeper.totals
+    # Domino: the players tapped in the order they went out; the one left is shown last.
+    page.click("[data-contract='domino']")
+    page.locator(".ranks button", has_text="J").click()
+    page.click("#doubles-done")
+    for seat in (3, 0, 2):
+        page.click(f".question[data-key='order'] [data-seat='{seat}']")
+    assert page.locator(".order-list li").all_inner_texts() == ["Dan", "Ann", "Cat", "Bob"]
+    save(page, 3)
+    keeper.add({"contract": "domino", "rank": "J", "doubles": [], "outcome": {"order": [3, 0, 2]}})
+    assert sheet_totals(page) == keeper.totals
+    # The quick rotation's sheet stays in play order (the running totals read down), each deal naming its dealer.
+    sheet = page.locator("#score-sheet")
+    assert sheet.locator("tr.deal .no").all_inner_texts() == ["1", "2", "3"]
+    assert [sheet.locator(f"tr.deal[data-index='{i}']").inner_text().count(f"{NAMES[i]} deals") for i in range(3)] \
+        == [1, 1, 1]
+    assert "Dan still chooses from: No tricks, No hearts" in sheet.inner_text()
+    ticks = page.locator("#chart svg text.tick").all_text_contents()  # the totals' axis, then the deal numbers
+    assert "-0" not in ticks and ["-40", "-20", "0", "20", "40"] == ticks[:5], ticks
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+    shot(page, "score-phone-chinese-poker", full=True)
+    assert not errors, errors
+
+
+def test_a_played_match_record_imported_on_a_phone(server: Server, browser: Browser, tmp_path: Path) -> None:
+    """A played match's record file (.jsonl) chosen on the import panel becomes a kept game with its totals."""
+    from barbu.agents.play import agent_for, play_out
+    from barbu.records.barbu import write_record
+
+    m = Match("classic(rotation=quick)", seed=4)
+    play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
+    write_record(m, tmp_path / "played.jsonl", {"names": NAMES})
+    page, errors = phone(browser)
+    page.goto(server.base + "/score")
+    page.wait_for_selector("#new-names input")
+    assert ".jsonl" in (page.locator("#import-file").get_attribute("accept") or "")
+    page.set_input_files("#import-file", str(tmp_path / "played.jsonl"))
+    page.wait_for_url("**/score/*")
+    page.wait_for_selector("#score-sheet tfoot td")
+    assert sheet_totals(page) == list(m.totals)
+    assert page.locator("#score-sheet tr.deal").count() == 28
+    assert not errors, errors
+
+
 def scottish_to_silly_round() -> tuple[int, list[dict]]:
     """The entries of a Scottish match played (first legal actions, seeded chance) up to the Silly Round."""
     m = Match("scottish", seed=3)

@@ -194,7 +194,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id")
     p.add_argument("--format", choices=PRINT_FORMATS, default="pdf")
     p.add_argument("-o", "--output", help=_("file to write (default: standard output)"))
-    p = ss.add_parser("import", help=_("keep a game from an exported JSON or CSV file"))
+    p = ss.add_parser("import", help=_("keep a game from an exported JSON or CSV file, or from a played match record (.jsonl)"))
     p.add_argument("file", help=_("the file (- for standard input)"))
     p.add_argument("--title", help=_("the game's title (default: the file's name)"))
     p = ss.add_parser("add", help=_("enter the next deal, given as a JSON entry"))

@@ -11,10 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from typing import Any
 
+from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS
 from ..classic.state import DealResult
 from ..core.cards import SUITS
+from ..core.errors import BarbuError
+from ..records import barbu as records
+from ..records import besigue as besigue_records
 from . import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict
 from . import refusals as K
 from .fromplay import entries_from_actions
@@ -108,3 +113,71 @@ def from_match(match: Any, names: list[str] | None = None) -> Keeper:
     first, entries = entries_from_actions(match.rules, match.history)
     names = names or [f"Player {s + 1}" for s in range(match.n)]
     return Keeper(match.rules, names, first, entries)
+
+
+def is_record(text: str) -> bool:
+    """Whether ``text`` is a played match record (JSON Lines whose first line is a record's header), as
+    ``barbu selfplay --out`` and the arena write them, rather than a kept game."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(head, dict) and head.get("type") == "header" and (
+        head.get("format") == records.FORMAT or head.get("game") == "besigue")
+
+
+def from_record(text: str) -> AnyKeeper:
+    """A kept game made from a played match record: every finished deal as its players would have counted
+    it, so the game can be corrected, shared and printed like any kept game.  A record that cannot be
+    replayed, or whose stated scores its own play contradicts, is refused (`KeeperError`).  Bésigue records
+    too."""
+    if len(text) > MAX_IMPORT:
+        raise KeeperError.of(K.TOO_LARGE)
+    try:
+        head = json.loads(text.lstrip().split("\n", 1)[0])
+    except ValueError:
+        head = None
+    if isinstance(head, dict) and head.get("game") == "besigue":
+        try:
+            played = besigue_records.replay_lines(text.splitlines())
+        except BarbuError as e:
+            raise KeeperError.wrap(e) from None
+        if played.inconsistencies:
+            raise KeeperError.of(K.RECORD_INCONSISTENT, problem=played.inconsistencies[0])
+        return from_besigue_game(played.game, record_names(played.header, 2))
+    try:
+        record = records.read_record(text.splitlines())
+        rp = records.replay(record)
+    except BarbuError as e:
+        raise KeeperError.wrap(e) from None
+    if rp.inconsistencies:
+        raise KeeperError.of(K.RECORD_INCONSISTENT, problem=rp.inconsistencies[0])
+    return from_match(rp.match, record_names(record.header, rp.match.n))
+
+
+def from_besigue_game(game: Any, names: list[str] | None = None) -> BesigueKeeper:
+    """A kept Bésigue game made from a played one: each deal's declarations, sevens, brisques and last
+    trick as the players would have counted them (a deal's sevens are what its score has beyond the rest)."""
+    entries = []
+    for r in game.results:
+        melds = [dict(Counter(kind for kind, _ in r["melds"][s])) for s in (0, 1)]
+        beyond = [r["scores"][s] - sum(v for _, v in r["melds"][s]) - r["brisques"][s]
+                  - (LAST_TRICK_POINTS if r["last_trick"] == s else 0) for s in (0, 1)]
+        entries.append({"outcome": {"melds": melds, "sevens": [x // SEVEN_POINTS for x in beyond],
+                                    "brisques": [b // BRISQUE_POINTS for b in r["brisques"]],
+                                    "last": [r["last_trick"]]}})
+    first = game.results[0]["dealer"] if game.results else game.dealer
+    return BesigueKeeper(game.rules, names or ["Player 1", "Player 2"], first, entries)
+
+
+def record_names(header: dict[str, Any], n: int) -> list[str] | None:
+    """The players' names a record's header gives (``names``, else ``players_names``), when they are
+    ``n`` different names; None (Player 1, Player 2…) otherwise."""
+    for key in ("names", "players_names"):
+        given = header.get(key)
+        if isinstance(given, list) and len(given) == n and all(isinstance(x, str) and x.strip() for x in given):
+            names = [x.strip()[:40] for x in given]
+            if len({x.lower() for x in names}) == n:
+                return names
+    return None

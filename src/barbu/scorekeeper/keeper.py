@@ -315,9 +315,15 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
     where = _where(m) if scottish else ""
 
     def needs(ask: str, **kw: Any) -> Needs:
-        c = m.contract if len(m.results) == start and m.phase not in (DRAW, DEAL, OVER) else None
-        return Needs(number, ask, dealer=m.dealer if m.dealer >= 0 else None,
-                     declarer=m.declarer if m.declarer >= 0 else None, where=where,
+        if len(m.results) > start:  # scored: the match has moved on, but the entry is still about this deal
+            r = m.results[start]
+            c = m.contract_by_key.get(r.contract)
+            dealer, declarer = r.dealer, r.declarer
+        else:
+            c = m.contract if m.phase not in (DRAW, DEAL, OVER) else None
+            dealer, declarer = m.dealer, m.declarer
+        return Needs(number, ask, dealer=dealer if dealer >= 0 else None,
+                     declarer=declarer if declarer >= 0 else None, where=where,
                      contract=c.key if c else None, contract_name=c.name if c else None, **kw)
 
     if m.phase == OVER:

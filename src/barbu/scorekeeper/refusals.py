@@ -94,6 +94,12 @@ class Note(str):
         return words.render(self.template, self.params) if self.template else str(self)
 
 
+def warning_notes(notes: "Sequence[str]") -> list[str]:
+    """The notes on a deal that warn (a missed doubling obligation…): a deal nobody doubled is not played,
+    which its row already says, so that note is no warning."""
+    return [x for x in notes if getattr(x, "template", None) is not NOT_PLAYED]
+
+
 def word_note(note: str, words: Words) -> str:
     """A flag in the language of ``words`` (a plain string, read back from a file, stays as it is)."""
     return note.worded(words) if isinstance(note, Note) else note
@@ -166,6 +172,8 @@ NOT_OUR_CSV = message("keeper-not-our-csv", N_(
     "this CSV was not written by the barbu scorekeeper: its first row names the game"))
 CSV_DEALER = message("keeper-csv-dealer", N_("the first dealer {name} is not one of the players"))
 CSV_ROW = message("keeper-csv-row", N_("row {row:count}: its last column is not the deal's entry"))
+RECORD_INCONSISTENT = message("keeper-record-inconsistent", N_(
+    "this match record contradicts its own play, so it is not kept: {problem}"))
 
 # An entry's shape
 NAMED_ANSWERS = message("keeper-named-answers", N_("a deal is entered as a set of named answers"))

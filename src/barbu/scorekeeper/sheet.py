@@ -28,7 +28,7 @@ from ..core.errors import BarbuError
 from ..core.words import ENGLISH, N_, NN_, Words
 from ..i18n import translator
 from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, Sheet as ScottishSheet, ordinal, sheet_from_results
-from .refusals import word_note
+from .refusals import warning_notes, word_note
 
 #: Bésigue's combinations as a sheet names them (short, to fit a cell).
 MELD_LABELS = {
@@ -191,7 +191,9 @@ def sheet_for(rules: "Ruleset | BesigueRules", names: Sequence[str] | None, resu
         raise BarbuError(f"{rules} is played by {n} players: give {n} names, not {len(names)}")
     if not names:
         names = tuple("" for _ in range(n)) if not results else tuple(_seat(w, s) for s in range(n))
-    notes = {int(k): tuple(word_note(x, w) for x in v) for k, v in (notes or {}).items() if v}
+    # A deal nobody doubled already says "not played" on its row: the keeper's flag saying so is left out.
+    said = {int(k): tuple(word_note(x, w) for x in warning_notes(v)) for k, v in (notes or {}).items()}
+    notes = {k: v for k, v in said.items() if v}
     if isinstance(rules, BesigueRules):
         return _besigue(rules, names, list(results), notes, w)
     if rules.family == "scottish":

@@ -22,7 +22,10 @@ def export_text(keeper: AnyKeeper, fmt: str) -> str:
 
 
 def import_text(text: str, name: str = "") -> AnyKeeper:
-    """A kept game from an exported file: CSV when it looks like one, else JSON.  Raises `KeeperError`."""
+    """A kept game from an exported file (CSV when it looks like one, else JSON) or from a played match
+    record (``.jsonl``).  Raises `KeeperError`."""
+    if exchange.is_record(text):
+        return exchange.from_record(text)
     if name.lower().endswith(".csv") or text.lstrip().startswith("barbu-scorekeeper,"):
         return exchange.from_csv(text)
     return exchange.from_json(text)

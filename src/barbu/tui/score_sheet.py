@@ -17,7 +17,7 @@ from rich.text import Text
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..i18n import _, ngettext, number, words
 from ..scorekeeper import AnyKeeper, BesigueKeeper
-from ..scorekeeper.refusals import word_note
+from ..scorekeeper.refusals import warning_notes, word_note
 from .labels import signed
 
 
@@ -109,7 +109,7 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
             where = _("Silly") if sc.silly else _("R{n}").format(n=sc.round_no)
             contract = _("S{n}").format(n=sc.set_no) + f" {where} {contract}"
         rows.append(SheetRow(r.number, names[r.dealer], contract, doubles_text(r.doubles, names), list(r.added),
-                             totals[i], block, bool(keeper.flags.get(r.number))))
+                             totals[i], block, bool(warning_notes(keeper.flags.get(r.number, ())))))
     return rows
 
 
@@ -147,7 +147,7 @@ def chart_lines(keeper: AnyKeeper, width: int = 40) -> list[Text]:
 def flag_lines(keeper: AnyKeeper) -> list[str]:
     w = words()
     return [_("deal {n}: {note}").format(n=n, note=word_note(note, w))
-            for n, notes in sorted(keeper.flags.items()) for note in notes]
+            for n, notes in sorted(keeper.flags.items()) for note in warning_notes(notes)]
 
 
 def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:

@@ -207,6 +207,8 @@ def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
     out["total_deals"] = keeper.match.total_deals
     out["highest_wins"] = keeper.rules.family_spec.highest_wins
     out["scottish"] = bool(deals and deals[0].get("where")) or "scottish" in str(keeper.rules)
+    # The quick rotation passes the deal every deal: the sheet stays in play order, not a block per dealer.
+    out["quick"] = not out["scottish"] and keeper.rules.rotation == "quick"
     if not out["scottish"]:  # each declarer's contracts still to choose, in the rules' order, as on paper
         m = keeper.match
         out["left"] = [[c.name for c in m.contracts if c.key in m.contracts_left[s]] for s in range(keeper.n)]
@@ -366,10 +368,13 @@ def default_title(keeper: AnyKeeper) -> str:
 
 
 def imported(data: dict[str, Any]) -> AnyKeeper:
-    """A game read back from an export file (JSON or CSV), every deal checked again."""
+    """A game read back from an export file (JSON or CSV) or taken from a played match record, every deal
+    checked again."""
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ScoreError(NO_FILE)
+    if exchange.is_record(text):  # a .jsonl record: the page sends it as it sends any file
+        return exchange.from_record(text)
     fmt = data.get("format") or ("json" if text.lstrip().startswith("{") else "csv")
     if fmt == "json":
         return import_json(text)

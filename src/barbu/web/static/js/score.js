@@ -685,6 +685,8 @@ function question(q) {
     const v = S.outcome[q.key] || [];
     S.outcome[q.key] = v;
     const places = el("ol", { class: "order-list" }, ...v.map((s) => el("li", { textContent: names[s] })));
+    if (v.length === q.size && q.size === names.length - 1)  // the one left is last: shown, not tapped
+      places.append(el("li", { class: "muted", textContent: names.find((_, s) => !v.includes(s)) }));
     box.append(el("p", { class: "muted small", textContent: tn("Tap the players in the order they went out ({n} place).",
       "Tap the players in the order they went out ({n} places).", q.size) }),
       el("div", { class: "chips" }, ...names.map((nm, s) => el("button", { type: "button", class: "chip", textContent: nm,
@@ -704,6 +706,15 @@ function question(q) {
       // Typed text is kept as it comes; the form is redrawn only once every row is there (focus stays put).
       input.addEventListener("input", () => { v[s] = input.value; });
       input.addEventListener("change", () => { v[s] = input.value; outcomeChanged(false); });
+      // The phone's Enter key goes on to the next player's rows; after the last it closes the keyboard,
+      // so the deal's scores show without a tap elsewhere.
+      input.enterKeyHint = s < names.length - 1 ? "next" : "done";
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        const next = box.querySelector(`.rows-input[data-seat='${s + 1}']`);
+        if (next) next.focus(); else input.blur();
+      });
       box.append(el("label", { class: "rows-field" }, el("span", { textContent: nm }), input));
     });
   } else if (q.kind === "yesno") {
@@ -783,6 +794,8 @@ function renderGame() {
 
 function blocks(g) {
   // As on paper: the Barbu families in a block per dealer; the Scottish game by Set and Round; Bésigue deal by deal.
+  // With the quick rotation the dealer changes every deal: one block in play order, each deal naming its dealer.
+  if (g.quick) return [{ title: "", deals: g.deals.map((d, i) => [d, i]), seat: null, quick: true }];
   const out = new Map();
   g.deals.forEach((d, i) => {
     const key = g.game === "besigue" ? "all" : d.where ? d.where : `${d.dealer}`;
@@ -807,6 +820,7 @@ function renderSheet() {
     for (const [d, i] of b.deals) {
       const what = el("td", { class: "what" }, el("span", { class: "no", textContent: num(d.number) }), " ",
         el("span", { class: "cname", textContent: dealName(g, d) }));
+      if (b.quick) what.append(el("small", { class: "muted", textContent: t("{name} deals", { name: g.names[d.dealer] }) }));
       if (d.doubles && d.doubles.length) what.append(el("small", { class: "dbls", textContent: d.doubles.map(doubleText).join(" · ") }));
       for (const [call, parts] of (d.calls || []).length > 1 ? d.calls : []) {  // a combination: each call's points
         const hit = parts.map((x, s) => [x, s]).filter(([x]) => value(x) !== 0);
@@ -845,6 +859,9 @@ function renderSheet() {
     const left = b.seat !== null && g.left && !g.over ? g.left[b.seat] : [];
     if (left.length)
       tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1, textContent: t("Still to choose: {list}", { list: left.map(contract).join(", ") }) })));
+    if (b.quick && g.left && !g.over)
+      g.names.forEach((nm, s) => { if (g.left[s].length) tb.append(el("tr", { class: "left-row" }, el("td", { colSpan: n + 1,
+        textContent: t("{name} still chooses from: {list}", { name: nm, list: g.left[s].map(contract).join(", ") }) }))); });
     bodies.push(tb);
   }
   const foot = el("tfoot", {}, el("tr", {}, el("th", { class: "what", textContent: t("Total") }),
@@ -917,13 +934,14 @@ function renderChart() {
   box.replaceChildren(svg, legend);
 }
 
+// Whole-number ticks, about five across the range (at least two), a step of 1, 2 or 5 times a power of ten;
+// never "-0" (Math.ceil of a small negative ratio gives -0).
 function niceTicks(lo, hi) {
-  const span = hi - lo;
-  const raw = span / 4;
+  const raw = (hi - lo) / 5;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const stepv = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const stepv = Math.max(1, [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw));
   const out = [];
-  for (let v = Math.ceil(lo / stepv) * stepv; v <= hi; v += stepv) out.push(Math.round(v));
+  for (let v = Math.ceil(lo / stepv) * stepv; v <= hi; v += stepv) out.push(Math.round(v) || 0);
   return out;
 }
 
