@@ -16,6 +16,13 @@ the boards complete in all of them:
     python benchmarks/strength.py --rules classic --bots expert,search,perfect,rule --seeds 11 --out q1.jsonl
     python benchmarks/strength.py --rules classic --bots expert,search,perfect,rule --seed 101 --seeds 11 --out q2.jsonl
     python benchmarks/strength.py --rules classic --read q1.jsonl q2.jsonl     # the figures only
+
+The issue's own measure plays each player alone against three ``rule`` players, on the same seeds, and
+compares the runs board by board (``--gap-of`` the player's rows, ``--gap-to`` the ceiling's):
+
+    python benchmarks/strength.py --rules classic --bots expert,rule,rule,rule --seeds 11 --out e.jsonl
+    python benchmarks/strength.py --rules classic --bots perfect,rule,rule,rule --seeds 11 --out p.jsonl
+    python benchmarks/strength.py --rules classic --gap-of e.jsonl --gap-to p.jsonl
 """
 
 from __future__ import annotations
@@ -85,6 +92,50 @@ def gap_fraction(boards: list[dict[str, float]], player: str, floor: str, ceilin
     return fraction(boards), draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
 
 
+def edge_by_board(rows: list[DealRow], n: int, floor: str) -> dict[tuple[int, int], float]:
+    """Per complete board, the other player's mean points per deal minus the floor player's."""
+    per: dict[tuple[int, int], dict[bool, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rotations: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for row in rows:
+        rotations[(row.seed, row.deal)].add(row.rotation)
+        for seat, bot in enumerate(row.bots):
+            per[(row.seed, row.deal)][bot == floor].append(row.points[seat])
+    return {b: statistics.fmean(v[False]) - statistics.fmean(v[True]) for b, v in per.items()
+            if len(rotations[b]) == n}
+
+
+def separate_gap(rules: str, player_rows: list[DealRow], ceiling_rows: list[DealRow], floor: str,
+                 resamples: int = 4000) -> None:
+    """The share of the ceiling's edge over the floor that the player's edge makes, over the boards both
+    runs completed, with a 95% bootstrap interval (boards resampled in pairs)."""
+    r = Ruleset.parse(rules)
+    sign = 1 if r.family_spec.highest_wins else -1
+    mine = edge_by_board(player_rows, r.players, floor)
+    top = edge_by_board(ceiling_rows, r.players, floor)
+    both = sorted(set(mine) & set(top))
+    if not both:
+        print("no board completed in both runs")
+        return
+    pairs = [(sign * mine[b], sign * top[b]) for b in both]
+
+    def fraction(sample: list[tuple[float, float]]) -> float:
+        gap = sum(t for _, t in sample)
+        return sum(m for m, _ in sample) / gap if gap else float("nan")
+    rng = random.Random(1)
+    draws = sorted(fraction([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(resamples))
+    me, half_me = mean_half([m for m, _ in pairs])
+    up, half_up = mean_half([t for _, t in pairs])
+    print(f"{rules}: {len(both)} boards in both runs; edge over {floor} per deal: player {me:+.2f} ± {half_me:.2f}, "
+          f"ceiling {up:+.2f} ± {half_up:.2f}")
+    print(f"  the player captures {fraction(pairs):.2f} (95% interval {draws[int(0.025 * resamples)]:.2f} to "
+          f"{draws[int(0.975 * resamples) - 1]:.2f}) of the ceiling's edge")
+
+
+def mean_half(values: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(values)
+    return m, (1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf"))
+
+
 def report(rules: str, rows: list[DealRow], floor: str, ceiling: str) -> None:
     r = Ruleset.parse(rules)
     sign = 1 if r.family_spec.highest_wins else -1
@@ -114,7 +165,14 @@ def main() -> None:
     p.add_argument("--read", type=Path, nargs="*", default=[], help="more rows files to read")
     p.add_argument("--floor", default="rule")
     p.add_argument("--ceiling", default="perfect")
+    p.add_argument("--gap-of", type=Path, nargs="*", default=[], help="rows of a player alone against the floor")
+    p.add_argument("--gap-to", type=Path, nargs="*", default=[], help="rows of the ceiling alone against the floor")
     args = p.parse_args()
+    if args.gap_of or args.gap_to:
+        if not (args.gap_of and args.gap_to):
+            p.error("--gap-of and --gap-to go together")
+        separate_gap(args.rules, read(args.gap_of), read(args.gap_to), args.floor)
+        return
     if args.seeds:
         if not args.out:
             p.error("--seeds needs --out")
