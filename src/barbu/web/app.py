@@ -177,12 +177,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths()},
                             headers={"vary": "cookie, accept-language"})
 
-    async def read_json(request: Request) -> dict[str, Any]:
+    async def read_json(request: Request, limit: int | None = None) -> dict[str, Any]:
+        """The request's JSON object, from an allowed origin, at most ``limit`` bytes (a message's by default)."""
         if not origin_allowed(request.headers, settings):
             raise TableError(N_("cross-origin requests are refused"), 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise TableError(N_("send JSON (content-type application/json)"), 415)
-        body = await read_body(request, settings.max_message, settings.body_timeout)
+        body = await read_body(request, limit or settings.max_message, settings.body_timeout)
         try:
             data = safejson.loads(body)
         except safejson.JsonError as e:
@@ -291,16 +292,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def api_upload(request: Request) -> Response:
         """A record file from ``barbu play`` (its text in {"record": …}): kept here, replayed at /replay/{id}."""
-        if not origin_allowed(request.headers, settings):
-            raise TableError(N_("cross-origin requests are refused"), 403)
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            raise TableError(N_("send JSON (content-type application/json)"), 415)
-        body = await read_body(request, settings.max_import, settings.body_timeout)
-        try:
-            data = safejson.loads(body)
-        except safejson.JsonError as e:
-            raise TableError(N_("the request is {error}"), error=str(e)) from None
-        text = data.get("record") if isinstance(data, dict) else None
+        text = (await read_json(request, settings.max_import)).get("record")
         if not isinstance(text, str) or not text.strip():
             raise TableError(N_("choose a record file (.jsonl) to replay"))
         src = await asyncio.to_thread(upload_source, text)
