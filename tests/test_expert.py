@@ -34,51 +34,6 @@ def rule_positions(rules: str, seed: int, phase: str, every: int = 5):
         m.apply(bots[actor].act(v), seat=actor)
 
 
-def test_the_dealt_hands_are_the_hands_now_plus_the_cards_played():
-    for m, v in rule_positions("classic", 3, "play"):
-        dealt = ExpertAgent.dealt_hands(v, list(m.hands))
-        assert sum(h.bit_count() for h in dealt) == 52 - v.set_aside.bit_count()
-        for s in range(m.n):
-            assert m.hands[s] & ~dealt[s] == 0
-        assert len({h.bit_count() for h in dealt}) == 1  # everyone held the same number of cards
-
-
-def test_the_true_deal_explains_rule_players_cards_best():
-    """Against rule players the true hands explain every card played (weight 1), and a random deal
-    fitting the view explains them less well on average."""
-    agent = ExpertAgent(1)
-    true_weights, sampled = [], []
-    rng = random.Random(5)
-    for m, v in rule_positions("classic", 11, "play", every=3):
-        if len(v.tricks) < 3:
-            continue
-        _, _, sign = rules_info(v.rules)
-        spec = spec_of(m)
-        true_weights.append(agent.likelihood(v, list(m.hands), m.n, spec, m, sign))
-        for _ in range(5):
-            sampled.append(agent.likelihood(v, sample_hands(v, rng), m.n, spec, m, sign))
-    assert len(true_weights) > 10
-    assert all(w == 1.0 for w in true_weights)
-    assert sum(sampled) / len(sampled) < 0.8
-
-
-def test_the_declarers_choice_weighs_against_hands_that_suit_another_contract():
-    agent = ExpertAgent(1)
-    rules, contracts, sign = rules_info("classic")
-    sampled: list[float] = []
-    rng = random.Random(2)
-    for m, v in rule_positions("classic", 21, "doubling", every=1):
-        if v.declarer == v.seat:
-            continue
-        contract = contracts[v.contract]
-        true = agent.bidding_likelihood(v, list(m.hands), contract, contracts, rules, sign)
-        assert true == 1.0  # the rule declarer chose the contract its hand suits best
-        sampled += [agent.bidding_likelihood(v, sample_hands(v, rng), contract, contracts, rules, sign)
-                    for _ in range(20)]
-    assert len(sampled) >= 300
-    assert sum(sampled) / len(sampled) < 0.85
-
-
 def test_the_perfect_twin_searches_the_real_deal_only():
     agent = make_agent("perfect", 1, measure=True)
     for m, v in rule_positions("classic", 4, "play", every=7):

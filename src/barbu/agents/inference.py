@@ -1,0 +1,228 @@
+"""Which hidden deals are likely: each other seat's actions this deal, weighed seat by seat, and a Markov chain
+that moves the sampled deals towards the likely ones.
+
+A seat's actions this deal (the declarer's contract, its doubles, its cards) depend on its own hand and on what
+is public, never on another hidden hand.  So the likelihood of a deal is a product over seats of a factor that
+reads one hand only (`SeatEvidence.weight`), and swapping two unseen cards between two seats changes two
+factors.  `likely_hands` starts from deals drawn at random among those fitting the view and proposes such swaps
+(Metropolis: a swap to a deal twice as likely is always taken, one to a deal half as likely half the time).
+After a few steps a chain's deal is drawn, near enough, in proportion to how well it explains the play.
+
+The model of the others is the rule player: a card it would have chosen (or one it cannot be told apart from:
+the same suit, no card between them still out) keeps a deal's weight, another card multiplies it by
+``surprise``; the declarer's contract and each seat's doubles are weighed the same way (`bid_surprise`,
+`double_surprise` per departure from what the rule player would have done with that hand).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..classic.contracts import CHINESE, Contract
+from ..classic.view import View
+from ..core.cards import SUIT_MASK
+from ..solver.pure import legal_mask
+from .bidding import contract_merit
+from .cardplay import choose_trick_card
+
+#: The contract and the doubles are weighed until this many tricks are played; by then the cards say more
+#: (and weighing them costs a hand estimate per contract per deal).
+BIDDING_TRICKS = 4
+
+
+def between(a: int, b: int) -> int:
+    """The cards of the same suit strictly between ``a`` and ``b``."""
+    lo, hi = min(a, b), max(a, b)
+    return ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)
+
+
+@dataclass
+class Play:
+    """One card a seat played this deal, with what was public when it chose it."""
+
+    card: int
+    trick: tuple[int, ...]  # the trick so far
+    tricks_done: int
+    broken: int  # hearts broken before this trick
+    out: int  # every card still in a hand just before (public)
+    later: int  # this card and the ones the seat played after it: its hand then is its hand now plus these
+
+
+@dataclass
+class SeatEvidence:
+    """What one seat did this deal, ready to be weighed against any hand it might hold."""
+
+    seat: int
+    plays: list[Play] = field(default_factory=list)
+    played: int = 0  # every card it played this deal
+    declared: bool = False  # it chose the contract
+    doubled: frozenset[int] | None = None  # the seats it doubled (None: not weighed)
+    doubled_by: frozenset[int] = frozenset()
+    cache: dict[int, float] = field(default_factory=dict)
+
+
+class DealModel:
+    """The others' evidence this deal for the seat ``view.seat``, and the weight of any hand of theirs."""
+
+    def __init__(self, view: View, contract: Contract | None, contracts: dict[str, Contract], rules: Any,
+                 spec: Any, trump_mask: int, sign: int, surprise: float, bid_surprise: float,
+                 double_surprise: float) -> None:
+        self.view = view
+        self.contract = contract
+        self.contracts = contracts
+        self.spec = spec
+        self.trump_mask = trump_mask
+        self.sign = sign
+        self.surprise = surprise
+        self.bid_surprise = bid_surprise
+        self.double_surprise = double_surprise
+        self.deck = view.deck & ~view.set_aside
+        self.high_ace = rules.domino_ace == "high"
+        n = view.players
+        self.seats = {s: SeatEvidence(s) for s in range(n) if s != view.seat}
+        weigh_bids = contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS \
+            and view.scottish is None  # the Scottish calls are weighed by the cards alone
+        if weigh_bids:
+            if view.declarer in self.seats:
+                self.seats[view.declarer].declared = True
+            if view.phase == "play":  # every double is known
+                for s, ev in self.seats.items():
+                    if s != view.declarer:
+                        ev.doubled = frozenset(b.doubled for b in view.doubles if b.doubler == s)
+                        ev.doubled_by = frozenset(b.doubler for b in view.doubles if b.doubled == s)
+        if spec is not None:
+            self._read_plays()
+        self.my_cards = view.hand.bit_count() + self.seats_played(view.seat)
+
+    def seats_played(self, seat: int) -> int:
+        n = self.view.players
+        count = 0
+        for leader, cards in (*self.view.tricks, (self.view.leader, self.view.trick)):
+            count += sum(1 for i in range(len(cards)) if (leader + i) % n == seat)
+        return count
+
+    def _read_plays(self) -> None:
+        view = self.view
+        n = view.players
+        out = self.deck
+        broken = 0
+        tricks = (*view.tricks, (view.leader, view.trick))
+        for t, (leader, cards) in enumerate(tricks):
+            for i, c in enumerate(cards):
+                seat = (leader + i) % n
+                ev = self.seats.get(seat)
+                if ev is not None:
+                    ev.plays.append(Play(c, tuple(cards[:i]), t, broken, out, 0))
+                    ev.played |= 1 << c
+                out &= ~(1 << c)
+            if t < len(view.tricks) and any(SUIT_MASK[1] >> c & 1 for c in cards):
+                broken = 1
+        for ev in self.seats.values():  # each play's cards from then on
+            later = 0
+            for p in reversed(ev.plays):
+                later |= 1 << p.card
+                p.later = later
+
+    def weight(self, seat: int, hand: int) -> float:
+        """How well the rule player explains ``seat``'s actions this deal if it holds ``hand`` now (1 at best)."""
+        ev = self.seats[seat]
+        w = ev.cache.get(hand)
+        if w is None:
+            w = self._bid_weight(ev, hand | ev.played) * self.card_weight(ev, hand)
+            ev.cache[hand] = w
+        return w
+
+    def card_weight(self, ev: SeatEvidence, hand: int) -> float:
+        w = 1.0
+        for p in ev.plays:
+            held = hand | p.later
+            legal = legal_mask(self.spec, held, p.trick, p.tricks_done, p.broken)
+            if legal & (legal - 1):
+                others = p.out & ~held
+                choice = choose_trick_card(self.contract, self.sign, held, legal, p.trick, self.trump_mask,  # type: ignore[arg-type]
+                                           others, self.view.players, held.bit_count())
+                if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
+                    w *= self.surprise
+        return w
+
+    def _bid_weight(self, ev: SeatEvidence, dealt: int) -> float:
+        """The declarer's contract and a doubler's doubles, against the hand it was dealt."""
+        contract = self.contract
+        if contract is None or (not ev.declared and ev.doubled is None):
+            return 1.0
+        view = self.view
+        n = view.players
+        merit = contract_merit(contract, dealt, self.deck, n, self.sign, self.high_ace)
+        w = 1.0
+        if ev.declared:
+            for key in view.contracts_left[ev.seat]:
+                other = self.contracts.get(key)
+                if other is not None and other.kind != CHINESE and \
+                        contract_merit(other, dealt, self.deck, n, self.sign, self.high_ace) > merit:
+                    w *= self.bid_surprise
+            return w
+        total = abs(contract.total(n, self.my_cards, self.deck)) or 20
+        rel = merit / (total / n)
+        want = {t for t in range(n) if t != ev.seat and rel > (0.35 if t in ev.doubled_by else 0.3
+                                                               if t == view.declarer else 0.12)}
+        return w if want == ev.doubled else w * self.double_surprise
+
+
+def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: random.Random,
+                 explains: Callable[[View, list[int]], bool] | None = None,
+                 until: float | None = None) -> list[list[int]]:
+    """Run one Metropolis chain from each deal of ``start`` for ``steps`` proposed swaps; the deals they end on.
+
+    A swap exchanges one unseen card of one other seat with one of another's, where both may hold them
+    (the voids shown, the cards known to be elsewhere stay respected: ``allowed``), and, with ``explains``
+    (the Scottish pass-ons), where the new deal still fits what the seat saw of them.  Past the time
+    ``until`` (`time.perf_counter`), the chains not yet run keep their first deal.
+    """
+    view = model.view
+    n = view.players
+    private = view.private_cant_hold or (0,) * n
+    full = (1 << 52) - 1
+    allowed = [full & ~view.cant_hold[s] & ~private[s] for s in range(n)]
+    movable = [view.unseen & ~view.known[s] for s in range(n)]
+    seats = [s for s in model.seats if movable[s]]
+    out = []
+    for hands in start:
+        hands = list(hands)
+        if len(seats) < 2 or steps <= 0 or (until is not None and time.perf_counter() > until):
+            out.append(hands)
+            continue
+        weights = {s: model.weight(s, hands[s]) for s in seats}
+        for _ in range(steps):
+            s, t = rng.sample(seats, 2)
+            from_s = hands[s] & movable[s] & allowed[t]
+            from_t = hands[t] & movable[t] & allowed[s]
+            if not from_s or not from_t:
+                continue
+            a = _pick(from_s, rng)
+            b = _pick(from_t, rng)
+            hs = hands[s] ^ a ^ b
+            ht = hands[t] ^ a ^ b
+            ws, wt = model.weight(s, hs), model.weight(t, ht)
+            old = weights[s] * weights[t]
+            if ws * wt >= old or rng.random() * old < ws * wt:
+                if explains is not None:
+                    moved = list(hands)
+                    moved[s], moved[t] = hs, ht
+                    if not explains(view, moved):
+                        continue
+                hands[s], hands[t] = hs, ht
+                weights[s], weights[t] = ws, wt
+        out.append(hands)
+    return out
+
+
+def _pick(mask: int, rng: random.Random) -> int:
+    """One card of ``mask`` at random, as a one-bit mask."""
+    k = rng.randrange(mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask

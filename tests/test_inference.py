@@ -1,0 +1,108 @@
+"""The expert's inference: the true deal explains rule players' actions best, and the Markov chain keeps to what
+the seat has seen while moving towards the true deal."""
+
+from __future__ import annotations
+
+import random
+
+from barbu.agents.expert import ExpertAgent
+from barbu.agents.inference import likely_hands
+from barbu.agents.rule import rules_info
+from barbu.classic.sampler import sample_hands
+
+from test_expert import rule_positions
+
+
+def deal_weight(model, hands: list[int]) -> float:
+    w = 1.0
+    for s in model.seats:
+        w *= model.weight(s, hands[s])
+    return w
+
+
+def card_weight(model, hands: list[int]) -> float:
+    """The weight of the cards played alone (the doubles are weighed by an estimate of the rule player's, which
+    its doubling duties can overrule)."""
+    w = 1.0
+    for s, ev in model.seats.items():
+        w *= model.card_weight(ev, hands[s])
+    return w
+
+
+def test_the_true_deal_explains_rule_players_cards_best():
+    """Against rule players the true hands explain every card played (weight 1), and a random deal
+    fitting the view explains them less well on average."""
+    agent = ExpertAgent(1)
+    true_weights, sampled = [], []
+    rng = random.Random(5)
+    for m, v in rule_positions("classic", 11, "play", every=3):
+        if len(v.tricks) < 3:
+            continue
+        model = agent.deal_model(v, m, rules_info(v.rules)[2])
+        true_weights.append(card_weight(model, list(m.hands)))
+        sampled += [card_weight(model, sample_hands(v, rng)) for _ in range(5)]
+    assert len(true_weights) > 10
+    assert all(w == 1.0 for w in true_weights)
+    assert sum(sampled) / len(sampled) < 0.8
+
+
+def test_the_declarers_choice_weighs_against_hands_that_suit_another_contract():
+    agent = ExpertAgent(1)
+    sampled: list[float] = []
+    rng = random.Random(2)
+    for m, v in rule_positions("classic", 21, "doubling", every=1):
+        if v.declarer == v.seat:
+            continue
+        model = agent.deal_model(v, m, rules_info(v.rules)[2])
+        assert model.weight(v.declarer, m.hands[v.declarer]) == 1.0  # the rule declarer chose what suits it
+        sampled += [model.weight(v.declarer, sample_hands(v, rng)[v.declarer]) for _ in range(20)]
+    assert len(sampled) >= 300
+    assert sum(sampled) / len(sampled) < 0.85
+
+
+def test_the_doubles_weigh_against_hands_that_would_have_doubled_otherwise():
+    agent = ExpertAgent(1)
+    sampled: list[float] = []
+    rng = random.Random(3)
+    for m, v in rule_positions("classic", 5, "play", every=2):
+        if len(v.tricks) >= 4:
+            continue
+        model = agent.deal_model(v, m, rules_info(v.rules)[2])
+        doublers = [s for s, ev in model.seats.items() if ev.doubled is not None]
+        for s in doublers:
+            sampled += [model.weight(s, sample_hands(v, rng)[s]) for _ in range(5)]
+    assert len(sampled) >= 100
+    assert sum(sampled) / len(sampled) < 0.95
+
+
+def test_the_chains_keep_to_the_view_and_move_towards_the_true_deal():
+    agent = ExpertAgent(1, surprise=0.05)
+    rng = random.Random(7)
+    right_before = right_after = total = 0
+    positions = 0
+    for m, v in rule_positions("classic", 4, "play", every=2):
+        if len(v.tricks) < 2:
+            continue
+        positions += 1
+        model = agent.deal_model(v, m, rules_info(v.rules)[2])
+        start = [sample_hands(v, rng) for _ in range(6)]
+        moved = likely_hands(model, start, 60, rng)
+        for before, after in zip(start, moved):
+            assert after[v.seat] == v.hand
+            assert sum(h.bit_count() for h in after) == sum(h.bit_count() for h in before)
+            seen = 0
+            for s in range(m.n):
+                assert after[s].bit_count() == v.hand_sizes[s]
+                assert after[s] & v.known[s] == v.known[s]
+                assert not after[s] & v.cant_hold[s] or s == v.seat
+                assert not after[s] & seen  # no card twice
+                seen |= after[s]
+                if s != v.seat:
+                    hidden = v.unseen & ~v.known[s]
+                    right_before += (before[s] & hidden & m.hands[s]).bit_count()
+                    right_after += (after[s] & hidden & m.hands[s]).bit_count()
+                    total += (after[s] & hidden).bit_count()
+            assert deal_weight(model, after) >= 0.0
+    assert positions > 10
+    # More of the hidden cards sit where they really are after the chains than in the deals they started from.
+    assert right_after / total > right_before / total + 0.03
