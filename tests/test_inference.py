@@ -20,13 +20,6 @@ def deal_weight(model, hands: list[int]) -> float:
     return w
 
 
-def card_weight(model, hands: list[int]) -> float:
-    """The weight of the cards played alone (the doubles are weighed by an estimate of the rule player's, which
-    its doubling duties can overrule)."""
-    w = 1.0
-    for s, ev in model.seats.items():
-        w *= model.card_weight(ev, hands[s])
-    return w
 
 
 def test_the_true_deal_explains_rule_players_cards_best():
@@ -39,8 +32,8 @@ def test_the_true_deal_explains_rule_players_cards_best():
         if len(v.tricks) < 3:
             continue
         model = agent.deal_model(v, m, rules_info(v.rules)[2])
-        true_weights.append(card_weight(model, list(m.hands)))
-        sampled += [card_weight(model, sample_hands(v, rng)) for _ in range(5)]
+        true_weights.append(deal_weight(model, list(m.hands)))
+        sampled += [deal_weight(model, sample_hands(v, rng)) for _ in range(5)]
     assert len(true_weights) > 10
     assert all(w == 1.0 for w in true_weights)
     assert sum(sampled) / len(sampled) < 0.8
@@ -68,8 +61,9 @@ def test_the_doubles_weigh_against_hands_that_would_have_doubled_otherwise():
         if len(v.tricks) >= 4:
             continue
         model = agent.deal_model(v, m, rules_info(v.rules)[2])
-        doublers = [s for s, ev in model.seats.items() if ev.doubled is not None]
+        doublers = [s for s, ev in model.seats.items() if ev.doubles]
         for s in doublers:
+            assert model.weight(s, m.hands[s]) == 1.0  # the rule players doubled as their hands called for
             sampled += [model.weight(s, sample_hands(v, rng)[s]) for _ in range(5)]
     assert len(sampled) >= 100
     assert sum(sampled) / len(sampled) < 0.95
@@ -106,3 +100,19 @@ def test_the_chains_keep_to_the_view_and_move_towards_the_true_deal():
     assert positions > 10
     # More of the hidden cards sit where they really are after the chains than in the deals they started from.
     assert right_after / total > right_before / total + 0.03
+
+
+def test_rule_players_domino_moves_are_explained_by_their_true_hands():
+    agent = ExpertAgent(1)
+    rng = random.Random(4)
+    true_weights, sampled = [], []
+    for seed in (1, 2):
+        for m, v in rule_positions("classic", seed, "domino", every=1):
+            model = agent.deal_model(v, m, rules_info(v.rules)[2])
+            if not any(ev.rows for ev in model.seats.values()):
+                continue
+            true_weights.append(deal_weight(model, list(m.hands)))
+            sampled += [deal_weight(model, sample_hands(v, rng)) for _ in range(5)]
+    assert len(true_weights) > 10
+    assert all(w == 1.0 for w in true_weights)
+    assert sum(sampled) / len(sampled) < 0.9

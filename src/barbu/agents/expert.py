@@ -27,13 +27,13 @@ from ..classic.match import PLAY, Match
 from ..classic.sampler import determinize, own_match_class, sample_hands
 from ..classic.view import NoConsistentDeal, View
 from ..solver.position import spec_of
-from .inference import DealModel, likely_hands
+from .inference import DealModel, deal_history, likely_hands
 from .rule import rules_info
 from .search import DEFAULT_SECONDS, SearchAgent
 
 DEFAULT_SAMPLES = 40
-DEFAULT_STEPS = 30  # swaps proposed to each sampled deal
-DEFAULT_SURPRISE = 0.3
+DEFAULT_STEPS = 60  # swaps proposed to each sampled deal
+DEFAULT_SURPRISE = 0.1
 #: From how many cards a hand the playouts are solved, by players: the solver's time grows with the cards
 #: left in all hands, so about twenty cards in all.
 END_CARDS_BY_PLAYERS = {3: 6, 4: 5, 5: 4, 6: 3}
@@ -65,7 +65,8 @@ class ExpertAgent(SearchAgent):
         if self.match is not None:  # perfect information: the real deal is the only world
             yield self.match.clone()
             return
-        if view.phase not in ("play", "doubling") or self.steps <= 0:
+        if view.phase not in ("play", "doubling", "domino") or self.steps <= 0 \
+                or (view.phase == "domino" and own_match_class(view.rules) is not None):  # Patience: not yet
             yield from super().worlds(view, sign, deadline)
             return
         yield from self.likely_worlds(view, sign, deadline)
@@ -96,6 +97,7 @@ class ExpertAgent(SearchAgent):
                 spec = spec_of(world)
             except (ValueError, AttributeError, KeyError):
                 spec = None
+        history = deal_history(view, list(world.hands)) if own_match_class(view.rules) is None else None
         rules, contracts, _ = rules_info(view.rules)
         return DealModel(view, contracts.get(view.contract or ""), contracts, rules, spec, world.trump_mask, sign,
-                         self.surprise, self.bid_surprise, self.double_surprise)
+                         self.surprise, self.bid_surprise, self.double_surprise, history)

@@ -23,11 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..classic.contracts import CHINESE, Contract
+from ..classic.sampler import determinize
+from ..classic.state import DOMINO_PLAY, DOUBLING
+from ..core.actions import Double
 from ..classic.view import View
 from ..core.cards import SUIT_MASK
 from ..solver.pure import legal_mask
 from .bidding import contract_merit
-from .cardplay import choose_trick_card
+from .cardplay import choose_domino_card, choose_trick_card
+from .rule import double_choice
 
 #: The contract and the doubles are weighed until this many tricks are played; by then the cards say more
 #: (and weighing them costs a hand estimate per contract per deal).
@@ -53,15 +57,27 @@ class Play:
 
 
 @dataclass
+class RowMove:
+    """One move a seat made in Domino or Success (a card, or -1 for a pass), with the public rows then."""
+
+    card: int
+    layout: tuple[Any, ...]
+    playable: int
+    rank: int | None
+    later: int = 0  # the cards the seat laid from then on, this one included
+
+
+@dataclass
 class SeatEvidence:
     """What one seat did this deal, ready to be weighed against any hand it might hold."""
 
     seat: int
     plays: list[Play] = field(default_factory=list)
+    rows: list[RowMove] = field(default_factory=list)
     played: int = 0  # every card it played this deal
     declared: bool = False  # it chose the contract
-    doubled: frozenset[int] | None = None  # the seats it doubled (None: not weighed)
-    doubled_by: frozenset[int] = frozenset()
+    doubles: list[tuple[frozenset[int], tuple[Any, ...], set[int]]] = field(default_factory=list)
+    # ^ each doubling turn: (the seats it doubled, its choices then, the seats that had doubled it)
     cache: dict[int, float] = field(default_factory=dict)
 
 
@@ -70,7 +86,9 @@ class DealModel:
 
     def __init__(self, view: View, contract: Contract | None, contracts: dict[str, Contract], rules: Any,
                  spec: Any, trump_mask: int, sign: int, surprise: float, bid_surprise: float,
-                 double_surprise: float) -> None:
+                 double_surprise: float, history: "DealHistory | None" = None) -> None:
+        """``spec`` is the solver's picture of the deal in trick play (None otherwise); ``history`` the deal's
+        doubling turns and Domino or Success moves (`deal_history`)."""
         self.view = view
         self.contract = contract
         self.contracts = contracts
@@ -86,16 +104,27 @@ class DealModel:
         self.seats = {s: SeatEvidence(s) for s in range(n) if s != view.seat}
         weigh_bids = contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS \
             and view.scottish is None  # the Scottish calls are weighed by the cards alone
+        history = history or DealHistory()
         if weigh_bids:
             if view.declarer in self.seats:
                 self.seats[view.declarer].declared = True
-            if view.phase == "play":  # every double is known
-                for s, ev in self.seats.items():
-                    if s != view.declarer:
-                        ev.doubled = frozenset(b.doubled for b in view.doubles if b.doubler == s)
-                        ev.doubled_by = frozenset(b.doubler for b in view.doubles if b.doubled == s)
+            for seat, targets, legal, doubled_me in history.doubles:
+                if seat in self.seats and seat != view.declarer:
+                    self.seats[seat].doubles.append((targets, legal, doubled_me))
         if spec is not None:
             self._read_plays()
+        for seat, card, layout, playable, rank in history.rows:
+            ev = self.seats.get(seat)
+            if ev is not None:
+                ev.rows.append(RowMove(card, layout, playable, rank))
+                if card >= 0:
+                    ev.played |= 1 << card
+        for ev in self.seats.values():
+            later = 0
+            for r in reversed(ev.rows):
+                if r.card >= 0:
+                    later |= 1 << r.card
+                r.later = later
         self.my_cards = view.hand.bit_count() + self.seats_played(view.seat)
 
     def seats_played(self, seat: int) -> int:
@@ -137,7 +166,18 @@ class DealModel:
         return w
 
     def card_weight(self, ev: SeatEvidence, hand: int) -> float:
+        """The cards ``ev``'s seat played this deal, against its hand now."""
         w = 1.0
+        for r in ev.rows:
+            held = hand | r.later
+            legal = held & r.playable
+            if r.card < 0:  # a pass with a card to lay: only a bonus turn allows it, and the rule player lays
+                if legal:
+                    w *= self.surprise
+            elif legal & (legal - 1):
+                choice = choose_domino_card(held, legal, list(r.layout), r.rank, self.high_ace, self.view.deck)
+                if choice != r.card:
+                    w *= self.surprise
         for p in ev.plays:
             held = hand | p.later
             legal = legal_mask(self.spec, held, p.trick, p.tricks_done, p.broken)
@@ -152,7 +192,7 @@ class DealModel:
     def _bid_weight(self, ev: SeatEvidence, dealt: int) -> float:
         """The declarer's contract and a doubler's doubles, against the hand it was dealt."""
         contract = self.contract
-        if contract is None or (not ev.declared and ev.doubled is None):
+        if contract is None or (not ev.declared and not ev.doubles):
             return 1.0
         view = self.view
         n = view.players
@@ -167,9 +207,38 @@ class DealModel:
             return w
         total = abs(contract.total(n, self.my_cards, self.deck)) or 20
         rel = merit / (total / n)
-        want = {t for t in range(n) if t != ev.seat and rel > (0.35 if t in ev.doubled_by else 0.3
-                                                               if t == view.declarer else 0.12)}
-        return w if want == ev.doubled else w * self.double_surprise
+        for targets, legal, doubled_me in ev.doubles:
+            if double_choice(rel, legal, ev.seat, view.declarer, doubled_me, n).targets != targets:
+                w *= self.double_surprise
+        return w
+
+
+@dataclass
+class DealHistory:
+    """What the others did this deal that the seat saw, with the choices they had."""
+
+    doubles: list[tuple[int, frozenset[int], tuple[Any, ...], set[int]]] = field(default_factory=list)
+    # ^ (seat, seats doubled, its doubling choices then, the seats that had doubled it)
+    rows: list[tuple[int, int, tuple[Any, ...], int, int | None]] = field(default_factory=list)
+    # ^ Domino and Success moves: (seat, card or -1 for a pass, layout, playable cards, rank)
+
+
+def deal_history(view: View, hands: list[int]) -> DealHistory:
+    """The deal's doubling turns and Domino or Success moves so far, with the public state each was made in;
+    ``hands`` is any deal fitting the view (the choices open to a seat then do not depend on it)."""
+    out = DealHistory()
+
+    def record(m: Any, action: Any) -> None:
+        if m.phase == DOUBLING and isinstance(action, Double):
+            seat = m.dbl_queue[0]
+            doubled_me = {b.doubler for b in m.business.values() if b.doubled == seat}
+            out.doubles.append((seat, action.targets, tuple(m.legal_actions()), doubled_me))
+        elif m.phase == DOMINO_PLAY:
+            card = action if isinstance(action, int) else -1
+            out.rows.append((m.turn, card, tuple(m.layout), m.playable, m.rank))
+
+    determinize(view, hands, before=record)
+    return out
 
 
 def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: random.Random,

@@ -38,6 +38,25 @@ def row_move(hand: int, legal, layout, rank: int | None, contract: Contract, hig
     return CARDS[choose_domino_card(hand, cards, layout, rank, high_ace, deck)]
 
 
+def double_choice(rel: float, legal, me: int, declarer: int, doubled_me: set[int], players: int) -> Double:
+    """The doubles of a hand whose merit at the contract is ``rel`` times an even share: double whoever it
+    should beat, redouble (those in ``doubled_me``) only with a clearly good hand; of the ``legal`` ones the
+    nearest to that."""
+    want = set()
+    for target in range(players):
+        if target == me:
+            continue
+        if target in doubled_me:
+            if rel > 0.35:
+                want.add(target)
+        elif target == declarer:
+            if rel > 0.3:  # he chose the contract: expect him to do well
+                want.add(target)
+        elif rel > 0.12:
+            want.add(target)
+    return min(legal, key=lambda a: (len(a.targets ^ want), len(a.targets), sorted(a.targets)))
+
+
 def mask_of(cards) -> int:
     m = 0
     for c in cards:
@@ -133,19 +152,6 @@ class RuleAgent:
         deck = view.deck & ~view.set_aside
         merit = contract_merit(contract, view.hand, deck, view.players, sign, rules.domino_ace == "high")
         total = abs(contract.total(view.players, view.hand.bit_count(), deck)) or 20
-        rel = merit / (total / view.players)
-        me = view.seat
-        doubled_me = {b.doubler for b in view.doubles if b.doubled == me}
-        want = set()
-        for target in range(view.players):
-            if target == me:
-                continue
-            if target in doubled_me:
-                if rel > 0.35:
-                    want.add(target)
-            elif target == view.declarer:
-                if rel > 0.3:  # he chose the contract: expect him to do well
-                    want.add(target)
-            elif rel > 0.12:
-                want.add(target)
-        return min(legal, key=lambda a: (len(a.targets ^ want), len(a.targets), sorted(a.targets)))
+        doubled_me = {b.doubler for b in view.doubles if b.doubled == view.seat}
+        return double_choice(merit / (total / view.players), legal, view.seat, view.declarer, doubled_me,
+                             view.players)

@@ -9,7 +9,9 @@ and how to rebuild its match.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from ..core.actions import Deal
 from .match import Match
@@ -99,12 +101,13 @@ def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: 
     return hands if go(0) else None
 
 
-def determinize(v: View, hands: list[int]) -> Match:
+def determinize(v: View, hands: list[int], before: Callable[[Match, Any], None] | None = None) -> Match:
     """A full `Match` at the view's position in which the current hands are ``hands``.
 
     The deal's original hands are rebuilt from ``hands`` plus the cards each
-    seat has played, then the deal's public actions are replayed; an
-    inconsistent sample raises `IllegalAction`.
+    seat has played, then the deal's public actions are replayed (each shown
+    first to ``before`` with the match it is applied to, for those who read the
+    deal's history); an inconsistent sample raises `IllegalAction`.
     """
     own = own_match_class(v.rules)
     if own is not None:  # a family with a state machine of its own rebuilds its match itself
@@ -140,6 +143,8 @@ def determinize(v: View, hands: list[int]) -> Match:
     for a in v.deal_actions:
         if a is HIDDEN:  # another seat's secret arrangement: any one of its hand will do
             a = Arrangements(m.hands[m.turn])[0]
+        if before is not None:
+            before(m, a)
         m.apply(a)
     return m
 
