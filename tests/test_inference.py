@@ -116,3 +116,27 @@ def test_rule_players_domino_moves_are_explained_by_their_true_hands():
     assert len(true_weights) > 10
     assert all(w == 1.0 for w in true_weights)
     assert sum(sampled) / len(sampled) < 0.9
+
+
+def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
+    """The weights read the rule player's cards from the compiled core where it is built; the Python rule
+    player gives every deal the same weight."""
+    from barbu.solver import fast
+    if getattr(fast, "rule_cards", None) is None:
+        import pytest
+        pytest.skip("the compiled core is not built (BARBU_PURE or no compiler): nothing to compare")
+    from barbu.agents.inference import DealModel
+    agent = ExpertAgent(1)
+    rng = random.Random(9)
+    compared = 0
+    for rules in ("classic", "italian", "french"):
+        for m, v in rule_positions(rules, 3, "play", every=2):
+            core = agent.deal_model(v, m, rules_info(v.rules)[2])
+            assert core.core_spec is not None
+            plain = DealModel(v, core.contract, core.contracts, rules_info(v.rules)[0], core.spec, core.trump_mask,
+                              core.sign, agent.surprise, agent.bid_surprise, agent.double_surprise, use_core=False)
+            for hands in [list(m.hands)] + [sample_hands(v, rng) for _ in range(4)]:
+                for s, ev in core.seats.items():
+                    assert core.card_weight(ev, hands[s]) == plain.card_weight(plain.seats[s], hands[s])
+                    compared += 1
+    assert compared > 200

@@ -8,6 +8,8 @@ which is what contract choice and doubling need.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core.cards import ACE, SUIT_MASK, cards_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
 from .cardplay import _ABOVE, _BELOW, domino_pos
@@ -34,6 +36,7 @@ def keeps_own(card: int, hand: int, deck: int) -> float:
     return (0.35 + 0.5 * win_chance(card, hand, deck)) * factor
 
 
+@lru_cache(maxsize=8192)  # every no-trump contract of a hand asks again (contract choice, the expert's inference)
 def expected_tricks(hand: int, deck: int, players: int) -> float:
     """Tricks this hand is likely to take at a no-trump contract where nobody wants them."""
     t = 0.0
@@ -51,6 +54,7 @@ def expected_tricks(hand: int, deck: int, players: int) -> float:
     return t
 
 
+@lru_cache(maxsize=8192)
 def trump_tricks(hand: int, deck: int, trump: int | None, players: int) -> float:
     """Tricks this hand is likely to take with ``trump`` as trumps (or no trumps: None)."""
     t = 0.0

@@ -28,6 +28,8 @@ from ..classic.state import DOMINO_PLAY, DOUBLING
 from ..core.actions import Double
 from ..classic.view import View
 from ..core.cards import SUIT_MASK
+from ..solver import fast
+from ..solver.position import objective
 from ..solver.pure import legal_mask
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
@@ -86,7 +88,7 @@ class DealModel:
 
     def __init__(self, view: View, contract: Contract | None, contracts: dict[str, Contract], rules: Any,
                  spec: Any, trump_mask: int, sign: int, surprise: float, bid_surprise: float,
-                 double_surprise: float, history: "DealHistory | None" = None) -> None:
+                 double_surprise: float, history: "DealHistory | None" = None, use_core: bool = True) -> None:
         """``spec`` is the solver's picture of the deal in trick play (None otherwise); ``history`` the deal's
         doubling turns and Domino or Success moves (`deal_history`)."""
         self.view = view
@@ -99,6 +101,9 @@ class DealModel:
         self.bid_surprise = bid_surprise
         self.double_surprise = double_surprise
         self.deck = view.deck & ~view.set_aside
+        #: The rule player's cards come from the compiled core where it is built (the same cards, faster).
+        self.core_spec = objective(spec, sign) if spec is not None and getattr(fast, "rule_cards", None) \
+            and use_core else None
         self.high_ace = rules.domino_ace == "high"
         n = view.players
         self.seats = {s: SeatEvidence(s) for s in range(n) if s != view.seat}
@@ -178,6 +183,8 @@ class DealModel:
                 choice = choose_domino_card(held, legal, list(r.layout), r.rank, self.high_ace, self.view.deck)
                 if choice != r.card:
                     w *= self.surprise
+        if self.core_spec is not None:
+            return w * self._core_card_weight(ev, hand)
         for p in ev.plays:
             held = hand | p.later
             legal = legal_mask(self.spec, held, p.trick, p.tricks_done, p.broken)
@@ -185,6 +192,23 @@ class DealModel:
                 others = p.out & ~held
                 choice = choose_trick_card(self.contract, self.sign, held, legal, p.trick, self.trump_mask,  # type: ignore[arg-type]
                                            others, self.view.players, held.bit_count())
+                if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
+                    w *= self.surprise
+        return w
+
+    def _core_card_weight(self, ev: SeatEvidence, hand: int) -> float:
+        """`card_weight`'s trick play with the rule player's cards from the compiled core, in one call."""
+        situations, played = [], []
+        for p in ev.plays:
+            held = hand | p.later
+            legal = legal_mask(self.spec, held, p.trick, p.tricks_done, p.broken)
+            if legal & (legal - 1):
+                situations.append((held, legal, p.trick, p.out & ~held, held.bit_count()))
+                played.append(p)
+        w = 1.0
+        if situations:
+            for choice, p, (held, _, _, others, _) in zip(fast.rule_cards(self.core_spec, self.contract.penalty_mask,  # type: ignore[union-attr]
+                                                                          situations), played, situations):
                 if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
                     w *= self.surprise
         return w
@@ -248,8 +272,8 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
 
     A swap exchanges one unseen card of one other seat with one of another's, where both may hold them
     (the voids shown, the cards known to be elsewhere stay respected: ``allowed``), and, with ``explains``
-    (the Scottish pass-ons), where the new deal still fits what the seat saw of them.  Past the time
-    ``until`` (`time.perf_counter`), the chains not yet run keep their first deal.
+    (the Scottish pass-ons), where the new deal still fits what the seat saw of them.  The chains take
+    their steps in turn, so that past the time ``until`` (`time.perf_counter`) all have moved alike.
     """
     view = model.view
     n = view.players
@@ -258,14 +282,14 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
     allowed = [full & ~view.cant_hold[s] & ~private[s] for s in range(n)]
     movable = [view.unseen & ~view.known[s] for s in range(n)]
     seats = [s for s in model.seats if movable[s]]
-    out = []
-    for hands in start:
-        hands = list(hands)
-        if len(seats) < 2 or steps <= 0 or (until is not None and time.perf_counter() > until):
-            out.append(hands)
-            continue
-        weights = {s: model.weight(s, hands[s]) for s in seats}
-        for _ in range(steps):
+    chains = [list(hands) for hands in start]
+    if len(seats) < 2:
+        return chains
+    weights = [{s: model.weight(s, hands[s]) for s in seats} for hands in chains]
+    for _ in range(steps):
+        if until is not None and time.perf_counter() > until:
+            break
+        for hands, w in zip(chains, weights):
             s, t = rng.sample(seats, 2)
             from_s = hands[s] & movable[s] & allowed[t]
             from_t = hands[t] & movable[t] & allowed[s]
@@ -276,7 +300,7 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
             hs = hands[s] ^ a ^ b
             ht = hands[t] ^ a ^ b
             ws, wt = model.weight(s, hs), model.weight(t, ht)
-            old = weights[s] * weights[t]
+            old = w[s] * w[t]
             if ws * wt >= old or rng.random() * old < ws * wt:
                 if explains is not None:
                     moved = list(hands)
@@ -284,9 +308,8 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
                     if not explains(view, moved):
                         continue
                 hands[s], hands[t] = hs, ht
-                weights[s], weights[t] = ws, wt
-        out.append(hands)
-    return out
+                w[s], w[t] = ws, wt
+    return chains
 
 
 def _pick(mask: int, rng: random.Random) -> int:
