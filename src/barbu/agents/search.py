@@ -45,7 +45,17 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
     solver rates best for it (its points if the others all play against it) instead of the rule
     player's: the end of a deal, where the rule player's judgement is weakest, is played as it should be.
+    Where the rest of the deal is plain card play the compiled core plays it (`rollouts`: the same
+    cards, the same value) and ``m`` is left where it was; else ``m`` is played to the deal's end.
     """
+    if plays_in_core(m):
+        return rollouts([m], policy, sign, end_cards)[0]
+    return _engine_rollout(m, policy, sign, end_cards)
+
+
+def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True) -> tuple[int, ...]:
+    """`rollout` through the engine, action by action (the pure path, and every deal the core cannot play);
+    with ``core``, the card play is handed to the compiled core once it starts (after a contract or doubles)."""
     target = len(m.results) + 1
     contract = m.contract
     n = m.n
@@ -56,6 +66,8 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
+            if core and plays_in_core(m):
+                return rollouts([m], policy, sign, end_cards)[0]
             s = m.turn
             legal = m._play_mask()
             if legal & (legal - 1) and end_cards and m.hands[s].bit_count() <= end_cards:
@@ -93,6 +105,34 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
             contract = m.contract
     last = results[-1].added
     return tuple(sign * x for x in last)
+
+
+def plays_in_core(m: Match) -> bool:
+    """Whether the rest of ``m``'s deal is plain card play that the compiled core can play out: a classic
+    match (not the Scottish one, whose deal may still hold a cut) in trick play, with the core built."""
+    return fast.rule_playouts is not None and type(m) is Match and m.phase == PLAY
+
+
+def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) -> list[tuple[int, ...]]:
+    """`rollout` of each match (each `plays_in_core`), in one call of the compiled core for each kind of deal.
+
+    The core plays the rule player's cards (and the exact solver's from ``end_cards`` cards a hand)
+    and returns each deal's points in the solver's objective; the engine turns them back into base
+    points and settles the doubles and series (`Match.points_added`), as the end of the deal would."""
+    out: list[tuple[int, ...]] = [()] * len(ms)
+    groups: dict[tuple[Spec, int], list[int]] = {}
+    for i, m in enumerate(ms):
+        spec = solver_spec(m, sign)
+        if spec is None:  # no solver picture of this deal: the engine plays it
+            out[i] = _engine_rollout(m, policy, sign, end_cards, core=False)
+        else:
+            groups.setdefault((spec, m.contract.penalty_mask), []).append(i)  # type: ignore[union-attr]
+    for (spec, pm), indices in groups.items():
+        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards)
+        for i, pts in zip(indices, points):
+            added = ms[i].points_added([sign * x for x in pts])
+            out[i] = tuple(sign * x for x in added)
+    return out
 
 
 def solver_spec(m: Match, sign: int) -> Spec | None:
@@ -220,14 +260,24 @@ class SearchAgent:
         for world in self.worlds(view, sign, deadline):
             exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
             finished = len(world.results)
+            batch: list[tuple[int, Match]] = []  # the actions the compiled core plays out, all in one call
             for i, a in enumerate(legal):
                 w = world.clone()
                 w.apply(a)
                 if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
                     value = tuple(sign * x for x in w.results[-1].added)
+                elif exact:
+                    value = solve(w, sign)
+                elif plays_in_core(w):
+                    batch.append((i, w))
+                    continue
                 else:
-                    value = solve(w, sign) if exact else rollout(w, self.policy, sign, end_cards)
+                    value = rollout(w, self.policy, sign, end_cards)
                 scores[i] += value[seat]
+            if batch:
+                values = rollouts([w for _, w in batch], self.policy, sign, end_cards)
+                for (i, _), value in zip(batch, values):
+                    scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
                 break
