@@ -120,14 +120,16 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) 
     and returns each deal's points in the solver's objective; the engine turns them back into base
     points and settles the doubles and series (`Match.points_added`), as the end of the deal would."""
     out: list[tuple[int, ...]] = [()] * len(ms)
-    groups: dict[tuple[Spec, int], list[int]] = {}
+    groups: dict[tuple, list[int]] = {}  # the matches by the rules of their deal (one spec each)
     for i, m in enumerate(ms):
-        spec = solver_spec(m, sign)
+        groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask), []).append(i)
+    for indices in groups.values():
+        spec = solver_spec(ms[indices[0]], sign)
         if spec is None:  # no solver picture of this deal: the engine plays it
-            out[i] = _engine_rollout(m, policy, sign, end_cards, core=False)
-        else:
-            groups.setdefault((spec, m.contract.penalty_mask), []).append(i)  # type: ignore[union-attr]
-    for (spec, pm), indices in groups.items():
+            for i in indices:
+                out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False)
+            continue
+        pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
         points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards)
         for i, pts in zip(indices, points):
             added = ms[i].points_added([sign * x for x in pts])
