@@ -28,6 +28,9 @@ from barbu.solver.samples import random_deals
 
 fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
 
+# The search players' rollouts in the core (not with BARBU_PURE=1, where `fast` is the pure one).
+in_core = pytest.mark.skipif(chosen.rule_playouts is None, reason="the search players run on the pure path")
+
 CASES = [p.name if n == 4 else f"{p.name}(players={n})" for p in presets() for n in p.ruleset.family_spec.players]
 CASES += ["classic(ravage_city=true)", "classic(heart_lead=until_broken)", "classic(heart_lead=first_trick)",
           "classic(stop_when_decided=false)", "italian(heart_lead=none)", "classic(trump_rules=italian)"]
@@ -98,6 +101,7 @@ def engine_rollout(m: Match, sign: int, end_cards: int, monkeypatch) -> tuple[in
         return search.rollout(m.clone(), RuleAgent(0), sign, end_cards)
 
 
+@in_core
 @pytest.mark.parametrize("rules", ["classic", "italian", "italian-six", "salad(players=5)", "french(players=3)",
                                    "french(players=6)", "classic(ravage_city=true)", "classic(stop_when_decided=false)",
                                    "classic(trump_rules=italian)", "scottish"])
@@ -114,6 +118,7 @@ def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
     assert played_in_core > 0 or rules == "scottish"
 
 
+@in_core
 def test_a_batch_of_rollouts_equals_one_at_a_time():
     ms = [m for m in random_positions("classic", 60, seed=5) if search.plays_in_core(m)]
     policy = RuleAgent(0)
@@ -158,6 +163,7 @@ def decisions(agent_of, rules: str, seed: int, count: int) -> list:
     return out
 
 
+@in_core
 @pytest.mark.parametrize("kind,rules", [("search", "classic"), ("search", "french(players=3)"),
                                         ("expert", "classic"), ("expert", "italian")])
 def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypatch):

@@ -45,8 +45,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
     solver rates best for it (its points if the others all play against it) instead of the rule
     player's: the end of a deal, where the rule player's judgement is weakest, is played as it should be.
-    Where the rest of the deal is plain card play the compiled core plays it (`rollouts`: the same
-    cards, the same value) and ``m`` is left where it was; else ``m`` is played to the deal's end.
+    Once the rest of the deal is plain card play the compiled core plays it (`rollouts`: the same
+    cards, the same value); ``m`` is spent either way (played on to where the core took over, or to the
+    deal's end), so pass a copy you no longer need.
     """
     if plays_in_core(m):
         return rollouts([m], policy, sign, end_cards)[0]
