@@ -31,6 +31,7 @@ from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from ..solver import fast
 from ..solver.position import Spec, objective, spec_of, state_of
+from ..solver.pure import after_card
 from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
@@ -136,6 +137,20 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) 
             added = ms[i].points_added([sign * x for x in pts])
             out[i] = tuple(sign * x for x in added)
     return out
+
+
+def card_rollouts(m: Match, cards: list[int], sign: int, end_cards: int = 0) -> list[tuple[int, ...]] | None:
+    """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
+    compiled core, without a copy of the match for each card: the positions after each card come straight
+    from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
+    spec = solver_spec(m, sign)
+    if spec is None:
+        return None
+    state = state_of(m)
+    children = [after_card(spec, state, c) for c in cards]
+    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards)  # type: ignore[union-attr]
+    # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
+    return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
 
 
 def solver_spec(m: Match, sign: int) -> Spec | None:
@@ -261,26 +276,8 @@ class SearchAgent:
         seat = view.seat
         done = 0
         for world in self.worlds(view, sign, deadline):
-            exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
-            finished = len(world.results)
-            batch: list[tuple[int, Match]] = []  # the actions the compiled core plays out, all in one call
-            for i, a in enumerate(legal):
-                w = world.clone()
-                w.apply(a)
-                if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
-                    value = tuple(sign * x for x in w.results[-1].added)
-                elif exact:
-                    value = solve(w, sign)
-                elif plays_in_core(w):
-                    batch.append((i, w))
-                    continue
-                else:
-                    value = rollout(w, self.policy, sign, end_cards)
+            for i, value in enumerate(self.world_values(world, legal, sign, end_cards, view.phase == "play")):
                 scores[i] += value[seat]
-            if batch:
-                values = rollouts([w for _, w in batch], self.policy, sign, end_cards)
-                for (i, _), value in zip(batch, values):
-                    scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
                 break
@@ -293,6 +290,35 @@ class SearchAgent:
         best = max(range(len(legal)), key=lambda i: scores[i])
         self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
+
+    def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool) -> list[tuple[int, ...]]:
+        """The value of each legal action (``cards``: they are the seat's cards) in one sampled deal, by seat:
+        an exact solve of the last tricks, else a rollout; the compiled core plays the rollouts of the whole
+        world in one call, straight from the world's position when the actions are cards."""
+        exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
+        if cards and not exact and plays_in_core(world):
+            values = card_rollouts(world, legal, sign, end_cards)
+            if values is not None:
+                return values
+        finished = len(world.results)
+        out: list[tuple[int, ...]] = []
+        batch: list[tuple[int, Match]] = []  # the actions the compiled core plays out, all in one call
+        for i, a in enumerate(legal):
+            w = world.clone()
+            w.apply(a)
+            if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
+                out.append(tuple(sign * x for x in w.results[-1].added))
+            elif exact:
+                out.append(solve(w, sign))
+            elif plays_in_core(w):
+                batch.append((i, w))
+                out.append(())
+            else:
+                out.append(rollout(w, self.policy, sign, end_cards))
+        if batch:
+            for (i, _), value in zip(batch, rollouts([w for _, w in batch], self.policy, sign, end_cards)):
+                out[i] = value
+        return out
 
     def solved_end(self, players: int) -> int:
         """From how many cards a hand the playouts play the exact solver's cards (0: never)."""
