@@ -23,6 +23,7 @@ from barbu.classic.ruleset import presets
 from barbu.classic.view import make_view
 from barbu.core.game import CHANCE
 from barbu.solver import fast as chosen
+from barbu.solver import pure
 from barbu.solver.position import State, objective, spec_of
 from barbu.solver.samples import random_deals
 
@@ -73,6 +74,18 @@ def test_rule_cards_on_two_million_situations():
     total = sum(check_rule_cards(rules, 1300, seed=1000 + i) for i, rules in enumerate(CASES))
     print(f"\n{total} situations: the compiled rule player's cards equal choose_trick_card's")
     assert total > 2_000_000
+
+
+@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=6)", "french(players=3)", "scottish",
+                                   "classic(ravage_city=true)"])
+def test_after_card_is_the_engines_next_position(rules):
+    """The position after a card, from the solver's picture alone, is the one the engine reached."""
+    for d in itertools.islice(random_deals(rules, 4), 10):
+        n = d.spec.n
+        for before, after in zip(d.positions, d.positions[1:]):
+            seat = (before.leader + len(before.trick)) % n
+            card = (before.hands[seat] & ~after.hands[seat]).bit_length() - 1
+            assert pure.after_card(d.spec, before, card) == after
 
 
 def random_positions(rules: str, count: int, seed: int):
