@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -139,7 +139,7 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) 
     return out
 
 
-def card_rollouts(m: Match, cards: list[int], sign: int, end_cards: int = 0) -> list[tuple[int, ...]] | None:
+def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0) -> list[tuple[int, ...]] | None:
     """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
     compiled core, without a copy of the match for each card: the positions after each card come straight
     from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
