@@ -4,10 +4,14 @@ Positions are collected from rule-based matches (every decision with more
 than one legal action), then each bot decides at each of them.  For the
 search bot it also prints sampled deals per second (sampling the unseen
 cards and rebuilding the match), rule-based playouts per second, and the
-time per decision by phase.  Run on one core:
+time per decision by phase.  With ``--core both`` every bot is timed twice, with
+its rule playouts in the compiled core (the default) and through the engine
+(as before the core played them), and the choices of the two are compared.
+Run on one core:
 
     python benchmarks/bots.py --rules classic --positions 150
     python benchmarks/bots.py --rules scottish --bots search,expert
+    python benchmarks/bots.py --bots search,expert --core both
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from barbu.agents import make_agent
 from barbu.agents.expert import ExpertAgent
 from barbu.classic.ruleset import Ruleset
 from barbu.agents.rule import RuleAgent, rules_info
-from barbu.agents.search import SearchAgent, contract_baselines, rollout
+from barbu.agents.search import SearchAgent, contract_baselines, plays_in_core, rollout, rollouts
+from barbu.solver import fast
 from barbu.classic.sampler import determinize, sample_hands
 from barbu.arena.duplicate import split_bots
 from barbu.classic.view import View
@@ -60,7 +65,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", default="random,rule,search,expert",
                    help="the players to time, e.g. 'rule,search(samples=20),expert'")
+    p.add_argument("--core", choices=("on", "off", "both"), default="on",
+                   help="rule playouts in the compiled core (on), through the engine (off), or both, compared")
     args = p.parse_args()
+    core_playouts = fast.rule_playouts
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.core]
+    if core_playouts is None and True in modes:
+        print("the compiled core is not built (or BARBU_PURE is set): the rule playouts go through the engine")
     console = Console()
     views = positions(args.rules, args.positions, args.seed)
     # Computed once per ruleset and process, not part of a decision: the search player's baselines, and the
@@ -76,26 +87,36 @@ def main() -> None:
     table.add_column("max ms", justify="right")
     by_phase: dict[str, dict[str, list[float]]] = {}
     deals_per_second: dict[str, float] = {}
+    choices: dict[str, dict[bool, list]] = {}
     with Progress(console=console) as progress:
         for spec in split_bots(args.bots):
-            agent = make_agent(spec, 1)
-            times = []
-            samples_done = 0
-            task = progress.add_task(spec, total=len(views))
-            for v in views:
-                t = time.perf_counter()
-                agent.act(v)
-                dt = time.perf_counter() - t
-                times.append(dt)
+            for in_core in modes:
+                fast.rule_playouts = core_playouts if in_core else None
+                label = spec if len(modes) == 1 else f"{spec}, {'core' if in_core else 'engine'} playouts"
+                agent = make_agent(spec, 1)
+                times = []
+                samples_done = 0
+                task = progress.add_task(label, total=len(views))
+                for v in views:
+                    t = time.perf_counter()
+                    choices.setdefault(spec, {}).setdefault(in_core, []).append(agent.act(v))
+                    dt = time.perf_counter() - t
+                    times.append(dt)
+                    if isinstance(agent, SearchAgent):
+                        by_phase.setdefault(label, {}).setdefault(v.phase, []).append(dt)
+                        samples_done += agent.last_samples
+                    progress.advance(task)
+                table.add_row(label, f"{len(times) / sum(times):,.1f}", f"{statistics.fmean(times) * 1e3:.2f}",
+                              f"{statistics.median(times) * 1e3:.2f}", f"{max(times) * 1e3:.1f}")
                 if isinstance(agent, SearchAgent):
-                    by_phase.setdefault(spec, {}).setdefault(v.phase, []).append(dt)
-                    samples_done += agent.last_samples
-                progress.advance(task)
-            table.add_row(spec, f"{len(times) / sum(times):,.1f}", f"{statistics.fmean(times) * 1e3:.2f}",
-                          f"{statistics.median(times) * 1e3:.2f}", f"{max(times) * 1e3:.1f}")
-            if isinstance(agent, SearchAgent):
-                deals_per_second[spec] = samples_done / sum(times)
+                    deals_per_second[label] = samples_done / sum(times)
+    fast.rule_playouts = core_playouts
     console.print(table)
+    for spec, by_mode in choices.items():
+        if len(by_mode) == 2:
+            same = sum(a == b for a, b in zip(by_mode[True], by_mode[False]))
+            console.print(f"{spec}: {same} of {len(views)} choices the same with the core and without "
+                          "(they differ only where the time limit cut a search short)")
     for spec, rate in deals_per_second.items():
         console.print(f"{spec}: {rate:,.0f} sampled deals evaluated per second (each: every legal action played out)")
     for spec, phases_of in by_phase.items():
@@ -118,19 +139,31 @@ def main() -> None:
         v = play_views[i % len(play_views)]
         worlds.append(determinize(v, sample_hands(v, rng)))
     sampling = 2000 / (time.perf_counter() - t)
-    policy = RuleAgent(0)
-    t = time.perf_counter()
-    for w in worlds:
-        rollout(w.clone(), policy, sign)
-    playouts = len(worlds) / (time.perf_counter() - t)
-    t = time.perf_counter()
-    for w in worlds:
-        rollout(w.clone(), policy, sign, end_cards)
-    solved_ends = len(worlds) / (time.perf_counter() - t)
     console.print(f"deal sampling + rebuilding the match: {sampling:,.0f} per second")
-    console.print(f"rule-based playouts to the end of the deal (from play positions): {playouts:,.0f} per second")
-    console.print(f"the expert's playouts (the last {end_cards} cards of each hand solved): "
-                  f"{solved_ends:,.0f} per second")
+    policy = RuleAgent(0)
+    in_core = sum(plays_in_core(w) for w in worlds)
+    for ends, what in ((0, "rule-based playouts to the end of the deal (from play positions)"),
+                       (end_cards, f"the expert's playouts (the last {end_cards} cards of each hand solved)")):
+        rates = []
+        for use_core in (True, False):
+            fast.rule_playouts = core_playouts if use_core else None
+            copies = [w.clone() for w in worlds]
+            t = time.perf_counter()
+            for w in copies:
+                rollout(w, policy, sign, ends)
+            rates.append(f"{len(worlds) / (time.perf_counter() - t):,.0f}")
+            if use_core and core_playouts is not None and in_core == len(worlds):
+                copies = [w.clone() for w in worlds]
+                t = time.perf_counter()
+                rollouts(copies, policy, sign, ends)
+                rates.append(f"{len(worlds) / (time.perf_counter() - t):,.0f}")
+        fast.rule_playouts = core_playouts
+        if len(rates) == 3:
+            console.print(f"{what}: {rates[0]} per second in the core one at a time, {rates[1]} in one batch, "
+                          f"{rates[2]} through the engine")
+        else:
+            console.print(f"{what}: {rates[0]} per second ({in_core} of {len(worlds)} in the core), "
+                          f"{rates[1]} through the engine")
 
 
 if __name__ == "__main__":

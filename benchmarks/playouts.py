@@ -8,6 +8,11 @@ with ``sample_chance``, the pass-ons and Patience).  Run on one core:
 
     python benchmarks/playouts.py --seconds 10
     python benchmarks/playouts.py --rules scottish --seconds 10
+
+It also times the search players' rule playouts (`barbu.agents.search.rollout`:
+every seat plays the rule player's card) over whole deals from the opening
+lead: in the compiled core (one call for the whole batch) and through the
+engine (the pure path, as with ``BARBU_PURE=1``).
 """
 
 from __future__ import annotations
@@ -19,7 +24,11 @@ import time
 from rich.progress import Progress
 
 from barbu import CHANCE, Match
+from barbu.agents.rule import RuleAgent, rules_info
+from barbu.agents.search import plays_in_core, rollout, rollouts
 from barbu.classic.match import DEAL
+from barbu.solver import fast
+from barbu.solver.samples import random_deals
 
 
 def playouts(rules: str, seconds: float, seed: int, progress: Progress) -> tuple[int, int, float]:
@@ -87,6 +96,34 @@ def legal_generations(rules: str, seconds: float, seed: int, progress: Progress)
     return calls, time.perf_counter() - start
 
 
+def rule_playouts(rules: str, seconds: float, seed: int, deals: int = 500) -> tuple[float | None, float]:
+    """Rule playouts per second over whole deals from the opening lead: (in the compiled core, in one call
+    for the batch, or None where the core cannot play the deal; through the engine)."""
+    sign = rules_info(rules)[2]
+    starts = [d.match for d, _ in zip(random_deals(rules, seed), range(deals)) if d.match is not None]
+    policy = RuleAgent(0)
+    core = fast.rule_playouts
+    rates: list[float | None] = []
+    for use_core in (True, False):
+        fast.rule_playouts = core if use_core else None
+        if use_core and not (core is not None and all(plays_in_core(m) for m in starts)):
+            rates.append(None)
+            continue
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            batch = [m.clone() for m in starts]
+            if use_core:
+                rollouts(batch, policy, sign)
+            else:
+                for m in batch:
+                    rollout(m, policy, sign)
+            done += len(batch)
+        rates.append(done / (time.perf_counter() - start))
+    fast.rule_playouts = core
+    return rates[0], rates[1]  # type: ignore[return-value]
+
+
 def breakdown(rules: str, deals: int, seed: int) -> dict[str, float]:
     """Seconds spent per phase (dealing, declaring, doubling, card play) over ``deals`` random deals."""
     rng = random.Random(seed)
@@ -142,6 +179,11 @@ def main() -> None:
             rows.append((rules, deals / el, actions / el, calls / el2))
     for rules, dps, aps, lps in rows:
         print(f"{rules}: {dps:,.0f} playouts/s  ({aps:,.0f} actions/s)  {lps:,.0f} legal-move generations/s")
+    for rules in args.rules or ["classic"]:
+        compiled, engine = rule_playouts(rules, args.seconds, args.seed)
+        where = "the compiled core cannot play this family's deals" if compiled is None else \
+            f"{compiled:,.0f}/s in the compiled core ({compiled / engine:.1f}x)"
+        print(f"{rules}: rule playouts from the opening lead: {where}, {engine:,.0f}/s through the engine")
     if args.breakdown:
         for rules in args.rules or ["classic"]:
             spent = breakdown(rules, args.breakdown, args.seed)

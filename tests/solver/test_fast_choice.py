@@ -35,3 +35,11 @@ def test_without_the_extension_the_pure_core_is_used():
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=src),
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"
+
+
+def test_the_rule_playouts_are_compiled_only():
+    """On the pure path the search players play their rollouts through the engine (`fast.rule_playouts` is None)."""
+    code = "from barbu.solver import fast; print(fast.rule_cards is None, fast.rule_playouts is None)"
+    env = dict(os.environ, BARBU_PURE="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True True"

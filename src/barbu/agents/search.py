@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +31,7 @@ from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from ..solver import fast
 from ..solver.position import Spec, objective, spec_of, state_of
+from ..solver.pure import after_card
 from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
@@ -45,7 +46,18 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
     solver rates best for it (its points if the others all play against it) instead of the rule
     player's: the end of a deal, where the rule player's judgement is weakest, is played as it should be.
+    Once the rest of the deal is plain card play the compiled core plays it (`rollouts`: the same
+    cards, the same value); ``m`` is spent either way (played on to where the core took over, or to the
+    deal's end), so pass a copy you no longer need.
     """
+    if plays_in_core(m):
+        return rollouts([m], policy, sign, end_cards)[0]
+    return _engine_rollout(m, policy, sign, end_cards)
+
+
+def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True) -> tuple[int, ...]:
+    """`rollout` through the engine, action by action (the pure path, and every deal the core cannot play);
+    with ``core``, the card play is handed to the compiled core once it starts (after a contract or doubles)."""
     target = len(m.results) + 1
     contract = m.contract
     n = m.n
@@ -56,6 +68,8 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
+            if core and plays_in_core(m):
+                return rollouts([m], policy, sign, end_cards)[0]
             s = m.turn
             legal = m._play_mask()
             if legal & (legal - 1) and end_cards and m.hands[s].bit_count() <= end_cards:
@@ -93,6 +107,50 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
             contract = m.contract
     last = results[-1].added
     return tuple(sign * x for x in last)
+
+
+def plays_in_core(m: Match) -> bool:
+    """Whether the rest of ``m``'s deal is plain card play that the compiled core can play out: a classic
+    match (not the Scottish one, whose deal may still hold a cut) in trick play, with the core built."""
+    return fast.rule_playouts is not None and type(m) is Match and m.phase == PLAY
+
+
+def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) -> list[tuple[int, ...]]:
+    """`rollout` of each match (each `plays_in_core`), in one call of the compiled core for each kind of deal.
+
+    The core plays the rule player's cards (and the exact solver's from ``end_cards`` cards a hand)
+    and returns each deal's points in the solver's objective; the engine turns them back into base
+    points and settles the doubles and series (`Match.points_added`), as the end of the deal would."""
+    out: list[tuple[int, ...]] = [()] * len(ms)
+    groups: dict[tuple, list[int]] = {}  # the matches by the rules of their deal (one spec each)
+    for i, m in enumerate(ms):
+        groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask), []).append(i)
+    for indices in groups.values():
+        spec = solver_spec(ms[indices[0]], sign)
+        if spec is None:  # no solver picture of this deal: the engine plays it
+            for i in indices:
+                out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False)
+            continue
+        pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
+        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards)
+        for i, pts in zip(indices, points):
+            added = ms[i].points_added([sign * x for x in pts])
+            out[i] = tuple(sign * x for x in added)
+    return out
+
+
+def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0) -> list[tuple[int, ...]] | None:
+    """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
+    compiled core, without a copy of the match for each card: the positions after each card come straight
+    from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
+    spec = solver_spec(m, sign)
+    if spec is None:
+        return None
+    state = state_of(m)
+    children = [after_card(spec, state, c) for c in cards]
+    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards)  # type: ignore[union-attr]
+    # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
+    return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
 
 
 def solver_spec(m: Match, sign: int) -> Spec | None:
@@ -218,15 +276,7 @@ class SearchAgent:
         seat = view.seat
         done = 0
         for world in self.worlds(view, sign, deadline):
-            exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
-            finished = len(world.results)
-            for i, a in enumerate(legal):
-                w = world.clone()
-                w.apply(a)
-                if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
-                    value = tuple(sign * x for x in w.results[-1].added)
-                else:
-                    value = solve(w, sign) if exact else rollout(w, self.policy, sign, end_cards)
+            for i, value in enumerate(self.world_values(world, legal, sign, end_cards, view.phase == "play")):
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
@@ -240,6 +290,35 @@ class SearchAgent:
         best = max(range(len(legal)), key=lambda i: scores[i])
         self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
+
+    def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool) -> list[tuple[int, ...]]:
+        """The value of each legal action (``cards``: they are the seat's cards) in one sampled deal, by seat:
+        an exact solve of the last tricks, else a rollout; the compiled core plays the rollouts of the whole
+        world in one call, straight from the world's position when the actions are cards."""
+        exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
+        if cards and not exact and plays_in_core(world):
+            values = card_rollouts(world, legal, sign, end_cards)
+            if values is not None:
+                return values
+        finished = len(world.results)
+        out: list[tuple[int, ...]] = []
+        batch: list[tuple[int, Match]] = []  # the actions the compiled core plays out, all in one call
+        for i, a in enumerate(legal):
+            w = world.clone()
+            w.apply(a)
+            if len(w.results) > finished:  # the action ended the deal (a decided deal stops): that is its value
+                out.append(tuple(sign * x for x in w.results[-1].added))
+            elif exact:
+                out.append(solve(w, sign))
+            elif plays_in_core(w):
+                batch.append((i, w))
+                out.append(())
+            else:
+                out.append(rollout(w, self.policy, sign, end_cards))
+        if batch:
+            for (i, _), value in zip(batch, rollouts([w for _, w in batch], self.policy, sign, end_cards)):
+                out[i] = value
+        return out
 
     def solved_end(self, players: int) -> int:
         """From how many cards a hand the playouts play the exact solver's cards (0: never)."""

@@ -28,7 +28,7 @@ from ..core.errors import IllegalAction, ParseError
 from . import refusals as R
 from .ruleset import Ruleset
 from .state import (ARRANGE, DEAL, DECLARE, DOMINO_PLAY, DOUBLING, DRAW, OVER, PHASE_NAMES, PLAY,
-                    RANK, TRUMP, Business, DealResult)
+                    RANK, TRUMP, Business, DealResult, added_points)
 from .view import make_view, make_views
 
 from ..core.game import CHANCE
@@ -584,16 +584,11 @@ class Match:
             base = score_arrangements(by_seat)
         else:
             base = score_tricks(contract, n, self.won, self.tricks_won, self.winners)
-        scores = settle(base, self.business.values())
+        scores, series = self.deal_points(base)
         for s in range(n):
             self.totals[s] += scores[s]
-        series: tuple = ()
-        series_end = self.rules.family_spec.series_end
-        if series_end is not None and not self.contracts_left[self.declarer]:
-            own = [r.scores for r in self.results if r.declarer == self.declarer] + [scores]
-            series = tuple(series_end([sum(x[s] for x in own) for s in range(n)], self.declarer))
-            for s in range(n):
-                self.totals[s] += series[s]
+        for s in range(len(series)):
+            self.totals[s] += series[s]
         self.results.append(DealResult(
             number=self.deal_no + 1, dealer=self.dealer, declarer=self.declarer, contract=contract.key,
             trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
@@ -609,6 +604,25 @@ class Match:
         if self.rules.rotation == "quick" or not self.contracts_left[self.declarer]:
             self.declarer = self.dealer = (self.dealer + 1) % n
         self.phase = DEAL
+
+    def deal_points(self, base: list[int]) -> tuple[list[int], tuple]:
+        """The deal's scores (its doubles settled) and any series points, were the deal in play to end
+        with these base points now.  `_finish_deal` counts with it, and so do playouts that score a
+        deal without playing it in the engine (`barbu.agents.search`)."""
+        n = self.n
+        scores = settle(base, self.business.values())
+        series: tuple = ()
+        series_end = self.rules.family_spec.series_end
+        if series_end is not None and not self.contracts_left[self.declarer]:
+            own = [r.scores for r in self.results if r.declarer == self.declarer] + [scores]
+            series = tuple(series_end([sum(x[s] for x in own) for s in range(n)], self.declarer))
+        return scores, series
+
+    def points_added(self, base: list[int] | tuple[int, ...]) -> tuple:
+        """What the deal in play would add to the running totals, were it to end with these base points
+        now: the `DealResult.added` it would record."""
+        scores, series = self.deal_points(list(base))
+        return added_points(tuple(scores), series)
 
     def finish_counted(self, won: list[int], tricks_won: list[int], winners: list[int],
                        finished: list[int] = (), arranged: list[Arrange] = (),  # type: ignore[assignment]

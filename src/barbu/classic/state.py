@@ -28,6 +28,11 @@ class Business(NamedTuple):
         return f"{self.doubler}x{self.doubled}" + ("xx" if self.redoubled else "")
 
 
+def added_points(scores: tuple[int, ...], series: tuple) -> tuple:
+    """What a deal adds to the running totals: its scores plus any series points."""
+    return tuple(a + b for a, b in zip(scores, series)) if series else scores
+
+
 @dataclass(frozen=True)
 class DealResult:
     """What a finished deal was and how it scored.  ``hands`` is private: views drop it."""
@@ -53,7 +58,7 @@ class DealResult:
     @property
     def added(self) -> tuple:
         """What the deal added to the running totals: its scores plus any series points."""
-        return tuple(a + b for a, b in zip(self.scores, self.series)) if self.series else self.scores
+        return added_points(self.scores, self.series)
 
     def public(self) -> "DealResult":
         """What every seat may see: no hands, no pass-on choices.  Made once: every view asks for it."""

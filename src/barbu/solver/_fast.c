@@ -324,6 +324,214 @@ static PyObject *scores_tuple(const long *pts, int n) {
     return t;
 }
 
+/* ------------------------------------------------------------ the rule player's card
+ *
+ * The twin of barbu.agents.cardplay.choose_trick_card, branch for branch and tie for tie, on a Spec whose
+ * points are the seat's own (`objective(spec, sign)`: the sign folded in, so a penalty is a negative value)
+ * and the contract's penalty mask `pm` (every card with points, whatever their sign).  `others` is the
+ * cards the other seats still hold, `tricks_left` counts the trick in progress.  Where the Python compares
+ * tuples, the loops below run over the cards lowest first and keep the first of equals, as max() and min()
+ * do; the lead's risk is the same double arithmetic as the Python floats. */
+
+static inline u64 below_card(int c) { return SUIT[c / 13] & ((1ULL << c) - 1); }
+static inline u64 above_card(int c) { return SUIT[c / 13] & ~((2ULL << c) - 1); }
+static inline int pen_of(const Spec *sp, int c) { return sp->values[c] < 0 ? -sp->values[c] : 0; }
+
+/* The card of lowest rank (the lowest suit of equals) / of highest rank (the highest suit of equals). */
+static int lowest_rank(u64 m) {
+    int best = -1, best_rank = 99;
+    for (; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        if (c % 13 < best_rank) { best = c; best_rank = c % 13; }
+    }
+    return best;
+}
+
+static int highest_rank(u64 m) {
+    int best = -1, best_rank = -1;
+    for (; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        if (c % 13 >= best_rank) { best = c; best_rank = c % 13; }
+    }
+    return best;
+}
+
+/* The card winning the trick so far. */
+static int trick_top(const int *trick, int k, u64 trump_mask) {
+    u64 m = 0;
+    for (int i = 0; i < k; i++) m |= 1ULL << trick[i];
+    u64 trumps = m & trump_mask;
+    return top_bit(trumps ? trumps : (m & SUIT[trick[0] / 13]));
+}
+
+/* Positive trick contracts (`_take_tricks`): win what can be won cheaply, throw low otherwise. */
+static int take_tricks(const Spec *sp, u64 hand, u64 legal, const int *trick, int k, u64 others) {
+    u64 tm = sp->trump_mask;
+    if (k) {
+        int top = trick_top(trick, k, tm);
+        u64 winners = legal & above_card(top);
+        if (!(tm >> top & 1)) winners |= legal & tm;
+        if (winners) {
+            if (k == sp->n - 1) return lowest_rank(winners);
+            for (int r = 0; r < 13; r++)  /* by rank, then by suit: a master card if there is one */
+                for (int x = 0; x < 4; x++) {
+                    int c = x * 13 + r;
+                    if ((winners >> c & 1) && !(others & above_card(c))) return c;
+                }
+            return highest_rank(winners);
+        }
+        u64 side = legal & ~tm;
+        return lowest_rank(side ? side : legal);
+    }
+    u64 masters = 0;
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        if (!(others & above_card(c)) && (others & SUIT[c / 13])) masters |= 1ULL << c;
+    }
+    if (masters) {
+        if (masters & tm) return __builtin_ctzll(masters & tm);
+        int best = -1;
+        for (u64 m = masters; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (best < 0 || c % 13 > best % 13) best = c;
+        }
+        return best;
+    }
+    u64 side = legal & ~tm;
+    if (side) {  /* the lowest card of the shortest side suit */
+        int best = -1, best_len = 0;
+        for (u64 m = side; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), len = __builtin_popcountll(hand & SUIT[c / 13]);
+            if (best < 0 || len < best_len || (len == best_len && c % 13 < best % 13)) { best = c; best_len = len; }
+        }
+        return best;
+    }
+    return lowest_rank(legal);
+}
+
+/* `_cash`: a master card to lead while everybody still follows its suit, or -1. */
+static int cash_lead(const Spec *sp, u64 legal, u64 pm, u64 others) {
+    int best = -1, best_left = 0;
+    for (u64 m = legal & ~pm; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        u64 in_suit = others & SUIT[c / 13];
+        int left = __builtin_popcountll(in_suit);
+        if ((in_suit & above_card(c)) || (in_suit & pm) || left < 3 * (sp->n - 1)) continue;
+        if (left > best_left) { best = c; best_left = left; }
+    }
+    return best;
+}
+
+/* `_cash_on`: a master card to win a clean trick with, or -1. */
+static int cash_on(u64 trick_mask, u64 follow, u64 pm, u64 others_in_suit, int to_play) {
+    if ((trick_mask & pm) || (others_in_suit & pm)) return -1;
+    if (to_play && __builtin_popcountll(others_in_suit) < 3 * to_play) return -1;
+    int best = -1;
+    for (u64 m = follow & ~pm; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        if (!(others_in_suit & above_card(c))) best = c;
+    }
+    return best;
+}
+
+/* `_discard`: void, so throw the most dangerous card (a penalty card first). */
+static int discard(const Spec *sp, u64 legal, u64 pm, u64 hand, u64 others) {
+    int best = -1, k1 = 0, k2 = 0;
+    u64 bad = legal & pm;
+    if (bad) {
+        for (u64 m = bad; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), p = pen_of(sp, c), r = c % 13;
+            if (best < 0 || p > k1 || (p == k1 && r > k2)) { best = c; k1 = p; k2 = r; }
+        }
+        return best;
+    }
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m), r = c % 13;
+        int d = __builtin_popcountll(others & below_card(c)) - __builtin_popcountll(hand & SUIT[c / 13]);
+        if (best < 0 || d > k1 || (d == k1 && r > k2)) { best = c; k1 = d; k2 = r; }
+    }
+    return best;
+}
+
+/* `_lead`: the card least likely to win its trick, and not a penalty card. */
+static int lead_card(const Spec *sp, u64 legal, u64 pm, u64 others) {
+    int best = -1, best_rank = 0;
+    double best_risk = 0.0;
+    for (u64 m = legal; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        u64 in_suit = others & SUIT[c / 13];
+        double risk;
+        if (!in_suit) risk = 100.0;  /* nobody can follow: it wins for sure */
+        else {
+            int lower = __builtin_popcountll(in_suit & below_card(c)), higher = __builtin_popcountll(in_suit & above_card(c));
+            risk = (double)lower / (higher + 1.0);
+            if (!higher) risk += 10.0;
+            risk += (double)__builtin_popcountll(in_suit & pm) * 0.5 * (double)(lower > 0);
+        }
+        double key = risk + (double)pen_of(sp, c) * 2.0;
+        if (best < 0 || key < best_risk || (key == best_risk && c % 13 < best_rank)) {
+            best = c; best_risk = key; best_rank = c % 13;
+        }
+    }
+    return best;
+}
+
+/* Negative contracts (`_avoid_tricks`). */
+static int avoid_tricks(const Spec *sp, u64 pm, u64 hand, u64 legal, const int *trick, int k, u64 others,
+                        int tricks_left) {
+    int per = sp->per_trick < 0 ? -sp->per_trick : 0, last = 0;
+    if (sp->nlast && tricks_left <= sp->nlast) {
+        int v = sp->last[sp->nlast - tricks_left];
+        last = v < 0 ? -v : 0;
+    }
+    int trick_cost = per + last;
+    if (!per && !last && !pm) return highest_rank(legal);  /* this trick costs nothing: shed high cards */
+    if (!k && !trick_cost) {
+        int c = cash_lead(sp, legal, pm, others);
+        if (c >= 0) return c;
+    }
+    if (!k) return lead_card(sp, legal, pm, others);
+    u64 led = SUIT[trick[0] / 13], trick_mask = 0;
+    for (int i = 0; i < k; i++) trick_mask |= 1ULL << trick[i];
+    int top = trick_top(trick, k, sp->trump_mask);
+    int trumped = top / 13 != trick[0] / 13;
+    u64 follow = legal & led;
+    if (!follow) return discard(sp, legal, pm, hand, others);
+    if (!trick_cost && !trumped) {
+        int c = cash_on(trick_mask, follow, pm, others & led, sp->n - 1 - k);
+        if (c >= 0) return c;
+    }
+    u64 under = trumped ? follow : follow & below_card(top);
+    u64 safe = follow & ~pm;
+    int best = -1, best_pen = 0;
+    if (under) {  /* the highest card that stays under the winner, a penalty card first */
+        u64 bad = under & pm;
+        if (!bad) return top_bit(under);
+        for (u64 m = bad; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), p = pen_of(sp, c);
+            if (best < 0 || p >= best_pen) { best = c; best_pen = p; }
+        }
+        return best;
+    }
+    if (k == sp->n - 1) {  /* every card wins and nobody comes after: the highest safe card, else the cheapest */
+        if (safe) return top_bit(safe);
+        for (u64 m = follow; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), p = pen_of(sp, c);
+            if (best < 0 || p <= best_pen) { best = c; best_pen = p; }
+        }
+        return best;
+    }
+    return __builtin_ctzll(safe ? safe : follow);
+}
+
+/* The rule player's card, from a non-empty `legal`. */
+static int rule_card(const Spec *sp, u64 pm, u64 hand, u64 legal, const int *trick, int k, u64 others,
+                     int tricks_left) {
+    if (!(legal & (legal - 1))) return top_bit(legal);
+    if (sp->per_trick > 0) return take_tricks(sp, hand, legal, trick, k, others);
+    return avoid_tricks(sp, pm, hand, legal, trick, k, others, tricks_left);
+}
+
 /* ------------------------------------------------------------ batches */
 
 static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
@@ -994,6 +1202,110 @@ fail:
     return NULL;
 }
 
+static PyObject *py_rule_cards(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *situations;
+    unsigned long long pm_v;
+    if (!PyArg_ParseTuple(args, "OKO", &spec_o, &pm_v, &situations)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
+    PyObject *seq = PySequence_Fast(situations, "situations must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        u64 hand, legal, others;
+        long v[MAXP], left;
+        int trick[MAXP];
+        Py_ssize_t m;
+        if (!item(t, 0, 5, "a situation (hand, legal, trick, others, tricks_left)")) goto fail;
+        if (get_mask(PyTuple_GET_ITEM(t, 0), &hand) < 0 || get_mask(PyTuple_GET_ITEM(t, 1), &legal) < 0
+            || (m = get_ints(PyTuple_GET_ITEM(t, 2), v, -1, sp.n - 1, "situation trick")) < 0
+            || get_mask(PyTuple_GET_ITEM(t, 3), &others) < 0 || get_long(PyTuple_GET_ITEM(t, 4), &left) < 0) goto fail;
+        if (!legal || (legal & ~hand)) {
+            PyErr_SetString(PyExc_ValueError, "situation: the legal cards must be some of the hand's cards");
+            goto fail;
+        }
+        if (left < 1) { PyErr_SetString(PyExc_ValueError, "situation: tricks_left counts the trick in progress"); goto fail; }
+        for (int j = 0; j < m; j++) {
+            if (v[j] < 0 || v[j] > 51) { PyErr_SetString(PyExc_ValueError, "situation: a card is not 0..51"); goto fail; }
+            trick[j] = (int)v[j];
+        }
+        PyObject *c = PyLong_FromLong(rule_card(&sp, (u64)pm_v, hand, legal, trick, (int)m, others,
+                                                left > MAXTRICKS ? MAXTRICKS : (int)left));
+        if (!c) goto fail;
+        PyList_SET_ITEM(out, i, c);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The seat to play's best card by the exact solver, the lowest of equals (agents.search.best_exact_card). */
+static int best_exact(const Spec *sp, const Pos *p, long *nodes) {
+    int cards[52];
+    long values[52];
+    int m = move_values(sp, p, cards, values, nodes);
+    if (m <= 0) return -1;
+    int best = cards[0];
+    long best_value = values[0];
+    for (int j = 1; j < m; j++) if (values[j] > best_value) { best = cards[j]; best_value = values[j]; }
+    return best;
+}
+
+static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *states;
+    unsigned long long pm_v;
+    int end_cards;
+    if (!PyArg_ParseTuple(args, "OKOi", &spec_o, &pm_v, &states, &end_cards)) return NULL;
+    Spec sp;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
+    if (end_cards > 0 && ensure_tt() < 0) return NULL;
+    PyObject *seq = PySequence_Fast(states, "states must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(k);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    long nodes = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Pos p;
+        long pts[MAXP];
+        if (read_state(PySequence_Fast_GET_ITEM(seq, i), &sp, &p) < 0) goto fail;
+        if (p.nwin + (__builtin_popcountll(p.in_hands) + p.ntrick) / sp.n > MAXTRICKS) {
+            PyErr_SetString(PyExc_ValueError, "state: too many tricks");
+            goto fail;
+        }
+        while (!is_over(&sp, &p)) {
+            int turn = turn_of(&sp, &p);
+            u64 hand = p.hands[turn], legal = legal_of(&sp, hand, &p);
+            if (!legal) { PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card"); goto fail; }
+            int c;
+            if (!(legal & (legal - 1))) c = __builtin_ctzll(legal);
+            else if (end_cards > 0 && __builtin_popcountll(hand) <= end_cards) {
+                if ((c = best_exact(&sp, &p, &nodes)) < 0) goto fail;
+            } else c = rule_card(&sp, (u64)pm_v, hand, legal, p.trick, p.ntrick, p.in_hands & ~hand,
+                                 __builtin_popcountll(hand));
+            play(&sp, &p, c);
+        }
+        score_pos(&sp, &p, pts);
+        PyObject *r = scores_tuple(pts, sp.n);
+        if (!r) goto fail;
+        PyList_SET_ITEM(out, i, r);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyObject *py_last_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromLong(last_nodes); }
 
 static PyMethodDef methods[] = {
@@ -1004,6 +1316,8 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS, "playouts(spec, states, seed) -> base points of one random playout of each"},
     {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
     {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
+    {"rule_cards", py_rule_cards, METH_VARARGS, "rule_cards(spec, pm, situations) -> the rule player's card in each (hand, legal, trick, others, tricks_left)"},
+    {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand)"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
     {NULL, NULL, 0, NULL},
 };

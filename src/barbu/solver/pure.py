@@ -185,6 +185,16 @@ class _Play:
         return score(self.spec, tuple(self.won), tuple(self.tricks_won), tuple(self.winners))
 
 
+def after_card(spec: Spec, state: State, card: int) -> State:
+    """The position once the seat to play has played ``card`` (one of its legal cards): the trick taken
+    when it is the last card, as the engine takes it.  The search players start their playouts there
+    without copying a whole match for each card."""
+    p = _Play(spec, state)
+    p.play(card)
+    return State(tuple(p.hands), tuple(p.won), tuple(p.tricks_won), tuple(p.winners), p.leader, tuple(p.trick),
+                 p.hearts_broken)
+
+
 # ---------------------------------------------------------------- batches
 def legal_moves(spec: Spec, states: list[State]) -> list[int]:
     """The legal cards (a bitmask) of the seat to play, in each position."""
