@@ -183,7 +183,7 @@ def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypat
     def agent():
         if kind == "search":
             return SearchAgent(seed=4, samples=6, seconds=600)
-        return ExpertAgent(seed=4, samples=6, seconds=600, pool=2)
+        return ExpertAgent(seed=4, samples=6, seconds=600, steps=10)
     with_core = decisions(agent, rules, seed=9, count=6)
     monkeypatch.setattr(chosen, "rule_playouts", None)
     assert decisions(agent, rules, seed=9, count=6) == with_core
