@@ -36,40 +36,53 @@ def keeps_own(card: int, hand: int, deck: int) -> float:
     return (0.35 + 0.5 * win_chance(card, hand, deck)) * factor
 
 
-@lru_cache(maxsize=8192)  # every no-trump contract of a hand asks again (contract choice, the expert's inference)
+@lru_cache(maxsize=65536)
+def _suit_terms(in_suit: int, deck: int, players: int, trump: int, suit: int) -> tuple[float, ...]:
+    """The terms one suit adds to `expected_tricks` (``trump`` -2) or `trump_tricks` (``trump`` the trump suit,
+    or -1 for none), in the order they are added: a hand's sum reads four cached suits instead of its cards,
+    and comes out the same to the last bit."""
+    hand = in_suit
+    terms = []
+    if trump == -2:
+        if not in_suit:
+            return ()
+        for c in cards_of(in_suit):
+            terms.append(win_chance(c, hand, deck))
+        length = in_suit.bit_count()
+        others = (deck & SUIT_MASK[suit] & ~hand).bit_count()
+        # A long suit's small cards win once the others are out of it.
+        if length > others / (players - 1) + 1:
+            terms.append(0.35 * (length - others / (players - 1) - 1))
+        return tuple(terms)
+    length = in_suit.bit_count()
+    if suit == trump:
+        for c in cards_of(in_suit):
+            terms.append(win_chance(c, hand, deck))
+        share = (deck & SUIT_MASK[suit]).bit_count() / players
+        terms.append(max(0.0, length - share) * 0.9)
+    else:
+        for i, c in enumerate(sorted(cards_of(in_suit), key=lambda c: -c)):
+            if i < 2:  # side suits give at most their first rounds before someone trumps
+                terms.append(win_chance(c, hand, deck) * (0.8 if trump >= 0 else 1.0))
+    return tuple(terms)
+
+
 def expected_tricks(hand: int, deck: int, players: int) -> float:
     """Tricks this hand is likely to take at a no-trump contract where nobody wants them."""
     t = 0.0
     for s in range(4):
-        in_suit = hand & SUIT_MASK[s]
-        if not in_suit:
-            continue
-        for c in cards_of(in_suit):
-            t += win_chance(c, hand, deck)
-        length = in_suit.bit_count()
-        others = (deck & SUIT_MASK[s] & ~hand).bit_count()
-        # A long suit's small cards win once the others are out of it.
-        if length > others / (players - 1) + 1:
-            t += 0.35 * (length - others / (players - 1) - 1)
+        for term in _suit_terms(hand & SUIT_MASK[s], deck & SUIT_MASK[s], players, -2, s):
+            t += term
     return t
 
 
-@lru_cache(maxsize=8192)
 def trump_tricks(hand: int, deck: int, trump: int | None, players: int) -> float:
     """Tricks this hand is likely to take with ``trump`` as trumps (or no trumps: None)."""
     t = 0.0
+    code = -1 if trump is None else trump
     for s in range(4):
-        in_suit = hand & SUIT_MASK[s]
-        length = in_suit.bit_count()
-        if s == trump:
-            for c in cards_of(in_suit):
-                t += win_chance(c, hand, deck)
-            share = (deck & SUIT_MASK[s]).bit_count() / players
-            t += max(0.0, length - share) * 0.9
-        else:
-            for i, c in enumerate(sorted(cards_of(in_suit), key=lambda c: -c)):
-                if i < 2:  # side suits give at most their first rounds before someone trumps
-                    t += win_chance(c, hand, deck) * (0.8 if trump is not None else 1.0)
+        for term in _suit_terms(hand & SUIT_MASK[s], deck & SUIT_MASK[s], players, code, s):
+            t += term
     return t
 
 
