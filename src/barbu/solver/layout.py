@@ -253,19 +253,25 @@ class LayoutSolver:
                        for lo in range(13) for hi in range(lo, 13)}
 
     def key(self, st: LayoutState) -> tuple:
-        """The canonical form: per suit, each hand's cards and the cards on the table, the suits sorted;
-        then who plays, the bonus turn, the passes in a row and the rank."""
-        hands = st.hands
+        """The canonical form: per suit, each hand's cards and the cards on the table (one int a suit), the
+        suits sorted; then who plays, the bonus turn, the passes in a row and the rank."""
         spans = self._spans
-        suits = sorted(tuple((h >> sh) & SUIT_BITS for h in hands) + (0 if row is None else spans[row],)
-                       for sh, row in zip((0, 13, 26, 39), st.rows))
-        return (tuple(suits), st.turn, st.bonus, st.passes, st.rank)
+        suits = []
+        for sh, row in zip((0, 13, 26, 39), st.rows):
+            sig = 0 if row is None else spans[row]
+            for h in st.hands:
+                sig = (sig << 13) | ((h >> sh) & SUIT_BITS)
+            suits.append(sig)
+        suits.sort()
+        return (*suits, st.turn, st.bonus, st.passes, st.rank)
 
-    def future(self, st: LayoutState) -> tuple[int, ...]:
+    def future(self, st: LayoutState, key: tuple | None = None) -> tuple[int, ...]:
         """Each seat's points from the places and doubles still to come (the ones already out are not
         counted): a function of the position alone, so it can be stored."""
-        key = self.key(st)
-        got = self.table.get(key)
+        if key is None:
+            key = self.key(st)
+        table = self.table
+        got = table.get(key)
         if got is not None:
             return got
         self.nodes += 1
@@ -277,19 +283,19 @@ class LayoutSolver:
         for move in legal_moves(spec, st):
             nxt, finished = _step(spec, st, move)
             if nxt is None:
-                end = points(spec, finished)
-                value = tuple(e - b for e, b in zip(end, base))
+                value = tuple(e - b for e, b in zip(points(spec, finished), base))
             else:
                 k = self.key(nxt)
                 if k in seen:  # an equivalent card: the same position, the same value
                     continue
                 seen.add(k)
-                now = points(spec, nxt.finished)
-                value = tuple(a + d - b for a, d, b in zip(self.future(nxt), now, base))
-            if better(value, best, seat, spec.sign):
+                value = table.get(k) or self.future(nxt, k)
+                if len(nxt.finished) != len(st.finished):
+                    value = tuple(a + d - b for a, d, b in zip(value, points(spec, nxt.finished), base))
+            if best is None or better(value, best, seat, spec.sign):
                 best = value
         assert best is not None
-        self.table[key] = best
+        table[key] = best
         return best
 
     def solve(self, st: LayoutState) -> tuple[int, ...]:
