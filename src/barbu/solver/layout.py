@@ -125,11 +125,23 @@ def legal_moves(spec: LayoutSpec, st: LayoutState) -> list[int]:
     if spec.groups:
         if not fit:
             return [PASS_MOVE]
-        out.extend(lay_options(hand, st.rows, spec.groups == 2, st.playable))
+        if spec.groups == 2 or _one_suit_or_rank(hand):  # else the whole hand is no run or set
+            out.extend(lay_options(hand, st.rows, spec.groups == 2, st.playable))
         return out
     if st.bonus or not fit:
         out.append(PASS_MOVE)
     return out
+
+
+def _one_suit_or_rank(hand: int) -> bool:
+    """Whether a hand of 2+ cards lies in one suit or one rank (a run or set may then be the whole of it)."""
+    if hand & (hand - 1) == 0:
+        return False
+    for sh in (0, 13, 26, 39):
+        if hand == hand & (SUIT_BITS << sh):
+            return True
+    ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & SUIT_BITS
+    return ranks & (ranks - 1) == 0
 
 
 def _place(spec: LayoutSpec, rows: list, playable: int, card: int) -> int:
@@ -254,7 +266,8 @@ class LayoutSolver:
 
     def key(self, st: LayoutState) -> tuple:
         """The canonical form: per suit, each hand's cards and the cards on the table (one int a suit), the
-        suits sorted; then who plays, the bonus turn, the passes in a row and the rank."""
+        suits sorted; then who plays, the bonus turn and the rank.  The passes in a row are left out: they
+        end the deal only when nobody can lay a card, whatever their number, and a card laid resets them."""
         spans = self._spans
         suits = []
         for sh, row in zip((0, 13, 26, 39), st.rows):
@@ -263,7 +276,7 @@ class LayoutSolver:
                 sig = (sig << 13) | ((h >> sh) & SUIT_BITS)
             suits.append(sig)
         suits.sort()
-        return (*suits, st.turn, st.bonus, st.passes, st.rank)
+        return (*suits, st.turn, st.bonus, st.rank)
 
     def future(self, st: LayoutState, key: tuple | None = None) -> tuple[int, ...]:
         """Each seat's points from the places and doubles still to come (the ones already out are not
