@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.actions import PASS, Declare, PassOn
 from ..core.cards import CARDS
@@ -30,6 +30,7 @@ from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from ..solver import fast
+from ..solver.layout import LayoutSolver, affordable_cards, layout_action, layout_spec_of, layout_state_of
 from ..solver.position import Spec, objective, spec_of, state_of
 from .rule import RuleAgent, row_move, rules_info
 
@@ -45,6 +46,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
     solver rates best for it (its points if the others all play against it) instead of the rule
     player's: the end of a deal, where the rule player's judgement is weakest, is played as it should be.
+    In a layout game (Domino, Success, Patience) ``end_cards`` turns on the layout solver instead, once
+    few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
+    there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
     """
     target = len(m.results) + 1
     contract = m.contract
@@ -53,6 +57,7 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     high_ace = m.rules.domino_ace == "high"
     plain = type(m) is Match
     spec: Spec | None = None
+    layout: LayoutEnd | None | bool = None  # the layout solver, once the deal is a layout game (False: none)
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
@@ -74,6 +79,11 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
             m.apply(CARDS[c])
         elif ph == DOMINO_PLAY:
             s = m.turn
+            if end_cards and layout is None:
+                layout = layout_solver(m)
+            if layout and m.in_hands.bit_count() <= layout.most:
+                m.apply(layout_action(layout.solver.best_move(layout_state_of(m))))
+                continue
             if plain:
                 legal = m.hands[s] & m.playable
                 if legal:
@@ -93,6 +103,22 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
             contract = m.contract
     last = results[-1].added
     return tuple(sign * x for x in last)
+
+
+class LayoutEnd(NamedTuple):
+    """The layout solver of one playout's deal and from how many cards left it plays."""
+
+    solver: LayoutSolver
+    most: int
+
+
+def layout_solver(m: Match) -> LayoutEnd | bool:
+    """A layout solver for the deal ``m`` is playing, or False where it has no picture of it."""
+    try:
+        spec = layout_spec_of(m)
+    except (ValueError, AttributeError, KeyError):
+        return False
+    return LayoutEnd(LayoutSolver(spec), affordable_cards(spec))
 
 
 def solver_spec(m: Match, sign: int) -> Spec | None:
