@@ -57,7 +57,6 @@ def rollout_step(m, policy, sign) -> None:
     assert len(m.results) == deals or m.phase != DOMINO_PLAY
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["classic", "french", "scottish"])
 def test_the_expert_plays_a_whole_layout_deal_legally(rules):
     """The expert plays every seat of a Domino, Success and Patience deal from its first card to its end."""

@@ -61,11 +61,15 @@ def test_true_deals_weigh_more_than_random_samples():
     explains), so the weight tells the likely deals from the others."""
     rng = random.Random(4)
     true_total = sample_total = 0.0
+    whole = 0
     for m, v in passed_positions(8):
-        true_total += passon_likelihood(v, list(m.hands))
+        weight = passon_likelihood(v, list(m.hands))
+        true_total += weight
+        whole += weight == 1.0  # the likeliest history rebuilt is the rule players' own
         draws = [passon_likelihood(v, sample_hands(v, rng)) for _ in range(10)]
         sample_total += sum(draws) / len(draws)
     assert true_total > 2 * sample_total
+    assert whole >= 6
 
 
 def test_no_pass_ons_no_weight_and_unexplained_deals_none():

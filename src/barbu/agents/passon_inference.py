@@ -2,7 +2,9 @@
 
 The sampler keeps only deals some pass-on history explains (`barbu.scottish.match.explains`);
 this weighs them.  For a sampled deal a few histories explaining it are rebuilt
-(`rebuild_passes`, each one the hands as dealt and every seat's passed cards),
+(`rebuild_passes`, each one the hands as dealt and every seat's passed cards;
+the first one passing, wherever the cards allow a choice, those the rule player
+would most like to pass),
 and in each every other seat's pass is compared with what the rule player
 would have passed from that seat's hand at that moment (`best_pass_on`, the first
 choice of `RuleAgent.pass_on_ranking`, knowing the call when it was cut before the pass): each passed card outside the
@@ -18,7 +20,7 @@ import random
 from ..classic.view import View
 from ..scottish.match import rebuild_passes
 from ..scottish.silly import calls_first
-from .rule import best_pass_on, rules_info
+from .rule import best_pass_on, pass_danger, rules_info
 
 DEFAULT_PASSON_SURPRISE = 0.5  # per passed card the rule player would have kept
 HISTORIES = 4  # histories rebuilt per sampled deal
@@ -58,10 +60,18 @@ def passon_likelihood(view: View, hands: list[int], surprise: float = DEFAULT_PA
     where there were none (or outside the Scottish game), 0.0 where no history explains the hands."""
     if view.scottish is None or not view.passes:
         return 1.0
+    _, contracts, sign = rules_info(view.rules)
+    call = call_at_passes(view)
+    contract = contracts.get(call) if call else None
+
+    def likeliest_first(cards: list[int]) -> list[int]:
+        return sorted(cards, key=lambda c: -pass_danger(c, contract, sign))
+
     best = 0.0
     for i in range(histories):
-        rng = None if i == 0 else random.Random(repr((view.seat, tuple(hands), i)))
-        rebuilt = rebuild_passes(view, hands, rng)
+        # the first history takes the cards the rule player would most like to pass wherever it may
+        rng = random.Random(repr((view.seat, tuple(hands), i)))
+        rebuilt = rebuild_passes(view, hands, rng, likeliest_first if i == 0 else None)
         if rebuilt is not None:
             best = max(best, history_likelihood(view, rebuilt[0], rebuilt[1], surprise))
             if best == 1.0:

@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 from collections.abc import Sequence
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
 from ..core.cards import CARDS, JACK, cards_of, parse_card, rank_mask
@@ -725,7 +725,8 @@ class ScottishMatch(Match):
         return out
 
 
-def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None
+def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None,
+             prefer: Callable[[list[int]], list[int]] | None = None
              ) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
     """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal
     (the same rebuild every time for the same sample, unless another ``rng`` draws another one)."""
@@ -741,17 +742,19 @@ def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None
         after[(v.leader + i) % n] |= 1 << c
     if rng is None:
         rng = random.Random(repr((v.seat, tuple(hands))))
-    rebuilt = reconstruct(v.seat, n, v.passes, after, rng)
+    rebuilt = reconstruct(v.seat, n, v.passes, after, rng, prefer=prefer)
     if rebuilt is None:
         return None
     return rebuilt[0], rebuilt[1], rng
 
 
-def rebuild_passes(v: Any, hands: list[int], rng: random.Random | None = None
+def rebuild_passes(v: Any, hands: list[int], rng: random.Random | None = None,
+                   prefer: Callable[[list[int]], list[int]] | None = None
                    ) -> tuple[list[int], list[tuple[int, ...]]] | None:
     """One history explaining ``hands`` as ``v``'s seat saw the deal: the hands as dealt and each pass-on's
-    cards by seat (None if no attempt fits); ``rng`` draws among the histories (the sampler's by default)."""
-    rebuilt = _rebuild(v, hands, rng)
+    cards by seat (None if no attempt fits); ``rng`` draws among the histories (the sampler's by default),
+    ``prefer`` orders the cards a pass may have held, likeliest first (see `reconstruct`)."""
+    rebuilt = _rebuild(v, hands, rng, prefer)
     return None if rebuilt is None else (rebuilt[0], rebuilt[1])
 
 
