@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..classic.contracts import DOMINO
+from ..classic.contracts import DOMINO, PATIENCE_PLACES
 from ..classic.state import DOMINO_PLAY
 from ..core.actions import PASS, Lay
 from ..core.cards import ACE, CARDS
+from ..scottish.match import ScottishMatch
 from ..scottish.patience import lay_options, laying_order
 
 SUIT_BITS = 0x1FFF
@@ -70,12 +71,10 @@ def layout_spec_of(match) -> LayoutSpec:
     c = match.contract
     if match.phase != DOMINO_PLAY or c is None or c.kind != DOMINO:
         raise ValueError("the layout solver works on the play of a Domino, Success or Patience deal")
-    state = getattr(match, "state", None)
-    if getattr(state, "silly", None) is not None and hasattr(match, "calls"):  # the Scottish game
-        per_call = tuple(match._call_parts["patience"].finishing)
+    if isinstance(match, ScottishMatch):  # Patience: each call the deal plays scores the places once
         calls = max(1, len(match.calls))
-        return LayoutSpec(match.n, match.deck, True, tuple(p * calls for p in per_call), 0, True, False,
-                          2 if state.silly else 1, False, (), _sign(match))
+        return LayoutSpec(match.n, match.deck, True, tuple(p * calls for p in PATIENCE_PLACES), 0, True, False,
+                          2 if match.state.silly else 1, False, (), _sign(match))
     doubles = tuple((b.doubler, b.doubled, 2 if b.redoubled else 1) for b in match.business.values())
     return LayoutSpec(match.n, match.deck, match.rules.domino_ace == "high", tuple(c.finishing), c.ends_after,
                       bool(match.rules.stop_when_decided), c.ace_again, 0, True, doubles, _sign(match))
@@ -165,8 +164,7 @@ def _place(spec: LayoutSpec, rows: list, playable: int, card: int) -> int:
 
 
 def play(spec: LayoutSpec, st: LayoutState, move: int) -> LayoutState | None:
-    """The position after ``move``, or None when the move ends the deal (the final state is then
-    `last_finished`'s business: see `outcome`)."""
+    """The position after ``move``, or None when the move ends the deal."""
     nxt, _ = _step(spec, st, move)
     return nxt
 
@@ -199,17 +197,16 @@ def _step(spec: LayoutSpec, st: LayoutState, move: int) -> tuple[LayoutState | N
             playable = sum(1 << (x * 13 + rank) for x in range(4)) & spec.deck
         playable = _place(spec, rows, playable, card)
     hands[turn] &= ~move
-    bonus = False
     if not hands[turn]:
         finished = finished + (turn,)
         left = [p for p in range(n) if hands[p]]
         if spec.ends_after and len(finished) >= spec.ends_after:
             return None, finished
-        if not left or (len(left) == 1 and (spec.stop_when_decided or spec.groups)):
+        if not left or (len(left) == 1 and spec.stop_when_decided):
             return None, finished + tuple(left)
     elif spec.ace_again and order[-1] % 13 == ACE:
         return LayoutState(tuple(hands), tuple(rows), playable, rank, turn, True, 0, finished), finished
-    return _advance(st, hands, tuple(rows), playable, rank, bonus, 0, finished), finished
+    return _advance(st, hands, tuple(rows), playable, rank, False, 0, finished), finished
 
 
 def _advance(st: LayoutState, hands: list[int], rows, playable: int, rank: int, bonus: bool, passes: int,
