@@ -57,6 +57,27 @@ def double_choice(rel: float, legal, me: int, declarer: int, doubled_me: set[int
     return min(legal, key=lambda a: (len(a.targets ^ want), len(a.targets), sorted(a.targets)))
 
 
+def pass_danger(c: int, contract: Contract | None, sign: int) -> float:
+    """How much a card is worth passing on (the call, when known): most for the cards likely to cost points."""
+    rank = c % 13
+    d = rank / 2.0  # high cards win the tricks nobody wants
+    if contract is not None:
+        if contract.kind == "domino":
+            return abs(rank - JACK) + 0.0  # far from the Jacks comes out last
+        d -= sign * contract.card_value.get(c, 0) / 5.0
+    else:
+        d += {ACE: 4.0, KING: 2.0, QUEEN: 2.0}.get(rank, 0.0) + (1.0 if c // 13 == HEARTS else 0.0)
+        if c == HEARTS * 13 + KING:
+            d += 8.0
+    return d
+
+
+def best_pass_on(hand: int, contract: Contract | None, sign: int) -> int:
+    """The three cards the rule player passes on from ``hand`` (a mask)."""
+    cards = sorted(cards_of(hand), key=lambda c: pass_danger(c, contract, sign), reverse=True)
+    return sum(1 << c for c in cards[:3])
+
+
 def mask_of(cards) -> int:
     m = 0
     for c in cards:
@@ -111,20 +132,9 @@ class RuleAgent:
         contract = contracts.get(view.contract) if view.contract else None
 
         def danger(c: int) -> float:
-            rank = c % 13
-            d = rank / 2.0  # high cards win the tricks nobody wants
-            if contract is not None:
-                if contract.kind == "domino":
-                    return abs(rank - JACK) + 0.0  # far from the Jacks comes out last
-                d -= sign * contract.card_value.get(c, 0) / 5.0
-            else:
-                d += {ACE: 4.0, KING: 2.0, QUEEN: 2.0}.get(rank, 0.0) + (1.0 if c // 13 == HEARTS else 0.0)
-                if c == HEARTS * 13 + KING:
-                    d += 8.0
-            return d
+            return pass_danger(c, contract, sign)
 
-        cards = sorted(cards_of(view.hand), key=danger, reverse=True)
-        best = PassOn(sum(1 << c for c in cards[:3]))
+        best = PassOn(best_pass_on(view.hand, contract, sign))
         others = [a for a in legal if a != best]
         others.sort(key=lambda a: -sum(danger(c) for c in cards_of(a.cards)))
         return ([best] if best in legal else []) + others

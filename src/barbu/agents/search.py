@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.actions import PASS, Declare, PassOn
 from ..core.cards import CARDS
@@ -30,6 +30,7 @@ from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from ..solver import fast
+from ..solver.layout import LayoutSolver, affordable_cards, layout_action, layout_spec_of, layout_state_of
 from ..solver.position import Spec, objective, spec_of, state_of
 from ..solver.pure import after_card
 from .rule import RuleAgent, row_move, rules_info
@@ -49,6 +50,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     Once the rest of the deal is plain card play the compiled core plays it (`rollouts`: the same
     cards, the same value); ``m`` is spent either way (played on to where the core took over, or to the
     deal's end), so pass a copy you no longer need.
+    In a layout game (Domino, Success, Patience) ``end_cards`` turns on the layout solver instead, once
+    few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
+    there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
     """
     if plays_in_core(m):
         return rollouts([m], policy, sign, end_cards)[0]
@@ -65,6 +69,7 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
     high_ace = m.rules.domino_ace == "high"
     plain = type(m) is Match
     spec: Spec | None = None
+    layout: LayoutEnd | None | bool = None  # the layout solver, once the deal is a layout game (False: none)
     while len(results) < target:
         ph = m.phase
         if ph == PLAY:
@@ -88,6 +93,11 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
             m.apply(CARDS[c])
         elif ph == DOMINO_PLAY:
             s = m.turn
+            if end_cards and layout is None:
+                layout = layout_solver(m)
+            if layout and m.in_hands.bit_count() <= layout.most:
+                m.apply(layout_action(layout.solver.best_move(layout_state_of(m))))
+                continue
             if plain:
                 legal = m.hands[s] & m.playable
                 if legal:
@@ -151,6 +161,22 @@ def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0)
     points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards)  # type: ignore[union-attr]
     # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
     return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
+
+
+class LayoutEnd(NamedTuple):
+    """The layout solver of one playout's deal and from how many cards left it plays."""
+
+    solver: LayoutSolver
+    most: int
+
+
+def layout_solver(m: Match) -> LayoutEnd | bool:
+    """A layout solver for the deal ``m`` is playing, or False where it has no picture of it."""
+    try:
+        spec = layout_spec_of(m)
+    except (ValueError, AttributeError, KeyError):
+        return False
+    return LayoutEnd(LayoutSolver(spec), affordable_cards(spec))
 
 
 def solver_spec(m: Match, sign: int) -> Spec | None:

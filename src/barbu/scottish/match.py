@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 from collections.abc import Sequence
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
 from ..core.cards import CARDS, JACK, cards_of, parse_card, rank_mask
@@ -725,8 +725,11 @@ class ScottishMatch(Match):
         return out
 
 
-def _rebuild(v: Any, hands: list[int]) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
-    """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal."""
+def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None,
+             prefer: Callable[[list[int]], list[int]] | None = None
+             ) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
+    """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal
+    (the same rebuild every time for the same sample, unless another ``rng`` draws another one)."""
     n = v.players
     after = list(hands)
     for leader, cards in v.tricks:
@@ -737,11 +740,22 @@ def _rebuild(v: Any, hands: list[int]) -> tuple[list[int], list[tuple[int, ...]]
                 after[(leader + i) % n] |= 1 << c
     for i, c in enumerate(v.trick):
         after[(v.leader + i) % n] |= 1 << c
-    rng = random.Random(repr((v.seat, tuple(hands))))  # the same rebuild every time for the same sample
-    rebuilt = reconstruct(v.seat, n, v.passes, after, rng)
+    if rng is None:
+        rng = random.Random(repr((v.seat, tuple(hands))))
+    rebuilt = reconstruct(v.seat, n, v.passes, after, rng, prefer=prefer)
     if rebuilt is None:
         return None
     return rebuilt[0], rebuilt[1], rng
+
+
+def rebuild_passes(v: Any, hands: list[int], rng: random.Random | None = None,
+                   prefer: Callable[[list[int]], list[int]] | None = None
+                   ) -> tuple[list[int], list[tuple[int, ...]]] | None:
+    """One history explaining ``hands`` as ``v``'s seat saw the deal: the hands as dealt and each pass-on's
+    cards by seat (None if no attempt fits); ``rng`` draws among the histories (the sampler's by default),
+    ``prefer`` orders the cards a pass may have held, likeliest first (see `reconstruct`)."""
+    rebuilt = _rebuild(v, hands, rng, prefer)
+    return None if rebuilt is None else (rebuilt[0], rebuilt[1])
 
 
 def explains(v: Any, hands: list[int]) -> bool:
@@ -785,4 +799,4 @@ def determinize_scottish(v: Any, hands: list[int]) -> ScottishMatch:
 
 
 __all__ = ["ScottishMatch", "RoundState", "ScottishView", "call_choices", "can_complete", "parse_call",
-           "determinize_scottish", "explains", "PLAYER_ROUNDS", "MAX_DEALS_PER_SET"]
+           "determinize_scottish", "explains", "rebuild_passes", "PLAYER_ROUNDS", "MAX_DEALS_PER_SET"]

@@ -18,7 +18,7 @@ to explain; the sampler then draws again.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ..core.cards import card_indices
 
@@ -88,11 +88,15 @@ def knowledge(seat: int, n: int, seen: Sequence[PassSeen], in_hands: int) -> tup
 
 
 def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int], rng: random.Random,
-                tries: int = 12) -> tuple[list[int], list[tuple[int, ...]]] | None:
+                tries: int = 12, prefer: Callable[[list[int]], list[int]] | None = None
+                ) -> tuple[list[int], list[tuple[int, ...]]] | None:
     """Hands as dealt and every seat's passes, consistent with what ``seat`` saw, given ``after``: each
-    seat's cards after the last pass (cards it has played since included).  None if no attempt fits."""
+    seat's cards after the last pass (cards it has played since included).  None if no attempt fits.
+
+    Where a pass is not pinned down, its cards are drawn at random among those that fit, or, with
+    ``prefer`` (the cards that fit, likeliest passed first), taken in that order on the first attempt."""
     reach = reach_history(seat, n, seen)
-    for _ in range(tries):
+    for attempt in range(tries):
         hands = list(after)
         passes: list[tuple[int, ...]] = []
         ok = True
@@ -131,7 +135,7 @@ def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int
                     ok = False
                     break
                 chosen = forced
-                for card in rng.sample(free, need):
+                for card in (prefer(free)[:need] if prefer is not None and attempt == 0 else rng.sample(free, need)):
                     chosen |= 1 << card
                 gives[y] = chosen
             if not ok:
