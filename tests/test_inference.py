@@ -10,6 +10,10 @@ from barbu.agents.inference import likely_hands
 from barbu.agents.rule import rules_info
 from barbu.classic.sampler import sample_hands
 
+from barbu import CHANCE
+from barbu.agents.rule import RuleAgent
+from barbu.games import open_game
+
 from test_expert import rule_positions
 
 
@@ -140,3 +144,38 @@ def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
                     assert core.card_weight(ev, hands[s]) == plain.card_weight(plain.seats[s], hands[s])
                     compared += 1
     assert compared > 200
+
+
+def test_scottish_chains_keep_to_deals_the_pass_ons_explain():
+    from barbu.agents.passon_inference import passon_likelihood
+    from barbu.classic.sampler import own_match_class
+    agent = ExpertAgent(1)
+    rng = random.Random(6)
+    checked = 0
+    for m, v in scottish_positions_after_passes():
+        if checked < 30:
+            model = agent.deal_model(v, m, rules_info(v.rules)[2])
+            start = [sample_hands(v, rng) for _ in range(3)]
+            for hands in likely_hands(model, start, 15, rng, lambda h: passon_likelihood(v, h)):
+                assert own_match_class(v.rules).explains(v, hands)
+                assert passon_likelihood(v, hands) > 0
+                checked += 1
+    assert checked >= 10
+
+
+def scottish_positions_after_passes():
+    """(match, view) at card play after the pass-ons of the Silly Round, in matches of rule players."""
+    for seed in range(1, 4):
+        m = open_game("scottish", seed)
+        bots = [RuleAgent(seed + s) for s in range(m.n)]
+        k = 0
+        while not m.is_over:
+            actor = m.to_act()
+            if actor == CHANCE:
+                m.play_chance()
+                continue
+            v = m.view(actor)
+            k += 1
+            if v.phase == "play" and v.passes and len(v.legal) > 1 and k % 3 == 0:
+                yield m, v
+            m.apply(bots[actor].act(v), seat=actor)

@@ -28,6 +28,7 @@ from ..classic.sampler import determinize, own_match_class, sample_hands
 from ..classic.view import NoConsistentDeal, View
 from ..solver.position import spec_of
 from .inference import DealModel, deal_history, likely_hands
+from .passon_inference import passon_likelihood
 from .rule import rules_info
 from .search import DEFAULT_SECONDS, SearchAgent
 
@@ -65,8 +66,7 @@ class ExpertAgent(SearchAgent):
         if self.match is not None:  # perfect information: the real deal is the only world
             yield self.match.clone()
             return
-        if view.phase not in ("play", "doubling", "domino") or self.steps <= 0 \
-                or (view.phase == "domino" and own_match_class(view.rules) is not None):  # Patience: not yet
+        if view.phase not in ("play", "doubling", "domino") or self.steps <= 0:
             yield from super().worlds(view, sign, deadline)
             return
         yield from self.likely_worlds(view, sign, deadline)
@@ -83,10 +83,10 @@ class ExpertAgent(SearchAgent):
         if not drawn:
             return []
         model = self.deal_model(view, determinize(view, drawn[0]), sign)
-        explains = own_match_class(view.rules).explains if view.passes else None
+        passes = (lambda hands: passon_likelihood(view, hands)) if view.passes else None
         # The chains may take half the time left: the search needs the rest.
         until = time.perf_counter() + (deadline - time.perf_counter()) / 2
-        moved = likely_hands(model, drawn, self.steps, self.rng, explains, until)
+        moved = likely_hands(model, drawn, self.steps, self.rng, passes, until)
         return [determinize(view, hands) for hands in moved]
 
     def deal_model(self, view: View, world: Match, sign: int) -> DealModel:

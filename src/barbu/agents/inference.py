@@ -266,13 +266,14 @@ def deal_history(view: View, hands: list[int]) -> DealHistory:
 
 
 def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: random.Random,
-                 explains: Callable[[View, list[int]], bool] | None = None,
+                 deal_weight: Callable[[list[int]], float] | None = None,
                  until: float | None = None) -> list[list[int]]:
     """Run one Metropolis chain from each deal of ``start`` for ``steps`` proposed swaps; the deals they end on.
 
     A swap exchanges one unseen card of one other seat with one of another's, where both may hold them
-    (the voids shown, the cards known to be elsewhere stay respected: ``allowed``), and, with ``explains``
-    (the Scottish pass-ons), where the new deal still fits what the seat saw of them.  The chains take
+    (the voids shown, the cards known to be elsewhere stay respected: ``allowed``).  ``deal_weight`` is a
+    factor of the whole deal's weight that does not split by seat (the Scottish pass-ons: 0 for a deal no
+    pass-on history explains), weighed for the swaps the seats' weights take.  The chains take
     their steps in turn, so that past the time ``until`` (`time.perf_counter`) all have moved alike.
     """
     view = model.view
@@ -286,10 +287,11 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
     if len(seats) < 2:
         return chains
     weights = [{s: model.weight(s, hands[s]) for s in seats} for hands in chains]
+    whole = [deal_weight(hands) if deal_weight else 1.0 for hands in chains]
     for _ in range(steps):
         if until is not None and time.perf_counter() > until:
             break
-        for hands, w in zip(chains, weights):
+        for k, (hands, w) in enumerate(zip(chains, weights)):
             s, t = rng.sample(seats, 2)
             from_s = hands[s] & movable[s] & allowed[t]
             from_t = hands[t] & movable[t] & allowed[s]
@@ -300,15 +302,19 @@ def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: rand
             hs = hands[s] ^ a ^ b
             ht = hands[t] ^ a ^ b
             ws, wt = model.weight(s, hs), model.weight(t, ht)
-            old = w[s] * w[t]
-            if ws * wt >= old or rng.random() * old < ws * wt:
-                if explains is not None:
-                    moved = list(hands)
-                    moved[s], moved[t] = hs, ht
-                    if not explains(view, moved):
-                        continue
-                hands[s], hands[t] = hs, ht
-                w[s], w[t] = ws, wt
+            # Metropolis in two stages: the seats' weights, then (only for a swap they accept) the whole deal's.
+            old, new = w[s] * w[t], ws * wt
+            if new < old and rng.random() * old >= new:
+                continue
+            if deal_weight is not None:
+                moved = list(hands)
+                moved[s], moved[t] = hs, ht
+                factor = deal_weight(moved)
+                if factor < whole[k] and rng.random() * whole[k] >= factor:
+                    continue
+                whole[k] = factor
+            hands[s], hands[t] = hs, ht
+            w[s], w[t] = ws, wt
     return chains
 
 
