@@ -667,6 +667,21 @@ static int below_all(const Spec *sp, u64 mine, u64 others) {
     return 1;
 }
 
+/* Without trumps: can the seat duck every lead another hand makes, for good?  In each suit the others hold,
+ * either all its cards are below every other hand's card of the suit, or it holds at least as many cards
+ * below them as the others hold of the suit.  Then, while another hand leads, it follows with a card below
+ * them (each lead of the suit takes at least one of the others' cards, and their lowest only rises) and,
+ * void, throws a card above them if it has one, else any card; so it never wins and never leads. */
+static int ducks_all(u64 mine, u64 others) {
+    for (int x = 0; x < 4; x++) {
+        u64 m = mine & SUIT[x], o = others & SUIT[x];
+        if (!m || !o) continue;
+        u64 low = m & ((o & -o) - 1);
+        if (low != m && __builtin_popcountll(low) < __builtin_popcountll(o)) return 0;
+    }
+    return 1;
+}
+
 /* At a trick's start, the seat's exact future points when the play can no longer change who takes what;
  * returns 1 with *v set, else 0.  (Not for Ravage City, whose score is not a sum over tricks.)
  * - It takes no more tricks when another seat leads, it holds no trump (where there are trumps) and each of
@@ -679,12 +694,14 @@ static int below_all(const Spec *sp, u64 mine, u64 others) {
 static int settled(const Ctx *cx, const Pos *p, int *v) {
     const Spec *sp = cx->sp;
     u64 mine = p->hands[cx->seat], others = p->in_hands & ~mine;
+    /* Where every point is a penalty and there are no trumps, ducking for good is the best the seat can do. */
+    int ducks = cx->penalties && sp->trump < 0 && ducks_all(mine, others);
     if (p->leader != cx->seat) {
-        if (!below_all(sp, mine, others)) return 0;
+        if (!ducks && !below_all(sp, mine, others)) return 0;
         *v = 0;
         return 1;
     }
-    if (cx->penalties && below_all(sp, mine, others)) {
+    if (ducks || (cx->penalties && below_all(sp, mine, others))) {
         /* Where every point is a penalty, nothing is the best it can do: a lead under another hand's card
          * of its suit loses the trick, and then it never wins again. */
         u64 leads = legal_of(sp, mine, p);
