@@ -761,6 +761,22 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     return 200 + rank - (pen > 40 ? 40 : pen);
 }
 
+/* In the middle of a trick, where every point is a penalty and there are no trumps: the seat has played
+ * to it and lost it, and can duck every lead after it for good (`ducks_all`, or each of its cards under
+ * every other hand's card of its suit): the others' cards still to come can only make that easier, so
+ * the seat takes nothing more, the best it can do; the rest of the trick need not be played. */
+static int lost_for_good(const Ctx *cx, const Pos *p) {
+    const Spec *sp = cx->sp;
+    if (!cx->penalties || sp->trump >= 0) return 0;
+    int n = sp->n, seat = cx->seat;
+    if ((seat - p->leader + n) % n >= p->ntrick) return 0;
+    int best = p->trick[0], bi = 0;
+    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best)) { best = p->trick[i]; bi = i; }
+    if ((p->leader + bi) % n == seat) return 0;
+    u64 mine = p->hands[seat], others = p->in_hands & ~mine;
+    return ducks_all(mine, others) || below_all(sp, mine, others);
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     cx->nodes++;
@@ -787,6 +803,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     }
     int lo, hi;
     if (!p->ntrick && !sp->ravage && settled(cx, p, &lo)) return lo;
+    if (p->ntrick && lost_for_good(cx, p)) return 0;
     bounds(cx, p, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
