@@ -677,7 +677,9 @@ static int ducks_all(u64 mine, u64 others) {
         u64 m = mine & SUIT[x], o = others & SUIT[x];
         if (!m || !o) continue;
         u64 low = m & ((o & -o) - 1);
-        if (low != m && __builtin_popcountll(low) < __builtin_popcountll(o)) return 0;
+        if (low == m) continue;
+        while (low && o) { low &= low - 1; o &= o - 1; }  /* fewer cards under theirs than they hold? */
+        if (o) return 0;
     }
     return 1;
 }
