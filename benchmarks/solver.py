@@ -80,9 +80,10 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
 
 
 def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_contract: bool) -> None:
+    counting = last_nodes is not None and fast.COMPILED  # positions are counted by the compiled search only
     print(f"{rules}: exact solves (each seat's points, paranoid search per seat), between tricks")
     print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9}"
-          + (f" {'positions':>10}" if last_nodes else "")
+          + (f" {'positions':>10}" if counting else "")
           + (f" {'pure mean':>10}" if with_pure else ""))
     for k in cards:
         samples = []
@@ -99,10 +100,10 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
             t = time.perf_counter()
             fast.solve(spec, st)
             times.append(time.perf_counter() - t)
-            nodes.append(last_nodes() if last_nodes and fast.COMPILED else 0)
+            nodes.append(last_nodes() if counting else 0)
         line = (f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
                 f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f}")
-        if last_nodes:
+        if counting:
             line += f" {sum(nodes):>10,}"
         if with_pure and k <= 5:
             t = time.perf_counter()
@@ -117,7 +118,7 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
             for name, idx in sorted(groups.items(), key=lambda kv: -sum(times[i] for i in kv[1])):
                 print(f"  {'':>10} {len(idx):>6} {statistics.mean(times[i] for i in idx) * 1e3:>9.2f} "
                       f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f}"
-                      + (f" {sum(nodes[i] for i in idx):>10,}" if last_nodes else "") + f"  {name}")
+                      + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "") + f"  {name}")
 
 
 def bench_move_values(rules: str, cards: int, deals: int) -> None:
