@@ -7,6 +7,10 @@ so every contract of the family turns up in proportion.  Run on one core:
     python benchmarks/solver.py --rules scottish --cards 4 6 8 --solves 30
     python benchmarks/solver.py --pure                # the pure-Python twin too (much slower)
     python benchmarks/solver.py --cards --oracle 8    # move_values along 15 deals from 8 cards each on
+    python benchmarks/solver.py --cards 8 --solves 30 --by-contract   # where the time goes
+
+With the compiled core the solver's lines also give the positions the searches visited
+(all seats, all the solves of the line): on a loaded machine compare those, not only times.
 """
 
 from __future__ import annotations
@@ -17,7 +21,30 @@ import statistics
 import time
 
 from barbu.solver import fast, pure
+from barbu.solver.position import Spec
 from barbu.solver.samples import random_deals
+
+try:  # the positions each compiled solve visits: the figure to compare between versions on a loaded machine
+    from barbu.solver._fast import last_nodes
+except ImportError:
+    last_nodes = None
+
+
+def contract_name(spec: Spec) -> str:
+    """A short name for the rules of one deal, from what scores in it (for the per-contract figures)."""
+    scoring = [v for v in spec.values if v]
+    parts = []
+    if spec.per_trick:
+        parts.append(f"{spec.per_trick:+} a trick")
+    if scoring:
+        parts.append(f"{len(scoring)} cards {sum(scoring):+}")
+    if spec.last_tricks:
+        parts.append(f"last {'/'.join(f'{v:+}' for v in spec.last_tricks)}")
+    if spec.ravage:
+        parts.append(f"ravage {spec.ravage:+}")
+    if spec.trump >= 0:
+        parts.append("trumps " + "SHDC"[spec.trump])
+    return ", ".join(parts) or "nothing scores"
 
 
 def per_second(fn, seconds: float) -> tuple[int, float]:
@@ -52,9 +79,11 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
         print(f"  {name:8} legal moves:                   {n / t:12,.0f} positions/s")
 
 
-def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool) -> None:
+def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_contract: bool) -> None:
+    counting = last_nodes is not None and fast.COMPILED  # positions are counted by the compiled search only
     print(f"{rules}: exact solves (each seat's points, paranoid search per seat), between tricks")
     print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9}"
+          + (f" {'positions':>10}" if counting else "")
           + (f" {'pure mean':>10}" if with_pure else ""))
     for k in cards:
         samples = []
@@ -66,18 +95,30 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool) -> 
             if len(samples) >= solves:
                 break
         times = []
+        nodes = []
         for spec, st in samples:
             t = time.perf_counter()
             fast.solve(spec, st)
             times.append(time.perf_counter() - t)
+            nodes.append(last_nodes() if counting else 0)
         line = (f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
                 f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f}")
+        if counting:
+            line += f" {sum(nodes):>10,}"
         if with_pure and k <= 5:
             t = time.perf_counter()
             for spec, st in samples:
                 pure.solve(spec, st)
             line += f" {(time.perf_counter() - t) / len(samples) * 1e3:>10.1f}"
         print(line, flush=True)
+        if by_contract:
+            groups: dict[str, list[int]] = {}
+            for i, (spec, _) in enumerate(samples):
+                groups.setdefault(contract_name(spec), []).append(i)
+            for name, idx in sorted(groups.items(), key=lambda kv: -sum(times[i] for i in kv[1])):
+                print(f"  {'':>10} {len(idx):>6} {statistics.mean(times[i] for i in idx) * 1e3:>9.2f} "
+                      f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f}"
+                      + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "") + f"  {name}")
 
 
 def bench_move_values(rules: str, cards: int, deals: int) -> None:
@@ -103,13 +144,15 @@ def main() -> None:
                     help="cards in each hand for the solver's figures")
     ap.add_argument("--solves", type=int, default=40, help="positions solved for each number of cards")
     ap.add_argument("--pure", action="store_true", help="time the pure-Python twin as well")
+    ap.add_argument("--by-contract", action="store_true",
+                    help="also break each solver figure down by contract (most time first)")
     ap.add_argument("--oracle", type=int, metavar="CARDS",
                     help="also time move_values at every decision of 15 deals from CARDS cards each on")
     args = ap.parse_args()
     print(f"core: {'compiled (barbu.solver._fast)' if fast.COMPILED else 'pure Python (no C extension)'}")
     bench_core(args.rules, args.seconds, args.pure)
     if args.cards:
-        bench_solver(args.rules, args.cards, args.solves, args.pure)
+        bench_solver(args.rules, args.cards, args.solves, args.pure, args.by_contract)
     if args.oracle:
         bench_move_values(args.rules, args.oracle, 15)
 

@@ -208,3 +208,46 @@ def test_the_table_kept_between_calls_changes_no_answer():
         st = d.positions[i]
         assert fast.solve(d.spec, st) == pure.solve(d.spec, st)
         assert fast.move_values(d.spec, [st]) == pure.move_values(d.spec, [st])
+
+
+def test_ducking_for_good_counts_the_low_cards():
+    """A seat ducks every lead for good when, in each suit the others hold, all its cards are under theirs or
+    it holds at least as many cards under them as they hold: 2 and 4 of hearts against 3 and 8 do not (8
+    is led, then 3, and the 4 wins), 2, 4 and the king against 5 and 8 do."""
+    def hearts(*ranks: int) -> int:
+        return sum(1 << (13 + r - 2) for r in ranks)
+
+    assert not pure.ducks_all(hearts(2, 4), hearts(3, 8))
+    assert pure.ducks_all(hearts(2, 4, 13), hearts(5, 8))
+    assert pure.ducks_all(hearts(2, 4), hearts(5, 8))
+    assert not pure.ducks_all(hearts(2, 13), hearts(5, 8))
+    assert pure.ducks_all(hearts(9, 13), 1 << 3)  # no heart among the others: never led to it
+
+
+@pytest.mark.parametrize("rules", ["classic", "salad(players=5)", "italian"])
+def test_seats_that_duck_for_good_match_brute_force(rules):
+    """Where a seat could still win a trick but can duck every lead for good, the solvers settle it at
+    nothing more; the brute force through the engine agrees, and so do both solvers."""
+    checked = 0
+    for d in itertools.islice(random_deals(rules, 57), 300):
+        spec = d.spec
+        for i, st in enumerate(d.positions):
+            if st.trick or spec.trump >= 0 or max(h.bit_count() for h in st.hands) > 3:
+                continue
+            in_hands = sum(st.hands)
+            seats = [s for s in range(spec.n) if pure.ducks_all(st.hands[s], in_hands & ~st.hands[s])
+                     and any(st.hands[s] & suit and (o := in_hands & ~st.hands[s] & suit)
+                             and st.hands[s] & suit > (o & -o) for suit in pure.SUIT_MASK)]
+            sure = [(s, v) for s, v in settled_seats(spec, st) if s in seats]
+            if not sure:
+                continue
+            m = match_at(d, i)
+            base = pure.accrued(spec, st)
+            for seat, points in sure:
+                assert points == 0 and base[seat] == brute_force(m, seat), (rules, i, seat)
+                checked += 1
+            assert fast.solve(spec, st) == pure.solve(spec, st)
+            break
+        if checked >= 4:
+            break
+    assert checked >= 1

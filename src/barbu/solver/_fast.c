@@ -875,6 +875,23 @@ static int below_all(const Spec *sp, u64 mine, u64 others) {
     return 1;
 }
 
+/* Without trumps: can the seat duck every lead another hand makes, for good?  In each suit the others hold,
+ * either all its cards are below every other hand's card of the suit, or it holds at least as many cards
+ * below them as the others hold of the suit.  Then, while another hand leads, it follows with a card below
+ * them (each lead of the suit takes at least one of the others' cards, and their lowest only rises) and,
+ * void, throws a card above them if it has one, else any card; so it never wins and never leads. */
+static int ducks_all(u64 mine, u64 others) {
+    for (int x = 0; x < 4; x++) {
+        u64 m = mine & SUIT[x], o = others & SUIT[x];
+        if (!m || !o) continue;
+        u64 low = m & ((o & -o) - 1);
+        if (low == m) continue;
+        while (low && o) { low &= low - 1; o &= o - 1; }  /* fewer cards under theirs than they hold? */
+        if (o) return 0;
+    }
+    return 1;
+}
+
 /* At a trick's start, the seat's exact future points when the play can no longer change who takes what;
  * returns 1 with *v set, else 0.  (Not for Ravage City, whose score is not a sum over tricks.)
  * - It takes no more tricks when another seat leads, it holds no trump (where there are trumps) and each of
@@ -887,12 +904,14 @@ static int below_all(const Spec *sp, u64 mine, u64 others) {
 static int settled(const Ctx *cx, const Pos *p, int *v) {
     const Spec *sp = cx->sp;
     u64 mine = p->hands[cx->seat], others = p->in_hands & ~mine;
+    /* Where every point is a penalty and there are no trumps, ducking for good is the best the seat can do. */
+    int ducks = cx->penalties && sp->trump < 0 && ducks_all(mine, others);
     if (p->leader != cx->seat) {
-        if (!below_all(sp, mine, others)) return 0;
+        if (!ducks && !below_all(sp, mine, others)) return 0;
         *v = 0;
         return 1;
     }
-    if (cx->penalties && below_all(sp, mine, others)) {
+    if (ducks || (cx->penalties && below_all(sp, mine, others))) {
         /* Where every point is a penalty, nothing is the best it can do: a lead under another hand's card
          * of its suit loses the trick, and then it never wins again. */
         u64 leads = legal_of(sp, mine, p);
@@ -952,6 +971,22 @@ static int order_class(const Ctx *cx, const Pos *p, int turn, int card) {
     return 200 + rank - (pen > 40 ? 40 : pen);
 }
 
+/* In the middle of a trick, where every point is a penalty and there are no trumps: the seat has played
+ * to it and lost it, and can duck every lead after it for good (`ducks_all`, or each of its cards under
+ * every other hand's card of its suit): the others' cards still to come can only make that easier, so
+ * the seat takes nothing more, the best it can do; the rest of the trick need not be played. */
+static int lost_for_good(const Ctx *cx, const Pos *p) {
+    const Spec *sp = cx->sp;
+    if (!cx->penalties || sp->trump >= 0) return 0;
+    int n = sp->n, seat = cx->seat;
+    if ((seat - p->leader + n) % n >= p->ntrick) return 0;
+    int best = p->trick[0], bi = 0;
+    for (int i = 1; i < p->ntrick; i++) if (beats(sp, p->trick[i], best)) { best = p->trick[i]; bi = i; }
+    if ((p->leader + bi) % n == seat) return 0;
+    u64 mine = p->hands[seat], others = p->in_hands & ~mine;
+    return ducks_all(mine, others) || below_all(sp, mine, others);
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     cx->nodes++;
@@ -978,6 +1013,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     }
     int lo, hi;
     if (!p->ntrick && !sp->ravage && settled(cx, p, &lo)) return lo;
+    if (p->ntrick && lost_for_good(cx, p)) return 0;
     bounds(cx, p, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;

@@ -254,6 +254,22 @@ def playouts(spec: Spec, states: list[State], seed: int) -> list[tuple[int, ...]
 
 
 # ---------------------------------------------------------------- the exact solver
+def ducks_all(mine: int, others: int) -> bool:
+    """Without trumps, can a seat holding ``mine`` duck every lead the other hands (holding ``others``) make,
+    for good?  In each suit the others hold, either all its cards are below every other hand's card of the
+    suit, or it holds at least as many cards below them as the others hold of the suit.  Then, while another
+    hand leads, it follows with a card below them (each lead of the suit takes at least one of the others'
+    cards, and their lowest only rises) and, void, throws a card above them if it has one, else any card;
+    so it never wins and never leads."""
+    for suit in SUIT_MASK:
+        m, o = mine & suit, others & suit
+        if m and o:
+            low = m & ((o & -o) - 1)
+            if low != m and low.bit_count() < o.bit_count():
+                return False
+    return True
+
+
 def distinct_moves(spec: Spec, legal: int, hand: int, in_play: int) -> list[int]:
     """The legal cards less equivalent ones: of a run of cards of one suit with no other player's card
     (in a hand or on the table) between them and the same points, only the lowest is tried."""
@@ -337,7 +353,8 @@ class _Solver:
         no trump and each of its cards is below every other hand's card of that suit; it takes every trick
         when it leads, no one else holds a trump and each of its cards is above every other hand's card of
         that suit (with a stop card, only when all the points lie on stop cards).  Where every point is a
-        penalty, the first rule holds when it leads too, if it may lead a suit another hand holds."""
+        penalty, the first rule holds when it leads too, if it may lead a suit another hand holds; and without
+        trumps both hold whenever the seat can duck every lead for good (`ducks_all`)."""
         spec = self.spec
         p = self.p
         mine = p.hands[seat]
@@ -346,6 +363,8 @@ class _Solver:
         below_all = not mine & trumps and not any(
             (m := mine & suit) and (o := others & suit) and m.bit_length() > (o & -o).bit_length()
             for suit in SUIT_MASK)
+        if self.penalties and spec.trump < 0 and ducks_all(mine, others):
+            below_all = True  # ducking for good is then the best it can do
         if p.leader != seat:
             return 0 if below_all else None
         if below_all and self.penalties:
