@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from barbu.agents.expert import ExpertAgent
 from barbu.agents.inference import likely_hands
 from barbu.agents.rule import rules_info
@@ -127,7 +129,6 @@ def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
     player gives every deal the same weight."""
     from barbu.solver import fast
     if getattr(fast, "rule_cards", None) is None:
-        import pytest
         pytest.skip("the compiled core is not built (BARBU_PURE or no compiler): nothing to compare")
     from barbu.agents.inference import DealModel
     agent = ExpertAgent(1)
@@ -179,3 +180,16 @@ def scottish_positions_after_passes():
             if v.phase == "play" and v.passes and len(v.legal) > 1 and k % 3 == 0:
                 yield m, v
             m.apply(bots[actor].act(v), seat=actor)
+
+
+@pytest.mark.parametrize("rules", ["italian", "french", "salad(players=5)", "scottish", "classic(ravage_city=true)"])
+def test_every_family_the_true_deal_explains_rule_players_actions(rules):
+    """The model of the others is the rule player's own choices: against rule players the true hands weigh 1
+    at every decision (contracts, doubles, cards, rows)."""
+    agent = ExpertAgent(1)
+    weights = []
+    for phase in ("play", "doubling", "domino"):
+        for m, v in rule_positions(rules, 7, phase, every=2):
+            weights.append(deal_weight(agent.deal_model(v, m, rules_info(v.rules)[2]), list(m.hands)))
+    assert len(weights) > 40
+    assert all(w == 1.0 for w in weights)

@@ -39,11 +39,11 @@ DEFAULT_SURPRISE = 0.1
 #: left in all hands, so about twenty cards in all.
 END_CARDS_BY_PLAYERS = {3: 6, 4: 5, 5: 4, 6: 3}
 DEFAULT_BID_SURPRISE = 0.7  # per contract open to the declarer that its hand suits better than the one chosen
-DEFAULT_DOUBLE_SURPRISE = 0.6  # per seat whose doubles differ from what its hand calls for
+DEFAULT_DOUBLE_SURPRISE = 0.6  # per doubling turn unlike the rule player's with that hand
 
 
 class ExpertAgent(SearchAgent):
-    """Search with solved deal ends and inference from the others' cards."""
+    """Search with solved deal ends and inference from the others' contract, doubles and cards."""
 
     name = "expert"
     sees_all = False  # True for the perfect-information twin, whose ``match`` the arena sets
