@@ -1,9 +1,9 @@
 """Which hidden deals are likely: each other seat's actions this deal, weighed seat by seat, and a Markov chain
 that moves the sampled deals towards the likely ones.
 
-A seat's actions this deal (the declarer's contract, its doubles, its cards) depend on its own hand and on what
-is public, never on another hidden hand.  So the likelihood of a deal is a product over seats of a factor that
-reads one hand only (`SeatEvidence.weight`), and swapping two unseen cards between two seats changes two
+A seat's actions this deal (the declarer's contract, its doubles, its cards, its Domino or Success moves)
+depend on its own hand and on what is public, never on another hidden hand.  So the likelihood of a deal is a
+product over seats of a factor that reads one hand only (`DealModel.weight`), and swapping two unseen cards between two seats changes two
 factors.  `likely_hands` starts from deals drawn at random among those fitting the view and proposes such swaps
 (Metropolis: a swap to a deal twice as likely is always taken, one to a deal half as likely half the time).
 After a few steps a chain's deal is drawn, near enough, in proportion to how well it explains the play.
@@ -11,7 +11,8 @@ After a few steps a chain's deal is drawn, near enough, in proportion to how wel
 The model of the others is the rule player: a card it would have chosen (or one it cannot be told apart from:
 the same suit, no card between them still out) keeps a deal's weight, another card multiplies it by
 ``surprise``; the declarer's contract and each seat's doubles are weighed the same way (`bid_surprise`,
-`double_surprise` per departure from what the rule player would have done with that hand).
+`double_surprise` per departure from what the rule player would have done with that hand).  The Scottish
+pass-ons, which tie several hands together, are a factor of the whole deal (`passon_inference`).
 """
 
 from __future__ import annotations
