@@ -23,6 +23,14 @@ compares the runs board by board (``--gap-of`` the player's rows, ``--gap-to`` t
     python benchmarks/strength.py --rules classic --bots expert,rule,rule,rule --seeds 11 --out e.jsonl
     python benchmarks/strength.py --rules classic --bots perfect,rule,rule,rule --seeds 11 --out p.jsonl
     python benchmarks/strength.py --rules classic --gap-of e.jsonl --gap-to p.jsonl
+
+Where the gap lies: ``--perfect-in`` lets ``perfect`` see the true hands in some phases only (it samples as
+the expert elsewhere; with ``steps=0,end_cards=0`` about as the search player does), to be compared board
+by board with the search player's run:
+
+    python benchmarks/strength.py --rules classic --bots "perfect(steps=0,end_cards=0),rule,rule,rule" \
+        --perfect-in play+domino --seeds 11 --out play.jsonl
+    python benchmarks/strength.py --rules classic --gap-of play.jsonl --gap-to p.jsonl
 """
 
 from __future__ import annotations
@@ -38,10 +46,18 @@ from pathlib import Path
 from barbu.arena.duplicate import DealRow, play_rotation, split_bots, summarize
 from barbu.classic.match import Match
 from barbu.classic.ruleset import Ruleset
+from barbu.classic.state import PHASE_NAMES
 
 
-def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path) -> None:
-    """Play every rotation of ``seeds`` match seeds from ``first_seed``, appending rows; skip those done."""
+def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path,
+         perfect_in: frozenset[str] | None = None) -> None:
+    """Play every rotation of ``seeds`` match seeds from ``first_seed``, appending rows; skip those done.
+    With ``perfect_in``, the ``perfect`` player sees the true hands only in those phases."""
+
+    def prepare(agent) -> None:
+        if perfect_in is not None and getattr(agent, "sees_all", False):
+            agent.sees_in = perfect_in
+
     r = Ruleset.parse(rules)
     per_match = Match(r).total_deals
     done = {(row.seed, row.rotation) for row in read([out])} if out.exists() else set()
@@ -50,7 +66,7 @@ def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path) ->
             if (seed, rotation) in done:
                 continue
             start = time.perf_counter()
-            rows = play_rotation(str(r), bots, seed, rotation, per_match, None)
+            rows = play_rotation(str(r), bots, seed, rotation, per_match, None, prepare)
             seconds = time.perf_counter() - start
             with out.open("a") as f:
                 for x in rows:
@@ -163,6 +179,8 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=0, help="match seeds to play (each: every deal of a match)")
     p.add_argument("--out", type=Path, help="the rows file to append to (and to read)")
     p.add_argument("--read", type=Path, nargs="*", default=[], help="more rows files to read")
+    p.add_argument("--perfect-in", help="the phases in which `perfect` sees the true hands, e.g. play+domino "
+                   "(it samples elsewhere): what seeing the cards is worth in each kind of decision")
     p.add_argument("--floor", default="rule")
     p.add_argument("--ceiling", default="perfect")
     p.add_argument("--gap-of", type=Path, nargs="*", default=[], help="rows of a player alone against the floor")
@@ -176,7 +194,10 @@ def main() -> None:
     if args.seeds:
         if not args.out:
             p.error("--seeds needs --out")
-        play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out)
+        phases = frozenset(args.perfect_in.split("+")) if args.perfect_in else None
+        if phases is not None and not phases <= set(PHASE_NAMES):
+            p.error(f"--perfect-in: phases are among {', '.join(PHASE_NAMES)}")
+        play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out, phases)
     paths = ([args.out] if args.out and args.out.exists() else []) + list(args.read)
     if not paths:
         p.error("nothing to read: give --out with --seeds, or --read FILES")

@@ -44,6 +44,20 @@ def test_the_perfect_twin_searches_the_real_deal_only():
         break
 
 
+def test_the_twin_can_see_the_cards_in_some_phases_only():
+    """`sees_in` (benchmarks/strength.py --perfect-in): the true deal where it looks, sampled deals elsewhere."""
+    agent = make_agent("perfect(steps=0, end_cards=0, samples=5)", 1, measure=True)
+    agent.sees_in = frozenset({"play"})
+    for phase in ("play", "doubling"):
+        m, v = next(rule_positions("classic", 4, phase, every=1))
+        agent.match = m
+        worlds = list(agent.worlds(v, 1, float("inf")))
+        if phase == "play":
+            assert len(worlds) == 1 and worlds[0].hands == m.hands
+        else:
+            assert len(worlds) == 5 and any(w.hands != m.hands for w in worlds)
+
+
 def test_the_arena_hands_the_true_match_to_the_perfect_player_only():
     rows, summary = run_arena("classic", ["perfect(samples=4)", "expert(samples=4)", "rule", "rule"], 1, seed=3)
     assert summary.boards == 1 and len(rows) == 4

@@ -38,7 +38,7 @@ _SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
 _SEARCH_SETTINGS = {"samples": int, "seconds": float, "exact_tricks": int}
 _EXPERT_SETTINGS = {"samples": int, "seconds": float, "steps": int, "surprise": float, "end_cards": int}
 _SETTINGS = {"search": _SEARCH_SETTINGS, "expert": _EXPERT_SETTINGS, "perfect": _EXPERT_SETTINGS}
-_MAY_BE_ZERO = ("exact_tricks", "end_cards")
+_MAY_BE_ZERO = ("exact_tricks", "end_cards", "steps")
 
 
 def plugin_factory(kind: str) -> Any:

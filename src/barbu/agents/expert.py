@@ -56,6 +56,9 @@ class ExpertAgent(SearchAgent):
         self.surprise = surprise
         self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
         self.match: Match | None = None  # the true match, for the perfect-information twin only
+        #: The phases in which the twin looks at the true match (None: all); elsewhere it samples as the expert
+        #: does.  To measure what seeing the cards is worth in each kind of decision (benchmarks/strength.py).
+        self.sees_in: frozenset[str] | None = None
         self.bid_surprise = DEFAULT_BID_SURPRISE
         self.double_surprise = DEFAULT_DOUBLE_SURPRISE
 
@@ -63,7 +66,8 @@ class ExpertAgent(SearchAgent):
         return self.end_cards if self.end_cards is not None else END_CARDS_BY_PLAYERS.get(players, 3)
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
-        if self.match is not None:  # perfect information: the real deal is the only world
+        if self.match is not None and (self.sees_in is None or view.phase in self.sees_in):
+            # perfect information: the real deal is the only world
             yield self.match.clone()
             return
         if view.phase not in ("play", "doubling", "domino") or self.steps <= 0:

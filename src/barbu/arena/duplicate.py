@@ -17,7 +17,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from ..agents import make_agent
 from ..agents.base import parse_agent_spec
@@ -63,8 +63,9 @@ def duplicate_chance(m: Match, seed: int, attempt: int) -> object:
 
 
 def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
-                  out_dir: str | None) -> list[DealRow]:
-    """Play one rotation of one seed: seat s is played by ``bots[(s - rotation) % n]``."""
+                  out_dir: str | None, prepare: Callable[[Any], None] | None = None) -> list[DealRow]:
+    """Play one rotation of one seed: seat s is played by ``bots[(s - rotation) % n]``; ``prepare`` sees each
+    agent once made (a measurement's own settings)."""
     r = Ruleset.parse(rules)
     m = Match(r, seed)
     n = m.n
@@ -73,6 +74,8 @@ def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: 
     for agent in agents:
         if getattr(agent, "sees_all", False):  # the perfect-information player is handed the true match
             agent.match = m
+        if prepare is not None:
+            prepare(agent)
     attempt = 0
     limit = min(deals, m.total_deals)
     while not m.is_over and len(m.results) < limit:
