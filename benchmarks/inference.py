@@ -1,0 +1,81 @@
+"""How well the expert's inference places the hidden cards, and what it costs.
+
+Rule players play matches; at some of one seat's card decisions the expert
+draws deals fitting that seat's view, blindly (``steps=0``, as the search
+player does) and then moved by its Markov chains, and this prints the share of
+the other seats' hidden cards each puts in the right hand, with the time the
+drawing took per decision.  The deals' quality is what the inference is for:
+the search then plays on them.
+
+    python benchmarks/inference.py                       # classic, steps 0 and 60
+    python benchmarks/inference.py --rules italian --steps 0 30 60 300 --surprise 0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from barbu.agents.expert import ExpertAgent
+from barbu.agents.rule import RuleAgent, rules_info
+from barbu.classic.match import CHANCE
+from barbu.games import open_game
+
+
+def positions(rules: str, seeds: int, rate: float = 0.3):
+    """(view, true hands) at some of seat 0's card decisions after the first trick, in rule players' matches."""
+    out = []
+    for seed in range(1, seeds + 1):
+        m = open_game(rules, seed)
+        bots = [RuleAgent(seed + s) for s in range(m.n)]
+        rng = random.Random(seed)
+        while not m.is_over and len(m.results) < 8:
+            s = m.to_act()
+            if s == CHANCE:
+                m.play_chance()
+                continue
+            v = m.view(s)
+            if s == 0 and v.phase == "play" and v.tricks and len(v.legal) > 1 and rng.random() < rate:
+                out.append((v, tuple(m.hands)))
+            m.apply(bots[s].act(v), seat=s)
+    return out
+
+
+def placed(view, truth, hands_list) -> tuple[int, int]:
+    """(hidden cards put in the right hand, hidden cards) over the deals ``hands_list``."""
+    right = total = 0
+    for hands in hands_list:
+        for s in range(view.players):
+            if s != view.seat:
+                hidden = hands[s] & view.unseen & ~view.known[s]
+                right += (hidden & truth[s]).bit_count()
+                total += hidden.bit_count()
+    return right, total
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rules", default="classic")
+    p.add_argument("--seeds", type=int, default=3)
+    p.add_argument("--steps", type=int, nargs="*", default=[0, 60])
+    p.add_argument("--surprise", type=float, default=None)
+    args = p.parse_args()
+    views = positions(args.rules, args.seeds)
+    sign = rules_info(args.rules)[2]
+    print(f"{args.rules}: {len(views)} card decisions of seat 0 against rule players")
+    print(f"  {'steps':>5} {'placed right':>12} {'ms a decision':>14}")
+    for steps in args.steps:
+        agent = ExpertAgent(5, steps=steps, **({"surprise": args.surprise} if args.surprise is not None else {}))
+        right = total = 0
+        start = time.perf_counter()
+        for v, truth in views:
+            worlds = agent.likely_worlds(v, sign, float("inf")) if steps else list(agent.worlds(v, sign, float("inf")))
+            r, t = placed(v, truth, [w.hands for w in worlds])
+            right, total = right + r, total + t
+        ms = (time.perf_counter() - start) / len(views) * 1000
+        print(f"  {steps:>5} {right / total:>12.3f} {ms:>14.0f}")
+
+
+if __name__ == "__main__":
+    main()
