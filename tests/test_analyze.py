@@ -8,6 +8,7 @@ import sys
 
 from barbu.agents import make_agent
 from barbu.analysis import review_match
+from barbu.analysis.review import layout_values
 from barbu.classic.match import CHANCE, PLAY, Match
 from barbu.core.cards import CARDS
 from barbu.records.barbu import write_record
@@ -85,3 +86,41 @@ def test_the_command_line_lists_costs_and_each_players_costliest(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "barbu", "analyze", str(tmp_path / "missing.jsonl")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "cannot read" in bad.stderr
+
+
+def domino_deal(seed: int, worst_seat: int) -> tuple[int, list[str], int]:
+    """The first seed from ``seed`` whose first deal is a Domino in which ``worst_seat`` makes, whenever the
+    layout solver can tell, the move it rates worst; with the points those moves threw away (max^n values)."""
+    while True:
+        m = Match("classic", seed)
+        agents = [make_agent("rule", seed * 10 + s) for s in range(4)]
+        rng = random.Random(seed)
+        texts, thrown = [], 0
+        while not m.results:
+            actor = m.to_act()
+            if actor == CHANCE:
+                action = m.sample_chance(rng)
+                m.apply(action)
+            else:
+                action = agents[actor].act(m.view(actor))
+                if actor == worst_seat and max(h.bit_count() for h in m.hands) <= 7:
+                    values = layout_values(m, actor)
+                    if len(values) > 1:
+                        action = min(values, key=lambda av: av[1])[0]
+                        thrown += max(v for _, v in values) - min(v for _, v in values)
+                m.apply(action, seat=actor)
+            texts.append(str(action))
+        if m.results[0].contract == "domino" and thrown:
+            return seed, texts, thrown
+        seed += 1
+
+
+def test_domino_moves_get_exact_values_from_the_layout_solver():
+    seed, texts, thrown = domino_deal(1, worst_seat=3)
+    review = review_match("classic", seed, texts, samples=4, seconds=5, seats={0, 3})
+    exact = [d for d in review.decisions if d.exact_values]
+    assert exact and {d.seat for d in exact} == {0, 3}
+    for d in exact:
+        assert d.phase == "domino" and d.exact_cost is not None and d.exact_cost >= 0
+        assert d.exact_cost == d.exact_values[0][1] - dict(d.exact_values)[d.chosen]
+    assert review.total_exact_cost(3) == thrown > 0

@@ -7,10 +7,12 @@ For each decision a seat made with a real choice, the review asks two questions:
   play so far makes likely), and gives every candidate action its mean points over
   the samples.  The cost of the choice is the best candidate's
   value minus the chosen one's, in the seat's own points.
-- **With all hands shown**: in trick play, once the hands are small enough for the
-  exact solver, every legal card gets its exact value (the seat's points if it
-  then plays its best and the others all play against it).  The exact cost is the
-  best card's value minus the chosen card's.
+- **With all hands shown**: once the hands are small enough for the exact
+  solvers, every legal action gets its exact value.  In trick play that is the
+  seat's points if it then plays its best and the others all play against it; in
+  Domino, Success and Patience (the layout solver) it is the seat's points when
+  every seat then plays its best for itself (max^n).  The exact cost is the best
+  action's value minus the chosen one's.
 
 Costs are points lost, always positive or zero: where fewest points win (the
 French penalty points) a cost is points the choice added.
@@ -20,20 +22,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..agents.expert import ExpertAgent
 from ..agents.search import SearchAgent
 from ..classic.match import CHANCE, PLAY, Match
-from ..classic.state import DealResult
+from ..classic.state import DOMINO_PLAY, DealResult
 from ..core.cards import CARDS
 from ..solver import fast
+from ..solver.layout import (LayoutSolver, affordable_cards, cards_left, layout_action, layout_spec_of,
+                             layout_state_of)
 from ..solver.position import objective, spec_of, state_of
 
 DEFAULT_SAMPLES = 60
 DEFAULT_SECONDS = 2.0
 #: Exact values once every hand holds at most this many cards (the compiled solver's comfortable range).
 DEFAULT_EXACT_CARDS = 7
+#: In the layout games, exact values also wait until this many times the playouts' solved cards are left in
+#: all hands (Domino and Success: 24 cards, Patience: 16), a few tens of milliseconds a decision.
+LAYOUT_REACH = 2
 
 
 @dataclass
@@ -48,7 +56,7 @@ class Decision:
     best: Any                      # the action the top player rates best from the seat's view
     cost: float | None             # points the choice lost against ``best``, from the seat's view
     values: list[tuple[Any, float]] = field(default_factory=list)  # (action, mean points), best first
-    exact_best: Any = None         # the best card with every hand shown (trick play, small hands only)
+    exact_best: Any = None         # the best action with every hand shown (small hands only)
     exact_cost: int | None = None  # points the choice lost against ``exact_best``
     exact_values: list[tuple[Any, int]] = field(default_factory=list)
 
@@ -92,14 +100,39 @@ def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int) -> tu
         best = values[0][0]
         chosen = next((v for a, v in values if a == action), None)
         cost = None if chosen is None else max(0.0, values[0][1] - chosen)
-    ex_best, ex_cost, ex_values = None, None, []
-    if match.phase == PLAY and max(h.bit_count() for h in match.hands) <= exact_cards:
-        raw = fast.move_values(objective(spec_of(match), sign), [state_of(match)])[0]
-        ex_values = sorted(((CARDS[c], sign * v) for c, v in raw), key=lambda x: -sign * x[1])
+    ex_values: list = []
+    if exact_cards and max(h.bit_count() for h in match.hands) <= exact_cards:
+        if match.phase == PLAY:
+            raw = fast.move_values(objective(spec_of(match), sign), [state_of(match)])[0]
+            ex_values = [(CARDS[c], sign * v) for c, v in raw]
+        elif match.phase == DOMINO_PLAY:
+            ex_values = layout_values(match, seat)
+    ex_best, ex_cost = None, None
+    ex_values.sort(key=lambda x: -sign * x[1])
+    mine = next((v for a, v in ex_values if a == action), None)
+    if mine is not None:
         ex_best = ex_values[0][0]
-        mine = next(v for c, v in ex_values if c == action)
         ex_cost = sign * (ex_values[0][1] - mine)
     return best, cost, values, ex_best, ex_cost, ex_values
+
+
+def layout_values(match: Match, seat: int) -> list[tuple[Any, int]]:
+    """Each legal Domino, Success or Patience move of ``seat`` with its exact points (max^n), or none
+    while too many cards are left for a quick solve."""
+    try:
+        spec = layout_spec_of(match)
+    except (ValueError, AttributeError, KeyError):
+        return []
+    state = layout_state_of(match)
+    if cards_left(state) > LAYOUT_REACH * affordable_cards(spec):
+        return []
+    return [(layout_action(move), v[seat]) for move, v in _layout_solver(spec).move_values(state)]
+
+
+@lru_cache(maxsize=2)
+def _layout_solver(spec) -> LayoutSolver:
+    """One solver a deal: its table serves every later decision of the same deal."""
+    return LayoutSolver(spec)
 
 
 def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals: set[int] | None = None,
