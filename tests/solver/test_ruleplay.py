@@ -106,12 +106,12 @@ def random_positions(rules: str, count: int, seed: int):
     return out
 
 
-def engine_rollout(m: Match, sign: int, end_cards: int, monkeypatch) -> tuple[int, ...]:
+def engine_rollout(m: Match, sign: int, end_cards: int, monkeypatch, root: int = -1) -> tuple[int, ...]:
     """`rollout` as it was before the core played it: every card through the engine."""
     with monkeypatch.context() as patch:
         patch.setattr(chosen, "rule_playouts", None)
         assert not search.plays_in_core(m)
-        return search.rollout(m.clone(), RuleAgent(0), sign, end_cards)
+        return search.rollout(m.clone(), RuleAgent(0), sign, end_cards, root)
 
 
 @in_core
@@ -128,7 +128,35 @@ def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
         for end_cards in (0, 2, 5):
             assert search.rollout(m.clone(), RuleAgent(0), sign, end_cards) == \
                 engine_rollout(m, sign, end_cards, monkeypatch), (rules, m.phase_name, end_cards)
+        root = m.to_act() if m.to_act() >= 0 else 0
+        assert search.rollout(m.clone(), RuleAgent(0), sign, 4, root) == \
+            engine_rollout(m, sign, 4, monkeypatch, root), (rules, m.phase_name, "best response")
     assert played_in_core > 0 or rules == "scottish"
+
+
+@in_core
+@pytest.mark.parametrize("rules", ["classic", "french(players=3)", "salad(players=6)", "italian"])
+def test_a_best_response_is_the_roots_best_against_the_rule_cards(rules):
+    """With a root seat, the core's playout gives that seat at least what it makes with the rule card, and
+    exactly the best of its cards' own best responses; the other seats play the rule player's cards."""
+    sign = rules_info(rules)[2]
+    checked = 0
+    for d in itertools.islice(random_deals(rules, 11), 40):
+        late = [st for st in d.positions if max(h.bit_count() for h in st.hands) <= 5]
+        if not late:  # the deal stopped early (every penalty card out)
+            continue
+        spec, start = objective(d.spec, sign), late[0]
+        root = (start.leader + len(start.trick)) % spec.n
+        pm = d.match.contract.penalty_mask
+        best = fast.rule_playouts(spec, pm, [start], 6, root)[0]
+        rule = fast.rule_playouts(spec, pm, [start], 0)[0]
+        assert best[root] >= rule[root]
+        legal = fast.legal_moves(spec, [start])[0]
+        children = [pure.after_card(spec, start, c) for c in range(52) if legal >> c & 1]
+        assert best[root] == max(v[root] for v in fast.rule_playouts(spec, pm, children, 6, root))
+        assert search.best_response(spec, start, root, search.respond_rule(d.match, sign))[0] == best
+        checked += best[root] > rule[root]
+    assert checked, "somewhere the rule card is not the root's best"
 
 
 @in_core
@@ -202,3 +230,5 @@ def test_bad_input_is_refused_in_plain_words():
         fast.rule_cards(spec, 0, [(0b11, 0b11)])
     with pytest.raises(ValueError, match="do not fit the trick"):
         fast.rule_playouts(spec, 0, [State((1, 2, 4, 8), (0,) * 4, (0,) * 4, (), 0, (5,), 0)], 0)
+    with pytest.raises(ValueError, match="root: not a seat"):
+        fast.rule_playouts(spec, 0, [], 3, 4)

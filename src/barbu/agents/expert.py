@@ -50,11 +50,14 @@ class ExpertAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
                  steps: int = DEFAULT_STEPS, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int | None = None) -> None:
+                 end_cards: int | None = None, respond: bool = False) -> None:
         super().__init__(seed, samples=samples, seconds=seconds, exact_tricks=0)
         self.steps = steps
         self.surprise = surprise
         self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
+        #: End the playouts' trick play with this seat's best response to the others' rule cards instead of
+        #: every seat's exact best against all the others.
+        self.respond = respond
         self.match: Match | None = None  # the true match, for the perfect-information twin only
         #: The phases in which the twin looks at the true match (None: all); elsewhere it samples as the expert
         #: does.  To measure what seeing the cards is worth in each kind of decision (benchmarks/strength.py).
@@ -64,6 +67,9 @@ class ExpertAgent(SearchAgent):
 
     def solved_end(self, players: int) -> int:
         return self.end_cards if self.end_cards is not None else END_CARDS_BY_PLAYERS.get(players, 3)
+
+    def responding_seat(self, view: View) -> int:
+        return view.seat if self.respond else -1
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         if self.match is not None and (self.sees_in is None or view.phase in self.sees_in):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -31,8 +31,8 @@ from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 from ..solver import fast
 from ..solver.layout import LayoutSolver, affordable_cards, layout_action, layout_spec_of, layout_state_of
-from ..solver.position import Spec, objective, spec_of, state_of
-from ..solver.pure import after_card
+from ..solver.position import Spec, State, objective, spec_of, state_of
+from ..solver.pure import _Play, after_card
 from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
@@ -41,7 +41,7 @@ DEFAULT_EXACT_TRICKS = 2
 MAX_CANDIDATES = 10  # long lists (Scottish calls and pass-ons) are cut to the rule bot's best few
 
 
-def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple[int, ...]:
+def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: int = -1) -> tuple[int, ...]:
     """Play the current deal of ``m`` to its end with the rule-based policy; the deal's utilities by seat.
 
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
@@ -53,13 +53,16 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0) -> tuple
     In a layout game (Domino, Success, Patience) ``end_cards`` turns on the layout solver instead, once
     few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
     there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
+    With a ``root`` seat, trick play ends otherwise: once ``root`` holds at most ``end_cards`` cards, it plays
+    its best response to the others' rule cards (`best_response`), the opponents the playouts assume.
     """
     if plays_in_core(m):
-        return rollouts([m], policy, sign, end_cards)[0]
-    return _engine_rollout(m, policy, sign, end_cards)
+        return rollouts([m], policy, sign, end_cards, root)[0]
+    return _engine_rollout(m, policy, sign, end_cards, root=root)
 
 
-def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True) -> tuple[int, ...]:
+def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True,
+                    root: int = -1) -> tuple[int, ...]:
     """`rollout` through the engine, action by action (the pure path, and every deal the core cannot play);
     with ``core``, the card play is handed to the compiled core once it starts (after a contract or doubles)."""
     target = len(m.results) + 1
@@ -74,10 +77,18 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
         ph = m.phase
         if ph == PLAY:
             if core and plays_in_core(m):
-                return rollouts([m], policy, sign, end_cards)[0]
+                return rollouts([m], policy, sign, end_cards, root)[0]
+            if root >= 0 and end_cards and m.hands[root].bit_count() <= end_cards:
+                if spec is None:
+                    spec = solver_spec(m, sign)
+                if spec is not None:
+                    for c in best_response(spec, state_of(m), root, respond_rule(m, sign))[1]:
+                        m.apply(CARDS[c])
+                    continue
+                root = -1
             s = m.turn
             legal = m._play_mask()
-            if legal & (legal - 1) and end_cards and m.hands[s].bit_count() <= end_cards:
+            if root < 0 and legal & (legal - 1) and end_cards and m.hands[s].bit_count() <= end_cards:
                 if spec is None:
                     spec = solver_spec(m, sign)
                 c = best_exact_card(spec, m) if spec else -1
@@ -125,7 +136,8 @@ def plays_in_core(m: Match) -> bool:
     return fast.rule_playouts is not None and type(m) is Match and m.phase == PLAY
 
 
-def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) -> list[tuple[int, ...]]:
+def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
+             root: int = -1) -> list[tuple[int, ...]]:
     """`rollout` of each match (each `plays_in_core`), in one call of the compiled core for each kind of deal.
 
     The core plays the rule player's cards (and the exact solver's from ``end_cards`` cards a hand)
@@ -139,17 +151,18 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0) 
         spec = solver_spec(ms[indices[0]], sign)
         if spec is None:  # no solver picture of this deal: the engine plays it
             for i in indices:
-                out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False)
+                out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False, root=root)
             continue
         pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
-        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards)
+        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root)
         for i, pts in zip(indices, points):
             added = ms[i].points_added([sign * x for x in pts])
             out[i] = tuple(sign * x for x in added)
     return out
 
 
-def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0) -> list[tuple[int, ...]] | None:
+def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0,
+                  root: int = -1) -> list[tuple[int, ...]] | None:
     """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
     compiled core, without a copy of the match for each card: the positions after each card come straight
     from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
@@ -158,9 +171,48 @@ def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0)
         return None
     state = state_of(m)
     children = [after_card(spec, state, c) for c in cards]
-    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards)  # type: ignore[union-attr]
+    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards, root)  # type: ignore[union-attr]
     # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
     return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
+
+
+def respond_rule(m: Match, sign: int) -> Callable[[_Play, int, int], int]:
+    """The rule player's card in a solver position of ``m``'s deal (the pure twin of the core's)."""
+    contract, trump_mask, n = m.contract, m.trump_mask, m.n
+
+    def card(p: _Play, hand: int, legal: int) -> int:
+        return choose_trick_card(contract, sign, hand, legal, p.trick, trump_mask, p.in_hands & ~hand,  # type: ignore[arg-type]
+                                 n, hand.bit_count())
+    return card
+
+
+def best_response(spec: Spec, state: State, root: int,
+                  rule: Callable[[_Play, int, int], int]) -> tuple[tuple[int, ...], list[int]]:
+    """The rest of the deal with ``root`` playing its best for its own points (in the solver's objective)
+    against the ``rule`` cards of every other seat: each seat's final points and the cards played.
+    Each of root's legal cards is tried, lowest first, and the first of the best is kept: the core's
+    `rule_playouts` with a root does the same."""
+    p = _Play(spec, state)
+
+    def rest() -> tuple[tuple[int, ...], list[int]]:
+        if p.over():
+            return p.score(), []
+        turn = p.turn
+        legal = p.legal()
+        if turn == root and legal & (legal - 1):
+            options = [c for c in range(52) if legal >> c & 1]
+        else:
+            options = [legal.bit_length() - 1 if not legal & (legal - 1) else rule(p, p.hands[turn], legal)]
+        best: tuple[tuple[int, ...], list[int]] | None = None
+        for c in options:
+            p.play(c)
+            value, line = rest()
+            p.take_back(c)
+            if best is None or value[root] > best[0][root]:
+                best = (value, [c, *line])
+        assert best is not None
+        return best
+    return rest()
 
 
 class LayoutEnd(NamedTuple):
@@ -233,9 +285,10 @@ def baseline_deals(rules: str, deals: int = BASELINE_DEALS) -> tuple[Match, ...]
 
 
 @lru_cache(maxsize=4096)
-def contract_baseline(rules: str, end_cards: int, key: str) -> float | None:
+def contract_baseline(rules: str, end_cards: int, key: str, respond: bool = False) -> float | None:
     """What the declarer makes at contract ``key`` on an average hand (rule-based play all round, the last
-    ``end_cards`` cards of each hand played by the exact solver: the same rollouts as the decisions')."""
+    ``end_cards`` cards of each hand played by the exact solver, or with ``respond`` by the declarer's
+    best response: the same rollouts as the decisions')."""
     _, contracts, sign = rules_info(rules)
     if contracts[key].kind == CHINESE:
         return None
@@ -246,18 +299,19 @@ def contract_baseline(rules: str, end_cards: int, key: str) -> float | None:
             if a.contract == key:
                 w = dealt.clone()
                 w.apply(a)
-                total += rollout(w, policy, sign, end_cards)[dealt.declarer]
+                total += rollout(w, policy, sign, end_cards, dealt.declarer if respond else -1)[dealt.declarer]
                 count += 1
     return total / count if count else None
 
 
-def contract_baselines(rules: str, end_cards: int = 0, keys: Iterable[str] | None = None) -> dict[str, float]:
+def contract_baselines(rules: str, end_cards: int = 0, keys: Iterable[str] | None = None,
+                       respond: bool = False) -> dict[str, float]:
     """`contract_baseline` of the contracts ``keys`` (all the ruleset's by default), each computed once
     per process: a decision pays only for the contracts it weighs."""
     _, contracts, _ = rules_info(rules)
     out = {}
     for key in (contracts if keys is None else keys):
-        value = contract_baseline(rules, end_cards, key)
+        value = contract_baseline(rules, end_cards, key, respond)
         if value is not None:
             out[key] = value
     return out
@@ -297,12 +351,14 @@ class SearchAgent:
         if len(legal) > MAX_CANDIDATES:
             legal = self.shortlist(view, legal, contracts, sign)
         end_cards = self.solved_end(view.players)
-        baselines = contract_baselines(view.rules, end_cards, {a.contract for a in legal}) if declaring else {}
+        root = self.responding_seat(view)
+        baselines = contract_baselines(view.rules, end_cards, {a.contract for a in legal}, root >= 0) \
+            if declaring else {}
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
         for world in self.worlds(view, sign, deadline):
-            for i, value in enumerate(self.world_values(world, legal, sign, end_cards, view.phase == "play")):
+            for i, value in enumerate(self.world_values(world, legal, sign, end_cards, view.phase == "play", root)):
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
@@ -317,13 +373,14 @@ class SearchAgent:
         self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
         return legal[best]
 
-    def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool) -> list[tuple[int, ...]]:
+    def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool,
+                     root: int = -1) -> list[tuple[int, ...]]:
         """The value of each legal action (``cards``: they are the seat's cards) in one sampled deal, by seat:
         an exact solve of the last tricks, else a rollout; the compiled core plays the rollouts of the whole
         world in one call, straight from the world's position when the actions are cards."""
         exact = world.phase == PLAY and sum(h.bit_count() for h in world.hands) <= self.exact_tricks * world.n
         if cards and not exact and plays_in_core(world):
-            values = card_rollouts(world, legal, sign, end_cards)
+            values = card_rollouts(world, legal, sign, end_cards, root)
             if values is not None:
                 return values
         finished = len(world.results)
@@ -340,15 +397,19 @@ class SearchAgent:
                 batch.append((i, w))
                 out.append(())
             else:
-                out.append(rollout(w, self.policy, sign, end_cards))
+                out.append(rollout(w, self.policy, sign, end_cards, root))
         if batch:
-            for (i, _), value in zip(batch, rollouts([w for _, w in batch], self.policy, sign, end_cards)):
+            for (i, _), value in zip(batch, rollouts([w for _, w in batch], self.policy, sign, end_cards, root)):
                 out[i] = value
         return out
 
     def solved_end(self, players: int) -> int:
         """From how many cards a hand the playouts play the exact solver's cards (0: never)."""
         return self.end_cards
+
+    def responding_seat(self, view: View) -> int:
+        """The seat whose best response ends the playouts (`rollout`'s ``root``), or -1 for none."""
+        return -1
 
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         """Up to ``samples`` full matches at the view's position, the unseen cards drawn at random."""

@@ -1294,14 +1294,41 @@ static int best_exact(const Spec *sp, const Pos *p, long *nodes) {
     return best;
 }
 
+/* The rest of the deal with `root` playing its best for its own points against the rule player's cards of
+ * every other seat (the opponents the playouts assume): each of root's legal cards is tried, lowest first,
+ * and the first of the best kept.  The final points by seat go to `out`. */
+static void best_response(const Spec *sp, u64 pm, const Pos *p, int root, long *out) {
+    Pos q = *p;
+    while (!is_over(sp, &q)) {
+        int turn = turn_of(sp, &q);
+        u64 hand = q.hands[turn], legal = legal_of(sp, hand, &q);
+        if (turn == root && (legal & (legal - 1))) {
+            long best[MAXP], v[MAXP];
+            int have = 0;
+            for (u64 m = legal; m; m &= m - 1) {
+                Pos r = q;
+                play(sp, &r, __builtin_ctzll(m));
+                best_response(sp, pm, &r, root, v);
+                if (!have || v[root] > best[root]) { memcpy(best, v, sizeof(long) * sp->n); have = 1; }
+            }
+            memcpy(out, best, sizeof(long) * sp->n);
+            return;
+        }
+        int c = rule_card(sp, pm, hand, legal, q.trick, q.ntrick, q.in_hands & ~hand, __builtin_popcountll(hand));
+        play(sp, &q, c);
+    }
+    score_pos(sp, &q, out);
+}
+
 static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
     PyObject *spec_o, *states;
     unsigned long long pm_v;
-    int end_cards;
-    if (!PyArg_ParseTuple(args, "OKOi", &spec_o, &pm_v, &states, &end_cards)) return NULL;
+    int end_cards, root = -1;
+    if (!PyArg_ParseTuple(args, "OKOi|i", &spec_o, &pm_v, &states, &end_cards, &root)) return NULL;
     Spec sp;
     if (read_spec(spec_o, &sp) < 0) return NULL;
     if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
+    if (root >= sp.n) { PyErr_SetString(PyExc_ValueError, "root: not a seat of this deal"); return NULL; }
     if (end_cards > 0 && ensure_tt() < 0) return NULL;
     PyObject *seq = PySequence_Fast(states, "states must be a sequence");
     if (!seq) return NULL;
@@ -1317,10 +1344,16 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "state: too many tricks");
             goto fail;
         }
+        int responded = 0;
         while (!is_over(&sp, &p)) {
             int turn = turn_of(&sp, &p);
             u64 hand = p.hands[turn], legal = legal_of(&sp, hand, &p);
             if (!legal) { PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card"); goto fail; }
+            if (root >= 0 && end_cards > 0 && __builtin_popcountll(p.hands[root]) <= end_cards) {
+                best_response(&sp, (u64)pm_v, &p, root, pts);
+                responded = 1;
+                break;
+            }
             int c;
             if (!(legal & (legal - 1))) c = __builtin_ctzll(legal);
             else if (end_cards > 0 && __builtin_popcountll(hand) <= end_cards) {
@@ -1329,7 +1362,7 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
                                  __builtin_popcountll(hand));
             play(&sp, &p, c);
         }
-        score_pos(&sp, &p, pts);
+        if (!responded) score_pos(&sp, &p, pts);
         PyObject *r = scores_tuple(pts, sp.n);
         if (!r) goto fail;
         PyList_SET_ITEM(out, i, r);
@@ -1353,7 +1386,7 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
     {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
     {"rule_cards", py_rule_cards, METH_VARARGS, "rule_cards(spec, pm, situations) -> the rule player's card in each (hand, legal, trick, others, tricks_left)"},
-    {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand)"},
+    {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards)"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
     {NULL, NULL, 0, NULL},
 };
