@@ -155,6 +155,11 @@ def test_a_best_response_is_the_roots_best_against_the_rule_cards(rules):
         children = [pure.after_card(spec, start, c) for c in range(52) if legal >> c & 1]
         assert best[root] == max(v[root] for v in fast.rule_playouts(spec, pm, children, 6, root))
         assert search.best_response(spec, start, root, search.respond_rule(d.match, sign))[0] == best
+        # doubled: what the others take counts too (``respond_weights``); the pure twin agrees
+        weights = tuple(2 if s == root else -1 if s == (root + 1) % spec.n else 0 for s in range(spec.n))
+        doubled = fast.rule_playouts(spec, pm, [start], 6, root, weights)[0]
+        assert search.best_response(spec, start, root, search.respond_rule(d.match, sign), weights)[0] == doubled
+        assert 2 * doubled[root] - doubled[(root + 1) % spec.n] >= 2 * best[root] - best[(root + 1) % spec.n]
         checked += best[root] > rule[root]
     assert checked, "somewhere the rule card is not the root's best"
 
@@ -232,3 +237,5 @@ def test_bad_input_is_refused_in_plain_words():
         fast.rule_playouts(spec, 0, [State((1, 2, 4, 8), (0,) * 4, (0,) * 4, (), 0, (5,), 0)], 0)
     with pytest.raises(ValueError, match="root: not a seat"):
         fast.rule_playouts(spec, 0, [], 3, 4)
+    with pytest.raises(ValueError, match="weights"):
+        fast.rule_playouts(spec, 0, [], 3, 1, (1, 0))

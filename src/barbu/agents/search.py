@@ -24,7 +24,7 @@ from ..core.actions import PASS, Declare, PassOn
 from ..core.cards import CARDS
 from ..classic.chinese import Arrangements
 from ..classic.contracts import CHINESE
-from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match
+from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match, settle
 from ..classic.sampler import determinize, sample_hands
 from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
@@ -82,7 +82,7 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
                 if spec is None:
                     spec = solver_spec(m, sign)
                 if spec is not None:
-                    for c in best_response(spec, state_of(m), root, respond_rule(m, sign))[1]:
+                    for c in best_response(spec, state_of(m), root, respond_rule(m, sign), respond_weights(m, root))[1]:
                         m.apply(CARDS[c])
                     continue
                 root = -1
@@ -146,7 +146,9 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
     out: list[tuple[int, ...]] = [()] * len(ms)
     groups: dict[tuple, list[int]] = {}  # the matches by the rules of their deal (one spec each)
     for i, m in enumerate(ms):
-        groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask), []).append(i)
+        weights = respond_weights(m, root) if root >= 0 else None
+        groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask, weights),
+                          []).append(i)
     for indices in groups.values():
         spec = solver_spec(ms[indices[0]], sign)
         if spec is None:  # no solver picture of this deal: the engine plays it
@@ -154,7 +156,8 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
                 out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False, root=root)
             continue
         pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
-        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root)
+        weights = respond_weights(ms[indices[0]], root) if root >= 0 else None
+        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root, weights)
         for i, pts in zip(indices, points):
             added = ms[i].points_added([sign * x for x in pts])
             out[i] = tuple(sign * x for x in added)
@@ -171,7 +174,8 @@ def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0,
         return None
     state = state_of(m)
     children = [after_card(spec, state, c) for c in cards]
-    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards, root)  # type: ignore[union-attr]
+    weights = respond_weights(m, root) if root >= 0 else None
+    points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards, root, weights)  # type: ignore[union-attr]
     # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
     return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
 
@@ -186,13 +190,24 @@ def respond_rule(m: Match, sign: int) -> Callable[[_Play, int, int], int]:
     return card
 
 
-def best_response(spec: Spec, state: State, root: int,
-                  rule: Callable[[_Play, int, int], int]) -> tuple[tuple[int, ...], list[int]]:
-    """The rest of the deal with ``root`` playing its best for its own points (in the solver's objective)
-    against the ``rule`` cards of every other seat: each seat's final points and the cards played.
-    Each of root's legal cards is tried, lowest first, and the first of the best is kept: the core's
-    `rule_playouts` with a root does the same."""
+def respond_weights(m: Match, root: int) -> tuple[int, ...]:
+    """What each seat's points (in the solver's objective) are worth to ``root`` once the deal's doubles are
+    settled: its own points, plus or minus the difference with each seat it doubled or was doubled by."""
+    n = m.n
+    return tuple(settle([int(s == t) for t in range(n)], m.business.values())[root] for s in range(n))
+
+
+def best_response(spec: Spec, state: State, root: int, rule: Callable[[_Play, int, int], int],
+                  weights: Sequence[int] | None = None) -> tuple[tuple[int, ...], list[int]]:
+    """The rest of the deal with ``root`` playing its best against the ``rule`` cards of every other seat:
+    each seat's final points (in the solver's objective) and the cards played.  Its best is the most of
+    ``sum(weights[s] * points[s])`` (by default its own points).  Each of root's legal cards is tried,
+    lowest first, and the first of the best is kept: the core's `rule_playouts` with a root does the same."""
     p = _Play(spec, state)
+    w = tuple(weights) if weights is not None else tuple(int(s == root) for s in range(spec.n))
+
+    def worth(v: tuple[int, ...]) -> int:
+        return sum(a * b for a, b in zip(w, v))
 
     def rest() -> tuple[tuple[int, ...], list[int]]:
         if p.over():
@@ -208,7 +223,7 @@ def best_response(spec: Spec, state: State, root: int,
             p.play(c)
             value, line = rest()
             p.take_back(c)
-            if best is None or value[root] > best[0][root]:
+            if best is None or worth(value) > worth(best[0]):
                 best = (value, [c, *line])
         assert best is not None
         return best

@@ -1294,22 +1294,30 @@ static int best_exact(const Spec *sp, const Pos *p, long *nodes) {
     return best;
 }
 
-/* The rest of the deal with `root` playing its best for its own points against the rule player's cards of
- * every other seat (the opponents the playouts assume): each of root's legal cards is tried, lowest first,
- * and the first of the best kept.  The final points by seat go to `out`. */
-static void best_response(const Spec *sp, u64 pm, const Pos *p, int root, long *out) {
+/* The rest of the deal with `root` playing its best against the rule player's cards of every other seat
+ * (the opponents the playouts assume): its best is the most of sum(w[s] * points[s]) (its own points, its
+ * doubles settled); each of its legal cards is tried, lowest first, and the first of the best kept.  The
+ * final points by seat go to `out`. */
+static inline long weigh_points(const long *w, const long *v, int n) {
+    long t = 0;
+    for (int s = 0; s < n; s++) t += w[s] * v[s];
+    return t;
+}
+
+static void best_response(const Spec *sp, u64 pm, const Pos *p, int root, const long *w, long *out) {
     Pos q = *p;
     while (!is_over(sp, &q)) {
         int turn = turn_of(sp, &q);
         u64 hand = q.hands[turn], legal = legal_of(sp, hand, &q);
         if (turn == root && (legal & (legal - 1))) {
-            long best[MAXP], v[MAXP];
+            long best[MAXP], v[MAXP], top = 0;
             int have = 0;
             for (u64 m = legal; m; m &= m - 1) {
                 Pos r = q;
                 play(sp, &r, __builtin_ctzll(m));
-                best_response(sp, pm, &r, root, v);
-                if (!have || v[root] > best[root]) { memcpy(best, v, sizeof(long) * sp->n); have = 1; }
+                best_response(sp, pm, &r, root, w, v);
+                long x = weigh_points(w, v, sp->n);
+                if (!have || x > top) { memcpy(best, v, sizeof(long) * sp->n); top = x; have = 1; }
             }
             memcpy(out, best, sizeof(long) * sp->n);
             return;
@@ -1321,14 +1329,18 @@ static void best_response(const Spec *sp, u64 pm, const Pos *p, int root, long *
 }
 
 static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
-    PyObject *spec_o, *states;
+    PyObject *spec_o, *states, *weights_o = Py_None;
     unsigned long long pm_v;
     int end_cards, root = -1;
-    if (!PyArg_ParseTuple(args, "OKOi|i", &spec_o, &pm_v, &states, &end_cards, &root)) return NULL;
+    if (!PyArg_ParseTuple(args, "OKOi|iO", &spec_o, &pm_v, &states, &end_cards, &root, &weights_o)) return NULL;
     Spec sp;
     if (read_spec(spec_o, &sp) < 0) return NULL;
     if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
     if (root >= sp.n) { PyErr_SetString(PyExc_ValueError, "root: not a seat of this deal"); return NULL; }
+    long w[MAXP] = {0};
+    if (weights_o != Py_None) {
+        if (get_ints(weights_o, w, sp.n, sp.n, "weights") < 0) return NULL;
+    } else if (root >= 0) w[root] = 1;
     if (end_cards > 0 && ensure_tt() < 0) return NULL;
     PyObject *seq = PySequence_Fast(states, "states must be a sequence");
     if (!seq) return NULL;
@@ -1350,7 +1362,7 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             u64 hand = p.hands[turn], legal = legal_of(&sp, hand, &p);
             if (!legal) { PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card"); goto fail; }
             if (root >= 0 && end_cards > 0 && __builtin_popcountll(p.hands[root]) <= end_cards) {
-                best_response(&sp, (u64)pm_v, &p, root, pts);
+                best_response(&sp, (u64)pm_v, &p, root, w, pts);
                 responded = 1;
                 break;
             }
@@ -1386,7 +1398,7 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
     {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
     {"rule_cards", py_rule_cards, METH_VARARGS, "rule_cards(spec, pm, situations) -> the rule player's card in each (hand, legal, trick, others, tricks_left)"},
-    {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards)"},
+    {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards, maximising sum(weights[s] * points[s]), by default its own points)"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
     {NULL, NULL, 0, NULL},
 };
