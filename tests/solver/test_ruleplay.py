@@ -211,12 +211,13 @@ def decisions(agent_of, rules: str, seed: int, count: int) -> list:
 
 @in_core
 @pytest.mark.parametrize("kind,rules", [("search", "classic"), ("search", "french(players=3)"),
-                                        ("expert", "classic"), ("expert", "italian")])
+                                        ("expert", "classic"), ("expert", "italian"), ("respond", "classic"),
+                                        ("respond", "french(players=5)")])
 def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypatch):
     def agent():
         if kind == "search":
             return SearchAgent(seed=4, samples=6, seconds=600)
-        return ExpertAgent(seed=4, samples=6, seconds=600, steps=10)
+        return ExpertAgent(seed=4, samples=6, seconds=600, steps=10, respond=kind == "respond")
     with_core = decisions(agent, rules, seed=9, count=6)
     monkeypatch.setattr(chosen, "rule_playouts", None)
     assert decisions(agent, rules, seed=9, count=6) == with_core

@@ -54,7 +54,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: in
     few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
     there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
     With a ``root`` seat, trick play ends otherwise: once ``root`` holds at most ``end_cards`` cards, it plays
-    its best response to the others' rule cards (`best_response`), the opponents the playouts assume.
+    its best response to the others' rule cards (`best_response`), the opponents the playouts assume.  Only
+    the deals of the `Match` class, which the compiled core plays: the Scottish game's are played by the
+    engine, where a best response in pure Python would cost a decision seconds.
     """
     if plays_in_core(m):
         return rollouts([m], policy, sign, end_cards, root)[0]
@@ -71,6 +73,8 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
     results = m.results
     high_ace = m.rules.domino_ace == "high"
     plain = type(m) is Match
+    if not plain:
+        root = -1
     spec: Spec | None = None
     layout: LayoutEnd | None | bool = None  # the layout solver, once the deal is a layout game (False: none)
     while len(results) < target:
