@@ -3,11 +3,15 @@
 Two things make it stronger than `search`, which it otherwise is:
 
 - **Better playouts.**  Each sampled deal is played out by the rule player until
-  the hands are small, then every seat plays the card the exact solver rates best
-  for itself (`rollout` with ``end_cards``): the end of a deal, where rule-based
-  play misjudges most, is played as it should be, and the engine still scores
-  the deal (doubles included).  Contract and doubling choices use the same
-  playouts, and so do the contracts' baselines.
+  the hands are small; from there the deciding seat plays its best response to
+  the others' rule cards, every line of its own cards tried (`rollout` with
+  ``end_cards`` and ``root``): the playouts already take the others for rule
+  players, and now the seat itself no longer throws away the end of a deal
+  with rules of thumb.  The engine still scores the deal (doubles included,
+  and the response weighs them).  Contract and doubling choices use the same
+  playouts, and so do the contracts' baselines.  With ``respond=0`` every seat
+  plays the exact solver's card for itself at the end instead (a paranoid
+  solve per seat), as the expert did before.
 - **Inference.**  Once the contract is known, the deals it searches are not
   drawn blindly: each starts as a deal fitting what the seat has seen and is
   then moved, a swap of two unseen cards at a time, towards the deals that
@@ -50,7 +54,7 @@ class ExpertAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
                  steps: int = DEFAULT_STEPS, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int | None = None, respond: bool = False) -> None:
+                 end_cards: int | None = None, respond: bool = True) -> None:
         super().__init__(seed, samples=samples, seconds=seconds, exact_tricks=0)
         self.steps = steps
         self.surprise = surprise
