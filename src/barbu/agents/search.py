@@ -86,7 +86,8 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
                 if spec is None:
                     spec = solver_spec(m, sign)
                 if spec is not None:
-                    for c in best_response(spec, state_of(m), root, respond_rule(m, sign), respond_weights(m, root))[1]:
+                    line = best_response(spec, state_of(m), root, respond_rule(m, sign), respond_weights(m, root))[1]
+                    for c in line:
                         m.apply(CARDS[c])
                     continue
                 root = -1
