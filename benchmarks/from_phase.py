@@ -87,8 +87,8 @@ def compare(files: list[Path]) -> None:
                 half = 1.96 * statistics.stdev(d) / len(d) ** 0.5
                 print(f"{a} - {b}: {statistics.fmean(d):+.2f} ± {half:.2f} over {len(d)} deals and seats")
     for name, rows in runs.items():
-        decisions = sum(r["decisions"] for r in rows.values())
-        seconds = sum(r["seconds"] for r in rows.values())
+        decisions = sum(r.get("decisions", 0) for r in rows.values())
+        seconds = sum(r.get("seconds", 0) for r in rows.values())
         print(f"{name}: {statistics.fmean(r['points'] for r in rows.values()):+.2f} points a deal, "
               f"{1000 * seconds / max(1, decisions):.0f} ms a decision")
 
