@@ -128,9 +128,9 @@ def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
         for end_cards in (0, 2, 5):
             assert search.rollout(m.clone(), RuleAgent(0), sign, end_cards) == \
                 engine_rollout(m, sign, end_cards, monkeypatch), (rules, m.phase_name, end_cards)
-        root = m.to_act() if m.to_act() >= 0 else 0
-        assert search.rollout(m.clone(), RuleAgent(0), sign, 4, root) == \
-            engine_rollout(m, sign, 4, monkeypatch, root), (rules, m.phase_name, "best response")
+        for root in range(m.n):
+            assert search.rollout(m.clone(), RuleAgent(0), sign, 5, root) == \
+                engine_rollout(m, sign, 5, monkeypatch, root), (rules, m.phase_name, "best response", root)
     assert played_in_core > 0 or rules == "scottish"
 
 
