@@ -323,8 +323,10 @@ function decisionView(d) {
   if (d.exact_best !== null) {
     out.push(el("p", { class: "exact", "data-exact-cost": d.exact_cost }, d.exact_cost > 0
       ? t("With every hand shown, {best} was best: exact cost {cost} points.", { best: actionLabel(d.exact_best), cost: numText(d.exact_cost) })
-      : t("With every hand shown, this card was one of the best: exact cost 0.")));
-  } else if (d.phase === "play") {
+      : d.phase === "domino"
+        ? t("With every hand shown, this move was one of the best: exact cost 0.")
+        : t("With every hand shown, this card was one of the best: exact cost 0.")));
+  } else if (d.phase === "play" || d.phase === "domino") {
     out.push(el("p", { class: "muted exact", textContent: t("The exact cost is worked out once the hands are small.") }));
   }
   return out;
