@@ -326,8 +326,11 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         screen.query_one("#preset").value = "besigue-english"
-        await pilot.pause()
-        text = screen_text(app)
+        for _ in range(50):  # the options are rebuilt after the change: wait for them (a loaded machine is slow)
+            await pilot.pause(0.1)
+            text = screen_text(app)
+            if "Seat 1 plays" in text:
+                break
         assert "the common English rules" in text and "Seat 1 plays" in text and "Players" not in text
         screen.query_one("#opt-target").value = "1500"
         await pilot.pause()
