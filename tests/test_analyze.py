@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 import subprocess
 import sys
 
@@ -16,8 +18,10 @@ from barbu.solver import fast
 from barbu.solver.position import objective, spec_of, state_of
 
 
-def play_one_deal(seed: int, worst_seat: int | None = None) -> tuple[Match, list[str], int]:
-    """A deal of rule players; ``worst_seat`` plays the exactly worst card whenever the solver can tell.
+def play_one_deal(seed: int, worst_seat: int | None = None,
+                  worst: Callable[[Match], list[tuple[Any, int]]] | None = None) -> tuple[Match, list[str], int]:
+    """A deal of rule players; ``worst_seat`` plays the exactly worst action whenever ``worst`` (the exact
+    value of each legal action, or none; by default the trick solver's late in the deal) can tell.
 
     Returns the match, the actions' texts and the points the worst seat's choices threw away.
     """
@@ -33,14 +37,21 @@ def play_one_deal(seed: int, worst_seat: int | None = None) -> tuple[Match, list
             m.apply(action)
         else:
             action = agents[actor].act(m.view(actor))
-            if actor == worst_seat and m.phase == PLAY and max(h.bit_count() for h in m.hands) <= 5:
-                values = fast.move_values(objective(spec_of(m), 1), [state_of(m)])[0]
-                worst = min(values, key=lambda cv: cv[1])
-                thrown += max(v for _, v in values) - worst[1]
-                action = CARDS[worst[0]]
+            if actor == worst_seat:
+                values = (worst or card_values)(m)
+                if len(values) > 1:
+                    action, low = min(values, key=lambda av: av[1])
+                    thrown += max(v for _, v in values) - low
             m.apply(action, seat=actor)
         texts.append(str(action))
     return m, texts, thrown
+
+
+def card_values(m: Match) -> list[tuple[Any, int]]:
+    """Each legal card's exact value once every hand holds at most five cards (trick play), else none."""
+    if m.phase != PLAY or max(h.bit_count() for h in m.hands) > 5:
+        return []
+    return [(CARDS[c], v) for c, v in fast.move_values(objective(spec_of(m), 1), [state_of(m)])[0]]
 
 
 def trick_deal(seed: int, worst_seat: int | None = None) -> tuple[int, list[str], int]:
@@ -91,25 +102,10 @@ def test_the_command_line_lists_costs_and_each_players_costliest(tmp_path):
 def domino_deal(seed: int, worst_seat: int) -> tuple[int, list[str], int]:
     """The first seed from ``seed`` whose first deal is a Domino in which ``worst_seat`` makes, whenever the
     layout solver can tell, the move it rates worst; with the points those moves threw away (max^n values)."""
+    def layout(m: Match) -> list[tuple[Any, int]]:
+        return layout_values(m, m.to_act()) if max(h.bit_count() for h in m.hands) <= 7 else []
     while True:
-        m = Match("classic", seed)
-        agents = [make_agent("rule", seed * 10 + s) for s in range(4)]
-        rng = random.Random(seed)
-        texts, thrown = [], 0
-        while not m.results:
-            actor = m.to_act()
-            if actor == CHANCE:
-                action = m.sample_chance(rng)
-                m.apply(action)
-            else:
-                action = agents[actor].act(m.view(actor))
-                if actor == worst_seat and max(h.bit_count() for h in m.hands) <= 7:
-                    values = layout_values(m, actor)
-                    if len(values) > 1:
-                        action = min(values, key=lambda av: av[1])[0]
-                        thrown += max(v for _, v in values) - min(v for _, v in values)
-                m.apply(action, seat=actor)
-            texts.append(str(action))
+        m, texts, thrown = play_one_deal(seed, worst_seat, layout)
         if m.results[0].contract == "domino" and thrown:
             return seed, texts, thrown
         seed += 1
