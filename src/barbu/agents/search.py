@@ -154,15 +154,14 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
         weights = respond_weights(m, root) if root >= 0 else None
         groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask, weights),
                           []).append(i)
-    for indices in groups.values():
+    for key, indices in groups.items():
         spec = solver_spec(ms[indices[0]], sign)
         if spec is None:  # no solver picture of this deal: the engine plays it
             for i in indices:
                 out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False, root=root)
             continue
         pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
-        weights = respond_weights(ms[indices[0]], root) if root >= 0 else None
-        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root, weights)
+        points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root, key[-1])
         for i, pts in zip(indices, points):
             added = ms[i].points_added([sign * x for x in pts])
             out[i] = tuple(sign * x for x in added)
