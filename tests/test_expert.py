@@ -3,18 +3,15 @@ plays every family legally."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from barbu import CHANCE
 from barbu.agents import make_agent
 from barbu.agents.expert import ExpertAgent
-from barbu.agents.rule import RuleAgent, rules_info
+from barbu.agents.rule import RuleAgent
 from barbu.arena.duplicate import run_arena
-from barbu.classic.sampler import sample_hands
 from barbu.games import open_game
-from barbu.solver.position import spec_of
 
 
 def rule_positions(rules: str, seed: int, phase: str, every: int = 5):

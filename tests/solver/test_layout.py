@@ -3,7 +3,6 @@ force's through the engine, and its lines replayed in the engine score what it s
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest

@@ -21,10 +21,11 @@ from barbu.agents.search import SearchAgent
 from barbu.classic.match import Match
 from barbu.classic.ruleset import presets
 from barbu.classic.view import make_view
+from barbu.core.cards import CARDS
 from barbu.core.game import CHANCE
 from barbu.solver import fast as chosen
 from barbu.solver import pure
-from barbu.solver.position import State, objective, spec_of
+from barbu.solver.position import State, objective, spec_of, state_of
 from barbu.solver.samples import random_deals
 
 fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
@@ -107,9 +108,11 @@ def random_positions(rules: str, count: int, seed: int):
 
 
 def engine_rollout(m: Match, sign: int, end_cards: int, monkeypatch, root: int = -1) -> tuple[int, ...]:
-    """`rollout` as it was before the core played it: every card through the engine."""
+    """`rollout` as it was before the core played it: every card through the engine (a best response's
+    cards too, from the pure `best_response`)."""
     with monkeypatch.context() as patch:
         patch.setattr(chosen, "rule_playouts", None)
+        patch.setattr(chosen, "respond_line", None)
         assert not search.plays_in_core(m)
         return search.rollout(m.clone(), RuleAgent(0), sign, end_cards, root)
 
@@ -132,6 +135,39 @@ def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
             assert search.rollout(m.clone(), RuleAgent(0), sign, 5, root) == \
                 engine_rollout(m, sign, 5, monkeypatch, root), (rules, m.phase_name, "best response", root)
     assert played_in_core > 0 or rules == "scottish"
+
+
+@in_core
+@pytest.mark.parametrize("rules", ["classic", "italian", "french(players=5)", "salad(players=3)", "scottish",
+                                   "classic(ravage_city=true)"])
+def test_a_best_responses_line_is_the_pure_ones_and_the_engine_scores_it(rules):
+    """`respond_line` gives the pure `best_response`'s cards and points; played through the engine (as the
+    Scottish playouts do), the cards are legal and the deal scores as the core said."""
+    sign = rules_info(rules)[2]
+    lines = 0
+    for d in itertools.islice(random_deals(rules, 21), 25):
+        spec = objective(d.spec, sign)
+        for start in d.positions[len(d.positions) // 2::7]:
+            root = (start.leader + len(start.trick) + 1) % spec.n
+            weights = search.respond_weights(d.match, root)
+            points, line = fast.respond_line(spec, d.match.contract.penalty_mask, start, root, weights)
+            assert search.best_response(spec, start, root, search.respond_rule(d.match, sign), weights) == \
+                (points, line), (rules, start)
+            if weights == tuple(int(s == root) for s in range(spec.n)):  # no double: its own points, the default
+                assert (points, line) == fast.respond_line(spec, d.match.contract.penalty_mask, start, root)
+            lines += 1
+        m = d.match.clone()
+        played = [c for _, cards in d.tricks for c in cards][:len(d.positions) // 2]
+        for card in played:
+            m.apply(CARDS[card])
+        deals, root = len(m.results), m.turn
+        points, line = fast.respond_line(spec, m.contract.penalty_mask, state_of(m), root,
+                                         search.respond_weights(m, root))
+        assert search.respond_line(m, spec, root, sign) == line
+        for card in line:
+            m.apply(CARDS[card])
+        assert len(m.results) == deals + 1 and m.results[-1].base == tuple(sign * x for x in points), rules
+    assert lines > 20
 
 
 @in_core
@@ -212,7 +248,7 @@ def decisions(agent_of, rules: str, seed: int, count: int) -> list:
 @in_core
 @pytest.mark.parametrize("kind,rules", [("search", "classic"), ("search", "french(players=3)"),
                                         ("expert", "classic"), ("expert", "italian"), ("respond", "classic"),
-                                        ("respond", "french(players=5)")])
+                                        ("respond", "french(players=5)"), ("respond", "scottish")])
 def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypatch):
     def agent():
         if kind == "search":
@@ -220,6 +256,7 @@ def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypat
         return ExpertAgent(seed=4, samples=6, seconds=600, steps=10, respond=kind == "respond")
     with_core = decisions(agent, rules, seed=9, count=6)
     monkeypatch.setattr(chosen, "rule_playouts", None)
+    monkeypatch.setattr(chosen, "respond_line", None)
     assert decisions(agent, rules, seed=9, count=6) == with_core
     assert len(with_core) == 6
 
@@ -240,3 +277,10 @@ def test_bad_input_is_refused_in_plain_words():
         fast.rule_playouts(spec, 0, [], 3, 4)
     with pytest.raises(ValueError, match="weights"):
         fast.rule_playouts(spec, 0, [], 3, 1, (1, 0))
+    start = next(random_deals("classic", 1)).start
+    with pytest.raises(ValueError, match="root: not a seat"):
+        fast.respond_line(spec, 0, start, -1)
+    with pytest.raises(ValueError, match="weights"):
+        fast.respond_line(spec, 0, start, 0, (1, 0))
+    with pytest.raises(ValueError, match="do not fit the trick"):
+        fast.respond_line(spec, 0, State((1, 2, 4, 8), (0,) * 4, (0,) * 4, (), 0, (5,), 0), 0)

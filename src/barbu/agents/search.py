@@ -54,9 +54,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: in
     few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
     there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
     With a ``root`` seat, trick play ends otherwise: once ``root`` holds at most ``end_cards`` cards, it plays
-    its best response to the others' rule cards (`best_response`), the opponents the playouts assume.  Only
-    the deals of the `Match` class, which the compiled core plays: the Scottish game's are played by the
-    engine, where a best response in pure Python would cost a decision seconds.
+    its best response to the others' rule cards (`best_response`), the opponents the playouts assume.  The
+    Scottish game's deals, which the engine plays (it scores them call by call), take the response's cards
+    from the compiled core (`respond_line`) and play them through the engine.
     """
     if plays_in_core(m):
         return rollouts([m], policy, sign, end_cards, root)[0]
@@ -73,8 +73,6 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
     results = m.results
     high_ace = m.rules.domino_ace == "high"
     plain = type(m) is Match
-    if not plain:
-        root = -1
     spec: Spec | None = None
     layout: LayoutEnd | None | bool = None  # the layout solver, once the deal is a layout game (False: none)
     while len(results) < target:
@@ -85,9 +83,11 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
             if root >= 0 and end_cards and m.hands[root].bit_count() <= end_cards:
                 if spec is None:
                     spec = solver_spec(m, sign)
-                if spec is not None:
-                    line = best_response(spec, state_of(m), root, respond_rule(m, sign), respond_weights(m, root))[1]
+                line = respond_line(m, spec, root, sign) if spec is not None else []
+                if line:
                     for c in line:
+                        if m.phase != PLAY:  # the engine saw the deal decided sooner: it has scored it
+                            break
                         m.apply(CARDS[c])
                     continue
                 root = -1
@@ -199,6 +199,16 @@ def respond_weights(m: Match, root: int) -> tuple[int, ...]:
     settled: its own points, plus or minus the difference with each seat it doubled or was doubled by."""
     n = m.n
     return tuple(settle([int(s == t) for t in range(n)], m.business.values())[root] for s in range(n))
+
+
+def respond_line(m: Match, spec: Spec, root: int, sign: int) -> list[int]:
+    """The cards of the rest of ``m``'s deal (in trick play, ``spec`` its solver objective) with ``root``
+    playing its best response to the others' rule cards: the compiled core's where it was built, else the
+    pure `best_response` (the same cards)."""
+    weights = respond_weights(m, root)
+    if fast.respond_line is not None:
+        return fast.respond_line(spec, m.contract.penalty_mask, state_of(m), root, weights)[1]  # type: ignore[union-attr]
+    return best_response(spec, state_of(m), root, respond_rule(m, sign), weights)[1]
 
 
 def best_response(spec: Spec, state: State, root: int, rule: Callable[[_Play, int, int], int],

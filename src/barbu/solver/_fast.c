@@ -1297,35 +1297,57 @@ static int best_exact(const Spec *sp, const Pos *p, long *nodes) {
 /* The rest of the deal with `root` playing its best against the rule player's cards of every other seat
  * (the opponents the playouts assume): its best is the most of sum(w[s] * points[s]) (its own points, its
  * doubles settled); each of its legal cards is tried, lowest first, and the first of the best kept.  The
- * final points by seat go to `out`. */
+ * final points by seat go to `out`; with a `line`, the cards played go there too (the count is returned). */
 static inline long weigh_points(const long *w, const long *v, int n) {
     long t = 0;
     for (int s = 0; s < n; s++) t += w[s] * v[s];
     return t;
 }
 
-static void best_response(const Spec *sp, u64 pm, const Pos *p, int root, const long *w, long *out) {
+static int best_response(const Spec *sp, u64 pm, const Pos *p, int root, const long *w, long *out, int *line) {
     Pos q = *p;
+    int count = 0;
     while (!is_over(sp, &q)) {
         int turn = turn_of(sp, &q);
         u64 hand = q.hands[turn], legal = legal_of(sp, hand, &q);
         if (turn == root && (legal & (legal - 1))) {
             long best[MAXP], v[MAXP], top = 0;
-            int have = 0;
+            int have = 0, rest[52], best_line[52], best_count = 0;
             for (u64 m = legal; m; m &= m - 1) {
                 Pos r = q;
-                play(sp, &r, __builtin_ctzll(m));
-                best_response(sp, pm, &r, root, w, v);
+                int c = __builtin_ctzll(m);
+                play(sp, &r, c);
+                int k = best_response(sp, pm, &r, root, w, v, line ? rest + 1 : NULL);
                 long x = weigh_points(w, v, sp->n);
-                if (!have || x > top) { memcpy(best, v, sizeof(long) * sp->n); top = x; have = 1; }
+                if (!have || x > top) {
+                    memcpy(best, v, sizeof(long) * sp->n);
+                    top = x;
+                    have = 1;
+                    if (line) {
+                        rest[0] = c;
+                        best_count = k + 1;
+                        memcpy(best_line, rest, sizeof(int) * best_count);
+                    }
+                }
             }
             memcpy(out, best, sizeof(long) * sp->n);
-            return;
+            if (line) memcpy(line + count, best_line, sizeof(int) * best_count);
+            return count + best_count;
         }
         int c = rule_card(sp, pm, hand, legal, q.trick, q.ntrick, q.in_hands & ~hand, __builtin_popcountll(hand));
         play(sp, &q, c);
+        if (line) line[count++] = c;
     }
     score_pos(sp, &q, out);
+    return count;
+}
+
+/* The weights of `best_response` from a Python sequence (None: root's own points). */
+static int read_weights(PyObject *o, const Spec *sp, int root, long *w) {
+    memset(w, 0, sizeof(long) * MAXP);
+    if (o != Py_None) return get_ints(o, w, sp->n, sp->n, "weights") < 0 ? -1 : 0;
+    if (root >= 0) w[root] = 1;
+    return 0;
 }
 
 static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
@@ -1337,10 +1359,8 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
     if (read_spec(spec_o, &sp) < 0) return NULL;
     if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
     if (root >= sp.n) { PyErr_SetString(PyExc_ValueError, "root: not a seat of this deal"); return NULL; }
-    long w[MAXP] = {0};
-    if (weights_o != Py_None) {
-        if (get_ints(weights_o, w, sp.n, sp.n, "weights") < 0) return NULL;
-    } else if (root >= 0) w[root] = 1;
+    long w[MAXP];
+    if (read_weights(weights_o, &sp, root, w) < 0) return NULL;
     if (end_cards > 0 && ensure_tt() < 0) return NULL;
     PyObject *seq = PySequence_Fast(states, "states must be a sequence");
     if (!seq) return NULL;
@@ -1362,7 +1382,7 @@ static PyObject *py_rule_playouts(PyObject *self, PyObject *args) {
             u64 hand = p.hands[turn], legal = legal_of(&sp, hand, &p);
             if (!legal) { PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card"); goto fail; }
             if (root >= 0 && end_cards > 0 && __builtin_popcountll(p.hands[root]) <= end_cards) {
-                best_response(&sp, (u64)pm_v, &p, root, w, pts);
+                best_response(&sp, (u64)pm_v, &p, root, w, pts, NULL);
                 responded = 1;
                 break;
             }
@@ -1387,6 +1407,41 @@ fail:
     return NULL;
 }
 
+static PyObject *py_respond_line(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state_o, *weights_o = Py_None;
+    unsigned long long pm_v;
+    int root;
+    if (!PyArg_ParseTuple(args, "OKOi|O", &spec_o, &pm_v, &state_o, &root, &weights_o)) return NULL;
+    Spec sp;
+    Pos p;
+    if (read_spec(spec_o, &sp) < 0) return NULL;
+    if (pm_v >> 52) { PyErr_SetString(PyExc_ValueError, "the penalty mask has bits above the 52 cards"); return NULL; }
+    if (root < 0 || root >= sp.n) { PyErr_SetString(PyExc_ValueError, "root: not a seat of this deal"); return NULL; }
+    long w[MAXP], pts[MAXP];
+    if (read_weights(weights_o, &sp, root, w) < 0) return NULL;
+    if (read_state(state_o, &sp, &p) < 0) return NULL;
+    if (p.nwin + (__builtin_popcountll(p.in_hands) + p.ntrick) / sp.n > MAXTRICKS) {
+        PyErr_SetString(PyExc_ValueError, "state: too many tricks");
+        return NULL;
+    }
+    if (!is_over(&sp, &p) && !legal_pos(&sp, &p)) {
+        PyErr_SetString(PyExc_ValueError, "state: the seat to play holds no card");
+        return NULL;
+    }
+    int line[52];
+    int k = best_response(&sp, (u64)pm_v, &p, root, w, pts, line);
+    PyObject *cards = PyList_New(k);
+    if (!cards) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *c = PyLong_FromLong(line[i]);
+        if (!c) { Py_DECREF(cards); return NULL; }
+        PyList_SET_ITEM(cards, i, c);
+    }
+    PyObject *points = scores_tuple(pts, sp.n);
+    if (!points) { Py_DECREF(cards); return NULL; }
+    return Py_BuildValue("(NN)", points, cards);
+}
+
 static PyObject *py_last_nodes(PyObject *self, PyObject *noargs) { return PyLong_FromLong(last_nodes); }
 
 static PyMethodDef methods[] = {
@@ -1399,6 +1454,7 @@ static PyMethodDef methods[] = {
     {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
     {"rule_cards", py_rule_cards, METH_VARARGS, "rule_cards(spec, pm, situations) -> the rule player's card in each (hand, legal, trick, others, tricks_left)"},
     {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards, maximising sum(weights[s] * points[s]), by default its own points)"},
+    {"respond_line", py_respond_line, METH_VARARGS, "respond_line(spec, pm, state, root, weights=None) -> (points, cards): the rest of the deal with root playing its best response to the others' rule cards, as rule_playouts ends it"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
     {NULL, NULL, 0, NULL},
 };

@@ -27,11 +27,13 @@ playouts = _core.playouts
 solve = _core.solve
 solve_many = _core.solve_many
 move_values = _core.move_values
-# The rule player's card and whole-deal rule playouts are compiled only (None on the pure path): their pure
-# twin is the rule player itself, `barbu.agents.cardplay` (a floor above), which `barbu.agents.search.rollout`
-# plays through the engine when these are None; the tests hold the two to the same cards and points.
+# The rule player's card, whole-deal rule playouts and a best response's line are compiled only (None on the
+# pure path): their pure twin is the rule player itself, `barbu.agents.cardplay` (a floor above), which
+# `barbu.agents.search.rollout` plays through the engine when these are None (and `best_response` there);
+# the tests hold the two to the same cards and points.
 rule_cards = getattr(_core, "rule_cards", None)
 rule_playouts = getattr(_core, "rule_playouts", None)
+respond_line = getattr(_core, "respond_line", None)
 
 __all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_many", "move_values",
-           "rule_cards", "rule_playouts"]
+           "rule_cards", "rule_playouts", "respond_line"]
