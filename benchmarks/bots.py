@@ -142,22 +142,28 @@ def main() -> None:
     console.print(f"deal sampling + rebuilding the match: {sampling:,.0f} per second")
     policy = RuleAgent(0)
     in_core = sum(plays_in_core(w) for w in worlds)
-    for ends, what in ((0, "rule-based playouts to the end of the deal (from play positions)"),
-                       (end_cards, f"the expert's playouts (the last {end_cards} cards of each hand solved)")):
+    core_lines = fast.respond_line
+    seats = [play_views[i % len(play_views)].seat for i in range(len(worlds))]
+    for ends, respond, what in (
+            (0, False, "rule-based playouts to the end of the deal (from play positions)"),
+            (end_cards, True, f"the expert's playouts (the seat's best response from {end_cards} cards a hand)"),
+            (end_cards, False, f"expert(respond=0)'s playouts (the last {end_cards} cards of each hand solved)")):
         rates = []
         for use_core in (True, False):
             fast.rule_playouts = core_playouts if use_core else None
+            fast.respond_line = core_lines if use_core else None
             copies = [w.clone() for w in worlds]
             t = time.perf_counter()
-            for w in copies:
-                rollout(w, policy, sign, ends)
+            for w, seat in zip(copies, seats):
+                rollout(w, policy, sign, ends, seat if respond else -1)
             rates.append(f"{len(worlds) / (time.perf_counter() - t):,.0f}")
-            if use_core and core_playouts is not None and in_core == len(worlds):
+            if use_core and core_playouts is not None and in_core == len(worlds) and not respond:
                 copies = [w.clone() for w in worlds]
                 t = time.perf_counter()
                 rollouts(copies, policy, sign, ends)
                 rates.append(f"{len(worlds) / (time.perf_counter() - t):,.0f}")
         fast.rule_playouts = core_playouts
+        fast.respond_line = core_lines
         if len(rates) == 3:
             console.print(f"{what}: {rates[0]} per second in the core one at a time, {rates[1]} in one batch, "
                           f"{rates[2]} through the engine")
