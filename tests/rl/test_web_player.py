@@ -109,6 +109,7 @@ def test_the_table_page_offers_the_named_policy_in_a_browser(tmp_path, trained, 
         page.select_option("#preset", "classic")
         page.click("#create-button")
         page.wait_for_url("**/t/*")
+        page.wait_for_selector("[data-seat-strength='0']")  # the seats are drawn once the table's state arrives
         options = page.eval_on_selector("[data-seat-strength='0']", "s => [...s.options].map(o => o.value)")
         assert options[-1] == "learned" and {"random", "rule", "search"} <= set(options)
         for seat in range(4):  # four computer players, two of them the trained policy: the match plays itself

@@ -95,8 +95,12 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server:
         d = next(x for x in done["decisions"] if x["step"] == step)
         assert float(page.get_attribute("#move .verdict", "data-cost")) == d["cost"]
         assert page.locator("#move table.values tr").count() == len(d["values"]) + 1
+    page.click("#first")  # the costliest move may be the deal's last, where "last" is disabled
+    wait_at(page, 1, 0)
+    assert page.is_disabled("#first") and page.is_disabled("#prev-deal")
     page.click("#last")
     wait_at(page, 1, len(frames) - 1)
+    assert page.is_disabled("#last")
     page.click("#next")  # past the deal's last move: the next deal, as dealt
     wait_at(page, 2, 0)
     page.keyboard.press("ArrowLeft")
