@@ -24,6 +24,12 @@ compares the runs board by board (``--gap-of`` the player's rows, ``--gap-to`` t
     python benchmarks/strength.py --rules classic --bots perfect,rule,rule,rule --seeds 11 --out p.jsonl
     python benchmarks/strength.py --rules classic --gap-of e.jsonl --gap-to p.jsonl
 
+It also prints the two runs' difference board by board, so two players of the same kind of run compare
+directly (here the expert against the search player, each alone against three ``rule`` players):
+
+    python benchmarks/strength.py --rules classic --bots search,rule,rule,rule --seeds 11 --out s.jsonl
+    python benchmarks/strength.py --rules classic --gap-of e.jsonl --gap-to s.jsonl
+
 Where the gap lies: ``--perfect-in`` lets ``perfect`` see the true hands in some phases only (it samples as
 the expert elsewhere; with ``steps=0,end_cards=0`` about as the search player does), to be compared board
 by board with the search player's run:
@@ -145,6 +151,9 @@ def separate_gap(rules: str, player_rows: list[DealRow], ceiling_rows: list[Deal
           f"ceiling {up:+.2f} ± {half_up:.2f}")
     print(f"  the player captures {fraction(pairs):.2f} (95% interval {draws[int(0.025 * resamples)]:.2f} to "
           f"{draws[int(0.975 * resamples) - 1]:.2f}) of the ceiling's edge")
+    diff, half_diff = mean_half([m - t for m, t in pairs])
+    print(f"  player - ceiling, board by board: {diff:+.2f} ± {half_diff:.2f} per deal"
+          + ("" if sign > 0 else " (in points saved)"))
 
 
 def mean_half(values: list[float]) -> tuple[float, float]:
