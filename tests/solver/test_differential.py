@@ -2,7 +2,7 @@
 
 Positions come from random legal play in the real engine (every preset and
 player count, Ravage City, Trumps with both trump rules).  The quick run is part
-of every test run; the slow one checks about a million positions.
+of every test run; the slow one checks a million positions of each rule family.
 """
 
 from __future__ import annotations
@@ -95,18 +95,33 @@ def test_bad_input_is_refused_in_plain_words():
         fast.legal_moves(d.spec._replace(n=9), [d.start])
 
 
+# The rule families of the seeds: each case belongs to one, and the slow run checks a million positions of each.
+FAMILIES = {"classic": "classic", "italian": "italian", "italian-six": "italian", "salad": "french",
+            "french": "french", "scottish": "scottish"}
+
+
+def family_of(case: str) -> str:
+    return FAMILIES[case.split("(")[0]]
+
+
+def test_every_case_belongs_to_a_family():
+    assert {family_of(c) for c in CASES} == set(FAMILIES.values())
+
+
 @pytest.mark.slow
-def test_a_million_positions():
-    """About a million engine positions over every case (how long it takes is printed, never asserted)."""
+def test_a_million_positions_of_every_family():
+    """At least a million engine positions of each rule family, shared among its cases (how long it takes is
+    printed, never asserted)."""
     t0 = time.perf_counter()
-    total = 0
-    per_case = 1_000_000 // len(CASES) + 1
-    for i, rules in enumerate(CASES):
-        done = 0
-        seed = 1000 + i
-        while done < per_case:
-            done += check_deals(rules, 50, seed)
-            seed += 100
-        total += done
-    print(f"\n{total} positions in {time.perf_counter() - t0:.0f} s")
-    assert total >= 1_000_000
+    checked: dict[str, int] = {}
+    for family in dict.fromkeys(FAMILIES.values()):
+        cases = [c for c in CASES if family_of(c) == family]
+        per_case = 1_000_000 // len(cases) + 1
+        for rules in cases:
+            done, seed = 0, 1000 + CASES.index(rules)
+            while done < per_case:
+                done += check_deals(rules, 50, seed)
+                seed += 100
+            checked[family] = checked.get(family, 0) + done
+    print(f"\n{checked} positions in {time.perf_counter() - t0:.0f} s")
+    assert all(n >= 1_000_000 for n in checked.values()) and len(checked) == 4
