@@ -93,7 +93,7 @@ async def test_contract_choice_on_the_table(tmp_path, size):
         for card in CardSet(v.hand):  # the whole hand, along the bottom
             assert card.display() in lines[row], lines[row]
         if size[1] >= 34:
-            assert "computer (rule)" in text  # who plays each seat, on a roomy screen
+            assert "computer" in text and "(good player)" in text  # who plays each seat, on a roomy screen
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -130,7 +130,7 @@ async def test_the_table_shows_opponent_stock_turn_up_melds_and_hand(tmp_path, s
         text = screen_text(app)
         tall = size[1] >= 34
         left = size[0] - table.query_one("#b-side").size.width
-        assert "Opponent: computer (rule)" in text and f"Stock {v.stock_size}" in text
+        assert "Opponent: computer (good player)" in text and f"Stock {v.stock_size}" in text
         assert f"trumps {'♠♥♦♣'[v.trump]}" in text and "your turn" in text and "Scores to 1000" in text
         assert f"Your hand ({len(v.hand)} cards)" in text
         assert row_after(text, "Your hand (", tall, left) == expected_row(in_hand_order(v.hand, v.trump), tall)

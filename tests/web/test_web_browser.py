@@ -176,6 +176,11 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(s
     page.fill("#name", "Solo")
     page.click("[data-seat-take='0']")
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+    # A seat's computer player is a middling one unless changed, each strength worded for players.
+    page.wait_for_selector("[data-seat-strength='1']")
+    assert page.input_value("[data-seat-strength='1']") == "rule"
+    assert page.eval_on_selector("[data-seat-strength='1']", "s => [...s.options].map(o => o.textContent)") == [
+        "random", "good player", "strong", "expert"]
     for s in (1, 2, 3):
         page.click(f"[data-seat-bot='{s}']")
         page.wait_for_selector(f"[data-seat-box='{s}'] .chip.bot")

@@ -147,7 +147,8 @@ OPTION_WORDS = {
     "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
     "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("first trick"),
     "until_broken": N_("until broken"), "italian": N_("italian"), "high": N_("high"), "low": N_("low"),
-    "random": N_("random"), "rule": N_("rule"), "search": N_("search"), "expert": N_("expert"),
+    # the computer players, by strength: the CLI's ids, worded as a player would say them
+    "random": N_("random"), "rule": N_("good player"), "search": N_("strong"), "expert": N_("expert"),
 }
 
 

@@ -87,6 +87,14 @@ def signed_points(x: int) -> str:
     return f"+{number(x)}" if x > 0 else number(x)
 
 
+def fit_kind(kind: str, width: int) -> str:
+    """``computer (strong)`` on two lines, before its bracket, where the seat's box is too narrow for one:
+    Textual would otherwise break it inside the strength's words."""
+    if 0 < width < len(kind) and " (" in kind:
+        return kind.replace(" (", "\n(", 1)
+    return kind
+
+
 def tricks_text(n: int) -> str:
     return ngettext("{n} trick", "{n} tricks", n).format(n=number(n))
 
@@ -393,7 +401,8 @@ class TableScreen(CommandScreen):
         in_tricks = c is not None and c.kind not in (DOMINO, CHINESE)
         for seat_box in self.query(SeatBox):
             seat = int((seat_box.id or "seat-0")[5:])
-            lines = [f"[dim]{escape(s.player_kind(seat))}[/]"] if self._tall() else []
+            lines = [f"[dim]{escape(fit_kind(s.player_kind(seat), seat_box.content_size.width))}[/]"] \
+                if self._tall() else []
             facts = [ngettext("{n} card", "{n} cards", held[seat]).format(n=number(held[seat]))]
             if in_tricks:
                 facts.append(tricks_text(tricks[seat]))

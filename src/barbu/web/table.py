@@ -250,6 +250,7 @@ class Table:
                        "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
             "spectators": len(self.spectators), "version": self.version,
             "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
+            "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
             **self.web.info(),
         }
 

@@ -119,7 +119,7 @@ export function wireSwitcher() {
 }
 
 // A computer player's strength as the page's language names it (a plugin's name stays as it is).
-const STRENGTHS = { random: () => t("random"), rule: () => t("rule"), search: () => t("search"), expert: () => t("expert") };
+const STRENGTHS = { random: () => t("random"), rule: () => t("good player"), search: () => t("strong"), expert: () => t("expert") };
 export function strength(name) {
   return STRENGTHS[name] ? STRENGTHS[name]() : name;
 }

@@ -22,7 +22,7 @@ export function seatRows(info, mySeat, on) {
         row.append(take);
       }
       const strength = el("select", { "data-seat-strength": s.seat, title: t("strength") },
-        ...info.strengths.map((k) => el("option", { value: k, textContent: strengthName(k) })));
+        ...info.strengths.map((k) => el("option", { value: k, textContent: strengthName(k), selected: k === info.default_strength })));
       const bot = el("button", { type: "button", textContent: t("Add a computer player"), "data-seat-bot": s.seat });
       bot.addEventListener("click", () => on.bot(s.seat, strength.value));
       row.append(strength, bot);
