@@ -42,6 +42,20 @@ def inside(page: Page, selector: str) -> None:
     assert page.evaluate("window.scrollY") == 0
 
 
+def overlaps(page: Page) -> list:
+    """The (trick card, seat box) pairs whose boxes cover each other by more than a few pixels: a card played
+    must not hide a player's name or counts."""
+    return page.evaluate("""() => {
+      const cut = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 4
+                         && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 4;
+      const out = [];
+      for (const c of document.querySelectorAll('#center .trick-card'))
+        for (const s of document.querySelectorAll('.seat-box'))
+          if (cut(c.getBoundingClientRect(), s.getBoundingClientRect())) out.push([c.dataset.by, s.dataset.seatBox]);
+      return out;
+    }""")
+
+
 def tap(page: Page, target) -> None:
     """A click where the element is on screen, as a finger or a mouse would: Playwright's own click first
     scrolls an element it finds clipped (a lifted card pokes out of the hand's box) to the middle of the
@@ -85,6 +99,7 @@ def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server:
         inside(page, "#decision") if page.locator("#decision").inner_text().strip() else None
         if page.locator("#center .trick-card").count():  # the trick and its players' names lie on the felt
             inside(page, "#center .trick-card >> nth=-1")
+            assert not overlaps(page), overlaps(page)
         if SHOTS and phase not in seen:
             page.screenshot(path=str(SHOTS / f"web-{phase}-{size[0]}x{size[1]}.png"))
         seen.add(phase)

@@ -257,13 +257,15 @@ function renderFelt() {
   const boxes = $("seat-boxes");
   boxes.replaceChildren();
   for (const s of info.seats) {
-    const p = position(s.seat, n, PHONE.matches ? 40 : 36, 40);
+    const p = position(s.seat, n, PHONE.matches ? 46 : 44, 40);
     const box = el("div", { class: "seat-box", "data-seat-box": s.seat });
     box.style.left = `${p.left}%`;
     box.style.top = `${p.top}%`;
     // Anchored in proportion to its place, so a box near an edge stays inside the felt (a tall box at the
     // top of a phone's felt is not clipped).
     box.style.transform = `translate(-${p.left}%, -${p.top}%)`;
+    // The seats above and below the trick may spread sideways (their counts on one line), not towards it.
+    if (Math.abs(p.left - 50) < 12) box.classList.add("across");
     if (state && state.to_act === s.seat) box.classList.add("to-act");
     if (s.seat === mySeat) box.classList.add("me");
     const title = el("div", { class: "seat-name" });
@@ -337,7 +339,7 @@ function renderCenter() {
   cards.forEach((c, i) => {
     // Each card lies in front of the seat that played it, with that player's name under it.
     const seat = (leader + i) % info.players;
-    const p = position(seat, info.players, PHONE.matches ? 20 : 24, 24);
+    const p = position(seat, info.players, PHONE.matches ? (info.players > 4 ? 16 : 12) : 24, PHONE.matches ? 17 : 22);
     const played = el("div", { class: "trick-card" + (seat === mySeat ? " mine" : ""), "data-by": seat },
       cardElement(c), el("span", { class: "by", textContent: shortName(seat) }));
     played.style.left = `${p.left}%`;
