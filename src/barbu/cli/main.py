@@ -574,7 +574,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--deal-pause", type=float, default=2.0,
                     help=_("seconds between deals when people play, to see the last trick (default 2)"))
     sv.add_argument("--stand-in", choices=AGENT_KINDS,
-                    help=_("strength of the stand-in for a disconnected player"))
+                    help=_("strength of the stand-in for a disconnected player, and the first choice of a table's seat menus"))
     sv.add_argument("--player", action="append", metavar="NAME=PLAYER", help=_(
         "offer a computer player of your own in the lobby under NAME, e.g. learned=policy:classic.npz "
         "(a trained policy; repeatable)"))
