@@ -23,20 +23,27 @@ PG_ENV = "BARBU_TEST_POSTGRES_URL"
 
 
 def postgres_url() -> str:
+    """The test database, in a schema of this test process's own (pytest-xdist runs several at once)."""
     url = os.environ.get(PG_ENV)
     if not url:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"{PG_ENV} is not set: .ci/run must start PostgreSQL and export it", pytrace=False)
         pytest.skip(f"{PG_ENV} is not set (CI sets it); PostgreSQL storage not tested here")
-    return url
+    schema = "barbu_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
+    engine = create_engine(database_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA IF NOT EXISTS {schema}"))
+    engine.dispose()
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
 def reset_postgres(url: str) -> None:
-    """Drop the server's tables so each test starts from an empty database."""
+    """Drop everything in this test process's schema so each test starts from an empty database."""
     engine = create_engine(database_url(url))
     with engine.begin() as conn:
-        for t in ("barbu_events", "barbu_seats", "barbu_tables", "barbu_scorebooks", "alembic_version"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {t} CASCADE"))
+        schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
     engine.dispose()
 
 

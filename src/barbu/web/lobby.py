@@ -227,8 +227,12 @@ class Lobby:
         return Table(rec, self.journal, self.settings, on_rematch=self.rematch)
 
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
-                     bots_by: str = "creator") -> tuple[Table, str]:
-        """A new table and its creator's credential (given out only this once)."""
+                     bots_by: str = "creator", clock: str | None = None,
+                     invite_hash: str | None = None) -> tuple[Table, str]:
+        """A new table and its creator's credential (given out only this once).
+
+        ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
+        the table private (the hash of the invitation's secret)."""
         assert self.journal is not None
         if bots_by not in ("creator", "seated"):
             raise TableError(N_("who may add computer players: \"creator\" or \"seated\""))
@@ -239,6 +243,7 @@ class Lobby:
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
         secret = new_secret().hex()
+        bots_secret = new_secret().hex()  # the computer players' seeds: from nothing else about the table
         creator = secrets.token_urlsafe(24)
         creator_hash = hash_token(creator) if rematch_of is None else rematch_of.creator_hash
         text = str(rules)
@@ -249,7 +254,8 @@ class Lobby:
 
         def write(conn: Any) -> None:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
-                               creator_hash=creator_hash, bots_by=bots_by)
+                               creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
+                               bots_secret=bots_secret)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
@@ -257,7 +263,8 @@ class Lobby:
         await self.journal.run(write)
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
-                          creator_hash=creator_hash, bots_by=bots_by, seats=seats)
+                          creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
+                          clock=clock, bots_secret=bots_secret)
         t = self._build(rec)
         if rematch_of is not None:
             t.bot_address = rematch_of.bot_address
@@ -268,7 +275,8 @@ class Lobby:
         return t, creator
 
     async def rematch(self, old: Table) -> Table:
-        t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by)
+        t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by, clock=old.clock_text,
+                                 invite_hash=old.invite_hash)
         return t
 
     async def get(self, table_id: str) -> Table | None:

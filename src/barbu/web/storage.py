@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from sqlalchemy import (BigInteger, DateTime, ForeignKey, Integer, String, Text, create_engine, event, insert,
+from sqlalchemy import (BigInteger, DateTime, Float, ForeignKey, Integer, String, Text, create_engine, event, insert,
                         select, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -43,6 +43,9 @@ class TableRow(Base):
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bots_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # creator or seated
     touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # set: a private table
+    clock: Mapped[str | None] = mapped_column(String(32), nullable=True)  # "per_move+bank" seconds; None: no clock
+    bots_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex key of the computer players' seeds
 
 
 class SeatRow(Base):
@@ -55,6 +58,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # human or bot
     strength: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bank: Mapped[float | None] = mapped_column(Float, nullable=True)  # seconds left in the seat's time bank
+    timeouts: Mapped[int | None] = mapped_column(Integer, nullable=True)  # clock run out so many times in a row
 
 
 class EventRow(Base):
@@ -68,9 +73,20 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class CreationRow(Base):
+    """One table or kept game made by an address (a keyed hash of it), for the per-hour limits."""
+
+    __tablename__ = "barbu_creations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    address_hash: Mapped[str] = mapped_column(String(64), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 TABLES = TableRow.__table__
 SEATS = SeatRow.__table__
 EVENTS = EventRow.__table__
+CREATIONS = CreationRow.__table__
 
 
 def hash_token(token: str) -> str:
@@ -101,6 +117,8 @@ class SeatRecord:
     kind: str
     strength: str | None = None
     token_hash: str | None = None
+    bank: float | None = None  # seconds left in the seat's time bank (tables with a clock)
+    timeouts: int = 0  # times in a row the seat's clock ran out
 
 
 @dataclass
@@ -118,6 +136,9 @@ class TableRecord:
     creator_hash: str | None = None
     bots_by: str = "creator"
     touched_at: datetime | None = None
+    invite_hash: str | None = None  # set: a private table, seated only with the invitation's secret
+    clock: str | None = None  # "per_move+bank" in seconds; None: no clock
+    bots_secret: str | None = None  # hex key of the computer players' seeds; None: an older table (its seed)
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -167,11 +188,13 @@ class Store:
     @staticmethod
     def create_table(conn: Connection, table_id: str, rules: str, seed: int,
                      rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
-                     bots_by: str = "creator") -> None:
+                     bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
+                     bots_secret: str | None = None) -> None:
         t = now()
         conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
                                            rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
-                                           bots_by=bots_by, touched_at=t))
+                                           bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
+                                           bots_secret=bots_secret))
 
     @staticmethod
     def truncate_events(conn: Connection, table_id: str, from_seq: int) -> None:
@@ -186,7 +209,8 @@ class Store:
     def set_seat(conn: Connection, table_id: str, seat: SeatRecord) -> None:
         conn.execute(SEATS.delete().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat))
         conn.execute(insert(SEATS).values(table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind,
-                                          strength=seat.strength, token_hash=seat.token_hash))
+                                          strength=seat.strength, token_hash=seat.token_hash, bank=seat.bank,
+                                          timeouts=seat.timeouts))
 
     @staticmethod
     def clear_seat(conn: Connection, table_id: str, seat: int) -> None:
@@ -220,14 +244,15 @@ class Store:
                 q = q.where(TABLES.c.id.in_(list(ids)))
             tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
                                         r.secret, r.creator_hash, r.bots_by or "creator",
-                                        r.touched_at or r.created_at)
+                                        r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret)
                       for r in conn.execute(q)}
             if not tables:
                 return []
             keys = list(tables)
             for chunk in _chunks(keys, 500):
                 for r in conn.execute(select(SEATS).where(SEATS.c.table_id.in_(chunk)).order_by(SEATS.c.seat)):
-                    tables[r.table_id].seats.append(SeatRecord(r.seat, r.name, r.kind, r.strength, r.token_hash))
+                    tables[r.table_id].seats.append(SeatRecord(r.seat, r.name, r.kind, r.strength, r.token_hash,
+                                                                r.bank, r.timeouts or 0))
                 q = (select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
                      .where(EVENTS.c.table_id.in_(chunk)).order_by(EVENTS.c.table_id, EVENTS.c.seq))
                 for r in conn.execute(q):

@@ -15,6 +15,8 @@ table, and handed back when he returns.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -79,9 +81,11 @@ class Seat:
     away: bool = False  # a stand-in plays for the disconnected player
     epoch: int = 0  # bumped at every (re)connection: stale grace timers see it and do nothing
     agent: Agent | None = None
+    bank: float | None = None  # seconds left in the time bank (tables with a clock)
+    timeouts: int = 0  # times in a row the clock ran out on this seat
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash)
+        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash, self.bank, self.timeouts)
 
 
 def clean_name(name: Any) -> str:
@@ -122,6 +126,11 @@ class Table:
         self.secret = bytes.fromhex(record.secret) if record.secret else None
         self.creator_hash = record.creator_hash
         self.bots_by = record.bots_by
+        self.invite_hash = record.invite_hash  # set: a private table (not listed; seats with the invitation only)
+        self.clock_text = record.clock  # "per_move+bank" seconds, as stored; None: no clock
+        # The key of the computer players' seeds: drawn from `secrets`, independent of the deals' key and of
+        # the seed, published with the record when the match is over.  Older tables have none (their seed).
+        self.bots_secret = bytes.fromhex(record.bots_secret) if record.bots_secret else None
         self.touched = (record.touched_at or record.created_at).timestamp()  # wall clock: survives restarts
         self.bot_address: str | None = None  # the address that gave seats to computer players
         self.status = record.status
@@ -145,6 +154,7 @@ class Table:
         for s in record.seats:
             seat = self.seats[s.seat]
             seat.kind, seat.name, seat.strength, seat.token_hash = s.kind, s.name, s.strength, s.token_hash
+            seat.bank, seat.timeouts = s.bank, s.timeouts
         self.spectators: set[Conn] = set()
         self.recent: list[OrderedDict[str, dict[str, Any]]] = [OrderedDict() for _ in self.seats]
         self._inbox: Mailbox[tuple[Callable[..., Awaitable[Any]], tuple, asyncio.Future | None]] | None = None
@@ -542,7 +552,7 @@ class Table:
         s = self.seats[seat]
         kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
         if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
-            seed = (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF
+            seed = self.bot_seed(seat, version)
             try:
                 s.agent = self.web.agent(self.settings.player_spec(kind), seed)
             except AgentError:  # an operator's player this server was not started with: the stand-in plays
@@ -564,6 +574,13 @@ class Table:
             return
         self._after_move(seat, action)
         await self._advance()
+
+    def bot_seed(self, seat: int, version: int) -> int:
+        """A computer player's seed: keyed by the table's own secret for them, so no player can work it out."""
+        if self.bots_secret is None:  # a table made before the computer players had a key of their own
+            return (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF
+        msg = seat.to_bytes(2, "big") + version.to_bytes(8, "big")
+        return int.from_bytes(hmac.new(self.bots_secret, msg, hashlib.sha256).digest()[:8], "big")
 
     # ------------------------------------------------------------------ help at the table
     def against_computers(self, seat: int) -> bool:
@@ -690,6 +707,8 @@ class Table:
         header: dict[str, Any] = {"table": self.id}
         if self.secret is not None:
             header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}
+        if self.bots_secret is not None:  # a computer player's seed: HMAC-SHA256(key, seat ‖ version), first 8 bytes
+            header["computer_players"] = {"method": "hmac-sha256", "secret": self.bots_secret.hex()}
         return game_kind(str(self.rules)).record_lines(self.match, header)
 
     def idle_and_over(self, before: float) -> bool:
