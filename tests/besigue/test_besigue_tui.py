@@ -197,6 +197,29 @@ async def test_the_seven_of_trumps_is_exchanged_for_the_turn_up_from_the_declare
 
 
 @pytest.mark.asyncio
+async def test_the_declare_list_is_most_valuable_first_and_the_arrows_move_through_it(tmp_path):
+    g = deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"], ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"],
+                  "KC", rules="besigue-english")
+    app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"ah", "enter")
+        table = await settle(pilot)
+        assert [str(a) for a in table.choices] == ["exchange 7C", "show 7C", "no-declaration"]
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        assert lines.index("Declare nothing") > lines.index("Show your 7♣ (the 7 of trumps) — 10")
+        choices = table.query_one("#b-choices")
+        assert choices.highlighted == 0
+        await pilot.press("down")
+        assert choices.highlighted == 1
+        await pilot.press("down", "up", "down")
+        assert choices.highlighted == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert g.scores[0] == 0 and "you declared nothing" in screen_text(app)
+
+
+@pytest.mark.asyncio
 async def test_a_forced_no_declaration_is_made_with_a_note(tmp_path):
     g = deal_game(["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
                   ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"], "8C")

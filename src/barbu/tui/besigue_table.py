@@ -119,6 +119,16 @@ def in_hand_order(cards: Any, trump: int) -> list[int]:
     return sorted(cards, key=lambda c: (suit_of(c) == trump, suit_of(c), -(c % 8), c))
 
 
+def declaration_points(a: Any) -> int:
+    """What a declare-step choice scores: a combination's value, 10 for the 7 of trumps, nothing for no declaration."""
+    return a.value if isinstance(a, Declare) else 10 if isinstance(a, (Exchange, Show)) else 0
+
+
+def by_value(choices: Any) -> list[Any]:
+    """The declare step's choices, most valuable first and "Declare nothing" last, so Enter takes the points."""
+    return sorted(choices, key=lambda a: -declaration_points(a))
+
+
 def action_label(a: Any, v: BesigueView) -> str:
     """A declare-step choice in words, with its points."""
     if isinstance(a, NoDeclaration):
@@ -631,21 +641,12 @@ class BesigueTableScreen(CommandScreen):
             prompt.update(note + text + "  [dim]" + escape(_("← → Enter, click, or type it (qs, 10d)")) + "[/]")
             return
         self.zone = "list"
-        self.choices = list(v.legal)
+        self.choices = by_value(v.legal)
         choices.display = True
-        choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=self._best_choice())
+        choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=0)
         last = (" " + _("This is the last declaration before the final tricks.")
                 if v.phase == "last-declaration" else "")
         prompt.update("[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]")
-
-    def _best_choice(self) -> int:
-        """The list opens on the most valuable declaration, so Enter takes the points."""
-        best, value = 0, 0
-        for i, a in enumerate(self.choices):
-            points = a.value if isinstance(a, Declare) else 10 if isinstance(a, (Exchange, Show)) else 0
-            if points > value:
-                best, value = i, points
-        return best
 
     # ---------------------------------------------------------------- keys and clicks
     @on(CommandInput.Nav)
