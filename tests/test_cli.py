@@ -116,3 +116,24 @@ def test_rules_shows_each_family():
                          ("italian", "Atout")):
         out = barbu("rules", name)
         assert out.returncode == 0 and expect in out.stdout
+
+
+def test_a_mistyped_argument_is_one_line_that_names_it():
+    for args, wrong in ((["serve", "--port", "abc"], "--port"), (["play", "--delay", "-3"], "--delay"),
+                        (["play", "--players", "x"], "--players")):
+        out = barbu(*args)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1, out.stderr
+        assert wrong in lines[0] and "error:" in lines[0] and "--help" in lines[0] and "usage" not in out.stderr
+
+
+def test_analyze_refuses_a_missing_file_and_a_deal_the_record_lacks(tmp_path):
+    out = barbu("analyze", str(tmp_path / "missing.jsonl"))
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        f"barbu: error: cannot read {tmp_path / 'missing.jsonl'}: No such file or directory"]
+    record = tmp_path / "m.jsonl"
+    assert barbu("selfplay", "--rules", "classic(rotation=quick)", "--seed", "4", "--bots", "random",
+                 "--out", str(record)).returncode == 0
+    out = barbu("analyze", str(record), "--deal", "99")
+    assert out.returncode == 2 and "there is no deal 99" in out.stderr and out.stderr.startswith("barbu: error:")

@@ -17,6 +17,7 @@ from ..core.errors import BarbuError
 from ..i18n import _, current, number, word_error, words
 from ..records.barbu import read_record
 from ..games import record_kind
+from .wording import error_text, no_such_deal
 
 
 def add_parser(sub: Any) -> None:
@@ -43,14 +44,18 @@ def add_parser(sub: Any) -> None:
 def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: Console | None = None) -> int:
     console = console or Console()
     err = err or Console(stderr=True)
+    def fail(message: str) -> int:
+        err.print(_("barbu: error: {message}").format(message=message), soft_wrap=True, markup=False,
+                  highlight=False)
+        return 2
     try:
         if record_kind(args.record).name == "besigue":
-            err.print(_("barbu analyze reads Barbu records; Bésigue records are not analysed yet"))
-            return 2
+            return fail(_("barbu analyze reads Barbu records; Bésigue records are not analysed yet"))
         record = read_record(args.record)
-    except (OSError, BarbuError) as e:
-        err.print(_("cannot read {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
-        return 2
+    except OSError as e:
+        return fail(_("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror or e))
+    except BarbuError as e:
+        return fail(error_text(e))
     rules = str(record.rules)
     names = {c.key: c.name for c in record.rules.family_spec.contracts(record.rules)}
     deals = set(args.deal) if args.deal else None
@@ -63,8 +68,10 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
                                   samples=args.samples, seconds=args.seconds, exact_cards=args.exact_cards,
                                   progress=progress)
         except BarbuError as e:
-            err.print(_("cannot replay {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
-            return 2
+            return fail(_("cannot replay {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
+    missing = sorted((deals or set()) - {r.number for r in review.results})
+    if missing:
+        return fail(no_such_deal(len(review.results), missing[0]))
     if not review.decisions:
         console.print(_("no decision to weigh: no seat had a choice in the deals asked for"))
         return 0

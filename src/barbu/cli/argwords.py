@@ -9,6 +9,7 @@ Babel puts them in the ``cli`` catalog.  They keep argparse's own ``%(name)s`` f
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 from ..core.words import N_, NN_
 from ..i18n import _, ngettext
@@ -46,3 +47,23 @@ def route_argparse() -> None:
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, whose refusals are one line (``barbu serve: error: argument --port: …``) and a pointer to
+    ``--help``, not the whole usage block, which buried the one line that said what was wrong."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+        line = _("%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": message}
+        self.exit(2, line.rstrip("\n") + " " + _("(see {command} --help)").format(command=self.prog) + "\n")
+
+
+def seconds(text: str) -> float:
+    """A number of seconds given on the command line: a number, not negative."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("'{value}' is not a number of seconds").format(value=text)) from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(_("a number of seconds is 0 or more, not {value}").format(value=text))
+    return value

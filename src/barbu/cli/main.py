@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from importlib.metadata import version
 from ..agents import AGENT_KINDS, make_agent
@@ -28,7 +30,7 @@ from ..classic.chinese import describe as describe_arrangement
 from ..i18n import _, current, ngettext, number, use, words
 from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
 from ..classic.ruleset import OPTIONS, Ruleset
-from .argwords import route_argparse
+from .argwords import Parser, route_argparse, seconds
 from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
 from .wording import card, cards, contract, cut_reason, data, error_text, hand, no_such_deal, seat, signed
@@ -168,8 +170,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def print_final(m: Match) -> None:
-    t = Table(title=_("Final standings — {rules}, {deals}").format(
-        rules=m.rules, deals=deals_count(len(m.results))))
+    # The title on a line of its own: as the table's title it wrapped to the narrow table's width.
+    console.print(Text(_("Final standings — {rules}, {deals}").format(
+        rules=m.rules, deals=deals_count(len(m.results))), style="bold"))
+    t = Table()
     t.add_column(_("place"), justify="right")
     t.add_column(_("seat"))
     t.add_column(_("total"), justify="right")
@@ -411,7 +415,8 @@ def _player_problem(spec: str) -> str | None:
 
 
 SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
-                "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout")
+                "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout",
+                "header_timeout", "idle_timeout", "http_connections_per_address")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -458,7 +463,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
             error(_("--player {name}: {problem}").format(name=name, problem=problem))
             return 2
         players.append((name, spec.strip()))
-    settings = Settings(db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
+    from ..web.connections import parse_proxies
+    try:
+        proxies = parse_proxies(args.forwarded_allow_ips or "")
+    except ValueError as e:
+        error(_("--forwarded-allow-ips takes addresses or networks of your proxies, separated by commas "
+                "(e.g. 10.0.0.5,192.168.1.0/24), or *; not {value!r}").format(value=str(e)))
+        return 2
+    for name in ("header_timeout", "idle_timeout"):
+        if not math.isfinite(getattr(args, name)):
+            error(_("--{option} is a number of seconds, not {value}").format(
+                option=name.replace("_", "-"), value=getattr(args, name)))
+            return 2
+    net = {"header_timeout": args.header_timeout, "idle_timeout": args.idle_timeout,
+           "http_connections_per_address": args.http_connections_per_address, "forwarded_allow_ips": proxies}
+    settings = Settings(**net,db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
@@ -487,7 +506,7 @@ PLAYERS_HELP = N_("number of players, where the family allows a choice")
 
 def build_parser() -> argparse.ArgumentParser:
     """Every command and option, worded in the language of the moment (use() it first)."""
-    p = argparse.ArgumentParser(prog="barbu", description=_("Barbu and its family of card games."))
+    p = Parser(prog="barbu", description=_("Barbu and its family of card games."))
     p.add_argument("--version", action="version", version=f"barbu {version('barbu')}",
                    help=_("show program's version number and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -552,7 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--opponents", help=_(
         "strength of the computer players: one for all, or one per computer seat in order, comma-separated "
         "({kinds}, or a trained policy: policy:FILE.npz)").format(kinds=", ".join(AGENT_KINDS)))
-    pl.add_argument("--delay", type=float, default=0.6, help=_(
+    pl.add_argument("--delay", type=seconds, default=0.6, help=_(
         "seconds between computer moves, so you can follow them (default 0.6; 0 for none)"))
     pl.add_argument("--start", action="store_true", help=_("skip the setup screen and start at once"))
     pl.add_argument("--plain", action="store_true", help=_(
@@ -605,6 +624,18 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default {n})").format(n=f"{d.open_table_expiry:g}"))
     sv.add_argument("--body-timeout", type=float, default=d.body_timeout, metavar="SECONDS",
                     help=_("seconds a request body may take to arrive (default {n})").format(n=f"{d.body_timeout:g}"))
+    sv.add_argument("--header-timeout", type=float, default=d.header_timeout, metavar="SECONDS",
+                    help=_("seconds a request's head may take to arrive; a connection that sends nothing for "
+                           "this long is closed; 0: no limit (default {n})").format(n=f"{d.header_timeout:g}"))
+    sv.add_argument("--idle-timeout", type=float, default=d.idle_timeout, metavar="SECONDS",
+                    help=_("seconds an idle HTTP connection is kept open between requests (default {n})").format(
+                        n=f"{d.idle_timeout:g}"))
+    sv.add_argument("--http-connections-per-address", type=int, default=d.http_connections_per_address,
+                    metavar="N", help=_("HTTP connections open at once from one address; 0: no limit "
+                                        "(default {n})").format(n=d.http_connections_per_address))
+    sv.add_argument("--forwarded-allow-ips", metavar="IPS", help=_(
+        "the addresses of your reverse proxies, comma-separated (networks and * allowed): only their "
+        "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)"))
     sv.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
                     help=_("unfinished tables the server holds at once (default {n})").format(n=d.max_tables))
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
