@@ -53,26 +53,68 @@ def test_a_second_barbu_play_in_the_same_folder_never_overwrites_the_first(tmp_p
     assert saved.read_bytes() == before
 
 
-def test_the_setup_screen_offers_the_saved_match(tmp_path: Path) -> None:
+def test_the_setup_screen_offers_every_saved_match_newest_first(tmp_path: Path) -> None:
     import asyncio
+    import os
 
     from barbu.tui import BarbuApp, Settings
     from barbu.tui.table import TableScreen
-    play_plain(tmp_path, "quit\n")
+    for i, rules in enumerate(("classic", "italian", "salad", "french", "classic")):
+        play_plain(tmp_path, "quit\n", "--rules", rules)
+    names = ["barbu-game.jsonl", *(f"barbu-game-{i}.jsonl" for i in range(2, 6))]
+    for i, name in enumerate(names):  # saved one minute apart, barbu-game-3 last of all
+        os.utime(tmp_path / name, (1_790_000_000 + 60 * i,) * 2)
+    os.utime(tmp_path / "barbu-game-3.jsonl", (1_790_000_000 + 3600,) * 2)
 
-    async def run() -> str:
+    async def run() -> tuple[str, list[str]]:
         app = BarbuApp(Settings(delay=0, save=tmp_path / "barbu-game.jsonl"))
         async with app.run_test(size=(100, 40)) as pilot:
             await pilot.pause()
-            text = str(app.screen.query_one("#setup-saved").render())
-            await pilot.click("#resume-0")
+            title = str(app.screen.query_one("#setup-title").render())
+            listed = app.screen.query_one("#saved-list")
+            lines = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+            listed.focus()
+            await pilot.press("down", "enter")  # the second newest
             await pilot.pause()
             assert isinstance(app.screen, TableScreen) or app.table is not None
-            assert app.session is not None and app.session.save_path == tmp_path / "barbu-game.jsonl"
+            assert app.session is not None and app.session.save_path == tmp_path / "barbu-game-5.jsonl"
             await pilot.press("ctrl+q")
-        return text
-    text = asyncio.run(run())
-    assert "A saved match is waiting: barbu-game.jsonl: classic" in text
+        return title, lines
+    title, lines = asyncio.run(run())
+    assert "starts a new match" in " ".join(title.split()).replace("[b]", "").replace("[/b]", "")
+    assert len(lines) == 5  # every saved match, not the first three
+    assert [line.rsplit(" · ", 1)[1] for line in lines] == [
+        "barbu-game-3.jsonl", "barbu-game-5.jsonl", "barbu-game-4.jsonl", "barbu-game-2.jsonl", "barbu-game.jsonl"]
+    assert "salad, 0 of 24 deals played" in lines[0]
+
+
+def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_path: Path) -> None:
+    import asyncio
+
+    from barbu.tui import BarbuApp, Settings
+    from barbu.tui.dialogs import ConfirmDialog
+    play_plain(tmp_path, "quit\n")
+    play_plain(tmp_path, "quit\n", "--rules", "italian")
+
+    async def run() -> None:
+        app = BarbuApp(Settings(delay=0, save=tmp_path / "barbu-game.jsonl"))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#saved-list").focus()
+            await pilot.press("delete")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("enter")  # Enter is on "Keep it" at first
+            await pilot.pause()
+            assert len(list(tmp_path.glob("barbu-game*.jsonl"))) == 2
+            app.screen.query_one("#saved-list").focus()
+            await pilot.press("delete", "y")
+            await pilot.pause()
+            await pilot.pause()
+            assert [p.name for p in tmp_path.glob("barbu-game*.jsonl")] == ["barbu-game.jsonl"]
+            listed = app.screen.query_one("#saved-list")
+            assert listed.option_count == 1
+    asyncio.run(run())
 
 
 def test_a_missing_record_is_not_called_malformed(tmp_path: Path) -> None:

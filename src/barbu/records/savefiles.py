@@ -32,16 +32,19 @@ class SavedMatch:
     deals_done: int
     total_deals: int
     finished: bool
+    modified: float = 0.0  # when it was last saved (seconds since the epoch): the newest is offered first
 
     def describe(self) -> str:
         """``barbu-game.jsonl: classic, 3 of 28 deals played`` in the language of the moment."""
+        return _("{name}: {rules}, {state}").format(name=self.path.name, rules=self.rules, state=self.progress())
+
+    def progress(self) -> str:
+        """``3 of 28 deals played``, ``finished``: how far the match went, in the language of the moment."""
         if self.finished:
-            state = _("finished")
-        elif self.total_deals:
-            state = _("{done} of {total} deals played").format(done=self.deals_done, total=self.total_deals)
-        else:  # Bésigue: played to a target, not a number of deals
-            state = _("{done} deals played").format(done=self.deals_done)
-        return _("{name}: {rules}, {state}").format(name=self.path.name, rules=self.rules, state=state)
+            return _("finished")
+        if self.total_deals:
+            return _("{done} of {total} deals played").format(done=self.deals_done, total=self.total_deals)
+        return _("{done} deals played").format(done=self.deals_done)  # Bésigue: played to a target
 
 
 def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:
@@ -52,23 +55,28 @@ def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:
 
 
 def saved_matches(folder: Path | str = ".") -> list[SavedMatch]:
-    """Matches saved under the default names here, unfinished first; unreadable files are skipped."""
+    """Matches saved under the default names here, unfinished first, then the newest first; unreadable files
+    are skipped."""
     out = []
     for path in candidates(Path(folder)):
+        try:
+            modified = path.stat().st_mtime
+        except OSError:  # gone since the folder was listed
+            continue
         if is_besigue_record(path):  # a Bésigue game is played to a target, not a number of deals
             try:
                 g = read_besigue_record(path).game
             except BarbuError:
                 continue
-            out.append(SavedMatch(path, str(g.rules), len(g.results), 0, g.is_over))
+            out.append(SavedMatch(path, str(g.rules), len(g.results), 0, g.is_over, modified))
             continue
         try:
             record = read_record(path)
             m = replay(record).match
         except BarbuError:
             continue
-        out.append(SavedMatch(path, str(m.rules), len(m.results), m.total_deals, m.is_over))
-    return sorted(out, key=lambda s: s.finished)
+        out.append(SavedMatch(path, str(m.rules), len(m.results), m.total_deals, m.is_over, modified))
+    return sorted(out, key=lambda s: (s.finished, -s.modified))
 
 
 def reserve(base: Path, exact: bool = False) -> Path:

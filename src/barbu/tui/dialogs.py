@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from ..i18n import _
 from . import bindings
@@ -39,6 +39,33 @@ class InfoDialog(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question (deleting a saved match): Enter or Y says yes, Escape or N says no."""
+
+    BINDINGS = [("y", "answer(True)", "Yes"), ("n", "answer(False)", "No"), ("escape", "answer(False)", "No")]
+
+    def __init__(self, title: str, body: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes, self.no = title, body, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, id="dialog-title")
+            yield Static(self.body, id="dialog-text")
+            with Horizontal(id="dialog-buttons"):
+                yield Button(self.yes, id="yes", variant="error")
+                yield Button(self.no, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # the safe answer is the one Enter gives at first
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class DealOverDialog(InfoDialog):

@@ -18,15 +18,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Collapsible, Footer, Input, Label, OptionList, Select, Static
 
 from ..agents import AGENT_KINDS
 from ..core.errors import RulesetError
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
-from ..i18n import _, current, number, use, word_error
+from ..i18n import _, current, ngettext, number, use, word_error
 from .labels import option_word as words, player_word
 from ..records.savefiles import saved_matches
+from .dialogs import ConfirmDialog
+from .widgets import SavedList, saved_when
 from . import bindings
 from . import besigue_setup
 from .besigue_setup import is_besigue
@@ -77,12 +79,16 @@ class SetupScreen(Screen["Settings | Path"]):
         self.save_exact = settings.save_exact
         self.confirm_forced = settings.confirm_forced
         folder = settings.save.parent if settings.save is not None else Path(".")
-        self.waiting = [s for s in saved_matches(folder) if not s.finished][:3]
+        self.waiting = [s for s in saved_matches(folder) if not s.finished]  # newest first
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        yield Static(_("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
-                       "Tab moves between them."), id="setup-title")
+        if self.waiting:
+            yield Static(_("[b]barbu[/b] — [b]Enter[/b] starts a [b]new[/b] match with these settings; "
+                           "to go on with a saved match, choose it in the list below."), id="setup-title")
+        else:
+            yield Static(_("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
+                           "Tab moves between them."), id="setup-title")
         with VerticalScroll(id="setup-form"):
             yield row(_("Language"), Select(LANGUAGE_CHOICES, value=current(), allow_blank=False, id="language"),
                       _("The language of the whole game."))
@@ -104,13 +110,18 @@ class SetupScreen(Screen["Settings | Path"]):
                   "made at once with a note, or left for you to confirm."))
         yield Static(id="setup-error")
         if self.waiting:
-            yield Static(_("A saved match is waiting: {matches}. A new match gets a file of its own.").format(
-                matches="; ".join(s.describe() for s in self.waiting)), id="setup-saved")
+            with Vertical(id="setup-saved"):
+                yield Static(self._saved_heading(), id="saved-heading")
+                yield SavedList(self.waiting, id="saved-list")
         with Horizontal(id="setup-buttons"):
-            yield Button(_("Start"), id="start", variant="primary")
-            for i, s in enumerate(self.waiting):
-                yield Button(_("Resume {file}").format(file=s.path.name), id=f"resume-{i}", classes="resume")
+            yield Button(_("Start a new match") if self.waiting else _("Start"), id="start", variant="primary")
         yield Footer()
+
+    def _saved_heading(self) -> str:
+        return ngettext("[b]{n} saved match[/b], newest first: ↑ ↓ and Enter resume it, Delete removes it. "
+                        "A new match gets a file of its own.",
+                        "[b]{n} saved matches[/b], newest first: ↑ ↓ and Enter resume one, Delete removes it. "
+                        "A new match gets a file of its own.", len(self.waiting)).format(n=number(len(self.waiting)))
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
@@ -256,9 +267,35 @@ class SetupScreen(Screen["Settings | Path"]):
             return
         self.dismiss(settings)
 
-    @on(Button.Pressed, ".resume")
-    def resume(self, event: Button.Pressed) -> None:
-        self.dismiss(self.waiting[int((event.button.id or "resume-0")[7:])].path)
+    @on(OptionList.OptionSelected, "#saved-list")
+    def resume(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.waiting[event.option_index].path)
+
+    @on(SavedList.DeleteAsked)
+    def ask_delete(self, event: "SavedList.DeleteAsked") -> None:
+        """Delete a saved match, once the person has said yes: a file is never removed by one key alone."""
+        saved = self.waiting[event.index]
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                saved.path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                self.notify(_("{file} could not be deleted: {reason}").format(file=saved.path.name,
+                                                                             reason=e.strerror or e),
+                            severity="error")
+                return
+            self.notify(_("{file} deleted").format(file=saved.path.name), timeout=4)
+            self.waiting.remove(saved)
+            self.call_later(self.recompose)
+        self.app.push_screen(ConfirmDialog(
+            _("Delete this saved match?"),
+            escape(_("{when}: {rules}, {state} ({file}). It cannot be resumed afterwards.").format(
+                when=saved_when(saved.modified), rules=saved.rules, state=saved.progress(), file=saved.path.name)),
+            _("Delete"), _("Keep it")), answered)
 
     @on(Input.Submitted)
     def on_input_enter(self) -> None:

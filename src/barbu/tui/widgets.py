@@ -7,7 +7,10 @@ so that a click on a card is the same choice as Enter on it.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Iterable
+
+from babel.dates import format_date, format_time
 
 from rich.style import Style as RichStyle
 from textual.binding import Binding
@@ -16,7 +19,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..classic.chinese import Arrange, fouled
-from ..i18n import _, ngettext, number
+from ..i18n import _, current, ngettext, number
+from ..records.savefiles import SavedMatch
 from .labels import card_chip, card_face, card_markup, row_category, row_name, sorted_cards
 
 
@@ -241,3 +245,41 @@ class CommandInput(Input):
             self.post_message(self.Nav("right"))
         else:
             super().action_cursor_right(select)
+
+
+def saved_when(stamp: float, today: date | None = None) -> str:
+    """When a match was saved, as a player says it: "today 14:02", "yesterday 21:40", "12 Nov 2026 18:05"."""
+    moment = datetime.fromtimestamp(stamp)
+    today = today or date.today()
+    clock = format_time(moment, "short", locale=current())
+    if moment.date() == today:
+        return _("today {time}").format(time=clock)
+    if (today - moment.date()).days == 1:
+        return _("yesterday {time}").format(time=clock)
+    return f"{format_date(moment, 'medium', locale=current())} {clock}"
+
+
+class SavedList(OptionList):
+    """The saved matches waiting to be resumed, newest first: Enter resumes one, Delete asks to remove it."""
+
+    BINDINGS = [Binding("delete", "delete", "Delete", show=False),
+                Binding("backspace", "delete", "Delete", show=False)]
+
+    class DeleteAsked(Message):
+        """The person asked to delete the saved match at ``index``."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, saved: list[SavedMatch], **kwargs) -> None:
+        super().__init__(*[Option(self.line(s)) for s in saved], **kwargs)
+
+    @staticmethod
+    def line(s: SavedMatch) -> str:
+        return _("{when} · {rules}, {state} · {file}").format(when=saved_when(s.modified), rules=s.rules,
+                                                             state=s.progress(), file=s.path.name)
+
+    def action_delete(self) -> None:
+        if self.highlighted is not None:
+            self.post_message(self.DeleteAsked(self.highlighted))
