@@ -38,14 +38,26 @@ from .wording import action as _action_text, card, contract, cut_reason, hand, s
 HELP = N_("""Type your action when asked:
   a card: qh, 10s, AS      a contract: no-queens, no-hearts, trumps, domino, …
   trump h / trump none     rank 7 (Domino's starting rank)
-  pass / double 1 3 / family / maximum   (doubling; the numbers are seats)
-Scottish game:
+  pass / double 1 3 / family / maximum   (doubling; the numbers are seats)""")
+# TRANSLATORS: the plain game's help, the Scottish game's own actions (shown in a Scottish match only).
+SCOTTISH_HELP = N_("""Scottish game:
   a call: aces, king, queens, hearts, tricks, a group like king+queens or the-lot,
           patience, double-patience
   pass-on AS KH 7D   (the three cards you pass on in the Silly Round)
   Patience: a card (jh), lay 9H 8H 7H (a run or a set: only to go out in a
-          Player Round, at any time in the Silly Round), pass (chap) when you cannot play
-Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, quit (saves the match).""")
+          Player Round, at any time in the Silly Round), pass (chap) when you cannot play""")
+OTHER_COMMANDS = N_("Other commands: hand, trick, last, scores, help, quit (saves the match).")
+SCOTTISH_COMMANDS = N_("Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, "
+                       "quit (saves the match).")
+
+
+def help_text(rules: Ruleset) -> str:
+    """The plain game's help for this match: the Scottish game's calls and scoresheet only in a Scottish match."""
+    if rules.family == "scottish":
+        return "\n".join((_(HELP), _(SCOTTISH_HELP), _(SCOTTISH_COMMANDS)))
+    return "\n".join((_(HELP), _(OTHER_COMMANDS)))
+
+
 #: The commands of the plain game besides actions, English first, then what the player's language calls them.
 COMMANDS = {"quit": N_("quit"), "help": N_("help"), "hand": N_("hand"), "trick": N_("trick"),
             "last": N_("last"), "scores": N_("scores"), "sheet": N_("sheet")}
@@ -85,8 +97,10 @@ def describe(m: Match, seat: int) -> str:
             label += _(", rows from the {rank}").format(rank=rank_word(v.rank))
         lines.append(_("Contract: {contract}").format(contract=label))
         if v.doubles:
-            lines.append(_("Doubles: {doubles}").format(doubles=", ".join(
-                f"{b.doubler}→{b.doubled}" + (" " + _("redoubled") if b.redoubled else "") for b in v.doubles)))
+            lines.append(_("Doubles: {doubles}").format(doubles="; ".join(
+                (_("seat {doubler} doubled seat {doubled}, who redoubled") if b.redoubled else
+                 _("seat {doubler} doubled seat {doubled}")).format(doubler=b.doubler, doubled=b.doubled)
+                for b in v.doubles)))
     if v.set_aside:
         lines.append(_("Set aside, face up: {cards}").format(cards=hand(v.set_aside)))
     for p in v.passes:
@@ -234,7 +248,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                     con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
                     return 0
                 if cmd == "help":
-                    con.print(escape(_(HELP)))
+                    con.print(escape(help_text(m.rules)))
                     continue
                 if cmd in ("hand", "trick"):
                     continue
