@@ -77,15 +77,15 @@ _SUIT_ALIASES = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "�
 
 def parse_card(text: str) -> int:
     """Parse ``QH``, ``qh``, ``10h``, ``Q♥`` or ``HQ`` into a card index."""
-    t = text.strip().upper()
+    word = text.strip().upper()
     for k, v in _SUIT_ALIASES.items():
-        t = t.replace(k, v)
-    if len(t) == 3 and t[:2] == "10":
-        t = "T" + t[2]
-    elif len(t) == 3 and t[1:] == "10":
-        t = t[0] + "T"
-    if len(t) == 2:
-        r, s = t[0], t[1]
+        word = word.replace(k, v)
+    if len(word) == 3 and word[:2] == "10":
+        word = "T" + word[2]
+    elif len(word) == 3 and word[1:] == "10":
+        word = word[0] + "T"
+    if len(word) == 2:
+        r, s = word[0], word[1]
         if r in SUITS and s in RANKS and not (r in RANKS and s in SUITS):
             r, s = s, r
         if r in RANKS and s in SUITS:

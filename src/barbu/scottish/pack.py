@@ -66,15 +66,15 @@ def display_pack(card: int) -> str:
 
 def parse_pack(text: str) -> int:
     """Read ``4S``, ``4s``, ``4♠``, ``joker``/``jk``, ``bridge``/``br`` as a pack card."""
-    t = text.strip().lower()
-    if t in ("joker", "jk", "jkr"):
+    word = text.strip().lower()
+    if word in ("joker", "jk", "jkr"):
         return JOKER
-    if t in ("bridge", "br", "brg"):
+    if word in ("bridge", "br", "brg"):
         return BRIDGE
     symbols = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-    t = "".join(symbols.get(ch, ch) for ch in t)
-    if len(t) == 2 and t[0] in "23456" and t[1] in "shdc":
-        return pack_card(int(t[0]), "shdc".index(t[1]))
+    word = "".join(symbols.get(ch, ch) for ch in word)
+    if len(word) == 2 and word[0] in "23456" and word[1] in "shdc":
+        return pack_card(int(word[0]), "shdc".index(word[1]))
     raise ParseError.of(NOT_A_PACK_CARD, text=text)
 
 
