@@ -87,7 +87,7 @@ def test_refusals_are_plain_and_change_nothing(tmp_path, game_file):
     assert out.returncode == 1
     assert "deal 2: Tricks each player took add up to 12, not 13" in out.stderr
     out = run(tmp_path, "add", book, "--entry", "{not json")
-    assert out.returncode == 2 and "--entry is not JSON" in out.stderr
+    assert out.returncode == 2 and "--entry: not valid JSON" in out.stderr
     out = run(tmp_path, "show", "nosuchgame")
     assert out.returncode == 1 and "there is no such game" in out.stderr
     bad = tmp_path / "bad.json"

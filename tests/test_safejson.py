@@ -99,3 +99,40 @@ def test_unclosed_strings_cost_one_pass_not_one_per_quote() -> None:
     with pytest.raises(JsonError, match="nested more than"):
         loads(hostile)
     assert depth('[[["a' + '\\"' * 1000) == 3
+
+
+# ------------------------------------------------------------------ lone surrogates (issue 29)
+@pytest.mark.parametrize("text", [
+    '{"id": "\\ud800"}', '{"\\udfff": 1}', '["ok", {"a": ["\\uDC00x"]}]', '"\\ud83d"', '"\\ude00\\ud83d"',
+    '{"type": "act", "action": "QH", "id": "a\\ud800b"}',
+])
+def test_a_lone_surrogate_anywhere_is_refused_in_words(text: str) -> None:
+    with pytest.raises(JsonError, match="lone surrogate") as e:
+        loads(text)
+    assert e.value.code == "json-surrogate"
+    with pytest.raises(JsonError, match="lone surrogate"):
+        loads(text.encode())
+
+
+def test_a_surrogate_pair_is_one_character_and_is_read() -> None:
+    assert loads('{"name": "\\ud83d\\ude00", "\\ud83c\\udccf": "\\u00e9"}') == {"name": "😀", "🃏": "é"}
+
+
+def test_text_that_held_bytes_not_utf8_is_refused_as_such() -> None:
+    argument = b'{"a": "\xff"}'.decode("utf-8", "surrogateescape")  # how Python reads such an argument or file
+    with pytest.raises(JsonError, match="not UTF-8"):
+        loads(argument)
+
+
+def test_every_refusal_is_coded_and_worded_in_french_and_italian() -> None:
+    from barbu.i18n import word_error
+    samples = ['{"a": ', '{a: 1}', '{"a" 1}', "[1 2]", '"abc', '"a\x01"', '"\\x"', "1 2", '{"x": NaN}', "9" * 5000,
+               "[" * 100, '"\\ud800"', b"\xff"]
+    for text in samples:
+        with pytest.raises(JsonError) as e:
+            loads(text)
+        assert e.value.code and e.value.code.startswith("json-"), text
+        english = word_error(e.value, "en")
+        assert english == str(e.value) and english.startswith("not valid JSON: ")
+        for lang in ("fr", "it"):
+            assert word_error(e.value, lang) != english, (lang, english)

@@ -260,3 +260,181 @@ def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(tmp_p
 def urllib_get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=10) as r:
         return r.read().decode()
+
+
+# ---------------------------------------------------------------------------- hostile text (issue 29)
+LONE = ["\ud800", "a\udfffb"]  # written escaped by json.dumps: "\ud800" in the JSON text
+#: Every message type, with every field it may carry.
+MESSAGES: dict[str, dict[str, object]] = {
+    "hello": {"token": "t", "since": 0, "lang": "fr"},
+    "act": {"action": "QH", "version": 0, "id": "c1", "typed": True, "seat": 0},
+    "sync": {"since": 0}, "ping": {}, "leave": {}, "rematch": {}, "take_back": {}, "hint": {}, "nope": {},
+}
+
+
+def hostile_variants(base: dict[str, object]) -> list[dict[str, object]]:
+    """``base`` with a lone surrogate in each field's value, in each key, and in the type itself."""
+    out = []
+    for i, bad in enumerate(LONE):
+        for field in base:
+            out.append({**base, field: bad})
+        out.append({**base, bad: 1})
+        out.append({**base, "nested": [{"deep": [bad]}]})
+    return out
+
+
+async def _recv_until(ws, pred, wait: float = 60) -> dict:
+    deadline = time.monotonic() + wait
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
+        if pred(msg):
+            return msg
+
+
+def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_on(tmp_path: Path) -> None:
+    """Every field of every message type carrying a lone surrogate is refused in words before anything uses
+    it; a move sent with such an id changes nothing, and the same move sent properly is acknowledged,
+    broadcast to a watcher, and the computer players after it move."""
+    server = Server(f"sqlite:///{tmp_path / 'h.db'}", tmp_path / "server.log", "--bot-delay", "0",
+                    "--deal-pause", "0")
+    with server:
+        tid, tokens = new_table(server.base, "classic", seats={0: "Ann"}, bots={1: "random", 2: "random", 3: "random"})
+
+        async def main() -> tuple[int, int]:
+            refused = 0
+            async with connect(f"{server.ws_base}/ws/{tid}") as ann, connect(f"{server.ws_base}/ws/{tid}") as watcher:
+                for msg in hostile_variants({"type": "hello", **MESSAGES["hello"], "token": tokens[0]}):
+                    await ann.send(json.dumps(msg))  # a hello refused is no hello: the next one still counts
+                    reply = await _recv_until(ann, lambda m: m["type"] == "error")
+                    assert reply["code"] == "bad_json" and "lone surrogate" in reply["message"], reply
+                    refused += 1
+                await ann.send(json.dumps({"type": "hello", "token": tokens[0]}))
+                await watcher.send(json.dumps({"type": "hello"}))
+                state = (await _recv_until(ann, lambda m: isinstance(m.get("state"), dict)))["state"]
+                await _recv_until(watcher, lambda m: m["type"] == "welcome")
+                for kind, fields in MESSAGES.items():
+                    if kind == "hello":
+                        continue
+                    for msg in hostile_variants({"type": kind, **fields}):
+                        await asyncio.sleep(1 / 14)  # under the rate limit
+                        await ann.send(json.dumps(msg))
+                        reply = await _recv_until(ann, lambda m: m["type"] == "error")
+                        assert reply["code"] == "bad_json", (msg, reply)
+                        refused += 1
+                # Ann's turn: first with a hostile command id (refused, nothing played), then properly
+                while not (state.get("to_act") == 0 and state.get("legal")):
+                    state = (await _recv_until(ann, lambda m: isinstance(m.get("state"), dict)))["state"]
+                version = state["version"]
+                move = {"type": "act", "action": state["legal"][0], "version": version}
+                await ann.send(json.dumps({**move, "id": "\ud800"}))
+                assert (await _recv_until(ann, lambda m: m["type"] in ("ack", "error")))["code"] == "bad_json"
+                await ann.send(json.dumps({**move, "id": "good-1"}))
+                ack = await _recv_until(ann, lambda m: m["type"] in ("ack", "error"))
+                assert ack["type"] == "ack" and ack["id"] == "good-1" and ack["version"] == version + 1, ack
+                seen = await _recv_until(watcher, lambda m: isinstance(m.get("state"), dict)
+                                         and m["state"]["version"] >= version + 1)
+                # the computer players after her move: the table reaches her turn again, or the deal goes on
+                later = await _recv_until(watcher, lambda m: isinstance(m.get("state"), dict)
+                                          and m["state"]["version"] >= version + 4)
+                return refused, later["state"]["version"] - seen["state"]["version"]
+        refused, moved = asyncio.run(main())
+        log = server.log()
+    assert refused > 60 and moved >= 3
+    assert "Traceback" not in log and " ERROR " not in log and "ERROR:" not in log, log[-3000:]
+
+
+def _raw_post(base: str, path: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, object]:
+    req = urllib.request.Request(base + path, data=body, method="POST",
+                                 headers={"content-type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(tmp_path: Path) -> None:
+    """Every JSON body of the API with a lone surrogate (escaped) or bytes that are not UTF-8 in each field,
+    and the scorekeeper's imports nested thousands deep in each of their forms: a 4xx answer in words,
+    never a 5xx, never a traceback in the log."""
+    server = Server(f"sqlite:///{tmp_path / 'b.db'}", tmp_path / "server.log", "--tables-per-hour", "0",
+                    "--kept-games-per-hour", "0", "--bot-tables-per-address", "0")
+    with server:
+        status, made = http("POST", server.base + "/api/tables", {"rules": "classic"})
+        tid, creator = made["id"], made["creator"]
+        status, game = http("POST", server.base + "/api/score", {"rules": "classic", "names": ["A", "B", "C", "D"],
+                                                                   "first": 0, "owner": "o-1"})
+        assert status == 201, game
+        gid, key = game["id"], game["key"]
+        bodies = {
+            "/api/tables": {"rules": "classic", "players": 4, "bots_by": "creator", "clock": "none", "private": False},
+            "/api/play": {"rules": "classic", "players": 4, "name": "Ann"},
+            f"/api/tables/{tid}/seats": {"seat": 0, "name": "Ann", "invite": "x"},
+            f"/api/tables/{tid}/bots": {"seat": 1, "strength": "random", "token": creator},
+            "/api/replays": {"record": "{}"},
+            "/api/score": {"rules": "classic", "names": ["A", "B", "C", "D"], "first": 0, "title": "t", "owner": "o"},
+            "/api/score/import": {"text": "{}", "format": "json", "title": "t", "owner": "o"},
+            "/api/score/mine": {"owner": "o"},
+            f"/api/score/{gid}/draft": {"key": key, "entry": {"contract": "no-hearts"}, "index": 0},
+            f"/api/score/{gid}/change": {"key": key, "version": 1, "op": "title", "title": "x", "index": 0,
+                                         "entry": {"contract": "no-hearts"}},
+            f"/api/score/{gid}/delete": {"key": key},
+        }
+        statuses: list[tuple[str, int]] = []
+        for path, base in bodies.items():
+            for variant in hostile_variants(base):
+                status, data = _raw_post(server.base, path, json.dumps(variant).encode())
+                assert status == 400 and "lone surrogate" in data["error"], (path, variant, status, data)
+                statuses.append((path, status))
+            for field in base:  # bytes that are not UTF-8 inside a string
+                raw = json.dumps({**base, field: "@@"}).encode().replace(b"@@", b"\xff\xfe")
+                status, data = _raw_post(server.base, path, raw)
+                assert status == 400 and "UTF-8" in data["error"], (path, field, status, data)
+        # the French reader gets the reason in French
+        status, data = _raw_post(server.base, "/api/tables", b'{"rules": "\\ud800"}', {"accept-language": "fr"})
+        assert status == 400 and "JSON non valide" in data["error"], data
+        status, data = _raw_post(server.base, "/api/score", b'{"rules": "\\ud800"}', {"x-barbu-lang": "it"})
+        assert status == 400 and "JSON non valido" in data["error"], data
+        # nested JSON in each form the scorekeeper's import reads
+        deep = "[" * 5000 + "]" * 5000
+        header = json.dumps({"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"})
+        csv_head = "barbu-scorekeeper,game,barbu,rules,classic,first dealer,A,players,A,B,C,D\nhead\n"
+        forms = {
+            "JSON text": {"text": '{"format": "barbu-scorekeeper", "entries": ' + deep + "}", "format": "json"},
+            "JSON array": {"text": deep},
+            "CSV entry column": {"text": csv_head + '1,A,A,x,,,0,0,0,0,0,0,0,0,,"' + "[" * 5000 + '"', "format": "csv"},
+            "record text": {"text": "[" * 3000 + "\n" + header + "\n", "format": "json"},
+            "record's later line": {"text": header + "\n" + deep + "\n"},
+        }
+        for form, body in forms.items():
+            status, data = _raw_post(server.base, "/api/score/import", json.dumps(body).encode(),
+                                     {"x-barbu-lang": "fr"})
+            assert status == 400 and data["error"] and "\n" not in data["error"], (form, status, data)
+        assert http("GET", server.base + "/api/health")[1]["status"] == "ok"
+        log = server.log()
+    assert len(statuses) > 100
+    assert "Traceback" not in log and "ERROR:" not in log and " ERROR " not in log, log[-3000:]
+
+
+# ---------------------------------------------------------------------------- the command line
+def test_the_scorekeepers_commands_refuse_nested_json_in_one_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    files = {"deep.json": "[" * 5000 + "]" * 5000,
+             "deep.csv": "barbu-scorekeeper,game,barbu,rules,classic,first dealer,A,players,A,B,C,D\nhead\n"
+                         '1,A,A,x,,,0,0,0,0,0,0,0,0,,"' + "[" * 5000 + '"\n',
+             "deep.jsonl": "[" * 3000 + "\n",
+             "surrogate.json": '{"format": "barbu-scorekeeper", "names": ["\\ud800"]}'}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        out = barbu("score", "--db", db, "import", str(tmp_path / name))
+        assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.strip().count("\n") == 0 and "error:" in out.stderr, out.stderr
+    (tmp_path / "bytes.json").write_bytes(b'{"names": ["\xff"]}')
+    out = barbu("score", "--db", db, "import", str(tmp_path / "bytes.json"))
+    assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
+    for entry in ("[" * 5000, '{"contract": "\\ud800"}', '{"contract": ', "\udcff"):
+        out = subprocess.run([sys.executable, "-m", "barbu", "--lang", "fr", "score", "--db", db, "add", "nope",
+                              "--entry", entry], capture_output=True, text=True, timeout=60,
+                             errors="surrogateescape")
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.strip().count("\n") == 0 and "JSON non valide" in out.stderr, out.stderr

@@ -9,13 +9,13 @@ Exit codes: 0 done, 1 refused (the rules, the deck or the database said no), 2 b
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from ..core import safejson
 from ..i18n import _, current, ngettext, number, word_error, words
 from ..scorekeeper import KeeperError
 from ..scorekeeper.refusals import word_note
@@ -115,9 +115,9 @@ def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
 
 def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
     try:
-        entry = json.loads(args.entry)
-    except ValueError as e:
-        return fail(_("--entry is not JSON: {error}").format(error=e), 2)
+        entry = safejson.loads(args.entry)
+    except safejson.JsonError as e:  # nested, cut short, not text: one line in the reader's language
+        return fail(_("--entry: {error}").format(error=word_error(e, current())), 2)
     book, keeper = find(store, args.id)
     keeper.add(entry)
     store.save(book, keeper)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..besigue.view import BesigueView
+from ..core import safejson
 from ..core.errors import AgentError
 from .codec import Decision, encode_barbu, encode_besigue
 from .observe import BARBU_SIZE, BESIGUE_SIZE, observe_barbu, observe_besigue
@@ -70,13 +71,13 @@ class MaskedPolicy:
     def load(cls, path: "str | Path") -> "MaskedPolicy":
         try:
             data = np.load(path, allow_pickle=False)
-            meta = json.loads(str(data["meta"]))
+            meta = safejson.loads(str(data["meta"]))
         except FileNotFoundError:
             raise AgentError(f"no policy file {str(path)!r}") from None
         except (OSError, ValueError, KeyError):
             raise AgentError(f"{str(path)!r} is not a policy file saved by barbu.rl") from None
-        game = meta.get("game")
-        if meta.get("format") != "barbu-masked-policy-1" or game not in SIZES:
+        game = meta.get("game") if isinstance(meta, dict) else None
+        if not isinstance(meta, dict) or meta.get("format") != "barbu-masked-policy-1" or game not in SIZES:
             raise AgentError(f"{str(path)!r} is not a policy file saved by barbu.rl")
         if (meta["observation"], meta["actions"]) != SIZES[game]:
             raise AgentError(f"{str(path)!r} was trained on another observation layout "

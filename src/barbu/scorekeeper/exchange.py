@@ -16,6 +16,7 @@ from typing import Any
 
 from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS
 from ..classic.state import DealResult
+from ..core import safejson
 from ..core.cards import SUITS
 from ..core.errors import BarbuError
 from ..records import barbu as records
@@ -37,9 +38,9 @@ def from_json(text: str) -> AnyKeeper:
     if len(text) > MAX_IMPORT:
         raise KeeperError.of(K.TOO_LARGE)
     try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise KeeperError.of(K.NOT_JSON, error=str(e)) from None
+        data = safejson.loads(text)
+    except safejson.JsonError as e:  # worded anew in each reader's language
+        raise KeeperError.wrap(e, template=K.NOT_JSON) from None
     return keeper_from_dict(data)
 
 
@@ -100,8 +101,8 @@ def from_csv(text: str) -> AnyKeeper:
         if not row:
             continue
         try:
-            entries.append(json.loads(row[-1]))
-        except ValueError:
+            entries.append(safejson.loads(row[-1]))
+        except safejson.JsonError:
             raise KeeperError.of(K.CSV_ROW, row=i) from None
     return keeper_from_dict({"format": "barbu-scorekeeper", "version": 1, "game": game, "rules": rules,
                              "names": names, "first": names.index(first_name), "entries": entries})
@@ -120,8 +121,8 @@ def is_record(text: str) -> bool:
     ``barbu selfplay --out`` and the arena write them, rather than a kept game."""
     first = text.lstrip().split("\n", 1)[0]
     try:
-        head = json.loads(first)
-    except ValueError:
+        head = safejson.loads(first)
+    except safejson.JsonError:
         return False
     return isinstance(head, dict) and head.get("type") == "header" and (
         head.get("format") == records.FORMAT or head.get("game") == "besigue")
@@ -135,8 +136,8 @@ def from_record(text: str) -> AnyKeeper:
     if len(text) > MAX_IMPORT:
         raise KeeperError.of(K.TOO_LARGE)
     try:
-        head = json.loads(text.lstrip().split("\n", 1)[0])
-    except ValueError:
+        head = safejson.loads(text.lstrip().split("\n", 1)[0])
+    except safejson.JsonError:
         head = None
     if isinstance(head, dict) and head.get("game") == "besigue":
         try:

@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from ..core import safejson
 from ..core.words import N_
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict
 from ..web.scorebooks import Scorebook, ScorebookError, Scorebooks
@@ -42,12 +43,16 @@ class KeyRing:
         data: dict[str, Any] = {}
         if self.path.exists():
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                data = safejson.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):  # JsonError and UnicodeDecodeError are ValueErrors
                 data = {}
-        self.owner: str = data.get("owner") or "terminal-" + secrets.token_hex(16)
-        self.keys: dict[str, str] = dict(data.get("keys") or {})
-        if not data.get("owner"):
+            if not isinstance(data, dict):  # a file edited by hand: start a fresh ring rather than fail
+                data = {}
+        owner, keys = data.get("owner"), data.get("keys")
+        self.owner: str = owner if isinstance(owner, str) and owner else "terminal-" + secrets.token_hex(16)
+        self.keys: dict[str, str] = {k: v for k, v in keys.items() if isinstance(v, str)} if isinstance(
+            keys, dict) else {}
+        if self.owner != owner:
             self.write()
 
     def write(self) -> None:

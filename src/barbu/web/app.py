@@ -3,7 +3,9 @@
 HTTP: ``GET /`` (lobby), ``GET /t/{id}`` (table page; the id is the
 invitation link), ``GET /api/options``, ``GET/POST /api/tables``,
 ``GET /api/tables/{id}``, ``POST /api/tables/{id}/seats`` (returns the seat's
-credential, once, in the response body) and ``POST /api/tables/{id}/bots``.
+credential, once, in the response body; a private table's invitation secret
+rides in the body too, never in a URL), ``POST /api/tables/{id}/bots`` and
+``POST /api/tables/{id}/remove`` (the creator frees a seat before the start).
 A finished match's replay: ``GET /t/{id}/replay`` and ``/replay`` (an uploaded
 record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 ``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
@@ -11,7 +13,7 @@ record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
 …, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
-``leave`` and ``rematch``.  Credentials never travel in URLs.  Cross-origin
+``leave``, ``rematch`` and ``back`` (after the clock ran out, see `clock`).  Credentials never travel in URLs.  Cross-origin
 handshakes are refused, messages are limited in size, a flooding client is
 cut off, and malformed or unknown messages get an error reply and change
 nothing.
@@ -25,11 +27,10 @@ import logging
 import time
 from pathlib import Path
 from typing import Any, AsyncIterator
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -43,15 +44,16 @@ from ..core.cards import CARDS
 from ..core.errors import BarbuError
 from ..core.words import N_
 from ..i18n import translator
-from .lobby import Lobby, options_catalogue, parse_rules
+from .lobby import Lobby, invitation, options_catalogue, parse_rules
 from .mailbox import Mailbox
 from .replay import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
 from .rules_page import page_context
 from .scorekeeping import score_routes
 from .i18n import TEMPLATES, chosen, page_language, render_page
 from .settings import Settings
-from .table import Table, TableError, dumps
-from .wording import error_json, hint_reason, say
+from .table import Table, TableError, dumps, requested_clock
+from .clock import DEFAULT as DEFAULT_CLOCK
+from .wording import error_json, hint_reason, say, word
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
@@ -67,15 +69,29 @@ SECURITY_HEADERS = {
 }
 
 
-def origin_allowed(headers: Any, settings: Settings) -> bool:
-    """No Origin header (not a browser) or the server's own origin; anything else is cross-origin."""
+def origin_allowed(conn: Any, settings: Settings) -> bool:
+    """No Origin header (not a browser) or the server's own origin, scheme included; anything else is cross-origin.
+
+    ``conn`` is the request or WebSocket: its scheme is the one the client used (``https`` behind a
+    proxy the operator named, from X-Forwarded-Proto, which uvicorn believes only from such a proxy).
+    Given bare headers (an older caller), either web scheme is taken.
+    """
+    headers = conn.headers if hasattr(conn, "headers") else conn
     origin = headers.get("origin")
     if origin is None:
         return True
+    origin = origin.strip().lower()
     if origin in settings.allowed_origins:
         return True
-    host = headers.get("host")
-    return host is not None and urlsplit(origin).netloc == host
+    host = (headers.get("host") or "").strip().lower()
+    if not host:
+        return False
+    scope = getattr(conn, "scope", None)
+    if scope is None:
+        schemes: tuple[str, ...] = ("http", "https")
+    else:
+        schemes = ("https",) if scope.get("scheme") in ("https", "wss") else ("http",)
+    return any(origin == f"{scheme}://{host}" for scheme in schemes)
 
 
 class WsConn:
@@ -145,7 +161,8 @@ class RateLimit:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     lobby = Lobby(settings)
-    analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue)
+    analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
+                        per_address=settings.analyses_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -179,15 +196,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def read_json(request: Request, limit: int | None = None) -> dict[str, Any]:
         """The request's JSON object, from an allowed origin, at most ``limit`` bytes (a message's by default)."""
-        if not origin_allowed(request.headers, settings):
+        if not origin_allowed(request, settings):
             raise TableError(N_("cross-origin requests are refused"), 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise TableError(N_("send JSON (content-type application/json)"), 415)
         body = await read_body(request, limit or settings.max_message, settings.body_timeout)
         try:
             data = safejson.loads(body)
-        except safejson.JsonError as e:
-            raise TableError(N_("the request is {error}"), error=str(e)) from None
+        except safejson.JsonError as e:  # worded by its code in the reader's language
+            raise TableError.wrap(e) from None
         if not isinstance(data, dict):
             raise TableError(N_("the request must be a JSON object"))
         return data
@@ -204,10 +221,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         data = await read_json(request)
         rules = parse_rules(data.get("rules"), data.get("players"))
         bots_by = data.get("bots_by", "creator")
-        t, creator = await lobby.create(rules, address=client_address(request), bots_by=bots_by)
-        # The creator's credential lets him seat computer players; it is given out only this once.
-        return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()},
-                            status_code=201, headers={"cache-control": "no-store"})
+        invite, invite_hash = invitation(data.get("private"))
+        t, creator = await lobby.create(rules, address=client_address(request), bots_by=bots_by,
+                                        invite_hash=invite_hash,
+                                        clock=requested_clock(data.get("clock", DEFAULT_CLOCK)))
+        # The creator's credential lets him seat computer players and remove players; a private table's
+        # invitation travels after the link's "#", so it never reaches a server's log.  Both given out only once.
+        out = {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
+        if invite is not None:
+            out |= {"invite": invite, "invite_url": f"/t/{t.id}#invite={invite}"}
+        return JSONResponse(out, status_code=201, headers={"cache-control": "no-store"})
 
     async def api_play(request: Request) -> Response:
         """One click: a new table, the caller in seat 0, the strongest computer players in the others."""
@@ -215,9 +238,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rules = parse_rules(data.get("rules") or "classic", data.get("players"))
         name = data.get("name") or "Player"
         address = client_address(request)
-        t, creator = await lobby.create(rules, address=address)
+        t, creator = await lobby.create(rules, address=address, reserved=True)  # a share of the limit is its own
         lobby.check_bots(t, address)
-        token = await t.call(t.take_seat, 0, name)
+        token = await t.call(t.take_seat, 0, name, None, address, creator)
         for seat in range(1, t.match.n):
             await t.call(t.add_bot, seat, PLAY_STRENGTH, creator, address)
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
@@ -281,14 +304,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(await asyncio.to_thread(deal_frames, src, deal))
 
     async def api_replay_analysis(request: Request) -> Response:
-        if not origin_allowed(request.headers, settings):
+        if not origin_allowed(request, settings):
             raise TableError(N_("cross-origin requests are refused"), 403)
         src = await replay_source(request)
         deal = deal_number(request)
         known = await asyncio.to_thread(analyses.overview, src)
         if not 1 <= deal <= len(known["deals"]):
             raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
-        return JSONResponse(analyses.request(src, deal), headers={"cache-control": "no-store"})
+        return JSONResponse(analyses.request(src, deal, client_address(request)), headers={"cache-control": "no-store"})
 
     async def api_upload(request: Request) -> Response:
         """A record file from ``barbu play`` (its text in {"record": …}): kept here, replayed at /replay/{id}."""
@@ -306,9 +329,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_seat(request: Request) -> Response:
         data = await read_json(request)
         t = await find(request)
-        token = await t.call(t.take_seat, data.get("seat"), data.get("name"))
+        token = await t.call(t.take_seat, data.get("seat"), data.get("name"), data.get("invite"),
+                             client_address(request), data.get("creator"))
         return JSONResponse({"seat": data.get("seat"), "token": token, "table": t.info()},
                             headers={"cache-control": "no-store"})
+
+    async def api_remove(request: Request) -> Response:
+        """Before the match starts, the table's creator frees a seat: {"seat": n, "token": creator}."""
+        data = await read_json(request)
+        t = await find(request)
+        await t.call(t.remove_player, data.get("seat"), data.get("token"))
+        return JSONResponse({"seat": data.get("seat"), "table": t.info()}, headers={"cache-control": "no-store"})
 
     async def api_bot(request: Request) -> Response:
         data = await read_json(request)
@@ -324,7 +355,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(error_json(exc, page_language(request, settings)), status_code=exc.status)
 
     async def ws_table(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers, settings):
+        if not origin_allowed(websocket, settings):
             await websocket.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
             return
         address = client_address(websocket)
@@ -362,6 +393,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/seats", api_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
+        Route("/api/tables/{table_id}/remove", api_remove, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/t/{table_id}/replay", replay_page),
         Route("/replay", replay_page),
@@ -375,7 +407,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules/{name}", rules_page),
         Route("/api/play", api_play, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", ws_table),
-        *score_routes(settings, lambda: lobby.store, read_body, origin_allowed),
+        *score_routes(settings, lambda: lobby.store, read_body, origin_allowed, lobby.creations),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
@@ -407,7 +439,10 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-HINTS_AT_ONCE = asyncio.Semaphore(2)  # hints search for up to 1.5 s on a core: at most two at a time
+# Hints search for up to 1.5 s on a core: `Settings.hints_at_once` at a time, through the lobby's
+# `ThinkingPool.hints`, one per client address (its other hints wait behind it) and the slots taken in turns by
+# address, so one client with many connections cannot keep another's hints waiting.
+HINTS_AT_ONCE = Settings.hints_at_once
 
 
 async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
@@ -417,8 +452,12 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
     view = await table.call(table.hint_view, conn)
     version = table.version
     busy.add(conn)
+    slot = (table.thinking.hints.slot(client_address(conn.ws), id(conn)) if table.thinking is not None
+            else contextlib.nullcontext())
     try:
-        async with HINTS_AT_ONCE:
+        async with slot:
+            if table.version != version:  # it waited behind other hints and the play moved on: spare the search
+                raise TableError(N_("the play moved on while your hint waited; ask again"))
             if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
                 action = await asyncio.to_thread(table.web.agent(PLAY_STRENGTH, version).act, view)
                 conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
@@ -472,8 +511,8 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             continue
         try:
             msg = safejson.loads(text)
-        except safejson.JsonError as e:
-            _reply_error(conn, "bad_json", N_("the message is {error}"), error=str(e))
+        except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
+            conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
             continue
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
@@ -500,13 +539,16 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
                 await table.call(table.leave_seat, conn)
             elif kind == "rematch":
                 await table.call(table.rematch, conn)
+            elif kind == "back":  # the stand-in played for him when his time ran out: he plays again
+                await table.call(table.come_back, conn)
             elif kind == "take_back":
                 undone = await table.call(table.take_back, conn)
                 conn.send(dumps({"type": "taken_back", "moves": undone}))
             elif kind == "hint":
                 await send_hint(conn, table, hints)
             else:
-                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=kind[:40])
+                shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
+                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
         except BarbuError as e:  # TableError included: worded in the connection's language
             conn.send(dumps({"type": "error", "code": "refused", **error_json(e, conn.lang, "message")}))
         except Exception:  # a bug: say so, keep the connection and the table
@@ -515,7 +557,8 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
 
 
 def client_address(conn: Request | WebSocket) -> str:
-    """The client's address, for the per-address limits (uvicorn puts a trusted proxy's client here)."""
+    """The client's address, for the per-address limits: the peer's own, or the X-Forwarded-For client of a
+    proxy the operator named with ``--forwarded-allow-ips`` (uvicorn believes no other)."""
     return conn.client.host if conn.client else "unknown"
 
 
@@ -548,6 +591,9 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
     except asyncio.TimeoutError:
         raise TableError(N_("the request's body did not arrive within {seconds} seconds"), 408,
                          seconds=f"{timeout:g}") from None
+    except ClientDisconnect:  # nobody is left to answer: one line in the log, never a traceback
+        log.info("%s %s: the client left before its body arrived", request.method, request.url.path[:100])
+        raise TableError(N_("the request's body was cut off"), 400) from None
     return b"".join(chunks)
 
 

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import Counter, defaultdict, deque
+from collections import Counter
 from typing import Any
 
 from ..core.chance import new_secret
@@ -22,10 +22,12 @@ from ..core.words import ENGLISH, N_, NN_, Words
 from ..games import game_kind
 from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
+from .creations import TABLE, Creations
 from .journal import Journal
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token, now
 from .table import Table, TableError
+from .thinking import ThinkingPool
 
 log = logging.getLogger("barbu.web")
 
@@ -53,6 +55,17 @@ def parse_rules(text: Any, players: Any = None) -> Any:
     except BarbuError as e:
         raise TableError.wrap(e) from None
     return r
+
+
+def invitation(private: Any) -> tuple[str | None, str | None]:
+    """A private table's invitation: its secret (for the creator's link, after ``#invite=``) and the hash
+    stored; (None, None) for a listed table."""
+    if private is None or private is False:
+        return None, None
+    if private is not True:
+        raise TableError(N_("\"private\" is true or false"))
+    secret = secrets.token_urlsafe(18)
+    return secret, hash_token(secret)
 
 
 def options_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
@@ -101,13 +114,18 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: asyncio.Task | None = None
-        self._created: defaultdict[str, deque[float]] = defaultdict(deque)  # address -> creation times
+        self.creations = Creations()  # per-hour counts by address, kept in the database
+        self._pending = 0  # tables being written: counted against the limits before they are in self.tables
+        self._pending_by: Counter[str] = Counter()  # the same, by creating address
         self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
+        self.thinking = ThinkingPool(settings)  # computer players' thinking and hints, shared fairly by address
         self.started_at = time.time()
 
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.settings.db_url)
         self.journal = Journal(self.store)
+        await asyncio.to_thread(self.creations.load, self.store)
+        self.creations.journal = self.journal
         records = await asyncio.to_thread(self.store.load_tables, True)
         for rec in records:
             try:
@@ -127,6 +145,7 @@ class Lobby:
             try:
                 await self.unload_idle()
                 await self.expire_open()
+                self.creations.sweep()
             except Exception:  # never let the sweeper die
                 log.exception("lobby: unloading idle tables failed")
 
@@ -162,23 +181,47 @@ class Lobby:
         return [t.id for t in gone]
 
     def check_create(self, address: str) -> None:
-        """Refuse a new table to an address that made too many this hour."""
+        """Refuse a new table to an address that made too many this hour (counts kept in the database)."""
         limit = self.settings.tables_per_hour
-        if limit <= 0:
-            return
-        times = self._created[address]
-        cutoff = time.monotonic() - 3600
-        while times and times[0] < cutoff:
-            times.popleft()
-        if len(times) >= limit:
-            wait = int(times[0] - cutoff) // 60 + 1
+        wait = self.creations.wait(address, TABLE, limit)
+        if wait:
             raise TableError(NN_("you have created {limit} tables this hour, the most one player may; "
                                  "try again in {n} minute",
                                  "you have created {limit} tables this hour, the most one player may; "
                                  "try again in {n} minutes"), 429, limit=limit, n=wait)
-        if len(self._created) > 100_000:  # forget idle addresses rather than grow without bound
-            for a in [a for a, q in self._created.items() if not q or q[-1] < cutoff]:
-                del self._created[a]
+
+    def in_use_by(self, address: str) -> int:
+        """Unfinished tables ``address`` created that are still waiting for players or being played.
+
+        A match against the computer left for over an hour does not count: its player walked away."""
+        recent = time.monotonic() - 3600
+        return self._pending_by[address] + sum(
+            1 for t in self.tables.values()
+            if t.creator_address == address and (t.status == "open" or (
+                t.status == "playing" and (t.last_activity > recent or t.humans_connected()))))
+
+    def check_room(self, address: str | None, reserved: bool) -> None:
+        """The limits on unfinished tables, per address first, then the server's; the caller counts the
+        new table before its next ``await``, so no burst of creations passes between the check and the count.
+
+        ``reserved``: "Play against the computer" or a rematch, which may use the share of the server's
+        limit kept for them (``play_reserve``); a table made in the lobby may not."""
+        per_address = self.settings.open_tables_per_address
+        if address is not None and per_address > 0 and self.in_use_by(address) >= per_address:
+            raise TableError(N_("you already have {limit} unfinished tables, the most one player may; "
+                                "finish or leave one first"), 429, limit=per_address)
+        limit = self.settings.max_tables
+        held = self._pending + sum(1 for t in self.tables.values() if t.status != "over")
+        if held >= limit:
+            raise TableError(N_("the server has as many tables as it can hold; try again later"), 503)
+        if not reserved and held >= limit - self.play_reserve():
+            raise TableError(N_("the server has as many tables with free seats as it can hold; try again later, "
+                                "or play against the computer"), 503)
+
+    def play_reserve(self) -> int:
+        """Tables of the server's limit only "Play against the computer" and rematches may use."""
+        limit = self.settings.max_tables
+        return min(limit - 1, int(limit * self.settings.play_reserve + 0.999)) if limit > 1 else 0
 
     def check_bots(self, table: Table, address: str) -> None:
         """Refuse computer players to an address already running as many computer tables as allowed."""
@@ -219,27 +262,47 @@ class Lobby:
             self._sweeper.cancel()
         for t in list(self.tables.values()):
             await t.stop()
+        self.thinking.close()
         if self.journal:
             await self.journal.close()
 
     def _build(self, rec: TableRecord) -> Table:
         assert self.journal is not None
-        return Table(rec, self.journal, self.settings, on_rematch=self.rematch)
+        t = Table(rec, self.journal, self.settings, on_rematch=self.rematch)
+        t.thinking = self.thinking
+        return t
 
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
-                     invite_hash: str | None = None) -> tuple[Table, str]:
+                     invite_hash: str | None = None, reserved: bool = False) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
 
         ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
-        the table private (the hash of the invitation's secret)."""
+        the table private (the hash of the invitation's secret); ``reserved``: "Play against the computer",
+        which may use the share of the server's limit kept for it (a rematch may too)."""
         assert self.journal is not None
         if bots_by not in ("creator", "seated"):
             raise TableError(N_("who may add computer players: \"creator\" or \"seated\""))
+        # Checked and counted with no await between: concurrent creations never pass a limit.
         if address is not None:
             self.check_create(address)
-        if sum(1 for t in self.tables.values() if t.status != "over") >= self.settings.max_tables:
-            raise TableError(N_("the server has as many tables as it can hold; try again later"), 503)
+        self.check_room(address, reserved or rematch_of is not None)
+        if address is not None:
+            self.creations.note(address, TABLE)
+            self._pending_by[address] += 1
+        self._pending += 1
+        try:
+            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash)
+        finally:
+            self._pending -= 1
+            if address is not None:
+                self._pending_by[address] -= 1
+                if self._pending_by[address] <= 0:
+                    del self._pending_by[address]
+
+    async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
+                      clock: str | None, invite_hash: str | None) -> tuple[Table, str]:
+        assert self.journal is not None
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
         secret = new_secret().hex()
@@ -266,12 +329,12 @@ class Lobby:
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
                           clock=clock, bots_secret=bots_secret)
         t = self._build(rec)
+        t.creator_address = address
         if rematch_of is not None:
             t.bot_address = rematch_of.bot_address
+            t.creator_address = rematch_of.creator_address
         self.tables[t.id] = t
         t.start()
-        if address is not None:
-            self._created[address].append(time.monotonic())
         return t, creator
 
     async def rematch(self, old: Table) -> Table:
@@ -308,7 +371,7 @@ class Lobby:
         return t
 
     def listing(self) -> list[dict[str, Any]]:
-        """Tables people can join or watch, newest first."""
-        out = [t.summary() for t in self.tables.values() if t.status != "over"]
+        """Tables people can join or watch, newest first; a private table is never listed."""
+        out = [t.summary() for t in self.tables.values() if t.status != "over" and t.invite_hash is None]
         out.reverse()
         return out[:200]

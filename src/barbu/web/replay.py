@@ -25,10 +25,11 @@ from ..besigue.game import BesigueGame
 from ..classic.match import CHANCE, Match
 from ..core import safejson
 from ..core.errors import BarbuError
-from ..core.words import N_
+from ..core.words import N_, NN_
 from ..records.barbu import number_out, read_record, replay as replay_record
 from ..records.besigue import replay_lines as replay_besigue
 from .table import Table, TableError
+from .thinking import FairSlots
 from .views import card_list, contract_info, public_state, result_json
 
 log = logging.getLogger("barbu.web")
@@ -36,6 +37,7 @@ log = logging.getLogger("barbu.web")
 UPLOAD_PREFIX = "u"  # an uploaded record's replay id: "u" and 24 hex digits (a table's id never has that form)
 UPLOADS_KEPT = 64  # uploaded records remembered (the oldest are forgotten: upload again)
 RESULTS_KEPT = 256  # analysed deals remembered
+HARD_FACTOR = 16  # jobs kept at most, as a multiple of the queue: addresses with none still get one in
 TOP_VALUES = 4  # candidate actions sent per decision, best first
 
 
@@ -210,6 +212,7 @@ class Stopped(Exception):
 @dataclass
 class Job:
     deal: int
+    address: str = ""  # the client that asked: its jobs wait behind each other, not in front of others'
     step: int = 0  # the decision being weighed
     steps: int = 0  # decisions with a choice in the deal
     queued: bool = True
@@ -219,20 +222,24 @@ class Job:
 class Analyses:
     """Deals analysed on demand, off the event loop: one job per match at a time, a bounded queue.
 
-    ``workers`` analyses run at once (the others wait their turn); at most
-    ``queue`` jobs are under way or waiting, beyond that a request is refused.
+    ``workers`` analyses run at once, handed out in turns between the client
+    addresses waiting (`thinking.FairSlots`), so each client's requests wait
+    behind its own.  One address may have ``per_address`` jobs under way or
+    waiting; once ``queue`` jobs are, only an address with none may add one
+    (up to ``queue * HARD_FACTOR``), so one client cannot fill the queue for others.
     """
 
     samples: int
     seconds: float
     workers: int = 1
     queue: int = 4
+    per_address: int = 2
     results: OrderedDict = field(default_factory=OrderedDict)  # (key, deal) -> review_json
     jobs: dict[str, Job] = field(default_factory=dict)  # key -> the match's job under way
     uploads: OrderedDict = field(default_factory=OrderedDict)  # upload id -> Source
     finished: OrderedDict = field(default_factory=OrderedDict)  # table id -> Source (a finished match never changes)
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
-    _slots: asyncio.Semaphore | None = None
+    _slots: FairSlots | None = None
     _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
     closing: bool = False  # the server is stopping: a running analysis stops at its next decision
 
@@ -253,8 +260,10 @@ class Analyses:
         _keep(self.overviews, src.key, known, UPLOADS_KEPT)
         return known
 
-    def request(self, src: Source, deal: int) -> dict[str, Any]:
-        """The deal's analysis if done, else its progress; starts it when nothing else of this match runs."""
+    def request(self, src: Source, deal: int, address: str = "") -> dict[str, Any]:
+        """The deal's analysis if done, else its progress; starts it when nothing else of this match runs.
+
+        ``address``: the client's, for its share of the queue."""
         if src.game != "barbu":
             raise TableError(N_("the analysis is for the Barbu games: this Bésigue match is replayed without it"),
                              409)
@@ -269,9 +278,13 @@ class Analyses:
                                  429, deal=job.deal)
             return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step,
                     "steps": job.steps}
-        if len(self.jobs) >= self.queue:
+        own = sum(1 for j in self.jobs.values() if j.address == address)
+        if (own and len(self.jobs) >= self.queue) or len(self.jobs) >= self.queue * HARD_FACTOR:
             raise TableError(N_("the server is weighing other matches; try again in a minute"), 503)
-        job = Job(deal)
+        if own >= self.per_address:
+            raise TableError(NN_("you already have {n} deal being weighed; ask again when it is done",
+                                 "you already have {n} deals being weighed; ask again when one is done"), 429, n=own)
+        job = Job(deal, address)
         self.jobs[src.key] = job
         task = asyncio.get_running_loop().create_task(self._run(src, job))
         self._tasks.add(task)
@@ -280,9 +293,9 @@ class Analyses:
 
     async def _run(self, src: Source, job: Job) -> None:
         if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
+            self._slots = FairSlots(self.workers)
         try:
-            async with self._slots:
+            async with self._slots.slot(job.address, src.key):
                 job.queued = False
                 job.steps = await asyncio.to_thread(count_choices, src, job.deal)
                 review = await asyncio.to_thread(self._review, src, job)

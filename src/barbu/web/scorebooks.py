@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import DateTime, Integer, String, Text, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..core import safejson
 from ..core.words import ENGLISH, N_, Message, Words
 from .storage import Base, Store, hash_token, now
 
@@ -89,7 +90,7 @@ class Scorebook:
 
 
 def _book(row: Any) -> Scorebook:
-    return Scorebook(row.id, row.view_id, row.title, row.game, row.rules, json.loads(row.data), row.version,
+    return Scorebook(row.id, row.view_id, row.title, row.game, row.rules, safejson.loads(row.data), row.version,
                      row.created_at, row.updated_at)
 
 

@@ -36,8 +36,6 @@ import copy
 import io
 import json
 import logging
-import time
-from collections import defaultdict, deque
 from typing import Any, Awaitable, Callable
 
 import segno
@@ -61,6 +59,7 @@ from ..scorekeeper.sheet import MELD_LABELS
 from ..scottish.scoresheet import GLYPH_NAMES
 from .scorebooks import CHANGED_ELSEWHERE, Scorebook, ScorebookError, Scorebooks, WordedError
 from .i18n import page_language, render_page
+from .creations import KEPT_GAME, Creations
 from .settings import Settings
 from .storage import Store
 from .table import TableError
@@ -120,7 +119,7 @@ TOO_MANY_GAMES = _m("too-many-games", NN_(
 STARTING = _m("server-starting", N_("the server is starting: try again in a moment"))
 CROSS_ORIGIN = _m("cross-origin", N_("cross-origin requests are refused"))
 NOT_JSON_TYPE = _m("not-json-type", N_("send JSON (content-type application/json)"))
-BAD_JSON = _m("bad-json", N_("the request is not valid JSON ({problem})"))
+BAD_JSON = _m("bad-json", N_("the request cannot be read: {error}"))  # error: the JSON error, in the reader's words
 NOT_AN_OBJECT = _m("not-an-object", N_("the request must be a JSON object"))
 UNREADABLE_ANSWERS = _m("unreadable-answers", N_("the deal's answers are not in a form the scorekeeper reads"))
 NO_VERSION = _m("no-version", N_("the change must name the version of the game it was made from"))
@@ -257,7 +256,7 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
 
 def _jsonable(d: Any) -> Any:
     """Needs and questions hold cards (ints) and tuples: plain JSON values."""
-    return json.loads(json.dumps(d, default=str))
+    return safejson.loads(json.dumps(d, default=str))
 
 
 def stored(keeper: AnyKeeper, undo: list) -> dict[str, Any]:
@@ -373,14 +372,27 @@ def imported(data: dict[str, Any]) -> AnyKeeper:
     text = data.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ScoreError(NO_FILE)
-    if exchange.is_record(text):  # a .jsonl record: the page sends it as it sends any file
-        return exchange.from_record(text)
-    fmt = data.get("format") or ("json" if text.lstrip().startswith("{") else "csv")
-    if fmt == "json":
-        return import_json(text)
-    if fmt == "csv":
-        return import_csv(text)
+    try:
+        if exchange.is_record(text):  # a .jsonl record: the page sends it as it sends any file
+            return exchange.from_record(text)
+        fmt = data.get("format") or ("json" if text.lstrip().startswith(("{", "[")) else "csv")
+        if fmt == "json":
+            return import_json(text)
+        if fmt == "csv":
+            return import_csv(text)
+    except KeeperError as e:
+        if _unparsable(e):
+            e.status = 400  # type: ignore[attr-defined]  # a file that does not parse: a bad request, not a refused game
+        raise
     raise ScoreError(BAD_FORMAT)
+
+
+def _unparsable(e: KeeperError) -> bool:
+    """Whether an import was refused because its text is not JSON at all (a record's line included, whose
+    error keeps the JSON error as its context), rather than because the game it holds is refused."""
+    cause = e.cause
+    return (isinstance(cause, safejson.JsonError) or isinstance(getattr(cause, "__context__", None), safejson.JsonError)
+            or e.code == K.CSV_ROW.code)
 
 
 # The exchange formats are `barbu.scorekeeper.exchange`'s; these thin calls are where the page uses them.
@@ -472,25 +484,24 @@ def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeep
 # ---------------------------------------------------------------------- routes
 def score_routes(settings: Settings, store: Callable[[], Store | None],
                  read_body: Callable[[Request, int, float], Awaitable[bytes]],
-                 origin_allowed: Callable[[Any, Settings], bool]) -> list[Route]:
-    """The scorekeeper's pages and API, on the server's database and with its request limits."""
+                 origin_allowed: Callable[[Any, Settings], bool], creations: Creations | None = None) -> list[Route]:
+    """The scorekeeper's pages and API, on the server's database and with its request limits.
+
+    ``creations``: the server's per-hour counts, kept in its database (without it, in memory only)."""
     books_cache: dict[int, Scorebooks] = {}
-    created: defaultdict[str, deque[float]] = defaultdict(deque)  # address -> times it created a game
+    counts = creations if creations is not None else Creations()
 
     def check_create(request: Request) -> None:
-        """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database."""
+        """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database;
+        checked and counted in one step, and the count survives a restart."""
         limit = settings.kept_games_per_hour
         if not limit:
             return
         address = request.client.host if request.client else "unknown"
-        t = time.monotonic()
-        times = created[address]
-        while times and times[0] < t - 3600:
-            times.popleft()
-        if len(times) >= limit:
-            wait = int((times[0] + 3600 - t) // 60) + 1
+        wait = counts.wait(address, KEPT_GAME, limit)
+        if wait:
             raise ScoreError(TOO_MANY_GAMES, 429, limit=limit, n=wait)
-        times.append(t)
+        counts.note(address, KEPT_GAME)
 
     def lang_of(request: Request) -> str:
         """The reader's language: what the page says it shows (header x-barbu-lang), else the request's own."""
@@ -514,7 +525,7 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         return render_page(request, settings, "score.html")
 
     async def read(request: Request, limit: int | None = None) -> dict[str, Any]:
-        if not origin_allowed(request.headers, settings):
+        if not origin_allowed(request, settings):
             raise ScoreError(CROSS_ORIGIN, 403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise ScoreError(NOT_JSON_TYPE, 415)
@@ -525,7 +536,7 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
         try:
             data = safejson.loads(body)
         except safejson.JsonError as e:
-            raise ScoreError(BAD_JSON, problem=str(e).removeprefix("not valid JSON: ")) from None
+            raise ScoreError(BAD_JSON, error=word_error(e, lang_of(request))) from None
         if not isinstance(data, dict):
             raise ScoreError(NOT_AN_OBJECT)
         return data
@@ -550,7 +561,7 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
                                 "params": _jsonable(getattr(e, "params", None) or {})}
         if not isinstance(e, ScorebookError):
             body["deal"] = e.deal  # type: ignore[attr-defined]
-        return JSONResponse(body, status_code=422 if isinstance(e, KeeperError) else e.status)  # type: ignore
+        return JSONResponse(body, status_code=getattr(e, "status", 422))
 
     def no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
         return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})

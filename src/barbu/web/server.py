@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from .app import create_app
+from .connections import guarded_protocol, quiet_client_errors
 from .settings import Settings
 
 #: The largest WebSocket frame uvicorn accepts; the app refuses messages above Settings.max_message anyway.
@@ -26,6 +27,8 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
 
     from .storage import Store, database_url
     url = database_url(settings.db_url)
+    shown = _shown(settings.db_url)
+    check_driver(url, shown)
     if url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///"):])
         if not path.parent.is_dir():
@@ -36,8 +39,9 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
         Store(settings.db_url).close()  # creates or upgrades the schema
     except SQLAlchemyError as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
-        shown = settings.db_url.split("@")[-1]  # never print a password
         raise StartupError(f"cannot open the database {shown}: {reason}") from None
+    except ImportError as e:  # a driver that check_driver could not foresee, imported on connecting
+        raise StartupError(f"cannot open the database {shown}: its driver {e.name or ''} is not installed") from None
     except OSError as e:
         raise StartupError(f"cannot open the database: {e.strerror or e}") from None
     try:
@@ -58,6 +62,34 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
             raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+def _shown(url: str) -> str:
+    """A database URL as it may be printed: never its password (nor anything before the host)."""
+    return url.rsplit("@", 1)[-1] if "@" in url else url
+
+
+def check_driver(url: str, shown: str) -> None:
+    """The URL is well formed and names a database whose driver is installed, or one line says which not."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else "it is not a database URL"
+        if "int()" in reason:  # Python's words for a port that is not a number
+            reason = "its port is not a number"
+        raise StartupError(f"cannot open the database {shown}: the URL is malformed ({reason}); "
+                           "give a SQLite file path or a URL such as postgresql://user:password@host/dbname") from None
+    try:
+        parsed.get_dialect().import_dbapi()
+    except NoSuchModuleError:
+        raise StartupError(f"cannot open the database {shown}: {parsed.get_backend_name()!r} is not a database "
+                           "this server knows (SQLite or PostgreSQL)") from None
+    except ImportError as e:
+        raise StartupError(f"cannot open the database {shown}: its driver ({e.name or parsed.drivername}) is not "
+                           "installed; this server runs on SQLite or PostgreSQL") from None
+
+
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
           access_log: bool = True) -> bool:
     """Run until stopped; False if the server could not start."""
@@ -69,11 +101,17 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_lev
     tune_runtime()
     # No per-message compression: the messages are small, and deflating each one costs more CPU
     # than it saves on the wire.
+    # X-Forwarded-For and -Proto are believed only from the proxies the operator named (none by default,
+    # not uvicorn's 127.0.0.1: a local client is not a proxy unless said so).
+    proxies = list(settings.forwarded_allow_ips)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
                             ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_per_message_deflate=False, timeout_graceful_shutdown=5,
-                            # an idle or half-sent request is not held open for long
-                            timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+                            # an idle connection is closed, a half-sent head is cut off, an address is capped
+                            http=guarded_protocol(settings), timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
+                            h11_max_incomplete_event_size=16 * 1024,
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+    quiet_client_errors()  # after uvicorn has set its logging up
     server = uvicorn.Server(config)
     try:
         server.run()

@@ -34,6 +34,9 @@ class Settings:
     kept_games_per_hour: int = 60  # scorekeeper games one address may create or import in any hour
     connections_per_address: int = 64  # WebSocket connections open at once from one address
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
+    open_tables_per_address: int = 10  # unfinished tables one address has created and still uses
+    seats_per_address: int = 1  # seats one address may hold at a listed table it did not create
+    play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
     # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.
     # ("learned", "policy:classic.npz") from ``barbu serve --player learned=policy:classic.npz``.
@@ -44,6 +47,17 @@ class Settings:
     analysis_samples: int = DEFAULT_SAMPLES
     analysis_seconds: float = DEFAULT_SECONDS
     analysis_queue: int = 4  # matches being weighed or waiting at once; beyond that a request is refused
+    # Fair shares of the machine (`barbu.web.thinking`): work taken in turns by client address.
+    thinking_workers: int = 0  # computer players' decisions thought at once; 0: one per core
+    thinking_processes: bool = True  # search players think in worker processes (the search core holds the GIL)
+    hints_at_once: int = 2  # hints computed at once, at most one per address
+    analyses_per_address: int = 2  # replay analyses one address may have under way or waiting
+    # HTTP connections (`barbu.web.connections`): ``barbu serve --header-timeout`` and the others.
+    header_timeout: float = 10.0  # seconds a request's head may take to arrive; 0: no limit
+    idle_timeout: float = 5.0  # seconds an idle keep-alive connection stays open
+    http_connections_per_address: int = 32  # HTTP connections open at once from one address; 0: no limit
+    # Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IPs, networks, or "*"); none by default.
+    forwarded_allow_ips: tuple[str, ...] = ()
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""

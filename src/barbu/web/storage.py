@@ -11,6 +11,7 @@ from one writer thread (see `barbu.web.journal`) plus reads at start-up.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -74,12 +75,14 @@ class EventRow(Base):
 
 
 class CreationRow(Base):
-    """One table or kept game made by an address (a keyed hash of it), for the per-hour limits."""
+    """One table or kept game made by an address (HMAC-SHA256 of it), for the per-hour limits.
+
+    One row of kind "key" holds, in ``address_hash``, the hex key of that HMAC (`Store.creations_key`)."""
 
     __tablename__ = "barbu_creations"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     address_hash: Mapped[str] = mapped_column(String(64), index=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))  # table, kept_game, or key
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
@@ -87,6 +90,14 @@ TABLES = TableRow.__table__
 SEATS = SeatRow.__table__
 EVENTS = EventRow.__table__
 CREATIONS = CreationRow.__table__
+
+
+CREATION_KEY = "key"  # the kind of the barbu_creations row that holds the key addresses are hashed with
+
+
+def _aware(t: datetime) -> datetime:
+    """SQLite gives back naive times: they were stored in UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
 
 
 def hash_token(token: str) -> str:
@@ -232,6 +243,43 @@ class Store:
                   for tid, seq, actor, action in rows]
         if values:
             conn.execute(insert(EVENTS), values)
+
+    # -- the per-hour counts (barbu_creations) --
+    @staticmethod
+    def add_creation(conn: Connection, address_hash: str, kind: str, at: datetime) -> None:
+        """One table or kept game made by an address (its keyed hash), for the per-hour limits."""
+        conn.execute(insert(CREATIONS).values(address_hash=address_hash, kind=kind, created_at=at))
+
+    @staticmethod
+    def sweep_creations(conn: Connection, before: datetime) -> None:
+        """Forget creations older than ``before``; the hashing key's row is kept."""
+        conn.execute(CREATIONS.delete().where(CREATIONS.c.created_at < before, CREATIONS.c.kind != CREATION_KEY))
+
+    def creations_since(self, since: datetime) -> list[tuple[str, str, datetime]]:
+        """(address hash, kind, time) of every creation since ``since``, oldest first."""
+        with self.engine.connect() as conn:
+            q = (select(CREATIONS.c.address_hash, CREATIONS.c.kind, CREATIONS.c.created_at)
+                 .where(CREATIONS.c.created_at >= since, CREATIONS.c.kind != CREATION_KEY)
+                 .order_by(CREATIONS.c.created_at, CREATIONS.c.id))
+            return [(r.address_hash, r.kind, _aware(r.created_at)) for r in conn.execute(q)]
+
+    def creations_key(self) -> bytes:
+        """The key addresses are hashed with, made on the first start and kept in the database ever after.
+
+        It is a row of barbu_creations of its own kind, so every process and every restart hashes an
+        address alike; should two processes make one at once, the older row wins for both."""
+        def oldest(conn: Connection) -> str | None:
+            q = (select(CREATIONS.c.address_hash).where(CREATIONS.c.kind == CREATION_KEY)
+                 .order_by(CREATIONS.c.id).limit(1))
+            return conn.execute(q).scalar()
+        with self.engine.begin() as conn:
+            key = oldest(conn)
+            if key is None:
+                conn.execute(insert(CREATIONS).values(address_hash=secrets.token_hex(32), kind=CREATION_KEY,
+                                                      created_at=now()))
+                key = oldest(conn)
+        assert key is not None
+        return bytes.fromhex(key)
 
     # -- reads --
     def load_tables(self, only_unfinished: bool = False, ids: Iterable[str] | None = None) -> list[TableRecord]:

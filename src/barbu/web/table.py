@@ -25,18 +25,23 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
+import json
+
 import orjson
 
 from ..agents import AGENT_KINDS, Agent
 from ..core.chance import keyed_chance
 from ..core.errors import AgentError, BarbuError, IllegalAction
-from ..core.words import N_
+from ..core.safejson import is_unicode
+from ..core.words import N_, NN_
 from ..core.game import CHANCE
 from ..games import game_kind, open_game
 from ..i18n.typed import parse_typed
+from .clock import Clock, ClockError, Turn, is_away, parse as parse_clock
 from .games import web_game
 from .mailbox import Mailbox
 from .settings import Settings
+from .thinking import Thought, ThinkingPool
 from .wording import Said, lang_of, refusal, say
 from .storage import SeatRecord, Store, TableRecord, hash_token
 
@@ -44,6 +49,8 @@ log = logging.getLogger("barbu.web")
 
 NAME_MAX = 24
 RECENT_COMMANDS = 64  # command ids remembered per seat, to answer a repeated command without re-applying it
+CALM_AFTER = 4  # computer moves thought at leisure in a row before the table is told the server is less busy
+_THINKING: set[asyncio.Task] = set()  # computer players' decisions being thought, held until they end
 
 
 class Conn(Protocol):
@@ -83,6 +90,7 @@ class Seat:
     agent: Agent | None = None
     bank: float | None = None  # seconds left in the time bank (tables with a clock)
     timeouts: int = 0  # times in a row the clock ran out on this seat
+    address: str | None = None  # who took the seat (in memory only): the per-address seat limit, removals
 
     def record(self) -> SeatRecord:
         return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash, self.bank, self.timeouts)
@@ -111,8 +119,23 @@ def poses_as_computer(name: str) -> bool:
 
 
 def dumps(obj: Any) -> str:
-    """Compact JSON text; orjson, because every move sends a message to every connection."""
-    return orjson.dumps(obj).decode()
+    """Compact JSON text; orjson, because every move sends a message to every connection.
+
+    A text orjson cannot write (a lone surrogate, which the edge refuses: `safejson.loads`) is written
+    escaped instead, so a reply can never fail after a move was committed."""
+    try:
+        return orjson.dumps(obj).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(obj, separators=(",", ":"))
+
+
+def requested_clock(value: Any) -> str | None:
+    """The clock a table-creation request asks for, in its stored form (None: no clock); refused in words."""
+    try:
+        clock = parse_clock(value)
+    except ClockError as e:
+        raise TableError(e.template, **e.fields) from None
+    return None if clock is None else str(clock)
 
 
 class Table:
@@ -133,6 +156,8 @@ class Table:
         self.bots_secret = bytes.fromhex(record.bots_secret) if record.bots_secret else None
         self.touched = (record.touched_at or record.created_at).timestamp()  # wall clock: survives restarts
         self.bot_address: str | None = None  # the address that gave seats to computer players
+        self.creator_address: str | None = None  # the address that created the table (in memory only)
+        self.barred: set[str] = set()  # addresses of players the creator removed: no seat here again
         self.status = record.status
         self.rematch_of = record.rematch_of
         self.rematch_id = record.rematch_id
@@ -155,6 +180,16 @@ class Table:
             seat = self.seats[s.seat]
             seat.kind, seat.name, seat.strength, seat.token_hash = s.kind, s.name, s.strength, s.token_hash
             seat.bank, seat.timeouts = s.bank, s.timeouts
+        # The clock (barbu.web.clock): the decision being timed, and the decision the stand-in plays
+        # because its time ran out, as (seat, version).  A new match (a rematch copies its seats) starts
+        # with every bank full.
+        self.clock = Clock.stored(self.clock_text)
+        self.turn: Turn | None = None
+        self._clock_epoch = 0  # bumped at every start of a timer: an older timer sees it and does nothing
+        self._stood_in: tuple[int, int] | None = None
+        if not record.events:
+            for seat in self.seats:
+                seat.bank, seat.timeouts = None, 0
         self.spectators: set[Conn] = set()
         self.recent: list[OrderedDict[str, dict[str, Any]]] = [OrderedDict() for _ in self.seats]
         self._inbox: Mailbox[tuple[Callable[..., Awaitable[Any]], tuple, asyncio.Future | None]] | None = None
@@ -249,38 +284,108 @@ class Table:
             return "bot"
         if s.kind == "human" and s.away and not s.conns and self.humans_connected():
             return "bot"
+        if s.kind == "human" and s.conns and self.clock_stands_in(s):
+            return "bot"
         return "human" if s.conns else "wait"
 
     def info(self) -> dict[str, Any]:
         """Public facts about the table: never credentials, never the seed."""
         return {
             "id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
+            "private": self.invite_hash is not None,
             "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
                        "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
                        "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
             "spectators": len(self.spectators), "version": self.version,
             "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
             "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
+            "clock": self.clock_info(),
             **self.web.info(),
         }
 
     # ------------------------------------------------------------------ seats (HTTP requests)
-    async def take_seat(self, seat: int, name: Any) -> str:
-        """Seat a guest; returns his credential, which is given out only this once."""
+    async def take_seat(self, seat: int, name: Any, invite: Any = None, address: str | None = None,
+                        creator: Any = None) -> str:
+        """Seat a guest; returns his credential, which is given out only this once.
+
+        A private table seats only the holders of its invitation's secret.  The creator (his address or
+        his credential) may seat anyone; anyone else may not come back once removed, and at a listed
+        table one address holds at most ``seats_per_address`` seats, so a stranger cannot fill it alone."""
+        if self.invite_hash is not None and not self.is_creator(creator):
+            if invite is None or invite == "":
+                raise TableError(N_("this table is private: take a seat through the invitation link its creator "
+                                    "shared"), 403)
+            if not isinstance(invite, str) or len(invite) > 200 or not secrets.compare_digest(
+                    hash_token(invite.encode("utf-8", "replace").decode()), self.invite_hash):
+                raise TableError(N_("this invitation is not valid for this table: ask its creator for the link "
+                                    "again"), 403)
         s = self._open_seat(seat)
         name = clean_name(name)
+        own = address is None or address == self.creator_address or self.is_creator(creator)
+        if not own and address in self.barred:
+            raise TableError(N_("the creator of this table removed you from it: you cannot take a seat here "
+                                "again"), 403)
+        cap = self.settings.seats_per_address
+        if not own and self.invite_hash is None and cap > 0:
+            held = sum(1 for o in self.seats if o.kind == "human" and o.address == address)
+            if held >= cap:
+                raise TableError(NN_("at a listed table one address may hold {n} seat; for friends who share "
+                                     "a connection, create a private table and send them its invitation",
+                                     "at a listed table one address may hold {n} seats; for friends who share "
+                                     "a connection, create a private table and send them its invitation"),
+                                 429, n=cap)
         if poses_as_computer(name):
             raise TableError(N_("the name '{name}' is kept for computer players; choose another"), name=name)
         if any(o.kind == "human" and o.name.casefold() == name.casefold() for o in self.seats):
             raise TableError(N_("{name} is already at this table; choose another name"), name=name)
         token = secrets.token_urlsafe(24)
         s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
+        s.address = address
         await self._save_seat(s)
         self.touched = time.time()
         await self.journal.run(lambda conn: Store.touch(conn, self.id))
         self._start_grace(s)
         await self._seats_changed()
         return token
+
+    def is_creator(self, token: Any) -> bool:
+        """Whether ``token`` is this table's creator's credential."""
+        if not isinstance(token, str) or not token or len(token) > 200 or self.creator_hash is None:
+            return False
+        return secrets.compare_digest(hash_token(token.encode("utf-8", "replace").decode()), self.creator_hash)
+
+    async def remove_player(self, seat: Any, token: Any) -> None:
+        """Before the match starts, the table's creator frees a seat, a person's or a computer player's.
+
+        The removed person's connections watch from then on and are told so in their language; his
+        credential holds no seat any more and his address may not take one here again."""
+        if not self.is_creator(token):
+            raise TableError(N_("only the player who created this table may remove a player"), 403)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise TableError(N_("there is no seat {seat}: seats are 0 to {last}"), seat=repr(seat)[:40],
+                             last=len(self.seats) - 1)
+        if self.started:
+            raise TableError(N_("the match has started: nobody can be removed from it now"), 409)
+        s = self.seats[seat]
+        if s.kind == "open":
+            raise TableError(N_("seat {seat} is free: there is nobody to remove"), 409, seat=seat)
+        if s.kind == "human" and s.address is not None and s.address != self.creator_address:
+            self.barred.add(s.address)
+        for c in list(s.conns):
+            c.seat = None
+            self.spectators.add(c)
+            c.send(dumps({"type": "removed", "seat": seat, "message": say(
+                lang_of(c), N_("the creator of this table removed you from seat {seat}: you are watching now"),
+                seat=seat)}))
+        s.conns.clear()
+        s.epoch += 1  # a grace timer running for the seat does nothing now
+        s.kind, s.name, s.strength, s.token_hash, s.address = "open", "", None, None, None
+        s.agent, s.away = None, False
+        self.recent[seat].clear()
+        await self.journal.run(lambda c: Store.clear_seat(c, self.id, seat))
+        self._send_all({"type": "table", "table": self.info()})
+        for c in self.spectators:
+            self._send_state(c, full=True)
 
     def may_add_bots(self, token: Any) -> bool:
         """The table's creator, or (if the table says so) any seated player, may seat computer players."""
@@ -347,7 +452,7 @@ class Table:
             c.seat = None
             self.spectators.add(c)
         s.conns.clear()
-        s.kind, s.name, s.strength, s.token_hash = "open", "", None, None
+        s.kind, s.name, s.strength, s.token_hash, s.address = "open", "", None, None, None
         await self.journal.run(lambda c: Store.clear_seat(c, self.id, s.index))
         self._send_all({"type": "table", "table": self.info()})
         for c in self.spectators:
@@ -423,7 +528,8 @@ class Table:
     async def act(self, conn: Conn, msg: dict[str, Any]) -> None:
         """A player's command: ``{"type": "act", "action": "QH", "version": 17, "id": "…"}``."""
         cid = msg.get("id")
-        if cid is not None and (not isinstance(cid, str) or not 0 < len(cid) <= 64):
+        if cid is not None and (not isinstance(cid, str) or not 0 < len(cid) <= 64 or not cid.isprintable()
+                                or not is_unicode(cid)):  # only a checked id is echoed in the replies
             return self._error(conn, "bad_message", N_("a command id is a string of 1 to 64 characters"))
         seat = conn.seat
         if seat is None:
@@ -478,6 +584,7 @@ class Table:
                 recent.popitem(last=False)
         conn.send(dumps({**ack, "action": str(action)}))
         self._after_move(seat, action)
+        await self._clock_moved(seat)  # he decided: his bank pays any time beyond the allowance, he is not away
         await self._advance()
 
     def _refused(self, conn: Conn, code: str, e: BarbuError, seat: int, cid: Any) -> None:
@@ -518,12 +625,23 @@ class Table:
         assert seat is not None and seat >= 0
         if self.controller(seat) == "bot":
             self._schedule(self.settings.bot_delay, self._bot_turn)
+        else:
+            self._clock_wait(seat)  # a person decides: his clock runs while he is here
 
-    def _schedule(self, delay: float, fn: Callable[[int], Awaitable[None]]) -> None:
+    # The lobby's pool: computer players think through it, in fair turns by the address that set the table up.
+    thinking: ThinkingPool | None = None
+    _thinking: object | None = None  # the token of the decision being thought; a thought with another is stale
+    _hurried = False  # the computer players think in a hurry (the server is busy): the table was told
+    _unhurried = 0  # computer moves thought at leisure in a row since; a few make the table told it is over
+
+    def _schedule(self, delay: float, fn: Callable[..., Awaitable[None]]) -> None:
         if self._scheduled == self.version:
             return
         self._scheduled = self.version
-        self._later(delay, fn, self.version)
+        if fn == self._bot_turn:  # thinking starts now; the move is made after the longer of ``delay`` and it
+            self._start_thinking(delay)
+        else:
+            self._later(delay, fn, self.version)
 
     async def _chance(self, version: int) -> None:
         if version == self.version and self.match.to_act() == CHANCE:
@@ -541,14 +659,45 @@ class Table:
         self._after_move(CHANCE, action)
         return True
 
-    async def _bot_turn(self, version: int) -> None:
-        m = self.match
-        if version != self.version:
-            return
-        self._scheduled = None
-        seat = m.to_act()
+    def _start_thinking(self, delay: float) -> None:
+        """Start the computer player's decision off the actor, from its seat's view only (all a worker gets).
+
+        The actor stays free while it thinks; the thought comes back through `_bot_turn`
+        no sooner than ``delay`` after now, so that people can follow the play.
+        """
+        version = self.version
+        seat = self.match.to_act()
         if seat is None or seat < 0 or self.controller(seat) != "bot":
+            self._scheduled = None
             return
+        agent = self._agent_for(seat, version)
+        view = self.match.view(seat)
+        token = self._thinking = object()
+        task = asyncio.get_running_loop().create_task(self._think(agent, view, version, delay, token),
+                                                      name=f"think-{self.id}")
+        _THINKING.add(task)
+        task.add_done_callback(_THINKING.discard)
+
+    async def _think(self, agent: Agent, view: Any, version: int, delay: float, token: object) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        result: Thought | Exception
+        try:
+            if self.thinking is not None:  # the group: the address that set the table up, else the table itself
+                result = await self.thinking.think(agent, view, self.bot_address or f"table {self.id}", self.id)
+            else:
+                result = Thought(await asyncio.to_thread(agent.act, view), agent)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # the agent failed: `_bot_turn` plays a legal action instead
+            result = e
+        rest = delay - (loop.time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        self.tell(self._bot_turn, version, (token, result))
+
+    def _agent_for(self, seat: int, version: int) -> Agent:
+        """The seat's computer player (its own strength, or the stand-in for a person), made once and kept."""
         s = self.seats[seat]
         kind = s.strength if s.kind == "bot" and s.strength else self.settings.stand_in
         if s.agent is None or getattr(s.agent, "kind_name", None) != kind:
@@ -559,14 +708,38 @@ class Table:
                 log.warning("table %s: no computer player %r here; the stand-in plays seat %s", self.id, kind, seat)
                 s.agent = self.web.agent(self.settings.stand_in, seed)
             setattr(s.agent, "kind_name", kind)
-        view = m.view(seat)
+        return s.agent
+
+    async def _bot_turn(self, version: int, thought: tuple[object, Any] | None = None) -> None:
+        """Make the computer player's move that was thought for ``version`` (without one: think it first)."""
+        m = self.match
+        if version != self.version:
+            return
+        if thought is None:
+            self._scheduled = None
+            self._schedule(0.0, self._bot_turn)
+            return
+        token, result = thought
+        if token is not self._thinking:  # thought for a position since taken back (and perhaps played again)
+            return
+        self._thinking = None
+        self._scheduled = None
+        seat = m.to_act()
+        if seat is None or seat < 0 or self.controller(seat) != "bot":  # a person is back: he decides
+            return
+        s = self.seats[seat]
+        kind = getattr(s.agent, "kind_name", None)
         try:
-            action = await asyncio.to_thread(s.agent.act, view)
-            if version != self.version:  # cannot happen (the actor waits), but never apply to a moved table
-                return
+            if not isinstance(result, Thought):
+                raise result
+            if getattr(result.agent, "kind_name", None) == kind:  # from a worker process: its random state moved on
+                s.agent = result.agent
+            self._tell_busy(result.hurried)
+            action = result.action
             self.web.apply(action, seat)
-        except (BarbuError, ValueError):
-            log.exception("table %s: computer player %s failed; playing a random legal action", self.id, kind)
+        except Exception as e:
+            log.error("table %s: computer player %s failed (%s); playing a random legal action", self.id, kind,
+                      type(e).__name__, exc_info=not isinstance(e, (BarbuError, ValueError)))
             action = random.Random(version).choice(m.legal_actions())
             self.web.apply(action, seat)
         if not await self._commit(seat, action):
@@ -575,12 +748,146 @@ class Table:
         self._after_move(seat, action)
         await self._advance()
 
+    def _tell_busy(self, hurried: bool | None) -> None:
+        """Tell the table, each in his language, when its computer players start or stop thinking in a hurry."""
+        if hurried is None:
+            return
+        self._unhurried = 0 if hurried else self._unhurried + 1
+        if hurried == self._hurried or (not hurried and self._unhurried < CALM_AFTER):
+            return
+        self._hurried = hurried
+        template = (N_("the server is busy: the computer players think faster for now") if hurried
+                    else N_("the server is less busy: the computer players take their time again"))
+        for c in self.connections():
+            c.send(dumps({"type": "busy", "busy": hurried, "message": say(lang_of(c), template)}))
+
     def bot_seed(self, seat: int, version: int) -> int:
         """A computer player's seed: keyed by the table's own secret for them, so no player can work it out."""
         if self.bots_secret is None:  # a table made before the computer players had a key of their own
             return (self.seed * 7919 + seat * 104729 + version) & 0x7FFFFFFF
         msg = seat.to_bytes(2, "big") + version.to_bytes(8, "big")
         return int.from_bytes(hmac.new(self.bots_secret, msg, hashlib.sha256).digest()[:8], "big")
+
+    # ------------------------------------------------------------------ the clock (barbu.web.clock)
+    # A person's decision is timed only while the table waits for him and he is connected (`_clock_wait`,
+    # from `_advance`); the pause between deals, the computers' turns and a disconnected player's grace
+    # period start no clock.  When the time runs out, `controller` hands that decision to the stand-in,
+    # which plays it through the computer players' own path; a seat that keeps running out is played by
+    # the stand-in at once until its player acts or says he is back.  A seat's bank and timeouts are
+    # stored when they change: a timeout, a return, or a decision that drew on the bank (a decision
+    # within its allowance, the common case, writes nothing more than its move).
+    def clock_stands_in(self, s: Seat) -> bool:
+        """Whether the stand-in plays this person's decision: his time ran out on it, or he is away by the clock."""
+        return self.clock is not None and (is_away(s.timeouts) or self._stood_in == (s.index, self.version))
+
+    def _bank(self, s: Seat) -> float:
+        assert self.clock is not None
+        return self.clock.bank if s.bank is None else s.bank
+
+    def clock_info(self) -> dict[str, Any] | None:
+        """The clock as everyone at the table may see it: its allowance, each person's bank, whose clock runs."""
+        if self.clock is None:
+            return None
+        turn = self.turn if self.turn is not None and self.turn.version == self.version else None
+        return {"text": str(self.clock), "per_move": self.clock.per_move, "bank": self.clock.bank,
+                "banks": [round(self._bank(s), 1) if s.kind == "human" else None for s in self.seats],
+                "away": [s.index for s in self.seats if s.kind == "human" and is_away(s.timeouts)],
+                "turn": turn.public(time.monotonic()) if turn is not None else None}
+
+    def _send_clock(self) -> None:
+        self._send_all({"type": "clock", "clock": self.clock_info()})
+
+    def _clock_wait(self, seat: int) -> None:
+        """The table waits for a person: his clock runs while he is connected, and stands still otherwise."""
+        s = self.seats[seat]
+        if self.clock is None or s.kind != "human":
+            return
+        now = time.monotonic()
+        t = self.turn
+        if t is None or t.version != self.version or t.seat != seat:
+            t = self.turn = Turn(seat, self.version, self.clock.per_move, self._bank(s))
+        run = self.controller(seat) == "human"
+        if run == t.running():
+            return
+        if run:
+            t.resume(now)
+            self._clock_epoch += 1
+            self._later(t.left(now), self._clock_out, seat, t.version, self._clock_epoch)
+        else:
+            t.pause(now)
+        self._send_clock()
+
+    async def _clock_out(self, seat: int, version: int, epoch: int) -> None:
+        """A timer ran out: if the decision is still awaited, the stand-in plays it and everyone is told."""
+        t = self.turn
+        if (epoch != self._clock_epoch or t is None or not t.running() or t.seat != seat or t.version != version
+                or version != self.version or self.match.to_act() != seat):
+            return
+        now = time.monotonic()
+        if not t.expired(now):  # a timer may fire a little early
+            self._later(t.left(now), self._clock_out, seat, version, epoch)
+            return
+        s = self.seats[seat]
+        self.turn = None
+        self._stood_in = (seat, version)
+        s.bank = 0.0
+        s.timeouts += 1
+        await self._store_clock(s)
+        self._clock_notice(s)
+        self._send_clock()
+        # The stand-in plays now (his time is already spent), through the computer players' own path.
+        self._schedule(0.0, self._bot_turn)
+
+    async def _clock_moved(self, seat: int) -> None:
+        """A person decided: his bank pays for the time beyond the allowance, and he is no longer away."""
+        if self.clock is None:
+            return
+        s = self.seats[seat]
+        t, self.turn = self.turn, None
+        changed = s.timeouts != 0
+        s.timeouts = 0
+        if t is not None and t.seat == seat and t.version == self.version - 1:
+            bank = t.bank_left(time.monotonic())
+            if bank < self._bank(s):
+                s.bank, changed = bank, True
+        if changed:
+            await self._store_clock(s)
+            self._send_clock()
+
+    async def come_back(self, conn: Conn) -> None:
+        """A player the stand-in plays for because his time ran out says he is back: he decides again."""
+        if conn.seat is None:
+            raise TableError(N_("you have no seat here"))
+        s = self.seats[conn.seat]
+        changed = self._stood_in is not None and self._stood_in[0] == s.index
+        if changed:
+            self._stood_in = None
+        if s.timeouts:
+            s.timeouts, changed = 0, True
+            await self._store_clock(s)
+        if changed:  # a repeated "back" changes nothing and sends nothing
+            self._send_clock()
+            await self._advance()
+
+    async def _store_clock(self, s: Seat) -> None:
+        """Store a seat's bank and timeouts; a failing database costs the clock's memory, not the table."""
+        try:
+            await self._save_seat(s)
+        except Exception:
+            log.warning("table %s: could not store the clock of seat %s", self.id, s.index)
+
+    def _clock_notice(self, s: Seat) -> None:
+        """Tell everyone, each in his language, that the stand-in plays for a seat whose time ran out."""
+        away = is_away(s.timeouts)
+        for c in self.connections():
+            if c.seat == s.index:
+                text = say(lang_of(c), N_("Your time ran out again: the computer plays for you until you are back.")
+                           if away else N_("Your time ran out: the computer plays this move for you."))
+            else:
+                text = say(lang_of(c), N_("Time ran out again: the computer plays for {name} until they are back.")
+                           if away else N_("Time ran out: the computer plays for {name}."), name=s.name)
+            c.send(dumps({"type": "notice", "code": "clock_away" if away else "clock_out", "seat": s.index,
+                          "message": text}))
 
     # ------------------------------------------------------------------ help at the table
     def against_computers(self, seat: int) -> bool:
@@ -719,6 +1026,7 @@ class Table:
     def summary(self) -> dict[str, Any]:
         """For the lobby's list of tables."""
         return {"id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
+                "private": self.invite_hash is not None,
                 "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength} for s in self.seats],
                 "open_seats": sum(1 for s in self.seats if s.kind == "open"),
                 "spectators": len(self.spectators), **self.web.summary()}

@@ -25,8 +25,10 @@ def upgrade() -> None:
         # seconds left in the seat's time bank, and how many times in a row its clock ran out
         batch.add_column(sa.Column("bank", sa.Float(), nullable=True))
         batch.add_column(sa.Column("timeouts", sa.Integer(), nullable=True))
-    # what each address made, so the per-hour limits hold across restarts and processes (the address is
-    # stored as a keyed hash, never as it is)
+    # what each address made ("table", "kept_game"), so the per-hour limits hold across restarts and processes;
+    # the address is stored as HMAC-SHA256 under a key made on the first start and kept in this same table
+    # (one row of kind "key" whose address_hash holds the key in hex), never as it is; rows older than an hour
+    # are swept, the key's row is kept
     op.create_table(
         "barbu_creations",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),

@@ -4,11 +4,12 @@
 // texts; a click sends one of those texts back.  Connection handling as the Barbu table (net.js).
 
 import { cardBack, cardElement, SYMBOLS } from "./cards.js";
-import { el } from "./dom.js";
+import { el, showBusy } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { addBot, carryInvitation, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
+import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -71,6 +72,11 @@ function onMessage(msg) {
     case "rematch":
       goToRematch(msg.table);
       return;
+    case "removed": // the table's creator freed our seat: we watch from now on
+      forgetSeat(tableId);
+      mySeat = null;
+      showError(msg.message);
+      break;
     case "error":
       showError(msg.message);
       break;
@@ -81,9 +87,20 @@ function onMessage(msg) {
     case "taken_back":
       hideError();
       break;
+    case "busy":
+      showBusy(msg);
+      break;
+    case "clock":
+      if (info) info.clock = msg.clock;
+      break;
+    case "notice": // the clock ran out on someone: the computer plays for him
+      showError(msg.message);
+      break;
     default:
       break;
   }
+  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock);
+  clockVersion(state ? state.version : null);
   render();
 }
 
@@ -111,6 +128,7 @@ function hideError() {
 function goToRematch(newId) {
   const seat = loadSeat(tableId);
   if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
+  carryInvitation(tableId, newId); // a private table's rematch keeps its invitation
   location.href = `/t/${newId}`;
 }
 
@@ -177,6 +195,13 @@ function renderSeatsPanel() {
       }
     },
     leave: () => socket.send("leave"),
+    remove: async (seat) => {
+      const table = await removePlayer(tableId, seat, $("seat-error"));
+      if (table) {
+        info = table;
+        render();
+      }
+    },
   }));
 }
 
@@ -202,6 +227,9 @@ function renderPlayers() {
     if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: t("computer · {strength}", { strength: strengthName(s.strength) }) }));
     if (s.away) chips.append(el("span", { class: "chip off", textContent: t("away") }));
     if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: t("offline") }));
+    else if (s.kind === "human" && s.connected && awayByClock(seat)) chips.append(el("span", { class: "chip off", textContent: t("away"), title: t("time ran out: the computer plays until the player is back") }));
+    const clock = info.status === "playing" ? seatClock(seat, s.kind) : null;
+    if (clock) chips.append(clock);
     box.replaceChildren(
       el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : (s.name || t("Seat {n}", { n: num(seat) })) }),
       chips,
@@ -339,6 +367,7 @@ function renderTurn() {
   }
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";
+  renderMyClock($("bz-turn-bar"), info.status === "playing" ? mySeat : null, () => socket.send("back"));
 }
 
 function renderHelpTools() {
@@ -548,6 +577,7 @@ $("close-end").addEventListener("click", () => {
   render();
 });
 
+startTicking();
 const socket = new TableSocket(tableId, onMessage, (status) => {
   const c = $("conn");
   c.dataset.status = status;

@@ -6,6 +6,22 @@ import { postJSON, saveCreator, saveSeat } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
+// The clocks a table may have (barbu/web/clock.py CHOICES): seconds per move and in the bank.
+const CLOCKS = { relaxed: [60, 600], normal: [25, 180], quick: [10, 60] };
+
+// "25 seconds", "3 minutes", "1 min 30 s": a clock's time as a person reads it.
+function duration(seconds) {
+  if (seconds < 60) return tn("{n} second", "{n} seconds", seconds);
+  if (seconds % 60) return t("{m} min {s} s", { m: num(Math.floor(seconds / 60)), s: num(seconds % 60) });
+  return tn("{n} minute", "{n} minutes", seconds / 60);
+}
+
+function showClock() {
+  const c = CLOCKS[$("clock").value];
+  $("clock-description").textContent = c
+    ? t("{move} a move, then a bank of {bank} for the hard decisions; when both are spent, the computer plays for you.", { move: duration(c[0]), bank: duration(c[1]) })
+    : t("No time limit: a player who does not move holds up the table.");
+}
 
 
 function currentPreset() {
@@ -99,14 +115,19 @@ async function loadTables() {
 }
 
 $("preset").addEventListener("change", showPreset);
+$("clock").addEventListener("change", showClock);
+showClock();
 $("create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   $("create-error").textContent = "";
   $("create-button").disabled = true;
   try {
-    const data = await postJSON("/api/tables", { rules: rulesText(), players: Number($("players").value) });
-    saveCreator(data.id, data.creator); // lets this browser seat computer players there
-    location.href = data.url;
+    const body = { rules: rulesText(), players: Number($("players").value), clock: $("clock").value };
+    if ($("private").checked) body.private = true;
+    const data = await postJSON("/api/tables", body);
+    saveCreator(data.id, data.creator); // lets this browser seat computer players there, and remove players
+    // A private table's page opens at its invitation link: the secret after "#" never reaches the server.
+    location.href = data.invite_url || data.url;
   } catch (e) {
     $("create-error").textContent = e.message;
     $("create-button").disabled = false;

@@ -8,13 +8,37 @@ export function seatingOpen(info, mySeat) {
   return info.status === "open" || (mySeat === null && info.seats.some((s) => s.kind === "open"));
 }
 
-// One row a seat: a free seat offers "Take this seat" (to a visitor) and a computer player of a chosen
-// strength; your own seat, while the table waits, "Leave this seat".  `on` holds take, bot and leave.
+// A private table's invitation secret: from the link's fragment (#invite=…, which the browser never sends
+// to the server), kept for this table in this browser so a reload or a rematch still has it; else null.
+export function invitation(tableId) {
+  const key = `barbu:invite:${tableId}`;
+  const found = /(?:^#|&)invite=([A-Za-z0-9_-]{1,200})/.exec(location.hash);
+  if (found) localStorage.setItem(key, found[1]);
+  return localStorage.getItem(key);
+}
+
+// A rematch of a private table keeps its invitation.
+export function carryInvitation(oldId, newId) {
+  const invite = localStorage.getItem(`barbu:invite:${oldId}`);
+  if (invite) localStorage.setItem(`barbu:invite:${newId}`, invite);
+}
+
+// One row a seat: a free seat offers "Take this seat" (to a visitor; at a private table, one who came by
+// its invitation) and a computer player of a chosen strength; your own seat, while the table waits, "Leave
+// this seat"; to the table's creator, while it waits, "Remove" on every other taken seat.
+// `on` holds take, bot, leave and remove.
 export function seatRows(info, mySeat, on) {
+  const creator = loadCreator(info.id) !== null;
+  const invited = !info.private || creator || invitation(info.id) !== null;
   return info.seats.map((s) => {
     const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
     row.append(el("span", { class: "seat-no", textContent: t("Seat {seat}", { seat: s.seat }) }));
     if (s.kind === "open") {
+      if (mySeat === null && !invited) {
+        // A private table, opened without its invitation: nothing here this visitor may do.
+        row.append(el("span", { class: "muted", "data-seat-private": s.seat, textContent: t("free, by invitation only") }));
+        return row;
+      }
       row.append(el("span", { class: "muted", textContent: t("free") }));
       if (mySeat === null) {
         const take = el("button", { type: "button", class: "primary", textContent: t("Take this seat"), "data-seat-take": s.seat });
@@ -35,6 +59,11 @@ export function seatRows(info, mySeat, on) {
           leave.addEventListener("click", () => on.leave());
           row.append(leave);
         }
+      } else if (creator && info.status === "open" && on.remove) {
+        const remove = el("button", { type: "button", class: "danger", textContent: t("Remove"),
+          title: t("Free this seat: the player watches from then on"), "data-seat-remove": s.seat });
+        remove.addEventListener("click", () => on.remove(s.seat));
+        row.append(remove);
       }
     }
     return row;
@@ -52,7 +81,12 @@ export async function takeSeat(tableId, seat, nameInput, errorBox) {
   }
   localStorage.setItem("barbu:name", name);
   try {
-    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, { seat, name });
+    // The invitation (a private table's) and the creator's credential ride in the body, never in the URL.
+    const body = { seat, name };
+    const invite = invitation(tableId);
+    if (invite) body.invite = invite;
+    if (loadCreator(tableId)) body.creator = loadCreator(tableId);
+    const data = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/seats`, body);
     saveSeat(tableId, { token: data.token, seat, name });
     return data.table;
   } catch (e) {
@@ -73,11 +107,25 @@ export async function addBot(tableId, seat, strength, errorBox) {
   }
 }
 
+// Before the match starts, the table's creator frees `seat` (a person's or a computer player's).
+export async function removePlayer(tableId, seat, errorBox) {
+  errorBox.textContent = "";
+  try {
+    const token = loadCreator(tableId);
+    return (await postJSON(`/api/tables/${encodeURIComponent(tableId)}/remove`, { seat, token })).table;
+  } catch (e) {
+    errorBox.textContent = e.message;
+    return null;
+  }
+}
+
 // The Invite button: the link built from the address this page was opened at, copied when the browser allows;
+// a private table's link carries its invitation after "#", which browsers never send to a server;
 // a page opened at a local address says how friends on the network can reach the server.
 export function wireInvite(tableId) {
   document.getElementById("invite").addEventListener("click", async () => {
-    const url = `${location.origin}/t/${tableId}`;
+    const invite = invitation(tableId);
+    const url = `${location.origin}/t/${tableId}` + (invite ? `#invite=${invite}` : "");
     document.getElementById("invite-box").hidden = false;
     const field = document.getElementById("invite-link");
     field.value = url;

@@ -6,11 +6,12 @@
 // anything else as a button, and a typed action when the list is too long to send.
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
-import { el } from "./dom.js";
+import { el, showBusy } from "./dom.js";
 import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { addBot, carryInvitation, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
+import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -132,6 +133,11 @@ function onMessage(msg) {
     case "rematch":
       goToRematch(msg.table);
       return;
+    case "removed": // the table's creator freed our seat: we watch from now on
+      forgetSeat(tableId);
+      mySeat = null;
+      showError(msg.message);
+      break;
     case "error":
       showError(msg.message);
       $("hint-button").disabled = false;
@@ -147,9 +153,20 @@ function onMessage(msg) {
     case "taken_back":
       $("hint-box").hidden = true;
       break;
+    case "busy":
+      showBusy(msg);
+      break;
+    case "clock":
+      if (info) info.clock = msg.clock;
+      break;
+    case "notice": // the clock ran out on someone: the computer plays for him
+      showError(msg.message);
+      break;
     default:
       break;
   }
+  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock);
+  clockVersion(state ? state.version : null);
   render();
 }
 
@@ -191,6 +208,7 @@ function hideError() {
 function goToRematch(newId) {
   const seat = loadSeat(tableId);
   if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
+  carryInvitation(tableId, newId); // a private table's rematch keeps its invitation
   location.href = `/t/${newId}`;
 }
 
@@ -241,6 +259,13 @@ function renderSeatsPanel() {
       }
     },
     leave: () => socket.send("leave"),
+    remove: async (seat) => {
+      const table = await removePlayer(tableId, seat, $("seat-error"));
+      if (table) {
+        info = table;
+        render();
+      }
+    },
   }));
 }
 
@@ -276,6 +301,9 @@ function renderFelt() {
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
     if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: strengthName(s.strength) }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${strengthName(s.strength)}` })));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? t("computer plays") : t("offline") }));
+    else if (s.kind === "human" && awayByClock(s.seat)) badges.append(el("span", { class: "chip off", textContent: t("computer plays"), title: t("time ran out: the computer plays until the player is back") }));
+    const clock = info.status === "playing" ? seatClock(s.seat, s.kind) : null;
+    if (clock) badges.append(clock);
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: tn("{n} card", "{n} cards", state.hand_sizes[s.seat]), title: t("cards in hand") }));
       if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", state.tricks_won[s.seat]), title: t("tricks won") }));
@@ -381,6 +409,7 @@ function renderHelpTools() {
 
 function renderTurn() {
   renderHelpTools();
+  renderMyClock($("turn-bar"), info.status === "playing" ? mySeat : null, () => socket.send("back"));
   // The last deal's summary leaves the felt once you have cards to play on it.
   if (myTurn() && state && (state.phase === "play" || state.phase === "domino")) $("deal-end").hidden = true;
   const turn = $("turn");
@@ -834,6 +863,7 @@ $("close-end").addEventListener("click", () => {
   render();
 });
 
+startTicking();
 const socket = new TableSocket(tableId, onMessage, (status) => {
   const c = $("conn");
   c.dataset.status = status;
