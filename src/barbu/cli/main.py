@@ -23,6 +23,7 @@ from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import AgentError, BarbuError, RecordError, UnreadableFile
 from ..core.words import N_
 from ..games import game_kind, record_kind
+from ..guide.barbu import contract_values
 from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
@@ -84,8 +85,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     p = preset(r.preset)
     console.print(f"[bold]{r}[/bold] — {data(p.description)}")
     wins = _("highest total wins") if fam.highest_wins else _("lowest total wins")
-    console.print(_("family {family}: {description}; {wins}").format(
-        family=fam.name, description=data(fam.description), wins=wins))
+    console.print(_("{description}; {wins}.").format(description=data(fam.description), wins=wins))
     t = Table(title=_("Options"))
     t.add_column(_("option"), no_wrap=True, min_width=max(len(n) for n in OPTIONS))
     t.add_column(_("value"), overflow="fold")
@@ -107,9 +107,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     c.add_column(_("key"))
     c.add_column(_("total"), justify="right")
     c.add_column(_("how it scores"))
-    for k in m.contracts:
+    for k in m.contracts:  # what each trick or card is worth first, then the contract in words
         c.add_row(contract(k.name), k.key,
-                  number(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else _("varies"), data(k.help))
+                  number(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else _("varies"),
+                  Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)))
     console.print(c)
     return 0
 
@@ -123,7 +124,8 @@ def print_scottish_calls(m: Match) -> None:
     c.add_column(_("how it scores"))
     for key in ("aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"):
         k = m.contract_by_key[key]
-        c.add_row(contract(k.name), key, number(k.total(m.n, m.hand_size, m.deck)), data(k.help))
+        c.add_row(contract(k.name), key, number(k.total(m.n, m.hand_size, m.deck)),
+                  Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)))
     console.print(c)
     console.print(_("Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
                     "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
@@ -416,7 +418,7 @@ def _player_problem(spec: str) -> str | None:
 
 SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
                 "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout",
-                "header_timeout", "idle_timeout", "http_connections_per_address")
+                "header_timeout", "idle_timeout", "http_connections_per_address", "thinking_workers")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -484,6 +486,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
+                        thinking_workers=args.thinking_workers, thinking_processes=not args.thinking_threads,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -619,6 +622,12 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default {n})").format(n=d.bot_tables_per_address))
     sv.add_argument("--analysis-samples", type=int, default=d.analysis_samples, metavar="N", help=_(
         "sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples))
+    sv.add_argument("--thinking-workers", type=int, default=d.thinking_workers, metavar="N", help=_(
+        "computer players' decisions thought at once, shared in turns between client addresses; "
+        "0: one per core (default)"))
+    sv.add_argument("--thinking-threads", action="store_true", help=_(
+        "let the searching computer players think in threads of the server's process instead of worker "
+        "processes (no parallelism: the search holds Python's lock)"))
     sv.add_argument("--open-table-expiry", type=float, default=d.open_table_expiry, metavar="SECONDS",
                     help=_("an open table nobody has joined for this long is closed; 0: never "
                            "(default {n})").format(n=f"{d.open_table_expiry:g}"))
