@@ -213,7 +213,7 @@ async def test_the_record_stays_in_english(tmp_path, french):
     async with app.run_test(size=SIZE) as pilot:
         table = await settle(pilot)
         header = table.session.header()
-        assert header["players_names"][1] == "West, computer (rule) 1"
+        assert header["players_names"][1] == "West, computer (good player)"
         assert table.session.who(1) == "Ouest, ordinateur (bon joueur)"
 
 

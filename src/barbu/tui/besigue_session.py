@@ -151,7 +151,7 @@ class BesigueSession:
         """``you`` or ``computer (rule)``: in the current language, or in English for the record."""
         kind = self.strength if ":" in self.strength else self.strength.split("(")[0]
         if english:
-            return "you" if s == self.seat else f"computer ({kind})"
+            return "you" if s == self.seat else f"computer ({player_word(kind, True)})"
         return _("you") if s == self.seat else _("computer ({kind})").format(kind=player_word(kind))
 
     # ---------------------------------------------------------------- help at the table
@@ -211,7 +211,7 @@ class BesigueSession:
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
-        names = [self.who(s, True) if s == self.seat else f"{self.who(s, True)} {s}" for s in (0, 1)]
+        names = [self.who(s, True) for s in (0, 1)]  # "you", "computer (good player)"
         return {"players_names": names,
                 "tui": {"seat": self.seat, "opponents": {str(self.opponent): self.strength}}}
 

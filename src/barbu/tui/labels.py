@@ -152,18 +152,22 @@ OPTION_WORDS = {
 }
 
 
-def option_word(identifier: str) -> str:
-    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``."""
-    return _(OPTION_WORDS[identifier]) if identifier in OPTION_WORDS else identifier.replace("_", " ")
+def option_word(identifier: str, english: bool = False) -> str:
+    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``
+    (in English with ``english``: a record's words are language-neutral)."""
+    if identifier in OPTION_WORDS:
+        return OPTION_WORDS[identifier] if english else _(OPTION_WORDS[identifier])
+    return identifier.replace("_", " ")
 
 
-def player_word(kind: str) -> str:
+def player_word(kind: str, english: bool = False) -> str:
     """A computer player as a player reads it: ``rule`` in the language, ``policy:runs/classic.npz`` as
     ``trained policy classic.npz`` (the file's name, not its folder), anything else as written."""
     name, colon, argument = kind.partition(":")
     if colon and name == "policy":
-        return _("trained policy {file}").format(file=argument.replace("\\", "/").rsplit("/", 1)[-1])
-    return option_word(kind)
+        template = "trained policy {file}" if english else _("trained policy {file}")
+        return template.format(file=argument.replace("\\", "/").rsplit("/", 1)[-1])
+    return option_word(kind, english)
 
 
 # ---------------------------------------------------------------- seats

@@ -157,7 +157,8 @@ class Session:
         kind = self.strengths.get(s, "?")
         if ":" not in kind:  # search(samples=20) is a search player; policy:FILE keeps its file
             kind = kind.split("(")[0]
-        return f"computer ({kind})" if english else _("computer ({kind})").format(kind=player_word(kind))
+        return f"computer ({player_word(kind, True)})" if english else _("computer ({kind})").format(
+            kind=player_word(kind))
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self, skip_forced: bool = False) -> int:
@@ -226,7 +227,7 @@ class Session:
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
-        names = [self.who(s, True) if s == self.seat else f"{self.who(s, True)} {s}" for s in range(self.players)]
+        names = [self.who(s, True) for s in range(self.players)]  # "you", "West, computer (good player)"…
         return {"players_names": names,
                 "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()}}}
 
