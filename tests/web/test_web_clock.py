@@ -140,10 +140,10 @@ def play_if_my_turn(p: Player) -> None:
         p.send({"type": "act", "action": st["legal"][0], "version": st["version"]})
 
 
-def wait_turn(p: Player, other: Player) -> None:
-    """Until it is ``p``'s turn (``other`` playing his own meanwhile), with ``p`` holding the current state."""
-    other.barrier()  # ``other`` holds the current state
-    while other.state["to_act"] != p.seat:
+def wait_turn(p: Player, other: Player, after: int = -1) -> None:
+    """Until it is ``p``'s turn after version ``after`` (``other`` playing his own meanwhile), ``p`` holding its state."""
+    other.barrier()  # ``other`` holds the state as it was sent so far
+    while other.state["to_act"] != p.seat or other.state["version"] <= after:
         wait_for(other, lambda m: "state" in m, answer=other)
     version = other.state["version"]
     while not (p.state and p.state["version"] == version):
@@ -181,13 +181,15 @@ def test_timeouts_in_a_row_make_a_seat_away_and_acting_brings_it_back(sqlite_url
         assert first["message"] == "Temps écoulé\u00a0: l'ordinateur joue pour Ann0."
         away = wait_for(bob, lambda m: m["type"] == "notice", answer=bob)
         assert away["code"] == "clock_away"
+        timed_out = bob.state["version"]  # the stand-in is playing this decision for her now
         clock = wait_for(bob, lambda m: m["type"] == "clock")["clock"]
         assert clock["away"] == [0] and clock["banks"][0] == 0
         table = c.app.state.lobby.tables[tid]
         assert table.seats[0].timeouts == AWAY_AFTER
         # Ann's next turn: the stand-in would play it after the computers' delay; she acts first.
-        wait_turn(ann, bob)
-        assert ann.act(ann.state["legal"][0])["type"] == "ack"
+        wait_turn(ann, bob, after=timed_out)
+        answer = ann.act(ann.state["legal"][0])
+        assert answer["type"] == "ack", (answer, ann.state)
         back = wait_for(bob, lambda m: m["type"] == "clock" and not m["clock"]["away"], answer=bob)
         assert back["clock"]["away"] == []
         assert table.seats[0].timeouts == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -225,7 +226,9 @@ def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sql
         flood1.send({"type": "hint"})
         assert first_started.wait(60)
         flood2.send({"type": "hint"})
-        flood2.barrier()  # not its reply: a ping answered while its hint waits proves the request was read
+        hints = c.app.state.lobby.thinking.hints
+        while not hints.waiting("10.0.0.1"):  # its request was read and waits behind the first
+            time.sleep(0.01)
         other.send({"type": "hint"})
         assert other.until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
         assert len(started) == 2  # the flooder's second hint has not started: it waits behind its first
@@ -252,10 +255,10 @@ def test_an_address_may_not_fill_the_analysis_queue() -> None:
     async def other_client() -> dict:
         analyses.queue = 2  # full again, but this client has nothing under way: it still gets in
         reply = analyses.request(src, 1, "10.0.0.2")
+        assert analyses.jobs["m3"].address == "10.0.0.2"
         analyses.close()  # the job stops at once: only its admission was in question
         return reply
     assert asyncio.run(other_client())["state"] == "queued"
-    assert analyses.jobs["m3"].address == "10.0.0.2"
 
 
 def test_analysis_requests_of_one_address_wait_behind_its_own(monkeypatch) -> None:
