@@ -384,3 +384,25 @@ def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, browser
         ra, rb = rank_of(CardSet.parse(",".join(a)).mask), rank_of(CardSet.parse(",".join(b)).mask)
         assert sign == (ra > rb) - (ra < rb)
     assert not page.errors
+
+
+def test_play_against_the_computer_offers_the_strength_and_remembers_it(server: Server, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    menu = page.locator("#play-strength")
+    menu.wait_for()
+    assert menu.input_value() == "rule"  # the middling player first, not the strongest
+    assert page.locator("#play-strength option").all_inner_texts() == ["random", "good player", "strong", "expert"]
+    menu.select_option("random")
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    tid = page.url.rsplit("/", 1)[1].split("#")[0]
+    status, body = http("GET", f"{server.base}/api/tables/{tid}")
+    assert status == 200 and [s["strength"] for s in body["table"]["seats"][1:]] == ["random"] * 3
+    page.goto(server.base + "/")
+    page.locator("#play-strength").wait_for()
+    page.wait_for_function("() => document.querySelector('#play-strength').options.length > 0")
+    assert page.locator("#play-strength").input_value() == "random"  # remembered in this browser
+    assert not page.errors
+    status, body = http("POST", f"{server.base}/api/play", {"rules": "classic", "name": "Ann", "strength": "god"})
+    assert status == 400 and "unknown computer player" in body["error"]

@@ -191,7 +191,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def api_options(request: Request) -> Response:
         words = translator(page_language(request, settings))
-        return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths()},
+        return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths(),
+                             "default_strength": settings.stand_in},
                             headers={"vary": "cookie, accept-language"})
 
     async def read_json(request: Request, limit: int | None = None) -> dict[str, Any]:
@@ -233,8 +234,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(out, status_code=201, headers={"cache-control": "no-store"})
 
     async def api_play(request: Request) -> Response:
-        """One click: a new table, the caller in seat 0, the strongest computer players in the others."""
+        """One click: a new table, the caller in seat 0, computer players of the strength he chose in the others
+        (the middling one unless he chose: the strongest crushed beginners)."""
         data = await read_json(request)
+        strength = data.get("strength", settings.stand_in)
+        if strength not in settings.strengths():
+            raise TableError(N_("unknown computer player '{strength}'; choose from: {strengths}"),
+                             strength=str(strength)[:40] if isinstance(strength, str) else "?",
+                             strengths=", ".join(settings.strengths()))
         rules = parse_rules(data.get("rules") or "classic", data.get("players"))
         name = data.get("name") or "Player"
         address = client_address(request)
@@ -242,7 +249,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lobby.check_bots(t, address)
         token = await t.call(t.take_seat, 0, name, None, address, creator)
         for seat in range(1, t.match.n):
-            await t.call(t.add_bot, seat, PLAY_STRENGTH, creator, address)
+            await t.call(t.add_bot, seat, strength, creator, address)
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
                              "table": t.info()}, status_code=201, headers={"cache-control": "no-store"})
 

@@ -78,6 +78,11 @@ async function loadCatalogue() {
   const r = await fetch("/api/options");
   const data = await r.json();
   catalogue = data.presets;
+  // "Play against the computer": the strength chosen last time in this browser, else the server's middling one.
+  const chosen = localStorage.getItem("barbu:play-strength");
+  const first = data.strengths.includes(chosen) ? chosen : data.default_strength;
+  $("play-strength").replaceChildren(...data.strengths.map((s) =>
+    el("option", { value: s, textContent: strength(s), selected: s === first })));
   $("preset").replaceChildren(...catalogue.map((p) => el("option", { value: p.name, textContent: p.name })));
   showPreset();
 }
@@ -141,6 +146,10 @@ $("play-computer").addEventListener("click", async () => {
     const name = localStorage.getItem("barbu:name") || t("Player");
     const game = $("play-game").value; // a two-player game from the selector, else the form's game
     const body = { rules: game || rulesText() || "classic", name };
+    if ($("play-strength").value) {
+      body.strength = $("play-strength").value;
+      localStorage.setItem("barbu:play-strength", body.strength);
+    }
     if (!game && currentPreset() && currentPreset().players.length > 1) body.players = Number($("players").value);
     const data = await postJSON("/api/play", body);
     saveCreator(data.id, data.creator);
