@@ -66,9 +66,12 @@ def post(port: int, path: str, body: dict, source: str) -> dict:
         conn.close()
 
 
+RULES = ["salad"]  # every deal is played by tricks, searched: no cheap Domino deal to flatter a window
+
+
 def bot_table(port: int, source: str, strength: str = "expert") -> str:
     """A table of four computer players set up from ``source``."""
-    t = post(port, "/api/tables", {"rules": "classic"}, source)
+    t = post(port, "/api/tables", {"rules": RULES[0]}, source)
     for seat in range(4):
         post(port, f"/api/tables/{t['id']}/bots", {"seat": seat, "strength": strength, "token": t["creator"]}, source)
     return t["id"]
@@ -240,10 +243,15 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=40, help="seconds the victim's table is watched, each time")
     p.add_argument("--warmup", type=float, default=10, help="seconds the load runs before the victim is watched")
     p.add_argument("--hints", type=int, default=8, help="hints the second client asks, each time")
+    p.add_argument("--rules", default=RULES[0], help="the computer players' tables' rules (default %(default)s)")
     p.add_argument("--gil", action="store_true", help="first measure threads against processes")
     p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
                    help="an extra argument for barbu serve (repeatable), e.g. --server-arg=--thinking-workers=1")
+    p.add_argument("--server-src", default=str(ROOT / "src"), metavar="DIR",
+                   help="the barbu sources the server runs (default this checkout's): to time another version, "
+                        "e.g. one unpacked with git archive")
     args = p.parse_args()
+    RULES[0] = args.rules
     random.seed(1)
     if args.gil:
         gil()
@@ -254,8 +262,8 @@ def main() -> int:
     server = subprocess.Popen([sys.executable, "-m", "barbu", "serve", "--port", str(port),
                                "--db", f"sqlite:///{Path(tmp) / 'fair.db'}", "--grace", "3600",
                                "--tables-per-hour", "0", "--connections-per-address", "0",
-                               "--log-level", "warning", *args.server_arg],
-                              stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+                               "--http-connections-per-address", "0", "--log-level", "warning", *args.server_arg],
+                              stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=args.server_src))
     try:
         for _ in range(300):
             try:
