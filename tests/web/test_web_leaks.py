@@ -120,11 +120,14 @@ async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: Le
     assert all(c.seat is None for c in spectators)
 
     async def settle() -> None:
-        for _ in range(10_000):
+        # Computer players think off the table's actor (in a thread here): their moves take real time to come.
+        for i in range(20_000):
             actor = m.to_act()
             if actor is None or (actor != CHANCE and table.controller(actor) != "bot"):
                 return
             await table.call(_noop)
+            if i % 10 == 9:
+                await asyncio.sleep(0.002)
         raise AssertionError("the computer players never handed the turn back")
 
     async def refused(conn: SinkConn, msg: dict[str, Any], code: str) -> None:

@@ -13,10 +13,10 @@ record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
 …, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
-``leave``, ``rematch`` and ``back`` (after the clock ran out, see `clock`).  Credentials never travel in URLs.  Cross-origin
-handshakes are refused, messages are limited in size, a flooding client is
-cut off, and malformed or unknown messages get an error reply and change
-nothing.
+``leave``, ``rematch`` and ``back`` (after the clock ran out, see `clock`).
+Credentials never travel in URLs.  Cross-origin handshakes are refused,
+messages are limited in size, a flooding client is cut off, and malformed or
+unknown messages get an error reply and change nothing.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from .wording import error_json, hint_reason, say, word
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
-PLAY_STRENGTH = AGENT_KINDS[-1]  # "Play against the computer": the strongest computer players
+HINT_STRENGTH = AGENT_KINDS[-1]  # a hint is what the strongest computer player would do
 OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
 
 SECURITY_HEADERS = {
@@ -449,7 +449,6 @@ class SecurityHeaders:
 # Hints search for up to 1.5 s on a core: `Settings.hints_at_once` at a time, through the lobby's
 # `ThinkingPool.hints`, one per client address (its other hints wait behind it) and the slots taken in turns by
 # address, so one client with many connections cannot keep another's hints waiting.
-HINTS_AT_ONCE = Settings.hints_at_once
 
 
 async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
@@ -466,7 +465,7 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
             if table.version != version:  # it waited behind other hints and the play moved on: spare the search
                 raise TableError(N_("the play moved on while your hint waited; ask again"))
             if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
-                action = await asyncio.to_thread(table.web.agent(PLAY_STRENGTH, version).act, view)
+                action = await asyncio.to_thread(table.web.agent(HINT_STRENGTH, version).act, view)
                 conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
                                  "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
                 return

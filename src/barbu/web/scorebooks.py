@@ -107,6 +107,8 @@ class Scorebooks:
     def create(self, data: dict[str, Any], title: str, owner: str | None = None) -> tuple[Scorebook, str]:
         """Store a new game; returns it and its edit key (shown once: only its hash is kept)."""
         key = secrets.token_urlsafe(24)
+        while key.startswith("-"):  # typed after `barbu score claim ID`, a leading "-" reads as an option
+            key = secrets.token_urlsafe(24)
         t = now()
         book_id, view_id = secrets.token_hex(8), secrets.token_hex(8)
         with self.engine.begin() as conn:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -24,8 +25,6 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
-
-import json
 
 import orjson
 

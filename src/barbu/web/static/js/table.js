@@ -145,7 +145,8 @@ function onMessage(msg) {
     case "hint":
       $("hint-button").disabled = false;
       if (state && msg.version === state.version) {
-        $("hint-box").textContent = t("Hint: {action}. {reason}", { action: msg.action, reason: msg.reason });
+        // the action in the words of the buttons ("redouble Bot 2"), not the engine's ("double 2")
+        $("hint-box").textContent = t("Hint: {action}. {reason}", { action: actionLabel(msg.text), reason: msg.reason });
         $("hint-box").hidden = false;
         hinted = msg.text;
       }
