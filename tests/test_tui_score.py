@@ -406,7 +406,7 @@ async def test_import_a_file_from_the_list(tmp_path):
             await pilot.press("enter")
             await pilot.pause()
             if name == "broken.json":
-                assert any("this is not JSON" in n.message for n in app._notifications)
+                assert any("cannot read this game" in n.message for n in app._notifications)
                 assert store.list() == []
     books = store.list()
     assert len(books) == 1 and books[0].title == "club" and books[0].data["first"] == 2

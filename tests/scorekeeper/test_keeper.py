@@ -352,7 +352,7 @@ def test_the_json_form_is_checked_again_when_read():
     data["entries"][0]["outcome"]["KH"] = 9
     with pytest.raises(KeeperError, match="deal 1"):
         keeper_from_dict(data)
-    with pytest.raises(KeeperError, match="not JSON"):
+    with pytest.raises(KeeperError, match="not valid JSON"):
         from_json("{oops")
     with pytest.raises(KeeperError, match="first row"):
         from_csv("a,b\n1,2\n")

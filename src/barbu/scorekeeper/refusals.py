@@ -166,7 +166,7 @@ NOT_SAVED = message("keeper-not-saved", N_("this is not a game saved by the barb
 NEWER = message("keeper-newer", N_("this game was saved by a newer scorekeeper (version {version})"))
 NOT_LISTS = message("keeper-not-lists", N_("the saved game's players or deals are not lists"))
 TOO_LARGE = message("keeper-too-large", N_("this file is too large to be a kept game"))
-NOT_JSON = message("keeper-not-json", N_("this is not JSON: {error}"))
+NOT_JSON = message("keeper-not-json", N_("cannot read this game: {error}"))
 NOT_CSV = message("keeper-not-csv", N_("this is not a CSV file: {error}"))
 NOT_OUR_CSV = message("keeper-not-our-csv", N_(
     "this CSV was not written by the barbu scorekeeper: its first row names the game"))
