@@ -173,11 +173,15 @@ async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
         assert mine
 
 
+def seven_of_trumps_deal() -> BesigueGame:
+    """English rules (seven=exchange, hands of 8): seat 0 holds the 7♣ (clubs trumps) and wins the first trick."""
+    return deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"],
+                     ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"], "KC", rules="besigue-english")
+
+
 @pytest.mark.asyncio
 async def test_the_seven_of_trumps_is_exchanged_for_the_turn_up_from_the_declare_step(tmp_path):
-    # English rules (seven=exchange, hands of 8): seat 0 holds the 7♣ (clubs trumps) and wins the first trick.
-    g = deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"], ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"],
-                  "KC", rules="besigue-english")
+    g = seven_of_trumps_deal()
     app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -198,8 +202,7 @@ async def test_the_seven_of_trumps_is_exchanged_for_the_turn_up_from_the_declare
 
 @pytest.mark.asyncio
 async def test_the_declare_list_is_most_valuable_first_and_the_arrows_move_through_it(tmp_path):
-    g = deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"], ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"],
-                  "KC", rules="besigue-english")
+    g = seven_of_trumps_deal()
     app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
