@@ -121,8 +121,8 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
                     n=s.game.deal_no, suit=trumps(s.game.trump)))
             continue
         if actor != me:
-            a = s.agent.act(s.bot_view())
-            s.apply_bot(a)
+            a = s.agent.act(s.bot_view(actor))
+            s.apply_bot(actor, a)
             con.print(_("computer: {action}").format(action=escape(_words(a))))
         else:
             v = s.view()

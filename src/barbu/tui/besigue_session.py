@@ -193,11 +193,17 @@ class BesigueSession:
         self.game.apply(action)
         return action
 
-    def bot_view(self) -> BesigueView:
+    @property
+    def agents(self) -> dict[int, Any]:
+        """The computer player by seat, as the Barbu session has them (one here: the opponent)."""
+        return {self.opponent: self.agent}
+
+    def bot_view(self, seat: int | None = None) -> BesigueView:
         """What the computer player may know: it decides from this alone."""
         return self.game.view(self.opponent)
 
-    def apply_bot(self, action: Any) -> None:
+    def apply_bot(self, seat: int, action: Any) -> None:
+        """The computer player's action (``seat`` is the opponent's: the same call as the Barbu session's)."""
         self.game.apply(action)
 
     def play_chance(self) -> None:

@@ -14,9 +14,6 @@ legal declarations.  Any action can also be typed in the engine's text form
 from __future__ import annotations
 
 import asyncio
-import random
-import time
-from collections import deque
 from itertools import zip_longest
 from typing import Any
 
@@ -37,7 +34,7 @@ from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..i18n.rules import guide_in
 from ..i18n.typed import card_of
 from . import bindings
-from .command_screen import CommandScreen
+from .table_base import CardTableScreen
 from .table import sentence
 from .besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
@@ -176,8 +173,8 @@ class CardRow(SuitColouredLinks, Static):
         self.update(markup)
 
 
-class BesigueTableScreen(CommandScreen):
-    """The table of one Bésigue game: the person against one computer player."""
+class BesigueTableScreen(CardTableScreen):
+    """The table of one Bésigue game: the person against one computer player (the loop: `CardTableScreen`)."""
 
     COMMANDS = COMMANDS
     ACTIONS = {"scoresheet": "scores"}
@@ -207,20 +204,15 @@ class BesigueTableScreen(CommandScreen):
     #b-bottom #command { border: none; height: 1; padding: 0 1; background: $boost; }
     """
 
+    MESSAGE = "#b-message"
+    RECENT = 6
+    session: BesigueSession
+
     def __init__(self, session: BesigueSession, delay: float = 0.6, confirm_forced: bool = False) -> None:
-        super().__init__()
+        super().__init__(session, delay, confirm_forced)  # self.zone: "cards" or "list"
         bindings.translate(self)
-        self.session = session
-        self.delay = delay
-        self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
         self.slots: list[Slot] = []  # hand then laid cards, in the order the cursor moves along them
         self.cursor = 0
-        self.zone: str | None = None  # where Enter acts: "cards" or "list"
-        self.choices: list[Any] = []  # the actions behind the list's lines
-        self.decision_at = -1
-        self.thinking = False
-        self.paused = False
-        self.recent: deque[str] = deque(maxlen=6)
         self.note = ""
 
     # ---------------------------------------------------------------- layout
@@ -259,111 +251,45 @@ class BesigueTableScreen(CommandScreen):
     def on_resize(self) -> None:
         self.call_after_refresh(self.redraw)
 
-    # ---------------------------------------------------------------- the game loop
-    @property
-    def waiting_for_human(self) -> bool:
-        return not self.paused and not self.thinking and self.session.human_to_act()
-
-    def advance(self) -> None:
-        """Play chance events, report finished deals, start the computer's move, or stop at the person's turn."""
-        if self.paused or self.thinking:
-            return
+    # ---------------------------------------------------------------- the game loop (CardTableScreen's hooks)
+    def play_chance(self) -> None:
         s = self.session
-        while True:
-            done = s.finished_deals()
-            if done:
-                self._save_quietly()
-                self.redraw()
-                self._show_deal_over(done)
-                return
-            actor = s.to_act()
-            if actor is None:
-                self.redraw()
-                self._show_match_over()
-                return
-            if actor < 0:
-                s.play_chance()
-                if s.game.phase == "play" and not s.game.played:
-                    self.recent.append(_("deal {n}: trumps {suit}").format(n=number(s.game.deal_no),
-                                                                           suit=words().suit(s.game.trump)))
-                continue
-            if actor == s.seat:
-                legal = s.view().legal
-                if len(legal) == 1 and not self.confirm_forced:  # a forced choice is made for the person, with a note
-                    self._forced(legal[0])
-                    continue
-                self.redraw()
-                return
-            self.thinking = True
-            self.redraw()
-            self.run_worker(self._computer_move(s.moves), group="computer")
-            return
+        s.play_chance()
+        if s.game.phase == "play" and not s.game.played:
+            self.recent.append(_("deal {n}: trumps {suit}").format(n=number(s.game.deal_no),
+                                                                   suit=words().suit(s.game.trump)))
 
-    def _forced(self, action: Any) -> None:
-        s = self.session
+    def forced_action(self) -> Any | None:
+        legal = self.session.view().legal
+        return legal[0] if len(legal) == 1 else None
+
+    def play_forced(self, action: Any) -> None:
+        """A forced choice is made for the person, with a note."""
         if isinstance(action, NoDeclaration):
             self.note = _("You won the trick; nothing to declare.")
         else:
             self.note = _("Your only possible card, {card}, was played for you.").format(card=face_text(action.card))
-        before = s.view()
-        s.apply_human(action)
-        self.recent.append(move_words(action, True))
+        before = self.before_move()
+        self.session.apply_human(action)
+        self.after_move(self.session.seat, action, before)
+
+    def before_move(self) -> BesigueView:
+        return self.session.view()
+
+    def after_move(self, seat: int, action: Any, before: Any, chosen: bool = False) -> None:
+        if chosen:
+            self.note = ""
+        self.recent.append(move_words(action, seat == self.session.seat))
         self._log_draws(before)
 
-    async def _computer_move(self, moves: int) -> None:
-        """The computer's move: its agent sees only its own seat's view, and takes at least ``delay`` seconds."""
-        s = self.session
-        view = s.bot_view()
-        start = time.monotonic()
-        problem = ""
-        try:
-            action = await asyncio.to_thread(s.agent.act, view)
-        except Exception as e:  # a broken agent must not end the person's game
-            action, problem = None, f"{type(e).__name__}: {e}"
-        wait = self.delay - (time.monotonic() - start)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if s.moves != moves:
-            self.thinking = False
-            return
-        before = s.view()
-        try:
-            if action is None:
-                raise BarbuError(problem)
-            s.apply_bot(action)
-        except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
-            action = random.Random(moves).choice(view.legal)
-            self.say(_("The computer player failed ({error}); it played a random legal move").format(
-                error=word_error(e, current())), error=True)
-            s.apply_bot(action)
-        self.thinking = False
-        self.recent.append(move_words(action, False))
-        self._log_draws(before)
-        self.advance()
+    def read_choice(self, choice: Any) -> Any:
+        return self._typed(choice) if isinstance(choice, str) else choice
 
-    def submit(self, choice: Any) -> bool:
-        """The person's choice (an action or typed text): applied, or refused with the engine's reason."""
-        s = self.session
-        if self.paused:
-            return False
-        if not s.human_to_act():
-            self.say(_("The game is over.") if s.is_over else _("Wait: it is the computer's turn, not yours."),
-                     error=True)
-            return False
-        if isinstance(choice, str):
-            choice = self._typed(choice)
-        before = s.view()
-        try:
-            action = s.apply_human(choice)
-        except BarbuError as e:
-            self.say(_("Not allowed: {reason}").format(reason=word_error(e, current())), error=True)
-            return False
-        self.note = ""
-        self.say("")
-        self.recent.append(move_words(action, True))
-        self._log_draws(before)
-        self.advance()
-        return True
+    def not_your_turn(self) -> str:
+        return _("The game is over.") if self.session.is_over else _("Wait: it is the computer's turn, not yours.")
+
+    def computer_failed(self, seat: int, error: str) -> str:
+        return _("The computer player failed ({error}); it played a random legal move").format(error=error)
 
     def _log_draws(self, before: BesigueView) -> None:
         """After the draws from the stock: the card you drew, and a 7 of trumps the computer showed."""
@@ -389,18 +315,7 @@ class BesigueTableScreen(CommandScreen):
             return f"play {card}" if card else text
         return f"play {word}"
 
-    def _save_quietly(self) -> None:
-        try:
-            self.session.save()
-        except OSError as e:
-            self.say(_("Could not save the record: {error}").format(error=e), error=True)
-
     # ---------------------------------------------------------------- drawing
-    def say(self, text: str, error: bool = False) -> None:
-        msg = self.query_one("#b-message", Static)
-        msg.set_class(error, "error")
-        msg.update(escape(text))
-
     def redraw(self) -> None:
         v = self.session.view()
         self._draw_title(v)
@@ -415,7 +330,7 @@ class BesigueTableScreen(CommandScreen):
         s = self.session
         trumps = (" · " + _("trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump])) if v.deal_no else ""
         turn = (_("match over") if s.is_over else _("your turn") if self.waiting_for_human
-                else _("computer to play") if self.thinking else "")
+                else _("computer to play") if self.thinking is not None else "")
         deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
         seat = _("you are seat {n}").format(n=number(s.seat))
         self.query_one("#b-title", Static).update(
@@ -614,7 +529,7 @@ class BesigueTableScreen(CommandScreen):
             self.zone = None
             choices.display = False
             box.set_class(False, "active")
-            prompt.update(_("The computer is playing…") if self.thinking else
+            prompt.update(_("The computer is playing…") if self.thinking is not None else
                           _("The game is over.") if s.is_over else "…")
             return
         box.set_class(True, "active")
@@ -717,7 +632,7 @@ class BesigueTableScreen(CommandScreen):
 
     def action_take_back(self) -> None:
         """Undo back to your previous decision of this deal: the other player is a computer."""
-        if self.thinking or self.paused:
+        if self.thinking is not None or self.paused:
             self.notify(_("Wait for the computer player to finish its move."), timeout=4)
             return
         try:

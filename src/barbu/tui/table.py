@@ -19,9 +19,6 @@ decision kinds added later work here as a plain list and as typed text.
 from __future__ import annotations
 
 import asyncio
-import random
-import time
-from collections import deque
 from typing import Any
 
 from rich import box
@@ -49,7 +46,7 @@ from ..classic.view import HIDDEN, View
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..i18n.rules import guide_in
 from . import bindings
-from .command_screen import CommandScreen
+from .table_base import CardTableScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .review import ReviewDialog
 from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
@@ -122,8 +119,8 @@ def guide_renderables(guide: Guide) -> list:
     return out
 
 
-class TableScreen(CommandScreen):
-    """The table of one match with one person and computer players."""
+class TableScreen(CardTableScreen):
+    """The table of one match with one person and computer players (the loop: `CardTableScreen`)."""
 
     COMMANDS = COMMANDS
 
@@ -132,20 +129,13 @@ class TableScreen(CommandScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
+    session: Session
+
     def __init__(self, session: Session, delay: float = 0.6, confirm_forced: bool = False) -> None:
-        super().__init__()
+        super().__init__(session, delay, confirm_forced)  # self.zone: "hand", "list" or "arrange"
         bindings.translate(self)
-        self.session = session
-        self.delay = delay
-        self.confirm_forced = confirm_forced  # False: a decision with one possible choice makes itself, with a note
         self.ended: list[DealResult] = []  # the deals just finished, shown on the table under their summary
         self.info: RulesInfo = rules_info(str(session.match.rules))
-        self.zone: str | None = None  # where Enter acts: "hand", "list" or "arrange"
-        self.choices: list[Any] = []  # the actions behind the list's lines
-        self.decision_at = -1  # the move number the current decision widgets were built for
-        self.thinking: int | None = None  # the computer seat whose move is under way
-        self.paused = False  # an end-of-deal or end-of-match dialog is open
-        self.recent: deque[str] = deque(maxlen=4)
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -206,75 +196,28 @@ class TableScreen(CommandScreen):
     def seat_cap(self, seat: int) -> str:
         return seat_title(seat, self.session.seat, self.session.players)
 
-    # ---------------------------------------------------------------- the game loop
-    @property
-    def waiting_for_human(self) -> bool:
-        """True when the table waits for the person's decision (and nothing else is open)."""
-        return not self.paused and self.thinking is None and self.session.human_to_act()
+    # ---------------------------------------------------------------- the game loop (CardTableScreen's hooks)
+    def forced_action(self) -> Any | None:
+        return forced_choice(self.session.view().legal)
 
-    def advance(self) -> None:
-        """Play chance events, report finished deals, start a computer move, or stop at the person's turn."""
-        if self.paused or self.thinking is not None:
-            return
+    def play_forced(self, action: Any) -> None:
         s = self.session
-        while True:
-            done = s.finished_deals()
-            if done:
-                self._save_quietly()
-                self.redraw()
-                self._show_deal_over(done)
-                return
-            actor = s.to_act()
-            if actor is None:
-                self.redraw()
-                self._show_match_over()
-                return
-            if actor < 0:  # chance: the draw for the first dealer, or a deal
-                s.play_chance()
-                continue
-            if actor == s.seat:
-                forced = None if self.confirm_forced else forced_choice(s.view().legal)
-                if forced is None:
-                    self.redraw()
-                    return
-                note = forced_note(forced, s.view(), self.info)
-                s.apply_human(forced)
-                self._note(s.seat, forced)
-                self.say(note)
-                continue
-            self.thinking = actor
-            self.redraw()
-            self.run_worker(self._computer_move(actor, s.moves), group="computer")
-            return
+        note = forced_note(action, s.view(), self.info)
+        s.apply_human(action)
+        self._note(s.seat, action)
+        self.say(note)
 
-    async def _computer_move(self, seat: int, moves: int) -> None:
-        """One computer move: the agent sees only its seat's view, and takes at least ``delay`` seconds."""
-        s = self.session
-        view = s.bot_view(seat)
-        start = time.monotonic()
-        problem = ""
-        try:
-            action = await asyncio.to_thread(s.agents[seat].act, view)
-        except Exception as e:  # a broken agent must not end the person's game
-            action, problem = None, f"{type(e).__name__}: {e}"
-        wait = self.delay - (time.monotonic() - start)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if s.moves != moves:  # the match moved on meanwhile (it cannot, but never apply a stale move)
-            self.thinking = None
-            return
-        try:
-            if action is None:
-                raise BarbuError(problem)
-            s.apply_bot(seat, action)
-        except Exception as e:  # an illegal or malformed choice: the state is unchanged, play on
-            action = random.Random(moves).choice(view.legal)
-            self.say(_("seat {n}'s computer player failed ({error}); it played a random legal move").format(
-                n=number(seat), error=word_error(e, current())), error=True)
-            s.apply_bot(seat, action)
-        self.thinking = None
+    def after_move(self, seat: int, action: Any, before: Any, chosen: bool = False) -> None:
         self._note(seat, action)
-        self.advance()
+
+    def not_your_turn(self) -> str:
+        actor = self.session.to_act()
+        return (_("The match is over.") if actor is None else
+                _("Wait: it is {who}'s turn, not yours.").format(who=self.seat_word(actor)))
+
+    def computer_failed(self, seat: int, error: str) -> str:
+        return _("seat {n}'s computer player failed ({error}); it played a random legal move").format(
+            n=number(seat), error=error)
 
     def _note(self, seat: int, action: Any) -> None:
         """Log a move as the person may know it: another seat's secret choice shows only as made."""
@@ -284,38 +227,7 @@ class TableScreen(CommandScreen):
         # TRANSLATORS: a move in the log under the table ("West: Q♥"); {move} is markup.
         self.recent.append(_("{who}: {move}").format(who=escape(self.seat_cap(seat)), move=text))
 
-    def submit(self, choice: Any) -> bool:
-        """The person's choice (an action or typed text): applied, or refused with the reason."""
-        s = self.session
-        if self.paused:
-            return False
-        if not s.human_to_act():
-            actor = s.to_act()
-            self.say(_("The match is over.") if actor is None else
-                     _("Wait: it is {who}'s turn, not yours.").format(who=self.seat_word(actor)), error=True)
-            return False
-        try:
-            action = s.apply_human(choice)
-        except BarbuError as e:
-            self.say(_("Not allowed: {reason}").format(reason=word_error(e, current())), error=True)
-            return False
-        self.say("")
-        self._note(s.seat, action)
-        self.advance()
-        return True
-
-    def _save_quietly(self) -> None:
-        try:
-            self.session.save()
-        except OSError as e:
-            self.say(_("Could not save the record: {error}").format(error=e), error=True)
-
     # ---------------------------------------------------------------- drawing
-    def say(self, text: str, error: bool = False) -> None:
-        msg = self.query_one("#message", Static)
-        msg.set_class(error, "error")
-        msg.update(escape(text))
-
     def redraw(self) -> None:
         v = self.session.view()
         ended = self.ended[-1] if self.ended else None
