@@ -325,7 +325,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     elif k.kind == "domino":
         acts = deals_with_actions(m)[r.number - 1]
         console.print(_("Turns (seat:card, passes included): {turns}").format(turns=" ".join(
-            f"{s}:{card(a) if isinstance(a, int) else a}" for s, a in acts if isinstance(a, (int, Pass, Lay)))))
+            f"{s}:{card(a) if isinstance(a, int) else words().pgettext('doubling', 'pass') if isinstance(a, Pass) else a}"
+            for s, a in acts if isinstance(a, (int, Pass, Lay)))))
         console.print(_("Finishing order: {seats}").format(seats=", ".join(seat(s) for s in r.finishing)))
     else:
         t = Table(title=_("Tricks"))
@@ -418,7 +419,8 @@ def _player_problem(spec: str) -> str | None:
 
 SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
                 "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout",
-                "header_timeout", "idle_timeout", "http_connections_per_address", "thinking_workers")
+                "header_timeout", "idle_timeout", "http_connections_per_address", "thinking_workers",
+                "open_tables_per_address", "seats_per_address")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -479,10 +481,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 2
     net = {"header_timeout": args.header_timeout, "idle_timeout": args.idle_timeout,
            "http_connections_per_address": args.http_connections_per_address, "forwarded_allow_ips": proxies}
-    settings = Settings(**net,db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
+    settings = Settings(**net, db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
+                        open_tables_per_address=args.open_tables_per_address,
+                        seats_per_address=args.seats_per_address,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
@@ -620,6 +624,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-tables-per-address", type=int, default=d.bot_tables_per_address, metavar="N",
                     help=_("unfinished tables with computer players one address may set up; 0: no limit "
                            "(default {n})").format(n=d.bot_tables_per_address))
+    sv.add_argument("--open-tables-per-address", type=int, default=d.open_tables_per_address, metavar="N",
+                    help=_("unfinished tables one address may have created at once; 0: no limit (default {n})").format(
+                        n=d.open_tables_per_address))
+    sv.add_argument("--seats-per-address", type=int, default=d.seats_per_address, metavar="N",
+                    help=_("seats one address may hold at a listed table it did not create (private tables: no "
+                           "limit); 0: no limit (default {n})").format(n=d.seats_per_address))
     sv.add_argument("--analysis-samples", type=int, default=d.analysis_samples, metavar="N", help=_(
         "sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples))
     sv.add_argument("--thinking-workers", type=int, default=d.thinking_workers, metavar="N", help=_(
