@@ -193,7 +193,7 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     def player(prompt: str) -> str:
         """Types the first action on offer, as a French player writes it."""
         assert prompt == "votre coup> "
-        offered = out.getvalue().rsplit("Vous pouvez : ", 1)[1].split("\n")[0]
+        offered = out.getvalue().rsplit("Vous pouvez\u00a0: ", 1)[1].split("\n")[0]
         choice = offered.split(", ")[0].strip()
         if choice[-1] in letters:  # a card: rank letter and suit letter, as typed
             choice = choice[:-1].lower() + letters[choice[-1]]

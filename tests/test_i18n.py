@@ -83,11 +83,11 @@ def scottish_after_three_singles():
 CASES = [
     ("follow suit", at_trumps, lambda m: m.apply(next(c for c in range(13, 52) if m.hands[m.to_act()] >> c & 1)),
      "follow-suit", {"suit": 0},
-     "you must follow suit: play a spade", "vous devez fournir : jouez un pique",
+     "you must follow suit: play a spade", "vous devez fournir\u00a0: jouez un pique",
      "devi rispondere al seme: gioca una carta di picche"),
     ("the dealer doubles", dealer_after_passes, lambda m: m.apply("double 1"), "dealer-never-doubles", {},
      "the dealer never doubles; he may only redouble doubles he received",
-     "le donneur ne contre jamais ; il peut seulement surcontrer les contres reçus",
+     "le donneur ne contre jamais\u00a0; il peut seulement surcontrer les contres reçus",
      "il mazziere non dà mai il contro; può solo surcontrare i contro ricevuti"),
     ("a contract already played", second_deal_declare, lambda m: m.apply("no-queens"), "contract-played",
      {"contract": "no-queens", "name": "No queens"},
@@ -102,13 +102,13 @@ CASES = [
     ("a Bésigue card serving twice", besigue_second_marriage, lambda g: g.apply("declare marriage KS* QS"),
      "already-served", {"card": 5, "meld": "marriage", "name": "a marriage"},
      "your declared K♠ has already served in a marriage; a card may serve again only in a combination of another kind",
-     "votre R♠ déclaré a déjà servi dans un mariage ; une carte ne resert que dans une combinaison d'une autre sorte",
+     "votre R♠ déclaré a déjà servi dans un mariage\u00a0; une carte ne resert que dans une combinaison d'une autre sorte",
      "il tuo R♠ dichiarato è già servito in un matrimonio; una carta può servire di nuovo solo in una combinazione "
      "di altro tipo"),
     ("a Scottish call already played", scottish_after_three_singles, lambda m: m.apply("aces+tricks"),
      "call-part-played", {"contract": "aces+tricks", "name": "Aces + Tricks"},
      "Aces + Tricks cannot be called: part of it has already been played in this round",
-     "As + Plis ne peut pas être annoncé : une partie en a déjà été jouée dans ce tour",
+     "As + Plis ne peut pas être annoncé\u00a0: une partie en a déjà été jouée dans ce tour",
      "Assi + Prese non si può chiamare: una sua parte è già stata giocata in questo giro"),
 ]
 
@@ -129,7 +129,7 @@ def at_domino():
 def test_cards_suits_and_ranks_in_each_language() -> None:
     e = refusal(at_domino, lambda m: m.apply("5S"))  # seat 0 holds 5432 of spades; no row is started
     assert (e.code, e.params) == ("domino-row-not-started", {"card": 3, "suit": 0, "rank": 5})
-    assert word_error(e, "fr") == ("5♠ ne peut pas être posé : la rangée des piques n'est pas commencée ; "
+    assert word_error(e, "fr") == ("5♠ ne peut pas être posé\u00a0: la rangée des piques n'est pas commencée\u00a0; "
                                    "elle s'ouvre par le 7")
     assert word_error(e, "it") == "5♠ non può essere messa: la fila di picche non è iniziata; si apre con il 7"
     e = refusal(at_domino, lambda m: m.apply("QH"))

@@ -23,23 +23,23 @@ CASES = [
     # (make, code, English, French, Italian)
     (lambda: ruleset("bridge"), "unknown-preset",
      "unknown preset 'bridge'; presets are: classic",
-     "variante inconnue 'bridge' ; les variantes sont : classic",
+     "variante inconnue 'bridge'\u00a0; les variantes sont\u00a0: classic",
      "variante sconosciuta 'bridge'; le varianti sono: classic"),
     (lambda: Ruleset.parse("classic(colour=red)"), "unknown-option",
      "unknown option 'colour'; options are: players",
-     "option inconnue 'colour' ; les options sont : players",
+     "option inconnue 'colour'\u00a0; les options sont\u00a0: players",
      "opzione sconosciuta 'colour'; le opzioni sono: players"),
     (lambda: Ruleset.parse("classic(rotation=sideways)"), "option-choices",
      "option rotation: 'sideways' is not allowed; use dealer, quick",
-     "option rotation : 'sideways' n'est pas permis ; utilisez dealer, quick",
+     "option rotation\u00a0: 'sideways' n'est pas permis\u00a0; utilisez dealer, quick",
      "opzione rotation: 'sideways' non è ammesso; usa dealer, quick"),
     (lambda: Ruleset.parse("classic(ravage_city=maybe)"), "option-bool",
      "option ravage_city: 'maybe' is not allowed; use true or false",
-     "option ravage_city : 'maybe' n'est pas permis ; utilisez true (oui) ou false (non)",
+     "option ravage_city\u00a0: 'maybe' n'est pas permis\u00a0; utilisez true (oui) ou false (non)",
      "opzione ravage_city: 'maybe' non è ammesso; usa true (sì) o false (no)"),
     (lambda: Ruleset.parse("classic(double_obligation=9)"), "option-range",
      "option double_obligation: 9 is not allowed; use a whole number from 0 to 7",
-     "option double_obligation : 9 n'est pas permis ; utilisez un nombre entier de 0 à 7",
+     "option double_obligation\u00a0: 9 n'est pas permis\u00a0; utilisez un nombre entier de 0 à 7",
      "opzione double_obligation: 9 non è ammesso; usa un numero intero da 0 a 7"),
     (lambda: Ruleset.parse("classic(players=5)"), "played-by",
      "classic is played by 4 players, not 5",
@@ -63,7 +63,7 @@ CASES = [
      "l'opzione ravage_value conta solo con ravage_city=true"),
     (lambda: BesigueRules.parse("besigue(hand=7)"), "besigue-choices",
      "hand cannot be '7'; choose from: 9, 8",
-     "hand ne peut pas valoir '7' ; choisissez parmi : 9, 8",
+     "hand ne peut pas valoir '7'\u00a0; choisissez parmi\u00a0: 9, 8",
      "hand non può valere '7'; scegli tra: 9, 8"),
     (lambda: BesigueRules.parse("besigue(target=-5)"), "besigue-positive",
      "target must be a positive whole number, not '-5'",
@@ -71,7 +71,7 @@ CASES = [
      "target deve essere un numero intero positivo, non '-5'"),
     (lambda: BesigueRules.parse("piquet"), "unknown-besigue-preset",
      "unknown Bésigue preset 'piquet'; choose from: besigue",
-     "variante de Bésigue inconnue 'piquet' ; choisissez parmi : besigue",
+     "variante de Bésigue inconnue 'piquet'\u00a0; choisissez parmi\u00a0: besigue",
      "variante di Bésigue sconosciuta 'piquet'; scegli tra: besigue"),
 ]
 
@@ -113,7 +113,7 @@ def test_every_text_the_engine_keeps_as_data_is_translated():
 def test_a_scottish_group_is_worded_call_by_call():
     group = next(c for c in scottish_contracts() if c.key == "aces+queens")
     assert contract_help(group, translator("en")) == group.help
-    assert contract_help(group, translator("fr")) == "Tout à la fois : Chaque as pris coûte 20. Chaque dame prise coûte 15."
+    assert contract_help(group, translator("fr")) == "Tout à la fois\u00a0: Chaque as pris coûte 20. Chaque dame prise coûte 15."
     assert contract_help(group, translator("it")).startswith("Tutto insieme: Ogni asso preso costa 20.")
     assert contract_help(Match("classic").contract_by_key["no-queens"], translator("it")) == (
         "Ogni donna che prendi costa punti.")
@@ -179,5 +179,5 @@ def test_settlement_words_in_french():
     doubles = [Business(1, 0, redoubled=True), Business(1, 2)]
     names = ["vous", "Est", "Sud", "Ouest"]
     lines = settlement_words([-12, 0, -6, -6], doubles, lambda s: names[s], translator("fr"), me=0)
-    assert lines == ["Est a contré vous, surcontré par vous : vous payez 24 à Est",
-                     "Est a contré Sud : Sud paie 6 à Est"]
+    assert lines == ["Est a contré vous, surcontré par vous\u00a0: vous payez 24 à Est",
+                     "Est a contré Sud\u00a0: Sud paie 6 à Est"]

@@ -261,7 +261,7 @@ def test_a_mistyped_contract_lists_the_names_the_player_may_type():
     e = info.value
     assert str(e).endswith("contracts are: no-tricks, no-hearts, no-queens, no-king, no-last-two, trumps, domino")
     fr = word_error(e, "fr")
-    assert fr.startswith("'pas de rois' n'est pas un contrat ; les contrats sont : Pas de plis, Pas de cœurs")
+    assert fr.startswith("'pas de rois' n'est pas un contrat\u00a0; les contrats sont\u00a0: Pas de plis, Pas de cœurs")
     assert "Barbu" in fr and "Réussite" in fr
     assert "Niente donne" in word_error(e, "it")
     for name in ("Pas de plis", "Barbu", "Réussite", "Les deux derniers"):  # each can be typed back
@@ -276,8 +276,8 @@ def test_an_unknown_combination_lists_what_the_player_may_type():
     e = info.value
     assert "combinations are: marriage, trump-marriage, bezique" in str(e)
     fr, it = word_error(e, "fr"), word_error(e, "it")
-    assert "les combinaisons sont : mariage, mariage d'atout, bésigue, quatre valets" in fr
-    assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "bazzica" in it
+    assert "les combinaisons sont\u00a0: mariage, mariage d'atout, bésigue, quatre valets" in fr
+    assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "quinta maggiore, doppio bésigue" in it
     assert parse_typed(g, "annonce mariage d'atout rp dp", "fr") is not None
 
 

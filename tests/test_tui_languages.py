@@ -74,7 +74,7 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
         # The person declares: the contracts as French players call them, with the table's words.
         for words in ("Pas de dames", "Pas de plis", "Pas de cœurs", "Barbu", "Les deux derniers", "Réussite",
                       "Contrat : pas encore choisi", "Votre décision", "C'est vous qui choisissez",
-                      "Scores", "f1 Aide", "f3 Marque", "Sauver et quitter"):
+                      "Scores", "f1 Aide", "f2 Plis", "f3 Marque", "^q Quitter"):
             assert words in text, words
         assert "No queens" not in text and "Your hand" not in text
         await pilot.press(*"pas de dames", "enter")  # typed in French
@@ -148,7 +148,7 @@ async def test_the_setup_and_the_table_in_italian(tmp_path, italian):
         await pilot.pause()
         text = flat(screen_text(app))
         for words in ("una nuova partita", "Lingua", "Italiano", "Gioco", "Il gioco classico: 4 giocatori", "Il tuo posto",
-                      "Il posto", "Seme casuale", "Inizia", "Salva ed esci"):
+                      "Il posto", "Chiave", "Inizia", "Esci"):
             assert words in text, words
         await pilot.press("enter")
         table = await settle(pilot)
@@ -244,7 +244,7 @@ async def test_numbers_and_refusals_in_three_languages():
     from barbu.classic.refusals import FOLLOW_SUIT
     e = IllegalAction.of(FOLLOW_SUIT, suit=0)
     assert word_error(e, "en") == "you must follow suit: play a spade"
-    assert word_error(e, "fr") == "vous devez fournir : jouez un pique"
+    assert word_error(e, "fr") == "vous devez fournir\u00a0: jouez un pique"
     assert word_error(e, "it").startswith("devi rispondere al seme")
     try:
         use("fr")
@@ -296,4 +296,4 @@ async def test_barbu_play_in_a_french_terminal(tmp_path):
     os.close(fd)
     assert sent, seen[-2000:]
     assert os.waitstatus_to_exitcode(status) == 0
-    assert save.exists() and "Pour la reprendre : barbu play --resume".encode() in seen
+    assert save.exists() and "Pour la reprendre\u00a0: barbu play --resume".encode() in seen

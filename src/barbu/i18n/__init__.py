@@ -138,7 +138,13 @@ def system_language(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def use(lang: str | None) -> str:
-    """Speak ``lang`` from now on in this process (None: the system's language); returns the code used."""
+    """Speak ``lang`` from now on in this process (None: the system's language); returns the code used.
+
+    Such a process writes to a terminal, so its wrapping is taught the no-break spaces too.
+    """
+    from .wrapping import keep_no_break_spaces
+
+    keep_no_break_spaces()
     _current[0] = language(lang) if lang else system_language()
     return _current[0]
 

@@ -43,8 +43,9 @@ from . import language, translator
 
 #: The keywords a player types, in the engine's words (the msgids of context "typed").
 #: Bésigue's combination keys are among them, so "quinte" or "scala" can name a quint.
+#: "family" (the doubling call on every player but oneself and the dealer) is named in the Keys help.
 TYPED_WORDS = (
-    "pass", "double", "redouble", "maximum", "trump", "none", "rank", "contract", "call", "play", "lay",
+    "pass", "double", "redouble", "maximum", "family", "trump", "none", "rank", "contract", "call", "play", "lay",
     "give", "declare", "no-declaration", "exchange", "show", "and", "of", *MELD_NAMES,
 )
 SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}

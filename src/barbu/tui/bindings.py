@@ -20,7 +20,7 @@ from ..i18n import _
 
 TABLE = [
     Binding("f1", "help", N_("Help")),
-    Binding("f2", "last_trick", N_("Last trick")),
+    Binding("f2", "last_trick", N_("Tricks")),  # short: the footer holds every label at 80 columns, in French too
     Binding("f3", "scoresheet", N_("Scoresheet")),
     Binding("f4", "hint", N_("Hint")),
     Binding("ctrl+z", "take_back", N_("Take back")),
@@ -29,7 +29,7 @@ TABLE = [
 ]
 
 APP = [
-    Binding("ctrl+q", "quit", N_("Save & quit"), priority=True),
+    Binding("ctrl+q", "quit", N_("Quit"), priority=True),  # it saves first: the Keys help says so
 ]
 
 MODAL = [

@@ -413,7 +413,9 @@ class Table:
                 raise TableError(N_("{strength}: {error}"), strength=strength, error=str(e)) from None
         if self.bot_address is None:
             self.bot_address = address
-        s.kind, s.name, s.strength, s.token_hash = "bot", f"Bot {seat}", strength, None
+        # The stored name, seen in records and replays (seats counted from 1); a table's page names a computer
+        # player by where it sits from the reader's chair ("West, computer (good player)").
+        s.kind, s.name, s.strength, s.token_hash = "bot", f"Computer, seat {seat + 1}", strength, None
         await self._save_seat(s)
         await self._seats_changed()
 

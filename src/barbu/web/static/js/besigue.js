@@ -7,9 +7,11 @@ import { cardBack, cardElement, SYMBOLS } from "./cards.js";
 import { el, showBusy } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, carryInvitation, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { computerName, rulesTitle, seatNumber } from "./tablewords.js";
+import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
+import { TrickMotion } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -25,17 +27,20 @@ let endDismissed = false;
 
 const STATUS_WORDS = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") };
 
+// Seats counted from 1; the computer player named as the terminal names it ("computer (good player)").
 function seatName(s) {
   if (s === -1) return t("the shuffle");
   const seat = info && info.seats[s];
-  const name = seat && seat.name ? seat.name : t("seat {n}", { n: num(s) });
+  if (seat && seat.kind === "bot") return computerName(s, mySeat, info.players, seat.strength);
+  const name = seat && seat.name ? seat.name : seatNumber(s);
   return s === mySeat ? t("{name} (you)", { name }) : name;
 }
 
 function shortName(s) {
   if (s === mySeat) return t("You");
   const seat = info && info.seats[s];
-  return seat && seat.name ? seat.name : t("Seat {n}", { n: num(s) });
+  if (seat && seat.kind === "bot") return t("computer");
+  return seat && seat.name ? seat.name : seatNumber(s);
 }
 
 // An action as told after it was made ("Anne played Q♠", "You played Q♠").
@@ -143,9 +148,10 @@ function myTurn() {
 // ------------------------------------------------------------------ rendering
 function render() {
   if (!info) return;
-  $("rules").textContent = info.rules;
+  $("rules").textContent = rulesTitle(info.rules);
+  $("rules").title = info.rules; // the engine's text, as typed on the command line
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
-  document.title = t("Bésigue — {rules}", { rules: info.rules });
+  document.title = `barbu — ${rulesTitle(info.rules)}`;
   const bz = $("bz");
   if (state) {
     bz.dataset.phase = state.phase;
@@ -155,10 +161,12 @@ function render() {
   }
   bz.dataset.seat = mySeat === null ? "" : mySeat;
   bz.dataset.status = info.status;
+  inviteFollows(info);
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
     : state && state.phase === "over" ? t("match over") : state && state.deal ? t("deal {n}", { n: num(state.deal) }) : "";
   renderSeatsPanel();
   if (state) {
+    motion.measure("#bz-hand, #laid-bottom, #laid-top, #opp-hand"); // where a card played flies from
     renderPlayers();
     renderStock();
     renderTrick();
@@ -231,7 +239,7 @@ function renderPlayers() {
     const clock = info.status === "playing" ? seatClock(seat, s.kind) : null;
     if (clock) chips.append(clock);
     box.replaceChildren(
-      el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : (s.name || t("Seat {n}", { n: num(seat) })) }),
+      el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : s.kind === "bot" ? seatName(seat) : (s.name || seatNumber(seat)) }),
       chips,
       el("span", { class: "bz-points", title: t("this deal · total"), "data-points": seat },
         el("strong", { textContent: num(state.scores[seat]) }), " ", t("this deal · {total} in all", { total: num(state.totals[seat]) })),
@@ -315,13 +323,21 @@ function renderStock() {
 function renderTrick() {
   const box = $("trick");
   const bottom = bottomSeat();
-  const cards = state.trick.map((p) => {
+  // A trick just won stays in the middle while it is gathered to its winner (when cards move).
+  const lt = state.last_trick;
+  const won = !state.trick.length && lt && motion.gathering(lt.cards.map((p) => p.card)) ? lt : null;
+  const plays = won ? won.cards : state.trick;
+  const cards = plays.map((p) => {
     const c = cardElement(p.card);
     c.classList.add(p.seat === bottom ? "from-bottom" : "from-top");
     return c;
   });
   box.replaceChildren(...cards);
+  const place = (seat) => $(seat === bottom ? "player-bottom" : "opp-hand");
+  motion.show({ cards: plays.map((p) => p.card), pieces: cards, done: !!won, spot: box, from: (i) => place(plays[i].seat),
+    winner: won ? $(won.winner === bottom ? "player-bottom" : "player-top") : null });
 }
+const motion = new TrickMotion(); // cards that move from hand to trick, and the trick to its winner
 
 function renderLastTrick() {
   const box = $("last-trick");

@@ -3,6 +3,7 @@
 import { el } from "./dom.js";
 import { num, strength, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
+import { optionName, presetName, rulesTitle, valueName } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -61,14 +62,14 @@ function showPreset() {
       input = el("input", { type: "checkbox", id: `opt-${opt.name}`, checked: opt.default });
     } else if (opt.choices) {
       input = el("select", { id: `opt-${opt.name}` },
-        ...opt.choices.map((c) => el("option", { value: c, textContent: String(c), selected: c === opt.default })));
+        ...opt.choices.map((c) => el("option", { value: c, textContent: valueName(opt.name, c), selected: c === opt.default })));
       if (opt.kind === "int") input.dataset.int = "1";
     } else {
       input = el("input", { type: "number", id: `opt-${opt.name}`, value: opt.default, min: opt.minimum ?? "", max: opt.maximum ?? "" });
     }
     input.addEventListener("change", () => ($("rules-text").textContent = rulesText()));
     box.append(el("div", { class: "option" },
-      el("label", { htmlFor: `opt-${opt.name}`, textContent: opt.name.replaceAll("_", " ") }), input,
+      el("label", { htmlFor: `opt-${opt.name}`, textContent: optionName(opt.name) }), input,
       el("small", { class: "muted", textContent: opt.help })));
   }
   $("rules-text").textContent = rulesText();
@@ -83,7 +84,7 @@ async function loadCatalogue() {
   const first = data.strengths.includes(chosen) ? chosen : data.default_strength;
   $("play-strength").replaceChildren(...data.strengths.map((s) =>
     el("option", { value: s, textContent: strength(s), selected: s === first })));
-  $("preset").replaceChildren(...catalogue.map((p) => el("option", { value: p.name, textContent: p.name })));
+  $("preset").replaceChildren(...catalogue.map((p) => el("option", { value: p.name, textContent: presetName(p.name) })));
   showPreset();
 }
 
@@ -109,7 +110,7 @@ async function loadTables() {
         : tb.total_deals ? t("deal {n} of {total}", { n: num(tb.deal_number), total: num(tb.total_deals) })
           : t("deal {n}", { n: num(tb.deal_number) });
       return el("div", { class: "table-row", "data-table": tb.id },
-        el("div", {}, el("strong", { textContent: tb.rules }), " ", el("span", { class: "muted", textContent: "· " + tn("{n} player", "{n} players", tb.players) + ` · ${status}` })),
+        el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }), " ", el("span", { class: "muted", textContent: "· " + tn("{n} player", "{n} players", tb.players) + ` · ${status}` })),
         seats,
         el("div", { class: "row-actions" },
           el("a", { href: `/t/${tb.id}`, class: "button" + (tb.open_seats ? " primary" : ""), textContent: tb.open_seats ? t("Join") : t("Watch") })));

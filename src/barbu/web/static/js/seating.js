@@ -32,7 +32,7 @@ export function seatRows(info, mySeat, on) {
   const invited = !info.private || creator || invitation(info.id) !== null;
   return info.seats.map((s) => {
     const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
-    row.append(el("span", { class: "seat-no", textContent: t("Seat {seat}", { seat: s.seat }) }));
+    row.append(el("span", { class: "seat-no", textContent: t("Seat {n}", { n: s.seat + 1 }) })); // counted from 1
     if (s.kind === "open") {
       if (mySeat === null && !invited) {
         // A private table, opened without its invitation: nothing here this visitor may do.
@@ -123,6 +123,8 @@ export async function removePlayer(tableId, seat, errorBox) {
 // a private table's link carries its invitation after "#", which browsers never send to a server;
 // a page opened at a local address says how friends on the network can reach the server.
 export function wireInvite(tableId) {
+  const close = document.getElementById("invite-close");
+  if (close) close.addEventListener("click", () => closeInvite());
   document.getElementById("invite").addEventListener("click", async () => {
     const invite = invitation(tableId);
     const url = `${location.origin}/t/${tableId}` + (invite ? `#invite=${invite}` : "");
@@ -142,4 +144,18 @@ export function wireInvite(tableId) {
       "server with barbu serve --host 0.0.0.0 and open the page at this computer's network address");
     document.getElementById("invite-note").textContent = note;
   });
+}
+
+// The Invite box closes with its ×, and by itself when the match starts (the seats are all taken).
+export function closeInvite() {
+  const box = document.getElementById("invite-box");
+  if (box) box.hidden = true;
+}
+
+let seenStatus = null;
+
+// Called on every render: the Invite box closes when the table's status leaves "open" (the match started).
+export function inviteFollows(info) {
+  if (seenStatus === "open" && info.status !== "open") closeInvite();
+  seenStatus = info.status;
 }

@@ -9,9 +9,11 @@ import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, 
 import { el, showBusy } from "./dom.js";
 import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, carryInvitation, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
+import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
 import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
+import { TrickMotion } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -25,21 +27,29 @@ let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement
 let log = []; // this deal's actions, as {seq, seat, action}
 let dealsSeen = null;
 let endDismissed = false;
+let dealEndShown = null; // the number of the deal whose summary was last laid on the felt
+let lastResult = null; // that deal's summary, to show again from the side panel
+let autoPlayed = null; // the version of the last decision made for the player (a forced one)
+let tookBack = false; // after a take-back, a forced decision waits for the player (else it would replay at once)
 
 
 // ------------------------------------------------------------------ names and labels
+// Seats are counted from 1 where a person reads them; a computer player is named by where it sits from
+// this browser's chair ("West, computer (good player)"), as the terminal names it.
 function seatName(s) {
   if (s === -1) return t("the dealer's shuffle");
   const seat = info && info.seats[s];
-  const name = seat && seat.name ? seat.name : t("seat {n}", { n: s });
+  if (seat && seat.kind === "bot") return computerName(s, mySeat, info.players, seat.strength);
+  const name = seat && seat.name ? seat.name : seatNumber(s);
   return s === mySeat ? t("{name} (you)", { name }) : name;
 }
 
-// A seat's name alone, short enough for a label on the felt: "You" for this seat.
+// A seat's name alone, short enough for a label on the felt: "You" for this seat, a computer by its place.
 function shortName(s) {
   if (s === mySeat) return t("You");
   const seat = info && info.seats[s];
-  return seat && seat.name ? seat.name : t("seat {n}", { n: s });
+  if (seat && seat.kind === "bot") return placeName(s, mySeat, info.players) || seatNumber(s);
+  return seat && seat.name ? seat.name : seatNumber(s);
 }
 
 function contractName(key) {
@@ -145,7 +155,7 @@ function onMessage(msg) {
     case "hint":
       $("hint-button").disabled = false;
       if (state && msg.version === state.version) {
-        // the action in the words of the buttons ("redouble Bot 2"), not the engine's ("double 2")
+        // the action in the words of the buttons ("redouble West"), not the engine's ("double 2")
         $("hint-box").textContent = t("Hint: {action}. {reason}", { action: actionLabel(msg.text), reason: msg.reason });
         $("hint-box").hidden = false;
         hinted = msg.text;
@@ -153,6 +163,7 @@ function onMessage(msg) {
       break;
     case "taken_back":
       $("hint-box").hidden = true;
+      tookBack = true;
       break;
     case "busy":
       showBusy(msg);
@@ -216,9 +227,10 @@ function goToRematch(newId) {
 // ------------------------------------------------------------------ rendering
 function render() {
   if (!info) return;
-  $("rules").textContent = info.rules;
+  $("rules").textContent = rulesTitle(info.rules);
+  $("rules").title = info.rules; // the engine's text, as typed on the command line
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
-  document.title = `barbu — ${info.rules}`;
+  document.title = `barbu — ${rulesTitle(info.rules)}`;
   const tbl = $("table");
   if (state) {
     tbl.dataset.phase = state.phase;
@@ -228,6 +240,7 @@ function render() {
   }
   tbl.dataset.seat = mySeat === null ? "" : mySeat;
   tbl.dataset.status = info.status;
+  inviteFollows(info);
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
     : state && state.phase === "over" ? t("match over")
       : state ? t("deal {n} of {total}", { n: numText(state.deal_number), total: numText(state.total_deals) }) : "";
@@ -295,7 +308,9 @@ function renderFelt() {
     if (state && state.to_act === s.seat) box.classList.add("to-act");
     if (s.seat === mySeat) box.classList.add("me");
     const title = el("div", { class: "seat-name" });
-    title.append(s.kind === "open" ? t("free seat") : seatName(s.seat));
+    // A computer's box: its place as title ("West"), its chip says "computer · good player".
+    title.append(s.kind === "open" ? t("free seat") : s.kind === "bot" ? shortName(s.seat) : seatName(s.seat));
+    if (s.kind === "bot") title.title = seatName(s.seat);
     box.append(title);
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
@@ -308,7 +323,7 @@ function renderFelt() {
     if (state && state.hand_sizes && state.hand_sizes.some((x) => x > 0)) {
       badges.append(el("span", { class: "chip", textContent: tn("{n} card", "{n} cards", state.hand_sizes[s.seat]), title: t("cards in hand") }));
       if (state.last_trick !== undefined) badges.append(el("span", { class: "chip", textContent: tn("{n} trick", "{n} tricks", state.tricks_won[s.seat]), title: t("tricks won") }));
-      if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: t("owes {n}×", { n: state.owed[s.seat] }), title: t("doubles still owed to the dealer") }));
+      if (state.owed && state.owed[s.seat] && state.phase === "doubling") badges.append(el("span", { class: "chip owe", textContent: tn("owes {n} double", "owes {n} doubles", state.owed[s.seat]), title: t("doubles still owed to the dealer") }));
     }
     if (state && state.finished && state.finished.includes(s.seat)) badges.append(el("span", { class: "chip", textContent: t("out #{n}", { n: state.finished.indexOf(s.seat) + 1 }) }));
     if (state && state.totals && info.status !== "open") badges.append(el("span", { class: "chip total", textContent: fmt(state.totals[s.seat]), title: t("total") }));
@@ -316,9 +331,11 @@ function renderFelt() {
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
       if (d.length) {
-        const said = d.map(([a, b, rr]) => `×${rr ? "×" : ""} ${seatName(b)}`).join(" · ");
+        // In words: "doubled West · doubled You, redoubled" (a phone shows the count: "2 doubles").
+        const said = d.map(([a, b, rr]) => (rr ? t("doubled {target}, redoubled", { target: shortName(b) })
+          : t("doubled {target}", { target: shortName(b) }))).join(" · ");
         box.append(el("div", { class: "doubles", textContent: said }));
-        badges.append(el("span", { class: "chip dbl-count", title: said, textContent: `×${d.length}` })); // on a phone
+        badges.append(el("span", { class: "chip dbl-count", title: said, textContent: tn("{n} double", "{n} doubles", d.length) })); // on a phone
       }
     }
     boxes.append(box);
@@ -333,6 +350,7 @@ function rankSlot(row) {
 
 function renderCenter() {
   const center = $("center");
+  motion.measure("#hand"); // the hand as it was: a card you played flies from its place there
   center.replaceChildren();
   if (!state) return;
   if (state.rows && state.rows.some((r) => r.length)) {
@@ -355,15 +373,14 @@ function renderCenter() {
   let cards = state.trick || [];
   let leader = state.leader;
   let faded = false;
+  let won = null; // the finished trick shown: {cards, leader, winner}
   if (!cards.length && state.last_trick) {
     cards = state.last_trick.cards;
     leader = state.last_trick.leader;
     faded = true;
-  } else if (!cards.length && !state.rows && state.last_deal && state.last_deal.last_trick && state.last_deal.last_trick.winner !== undefined) {
-    cards = state.last_deal.last_trick.cards;
-    leader = state.last_deal.last_trick.leader;
-    faded = true;
+    won = state.last_trick;
   }
+  // The last deal's last trick is not laid on the felt once the next deal has begun: it waits in its panel.
   const spot = el("div", { class: "trick" + (faded ? " faded" : ""), "data-trick": cards.join(" ") });
   cards.forEach((c, i) => {
     // Each card lies in front of the seat that played it, with that player's name under it.
@@ -377,11 +394,15 @@ function renderCenter() {
     spot.append(played);
   });
   center.append(spot);
+  const seatBox = (s) => $("seat-boxes").querySelector(`[data-seat-box="${s}"]`);
+  motion.show({ cards, pieces: [...spot.children], done: faded, spot, from: (i) => seatBox((leader + i) % info.players),
+    winner: won && won.winner !== undefined ? seatBox(won.winner) : null });
   if (state.contract) $("seat-boxes").append(el("div", { class: "center-label", textContent: contractLabel(state.contract, state.trump, state.rank) }));
 }
 
 const PHONE = window.matchMedia("(max-width: 600px)");
 PHONE.addEventListener("change", () => render());
+const motion = new TrickMotion(); // cards that move from hand or seat to the trick, and the trick to its winner
 
 // What each phase asks of the player, as functions: the words are looked up when shown.
 const PHASE_PROMPTS = {
@@ -411,10 +432,13 @@ function renderHelpTools() {
 function renderTurn() {
   renderHelpTools();
   renderMyClock($("turn-bar"), info.status === "playing" ? mySeat : null, () => socket.send("back"));
-  // The last deal's summary leaves the felt once you have cards to play on it.
-  if (myTurn() && state && (state.phase === "play" || state.phase === "domino")) $("deal-end").hidden = true;
+  // The last deal's summary leaves the felt once the next deal's choices begin: your decision, or the contract
+  // named (the "Result of deal n" button in the last trick's panel shows it again).
+  if (state && dealEndShown !== null && state.deal_number > dealEndShown && (myTurn() || state.contract)) $("deal-end").hidden = true;
+  autoPlayForced();
   const turn = $("turn");
-  turn.dataset.mine = myTurn() ? "1" : "0";
+  // A decision made for the player (forced) is not his to take: the page does not wait for him.
+  turn.dataset.mine = myTurn() && !madeForYou() ? "1" : "0";
   if (!state || info.status === "open") {
     turn.textContent = info.status === "open" ? t("Waiting for every seat to be taken.") : "";
     return;
@@ -449,13 +473,14 @@ function classify(legal) {
 
 function send(action, typed = false) {
   hideError();
+  $("forced-note").hidden = true;
   socket.act(action, typed);
 }
 
 function renderDecision() {
   const box = $("decision");
   box.replaceChildren();
-  if (!myTurn()) return;
+  if (!myTurn() || madeForYou()) return;
   if (state.legal === null) {
     if (state.phase === "arrange") return renderArrange(box);
     return renderFreeText(box);
@@ -489,7 +514,7 @@ function renderDecision() {
       desc.replaceChildren();
       desc.dataset.contract = c ? c.key : "";
       if (c) desc.append(el("strong", { textContent: t("{name}:", { name: contract(c.name) }) }), " ", t(c.help));
-      else desc.append(el("span", { class: "muted", textContent: t("Tap or click ⓘ beside a contract to read what it asks.") }));
+      else desc.append(el("span", { class: "muted" }, ...withInfoIcon(t("Tap or click ⓘ beside a contract to read what it asks."))));
     };
     const pinned = () => contracts.find((c) => c.key === helpShown) || null;
     for (const a of other) {
@@ -524,6 +549,56 @@ function renderDecision() {
 }
 
 let helpShown = null; // the contract whose description the player asked for
+
+// ------------------------------------------------------------------ forced decisions
+// As at the terminal, a decision with only one possible choice (a pass when no card fits, the only card you
+// may play, no double possible) makes itself, with a note saying what was done; a player who would rather
+// confirm them ticks "Confirm forced moves", remembered in this browser.
+const FORCED_KEY = "barbu:confirm-forced";
+
+function confirmForced() {
+  return localStorage.getItem(FORCED_KEY) === "1";
+}
+
+// What was done for the player, in words ("You pass: no card can be played.").
+function forcedNote(action) {
+  const words = action.split(" ");
+  if (action === "pass") return state.phase === "doubling" ? t("No double possible: you pass.") : t("You pass: no card can be played.");
+  if (isCard(action)) return t("You play {card}: your only legal card.", { card: cardLabel(action) });
+  if (words[0] === "double") return words.length > 1 ? t("You double {whom}: your only possible choice.", { whom: names(words.slice(1)) })
+    : t("No double possible: you pass.");
+  if (words[0] === "contract") return t("You declare {contract}: the only choice left.", { contract: contractName(words.slice(1).join(" ")) });
+  return t("Your only choice, made for you: {choice}.", { choice: actionLabel(action) });
+}
+
+// Whether the decision now asked of this seat was made for the player (a forced one, already sent).
+function madeForYou() {
+  return state !== null && autoPlayed === state.version;
+}
+
+function autoPlayForced() {
+  const note = $("forced-note");
+  if (!myTurn()) return;
+  const forced = state.legal && state.legal.length === 1 && state.legal_count === 1 && state.phase !== "arrange";
+  if (!forced) {
+    tookBack = false;
+    return;
+  }
+  if (confirmForced() || tookBack || autoPlayed === state.version) return;
+  autoPlayed = state.version;
+  send(state.legal[0]);
+  note.textContent = forcedNote(state.legal[0]); // kept until the player's own next move
+  note.hidden = false;
+}
+
+// A text naming the ⓘ button, with the sign drawn as the button is (a letter in a CSS circle): some
+// phones' fonts have no "ⓘ" and show an empty box in its place.
+function withInfoIcon(text) {
+  const parts = text.split("ⓘ");
+  const out = [parts[0]];
+  for (const rest of parts.slice(1)) out.push(el("span", { class: "info-icon", "aria-hidden": "true", textContent: "i" }), rest);
+  return out;
+}
 
 function renderFreeText(box) {
   const input = el("input", { id: "free-action", placeholder: t("type your action"), autocomplete: "off" });
@@ -590,7 +665,7 @@ function renderHand() {
   const box = $("hand");
   box.replaceChildren();
   if (!state || !state.hand) return;
-  const mine = myTurn();
+  const mine = myTurn() && !madeForYou();
   const legal = mine && state.legal ? classify(state.legal) : { single: [], groups: {}, other: [] };
   const selecting = mine && (Object.keys(legal.groups).length > 0 || state.phase === "arrange");
   const placed = new Set([...rows.back, ...rows.middle, ...rows.front]);
@@ -662,6 +737,12 @@ function renderLastTrick() {
   const box = $("last-trick");
   box.replaceChildren();
   if (!state) return;
+  if (lastResult && $("deal-end").hidden) {
+    const again = el("button", { type: "button", id: "show-result", "data-deal": lastResult.number,
+      textContent: t("Result of deal {n}", { n: numText(lastResult.number) }) });
+    again.addEventListener("click", () => showDealEnd(lastResult));
+    box.append(again);
+  }
   let trick = null;
   let title = t("Last trick");
   if (state.last_trick) trick = state.last_trick;
@@ -825,10 +906,15 @@ function showDealEnd(d) {
     lines.length ? el("ul", { class: "settle" }, ...lines) : "",
     el("p", { class: "muted", textContent: t("Click to close") }));
   box.hidden = false;
+  dealEndShown = d.number;
+  lastResult = d;
   clearTimeout(showDealEnd.timer);
   showDealEnd.timer = setTimeout(() => (box.hidden = true), 12000);
 }
-$("deal-end").addEventListener("click", () => ($("deal-end").hidden = true));
+$("deal-end").addEventListener("click", () => {
+  $("deal-end").hidden = true;
+  renderLastTrick();
+});
 
 function renderEnd() {
   const over = state && state.phase === "over" && scores && scores.over;
@@ -847,6 +933,11 @@ function renderEnd() {
 // ------------------------------------------------------------------ wiring
 $("name").value = localStorage.getItem("barbu:name") || "";
 wireInvite(tableId);
+$("confirm-forced").checked = confirmForced();
+$("confirm-forced").addEventListener("change", () => {
+  localStorage.setItem(FORCED_KEY, $("confirm-forced").checked ? "1" : "0");
+  render();
+});
 $("rematch").addEventListener("click", () => socket.send("rematch"));
 $("hint-button").addEventListener("click", () => {
   $("hint-button").disabled = true;

@@ -1,0 +1,145 @@
+// The engine's identifiers as a player reads them: a table's rules ("classic(rotation=quick)" reads
+// "Classic · quick rotation"), an option and its values ("heart_lead" reads "heart lead"), and the seats
+// (numbered from 1, a computer player named by where it sits from the reader's chair, as the terminal does).
+// The protocol keeps its 0-based seats and identifiers: only what is shown is worded here.
+import { strength as strengthName, t } from "./i18n.js";
+
+// The presets, by the name the engine gives them.
+const PRESETS = {
+  classic: () => t("Classic"),
+  italian: () => t("Italian Barbù"),
+  "italian-six": () => t("Italian Barbù, six contracts"),
+  salad: () => t("Salad"),
+  french: () => t("French Barbu"),
+  scottish: () => t("Scottish Barbu"),
+  besigue: () => t("Bésigue"),
+  "besigue-english": () => t("English Bésigue"),
+};
+
+export function presetName(name) {
+  return PRESETS[name] ? PRESETS[name]() : name;
+}
+
+// Options, by their identifiers.
+const OPTIONS = {
+  players: () => t("players"),
+  rotation: () => t("rotation"),
+  doubling: () => t("doubling"),
+  double_obligation: () => t("double obligation"),
+  undoubled_negative: () => t("undoubled negative"),
+  heart_lead: () => t("heart lead"),
+  trump_rules: () => t("trump rules"),
+  allow_no_trump: () => t("allow no trump"),
+  domino_ace: () => t("domino ace"),
+  stop_when_decided: () => t("stop when decided"),
+  ravage_city: () => t("Ravage City"),
+  ravage_value: () => t("Ravage City value"),
+  chinese_poker: () => t("Chinese poker"),
+  sets: () => t("sets"),
+  hand: () => t("cards in hand"),
+  brisques: () => t("brisques"),
+  seven: () => t("seven of trumps"),
+  endgame: () => t("last tricks"),
+  target: () => t("target"),
+};
+
+export function optionName(name) {
+  return OPTIONS[name] ? OPTIONS[name]() : String(name).replaceAll("_", " ");
+}
+
+// An option's values, short, as the rules pages describe them (keyed "option=value").
+const VALUES = {
+  "rotation=dealer": () => t("the dealer declares a whole series"),
+  "rotation=quick": () => t("each player declares in turn"),
+  "doubling=classic": () => t("doubles and redoubles"),
+  "doubling=none": () => t("no doubling"),
+  "undoubled_negative=split": () => t("not played, points shared"),
+  "undoubled_negative=play": () => t("played"),
+  "heart_lead=never_unless_only_hearts": () => t("never, unless you hold only hearts"),
+  "heart_lead=first_trick": () => t("not on the first trick"),
+  "heart_lead=until_broken": () => t("once a heart has been discarded"),
+  "heart_lead=none": () => t("any time"),
+  "trump_rules=classic": () => t("overtrump and undertrump"),
+  "trump_rules=italian": () => t("Italian: no undertrumping"),
+  "domino_ace=high": () => t("high: after the king"),
+  "domino_ace=low": () => t("low: before the two"),
+  "hand=9": () => t("nine cards, by threes"),
+  "hand=8": () => t("eight cards, by 3-2-3"),
+  "brisques=aces": () => t("each ace won"),
+  "brisques=aces_and_tens": () => t("each ace and each ten won"),
+  "seven=drawn": () => t("shown when drawn"),
+  "seven=exchange": () => t("exchanged for the turn-up"),
+  "endgame=follow_or_trump": () => t("follow suit, else trump"),
+  "endgame=must_win": () => t("follow and win the trick, else trump"),
+};
+
+// A value of an option as a player reads it: "true" reads "yes", an identifier its words.
+export function valueName(option, value) {
+  const key = `${option}=${value}`;
+  if (VALUES[key]) return VALUES[key]();
+  if (value === true || value === "true") return t("yes");
+  if (value === false || value === "false") return t("no");
+  return String(value).replaceAll("_", " ");
+}
+
+// One option set away from its preset, as a short phrase for a title.
+const PHRASES = {
+  "rotation=quick": () => t("quick rotation"),
+  "rotation=dealer": () => t("dealer's series"),
+  "doubling=none": () => t("no doubling"),
+  "doubling=classic": () => t("with doubling"),
+  "ravage_city=true": () => t("with Ravage City"),
+  "chinese_poker=true": () => t("with Chinese poker"),
+  "allow_no_trump=true": () => t("no-trump allowed"),
+  "allow_no_trump=false": () => t("no no-trump"),
+  "stop_when_decided=false": () => t("every card played"),
+};
+
+function phrase(option, value) {
+  const key = `${option}=${value}`;
+  if (PHRASES[key]) return PHRASES[key]();
+  if (option === "players") return t("{n} players", { n: value });
+  return t("{option}: {value}", { option: optionName(option), value: valueName(option, value) });
+}
+
+// "classic(rotation=quick, ravage_city=true)" -> "Classic · quick rotation · with Ravage City".
+export function rulesTitle(text) {
+  const m = /^([\w-]+)(?:\((.*)\))?$/.exec(String(text || "").trim());
+  if (!m) return String(text || "");
+  const parts = [presetName(m[1])];
+  for (const pair of (m[2] || "").split(",")) {
+    const [k, v] = pair.split("=").map((x) => (x || "").trim());
+    if (k && v !== undefined && v !== "") parts.push(phrase(k, v));
+  }
+  return parts.join(" · ");
+}
+
+// Where the other players sit, seen from your chair at the bottom of the table, by how many seats after
+// you they play (barbu/tui/labels.py PLACES): the next to play on your left (West), the last on your right.
+const PLACES = {
+  3: { 1: () => t("West"), 2: () => t("East") },
+  4: { 1: () => t("West"), 2: () => t("North"), 3: () => t("East") },
+  5: { 1: () => t("West"), 2: () => t("North-west"), 3: () => t("North-east"), 4: () => t("East") },
+  6: { 1: () => t("West"), 2: () => t("North-west"), 3: () => t("North"), 4: () => t("North-east"), 5: () => t("East") },
+};
+
+// Another seat's place from the reader's (null for a spectator, for your own seat or a table size without places).
+export function placeName(seat, me, players) {
+  if (me === null || me === undefined || seat === me) return null;
+  const p = (PLACES[players] || {})[(seat - me + players) % players];
+  return p ? p() : null;
+}
+
+// "Seat 1": a seat as a person counts them, from 1.
+export function seatNumber(seat) {
+  return t("Seat {n}", { n: seat + 1 });
+}
+
+// A computer player's name from the reader's chair: "West, computer (good player)"; to a spectator
+// "Seat 2, computer (good player)".
+export function computerName(seat, me, players, strength) {
+  // Two at a table (Bésigue): the other player needs no place.
+  if (players === 2 && me !== null && me !== undefined && seat !== me) return t("computer ({strength})", { strength: strengthName(strength) });
+  const where = placeName(seat, me, players) || seatNumber(seat);
+  return t("{place}, computer ({strength})", { place: where, strength: strengthName(strength) });
+}

@@ -1,0 +1,349 @@
+"""Cards that move on the web tables: a card played flies from the hand (yours) or from its player's seat to
+the trick, a finished trick gathers to its winner, the "Animations" box turns it off (and is remembered),
+the browser's reduced-motion preference turns it off by default, and a whole deal plays through at full
+speed with no card lost or stuck.  Playwright drives Debian's chromium against a real `barbu serve`.
+
+To look at a move, the tests freeze the page's animation clock (Chrome's DevTools protocol) and seek the
+animations by hand: what is checked is where a card is at a given point of its move, never how long it took.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from webhelpers import Server, new_table
+
+SIZES = [(1366, 768), (390, 844)]
+SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+STEP = 30_000  # ms a step may take on a loaded machine
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Computer players that wait a while before each move: a frozen move is looked at before the next."""
+    d = tmp_path_factory.mktemp("motion")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "1.5", "--deal-pause", "0",
+                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Computer players that move at once: the page gets a new state in the middle of every move."""
+    d = tmp_path_factory.mktemp("motion-fast")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
+        yield s
+
+
+def seat_me(browser: Browser, base: str, size: tuple[int, int], rules: str = "classic",
+            reduced: bool = False) -> Page:
+    """Seat 0 taken in the browser against computer players who play at random."""
+    others = {1: "random"} if rules == "besigue" else {1: "random", 2: "random", 3: "random"}
+    tid, _ = new_table(base, rules, bots=others)
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              reduced_motion="reduce" if reduced else "no-preference")
+    page = ctx.new_page()
+    page.set_default_timeout(STEP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(f"{base}/t/{tid}")
+    page.fill("#name", "Ada")
+    page.click("[data-seat-take='0']")
+    root = root_of(page)
+    page.wait_for_function(f"() => document.querySelector('{root}').dataset.seat === '0'")
+    return page
+
+
+def root_of(page: Page) -> str:
+    return "#bz" if page.query_selector("#bz") else "#table"
+
+
+def freeze(page: Page) -> None:
+    """Stop the page's animation clock: every move started stays at its first frame until seeked."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    page.cdp = cdp  # type: ignore[attr-defined]
+
+
+def my_turn_js(root: str) -> str:
+    return (f"() => {{ const t = document.querySelector('{root}');"
+            " return (t.dataset.toAct === t.dataset.seat && document.querySelector("
+            "'#hand .card.legal, #decision button[data-action]:not([disabled]), #bz-hand button.card.legal,"
+            " #laid-bottom button.card.legal, #bz-decision button:not([disabled])')) || t.dataset.phase === 'over'; }")
+
+
+def act(page: Page) -> str:
+    """Take one decision when it is this seat's turn (a legal card, else the first choice); the phase acted in."""
+    root = root_of(page)
+    page.wait_for_function(my_turn_js(root))
+    phase = page.get_attribute(root, "data-phase")
+    if phase == "over":
+        return phase
+    version = page.get_attribute(root, "data-version")
+    cards = page.locator("#hand .card[data-legal='1'], #bz-hand button.card.legal, #laid-bottom button.card.legal")
+    if cards.count():
+        tap(page, cards.first)
+    else:
+        none = page.locator("#bz-decision button.bz-none")
+        tap(page, none if none.count() else
+            page.locator("#decision button[data-action]:not([disabled]), #bz-decision button:not([disabled])").first)
+    page.wait_for_function(f"v => document.querySelector('{root}').dataset.version !== v", arg=version)
+    return phase
+
+
+def tap(page: Page, target) -> None:
+    """A click where the element is on screen, as a finger would (no scrolling by the test)."""
+    box = target.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def until_my_card(page: Page) -> None:
+    """Act until this seat is to play a card."""
+    root = root_of(page)
+    for _ in range(60):
+        page.wait_for_function(my_turn_js(root))
+        if page.locator("#hand .card[data-legal='1'], #bz-hand button.card.legal, #laid-bottom button.card.legal").count():
+            return
+        act(page)
+    raise AssertionError("never asked for a card")
+
+
+def act_until(page: Page, predicate: str, acts: int = 40):
+    """Act at this seat's turns until `predicate` (JavaScript, run in the page) returns something: that."""
+    root = root_of(page)
+    mine = my_turn_js(root)
+    for _ in range(acts * 20):
+        found = page.evaluate(predicate)
+        if found:
+            return found
+        if page.evaluate(mine):
+            if act(page) == "over":
+                break
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"never seen: {predicate}")
+
+
+def centre(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def near(a: tuple[float, float], b: tuple[float, float], tolerance: float = 4) -> bool:
+    return abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
+
+
+# In the page: the flights under way, each with where its ghost is now (frozen at the start of its move).
+FLIGHTS = """() => {
+  const rect = (e) => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+  const moving = [...document.querySelectorAll('[data-moving~="in"]')];
+  if (!moving.length) return null;
+  return moving.map((piece) => {
+    const card = piece.dataset.card || piece.querySelector('[data-card]').dataset.card;
+    const ghost = [...document.querySelectorAll('#motion-layer .motion-ghost')]
+      .find((g) => (g.dataset.card || (g.querySelector('[data-card]') || {}).dataset?.card) === card);
+    return {card, by: piece.dataset.by || null, animations: piece.getAnimations().length,
+            visibility: getComputedStyle(piece).visibility, ghost: ghost ? rect(ghost) : null, rest: rect(piece)};
+  });
+}"""
+
+
+def seek(page: Page, ms: float) -> None:
+    """Every animation of the page to `ms` from its start (paused there)."""
+    page.evaluate("ms => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = ms; })", ms)
+
+
+def finish(page: Page) -> None:
+    """Every animation of the page played to its end."""
+    page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
+
+
+def shot(page: Page, name: str, size: tuple[int, int], tmp: Path) -> None:
+    page.screenshot(path=str((SHOTS or tmp) / f"motion-{name}-{size[0]}x{size[1]}.png"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser: Browser, size: tuple[int, int],
+                                                        tmp_path: Path) -> None:
+    page = seat_me(browser, server.base, size)
+    assert page.is_checked("#motion-toggle")  # on by default
+    freeze(page)
+    until_my_card(page)
+    card = page.locator("#hand .card[data-legal='1']").first
+    played = card.get_attribute("data-card")
+    was = centre(card.bounding_box())
+    tap(page, card)
+    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.querySelector('[data-card=\"{played}\"]')))")).json_value()
+    mine = next(f for f in flights if f["card"] == played)
+    assert mine["by"] == "0" and mine["animations"] >= 1 and mine["visibility"] == "hidden", mine
+    assert mine["ghost"] and near(centre(mine["ghost"]), was), (mine, was)  # the move starts at the hand
+    seek(page, 115)  # half-way: between the hand and the trick
+    half = page.evaluate(FLIGHTS)
+    mid = next(f for f in half if f["card"] == played)
+    assert not near(centre(mid["ghost"]), was) and not near(centre(mid["ghost"]), centre(mid["rest"])), mid
+    shot(page, "hand", size, tmp_path)
+    finish(page)  # and at the end it lies in its place, the card itself shown again
+    end = page.wait_for_function("""c => { const p = document.querySelector(`#center .trick-card [data-card="${c}"]`).closest('.trick-card');
+        return !p.dataset.moving && !document.querySelector('#motion-layer .motion-ghost')
+          && getComputedStyle(p).visibility; }""", arg=played).json_value()
+    assert end == "visible", end
+    assert int(page.get_attribute("#motion-layer", "data-flights")) >= 1
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_winner(
+        server: Server, browser: Browser, size: tuple[int, int], tmp_path: Path) -> None:
+    page = seat_me(browser, server.base, size)
+    freeze(page)
+    # A computer player's card: it starts on his seat's box.
+    until_my_card(page)
+    act(page)
+    flights = act_until(page, "(" + FLIGHTS.replace(
+        "if (!moving.length) return null;",
+        "if (!moving.some((p) => p.dataset.by && p.dataset.by !== '0')) return null;") + ")()")
+    other = next(f for f in flights if f["by"] != "0")
+    seat_box = page.locator(f"[data-seat-box='{other['by']}']").bounding_box()
+    assert other["ghost"] and near(centre(other["ghost"]), centre(seat_box)), (other, seat_box)
+    seek(page, 115)
+    shot(page, "seat", size, tmp_path)
+    # A finished trick: its cards are gathered and slide to the winner's seat.
+    gathered = act_until(page, """(() => {
+        const spot = document.querySelector('#center .trick.faded');
+        const pieces = spot ? [...spot.querySelectorAll('.trick-card')] : [];
+        if (!pieces.length || !pieces.every((p) => (p.dataset.moving || '').includes('gather'))) return null;
+        return {cards: spot.dataset.trick, pieces: pieces.length,
+                ghosts: document.querySelectorAll('#motion-layer .motion-ghost').length,
+                animated: pieces.every((p) => p.getAnimations().length > 0)};
+    })()""")
+    assert gathered["pieces"] == 4 and gathered["animated"] and gathered["ghosts"] >= 4, gathered
+    winner = page.evaluate("""() => {
+        const li = document.querySelector('#last-trick p.muted'); return li ? li.textContent : ''; }""")
+    assert winner  # "won by …": the side panel names the winner
+    seek(page, 789)  # at the end: the trick's ghosts are on the winner's seat
+    ends = page.evaluate("""() => [...document.querySelectorAll('#motion-layer .motion-ghost')]
+        .filter((g) => g.classList.contains('trick-card')).slice(-4)
+        .map((g) => { const r = g.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })""")
+    boxes = [centre(b.bounding_box()) for b in page.locator(".seat-box").all()]
+    won_by = min(boxes, key=lambda b: sum(abs(b[0] - e[0]) + abs(b[1] - e[1]) for e in ends))
+    assert all(near(tuple(e), won_by, 8) for e in ends), (ends, won_by)
+    seek(page, 550)
+    shot(page, "gather", size, tmp_path)
+    finish(page)  # once gathered, the trick is the winner's: no longer on the felt, and no ghost left
+    page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
+        && [...document.querySelectorAll('#center .trick.faded .trick-card')].every((p) => getComputedStyle(p).visibility === 'hidden')""")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_besigue_cards_fly_and_the_trick_gathers(server: Server, browser: Browser, size: tuple[int, int],
+                                                 tmp_path: Path) -> None:
+    page = seat_me(browser, server.base, size, rules="besigue")
+    assert page.is_checked("#motion-toggle")
+    freeze(page)
+    until_my_card(page)
+    card = page.locator("#bz-hand button.card.legal").first
+    played = card.get_attribute("data-card")
+    was = centre(card.bounding_box())
+    tap(page, card)
+    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.dataset.card === '{played}'))")).json_value()
+    mine = next(f for f in flights if f["card"] == played)
+    assert mine["animations"] >= 1 and mine["visibility"] == "hidden" and near(centre(mine["ghost"]), was), (mine, was)
+    seek(page, 115)
+    shot(page, "besigue-hand", size, tmp_path)
+    # Whoever completes the trick, its two cards are gathered to the winner's side.
+    gathered = act_until(page, """(() => {
+        const pieces = [...document.querySelectorAll('#trick .card')];
+        if (pieces.length !== 2 || !pieces.every((p) => (p.dataset.moving || '').includes('gather'))) return null;
+        return {ghosts: document.querySelectorAll('#motion-layer .motion-ghost').length,
+                animated: pieces.every((p) => p.getAnimations().length > 0)};
+    })()""")
+    assert gathered["animated"] and gathered["ghosts"] >= 2, gathered
+    seek(page, 550)
+    shot(page, "besigue-gather", size, tmp_path)
+    finish(page)
+    page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
+        && [...document.querySelectorAll('#trick .card')].every((c) => getComputedStyle(c).visibility === 'hidden')""")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def play_some(page: Page, cards: int) -> None:
+    """Act until `cards` cards of this seat have been played."""
+    played = 0
+    while played < cards:
+        if act(page) in ("play", "domino") or root_of(page) == "#bz":
+            played += 1
+
+
+def moves(page: Page) -> tuple[int, int]:
+    got = page.evaluate("""() => { const l = document.querySelector('#motion-layer');
+        return l ? [Number(l.dataset.flights), Number(l.dataset.gathers)] : [0, 0]; }""")
+    return got[0], got[1]
+
+
+@pytest.mark.parametrize("rules", ["classic", "besigue"])
+def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, browser: Browser, rules: str) -> None:
+    page = seat_me(browser, fast.base, (1366, 768), rules=rules)
+    page.uncheck("#motion-toggle")
+    assert page.evaluate("localStorage.getItem('barbu:motion')") == "off"
+    play_some(page, 6)
+    assert moves(page) == (0, 0)
+    assert not page.query_selector("[data-moving]")
+    page.reload()
+    page.wait_for_selector("#motion-toggle")
+    assert not page.is_checked("#motion-toggle")
+    play_some(page, 2)
+    assert moves(page) == (0, 0)
+    page.check("#motion-toggle")  # and on again: the next cards move
+    play_some(page, 3)
+    assert moves(page)[0] >= 1, moves(page)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, browser: Browser, size: tuple[int, int]) -> None:
+    page = seat_me(browser, fast.base, size, reduced=True)
+    assert not page.is_checked("#motion-toggle")
+    play_some(page, 6)
+    assert moves(page) == (0, 0)
+    assert page.evaluate("document.getAnimations().length") == 0
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(fast: Server, browser: Browser,
+                                                                size: tuple[int, int]) -> None:
+    """Computer players that answer at once cut every move short: no card is lost on the way or stuck hidden."""
+    page = seat_me(browser, fast.base, size)
+    assert page.is_checked("#motion-toggle")
+    for _ in range(200):
+        deal = page.get_attribute("#table", "data-deal")
+        if deal and deal != "1":
+            break
+        act(page)
+        # Once the table rests, every card of the trick in play is shown, and no ghost is left flying.
+        page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
+            && !document.querySelector('[data-moving]')""")
+        shown = page.evaluate("""() => { const spot = document.querySelector('#center .trick');
+            if (!spot || spot.classList.contains('faded')) return null;
+            return {cards: spot.dataset.trick.split(' ').filter(Boolean).length,
+                    pieces: [...spot.querySelectorAll('.trick-card')].filter((p) => getComputedStyle(p).visibility === 'visible').length}; }""")
+        if shown:
+            assert shown["pieces"] == shown["cards"], shown
+    assert page.get_attribute("#table", "data-deal") == "2"
+    flights, gathers = moves(page)
+    assert flights >= 13 and gathers >= 1, (flights, gathers)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
