@@ -296,9 +296,10 @@ def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, 
     page = seat_me(browser, fast.base, (1366, 768), rules=rules)
     page.uncheck("#motion-toggle")
     assert page.evaluate("localStorage.getItem('barbu:motion')") == "off"
+    before = moves(page)  # a computer player's first card may have moved before the box was unchecked
     play_some(page, 6)
-    assert moves(page) == (0, 0)
-    assert not page.query_selector("[data-moving]")
+    assert moves(page) == before
+    assert not page.query_selector("[data-moving], #motion-layer .motion-ghost")
     page.reload()
     page.wait_for_selector("#motion-toggle")
     assert not page.is_checked("#motion-toggle")

@@ -249,8 +249,7 @@ def _options_section(rules: Ruleset, w: Words) -> Section:
     for name, value in rules.option_values().items():
         if name == "players" or name not in fam.options:
             continue
-        # the name as typed in a ruleset text (notation, like the value), not an English phrase
-        rows.append((name, OPTIONS[name].format(value), w.gettext(OPTIONS[name].help)))
+        rows.append((name.replace("_", " "), OPTIONS[name].format(value), w.gettext(OPTIONS[name].help)))
     if not rows:
         return Section(w.gettext("Options"), (w.gettext("This game has no options."),))
     # TRANSLATORS: the headings of the table of options in the rules

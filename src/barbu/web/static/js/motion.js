@@ -199,6 +199,7 @@ class Plan {
     const m = centre(box), w = centre(target);
     for (const piece of pieces) {
       const { g, c, angle } = ghostOf(piece);
+      g.classList.add("motion-gather"); // the cards alone: their players' names stay behind
       const rest = `translate(0, 0) rotate(${angle}deg)`;
       const anim = g.animate([
         { offset: 0, transform: rest, opacity: 0 },
