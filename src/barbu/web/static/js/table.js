@@ -68,8 +68,10 @@ function contractLabel(key, trump, rank, played = true) {
   return label;
 }
 
+// Seats named briefly, by place ("West, North"): on buttons and in hints, where the full names made a
+// doubling choice four lines tall on a phone.
 function names(seats) {
-  return seats.map((s) => seatName(Number(s))).join(", ");
+  return seats.map((s) => shortName(Number(s))).join(", ");
 }
 
 // A legal action's text as a person reads it.
@@ -187,6 +189,8 @@ function setState(next, last, fullLog) {
     selection = new Set();
     rows = { back: [], middle: [], front: [] };
   }
+  // what was played for the player belongs to its deal: a new deal's decisions start without it
+  if (state && next.deal_number !== state.deal_number) $("forced-note").hidden = true;
   if (fullLog) log = fullLog.slice();
   else if (last) {
     if (last.action === "deal" && last.seat === -1) log = [];
