@@ -130,7 +130,7 @@ export class TrickMotion {
     this.stop();
     const before = this.shown;
     this.shown = { cards: [...cards], done };
-    if (!isOn() || !before || !pieces.length) return;
+    if (!isOn() || !before || !pieces.length || !pieces[pieces.length - 1].getClientRects().length) return; // or not shown
     const prior = before.done ? [] : before.cards;
     if (cards.length <= prior.length || !same(prior, cards.slice(0, prior.length))) {
       if (!(done && same(prior, cards))) return; // another trick, or nothing new: drawn as it is
@@ -226,11 +226,16 @@ class Plan {
     for (const a of this.real) a.cancel(); // on the elements drawn before, or on the same ones
     const now = this.elapsed();
     this.real = [];
+    // The piece and the card in it (a Barbu trick's card lies in a frame with its player's name).
     const hide = (node, keyframes, duration, fill = "none") => {
-      const a = node.animate(keyframes, { duration, fill });
-      a.currentTime = Math.min(now, duration);
-      this.real.push(a);
-      return a;
+      let first = null;
+      for (const target of [node, ...node.querySelectorAll("[data-card]")]) {
+        const a = target.animate(keyframes, { duration, fill });
+        a.currentTime = Math.min(now, duration);
+        this.real.push(a);
+        first = first || a;
+      }
+      return first;
     };
     // data-moving holds "in" while the card's ghost flies to it, "gather" while the trick's ghosts gather.
     const mark = (piece, word, a) => {
