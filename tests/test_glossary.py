@@ -153,13 +153,17 @@ def test_terminal_wrapping_keeps_no_break_spaces_with_their_words():
     from barbu.i18n import use
 
     use("fr")  # what a terminal process does first: it also guards the wrapping
-    line = f"Pour tout revoir, tapez «{NBSP}aide{NBSP}» puis Entrée{NBSP}: scores en 1\u202f000{NBSP}!"
-    console = Console(width=80, color_system=None)
-    for width in range(8, 60):
-        for lines in ([t.plain for t in Text(line).wrap(console, width)], [c.plain for c in Content(line).wrap(width)]):
-            for row in lines:
-                assert not row.lstrip().startswith((":", "!", "»", "aide", "000")), (width, lines)
-                assert not row.rstrip().endswith(("«", "1")), (width, lines)
+    try:
+        line = f"Pour tout revoir, tapez «{NBSP}aide{NBSP}» puis Entrée{NBSP}: scores en 1\u202f000{NBSP}!"
+        console = Console(width=80, color_system=None)
+        for width in range(8, 60):
+            for lines in ([t.plain for t in Text(line).wrap(console, width)],
+                          [c.plain for c in Content(line).wrap(width)]):
+                for row in lines:
+                    assert not row.lstrip().startswith((":", "!", "»", "aide", "000")), (width, lines)
+                    assert not row.rstrip().endswith(("«", "1")), (width, lines)
+    finally:
+        use("en")  # the process language is global: the tests after this one read English
 
 
 # -- the words the Keys help shows are typed words

@@ -48,7 +48,7 @@ def test_counts_that_do_not_add_up_are_refused_in_three_languages():
     said = words_of(e)
     assert str(e) == said["en"] == ("deal 1: Tricks each player took add up to 12, not 13: tricks each player took "
                                     "must account for all 13")
-    assert said["fr"].startswith("donne 1 : Plis de chaque joueur : la somme fait 12, pas 13")
+    assert said["fr"].startswith("donne 1 : Plis de chaque joueur : la somme fait 12, pas 13")
     assert said["it"].startswith("smazzata 1: Prese di ogni giocatore: la somma fa 12, non 13")
 
 
@@ -58,7 +58,7 @@ def test_a_card_in_a_refusal_is_written_as_the_language_writes_it():
     assert e.code == "keeper-missing-card"
     said = words_of(e)
     assert said["en"] == "deal 1: missing: Who took the Q♥?"
-    assert said["fr"] == "donne 1 : il manque : Qui a pris le D♥ ?"
+    assert said["fr"] == "donne 1 : il manque : Qui a pris le D♥ ?"
     assert said["it"] == "smazzata 1: manca: Chi ha preso il D♥?"
 
 
@@ -66,13 +66,13 @@ def test_a_double_refused_by_the_keeper_and_one_refused_by_the_engine():
     k = Keeper("classic", NAMES, first=A)
     e = refusal(k, {"contract": "no-king", "doubles": [[B, B]], "outcome": {"KH": B}})
     assert words_of(e) == {"en": "deal 1: Bruno cannot double himself",
-                           "fr": "donne 1 : Bruno ne peut pas se contrer lui-même",
+                           "fr": "donne 1 : Bruno ne peut pas se contrer lui-même",
                            "it": "smazzata 1: Bruno non può contrare sé stesso"}
     # The engine's own refusal, said of the player who made the move, worded anew in each language.
     e = refusal(k, {"contract": "no-king", "doubles": [[A, B]], "outcome": {"KH": B}})
     said = words_of(e)
     assert said["en"] == "deal 1: Anna: the dealer never doubles; he may only redouble doubles he received"
-    assert said["fr"].startswith("donne 1 : Anna : le donneur ne contre jamais")
+    assert said["fr"].startswith("donne 1 : Anna : le donneur ne contre jamais")
     assert said["it"].startswith("smazzata 1: Anna: il mazziere non")
     assert word_keeper_error(e, "fr") == said["fr"]
 
@@ -81,14 +81,14 @@ def test_game_refusals_and_besigue_refusals_in_three_languages():
     with pytest.raises(KeeperError) as info:
         Keeper("classic", ["Anna", "Bruno"])
     assert words_of(info.value) == {"en": "classic is played by 4 players: give 4 names, not 2",
-                                    "fr": "classic se joue à 4 joueurs : donnez 4 noms, pas 2",
+                                    "fr": "classic se joue à 4 joueurs : donnez 4 noms, pas 2",
                                     "it": "classic si gioca in 4: dai 4 nomi, non 2"}
     bk = BesigueKeeper("besigue", ["Anna", "Bruno"])
     e = refusal(bk, {"outcome": {"melds": [{}, {}], "sevens": [0, 0], "brisques": [3, 3], "last": 0}})
     assert e.code == "keeper-brisques-sum"
     said = words_of(e)
     assert said["en"] == "deal 1: the brisques add up to 6, not 8: every one is won in some trick"
-    assert said["fr"] == "donne 1 : les brisques font 6 en tout, pas 8 : chacune est gagnée dans un pli"
+    assert said["fr"] == "donne 1 : les brisques font 6 en tout, pas 8 : chacune est gagnée dans un pli"
     assert said["it"] == "smazzata 1: le brisque fanno 6 in tutto, non 8: ognuna si vince in qualche presa"
     with pytest.raises(KeeperError) as info:
         bk.undo()
@@ -111,7 +111,7 @@ def test_flags_and_question_labels_are_worded_per_language():
                                                  "(2 contres encore dus, 2 donne(s) restante(s))")
     assert word_note(flag, translator("it")).startswith("Bruno non ha contrato Anna benché l'obbligo")
     qs = k.needs({"contract": "no-hearts", "doubles": [[C, A]]}).questions
-    assert [label(q, translator("fr")) for q in qs] == ["Cœurs ramassés par chaque joueur", "Qui a pris le A♥ ?"]
+    assert [label(q, translator("fr")) for q in qs] == ["Cœurs ramassés par chaque joueur", "Qui a pris le A♥ ?"]
     assert [label(q, translator("it")) for q in qs] == ["Cuori presi da ogni giocatore", "Chi ha preso il A♥?"]
 
 
@@ -145,15 +145,15 @@ def test_a_french_sheet_in_text_and_pdf_with_its_contract_names():
     k = classic_game()
     text = render_text(sheet_for(k.rules, k.names, k.results, k.flags, lang="fr"))
     assert text.startswith("Feuille de marque du Barbu — ")
-    for words in ("En cours : 3 donnes sur 28", "Anna donne et annonce", "Contrat", "Pas de dames", "Pas de cœurs",
+    for words in ("En cours : 3 donnes sur 28", "Anna donne et annonce", "Contrat", "Pas de dames", "Pas de cœurs",
                   "Les deux derniers", "Réussite", "Total cumulé", "Série", "atout ♥", "Bru ×Ann · Car ×Ann",
-                  "personne n'a contré : non jouée, partagée", "Totaux : Anna 15",
+                  "personne n'a contré : non jouée, partagée", "Totaux : Anna 15",
                   "Le plus haut total gagne."):
         assert words in text, words
-    assert "remarque : non jouée" not in text  # said on its row once, not again as a note
+    assert "remarque : non jouée" not in text  # said on its row once, not again as a note
     assert "No queens" not in text and "Running total" not in text
     pdf = pdf_text(printable(k, "pdf", lang="fr"))
-    for words in ("Feuille de marque du Barbu", "Règles :", "Joueurs :", "Pas de dames", "Total cumulé",
+    for words in ("Feuille de marque du Barbu", "Règles :", "Joueurs :", "Pas de dames", "Total cumulé",
                   "Réussite", "Anna donne et annonce", "page 1 sur", "Les totaux au fil de la partie"):
         assert words in pdf, words
     html = printable(k, "html", lang="fr").decode()
@@ -164,12 +164,12 @@ def test_an_italian_besigue_sheet_writes_thousands_the_italian_way():
     bk = besigue_game()
     sheet = sheet_for(bk.rules, bk.names, bk.results, bk.flags, lang="it")
     text = render_text(sheet)
-    for words in ("Foglio dei punti della bazzica", "Finita: 4 smazzate; obiettivo 1.000", "Dichiarazioni",
-                  "Doppia bazzica 500", "Scala 250", "4 re 80", "dà Anna", "Totali: Anna 850  Bruno 1.080",
+    for words in ("Foglio dei punti del Bésigue", "Finita: 4 smazzate; obiettivo 1.000", "Dichiarazioni",
+                  "Doppio bésigue 500", "Quinta 250", "4 re 80", "dà Anna", "Totali: Anna 850  Bruno 1.080",
                   "Classifica: 1. Bruno 1.080  2. Anna 850"):
         assert words in text, words
     pdf = pdf_text(printable(bk, "pdf", lang="it"))
-    assert "1.080" in pdf and "Foglio dei punti della bazzica" in pdf and "Matrimonio" in pdf
+    assert "1.080" in pdf and "Foglio dei punti del Bésigue" in pdf and "Matrimonio" in pdf
     # French writes a thousand with a (narrow) no-break space: the PDF's fonts have the no-break space.
     fr = pdf_text(printable(bk, "pdf", lang="fr"))
     assert "1\u00a0080" in fr and "?" not in fr.replace("? ", "")

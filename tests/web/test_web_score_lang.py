@@ -102,7 +102,7 @@ def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> N
                                                             "entry": entry}, headers={"x-barbu-lang": "fr"})
     deal = r.json()["game"]["deals"][0]
     assert deal["flag_codes"] == ["keeper-flag-not-played"]
-    assert deal["flags"] == ["non jouée : personne n'a contré, les points sont partagés"]
+    assert deal["flags"] == ["non jouée : personne n'a contré, les points sont partagés"]
     assert deal["name"] == "No queens"  # contract names go as the rules name them: the page words them
     assert r.json()["game"]["undo_text"] == "retirer la donne 1"
 

@@ -156,11 +156,11 @@ def test_the_switcher_turns_the_page_french_and_remembers(server: Server, browse
     page.click("[data-contract='no-hearts']")
     page.click("#doubles-done")
     page.wait_for_selector("#preview")
-    assert "Non jouée : les points sont partagés" in page.locator("#preview").inner_text()
+    assert "Non jouée : les points sont partagés" in page.locator("#preview").inner_text()
     page.click("#save-deal")
     page.wait_for_function("() => document.querySelectorAll('#score-sheet tr.deal').length === 1")
-    assert "non jouée : partagée" in page.locator("#score-sheet").inner_text()
-    assert page.locator("#undo").get_attribute("aria-label") == "Annuler : retirer la donne 1"
+    assert "non jouée : partagée" in page.locator("#score-sheet").inner_text()
+    assert page.locator("#undo").get_attribute("aria-label") == "Annuler : retirer la donne 1"
     shot(page, "score-fr-laptop", full=True)
     assert not errors, errors
 

@@ -105,7 +105,7 @@ def test_a_spectator_counts_seats_from_one(server: Server, browser: Browser) -> 
 def test_the_lobby_shows_option_values_in_words(server: Server, browser: Browser, lang: str, words: str) -> None:
     page = open_page(browser, (1366, 768))
     page.goto(f"{server.base}/?lang={lang}")
-    page.wait_for_selector("#opt-heart_lead option", state="attached")
+    page.wait_for_selector("#opt-heart_lead option", state="attached", timeout=60_000)
     shown = page.locator("#opt-heart_lead option").all_text_contents()
     assert words in shown
     assert not any("_" in x for x in shown)
