@@ -69,15 +69,17 @@ def play_one(page: Page, rng: random.Random) -> None:
     version = attr(page, "version")
     phase = attr(page, "phase")
     page.wait_for_selector("#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])")
-    cards = page.query_selector_all("#hand .card[data-legal='1']")
-    buttons = page.query_selector_all("#decision button[data-action]:not([disabled])")
+    # Read what may be clicked in one go and click through locators, which find the element again: the table
+    # redraws its hand and buttons at every message (a clock tick, another player's move).
+    cards = page.eval_on_selector_all("#hand .card[data-legal='1']", "cs => cs.map(c => c.dataset.card)")
+    buttons = page.eval_on_selector_all("#decision button[data-action]:not([disabled])",
+                                        "bs => bs.map(b => b.dataset.action)")
     assert cards or buttons, f"nothing to click in phase {phase}: {page.inner_text('#decision')}"
     if cards:
-        rng.choice(cards).click()
-    elif phase == "doubling":
-        buttons[-1].click()  # double as much as allowed, so that negative deals are played
-    else:
-        buttons[0].click()
+        page.locator(f"#hand .card[data-card='{rng.choice(cards)}']").click()
+    else:  # in doubling, double as much as allowed, so that negative deals are played
+        action = buttons[-1] if phase == "doubling" else buttons[0]
+        page.locator(f"#decision button[data-action='{action}']").click()
     page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
 
 
