@@ -30,7 +30,9 @@ class Server:
 
     def __init__(self, db: str, log_path: Path, *args: str, port: int | None = None) -> None:
         self.db = db
-        self.args = args
+        # Every browser of a test comes from 127.0.0.1, several pages at once each holding keep-alive
+        # connections: no per-address cap on HTTP connections unless a test sets one (the last value given wins).
+        self.args = ("--http-connections-per-address", "0", *args)
         self.port = port or free_port()
         self.log_path = log_path
         self.proc: subprocess.Popen | None = None
