@@ -26,7 +26,7 @@ from barbu.classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled,
 
 from webhelpers import Server, http, new_table
 
-STEP_TIMEOUT = 15_000  # ms to wait for the table to answer a click
+STEP_TIMEOUT = 30_000  # ms to wait for the table to answer a click (CI runs two test processes at once)
 
 
 @pytest.fixture(scope="module")
