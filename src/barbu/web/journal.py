@@ -5,6 +5,10 @@ it is committed, so an acknowledged move is never lost, even if the process
 is killed.  Writes queued while a transaction is being committed go into the
 next one together, which keeps hundreds of busy tables cheap on SQLite and
 PostgreSQL alike.  Blocking database work never runs on the event loop.
+
+With many server processes a table's writes carry the epoch of its lease
+(`barbu.web.leases`): they are checked in the transaction that commits them,
+and one whose lease has moved on fails with `Fenced`, the others going on.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from typing import Any, Callable
 
 from sqlalchemy.engine import Connection
 
+from . import leases
+from .leases import Fenced
 from .storage import Store
 
 log = logging.getLogger("barbu.web")
@@ -37,22 +43,34 @@ class Journal:
         self.commits = 0
 
     # -- called from the event loop --
-    def append(self, table_id: str, seq: int, actor: int, action: str) -> "asyncio.Future[None]":
-        """Append one event; the future is done when it is committed."""
-        return self._submit(("event", (table_id, seq, actor, action)))
+    def append(self, table_id: str, seq: int, actor: int, action: str,
+               epoch: int | None = None) -> "asyncio.Future[None]":
+        """Append one event; the future is done when it is committed.
 
-    def run(self, fn: Callable[[Connection], Any]) -> "asyncio.Future[Any]":
-        """Run ``fn(connection)`` inside the next transaction; the future holds its result."""
-        return self._submit(("call", fn))
+        ``epoch``: the lease's epoch the writer holds (many processes); None: no lease is checked."""
+        return self._submit(("event", (table_id, seq, actor, action)), (table_id, epoch))
+
+    def run(self, fn: Callable[[Connection], Any],
+            fence: tuple[str, int | None] | None = None) -> "asyncio.Future[Any]":
+        """Run ``fn(connection)`` inside the next transaction; the future holds its result.
+
+        ``fence``: (table, epoch) when the write is a table's, checked as `append` checks its epoch."""
+        return self._submit(("call", fn), fence)
+
+    def fenced(self, table_id: str, epoch: int | None) -> "FencedJournal":
+        """This journal as one table sees it: every write carries the table's lease epoch."""
+        return FencedJournal(self, table_id, epoch)
 
     def queued(self) -> int:
         """Writes waiting for the writer thread (approximate), for the health endpoint."""
         return self._queue.qsize()
 
-    def _submit(self, item: tuple[str, Any]) -> "asyncio.Future[Any]":
+    def _submit(self, item: tuple[str, Any], fence: tuple[str, int | None] | None = None) -> "asyncio.Future[Any]":
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
-        self._queue.put((item, loop, fut))
+        if fence is not None and fence[1] is None:
+            fence = None
+        self._queue.put(((*item, fence), loop, fut))
         return fut
 
     async def close(self) -> None:
@@ -106,8 +124,12 @@ class Journal:
     def _execute(conn: Connection, batch: list[Any]) -> list[Any]:
         results: list[Any] = []
         events: list[tuple[str, int, int, str]] = []
-        for (kind, payload), _, _ in batch:
-            if kind == "event":
+        fences = {fence[0]: fence[1] for (_, _, fence), _, _ in batch if fence is not None}
+        refused = leases.refused(conn, fences)
+        for (kind, payload, fence), _, _ in batch:
+            if fence is not None and fence[0] in refused:
+                results.append(Fenced(fence[0]))
+            elif kind == "event":
                 events.append(payload)
                 results.append(None)
             else:
@@ -121,10 +143,30 @@ class Journal:
 
 def _set_results(done: list[tuple["asyncio.Future[Any]", Any]]) -> None:
     for fut, res in done:
-        if not fut.done():
+        if fut.done():
+            continue
+        if isinstance(res, Fenced):
+            fut.set_exception(res)
+        else:
             fut.set_result(res)
 
 
 def _set_exception(fut: "asyncio.Future[Any]", exc: BaseException) -> None:
     if not fut.done():
         fut.set_exception(exc)
+
+
+class FencedJournal:
+    """A table's view of the journal: each of its writes carries its lease's epoch (None: no lease)."""
+
+    def __init__(self, journal: Journal, table_id: str, epoch: int | None) -> None:
+        self.journal, self.table_id, self.epoch = journal, table_id, epoch
+
+    def append(self, table_id: str, seq: int, actor: int, action: str) -> "asyncio.Future[None]":
+        return self.journal.append(table_id, seq, actor, action, self.epoch if table_id == self.table_id else None)
+
+    def run(self, fn: Callable[[Connection], Any]) -> "asyncio.Future[Any]":
+        return self.journal.run(fn, (self.table_id, self.epoch))
+
+    def queued(self) -> int:
+        return self.journal.queued()

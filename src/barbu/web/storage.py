@@ -86,10 +86,25 @@ class CreationRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class LeaseRow(Base):
+    """Which server process owns an unfinished table, when several share the database (`barbu.web.leases`).
+
+    ``epoch`` grows by one at every change of owner; every write to the table's journal carries the epoch its
+    writer holds, and is refused if the lease has moved on since (fencing).  ``expires`` is seconds since
+    1970 on the database's own clock, so the processes' clocks need not agree."""
+
+    __tablename__ = "barbu_leases"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires: Mapped[float] = mapped_column(Float)
+
+
 TABLES = TableRow.__table__
 SEATS = SeatRow.__table__
 EVENTS = EventRow.__table__
 CREATIONS = CreationRow.__table__
+LEASES = LeaseRow.__table__
 
 
 CREATION_KEY = "key"  # the kind of the barbu_creations row that holds the key addresses are hashed with
