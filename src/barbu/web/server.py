@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import gc
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from .app import create_app
 from .connections import guarded_protocol, quiet_client_errors
@@ -44,6 +46,8 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
         raise StartupError(f"cannot open the database {shown}: its driver {e.name or ''} is not installed") from None
     except OSError as e:
         raise StartupError(f"cannot open the database: {e.strerror or e}") from None
+    if settings.broker_url:
+        check_broker(settings.broker_url)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror:
@@ -60,6 +64,24 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
                 raise StartupError(f"port {port} is in use on {host}: is another server running? "
                                    "Choose another with --port") from None
             raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def check_broker(url: str) -> None:
+    """The broker answers, or one line says why not (its password never printed)."""
+    shown = _shown(url)
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise StartupError(f"--broker takes a Redis URL such as redis://127.0.0.1:6379/0, not {shown}")
+    try:
+        import redis
+    except ImportError:
+        raise StartupError("the broker's client (redis) is not installed: pip install -e .") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError, OSError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise StartupError(f"cannot reach the broker {shown}: {reason}") from None
 
 
 def _shown(url: str) -> str:
@@ -90,13 +112,8 @@ def check_driver(url: str, shown: str) -> None:
                            "installed; this server runs on SQLite or PostgreSQL") from None
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
-          access_log: bool = True) -> bool:
-    """Run until stopped; False if the server could not start."""
+def _config(settings: Settings, host: str, port: int, log_level: str, access_log: bool) -> "Any":
     import uvicorn
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
     app = create_app(settings)
     tune_runtime()
     # No per-message compression: the messages are small, and deflating each one costs more CPU
@@ -104,20 +121,87 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_lev
     # X-Forwarded-For and -Proto are believed only from the proxies the operator named (none by default,
     # not uvicorn's 127.0.0.1: a local client is not a proxy unless said so).
     proxies = list(settings.forwarded_allow_ips)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
-                            ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20,
-                            ws_per_message_deflate=False, timeout_graceful_shutdown=5,
-                            # an idle connection is closed, a half-sent head is cut off, an address is capped
-                            http=guarded_protocol(settings), timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
-                            h11_max_incomplete_event_size=16 * 1024,
-                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
+                          ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20,
+                          ws_per_message_deflate=False, timeout_graceful_shutdown=5,
+                          # an idle connection is closed, a half-sent head is cut off, an address is capped
+                          http=guarded_protocol(settings), timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
+                          h11_max_incomplete_event_size=16 * 1024,
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+
+
+def _logging(log_level: str) -> None:
+    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
+          access_log: bool = True, sock: socket.socket | None = None) -> bool:
+    """Run until stopped; False if the server could not start.  ``sock``: a socket already listening
+    (one of `serve_workers`'s processes), else the server binds ``host:port`` itself."""
+    import uvicorn
+    _logging(log_level)
+    config = _config(settings, host, port, log_level, access_log)
     quiet_client_errors()  # after uvicorn has set its logging up
     server = uvicorn.Server(config)
     try:
-        server.run()
+        server.run(sockets=[sock] if sock is not None else None)
     except SystemExit as e:  # uvicorn exits when it cannot bind; it has said why in one line
         return not e.code
     return server.started
+
+
+def serve_workers(settings: Settings, workers: int, host: str = "127.0.0.1", port: int = 8000,
+                  log_level: str = "info", access_log: bool = True) -> bool:
+    """``barbu serve --workers N``: N server processes on one listening socket, each a node of one server
+    (they share the database and the broker; the kernel hands each new connection to one of them).
+
+    This process only watches them: a worker that dies is started again (its tables were taken over by
+    the others meanwhile); SIGTERM or Ctrl-C stops them all, each handing its tables over as it drains."""
+    import multiprocessing
+    import signal
+    import time
+    _logging(log_level)
+    log = logging.getLogger("barbu.web")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    ctx = multiprocessing.get_context("spawn")
+
+    def start(i: int) -> Any:
+        proc = ctx.Process(target=serve, args=(settings, host, port, log_level, access_log, sock),
+                           name=f"barbu-worker-{i}", daemon=False)
+        proc.start()
+        log.info("worker %d started (pid %s)", i, proc.pid)
+        return proc
+
+    procs = [start(i) for i in range(workers)]
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for proc in procs:
+            if proc.is_alive() and proc.pid is not None:
+                os.kill(proc.pid, signal.SIGTERM)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while not stopping:
+        time.sleep(0.5)
+        for i, proc in enumerate(procs):
+            if not stopping and not proc.is_alive():
+                log.warning("worker %d (pid %s) stopped with code %s; starting another", i, proc.pid, proc.exitcode)
+                procs[i] = start(i)
+    for proc in procs:
+        proc.join(30)
+        if proc.is_alive():
+            proc.kill()
+    sock.close()
+    return True
 
 
 def tune_runtime() -> None:

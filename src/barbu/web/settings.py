@@ -58,6 +58,10 @@ class Settings:
     http_connections_per_address: int = 32  # HTTP connections open at once from one address; 0: no limit
     # Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IPs, networks, or "*"); none by default.
     forwarded_allow_ips: tuple[str, ...] = ()
+    # Many processes (`barbu.web.cluster`): the Redis broker they share (None: one process alone), and how long
+    # a table's lease lasts unless renewed (a lost process's tables are taken over within about that long).
+    broker_url: str | None = None
+    lease_ttl: float = 5.0
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""

@@ -1,0 +1,384 @@
+"""One server, many processes: this process's part (its node) in a server of several sharing a database
+and a Redis broker.
+
+- **Ownership.** Every unfinished table is played by one process, the holder of its lease
+  (`barbu.web.leases`), renewed here every third of its length; a table this process loses (it was
+  paused or cut off past its lease and another took it) is stopped at once, and its journal refuses the
+  old owner's writes by their epoch anyway.
+- **Takeover.** Each round, unfinished tables whose lease has ended (their process died or stopped) are
+  claimed, rebuilt from the journal at their last acknowledged move, and started: computer turns, deal
+  pauses and grace periods go on from there.  A process stopped with SIGTERM releases its leases as it
+  drains, so the others take its tables over within a round instead of a lease's length.
+- **Any process serves any table.** A browser's WebSocket reaching a process that does not own its table
+  is relayed (`relay`): its frames go to the owner over the broker, where the ordinary connection loop
+  (`barbu.web.sockets.serve_connection`) reads them from a `RemoteSocket`, and what the table sends that
+  connection comes back the same way; so each seat is sent exactly what it would be sent directly.  When
+  the owner's lease moves or ends, the relayed browser is told to reconnect (1012) and finds the new owner.
+  HTTP requests about a table (its seats, its computer players) travel as one request and one answer
+  (`request`).
+- **The lobby** lists every process's tables: each publishes its rows every round (`Broker.heartbeat`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from . import leases
+from .broker import Broker
+from .leases import Lease
+from .mailbox import Mailbox
+from .settings import Settings
+from .sockets import RateLimit, WsConn, serve_connection
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .table import Table
+
+log = logging.getLogger("barbu.web")
+
+MOVED = (1012, "the table moved to another server process; reconnecting")
+REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
+
+#: An HTTP request about a table, run by its owner: (lobby, table, data, client address) -> (status, body).
+Operation = Callable[["Lobby", "Table", dict[str, Any], str, str], Awaitable[tuple[int, dict[str, Any]]]]
+
+
+def new_node_id() -> str:
+    """A name for this process, unique among the server's: its host, its pid and a random part."""
+    return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class RemoteSocket:
+    """A browser's WebSocket held by another process, as `serve_connection` reads it and `WsConn` writes it."""
+
+    def __init__(self, cluster: "Cluster", edge: str, conn_id: str, address: str) -> None:
+        self.cluster, self.edge, self.conn_id = cluster, edge, conn_id
+        self.client = SimpleNamespace(host=address)  # what `client_address` reads
+        self.application_state = WebSocketState.CONNECTED
+        self._inbox: Mailbox[dict[str, Any]] = Mailbox()
+
+    async def receive(self) -> dict[str, Any]:
+        return await self._inbox.get()
+
+    def feed(self, text: str | None) -> None:
+        self._inbox.put({"type": "websocket.receive", "text": text})
+
+    def gone(self) -> None:
+        if self.application_state != WebSocketState.DISCONNECTED:
+            self.application_state = WebSocketState.DISCONNECTED
+            self._inbox.put({"type": "websocket.disconnect", "code": 1006})
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.cluster.broker.send(self.edge, {"k": "out", "c": self.conn_id, "x": message.get("text")})
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.gone()
+        await self.cluster.broker.send(self.edge, {"k": "close", "c": self.conn_id, "code": code, "reason": reason})
+
+
+@dataclass
+class Link:
+    """A browser's WebSocket held here whose table another process owns."""
+
+    table_id: str
+    owner: str
+    epoch: int
+    out: WsConn  # written to the browser in order, as for any connection
+
+
+@dataclass
+class Cluster:
+    settings: Settings
+    lobby: "Lobby"
+    operation: Operation | None = None  # set by the app: how the owner answers a relayed HTTP request
+    node: str = field(default_factory=new_node_id)
+
+    def __post_init__(self) -> None:
+        assert self.settings.broker_url
+        self.broker = Broker(self.settings.broker_url, self.node, self._on_message)
+        self.epochs: dict[str, int] = {}  # the tables this process owns, with their leases' epochs
+        self.remote: dict[str, RemoteSocket] = {}  # connections of other processes' browsers served here
+        self.links: dict[str, Link] = {}  # browsers held here, relayed to their tables' owners
+        self._requests: dict[str, asyncio.Future[tuple[int, dict[str, Any]]]] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._keeper: asyncio.Task | None = None
+        self.others: dict[str, list[dict[str, Any]]] = {}  # the other processes' lobby rows, by node
+        self.lag_ms: float | None = None  # the broker's round trip, measured every round
+        self.taken_over = 0  # tables claimed after their owner's lease ended
+        self.draining = False
+
+    @property
+    def ttl(self) -> float:
+        return self.settings.lease_ttl
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        await self.broker.start()
+        await self._round()  # claim what nobody owns before serving
+        self._keeper = asyncio.get_running_loop().create_task(self._keep(), name="cluster-keeper")
+        log.info("cluster: node %s started", self.node)
+
+    async def close(self) -> None:
+        """Drain: stop every table this process owns and release its lease, so the others take it at once."""
+        self.draining = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+        for link in list(self.links.values()):
+            link.out.close(*MOVED)
+        for table_id in list(self.epochs):
+            t = self.lobby.tables.pop(table_id, None)
+            epoch = self.epochs.pop(table_id)
+            if t is not None:
+                for c in t.connections():
+                    c.close(*MOVED)
+                await t.stop()
+            try:
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+            except Exception:
+                log.warning("cluster: could not release the lease of table %s", table_id)
+        for rs in list(self.remote.values()):
+            await rs.close(*MOVED)
+        for task in list(self._tasks):
+            task.cancel()
+        await self.broker.close()
+
+    # ------------------------------------------------------------------ leases
+    async def claim(self, table_id: str) -> int | None:
+        """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it."""
+        epoch = await self.lobby.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+        if epoch is not None:
+            self.epochs[table_id] = epoch
+        return epoch
+
+    def claim_new(self, conn: Any, table_id: str) -> int:
+        """In the transaction that creates a table: it is this process's from its first write."""
+        epoch = leases.claim(conn, table_id, self.node, self.ttl)
+        assert epoch is not None
+        return epoch
+
+    async def lease_of(self, table_id: str) -> tuple[Lease | None, float]:
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> tuple[Lease | None, float]:
+            with store.engine.connect() as conn:
+                found, at = leases.leases(conn, [table_id])
+                return found.get(table_id), at
+        return await asyncio.to_thread(read)
+
+    def lost(self, table_id: str) -> None:
+        self.epochs.pop(table_id, None)
+
+    async def _keep(self) -> None:
+        interval = self.ttl / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database or the broker hiccuped: try again next round
+                log.exception("cluster: a round failed")
+
+    async def _round(self) -> None:
+        assert self.lobby.journal is not None and self.lobby.store is not None
+        held = await self.lobby.journal.run(lambda conn: leases.renew(conn, self.node, self.ttl))
+        for table_id, epoch in list(self.epochs.items()):
+            t = self.lobby.tables.get(table_id)
+            if held.get(table_id) != epoch:  # taken over while this process was away: let it go
+                log.warning("cluster: table %s is owned by another process now", table_id)
+                self.epochs.pop(table_id, None)
+                if t is not None:
+                    t._fenced()
+            elif t is None or t.status in ("over", "expired"):  # finished or unloaded: nobody needs to own it
+                self.epochs.pop(table_id, None)
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+        for table_id, epoch in held.items():  # a lease of ours this process no longer plays (a restart)
+            if table_id not in self.epochs:
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+        if not self.draining:
+            await self._adopt()
+        await self.broker.heartbeat(self.ttl, self.lobby.own_listing())
+        self.others = {n: rows for n, rows in (await self.broker.listings(self.ttl * 2)).items() if n != self.node}
+        await self._check_links()
+        await self._check_edges()
+        sent = time.perf_counter()
+        await self.broker.send(self.node, {"k": "ping", "at": sent})
+
+    async def _adopt(self, most: int = 50) -> None:
+        """Claim unfinished tables nobody owns (their process is gone), rebuild them from the journal, start them."""
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> list[str]:
+            with store.engine.connect() as conn:
+                return leases.orphans(conn, most)
+        for table_id in await asyncio.to_thread(read):
+            if table_id in self.lobby.tables:
+                continue
+            epoch = await self.claim(table_id)
+            if epoch is None:
+                continue
+            if await self.lobby.adopt(table_id, epoch):
+                self.taken_over += 1
+                log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
+            else:
+                self.epochs.pop(table_id, None)
+
+    async def _check_links(self) -> None:
+        """Browsers relayed to an owner whose lease has moved or ended are sent to reconnect."""
+        if not self.links:
+            return
+        store = self.lobby.store
+        assert store is not None
+        ids = {link.table_id for link in self.links.values()}
+
+        def read() -> tuple[dict[str, Lease], float]:
+            with store.engine.connect() as conn:
+                return leases.leases(conn, ids)
+        found, at = await asyncio.to_thread(read)
+        for link in list(self.links.values()):
+            lease = found.get(link.table_id)
+            if lease is None or lease.owner != link.owner or lease.epoch != link.epoch or not lease.alive(at):
+                link.out.close(*MOVED)
+
+    async def _check_edges(self) -> None:
+        """Connections relayed from a process that is gone are closed, as a browser that went away."""
+        edges = sorted({rs.edge for rs in self.remote.values()})
+        if not edges:
+            return
+        alive = await self.broker.alive(edges)
+        for rs in list(self.remote.values()):
+            if rs.edge not in alive:
+                rs.gone()
+
+    # ------------------------------------------------------------------ the broker's messages
+    async def _on_message(self, env: dict[str, Any]) -> None:
+        kind = env.get("k")
+        if kind == "out":
+            link = self.links.get(env.get("c", ""))
+            if link is not None and isinstance(env.get("x"), str):
+                link.out.send(env["x"])
+        elif kind == "close":
+            link = self.links.get(env.get("c", ""))
+            if link is not None:
+                link.out.close(int(env.get("code", 1000)), str(env.get("reason", ""))[:120])
+        elif kind == "in":
+            rs = self.remote.get(env.get("c", ""))
+            if rs is not None:
+                rs.feed(env.get("x"))
+        elif kind == "attach":
+            self._attach(env)
+        elif kind == "detach":
+            rs = self.remote.get(env.get("c", ""))
+            if rs is not None:
+                rs.gone()
+        elif kind == "request":
+            self._spawn(self._answer(env))
+        elif kind == "answer":
+            fut = self._requests.pop(env.get("id", ""), None)
+            if fut is not None and not fut.done():
+                fut.set_result((int(env.get("status", 500)), env.get("body") or {}))
+        elif kind == "ping":
+            self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _owned(self, table_id: Any) -> "Table | None":
+        t = self.lobby.tables.get(table_id) if isinstance(table_id, str) else None
+        return t if t is not None and table_id in self.epochs and not t.closed else None
+
+    def _attach(self, env: dict[str, Any]) -> None:
+        edge, conn_id = str(env.get("e", "")), str(env.get("c", ""))
+        t = self._owned(env.get("t"))
+        if t is None:  # not ours (any more): the browser reconnects and finds the owner
+            self._spawn(self.broker.send(edge, {"k": "close", "c": conn_id, "code": MOVED[0], "reason": MOVED[1]}))
+            return
+        rs = RemoteSocket(self, edge, conn_id, str(env.get("a", "unknown")))
+        self.remote[conn_id] = rs
+        self._spawn(self._serve_remote(rs, t, str(env.get("l", "en"))))
+
+    async def _serve_remote(self, rs: RemoteSocket, table: "Table", lang: str) -> None:
+        conn = WsConn(rs, lang)  # type: ignore[arg-type]
+        try:
+            await serve_connection(rs, conn, table, self.settings)  # type: ignore[arg-type]
+        finally:
+            table.tell(table.disconnect, conn)
+            await conn.finish()
+            self.remote.pop(rs.conn_id, None)
+
+    async def _answer(self, env: dict[str, Any]) -> None:
+        edge, rid = str(env.get("e", "")), str(env.get("id", ""))
+        t = self._owned(env.get("t"))
+        if t is None:
+            status, body = 409, {"moved": True}
+        else:
+            assert self.operation is not None
+            data = env.get("d") if isinstance(env.get("d"), dict) else {}
+            status, body = await self.operation(self.lobby, t, str(env.get("op", "")), data,
+                                                str(env.get("a", "unknown")), str(env.get("l", "en")))
+        await self.broker.send(edge, {"k": "answer", "id": rid, "status": status, "body": body})
+
+    # ------------------------------------------------------------------ this process's side of a relay
+    async def request(self, owner: str, table_id: str, op: str, data: dict[str, Any], address: str,
+                      lang: str) -> tuple[int, dict[str, Any]] | None:
+        """Ask a table's owner to run an HTTP request about it; None if it did not answer or has moved."""
+        rid = secrets.token_hex(8)
+        fut: asyncio.Future[tuple[int, dict[str, Any]]] = asyncio.get_running_loop().create_future()
+        self._requests[rid] = fut
+        await self.broker.send(owner, {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op,
+                                       "d": data, "a": address, "l": lang})
+        try:
+            status, body = await asyncio.wait_for(fut, REQUEST_TIMEOUT)
+        except asyncio.TimeoutError:
+            return None
+        finally:
+            self._requests.pop(rid, None)
+        return None if body.get("moved") else (status, body)
+
+    async def relay(self, ws: WebSocket, lease: Lease, lang: str, address: str) -> None:
+        """Carry a browser's WebSocket to its table's owner and back, until either side closes it."""
+        conn_id = secrets.token_urlsafe(12)
+        out = WsConn(ws, lang)
+        self.links[conn_id] = Link(lease.table_id, lease.owner, lease.epoch, out)
+        limit = RateLimit(self.settings.burst, self.settings.rate)
+        try:
+            await self.broker.send(lease.owner, {"k": "attach", "c": conn_id, "e": self.node, "t": lease.table_id,
+                                                 "l": lang, "a": address})
+            while True:
+                try:
+                    message = await ws.receive()
+                except (WebSocketDisconnect, RuntimeError):
+                    return
+                if message["type"] == "websocket.disconnect" or out.closing:
+                    return
+                if not limit.allow():  # the owner would cut it off too; this process spares the broker
+                    out.close(1008, "too many messages")
+                    return
+                await self.broker.send(lease.owner, {"k": "in", "c": conn_id, "x": message.get("text")})
+        finally:
+            self.links.pop(conn_id, None)
+            try:
+                await self.broker.send(lease.owner, {"k": "detach", "c": conn_id})
+            except Exception:  # the broker is away: the owner notices this process's silence instead
+                pass
+            await out.finish()
+
+    def health(self) -> dict[str, Any]:
+        return {"node": self.node, "leases": len(self.epochs), "relayed_here": len(self.links),
+                "served_for_others": len(self.remote), "broker_lag_ms": self.lag_ms,
+                "taken_over": self.taken_over, "broker_published": self.broker.published,
+                "broker_received": self.broker.received}
