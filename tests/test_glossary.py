@@ -189,3 +189,41 @@ def test_every_doubling_word_of_the_keys_help_parses(lang):
     for word in ({"fr": ("passe", "famille", "maximum"), "it": ("passo", "famiglia", "massimo")}[lang]):
         assert word in help_text
         assert isinstance(parse_typed(m, word, lang), Double)
+
+
+# -- the words settled by issue 30's last items
+
+def test_italian_writes_barbù():
+    """Seed 002 spells the game "Barbù"; only the French proper name "Le Barbu" and the program "barbu" stay."""
+    bad = [f"{domain}: {text[:90]!r}" for domain, context, _, text in entries("it")
+           if context != "typed" and re.search(r"(?<!Le )\bBarbu\b", text)]
+    assert not bad, "\n".join(bad)
+    assert "Barbù" in translator("it").gettext("French Barbu")
+
+
+def test_french_bésigue_fours_are_carrés():
+    """Seed 003: "Carré de Valets / de Dames / de Rois / d'As", in the engine, the web table and the sheets."""
+    fr = translator("fr")
+    names = [fr.pgettext("combination", f"four {rank}") for rank in ("jacks", "queens", "kings", "aces")]
+    assert names == ["un carré de valets", "un carré de dames", "un carré de rois", "un carré d'as"]
+    sheet = {text for domain, _, msgid, text in entries("fr") if domain == "keeper" and msgid.startswith("4 ")}
+    table = {text for _, context, msgid, text in entries("fr") if context == "meld" and msgid.startswith("Four ")}
+    assert {"Carré de valets", "Carré d'as"} <= sheet
+    assert {"Carré de valets", "Carré d'as"} <= table
+    assert engine_text("annonce carré de valets vp vc vk vt", "fr").startswith("declare four-jacks")
+
+
+def test_a_suit_named_as_trumps_is_singular_in_french():
+    """French says "atout pique" and "l'atout est pique"; English keeps "trumps spades", Italian "picche"."""
+    from barbu.i18n import use
+    from barbu.cli.besigue_plain import trumps
+    from barbu.tui.labels import suit_label
+
+    assert [translator("fr").named_suit(s) for s in range(4)] == ["pique", "cœur", "carreau", "trèfle"]
+    assert translator("it").named_suit(0) == "picche" and translator("en").named_suit(0) == "spades"
+    use("fr")
+    try:
+        assert suit_label(0) == "♠ pique" and trumps(3) == "trèfle"
+    finally:
+        use("en")
+    assert suit_label(0) == "♠ spades"

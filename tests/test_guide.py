@@ -5,13 +5,86 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
+import html
+import re
+
+from barbu.besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
 from barbu.guide import Table, as_text, contract_summary, rules_guide
 from barbu.classic.match import Business, Match, settle
-from barbu.classic.ruleset import presets
+from barbu.classic.ruleset import OPTIONS, presets
 from barbu.web import Settings, create_app
 
 RULESETS = [p.name for p in presets()] + ["classic(ravage_city=true, chinese_poker=true, rotation=quick)",
                                           "salad(players=5)", "french(players=3)"]
+
+
+#: The identifiers of a ruleset text: what is typed on the command line, never what a person reads on a rules page.
+IDENTIFIERS = ({*OPTIONS, *BESIGUE_OPTIONS, "true", "false"}
+               | {str(v) for spec in OPTIONS.values() for v in spec.choices or () if not str(v).isdigit()}
+               | {v for allowed, _, _ in BESIGUE_OPTIONS.values() if isinstance(allowed, tuple) for v in allowed
+                  if not v.isdigit()})
+#: A rules page of every preset, and of a table whose options differ from its preset's.
+PAGES = [p.name for p in presets()] + list(BESIGUE_PRESETS) + [
+    "classic(rotation=quick, heart_lead=until_broken, doubling=none, undoubled_negative=play, trump_rules=italian, "
+    "domino_ace=low)",
+    "besigue(hand=8, seven=exchange, brisques=aces_and_tens, endgame=must_win)"]
+
+
+def identifiers_in(text: str) -> set[str]:
+    """Identifiers written with an underscore (``heart_lead``, ``never_unless_only_hearts``), as typed."""
+    return {w for w in re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", text) if w in IDENTIFIERS}
+
+
+def page_text(page: str) -> str:
+    """What a person reads on a page: its text without the markup (addresses and attributes left out)."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def option_cells(page: str) -> list[tuple[str, str]]:
+    """The option and value cells of a rules page's table of options (the last table of the page)."""
+    table = page.rsplit('<div class="rules-table">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[1], flags=re.S)
+    cells = [[html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r, flags=re.S)] for r in rows]
+    return [(c[0], c[1]) for c in cells]
+
+
+#: Words a translation may share with English: names, numbers, and French words that are English ones too.
+SAME_IN_ENGLISH = {"Ravage City", "brisques", "no", "Bésigue"}
+#: Options whose identifier is itself the word a person of that language reads.
+AS_TYPED = {"en": {"players", "rotation", "doubling", "brisques"}, "fr": {"brisques"}, "it": set()}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """One server for every rules page of this module."""
+    db = tmp_path_factory.mktemp("rules") / "r.db"
+    with TestClient(create_app(Settings(db_url=f"sqlite:///{db}"))) as c:
+        yield c
+
+
+@pytest.mark.parametrize("text", PAGES)
+def test_the_rules_pages_show_options_in_words_in_every_language(text: str, site) -> None:
+    """The rules pages word every option and value in the reader's language: no identifier as typed, in
+    English, French or Italian (issue 30)."""
+    pages = {lang: site.get(f"/rules/{text}", params={"lang": lang}) for lang in ("en", "fr", "it")}
+    english = option_cells(pages["en"].text)
+    assert english
+    for lang, page in pages.items():
+        assert page.status_code == 200
+        shown = page_text(page.text)
+        assert not identifiers_in(shown), (lang, identifiers_in(shown))
+        cells = option_cells(page.text)
+        assert len(cells) == len(english)
+        for (name, value), (e_name, e_value) in zip(cells, english):
+            for cell, e_cell in ((name, e_name), (value, e_value)):
+                assert cell not in IDENTIFIERS or cell in AS_TYPED[lang], (lang, cell)
+                if lang != "en" and not cell.replace("\u202f", "").replace(".", "").isdigit():
+                    assert cell != e_cell or cell in SAME_IN_ENGLISH, (lang, cell)
+    if text == "classic":
+        assert ("leading hearts", "never, unless you hold only hearts") in english
+        assert ("entame à cœur", "jamais, sauf si vous n'avez que des cœurs") in option_cells(pages["fr"].text)
+        assert ("attacco a cuori", "mai, a meno di avere solo cuori") in option_cells(pages["it"].text)
 
 
 @pytest.mark.parametrize("text", RULESETS)
@@ -26,7 +99,7 @@ def test_every_preset_has_a_complete_guide_with_every_contract_and_its_values(te
         assert row[1] and row[1] != "no points"
         assert any(ch.isdigit() for ch in row[1]), row
     text_form = as_text(guide)
-    assert "seed 00" not in text_form and "heart_lead" not in text_form
+    assert "seed 00" not in text_form and not identifiers_in(text_form)
 
 
 def test_values_are_read_from_the_contracts() -> None:

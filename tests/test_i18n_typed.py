@@ -276,7 +276,7 @@ def test_an_unknown_combination_lists_what_the_player_may_type():
     e = info.value
     assert "combinations are: marriage, trump-marriage, bezique" in str(e)
     fr, it = word_error(e, "fr"), word_error(e, "it")
-    assert "les combinaisons sont\u00a0: mariage, mariage d'atout, bésigue, quatre valets" in fr
+    assert "les combinaisons sont\u00a0: mariage, mariage d'atout, bésigue, carré de valets" in fr
     assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "quinta maggiore, doppio bésigue" in it
     assert parse_typed(g, "annonce mariage d'atout rp dp", "fr") is not None
 

@@ -193,7 +193,7 @@ def test_barbu_sheet_and_barbu_score_print_follow_the_language(tmp_path, capsys)
     console.file.close()
     assert "foglio dei punti di testo scritto in" in (tmp_path / "said.txt").read_text()
     text = out.read_text(encoding="utf-8")
-    assert "Foglio dei punti del Barbu" in text and "Niente donne" in text and "Foglio vuoto" in text
+    assert "Foglio dei punti del Barbù" in text and "Niente donne" in text and "Foglio vuoto" in text
 
     from barbu.cli.score import cmd_print
     from barbu.tui.score_store import KeyRing, ScoreStore

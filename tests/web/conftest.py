@@ -1,8 +1,9 @@
 """Fixtures for the web tests: databases (SQLite always, PostgreSQL where a URL is given) and servers.
 
 The PostgreSQL tests read ``BARBU_TEST_POSTGRES_URL`` (``.ci/run`` starts Debian's
-PostgreSQL and sets it).  Under CI (``CI=true``) a missing URL fails the run;
-elsewhere those tests are skipped with the reason.
+PostgreSQL and sets it), the many-process tests ``BARBU_TEST_REDIS_URL`` too (Debian's
+redis-server).  Under CI (``CI=true``) a missing URL fails the run; elsewhere those
+tests are skipped with the reason.
 """
 
 from __future__ import annotations
@@ -35,6 +36,27 @@ def postgres_url() -> str:
         conn.execute(text(f"CREATE SCHEMA IF NOT EXISTS {schema}"))
     engine.dispose()
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+
+
+REDIS_ENV = "BARBU_TEST_REDIS_URL"
+
+
+def redis_url() -> str:
+    """The test broker: a Redis database of this test process's own (pytest-xdist runs several at once),
+    emptied; the channels the processes talk on are named by each process's own id."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{REDIS_ENV} is not set: .ci/run must start redis-server and export it", pytrace=False)
+        pytest.skip(f"{REDIS_ENV} is not set (CI sets it); the many-process server is not tested here")
+    import redis
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    db = 1 + (int(worker[2:]) if worker[2:].isdigit() else 0) % 15
+    url = f"{url.rstrip('/').rsplit('/', 1)[0] if url.count('/') > 2 else url.rstrip('/')}/{db}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
 
 
 def reset_postgres(url: str) -> None:

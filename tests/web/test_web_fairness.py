@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import barbu.web.app as web_app
+import barbu.web.sockets as web_sockets
 import barbu.web.replay as replay
 from barbu.web import Settings
 from barbu.web.replay import Analyses, Job, Source
@@ -199,7 +200,7 @@ def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sql
     started: list[str] = []
     gate = threading.Event()
     first_started = threading.Event()
-    real_hint = web_app.hint
+    real_hint = web_sockets.hint
 
     def fake_hint(view, label, seed, samples, seconds, highest_wins):
         started.append(f"seat {view.seat}")
@@ -208,8 +209,9 @@ def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sql
             assert gate.wait(60)
         return real_hint(view, label, seed, 4, 0.01, highest_wins)
 
-    monkeypatch.setattr(web_app, "hint", fake_hint)
-    monkeypatch.setattr(web_app, "client_address", lambda conn: conn.headers.get("x-test-address", "testclient"))
+    monkeypatch.setattr(web_sockets, "hint", fake_hint)
+    for module in (web_app, web_sockets):
+        monkeypatch.setattr(module, "client_address", lambda conn: conn.headers.get("x-test-address", "testclient"))
     with app_client(Settings(db_url=sqlite_url, hints_at_once=2, **FAST)) as c:
         def seated(address: str) -> Player:
             r = c.post("/api/tables", json={"rules": "classic"})

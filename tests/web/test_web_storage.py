@@ -42,7 +42,7 @@ def test_tables_seats_and_events_round_trip(db_url: str) -> None:
         Store.create_table(conn, "t1", "classic", 3)
         Store.set_seat(conn, "t1", SeatRecord(0, "Ann", "human", None, hash_token("secret")))
         Store.set_seat(conn, "t1", SeatRecord(1, "Bot 1 (random)", "bot", "random"))
-        Store.append_events(conn, [("t1", i, -1, str(a)) for i, a in enumerate(m.history)])
+        Store.append_events(conn, [("t1", i, -1, str(a), None) for i, a in enumerate(m.history)])
         Store.set_status(conn, "t1", "playing")
     rec = store.load_table("t1")
     assert rec is not None and rec.status == "playing" and rec.seed == 3
@@ -60,10 +60,10 @@ def test_an_action_is_never_stored_twice(db_url: str) -> None:
     store = Store(db_url)
     with store.engine.begin() as conn:
         Store.create_table(conn, "t1", "classic", 1)
-        Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 5S")])
+        Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 5S", None)])
     with pytest.raises(IntegrityError):
         with store.engine.begin() as conn:
-            Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 6S")])
+            Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 6S", None)])
     assert store.events("t1") == [(0, -1, "draw 2S 3S 4S 5S")]
     store.close()
 

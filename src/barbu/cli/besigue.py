@@ -19,11 +19,12 @@ from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
 from ..arena.report import decimal
 from ..besigue.game import BesigueGame
-from ..i18n import _, number, pgettext
+from ..guide import value_word
+from ..i18n import _, number, pgettext, words
 from ..records.besigue import read_record, verify_deals
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..besigue.text import text_form
-from .wording import data, keyword, no_such_deal
+from .wording import data, keyword, no_such_deal, option_cell
 
 
 def print_presets(console: Console) -> None:
@@ -44,16 +45,15 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
                     "highest total wins").format(hand=rules.hand, stock=rules.stock_size,
                                                  stock_tricks=rules.stock_tricks))
     t = Table(title=_("Options"))
-    t.add_column(_("option"), no_wrap=True)
+    t.add_column(_("option"))
     t.add_column(_("value"))
     t.add_column(_("allowed"))
     t.add_column(_("meaning"))
     for name, (allowed, meaning, values) in OPTIONS.items():
-        value = str(getattr(rules, name))
+        value = getattr(rules, name)
         allowed_text = _("a positive number") if allowed == "int" else ", ".join(allowed)
-        detail = values.get(value, "")
-        t.add_row(name, value, allowed_text, data(meaning) + (
-            _(" — now: {detail}").format(detail=data(detail)) if detail else ""))
+        shown = data(values[str(value)]) if str(value) in values else value_word(value, words())
+        t.add_row(option_cell(name), shown, allowed_text, data(meaning))
     console.print(t)
     c = Table(title=_("Combinations (declared after winning a trick while the stock lasts)"))
     c.add_column(_("combination"))

@@ -23,7 +23,7 @@ from ..i18n import _, current, number, pgettext, word_error, words
 from ..i18n.typed import engine_text
 from ..records.savefiles import DEFAULT_SAVE
 from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
-from ..besigue.cards import RANKS, SUIT_NAMES, parse_type
+from ..besigue.cards import RANKS, parse_type
 from ..besigue.view import BesigueView
 from .textplay import command
 from .wording import keyword
@@ -48,8 +48,8 @@ def _cards(cards) -> str:
 
 
 def trumps(suit: int) -> str:
-    """The trump suit by its name in the player's language."""
-    return pgettext("suits", SUIT_NAMES[suit])
+    """The trump suit by its name in the player's language ("spades"; French says it in the singular, "pique")."""
+    return words().named_suit(suit)
 
 
 def describe(v: BesigueView) -> str:

@@ -23,6 +23,7 @@ from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import AgentError, BarbuError, RecordError, UnreadableFile
 from ..core.words import N_
 from ..games import game_kind, record_kind
+from ..guide import value_phrase
 from ..guide.barbu import contract_values
 from ..classic.match import Match
 from ..classic.ruleset import preset, presets
@@ -34,7 +35,8 @@ from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import Parser, route_argparse, seconds
 from .lang import add_lang_options, lang_in
 from .sheets import add_sheet_arguments, cmd_sheet
-from .wording import card, cards, contract, cut_reason, data, error_text, hand, no_such_deal, seat, signed
+from .wording import (card, cards, contract, cut_reason, data, error_text, hand, no_such_deal, option_cell, seat,
+                      signed)
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -87,7 +89,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     wins = _("highest total wins") if fam.highest_wins else _("lowest total wins")
     console.print(_("{description}; {wins}.").format(description=data(fam.description), wins=wins))
     t = Table(title=_("Options"))
-    t.add_column(_("option"), no_wrap=True, min_width=max(len(n) for n in OPTIONS))
+    t.add_column(_("option"), min_width=max(len(n) for n in OPTIONS))
     t.add_column(_("value"), overflow="fold")
     t.add_column(_("allowed"), overflow="fold")
     t.add_column(_("meaning"))
@@ -96,7 +98,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             continue
         spec = OPTIONS[name]
         allowed = ", ".join(str(x) for x in fam.players) if name == "players" else spec.allowed(words())
-        t.add_row(name, spec.format(value), allowed, data(spec.help))
+        t.add_row(option_cell(name), value_phrase(name, value, words()), allowed, data(spec.help))
     console.print(t)
     m = Match(r)
     if fam.name == "scottish":
@@ -479,6 +481,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             error(_("--{option} is a number of seconds, not {value}").format(
                 option=name.replace("_", "-"), value=getattr(args, name)))
             return 2
+    if args.workers < 1:
+        error(_("--workers is 1 or more"))
+        return 2
+    if args.workers > 1 and not args.broker:
+        error(_("--workers {n} needs a broker the processes share: add --broker redis://127.0.0.1:6379/0 "
+                "(and a PostgreSQL --db for more than one machine)").format(n=args.workers))
+        return 2
+    if not (math.isfinite(args.lease) and 1 <= args.lease <= 600):
+        error(_("--lease is a number of seconds from 1 to 600, not {value}").format(value=args.lease))
+        return 2
     net = {"header_timeout": args.header_timeout, "idle_timeout": args.idle_timeout,
            "http_connections_per_address": args.http_connections_per_address, "forwarded_allow_ips": proxies}
     settings = Settings(**net, db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
@@ -491,6 +503,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
                         thinking_workers=args.thinking_workers, thinking_processes=not args.thinking_threads,
+                        broker_url=args.broker or None, lease_ttl=args.lease,
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -501,6 +514,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shown = db.split("@")[-1] if "@" in db else db  # never print a database password
     console.print(_("barbu web server on http://{host}:{port}/ (database {db})").format(
         host=args.host, port=args.port, db=shown))
+    if args.workers > 1:
+        from ..web.server import serve_workers
+        return 0 if serve_workers(settings, args.workers, host=args.host, port=args.port,
+                                  log_level=args.log_level) else 1
     return 0 if serve(settings, host=args.host, port=args.port, log_level=args.log_level) else 1
 
 
@@ -657,12 +674,23 @@ def build_parser() -> argparse.ArgumentParser:
         "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)"))
     sv.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
                     help=_("unfinished tables the server holds at once (default {n})").format(n=d.max_tables))
+    sv.add_argument("--broker", metavar="URL", help=_(
+        "the Redis broker shared by several server processes on one database, e.g. redis://127.0.0.1:6379/0: "
+        "start barbu serve with the same --db and --broker on other ports or machines (default: one process "
+        "alone)"))
+    sv.add_argument("--workers", type=int, default=1, metavar="N", help=_(
+        "server processes to run on this machine, on one port (needs --broker; default 1)"))
+    sv.add_argument("--lease", type=float, default=d.lease_ttl, metavar="SECONDS", help=_(
+        "with --broker: how long a process owns a table unless it renews its lease; a lost process's tables "
+        "are taken over by the others about this long after it stopped (default {n})").format(
+        n=f"{d.lease_ttl:g}"))
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                     help=_("how much the server logs (default info)"))
     sv.set_defaults(func=cmd_serve)
 
-    from . import score
+    from . import learn, score
     score.add_parser(sub)
+    learn.add_parser(sub)
     add_lang_options(p)
     return p
 

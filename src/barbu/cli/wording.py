@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from rich.text import Text
+
 from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
 from ..core.words import SUIT_SINGULAR
 from ..core.errors import BarbuError
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
+from ..guide import option_label
 from ..records.refusals import AT_LINE
 
 
@@ -95,6 +98,13 @@ def data(text: str) -> str:
     """A text the rules keep as data (a preset's description, an option's help), translated where a
     catalog has it; English otherwise.  An empty text stays empty (gettext's "" is the catalog header)."""
     return _(text) if text else text
+
+
+def option_cell(name: str) -> Text:
+    """An option of ``barbu rules``: its label in words, then the identifier typed in a ruleset text, in
+    the code style (``leading hearts`` over ``heart_lead``)."""
+    label = option_label(name, words())
+    return Text(name, "cyan") if label == name else Text.assemble(label, "\n", (name, "cyan"))
 
 
 def no_such_deal(finished: int, asked: int) -> str:

@@ -95,6 +95,10 @@ class Words:
     def suit1(self, s: int) -> str:
         return self.pgettext("suit", SUIT_SINGULAR[s])
 
+    def named_suit(self, s: int) -> str:
+        """A suit named on its own, as trumps or as the suit led: "trumps spades" ("atout pique", singular)."""
+        return self.pgettext("named suit", SUIT_NAMES[s])
+
     def suit_letter(self, s: int) -> str:
         """A suit's letter as a player of this language types it: S H D C (P C K T in French)."""
         return self.pgettext("suit letter", SUITS[s])

@@ -9,6 +9,7 @@ from ..core.words import ENGLISH, Words
 from .barbu import barbu_guide, contract_help, contract_summary, settlement_words, settlements
 from .besigue import besigue_guide
 from .model import Guide, Section, Table, as_text
+from .ruleset_words import option_label, preset_name, value_phrase, value_word
 
 
 def rules_guide(rules: Any, words: Words = ENGLISH) -> Guide:
@@ -22,4 +23,4 @@ def rules_guide(rules: Any, words: Words = ENGLISH) -> Guide:
 
 
 __all__ = ["Guide", "Section", "Table", "as_text", "barbu_guide", "besigue_guide", "contract_help", "contract_summary",
-           "rules_guide", "settlement_words", "settlements"]
+           "option_label", "preset_name", "rules_guide", "settlement_words", "settlements", "value_phrase", "value_word"]

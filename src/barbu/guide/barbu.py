@@ -14,6 +14,7 @@ from ..classic.ruleset import OPTIONS, Ruleset, preset
 from ..core.cards import CARDS, RANKS, SUIT_MASK, SUIT_SYMBOLS, rank_mask
 from ..core.words import ENGLISH, N_, RANK_NAMES, Words
 from .model import Block, Guide, Section, Table
+from .ruleset_words import option_about, option_label, preset_name, value_phrase
 
 
 def signed(n: int) -> str:
@@ -249,7 +250,7 @@ def _options_section(rules: Ruleset, w: Words) -> Section:
     for name, value in rules.option_values().items():
         if name == "players" or name not in fam.options:
             continue
-        rows.append((name.replace("_", " "), OPTIONS[name].format(value), w.gettext(OPTIONS[name].help)))
+        rows.append((option_label(name, w), value_phrase(name, value, w), option_about(name, OPTIONS[name].help, w)))
     if not rows:
         return Section(w.gettext("Options"), (w.gettext("This game has no options."),))
     # TRANSLATORS: the headings of the table of options in the rules
@@ -269,7 +270,7 @@ def barbu_guide(rules: Ruleset | str, w: Words = ENGLISH) -> Guide:
     if doubling:
         sections.append(doubling)
     sections.append(_options_section(rules, w))
-    title = w.gettext("{preset}: {description}").format(preset=rules.preset,
+    title = w.gettext("{preset}: {description}").format(preset=preset_name(rules.preset, w),
                                                          description=w.gettext(preset(rules.preset).description))
     return Guide(title, tuple(sections))
 

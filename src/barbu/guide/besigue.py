@@ -12,6 +12,7 @@ from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..core.words import ENGLISH, N_, Words
 from .model import Guide, Section, Table
+from .ruleset_words import option_label, preset_name, value_word
 
 #: The cards of each combination, in words.
 MELD_CARDS = {
@@ -81,11 +82,12 @@ def besigue_guide(rules: BesigueRules | str, w: Words = ENGLISH) -> Guide:
     ))
     rows = []
     for name, (_, meaning, values) in OPTIONS.items():
-        value = str(getattr(rules, name))
-        rows.append((name, value.replace("_", " "), w.gettext(values.get(value, meaning))))
+        value = getattr(rules, name)
+        shown = w.gettext(values[str(value)]) if str(value) in values else value_word(value, w)
+        rows.append((option_label(name, w), shown, w.gettext(meaning)))
     # TRANSLATORS: the headings of the table of options in the rules
     options = Section(w.gettext("Options of this table"),
                       (Table((w.gettext("option"), w.gettext("value"), w.gettext("meaning")), tuple(rows)),))
-    title = w.gettext("{preset}: {description}").format(preset=str(rules),
+    title = w.gettext("{preset}: {description}").format(preset=preset_name(rules.preset, w),
                                                          description=w.gettext(PRESETS[rules.preset][1]))
     return Guide(title, (game, stock, combos, last, options))

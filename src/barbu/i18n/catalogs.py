@@ -82,6 +82,7 @@ def contract_names() -> list[str]:
 def vocabulary() -> list[tuple[str, str]]:
     """(context, word) for every word of the game the engine keeps as data."""
     words = [("suits", s) for s in SUIT_NAMES] + [("suit", s) for s in SUIT_SINGULAR]
+    words += [("named suit", s) for s in SUIT_NAMES]
     words += [("rank", r) for r in RANK_NAMES]
     words += [("rank letter", r) for r in (*RANKS.replace("T", ""), "10", "T")]
     words += [("suit letter", s) for s in SUITS]

@@ -257,7 +257,7 @@ class BesigueTableScreen(CardTableScreen):
         s.play_chance()
         if s.game.phase == "play" and not s.game.played:
             self.recent.append(_("deal {n}: trumps {suit}").format(n=number(s.game.deal_no),
-                                                                   suit=words().suit(s.game.trump)))
+                                                                   suit=words().named_suit(s.game.trump)))
 
     def forced_action(self) -> Any | None:
         legal = self.session.view().legal

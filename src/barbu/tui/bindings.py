@@ -44,6 +44,7 @@ DEAL_OVER = MODAL + [
 
 SETUP = [
     Binding("ctrl+s", "start", N_("Start")),
+    Binding("ctrl+l", "learn", N_("Learn to play")),
 ]
 
 BESIGUE_TABLE = [

@@ -16,9 +16,10 @@ from textual.markup import escape
 
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
-from ..core.words import N_
+from ..core.words import ENGLISH, N_
 from ..i18n import _, ngettext, number, pgettext, words
-from ..guide import settlements
+from ..guide import option_label, settlements, value_word
+from ..guide.ruleset_words import OPTION_NAMES
 from ..i18n.rules import contract_help
 from ..classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
@@ -117,9 +118,10 @@ def sorted_cards(mask: int) -> list[int]:
 
 
 def suit_label(suit: int | None) -> str:
+    """A suit named as trumps or as the suit led: ``♠ spades`` (``♠ pique``: French names it in the singular)."""
     if suit is None:
         return _("no trump")
-    return f"{SUIT_SYMBOLS[suit]} {words().suit(suit)}"
+    return f"{SUIT_SYMBOLS[suit]} {words().named_suit(suit)}"
 
 
 def rank_label(rank: int) -> str:
@@ -136,28 +138,18 @@ def signed(x: Any) -> str:
     return ("+" if x > 0 else "") + points(x)
 
 
-#: Option names and values as a player reads them (``heart_lead`` -> "heart lead").
-OPTION_WORDS = {
-    "players": N_("players"), "rotation": N_("rotation"), "doubling": N_("doubling"),
-    "double_obligation": N_("double obligation"), "undoubled_negative": N_("undoubled negative"),
-    "heart_lead": N_("heart lead"), "trump_rules": N_("trump rules"), "allow_no_trump": N_("allow no trump"),
-    "domino_ace": N_("domino ace"), "stop_when_decided": N_("stop when decided"), "ravage_city": N_("ravage city"),
-    "ravage_value": N_("ravage value"), "chinese_poker": N_("chinese poker"), "sets": N_("sets"),
-    "true": N_("true"), "false": N_("false"), "dealer": N_("dealer"), "quick": N_("quick"),
-    "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
-    "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("first trick"),
-    "until_broken": N_("until broken"), "italian": N_("italian"), "high": N_("high"), "low": N_("low"),
-    # the computer players, by strength: the CLI's ids, worded as a player would say them
-    "random": N_("random"), "rule": N_("good player"), "search": N_("strong"), "expert": N_("expert"),
-}
+#: The computer players, by strength: the CLI's ids, worded as a player would say them.
+PLAYER_WORDS = {"random": N_("random"), "rule": N_("good player"), "search": N_("strong"), "expert": N_("expert")}
 
 
 def option_word(identifier: str, english: bool = False) -> str:
-    """An option or value as a player reads it: ``heart_lead`` -> ``heart lead``, ``first_trick`` -> ``first trick``
-    (in English with ``english``: a record's words are language-neutral)."""
-    if identifier in OPTION_WORDS:
-        return OPTION_WORDS[identifier] if english else _(OPTION_WORDS[identifier])
-    return identifier.replace("_", " ")
+    """An option, a value or a computer player as a player reads it: ``heart_lead`` -> "leading hearts",
+    ``first_trick`` -> "not on the first trick" (`barbu.guide.ruleset_words`, the rules guide's own words;
+    in English with ``english``: a record's words are language-neutral)."""
+    w = ENGLISH if english else words()
+    if identifier in PLAYER_WORDS:
+        return w.gettext(PLAYER_WORDS[identifier])
+    return option_label(identifier, w) if identifier in OPTION_NAMES else value_word(identifier, w)
 
 
 def player_word(kind: str, english: bool = False) -> str:

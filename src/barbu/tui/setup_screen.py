@@ -28,6 +28,7 @@ from ..i18n import _, current, ngettext, number, use, word_error
 from .labels import option_word as words, player_word
 from ..records.savefiles import saved_matches
 from .dialogs import ConfirmDialog
+from .lesson_screen import LessonScreen
 from .widgets import SavedList, saved_when
 from . import bindings
 from . import besigue_setup
@@ -115,6 +116,7 @@ class SetupScreen(Screen["Settings | Path"]):
                 yield SavedList(self.waiting, id="saved-list")
         with Horizontal(id="setup-buttons"):
             yield Button(_("Start a new match") if self.waiting else _("Start"), id="start", variant="primary")
+            yield Button(_("Learn to play"), id="learn")
         yield Footer()
 
     def _saved_heading(self) -> str:
@@ -266,6 +268,14 @@ class SetupScreen(Screen["Settings | Path"]):
                                                           + escape(word_error(e, current())))
             return
         self.dismiss(settings)
+
+    @on(Button.Pressed, "#learn")
+    def action_learn(self) -> None:
+        """The guided first deal; at its end, "Start a real match" starts one with these settings."""
+        def after(what: str | None) -> None:
+            if what == "match":
+                self.action_start()
+        self.app.push_screen(LessonScreen(), after)
 
     @on(OptionList.OptionSelected, "#saved-list")
     def resume(self, event: OptionList.OptionSelected) -> None:

@@ -6,6 +6,8 @@ invitation link), ``GET /api/options``, ``GET/POST /api/tables``,
 credential, once, in the response body; a private table's invitation secret
 rides in the body too, never in a URL), ``POST /api/tables/{id}/bots`` and
 ``POST /api/tables/{id}/remove`` (the creator frees a seat before the start).
+The lobby's "My tables": ``POST /api/tables/mine`` (the tables a browser's credentials open),
+``POST /api/tables/{id}/leave`` and ``POST /api/tables/{id}/end`` (see `mytables`).
 A finished match's replay: ``GET /t/{id}/replay`` and ``/replay`` (an uploaded
 record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 ``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
@@ -24,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -35,30 +36,28 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from ..core import safejson
-from ..agents import AGENT_KINDS
-from ..agents.hint import hint_label, hint
-from ..core.cards import CARDS
-from ..core.errors import BarbuError
 from ..core.words import N_
 from ..i18n import translator
+from .learn import learn_routes
 from .lobby import Lobby, invitation, options_catalogue, parse_rules
-from .mailbox import Mailbox
+from .mytables import MINE_BODY
 from .replay import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
 from .rules_page import page_context
 from .scorekeeping import score_routes
-from .i18n import TEMPLATES, chosen, page_language, render_page
+from .i18n import TEMPLATES, page_language, render_page
+from .leases import Lease
 from .settings import Settings
+from .tableops import NO_STORE, operate
+from .sockets import WsConn, client_address, serve_connection
 from .table import Table, TableError, dumps, requested_clock
 from .clock import DEFAULT as DEFAULT_CLOCK
-from .wording import error_json, hint_reason, say, word
+from .wording import error_json, say
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
-HINT_STRENGTH = AGENT_KINDS[-1]  # a hint is what the strongest computer player would do
-OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
 
 SECURITY_HEADERS = {
     "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -92,70 +91,6 @@ def origin_allowed(conn: Any, settings: Settings) -> bool:
     else:
         schemes = ("https",) if scope.get("scheme") in ("https", "wss") else ("http",)
     return any(origin == f"{scheme}://{host}" for scheme in schemes)
-
-
-class WsConn:
-    """A WebSocket as a table sees it: sends are queued and written by one task, so a slow client
-    never holds a table up; one that falls too far behind is cut off and resyncs when it returns."""
-
-    def __init__(self, ws: WebSocket, lang: str = "en") -> None:
-        self.ws = ws
-        self.lang = lang  # what this connection reads: its page's language, or the one its hello names
-        self.seat: int | None = None
-        self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
-        self.closing: tuple[int, str] | None = None
-        self.writer = asyncio.get_running_loop().create_task(self._write())
-
-    def send(self, text: str) -> None:
-        if self.closing:
-            return
-        if len(self.outbox) >= OUTBOX_LIMIT:
-            self.close(1008, "too far behind")
-            return
-        self.outbox.put(text)
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        if not self.closing:
-            self.closing = (code, reason)
-            self.outbox.put(None)
-
-    async def _write(self) -> None:
-        send = self.ws.send
-        try:
-            while True:
-                text = await self.outbox.get()
-                if text is None:
-                    code, reason = self.closing or (1000, "")
-                    await self.ws.close(code, reason)
-                    return
-                await send({"type": "websocket.send", "text": text})
-        except Exception:  # the socket went away; the reader notices and cleans up
-            return
-
-    async def finish(self) -> None:
-        self.close()
-        try:
-            await asyncio.wait_for(self.writer, 2)
-        except (asyncio.TimeoutError, Exception):
-            self.writer.cancel()
-
-
-class RateLimit:
-    """A token bucket: ``burst`` messages at once, ``rate`` per second on average."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst, self.rate = burst, rate
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        t = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
-        self.stamp = t
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -262,7 +197,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return render_page(request, settings, "rules.html", **context)
 
     async def api_health(request: Request) -> Response:
-        return JSONResponse(lobby.health(), headers={"cache-control": "no-store"})
+        body = lobby.health()
+        if lobby.cluster is not None:  # this process's part, and the whole server's as the database sees it
+            body["process"] = lobby.cluster.health()
+            body["server"] = await lobby.cluster.server_health()
+        return JSONResponse(body, headers={"cache-control": "no-store"})
 
     async def api_record(request: Request) -> Response:
         t = await find(request)
@@ -329,33 +268,50 @@ def create_app(settings: Settings | None = None) -> Starlette:
         analyses.keep_upload(src)
         return JSONResponse({"id": src.key, "url": f"/replay/{src.key}"}, status_code=201)
 
+    async def on_table(request: Request, op: str) -> Response:
+        """A request about one table, run by the process that owns it (`tableops`): here, or relayed to
+        another process of a many-process server, which answers it the same way."""
+        data = await read_json(request) if request.method == "POST" else {}
+        table_id, address = request.path_params["table_id"], client_address(request)
+        lang = page_language(request, settings)
+        found = await lobby.locate(table_id)
+        if found is None:
+            raise TableError(N_("there is no such table"), 404)
+        if isinstance(found, Lease):
+            assert lobby.cluster is not None
+            answer = await lobby.cluster.request(found.owner, table_id, op, data, address, lang)
+            if answer is None:
+                raise TableError(N_("the table's server process did not answer; try again in a moment"), 503)
+            status, body = answer
+        else:
+            status, body = await operate(lobby, found, op, data, address, lang)
+        return JSONResponse(body, status_code=status, headers=NO_STORE if op != "info" else None)
+
     async def api_table(request: Request) -> Response:
-        t = await find(request)
-        return JSONResponse({"table": t.info()})
+        return await on_table(request, "info")
 
     async def api_seat(request: Request) -> Response:
-        data = await read_json(request)
-        t = await find(request)
-        token = await t.call(t.take_seat, data.get("seat"), data.get("name"), data.get("invite"),
-                             client_address(request), data.get("creator"))
-        return JSONResponse({"seat": data.get("seat"), "token": token, "table": t.info()},
-                            headers={"cache-control": "no-store"})
+        return await on_table(request, "seat")
 
     async def api_remove(request: Request) -> Response:
         """Before the match starts, the table's creator frees a seat: {"seat": n, "token": creator}."""
-        data = await read_json(request)
-        t = await find(request)
-        await t.call(t.remove_player, data.get("seat"), data.get("token"))
-        return JSONResponse({"seat": data.get("seat"), "table": t.info()}, headers={"cache-control": "no-store"})
+        return await on_table(request, "remove")
+
+    async def api_mine(request: Request) -> Response:
+        """"My tables": {"tables": [{"id", "token", "creator"}, …]} → each as the lobby lists it, or gone."""
+        data = await read_json(request, MINE_BODY)
+        return JSONResponse({"tables": await lobby.mine(data)}, headers={"cache-control": "no-store"})
+
+    async def api_leave(request: Request) -> Response:
+        """A player leaves a table with other people for good: {"token": seat, "creator": creator}."""
+        return await on_table(request, "leave")
+
+    async def api_end(request: Request) -> Response:
+        """The only person at a table of computer players ends it: {"token": seat, "creator": creator}."""
+        return await on_table(request, "end")
 
     async def api_bot(request: Request) -> Response:
-        data = await read_json(request)
-        t = await find(request)
-        address = client_address(request)
-        if not t.started:
-            lobby.check_bots(t, address)
-        await t.call(t.add_bot, data.get("seat"), data.get("strength", AGENT_KINDS[0]), data.get("token"), address)
-        return JSONResponse({"seat": data.get("seat"), "table": t.info()})
+        return await on_table(request, "bot")
 
     async def table_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TableError)
@@ -376,12 +332,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.close(1008)
             return
         try:
-            table = await lobby.get(websocket.path_params["table_id"])
+            table = await lobby.locate(websocket.path_params["table_id"])
             await websocket.accept()
             if table is None:
                 await websocket.send_text(dumps({"type": "error", "code": "no_table",
                                                  "message": say(lang, N_("there is no such table"))}))
                 await websocket.close(4404)
+                return
+            if isinstance(table, Lease):  # another process plays it: carry the frames there and back
+                assert lobby.cluster is not None
+                await lobby.cluster.relay(websocket, table, lang, address)
                 return
             conn = WsConn(websocket, lang)
             try:
@@ -397,10 +357,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/t/{table_id}", table_page),
         Route("/api/options", api_options),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/mine", api_mine, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/seats", api_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/bots", api_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/remove", api_remove, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/end", api_end, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/t/{table_id}/replay", replay_page),
         Route("/replay", replay_page),
@@ -415,6 +378,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/play", api_play, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", ws_table),
         *score_routes(settings, lambda: lobby.store, read_body, origin_allowed, lobby.creations),
+        *learn_routes(settings, read_json),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
@@ -444,128 +408,6 @@ class SecurityHeaders:
                 message = {**message, "headers": headers}
             await send(message)
         await self.app(scope, receive, send_with_headers)
-
-
-# Hints search for up to 1.5 s on a core: `Settings.hints_at_once` at a time, through the lobby's
-# `ThinkingPool.hints`, one per client address (its other hints wait behind it) and the slots taken in turns by
-# address, so one client with many connections cannot keep another's hints waiting.
-
-
-async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
-    """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
-    if conn in busy:
-        raise TableError(N_("a hint is already on its way"))
-    view = await table.call(table.hint_view, conn)
-    version = table.version
-    busy.add(conn)
-    slot = (table.thinking.hints.slot(client_address(conn.ws), id(conn)) if table.thinking is not None
-            else contextlib.nullcontext())
-    try:
-        async with slot:
-            if table.version != version:  # it waited behind other hints and the play moved on: spare the search
-                raise TableError(N_("the play moved on while your hint waited; ask again"))
-            if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
-                action = await asyncio.to_thread(table.web.agent(HINT_STRENGTH, version).act, view)
-                conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
-                                 "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
-                return
-            highest_wins = table.match.rules.family_spec.highest_wins
-            h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, highest_wins)
-    finally:
-        busy.discard(conn)
-    tr = translator(conn.lang)
-    label = tr.card if isinstance(h.action, int) and not isinstance(h.action, bool) else str
-    conn.send(dumps({"type": "hint", "version": version, "action": label(h.action), "text": action_text(h.action),
-                     "reason": hint_reason(h, conn.lang, len(view.legal) == 1, highest_wins)}))
-
-
-def action_text(action: Any) -> str:
-    return str(CARDS[action]) if isinstance(action, int) and not isinstance(action, bool) else str(action)
-
-
-async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: Settings) -> None:
-    """Read one connection's messages until it closes or is cut off."""
-    limit = RateLimit(settings.burst, settings.rate)
-    hints: set = set()
-    joined = False
-    while True:
-        try:
-            timeout = None if joined else settings.hello_timeout
-            message = await asyncio.wait_for(ws.receive(), timeout)
-        except asyncio.TimeoutError:
-            _reply_error(conn, "no_hello", N_("say hello first"))
-            conn.close(1008, "no hello")
-            return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        if conn.closing or ws.application_state == WebSocketState.DISCONNECTED:
-            return
-        if not limit.allow():
-            _reply_error(conn, "flood", N_("too many messages: disconnected"))
-            conn.close(1008, "too many messages")
-            return
-        text = message.get("text")
-        if text is None:
-            _reply_error(conn, "bad_message", N_("send JSON text, not binary frames"))
-            continue
-        size = len(text.encode("utf-8"))
-        if size > settings.max_message:
-            _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
-                         limit=settings.max_message)
-            continue
-        try:
-            msg = safejson.loads(text)
-        except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
-            conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
-            continue
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
-            continue
-        kind = msg["type"]
-        try:
-            if kind == "hello":
-                if joined:
-                    _reply_error(conn, "bad_message", N_("you already said hello"))
-                    continue
-                joined = True
-                if chosen(msg.get("lang") if isinstance(msg.get("lang"), str) else None):
-                    conn.lang = chosen(msg["lang"]) or conn.lang
-                await table.call(table.join, conn, msg.get("token"), msg.get("since"))
-            elif not joined:
-                _reply_error(conn, "no_hello", N_("say hello first: {hello}"), hello='{"type": "hello"}')
-            elif kind == "act":
-                await table.call(table.act, conn, msg)
-            elif kind == "sync":
-                await table.call(table.sync, conn, msg.get("since"))
-            elif kind == "ping":
-                conn.send(dumps({"type": "pong", "version": table.version}))
-            elif kind == "leave":
-                await table.call(table.leave_seat, conn)
-            elif kind == "rematch":
-                await table.call(table.rematch, conn)
-            elif kind == "back":  # the stand-in played for him when his time ran out: he plays again
-                await table.call(table.come_back, conn)
-            elif kind == "take_back":
-                undone = await table.call(table.take_back, conn)
-                conn.send(dumps({"type": "taken_back", "moves": undone}))
-            elif kind == "hint":
-                await send_hint(conn, table, hints)
-            else:
-                shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
-                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
-        except BarbuError as e:  # TableError included: worded in the connection's language
-            conn.send(dumps({"type": "error", "code": "refused", **error_json(e, conn.lang, "message")}))
-        except Exception:  # a bug: say so, keep the connection and the table
-            log.exception("table %s: a %r message failed", table.id, kind[:40])
-            _reply_error(conn, "internal", N_("the server could not handle that message"))
-
-
-def client_address(conn: Request | WebSocket) -> str:
-    """The client's address, for the per-address limits: the peer's own, or the X-Forwarded-For client of a
-    proxy the operator named with ``--forwarded-allow-ips`` (uvicorn believes no other)."""
-    return conn.client.host if conn.client else "unknown"
 
 
 async def read_body(request: Request, limit: int, timeout: float) -> bytes:
@@ -601,8 +443,3 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
         log.info("%s %s: the client left before its body arrived", request.method, request.url.path[:100])
         raise TableError(N_("the request's body was cut off"), 400) from None
     return b"".join(chunks)
-
-
-def _reply_error(conn: WsConn, code: str, template: str, **fields: Any) -> None:
-    """The server's own message ``template`` (marked N_) in the connection's language."""
-    conn.send(dumps({"type": "error", "code": code, "message": say(conn.lang, template, **fields)}))

@@ -328,8 +328,12 @@ class Cluster:
         else:
             assert self.operation is not None
             data = env.get("d") if isinstance(env.get("d"), dict) else {}
-            status, body = await self.operation(self.lobby, t, str(env.get("op", "")), data,
-                                                str(env.get("a", "unknown")), str(env.get("l", "en")))
+            try:
+                status, body = await self.operation(self.lobby, t, str(env.get("op", "")), data,
+                                                    str(env.get("a", "unknown")), str(env.get("l", "en")))
+            except Exception:  # a bug: the asker gets a 500, the table carries on
+                log.exception("cluster: a request about table %s failed", t.id)
+                status, body = 500, {"error": "the server could not handle that request"}
         await self.broker.send(edge, {"k": "answer", "id": rid, "status": status, "body": body})
 
     # ------------------------------------------------------------------ this process's side of a relay
@@ -376,6 +380,20 @@ class Cluster:
             except Exception:  # the broker is away: the owner notices this process's silence instead
                 pass
             await out.finish()
+
+    async def server_health(self) -> dict[str, Any]:
+        """The whole server: each process's live leases (tables owned), and which processes are alive."""
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> dict[str, int]:
+            with store.engine.connect() as conn:
+                return leases.held(conn)[0]
+        owned = await asyncio.to_thread(read)
+        nodes = sorted(set(owned) | set(self.others) | {self.node})
+        alive = await self.broker.alive(nodes)
+        return {"processes": [{"node": n, "tables": owned.get(n, 0), "alive": n in alive} for n in nodes],
+                "tables_owned": sum(owned.values())}
 
     def health(self) -> dict[str, Any]:
         return {"node": self.node, "leases": len(self.epochs), "relayed_here": len(self.links),

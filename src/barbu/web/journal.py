@@ -48,7 +48,7 @@ class Journal:
         """Append one event; the future is done when it is committed.
 
         ``epoch``: the lease's epoch the writer holds (many processes); None: no lease is checked."""
-        return self._submit(("event", (table_id, seq, actor, action)), (table_id, epoch))
+        return self._submit(("event", (table_id, seq, actor, action, epoch)), (table_id, epoch))
 
     def run(self, fn: Callable[[Connection], Any],
             fence: tuple[str, int | None] | None = None) -> "asyncio.Future[Any]":
@@ -123,7 +123,7 @@ class Journal:
     @staticmethod
     def _execute(conn: Connection, batch: list[Any]) -> list[Any]:
         results: list[Any] = []
-        events: list[tuple[str, int, int, str]] = []
+        events: list[tuple[str, int, int, str, int | None]] = []
         fences = {fence[0]: fence[1] for (_, _, fence), _, _ in batch if fence is not None}
         refused = leases.refused(conn, fences)
         for (kind, payload, fence), _, _ in batch:

@@ -23,13 +23,18 @@ from ..games import game_kind
 from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
 from .creations import TABLE, Creations
+from .cluster import Cluster
 from .journal import Journal
+from .leases import Lease
+from . import mytables
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token, now
 from .table import Table, TableError
+from .tableops import operate
 from .thinking import ThinkingPool
 
 log = logging.getLogger("barbu.web")
+MY_TABLES = "my_tables"  # the code of a per-address limit's refusal: the lobby points to "My tables"
 
 
 def parse_rules(text: Any, players: Any = None) -> Any:
@@ -120,12 +125,18 @@ class Lobby:
         self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
         self.thinking = ThinkingPool(settings)  # computer players' thinking and hints, shared fairly by address
         self.started_at = time.time()
+        # One of many processes (`barbu.web.cluster`): tables are owned through leases, the rest relayed.
+        self.cluster: Cluster | None = Cluster(settings, self, operate) if settings.broker_url else None
 
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.settings.db_url)
         self.journal = Journal(self.store)
         await asyncio.to_thread(self.creations.load, self.store)
         self.creations.journal = self.journal
+        if self.cluster is not None:  # tables are claimed one by one, each by one process
+            await self.cluster.start()
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="lobby-sweeper")
+            return
         records = await asyncio.to_thread(self.store.load_tables, True)
         for rec in records:
             try:
@@ -209,7 +220,7 @@ class Lobby:
         per_address = self.settings.open_tables_per_address
         if address is not None and per_address > 0 and self.in_use_by(address) >= per_address:
             raise TableError(N_("you already have {limit} unfinished tables, the most one player may; "
-                                "finish or leave one first"), 429, limit=per_address)
+                                "finish or leave one first"), 429, code=MY_TABLES, limit=per_address)
         limit = self.settings.max_tables
         held = self._pending + sum(1 for t in self.tables.values() if t.status != "over")
         if held >= limit:
@@ -232,7 +243,7 @@ class Lobby:
                       if t.bot_address == address and t.status in ("open", "playing"))
         if running >= limit:
             raise TableError(N_("you already have {limit} tables with computer players, the most one player may; "
-                                "finish one first"), 429, limit=limit)
+                                "finish one first"), 429, code=MY_TABLES, limit=limit)
 
     def connect(self, address: str) -> bool:
         """Count a new WebSocket from `address`; False when it already has as many as allowed."""
@@ -260,17 +271,66 @@ class Lobby:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self.cluster is not None:  # hand the tables over before stopping
+            await self.cluster.close()
         for t in list(self.tables.values()):
             await t.stop()
         self.thinking.close()
         if self.journal:
             await self.journal.close()
 
-    def _build(self, rec: TableRecord) -> Table:
+    def _build(self, rec: TableRecord, epoch: int | None = None) -> Table:
+        """A table from its record; ``epoch``: its lease's, carried by each of its writes (many processes)."""
         assert self.journal is not None
-        t = Table(rec, self.journal, self.settings, on_rematch=self.rematch)
+        journal = self.journal.fenced(rec.id, epoch) if epoch is not None else self.journal
+        t = Table(rec, journal, self.settings, on_rematch=self.rematch)
         t.thinking = self.thinking
+        t.on_lost = self._lost
         return t
+
+    def _lost(self, t: Table) -> None:
+        """Another process took ``t`` over: it leaves this one."""
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        if self.cluster is not None:
+            self.cluster.lost(t.id)
+
+    async def adopt(self, table_id: str, epoch: int) -> bool:
+        """Start a table this process has just claimed, rebuilt from the journal as its last owner left it."""
+        assert self.store is not None
+        rec = await asyncio.to_thread(self.store.load_table, table_id)
+        if rec is None or rec.status not in ("open", "playing"):
+            return False
+        try:
+            t = self._build(rec, epoch)
+        except Exception:
+            log.exception("table %s could not be rebuilt from its log; it stays closed", table_id)
+            return False
+        self.tables[t.id] = t
+        t.start()
+        return True
+
+    async def locate(self, table_id: str) -> "Table | Lease | None":
+        """Where a table is played: here (the table), in another process (its lease), or nowhere (None).
+
+        With many processes an unfinished table nobody owns is claimed by the process asked for it."""
+        t = await self.get(table_id)
+        if self.cluster is None or t is None or t.status not in ("open", "playing") or t.id in self.cluster.epochs:
+            return t
+        for _ in range(3):
+            lease, at = await self.cluster.lease_of(table_id)
+            if lease is not None and lease.alive(at) and lease.owner != self.cluster.node:
+                return lease
+            epoch = await self.cluster.claim(table_id)
+            if epoch is not None and await self.adopt(table_id, epoch):
+                return self.tables[table_id]
+        return None
+
+    def own_listing(self) -> list[dict[str, Any]]:
+        """This process's rows of the lobby (with many processes, each publishes its own)."""
+        out = [t.summary() for t in self.tables.values() if t.status != "over" and t.invite_hash is None]
+        out.reverse()
+        return out[:200]
 
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
@@ -315,7 +375,9 @@ class Lobby:
             seats = [s.record() for s in rematch_of.seats]
         old_id = rematch_of.id if rematch_of else None
 
-        def write(conn: Any) -> None:
+        cluster = self.cluster
+
+        def write(conn: Any) -> int | None:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
                                creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
                                bots_secret=bots_secret)
@@ -323,12 +385,15 @@ class Lobby:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
                 Store.set_status(conn, table_id, "playing")
-        await self.journal.run(write)
+            return cluster.claim_new(conn, table_id) if cluster is not None else None
+        epoch = await self.journal.run(write)
+        if cluster is not None and epoch is not None:
+            cluster.epochs[table_id] = epoch
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
                           clock=clock, bots_secret=bots_secret)
-        t = self._build(rec)
+        t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:
             t.bot_address = rematch_of.bot_address
@@ -364,6 +429,8 @@ class Lobby:
         t = self.tables.get(table_id)
         if rec is not None and rec.status == "expired":
             return None
+        if t is None and rec is not None and self.cluster is not None and rec.status in ("open", "playing"):
+            return self._build(rec)  # another process's, or nobody's yet (`locate` claims it): a copy to read
         if t is None and rec is not None:
             t = self._build(rec)
             self.tables[t.id] = t
@@ -371,7 +438,26 @@ class Lobby:
         return t
 
     def listing(self) -> list[dict[str, Any]]:
-        """Tables people can join or watch, newest first; a private table is never listed."""
-        out = [t.summary() for t in self.tables.values() if t.status != "over" and t.invite_hash is None]
-        out.reverse()
+        """Tables people can join or watch, newest first; a private table is never listed.
+
+        With many processes, the other processes' rows come from what they last published (a round ago)."""
+        out = self.own_listing()
+        if self.cluster is not None:
+            for rows in self.cluster.others.values():
+                out.extend(rows)
         return out[:200]
+
+    async def mine(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """"My tables": each table the request's credentials open, as the lobby lists tables (`barbu.web.mytables`)."""
+        out = []
+        for table_id, token, creator in mytables.wanted(data):
+            out.append(mytables.status(await self.get(table_id), table_id, token, creator))
+        return out
+
+    async def end(self, t: Table, token: Any, creator: Any) -> bool:
+        """End a table of computer players (`Table.end`); one with no finished deal leaves the server at once."""
+        kept = await t.call(t.end, token, creator)
+        if not kept and self.tables.get(t.id) is t:
+            del self.tables[t.id]
+            await t.stop()
+        return kept

@@ -7,7 +7,7 @@ from typing import Any
 from ..besigue.ruleset import PRESETS as BESIGUE_PRESETS, BesigueRules
 from ..core.errors import BarbuError
 from ..games import game_kind
-from ..guide import Guide, Section, Table
+from ..guide import Guide, Section, Table, preset_name
 from ..classic.ruleset import presets
 from ..classic.ruleset import Ruleset
 from ..core.words import ENGLISH, Words
@@ -28,10 +28,11 @@ def blocks(section: Section) -> list[tuple[str, Any]]:
     return out
 
 
-def games(words: Words = ENGLISH) -> list[tuple[str, str]]:
-    """Every preset of every game, with its description in ``words``' language."""
-    return ([(p.name, words.gettext(p.description)) for p in presets()]
-            + [(k, words.gettext(d)) for k, (_, d) in BESIGUE_PRESETS.items()])
+def games(words: Words = ENGLISH) -> list[tuple[str, str, str]]:
+    """Every preset of every game: its identifier (the page's address), its name and description in ``words``'
+    language."""
+    return ([(p.name, preset_name(p.name, words), words.gettext(p.description)) for p in presets()]
+            + [(k, preset_name(k, words), words.gettext(d)) for k, (_, d) in BESIGUE_PRESETS.items()])
 
 
 def guide_of(text: str, lang: str = "en") -> tuple[Guide, str] | None:
@@ -56,5 +57,6 @@ def page_context(text: str | None, lang: str = "en") -> dict[str, Any] | None:
     if found is None:
         return None
     guide, preset = found
-    context.update(current=preset, guide=guide, sections=[(s.heading, blocks(s)) for s in guide.sections])
+    context.update(current=preset, current_name=preset_name(preset, words), guide=guide,
+                   sections=[(s.heading, blocks(s)) for s in guide.sections])
     return context

@@ -72,6 +72,7 @@ class EventRow(Base):
     actor: Mapped[int] = mapped_column(Integer)  # the seat, or -1 for chance
     action: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    epoch: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # the writer's lease (many processes)
 
 
 class CreationRow(Base):
@@ -251,11 +252,11 @@ class Store:
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(rematch_id=rematch_id))
 
     @staticmethod
-    def append_events(conn: Connection, rows: Iterable[tuple[str, int, int, str]]) -> None:
-        """Append (table, seq, actor, action) rows; a seq stored twice violates the primary key."""
+    def append_events(conn: Connection, rows: Iterable[tuple[str, int, int, str, int | None]]) -> None:
+        """Append (table, seq, actor, action, lease epoch) rows; a seq stored twice violates the primary key."""
         t = now()
-        values = [{"table_id": tid, "seq": seq, "actor": actor, "action": action, "created_at": t}
-                  for tid, seq, actor, action in rows]
+        values = [{"table_id": tid, "seq": seq, "actor": actor, "action": action, "created_at": t, "epoch": epoch}
+                  for tid, seq, actor, action, epoch in rows]
         if values:
             conn.execute(insert(EVENTS), values)
 
@@ -331,6 +332,12 @@ class Store:
             q = select(EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action).where(
                 EVENTS.c.table_id == table_id).order_by(EVENTS.c.seq)
             return [(r.seq, r.actor, r.action) for r in conn.execute(q)]
+
+    def epochs(self, table_id: str) -> list[int | None]:
+        """The lease epoch each action of a table's log was written under, in order (None: one process alone)."""
+        with self.engine.connect() as conn:
+            q = select(EVENTS.c.epoch).where(EVENTS.c.table_id == table_id).order_by(EVENTS.c.seq)
+            return [r.epoch for r in conn.execute(q)]
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:

@@ -38,6 +38,7 @@ from ..games import game_kind, open_game
 from ..i18n.typed import parse_typed
 from .clock import Clock, ClockError, Turn, is_away, parse as parse_clock
 from .games import web_game
+from .leases import Fenced
 from .mailbox import Mailbox
 from .settings import Settings
 from .thinking import Thought, ThinkingPool
@@ -163,6 +164,7 @@ class Table:
         self.journal = journal
         self.settings = settings
         self.on_rematch = on_rematch
+        self.on_lost: Callable[["Table"], None] | None = None  # told when another process has taken it over
         # Any game of the house, reached through the `barbu.core.game.Game` protocol; `self.web` holds
         # what differs by game (the messages a connection is sent, its computer players, its record).
         self.match = open_game(record.rules, self.seed)
@@ -229,9 +231,11 @@ class Table:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # a request's error goes back to its caller; the table carries on
+                if isinstance(e, Fenced):  # another process owns the table now: this actor stops here
+                    self._fenced()
                 if fut is not None and not fut.done():
                     fut.set_exception(e)
-                elif not isinstance(e, BarbuError):
+                elif not isinstance(e, (BarbuError, Fenced)):
                     log.exception("table %s: %s failed", self.id, getattr(fn, "__name__", fn))
             else:
                 if fut is not None and not fut.done():
@@ -448,16 +452,99 @@ class Table:
             raise TableError(N_("you have no seat here"))
         if self.started:
             raise TableError(N_("the match has started: your seat is yours until it ends"))
-        s = self.seats[conn.seat]
-        for c in list(s.conns):
-            c.seat = None
-            self.spectators.add(c)
-        s.conns.clear()
+        await self._free_seat(self.seats[conn.seat])
+
+    async def _free_seat(self, s: Seat) -> None:
+        """Before the match starts, a seat's player gives it up: it is free again, his connections watch."""
+        self._to_spectators(s)
         s.kind, s.name, s.strength, s.token_hash, s.address = "open", "", None, None, None
         await self.journal.run(lambda c: Store.clear_seat(c, self.id, s.index))
         self._send_all({"type": "table", "table": self.info()})
         for c in self.spectators:
             self._send_state(c, full=True)
+
+    def _to_spectators(self, s: Seat) -> None:
+        for c in list(s.conns):
+            c.seat = None
+            self.spectators.add(c)
+        s.conns.clear()
+
+    # ------------------------------------------------------------------ the lobby's "My tables" (barbu.web.mytables)
+    def holder(self, token: Any) -> Seat | None:
+        """The person's seat ``token`` is the credential of, else None."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        h = hash_token(token.encode("utf-8", "replace").decode())
+        return next((s for s in self.seats if s.kind == "human" and s.token_hash
+                     and secrets.compare_digest(s.token_hash, h)), None)
+
+    def people_besides(self, seat: Seat | None) -> bool:
+        """Whether a person other than ``seat``'s holds a seat here (then the table may be left, not ended)."""
+        return any(s.kind == "human" and s is not seat for s in self.seats)
+
+    def _credited(self, token: Any, creator: Any) -> tuple[Seat | None, bool]:
+        """The caller's seat and whether he created the table; refused if he holds neither credential."""
+        seat, made = self.holder(token), self.is_creator(creator)
+        if seat is None and not made:
+            raise TableError(N_("these credentials hold no seat at this table and did not create it"), 403)
+        if self.status == "over":
+            raise TableError(N_("the match is over"), 409)
+        return seat, made
+
+    async def give_up(self, token: Any, creator: Any) -> str:
+        """A player leaves the table for good from the lobby: before the start his seat is free again
+        ("freed"); once the match is under way the stand-in plays it to the end, as it plays for a player who
+        went away ("stand_in").  The table no longer counts against its creator's address if he is the one
+        leaving ("released": the creator without a seat).  A table of computer players is ended, not left."""
+        seat, made = self._credited(token, creator)
+        if self.started and not self.people_besides(seat):
+            raise TableError(N_("nobody else plays at this table: end it instead"), 409)
+        if made:
+            self.creator_address = self.bot_address = None
+        if seat is None:
+            return "released"
+        for c in seat.conns:
+            c.send(dumps({"type": "removed", "seat": seat.index, "message": say(
+                lang_of(c), N_("you left this table: you are watching now"))}))
+        if not self.started:
+            await self._free_seat(seat)
+            return "freed"
+        self._to_spectators(seat)
+        seat.kind, seat.strength, seat.token_hash, seat.address = "bot", self.settings.stand_in, None, None
+        seat.epoch += 1  # his grace timer does nothing now
+        seat.agent, seat.away, seat.bank, seat.timeouts = None, False, None, 0
+        self.recent[seat.index].clear()
+        if self.turn is not None and self.turn.seat == seat.index:  # his clock stops: the stand-in plays at once
+            self.turn, self._clock_epoch = None, self._clock_epoch + 1
+        if self._stood_in is not None and self._stood_in[0] == seat.index:
+            self._stood_in = None
+        await self._save_seat(seat)
+        self._send_all({"type": "table", "table": self.info()})
+        if self.clock is not None:
+            self._send_clock()
+        await self._advance()
+        return "stand_in"
+
+    async def end(self, token: Any, creator: Any) -> bool:
+        """The only person at a table of computer players ends it; True when its record is kept (as a finished
+        match's, for its replay) because a deal was finished, False when nothing was (the table is closed).
+        Either is stored, so a restarted server does not bring the table back into play."""
+        seat, _ = self._credited(token, creator)
+        if self.people_besides(seat):
+            raise TableError(N_("other people play at this table: you may leave it, not end it"), 409)
+        kept = self.web.deals_done() > 0
+        status = "over" if kept else "expired"
+        await self.journal.run(lambda c: Store.set_status(c, self.id, status))
+        self.status = self.stored_status = status
+        self.turn, self._clock_epoch, self._stood_in = None, self._clock_epoch + 1, None
+        self._thinking = self._scheduled = None  # a computer's move being thought is not made
+        self.last_activity = time.monotonic()
+        for c in self.connections():
+            c.send(dumps({"type": "notice", "code": "ended", "message": say(
+                lang_of(c), N_("This match was ended from the lobby.") if kept
+                else N_("This table was closed from the lobby."))}))
+        self._send_all({"type": "table", "table": self.info()})
+        return kept
 
     # ------------------------------------------------------------------ connections
     async def join(self, conn: Conn, token: Any, since: Any) -> None:
@@ -468,9 +555,7 @@ class Table:
             if not isinstance(token, str) or len(token) > 200:
                 self._error(conn, "bad_token", N_("that credential is not valid here; you are watching"))
             else:
-                h = hash_token(token)
-                seat = next((s for s in self.seats if s.kind == "human" and s.token_hash
-                             and secrets.compare_digest(s.token_hash, h)), None)
+                seat = self.holder(token)
                 if seat is None:
                     self._error(conn, "bad_token", N_("that credential holds no seat at this table; you are watching"))
         if seat is None:
@@ -546,7 +631,7 @@ class Table:
         if not self.started:
             return self._error(conn, "not_started", N_("the match starts when every seat is taken"), cid)
         actor = m.to_act()
-        if actor is None:
+        if actor is None or self.status == "over":
             return self._error(conn, "over", N_("the match is over"), cid)
         if actor != seat:
             if actor == CHANCE:
@@ -602,17 +687,37 @@ class Table:
         self.actors.append(actor)
         try:
             await self.journal.append(self.id, seq, actor, str(action))
-        except Exception:
-            log.exception("table %s: could not store action %d", self.id, seq)
+        except Exception as e:
+            if isinstance(e, Fenced):
+                log.warning("table %s: action %d refused, another process owns the table now", self.id, seq)
+            else:
+                log.exception("table %s: could not store action %d", self.id, seq)
             self.actors.pop()
             self.match.undo()
+            if isinstance(e, Fenced):
+                self._fenced()
             return False
         return True
+
+    def _fenced(self) -> None:
+        """Another process took the table over (this one was paused or cut off past its lease): stop
+        acting, and send every connection to reconnect, which reaches the new owner."""
+        if self.closed:
+            return
+        self.closed = True
+        for t in self._timers:
+            t.cancel()
+        for c in self.connections():
+            c.close(1012, "the table moved to another server process")
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     # ------------------------------------------------------------------ chance and computer players
     async def _advance(self) -> None:
         """Play chance at once, schedule a computer player's turn, or wait for a person."""
         m = self.match
+        if self.status == "over":  # over, or ended from the lobby: nothing more is played
+            return
         while self.started and not m.is_over and m.to_act() == CHANCE:
             if self.web.between_deals() and self.settings.deal_pause > 0 and any(
                     s.kind == "human" for s in self.seats):
@@ -645,7 +750,7 @@ class Table:
             self._later(delay, fn, self.version)
 
     async def _chance(self, version: int) -> None:
-        if version == self.version and self.match.to_act() == CHANCE:
+        if version == self.version and self.status != "over" and self.match.to_act() == CHANCE:
             self._scheduled = None
             if await self._chance_now():
                 await self._advance()
@@ -714,7 +819,7 @@ class Table:
     async def _bot_turn(self, version: int, thought: tuple[object, Any] | None = None) -> None:
         """Make the computer player's move that was thought for ``version`` (without one: think it first)."""
         m = self.match
-        if version != self.version:
+        if version != self.version or self.status == "over":
             return
         if thought is None:
             self._scheduled = None
@@ -899,7 +1004,7 @@ class Table:
         seat = conn.seat
         if seat is None:
             raise TableError(N_("spectators get no hints: take a seat to play"))
-        if not self.started or self.match.to_act() != seat:
+        if not self.started or self.status == "over" or self.match.to_act() != seat:
             raise TableError(N_("a hint is for your turn"))
         return self.match.view(seat)
 
@@ -915,6 +1020,8 @@ class Table:
             raise TableError(N_("spectators cannot take moves back"))
         if not self.against_computers(seat):
             raise TableError(N_("moves can be taken back only in a match against computer players"))
+        if self.status == "over":
+            raise TableError(N_("the match is over"))
         mine = [i for i in range(max(self.web.deal_start(), 0), len(m.history)) if self.actors[i] == seat]
         if not mine:
             raise TableError(N_("there is no move of yours in this deal to take back"))

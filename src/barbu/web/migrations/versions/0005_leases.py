@@ -23,7 +23,13 @@ def upgrade() -> None:
         sa.Column("epoch", sa.BigInteger(), nullable=False),
         sa.Column("expires", sa.Float(), nullable=False),
     )
+    # the lease epoch each action was written under (NULL: one process alone): along a table's log it never
+    # goes down, which is how a test or an operator sees that no two processes ever advanced one table
+    with op.batch_alter_table("barbu_events") as batch:
+        batch.add_column(sa.Column("epoch", sa.BigInteger(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("barbu_events") as batch:
+        batch.drop_column("epoch")
     op.drop_table("barbu_leases")

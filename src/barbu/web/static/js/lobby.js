@@ -4,6 +4,8 @@ import { el } from "./dom.js";
 import { num, strength, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
 import { optionName, presetName, rulesTitle, valueName } from "./tablewords.js";
+import { dealProgress, playersLine, seatLine } from "./tablerows.js";
+import { loadMine, pointToMine } from "./mytables.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -88,12 +90,6 @@ async function loadCatalogue() {
   showPreset();
 }
 
-function seatLine(s) {
-  if (s.kind === "open") return el("span", { class: "seat-open", textContent: t("free seat") });
-  if (s.kind === "bot") return el("span", { class: "seat-bot", textContent: t("computer · {strength}", { strength: strength(s.strength) }) });
-  return el("span", { class: "seat-human", textContent: s.name });
-}
-
 async function loadTables() {
   try {
     const r = await fetch("/api/tables");
@@ -106,11 +102,9 @@ async function loadTables() {
     box.replaceChildren(...tables.map((tb) => {
       const seats = el("div", { class: "seat-list" });
       tb.seats.forEach((s) => seats.append(seatLine(s)));
-      const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats)
-        : tb.total_deals ? t("deal {n} of {total}", { n: num(tb.deal_number), total: num(tb.total_deals) })
-          : t("deal {n}", { n: num(tb.deal_number) });
+      const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats) : dealProgress(tb);
       return el("div", { class: "table-row", "data-table": tb.id },
-        el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }), " ", el("span", { class: "muted", textContent: "· " + tn("{n} player", "{n} players", tb.players) + ` · ${status}` })),
+        el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }), " ", el("span", { class: "muted", textContent: playersLine(tb, status) })),
         seats,
         el("div", { class: "row-actions" },
           el("a", { href: `/t/${tb.id}`, class: "button" + (tb.open_seats ? " primary" : ""), textContent: tb.open_seats ? t("Join") : t("Watch") })));
@@ -137,6 +131,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   } catch (e) {
     $("create-error").textContent = e.message;
     $("create-button").disabled = false;
+    if (e.code === "my_tables") pointToMine($("create-error"));
   }
 });
 
@@ -159,9 +154,12 @@ $("play-computer").addEventListener("click", async () => {
   } catch (e) {
     $("play-error").textContent = e.message;
     $("play-computer").disabled = false;
+    if (e.code === "my_tables") pointToMine($("play-error"));
   }
 });
 
 loadCatalogue();
 loadTables();
+loadMine();
 setInterval(loadTables, 5000);
+setInterval(loadMine, 10000);

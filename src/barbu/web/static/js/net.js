@@ -127,6 +127,10 @@ export async function postJSON(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || t("request failed ({status})", { status: r.status }));
+  if (!r.ok) {
+    const e = new Error(data.error || t("request failed ({status})", { status: r.status }));
+    e.code = data.code; // what the refusal is about ("my_tables": a per-address limit on tables)
+    throw e;
+  }
   return data;
 }

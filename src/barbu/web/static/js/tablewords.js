@@ -143,3 +143,18 @@ export function computerName(seat, me, players, strength) {
   const where = placeName(seat, me, players) || seatNumber(seat);
   return t("{place}, computer ({strength})", { place: where, strength: strengthName(strength) });
 }
+
+// What each phase asks of the player, for the turn line ("Your turn: play a card."); null for another phase.
+const PHASE_PROMPTS = {
+  declare: () => t("choose the contract"),
+  trump: () => t("name the trump suit"),
+  rank: () => t("name the starting rank"),
+  doubling: () => t("double, redouble or pass"),
+  play: () => t("play a card"),
+  domino: () => t("lay a card or pass"),
+  arrange: () => t("arrange your cards in three rows"),
+};
+
+export function phasePrompt(phase) {
+  return PHASE_PROMPTS[phase] ? PHASE_PROMPTS[phase]() : null;
+}

@@ -1,0 +1,147 @@
+"""The guided first deal in a real browser (Playwright, Debian's chromium, a real `barbu serve`): every lesson
+played through from the lobby's button to the real match, in English, French and Italian at 1366x768 and
+once on a phone (390x844); a wrong card refused with its lesson, the card staying in the hand.
+
+The test plays what the lesson asks, read from the lesson model itself (`barbu.guide.lesson.replay`), and
+waits for the page's own markers (``data-step``, ``data-busy``), never for a time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+from webhelpers import Server
+
+from barbu.guide.lesson import KEYS, replay
+
+SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+STEP = 60_000  # ms a step may take on a loaded machine
+READY = ("() => { const t = document.querySelector('#table');"
+         " return t.dataset.busy === '0' && t.dataset.phase !== ''; }")
+AT_STEP = ("() => {{ const t = document.querySelector('#table');"
+           " return t.dataset.step === '{n}' && t.dataset.busy === '0'; }}")
+COUNTER = {"en": "Lesson 1 of 4", "fr": "Leçon 1 sur 4", "it": "Lezione 1 di 4"}
+REAL_MATCH = {"en": "Play a real match against the computer", "fr": "Jouer une vraie partie contre l'ordinateur",
+              "it": "Gioca una vera partita contro il computer"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("learn")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
+        yield s
+
+
+def open_page(browser: Browser, url: str, size: tuple[int, int], reduced: bool = True, ready: bool = True) -> Page:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              reduced_motion="reduce" if reduced else "no-preference")
+    page = ctx.new_page()
+    page.set_default_timeout(STEP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(url)
+    if ready:
+        page.wait_for_function(READY)
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def data(page: Page, key: str) -> str:
+    return page.eval_on_selector("#table", f"t => t.dataset.{key}")
+
+
+def act(page: Page, action: str) -> None:
+    """Click what the lesson asks: a card in the hand, or a decision's button."""
+    selector = f"#hand [data-card='{action}']" if len(action) == 2 else f"#decision [data-action='{action}']"
+    page.click(selector)
+
+
+def play_lesson(page: Page, key: str, name: str) -> None:
+    """One lesson through, as it asks, to its end."""
+    page.wait_for_function(f"() => document.querySelector('#table').dataset.lesson === '{key}'")
+    page.wait_for_function(READY)
+    actions: list[str] = []
+    while data(page, "finished") != "1":
+        state = replay(key, actions)
+        assert state.your_turn, (key, actions)
+        expected = str(state.expected[0])
+        act(page, expected)
+        actions.append(expected)
+        page.wait_for_function(AT_STEP.format(n=len(actions)))
+        assert page.is_hidden("#lesson-refusal")
+        assert len(actions) <= 10
+    assert page.inner_text("#turn")
+    shot(page, f"{name}-{key}-end")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang, size, reduced", [
+    ("en", (1366, 768), False), ("fr", (1366, 768), True), ("it", (1366, 768), True), ("it", (390, 844), True),
+])
+def test_the_guided_deal_from_the_lobby_to_a_real_match(browser: Browser, server: Server, lang: str,
+                                                        size: tuple[int, int], reduced: bool) -> None:
+    page = open_page(browser, f"{server.base}/?lang={lang}", size, reduced, ready=False)
+    page.click("#learn-link")
+    page.wait_for_function(READY)
+    assert page.inner_text("#lesson-counter") == COUNTER[lang] or size[0] < 600
+    assert page.get_attribute("html", "lang") == lang
+    if reduced:  # the browser asks for less motion: the cards do not fly
+        assert page.eval_on_selector_all("#motion-layer", "ls => ls.length ? Number(ls[0].dataset.flights) : 0") == 0
+    name = f"learn-{lang}-{size[0]}x{size[1]}"
+    shot(page, f"{name}-start")
+    for i, key in enumerate(KEYS):
+        play_lesson(page, key, name)
+        if i + 1 < len(KEYS):
+            assert page.is_visible("#lesson-next") and page.is_hidden("#play-real")
+            page.click("#lesson-next")
+    assert page.is_hidden("#lesson-next")
+    assert page.inner_text("#play-real") == REAL_MATCH[lang]
+    page.click("#play-real")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_wrong_card_is_refused_with_its_lesson(browser: Browser, server: Server) -> None:
+    page = open_page(browser, f"{server.base}/learn?lang=fr", (1366, 768), reduced=False)
+    assert data(page, "lesson") == "no-queens" and data(page, "step") == "0"
+    page.click("#hand [data-card='AD']")  # legal, but it takes the trick and every queen on it
+    page.wait_for_function("() => document.querySelector('#table').dataset.refused === '1'")
+    page.wait_for_function(READY)
+    refusal = page.inner_text("#lesson-refusal")
+    assert "Pas le meilleur choix" in refusal and "A♦" in refusal
+    assert page.is_visible("#hand [data-card='AD']") and data(page, "step") == "0"
+    assert page.eval_on_selector("#hand [data-card='AD']", "c => c.classList.contains('refused')")
+    # the cards the lesson accepts are shown once the learner has been told
+    expected = page.eval_on_selector_all("#hand .card.expected", "cs => cs.map(c => c.dataset.card).sort()")
+    assert expected == ["4D", "6D", "TD"]
+    shot(page, "learn-fr-refused")
+    page.click("#hand [data-card='2S']")  # not even allowed: the engine's reason, and the lesson
+    page.wait_for_function("() => document.querySelector('#table').dataset.refused === '2'")
+    assert "Interdit (vous devez fournir" in page.inner_text("#lesson-refusal")
+    assert page.is_visible("#hand [data-card='2S']")
+    page.click("#hand [data-card='TD']")
+    page.wait_for_function(AT_STEP.format(n=1))
+    assert page.is_hidden("#lesson-refusal") and page.query_selector("#hand [data-card='TD']") is None
+    # the cards moved as at the real table: yours from the hand, the others' from their seats
+    assert int(page.eval_on_selector("#motion-layer", "l => l.dataset.flights")) >= 3
+    page.reload()  # the tab keeps the lesson's actions: a reload goes on where the learner was
+    page.wait_for_function(AT_STEP.format(n=1))
+    assert page.query_selector("#hand [data-card='TD']") is None
+    page.click("#lesson-again")
+    page.wait_for_function(AT_STEP.format(n=0))
+    assert page.is_visible("#hand [data-card='TD']")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
