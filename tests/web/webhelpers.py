@@ -118,3 +118,76 @@ def new_table(base: str, rules: str = "classic", seats: dict[int, str] | None = 
                             {"seat": seat, "strength": strength, "token": creator})
         assert status == 200, data
     return tid, tokens
+
+
+NGINX_CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx-barbu.conf"
+
+
+class Nginx:
+    """Debian's nginx on 127.0.0.1 in front of server processes, with the repository's own configuration
+    (deploy/nginx-barbu.conf), its upstream servers and listening port replaced by the test's."""
+
+    def __init__(self, servers: list[Server], folder: Path) -> None:
+        self.servers, self.folder = servers, folder
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 15) -> "Nginx":
+        import re
+        import shutil
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(nginx):
+            raise RuntimeError("nginx is missing: install Debian's nginx-light (apt-get install nginx-light)")
+        site = NGINX_CONF.read_text()
+        upstreams = "".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=3s;\n" for s in self.servers)
+        site, n = re.subn(r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*",
+                          upstreams, site, count=1)
+        assert n == 1, "deploy/nginx-barbu.conf has no upstream servers to replace"
+        site, n = re.subn(r"listen 127\.0\.0\.1:\d+;", f"listen 127.0.0.1:{self.port};", site)
+        assert n == 1, "deploy/nginx-barbu.conf has no listen line to replace"
+        (self.folder / "barbu-site.conf").write_text(site)
+        tmp = self.folder / "nginx-tmp"
+        tmp.mkdir(exist_ok=True)
+        (self.folder / "nginx.conf").write_text(f"""
+user root;
+daemon off;
+worker_processes 1;
+pid {self.folder}/nginx.pid;
+error_log {self.folder}/nginx-error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    include {self.folder}/barbu-site.conf;
+}}
+""")
+        self.proc = subprocess.Popen([nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited: {(self.folder / 'nginx-error.log').read_text(errors='replace')}")
+            try:
+                urllib.request.urlopen(self.base + "/api/health", timeout=2).read()
+                return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("nginx did not start")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)

@@ -1,0 +1,115 @@
+"""Three server processes behind nginx (the repository's deploy/nginx-barbu.conf), four browsers.
+
+Two browsers share a table with two computer players, two play against the computer each; every page and
+request goes through nginx, round robin, so each browser's WebSocket and requests land on any process.
+Mid-deal one process is killed with SIGKILL: every browser reconnects through nginx and plays on, every
+table goes on past the kill, and the journal holds each table's moves in order, no table ever advanced by
+two processes (the lease epoch never goes down along a log).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from barbu.web.storage import Store
+
+from conftest import postgres_url, redis_url, reset_postgres
+from test_web_browser import attr, new_page, play_one
+from webhelpers import Nginx, Server, http
+
+FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--lease", "2",
+        "--forwarded-allow-ips", "127.0.0.1", "--tables-per-hour", "0", "--seats-per-address", "0",
+        "--open-tables-per-address", "0", "--bot-tables-per-address", "0", "--connections-per-address", "0")
+
+
+def table_of(page: Page) -> str:
+    return page.url.rsplit("/", 1)[1].split("#")[0]
+
+
+def play(pages: list[Page], moves: int, rng: random.Random) -> None:
+    """Each page takes ``moves`` decisions at its turns, the pages in turn."""
+    done = {id(p): 0 for p in pages}
+    deadline = time.monotonic() + 240
+    while any(n < moves for n in done.values()):
+        assert time.monotonic() < deadline, f"play stalled: {done}"
+        progressed = False
+        for p in pages:
+            if done[id(p)] >= moves:
+                continue
+            if p.get_attribute("#turn", "data-mine") == "1" and p.query_selector(
+                    "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"):
+                play_one(p, rng)
+                done[id(p)] += 1
+                progressed = True
+        if not progressed:
+            time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(browser: Browser, tmp_path: Path) -> None:
+    db = postgres_url()
+    reset_postgres(db)
+    broker = redis_url()
+    servers = [Server(db, tmp_path / f"server{i}.log", "--broker", broker, *FAST) for i in range(3)]
+    for s in servers:
+        s.start()
+    lb = Nginx(servers, tmp_path).start()
+    try:
+        rng = random.Random(7)
+        pages = [new_page(browser) for _ in range(4)]
+        # Two people at one table with two computer players, made and seated through the page.
+        status, data = http("POST", lb.base + "/api/tables", {"rules": "classic"})
+        assert status == 201, data
+        shared, creator = data["id"], data["creator"]
+        for seat in (2, 3):
+            status, body = http("POST", f"{lb.base}/api/tables/{shared}/bots",
+                                {"seat": seat, "strength": "random", "token": creator})
+            assert status == 200, body
+        for seat, p in enumerate(pages[:2]):
+            p.goto(f"{lb.base}/t/{shared}")
+            p.fill("#name", f"Player {seat + 1}")
+            p.click(f"[data-seat-take='{seat}']")
+            p.wait_for_function("s => document.querySelector('#table').dataset.seat === s", arg=str(seat))
+        for p in pages[2:]:  # and two against the computer, from the lobby
+            p.goto(lb.base + "/")
+            p.locator("#play-strength").wait_for()
+            p.locator("#play-strength").select_option("random")
+            p.click("#play-computer")
+            p.wait_for_url("**/t/*")
+            p.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
+        tables = {shared} | {table_of(p) for p in pages[2:]}
+        assert len(tables) == 3
+        play(pages, 4, rng)
+        owners = {s.port: http("GET", s.base + "/api/health")[1]["process"]["leases"] for s in servers}
+        victim = max(servers, key=lambda s: owners[s.port])
+        assert owners[victim.port] >= 1
+        before = {p.url: int(attr(p, "version")) for p in pages}
+        victim.kill9()  # mid-deal
+        play(pages, 4, rng)  # each browser reconnects through nginx and plays on
+        for p in pages:
+            assert int(attr(p, "version")) > before[p.url]
+            assert not p.errors, p.errors
+        store = Store(db, run_migrations=False)
+        try:
+            moved = 0
+            for tid in tables:
+                events, epochs = store.events(tid), store.epochs(tid)
+                assert [e[0] for e in events] == list(range(len(events)))
+                assert epochs == sorted(epochs) and None not in epochs
+                moved += len(set(epochs)) > 1
+            assert moved >= owners[victim.port], "the lost process's tables were not taken over"
+        finally:
+            store.close()
+        for s in servers:
+            if s is not victim:
+                assert "Traceback" not in s.log(), s.log()[-3000:]
+    finally:
+        lb.stop()
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()
