@@ -286,3 +286,55 @@ def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, tmp_p
                 except ProcessLookupError:
                     pass
             s.stop()
+
+
+@pytest.mark.slow
+def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db: str, tmp_path: Path) -> None:
+    broker = redis_url()
+    a, b = servers = processes(cluster_db, broker, tmp_path, 2)
+    a.args = (*a.args, "--lease", "30")  # not the lease's end: the hand-over is what moves the table
+    for s in servers:
+        s.start()
+    try:
+        tid, tokens = new_table(a, [a], humans=1)
+        seat = Seat([b], tid, tokens[0], 3)  # relayed through B to A
+
+        async def run() -> float:
+            await seat.play(time.monotonic() + 20, 40)
+            stopped = time.monotonic()
+            a.stop()  # SIGTERM: A drains and releases its lease
+            await seat.play(time.monotonic() + 20, 80)
+            return time.monotonic() - stopped
+        took = asyncio.run(run())
+        assert seat.done(80) and took < 15
+        assert health(b)["process"]["leases"] == 1
+        epochs = check_log(cluster_db, {tid: [seat]})[tid]
+        assert epochs[0] == 1 and epochs[-1] == 2
+    finally:
+        for s in servers:
+            s.stop()
+
+
+@pytest.mark.slow
+def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: str, tmp_path: Path) -> None:
+    server = Server(cluster_db, tmp_path / "workers.log", "--workers", "2", "--broker", redis_url(), "--lease", LEASE,
+                    *FAST).start()
+    try:
+        def nodes() -> set[str]:
+            return {p["node"] for p in health(server)["server"]["processes"] if p["alive"]}
+        deadline = time.monotonic() + 20
+        while len(nodes()) < 2:
+            assert time.monotonic() < deadline, server.log()[-2000:]
+            time.sleep(0.3)
+        seen = {health(server)["process"]["node"] for _ in range(30)}
+        assert len(seen) == 2, "the kernel hands connections to both workers"
+        first = sorted(nodes())
+        os.kill(int(first[0].split("-")[-2]), signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not (len(nodes()) == 2 and nodes() != set(first)):
+            assert time.monotonic() < deadline, server.log()[-2000:]
+            time.sleep(0.3)
+        assert "starting another" in server.log()
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.returncode == 0
