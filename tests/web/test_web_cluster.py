@@ -338,3 +338,51 @@ def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: s
     finally:
         server.stop()
     assert server.proc is not None and server.proc.returncode == 0
+
+
+@pytest.mark.slow
+def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    broker = redis_url()
+    limits = ("--tables-per-hour", "4", "--connections-per-address", "2", "--kept-games-per-hour", "2")
+    servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST, *limits)
+               for i in range(2)]
+    for s in servers:
+        s.start()
+    try:
+        # A burst of creations spread over both processes: exactly the hour's limit is made.
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(lambda i: http("POST", servers[i % 2].base + "/api/tables", {"rules": "classic"}),
+                                    range(16)))
+        made = [body["id"] for status, body in answers if status == 201]
+        refused = [body for status, body in answers if status == 429]
+        assert len(made) == 4 and len(refused) == 12, answers
+        assert "4 tables this hour" in refused[0]["error"]
+        kept = [http("POST", servers[i % 2].base + "/api/score", {"rules": "classic", "names": ["A", "B", "C", "D"]})[0]
+                for i in range(3)]
+        assert kept.count(429) == 1, kept
+
+        async def sockets() -> None:
+            async def opened(server: Server) -> Any:
+                ws = await connect(f"{server.ws_base}/ws/{made[0]}", origin=server.base)
+                try:  # a refused connection is told at once, before any hello
+                    return ws, json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except asyncio.TimeoutError:
+                    pass
+                await ws.send(json.dumps({"type": "hello"}))
+                return ws, json.loads(await ws.recv())
+            one, first = await opened(servers[0])
+            two, second = await opened(servers[1])
+            assert first["type"] == "welcome" and second["type"] == "welcome"
+            three, refused = await opened(servers[0])
+            assert refused["code"] == "too_many_connections", refused
+            await two.close()
+            await asyncio.sleep(0.3)
+            four, again = await opened(servers[0])
+            assert again["type"] == "welcome"
+            await one.close()
+            await four.close()
+        asyncio.run(sockets())
+    finally:
+        for s in servers:
+            s.stop()

@@ -323,7 +323,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         address = client_address(websocket)
         lang = page_language(websocket, settings)
-        if not lobby.connect(address):
+        if not await lobby.connect(address):
             await websocket.accept()
             await websocket.send_text(dumps({
                 "type": "error", "code": "too_many_connections",
@@ -350,7 +350,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 table.tell(table.disconnect, conn)
                 await conn.finish()
         finally:
-            lobby.disconnect(address)
+            await lobby.disconnect(address)
 
     routes = [
         Route("/", index),

@@ -38,6 +38,7 @@ from .broker import Broker
 from .leases import Lease
 from .mailbox import Mailbox
 from .settings import Settings
+from .sharedlimits import WEBSOCKETS, SharedLimits
 from .sockets import RateLimit, WsConn, serve_connection
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class Cluster:
     def __post_init__(self) -> None:
         assert self.settings.broker_url
         self.broker = Broker(self.settings.broker_url, self.node, self._on_message)
+        self.limits = SharedLimits(self.broker.redis, self.node)  # per-address limits, server-wide
         self.epochs: dict[str, int] = {}  # the tables this process owns, with their leases' epochs
         self.remote: dict[str, RemoteSocket] = {}  # connections of other processes' browsers served here
         self.links: dict[str, Link] = {}  # browsers held here, relayed to their tables' owners
@@ -124,6 +126,7 @@ class Cluster:
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         await self.broker.start()
+        self.lobby.creations.shared = self.limits
         await self._round()  # claim what nobody owns before serving
         self._keeper = asyncio.get_running_loop().create_task(self._keep(), name="cluster-keeper")
         log.info("cluster: node %s started", self.node)
@@ -212,6 +215,7 @@ class Cluster:
         self.others = {n: rows for n, rows in (await self.broker.listings(self.ttl * 2)).items() if n != self.node}
         await self._check_links()
         await self._check_edges()
+        await self._forget_lost()
         sent = time.perf_counter()
         await self.broker.send(self.node, {"k": "ping", "at": sent})
 
@@ -251,6 +255,14 @@ class Cluster:
             lease = found.get(link.table_id)
             if lease is None or lease.owner != link.owner or lease.epoch != link.epoch or not lease.alive(at):
                 link.out.close(*MOVED)
+
+    async def _forget_lost(self) -> None:
+        """The WebSockets a lost process held count no more against their addresses."""
+        holders = [n for n in await self.limits.holders(WEBSOCKETS) if n != self.node]
+        alive = await self.broker.alive(holders)
+        for node in holders:
+            if node not in alive:
+                await self.limits.forget(WEBSOCKETS, node)
 
     async def _check_edges(self) -> None:
         """Connections relayed from a process that is gone are closed, as a browser that went away."""

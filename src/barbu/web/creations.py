@@ -34,6 +34,7 @@ class Creations:
         self.key = secrets.token_bytes(32)  # replaced by the database's own key at start-up
         self.journal: Any = None  # a `barbu.web.journal.Journal` once the store is open: rows are written
         self._times: defaultdict[tuple[str, str], deque[float]] = defaultdict(deque)  # (kind, hash) -> times
+        self.shared: Any = None  # a `barbu.web.sharedlimits.SharedLimits` when the server has many processes
 
     def load(self, store: Store) -> None:
         """The database's key and the last hour's creations (blocking: run it in a thread)."""
@@ -54,6 +55,21 @@ class Creations:
         if len(times) < limit:
             return 0
         return int((times[0] + WINDOW - time.time()) // 60) + 1
+
+    async def take(self, address: str, kind: str, limit: int) -> int:
+        """Check and count one ``kind`` made by ``address``: 0 when counted, else the minutes to wait.
+
+        Alone, nothing here awaits, so checking and counting are one step.  With many processes
+        (``shared``), the server-wide count in the broker decides, in one step of its own."""
+        wait = self.wait(address, kind, limit)
+        if wait:
+            return wait
+        if self.shared is not None and limit > 0:
+            wait = await self.shared.per_hour(kind, self.address_hash(address), limit, WINDOW)
+            if wait:
+                return wait
+        self.note(address, kind)
+        return 0
 
     def note(self, address: str, kind: str) -> None:
         """Count one ``kind`` made by ``address`` now, in memory at once and in the database soon after."""

@@ -24,6 +24,7 @@ from ..classic.ruleset import presets
 from ..classic.ruleset import OPTIONS, Ruleset
 from .creations import TABLE, Creations
 from .cluster import Cluster
+from .sharedlimits import WEBSOCKETS
 from .journal import Journal
 from .leases import Lease
 from . import mytables
@@ -193,10 +194,13 @@ class Lobby:
 
     def check_create(self, address: str) -> None:
         """Refuse a new table to an address that made too many this hour (counts kept in the database)."""
-        limit = self.settings.tables_per_hour
-        wait = self.creations.wait(address, TABLE, limit)
+        wait = self.creations.wait(address, TABLE, self.settings.tables_per_hour)
         if wait:
-            raise TableError(NN_("you have created {limit} tables this hour, the most one player may; "
+            raise self._too_many(wait)
+
+    def _too_many(self, wait: int) -> TableError:
+        limit = self.settings.tables_per_hour
+        return TableError(NN_("you have created {limit} tables this hour, the most one player may; "
                                  "try again in {n} minute",
                                  "you have created {limit} tables this hour, the most one player may; "
                                  "try again in {n} minutes"), 429, limit=limit, n=wait)
@@ -245,18 +249,28 @@ class Lobby:
             raise TableError(N_("you already have {limit} tables with computer players, the most one player may; "
                                 "finish one first"), 429, code=MY_TABLES, limit=limit)
 
-    def connect(self, address: str) -> bool:
-        """Count a new WebSocket from `address`; False when it already has as many as allowed."""
+    async def connect(self, address: str) -> bool:
+        """Count a new WebSocket from `address`; False when it already has as many as allowed.
+
+        With many processes the server's count decides (`SharedLimits`), this process's is kept too."""
         limit = self.settings.connections_per_address
         if limit > 0 and self.connections[address] >= limit:
             return False
         self.connections[address] += 1
+        if self.cluster is not None and not await self.cluster.limits.acquire(
+                WEBSOCKETS, self.creations.address_hash(address), limit):
+            self.connections[address] -= 1
+            if self.connections[address] <= 0:
+                del self.connections[address]
+            return False
         return True
 
-    def disconnect(self, address: str) -> None:
+    async def disconnect(self, address: str) -> None:
         self.connections[address] -= 1
         if self.connections[address] <= 0:
             del self.connections[address]
+        if self.cluster is not None:
+            await self.cluster.limits.release(WEBSOCKETS, self.creations.address_hash(address))
 
     def health(self) -> dict[str, Any]:
         """What the server holds, for its operator: never a table id, a name or an address."""
@@ -343,15 +357,19 @@ class Lobby:
         assert self.journal is not None
         if bots_by not in ("creator", "seated"):
             raise TableError(N_("who may add computer players: \"creator\" or \"seated\""))
-        # Checked and counted with no await between: concurrent creations never pass a limit.
+        # Checked and counted with no await between: concurrent creations never pass a limit.  With many
+        # processes the per-hour count is the server's, checked and counted in one step in the broker.
         if address is not None:
             self.check_create(address)
         self.check_room(address, reserved or rematch_of is not None)
         if address is not None:
-            self.creations.note(address, TABLE)
             self._pending_by[address] += 1
         self._pending += 1
         try:
+            if address is not None:
+                wait = await self.creations.take(address, TABLE, self.settings.tables_per_hour)
+                if wait:
+                    raise self._too_many(wait)
             return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash)
         finally:
             self._pending -= 1

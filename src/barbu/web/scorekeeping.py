@@ -491,17 +491,16 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
     books_cache: dict[int, Scorebooks] = {}
     counts = creations if creations is not None else Creations()
 
-    def check_create(request: Request) -> None:
+    async def check_create(request: Request) -> None:
         """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database;
-        checked and counted in one step, and the count survives a restart."""
+        checked and counted in one step (across every process of the server), and the count survives a restart."""
         limit = settings.kept_games_per_hour
         if not limit:
             return
         address = request.client.host if request.client else "unknown"
-        wait = counts.wait(address, KEPT_GAME, limit)
+        wait = await counts.take(address, KEPT_GAME, limit)
         if wait:
             raise ScoreError(TOO_MANY_GAMES, 429, limit=limit, n=wait)
-        counts.note(address, KEPT_GAME)
 
     def lang_of(request: Request) -> str:
         """The reader's language: what the page says it shows (header x-barbu-lang), else the request's own."""
@@ -578,13 +577,13 @@ def score_routes(settings: Settings, store: Callable[[], Store | None],
     async def api_new(request: Request) -> Response:
         data = await read(request)
         keeper, title = await asyncio.to_thread(new_game, data)
-        check_create(request)
+        await check_create(request)
         return await create_book(request, keeper, title, _owner(data.get("owner")))
 
     async def api_import(request: Request) -> Response:
         data = await read(request, settings.max_import)
         keeper = await asyncio.to_thread(imported, data)
-        check_create(request)
+        await check_create(request)
         title = _text(data.get("title"), "title", 120, empty_ok=True) or default_title(keeper)
         return await create_book(request, keeper, title, _owner(data.get("owner")))
 
