@@ -386,3 +386,37 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Pat
     finally:
         for s in servers:
             s.stop()
+
+
+@pytest.mark.slow
+def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(cluster_db: str,
+                                                                                  tmp_path: Path) -> None:
+    broker = redis_url()
+    limits = ("--open-tables-per-address", "2", "--bot-tables-per-address", "1")
+    a, b = servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST,
+                             *limits) for i in range(2)]
+    for s in servers:
+        s.start()
+    try:
+        status, body = http("POST", a.base + "/api/play", {"rules": "classic", "name": "Ann", "strength": "random"})
+        assert status == 201, body  # a table with computer players, on A
+        status, body = http("POST", a.base + "/api/tables", {"rules": "classic"})
+        assert status == 201, body
+        second, creator = body["id"], body["creator"]
+        time.sleep(1.5)  # a round: B has seen what A published
+        status, body = http("POST", b.base + "/api/tables", {"rules": "classic"})
+        assert status == 429 and body.get("code") == "my_tables", body
+        status, body = http("POST", f"{b.base}/api/tables/{second}/bots",
+                            {"seat": 1, "strength": "random", "token": creator})
+        assert status == 429 and body.get("code") == "my_tables", body
+        a.kill9()  # B takes both tables over; they still count against their maker
+        deadline = time.monotonic() + 15
+        while health(b)["process"]["leases"] < 2:
+            assert time.monotonic() < deadline, b.log()[-2000:]
+            time.sleep(0.3)
+        status, body = http("POST", b.base + "/api/tables", {"rules": "classic"})
+        assert status == 429 and body.get("code") == "my_tables", body
+    finally:
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()

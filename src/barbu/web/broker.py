@@ -79,11 +79,12 @@ class Broker:
         await self.redis.publish(channel(node), orjson.dumps(envelope))
         self.published += 1
 
-    async def heartbeat(self, ttl: float, listing: list[dict[str, Any]]) -> None:
-        """Say this node is alive for ``ttl`` seconds more, and publish its tables' lobby rows."""
+    async def heartbeat(self, ttl: float, listing: list[dict[str, Any]], usage: dict[str, Any]) -> None:
+        """Say this node is alive for ``ttl`` seconds more, and publish its tables' lobby rows and what they
+        count against each address (by its HMAC only) for the per-address limits."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(alive_key(self.node), str(time.time()), px=int(ttl * 1000))
-        pipe.hset(LISTING, self.node, orjson.dumps({"at": time.time(), "tables": listing}))
+        pipe.hset(LISTING, self.node, orjson.dumps({"at": time.time(), "tables": listing, "usage": usage}))
         await pipe.execute()
 
     async def alive(self, nodes: list[str]) -> set[str]:
@@ -93,10 +94,11 @@ class Broker:
         found = await self.redis.mget([alive_key(n) for n in nodes])
         return {n for n, v in zip(nodes, found) if v is not None}
 
-    async def listings(self, fresh: float) -> dict[str, list[dict[str, Any]]]:
-        """Every node's lobby rows published within ``fresh`` seconds; older ones are dropped from the hash."""
+    async def listings(self, fresh: float) -> dict[str, dict[str, Any]]:
+        """What every node published within ``fresh`` seconds (its "tables" and "usage"); older entries are
+        dropped from the hash."""
         raw = await self.redis.hgetall(LISTING)
-        out: dict[str, list[dict[str, Any]]] = {}
+        out: dict[str, dict[str, Any]] = {}
         stale: list[bytes] = []
         for node, data in raw.items():
             try:
@@ -107,7 +109,7 @@ class Broker:
             if time.time() - float(entry.get("at", 0)) > fresh:
                 stale.append(node)
                 continue
-            out[node.decode() if isinstance(node, bytes) else node] = entry.get("tables", [])
+            out[node.decode() if isinstance(node, bytes) else node] = entry
         if stale:
             await self.redis.hdel(LISTING, *stale)
         return out

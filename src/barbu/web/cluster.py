@@ -115,6 +115,7 @@ class Cluster:
         self._tasks: set[asyncio.Task] = set()
         self._keeper: asyncio.Task | None = None
         self.others: dict[str, list[dict[str, Any]]] = {}  # the other processes' lobby rows, by node
+        self.others_usage: dict[str, dict[str, list[int]]] = {}  # their tables by address HMAC (`Lobby.usage`)
         self.lag_ms: float | None = None  # the broker's round trip, measured every round
         self.taken_over = 0  # tables claimed after their owner's lease ended
         self.draining = False
@@ -211,8 +212,10 @@ class Cluster:
                 await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
         if not self.draining:
             await self._adopt()
-        await self.broker.heartbeat(self.ttl, self.lobby.own_listing())
-        self.others = {n: rows for n, rows in (await self.broker.listings(self.ttl * 2)).items() if n != self.node}
+        await self.broker.heartbeat(self.ttl, self.lobby.own_listing(), self.lobby.usage())
+        published = await self.broker.listings(self.ttl * 2)
+        self.others = {n: entry.get("tables", []) for n, entry in published.items() if n != self.node}
+        self.others_usage = {n: entry.get("usage", {}) for n, entry in published.items() if n != self.node}
         await self._check_links()
         await self._check_edges()
         await self._forget_lost()

@@ -208,12 +208,30 @@ class Lobby:
     def in_use_by(self, address: str) -> int:
         """Unfinished tables ``address`` created that are still waiting for players or being played.
 
-        A match against the computer left for over an hour does not count: its player walked away."""
+        A match against the computer left for over an hour does not count: its player walked away.  With many
+        processes, the others' tables count as each last published them (`usage`, a round ago)."""
+        h = self.creations.address_hash(address)
+        return self._pending_by[address] + self.usage().get(h, (0, 0))[0] + self._others_usage(h)[0]
+
+    def usage(self) -> dict[str, tuple[int, int]]:
+        """This process's tables by the address HMAC they count against: (unfinished tables in use that it
+        created, unfinished tables where it seated computer players)."""
         recent = time.monotonic() - 3600
-        return self._pending_by[address] + sum(
-            1 for t in self.tables.values()
-            if t.creator_address == address and (t.status == "open" or (
-                t.status == "playing" and (t.last_activity > recent or t.humans_connected()))))
+        out: dict[str, list[int]] = {}
+        for t in self.tables.values():
+            if t.status not in ("open", "playing"):
+                continue
+            if t.creator_addr and (t.status == "open" or t.last_activity > recent or t.humans_connected()):
+                out.setdefault(t.creator_addr, [0, 0])[0] += 1
+            if t.bots_addr:
+                out.setdefault(t.bots_addr, [0, 0])[1] += 1
+        return {h: (a, b) for h, (a, b) in out.items()}
+
+    def _others_usage(self, h: str) -> tuple[int, int]:
+        if self.cluster is None:
+            return 0, 0
+        rows = [u.get(h) for u in self.cluster.others_usage.values()]
+        return sum(r[0] for r in rows if r), sum(r[1] for r in rows if r)
 
     def check_room(self, address: str | None, reserved: bool) -> None:
         """The limits on unfinished tables, per address first, then the server's; the caller counts the
@@ -241,10 +259,10 @@ class Lobby:
     def check_bots(self, table: Table, address: str) -> None:
         """Refuse computer players to an address already running as many computer tables as allowed."""
         limit = self.settings.bot_tables_per_address
-        if limit <= 0 or table.bot_address == address:
+        h = self.creations.address_hash(address)
+        if limit <= 0 or table.bots_addr == h:
             return
-        running = sum(1 for t in self.tables.values()
-                      if t.bot_address == address and t.status in ("open", "playing"))
+        running = self.usage().get(h, (0, 0))[1] + self._others_usage(h)[1]
         if running >= limit:
             raise TableError(N_("you already have {limit} tables with computer players, the most one player may; "
                                 "finish one first"), 429, code=MY_TABLES, limit=limit)
@@ -299,6 +317,7 @@ class Lobby:
         journal = self.journal.fenced(rec.id, epoch) if epoch is not None else self.journal
         t = Table(rec, journal, self.settings, on_rematch=self.rematch)
         t.thinking = self.thinking
+        t.hash_address = self.creations.address_hash
         t.on_lost = self._lost
         return t
 
@@ -392,13 +411,18 @@ class Lobby:
         if rematch_of is not None:  # same players, same credentials, same computer players
             seats = [s.record() for s in rematch_of.seats]
         old_id = rematch_of.id if rematch_of else None
+        # whom the table counts against: its maker's address, a rematch its first table's
+        creator_addr = self.creations.address_hash(address) if address is not None else None
+        bots_addr = None
+        if rematch_of is not None:
+            creator_addr, bots_addr = rematch_of.creator_addr, rematch_of.bots_addr
 
         cluster = self.cluster
 
         def write(conn: Any) -> int | None:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
                                creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
-                               bots_secret=bots_secret)
+                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
@@ -410,7 +434,7 @@ class Lobby:
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
-                          clock=clock, bots_secret=bots_secret)
+                          clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr)
         t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:

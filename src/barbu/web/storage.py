@@ -47,6 +47,8 @@ class TableRow(Base):
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # set: a private table
     clock: Mapped[str | None] = mapped_column(String(32), nullable=True)  # "per_move+bank" seconds; None: no clock
     bots_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex key of the computer players' seeds
+    creator_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of its creator's address
+    bots_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of who gave seats to computers
 
 
 class SeatRow(Base):
@@ -166,6 +168,8 @@ class TableRecord:
     invite_hash: str | None = None  # set: a private table, seated only with the invitation's secret
     clock: str | None = None  # "per_move+bank" in seconds; None: no clock
     bots_secret: str | None = None  # hex key of the computer players' seeds; None: an older table (its seed)
+    creator_addr: str | None = None  # HMAC of the creator's address (`Creations.address_hash`), for the limits
+    bots_addr: str | None = None  # HMAC of the address that gave seats to computer players
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -216,12 +220,19 @@ class Store:
     def create_table(conn: Connection, table_id: str, rules: str, seed: int,
                      rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
                      bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
-                     bots_secret: str | None = None) -> None:
+                     bots_secret: str | None = None, creator_addr: str | None = None,
+                     bots_addr: str | None = None) -> None:
         t = now()
         conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
                                            rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
                                            bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
-                                           bots_secret=bots_secret))
+                                           bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr))
+
+    @staticmethod
+    def set_addresses(conn: Connection, table_id: str, creator_addr: str | None, bots_addr: str | None) -> None:
+        """Who the table counts against (address HMACs), after computer players were seated or its maker left."""
+        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(creator_addr=creator_addr,
+                                                                          bots_addr=bots_addr))
 
     @staticmethod
     def truncate_events(conn: Connection, table_id: str, from_seq: int) -> None:
@@ -308,7 +319,8 @@ class Store:
                 q = q.where(TABLES.c.id.in_(list(ids)))
             tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
                                         r.secret, r.creator_hash, r.bots_by or "creator",
-                                        r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret)
+                                        r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
+                                        r.creator_addr, r.bots_addr)
                       for r in conn.execute(q)}
             if not tables:
                 return []

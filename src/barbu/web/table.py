@@ -157,6 +157,10 @@ class Table:
         self.touched = (record.touched_at or record.created_at).timestamp()  # wall clock: survives restarts
         self.bot_address: str | None = None  # the address that gave seats to computer players
         self.creator_address: str | None = None  # the address that created the table (in memory only)
+        # The same two as stored (HMAC of the address), which the per-address limits count by: they survive a
+        # restart or a takeover by another process.  ``hash_address`` is the lobby's HMAC.
+        self.creator_addr, self.bots_addr = record.creator_addr, record.bots_addr
+        self.hash_address: Callable[[str], str] | None = None
         self.barred: set[str] = set()  # addresses of players the creator removed: no seat here again
         self.status = record.status
         self.rematch_of = record.rematch_of
@@ -417,6 +421,9 @@ class Table:
                 raise TableError(N_("{strength}: {error}"), strength=strength, error=str(e)) from None
         if self.bot_address is None:
             self.bot_address = address
+        if self.bots_addr is None and address is not None and self.hash_address is not None:
+            self.bots_addr = self.hash_address(address)
+            await self._save_addresses()
         # The stored name, seen in records and replays (seats counted from 1); a table's page names a computer
         # player by where it sits from the reader's chair ("West, computer (good player)").
         s.kind, s.name, s.strength, s.token_hash = "bot", f"Computer, seat {seat + 1}", strength, None
@@ -501,6 +508,8 @@ class Table:
             raise TableError(N_("nobody else plays at this table: end it instead"), 409)
         if made:
             self.creator_address = self.bot_address = None
+            self.creator_addr = self.bots_addr = None
+            await self._save_addresses()
         if seat is None:
             return "released"
         for c in seat.conns:
@@ -698,6 +707,9 @@ class Table:
                 self._fenced()
             return False
         return True
+
+    async def _save_addresses(self) -> None:
+        await self.journal.run(lambda c: Store.set_addresses(c, self.id, self.creator_addr, self.bots_addr))
 
     def _fenced(self) -> None:
         """Another process took the table over (this one was paused or cut off past its lease): stop

@@ -27,9 +27,17 @@ def upgrade() -> None:
     # goes down, which is how a test or an operator sees that no two processes ever advanced one table
     with op.batch_alter_table("barbu_events") as batch:
         batch.add_column(sa.Column("epoch", sa.BigInteger(), nullable=True))
+    # who made the table and who gave its seats to computer players, as HMAC-SHA256 of their addresses (the key
+    # of barbu_creations): the per-address limits count a table wherever it is played, after a takeover too
+    with op.batch_alter_table("barbu_tables") as batch:
+        batch.add_column(sa.Column("creator_addr", sa.String(64), nullable=True))
+        batch.add_column(sa.Column("bots_addr", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("barbu_tables") as batch:
+        batch.drop_column("bots_addr")
+        batch.drop_column("creator_addr")
     with op.batch_alter_table("barbu_events") as batch:
         batch.drop_column("epoch")
     op.drop_table("barbu_leases")
