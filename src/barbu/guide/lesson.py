@@ -157,15 +157,14 @@ LESSONS: tuple[Lesson, ...] = (
                          "round the table from the dealer's left: you first. To double a player is to bet "
                          "that you will score better than he does in this deal; at the end the difference "
                          "between your two scores changes hands. With only {one:card} and {two:card} in "
-                         "hearts your hand is safe: double East, the dealer (type double 3, or choose it in "
-                         "the list)."), one="3H", two="2H"),
+                         "hearts your hand is safe: double East, the dealer."), one="3H", two="2H"),
                   ("double 3",),
                   say(N_("Your hand is safe, so double East. Besides, over a dealer's seven deals each "
                          "player must double him at least twice: a good hand is the time to do it."))),
             _step(say(N_("West doubled you, North passed, and East, the dealer, redoubled you: the dealer "
                          "never doubles first, he may only redouble those who doubled him, and the stake "
                          "between you two is now twice. West doubled you after your turn, so you may still "
-                         "redouble him: do it (double 1).")),
+                         "redouble him: do it.")),
                   ("double 1",),
                   say(N_("Your hand is safe: redouble West and the difference between you two counts "
                          "twice.")))),
@@ -234,7 +233,7 @@ LESSONS: tuple[Lesson, ...] = (
                   ("8S", "8H"),
                   say(N_("Lay your other 8: it is the only card of yours that fits now.")),
                   ),
-            _step(say(N_("Nothing in your hand fits the rows now: you must pass (type pass, or choose it).")),
+            _step(say(N_("Nothing in your hand fits the rows now: you must pass.")),
                   ("pass",),
                   say(N_("No card of yours fits the rows: pass."))),
         ),
