@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -20,7 +21,7 @@ import signal
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 from websockets.asyncio.client import connect
@@ -44,6 +45,21 @@ def cluster_db() -> str:
     url = postgres_url()
     reset_postgres(url)
     return url
+
+
+@contextlib.contextmanager
+def running(servers: list[Server]) -> Iterator[list[Server]]:
+    """Start the processes; stop those still running at the end (a paused one is woken first)."""
+    try:
+        for s in servers:
+            s.start()
+        yield servers
+    finally:
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(s.proc.pid, signal.SIGCONT)
+                s.stop()
 
 
 def processes(db: str, broker: str, tmp: Path, n: int) -> list[Server]:
@@ -179,9 +195,7 @@ def check_leaks(db: str, seats: list[Seat]) -> int:
 def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster_db: str, tmp_path: Path) -> None:
     broker = redis_url()
     a, b = servers = processes(cluster_db, broker, tmp_path, 2)
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         tid, tokens = new_table(a, [b], humans=4)  # made through A, every seat taken through B
         listed = [http("GET", s.base + "/api/tables")[1] for s in servers]
         deadline = time.monotonic() + 10
@@ -205,18 +219,13 @@ def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster
         assert whole["tables_owned"] == 1 and all(p["alive"] for p in whole["processes"])
         for s in servers:
             assert "Traceback" not in s.log() and " ERROR " not in s.log(), s.log()[-3000:]
-    finally:
-        for s in servers:
-            s.stop()
 
 
 @pytest.mark.slow
 def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str, tmp_path: Path) -> None:
     broker = redis_url()
     servers = processes(cluster_db, broker, tmp_path, 3)
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         tables: dict[str, list[Seat]] = {}
         for i in range(6):  # two tables made through each process; one or two people each
             via = servers[i % 3]
@@ -242,19 +251,13 @@ def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str,
         assert sum(health(s)["process"]["taken_over"] for s in survivors) >= owned_before
         for s in survivors:
             assert "Traceback" not in s.log(), s.log()[-3000:]
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
 
 
 @pytest.mark.slow
 def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, tmp_path: Path) -> None:
     broker = redis_url()
     a, b = servers = processes(cluster_db, broker, tmp_path, 2)
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         tid, tokens = new_table(a, [a], humans=1)
         assert health(a)["process"]["leases"] == 1
         direct = Seat([a], tid, tokens[0], 1)  # connected to the owner itself
@@ -278,14 +281,6 @@ def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, tmp_p
         assert epochs[0] == 1 and epochs[-1] >= 2 and epochs == sorted(epochs)
         assert health(b)["process"]["leases"] == 1
         assert "owned by another process" in a.log() or "refused, another process owns" in a.log()
-    finally:
-        for s in servers:
-            if s.proc is not None:
-                try:
-                    os.kill(s.proc.pid, signal.SIGCONT)
-                except ProcessLookupError:
-                    pass
-            s.stop()
 
 
 @pytest.mark.slow
@@ -293,9 +288,7 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db
     broker = redis_url()
     a, b = servers = processes(cluster_db, broker, tmp_path, 2)
     a.args = (*a.args, "--lease", "30")  # not the lease's end: the hand-over is what moves the table
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         tid, tokens = new_table(a, [a], humans=1)
         seat = Seat([b], tid, tokens[0], 3)  # relayed through B to A
 
@@ -310,9 +303,6 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db
         assert health(b)["process"]["leases"] == 1
         epochs = check_log(cluster_db, {tid: [seat]})[tid]
         assert epochs[0] == 1 and epochs[-1] == 2
-    finally:
-        for s in servers:
-            s.stop()
 
 
 @pytest.mark.slow
@@ -347,9 +337,7 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Pat
     limits = ("--tables-per-hour", "4", "--connections-per-address", "2", "--kept-games-per-hour", "2")
     servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST, *limits)
                for i in range(2)]
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         # A burst of creations spread over both processes: exactly the hour's limit is made.
         with ThreadPoolExecutor(16) as pool:
             answers = list(pool.map(lambda i: http("POST", servers[i % 2].base + "/api/tables", {"rules": "classic"}),
@@ -383,9 +371,6 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Pat
             await one.close()
             await four.close()
         asyncio.run(sockets())
-    finally:
-        for s in servers:
-            s.stop()
 
 
 @pytest.mark.slow
@@ -395,9 +380,7 @@ def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(
     limits = ("--open-tables-per-address", "2", "--bot-tables-per-address", "1")
     a, b = servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST,
                              *limits) for i in range(2)]
-    for s in servers:
-        s.start()
-    try:
+    with running(servers):
         status, body = http("POST", a.base + "/api/play", {"rules": "classic", "name": "Ann", "strength": "random"})
         assert status == 201, body  # a table with computer players, on A
         status, body = http("POST", a.base + "/api/tables", {"rules": "classic"})
@@ -416,7 +399,3 @@ def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(
             time.sleep(0.3)
         status, body = http("POST", b.base + "/api/tables", {"rules": "classic"})
         assert status == 429 and body.get("code") == "my_tables", body
-    finally:
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
