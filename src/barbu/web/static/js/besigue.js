@@ -1,221 +1,50 @@
 // A Bésigue table: two seats (you at the bottom), the stock and its turned-up trump, the cards each
 // player has declared (face up, playable from there), the trick, your hand, and the declaration
 // after a trick won.  The server sends this seat's view (its `to_dict()`) with the legal action
-// texts; a click sends one of those texts back.  Connection handling as the Barbu table (net.js).
+// texts; a click sends one of those texts back.  The frame around it (connection, seats, notices, clock,
+// end of the match) is tablebase.js, shared with the Barbu table.
 
 import { cardBack, cardElement, SYMBOLS } from "./cards.js";
-import { el, showBusy } from "./dom.js";
+import { el } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
-import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { computerName, rulesTitle, seatNumber } from "./tablewords.js";
-import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
+import { seatNumber } from "./tablewords.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
-import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
+import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
+  showError, state, tableId } from "./tablebase.js";
 
-const $ = (id) => document.getElementById(id);
-const tableId = decodeURIComponent(location.pathname.split("/").pop());
-
-let info = null; // public facts about the table
-let state = null; // this seat's view
-let scores = null; // finished deals and totals
-let mySeat = null;
 let lastMove = null; // the last action, as the server told it
-let dealsSeen = null;
 let shownDeal = null; // the deal whose summary is on the felt
-let endDismissed = false;
-
-const STATUS_WORDS = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") };
-
-// Seats counted from 1; the computer player named as the terminal names it ("computer (good player)").
-function seatName(s) {
-  if (s === -1) return t("the shuffle");
-  const seat = info && info.seats[s];
-  if (seat && seat.kind === "bot") return computerName(s, mySeat, info.players, seat.strength);
-  const name = seat && seat.name ? seat.name : seatNumber(s);
-  return s === mySeat ? t("{name} (you)", { name }) : name;
-}
-
-function shortName(s) {
-  if (s === mySeat) return t("You");
-  const seat = info && info.seats[s];
-  if (seat && seat.kind === "bot") return t("computer");
-  return seat && seat.name ? seat.name : seatNumber(s);
-}
 
 // An action as told after it was made ("Anne played Q♠", "You played Q♠").
 function actionLabel(seat, text) {
   return toldAction(shortName(seat), text, seat === mySeat);
 }
 
-// ------------------------------------------------------------------ messages
-function onMessage(msg) {
-  switch (msg.type) {
-    case "welcome":
-      mySeat = msg.seat;
-      if (mySeat === null && loadSeat(tableId)) forgetSeat(tableId); // the credential was refused
-      info = msg.table;
-      break;
-    case "table":
-      info = msg.table;
-      break;
-    case "sync":
-      info = msg.table;
-      scores = msg.scores;
-      dealsSeen = scores.deals.length;
-      setState(msg.state, null);
-      break;
-    case "catch_up":
-    case "state":
-      setState(msg.state, msg.last || null);
-      break;
-    case "scores":
-      scores = msg.scores;
-      if (dealsSeen !== null && scores.deals.length > dealsSeen) shownDeal = scores.deals[scores.deals.length - 1];
-      dealsSeen = scores.deals.length;
-      break;
-    case "rematch":
-      goToRematch(msg.table);
-      return;
-    case "removed": // the table's creator freed our seat: we watch from now on
-      forgetSeat(tableId);
-      mySeat = null;
-      showError(msg.message);
-      break;
-    case "error":
-      showError(msg.message);
-      break;
-    case "hint":
-      $("hint-button").disabled = false;
-      if (state && msg.version === state.version) showError(t("Hint: {action} — {reason}.", { action: actionHint(msg.action), reason: msg.reason }), "hint");
-      break;
-    case "taken_back":
-      hideError();
-      break;
-    case "busy":
-      showBusy(msg);
-      break;
-    case "clock":
-      if (info) info.clock = msg.clock;
-      break;
-    case "notice": // the clock ran out on someone: the computer plays for him
-      showError(msg.message);
-      break;
-    default:
-      break;
-  }
-  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock);
-  clockVersion(state ? state.version : null);
-  render();
-}
+// ------------------------------------------------------------------ the table's messages
+// The frame (tablebase.js) reads the messages; these are Bésigue's own parts of them.
 
-function setState(next, last) {
-  if (!state || next.version !== state.version) hideError();
+function takeState(next, { last }) {
   if (last) lastMove = last;
   // The deal summary leaves the felt once the next deal's first trick is under way.
   if (shownDeal && next.deal > shownDeal.number && (next.tricks > 0 || next.trick.length > 1)) shownDeal = null;
-  state = next;
-}
-
-function showError(text, kind = "error") {
-  const e = $("error");
-  e.textContent = text;
-  e.dataset.kind = kind;
-  e.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(hideError, 7000);
-}
-
-function hideError() {
-  $("error").hidden = true;
-}
-
-function goToRematch(newId) {
-  const seat = loadSeat(tableId);
-  if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
-  carryInvitation(tableId, newId); // a private table's rematch keeps its invitation
-  location.href = `/t/${newId}`;
-}
-
-function send(action) {
-  socket.act(action);
-}
-
-function myTurn() {
-  return state && mySeat !== null && state.to_act === mySeat && state.legal && state.legal.length > 0;
 }
 
 // ------------------------------------------------------------------ rendering
-function render() {
-  if (!info) return;
-  $("rules").textContent = rulesTitle(info.rules);
-  $("rules").title = info.rules; // the engine's text, as typed on the command line
-  $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
-  document.title = `barbu — ${rulesTitle(info.rules)}`;
-  const bz = $("bz");
-  if (state) {
-    bz.dataset.phase = state.phase;
-    bz.dataset.version = state.version;
-    bz.dataset.toAct = state.to_act === null ? "" : state.to_act;
-    bz.dataset.deal = state.deal;
-  }
-  bz.dataset.seat = mySeat === null ? "" : mySeat;
-  bz.dataset.status = info.status;
-  inviteFollows(info);
-  $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
-    : state && state.phase === "over" ? t("match over") : state && state.deal ? t("deal {n}", { n: num(state.deal) }) : "";
-  renderSeatsPanel();
-  if (state) {
-    motion.measure("#bz-hand, #laid-bottom, #laid-top, #opp-hand"); // where a card played flies from
-    renderPlayers();
-    renderStock();
-    renderTrick();
-    renderLastTrick();
-    renderTurn();
-    renderHelpTools();
-    renderDecision();
-    renderHand();
-    renderScores();
-    renderReference();
-    renderDealEnd();
-  }
-  renderEnd();
-}
-
-function renderSeatsPanel() {
-  const show = seatingOpen(info, mySeat);
-  $("seats-panel").hidden = !show;
-  $("bz").classList.toggle("seating", show);
-  if (!show) return;
-  $("seat-rows").replaceChildren(...seatRows(info, mySeat, {
-    take: async (seat) => {
-      const table = await takeSeat(tableId, seat, $("name"), $("seat-error"));
-      if (table) {
-        info = table;
-        socket.reconnect();
-      }
-    },
-    bot: async (seat, strength) => {
-      const table = await addBot(tableId, seat, strength, $("seat-error"));
-      if (table) {
-        info = table;
-        render();
-      }
-    },
-    leave: () => socket.send("leave"),
-    remove: async (seat) => {
-      const table = await removePlayer(tableId, seat, $("seat-error"));
-      if (table) {
-        info = table;
-        render();
-      }
-    },
-  }));
-}
-
-// You at the bottom; a spectator sees seat 0 at the bottom.
-function bottomSeat() {
-  return mySeat === null ? 0 : mySeat;
+function renderTable() {
+  if (!state) return;
+  motion.measure("#bz-hand, #laid-bottom, #laid-top, #opp-hand"); // where a card played flies from
+  renderPlayers();
+  renderStock();
+  renderTrick();
+  renderLastTrick();
+  renderTurn();
+  renderDecision();
+  renderHand();
+  renderScores();
+  renderReference();
+  renderDealEnd();
 }
 
 function playable(text) {
@@ -279,7 +108,7 @@ function renderLaid(seat, box, mine) {
     if (canPlay) {
       card.classList.add("legal");
       card.title = t("Play {card} from the table", { card: cardLabel(c) });
-      card.addEventListener("click", () => send(text));
+      card.addEventListener("click", () => act(text));
     }
     row.append(card);
   }
@@ -383,16 +212,7 @@ function renderTurn() {
   }
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";
-  renderMyClock($("bz-turn-bar"), info.status === "playing" ? mySeat : null, () => socket.send("back"));
-}
-
-function renderHelpTools() {
-  const seated = mySeat !== null && info.status === "playing";
-  $("help-tools").hidden = !seated;
-  if (!seated) return;
-  $("hint-button").disabled = !myTurn();
-  const other = info.seats[1 - mySeat];
-  $("take-back").hidden = !(other && other.kind === "bot");
+  renderTurnTools();
 }
 
 // A card of a declaration, and where it comes from.
@@ -430,7 +250,7 @@ function renderDecision() {
           if (c.table) e.classList.add("on-table");
           return e;
         })));
-      b.addEventListener("click", () => send(a));
+      b.addEventListener("click", () => act(a));
       b.addEventListener("mouseenter", () => markCards(d.cards));
       b.addEventListener("focus", () => markCards(d.cards));
       b.addEventListener("mouseleave", () => markCards([]));
@@ -439,12 +259,12 @@ function renderDecision() {
       const card = a.split(" ")[1];
       const label = a.startsWith("exchange ") ? t("Exchange {card} for the turn-up · 10", { card: cardLabel(card) }) : t("Show {card} · 10", { card: cardLabel(card) });
       const b = el("button", { type: "button", class: "bz-seven", "data-action": a, textContent: label });
-      b.addEventListener("click", () => send(a));
+      b.addEventListener("click", () => act(a));
       buttons.push(b);
     }
   }
   const none = el("button", { type: "button", class: "bz-none", "data-action": "no-declaration", textContent: t("Declare nothing") });
-  none.addEventListener("click", () => send("no-declaration"));
+  none.addEventListener("click", () => act("no-declaration"));
   buttons.push(none);
   box.replaceChildren(...buttons);
 }
@@ -459,7 +279,7 @@ function renderHand() {
     const e = cardElement(c, ok ? "button" : "span");
     if (ok) {
       e.classList.add("legal");
-      e.addEventListener("click", () => send(text));
+      e.addEventListener("click", () => act(text));
     } else if (mine) {
       e.classList.add("dim");
       e.title = t("not playable now");
@@ -557,45 +377,27 @@ function renderDealEnd() {
     el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }), close);
 }
 
-function renderEnd() {
-  const over = state && state.phase === "over" && scores && scores.over;
-  const box = $("match-end");
-  box.hidden = !over || endDismissed;
-  if (!over) return;
+// The end-of-match box: the winner and the score, and each deal's points.
+function standings() {
   const order = scores.standings || [0, 1];
   $("winner-line").textContent = t("{name} wins, {points} to {other}.", { name: seatName(order[0]),
     points: num(scores.totals[order[0]]), other: num(scores.totals[order[1]]) });
   $("standings").replaceChildren(...scores.deals.map((d) => el("li", {
     textContent: t("Deal {n}: {a} – {b} (totals {ta} – {tb})", { n: num(d.number), a: num(d.scores[0]), b: num(d.scores[1]),
       ta: num(d.totals[0]), tb: num(d.totals[1]) }) })));
-  $("rematch").hidden = mySeat === null || !!info.rematch_id;
-  const link = $("rematch-link");
-  link.hidden = !info.rematch_id;
-  if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
-  $("replay-link").href = `/t/${encodeURIComponent(tableId)}/replay`;
 }
 
 // ------------------------------------------------------------------ wiring
-$("name").value = localStorage.getItem("barbu:name") || "";
-wireInvite(tableId);
-$("rematch").addEventListener("click", () => socket.send("rematch"));
-$("hint-button").addEventListener("click", () => {
-  $("hint-button").disabled = true;
-  socket.send("hint");
-});
-$("take-back").addEventListener("click", () => socket.send("take_back"));
-$("rematch-link").addEventListener("click", (e) => {
-  e.preventDefault();
-  goToRematch(info.rematch_id);
-});
-$("close-end").addEventListener("click", () => {
-  endDismissed = true;
-  render();
-});
-
-startTicking();
-const socket = new TableSocket(tableId, onMessage, (status) => {
-  const c = $("conn");
-  c.dataset.status = status;
-  c.textContent = STATUS_WORDS[status] || status;
+openTable({
+  render: renderTable,
+  takeState,
+  dealEnded: (d) => { shownDeal = d; },
+  showHint: (msg) => showError(t("Hint: {action} — {reason}.", { action: actionHint(msg.action), reason: msg.reason }), "hint"),
+  takenBack: hideError,
+  standings,
+  dealNumber: (s) => s.deal,
+  dealText: (s) => (s.deal ? t("deal {n}", { n: num(s.deal) }) : ""),
+  shuffleName: () => t("the shuffle"),
+  turnBar: "bz-turn-bar",
+  hintWaits: "disabled",
 });

@@ -1,32 +1,23 @@
-// The table page: seats, the felt (who sits where, the trick or the rows), your hand, your
-// decision, the last trick, the scoresheet with its chart, the end of the match and the rematch.
-// Everything shown comes from the server's messages, which hold only what this seat may see.
+// The Barbu family's table (classic, Italian, French, Salad, Scottish): the felt (who sits where, the trick
+// or the rows), your hand, your decision, the last trick, the scoresheet with its chart, the deal's summary.
+// The frame around it (connection, seats, notices, clock, end of the match) is tablebase.js, shared with
+// Bésigue.  Everything shown comes from the server's messages, which hold only what this seat may see.
 // Decisions are built from the legal actions' text forms, so a new kind of decision still gets
 // a chooser: single cards are played from the hand, "word + cards" actions by selecting cards,
 // anything else as a button, and a typed action when the list is too long to send.
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
-import { el, showBusy } from "./dom.js";
+import { el } from "./dom.js";
 import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
-import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
-import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { categoryName, isFouled } from "./poker.js";
-import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
-import { awayByClock, clockVersion, renderMyClock, seatClock, setClock, startTicking } from "./clock.js";
+import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
+  showError, state } from "./tablebase.js";
 
-const $ = (id) => document.getElementById(id);
-const tableId = decodeURIComponent(location.pathname.split("/").pop());
-
-let info = null; // public facts about the table
-let state = null; // this seat's view
-let scores = null; // the scoresheet
-let mySeat = null;
 let selection = new Set(); // cards selected for a several-card action
 let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement being built
 let log = []; // this deal's actions, as {seq, seat, action}
-let dealsSeen = null;
-let endDismissed = false;
 let dealEndShown = null; // the number of the deal whose summary was last laid on the felt
 let lastResult = null; // that deal's summary, to show again from the side panel
 let autoPlayed = null; // the version of the last decision made for the player (a forced one)
@@ -34,24 +25,7 @@ let tookBack = false; // after a take-back, a forced decision waits for the play
 
 
 // ------------------------------------------------------------------ names and labels
-// Seats are counted from 1 where a person reads them; a computer player is named by where it sits from
-// this browser's chair ("West, computer (good player)"), as the terminal names it.
-function seatName(s) {
-  if (s === -1) return t("the dealer's shuffle");
-  const seat = info && info.seats[s];
-  if (seat && seat.kind === "bot") return computerName(s, mySeat, info.players, seat.strength);
-  const name = seat && seat.name ? seat.name : seatNumber(s);
-  return s === mySeat ? t("{name} (you)", { name }) : name;
-}
-
-// A seat's name alone, short enough for a label on the felt: "You" for this seat, a computer by its place.
-function shortName(s) {
-  if (s === mySeat) return t("You");
-  const seat = info && info.seats[s];
-  if (seat && seat.kind === "bot") return placeName(s, mySeat, info.players) || seatNumber(s);
-  return seat && seat.name ? seat.name : seatNumber(s);
-}
-
+// Seats are named by the table's frame (tablebase.js: seatName, shortName); contracts and actions here.
 function contractName(key) {
   const c = info && info.contracts.find((x) => x.key === key);
   return c ? contract(c.name) : key;
@@ -114,90 +88,24 @@ function num(x) {
   return b ? a / b : a;
 }
 
-// ------------------------------------------------------------------ messages
-function onMessage(msg) {
-  switch (msg.type) {
-    case "welcome":
-      mySeat = msg.seat;
-      if (mySeat === null && loadSeat(tableId)) forgetSeat(tableId); // the credential was refused
-      info = msg.table;
-      break;
-    case "table":
-      info = msg.table;
-      break;
-    case "sync":
-      info = msg.table;
-      scores = msg.scores;
-      dealsSeen = scores.deals.length;
-      setState(msg.state, null, msg.state.log || []);
-      break;
-    case "catch_up":
-      setState(msg.state, null, msg.state.log || []);
-      break;
-    case "state":
-      setState(msg.state, msg.last, msg.state.log);
-      break;
-    case "scores":
-      scores = msg.scores;
-      if (dealsSeen !== null && scores.deals.length > dealsSeen) showDealEnd(scores.deals[scores.deals.length - 1]);
-      dealsSeen = scores.deals.length;
-      break;
-    case "rematch":
-      goToRematch(msg.table);
-      return;
-    case "removed": // the table's creator freed our seat: we watch from now on
-      forgetSeat(tableId);
-      mySeat = null;
-      showError(msg.message);
-      break;
-    case "error":
-      showError(msg.message);
-      $("hint-button").disabled = false;
-      break;
-    case "hint":
-      $("hint-button").disabled = false;
-      if (state && msg.version === state.version) {
-        // the action in the words of the buttons ("redouble West"), not the engine's ("double 2")
-        $("hint-box").textContent = t("Hint: {action}. {reason}", { action: actionLabel(msg.text), reason: msg.reason });
-        $("hint-box").hidden = false;
-        hinted = msg.text;
-      }
-      break;
-    case "taken_back":
-      $("hint-box").hidden = true;
-      tookBack = true;
-      break;
-    case "busy":
-      showBusy(msg);
-      break;
-    case "clock":
-      if (info) info.clock = msg.clock;
-      break;
-    case "notice": // the clock ran out on someone: the computer plays for him
-      showError(msg.message);
-      break;
-    default:
-      break;
-  }
-  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock);
-  clockVersion(state ? state.version : null);
-  render();
-}
+// ------------------------------------------------------------------ the table's messages
+// The frame (tablebase.js) reads the messages; these are the Barbu table's own parts of them.
 
-function setState(next, last, fullLog) {
+// A new view: selections and the rows being built belong to their deal and phase, the log to its deal.
+function takeState(next, { last, resync, moved }) {
   if (!state || next.deal_number !== state.deal_number || next.phase !== state.phase) {
     selection = new Set();
     rows = { back: [], middle: [], front: [] };
   }
   // what was played for the player belongs to its deal: a new deal's decisions start without it
   if (state && next.deal_number !== state.deal_number) $("forced-note").hidden = true;
+  const fullLog = resync ? next.log || [] : next.log;
   if (fullLog) log = fullLog.slice();
   else if (last) {
     if (last.action === "deal" && last.seat === -1) log = [];
     if (!log.length || log[log.length - 1].seq < last.seq) log.push(last);
   }
-  if (!state || next.to_act !== state.to_act || next.version !== state.version) {
-    hideError();
+  if (moved) {
     $("hint-box").hidden = true;
     hinted = null;
   }
@@ -206,91 +114,37 @@ function setState(next, last, fullLog) {
     selection = new Set([...selection].filter((c) => next.hand.includes(c)));
     for (const k of Object.keys(rows)) rows[k] = rows[k].filter((c) => next.hand.includes(c));
   }
-  state = next;
 }
 
-function showError(text) {
-  const e = $("error");
-  e.textContent = text;
-  e.hidden = false;
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(hideError, 6000);
+function showHint(msg) {
+  // the action in the words of the buttons ("redouble West"), not the engine's ("double 2")
+  $("hint-box").textContent = t("Hint: {action}. {reason}", { action: actionLabel(msg.text), reason: msg.reason });
+  $("hint-box").hidden = false;
+  hinted = msg.text;
 }
 
-function hideError() {
-  $("error").hidden = true;
+function hintAsked() {
+  $("hint-box").textContent = t("Thinking about your hand…");
+  $("hint-box").hidden = false;
 }
 
-function goToRematch(newId) {
-  const seat = loadSeat(tableId);
-  if (seat && seat.token) saveSeat(newId, seat); // the same credential holds the same seat there
-  carryInvitation(tableId, newId); // a private table's rematch keeps its invitation
-  location.href = `/t/${newId}`;
+function takenBack() {
+  $("hint-box").hidden = true;
+  tookBack = true;
 }
 
 // ------------------------------------------------------------------ rendering
-function render() {
-  if (!info) return;
-  $("rules").textContent = rulesTitle(info.rules);
-  $("rules").title = info.rules; // the engine's text, as typed on the command line
-  $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
-  document.title = `barbu — ${rulesTitle(info.rules)}`;
-  const tbl = $("table");
-  if (state) {
-    tbl.dataset.phase = state.phase;
-    tbl.dataset.version = state.version;
-    tbl.dataset.toAct = state.to_act === null ? "" : state.to_act;
-    tbl.dataset.deal = state.deal_number;
-  }
-  tbl.dataset.seat = mySeat === null ? "" : mySeat;
-  tbl.dataset.status = info.status;
-  inviteFollows(info);
-  $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
-    : state && state.phase === "over" ? t("match over")
-      : state ? t("deal {n} of {total}", { n: numText(state.deal_number), total: numText(state.total_deals) }) : "";
-  renderSeatsPanel();
+function renderTable() {
   renderFelt();
   renderTurn();
   renderDecision();
   renderHand();
   renderSide();
-  renderEnd();
-}
-
-function renderSeatsPanel() {
-  const show = seatingOpen(info, mySeat);
-  $("seats-panel").hidden = !show;
-  if (!show) return;
-  $("seat-rows").replaceChildren(...seatRows(info, mySeat, {
-    take: async (seat) => {
-      const table = await takeSeat(tableId, seat, $("name"), $("seat-error"));
-      if (table) {
-        info = table;
-        socket.reconnect();
-      }
-    },
-    bot: async (seat, strength) => {
-      const table = await addBot(tableId, seat, strength, $("seat-error"));
-      if (table) {
-        info = table;
-        render();
-      }
-    },
-    leave: () => socket.send("leave"),
-    remove: async (seat) => {
-      const table = await removePlayer(tableId, seat, $("seat-error"));
-      if (table) {
-        info = table;
-        render();
-      }
-    },
-  }));
 }
 
 // Seat k places around the table: you at the bottom, then clockwise on screen in playing order.
 function position(seat, n, radiusX, radiusY) {
-  const base = mySeat === null ? 0 : mySeat;
-  const k = (seat - base + n) % n;
+  const k = (seat - bottomSeat() + n) % n;
   const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
   return { left: 50 + radiusX * Math.cos(angle), top: 50 + radiusY * Math.sin(angle) };
 }
@@ -419,23 +273,10 @@ const PHASE_PROMPTS = {
   arrange: () => t("arrange your cards in three rows"),
 };
 
-function myTurn() {
-  return state && mySeat !== null && state.to_act === mySeat && state.legal_count > 0;
-}
-
 let hinted = null; // the action text of the hint shown, highlighted in the hand until the state moves on
 
-function renderHelpTools() {
-  const seated = mySeat !== null && info.status === "playing";
-  $("help-tools").hidden = !seated;
-  $("hint-button").hidden = !myTurn();
-  const againstComputers = info.seats.every((s) => s.seat === mySeat || s.kind === "bot");
-  $("take-back").hidden = !(seated && againstComputers);
-}
-
 function renderTurn() {
-  renderHelpTools();
-  renderMyClock($("turn-bar"), info.status === "playing" ? mySeat : null, () => socket.send("back"));
+  renderTurnTools();
   // The last deal's summary leaves the felt once the next deal's choices begin: your decision, or the contract
   // named (the "Result of deal n" button in the last trick's panel shows it again).
   if (state && dealEndShown !== null && state.deal_number > dealEndShown && (myTurn() || state.contract)) $("deal-end").hidden = true;
@@ -478,7 +319,7 @@ function classify(legal) {
 function send(action, typed = false) {
   hideError();
   $("forced-note").hidden = true;
-  socket.act(action, typed);
+  act(action, typed);
 }
 
 function renderDecision() {
@@ -920,48 +761,30 @@ $("deal-end").addEventListener("click", () => {
   renderLastTrick();
 });
 
-function renderEnd() {
-  const over = state && state.phase === "over" && scores && scores.over;
-  const box = $("match-end");
-  box.hidden = !over || endDismissed;
-  if (!over) return;
+// The end-of-match box's standings: each player and his total, the winner first.
+function standings() {
   const order = scores.standings || [];
   $("standings").replaceChildren(...order.map((s) => el("li", { textContent: `${seatName(s)} — ${fmt(scores.totals[s])}` })));
-  $("rematch").hidden = mySeat === null || !!info.rematch_id;
-  const link = $("rematch-link");
-  link.hidden = !info.rematch_id;
-  if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
-  $("replay-link").href = `/t/${encodeURIComponent(tableId)}/replay`;
 }
 
 // ------------------------------------------------------------------ wiring
-$("name").value = localStorage.getItem("barbu:name") || "";
-wireInvite(tableId);
 $("confirm-forced").checked = confirmForced();
 $("confirm-forced").addEventListener("change", () => {
   localStorage.setItem(FORCED_KEY, $("confirm-forced").checked ? "1" : "0");
   render();
 });
-$("rematch").addEventListener("click", () => socket.send("rematch"));
-$("hint-button").addEventListener("click", () => {
-  $("hint-button").disabled = true;
-  $("hint-box").textContent = t("Thinking about your hand…");
-  $("hint-box").hidden = false;
-  socket.send("hint");
-});
-$("take-back").addEventListener("click", () => socket.send("take_back"));
-$("rematch-link").addEventListener("click", (e) => {
-  e.preventDefault();
-  goToRematch(info.rematch_id);
-});
-$("close-end").addEventListener("click", () => {
-  endDismissed = true;
-  render();
-});
 
-startTicking();
-const socket = new TableSocket(tableId, onMessage, (status) => {
-  const c = $("conn");
-  c.dataset.status = status;
-  c.textContent = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") }[status] || status;
+openTable({
+  render: renderTable,
+  takeState,
+  dealEnded: showDealEnd,
+  showHint,
+  hintAsked,
+  takenBack,
+  standings,
+  dealNumber: (s) => s.deal_number,
+  dealText: (s) => t("deal {n} of {total}", { n: numText(s.deal_number), total: numText(s.total_deals) }),
+  shuffleName: () => t("the dealer's shuffle"),
+  turnBar: "turn-bar",
+  hintWaits: "hidden",
 });
