@@ -209,6 +209,7 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     finally:
         use("en")
     text = flat(out.getvalue())
+    assert "Vous êtes à la place 3, contre 3 joueurs ordinateur ; jeu : Classique." in text  # the game in words
     assert "Donne 1 sur 28 — donneur place 3" in text and "Votre main : ♠" in text
     assert "Contrat : Pas de plis" in text and "Plis gagnés : place 0 : " in text
     assert "Donne 1 finie (Pas de plis) : points place 0 : " in text and "Refusé" not in text
@@ -251,7 +252,7 @@ def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
                 stdin="xx\ndp\nultima\npunteggi\nesci\n", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     text = flat(out.stdout)
-    assert "Sei al posto 0 e giochi a besigue contro il computer" in text
+    assert "Sei al posto 0, contro il computer" in text and "gioco: Bésigue." in text  # the game in words
     assert "Smazzata 1, atout" in text and "(a 1.000)" in text and "La tua mano:" in text
     assert "Non ammesso: non riesco a leggere l'azione 'xx'" in text
     assert "tu: D♠" in text and "Ultima presa: computer 9♦, tu D♠" in text and "Totali: tu 0, computer 0" in text

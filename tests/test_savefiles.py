@@ -85,7 +85,7 @@ def test_the_setup_screen_offers_every_saved_match_newest_first(tmp_path: Path) 
     assert len(lines) == 5  # every saved match, not the first three
     assert [line.rsplit(" · ", 1)[1] for line in lines] == [
         "barbu-game-3.jsonl", "barbu-game-5.jsonl", "barbu-game-4.jsonl", "barbu-game-2.jsonl", "barbu-game.jsonl"]
-    assert "salad, 0 of 24 deals played" in lines[0]
+    assert "Salad, 0 of 24 deals played" in lines[0]  # the game in words
 
 
 def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_path: Path) -> None:

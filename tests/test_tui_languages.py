@@ -115,6 +115,7 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
         assert "Scores" in text and "Vous" in text and "Ouest" in text and "Est" in text
         assert all(number(t) in text for t in totals)
         assert "donne 2 sur 28" in text and "Votre main (13 cartes)" in text
+        assert "Classique, 1 option modifiée · donne 2 sur 28" in text  # the game in words, not "classic(…)"
 
 
 async def test_french_words_typed_at_the_table(tmp_path, french):
@@ -206,6 +207,25 @@ async def test_refusals_on_the_setup_screen_are_worded_in_the_language(tmp_path,
         await pilot.pause()
         assert "Impossible de commencer : la graine doit être un nombre entier, pas 'abc'" in flat(screen_text(app))
         assert isinstance(app.screen, SetupScreen)  # nothing started
+
+
+async def test_the_setup_words_each_options_values_in_its_own_words(tmp_path, french):
+    """"none" is "sans contre" for the doubling and "à tout moment" for the heart lead, never one bare "aucun";
+    the game list names the games in words, not by their identifiers."""
+    app = BarbuApp(Settings(save=tmp_path / "g.jsonl", delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+
+        def shown(wid: str) -> dict[str, str]:
+            return {value: str(label) for label, value in screen.query_one(wid, Select)._options}
+        doubling, heart_lead = shown("#opt-doubling"), shown("#opt-heart_lead")
+        assert doubling["none"] == "sans contre" and heart_lead["none"] == "à tout moment"
+        assert heart_lead["first_trick"] == "interdite au premier pli"
+        games = shown("#preset")
+        assert games["classic"] == "Classique" and games["italian"] == "Barbù italien"
+        assert games["besigue-english"] == "Bésigue anglais (2 joueurs)"
 
 
 async def test_the_record_stays_in_english(tmp_path, french):

@@ -152,3 +152,28 @@ async def test_the_doubles_grid_in_italian(tmp_path):
         assert "Bruno contra Anna, surcontrato; Carla contra Dario" in text
         assert "Contro/surcontro" in text and "Avanti / salva" in text  # the footer's keys
         shot(app, "score-it-doubles")
+
+
+async def test_the_trump_suit_is_named_in_the_singular(tmp_path):
+    """French names a suit as trumps in the singular, « atout pique »: the choice reads ♠ pique, not ♠ piques."""
+    store = ScoreStore(str(tmp_path / "score.db"), KeyRing(tmp_path / "keys.json"))
+    store.create(new_keeper("classic", NAMES, 0), "Dimanche")
+    app = ScoreApp(store)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, BooksScreen)
+        await pilot.press("enter")
+        await wait_for(pilot, GameScreen)
+        await pilot.press("a")
+        await wait_for(pilot, DealScreen)
+        assert await ask(pilot) == "contract"
+        await choose(pilot, "trumps")
+        assert await ask(pilot) == "trump"
+        text = screen_text(app)
+        assert "♠ pique" in text and "♥ cœur" in text and "♦ carreau" in text and "♣ trèfle" in text
+        assert "piques" not in text and "cœurs" not in text.replace("Pas de cœurs", "")
+        await choose(pilot, "S")
+        assert await ask(pilot) == "doubles"
+        text = screen_text(app)
+        assert "♠ pique" in text  # the deal's summary line names the trump as chosen
+        assert "Aucun contre." in text and "No double" not in text
+        shot(app, "score-fr-trump")

@@ -239,7 +239,7 @@ async def test_setup_screen_enter_starts_with_defaults(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         text = screen_text(app)
-        assert "classic" in text and "Your seat" in text and "Seat 1 plays" in text
+        assert "Classic" in text and "Your seat" in text and "Seat 1 plays" in text  # the game in words
         await pilot.press("enter")
         table = await settle(pilot)
         assert str(table.session.match.rules) == "classic" and table.session.seat == 0

@@ -374,7 +374,7 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         listed = app.screen.query_one("#saved-list")
         assert listed.option_count == 1
         assert str(listed.get_option_at_index(0).prompt).endswith(
-            "besigue-english(target=1500), 0 deals played · barbu-game.jsonl")
+            "English Bésigue, 1 option changed, 0 deals played · barbu-game.jsonl")
         listed.focus()
         await pilot.press("enter")
         table = await settle(pilot)
@@ -414,7 +414,7 @@ async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_pa
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "besigue" in text and "as the seed (003) states it" in text and "Seat 0 plays" in text
+        assert "Bésigue (2 players)" in text and "as the seed (003) states it" in text and "Seat 0 plays" in text
         await pilot.press("enter")  # Start has the focus
         table = await settle(pilot)
         s = table.session

@@ -165,6 +165,22 @@ def test_the_switcher_turns_the_page_french_and_remembers(server: Server, browse
     assert not errors, errors
 
 
+def test_the_trump_suit_in_french_is_named_in_the_singular(server: Server, browser: Browser) -> None:
+    """« atout pique »: the trump choice names a suit on its own, as the game's "named suit" words do."""
+    page, errors = browser_page(browser, "fr-FR")
+    made = imported(server, new_keeper("classic", NAMES, 0))
+    page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
+    page.wait_for_selector("[data-contract='trumps']")
+    page.click("[data-contract='trumps']")
+    page.wait_for_selector("[data-trump='S']")
+    shown = [page.locator(f"[data-trump='{s}']").inner_text() for s in "SHDC"]
+    assert shown == ["♠ Pique", "♥ Cœur", "♦ Carreau", "♣ Trèfle"]
+    assert [FR.named_suit(s) for s in range(4)] == ["pique", "cœur", "carreau", "trèfle"]
+    assert page.locator("#game-rules").inner_text().startswith("Classique · 0 donne sur 28")  # the game in words
+    shot(page, "score-fr-trump")
+    assert not errors, errors
+
+
 def test_a_besigue_table_in_french(server: Server, browser: Browser) -> None:
     page, errors = browser_page(browser, "en-US", (1366, 768))
     page.goto(server.base + "/?lang=fr")  # a link naming the language: remembered like the switcher's choice

@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from ..core.errors import BarbuError, ParseError
 from ..core.words import N_
+from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, pgettext, word_error, words
 from ..i18n.typed import engine_text
 from ..records.savefiles import DEFAULT_SAVE
@@ -110,7 +111,7 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
         con.print(_("This game is saved to {path}.").format(path=s.save_path))
     me = s.seat
     con.print(_("You are seat {seat}, playing {rules} against the computer ({strength}). Type 'help'.").format(
-        seat=me, rules=s.rules, strength=s.strength))
+        seat=me, rules=escape(game_name(s.rules, words())), strength=s.strength))
     done = len(s.game.results)
     while not s.is_over:
         actor = s.to_act()

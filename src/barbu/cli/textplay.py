@@ -26,6 +26,7 @@ from ..scottish.pack import Cut, PackDraw
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, Match
+from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
 from ..records.barbu import load_match, write_record
@@ -192,7 +193,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         write_record(m, save)
         con.print(_("This match is saved to {path}.").format(path=save))
     con.print(_("You are seat {seat}, playing {rules} against {n} computer players. Type 'help'.").format(
-        seat=seat, rules=m.rules, n=len(bots)))
+        seat=seat, rules=escape(game_name(m.rules, words())), n=len(bots)))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)
 

@@ -74,6 +74,19 @@ def preset_name(preset: str, w: Words = ENGLISH) -> str:
     return w.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
 
 
+def game_name(rules: Any, w: Words = ENGLISH) -> str:
+    """A table's game in words, from its ruleset or ruleset text: ``classic`` reads "Classic",
+    ``classic(heart_lead=none)`` "Classic, 1 option changed" (the rules guide says which)."""
+    text = str(rules)
+    name, _paren, options = text.partition("(")
+    changed = len([o for o in options.rstrip(") ").split(",") if o.strip()])
+    game = preset_name(name.strip(), w)
+    if not changed:
+        return game
+    return w.ngettext("{game}, {n} option changed", "{game}, {n} options changed", changed).format(
+        game=game, n=w.number(changed))
+
+
 def option_label(name: str, w: Words = ENGLISH) -> str:
     """An option by its label: ``heart_lead`` reads "leading hearts" ("entame à cœur")."""
     return w.gettext(OPTION_NAMES[name]) if name in OPTION_NAMES else name.replace("_", " ")

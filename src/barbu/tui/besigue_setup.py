@@ -11,7 +11,8 @@ from typing import Any
 from ..besigue import PRESETS, BesigueRules, is_besigue
 from ..besigue.ruleset import OPTIONS
 from ..core.words import N_
-from ..i18n import _, number
+from ..guide.ruleset_words import preset_name
+from ..i18n import _, number, words
 
 TARGETS = ("500", "1000", "1500", "2000", "3000")
 
@@ -30,7 +31,7 @@ def word(text: str) -> str:
 
 def game_choices() -> list[tuple[str, str]]:
     """The Bésigue lines of the setup screen's game list."""
-    return [(_("{name} (2 players)").format(name=name), name) for name in PRESETS]
+    return [(_("{name} (2 players)").format(name=preset_name(name, words())), name) for name in PRESETS]
 
 
 def description(name: str) -> str:

@@ -30,6 +30,7 @@ from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play
 from ..besigue.cards import RANKS, SUIT_SYMBOLS, parse_type, suit_of, type_of
 from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
+from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..i18n.rules import guide_in
 from ..i18n.typed import card_of
@@ -334,7 +335,7 @@ class BesigueTableScreen(CardTableScreen):
         deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
         seat = _("you are seat {n}").format(n=number(s.seat))
         self.query_one("#b-title", Static).update(
-            f"[b]Bésigue[/b] — {escape(str(v.rules))} · {deal}{trumps} · {seat}"
+            f"[b]{escape(game_name(v.rules, words()))}[/b] · {deal}{trumps} · {seat}"
             + (f" · [b reverse] {escape(turn)} [/]" if turn else ""))
 
     def _draw_opponent(self, v: BesigueView) -> None:
@@ -673,7 +674,7 @@ class BesigueTableScreen(CardTableScreen):
 
     def _deals_table(self, results: list[dict[str, Any]]) -> Table:
         me, opp = self.session.seat, self.session.opponent
-        t = Table(title=_("{rules} — to {target}").format(rules=self.session.rules,
+        t = Table(title=_("{rules} — to {target}").format(rules=game_name(self.session.rules, words()),
                                                           target=number(self.session.rules.target)))
         t.add_column(_("deal"), justify="right")
         t.add_column(_("you"), justify="right")

@@ -21,14 +21,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.cards import SUIT_SYMBOLS
 from ..core.words import N_
 from ..i18n import _, number, words
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from ..scorekeeper.questions import label as question_label
 from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import place
-from .labels import signed
+from .labels import signed, suit_label
 from .score_sheet import side_panel
 from .score_widgets import DoublesGrid, Picker, word_bindings
 
@@ -39,9 +38,9 @@ STEP_TITLES = {"dealer": N_("Who deals?"), "set_aside": N_("Cards set aside face
 
 
 def trump_word(t: str) -> str:
-    """A trump choice as the player reads it: ``♠ piques``, or no trump."""
+    """A trump choice as the player reads it: ``♠ spades`` (``♠ pique``: a suit named as trumps), or no trump."""
     i = "SHDC".find(t)
-    return f"{SUIT_SYMBOLS[i]} {words().suit(i)}" if i >= 0 else _("no trump") if t == "none" else t
+    return suit_label(i) if i >= 0 else _("no trump") if t == "none" else t
 
 
 def rank_word(r: str) -> str:

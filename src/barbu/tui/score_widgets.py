@@ -180,7 +180,7 @@ class DoublesGrid(Static, can_focus=True):
         said = "; ".join((_("{a} doubles {b}, redoubled") if r else _("{a} doubles {b}"))
                          .format(a=self.names[a], b=self.names[b]) for a, b, r in made)
         lines.append("")
-        lines.append(f"[dim]{escape(said) if said else escape(_('No double.'))}[/]")
+        lines.append("[dim]" + escape(said or _("No double.")) + "[/]")  # not in an f-string: Babel reads it
         self.update("\n".join(lines))
 
     def on_focus(self) -> None:

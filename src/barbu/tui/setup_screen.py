@@ -24,8 +24,9 @@ from ..agents import AGENT_KINDS
 from ..core.errors import RulesetError
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
-from ..i18n import _, current, ngettext, number, use, word_error
-from .labels import option_word as words, player_word
+from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
+from ..i18n import _, current, ngettext, number, use, word_error, words as language_words
+from .labels import option_word, player_word
 from ..records.savefiles import saved_matches
 from .dialogs import ConfirmDialog
 from .lesson_screen import LessonScreen
@@ -93,7 +94,8 @@ class SetupScreen(Screen["Settings | Path"]):
         with VerticalScroll(id="setup-form"):
             yield row(_("Language"), Select(LANGUAGE_CHOICES, value=current(), allow_blank=False, id="language"),
                       _("The language of the whole game."))
-            yield row(_("Game"), Select([(p.name, p.name) for p in presets()] + besigue_setup.game_choices(),
+            yield row(_("Game"), Select([(preset_name(p.name, language_words()), p.name) for p in presets()]
+                                        + besigue_setup.game_choices(),
                                         value=self.preset_name, allow_blank=False, id="preset"))
             yield Static(self._description(self.preset_name), id="preset-help")
             yield Vertical(*self._seat_rows(), id="seats-area")
@@ -157,7 +159,7 @@ class SetupScreen(Screen["Settings | Path"]):
                                                  allow_blank=False, id="players")))
         rows.append(row(_("Your seat"), Select([(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
                                                value=str(self.seat), allow_blank=False, id="seat")))
-        choices = [(words(k), k) for k in AGENT_KINDS] + [(player_word(k), k) for k in self.extra_kinds]
+        choices = [(option_word(k), k) for k in AGENT_KINDS] + [(player_word(k), k) for k in self.extra_kinds]
         for s in range(n):
             if s == self.seat:
                 continue
@@ -173,14 +175,18 @@ class SetupScreen(Screen["Settings | Path"]):
         if fam is None:
             return [row(label, Select(shown, value=value, allow_blank=False, id=wid), help)
                     for label, wid, shown, value, help in besigue_setup.option_menus(self.values)]
+        w = language_words()
         rows: list[Widget] = []
         for name, spec in OPTIONS.items():
             if name == "players" or name not in fam.options:
                 continue
             value = spec.format(self.values[name])
-            rows.append(row(words(name).capitalize(), Select([(words(v), v) for v in option_values(spec)], value=value,
-                                                             allow_blank=False, id=f"opt-{name}"),
-                            _(spec.help) if spec.help else ""))
+            # each option's values in its own words: "none" is "no doubling" here, "any time" for the heart lead
+            shown = [(value_phrase(name, v, w), v) for v in option_values(spec)]
+            label = option_word(name)  # "Ravage City" keeps its capitals
+            rows.append(row(label[:1].upper() + label[1:],
+                            Select(shown, value=value, allow_blank=False, id=f"opt-{name}"),
+                            option_about(name, spec.help, w) if spec.help else ""))
         if not rows:
             rows.append(Label(_("This game has no options.")))
         return rows
@@ -304,7 +310,7 @@ class SetupScreen(Screen["Settings | Path"]):
         self.app.push_screen(ConfirmDialog(
             _("Delete this saved match?"),
             escape(_("{when}: {rules}, {state} ({file}). It cannot be resumed afterwards.").format(
-                when=saved_when(saved.modified), rules=saved.rules, state=saved.progress(), file=saved.path.name)),
+                when=saved_when(saved.modified), rules=game_name(saved.rules, language_words()), state=saved.progress(), file=saved.path.name)),
             _("Delete"), _("Keep it")), answered)
 
     @on(Input.Submitted)

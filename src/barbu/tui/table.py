@@ -39,6 +39,7 @@ from ..classic.contracts import CHINESE, DOMINO
 from ..core.errors import BarbuError
 from ..agents.hint import hint, hint_label, hint_reason
 from ..guide import Guide
+from ..guide.ruleset_words import game_name
 from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
@@ -246,7 +247,8 @@ class TableScreen(CardTableScreen):
         state = (" · " + _("match over")) if s.is_over else ((" · " + _("deal over")) if ended else "")
         where = _("deal {n} of {total}").format(n=number(deal), total=number(self.info.total_deals))
         seat = _("you are seat {n}").format(n=number(s.seat))
-        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(v.rules)} · {where}{escape(state)} · {seat}")
+        game = game_name(v.rules, words())
+        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
 
     def _status_text(self, v: View, ended: DealResult | None) -> str:
         """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
@@ -726,7 +728,7 @@ class TableScreen(CardTableScreen):
     def _scoresheet(self, v: View) -> Table:
         played = ngettext("{n} of {total} deal played", "{n} of {total} deals played", len(v.results)).format(
             n=number(len(v.results)), total=number(self.info.total_deals))
-        t = Table(title=f"{v.rules} — {played}")
+        t = Table(title=f"{game_name(v.rules, words())} — {played}")
         t.add_column(_("deal"), justify="right")
         t.add_column(_("declarer"))
         t.add_column(_("contract"))

@@ -19,7 +19,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..classic.chinese import Arrange, fouled
-from ..i18n import _, current, ngettext, number
+from ..guide.ruleset_words import game_name
+from ..i18n import _, current, ngettext, number, words
 from ..records.savefiles import SavedMatch
 from .labels import card_chip, card_face, card_markup, row_category, row_name, sorted_cards
 
@@ -277,8 +278,8 @@ class SavedList(OptionList):
 
     @staticmethod
     def line(s: SavedMatch) -> str:
-        return _("{when} · {rules}, {state} · {file}").format(when=saved_when(s.modified), rules=s.rules,
-                                                             state=s.progress(), file=s.path.name)
+        return _("{when} · {rules}, {state} · {file}").format(
+            when=saved_when(s.modified), rules=game_name(s.rules, words()), state=s.progress(), file=s.path.name)
 
     def action_delete(self) -> None:
         if self.highlighted is not None:

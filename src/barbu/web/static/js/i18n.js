@@ -64,6 +64,11 @@ export function suitName1(s) {
   return tp("suit", SUIT_ONE[s] || s);
 }
 
+// A suit named on its own, as trumps or as the suit led: "spades", "pique" (French names it in the singular).
+export function namedSuit(s) {
+  return tp("named suit", SUIT_KEYS[s] || s);
+}
+
 // A rank as printed on a card: 10, J, Q, K, A (V, D, R in French; F, D, R in Italian).
 export function rankLetter(r) {
   const letter = r === "T" ? "10" : r;

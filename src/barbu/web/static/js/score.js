@@ -4,7 +4,8 @@
 
 import { el } from "./dom.js";
 import { SYMBOLS, isRed } from "./cards.js";
-import { card, contract, lang, num, rankLetter, suitName, t, tn, tp } from "./i18n.js";
+import { card, contract, lang, namedSuit, num, rankLetter, t, tn, tp } from "./i18n.js";
+import { rulesTitle } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 const ORDER = ["dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome"];
@@ -13,8 +14,8 @@ const STEP_NAMES = { dealer: t("Dealer"), set_aside: t("Set aside"), cuts: t("Cu
   trump: t("Trumps"), rank: t("Starting rank"), doubles: t("Doubles"), outcome: t("Outcome") };
 const COLOURS = ["#1d6f42", "#c8102e", "#1f5fa8", "#d08a00", "#7b3fa0", "#2b8a8a"];
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-// A trump choice as the table says it: "♠ Spades", "♠ Piques", or "No trumps".
-const trumpWords = (s) => (s === "none" ? t("No trumps") : `${SYMBOLS[s]} ${capital(suitName(s))}`);
+// A trump choice as the table says it: "♠ Spades", "♠ Pique" (a suit named as trumps: singular in French), or "No trumps".
+const trumpWords = (s) => (s === "none" ? t("No trumps") : `${SYMBOLS[s]} ${capital(namedSuit(s))}`);
 
 // ------------------------------------------------------------------ the browser's id and keys
 function ownerId() {
@@ -123,7 +124,7 @@ function gameRow(g) {
   return el("div", { class: "game-row" },
     el("a", { class: "game-link", href: `/score/${g.id}` },
       el("strong", { textContent: g.title }),
-      el("span", { class: "muted small", textContent: [g.rules, tn("{n} deal(s)", "{n} deal(s)", g.deals), when].join(" · ") })),
+      el("span", { class: "muted small", textContent: [rulesTitle(g.rules), tn("{n} deal(s)", "{n} deal(s)", g.deals), when].join(" · ") })),
     del);
 }
 
@@ -767,7 +768,7 @@ function renderGame() {
   // TRANSLATORS: the English keeps "deal(s)" in both forms; give each form its own word.
   const count = g.total_deals ? tn("{n} deal(s) of {total}", "{n} deal(s) of {total}", g.deals.length, { total: num(g.total_deals) }) :
     tn("{n} deal(s)", "{n} deal(s)", g.deals.length);
-  $("game-rules").textContent = [g.rules, count, ...(g.over ? [t("finished")] : []),
+  $("game-rules").textContent = [rulesTitle(g.rules), count, ...(g.over ? [t("finished")] : []),
     ...(S.readOnly ? [t("read-only, updates by itself")] : [])].join(" · ");
   $("standings").replaceChildren(...g.standings.map(([s, x], i) => el("li", { "data-seat": s },
     el("span", { class: "place", textContent: num(i + 1) }), el("span", { class: "who", textContent: g.names[s] }),
