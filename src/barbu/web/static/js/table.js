@@ -12,6 +12,7 @@ import { contract, num as numText, rankLetter, strength as strengthName, t, tn }
 import { categoryName, isFouled } from "./poker.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { phasePrompt } from "./tablewords.js";
 import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
   showError, state } from "./tablebase.js";
 
@@ -262,17 +263,6 @@ const PHONE = window.matchMedia("(max-width: 600px)");
 PHONE.addEventListener("change", () => render());
 const motion = new TrickMotion(); // cards that move from hand or seat to the trick, and the trick to its winner
 
-// What each phase asks of the player, as functions: the words are looked up when shown.
-const PHASE_PROMPTS = {
-  declare: () => t("choose the contract"),
-  trump: () => t("name the trump suit"),
-  rank: () => t("name the starting rank"),
-  doubling: () => t("double, redouble or pass"),
-  play: () => t("play a card"),
-  domino: () => t("lay a card or pass"),
-  arrange: () => t("arrange your cards in three rows"),
-};
-
 let hinted = null; // the action text of the hint shown, highlighted in the hand until the state moves on
 
 function renderTurn() {
@@ -288,15 +278,15 @@ function renderTurn() {
     turn.textContent = info.status === "open" ? t("Waiting for every seat to be taken.") : "";
     return;
   }
-  const prompt = PHASE_PROMPTS[state.phase];
+  const prompt = phasePrompt(state.phase);
   if (state.phase === "over") {
     turn.textContent = t("The match is over.");
   } else if (myTurn()) {
-    turn.textContent = t("Your turn: {what}.", { what: prompt ? prompt() : t("your decision") });
+    turn.textContent = t("Your turn: {what}.", { what: prompt || t("your decision") });
   } else if (state.to_act === -1) {
     turn.textContent = t("Shuffling…");
   } else if (state.to_act !== null) {
-    turn.textContent = prompt ? t("Waiting for {name} to {what}.", { name: seatName(state.to_act), what: prompt() })
+    turn.textContent = prompt ? t("Waiting for {name} to {what}.", { name: seatName(state.to_act), what: prompt })
       : t("Waiting for {name}.", { name: seatName(state.to_act) });
   }
   if (mySeat === null) turn.textContent = t("You are watching. {text}", { text: turn.textContent });
