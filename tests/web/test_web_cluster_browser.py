@@ -1,9 +1,9 @@
 """Three server processes behind nginx (the repository's deploy/nginx-barbu.conf), four browsers.
 
-Two browsers share a table with two computer players, two play against the computer each; every page and
-request goes through nginx, round robin, so each browser's WebSocket and requests land on any process.
+Two browsers share a table with two computer players, two play against the computer each, and three tables of
+computer players alone play six deals each; every page and request goes through nginx, round robin, so each browser's WebSocket and requests land on any process.
 Mid-deal one process is killed with SIGKILL: every browser reconnects through nginx and plays on, every
-table goes on past the kill, and the journal holds each table's moves in order, no table ever advanced by
+table goes on past the kill (the computers' tables to their end), and the journal holds each table's moves in order, no table ever advanced by
 two processes (the lease epoch never goes down along a log).
 """
 
@@ -22,7 +22,7 @@ from conftest import postgres_url, redis_url, reset_postgres
 from test_web_browser import attr, new_page, play_one
 from webhelpers import Nginx, Server, http
 
-FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--lease", "2",
+FAST = ("--bot-delay", "0.03", "--deal-pause", "0", "--grace", "1000", "--lease", "2",
         "--forwarded-allow-ips", "127.0.0.1", "--tables-per-hour", "0", "--seats-per-address", "0",
         "--open-tables-per-address", "0", "--bot-tables-per-address", "0", "--connections-per-address", "0")
 
@@ -84,6 +84,15 @@ def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(browser
             p.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
         tables = {shared} | {table_of(p) for p in pages[2:]}
         assert len(tables) == 3
+        robots = set()  # and tables of computer players alone, playing six deals to the end meanwhile
+        for _ in range(3):
+            status, data = http("POST", lb.base + "/api/tables", {"rules": "italian-six"})
+            assert status == 201, data
+            for seat in range(4):
+                status, body = http("POST", f"{lb.base}/api/tables/{data['id']}/bots",
+                                    {"seat": seat, "strength": "random", "token": data["creator"]})
+                assert status == 200, body
+            robots.add(data["id"])
         play(pages, 4, rng)
         owners = {s.port: http("GET", s.base + "/api/health")[1]["process"]["leases"] for s in servers}
         victim = max(servers, key=lambda s: owners[s.port])
@@ -94,6 +103,12 @@ def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(browser
         for p in pages:
             assert int(attr(p, "version")) > before[p.url]
             assert not p.errors, p.errors
+        deadline = time.monotonic() + 180
+        for tid in robots:  # every table of computer players finishes, the lost process's ones included
+            while http("GET", f"{lb.base}/api/tables/{tid}")[1]["table"]["status"] != "over":
+                assert time.monotonic() < deadline, f"table {tid} did not finish"
+                time.sleep(0.5)
+        tables |= robots
         store = Store(db, run_migrations=False)
         try:
             moved = 0
