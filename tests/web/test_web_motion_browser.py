@@ -5,22 +5,32 @@ speed with no card lost or stuck.  Playwright drives Debian's chromium against a
 
 To look at a move, the tests freeze the page's animation clock (Chrome's DevTools protocol) and seek the
 animations by hand: what is checked is where a card is at a given point of its move, never how long it took.
+The page's WebSocket passes through the test (`Gate`), which holds the server's next messages while a move is
+looked at: the next state (a computer player's card) cannot cut the move short under the test's eyes, however
+slow the machine.  The Barbu tables play a trick-taking contract (never Domino, whose cards go to rows, not to
+a trick), all thirteen tricks, without doubling.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from webhelpers import Server, new_table
 
 SIZES = [(1366, 768), (390, 844)]
 SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
 STEP = 60_000  # ms a step may take on a loaded machine (the server slows its computer players when busy)
+# Every deal played through, no doubling: a deal's cards all go to tricks.
+CLASSIC = "classic(doubling=none, undoubled_negative=play, stop_when_decided=false)"
+TWIN_TURNS = 6  # cards played at most in Bésigue to find two of a card in the hand
+TABLES = 8  # tables tried for a trick-taking contract (a computer dealer picks Domino one time in seven)
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +51,67 @@ def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield s
 
 
+State = dict[str, Any]
+
+
+class Gate:
+    """The page's WebSocket, passed through the test.  `hold_after(wanted)` lets the server's messages through up
+    to the first state `wanted` accepts and holds every later one until `release()`: the page rests on that state."""
+
+    def __init__(self, page: Page) -> None:
+        self.wanted: Callable[[State], Any] | None = None
+        self.holding = False
+        self.held: list[tuple[WebSocketRoute, str | bytes]] = []
+        page.route_web_socket(re.compile(r"/ws/"), self.route)
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda m: self.deliver(ws, m))
+
+    def deliver(self, ws: WebSocketRoute, message: str | bytes) -> None:
+        if self.holding:
+            self.held.append((ws, message))
+            return
+        ws.send(message)
+        try:
+            state = json.loads(message).get("state")
+        except (ValueError, AttributeError):
+            state = None
+        if self.wanted and isinstance(state, dict) and self.wanted(state):
+            self.wanted, self.holding = None, True
+
+    def hold_after(self, wanted: Callable[[State], Any]) -> None:
+        self.wanted = wanted
+
+    def release(self, then: Callable[[State], Any] | None = None) -> None:
+        """Let the held messages through (holding again after the first state `then` accepts, if given)."""
+        self.wanted, self.holding = then, False
+        held, self.held = self.held, []
+        for ws, message in held:
+            self.deliver(ws, message)
+
+
+def newer(version: str | None) -> Callable[[State], bool]:
+    """The first state after the one the page shows (version `version`): the move just made."""
+    return lambda s: s.get("version", -1) > int(version or -1)
+
+
 def seat_me(browser: Browser, base: str, size: tuple[int, int], rules: str = "classic",
             reduced: bool = False) -> Page:
-    """Seat 0 taken in the browser against computer players who play at random."""
+    """Seat 0 taken in the browser against computer players who play at random; at a Barbu table, until a
+    trick-taking contract is being played (another table when the computer dealer chose Domino)."""
+    for _ in range(TABLES):
+        page = open_seat(browser, base, size, rules, reduced)
+        if rules == "besigue" or until_phase(page, ("play", "domino")) == "play":
+            return page
+        page.context.close()
+    raise AssertionError(f"Domino at {TABLES} tables in a row")
+
+
+def open_seat(browser: Browser, base: str, size: tuple[int, int], rules: str, reduced: bool) -> Page:
     others = {1: "random"} if rules == "besigue" else {1: "random", 2: "random", 3: "random"}
-    tid, _ = new_table(base, rules, bots=others)
+    tid, _ = new_table(base, CLASSIC if rules == "classic" else rules, bots=others)
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
                               reduced_motion="reduce" if reduced else "no-preference")
     page = ctx.new_page()
@@ -53,12 +119,26 @@ def seat_me(browser: Browser, base: str, size: tuple[int, int], rules: str = "cl
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
+    page.gate = Gate(page)  # type: ignore[attr-defined]
     page.goto(f"{base}/t/{tid}")
     page.fill("#name", "Ada")
     page.click("[data-seat-take='0']")
     root = root_of(page)
     page.wait_for_function(f"() => document.querySelector('{root}').dataset.seat === '0'")
     return page
+
+
+def until_phase(page: Page, phases: tuple[str, ...]) -> str:
+    """Act at this seat's decisions (never choosing Domino) until the table is in one of `phases`: that one."""
+    root = root_of(page)
+    for _ in range(40):
+        page.wait_for_function(f"""() => {json.dumps(phases)}.includes(document.querySelector('{root}').dataset.phase)
+            || ({my_turn_js(root)})()""")
+        phase = page.get_attribute(root, "data-phase")
+        if phase in phases:
+            return phase
+        act(page)
+    raise AssertionError(f"never in {phases}")
 
 
 def root_of(page: Page) -> str:
@@ -89,7 +169,8 @@ def wait_my_turn(page: Page, root: str) -> None:
 
 
 def act(page: Page) -> str:
-    """Take one decision when it is this seat's turn (a legal card, else the first choice); the phase acted in."""
+    """Take one decision when it is this seat's turn (a legal card, else the first choice, Domino only when it is
+    the only one left); the phase acted in."""
     root = root_of(page)
     wait_my_turn(page, root)
     phase = page.get_attribute(root, "data-phase")
@@ -101,8 +182,10 @@ def act(page: Page) -> str:
         tap(page, cards.first)
     else:
         none = page.locator("#bz-decision button.bz-none")
-        tap(page, none if none.count() else
-            page.locator("#decision button[data-action]:not([disabled]), #bz-decision button:not([disabled])").first)
+        choices = page.locator("#decision button[data-action]:not([disabled]):not([data-action='contract domino']),"
+                               " #bz-decision button:not([disabled])")
+        tap(page, none if none.count() else choices.first if choices.count() else
+            page.locator("#decision button[data-action]:not([disabled])").first)
     page.wait_for_function(f"v => document.querySelector('{root}').dataset.version !== v", arg=version)
     return phase
 
@@ -125,18 +208,15 @@ def until_my_card(page: Page) -> None:
 
 
 def act_until(page: Page, predicate: str, acts: int = 40):
-    """Act at this seat's turns until `predicate` (JavaScript, run in the page) returns something: that."""
+    """Act at this seat's turns until `predicate` (a JavaScript expression, run in the page) gives something: that."""
     root = root_of(page)
-    mine = my_turn_js(root)
-    for _ in range(acts * 20):
-        found = page.evaluate(predicate)
-        if found:
-            return found
-        if page.evaluate(mine):
-            if act(page) == "over":
-                break
-        else:
-            page.wait_for_timeout(100)
+    for _ in range(acts):
+        got = page.wait_for_function(f"""() => {{ const found = {predicate};
+            return found ? {{found}} : ({my_turn_js(root)})() ? {{mine: true}} : null; }}""").json_value()
+        if "found" in got:
+            return got["found"]
+        if act(page) == "over":
+            break
     raise AssertionError(f"never seen: {predicate}")
 
 
@@ -160,7 +240,7 @@ FLIGHTS = """() => {
   if (!moving.length) return null;
   return moving.map((piece) => {
     const card = piece.dataset.card || piece.querySelector('[data-card]').dataset.card;
-    const ghost = [...document.querySelectorAll('#motion-layer .motion-ghost')]
+    const ghost = [...document.querySelectorAll('#motion-layer .motion-ghost:not(.motion-gather)')]
       .find((g) => (g.dataset.card || (g.querySelector('[data-card]') || {}).dataset?.card) === card);
     return {card, by: piece.dataset.by || null, animations: piece.getAnimations().length,
             visibility: getComputedStyle(piece).visibility, ghost: ghost ? rect(ghost) : null, rest: rect(piece)};
@@ -168,14 +248,19 @@ FLIGHTS = """() => {
 }"""
 
 
+# The cards' moves: the animations motion.js makes (the Web Animations API), not the page's CSS transitions and
+# animations (a hand card's .08s lift, a seat's pulsing clock).
+MOVES = "document.getAnimations().filter((a) => a.constructor === Animation)"
+
+
 def seek(page: Page, ms: float) -> None:
-    """Every animation of the page to `ms` from its start (paused there)."""
-    page.evaluate("ms => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = ms; })", ms)
+    """Every move of the page to `ms` from its start (paused there)."""
+    page.evaluate(f"ms => {MOVES}.forEach((a) => {{ a.pause(); a.currentTime = ms; }})", ms)
 
 
 def finish(page: Page) -> None:
-    """Every animation of the page played to its end."""
-    page.evaluate("() => document.getAnimations().forEach((a) => a.finish())")
+    """Every move of the page played to its end."""
+    page.evaluate(f"() => {MOVES}.forEach((a) => a.finish())")
 
 
 def shot(page: Page, name: str, size: tuple[int, int], tmp: Path) -> None:
@@ -192,6 +277,7 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser:
     card = page.locator("#hand .card[data-legal='1']").first
     played = card.get_attribute("data-card")
     was = centre(card.bounding_box())
+    page.gate.hold_after(newer(page.get_attribute("#table", "data-version")))  # type: ignore[attr-defined]
     tap(page, card)
     flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.querySelector('[data-card=\"{played}\"]')))")).json_value()
     mine = next(f for f in flights if f["card"] == played)
@@ -210,6 +296,7 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser:
           && [getComputedStyle(p).visibility, p.parentElement.classList.contains('faded')]; }""", arg=played).json_value()
     assert end == ["hidden", True] or end == ["visible", False], end
     assert int(page.get_attribute("#motion-layer", "data-flights")) >= 1
+    page.gate.release()  # type: ignore[attr-defined]
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
@@ -221,6 +308,8 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     freeze(page)
     # A computer player's card: it starts on his seat's box.
     until_my_card(page)
+    gate: Gate = page.gate  # type: ignore[attr-defined]
+    gate.hold_after(lambda s: s.get("trick") and (s["leader"] + len(s["trick"]) - 1) % 4 != 0)
     act(page)
     flights = act_until(page, "(" + FLIGHTS.replace(
         "if (!moving.length) return null;",
@@ -231,6 +320,7 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     seek(page, 115)
     shot(page, "seat", size, tmp_path)
     # A finished trick: its cards are gathered and slide to the winner's seat.
+    gate.release(then=lambda s: not s.get("trick") and s.get("last_trick"))
     gathered = act_until(page, """(() => {
         const spot = document.querySelector('#center .trick.faded');
         const pieces = spot ? [...spot.querySelectorAll('.trick-card')] : [];
@@ -253,9 +343,9 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     seek(page, 550)
     shot(page, "gather", size, tmp_path)
     finish(page)  # once gathered, the trick is the winner's: no longer on the felt, and no ghost of it left
-    # (a computer player's next card may be on its way by now, frozen: it is not this trick's)
-    page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-gather')
+    page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
         && [...document.querySelectorAll('#center .trick.faded .trick-card')].every((p) => getComputedStyle(p).visibility === 'hidden')""")
+    gate.release()
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
@@ -266,29 +356,47 @@ def test_besigue_cards_fly_and_the_trick_gathers(server: Server, browser: Browse
     page = seat_me(browser, server.base, size, rules="besigue")
     assert page.is_checked("#motion-toggle")
     freeze(page)
-    until_my_card(page)
-    card = page.locator("#bz-hand button.card.legal").first
+    # Two packs: the hand may hold two of a card; the one tapped is the one that flies.  The test taps the first
+    # copy of a doubled card (motion.js once flew the last copy, whichever was tapped), playing a few cards to
+    # find one (a plain card when none comes).
+    legal = page.locator("#bz-hand button.card.legal")
+    for turn in range(TWIN_TURNS):
+        until_my_card(page)
+        texts = [c.get_attribute("data-card") for c in legal.all()]
+        twins = [i for i, c in enumerate(texts) if texts.count(c) > 1]
+        if twins or turn == TWIN_TURNS - 1:
+            break
+        act(page)
+    card = legal.nth(twins[0] if twins else 0)
     played = card.get_attribute("data-card")
     was = centre(card.bounding_box())
+    gate: Gate = page.gate  # type: ignore[attr-defined]
+    gate.hold_after(newer(page.get_attribute("#bz", "data-version")))
     tap(page, card)
-    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.dataset.card === '{played}'))")).json_value()
+    # Mine, from the bottom (the opponent may have led the same card, its move frozen).
+    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.dataset.card === '{played}' && p.classList.contains('from-bottom')))")).json_value()
     mine = next(f for f in flights if f["card"] == played)
-    assert mine["animations"] >= 1 and mine["visibility"] == "hidden" and in_hand(centre(mine["ghost"]), was, mine["ghost"]), (mine, was)
+    assert mine["animations"] >= 1 and mine["visibility"] == "hidden" and in_hand(centre(mine["ghost"]), was, mine["ghost"]), (mine, was, twins)
     seek(page, 115)
     shot(page, "besigue-hand", size, tmp_path)
-    # Whoever completes the trick, its two cards are gathered to the winner's side.
-    gathered = act_until(page, """(() => {
+    # Whoever completes the trick, its two cards are gathered to the winner's side (at once if this card did).
+    gathering = """(() => {
         const pieces = [...document.querySelectorAll('#trick .card')];
         if (pieces.length !== 2 || !pieces.every((p) => (p.dataset.moving || '').includes('gather'))) return null;
         return {ghosts: document.querySelectorAll('#motion-layer .motion-ghost').length,
                 animated: pieces.every((p) => p.getAnimations().length > 0)};
-    })()""")
+    })()"""
+    gathered = page.evaluate(gathering)
+    if not gathered:
+        gate.release(then=lambda s: not s.get("trick") and s.get("last_trick"))
+        gathered = act_until(page, gathering)
     assert gathered["animated"] and gathered["ghosts"] >= 2, gathered
     seek(page, 550)
     shot(page, "besigue-gather", size, tmp_path)
     finish(page)
     page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-gather')
         && [...document.querySelectorAll('#trick .card')].every((c) => getComputedStyle(c).visibility === 'hidden')""")
+    gate.release()
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
@@ -334,9 +442,9 @@ def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, browser: Br
     assert not page.is_checked("#motion-toggle")
     play_some(page, 6)
     assert moves(page) == (0, 0)
-    # no card moves (a seat's clock may still pulse: only the cards' flights count here)
-    assert page.evaluate("""document.getAnimations().filter((a) => a.effect && a.effect.target
-        && a.effect.target.closest('#motion-layer, [data-moving], .card')).length""") == 0
+    # no card moves (a hand card's lift and a seat's pulsing clock are CSS, not moves: they do not count)
+    assert page.evaluate(f"{MOVES}.length") == 0
+    assert not page.query_selector("[data-moving], #motion-layer .motion-ghost")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
@@ -352,14 +460,14 @@ def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(fast: Server, br
         if deal and deal != "1":
             break
         act(page)
-        # Once the table rests, every card of the trick in play is shown, and no ghost is left flying.
-        page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
-            && !document.querySelector('[data-moving]')""")
-        shown = page.evaluate("""() => { const spot = document.querySelector('#center .trick');
-            if (!spot || spot.classList.contains('faded')) return null;
+        # Once the table rests (no ghost flying, no card waiting for one: seen in one look, so that the next
+        # state cannot come in between), every card of the trick in play is shown.
+        shown = page.wait_for_function("""() => { if (document.querySelector('#motion-layer .motion-ghost, [data-moving]')) return null;
+            const spot = document.querySelector('#center .trick');
+            if (!spot || spot.classList.contains('faded')) return {resting: true};
             return {cards: spot.dataset.trick.split(' ').filter(Boolean).length,
-                    pieces: [...spot.querySelectorAll('.trick-card')].filter((p) => getComputedStyle(p).visibility === 'visible').length}; }""")
-        if shown:
+                    pieces: [...spot.querySelectorAll('.trick-card')].filter((p) => getComputedStyle(p).visibility === 'visible').length}; }""").json_value()
+        if "cards" in shown:
             assert shown["pieces"] == shown["cards"], shown
     assert page.get_attribute("#table", "data-deal") == "2"
     flights, gathers = moves(page)

@@ -84,6 +84,14 @@ function ghostOf(node) {
   return { g, c, w, angle: angleOf(node) };
 }
 
+// Which copy of its card a card element is: the box it lies in (the nearest element with an id) and its rank
+// among the same cards there.
+function copyOf(node) {
+  const box = node.parentElement.closest("[id]");
+  const twins = box ? [...box.querySelectorAll("[data-card]")].filter((c) => c.dataset.card === node.dataset.card) : [node];
+  return { card: node.dataset.card, box, nth: twins.indexOf(node) };
+}
+
 function same(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -92,21 +100,44 @@ function same(a, b) {
 // from, and show() once the trick is drawn; the trick's cards are its text forms ("QH"), in playing order.
 export class TrickMotion {
   constructor() {
-    this.hand = new Map(); // card -> where it lay before this redraw
+    this.hand = new Map(); // card -> where its copies lay before this redraw: [{rect, clicked}]
     this.shown = null; // the trick drawn last: {cards, done}
     this.plan = null; // the moves under way, or played, for the trick drawn last
+    // The playable card clicked last, as its place among its twins (Bésigue's two packs): of two identical
+    // cards, the one played.  Not the element: the page may be redrawn between the click and the move.
+    this.sent = null;
+    document.addEventListener("click", (e) => {
+      const card = e.target.closest && e.target.closest("[data-card]");
+      if (card && card.classList.contains("legal")) this.sent = copyOf(card);
+    }, true);
     wireToggle(() => this.stop());
   }
 
   // Where the cards under `selector` lie now: a card played from there flies from its place.
   measure(selector) {
     this.hand = new Map();
+    const sent = this.sent;
     for (const node of document.querySelectorAll(selector)) {
       for (const c of node.querySelectorAll("[data-card]")) {
-        const r = c.getBoundingClientRect();
-        if (r.width) this.hand.set(c.dataset.card, r);
+        const rect = c.getBoundingClientRect();
+        if (!rect.width) continue;
+        const copy = sent && sent.card === c.dataset.card ? copyOf(c) : null;
+        const clicked = !!copy && copy.box === sent.box && copy.nth === sent.nth;
+        if (!this.hand.has(c.dataset.card)) this.hand.set(c.dataset.card, []);
+        this.hand.get(c.dataset.card).push({ rect, clicked });
       }
     }
+  }
+
+  // Where a card played comes from among its measured copies: the one clicked, else the one nearest its
+  // player's place (`seat`, an element); null when none was measured.
+  startOf(card, seat) {
+    const copies = this.hand.get(card) || [];
+    const clicked = copies.find((c) => c.clicked);
+    if (clicked || copies.length < 2 || !seat) return (clicked || copies[0] || { rect: null }).rect;
+    const s = centre(seat.getBoundingClientRect());
+    const far = ({ rect }) => Math.hypot(centre(rect).x - s.x, centre(rect).y - s.y);
+    return copies.reduce((a, b) => (far(b) < far(a) ? b : a)).rect;
   }
 
   // Whether the trick `cards` just completed is to stay drawn while it is gathered (Bésigue draws an
@@ -129,6 +160,8 @@ export class TrickMotion {
     }
     this.stop();
     const before = this.shown;
+    // A new trick drawn: the click told its card (measured already), not a later one's.
+    if (!before || before.done !== done || !same(before.cards, cards)) this.sent = null;
     this.shown = { cards: [...cards], done };
     if (!isOn() || !before || !pieces.length || !pieces[pieces.length - 1].getClientRects().length) return; // or not shown
     const prior = before.done ? [] : before.cards;
@@ -139,8 +172,9 @@ export class TrickMotion {
     for (let i = prior.length; i < cards.length; i++) fresh.push(i);
     this.plan = new Plan(id, cards, done);
     for (const i of fresh) {
-      const start = this.hand.get(cards[i]) || (from(i) && from(i).getBoundingClientRect());
-      if (start && start.width) this.plan.fly(i, pieces[i], start, !this.hand.has(cards[i]));
+      const measured = this.startOf(cards[i], from(i));
+      const start = measured || (from(i) && from(i).getBoundingClientRect());
+      if (start && start.width) this.plan.fly(i, pieces[i], start, !measured);
     }
     if (done && winner) this.plan.gather(pieces, spot, winner.getBoundingClientRect());
     this.plan.attach(pieces);
