@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
-from webhelpers import Server
+from webhelpers import Server, watched_page
 
 from barbu.guide.lesson import KEYS, replay
 
@@ -38,13 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def open_page(browser: Browser, url: str, size: tuple[int, int], reduced: bool = True, ready: bool = True) -> Page:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              reduced_motion="reduce" if reduced else "no-preference")
-    page = ctx.new_page()
-    page.set_default_timeout(STEP)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
+    page = watched_page(browser, size, STEP, reduced_motion="reduce" if reduced else "no-preference")
     page.goto(url)
     if ready:
         page.wait_for_function(READY)

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
 
-from webhelpers import Server, new_table
+from webhelpers import Server, new_table, watched_page
 
 SIZES = [(1366, 768), (390, 844)]
 SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
@@ -112,13 +112,7 @@ def seat_me(browser: Browser, base: str, size: tuple[int, int], rules: str = "cl
 def open_seat(browser: Browser, base: str, size: tuple[int, int], rules: str, reduced: bool) -> Page:
     others = {1: "random"} if rules == "besigue" else {1: "random", 2: "random", 3: "random"}
     tid, _ = new_table(base, CLASSIC if rules == "classic" else rules, bots=others)
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              reduced_motion="reduce" if reduced else "no-preference")
-    page = ctx.new_page()
-    page.set_default_timeout(STEP)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
+    page = watched_page(browser, size, STEP, reduced_motion="reduce" if reduced else "no-preference")
     page.gate = Gate(page)  # type: ignore[attr-defined]
     page.goto(f"{base}/t/{tid}")
     page.fill("#name", "Ada")

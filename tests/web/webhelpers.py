@@ -191,3 +191,14 @@ http {{
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+
+
+def watched_page(browser: Any, size: tuple[int, int], timeout: float, **context: Any) -> Any:
+    """A page in a context of its own (a separate person) whose script errors are kept in ``page.errors``."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, **context)
+    page = ctx.new_page()
+    page.set_default_timeout(timeout)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
