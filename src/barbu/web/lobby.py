@@ -346,7 +346,12 @@ class Lobby:
     async def locate(self, table_id: str) -> "Table | Lease | None":
         """Where a table is played: here (the table), in another process (its lease), or nowhere (None).
 
-        With many processes an unfinished table nobody owns is claimed by the process asked for it."""
+        With many processes an unfinished table nobody owns is claimed by the process asked for it.  Another
+        process's table is found by its lease alone: nothing is read or replayed here to relay to it."""
+        if self.cluster is not None and table_id not in self.tables and len(table_id) <= 32:
+            lease, at = await self.cluster.lease_of(table_id)
+            if lease is not None and lease.alive(at) and lease.owner != self.cluster.node:
+                return lease
         t = await self.get(table_id)
         if self.cluster is None or t is None or t.status not in ("open", "playing") or t.id in self.cluster.epochs:
             return t
