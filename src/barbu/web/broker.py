@@ -19,6 +19,8 @@ from typing import Any, Awaitable, Callable
 
 import orjson
 
+from ..core import safejson
+
 log = logging.getLogger("barbu.web")
 
 PREFIX = "barbu:"
@@ -65,7 +67,7 @@ class Broker:
                         continue
                     self.received += 1
                     try:
-                        envelope = orjson.loads(message["data"])
+                        envelope = safejson.loads(message["data"])
                         result = self.on_message(envelope)
                         if result is not None:
                             await result
@@ -105,8 +107,8 @@ class Broker:
         stale: list[bytes] = []
         for node, data in raw.items():
             try:
-                entry = orjson.loads(data)
-            except orjson.JSONDecodeError:
+                entry = safejson.loads(data)
+            except safejson.JsonError:
                 stale.append(node)
                 continue
             if time.time() - float(entry.get("at", 0)) > fresh:
