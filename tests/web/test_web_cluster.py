@@ -399,3 +399,22 @@ def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(
             time.sleep(0.3)
         status, body = http("POST", b.base + "/api/tables", {"rules": "classic"})
         assert status == 429 and body.get("code") == "my_tables", body
+
+
+def test_processes_started_at_once_on_an_empty_database_all_come_up(cluster_db: str) -> None:
+    """Several processes migrating one empty PostgreSQL at once take turns (an advisory lock): none fails
+    on a half-made schema, and the schema ends at the newest revision once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import text
+
+    def start(_: int) -> None:
+        Store(cluster_db).close()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(start, range(4)))
+    store = Store(cluster_db, run_migrations=False)
+    with store.engine.connect() as conn:
+        versions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    store.close()
+    assert len(versions) == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from sqlalchemy import (BigInteger, DateTime, Float, ForeignKey, Integer, String, Text, create_engine, event, insert,
-                        select, update)
+                        select, text, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -192,6 +192,10 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: The PostgreSQL advisory lock that serialises migrations ("barbu" in ASCII).
+MIGRATION_LOCK = 0x6261726275
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision."""
     from alembic import command
@@ -199,6 +203,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Processes started at once on an empty database take turns: the first creates the schema,
+            # the others wait here and then find it at head. The lock ends with the transaction.
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
