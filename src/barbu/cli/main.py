@@ -688,9 +688,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help=_("how much the server logs (default info)"))
     sv.set_defaults(func=cmd_serve)
 
-    from . import learn, score
+    from . import learn, score, users
     score.add_parser(sub)
     learn.add_parser(sub)
+    users.add_parser(sub)
     add_lang_options(p)
     return p
 

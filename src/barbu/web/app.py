@@ -41,6 +41,8 @@ from starlette.websockets import WebSocket
 from ..core import safejson
 from ..core.words import N_
 from ..i18n import translator
+from .accountroutes import account_routes, player_routes
+from .accounts import COOKIE as SESSION_COOKIE, Accounts
 from .learn import learn_routes
 from .lobby import Lobby, invitation, options_catalogue, parse_rules
 from .mytables import MINE_BODY
@@ -98,6 +100,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     lobby = Lobby(settings)
     analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
                         per_address=settings.analyses_per_address)
+    accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address))
+
+    async def user_of(conn: Any) -> Any:
+        """The account logged in on this request's or WebSocket's browser (its session cookie), else None."""
+        return await accounts.session_user(conn.cookies.get(SESSION_COOKIE))
+
+    async def take_signup(address: str) -> int:
+        return await lobby.creations.take(address, "signup", settings.signups_per_hour)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -158,15 +168,25 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rules = parse_rules(data.get("rules"), data.get("players"))
         bots_by = data.get("bots_by", "creator")
         invite, invite_hash = invitation(data.get("private"))
+        rated = await wants_rated(request, data)
         t, creator = await lobby.create(rules, address=client_address(request), bots_by=bots_by,
                                         invite_hash=invite_hash,
-                                        clock=requested_clock(data.get("clock", DEFAULT_CLOCK)))
+                                        clock=requested_clock(data.get("clock", DEFAULT_CLOCK)), rated=rated)
         # The creator's credential lets him seat computer players and remove players; a private table's
         # invitation travels after the link's "#", so it never reaches a server's log.  Both given out only once.
         out = {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
         if invite is not None:
             out |= {"invite": invite, "invite_url": f"/t/{t.id}#invite={invite}"}
         return JSONResponse(out, status_code=201, headers={"cache-control": "no-store"})
+
+    async def wants_rated(request: Request, data: dict[str, Any]) -> bool:
+        """Whether a new table is to be rated: asked for, by someone logged in."""
+        rated = data.get("rated", False)
+        if not isinstance(rated, bool):
+            raise TableError(N_("\"rated\" is true or false"))
+        if rated and await user_of(request) is None:
+            raise TableError(N_("log in (or make an account) to play a rated match"), 401)
+        return rated
 
     async def api_play(request: Request) -> Response:
         """One click: a new table, the caller in seat 0, computer players of the strength he chose in the others
@@ -180,9 +200,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rules = parse_rules(data.get("rules") or "classic", data.get("players"))
         name = data.get("name") or "Player"
         address = client_address(request)
-        t, creator = await lobby.create(rules, address=address, reserved=True)  # a share of the limit is its own
+        rated = await wants_rated(request, data)
+        user = await user_of(request)
+        t, creator = await lobby.create(rules, address=address, reserved=True,  # a share of the limit is its own
+                                        rated=rated)
         lobby.check_bots(t, address)
-        token = await t.call(t.take_seat, 0, name, None, address, creator)
+        token = await t.call(t.take_seat, 0, name, None, address, creator, (user.id, user.name) if user else None)
         for seat in range(1, t.match.n):
             await t.call(t.add_bot, seat, strength, creator, address)
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
@@ -272,6 +295,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         """A request about one table, run by the process that owns it (`tableops`): here, or relayed to
         another process of a many-process server, which answers it the same way."""
         data = await read_json(request) if request.method == "POST" else {}
+        data.pop("_user", None)  # only this server says who is logged in
+        if request.method == "POST":
+            user = await user_of(request)
+            if user is not None:
+                data["_user"] = [user.id, user.name]
         table_id, address = request.path_params["table_id"], client_address(request)
         lang = page_language(request, settings)
         found = await lobby.locate(table_id)
@@ -300,7 +328,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def api_mine(request: Request) -> Response:
         """"My tables": {"tables": [{"id", "token", "creator"}, …]} → each as the lobby lists it, or gone."""
         data = await read_json(request, MINE_BODY)
-        return JSONResponse({"tables": await lobby.mine(data)}, headers={"cache-control": "no-store"})
+        user = await user_of(request)
+        return JSONResponse({"tables": await lobby.mine(data, user.id if user else None)},
+                            headers={"cache-control": "no-store"})
 
     async def api_leave(request: Request) -> Response:
         """A player leaves a table with other people for good: {"token": seat, "creator": creator}."""
@@ -332,6 +362,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await websocket.close(1008)
             return
         try:
+            user = await user_of(websocket)
+            user_id = user.id if user is not None else None
             table = await lobby.locate(websocket.path_params["table_id"])
             await websocket.accept()
             if table is None:
@@ -341,9 +373,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 return
             if isinstance(table, Lease):  # another process plays it: carry the frames there and back
                 assert lobby.cluster is not None
-                await lobby.cluster.relay(websocket, table, lang, address)
+                await lobby.cluster.relay(websocket, table, lang, address, user_id)
                 return
-            conn = WsConn(websocket, lang)
+            conn = WsConn(websocket, lang, user_id)
             try:
                 await serve_connection(websocket, conn, table, settings)
             finally:
@@ -379,11 +411,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{table_id}", ws_table),
         *score_routes(settings, lambda: lobby.store, read_body, origin_allowed, lobby.creations),
         *learn_routes(settings, read_json),
+        *account_routes(settings, accounts, read_json, take_signup),
+        *player_routes(settings, lambda: lobby.store),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
                     middleware=[Middleware(SecurityHeaders)])
     app.state.lobby = lobby
+    app.state.accounts = accounts
     app.state.analyses = analyses
     app.state.settings = settings
     return app

@@ -8,6 +8,7 @@ reached.  Finished tables are loaded when someone asks for them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -27,7 +28,7 @@ from .cluster import Cluster
 from .sharedlimits import WEBSOCKETS
 from .journal import Journal
 from .leases import Lease
-from . import mytables
+from . import history, mytables
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token, now
 from .table import Table, TableError
@@ -319,7 +320,39 @@ class Lobby:
         t.thinking = self.thinking
         t.hash_address = self.creations.address_hash
         t.on_lost = self._lost
+        t.on_over = self._match_over
+        self.show_ratings(t)
         return t
+
+    async def _match_over(self, t: Table) -> None:
+        """A match played to its end: its status, its results and (rated) the ratings, in one fenced write."""
+        seats = [history.SeatResult(s.kind, s.name, s.strength, s.user_id, s.left) for s in t.seats]
+        finished = history.finished_of(t.id, t.match, seats, t.rated)
+
+        def write(conn: Any) -> None:
+            history.record(conn, finished)
+            Store.set_status(conn, t.id, "over")
+        await t.journal.run(write)
+        self.show_ratings(t)
+
+    def show_ratings(self, t: Table) -> None:
+        """Read the ratings shown beside the seats' names, then give them to the table (off its actor)."""
+        if self.store is None:
+            return
+        store, rules = self.store, str(t.rules)
+        seats = [(s.kind if not s.left else "human", s.user_id, s.strength) for s in t.seats]
+
+        async def read() -> None:
+            try:
+                values = await asyncio.to_thread(history.seat_ratings, store, rules, seats)
+            except Exception:  # the page shows no figure; the table plays on
+                log.exception("table %s: the ratings could not be read", t.id)
+                return
+            t.tell(t.set_ratings, values)
+        try:
+            asyncio.get_running_loop().create_task(read(), name=f"ratings-{t.id}")
+        except RuntimeError:  # no loop (a table read outside the server)
+            pass
 
     def _lost(self, t: Table) -> None:
         """Another process took ``t`` over: it leaves this one."""
@@ -372,7 +405,7 @@ class Lobby:
 
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
-                     invite_hash: str | None = None, reserved: bool = False) -> tuple[Table, str]:
+                     invite_hash: str | None = None, reserved: bool = False, rated: bool = False) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
 
         ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
@@ -394,7 +427,7 @@ class Lobby:
                 wait = await self.creations.take(address, TABLE, self.settings.tables_per_hour)
                 if wait:
                     raise self._too_many(wait)
-            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash)
+            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated)
         finally:
             self._pending -= 1
             if address is not None:
@@ -403,7 +436,7 @@ class Lobby:
                     del self._pending_by[address]
 
     async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
-                      clock: str | None, invite_hash: str | None) -> tuple[Table, str]:
+                      clock: str | None, invite_hash: str | None, rated: bool = False) -> tuple[Table, str]:
         assert self.journal is not None
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
@@ -415,6 +448,8 @@ class Lobby:
         seats: list[SeatRecord] = []
         if rematch_of is not None:  # same players, same credentials, same computer players
             seats = [s.record() for s in rematch_of.seats]
+            # a seat its player left is the stand-in's now: in the rematch, a computer player like any other
+            seats = [dataclasses.replace(s, user_id=None, left=False) if s.left else s for s in seats]
         old_id = rematch_of.id if rematch_of else None
         # whom the table counts against: its maker's address, a rematch its first table's
         creator_addr = self.creations.address_hash(address) if address is not None else None
@@ -427,7 +462,7 @@ class Lobby:
         def write(conn: Any) -> int | None:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
                                creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
-                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr)
+                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr, rated=rated)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
@@ -439,7 +474,8 @@ class Lobby:
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
-                          clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr)
+                          clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
+                          rated=rated)
         t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:
@@ -451,7 +487,7 @@ class Lobby:
 
     async def rematch(self, old: Table) -> Table:
         t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by, clock=old.clock_text,
-                                 invite_hash=old.invite_hash)
+                                 invite_hash=old.invite_hash, rated=old.rated)
         return t
 
     async def get(self, table_id: str) -> Table | None:
@@ -494,16 +530,22 @@ class Lobby:
                 out.extend(rows)
         return out[:200]
 
-    async def mine(self, data: dict[str, Any]) -> list[dict[str, Any]]:
-        """"My tables": each table the request's credentials open, as the lobby lists tables (`barbu.web.mytables`)."""
+    async def mine(self, data: dict[str, Any], user_id: int | None = None) -> list[dict[str, Any]]:
+        """"My tables": each table the request's credentials open, as the lobby lists tables
+        (`barbu.web.mytables`); logged in, every unfinished table the account holds a seat at too."""
+        wanted = mytables.wanted(data)
+        if user_id is not None and self.store is not None:
+            asked = {w[0] for w in wanted}
+            held = await asyncio.to_thread(history.tables_held, self.store, user_id)
+            wanted += [(tid, None, None) for tid in held if tid not in asked]
         out = []
-        for table_id, token, creator in mytables.wanted(data):
-            out.append(mytables.status(await self.get(table_id), table_id, token, creator))
+        for table_id, token, creator in wanted:
+            out.append(mytables.status(await self.get(table_id), table_id, token, creator, user_id))
         return out
 
-    async def end(self, t: Table, token: Any, creator: Any) -> bool:
+    async def end(self, t: Table, token: Any, creator: Any, user_id: int | None = None) -> bool:
         """End a table of computer players (`Table.end`); one with no finished deal leaves the server at once."""
-        kept = await t.call(t.end, token, creator)
+        kept = await t.call(t.end, token, creator, user_id)
         if not kept and self.tables.get(t.id) is t:
             del self.tables[t.id]
             await t.stop()

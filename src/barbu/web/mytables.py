@@ -37,9 +37,10 @@ def wanted(data: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     return list(out.values())
 
 
-def status(t: Table | None, table_id: str, token: Any, creator: Any) -> dict[str, Any]:
-    """One table as "My tables" shows it, or ``gone`` when these credentials open nothing there."""
-    seat = t.holder(token) if t is not None else None
+def status(t: Table | None, table_id: str, token: Any, creator: Any, user_id: int | None = None) -> dict[str, Any]:
+    """One table as "My tables" shows it, or ``gone`` when these credentials (or the logged-in account's
+    seat) open nothing there."""
+    seat = (t.holder(token) or t.seat_of(user_id)) if t is not None else None
     made = t is not None and t.is_creator(creator)
     if t is None or (seat is None and not made):
         return {"id": table_id, "gone": True}

@@ -35,6 +35,7 @@ class Settings:
     connections_per_address: int = 64  # WebSocket connections open at once from one address
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_tables_per_address: int = 10  # unfinished tables one address has created and still uses
+    signups_per_hour: int = 10  # accounts one address may make in any hour
     seats_per_address: int = 1  # seats one address may hold at a listed table it did not create
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken

@@ -39,9 +39,10 @@ class WsConn:
     """A WebSocket as a table sees it: sends are queued and written by one task, so a slow client
     never holds a table up; one that falls too far behind is cut off and resyncs when it returns."""
 
-    def __init__(self, ws: WebSocket, lang: str = "en") -> None:
+    def __init__(self, ws: WebSocket, lang: str = "en", user_id: int | None = None) -> None:
         self.ws = ws
         self.lang = lang  # what this connection reads: its page's language, or the one its hello names
+        self.user_id = user_id  # the account logged in on the browser (its session cookie), None: a guest
         self.seat: int | None = None
         self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
         self.closing: tuple[int, str] | None = None

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from sqlalchemy import (BigInteger, DateTime, Float, ForeignKey, Integer, String, Text, create_engine, event, insert,
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, create_engine, event, insert,
                         select, text, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -49,6 +49,7 @@ class TableRow(Base):
     bots_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # hex key of the computer players' seeds
     creator_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of its creator's address
     bots_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of who gave seats to computers
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # its result changes the players' ratings
 
 
 class SeatRow(Base):
@@ -63,6 +64,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bank: Mapped[float | None] = mapped_column(Float, nullable=True)  # seconds left in the seat's time bank
     timeouts: Mapped[int | None] = mapped_column(Integer, nullable=True)  # clock run out so many times in a row
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)  # the account seated here
+    left: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # he gave the seat up: a stand-in plays it
 
 
 class EventRow(Base):
@@ -148,6 +151,8 @@ class SeatRecord:
     token_hash: str | None = None
     bank: float | None = None  # seconds left in the seat's time bank (tables with a clock)
     timeouts: int = 0  # times in a row the seat's clock ran out
+    user_id: int | None = None  # the account of the player seated (None: a guest, a computer player)
+    left: bool = False  # the player gave the seat up during the match; a stand-in plays it to the end
 
 
 @dataclass
@@ -170,6 +175,7 @@ class TableRecord:
     bots_secret: str | None = None  # hex key of the computer players' seeds; None: an older table (its seed)
     creator_addr: str | None = None  # HMAC of the creator's address (`Creations.address_hash`), for the limits
     bots_addr: str | None = None  # HMAC of the address that gave seats to computer players
+    rated: bool = False  # created as rated: its result changes the ratings (every person at it has an account)
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -229,12 +235,13 @@ class Store:
                      rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
                      bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
                      bots_secret: str | None = None, creator_addr: str | None = None,
-                     bots_addr: str | None = None) -> None:
+                     bots_addr: str | None = None, rated: bool = False) -> None:
         t = now()
         conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
                                            rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
                                            bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
-                                           bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr))
+                                           bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
+                                           rated=rated))
 
     @staticmethod
     def set_addresses(conn: Connection, table_id: str, creator_addr: str | None, bots_addr: str | None) -> None:
@@ -256,7 +263,7 @@ class Store:
         conn.execute(SEATS.delete().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat))
         conn.execute(insert(SEATS).values(table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind,
                                           strength=seat.strength, token_hash=seat.token_hash, bank=seat.bank,
-                                          timeouts=seat.timeouts))
+                                          timeouts=seat.timeouts, user_id=seat.user_id, left=seat.left))
 
     @staticmethod
     def clear_seat(conn: Connection, table_id: str, seat: int) -> None:
@@ -328,7 +335,7 @@ class Store:
             tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
                                         r.secret, r.creator_hash, r.bots_by or "creator",
                                         r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
-                                        r.creator_addr, r.bots_addr)
+                                        r.creator_addr, r.bots_addr, bool(r.rated))
                       for r in conn.execute(q)}
             if not tables:
                 return []
@@ -336,7 +343,7 @@ class Store:
             for chunk in _chunks(keys, 500):
                 for r in conn.execute(select(SEATS).where(SEATS.c.table_id.in_(chunk)).order_by(SEATS.c.seat)):
                     tables[r.table_id].seats.append(SeatRecord(r.seat, r.name, r.kind, r.strength, r.token_hash,
-                                                                r.bank, r.timeouts or 0))
+                                                                r.bank, r.timeouts or 0, r.user_id, bool(r.left)))
                 q = (select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
                      .where(EVENTS.c.table_id.in_(chunk)).order_by(EVENTS.c.table_id, EVENTS.c.seq))
                 for r in conn.execute(q):

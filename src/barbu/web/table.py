@@ -91,9 +91,13 @@ class Seat:
     bank: float | None = None  # seconds left in the time bank (tables with a clock)
     timeouts: int = 0  # times in a row the clock ran out on this seat
     address: str | None = None  # who took the seat (in memory only): the per-address seat limit, removals
+    user_id: int | None = None  # the account seated here: it has the seat back from any browser
+    left: bool = False  # its player gave it up during the match (a stand-in plays it; a rated match places him last)
+    rating: dict | None = None  # the figure shown beside the name (`barbu.web.history.seat_ratings`)
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash, self.bank, self.timeouts)
+        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash, self.bank, self.timeouts,
+                          self.user_id, self.left)
 
 
 def clean_name(name: Any) -> str:
@@ -185,6 +189,9 @@ class Table:
             seat = self.seats[s.seat]
             seat.kind, seat.name, seat.strength, seat.token_hash = s.kind, s.name, s.strength, s.token_hash
             seat.bank, seat.timeouts = s.bank, s.timeouts
+            seat.user_id, seat.left = s.user_id, s.left
+        self.rated = record.rated  # its result changes the ratings: people sit here only with an account
+        self.on_over: Callable[["Table"], Awaitable[None]] | None = None  # the lobby writes results and ratings
         # The clock (barbu.web.clock): the decision being timed, and the decision the stand-in plays
         # because its time ran out, as (seat, version).  A new match (a rematch copies its seats) starts
         # with every bank full.
@@ -299,10 +306,12 @@ class Table:
         """Public facts about the table: never credentials, never the seed."""
         return {
             "id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
-            "private": self.invite_hash is not None,
+            "private": self.invite_hash is not None, "rated": self.rated,
             "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
                        "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
-                       "away": s.away and s.kind == "human" and not s.conns} for s in self.seats],
+                       "away": s.away and s.kind == "human" and not s.conns,
+                       "account": s.user_id is not None and not s.left, "left": s.left,
+                       "rating": s.rating} for s in self.seats],
             "spectators": len(self.spectators), "version": self.version,
             "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
             "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
@@ -312,8 +321,9 @@ class Table:
 
     # ------------------------------------------------------------------ seats (HTTP requests)
     async def take_seat(self, seat: int, name: Any, invite: Any = None, address: str | None = None,
-                        creator: Any = None) -> str:
-        """Seat a guest; returns his credential, which is given out only this once.
+                        creator: Any = None, user: tuple[int, str] | None = None) -> str:
+        """Seat a guest, or a logged-in player (``user``: his account's id and name, which is the name he
+        plays under); returns the seat's credential, which is given out only this once.
 
         A private table seats only the holders of its invitation's secret.  The creator (his address or
         his credential) may seat anyone; anyone else may not come back once removed, and at a listed
@@ -327,6 +337,12 @@ class Table:
                 raise TableError(N_("this invitation is not valid for this table: ask its creator for the link "
                                     "again"), 403)
         s = self._open_seat(seat)
+        if user is not None:
+            name = user[1]
+            if any(o.user_id == user[0] for o in self.seats):
+                raise TableError(N_("you already have a seat at this table"), 409)
+        elif self.rated:
+            raise TableError(N_("this table is rated: log in (or make an account) to take a seat"), 403)
         name = clean_name(name)
         own = address is None or address == self.creator_address or self.is_creator(creator)
         if not own and address in self.barred:
@@ -347,7 +363,7 @@ class Table:
             raise TableError(N_("{name} is already at this table; choose another name"), name=name)
         token = secrets.token_urlsafe(24)
         s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
-        s.address = address
+        s.address, s.user_id, s.left = address, user[0] if user else None, False
         await self._save_seat(s)
         self.touched = time.time()
         await self.journal.run(lambda conn: Store.touch(conn, self.id))
@@ -465,6 +481,7 @@ class Table:
         """Before the match starts, a seat's player gives it up: it is free again, his connections watch."""
         self._to_spectators(s)
         s.kind, s.name, s.strength, s.token_hash, s.address = "open", "", None, None, None
+        s.user_id, s.left, s.rating = None, False, None
         await self.journal.run(lambda c: Store.clear_seat(c, self.id, s.index))
         self._send_all({"type": "table", "table": self.info()})
         for c in self.spectators:
@@ -485,25 +502,32 @@ class Table:
         return next((s for s in self.seats if s.kind == "human" and s.token_hash
                      and secrets.compare_digest(s.token_hash, h)), None)
 
+    def seat_of(self, user_id: Any) -> Seat | None:
+        """The seat a logged-in account holds here (it plays it from any browser), else None."""
+        if not isinstance(user_id, int) or isinstance(user_id, bool):
+            return None
+        return next((s for s in self.seats if s.kind == "human" and s.user_id == user_id), None)
+
     def people_besides(self, seat: Seat | None) -> bool:
         """Whether a person other than ``seat``'s holds a seat here (then the table may be left, not ended)."""
         return any(s.kind == "human" and s is not seat for s in self.seats)
 
-    def _credited(self, token: Any, creator: Any) -> tuple[Seat | None, bool]:
-        """The caller's seat and whether he created the table; refused if he holds neither credential."""
-        seat, made = self.holder(token), self.is_creator(creator)
+    def _credited(self, token: Any, creator: Any, user_id: Any = None) -> tuple[Seat | None, bool]:
+        """The caller's seat (by its credential, or his account's) and whether he created the table; refused
+        if he holds neither."""
+        seat, made = self.holder(token) or self.seat_of(user_id), self.is_creator(creator)
         if seat is None and not made:
             raise TableError(N_("these credentials hold no seat at this table and did not create it"), 403)
         if self.status == "over":
             raise TableError(N_("the match is over"), 409)
         return seat, made
 
-    async def give_up(self, token: Any, creator: Any) -> str:
+    async def give_up(self, token: Any, creator: Any, user_id: Any = None) -> str:
         """A player leaves the table for good from the lobby: before the start his seat is free again
         ("freed"); once the match is under way the stand-in plays it to the end, as it plays for a player who
         went away ("stand_in").  The table no longer counts against its creator's address if he is the one
         leaving ("released": the creator without a seat).  A table of computer players is ended, not left."""
-        seat, made = self._credited(token, creator)
+        seat, made = self._credited(token, creator, user_id)
         if self.started and not self.people_besides(seat):
             raise TableError(N_("nobody else plays at this table: end it instead"), 409)
         if made:
@@ -520,6 +544,7 @@ class Table:
             return "freed"
         self._to_spectators(seat)
         seat.kind, seat.strength, seat.token_hash, seat.address = "bot", self.settings.stand_in, None, None
+        seat.left = True  # his seat stays his in the results: a rated match places him last
         seat.epoch += 1  # his grace timer does nothing now
         seat.agent, seat.away, seat.bank, seat.timeouts = None, False, None, 0
         self.recent[seat.index].clear()
@@ -534,11 +559,11 @@ class Table:
         await self._advance()
         return "stand_in"
 
-    async def end(self, token: Any, creator: Any) -> bool:
+    async def end(self, token: Any, creator: Any, user_id: Any = None) -> bool:
         """The only person at a table of computer players ends it; True when its record is kept (as a finished
         match's, for its replay) because a deal was finished, False when nothing was (the table is closed).
         Either is stored, so a restarted server does not bring the table back into play."""
-        seat, _ = self._credited(token, creator)
+        seat, _ = self._credited(token, creator, user_id)
         if self.people_besides(seat):
             raise TableError(N_("other people play at this table: you may leave it, not end it"), 409)
         kept = self.web.deals_done() > 0
@@ -557,9 +582,15 @@ class Table:
 
     # ------------------------------------------------------------------ connections
     async def join(self, conn: Conn, token: Any, since: Any) -> None:
-        """A connection said hello: with a seat's credential it sits there, else it watches."""
+        """A connection said hello: with a seat's credential it sits there, or at the seat its logged-in
+        account holds (from any browser); else it watches."""
         self.last_activity = time.monotonic()
         seat: Seat | None = None
+        user_id = getattr(conn, "user_id", None)
+        if user_id is not None and (token is None or self.holder(token) is None):
+            seat = self.seat_of(user_id)
+            if seat is not None:
+                token = None
         if token is not None:
             if not isinstance(token, str) or len(token) > 200:
                 self._error(conn, "bad_token", N_("that credential is not valid here; you are watching"))
@@ -1016,6 +1047,8 @@ class Table:
         seat = conn.seat
         if seat is None:
             raise TableError(N_("spectators get no hints: take a seat to play"))
+        if self.rated:
+            raise TableError(N_("a rated match is played without hints"))
         if not self.started or self.status == "over" or self.match.to_act() != seat:
             raise TableError(N_("a hint is for your turn"))
         return self.match.view(seat)
@@ -1032,6 +1065,8 @@ class Table:
             raise TableError(N_("spectators cannot take moves back"))
         if not self.against_computers(seat):
             raise TableError(N_("moves can be taken back only in a match against computer players"))
+        if self.rated:
+            raise TableError(N_("a rated match is played without taking moves back"))
         if self.status == "over":
             raise TableError(N_("the match is over"))
         mine = [i for i in range(max(self.web.deal_start(), 0), len(m.history)) if self.actors[i] == seat]
@@ -1050,6 +1085,14 @@ class Table:
             self._send_state(c, full=True)
         await self._advance()
         return undone
+
+    async def set_ratings(self, values: list[dict | None]) -> None:
+        """The figures shown beside the seats' names (read by the lobby off the actor)."""
+        if len(values) != len(self.seats) or all(s.rating == v for s, v in zip(self.seats, values)):
+            return
+        for s, v in zip(self.seats, values):
+            s.rating = v
+        self._send_all({"type": "table", "table": self.info()})
 
     # ------------------------------------------------------------------ rematch
     async def rematch(self, conn: Conn) -> str:
@@ -1094,7 +1137,10 @@ class Table:
 
     async def _save_status(self) -> None:
         status = self.status
-        await self.journal.run(lambda c: Store.set_status(c, self.id, status))
+        if status == "over" and self.on_over is not None:
+            await self.on_over(self)  # the results (and ratings), in the same transaction as the status
+        else:
+            await self.journal.run(lambda c: Store.set_status(c, self.id, status))
         self.stored_status = status
         self._send_all({"type": "table", "table": self.info()})
 
@@ -1147,6 +1193,8 @@ class Table:
         """For the lobby's list of tables."""
         return {"id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
                 "private": self.invite_hash is not None,
-                "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength} for s in self.seats],
+                "rated": self.rated,
+                "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength,
+                           "account": s.user_id is not None and not s.left, "rating": s.rating} for s in self.seats],
                 "open_seats": sum(1 for s in self.seats if s.kind == "open"),
                 "spectators": len(self.spectators), **self.web.summary()}

@@ -31,9 +31,13 @@ async def operate(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], addre
 async def _run(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address: str) -> dict[str, Any]:
     if op == "info":
         return {"table": t.info()}
+    user = data.get("_user")  # put there by the process the request reached, from the session cookie
+    account = (int(user[0]), str(user[1])) if isinstance(user, list) and len(user) == 2 else None
+    user_id = account[0] if account else None
     if op == "seat":
         token = await t.call(t.take_seat, data.get("seat"), data.get("name"), data.get("invite"), address,
-                             data.get("creator"))
+                             data.get("creator"), account)
+        lobby.show_ratings(t)
         return {"seat": data.get("seat"), "token": token, "table": t.info()}
     if op == "remove":  # before the match starts, the table's creator frees a seat
         await t.call(t.remove_player, data.get("seat"), data.get("token"))
@@ -42,11 +46,12 @@ async def _run(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address:
         if not t.started:
             lobby.check_bots(t, address)
         await t.call(t.add_bot, data.get("seat"), data.get("strength", AGENT_KINDS[0]), data.get("token"), address)
+        lobby.show_ratings(t)
         return {"seat": data.get("seat"), "table": t.info()}
     if op == "leave":  # a player leaves a table with other people for good
-        outcome = await t.call(t.give_up, data.get("token"), data.get("creator"))
+        outcome = await t.call(t.give_up, data.get("token"), data.get("creator"), user_id)
         return {"outcome": outcome, "table": t.info()}
     if op == "end":  # the only person at a table of computer players ends it
-        kept = await lobby.end(t, data.get("token"), data.get("creator"))
+        kept = await lobby.end(t, data.get("token"), data.get("creator"), user_id)
         return {"kept": kept, "replay": f"/t/{t.id}/replay" if kept else None}
     raise TableError("unknown request", 404)

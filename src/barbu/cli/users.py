@@ -1,0 +1,109 @@
+"""``barbu users``: the operator's side of the accounts, over the server's database.
+
+``list``, ``reset-password NAME`` (prints a one-time link that expires), ``delete NAME`` (the account and
+its personal data go; its matches stay under "a deleted player") and ``ban NAME`` (``--lift`` to undo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from ..i18n import _
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("users", help=_("the web server's accounts: list, reset a password, delete, ban"))
+    p.add_argument("--db", help=_("the server's database: a SQLite file path or URL (default barbu-web.db here), "
+                                  "or postgresql://user:password@host/dbname"))
+    act = p.add_subparsers(dest="action", metavar="ACTION")
+    act.add_parser("list", help=_("every account, with its matches and whether it is banned"))
+    reset = act.add_parser("reset-password", help=_("print a one-time link to choose a new password"))
+    reset.add_argument("name", help=_("the user name"))
+    reset.add_argument("--url", default="http://127.0.0.1:8000", help=_(
+        "the server's address as players reach it, for the link (default http://127.0.0.1:8000)"))
+    delete = act.add_parser("delete", help=_("delete an account and its personal data (its matches stay, "
+                                             "under \"a deleted player\")"))
+    delete.add_argument("name", help=_("the user name"))
+    delete.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
+    ban = act.add_parser("ban", help=_("close an account: it can no longer log in, and its sessions end"))
+    ban.add_argument("name", help=_("the user name"))
+    ban.add_argument("--lift", action="store_true", help=_("open a banned account again"))
+    p.set_defaults(func=cmd_users, users_parser=p)
+
+
+def cmd_users(args: argparse.Namespace) -> int:
+    from ..web.storage import Store, sqlite_url
+    out, err = Console(), Console(stderr=True)
+    if not args.action:
+        args.users_parser.print_help()
+        return 0
+    db = args.db or sqlite_url("barbu-web.db")
+    if "://" not in db:
+        db = sqlite_url(db)
+    try:
+        store = Store(db)
+    except Exception as e:  # noqa: BLE001 - one plain line, never a traceback
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        err.print(_("barbu: error: cannot open the database: {reason}").format(reason=reason), markup=False)
+        return 2
+    try:
+        return _run(args, store, out, err)
+    finally:
+        store.close()
+
+
+def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
+    from ..web import accountstore as db
+    from ..web.accounts import find_user, reset_link
+    if args.action == "list":
+        with store.engine.connect() as conn:
+            rows = db.list_users(conn)
+        if not rows:
+            out.print(_("No accounts yet."))
+            return 0
+        table = RichTable(_("Name"), _("Since"), _("Matches"), _("Session until"), _("Banned"))
+        for user, last, played in rows:
+            table.add_row(user.name, user.created_at.date().isoformat(), str(played),
+                          last.date().isoformat() if last else "—", _("yes") if user.banned else "")
+        out.print(table)
+        return 0
+    user = find_user(store, args.name)
+    if user is None:
+        err.print(_("barbu: error: there is no account named {name}").format(name=args.name), markup=False)
+        return 2
+    if args.action == "reset-password":
+        token, expires = reset_link(store, user)
+        base = args.url.rstrip("/")
+        out.print(_("A one-time link for {name} to choose a new password, valid until {when} (UTC); "
+                    "an earlier link no longer works:").format(name=user.name,
+                                                               when=expires.strftime("%Y-%m-%d %H:%M")), markup=False)
+        out.print(f"{base}/account/reset#key={token}", markup=False, soft_wrap=True)
+        return 0
+    if args.action == "delete":
+        if not args.yes:
+            if not sys.stdin.isatty():
+                err.print(_("barbu: error: add --yes to delete {name} without being asked").format(name=user.name),
+                          markup=False)
+                return 2
+            answer = input(_("Delete the account {name} and its personal data? Its matches stay, under \"a deleted "
+                             "player\". [y/N] ").format(name=user.name))
+            if answer.strip().lower() not in ("y", "yes", _("y"), _("yes")):
+                out.print(_("Nothing was deleted."))
+                return 1
+        with store.engine.begin() as conn:
+            db.delete_user(conn, user.id)
+        out.print(_("The account {name} is deleted.").format(name=user.name), markup=False)
+        return 0
+    # ban
+    with store.engine.begin() as conn:
+        db.set_banned(conn, user.id, not args.lift)
+        if not args.lift:
+            db.end_sessions(conn, user.id)
+    out.print((_("{name} may log in again.") if args.lift else _("{name} is banned: logged out everywhere, "
+                                                                  "and can no longer log in.")).format(name=user.name),
+              markup=False)
+    return 0

@@ -1,0 +1,186 @@
+"""The accounts' pages and API: sign up, log in and out, the account's own changes, and its data.
+
+``POST /api/account/signup`` and ``/login`` {name, password} set the session cookie; ``/logout``,
+``/logout-all``, ``/password`` {old, new}, ``/delete`` {password}, ``/reset`` {key, password} (a one-time
+link from ``barbu users reset-password``, its key after the link's "#", so never in a log) and ``/claim``
+{tables: [{id, token}]} (the finished matches this browser played as a guest).  ``GET /api/account``
+says who is logged in; ``GET /api/account/data`` is "Download my data".  Every POST checks the Origin
+(`read_json`), so another site cannot log a visitor in or out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import ratings
+from ..core.words import N_
+from . import history
+from .accounts import COOKIE, SESSION_DAYS, Accounts, fold
+from .accountstore import User
+from .i18n import render_page
+from .settings import Settings
+from .sockets import client_address
+from .storage import Store
+from .table import NAME_MAX, TableError
+
+NO_STORE = {"cache-control": "no-store"}
+CLAIM_MAX = 200  # tables one claim may name
+
+
+def user_json(user: User | None) -> dict[str, Any] | None:
+    return None if user is None else {"name": user.name, "profile": f"/u/{user.name}",
+                                      "since": user.created_at.date().isoformat()}
+
+
+def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[..., Awaitable[dict[str, Any]]],
+                   take_signup: Callable[[str], Awaitable[int]]) -> list[Route]:
+    """``take_signup(address)``: 0 when the address may sign up again now (counted), else minutes to wait."""
+
+    async def current(request: Request) -> User | None:
+        return await accounts.session_user(request.cookies.get(COOKIE))
+
+    async def required(request: Request) -> User:
+        user = await current(request)
+        if user is None:
+            raise TableError(N_("log in first: your session has ended"), 401)
+        return user
+
+    def with_session(request: Request, body: dict[str, Any], token: str | None, status: int = 200) -> Response:
+        """The answer, setting (a token) or clearing (None) the session cookie."""
+        response = JSONResponse(body, status_code=status, headers=NO_STORE)
+        secure = request.url.scheme == "https"  # directly, or through a proxy the operator named
+        if token is None:
+            response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+        else:
+            response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, path="/", httponly=True,
+                                samesite="lax", secure=secure)
+        return response
+
+    async def me(request: Request) -> Response:
+        return JSONResponse({"user": user_json(await current(request))}, headers=NO_STORE)
+
+    async def sign_up(request: Request) -> Response:
+        data = await read_json(request)
+        wait = await take_signup(client_address(request))
+        if wait:
+            raise TableError(N_("too many accounts were made from your address: try again in {n} minutes"), 429,
+                             n=wait)
+        user, token = await accounts.sign_up(data.get("name"), data.get("password"))
+        return with_session(request, {"user": user_json(user)}, token, 201)
+
+    async def log_in(request: Request) -> Response:
+        data = await read_json(request)
+        user, token = await accounts.log_in(data.get("name"), data.get("password"), client_address(request))
+        return with_session(request, {"user": user_json(user)}, token)
+
+    async def log_out(request: Request) -> Response:
+        await read_json(request)
+        await accounts.log_out(request.cookies.get(COOKIE))
+        return with_session(request, {"user": None}, None)
+
+    async def log_out_everywhere(request: Request) -> Response:
+        await read_json(request)
+        user = await required(request)
+        await accounts.log_out_everywhere(user)
+        return with_session(request, {"user": None}, None)
+
+    async def password(request: Request) -> Response:
+        data = await read_json(request)
+        user = await required(request)
+        token = await accounts.change_password(user, data.get("old"), data.get("new"))
+        return with_session(request, {"user": user_json(user)}, token)
+
+    async def delete(request: Request) -> Response:
+        data = await read_json(request)
+        user = await required(request)
+        await accounts.delete(user, data.get("password"))
+        return with_session(request, {"user": None, "deleted": True}, None)
+
+    async def reset(request: Request) -> Response:
+        data = await read_json(request)
+        user, token = await accounts.use_reset(data.get("key"), data.get("password"))
+        return with_session(request, {"user": user_json(user)}, token)
+
+    async def claim(request: Request) -> Response:
+        data = await read_json(request, 64 * 1024)
+        user = await required(request)
+        tables = data.get("tables")
+        if not isinstance(tables, list) or len(tables) > CLAIM_MAX:
+            raise TableError(N_("send the tables to claim as a list of at most {n}"), n=CLAIM_MAX)
+        pairs = [(t.get("id"), t.get("token")) for t in tables if isinstance(t, dict)]
+        pairs = [(i, k) for i, k in pairs if isinstance(i, str) and isinstance(k, str) and len(i) <= 32
+                 and len(k) <= 200]
+        claimed = await asyncio.to_thread(history.claim, accounts.store, user, pairs)
+        return JSONResponse({"claimed": claimed}, headers=NO_STORE)
+
+    async def my_data(request: Request) -> Response:
+        user = await required(request)
+        data = await asyncio.to_thread(history.download, accounts.store, user)
+        return JSONResponse(data, headers={**NO_STORE, "content-disposition":
+                                           f'attachment; filename="barbu-{user.id}-data.json"'})
+
+    async def account_page(request: Request) -> Response:
+        return render_page(request, settings, "account.html")
+
+    return [
+        Route("/account", account_page),
+        Route("/account/reset", account_page),
+        Route("/api/account", me),
+        Route("/api/account/signup", sign_up, methods=["POST"]),
+        Route("/api/account/login", log_in, methods=["POST"]),
+        Route("/api/account/logout", log_out, methods=["POST"]),
+        Route("/api/account/logout-all", log_out_everywhere, methods=["POST"]),
+        Route("/api/account/password", password, methods=["POST"]),
+        Route("/api/account/delete", delete, methods=["POST"]),
+        Route("/api/account/reset", reset, methods=["POST"]),
+        Route("/api/account/claim", claim, methods=["POST"]),
+        Route("/api/account/data", my_data),
+    ]
+
+
+
+def player_routes(settings: Settings, store: Callable[[], Store | None]) -> list[Route]:
+    """Players' public pages: a profile (``/u/{name}``, its data at ``/api/players/{name}``) and the
+    leaderboards (``/leaderboard``, ``/api/leaderboards/{game}``)."""
+
+    def the_store() -> Store:
+        s = store()
+        if s is None:
+            raise TableError(N_("the server is starting; try again in a moment"), 503)
+        return s
+
+    async def profile_data(request: Request) -> Response:
+        name = request.path_params["name"]
+        found = None
+        if len(name) <= NAME_MAX * 4:
+            found = await asyncio.to_thread(history.profile, the_store(), fold(name))
+        if found is None:
+            raise TableError(N_("there is no player named {name}"), 404, name=name[:NAME_MAX])
+        return JSONResponse(found, headers={"cache-control": "no-cache"})
+
+    async def board_data(request: Request) -> Response:
+        game = request.path_params["game"]
+        if game not in ratings.GAMES:
+            raise TableError(N_("there is no leaderboard for '{game}'; choose from: {games}"), 404,
+                             game=game[:40], games=", ".join(ratings.GAMES))
+        rows = await asyncio.to_thread(history.leaderboard, the_store(), game)
+        return JSONResponse({"game": game, "minimum": history.LEADERBOARD_MIN, "players": rows},
+                            headers={"cache-control": "no-cache"})
+
+    async def profile_page(request: Request) -> Response:
+        return render_page(request, settings, "profile.html")
+
+    async def board_page(request: Request) -> Response:
+        return render_page(request, settings, "leaderboard.html", games=ratings.GAMES)
+
+    return [
+        Route("/u/{name}", profile_page),
+        Route("/api/players/{name}", profile_data),
+        Route("/leaderboard", board_page),
+        Route("/api/leaderboards/{game}", board_data),
+    ]

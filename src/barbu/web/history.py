@@ -1,0 +1,287 @@
+"""What the server remembers of finished matches for its players: results, ratings, profiles, leaderboards.
+
+When a match ends, its owner writes one result per seat (who, place, points, whether he left early) and,
+for a rated match, every person's new rating, in the same fenced transaction as the table's last status,
+so a match is counted once however many processes saw it end.  Computer players are rated players whose
+ratings are fixed anchors, seeded from duplicate arena results (`barbu.ratings`): they do not learn, so
+they keep the scale steady, and someone who only plays the computer still gets a rating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable
+
+from sqlalchemy import Integer, case, func, select
+from sqlalchemy.engine import Connection
+
+from .. import ratings
+from ..games import open_game
+from . import accountstore as db
+from .accountstore import RATING_HISTORY, RATINGS, RESULTS, USERS, User, bot_subject, subject_of
+from .storage import SEATS, TABLES, Store, TableRecord, _aware, hash_token, now
+
+LEADERBOARD_MIN = 5  # rated matches before a player appears on a leaderboard
+HISTORY_PAGE = 50  # matches a profile shows at once
+
+
+@dataclass
+class SeatResult:
+    kind: str  # human or bot (a seat its player left is played by a stand-in, but stays his)
+    name: str
+    strength: str | None
+    user_id: int | None
+    left: bool
+
+
+@dataclass
+class Finished:
+    """A finished match, as its owner knew it: enough to write its results and ratings."""
+
+    table_id: str
+    rules: str
+    family: str
+    totals: list[int]
+    highest_wins: bool
+    seats: list[SeatResult]
+    rated: bool
+
+
+def finished_of(table_id: str, game: Any, seats: Iterable[SeatResult], rated: bool) -> Finished:
+    """The results of a game that is over (`barbu.core.game.Game`)."""
+    family = game.rules.family
+    spec = getattr(game.rules, "family_spec", None)
+    highest = bool(spec.highest_wins) if spec is not None else True
+    return Finished(table_id, str(game.rules), family, [int(t) for t in game.totals], highest, list(seats), rated)
+
+
+def record(conn: Connection, f: Finished) -> bool:
+    """Write a finished match's results, and its ratings when it is rated; False if already written."""
+    if conn.execute(select(RESULTS.c.seat).where(RESULTS.c.table_id == f.table_id).limit(1)).first():
+        return False
+    game = ratings.rated_game(f.rules) or f.family
+    places = ratings.placings(f.totals, f.highest_wins, {i for i, s in enumerate(f.seats) if s.left})
+    rated = f.rated and game in ratings.GAMES and all(s.user_id is not None for s in f.seats if s.kind == "human"
+                                                      or s.left)
+    t = now()
+    conn.execute(RESULTS.insert(), [
+        {"table_id": f.table_id, "seat": i, "user_id": s.user_id, "name": s.name, "kind": s.kind,
+         "strength": s.strength if s.user_id is None else None, "game": game, "rules": f.rules,
+         "players": len(f.seats), "place": places[i], "points": f.totals[i], "left": s.left, "rated": rated,
+         "finished_at": t}
+        for i, s in enumerate(f.seats)])
+    if rated:
+        _rate(conn, f, game, places, t)
+    return True
+
+
+def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: datetime) -> None:
+    subjects = [subject_of(s.user_id) if s.user_id is not None else bot_subject(s.strength or "")
+                for s in f.seats]
+    people = [subj for subj, s in zip(subjects, f.seats) if s.user_id is not None]
+    q = select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.subject.in_(people))
+    if conn.dialect.name == "postgresql":
+        q = q.with_for_update()  # two matches of one player ending at once on two processes: one waits
+    stored = {r.subject: ratings.Rating(r.mu, r.sigma, r.matches) for r in conn.execute(q)}
+    before = [stored.get(subj) or (ratings.Rating() if s.user_id is not None
+                                   else ratings.bot_rating(game, s.strength or ""))
+              for subj, s in zip(subjects, f.seats)]
+    after = ratings.update(before, places)
+    for subj, s, old, new in zip(subjects, f.seats, before, after):
+        if s.user_id is None:
+            continue  # a computer player's rating is an anchor: it does not move
+        shown = ratings.shown(new)
+        values = {"mu": new.mu, "sigma": new.sigma, "matches": new.matches, "shown": shown, "updated_at": t}
+        if subj in stored:
+            conn.execute(RATINGS.update().where(RATINGS.c.subject == subj, RATINGS.c.game == game).values(**values))
+        else:
+            conn.execute(RATINGS.insert().values(subject=subj, game=game, **values))
+        conn.execute(RATING_HISTORY.insert().values(subject=subj, game=game, table_id=f.table_id, mu=new.mu,
+                                                    sigma=new.sigma, shown=shown, at=t))
+
+
+# -- reads for the pages --
+def rating_json(r: ratings.Rating) -> dict[str, Any]:
+    return {"rating": ratings.shown(r), "provisional": ratings.provisional(r), "matches": r.matches}
+
+
+def ratings_of(conn: Connection, subjects: list[str], game: str) -> dict[str, dict[str, Any]]:
+    """The shown ratings of some players in one game (those who have none are absent)."""
+    if not subjects:
+        return {}
+    q = select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.subject.in_(subjects))
+    return {r.subject: rating_json(ratings.Rating(r.mu, r.sigma, r.matches)) for r in conn.execute(q)}
+
+
+def seat_ratings(store: Store, rules: str, seats: list[tuple[str, int | None, str | None]]) -> list[dict | None]:
+    """The rating beside each seat's name at a table: (kind, user id, strength) → its figure, or None."""
+    game = ratings.rated_game(rules)
+    if game is None:
+        return [None] * len(seats)
+    people = [subject_of(u) for _, u, _ in seats if u is not None]
+    with store.engine.connect() as conn:
+        known = ratings_of(conn, people, game)
+    out: list[dict | None] = []
+    for kind, user_id, strength in seats:
+        if user_id is not None:
+            out.append(known.get(subject_of(user_id)) or rating_json(ratings.Rating()))
+        elif kind == "bot" and strength:
+            out.append(rating_json(ratings.bot_rating(game, strength)) | {"provisional": False})
+        else:
+            out.append(None)
+    return out
+
+
+def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime | None = None) -> list[dict]:
+    q = select(RESULTS).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at.desc(),
+                                                                       RESULTS.c.table_id)
+    if before is not None:
+        q = q.where(RESULTS.c.finished_at < before)
+    if limit is not None:
+        q = q.limit(limit)
+    mine = list(conn.execute(q))
+    if not mine:
+        return []
+    ids = [r.table_id for r in mine]
+    others: dict[str, list[Any]] = {}
+    for chunk in range(0, len(ids), 500):
+        q = (select(RESULTS.c.table_id, RESULTS.c.seat, RESULTS.c.name, RESULTS.c.kind, RESULTS.c.strength,
+                    RESULTS.c.place, RESULTS.c.points, RESULTS.c.left, USERS.c.name.label("account"))
+             .outerjoin(USERS, USERS.c.id == RESULTS.c.user_id)
+             .where(RESULTS.c.table_id.in_(ids[chunk:chunk + 500])).order_by(RESULTS.c.seat))
+        for o in conn.execute(q):
+            others.setdefault(o.table_id, []).append(o)
+    out = []
+    for r in mine:
+        out.append({
+            "table": r.table_id, "game": r.game, "rules": r.rules, "players": r.players,
+            "finished": _aware(r.finished_at).isoformat(timespec="seconds"), "seat": r.seat, "place": r.place,
+            "points": r.points, "left": r.left, "rated": r.rated, "replay": f"/t/{r.table_id}/replay",
+            "seats": [{"seat": o.seat, "name": o.account or o.name, "deleted": o.kind == "human" and o.name is None,
+                       "computer": o.kind == "bot" and o.account is None and not o.left, "strength": o.strength,
+                       "account": o.account, "place": o.place, "points": o.points, "left": o.left}
+                      for o in others.get(r.table_id, [])]})
+    return out
+
+
+def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
+    """Per game: matches, rated ones, wins, mean place and mean points."""
+    q = (select(RESULTS.c.game, func.count().label("n"), func.avg(RESULTS.c.place).label("place"),
+                func.avg(RESULTS.c.points).label("points"),
+                func.sum(case((RESULTS.c.place == 1, 1), else_=0)).label("wins"),
+                func.sum(case((RESULTS.c.rated.is_(True), 1), else_=0)).label("rated"))
+         .where(RESULTS.c.user_id == user_id).group_by(RESULTS.c.game).order_by(RESULTS.c.game))
+    return [{"game": r.game, "matches": int(r.n), "wins": int(r.wins or 0), "rated": int(r.rated or 0),
+             "mean_place": round(float(r.place), 2), "mean_points": round(float(r.points), 1)}
+            for r in conn.execute(q)]
+
+
+def _rating_history(conn: Connection, subject: str) -> dict[str, list[dict[str, Any]]]:
+    q = (select(RATING_HISTORY).where(RATING_HISTORY.c.subject == subject)
+         .order_by(RATING_HISTORY.c.game, RATING_HISTORY.c.at, RATING_HISTORY.c.id))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in conn.execute(q):
+        out.setdefault(r.game, []).append({"at": _aware(r.at).isoformat(timespec="seconds"), "rating": r.shown,
+                                           "table": r.table_id})
+    return out
+
+
+def profile(store: Store, name_key: str, limit: int = HISTORY_PAGE) -> dict[str, Any] | None:
+    """A player's public page: ratings per game with their history, statistics, latest matches."""
+    with store.engine.connect() as conn:
+        found = db.user_by_key(conn, name_key)
+        if found is None or found[0].banned:
+            return None
+        user = found[0]
+        subject = subject_of(user.id)
+        rows = conn.execute(select(RATINGS).where(RATINGS.c.subject == subject).order_by(RATINGS.c.game))
+        rated = {r.game: rating_json(ratings.Rating(r.mu, r.sigma, r.matches)) for r in rows}
+        return {"name": user.name, "since": user.created_at.date().isoformat(), "ratings": rated,
+                "rating_history": _rating_history(conn, subject), "stats": _stats(conn, user.id),
+                "matches": _matches(conn, user.id, limit), "leaderboard_min": LEADERBOARD_MIN}
+
+
+def leaderboard(store: Store, game: str, limit: int = 100, minimum: int = LEADERBOARD_MIN) -> list[dict[str, Any]]:
+    """The best conservative ratings of a game among people with at least ``minimum`` rated matches."""
+    with store.engine.connect() as conn:
+        q = (select(RATINGS.c.subject, RATINGS.c.shown, RATINGS.c.matches, RATINGS.c.mu, RATINGS.c.sigma)
+             .where(RATINGS.c.game == game, RATINGS.c.matches >= minimum, RATINGS.c.subject.like("u:%"))
+             .order_by(RATINGS.c.shown.desc(), RATINGS.c.subject).limit(limit + 50))  # a few may be banned
+        top = list(conn.execute(q))
+        ids = [int(r.subject[2:]) for r in top]
+        users = {u.id: u for u in conn.execute(select(USERS.c.id, USERS.c.name, USERS.c.banned)
+                                                .where(USERS.c.id.in_(ids)))} if ids else {}
+    out: list[dict[str, Any]] = []
+    for r in top:
+        u = users.get(int(r.subject[2:]))
+        if u is None or u.banned or len(out) >= limit:
+            continue
+        out.append({"rank": len(out) + 1, "name": u.name, "profile": f"/u/{u.name}", "rating": r.shown,
+                    "matches": r.matches,
+                    "provisional": ratings.provisional(ratings.Rating(r.mu, r.sigma, r.matches))})
+    return out
+
+
+def tables_held(store: Store, user_id: int) -> list[str]:
+    """The unfinished tables an account holds a seat at, newest first ("My tables" on any browser)."""
+    with store.engine.connect() as conn:
+        q = (select(SEATS.c.table_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
+             .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human",
+                    TABLES.c.status.in_(("open", "playing")))
+             .order_by(TABLES.c.created_at.desc()).limit(50))
+        return [r.table_id for r in conn.execute(q)]
+
+
+def download(store: Store, user: User) -> dict[str, Any]:
+    """"Download my data": everything the server keeps about the account, its password's hash excepted."""
+    with store.engine.connect() as conn:
+        subject = subject_of(user.id)
+        rows = conn.execute(select(RATINGS).where(RATINGS.c.subject == subject))
+        return {"account": {"name": user.name, "created": user.created_at.isoformat(timespec="seconds")},
+                "ratings": {r.game: {"mu": r.mu, "sigma": r.sigma, "matches": r.matches, "rating": r.shown}
+                            for r in rows},
+                "rating_history": _rating_history(conn, subject), "statistics": _stats(conn, user.id),
+                "matches": _matches(conn, user.id, None),
+                "seats_held": [{"table": r.table_id, "seat": r.seat} for r in conn.execute(
+                    select(SEATS.c.table_id, SEATS.c.seat).where(SEATS.c.user_id == user.id))]}
+
+
+def claim(store: Store, user: User, pairs: list[tuple[str, str]]) -> list[str]:
+    """Tie to ``user`` the finished matches a guest played with these (table, seat credential) pairs: the
+    seats nobody's account holds yet.  The results of an older match are made from its journal.  A claimed
+    match stays unrated (it was not played as one)."""
+    done: list[str] = []
+    for table_id, token in pairs:
+        h = hash_token(token)
+        with store.engine.connect() as conn:
+            written = conn.execute(select(RESULTS.c.seat).where(RESULTS.c.table_id == table_id).limit(1)).first()
+        rec = None if written else store.load_table(table_id)
+        with store.engine.begin() as conn:
+            seat = conn.execute(select(SEATS.c.seat, SEATS.c.user_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
+                                .where(SEATS.c.table_id == table_id, SEATS.c.token_hash == h,
+                                       SEATS.c.kind == "human", TABLES.c.status == "over")).first()
+            if seat is None or seat.user_id is not None:
+                continue
+            conn.execute(SEATS.update().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat)
+                         .values(user_id=user.id))
+            if rec is not None:
+                record(conn, results_of_record(rec))
+            taken = conn.execute(select(RESULTS.c.user_id).where(RESULTS.c.table_id == table_id,
+                                                                 RESULTS.c.seat == seat.seat)).first()
+            if taken is not None and taken.user_id is None:
+                conn.execute(RESULTS.update().where(RESULTS.c.table_id == table_id, RESULTS.c.seat == seat.seat)
+                             .values(user_id=user.id))
+                done.append(table_id)
+    return done
+
+
+def results_of_record(rec: TableRecord) -> Finished:
+    """A stored finished table's results, by replaying its journal."""
+    game = open_game(rec.rules, rec.seed)
+    for _, _, text in rec.events:
+        game.apply(game.parse_action(text))
+    seats = {s.seat: s for s in rec.seats}
+    return finished_of(rec.id, game, [
+        SeatResult(seats[i].kind, seats[i].name, seats[i].strength, seats[i].user_id, seats[i].left)
+        if i in seats else SeatResult("bot", "", None, None, False) for i in range(game.n)], False)
