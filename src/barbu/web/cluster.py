@@ -243,18 +243,25 @@ class Cluster:
                 self.epochs.pop(table_id, None)
 
     async def _check_links(self) -> None:
-        """Browsers relayed to an owner whose lease has moved or ended are sent to reconnect."""
-        if not self.links:
+        """Browsers relayed to an owner whose lease has moved or ended are sent to reconnect.
+
+        Only the links there were when the leases were read are judged: a browser relayed while they were being
+        read (its table's lease was just found alive by `Lobby.locate`) is not among them, and its table would
+        look as if it had no lease at all."""
+        links = list(self.links.items())
+        if not links:
             return
         store = self.lobby.store
         assert store is not None
-        ids = {link.table_id for link in self.links.values()}
+        ids = {link.table_id for _, link in links}
 
         def read() -> tuple[dict[str, Lease], float]:
             with store.engine.connect() as conn:
                 return leases.leases(conn, ids)
         found, at = await asyncio.to_thread(read)
-        for link in list(self.links.values()):
+        for conn_id, link in links:
+            if self.links.get(conn_id) is not link:  # gone meanwhile
+                continue
             lease = found.get(link.table_id)
             if lease is None or lease.owner != link.owner or lease.epoch != link.epoch or not lease.alive(at):
                 link.out.close(*MOVED)
@@ -269,11 +276,12 @@ class Cluster:
 
     async def _check_edges(self) -> None:
         """Connections relayed from a process that is gone are closed, as a browser that went away."""
-        edges = sorted({rs.edge for rs in self.remote.values()})
+        remote = list(self.remote.values())  # as for the links: not one attached while the broker is asked
+        edges = sorted({rs.edge for rs in remote})
         if not edges:
             return
         alive = await self.broker.alive(edges)
-        for rs in list(self.remote.values()):
+        for rs in remote:
             if rs.edge not in alive:
                 rs.gone()
 
@@ -324,10 +332,12 @@ class Cluster:
             return
         rs = RemoteSocket(self, edge, conn_id, str(env.get("a", "unknown")))
         self.remote[conn_id] = rs
-        self._spawn(self._serve_remote(rs, t, str(env.get("l", "en"))))
+        user = env.get("u")  # the account the relaying process found logged in (None: a guest)
+        self._spawn(self._serve_remote(rs, t, str(env.get("l", "en")),
+                                       user if isinstance(user, int) and not isinstance(user, bool) else None))
 
-    async def _serve_remote(self, rs: RemoteSocket, table: "Table", lang: str) -> None:
-        conn = WsConn(rs, lang)  # type: ignore[arg-type]
+    async def _serve_remote(self, rs: RemoteSocket, table: "Table", lang: str, user_id: int | None = None) -> None:
+        conn = WsConn(rs, lang, user_id)  # type: ignore[arg-type]
         try:
             await serve_connection(rs, conn, table, self.settings)  # type: ignore[arg-type]
         finally:
@@ -368,7 +378,7 @@ class Cluster:
             self._requests.pop(rid, None)
         return None if body.get("moved") else (status, body)
 
-    async def relay(self, ws: WebSocket, lease: Lease, lang: str, address: str) -> None:
+    async def relay(self, ws: WebSocket, lease: Lease, lang: str, address: str, user_id: int | None = None) -> None:
         """Carry a browser's WebSocket to its table's owner and back, until either side closes it."""
         conn_id = secrets.token_urlsafe(12)
         out = WsConn(ws, lang)
@@ -376,7 +386,7 @@ class Cluster:
         limit = RateLimit(self.settings.burst, self.settings.rate)
         try:
             await self.broker.send(lease.owner, {"k": "attach", "c": conn_id, "e": self.node, "t": lease.table_id,
-                                                 "l": lang, "a": address})
+                                                 "l": lang, "a": address, "u": user_id})
             while True:
                 try:
                     message = await ws.receive()
