@@ -422,7 +422,7 @@ def _player_problem(spec: str) -> str | None:
 SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_expiry", "tables_per_hour",
                 "kept_games_per_hour", "connections_per_address", "bot_tables_per_address", "body_timeout",
                 "header_timeout", "idle_timeout", "http_connections_per_address", "thinking_workers",
-                "open_tables_per_address", "seats_per_address")
+                "open_tables_per_address", "seats_per_address", "signups_per_hour")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -498,7 +498,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_tables_per_address=args.open_tables_per_address,
-                        seats_per_address=args.seats_per_address,
+                        seats_per_address=args.seats_per_address, signups_per_hour=args.signups_per_hour,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
@@ -605,7 +605,11 @@ def build_parser() -> argparse.ArgumentParser:
         "no card fits, is made for you with a note)"))
     pl.set_defaults(func=cmd_play)
 
-    sv = sub.add_parser("serve", help=_("run the multiplayer web server (lobby and browser tables)"))
+    sv = sub.add_parser("serve", help=_("run the multiplayer web server (lobby and browser tables)"), description=_(
+        "The multiplayer web server: the lobby, browser tables, the scorekeeper and replays. Guests play with no "
+        "account; players may make one (a user name and a password) to keep their seat on any device, their "
+        "matches, a rating per game from rated tables, and a profile. The operator manages accounts with "
+        "'barbu users'. docs/server.md says what is stored about a player."))
     sv.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
     sv.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     sv.add_argument("--db", help=_("database: a SQLite file path or URL (default barbu-web.db here), "
@@ -647,6 +651,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--seats-per-address", type=int, default=d.seats_per_address, metavar="N",
                     help=_("seats one address may hold at a listed table it did not create (private tables: no "
                            "limit); 0: no limit (default {n})").format(n=d.seats_per_address))
+    sv.add_argument("--signups-per-hour", type=int, default=d.signups_per_hour, metavar="N", help=_(
+        "accounts one address may make in any hour; 0: no limit (default {n})").format(n=d.signups_per_hour))
     sv.add_argument("--analysis-samples", type=int, default=d.analysis_samples, metavar="N", help=_(
         "sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples))
     sv.add_argument("--thinking-workers", type=int, default=d.thinking_workers, metavar="N", help=_(

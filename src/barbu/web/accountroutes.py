@@ -22,7 +22,8 @@ from ..core.words import N_
 from . import history
 from .accounts import COOKIE, SESSION_DAYS, Accounts, fold
 from .accountstore import User
-from .i18n import render_page
+from ..i18n import translator
+from .i18n import page_language, render_page
 from .settings import Settings
 from .sockets import client_address
 from .storage import Store
@@ -161,6 +162,10 @@ def player_routes(settings: Settings, store: Callable[[], Store | None]) -> list
             found = await asyncio.to_thread(history.profile, the_store(), fold(name))
         if found is None:
             raise TableError(N_("there is no player named {name}"), 404, name=name[:NAME_MAX])
+        words = translator(page_language(request, settings))
+        for game in found["stats"]:  # contract names in the reader's language
+            for c in game["contracts"]:
+                c["name"] = words.gettext(c["name"])
         return JSONResponse(found, headers={"cache-control": "no-cache"})
 
     async def board_data(request: Request) -> Response:

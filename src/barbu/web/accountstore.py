@@ -82,6 +82,7 @@ class ResultRow(Base):
     left: Mapped[bool] = mapped_column(Boolean, default=False)  # gave his seat up before the end
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: the seat's deals by contract, doubles
     __table_args__ = (Index("ix_barbu_results_user", "user_id", "finished_at"),)
 
 

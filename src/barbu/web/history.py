@@ -9,11 +9,13 @@ they keep the scale steady, and someone who only plays the computer still gets a
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime
 from typing import Any, Iterable
 
-from sqlalchemy import Integer, case, func, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from .. import ratings
@@ -46,6 +48,32 @@ class Finished:
     highest_wins: bool
     seats: list[SeatResult]
     rated: bool
+    details: list[dict[str, Any]] | None = None  # each seat's deals by contract and doubles (the Barbu family)
+
+
+def seat_details(game: Any) -> list[dict[str, Any]] | None:
+    """What each seat's profile statistics are made of, from a finished Barbu-family match: its points per
+    contract as declarer and not ({contract: {"declarer": [points, deals], "other": [...]}}) and its doubles
+    (made and received, with what they won or lost)."""
+    results = getattr(game, "results", None)
+    if not results or not hasattr(results[0], "contract"):
+        return None
+    out: list[dict[str, Any]] = [{"contracts": {}, "doubles": {"made": 0, "made_net": 0, "received": 0,
+                                                               "received_net": 0}} for _ in range(game.n)]
+    for r in results:
+        added = r.added
+        for s in range(game.n):
+            role = "declarer" if r.declarer == s else "other"
+            cell = out[s]["contracts"].setdefault(r.contract, {"declarer": [0, 0], "other": [0, 0]})[role]
+            cell[0] += int(added[s])
+            cell[1] += 1
+        for b in r.doubles:
+            diff = (r.base[b.doubler] - r.base[b.doubled]) * (2 if b.redoubled else 1)
+            out[b.doubler]["doubles"]["made"] += 1
+            out[b.doubler]["doubles"]["made_net"] += int(diff)
+            out[b.doubled]["doubles"]["received"] += 1
+            out[b.doubled]["doubles"]["received_net"] -= int(diff)
+    return out
 
 
 def finished_of(table_id: str, game: Any, seats: Iterable[SeatResult], rated: bool) -> Finished:
@@ -53,7 +81,8 @@ def finished_of(table_id: str, game: Any, seats: Iterable[SeatResult], rated: bo
     family = game.rules.family
     spec = getattr(game.rules, "family_spec", None)
     highest = bool(spec.highest_wins) if spec is not None else True
-    return Finished(table_id, str(game.rules), family, [int(t) for t in game.totals], highest, list(seats), rated)
+    return Finished(table_id, str(game.rules), family, [int(t) for t in game.totals], highest, list(seats), rated,
+                    seat_details(game))
 
 
 def record(conn: Connection, f: Finished) -> bool:
@@ -69,7 +98,7 @@ def record(conn: Connection, f: Finished) -> bool:
         {"table_id": f.table_id, "seat": i, "user_id": s.user_id, "name": s.name, "kind": s.kind,
          "strength": s.strength if s.user_id is None else None, "game": game, "rules": f.rules,
          "players": len(f.seats), "place": places[i], "points": f.totals[i], "left": s.left, "rated": rated,
-         "finished_at": t}
+         "finished_at": t, "detail": json.dumps(f.details[i], separators=(",", ":")) if f.details else None}
         for i, s in enumerate(f.seats)])
     if rated:
         _rate(conn, f, game, places, t)
@@ -166,15 +195,55 @@ def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime
 
 
 def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
-    """Per game: matches, rated ones, wins, mean place and mean points."""
-    q = (select(RESULTS.c.game, func.count().label("n"), func.avg(RESULTS.c.place).label("place"),
-                func.avg(RESULTS.c.points).label("points"),
-                func.sum(case((RESULTS.c.place == 1, 1), else_=0)).label("wins"),
-                func.sum(case((RESULTS.c.rated.is_(True), 1), else_=0)).label("rated"))
-         .where(RESULTS.c.user_id == user_id).group_by(RESULTS.c.game).order_by(RESULTS.c.game))
-    return [{"game": r.game, "matches": int(r.n), "wins": int(r.wins or 0), "rated": int(r.rated or 0),
-             "mean_place": round(float(r.place), 2), "mean_points": round(float(r.points), 1)}
-            for r in conn.execute(q)]
+    """Per game, what a player studies: matches, wins, mean place and points; each contract's mean points per
+    deal as declarer and not; his doubles, made and received, with what they won or lost; and by month."""
+    q = (select(RESULTS.c.game, RESULTS.c.place, RESULTS.c.points, RESULTS.c.rated, RESULTS.c.detail,
+                RESULTS.c.finished_at).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at))
+    games: dict[str, dict[str, Any]] = {}
+    for r in conn.execute(q):
+        g = games.setdefault(r.game, {"game": r.game, "matches": 0, "wins": 0, "rated": 0, "places": 0, "points": 0,
+                                      "contracts": {}, "doubles": {}, "months": {}})
+        g["matches"] += 1
+        g["wins"] += r.place == 1
+        g["rated"] += bool(r.rated)
+        g["places"] += r.place
+        g["points"] += r.points
+        month = g["months"].setdefault(_aware(r.finished_at).strftime("%Y-%m"), [0, 0])
+        month[0] += 1
+        month[1] += r.place
+        if r.detail:
+            detail = json.loads(r.detail)
+            for contract, roles in detail.get("contracts", {}).items():
+                mine = g["contracts"].setdefault(contract, {"declarer": [0, 0], "other": [0, 0]})
+                for role in ("declarer", "other"):
+                    mine[role][0] += roles[role][0]
+                    mine[role][1] += roles[role][1]
+            for k, v in detail.get("doubles", {}).items():
+                g["doubles"][k] = g["doubles"].get(k, 0) + v
+    out = []
+    for g in games.values():
+        n = g["matches"]
+        out.append({
+            "game": g["game"], "matches": n, "wins": g["wins"], "rated": g["rated"],
+            "mean_place": round(g["places"] / n, 2), "mean_points": round(g["points"] / n, 1),
+            "contracts": [{"contract": c, "name": contract_names(g["game"]).get(c, c), **{role: {"deals": v[role][1],
+                                                     "mean": round(v[role][0] / v[role][1], 1) if v[role][1] else None}
+                                              for role in ("declarer", "other")}}
+                          for c, v in sorted(g["contracts"].items())],
+            "doubles": g["doubles"] or None,
+            "months": [{"month": m, "matches": v[0], "mean_place": round(v[1] / v[0], 2)}
+                       for m, v in sorted(g["months"].items())]})
+    return sorted(out, key=lambda g: g["game"])
+
+
+@lru_cache(maxsize=64)
+def contract_names(game: str) -> dict[str, str]:
+    """A Barbu-family game's contracts by key, with their names (English: the pages translate them)."""
+    try:
+        m = open_game(game, 1)
+    except Exception:  # a game with no contracts (Bésigue) or an unknown name
+        return {}
+    return {c.key: c.name for c in getattr(m, "contracts", ())}
 
 
 def _rating_history(conn: Connection, subject: str) -> dict[str, list[dict[str, Any]]]:

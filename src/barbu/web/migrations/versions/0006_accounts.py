@@ -61,6 +61,7 @@ def upgrade() -> None:
         sa.Column("left", sa.Boolean(), nullable=False, server_default=sa.false()),
         sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=True),
     )
     op.create_index("ix_barbu_results_user", "barbu_results", ["user_id", "finished_at"])
     op.create_table(
