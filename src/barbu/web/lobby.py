@@ -405,7 +405,8 @@ class Lobby:
 
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
-                     invite_hash: str | None = None, reserved: bool = False, rated: bool = False) -> tuple[Table, str]:
+                     invite_hash: str | None = None, reserved: bool = False, rated: bool = False,
+                     club_id: int | None = None, turn_based: bool = False) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
 
         ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
@@ -427,7 +428,8 @@ class Lobby:
                 wait = await self.creations.take(address, TABLE, self.settings.tables_per_hour)
                 if wait:
                     raise self._too_many(wait)
-            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated)
+            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id,
+                                      turn_based)
         finally:
             self._pending -= 1
             if address is not None:
@@ -436,7 +438,8 @@ class Lobby:
                     del self._pending_by[address]
 
     async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
-                      clock: str | None, invite_hash: str | None, rated: bool = False) -> tuple[Table, str]:
+                      clock: str | None, invite_hash: str | None, rated: bool = False, club_id: int | None = None,
+                      turn_based: bool = False) -> tuple[Table, str]:
         assert self.journal is not None
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
@@ -462,7 +465,8 @@ class Lobby:
         def write(conn: Any) -> int | None:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
                                creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
-                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr, rated=rated)
+                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr, rated=rated,
+                               club_id=club_id, turn_based=turn_based)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
@@ -475,7 +479,7 @@ class Lobby:
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
                           clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                          rated=rated)
+                          rated=rated, club_id=club_id, turn_based=turn_based)
         t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:
@@ -487,7 +491,8 @@ class Lobby:
 
     async def rematch(self, old: Table) -> Table:
         t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by, clock=old.clock_text,
-                                 invite_hash=old.invite_hash, rated=old.rated)
+                                 invite_hash=old.invite_hash, rated=old.rated, club_id=old.club_id,
+                                 turn_based=old.turn_based)
         return t
 
     async def get(self, table_id: str) -> Table | None:

@@ -50,6 +50,8 @@ class TableRow(Base):
     creator_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of its creator's address
     bots_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)  # HMAC of who gave seats to computers
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # its result changes the players' ratings
+    club_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)  # a club's table
+    turn_based: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # long clocks, nobody need be there
 
 
 class SeatRow(Base):
@@ -176,6 +178,8 @@ class TableRecord:
     creator_addr: str | None = None  # HMAC of the creator's address (`Creations.address_hash`), for the limits
     bots_addr: str | None = None  # HMAC of the address that gave seats to computer players
     rated: bool = False  # created as rated: its result changes the ratings (every person at it has an account)
+    club_id: int | None = None  # a club's table (`barbu.web.clubs`): a private club's is seen by its members only
+    turn_based: bool = False  # played over days: long clocks, nobody need be connected
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -235,13 +239,14 @@ class Store:
                      rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
                      bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
                      bots_secret: str | None = None, creator_addr: str | None = None,
-                     bots_addr: str | None = None, rated: bool = False) -> None:
+                     bots_addr: str | None = None, rated: bool = False, club_id: int | None = None,
+                     turn_based: bool = False) -> None:
         t = now()
         conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
                                            rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
                                            bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
                                            bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                                           rated=rated))
+                                           rated=rated, club_id=club_id, turn_based=turn_based))
 
     @staticmethod
     def set_addresses(conn: Connection, table_id: str, creator_addr: str | None, bots_addr: str | None) -> None:
@@ -335,7 +340,8 @@ class Store:
             tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
                                         r.secret, r.creator_hash, r.bots_by or "creator",
                                         r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
-                                        r.creator_addr, r.bots_addr, bool(r.rated))
+                                        r.creator_addr, r.bots_addr, bool(r.rated), r.club_id,
+                                        bool(r.turn_based))
                       for r in conn.execute(q)}
             if not tables:
                 return []

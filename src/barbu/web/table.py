@@ -191,6 +191,8 @@ class Table:
             seat.bank, seat.timeouts = s.bank, s.timeouts
             seat.user_id, seat.left = s.user_id, s.left
         self.rated = record.rated  # its result changes the ratings: people sit here only with an account
+        self.club_id = record.club_id  # a club's table: a private club's is listed and seated for its members only
+        self.turn_based = record.turn_based  # played over days: long clocks, nobody need be connected
         self.on_over: Callable[["Table"], Awaitable[None]] | None = None  # the lobby writes results and ratings
         # The clock (barbu.web.clock): the decision being timed, and the decision the stand-in plays
         # because its time ran out, as (seat, version).  A new match (a rematch copies its seats) starts
@@ -306,7 +308,8 @@ class Table:
         """Public facts about the table: never credentials, never the seed."""
         return {
             "id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
-            "private": self.invite_hash is not None, "rated": self.rated,
+            "private": self.invite_hash is not None, "rated": self.rated, "club_id": self.club_id,
+            "turn_based": self.turn_based,
             "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
                        "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
                        "away": s.away and s.kind == "human" and not s.conns,
@@ -1193,7 +1196,7 @@ class Table:
         """For the lobby's list of tables."""
         return {"id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
                 "private": self.invite_hash is not None,
-                "rated": self.rated,
+                "rated": self.rated, "club_id": self.club_id, "turn_based": self.turn_based,
                 "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength,
                            "account": s.user_id is not None and not s.left, "rating": s.rating} for s in self.seats],
                 "open_seats": sum(1 for s in self.seats if s.kind == "open"),

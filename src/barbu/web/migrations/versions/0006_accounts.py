@@ -93,10 +93,16 @@ def upgrade() -> None:
         batch.create_index("ix_barbu_seats_user_id", ["user_id"])
     with op.batch_alter_table("barbu_tables") as batch:
         batch.add_column(sa.Column("rated", sa.Boolean(), nullable=True))
+        batch.add_column(sa.Column("club_id", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("turn_based", sa.Boolean(), nullable=True))
+        batch.create_index("ix_barbu_tables_club_id", ["club_id"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("barbu_tables") as batch:
+        batch.drop_index("ix_barbu_tables_club_id")
+        batch.drop_column("turn_based")
+        batch.drop_column("club_id")
         batch.drop_column("rated")
     with op.batch_alter_table("barbu_seats") as batch:
         batch.drop_index("ix_barbu_seats_user_id")
