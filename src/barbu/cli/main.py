@@ -456,6 +456,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         error(_("--port is a port number from 1 to 65535, not {value}").format(value=args.port))
         return 2
+    mail: dict[str, Any] = {"mail_from": args.mail_from}
+    if args.smtp:
+        host, _sep, port = args.smtp.rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            error(_("--smtp takes the mail server as HOST:PORT, e.g. 127.0.0.1:25, not {value!r}").format(
+                value=args.smtp))
+            return 2
+        mail |= {"smtp_host": host, "smtp_port": int(port)}
+    if args.public_url:
+        if not re.fullmatch(r"https?://[^\s]+", args.public_url):
+            error(_("--public-url takes the server's address such as https://cards.example.org, not {value!r}").format(
+                value=args.public_url))
+            return 2
+        mail["public_url"] = args.public_url.rstrip("/")
+    else:
+        mail["public_url"] = f"http://{args.host}:{args.port}"
     players = []
     for text in args.player or ():
         name, eq, spec = text.partition("=")
@@ -499,6 +515,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         bot_tables_per_address=args.bot_tables_per_address,
                         open_tables_per_address=args.open_tables_per_address,
                         seats_per_address=args.seats_per_address, signups_per_hour=args.signups_per_hour,
+                        **mail,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
@@ -651,6 +668,13 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--seats-per-address", type=int, default=d.seats_per_address, metavar="N",
                     help=_("seats one address may hold at a listed table it did not create (private tables: no "
                            "limit); 0: no limit (default {n})").format(n=d.seats_per_address))
+    sv.add_argument("--smtp", metavar="HOST:PORT", help=_(
+        "a mail server that takes mail from this machine: players who ask for it are told by e-mail when a "
+        "turn-based table waits for them (default: no e-mails)"))
+    sv.add_argument("--mail-from", default=d.mail_from, metavar="ADDRESS", help=_(
+        "the sender of those e-mails (default {value})").format(value=d.mail_from))
+    sv.add_argument("--public-url", metavar="URL", help=_(
+        "the server's address as players reach it, for the links in e-mails, e.g. https://cards.example.org"))
     sv.add_argument("--signups-per-hour", type=int, default=d.signups_per_hour, metavar="N", help=_(
         "accounts one address may make in any hour; 0: no limit (default {n})").format(n=d.signups_per_hour))
     sv.add_argument("--analysis-samples", type=int, default=d.analysis_samples, metavar="N", help=_(

@@ -19,9 +19,10 @@ from starlette.routing import Route
 
 from .. import ratings
 from ..core.words import N_
-from . import history
+from . import accountstore as db, history
 from .accounts import COOKIE, SESSION_DAYS, Accounts, fold
 from .accountstore import User
+from .mail import valid_email
 from ..i18n import translator
 from .i18n import page_language, render_page
 from .settings import Settings
@@ -36,6 +37,12 @@ CLAIM_MAX = 200  # tables one claim may name
 def user_json(user: User | None) -> dict[str, Any] | None:
     return None if user is None else {"name": user.name, "profile": f"/u/{user.name}",
                                       "since": user.created_at.date().isoformat()}
+
+
+def mail_settings(store: Store, user_id: int) -> tuple[str | None, bool] | None:
+    with store.engine.connect() as conn:
+        found = db.mail_of(conn, user_id)
+    return None if found is None else (found[0], found[1])
 
 
 def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[..., Awaitable[dict[str, Any]]],
@@ -63,7 +70,53 @@ def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[.
         return response
 
     async def me(request: Request) -> Response:
-        return JSONResponse({"user": user_json(await current(request))}, headers=NO_STORE)
+        """Who is logged in; to himself, his e-mail settings too (nobody else ever reads them)."""
+        user = await current(request)
+        body: dict[str, Any] = {"user": user_json(user), "mail": settings.smtp_host is not None}
+        if user is not None:
+            found = await asyncio.to_thread(mail_settings, accounts.store, user.id)
+            if found is not None:
+                body["user"] |= {"email": found[0], "notify_turns": found[1]}
+        return JSONResponse(body, headers=NO_STORE)
+
+    async def notify(request: Request) -> Response:
+        """{"email": …, "notify": true|false}: "your turn" e-mails at turn-based tables, or none."""
+        data = await read_json(request)
+        user = await required(request)
+        email, on = data.get("email"), data.get("notify")
+        if not isinstance(on, bool):
+            raise TableError(N_("\"notify\" is true or false"))
+        if email in (None, ""):
+            email = None
+        elif not valid_email(email):
+            raise TableError(N_("that is not an e-mail address"))
+        if on and email is None:
+            raise TableError(N_("give the e-mail address to write to"))
+        if on and settings.smtp_host is None:
+            raise TableError(N_("this server sends no e-mails"), 409)
+        store = accounts.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                db.set_mail(conn, user.id, email, on)
+        await asyncio.to_thread(write)
+        return JSONResponse({"email": email, "notify_turns": on}, headers=NO_STORE)
+
+    async def turns(request: Request) -> Response:
+        """"Your turn": every turn-based table waiting for the logged-in player's decision, longest first."""
+        user = await required(request)
+        rows = await asyncio.to_thread(history.waiting_for, accounts.store, user.id)
+        return JSONResponse({"tables": rows}, headers=NO_STORE)
+
+    async def remember_lang(request: Request, user: User) -> None:
+        """The language his e-mails are written in: the page's, at each log-in."""
+        lang = page_language(request, settings)
+        store = accounts.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                db.set_lang(conn, user.id, lang)
+        await asyncio.to_thread(write)
 
     async def sign_up(request: Request) -> Response:
         data = await read_json(request)
@@ -72,11 +125,13 @@ def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[.
             raise TableError(N_("too many accounts were made from your address: try again in {n} minutes"), 429,
                              n=wait)
         user, token = await accounts.sign_up(data.get("name"), data.get("password"))
+        await remember_lang(request, user)
         return with_session(request, {"user": user_json(user)}, token, 201)
 
     async def log_in(request: Request) -> Response:
         data = await read_json(request)
         user, token = await accounts.log_in(data.get("name"), data.get("password"), client_address(request))
+        await remember_lang(request, user)
         return with_session(request, {"user": user_json(user)}, token)
 
     async def log_out(request: Request) -> Response:
@@ -141,6 +196,8 @@ def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[.
         Route("/api/account/reset", reset, methods=["POST"]),
         Route("/api/account/claim", claim, methods=["POST"]),
         Route("/api/account/data", my_data),
+        Route("/api/account/notify", notify, methods=["POST"]),
+        Route("/api/account/turns", turns),
     ]
 
 

@@ -33,6 +33,9 @@ class UserRow(Base):
     password_hash: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # only to say "your turn", if asked
+    notify_turns: Mapped[bool] = mapped_column(Boolean, default=False)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the language his e-mails are written in
 
 
 class SessionRow(Base):
@@ -177,6 +180,21 @@ def list_users(conn: Connection) -> list[tuple[User, datetime | None, int]]:
 
 def set_password(conn: Connection, user_id: int, password_hash: str) -> None:
     conn.execute(update(USERS).where(USERS.c.id == user_id).values(password_hash=password_hash))
+
+
+def mail_of(conn: Connection, user_id: int) -> tuple[str | None, bool, str | None, str] | None:
+    """An account's e-mail address, whether it asked for "your turn" e-mails, its language and its name."""
+    r = conn.execute(select(USERS.c.email, USERS.c.notify_turns, USERS.c.lang, USERS.c.name, USERS.c.banned)
+                     .where(USERS.c.id == user_id)).first()
+    return None if r is None or r.banned else (r.email, bool(r.notify_turns), r.lang, r.name)
+
+
+def set_mail(conn: Connection, user_id: int, email: str | None, notify: bool) -> None:
+    conn.execute(update(USERS).where(USERS.c.id == user_id).values(email=email, notify_turns=notify))
+
+
+def set_lang(conn: Connection, user_id: int, lang: str) -> None:
+    conn.execute(update(USERS).where(USERS.c.id == user_id).values(lang=lang))
 
 
 def set_banned(conn: Connection, user_id: int, banned: bool) -> None:

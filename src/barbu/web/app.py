@@ -169,9 +169,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         bots_by = data.get("bots_by", "creator")
         invite, invite_hash = invitation(data.get("private"))
         rated = await wants_rated(request, data)
+        turn_based = data.get("turn_based", False)
+        if not isinstance(turn_based, bool):
+            raise TableError(N_("\"turn_based\" is true or false"))
+        clock = (requested_clock(data.get("clock"), turn_based=True) if turn_based
+                 else requested_clock(data.get("clock", DEFAULT_CLOCK)))
         t, creator = await lobby.create(rules, address=client_address(request), bots_by=bots_by,
-                                        invite_hash=invite_hash,
-                                        clock=requested_clock(data.get("clock", DEFAULT_CLOCK)), rated=rated)
+                                        invite_hash=invite_hash, clock=clock, rated=rated, turn_based=turn_based)
         # The creator's credential lets him seat computer players and remove players; a private table's
         # invitation travels after the link's "#", so it never reaches a server's log.  Both given out only once.
         out = {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}

@@ -29,6 +29,9 @@ from .wording import Said
 AWAY_AFTER = 2
 PER_MOVE_MIN, PER_MOVE_MAX = 0.1, 600.0  # seconds a decision may be given
 BANK_MAX = 3600.0  # seconds a bank may hold
+HOUR, DAY = 3600.0, 86400.0
+LONG_PER_MOVE_MAX = 14 * DAY  # a turn-based table's decision: at most two weeks
+LONG_BANK_MAX = 30 * DAY
 
 
 class ClockError(Said):
@@ -52,7 +55,7 @@ class Clock:
         if not text:
             return None
         try:
-            return parse(text)
+            return parse(text, long=True)  # checked when the table was made; a turn-based table's is long
         except ClockError:
             return None
 
@@ -68,12 +71,46 @@ DEFAULT = "normal"
 #: The words that ask for no clock.
 NONE_WORDS = ("none", "off", "no")
 
-_FORM = re.compile(r"^(\d{1,5}(?:\.\d{1,3})?)\+(\d{1,5}(?:\.\d{1,3})?)$")
+#: Turn-based tables, played over days (as on Board Game Arena): the named choices, shortest first.
+TURN_CHOICES: dict[str, Clock] = {
+    "hours": Clock(8 * HOUR, DAY),
+    "day": Clock(DAY, 3 * DAY),
+    "days": Clock(3 * DAY, 7 * DAY),
+}
+TURN_DEFAULT = "day"
+
+_FORM = re.compile(r"^(\d{1,7}(?:\.\d{1,3})?)\+(\d{1,7}(?:\.\d{1,3})?)$")
+_LONG_FORM = re.compile(r"^(\d{1,3})([hd])\+(\d{1,3})([hd])$")
 _HELP = N_("a clock is relaxed, normal, quick or none, or the seconds per move and in the bank, such as 20+120")
+_TURN_HELP = N_("a turn-based table's clock is hours, day or days, or the time per move and in the bank in hours "
+                "or days, such as 1d+3d or 12h+2d")
 
 
-def parse(value: Any) -> Clock | None:
-    """A clock from a request: a named choice, "none", or "per_move+bank" seconds; refused in words."""
+def parse_turn_based(value: Any) -> Clock:
+    """A turn-based table's clock: a named choice, or "per_move+bank" in hours or days ("1d+3d", "12h+2d")."""
+    if value is None:
+        return TURN_CHOICES[TURN_DEFAULT]
+    if not isinstance(value, str) or len(value) > 32:
+        raise ClockError(_TURN_HELP)
+    text = value.strip().casefold().replace(" ", "")
+    if text in TURN_CHOICES:
+        return TURN_CHOICES[text]
+    m = _LONG_FORM.match(text)
+    if m is None:
+        raise ClockError(_TURN_HELP)
+    per_move = int(m.group(1)) * (DAY if m.group(2) == "d" else HOUR)
+    bank = int(m.group(3)) * (DAY if m.group(4) == "d" else HOUR)
+    if not HOUR <= per_move <= LONG_PER_MOVE_MAX:
+        raise ClockError(N_("a turn-based table gives each move between 1 hour and 14 days"))
+    if bank > LONG_BANK_MAX:
+        raise ClockError(N_("a turn-based table's bank holds at most 30 days"))
+    return Clock(per_move, bank)
+
+
+def parse(value: Any, long: bool = False) -> Clock | None:
+    """A clock from a request: a named choice, "none", or "per_move+bank" seconds; refused in words.
+
+    ``long``: a stored clock, which may be a turn-based table's (days rather than seconds)."""
     if value is None or value is False:
         return None
     if not isinstance(value, str) or len(value) > 32:
@@ -87,6 +124,10 @@ def parse(value: Any) -> Clock | None:
     if m is None:
         raise ClockError(_HELP)
     per_move, bank = float(m.group(1)), float(m.group(2))
+    if long:
+        if not PER_MOVE_MIN <= per_move <= LONG_PER_MOVE_MAX or not 0 <= bank <= LONG_BANK_MAX:
+            raise ClockError(_HELP)
+        return Clock(per_move, bank)
     if not PER_MOVE_MIN <= per_move <= PER_MOVE_MAX:
         raise ClockError(N_("a clock gives each move between {low} and {high} seconds"),
                          low=f"{PER_MOVE_MIN:g}", high=f"{PER_MOVE_MAX:g}")

@@ -292,6 +292,17 @@ def leaderboard(store: Store, game: str, limit: int = 100, minimum: int = LEADER
     return out
 
 
+def waiting_for(store: Store, user_id: int) -> list[dict[str, Any]]:
+    """The turn-based tables waiting for this account's decision, the longest waiting first."""
+    with store.engine.connect() as conn:
+        q = (select(TABLES.c.id, TABLES.c.rules, TABLES.c.turn_since, TABLES.c.clock)
+             .where(TABLES.c.waiting_for == user_id, TABLES.c.status == "playing")
+             .order_by(TABLES.c.turn_since).limit(100))
+        return [{"id": r.id, "url": f"/t/{r.id}", "rules": r.rules, "clock": r.clock,
+                 "since": _aware(r.turn_since).isoformat(timespec="seconds") if r.turn_since else None}
+                for r in conn.execute(q)]
+
+
 def tables_held(store: Store, user_id: int) -> list[str]:
     """The unfinished tables an account holds a seat at, newest first ("My tables" on any browser)."""
     with store.engine.connect() as conn:
@@ -307,7 +318,10 @@ def download(store: Store, user: User) -> dict[str, Any]:
     with store.engine.connect() as conn:
         subject = subject_of(user.id)
         rows = conn.execute(select(RATINGS).where(RATINGS.c.subject == subject))
-        return {"account": {"name": user.name, "created": user.created_at.isoformat(timespec="seconds")},
+        mail = db.mail_of(conn, user.id)
+        return {"account": {"name": user.name, "created": user.created_at.isoformat(timespec="seconds"),
+                            "email": mail[0] if mail else None, "notify_turns": mail[1] if mail else False,
+                            "language": mail[2] if mail else None},
                 "ratings": {r.game: {"mu": r.mu, "sigma": r.sigma, "matches": r.matches, "rating": r.shown}
                             for r in rows},
                 "rating_history": _rating_history(conn, subject), "statistics": _stats(conn, user.id),

@@ -28,7 +28,7 @@ from .cluster import Cluster
 from .sharedlimits import WEBSOCKETS
 from .journal import Journal
 from .leases import Lease
-from . import history, mytables
+from . import accountstore, history, mail, mytables
 from .settings import Settings
 from .storage import SeatRecord, Store, TableRecord, hash_token, now
 from .table import Table, TableError
@@ -127,6 +127,7 @@ class Lobby:
         self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
         self.thinking = ThinkingPool(settings)  # computer players' thinking and hints, shared fairly by address
         self.started_at = time.time()
+        self._background: set[asyncio.Task] = set()
         # One of many processes (`barbu.web.cluster`): tables are owned through leases, the rest relayed.
         self.cluster: Cluster | None = Cluster(settings, self, operate) if settings.broker_url else None
 
@@ -321,6 +322,7 @@ class Lobby:
         t.hash_address = self.creations.address_hash
         t.on_lost = self._lost
         t.on_over = self._match_over
+        t.on_turn = self._tell_turn
         self.show_ratings(t)
         return t
 
@@ -334,6 +336,28 @@ class Lobby:
             Store.set_status(conn, t.id, "over")
         await t.journal.run(write)
         self.show_ratings(t)
+
+    async def _tell_turn(self, t: Table, user_id: int, kind: str) -> None:
+        """E-mail a player that a turn-based table waits for him ("turn") or that his time ran out
+        ("timeout"), if the server has a mail server and he asked for it.  Off the table's actor."""
+        if self.settings.smtp_host is None or self.store is None:
+            return
+        store, settings, table_id, game = self.store, self.settings, t.id, str(t.rules)
+
+        async def tell() -> None:
+            def read() -> Any:
+                with store.engine.connect() as conn:
+                    return accountstore.mail_of(conn, user_id)
+            found = await asyncio.to_thread(read)
+            if found is None:
+                return
+            email, notify, lang, name = found
+            if notify and email:
+                await mail.send(settings, mail.message(settings, email, lang or settings.default_lang, kind, name,
+                                                       table_id, game))
+        task = asyncio.get_running_loop().create_task(tell(), name=f"mail-{t.id}")
+        self._background.add(task)  # held until done: a task nobody holds may be collected mid-way
+        task.add_done_callback(self._background.discard)
 
     def show_ratings(self, t: Table) -> None:
         """Read the ratings shown beside the seats' names, then give them to the table (off its actor)."""

@@ -63,6 +63,11 @@ class Settings:
     # a table's lease lasts unless renewed (a lost process's tables are taken over within about that long).
     broker_url: str | None = None
     lease_ttl: float = 5.0
+    # E-mails saying "your turn" at turn-based tables, to players who ask for them (None: no mail server).
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    mail_from: str = "barbu@localhost"
+    public_url: str | None = None  # the server's address as players reach it, for the links in e-mails
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""

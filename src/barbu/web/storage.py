@@ -52,6 +52,9 @@ class TableRow(Base):
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # its result changes the players' ratings
     club_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)  # a club's table
     turn_based: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # long clocks, nobody need be there
+    # A turn-based table waits for this account's decision since then (the "your turn" lists, the clock)
+    waiting_for: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    turn_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SeatRow(Base):
@@ -180,6 +183,7 @@ class TableRecord:
     rated: bool = False  # created as rated: its result changes the ratings (every person at it has an account)
     club_id: int | None = None  # a club's table (`barbu.web.clubs`): a private club's is seen by its members only
     turn_based: bool = False  # played over days: long clocks, nobody need be connected
+    turn_since: datetime | None = None  # a turn-based table: since when the decision it waits for is awaited
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -279,6 +283,11 @@ class Store:
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(status=status))
 
     @staticmethod
+    def set_turn(conn: Connection, table_id: str, waiting_for: int | None, since: datetime | None) -> None:
+        """A turn-based table waits for this account (None: for nobody with an account) since ``since``."""
+        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(waiting_for=waiting_for, turn_since=since))
+
+    @staticmethod
     def set_rematch(conn: Connection, table_id: str, rematch_id: str) -> None:
         conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(rematch_id=rematch_id))
 
@@ -341,7 +350,7 @@ class Store:
                                         r.secret, r.creator_hash, r.bots_by or "creator",
                                         r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
                                         r.creator_addr, r.bots_addr, bool(r.rated), r.club_id,
-                                        bool(r.turn_based))
+                                        bool(r.turn_based), _aware(r.turn_since) if r.turn_since else None)
                       for r in conn.execute(q)}
             if not tables:
                 return []

@@ -24,6 +24,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable, Protocol
 
 import orjson
@@ -36,7 +37,7 @@ from ..core.words import N_, NN_
 from ..core.game import CHANCE
 from ..games import game_kind, open_game
 from ..i18n.typed import parse_typed
-from .clock import Clock, ClockError, Turn, is_away, parse as parse_clock
+from .clock import Clock, ClockError, Turn, is_away, parse as parse_clock, parse_turn_based
 from .games import web_game
 from .leases import Fenced
 from .mailbox import Mailbox
@@ -133,10 +134,11 @@ def dumps(obj: Any) -> str:
         return json.dumps(obj, separators=(",", ":"))
 
 
-def requested_clock(value: Any) -> str | None:
-    """The clock a table-creation request asks for, in its stored form (None: no clock); refused in words."""
+def requested_clock(value: Any, turn_based: bool = False) -> str | None:
+    """The clock a table-creation request asks for, in its stored form (None: no clock); refused in words.
+    A turn-based table always has one, in hours or days."""
     try:
-        clock = parse_clock(value)
+        clock = parse_turn_based(value) if turn_based else parse_clock(value)
     except ClockError as e:
         raise TableError(e.template, **e.fields) from None
     return None if clock is None else str(clock)
@@ -193,6 +195,12 @@ class Table:
         self.rated = record.rated  # its result changes the ratings: people sit here only with an account
         self.club_id = record.club_id  # a club's table: a private club's is listed and seated for its members only
         self.turn_based = record.turn_based  # played over days: long clocks, nobody need be connected
+        # A turn-based table's decision awaited: (seat, version), and since when (wall clock, stored with the
+        # account it waits for, so that the clock and the "your turn" lists survive a restart or a takeover).
+        self.turn_since: float | None = record.turn_since.timestamp() if record.turn_since else None
+        self._turn_key: tuple[int, int] | None = None
+        self._waiting_for: int | None = None
+        self.on_turn: Callable[["Table", int, str], Awaitable[None]] | None = None  # the lobby's e-mails
         self.on_over: Callable[["Table"], Awaitable[None]] | None = None  # the lobby writes results and ratings
         # The clock (barbu.web.clock): the decision being timed, and the decision the stand-in plays
         # because its time ran out, as (seat, version).  A new match (a rematch copies its seats) starts
@@ -220,7 +228,7 @@ class Table:
         self._inbox = Mailbox()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         for seat in self.seats:  # after a restart nobody is connected yet
-            if seat.kind == "human":
+            if seat.kind == "human" and not self.turn_based:
                 self._start_grace(seat)
         self.tell(self._advance)
 
@@ -298,6 +306,8 @@ class Table:
         s = self.seats[seat]
         if s.kind == "bot":
             return "bot"
+        if self.turn_based and s.kind == "human":  # nobody need be here: the clock alone hands a move over
+            return "bot" if self.clock_stands_in(s) else "human"
         if s.kind == "human" and s.away and not s.conns and self.humans_connected():
             return "bot"
         if s.kind == "human" and s.conns and self.clock_stands_in(s):
@@ -629,6 +639,8 @@ class Table:
 
     def _start_grace(self, s: Seat) -> None:
         s.epoch += 1
+        if self.turn_based:  # a turn-based table waits for its players: no grace, no stand-in but the clock's
+            return
         self._later(self.settings.grace, self._grace_over, s.index, s.epoch)
 
     async def _grace_over(self, seat: int, epoch: int) -> None:
@@ -772,13 +784,42 @@ class Table:
             if not await self._chance_now():
                 return
         if not self.started or m.is_over:
+            await self._note_turn(None)
             return
         seat = m.to_act()
         assert seat is not None and seat >= 0
         if self.controller(seat) == "bot":
+            await self._note_turn(None)
             self._schedule(self.settings.bot_delay, self._bot_turn)
         else:
+            await self._note_turn(seat)
             self._clock_wait(seat)  # a person decides: his clock runs while he is here
+
+    async def _note_turn(self, seat: int | None) -> None:
+        """At a turn-based table, store whose decision is awaited and since when (once per decision): the
+        player's "your turn" list reads it, the clock resumes from it after a restart, and he may be told."""
+        if not self.turn_based:
+            return
+        key = (seat, self.version) if seat is not None else None
+        if key == self._turn_key:
+            return
+        first = self._turn_key is None and seat is not None and self.turn_since is not None
+        self._turn_key = key
+        if not first:  # after a restart the decision awaited is the one stored, since the moment stored
+            self.turn_since = time.time() if seat is not None else None
+        user = self.seats[seat].user_id if seat is not None and self.seats[seat].kind == "human" else None
+        if first and user == self._waiting_for:
+            return
+        self._waiting_for = user
+        since = datetime.fromtimestamp(self.turn_since, timezone.utc) if self.turn_since is not None else None
+        try:
+            await self.journal.run(lambda c: Store.set_turn(c, self.id, user, since))
+        except Fenced:
+            raise
+        except Exception:  # the list is late by one move; the table plays on
+            log.warning("table %s: could not store whose turn it is", self.id)
+        if user is not None and not first and self.on_turn is not None and not self.seats[seat].conns:
+            await self.on_turn(self, user, "turn")
 
     # The lobby's pool: computer players think through it, in fair turns by the address that set the table up.
     thinking: ThinkingPool | None = None
@@ -958,6 +999,8 @@ class Table:
         t = self.turn
         if t is None or t.version != self.version or t.seat != seat:
             t = self.turn = Turn(seat, self.version, self.clock.per_move, self._bank(s))
+            if self.turn_based and self.turn_since is not None:  # days: counted on the wall clock, restarts too
+                t.spent = max(0.0, time.time() - self.turn_since)
         run = self.controller(seat) == "human"
         if run == t.running():
             return
@@ -987,6 +1030,8 @@ class Table:
         await self._store_clock(s)
         self._clock_notice(s)
         self._send_clock()
+        if self.turn_based and s.user_id is not None and self.on_turn is not None:
+            await self.on_turn(self, s.user_id, "timeout")  # he is told, wherever he is
         # The stand-in plays now (his time is already spent), through the computer players' own path.
         self._schedule(0.0, self._bot_turn)
 

@@ -23,6 +23,9 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("banned", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("email", sa.String(254), nullable=True),
+        sa.Column("notify_turns", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("lang", sa.String(8), nullable=True),
     )
     op.create_table(
         "barbu_sessions",
@@ -95,12 +98,18 @@ def upgrade() -> None:
         batch.add_column(sa.Column("rated", sa.Boolean(), nullable=True))
         batch.add_column(sa.Column("club_id", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("turn_based", sa.Boolean(), nullable=True))
+        batch.add_column(sa.Column("waiting_for", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("turn_since", sa.DateTime(timezone=True), nullable=True))
         batch.create_index("ix_barbu_tables_club_id", ["club_id"])
+        batch.create_index("ix_barbu_tables_waiting_for", ["waiting_for"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("barbu_tables") as batch:
+        batch.drop_index("ix_barbu_tables_waiting_for")
         batch.drop_index("ix_barbu_tables_club_id")
+        batch.drop_column("turn_since")
+        batch.drop_column("waiting_for")
         batch.drop_column("turn_based")
         batch.drop_column("club_id")
         batch.drop_column("rated")
