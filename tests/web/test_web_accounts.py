@@ -311,3 +311,40 @@ def test_the_migration_keeps_every_table_of_an_older_database(db_url: str) -> No
     rec = store.load_table("old1")
     store.close()
     assert rec is not None and rec.seats[0].name == "Ann" and rec.seats[0].user_id is None and not rec.rated
+
+
+def test_a_player_who_leaves_a_rated_match_is_placed_last(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        assert sign_up(c, "Alice").status_code == 201
+        alice = c.cookies.get(COOKIE)
+        made = post(c, "/api/tables", {"rules": SHORT, "rated": True}).json()
+        tid = made["id"]
+        token = post(c, f"/api/tables/{tid}/seats", {"seat": 0}).json()["token"]
+        use_session(c, None)
+        assert sign_up(c, "Bob", address=FRIEND).status_code == 201
+        bob = c.cookies.get(COOKIE)
+        assert post(c, f"/api/tables/{tid}/seats", {"seat": 1}, FRIEND).status_code == 200
+        use_session(c, alice)
+        assert post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random",
+                                                   "token": made["creator"]}).status_code == 200
+        table = c.app.state.lobby.tables[tid]
+        use_session(c, None)
+        assert sign_up(c, "Carol", address=STRANGER).status_code == 201  # a third account: not Bob
+        r = post(c, f"/api/tables/{tid}/leave", {}, STRANGER)
+        assert r.status_code == 403
+        # Bob leaves from his own account (on a browser without the seat's credential)
+        use_session(c, bob)
+        r = post(c, f"/api/tables/{tid}/leave", {}, FRIEND)
+        assert r.status_code == 200 and r.json()["outcome"] == "stand_in", r.text
+        use_session(c, alice)
+        p = Player(c, tid, token)
+        play_out(p, table)
+        p.close()
+        for _ in range(400):
+            if table.stored_status == "over":
+                break
+            time.sleep(0.05)
+        with c.app.state.lobby.store.engine.connect() as conn:
+            rows = list(conn.execute(select(RESULTS).where(RESULTS.c.table_id == tid).order_by(RESULTS.c.seat)))
+        assert rows[1].left and rows[1].place == 3 and rows[1].rated and rows[1].name == "Bob"
+        assert c.get("/api/players/bob").json()["ratings"]["salad"]["matches"] == 1

@@ -308,8 +308,11 @@ def test_a_stand_in_plays_a_dropped_seat_after_the_grace_period(sqlite_url: str)
 
 
 def play_out(p: Player, table) -> None:
-    """One seat plays its first legal action at each turn until the match is over."""
+    """One seat plays its first legal action at each turn until the match is over (within two minutes)."""
+    assert p.seat is not None, "this connection holds no seat"
+    stop = time.monotonic() + 120
     while not table.match.is_over:
+        assert time.monotonic() < stop, "the match did not reach its end"
         st = p.state
         if st["to_act"] == p.seat and st["legal"] and st["version"] == table.version:
             p.act(st["legal"][0])
