@@ -117,7 +117,22 @@ class RatingPointRow(Base):
     __table_args__ = (Index("ix_barbu_rating_history_subject", "subject", "game", "at"),)
 
 
+class DecisionCostRow(Base):
+    """What the replay's analysis found one seat's decisions in one deal of a finished table cost: how many
+    were weighed, how many cost something, and their total cost in points (the profile's statistics)."""
+
+    __tablename__ = "barbu_decision_costs"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    decisions: Mapped[int] = mapped_column(Integer)
+    costly: Mapped[int] = mapped_column(Integer)
+    cost: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 USERS = UserRow.__table__
+DECISION_COSTS = DecisionCostRow.__table__
 SESSIONS = SessionRow.__table__
 RESETS = ResetRow.__table__
 FAILURES = FailureRow.__table__

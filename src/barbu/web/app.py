@@ -43,6 +43,8 @@ from ..core.words import N_
 from ..i18n import translator
 from .accountroutes import account_routes, player_routes
 from .accounts import COOKIE as SESSION_COOKIE, Accounts
+from . import history
+from .clubroutes import club_hides, club_routes, visible_rows
 from .learn import learn_routes
 from .lobby import Lobby, invitation, options_catalogue, parse_rules
 from .mytables import MINE_BODY
@@ -102,6 +104,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         per_address=settings.analyses_per_address)
     accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address))
 
+    def keep_costs(table_id: str, deal: int, review: dict[str, Any]) -> None:
+        """A finished table's deal was weighed: its players' profiles count what their decisions cost."""
+        store = lobby.store
+        if store is None:
+            return
+
+        def write() -> None:
+            try:
+                history.record_costs(store, table_id, deal, review)
+            except Exception:  # the profile misses one deal's costs; the replay has them
+                log.exception("replay %s: the costs of deal %d could not be kept", table_id, deal)
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(write))
+        analyses._tasks.add(task)
+        task.add_done_callback(analyses._tasks.discard)
+    analyses.on_review = keep_costs
+
     async def user_of(conn: Any) -> Any:
         """The account logged in on this request's or WebSocket's browser (its session cookie), else None."""
         return await accounts.session_user(conn.cookies.get(SESSION_COOKIE))
@@ -130,7 +148,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def table_page(request: Request) -> Response:
         t = await lobby.get(request.path_params["table_id"])
-        if t is None:
+        if t is None or await club_hides(request, t.id, t):  # a private club's, to an outsider: as if not there
             return page(request, "notfound.html", 404)
         return page(request, "besigue.html" if t.web.name == "besigue" else "table.html")
 
@@ -157,13 +175,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def find(request: Request) -> Table:
         t = await lobby.get(request.path_params["table_id"])
-        if t is None:
+        if t is None or await club_hides(request, t.id, t):
             raise TableError(N_("there is no such table"), 404)
         return t
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": lobby.listing()})
+            return JSONResponse({"tables": await visible_rows(request, lobby.listing())})
         data = await read_json(request)
         rules = parse_rules(data.get("rules"), data.get("players"))
         bots_by = data.get("bots_by", "creator")
@@ -239,7 +257,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def replay_page(request: Request) -> Response:
         tid = request.path_params.get("table_id")
-        if tid is not None and await lobby.get(tid) is None:
+        if tid is not None and (await lobby.get(tid) is None or await club_hides(request, tid)):
             return page(request, "notfound.html", 404)
         return page(request, "replay.html")
 
@@ -251,6 +269,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if src is None:
                 raise TableError(N_("this uploaded record is no longer kept here; upload the file again"), 404)
             return src
+        if await club_hides(request, rid):
+            raise TableError(N_("there is no such table"), 404)
         src = analyses.finished.get(rid)
         if src is not None:
             return src
@@ -307,7 +327,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table_id, address = request.path_params["table_id"], client_address(request)
         lang = page_language(request, settings)
         found = await lobby.locate(table_id)
-        if found is None:
+        if found is None or await club_hides(request, table_id, found):
             raise TableError(N_("there is no such table"), 404)
         if isinstance(found, Lease):
             assert lobby.cluster is not None
@@ -370,7 +390,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             user_id = user.id if user is not None else None
             table = await lobby.locate(websocket.path_params["table_id"])
             await websocket.accept()
-            if table is None:
+            if table is None or await club_hides(websocket, websocket.path_params["table_id"], table):
                 await websocket.send_text(dumps({"type": "error", "code": "no_table",
                                                  "message": say(lang, N_("there is no such table"))}))
                 await websocket.close(4404)
@@ -417,6 +437,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *learn_routes(settings, read_json),
         *account_routes(settings, accounts, read_json, take_signup),
         *player_routes(settings, lambda: lobby.store),
+        *club_routes(settings, lobby, accounts, read_json),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},

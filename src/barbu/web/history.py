@@ -130,6 +130,55 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
                                                     sigma=new.sigma, shown=shown, at=t))
 
 
+COSTLY = 0.5  # points: a decision the analysis found cost at least this much counts as a costly one
+
+
+def record_costs(store: Store, table_id: str, deal: int, review: dict[str, Any]) -> None:
+    """Keep what the replay's analysis of one deal found each seat's decisions cost (once per deal)."""
+    by_seat: dict[int, list[float]] = {}
+    for d in review.get("decisions", []):
+        by_seat.setdefault(int(d["seat"]), []).append(float(d["cost"] or 0.0))
+    if not by_seat:
+        return
+    t = now()
+    with store.engine.begin() as conn:
+        if conn.execute(select(db.DECISION_COSTS.c.seat).where(db.DECISION_COSTS.c.table_id == table_id,
+                                                               db.DECISION_COSTS.c.deal == deal).limit(1)).first():
+            return
+        conn.execute(db.DECISION_COSTS.insert(), [
+            {"table_id": table_id, "deal": deal, "seat": seat, "decisions": len(costs),
+             "costly": sum(1 for c in costs if c >= COSTLY), "cost": round(sum(costs), 3), "at": t}
+            for seat, costs in by_seat.items()])
+
+
+def _analysis(conn: Connection, user_id: int) -> dict[str, dict[str, Any]]:
+    """Per game, what the analysis of his analysed deals found: decisions weighed, how often one cost at
+    least `COSTLY` points, the mean cost of a decision, and the same by month."""
+    costs = db.DECISION_COSTS
+    q = (select(RESULTS.c.game, RESULTS.c.finished_at, costs.c.decisions, costs.c.costly, costs.c.cost)
+         .join(costs, (costs.c.table_id == RESULTS.c.table_id) & (costs.c.seat == RESULTS.c.seat))
+         .where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at))
+    out: dict[str, dict[str, Any]] = {}
+    for r in conn.execute(q):
+        g = out.setdefault(r.game, {"deals": 0, "decisions": 0, "costly": 0, "cost": 0.0, "months": {}})
+        month = g["months"].setdefault(_aware(r.finished_at).strftime("%Y-%m"), [0, 0, 0.0])
+        g["deals"] += 1
+        g["decisions"] += r.decisions
+        g["costly"] += r.costly
+        g["cost"] += r.cost
+        month[0] += r.decisions
+        month[1] += r.costly
+        month[2] += r.cost
+    for g in out.values():
+        n = g["decisions"] or 1
+        g["costly_share"] = round(g["costly"] / n, 3)
+        g["mean_cost"] = round(g["cost"] / n, 3)
+        g["cost"] = round(g["cost"], 2)
+        g["months"] = [{"month": m, "decisions": v[0], "costly_share": round(v[1] / (v[0] or 1), 3),
+                        "mean_cost": round(v[2] / (v[0] or 1), 3)} for m, v in sorted(g["months"].items())]
+    return out
+
+
 # -- reads for the pages --
 def rating_json(r: ratings.Rating) -> dict[str, Any]:
     return {"rating": ratings.shown(r), "provisional": ratings.provisional(r), "matches": r.matches}
@@ -220,6 +269,7 @@ def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
                     mine[role][1] += roles[role][1]
             for k, v in detail.get("doubles", {}).items():
                 g["doubles"][k] = g["doubles"].get(k, 0) + v
+    analysed = _analysis(conn, user_id)
     out = []
     for g in games.values():
         n = g["matches"]
@@ -232,7 +282,8 @@ def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
                           for c, v in sorted(g["contracts"].items())],
             "doubles": g["doubles"] or None,
             "months": [{"month": m, "matches": v[0], "mean_place": round(v[1] / v[0], 2)}
-                       for m, v in sorted(g["months"].items())]})
+                       for m, v in sorted(g["months"].items())],
+            "analysis": analysed.get(g["game"])})
     return sorted(out, key=lambda g: g["game"])
 
 

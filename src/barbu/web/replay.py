@@ -239,6 +239,7 @@ class Analyses:
     uploads: OrderedDict = field(default_factory=OrderedDict)  # upload id -> Source
     finished: OrderedDict = field(default_factory=OrderedDict)  # table id -> Source (a finished match never changes)
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
+    on_review: Any = None  # told (match key, deal, review_json) when a deal's analysis is done: the profiles' costs
     _slots: FairSlots | None = None
     _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
     closing: bool = False  # the server is stopping: a running analysis stops at its next decision
@@ -299,7 +300,10 @@ class Analyses:
                 job.queued = False
                 job.steps = await asyncio.to_thread(count_choices, src, job.deal)
                 review = await asyncio.to_thread(self._review, src, job)
-            _keep(self.results, (src.key, job.deal), review_json(review, job.deal), RESULTS_KEPT)
+            done = review_json(review, job.deal)
+            _keep(self.results, (src.key, job.deal), done, RESULTS_KEPT)
+            if self.on_review is not None and not is_upload_id(src.key):
+                self.on_review(src.key, job.deal, done)
         except Stopped:
             pass
         except Exception:  # a bug: the job ends, and the next request starts it again

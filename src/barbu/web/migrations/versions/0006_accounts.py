@@ -88,6 +88,16 @@ def upgrade() -> None:
         sa.Column("shown", sa.Integer(), nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_table(
+        "barbu_decision_costs",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("deal", sa.Integer(), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("decisions", sa.Integer(), nullable=False),
+        sa.Column("costly", sa.Integer(), nullable=False),
+        sa.Column("cost", sa.Float(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
     op.create_index("ix_barbu_rating_history_subject", "barbu_rating_history", ["subject", "game", "at"])
     # the account seated (NULL: a guest or a computer player) and whether he gave the seat up mid-match
     with op.batch_alter_table("barbu_seats") as batch:
@@ -117,6 +127,6 @@ def downgrade() -> None:
         batch.drop_index("ix_barbu_seats_user_id")
         batch.drop_column("left")
         batch.drop_column("user_id")
-    for name in ("barbu_rating_history", "barbu_ratings", "barbu_results", "barbu_login_failures", "barbu_resets",
+    for name in ("barbu_decision_costs", "barbu_rating_history", "barbu_ratings", "barbu_results", "barbu_login_failures", "barbu_resets",
                  "barbu_sessions", "barbu_users"):
         op.drop_table(name)
