@@ -18,7 +18,7 @@ FLOORS = [
     ("core",),
     ("classic",),
     ("scottish", "besigue"),
-    ("records", "games", "guide", "scorekeeper", "solver", "i18n"),
+    ("records", "games", "guide", "scorekeeper", "solver", "i18n", "ratings"),
     ("agents",),
     ("arena", "analysis"),
     ("cli", "tui", "web", "rl"),

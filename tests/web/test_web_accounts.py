@@ -16,7 +16,8 @@ from sqlalchemy import select
 from barbu.cli.main import main as barbu
 from barbu.web import Settings
 from barbu.web.accounts import COOKIE, account_name, skeleton
-from barbu.web.accountstore import RESULTS, SESSIONS
+from barbu.ratings import bot_rating
+from barbu.web.accountstore import RATINGS, RESULTS, SESSIONS
 from barbu.web.storage import Store
 
 from test_web_private import CREATOR, FRIEND, STRANGER, client, post
@@ -191,7 +192,11 @@ def test_a_rated_match_against_the_computer_rates_the_player_and_shows_on_his_pr
         assert len(profile["rating_history"]["salad"]) == 1
         info = c.get(f"/api/tables/{tid}").json()["table"]
         assert info["seats"][0]["account"] and info["seats"][0]["rating"]["matches"] == 1
-        assert info["seats"][1]["rating"] is not None  # a computer player is rated too
+        assert info["seats"][1]["rating"] is not None  # a computer player is rated too, and its rating moves
+        seed = bot_rating("salad", "random")
+        with c.app.state.lobby.store.engine.connect() as conn:
+            row = conn.execute(select(RATINGS).where(RATINGS.c.subject == "bot:random")).one()
+        assert row.matches == seed.matches + 1 and row.mu != seed.mu
         data = c.get("/api/account/data").json()
         assert data["account"]["name"] == "Alice" and data["matches"][0]["table"] == tid
         assert "password" not in str(data).lower()

@@ -1,10 +1,10 @@
 """What the server remembers of finished matches for its players: results, ratings, profiles, leaderboards.
 
 When a match ends, its owner writes one result per seat (who, place, points, whether he left early) and,
-for a rated match, every person's new rating, in the same fenced transaction as the table's last status,
-so a match is counted once however many processes saw it end.  Computer players are rated players whose
-ratings are fixed anchors, seeded from duplicate arena results (`barbu.ratings`): they do not learn, so
-they keep the scale steady, and someone who only plays the computer still gets a rating.
+for a rated match, every player's new rating, in the same fenced transaction as the table's last status,
+so a match is counted once however many processes saw it end.  Each computer player strength is a rated
+player too (as bots are on lichess), starting from a rating seeded from duplicate arena results
+(`barbu.ratings.bot_rating`), so someone who only plays the computer still gets a rating.
 """
 
 from __future__ import annotations
@@ -106,20 +106,30 @@ def record(conn: Connection, f: Finished) -> bool:
 
 
 def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: datetime) -> None:
+    """Every player's new rating in ``game``, people and computer players alike (as bots are on lichess).
+
+    A strength seated more than once in a match plays each seat from the same rating, and keeps the mean of
+    what its seats would become."""
     subjects = [subject_of(s.user_id) if s.user_id is not None else bot_subject(s.strength or "")
                 for s in f.seats]
-    people = [subj for subj, s in zip(subjects, f.seats) if s.user_id is not None]
-    q = select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.subject.in_(people))
+    q = (select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.subject.in_(sorted(set(subjects))))
+         .order_by(RATINGS.c.subject))
     if conn.dialect.name == "postgresql":
         q = q.with_for_update()  # two matches of one player ending at once on two processes: one waits
     stored = {r.subject: ratings.Rating(r.mu, r.sigma, r.matches) for r in conn.execute(q)}
-    before = [stored.get(subj) or (ratings.Rating() if s.user_id is not None
-                                   else ratings.bot_rating(game, s.strength or ""))
-              for subj, s in zip(subjects, f.seats)]
+
+    def start(subject: str, s: SeatResult) -> ratings.Rating:
+        if subject in stored:
+            return stored[subject]
+        return ratings.Rating() if s.user_id is not None else ratings.bot_rating(game, s.strength or "")
+    before = [start(subj, s) for subj, s in zip(subjects, f.seats)]
     after = ratings.update(before, places)
-    for subj, s, old, new in zip(subjects, f.seats, before, after):
-        if s.user_id is None:
-            continue  # a computer player's rating is an anchor: it does not move
+    merged: dict[str, list[ratings.Rating]] = {}
+    for subj, new in zip(subjects, after):
+        merged.setdefault(subj, []).append(new)
+    for subj, news in merged.items():
+        new = news[0] if len(news) == 1 else ratings.Rating(
+            sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news), news[0].matches)
         shown = ratings.shown(new)
         values = {"mu": new.mu, "sigma": new.sigma, "matches": new.matches, "shown": shown, "updated_at": t}
         if subj in stored:
@@ -197,15 +207,15 @@ def seat_ratings(store: Store, rules: str, seats: list[tuple[str, int | None, st
     game = ratings.rated_game(rules)
     if game is None:
         return [None] * len(seats)
-    people = [subject_of(u) for _, u, _ in seats if u is not None]
+    wanted = [subject_of(u) if u is not None else bot_subject(st) for _, u, st in seats if u is not None or st]
     with store.engine.connect() as conn:
-        known = ratings_of(conn, people, game)
+        known = ratings_of(conn, wanted, game)
     out: list[dict | None] = []
     for kind, user_id, strength in seats:
         if user_id is not None:
             out.append(known.get(subject_of(user_id)) or rating_json(ratings.Rating()))
         elif kind == "bot" and strength:
-            out.append(rating_json(ratings.bot_rating(game, strength)) | {"provisional": False})
+            out.append(known.get(bot_subject(strength)) or rating_json(ratings.bot_rating(game, strength)))
         else:
             out.append(None)
     return out

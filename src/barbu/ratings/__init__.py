@@ -1,0 +1,19 @@
+"""Ratings per game for people and computer players: pure, with no storage and no network.
+
+The web server keeps the ratings and calls this package when a rated match ends:
+``update(ratings, placings(totals, highest_wins, left))``, in the seats' order.  ``shown`` and
+``provisional`` are what the pages print; ``bot_rating`` seeds a computer player's rating in a
+game; ``rated_game`` says which game's rating a table's rules count toward.  See docs/ratings.md.
+"""
+
+from .bots import bot_rating, seeded_strengths
+from .leaderboard import leaderboard
+from .placing import placings
+from .rated import GAMES, rated_game
+from .rating import MAX_PLAYERS, MIN_PLAYERS, MODEL, Rating, update
+from .shown import PROVISIONAL_MATCHES, provisional, shown
+
+__all__ = [
+    "GAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MODEL", "PROVISIONAL_MATCHES", "Rating",
+    "bot_rating", "leaderboard", "placings", "provisional", "rated_game", "seeded_strengths", "shown", "update",
+]
