@@ -230,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         token = await t.call(t.take_seat, 0, name, None, address, creator, (user.id, user.name) if user else None)
         for seat in range(1, t.match.n):
             await t.call(t.add_bot, seat, strength, creator, address)
+        lobby.show_ratings(t)
         return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
                              "table": t.info()}, status_code=201, headers={"cache-control": "no-store"})
 

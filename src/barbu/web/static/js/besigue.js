@@ -11,6 +11,7 @@ import { seatNumber } from "./tablewords.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { ratingChip } from "./playerwords.js";
 import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
   showError, state, tableId } from "./tablebase.js";
 
@@ -67,8 +68,10 @@ function renderPlayers() {
     else if (s.kind === "human" && s.connected && awayByClock(seat)) chips.append(el("span", { class: "chip off", textContent: t("away"), title: t("time ran out: the computer plays until the player is back") }));
     const clock = info.status === "playing" ? seatClock(seat, s.kind) : null;
     if (clock) chips.append(clock);
+    const rating = s.kind === "open" ? null : ratingChip(s.rating);
     box.replaceChildren(
       el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : s.kind === "bot" ? seatName(seat) : (s.name || seatNumber(seat)) }),
+      ...(rating ? [rating] : []),
       chips,
       el("span", { class: "bz-points", title: t("this deal · total"), "data-points": seat },
         el("strong", { textContent: num(state.scores[seat]) }), " ", t("this deal · {total} in all", { total: num(state.totals[seat]) })),

@@ -6,9 +6,11 @@ import { postJSON, saveCreator, saveSeat } from "./net.js";
 import { optionName, presetName, rulesTitle, valueName } from "./tablewords.js";
 import { dealProgress, playersLine, seatLine } from "./tablerows.js";
 import { loadMine, pointToMine } from "./mytables.js";
+import { who } from "./account-link.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
+let member = null; // the logged-in player ({name, profile, since}), null for a guest: only he may play rated
 // The clocks a table may have (barbu/web/clock.py CHOICES): seconds per move and in the bank.
 const CLOCKS = { relaxed: [60, 600], normal: [25, 180], quick: [10, 60] };
 
@@ -103,8 +105,10 @@ async function loadTables() {
       const seats = el("div", { class: "seat-list" });
       tb.seats.forEach((s) => seats.append(seatLine(s)));
       const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats) : dealProgress(tb);
-      return el("div", { class: "table-row", "data-table": tb.id },
-        el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }), " ", el("span", { class: "muted", textContent: playersLine(tb, status) })),
+      return el("div", { class: "table-row", "data-table": tb.id, "data-rated": tb.rated ? "1" : "0" },
+        el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }),
+          tb.rated ? el("span", { class: "rated-mark", textContent: t("Rated"), title: t("A rated match: only players with an account sit here, and the result changes their ratings.") }) : null,
+          " ", el("span", { class: "muted", textContent: playersLine(tb, status) })),
         seats,
         el("div", { class: "row-actions" },
           el("a", { href: `/t/${tb.id}`, class: "button" + (tb.open_seats ? " primary" : ""), textContent: tb.open_seats ? t("Join") : t("Watch") })));
@@ -124,6 +128,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   try {
     const body = { rules: rulesText(), players: Number($("players").value), clock: $("clock").value };
     if ($("private").checked) body.private = true;
+    if (member && $("create-rated").checked) body.rated = true;
     const data = await postJSON("/api/tables", body);
     saveCreator(data.id, data.creator); // lets this browser seat computer players there, and remove players
     // A private table's page opens at its invitation link: the secret after "#" never reaches the server.
@@ -139,9 +144,11 @@ $("play-computer").addEventListener("click", async () => {
   $("play-error").textContent = "";
   $("play-computer").disabled = true;
   try {
-    const name = localStorage.getItem("barbu:name") || t("Player");
+    // Logged in, the seat is the account's and bears its name (the server ignores the name sent).
+    const name = member ? member.name : localStorage.getItem("barbu:name") || t("Player");
     const game = $("play-game").value; // a two-player game from the selector, else the form's game
     const body = { rules: game || rulesText() || "classic", name };
+    if (member && $("play-rated").checked) body.rated = true;
     if ($("play-strength").value) {
       body.strength = $("play-strength").value;
       localStorage.setItem("barbu:play-strength", body.strength);
@@ -156,6 +163,15 @@ $("play-computer").addEventListener("click", async () => {
     $("play-computer").disabled = false;
     if (e.code === "my_tables") pointToMine($("play-error"));
   }
+});
+
+// Logged in: the Rated boxes (a match against the computer is rated unless unticked); a guest is told where
+// rated matches are.
+who.then((user) => {
+  member = user;
+  $("play-rated-box").hidden = !user;
+  $("create-rated-box").hidden = !user;
+  $("rated-guest").hidden = !!user;
 });
 
 loadCatalogue();

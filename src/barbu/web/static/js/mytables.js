@@ -7,6 +7,7 @@ import { t, tn } from "./i18n.js";
 import { forgetSeat, loadCreator, loadSeat, postJSON } from "./net.js";
 import { rulesTitle } from "./tablewords.js";
 import { dealProgress, playersLine, seatLine } from "./tablerows.js";
+import { who } from "./account-link.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX = 50; // tables one request asks about (barbu/web/mytables.py MINE_MAX)
@@ -112,7 +113,8 @@ function rowOf(tb) {
   const seats = el("div", { class: "seat-list" });
   tb.seats.forEach((s, i) => seats.append(seatLine(s, i === tb.seat)));
   row.append(
-    el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }), " ",
+    el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }),
+      tb.rated ? el("span", { class: "rated-mark", textContent: t("Rated") }) : null, " ",
       el("span", { class: "muted", textContent: playersLine(tb, progress(tb)) })),
     seats, actions(tb, row));
   return row;
@@ -122,11 +124,12 @@ function showPanel() {
   $("mine-panel").hidden = !$("mine").children.length;
 }
 
-// Ask the server about this browser's tables and show them (the panel is hidden when there is none).
+// Ask the server about this browser's tables and show them (the panel is hidden when there is none).  Logged
+// in, the server adds the unfinished tables the account holds a seat at, whichever browser took it.
 export async function loadMine() {
   if (asking !== null) return;
   const ids = heldIds();
-  if (!ids.length) {
+  if (!ids.length && !(await who)) {
     $("mine").replaceChildren();
     showPanel();
     return;

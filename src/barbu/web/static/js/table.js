@@ -12,6 +12,7 @@ import { contract, num as numText, rankLetter, strength as strengthName, t, tn }
 import { categoryName, isFouled } from "./poker.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { ratingChip } from "./playerwords.js";
 import { phasePrompt } from "./tablewords.js";
 import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
   showError, state } from "./tablebase.js";
@@ -170,7 +171,9 @@ function renderFelt() {
     // A computer's box: its place as title ("West"), its chip says "computer · good player".
     title.append(s.kind === "open" ? t("free seat") : s.kind === "bot" ? shortName(s.seat) : seatName(s.seat));
     if (s.kind === "bot") title.title = seatName(s.seat);
-    box.append(title);
+    // The seat's rating in this game beside the name ("1 482", "1 000?" while provisional), on the name's line.
+    const rating = s.kind === "open" ? null : ratingChip(s.rating);
+    box.append(rating ? el("div", { class: "seat-line" }, title, rating) : title);
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));

@@ -15,6 +15,7 @@ import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
 import { clockVersion, renderMyClock, setClock, startTicking } from "./clock.js";
+import { who } from "./account-link.js";
 
 export const $ = (id) => document.getElementById(id);
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -175,6 +176,7 @@ export function render() {
   if (!info) return;
   $("rules").textContent = rulesTitle(info.rules);
   $("rules").title = info.rules; // the engine's text, as typed on the command line
+  $("rated-mark").hidden = !info.rated;
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
   document.title = `barbu — ${rulesTitle(info.rules)}`;
   const main = document.querySelector("main");
@@ -235,13 +237,17 @@ export function renderTurnTools() {
 
 // Hint and take-back, for a seated player while the match is played; take-back only against computer players.
 // Off his turn the hint button is hidden, or greyed where the game keeps it in place (`hintWaits: "disabled"`).
+// A rated match is played without either.
 function renderHelpTools() {
   const seated = mySeat !== null && info.status === "playing";
+  const rated = !!info.rated;
   $("help-tools").hidden = !seated;
-  if (game.hintWaits === "disabled") $("hint-button").disabled = !myTurn();
-  else $("hint-button").hidden = !myTurn();
+  if (game.hintWaits === "disabled") {
+    $("hint-button").disabled = !myTurn();
+    $("hint-button").hidden = rated;
+  } else $("hint-button").hidden = rated || !myTurn();
   const againstComputers = info.seats.every((s) => s.seat === mySeat || s.kind === "bot");
-  $("take-back").hidden = !(seated && againstComputers);
+  $("take-back").hidden = rated || !(seated && againstComputers);
 }
 
 function renderEnd() {
@@ -272,6 +278,14 @@ function renderEnd() {
 export function openTable(hooks) {
   game = hooks;
   $("name").value = localStorage.getItem("barbu:name") || "";
+  // Logged in, a seat taken here is the account's and bears its name: no display name to choose.
+  who.then((user) => {
+    if (!user) return;
+    $("name").value = user.name;
+    $("name-label").hidden = true;
+    $("name-account").textContent = t("You sit down as {name}, with your account.", { name: user.name });
+    $("name-account").hidden = false;
+  });
   wireInvite(tableId);
   $("rematch").addEventListener("click", () => command("rematch"));
   $("hint-button").addEventListener("click", () => {
