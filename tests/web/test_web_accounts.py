@@ -380,3 +380,16 @@ def test_the_profile_counts_what_the_analysis_found_his_decisions_cost(sqlite_ur
         assert analysis["deals"] == 1 and analysis["decisions"] == len(mine)
         assert analysis["costly"] == sum(1 for d in mine if d["cost"] >= 0.5)
         assert analysis["months"][0]["decisions"] == len(mine)
+
+
+def test_the_session_cookie_is_secure_over_https(sqlite_url: str) -> None:
+    from starlette.testclient import TestClient
+
+    from barbu.web import create_app
+    with TestClient(create_app(Settings(db_url=sqlite_url, **FAST)), base_url="https://testserver") as c:
+        r = c.post("/api/account/signup", json={"name": "Alice", "password": PASSWORD},
+                   headers={"origin": "https://testserver"})
+        assert r.status_code == 201, r.text
+        assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+        r = c.post("/api/account/logout", json={}, headers={"origin": "http://testserver"})  # the wrong scheme
+        assert r.status_code == 403
