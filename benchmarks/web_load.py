@@ -56,8 +56,9 @@ over the processes (no nginx):
 No move lost or duplicated in either.  Two processes held 2.5 times the tables of one; one process's p99
 is made of rare stalls of a few hundred ms (its p50 stays at 2-3 ms), which halve with the tables split
 over two processes; an earlier one-process run gave p99 124 ms at 500 tables, so its figure is noisy.
-RSS per table includes each idle process's ~140 MB.  With two processes some relayed connections are told
-the table moved (1012: 30 over the run, no process died) and reconnect, as a browser does.
+RSS per table includes each idle process's ~140 MB.  That run saw about 30 relayed connections told the
+table moved (1012) with no process dead: a browser relayed while the leases were being checked was judged
+by a lease read before it came (fixed in `Cluster._check_links`; the same run now sees none).
 """
 
 from __future__ import annotations
