@@ -221,9 +221,15 @@ def seat_ratings(store: Store, rules: str, seats: list[tuple[str, int | None, st
     return out
 
 
-def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime | None = None) -> list[dict]:
+def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime | None = None,
+             hide_private: bool = False) -> list[dict]:
+    """A player's matches, newest first; ``hide_private``: not those of private tables (for other readers:
+    a private table's link is for the friends invited to it)."""
     q = select(RESULTS).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at.desc(),
                                                                        RESULTS.c.table_id)
+    if hide_private:
+        private = select(TABLES.c.id).where(TABLES.c.invite_hash.is_not(None))
+        q = q.where(RESULTS.c.table_id.not_in(private))
     if before is not None:
         q = q.where(RESULTS.c.finished_at < before)
     if limit is not None:
@@ -317,8 +323,9 @@ def _rating_history(conn: Connection, subject: str) -> dict[str, list[dict[str, 
     return out
 
 
-def profile(store: Store, name_key: str, limit: int = HISTORY_PAGE) -> dict[str, Any] | None:
-    """A player's public page: ratings per game with their history, statistics, latest matches."""
+def profile(store: Store, name_key: str, limit: int = HISTORY_PAGE, viewer: int | None = None) -> dict[str, Any] | None:
+    """A player's public page: ratings per game with their history, statistics, latest matches.  To anyone
+    but himself (``viewer``: the reader's account), no private table's match and no table in the chart."""
     with store.engine.connect() as conn:
         found = db.user_by_key(conn, name_key)
         if found is None or found[0].banned:
@@ -327,9 +334,14 @@ def profile(store: Store, name_key: str, limit: int = HISTORY_PAGE) -> dict[str,
         subject = subject_of(user.id)
         rows = conn.execute(select(RATINGS).where(RATINGS.c.subject == subject).order_by(RATINGS.c.game))
         rated = {r.game: rating_json(ratings.Rating(r.mu, r.sigma, r.matches)) for r in rows}
+        own = viewer == user.id
+        chart = _rating_history(conn, subject)
+        if not own:
+            chart = {g: [{k: v for k, v in p.items() if k != "table"} for p in points] for g, points in chart.items()}
         return {"name": user.name, "since": user.created_at.date().isoformat(), "ratings": rated,
-                "rating_history": _rating_history(conn, subject), "stats": _stats(conn, user.id),
-                "matches": _matches(conn, user.id, limit), "leaderboard_min": LEADERBOARD_MIN}
+                "rating_history": chart, "stats": _stats(conn, user.id),
+                "matches": _matches(conn, user.id, limit, hide_private=not own), "leaderboard_min": LEADERBOARD_MIN,
+                "own": own}
 
 
 def leaderboard(store: Store, game: str, limit: int = 100, minimum: int = LEADERBOARD_MIN) -> list[dict[str, Any]]:
