@@ -393,3 +393,29 @@ def test_the_session_cookie_is_secure_over_https(sqlite_url: str) -> None:
         assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
         r = c.post("/api/account/logout", json={}, headers={"origin": "http://testserver"})  # the wrong scheme
         assert r.status_code == 403
+
+
+def test_a_private_tables_match_shows_on_its_players_profile_to_himself_only(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        assert sign_up(c, "Alice").status_code == 201
+        made = post(c, "/api/tables", {"rules": SHORT, "private": True}).json()
+        tid = made["id"]
+        token = post(c, f"/api/tables/{tid}/seats", {"seat": 0, "invite": made["invite"]}).json()["token"]
+        for seat in (1, 2):
+            assert post(c, f"/api/tables/{tid}/bots", {"seat": seat, "strength": "random",
+                                                       "token": made["creator"]}).status_code == 200
+        table = c.app.state.lobby.tables[tid]
+        p = Player(c, tid, token)
+        play_out(p, table)
+        p.close()
+        for _ in range(400):
+            if table.stored_status == "over":
+                break
+            time.sleep(0.05)
+        assert [m["table"] for m in c.get("/api/players/alice").json()["matches"]] == [tid]
+        alice = c.cookies.get(COOKIE)
+        use_session(c, None)
+        others = c.get("/api/players/alice").json()
+        assert others["matches"] == [] and tid not in str(others)
+        assert others["stats"][0]["matches"] == 1  # the figures count it, without saying which table
+        use_session(c, alice)

@@ -58,6 +58,7 @@ def cmd_users(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
     from ..web import accountstore as db
+    from ..web.clubstore import leave_all as leave_clubs
     from ..web.accounts import find_user, reset_link
     if args.action == "list":
         with store.engine.connect() as conn:
@@ -95,6 +96,7 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
                 out.print(_("Nothing was deleted."))
                 return 1
         with store.engine.begin() as conn:
+            leave_clubs(conn, user.id)  # a club he owns passes to its oldest admin or member, else is deleted
             db.delete_user(conn, user.id)
         out.print(_("The account {name} is deleted.").format(name=user.name), markup=False)
         return 0

@@ -22,6 +22,7 @@ from ..core.words import N_
 from . import accountstore as db, history
 from .accounts import COOKIE, SESSION_DAYS, Accounts, fold
 from .accountstore import User
+from .clubs import visible_matches
 from .mail import valid_email
 from ..i18n import translator
 from .i18n import page_language, render_page
@@ -202,7 +203,8 @@ def account_routes(settings: Settings, accounts: Accounts, read_json: Callable[.
 
 
 
-def player_routes(settings: Settings, store: Callable[[], Store | None]) -> list[Route]:
+def player_routes(settings: Settings, store: Callable[[], Store | None],
+                  viewer: Callable[[Request], Awaitable[User | None]] | None = None) -> list[Route]:
     """Players' public pages: a profile (``/u/{name}``, its data at ``/api/players/{name}``) and the
     leaderboards (``/leaderboard``, ``/api/leaderboards/{game}``)."""
 
@@ -216,9 +218,12 @@ def player_routes(settings: Settings, store: Callable[[], Store | None]) -> list
         name = request.path_params["name"]
         found = None
         if len(name) <= NAME_MAX * 4:
-            found = await asyncio.to_thread(history.profile, the_store(), fold(name))
+            reader = await viewer(request) if viewer is not None else None
+            found = await asyncio.to_thread(history.profile, the_store(), fold(name), history.HISTORY_PAGE,
+                                            reader.id if reader is not None else None)
         if found is None:
             raise TableError(N_("there is no player named {name}"), 404, name=name[:NAME_MAX])
+        found["matches"] = await visible_matches(request, found["matches"])  # a private club's, to outsiders: none
         words = translator(page_language(request, settings))
         for game in found["stats"]:  # contract names in the reader's language
             for c in game["contracts"]:

@@ -25,6 +25,7 @@ from confusable_homoglyphs import categories, confusables
 from ..core.words import N_, NN_
 from . import accountstore as db
 from .accountstore import User
+from .clubstore import leave_all as leave_clubs
 from .storage import Store, hash_token, now
 from .table import NAME_MAX, TableError, poses_as_computer
 
@@ -286,6 +287,7 @@ class Accounts:
 
         def write() -> None:
             with store.engine.begin() as conn:
+                leave_clubs(conn, user.id)  # a club he owns passes on first (`barbu.web.clubstore.leave_all`)
                 db.delete_user(conn, user.id)
         await self._run(write)
 

@@ -437,7 +437,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *score_routes(settings, lambda: lobby.store, read_body, origin_allowed, lobby.creations),
         *learn_routes(settings, read_json),
         *account_routes(settings, accounts, read_json, take_signup),
-        *player_routes(settings, lambda: lobby.store),
+        *player_routes(settings, lambda: lobby.store, user_of),
         *club_routes(settings, lobby, accounts, read_json),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
