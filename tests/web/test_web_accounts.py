@@ -297,16 +297,9 @@ def test_the_operators_commands(sqlite_url: str, tmp_path, capsys) -> None:
 
 def test_the_migration_keeps_every_table_of_an_older_database(db_url: str) -> None:
     """A database at the previous revision, with a table and its seats, upgrades without losing them."""
-    from alembic import command
-    from alembic.config import Config
-
-    from barbu.web.storage import MIGRATIONS, make_engine
+    from barbu.web.storage import make_engine, migrate
     engine = make_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0005")
+    migrate(engine, "0005")
     with engine.begin() as conn:
         conn.exec_driver_sql("INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
                              "VALUES ('old1', 'classic', 7, 'open', CURRENT_TIMESTAMP)")

@@ -562,16 +562,9 @@ def test_a_private_club_table_through_a_process_that_does_not_own_it(tmp_path: P
 # ------------------------------------------------------------------ the migration
 def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> None:
     """A database at 0006 with a table, an account and a result upgrades to 0007 without losing them, and back."""
-    from alembic import command
-    from alembic.config import Config
-
-    from barbu.web.storage import MIGRATIONS, make_engine
+    from barbu.web.storage import make_engine, migrate
     engine = make_engine(db_url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0006")
+    migrate(engine, "0006")
     with engine.begin() as conn:
         conn.exec_driver_sql("INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
                              "VALUES ('old1', 'classic', 7, 'over', CURRENT_TIMESTAMP)")
@@ -592,6 +585,12 @@ def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> Non
         assert clubstore.members(conn, cid)[0].role == "owner" and clubstore.seasons(conn, cid)[0].number == 1
     store.close()
     assert rec is not None and rec.seats[0].name == "Ann" and rec.club_id is None
+    from alembic import command
+    from alembic.config import Config
+
+    from barbu.web.storage import MIGRATIONS
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:  # and down again: the clubs go, the rest stays
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0006")

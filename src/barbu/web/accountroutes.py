@@ -20,7 +20,7 @@ from starlette.routing import Route
 from .. import ratings
 from ..core.words import N_
 from . import accountstore as db, history
-from .accounts import COOKIE, SESSION_DAYS, Accounts, fold
+from .accounts import COOKIE, SESSION_DAYS, Accounts, fold, open_store
 from .accountstore import User
 from .clubs import visible_matches
 from .mail import valid_email
@@ -209,10 +209,7 @@ def player_routes(settings: Settings, store: Callable[[], Store | None],
     leaderboards (``/leaderboard``, ``/api/leaderboards/{game}``)."""
 
     def the_store() -> Store:
-        s = store()
-        if s is None:
-            raise TableError(N_("the server is starting; try again in a moment"), 503)
-        return s
+        return open_store(store)
 
     async def profile_data(request: Request) -> Response:
         name = request.path_params["name"]

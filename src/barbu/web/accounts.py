@@ -115,6 +115,14 @@ def _minutes(seconds: float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
+def open_store(get: Callable[[], Store | None]) -> Store:
+    """The server's database, or a refusal while the server is still starting (it is opened at start-up)."""
+    s = get()
+    if s is None:
+        raise TableError(N_("the server is starting; try again in a moment"), 503)
+    return s
+
+
 class Accounts:
     """The accounts of one server, over its database (blocking work in threads)."""
 
@@ -124,10 +132,7 @@ class Accounts:
 
     @property
     def store(self) -> Store:
-        s = self._store()
-        if s is None:
-            raise TableError(N_("the server is starting; try again in a moment"), 503)
-        return s
+        return open_store(self._store)
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)

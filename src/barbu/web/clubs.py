@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable
 from .. import ratings
 from ..core.words import N_, NN_
 from . import clubstore as db
-from .accounts import COOKIE, fold
+from .accounts import COOKIE, fold, open_store
 from .accountstore import User, subject_of
 from .history import ratings_of
 from .storage import Store, _aware, hash_token, now
@@ -205,10 +205,7 @@ class Clubs:
 
     @property
     def store(self) -> Store:
-        s = self._store()
-        if s is None:
-            raise TableError(N_("the server is starting; try again in a moment"), 503)
-        return s
+        return open_store(self._store)
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
         store = self.store

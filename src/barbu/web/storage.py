@@ -210,8 +210,8 @@ def make_engine(url: str) -> Engine:
 MIGRATION_LOCK = 0x6261726275
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest Alembic revision (or to ``revision``: the tests of an upgrade)."""
     from alembic import command
     from alembic.config import Config
     cfg = Config()
@@ -222,7 +222,7 @@ def migrate(engine: Engine) -> None:
             # the others wait here and then find it at head. The lock ends with the transaction.
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)
 
 
 class Store:
