@@ -158,6 +158,15 @@ def test_sign_ups_from_one_address_are_limited(sqlite_url: str) -> None:
         assert sign_up(c, "Cid", address=FRIEND).status_code == 201
 
 
+def stored_over(table: Any) -> None:
+    """Wait until the finished match is stored as over, with its results (written by the table's actor)."""
+    for _ in range(400):
+        if table.stored_status == "over":
+            return
+        time.sleep(0.05)
+    pytest.fail("the finished match was not stored as over")
+
+
 def finish_rated(c: Any, strength: str = "random") -> str:
     """Play a rated match against computer players to its end, as the logged-in browser; its table id."""
     r = post(c, "/api/play", {"rules": SHORT, "strength": strength, "rated": True})
@@ -168,10 +177,7 @@ def finish_rated(c: Any, strength: str = "random") -> str:
     p = Player(c, tid, r.json()["token"])
     play_out(p, table)
     p.close()
-    for _ in range(400):
-        if table.stored_status == "over":
-            break
-        time.sleep(0.05)
+    stored_over(table)
     return tid
 
 
@@ -254,10 +260,7 @@ def test_a_guest_claims_the_finished_matches_he_played_from_this_browser(sqlite_
         p = Player(c, tid, token)
         play_out(p, table)
         p.close()
-        for _ in range(400):
-            if table.stored_status == "over":
-                break
-            time.sleep(0.05)
+        stored_over(table)
         assert sign_up(c, "Alice").status_code == 201
         r = post(c, "/api/account/claim", {"tables": [{"id": tid, "token": token}, {"id": tid, "token": "nope"},
                                                       {"id": "nosuchtable", "token": token}]})
@@ -338,10 +341,7 @@ def test_a_player_who_leaves_a_rated_match_is_placed_last(sqlite_url: str) -> No
         p = Player(c, tid, token)
         play_out(p, table)
         p.close()
-        for _ in range(400):
-            if table.stored_status == "over":
-                break
-            time.sleep(0.05)
+        stored_over(table)
         with c.app.state.lobby.store.engine.connect() as conn:
             rows = list(conn.execute(select(RESULTS).where(RESULTS.c.table_id == tid).order_by(RESULTS.c.seat)))
         assert rows[1].left and rows[1].place == 3 and rows[1].rated and rows[1].name == "Bob"
@@ -401,10 +401,7 @@ def test_a_private_tables_match_shows_on_its_players_profile_to_himself_only(sql
         p = Player(c, tid, token)
         play_out(p, table)
         p.close()
-        for _ in range(400):
-            if table.stored_status == "over":
-                break
-            time.sleep(0.05)
+        stored_over(table)
         assert [m["table"] for m in c.get("/api/players/alice").json()["matches"]] == [tid]
         alice = c.cookies.get(COOKIE)
         use_session(c, None)
