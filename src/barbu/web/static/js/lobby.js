@@ -1,4 +1,5 @@
-// The lobby: create a table (game, players, options), list open tables to join or watch.
+// The lobby: create a table (game, players, options, real-time or turn-based), list open tables to join or
+// watch; a logged-in player's "Your turn" (the turn-based tables waiting for his move) at the top.
 
 import { el } from "./dom.js";
 import { num, strength, t, tn } from "./i18n.js";
@@ -7,6 +8,7 @@ import { optionName, presetName, rulesTitle, valueName } from "./tablewords.js";
 import { dealProgress, playersLine, seatLine } from "./tablerows.js";
 import { loadMine, pointToMine } from "./mytables.js";
 import { who } from "./account-link.js";
+import { showTurns } from "./yourturn.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -22,6 +24,16 @@ function duration(seconds) {
 }
 
 function showClock() {
+  // Turn-based: the clock's choices give way to the long ones (barbu/web/clock.py TURN_CHOICES).
+  const turns = $("turn-based").checked;
+  $("clock-label").hidden = turns;
+  $("turn-clock-label").hidden = !turns;
+  if (turns) {
+    $("clock-description").textContent = member
+      ? t("Nobody needs to stay connected: the tables waiting for your move are listed at the top of this page. When your time runs out, the computer plays that move for you.")
+      : t("Nobody needs to stay connected: come back to the table when it is your turn. When your time runs out, the computer plays that move for you.");
+    return;
+  }
   const c = CLOCKS[$("clock").value];
   $("clock-description").textContent = c
     ? t("{move} a move, then a bank of {bank} for the hard decisions; when both are spent, the computer plays for you.", { move: duration(c[0]), bank: duration(c[1]) })
@@ -105,9 +117,10 @@ async function loadTables() {
       const seats = el("div", { class: "seat-list" });
       tb.seats.forEach((s) => seats.append(seatLine(s)));
       const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats) : dealProgress(tb);
-      return el("div", { class: "table-row", "data-table": tb.id, "data-rated": tb.rated ? "1" : "0" },
+      return el("div", { class: "table-row", "data-table": tb.id, "data-rated": tb.rated ? "1" : "0", "data-turn-based": tb.turn_based ? "1" : "0" },
         el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }),
           tb.rated ? el("span", { class: "rated-mark", textContent: t("Rated"), title: t("A rated match: only players with an account sit here, and the result changes their ratings.") }) : null,
+          tb.turn_based ? el("span", { class: "turn-mark", textContent: t("Turn-based"), title: t("Played over days: nobody needs to stay connected, and each move may take hours.") }) : null,
           " ", el("span", { class: "muted", textContent: playersLine(tb, status) })),
         seats,
         el("div", { class: "row-actions" },
@@ -120,6 +133,7 @@ async function loadTables() {
 
 $("preset").addEventListener("change", showPreset);
 $("clock").addEventListener("change", showClock);
+$("turn-based").addEventListener("change", showClock);
 showClock();
 $("create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -127,6 +141,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   $("create-button").disabled = true;
   try {
     const body = { rules: rulesText(), players: Number($("players").value), clock: $("clock").value };
+    if ($("turn-based").checked) Object.assign(body, { turn_based: true, clock: $("turn-clock").value });
     if ($("private").checked) body.private = true;
     if (member && $("create-rated").checked) body.rated = true;
     const data = await postJSON("/api/tables", body);
@@ -172,10 +187,24 @@ who.then((user) => {
   $("play-rated-box").hidden = !user;
   $("create-rated-box").hidden = !user;
   $("rated-guest").hidden = !!user;
+  showClock();
+  loadTurns();
 });
+
+// "Your turn": a logged-in player's turn-based tables waiting for his move, at the top while there are some.
+function loadTurns() {
+  if (member) showTurns($("turns-panel"), $("turns"));
+}
+
+// The open tables every 5 seconds; "Your turn" every sixth time (half a minute).
+let polls = 0;
+function poll() {
+  loadTables();
+  if (++polls % 6 === 0) loadTurns();
+}
 
 loadCatalogue();
 loadTables();
 loadMine();
-setInterval(loadTables, 5000);
+setInterval(poll, 5000);
 setInterval(loadMine, 10000);

@@ -1,11 +1,13 @@
 // A player's page (templates/profile.html), from GET /api/players/<name>: his rating in each game he was rated
 // in, with its history drawn as a chart; his statistics per game; his latest matches, each with the other
-// players, their places and points, and its replay.  An unknown name says so in words.
+// players, their places and points, and its replay.  An unknown name says so in words.  On his own page, the
+// player finds "Your turn" too: the turn-based tables waiting for his move.
 import { el } from "./dom.js";
 import { contract, lang, num, strength, t, tn } from "./i18n.js";
 import { presetName, rulesTitle } from "./tablewords.js";
 import { longDate, placeText, RATED_GAMES, ratingTitle, ratingText, shortMoment } from "./playerwords.js";
 import { who } from "./account-link.js";
+import { showTurns } from "./yourturn.js";
 
 const $ = (id) => document.getElementById(id);
 const NS = "http://www.w3.org/2000/svg";
@@ -66,8 +68,8 @@ function ratingCard(game, r, points) {
 
 function showRatings(data) {
   const games = Object.keys(data.ratings).sort((a, b) => order(a) - order(b));
-  $("ratings-help").textContent = tn("A cautious figure that rises as results make it surer; “?” marks a provisional rating, fewer than 10 rated matches. Leaderboards list players after {n} rated match.",
-    "A cautious figure that rises as results make it surer; “?” marks a provisional rating, fewer than 10 rated matches. Leaderboards list players after {n} rated matches.", data.leaderboard_min);
+  $("ratings-help").textContent = tn("A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated match; the leaderboards list players from then on.",
+    "A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated matches; the leaderboards list players from then on.", data.leaderboard_min);
   $("ratings").replaceChildren(...(games.length ? games.map((g) => ratingCard(g, data.ratings[g], data.rating_history[g]))
     : [el("p", { class: "empty", textContent: t("No rated match yet: play a rated match to get a rating.") })]));
   $("ratings-help").hidden = !games.length;
@@ -214,7 +216,12 @@ async function load() {
   for (const id of ["profile-head", "ratings-panel", "stats-panel", "matches-panel"]) $(id).hidden = false;
   $("profile").dataset.loaded = "1";
   const me = await who;
-  $("own-links").hidden = !(me && me.name === data.name);
+  const own = !!(me && me.name === data.name);
+  $("own-links").hidden = !own;
+  if (own) {
+    await showTurns($("turns-panel"), $("turns"));
+    $("profile").dataset.turns = "1";
+  }
 }
 
 load();

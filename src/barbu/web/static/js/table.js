@@ -178,7 +178,7 @@ function renderFelt() {
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
     if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: strengthName(s.strength) }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${strengthName(s.strength)}` })));
-    if (s.kind === "human" && !s.connected) badges.append(el("span", { class: "chip off", textContent: s.away ? t("computer plays") : t("offline") }));
+    if (s.kind === "human" && !s.connected) badges.append(el("span", { class: s.away ? "chip off" : "chip off offline", textContent: s.away ? t("computer plays") : t("offline") }));
     else if (s.kind === "human" && awayByClock(s.seat)) badges.append(el("span", { class: "chip off", textContent: t("computer plays"), title: t("time ran out: the computer plays until the player is back") }));
     const clock = info.status === "playing" ? seatClock(s.seat, s.kind) : null;
     if (clock) badges.append(clock);

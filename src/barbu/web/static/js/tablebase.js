@@ -14,7 +14,7 @@ import { t } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
 import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
-import { clockVersion, renderMyClock, setClock, startTicking } from "./clock.js";
+import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from "./clock.js";
 import { who } from "./account-link.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -148,7 +148,7 @@ function onMessage(msg) {
     default:
       break;
   }
-  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock);
+  if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock, info.turn_based);
   clockVersion(state ? state.version : null);
   render();
 }
@@ -177,6 +177,7 @@ export function render() {
   $("rules").textContent = rulesTitle(info.rules);
   $("rules").title = info.rules; // the engine's text, as typed on the command line
   $("rated-mark").hidden = !info.rated;
+  renderTurnBased();
   $("rules-link").href = `/rules/${encodeURIComponent(info.rules)}`;
   document.title = `barbu — ${rulesTitle(info.rules)}`;
   const main = document.querySelector("main");
@@ -188,12 +189,24 @@ export function render() {
   }
   main.dataset.seat = mySeat === null ? "" : mySeat;
   main.dataset.status = info.status;
+  main.dataset.turnBased = info.turn_based ? "1" : "0";
   inviteFollows(info);
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
     : state && state.phase === "over" ? t("match over") : state ? game.dealText(state) : "";
   renderSeatsPanel(main);
   game.render();
   renderEnd();
+}
+
+// A turn-based table says so in its header: played over days, nobody needs to stay connected; its title gives
+// the clock in words.
+function renderTurnBased() {
+  const mark = $("turn-mark");
+  mark.hidden = !info.turn_based;
+  if (!info.turn_based) return;
+  const clock = info.clock ? clockWords(info.clock.text) : "";
+  mark.title = clock ? t("Turn-based: nobody needs to stay connected. {clock}; when a player's time runs out, the computer plays that move.", { clock })
+    : t("Turn-based: nobody needs to stay connected.");
 }
 
 function renderSeatsPanel(main) {
