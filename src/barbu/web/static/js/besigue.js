@@ -64,7 +64,7 @@ function renderPlayers() {
     if (state.dealer === seat && state.phase !== "first-dealer") chips.append(el("span", { class: "chip dealer", textContent: t("dealer") }));
     if (s.kind === "bot") chips.append(el("span", { class: "chip bot", textContent: t("computer · {strength}", { strength: strengthName(s.strength) }) }));
     if (s.away) chips.append(el("span", { class: "chip off", textContent: t("away") }));
-    if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off", textContent: t("offline") }));
+    if (s.kind === "human" && !s.connected && !s.away) chips.append(el("span", { class: "chip off offline", textContent: t("offline") }));
     else if (s.kind === "human" && s.connected && awayByClock(seat)) chips.append(el("span", { class: "chip off", textContent: t("away"), title: t("time ran out: the computer plays until the player is back") }));
     const clock = info.status === "playing" ? seatClock(seat, s.kind) : null;
     if (clock) chips.append(clock);
