@@ -21,9 +21,9 @@ from barbu.guide.lesson import KEYS, replay
 SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
 STEP = 60_000  # ms a step may take on a loaded machine
 READY = ("() => { const t = document.querySelector('#table');"
-         " return t.dataset.busy === '0' && t.dataset.phase !== ''; }")
+         " return !!t && t.dataset.busy === '0' && t.dataset.phase !== ''; }")
 AT_STEP = ("() => {{ const t = document.querySelector('#table');"
-           " return t.dataset.step === '{n}' && t.dataset.busy === '0'; }}")
+           " return !!t && t.dataset.step === '{n}' && t.dataset.busy === '0'; }}")
 COUNTER = {"en": "Lesson 1 of 4", "fr": "Leçon 1 sur 4", "it": "Lezione 1 di 4"}
 REAL_MATCH = {"en": "Play a real match against the computer", "fr": "Jouer une vraie partie contre l'ordinateur",
               "it": "Gioca una vera partita contro il computer"}
@@ -63,7 +63,7 @@ def act(page: Page, action: str) -> None:
 
 def play_lesson(page: Page, key: str, name: str) -> None:
     """One lesson through, as it asks, to its end."""
-    page.wait_for_function(f"() => document.querySelector('#table').dataset.lesson === '{key}'")
+    page.wait_for_function(f"() => document.querySelector('#table')?.dataset.lesson === '{key}'")  # page may reload
     page.wait_for_function(READY)
     actions: list[str] = []
     while data(page, "finished") != "1":

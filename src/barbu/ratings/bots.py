@@ -9,10 +9,11 @@ with "random".  The file is read once; nothing else here touches a disk.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from ..core import safejson
 
 from .rating import Rating
 
@@ -22,7 +23,7 @@ SEED_FILE = "bot_seeds.json"
 @cache
 def seed_data() -> dict[str, Any]:
     """The seed file as written by ``tools/seed_bot_ratings.py``: how it was made, and the ratings."""
-    return json.loads(resources.files(__package__).joinpath(SEED_FILE).read_text(encoding="utf-8"))
+    return safejson.loads(resources.files(__package__).joinpath(SEED_FILE).read_text(encoding="utf-8"))
 
 
 @cache

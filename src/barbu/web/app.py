@@ -97,6 +97,14 @@ def origin_allowed(conn: Any, settings: Settings) -> bool:
     return any(origin == f"{scheme}://{host}" for scheme in schemes)
 
 
+def club_of_table(store: Any, club_id: int) -> Any:
+    """The club a table belongs to, for the link in its header (None once the club is deleted)."""
+    from .clubstore import club_by_id
+    with store.engine.connect() as conn:
+        club = club_by_id(conn, club_id)
+    return None if club is None or club.deleted else club
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     lobby = Lobby(settings)
@@ -150,7 +158,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         t = await lobby.get(request.path_params["table_id"])
         if t is None or await club_hides(request, t.id, t):  # a private club's, to an outsider: as if not there
             return page(request, "notfound.html", 404)
-        return page(request, "besigue.html" if t.web.name == "besigue" else "table.html")
+        club = await asyncio.to_thread(club_of_table, lobby.store, t.club_id) if t.club_id else None
+        return render_page(request, settings, "besigue.html" if t.web.name == "besigue" else "table.html", club=club)
 
     async def api_options(request: Request) -> Response:
         words = translator(page_language(request, settings))

@@ -599,7 +599,8 @@ async def club_hides(conn: Any, table_id: Any, table: Any = None) -> bool:
 
 
 async def visible_rows(conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The lobby's rows less the tables of private clubs the viewer is not a member of."""
+    """The lobby's rows less the tables of private clubs the viewer is not a member of; a club table's row
+    names its club ("club": {slug, name})."""
     wanted = sorted({r["club_id"] for r in rows if r.get("club_id") is not None})
     if not wanted:
         return rows
@@ -608,13 +609,20 @@ async def visible_rows(conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, 
         return [r for r in rows if r.get("club_id") is None]
     user = await viewer(conn)
 
-    def read() -> set[int]:
+    def read() -> tuple[set[int], dict[int, Any]]:
         with store.engine.connect() as c:
             clubs = db.clubs_by_id(c, wanted)
             open_ = {i for i, club in clubs.items() if club.public}
-            return open_ | (db.memberships(c, user.id, wanted) if user is not None else set())
-    shown = await asyncio.to_thread(read)
-    return [r for r in rows if r.get("club_id") is None or r["club_id"] in shown]
+            return open_ | (db.memberships(c, user.id, wanted) if user is not None else set()), clubs
+    shown, clubs = await asyncio.to_thread(read)
+    out = []
+    for r in rows:
+        cid = r.get("club_id")
+        if cid is None:
+            out.append(r)
+        elif cid in shown and cid in clubs and not clubs[cid].deleted:
+            out.append({**r, "club": {"slug": clubs[cid].slug, "name": clubs[cid].name}})
+    return out
 
 
 async def visible_matches(conn: Any, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:

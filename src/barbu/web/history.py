@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from .. import ratings
+from ..core import safejson
 from ..games import open_game
 from . import accountstore as db
 from .accountstore import RATING_HISTORY, RATINGS, RESULTS, USERS, User, bot_subject, subject_of
@@ -277,7 +278,7 @@ def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
         month[0] += 1
         month[1] += r.place
         if r.detail:
-            detail = json.loads(r.detail)
+            detail = safejson.loads(r.detail)
             for contract, roles in detail.get("contracts", {}).items():
                 mine = g["contracts"].setdefault(contract, {"declarer": [0, 0], "other": [0, 0]})
                 for role in ("declarer", "other"):

@@ -121,6 +121,7 @@ async function loadTables() {
         el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }),
           tb.rated ? el("span", { class: "rated-mark", textContent: t("Rated"), title: t("A rated match: only players with an account sit here, and the result changes their ratings.") }) : null,
           tb.turn_based ? el("span", { class: "turn-mark", textContent: t("Turn-based"), title: t("Played over days: nobody needs to stay connected, and each move may take hours.") }) : null,
+          tb.club ? el("a", { class: "club-tag", href: `/c/${encodeURIComponent(tb.club.slug)}`, textContent: tb.club.name, title: t("A table of the club {name}", { name: tb.club.name }) }) : null,
           " ", el("span", { class: "muted", textContent: playersLine(tb, status) })),
         seats,
         el("div", { class: "row-actions" },
