@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
-from sqlalchemy import inspect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from barbu.classic.match import CHANCE, Match
+from barbu.web import leases
 from barbu.web.journal import Journal
 from barbu.web.settings import Settings
 from barbu.web.storage import SeatRecord, Store, TableRecord, hash_token, now
 from barbu.web.table import Table
+
+from conftest import postgres_url, reset_postgres
 
 
 def test_migrations_create_the_schema_and_run_twice(db_url: str) -> None:
@@ -111,3 +115,30 @@ def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
         return first, [str(a) for a in rebuilt.match.history]
     first, rebuilt = asyncio.run(main())
     assert rebuilt == first and len(first) > 50
+
+
+def test_a_writer_paused_inside_a_transaction_does_not_block_its_successor() -> None:
+    """Many processes on PostgreSQL: a process paused (SIGSTOP) in the middle of a table's write holds
+    that table's lease row locked for share; the database ends its idle transaction, so the process
+    taking the table over is not kept waiting, and the paused one's write is refused once it wakes."""
+    url = postgres_url()
+    reset_postgres(url)
+    paused, successor = Store(url, idle_timeout=0.3), Store(url, run_migrations=False)
+    try:
+        with paused.engine.begin() as conn:
+            assert leases.claim(conn, "t1", "A", ttl=0.2) == 1
+        conn = paused.engine.connect()
+        conn.begin()
+        assert leases.refused(conn, {"t1": 1}) == set()  # A's write has begun: the lease row is locked
+        time.sleep(0.6)  # A is paused past the idle limit and past its lease
+        with successor.engine.begin() as other:
+            other.execute(text("SET LOCAL lock_timeout = '5s'"))  # a lock still held fails here, not hangs
+            assert leases.claim(other, "t1", "B", ttl=30) == 2
+        with pytest.raises(DBAPIError):  # A wakes: its session is gone, and with it the write
+            Store.append_events(conn, [("t1", 1, 0, "2C", 1)])
+        conn.close()
+        with paused.engine.begin() as conn:  # written again on a new session: refused by the new epoch
+            assert leases.refused(conn, {"t1": 1}) == {"t1"}
+    finally:
+        paused.close()
+        successor.close()

@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from . import leases
 from .leases import Fenced
@@ -99,26 +100,37 @@ class Journal:
             if stop:
                 return
 
-    def _commit(self, batch: list[Any]) -> None:
+    def _commit(self, batch: list[Any], again: bool = True) -> None:
         try:
             with self.store.engine.begin() as conn:
                 results = self._execute(conn, batch)
             self.commits += 1
-        except Exception:  # one bad write must not sink the others: retry them one by one
-            if len(batch) > 1:
-                for item in batch:
-                    self._commit([item])
+        except DBAPIError as exc:
+            if again and exc.connection_invalidated:  # the session was lost (ended by the database): once more
+                log.warning("database connection lost during a write; writing again")
+                self._commit(batch, again=False)
                 return
-            (_, loop, fut), = batch
-            exc = sys.exc_info()[1]
-            log.exception("database write failed")
-            loop.call_soon_threadsafe(_set_exception, fut, exc)
+            self._failed(batch)
+            return
+        except Exception:
+            self._failed(batch)
             return
         by_loop: dict[Any, list[tuple[asyncio.Future[Any], Any]]] = {}
         for (_, loop, fut), res in zip(batch, results):
             by_loop.setdefault(loop, []).append((fut, res))
         for loop, done in by_loop.items():  # one wake-up of the event loop per commit, not per write
             loop.call_soon_threadsafe(_set_results, done)
+
+    def _failed(self, batch: list[Any]) -> None:
+        """One bad write must not sink the others: retry them one by one."""
+        if len(batch) > 1:
+            for item in batch:
+                self._commit([item])
+            return
+        (_, loop, fut), = batch
+        exc = sys.exc_info()[1]  # called while the write's exception is being handled
+        log.exception("database write failed")
+        loop.call_soon_threadsafe(_set_exception, fut, exc)
 
     @staticmethod
     def _execute(conn: Connection, batch: list[Any]) -> list[Any]:

@@ -132,7 +132,9 @@ class Lobby:
         self.cluster: Cluster | None = Cluster(settings, self, operate) if settings.broker_url else None
 
     async def start(self) -> None:
-        self.store = await asyncio.to_thread(Store, self.settings.db_url)
+        # Many processes: a transaction left idle by a paused process ends well before its leases do.
+        idle = self.settings.lease_ttl / 2 if self.settings.broker_url else None
+        self.store = await asyncio.to_thread(Store, self.settings.db_url, True, idle)
         self.journal = Journal(self.store)
         await asyncio.to_thread(self.creations.load, self.store)
         self.creations.journal = self.journal

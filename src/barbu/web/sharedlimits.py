@@ -17,8 +17,13 @@ from __future__ import annotations
 
 import math
 import secrets
+import logging
 import time
 from typing import Any
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("barbu.web")
 
 PREFIX = "barbu:limit:"
 WEBSOCKETS = "ws"  # the kind of the per-address count of open WebSockets
@@ -88,7 +93,17 @@ class SharedLimits:
                                         args=[address_hash, limit]))
 
     async def release(self, kind: str, address_hash: str) -> None:
-        await self._release(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash])
+        """Give one back.  Never raises: it runs as a connection closes, when the broker may be out of reach
+        (or this process was paused long enough for its socket to time out); a count left over is given back
+        when the process's own counts are forgotten."""
+        keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
+        for attempt in range(2):
+            try:
+                await self._release(keys=keys, args=args)
+                return
+            except RedisError as exc:
+                if attempt:
+                    log.warning("broker: could not give back a %s count (%s)", kind, exc)
 
     async def forget(self, kind: str, node: str) -> int:
         """Give back what a lost process held; how many addresses it held something for."""

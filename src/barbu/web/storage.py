@@ -188,7 +188,11 @@ class TableRecord:
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, idle_timeout: float | None = None) -> Engine:
+    """An engine for ``url``.  ``idle_timeout`` (PostgreSQL, seconds): how long the database lets a
+    transaction sit idle before ending it and its session.  A server process paused in the middle of a
+    write (SIGSTOP, a stalled machine) would otherwise keep its row locks, and the process taking its tables
+    over would wait on them for as long as it stays paused."""
     url = database_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
@@ -203,7 +207,16 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA busy_timeout=5000")
             cur.close()
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if idle_timeout is not None:
+        millis = max(1, round(idle_timeout * 1000))
+
+        @event.listens_for(engine, "connect")
+        def _timeouts(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.autocommit = True
+            dbapi_conn.execute(f"SET idle_in_transaction_session_timeout = {millis}")
+            dbapi_conn.autocommit = False
+    return engine
 
 
 #: The PostgreSQL advisory lock that serialises migrations ("barbu" in ASCII).
@@ -228,9 +241,9 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 class Store:
     """Synchronous access to the tables, seats and event logs."""
 
-    def __init__(self, url: str, run_migrations: bool = True) -> None:
+    def __init__(self, url: str, run_migrations: bool = True, idle_timeout: float | None = None) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, idle_timeout)
         if run_migrations:
             migrate(self.engine)
 
