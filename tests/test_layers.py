@@ -20,7 +20,7 @@ FLOORS = [
     ("scottish", "besigue"),
     ("records", "games", "guide", "scorekeeper", "solver", "i18n", "ratings"),
     ("agents",),
-    ("arena", "analysis"),
+    ("arena", "analysis", "duplicate"),
     ("cli", "tui", "web", "rl"),
 ]
 

@@ -1,0 +1,122 @@
+"""Matchpoints: each result on a board compared with every other result from the same seat of that board.
+
+As duplicate bridge scores pairs: a result earns 1 for each other result it beats and ½ for each it ties,
+out of one less than the number of results.  Where the ruleset's lowest total wins (its family's
+``highest_wins`` is false, as in the French game), ``highest_wins=False`` turns the comparison round.
+
+A player's percentage is his matchpoints over the most he could have had, summed over his boards; a board
+where he was alone (nobody else held those cards yet) gives nothing either way and is left out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+
+def matchpoints(scores: Sequence[float], highest_wins: bool = True) -> list[float]:
+    """Each score's matchpoints among ``scores`` (all from the same seat of the same board)."""
+    sign = 1 if highest_wins else -1
+    out = []
+    for i, mine in enumerate(scores):
+        mp = 0.0
+        for j, other in enumerate(scores):
+            if i == j:
+                continue
+            diff = sign * (mine - other)
+            mp += 1.0 if diff > 1e-9 else 0.5 if abs(diff) <= 1e-9 else 0.0
+        out.append(mp)
+    return out
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result: who held the cards of ``seat`` on ``board``, and what that seat scored on it.
+
+    ``stand_in``: the computer played this seat for the player (he left, or his clock ran out); the result
+    still counts for the others' comparison and is the player's own, marked."""
+
+    board: Hashable
+    seat: int
+    player: str
+    score: float
+    stand_in: bool = False
+
+
+@dataclass
+class Standing:
+    """A player's place in the ranking: matchpoints out of the most possible, and his total points."""
+
+    player: str
+    matchpoints: float = 0.0
+    top: float = 0.0  # the most matchpoints his boards could have given
+    points: float = 0.0
+    boards: int = 0
+    stand_in_boards: int = 0
+    rank: str = ""  # "1", "2=", … by percentage
+    rank_points: str = ""  # the second ranking, by total points
+
+    @property
+    def percent(self) -> float | None:
+        return None if self.top == 0 else 100.0 * self.matchpoints / self.top
+
+
+@dataclass
+class BoardResult:
+    """One seat of one board: every result on it with its matchpoints (a traveller's row per player)."""
+
+    board: Hashable
+    seat: int
+    rows: list[tuple[Entry, float]] = field(default_factory=list)  # (entry, matchpoints), best first
+
+
+def score_boards(entries: Iterable[Entry], highest_wins: bool = True) -> list[BoardResult]:
+    """Group the results by board and seat and give each its matchpoints."""
+    groups: dict[tuple[Hashable, int], list[Entry]] = defaultdict(list)
+    for e in entries:
+        groups[(e.board, e.seat)].append(e)
+    out = []
+    for (board, seat), group in groups.items():
+        mps = matchpoints([e.score for e in group], highest_wins)
+        rows = sorted(zip(group, mps), key=lambda r: (-r[1], r[0].player))
+        out.append(BoardResult(board, seat, rows))
+    return out
+
+
+def _ranks(values: dict[str, float], better_high: bool = True) -> dict[str, str]:
+    """Competition ranks ("1", "2=", "2=", "4"), ties marked with "="."""
+    order = sorted(values, key=lambda p: -values[p] if better_high else values[p])
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and abs(values[order[j + 1]] - values[order[i]]) <= 1e-9:
+            j += 1
+        for p in order[i:j + 1]:
+            out[p] = f"{i + 1}=" if j > i else str(i + 1)
+        i = j + 1
+    return out
+
+
+def standings(entries: Iterable[Entry], highest_wins: bool = True) -> list[Standing]:
+    """Every player's matchpoints, percentage and total points, ranked by percentage (then points)."""
+    entries = list(entries)
+    by_player: dict[str, Standing] = {}
+    for result in score_boards(entries, highest_wins):
+        top = len(result.rows) - 1
+        for entry, mp in result.rows:
+            s = by_player.setdefault(entry.player, Standing(entry.player))
+            s.boards += 1
+            s.stand_in_boards += entry.stand_in
+            s.points += entry.score
+            if top > 0:
+                s.matchpoints += mp
+                s.top += top
+    sign = 1 if highest_wins else -1
+    pct = {p: (s.percent if s.percent is not None else -1.0) for p, s in by_player.items()}
+    for p, r in _ranks(pct).items():
+        by_player[p].rank = r
+    for p, r in _ranks({p: sign * s.points for p, s in by_player.items()}).items():
+        by_player[p].rank_points = r
+    return sorted(by_player.values(), key=lambda s: (-pct[s.player], -sign * s.points, s.player))
