@@ -93,3 +93,45 @@ def verify_chance(fresh: Callable[[], Any], actions: Iterable[Any], secret: byte
             wrong.append(i)
         m.apply(action)
     return wrong
+
+
+class BoardChance:
+    """Deals the same cards at every table that plays a board, whatever was played before.
+
+    `keyed_chance` keys each chance node by its place in the match's history, so two tables whose players
+    chose differently soon deal differently.  Duplicate play (events, the daily deals) needs deal *k* to
+    give the same cards from the same seats at every table: here the node is the deal's number (the
+    match's ``results`` so far) and the count of chance events already drawn in that deal (a dealer's
+    draw, a redeal), so it does not depend on anyone's decisions.  Feed it every chance event in order,
+    including when a match is rebuilt from its log."""
+
+    STRIDE = 1024  # chance events one deal may draw, at most
+
+    def __init__(self, secret: bytes) -> None:
+        self.secret = bytes(secret)
+        self._deal = -1
+        self._drawn = 0
+
+    def node(self, match: Any) -> int:
+        """The node of the chance event due now, counting it as drawn."""
+        deal = len(match.results)
+        if deal != self._deal:
+            self._deal, self._drawn = deal, 0
+        node = deal * self.STRIDE + self._drawn
+        self._drawn += 1
+        return node
+
+    def __call__(self, match: Any) -> Any:
+        return match.sample_chance(KeyedRandom(self.secret, self.node(match)))
+
+
+def verify_board_chance(fresh: Callable[[], Any], actions: Iterable[Any], secret: bytes) -> list[int]:
+    """As `verify_chance`, for a match dealt by `BoardChance`: the chance events the key does not give."""
+    m = fresh()
+    boards = BoardChance(secret)
+    wrong = []
+    for i, action in enumerate(actions):
+        if m.to_act() == CHANCE and boards(m) != action:
+            wrong.append(i)
+        m.apply(action)
+    return wrong
