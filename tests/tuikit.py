@@ -28,10 +28,13 @@ def first_dealer(rules: str, seed: int) -> int:
 
 
 def new_app(tmp_path: Path, rules: str = "classic", seed: int = 1, seat: int = 0,
-            opponents: dict[int, str] | None = None, confirm_forced: bool = False) -> BarbuApp:
-    """A match that starts at once; ``confirm_forced`` makes the person confirm even a forced choice."""
+            opponents: dict[int, str] | None = None, confirm_forced: bool = False,
+            compare: str | None = None) -> BarbuApp:
+    """A match that starts at once; ``confirm_forced`` makes the person confirm even a forced choice; ``compare``
+    replays each deal with that player in your seat (off by default here: tests/test_tui_shadow.py turns it on)."""
     settings = Settings(rules=Ruleset.parse(rules), seat=seat, seed=seed, delay=0,
-                        opponents=opponents or {}, save=tmp_path / "game.jsonl", confirm_forced=confirm_forced)
+                        opponents=opponents or {}, save=tmp_path / "game.jsonl", confirm_forced=confirm_forced,
+                        compare=compare)
     return BarbuApp(settings, setup=False)
 
 

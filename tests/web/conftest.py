@@ -22,6 +22,10 @@ from webhelpers import CHROMIUM, CHROMIUM_ARGS
 
 PG_ENV = "BARBU_TEST_POSTGRES_URL"
 
+# One person's deals are replayed by the expert to compare (`barbu.web.shadow`): only where a test asks for it
+# (Settings(compare_with=…), ``barbu serve --compare-with``), not beside every test's table.
+os.environ.setdefault("BARBU_COMPARE_WITH", "none")
+
 
 def postgres_url() -> str:
     """The test database, in a schema of this test process's own (pytest-xdist runs several at once)."""

@@ -130,6 +130,16 @@ class LeakOracle:
             if state.get("hand") is not None or state.get("legal"):
                 raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")
 
+    def check_secrets(self, text: str, *keys: bytes) -> None:
+        """Raise `Leak` if ``text`` names any of these keys, in hex or base64 (the daily deals' secret and day key
+        before the day is over, a table's key before its match ends)."""
+        import base64
+        for key in keys:
+            for form in (key.hex(), key.hex().upper(), base64.b64encode(key).decode(),
+                         base64.urlsafe_b64encode(key).decode().rstrip("=")):
+                if form in text:
+                    raise Leak(f"a secret key was sent: {text[:300]}")
+
     def check_besigue(self, g: BesigueGame, seat: int | None, text: str) -> None:
         """The same promise at a Bésigue table, from the true game: a seat may see its own hand, the
         cards both players have declared this deal, every card played this deal, the 7s of trumps shown, the turn-up while it lies

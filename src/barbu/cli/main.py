@@ -17,6 +17,7 @@ from rich.text import Text
 
 from importlib.metadata import version
 from ..agents import AGENT_KINDS, make_agent
+from ..agents.base import parse_agent_spec
 from ..agents.play import agent_for, play_out
 from ..arena.duplicate import split_bots
 from ..core.cards import RANKS, SUIT_SYMBOLS
@@ -29,8 +30,9 @@ from ..classic.match import Match
 from ..classic.ruleset import preset, presets
 from ..core.actions import Lay, Pass
 from ..classic.chinese import describe as describe_arrangement
-from ..i18n import _, current, ngettext, number, use, words
-from ..records.barbu import deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals
+from ..i18n import _, current, ngettext, number, use, word_error, words
+from ..records.barbu import (deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals,
+                             with_daily_key)
 from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import Parser, route_argparse, seconds
 from .lang import add_lang_options, lang_in
@@ -198,6 +200,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if record_kind(args.record).name == "besigue":
         return _besigue_cli().cmd_replay(args, console, err)
     record = read_record(args.record)
+    if getattr(args, "daily_key", None):  # a daily deal's record kept before its day's key was published
+        record.header = with_daily_key(record.header, args.daily_key)
     rep = replay(record)
     m = rep.match
     if m.rules.family == "scottish":
@@ -384,6 +388,9 @@ def show_scottish_deal(m: Match, r) -> None:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
+    if getattr(args, "daily", False):  # the day's daily deals, line by line (barbu.cli.daily)
+        from .daily import play_daily
+        return play_daily(args)
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
         if args.seat is None and not (args.resume and record_kind(args.resume).name == "besigue"):
@@ -507,6 +514,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.lease) and 1 <= args.lease <= 600):
         error(_("--lease is a number of seconds from 1 to 600, not {value}").format(value=args.lease))
         return 2
+    if args.compare_with and args.compare_with.lower() not in ("none", "off"):
+        try:
+            parse_agent_spec(args.compare_with)
+        except AgentError as e:
+            error(_("--compare-with: {reason}").format(reason=word_error(e, current())))
+            return 2
     net = {"header_timeout": args.header_timeout, "idle_timeout": args.idle_timeout,
            "http_connections_per_address": args.http_connections_per_address, "forwarded_allow_ips": proxies}
     settings = Settings(**net, db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
@@ -521,6 +534,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         players=players, default_lang=current(), analysis_samples=args.analysis_samples,
                         thinking_workers=args.thinking_workers, thinking_processes=not args.thinking_threads,
                         broker_url=args.broker or None, lease_ttl=args.lease,
+                        daily_strength=args.daily_strength, daily_boards=max(0, args.daily_boards),
+                        **({"compare_with": None if args.compare_with.lower() in ("none", "off") else
+                            args.compare_with} if args.compare_with else {}),
                         **({"stand_in": args.stand_in} if args.stand_in else {}))
     from ..web.server import StartupError, check_startup
     try:
@@ -570,6 +586,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help=_("replay a record: deal-by-deal scores, totals, consistency"))
     rp.add_argument("record")
+    rp.add_argument("--daily-key", metavar="HEX", help=_(
+        "a daily deal's record: the day's published key, to check its deal with (when the record has none)"))
     add_sheet_arguments(rp, replay=True)
     rp.set_defaults(func=cmd_replay)
 
@@ -617,9 +635,20 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--start", action="store_true", help=_("skip the setup screen and start at once"))
     pl.add_argument("--plain", action="store_true", help=_(
         "the line-by-line game instead of the full-screen one (used when input is piped)"))
+    pl.add_argument("--no-compare", action="store_true", help=_(
+        "do not replay each deal with the expert in your seat to compare your score with the expert's (for slow "
+        "machines: the replays run in the background, a second or so a decision)"))
+    pl.add_argument("--compare-with", default=None, metavar="PLAYER", help=_(
+        "the computer player that replays each deal in your seat (default expert; search or rule are quicker)"))
     pl.add_argument("--confirm-forced", action="store_true", help=_(
         "wait for you even when you have only one possible choice (by default such a move, like a pass when "
         "no card fits, is made for you with a note)"))
+    pl.add_argument("--daily", action="store_true", help=_(
+        "play the day's daily deals (the same as the local server's, from the daily secret in its database), "
+        "compared with the computer players' own results on the same cards"))
+    pl.add_argument("--date", help=_("with --daily: the day, YYYY-MM-DD (default today, UTC)"))
+    pl.add_argument("--db", help=_("with --daily: the server's database holding the daily secret "
+                                   "(default barbu-web.db here, made if missing)"))
     pl.set_defaults(func=cmd_play)
 
     sv = sub.add_parser("serve", help=_("run the multiplayer web server (lobby and browser tables)"), description=_(
@@ -714,6 +743,14 @@ def build_parser() -> argparse.ArgumentParser:
         "with --broker: how long a process owns a table unless it renews its lease; a lost process's tables "
         "are taken over by the others about this long after it stopped (default {n})").format(
         n=f"{d.lease_ttl:g}"))
+    sv.add_argument("--daily-strength", default=d.daily_strength, choices=["rule", "random"], help=_(
+        "the computer players of the daily deals: a fixed strength with no time budget (default {value})").format(
+        value=d.daily_strength))
+    sv.add_argument("--daily-boards", type=int, default=d.daily_boards, metavar="N", help=_(
+        "deals in each daily set; 0: one per contract of the game (default)"))
+    sv.add_argument("--compare-with", default=None, metavar="PLAYER", help=_(
+        "at a table of one person and computer players, the computer player that replays each deal in his "
+        "seat so he sees its score beside his own (default expert; none: no comparison)"))
     sv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                     help=_("how much the server logs (default info)"))
     sv.set_defaults(func=cmd_serve)

@@ -10,6 +10,7 @@ deal and when you quit.
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..agents import make_agent
+from ..agents.base import parse_agent_spec
+from ..duplicate.shadow import STRONGEST
+from ..tui.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..tui.labels import RulesInfo, forced_choice, forced_note
 from ..tui.launch import parse_opponents
 from ..classic.chinese import Arrangements
@@ -182,6 +186,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     # the computer players first: a bad name or policy file is refused before any file is written
     kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
     bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
+    if getattr(args, "compare_with", None):
+        parse_agent_spec(args.compare_with)  # AgentError: the player to compare with, in plain words
     if args.resume:
         save = Path(args.resume)
     else:
@@ -196,6 +202,11 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         seat=seat, rules=escape(game_name(m.rules, words())), n=len(bots)))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)
+    # the expert replays each finished deal in your seat, in a process of its own (off with --no-compare, and
+    # for callers that build their arguments without the flag)
+    watch = (None if getattr(args, "no_compare", True) else
+             ShadowWatch(m, seat, {s: kinds[s] for s in bots}, getattr(args, "compare_with", None) or STRONGEST))
+    told: set[int] = set()
 
     def names(key: str) -> str:
         return contract(m.contract_by_key[key].name).lower()
@@ -223,6 +234,7 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 con.print(forced_note(forced, m.view(seat), info, places=False), markup=False, highlight=False)
                 m.apply(forced, seat=seat)
             else:
+                tell_shadow(con, watch, told)
                 con.print(describe(m, seat))
                 legal = m.legal_actions()
                 if legal and isinstance(legal[0], PassOn):
@@ -245,6 +257,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                     continue
                 cmd = command(text)
                 if cmd == "quit":
+                    if watch is not None:
+                        watch.close()
                     write_record(m, save)
                     con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
                     return 0
@@ -278,11 +292,53 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
                 totals="  ".join(number(t) for t in m.totals)))
             write_record(m, save)
+            tell_shadow(con, watch, told)
     con.print(_("Match over. Standings: {standings}").format(
         standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())))
     write_record(m, save)
     con.print(_("Record saved to {path}.").format(path=save))
+    if watch is not None:
+        sum_up_shadow(con, watch, told, m, save)
     return 0
+
+
+def tell_shadow(con: Console, watch: ShadowWatch | None, told: set[int]) -> None:
+    """The expert's scores on deals you finished, as they come back from the background, each said once."""
+    if watch is None:
+        return
+    watch.update()
+    new = sorted(k for k in watch.results if k not in told)
+    for k in new:
+        r = watch.results[k]
+        con.print(_("Deal {n}:").format(n=number(k + 1)) + " " + expert_line(r), markup=False, highlight=False)
+        told.add(k)
+    if new:
+        con.print(running_line(watch.summary()), markup=False, highlight=False)
+
+
+def sum_up_shadow(con: Console, watch: ShadowWatch, told: set[int], m: Match, save: Path) -> None:
+    """At the match's end: wait for the last replays (Ctrl+C skips them), then the sum and the worst deals."""
+    watch.update()
+    if watch.pending:
+        con.print(_("Replaying the last deals with the expert (Ctrl+C to skip)…"))
+        try:
+            while watch.pending:
+                time.sleep(0.2)
+                watch.update()
+        except KeyboardInterrupt:
+            pass
+    watch.close()
+    s = watch.summary()
+    if not s.deals:
+        return
+    con.print(final_line(s), markup=False, highlight=False)
+    if s.worst:
+        con.print(_("The deals where you lost most to the expert:"))
+        for i, r in enumerate(s.worst, start=1):
+            name = contract(m.contract_by_key[m.results[r.deal].contract].name)
+            con.print("  " + worst_line(number(i), r, name), markup=False, highlight=False)
+        con.print(_("What each of your decisions cost in one of them: barbu analyze {path} --seat {seat} --deal {n}")
+                  .format(path=save, seat=watch.seat, n=s.worst[0].deal + 1), markup=False, highlight=False)
 
 
 def _chance_text(m: Match, a: object) -> str:

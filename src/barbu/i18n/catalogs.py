@@ -49,6 +49,7 @@ SOURCES: dict[str, list[tuple[str, str]]] = {
     "guide": [("guide/**.py", "python")],
     "cli": [("cli/score.py", "ignore"), ("cli/sheets.py", "ignore"), ("cli/**.py", "python"),
             ("analysis/**.py", "python"), ("records/**.py", "python"), ("agents/**.py", "python"), ("arena/**.py", "python"),
+            ("duplicate/**.py", "python"),
             ("games.py", "python")],
     "tui": [("tui/score_*.py", "ignore"), ("tui/**.py", "python")],
     "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python"), ("cli/score.py", "python"),

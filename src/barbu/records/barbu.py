@@ -24,7 +24,8 @@ from typing import IO, Any, Iterable
 from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..classic.chinese import fouled
 from ..core.cards import CARDS, RANKS, SUITS, CardSet
-from ..core.chance import verify_chance
+from ..core.chance import verify_board_chance, verify_chance
+from ..core.daily_keys import board_key, game_key
 from .lines import published_key, read_lines, record_objects, write_lines
 from . import refusals as R
 from .refusals import refuse
@@ -179,7 +180,8 @@ def verify_deals(record: Record) -> list[int] | None:
     verified).
     """
     secret = published_key(record.header)
-    if secret is None:
+    board = daily_board_key(record.header)
+    if secret is None and board is None:
         return None
     m = Match(record.rules, record.seed)
     actions = []
@@ -189,8 +191,41 @@ def verify_deals(record: Record) -> list[int] | None:
             m.apply(actions[-1])
         except BarbuError as e:
             raise refuse(R.CANNOT_REPLAY, no, text=text, error=e) from None
-    wrong = verify_chance(lambda: Match(record.rules, record.seed), actions, secret)
+    if board is not None:  # a board of the daily deals: dealt by the board's key, derived from the day's
+        wrong = verify_board_chance(lambda: Match(record.rules, record.seed), actions, board)
+    elif secret is not None and record.header["chance"].get("dealing") == "boards":  # a duplicate event's table
+        wrong = verify_board_chance(lambda: Match(record.rules, record.seed), actions, secret)
+    else:
+        assert secret is not None
+        wrong = verify_chance(lambda: Match(record.rules, record.seed), actions, secret)
     return [record.actions[i][0] for i in wrong]
+
+
+def with_daily_key(header: dict[str, Any], key: str) -> dict[str, Any]:
+    """A daily deal's header given its day's published key (``barbu replay --daily-key``): the deal is then
+    checked with it.  A record that is no daily deal's is refused."""
+    daily = header.get("daily")
+    if not isinstance(daily, dict):
+        raise refuse(R.DAILY_BOARD, 1)
+    return {**header, "chance": {"method": "hmac-sha256-daily", "day_key": key.strip(), "game": daily.get("game"),
+                                 "board": daily.get("board")}}
+
+
+def daily_board_key(header: dict[str, Any]) -> bytes | None:
+    """The chance key of a daily board whose record publishes its day's key (`barbu.core.daily_keys`), if any."""
+    chance = header.get("chance")
+    if not isinstance(chance, dict) or chance.get("method") != "hmac-sha256-daily":
+        return None
+    try:
+        day = bytes.fromhex(str(chance.get("day_key", "")))
+    except ValueError:
+        raise refuse(R.KEY_NOT_HEX, 1) from None
+    if len(day) < 16:
+        raise refuse(R.KEY_TOO_SHORT, 1)
+    game, number = chance.get("game"), chance.get("board")
+    if not isinstance(game, str) or not isinstance(number, int) or isinstance(number, bool) or number < 0:
+        raise refuse(R.DAILY_BOARD, 1)
+    return board_key(game_key(day, game), number)
 
 
 def replay(record: Record) -> Replay:

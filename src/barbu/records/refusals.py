@@ -55,6 +55,7 @@ NOT_TEXT = message("record-not-text", N_("{path} is not a text file: is it a mat
 NOT_JSON_OBJECT = message("record-not-object", N_("each line must be a JSON object with a \"type\""))
 KEY_NOT_HEX = message("record-key-not-hex", N_("the header's chance key is not hexadecimal"))
 KEY_TOO_SHORT = message("record-key-short", N_("the header's chance key is too short"))
+DAILY_BOARD = message("record-daily-board", N_("the header's daily key names no game and board number"))
 FIRST_LINE_HEADER = message("record-first-line-header", N_("the first line must be the barbu-record header"))
 WRONG_ACTOR = message("record-wrong-actor", N_("the action is by {actor!r} but {want!r} is to act"))
 ACTION_REFUSED = message("record-action-refused", N_("{text!r}: {error:error}"))

@@ -17,6 +17,7 @@ from typing import Any
 from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
 from ..agents.base import is_computer_player
 from ..agents.besigue import make_besigue_agent
+from ..duplicate.shadow import STRONGEST
 from ..records.besigue import is_besigue_record, read_record, write_record
 from ..besigue.view import BesigueView
 from ..core.errors import IllegalAction, RulesetError
@@ -90,6 +91,7 @@ class BesigueSession:
         seed = game.seed
         self.agent = make_besigue_agent(strength, None if seed is None else seed * 1000 + 1 - seat)
         self._reported = len(game.results)
+        self.compare: str | None = STRONGEST  # who replays each finished deal in your seat (None: nobody)
 
     # ---------------------------------------------------------------- making one
     @classmethod
@@ -99,6 +101,7 @@ class BesigueSession:
         save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
         strength = settings.opponents.get(1 - settings.seat) or default_strength()
         session = cls(BesigueGame(settings.rules, seed), settings.seat, strength, save)  # type: ignore[arg-type]
+        session.compare = settings.compare
         session.save()
         return session
 

@@ -40,6 +40,7 @@ from .table import sentence
 from .besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .table import guide_renderables
+from .shadow import ShadowMatchOverDialog, ShadowWatch
 from .widgets import ChoiceList, CommandInput, SuitColouredLinks
 
 Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds
@@ -215,6 +216,9 @@ class BesigueTableScreen(CardTableScreen):
         self.slots: list[Slot] = []  # hand then laid cards, in the order the cursor moves along them
         self.cursor = 0
         self.note = ""
+        # the expert's replays of your deals, in a process of their own (None: the comparison is off)
+        self.shadow: ShadowWatch | None = (ShadowWatch.of_besigue(session) if getattr(session, "compare", None)
+                                           else None)
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -242,7 +246,17 @@ class BesigueTableScreen(CardTableScreen):
             target=number(self.session.rules.target))
         self.query_one("#b-log").border_title = _("Moves")
         self.query_one(CommandInput).focus()
+        if self.shadow is not None:
+            self.set_interval(0.5, self._shadow_tick)
         self.advance()
+
+    def _shadow_tick(self) -> None:
+        if self.shadow is not None and self.shadow.update():
+            self._draw_scores(self.session.view())
+
+    def on_unmount(self) -> None:
+        if self.shadow is not None:
+            self.shadow.close()
 
     @property
     def tall(self) -> bool:
@@ -451,6 +465,8 @@ class BesigueTableScreen(CardTableScreen):
             lines.append(Text(_("tricks: you {mine}, computer {theirs}").format(
                 mine=number(won[s.seat]), theirs=number(won[s.opponent])) + "\n" + _("dealer: {who}").format(
                 who=you_or_computer(v.dealer, s.seat)), style="dim"))
+        if self.shadow is not None and self.shadow.score_lines():
+            lines.append(Text("\n".join(self.shadow.score_lines()), style="dim"))
         self.query_one("#b-scores", Static).update(Group(*lines))
 
     def _draw_cards(self, v: BesigueView) -> None:
@@ -743,5 +759,10 @@ class BesigueTableScreen(CardTableScreen):
             ngettext("{mine} to {theirs}, after {n} deal.", "{mine} to {theirs}, after {n} deals.",
                      len(g.results)).format(mine=number(g.totals[me]), theirs=number(g.totals[1 - me]),
                                             n=number(len(g.results)))) + "\n")
-        self.app.push_screen(MatchOverDialog(_("Game over"), Group(head, self._deals_table(g.results))),
-                             lambda _result=None: self.app.exit(0))
+        body = Group(head, self._deals_table(g.results))
+        if self.shadow is not None:
+            self.shadow.update()
+            self.app.push_screen(ShadowMatchOverDialog(_("Game over"), body, self.shadow, lambda _k: "Bésigue", None),
+                                 lambda _result=None: self.app.exit(0))
+            return
+        self.app.push_screen(MatchOverDialog(_("Game over"), body), lambda _result=None: self.app.exit(0))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..agents.base import parse_agent_spec
 from ..arena.duplicate import split_bots
 from ..besigue import is_besigue
 from ..classic.ruleset import Ruleset
@@ -31,9 +32,20 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
     return dict(zip(others, kinds))
 
 
+def compare_from_args(args: argparse.Namespace, default: str | None) -> str | None:
+    """The player that replays your deals to compare: ``--compare-with``, none with ``--no-compare``."""
+    if getattr(args, "no_compare", False):
+        return None
+    return getattr(args, "compare_with", None) or default
+
+
 def settings_from_args(args: argparse.Namespace) -> Settings:
     if is_besigue(args.rules):
-        return besigue_session.settings_from_args(args)
+        settings = besigue_session.settings_from_args(args)
+        settings.compare = compare_from_args(args, settings.compare)
+        if settings.compare:
+            parse_agent_spec(settings.compare)  # AgentError says what is wrong with the player to compare with
+        return settings
     rules = Ruleset.parse(args.rules)
     if args.players is not None and args.players != rules.players:
         rules = rules.replace(players=args.players)
@@ -48,6 +60,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
                         seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save),
                         confirm_forced=bool(getattr(args, "confirm_forced", False)))
+    settings.compare = compare_from_args(args, settings.compare)
     settings.check()
     return settings
 
@@ -60,12 +73,19 @@ def play(args: argparse.Namespace) -> int:
         raise RulesetError(_("--delay cannot be negative"))
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     if args.resume and is_besigue_record(args.resume):
-        app = BarbuApp(session=besigue_session.resume_from_args(args), delay=args.delay, confirm_forced=confirm_forced)
+        game = besigue_session.resume_from_args(args)
+        game.compare = compare_from_args(args, game.compare)
+        app = BarbuApp(session=game, delay=args.delay, confirm_forced=confirm_forced)
     elif args.resume:
         session = Session.resume(args.resume, seat=args.seat)
         if args.opponents:  # new strengths for the computer seats of the resumed match
             kinds = parse_opponents(args.opponents, session.players, session.seat)
+            known = session.shadow_known
             session = Session(session.match, session.seat, {**session.strengths, **kinds}, session.save_path)
+            session.shadow_known = known
+        compare = compare_from_args(args, session.compare)
+        if compare != session.compare:
+            session.compare, session.shadow_known = compare, {}
         app = BarbuApp(session=session, delay=args.delay, confirm_forced=confirm_forced)
     else:
         app = BarbuApp(settings_from_args(args), setup=not args.start)

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import AGENT_KINDS, make_agent
-from ..agents.base import is_computer_player
+from ..agents.base import is_computer_player, parse_agent_spec
+from ..duplicate.shadow import STRONGEST
 from ..core.errors import BarbuError, RulesetError
 from ..classic.match import CHANCE, DealResult, Match
-from ..records.barbu import read_record, replay, write_record
+from ..records.barbu import number_in, number_out, read_record, replay, write_record
 from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
@@ -45,6 +46,7 @@ class Settings:
     save: Path | None = Path(DEFAULT_SAVE)  # None: never saved
     save_exact: bool = False  # the player named the file: refuse it if it exists (else the next free name)
     confirm_forced: bool = False  # wait for the person even when only one choice is possible
+    compare: str | None = STRONGEST  # who replays each deal in your seat to compare with you (None: nobody)
 
     def strengths(self) -> dict[int, str]:
         """The agent kind of every computer seat, defaults filled in."""
@@ -69,6 +71,8 @@ class Settings:
                 raise RulesetError(_("there is no seat {seat}: seats are 0 to {last}").format(seat=s, last=n - 1))
         if self.delay < 0:
             raise RulesetError(_("the delay between computer moves cannot be negative"))
+        if self.compare:
+            parse_agent_spec(self.compare)  # AgentError says what is wrong with the player to compare with
 
 
 class Session:
@@ -83,6 +87,8 @@ class Session:
         self.agents = {s: make_agent(kind, None if seed is None else seed * 1000 + s)
                        for s, kind in self.strengths.items()}
         self._reported = len(match.results)
+        self.compare: str | None = STRONGEST  # who replays each finished deal in your seat (None: nobody)
+        self.shadow_known: dict[int, Any] = {}  # deal (0-based) -> what `compare` scored in your seat
 
     # ---------------------------------------------------------------- making one
     @classmethod
@@ -93,6 +99,7 @@ class Session:
         # `barbu play` started in the same folder at the same time.
         save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
         session = cls(Match(settings.rules, seed), settings.seat, settings.strengths(), save)
+        session.compare = settings.compare
         session.save()
         return session
 
@@ -110,7 +117,9 @@ class Session:
         kinds.update(opponents or {})
         settings = Settings(rules=match.rules, seat=seat, opponents=kinds, save=Path(path))
         settings.check()
-        return cls(match, seat, settings.strengths(), Path(path))
+        session = cls(match, seat, settings.strengths(), Path(path))
+        session.shadow_known = known_shadow(saved.get("shadow"), session.compare)
+        return session
 
     # ---------------------------------------------------------------- state
     @property
@@ -229,7 +238,9 @@ class Session:
     def header(self) -> dict[str, Any]:
         names = [self.who(s, True) for s in range(self.players)]  # "you", "West, computer (good player)"…
         return {"players_names": names,
-                "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()}}}
+                "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()},
+                        "shadow": {"with": self.compare,
+                                   "deals": {str(k): number_out(v) for k, v in sorted(self.shadow_known.items())}}}}
 
     def save(self) -> Path | None:
         """Write the record (atomically); returns where, or None when saving is off."""
@@ -237,6 +248,20 @@ class Session:
             return None
         write_record(self.match, self.save_path, self.header())
         return self.save_path
+
+
+def known_shadow(saved: Any, compare: str | None) -> dict[int, Any]:
+    """The comparisons a record kept (``tui.shadow``), when made by the same player; a damaged entry is dropped
+    (it is replayed again)."""
+    out: dict[int, Any] = {}
+    if not isinstance(saved, dict) or saved.get("with") != compare or not isinstance(saved.get("deals"), dict):
+        return out
+    for k, v in saved["deals"].items():
+        try:
+            out[int(k)] = number_in(v)
+        except (TypeError, ValueError, BarbuError):
+            continue
+    return out
 
 
 __all__ = ["BarbuError", "DEFAULT_DELAY", "DEFAULT_SAVE", "Session", "Settings", "default_strength"]

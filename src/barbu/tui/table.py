@@ -55,6 +55,7 @@ from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_
                      option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
                      seat_title, settlement_lines, signed, taken_text)
 from .session import Session
+from .shadow import ShadowMatchOverDialog, ShadowWatch
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
 
 # Where each place sits: the row of boxes across the top, or the left or right side of the table…
@@ -137,6 +138,8 @@ class TableScreen(CardTableScreen):
         bindings.translate(self)
         self.ended: list[DealResult] = []  # the deals just finished, shown on the table under their summary
         self.info: RulesInfo = rules_info(str(session.match.rules))
+        # the expert's replays of your deals, in a process of their own (None: the comparison is off)
+        self.shadow: ShadowWatch | None = ShadowWatch.of(session) if session.compare else None
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -179,7 +182,18 @@ class TableScreen(CardTableScreen):
         self.query_one("#seats").border_title = _("Scores")
         self.query_one("#decision").border_title = _("Your decision")
         self.query_one(CommandInput).focus()
+        if self.shadow is not None:
+            self.set_interval(0.5, self._shadow_tick)
         self.advance()
+
+    def _shadow_tick(self) -> None:
+        """Start the expert's replay of a deal just finished; redraw the scores when one comes back."""
+        if self.shadow is not None and self.shadow.update():
+            self.query_one("#seats", Static).update(self._scores(self.session.view()))
+
+    def on_unmount(self) -> None:
+        if self.shadow is not None:
+            self.shadow.close()
 
     def on_resize(self) -> None:
         if self.is_mounted:
@@ -294,7 +308,8 @@ class TableScreen(CardTableScreen):
             if v.results:
                 row.append(signed(v.results[-1].added[seat]))
             t.add_row(*row, style="bold" if seat == v.seat else "")
-        return t
+        lines = self.shadow.score_lines() if self.shadow is not None else []
+        return Group(t, Text("\n".join(lines), style="dim")) if lines else t  # type: ignore[return-value]
 
     def _seat_facts(self, v: View, ended: DealResult | None) -> tuple[list[int], list[int]]:
         """Cards held and tricks taken by each seat (at the end of a deal: what the deal's tricks say)."""
@@ -820,4 +835,18 @@ class TableScreen(CardTableScreen):
         t.add_column(_("total"), justify="right")
         for rank, s in enumerate(standings, start=1):
             t.add_row(number(rank), self.seat_word(s), self.session.who(s), points(v.totals[s]))
+        if self.shadow is not None:
+            self.shadow.update()
+            names = {c.key: c.name for c in self.session.match.contracts}
+
+            def review(deal: int) -> None:
+                self.app.push_screen(ReviewDialog(self.session.match, self.session.seat, deal, names))
+
+            reviewable = self.session.match.rules.family != "scottish"
+            results = self.session.match.results
+            self.app.push_screen(ShadowMatchOverDialog(_("Match over"), t, self.shadow,
+                                                       lambda k: self.info.contract_name(results[k].contract),
+                                                       review if reviewable else None),
+                                 lambda _result=None: self.app.exit(0))
+            return
         self.app.push_screen(MatchOverDialog(_("Match over"), t), lambda _result=None: self.app.exit(0))

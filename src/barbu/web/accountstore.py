@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, delete, func,
-                        insert, select, update)
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, cast, delete,
+                        func, insert, literal, select, update)
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .storage import SEATS, Base, _aware, now
+from .dailystore import ATTEMPTS as DAILY_ATTEMPTS
 
 
 class UserRow(Base):
@@ -221,6 +222,9 @@ def delete_user(conn: Connection, user_id: int) -> None:
     Its seats at tables keep their place in the match, without his name."""
     conn.execute(update(RESULTS).where(RESULTS.c.user_id == user_id).values(user_id=None, name=None))
     conn.execute(update(SEATS).where(SEATS.c.user_id == user_id).values(user_id=None, name=""))
+    # his daily deals stay in the others' comparisons, without his name (the pages say "a deleted player")
+    conn.execute(update(DAILY_ATTEMPTS).where(DAILY_ATTEMPTS.c.user_id == user_id).values(
+        user_id=None, name="", who=literal("d:") + cast(DAILY_ATTEMPTS.c.id, String)))  # an id may be reused
     subject = subject_of(user_id)
     conn.execute(delete(RATINGS).where(RATINGS.c.subject == subject))
     conn.execute(delete(RATING_HISTORY).where(RATING_HISTORY.c.subject == subject))

@@ -13,6 +13,8 @@ record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 ``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
 ``POST /api/replays/{id}/deals/{n}/analysis`` (see `replay`).
 
+The daily deals: ``/daily`` and ``/api/daily/…`` (see `dailyroutes`).
+
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token":
 …, "since": …}`` (no token: a spectator); then ``act``, ``sync``, ``ping``,
 ``leave``, ``rematch`` and ``back`` (after the clock ran out, see `clock`).
@@ -45,6 +47,9 @@ from .accountroutes import account_routes, player_routes
 from .accounts import COOKIE as SESSION_COOKIE, Accounts
 from . import history
 from .clubroutes import club_hides, club_routes, visible_rows
+from .eventroutes import event_routes
+from .daily import Daily
+from .dailyroutes import DAILY_GUESTS_PER_HOUR, daily_routes
 from .learn import learn_routes
 from .lobby import Lobby, invitation, options_catalogue, parse_rules
 from .mytables import MINE_BODY
@@ -111,6 +116,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
                         per_address=settings.analyses_per_address)
     accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address))
+    event_list, events = event_routes(settings, lobby, accounts, lambda request: read_json(request))
+    daily = Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards)
 
     def keep_costs(table_id: str, deal: int, review: dict[str, Any]) -> None:
         """A finished table's deal was weighed: its players' profiles count what their decisions cost."""
@@ -138,9 +145,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await lobby.start()
+        events.start_watching()  # duplicate events: starts at their time, rounds moved on when over
         try:
             yield
         finally:
+            await events.stop()
             analyses.close()
             await lobby.close()
 
@@ -448,12 +457,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *account_routes(settings, accounts, read_json, take_signup),
         *player_routes(settings, lambda: lobby.store, user_of),
         *club_routes(settings, lobby, accounts, read_json),
+        *event_list,
+        *daily_routes(settings, daily, read_json, user_of,
+                      lambda address: lobby.creations.take(address, "daily_guest", DAILY_GUESTS_PER_HOUR)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={TableError: table_error},
                     middleware=[Middleware(SecurityHeaders)])
     app.state.lobby = lobby
     app.state.accounts = accounts
+    app.state.events = events
+    app.state.daily = daily
     app.state.analyses = analyses
     app.state.settings = settings
     return app

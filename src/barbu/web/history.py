@@ -24,6 +24,7 @@ from ..games import open_game
 from . import accountstore as db
 from .accountstore import RATING_HISTORY, RATINGS, RESULTS, USERS, User, bot_subject, subject_of
 from .storage import SEATS, TABLES, Store, TableRecord, _aware, hash_token, now
+from .dailystore import attempts_data
 
 LEADERBOARD_MIN = 5  # rated matches before a player appears on a leaderboard
 HISTORY_PAGE = 50  # matches a profile shows at once
@@ -401,7 +402,8 @@ def download(store: Store, user: User) -> dict[str, Any]:
                 "rating_history": _rating_history(conn, subject), "statistics": _stats(conn, user.id),
                 "matches": _matches(conn, user.id, None),
                 "seats_held": [{"table": r.table_id, "seat": r.seat} for r in conn.execute(
-                    select(SEATS.c.table_id, SEATS.c.seat).where(SEATS.c.user_id == user.id))]}
+                    select(SEATS.c.table_id, SEATS.c.seat).where(SEATS.c.user_id == user.id))],
+                "daily_deals": attempts_data(conn, user.id)}
 
 
 def claim(store: Store, user: User, pairs: list[tuple[str, str]]) -> list[str]:

@@ -432,8 +432,12 @@ class Lobby:
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
                      invite_hash: str | None = None, reserved: bool = False, rated: bool = False,
-                     club_id: int | None = None, turn_based: bool = False) -> tuple[Table, str]:
+                     club_id: int | None = None, turn_based: bool = False, secret: str | None = None,
+                     deal_limit: int | None = None) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
+
+        ``secret`` (hex): a duplicate event's table, dealt by boards from this key (`core.chance.BoardChance`),
+        ended after ``deal_limit`` deals if given (`barbu.web.events`).
 
         ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
         the table private (the hash of the invitation's secret); ``reserved``: "Play against the computer",
@@ -455,7 +459,7 @@ class Lobby:
                 if wait:
                     raise self._too_many(wait)
             return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id,
-                                      turn_based)
+                                      turn_based, secret, deal_limit)
         finally:
             self._pending -= 1
             if address is not None:
@@ -465,11 +469,13 @@ class Lobby:
 
     async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
                       clock: str | None, invite_hash: str | None, rated: bool = False, club_id: int | None = None,
-                      turn_based: bool = False) -> tuple[Table, str]:
+                      turn_based: bool = False, board_secret: str | None = None,
+                      deal_limit: int | None = None) -> tuple[Table, str]:
         assert self.journal is not None
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
-        secret = new_secret().hex()
+        boards = board_secret is not None  # an event's table: the same cards as the round's other tables
+        secret = board_secret if board_secret is not None else new_secret().hex()
         bots_secret = new_secret().hex()  # the computer players' seeds: from nothing else about the table
         creator = secrets.token_urlsafe(24)
         creator_hash = hash_token(creator) if rematch_of is None else rematch_of.creator_hash
@@ -492,7 +498,7 @@ class Lobby:
             Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
                                creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
                                bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr, rated=rated,
-                               club_id=club_id, turn_based=turn_based)
+                               club_id=club_id, turn_based=turn_based, boards=boards, deal_limit=deal_limit)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if seats and all(s.kind != "open" for s in seats):
@@ -505,7 +511,8 @@ class Lobby:
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
                           clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                          rated=rated, club_id=club_id, turn_based=turn_based)
+                          rated=rated, club_id=club_id, turn_based=turn_based, boards=boards,
+                          deal_limit=deal_limit)
         t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from ..agents import AGENT_KINDS
@@ -11,6 +12,13 @@ from ..analysis.review import DEFAULT_SAMPLES, DEFAULT_SECONDS
 def default_stand_in() -> str:
     """A disconnected player's stand-in: a middling computer player, the strongest being possibly slow."""
     return AGENT_KINDS[(len(AGENT_KINDS) - 1) // 2]
+
+
+def default_compare_with() -> str | None:
+    """The player one person is compared with (the strongest), unless ``BARBU_COMPARE_WITH`` names another or
+    "none" (the test suite's servers compare only where a test asks)."""
+    text = os.environ.get("BARBU_COMPARE_WITH", "expert").strip()
+    return None if text.lower() in ("", "none", "off") else text
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,12 @@ class Settings:
     smtp_port: int = 25
     mail_from: str = "barbu@localhost"
     public_url: str | None = None  # the server's address as players reach it, for the links in e-mails
+    # The daily deals (`barbu.web.daily`): the computer players' fixed strength, and the boards per set (0: all).
+    daily_strength: str = "rule"
+    daily_boards: int = 0
+    # One person against computer players: the player that replays each finished deal in his seat, to compare
+    # (`barbu.web.shadow`; ``barbu serve --compare-with``, "none" for nobody).
+    compare_with: str | None = field(default_factory=default_compare_with)
 
     def strengths(self) -> list[str]:
         """The computer players a table may seat, by the names the pages show."""

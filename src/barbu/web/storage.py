@@ -55,6 +55,9 @@ class TableRow(Base):
     # A turn-based table waits for this account's decision since then (the "your turn" lists, the clock)
     waiting_for: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     turn_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # A duplicate event's table (`barbu.web.events`): dealt by boards, and over after so many deals
+    boards: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    deal_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -184,6 +187,8 @@ class TableRecord:
     club_id: int | None = None  # a club's table (`barbu.web.clubs`): a private club's is seen by its members only
     turn_based: bool = False  # played over days: long clocks, nobody need be connected
     turn_since: datetime | None = None  # a turn-based table: since when the decision it waits for is awaited
+    boards: bool = False  # an event's table: deal k has the same cards at every table (`core.chance.BoardChance`)
+    deal_limit: int | None = None  # an event's table: the match ends after so many deals (None: its own end)
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[tuple[int, int, str]] = field(default_factory=list)  # (seq, actor, action text)
 
@@ -257,13 +262,14 @@ class Store:
                      bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
                      bots_secret: str | None = None, creator_addr: str | None = None,
                      bots_addr: str | None = None, rated: bool = False, club_id: int | None = None,
-                     turn_based: bool = False) -> None:
+                     turn_based: bool = False, boards: bool = False, deal_limit: int | None = None) -> None:
         t = now()
         conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
                                            rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
                                            bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
                                            bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                                           rated=rated, club_id=club_id, turn_based=turn_based))
+                                           rated=rated, club_id=club_id, turn_based=turn_based,
+                                           boards=boards or None, deal_limit=deal_limit))
 
     @staticmethod
     def set_addresses(conn: Connection, table_id: str, creator_addr: str | None, bots_addr: str | None) -> None:
@@ -363,7 +369,8 @@ class Store:
                                         r.secret, r.creator_hash, r.bots_by or "creator",
                                         r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
                                         r.creator_addr, r.bots_addr, bool(r.rated), r.club_id,
-                                        bool(r.turn_based), _aware(r.turn_since) if r.turn_since else None)
+                                        bool(r.turn_based), _aware(r.turn_since) if r.turn_since else None,
+                                        bool(r.boards), r.deal_limit)
                       for r in conn.execute(q)}
             if not tables:
                 return []

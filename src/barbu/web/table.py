@@ -30,7 +30,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import orjson
 
 from ..agents import AGENT_KINDS, Agent
-from ..core.chance import keyed_chance
+from ..core.chance import BoardChance, keyed_chance
 from ..core.errors import AgentError, BarbuError, IllegalAction
 from ..core.safejson import is_unicode
 from ..core.words import N_, NN_
@@ -42,6 +42,7 @@ from .games import web_game
 from .leases import Fenced
 from .mailbox import Mailbox
 from .settings import Settings
+from .shadow import TableShadow
 from .thinking import Thought, ThinkingPool
 from .wording import Said, lang_of, refusal, say
 from .storage import SeatRecord, Store, TableRecord, hash_token
@@ -181,9 +182,16 @@ class Table:
         self.rules = self.match.rules
         self.web = web_game(self.match)
         self.actors: list[int] = []  # who took each action of the history (CHANCE for chance)
+        # A duplicate event's table (`barbu.web.events`): deal k has the same cards at every table of its round,
+        # whatever was played before, and the match ends after ``deal_limit`` deals.  The board counter is fed
+        # every chance event of the log, so a table rebuilt after a restart draws the next ones alike.
+        self.boards = BoardChance(self.secret) if record.boards and self.secret is not None else None
+        self.deal_limit = record.deal_limit
         for seq, actor, text in record.events:
             if seq != len(self.match.history):
                 raise ValueError(f"table {self.id}: the event log skips from {len(self.match.history)} to {seq}")
+            if self.boards is not None and self.match.to_act() == CHANCE:
+                self.boards.node(self.match)
             self.match.apply(self.match.parse_action(text))
             self.actors.append(actor)
         self.seats = [Seat(i) for i in range(self.match.n)]
@@ -222,6 +230,7 @@ class Table:
         self.closed = False
         self.stored_status = record.status  # the status the database holds
         self.last_activity = time.monotonic()  # a connection came or went, or a move was made
+        self.shadow = TableShadow(self)  # one person against computer players: each deal replayed by the expert
 
     # ------------------------------------------------------------------ the actor
     def start(self) -> None:
@@ -231,6 +240,7 @@ class Table:
             if seat.kind == "human" and not self.turn_based:
                 self._start_grace(seat)
         self.tell(self._advance)
+        self.shadow.catch_up()  # after a restart: the deals not compared yet
 
     async def stop(self) -> None:
         self.closed = True
@@ -308,7 +318,9 @@ class Table:
             return "bot"
         if self.turn_based and s.kind == "human":  # nobody need be here: the clock alone hands a move over
             return "bot" if self.clock_stands_in(s) else "human"
-        if s.kind == "human" and s.away and not s.conns and self.humans_connected():
+        # away past his grace: the stand-in plays while others are here (at an event's table, even if nobody is:
+        # the round must end for every table)
+        if s.kind == "human" and s.away and not s.conns and (self.humans_connected() or self.boards is not None):
             return "bot"
         if s.kind == "human" and s.conns and self.clock_stands_in(s):
             return "bot"
@@ -535,13 +547,14 @@ class Table:
             raise TableError(N_("the match is over"), 409)
         return seat, made
 
-    async def give_up(self, token: Any, creator: Any, user_id: Any = None) -> str:
+    async def give_up(self, token: Any, creator: Any, user_id: Any = None, alone: bool = False) -> str:
         """A player leaves the table for good from the lobby: before the start his seat is free again
         ("freed"); once the match is under way the stand-in plays it to the end, as it plays for a player who
         went away ("stand_in").  The table no longer counts against its creator's address if he is the one
-        leaving ("released": the creator without a seat).  A table of computer players is ended, not left."""
+        leaving ("released": the creator without a seat).  A table of computer players is ended, not left
+        (but at a duplicate event's table, ``alone``: the stand-in plays the round's deals to their end)."""
         seat, made = self._credited(token, creator, user_id)
-        if self.started and not self.people_besides(seat):
+        if self.started and not self.people_besides(seat) and not alone:
             raise TableError(N_("nobody else plays at this table: end it instead"), 409)
         if made:
             self.creator_address = self.bot_address = None
@@ -621,6 +634,9 @@ class Table:
             seat.away = False
         conn.send(dumps({"type": "welcome", "seat": conn.seat, "table": self.info()}))
         self._catch_up(conn, since)
+        told = self.shadow.welcome(conn)  # the person's seat only: the comparisons with the expert so far
+        if told is not None:
+            conn.send(dumps(told))
         if seat is not None:
             self._send_all({"type": "table", "table": self.info()}, skip=conn)
             await self._advance()
@@ -844,7 +860,10 @@ class Table:
 
     async def _chance_now(self) -> bool:
         m = self.match
-        action = keyed_chance(m, self.secret) if self.secret is not None else m.sample_chance()
+        if self.boards is not None:
+            action = self.boards(m)
+        else:
+            action = keyed_chance(m, self.secret) if self.secret is not None else m.sample_chance()
         m.apply(action)
         if not await self._commit(CHANCE, action):
             self._schedule(1.0, self._chance)  # the database is failing: try again shortly
@@ -1179,9 +1198,14 @@ class Table:
                 c.send(text)
         if deal_ended:
             self._send_all({"type": "scores", "scores": self.web.scores()})
-        if m.is_over and self.status != "over":
+            self.shadow.catch_up()  # the expert replays the deal just over, beside the table
+        if (m.is_over or self.limit_reached()) and self.status != "over":
             self.status = "over"
             self.tell(self._save_status)
+
+    def limit_reached(self) -> bool:
+        """An event's table has played the deals of its round."""
+        return self.deal_limit is not None and self.web.deals_done() >= self.deal_limit
 
     async def _save_status(self) -> None:
         status = self.status
@@ -1194,6 +1218,12 @@ class Table:
 
     def _send_state(self, conn: Conn, full: bool = False) -> None:
         conn.send(dumps({"type": "state", "state": self.web.state(conn.seat, full=full, actors=self.actors)}))
+
+    def send_to_seat(self, seat: int, msg: dict[str, Any]) -> None:
+        """A message for one seat's own connections (never its watchers)."""
+        text = dumps(msg)
+        for c in list(self.seats[seat].conns):
+            c.send(text)
 
     def _send_all(self, msg: dict[str, Any], skip: Conn | None = None) -> None:
         text = dumps(msg)
@@ -1228,6 +1258,8 @@ class Table:
         header: dict[str, Any] = {"table": self.id}
         if self.secret is not None:
             header["chance"] = {"method": "hmac-sha256", "secret": self.secret.hex()}
+            if self.boards is not None:  # an event's table: keyed by (deal, draw), `core.chance.verify_board_chance`
+                header["chance"]["dealing"] = "boards"
         if self.bots_secret is not None:  # a computer player's seed: HMAC-SHA256(key, seat ‖ version), first 8 bytes
             header["computer_players"] = {"method": "hmac-sha256", "secret": self.bots_secret.hex()}
         return game_kind(str(self.rules)).record_lines(self.match, header)

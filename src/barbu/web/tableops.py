@@ -49,7 +49,8 @@ async def _run(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address:
         lobby.show_ratings(t)
         return {"seat": data.get("seat"), "table": t.info()}
     if op == "leave":  # a player leaves a table with other people for good
-        outcome = await t.call(t.give_up, data.get("token"), data.get("creator"), user_id)
+        # at a duplicate event's table the stand-in plays on for a player who leaves, even alone (`web.events`)
+        outcome = await t.call(t.give_up, data.get("token"), data.get("creator"), user_id, t.boards is not None)
         return {"outcome": outcome, "table": t.info()}
     if op == "end":  # the only person at a table of computer players ends it
         kept = await lobby.end(t, data.get("token"), data.get("creator"), user_id)

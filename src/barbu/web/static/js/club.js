@@ -8,6 +8,7 @@ import { postJSON, saveCreator } from "./net.js";
 import { presetName, rulesTitle } from "./tablewords.js";
 import { dealProgress, playersLine, seatLine } from "./tablerows.js";
 import { longDate, ratingChip, shortMoment } from "./playerwords.js";
+import { eventCard } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 const slug = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
@@ -490,3 +491,28 @@ wireSettings();
 loadGames();
 load();
 setInterval(refreshTables, 5000);
+
+// The club's duplicate events (static/js/events.js): upcoming and running first, then the latest past ones; its
+// owner and admins are pointed to the form that makes one.
+async function loadEvents() {
+  try {
+    const r = await fetch(`/api/events?club=${encodeURIComponent(slug)}`, { cache: "no-store" });
+    if (!r.ok) return;
+    const d = await r.json();
+    const list = [...d.running, ...d.upcoming, ...d.past.slice(0, 3)];
+    const role = $("club").dataset.role;
+    const directs = role === "owner" || role === "admin";
+    $("club-event-new").hidden = !directs;
+    $("club-event-new").href = `/events?club=${encodeURIComponent(slug)}#create-panel`;
+    $("club-events-panel").hidden = !list.length && !directs;
+    $("club-events").replaceChildren(...list.map((e) => eventCard({ ...e, club: null }))); // its club is this one
+  } catch {
+    // the page works without its events
+  }
+}
+// once the page knows the reader's role (whether to offer the form)
+(function whenLoaded() {
+  if ($("club").dataset.loaded) loadEvents();
+  else setTimeout(whenLoaded, 200);
+})();
+setInterval(loadEvents, 30000);

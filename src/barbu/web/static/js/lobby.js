@@ -9,6 +9,7 @@ import { dealProgress, playersLine, seatLine } from "./tablerows.js";
 import { loadMine, pointToMine } from "./mytables.js";
 import { who } from "./account-link.js";
 import { showTurns } from "./yourturn.js";
+import { eventCard } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = [];
@@ -209,3 +210,20 @@ loadTables();
 loadMine();
 setInterval(poll, 5000);
 setInterval(loadMine, 10000);
+
+// Duplicate events (static/js/events.js): the upcoming and running ones, while there are some.
+async function loadEvents() {
+  try {
+    const r = await fetch("/api/events", { cache: "no-store" });
+    if (!r.ok) return;
+    const data = await r.json();
+    const list = [...data.running, ...data.upcoming].slice(0, 6);
+    $("events-panel").hidden = false;
+    $("lobby-events").replaceChildren(...(list.length ? list.map(eventCard)
+      : [el("p", { class: "empty", textContent: t("No event is planned: direct the first.") })]));
+  } catch {
+    // the lobby works without its events
+  }
+}
+loadEvents();
+setInterval(loadEvents, 30000);

@@ -14,8 +14,9 @@ import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
 import { ratingChip } from "./playerwords.js";
 import { phasePrompt } from "./tablewords.js";
+import { dealEndLine, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
 import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
-  showError, state } from "./tablebase.js";
+  showError, state, tableId } from "./tablebase.js";
 
 let selection = new Set(); // cards selected for a several-card action
 let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement being built
@@ -142,6 +143,7 @@ function renderTable() {
   renderDecision();
   renderHand();
   renderSide();
+  renderShadow();
 }
 
 // Seat k places around the table: you at the bottom, then clockwise on screen in playing order.
@@ -742,6 +744,7 @@ function showDealEnd(d) {
     d.played ? "" : el("p", { textContent: t("Not played: nobody doubled, so the points were shared.") }),
     el("table", {}, head, ...rows),
     lines.length ? el("ul", { class: "settle" }, ...lines) : "",
+    dealEndLine(d.number) || "", // the expert's score on the same cards, when its replay is already back
     el("p", { class: "muted", textContent: t("Click to close") }));
   box.hidden = false;
   dealEndShown = d.number;
@@ -754,10 +757,20 @@ $("deal-end").addEventListener("click", () => {
   renderLastTrick();
 });
 
+// The expert's replay of a deal came back: its line joins that deal's summary if it is still on the felt.
+function shadowCame(msg) {
+  if (!shadowMessage(msg) || $("deal-end").hidden || dealEndShown !== msg.deal) return;
+  const line = dealEndLine(msg.deal);
+  const old = $("deal-end").querySelector(".shadow-deal-end");
+  if (old) old.replaceWith(line);
+  else $("deal-end").lastElementChild.before(line);
+}
+
 // The end-of-match box's standings: each player and his total, the winner first.
 function standings() {
   const order = scores.standings || [];
   $("standings").replaceChildren(...order.map((s) => el("li", { textContent: `${seatName(s)} — ${fmt(scores.totals[s])}` })));
+  renderShadowEnd(tableId, contractName); // one person against computer players: his play against the expert's
 }
 
 // ------------------------------------------------------------------ wiring
@@ -775,6 +788,7 @@ openTable({
   hintAsked,
   takenBack,
   standings,
+  message: shadowCame, // the comparison with the expert (shadow.js), for the person's seat alone
   dealNumber: (s) => s.deal_number,
   dealText: (s) => t("deal {n} of {total}", { n: numText(s.deal_number), total: numText(s.total_deals) }),
   shuffleName: () => t("the dealer's shuffle"),

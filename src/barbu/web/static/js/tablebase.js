@@ -146,6 +146,7 @@ function onMessage(msg) {
       showError(msg.message);
       break;
     default:
+      if (game.message) game.message(msg); // a game's own messages (the Barbu table's comparison, shadow.js)
       break;
   }
   if (info && (msg.type === "clock" || (msg.table && typeof msg.table === "object"))) setClock(info.clock, info.turn_based);
@@ -284,6 +285,7 @@ function renderEnd() {
 //   dealEnded(deal)            a deal just ended (its line of the scores)
 //   showHint(msg), takenBack(), hintAsked()   the hint's answer, a move taken back, a hint asked for
 //   standings()                fills #standings (and whatever else) in the end-of-match box
+//   message(msg)               (optional) a message the frame does not know, for the game's own parts
 //   dealNumber(state), dealText(state)        the deal's number (data-deal), and the deal counter's words
 //   shuffleName()              the shuffle's name, where a seat's name is asked for seat -1
 //   turnBar                    the id of the element that holds the player's own clock line

@@ -1,0 +1,95 @@
+"""``barbu play --daily``: the day's daily deals in the terminal, line by line, offline.
+
+The deals come from the installation's daily secret, kept in the server's database (``--db``, by default
+barbu-web.db in this folder, made if missing), so a terminal and the local server play the same deals.  With
+nobody else's results at hand, each board is compared with the computer players' own result in the player's
+seat on the same cards (the fixed strength playing it), and the player is told so.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime, timezone
+from typing import Callable
+
+from rich.console import Console
+
+from ..core.errors import BarbuError
+from ..duplicate.daily import GAMES, BoardPlay, DailyError, computer_scores, daily_set
+from ..i18n import _
+from .textplay import command, describe
+
+
+def daily_secret_at(db: str | None) -> bytes:
+    """The daily secret of the server's database at ``db`` (a SQLite path or a URL), made there if missing."""
+    from ..web.dailystore import daily_secret
+    from ..web.storage import Store, database_url, sqlite_url
+    url = db or sqlite_url("barbu-web.db")
+    url = database_url(url) if "://" in url else sqlite_url(url)
+    store = Store(url)
+    try:
+        return daily_secret(store.engine)
+    finally:
+        store.close()
+
+
+def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None) -> int:
+    con = console or Console(highlight=False)
+    day = args.date or datetime.now(timezone.utc).date().isoformat()
+    game = args.rules
+    if game not in GAMES:
+        con.print(_("There are no daily deals for {game}: the games are {games}.").format(
+            game=game, games=", ".join(GAMES)))
+        return 2
+    try:
+        datetime.strptime(day, "%Y-%m-%d")
+    except ValueError:
+        con.print(_("A day is written YYYY-MM-DD, not {day}.").format(day=day))
+        return 2
+    try:
+        dset = daily_set(daily_secret_at(getattr(args, "db", None)), day, game, limit=getattr(args, "boards", 0) or 0)
+    except DailyError as e:
+        con.print(str(e))
+        return 2
+    con.print(_("The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
+                "players ({strength}) who answer the same moves the same way for everyone.").format(
+        day=day, game=game, n=dset.size, strength=dset.strength))
+    con.print(_("Offline, you are compared with the computer players' own result in your seat on the same cards, "
+                "not with other people: play on the server to be ranked against them."))
+    theirs = computer_scores(dset)
+    mine: list[int] = []
+    for k in range(dset.size):
+        board = BoardPlay(dset, k)
+        con.print()
+        con.print(_("Deal {n} of {total}: you are seat {seat}; the contract is fixed.").format(
+            n=k + 1, total=dset.size, seat=board.seat))
+        while not board.done:
+            con.print(describe(board.match, board.seat))
+            legal = board.match.legal_actions()
+            if len(legal) <= 12:
+                con.print(_("Your choices: {choices}").format(choices=", ".join(str(a) for a in legal)))
+            try:
+                text = read("> ")
+            except EOFError:
+                con.print(_("Stopped: the daily deals were not finished."))
+                return 1
+            cmd = command(text)
+            if cmd == "quit":
+                con.print(_("Stopped: the daily deals were not finished."))
+                return 1
+            if cmd is not None or not text.strip():
+                continue
+            try:
+                board.play(text)
+            except (BarbuError, DailyError) as e:
+                con.print(str(e))
+        assert board.score is not None
+        mine.append(board.score)
+        con.print(_("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
+            n=k + 1, you=board.score, it=theirs[k]))
+    sign = 1 if dset.highest_wins else -1
+    diff = sign * (sum(mine) - sum(theirs))
+    con.print()
+    con.print(_("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+        strength=dset.strength, diff=diff, n=dset.size))
+    return 0

@@ -1,0 +1,203 @@
+"""The daily deals: each day, for each game, one short set of boards everyone plays against the same computer.
+
+A board is one deal of a fresh match, dealt by `BoardChance` from the board's key (`barbu.core.daily_keys`),
+so its cards are the same for everyone.  The contract is fixed per board (one of each contract of the preset,
+in its order) and declared for the declarer automatically; the person holds one seat of each board, the
+same seat for everyone, turning round the table from board to board so that he is the declarer on some and
+not on others.  The other seats are played by one fixed strength with no time budget; every decision gets a
+fresh player seeded by HMAC(the game's key, board, seat, the actions so far), so the same moves get the same
+answers and only the person's own decisions make a difference.  Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from ..agents import make_agent
+from ..classic.match import CHANCE, DECLARE, Match
+from ..classic.ruleset import Ruleset
+from ..core.actions import Declare
+from ..core.chance import BoardChance
+from ..core.daily_keys import board_key, day_key, game_key, seed_of
+from ..core.errors import BarbuError
+
+GAMES = ("classic", "italian", "salad", "french")  # the games with daily deals (see docs/daily.md)
+STRENGTHS = ("rule", "random")  # deterministic players with no time budget
+DEFAULT_STRENGTH = "rule"
+
+
+class DailyError(ValueError):
+    """A daily set that cannot be made as asked (an unknown game, a strength that thinks against the clock)."""
+
+
+@dataclass(frozen=True)
+class DailySet:
+    """One game's daily set on one day: everything needed to deal and play its boards."""
+
+    day: str
+    game: str
+    rules: Ruleset
+    strength: str
+    key: bytes  # the game's key on that day
+    size: int  # boards in the set
+
+    @property
+    def highest_wins(self) -> bool:
+        return self.rules.family_spec.highest_wins
+
+    def contract_order(self) -> list[str]:
+        return [c.key for c in Match(self.rules).contracts]
+
+
+def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
+              limit: int = 0) -> DailySet:
+    """The set of ``game`` on ``day``; ``limit`` (> 0) keeps only its first boards (a short set for tests)."""
+    if game not in GAMES:
+        raise DailyError(f"no daily deals for {game!r}: the games are {', '.join(GAMES)}")
+    if strength not in STRENGTHS:
+        raise DailyError(f"the daily computer players must not think against a clock: choose {', '.join(STRENGTHS)}")
+    return set_from_day_key(day_key(secret, day), day, game, strength, limit)
+
+
+def set_from_day_key(key: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
+                     limit: int = 0) -> DailySet:
+    """The same set from the day's published key (the check anyone can make once the day is over)."""
+    rules = Ruleset.parse(game)
+    size = len(Match(rules).contracts)
+    if limit > 0:
+        size = min(size, limit)
+    return DailySet(day, game, rules, strength, game_key(key, game), size)
+
+
+class BoardPlay:
+    """One board being played by a person: the match, his seat, the board's fixed contract.
+
+    Built from the person's moves so far (``moves``, as text), it replays them, so a board is resumed on any
+    device from what was stored.  `play` takes his next move; the computer players answer at once."""
+
+    def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False) -> None:
+        """``computer``: the fixed strength plays the person's seat too (the computer's own result)."""
+        if not 0 <= board < dset.size:
+            raise DailyError(f"there is no board {board + 1} in this set")
+        self.dset = dset
+        self.board = board
+        self.computer = computer
+        self.match = Match(dset.rules)
+        self.actors: list[int] = []
+        self.moves: list[str] = []
+        self._chance = BoardChance(board_key(dset.key, board))
+        self.seat = -1
+        self.contract = ""
+        self._advance()
+        for move in moves:
+            self.play(move)
+
+    # -- what the board is
+    @property
+    def n(self) -> int:
+        return self.match.n
+
+    @property
+    def done(self) -> bool:
+        return bool(self.match.results)
+
+    @property
+    def result(self) -> Any:
+        """The finished deal's `DealResult` (None while it is played)."""
+        return self.match.results[0] if self.match.results else None
+
+    @property
+    def score(self) -> int | None:
+        """What the person's seat scored on the board (its doubles settled)."""
+        r = self.result
+        return None if r is None else r.scores[self.seat]
+
+    def to_move(self) -> bool:
+        return not self.done and self.match.to_act() == self.seat
+
+    # -- playing
+    def play(self, text: str) -> None:
+        """The person's move (as typed or sent: "QH", "double 0", "trump S"); refused with the rule's reason."""
+        if self.done:
+            raise DailyError("this board is over")
+        m = self.match
+        if m.to_act() != self.seat:
+            raise DailyError("it is not your turn")
+        action = m.parse_action(text) if isinstance(text, str) else text
+        m.apply(action, seat=self.seat)
+        self.actors.append(self.seat)
+        self.moves.append(str(action))
+        self._advance()
+
+    def _advance(self) -> None:
+        """Deal, declare the board's contract and let the computer players act until the person must."""
+        m = self.match
+        while not m.results:
+            actor = m.to_act()
+            if actor is None:
+                return
+            if actor == CHANCE:
+                m.apply(self._chance(m))
+                self.actors.append(CHANCE)
+                continue
+            if m.phase == DECLARE and self.seat < 0:
+                self._seat_board()
+            if m.phase == DECLARE:
+                m.apply(Declare(self.contract), seat=actor)
+                self.actors.append(actor)
+                continue
+            if actor == self.seat and not self.computer:
+                return
+            m.apply(self._computer(actor).act(m.view(actor)), seat=actor)
+            self.actors.append(actor)
+
+    def _seat_board(self) -> None:
+        """The person's seat (turning round the dealer from board to board) and the fixed contract."""
+        m = self.match
+        self.seat = (m.declarer + self.board) % m.n
+        order = self.dset.contract_order()
+        choosable = {c.key for c in m._choosable()}
+        start = self.board % len(order)
+        self.contract = next(order[(start + i) % len(order)] for i in range(len(order))
+                             if order[(start + i) % len(order)] in choosable)
+
+    def _computer(self, seat: int) -> Any:
+        """A fresh computer player for this decision, seeded by the board, the seat and every action so far."""
+        text = f"{self.board}|{seat}|" + " ".join(str(a) for a in self.match.history)
+        return make_agent(self.dset.strength, seed_of(self.dset.key, text))
+
+
+def computer_scores(dset: DailySet) -> list[int]:
+    """The fixed strength's own score in the person's seat on each board (the terminal compares with these)."""
+    out = []
+    for k in range(dset.size):
+        b = BoardPlay(dset, k, computer=True)
+        out.append(b.score)  # type: ignore[arg-type]
+    return out
+
+
+def replay_moves(dset: DailySet, board: int, moves: Sequence[str]) -> BoardPlay:
+    """A board rebuilt from stored moves; a stored move the rules refuse is an error, never a silent skip."""
+    try:
+        return BoardPlay(dset, board, moves)
+    except BarbuError as e:
+        raise DailyError(f"board {board + 1} cannot be rebuilt: {e}") from None
+
+
+SYMBOLS = {"top": "\U0001F7E9", "middle": "\U0001F7E8", "bottom": "\U0001F7E5", "alone": "\u2B1C"}
+
+
+def share_line(day: str, game: str, percent: float | None, fractions: Sequence[float | None],
+               label: str = "Barbu daily") -> str:
+    """A result to share that shows nothing of the cards: the day, the game, the percentage, one square per board
+    (green: the top third of the field on that board, yellow the middle, red the bottom; white: nobody to compare)."""
+    squares = "".join(SYMBOLS["alone"] if f is None else SYMBOLS["top"] if f >= 2 / 3
+                      else SYMBOLS["middle"] if f >= 1 / 3 else SYMBOLS["bottom"] for f in fractions)
+    pct = "–" if percent is None else f"{percent:.0f}%"
+    return f"{label} {day} {game} {pct} {squares}"
+
+
+def doubles_text(result: Any) -> str:
+    """The board's doubles, as a traveller shows them: "1×0 2×0xx" (doubler × doubled, xx when redoubled)."""
+    return " ".join(f"{b.doubler}×{b.doubled}" + ("xx" if b.redoubled else "") for b in result.doubles)

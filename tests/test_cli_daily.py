@@ -1,0 +1,55 @@
+"""``barbu play --daily``: the day's deals in the terminal, the same as the local server's (the daily secret of its
+database), compared offline with the computer players' own results, and saying so."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from barbu.cli.daily import daily_secret_at
+from barbu.cli.main import main as barbu
+from barbu.duplicate.daily import BoardPlay, daily_set
+
+DAY = "2026-11-27"
+
+
+def first_moves(db: Path, game: str) -> list[str]:
+    """Every move of a player who always takes his first choice (the computer answers alike every time)."""
+    dset = daily_set(daily_secret_at(str(db)), DAY, game)
+    moves = []
+    for k in range(dset.size):
+        b = BoardPlay(dset, k)
+        while not b.done:
+            move = str(b.match.legal_actions()[0])
+            moves.append(move)
+            b.play(move)
+    return moves
+
+
+def test_play_daily_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    db = tmp_path / "web.db"
+    moves = first_moves(db, "italian")
+    assert daily_secret_at(str(db)) == daily_secret_at(str(db))  # kept in the database, made once
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\n" + "\n".join(moves) + "\n"))
+    assert barbu(["--lang", "en", "play", "--daily", "--rules", "italian", "--date", DAY, "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "compared with the computer players' own result in your seat" in out
+    assert out.count("the computer in your seat scored") == 7
+    assert "on your own cards:" in out and "over 7 deals" in out
+
+
+def test_play_daily_refusals(tmp_path: Path, capsys) -> None:
+    db = str(tmp_path / "web.db")
+    assert barbu(["play", "--daily", "--rules", "besigue", "--db", db]) == 2
+    assert barbu(["play", "--daily", "--date", "27/11/2026", "--db", db]) == 2
+    out = capsys.readouterr().out
+    assert "no daily deals" in out.lower() and "YYYY-MM-DD" in out
+
+
+def test_play_daily_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("AS\nquit\n"))
+    assert barbu(["play", "--daily", "--date", DAY, "--db", str(tmp_path / "web.db")]) == 1
+    assert "not finished" in capsys.readouterr().out

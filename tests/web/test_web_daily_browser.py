@@ -1,0 +1,123 @@
+"""The daily deals in the browser: a guest finds them from the lobby, plays a short set (one deal, ``barbu serve
+--daily-boards 1``) to its end by clicking, sees his rank and the line to share; a second guest on a phone plays the
+same deal and is ranked against the first; neither may play twice.
+
+Playwright drives Debian's chromium against a real `barbu serve`.  Screenshots (laptop 1280x800, phone 390x844, in
+English, French and Italian) go to BARBU_SHOTS_DAILY (default /tmp/shots/daily/), outside the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import barbu
+from playwright.sync_api import Browser
+
+from webhelpers import Server, watched_page
+
+SHOTS = Path(os.environ.get("BARBU_SHOTS_DAILY", "/tmp/shots/daily"))
+LAPTOP, PHONE = (1280, 800), (390, 844)
+STEP = 20_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("daily")
+    # the server runs the code under test, wherever another copy of barbu is installed
+    src = str(Path(barbu.__file__).resolve().parents[1])
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = src + (os.pathsep + old if old else "")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--daily-boards", "1") as s:
+        yield s
+    if old is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = old
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def play_to_the_end(page: Any, label: str) -> None:
+    """Click the first possible move (a card or a button) until the results show."""
+    page.wait_for_selector("#daily-play[data-state='board']")
+    shot(page, f"{label}-board")
+    for i in range(200):
+        if i == 6:
+            shot(page, f"{label}-playing")
+        if i == 3:  # a reload carries on where the player was
+            before = page.locator("#daily-play").get_attribute("data-version")
+            page.reload()
+            page.wait_for_selector(f"#daily-play[data-version='{before}']")
+        if page.locator("#daily-play").get_attribute("data-state") == "results":
+            return
+        move = page.locator("#hand .card.legal, #actions button").first
+        version = page.locator("#daily-play").get_attribute("data-version")
+        move.click()
+        page.wait_for_function(
+            "(v) => { const p = document.querySelector('#daily-play'); return p.dataset.state === 'results' "
+            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }", arg=version,
+            timeout=STEP)
+        assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
+    raise AssertionError("the set did not end")
+
+
+@pytest.mark.slow
+def test_a_guest_plays_the_daily_deals_and_sees_his_rank(browser: Browser, server: Server) -> None:
+    page = watched_page(browser, LAPTOP, STEP)
+    page.goto(server.base + "/")
+    page.click("#daily-link")
+    page.wait_for_selector("#daily[data-loaded='1']")
+    assert page.locator(".daily-game").count() == 4
+    shot(page, "overview-laptop")
+    page.click(".daily-game[data-game='classic'] a")
+    page.wait_for_selector("#start-panel:not([hidden])")
+    page.click("#start")
+    play_to_the_end(page, "laptop")
+    page.wait_for_selector("#share:not(:empty)")
+    assert "Rank 1 of 1" in page.locator("#result-rank").text_content()
+    assert page.locator("#share").text_content().startswith("Barbu daily ")
+    shot(page, "results-laptop-alone")
+    # his own deal's replay and analysis
+    page.click(".traveller button")
+    page.wait_for_url("**/replay/*")
+    page.wait_for_load_state()
+    # a second attempt from the same browser is refused: the page shows the results again
+    page.goto(server.base + "/daily/classic")
+    page.wait_for_selector("#daily-play[data-state='results']")
+    page.goto(server.base + "/daily")
+    page.wait_for_selector(".daily-game[data-game='classic'][data-status='finished']")
+    assert not page.errors, page.errors
+
+    # another guest on a phone, in French: the same deal, then ranked with the first
+    phone = watched_page(browser, PHONE, STEP, locale="fr-FR", extra_http_headers={"accept-language": "fr"})
+    phone.goto(server.base + "/daily")
+    phone.wait_for_selector("#daily[data-loaded='1']")
+    shot(phone, "overview-phone-fr")
+    phone.click(".daily-game[data-game='classic'] a")
+    phone.wait_for_selector("#start-panel:not([hidden])")
+    shot(phone, "start-phone-fr")
+    phone.click("#start")
+    play_to_the_end(phone, "phone-fr")
+    phone.wait_for_selector("#share:not(:empty)")
+    assert " 2" in phone.locator("#result-rank").text_content()
+    assert phone.locator(".traveller tbody tr").count() == 2
+    shot(phone, "results-phone-fr")
+    assert not phone.errors, phone.errors
+
+    # an Italian laptop sees the page in Italian
+    it = watched_page(browser, LAPTOP, STEP, locale="it-IT", extra_http_headers={"accept-language": "it"})
+    it.goto(server.base + "/daily")
+    it.wait_for_selector("#daily[data-loaded='1']")
+    shot(it, "overview-laptop-it")
+    it.goto(server.base + "/daily/italian")
+    it.click("#start")
+    it.wait_for_selector("#daily-play[data-state='board']")
+    shot(it, "board-laptop-it")
+    assert not it.errors, it.errors

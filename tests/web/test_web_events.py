@@ -1,0 +1,327 @@
+"""Duplicate events on the server (issue 33): creating one, registering, the refusals, seating by the schedule,
+the same cards at every table of a round, the standings and travellers after a round, a player who leaves,
+and nothing of a board shown before every table has played it.
+
+Through the real app (Starlette's TestClient), one browser's session at a time in its cookie jar.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from barbu.core.chance import verify_board_chance
+from barbu.games import open_game
+from barbu.web import Settings
+from barbu.web import eventstore
+from barbu.web.accounts import COOKIE
+from barbu.web.events import round_secret
+
+from test_web_clubs import People, invite, join, new_club
+from test_web_private import client, post
+from wsclient import ORIGIN, Player
+
+FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
+ADDRESSES = [f"192.0.2.{i}" for i in range(10, 40)]
+
+
+def people(c: Any, *names: str) -> People:
+    p = People(c)
+    for i, n in enumerate(names):
+        p.add(n, ADDRESSES[i])
+    return p
+
+
+def make_event(c: Any, **fields: Any) -> Any:
+    body = {"name": "Thursday duplicate", "rules": "classic", "format": "one-match", "deals": 1,
+            "clock": "normal", "strength": "random"} | fields
+    return post(c, "/api/events", body)
+
+
+def register_all(who: People, event_id: int, *names: str) -> None:
+    for n in names:
+        r = post(who.as_(n), f"/api/events/{event_id}/register", {})
+        assert r.status_code == 200, r.text
+
+
+def tables_of(c: Any, event_id: int) -> list[tuple[int, int, str]]:
+    with c.app.state.lobby.store.engine.connect() as conn:
+        return eventstore.tables(conn, event_id)
+
+
+def wait_for(pred: Any, seconds: float = 60.0) -> None:
+    stop = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < stop, "it never happened"
+        time.sleep(0.05)
+
+
+def tick(c: Any) -> None:
+    c.portal.call(c.app.state.events.tick)
+
+
+def all_leave(c: Any, who: People, event_id: int, names: list[str]) -> None:
+    for n in names:
+        r = post(who.as_(n), f"/api/events/{event_id}/leave", {})
+        assert r.status_code == 200 and r.json()["done"] == "left", r.text
+
+
+def test_create_register_and_the_refusals(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann", "Bob", "Cy", "Eve", "Fay")
+        c_dir = who.as_("Dora")
+        assert make_event(c_dir, name="").status_code == 400
+        assert make_event(c_dir, format="swiss").status_code == 400
+        assert make_event(c_dir, format="one-match", rounds=3).status_code == 400
+        assert make_event(c_dir, strength="wizard").status_code == 400
+        assert make_event(c_dir, clock="none").status_code == 400  # an event's tables always have the clock
+        assert make_event(c_dir, start="yesterday").status_code == 400
+        assert make_event(c_dir, start="2001-01-01T00:00:00+00:00").status_code == 400
+        assert make_event(who.as_(None)).status_code == 401
+        r = make_event(who.as_("Dora"), tables=1)
+        assert r.status_code == 201, r.text
+        ev = r.json()["event"]
+        assert ev["status"] == "registering" and ev["room"] == 4 and "secret" not in ev
+        eid = ev["id"]
+        register_all(who, eid, "Ann", "Bob", "Cy", "Eve")
+        twice = post(who.as_("Ann"), f"/api/events/{eid}/register", {})
+        assert twice.status_code == 409 and "already" in twice.json()["error"]
+        full = post(who.as_("Fay"), f"/api/events/{eid}/register", {})
+        assert full.status_code == 409 and "full" in full.json()["error"]
+        not_director = post(who.as_("Ann"), f"/api/events/{eid}/start", {})
+        assert not_director.status_code == 403
+        page = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert page["me_registered"] and page["registered"] == 4 and page["key"] is None
+        assert [p["name"] for p in page["players"]] == ["Ann", "Bob", "Cy", "Eve"]
+        assert who.as_(None).get("/api/events/999").status_code == 404
+        assert who.as_(None).get("/api/events/x'1").status_code == 404
+        # withdrawing before the start frees the place
+        assert post(who.as_("Eve"), f"/api/events/{eid}/leave", {}).json()["done"] == "withdrawn"
+        assert post(who.as_("Fay"), f"/api/events/{eid}/register", {}).status_code == 200
+        # nobody registered: a plain answer, nothing changed
+        c_dir = who.as_("Dora")
+        empty = make_event(c_dir, name="Empty evening").json()["event"]["id"]
+        r = post(c_dir, f"/api/events/{empty}/start", {})
+        assert r.status_code == 409 and "nobody" in r.json()["error"].lower()
+        assert c_dir.get(f"/api/events/{empty}").json()["status"] == "registering"
+        # started: registration is closed, a second start refused
+        assert post(c_dir, f"/api/events/{eid}/start", {}).status_code == 200
+        late = post(who.as_("Eve"), f"/api/events/{eid}/register", {})
+        assert late.status_code == 409 and "started" in late.json()["error"]
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 409
+        listing = who.as_(None).get("/api/events").json()
+        assert [e["id"] for e in listing["running"]] == [eid] and [e["id"] for e in listing["upcoming"]] == [empty]
+
+
+def test_a_club_event_is_made_by_its_owner_or_admins_only(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Owner", "Member")
+        slug = new_club(who.as_("Owner"), "Mardi soir", public=True)
+        key = invite(who.as_("Owner"), slug)
+        assert join(who.as_("Member"), key).status_code == 200
+        r = make_event(who.as_("Member"), club=slug)
+        assert r.status_code == 403 and "owner" in r.json()["error"]
+        r = make_event(who.as_("Owner"), club=slug)
+        assert r.status_code == 201 and r.json()["event"]["id"]
+        listed = who.as_(None).get(f"/api/events?club={slug}").json()["upcoming"]
+        assert len(listed) == 1 and listed[0]["club"]["slug"] == slug
+
+
+def test_seating_the_same_cards_at_every_table_standings_and_a_player_leaving(db_url: str) -> None:
+    names = ["Ann", "Bob", "Cy", "Eve", "Fay"]
+    with client(Settings(db_url=db_url, **FAST)) as c:
+        who = people(c, "Dora", *names)
+        eid = make_event(who.as_("Dora"), deals=2).json()["event"]["id"]
+        register_all(who, eid, *names)
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        tables = tables_of(c, eid)
+        assert len(tables) == 2 and {r for r, _, _ in tables} == {1}
+        lobby = c.app.state.lobby
+        seated = []
+        for _, _, tid in tables:
+            t = lobby.tables[tid]
+            assert t.invite_hash is not None and t.clock is not None and t.boards is not None
+            assert t.deal_limit == 2
+            seated += [s.name for s in t.seats if s.kind == "human"]
+        assert sorted(seated) == sorted(names)  # every registered player seated once
+        assert not [r for r in c.get("/api/tables").json()["tables"] if r["id"] in {x for _, _, x in tables}]
+        page = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert page["my_table"]["url"].startswith("/t/") and page["travellers"] == [] and page["standings"] == []
+        # Ann goes to her table and watches the deal; then everybody leaves: the stand-ins play on
+        mine = page["my_table"]["id"]
+        p = Player(c, mine, headers=ORIGIN | {"cookie": f"{COOKIE}={who.sessions['Ann']}"})
+        assert p.seat is not None
+        p.close()
+        all_leave(c, who, eid, names)
+        wait_for(lambda: all(lobby.tables[tid].status == "over" for _, _, tid in tables))
+        # the same cards at every table: each deal's hands, and the key of the round
+        hands = []
+        for _, _, tid in tables:
+            t = lobby.tables[tid]
+            hands.append([r.hands for r in t.match.results])
+            actions = [t.match.parse_action(a) if isinstance(a, str) else a for a in t.match.history]
+            assert verify_board_chance(lambda: open_game(str(t.rules), t.seed), t.match.history,
+                                       t.secret) == []
+            assert t.secret.hex() == round_secret(eventstore_secret(c, eid), 1)
+        assert hands[0] == hands[1] and len(hands[0]) == 2
+        tick(c)
+        page = who.as_("Bob").get(f"/api/events/{eid}").json()
+        assert page["status"] == "over" and page["key"] == eventstore_secret(c, eid)
+        assert sorted(s["name"] for s in page["standings"]) == sorted(names)
+        assert all(s["stand_in"] == s["boards"] for s in page["standings"])  # every seat was left: marked
+        assert [b["board"] for b in page["travellers"]] == ["r1-d1", "r1-d2"]
+        assert all(len(b["tables"]) == 2 for b in page["travellers"])
+        assert all(row["replay"] for b in page["travellers"] for row in b["tables"])
+        # each table's record carries its round's key, dealt by boards: `barbu replay` checks its deals
+        from barbu.records.barbu import read_record, verify_deals
+        for _, _, tid in tables:
+            text = c.get(f"/api/tables/{tid}/record").text
+            assert '"dealing":"boards"' in text.replace(" ", "")
+            assert verify_deals(read_record(text.splitlines())) == []
+        leaving = post(who.as_("Ann"), f"/api/events/{eid}/leave", {})
+        assert leaving.status_code == 409
+
+
+def eventstore_secret(c: Any, eid: int) -> str:
+    with c.app.state.lobby.store.engine.connect() as conn:
+        ev = eventstore.event_by_id(conn, eid)
+        assert ev is not None
+        return ev.secret
+
+
+def test_nothing_of_a_board_is_shown_before_every_table_played_it(sqlite_url: str) -> None:
+    names = ["Ann", "Bob", "Cy", "Eve", "Fay"]
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", *names)
+        eid = make_event(who.as_("Dora"), deals=1).json()["event"]["id"]
+        register_all(who, eid, *names)
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        lobby = c.app.state.lobby
+        tables = tables_of(c, eid)
+        first = lobby.tables[tables[0][2]]
+        for s in first.seats:  # the first table's players leave; the second's stay and play nothing
+            if s.kind == "human":
+                all_leave(c, who, eid, [s.name])
+        wait_for(lambda: first.status == "over")
+        page = who.as_(None).get(f"/api/events/{eid}").json()
+        assert page["travellers"] == [] and page["standings"] == [] and page["past_tables"] == []
+        assert page["key"] is None
+        second = tables[1][2]
+        assert second not in str(who.as_("Ann").get(f"/api/events/{eid}").json())  # another table's address
+
+
+def test_a_second_round_is_made_when_the_first_is_over(sqlite_url: str) -> None:
+    pytest.importorskip("barbu.duplicate.movements")
+    names = [f"P{i}" for i in range(8)]
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", *names)
+        r = make_event(who.as_("Dora"), format="rounds", rounds=2, deals=1)
+        assert r.status_code == 201, r.text
+        eid = r.json()["event"]["id"]
+        register_all(who, eid, *names)
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        lobby = c.app.state.lobby
+        all_leave(c, who, eid, names)
+        wait_for(lambda: all(lobby.tables[tid].status == "over" for _, _, tid in tables_of(c, eid)))
+        tick(c)
+        assert {r for r, _, _ in tables_of(c, eid)} == {1, 2}
+        wait_for(lambda: all(lobby.tables[tid].status == "over" for _, _, tid in tables_of(c, eid)))
+        tick(c)
+        page = who.as_(None).get(f"/api/events/{eid}").json()
+        assert page["status"] == "over" and len(page["travellers"]) == 2
+
+
+def test_a_player_who_never_comes_is_played_for_after_his_grace(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, grace=0.2, **FAST)) as c:
+        who = people(c, "Dora", "Ann")
+        eid = make_event(who.as_("Dora"), deals=1).json()["event"]["id"]
+        register_all(who, eid, "Ann")
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        (_, _, tid), = tables_of(c, eid)
+        table = c.app.state.lobby.tables[tid]
+        wait_for(lambda: table.status == "over")  # nobody connected: the stand-in played Ann's seat
+        tick(c)
+        page = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert page["status"] == "over" and [s["name"] for s in page["standings"]] == ["Ann"]
+        assert page["standings"][0]["stand_in"] == 0  # she did not leave: nothing marked
+
+
+def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -> None:
+    """The board counter is fed the log's chance events: a table rebuilt mid-round draws what it would have."""
+    from barbu.web.storage import Store
+    from barbu.web.table import Table
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann")
+        eid = make_event(who.as_("Dora"), deals=3).json()["event"]["id"]
+        register_all(who, eid, "Ann")
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        all_leave(c, who, eid, ["Ann"])
+        (_, _, tid), = tables_of(c, eid)
+        table = c.app.state.lobby.tables[tid]
+        wait_for(lambda: table.status == "over")
+        played = [r.hands for r in table.match.results]
+        store: Store = c.app.state.lobby.store
+        rec = store.load_table(tid)
+        assert rec is not None and rec.boards and rec.deal_limit == 3
+        rec.events = rec.events[:len(rec.events) // 2]  # as if the server stopped in the middle of the round
+        again = Table(rec, c.app.state.lobby.journal, c.app.state.settings)
+        m = again.match
+        while len(m.results) < 3:
+            m.apply(again.boards(m) if m.to_act() == -1 else m.legal_actions()[0])
+        assert [r.hands for r in m.results] == played
+
+
+def test_an_event_starts_at_its_time(sqlite_url: str) -> None:
+    from datetime import datetime, timedelta, timezone
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann")
+        soon = (datetime.now(timezone.utc) + timedelta(seconds=1)).isoformat(timespec="seconds")
+        eid = make_event(who.as_("Dora"), deals=1, start=soon).json()["event"]["id"]
+        register_all(who, eid, "Ann")
+        tick(c)
+        assert who.as_(None).get(f"/api/events/{eid}").json()["status"] == "registering"
+        time.sleep(1.5)
+        tick(c)
+        page = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert page["status"] == "running" and page["my_table"]["url"].startswith("/t/")
+
+
+def test_a_board_is_shown_only_once_every_table_of_its_round_played_it() -> None:
+    from datetime import datetime, timezone
+    from barbu.web.eventstore import Event
+    from barbu.web.events import Played, results_json, shown_boards
+    rows = [Played(1, 1, "t1", 1, [5, 0, 0, -5], "Trumps", 0, 0, [False] * 4, False),
+            Played(1, 1, "t1", 2, [0, 9, 0, -9], "No tricks", 1, 1, [False] * 4, False),
+            Played(1, 2, "t2", 1, [1, 0, 0, -1], "Trumps", 0, 0, [False] * 4, False)]
+    assert shown_boards(rows, {1: 2}) == {(1, 1)}
+    assert shown_boards(rows, {1: 3}) == set()  # a third table has not played deal 1 yet
+    plan = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
+    ev = Event(1, "E", 1, "Dora", None, "classic", "one-match", 1, None, 2, "rule", "25+180", None, "running", 1,
+               "00" * 32, plan, datetime.now(timezone.utc))
+    out = results_json(ev, [f"P{i}" for i in range(8)], rows, True)
+    assert [b["board"] for b in out["travellers"]] == ["r1-d1"] and out["boards_shown"] == 1
+    assert "No tricks" not in str(out)  # table 1's second deal: not until table 2 has played it
+    first = {s["name"]: s for s in out["standings"]}
+    assert first["P0"]["percent"] == 100.0 and first["P4"]["percent"] == 0.0
+
+
+def test_nobody_sits_at_two_event_tables_at_once(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, grace=1000, **FAST)) as c:
+        who = people(c, "Dora", "Ann", "Bob")
+        first = make_event(who.as_("Dora"), name="First").json()["event"]["id"]
+        second = make_event(who.as_("Dora"), name="Second").json()["event"]["id"]
+        register_all(who, first, "Ann")
+        register_all(who, second, "Ann", "Bob")
+        assert post(who.as_("Dora"), f"/api/events/{first}/start", {}).status_code == 200
+        third = make_event(who.as_("Dora"), name="Third").json()["event"]["id"]
+        r = post(who.as_("Ann"), f"/api/events/{third}/register", {})
+        assert r.status_code == 409 and "another event" in r.json()["error"]
+        # the second starts while Ann plays the first: she is set aside there, Bob alone is seated
+        assert post(who.as_("Dora"), f"/api/events/{second}/start", {}).status_code == 200
+        (_, _, tid), = tables_of(c, second)
+        seated = [s.name for s in c.app.state.lobby.tables[tid].seats if s.kind == "human"]
+        assert seated == ["Bob"]
+        page = who.as_("Ann").get(f"/api/events/{second}").json()
+        assert page["me_left"] and page["my_table"] is None

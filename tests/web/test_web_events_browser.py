@@ -1,0 +1,117 @@
+"""A duplicate event in the browser: a director and three players, each in a browser context of his own, run a
+short event to its end.  The director creates it from the events page and starts it; the players register from
+its page and go to their table; one leaves midway (the stand-in plays his seat, his results marked), one sits at
+the table and never moves (the clock plays for him), one plays every decision himself.  At the end every page
+shows the final ranking, the board's traveller and the published key.
+
+Playwright drives Debian's chromium against a real `barbu serve`.  Screenshots at laptop and phone sizes go to
+BARBU_SHOTS_EVENTS (default /tmp/shots/), outside the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from webhelpers import Server, watched_page
+from test_web_clubs_browser import play_one, sign_up
+
+SHOTS = Path(os.environ.get("BARBU_SHOTS_EVENTS", "/tmp/shots"))
+LAPTOP, PHONE = (1280, 800), (390, 844)
+STEP = 20_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    d = tmp_path_factory.mktemp("events")
+    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
+                "--grace", "1000", "--signups-per-hour", "100") as s:
+        yield s
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or {}
+    page.screenshot(path=str(SHOTS / f"{name}-{size.get('width')}.png"), full_page=True)
+
+
+@pytest.mark.slow
+def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, browser: Browser) -> None:
+    director = watched_page(browser, LAPTOP, STEP)
+    ann = watched_page(browser, LAPTOP, STEP)
+    bob = watched_page(browser, PHONE, STEP)
+    cy = watched_page(browser, PHONE, STEP)
+    for page, name in ((director, "Dora"), (ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
+        sign_up(page, server, name)
+
+    # The director fills the form; the pace is a short clock ("1+3": a second a move, three in the bank).
+    director.goto(server.base + "/events")
+    director.wait_for_selector("#event-form:not([hidden])")
+    director.wait_for_selector("#event-strength option", state="attached")
+    director.fill("#event-name", "Evening duplicate")
+    director.fill("#event-deals", "2")  # two deals: Bob has at least two decisions, each in its own deal
+    director.eval_on_selector("#event-clock", "s => { s.append(new Option('1+3', '1+3')); s.value = '1+3'; }")
+    director.select_option("#event-strength", "random")
+    director.click("#event-create")
+    director.wait_for_url("**/e/*")
+    url = director.url
+    director.wait_for_selector("#start:not([hidden])")
+
+    for page in (ann, bob, cy):
+        page.goto(url)
+        page.click("#register")
+        page.wait_for_selector("#withdraw:not([hidden])")
+    shot(bob, "event-registered")
+    director.reload()
+    director.wait_for_function("() => document.querySelectorAll('#players li').length === 3")
+    director.click("#start")
+    director.wait_for_function("() => document.querySelector('#event').dataset.status === 'running'")
+
+    for page in (ann, bob, cy):
+        page.reload()
+        page.wait_for_selector("#go-table:not([hidden])")
+    shot(bob, "event-running")
+    # Cy leaves midway: the stand-in plays his seat to the end of the round.
+    cy.click("#leave")
+    cy.wait_for_selector("#leave", state="hidden")
+    assert "left this event" in cy.inner_text("#event-status")
+
+    # Bob sits at his table and never moves: the clock plays for him.  Ann plays every decision herself.
+    bob.click("#go-table")
+    bob.wait_for_url("**/t/*")
+    ann.click("#go-table")
+    ann.wait_for_url("**/t/*")
+    assert ann.url == bob.url  # three players, four seats: one table
+    ann.wait_for_selector("#table[data-seat]:not([data-seat=''])")
+    rng = random.Random(5)
+    stop = time.monotonic() + 240
+    while ann.get_attribute("#table", "data-status") != "over":
+        assert time.monotonic() < stop, "the event's table never finished"
+        if not play_one(ann, rng):
+            ann.wait_for_timeout(100)
+    # Bob's time ran out on two decisions in a row: the computer played for him, and plays on until he is back
+    bob_seat = int(bob.get_attribute("#table", "data-seat") or -1)
+    tid = bob.url.rstrip("/").split("/")[-1]
+    info = bob.request.get(f"{server.base}/api/tables/{tid}").json()["table"]
+    assert bob_seat in info["clock"]["away"], info["clock"]
+    shot(ann, "event-table-over")
+
+    # The event is over (the watcher moves it on within a few seconds): the final ranking, the traveller, the key.
+    for page in (director, ann, bob, cy):
+        page.goto(url)
+        page.wait_for_function("() => document.querySelector('#event').dataset.status === 'over'", timeout=30_000)
+        page.wait_for_selector("#key-panel:not([hidden])")
+        names = page.inner_text("#standings")
+        assert "Ann" in names and "Bob" in names and "Cy" in names
+        assert page.locator(".traveller").count() == 2
+        assert not page.errors, page.errors
+    marked = cy.inner_text("#standings")
+    assert "stand-in" in marked  # Cy's board was played by the stand-in, and says so
+    shot(director, "event-final")
+    shot(cy, "event-final")
