@@ -65,6 +65,41 @@ async def test_no_comparison_when_turned_off(tmp_path):
         assert "Expert in your seat" not in screen_text(app)
 
 
+@pytest.mark.asyncio
+async def test_the_setup_screen_box_turns_the_comparison_off_and_on(tmp_path):
+    """The setup screen's box, on by default (the --compare-with player kept), survives a change of language."""
+    from textual.widgets import Checkbox
+
+    from barbu.tui.session import Settings
+    from barbu.tui.setup_screen import SetupScreen
+
+    from barbu.i18n import use
+
+    app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "g.jsonl", compare="rule"))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            box = screen.query_one("#compare", Checkbox)
+            screen.query_one("#setup-form").scroll_end(animate=False)  # the last row of the form
+            await pilot.pause()
+            assert box.value is True and "Compare with the expert after each deal" in screen_text(app)
+            assert screen.settings().compare == "rule"
+            box.value = False
+            await pilot.pause()
+            assert screen.settings().compare is None
+            await screen.switch_language("fr")  # drawn again in French: the box stays off
+            await pilot.pause()
+            assert screen.query_one("#compare", Checkbox).value is False
+            screen.query_one("#start").focus()
+            await pilot.press("enter")
+            table = await settle(pilot)
+            assert table.session.compare is None and table.shadow is None
+    finally:
+        use("en")
+
+
 def finished_match(rules: str, seed: int) -> Match:
     m = Match(rules, seed)
     bots = [make_agent("rule", s) for s in range(m.n)]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from webhelpers import Server, watched_page
 from test_web_clubs_browser import play_one, sign_up
@@ -115,3 +115,55 @@ def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, br
     assert "stand-in" in marked  # Cy's board was played by the stand-in, and says so
     shot(director, "event-final")
     shot(cy, "event-final")
+
+
+@pytest.mark.slow
+def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Server, browser: Browser) -> None:
+    """Every refusal of the create and edit forms shows beside the form, in the reader's language; the director
+    then changes his event and cancels it (on a phone, in French)."""
+    page = watched_page(browser, PHONE, STEP, locale="fr-FR")
+    sign_up(page, server, "Zoé")
+    page.goto(server.base + "/events")
+    page.wait_for_selector("#event-form:not([hidden])")
+    page.wait_for_selector("#event-strength option", state="attached")
+    page.click("#event-create")  # no name
+    page.wait_for_selector("#event-error:not(:empty)")
+    assert "choisissez un nom" in page.text_content("#event-error")
+    page.fill("#event-name", "Soirée du jeudi")
+    page.fill("#event-rounds", "3")  # one match in three rounds
+    page.click("#event-create")
+    expect(page.locator("#event-error")).to_contain_text("3")
+    assert "tour" in page.text_content("#event-error")
+    shot(page, "event-create-refused-fr")
+    # Bésigue: one match is not offered, rounds are
+    page.select_option("#event-game", "besigue")
+    assert page.eval_on_selector("#event-format option[value='one-match']", "o => o.disabled")
+    assert page.input_value("#event-format") == "rounds"
+    page.select_option("#event-game", "classic")
+    page.select_option("#event-format", "one-match")
+    page.fill("#event-rounds", "1")
+    page.fill("#event-deals", "1")
+    page.click("#event-create")
+    page.wait_for_url("**/e/*")
+    page.wait_for_selector("#direct-panel:not([hidden])")
+    assert page.input_value("#edit-name") == "Soirée du jeudi"
+    page.fill("#edit-start", "2020-01-01T20:00")  # in the past
+    page.click("#edit-save")
+    page.wait_for_selector("#edit-error:not(:empty)")
+    assert "passée" in page.text_content("#edit-error")
+    shot(page, "event-edit-refused-fr")
+    page.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
+    shot(page, "event-edit-refused-fr")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.fill("#edit-start", "")
+    page.fill("#edit-name", "Soirée du vendredi")
+    page.click("#edit-save")
+    page.wait_for_selector("#edit-done:not([hidden])")
+    expect(page.locator("#event-title")).to_have_text("Soirée du vendredi")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#cancel-event")
+    page.wait_for_selector("#event[data-status='cancelled']")
+    assert page.is_hidden("#direct-panel")
+    assert "annulé" in page.text_content("#event-status")
+    shot(page, "event-cancelled-fr")
+    assert page.errors == []  # type: ignore[attr-defined]

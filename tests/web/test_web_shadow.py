@@ -30,8 +30,9 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield c
 
 
-def make_table(c: TestClient, humans: tuple[int, ...], bots: tuple[int, ...]) -> tuple[str, dict[int, str]]:
-    r = c.post("/api/tables", json={"rules": RULES})
+def make_table(c: TestClient, humans: tuple[int, ...], bots: tuple[int, ...],
+               rules: str = RULES) -> tuple[str, dict[int, str]]:
+    r = c.post("/api/tables", json={"rules": rules})
     assert r.status_code == 201, r.text
     tid, creator = r.json()["id"], r.json()["creator"]
     tokens = {}
@@ -152,3 +153,57 @@ def test_a_duplicate_event_table_gets_no_comparison(client: TestClient) -> None:
     table.deal_limit = None
     table.boards = object()
     assert table.shadow.person() is None
+
+
+def test_the_person_turns_the_comparison_off_and_on(client: TestClient) -> None:
+    """The page's box: off, nothing is replayed or sent; on again, the deals finished meanwhile are compared.
+    Nobody else may switch it, and a message that does not say true or false changes nothing."""
+    tid, tokens = make_table(client, humans=(0,), bots=(1, 2, 3))
+    table = table_of(client, tid)
+    p = Player(client, tid, tokens[0])
+    assert p.first["table"]["compare"] is True  # the page shows the box
+    watcher = Player(client, tid)
+    watcher.send({"type": "compare", "on": False})
+    refused = watcher.until(lambda m: m["type"] == "error")
+    assert refused["message"] == "only the one person playing against computer players is compared with the expert"
+    p.send({"type": "compare", "on": "no"})
+    assert p.until(lambda m: m["type"] == "error")["message"] == "say whether to compare: true or false"
+    assert table.shadow.off is False
+    p.send({"type": "compare", "on": False})
+    p.barrier()
+    assert table.shadow.off is True and table.shadow.person() is None
+    play_deals([p], table, 1)
+    p.barrier()
+    assert not [m for m in p.log if m["type"] == "shadow"] and not table.shadow.results and not table.shadow.running
+    again = Player(client, tid, tokens[0])  # a reload while off: told nothing
+    again.barrier()
+    assert not [m for m in again.log if m["type"] == "shadow"]
+    p.send({"type": "compare", "on": True})
+    told = p.until(lambda m: m["type"] == "shadow")
+    assert told["deal"] == 1 and told["deals"] == 1
+
+
+def test_a_table_of_people_has_no_box(client: TestClient) -> None:
+    tid, tokens = make_table(client, humans=(0, 1), bots=(2, 3))
+    p = Player(client, tid, tokens[0])
+    assert p.first["table"]["compare"] is False
+    p.send({"type": "compare", "on": False})
+    assert p.until(lambda m: m["type"] == "error")["code"] == "refused"
+
+
+def test_a_besigue_table_compares_too(client: TestClient) -> None:
+    """Bésigue: after each deal the person's seat hears the expert's points on the same cards (no contract)."""
+    tid, tokens = make_table(client, humans=(0,), bots=(1,), rules="besigue")
+    table = table_of(client, tid)
+    p = Player(client, tid, tokens[0])
+    assert p.first["table"]["compare"] is True
+    watcher = Player(client, tid)
+    play_deals([p], table, 1)
+    shadow = p.until(lambda m: m["type"] == "shadow")
+    assert shadow["deal"] == 1 and shadow["you"] == table.match.results[0]["scores"][0]
+    expected = shadow_deal("besigue", [text for _a, text in table.match.history], 0, 0, {1: "rule"}, "rule",
+                           key=table.seed or 0)
+    assert shadow["expert"] == expected.expert and shadow["diff"] == expected.advantage
+    assert all(w["contract"] is None for w in shadow["worst"])
+    watcher.barrier()
+    assert not [m for m in watcher.log if m["type"] == "shadow"]

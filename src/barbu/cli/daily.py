@@ -1,4 +1,5 @@
-"""``barbu play --daily``: the day's daily deals in the terminal, line by line, offline.
+"""``barbu play --daily``: the day's daily deals in the terminal, offline: on the Textual table
+(`barbu.tui.daily_screen`), or line by line with ``--plain`` (or when not run in a terminal).
 
 The deals come from the installation's daily secret, kept in the server's database (``--db``, by default
 barbu-web.db in this folder, made if missing), so a terminal and the local server play the same deals.  With
@@ -15,7 +16,7 @@ from typing import Callable
 from rich.console import Console
 
 from ..core.errors import BarbuError
-from ..duplicate.daily import GAMES, BoardPlay, DailyError, computer_scores, daily_set
+from ..duplicate.daily import GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
 from ..i18n import _
 from .textplay import command, describe
 
@@ -33,24 +34,43 @@ def daily_secret_at(db: str | None) -> bytes:
         store.close()
 
 
-def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None) -> int:
-    con = console or Console(highlight=False)
+def daily_from_args(args: argparse.Namespace, con: Console) -> DailySet | None:
+    """The set ``--daily`` asks for (the game, ``--date``, ``--db``); None, said in plain words, when it cannot be."""
     day = args.date or datetime.now(timezone.utc).date().isoformat()
     game = args.rules
     if game not in GAMES:
         con.print(_("There are no daily deals for {game}: the games are {games}.").format(
             game=game, games=", ".join(GAMES)))
-        return 2
+        return None
     try:
         datetime.strptime(day, "%Y-%m-%d")
     except ValueError:
         con.print(_("A day is written YYYY-MM-DD, not {day}.").format(day=day))
-        return 2
+        return None
     try:
-        dset = daily_set(daily_secret_at(getattr(args, "db", None)), day, game, limit=getattr(args, "boards", 0) or 0)
+        return daily_set(daily_secret_at(getattr(args, "db", None)), day, game, limit=getattr(args, "boards", 0) or 0)
     except DailyError as e:
         con.print(str(e))
+        return None
+
+
+def play_daily_table(args: argparse.Namespace) -> int:
+    """The daily deals on the Textual table, in the player's language (--lang, else the system's)."""
+    from ..i18n import use
+    from ..tui.daily_screen import daily_app
+    use(getattr(args, "lang", None))
+    dset = daily_from_args(args, Console(highlight=False))
+    if dset is None:
         return 2
+    return daily_app(dset, max(0.0, args.delay), bool(getattr(args, "confirm_forced", False))).run() or 0
+
+
+def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None) -> int:
+    con = console or Console(highlight=False)
+    dset = daily_from_args(args, con)
+    if dset is None:
+        return 2
+    day, game = dset.day, dset.game
     con.print(_("The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
                 "players ({strength}) who answer the same moves the same way for everyone.").format(
         day=day, game=game, n=dset.size, strength=dset.strength))

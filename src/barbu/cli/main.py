@@ -388,9 +388,11 @@ def show_scottish_deal(m: Match, r) -> None:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     """The Textual game; the line-by-line one with --plain or when not run in a terminal (piped input)."""
-    if getattr(args, "daily", False):  # the day's daily deals, line by line (barbu.cli.daily)
-        from .daily import play_daily
-        return play_daily(args)
+    if getattr(args, "daily", False):  # the day's daily deals: the Textual table, or line by line (barbu.cli.daily)
+        from .daily import play_daily, play_daily_table
+        if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return play_daily(args)
+        return play_daily_table(args)
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
         if args.seat is None and not (args.resume and record_kind(args.resume).name == "besigue"):

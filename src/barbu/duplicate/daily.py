@@ -76,13 +76,17 @@ class BoardPlay:
     Built from the person's moves so far (``moves``, as text), it replays them, so a board is resumed on any
     device from what was stored.  `play` takes his next move; the computer players answer at once."""
 
-    def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False) -> None:
-        """``computer``: the fixed strength plays the person's seat too (the computer's own result)."""
+    def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False,
+                 paced: bool = False) -> None:
+        """``computer``: the fixed strength plays the person's seat too (the computer's own result).
+        ``paced``: the board stops at each computer player's turn too, for a table that shows its moves one by
+        one (`computer_move`, `play_computer`); the moves are the same."""
         if not 0 <= board < dset.size:
             raise DailyError(f"there is no board {board + 1} in this set")
         self.dset = dset
         self.board = board
         self.computer = computer
+        self.paced = paced
         self.match = Match(dset.rules)
         self.actors: list[int] = []
         self.moves: list[str] = []
@@ -147,10 +151,26 @@ class BoardPlay:
                 m.apply(Declare(self.contract), seat=actor)
                 self.actors.append(actor)
                 continue
-            if actor == self.seat and not self.computer:
+            if (actor == self.seat and not self.computer) or self.paced:
                 return
-            m.apply(self._computer(actor).act(m.view(actor)), seat=actor)
-            self.actors.append(actor)
+            self._apply_computer(actor, self.computer_move(actor))
+
+    def computer_move(self, seat: int) -> Any:
+        """What the fixed strength plays now at ``seat`` (a fresh player seeded by everything so far)."""
+        return self._computer(seat).act(self.match.view(seat))
+
+    def play_computer(self, seat: int, action: Any = None) -> None:
+        """A paced board: the computer player's move at ``seat`` (``computer_move``'s, worked out beforehand
+        or now), then chance and the fixed contract up to the next decision."""
+        m = self.match
+        if self.done or m.to_act() != seat or (seat == self.seat and not self.computer):
+            raise DailyError("it is not a computer player's turn")
+        self._apply_computer(seat, self.computer_move(seat) if action is None else action)
+        self._advance()
+
+    def _apply_computer(self, seat: int, action: Any) -> None:
+        self.match.apply(action, seat=seat)
+        self.actors.append(seat)
 
     def _seat_board(self) -> None:
         """The person's seat (turning round the dealer from board to board) and the fixed contract."""

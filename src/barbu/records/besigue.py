@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core import safejson
-from ..core.chance import verify_chance
+from ..core.chance import verify_board_chance, verify_chance
 from .lines import published_key, read_lines, record_objects, write_lines
 from . import refusals as R
 from .refusals import refuse
@@ -133,6 +133,8 @@ def verify_deals(rep: BesigueReplay) -> list[int] | None:
         return None
     g = rep.game
     actions = [g.parse_action(text) for _, text in g.log]
+    if rep.header.get("chance", {}).get("dealing") == "boards":  # a duplicate event's table: dealt by deal number
+        return verify_board_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)
     return verify_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)
 
 

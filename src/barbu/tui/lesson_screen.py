@@ -42,6 +42,7 @@ class LessonSession:
     """A lesson behind the table, with the calls the table makes of a `Session`; nothing is saved."""
 
     save_path = None
+    compare = None  # a lesson is not compared with the expert
 
     def __init__(self, key: str) -> None:
         self.key = key

@@ -18,9 +18,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Collapsible, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Collapsible, Footer, Input, Label, OptionList, Select, Static
 
 from ..agents import AGENT_KINDS
+from ..duplicate.shadow import STRONGEST
 from ..core.errors import RulesetError
 from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
@@ -80,6 +81,9 @@ class SetupScreen(Screen["Settings | Path"]):
         self.save = settings.save
         self.save_exact = settings.save_exact
         self.confirm_forced = settings.confirm_forced
+        # the expert's replay of each deal: on unless --no-compare said otherwise; --compare-with's player is kept
+        self.compare_on = bool(settings.compare)
+        self.compare_with = settings.compare or STRONGEST
         folder = settings.save.parent if settings.save is not None else Path(".")
         self.waiting = [s for s in saved_matches(folder) if not s.finished]  # newest first
 
@@ -111,6 +115,10 @@ class SetupScreen(Screen["Settings | Path"]):
                 value="confirm" if self.confirm_forced else "auto", allow_blank=False, id="forced"),
                 _("A pass when no card fits, the only card you may play, no double possible: "
                   "made at once with a note, or left for you to confirm."))
+            yield row("", Checkbox(_("Compare with the expert after each deal"), value=self.compare_on,
+                                   id="compare"),
+                      _("After each deal, the strongest computer player replays it in your seat on the same cards, "
+                        "in the background: beside your score, what it scored."))
         yield Static(id="setup-error")
         if self.waiting:
             with Vertical(id="setup-saved"):
@@ -239,6 +247,10 @@ class SetupScreen(Screen["Settings | Path"]):
             self.values[name] = value if is_besigue(self.preset_name) else OPTIONS[name].parse(value)
         self.query_one("#setup-error", Static).update("")
 
+    @on(Checkbox.Changed, "#compare")
+    def on_compare(self, event: Checkbox.Changed) -> None:
+        self.compare_on = event.value  # kept across a change of language, like the other choices
+
     # ---------------------------------------------------------------- start
     def settings(self) -> Settings:
         """The chosen settings; a refused combination raises `RulesetError` in plain words."""
@@ -261,7 +273,8 @@ class SetupScreen(Screen["Settings | Path"]):
                 text=delay_text)) from None
         kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
         settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save,
-                            save_exact=self.save_exact, confirm_forced=self.confirm_forced)
+                            save_exact=self.save_exact, confirm_forced=self.confirm_forced,
+                            compare=self.compare_with if self.compare_on else None)
         settings.check()
         return settings
 

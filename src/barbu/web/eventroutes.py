@@ -9,6 +9,8 @@ API, every POST checking the Origin (`read_json`) and a logged-in account:
   players, format, rounds, tables|null, deals|null, strength, clock, start|null, club|null}: a new event.
 - ``GET /api/events/{id}``: the page's data.  ``POST /api/events/{id}/register``, ``…/leave`` (withdraw
   before the start; leave for good after it: the stand-in plays on), ``…/start`` (the director).
+- The director, before the start: ``…/cancel``, ``…/edit`` {name?, start?, clock?} (only the fields given),
+  ``…/remove`` {name}: a player's registration.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from starlette.routing import Route
 from ..core.words import N_
 from .accounts import COOKIE, Accounts
 from .accountstore import User
-from .events import Events, summary_json
+from .events import Events, iso, summary_json
 from .i18n import render_page
 from .settings import Settings
 from .table import TableError
@@ -94,6 +96,21 @@ def event_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         await events.start(request.path_params["event"], await required(request))
         return answer({"ok": True})
 
+    async def cancel(request: Request) -> Response:
+        await read_json(request)
+        await events.cancel(request.path_params["event"], await required(request))
+        return answer({"ok": True})
+
+    async def edit(request: Request) -> Response:
+        data = await read_json(request)
+        ev = await events.edit(request.path_params["event"], await required(request), data)
+        return answer({"ok": True, "name": ev.name, "start": iso(ev.start_at), "clock": ev.clock})
+
+    async def remove(request: Request) -> Response:
+        data = await read_json(request)
+        await events.remove(request.path_params["event"], await required(request), data.get("name"))
+        return answer({"ok": True})
+
     routes = [
         Route("/events", events_page),
         Route("/e/{event}", event_page),
@@ -102,5 +119,8 @@ def event_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         Route("/api/events/{event}/register", register, methods=["POST"]),
         Route("/api/events/{event}/leave", leave, methods=["POST"]),
         Route("/api/events/{event}/start", start, methods=["POST"]),
+        Route("/api/events/{event}/cancel", cancel, methods=["POST"]),
+        Route("/api/events/{event}/edit", edit, methods=["POST"]),
+        Route("/api/events/{event}/remove", remove, methods=["POST"]),
     ]
     return routes, events

@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -56,6 +57,11 @@ DEFAULT_PACE = "normal"
 
 
 # ------------------------------------------------------------------ the core's formats (another module's)
+#: Seconds a round may stay short of its tables before another pass makes the missing ones (a round takes a
+#: fraction of a second to make; more than this means the process making it was lost).
+ROUND_REPAIR_AFTER = 30.0
+
+
 def _formats() -> tuple[str, ...]:
     try:
         from ..duplicate.movements import FORMATS
@@ -118,11 +124,19 @@ def event_name(raw: Any) -> str:
     return name
 
 
+#: What each whole-number field of the form must be, worded whole so that every language can say it.
+WHOLE_NUMBERS = {
+    "rounds": N_("the number of rounds is a whole number from {lo} to {hi}"),
+    "tables": N_("the number of tables is a whole number from {lo} to {hi}"),
+    "deals": N_("the number of deals a round is a whole number from {lo} to {hi}"),
+}
+
+
 def whole(raw: Any, field: str, lo: int, hi: int, allow_none: bool = False) -> int | None:
     if raw is None and allow_none:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not lo <= raw <= hi:
-        raise TableError(N_("\"{field}\" is a whole number from {lo} to {hi}"), field=field, lo=lo, hi=hi)
+        raise TableError(WHOLE_NUMBERS[field], lo=lo, hi=hi)
     return raw
 
 
@@ -169,10 +183,15 @@ class Played:
     over: bool  # the table's match is over: its replay may be opened
 
 
-def deal_rows(t: Any, round_no: int, number: int) -> list[Played]:
-    """The finished deals of a table (`barbu.web.table.Table`) as `Played` rows."""
+def deal_rows(t: Any, round_no: int, number: int, stand_in_from: dict[int, int] | None = None) -> list[Played]:
+    """The finished deals of a table (`barbu.web.table.Table`) as `Played` rows.
+
+    ``stand_in_from``: seat → the first deal (from 0) the stand-in played for a player who left, known from
+    the deals his table had finished when he left (`stand_in_starts`).  A seat marked left without it (an
+    older event) counts every deal as the stand-in's."""
     out = []
-    left = [bool(s.left) for s in t.seats]
+    starts = stand_in_from or {}
+    left_seats = [bool(s.left) for s in t.seats]
     named = {c.key: c.name for c in getattr(t.match, "contracts", ())}  # the English name the pages translate
     for k, res in enumerate(t.match.results):
         if isinstance(res, dict):
@@ -182,8 +201,27 @@ def deal_rows(t: Any, round_no: int, number: int) -> list[Played]:
             contract, declarer = getattr(res, "contract", None), getattr(res, "declarer", None)
             contract = named.get(contract, contract)
             doubles = len(getattr(res, "doubles", ()) or ())
+        left = [was_left and k >= starts.get(seat, 0) for seat, was_left in enumerate(left_seats)]
         out.append(Played(round_no, number, t.id, k + 1, [float(x) for x in scores], contract, declarer, doubles,
                           left, t.status == "over"))
+    return out
+
+
+def stand_in_starts(plan: list[list[list[int | None]]] | None, people: list[db.Player], round_no: int,
+                    number: int) -> dict[int, int]:
+    """Seat → the first deal (from 0) played by the stand-in at table ``number`` of round ``round_no``, for
+    the players who left during that round: the deals his table had finished when he left stay his.  A player
+    who left in an earlier round is not here (his later seats are the stand-in's from their first deal)."""
+    try:
+        seats = plan[round_no - 1][number - 1] if plan else []
+    except IndexError:
+        seats = []
+    by_position = {p.position: p for p in people if p.position is not None}
+    out = {}
+    for seat, position in enumerate(seats):
+        p = by_position.get(position) if position is not None else None
+        if p is not None and p.left and p.left_round == round_no and p.left_deal is not None:
+            out[seat] = p.left_deal
     return out
 
 
@@ -271,6 +309,7 @@ class Events:
         self.settings = settings
         self._advancing: set[int] = set()
         self._unstarted: set[int] = set()  # events whose time came but which could not start (logged once)
+        self._short: dict[tuple[int, int], float] = {}  # (event, round) → since when its tables are fewer than planned
         self._results: dict[int, tuple[Any, dict[str, Any]]] = {}  # event → (what it was computed from, results)
         self._task: asyncio.Task | None = None
         self.interval = 2.0
@@ -355,14 +394,16 @@ class Events:
             clubs = clubstore.clubs_by_id(conn, sorted({e.club_id for e in found if e.club_id is not None}))
             mine = clubstore.memberships(conn, user.id, sorted(clubs)) if user is not None else set()
             counts = db.counts(conn, [e.id for e in found])
-            out: dict[str, list[Any]] = {"registering": [], "running": [], "over": []}
+            out: dict[str, list[Any]] = {"registering": [], "running": [], "over": [], "cancelled": []}
             for e in found:
                 club = clubs.get(e.club_id) if e.club_id is not None else None
                 if club is not None and (club.deleted or (not club.public and e.club_id not in mine)):
                     continue
                 out[e.status].append(summary_json(e, counts.get(e.id, 0), club))
             out["registering"].sort(key=lambda e: (e["start"] is None, e["start"] or "", e["id"]))
-            return {"upcoming": out["registering"], "running": out["running"], "past": out["over"][:50]}
+            past = [e for e in out["over"] + out["cancelled"]]  # a cancelled event leaves the upcoming list
+            past.sort(key=lambda e: -e["id"])
+            return {"upcoming": out["registering"], "running": out["running"], "past": past[:50]}
         return await self._read(read)
 
     async def page(self, raw: Any, user: User | None) -> dict[str, Any]:
@@ -389,9 +430,9 @@ class Events:
                 if r == ev.round and ev.plan and me.position in ev.plan[r - 1][number - 1]:
                     my_table = {"id": tid, "url": f"/t/{tid}", "number": number, "round": r}
         body["my_table"] = my_table
-        rows, highest = await self._played(ev, tables)
+        rows, highest = await self._played(ev, tables, people)
         # Every player's page reads the event every few seconds: the standings are computed once per change
-        key = (ev.status, ev.round, tuple(names), tuple((r.table_id, r.deal, r.over) for r in rows))
+        key = (ev.status, ev.round, tuple(names), tuple((r.table_id, r.deal, r.over, tuple(r.stand_in)) for r in rows))
         cached = self._results.get(ev.id)
         if cached is None or cached[0] != key:
             cached = self._results[ev.id] = (key, results_json(ev, names, rows, highest))
@@ -417,7 +458,8 @@ class Events:
             names[p.position or 0] = p.name
         return names
 
-    async def _played(self, ev: db.Event, tables: list[tuple[int, int, str]]) -> tuple[list[Played], bool]:
+    async def _played(self, ev: db.Event, tables: list[tuple[int, int, str]],
+                      people: list[db.Player]) -> tuple[list[Played], bool]:
         """Every finished deal of the event's tables, from the tables themselves (in memory, else the database)."""
         rows: list[Played] = []
         highest = True
@@ -429,7 +471,7 @@ class Events:
                 continue
             spec = getattr(t.rules, "family_spec", None)
             highest = bool(spec.highest_wins) if spec is not None else True
-            rows.extend(deal_rows(t, r, number))
+            rows.extend(deal_rows(t, r, number, stand_in_starts(ev.plan, people, r, number)))
         return rows, highest
 
     def capacity(self, ev: db.Event) -> int | None:
@@ -484,12 +526,74 @@ class Events:
             return found
         return await self._write(write)
 
-    async def _directs(self, conn: Any, ev: db.Event, user: User) -> None:
+    @staticmethod
+    def _directs(conn: Any, ev: db.Event, user: User) -> None:
+        """Refused unless ``user`` directs the event (its director; a club's owner or admins for a club's)."""
         if ev.director_id == user.id:
             return
         if ev.club_id is not None and clubstore.role_of(conn, ev.club_id, user.id) in ("owner", "admin"):
             return
         raise TableError(N_("only the event's director may do that"), 403)
+
+    @staticmethod
+    def _before_start(ev: db.Event) -> None:
+        """A director's change is made before the start only."""
+        if ev.status == "cancelled":
+            raise TableError(N_("this event was cancelled"), 409)
+        if ev.status != "registering":
+            raise TableError(N_("this event has started: it can no longer be changed"), 409)
+
+    async def _directed(self, raw: Any, user: User, change: Callable[[Any, db.Event], Any]) -> Any:
+        """Run ``change`` in one transaction on the locked event, once the director and the time are checked."""
+        ev = await self.find(raw)
+
+        def write(conn: Any) -> Any:
+            found = db.event_by_id(conn, ev.id, lock=True)
+            assert found is not None
+            self._directs(conn, found, user)
+            self._before_start(found)
+            return change(conn, found)
+        return await self._write(write)
+
+    async def cancel(self, raw: Any, user: User) -> None:
+        """The director calls the event off before its start: its players see it cancelled, nothing is played."""
+        await self._directed(raw, user, lambda conn, ev: db.set_event(conn, ev.id, status="cancelled"))
+
+    async def edit(self, raw: Any, user: User, data: dict[str, Any]) -> db.Event:
+        """The director changes the name, the start or the pace before the start (only the fields given)."""
+        values: dict[str, Any] = {}
+        if "name" in data:
+            values["name"] = event_name(data["name"])
+        if "start" in data:
+            values["start_at"] = start_time(data["start"])
+        if "clock" in data:
+            clock = requested_clock(data["clock"])
+            if clock is None:
+                raise TableError(N_("an event's tables always play with the clock: choose a pace"))
+            values["clock"] = clock
+        if not values:
+            raise TableError(N_("nothing to change: give a name, a start or a pace"))
+
+        def change(conn: Any, ev: db.Event) -> db.Event:
+            db.set_event(conn, ev.id, **values)
+            found = db.event_by_id(conn, ev.id)
+            assert found is not None
+            return found
+        edited = await self._directed(raw, user, change)
+        self._unstarted.discard(edited.id)  # a new start time: said again if it cannot start then
+        return edited
+
+    async def remove(self, raw: Any, user: User, name: Any) -> None:
+        """The director removes a player's registration before the start."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+            raise TableError(N_("say whose registration to remove"))
+
+        def change(conn: Any, ev: db.Event) -> None:
+            who = next((p for p in db.players(conn, ev.id) if p.name.casefold() == name.strip().casefold()), None)
+            if who is None:
+                raise TableError(N_("{name} is not registered for this event"), 409, name=name.strip()[:40])
+            db.remove_player(conn, ev.id, who.user_id)
+        await self._directed(raw, user, change)
 
     async def start(self, raw: Any, user: User | None) -> None:
         """Seat the registered players by the schedule and make the first round's tables ("start now", or
@@ -500,9 +604,9 @@ class Events:
             found = db.event_by_id(conn, ev.id, lock=True)
             assert found is not None
             if user is not None:
-                if found.director_id != user.id and not (found.club_id is not None and clubstore.role_of(
-                        conn, found.club_id, user.id) in ("owner", "admin")):
-                    raise TableError(N_("only the event's director may do that"), 403)
+                self._directs(conn, found, user)
+            if found.status == "cancelled":
+                raise TableError(N_("this event was cancelled"), 409)
             if found.status != "registering":
                 raise TableError(N_("this event has started already"), 409)
             people = [p for p in db.players(conn, found.id)]
@@ -528,17 +632,21 @@ class Events:
             assert ev2 is not None
             await self._make_round(ev2, people, 1)
 
-    async def _make_round(self, ev: db.Event, people: list[db.Player], round_no: int) -> None:
-        """The tables of round ``round_no``: the plan's players in their seats, computer players elsewhere."""
+    async def _make_round(self, ev: db.Event, people: list[db.Player], round_no: int,
+                          made: frozenset[int] = frozenset()) -> None:
+        """The tables of round ``round_no`` (but those numbered in ``made``): the plan's players in their seats,
+        computer players elsewhere.  A table is entered in the event only once it is seated, so a round left
+        half made by a lost process is completed by another (`advance`) without a table short of its seats."""
         assert ev.plan is not None
         by_position = {p.position: p for p in people if p.position is not None}
         rules = parse_rules(ev.rules)
         key = round_secret(ev.secret, round_no)
         for number, seats in enumerate(ev.plan[round_no - 1], start=1):
+            if number in made:
+                continue
             t, creator = await self.lobby.create(rules, clock=ev.clock, invite_hash=hash_token(secrets.token_hex(16)),
                                                  club_id=ev.club_id, secret=key, deal_limit=ev.deals,
                                                  reserved=True)
-            await self._write(db.add_table, ev.id, round_no, number, t.id)
             for seat, p in enumerate(seats):
                 player = by_position.get(p) if p is not None else None
                 if player is None or player.left:
@@ -552,6 +660,9 @@ class Events:
                 t.seats[seat].user_id = by_position[seats[seat]].user_id
                 rec = t.seats[seat].record()
                 await t.journal.run(lambda c, r=rec, tid=t.id: Store.set_seat(c, tid, r))
+            if not await self._write(db.add_table, ev.id, round_no, number, t.id):
+                await self.lobby.discard(t)  # another process made this table of the round meanwhile
+                continue
             self.lobby.show_ratings(t)
 
     async def advance(self, event_id: int) -> None:
@@ -564,8 +675,15 @@ class Events:
             if ev is None or ev.status != "running" or ev.plan is None:
                 return
             tables = [tid for r, _, tid in await self._read(db.tables, event_id) if r == ev.round]
-            if len(tables) < len(ev.plan[ev.round - 1]):
-                return  # the round's tables are being made
+            if len(tables) < len(ev.plan[ev.round - 1]):  # the round's tables are being made...
+                since = self._short.setdefault((event_id, ev.round), time.monotonic())
+                if time.monotonic() - since >= ROUND_REPAIR_AFTER:  # ...or the process making them was lost
+                    self._short.pop((event_id, ev.round), None)
+                    made = frozenset(n for r, n, _ in await self._read(db.tables, event_id) if r == ev.round)
+                    log.warning("event %s: round %s was left half made; making its missing tables", event_id, ev.round)
+                    await self._make_round(ev, await self._read(db.players, event_id), ev.round, made)
+                return
+            self._short.pop((event_id, ev.round), None)
             for tid in tables:
                 t = self.lobby.tables.get(tid) or await self.lobby.get(tid)
                 if t is None or t.status != "over" or t.stored_status != "over":
@@ -599,6 +717,8 @@ class Events:
                 raise TableError(NOT_FOUND, 404)
             if found.status == "over":
                 raise TableError(N_("this event is over"), 409)
+            if found.status == "cancelled":
+                raise TableError(N_("this event was cancelled"), 409)
             if found.status != "registering":
                 raise TableError(N_("this event has started: registration is closed"), 409)
             if db.registered(conn, found.id, user.id):
@@ -629,6 +749,8 @@ class Events:
             assert found is not None
             if not db.registered(conn, found.id, user.id):
                 raise TableError(N_("you are not registered for this event"), 409)
+            if found.status == "cancelled":
+                raise TableError(N_("this event was cancelled"), 409)
             if found.status == "over":
                 raise TableError(N_("this event is over"), 409)
             if found.status == "registering":
@@ -639,6 +761,7 @@ class Events:
         done = await self._write(write)
         if done == "left":
             ev = await self.find(ev.id)
+            finished = 0  # the deals of this round his table had finished: those stay his, not the stand-in's
             for r, _, tid in await self._read(db.tables, ev.id):
                 if r != ev.round:
                     continue
@@ -646,16 +769,23 @@ class Events:
                 if found is None:
                     continue
                 if isinstance(found, Lease):
+                    copy_ = await self.lobby.get(tid)  # a copy read from the log: the deals finished so far
+                    if copy_ is not None and copy_.seat_of(user.id) is not None:
+                        finished = len(copy_.match.results)
                     if self.lobby.cluster is not None:
                         await self.lobby.cluster.request(found.owner, tid, "leave", {"_user": [user.id, user.name]},
                                                          "", "en")
                     continue
                 seat = found.seat_of(user.id)
+                if seat is not None:
+                    finished = len(found.match.results)
                 if found.status != "over" and seat is not None and not seat.left:
                     try:
                         await found.call(found.give_up, None, None, user.id, True)
                     except TableError:
                         log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user.id)
+            await self._write(lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r,
+                                                                     left_deal=finished))
         return done
 
 

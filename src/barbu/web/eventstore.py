@@ -1,4 +1,4 @@
-"""The duplicate events' tables: events, their players and their tables by round (migration 0009).
+"""The duplicate events' tables: events, their players and their tables by round (migrations 0009, 0010).
 
 Nothing here decides a rule (`barbu.web.events` does); these are the reads and writes, each taking an open
 connection so that a caller makes several in one transaction.  The event's secret (the key its rounds'
@@ -14,12 +14,14 @@ from typing import Any
 
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, func, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..core import safejson
 from .accountstore import USERS
 from .storage import Base, _aware, now
 
-STATUSES = ("registering", "running", "over")
+STATUSES = ("registering", "running", "over", "cancelled")
 
 
 class EventRow(Base):
@@ -57,6 +59,9 @@ class PlayerRow(Base):
                                          index=True)
     position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False)
+    # where he left (migration 0010): the round, and the deals his table had finished then (his own)
+    left_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    left_deal: Mapped[int | None] = mapped_column(Integer, nullable=True)
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -104,12 +109,14 @@ class Player:
     name: str
     position: int | None
     left: bool
+    left_round: int | None = None  # the round he left in (None: left before it started, or an older row)
+    left_deal: int | None = None  # the deals of that round his table had finished when he left
 
 
 def _event(r: Any) -> Event:
     return Event(r.id, r.name, r.director_id, getattr(r, "director", None), r.club_id, r.rules, r.format, r.rounds,
                  r.tables, r.deals, r.strength, r.clock, _aware(r.start_at) if r.start_at else None, r.status,
-                 r.round or 0, r.secret, json.loads(r.plan) if r.plan else None, _aware(r.created_at))
+                 r.round or 0, r.secret, safejson.loads(r.plan) if r.plan else None, _aware(r.created_at))
 
 
 def _select() -> Any:
@@ -160,7 +167,8 @@ def players(conn: Connection, event_id: int) -> list[Player]:
     """An event's players, in the order they registered."""
     q = (select(PLAYERS, USERS.c.name).join(USERS, USERS.c.id == PLAYERS.c.user_id)
          .where(PLAYERS.c.event_id == event_id).order_by(PLAYERS.c.registered_at, PLAYERS.c.user_id))
-    return [Player(int(r.user_id), r.name, r.position, bool(r.left)) for r in conn.execute(q)]
+    return [Player(int(r.user_id), r.name, r.position, bool(r.left), r.left_round, r.left_deal)
+            for r in conn.execute(q)]
 
 
 def player_count(conn: Connection, event_id: int) -> int:
@@ -202,8 +210,16 @@ def busy_elsewhere(conn: Connection, user_id: int, event_id: int) -> bool:
     return conn.execute(q).first() is not None
 
 
-def add_table(conn: Connection, event_id: int, round_no: int, number: int, table_id: str) -> None:
-    conn.execute(insert(EVENT_TABLES).values(event_id=event_id, round=round_no, number=number, table_id=table_id))
+def add_table(conn: Connection, event_id: int, round_no: int, number: int, table_id: str) -> bool:
+    """Enter a round's table; False if that table number of the round is entered already (another process,
+    making the same round after the one that began it was lost, got there first)."""
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(EVENT_TABLES).values(event_id=event_id, round=round_no, number=number,
+                                                     table_id=table_id))
+    except IntegrityError:
+        return False
+    return True
 
 
 def tables(conn: Connection, event_id: int) -> list[tuple[int, int, str]]:

@@ -196,6 +196,13 @@ class Lobby:
             log.info("lobby: %d open tables nobody joined have expired", len(gone))
         return [t.id for t in gone]
 
+    async def discard(self, t: Table) -> None:
+        """Close a table made for nothing (an event's table another process made first): never listed, never played."""
+        self.tables.pop(t.id, None)
+        t.status = "expired"
+        await self.journal.run(lambda conn, tid=t.id: Store.set_status(conn, tid, "expired"))
+        await t.stop()
+
     def check_create(self, address: str) -> None:
         """Refuse a new table to an address that made too many this hour (counts kept in the database)."""
         wait = self.creations.wait(address, TABLE, self.settings.tables_per_hour)

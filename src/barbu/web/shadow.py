@@ -9,6 +9,11 @@ in a group of its own so that it never holds up a table.  When it is done, the p
 ``{"type": "shadow", …}``: the deal, the expert's score and his own, the running difference and the deals
 where he lost most.  Nothing is sent before the deal is over (the replay starts only then), and watchers are
 sent nothing.  A table rebuilt after a restart replays the deals it has not compared (`TableShadow.catch_up`).
+
+The person may turn it off (``{"type": "compare", "on": false}`` over the table's socket, sent by the page from
+the box he unticked and at each connection while it stays unticked): nothing more is replayed or sent for the
+table, a replay under way stops; turned on again, the deals not compared yet are replayed.  Bésigue tables are
+compared the same way (the deal's points in the person's seat).
 """
 
 from __future__ import annotations
@@ -18,8 +23,11 @@ import logging
 from typing import Any
 
 from ..classic.match import Match
-from ..duplicate.shadow import STRONGEST, DealReplay, ShadowResult, deal_chances, sign_of, summarize
+from ..core.words import N_
+from ..duplicate.shadow import (STRONGEST, DealReplay, ShadowResult, deal_chances, history_texts, sign_of,
+                               summarize)
 from ..records.barbu import number_out
+from .wording import Said
 
 log = logging.getLogger("barbu.web")
 
@@ -35,13 +43,19 @@ class TableShadow:
         self.results: dict[int, ShadowResult] = {}
         self.running: set[int] = set()
         self.failed: set[int] = set()
-        self.sign = sign_of(str(table.match.rules)) if isinstance(table.match, Match) else 1
+        self.off = False  # the person unticked "Compare with the expert": nothing replayed, nothing sent
+        self.sign = sign_of(str(table.match.rules))
 
     # ------------------------------------------------------------------ who is compared
     def person(self) -> int | None:
-        """The seat of the one person at a table of computer players; None at any other table."""
+        """The seat of the one person at a table of computer players, unless he turned the comparison off."""
+        return None if self.off else self.offered()
+
+    def offered(self) -> int | None:
+        """The seat the server compares with the expert at this table (whatever the person chose); None at any
+        other table (people at it, an event's table, or a server that compares nobody)."""
         t = self.table
-        if not t.settings.compare_with or not isinstance(t.match, Match):  # off; or Bésigue (no place on its page)
+        if not t.settings.compare_with:
             return None
         if getattr(t, "boards", None) is not None or getattr(t, "deal_limit", None) is not None:
             return None  # a duplicate event's table: nothing about its boards before every table has played them
@@ -66,7 +80,7 @@ class TableShadow:
         missing = [k for k in range(done) if k not in self.results and k not in self.running and k not in self.failed]
         if not missing:
             return
-        actions = list(t.match.history)
+        actions = list(t.match.history) if isinstance(t.match, Match) else history_texts(t.match)
         for k in missing:
             self.running.add(k)
             task = asyncio.get_running_loop().create_task(self._replay(k, actions, seat), name=f"shadow-{t.id}-{k}")
@@ -83,7 +97,7 @@ class TableShadow:
             group, sub = f"shadow {t.bot_address or t.id}", f"{t.id}/shadow"
             while (turn := replay.next_turn()) is not None:
                 actor, agent, view = turn
-                if t.closed:
+                if t.closed or self.off:  # turned off: stopped here, replayed again if turned back on
                     return
                 if t.thinking is not None:
                     thought = await t.thinking.think(agent, view, group, sub)
@@ -111,7 +125,8 @@ class TableShadow:
         msg: dict[str, Any] = {
             "type": "shadow", "advantage": number_out(s.advantage), "deals": s.deals,
             "worst": [{"deal": r.deal + 1, "you": number_out(r.you), "expert": number_out(r.expert),
-                       "advantage": number_out(r.advantage), "contract": t.match.results[r.deal].contract}
+                       "advantage": number_out(r.advantage),
+                       "contract": getattr(t.match.results[r.deal], "contract", None)}  # Bésigue: none
                       for r in s.worst],
             "pending": len(self.running), "over": bool(t.match.is_over or t.status == "over"),
         }
@@ -139,3 +154,14 @@ class TableShadow:
         if seat is None or getattr(conn, "seat", None) != seat or not self.results:
             return None
         return self.message()
+
+    async def switch(self, conn: Any, on: Any) -> None:
+        """In the table's actor: the person's "Compare with the expert" box (``on``: true or false)."""
+        seat = self.offered()
+        if not isinstance(on, bool):
+            raise Said(N_("say whether to compare: true or false"))
+        if seat is None or getattr(conn, "seat", None) != seat:
+            raise Said(N_("only the one person playing against computer players is compared with the expert"))
+        self.off = not on
+        if on:
+            self.catch_up()  # the deals finished while it was off

@@ -206,6 +206,8 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
                 conn.send(dumps({"type": "taken_back", "moves": undone}))
             elif kind == "hint":
                 await send_hint(conn, table, hints)
+            elif kind == "compare":  # the person's "Compare with the expert" box (web/shadow.py)
+                await table.call(table.shadow.switch, conn, msg.get("on"))
             else:
                 shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
                 _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)

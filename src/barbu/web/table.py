@@ -341,6 +341,7 @@ class Table:
             "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
             "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
             "clock": self.clock_info(),
+            "compare": self.shadow.offered() is not None,  # one person against computer players: the expert's box
             **self.web.info(),
         }
 

@@ -12,8 +12,9 @@ import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } fro
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
 import { ratingChip } from "./playerwords.js";
-import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
-  showError, state, tableId } from "./tablebase.js";
+import { compareResync, dealEndLine, renderCompareBox, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
+import { $, act, bottomSeat, command, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName,
+  shortName, showError, state, tableId } from "./tablebase.js";
 
 let lastMove = null; // the last action, as the server told it
 let shownDeal = null; // the deal whose summary is on the felt
@@ -26,8 +27,9 @@ function actionLabel(seat, text) {
 // ------------------------------------------------------------------ the table's messages
 // The frame (tablebase.js) reads the messages; these are Bésigue's own parts of them.
 
-function takeState(next, { last }) {
+function takeState(next, { last, resync }) {
   if (last) lastMove = last;
+  if (resync) compareResync(); // a new connection: the person's "no comparison" is said again
   // The deal summary leaves the felt once the next deal's first trick is under way.
   if (shownDeal && next.deal > shownDeal.number && (next.tricks > 0 || next.trick.length > 1)) shownDeal = null;
 }
@@ -46,6 +48,8 @@ function renderTable() {
   renderScores();
   renderReference();
   renderDealEnd();
+  renderShadow(); // the expert on the same cards, under the scores' title
+  renderCompareBox(info, mySeat, (on) => command("compare", { on })); // the top bar's "Expert" box
 }
 
 function playable(text) {
@@ -377,7 +381,8 @@ function renderDealEnd() {
   });
   box.replaceChildren(el("strong", { textContent: t("End of deal {n}", { n: num(d.number) }) }), table,
     el("p", { class: "muted", textContent: `${shortName(0)}: ${meldText(0)}` }),
-    el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }), close);
+    el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }),
+    dealEndLine(d.number) || "", close); // the expert's points on the same cards, once its replay is back
 }
 
 // The end-of-match box: the winner and the score, and each deal's points.
@@ -388,6 +393,7 @@ function standings() {
   $("standings").replaceChildren(...scores.deals.map((d) => el("li", {
     textContent: t("Deal {n}: {a} – {b} (totals {ta} – {tb})", { n: num(d.number), a: num(d.scores[0]), b: num(d.scores[1]),
       ta: num(d.totals[0]), tb: num(d.totals[1]) }) })));
+  renderShadowEnd(tableId, () => ""); // one person against a computer player: his play against the expert's
 }
 
 // ------------------------------------------------------------------ wiring
@@ -398,6 +404,7 @@ openTable({
   showHint: (msg) => showError(t("Hint: {action} — {reason}.", { action: actionHint(msg.action), reason: msg.reason }), "hint"),
   takenBack: hideError,
   standings,
+  message: shadowMessage, // the comparison with the expert (shadow.js), for the person's seat alone
   dealNumber: (s) => s.deal,
   dealText: (s) => (s.deal ? t("deal {n}", { n: num(s.deal) }) : ""),
   shuffleName: () => t("the shuffle"),

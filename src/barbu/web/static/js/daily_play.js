@@ -2,7 +2,7 @@
 // over HTTP, POST /api/daily/{game}/move), then the results: percentage, rank, the line to share, each board's
 // traveller and links to the replay and analysis of one's own boards.  ?day=YYYY-MM-DD shows a past day's results.
 import { el } from "./dom.js";
-import { t, num, contract as contractWords, rankLetter } from "./i18n.js";
+import { t, tn, num, contract as contractWords, rankLetter } from "./i18n.js";
 import { SYMBOLS, SUITS, cardElement, cardLabel, isCard, prettyCards, sortHand } from "./cards.js";
 import { postJSON } from "./net.js";
 import { placeName, presetName } from "./tablewords.js";
@@ -202,7 +202,7 @@ async function loadResults() {
     $("share-box").hidden = false;
     $("share").textContent = res.share;
   } else {
-    $("result-line").textContent = t("{n} players finished these deals.", { n: num(res.players) });
+    $("result-line").textContent = tn("{n} player finished these deals.", "{n} players finished these deals.", res.players, { n: num(res.players) });
     $("result-rank").textContent = "";
   }
   $("result-key").textContent = res.key ? t("The day's key: {key}", { key: res.key }) : t("The day's key is published when the day is over (midnight UTC).");

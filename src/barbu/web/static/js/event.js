@@ -2,7 +2,7 @@
 // the event is played: its details, registration, "go to your table", the standings (by matchpoints, then by
 // points) and each board's traveller once every table has played it.
 import { el } from "./dom.js";
-import { contract, num, strength, t, tn } from "./i18n.js";
+import { contract, num, percent, strength, t, tn } from "./i18n.js";
 import { rulesTitle } from "./tablewords.js";
 import { postJSON } from "./net.js";
 import { formatName, when } from "./events.js";
@@ -11,9 +11,7 @@ const $ = (id) => document.getElementById(id);
 const eventId = location.pathname.split("/").filter(Boolean)[1];
 let timer = null;
 
-function pct(x) {
-  return x === null || x === undefined ? "–" : `${num(Math.round(x * 10) / 10)}\u00a0%`;
-}
+const pct = percent;
 
 // The clock as stored ("25+180": seconds a move, seconds in reserve), in words.
 function pace(text) {
@@ -28,7 +26,8 @@ function detail(dl, term, value) {
 function showHead(d) {
   $("event-title").textContent = d.name;
   document.title = t("barbu — {name}", { name: d.name });
-  const status = { registering: t("registration open"), running: t("being played"), over: t("over") }[d.status];
+  const status = { registering: t("registration open"), running: t("being played"), over: t("over"),
+    cancelled: t("cancelled") }[d.status];
   const facts = $("event-facts");
   facts.replaceChildren(el("span", { class: "tag " + (d.status === "running" ? "public" : "role"), textContent: status }),
     " ", el("span", { class: "tag", textContent: rulesTitle(d.rules) }));
@@ -57,7 +56,8 @@ function showActions(d) {
   go.hidden = !d.my_table || d.me_left;
   if (d.my_table) go.href = d.my_table.url;
   let note = "";
-  if (d.me_left) note = t("You left this event: the stand-in played your seat, and your results are marked.");
+  if (d.status === "cancelled") note = t("This event was cancelled by its director: it will not be played.");
+  else if (d.me_left) note = t("You left this event: the stand-in played your seat from then on, and those deals are marked.");
   else if (d.status === "running" && d.me_registered && !d.my_table) note = t("Your table for the next round is being set: it appears here when every table has finished this one.");
   else if (open && d.me_registered) note = t("You are registered. Come back at the start: your table will be here.");
   else if (d.status === "over") note = t("The event is over: the final ranking is below.");
@@ -65,16 +65,83 @@ function showActions(d) {
   $("event-status").hidden = !note;
 }
 
+function removeButton(d, name) {
+  if (!(d.director_is_me && d.status === "registering")) return null;
+  const b = el("button", { type: "button", class: "small remove-player", textContent: t("Remove"),
+    title: t("Remove {name}'s registration", { name }) });
+  b.addEventListener("click", async () => {
+    if (!confirm(t("Remove {name}'s registration?", { name }))) return;
+    $("action-error").textContent = "";
+    try {
+      await postJSON(`/api/events/${eventId}/remove`, { name });
+    } catch (e) {
+      $("action-error").textContent = e.message;
+    }
+    await load();
+  });
+  return b;
+}
+
 function showPlayers(d) {
   $("players-panel").hidden = !d.players.length;
   $("players").replaceChildren(...d.players.map((p) => el("li", { class: p.left ? "left" : "" },
     el("a", { href: p.profile, textContent: p.name }),
-    p.left ? el("span", { class: "muted small", textContent: " " + t("(left)") }) : null)));
+    p.left ? el("span", { class: "muted small", textContent: " " + t("(left)") }) : null,
+    removeButton(d, p.name))));
+}
+
+// The director's form (before the start): filled once from the event, then left to him.
+let directFilled = false;
+function localInput(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function showDirecting(d) {
+  const mine = d.director_is_me && d.status === "registering";
+  $("direct-panel").hidden = !mine;
+  if (!mine || directFilled) return;
+  directFilled = true;
+  $("edit-name").value = d.name;
+  $("edit-start").value = localInput(d.start);
+}
+
+function wireDirecting() {
+  $("edit-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("edit-error").textContent = "";
+    $("edit-done").hidden = true;
+    const start = $("edit-start").value;
+    const body = { name: $("edit-name").value, start: start ? new Date(start).toISOString() : null };
+    if ($("edit-clock").value) body.clock = $("edit-clock").value;
+    $("edit-save").disabled = true;
+    try {
+      await postJSON(`/api/events/${eventId}/edit`, body);
+      $("edit-done").textContent = t("Saved.");
+      $("edit-done").hidden = false;
+    } catch (e) {
+      $("edit-error").textContent = e.message;
+    }
+    $("edit-save").disabled = false;
+    await load();
+  });
+  $("cancel-event").addEventListener("click", async () => {
+    if (!confirm(t("Cancel this event? Its players will see it cancelled, and it cannot be undone."))) return;
+    $("edit-error").textContent = "";
+    try {
+      await postJSON(`/api/events/${eventId}/cancel`, {});
+    } catch (e) {
+      $("edit-error").textContent = e.message;
+    }
+    await load();
+  });
 }
 
 function showStandings(d) {
   const shown = d.standings.length > 0;
-  $("standings-panel").hidden = !shown && d.status === "registering";
+  $("standings-panel").hidden = !shown && (d.status === "registering" || d.status === "cancelled");
   $("standings-note").textContent = shown
     ? tn("After {n} board played at every table.", "After {n} boards played at every table.", d.boards_shown)
     : t("The standings appear once every table has played the first deal.");
@@ -139,13 +206,14 @@ async function load() {
   showHead(d);
   showActions(d);
   showPlayers(d);
+  showDirecting(d);
   showStandings(d);
   showTravellers(d);
   $("key-panel").hidden = !d.key;
   $("event-key").textContent = d.key || "";
   $("event").dataset.status = d.status;
   $("event").dataset.loaded = "1";
-  if (d.status !== "over") schedule(d.status === "running" ? 3000 : 10000);
+  if (d.status !== "over" && d.status !== "cancelled") schedule(d.status === "running" ? 3000 : 10000);
 }
 
 function schedule(ms) {
@@ -171,4 +239,5 @@ act("register", "register");
 act("withdraw", "leave");
 act("leave", "leave");
 act("start", "start");
+wireDirecting();
 load();

@@ -28,7 +28,7 @@ export function eventCard(e) {
     el("span", { class: "muted", textContent: room }));
   if (e.club) facts.append(" ", el("a", { href: e.club.url, class: "tag role", textContent: e.club.name }));
   const time = e.status === "running" ? t("round {round} of {rounds}", { round: e.round, rounds: e.rounds })
-    : e.status === "over" ? t("over") : when(e.start);
+    : e.status === "over" ? t("over") : e.status === "cancelled" ? t("cancelled") : when(e.start);
   return el("article", { class: "club-card event-card", "data-event": String(e.id) },
     el("h3", {}, el("a", { href: e.url, class: "club-name", textContent: e.name })),
     el("p", { class: "event-when", textContent: time }), facts);
@@ -60,6 +60,11 @@ let presets = [];
 function showPlayers() {
   const p = presets.find((x) => x.name === $("event-game").value);
   if (!p) return;
+  // A Bésigue game lasts until a player reaches the target: its events play rounds (one deal dealt by each player)
+  const besigue = p.game === "besigue";
+  const one = $("event-format").querySelector("option[value='one-match']");
+  one.disabled = besigue;
+  if (besigue && $("event-format").value === "one-match") $("event-format").value = "rounds";
   $("event-players").replaceChildren(...p.players.map((n) => el("option", { value: String(n), textContent: String(n),
     selected: n === p.default_players })));
 }
@@ -70,7 +75,7 @@ async function loadForm() {
   $("create-guest").hidden = !!user;
   if (!user) return;
   const options = await (await fetch("/api/options")).json();
-  presets = options.presets.filter((p) => p.game === "barbu");
+  presets = options.presets.filter((p) => p.game === "barbu" || p.game === "besigue");
   $("event-game").replaceChildren(...presets.map((p) => el("option", { value: p.name, textContent: rulesTitle(p.name), title: p.description })));
   showPlayers();
   $("event-strength").replaceChildren(...options.strengths.map((s) => el("option", { value: s, textContent: strength(s),

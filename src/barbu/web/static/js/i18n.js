@@ -56,6 +56,12 @@ const SUIT_KEYS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_ONE = { S: "spade", H: "heart", D: "diamond", C: "club" };
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
+// A percentage as the reader's language writes it: "62.5%", French "62,5 %" (a no-break space).
+export function percent(x) {
+  if (x === null || x === undefined) return "–";
+  return `${num(Math.round(x * 10) / 10)}${lang === "fr" ? "\u00a0" : ""}%`;
+}
+
 export function suitName(s) {
   return tp("suits", SUIT_KEYS[s] || s);
 }

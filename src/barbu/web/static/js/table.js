@@ -14,9 +14,9 @@ import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
 import { ratingChip } from "./playerwords.js";
 import { phasePrompt } from "./tablewords.js";
-import { dealEndLine, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
-import { $, act, bottomSeat, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName, shortName,
-  showError, state, tableId } from "./tablebase.js";
+import { compareResync, dealEndLine, renderCompareBox, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
+import { $, act, bottomSeat, command, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName,
+  shortName, showError, state, tableId } from "./tablebase.js";
 
 let selection = new Set(); // cards selected for a several-card action
 let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement being built
@@ -96,6 +96,7 @@ function num(x) {
 
 // A new view: selections and the rows being built belong to their deal and phase, the log to its deal.
 function takeState(next, { last, resync, moved }) {
+  if (resync) compareResync(); // a new connection: the person's "no comparison" is said again
   if (!state || next.deal_number !== state.deal_number || next.phase !== state.phase) {
     selection = new Set();
     rows = { back: [], middle: [], front: [] };
@@ -144,6 +145,7 @@ function renderTable() {
   renderHand();
   renderSide();
   renderShadow();
+  renderCompareBox(info, mySeat, (on) => command("compare", { on })); // the top bar's "Expert" box
 }
 
 // Seat k places around the table: you at the bottom, then clockwise on screen in playing order.

@@ -69,9 +69,9 @@ export function act(action, typed = false) {
   socket.act(action, typed);
 }
 
-// Any other message to the table ("leave", "hint", "take_back", "back", "rematch").
-export function command(type) {
-  socket.send(type);
+// Any other message to the table ("leave", "hint", "take_back", "back", "rematch"; "compare" with {on}).
+export function command(type, extra = {}) {
+  socket.send(type, extra);
 }
 
 // ------------------------------------------------------------------ notices

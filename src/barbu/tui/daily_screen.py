@@ -1,0 +1,148 @@
+"""``barbu play --daily`` on the Textual table: the day's daily deals, one board after another, offline.
+
+Each board is a fresh match (`barbu.duplicate.daily.BoardPlay`): dealt from the board's key, its contract fixed
+and declared for the declarer, the other seats played by the set's fixed strength, a fresh player for each
+decision seeded by everything played so far, so the same moves get the same answers as on the server.  The
+table shows their moves at its pace (a paced board stops at each of their turns).  With nobody else's results
+at hand, each board is compared with the computer players' own result in the person's seat on the same cards,
+and the end says so, as the line-by-line game does (`barbu.cli.daily`, ``--plain``).  Nothing is saved: the
+deals are dealt again from the day's key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.markup import escape
+from textual.widgets import Static
+
+from ..core.errors import BarbuError
+from ..duplicate.daily import BoardPlay, DailySet
+from ..i18n import _, current, number
+from ..i18n.typed import parse_typed
+from ..records.barbu import number_out
+from .dialogs import InfoDialog
+from .labels import rules_info
+from .session import Session
+from .table import TableScreen
+
+
+class DailySession(Session):
+    """One board of a daily set behind the table, with the calls the table makes of a `Session`."""
+
+    def __init__(self, dset: DailySet, board: int) -> None:
+        self.board = BoardPlay(dset, board, paced=True)  # dealt, its contract declared: the person's seat known
+        self.dset = dset
+        others = {s: dset.strength for s in range(self.board.n) if s != self.board.seat}
+        super().__init__(self.board.match, self.board.seat, others, None)
+        self.compare = None  # no expert here: the board is compared with the fixed strength's own result
+        self.agents = {s: _BoardComputer(self.board, s) for s in others}
+
+    @property
+    def is_over(self) -> bool:
+        return self.board.done
+
+    def to_act(self) -> int | None:
+        """None once the board is over: the table then shows its end (`DailyScreen._show_match_over`)."""
+        return None if self.board.done else self.match.to_act()
+
+    def human_to_act(self) -> bool:
+        return self.board.to_move()
+
+    def apply_human(self, choice: Any) -> Any:
+        action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
+        self.board.play(action)
+        return action
+
+    def apply_bot(self, seat: int, action: Any) -> None:
+        self.board.play_computer(seat, action)
+
+    def play_chance(self) -> Any:
+        raise NotImplementedError("a daily board deals its cards itself")  # the table never asks: no seat is chance
+
+    def take_back(self, skip_forced: bool = False) -> int:
+        raise BarbuError(_("the daily deals take nothing back: everyone is compared on his first decisions"))
+
+    def save(self) -> None:
+        return None
+
+
+class _BoardComputer:
+    """The set's fixed strength at one seat, asked the way the table asks a computer player."""
+
+    def __init__(self, board: BoardPlay, seat: int) -> None:
+        self.board, self.seat = board, seat
+
+    def act(self, view: Any) -> Any:
+        return self.board.computer_move(self.seat)
+
+
+class DailyScreen(TableScreen):
+    """The table of a daily set: board after board, then the comparison with the computer players' results."""
+
+    session: DailySession  # type: ignore[assignment]
+
+    def __init__(self, dset: DailySet, delay: float = 0.6, confirm_forced: bool = False) -> None:
+        super().__init__(DailySession(dset, 0), delay, confirm_forced)
+        self.dset = dset
+        self.mine: list[Any] = []
+        self.theirs: list[Any] = []
+
+    def _draw_title(self, v: Any, ended: Any) -> None:
+        s = self.session
+        title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you are seat {seat}").format(
+            day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size),
+            seat=number(s.seat))
+        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(title)}")
+
+    def action_hint(self) -> None:
+        self.notify(_("No hints in the daily deals: everyone plays them on his own."), timeout=4)
+
+    def _show_match_over(self) -> None:
+        """The board is over: its score beside the computer's in the same seat, then the next board or the end."""
+        self.paused = True
+        s = self.session
+        k = s.board.board
+        theirs = BoardPlay(self.dset, k, computer=True).score
+        self.mine.append(s.board.score)
+        self.theirs.append(theirs)
+        line = _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
+            n=number(k + 1), you=number_out(s.board.score), it=number_out(theirs))
+        if k + 1 < self.dset.size:
+            self.app.push_screen(InfoDialog(_("Deal over"), Text(line), closing=_("Enter: next deal")),
+                                 lambda _result=None: self.call_later(self.load, k + 1))
+            return
+        sign = 1 if self.dset.highest_wins else -1
+        diff = sign * (sum(self.mine) - sum(self.theirs))
+        body = Group(Text(line), Text(""), Text(_(
+            "You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+            strength=self.dset.strength, diff=diff, n=self.dset.size), style="bold"), Text(""), Text(_(
+            "Offline, you are compared with the computer players' own result in your seat on the same cards, "
+            "not with other people: play on the server to be ranked against them.")))
+        self.app.push_screen(InfoDialog(_("The daily deals are over"), body, closing=_("Enter: leave the table")),
+                             lambda _result=None: self.app.exit(0))
+
+    async def load(self, board: int) -> None:
+        """The next board at the same table: a fresh match, and the person's seat turned round."""
+        self.session = DailySession(self.dset, board)
+        self.info = rules_info(str(self.session.match.rules))
+        self.ended = []
+        self.recent.clear()
+        self.decision_at = -1
+        await self.recompose()
+        self.paused = False
+        self.on_mount()
+
+
+def daily_app(dset: DailySet, delay: float = 0.6, confirm_forced: bool = False) -> Any:
+    """The Textual application that opens on the daily set's table (``barbu play --daily``)."""
+    from .app import BarbuApp
+
+    class DailyApp(BarbuApp):
+        def table_screen(self) -> DailyScreen:
+            return DailyScreen(dset, self.delay, self.confirm_forced)
+
+    # a session given, the application opens on its table (nothing is saved: Ctrl+Q simply leaves)
+    return DailyApp(session=DailySession(dset, 0), delay=delay, confirm_forced=confirm_forced)
