@@ -123,6 +123,22 @@ def open_store(get: Callable[[], Store | None]) -> Store:
     return s
 
 
+async def read_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(connection, *args)`` on a connection of its own, off the event loop."""
+    def run() -> Any:
+        with store.engine.connect() as conn:
+            return fn(conn, *args)
+    return await asyncio.to_thread(run)
+
+
+async def write_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(connection, *args)`` in one transaction, committed, off the event loop."""
+    def run() -> Any:
+        with store.engine.begin() as conn:
+            return fn(conn, *args)
+    return await asyncio.to_thread(run)
+
+
 class Accounts:
     """The accounts of one server, over its database (blocking work in threads)."""
 

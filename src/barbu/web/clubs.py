@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable
 from .. import ratings
 from ..core.words import N_, NN_
 from . import clubstore as db
-from .accounts import COOKIE, fold, open_store
+from .accounts import COOKIE, fold, open_store, read_in_thread, write_in_thread
 from .accountstore import User, subject_of
 from .history import ratings_of
 from .storage import Store, _aware, hash_token, now
@@ -208,20 +208,10 @@ class Clubs:
         return open_store(self._store)
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.connect() as conn:
-                return fn(conn, *args)
-        return await asyncio.to_thread(run)
+        return await read_in_thread(self.store, fn, *args)
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.begin() as conn:
-                return fn(conn, *args)
-        return await asyncio.to_thread(run)
+        return await write_in_thread(self.store, fn, *args)
 
     # -- who sees what --
     @staticmethod

@@ -38,7 +38,7 @@ from ..core.words import N_
 from ..duplicate.matchpoints import Entry, score_boards, standings
 from ..games import open_game
 from . import clubstore, eventstore as db
-from .accounts import open_store
+from .accounts import open_store, read_in_thread, write_in_thread
 from .accountstore import User
 from .leases import Lease
 from .lobby import parse_rules
@@ -319,20 +319,10 @@ class Events:
         return open_store(lambda: self.lobby.store)
 
     async def _read(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.connect() as conn:
-                return fn(conn, *args)
-        return await asyncio.to_thread(run)
+        return await read_in_thread(self.store, fn, *args)
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.begin() as conn:
-                return fn(conn, *args)
-        return await asyncio.to_thread(run)
+        return await write_in_thread(self.store, fn, *args)
 
     # -- the watcher: due starts, finished rounds --
     def start_watching(self) -> None:
