@@ -92,9 +92,11 @@ class DailyScreen(TableScreen):
 
     def _draw_title(self, v: Any, ended: Any) -> None:
         s = self.session
-        title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you are seat {seat}").format(
-            day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size),
-            seat=number(s.seat))
+        declares = s.board.seat == s.board.match.declarer
+        title = (_("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you declare it")
+                 if declares else
+                 _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you defend")).format(
+            day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
         self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(title)}")
 
     def action_hint(self) -> None:
