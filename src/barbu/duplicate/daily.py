@@ -22,7 +22,7 @@ from ..core.chance import BoardChance
 from ..core.daily_keys import board_key, day_key, game_key, seed_of
 from ..core.errors import BarbuError
 
-GAMES = ("classic", "italian", "salad", "french")  # the games with daily deals (see docs/daily.md)
+GAMES = ("classic", "italian", "italian-six", "salad", "french")  # the games with daily deals (see docs/daily.md)
 STRENGTHS = ("rule", "random")  # deterministic players with no time budget
 DEFAULT_STRENGTH = "rule"
 
