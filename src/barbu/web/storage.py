@@ -249,8 +249,13 @@ class Store:
     def __init__(self, url: str, run_migrations: bool = True, idle_timeout: float | None = None) -> None:
         self.url = url
         self.engine = make_engine(url, idle_timeout)
-        if run_migrations:
-            migrate(self.engine)
+        if run_migrations:  # one long transaction: never under the idle limit meant for a paused writer
+            plain = self.engine if idle_timeout is None else make_engine(url)
+            try:
+                migrate(plain)
+            finally:
+                if plain is not self.engine:
+                    plain.dispose()
 
     def close(self) -> None:
         self.engine.dispose()
