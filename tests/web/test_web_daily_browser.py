@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 import barbu
+from barbu.duplicate.daily import GAMES
 from playwright.sync_api import Browser
 
 from webhelpers import Server, watched_page
@@ -74,7 +75,7 @@ def test_a_guest_plays_the_daily_deals_and_sees_his_rank(browser: Browser, serve
     page.goto(server.base + "/")
     page.click("#daily-link")
     page.wait_for_selector("#daily[data-loaded='1']")
-    assert page.locator(".daily-game").count() == 4
+    assert page.locator(".daily-game").count() == len(GAMES)
     shot(page, "overview-laptop")
     page.click(".daily-game[data-game='classic'] a")
     page.wait_for_selector("#start-panel:not([hidden])")

@@ -305,16 +305,17 @@ def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -
         assert [r.hands for r in m.results] == played
 
 
-def test_an_event_starts_at_its_time(sqlite_url: str) -> None:
+def test_an_event_starts_at_its_time(sqlite_url: str, monkeypatch) -> None:
     from datetime import datetime, timedelta, timezone
+    from barbu.web import events
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
-        soon = (datetime.now(timezone.utc) + timedelta(seconds=1)).isoformat(timespec="seconds")
-        eid = make_event(who.as_("Dora"), deals=1, start=soon).json()["event"]["id"]
+        start = datetime.now(timezone.utc) + timedelta(minutes=10)
+        eid = make_event(who.as_("Dora"), deals=1, start=start.isoformat(timespec="seconds")).json()["event"]["id"]
         register_all(who, eid, "Ann")
         tick(c)
         assert who.as_(None).get(f"/api/events/{eid}").json()["status"] == "registering"
-        time.sleep(1.5)
+        monkeypatch.setattr(events, "now", lambda: start + timedelta(seconds=1))  # the watcher's clock passes it
         tick(c)
         page = who.as_("Ann").get(f"/api/events/{eid}").json()
         assert page["status"] == "running" and page["my_table"]["url"].startswith("/t/")
