@@ -204,3 +204,20 @@ async def test_a_besigue_game_compares_too(tmp_path):
         shown = await wait_for(pilot, f"over {len(g.results)} deal", limit=120)
         assert "You against the expert on your own cards: 0 over" in shown  # the same player on the same cards
         assert isinstance(app.screen, ShadowMatchOverDialog)
+
+
+@pytest.mark.asyncio
+async def test_an_80_by_24_table_shows_the_comparison_in_its_short_words(tmp_path):
+    """The narrow table's score column is 30 wide: the long lines would wrap to four rows and push the contract
+    list out of the middle; the short words take a row each and are on screen."""
+    seed = 5
+    seat = first_dealer(PLAYED, seed)
+    app = new_app(tmp_path, PLAYED, seed, seat, compare="rule")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table, _ = await play_deal(pilot, last_card, typed_every=10**6)
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = await wait_for(pilot, "vs expert:")
+        r = table.shadow.results[0]
+        assert f"vs expert: {r.advantage:+d} over 1 deal".replace("+0", "0") in shown
+        assert "Expert in your seat" not in shown and "Domino" in shown  # the whole contract list still shows

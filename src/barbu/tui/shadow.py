@@ -119,8 +119,9 @@ class ShadowWatch:
         return summarize(self.results.values())
 
     # ---------------------------------------------------------------- what the table shows
-    def score_lines(self) -> list[str]:
-        """Under the scores: the last deal beside the expert's score, and the running difference."""
+    def score_lines(self, short: bool = False) -> list[str]:
+        """Under the scores: the last deal beside the expert's score, and the running difference (``short``:
+        the narrow table's words, a line each in its 30 columns, so the middle of an 80 x 24 table keeps room)."""
         m = self.match
         if not m.results:
             return []
@@ -128,17 +129,23 @@ class ShadowWatch:
         lines = []
         r = self.results.get(last)
         if r is not None:
-            lines.append(expert_line(r))
+            lines.append(short_expert_line(r) if short else expert_line(r))
         elif last in self.pending:
-            lines.append(_("Expert in your seat: replaying deal {n}…").format(n=number(last + 1)))
+            lines.append((_("Expert: replaying deal {n}…") if short
+                          else _("Expert in your seat: replaying deal {n}…")).format(n=number(last + 1)))
         s = self.summary()
         if s.deals:
-            lines.append(running_line(s))
+            lines.append(short_running_line(s) if short else running_line(s))
         return lines
 
 
 def expert_line(r: ShadowResult) -> str:
     return _("Expert in your seat: {expert} (you: {you}, {diff})").format(
+        expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage))
+
+
+def short_expert_line(r: ShadowResult) -> str:
+    return _("Expert {expert}, you {you} ({diff})").format(
         expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage))
 
 
@@ -156,6 +163,11 @@ def signed_diff(x: Any) -> str:
 
 def running_line(s: ShadowSummary) -> str:
     return ngettext("Against the expert: {diff} over {n} deal", "Against the expert: {diff} over {n} deals",
+                    s.deals).format(diff=signed_diff(s.advantage), n=number(s.deals))
+
+
+def short_running_line(s: ShadowSummary) -> str:
+    return ngettext("vs expert: {diff} over {n} deal", "vs expert: {diff} over {n} deals",
                     s.deals).format(diff=signed_diff(s.advantage), n=number(s.deals))
 
 

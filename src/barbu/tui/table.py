@@ -308,7 +308,7 @@ class TableScreen(CardTableScreen):
             if v.results:
                 row.append(signed(v.results[-1].added[seat]))
             t.add_row(*row, style="bold" if seat == v.seat else "")
-        lines = self.shadow.score_lines() if self.shadow is not None else []
+        lines = self.shadow.score_lines(short=self.size.width < 110) if self.shadow is not None else []
         return Group(t, Text("\n".join(lines), style="dim")) if lines else t  # type: ignore[return-value]
 
     def _seat_facts(self, v: View, ended: DealResult | None) -> tuple[list[int], list[int]]:
@@ -654,6 +654,10 @@ class TableScreen(CardTableScreen):
             self.submit(self.query_one(ArrangeChooser).arrangement())
 
     # ---------------------------------------------------------------- commands
+    def keys_help(self) -> str:
+        """The keys listed in the help (a table that allows fewer, the daily deals', lists its own)."""
+        return bindings.keys_help()
+
     def action_help(self) -> None:
         v = self.session.view()
         c = self.info.contract(v.contract)
@@ -676,7 +680,7 @@ class TableScreen(CardTableScreen):
                 parts.append(escape(_("The ace is {rule} in the rows.").format(rule=option_word(rules.domino_ace))))
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
-        parts.append("\n" + bindings.keys_help() + "\n")
+        parts.append("\n" + self.keys_help() + "\n")
         body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(guide_in(self.info.rules, current())))
         self.app.push_screen(InfoDialog(_("Help and rules"), body))
 
