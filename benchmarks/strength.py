@@ -37,6 +37,11 @@ by board with the search player's run:
     python benchmarks/strength.py --rules classic --bots "perfect(steps=0,end_cards=0),rule,rule,rule" \
         --perfect-in play+domino --seeds 11 --out play.jsonl
     python benchmarks/strength.py --rules classic --gap-of play.jsonl --gap-to p.jsonl
+
+The rotations run one after the other, or on ``--workers N`` processes of this machine, or on the workers of
+a Dask cluster (``--cluster tcp://host:8786``, docs/cluster.md); the rows are the same wherever they were
+played.  They are appended as each rotation ends (the file's lines in the order they ended), and read back
+in seed, rotation, deal order.
 """
 
 from __future__ import annotations
@@ -45,40 +50,35 @@ import argparse
 import json
 import random
 import statistics
-import time
 from collections import defaultdict
 from pathlib import Path
 
-from barbu.arena.duplicate import DealRow, play_rotation, split_bots, summarize
+from barbu.arena.duplicate import DealRow, PerfectIn, rotation_job, split_bots, summarize
+from barbu.arena.runners import Runner, open_runner, timed
+from barbu.core.errors import BarbuError
 from barbu.classic.match import Match
 from barbu.classic.ruleset import Ruleset
 from barbu.classic.state import PHASE_NAMES
 
 
 def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path,
-         perfect_in: frozenset[str] | None = None) -> None:
-    """Play every rotation of ``seeds`` match seeds from ``first_seed``, appending rows; skip those done.
-    With ``perfect_in``, the ``perfect`` player sees the true hands only in those phases."""
-
-    def prepare(agent) -> None:
-        if perfect_in is not None and getattr(agent, "sees_all", False):
-            agent.sees_in = perfect_in
-
+         perfect_in: frozenset[str] | None = None, runner: Runner | None = None) -> None:
+    """Play every rotation of ``seeds`` match seeds from ``first_seed`` on ``runner`` (else here), appending
+    each one's rows as it ends; skip those done.  With ``perfect_in``, the ``perfect`` player sees the true
+    hands only in those phases."""
     r = Ruleset.parse(rules)
     per_match = Match(r).total_deals
     done = {(row.seed, row.rotation) for row in read([out])} if out.exists() else set()
-    for seed in range(first_seed, first_seed + seeds):
-        for rotation in range(r.players):
-            if (seed, rotation) in done:
-                continue
-            start = time.perf_counter()
-            rows = play_rotation(str(r), bots, seed, rotation, per_match, None, prepare)
-            seconds = time.perf_counter() - start
-            with out.open("a") as f:
-                for x in rows:
-                    f.write(json.dumps({"seed": x.seed, "rotation": x.rotation, "deal": x.deal, "contract": x.contract,
-                                        "bots": list(x.bots), "points": list(x.points)}) + "\n")
-            print(f"seed {seed} rotation {rotation}: {len(rows)} deals in {seconds:.0f} s", flush=True)
+    prepare = PerfectIn(perfect_in) if perfect_in is not None else None
+    jobs = [(rotation_job, str(r), bots, seed, rotation, per_match, False, prepare)
+            for seed in range(first_seed, first_seed + seeds) for rotation in range(r.players)
+            if (seed, rotation) not in done]
+    for i, ((rows, _record), seconds) in (runner or open_runner()).results(timed, jobs):
+        with out.open("a") as f:
+            for x in rows:
+                f.write(json.dumps({"seed": x.seed, "rotation": x.rotation, "deal": x.deal, "contract": x.contract,
+                                    "bots": list(x.bots), "points": list(x.points)}) + "\n")
+        print(f"seed {jobs[i][3]} rotation {jobs[i][4]}: {len(rows)} deals in {seconds:.0f} s", flush=True)
 
 
 def read(paths: list[Path]) -> list[DealRow]:
@@ -88,6 +88,7 @@ def read(paths: list[Path]) -> list[DealRow]:
             d = json.loads(line)
             rows.append(DealRow(d["seed"], d["rotation"], d["deal"], d["contract"], tuple(d["bots"]),
                                 tuple(d["points"])))
+    rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))  # however the rotations ended, the same figures
     return rows
 
 
@@ -190,6 +191,9 @@ def main() -> None:
     p.add_argument("--read", type=Path, nargs="*", default=[], help="more rows files to read")
     p.add_argument("--perfect-in", help="the phases in which `perfect` sees the true hands, e.g. play+domino "
                    "(it samples elsewhere): what seeing the cards is worth in each kind of decision")
+    p.add_argument("--workers", type=int, default=1, help="processes of this machine playing rotations at once")
+    p.add_argument("--cluster", metavar="ADDRESS", help="play the rotations on a Dask cluster's workers, "
+                   "e.g. tcp://host:8786 (pip install 'barbu[cluster]' on every machine; docs/cluster.md)")
     p.add_argument("--floor", default="rule")
     p.add_argument("--ceiling", default="perfect")
     p.add_argument("--gap-of", type=Path, nargs="*", default=[], help="rows of a player alone against the floor")
@@ -206,7 +210,16 @@ def main() -> None:
         phases = frozenset(args.perfect_in.split("+")) if args.perfect_in else None
         if phases is not None and not phases <= set(PHASE_NAMES):
             p.error(f"--perfect-in: phases are among {', '.join(PHASE_NAMES)}")
-        play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out, phases)
+        if args.cluster and args.workers != 1:
+            p.error("--workers is for this machine, --cluster for a cluster's workers: give one or the other")
+        try:
+            with open_runner(args.workers, args.cluster) as runner:
+                if runner.address:
+                    print(f"cluster {runner.address}: {runner.workers} worker(s), each with barbu {runner.version}",
+                          flush=True)
+                play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out, phases, runner)
+        except BarbuError as e:
+            raise SystemExit(f"strength.py: error: {e}") from None
     paths = ([args.out] if args.out and args.out.exists() else []) + list(args.read)
     if not paths:
         p.error("nothing to read: give --out with --seeds, or --read FILES")

@@ -10,15 +10,17 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..agents.besigue import make_besigue_agent
 from ..besigue.game import BesigueGame
-from ..records.besigue import write_record
+from ..records.besigue import record_lines
+from ..records.lines import write_lines
 from ..besigue.ruleset import BesigueRules
+from .runners import Runner, in_job_order, open_runner
 
 
 @dataclass
@@ -30,9 +32,8 @@ class BoardResult:
     search_time: float = 0.0
 
 
-def play_deal(rules: BesigueRules, seed: int, specs: list[str], out: Path | None = None,
-              tag: str = "") -> tuple[list[int], list[float], int, float]:
-    """One deal with these bots by seat; returns scores, the timed decisions of 'search' bots, playouts."""
+def _play(rules: BesigueRules, seed: int, specs: list[str]) -> tuple[BesigueGame, list[float], int, float]:
+    """One deal with these bots by seat: the game, the timed decisions of 'search' bots, playouts, their time."""
     g = BesigueGame(rules, seed)
     g.keep_undo = False
     agents = [make_besigue_agent(spec, seed * 10 + s) for s, spec in enumerate(specs)]
@@ -51,18 +52,24 @@ def play_deal(rules: BesigueRules, seed: int, specs: list[str], out: Path | None
             times.append(dt)
             spent += dt
         g.apply(action)
-    if out is not None:
-        write_record(g, out / f"board{seed}{tag}.jsonl", {"players_names": specs})
     playouts = sum(getattr(a, "playouts", 0) for a in agents)
-    return g.results[-1]["scores"], times, playouts, spent
+    return g, times, playouts, spent
 
 
-def play_board(rules_text: str, seed: int, a: str, b: str, out: str | None) -> BoardResult:
+def board_job(rules_text: str, seed: int, a: str, b: str,
+              keep_records: bool = False) -> tuple[BoardResult, list[tuple[str, list[dict[str, Any]]]]]:
+    """One board as a runner's job: both plays, and (with ``keep_records``) their records as (file name,
+    lines), written by the arena where it was started, whichever machine played the board."""
     rules = BesigueRules.parse(rules_text)
-    folder = Path(out) if out else None
-    s1, t1, p1, w1 = play_deal(rules, seed, [a, b], folder, "a")
-    s2, t2, p2, w2 = play_deal(rules, seed, [b, a], folder, "b")
-    return BoardResult(seed, (s1[0] - s1[1], s2[1] - s2[0]), t1 + t2, p1 + p2, w1 + w2)
+    records = []
+    plays = []
+    for specs, tag in (([a, b], "a"), ([b, a], "b")):
+        g, times, playouts, spent = _play(rules, seed, specs)
+        plays.append((g.results[-1]["scores"], times, playouts, spent))
+        if keep_records:
+            records.append((f"board{seed}{tag}.jsonl", record_lines(g, {"players_names": specs})))
+    (s1, t1, p1, w1), (s2, t2, p2, w2) = plays
+    return BoardResult(seed, (s1[0] - s1[1], s2[1] - s2[0]), t1 + t2, p1 + p2, w1 + w2), records
 
 
 @dataclass
@@ -97,21 +104,18 @@ def summarize(a: str, b: str, results: list[BoardResult]) -> ArenaSummary:
 
 
 def run_arena(rules_text: str, a: str, b: str, boards: int, seed: int = 1, workers: int = 1,
-              out: str | None = None, progress: Any = None) -> ArenaSummary:
-    seeds = list(range(seed, seed + boards))
+              out: str | None = None, progress: Any = None, runner: Runner | None = None) -> ArenaSummary:
+    """Play ``boards`` boards from ``seed`` on ``runner`` (kept open by the caller), else on a pool of
+    ``workers`` processes; ``progress(n, summary)`` after each board, in seed order wherever they ran."""
+    jobs = [(rules_text, s, a, b, bool(out)) for s in range(seed, seed + boards)]
     results: list[BoardResult] = []
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-    if workers <= 1:
-        for s in seeds:
-            results.append(play_board(rules_text, s, a, b, out))
+    with nullcontext(runner) if runner is not None else open_runner(workers) as run:
+        for result, records in in_job_order(run.results(board_job, jobs)):
+            for name, lines in records:
+                write_lines(lines, Path(out) / name)  # type: ignore[arg-type]  (records only with out)
+            results.append(result)
             if progress:
                 progress(len(results), summarize(a, b, results))
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            for r in pool.map(play_board, [rules_text] * boards, seeds, [a] * boards, [b] * boards,
-                              [out] * boards):
-                results.append(r)
-                if progress:
-                    progress(len(results), summarize(a, b, results))
     return summarize(a, b, results)

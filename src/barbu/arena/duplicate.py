@@ -14,7 +14,7 @@ import math
 import random
 import statistics
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -24,8 +24,10 @@ from ..agents.base import parse_agent_spec
 from ..classic.match import CHANCE, DRAW, Match
 from ..core.errors import AgentError
 from ..agents.refusals import LINE_UP, NO_COMPLETE_DEAL
-from ..records.barbu import write_record
+from ..records.barbu import record_lines, write_record
+from ..records.lines import write_lines
 from ..classic.ruleset import Ruleset
+from .runners import Runner, open_runner
 
 
 def split_bots(text: str) -> list[str]:
@@ -65,7 +67,32 @@ def duplicate_chance(m: Match, seed: int, attempt: int) -> object:
 def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
                   out_dir: str | None, prepare: Callable[[Any], None] | None = None) -> list[DealRow]:
     """Play one rotation of one seed: seat s is played by ``bots[(s - rotation) % n]``; ``prepare`` sees each
-    agent once made (a measurement's own settings)."""
+    agent once made (a measurement's own settings).  With ``out_dir``, its record is written there."""
+    m, by_seat, rows = _play(rules, bots, seed, rotation, deals, prepare)
+    if out_dir:
+        write_record(m, Path(out_dir) / record_name(seed, rotation), record_header(by_seat, seed, rotation))
+    return rows
+
+
+def rotation_job(rules: str, bots: list[str], seed: int, rotation: int, deals: int, keep_record: bool = False,
+                 prepare: Callable[[Any], None] | None = None) -> tuple[list[DealRow], list[dict[str, Any]] | None]:
+    """`play_rotation` as a runner's job: the record comes back as its lines (with ``keep_record``), so the
+    arena writes it where it was started, whichever process or machine played the rotation."""
+    m, by_seat, rows = _play(rules, bots, seed, rotation, deals, prepare)
+    return rows, record_lines(m, record_header(by_seat, seed, rotation)) if keep_record else None
+
+
+def record_name(seed: int, rotation: int) -> str:
+    return f"seed{seed}-rot{rotation}.jsonl"
+
+
+def record_header(by_seat: tuple[str, ...], seed: int, rotation: int) -> dict[str, Any]:
+    return {"players_names": [f"{spec} (seat {s})" for s, spec in enumerate(by_seat)],
+            "arena": {"seed": seed, "rotation": rotation}}
+
+
+def _play(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
+          prepare: Callable[[Any], None] | None) -> tuple[Match, tuple[str, ...], list[DealRow]]:
     r = Ruleset.parse(rules)
     m = Match(r, seed)
     n = m.n
@@ -87,12 +114,21 @@ def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: 
             continue
         assert actor is not None
         m.apply(agents[actor].act(m.view(actor)), seat=actor)
-    if out_dir:
-        path = Path(out_dir) / f"seed{seed}-rot{rotation}.jsonl"
-        write_record(m, path, {"players_names": [f"{spec} (seat {s})" for s, spec in enumerate(by_seat)],
-                               "arena": {"seed": seed, "rotation": rotation}})
-    return [DealRow(seed, rotation, i, res.contract, by_seat, tuple(float(x) for x in res.added))
+    rows = [DealRow(seed, rotation, i, res.contract, by_seat, tuple(float(x) for x in res.added))
             for i, res in enumerate(m.results)]
+    return m, by_seat, rows
+
+
+@dataclass(frozen=True)
+class PerfectIn:
+    """A ``prepare`` that lets the ``perfect`` player see the true hands in these phases only (it samples as
+    the expert elsewhere); a class, not a closure, so that it travels to a pool's or a cluster's workers."""
+
+    phases: frozenset[str]
+
+    def __call__(self, agent: Any) -> None:
+        if getattr(agent, "sees_all", False):
+            agent.sees_in = self.phases
 
 
 @dataclass
@@ -147,8 +183,12 @@ def summarize(rows: Iterable[DealRow], bots: list[str], sign: int) -> Summary:
 
 
 def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: int = 1,
-              out_dir: str | None = None, progress: Callable[[int], None] | None = None) -> tuple[list[DealRow], Summary]:
-    """Play at least ``deals`` boards (whole rotations of each seed) and summarize them."""
+              out_dir: str | None = None, progress: Callable[[int], None] | None = None,
+              runner: Runner | None = None) -> tuple[list[DealRow], Summary]:
+    """Play at least ``deals`` boards (whole rotations of each seed) and summarize them.
+
+    The rotations run on ``runner`` (kept open by the caller), else on a pool of ``workers`` processes;
+    wherever they run, the rows (in seed, rotation, deal order) and the summary are the same."""
     r = Ruleset.parse(rules)
     n = r.players
     if len(bots) != n:
@@ -159,38 +199,25 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
     rows: list[DealRow] = []
     next_seed = seed
     boards = 0
-    while boards < deals:
-        jobs = []
-        left = deals - boards
-        while left > 0:
-            take = min(left, per_match)
-            jobs.extend((str(r), bots, next_seed, rot, take, out_dir) for rot in range(n))
-            left -= take
-            next_seed += 1
-        rows.extend(_run_jobs(jobs, workers, progress))
-        now = summarize(rows, bots, 1).boards
-        if now == boards:
-            raise AgentError.of(NO_COMPLETE_DEAL)
-        boards = now
+    with nullcontext(runner) if runner is not None else open_runner(workers) as run:
+        while boards < deals:
+            jobs = []
+            left = deals - boards
+            while left > 0:
+                take = min(left, per_match)
+                jobs.extend((str(r), bots, next_seed, rot, take, bool(out_dir)) for rot in range(n))
+                left -= take
+                next_seed += 1
+            for i, (got, lines) in run.results(rotation_job, jobs):
+                if out_dir and lines is not None:
+                    write_lines(lines, Path(out_dir) / record_name(jobs[i][2], jobs[i][3]))
+                rows.extend(got)
+                if progress:
+                    progress(len(got))
+            now = summarize(rows, bots, 1).boards
+            if now == boards:
+                raise AgentError.of(NO_COMPLETE_DEAL)
+            boards = now
     rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))
     sign = 1 if r.family_spec.highest_wins else -1
     return rows, summarize(rows, bots, sign)
-
-
-def _run_jobs(jobs: list[tuple], workers: int, progress: Callable[[int], None] | None) -> list[DealRow]:
-    rows: list[DealRow] = []
-    if workers <= 1:
-        for job in jobs:
-            got = play_rotation(*job)
-            rows.extend(got)
-            if progress:
-                progress(len(got))
-        return rows
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_rotation, *job) for job in jobs]
-        for f in as_completed(futures):
-            got = f.result()
-            rows.extend(got)
-            if progress:
-                progress(len(got))
-    return rows

@@ -10,13 +10,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .duplicate import Summary, run_arena, split_bots
-from ..core.errors import AgentError
+from .runners import Runner, open_runner
+from ..core.errors import AgentError, BarbuError
+from ..core.words import N_, message
 from ..agents.refusals import DEALS_AT_LEAST_ONE, LINE_UP
 from ..classic.match import Match
 from ..classic.ruleset import Ruleset
 from babel.numbers import format_decimal
 
 from ..i18n import _, current, number, words
+
+WORKERS_OR_CLUSTER = message("arena-workers-or-cluster", N_(
+    "--workers sets this machine's processes and --cluster sends the games to a cluster's workers: give one or "
+    "the other"))
+WORKERS_AT_LEAST_ONE = message("arena-workers-at-least-one", N_("--workers must be at least 1 (0: every core)"))
 
 
 def decimal(x: float, places: int = 2, sign: bool = False) -> str:
@@ -83,24 +90,39 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
         raise AgentError.of(LINE_UP, rules=str(rules), n=rules.players, given=len(bots))
     if args.deals < 1:
         raise AgentError.of(DEALS_AT_LEAST_ONE)
-    workers = args.workers or os.cpu_count() or 1
     out = args.out or f"arena-{rules.preset}-seed{args.seed}"
-    console.print(_("{rules}: {bots}; {deals} duplicate deals x {rotations} rotations on {workers} worker(s); "
-                    "records in {out}/").format(rules=rules, bots=", ".join(bots), deals=number(args.deals),
-                                                rotations=len(bots), workers=workers, out=out))
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
-        task = progress.add_task(_("deals played"), total=args.deals * len(bots))
+    with open_arena_runner(args, console) as runner:
+        console.print(_("{rules}: {bots}; {deals} duplicate deals x {rotations} rotations on {workers} worker(s); "
+                        "records in {out}/").format(rules=rules, bots=", ".join(bots), deals=number(args.deals),
+                                                    rotations=len(bots), workers=runner.workers, out=out))
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
+            task = progress.add_task(_("deals played"), total=args.deals * len(bots))
 
-        def advance(k: int) -> None:
-            progress.advance(task, k)
-            done = progress.tasks[0].completed
-            if done >= (progress.tasks[0].total or 0):  # matches that end early need more seeds than planned
-                progress.update(task, total=done + k)
+            def advance(k: int) -> None:
+                progress.advance(task, k)
+                done = progress.tasks[0].completed
+                if done >= (progress.tasks[0].total or 0):  # matches that end early need more seeds than planned
+                    progress.update(task, total=done + k)
 
-        _runs, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, workers=workers, out_dir=out,
-                               progress=advance)
-        # Matches can end before the planned number of deals: the bar ends full at what was played.
-        progress.update(task, total=progress.tasks[0].completed)
+            _runs, summary = run_arena(str(rules), bots, args.deals, seed=args.seed, out_dir=out, progress=advance,
+                                       runner=runner)
+            # Matches can end before the planned number of deals: the bar ends full at what was played.
+            progress.update(task, total=progress.tasks[0].completed)
     print_summary(console, str(rules), summary)
     return 0
+
+
+def open_arena_runner(args: argparse.Namespace, console: Console) -> Runner:
+    """Where ``barbu arena`` plays (every family): ``--cluster ADDRESS`` (said on the console with its workers),
+    else ``--workers`` processes of this machine (default: every core)."""
+    cluster = getattr(args, "cluster", None)
+    if cluster and args.workers:
+        raise BarbuError.of(WORKERS_OR_CLUSTER)
+    if args.workers < 0:
+        raise BarbuError.of(WORKERS_AT_LEAST_ONE)
+    runner = open_runner(args.workers or os.cpu_count() or 1, cluster)
+    if runner.address:
+        console.print(_("cluster {address}: {n} worker(s), each with barbu {version}").format(
+            address=runner.address, n=number(runner.workers), version=runner.version))
+    return runner

@@ -7,7 +7,6 @@ or the record is Bésigue; all Bésigue-specific printing lives in this module.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from rich.console import Console
@@ -17,7 +16,7 @@ from ..core.errors import BarbuError
 from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
-from ..arena.report import decimal
+from ..arena.report import decimal, open_arena_runner
 from ..besigue.game import BesigueGame
 from ..guide import value_word
 from ..i18n import _, number, pgettext, words
@@ -132,7 +131,6 @@ def cmd_arena(args: argparse.Namespace, console: Console, specs: list[str]) -> i
         raise BarbuError(_("a Bésigue arena compares two computer players: give two, e.g. --bots rule,random"))
     for spec in specs:
         make_besigue_agent(spec)
-    workers = args.workers or os.cpu_count() or 1
     every = max(1, args.deals // 10)
 
     def progress(n: int, s: ArenaSummary) -> None:
@@ -143,7 +141,9 @@ def cmd_arena(args: argparse.Namespace, console: Console, specs: list[str]) -> i
     console.print(_("Bésigue duplicate arena — {rules}: {a} vs {b}, {n} boards (each deal played twice, seats "
                     "swapped), seeds from {seed}").format(rules=BesigueRules.parse(args.rules), a=specs[0],
                                                           b=specs[1], n=args.deals, seed=args.seed))
-    s = run_arena(args.rules, specs[0], specs[1], args.deals, args.seed, workers, args.out, progress)
+    with open_arena_runner(args, console) as runner:
+        s = run_arena(args.rules, specs[0], specs[1], args.deals, args.seed, out=args.out, progress=progress,
+                      runner=runner)
     print_summary(console, s)
     return 0
 

@@ -616,6 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--deals", type=int, default=100, help=_("duplicate deals (boards) to play (default 100)"))
     ar.add_argument("--seed", type=int, default=1, help=_("first match seed (default 1)"))
     ar.add_argument("--workers", type=int, default=0, help=_("worker processes (default: every core)"))
+    ar.add_argument("--cluster", metavar="ADDRESS", help=_(
+        "play on the workers of a Dask cluster instead, given its scheduler's address, e.g. tcp://host:8786 "
+        "(the same results as here; every machine needs pip install 'barbu[cluster]': docs/cluster.md)"))
     ar.add_argument("--out", help=_("folder for the match records (default arena-PRESET-seedN)"))
     ar.set_defaults(func=cmd_arena)
 
@@ -784,7 +787,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.print(_("barbu: error: malformed record: {message}").format(message=error_text(e)))
         return 2
     except BarbuError as e:
-        err.print(_("barbu: error: {message}").format(message=error_text(e)))
+        err.print(_("barbu: error: {message}").format(message=error_text(e)), markup=False)
         return 2
     except KeyboardInterrupt:
         err.print(_("interrupted"))
