@@ -43,7 +43,7 @@ def test_play_daily_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_play_daily_refusals(tmp_path: Path, capsys) -> None:
     db = str(tmp_path / "web.db")
-    assert barbu(["play", "--daily", "--rules", "besigue", "--db", db]) == 2
+    assert barbu(["play", "--daily", "--rules", "besigue-english", "--db", db]) == 2
     assert barbu(["play", "--daily", "--date", "27/11/2026", "--db", db]) == 2
     out = capsys.readouterr().out
     assert "no daily deals" in out.lower() and "YYYY-MM-DD" in out
@@ -53,3 +53,44 @@ def test_play_daily_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(sys, "stdin", io.StringIO("AS\nquit\n"))
     assert barbu(["play", "--daily", "--date", DAY, "--db", str(tmp_path / "web.db")]) == 1
     assert "not finished" in capsys.readouterr().out
+
+
+def test_play_the_scottish_daily_deals_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Seven boards, Patience ones included: a lay is typed like any move ("lay 8S 8C")."""
+    db = tmp_path / "web.db"
+    dset = daily_set(daily_secret_at(str(db)), DAY, "scottish")
+    moves = []
+    for k in range(dset.size):
+        b = BoardPlay(dset, k)
+        while not b.done:
+            legal = b.match.legal_actions()
+            move = str(next((a for a in legal if str(a).startswith("lay ")), legal[0]))
+            moves.append(move)
+            b.play(move)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("lay 7S 7S\n" + "\n".join(moves) + "\n"))
+    assert barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "scottish", "--date", DAY,
+                  "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("the computer in your seat scored") == 7 and "over 7 deals" in out
+    assert "Contract: Double Patience" in out and "Contract: Aces" in out
+
+
+def test_play_the_besigue_daily_deals_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Four deals, the computer's moves told as they come, a refused card changing nothing, each deal compared
+    with the computer's own result in the person's seat."""
+    db = tmp_path / "web.db"
+    dset = daily_set(daily_secret_at(str(db)), DAY, "besigue")
+    moves = []
+    for k in range(dset.size):
+        b = BoardPlay(dset, k)
+        while not b.done:
+            move = str(b.match.legal_actions()[-1])
+            moves.append(move)
+            b.play(move)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("play 7S 8S\n" + "\n".join(moves) + "\n"))
+    assert barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "besigue", "--date", DAY,
+                  "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "each the first of a fresh game" in out and "Not allowed:" in out and "computer: " in out
+    assert out.count("the computer in your seat scored") == 4 and "over 4 deals" in out
+    assert "you deal; the computer leads first" in out and "you are the elder hand" in out

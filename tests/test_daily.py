@@ -45,7 +45,7 @@ def test_same_moves_same_cards_and_same_computer_moves(game: str) -> None:
         assert a.score == b.score and a.seat == b.seat and a.contract == b.contract
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "besigue"])
 def test_different_moves_same_cards_and_fixed_contract(game: str) -> None:
     dset = daily_set(SECRET, DAY, game)
     order = dset.contract_order()
@@ -90,7 +90,7 @@ def test_refusals_change_nothing() -> None:
         b.play("nonsense")
     assert b.match.history == before
     with pytest.raises(DailyError):
-        daily_set(SECRET, DAY, "besigue")
+        daily_set(SECRET, DAY, "besigue-english")  # only the games the server offers
     with pytest.raises(DailyError):
         daily_set(SECRET, DAY, "classic", strength="search")
     with pytest.raises(DailyError):
@@ -106,3 +106,83 @@ def test_the_computer_result_is_its_own_and_deterministic() -> None:
 def test_share_line_gives_nothing_away() -> None:
     line = share_line(DAY, "classic", 62.5, [1.0, 0.5, 0.0, None])
     assert line == "Barbu daily 2026-11-27 classic 62% \U0001F7E9\U0001F7E8\U0001F7E5\u2B1C"
+
+
+def test_the_scottish_set_is_one_board_per_call_and_its_caller_drawn_by_the_board_key() -> None:
+    """Seven boards, one per single call of a Player Round and Double Patience; the first Caller's draw is a chance
+    event of the board's key, so everyone has the same Caller whatever he plays; Patience lays replay alike."""
+    from barbu.scottish.pack import PackDraw
+    dset = daily_set(SECRET, DAY, "scottish")
+    assert dset.highest_wins and dset.size == 7
+    assert dset.contract_order() == ["aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"]
+
+    def lays(legal):
+        return next((a for a in legal if str(a).startswith("lay ")), legal[0])
+
+    laid = 0
+    for k in range(dset.size):
+        a = play_out(dset, k, lays)
+        b = play_out(dset, k, lambda legal: legal[0])
+        assert isinstance(a.match.history[0], PackDraw) and a.match.history[0] == b.match.history[0]
+        assert a.result.scottish.caller == b.result.scottish.caller == a.match.declarer
+        assert a.seat == (a.result.scottish.caller + k) % 4
+        assert a.contract == a.result.contract == dset.contract_order()[k]
+        again = BoardPlay(dset, k, a.moves)  # the same moves, lays included: the same board to the end
+        assert again.match.history == a.match.history and again.score == a.score
+        laid += sum(1 for m in a.moves if m.startswith("lay "))
+        if k >= 5:  # Patience: the places score 120/60/30/0 (twice in Double Patience), plus is good
+            assert sorted(a.result.scores) == [x * (k - 4) for x in (0, 30, 60, 120)]
+    assert laid > 0  # with this key a run is laid to go out
+
+
+def test_a_wrong_lay_is_refused_and_changes_nothing() -> None:
+    dset = daily_set(SECRET, DAY, "scottish")
+    b = BoardPlay(dset, 5)
+    assert b.match.phase_name == "domino" and b.to_move()
+    before = list(b.match.history)
+    held = b.match.hands[(b.seat + 1) % 4]
+    from barbu.core.cards import CARDS, cards_of
+    for bad in ("lay " + " ".join(str(CARDS[c]) for c in cards_of(held)[:2]), "lay", "lay QQ", "aces"):
+        with pytest.raises(Exception):
+            b.play(bad)
+    assert b.match.history == before
+
+
+def test_a_besigue_set_deals_the_same_cards_and_turns_the_dealer_round() -> None:
+    """Four deals of a fresh game each: the dealer's draw and the shuffle from the board's key (the same for
+    everyone, whatever he plays), the person the elder hand on deals 1 and 3 and the dealer on 2 and 4, the
+    computer's answers the same for the same moves, a board's score his points less the computer's."""
+    from barbu.besigue.game import BesigueGame
+    dset = daily_set(SECRET, DAY, "besigue")
+    assert dset.size == 4 and dset.highest_wins and dset.family == "besigue"
+    for k in range(dset.size):
+        rng = random.Random(k)
+        a = play_out(dset, k, lambda legal: legal[0])
+        b = play_out(dset, k, lambda legal, rng=rng: legal[rng.randrange(len(legal))])
+        c = BoardPlay(dset, k, computer=True)
+        assert type(a).__name__ == "BesigueBoard"
+        assert a.match.log[:2] == b.match.log[:2] == c.match.log[:2]  # the dealer's draw and the shuffle
+        dealer = a.result["dealer"]
+        assert a.seat == b.seat == (dealer if k % 2 else 1 - dealer)
+        again = BoardPlay(dset, k, a.moves)  # the same moves: the same computer answers to the end
+        assert again.match.log == a.match.log and again.score == a.score
+        s = a.result["scores"]
+        assert a.score == s[a.seat] - s[1 - a.seat] and a.note() == f"{s[a.seat]}–{s[1 - a.seat]}"
+        actions = [BesigueGame(dset.rules).parse_action(t) for _, t in b.match.log]
+        assert verify_board_chance(lambda: BesigueGame(dset.rules), actions, board_key(dset.key, k)) == []
+        assert verify_board_chance(lambda: BesigueGame(dset.rules), actions, board_key(dset.key, k + 1))
+
+
+def test_besigue_refusals_change_nothing() -> None:
+    dset = daily_set(SECRET, DAY, "besigue")
+    b = BoardPlay(dset, 0)
+    assert b.to_move()
+    before = list(b.match.log)
+    from barbu.besigue.cards import card_text
+    other = next(c for c in b.match.hands[1 - b.seat] if card_text(c) not in {card_text(x) for x in b.match.hands[b.seat]})
+    for bad in (f"play {card_text(other)}", "declare bezique QS JD", "nonsense", "", "no-declaration"):
+        with pytest.raises(Exception):
+            b.play(bad)
+    assert b.match.log == before
+    with pytest.raises(DailyError):
+        BoardPlay(dset, 4)

@@ -145,7 +145,7 @@ def test_refusals_change_nothing(app: Any) -> None:
     assert c.post("/api/daily/classic/move", json={"board": 0, "move": "x"},
                   headers={"origin": "https://evil.example"}).status_code == 403
     assert c.get("/api/daily/classic/state").json()["state"]["version"] == version
-    assert post(c, "/api/daily/besigue/start", {}).status_code == 404
+    assert post(c, "/api/daily/besigue-english/start", {}).status_code == 404
     assert post(c, "/api/daily/nothing/start", {}).status_code == 404
     assert c.get("/daily/nothing").status_code == 404 and c.get("/daily/classic").status_code == 200
     assert c.get("/daily").status_code == 200

@@ -20,6 +20,7 @@ from ..arena.report import decimal, open_arena_runner
 from ..besigue.game import BesigueGame
 from ..guide import value_word
 from ..i18n import _, number, pgettext, words
+from ..records.barbu import with_daily_key
 from ..records.besigue import read_record, verify_deals
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
 from ..besigue.text import text_form
@@ -98,6 +99,8 @@ def print_deals(console: Console, g: BesigueGame, title: str) -> None:
 
 def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
     rep = read_record(args.record)
+    if getattr(args, "daily_key", None):  # a daily deal's record kept before its day's key was published
+        rep.header = with_daily_key(rep.header, args.daily_key)
     print_deals(console, rep.game, f"{args.record} — {rep.game.rules}")
     if not rep.consistent:
         for p in rep.inconsistencies:

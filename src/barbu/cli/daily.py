@@ -16,7 +16,7 @@ from typing import Callable
 from rich.console import Console
 
 from ..core.errors import BarbuError
-from ..duplicate.daily import GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
+from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
 from ..i18n import _
 from .textplay import command, describe
 
@@ -62,6 +62,9 @@ def play_daily_table(args: argparse.Namespace) -> int:
     dset = daily_from_args(args, Console(highlight=False))
     if dset is None:
         return 2
+    if dset.game == BESIGUE:
+        from ..tui.daily_besigue import daily_besigue_app
+        return daily_besigue_app(dset, max(0.0, args.delay), bool(getattr(args, "confirm_forced", False))).run() or 0
     return daily_app(dset, max(0.0, args.delay), bool(getattr(args, "confirm_forced", False))).run() or 0
 
 
@@ -71,12 +74,19 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     if dset is None:
         return 2
     day, game = dset.day, dset.game
-    con.print(_("The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
-                "players ({strength}) who answer the same moves the same way for everyone.").format(
-        day=day, game=game, n=dset.size, strength=dset.strength))
+    if dset.game == BESIGUE:
+        con.print(_("The daily deals of {day}, {game}: {n} deals, each the first of a fresh game, against a computer "
+                    "player ({strength}) who answers the same moves the same way for everyone.").format(
+            day=day, game=game, n=dset.size, strength=dset.strength))
+    else:
+        con.print(_("The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
+                    "players ({strength}) who answer the same moves the same way for everyone.").format(
+            day=day, game=game, n=dset.size, strength=dset.strength))
     con.print(_("Offline, you are compared with the computer players' own result in your seat on the same cards, "
                 "not with other people: play on the server to be ranked against them."))
     theirs = computer_scores(dset)
+    if dset.game == BESIGUE:
+        return _play_besigue(dset, theirs, read, con)
     mine: list[int] = []
     for k in range(dset.size):
         board = BoardPlay(dset, k)
@@ -112,4 +122,60 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     con.print()
     con.print(_("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
         strength=dset.strength, diff=diff, n=dset.size))
+    return 0
+
+
+def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str], con: Console) -> int:
+    """Bésigue's daily deals line by line: each deal as the Bésigue game shows it (`barbu.cli.besigue_plain`),
+    the computer's moves told as they come, and each deal's score (your points less the computer's) beside the
+    computer's own in your seat."""
+    from rich.markup import escape
+
+    from ..duplicate.daily_besigue import DEALER
+    from ..i18n import current, word_error
+    from .besigue_plain import _words, describe, read_typed
+    mine: list[int] = []
+    for k in range(dset.size):
+        board = BoardPlay(dset, k)
+        g = board.match
+        con.print()
+        con.print((_("Deal {n} of {total}: you deal; the computer leads first.") if board.role == DEALER else
+                   _("Deal {n} of {total}: you are the elder hand and lead first.")).format(n=k + 1, total=dset.size))
+        told = 0
+        while True:
+            for actor, text in g.log[told:]:  # the computer's moves since the person's last one
+                if actor == 1 - board.seat:
+                    con.print(_("computer: {action}").format(action=escape(_words(g.parse_action(text)))))
+            told = len(g.log)
+            if board.done:
+                break
+            v = g.view(board.seat)
+            con.print(describe(v))
+            con.print(_("You may: {actions}").format(actions="  ".join(_words(a) for a in v.legal)))
+            try:
+                text = read("> ")
+            except EOFError:
+                con.print(_("Stopped: the daily deals were not finished."))
+                return 1
+            cmd = command(text)
+            if cmd == "quit":
+                con.print(_("Stopped: the daily deals were not finished."))
+                return 1
+            if cmd is not None or not text.strip():
+                continue
+            try:
+                board.play(read_typed(text))
+            except (BarbuError, DailyError) as e:
+                con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
+                continue
+            con.print(_("you: {action}").format(action=escape(_words(g.parse_action(board.moves[-1])))))
+        assert board.score is not None and board.scores is not None
+        mine.append(board.score)
+        con.print(_("Deal {n} over: you {mine}, the computer {theirs}.").format(
+            n=k + 1, mine=board.scores[board.seat], theirs=board.scores[1 - board.seat]))
+        con.print(_("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
+            n=k + 1, you=board.score, it=theirs[k]))
+    con.print()
+    con.print(_("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+        strength=dset.strength, diff=sum(mine) - sum(theirs), n=dset.size))
     return 0

@@ -6,7 +6,9 @@ in its order) and declared for the declarer automatically; the person holds one 
 same seat for everyone, turning round the table from board to board so that he is the declarer on some and
 not on others.  The other seats are played by one fixed strength with no time budget; every decision gets a
 fresh player seeded by HMAC(the game's key, board, seat, the actions so far), so the same moves get the same
-answers and only the person's own decisions make a difference.  Nothing here does I/O.
+answers and only the person's own decisions make a difference.  The Scottish game's set is one board per single
+call of a Player Round (its first Caller drawn from the board's key too); Bésigue's is a few first deals of fresh
+games (`barbu.duplicate.daily_besigue`).  Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from ..core.actions import Declare
 from ..core.chance import BoardChance
 from ..core.daily_keys import board_key, day_key, game_key, seed_of
 from ..core.errors import BarbuError
+from ..scottish.match import RoundState, call_choices
+from . import daily_besigue
+from .daily_base import DailyError
 
-GAMES = ("classic", "italian", "italian-six", "salad", "french")  # the games with daily deals (see docs/daily.md)
+# the games with daily deals (docs/daily.md); Bésigue's boards are `barbu.duplicate.daily_besigue`'s
+GAMES = ("classic", "italian", "italian-six", "salad", "french", "scottish", "besigue")
+BESIGUE = "besigue"
 STRENGTHS = ("rule", "random")  # deterministic players with no time budget
 DEFAULT_STRENGTH = "rule"
-
-
-class DailyError(ValueError):
-    """A daily set that cannot be made as asked (an unknown game, a strength that thinks against the clock)."""
 
 
 @dataclass(frozen=True)
@@ -37,17 +40,31 @@ class DailySet:
 
     day: str
     game: str
-    rules: Ruleset
+    rules: Any  # a `Ruleset`, or Bésigue's `BesigueRules`
     strength: str
     key: bytes  # the game's key on that day
     size: int  # boards in the set
 
     @property
     def highest_wins(self) -> bool:
-        return self.rules.family_spec.highest_wins
+        return True if self.game == BESIGUE else self.rules.family_spec.highest_wins
+
+    @property
+    def family(self) -> str:
+        """The game's family ("classic", "scottish", …, or "besigue")."""
+        return BESIGUE if self.game == BESIGUE else self.rules.family
 
     def contract_order(self) -> list[str]:
-        return [c.key for c in Match(self.rules).contracts]
+        return [""] * self.size if self.game == BESIGUE else contract_order(self.rules)
+
+
+def contract_order(rules: Ruleset) -> list[str]:
+    """The set's contracts, one board each, in order: the preset's contracts; for the Scottish game, whose 33
+    contracts are groups of calls, each single call a Caller may name at a round's first deal (Aces, King,
+    Queens, Hearts, Tricks, Patience) and Double Patience, as `call_choices` offers them."""
+    if rules.family == "scottish":
+        return [k for k in call_choices(RoundState()) if "+" not in k]
+    return [c.key for c in Match(rules).contracts]
 
 
 def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
@@ -63,8 +80,12 @@ def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENG
 def set_from_day_key(key: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
                      limit: int = 0) -> DailySet:
     """The same set from the day's published key (the check anyone can make once the day is over)."""
-    rules = Ruleset.parse(game)
-    size = len(Match(rules).contracts)
+    if game == BESIGUE:
+        rules: Any = daily_besigue.besigue_rules()
+        size = daily_besigue.BOARDS
+    else:
+        rules = Ruleset.parse(game)
+        size = len(contract_order(rules))
     if limit > 0:
         size = min(size, limit)
     return DailySet(day, game, rules, strength, game_key(key, game), size)
@@ -74,7 +95,13 @@ class BoardPlay:
     """One board being played by a person: the match, his seat, the board's fixed contract.
 
     Built from the person's moves so far (``moves``, as text), it replays them, so a board is resumed on any
-    device from what was stored.  `play` takes his next move; the computer players answer at once."""
+    device from what was stored.  `play` takes his next move; the computer players answer at once.  A Bésigue
+    set's board is a `barbu.duplicate.daily_besigue.BesigueBoard`, made here alike."""
+
+    def __new__(cls, dset: DailySet, *args: Any, **kwargs: Any) -> Any:
+        if cls is BoardPlay and dset.game == BESIGUE:  # made whole here: it is no BoardPlay, so __init__ is skipped
+            return daily_besigue.BesigueBoard(dset, *args, **kwargs)
+        return object.__new__(cls)
 
     def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False,
                  paced: bool = False) -> None:
@@ -112,6 +139,12 @@ class BoardPlay:
         return self.match.results[0] if self.match.results else None
 
     @property
+    def scores(self) -> list[int] | None:
+        """Every seat's score on the board (doubles settled)."""
+        r = self.result
+        return None if r is None else list(r.scores)
+
+    @property
     def score(self) -> int | None:
         """What the person's seat scored on the board (its doubles settled)."""
         r = self.result
@@ -119,6 +152,10 @@ class BoardPlay:
 
     def to_move(self) -> bool:
         return not self.done and self.match.to_act() == self.seat
+
+    def note(self) -> str:
+        """A traveller's line beside the score: the board's doubles ("1×0 2×0xx")."""
+        return "" if self.result is None else doubles_text(self.result)
 
     # -- playing
     def play(self, text: str) -> None:
@@ -177,7 +214,7 @@ class BoardPlay:
         m = self.match
         self.seat = (m.declarer + self.board) % m.n
         order = self.dset.contract_order()
-        choosable = {c.key for c in m._choosable()}
+        choosable = {a.contract for a in m.legal_actions() if isinstance(a, Declare)}
         start = self.board % len(order)
         self.contract = next(order[(start + i) % len(order)] for i in range(len(order))
                              if order[(start + i) % len(order)] in choosable)

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 from ..core import safejson
 from ..core.chance import verify_board_chance, verify_chance
+from .barbu import daily_board_key
 from .lines import published_key, read_lines, record_objects, write_lines
 from . import refusals as R
 from .refusals import refuse
@@ -129,10 +130,14 @@ def verify_deals(rep: BesigueReplay) -> list[int] | None:
     give: empty means nobody chose the cards.
     """
     secret = published_key(rep.header)
-    if secret is None:
+    board = daily_board_key(rep.header)  # a daily deal's: dealt by its board's key, derived from the day's
+    if secret is None and board is None:
         return None
     g = rep.game
     actions = [g.parse_action(text) for _, text in g.log]
+    if board is not None:
+        return verify_board_chance(lambda: BesigueGame(g.rules, g.seed), actions, board)
+    assert secret is not None
     if rep.header.get("chance", {}).get("dealing") == "boards":  # a duplicate event's table: dealt by deal number
         return verify_board_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)
     return verify_chance(lambda: BesigueGame(g.rules, g.seed), actions, secret)

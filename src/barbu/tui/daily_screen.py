@@ -15,10 +15,12 @@ from typing import Any
 
 from rich.console import Group
 from rich.text import Text
+from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
 from ..core.errors import BarbuError
+from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
 from ..i18n import _, current, number
 from ..i18n.typed import parse_typed
@@ -80,9 +82,19 @@ class _BoardComputer:
 
 
 class DailyScreen(TableScreen):
-    """The table of a daily set: board after board, then the comparison with the computer players' results."""
+    """The table of a daily set: board after board, then the comparison with the computer players' results.
+
+    The daily deals allow no hint, no taking back and no saving: their keys leave the footer (a key or a typed
+    word still answers, with a plain message), and the help lists only the keys that work here."""
 
     session: DailySession  # type: ignore[assignment]
+
+    # The table's F4, Ctrl+Z and Ctrl+S, kept off the footer: each says in plain words why it does nothing here.
+    BINDINGS = [
+        Binding("f4", "hint", N_("Hint"), show=False),
+        Binding("ctrl+z", "take_back", N_("Take back"), show=False),
+        Binding("ctrl+s", "save", N_("Save"), show=False),
+    ]
 
     def __init__(self, dset: DailySet, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__(DailySession(dset, 0), delay, confirm_forced)
@@ -91,22 +103,63 @@ class DailyScreen(TableScreen):
         self.theirs: list[Any] = []
 
     def _draw_title(self, v: Any, ended: Any) -> None:
+        """The day, the game, the board and the person's part in it; shorter where the long line would be cut."""
         s = self.session
         declares = s.board.seat == s.board.match.declarer
-        title = (_("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you declare it")
-                 if declares else
-                 _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you defend")).format(
-            day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
-        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(title)}")
+        caller = declares and self.dset.rules.family == "scottish"  # the Scottish game's declarer is its Caller
+        if caller:
+            title = _("The daily deals of {day}, {game}: deal {n} of {total}, the call fixed; you are the caller")
+        elif declares:
+            title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you declare it")
+        else:
+            title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you defend")
+        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1),
+                      total=number(self.dset.size))
+        line = "[b]barbu[/b] — " + escape(title.format(**fields))
+        if len("barbu — ") + len(title.format(**fields)) > self.size.width - 2:
+            short = (_("Daily deals {day} · {game} · deal {n}/{total} · you call") if caller else
+                     _("Daily deals {day} · {game} · deal {n}/{total} · you declare") if declares else
+                     _("Daily deals {day} · {game} · deal {n}/{total} · you defend"))
+            line = "[b]" + escape(short.format(**fields)) + "[/b]"
+        self.query_one("#title", Static).update(line)
+
+    def _draw_decision(self, v: Any) -> None:
+        """As the table's, but a finished board says what Enter does next (a board is no whole match)."""
+        super()._draw_decision(v)
+        board = self.session.board
+        if board.done:
+            self.query_one("#prompt", Static).update(
+                _("Deal {n} is over: Enter for the next deal.").format(n=number(board.board + 1))
+                if board.board + 1 < self.dset.size else _("The daily deals are over: Enter to leave the table."))
+
+    def keys_help(self) -> str:
+        """The keys that work at the daily deals' table (no hint, no take-back, no saving)."""
+        return _("""\
+[b]Keys[/b]
+  ← →            move along your hand
+  ↑ ↓            move in the list of choices
+  Enter          play or choose what the cursor is on (on an empty command line)
+  type + Enter   a card (qh, 10s, A♠), pass, double 1 3, lay jh qh kh
+  mouse          click a card or a choice
+  F1 help   F2 last trick   F3 scoresheet   Ctrl+Q quit
+  The daily deals give no hints, take nothing back and save nothing: everyone plays them once, on his own.""")
 
     def action_hint(self) -> None:
         self.notify(_("No hints in the daily deals: everyone plays them on his own."), timeout=4)
+
+    def action_take_back(self) -> None:
+        self.notify(_("The daily deals take nothing back: everyone is compared on his first decisions."), timeout=4)
+
+    def action_save(self) -> None:
+        self.notify(_("Nothing to save: the daily deals are dealt again from the day's key."), timeout=4)
 
     def _show_match_over(self) -> None:
         """The board is over: its score beside the computer's in the same seat, then the next board or the end."""
         self.paused = True
         s = self.session
         k = s.board.board
+        self.ended = [s.board.result]  # the board's contract and scores stay on the table until the next board
+        self.redraw()
         theirs = BoardPlay(self.dset, k, computer=True).score
         self.mine.append(s.board.score)
         self.theirs.append(theirs)
@@ -134,6 +187,7 @@ class DailyScreen(TableScreen):
         self.recent.clear()
         self.decision_at = -1
         await self.recompose()
+        self.say("")
         self.paused = False
         self.on_mount()
 

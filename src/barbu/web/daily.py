@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..core.daily_keys import day_key
 from ..core.errors import BarbuError
 from ..core.words import N_
-from ..duplicate.daily import GAMES, BoardPlay, DailyError, DailySet, daily_set, doubles_text, share_line
+from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
 from ..duplicate.matchpoints import Entry, score_boards, standings
 from ..records.barbu import write_record
 from . import dailystore as db
@@ -225,13 +225,13 @@ class Daily:
         board, play, rows = self._current(dset, a)
         if play is None:
             return {"finished": True, "game": dset.game, "day": a.day}
-        m = play.match
-        state = view_json(m, m.views(), play.seat, full=True, actors=play.actors)
-        return {"finished": False, "game": dset.game, "day": a.day, "board": board, "boards": dset.size,
-                "seat": play.seat, "players": m.n, "contract": play.contract, "contracts": contract_info(m),
-                "highest_wins": dset.highest_wins,
-                "done": [{"board": k, "score": rows[k].score} for k in sorted(rows) if rows[k].score is not None],
-                "state": state}
+        out = {"finished": False, "game": dset.game, "family": dset.family, "day": a.day, "board": board,
+               "boards": dset.size, "seat": play.seat, "players": play.n, "contract": play.contract,
+               "name": a.name, "strength": dset.strength,
+               "highest_wins": dset.highest_wins,
+               "done": [{"board": k, "score": rows[k].score} for k in sorted(rows) if rows[k].score is not None]}
+        out.update(board_state(play))
+        return out
 
     def _lock(self, attempt_id: int) -> threading.Lock:
         with self._locks_guard:
@@ -257,14 +257,15 @@ class Daily:
             except BarbuError as e:  # the rules' own refusal, worded in the reader's language
                 raise TableError.wrap(e) from None
             with self.store.engine.begin() as conn:
-                db.save_board(conn, a.id, current, play.moves, play.score,
-                              doubles_text(play.result) if play.done else None)
+                db.save_board(conn, a.id, current, play.moves, play.score, play.note() if play.done else None)
                 if play.done and current + 1 >= dset.size:
                     db.finish(conn, a.id)
         out = self.state(person, game)
         if play.done:
             out["last_board"] = {"board": current, "score": play.score, "contract": play.contract,
-                                 "scores": list(play.result.scores), "seat": play.seat}
+                                 "scores": play.scores, "seat": play.seat}
+            if dset.game == BESIGUE:  # the deal's summary as the Bésigue table shows it, and its last position
+                out["last_board"].update(besigue_end(play))
         return out
 
     # -- results
@@ -377,5 +378,39 @@ class Daily:
         if key is not None:
             header["chance"] = {"method": "hmac-sha256-daily", "day_key": key, "game": game, "board": board}
         out = StringIO()
-        write_record(play.match, out, header)
+        if dset.game == BESIGUE:
+            from ..records.besigue import record_lines
+            from ..records.lines import write_lines
+            write_lines(record_lines(play.match, header), out)
+        else:
+            write_record(play.match, out, header)
         return out.getvalue()
+
+
+def board_state(play: BoardPlay) -> dict[str, Any]:
+    """The board as the person's seat sees it: the Barbu table's own view message (`view_json`), or the Bésigue
+    table's (`BesigueWeb.state`, what static/js/besigue.js draws) with the last move told."""
+    m = play.match
+    if play.dset.game != BESIGUE:
+        return {"contracts": contract_info(m), "state": view_json(m, m.views(), play.seat, full=True,
+                                                                  actors=play.actors)}
+    from .games import BesigueWeb
+    state = BesigueWeb(m).state(play.seat)
+    if state.get("deal"):  # each board is a fresh game's first deal: numbered here as the set's deal
+        state["deal"] = play.board + 1
+    state["results"] = [dict(r, number=play.board + 1) for r in state.get("results", [])]
+    log = m.log
+    last = next(((i, seat, text) for i, (seat, text) in reversed(list(enumerate(log))) if seat >= 0), None)
+    return {"contracts": [], "role": play.role, "options": BesigueWeb(m).info()["options"], "state": state,
+            "last": None if last is None else {"seq": last[0], "seat": last[1], "action": last[2]}}
+
+
+def besigue_end(play: BoardPlay) -> dict[str, Any]:
+    """A finished Bésigue board: its summary (combinations, brisques, last trick, points) numbered as the set's
+    board, and the final position as the person's seat sees it (every card is played by then)."""
+    from .games import _result_json
+    summary = _result_json(play.result)
+    summary["number"] = play.board + 1
+    out = {"summary": summary, **board_state(play)}
+    out["state"]["dealer"] = play.result["dealer"]  # the game has turned to its next deal's dealer: not this board's
+    return out

@@ -1,7 +1,7 @@
 """The daily deals' pages and API.
 
 Pages: ``GET /daily`` (today's games, past days and their keys), ``GET /daily/{game}`` (the play page, then the
-results).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
+results; Bésigue's boards are played at ``GET /daily/besigue/play``, on the Bésigue table's drawing).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
 ``GET /api/daily/{game}/state``, ``POST /api/daily/{game}/move`` {board, move}, ``GET /api/daily/{game}/results
 [?day=]`` (only once the set is finished, or the day over) and ``GET /api/daily/{game}/boards/{k}/record[?day=]``
 (one's own board, for the replay and its analysis).  A guest is known by the ``barbu_daily`` cookie (random,
@@ -67,6 +67,10 @@ def daily_routes(settings: Settings, daily: Daily, read_json: Callable[..., Awai
             return render_page(request, settings, "notfound.html", status_code=404)
         return render_page(request, settings, "daily_play.html")
 
+    async def daily_besigue_table(request: Request) -> Response:
+        """Bésigue's boards are played on the Bésigue table's own drawing (static/js/daily_besigue.js)."""
+        return render_page(request, settings, "daily_besigue.html")
+
     async def api_overview(request: Request) -> Response:
         p, _ = await person(request)
         day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
@@ -116,6 +120,7 @@ def daily_routes(settings: Settings, daily: Daily, read_json: Callable[..., Awai
 
     return [
         Route("/daily", daily_page),
+        Route("/daily/besigue/play", daily_besigue_table),
         Route("/daily/{game}", daily_game_page),
         Route("/api/daily", api_overview),
         Route("/api/daily/{game}/start", api_start, methods=["POST"]),

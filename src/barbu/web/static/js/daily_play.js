@@ -3,7 +3,7 @@
 // traveller and links to the replay and analysis of one's own boards.  ?day=YYYY-MM-DD shows a past day's results.
 import { el } from "./dom.js";
 import { t, tn, num, contract as contractWords, rankLetter } from "./i18n.js";
-import { SYMBOLS, SUITS, cardElement, cardLabel, isCard, prettyCards, sortHand } from "./cards.js";
+import { RANKS, SYMBOLS, SUITS, cardElement, cardLabel, isCard, prettyCards, sortHand } from "./cards.js";
 import { postJSON } from "./net.js";
 import { placeName, presetName } from "./tablewords.js";
 import { percentText } from "./dailywords.js";
@@ -13,8 +13,13 @@ const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const pastDay = new URLSearchParams(location.search).get("day");
 let current = null; // the last state answer
 let busy = false;
+// Bésigue's boards are played on the Bésigue table's own drawing (daily_besigue.html); its start and results are here.
+const TABLE_PAGE = game === "besigue" ? "/daily/besigue/play" : null;
 
 $("game-title").textContent = presetName(game);
+if (game === "besigue") { // no contract to fix: each deal is a fresh game's first
+  $("start-what").textContent = t("Each deal is the first of a fresh game of Bésigue, with the same cards for everyone: you lead first on half of them and deal on the others. The computer player answers the same moves the same way for everyone.");
+}
 
 function showError(text) {
   $("play-error").textContent = text || "";
@@ -39,6 +44,7 @@ function actionLabel(text) {
   }
   if (words[0] === "rank") return t("start from {rank}", { rank: rankLetter(words[1]) });
   if (text === "pass") return t("Pass");
+  if (words[0] === "lay") return t("Lay {cards}", { cards: prettyCards(words.slice(1).join(" ")) }); // Scottish Patience
   if (words[0] === "double") {
     const st = current.state;
     const targets = words.slice(1).map(Number);
@@ -69,7 +75,34 @@ function show(name) {
 }
 
 // ------------------------------------------------------------------ playing
+// Domino and Patience: the four rows, each card at its rank's place as on the table (barbu.css .rows), and the
+// last card or cards laid, with who laid them.
+function rowsView(st) {
+  const ranks = st.row_ranks || RANKS;
+  const grid = el("div", { class: "rows daily-rows", "aria-label": t("The rows") });
+  grid.style.setProperty("--row-slots", ranks.length);
+  st.rows.forEach((row, i) => {
+    const line = el("div", { class: "row-line", "data-suit": SUITS[i] },
+      el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
+    if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
+    row.forEach((c, k) => {
+      const card = cardElement(c, "span", { compact: true });
+      if (k === 0) card.style.marginLeft = `calc(${Math.max(0, ranks.indexOf(c[0]))} * var(--row-step))`;
+      line.append(card);
+    });
+    grid.append(line);
+  });
+  const out = [grid];
+  if (st.plays && st.plays.length) {
+    const [s, cards] = st.plays[st.plays.length - 1];
+    out.push(el("p", { class: "small last-laid" }, t("Last card laid") + " · " + t("{name}:", { name: who(s) }) + " ",
+      ...[].concat(cards).map((c) => cardElement(c, "span", { compact: true }))));
+  }
+  return out;
+}
+
 function trickCards(st) {
+  if (st.rows) return rowsView(st);
   const box = [];
   if (st.trick && st.trick.length) {
     st.trick.forEach((c, i) => box.push(el("figure", { class: "played" }, cardElement(c),
@@ -88,6 +121,10 @@ function trickCards(st) {
 }
 
 function render(body) {
+  if (TABLE_PAGE) {
+    location.href = TABLE_PAGE;
+    return;
+  }
   current = body;
   const st = body.state;
   show("board-panel");
@@ -96,7 +133,11 @@ function render(body) {
   let line = t("Contract: {contract}", { contract: contractName(body.contract) });
   if (st.trump !== null && st.trump !== undefined) line += ` ${SYMBOLS[SUITS[st.trump]]}`;
   if (st.rank) line += " " + t("from {rank}", { rank: rankLetter(st.rank) });
-  line += " · " + (st.declarer === body.seat ? t("you are the declarer") : t("declared by {name}", { name: who(st.declarer) }));
+  if (body.family === "scottish") { // the Scottish game's declarer is its Caller
+    line += " · " + (st.declarer === body.seat ? t("you are the caller") : t("called by {name}", { name: who(st.declarer) }));
+  } else {
+    line += " · " + (st.declarer === body.seat ? t("you are the declarer") : t("declared by {name}", { name: who(st.declarer) }));
+  }
   $("board-contract").textContent = line;
   $("board-scores").textContent = body.done.length
     ? t("Your scores so far: {scores}", { scores: body.done.map((d) => num(d.score)).join(", ") }) : "";
@@ -112,10 +153,12 @@ function render(body) {
     });
     seats.push(el("div", { class: "daily-seat" + (s === body.seat ? " me" : "") + (st.to_act === s ? " to-act" : ""), "data-seat": s },
       el("strong", { textContent: s === body.seat ? t("You") : t("{place}, computer", { place: who(s) }) }),
-      el("span", { class: "muted small", textContent: " " + t("{n} cards", { n: num(st.hand_sizes[s]) }) + " · " + t("tricks: {n}", { n: num(st.tricks_won[s]) }) }),
+      el("span", { class: "muted small", textContent: " " + t("{n} cards", { n: num(st.hand_sizes[s]) })
+        + (st.rows ? "" : " · " + t("tricks: {n}", { n: num(st.tricks_won[s]) })) }),
       doubled.length ? el("span", { class: "small doubles", textContent: " · " + doubled.join(", ") }) : null));
   }
   $("seats").replaceChildren(...seats);
+  $("trick").classList.toggle("with-rows", Boolean(st.rows));
   $("trick").replaceChildren(...trickCards(st));
   const legal = st.legal || [];
   const cards = new Set(legal.filter(isCard));
@@ -216,11 +259,11 @@ async function loadResults() {
     el("h4", {}, t("Deal {n}", { n: num(b.board + 1) }), " ", finished
       ? el("button", { type: "button", class: "small", textContent: t("Replay and analysis"), onclick: () => openReplay(b.board, res.day) }) : null),
     el("div", { class: "table-wrap" }, el("table", { class: "board-table" },
-      el("thead", {}, el("tr", {}, el("th", { textContent: t("Player") }), el("th", { textContent: t("Doubles") }),
+      el("thead", {}, el("tr", {}, el("th", { textContent: t("Player") }), el("th", { textContent: game === "besigue" ? t("Points") : t("Doubles") }),
         el("th", { class: "num", textContent: t("Score") }), el("th", { class: "num", textContent: t("Matchpoints") }))),
       el("tbody", {}, ...b.rows.slice(0, 200).map((r) => el("tr", { class: r.you ? "you" : "" },
         el("td", { textContent: r.you ? t("You") : playerName(r.name) }),
-        el("td", { textContent: r.doubles ? r.doubles.split(" ").length : "–" }),
+        el("td", { textContent: game === "besigue" ? r.doubles || "–" : r.doubles ? r.doubles.split(" ").length : "–" }),
         el("td", { class: "num", textContent: num(r.score) }), el("td", { class: "num", textContent: r.matchpoints === null ? "–" : num(r.matchpoints) })))))))));
 }
 

@@ -28,6 +28,13 @@ export let mySeat = null; // null: watching
 const NOTICE_MS = 7000; // how long an error or a notice stays over the table
 let game = null; // the hooks of this page's game (see openTable)
 let socket = null;
+let transport = null; // a page that is no table's (the daily deals) gives its own way to talk to the server
+
+// Before a game's script opens the table: `make(onMessage, onStatus)` returns an object with act(action, typed),
+// send(type, extra) and reconnect(), used instead of the table's WebSocket (static/js/daily_besigue_link.js).
+export function useTransport(make) {
+  transport = make;
+}
 let dealsSeen = null; // deals in the scores last received: one more means a deal just ended
 let endDismissed = false;
 
@@ -318,9 +325,10 @@ export function openTable(hooks) {
     render();
   });
   startTicking();
-  socket = new TableSocket(tableId, onMessage, (status) => {
+  const onStatus = (status) => {
     const c = $("conn");
     c.dataset.status = status;
     c.textContent = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") }[status] || status;
-  });
+  };
+  socket = transport ? transport(onMessage, onStatus) : new TableSocket(tableId, onMessage, onStatus);
 }
