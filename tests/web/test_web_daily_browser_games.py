@@ -62,6 +62,7 @@ def test_the_scottish_daily_deals_in_the_browser(browser: Browser, server: Serve
         assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
     page.wait_for_selector("#share:not(:empty)")
     assert page.locator(".traveller").count() == 2
+    assert page.locator(".traveller").first.locator("thead th").count() == 3  # player, score, matchpoints: the game has no doubles
     shot(page, "scottish-results-phone-it")
     assert not page.errors, page.errors
 

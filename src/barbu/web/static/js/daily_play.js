@@ -255,15 +255,18 @@ async function loadResults() {
       el("td", { textContent: r.rank }), el("td", { textContent: r.you ? t("{name} (you)", { name: playerName(r.name) }) : playerName(r.name) }),
       el("td", { class: "num", textContent: percentText(r.percent) }), el("td", { class: "num", textContent: num(r.points) })))));
   $("ranking").replaceChildren(el("div", { class: "table-wrap" }, rank));
+  // the traveller's middle column: Bésigue's points on both sides, the doubles where the game has them (not the
+  // Scottish game, which has none)
+  const middle = game === "besigue" ? "points" : game === "scottish" ? null : "doubles";
   $("travellers").replaceChildren(...res.travellers.map((b) => el("div", { class: "traveller", "data-board": b.board },
     el("h4", {}, t("Deal {n}", { n: num(b.board + 1) }), " ", finished
       ? el("button", { type: "button", class: "small", textContent: t("Replay and analysis"), onclick: () => openReplay(b.board, res.day) }) : null),
     el("div", { class: "table-wrap" }, el("table", { class: "board-table" },
-      el("thead", {}, el("tr", {}, el("th", { textContent: t("Player") }), el("th", { textContent: game === "besigue" ? t("Points") : t("Doubles") }),
+      el("thead", {}, el("tr", {}, el("th", { textContent: t("Player") }), middle ? el("th", { textContent: middle === "points" ? t("Points") : t("Doubles") }) : null,
         el("th", { class: "num", textContent: t("Score") }), el("th", { class: "num", textContent: t("Matchpoints") }))),
       el("tbody", {}, ...b.rows.slice(0, 200).map((r) => el("tr", { class: r.you ? "you" : "" },
         el("td", { textContent: r.you ? t("You") : playerName(r.name) }),
-        el("td", { textContent: game === "besigue" ? r.doubles || "–" : r.doubles ? r.doubles.split(" ").length : "–" }),
+        middle ? el("td", { textContent: middle === "points" ? r.doubles || "–" : r.doubles ? r.doubles.split(" ").length : "–" }) : null,
         el("td", { class: "num", textContent: num(r.score) }), el("td", { class: "num", textContent: r.matchpoints === null ? "–" : num(r.matchpoints) })))))))));
 }
 
