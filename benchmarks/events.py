@@ -7,7 +7,9 @@ every seat, each move ``--pace`` seconds after the one before it, as people play
 - a move's lateness: how long after its due time (the previous move plus the pace) each computer move was made,
   over every move of every table (median, p99, worst): what the server's load adds to the pace;
 - the server's time to score the event after each deal: `Events.page`, which reads every table's finished
-  deals and computes the standings and travellers (median and worst over the calls made while the tables play).
+  deals and computes the standings and travellers (median and worst over the calls made while the tables play);
+- the push (`barbu.web.eventpush`) to one page held open: how many checks of what the page shows the tables'
+  deals caused (each a digest of the public page), their time, and how many "changed" notices the page got.
 
     PYTHONPATH=src python benchmarks/events.py --tables 50 --pace 1.0 --deals 1
 """
@@ -75,6 +77,24 @@ async def run(args: argparse.Namespace) -> None:
         print(f"{args.tables} tables of 4 made and seated in {made:.2f} s; pace {args.pace:g} s a move, "
               f"{args.deals} deal(s) a table, computer players '{args.strength}'")
         scoring: list[float] = []
+        checking: list[float] = []
+        digest = events.push._digest
+
+        async def timed_digest(event_id: int) -> str | None:
+            t2 = time.perf_counter()
+            try:
+                return await digest(event_id)
+            finally:
+                checking.append(time.perf_counter() - t2)
+        events.push._digest = timed_digest
+        page_box = await events.push.watch(ev.id)
+        notices = 0
+
+        async def page_reads() -> None:
+            nonlocal notices
+            while await page_box.get() is not None:
+                notices += 1
+        reader = asyncio.get_running_loop().create_task(page_reads())
         events.start_watching()
         started = time.monotonic()
         while True:
@@ -95,6 +115,10 @@ async def run(args: argparse.Namespace) -> None:
         print(f"scoring the event (standings + travellers, {len(scoring)} calls): median "
               f"{1000 * statistics.median(scoring):.1f} ms, worst {1000 * max(scoring):.1f} ms; per deal scored "
               f"{1000 * scoring[-1] / max(1, boards * args.tables):.2f} ms")
+        print(f"the push to one open page: {len(checking)} checks for {boards * args.tables} table-deals "
+              f"(median {1000 * statistics.median(checking):.1f} ms, worst {1000 * max(checking):.1f} ms), "
+              f"{notices} notices sent to the page")
+        reader.cancel()
     finally:
         Table._after_move = original  # type: ignore[method-assign]
         await events.stop()

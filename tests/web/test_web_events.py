@@ -7,8 +7,9 @@ Through the real app (Starlette's TestClient), one browser's session at a time i
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -59,7 +60,10 @@ def wait_for(pred: Any, seconds: float = 60.0) -> None:
 
 
 def tick(c: Any) -> None:
+    """One round of the watcher, then whatever a table's end set going (a round moved on at once) is done."""
     c.portal.call(c.app.state.events.tick)
+    events = c.app.state.events
+    wait_for(lambda: not events._advancing and not events._background)
 
 
 def all_leave(c: Any, who: People, event_id: int, names: list[str]) -> None:
@@ -522,3 +526,319 @@ def test_a_besigue_event_plays_rounds_dealt_alike_and_refuses_one_match(sqlite_u
         page = who.as_(None).get(f"/api/events/{eid}").json()
         assert page["status"] == "over" and len(page["travellers"]) == 2
         assert sorted(s["name"] for s in page["standings"]) == sorted(names)
+
+
+# ---------------------------------------------------------------- the push: told at once, never polled
+def settled(c: Any) -> None:
+    """Every notice of change handled (the checks of the pages' digests, the tasks a table's deal started)."""
+    events = c.app.state.events
+    wait_for(lambda: not events.push._checking and not events._background and not events.push._tasks)
+
+
+@contextlib.contextmanager
+def watching(c: Any, eid: int) -> Iterator[Any]:
+    """The event page's WebSocket, as a browser opens it (the Origin, the session in the client's cookie jar)."""
+    with c.websocket_connect(f"/ws/events/{eid}", headers=ORIGIN) as ws:
+        assert ws.receive_json() == {"type": "watching"}
+        yield ws
+
+
+def test_the_page_is_told_as_soon_as_the_standings_change_and_never_before_a_board_is_shown(sqlite_url: str) -> None:
+    """The page's socket is told "changed" when a board enters the standings (and when players register or leave);
+    a deal finished at one table while the other has not played that board tells nothing.  No reading of the
+    page's JSON is made between two notices: the notice alone says when to read it."""
+    names = ["Ann", "Bob", "Cy", "Eve", "Fay"]
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", *names)
+        eid = make_event(who.as_("Dora"), deals=1).json()["event"]["id"]
+        with watching(c, eid) as ws:
+            told_at_once(c, who, eid, ws, names)
+
+
+def told_at_once(c: Any, who: People, eid: int, ws: Any, names: list[str]) -> None:
+    events = c.app.state.events
+    c.portal.call(lambda: _async(events._task.cancel))  # no watcher's round: what happens is pushed
+    push = events.push
+    assert push.watched(eid) == 1
+    register_all(who, eid, "Ann")
+    assert ws.receive_json() == {"type": "changed"}  # a registration is seen at once
+    received = 1
+    register_all(who, eid, *names[1:])
+    assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+    lobby = c.app.state.lobby
+    tables = tables_of(c, eid)
+    first, second = (lobby.tables[tid] for _, _, tid in tables)
+    for s in first.seats:  # the first table's players leave: the stand-ins finish its deal
+        if s.kind == "human":
+            all_leave(c, who, eid, [s.name])
+    wait_for(lambda: first.status == "over")
+    settled(c)
+    while received < push.told:  # the registrations, the start and the leaving were told (coalesced)
+        assert ws.receive_json() == {"type": "changed"}
+        received += 1
+    checks, told = push.checks, push.told
+    page = who.as_(None).get(f"/api/events/{eid}").json()
+    assert page["standings"] == [] and page["travellers"] == [] and page["status"] == "running"
+    # The first table's deal was heard (a check was made) but the second table has not played the board: the
+    # page was told nothing of it.
+    c.portal.call(lambda: _async(events.changed, eid))
+    settled(c)
+    assert push.checks > checks and push.told == told
+    for s in second.seats:
+        if s.kind == "human":
+            all_leave(c, who, eid, [s.name])
+    wait_for(lambda: second.status == "over")
+    # told without asking: the board is in the standings once the page reads its JSON again
+    while True:
+        assert ws.receive_json() == {"type": "changed"}
+        page = who.as_(None).get(f"/api/events/{eid}").json()
+        if page["standings"]:
+            break
+    assert sorted(s["name"] for s in page["standings"]) == sorted(names)
+    assert [b["board"] for b in page["travellers"]] == ["r1-d1"]
+    # the round is over: the event ends at once (the last table's end moves it on, with no watcher)
+    while page["status"] != "over":
+        assert ws.receive_json() == {"type": "changed"}
+        page = who.as_(None).get(f"/api/events/{eid}").json()
+    assert page["key"] is not None
+
+
+def test_the_push_socket_is_checked_like_a_tables(sqlite_url: str) -> None:
+    """A cross-site handshake is refused, a private club's event is not there for an outsider, an unknown event
+    neither, and an address holds no more sockets than the server allows (the tables' and the events' together)."""
+    from starlette.websockets import WebSocketDisconnect
+    with client(Settings(db_url=sqlite_url, connections_per_address=2, **FAST)) as c:
+        who = people(c, "Owner", "Stranger")
+        slug = new_club(who.as_("Owner"), "Les Jeudis", public=False)
+        private = make_event(who.as_("Owner"), club=slug).json()["event"]["id"]
+        public = make_event(who.as_("Owner"), name="Open to all").json()["event"]["id"]
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect(f"/ws/events/{public}", headers={"origin": "http://evil.example"}) as ws:
+                ws.receive_json()
+        for eid, name in ((private, "Stranger"), (private, None), ("999", None)):
+            with who.as_(name).websocket_connect(f"/ws/events/{eid}", headers=ORIGIN) as ws:
+                msg = ws.receive_json()
+                assert msg["type"] == "error" and msg["code"] == "no_event" and "no event" in msg["error"], msg
+        with watching(who.as_("Owner"), private):  # a member sees his club's event
+            with watching(who.as_(None), public):
+                with c.websocket_connect(f"/ws/events/{public}", headers=ORIGIN) as ws:
+                    msg = ws.receive_json()
+                    assert msg["code"] == "too_many_connections" and "2" in msg["message"]
+            wait_for(lambda: c.app.state.lobby.connections.get("testclient", 0) < 2)
+            with watching(c, public):  # one closed: one more may open
+                pass
+
+
+def test_a_notice_from_another_process_reaches_the_pages_here(sqlite_url: str) -> None:
+    """The notices travel between processes on the broker's channel; the checks they start are this process's
+    own: a notice for an event whose page shows nothing new tells nothing, one that changed it tells."""
+    import asyncio
+
+    class Channel:  # the broker's publish and subscribe, in memory: two processes share it
+        def __init__(self) -> None:
+            self.queues: list[asyncio.Queue] = []
+
+        def pubsub(self, **_: Any) -> Any:
+            channel = self
+
+            class Sub:
+                def __init__(self) -> None:
+                    self.q: asyncio.Queue = asyncio.Queue()
+                    channel.queues.append(self.q)
+
+                async def subscribe(self, name: str) -> None:
+                    self.name = name
+
+                async def listen(self) -> Any:
+                    while True:
+                        yield {"type": "message", "data": await self.q.get()}
+
+                async def aclose(self) -> None:
+                    pass
+            return Sub()
+
+        async def publish(self, name: str, data: str) -> None:
+            for q in self.queues:
+                q.put_nowait(data)
+
+    from barbu.web.eventpush import EventPush
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann")
+        eid = make_event(who.as_("Dora")).json()["event"]["id"]
+        events = c.app.state.events
+        channel = Channel()
+        here = events.push
+        there = EventPush(events.digest)  # another process's push, the same database behind it
+        c.portal.call(here.start, channel, "here")
+        c.portal.call(there.start, channel, "there")
+        try:
+            with watching(c, eid) as ws:
+                c.portal.call(lambda: _async(there.changed, eid))  # nothing changed: nothing told
+                wait_for(lambda: here.checks >= 2)
+                settled(c)
+                assert here.told == 0
+                with c.app.state.lobby.store.engine.begin() as conn:  # a registration made by the other process
+                    eventstore.add_player(conn, eid, c.portal.call(events.find, eid).director_id)
+                c.portal.call(lambda: _async(there.changed, eid))
+                assert ws.receive_json() == {"type": "changed"}
+                assert here.told == 1 and there.told == 0  # the other process holds no page of it
+        finally:
+            c.portal.call(there.stop)
+
+
+async def _async(fn: Any, *args: Any) -> None:
+    fn(*args)
+
+
+class Browser:
+    """One person's browser against real server processes: its own cookie jar (his session)."""
+
+    def __init__(self) -> None:
+        import http.cookiejar
+        import urllib.request
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def call(self, method: str, url: str, body: Any = None) -> tuple[int, Any]:
+        import json
+        import urllib.error
+        import urllib.request
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method,
+                                     headers={"content-type": "application/json"} if data is not None else {})
+        try:
+            with self.opener.open(req, timeout=20) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.mark.slow
+def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(tmp_path) -> None:
+    """Two `barbu serve --broker` processes: the event's table is played by A; its page's socket is held by B.
+    When the table's deal is over, B's page is told at once (the notice crossed the broker) and B's JSON shows
+    the standings."""
+    import asyncio
+    import json
+    from websockets.asyncio.client import connect
+    from conftest import postgres_url, redis_url, reset_postgres
+    from test_web_cluster import FAST as CLUSTER_FAST, LEASE, running
+    from test_web_accounts import PASSWORD
+    from webhelpers import Server
+    db = postgres_url()
+    reset_postgres(db)
+    broker = redis_url()
+    a, b = servers = [Server(db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *CLUSTER_FAST,
+                             "--signups-per-hour", "100") for i in range(2)]
+    with running(servers):
+        dora, ann = Browser(), Browser()
+        for person, name in ((dora, "Dora"), (ann, "Ann")):
+            status, body = person.call("POST", a.base + "/api/account/signup", {"name": name, "password": PASSWORD})
+            assert status == 201, body
+        status, body = dora.call("POST", a.base + "/api/events", {"name": "Across the processes", "rules": "classic",
+                                                                   "format": "one-match", "deals": 1,
+                                                                   "clock": "normal", "strength": "random"})
+        assert status == 201, body
+        eid = body["event"]["id"]
+        assert ann.call("POST", f"{a.base}/api/events/{eid}/register", {})[0] == 200
+        assert dora.call("POST", f"{a.base}/api/events/{eid}/start", {})[0] == 200
+        leases = [dora.call("GET", srv.base + "/api/health")[1]["process"]["leases"] for srv in (a, b)]
+        assert leases == [1, 0]  # the event's table is A's
+
+        async def watch() -> list[dict[str, Any]]:
+            told: list[dict[str, Any]] = []
+            async with connect(f"{b.ws_base}/ws/events/{eid}", origin=b.base) as ws:
+                told.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+                assert told[0] == {"type": "watching"}
+                # Ann leaves (through A): the stand-in plays her seat, and the deal ends on A
+                assert await asyncio.to_thread(ann.call, "POST", f"{a.base}/api/events/{eid}/leave", {}) == (
+                    200, {"ok": True, "done": "left"})
+                while True:  # (a minute passes before B would look again by itself: the notice came from A)
+                    told.append(json.loads(await asyncio.wait_for(ws.recv(), 40)))
+                    status, page = await asyncio.to_thread(ann.call, "GET", f"{b.base}/api/events/{eid}")
+                    assert status == 200 and told[-1] == {"type": "changed"}, (told, page)
+                    if page["standings"]:
+                        return told
+        told = asyncio.run(watch())
+        status, page = ann.call("GET", f"{b.base}/api/events/{eid}")
+        assert [s["name"] for s in page["standings"]] == ["Ann"] and page["travellers"][0]["board"] == "r1-d1"
+        assert len(told) >= 2
+        for s in servers:
+            assert "Traceback" not in s.log(), s.log()[-3000:]
+
+
+# ---------------------------------------------------------------- the director changes everything before the start
+def test_the_director_changes_the_game_the_format_and_the_numbers_before_the_start(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann", "Bob", "Cy", "Eve", "Fay", "Gus")
+        def d() -> Any:
+            return who.as_("Dora")
+        eid = make_event(d(), tables=2, deals=None).json()["event"]["id"]
+        register_all(who, eid, "Ann", "Bob", "Cy", "Eve", "Fay")  # five registered at two tables of four
+        page = d().get(f"/api/events/{eid}").json()
+        assert (page["rules"], page["deals"], page["deals_default"], page["changed"]) == ("classic", 28, 28, None)
+        facts = ("name", "rules", "format", "rounds", "tables", "deals", "strength", "clock", "start", "room")
+        before = {k: page[k] for k in facts}
+        # Each mistake gets a plain answer and changes nothing
+        for body, status, words in (
+                ({"tables": 1}, 409, "5 players are registered"),  # 4 places for 5 players
+                ({"rules": "besigue", "format": "rounds", "rounds": 2}, 409, "4 places"),  # two a table now
+                ({"rules": "besigue"}, 400, "rounds format"),  # Bésigue plays rounds only
+                ({"rules": "classic", "players": 5}, 400, ""),
+                ({"rules": "nonsense"}, 400, ""),
+                ({"format": "swiss"}, 400, "swiss"),
+                ({"format": "one-match", "rounds": 3}, 400, "3 rounds"),
+                ({"format": "rounds", "rounds": 9}, 400, "1 to 8"),
+                ({"tables": 51}, 400, "1 to 50"),
+                ({"deals": 0}, 400, "1 to 60"),
+                ({"strength": "wizard"}, 400, "wizard"),
+                ({"clock": "none"}, 400, "clock"),
+                ({"name": "x"}, 400, "2 to 60"),
+                ({"club": "elsewhere"}, 400, "nothing to change")):
+            r = post(d(), f"/api/events/{eid}/edit", body)
+            assert r.status_code == status and words in r.json()["error"], (body, r.text)
+        assert {k: d().get(f"/api/events/{eid}").json()[k] for k in facts} == before
+        assert post(who.as_("Ann"), f"/api/events/{eid}/edit", {"rules": "salad"}).status_code == 403
+        # Salad for five a table, in two rounds, quicker, stronger computer players: the deals follow the format
+        r = post(d(), f"/api/events/{eid}/edit", {"rules": "salad", "players": 5, "format": "rounds", "rounds": 2,
+                                                  "clock": "quick", "strength": "rule", "name": before["name"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["changed"] == ["rules", "format", "rounds", "deals", "strength", "clock"]
+        page = d().get(f"/api/events/{eid}").json()
+        assert (page["rules"], page["format"], page["rounds"], page["deals"], page["deals_default"], page["room"],
+                page["seats"], page["strength"]) == ("salad(players=5)", "rounds", 2, 6, 6, 10, 5, "rule")
+        assert page["changed"] is None  # the director's own page: nothing to tell him
+        # a registered player is told what changed since he registered; someone registering after is not
+        ann = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert ann["changed"]["fields"] == ["rules", "format", "rounds", "deals", "strength", "clock"]
+        register_all(who, eid, "Gus")
+        assert who.as_("Gus").get(f"/api/events/{eid}").json()["changed"] is None
+        assert who.as_(None).get(f"/api/events/{eid}").json()["changed"] is None
+        # deals chosen stay chosen through a change of format; empty again, the format's own
+        assert post(d(), f"/api/events/{eid}/edit", {"deals": 3}).json()["changed"] == ["deals"]
+        r = post(d(), f"/api/events/{eid}/edit", {"format": "one-match", "rounds": 1})
+        assert r.json()["deals"] == 3 and r.json()["changed"] == ["format", "rounds"]
+        assert who.as_("Gus").get(f"/api/events/{eid}").json()["changed"]["fields"] == ["format", "rounds", "deals"]
+        r = post(d(), f"/api/events/{eid}/edit", {"deals": None, "tables": None})
+        assert r.json()["deals"] == 30 and r.json()["tables"] is None  # salad for five: 30 deals; open registration
+        same = post(d(), f"/api/events/{eid}/edit", {"clock": "quick"})
+        assert same.status_code == 200 and same.json()["changed"] == []
+        # it starts as changed: six players at two tables of five, playing salad
+        assert post(d(), f"/api/events/{eid}/start", {}).status_code == 200
+        lobby = c.app.state.lobby
+        made = [lobby.tables[tid] for _, _, tid in tables_of(c, eid)]
+        assert len(made) == 2 and all(str(t.rules) == "salad(players=5)" and t.deal_limit == 30 for t in made)
+        assert who.as_("Ann").get(f"/api/events/{eid}").json()["changed"] is None  # told before the start only
+        r = post(d(), f"/api/events/{eid}/edit", {"rules": "classic"})
+        assert r.status_code == 409 and "started" in r.json()["error"]
+
+
+def test_a_change_is_refused_in_the_readers_language(sqlite_url: str) -> None:
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        who = people(c, "Dora", "Ann", "Bob", "Cy", "Eve", "Fay")
+        eid = make_event(who.as_("Dora"), tables=2).json()["event"]["id"]
+        register_all(who, eid, "Ann", "Bob", "Cy", "Eve", "Fay")
+        for lang, words in (("fr", "inscrits"), ("it", "iscritti")):
+            r = who.as_("Dora").post(f"/api/events/{eid}/edit", json={"tables": 1},
+                                     headers={"accept-language": lang, "x-test-address": ADDRESSES[0]})
+            assert r.status_code == 409 and words in r.json()["error"], r.text

@@ -167,3 +167,70 @@ def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Serv
     assert "annulé" in page.text_content("#event-status")
     shot(page, "event-cancelled-fr")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_players_page_follows_the_directors_changes_and_the_standings_without_reloading(
+        server: Server, browser: Browser) -> None:
+    """The director changes the game, the format and the pace from his form (in Italian, on a laptop); the
+    registered player's page (in French, on a phone), never reloaded, shows the new game with the change marked;
+    then the start puts "go to your table" on it, and the standings come in as soon as the deal is scored."""
+    director = watched_page(browser, LAPTOP, STEP, locale="it-IT")
+    eve = watched_page(browser, PHONE, STEP, locale="fr-FR")
+    sign_up(director, server, "Dario")
+    sign_up(eve, server, "Eve")
+    director.goto(server.base + "/events")
+    director.wait_for_selector("#event-form:not([hidden])")
+    director.wait_for_selector("#event-strength option", state="attached")
+    director.fill("#event-name", "Serata al circolo")
+    director.fill("#event-deals", "1")
+    director.select_option("#event-strength", "random")
+    director.click("#event-create")
+    director.wait_for_url("**/e/*")
+    url = director.url
+    eve.goto(url)
+    eve.click("#register")
+    eve.wait_for_selector("#withdraw:not([hidden])")
+    expect(eve.locator("#live-tag")).to_have_text("en direct")
+    assert eve.is_hidden("#event-changed")
+    loads = []
+    eve.on("request", lambda r: loads.append(r.url) if r.url.endswith(f"/api/events/{url.rsplit('/', 1)[1]}") else None)
+
+    # the director's form holds the event as it is; he makes it a Salad for three, one table, quick
+    director.wait_for_selector("#direct-panel:not([hidden])")
+    director.wait_for_function("() => document.querySelector('#edit-game').options.length > 0")
+    assert director.input_value("#edit-game") == "classic" and director.input_value("#edit-deals") == "1"
+    director.fill("#edit-tables", "1")
+    director.select_option("#edit-game", "salad")
+    director.select_option("#edit-players", "3")
+    director.select_option("#edit-clock", "quick")
+    director.click("#edit-save")
+    director.wait_for_selector("#edit-done:not([hidden])")
+    assert director.text_content("#edit-done") == "Salvato."
+    expect(director.locator("#event-details")).to_contain_text("Insalata")
+    # a mistake: fewer places than players registered... here two tables of three would do; one match in 3 rounds
+    director.fill("#edit-rounds", "3")
+    director.click("#edit-save")
+    expect(director.locator("#edit-error")).to_contain_text("3")
+    director.click("#edit-reset")
+    assert director.input_value("#edit-rounds") == "1" and director.text_content("#edit-error") == ""
+
+    # Eve's page, never reloaded, shows it: the game and the pace marked as changed since she registered
+    expect(eve.locator("#event-changed")).to_contain_text("le jeu")
+    expect(eve.locator("#event-details dd.changed").first).to_contain_text("Salade")
+    assert eve.locator("#event-details dt.changed").count() == 3  # the game, the tables, the pace
+    shot(eve, "event-changed-fr")
+
+    # the start: her table appears on her page; she leaves, the stand-in plays, and the standings come in
+    director.click("#start")
+    director.wait_for_selector("#event[data-status='running']")
+    eve.wait_for_selector("#go-table:not([hidden])")
+    eve.once("dialog", lambda d: d.accept())
+    eve.click("#leave")
+    eve.wait_for_selector("#standings table", timeout=60_000)
+    eve.wait_for_selector("#event[data-status='over']", timeout=60_000)
+    expect(eve.locator("#standings")).to_contain_text("Eve")
+    assert not eve.is_visible("#live-tag")  # over: nothing more to follow
+    shot(eve, "event-pushed-over-fr")
+    # the page read its data again on the notices alone (its slow reading runs only while the push is down)
+    assert loads and not eve.errors and not director.errors, (loads, eve.errors, director.errors)

@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
                         per_address=settings.analyses_per_address)
     accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address))
-    event_list, events = event_routes(settings, lobby, accounts, lambda request: read_json(request))
+    event_list, events = event_routes(settings, lobby, accounts, lambda request: read_json(request), origin_allowed)
     daily = Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards)
 
     def keep_costs(table_id: str, deal: int, review: dict[str, Any]) -> None:

@@ -25,17 +25,18 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ..core.words import N_
 from ..games import open_game
-from .accounts import COOKIE, Accounts
+from .accounts import Accounts
 from .accountstore import User
 from .clock import DEFAULT as DEFAULT_CLOCK, TURN_DEFAULT
 from .clubs import Clubs, club_hides, club_json, flag, visible_matches, visible_rows
 from .i18n import render_page
 from .lobby import parse_rules
+from .routehelpers import RouteHelpers, answer, page_or_missing
 from .settings import Settings
 from .sockets import client_address
 from .table import TableError, requested_clock
@@ -44,8 +45,6 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 __all__ = ["club_routes", "club_hides", "visible_matches", "visible_rows"]
-
-NO_STORE = {"cache-control": "no-store"}
 
 
 @lru_cache(maxsize=256)
@@ -74,18 +73,8 @@ def stored_row(rec: Any, seats: list[Any], club_id: int) -> dict[str, Any]:
 def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
                 read_json: Callable[..., Awaitable[dict[str, Any]]]) -> list[Route]:
     clubs = Clubs(lambda: lobby.store)
-
-    async def current(request: Request) -> User | None:
-        return await accounts.session_user(request.cookies.get(COOKIE))
-
-    async def required(request: Request) -> User:
-        user = await current(request)
-        if user is None:
-            raise TableError(N_("log in (or make an account) to do that"), 401)
-        return user
-
-    def answer(body: dict[str, Any], status: int = 200) -> Response:
-        return JSONResponse(body, status_code=status, headers=NO_STORE)
+    helpers = RouteHelpers(accounts, read_json)
+    current, action = helpers.current, helpers.action
 
     def slug(request: Request) -> str:
         return request.path_params["slug"]
@@ -95,50 +84,39 @@ def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         return render_page(request, settings, "clubs.html", joining=request.url.path.rstrip("/") == "/clubs/join")
 
     async def club_page(request: Request) -> Response:
-        try:
-            club, _ = await clubs.visible(slug(request), await current(request))
-        except TableError as e:
-            if e.status != 404:
-                raise
-            return render_page(request, settings, "club.html", status_code=404, missing=True, club_name="")
-        return render_page(request, settings, "club.html", missing=False, club_name=club.name)
+        return await page_or_missing(request, settings, "club.html",
+                                     clubs.visible(slug(request), await current(request)),
+                                     lambda found: {"club_name": found[0].name if found else ""})
 
     # -- the lists, and making a club --
     async def list_or_create(request: Request) -> Response:
         if request.method == "GET":
             return answer(await clubs.listing(await current(request)))
-        data = await read_json(request)
-        user = await required(request)
+        return await create(request)
+
+    async def new_club(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
         club = await clubs.create(user, data)
-        return answer({"club": club_json(club, 1) | {"role": "owner"}}, 201)
+        return {"club": club_json(club, 1) | {"role": "owner"}}
+    create = action(new_club, 201)
 
     # -- invitations --
     async def invitation(request: Request) -> Response:
         data = await read_json(request)
         return answer(await clubs.invitation(data.get("key"), await current(request)))
 
-    async def join(request: Request) -> Response:
-        data = await read_json(request)
-        user = await required(request)
+    async def join(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
         club, already = await clubs.join(data.get("key"), user)
-        return answer({"club": club_json(club, 0), "already": already})
+        return {"club": club_json(club, 0), "already": already}
 
-    async def new_invite(request: Request) -> Response:
-        data = await read_json(request)
-        user = await required(request)
+    async def new_invite(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
         secret, invite = await clubs.invite(slug(request), user, data.get("hours"))
-        return answer({"invite": invite, "key": secret, "url": f"/clubs/join#key={secret}"}, 201)
+        return {"invite": invite, "key": secret, "url": f"/clubs/join#key={secret}"}
 
-    async def revoke(request: Request) -> Response:
-        await read_json(request)
-        await clubs.change_invite(slug(request), await required(request), request.path_params["invite"], True)
-        return answer({"ok": True})
+    async def revoke(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.change_invite(slug(request), user, request.path_params["invite"], True)
 
-    async def invite_expiry(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.change_invite(slug(request), await required(request), request.path_params["invite"], False,
-                                  data.get("hours"))
-        return answer({"ok": True})
+    async def invite_expiry(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.change_invite(slug(request), user, request.path_params["invite"], False, data.get("hours"))
 
     # -- the club --
     async def club_tables(club_id: int) -> list[dict[str, Any]]:
@@ -164,17 +142,15 @@ def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         return answer(await clubs.matches(slug(request), request.query_params.get("before"), await current(request)))
 
     async def tables(request: Request) -> Response:
-        """GET: the club's unfinished tables (the page refreshes them); POST: a new one (`new_table`)."""
+        """GET: the club's unfinished tables (the page refreshes them); POST: a new one (`club_table`)."""
         if request.method == "POST":
             return await new_table(request)
         club, _ = await clubs.visible(slug(request), await current(request))
         return answer({"tables": await club_tables(club.id)})
 
-    async def new_table(request: Request) -> Response:
+    async def club_table(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
         """A club table, made by a member from the club's page; its creator's credential given once, as in
         the lobby.  A private club's table is listed and seated for its members only (`club_hides`)."""
-        data = await read_json(request)
-        user = await required(request)
         club, role = await clubs.visible(slug(request), user)
         if role is None:
             raise TableError(N_("only the club's members may create its tables"), 403)
@@ -184,42 +160,30 @@ def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         clock = requested_clock(data.get("clock", TURN_DEFAULT if turn_based else DEFAULT_CLOCK), turn_based)
         t, creator = await lobby.create(rules, address=client_address(request), clock=clock, rated=rated,
                                         club_id=club.id, turn_based=turn_based)
-        return answer({"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}, 201)
+        return {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
+    new_table = action(club_table, 201)
 
-    async def leave(request: Request) -> Response:
-        await read_json(request)
-        await clubs.leave(slug(request), await required(request))
-        return answer({"ok": True})
+    async def leave(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.leave(slug(request), user)
 
-    async def role(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.set_role(slug(request), await required(request), data.get("member"), data.get("role"))
-        return answer({"ok": True})
+    async def role(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.set_role(slug(request), user, data.get("member"), data.get("role"))
 
-    async def remove(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.remove(slug(request), await required(request), data.get("member"))
-        return answer({"ok": True})
+    async def remove(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.remove(slug(request), user, data.get("member"))
 
-    async def owner(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.hand_over(slug(request), await required(request), data.get("member"))
-        return answer({"ok": True})
+    async def owner(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.hand_over(slug(request), user, data.get("member"))
 
-    async def season(request: Request) -> Response:
-        data = await read_json(request)
-        started = await clubs.close_season(slug(request), await required(request), data.get("season"))
-        return answer({"season": started})
+    async def season(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
+        return {"season": await clubs.close_season(slug(request), user, data.get("season"))}
 
-    async def edit(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.edit(slug(request), await required(request), data)
-        return answer({"ok": True})
+    async def edit(request: Request, data: dict[str, Any], user: User) -> None:
+        await clubs.edit(slug(request), user, data)
 
-    async def delete(request: Request) -> Response:
-        data = await read_json(request)
-        await clubs.delete(slug(request), await required(request), data.get("name"))
-        return answer({"deleted": True})
+    async def delete(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
+        await clubs.delete(slug(request), user, data.get("name"))
+        return {"deleted": True}
 
     return [
         Route("/clubs", clubs_page),
@@ -227,19 +191,19 @@ def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
         Route("/c/{slug}", club_page),
         Route("/api/clubs", list_or_create, methods=["GET", "POST"]),
         Route("/api/clubs/invitation", invitation, methods=["POST"]),
-        Route("/api/clubs/join", join, methods=["POST"]),
+        Route("/api/clubs/join", action(join), methods=["POST"]),
         Route("/api/clubs/{slug}", club_data),
         Route("/api/clubs/{slug}/seasons/{number}", season_data),
         Route("/api/clubs/{slug}/matches", older_matches),
         Route("/api/clubs/{slug}/tables", tables, methods=["GET", "POST"]),
-        Route("/api/clubs/{slug}/invites", new_invite, methods=["POST"]),
-        Route("/api/clubs/{slug}/invites/{invite:int}/revoke", revoke, methods=["POST"]),
-        Route("/api/clubs/{slug}/invites/{invite:int}/expiry", invite_expiry, methods=["POST"]),
-        Route("/api/clubs/{slug}/leave", leave, methods=["POST"]),
-        Route("/api/clubs/{slug}/role", role, methods=["POST"]),
-        Route("/api/clubs/{slug}/remove", remove, methods=["POST"]),
-        Route("/api/clubs/{slug}/owner", owner, methods=["POST"]),
-        Route("/api/clubs/{slug}/season", season, methods=["POST"]),
-        Route("/api/clubs/{slug}/edit", edit, methods=["POST"]),
-        Route("/api/clubs/{slug}/delete", delete, methods=["POST"]),
+        Route("/api/clubs/{slug}/invites", action(new_invite, 201), methods=["POST"]),
+        Route("/api/clubs/{slug}/invites/{invite:int}/revoke", action(revoke), methods=["POST"]),
+        Route("/api/clubs/{slug}/invites/{invite:int}/expiry", action(invite_expiry), methods=["POST"]),
+        Route("/api/clubs/{slug}/leave", action(leave), methods=["POST"]),
+        Route("/api/clubs/{slug}/role", action(role), methods=["POST"]),
+        Route("/api/clubs/{slug}/remove", action(remove), methods=["POST"]),
+        Route("/api/clubs/{slug}/owner", action(owner), methods=["POST"]),
+        Route("/api/clubs/{slug}/season", action(season), methods=["POST"]),
+        Route("/api/clubs/{slug}/edit", action(edit), methods=["POST"]),
+        Route("/api/clubs/{slug}/delete", action(delete), methods=["POST"]),
     ]

@@ -24,6 +24,7 @@ import asyncio
 import copy
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -34,16 +35,17 @@ from typing import Any, Callable
 
 from ..core.chance import new_secret
 from ..core.errors import BarbuError
-from ..core.words import N_
+from ..core.words import N_, NN_
 from ..duplicate.matchpoints import Entry, score_boards, standings
 from ..games import open_game
 from . import clubstore, eventstore as db
 from .accounts import open_store, read_in_thread, write_in_thread
 from .accountstore import User
+from .eventpush import EventPush
 from .leases import Lease
 from .lobby import parse_rules
 from .storage import Store, _aware, hash_token, now
-from .table import TableError, requested_clock
+from .table import Table, TableError, requested_clock
 
 log = logging.getLogger("barbu.web")
 
@@ -54,6 +56,12 @@ DEALS_MAX = 60
 START_DAYS_MAX = 60  # how far ahead an event may be set
 NOT_FOUND = N_("there is no event at this address")
 DEFAULT_PACE = "normal"
+SWEEP_EVERY = 30  # the watcher's rounds between two checks of every event with pages here (a lost notice)
+
+#: What a director may change before the start: the request's field → the event's column.  The field's name is
+#: also what a change is recorded as (`eventstore.Change`), for the page to tell the registered players.
+FIELDS = {"name": "name", "rules": "rules", "format": "format", "rounds": "rounds", "tables": "tables",
+          "deals": "deals", "strength": "strength", "clock": "clock", "start": "start_at"}
 
 
 # ------------------------------------------------------------------ the core's formats (another module's)
@@ -164,6 +172,32 @@ def iso(t: datetime | None) -> str | None:
 
 def players_at(rules: str) -> int:
     return int(open_game(rules, 1).n)
+
+
+def default_deals(ev: db.Event) -> int | None:
+    """The deals a table plays per round when the director chose none (what the event's format plays)."""
+    try:
+        return deals_in_round(ev.rules, ev.format)
+    except TableError:
+        return None
+
+
+def form_of(ev: db.Event) -> dict[str, Any]:
+    """An event's facts as its director's form gives them (`Events.settings_of` reads them back), but the start;
+    the deals empty when they are what the format plays, so that a change of format plays its own."""
+    return {"name": ev.name, "rules": ev.rules, "format": ev.format, "rounds": ev.rounds, "tables": ev.tables,
+            "deals": None if ev.deals == default_deals(ev) else ev.deals, "strength": ev.strength,
+            "clock": ev.clock}
+
+
+def changed_since(ev: db.Event, me: db.Player | None) -> dict[str, Any] | None:
+    """What the director changed after ``me`` registered (the fields, in `FIELDS`' order, and the last change's
+    time), for his page while the event is to come; None: nothing."""
+    if me is None or me.registered_at is None or ev.status != "registering":
+        return None
+    after = [c for c in ev.changes if c.at > me.registered_at]
+    fields = [f for f in FIELDS if any(f in c.fields for c in after)]
+    return {"at": iso(after[-1].at), "fields": fields} if fields else None
 
 
 # ------------------------------------------------------------------ the results of the event's tables
@@ -313,6 +347,13 @@ class Events:
         self._results: dict[int, tuple[Any, dict[str, Any]]] = {}  # event → (what it was computed from, results)
         self._task: asyncio.Task | None = None
         self.interval = 2.0
+        self._ticks = 0
+        # The event pages held here, told at once when what they show changes (`barbu.web.eventpush`): a deal
+        # finished at an event's table is heard from the table itself, in the process that plays it.
+        self.push = EventPush(self.digest)
+        self._event_of: dict[str, int] = {}  # table → its event, as read
+        self._background: set[asyncio.Task] = set()
+        lobby.on_deal = self._deal_ended
 
     @property
     def store(self) -> Store:
@@ -337,8 +378,22 @@ class Events:
             except (asyncio.CancelledError, Exception):
                 pass
             self._task = None
+        for task in list(self._background):
+            task.cancel()
+        await self.push.stop()
+
+    async def _listen_to_the_others(self) -> None:
+        """With a broker, hear the other processes' notices of change (their tables' deals, their requests)."""
+        cluster = self.lobby.cluster
+        if cluster is None or self.push.listening:
+            return
+        try:
+            await self.push.start(cluster.broker.redis, cluster.node)
+        except Exception as e:  # the pages here read the event slowly instead, until a restart
+            log.warning("events: cannot listen for the other processes' changes (%s)", e)
 
     async def _watch(self) -> None:
+        await self._listen_to_the_others()
         while True:
             await asyncio.sleep(self.interval)
             if self.lobby.store is None:
@@ -360,6 +415,45 @@ class Events:
                     log.info("event %s: could not start at its time (%s)", event_id, e)
         for event_id in await self._read(lambda c: db.running(c)):
             await self.advance(event_id)
+        self._ticks += 1
+        if self._ticks % SWEEP_EVERY == 0:
+            self.push.sweep()
+
+    # -- changes, told to the pages at once --
+    def changed(self, event_id: int) -> None:
+        """Something about the event may have changed: its pages (in every process) are told if what they show did."""
+        self.push.changed(event_id)
+
+    def _deal_ended(self, t: Table) -> None:
+        """A deal ended at a table played here (the lobby's ``on_deal``, in the table's actor): if it is an
+        event's, its pages are told, and a table that is over may end its round."""
+        if getattr(t, "boards", None) is None:  # only an event's tables are dealt by boards
+            return
+        task = asyncio.get_running_loop().create_task(self._table_moved(t), name=f"event-deal-{t.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _table_moved(self, t: Table) -> None:
+        try:
+            event_id = self._event_of.get(t.id)
+            if event_id is None:  # (not kept when not found: a table is entered in its event once seated)
+                event_id = await self._read(db.event_of_table, t.id)
+                if event_id is None:
+                    return
+                if len(self._event_of) > 10_000:
+                    self._event_of.clear()
+                self._event_of[t.id] = event_id
+            self.changed(event_id)
+            if t.status == "over":
+                async def settled() -> None:  # after the table's own "over" is stored (queued before this)
+                    return None
+                try:
+                    await t.call(settled)
+                except TableError:  # closed meanwhile: the watcher moves the round on
+                    return
+                await self.advance(event_id)
+        except Exception:  # the watcher's rounds make up for it
+            log.exception("events: table %s's deal could not be told", t.id)
 
     # -- reading --
     async def find(self, raw: Any) -> db.Event:
@@ -396,6 +490,17 @@ class Events:
             return {"upcoming": out["registering"], "running": out["running"], "past": past[:50]}
         return await self._read(read)
 
+    async def visible(self, raw: Any, user: User | None) -> db.Event:
+        """The event, if ``user`` may see it (a private club's to its members only; else 404, as if not there)."""
+        ev = await self.find(raw)
+
+        def read(conn: Any) -> None:
+            club, role = self._club_role(conn, ev.club_id, user)
+            if club is not None and (club.deleted or (not club.public and role is None)):
+                raise TableError(NOT_FOUND, 404)
+        await self._read(read)
+        return ev
+
     async def page(self, raw: Any, user: User | None) -> dict[str, Any]:
         """Everything the event's page shows: details, players, the reader's table, standings, travellers."""
         ev = await self.find(raw)
@@ -406,12 +511,34 @@ class Events:
                 raise TableError(NOT_FOUND, 404)
             return club, role, db.players(conn, ev.id), db.tables(conn, ev.id)
         club, role, people, tables = await self._read(read)
+        return await self._body(ev, user, club, role, people, tables)
+
+    async def digest(self, event_id: int) -> str | None:
+        """What the event's page shows anyone (as a guest would see it, whatever the club), and which of its
+        tables are made (a player's own table appears on his page then), as a digest: the push tells the pages
+        when it differs (`barbu.web.eventpush`).  None: no such event."""
+        ev = await self._read(db.event_by_id, event_id)
+        if ev is None:
+            return None
+
+        def read(conn: Any) -> tuple[Any, list[db.Player], list[tuple[int, int, str]]]:
+            club = clubstore.club_by_id(conn, ev.club_id) if ev.club_id is not None else None
+            return club, db.players(conn, ev.id), db.tables(conn, ev.id)
+        club, people, tables = await self._read(read)
+        body = await self._body(ev, None, club, None, people, tables)
+        body["made"] = [[r, n] for r, n, _ in tables]
+        return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+    async def _body(self, ev: db.Event, user: User | None, club: Any, role: str | None, people: list[db.Player],
+                    tables: list[tuple[int, int, str]]) -> dict[str, Any]:
         me = next((p for p in people if user is not None and p.user_id == user.id), None)
         body = summary_json(ev, len(people), club) | {
             "players": [{"name": p.name, "left": p.left, "profile": f"/u/{p.name}"} for p in people],
             "director_is_me": user is not None and (ev.director_id == user.id or role in ("owner", "admin")),
             "me_registered": me is not None, "me_left": bool(me and me.left), "logged_in": user is not None,
             "capacity": self.capacity(ev), "key": ev.secret if ev.status == "over" else None,
+            "deals_default": default_deals(ev),
+            "changed": changed_since(ev, me),
         }
         names = self._names(ev, people)
         my_table = None
@@ -468,7 +595,9 @@ class Events:
         return None if ev.tables is None else ev.tables * players_at(ev.rules)
 
     # -- the director --
-    async def create(self, user: User, data: dict[str, Any]) -> db.Event:
+    def settings_of(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An event's columns from a director's form, each field checked, then the numbers checked to fit
+        together (the schedule's own refusal for a full event): the one check of creating and of changing."""
         name = event_name(data.get("name"))
         rules = str(parse_rules(data.get("rules"), data.get("players")))
         fmt = data.get("format", "one-match")
@@ -495,6 +624,12 @@ class Events:
         per_round = deals_in_round(rules, fmt)
         if deals is not None and per_round is not None:
             deals = min(deals, per_round)
+        return {"name": name, "rules": rules, "format": fmt, "rounds": rounds, "tables": tables,
+                "deals": deals if deals is not None else per_round, "strength": strength, "clock": clock,
+                "start_at": start_at}
+
+    async def create(self, user: User, data: dict[str, Any]) -> db.Event:
+        values = self.settings_of(data)
         club_slug = data.get("club")
 
         def write(conn: Any) -> db.Event:
@@ -507,10 +642,8 @@ class Events:
                 if role not in ("owner", "admin"):
                     raise TableError(N_("only the club's owner or an admin may create its events"), 403)
                 club_id = club.id
-            event_id = db.add_event(conn, name=name, director_id=user.id, club_id=club_id, rules=rules, format=fmt,
-                                    rounds=rounds, tables=tables, deals=deals if deals is not None else per_round,
-                                    strength=strength, clock=clock, start_at=start_at,
-                                    secret=new_secret().hex(), plan=None)
+            event_id = db.add_event(conn, director_id=user.id, club_id=club_id, secret=new_secret().hex(), plan=None,
+                                    **values)
             found = db.event_by_id(conn, event_id)
             assert found is not None
             return found
@@ -543,35 +676,48 @@ class Events:
             self._directs(conn, found, user)
             self._before_start(found)
             return change(conn, found)
-        return await self._write(write)
+        done = await self._write(write)
+        self.changed(ev.id)
+        return done
 
     async def cancel(self, raw: Any, user: User) -> None:
         """The director calls the event off before its start: its players see it cancelled, nothing is played."""
         await self._directed(raw, user, lambda conn, ev: db.set_event(conn, ev.id, status="cancelled"))
 
-    async def edit(self, raw: Any, user: User, data: dict[str, Any]) -> db.Event:
-        """The director changes the name, the start or the pace before the start (only the fields given)."""
-        values: dict[str, Any] = {}
-        if "name" in data:
-            values["name"] = event_name(data["name"])
-        if "start" in data:
-            values["start_at"] = start_time(data["start"])
-        if "clock" in data:
-            clock = requested_clock(data["clock"])
-            if clock is None:
-                raise TableError(N_("an event's tables always play with the clock: choose a pace"))
-            values["clock"] = clock
-        if not values:
-            raise TableError(N_("nothing to change: give a name, a start or a pace"))
+    async def edit(self, raw: Any, user: User, data: dict[str, Any]) -> tuple[db.Event, list[str]]:
+        """The director changes the event before the start: any of `FIELDS` (and ``players``, the players a
+        table), only those given.  The event's other facts fill in the rest and the whole is checked as at its
+        creation (`settings_of`); then against the players registered (room for them all).  A refusal changes
+        nothing.  The changed fields (by their name in `FIELDS`), recorded for the registered players."""
+        given = {k: data[k] for k in (*FIELDS, "players") if k in data}
+        if not given:
+            raise TableError(N_("nothing to change: give the name, the game, the format, the tables, the deals, "
+                                "the pace, the computer players or the start"))
+        ev = await self.find(raw)
+        wanted = self.settings_of(form_of(ev) | given)  # outside the transaction: the schedule may take a moment
+        if "start" not in given:
+            wanted["start_at"] = ev.start_at  # kept as it is, even if its time has passed
 
-        def change(conn: Any, ev: db.Event) -> db.Event:
-            db.set_event(conn, ev.id, **values)
-            found = db.event_by_id(conn, ev.id)
-            assert found is not None
-            return found
-        edited = await self._directed(raw, user, change)
+        def change(conn: Any, found: db.Event) -> tuple[db.Event, list[str]]:
+            if form_of(found) != form_of(ev) or found.start_at != ev.start_at:  # changed meanwhile: look again
+                raise TableError(N_("the event was changed meanwhile: look at it again, then make your change"), 409)
+            seats = players_at(wanted["rules"])
+            registered = db.player_count(conn, found.id)
+            if wanted["tables"] is not None and registered > wanted["tables"] * seats:
+                raise TableError(NN_("{n} player is registered, more than the {room} places of the tables you ask "
+                                     "for: choose more tables, or an open registration",
+                                     "{n} players are registered, more than the {room} places of the tables you "
+                                     "ask for: choose more tables, or an open registration"), 409, n=registered,
+                                 room=wanted["tables"] * seats)
+            changed = [f for f, column in FIELDS.items() if wanted[column] != getattr(found, column)]
+            if changed:
+                db.set_event(conn, found.id, **wanted, changes=db.changes_text(found, changed))
+            edited = db.event_by_id(conn, found.id)
+            assert edited is not None
+            return edited, changed
+        edited, changed = await self._directed(ev.id, user, change)
         self._unstarted.discard(edited.id)  # a new start time: said again if it cannot start then
-        return edited
+        return edited, changed
 
     async def remove(self, raw: Any, user: User, name: Any) -> None:
         """The director removes a player's registration before the start."""
@@ -620,7 +766,10 @@ class Events:
         if started is not None:
             ev2, people = started
             assert ev2 is not None
-            await self._make_round(ev2, people, 1)
+            try:
+                await self._make_round(ev2, people, 1)
+            finally:
+                self.changed(ev2.id)
 
     async def _make_round(self, ev: db.Event, people: list[db.Player], round_no: int,
                           made: frozenset[int] = frozenset()) -> None:
@@ -672,6 +821,7 @@ class Events:
                     made = frozenset(n for r, n, _ in await self._read(db.tables, event_id) if r == ev.round)
                     log.warning("event %s: round %s was left half made; making its missing tables", event_id, ev.round)
                     await self._make_round(ev, await self._read(db.players, event_id), ev.round, made)
+                    self.changed(event_id)
                 return
             self._short.pop((event_id, ev.round), None)
             for tid in tables:
@@ -692,6 +842,8 @@ class Events:
             moved = await self._write(write)
             if moved is not None and not last:
                 await self._make_round(moved, await self._read(db.players, event_id), moved.round)
+            if moved is not None:
+                self.changed(event_id)
         finally:
             self._advancing.discard(event_id)
 
@@ -727,6 +879,7 @@ class Events:
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
                 raise TableError(N_("you are registered for this event already"), 409) from None
             raise
+        self.changed(ev.id)
 
     async def leave(self, raw: Any, user: User) -> str:
         """Before the start: the registration is withdrawn ("withdrawn").  Once it runs: the player leaves for
@@ -776,6 +929,7 @@ class Events:
                         log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user.id)
             await self._write(lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r,
                                                                      left_deal=finished))
+        self.changed(ev.id)
         return done
 
 

@@ -1,4 +1,4 @@
-"""The duplicate events' tables: events, their players and their tables by round (migrations 0009, 0010).
+"""The duplicate events' tables: events, their players and their tables by round (migrations 0009-0011).
 
 Nothing here decides a rule (`barbu.web.events` does); these are the reads and writes, each taking an open
 connection so that a caller makes several in one transaction.  The event's secret (the key its rounds'
@@ -47,6 +47,8 @@ class EventRow(Base):
     secret: Mapped[str] = mapped_column(String(64))
     plan: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # what the director changed before the start (migration 0011): JSON [{"at": ISO, "fields": [...]}, ...]
+    changes: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class PlayerRow(Base):
@@ -81,6 +83,18 @@ PLAYERS = PlayerRow.__table__
 EVENT_TABLES = EventTableRow.__table__
 
 
+#: The director's changes kept for an event (the oldest are dropped past this).
+CHANGES_KEPT = 20
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the director's before the start: when, and which of the event's facts (`events.FIELDS`)."""
+
+    at: datetime
+    fields: tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Event:
     id: int
@@ -101,6 +115,7 @@ class Event:
     secret: str
     plan: list[list[list[int | None]]] | None
     created_at: datetime
+    changes: tuple[Change, ...] = ()  # the director's changes before the start, oldest first
 
 
 @dataclass(frozen=True)
@@ -111,12 +126,28 @@ class Player:
     left: bool
     left_round: int | None = None  # the round he left in (None: left before it started, or an older row)
     left_deal: int | None = None  # the deals of that round his table had finished when he left
+    registered_at: datetime | None = None
+
+
+def _changes(text: str | None) -> tuple[Change, ...]:
+    try:
+        found = safejson.loads(text) if text else []
+    except safejson.JsonError:
+        return ()
+    out = []
+    for c in found if isinstance(found, list) else []:
+        try:
+            out.append(Change(_aware(datetime.fromisoformat(c["at"])), tuple(str(f) for f in c["fields"])))
+        except (KeyError, TypeError, ValueError):  # a damaged entry: the others are still told
+            continue
+    return tuple(out)
 
 
 def _event(r: Any) -> Event:
     return Event(r.id, r.name, r.director_id, getattr(r, "director", None), r.club_id, r.rules, r.format, r.rounds,
                  r.tables, r.deals, r.strength, r.clock, _aware(r.start_at) if r.start_at else None, r.status,
-                 r.round or 0, r.secret, safejson.loads(r.plan) if r.plan else None, _aware(r.created_at))
+                 r.round or 0, r.secret, safejson.loads(r.plan) if r.plan else None, _aware(r.created_at),
+                 _changes(getattr(r, "changes", None)))
 
 
 def _select() -> Any:
@@ -163,11 +194,18 @@ def set_event(conn: Connection, event_id: int, **values: Any) -> None:
     conn.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(**values))
 
 
+def changes_text(ev: Event, fields: list[str]) -> str:
+    """The event's ``changes`` column with one more change, made now, of ``fields``."""
+    kept = [*ev.changes, Change(now(), tuple(fields))][-CHANGES_KEPT:]
+    return json.dumps([{"at": _aware(c.at).isoformat(), "fields": list(c.fields)} for c in kept])
+
+
 def players(conn: Connection, event_id: int) -> list[Player]:
     """An event's players, in the order they registered."""
     q = (select(PLAYERS, USERS.c.name).join(USERS, USERS.c.id == PLAYERS.c.user_id)
          .where(PLAYERS.c.event_id == event_id).order_by(PLAYERS.c.registered_at, PLAYERS.c.user_id))
-    return [Player(int(r.user_id), r.name, r.position, bool(r.left), r.left_round, r.left_deal)
+    return [Player(int(r.user_id), r.name, r.position, bool(r.left), r.left_round, r.left_deal,
+                   _aware(r.registered_at) if r.registered_at else None)
             for r in conn.execute(q)]
 
 

@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from ..core.chance import new_secret
 
@@ -128,6 +128,7 @@ class Lobby:
         self.thinking = ThinkingPool(settings)  # computer players' thinking and hints, shared fairly by address
         self.started_at = time.time()
         self._background: set[asyncio.Task] = set()
+        self.on_deal: Callable[[Table], None] | None = None  # a deal ended at a table here (`barbu.web.events`)
         # One of many processes (`barbu.web.cluster`): tables are owned through leases, the rest relayed.
         self.cluster: Cluster | None = Cluster(settings, self, operate) if settings.broker_url else None
 
@@ -332,8 +333,13 @@ class Lobby:
         t.on_lost = self._lost
         t.on_over = self._match_over
         t.on_turn = self._tell_turn
+        t.on_deal = self._deal_ended
         self.show_ratings(t)
         return t
+
+    def _deal_ended(self, t: Table) -> None:
+        if self.on_deal is not None:
+            self.on_deal(t)
 
     async def _match_over(self, t: Table) -> None:
         """A match played to its end: its status, its results and (rated) the ratings, in one fenced write."""

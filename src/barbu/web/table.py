@@ -210,6 +210,7 @@ class Table:
         self._waiting_for: int | None = None
         self.on_turn: Callable[["Table", int, str], Awaitable[None]] | None = None  # the lobby's e-mails
         self.on_over: Callable[["Table"], Awaitable[None]] | None = None  # the lobby writes results and ratings
+        self.on_deal: Callable[["Table"], None] | None = None  # a deal ended: the lobby tells an event's pages
         # The clock (barbu.web.clock): the decision being timed, and the decision the stand-in plays
         # because its time ran out, as (seat, version).  A new match (a rematch copies its seats) starts
         # with every bank full.
@@ -1203,6 +1204,8 @@ class Table:
         if (m.is_over or self.limit_reached()) and self.status != "over":
             self.status = "over"
             self.tell(self._save_status)
+        if deal_ended and self.on_deal is not None:
+            self.on_deal(self)
 
     def limit_reached(self) -> bool:
         """An event's table has played the deals of its round."""

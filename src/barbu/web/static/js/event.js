@@ -1,15 +1,20 @@
-// A duplicate event's page (templates/event.html), from GET /api/events/<id>, read again every few seconds while
-// the event is played: its details, registration, "go to your table", the standings (by matchpoints, then by
-// points) and each board's traveller once every table has played it.
+// A duplicate event's page (templates/event.html), from GET /api/events/<id>: its details, registration, "go to
+// your table", the standings (by matchpoints, then by points) and each board's traveller once every table has
+// played it, and the director's form.  The page is read again as soon as the server says it changed (the
+// WebSocket /ws/events/<id>, which carries nothing but "changed"); while that is down, every 15 or 30 seconds,
+// and the socket is opened again.
 import { el } from "./dom.js";
-import { contract, num, percent, strength, t, tn } from "./i18n.js";
+import { contract, lang, num, percent, strength, t, tn } from "./i18n.js";
 import { rulesTitle } from "./tablewords.js";
 import { postJSON } from "./net.js";
-import { formatName, when } from "./events.js";
+import { GameChoice, formatName, when } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 const eventId = location.pathname.split("/").filter(Boolean)[1];
 let timer = null;
+let last = null; // the event as last read
+const POLL_RUNNING = 15000; // the slow reading while the push is down
+const POLL_WAITING = 30000;
 
 const pct = percent;
 
@@ -19,9 +24,19 @@ function pace(text) {
   return m ? t("{move} s a move, {bank} s in reserve", { move: num(Number(m[1])), bank: num(Number(m[2])) }) : text;
 }
 
-function detail(dl, term, value) {
-  dl.append(el("dt", { textContent: term }), el("dd", { textContent: value }));
+// `changed`: the director changed it after the reader registered (marked).
+function detail(dl, term, value, changed = false) {
+  const cls = changed ? "changed" : "";
+  dl.append(el("dt", { class: cls, textContent: term }), el("dd", { class: cls, textContent: value,
+    title: changed ? t("changed by the director since you registered") : undefined }));
 }
+
+// What the director changed, by the field's name in the API, as the page's sentence names it.
+const CHANGED_WORDS = {
+  name: () => t("the name"), rules: () => t("the game"), format: () => t("the format"), rounds: () => t("the rounds"),
+  tables: () => t("the tables"), deals: () => t("the deals per round"), strength: () => t("the computer players"),
+  clock: () => t("the pace"), start: () => t("the start"),
+};
 
 function showHead(d) {
   $("event-title").textContent = d.name;
@@ -32,16 +47,20 @@ function showHead(d) {
   facts.replaceChildren(el("span", { class: "tag " + (d.status === "running" ? "public" : "role"), textContent: status }),
     " ", el("span", { class: "tag", textContent: rulesTitle(d.rules) }));
   if (d.club) facts.append(" ", el("a", { href: d.club.url, class: "tag role", textContent: d.club.name }));
+  if (liveWord()) facts.append(" ", el("span", { class: "tag live", id: "live-tag", textContent: liveWord() }));
+  const changed = new Set((d.changed && d.changed.fields) || []);
   const dl = $("event-details");
   dl.replaceChildren();
-  detail(dl, t("Format"), formatName(d.format) + " · " + tn("{n} round", "{n} rounds", d.rounds));
-  detail(dl, t("Start"), when(d.start));
-  detail(dl, t("Tables"), d.tables ? String(d.tables) : t("open registration"));
-  if (d.deals) detail(dl, t("Deals per round"), String(d.deals));
-  detail(dl, t("Pace"), pace(d.clock));
-  detail(dl, t("Computer players"), strength(d.strength));
+  detail(dl, t("Game"), rulesTitle(d.rules), changed.has("rules"));
+  detail(dl, t("Format"), formatName(d.format) + " · " + tn("{n} round", "{n} rounds", d.rounds),
+    changed.has("format") || changed.has("rounds"));
+  detail(dl, t("Start"), when(d.start), changed.has("start"));
+  detail(dl, t("Tables"), d.tables ? String(d.tables) : t("open registration"), changed.has("tables"));
+  if (d.deals) detail(dl, t("Deals per round"), String(d.deals), changed.has("deals"));
+  detail(dl, t("Pace"), pace(d.clock), changed.has("clock"));
+  detail(dl, t("Computer players"), strength(d.strength), changed.has("strength"));
   if (d.director) detail(dl, t("Director"), d.director);
-  detail(dl, t("Players"), d.room ? t("{n} of {room} places", { n: d.registered, room: d.room }) : String(d.registered));
+  detail(dl, t("Players"), d.room ? tn("{n} of {room} places", "{n} of {room} places", d.registered, { room: d.room }) : String(d.registered));
   if (d.status === "running") detail(dl, t("Round"), t("{round} of {rounds}", { round: d.round, rounds: d.rounds }));
 }
 
@@ -63,6 +82,12 @@ function showActions(d) {
   else if (d.status === "over") note = t("The event is over: the final ranking is below.");
   $("event-status").textContent = note;
   $("event-status").hidden = !note;
+  const changed = d.changed ? d.changed.fields.map((f) => (CHANGED_WORDS[f] ? CHANGED_WORDS[f]() : f)) : [];
+  $("event-changed").textContent = changed.length
+    ? t("The director changed {what} after you registered ({when}): see the marked lines below.",
+      { what: new Intl.ListFormat(lang, { type: "conjunction" }).format(changed), when: when(d.changed.at) })
+    : "";
+  $("event-changed").hidden = !changed.length;
 }
 
 function removeButton(d, name) {
@@ -90,8 +115,9 @@ function showPlayers(d) {
     removeButton(d, p.name))));
 }
 
-// The director's form (before the start): filled once from the event, then left to him.
-let directFilled = false;
+// The director's form (before the start): filled from the event, and filled again when the event changes only
+// while he has not touched it; only the fields he changed are sent.
+const edit = { game: null, ready: null, base: null };
 function localInput(iso) {
   if (!iso) return "";
   const d = new Date(iso);
@@ -99,13 +125,56 @@ function localInput(iso) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-function showDirecting(d) {
+const PACES = { "60+600": "relaxed", "25+180": "normal", "10+60": "quick" };
+
+// The form's values, as the API names them (what is compared with the event's, and sent).
+function editValues() {
+  const n = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
+  const start = $("edit-start").value;
+  return { name: $("edit-name").value, rules: edit.game.rules(), players: edit.game.players(),
+    format: $("edit-format").value, rounds: n("edit-rounds") || 1, tables: n("edit-tables"), deals: n("edit-deals"),
+    clock: $("edit-clock").value, strength: $("edit-strength").value,
+    start: start ? new Date(start).toISOString() : null, startText: start };
+}
+
+function fillEdit(d) {
+  $("edit-name").value = d.name;
+  edit.game.set(d.rules);
+  $("edit-format").value = d.format; // after the game: its one-match choice follows the game
+  $("edit-rounds").value = String(d.rounds);
+  $("edit-tables").value = d.tables ? String(d.tables) : "";
+  $("edit-deals").value = d.deals && d.deals !== d.deals_default ? String(d.deals) : "";
+  const clock = $("edit-clock");
+  clock.querySelector("option.custom")?.remove();
+  const named = PACES[d.clock];
+  if (!named) clock.append(el("option", { class: "custom", value: d.clock, textContent: pace(d.clock) }));
+  clock.value = named || d.clock;
+  $("edit-strength").value = d.strength;
+  $("edit-start").value = localInput(d.start);
+  edit.base = editValues();
+}
+
+function touched() {
+  if (!edit.base) return false;
+  const now = editValues();
+  return Object.keys(now).some((k) => now[k] !== edit.base[k]);
+}
+
+async function showDirecting(d) {
   const mine = d.director_is_me && d.status === "registering";
   $("direct-panel").hidden = !mine;
-  if (!mine || directFilled) return;
-  directFilled = true;
-  $("edit-name").value = d.name;
-  $("edit-start").value = localInput(d.start);
+  if (!mine) return;
+  if (!edit.ready) edit.ready = loadEditChoices();
+  await edit.ready;
+  if (!touched()) fillEdit(d);
+}
+
+async function loadEditChoices() {
+  edit.game = new GameChoice({ game: "edit-game", players: "edit-players", options: "edit-options",
+    format: "edit-format", rounds: "edit-rounds" });
+  const options = await (await fetch("/api/options")).json();
+  edit.game.fill(options.presets);
+  $("edit-strength").replaceChildren(...options.strengths.map((s) => el("option", { value: s, textContent: strength(s) })));
 }
 
 function wireDirecting() {
@@ -113,19 +182,36 @@ function wireDirecting() {
     ev.preventDefault();
     $("edit-error").textContent = "";
     $("edit-done").hidden = true;
-    const start = $("edit-start").value;
-    const body = { name: $("edit-name").value, start: start ? new Date(start).toISOString() : null };
-    if ($("edit-clock").value) body.clock = $("edit-clock").value;
+    const now = editValues();
+    const body = {};
+    for (const k of ["name", "format", "rounds", "tables", "deals", "clock", "strength"]) {
+      if (now[k] !== edit.base[k]) body[k] = now[k];
+    }
+    if (now.rules !== edit.base.rules || now.players !== edit.base.players) {
+      body.rules = now.rules;
+      body.players = now.players;
+    }
+    if (now.startText !== edit.base.startText) body.start = now.start;
+    if (!Object.keys(body).length) {
+      $("edit-error").textContent = t("Nothing to save: change something in the form first.");
+      return;
+    }
     $("edit-save").disabled = true;
     try {
-      await postJSON(`/api/events/${eventId}/edit`, body);
-      $("edit-done").textContent = t("Saved.");
+      const done = await postJSON(`/api/events/${eventId}/edit`, body);
+      edit.base = null; // filled again from the event as saved
+      $("edit-done").textContent = done.changed && done.changed.length ? t("Saved.") : t("Nothing was changed.");
       $("edit-done").hidden = false;
     } catch (e) {
       $("edit-error").textContent = e.message;
     }
     $("edit-save").disabled = false;
     await load();
+  });
+  $("edit-reset").addEventListener("click", () => {
+    $("edit-error").textContent = "";
+    $("edit-done").hidden = true;
+    if (last) fillEdit(last);
   });
   $("cancel-event").addEventListener("click", async () => {
     if (!confirm(t("Cancel this event? Its players will see it cancelled, and it cannot be undone."))) return;
@@ -189,7 +275,28 @@ function showTravellers(d) {
   }));
 }
 
+// One reading at a time: a "changed" that comes during a reading makes one more after it.
+let loading = null;
+let again = false;
 async function load() {
+  if (loading) {
+    again = true;
+    return loading;
+  }
+  loading = (async () => {
+    do {
+      again = false;
+      await read();
+    } while (again);
+  })();
+  try {
+    await loading;
+  } finally {
+    loading = null;
+  }
+}
+
+async function read() {
   let d;
   try {
     const r = await fetch(`/api/events/${eventId}`, { cache: "no-store" });
@@ -200,25 +307,106 @@ async function load() {
     schedule(10000);
     return;
   }
+  last = d;
   $("event-error").textContent = "";
   $("event-loading").hidden = true;
   $("head-panel").hidden = false;
   showHead(d);
   showActions(d);
   showPlayers(d);
-  showDirecting(d);
   showStandings(d);
   showTravellers(d);
   $("key-panel").hidden = !d.key;
   $("event-key").textContent = d.key || "";
   $("event").dataset.status = d.status;
+  await showDirecting(d);
   $("event").dataset.loaded = "1";
-  if (d.status !== "over" && d.status !== "cancelled") schedule(d.status === "running" ? 3000 : 10000);
+  keepUp(d);
 }
 
 function schedule(ms) {
   clearTimeout(timer);
   timer = setTimeout(load, ms);
+}
+
+// The push: the server says "changed" and the page reads itself again.  While it is down, a slow reading, and
+// the socket opened again (after 1, 2, 4… up to 30 seconds).
+const push = { ws: null, up: false, retry: 1000, timer: null, over: false };
+
+function finished(d) {
+  return d.status === "over" || d.status === "cancelled";
+}
+
+function keepUp(d) {
+  clearTimeout(timer);
+  if (finished(d)) {
+    push.over = true;
+    clearTimeout(push.timer);
+    if (push.ws) push.ws.close();
+    showLive();
+    return;
+  }
+  if (!push.ws && !push.timer) connect();
+  if (!push.up) schedule(d.status === "running" ? POLL_RUNNING : POLL_WAITING);
+  showLive();
+}
+
+function connect() {
+  push.timer = null;
+  if (push.over) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  let ws;
+  try {
+    ws = new WebSocket(`${proto}//${location.host}/ws/events/${encodeURIComponent(eventId)}`);
+  } catch {
+    push.timer = setTimeout(connect, push.retry);
+    return;
+  }
+  push.ws = ws;
+  ws.onmessage = (m) => {
+    let msg;
+    try {
+      msg = JSON.parse(m.data);
+    } catch {
+      return;
+    }
+    if (msg.type === "watching") {
+      push.up = true;
+      push.retry = 1000;
+      clearTimeout(timer);
+      load(); // what changed while it was down
+    } else if (msg.type === "changed") {
+      load();
+    }
+  };
+  ws.onclose = () => {
+    const wasUp = push.up;
+    push.ws = null;
+    push.up = false;
+    showLive();
+    if (push.over) return;
+    push.timer = setTimeout(connect, push.retry);
+    push.retry = Math.min(push.retry * 2, 30000);
+    if (wasUp && last) schedule(last.status === "running" ? POLL_RUNNING : POLL_WAITING);
+  };
+}
+
+// What the page says of its own freshness, beside the event's status.
+function liveWord() {
+  if (!last || finished(last)) return "";
+  return push.up ? t("live") : t("reconnecting…");
+}
+
+function showLive() {
+  const tag = $("live-tag");
+  const word = liveWord();
+  if (tag) {
+    tag.textContent = word;
+    tag.hidden = !word;
+    tag.classList.toggle("down", !push.up);
+    tag.title = push.up ? t("This page updates itself as soon as a deal is scored.")
+      : t("Until it is connected again, the page reads the event every 15 to 30 seconds.");
+  }
 }
 
 function act(button, path) {

@@ -2,7 +2,7 @@
 // the form that creates one (an account's; a club's owner or admins may make it the club's).
 import { el } from "./dom.js";
 import { strength, t, tn } from "./i18n.js";
-import { rulesTitle } from "./tablewords.js";
+import { optionName, rulesTitle, valueName } from "./tablewords.js";
 import { postJSON } from "./net.js";
 import { who } from "./account-link.js";
 
@@ -20,7 +20,7 @@ export function when(iso) {
 
 // One event in a list: its name (a link), its game, when, how many have registered.
 export function eventCard(e) {
-  const room = e.room ? t("{n} of {room} places", { n: e.registered, room: e.room })
+  const room = e.room ? tn("{n} of {room} places", "{n} of {room} places", e.registered, { room: e.room })
     : tn("{n} player registered", "{n} players registered", e.registered);
   const facts = el("p", { class: "club-facts" },
     el("span", { class: "tag", textContent: rulesTitle(e.rules) }), " ",
@@ -55,19 +55,105 @@ async function loadList() {
   $("events").dataset.loaded = "1";
 }
 
-let presets = [];
+// The game of an event in a form: a preset (Barbu's or Bésigue's), its players a table and its options, and the
+// format it allows (a Bésigue game plays rounds only).  The events page's form to create an event and an event's
+// page's form to change it share it; `ids` names their elements: {game, players, options, format, rounds}.
+export class GameChoice {
+  constructor(ids) {
+    this.ids = ids;
+    this.presets = [];
+    $(ids.game).addEventListener("change", () => this.show());
+    $(ids.format).addEventListener("change", () => {
+      if ($(ids.format).value === "one-match") $(ids.rounds).value = "1";
+    });
+  }
 
-function showPlayers() {
-  const p = presets.find((x) => x.name === $("event-game").value);
-  if (!p) return;
-  // A Bésigue game lasts until a player reaches the target: its events play rounds (one deal dealt by each player)
-  const besigue = p.game === "besigue";
-  const one = $("event-format").querySelector("option[value='one-match']");
-  one.disabled = besigue;
-  if (besigue && $("event-format").value === "one-match") $("event-format").value = "rounds";
-  $("event-players").replaceChildren(...p.players.map((n) => el("option", { value: String(n), textContent: String(n),
-    selected: n === p.default_players })));
+  fill(presets) {
+    this.presets = presets.filter((p) => p.game === "barbu" || p.game === "besigue");
+    $(this.ids.game).replaceChildren(...this.presets.map((p) => el("option", { value: p.name,
+      textContent: rulesTitle(p.name), title: p.description })));
+    this.show();
+  }
+
+  preset() {
+    return this.presets.find((x) => x.name === $(this.ids.game).value);
+  }
+
+  // The chosen preset's players and options, each at its default.
+  show() {
+    const p = this.preset();
+    if (!p) return;
+    const besigue = p.game === "besigue";
+    const format = $(this.ids.format);
+    format.querySelector("option[value='one-match']").disabled = besigue;
+    if (besigue && format.value === "one-match") format.value = "rounds";
+    $(this.ids.players).replaceChildren(...p.players.map((n) => el("option", { value: String(n), textContent: String(n),
+      selected: n === p.default_players })));
+    $(this.ids.players).disabled = p.players.length === 1;
+    $(this.ids.options).replaceChildren(...p.options.map((opt) => this.optionField(opt)));
+  }
+
+  optionField(opt) {
+    const id = `${this.ids.options}-${opt.name}`;
+    let input;
+    if (opt.kind === "bool") {
+      input = el("input", { type: "checkbox", id, checked: opt.default });
+    } else if (opt.choices) {
+      input = el("select", { id }, ...opt.choices.map((c) => el("option", { value: String(c),
+        textContent: valueName(opt.name, c), selected: c === opt.default })));
+    } else {
+      input = el("input", { type: "number", id, value: opt.default, min: opt.minimum ?? "", max: opt.maximum ?? "" });
+    }
+    const label = el("label", { class: opt.kind === "bool" ? "event-option check" : "event-option", title: opt.help });
+    if (opt.kind === "bool") label.append(input, " ", optionName(opt.name));
+    else label.append(optionName(opt.name), " ", input);
+    return label;
+  }
+
+  value(opt) {
+    const input = $(`${this.ids.options}-${opt.name}`);
+    if (opt.kind === "bool") return input.checked;
+    if (opt.kind === "int") return Number(input.value);
+    return input.value;
+  }
+
+  // The rules as the engine reads them: the preset and the options that differ from it (the players apart).
+  rules() {
+    const p = this.preset();
+    if (!p) return "";
+    const diffs = p.options.filter((opt) => String(this.value(opt)) !== String(opt.default))
+      .map((opt) => `${opt.name}=${this.value(opt)}`);
+    return diffs.length ? `${p.name}(${diffs.join(", ")})` : p.name;
+  }
+
+  players() {
+    return Number($(this.ids.players).value);
+  }
+
+  // Set the form to an event's rules as the server writes them: "salad(players=5, rotation=quick)".
+  set(text) {
+    const m = /^([\w-]+)(?:\((.*)\))?$/.exec(String(text || "").trim());
+    if (!m || !this.presets.some((p) => p.name === m[1])) return;
+    $(this.ids.game).value = m[1];
+    this.show();
+    const p = this.preset();
+    for (const pair of (m[2] || "").split(",")) {
+      const [k, v] = pair.split("=").map((x) => (x || "").trim());
+      if (!k || v === undefined) continue;
+      if (k === "players") {
+        $(this.ids.players).value = v;
+        continue;
+      }
+      const opt = p.options.find((o) => o.name === k);
+      const input = opt && $(`${this.ids.options}-${k}`);
+      if (!input) continue;
+      if (opt.kind === "bool") input.checked = v === "true";
+      else input.value = v;
+    }
+  }
 }
+
+let game = null;
 
 async function loadForm() {
   const user = await who;
@@ -75,9 +161,7 @@ async function loadForm() {
   $("create-guest").hidden = !!user;
   if (!user) return;
   const options = await (await fetch("/api/options")).json();
-  presets = options.presets.filter((p) => p.game === "barbu" || p.game === "besigue");
-  $("event-game").replaceChildren(...presets.map((p) => el("option", { value: p.name, textContent: rulesTitle(p.name), title: p.description })));
-  showPlayers();
+  game.fill(options.presets);
   $("event-strength").replaceChildren(...options.strengths.map((s) => el("option", { value: s, textContent: strength(s),
     selected: s === options.default_strength })));
   const clubs = await (await fetch("/api/clubs", { cache: "no-store" })).json();
@@ -97,16 +181,14 @@ function number(id) {
 }
 
 function wireForm() {
-  $("event-game").addEventListener("change", showPlayers);
-  $("event-format").addEventListener("change", () => {
-    if ($("event-format").value === "one-match") $("event-rounds").value = "1";
-  });
+  game = new GameChoice({ game: "event-game", players: "event-players", options: "event-options",
+    format: "event-format", rounds: "event-rounds" });
   $("event-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("event-error").textContent = "";
     $("event-create").disabled = true;
     const start = $("event-start").value;
-    const body = { name: $("event-name").value, rules: $("event-game").value, players: Number($("event-players").value),
+    const body = { name: $("event-name").value, rules: game.rules(), players: game.players(),
       format: $("event-format").value, rounds: number("event-rounds") || 1, tables: number("event-tables"),
       deals: number("event-deals"), clock: $("event-clock").value, strength: $("event-strength").value,
       start: start ? new Date(start).toISOString() : null };
