@@ -94,3 +94,4 @@ def test_play_the_besigue_daily_deals_line_by_line(tmp_path: Path, monkeypatch: 
     assert "each the first of a fresh game" in out and "Not allowed:" in out and "computer: " in out
     assert out.count("the computer in your seat scored") == 4 and "over 4 deals" in out
     assert "you deal; the computer leads first" in out and "you are the elder hand" in out
+    assert "Scores this deal: you" in out and "(to 1" not in out  # one deal alone: no game's totals or target

@@ -53,8 +53,9 @@ def trumps(suit: int) -> str:
     return words().named_suit(suit)
 
 
-def describe(v: BesigueView) -> str:
-    """One screenful of what the person's seat sees now."""
+def describe(v: BesigueView, game_totals: bool = True) -> str:
+    """One screenful of what the person's seat sees now (``game_totals`` False: a deal played alone, as the daily
+    deals are, with no game's totals and target to tell)."""
     me, opp = v.seat, 1 - v.seat
     if v.turn_up is not None and v.stock_size:
         stock = _("stock {n}, turn-up {card}").format(n=v.stock_size, card=card_display(v.turn_up))
@@ -74,10 +75,14 @@ def describe(v: BesigueView) -> str:
     if v.trick:
         lines.append(_("Trick: computer led {card}").format(card=card_display(v.trick[0][1])))
     lines.append(_("Your hand: {cards}").format(cards=_cards(v.hand)))
-    lines.append(_("Scores this deal: you {mine}, computer {theirs} — totals: you {my_total}, computer "
-                   "{their_total} (to {target})").format(
-        mine=number(v.scores[me]), theirs=number(v.scores[opp]), my_total=number(v.totals[me]),
-        their_total=number(v.totals[opp]), target=number(v.rules.target)))
+    if not game_totals:
+        lines.append(_("Scores this deal: you {mine}, computer {theirs}").format(
+            mine=number(v.scores[me]), theirs=number(v.scores[opp])))
+    else:
+        lines.append(_("Scores this deal: you {mine}, computer {theirs} — totals: you {my_total}, computer "
+                       "{their_total} (to {target})").format(
+            mine=number(v.scores[me]), theirs=number(v.scores[opp]), my_total=number(v.totals[me]),
+            their_total=number(v.totals[opp]), target=number(v.rules.target)))
     return "\n".join(lines)
 
 

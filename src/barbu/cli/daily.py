@@ -150,7 +150,7 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
             if board.done:
                 break
             v = g.view(board.seat)
-            con.print(describe(v))
+            con.print(describe(v, game_totals=False))
             con.print(_("You may: {actions}").format(actions="  ".join(_words(a) for a in v.legal)))
             try:
                 text = read("> ")
