@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from barbu.duplicate.matchpoints import Entry, matchpoints, pairwise, score_boards, standings
+from barbu.duplicate.matchpoints import Entry, matchpoints, pairwise, score_all, score_boards, standings
 
 
 # -- worked examples, counted by hand -------------------------------------------------------------------------
@@ -139,3 +139,19 @@ def test_three_to_six_players_each_board_shares_its_matchpoints(players):
     assert total == 3 * players * players * (players - 1) / 2
     assert all(s.top == 3 * players * (players - 1) and s.boards == 3 * players for s in table)
     assert sum(s.top for s in table) == 3 * players * players * (players - 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 1), st.sampled_from("abcdefg"), st.integers(-8, 8),
+                          st.booleans(), st.booleans()), max_size=40), st.booleans())
+def test_score_all_is_score_boards_and_standings_in_one_pass(rows, highest_wins):
+    """The daily deals' page scores a pool once for both its travellers and its ranking: the same answers."""
+    seen = set()
+    entries = []
+    for board, seat, player, score, stand_in, computer in rows:
+        if (board, seat, player) not in seen:  # a player holds a board's seat once
+            seen.add((board, seat, player))
+            entries.append(Entry(board, seat, player, float(score), stand_in, computer))
+    boards, ranking = score_all(entries, highest_wins)
+    assert boards == score_boards(entries, highest_wins)
+    assert ranking == standings(entries, highest_wins)

@@ -291,3 +291,27 @@ def test_a_deleted_accounts_results_stay_without_its_name(app: Any) -> None:
     res = c.get("/api/daily/classic/results").json()
     assert res["players"] == 2 and sorted(r["name"] for r in res["ranking"]) == ["", "Staying"]
     assert "Leaving" not in json.dumps(res)
+
+
+def test_the_collector_is_paused_while_scoring_a_large_pool_and_turned_on_after() -> None:
+    """Nested and concurrent scorings: the cyclic collector comes back on when the last one ends, and a collector
+    someone else turned off stays off."""
+    import gc
+
+    from barbu.web.daily import collector_paused
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+        with collector_paused(False):
+            assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

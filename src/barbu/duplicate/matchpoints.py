@@ -13,7 +13,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from operator import itemgetter
+from typing import Hashable, Iterable, NamedTuple, Sequence
 
 
 EPSILON = 1e-9  # scores this close are a tie (points may be fractions of a point)
@@ -60,9 +61,10 @@ def pairwise(scores: Sequence[float], highest_wins: bool = True) -> list[float]:
     return out
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One result: who held the cards of ``seat`` on ``board``, and what that seat scored on it.
+class Entry(NamedTuple):
+    """One result: who held the cards of ``seat`` on ``board``, and what that seat scored on it (a named tuple:
+    a daily set played by 100,000 players makes 700,000 of them, and a tuple is made several times faster than
+    a frozen dataclass).
 
     ``stand_in``: the computer played this seat for the player (he left, or his clock ran out); the result
     still counts for the others' comparison and is the player's own, marked.
@@ -112,14 +114,30 @@ def _groups(entries: Iterable[Entry]) -> dict[tuple[Hashable, int], list[Entry]]
     return groups
 
 
+_PLAYER = itemgetter(2)  # an Entry's player
+_MP = itemgetter(1)  # a row's matchpoints
+
+
+def _board_result(board: Hashable, seat: int, group: list[Entry], points: dict[float, float]) -> BoardResult:
+    """One comparison's rows, best first, then by name: two stable sorts on C-level keys (no key tuples)."""
+    rows = [(e, points[e.score]) for e in sorted(group, key=_PLAYER)]
+    rows.sort(key=_MP, reverse=True)  # stable, reverse included: equal matchpoints stay in name order
+    return BoardResult(board, seat, rows)
+
+
 def score_boards(entries: Iterable[Entry], highest_wins: bool = True) -> list[BoardResult]:
     """Group the results by board and seat and give each its matchpoints (rows best first, then by name)."""
-    out = []
-    for (board, seat), group in _groups(entries).items():
-        mps = matchpoints([e.score for e in group], highest_wins)
-        rows = sorted(zip(group, mps), key=lambda r: (-r[1], r[0].player))
-        out.append(BoardResult(board, seat, rows))
-    return out
+    return [_board_result(board, seat, group, _points([e.score for e in group], highest_wins))
+            for (board, seat), group in _groups(entries).items()]
+
+
+def score_all(entries: Iterable[Entry], highest_wins: bool = True) -> tuple[list[BoardResult], list[Standing]]:
+    """`score_boards` and `standings` together, grouping and counting each comparison once (the daily deals'
+    results page needs both)."""
+    groups = _groups(entries)
+    points = {key: _points([e.score for e in group], highest_wins) for key, group in groups.items()}
+    boards = [_board_result(board, seat, group, points[(board, seat)]) for (board, seat), group in groups.items()]
+    return boards, _standings(groups, points, highest_wins)
 
 
 def _ranks(values: dict[str, float], better_high: bool = True) -> dict[str, str]:
@@ -143,11 +161,19 @@ def standings(entries: Iterable[Entry], highest_wins: bool = True) -> list[Stand
     Computer seats (``Entry.computer``) are compared with but not ranked.  One pass over the results with
     plain lists (no traveller rows sorted): a daily set played by 100,000 players is scored in one to two seconds
     (benchmarks/duplicate_scoring.py)."""
+    groups = _groups(entries)
+    return _standings(groups, {key: _points([e.score for e in group], highest_wins)
+                               for key, group in groups.items()}, highest_wins)
+
+
+def _standings(groups: dict[tuple[Hashable, int], list[Entry]], all_points: dict[tuple[Hashable, int],
+               dict[float, float]], highest_wins: bool) -> list[Standing]:
+    """The ranking from the comparisons and each one's matchpoints by score."""
     sums: dict[str, list[float]] = {}  # player -> [matchpoints, top, points, boards, stand-in boards]
     known = sums.get
-    for group in _groups(entries).values():
+    for key, group in groups.items():
         top = len(group) - 1
-        points = _points([e.score for e in group], highest_wins)
+        points = all_points[key]
         for e in group:
             if e.computer:
                 continue

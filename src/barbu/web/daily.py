@@ -10,20 +10,22 @@ the day is over.  Every method here blocks (the database): the routes run them i
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import threading
 import time
 from bisect import bisect_left, bisect_right
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from io import StringIO
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..core.daily_keys import day_key
 from ..core.errors import BarbuError
 from ..core.words import N_
 from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
-from ..duplicate.matchpoints import Entry, score_boards, standings
+from ..duplicate.matchpoints import Entry, score_all
 from ..records.barbu import write_record
 from . import dailystore as db
 from .storage import Store
@@ -36,6 +38,36 @@ LARGE = 5000  # finished attempts from which a pool counts as large (scoring it 
 SHOWN = 100  # rows of a ranking or a traveller sent besides the reader's own
 COOKIE = "barbu_daily"  # a guest browser's daily identity (random; only its SHA-256 is stored)
 ACCOUNT, GUEST = "account", "guest"
+
+
+_paused = 0  # how many large scorings run now with the cyclic collector paused
+_paused_lock = threading.Lock()
+
+
+@contextmanager
+def collector_paused(pause: bool = True) -> Iterator[None]:
+    """Python's cyclic collector off while a large pool is read and scored: the million small objects made then
+    all live until the scoring ends, and the collector would walk them again and again for no garbage (it
+    doubles the time: 8.5 s against 4.4 s for 100,000 players on a loaded 2-core machine).  Threads scoring at
+    once count in; the last one out turns it back on, if it was on."""
+    global _paused
+    if not pause:
+        yield
+        return
+    with _paused_lock:
+        if _paused == 0 and not gc.isenabled():
+            pause = False  # someone else turned it off: leave it as it is
+        else:
+            _paused += 1
+            gc.disable()
+    try:
+        yield
+    finally:
+        if pause:
+            with _paused_lock:
+                _paused -= 1
+                if _paused == 0:
+                    gc.enable()
 
 
 @dataclass(frozen=True)
@@ -54,8 +86,9 @@ class Scored:
         names = {str(aid): name for aid, name, *_ in rows}
         doubles = {(str(aid), board): d for aid, _, board, _, d in rows}
         entries = [Entry(board, 0, str(aid), float(score)) for aid, _, board, score, _ in rows]
-        boards = sorted(score_boards(entries, highest_wins), key=lambda b: b.board)
-        return cls(count, names, doubles, standings(entries, highest_wins), boards, time.monotonic())
+        boards, ranking = score_all(entries, highest_wins)
+        boards.sort(key=lambda b: b.board)
+        return cls(count, names, doubles, ranking, boards, time.monotonic())
 
     def against(self, scores: dict[int, int], highest_wins: bool) -> tuple[float | None, str, list[float | None]]:
         """A result not in this scoring yet (one who finished since), compared with it: his percentage and each
@@ -294,8 +327,10 @@ class Daily:
             if cached is not None and (cached.count == count or (
                     count >= LARGE and time.monotonic() - cached.at < REFRESH)):
                 return cached
-            rows = db.finished_results(conn, dset.day, dset.game, pool)
-        scored = Scored.of(rows, count, dset.highest_wins)
+            with collector_paused(count >= LARGE):
+                rows = db.finished_results(conn, dset.day, dset.game, pool)
+        with collector_paused(count >= LARGE):
+            scored = Scored.of(rows, count, dset.highest_wins)
         with self._locks_guard:
             if len(self._scores) > 64:
                 self._scores.clear()
