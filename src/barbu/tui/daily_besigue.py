@@ -19,67 +19,26 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ..besigue.view import BesigueView
-from ..core.errors import IllegalAction
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
 from ..duplicate.daily_besigue import DEALER
 from ..i18n import _, current, number
-from ..i18n.typed import parse_typed
 from ..records.barbu import number_out
 from .besigue_session import BesigueSession
 from .besigue_table import BesigueTableScreen
+from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog
 
 
-class DailyBesigueSession(BesigueSession):
+class DailyBesigueSession(DailyBoardCalls, BesigueSession):
     """One board of Bésigue's daily set behind the Bésigue table, with the calls the table makes of a session."""
 
     def __init__(self, dset: DailySet, board: int) -> None:
         self.board = BoardPlay(dset, board, paced=True)  # dealt: the person's seat known
         self.dset = dset
         super().__init__(self.board.match, self.board.seat, dset.strength, None)
-        self.agent = _BoardComputer(self.board, 1 - self.board.seat)
+        self.agent = BoardComputer(self.board, 1 - self.board.seat)
         self.compare = None  # no expert here: the deal is compared with the fixed strength's own result
-
-    @property
-    def is_over(self) -> bool:
-        return self.board.done
-
-    def to_act(self) -> int | None:
-        return None if self.board.done else self.game.to_act()
-
-    def human_to_act(self) -> bool:
-        return self.board.to_move()
-
-    def apply_human(self, choice: Any) -> Any:
-        action = parse_typed(self.game, choice, current()) if isinstance(choice, str) else choice
-        self.board.play(action)
-        return action
-
-    def apply_bot(self, seat: int, action: Any) -> None:
-        self.board.play_computer(seat, action)
-
-    def play_chance(self) -> None:
-        raise NotImplementedError("a daily board deals its cards itself")  # the table never asks: chance is done
-
-    def take_back(self) -> int:
-        raise IllegalAction(_("the daily deals take nothing back: everyone is compared on his first decisions"))
-
-    def hint(self) -> Any:
-        raise IllegalAction(_("No hints in the daily deals: everyone plays them on his own."))
-
-    def save(self) -> None:
-        return None
-
-
-class _BoardComputer:
-    """The set's fixed strength at the computer's seat, asked the way the table asks a computer player."""
-
-    def __init__(self, board: BoardPlay, seat: int) -> None:
-        self.board, self.seat = board, seat
-
-    def act(self, view: Any) -> Any:
-        return self.board.computer_move(self.seat)
 
 
 class DailyBesigueScreen(BesigueTableScreen):

@@ -19,19 +19,18 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
-from ..core.errors import BarbuError
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
-from ..i18n import _, current, number
-from ..i18n.typed import parse_typed
+from ..i18n import _, number
 from ..records.barbu import number_out
+from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog
 from .labels import rules_info
 from .session import Session
 from .table import TableScreen
 
 
-class DailySession(Session):
+class DailySession(DailyBoardCalls, Session):
     """One board of a daily set behind the table, with the calls the table makes of a `Session`."""
 
     def __init__(self, dset: DailySet, board: int) -> None:
@@ -40,45 +39,7 @@ class DailySession(Session):
         others = {s: dset.strength for s in range(self.board.n) if s != self.board.seat}
         super().__init__(self.board.match, self.board.seat, others, None)
         self.compare = None  # no expert here: the board is compared with the fixed strength's own result
-        self.agents = {s: _BoardComputer(self.board, s) for s in others}
-
-    @property
-    def is_over(self) -> bool:
-        return self.board.done
-
-    def to_act(self) -> int | None:
-        """None once the board is over: the table then shows its end (`DailyScreen._show_match_over`)."""
-        return None if self.board.done else self.match.to_act()
-
-    def human_to_act(self) -> bool:
-        return self.board.to_move()
-
-    def apply_human(self, choice: Any) -> Any:
-        action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
-        self.board.play(action)
-        return action
-
-    def apply_bot(self, seat: int, action: Any) -> None:
-        self.board.play_computer(seat, action)
-
-    def play_chance(self) -> Any:
-        raise NotImplementedError("a daily board deals its cards itself")  # the table never asks: no seat is chance
-
-    def take_back(self, skip_forced: bool = False) -> int:
-        raise BarbuError(_("the daily deals take nothing back: everyone is compared on his first decisions"))
-
-    def save(self) -> None:
-        return None
-
-
-class _BoardComputer:
-    """The set's fixed strength at one seat, asked the way the table asks a computer player."""
-
-    def __init__(self, board: BoardPlay, seat: int) -> None:
-        self.board, self.seat = board, seat
-
-    def act(self, view: Any) -> Any:
-        return self.board.computer_move(self.seat)
+        self.agents = {s: BoardComputer(self.board, s) for s in others}
 
 
 class DailyScreen(TableScreen):
