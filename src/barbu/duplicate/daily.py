@@ -20,12 +20,11 @@ from ..agents import make_agent
 from ..classic.match import CHANCE, DECLARE, Match
 from ..classic.ruleset import Ruleset
 from ..core.actions import Declare
-from ..core.chance import BoardChance
-from ..core.daily_keys import board_key, day_key, game_key, seed_of
+from ..core.daily_keys import day_key, game_key, seed_of
 from ..core.errors import BarbuError
 from ..scottish.match import RoundState, call_choices
 from . import daily_besigue
-from .daily_base import DailyError
+from .daily_base import Board, DailyError
 
 # the games with daily deals (docs/daily.md); Bésigue's boards are `barbu.duplicate.daily_besigue`'s
 GAMES = ("classic", "italian", "italian-six", "salad", "french", "scottish", "besigue")
@@ -91,12 +90,10 @@ def set_from_day_key(key: bytes, day: str, game: str, strength: str = DEFAULT_ST
     return DailySet(day, game, rules, strength, game_key(key, game), size)
 
 
-class BoardPlay:
-    """One board being played by a person: the match, his seat, the board's fixed contract.
-
-    Built from the person's moves so far (``moves``, as text), it replays them, so a board is resumed on any
-    device from what was stored.  `play` takes his next move; the computer players answer at once.  A Bésigue
-    set's board is a `barbu.duplicate.daily_besigue.BesigueBoard`, made here alike."""
+class BoardPlay(Board):
+    """One board of the Barbu family being played by a person: the match, his seat, the board's fixed contract
+    (declared for the declarer as soon as it is his to choose).  A Bésigue set's board is a
+    `barbu.duplicate.daily_besigue.BesigueBoard`, made here alike."""
 
     def __new__(cls, dset: DailySet, *args: Any, **kwargs: Any) -> Any:
         if cls is BoardPlay and dset.game == BESIGUE:  # made whole here: it is no BoardPlay, so __init__ is skipped
@@ -105,33 +102,19 @@ class BoardPlay:
 
     def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False,
                  paced: bool = False) -> None:
-        """``computer``: the fixed strength plays the person's seat too (the computer's own result).
-        ``paced``: the board stops at each computer player's turn too, for a table that shows its moves one by
-        one (`computer_move`, `play_computer`); the moves are the same."""
-        if not 0 <= board < dset.size:
-            raise DailyError(f"there is no board {board + 1} in this set")
-        self.dset = dset
-        self.board = board
-        self.computer = computer
-        self.paced = paced
-        self.match = Match(dset.rules)
-        self.actors: list[int] = []
-        self.moves: list[str] = []
-        self._chance = BoardChance(board_key(dset.key, board))
-        self.seat = -1
         self.contract = ""
-        self._advance()
-        for move in moves:
-            self.play(move)
+        super().__init__(dset, board, moves, computer, paced)
+
+    def _new_game(self) -> Match:
+        return Match(self.dset.rules)
+
+    def _apply(self, action: Any, seat: int) -> None:
+        self.match.apply(action, seat=seat)
 
     # -- what the board is
     @property
     def n(self) -> int:
         return self.match.n
-
-    @property
-    def done(self) -> bool:
-        return bool(self.match.results)
 
     @property
     def result(self) -> Any:
@@ -150,27 +133,11 @@ class BoardPlay:
         r = self.result
         return None if r is None else r.scores[self.seat]
 
-    def to_move(self) -> bool:
-        return not self.done and self.match.to_act() == self.seat
-
     def note(self) -> str:
         """A traveller's line beside the score: the board's doubles ("1×0 2×0xx")."""
         return "" if self.result is None else doubles_text(self.result)
 
     # -- playing
-    def play(self, text: str) -> None:
-        """The person's move (as typed or sent: "QH", "double 0", "trump S"); refused with the rule's reason."""
-        if self.done:
-            raise DailyError("this board is over")
-        m = self.match
-        if m.to_act() != self.seat:
-            raise DailyError("it is not your turn")
-        action = m.parse_action(text) if isinstance(text, str) else text
-        m.apply(action, seat=self.seat)
-        self.actors.append(self.seat)
-        self.moves.append(str(action))
-        self._advance()
-
     def _advance(self) -> None:
         """Deal, declare the board's contract and let the computer players act until the person must."""
         m = self.match
@@ -195,19 +162,6 @@ class BoardPlay:
     def computer_move(self, seat: int) -> Any:
         """What the fixed strength plays now at ``seat`` (a fresh player seeded by everything so far)."""
         return self._computer(seat).act(self.match.view(seat))
-
-    def play_computer(self, seat: int, action: Any = None) -> None:
-        """A paced board: the computer player's move at ``seat`` (``computer_move``'s, worked out beforehand
-        or now), then chance and the fixed contract up to the next decision."""
-        m = self.match
-        if self.done or m.to_act() != seat or (seat == self.seat and not self.computer):
-            raise DailyError("it is not a computer player's turn")
-        self._apply_computer(seat, self.computer_move(seat) if action is None else action)
-        self._advance()
-
-    def _apply_computer(self, seat: int, action: Any) -> None:
-        self.match.apply(action, seat=seat)
-        self.actors.append(seat)
 
     def _seat_board(self) -> None:
         """The person's seat (turning round the dealer from board to board) and the fixed contract."""

@@ -17,9 +17,8 @@ from typing import Any, Iterable
 from ..agents.besigue import make_besigue_agent
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
-from ..core.chance import BoardChance
-from ..core.daily_keys import board_key, seed_of
-from .daily_base import DailyError
+from ..core.daily_keys import seed_of
+from .daily_base import Board
 
 GAME = "besigue"  # the daily set's name among the games (`barbu.duplicate.daily.GAMES`)
 BOARDS = 4  # deals in a set: two as the elder hand, two as the dealer
@@ -35,7 +34,7 @@ def role_of(board: int) -> str:
     return ELDER if board % 2 == 0 else DEALER
 
 
-class BesigueBoard:
+class BesigueBoard(Board):
     """One Bésigue board being played by a person: the fresh game, his seat, the computer's answers.
 
     ``BoardPlay(dset, k)`` of a Bésigue set makes one: the same calls (``play``, ``to_move``, ``done``, ``score``,
@@ -47,28 +46,18 @@ class BesigueBoard:
 
     def __init__(self, dset: Any, board: int, moves: Iterable[str] = (), computer: bool = False,
                  paced: bool = False) -> None:
-        if not 0 <= board < dset.size:
-            raise DailyError(f"there is no board {board + 1} in this set")
-        self.dset = dset
-        self.board = board
-        self.computer = computer
-        self.paced = paced
-        self.match = BesigueGame(dset.rules)
-        self.match.keep_undo = False  # nothing is ever taken back here
-        self.actors: list[int] = []
-        self.moves: list[str] = []
-        self._chance = BoardChance(board_key(dset.key, board))
-        self.seat = -1
         self.role = role_of(board)
-        self._advance()
-        for move in moves:
-            self.play(move)
+        super().__init__(dset, board, moves, computer, paced)
+
+    def _new_game(self) -> BesigueGame:
+        game = BesigueGame(self.dset.rules)
+        game.keep_undo = False  # nothing is ever taken back here
+        return game
+
+    def _apply(self, action: Any, seat: int) -> None:
+        self.match.apply(action)
 
     # -- what the board is
-    @property
-    def done(self) -> bool:
-        return bool(self.match.results)
-
     @property
     def result(self) -> dict[str, Any] | None:
         """The finished deal's result (the game's own: scores, brisques, combinations); None while it is played."""
@@ -86,29 +75,12 @@ class BesigueBoard:
         s = self.scores
         return None if s is None else s[self.seat] - s[1 - self.seat]
 
-    def to_move(self) -> bool:
-        return not self.done and self.match.to_act() == self.seat
-
     def note(self) -> str:
         """A traveller's line beside the score: the deal's points, the person's first ("210–120")."""
         s = self.scores
         return "" if s is None else f"{s[self.seat]}–{s[1 - self.seat]}"
 
     # -- playing
-    def play(self, text: Any) -> None:
-        """The person's move ("play QS", "QS", "declare bezique QS JD", "no-declaration"); refused with the
-        rule's reason, changing nothing."""
-        if self.done:
-            raise DailyError("this board is over")
-        g = self.match
-        if g.to_act() != self.seat:
-            raise DailyError("it is not your turn")
-        action = g.parse_action(text) if isinstance(text, str) else text
-        g.apply(action)
-        self.actors.append(self.seat)
-        self.moves.append(str(action))
-        self._advance()
-
     def _advance(self) -> None:
         """Draw the dealer and shuffle from the board's key, then let the computer act until the person must."""
         g = self.match
@@ -131,14 +103,3 @@ class BesigueBoard:
         text = f"{self.board}|{seat}|" + " ".join(t for _, t in self.match.log)
         return make_besigue_agent(self.dset.strength, seed_of(self.dset.key, text)).act(self.match.view(seat))
 
-    def play_computer(self, seat: int, action: Any = None) -> None:
-        """A paced board: the computer player's move at ``seat``, then chance up to the next decision."""
-        g = self.match
-        if self.done or g.to_act() != seat or (seat == self.seat and not self.computer):
-            raise DailyError("it is not a computer player's turn")
-        self._apply_computer(seat, self.computer_move(seat) if action is None else action)
-        self._advance()
-
-    def _apply_computer(self, seat: int, action: Any) -> None:
-        self.match.apply(action)
-        self.actors.append(seat)
