@@ -8,15 +8,21 @@ so every contract of the family turns up in proportion.  Run on one core:
     python benchmarks/solver.py --pure                # the pure-Python twin too (much slower)
     python benchmarks/solver.py --cards --oracle 8    # move_values along 15 deals from 8 cards each on
     python benchmarks/solver.py --cards 8 --solves 30 --by-contract   # where the time goes
+    python benchmarks/solver.py --no-core --cards 4 6 8 --dds       # bridge's DDS beside it (pip install endplay)
+    python benchmarks/solver.py --no-core --cards --opening 4 --timeout 60   # whole deals from the opening lead
 
 With the compiled core the solver's lines also give the positions the searches visited
 (all seats, all the solves of the line): on a loaded machine compare those, not only times.
+Times are the process's own CPU time (`time.process_time`), so other work on the machine
+weighs on them less than on the wall clock; they still vary by some 10 %.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
+import random
 import statistics
 import time
 
@@ -50,10 +56,10 @@ def contract_name(spec: Spec) -> str:
 def per_second(fn, seconds: float) -> tuple[int, float]:
     """Call ``fn`` (which returns how many things it did) until ``seconds`` have passed."""
     done = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         done += fn()
-    return done, time.perf_counter() - start
+    return done, time.process_time() - start
 
 
 def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
@@ -82,7 +88,7 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
 def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_contract: bool) -> None:
     counting = last_nodes is not None and fast.COMPILED  # positions are counted by the compiled search only
     print(f"{rules}: exact solves (each seat's points, paranoid search per seat), between tricks")
-    print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9}"
+    print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9} {'ms/seat':>8}"
           + (f" {'positions':>10}" if counting else "")
           + (f" {'pure mean':>10}" if with_pure else ""))
     for k in cards:
@@ -97,19 +103,20 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
         times = []
         nodes = []
         for spec, st in samples:
-            t = time.perf_counter()
+            t = time.process_time()
             fast.solve(spec, st)
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
             nodes.append(last_nodes() if counting else 0)
+        seats = sum(spec.n for spec, _ in samples)
         line = (f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
-                f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f}")
+                f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f} {sum(times) / seats * 1e3:>8.2f}")
         if counting:
             line += f" {sum(nodes):>10,}"
         if with_pure and k <= 5:
-            t = time.perf_counter()
+            t = time.process_time()
             for spec, st in samples:
                 pure.solve(spec, st)
-            line += f" {(time.perf_counter() - t) / len(samples) * 1e3:>10.1f}"
+            line += f" {(time.process_time() - t) / len(samples) * 1e3:>10.1f}"
         print(line, flush=True)
         if by_contract:
             groups: dict[str, list[int]] = {}
@@ -117,21 +124,81 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
                 groups.setdefault(contract_name(spec), []).append(i)
             for name, idx in sorted(groups.items(), key=lambda kv: -sum(times[i] for i in kv[1])):
                 print(f"  {'':>10} {len(idx):>6} {statistics.mean(times[i] for i in idx) * 1e3:>9.2f} "
-                      f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f}"
+                      f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f} {'':>8}"
                       + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "") + f"  {name}")
+
+
+def _solve_timed(spec: Spec, state, out) -> None:
+    """In a child process: one solve from the opening lead, its CPU time and positions sent back."""
+    t = time.process_time()
+    values = fast.solve(spec, state)
+    out.send((time.process_time() - t, last_nodes() if last_nodes else 0, values))
+
+
+def bench_opening(rules: str, deals: int, timeout: float) -> None:
+    """Whole deals from the opening lead, each solve in a child process stopped after ``timeout`` seconds
+    (a compiled search cannot be interrupted otherwise)."""
+    print(f"{rules}: exact solves from the opening lead (all seats), at most {timeout:g} s each")
+    ctx = multiprocessing.get_context("fork")
+    for d in itertools.islice(random_deals(rules, 1), deals):
+        receive, send = ctx.Pipe(duplex=False)
+        child = ctx.Process(target=_solve_timed, args=(d.spec, d.start, send))
+        start = time.perf_counter()
+        child.start()
+        done = receive.poll(timeout)
+        if done:
+            took, nodes, values = receive.recv()
+            line = f"{took:8.2f} s, {took / d.spec.n:7.2f} s a seat, {nodes:>14,} positions, points {values}"
+        else:
+            child.kill()
+            line = f"   > {timeout:g} s (stopped)"
+        child.join()
+        print(f"  {contract_name(d.spec):32} {line}  [{time.perf_counter() - start:.1f} s wall]", flush=True)
+
+
+def bench_dds(cards: list[int], boards: int) -> None:
+    """Bridge's double-dummy solver (DDS, through the `endplay` package) on random positions with as many
+    cards in each of four hands: the tricks the side to play can take, one search per position, as one seat's
+    paranoid search here is one search.  Random trumps or none, a random seat to lead."""
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        print("DDS: not installed (pip install endplay)")
+        return
+
+    def pbn(hands: list[int]) -> str:
+        return "N:" + " ".join(".".join("".join("23456789TJQKA"[r] for r in range(12, -1, -1) if h >> (x * 13 + r) & 1)
+                                        for x in range(4)) for h in hands)
+
+    rng = random.Random(1)
+    print("DDS (bridge, 4 hands): one side's tricks from a trick's start")
+    print(f"  {'cards each':>10} {'boards':>6} {'mean ms':>9} {'median':>9} {'max':>9}")
+    for k in cards:
+        times = []
+        for _ in range(boards):
+            dealt = rng.sample(range(52), 4 * k)
+            hands = [sum(1 << c for c in dealt[s * k:(s + 1) * k]) for s in range(4)]
+            deal = Deal(pbn(hands), first=Player(rng.randrange(4)), trump=Denom(rng.randrange(5)))
+            t = time.process_time()
+            solve_board(deal, SolveMode.OptimalOne)
+            times.append(time.process_time() - t)
+        print(f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.3f} {statistics.median(times) * 1e3:>9.3f} "
+              f"{max(times) * 1e3:>9.2f}", flush=True)
 
 
 def bench_move_values(rules: str, cards: int, deals: int) -> None:
     """What the perfect-information player asks: each card's value at every decision of a deal from
     ``cards`` cards each on, one deal after another (so the table kept between calls counts)."""
     calls = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for d in itertools.islice(random_deals(rules, 5), deals):
         for st in d.positions:
             if max(h.bit_count() for h in st.hands) <= cards:
                 fast.move_values(d.spec, [st])
                 calls += 1
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     print(f"{rules}: move_values at every decision from {cards} cards each on, {deals} deals: "
           f"{calls} calls, {took / max(calls, 1) * 1e3:.2f} ms each")
 
@@ -148,11 +215,21 @@ def main() -> None:
                     help="also break each solver figure down by contract (most time first)")
     ap.add_argument("--oracle", type=int, metavar="CARDS",
                     help="also time move_values at every decision of 15 deals from CARDS cards each on")
+    ap.add_argument("--no-core", action="store_true", help="skip the playout and legal-move throughput figures")
+    ap.add_argument("--dds", action="store_true",
+                    help="also time bridge's DDS on positions with as many cards each (needs endplay)")
+    ap.add_argument("--opening", type=int, metavar="DEALS", help="also solve DEALS whole deals from the opening lead")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds allowed to each --opening solve")
     args = ap.parse_args()
     print(f"core: {'compiled (barbu.solver._fast)' if fast.COMPILED else 'pure Python (no C extension)'}")
-    bench_core(args.rules, args.seconds, args.pure)
+    if not args.no_core:
+        bench_core(args.rules, args.seconds, args.pure)
     if args.cards:
         bench_solver(args.rules, args.cards, args.solves, args.pure, args.by_contract)
+    if args.dds and args.cards:
+        bench_dds(args.cards, args.solves)
+    if args.opening:
+        bench_opening(args.rules, args.opening, args.timeout)
     if args.oracle:
         bench_move_values(args.rules, args.oracle, 15)
 
