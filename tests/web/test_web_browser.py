@@ -393,6 +393,7 @@ def test_play_against_the_computer_offers_the_strength_and_remembers_it(server: 
     page.goto(server.base + "/")
     menu = page.locator("#play-strength")
     menu.wait_for()
+    page.wait_for_function("() => document.querySelector('#play-strength').options.length > 0")  # filled in by JS
     assert menu.input_value() == "rule"  # the middling player first, not the strongest
     assert page.locator("#play-strength option").all_inner_texts() == ["random", "good player", "strong", "expert"]
     menu.select_option("random")
