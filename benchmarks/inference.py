@@ -17,6 +17,7 @@ import argparse
 import random
 import time
 
+from barbu.agents import make_agent
 from barbu.agents.expert import ExpertAgent
 from barbu.agents.rule import RuleAgent, rules_info
 from barbu.classic.match import CHANCE
@@ -60,6 +61,9 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=3)
     p.add_argument("--steps", type=int, nargs="*", default=[0, 60])
     p.add_argument("--surprise", type=float, default=None)
+    p.add_argument("--learned", action="store_true", help="add the learned network's deals")
+    p.add_argument("--decide", type=int, default=0, metavar="N",
+                   help="time the expert's whole decision at N of the positions, with each inference")
     args = p.parse_args()
     views = positions(args.rules, args.seeds)
     sign = rules_info(args.rules)[2]
@@ -75,6 +79,31 @@ def main() -> None:
             right, total = right + r, total + t
         ms = (time.perf_counter() - start) / len(views) * 1000
         print(f"  {steps:>5} {right / total:>12.3f} {ms:>14.0f}")
+    if args.learned:
+        from barbu.agents.learned_inference import learned_hands
+        rng = random.Random(5)
+        right = total = 0
+        start = time.perf_counter()
+        for v, truth in views:
+            r, t = placed(v, truth, learned_hands(v, 40, rng))
+            right, total = right + r, total + t
+        ms = (time.perf_counter() - start) / len(views) * 1000
+        print(f"  {'net':>5} {right / total:>12.3f} {ms:>14.1f}")
+    if args.decide:
+        print(f"  a whole card decision (40 deals), at {min(args.decide, len(views))} of the positions:")
+        print(f"  {'player':<22} {'mean ms':>8} {'max ms':>8} {'same card as expert':>20}")
+        chosen: list = []
+        for spec in ("expert", "expert(learned=1)", "expert(steps=0)"):
+            times, cards = [], []
+            make_agent(spec, 0).act(views[0][0])  # untimed: the weights load once a process
+            for k, (v, _) in enumerate(views[:args.decide]):
+                agent = make_agent(spec, k)
+                start = time.perf_counter()
+                cards.append(agent.act(v))
+                times.append(time.perf_counter() - start)
+            same = sum(a == b for a, b in zip(cards, chosen)) / len(cards) if chosen else 1.0
+            chosen = chosen or cards
+            print(f"  {spec:<22} {sum(times) / len(times) * 1000:>8.0f} {max(times) * 1000:>8.0f} {same:>20.2f}")
 
 
 if __name__ == "__main__":

@@ -126,3 +126,33 @@ def test_a_card_that_ends_the_deal_is_worth_that_deals_result(kind):
                     break
         m.apply(bots[actor].act(v), seat=actor)
     assert checked == 2
+
+
+def test_the_starting_rank_is_searched_among_the_best_ranks_after_a_few_deals():
+    """Every Domino starting rank is tried on the first `RANK_FIRST` deals, only the best `RANK_KEPT` after:
+    the expert's slowest decision costs half as much, and the choice is still the same for a seed."""
+    from barbu.agents.expert import RANK_FIRST, RANK_KEPT
+    _, v = next(rule_positions("classic", 2, "rank", every=1))
+    assert len(v.legal) == 13
+    choices = set()
+    for _ in range(2):
+        agent = ExpertAgent(5, samples=RANK_FIRST + 3, seconds=1e6)
+        choices.add(agent.act(v))
+        assert agent.last_samples == RANK_FIRST + 3 and agent.capped == 0
+        assert len(agent.last_values) == RANK_KEPT and agent.last_values[0][0] in choices
+    assert len(choices) == 1
+    few = ExpertAgent(5, samples=RANK_FIRST - 1, seconds=1e6)
+    few.act(v)
+    assert len(few.last_values) == 13  # narrowed only once the first deals are all played
+
+
+def test_decisions_cut_short_by_the_time_cap_are_counted():
+    """`capped` counts the decisions that looked at fewer deals than planned (the benchmarks report it: past
+    the cap a player no longer replays for its seed)."""
+    _, v = next(rule_positions("classic", 3, "play", every=1))
+    hurried = ExpertAgent(1, samples=30, seconds=1e-9)
+    hurried.act(v)
+    assert hurried.capped == 1 and hurried.last_samples < 30
+    calm = make_agent("search(samples=3, seconds=1e6)", 1)
+    calm.act(v)
+    assert calm.capped == 0 and calm.last_samples == 3

@@ -72,3 +72,50 @@ def test_the_expert_plays_a_whole_layout_deal_legally(rules):
         m.apply(action, seat=seat)
         decisions += 1
     assert decisions >= 10
+
+
+@pytest.mark.parametrize("rules", FAMILIES)
+def test_with_a_responding_seat_domino_and_success_are_played_out_by_the_rule_player(rules):
+    """The expert's own playouts (a ``root`` seat): Domino and Success to the end with the rule player's moves,
+    as the search player's; the Scottish Patience ends as the layout solver says, as without a root."""
+    differ = 0
+    for m in itertools.islice(layout_positions(rules, 4, 8), 12):
+        spec = layout_spec_of(m)
+        responded = rollout(m.clone(), RuleAgent(1), spec.sign, end_cards=5, root=m.turn)
+        solved = rollout(m.clone(), RuleAgent(1), spec.sign, end_cards=5)
+        if rules == "scottish":
+            assert responded == solved
+        else:
+            assert responded == rollout(m.clone(), RuleAgent(1), spec.sign)
+            differ += responded != solved
+    assert differ or rules == "scottish"
+
+
+def test_the_domino_benchmark_plays_each_domino_deal_at_every_seat(tmp_path, capsys):
+    """benchmarks/domino.py: every Domino deal of a seed, a row for each seat (the player alone against rule
+    players, or a table in every rotation); a second run resumes with nothing left to play; the comparison
+    pairs the runs board by board."""
+    import importlib.util
+    import json
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("domino_bench", Path(__file__).parents[1] / "benchmarks" /
+                                                  "domino.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    deals = bench.layout_deals("classic", 1, "domino")
+    assert deals and all(m.contract.key == "domino" and m.phase_name == "rank" for m in deals.values())
+    alone, table = tmp_path / "alone.jsonl", tmp_path / "table.jsonl"
+    bench.play("classic", "search(samples=2, seconds=1e6)", 1, 1, "domino", alone)
+    bench.play("classic", "rule", 1, 1, "domino", tmp_path / "rule.jsonl")
+    bench.play("classic", "search(samples=2, seconds=1e6),rule,rule,rule", 1, 1, "domino", table)
+    rows = [json.loads(line) for line in alone.open()]
+    assert len(rows) == 4 * len(deals) and {r["seat"] for r in rows} == {0, 1, 2, 3}
+    assert all(r["capped"] == 0 and r["decisions"] > 0 for r in rows)
+    assert len(table.read_text().splitlines()) == 16 * len(deals)
+    bench.play("classic", "search(samples=2, seconds=1e6)", 1, 1, "domino", alone)
+    assert len(alone.read_text().splitlines()) == len(rows)
+    bench.compare([alone, tmp_path / "rule.jsonl", table])
+    out = capsys.readouterr().out
+    assert "alone.jsonl - rule.jsonl" in out and f"over {len(deals)} boards" in out
+    assert "table.jsonl: search(samples=2, seconds=1e6) - rule" in out

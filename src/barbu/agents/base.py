@@ -37,9 +37,9 @@ PLUGIN_GROUP = "barbu.agents"
 _SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
 _SEARCH_SETTINGS = {"samples": int, "seconds": float, "exact_tricks": int}
 _EXPERT_SETTINGS = {"samples": int, "seconds": float, "steps": int, "surprise": float, "end_cards": int,
-                    "respond": int}
+                    "respond": int, "learned": int}
 _SETTINGS = {"search": _SEARCH_SETTINGS, "expert": _EXPERT_SETTINGS, "perfect": _EXPERT_SETTINGS}
-_MAY_BE_ZERO = ("exact_tricks", "end_cards", "steps", "respond")
+_MAY_BE_ZERO = ("exact_tricks", "end_cards", "steps", "respond", "learned")
 
 
 def plugin_factory(kind: str) -> Any:

@@ -11,7 +11,10 @@ Two things make it stronger than `search`, which it otherwise is:
   and the response weighs them).  Contract and doubling choices use the same
   playouts, and so do the contracts' baselines.  With ``respond=0`` every seat
   plays the exact solver's card for itself at the end instead (a paranoid
-  solve per seat), as the expert did before.
+  solve per seat), as the expert did before.  Domino and Success are the
+  rule player's to the end, as in the search player's playouts: neither the
+  layout solver's end nor a best response measured stronger there, and both
+  cost time (docs/benchmarks.md, "Domino alone").
 - **Inference.**  Once the contract is known, the deals it searches are not
   drawn blindly: each starts as a deal fitting what the seat has seen and is
   then moved, a swap of two unseen cards at a time, towards the deals that
@@ -30,6 +33,7 @@ from collections.abc import Iterator
 from ..classic.match import PLAY, Match
 from ..classic.sampler import determinize, own_match_class, sample_hands
 from ..classic.view import NoConsistentDeal, View
+from ..core.actions import NameRank
 from ..solver.position import spec_of
 from .inference import DealModel, deal_history, likely_hands
 from .passon_inference import passon_likelihood
@@ -42,6 +46,12 @@ DEFAULT_SURPRISE = 0.1
 #: From how many cards a hand the playouts are solved, by players: the solver's time grows with the cards
 #: left in all hands, so about twenty cards in all.
 END_CARDS_BY_PLAYERS = {3: 6, 4: 5, 5: 4, 6: 3}
+#: The Domino starting rank: every rank is tried on the first ``RANK_FIRST`` deals, only the best ``RANK_KEPT``
+#: on the rest.  Thirteen ranks on every deal made it the expert's slowest decision (0.16 s of processor time,
+#: 0.2 s with the layout solver's end; past the 0.9 s cap on a busy machine); this way it costs two thirds
+#: as much, and 97 of 100 choices are the same (after 10 deals with the best 4 kept, 91 of 100).
+RANK_FIRST = 20
+RANK_KEPT = 4
 DEFAULT_BID_SURPRISE = 0.7  # per contract open to the declarer that its hand suits better than the one chosen
 DEFAULT_DOUBLE_SURPRISE = 0.6  # per doubling turn unlike the rule player's with that hand
 
@@ -54,9 +64,11 @@ class ExpertAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
                  steps: int = DEFAULT_STEPS, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int | None = None, respond: bool = True) -> None:
+                 end_cards: int | None = None, respond: bool = True, learned: bool = False) -> None:
         super().__init__(seed, samples=samples, seconds=seconds, exact_tricks=0)
         self.steps = steps
+        #: Draw the deals from the trained network's card locations (`learned_inference`) instead of the chains.
+        self.learned = bool(learned)
         self.surprise = surprise
         self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
         #: End the playouts' trick play with this seat's best response to the others' rule cards instead of
@@ -75,11 +87,23 @@ class ExpertAgent(SearchAgent):
     def responding_seat(self, view: View) -> int:
         return view.seat if self.respond else -1
 
+    def narrowed(self, legal, live: list[int], scores: list[float], done: int) -> list[int]:
+        """After ``RANK_FIRST`` deals only the best ``RANK_KEPT`` starting ranks are tried (a fixed rule: the
+        choice stays the same for a seed)."""
+        if done == RANK_FIRST and len(live) > RANK_KEPT and isinstance(legal[0], NameRank):
+            return sorted(sorted(live, key=lambda i: -scores[i])[:RANK_KEPT])
+        return live
+
     def worlds(self, view: View, sign: int, deadline: float) -> Iterator[Match]:
         if self.match is not None and (self.sees_in is None or view.phase in self.sees_in):
             # perfect information: the real deal is the only world
             yield self.match.clone()
             return
+        if self.learned:
+            from .learned_inference import learned_hands, supports  # numpy is imported only when asked for
+            if supports(view):
+                yield from (determinize(view, hands) for hands in learned_hands(view, self.samples, self.rng))
+                return
         if view.phase not in ("play", "doubling", "domino") or self.steps <= 0:
             yield from super().worlds(view, sign, deadline)
             return
@@ -101,6 +125,8 @@ class ExpertAgent(SearchAgent):
         # The chains may take half the time left: the search needs the rest.
         until = time.perf_counter() + (deadline - time.perf_counter()) / 2
         moved = likely_hands(model, drawn, self.steps, self.rng, passes, until)
+        if time.perf_counter() > until:  # the chains may have stopped short: counted as a cut decision
+            self.cut = True
         return [determinize(view, hands) for hands in moved]
 
     def deal_model(self, view: View, world: Match, sign: int) -> DealModel:

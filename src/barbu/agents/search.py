@@ -53,6 +53,8 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: in
     In a layout game (Domino, Success, Patience) ``end_cards`` turns on the layout solver instead, once
     few enough cards are left in all hands for a solve of a few milliseconds (`affordable_cards`): from
     there each seat plays the max^n move (its own best points); one solve serves the rest of the deal.
+    With a ``root`` seat, Domino and Success are played by the rule player to the end (Patience keeps
+    the solver's end).
     With a ``root`` seat, trick play ends otherwise: once ``root`` holds at most ``end_cards`` cards, it plays
     its best response to the others' rule cards (`best_response`), the opponents the playouts assume.  The
     Scottish game's deals, which the engine plays (it scores them call by call), take the response's cards
@@ -110,7 +112,11 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
         elif ph == DOMINO_PLAY:
             s = m.turn
             if end_cards and layout is None:
-                layout = layout_solver(m)
+                # With a responding seat, Domino and Success are the rule player's to the end, as the search
+                # player's: ending them with the layout solver (every seat for itself) or with the seat's best
+                # response to the rule moves measured no stronger there, and slower (docs/benchmarks.md,
+                # "Domino alone").  The Scottish Patience keeps the solver's end.
+                layout = False if root >= 0 and plain else layout_solver(m)
             if layout and m.in_hands.bit_count() <= layout.most:
                 m.apply(layout_action(layout.solver.best_move(layout_state_of(m))))
                 continue
@@ -361,6 +367,10 @@ class SearchAgent:
         self.end_cards = 0  # rollouts play the rule player's cards to the end (see `rollout`)
         self.last_samples = 0  # how many deals the last decision looked at (for benchmarks)
         self.last_values: list[tuple[Any, float]] = []  # (action, mean value) of the last search, best first
+        #: Decisions the time cap cut short (fewer deals looked at than planned): past the cap the bot no
+        #: longer replays for its seed, so the benchmarks count them (benchmarks/domino.py).
+        self.capped = 0
+        self.cut = False  # whether the time cap cut the current decision short
 
     def act(self, view: View) -> Any:
         self.last_values = []
@@ -386,21 +396,32 @@ class SearchAgent:
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
+        self.cut = False
+        live = list(range(len(legal)))  # the actions still tried (`narrowed`): each on every deal so far
         for world in self.worlds(view, sign, deadline):
-            for i, value in enumerate(self.world_values(world, legal, sign, end_cards, view.phase == "play", root)):
+            values = self.world_values(world, [legal[i] for i in live], sign, end_cards, view.phase == "play", root)
+            for i, value in zip(live, values):
                 scores[i] += value[seat]
             done += 1
             if time.perf_counter() > deadline:
+                self.cut = self.cut or done < self.samples
                 break
+            live = self.narrowed(legal, live, scores, done)
+        self.capped += self.cut
         self.last_samples = done
         if not done:
             return self.policy.act(view)
         if declaring:
             for i, a in enumerate(legal):
                 scores[i] -= baselines.get(a.contract, 0.0) * done
-        best = max(range(len(legal)), key=lambda i: scores[i])
-        self.last_values = sorted(((legal[i], scores[i] / done) for i in range(len(legal))), key=lambda x: -x[1])
+        best = max(live, key=lambda i: scores[i])
+        self.last_values = sorted(((legal[i], scores[i] / done) for i in live), key=lambda x: -x[1])
         return legal[best]
+
+    def narrowed(self, legal, live: list[int], scores: list[float], done: int) -> list[int]:
+        """The actions (indices into ``legal``) still worth trying after ``done`` deals, each of ``live`` scored
+        ``scores[i]`` in all: all of them here; a subclass may drop the hopeless ones to save time."""
+        return live
 
     def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool,
                      root: int = -1) -> list[tuple[int, ...]]:
