@@ -339,3 +339,29 @@ def test_losing_one_trick_then_ducking_matches_brute_force(rules):
         if min(checked.values()) >= 4:
             break
     assert min(checked.values()) >= 1, checked
+
+
+@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=5)", "scottish"])
+def test_one_seat_with_a_budget_brackets_the_value(rules):
+    """`solve_seat` with no budget is `solve`'s value for that seat in both cores; with a budget too small to
+    finish, the bounds it gives still hold the value, and it stops at the budget."""
+    for d in itertools.islice(random_deals(rules, 11), 4):
+        i = ending(d, 5)
+        if i is None:
+            continue
+        st = d.positions[i]
+        exact = fast.solve(d.spec, st)
+        for seat in range(d.spec.n):
+            assert fast.solve_seat(d.spec, st, seat)[:2] == (exact[seat], exact[seat])
+            assert pure.solve_seat(d.spec, st, seat)[:2] == (exact[seat], exact[seat])
+            for budget in (1, 50, 400):
+                for core in (fast, pure):
+                    lo, hi, nodes = core.solve_seat(d.spec, st, seat, budget)
+                    assert lo <= exact[seat] <= hi and nodes <= budget
+    d = next(random_deals("classic", 1))  # a whole deal is far from done in 1,000 positions
+    lo, hi, nodes = fast.solve_seat(d.spec, d.start, 0, 1000)
+    assert lo < hi and nodes == 1000
+    with pytest.raises(ValueError, match="seat"):
+        fast.solve_seat(d.spec, d.start, 4)
+    with pytest.raises(ValueError, match="budget"):
+        pure.solve_seat(d.spec, d.start, 0, -1)

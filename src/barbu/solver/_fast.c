@@ -707,6 +707,8 @@ typedef struct {
     int penalties;  /* every point a penalty: order the cards by the rule player's sense first */
     int gains;  /* every point a gain: order the cards to win tricks for the seat and against it */
     long nodes;
+    long budget;  /* stop once this many positions are searched (0: never): `solve_seat` */
+    int aborted;  /* the budget ran out: every search returns at once, nothing more is stored */
     int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
 } Ctx;
 
@@ -1131,6 +1133,7 @@ static int ducks_after_trick(const Ctx *cx, const Pos *p) {
 
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
+    if (cx->budget && cx->nodes >= cx->budget) { cx->aborted = 1; return 0; }
     cx->nodes++;
     if (is_over(sp, p)) {
         if (!sp->ravage) return 0;
@@ -1209,6 +1212,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         int w = play(sp, &child, moves[i]);
         int gain = w >= 0 ? trick_points(cx, p, moves[i], w) : 0;
         int v = gain + search(cx, &child, alpha - gain, beta - gain);
+        if (cx->aborted) return 0;  /* a value cut short: neither used nor stored */
         if (maximise) {
             if (v > best) { best = v; best_card = moves[i]; if (v > alpha) alpha = v; }
         } else if (v < best) { best = v; best_card = moves[i]; if (v < beta) beta = v; }
@@ -1232,17 +1236,36 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     return best;
 }
 
-/* MTD(f): a series of null-window searches closing in on the value; the table keeps their bounds. */
-static int mtdf(Ctx *cx, const Pos *p) {
+/* MTD(f): a series of null-window searches closing in on the value; the table keeps their bounds.  With a
+ * budget (`cx->budget`) it may stop early: ``*lo_out`` and ``*hi_out`` are then what the finished passes proved. */
+static void mtdf_bounds(Ctx *cx, const Pos *p, int *lo_out, int *hi_out) {
     int lo, hi;
     bounds(cx, p, &lo, &hi);
     int g = 0 < lo ? lo : 0 > hi ? hi : 0;
     while (lo < hi) {
         int beta = g == lo ? g + 1 : g;
         g = search(cx, p, beta - 1, beta);
+        if (cx->aborted) break;
         if (g < beta) hi = g; else lo = g;
     }
+    *lo_out = lo;
+    *hi_out = hi;
+}
+
+static int mtdf(Ctx *cx, const Pos *p) {
+    int lo, hi;
+    mtdf_bounds(cx, p, &lo, &hi);
     return lo;
+}
+
+/* The points a seat has already made in a position (tricks, cards, last tricks once played). */
+static long accrued_of(const Spec *sp, const Pos *p, int first_last, int s) {
+    long pts = (long)sp->per_trick * p->tricks_won[s];
+    u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
+    while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
+    for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
+        if (p->winners[t] == s && t >= first_last) pts += sp->last[t - first_last];
+    return pts;
 }
 
 /* Each seat's final points: what it has, plus what it is sure of from here. */
@@ -1254,11 +1277,7 @@ static int solve_pos(const Spec *sp, const Pos *p, long *out, long *nodes) {
     set_key_length(&cx);
     use_table_for(sp, total);
     for (int s = 0; s < n; s++) {
-        long pts = (long)sp->per_trick * p->tricks_won[s];
-        u64 w = p->won[s] & (sp->pos_mask | sp->neg_mask);
-        while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
-        for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
-            if (p->winners[t] == s && t >= cx.first_last) pts += sp->last[t - cx.first_last];
+        long pts = accrued_of(sp, p, cx.first_last, s);
         cx.seat = s;
         memset(cx.history, 0, sizeof cx.history);
         out[s] = pts + mtdf(&cx, p);
@@ -1278,11 +1297,7 @@ static int move_values(const Spec *sp, const Pos *p, int *cards, long *values, l
     set_key_length(&cx);
     memset(cx.history, 0, sizeof cx.history);
     use_table_for(sp, total);
-    long pts = (long)sp->per_trick * p->tricks_won[seat];
-    u64 w = p->won[seat] & (sp->pos_mask | sp->neg_mask);
-    while (w) { pts += sp->values[__builtin_ctzll(w)]; w &= w - 1; }
-    for (int t = 0; t < p->nwin && t < MAXTRICKS; t++)
-        if (p->winners[t] == seat && t >= cx.first_last) pts += sp->last[t - cx.first_last];
+    long pts = accrued_of(sp, p, cx.first_last, seat);
     u64 hand = p->hands[seat];
     u64 legal = legal_of(sp, hand, p);
     u64 others = (p->in_hands | p->trick_mask) & ~hand;
@@ -1358,6 +1373,31 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Py_INCREF(one);
     Py_DECREF(res);
     return one;
+}
+
+/* One seat's paranoid search with a budget of positions: the least and the most its final points can be,
+ * as far as the search got (equal once it finished), and the positions searched. */
+static PyObject *py_solve_seat(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state;
+    int seat;
+    long budget = 0;
+    if (!PyArg_ParseTuple(args, "OOi|l", &spec_o, &state, &seat, &budget)) return NULL;
+    Spec sp;
+    Pos p;
+    if (read_spec(spec_o, &sp) < 0 || ensure_tt() < 0 || read_state(state, &sp, &p) < 0) return NULL;
+    if (seat < 0 || seat >= sp.n) { PyErr_SetString(PyExc_ValueError, "seat: out of range"); return NULL; }
+    if (budget < 0) { PyErr_SetString(PyExc_ValueError, "budget: must be 0 (none) or more"); return NULL; }
+    int total = p.nwin + (__builtin_popcountll(p.in_hands) + p.ntrick) / sp.n;
+    if (p.nwin > MAXTRICKS || total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return NULL; }
+    Ctx cx = {.sp = &sp, .seat = seat, .first_last = total - sp.nlast, .budget = budget};
+    set_key_length(&cx);
+    memset(cx.history, 0, sizeof cx.history);
+    use_table_for(&sp, total);
+    long pts = accrued_of(&sp, &p, cx.first_last, seat);
+    int lo, hi;
+    mtdf_bounds(&cx, &p, &lo, &hi);
+    last_nodes = cx.nodes;
+    return Py_BuildValue("(lll)", pts + lo, pts + hi, cx.nodes);
 }
 
 static PyObject *py_move_values(PyObject *self, PyObject *args) {
@@ -1610,6 +1650,7 @@ static PyMethodDef methods[] = {
     {"deal_scores", py_deal_scores, METH_VARARGS, "deal_scores(spec, outcomes) -> base points of each (won, tricks_won, winners)"},
     {"playouts", py_playouts, METH_VARARGS, "playouts(spec, states, seed) -> base points of one random playout of each"},
     {"solve", py_solve, METH_VARARGS, "solve(spec, state) -> each seat's exact points (paranoid search per seat)"},
+    {"solve_seat", py_solve_seat, METH_VARARGS, "solve_seat(spec, state, seat, budget=0) -> (least, most, positions): one seat's final points as far as a search of at most budget positions proved them (0: no limit, least == most)"},
     {"move_values", py_move_values, METH_VARARGS, "move_values(spec, states) -> ((card, points), ...) for the seat to play in each"},
     {"rule_cards", py_rule_cards, METH_VARARGS, "rule_cards(spec, pm, situations) -> the rule player's card in each (hand, legal, trick, others, tricks_left)"},
     {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards, maximising sum(weights[s] * points[s]), by default its own points)"},

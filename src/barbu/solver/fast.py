@@ -25,6 +25,7 @@ trick_winners = _core.trick_winners
 deal_scores = _core.deal_scores
 playouts = _core.playouts
 solve = _core.solve
+solve_seat = _core.solve_seat
 solve_many = _core.solve_many
 move_values = _core.move_values
 # The rule player's card, whole-deal rule playouts and a best response's line are compiled only (None on the
@@ -35,5 +36,5 @@ rule_cards = getattr(_core, "rule_cards", None)
 rule_playouts = getattr(_core, "rule_playouts", None)
 respond_line = getattr(_core, "respond_line", None)
 
-__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_many", "move_values",
+__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_seat", "solve_many", "move_values",
            "rule_cards", "rule_playouts", "respond_line"]

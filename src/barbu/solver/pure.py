@@ -478,6 +478,45 @@ def solve(spec: Spec, state: State) -> tuple[int, ...]:
     return tuple(base[seat] + solver.search(seat, -(1 << 30), 1 << 30, {}) for seat in range(spec.n))
 
 
+class _OutOfBudget(Exception):
+    """The pure search's budget of positions ran out."""
+
+
+class _BudgetSolver(_Solver):
+    """`_Solver` that stops after a number of positions (`solve_seat`)."""
+
+    def __init__(self, spec: Spec, state: State, budget: int) -> None:
+        super().__init__(spec, state)
+        self.budget = budget
+        self.nodes = 0
+
+    def search(self, seat: int, alpha: int, beta: int, tt: dict) -> int:
+        if self.budget and self.nodes >= self.budget:
+            raise _OutOfBudget
+        self.nodes += 1
+        return super().search(seat, alpha, beta, tt)
+
+
+def solve_seat(spec: Spec, state: State, seat: int, budget: int = 0) -> tuple[int, int, int]:
+    """One seat's paranoid search with at most ``budget`` positions (0: no limit): the least and the most its
+    final points can be as far as the search got (equal once it finished), and the positions searched.  Cut
+    short, this one-pass search knows only the deal's static bounds (the compiled one keeps what its finished
+    passes proved); finished, both give `solve`'s value."""
+    if not 0 <= seat < spec.n:
+        raise ValueError("seat: out of range")
+    if budget < 0:
+        raise ValueError("budget: must be 0 (none) or more")
+    base = accrued(spec, state)[seat]
+    solver = _BudgetSolver(spec, state, budget)
+    try:
+        v = solver.search(seat, -(1 << 30), 1 << 30, {})
+    except _OutOfBudget:
+        solver.p = _Play(spec, state)  # the search stopped mid-line: the bounds of the position asked about
+        lo, hi = solver.bounds()
+        return base + lo, base + hi, solver.nodes
+    return base + v, base + v, solver.nodes
+
+
 def solve_many(spec: Spec, states: list[State]) -> list[tuple[int, ...]]:
     """`solve` for each position of a batch."""
     return [solve(spec, st) for st in states]
