@@ -1,4 +1,4 @@
-"""barbu analyze: every real choice weighed from the seat's view and, late in a deal, with every hand shown."""
+"""barbu analyze: every real choice weighed from the seat's view and, where the solver reaches, with every hand shown."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import sys
 
 from barbu.agents import make_agent
 from barbu.analysis import review_match
-from barbu.analysis.review import layout_values
+from barbu.analysis.ddtable import options, solve_cell
+from barbu.analysis.review import budgeted_card_values, contract_values, layout_values
 from barbu.classic.match import CHANCE, PLAY, Match
-from barbu.core.cards import CARDS
+from barbu.classic.state import DECLARE
+from barbu.core.actions import Declare
+from barbu.core.cards import CARDS, cards_of
 from barbu.records.barbu import write_record
 from barbu.solver import fast
 from barbu.solver.position import objective, spec_of, state_of
@@ -70,16 +73,67 @@ def test_every_weighed_decision_is_consistent():
     exact = [d for d in review.decisions if d.exact_values]
     assert exact, "the last tricks are solved exactly"
     for d in exact:
-        assert d.phase == "play" and d.exact_cost is not None and d.exact_cost >= 0
-        assert d.exact_cost == d.exact_values[0][1] - dict(d.exact_values)[d.chosen]
+        assert d.phase in ("play", "declare", "trump")
+        if d.phase == "play" and max(len(h) for h in hands_before(seed, texts, d)) <= 5:
+            assert d.exact_cost is not None, "from five cards each every card is solved"
+        if d.exact_cost is not None:
+            assert d.exact_cost >= 0
+            assert d.exact_cost == d.exact_values[0][1] - dict(d.exact_values)[d.chosen]
     for d in review.decisions:
         assert d.cost is None or d.cost >= 0
         assert d.values and (d.best == d.values[0][0])
 
 
+def hands_before(seed: int, texts: list[str], d) -> list[list[int]]:
+    """The hands just before decision ``d`` (its step counts the seats' decisions of deal 1)."""
+    m = Match("classic", seed)
+    step = 0
+    for text in texts:
+        if m.to_act() != CHANCE:
+            step += 1
+            if step == d.step:
+                break
+        m.apply(m.parse_action(text))
+    return [cards_of(h) for h in m.hands]
+
+
+def test_exact_values_before_the_last_tricks_when_the_solver_finishes():
+    """With a budget, a card decision gets the same exact values as the unbounded solver once it finishes,
+    none while it cannot; a contract choice gets the declarer's double-dummy cells."""
+    seed, texts, _ = trick_deal(7)
+    m = Match("classic", seed)
+    seen_cards = seen_contract = False
+    for text in texts:
+        actor = m.to_act()
+        if actor != CHANCE and len(m.legal_actions()) > 1:
+            if m.phase == PLAY and 6 <= max(h.bit_count() for h in m.hands) <= 8 and not seen_cards:
+                got = budgeted_card_values(m, actor, 1, 30.0)
+                want = [(CARDS[c], v) for c, v in fast.move_values(objective(spec_of(m), 1), [state_of(m)])[0]]
+                assert got == want
+                seen_cards = True
+            if m.phase == DECLARE:
+                values = contract_values(m, actor, 0.2)
+                assert all(isinstance(a, Declare) and a in m.legal_actions() for a, _ in values)
+                start = m.clone()
+                for a, v in values:
+                    found, _ = options(start)
+                    cells = [solve_cell(o, actor, 0.2) for o in found if o.contract == a.contract]
+                    assert all(c.exact for c in cells) and v == max(c.least for c in cells)
+                seen_contract = True
+        m.apply(m.parse_action(text))
+    assert seen_cards and seen_contract
+    m = Match("classic", seed)
+    for text in texts:
+        if m.phase == PLAY:
+            break
+        m.apply(m.parse_action(text))
+    assert budgeted_card_values(m, m.to_act(), 1, 0.0001) == [], "the opening lead is not solved in a moment"
+
+
 def test_throwing_points_away_shows_as_an_exact_cost_for_that_seat_only():
     seed, texts, thrown = trick_deal(11, worst_seat=2)
-    review = review_match("classic", seed, texts, samples=4, seconds=5, exact_cards=5, seats={1, 2})
+    review = review_match("classic", seed, texts, samples=4, seconds=5, exact_cards=5, exact_seconds=0,
+                          seats={1, 2})
     assert {d.seat for d in review.decisions} <= {1, 2}
     assert review.total_exact_cost(2) == thrown > 0
     worst = review.costliest(2, 3)

@@ -7,12 +7,17 @@ For each decision a seat made with a real choice, the review asks two questions:
   play so far makes likely), and gives every candidate action its mean points over
   the samples.  The cost of the choice is the best candidate's
   value minus the chosen one's, in the seat's own points.
-- **With all hands shown**: once the hands are small enough for the exact
-  solvers, every legal action gets its exact value.  In trick play that is the
-  seat's points if it then plays its best and the others all play against it; in
-  Domino, Success and Patience (the layout solver) it is the seat's points when
-  every seat then plays its best for itself (max^n).  The exact cost is the best
-  action's value minus the chosen one's.
+- **With all hands shown**: every legal action gets its exact value where the
+  exact solvers can give it.  In trick play that is the seat's points if it then
+  plays its best and the others all play against it: always once every hand is
+  down to ``exact_cards`` cards, and earlier whenever the solver proves each
+  card's value within a budget of positions (``exact_seconds``).  A contract
+  choice gets the declarer's cells of the deal's double-dummy table
+  (`ddtable`), each contract played from its opening lead.  In Domino, Success
+  and Patience (the layout solver) it is the seat's points when every seat then
+  plays its best for itself (max^n), near the end of the deal.  The exact cost
+  is the best action's value minus the chosen one's, given only when every
+  legal action has its exact value.
 
 Costs are points lost, always positive or zero: where fewest points win (the
 French penalty points) a cost is points the choice added.
@@ -28,17 +33,23 @@ from typing import Any
 from ..agents.expert import ExpertAgent
 from ..agents.search import SearchAgent
 from ..classic.match import CHANCE, PLAY, Match
-from ..classic.state import DOMINO_PLAY, DealResult
-from ..core.cards import CARDS
+from ..classic.state import DECLARE, DOMINO_PLAY, TRUMP, DealResult
+from ..core.actions import Declare, NameTrump
+from ..core.cards import CARDS, cards_of
 from ..solver import fast
+from ..solver.pure import after_card, distinct_moves
 from ..solver.layout import (LayoutSolver, affordable_cards, cards_left, layout_action, layout_spec_of,
                              layout_state_of)
 from ..solver.position import objective, spec_of, state_of
+from .ddtable import POSITIONS_PER_SECOND, options, solve_cell
 
 DEFAULT_SAMPLES = 60
 DEFAULT_SECONDS = 2.0
 #: Exact values once every hand holds at most this many cards (the compiled solver's comfortable range).
 DEFAULT_EXACT_CARDS = 7
+#: Before that, the solver's budget for a decision's exact values (all its cards), and for each cell of a
+#: contract choice's double-dummy row.
+DEFAULT_EXACT_SECONDS = 0.5
 #: In the layout games, exact values also wait until this many times the playouts' solved cards are left in
 #: all hands (Domino and Success: 24 cards, Patience: 16), a few tens of milliseconds a decision.
 LAYOUT_REACH = 2
@@ -87,8 +98,8 @@ def sign_of(match: Match) -> int:
     return 1 if match.rules.family_spec.highest_wins else -1
 
 
-def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int) -> tuple[Any, float | None, list, Any,
-                                                                                    int | None, list]:
+def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int,
+          exact_seconds: float = 0.0) -> tuple[Any, float | None, list, Any, int | None, list]:
     """(best, cost, values, exact best, exact cost, exact values) of taking ``action`` in ``match`` now."""
     seat = match.to_act()
     assert seat is not None and seat >= 0
@@ -101,19 +112,70 @@ def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int) -> tu
         chosen = next((v for a, v in values if a == action), None)
         cost = None if chosen is None else max(0.0, values[0][1] - chosen)
     ex_values: list = []
-    if exact_cards and max(h.bit_count() for h in match.hands) <= exact_cards:
-        if match.phase == PLAY:
+    if match.phase == PLAY:
+        if exact_cards and max(h.bit_count() for h in match.hands) <= exact_cards:
             raw = fast.move_values(objective(spec_of(match), sign), [state_of(match)])[0]
             ex_values = [(CARDS[c], sign * v) for c, v in raw]
-        elif match.phase == DOMINO_PLAY:
-            ex_values = layout_values(match, seat)
+        elif exact_seconds > 0:
+            ex_values = budgeted_card_values(match, seat, sign, exact_seconds)
+    elif match.phase == DOMINO_PLAY and exact_cards:
+        ex_values = layout_values(match, seat)
+    elif match.phase in (DECLARE, TRUMP) and exact_seconds > 0:
+        ex_values = contract_values(match, seat, exact_seconds)
     ex_best, ex_cost = None, None
     ex_values.sort(key=lambda x: -sign * x[1])
     mine = next((v for a, v in ex_values if a == action), None)
-    if mine is not None:
+    if mine is not None and len(ex_values) == len(match.legal_actions()):
         ex_best = ex_values[0][0]
         ex_cost = sign * (ex_values[0][1] - mine)
     return best, cost, values, ex_best, ex_cost, ex_values
+
+
+def budgeted_card_values(match: Match, seat: int, sign: int, seconds: float) -> list[tuple[Any, int]]:
+    """Each legal card's exact value for ``seat`` (as `fast.move_values`), or none unless the solver proves
+    every one of them within ``seconds`` in all (cards alike share their value and one search)."""
+    spec, state = objective(spec_of(match), sign), state_of(match)
+    hand, legal = match.hands[seat], match.legal_mask()
+    tried = distinct_moves(spec, legal, hand, in_play(state))
+    budget = max(1, int(seconds * POSITIONS_PER_SECOND / max(1, len(tried))))
+    out, value = [], 0
+    for c in cards_of(legal):
+        if c in tried:
+            lo, hi, _ = fast.solve_seat(spec, after_card(spec, state, c), seat, budget)
+            if lo != hi:
+                return []
+            value = lo
+        out.append((CARDS[c], sign * value))
+    return out
+
+
+def in_play(state) -> int:
+    """The cards still in play (in hands or on the table) of a solver position."""
+    m = 0
+    for h in state.hands:
+        m |= h
+    for c in state.trick:
+        m |= 1 << c
+    return m
+
+
+def contract_values(match: Match, seat: int, seconds: float) -> list[tuple[Any, int]]:
+    """At a contract (or trump suit) choice: each choice with the chooser's exact points from the deal's
+    double-dummy table (its cells within ``seconds`` each; a trump contract is worth its best suit).  The
+    choices without trick play, or whose cells the solver did not finish, get no value."""
+    found, _left_out = options(match)  # at a trump choice: the suits of the contract named
+    by_choice: dict[Any, list[int | None]] = {}
+    for opt in found:
+        cell = solve_cell(opt, seat, seconds)
+        key = Declare(opt.contract) if match.phase == DECLARE else NameTrump(opt.trump)
+        by_choice.setdefault(key, []).append(cell.least if cell.exact else None)
+    sign = sign_of(match)
+    out = []
+    for a in match.legal_actions():
+        got = by_choice.get(a)
+        if got and all(v is not None for v in got):
+            out.append((a, max(got, key=lambda v: sign * v)))  # type: ignore[arg-type]
+    return out
 
 
 def layout_values(match: Match, seat: int) -> list[tuple[Any, int]]:
@@ -137,8 +199,8 @@ def _layout_solver(spec) -> LayoutSolver:
 
 def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals: set[int] | None = None,
                  seats: set[int] | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
-                 exact_cards: int = DEFAULT_EXACT_CARDS, agent_seed: int = 1,
-                 progress: Callable[[int, int], None] | None = None) -> Review:
+                 exact_cards: int = DEFAULT_EXACT_CARDS, exact_seconds: float = DEFAULT_EXACT_SECONDS,
+                 agent_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> Review:
     """Replay a match's actions and weigh every real choice of the deals and seats asked for (all by default).
 
     ``progress(deal, step)`` is called before each weighed decision.
@@ -162,7 +224,7 @@ def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals:
             if progress:
                 progress(deal, step)
             phase = m.phase_name
-            best, cost, values, ex_best, ex_cost, ex_values = weigh(m, action, agent, exact_cards)
+            best, cost, values, ex_best, ex_cost, ex_values = weigh(m, action, agent, exact_cards, exact_seconds)
             decisions.append(Decision(deal, step, actor, phase, action, best, cost, values,
                                       ex_best, ex_cost, ex_values))
         m.apply(action, seat=actor)
