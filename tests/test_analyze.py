@@ -174,3 +174,13 @@ def test_domino_moves_get_exact_values_from_the_layout_solver():
         assert d.phase == "domino" and d.exact_cost is not None and d.exact_cost >= 0
         assert d.exact_cost == d.exact_values[0][1] - dict(d.exact_values)[d.chosen]
     assert review.total_exact_cost(3) == thrown > 0
+
+
+def test_no_value_with_every_hand_shown_when_exact_cards_is_zero():
+    """A review for a player who has not seen every card (the terminal's after a deal) shows no exact value
+    at all, not even those the solver could give early on."""
+    seed, texts, _ = trick_deal(7)
+    review = review_match("classic", seed, texts, samples=4, seconds=1, exact_cards=0, exact_seconds=1.0,
+                          seats={0})
+    assert review.decisions
+    assert all(not d.exact_values and d.exact_cost is None for d in review.decisions)

@@ -111,17 +111,8 @@ def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int,
         best = values[0][0]
         chosen = next((v for a, v in values if a == action), None)
         cost = None if chosen is None else max(0.0, values[0][1] - chosen)
-    ex_values: list = []
-    if match.phase == PLAY:
-        if exact_cards and max(h.bit_count() for h in match.hands) <= exact_cards:
-            raw = fast.move_values(objective(spec_of(match), sign), [state_of(match)])[0]
-            ex_values = [(CARDS[c], sign * v) for c, v in raw]
-        elif exact_seconds > 0:
-            ex_values = budgeted_card_values(match, seat, sign, exact_seconds)
-    elif match.phase == DOMINO_PLAY and exact_cards:
-        ex_values = layout_values(match, seat)
-    elif match.phase in (DECLARE, TRUMP) and exact_seconds > 0:
-        ex_values = contract_values(match, seat, exact_seconds)
+    # None at all with exact_cards=0: a review for a player who must not learn the hidden cards.
+    ex_values = exact_values(match, seat, sign, exact_cards, exact_seconds) if exact_cards else []
     ex_best, ex_cost = None, None
     ex_values.sort(key=lambda x: -sign * x[1])
     mine = next((v for a, v in ex_values if a == action), None)
@@ -129,6 +120,20 @@ def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int,
         ex_best = ex_values[0][0]
         ex_cost = sign * (ex_values[0][1] - mine)
     return best, cost, values, ex_best, ex_cost, ex_values
+
+
+def exact_values(match: Match, seat: int, sign: int, exact_cards: int, exact_seconds: float) -> list[tuple[Any, int]]:
+    """Each legal action's exact value for ``seat`` with every hand shown, where the solvers give it (else [])."""
+    if match.phase == PLAY:
+        if max(h.bit_count() for h in match.hands) <= exact_cards:
+            raw = fast.move_values(objective(spec_of(match), sign), [state_of(match)])[0]
+            return [(CARDS[c], sign * v) for c, v in raw]
+        return budgeted_card_values(match, seat, sign, exact_seconds) if exact_seconds > 0 else []
+    if match.phase == DOMINO_PLAY:
+        return layout_values(match, seat)
+    if match.phase in (DECLARE, TRUMP) and exact_seconds > 0:
+        return contract_values(match, seat, exact_seconds)
+    return []
 
 
 def budgeted_card_values(match: Match, seat: int, sign: int, seconds: float) -> list[tuple[Any, int]]:
@@ -203,7 +208,8 @@ def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals:
                  agent_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> Review:
     """Replay a match's actions and weigh every real choice of the deals and seats asked for (all by default).
 
-    ``progress(deal, step)`` is called before each weighed decision.
+    ``progress(deal, step)`` is called before each weighed decision.  ``exact_cards=0`` turns off every value
+    with all hands shown (``exact_seconds`` too): a review for a player who has not seen every card.
     """
     m = Match(rules, seed)
     agent = ExpertAgent(agent_seed, samples=samples, seconds=seconds)

@@ -23,6 +23,7 @@ from .dialogs import InfoDialog
 #: A lighter search than `barbu analyze`'s, so a deal is weighed while the player waits.
 SAMPLES = 30
 SECONDS = 0.6
+EXACT_SECONDS = 0.25  # the solver's budget for a decision's exact values before the last tricks
 
 
 def every_card_seen(match: Match, deal: int) -> bool:
@@ -56,7 +57,8 @@ class ReviewDialog(InfoDialog):
     @work(thread=True, exclusive=True)
     def weigh(self) -> None:
         review = review_match(self.rules, self.seed, self.actions, deals={self.deal}, seats={self.seat},
-                              samples=SAMPLES, seconds=SECONDS, exact_cards=self.exact_cards)
+                              samples=SAMPLES, seconds=SECONDS, exact_cards=self.exact_cards,
+                              exact_seconds=EXACT_SECONDS)
         self.app.call_from_thread(self.show, self.body_of(review))
 
     def body_of(self, review: Any) -> Any:
