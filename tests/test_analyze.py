@@ -145,7 +145,8 @@ def test_the_command_line_lists_costs_and_each_players_costliest(tmp_path):
     path = tmp_path / "game.jsonl"
     write_record(m, path)
     out = subprocess.run([sys.executable, "-m", "barbu", "analyze", str(path), "--deal", "1", "--samples", "4",
-                          "--all"], capture_output=True, text=True, timeout=600, env={"COLUMNS": "120", "PATH": ""})
+                          "--all", "--dd-seconds", "0.01"], capture_output=True, text=True, timeout=600,
+                         env={"COLUMNS": "120", "PATH": ""})
     assert out.returncode == 0, out.stderr
     assert "what each decision cost" in out.stdout and "costliest decisions" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "barbu", "analyze", str(tmp_path / "missing.jsonl")],

@@ -53,6 +53,7 @@ def test_a_short_budget_gives_ranges_that_hold_the_value():
     for a, b in zip(longer.rows, short.rows):
         for x, y in zip(a.cells, b.cells):
             assert y.least <= x.most and x.least <= y.most  # both hold the value
+            assert y.floor == x.floor <= y.least <= y.most <= y.ceiling == x.ceiling  # turned back where lowest wins
             if x.exact:
                 assert y.least <= x.least <= y.most
 

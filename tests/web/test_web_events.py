@@ -212,6 +212,12 @@ def test_nothing_of_a_board_is_shown_before_every_table_played_it(sqlite_url: st
         page = who.as_(None).get(f"/api/events/{eid}").json()
         assert page["travellers"] == [] and page["standings"] == [] and page["past_tables"] == []
         assert page["key"] is None
+        # nor through the finished table's own record or replay, which hold every hand of the board
+        done = tables[0][2]
+        for r in (who.as_("Ann").get(f"/api/tables/{done}/record"), who.as_(None).get(f"/api/replays/{done}"),
+                  who.as_(None).get(f"/api/replays/{done}/deals/1"),
+                  post(who.as_(None), f"/api/replays/{done}/deals/1/dd", {})):
+            assert r.status_code == 409 and "still playing" in r.json()["error"], r.text
         second = tables[1][2]
         assert second not in str(who.as_("Ann").get(f"/api/events/{eid}").json())  # another table's address
 

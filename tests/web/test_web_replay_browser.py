@@ -179,5 +179,6 @@ def test_a_besigue_match_is_replayed_both_hands_face_up(server: Server, browser:
         for s in (0, 1):
             assert len(page.query_selector_all(f"[data-hand='{s}'] .card")) == len(frames[k]["hands"][s])
     assert "Barbu games" in page.inner_text("#move") and page.locator("#costliest-box").is_hidden()
+    assert page.locator("#dd-box").is_hidden()  # no double-dummy table for Bésigue
     assert page.locator(".replay-stock").count() == 1
     assert not page.errors, page.errors

@@ -33,15 +33,30 @@ DEFAULT_CELL_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Cell:
-    """One seat's base points at one contract with every hand shown: exact when ``least == most``."""
+    """One seat's base points at one contract with every hand shown: exact when ``least == most``.
+
+    ``floor`` and ``ceiling`` are the least and the most before any search (the points still to take): a bound
+    of a cell the solver did not finish that is still there proves nothing, and is shown as open."""
 
     least: int
     most: int
     positions: int = 0
+    floor: int | None = None
+    ceiling: int | None = None
 
     @property
     def exact(self) -> bool:
         return self.least == self.most
+
+    @property
+    def proved_least(self) -> int | None:
+        """The least the search proved (None: no more than the floor)."""
+        return self.least if self.exact or self.floor is None or self.least > self.floor else None
+
+    @property
+    def proved_most(self) -> int | None:
+        """The most the search proved (None: no less than the ceiling)."""
+        return self.most if self.exact or self.ceiling is None or self.most < self.ceiling else None
 
 
 @dataclass
@@ -138,10 +153,11 @@ def options(start: Match) -> tuple[list[Option], list[str]]:
 
 def solve_cell(option: Option, seat: int, seconds: float = DEFAULT_CELL_SECONDS) -> Cell:
     """One seat's cell, with a budget of ``seconds`` (turned into positions: `POSITIONS_PER_SECOND`)."""
+    floor, ceiling, _ = fast.solve_seat(option.spec, option.state, seat, 1)  # one position: the static bounds
     lo, hi, positions = fast.solve_seat(option.spec, option.state, seat, max(1, int(seconds * POSITIONS_PER_SECOND)))
     if option.sign < 0:
-        lo, hi = -hi, -lo
-    return Cell(lo, hi, positions)
+        lo, hi, floor, ceiling = -hi, -lo, -ceiling, -floor
+    return Cell(lo, hi, positions, floor, ceiling)
 
 
 def dd_table(start: Match, seconds: float = DEFAULT_CELL_SECONDS, seats: Iterable[int] | None = None,

@@ -12,11 +12,13 @@ from rich.table import Table
 
 from ..analysis import review_match
 from ..analysis.report import action_text, decision_table, points
+from ..analysis.ddtable import DEFAULT_CELL_SECONDS, deal_start
 from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECONDS
 from ..core.errors import BarbuError
 from ..i18n import _, current, number, word_error, words
 from ..records.barbu import read_record
 from ..games import record_kind
+from .ddview import cell_seconds, not_covered, print_dd
 from .wording import error_text, no_such_deal
 
 
@@ -38,6 +40,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--exact-cards", type=int, default=DEFAULT_EXACT_CARDS,
                    help=_("exact values once each hand holds at most this many cards (default {n})").format(
                        n=DEFAULT_EXACT_CARDS))
+    p.add_argument("--dd-seconds", type=cell_seconds, default=DEFAULT_CELL_SECONDS, metavar="S", help=_(
+        "the solver's time for each cell of a deal's double-dummy table, in seconds (default {n}); a cell it "
+        "does not finish is shown as a range").format(n=f"{DEFAULT_CELL_SECONDS:g}"))
+    p.add_argument("--no-dd", action="store_true", help=_(
+        "leave out each deal's double-dummy table (what each seat scores at each contract with every hand shown)"))
     p.set_defaults(func=cmd_analyze)
 
 
@@ -76,11 +83,21 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
         console.print(_("no decision to weigh: no seat had a choice in the deals asked for"))
         return 0
     weighed = sorted({d.deal for d in review.decisions})
+    actions = [text for _n, text in record.actions]
+    dd = not getattr(args, "no_dd", False)
     for r in review.results:
         if r.number in weighed:
             console.print(_("Deal {deal}: {contract}, declared by seat {seat}; points {points}").format(
                 deal=number(r.number), contract=words().contract(names.get(r.contract, r.contract)),
                 seat=number(r.declarer), points=", ".join(number(x) for x in r.added)))
+            if dd:
+                start = deal_start(rules, record.seed, actions, r.number)
+                if not_covered(start):  # said once, and no table is tried for the other deals
+                    console.print(_("No double-dummy tables: they are not available for the Scottish game."))
+                    dd = False
+                    continue
+                print_dd(console, start, getattr(args, "dd_seconds", DEFAULT_CELL_SECONDS), (r.contract, r.trump),
+                         status=console)
     shown = review.decisions if args.all else [d for d in review.decisions if d.cost or d.exact_cost]
     title = _("{file}: what each decision cost (points)").format(file=Path(args.record).name)
     if shown:

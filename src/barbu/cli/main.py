@@ -20,7 +20,6 @@ from ..agents import AGENT_KINDS, make_agent
 from ..agents.base import parse_agent_spec
 from ..agents.play import agent_for, play_out
 from ..arena.duplicate import split_bots
-from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import AgentError, BarbuError, RecordError, UnreadableFile
 from ..core.words import N_
 from ..games import game_kind, record_kind
@@ -36,6 +35,8 @@ from ..records.barbu import (deals_with_actions, read_record, replay, text_form,
 from ..classic.ruleset import OPTIONS, Ruleset
 from .argwords import Parser, route_argparse, seconds
 from .lang import add_lang_options, lang_in
+from ..analysis.ddtable import DEFAULT_CELL_SECONDS, deal_start
+from .ddview import cell_seconds, chosen_of, contract_label, not_covered, print_dd
 from .sheets import add_sheet_arguments, cmd_sheet
 from .wording import (card, cards, contract, cut_reason, data, error_text, hand, no_such_deal, option_cell, seat,
                       signed)
@@ -284,30 +285,29 @@ def print_scottish_replay(name: str, m: Match) -> None:
         console.print(line, markup=False, highlight=False, soft_wrap=True)  # the terminal wraps
 
 
-def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:
-    label = contract(m.contract_by_key[key].name)
-    if trump is not None:
-        label += f" {SUIT_SYMBOLS[trump]}"
-    elif m.contract_by_key[key].trump:
-        label += " " + _("no-trump")
-    if rank is not None:
-        label += " " + _("from {rank}").format(rank=words().rank_letter(RANKS[rank].replace("T", "10")))
-    if not played:
-        label += " " + _("(not played)")
-    return label
-
-
 # ---------------------------------------------------------------- show
 def cmd_show(args: argparse.Namespace) -> int:
+    dd = getattr(args, "dd", False)
+    if dd and args.deal is None:
+        error(_("--dd shows the double-dummy table of one deal: give it with --deal N"))
+        return 2
     if record_kind(args.record).name == "besigue":
+        if dd:
+            error(_("the double-dummy table is for the Barbu games, not for Bésigue"))
+            return 2
         return _besigue_cli().cmd_show(args, err)
-    rep = replay(read_record(args.record))
+    record = read_record(args.record)
+    rep = replay(record)
     m = rep.match
     if args.deal is None:
         sys.stdout.write(text_form(m))
         return 0 if rep.consistent else 1
     if not 1 <= args.deal <= len(m.results):
         error(no_such_deal(len(m.results), args.deal))
+        return 2
+    refusal = not_covered(m) if dd else None
+    if refusal:
+        error(refusal)
         return 2
     r = m.results[args.deal - 1]
     k = m.contract_by_key[r.contract]
@@ -361,6 +361,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         s.add_row(_("with doubles"), *(number(x) for x in r.scores))
     s.add_row(_("running total"), *(number(x) for x in m.totals_after(r.number)))
     console.print(s)
+    if dd:
+        start = deal_start(str(record.rules), record.seed, [text for _n, text in record.actions], args.deal)
+        print_dd(console, start, args.dd_seconds, chosen_of(m, args.deal), status=err)
     return 0
 
 
@@ -604,6 +607,12 @@ def build_parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help=_("show one deal of a record, or the whole record as text"))
     sh.add_argument("record")
     sh.add_argument("--deal", type=int, help=_("the deal number (1-based)"))
+    sh.add_argument("--dd", action="store_true", help=_(
+        "with --deal: add the deal's double-dummy table, what each seat scores at each contract with every "
+        "hand shown (Barbu games)"))
+    sh.add_argument("--dd-seconds", type=cell_seconds, default=DEFAULT_CELL_SECONDS, metavar="S", help=_(
+        "with --dd: the solver's time for each cell of the table, in seconds (default {n}); a cell it does not "
+        "finish is shown as a range").format(n=f"{DEFAULT_CELL_SECONDS:g}"))
     sh.set_defaults(func=cmd_show)
     add_analyze(sub)
 

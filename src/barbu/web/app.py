@@ -11,7 +11,8 @@ The lobby's "My tables": ``POST /api/tables/mine`` (the tables a browser's crede
 A finished match's replay: ``GET /t/{id}/replay`` and ``/replay`` (an uploaded
 record, ``POST /api/replays``), its data at ``GET /api/replays/{id}`` and
 ``GET /api/replays/{id}/deals/{n}``, each deal's analysis at
-``POST /api/replays/{id}/deals/{n}/analysis`` (see `replay`).
+``POST /api/replays/{id}/deals/{n}/analysis`` and its double-dummy table at
+``POST /api/replays/{id}/deals/{n}/dd`` (see `replay`).
 
 The daily deals: ``/daily`` and ``/api/daily/…`` (see `dailyroutes`).
 
@@ -267,8 +268,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             body["server"] = await lobby.cluster.server_health()
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
+    async def withheld(table_id: str) -> None:
+        """A duplicate event's finished table while its round is played elsewhere: its record and replay hold
+        the hands of boards other tables have not finished, so they wait for the round's end."""
+        if await events.replay_withheld(table_id):
+            raise TableError(N_("other tables of the event are still playing these deals: the record and the "
+                                "replay open when the round is over"), 409)
+
     async def api_record(request: Request) -> Response:
         t = await find(request)
+        await withheld(t.id)
         lines = t.record_lines()
         body = "".join(dumps(line) + "\n" for line in lines)
         return Response(body, media_type="application/x-ndjson",
@@ -290,6 +299,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return src
         if await club_hides(request, rid):
             raise TableError(N_("there is no such table"), 404)
+        await withheld(rid)
         src = analyses.finished.get(rid)
         if src is not None:
             return src
@@ -324,6 +334,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if not 1 <= deal <= len(known["deals"]):
             raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
         return JSONResponse(analyses.request(src, deal, client_address(request)), headers={"cache-control": "no-store"})
+
+    async def api_replay_dd(request: Request) -> Response:
+        """The deal's double-dummy table, solved on request: only for a replay, which shows every hand."""
+        if not origin_allowed(request, settings):
+            raise TableError(N_("cross-origin requests are refused"), 403)
+        src = await replay_source(request)
+        deal = deal_number(request)
+        known = await asyncio.to_thread(analyses.overview, src)
+        if not 1 <= deal <= len(known["deals"]):
+            raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        return JSONResponse(analyses.request_dd(src, deal, client_address(request)),
+                            headers={"cache-control": "no-store"})
 
     async def api_upload(request: Request) -> Response:
         """A record file from ``barbu play`` (its text in {"record": …}): kept here, replayed at /replay/{id}."""
@@ -447,6 +469,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/replays/{replay_id}", api_replay),
         Route("/api/replays/{replay_id}/deals/{deal}", api_replay_deal),
         Route("/api/replays/{replay_id}/deals/{deal}/analysis", api_replay_analysis, methods=["POST"]),
+        Route("/api/replays/{replay_id}/deals/{deal}/dd", api_replay_dd, methods=["POST"]),
         Route("/api/health", api_health),
         Route("/rules", rules_page),
         Route("/rules/{name}", rules_page),

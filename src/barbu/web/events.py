@@ -456,6 +456,21 @@ class Events:
             log.exception("events: table %s's deal could not be told", t.id)
 
     # -- reading --
+    async def replay_withheld(self, table_id: str) -> bool:
+        """Whether a table's replay must wait: it is a duplicate event's table whose round other tables may still
+        be playing (a replay shows every hand of boards they have not finished), as the event page hides it."""
+        if self.lobby.store is None:
+            return False
+
+        def read(conn: Any) -> bool:
+            event_id = db.event_of_table(conn, table_id)
+            ev = None if event_id is None else db.event_by_id(conn, event_id)
+            if ev is None or ev.status in ("over", "cancelled"):
+                return False
+            rnd = next((r for r, _n, tid in db.tables(conn, ev.id) if tid == table_id), None)
+            return rnd is None or rnd >= (ev.round or 0)
+        return bool(await self._read(read))
+
     async def find(self, raw: Any) -> db.Event:
         event_id = _event_id(raw)
         ev = await self._read(db.event_by_id, event_id)

@@ -7,6 +7,8 @@ Each deal is sent as frames, one per decision of the deal: the public state
 the table shows (`views.public_state`) plus the four hands.  The analysis of a
 deal (`barbu.analysis.review_match`) runs in a worker thread, one deal of one
 match at a time, behind a bounded queue; its result is kept per match and deal.
+A deal's double-dummy table (`barbu.analysis.ddtable`) is solved the same way
+on request, for the deals whose four hands the replay already shows.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import Decision, Review, review_match
+from ..analysis.ddtable import DEFAULT_CELL_SECONDS, DDTable, dd_table, deal_start
 from ..besigue.cards import card_text as besigue_card
 from ..besigue.game import BesigueGame
 from ..classic.match import CHANCE, Match
@@ -134,7 +137,8 @@ def overview(src: Source) -> dict[str, Any]:
             "names": list(src.names),
             "contracts": contract_info(m), "highest_wins": m.rules.family_spec.highest_wins,
             "total_deals": m.total_deals, "over": m.is_over, "deals": deals,
-            "totals": [number_out(x) for x in m.totals]}
+            "totals": [number_out(x) for x in m.totals],
+            "dd": m.rules.family != "scottish"}  # whether its deals have a double-dummy table (`request_dd`)
 
 
 def deal_frames(src: Source, deal: int) -> dict[str, Any]:
@@ -205,6 +209,40 @@ def review_json(review: Review, deal: int) -> dict[str, Any]:
             "exact_totals": [review.total_exact_cost(s) for s in range(review.players)]}
 
 
+def dd_refusal(src: Source) -> TableError | None:
+    """Why a match's deals get no double-dummy table (Bésigue, the Scottish game), or None."""
+    if src.game != "barbu":
+        return TableError(N_("the double-dummy table is for the Barbu games: this Bésigue match has none"), 409)
+    if Match(src.rules, src.seed).rules.family == "scottish":
+        return TableError(N_("the double-dummy table is not available for the Scottish game"), 409)
+    return None
+
+
+def dd_json(table: DDTable, seconds: float) -> dict[str, Any]:
+    """A deal's double-dummy table as the page shows it.  A cell is ``{"least", "most", "exact"}``, a bound
+    the solver did not prove (still the static one) null: exact, a range, "≥ least", "≤ most" or nothing."""
+    rows = [{"contract": row.contract, "trump": row.trump, "chosen": row.chosen,
+             "cells": [{"least": c.proved_least, "most": c.proved_most, "exact": c.exact} for c in row.cells],
+             "bounds": [[c.floor, c.ceiling] for c in row.cells]}
+            for row in table.rows]
+    return {"state": "done", "deal": table.deal, "declarer": table.declarer, "seconds": seconds, "rows": rows,
+            "left_out": list(table.left_out), "exact": table.exact}
+
+
+def solve_dd(src: Source, deal: int, seconds: float, progress: Any = None) -> dict[str, Any]:
+    """Deal ``deal``'s double-dummy table, every contract and seat solved within ``seconds`` a cell."""
+    refusal = dd_refusal(src)
+    if refusal is not None:
+        raise refusal
+    m, ranges = _deal_ranges(src)
+    if not 1 <= deal <= len(ranges):
+        raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+    r = m.results[deal - 1]
+    start = deal_start(src.rules, src.seed, src.actions, deal)
+    table = dd_table(start, seconds=seconds, chosen=(r.contract, r.trump), progress=progress)
+    return dd_json(table, seconds)
+
+
 class Stopped(Exception):
     """The server stops: an analysis under way ends without a result."""
 
@@ -236,6 +274,9 @@ class Analyses:
     per_address: int = 2
     results: OrderedDict = field(default_factory=OrderedDict)  # (key, deal) -> review_json
     jobs: dict[str, Job] = field(default_factory=dict)  # key -> the match's job under way
+    dd_seconds: float = DEFAULT_CELL_SECONDS  # the solver's time for each cell of a double-dummy table
+    tables: OrderedDict = field(default_factory=OrderedDict)  # (key, deal) -> dd_json
+    dd_jobs: dict[str, Job] = field(default_factory=dict)  # key -> the match's double-dummy table under way
     uploads: OrderedDict = field(default_factory=OrderedDict)  # upload id -> Source
     finished: OrderedDict = field(default_factory=OrderedDict)  # table id -> Source (a finished match never changes)
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
@@ -279,18 +320,68 @@ class Analyses:
                                  429, deal=job.deal)
             return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step,
                     "steps": job.steps}
-        own = sum(1 for j in self.jobs.values() if j.address == address)
-        if (own and len(self.jobs) >= self.queue) or len(self.jobs) >= self.queue * HARD_FACTOR:
-            raise TableError(N_("the server is weighing other matches; try again in a minute"), 503)
-        if own >= self.per_address:
-            raise TableError(NN_("you already have {n} deal being weighed; ask again when it is done",
-                                 "you already have {n} deals being weighed; ask again when one is done"), 429, n=own)
+        self._admit(address)
         job = Job(deal, address)
         self.jobs[src.key] = job
         task = asyncio.get_running_loop().create_task(self._run(src, job))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return {"state": "queued", "deal": deal, "step": 0, "steps": 0}
+
+    def _admit(self, address: str) -> None:
+        """Refuse a new job (an analysis or a double-dummy table) beyond the queue or the address's share."""
+        every = [*self.jobs.values(), *self.dd_jobs.values()]
+        own = sum(1 for j in every if j.address == address)
+        if (own and len(every) >= self.queue) or len(every) >= self.queue * HARD_FACTOR:
+            raise TableError(N_("the server is weighing other matches; try again in a minute"), 503)
+        if own >= self.per_address:
+            raise TableError(NN_("you already have {n} deal being weighed; ask again when it is done",
+                                 "you already have {n} deals being weighed; ask again when one is done"), 429, n=own)
+
+    def request_dd(self, src: Source, deal: int, address: str = "") -> dict[str, Any]:
+        """The deal's double-dummy table if solved, else its progress; starts it when no other table of this
+        match is being solved (the same queue and share per address as the analyses)."""
+        refusal = dd_refusal(src)
+        if refusal is not None:
+            raise refusal
+        done = self.tables.get((src.key, deal))
+        if done is not None:
+            self.tables.move_to_end((src.key, deal))
+            return done
+        job = self.dd_jobs.get(src.key)
+        if job is not None:
+            if job.deal != deal:
+                raise TableError(N_("the double-dummy table of deal {deal} of this match is being solved; ask "
+                                    "again when it is done"), 429, deal=job.deal)
+            return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step,
+                    "total": job.steps}
+        self._admit(address)
+        job = Job(deal, address)
+        self.dd_jobs[src.key] = job
+        task = asyncio.get_running_loop().create_task(self._run_dd(src, job))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return {"state": "queued", "deal": deal, "done": 0, "total": 0}
+
+    async def _run_dd(self, src: Source, job: Job) -> None:
+        if self._slots is None:
+            self._slots = FairSlots(self.workers)
+
+        def progress(done: int, total: int) -> None:
+            if self.closing:
+                raise Stopped
+            job.step, job.steps = done, total
+        try:
+            async with self._slots.slot(job.address, ("dd", src.key)):
+                job.queued = False
+                done = await asyncio.to_thread(solve_dd, src, job.deal, self.dd_seconds, progress)
+            _keep(self.tables, (src.key, job.deal), done, RESULTS_KEPT)
+        except Stopped:
+            pass
+        except Exception:  # a bug: the job ends, and the next request starts it again
+            log.exception("replay %s: the double-dummy table of deal %d failed", src.key, job.deal)
+        finally:
+            self.dd_jobs.pop(src.key, None)
 
     async def _run(self, src: Source, job: Job) -> None:
         if self._slots is None:
@@ -341,7 +432,7 @@ def besigue_overview(src: Source) -> dict[str, Any]:
               "melds": [[[k, v] for k, v in side] for side in r["melds"]]} for r in g.results]
     return {"id": src.key, "game": "besigue", "table": src.table, "rules": src.rules, "players": 2,
             "names": list(src.names), "contracts": [], "highest_wins": True, "total_deals": None,
-            "over": g.is_over, "deals": deals, "totals": list(g.totals), "target": g.rules.target}
+            "over": g.is_over, "deals": deals, "totals": list(g.totals), "target": g.rules.target, "dd": False}
 
 
 def besigue_frames(src: Source, deal: int) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 // The replay page: a finished match (or a record file a player uploads) deal by deal and move by move,
 // every hand face up, and beside the table what each decision cost against the strongest computer player.
 // The server sends a deal as frames (one per move, the table's public state and the hands) and weighs a
-// deal's decisions on demand; this page asks again every second while it is being weighed.
+// deal's decisions on demand; this page asks again every second while it is being weighed. A deal's
+// double-dummy table (every contract, every seat, with every hand shown) is worked out when asked for.
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SUITS, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
@@ -21,6 +22,8 @@ let frames = [];
 let index = 0; // the frame shown: 0 as dealt, k after the deal's k-th move
 const analyses = new Map(); // deal -> the server's answer (done, running, queued, refused)
 let pollTimer = null;
+const tables = new Map(); // deal -> the server's double-dummy table, or its progress (or a refusal)
+let ddTimer = null;
 
 // ------------------------------------------------------------------ words
 const besigue = () => match && match.game === "besigue";
@@ -95,6 +98,8 @@ async function openDeal(n, at = 0) {
     showError("");
     render();
     askAnalysis();
+    const dd = tables.get(n);
+    if (dd && (dd.state === "queued" || dd.state === "running")) askTable(); // back to a deal being solved
   } catch (e) {
     showError(e.message);
   }
@@ -116,6 +121,21 @@ async function askAnalysis() {
   if (analyses.get(n).state !== "done") pollTimer = setTimeout(askAnalysis, analyses.get(n).state === "refused" ? 3000 : 1000);
 }
 
+// The deal's double-dummy table: asked for with its button, then again every second until it is solved.
+async function askTable() {
+  clearTimeout(ddTimer);
+  const n = dealNo;
+  try {
+    tables.set(n, await getJson(`/api/replays/${encodeURIComponent(replayId)}/deals/${n}/dd`, { method: "POST", body: "{}" }));
+  } catch (e) {
+    tables.set(n, { state: "refused", message: e.message });
+  }
+  if (n !== dealNo) return;
+  renderTable();
+  const state = tables.get(n).state;
+  if (state === "queued" || state === "running") ddTimer = setTimeout(askTable, 1000);
+}
+
 // ------------------------------------------------------------------ drawing
 // Seat k around the table: seat 0 at the bottom, then clockwise in playing order (as at the table).
 function position(seat, n, radiusX, radiusY) {
@@ -134,6 +154,7 @@ function render() {
   renderControls();
   renderMoveTitle(f);
   renderAnalysis();
+  renderTable();
   renderDeals();
 }
 
@@ -358,6 +379,74 @@ function renderCostliest() {
   box.append(list);
 }
 
+// A cell: its value when the solver finished, else what it proved in its time ("a … b", "≥ a", "≤ b", "?").
+function cellText(c) {
+  if (c.exact) return numText(c.least);
+  if (c.least !== null && c.most !== null) return `${numText(c.least)}\u2009…\u2009${numText(c.most)}`;
+  if (c.least !== null) return `≥\u00a0${numText(c.least)}`;
+  if (c.most !== null) return `≤\u00a0${numText(c.most)}`;
+  return "?";
+}
+
+function ddContractLabel(key, trump) {
+  const c = match.contracts.find((x) => x.key === key);
+  return contractLabel(key, trump, null) + (c && c.trump && (trump === null || trump === undefined) ? " " + t("no trump") : "");
+}
+
+function renderTable() {
+  const panel = $("dd-box");
+  panel.hidden = besigue();
+  if (besigue()) return;
+  const box = $("dd");
+  const ask = $("dd-ask");
+  box.replaceChildren();
+  $("dd-explain").hidden = !match.dd;
+  if (!match.dd) {
+    ask.hidden = true;
+    box.append(el("p", { class: "notice", textContent: t("The double-dummy table is not available for the Scottish game.") }));
+    return;
+  }
+  const a = tables.get(dealNo);
+  panel.dataset.state = a ? a.state : "none";
+  ask.hidden = Boolean(a) && a.state !== "refused";
+  ask.textContent = a && a.state === "refused" ? t("Try again") : t("Work out the table of this deal");
+  if (!a) return;
+  if (a.state === "refused") {
+    box.append(el("p", { class: "notice", textContent: a.message }));
+    return;
+  }
+  if (a.state !== "done") {
+    box.append(el("p", { class: "weighing", textContent: a.state === "running" && a.total
+      ? t("Solving the table… cell {n} of {total}", { n: numText(Math.min(a.done + 1, a.total)), total: numText(a.total) })
+      : t("Waiting for the server…") }));
+    const bar = el("progress", { max: a.total || 1, value: a.done || 0 });
+    if (!a.total) bar.removeAttribute("value");
+    box.append(bar);
+    return;
+  }
+  const head = el("tr", {}, el("th", { scope: "col", textContent: t("contract") }),
+    ...Array.from({ length: match.players }, (_, s) => el("th", { scope: "col", class: "num", title: seatName(s) },
+      el("span", { textContent: seatName(s) + (s === a.declarer ? "\u00a0★" : "") }))));
+  const rows = a.rows.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-contract": r.contract, "data-trump": r.trump === null ? "" : r.trump },
+    el("th", { scope: "row", textContent: (r.chosen ? "▶ " : "") + ddContractLabel(r.contract, r.trump) }),
+    ...r.cells.map((c) => el("td", { class: "num" + (c.exact ? " exact" : c.least === null && c.most === null ? " unknown" : " range"),
+      textContent: cellText(c) }))));
+  box.append(el("div", { class: "dd-wrap" }, el("table", { class: "dd" }, el("thead", {}, head), el("tbody", {}, ...rows))));
+  const notes = [t("Each cell: what that seat scores at that contract (doubles left out) when it plays its best and all the others play against it, with every hand shown.")];
+  if (!a.rows.length) notes.unshift(t("No contract with trick play was left to the declarer at this deal.")); // a layout game was his last choice
+  if (!a.rows.every((r) => r.cells.every((c) => c.exact))) {
+    notes.push(t("A range (a … b, ≥ a, ≤ b): the solver ran out of its time for that cell ({time} each); ?: it proved nothing in that time.",
+      { time: `${numText(a.seconds)}\u00a0s` }));
+  }
+  const marks = [];
+  const played = match.deals[dealNo - 1].contract; // a layout game chosen is marked among those left out
+  if (a.rows.some((r) => r.chosen) || a.left_out.includes(played)) marks.push(t("▶ the contract chosen in the game"));
+  if (a.declarer !== null && a.declarer !== undefined) marks.push(t("★ the declarer"));
+  if (marks.length) notes.push(marks.join(" · "));
+  if (a.left_out.length) notes.push(t("Not in the table, having no trick play: {contracts}.", { contracts: a.left_out.map((k) => (k === played ? "▶ " : "") + contractName(k)).join(", ") }));
+  for (const text of notes) box.append(el("p", { class: "muted small", textContent: text }));
+}
+
 function renderDeals() {
   const table = $("deals");
   const n = match.players;
@@ -393,6 +482,7 @@ $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => stepBy(-1));
 $("next").addEventListener("click", () => stepBy(1));
 $("last").addEventListener("click", () => go(frames.length - 1));
+$("dd-ask").addEventListener("click", () => askTable());
 $("prev-deal").addEventListener("click", () => openDeal(dealNo - 1));
 $("next-deal").addEventListener("click", () => openDeal(dealNo + 1));
 document.addEventListener("keydown", (e) => {

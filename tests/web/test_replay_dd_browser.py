@@ -1,0 +1,80 @@
+"""The replay's double-dummy table in a real browser: asked for with its button, shown once solved, on a phone too.
+
+Playwright drives Debian's chromium against the app served in this process (uvicorn in a thread), so that the
+table's budget per cell can be made tiny: the same cells finish on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser
+
+from barbu.web import Settings
+from barbu.web.app import create_app
+
+from webhelpers import free_port
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "classic-seed7.jsonl"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    d = tmp_path_factory.mktemp("replaydd")
+    app = create_app(Settings(db_url=f"sqlite:///{d / 'web.db'}", analysis_samples=2, analysis_seconds=0.02))
+    app.state.analyses.dd_seconds = 0.005
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(20)
+
+
+def upload(base: str) -> str:
+    req = urllib.request.Request(base + "/api/replays", data=json.dumps({"record": GOLDEN.read_text()}).encode(),
+                                 headers={"content-type": "application/json", "origin": base})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())["id"]
+
+
+def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, browser: Browser) -> None:
+    rid = upload(base)
+    for width, height in ((1366, 768), (390, 844)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.set_default_timeout(60_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/replay/{rid}?lang=fr#deal=1&move=0")
+        page.wait_for_selector("#dd-box:not([hidden])")
+        assert page.inner_text("#dd-box h2") == "Table à cartes ouvertes"
+        if width == 1366:  # nothing is solved before the button is pressed
+            assert page.is_visible("#dd-ask") and not page.query_selector("table.dd")
+        if page.is_visible("#dd-ask"):
+            page.click("#dd-ask")
+        page.wait_for_selector("#dd-box[data-state=done]")
+        rows = page.query_selector_all("table.dd tbody tr")
+        assert len(rows) == 9  # five negative contracts, trumps in each suit
+        chosen = page.query_selector_all("table.dd tr.chosen")
+        assert len(chosen) == 1 and chosen[0].inner_text().startswith("▶ Atout ♠")
+        assert "★" in page.inner_text("table.dd thead")
+        assert page.query_selector_all("table.dd td.exact") and page.query_selector_all("table.dd td.range")
+        text = page.inner_text("#dd")
+        assert "Hors de la table, faute de jeu en plis\u00a0: Réussite." in text and "le solveur a manqué de temps" in text
+        assert not page.is_visible("#dd-ask")
+        wide = page.evaluate("() => { const w = document.querySelector('.dd-wrap');"
+                             " return [w.scrollWidth, w.clientWidth]; }")
+        assert wide[0] <= wide[1] + 1, f"the table overflows its panel at {width}px: {wide}"
+        assert not errors, errors
+        page.context.close()
