@@ -121,18 +121,40 @@ def test_the_network_places_hidden_cards_better_than_a_guess():
     assert right["net"] > right["guess"] * 1.15
 
 
-def test_the_expert_can_draw_from_the_network_instead_of_the_chains(monkeypatch):
+def test_the_expert_draws_from_the_network_instead_of_the_chains(monkeypatch):
     def no_chains(*args, **kwargs):
         raise AssertionError("the chains ran")
 
     monkeypatch.setattr("barbu.agents.expert.likely_hands", no_chains)
-    agent = make_agent("expert(learned=1, samples=8)", 1)
-    assert agent.learned
+    agent = make_agent("expert(samples=8)", 1)
+    assert agent.learned  # the default in the Barbu families
     for _, v in views("classic", 7, "play", every=9):
         assert agent.act(v) in v.legal
         assert agent.last_samples == 8
-    assert make_agent("expert", 1).learned is False
     assert chains_module.likely_hands is not no_chains
+    # by default twice the deals the chains move, where the network draws them; the chains' 40 elsewhere
+    expert = make_agent("expert", 1)
+    v = next(v for _, v in views("classic", 7, "play", every=9))
+    assert expert.samples_for(v) == 80
+    assert make_agent("expert(learned=0)", 1).samples_for(v) == 40
+    assert make_agent("perfect", 1, measure=True).learned is False  # the yardstick keeps its sampler
+    for _, sv in rule_positions("scottish", 3, "play", every=5):
+        assert expert.samples_for(sv) == 40
+        break
+
+
+def test_learned_0_keeps_the_chains(monkeypatch):
+    ran = []
+
+    def chains(model, drawn, *args, **kwargs):
+        ran.append(1)
+        return drawn  # the deals as drawn, unmoved
+
+    monkeypatch.setattr("barbu.agents.expert.likely_hands", chains)
+    agent = make_agent("expert(learned=0, samples=4)", 1)
+    v = next(v for _, v in views("classic", 7, "play", every=9))
+    assert agent.act(v) in v.legal
+    assert ran
 
 
 def test_views_the_network_cannot_read_go_to_the_chains():

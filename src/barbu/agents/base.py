@@ -113,6 +113,8 @@ def make_agent(kind: str, seed: int | None = None, measure: bool = False) -> Age
         return RandomAgent(seed)
     if name == "rule":
         return RuleAgent(seed)
+    if name == "perfect":  # the yardstick keeps the chains (tests/test_yardstick.py): it samples only with sees_in
+        settings.setdefault("learned", 0)
     if name in ("expert", "perfect"):
         agent = ExpertAgent(seed, **settings)
         agent.sees_all = name == "perfect"
