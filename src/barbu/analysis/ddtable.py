@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..classic.match import CHANCE, Match
 from ..classic.state import DECLARE, DOUBLING, PLAY, TRUMP
 from ..solver import fast
+from ..solver.pure import static_bounds
 from ..solver.position import Spec, State, objective, spec_of, state_of
 
 #: Positions the compiled search visits in a second on one core (about 15 million on the machine the figures
@@ -153,7 +154,7 @@ def options(start: Match) -> tuple[list[Option], list[str]]:
 
 def solve_cell(option: Option, seat: int, seconds: float = DEFAULT_CELL_SECONDS) -> Cell:
     """One seat's cell, with a budget of ``seconds`` (turned into positions: `POSITIONS_PER_SECOND`)."""
-    floor, ceiling, _ = fast.solve_seat(option.spec, option.state, seat, 1)  # one position: the static bounds
+    floor, ceiling = static_bounds(option.spec, option.state, seat)
     lo, hi, positions = fast.solve_seat(option.spec, option.state, seat, max(1, int(seconds * POSITIONS_PER_SECOND)))
     if option.sign < 0:
         lo, hi, floor, ceiling = -hi, -lo, -ceiling, -floor

@@ -506,15 +506,21 @@ def solve_seat(spec: Spec, state: State, seat: int, budget: int = 0) -> tuple[in
         raise ValueError("seat: out of range")
     if budget < 0:
         raise ValueError("budget: must be 0 (none) or more")
-    base = accrued(spec, state)[seat]
     solver = _BudgetSolver(spec, state, budget)
     try:
         v = solver.search(seat, -(1 << 30), 1 << 30, {})
     except _OutOfBudget:
-        solver.p = _Play(spec, state)  # the search stopped mid-line: the bounds of the position asked about
-        lo, hi = solver.bounds()
-        return base + lo, base + hi, solver.nodes
-    return base + v, base + v, solver.nodes
+        return (*static_bounds(spec, state, seat), solver.nodes)
+    v += accrued(spec, state)[seat]
+    return v, v, solver.nodes
+
+
+def static_bounds(spec: Spec, state: State, seat: int) -> tuple[int, int]:
+    """The least and the most ``seat``'s final points can be before any search: what it has taken, plus none
+    or all of what is left to take (the bounds every search starts from)."""
+    base = accrued(spec, state)[seat]
+    lo, hi = _Solver(spec, state).bounds()
+    return base + lo, base + hi
 
 
 def solve_many(spec: Spec, states: list[State]) -> list[tuple[int, ...]]:
