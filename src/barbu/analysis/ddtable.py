@@ -16,7 +16,7 @@ are left out (their solver reaches only the last rounds of a deal).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..classic.match import CHANCE, Match
@@ -119,7 +119,7 @@ def options(start: Match) -> tuple[list[Option], list[str]]:
     found: list[Option] = []
     left_out: list[str] = []
 
-    def walk(m: Match, contract: str | None, trump: int | None) -> Iterator[None]:
+    def walk(m: Match, contract: str | None, trump: int | None) -> None:
         if len(m.results) != deal:  # the deal ended unplayed (a rule that scores it without play)
             return
         if m.phase == PLAY:
@@ -133,22 +133,21 @@ def options(start: Match) -> tuple[list[Option], list[str]]:
             for a in legal:
                 x = m.clone()
                 x.apply(a)
-                yield from walk(x, str(x.contract), None)
+                walk(x, str(x.contract), None)
         elif m.phase == TRUMP:
             for a in legal:
                 x = m.clone()
                 x.apply(a)
-                yield from walk(x, contract, getattr(a, "suit", None))
+                walk(x, contract, getattr(a, "suit", None))
         elif m.phase == DOUBLING:
             # Doubles change the points, not the play; a double makes sure a negative deal is played.
             x = m.clone()
-            x.apply(max(legal, key=lambda a: len(str(a))))
-            yield from walk(x, contract, trump)
+            x.apply(next((a for a in legal if getattr(a, "targets", None)), legal[0]))
+            walk(x, contract, trump)
         elif contract is not None and contract not in left_out:
             left_out.append(contract)
 
-    for _ in walk(start.clone(), None, None):
-        pass
+    walk(start.clone(), None, None)
     return found, left_out
 
 
