@@ -325,7 +325,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         deal = deal_number(request)
         return JSONResponse(await asyncio.to_thread(deal_frames, src, deal))
 
-    async def api_replay_analysis(request: Request) -> Response:
+    async def replay_job(request: Request) -> tuple[Source, int]:
+        """The match and deal a replay's analysis or double-dummy table is asked for (a same-origin POST)."""
         if not origin_allowed(request, settings):
             raise TableError(N_("cross-origin requests are refused"), 403)
         src = await replay_source(request)
@@ -333,17 +334,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         known = await asyncio.to_thread(analyses.overview, src)
         if not 1 <= deal <= len(known["deals"]):
             raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        return src, deal
+
+    async def api_replay_analysis(request: Request) -> Response:
+        src, deal = await replay_job(request)
         return JSONResponse(analyses.request(src, deal, client_address(request)), headers={"cache-control": "no-store"})
 
     async def api_replay_dd(request: Request) -> Response:
         """The deal's double-dummy table, solved on request: only for a replay, which shows every hand."""
-        if not origin_allowed(request, settings):
-            raise TableError(N_("cross-origin requests are refused"), 403)
-        src = await replay_source(request)
-        deal = deal_number(request)
-        known = await asyncio.to_thread(analyses.overview, src)
-        if not 1 <= deal <= len(known["deals"]):
-            raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        src, deal = await replay_job(request)
         return JSONResponse(analyses.request_dd(src, deal, client_address(request)),
                             headers={"cache-control": "no-store"})
 
