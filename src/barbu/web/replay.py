@@ -320,13 +320,17 @@ class Analyses:
                                  429, deal=job.deal)
             return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step,
                     "steps": job.steps}
+        self._start(self.jobs, self._run, src, deal, address)
+        return {"state": "queued", "deal": deal, "step": 0, "steps": 0}
+
+    def _start(self, jobs: dict[str, Job], run: Any, src: Source, deal: int, address: str) -> None:
+        """Admit a job (an analysis or a double-dummy table), note it under its match and start ``run`` on it."""
         self._admit(address)
         job = Job(deal, address)
-        self.jobs[src.key] = job
-        task = asyncio.get_running_loop().create_task(self._run(src, job))
+        jobs[src.key] = job
+        task = asyncio.get_running_loop().create_task(run(src, job))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return {"state": "queued", "deal": deal, "step": 0, "steps": 0}
 
     def _admit(self, address: str) -> None:
         """Refuse a new job (an analysis or a double-dummy table) beyond the queue or the address's share."""
@@ -355,12 +359,7 @@ class Analyses:
                                     "again when it is done"), 429, deal=job.deal)
             return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step,
                     "total": job.steps}
-        self._admit(address)
-        job = Job(deal, address)
-        self.dd_jobs[src.key] = job
-        task = asyncio.get_running_loop().create_task(self._run_dd(src, job))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._start(self.dd_jobs, self._run_dd, src, deal, address)
         return {"state": "queued", "deal": deal, "done": 0, "total": 0}
 
     async def _run_dd(self, src: Source, job: Job) -> None:
