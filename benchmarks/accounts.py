@@ -4,7 +4,7 @@ matches, a leaderboard among 100,000 rated players, and a log-in (Argon2id).
     python benchmarks/accounts.py                       # SQLite in a temporary folder
     python benchmarks/accounts.py --postgres postgresql://barbu:barbu@127.0.0.1:5432/barbu_test
 
-The same code the server runs (`barbu.web.history`, `barbu.web.accounts`) on the database given; the rows
+The same code the server runs (`barbu.web.profiles.history`, `barbu.web.accounts.service`) on the database given; the rows
 are made directly (a match's results as a finished table writes them).  PostgreSQL works in a schema of its
 own, dropped afterwards.  Prints figures; asserts nothing.
 """
@@ -26,9 +26,10 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from barbu import ratings  # noqa: E402
-from barbu.web import accountstore as db, history  # noqa: E402
-from barbu.web.accounts import Accounts, account_name  # noqa: E402
-from barbu.web.storage import Store, now  # noqa: E402
+from barbu.web.accounts import store as db
+from barbu.web.profiles import history
+from barbu.web.accounts.service import Accounts, account_name  # noqa: E402
+from barbu.web.db.storage import Store, now  # noqa: E402
 
 SCHEMA = "barbu_bench_accounts"
 

@@ -28,7 +28,7 @@ def fresh_schema(url: str, schema: str) -> str:
     """Drop and make ``schema`` in the PostgreSQL database ``url``; the URL that works in it."""
     from sqlalchemy import create_engine, text
 
-    from barbu.web.storage import database_url
+    from barbu.web.db.storage import database_url
     engine = create_engine(database_url(url))
     with engine.begin() as conn:
         conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))

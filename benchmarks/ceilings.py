@@ -10,18 +10,18 @@ Processes and machines add tables and CPU; what they share is the database every
 and the broker every relayed frame goes through.  This measures both the way the server uses them.
 
 **The database.**  Each writer process stands for one server process: it makes ``--tables`` tables, each with
-its lease (`barbu.web.leases.claim`, in the transaction that makes it, as `Lobby` does), and writes through its
-own `barbu.web.journal.Journal` (one writer thread, group commit), every table through its `FencedJournal`: each
+its lease (`barbu.web.db.leases.claim`, in the transaction that makes it, as `Lobby` does), and writes through its
+own `barbu.web.db.journal.Journal` (one writer thread, group commit), every table through its `FencedJournal`: each
 write carries the table's lease epoch and is checked in the transaction that commits it (the lease rows read
 *for share* on PostgreSQL).  Each table writes at random times (a Poisson process), each write awaited before the
 next as a table's actor does.  Each process renews its leases every third of ``--lease`` through its journal, as
-`barbu.web.cluster` does; the slowest renewal is reported.  At the end every table's stored actions are counted
+`barbu.web.cluster.node` does; the slowest renewal is reported.  At the end every table's stored actions are counted
 against the acknowledged ones, each with its table's epoch.  PostgreSQL (``--db``; the schema ``barbu_ceilings``
 of that database, made anew for each ramp and dropped at the end), with ``--unfenced`` a ramp whose writes carry
 no epoch (what fencing costs), and SQLite (a file in a temporary folder) for comparison.  On a local PostgreSQL
 the CPU time of its processes is read from /proc (other users of the same server add to it).
 
-**The broker.**  ``--nodes`` processes each run a `barbu.web.broker.Broker` (redis-py's asyncio client, one
+**The broker.**  ``--nodes`` processes each run a `barbu.web.cluster.broker.Broker` (redis-py's asyncio client, one
 pub/sub channel per node) and ``--senders`` relayed connections, each publishing at random times (a Poisson
 process) to the other nodes in turn an envelope like a relayed state message (``{"k": "out", "c": ..., "x":
 <the frame's text>}``, the text cut from real classic state messages to make the envelope ``--sizes`` bytes),
@@ -174,9 +174,9 @@ def db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float, warmup
 
 async def _db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float, warmup: float, seconds: float,
                      seed: int, ready: Any, commands: Any, out: Any) -> None:
-    from barbu.web import leases
-    from barbu.web.journal import Journal
-    from barbu.web.storage import Store
+    from barbu.web.db import leases
+    from barbu.web.db.journal import Journal
+    from barbu.web.db.storage import Store
 
     journal = Journal(Store(url, run_migrations=False))
     ids = [f"{node}-{i}" for i in range(tables)]
@@ -296,7 +296,7 @@ def check_journal(url: str, finals: list[dict[str, Any]], fenced: bool) -> str:
     """Every acknowledged write stored once, at its place, with its table's epoch; '' if so."""
     from sqlalchemy import text
 
-    from barbu.web.storage import Store
+    from barbu.web.db.storage import Store
     store = Store(url, run_migrations=False)
     try:
         with store.engine.connect() as conn:
@@ -372,7 +372,7 @@ def db_ramp(args: argparse.Namespace, database: str, url: str, writers: int, fen
 
 
 def database_steps(args: argparse.Namespace, folder: Path) -> list[DbResult]:
-    from barbu.web.storage import Store
+    from barbu.web.db.storage import Store
     plan: list[tuple[str, int, bool]] = []
     if args.db:
         plan += [("postgresql", w, True) for w in args.writers]
@@ -400,7 +400,7 @@ def database_steps(args: argparse.Namespace, folder: Path) -> list[DbResult]:
 def drop_schema(url: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from barbu.web.storage import database_url
+    from barbu.web.db.storage import database_url
     engine = create_engine(database_url(url))
     try:
         with engine.begin() as conn:
@@ -416,7 +416,7 @@ def state_text(seed: int = 1) -> str:
 
     from barbu.core.game import CHANCE
     from barbu.games import open_game
-    from barbu.web.games import web_game
+    from barbu.web.tables.games import web_game
     m = open_game("classic", seed)
     web, rng, texts = web_game(m), random.Random(seed), []
     for _ in range(400):
@@ -456,7 +456,7 @@ async def _broker_node(url: str, index: int, nodes: int, text: str, senders: int
                        seconds: float, sent: Any, received: Any, ready: Any, commands: Any, out: Any) -> None:
     import orjson
 
-    from barbu.web.broker import Broker
+    from barbu.web.cluster.broker import Broker
 
     loop = asyncio.get_running_loop()
     rate = 0.0  # messages/s of each connection

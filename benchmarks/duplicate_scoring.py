@@ -10,7 +10,7 @@ Prints the seconds `barbu.duplicate.matchpoints.standings` takes for each number
 
 With ``--db URL`` (an SQLite file or a PostgreSQL database, emptied of its daily deals first) it also times what
 the server does for a large pool of the daily deals: the finished results read from the database and scored
-(`barbu.web.daily.Scored`), with Python's cyclic collector paused as the server pauses it and, as the reference
+(`barbu.web.daily.service.Scored`), with Python's cyclic collector paused as the server pauses it and, as the reference
 in the same run, left on:
 
     python benchmarks/duplicate_scoring.py --db sqlite:////tmp/daily.db --players 100000 --boards 7
@@ -76,9 +76,9 @@ def through_database(url: str, players: int, boards: int) -> None:
 
     from sqlalchemy import insert
 
-    from barbu.web import dailystore as db
-    from barbu.web.daily import Scored, collector_paused
-    from barbu.web.storage import Store
+    from barbu.web.daily import store as db
+    from barbu.web.daily.service import Scored, collector_paused
+    from barbu.web.db.storage import Store
 
     engine = Store(url).engine
     rng, now, day = random.Random(7), datetime.now(timezone.utc), "2026-11-27"

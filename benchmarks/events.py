@@ -8,7 +8,7 @@ every seat, each move ``--pace`` seconds after the one before it, as people play
   over every move of every table (median, p99, worst): what the server's load adds to the pace;
 - the server's time to score the event after each deal: `Events.page`, which reads every table's finished
   deals and computes the standings and travellers (median and worst over the calls made while the tables play);
-- the push (`barbu.web.eventpush`) to one page held open: how many checks of what the page shows the tables'
+- the push (`barbu.web.events.push`) to one page held open: how many checks of what the page shows the tables'
   deals caused (each a digest of the public page), their time, and how many "changed" notices the page got.
 
     PYTHONPATH=src python benchmarks/events.py --tables 50 --pace 1.0 --deals 1
@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 
 from barbu.web import Settings
-from barbu.web.accountstore import USERS, add_user, _user
+from barbu.web.accounts.store import USERS, add_user, _user
 from barbu.web.app import create_app
-from barbu.web.events import Events
-from barbu.web import eventstore as db
-from barbu.web.table import Table
+from barbu.web.events.service import Events
+from barbu.web.events import store as db
+from barbu.web.tables.actor import Table
 from sqlalchemy import select
 
 

@@ -129,7 +129,7 @@ class Journal:
     """What the checks read from the shared database: leases, statuses, epochs, when a takeover moved."""
 
     def __init__(self, db: str) -> None:
-        from barbu.web.storage import Store
+        from barbu.web.db.storage import Store
         self.store = Store(db, run_migrations=False)
 
     def close(self) -> None:

@@ -86,7 +86,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 from benchcluster import FAST, flush_broker, fresh_schema, processes, stop_all
 from webhelpers import Server, http
 
-from barbu.web.storage import Store
+from barbu.web.db.storage import Store
 
 PLAYERS = 4
 

@@ -253,3 +253,23 @@ def played_this_deal(m: Match) -> int:
     for c in m.trick:
         out |= 1 << c
     return out
+
+
+def shots_on() -> bool:
+    """Whether BARBU_SHOTS asks for screenshots for people (see shot_path)."""
+    import os
+
+    return bool(os.environ.get("BARBU_SHOTS"))
+
+
+def shot_path(name: str) -> "Path | None":
+    """Where a screenshot for people goes: ``$BARBU_SHOTS/name`` when BARBU_SHOTS names a folder (made if
+    missing), else None and no screenshot is taken; a test never writes one anywhere else."""
+    import os
+    from pathlib import Path
+
+    folder = os.environ.get("BARBU_SHOTS")
+    if not folder:
+        return None
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder) / name

@@ -106,8 +106,8 @@ def test_the_app_needs_a_terminal(tmp_path):
 
 
 def test_a_game_started_on_the_web_page_is_claimed_with_its_key(tmp_path, game_file):
-    from barbu.web.scorebooks import Scorebooks
-    from barbu.web.storage import sqlite_url
+    from barbu.web.scorebooks.store import Scorebooks
+    from barbu.web.db.storage import sqlite_url
     books = Scorebooks.open(sqlite_url(tmp_path / "kept.db"))
     book, key = books.create(json.loads(game_file.read_text()), "phone game", "a-browser-id")
     assert "No kept game" in run(tmp_path, "list").stdout  # another owner's

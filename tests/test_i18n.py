@@ -243,5 +243,5 @@ def test_each_part_reads_its_own_catalog_first() -> None:
     assert translator("fr", "tui").gettext("Scoresheet") == "Marque"
     assert translator("fr", "web").gettext("Scoresheet") == "Feuille de marque"
     assert [domain_of(m) for m in ("barbu.tui.table", "barbu.tui.score_app", "barbu.cli.sheets", "barbu.web.app",
-                                   "barbu.web.scorekeeping", "barbu.classic.match", "barbu.agents.hint")] == \
+                                   "barbu.web.scorebooks.keeping", "barbu.classic.match", "barbu.agents.hint")] == \
         ["tui", "keeper", "keeper", "web", "webscore", "barbu", "cli"]

@@ -7,7 +7,7 @@ import pytest
 
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.tui.daily_screen import DailyScreen, daily_app
-from tuikit import SIZE, play_deal, screen_text, settle
+from tuikit import SIZE, play_deal, save_shot, screen_text, settle
 
 SECRET = bytes(range(32))
 
@@ -42,7 +42,7 @@ async def test_the_daily_deals_on_the_table_end_with_the_comparison(tmp_path):
                 table = await settle(pilot)
                 assert table.session.board.board == k + 1
                 assert f"deal {k + 2} of {dset.size}" in " ".join(screen_text(app).split())
-        app.save_screenshot("/tmp/shots/r3_daily_tui_end.svg")
+        save_shot(app, "daily-tui-end.svg")
         shown = " ".join(screen_text(app).split())
         assert "You against the computer players (rule) on your own cards:" in shown
         assert "Offline, you are compared" in shown

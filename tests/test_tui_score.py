@@ -11,7 +11,7 @@ from barbu.tui.score_app import BooksScreen, GameScreen, NewGameScreen, ScoreApp
 from barbu.tui.score_entry import DealScreen, OutcomeForm
 from barbu.tui.score_store import KeyRing, ScoreStore
 from barbu.tui.score_widgets import DoublesGrid, Picker
-from barbu.web.scorebooks import Scorebooks
+from barbu.web.scorebooks.store import Scorebooks
 from tuikit import screen_text
 
 pytestmark = pytest.mark.asyncio

@@ -111,3 +111,12 @@ async def play_deal(pilot, choose: Callable[[Any], Any], typed_every: int = 2) -
         await pilot.pause()
         assert table.session.moves > before, f"{action} was not taken: {screen_text(pilot.app)}"
         n += 1
+
+
+def save_shot(app, name: str) -> None:
+    """The screen as SVG, for people, only when BARBU_SHOTS names a folder (helpers.shot_path)."""
+    from helpers import shot_path
+
+    path = shot_path(name)
+    if path is not None:
+        app.save_screenshot(path.name, str(path.parent))

@@ -45,7 +45,7 @@ NAMES = ["Anna", "Bernard", "Carla", "Dario"]  # the players of the replayed rec
 # and the same computer players' choices every run.  Credentials stay random.
 SEEDED_SERVE = f"""
 import random, secrets, sys
-import barbu.web.lobby as lobby
+import barbu.web.tables.lobby as lobby
 rng = random.Random({SEED})
 class Seeded:
     token_urlsafe = staticmethod(secrets.token_urlsafe)

@@ -17,8 +17,8 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from barbu.rl.policy import MaskedPolicy  # noqa: E402
-from barbu.web import Settings, create_app  # noqa: E402
-from barbu.web.storage import sqlite_url  # noqa: E402
+from barbu.web import Settings, create_app
+from barbu.web.db.storage import sqlite_url  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=100_000, rate=100_000.0)

@@ -1,4 +1,11 @@
-"""Fixtures for the web tests: databases (SQLite always, PostgreSQL where a URL is given) and servers.
+"""Fixtures for the web tests: databases (SQLite always, PostgreSQL where a URL is given), servers and browsers.
+
+Servers: ``serve(*options)`` starts a real ``barbu serve`` (uvicorn on 127.0.0.1, a free port) with those
+options, on a fresh SQLite database in a folder of its own (``db=`` for another, ``app=`` for an app made in
+this process), and stops it when the test ends; ``serve_module`` does the same for a module's fixtures and stops
+them when the module ends; ``server`` is the one server a module's tests share, started with the options of the
+module's ``SERVE`` tuple.  People: ``person(size, lang)`` is a page of a person of his own in the module's
+chromium (``webhelpers.person``), closed when the test ends.
 
 The PostgreSQL tests read ``BARBU_TEST_POSTGRES_URL`` (``.ci/run`` starts Debian's
 PostgreSQL and sets it), the many-process tests ``BARBU_TEST_REDIS_URL`` too (Debian's
@@ -9,20 +16,21 @@ tests are skipped with the reason.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from barbu.web.storage import database_url
+from barbu.web.db.storage import database_url
 
-from webhelpers import CHROMIUM, CHROMIUM_ARGS
+from webhelpers import CHROMIUM, CHROMIUM_ARGS, AppServer, Server, person as new_person
 
 PG_ENV = "BARBU_TEST_POSTGRES_URL"
 
-# One person's deals are replayed by the expert to compare (`barbu.web.shadow`): only where a test asks for it
+# One person's deals are replayed by the expert to compare (`barbu.web.tables.shadow`): only where a test asks for it
 # (Settings(compare_with=…), ``barbu serve --compare-with``), not beside every test's table.
 os.environ.setdefault("BARBU_COMPARE_WITH", "none")
 
@@ -97,3 +105,78 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+# A loaded machine (CI runs the suite on two cores) may take a while to answer: Playwright's `expect` waits this
+# long for what it looks for (its default is 5 s) before it fails.  A wait, never a measure of speed.
+expect.set_options(timeout=30_000)
+
+
+class Servers:
+    """Starts servers, each in a temporary folder of its own with its log, and stops every one it started."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, name: str) -> None:
+        self._tmp, self._name = tmp_path_factory, name
+        self.started: list[Server | AppServer] = []
+
+    def __call__(self, *options: str, db: str | None = None, app: Any = None, start: bool = True,
+                 name: str | None = None) -> Any:
+        """A ``barbu serve`` with these options on ``db`` (default: a new SQLite file in its folder), or ``app``
+        served in this process; started unless ``start=False`` (a test that starts it itself)."""
+        folder = self._tmp.mktemp(name or self._name)
+        if app is not None:
+            assert not options and db is None, "an app made in this process takes its settings from create_app"
+            server: Server | AppServer = AppServer(app, folder / "server.log")
+        else:
+            server = Server(db or f"sqlite:///{folder / 'web.db'}", folder / "server.log", *options)
+        self.started.append(server)
+        return server.start() if start else server
+
+    def stop(self) -> None:
+        for server in reversed(self.started):
+            server.stop()
+
+
+@pytest.fixture
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """Start servers for this test alone: ``serve("--bot-delay", "0")``; stopped when the test ends."""
+    servers = Servers(tmp_path_factory, "server")
+    yield servers
+    servers.stop()
+
+
+@pytest.fixture(scope="module")
+def serve_module(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Servers]:
+    """Start servers for a module's tests to share; stopped when the module ends."""
+    servers = Servers(tmp_path_factory, request.module.__name__.rsplit(".", 1)[-1])
+    yield servers
+    servers.stop()
+
+
+@pytest.fixture(scope="module")
+def server(serve_module: Servers, request: pytest.FixtureRequest) -> Server:
+    """The server a module's tests share, with the options of its ``SERVE`` tuple.  The tests that share it must
+    not depend on one another: each makes its own tables, names and accounts, and none counts what the others
+    made (the per-address limits are off where several tests make things from 127.0.0.1)."""
+    options = getattr(request.module, "SERVE", None)
+    if options is None:
+        pytest.fail(f"{request.module.__name__} uses the shared `server` but sets no SERVE = (options…)", pytrace=False)
+    return serve_module(*options)
+
+
+@pytest.fixture
+def person(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """``person(size=LAPTOP, lang="en-GB", touch=False, **context)``: a page of a person of his own in the
+    module's chromium (webhelpers.person), his context closed when the test ends."""
+    pages: list[Page] = []
+
+    def make(*args: Any, **kwargs: Any) -> Page:
+        page = new_person(browser, *args, **kwargs)
+        pages.append(page)
+        return page
+    yield make
+    for page in pages:
+        try:
+            page.context.close()
+        except Exception:  # closed by the test already, or the browser is gone: nothing left to close
+            pass

@@ -15,7 +15,7 @@ import pytest
 from barbu.analysis.ddtable import dd_table, deal_start
 from barbu.records.barbu import read_record
 from barbu.web import Settings
-from barbu.web.replay import Analyses, Job, Source
+from barbu.web.replay.service import Analyses, Job, Source
 
 from wsclient import ORIGIN, app_client
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from barbu.scorekeeper import keeper_from_dict, new_keeper
-from barbu.web.scorebooks import ScorebookError, Scorebooks
+from barbu.web.scorebooks.store import ScorebookError, Scorebooks
 
 
 def test_a_kept_game_is_stored_shared_read_only_and_never_overwritten_unseen(db_url):

@@ -15,10 +15,10 @@ from sqlalchemy import select
 
 from barbu.cli.main import main as barbu
 from barbu.web import Settings
-from barbu.web.accounts import COOKIE, account_name, skeleton
+from barbu.web.accounts.service import COOKIE, account_name, skeleton
 from barbu.ratings import bot_rating
-from barbu.web.accountstore import RATINGS, RESULTS, SESSIONS
-from barbu.web.storage import Store
+from barbu.web.accounts.store import RATINGS, RESULTS, SESSIONS
+from barbu.web.db.storage import Store
 
 from test_web_private import CREATOR, FRIEND, STRANGER, client, post
 from test_web_protocol import play_out
@@ -300,7 +300,7 @@ def test_the_operators_commands(sqlite_url: str, tmp_path, capsys) -> None:
 
 def test_the_migration_keeps_every_table_of_an_older_database(db_url: str) -> None:
     """A database at the previous revision, with a table and its seats, upgrades without losing them."""
-    from barbu.web.storage import make_engine, migrate
+    from barbu.web.db.storage import make_engine, migrate
     engine = make_engine(db_url)
     migrate(engine, "0005")
     with engine.begin() as conn:

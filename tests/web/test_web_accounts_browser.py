@@ -5,7 +5,11 @@ words; a guest's finished match claimed at sign-up; a second browser logged in a
 seat back at the table; a one-time link from `barbu users reset-password` sets a new password, once; the account
 is deleted after a confirmation.  Playwright drives Debian's chromium against a real `barbu serve` (no computer
 player waits, no pause between deals).  BARBU_SHOTS names a folder for screenshots of the account, profile,
-leaderboard and lobby pages at 1280x800 and 390x844, in English, French and Italian."""
+leaderboard and lobby pages at 1280x800 and 390x844, in English, French and Italian.
+
+The tests share one server and do not depend on one another's order: each signs up its own names, the per-address
+limits are off (every browser comes from 127.0.0.1), and a replay's analysis (started when its page opens) is kept
+short, so that it does not hold the next request of this server up behind it."""
 
 from __future__ import annotations
 
@@ -13,16 +17,17 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from webhelpers import Server
+from helpers import shots_on
+from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
-LAPTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0", "--signups-per-hour", "0", "--analysis-samples", "2")
 PASSWORD = "a quiet hand of hearts"
 
 # The whole match, played in the page itself so the test does not wait on a round trip per card: on each turn of
@@ -48,30 +53,8 @@ PLAY = """async ([untilDeal]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("accounts")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0") as s:
-        yield s
-
-
-def person(browser: Browser, viewport: dict[str, int], lang: str = "en-GB") -> Page:
-    """A page in a browser context of its own (its own cookies and storage: another device), without the cards'
-    flights, its script errors kept in ``page.errors``."""
-    page = browser.new_context(viewport=viewport, locale=lang, reduced_motion="reduce").new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
 def shot(page: Page, name: str) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        size = page.viewport_size or {}
-        page.screenshot(path=str(SHOTS / f"accounts-{name}-{size.get('width')}x{size.get('height')}.png"), full_page=True)
+    take_shot(page, f"accounts-{name}", full_page=True)
 
 
 def sign_up(page: Page, base: str, name: str) -> None:
@@ -116,11 +99,11 @@ def play_rated_salad(page: Page, base: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, browser: Browser,
-                                                               viewport: dict[str, int]) -> None:
+def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, person: Callable[..., Page],
+                                                               viewport: tuple[int, int]) -> None:
     base = server.base
     name = "Lou Laptop" if viewport is LAPTOP else "Pia Phone"
-    page = person(browser, viewport)
+    page = person(viewport, reduced_motion="reduce")
     sign_up(page, base, name)
     tid = play_rated_salad(page, base)
     page.evaluate(PLAY, [0])
@@ -167,7 +150,7 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, b
     expect(page.locator("#member-name")).to_have_text(name)
     assert not page.errors  # type: ignore[attr-defined]
 
-    if SHOTS is not None:
+    if shots_on():
         for lang in ("en", "fr", "it"):
             for where, ready in ((f"/u/{name}", "#profile[data-loaded='1']"), ("/leaderboard?game=salad", "#board[data-loaded='salad']"),
                                  ("/", "#preset option"), ("/account", "#member-view:not([hidden])")):
@@ -177,7 +160,7 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, b
                 page.wait_for_timeout(150)
                 page_name = {"u": "profile", "": "lobby"}.get(where.strip("/").split("?")[0].split("/")[0], "")
                 shot(page, f"{page_name or where.strip('/').split('?')[0]}-{lang}")
-        guest = person(browser, viewport)
+        guest = person(viewport, reduced_motion="reduce")
         for lang in ("en", "fr", "it"):
             guest.goto(f"{base}/account?lang={lang}")
             guest.wait_for_selector("#guest-view:not([hidden])")
@@ -196,9 +179,10 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, b
 
 
 @pytest.mark.slow
-def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(server: Server, browser: Browser) -> None:
+def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(server: Server,
+                                                                               person: Callable[..., Page]) -> None:
     base = server.base
-    page = person(browser, LAPTOP)
+    page = person(LAPTOP, reduced_motion="reduce")
     # As a guest: one deal of Salad against the computer, then End from My tables (its deal is kept).
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value='salad']", state="attached")
@@ -226,7 +210,7 @@ def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(s
 
     # A rated table, left after a few moves; another browser logged in as the same account has the seat back.
     tid = play_rated_salad(page, base)
-    other = person(browser, PHONE)
+    other = person(PHONE, reduced_motion="reduce")
     log_in(other, base, "Claire Claim", "wrong password!")
     expect(other.locator("#login-error")).to_have_text("wrong user name or password")
     log_in(other, base, "claire claim")

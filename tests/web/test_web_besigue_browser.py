@@ -4,33 +4,23 @@ Debian's chromium against a real `barbu serve`."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from webhelpers import Server
+from webhelpers import Server, shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 MY_TURN = ("() => { const t = document.querySelector('#bz');"
            " return t.dataset.toAct === t.dataset.seat || t.dataset.phase === 'over'; }")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("besigue")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.05", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
-
-
-def start_match(browser: Browser, base: str, size: tuple[int, int]) -> Page:
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.set_default_timeout(90_000)  # a loaded machine: the computer player may take a while
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def start_match(person: Callable[..., Page], base: str, size: tuple[int, int]) -> Page:
+    page = person(size, timeout=90_000)  # a loaded machine: the computer player may take a while
+    errors = page.errors  # type: ignore[attr-defined]
     page.goto(base + "/")
     page.select_option("#play-game", "besigue")
     page.click("#play-computer")
@@ -78,8 +68,8 @@ def play_until_a_declaration(page: Page, size: tuple[int, int]) -> tuple[int, in
         declare = page.locator("#bz-decision button.bz-declare")
         if declare.count():
             fits(page)
-            if SHOTS and not declared:
-                page.screenshot(path=str(SHOTS / f"besigue-declare-{size[0]}x{size[1]}.png"))
+            if not declared:
+                shot(page, "besigue-declare")
             melds_before = page.locator("#laid-bottom .chip.meld").count()
             click_and_wait(page, declare.first)
             assert page.locator("#laid-bottom .chip.meld").count() == melds_before + 1
@@ -104,18 +94,18 @@ def play_until_a_declaration(page: Page, size: tuple[int, int]) -> tuple[int, in
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
-def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Server, size: tuple[int, int]) -> None:
+def test_play_cards_and_declare_at_a_besigue_table(person: Callable[..., Page], server: Server,
+                                                   size: tuple[int, int]) -> None:
     # Whether a combination ever comes to hand after a won trick is the luck of the cards against a strong
     # player: a match without one is played out and another begun (the cards differ).
     for _ in range(4):
-        page = start_match(browser, server.base, size)
+        page = start_match(person, server.base, size)
         assert page.locator("#bz-hand .card").count() == 9
         assert "8 cards" in page.locator("#opp-hand").inner_text() or \
             "9 cards" in page.locator("#opp-hand").inner_text()
         assert page.locator("#stock .turn-up").count() == 1
         fits(page)
-        if SHOTS:
-            page.screenshot(path=str(SHOTS / f"besigue-play-{size[0]}x{size[1]}.png"))
+        shot(page, "besigue-play")
         played, declared = play_until_a_declaration(page, size)
         if declared:
             break
@@ -126,9 +116,9 @@ def test_play_cards_and_declare_at_a_besigue_table(browser: Browser, server: Ser
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
-def test_end_of_deal_summary_and_scores(browser: Browser, server: Server, size: tuple[int, int]) -> None:
+def test_end_of_deal_summary_and_scores(person: Callable[..., Page], server: Server, size: tuple[int, int]) -> None:
     """Play a whole deal: the summary of the deal shows its scores, and the score panel its totals."""
-    page = start_match(browser, server.base, size)
+    page = start_match(person, server.base, size)
     for _ in range(200):
         if page.locator("#deal-end").is_visible():
             break
@@ -140,8 +130,7 @@ def test_end_of_deal_summary_and_scores(browser: Browser, server: Server, size: 
     text = page.locator("#deal-end").inner_text()
     assert "End of deal 1" in text and "Brisques" in text and "Last trick" in text
     fits(page)
-    if SHOTS:
-        page.screenshot(path=str(SHOTS / f"besigue-deal-end-{size[0]}x{size[1]}.png"))
+    shot(page, "besigue-deal-end")
     totals = [int(t) for t in page.locator("#score-bars strong").all_inner_texts()]
     assert sum(totals) > 0  # the deal's points are in the totals
     page.locator("#deal-end button").click()

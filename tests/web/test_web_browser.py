@@ -10,43 +10,29 @@ Playwright never downloads a browser here.
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 import time
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from websockets.sync.client import connect as ws_connect
 
 from barbu.core.cards import CardSet
 from barbu.classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
 
-from webhelpers import Server, http, new_table
+from webhelpers import PHONE, Server, http, new_table, shot
 
-STEP_TIMEOUT = 30_000  # ms to wait for the table to answer a click (CI runs two test processes at once)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("browser")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000") as s:
-        yield s
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 
 
-def new_page(browser: Browser, phone: bool = False, touch: bool = False) -> Page:
-    """A page in its own context: its own storage, like a separate person (``touch``: a phone's touch screen)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
-                              has_touch=touch, is_mobile=touch)
-    page = ctx.new_page()
-    page.set_default_timeout(STEP_TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+def new_page(person: Callable[..., Page], phone: bool = False, touch: bool = False) -> Page:
+    """A page of a person of his own (the ``person`` fixture), a laptop's or a phone's (``touch``: its touch
+    screen)."""
+    return person(PHONE if phone else (1280, 900), touch=touch)
 
 
 def attr(page: Page, name: str) -> str:
@@ -116,13 +102,13 @@ def check_trick_labels(page: Page, names: dict[int, str]) -> int:
     return len(played)
 
 
-def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) -> None:
+def test_four_browser_players_finish_a_deal(server: Server, person: Callable[..., Page]) -> None:
     status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic"})
     tid = data["id"]
-    pages = [new_page(browser, phone=(i == 3)) for i in range(4)]
+    pages = [new_page(person, phone=(i == 3)) for i in range(4)]
     for i, page in enumerate(pages):
         take_seat(page, server.base, tid, i, f"Player {i}")
-    watcher = new_page(browser)
+    watcher = new_page(person)
     watcher.goto(f"{server.base}/t/{tid}")
     for page in pages:
         page.wait_for_function("() => document.querySelector('#table').dataset.phase === 'declare'")
@@ -167,9 +153,9 @@ def test_four_browser_players_finish_a_deal(server: Server, browser: Browser) ->
 
 
 @pytest.mark.slow
-def test_one_browser_player_plays_a_whole_match_against_three_computer_players(server: Server,
-                                                                           browser: Browser) -> None:
-    page = new_page(browser)
+def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
+        server: Server, person: Callable[..., Page]) -> None:
+    page = new_page(person)
     page.goto(server.base + "/")
     page.select_option("#preset", "classic")
     page.click("#create-button")
@@ -211,10 +197,11 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(s
     assert attr(page, "status") == "playing"
 
 
-def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: Server, browser: Browser) -> None:
+def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: Server,
+                                                                        person: Callable[..., Page]) -> None:
     """No hover on a phone: the ⓘ beside each contract shows what it asks, in view, and chooses nothing."""
     tid, _ = new_table(server.base, "classic(rotation=quick)", bots={s: "random" for s in (1, 2, 3)})
-    page = new_page(browser, phone=True, touch=True)
+    page = new_page(person, phone=True, touch=True)
     take_seat(page, server.base, tid, 0, "Tapper")
     rng = random.Random(6)
     deadline = time.monotonic() + 180
@@ -243,12 +230,12 @@ def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: 
     assert not page.errors
 
 
-def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, browser: Browser) -> None:
+def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, person: Callable[..., Page]) -> None:
     status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic(undoubled_negative=play)"})
     tid = data["id"]
     for s in (1, 2, 3):
         http("POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random", "token": data["creator"]})
-    page = new_page(browser)
+    page = new_page(person)
     take_seat(page, server.base, tid, 0, "Reloader")
     rng = random.Random(3)
     deadline = time.monotonic() + 120
@@ -304,7 +291,7 @@ def ws_seat(ws_base: str, tid: str, token: str, stop: threading.Event, prefer: s
             ws.send(json.dumps({"type": "act", "action": action, "version": st["version"]}))
 
 
-def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Browser) -> None:
+def test_chinese_poker_rows_are_built_in_the_browser(server: Server, person: Callable[..., Page]) -> None:
     tid, tokens = new_table(server.base, "classic(chinese_poker=true)", seats={s: f"P{s}" for s in range(1, 4)})
     stop = threading.Event()
     threads = [threading.Thread(target=ws_seat, args=(server.ws_base, tid, tokens[s], stop, "contract chinese-poker"),
@@ -312,7 +299,7 @@ def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Br
     for t in threads:
         t.start()
     try:
-        page = new_page(browser)
+        page = new_page(person)
         take_seat(page, server.base, tid, 0, "Arranger")
         rng = random.Random(4)
         deadline = time.monotonic() + 120
@@ -349,7 +336,7 @@ def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Br
             shown = [c.get_attribute("data-card") for c in page.query_selector_all(f"[data-row='{row}'] .card")]
             assert CardSet.parse(",".join(shown)).mask == mask
         assert page.query_selector("#foul-warning") is None
-        page.screenshot(path=str(Path(os.environ.get("BARBU_SHOTS", "/tmp")) / "barbu-arrange.png"))
+        shot(page, "barbu-arrange")
         deal = attr(page, "deal")
         page.click("#decision button.primary[data-action^='arrange']")
         page.wait_for_function("d => document.querySelector('#table').dataset.deal !== d", arg=deal, timeout=60_000)
@@ -364,7 +351,7 @@ def test_chinese_poker_rows_are_built_in_the_browser(server: Server, browser: Br
             t.join(5)
 
 
-def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, browser: Browser) -> None:
+def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, person: Callable[..., Page]) -> None:
     """The row builder's advice (category, foul warning) comes from poker.js: it must agree with
     `barbu.chinese.rank_of` on every kind of row."""
     rng = random.Random(9)
@@ -372,7 +359,7 @@ def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, browser
     rows = [rng.sample(deck, rng.choice((3, 5))) for _ in range(400)]
     rows += [["AS", "2S", "3S", "4S", "5S"], ["AH", "2D", "3S", "4S", "5C"], ["TS", "JS", "QS", "KS", "AS"],
              ["9H", "9D", "9S", "4S", "4C"], ["9H", "9D", "4S", "4C", "2C"], ["7H", "7D", "7S"], ["7H", "7D", "2S"]]
-    page = new_page(browser)
+    page = new_page(person)
     page.goto(f"{server.base}/")
     got = page.evaluate("async (rows) => { const m = await import('/static/js/poker.js');"
                         " return rows.map((r) => m.rowRank(r)); }", rows)
@@ -388,8 +375,9 @@ def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, browser
     assert not page.errors
 
 
-def test_play_against_the_computer_offers_the_strength_and_remembers_it(server: Server, browser: Browser) -> None:
-    page = new_page(browser)
+def test_play_against_the_computer_offers_the_strength_and_remembers_it(server: Server,
+                                                                        person: Callable[..., Page]) -> None:
+    page = new_page(person)
     page.goto(server.base + "/")
     menu = page.locator("#play-strength")
     menu.wait_for()

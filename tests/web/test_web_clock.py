@@ -1,6 +1,6 @@
 """The clock at every table (issue 29): a time per move and a bank; the stand-in plays when they run out.
 
-The clock's rules are tested with the moment passed in (`barbu.web.clock`); the table's use of
+The clock's rules are tested with the moment passed in (`barbu.web.tables.clock`); the table's use of
 them in-process, with tiny clocks ("0.2+0.3": a fifth of a second per move) so that a player who
 never moves costs the test half a second per decision.  Nothing here asserts how long anything took.
 """
@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from barbu.web import Settings
-from barbu.web.clock import AWAY_AFTER, CHOICES, DEFAULT, Clock, ClockError, Turn, is_away, parse
+from barbu.web.tables.clock import AWAY_AFTER, CHOICES, DEFAULT, Clock, ClockError, Turn, is_away, parse
 
 from wsclient import Player, app_client
 

@@ -23,12 +23,12 @@ from sqlalchemy import select, text
 from barbu import ratings
 from barbu.cli.main import main as barbu
 from barbu.web import Settings
-from barbu.web import clubstore
-from barbu.web.accounts import COOKIE, fold
-from barbu.web.accountstore import user_by_key
-from barbu.web.clubs import CLUBS_PER_DAY, club_description, club_name, season_board, slug_of
-from barbu.web.history import Finished, SeatResult, record
-from barbu.web.storage import Store, now
+from barbu.web.clubs import store as clubstore
+from barbu.web.accounts.service import COOKIE, fold
+from barbu.web.accounts.store import user_by_key
+from barbu.web.clubs.service import CLUBS_PER_DAY, club_description, club_name, season_board, slug_of
+from barbu.web.profiles.history import Finished, SeatResult, record
+from barbu.web.db.storage import Store, now
 
 from conftest import postgres_url, redis_url, reset_postgres
 from test_web_accounts import PASSWORD, SHORT, sign_up, use_session
@@ -566,7 +566,7 @@ def test_a_private_club_table_through_a_process_that_does_not_own_it(tmp_path: P
 # ------------------------------------------------------------------ the migration
 def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> None:
     """A database at 0006 with a table, an account and a result upgrades to 0007 without losing them, and back."""
-    from barbu.web.storage import make_engine, migrate
+    from barbu.web.db.storage import make_engine, migrate
     engine = make_engine(db_url)
     migrate(engine, "0006")
     with engine.begin() as conn:
@@ -592,7 +592,7 @@ def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> Non
     from alembic import command
     from alembic.config import Config
 
-    from barbu.web.storage import MIGRATIONS
+    from barbu.web.db.storage import MIGRATIONS
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:  # and down again: the clubs go, the rest stays

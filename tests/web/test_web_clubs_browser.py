@@ -24,11 +24,11 @@ from playwright.sync_api import Browser, Page
 
 from barbu.core.game import CHANCE
 from barbu.games import open_game
-from barbu.web import clubstore
-from barbu.web.accounts import fold
-from barbu.web.accountstore import user_by_key
-from barbu.web.history import SeatResult, finished_of, record
-from barbu.web.storage import SeatRecord, Store
+from barbu.web.clubs import store as clubstore
+from barbu.web.accounts.service import fold
+from barbu.web.accounts.store import user_by_key
+from barbu.web.profiles.history import SeatResult, finished_of, record
+from barbu.web.db.storage import SeatRecord, Store
 
 from webhelpers import Server, watched_page
 

@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from barbu.games import open_game
-from barbu.web.storage import Store
+from barbu.web.db.storage import Store
 
 from conftest import postgres_url, redis_url, reset_postgres
 from leak_oracle import LeakOracle

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from barbu.web.storage import Store
+from barbu.web.db.storage import Store
 
 from conftest import postgres_url, redis_url, reset_postgres
 from test_web_browser import attr, new_page, play_one

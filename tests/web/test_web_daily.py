@@ -1,4 +1,4 @@
-"""The daily deals over HTTP (`barbu.web.daily`): one attempt per browser or account and game, nothing of the day's
+"""The daily deals over HTTP (`barbu.web.daily.service`): one attempt per browser or account and game, nothing of the day's
 boards before one has finished (no other seat's card, no other result, no key), the results and the ranking in
 two lists (accounts, guests), the day's key published once it is over and the records it verifies, and plain
 refusals that change nothing.  Through the real app (Starlette's TestClient), "today" moved by the test.
@@ -21,7 +21,7 @@ from barbu.core.daily_keys import day_key
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.records.barbu import read_record, verify_deals
 from barbu.web import Settings
-from barbu.web.daily import COOKIE, Scored
+from barbu.web.daily.service import COOKIE, Scored
 
 from leak_oracle import LeakOracle
 from test_web_accounts import sign_up
@@ -222,7 +222,7 @@ def test_one_who_finished_since_is_compared_with_the_last_scoring_exactly(highes
 
 
 def test_a_large_pool_compares_a_new_finisher_with_its_last_scoring(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import barbu.web.daily as daily_module
+    import barbu.web.daily.service as daily_module
     monkeypatch.setattr(daily_module, "LARGE", 1)
     monkeypatch.setattr(daily_module, "REFRESH", 1000.0)
     c = app
@@ -241,8 +241,8 @@ def test_a_large_pool_compares_a_new_finisher_with_its_last_scoring(app: Any, mo
 def test_migration_0008_makes_the_tables_and_the_database_refuses_a_second_attempt(db_url: str) -> None:
     from sqlalchemy import inspect
 
-    from barbu.web import dailystore
-    from barbu.web.storage import Store
+    from barbu.web.daily import store as dailystore
+    from barbu.web.db.storage import Store
     store = Store(db_url)
     try:
         names = set(inspect(store.engine).get_table_names())
@@ -261,7 +261,7 @@ def test_migration_0008_makes_the_tables_and_the_database_refuses_a_second_attem
 
 
 def test_one_address_may_begin_only_so_many_new_guests_an_hour(app: Any) -> None:
-    from barbu.web.dailyroutes import DAILY_GUESTS_PER_HOUR
+    from barbu.web.routes.daily import DAILY_GUESTS_PER_HOUR
     c = app
     c.app.state.daily.today = lambda: DAY
     for _ in range(DAILY_GUESTS_PER_HOUR):
@@ -298,7 +298,7 @@ def test_the_collector_is_paused_while_scoring_a_large_pool_and_turned_on_after(
     someone else turned off stays off."""
     import gc
 
-    from barbu.web.daily import collector_paused
+    from barbu.web.daily.service import collector_paused
     assert gc.isenabled()
     with collector_paused():
         assert not gc.isenabled()

@@ -206,7 +206,7 @@ def test_a_database_url_the_server_cannot_use_is_one_line(tmp_path: Path, url: s
 
 # ---------------------------------------------------------------------------- defence in depth at the table
 def test_a_reply_never_fails_on_text_the_edge_should_have_refused() -> None:
-    from barbu.web.table import dumps
+    from barbu.web.tables.actor import dumps
     text = dumps({"type": "ack", "id": "\ud800", "version": 3})  # orjson refuses it; the reply still goes
     assert json.loads(text) == {"type": "ack", "id": "\ud800", "version": 3}
 

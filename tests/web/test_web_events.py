@@ -16,9 +16,9 @@ import pytest
 from barbu.core.chance import verify_board_chance
 from barbu.games import open_game
 from barbu.web import Settings
-from barbu.web import eventstore
-from barbu.web.accounts import COOKIE
-from barbu.web.events import round_secret
+from barbu.web.events import store as eventstore
+from barbu.web.accounts.service import COOKIE
+from barbu.web.events.service import round_secret
 
 from test_web_clubs import People, invite, join, new_club
 from test_web_private import client, post
@@ -246,7 +246,7 @@ def test_a_round_left_half_made_by_a_lost_process_is_completed(sqlite_url: str, 
     """A process lost while making a round's tables leaves the round short: after a while another pass (on
     any process) makes the missing tables, and a table entered twice by two passes is not kept twice."""
     from sqlalchemy import delete
-    from barbu.web import events
+    from barbu.web.events import service as events
     names = [f"P{i}" for i in range(8)]
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", *names)
@@ -292,8 +292,8 @@ def test_a_player_who_never_comes_is_played_for_after_his_grace(sqlite_url: str)
 
 def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -> None:
     """The board counter is fed the log's chance events: a table rebuilt mid-round draws what it would have."""
-    from barbu.web.storage import Store
-    from barbu.web.table import Table
+    from barbu.web.db.storage import Store
+    from barbu.web.tables.actor import Table
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         eid = make_event(who.as_("Dora"), deals=3).json()["event"]["id"]
@@ -317,7 +317,7 @@ def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -
 
 def test_an_event_starts_at_its_time(sqlite_url: str, monkeypatch) -> None:
     from datetime import datetime, timedelta, timezone
-    from barbu.web import events
+    from barbu.web.events import service as events
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         start = datetime.now(timezone.utc) + timedelta(minutes=10)
@@ -333,8 +333,8 @@ def test_an_event_starts_at_its_time(sqlite_url: str, monkeypatch) -> None:
 
 def test_a_board_is_shown_only_once_every_table_of_its_round_played_it() -> None:
     from datetime import datetime, timezone
-    from barbu.web.eventstore import Event
-    from barbu.web.events import Played, results_json, shown_boards
+    from barbu.web.events.store import Event
+    from barbu.web.events.service import Played, results_json, shown_boards
     rows = [Played(1, 1, "t1", 1, [5, 0, 0, -5], "Trumps", 0, 0, [False] * 4, False),
             Played(1, 1, "t1", 2, [0, 9, 0, -9], "No tricks", 1, 1, [False] * 4, False),
             Played(1, 2, "t2", 1, [1, 0, 0, -1], "Trumps", 0, 0, [False] * 4, False)]
@@ -480,8 +480,8 @@ def test_only_the_deals_after_a_player_left_are_the_stand_ins(sqlite_url: str) -
 
 def test_stand_in_marks_from_where_each_player_left() -> None:
     from types import SimpleNamespace
-    from barbu.web.eventstore import Player as Registered
-    from barbu.web.events import deal_rows, stand_in_starts
+    from barbu.web.events.store import Player as Registered
+    from barbu.web.events.service import deal_rows, stand_in_starts
     plan = [[[0, 1, None, 2]], [[2, None, 0, 1]]]
     people_ = [Registered(1, "Ann", 0, True, 1, 2), Registered(2, "Bob", 1, False), Registered(3, "Cy", 2, True)]
     assert stand_in_starts(plan, people_, 1, 1) == {0: 2}  # Ann left after two deals of round 1
@@ -667,7 +667,7 @@ def test_a_notice_from_another_process_reaches_the_pages_here(sqlite_url: str) -
             for q in self.queues:
                 q.put_nowait(data)
 
-    from barbu.web.eventpush import EventPush
+    from barbu.web.events.push import EventPush
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         eid = make_event(who.as_("Dora")).json()["event"]["id"]

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 import barbu.web.app as web_app
-import barbu.web.sockets as web_sockets
-import barbu.web.replay as replay
+import barbu.web.tables.sockets as web_sockets
+import barbu.web.replay.service as replay
 from barbu.web import Settings
-from barbu.web.replay import Analyses, Job, Source
-from barbu.web.thinking import THINK_FLOOR, FairQueue, FairSlots, ThinkingPool
+from barbu.web.replay.service import Analyses, Job, Source
+from barbu.web.tables.thinking import THINK_FLOOR, FairQueue, FairSlots, ThinkingPool
 
 from wsclient import ORIGIN, Player, app_client
 

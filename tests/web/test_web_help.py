@@ -6,7 +6,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from barbu.web import Settings
-from barbu.web.table import Table
+from barbu.web.tables.actor import Table
 
 from wsclient import Player, app_client
 

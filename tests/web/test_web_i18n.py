@@ -22,8 +22,8 @@ from barbu.core.refusals import YOU_DO_NOT_HOLD
 from barbu.core.words import SUITS
 from barbu.i18n import translator
 from barbu.web import Settings
-from barbu.web.i18n import accepted_language
-from barbu.web.wording import refusal
+from barbu.web.common.i18n import accepted_language
+from barbu.web.common.wording import refusal
 
 from wsclient import ORIGIN, Player, app_client
 

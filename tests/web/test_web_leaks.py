@@ -29,9 +29,9 @@ from barbu.core.chance import new_secret
 from barbu.classic.match import CHANCE
 from barbu.classic.ruleset import presets
 from barbu.classic.ruleset import Ruleset
-from barbu.web.settings import Settings
-from barbu.web.storage import TableRecord, hash_token, now
-from barbu.web.table import Table
+from barbu.web.common.settings import Settings
+from barbu.web.db.storage import TableRecord, hash_token, now
+from barbu.web.tables.actor import Table
 
 from leak_oracle import LeakOracle
 

@@ -17,7 +17,7 @@ from wsclient import ORIGIN, app_client
 
 from barbu.guide.lesson import KEYS, SEAT, LessonPlay
 from barbu.web import Settings
-from barbu.web.learn import MAX_ACTIONS
+from barbu.web.routes.learn import MAX_ACTIONS
 
 LANGS = ("en", "fr", "it")
 
@@ -202,7 +202,7 @@ def test_a_fault_of_ours_is_said_plainly_and_logged_without_a_traceback(
         client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     def broken(*args: Any) -> None:
         raise RuntimeError("a bug")
-    monkeypatch.setattr("barbu.web.learn.lesson_json", broken)
+    monkeypatch.setattr("barbu.web.routes.learn.lesson_json", broken)
     with caplog.at_level(logging.INFO):
         r = client.post("/api/learn?lang=it", json={"lesson": "trumps"})
     assert r.status_code == 500 and r.json()["error"] and "Traceback" not in r.text and "a bug" not in r.text

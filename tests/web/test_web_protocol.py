@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from barbu.agents import AGENT_KINDS
 from barbu.classic.ruleset import presets
 from barbu.web import Settings
-from barbu.web.storage import Store
+from barbu.web.db.storage import Store
 
 from wsclient import ORIGIN, Player, app_client
 

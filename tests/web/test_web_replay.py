@@ -14,7 +14,7 @@ import pytest
 from barbu.analysis import review_match
 from barbu.records.barbu import read_record
 from barbu.web import Settings
-from barbu.web.replay import Analyses, Job, Source, decision_json
+from barbu.web.replay.service import Analyses, Job, Source, decision_json
 
 from wsclient import ORIGIN, app_client
 
@@ -228,7 +228,7 @@ def test_a_record_saved_by_barbu_play_keeps_its_players_names(sqlite_url: str) -
     from barbu.agents import make_agent
     from barbu.classic.match import CHANCE, Match
     from barbu.records.barbu import record_lines
-    from barbu.web.table import dumps
+    from barbu.web.tables.actor import dumps
 
     m = Match("classic(rotation=quick)", 4)
     bots = [make_agent("random", s) for s in range(4)]
@@ -251,7 +251,7 @@ def test_a_stopping_server_ends_the_analysis_under_way() -> None:
 
     from barbu.agents import make_agent
     from barbu.classic.match import CHANCE, Match
-    from barbu.web.replay import Stopped
+    from barbu.web.replay.service import Stopped
 
     m = Match(PLAYED_OUT, 2)
     bots = [make_agent("random", s) for s in range(3)]

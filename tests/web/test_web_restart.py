@@ -19,7 +19,7 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from barbu.web.storage import Store
+from barbu.web.db.storage import Store
 
 from webhelpers import Server, http, new_table
 

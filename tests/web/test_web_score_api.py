@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from barbu import CHANCE, Match
 from barbu.scorekeeper.fromplay import entries_from_actions
 from barbu.web.app import create_app
-from barbu.web.scorekeeping import view_qr_svg
-from barbu.web.settings import Settings
+from barbu.web.scorebooks.keeping import view_qr_svg
+from barbu.web.common.settings import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # Ann deals and declares No hearts; Bob doubles her and she redoubles (the classic's doubling).

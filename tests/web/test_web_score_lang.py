@@ -15,9 +15,9 @@ from barbu.scorekeeper import KeeperError, new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
 from barbu.scorekeeper.refusals import PLAYER_ROUND
 from barbu.web.app import create_app
-from barbu.web.scorebooks import CHANGED_ELSEWHERE, READ_ONLY
-from barbu.web.scorekeeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
-from barbu.web.settings import Settings
+from barbu.web.scorebooks.store import CHANGED_ELSEWHERE, READ_ONLY
+from barbu.web.scorebooks.keeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
+from barbu.web.common.settings import Settings
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 LANGS = ("en", "fr", "it")

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page
 from barbu.i18n import translator
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
-from barbu.web.scorebooks import CHANGED_ELSEWHERE
+from barbu.web.scorebooks.store import CHANGED_ELSEWHERE
 from webhelpers import Server
 
 pytestmark = pytest.mark.slow

@@ -1,5 +1,5 @@
 """One person against computer players: after each deal his seat, and only his seat, hears what a computer
-player scored with his cards (`barbu.web.shadow`).  In-process server (TestClient, SQLite)."""
+player scored with his cards (`barbu.web.tables.shadow`).  In-process server (TestClient, SQLite)."""
 
 from __future__ import annotations
 

@@ -11,11 +11,11 @@ from sqlalchemy import inspect, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from barbu.classic.match import CHANCE, Match
-from barbu.web import leases
-from barbu.web.journal import Journal
-from barbu.web.settings import Settings
-from barbu.web.storage import SeatRecord, Store, TableRecord, hash_token, now
-from barbu.web.table import Table
+from barbu.web.db import leases
+from barbu.web.db.journal import Journal
+from barbu.web.common.settings import Settings
+from barbu.web.db.storage import SeatRecord, Store, TableRecord, hash_token, now
+from barbu.web.tables.actor import Table
 
 from conftest import postgres_url, reset_postgres
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from barbu.web.i18n import environment
+from barbu.web.common.i18n import environment
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "barbu" / "web"
 JS = WEB / "static" / "js"

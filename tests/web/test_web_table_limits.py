@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from barbu.classic.ruleset import Ruleset
 from barbu.web import Settings
-from barbu.web.creations import KEPT_GAME, TABLE
-from barbu.web.lobby import Lobby
-from barbu.web.storage import CREATIONS, Store
-from barbu.web.table import TableError
+from barbu.web.db.creations import KEPT_GAME, TABLE
+from barbu.web.tables.lobby import Lobby
+from barbu.web.db.storage import CREATIONS, Store
+from barbu.web.tables.actor import TableError
 
 from test_web_private import client, post
 

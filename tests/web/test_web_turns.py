@@ -18,8 +18,8 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import update
 
 from barbu.web import Settings
-from barbu.web.clock import parse_turn_based
-from barbu.web.storage import TABLES
+from barbu.web.tables.clock import parse_turn_based
+from barbu.web.db.storage import TABLES
 
 from test_web_accounts import PASSWORD, sign_up, use_session
 from test_web_private import CREATOR, FRIEND, client, post
@@ -148,7 +148,7 @@ def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_i
         p.close()
         wait_for(lambda: sink.messages)
     store_url = sqlite_url
-    from barbu.web.storage import Store
+    from barbu.web.db.storage import Store
     store = Store(store_url)
     with store.engine.begin() as conn:  # two hours pass while the server is down
         conn.execute(update(TABLES).where(TABLES.c.id == s["id"])

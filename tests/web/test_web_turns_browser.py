@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from barbu import web
-from barbu.web.clock import TURN_CHOICES, TURN_DEFAULT
+from barbu.web.tables.clock import TURN_CHOICES, TURN_DEFAULT
 from webhelpers import Server
 
 SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None

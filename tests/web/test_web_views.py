@@ -9,7 +9,7 @@ import pytest
 
 from barbu.classic.chinese import Arrangements
 from barbu.classic.match import CHANCE, Match
-from barbu.web.views import LEGAL_LIMIT, public_state, redact, scoresheet, view_json
+from barbu.web.tables.views import LEGAL_LIMIT, public_state, redact, scoresheet, view_json
 
 from leak_oracle import cards_named
 

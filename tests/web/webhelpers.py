@@ -8,12 +8,14 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -47,10 +49,13 @@ class Server:
 
     def start(self, timeout: float = 30) -> "Server":
         log = open(self.log_path, "ab")
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # the server runs the code under test (this checkout's src first), wherever another copy of barbu is
+        # installed, in the test's own folder (the one its log is in)
+        path = os.environ.get("PYTHONPATH")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=SRC + (os.pathsep + path if path else ""))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.args],
-            stdout=log, stderr=subprocess.STDOUT, env=env)
+            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.log_path.parent)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -85,7 +90,57 @@ class Server:
             return ""
 
     def __enter__(self) -> "Server":
-        return self.start()
+        return self if self.running else self.start()
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+class AppServer:
+    """An app made in this process (``create_app(Settings(...))``, for what no option of ``barbu serve`` sets)
+    served by uvicorn in a thread on 127.0.0.1 and a free port: the same ``base``, ``start`` and ``stop``."""
+
+    def __init__(self, app: Any, log_path: Path, port: int | None = None) -> None:
+        self.app, self.log_path = app, log_path
+        self.port = port or free_port()
+        self.db = getattr(getattr(app.state, "settings", None), "db_url", "")
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    base = Server.base
+    ws_base = Server.ws_base
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, timeout: float = 30) -> "AppServer":
+        import uvicorn
+        self._server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not start in {timeout}s")
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        if self.running:
+            self._server.should_exit = True
+            self._thread.join(20)
+
+    def log(self) -> str:
+        return ""
+
+    def __enter__(self) -> "AppServer":
+        return self if self.running else self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
@@ -193,12 +248,35 @@ http {{
                 self.proc.wait(10)
 
 
-def watched_page(browser: Any, size: tuple[int, int], timeout: float, **context: Any) -> Any:
-    """A page in a context of its own (a separate person) whose script errors are kept in ``page.errors``."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, **context)
+# ---------------------------------------------------------------------------- people with a browser
+LAPTOP, PHONE = (1280, 800), (390, 844)
+#: How long a page waits for one step (ms): long enough for a loaded machine; never a measure of speed.
+STEP = 30_000
+
+
+def person(browser: Any, size: tuple[int, int] | dict[str, int] = LAPTOP, lang: str = "en-GB", *,
+           timeout: float = STEP, touch: bool = False, **context: Any) -> Any:
+    """A page of a person of his own: a browser context (its own cookies and storage, another device) of this
+    size and language (the page's Accept-Language and Intl; never the machine's), ``touch`` for a phone's touch
+    screen; its script errors are kept in ``page.errors``; other ``context`` options go to Playwright."""
+    if isinstance(size, dict):
+        size = (size["width"], size["height"])
+    if touch:
+        context.setdefault("has_touch", True)
+        context.setdefault("is_mobile", True)
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang, **context)
     page = ctx.new_page()
     page.set_default_timeout(timeout)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
     return page
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    """A screenshot for people, ``name-WIDTHxHEIGHT.png``, only when BARBU_SHOTS names a folder."""
+    from helpers import shot_path
+    size = page.viewport_size or {}
+    path = shot_path(f"{name}-{size.get('width')}x{size.get('height')}.png")
+    if path is not None:
+        page.screenshot(path=str(path), full_page=full_page)

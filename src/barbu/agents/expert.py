@@ -26,7 +26,9 @@ Two things make it stronger than `search`, which it otherwise is:
   starts as one fitting what the seat has seen and is moved, a swap of two
   unseen cards at a time, towards the deals that explain the declarer's
   contract, the others' doubles and the cards they have played this deal
-  (`barbu.agents.inference`, Markov chains), 40 of them.
+  (`barbu.agents.inference`, Markov chains), 40 of them.  The network needs numpy (the ``learned``
+  extra): without it the expert plays as with ``learned=0`` and says so once (`learned_inference`);
+  ``learned=1`` without numpy is refused in words.
 
 Handed the true match (`sees_all`), the same code is the perfect-information
 player the expert is measured against: its only world is the real deal.
@@ -35,17 +37,21 @@ player the expert is measured against: its only world is the real deal.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 from ..classic.match import PLAY, Match
 from ..classic.sampler import determinize, own_match_class, sample_hands
 from ..classic.view import NoConsistentDeal, View
 from ..core.actions import NameRank
+from ..core.errors import AgentError
 from ..solver.position import spec_of
 from .inference import DealModel, deal_history, likely_hands
 from .passon_inference import passon_likelihood
 from .rule import rules_info
+from .refusals import LEARNED_MISSING, LEARNED_NEEDS_NUMPY, MissingExtraWarning
 from .search import DEFAULT_SECONDS, SearchAgent
 
 DEFAULT_SAMPLES = 40
@@ -67,6 +73,28 @@ DEFAULT_BID_SURPRISE = 0.7  # per contract open to the declarer that its hand su
 DEFAULT_DOUBLE_SURPRISE = 0.6  # per doubling turn unlike the rule player's with that hand
 
 
+_LEARNED: list[ModuleType | None] = []  # `learned_inference` once imported; None when numpy is missing
+_TOLD: list[bool] = []  # the missing numpy was said (once a process)
+
+
+def learned_inference() -> ModuleType | None:
+    """The learned inference's module, imported on first use, or None when numpy is not installed (then the
+    first call says so once, in plain words, as a `MissingExtraWarning`)."""
+    if not _LEARNED:
+        try:
+            from . import learned_inference as module
+        except ImportError as e:
+            if (e.name or "").partition(".")[0] != "numpy":
+                raise
+            module = None
+        _LEARNED.append(module)
+    if _LEARNED[0] is None and not _TOLD:
+        _TOLD.append(True)
+        from ..i18n import words  # the process's language (the command line, the terminal game)
+        warnings.warn(words().render(LEARNED_MISSING, {}), MissingExtraWarning, stacklevel=2)
+    return _LEARNED[0]
+
+
 class ExpertAgent(SearchAgent):
     """Search with solved deal ends and inference from the others' contract, doubles and cards."""
 
@@ -75,13 +103,18 @@ class ExpertAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, samples: int | None = None, seconds: float = DEFAULT_SECONDS,
                  steps: int = DEFAULT_STEPS, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int | None = None, respond: bool = True, learned: bool = True) -> None:
+                 end_cards: int | None = None, respond: bool = True, learned: bool | None = None) -> None:
         super().__init__(seed, samples=samples or DEFAULT_SAMPLES, seconds=seconds, exact_tricks=0)
         #: The deals a decision looks at as asked for; None: by the sampler (`samples_for`).
         self.asked_samples = samples
         self.steps = steps
         #: Draw the deals from the trained network's card locations (`learned_inference`) instead of the chains,
-        #: where the network applies (the Barbu families).
+        #: where the network applies (the Barbu families).  By default (None) when numpy is installed; asked
+        #: for (``learned=1``) without numpy, refused.
+        if learned is None or learned:
+            if learned_inference() is None and learned is not None:
+                raise AgentError.of(LEARNED_NEEDS_NUMPY)
+            learned = _LEARNED[0] is not None
         self.learned = bool(learned)
         self.surprise = surprise
         self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
@@ -124,11 +157,10 @@ class ExpertAgent(SearchAgent):
             # perfect information: the real deal is the only world
             yield self.match.clone()
             return
-        if self.learned:
-            from .learned_inference import learned_hands, supports  # numpy is imported only when asked for
-            if supports(view):
-                yield from (determinize(view, hands) for hands in learned_hands(view, self.samples, self.rng))
-                return
+        inference = learned_inference() if self.learned else None  # numpy is imported only when asked for
+        if inference is not None and inference.supports(view):
+            yield from (determinize(view, hands) for hands in inference.learned_hands(view, self.samples, self.rng))
+            return
         if view.phase not in ("play", "doubling", "domino") or self.steps <= 0:
             yield from super().worlds(view, sign, deadline)
             return

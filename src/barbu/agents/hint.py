@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from babel.numbers import format_decimal
-
 from ..classic.view import View
 from ..core.cards import CARDS
 from ..core.words import N_, Words
+from ..i18n.formats import format_number
 from .search import SearchAgent
 
 
@@ -73,7 +72,7 @@ def hint_reason(h: Hint, words: Words, only: bool, highest_wins: bool,
     name = label or card_or_text
 
     def points(value: float) -> str:
-        return format_decimal(value * sign, format="+#,##0.0;-#,##0.0", locale=words.lang)
+        return format_number(value * sign, words.lang, 1, sign=True)
     best = h.alternatives[0][1]
     if len(h.alternatives) == 1:
         template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "

@@ -24,3 +24,13 @@ NOT_POSITIVE = message("agent-not-positive", N_("{key} must be positive"))
 LINE_UP = message("agent-line-up", N_("{rules} is played by {n} players: give {n} computer players, not {given}"))
 NO_COMPLETE_DEAL = message("agent-no-complete-deal", N_("the matches produced no complete duplicate deal"))
 DEALS_AT_LEAST_ONE = message("agent-deals-at-least-one", N_("--deals must be at least 1"))
+LEARNED_NEEDS_NUMPY = message("agent-learned-needs-numpy", N_(
+    "the expert's learned inference (learned=1) needs numpy: pip install 'barbu[learned]', or choose "
+    "expert(learned=0)"))
+LEARNED_MISSING = message("agent-learned-missing", N_(
+    "the expert's learned inference needs numpy, which is not installed (pip install 'barbu[learned]'): "
+    "the expert plays without it, as expert(learned=0) does"))
+
+
+class MissingExtraWarning(UserWarning):
+    """A part of barbu that needs an extra that is not installed: said once, the game goes on without it."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.numbers import format_decimal
 from rich import box
 from rich.table import Table
 
 from ..core.actions import Declare, Double, NameTrump
 from ..core.cards import Card
 from ..i18n import _, current, number, words
+from ..i18n.formats import format_number
 from .review import Decision, Review
 
 
@@ -36,7 +36,7 @@ def points(x: float | None) -> str:
     """Points lost, to one decimal as the player's language writes it ("·": not judged)."""
     if x is None:
         return "·"
-    return format_decimal(round(x, 1), format="#,##0.0", locale=current()) if x else "0"
+    return format_number(round(x, 1), current(), 1) if x else "0"
 
 
 def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str,

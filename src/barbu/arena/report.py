@@ -16,9 +16,8 @@ from ..core.words import N_, message
 from ..agents.refusals import DEALS_AT_LEAST_ONE, LINE_UP
 from ..classic.match import Match
 from ..classic.ruleset import Ruleset
-from babel.numbers import format_decimal
-
 from ..i18n import _, current, number, words
+from ..i18n.formats import format_number
 
 WORKERS_OR_CLUSTER = message("arena-workers-or-cluster", N_(
     "--workers sets this machine's processes and --cluster sends the games to a cluster's workers: give one or "
@@ -28,8 +27,7 @@ WORKERS_AT_LEAST_ONE = message("arena-workers-at-least-one", N_("--workers must 
 
 def decimal(x: float, places: int = 2, sign: bool = False) -> str:
     """A measured number as the player's language writes it: ``+1.25`` (``+1,25`` in French and Italian)."""
-    pattern = "0." + "0" * places if places else "0"
-    return format_decimal(x, format=f"+{pattern};-{pattern}" if sign else pattern, locale=current())
+    return format_number(x, current(), places, grouped=False, sign=sign)
 
 
 def fmt(mean: float, half: float) -> str:

@@ -23,8 +23,8 @@ from .textplay import command, describe
 
 def daily_secret_at(db: str | None) -> bytes:
     """The daily secret of the server's database at ``db`` (a SQLite path or a URL), made there if missing."""
-    from ..web.dailystore import daily_secret
-    from ..web.storage import Store, database_url, sqlite_url
+    from ..web.daily.store import daily_secret
+    from ..web.db.storage import Store, database_url, sqlite_url
     url = db or sqlite_url("barbu-web.db")
     url = database_url(url) if "://" in url else sqlite_url(url)
     store = Store(url)

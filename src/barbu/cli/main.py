@@ -440,11 +440,11 @@ SERVE_LIMITS = ("unload_after", "grace", "bot_delay", "deal_pause", "open_table_
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from ..web.server import serve
-        from ..web.settings import Settings
+        from ..web.common.settings import Settings
     except ImportError as e:  # the web extras are missing
         error(_("the web server needs its libraries ({name}): pip install -e .").format(name=e.name))
         return 2
-    from ..web.storage import sqlite_url
+    from ..web.db.storage import sqlite_url
     db = args.db or sqlite_url("barbu-web.db")
     if "://" not in db:  # a plain path means a SQLite file
         db = sqlite_url(db)
@@ -691,7 +691,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--unload-after", type=float, default=600.0, help=_(
         "seconds a finished table nobody watches stays in memory; it is reloaded from the database when "
         "asked for (default 600)"))
-    from ..web.settings import Settings
+    from ..web.common.settings import Settings
     d = Settings()
     sv.add_argument("--tables-per-hour", type=int, default=d.tables_per_hour, metavar="N", help=_(
         "tables one client address may create in an hour; 0: no limit (default {n})").format(

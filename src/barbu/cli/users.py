@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_users(args: argparse.Namespace) -> int:
-    from ..web.storage import Store, sqlite_url
+    from ..web.db.storage import Store, sqlite_url
     out, err = Console(), Console(stderr=True)
     if not args.action:
         args.users_parser.print_help()
@@ -57,9 +57,9 @@ def cmd_users(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
-    from ..web import accountstore as db
-    from ..web.clubstore import leave_all as leave_clubs
-    from ..web.accounts import find_user, reset_link
+    from ..web.accounts import store as db
+    from ..web.clubs.store import leave_all as leave_clubs
+    from ..web.accounts.service import find_user, reset_link
     if args.action == "list":
         with store.engine.connect() as conn:
             rows = db.list_users(conn)

@@ -140,7 +140,7 @@ def replay_game(start: Any, chances: Iterable[Any], seat: int, strengths: Mappin
 
 class DealReplay:
     """One deal played again, a decision at a time: `replay_game` runs it at once, a server thinks each
-    decision in its own pool (`barbu.web.shadow`).  The computer players see only their seat's view."""
+    decision in its own pool (`barbu.web.tables.shadow`).  The computer players see only their seat's view."""
 
     def __init__(self, start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str],
                  stronger: str = STRONGEST, key: int = 0) -> None:

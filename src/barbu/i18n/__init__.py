@@ -1,4 +1,4 @@
-"""The players' languages: gettext catalogs (Babel) for the engine's refusals and the game's words.
+"""The players' languages: gettext catalogs for the engine's refusals and the game's words.
 
 ``translator(lang)`` is a `barbu.core.words.Words` that looks every template and word up
 in the compiled catalog of ``lang`` ("en", "fr", "it"); ``word_error(e, lang)`` is a
@@ -16,10 +16,9 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from babel.numbers import format_decimal
-
 from ..core.errors import BarbuError
 from ..core.words import ENGLISH, Words
+from .formats import format_decimal
 
 DOMAIN = "barbu"
 #: Every catalog: the engine's first, then one per part of the package (catalogs.SOURCES).
@@ -46,7 +45,7 @@ class CatalogWords(Words):
         return self.catalog.pgettext(context, text)
 
     def number(self, n: int) -> str:
-        return format_decimal(n, locale=self.lang)
+        return format_decimal(n, self.lang)
 
     def contract(self, name: str) -> str:
         # A Scottish combination ("King of hearts + Queens") is worded call by call.
@@ -66,7 +65,7 @@ MODULE_DOMAINS = (
     ("barbu.tui.score_", "keeper"), ("barbu.tui.", "tui"), ("barbu.cli.score", "keeper"),
     ("barbu.cli.sheets", "keeper"), ("barbu.cli.", "cli"), ("barbu.records.", "cli"), ("barbu.agents.", "cli"),
     ("barbu.arena.", "cli"), ("barbu.analysis.", "cli"), ("barbu.games", "cli"), ("barbu.scorekeeper.", "keeper"),
-    ("barbu.web.scorekeeping", "webscore"), ("barbu.web.scorebooks", "webscore"), ("barbu.web.", "web"),
+    ("barbu.web.scorebooks.keeping", "webscore"), ("barbu.web.scorebooks.store", "webscore"), ("barbu.web.", "web"),
     ("barbu.guide.", "guide"), ("barbu.i18n.rules", "guide"),
 )
 

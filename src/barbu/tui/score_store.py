@@ -17,8 +17,8 @@ from typing import Any
 from ..core import safejson
 from ..core.words import N_
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict
-from ..web.scorebooks import Scorebook, ScorebookError, Scorebooks
-from ..web.storage import sqlite_url
+from ..web.scorebooks.store import Scorebook, ScorebookError, Scorebooks
+from ..web.db.storage import sqlite_url
 
 DEFAULT_DB = "barbu-web.db"
 

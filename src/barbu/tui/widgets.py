@@ -10,8 +10,6 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Iterable
 
-from babel.dates import format_date, format_time
-
 from rich.style import Style as RichStyle
 from textual.binding import Binding
 from textual.message import Message
@@ -21,6 +19,7 @@ from textual.widgets.option_list import Option
 from ..classic.chinese import Arrange, fouled
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, words
+from ..i18n.formats import format_medium_date, format_short_time
 from ..records.savefiles import SavedMatch
 from .labels import card_chip, card_face, card_markup, row_category, row_name, sorted_cards
 
@@ -252,12 +251,12 @@ def saved_when(stamp: float, today: date | None = None) -> str:
     """When a match was saved, as a player says it: "today 14:02", "yesterday 21:40", "12 Nov 2026 18:05"."""
     moment = datetime.fromtimestamp(stamp)
     today = today or date.today()
-    clock = format_time(moment, "short", locale=current())
+    clock = format_short_time(moment, current())
     if moment.date() == today:
         return _("today {time}").format(time=clock)
     if (today - moment.date()).days == 1:
         return _("yesterday {time}").format(time=clock)
-    return f"{format_date(moment, 'medium', locale=current())} {clock}"
+    return f"{format_medium_date(moment.date(), current())} {clock}"
 
 
 class SavedList(OptionList):

@@ -1,9 +1,9 @@
 """Play online: the multiplayer web server and the browser table.
 
 `create_app` builds the ASGI application (Starlette, served by uvicorn);
-`barbu serve` runs it.  Tables are actors (`barbu.web.table`), stored with
-SQLAlchemy and Alembic (`barbu.web.storage`), and what each connection
-receives is built from the engine's views only (`barbu.web.views`).
+`barbu serve` runs it.  Tables are actors (`barbu.web.tables.actor`), stored with
+SQLAlchemy and Alembic (`barbu.web.db.storage`), and what each connection
+receives is built from the engine's views only (`barbu.web.tables.views`).
 """
 
 from typing import Any
@@ -17,6 +17,6 @@ def __getattr__(name: str) -> Any:
         from .app import create_app
         return create_app
     if name == "Settings":
-        from .settings import Settings
+        from .common.settings import Settings
         return Settings
     raise AttributeError(name)

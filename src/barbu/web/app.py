@@ -44,27 +44,27 @@ from starlette.websockets import WebSocket
 from ..core import safejson
 from ..core.words import N_
 from ..i18n import translator
-from .accountroutes import account_routes, player_routes
-from .accounts import COOKIE as SESSION_COOKIE, Accounts
-from . import history
-from .clubroutes import club_hides, club_routes, visible_rows
-from .eventroutes import event_routes
-from .daily import Daily
-from .dailyroutes import DAILY_GUESTS_PER_HOUR, daily_routes
-from .learn import learn_routes
-from .lobby import Lobby, invitation, options_catalogue, parse_rules
-from .mytables import MINE_BODY
-from .replay import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
-from .rules_page import page_context
-from .scorekeeping import score_routes
-from .i18n import TEMPLATES, page_language, render_page
-from .leases import Lease
-from .settings import Settings
-from .tableops import NO_STORE, operate
-from .sockets import WsConn, client_address, serve_connection
-from .table import Table, TableError, dumps, requested_clock
-from .clock import DEFAULT as DEFAULT_CLOCK
-from .wording import error_json, say
+from .routes.accounts import account_routes, player_routes
+from .accounts.service import COOKIE as SESSION_COOKIE, Accounts
+from .profiles import history
+from .routes.clubs import club_hides, club_routes, visible_rows
+from .routes.events import event_routes
+from .daily.service import Daily
+from .routes.daily import DAILY_GUESTS_PER_HOUR, daily_routes
+from .routes.learn import learn_routes
+from .tables.lobby import Lobby, invitation, options_catalogue, parse_rules
+from .tables.mine import MINE_BODY
+from .replay.service import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
+from .routes.rules import page_context
+from .scorebooks.keeping import score_routes
+from .common.i18n import TEMPLATES, page_language, render_page
+from .db.leases import Lease
+from .common.settings import Settings
+from .tables.ops import NO_STORE, operate
+from .tables.sockets import WsConn, client_address, serve_connection
+from .tables.actor import Table, TableError, dumps, requested_clock
+from .tables.clock import DEFAULT as DEFAULT_CLOCK
+from .common.wording import error_json, say
 
 log = logging.getLogger("barbu.web")
 STATIC = Path(__file__).with_name("static")
@@ -105,7 +105,7 @@ def origin_allowed(conn: Any, settings: Settings) -> bool:
 
 def club_of_table(store: Any, club_id: int) -> Any:
     """The club a table belongs to, for the link in its header (None once the club is deleted)."""
-    from .clubstore import club_by_id
+    from .clubs.store import club_by_id
     with store.engine.connect() as conn:
         club = club_by_id(conn, club_id)
     return None if club is None or club.deleted else club

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 from starlette.requests import ClientDisconnect
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .settings import Settings
+from .common.settings import Settings
 
 log = logging.getLogger("barbu.web")
 

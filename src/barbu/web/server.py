@@ -13,7 +13,7 @@ from typing import Any
 
 from .app import create_app
 from .connections import guarded_protocol, quiet_client_errors
-from .settings import Settings
+from .common.settings import Settings
 
 #: The largest WebSocket frame uvicorn accepts; the app refuses messages above Settings.max_message anyway.
 WS_MAX_SIZE = 64 * 1024
@@ -27,7 +27,7 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
     """Open the database and try the address before starting, so a mistake is one clear line."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .storage import Store, database_url
+    from .db.storage import Store, database_url
     url = database_url(settings.db_url)
     shown = _shown(settings.db_url)
     check_driver(url, shown)

@@ -1,0 +1,1 @@
+"""Accounts: names, passwords, sessions and their store."""

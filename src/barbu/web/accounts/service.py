@@ -1,0 +1,355 @@
+"""Accounts: the rules of names and passwords, sessions, throttled log-ins and one-time password links.
+
+A player signs up with a name and a password and is then known by a session: a random id in an HttpOnly
+cookie (SameSite=Lax, Secure when the page came over HTTPS), of which the server keeps only the SHA-256,
+lasting `SESSION_DAYS` from its last use.  Passwords are hashed with Argon2id (argon2-cffi) off the event
+loop and never logged.  A log-in says "wrong name or password" whether or not the name exists, after the
+same work either way; failures are counted per name and per address in the database, so every process of
+a server throttles alike.  Guests play as before: nothing here is needed to sit at a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import secrets
+import unicodedata
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any, Callable
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from confusable_homoglyphs import categories, confusables
+
+from ...core.words import N_, NN_
+from . import store as db
+from .store import User
+from ..clubs.store import leave_all as leave_clubs
+from ..db.storage import Store, hash_token, now
+from ..tables.actor import NAME_MAX, TableError, poses_as_computer
+
+COOKIE = "barbu_session"
+SESSION_DAYS = 30  # a session lapses this long after it was last used (sliding expiry)
+RESET_HOURS = 24  # a one-time password link works this long
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+NAME_MIN = 2
+THROTTLE_WINDOW = 15 * 60  # seconds over which failed log-ins are counted
+FAILURES_PER_NAME = 5  # failed log-ins on one name within the window before it must wait
+FAILURES_PER_ADDRESS = 20  # failed log-ins from one address within the window before it must wait
+NAME_PUNCTUATION = " -_.'"
+LOOKALIKES = {"0": "o", "1": "l", "i": "l", "|": "l", "!": "l"}  # after folding: what reads alike in most fonts
+
+_hasher = PasswordHasher()  # Argon2id with argon2-cffi's recommended costs
+_DUMMY = _hasher.hash(secrets.token_urlsafe(16))  # verified against when a name has no account: same work
+
+
+def fold(name: str) -> str:
+    """The name as compared for uniqueness: NFKC, case folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+@lru_cache(maxsize=4096)
+def _latin_of(ch: str) -> str:
+    """The ASCII letter a character can pass for (a Cyrillic "а" for "a"), else the character itself."""
+    found = confusables.is_confusable(ch, greedy=False, preferred_aliases=["latin"])
+    if found:
+        for glyph in found[0]["homoglyphs"]:
+            c = glyph["c"]
+            if len(c) == 1 and c.isascii() and c.isalnum():
+                return c.lower()
+    return ch
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: marks and separators dropped, lookalike letters and digits made one, so
+    "Alice", "AIice", "A.lice" and a Cyrillic "Аlice" share one skeleton."""
+    out = []
+    for ch in unicodedata.normalize("NFKD", fold(name)):
+        if unicodedata.combining(ch) or ch in NAME_PUNCTUATION:
+            continue
+        if not ch.isascii():
+            ch = _latin_of(ch)
+        out.append(LOOKALIKES.get(ch, ch))
+    return "".join(out).replace("rn", "m").replace("vv", "w")
+
+
+def account_name(raw: Any) -> tuple[str, str, str]:
+    """A sign-up's name as (shown, folded key, skeleton), or a refusal that says which rule it breaks."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise TableError(N_("choose a user name"))
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
+    if len(name) > NAME_MAX:
+        raise TableError(N_("a user name has at most {n} characters"), n=NAME_MAX)
+    if len(name) < NAME_MIN:
+        raise TableError(N_("a user name has at least {n} characters"), n=NAME_MIN)
+    if any(not (unicodedata.category(ch)[0] in "LMN" or ch in NAME_PUNCTUATION) for ch in name):
+        raise TableError(N_("a user name may hold letters, digits, spaces and - _ . ' only"))
+    if not unicodedata.category(name[0]).startswith(("L", "N")):
+        raise TableError(N_("a user name begins with a letter or a digit"))
+    if len(categories.unique_aliases(name) - {"COMMON", "INHERITED"}) > 1:
+        raise TableError(N_("a user name is written in one alphabet, not a mix of several"))
+    if poses_as_computer(name):
+        raise TableError(N_("the name '{name}' is kept for computer players; choose another"), name=name)
+    return name, fold(name), skeleton(name)
+
+
+def check_password(password: Any, name: str | None = None) -> str:
+    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
+        raise TableError(N_("a password has at least {n} characters"), n=PASSWORD_MIN)
+    if len(password) > PASSWORD_MAX:
+        raise TableError(N_("a password has at most {n} characters"), n=PASSWORD_MAX)
+    if name is not None and fold(password) == fold(name):
+        raise TableError(N_("choose a password other than your user name"))
+    return password
+
+
+def _verify(stored: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def _minutes(seconds: float) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+def open_store(get: Callable[[], Store | None]) -> Store:
+    """The server's database, or a refusal while the server is still starting (it is opened at start-up)."""
+    s = get()
+    if s is None:
+        raise TableError(N_("the server is starting; try again in a moment"), 503)
+    return s
+
+
+async def read_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(connection, *args)`` on a connection of its own, off the event loop."""
+    def run() -> Any:
+        with store.engine.connect() as conn:
+            return fn(conn, *args)
+    return await asyncio.to_thread(run)
+
+
+async def write_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(connection, *args)`` in one transaction, committed, off the event loop."""
+    def run() -> Any:
+        with store.engine.begin() as conn:
+            return fn(conn, *args)
+    return await asyncio.to_thread(run)
+
+
+class Accounts:
+    """The accounts of one server, over its database (blocking work in threads)."""
+
+    def __init__(self, store: Callable[[], Store | None], address_hash: Callable[[str], str]) -> None:
+        self._store = store
+        self.address_hash = address_hash
+
+    @property
+    def store(self) -> Store:
+        return open_store(self._store)
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    # -- signing up and logging in --
+    async def sign_up(self, raw_name: Any, password: Any) -> tuple[User, str]:
+        name, key, skel = account_name(raw_name)
+        check_password(password, name)
+        hashed = await self._run(_hasher.hash, password)
+        store = self.store
+
+        def write() -> User:
+            with store.engine.begin() as conn:
+                if db.user_by_key(conn, key) is not None:
+                    raise TableError(N_("the name {name} is taken; choose another"), 409, name=name)
+                if db.skeleton_taken(conn, skel):
+                    raise TableError(N_("the name {name} looks too much like a player's name; choose another"),
+                                     409, name=name)
+                uid = db.add_user(conn, name, key, skel, hashed)
+                found = db.user_by_id(conn, uid)
+                assert found is not None
+                return found
+        try:
+            user = await self._run(write)
+        except TableError:
+            raise
+        except Exception as e:  # two sign-ups of one name at once: the database's unique key decides
+            if "unique" in str(e).lower() or "duplicate" in str(e).lower():
+                raise TableError(N_("the name {name} is taken; choose another"), 409, name=name) from None
+            raise
+        return user, await self.open_session(user.id)
+
+    async def log_in(self, raw_name: Any, password: Any, address: str) -> tuple[User, str]:
+        """The user and a new session, or one refusal whether the name exists or not."""
+        wrong = TableError(N_("wrong user name or password"), 401)
+        if not isinstance(raw_name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
+            raise wrong
+        key = fold(raw_name)[:NAME_MAX * 4]
+        keys = [f"name:{key}", f"addr:{self.address_hash(address)}"]
+        store = self.store
+
+        def check() -> tuple[User, str] | None:
+            with store.engine.begin() as conn:
+                since = db.window_start(THROTTLE_WINDOW)
+                for k, limit in zip(keys, (FAILURES_PER_NAME, FAILURES_PER_ADDRESS)):
+                    times = db.failures_since(conn, k, since)
+                    if len(times) >= limit:
+                        wait = (times[-limit] + timedelta(seconds=THROTTLE_WINDOW) - now()).total_seconds()
+                        raise TableError(NN_("too many failed log-ins: try again in {n} minute",
+                                             "too many failed log-ins: try again in {n} minutes"),
+                                         429, n=_minutes(wait))
+                return db.user_by_key(conn, key)
+        found = await self._run(check)
+        ok = await self._run(_verify, found[1] if found else _DUMMY, password)
+        if not ok or found is None or found[0].banned:
+            await self._run(self._fail, keys)
+            if ok and found is not None and found[0].banned:
+                raise TableError(N_("this account is closed by the server's operator"), 403)
+            raise wrong
+        user = found[0]
+        if _hasher.check_needs_rehash(found[1]):
+            await self.set_password(user.id, password)
+
+        def forgive() -> None:
+            with store.engine.begin() as conn:
+                db.clear_failures(conn, keys[0])
+        await self._run(forgive)
+        return user, await self.open_session(user.id)
+
+    def _fail(self, keys: list[str]) -> None:
+        with self.store.engine.begin() as conn:
+            db.add_failure(conn, keys)
+
+    # -- sessions --
+    async def open_session(self, user_id: int) -> str:
+        token = secrets.token_urlsafe(32)
+        store = self.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                db.add_session(conn, hash_token(token), user_id, now() + timedelta(days=SESSION_DAYS))
+        await self._run(write)
+        return token
+
+    async def session_user(self, token: Any) -> User | None:
+        """The user a session cookie stands for (None: none, forged, lapsed or banned); each use slides its
+        expiry forward (written at most once an hour)."""
+        if not isinstance(token, str) or not 20 <= len(token) <= 100:
+            return None
+        h = hash_token(token)
+        store = self._store()
+        if store is None:
+            return None
+
+        def read() -> User | None:
+            with store.engine.begin() as conn:
+                found = db.session_user(conn, h)
+                if found is None:
+                    return None
+                user, expires = found
+                fresh = now() + timedelta(days=SESSION_DAYS)
+                if fresh - expires > timedelta(hours=1):
+                    db.extend_session(conn, h, fresh)
+                return user
+        return await self._run(read)
+
+    async def log_out(self, token: Any) -> None:
+        if isinstance(token, str) and len(token) <= 100:
+            h = hash_token(token)
+            store = self.store
+
+            def write() -> None:
+                with store.engine.begin() as conn:
+                    db.end_session(conn, h)
+            await self._run(write)
+
+    async def log_out_everywhere(self, user: User) -> None:
+        store = self.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                db.end_sessions(conn, user.id)
+        await self._run(write)
+
+    # -- the account's own changes --
+    async def _check_own_password(self, user: User, password: Any) -> None:
+        store = self.store
+
+        def read() -> str | None:
+            with store.engine.connect() as conn:
+                found = db.user_by_key(conn, fold(user.name))
+                return found[1] if found else None
+        stored = await self._run(read)
+        if not isinstance(password, str) or stored is None or not await self._run(_verify, stored, password):
+            raise TableError(N_("that is not your current password"), 403)
+
+    async def set_password(self, user_id: int, password: str) -> None:
+        hashed = await self._run(_hasher.hash, password)
+        store = self.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                db.set_password(conn, user_id, hashed)
+        await self._run(write)
+
+    async def change_password(self, user: User, old: Any, new: Any) -> str:
+        """A new password; every other session ends, and the caller gets a new one."""
+        await self._check_own_password(user, old)
+        check_password(new, user.name)
+        await self.set_password(user.id, new)
+        await self.log_out_everywhere(user)
+        return await self.open_session(user.id)
+
+    async def delete(self, user: User, password: Any) -> None:
+        await self._check_own_password(user, password)
+        store = self.store
+
+        def write() -> None:
+            with store.engine.begin() as conn:
+                leave_clubs(conn, user.id)  # a club he owns passes on first (`barbu.web.clubs.store.leave_all`)
+                db.delete_user(conn, user.id)
+        await self._run(write)
+
+    async def use_reset(self, token: Any, password: Any) -> tuple[User, str]:
+        """A one-time link's new password: the link is used up, every session of the account ends."""
+        gone = TableError(N_("this link has expired or was used already: ask the server's operator for "
+                             "another"), 410)
+        if not isinstance(token, str) or len(token) > 100:
+            raise gone
+        store = self.store
+        h = hash_token(token)
+
+        def valid() -> User | None:
+            with store.engine.connect() as conn:
+                return db.reset_user(conn, h)
+        user = await self._run(valid)
+        if user is None:
+            raise gone
+        check_password(password, user.name)
+
+        def take() -> int | None:
+            with store.engine.begin() as conn:
+                return db.take_reset(conn, h)
+        if await self._run(take) != user.id:
+            raise gone
+        await self.set_password(user.id, password)
+        await self.log_out_everywhere(user)
+        return user, await self.open_session(user.id)
+
+
+# -- the operator's side (barbu users), synchronous over the same database --
+def find_user(store: Store, raw_name: str) -> User | None:
+    with store.engine.connect() as conn:
+        found = db.user_by_key(conn, fold(raw_name))
+        return found[0] if found else None
+
+
+def reset_link(store: Store, user: User) -> tuple[str, datetime]:
+    """A new one-time link's secret and when it lapses; an older link of the account stops working."""
+    token = secrets.token_urlsafe(32)
+    expires = now() + timedelta(hours=RESET_HOURS)
+    with store.engine.begin() as conn:
+        db.add_reset(conn, hash_token(token), user.id, expires)
+    return token, expires

@@ -1,0 +1,1 @@
+"""Clubs: members, roles, invitations, seasons and their store."""

@@ -1,0 +1,427 @@
+"""One server, many processes: this process's part (its node) in a server of several sharing a database
+and a Redis broker.
+
+- **Ownership.** Every unfinished table is played by one process, the holder of its lease
+  (`barbu.web.db.leases`), renewed here every third of its length; a table this process loses (it was
+  paused or cut off past its lease and another took it) is stopped at once, and its journal refuses the
+  old owner's writes by their epoch anyway.
+- **Takeover.** Each round, unfinished tables whose lease has ended (their process died or stopped) are
+  claimed, rebuilt from the journal at their last acknowledged move, and started: computer turns, deal
+  pauses and grace periods go on from there.  A process stopped with SIGTERM releases its leases as it
+  drains, so the others take its tables over within a round instead of a lease's length.
+- **Any process serves any table.** A browser's WebSocket reaching a process that does not own its table
+  is relayed (`relay`): its frames go to the owner over the broker, where the ordinary connection loop
+  (`barbu.web.tables.sockets.serve_connection`) reads them from a `RemoteSocket`, and what the table sends that
+  connection comes back the same way; so each seat is sent exactly what it would be sent directly.  When
+  the owner's lease moves or ends, the relayed browser is told to reconnect (1012) and finds the new owner.
+  HTTP requests about a table (its seats, its computer players) travel as one request and one answer
+  (`request`).
+- **The lobby** lists every process's tables: each publishes its rows every round (`Broker.heartbeat`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..db import leases
+from .broker import Broker
+from ..db.leases import Lease
+from ..common.mailbox import Mailbox
+from ..common.settings import Settings
+from ..common.sharedlimits import WEBSOCKETS, SharedLimits
+from ..tables.sockets import RateLimit, WsConn, serve_connection
+
+if TYPE_CHECKING:
+    from ..tables.lobby import Lobby
+    from ..tables.actor import Table
+
+log = logging.getLogger("barbu.web")
+
+MOVED = (1012, "the table moved to another server process; reconnecting")
+REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
+
+#: An HTTP request about a table, run by its owner: (lobby, table, data, client address) -> (status, body).
+Operation = Callable[["Lobby", "Table", dict[str, Any], str, str], Awaitable[tuple[int, dict[str, Any]]]]
+
+
+def new_node_id() -> str:
+    """A name for this process, unique among the server's: its host, its pid and a random part."""
+    return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class RemoteSocket:
+    """A browser's WebSocket held by another process, as `serve_connection` reads it and `WsConn` writes it."""
+
+    def __init__(self, cluster: "Cluster", edge: str, conn_id: str, address: str) -> None:
+        self.cluster, self.edge, self.conn_id = cluster, edge, conn_id
+        self.client = SimpleNamespace(host=address)  # what `client_address` reads
+        self.application_state = WebSocketState.CONNECTED
+        self._inbox: Mailbox[dict[str, Any]] = Mailbox()
+
+    async def receive(self) -> dict[str, Any]:
+        return await self._inbox.get()
+
+    def feed(self, text: str | None) -> None:
+        self._inbox.put({"type": "websocket.receive", "text": text})
+
+    def gone(self) -> None:
+        if self.application_state != WebSocketState.DISCONNECTED:
+            self.application_state = WebSocketState.DISCONNECTED
+            self._inbox.put({"type": "websocket.disconnect", "code": 1006})
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.cluster.broker.send(self.edge, {"k": "out", "c": self.conn_id, "x": message.get("text")})
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.gone()
+        await self.cluster.broker.send(self.edge, {"k": "close", "c": self.conn_id, "code": code, "reason": reason})
+
+
+@dataclass
+class Link:
+    """A browser's WebSocket held here whose table another process owns."""
+
+    table_id: str
+    owner: str
+    epoch: int
+    out: WsConn  # written to the browser in order, as for any connection
+
+
+@dataclass
+class Cluster:
+    settings: Settings
+    lobby: "Lobby"
+    operation: Operation | None = None  # set by the app: how the owner answers a relayed HTTP request
+    node: str = field(default_factory=new_node_id)
+
+    def __post_init__(self) -> None:
+        assert self.settings.broker_url
+        self.broker = Broker(self.settings.broker_url, self.node, self._on_message)
+        self.limits = SharedLimits(self.broker.redis, self.node)  # per-address limits, server-wide
+        self.epochs: dict[str, int] = {}  # the tables this process owns, with their leases' epochs
+        self.remote: dict[str, RemoteSocket] = {}  # connections of other processes' browsers served here
+        self.links: dict[str, Link] = {}  # browsers held here, relayed to their tables' owners
+        self._requests: dict[str, asyncio.Future[tuple[int, dict[str, Any]]]] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._keeper: asyncio.Task | None = None
+        self.others: dict[str, list[dict[str, Any]]] = {}  # the other processes' lobby rows, by node
+        self.others_usage: dict[str, dict[str, list[int]]] = {}  # their tables by address HMAC (`Lobby.usage`)
+        self.lag_ms: float | None = None  # the broker's round trip, measured every round
+        self.taken_over = 0  # tables claimed after their owner's lease ended
+        self.draining = False
+
+    @property
+    def ttl(self) -> float:
+        return self.settings.lease_ttl
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        await self.broker.start()
+        self.lobby.creations.shared = self.limits
+        await self._round()  # claim what nobody owns before serving
+        self._keeper = asyncio.get_running_loop().create_task(self._keep(), name="cluster-keeper")
+        log.info("cluster: node %s started", self.node)
+
+    async def close(self) -> None:
+        """Drain: stop every table this process owns and release its lease, so the others take it at once."""
+        self.draining = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+        for link in list(self.links.values()):
+            link.out.close(*MOVED)
+        for table_id in list(self.epochs):
+            t = self.lobby.tables.pop(table_id, None)
+            epoch = self.epochs.pop(table_id)
+            if t is not None:
+                for c in t.connections():
+                    c.close(*MOVED)
+                await t.stop()
+            try:
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+            except Exception:
+                log.warning("cluster: could not release the lease of table %s", table_id)
+        for rs in list(self.remote.values()):
+            await rs.close(*MOVED)
+        for task in list(self._tasks):
+            task.cancel()
+        await self.broker.close()
+
+    # ------------------------------------------------------------------ leases
+    async def claim(self, table_id: str) -> int | None:
+        """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it."""
+        epoch = await self.lobby.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+        if epoch is not None:
+            self.epochs[table_id] = epoch
+        return epoch
+
+    def claim_new(self, conn: Any, table_id: str) -> int:
+        """In the transaction that creates a table: it is this process's from its first write."""
+        epoch = leases.claim(conn, table_id, self.node, self.ttl)
+        assert epoch is not None
+        return epoch
+
+    async def lease_of(self, table_id: str) -> tuple[Lease | None, float]:
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> tuple[Lease | None, float]:
+            with store.engine.connect() as conn:
+                found, at = leases.leases(conn, [table_id])
+                return found.get(table_id), at
+        return await asyncio.to_thread(read)
+
+    def lost(self, table_id: str) -> None:
+        self.epochs.pop(table_id, None)
+
+    async def _keep(self) -> None:
+        interval = self.ttl / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database or the broker hiccuped: try again next round
+                log.exception("cluster: a round failed")
+
+    async def _round(self) -> None:
+        assert self.lobby.journal is not None and self.lobby.store is not None
+        held = await self.lobby.journal.run(lambda conn: leases.renew(conn, self.node, self.ttl))
+        for table_id, epoch in list(self.epochs.items()):
+            t = self.lobby.tables.get(table_id)
+            if held.get(table_id) != epoch:  # taken over while this process was away: let it go
+                log.warning("cluster: table %s is owned by another process now", table_id)
+                self.epochs.pop(table_id, None)
+                if t is not None:
+                    t._fenced()
+            elif t is None or t.status in ("over", "expired"):  # finished or unloaded: nobody needs to own it
+                self.epochs.pop(table_id, None)
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+        for table_id, epoch in held.items():  # a lease of ours this process no longer plays (a restart)
+            if table_id not in self.epochs:
+                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+        if not self.draining:
+            await self._adopt()
+        await self.broker.heartbeat(self.ttl, self.lobby.own_listing(), self.lobby.usage())
+        published = await self.broker.listings(self.ttl * 2)
+        self.others = {n: entry.get("tables", []) for n, entry in published.items() if n != self.node}
+        self.others_usage = {n: entry.get("usage", {}) for n, entry in published.items() if n != self.node}
+        await self._check_links()
+        await self._check_edges()
+        await self._forget_lost()
+        sent = time.perf_counter()
+        await self.broker.send(self.node, {"k": "ping", "at": sent})
+
+    async def _adopt(self, most: int = 50) -> None:
+        """Claim unfinished tables nobody owns (their process is gone), rebuild them from the journal, start them."""
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> list[str]:
+            with store.engine.connect() as conn:
+                return leases.orphans(conn, most)
+        for table_id in await asyncio.to_thread(read):
+            if table_id in self.lobby.tables:
+                continue
+            epoch = await self.claim(table_id)
+            if epoch is None:
+                continue
+            if await self.lobby.adopt(table_id, epoch):
+                self.taken_over += 1
+                log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
+            else:
+                self.epochs.pop(table_id, None)
+
+    async def _check_links(self) -> None:
+        """Browsers relayed to an owner whose lease has moved or ended are sent to reconnect.
+
+        Only the links there were when the leases were read are judged: a browser relayed while they were being
+        read (its table's lease was just found alive by `Lobby.locate`) is not among them, and its table would
+        look as if it had no lease at all."""
+        links = list(self.links.items())
+        if not links:
+            return
+        store = self.lobby.store
+        assert store is not None
+        ids = {link.table_id for _, link in links}
+
+        def read() -> tuple[dict[str, Lease], float]:
+            with store.engine.connect() as conn:
+                return leases.leases(conn, ids)
+        found, at = await asyncio.to_thread(read)
+        for conn_id, link in links:
+            if self.links.get(conn_id) is not link:  # gone meanwhile
+                continue
+            lease = found.get(link.table_id)
+            if lease is None or lease.owner != link.owner or lease.epoch != link.epoch or not lease.alive(at):
+                link.out.close(*MOVED)
+
+    async def _forget_lost(self) -> None:
+        """The WebSockets a lost process held count no more against their addresses."""
+        holders = [n for n in await self.limits.holders(WEBSOCKETS) if n != self.node]
+        alive = await self.broker.alive(holders)
+        for node in holders:
+            if node not in alive:
+                await self.limits.forget(WEBSOCKETS, node)
+
+    async def _check_edges(self) -> None:
+        """Connections relayed from a process that is gone are closed, as a browser that went away."""
+        remote = list(self.remote.values())  # as for the links: not one attached while the broker is asked
+        edges = sorted({rs.edge for rs in remote})
+        if not edges:
+            return
+        alive = await self.broker.alive(edges)
+        for rs in remote:
+            if rs.edge not in alive:
+                rs.gone()
+
+    # ------------------------------------------------------------------ the broker's messages
+    async def _on_message(self, env: dict[str, Any]) -> None:
+        kind = env.get("k")
+        if kind == "out":
+            link = self.links.get(env.get("c", ""))
+            if link is not None and isinstance(env.get("x"), str):
+                link.out.send(env["x"])
+        elif kind == "close":
+            link = self.links.get(env.get("c", ""))
+            if link is not None:
+                link.out.close(int(env.get("code", 1000)), str(env.get("reason", ""))[:120])
+        elif kind == "in":
+            rs = self.remote.get(env.get("c", ""))
+            if rs is not None:
+                rs.feed(env.get("x"))
+        elif kind == "attach":
+            self._attach(env)
+        elif kind == "detach":
+            rs = self.remote.get(env.get("c", ""))
+            if rs is not None:
+                rs.gone()
+        elif kind == "request":
+            self._spawn(self._answer(env))
+        elif kind == "answer":
+            fut = self._requests.pop(env.get("id", ""), None)
+            if fut is not None and not fut.done():
+                fut.set_result((int(env.get("status", 500)), env.get("body") or {}))
+        elif kind == "ping":
+            self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _owned(self, table_id: Any) -> "Table | None":
+        t = self.lobby.tables.get(table_id) if isinstance(table_id, str) else None
+        return t if t is not None and table_id in self.epochs and not t.closed else None
+
+    def _attach(self, env: dict[str, Any]) -> None:
+        edge, conn_id = str(env.get("e", "")), str(env.get("c", ""))
+        t = self._owned(env.get("t"))
+        if t is None:  # not ours (any more): the browser reconnects and finds the owner
+            self._spawn(self.broker.send(edge, {"k": "close", "c": conn_id, "code": MOVED[0], "reason": MOVED[1]}))
+            return
+        rs = RemoteSocket(self, edge, conn_id, str(env.get("a", "unknown")))
+        self.remote[conn_id] = rs
+        user = env.get("u")  # the account the relaying process found logged in (None: a guest)
+        self._spawn(self._serve_remote(rs, t, str(env.get("l", "en")),
+                                       user if isinstance(user, int) and not isinstance(user, bool) else None))
+
+    async def _serve_remote(self, rs: RemoteSocket, table: "Table", lang: str, user_id: int | None = None) -> None:
+        conn = WsConn(rs, lang, user_id)  # type: ignore[arg-type]
+        try:
+            await serve_connection(rs, conn, table, self.settings)  # type: ignore[arg-type]
+        finally:
+            table.tell(table.disconnect, conn)
+            await conn.finish()
+            self.remote.pop(rs.conn_id, None)
+
+    async def _answer(self, env: dict[str, Any]) -> None:
+        edge, rid = str(env.get("e", "")), str(env.get("id", ""))
+        t = self._owned(env.get("t"))
+        if t is None:
+            status, body = 409, {"moved": True}
+        else:
+            assert self.operation is not None
+            data = env.get("d") if isinstance(env.get("d"), dict) else {}
+            try:
+                status, body = await self.operation(self.lobby, t, str(env.get("op", "")), data,
+                                                    str(env.get("a", "unknown")), str(env.get("l", "en")))
+            except Exception:  # a bug: the asker gets a 500, the table carries on
+                log.exception("cluster: a request about table %s failed", t.id)
+                status, body = 500, {"error": "the server could not handle that request"}
+        await self.broker.send(edge, {"k": "answer", "id": rid, "status": status, "body": body})
+
+    # ------------------------------------------------------------------ this process's side of a relay
+    async def request(self, owner: str, table_id: str, op: str, data: dict[str, Any], address: str,
+                      lang: str) -> tuple[int, dict[str, Any]] | None:
+        """Ask a table's owner to run an HTTP request about it; None if it did not answer or has moved."""
+        rid = secrets.token_hex(8)
+        fut: asyncio.Future[tuple[int, dict[str, Any]]] = asyncio.get_running_loop().create_future()
+        self._requests[rid] = fut
+        await self.broker.send(owner, {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op,
+                                       "d": data, "a": address, "l": lang})
+        try:
+            status, body = await asyncio.wait_for(fut, REQUEST_TIMEOUT)
+        except asyncio.TimeoutError:
+            return None
+        finally:
+            self._requests.pop(rid, None)
+        return None if body.get("moved") else (status, body)
+
+    async def relay(self, ws: WebSocket, lease: Lease, lang: str, address: str, user_id: int | None = None) -> None:
+        """Carry a browser's WebSocket to its table's owner and back, until either side closes it."""
+        conn_id = secrets.token_urlsafe(12)
+        out = WsConn(ws, lang)
+        self.links[conn_id] = Link(lease.table_id, lease.owner, lease.epoch, out)
+        limit = RateLimit(self.settings.burst, self.settings.rate)
+        try:
+            await self.broker.send(lease.owner, {"k": "attach", "c": conn_id, "e": self.node, "t": lease.table_id,
+                                                 "l": lang, "a": address, "u": user_id})
+            while True:
+                try:
+                    message = await ws.receive()
+                except (WebSocketDisconnect, RuntimeError):
+                    return
+                if message["type"] == "websocket.disconnect" or out.closing:
+                    return
+                if not limit.allow():  # the owner would cut it off too; this process spares the broker
+                    out.close(1008, "too many messages")
+                    return
+                await self.broker.send(lease.owner, {"k": "in", "c": conn_id, "x": message.get("text")})
+        finally:
+            self.links.pop(conn_id, None)
+            try:
+                await self.broker.send(lease.owner, {"k": "detach", "c": conn_id})
+            except Exception:  # the broker is away: the owner notices this process's silence instead
+                pass
+            await out.finish()
+
+    async def server_health(self) -> dict[str, Any]:
+        """The whole server: each process's live leases (tables owned), and which processes are alive."""
+        store = self.lobby.store
+        assert store is not None
+
+        def read() -> dict[str, int]:
+            with store.engine.connect() as conn:
+                return leases.held(conn)[0]
+        owned = await asyncio.to_thread(read)
+        nodes = sorted(set(owned) | set(self.others) | {self.node})
+        alive = await self.broker.alive(nodes)
+        return {"processes": [{"node": n, "tables": owned.get(n, 0), "alive": n in alive} for n in nodes],
+                "tables_owned": sum(owned.values())}
+
+    def health(self) -> dict[str, Any]:
+        return {"node": self.node, "leases": len(self.epochs), "relayed_here": len(self.links),
+                "served_for_others": len(self.remote), "broker_lag_ms": self.lag_ms,
+                "taken_over": self.taken_over, "broker_published": self.broker.published,
+                "broker_received": self.broker.received}

@@ -1,0 +1,1 @@
+"""What every part of the web server shares: settings, refusals, wording, page languages, mail."""

@@ -1,0 +1,126 @@
+"""Per-address limits held across the processes of one server, in Redis.
+
+One process alone keeps its counts in memory (checked and counted with no ``await`` between, see
+`barbu.web.db.creations` and `barbu.web.tables.lobby`).  With many processes a client's requests land on any of
+them, so the counts that matter live in the broker, and each check-and-count is one Lua script: Redis
+runs it whole, so no burst of requests spread over the processes slips past a limit.
+
+- **Per hour** (tables, kept games): a sorted set of creation times per kind and address, trimmed to the
+  last hour.  The database still keeps each creation (for restarts of a lone process).
+- **At once** (WebSocket connections): a count per address, and the same count per process, so that
+  when a process is lost the others give back what it held (`forget`).
+
+Addresses are never stored as they are: only their HMAC (`Creations.address_hash`), as in the database.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import logging
+import time
+from typing import Any
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("barbu.web")
+
+PREFIX = "barbu:limit:"
+WEBSOCKETS = "ws"  # the kind of the per-address count of open WebSockets
+
+# KEYS[1]: the sorted set; ARGV: now, window, limit, a unique member.  Returns 0 (counted) or seconds to wait.
+_WINDOW = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, math.ceil(tonumber(oldest[2]) + tonumber(ARGV[2]) - tonumber(ARGV[1])))
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))
+return 0
+"""
+
+# KEYS[1]: the server's counts, KEYS[2]: this process's; ARGV: address, limit (0: none).  1 taken, 0 refused.
+_ACQUIRE = """
+local held = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) > 0 and held >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+return 1
+"""
+
+# KEYS[1]: the server's counts, KEYS[2]: one process's; ARGV: address.  Gives one back.
+_RELEASE = """
+if tonumber(redis.call('HINCRBY', KEYS[1], ARGV[1], -1)) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+if tonumber(redis.call('HINCRBY', KEYS[2], ARGV[1], -1)) <= 0 then redis.call('HDEL', KEYS[2], ARGV[1]) end
+return 1
+"""
+
+# KEYS[1]: the server's counts, KEYS[2]: a lost process's.  Gives back all it held.
+_FORGET = """
+local held = redis.call('HGETALL', KEYS[2])
+for i = 1, #held, 2 do
+  if tonumber(redis.call('HINCRBY', KEYS[1], held[i], -tonumber(held[i + 1]))) <= 0 then
+    redis.call('HDEL', KEYS[1], held[i])
+  end
+end
+redis.call('DEL', KEYS[2])
+return #held / 2
+"""
+
+
+class SharedLimits:
+    """The per-address counts of every process of a server, in its broker."""
+
+    def __init__(self, redis: Any, node: str) -> None:
+        self.redis, self.node = redis, node
+        self._window = redis.register_script(_WINDOW)
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._release = redis.register_script(_RELEASE)
+        self._forget = redis.register_script(_FORGET)
+
+    async def per_hour(self, kind: str, address_hash: str, limit: int, window: float) -> int:
+        """0 when one more ``kind`` is allowed (and counted), else the minutes to wait."""
+        if limit <= 0:
+            return 0
+        key = f"{PREFIX}{kind}:{address_hash}"
+        seconds = int(await self._window(keys=[key], args=[time.time(), window, limit, secrets.token_hex(8)]))
+        return 0 if seconds == 0 else max(1, math.ceil(seconds / 60))
+
+    async def acquire(self, kind: str, address_hash: str, limit: int) -> bool:
+        """One more ``kind`` held at once by an address, unless it holds ``limit`` already (0: no limit)."""
+        return bool(await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)],
+                                        args=[address_hash, limit]))
+
+    async def release(self, kind: str, address_hash: str) -> None:
+        """Give one back.  Never raises: it runs as a connection closes, when the broker may be out of reach
+        (or this process was paused long enough for its socket to time out); a count left over is given back
+        when the process's own counts are forgotten."""
+        keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
+        for attempt in range(2):
+            try:
+                await self._release(keys=keys, args=args)
+                return
+            except RedisError as exc:
+                if attempt:
+                    log.warning("broker: could not give back a %s count (%s)", kind, exc)
+
+    async def forget(self, kind: str, node: str) -> int:
+        """Give back what a lost process held; how many addresses it held something for."""
+        return int(await self._forget(keys=[self._all(kind), self._mine(kind, node)]))
+
+    async def holders(self, kind: str) -> list[str]:
+        """The processes that hold something of ``kind`` (to find the lost ones among them)."""
+        found = []
+        async for key in self.redis.scan_iter(match=f"{PREFIX}{kind}:node:*"):
+            name = key.decode() if isinstance(key, bytes) else key
+            found.append(name.rsplit(":", 1)[1])
+        return found
+
+    @staticmethod
+    def _all(kind: str) -> str:
+        return f"{PREFIX}{kind}:all"
+
+    @staticmethod
+    def _mine(kind: str, node: str) -> str:
+        return f"{PREFIX}{kind}:node:{node}"

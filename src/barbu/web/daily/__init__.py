@@ -1,0 +1,1 @@
+"""The daily deals: attempts, boards and results, and their store."""

@@ -1,0 +1,1 @@
+"""Duplicate events: rounds, tables, standings, their store and their push."""

@@ -1,0 +1,1 @@
+"""What the server remembers of players: results, ratings, profiles, leaderboards."""

@@ -1,0 +1,1 @@
+"""A finished match replayed with its analysis and double-dummy tables."""

@@ -1,0 +1,131 @@
+"""The daily deals' pages and API.
+
+Pages: ``GET /daily`` (today's games, past days and their keys), ``GET /daily/{game}`` (the play page, then the
+results; Bésigue's boards are played at ``GET /daily/besigue/play``, on the Bésigue table's drawing).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
+``GET /api/daily/{game}/state``, ``POST /api/daily/{game}/move`` {board, move}, ``GET /api/daily/{game}/results
+[?day=]`` (only once the set is finished, or the day over) and ``GET /api/daily/{game}/boards/{k}/record[?day=]``
+(one's own board, for the replay and its analysis).  A guest is known by the ``barbu_daily`` cookie (random,
+HttpOnly), set by the first start; an account by its session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ...core.words import N_, NN_
+from ...duplicate.daily import GAMES
+from ..daily.service import COOKIE, Daily, Person, account, guest
+from ..common.i18n import render_page
+from ..common.settings import Settings
+from ..tables.sockets import client_address
+from ..tables.actor import TableError
+
+NO_STORE = {"cache-control": "no-store"}
+DAILY_GUESTS_PER_HOUR = 30  # new guest identities one address may begin the daily deals with in an hour
+
+
+def daily_routes(settings: Settings, daily: Daily, read_json: Callable[..., Awaitable[dict[str, Any]]],
+                 user_of: Callable[[Any], Awaitable[Any]],
+                 take_guest: Callable[[str], Awaitable[int]] | None = None) -> list[Route]:
+    """``take_guest(address)``: 0 when the address may begin as one more new guest now (counted), else the minutes
+    to wait, so that a script cannot fill the database with attempts."""
+
+    async def person(request: Request, make: bool = False) -> tuple[Person, str | None]:
+        """The account logged in, else the guest browser (a new cookie when ``make``: returned to be set)."""
+        user = await user_of(request)
+        if user is not None:
+            return account(user.id, user.name), None
+        cookie = request.cookies.get(COOKIE)
+        if isinstance(cookie, str) and 16 <= len(cookie) <= 100:
+            return guest(cookie), None
+        if not make:
+            return guest(secrets.token_urlsafe(32)), None  # a stranger: nothing of his is stored
+        fresh = secrets.token_urlsafe(32)
+        return guest(fresh), fresh
+
+    def answer(body: Any, request: Request, cookie: str | None = None, status: int = 200) -> Response:
+        r = JSONResponse(body, status_code=status, headers=NO_STORE)
+        if cookie is not None:
+            r.set_cookie(COOKIE, cookie, max_age=400 * 86400, httponly=True, samesite="lax",
+                         secure=request.url.scheme == "https")
+        return r
+
+    def game_of(request: Request) -> str:
+        return request.path_params["game"]
+
+    async def daily_page(request: Request) -> Response:
+        return render_page(request, settings, "daily.html")
+
+    async def daily_game_page(request: Request) -> Response:
+        if game_of(request) not in GAMES:
+            return render_page(request, settings, "notfound.html", status_code=404)
+        return render_page(request, settings, "daily_play.html")
+
+    async def daily_besigue_table(request: Request) -> Response:
+        """Bésigue's boards are played on the Bésigue table's own drawing (static/js/daily_besigue.js)."""
+        return render_page(request, settings, "daily_besigue.html")
+
+    async def api_overview(request: Request) -> Response:
+        p, _ = await person(request)
+        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+        return answer(await asyncio.to_thread(daily.overview, p, day), request)
+
+    async def api_start(request: Request) -> Response:
+        await read_json(request)
+        p, cookie = await person(request, make=True)
+        if cookie is not None and take_guest is not None:
+            wait = await take_guest(client_address(request))
+            if wait:
+                raise TableError(NN_("too many new guests from your address have started the daily deals; try "
+                                     "again in {n} minute",
+                                     "too many new guests from your address have started the daily deals; try "
+                                     "again in {n} minutes"), 429, n=wait)
+        raw = request.cookies.get(COOKIE)
+        was = guest(raw) if p.pool == "account" and isinstance(raw, str) and 16 <= len(raw) <= 100 else None
+        return answer(await asyncio.to_thread(daily.start, p, game_of(request), was), request, cookie)
+
+    async def api_state(request: Request) -> Response:
+        p, _ = await person(request)
+        return answer(await asyncio.to_thread(daily.state, p, game_of(request)), request)
+
+    async def api_move(request: Request) -> Response:
+        data = await read_json(request)
+        board = data.get("board")
+        if not isinstance(board, int) or isinstance(board, bool):
+            raise TableError(N_("send the board's number with your move, e.g. {example}"),
+                             example='{"board": 0, "move": "QH"}')
+        p, _ = await person(request)
+        return answer(await asyncio.to_thread(daily.act, p, game_of(request), board, data.get("move")), request)
+
+    async def api_results(request: Request) -> Response:
+        p, _ = await person(request)
+        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+        return answer(await asyncio.to_thread(daily.results, p, game_of(request), day), request)
+
+    async def api_record(request: Request) -> Response:
+        p, _ = await person(request)
+        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+        try:
+            board = int(request.path_params["board"])
+        except ValueError:
+            raise TableError(N_("there is no such board"), 404) from None
+        text = await asyncio.to_thread(daily.record, p, game_of(request), board, day)
+        return PlainTextResponse(text, headers={**NO_STORE, "content-type": "application/jsonl; charset=utf-8"})
+
+    return [
+        Route("/daily", daily_page),
+        Route("/daily/besigue/play", daily_besigue_table),
+        Route("/daily/{game}", daily_game_page),
+        Route("/api/daily", api_overview),
+        Route("/api/daily/{game}/start", api_start, methods=["POST"]),
+        Route("/api/daily/{game}/state", api_state),
+        Route("/api/daily/{game}/move", api_move, methods=["POST"]),
+        Route("/api/daily/{game}/results", api_results),
+        Route("/api/daily/{game}/boards/{board}/record", api_record),
+    ]

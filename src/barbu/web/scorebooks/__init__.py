@@ -1,0 +1,1 @@
+"""The scorekeeper on the server: kept games and their store."""

@@ -1,0 +1,229 @@
+"""A table's WebSocket as the table sees it: the connection's queued writer, its rate limit, and the loop
+that reads its messages (`serve_connection`).
+
+The same loop serves a browser connected to this process and one connected to another process of a
+many-process server, whose frames travel over the broker (`barbu.web.cluster.node.RemoteSocket`): what a
+seat is sent does not depend on where its browser is connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ...agents import AGENT_KINDS
+from ...agents.hint import hint_label, hint
+from ...core import safejson
+from ...core.cards import CARDS
+from ...core.errors import BarbuError
+from ...core.words import N_
+from ...i18n import translator
+from ..common.i18n import chosen
+from ..common.mailbox import Mailbox
+from ..common.settings import Settings
+from .actor import Table, TableError, dumps
+from ..common.wording import error_json, hint_reason, say, word
+
+log = logging.getLogger("barbu.web")
+HINT_STRENGTH = AGENT_KINDS[-1]  # a hint is what the strongest computer player would do
+OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
+
+
+class WsConn:
+    """A WebSocket as a table sees it: sends are queued and written by one task, so a slow client
+    never holds a table up; one that falls too far behind is cut off and resyncs when it returns."""
+
+    def __init__(self, ws: WebSocket, lang: str = "en", user_id: int | None = None) -> None:
+        self.ws = ws
+        self.lang = lang  # what this connection reads: its page's language, or the one its hello names
+        self.user_id = user_id  # the account logged in on the browser (its session cookie), None: a guest
+        self.seat: int | None = None
+        self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
+        self.closing: tuple[int, str] | None = None
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if len(self.outbox) >= OUTBOX_LIMIT:
+            self.close(1008, "too far behind")
+            return
+        self.outbox.put(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closing:
+            self.closing = (code, reason)
+            self.outbox.put(None)
+
+    async def _write(self) -> None:
+        send = self.ws.send
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    code, reason = self.closing or (1000, "")
+                    await self.ws.close(code, reason)
+                    return
+                await send({"type": "websocket.send", "text": text})
+        except Exception:  # the socket went away; the reader notices and cleans up
+            return
+
+    async def finish(self) -> None:
+        self.close()
+        try:
+            await asyncio.wait_for(self.writer, 2)
+        except (asyncio.TimeoutError, Exception):
+            self.writer.cancel()
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, ``rate`` per second on average."""
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+# Hints search for up to 1.5 s on a core: `Settings.hints_at_once` at a time, through the lobby's
+# `ThinkingPool.hints`, one per client address (its other hints wait behind it) and the slots taken in turns by
+# address, so one client with many connections cannot keep another's hints waiting.
+
+
+async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
+    """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
+    if conn in busy:
+        raise TableError(N_("a hint is already on its way"))
+    view = await table.call(table.hint_view, conn)
+    version = table.version
+    busy.add(conn)
+    slot = (table.thinking.hints.slot(client_address(conn.ws), id(conn)) if table.thinking is not None
+            else contextlib.nullcontext())
+    try:
+        async with slot:
+            if table.version != version:  # it waited behind other hints and the play moved on: spare the search
+                raise TableError(N_("the play moved on while your hint waited; ask again"))
+            if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
+                action = await asyncio.to_thread(table.web.agent(HINT_STRENGTH, version).act, view)
+                conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
+                                 "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
+                return
+            highest_wins = table.match.rules.family_spec.highest_wins
+            h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, highest_wins)
+    finally:
+        busy.discard(conn)
+    tr = translator(conn.lang)
+    label = tr.card if isinstance(h.action, int) and not isinstance(h.action, bool) else str
+    conn.send(dumps({"type": "hint", "version": version, "action": label(h.action), "text": action_text(h.action),
+                     "reason": hint_reason(h, conn.lang, len(view.legal) == 1, highest_wins)}))
+
+
+def action_text(action: Any) -> str:
+    return str(CARDS[action]) if isinstance(action, int) and not isinstance(action, bool) else str(action)
+
+
+async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: Settings) -> None:
+    """Read one connection's messages until it closes or is cut off."""
+    limit = RateLimit(settings.burst, settings.rate)
+    hints: set = set()
+    joined = False
+    while True:
+        try:
+            timeout = None if joined else settings.hello_timeout
+            message = await asyncio.wait_for(ws.receive(), timeout)
+        except asyncio.TimeoutError:
+            _reply_error(conn, "no_hello", N_("say hello first"))
+            conn.close(1008, "no hello")
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        if conn.closing or ws.application_state == WebSocketState.DISCONNECTED:
+            return
+        if not limit.allow():
+            _reply_error(conn, "flood", N_("too many messages: disconnected"))
+            conn.close(1008, "too many messages")
+            return
+        text = message.get("text")
+        if text is None:
+            _reply_error(conn, "bad_message", N_("send JSON text, not binary frames"))
+            continue
+        size = len(text.encode("utf-8"))
+        if size > settings.max_message:
+            _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
+                         limit=settings.max_message)
+            continue
+        try:
+            msg = safejson.loads(text)
+        except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
+            conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
+            continue
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
+            continue
+        kind = msg["type"]
+        try:
+            if kind == "hello":
+                if joined:
+                    _reply_error(conn, "bad_message", N_("you already said hello"))
+                    continue
+                joined = True
+                if chosen(msg.get("lang") if isinstance(msg.get("lang"), str) else None):
+                    conn.lang = chosen(msg["lang"]) or conn.lang
+                await table.call(table.join, conn, msg.get("token"), msg.get("since"))
+            elif not joined:
+                _reply_error(conn, "no_hello", N_("say hello first: {hello}"), hello='{"type": "hello"}')
+            elif kind == "act":
+                await table.call(table.act, conn, msg)
+            elif kind == "sync":
+                await table.call(table.sync, conn, msg.get("since"))
+            elif kind == "ping":
+                conn.send(dumps({"type": "pong", "version": table.version}))
+            elif kind == "leave":
+                await table.call(table.leave_seat, conn)
+            elif kind == "rematch":
+                await table.call(table.rematch, conn)
+            elif kind == "back":  # the stand-in played for him when his time ran out: he plays again
+                await table.call(table.come_back, conn)
+            elif kind == "take_back":
+                undone = await table.call(table.take_back, conn)
+                conn.send(dumps({"type": "taken_back", "moves": undone}))
+            elif kind == "hint":
+                await send_hint(conn, table, hints)
+            elif kind == "compare":  # the person's "Compare with the expert" box (web/tables/shadow.py)
+                await table.call(table.shadow.switch, conn, msg.get("on"))
+            else:
+                shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
+                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
+        except BarbuError as e:  # TableError included: worded in the connection's language
+            conn.send(dumps({"type": "error", "code": "refused", **error_json(e, conn.lang, "message")}))
+        except Exception:  # a bug: say so, keep the connection and the table
+            log.exception("table %s: a %r message failed", table.id, kind[:40])
+            _reply_error(conn, "internal", N_("the server could not handle that message"))
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address, for the per-address limits: the peer's own, or the X-Forwarded-For client of a
+    proxy the operator named with ``--forwarded-allow-ips`` (uvicorn believes no other)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def _reply_error(conn: WsConn, code: str, template: str, **fields: Any) -> None:
+    """The server's own message ``template`` (marked N_) in the connection's language."""
+    conn.send(dumps({"type": "error", "code": code, "message": say(conn.lang, template, **fields)}))
