@@ -1,7 +1,8 @@
 """The folders are the floors of DESIGN.md: imports run one way, and no module imports another in a loop.
 
-Every import is counted, including those inside functions: an import put off
-until first use is still a dependency.  Imports for type checking only are not.
+Every import is counted, including those inside functions and those for type checking only: an
+import put off until first use, or hidden behind ``TYPE_CHECKING``, is still a dependency.  Inside
+``barbu.web`` the domain packages have floors of their own (`WEB_FLOORS`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ FLOORS = [
     ("records", "games", "guide", "scorekeeper", "solver", "i18n", "ratings"),
     ("agents",),
     ("arena", "analysis", "duplicate"),
+    ("play",),
     ("cli", "tui", "web", "rl"),
 ]
 
@@ -32,13 +34,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def runtime_nodes(tree: ast.AST):
-    """Every node but those under ``if TYPE_CHECKING:``."""
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            continue
-        yield node
-        yield from runtime_nodes(node)
+def all_nodes(tree: ast.AST):
+    """Every node, those under ``if TYPE_CHECKING:`` included: a type-only import is a dependency too."""
+    yield from ast.walk(tree)
 
 
 def imports_of(path: Path) -> set[str]:
@@ -46,7 +44,7 @@ def imports_of(path: Path) -> set[str]:
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out: set[str] = set()
-    for node in runtime_nodes(ast.parse(path.read_text())):
+    for node in all_nodes(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package
@@ -119,3 +117,54 @@ def test_besigue_never_imports_the_barbu_state_machine(family):
     bad = [f"{m} → {t}" for m, ts in g.items() if m.startswith(f"barbu.{family}") for t in ts
            if t.startswith(("barbu.classic", "barbu.scottish"))]
     assert not bad, bad
+
+
+# The web's rooms, lowest first: shared infrastructure, then the domains, then the routes, then the
+# application that wires them (``barbu.web`` itself, ``app``, ``server``, ``connections``).
+WEB_FLOORS = [
+    ("common",),
+    ("db",),
+    ("tables",),
+    ("cluster",),
+    ("daily", "scorebooks", "replay"),
+    ("accounts",),
+    ("profiles",),
+    ("clubs",),
+    ("events",),
+    ("routes",),
+]
+
+
+def web_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "web" else None
+
+
+def web_floor(module: str) -> int:
+    room = web_room(module)
+    for i, names in enumerate(WEB_FLOORS):
+        if room in names:
+            return i
+    return len(WEB_FLOORS)  # the application on top
+
+
+def test_the_web_is_in_rooms():
+    """No module of the web lies loose beside the application, and every room has a floor."""
+    top = {"barbu.web", "barbu.web.app", "barbu.web.server", "barbu.web.connections"}
+    loose = [m for m in graph() if m.startswith("barbu.web") and web_floor(m) == len(WEB_FLOORS) and m not in top]
+    assert not loose, f"web modules outside the rooms of WEB_FLOORS: {loose}"
+
+
+def test_the_web_imports_run_downward():
+    """A room imports its own floor or a lower one; domains on one floor do not import each other."""
+    bad = []
+    for m, targets in graph().items():
+        if not m.startswith("barbu.web."):
+            continue
+        for t in targets:
+            if not t.startswith("barbu.web."):
+                continue
+            if web_floor(t) > web_floor(m) or (web_floor(t) == web_floor(m) and web_room(t) != web_room(m)
+                                               and web_floor(m) < len(WEB_FLOORS)):
+                bad.append(f"{m} imports {t}")
+    assert not bad, "imports against the web's floors:\n" + "\n".join(sorted(bad))

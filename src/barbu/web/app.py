@@ -48,6 +48,7 @@ from .routes.accounts import account_routes, player_routes
 from .accounts.service import COOKIE as SESSION_COOKIE, Accounts
 from .profiles import history
 from .routes.clubs import club_hides, club_routes, visible_rows
+from .clubs.store import leave_all as leave_clubs
 from .routes.events import event_routes
 from .daily.service import Daily
 from .routes.daily import DAILY_GUESTS_PER_HOUR, daily_routes
@@ -116,7 +117,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     lobby = Lobby(settings)
     analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
                         per_address=settings.analyses_per_address)
-    accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address))
+    accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address),
+                        on_delete=[leave_clubs])
     event_list, events = event_routes(settings, lobby, accounts, lambda request: read_json(request), origin_allowed)
     daily = Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards)
 

@@ -16,7 +16,9 @@ import secrets
 import unicodedata
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
+
+from sqlalchemy.engine import Connection
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -25,7 +27,6 @@ from confusable_homoglyphs import categories, confusables
 from ...core.words import N_, NN_
 from . import store as db
 from .store import User
-from ..clubs.store import leave_all as leave_clubs
 from ..db.storage import Store, hash_token, now
 from ..tables.actor import NAME_MAX, TableError, poses_as_computer
 
@@ -142,9 +143,13 @@ async def write_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> A
 class Accounts:
     """The accounts of one server, over its database (blocking work in threads)."""
 
-    def __init__(self, store: Callable[[], Store | None], address_hash: Callable[[str], str]) -> None:
+    def __init__(self, store: Callable[[], Store | None], address_hash: Callable[[str], str],
+                 on_delete: Sequence[Callable[[Connection, int], None]] = ()) -> None:
+        """``on_delete``: what the other domains erase with an account, in the same transaction (a club
+        he owns passes on: `barbu.web.clubs.store.leave_all`); the application wires them."""
         self._store = store
         self.address_hash = address_hash
+        self.on_delete = tuple(on_delete)
 
     @property
     def store(self) -> Store:
@@ -308,7 +313,8 @@ class Accounts:
 
         def write() -> None:
             with store.engine.begin() as conn:
-                leave_clubs(conn, user.id)  # a club he owns passes on first (`barbu.web.clubs.store.leave_all`)
+                for erase in self.on_delete:  # a club he owns passes on first
+                    erase(conn, user.id)
                 db.delete_user(conn, user.id)
         await self._run(write)
 

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 
 from ...core.errors import BarbuError
+from .errors import WebError, fill
 from ...core.words import KINDS, Words
 from ...agents.hint import hint_reason as reason_in
 from ...i18n import language, translator, word_error
@@ -24,33 +25,8 @@ from ...i18n import language, translator, word_error
 CARD_KINDS = ("card", "cards", "bcard")
 
 
-class Said(BarbuError):
-    """An error the server words itself: an English template with named fields, and an HTTP status.
-
-    ``str(e)`` is the English sentence; `word` says it in another language.  ``cause``
-    keeps the engine's error it stands for (a ruleset that does not parse), worded by its code.
-    """
-
-    def __init__(self, template: "str | tuple[str, str]", status: int = 400, cause: BaseException | None = None,
-                 code: str | None = None, **fields: Any) -> None:
-        self.template, self.fields, self.status, self.cause, self.code = template, fields, status, cause, code
-        super().__init__(str(cause) if cause is not None else fill(translator("en"), template, fields))
-
-
-    @classmethod
-    def wrap(cls, cause: BaseException, status: int = 400) -> "Said":
-        """The engine's error ``cause`` as this error, worded by the cause's own code."""
-        return cls("", status, cause=cause)
-
-
-def fill(tr: Words, template: "str | tuple[str, str]", fields: dict[str, Any]) -> str:
-    """A looked-up template with its fields: whole numbers as the language writes them, texts as they are.
-
-    A template marked ``NN_(singular, plural)`` takes the form for its field ``n``.
-    """
-    shown = {k: tr.number(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in fields.items()}
-    text = tr.ngettext(*template, fields["n"]) if isinstance(template, tuple) else tr.gettext(template)
-    return text.format(**shown)
+#: The one error type of the web (`barbu.web.common.errors`), by the name it had before it had codes.
+Said = WebError
 
 
 def say(lang: str | None, template: "str | tuple[str, str]", **fields: Any) -> str:
@@ -60,7 +36,7 @@ def say(lang: str | None, template: "str | tuple[str, str]", **fields: Any) -> s
 
 def word(e: BaseException, lang: str | None) -> str:
     """Any error the server sends, in ``lang``: its own, the engine's (by code), or another's English."""
-    if isinstance(e, Said):
+    if isinstance(e, WebError):
         return word(e.cause, lang) if e.cause is not None else say(lang, e.template, **e.fields)
     return word_error(e, lang)
 
@@ -72,7 +48,7 @@ def error_json(e: BaseException, lang: str | None, key: str = "error") -> dict[s
     in play, which may name cards, goes through `refusal`.
     """
     out: dict[str, Any] = {key: word(e, lang)}
-    cause = e.cause if isinstance(e, Said) and e.cause is not None else e
+    cause = e.cause if isinstance(e, WebError) and e.cause is not None else e
     if isinstance(cause, BarbuError) and cause.code:
         out["code"], out["params"] = cause.code, cause.params
     return out

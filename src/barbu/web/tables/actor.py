@@ -44,7 +44,8 @@ from ..common.mailbox import Mailbox
 from ..common.settings import Settings
 from .shadow import TableShadow
 from .thinking import Thought, ThinkingPool
-from ..common.wording import Said, lang_of, refusal, say
+from ..common.errors import WebError
+from ..common.wording import lang_of, refusal, say
 from ..db.storage import SeatRecord, Store, TableRecord, hash_token
 
 log = logging.getLogger("barbu.web")
@@ -71,12 +72,8 @@ class JournalLike(Protocol):
     def run(self, fn: Callable[[Any], Any]) -> Awaitable[Any]: ...
 
 
-class TableError(Said):
-    """A request about a table that cannot be done (seat taken, unknown strength …), said in words.
-
-    ``TableError(N_("seat {seat} is taken"), 409, seat=2)``: an English template marked for
-    the catalog, its HTTP status and its fields; `wording.word` says it in each reader's language.
-    """
+#: The web's one error type, by the name the tables' code knew it by (`barbu.web.common.errors.WebError`).
+TableError = WebError
 
 
 @dataclass
