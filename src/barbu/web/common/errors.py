@@ -26,6 +26,8 @@ UNAUTHORIZED = "unauthorized"  # nobody is logged in where an account is needed
 FORBIDDEN = "forbidden"  # the asker may not do this
 MISSING = "missing"  # what the request names does not exist (or may not be seen by the asker)
 TIMEOUT = "timeout"  # the request took too long to arrive
+TOO_LARGE = "too-large"  # the request's body is larger than the limit
+UNSUPPORTED = "unsupported"  # the request's body is not of the media type asked for (JSON)
 CONFLICT = "conflict"  # the state does not allow it now (a seat taken, a match over)
 GONE = "gone"  # it existed and is no more (a used link)
 LIMITED = "limited"  # a per-address or per-account limit is reached
@@ -33,7 +35,7 @@ FAILED = "failed"  # the server could not do it (a database error)
 UNAVAILABLE = "unavailable"  # the server is busy or stopping: try again later
 
 HTTP_STATUS = {BAD: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, MISSING: 404, TIMEOUT: 408, CONFLICT: 409, GONE: 410,
-               LIMITED: 429, FAILED: 500, UNAVAILABLE: 503}
+               TOO_LARGE: 413, UNSUPPORTED: 415, LIMITED: 429, FAILED: 500, UNAVAILABLE: 503}
 _KIND_OF_STATUS = {status: kind for kind, status in HTTP_STATUS.items()}
 
 
