@@ -24,11 +24,16 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from confusable_homoglyphs import categories, confusables
 
-from ...core.words import N_, NN_
 from . import store as db
+from .refusals import (ACCOUNT_CLOSED, NAME_CHARACTERS, NAME_FIRST_CHARACTER, NAME_LOOKALIKE, NAME_MIXED_ALPHABETS,
+                       NAME_NEEDED, NAME_OF_COMPUTERS, NAME_TAKEN, NAME_TOO_LONG, NAME_TOO_SHORT, PASSWORD_IS_NAME,
+                       PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT, RESET_LINK_GONE, TOO_MANY_FAILURES, WRONG_LOG_IN,
+                       WRONG_PASSWORD)
 from .store import User
+from ..common.errors import WebError
+from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store, hash_token, now
-from ..tables.actor import NAME_MAX, TableError, poses_as_computer
+from ..tables.actor import NAME_MAX, poses_as_computer
 
 COOKIE = "barbu_session"
 SESSION_DAYS = 30  # a session lapses this long after it was last used (sliding expiry)
@@ -78,30 +83,30 @@ def skeleton(name: str) -> str:
 def account_name(raw: Any) -> tuple[str, str, str]:
     """A sign-up's name as (shown, folded key, skeleton), or a refusal that says which rule it breaks."""
     if not isinstance(raw, str) or not raw.strip():
-        raise TableError(N_("choose a user name"))
+        raise WebError(NAME_NEEDED)
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if len(name) > NAME_MAX:
-        raise TableError(N_("a user name has at most {n} characters"), n=NAME_MAX)
+        raise WebError(NAME_TOO_LONG, n=NAME_MAX)
     if len(name) < NAME_MIN:
-        raise TableError(N_("a user name has at least {n} characters"), n=NAME_MIN)
+        raise WebError(NAME_TOO_SHORT, n=NAME_MIN)
     if any(not (unicodedata.category(ch)[0] in "LMN" or ch in NAME_PUNCTUATION) for ch in name):
-        raise TableError(N_("a user name may hold letters, digits, spaces and - _ . ' only"))
+        raise WebError(NAME_CHARACTERS)
     if not unicodedata.category(name[0]).startswith(("L", "N")):
-        raise TableError(N_("a user name begins with a letter or a digit"))
+        raise WebError(NAME_FIRST_CHARACTER)
     if len(categories.unique_aliases(name) - {"COMMON", "INHERITED"}) > 1:
-        raise TableError(N_("a user name is written in one alphabet, not a mix of several"))
+        raise WebError(NAME_MIXED_ALPHABETS)
     if poses_as_computer(name):
-        raise TableError(N_("the name '{name}' is kept for computer players; choose another"), name=name)
+        raise WebError(NAME_OF_COMPUTERS, name=name)
     return name, fold(name), skeleton(name)
 
 
 def check_password(password: Any, name: str | None = None) -> str:
     if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise TableError(N_("a password has at least {n} characters"), n=PASSWORD_MIN)
+        raise WebError(PASSWORD_TOO_SHORT, n=PASSWORD_MIN)
     if len(password) > PASSWORD_MAX:
-        raise TableError(N_("a password has at most {n} characters"), n=PASSWORD_MAX)
+        raise WebError(PASSWORD_TOO_LONG, n=PASSWORD_MAX)
     if name is not None and fold(password) == fold(name):
-        raise TableError(N_("choose a password other than your user name"))
+        raise WebError(PASSWORD_IS_NAME)
     return password
 
 
@@ -120,7 +125,7 @@ def open_store(get: Callable[[], Store | None]) -> Store:
     """The server's database, or a refusal while the server is still starting (it is opened at start-up)."""
     s = get()
     if s is None:
-        raise TableError(N_("the server is starting; try again in a moment"), 503)
+        raise WebError(SERVER_STARTING)
     return s
 
 
@@ -168,27 +173,26 @@ class Accounts:
         def write() -> User:
             with store.engine.begin() as conn:
                 if db.user_by_key(conn, key) is not None:
-                    raise TableError(N_("the name {name} is taken; choose another"), 409, name=name)
+                    raise WebError(NAME_TAKEN, name=name)
                 if db.skeleton_taken(conn, skel):
-                    raise TableError(N_("the name {name} looks too much like a player's name; choose another"),
-                                     409, name=name)
+                    raise WebError(NAME_LOOKALIKE, name=name)
                 uid = db.add_user(conn, name, key, skel, hashed)
                 found = db.user_by_id(conn, uid)
                 assert found is not None
                 return found
         try:
             user = await self._run(write)
-        except TableError:
+        except WebError:
             raise
         except Exception as e:  # two sign-ups of one name at once: the database's unique key decides
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
-                raise TableError(N_("the name {name} is taken; choose another"), 409, name=name) from None
+                raise WebError(NAME_TAKEN, name=name) from None
             raise
         return user, await self.open_session(user.id)
 
     async def log_in(self, raw_name: Any, password: Any, address: str) -> tuple[User, str]:
         """The user and a new session, or one refusal whether the name exists or not."""
-        wrong = TableError(N_("wrong user name or password"), 401)
+        wrong = WebError(WRONG_LOG_IN)
         if not isinstance(raw_name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
             raise wrong
         key = fold(raw_name)[:NAME_MAX * 4]
@@ -202,16 +206,14 @@ class Accounts:
                     times = db.failures_since(conn, k, since)
                     if len(times) >= limit:
                         wait = (times[-limit] + timedelta(seconds=THROTTLE_WINDOW) - now()).total_seconds()
-                        raise TableError(NN_("too many failed log-ins: try again in {n} minute",
-                                             "too many failed log-ins: try again in {n} minutes"),
-                                         429, n=_minutes(wait))
+                        raise WebError(TOO_MANY_FAILURES, n=_minutes(wait))
                 return db.user_by_key(conn, key)
         found = await self._run(check)
         ok = await self._run(_verify, found[1] if found else _DUMMY, password)
         if not ok or found is None or found[0].banned:
             await self._run(self._fail, keys)
             if ok and found is not None and found[0].banned:
-                raise TableError(N_("this account is closed by the server's operator"), 403)
+                raise WebError(ACCOUNT_CLOSED)
             raise wrong
         user = found[0]
         if _hasher.check_needs_rehash(found[1]):
@@ -288,7 +290,7 @@ class Accounts:
                 return found[1] if found else None
         stored = await self._run(read)
         if not isinstance(password, str) or stored is None or not await self._run(_verify, stored, password):
-            raise TableError(N_("that is not your current password"), 403)
+            raise WebError(WRONG_PASSWORD)
 
     async def set_password(self, user_id: int, password: str) -> None:
         hashed = await self._run(_hasher.hash, password)
@@ -320,8 +322,8 @@ class Accounts:
 
     async def use_reset(self, token: Any, password: Any) -> tuple[User, str]:
         """A one-time link's new password: the link is used up, every session of the account ends."""
-        gone = TableError(N_("this link has expired or was used already: ask the server's operator for "
-                             "another"), 410)
+        gone = WebError(RESET_LINK_GONE)
+
         if not isinstance(token, str) or len(token) > 100:
             raise gone
         store = self.store

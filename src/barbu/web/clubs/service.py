@@ -7,7 +7,7 @@ as its SHA-256; the owner or an admin makes links, gives them an expiry and revo
 and removing plain members) and members (who play at the club's tables, and may leave).
 
 A private club is, to anyone outside it, as if it did not exist: its page, its tables in the lobby, a
-table's page, its API, its WebSocket and its replay all answer 404 (`club_hides`, `visible_rows`).  A
+table's page, its API, its WebSocket and its replay all say it is missing (`club_hides`, `visible_rows`).  A
 player keeps his own match, though: an account holding a seat at a club table still reaches it after
 leaving the club.
 
@@ -33,13 +33,14 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from ... import ratings
-from ...core.words import N_, NN_
+from ...core.words import N_
 from . import store as db
+from . import refusals as no
 from ..accounts.service import COOKIE, fold, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User, subject_of
 from ..profiles.history import ratings_of
+from ..common.errors import WebError
 from ..db.storage import Store, _aware, hash_token, now
-from ..tables.actor import TableError
 
 NAME_MIN, NAME_MAX = 2, 40  # characters of a club's name
 DESCRIPTION_MAX = 500
@@ -52,23 +53,22 @@ BOARD_MIN = 3  # rated matches in the season before a player is ranked
 MATCHES_PAGE = 30  # past matches shown at once
 SECRET_MAX = 100  # characters of an invitation's secret as sent back
 
-NOT_FOUND = N_("there is no club at this address")
 NO_SUCH_TABLE = N_("there is no such table")
 
 
 def club_name(raw: Any) -> tuple[str, str]:
     """A club's name as (shown, folded key), or a refusal that says which rule it breaks."""
     if not isinstance(raw, str) or not raw.strip():
-        raise TableError(N_("choose a name for the club"))
+        raise WebError(no.NAME_NEEDED)
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if len(name) > NAME_MAX:
-        raise TableError(N_("a club's name has at most {n} characters"), n=NAME_MAX)
+        raise WebError(no.NAME_TOO_LONG, n=NAME_MAX)
     if len(name) < NAME_MIN:
-        raise TableError(N_("a club's name has at least {n} characters"), n=NAME_MIN)
+        raise WebError(no.NAME_TOO_SHORT, n=NAME_MIN)
     if any(unicodedata.category(ch)[0] in "CZ" and ch != " " for ch in name):
-        raise TableError(N_("a club's name holds letters, digits, spaces and punctuation only"))
+        raise WebError(no.NAME_CHARACTERS)
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
-        raise TableError(N_("a club's name needs at least one letter or digit"))
+        raise WebError(no.NAME_NEEDS_LETTER)
     return name, fold(name)
 
 
@@ -77,18 +77,18 @@ def club_description(raw: Any) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        raise TableError(N_("a club's description is a text"))
+        raise WebError(no.DESCRIPTION_NOT_TEXT)
     text = unicodedata.normalize("NFC", raw).replace("\r\n", "\n").replace("\r", "\n")
     text = "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch)[0] != "C")
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
     if len(text) > DESCRIPTION_MAX:
-        raise TableError(N_("a club's description has at most {n} characters"), n=DESCRIPTION_MAX)
+        raise WebError(no.DESCRIPTION_TOO_LONG, n=DESCRIPTION_MAX)
     return text
 
 
 def flag(raw: Any, field: str) -> bool:
     if not isinstance(raw, bool):
-        raise TableError(N_("\"{field}\" is true or false"), field=field)
+        raise WebError(no.NOT_A_FLAG, field=field)
     return raw
 
 
@@ -104,7 +104,7 @@ def expiry(raw: Any) -> datetime | None:
     if raw is None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= INVITE_HOURS_MAX:
-        raise TableError(N_("a link lasts from 1 to {n} hours, or until it is revoked"), n=INVITE_HOURS_MAX)
+        raise WebError(no.INVITE_HOURS, n=INVITE_HOURS_MAX)
     return now() + timedelta(hours=raw)
 
 
@@ -198,7 +198,7 @@ def matches_json(rows: Iterable[Any]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ the clubs of one server
 class Clubs:
     """The clubs of one server, over its database (blocking work in threads).  Every refusal is a
-    `TableError` worded in the reader's language; none changes anything."""
+    `WebError` with one of `barbu.web.clubs.refusals`, worded in the reader's language; none changes anything."""
 
     def __init__(self, store: Callable[[], Store | None]) -> None:
         self._store = store
@@ -218,23 +218,23 @@ class Clubs:
     def _seen(conn: Any, slug: Any, user: User | None) -> tuple[db.Club, str | None]:
         """The club at ``slug`` and the viewer's role there; a private club is not found by outsiders."""
         if not isinstance(slug, str) or len(slug) > SLUG_MAX + 16:
-            raise TableError(NOT_FOUND, 404)
+            raise WebError(no.NOT_FOUND)
         club = db.club_by_slug(conn, slug)
         if club is None:
-            raise TableError(NOT_FOUND, 404)
+            raise WebError(no.NOT_FOUND)
         role = db.role_of(conn, club.id, user.id) if user is not None else None
         if not club.public and role is None:
-            raise TableError(NOT_FOUND, 404)
+            raise WebError(no.NOT_FOUND)
         return club, role
 
     @staticmethod
     def _need(role: str | None, *allowed: str) -> None:
         if role is None:
-            raise TableError(N_("you are not a member of this club"), 403)
+            raise WebError(no.NOT_A_MEMBER)
         if role not in allowed:
             if "admin" in allowed:
-                raise TableError(N_("only the club's owner or an admin may do that"), 403)
-            raise TableError(N_("only the club's owner may do that"), 403)
+                raise WebError(no.OWNER_OR_ADMIN_ONLY)
+            raise WebError(no.OWNER_ONLY)
 
     async def visible(self, slug: Any, user: User | None) -> tuple[db.Club, str | None]:
         return await self._read(self._seen, slug, user)
@@ -259,12 +259,9 @@ class Clubs:
             made = db.created_since(conn, user.id, now() - timedelta(days=1))
             if len(made) >= CLUBS_PER_DAY:
                 wait = (made[-CLUBS_PER_DAY] + timedelta(days=1) - now()).total_seconds()
-                raise TableError(NN_("you have created {limit} clubs today, the most one player may; try again in "
-                                     "{n} hour", "you have created {limit} clubs today, the most one player may; "
-                                     "try again in {n} hours"), 429, limit=CLUBS_PER_DAY,
-                                 n=max(1, math.ceil(wait / 3600)))
+                raise WebError(no.TOO_MANY_CLUBS, limit=CLUBS_PER_DAY, n=max(1, math.ceil(wait / 3600)))
             if db.name_taken(conn, key):
-                raise TableError(N_("there is already a club named {name}; choose another name"), 409, name=name)
+                raise WebError(no.NAME_TAKEN, name=name)
             address = slug
             for i in range(2, 1000):
                 if not db.slug_taken(conn, address):
@@ -278,12 +275,11 @@ class Clubs:
             return found
         try:
             return await self._write(write)
-        except TableError:
+        except WebError:
             raise
         except Exception as e:  # two clubs of one name at once: the database's unique key decides
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
-                raise TableError(N_("there is already a club named {name}; choose another name"), 409,
-                                 name=name) from None
+                raise WebError(no.NAME_TAKEN, name=name) from None
             raise
 
     async def page(self, slug: Any, user: User | None) -> dict[str, Any]:
@@ -320,7 +316,7 @@ class Clubs:
             n = int(number) if isinstance(number, str) and number.isdigit() and len(number) < 7 else None
             s = db.season(conn, club.id, n) if n is not None else None
             if s is None:
-                raise TableError(N_("this club has no season {season}"), 404, season=str(number)[:12])
+                raise WebError(no.NO_SUCH_SEASON, season=str(number)[:12])
             rows = db.club_results(conn, club.id, since=s.started_at, until=s.ended_at, rated_only=True)
             return {"season": season_json(s), "board": season_board(rows), "board_min": BOARD_MIN}
         return await self._read(read)
@@ -331,7 +327,7 @@ class Clubs:
         except ValueError:
             moment = None
         if moment is None:
-            raise TableError(N_("say which matches: those finished before a moment, such as 2026-01-31T20:00:00+00:00"))
+            raise WebError(no.MATCHES_BEFORE)
 
         def read(conn: Any) -> dict[str, Any]:
             club, _ = self._seen(conn, slug, user)
@@ -367,7 +363,7 @@ class Clubs:
             club, role = self._seen(conn, slug, user)
             self._need(role, "owner")
             if not isinstance(typed, str) or fold(typed) != fold(club.name):
-                raise TableError(N_("type the club's name to delete it"))
+                raise WebError(no.TYPE_NAME_TO_DELETE)
             db.delete_club(conn, club.id)
         await self._write(write)
 
@@ -378,18 +374,18 @@ class Clubs:
             for m in db.members(conn, club.id):
                 if fold(m.name) == key:
                     return m
-        raise TableError(N_("{name} is not a member of this club"), 404, name=str(raw)[:40] if raw else "?")
+        raise WebError(no.MEMBER_NOT_FOUND, name=str(raw)[:40] if raw else "?")
 
     async def set_role(self, slug: Any, user: User, member: Any, role: Any) -> None:
         if role not in ("admin", "member"):
-            raise TableError(N_("a member's role is admin or member"))
+            raise WebError(no.UNKNOWN_ROLE)
 
         def write(conn: Any) -> None:
             club, mine = self._seen(conn, slug, user)
             self._need(mine, "owner")
             other = self._other(conn, club, member)
             if other.role == "owner":
-                raise TableError(N_("the owner's role changes only when he hands the club over"), 409)
+                raise WebError(no.OWNER_ROLE_FIXED)
             db.set_role(conn, club.id, other.user_id, role)
         await self._write(write)
 
@@ -399,9 +395,9 @@ class Clubs:
             self._need(mine, "owner", "admin")
             other = self._other(conn, club, member)
             if other.user_id == user.id:
-                raise TableError(N_("to leave the club, use Leave"), 409)
+                raise WebError(no.REMOVE_SELF)
             if other.role == "owner" or (other.role == "admin" and mine != "owner"):
-                raise TableError(N_("only the club's owner may do that"), 403)
+                raise WebError(no.OWNER_ONLY)
             db.remove_member(conn, club.id, other.user_id)
         await self._write(write)
 
@@ -409,10 +405,9 @@ class Clubs:
         def write(conn: Any) -> None:
             club, role = self._seen(conn, slug, user)
             if role is None:
-                raise TableError(N_("you are not a member of this club"), 403)
+                raise WebError(no.NOT_A_MEMBER)
             if role == "owner":
-                raise TableError(N_("the owner cannot leave his club: hand it over to another member first, or "
-                                    "delete it"), 409)
+                raise WebError(no.OWNER_CANNOT_LEAVE)
             db.remove_member(conn, club.id, user.id)
         await self._write(write)
 
@@ -422,7 +417,7 @@ class Clubs:
             self._need(mine, "owner")
             other = self._other(conn, club, member)
             if other.user_id == user.id:
-                raise TableError(N_("you own this club already"), 409)
+                raise WebError(no.OWNER_ALREADY)
             db.set_role(conn, club.id, other.user_id, "owner")
             db.set_role(conn, club.id, user.id, "admin")
         await self._write(write)
@@ -432,11 +427,10 @@ class Clubs:
             club, role = self._seen(conn, slug, user)
             self._need(role, "owner")
             if isinstance(number, bool) or not isinstance(number, int):
-                raise TableError(N_("say which season to close, by its number"))
+                raise WebError(no.SEASON_NUMBER_NEEDED)
             started = db.close_season(conn, club.id, number)
             if started is None:
-                raise TableError(N_("season {season} is not the current season: reload the page"), 409,
-                                 season=number)
+                raise WebError(no.SEASON_NOT_CURRENT, season=number)
             return season_json(started)
         return await self._write(write)
 
@@ -451,8 +445,7 @@ class Clubs:
             self._need(role, "owner", "admin")
             db.sweep_invites(conn, club.id, now() - timedelta(days=30))
             if db.live_invites(conn, club.id) >= LIVE_INVITES_MAX:
-                raise TableError(N_("this club has {n} links that work, the most it may: revoke one first"), 429,
-                                 n=LIVE_INVITES_MAX)
+                raise WebError(no.TOO_MANY_LINKS, n=LIVE_INVITES_MAX)
             invite_id = db.add_invite(conn, club.id, hash_token(secret), user.id, lapses)
             return next(i for i in db.invites(conn, club.id) if i["id"] == invite_id)
         return secret, await self._write(write)
@@ -460,7 +453,7 @@ class Clubs:
     async def change_invite(self, slug: Any, user: User, invite_id: Any, revoke: bool, hours: Any = None) -> None:
         lapses = None if revoke else expiry(hours)
         if isinstance(invite_id, bool) or not isinstance(invite_id, int):
-            raise TableError(N_("say which link, by its number"))
+            raise WebError(no.LINK_NUMBER_NEEDED)
 
         def write(conn: Any) -> None:
             club, role = self._seen(conn, slug, user)
@@ -468,12 +461,12 @@ class Clubs:
             done = (db.revoke_invite(conn, club.id, invite_id) if revoke
                     else db.set_invite_expiry(conn, club.id, invite_id, lapses))
             if not done:
-                raise TableError(N_("this club has no such link"), 404)
+                raise WebError(no.NO_SUCH_LINK)
         await self._write(write)
 
     @staticmethod
     def _invitation(conn: Any, key: Any) -> tuple[Any, db.Club]:
-        gone = TableError(N_("this invitation link was revoked or has expired: ask the club for a new one"), 410)
+        gone = WebError(no.INVITATION_GONE)
         if not isinstance(key, str) or not key or len(key) > SECRET_MAX:
             raise gone
         found = db.invite_by_hash(conn, hash_token(key))
@@ -499,15 +492,16 @@ class Clubs:
             if db.role_of(conn, club.id, user.id) is not None:
                 return club, True
             if db.member_count(conn, club.id) >= MEMBERS_MAX:
-                raise TableError(N_("this club has {n} members, the most a club may"), 409, n=MEMBERS_MAX)
+                raise WebError(no.CLUB_FULL, n=MEMBERS_MAX)
             db.add_member(conn, club.id, user.id)
             db.count_use(conn, found.id)
             return club, False
         try:
             return await self._write(write)
-        except TableError:
+        except WebError:
             raise
         except Exception as e:  # two joins of one account at once: the primary key keeps one
+
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
                 club, _ = await self._read(lambda conn: self._invitation(conn, key)[::-1])
                 return club, True

@@ -23,13 +23,14 @@ from typing import Any, Callable, Iterator
 
 from ...core.daily_keys import day_key
 from ...core.errors import BarbuError
-from ...core.words import N_
 from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
 from ...duplicate.matchpoints import Entry, score_all
 from ...records.barbu import write_record
 from . import store as db
+from . import refusals as no
+from ..common.errors import WebError
+from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store
-from ..tables.actor import TableError
 from ..tables.views import contract_info, view_json
 
 EPS = 1e-9
@@ -154,7 +155,7 @@ class Daily:
     def store(self) -> Store:
         s = self._store()
         if s is None:
-            raise TableError(N_("the server is starting; try again in a moment"), 503)
+            raise WebError(SERVER_STARTING)
         return s
 
     def secret(self) -> bytes:
@@ -164,7 +165,7 @@ class Daily:
 
     def set_of(self, day: str, game: str) -> DailySet:
         if game not in GAMES:
-            raise TableError(N_("there are no daily deals for this game"), 404)
+            raise WebError(no.NO_DAILY_GAME)
         return daily_set(self.secret(), day, game, self.strength, self.boards)
 
     def over(self, day: str) -> bool:
@@ -181,9 +182,9 @@ class Daily:
         try:
             parsed = datetime.strptime(str(day), "%Y-%m-%d").date().isoformat()
         except ValueError:
-            raise TableError(N_("a day is written YYYY-MM-DD")) from None
+            raise WebError(no.DAY_FORMAT) from None
         if parsed > self.today():
-            raise TableError(N_("that day has not come yet"), 404)
+            raise WebError(no.DAY_TO_COME)
         return parsed
 
     # -- the overview
@@ -218,12 +219,11 @@ class Daily:
             with self.store.engine.connect() as conn:
                 mine, before = db.attempt_of(conn, day, game, person.who), db.attempt_of(conn, day, game, also.who)
             if mine is None and before is not None:
-                raise TableError(N_("this browser has played today's deals of this game as a guest: they are "
-                                    "played once"), 409)
+                raise WebError(no.PLAYED_AS_GUEST)
         a, _made = db.start_attempt(self.store.engine, day, game, person.who, person.pool, person.user_id,
                                     person.name)
         if a.finished:
-            raise TableError(N_("you have played today's deals of this game already: see your results"), 409)
+            raise WebError(no.PLAYED_ALREADY)
         return self._state(dset, a)
 
     def _attempt(self, person: Person, game: str, day: str | None = None) -> tuple[DailySet, db.Attempt]:
@@ -232,7 +232,7 @@ class Daily:
         with self.store.engine.connect() as conn:
             a = db.attempt_of(conn, day, game, person.who)
         if a is None:
-            raise TableError(N_("start the daily deals of this game first"), 404)
+            raise WebError(no.START_FIRST)
         return dset, a
 
     def state(self, person: Person, game: str) -> dict[str, Any]:
@@ -251,8 +251,7 @@ class Daily:
         try:
             return board, BoardPlay(dset, board, moves), rows
         except (BarbuError, DailyError):
-            raise TableError(N_("this board's stored moves no longer replay; please tell the server's operator"),
-                             500) from None
+            raise WebError(no.MOVES_BROKEN) from None
 
     def _state(self, dset: DailySet, a: db.Attempt) -> dict[str, Any]:
         board, play, rows = self._current(dset, a)
@@ -273,22 +272,22 @@ class Daily:
     def act(self, person: Person, game: str, board: Any, move: Any) -> dict[str, Any]:
         """The person's move on his current board; refused in plain words and nothing changed if wrong."""
         if not isinstance(move, str) or not 0 < len(move) <= 200:
-            raise TableError(N_("send your move as a short text, e.g. {example}"), example='{"move": "QH"}')
+            raise WebError(no.MOVE_AS_TEXT, example='{"move": "QH"}')
         dset, a = self._attempt(person, game)
         if a.finished:
-            raise TableError(N_("you have played today's deals of this game already: see your results"), 409)
+            raise WebError(no.PLAYED_ALREADY)
         with self._lock(a.id):
             current, play, _rows = self._current(dset, a)
             if play is None:
-                raise TableError(N_("you have played today's deals of this game already: see your results"), 409)
+                raise WebError(no.PLAYED_ALREADY)
             if board != current:
-                raise TableError(N_("that board is not the one you are playing: reload the page"), 409)
+                raise WebError(no.NOT_THIS_BOARD)
             if not play.to_move():
-                raise TableError(N_("it is not your turn: reload the page"), 409)
+                raise WebError(no.NOT_YOUR_TURN)
             try:
                 play.play(move)
             except BarbuError as e:  # the rules' own refusal, worded in the reader's language
-                raise TableError.wrap(e) from None
+                raise WebError.wrap(e) from None
             with self.store.engine.begin() as conn:
                 db.save_board(conn, a.id, current, play.moves, play.score, play.note() if play.done else None)
                 if play.done and current + 1 >= dset.size:
@@ -309,8 +308,7 @@ class Daily:
         with self.store.engine.connect() as conn:
             mine = db.attempt_of(conn, day, game, person.who)
         if not (mine is not None and mine.finished) and not self.over(day):
-            raise TableError(N_("finish today's deals of this game first: their results stay hidden until then"),
-                             403)
+            raise WebError(no.RESULTS_HIDDEN)
         pool = mine.pool if mine is not None else person.pool
         out = self._result(dset, mine if mine is not None and mine.finished else None, pool)
         out.update({"day": day, "game": game, "key": self.published_key(day), "boards": dset.size})
@@ -393,17 +391,16 @@ class Daily:
         day = day or self.today()
         dset, a = self._attempt(person, game, day)
         if not a.finished:
-            raise TableError(N_("finish today's deals of this game first: their results stay hidden until then"),
-                             403)
+            raise WebError(no.RESULTS_HIDDEN)
         if not isinstance(board, int) or not 0 <= board < dset.size:
-            raise TableError(N_("there is no such board"), 404)
+            raise WebError(no.NO_SUCH_BOARD)
+
         with self.store.engine.connect() as conn:
             rows = db.boards_of(conn, a.id)
         try:
             play = BoardPlay(dset, board, rows[board].moves if board in rows else [])
         except (BarbuError, DailyError):
-            raise TableError(N_("this board's stored moves no longer replay; please tell the server's operator"),
-                             500) from None
+            raise WebError(no.MOVES_BROKEN) from None
         names = [f"{dset.strength} (computer)"] * play.n
         names[play.seat] = a.name
         header: dict[str, Any] = {"players_names": names,

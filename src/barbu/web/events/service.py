@@ -15,7 +15,8 @@ nobody until every table of its round has finished that deal: a player never lea
 with cards he has still to play.  Other tables' addresses are given only once their round is over (they are
 unlisted tables, like private ones, until then).
 
-Every refusal is a `TableError` worded in the reader's language; none changes anything.
+Every refusal is a `WebError` with one of `barbu.web.events.refusals`, worded in the reader's language; none changes
+anything.
 """
 
 from __future__ import annotations
@@ -35,18 +36,21 @@ from typing import Any, Callable
 
 from ...core.chance import new_secret
 from ...core.errors import BarbuError
-from ...core.words import N_, NN_
 from ...duplicate.matchpoints import Entry, score_boards, standings
 from ...games import open_game
 from ..clubs import store as clubstore
+from ..clubs.refusals import NOT_FOUND as NO_CLUB
 from . import store as db
+from . import refusals as no
 from ..accounts.service import open_store, read_in_thread, write_in_thread
 from ..accounts.store import User
 from .push import EventPush
 from ..db.leases import Lease
 from ..tables.lobby import parse_rules
+from ..common.errors import WebError
+from ..common.refusals import UNKNOWN_STRENGTH
 from ..db.storage import Store, _aware, hash_token, now
-from ..tables.actor import Table, TableError, requested_clock
+from ..tables.actor import Table, requested_clock
 
 log = logging.getLogger("barbu.web")
 
@@ -55,7 +59,6 @@ TABLES_MAX = 50
 ROUNDS_MAX = 8
 DEALS_MAX = 60
 START_DAYS_MAX = 60  # how far ahead an event may be set
-NOT_FOUND = N_("there is no event at this address")
 DEFAULT_PACE = "normal"
 SWEEP_EVERY = 30  # the watcher's rounds between two checks of every event with pages here (a lost notice)
 
@@ -89,9 +92,9 @@ def plan_for(players: int, seats: int, fmt: str, rounds: int) -> list[list[list[
         try:
             return schedule(players, seats, fmt, rounds)
         except BarbuError as e:
-            raise TableError.wrap(e) from None
+            raise WebError.wrap(e) from None
     if players < 1:
-        raise TableError(N_("nobody has registered: the event cannot start"), 409)
+        raise WebError(no.NOBODY_REGISTERED)
     tables = -(-players // seats)
     return [[[t * seats + s if t * seats + s < players else None for s in range(seats)] for t in range(tables)]]
 
@@ -105,7 +108,7 @@ def deals_in_round(rules: str, fmt: str) -> int | None:
     try:
         return int(deals_per_round(rules, fmt))
     except BarbuError as e:
-        raise TableError.wrap(e) from None
+        raise WebError.wrap(e) from None
 
 
 def board_key(round_no: int, deal_no: int) -> str:
@@ -124,28 +127,24 @@ def round_secret(event_secret: str, round_no: int) -> str:
 # ------------------------------------------------------------------ what a request asks for
 def event_name(raw: Any) -> str:
     if not isinstance(raw, str) or not raw.strip():
-        raise TableError(N_("choose a name for the event"))
+        raise WebError(no.NAME_NEEDED)
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise TableError(N_("an event's name has {lo} to {hi} characters"), lo=NAME_MIN, hi=NAME_MAX)
+        raise WebError(no.NAME_LENGTH, lo=NAME_MIN, hi=NAME_MAX)
     if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise TableError(N_("an event's name holds letters, digits, spaces and punctuation only"))
+        raise WebError(no.NAME_CHARACTERS)
     return name
 
 
 #: What each whole-number field of the form must be, worded whole so that every language can say it.
-WHOLE_NUMBERS = {
-    "rounds": N_("the number of rounds is a whole number from {lo} to {hi}"),
-    "tables": N_("the number of tables is a whole number from {lo} to {hi}"),
-    "deals": N_("the number of deals a round is a whole number from {lo} to {hi}"),
-}
+WHOLE_NUMBERS = {"rounds": no.ROUNDS_RANGE, "tables": no.TABLES_RANGE, "deals": no.DEALS_RANGE}
 
 
 def whole(raw: Any, field: str, lo: int, hi: int, allow_none: bool = False) -> int | None:
     if raw is None and allow_none:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not lo <= raw <= hi:
-        raise TableError(WHOLE_NUMBERS[field], lo=lo, hi=hi)
+        raise WebError(WHOLE_NUMBERS[field], lo=lo, hi=hi)
     return raw
 
 
@@ -158,12 +157,11 @@ def start_time(raw: Any) -> datetime | None:
             raise ValueError
         at = _aware(datetime.fromisoformat(raw))
     except ValueError:
-        raise TableError(N_("give the start as a date and time, such as 2026-12-31T20:00:00+00:00, or none to "
-                            "start it yourself")) from None
+        raise WebError(no.START_FORMAT) from None
     if at < now() - timedelta(minutes=1):
-        raise TableError(N_("the start time has passed: choose a later one"))
+        raise WebError(no.START_PASSED)
     if at > now() + timedelta(days=START_DAYS_MAX):
-        raise TableError(N_("an event starts within {n} days"), n=START_DAYS_MAX)
+        raise WebError(no.START_TOO_FAR, n=START_DAYS_MAX)
     return at
 
 
@@ -179,7 +177,7 @@ def default_deals(ev: db.Event) -> int | None:
     """The deals a table plays per round when the director chose none (what the event's format plays)."""
     try:
         return deals_in_round(ev.rules, ev.format)
-    except TableError:
+    except WebError:
         return None
 
 
@@ -410,7 +408,7 @@ class Events:
         for event_id in due:
             try:
                 await self.start(event_id, None)
-            except TableError as e:  # nobody registered, or the numbers do not fit: the event stays as it is
+            except WebError as e:  # nobody registered, or the numbers do not fit: the event stays as it is
                 if event_id not in self._unstarted:  # said once, not every round of the watcher
                     self._unstarted.add(event_id)
                     log.info("event %s: could not start at its time (%s)", event_id, e)
@@ -450,7 +448,7 @@ class Events:
                     return None
                 try:
                     await t.call(settled)
-                except TableError:  # closed meanwhile: the watcher moves the round on
+                except WebError:  # closed meanwhile: the watcher moves the round on
                     return
                 await self.advance(event_id)
         except Exception:  # the watcher's rounds make up for it
@@ -476,7 +474,7 @@ class Events:
         event_id = _event_id(raw)
         ev = await self._read(db.event_by_id, event_id)
         if ev is None:
-            raise TableError(NOT_FOUND, 404)
+            raise WebError(no.NOT_FOUND)
         return ev
 
     @staticmethod
@@ -507,13 +505,13 @@ class Events:
         return await self._read(read)
 
     async def visible(self, raw: Any, user: User | None) -> db.Event:
-        """The event, if ``user`` may see it (a private club's to its members only; else 404, as if not there)."""
+        """The event, if ``user`` may see it (a private club's to its members only; else missing, as if not there)."""
         ev = await self.find(raw)
 
         def read(conn: Any) -> None:
             club, role = self._club_role(conn, ev.club_id, user)
             if club is not None and (club.deleted or (not club.public and role is None)):
-                raise TableError(NOT_FOUND, 404)
+                raise WebError(no.NOT_FOUND)
         await self._read(read)
         return ev
 
@@ -524,7 +522,7 @@ class Events:
         def read(conn: Any) -> tuple[Any, Any, list[db.Player], list[tuple[int, int, str]]]:
             club, role = self._club_role(conn, ev.club_id, user)
             if club is not None and (club.deleted or (not club.public and role is None)):
-                raise TableError(NOT_FOUND, 404)
+                raise WebError(no.NOT_FOUND)
             return club, role, db.players(conn, ev.id), db.tables(conn, ev.id)
         club, role, people, tables = await self._read(read)
         return await self._body(ev, user, club, role, people, tables)
@@ -619,21 +617,18 @@ class Events:
         fmt = data.get("format", "one-match")
         formats = _formats()
         if fmt not in formats:
-            raise TableError(N_("unknown event format '{fmt}'; choose from: {formats}"), fmt=str(fmt)[:30],
-                             formats=", ".join(formats))
+            raise WebError(no.UNKNOWN_FORMAT, fmt=str(fmt)[:30], formats=", ".join(formats))
         rounds = whole(data.get("rounds", 1), "rounds", 1, ROUNDS_MAX)
         if fmt == "one-match" and rounds != 1:
-            raise TableError(N_("the one-match format plays a single round: every table plays one match on the "
-                                "same deals (asked for {rounds} rounds)"), rounds=rounds)
+            raise WebError(no.ONE_MATCH_ONE_ROUND, rounds=rounds)
         tables = whole(data.get("tables"), "tables", 1, TABLES_MAX, allow_none=True)
         deals = whole(data.get("deals"), "deals", 1, DEALS_MAX, allow_none=True)
         strength = data.get("strength", self.settings.stand_in)
         if strength not in self.settings.strengths():
-            raise TableError(N_("unknown computer player '{strength}'; choose from: {strengths}"),
-                             strength=str(strength)[:40], strengths=", ".join(self.settings.strengths()))
+            raise WebError(UNKNOWN_STRENGTH, strength=str(strength)[:40], strengths=", ".join(self.settings.strengths()))
         clock = requested_clock(data.get("clock", DEFAULT_PACE))
         if clock is None:
-            raise TableError(N_("an event's tables always play with the clock: choose a pace"))
+            raise WebError(no.CLOCK_NEEDED)
         start_at = start_time(data.get("start"))
         if tables is not None:  # the numbers must fit before anyone registers
             plan_for(tables * players_at(rules), players_at(rules), fmt, rounds)
@@ -654,9 +649,9 @@ class Events:
                 club = clubstore.club_by_slug(conn, club_slug) if isinstance(club_slug, str) else None
                 role = clubstore.role_of(conn, club.id, user.id) if club is not None else None
                 if club is None or (not club.public and role is None):
-                    raise TableError(N_("there is no club at this address"), 404)
+                    raise WebError(NO_CLUB)
                 if role not in ("owner", "admin"):
-                    raise TableError(N_("only the club's owner or an admin may create its events"), 403)
+                    raise WebError(no.CLUB_OWNER_OR_ADMIN)
                 club_id = club.id
             event_id = db.add_event(conn, director_id=user.id, club_id=club_id, secret=new_secret().hex(), plan=None,
                                     **values)
@@ -672,15 +667,15 @@ class Events:
             return
         if ev.club_id is not None and clubstore.role_of(conn, ev.club_id, user.id) in ("owner", "admin"):
             return
-        raise TableError(N_("only the event's director may do that"), 403)
+        raise WebError(no.DIRECTOR_ONLY)
 
     @staticmethod
     def _before_start(ev: db.Event) -> None:
         """A director's change is made before the start only."""
         if ev.status == "cancelled":
-            raise TableError(N_("this event was cancelled"), 409)
+            raise WebError(no.CANCELLED)
         if ev.status != "registering":
-            raise TableError(N_("this event has started: it can no longer be changed"), 409)
+            raise WebError(no.STARTED_NO_CHANGE)
 
     async def _directed(self, raw: Any, user: User, change: Callable[[Any, db.Event], Any]) -> Any:
         """Run ``change`` in one transaction on the locked event, once the director and the time are checked."""
@@ -707,8 +702,7 @@ class Events:
         nothing.  The changed fields (by their name in `FIELDS`), recorded for the registered players."""
         given = {k: data[k] for k in (*FIELDS, "players") if k in data}
         if not given:
-            raise TableError(N_("nothing to change: give the name, the game, the format, the tables, the deals, "
-                                "the pace, the computer players or the start"))
+            raise WebError(no.NOTHING_TO_CHANGE)
         ev = await self.find(raw)
         wanted = self.settings_of(form_of(ev) | given)  # outside the transaction: the schedule may take a moment
         if "start" not in given:
@@ -716,15 +710,11 @@ class Events:
 
         def change(conn: Any, found: db.Event) -> tuple[db.Event, list[str]]:
             if form_of(found) != form_of(ev) or found.start_at != ev.start_at:  # changed meanwhile: look again
-                raise TableError(N_("the event was changed meanwhile: look at it again, then make your change"), 409)
+                raise WebError(no.CHANGED_MEANWHILE)
             seats = players_at(wanted["rules"])
             registered = db.player_count(conn, found.id)
             if wanted["tables"] is not None and registered > wanted["tables"] * seats:
-                raise TableError(NN_("{n} player is registered, more than the {room} places of the tables you ask "
-                                     "for: choose more tables, or an open registration",
-                                     "{n} players are registered, more than the {room} places of the tables you "
-                                     "ask for: choose more tables, or an open registration"), 409, n=registered,
-                                 room=wanted["tables"] * seats)
+                raise WebError(no.TOO_MANY_REGISTERED, n=registered, room=wanted["tables"] * seats)
             changed = [f for f, column in FIELDS.items() if wanted[column] != getattr(found, column)]
             if changed:
                 db.set_event(conn, found.id, **wanted, changes=db.changes_text(found, changed))
@@ -738,12 +728,12 @@ class Events:
     async def remove(self, raw: Any, user: User, name: Any) -> None:
         """The director removes a player's registration before the start."""
         if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise TableError(N_("say whose registration to remove"))
+            raise WebError(no.WHOSE_REGISTRATION)
 
         def change(conn: Any, ev: db.Event) -> None:
             who = next((p for p in db.players(conn, ev.id) if p.name.casefold() == name.strip().casefold()), None)
             if who is None:
-                raise TableError(N_("{name} is not registered for this event"), 409, name=name.strip()[:40])
+                raise WebError(no.PLAYER_NOT_REGISTERED, name=name.strip()[:40])
             db.remove_player(conn, ev.id, who.user_id)
         await self._directed(raw, user, change)
 
@@ -758,9 +748,9 @@ class Events:
             if user is not None:
                 self._directs(conn, found, user)
             if found.status == "cancelled":
-                raise TableError(N_("this event was cancelled"), 409)
+                raise WebError(no.CANCELLED)
             if found.status != "registering":
-                raise TableError(N_("this event has started already"), 409)
+                raise WebError(no.STARTED_ALREADY)
             people = [p for p in db.players(conn, found.id)]
             playing = []
             for p in people:  # a player already at another event's table is not seated at two at once
@@ -769,10 +759,10 @@ class Events:
                 else:
                     playing.append(p)
             if not playing:
-                raise TableError(N_("nobody has registered: the event cannot start"), 409)
+                raise WebError(no.NOBODY_REGISTERED)
             seats = players_at(found.rules)
             if found.tables is not None and len(playing) > found.tables * seats:
-                raise TableError(N_("this event has room for {n} players"), 409, n=found.tables * seats)
+                raise WebError(no.ROOM_FOR, n=found.tables * seats)
             plan = plan_for(len(playing), seats, found.format, found.rounds)
             for i, p in enumerate(playing):
                 db.set_player(conn, found.id, p.user_id, position=i)
@@ -872,28 +862,28 @@ class Events:
             assert found is not None
             club, role = self._club_role(conn, found.club_id, user)
             if club is not None and (club.deleted or (not club.public and role is None)):
-                raise TableError(NOT_FOUND, 404)
+                raise WebError(no.NOT_FOUND)
             if found.status == "over":
-                raise TableError(N_("this event is over"), 409)
+                raise WebError(no.OVER)
             if found.status == "cancelled":
-                raise TableError(N_("this event was cancelled"), 409)
+                raise WebError(no.CANCELLED)
             if found.status != "registering":
-                raise TableError(N_("this event has started: registration is closed"), 409)
+                raise WebError(no.REGISTRATION_CLOSED)
             if db.registered(conn, found.id, user.id):
-                raise TableError(N_("you are registered for this event already"), 409)
+                raise WebError(no.REGISTERED_ALREADY)
             cap = self.capacity(found)
             if cap is not None and db.player_count(conn, found.id) >= cap:
-                raise TableError(N_("this event is full: it has room for {n} players"), 409, n=cap)
+                raise WebError(no.FULL, n=cap)
             if db.busy_elsewhere(conn, user.id, found.id):
-                raise TableError(N_("you are playing in another event now: register once it is over"), 409)
+                raise WebError(no.BUSY_ELSEWHERE)
             db.add_player(conn, found.id, user.id)
         try:
             await self._write(write)
-        except TableError:
+        except WebError:
             raise
         except Exception as e:  # two registrations of one account at once: the primary key keeps one
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
-                raise TableError(N_("you are registered for this event already"), 409) from None
+                raise WebError(no.REGISTERED_ALREADY) from None
             raise
         self.changed(ev.id)
 
@@ -907,11 +897,11 @@ class Events:
             found = db.event_by_id(conn, ev.id, lock=True)
             assert found is not None
             if not db.registered(conn, found.id, user.id):
-                raise TableError(N_("you are not registered for this event"), 409)
+                raise WebError(no.NOT_REGISTERED)
             if found.status == "cancelled":
-                raise TableError(N_("this event was cancelled"), 409)
+                raise WebError(no.CANCELLED)
             if found.status == "over":
-                raise TableError(N_("this event is over"), 409)
+                raise WebError(no.OVER)
             if found.status == "registering":
                 db.remove_player(conn, found.id, user.id)
                 return "withdrawn"
@@ -941,7 +931,7 @@ class Events:
                 if found.status != "over" and seat is not None and not seat.left:
                     try:
                         await found.call(found.give_up, None, None, user.id, True)
-                    except TableError:
+                    except WebError:
                         log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user.id)
             await self._write(lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r,
                                                                      left_deal=finished))
@@ -954,7 +944,7 @@ def _event_id(raw: Any) -> int:
         return raw
     if isinstance(raw, str) and raw.isdigit() and len(raw) <= 9:
         return int(raw)
-    raise TableError(NOT_FOUND, 404)
+    raise WebError(no.NOT_FOUND)
 
 
 def summary_json(ev: db.Event, registered: int, club: Any = None) -> dict[str, Any]:

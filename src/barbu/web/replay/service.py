@@ -28,10 +28,11 @@ from ...besigue.game import BesigueGame
 from ...classic.match import CHANCE, Match
 from ...core import safejson
 from ...core.errors import BarbuError
-from ...core.words import N_, NN_
 from ...records.barbu import number_out, read_record, replay as replay_record
 from ...records.besigue import replay_lines as replay_besigue
-from ..tables.actor import Table, TableError
+from . import refusals as no
+from ..common.errors import WebError
+from ..tables.actor import Table
 from ..tables.thinking import FairSlots
 from ..tables.views import card_list, contract_info, public_state, result_json
 
@@ -60,7 +61,7 @@ class Source:
 def table_source(t: Table) -> Source:
     """A finished table's replay; a table still being played is refused (its hands are secret)."""
     if t.status != "over":
-        raise TableError(N_("the replay opens when the match is over"), 409)
+        raise WebError(no.NOT_OVER)
     lines = t.record_lines()
     head = lines[0]
     actions = tuple(line["action"] for line in lines if line["type"] == "action")
@@ -87,15 +88,15 @@ def upload_source(text: str) -> Source:
             rules, seed, header = str(record.rules), record.seed, record.header
             actions = tuple(text for _, text in record.actions)
     except BarbuError as e:
-        raise TableError(N_("this file is not a barbu record: {reason}"), 400, reason=str(e)) from None
+        raise WebError(no.NOT_A_RECORD, reason=str(e)) from None
     if not besigue:
         try:
             m = replay_record(record).match
         except BarbuError as e:
-            raise TableError(N_("this record cannot be replayed: {reason}"), 400, reason=str(e)) from None
+            raise WebError(no.UNPLAYABLE, reason=str(e)) from None
         players, finished = m.n, len(m.results)
     if not finished:
-        raise TableError(N_("this record holds no finished deal to replay"), 400)
+        raise WebError(no.NO_FINISHED_DEAL)
     names = header.get("players_names")
     if not (isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names)):
         names = [""] * players
@@ -152,7 +153,7 @@ def deal_frames(src: Source, deal: int) -> dict[str, Any]:
     m = Match(src.rules, src.seed)
     _, ranges = _deal_ranges(src)
     if not 1 <= deal <= len(ranges):
-        raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        raise WebError(no.NO_SUCH_DEAL, deal=deal)
     first, end = ranges[deal - 1]
     for text in src.actions[:first]:
         m.apply(m.parse_action(text))
@@ -209,12 +210,12 @@ def review_json(review: Review, deal: int) -> dict[str, Any]:
             "exact_totals": [review.total_exact_cost(s) for s in range(review.players)]}
 
 
-def dd_refusal(src: Source) -> TableError | None:
+def dd_refusal(src: Source) -> WebError | None:
     """Why a match's deals get no double-dummy table (Bésigue, the Scottish game), or None."""
     if src.game != "barbu":
-        return TableError(N_("the double-dummy table is for the Barbu games: this Bésigue match has none"), 409)
+        return WebError(no.DD_NOT_FOR_BESIGUE)
     if Match(src.rules, src.seed).rules.family == "scottish":
-        return TableError(N_("the double-dummy table is not available for the Scottish game"), 409)
+        return WebError(no.DD_NOT_FOR_SCOTTISH)
     return None
 
 
@@ -236,7 +237,7 @@ def solve_dd(src: Source, deal: int, seconds: float, progress: Any = None) -> di
         raise refusal
     m, ranges = _deal_ranges(src)
     if not 1 <= deal <= len(ranges):
-        raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        raise WebError(no.NO_SUCH_DEAL, deal=deal)
     r = m.results[deal - 1]
     start = deal_start(src.rules, src.seed, src.actions, deal)
     table = dd_table(start, seconds=seconds, chosen=(r.contract, r.trump), progress=progress)
@@ -307,8 +308,7 @@ class Analyses:
 
         ``address``: the client's, for its share of the queue."""
         if src.game != "barbu":
-            raise TableError(N_("the analysis is for the Barbu games: this Bésigue match is replayed without it"),
-                             409)
+            raise WebError(no.ANALYSIS_NOT_FOR_BESIGUE)
         done = self.results.get((src.key, deal))
         if done is not None:
             self.results.move_to_end((src.key, deal))
@@ -316,8 +316,7 @@ class Analyses:
         job = self.jobs.get(src.key)
         if job is not None:
             if job.deal != deal:
-                raise TableError(N_("deal {deal} of this match is being weighed; ask again when it is done"),
-                                 429, deal=job.deal)
+                raise WebError(no.ANALYSIS_BUSY, deal=job.deal)
             return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step,
                     "steps": job.steps}
         self._start(self.jobs, self._run, src, deal, address)
@@ -337,10 +336,9 @@ class Analyses:
         every = [*self.jobs.values(), *self.dd_jobs.values()]
         own = sum(1 for j in every if j.address == address)
         if (own and len(every) >= self.queue) or len(every) >= self.queue * HARD_FACTOR:
-            raise TableError(N_("the server is weighing other matches; try again in a minute"), 503)
+            raise WebError(no.QUEUE_FULL)
         if own >= self.per_address:
-            raise TableError(NN_("you already have {n} deal being weighed; ask again when it is done",
-                                 "you already have {n} deals being weighed; ask again when one is done"), 429, n=own)
+            raise WebError(no.OWN_JOBS, n=own)
 
     def request_dd(self, src: Source, deal: int, address: str = "") -> dict[str, Any]:
         """The deal's double-dummy table if solved, else its progress; starts it when no other table of this
@@ -355,8 +353,8 @@ class Analyses:
         job = self.dd_jobs.get(src.key)
         if job is not None:
             if job.deal != deal:
-                raise TableError(N_("the double-dummy table of deal {deal} of this match is being solved; ask "
-                                    "again when it is done"), 429, deal=job.deal)
+                raise WebError(no.DD_BUSY, deal=job.deal)
+
             return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step,
                     "total": job.steps}
         self._start(self.dd_jobs, self._run_dd, src, deal, address)
@@ -438,7 +436,7 @@ def besigue_frames(src: Source, deal: int) -> dict[str, Any]:
     """A Bésigue deal frame by frame, as `deal_frames`: both hands face up, the table, the trick, the stock."""
     g, ranges = _besigue_ranges(src)
     if not 1 <= deal <= len(ranges):
-        raise TableError(N_("there is no deal {deal} in this match"), 404, deal=deal)
+        raise WebError(no.NO_SUCH_DEAL, deal=deal)
     first, end = ranges[deal - 1]
     g = BesigueGame(src.rules, src.seed)
     g.keep_undo = False

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import safejson
 from ...core.words import ENGLISH, N_, Message, Words
+from ..common.errors import CONFLICT, FORBIDDEN, HTTP_STATUS, MISSING
 from ..db.storage import Base, Store, hash_token, now
 
 NO_SUCH_GAME = Message("no-such-game", N_("there is no such game"))
@@ -63,11 +64,16 @@ class WordedError(Exception):
 
 
 class ScorebookError(WordedError):
-    """A refused request: ``status`` is the HTTP status that fits (403, 404, 409)."""
+    """A refused request of a kind of `barbu.web.common.errors` (MISSING, FORBIDDEN, CONFLICT); ``status`` is the
+    HTTP status the routes answer it with.  A caller that still names a status gets its kind."""
 
-    def __init__(self, message: Message | str, status: int, **params: Any) -> None:
+    def __init__(self, message: Message | str, kind: str | int, **params: Any) -> None:
         super().__init__(message, **params)
-        self.status = status
+        self.kind = kind if isinstance(kind, str) else next(k for k, s in HTTP_STATUS.items() if s == kind)
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS[self.kind]
 
 
 @dataclass
@@ -123,28 +129,28 @@ class Scorebooks:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.id == book_id)).first()
         if row is None:
-            raise ScorebookError(NO_SUCH_GAME, 404)
+            raise ScorebookError(NO_SUCH_GAME, MISSING)
         return _book(row)
 
     def get_view(self, view_id: str) -> Scorebook:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.view_id == view_id)).first()
         if row is None:
-            raise ScorebookError(NO_SUCH_GAME, 404)
+            raise ScorebookError(NO_SUCH_GAME, MISSING)
         return _book(row)
 
     def check_key(self, book_id: str, key: str | None) -> Scorebook:
         with self.engine.connect() as conn:
             row = conn.execute(select(BOOKS).where(BOOKS.c.id == book_id)).first()
         if row is None:
-            raise ScorebookError(NO_SUCH_GAME, 404)
+            raise ScorebookError(NO_SUCH_GAME, MISSING)
         if not key or not secrets.compare_digest(row.edit_hash, hash_token(key)):
-            raise ScorebookError(READ_ONLY, 403)
+            raise ScorebookError(READ_ONLY, FORBIDDEN)
         return _book(row)
 
     def save(self, book_id: str, key: str | None, data: dict[str, Any], version: int,
              title: str | None = None) -> Scorebook:
-        """Replace the game's deals if nobody saved since ``version``; else refuse (409) and keep both safe."""
+        """Replace the game's deals if nobody saved since ``version``; else refuse (a conflict) and keep both safe."""
         self.check_key(book_id, key)
         values: dict[str, Any] = {"data": json.dumps(data), "version": version + 1, "updated_at": now(),
                                   "rules": data.get("rules", "")}
@@ -154,7 +160,8 @@ class Scorebooks:
             done = conn.execute(update(BOOKS).where(BOOKS.c.id == book_id, BOOKS.c.version == version)
                                 .values(**values)).rowcount
         if not done:
-            raise ScorebookError(CHANGED_ELSEWHERE, 409)
+            raise ScorebookError(CHANGED_ELSEWHERE, CONFLICT)
+
         return self.get(book_id)
 
     def delete(self, book_id: str, key: str | None) -> None:

@@ -1,0 +1,35 @@
+"""What the accounts refuse: names and passwords that break a rule, log-ins, one-time links."""
+
+from ...core.words import N_, NN_
+from ..common.errors import CONFLICT, FORBIDDEN, GONE, LIMITED, UNAUTHORIZED, refusal
+
+# A sign-up's name.
+NAME_NEEDED = refusal("user-name-needed", N_("choose a user name"))
+NAME_TOO_LONG = refusal("user-name-too-long", N_("a user name has at most {n} characters"))
+NAME_TOO_SHORT = refusal("user-name-too-short", N_("a user name has at least {n} characters"))
+NAME_CHARACTERS = refusal("user-name-characters", N_("a user name may hold letters, digits, spaces and - _ . ' only"))
+NAME_FIRST_CHARACTER = refusal("user-name-first-character", N_("a user name begins with a letter or a digit"))
+NAME_MIXED_ALPHABETS = refusal("user-name-mixed-alphabets",
+                               N_("a user name is written in one alphabet, not a mix of several"))
+NAME_OF_COMPUTERS = refusal("user-name-of-computers",
+                            N_("the name '{name}' is kept for computer players; choose another"))
+NAME_TAKEN = refusal("user-name-taken", N_("the name {name} is taken; choose another"), CONFLICT)
+NAME_LOOKALIKE = refusal("user-name-lookalike",
+                         N_("the name {name} looks too much like a player's name; choose another"), CONFLICT)
+
+# A password.
+PASSWORD_TOO_SHORT = refusal("password-too-short", N_("a password has at least {n} characters"))
+PASSWORD_TOO_LONG = refusal("password-too-long", N_("a password has at most {n} characters"))
+PASSWORD_IS_NAME = refusal("password-is-name", N_("choose a password other than your user name"))
+WRONG_PASSWORD = refusal("wrong-password", N_("that is not your current password"), FORBIDDEN)
+
+# Logging in.
+WRONG_LOG_IN = refusal("wrong-log-in", N_("wrong user name or password"), UNAUTHORIZED)
+TOO_MANY_FAILURES = refusal("too-many-failed-log-ins", NN_("too many failed log-ins: try again in {n} minute",
+                                                           "too many failed log-ins: try again in {n} minutes"),
+                            LIMITED)
+ACCOUNT_CLOSED = refusal("account-closed", N_("this account is closed by the server's operator"), FORBIDDEN)
+
+# A one-time password link.
+RESET_LINK_GONE = refusal("reset-link-gone", N_("this link has expired or was used already: ask the server's "
+                                                "operator for another"), GONE)
