@@ -30,17 +30,23 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
 from ... import ratings
 from ...core.words import N_
 from . import store as db
 from . import refusals as no
-from ..accounts.service import COOKIE, fold, open_store, read_in_thread, write_in_thread
+from ..accounts.service import fold, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User, subject_of
 from ..profiles.history import ratings_of
 from ..common.errors import WebError
 from ..db.storage import Store, _aware, hash_token, now
+
+if TYPE_CHECKING:
+    from ..tables.lobby import Lobby
+
+#: Who is asking: the account logged in on the asking browser (read only when it matters), or None.
+Viewer = Callable[[], Awaitable[User | None]]
 
 NAME_MIN, NAME_MAX = 2, 40  # characters of a club's name
 DESCRIPTION_MAX = 500
@@ -549,21 +555,15 @@ def _hidden(store: Store, table_id: str, club_id: int | None, known: bool, user_
         return not db.holds_seat(conn, table_id, user_id)
 
 
-async def viewer(conn: Any) -> User | None:
-    """The account logged in on a request's or WebSocket's browser."""
-    return await conn.app.state.accounts.session_user(conn.cookies.get(COOKIE))
-
-
-async def club_hides(conn: Any, table_id: Any, table: Any = None) -> bool:
-    """Whether the table ``table_id`` must be answered, to this request or WebSocket, as if it did not exist:
-    it belongs to a private club the viewer is not a member of (and he holds no seat at it).
+async def hides_table(lobby: Lobby, table_id: Any, table: Any, viewer: Viewer) -> bool:
+    """Whether the table ``table_id`` must be answered to ``viewer`` as if it did not exist: it belongs to a
+    private club the viewer is not a member of (and he holds no seat at it).
 
     ``table``, when the caller has it, is the table (its ``club_id``) or another process's lease (which
     does not say: the database does).  Runs on the process the request reached, before anything is
     relayed to the table's owner: both read the same database."""
     if not isinstance(table_id, str) or len(table_id) > 32:
         return False
-    lobby = conn.app.state.lobby
     store = lobby.store
     if store is None:
         return False
@@ -578,20 +578,19 @@ async def club_hides(conn: Any, table_id: Any, table: Any = None) -> bool:
         club_id, known = None, False
     if known and club_id is None:
         return False
-    user = await viewer(conn)
+    user = await viewer()
     return await asyncio.to_thread(_hidden, store, table_id, club_id, known, user.id if user else None)
 
 
-async def visible_rows(conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def rows_seen(store: Store | None, rows: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
     """The lobby's rows less the tables of private clubs the viewer is not a member of; a club table's row
     names its club ("club": {slug, name})."""
     wanted = sorted({r["club_id"] for r in rows if r.get("club_id") is not None})
     if not wanted:
         return rows
-    store = conn.app.state.lobby.store
     if store is None:
         return [r for r in rows if r.get("club_id") is None]
-    user = await viewer(conn)
+    user = await viewer()
 
     def read() -> tuple[set[int], dict[int, Any]]:
         with store.engine.connect() as c:
@@ -609,10 +608,9 @@ async def visible_rows(conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, 
     return out
 
 
-async def visible_matches(conn: Any, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def matches_seen(store: Store | None, matches: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
     """A profile's matches less those at private clubs' tables the viewer may not see (not a member, no seat)."""
     ids = [m["table"] for m in matches if isinstance(m.get("table"), str)]
-    store = conn.app.state.lobby.store
     if not ids or store is None:
         return matches
 
@@ -628,7 +626,8 @@ async def visible_matches(conn: Any, matches: list[dict[str, Any]]) -> list[dict
     private = await asyncio.to_thread(private_tables)
     if not private:
         return matches
-    user = await viewer(conn)
+    user = await viewer()
+
 
     def hidden() -> set[str]:
         if user is None:

@@ -24,16 +24,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from ...core.words import N_
 from ...games import open_game
-from ..accounts.service import Accounts
+from ..accounts.service import COOKIE, Accounts
 from ..accounts.store import User
 from ..tables.clock import DEFAULT as DEFAULT_CLOCK, TURN_DEFAULT
-from ..clubs.service import Clubs, club_hides, club_json, flag, visible_matches, visible_rows
+from ..clubs.service import Clubs, club_json, flag, hides_table, matches_seen, rows_seen
 from ..common.i18n import render_page
 from ..tables.lobby import parse_rules
 from .helpers import RouteHelpers, answer, page_or_missing
@@ -45,6 +45,28 @@ if TYPE_CHECKING:
     from ..tables.lobby import Lobby
 
 __all__ = ["club_routes", "club_hides", "visible_matches", "visible_rows"]
+
+
+async def viewer(conn: HTTPConnection) -> User | None:
+    """The account logged in on a request's or WebSocket's browser."""
+    return await conn.app.state.accounts.session_user(conn.cookies.get(COOKIE))
+
+
+async def club_hides(conn: HTTPConnection, table_id: Any, table: Any = None) -> bool:
+    """Whether the table ``table_id`` must be answered, to this request or WebSocket, as if it did not exist
+    (a private club's, to an outsider: `barbu.web.clubs.service.hides_table`)."""
+    return await hides_table(conn.app.state.lobby, table_id, table, lambda: viewer(conn))
+
+
+async def visible_rows(conn: HTTPConnection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's rows as this browser may see them (`barbu.web.clubs.service.rows_seen`)."""
+    return await rows_seen(conn.app.state.lobby.store, rows, lambda: viewer(conn))
+
+
+async def visible_matches(conn: HTTPConnection, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A profile's matches as this browser may see them (`barbu.web.clubs.service.matches_seen`)."""
+    return await matches_seen(conn.app.state.lobby.store, matches, lambda: viewer(conn))
+
 
 
 @lru_cache(maxsize=256)
