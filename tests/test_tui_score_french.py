@@ -3,7 +3,6 @@ refusal that keeps the form, the sheet with its contract names and the footer's 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,10 @@ from barbu.tui.score_entry import DealScreen
 from barbu.tui.score_store import KeyRing, ScoreStore
 from barbu.tui.score_widgets import DoublesGrid
 from test_tui_score import ask, choose, type_counts, wait_for
-from tuikit import screen_text
+from tuikit import save_shot, screen_text
 
 pytestmark = pytest.mark.asyncio
 NAMES = ["Anne", "Bruno", "Chloé", "Denis"]
-SHOTS = os.environ.get("BARBU_SCREENSHOTS")  # a folder: the test saves its screens there as SVG
 
 
 @pytest.fixture(autouse=True)
@@ -31,9 +29,7 @@ def french():
 
 
 def shot(app, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        app.save_screenshot(filename=f"{name}.svg", path=SHOTS)
+    save_shot(app, f"{name}.svg")  # only when BARBU_SHOTS names a folder
 
 
 async def test_a_new_game_and_a_deal_entered_in_french(tmp_path):

@@ -93,18 +93,18 @@ def test_a_table_outlives_a_server_restarted_without_its_policy(tmp_path, traine
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 def test_the_table_page_offers_the_named_policy_in_a_browser(tmp_path, trained, plugin_path, monkeypatch):
     """In Chromium: the seat menu offers ``learned``, the seat shows it, and the policy plays its turns."""
     pytest.importorskip("playwright")
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "web"))
     from playwright.sync_api import sync_playwright
-    from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server
+    from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, person
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
     with Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", "--bot-delay", "0", "--deal-pause", "0",
                 "--player", f"learned=policy:{trained[0]}") as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
-        page.set_default_timeout(20_000)
+        page = person(browser, (1366, 768), timeout=20_000)
         page.goto(server.base + "/")
         page.select_option("#preset", "classic")
         page.click("#create-button")

@@ -7,40 +7,26 @@ table's budget per cell can be made tiny: the same cells finish on every run.
 from __future__ import annotations
 
 import json
-import threading
-import time
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
 from barbu.web import Settings
 from barbu.web.app import create_app
 
-from webhelpers import free_port
-
+pytestmark = pytest.mark.browser
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "classic-seed7.jsonl"
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    d = tmp_path_factory.mktemp("replaydd")
+def base(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
+    d = tmp_path_factory.mktemp("replaydd-db")
     app = create_app(Settings(db_url=f"sqlite:///{d / 'web.db'}", analysis_samples=2, analysis_seconds=0.02))
     app.state.analyses.dd_seconds = 0.005
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(20)
+    return serve_module(app=app).base
 
 
 def upload(base: str) -> str:
@@ -49,13 +35,11 @@ def upload(base: str) -> str:
     return json.loads(urllib.request.urlopen(req, timeout=30).read())["id"]
 
 
-def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, browser: Browser) -> None:
+def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, person: Callable[..., Page]) -> None:
     rid = upload(base)
     for width, height in ((1366, 768), (390, 844)):
-        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        page.set_default_timeout(60_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page = person((width, height), timeout=60_000)
+        errors = page.errors  # type: ignore[attr-defined]
         page.goto(f"{base}/replay/{rid}?lang=fr#deal=1&move=0")
         page.wait_for_selector("#dd-box:not([hidden])")
         assert page.inner_text("#dd-box h2") == "Table à cartes ouvertes"

@@ -8,26 +8,18 @@ With ``BARBU_SHOTS=/some/folder`` the pictures are kept there (``clock-*.png``) 
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from webhelpers import Server, http
+from webhelpers import PHONE, Server, http, shot as take_shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
-LAPTOP, PHONE = (1366, 768), (390, 844)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("clock")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.2", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0.2", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
+LAPTOP = (1366, 768)
 
 
 def table_with(base: str, rules: str, clock: str, humans: int) -> tuple[str, dict[int, str]]:
@@ -46,30 +38,24 @@ def table_with(base: str, rules: str, clock: str, humans: int) -> tuple[str, dic
     return tid, tokens
 
 
-def seated_page(browser: Browser, base: str, tid: str, seat: int, token: str, size: tuple[int, int],
+def seated_page(person: Callable[..., Page], base: str, tid: str, seat: int, token: str, size: tuple[int, int],
                 lang: str = "en") -> Page:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang)
-    ctx.add_init_script(f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': seat}))});")
-    page = ctx.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
+    page = person(size, lang, timeout=60_000)
+    page.context.add_init_script(
+        f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': seat}))});")
     page.goto(f"{base}/t/{tid}")
     return page
 
 
 def shot(page: Page, name: str) -> None:
-    if SHOTS is not None:
-        size = page.viewport_size
-        page.screenshot(path=str(SHOTS / f"clock-{name}-{size['width']}x{size['height']}.png"))
+    take_shot(page, f"clock-{name}")
 
 
 @pytest.mark.parametrize("size,lang", [(LAPTOP, "en"), (PHONE, "fr"), (LAPTOP, "it")])
-def test_the_countdown_then_the_computer_plays_then_im_back(browser: Browser, server: Server,
+def test_the_countdown_then_the_computer_plays_then_im_back(person: Callable[..., Page], server: Server,
                                                             size: tuple[int, int], lang: str) -> None:
     tid, tokens = table_with(server.base, "classic", "6+3", humans=1)
-    page = seated_page(browser, server.base, tid, 0, tokens[0], size, lang)
+    page = seated_page(person, server.base, tid, 0, tokens[0], size, lang)
     # Ann's turn: her box counts down, and so does her own line above her hand.
     page.wait_for_selector("[data-seat-box='0'] .chip.clock.running")
     chip = page.inner_text("[data-seat-box='0'] .chip.clock")
@@ -98,10 +84,10 @@ def test_the_countdown_then_the_computer_plays_then_im_back(browser: Browser, se
     page.context.close()
 
 
-def test_bésigue_shows_both_clocks(browser: Browser, server: Server) -> None:
+def test_bésigue_shows_both_clocks(person: Callable[..., Page], server: Server) -> None:
     tid, tokens = table_with(server.base, "besigue", "normal", humans=2)
-    ann = seated_page(browser, server.base, tid, 0, tokens[0], LAPTOP)
-    bob = seated_page(browser, server.base, tid, 1, tokens[1], PHONE, "it")
+    ann = seated_page(person, server.base, tid, 0, tokens[0], LAPTOP)
+    bob = seated_page(person, server.base, tid, 1, tokens[1], PHONE, "it")
     for page in (ann, bob):
         page.wait_for_selector("#player-top .chip.clock")
         page.wait_for_selector("#player-bottom .chip.clock")
@@ -115,8 +101,8 @@ def test_bésigue_shows_both_clocks(browser: Browser, server: Server) -> None:
         page.context.close()
 
 
-def test_the_lobby_offers_the_clocks(browser: Browser, server: Server) -> None:
-    page = browser.new_context(viewport={"width": LAPTOP[0], "height": LAPTOP[1]}, locale="fr").new_page()
+def test_the_lobby_offers_the_clocks(person: Callable[..., Page], server: Server) -> None:
+    page = person(LAPTOP, "fr")
     page.goto(server.base + "/")
     assert page.input_value("#clock") == "normal"
     assert "25 secondes par coup" in page.inner_text("#clock-description")

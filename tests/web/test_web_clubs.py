@@ -515,52 +515,46 @@ def ws_first(server: Server, tid: str, cookie: str | None, token: str | None = N
         return json.loads(ws.recv(timeout=10))
 
 
-def test_a_private_club_table_through_a_process_that_does_not_own_it(tmp_path: Path) -> None:
+def test_a_private_club_table_through_a_process_that_does_not_own_it(serve: Any) -> None:
     """Two processes on PostgreSQL and Redis: a private club's table made through A (A owns it) is asked for
     through B.  B checks the membership itself, from the shared database, before relaying anything to A."""
     db, broker = postgres_url(), redis_url()
     reset_postgres(db)
     fast = ("--bot-delay", "0", "--grace", "1000", "--lease", "2", "--broker", broker,
             "--seats-per-address", "0")
-    a, b = [Server(db, tmp_path / f"server{i}.log", *fast) for i in range(2)]
-    try:
-        a.start()
-        b.start()
-        sessions = {}
-        for name in ("Alice", "Bruno", "Olga"):
-            status, _, sessions[name] = web(a, "POST", "/api/account/signup", {"name": name, "password": PASSWORD})
-            assert status == 201 and sessions[name]
-        status, made, _ = web(a, "POST", "/api/clubs", {"name": "Les Jeudis", "public": False}, sessions["Alice"])
-        slug = made["club"]["slug"]
-        _, link, _ = web(a, "POST", f"/api/clubs/{slug}/invites", {"hours": 24}, sessions["Alice"])
-        assert web(b, "POST", "/api/clubs/join", {"key": link["key"]}, sessions["Bruno"])[0] == 200
-        status, table, _ = web(a, "POST", f"/api/clubs/{slug}/tables", {"rules": "classic"}, sessions["Alice"])
-        assert status == 201
-        tid = table["id"]
-        # an outsider through B: nothing, as for a table that does not exist
-        for who in (None, sessions["Olga"]):
-            for path in (f"/api/tables/{tid}", f"/t/{tid}", f"/api/replays/{tid}", f"/t/{tid}/replay"):
-                assert web(b, "GET", path, cookie=who)[0] == 404, path
-            status, said, _ = web(b, "POST", f"/api/tables/{tid}/seats", {"seat": 1, "name": "Olga"}, who)
-            assert status == 404 and said == web(b, "POST", "/api/tables/nosuchtab/seats", {"seat": 1}, who)[1]
-            assert ws_first(b, tid, who)["code"] == "no_table"
-        # a member through B: the table as A plays it, his seat taken there, his WebSocket relayed
-        status, info, _ = web(b, "GET", f"/api/tables/{tid}", cookie=sessions["Bruno"])
-        assert status == 200 and info["table"]["club_id"] is not None
-        status, seat, _ = web(b, "POST", f"/api/tables/{tid}/seats", {"seat": 1, "name": "x"}, sessions["Bruno"])
-        assert status == 200 and seat["table"]["seats"][1]["name"] == "Bruno"
-        assert ws_first(b, tid, sessions["Bruno"], seat["token"])["type"] == "welcome"
-        assert web(b, "GET", f"/api/clubs/{slug}/tables", cookie=sessions["Bruno"])[1]["tables"][0]["id"] == tid
-        deadline = time.monotonic() + 10  # the lobby of B lists A's tables as A last published them
-        while tid not in [t["id"] for t in web(b, "GET", "/api/tables", cookie=sessions["Bruno"])[1]["tables"]]:
-            assert time.monotonic() < deadline, "B never listed the club's table for a member"
-            time.sleep(0.3)
-        assert tid not in [t["id"] for t in web(b, "GET", "/api/tables", cookie=sessions["Olga"])[1]["tables"]]
-        for s in (a, b):
-            assert "Traceback" not in s.log(), s.log()[-3000:]
-    finally:
-        a.stop()
-        b.stop()
+    a, b = [serve(*fast, db=db) for _ in range(2)]
+    sessions = {}
+    for name in ("Alice", "Bruno", "Olga"):
+        status, _, sessions[name] = web(a, "POST", "/api/account/signup", {"name": name, "password": PASSWORD})
+        assert status == 201 and sessions[name]
+    status, made, _ = web(a, "POST", "/api/clubs", {"name": "Les Jeudis", "public": False}, sessions["Alice"])
+    slug = made["club"]["slug"]
+    _, link, _ = web(a, "POST", f"/api/clubs/{slug}/invites", {"hours": 24}, sessions["Alice"])
+    assert web(b, "POST", "/api/clubs/join", {"key": link["key"]}, sessions["Bruno"])[0] == 200
+    status, table, _ = web(a, "POST", f"/api/clubs/{slug}/tables", {"rules": "classic"}, sessions["Alice"])
+    assert status == 201
+    tid = table["id"]
+    # an outsider through B: nothing, as for a table that does not exist
+    for who in (None, sessions["Olga"]):
+        for path in (f"/api/tables/{tid}", f"/t/{tid}", f"/api/replays/{tid}", f"/t/{tid}/replay"):
+            assert web(b, "GET", path, cookie=who)[0] == 404, path
+        status, said, _ = web(b, "POST", f"/api/tables/{tid}/seats", {"seat": 1, "name": "Olga"}, who)
+        assert status == 404 and said == web(b, "POST", "/api/tables/nosuchtab/seats", {"seat": 1}, who)[1]
+        assert ws_first(b, tid, who)["code"] == "no_table"
+    # a member through B: the table as A plays it, his seat taken there, his WebSocket relayed
+    status, info, _ = web(b, "GET", f"/api/tables/{tid}", cookie=sessions["Bruno"])
+    assert status == 200 and info["table"]["club_id"] is not None
+    status, seat, _ = web(b, "POST", f"/api/tables/{tid}/seats", {"seat": 1, "name": "x"}, sessions["Bruno"])
+    assert status == 200 and seat["table"]["seats"][1]["name"] == "Bruno"
+    assert ws_first(b, tid, sessions["Bruno"], seat["token"])["type"] == "welcome"
+    assert web(b, "GET", f"/api/clubs/{slug}/tables", cookie=sessions["Bruno"])[1]["tables"][0]["id"] == tid
+    deadline = time.monotonic() + 10  # the lobby of B lists A's tables as A last published them
+    while tid not in [t["id"] for t in web(b, "GET", "/api/tables", cookie=sessions["Bruno"])[1]["tables"]]:
+        assert time.monotonic() < deadline, "B never listed the club's table for a member"
+        time.sleep(0.3)
+    assert tid not in [t["id"] for t in web(b, "GET", "/api/tables", cookie=sessions["Olga"])[1]["tables"]]
+    for s in (a, b):
+        assert "Traceback" not in s.log(), s.log()[-3000:]
 
 
 # ------------------------------------------------------------------ the migration

@@ -3,24 +3,21 @@ through it on a phone; the first creates a club table from the club's page, both
 outsider finds neither the club nor its table.  Then three rated club matches, played by the engine and stored as
 the server stores a finished table, give the club's page its leaderboard and past matches.
 
-Playwright drives Debian's chromium against a real `barbu serve`.  Screenshots of /clubs and /c/<slug> in English,
-French and Italian at phone (390x844) and laptop (1280x800) sizes go to BARBU_SHOTS_CLUBS (default
-/tmp/shots-clubs/), outside the repository.
+Playwright drives Debian's chromium against a real `barbu serve`.  With BARBU_SHOTS=/some/folder, screenshots of
+/clubs and /c/<slug> in English, French and Italian at phone (390x844) and laptop (1280x800) sizes go there.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from barbu.core.game import CHANCE
 from barbu.games import open_game
@@ -30,21 +27,12 @@ from barbu.web.accounts.store import user_by_key
 from barbu.web.profiles.history import SeatResult, finished_of, record
 from barbu.web.db.storage import SeatRecord, Store
 
-from webhelpers import Server, watched_page
+from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
 
-SHOTS = Path(os.environ.get("BARBU_SHOTS_CLUBS", "/tmp/shots-clubs"))
-LAPTOP, PHONE = (1280, 800), (390, 844)
-STEP = 20_000  # ms a click may wait for the page to answer
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000")
 PASSWORD = "correct horse battery"
 SHORT = "salad(players=3)"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("clubs")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000") as s:
-        yield s
 
 
 def api(server: Server, method: str, path: str, body: Any = None, cookie: str | None = None) -> tuple[int, Any]:
@@ -76,9 +64,7 @@ def sign_up(page: Page, server: Server, name: str) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size or {}
-    page.screenshot(path=str(SHOTS / f"{name}-{size.get('width')}x{size.get('height')}.png"), full_page=True)
+    take_shot(page, name, full_page=True)
 
 
 def take(page: Page, seat: int, name: str) -> None:
@@ -143,10 +129,10 @@ def played_match(server: Server, slug: str, people: list[str], seed: int) -> str
     return tid
 
 
-def test_a_private_club_from_invitation_to_its_table(server: Server, browser: Browser) -> None:
-    host = watched_page(browser, LAPTOP, STEP, locale="en-GB")
-    friend = watched_page(browser, PHONE, STEP, locale="en-GB", has_touch=True, is_mobile=True)
-    outsider = watched_page(browser, PHONE, STEP, locale="en-GB")
+def test_a_private_club_from_invitation_to_its_table(server: Server, person: Callable[..., Page]) -> None:
+    host = person(LAPTOP)
+    friend = person(PHONE, touch=True)
+    outsider = person(PHONE)
     sign_up(host, server, "Hostess")
     sign_up(friend, server, "Amico")
     sign_up(outsider, server, "Stranger")

@@ -62,8 +62,9 @@ def running(servers: list[Server]) -> Iterator[list[Server]]:
                 s.stop()
 
 
-def processes(db: str, broker: str, tmp: Path, n: int) -> list[Server]:
-    return [Server(db, tmp / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST) for i in range(n)]
+def processes(serve: Any, db: str, broker: str, n: int, *more: str) -> list[Server]:
+    """``n`` server processes on one database and broker, not started yet (``running`` starts them)."""
+    return [serve("--broker", broker, "--lease", LEASE, *FAST, *more, db=db, start=False) for _ in range(n)]
 
 
 def health(server: Server) -> dict[str, Any]:
@@ -192,9 +193,9 @@ def check_leaks(db: str, seats: list[Seat]) -> int:
 
 
 @pytest.mark.slow
-def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster_db: str, tmp_path: Path) -> None:
+def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster_db: str, serve: Any) -> None:
     broker = redis_url()
-    a, b = servers = processes(cluster_db, broker, tmp_path, 2)
+    a, b = servers = processes(serve, cluster_db, broker, 2)
     with running(servers):
         tid, tokens = new_table(a, [b], humans=4)  # made through A, every seat taken through B
         listed = [http("GET", s.base + "/api/tables")[1] for s in servers]
@@ -222,9 +223,9 @@ def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster
 
 
 @pytest.mark.slow
-def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str, tmp_path: Path) -> None:
+def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str, serve: Any) -> None:
     broker = redis_url()
-    servers = processes(cluster_db, broker, tmp_path, 3)
+    servers = processes(serve, cluster_db, broker, 3)
     with running(servers):
         tables: dict[str, list[Seat]] = {}
         for i in range(6):  # two tables made through each process; one or two people each
@@ -254,9 +255,9 @@ def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str,
 
 
 @pytest.mark.slow
-def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, tmp_path: Path) -> None:
+def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, serve: Any) -> None:
     broker = redis_url()
-    a, b = servers = processes(cluster_db, broker, tmp_path, 2)
+    a, b = servers = processes(serve, cluster_db, broker, 2)
     with running(servers):
         tid, tokens = new_table(a, [a], humans=1)
         assert health(a)["process"]["leases"] == 1
@@ -284,9 +285,9 @@ def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, tmp_p
 
 
 @pytest.mark.slow
-def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db: str, tmp_path: Path) -> None:
+def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db: str, serve: Any) -> None:
     broker = redis_url()
-    a, b = servers = processes(cluster_db, broker, tmp_path, 2)
+    a, b = servers = processes(serve, cluster_db, broker, 2)
     a.args = (*a.args, "--lease", "30")  # not the lease's end: the hand-over is what moves the table
     with running(servers):
         tid, tokens = new_table(a, [a], humans=1)
@@ -306,9 +307,8 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db
 
 
 @pytest.mark.slow
-def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: str, tmp_path: Path) -> None:
-    server = Server(cluster_db, tmp_path / "workers.log", "--workers", "2", "--broker", redis_url(), "--lease", LEASE,
-                    *FAST).start()
+def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: str, serve: Any) -> None:
+    server = serve("--workers", "2", "--broker", redis_url(), "--lease", LEASE, *FAST, db=cluster_db)
     try:
         def nodes() -> set[str]:
             return {p["node"] for p in health(server)["server"]["processes"] if p["alive"]}
@@ -331,12 +331,11 @@ def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: s
 
 
 @pytest.mark.slow
-def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Path) -> None:
+def test_per_address_limits_hold_across_processes(cluster_db: str, serve: Any) -> None:
     from concurrent.futures import ThreadPoolExecutor
     broker = redis_url()
     limits = ("--tables-per-hour", "4", "--connections-per-address", "2", "--kept-games-per-hour", "2")
-    servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST, *limits)
-               for i in range(2)]
+    servers = processes(serve, cluster_db, broker, 2, *limits)
     with running(servers):
         # A burst of creations spread over both processes: exactly the hour's limit is made.
         with ThreadPoolExecutor(16) as pool:
@@ -375,11 +374,10 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, tmp_path: Pat
 
 @pytest.mark.slow
 def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(cluster_db: str,
-                                                                                  tmp_path: Path) -> None:
+                                                                                  serve: Any) -> None:
     broker = redis_url()
     limits = ("--open-tables-per-address", "2", "--bot-tables-per-address", "1")
-    a, b = servers = [Server(cluster_db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *FAST,
-                             *limits) for i in range(2)]
+    a, b = servers = processes(serve, cluster_db, broker, 2, *limits)
     with running(servers):
         status, body = http("POST", a.base + "/api/play", {"rules": "classic", "name": "Ann", "strength": "random"})
         assert status == 201, body  # a table with computer players, on A

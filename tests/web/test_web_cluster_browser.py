@@ -12,15 +12,18 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from barbu.web.db.storage import Store
 
 from conftest import postgres_url, redis_url, reset_postgres
 from test_web_browser import attr, new_page, play_one
-from webhelpers import Nginx, Server, http
+from webhelpers import Nginx, http
+
+pytestmark = pytest.mark.browser
 
 FAST = ("--bot-delay", "0.03", "--deal-pause", "0", "--grace", "1000", "--lease", "2",
         "--forwarded-allow-ips", "127.0.0.1", "--tables-per-hour", "0", "--seats-per-address", "0",
@@ -51,17 +54,16 @@ def play(pages: list[Page], moves: int, rng: random.Random) -> None:
 
 
 @pytest.mark.slow
-def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(browser: Browser, tmp_path: Path) -> None:
+def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(person: Callable[..., Page], serve: Any,
+                                                                          tmp_path: Path) -> None:
     db = postgres_url()
     reset_postgres(db)
     broker = redis_url()
-    servers = [Server(db, tmp_path / f"server{i}.log", "--broker", broker, *FAST) for i in range(3)]
-    for s in servers:
-        s.start()
+    servers = [serve("--broker", broker, *FAST, db=db) for _ in range(3)]
     lb = Nginx(servers, tmp_path).start()
     try:
         rng = random.Random(7)
-        pages = [new_page(browser) for _ in range(4)]
+        pages = [new_page(person) for _ in range(4)]
         # Two people at one table with two computer players, made and seated through the page.
         status, data = http("POST", lb.base + "/api/tables", {"rules": "classic"})
         assert status == 201, data
@@ -125,6 +127,3 @@ def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(browser
                 assert "Traceback" not in s.log(), s.log()[-3000:]
     finally:
         lb.stop()
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()

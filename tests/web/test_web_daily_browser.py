@@ -2,47 +2,27 @@
 --daily-boards 1``) to its end by clicking, sees his rank and the line to share; a second guest on a phone plays the
 same deal and is ranked against the first; neither may play twice.
 
-Playwright drives Debian's chromium against a real `barbu serve`.  Screenshots (laptop 1280x800, phone 390x844, in
-English, French and Italian) go to BARBU_SHOTS_DAILY (default /tmp/shots/daily/), outside the repository.
+Playwright drives Debian's chromium against a real `barbu serve`.  With BARBU_SHOTS=/some/folder, screenshots
+(laptop 1280x800, phone 390x844, in English, French and Italian) go there.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
 
-import barbu
 from barbu.duplicate.daily import GAMES
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
-from webhelpers import Server, watched_page
+from webhelpers import LAPTOP, PHONE, STEP, Server, shot as take_shot
 
-SHOTS = Path(os.environ.get("BARBU_SHOTS_DAILY", "/tmp/shots/daily"))
-LAPTOP, PHONE = (1280, 800), (390, 844)
-STEP = 20_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("daily")
-    # the server runs the code under test, wherever another copy of barbu is installed
-    src = str(Path(barbu.__file__).resolve().parents[1])
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = src + (os.pathsep + old if old else "")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--daily-boards", "1") as s:
-        yield s
-    if old is None:
-        os.environ.pop("PYTHONPATH", None)
-    else:
-        os.environ["PYTHONPATH"] = old
+pytestmark = pytest.mark.browser
+SERVE = ("--daily-boards", "1")
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    take_shot(page, f"daily-{name}", full_page=True)
 
 
 def play_to_the_end(page: Any, label: str) -> None:
@@ -70,8 +50,8 @@ def play_to_the_end(page: Any, label: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_guest_plays_the_daily_deals_and_sees_his_rank(browser: Browser, server: Server) -> None:
-    page = watched_page(browser, LAPTOP, STEP)
+def test_a_guest_plays_the_daily_deals_and_sees_his_rank(person: Callable[..., Page], server: Server) -> None:
+    page = person(LAPTOP)
     page.goto(server.base + "/")
     page.click("#daily-link")
     page.wait_for_selector("#daily[data-loaded='1']")
@@ -97,7 +77,7 @@ def test_a_guest_plays_the_daily_deals_and_sees_his_rank(browser: Browser, serve
     assert not page.errors, page.errors
 
     # another guest on a phone, in French: the same deal, then ranked with the first
-    phone = watched_page(browser, PHONE, STEP, locale="fr-FR", extra_http_headers={"accept-language": "fr"})
+    phone = person(PHONE, "fr-FR", extra_http_headers={"accept-language": "fr"})
     phone.goto(server.base + "/daily")
     phone.wait_for_selector("#daily[data-loaded='1']")
     shot(phone, "overview-phone-fr")
@@ -113,7 +93,7 @@ def test_a_guest_plays_the_daily_deals_and_sees_his_rank(browser: Browser, serve
     assert not phone.errors, phone.errors
 
     # an Italian laptop sees the page in Italian
-    it = watched_page(browser, LAPTOP, STEP, locale="it-IT", extra_http_headers={"accept-language": "it"})
+    it = person(LAPTOP, "it-IT", extra_http_headers={"accept-language": "it"})
     it.goto(server.base + "/daily")
     it.wait_for_selector("#daily[data-loaded='1']")
     shot(it, "overview-laptop-it")

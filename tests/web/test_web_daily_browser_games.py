@@ -1,49 +1,31 @@
 """The Scottish game's and Bésigue's daily deals in the browser, played to the end by clicking: the Scottish Patience
 rows on the daily page, Bésigue's boards on the Bésigue table's own drawing (besigue.js fed over HTTP), then the
-results.  Playwright drives Debian's chromium against a real `barbu serve`; screenshots (laptop 1366x768, phone
-390x844) go to BARBU_SHOTS_DAILY (default /tmp/shots/daily/), outside the repository.
+results.  Playwright drives Debian's chromium against a real `barbu serve`; with BARBU_SHOTS=/some/folder,
+screenshots (laptop 1366x768, phone 390x844) go there.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
 
-import barbu
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
-from webhelpers import Server, watched_page
+from webhelpers import PHONE, STEP, Server, shot as take_shot
 
-SHOTS = Path(os.environ.get("BARBU_SHOTS_DAILY", "/tmp/shots/daily"))
-LAPTOP, PHONE = (1366, 768), (390, 844)
-STEP = 20_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("daily-games")
-    src = str(Path(barbu.__file__).resolve().parents[1])
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = src + (os.pathsep + old if old else "")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--daily-boards", "2") as s:
-        yield s
-    if old is None:
-        os.environ.pop("PYTHONPATH", None)
-    else:
-        os.environ["PYTHONPATH"] = old
+pytestmark = pytest.mark.browser
+SERVE = ("--daily-boards", "2")
+LAPTOP = (1366, 768)
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    take_shot(page, f"daily-{name}")
 
 
 @pytest.mark.slow
-def test_the_scottish_daily_deals_in_the_browser(browser: Browser, server: Server) -> None:
-    page = watched_page(browser, PHONE, STEP, locale="it-IT", extra_http_headers={"accept-language": "it"})
+def test_the_scottish_daily_deals_in_the_browser(person: Callable[..., Page], server: Server) -> None:
+    page = person(PHONE, "it-IT", extra_http_headers={"accept-language": "it"})
     page.goto(server.base + "/daily/scottish")
     page.wait_for_selector("#start-panel:not([hidden])")
     page.click("#start")
@@ -68,8 +50,8 @@ def test_the_scottish_daily_deals_in_the_browser(browser: Browser, server: Serve
 
 
 @pytest.mark.slow
-def test_the_besigue_daily_deals_on_the_besigue_table(browser: Browser, server: Server) -> None:
-    page = watched_page(browser, LAPTOP, STEP, locale="fr-FR", extra_http_headers={"accept-language": "fr"})
+def test_the_besigue_daily_deals_on_the_besigue_table(person: Callable[..., Page], server: Server) -> None:
+    page = person(LAPTOP, "fr-FR", extra_http_headers={"accept-language": "fr"})
     page.goto(server.base + "/daily/besigue")
     page.wait_for_selector("#start-panel:not([hidden])")
     assert "Bésigue" in page.locator("#start-what").text_content() or "bésigue" in page.locator("#start-what").text_content()

@@ -15,10 +15,11 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from webhelpers import Server, free_port, http
+from webhelpers import free_port, http
 
 
 def barbu(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -52,9 +53,8 @@ def read_all(s: socket.socket, wait: float = 20) -> bytes:
 
 
 # ---------------------------------------------------------------------------- connections
-def test_a_slow_head_is_cut_off_and_an_address_holds_few_connections(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'c.db'}", tmp_path / "server.log", "--header-timeout", "1",
-                    "--http-connections-per-address", "4")
+def test_a_slow_head_is_cut_off_and_an_address_holds_few_connections(serve: Any) -> None:
+    server = serve("--header-timeout", "1", "--http-connections-per-address", "4")
     with server:
         slow = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]
         for s in slow[:2]:
@@ -76,10 +76,9 @@ def test_a_slow_head_is_cut_off_and_an_address_holds_few_connections(tmp_path: P
 
 
 @pytest.mark.slow
-def test_two_hundred_slow_heads_do_not_stay_open(tmp_path: Path) -> None:
+def test_two_hundred_slow_heads_do_not_stay_open(serve: Any) -> None:
     """The issue's measure: 200 slow-header connections were all open after 120 s; now none after the timeout."""
-    server = Server(f"sqlite:///{tmp_path / 's.db'}", tmp_path / "server.log", "--header-timeout", "2",
-                    "--http-connections-per-address", "0")
+    server = serve("--header-timeout", "2", "--http-connections-per-address", "0")
     with server:
         socks = []
         for _ in range(200):
@@ -94,8 +93,8 @@ def test_two_hundred_slow_heads_do_not_stay_open(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- Origin and proxies
-def test_the_origin_scheme_must_be_the_servers_own(tmp_path: Path) -> None:
-    with Server(f"sqlite:///{tmp_path / 'o.db'}", tmp_path / "server.log") as server:
+def test_the_origin_scheme_must_be_the_servers_own(serve: Any) -> None:
+    with serve() as server:
         host = f"127.0.0.1:{server.port}"
         body = b'{"rules": "classic"}'
         assert post(server.base, "/api/tables", body, origin=f"http://{host}") == 201
@@ -107,14 +106,13 @@ def test_the_origin_scheme_must_be_the_servers_own(tmp_path: Path) -> None:
         assert "Traceback" not in server.log()
 
 
-def test_forwarded_headers_are_believed_only_from_named_proxies(tmp_path: Path) -> None:
+def test_forwarded_headers_are_believed_only_from_named_proxies(serve: Any) -> None:
     body = b'{"rules": "classic"}'
-    with Server(f"sqlite:///{tmp_path / 'p.db'}", tmp_path / "plain.log") as server:
+    with serve() as server:
         assert post(server.base, "/api/tables", body, **{"x-forwarded-for": "203.0.113.9"}) == 201
         plain = server.log()
     assert "203.0.113.9" not in plain and '127.0.0.1:' in plain  # a local client is no proxy by default
-    with Server(f"sqlite:///{tmp_path / 'q.db'}", tmp_path / "proxy.log", "--forwarded-allow-ips",
-                "127.0.0.1") as server:
+    with serve("--forwarded-allow-ips", "127.0.0.1") as server:
         host = f"127.0.0.1:{server.port}"
         assert post(server.base, "/api/tables", body, **{"x-forwarded-for": "203.0.113.9"}) == 201
         # behind a proxy that terminates TLS, the page's origin is https
@@ -153,8 +151,8 @@ def until(s: socket.socket, mark: bytes, wait: float = 10) -> bytes:
     return data
 
 
-def test_a_text_frame_not_utf8_is_one_log_line(tmp_path: Path) -> None:
-    with Server(f"sqlite:///{tmp_path / 'w.db'}", tmp_path / "server.log") as server:
+def test_a_text_frame_not_utf8_is_one_log_line(serve: Any) -> None:
+    with serve() as server:
         tid = http("POST", server.base + "/api/tables", {"rules": "classic"})[1]["id"]
         for _ in range(3):
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
@@ -173,8 +171,8 @@ def test_a_text_frame_not_utf8_is_one_log_line(tmp_path: Path) -> None:
     assert log.count("not UTF-8") == 3  # one line each
 
 
-def test_a_client_that_drops_mid_body_leaves_no_traceback(tmp_path: Path) -> None:
-    with Server(f"sqlite:///{tmp_path / 'd.db'}", tmp_path / "server.log") as server:
+def test_a_client_that_drops_mid_body_leaves_no_traceback(serve: Any) -> None:
+    with serve() as server:
         for path in ("/api/tables", "/api/score/import", "/api/replays"):
             with socket.create_connection(("127.0.0.1", server.port)) as s:
                 s.sendall(f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"

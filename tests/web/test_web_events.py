@@ -720,7 +720,7 @@ class Browser:
 
 
 @pytest.mark.slow
-def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(tmp_path) -> None:
+def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(serve: Any) -> None:
     """Two `barbu serve --broker` processes: the event's table is played by A; its page's socket is held by B.
     When the table's deal is over, B's page is told at once (the notice crossed the broker) and B's JSON shows
     the standings."""
@@ -728,14 +728,12 @@ def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(tmp_pa
     import json
     from websockets.asyncio.client import connect
     from conftest import postgres_url, redis_url, reset_postgres
-    from test_web_cluster import FAST as CLUSTER_FAST, LEASE, running
+    from test_web_cluster import processes, running
     from test_web_accounts import PASSWORD
-    from webhelpers import Server
     db = postgres_url()
     reset_postgres(db)
     broker = redis_url()
-    a, b = servers = [Server(db, tmp_path / f"server{i}.log", "--broker", broker, "--lease", LEASE, *CLUSTER_FAST,
-                             "--signups-per-hour", "100") for i in range(2)]
+    a, b = servers = processes(serve, db, broker, 2, "--signups-per-hour", "0")
     with running(servers):
         dora, ann = Browser(), Browser()
         for person, name in ((dora, "Dora"), (ann, "Ann")):

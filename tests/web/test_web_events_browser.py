@@ -4,49 +4,36 @@ its page and go to their table; one leaves midway (the stand-in plays his seat, 
 the table and never moves (the clock plays for him), one plays every decision himself.  At the end every page
 shows the final ranking, the board's traveller and the published key.
 
-Playwright drives Debian's chromium against a real `barbu serve`.  Screenshots at laptop and phone sizes go to
-BARBU_SHOTS_EVENTS (default /tmp/shots/), outside the repository.
+Playwright drives Debian's chromium against a real `barbu serve`.  With BARBU_SHOTS=/some/folder, screenshots at
+laptop and phone sizes go there.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import time
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from webhelpers import Server, watched_page
+from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
 from test_web_clubs_browser import play_one, sign_up
 
-SHOTS = Path(os.environ.get("BARBU_SHOTS_EVENTS", "/tmp/shots"))
-LAPTOP, PHONE = (1280, 800), (390, 844)
-STEP = 20_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("events")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000", "--signups-per-hour", "100") as s:
-        yield s
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--signups-per-hour", "0")
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size or {}
-    page.screenshot(path=str(SHOTS / f"{name}-{size.get('width')}.png"), full_page=True)
+    take_shot(page, name, full_page=True)
 
 
 @pytest.mark.slow
-def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, browser: Browser) -> None:
-    director = watched_page(browser, LAPTOP, STEP)
-    ann = watched_page(browser, LAPTOP, STEP)
-    bob = watched_page(browser, PHONE, STEP)
-    cy = watched_page(browser, PHONE, STEP)
+def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, person: Callable[..., Page]) -> None:
+    director = person(LAPTOP)
+    ann = person(LAPTOP)
+    bob = person(PHONE)
+    cy = person(PHONE)
     for page, name in ((director, "Dora"), (ann, "Ann"), (bob, "Bob"), (cy, "Cy")):
         sign_up(page, server, name)
 
@@ -120,10 +107,11 @@ def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, br
 
 
 @pytest.mark.slow
-def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Server, browser: Browser) -> None:
+def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Server,
+                                                                     person: Callable[..., Page]) -> None:
     """Every refusal of the create and edit forms shows beside the form, in the reader's language; the director
     then changes his event and cancels it (on a phone, in French)."""
-    page = watched_page(browser, PHONE, STEP, locale="fr-FR")
+    page = person(PHONE, "fr-FR")
     sign_up(page, server, "Zoé")
     page.goto(server.base + "/events")
     page.wait_for_selector("#event-form:not([hidden])")
@@ -173,12 +161,12 @@ def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Serv
 
 @pytest.mark.slow
 def test_a_players_page_follows_the_directors_changes_and_the_standings_without_reloading(
-        server: Server, browser: Browser) -> None:
+        server: Server, person: Callable[..., Page]) -> None:
     """The director changes the game, the format and the pace from his form (in Italian, on a laptop); the
     registered player's page (in French, on a phone), never reloaded, shows the new game with the change marked;
     then the start puts "go to your table" on it, and the standings come in as soon as the deal is scored."""
-    director = watched_page(browser, LAPTOP, STEP, locale="it-IT")
-    eve = watched_page(browser, PHONE, STEP, locale="fr-FR")
+    director = person(LAPTOP, "it-IT")
+    eve = person(PHONE, "fr-FR")
     sign_up(director, server, "Dario")
     sign_up(eve, server, "Eve")
     director.goto(server.base + "/events")

@@ -3,33 +3,19 @@ a refused card says why, an unknown address says so.  Playwright drives Debian's
 
 from __future__ import annotations
 
-import os
 import urllib.error
 import urllib.request
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from webhelpers import Server
+from webhelpers import Server, shot
 
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0.2", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 VIEWPORTS = [(1280, 720), (1366, 768), (1440, 900), (390, 844)]
-SHOTS = Path(os.environ.get("BARBU_SHOTS", "")) if os.environ.get("BARBU_SHOTS") else None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("fit")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.2", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
-
-
-def open_page(browser: Browser, size: tuple[int, int]) -> Page:
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.set_default_timeout(20_000)
-    return page
 
 
 def inside(page: Page, selector: str) -> None:
@@ -81,9 +67,9 @@ def play_against_the_computer(page: Page, base: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server: Server, browser: Browser,
+def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server: Server, person: Callable[..., Page],
                                                                         size: tuple[int, int]) -> None:
-    page = open_page(browser, size)
+    page = person(size)
     play_against_the_computer(page, server.base)
     assert page.locator("#table").get_attribute("data-seat") == "0"
     seen = set()
@@ -100,8 +86,8 @@ def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server:
         if page.locator("#center .trick-card").count():  # the trick and its players' names lie on the felt
             inside(page, "#center .trick-card >> nth=-1")
             assert not overlaps(page), overlaps(page)
-        if SHOTS and phase not in seen:
-            page.screenshot(path=str(SHOTS / f"web-{phase}-{size[0]}x{size[1]}.png"))
+        if phase not in seen:
+            shot(page, f"web-{phase}")
         seen.add(phase)
         if phase == "play" and len(seen) >= 3:
             break
@@ -110,8 +96,8 @@ def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server:
 
 
 @pytest.mark.slow
-def test_a_refused_card_says_why_in_the_engines_words(server: Server, browser: Browser) -> None:
-    page = open_page(browser, (1366, 768))
+def test_a_refused_card_says_why_in_the_engines_words(server: Server, person: Callable[..., Page]) -> None:
+    page = person((1366, 768))
     play_against_the_computer(page, server.base)
     for _ in range(600):
         page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'", timeout=30_000)
@@ -127,11 +113,11 @@ def test_a_refused_card_says_why_in_the_engines_words(server: Server, browser: B
     pytest.fail("never met a card the rules refuse")
 
 
-def test_an_unknown_table_address_is_a_real_not_found_page(server: Server, browser: Browser) -> None:
+def test_an_unknown_table_address_is_a_real_not_found_page(server: Server, person: Callable[..., Page]) -> None:
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(server.base + "/t/no-such-table")
     assert e.value.code == 404
-    page = open_page(browser, (390, 844))
+    page = person((390, 844))
     page.goto(server.base + "/t/no-such-table")
     assert "There is no table at this address" in page.inner_text("body")
     page.click("text=Go to the lobby")

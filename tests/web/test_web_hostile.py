@@ -21,12 +21,13 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from webhelpers import Server, free_port, http, new_table
+from webhelpers import free_port, http, new_table
 
 FRAMES = int(os.environ.get("BARBU_FUZZ_FRAMES", 100_000))
 CONNECTIONS = int(os.environ.get("BARBU_FUZZ_CONNECTIONS", 200))
@@ -85,8 +86,8 @@ def raw_request(port: int, head: bytes, body: bytes = b"", wait: float = 10) -> 
     return data, time.monotonic() - t0
 
 
-def test_bodies_are_refused_from_their_announced_length_and_while_streaming(tmp_path: Path) -> None:
-    with Server(f"sqlite:///{tmp_path / 'b.db'}", tmp_path / "server.log", "--body-timeout", "1") as server:
+def test_bodies_are_refused_from_their_announced_length_and_while_streaming(serve: Any) -> None:
+    with serve("--body-timeout", "1") as server:
         post = (b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n")
         # 100 MB announced, one byte sent: refused at once from the header
         data, took = raw_request(server.port, post + b"content-length: 100000000\r\n\r\n", b"{")
@@ -207,10 +208,9 @@ def http_fuzz(base: str, rng: random.Random, tid: str, n: int) -> list[int]:
 
 
 @pytest.mark.slow
-def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'fuzz.db'}", tmp_path / "server.log", "--bot-delay", "0",
-                    "--deal-pause", "0", "--grace", "1000", "--connections-per-address", "0",
-                    "--tables-per-hour", "0", "--bot-tables-per-address", "0")
+def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(serve: Any, tmp_path: Path) -> None:
+    server = serve("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--connections-per-address", "0",
+                   "--tables-per-hour", "0", "--bot-tables-per-address", "0")
     with server:
         status, data = http("POST", server.base + "/api/tables", {"rules": "salad(players=3)"})
         bot_tid = data["id"]
@@ -291,12 +291,11 @@ async def _recv_until(ws, pred, wait: float = 60) -> dict:
             return msg
 
 
-def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_on(tmp_path: Path) -> None:
+def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_on(serve: Any) -> None:
     """Every field of every message type carrying a lone surrogate is refused in words before anything uses
     it; a move sent with such an id changes nothing, and the same move sent properly is acknowledged,
     broadcast to a watcher, and the computer players after it move."""
-    server = Server(f"sqlite:///{tmp_path / 'h.db'}", tmp_path / "server.log", "--bot-delay", "0",
-                    "--deal-pause", "0")
+    server = serve("--bot-delay", "0", "--deal-pause", "0")
     with server:
         tid, tokens = new_table(server.base, "classic", seats={0: "Ann"}, bots={1: "random", 2: "random", 3: "random"})
 
@@ -353,12 +352,11 @@ def _raw_post(base: str, path: str, body: bytes, headers: dict[str, str] | None 
         return e.code, json.loads(e.read() or b"null")
 
 
-def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(tmp_path: Path) -> None:
+def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(serve: Any) -> None:
     """Every JSON body of the API with a lone surrogate (escaped) or bytes that are not UTF-8 in each field,
     and the scorekeeper's imports nested thousands deep in each of their forms: a 4xx answer in words,
     never a 5xx, never a traceback in the log."""
-    server = Server(f"sqlite:///{tmp_path / 'b.db'}", tmp_path / "server.log", "--tables-per-hour", "0",
-                    "--kept-games-per-hour", "0", "--bot-tables-per-address", "0")
+    server = serve("--tables-per-hour", "0", "--kept-games-per-hour", "0", "--bot-tables-per-address", "0")
     with server:
         status, made = http("POST", server.base + "/api/tables", {"rules": "classic"})
         tid, creator = made["id"], made["creator"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import random
 import time
-from typing import Iterator
+from typing import Callable
 
 import pytest
 from babel.numbers import format_decimal
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from websockets.sync.client import connect as ws_connect
 
 from barbu.classic.refusals import FOLLOW_SUIT
@@ -23,29 +23,15 @@ from barbu.core.words import SUITS
 from barbu.i18n import translator
 
 from test_web_browser import attr, hand, my_turn, play_one, take_seat
-from webhelpers import Server, http, new_table
+from webhelpers import PHONE, Server, http, new_table
 
-STEP_TIMEOUT = 15_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("i18n-browser")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000") as s:
-        yield s
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000")
 
 
-def page_in(browser: Browser, locale: str, phone: bool = False) -> Page:
+def page_in(person: Callable[..., Page], locale: str, phone: bool = False) -> Page:
     """A page of a browser set to ``locale`` (its Accept-Language and Intl), in its own context."""
-    ctx = browser.new_context(locale=locale, viewport={"width": 390, "height": 844} if phone else
-                              {"width": 1366, "height": 768})
-    page = ctx.new_page()
-    page.set_default_timeout(STEP_TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+    return person(PHONE if phone else (1366, 768), locale)
 
 
 def try_a_wrong_suit(page: Page, lang: str) -> bool:
@@ -78,10 +64,10 @@ def public_scores(server: Server, tid: str) -> dict:
                 return msg["scores"]
 
 
-def test_a_deal_played_in_italian(server: Server, browser: Browser) -> None:
+def test_a_deal_played_in_italian(server: Server, person: Callable[..., Page]) -> None:
     it = translator("it")
     tid, _ = new_table(server.base, "classic", bots={1: "random", 2: "random", 3: "random"})
-    page = page_in(browser, "it-IT")
+    page = page_in(person, "it-IT")
     page.goto(f"{server.base}/t/{tid}")
     assert page.get_attribute("html", "lang") == "it"
     assert page.inner_text("#seats-panel h2") == "Posti" and page.inner_text("[data-seat-take='0']") == "Prendi questo posto"
@@ -122,9 +108,9 @@ def test_a_deal_played_in_italian(server: Server, browser: Browser) -> None:
     assert not page.errors
 
 
-def test_a_table_mixing_a_french_and_an_italian_player(server: Server, browser: Browser) -> None:
+def test_a_table_mixing_a_french_and_an_italian_player(server: Server, person: Callable[..., Page]) -> None:
     tid, _ = new_table(server.base, "classic", bots={2: "random", 3: "random"})
-    pages = {"fr": page_in(browser, "fr-FR"), "it": page_in(browser, "it-IT", phone=True)}
+    pages = {"fr": page_in(person, "fr-FR"), "it": page_in(person, "it-IT", phone=True)}
     take_seat(pages["fr"], server.base, tid, 0, "Amélie")
     take_seat(pages["it"], server.base, tid, 1, "Bruno")
     for lang, page in pages.items():
@@ -152,8 +138,8 @@ def test_a_table_mixing_a_french_and_an_italian_player(server: Server, browser: 
         assert not page.errors
 
 
-def test_the_switcher_is_remembered_across_reloads_and_visits(server: Server, browser: Browser) -> None:
-    page = page_in(browser, "en-US")
+def test_the_switcher_is_remembered_across_reloads_and_visits(server: Server, person: Callable[..., Page]) -> None:
+    page = page_in(person, "en-US")
     page.goto(server.base + "/")
     assert page.get_attribute("html", "lang") == "en" and page.inner_text("#play-computer") == "Play against the computer"
     with page.expect_navigation():
@@ -172,7 +158,7 @@ def test_the_switcher_is_remembered_across_reloads_and_visits(server: Server, br
     page.wait_for_function("() => document.documentElement.lang === 'it'")
     assert page.inner_text("#play-computer") == "Gioca contro il computer"
     # The switcher keeps the table and the hand in sight on a phone: one line of the header, no more.
-    phone = page_in(browser, "fr-FR", phone=True)
+    phone = page_in(person, "fr-FR", phone=True)
     tid, _ = new_table(server.base, "classic", bots={1: "random", 2: "random", 3: "random"})
     take_seat(phone, server.base, tid, 0, "Chloé")
     phone.wait_for_selector("#hand .card")

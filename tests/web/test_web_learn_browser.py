@@ -8,17 +8,16 @@ waits for the page's own markers (``data-step``, ``data-busy``), never for a tim
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
-from webhelpers import Server, watched_page
+from playwright.sync_api import Page
+from webhelpers import Server, shot as take_shot
 
 from barbu.guide.lesson import KEYS, replay
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0")
 STEP = 60_000  # ms a step may take on a loaded machine
 READY = ("() => { const t = document.querySelector('#table');"
          " return !!t && t.dataset.busy === '0' && t.dataset.phase !== ''; }")
@@ -29,16 +28,9 @@ REAL_MATCH = {"en": "Play a real match against the computer", "fr": "Jouer une v
               "it": "Gioca una vera partita contro il computer"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("learn")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
-
-
-def open_page(browser: Browser, url: str, size: tuple[int, int], reduced: bool = True, ready: bool = True) -> Page:
-    page = watched_page(browser, size, STEP, reduced_motion="reduce" if reduced else "no-preference")
+def open_page(person: Callable[..., Page], url: str, size: tuple[int, int], reduced: bool = True,
+              ready: bool = True) -> Page:
+    page = person(size, timeout=STEP, reduced_motion="reduce" if reduced else "no-preference")
     page.goto(url)
     if ready:
         page.wait_for_function(READY)
@@ -46,9 +38,7 @@ def open_page(browser: Browser, url: str, size: tuple[int, int], reduced: bool =
 
 
 def shot(page: Page, name: str) -> None:
-    if SHOTS:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"))
+    take_shot(page, f"learn-{name}")
 
 
 def data(page: Page, key: str) -> str:
@@ -83,9 +73,9 @@ def play_lesson(page: Page, key: str, name: str) -> None:
 @pytest.mark.parametrize("lang, size, reduced", [
     ("en", (1366, 768), False), ("fr", (1366, 768), True), ("it", (1366, 768), True), ("it", (390, 844), True),
 ])
-def test_the_guided_deal_from_the_lobby_to_a_real_match(browser: Browser, server: Server, lang: str,
+def test_the_guided_deal_from_the_lobby_to_a_real_match(person: Callable[..., Page], server: Server, lang: str,
                                                         size: tuple[int, int], reduced: bool) -> None:
-    page = open_page(browser, f"{server.base}/?lang={lang}", size, reduced, ready=False)
+    page = open_page(person, f"{server.base}/?lang={lang}", size, reduced, ready=False)
     page.click("#learn-link")
     page.wait_for_function(READY)
     assert page.inner_text("#lesson-counter") == COUNTER[lang] or size[0] < 600
@@ -108,8 +98,8 @@ def test_the_guided_deal_from_the_lobby_to_a_real_match(browser: Browser, server
     page.context.close()
 
 
-def test_a_wrong_card_is_refused_with_its_lesson(browser: Browser, server: Server) -> None:
-    page = open_page(browser, f"{server.base}/learn?lang=fr", (1366, 768), reduced=False)
+def test_a_wrong_card_is_refused_with_its_lesson(person: Callable[..., Page], server: Server) -> None:
+    page = open_page(person, f"{server.base}/learn?lang=fr", (1366, 768), reduced=False)
     assert data(page, "lesson") == "no-queens" and data(page, "step") == "0"
     page.click("#hand [data-card='AD']")  # legal, but it takes the trick and every queen on it
     page.wait_for_function("() => document.querySelector('#table').dataset.refused === '1'")

@@ -14,18 +14,16 @@ a trick), all thirteen tricks, without doubling.
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import Page, WebSocketRoute
 
-from webhelpers import Server, new_table, watched_page
+from webhelpers import Server, new_table, shot as take_shot
 
+pytestmark = pytest.mark.browser
 SIZES = [(1366, 768), (390, 844)]
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
 STEP = 60_000  # ms a step may take on a loaded machine (the server slows its computer players when busy)
 # Every deal played through, no doubling: a deal's cards all go to tricks.
 CLASSIC = "classic(doubling=none, undoubled_negative=play, stop_when_decided=false)"
@@ -33,22 +31,16 @@ TWIN_TURNS = 6  # cards played at most in Bésigue to find two of a card in the 
 TABLES = 8  # tables tried for a trick-taking contract (a computer dealer picks Domino one time in seven)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Computer players that wait a while before each move: a frozen move is looked at before the next."""
-    d = tmp_path_factory.mktemp("motion")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "1.5", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
+# `server`: computer players that wait a while before each move: a frozen move is looked at before the next.
+SERVE = ("--bot-delay", "1.5", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 
 
 @pytest.fixture(scope="module")
-def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def fast(serve_module: Any) -> Server:
     """Computer players that move at once: the page gets a new state in the middle of every move."""
-    d = tmp_path_factory.mktemp("motion-fast")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
+    return serve_module("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+                        "--bot-tables-per-address", "0", name="motion-fast")
 
 
 State = dict[str, Any]
@@ -97,22 +89,22 @@ def newer(version: str | None) -> Callable[[State], bool]:
     return lambda s: s.get("version", -1) > int(version or -1)
 
 
-def seat_me(browser: Browser, base: str, size: tuple[int, int], rules: str = "classic",
+def seat_me(person: Callable[..., Page], base: str, size: tuple[int, int], rules: str = "classic",
             reduced: bool = False) -> Page:
     """Seat 0 taken in the browser against computer players who play at random; at a Barbu table, until a
     trick-taking contract is being played (another table when the computer dealer chose Domino)."""
     for _ in range(TABLES):
-        page = open_seat(browser, base, size, rules, reduced)
+        page = open_seat(person, base, size, rules, reduced)
         if rules == "besigue" or until_phase(page, ("play", "domino")) == "play":
             return page
         page.context.close()
     raise AssertionError(f"Domino at {TABLES} tables in a row")
 
 
-def open_seat(browser: Browser, base: str, size: tuple[int, int], rules: str, reduced: bool) -> Page:
+def open_seat(person: Callable[..., Page], base: str, size: tuple[int, int], rules: str, reduced: bool) -> Page:
     others = {1: "random"} if rules == "besigue" else {1: "random", 2: "random", 3: "random"}
     tid, _ = new_table(base, CLASSIC if rules == "classic" else rules, bots=others)
-    page = watched_page(browser, size, STEP, reduced_motion="reduce" if reduced else "no-preference")
+    page = person(size, timeout=STEP, reduced_motion="reduce" if reduced else "no-preference")
     page.gate = Gate(page)  # type: ignore[attr-defined]
     page.goto(f"{base}/t/{tid}")
     page.fill("#name", "Ada")
@@ -257,14 +249,14 @@ def finish(page: Page) -> None:
     page.evaluate(f"() => {MOVES}.forEach((a) => a.finish())")
 
 
-def shot(page: Page, name: str, size: tuple[int, int], tmp: Path) -> None:
-    page.screenshot(path=str((SHOTS or tmp) / f"motion-{name}-{size[0]}x{size[1]}.png"))
+def shot(page: Page, name: str) -> None:
+    take_shot(page, f"motion-{name}")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser: Browser, size: tuple[int, int],
-                                                        tmp_path: Path) -> None:
-    page = seat_me(browser, server.base, size)
+def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, person: Callable[..., Page],
+                                                        size: tuple[int, int]) -> None:
+    page = seat_me(person, server.base, size)
     assert page.is_checked("#motion-toggle")  # on by default
     freeze(page)
     until_my_card(page)
@@ -283,7 +275,7 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser:
     half = page.evaluate(FLIGHTS)
     mid = next(f for f in half if f["card"] == played)
     assert not near(centre(mid["ghost"]), was) and not near(centre(mid["ghost"]), centre(mid["rest"])), mid
-    shot(page, "hand", size, tmp_path)
+    shot(page, "hand")
     finish(page)  # and at the end it lies in its place, the card itself shown again (gone with the trick if it ended it)
     end = page.wait_for_function("""c => { const p = document.querySelector(`#center .trick-card [data-card="${c}"]`).closest('.trick-card');
         return !p.dataset.moving && !document.querySelector(`#motion-layer .motion-ghost [data-card="${c}"]`)
@@ -297,8 +289,8 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, browser:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_winner(
-        server: Server, browser: Browser, size: tuple[int, int], tmp_path: Path) -> None:
-    page = seat_me(browser, server.base, size)
+        server: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+    page = seat_me(person, server.base, size)
     freeze(page)
     # A computer player's card: it starts on his seat's box.
     until_my_card(page)
@@ -312,7 +304,7 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     seat_box = page.locator(f"[data-seat-box='{other['by']}']").bounding_box()
     assert other["ghost"] and near(centre(other["ghost"]), centre(seat_box)), (other, seat_box)
     seek(page, 115)
-    shot(page, "seat", size, tmp_path)
+    shot(page, "seat")
     # A finished trick: its cards are gathered and slide to the winner's seat.
     gate.release(then=lambda s: not s.get("trick") and s.get("last_trick"))
     gathered = act_until(page, """(() => {
@@ -335,7 +327,7 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     won_by = min(boxes, key=lambda b: sum(abs(b[0] - e[0]) + abs(b[1] - e[1]) for e in ends))
     assert all(near(tuple(e), won_by, 8) for e in ends), (ends, won_by)
     seek(page, 550)
-    shot(page, "gather", size, tmp_path)
+    shot(page, "gather")
     finish(page)  # once gathered, the trick is the winner's: no longer on the felt, and no ghost of it left
     page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-ghost')
         && [...document.querySelectorAll('#center .trick.faded .trick-card')].every((p) => getComputedStyle(p).visibility === 'hidden')""")
@@ -345,9 +337,9 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_besigue_cards_fly_and_the_trick_gathers(server: Server, browser: Browser, size: tuple[int, int],
-                                                 tmp_path: Path) -> None:
-    page = seat_me(browser, server.base, size, rules="besigue")
+def test_besigue_cards_fly_and_the_trick_gathers(server: Server, person: Callable[..., Page],
+                                                 size: tuple[int, int]) -> None:
+    page = seat_me(person, server.base, size, rules="besigue")
     assert page.is_checked("#motion-toggle")
     freeze(page)
     # Two packs: the hand may hold two of a card; the one tapped is the one that flies.  The test taps the first
@@ -372,7 +364,7 @@ def test_besigue_cards_fly_and_the_trick_gathers(server: Server, browser: Browse
     mine = next(f for f in flights if f["card"] == played)
     assert mine["animations"] >= 1 and mine["visibility"] == "hidden" and in_hand(centre(mine["ghost"]), was, mine["ghost"]), (mine, was, twins)
     seek(page, 115)
-    shot(page, "besigue-hand", size, tmp_path)
+    shot(page, "besigue-hand")
     # Whoever completes the trick, its two cards are gathered to the winner's side (at once if this card did).
     gathering = """(() => {
         const pieces = [...document.querySelectorAll('#trick .card')];
@@ -386,7 +378,7 @@ def test_besigue_cards_fly_and_the_trick_gathers(server: Server, browser: Browse
         gathered = act_until(page, gathering)
     assert gathered["animated"] and gathered["ghosts"] >= 2, gathered
     seek(page, 550)
-    shot(page, "besigue-gather", size, tmp_path)
+    shot(page, "besigue-gather")
     finish(page)
     page.wait_for_function("""() => !document.querySelector('#motion-layer .motion-gather')
         && [...document.querySelectorAll('#trick .card')].every((c) => getComputedStyle(c).visibility === 'hidden')""")
@@ -410,8 +402,8 @@ def moves(page: Page) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("rules", ["classic", "besigue"])
-def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, browser: Browser, rules: str) -> None:
-    page = seat_me(browser, fast.base, (1366, 768), rules=rules)
+def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, person: Callable[..., Page], rules: str) -> None:
+    page = seat_me(person, fast.base, (1366, 768), rules=rules)
     page.uncheck("#motion-toggle")
     assert page.evaluate("localStorage.getItem('barbu:motion')") == "off"
     before = moves(page)  # a computer player's first card may have moved before the box was unchecked
@@ -431,8 +423,8 @@ def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, 
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, browser: Browser, size: tuple[int, int]) -> None:
-    page = seat_me(browser, fast.base, size, reduced=True)
+def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+    page = seat_me(person, fast.base, size, reduced=True)
     assert not page.is_checked("#motion-toggle")
     play_some(page, 6)
     assert moves(page) == (0, 0)
@@ -444,10 +436,10 @@ def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, browser: Br
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(fast: Server, browser: Browser,
+def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(fast: Server, person: Callable[..., Page],
                                                                 size: tuple[int, int]) -> None:
     """Computer players that answer at once cut every move short: no card is lost on the way or stuck hidden."""
-    page = seat_me(browser, fast.base, size)
+    page = seat_me(person, fast.base, size)
     assert page.is_checked("#motion-toggle")
     for _ in range(200):
         deal = page.get_attribute("#table", "data-deal")

@@ -5,32 +5,26 @@ BARBU_SHOTS names a folder for screenshots of the lobby at 1366x768 and 390x844,
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from webhelpers import Server, http
-from test_web_private_browser import LAPTOP, PHONE, person
+from helpers import shots_on
+from webhelpers import PHONE, Server, http, shot as take_shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+pytestmark = pytest.mark.browser
+LAPTOP = (1366, 768)
 
 
 @pytest.fixture
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("mine")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--grace", "1000",
-                "--bot-tables-per-address", "3", "--tables-per-hour", "0") as s:
-        yield s
+def server(serve: Any) -> Server:
+    """A server of each test's own: the test fills its limit of tables with computer players per address."""
+    return serve("--bot-delay", "0", "--grace", "1000", "--bot-tables-per-address", "3", "--tables-per-hour", "0")
 
 
 def shot(page: Page, name: str) -> None:
-    if SHOTS is not None:
-        size = page.viewport_size or {}
-        page.screenshot(path=str(SHOTS / f"mytables-{name}-{size.get('width')}x{size.get('height')}.png"),
-                        full_page=True)
+    take_shot(page, f"mytables-{name}", full_page=True)
 
 
 def table_with_a_friend(base: str) -> dict[str, Any]:
@@ -56,9 +50,10 @@ def play_against_the_computer(page: Page, base: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_my_tables_resume_end_and_the_limit(server: Server, browser: Browser, viewport: dict[str, int]) -> None:
+def test_my_tables_resume_end_and_the_limit(server: Server, person: Callable[..., Page],
+                                            viewport: tuple[int, int]) -> None:
     base = server.base
-    page = person(browser, viewport)
+    page = person(viewport)
     page.goto(base + "/")
     page.wait_for_selector("#preset option", state="attached")
     expect(page.locator("#mine-panel")).to_be_hidden()  # nothing of this browser's yet
@@ -91,7 +86,7 @@ def test_my_tables_resume_end_and_the_limit(server: Server, browser: Browser, vi
     expect(page.locator("#play-error .mine-link")).to_have_text("See My tables")
     expect(page.locator("#mine-panel")).to_have_class("panel pointed")
     shot(page, "limit-en")
-    if SHOTS is not None:
+    if shots_on():
         for lang in ("en", "fr", "it"):
             page.goto(f"{base}/?lang={lang}")
             page.wait_for_selector(f"[data-mine='{second}']")

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from barbu.web import Settings, create_app
 
-from webhelpers import Server, http
+from webhelpers import http
 from wsclient import OPEN, ORIGIN, Player
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
@@ -100,9 +100,9 @@ def test_a_rematch_of_a_private_table_stays_private_with_the_same_invitation(sql
         assert new.id not in [t["id"] for t in c.get("/api/tables").json()["tables"]]
 
 
-def test_the_invitation_never_reaches_the_servers_log(tmp_path) -> None:
+def test_the_invitation_never_reaches_the_servers_log(serve: Any) -> None:
     """Through a real server and its access log: the secret is in no request line, path or query."""
-    with Server(f"sqlite:///{tmp_path / 'b.db'}", tmp_path / "server.log", "--bot-delay", "0") as srv:
+    with serve("--bot-delay", "0") as srv:
         status, data = http("POST", srv.base + "/api/tables", {"rules": "classic", "private": True})
         assert status == 201
         tid, invite, creator = data["id"], data["invite"], data["creator"]

@@ -5,40 +5,20 @@ to its creator, a stranger without it kept from the seats, a friend seated with 
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from webhelpers import Server
+from webhelpers import PHONE, Server, shot as take_shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
-LAPTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("private")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--grace", "1000") as s:
-        yield s
-
-
-def person(browser: Browser, viewport: dict[str, int], lang: str = "en-GB") -> Page:
-    """A page in a context of its own: its own storage, like another person's browser."""
-    page = browser.new_context(viewport=viewport, locale=lang).new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--grace", "1000")
+LAPTOP = (1366, 768)
 
 
 def shot(page: Page, name: str) -> None:
-    if SHOTS is not None:
-        size = page.viewport_size or {}
-        page.screenshot(path=str(SHOTS / f"private-{name}-{size.get('width')}x{size.get('height')}.png"))
+    take_shot(page, f"private-{name}")
 
 
 def take(page: Page, seat: int, name: str) -> None:
@@ -47,8 +27,8 @@ def take(page: Page, seat: int, name: str) -> None:
     page.wait_for_function("s => document.querySelector('#table').dataset.seat === s", arg=str(seat))
 
 
-def test_a_private_table_from_invitation_to_removal(server: Server, browser: Browser) -> None:
-    host = person(browser, LAPTOP)
+def test_a_private_table_from_invitation_to_removal(server: Server, person: Callable[..., Page]) -> None:
+    host = person(LAPTOP)
     host.goto(server.base + "/")
     host.wait_for_selector("#preset option", state="attached")
     host.check("#private")
@@ -65,7 +45,7 @@ def test_a_private_table_from_invitation_to_removal(server: Server, browser: Bro
 
     # The lobby lists it nowhere; its form offers the choice.
     for size in (LAPTOP, PHONE):
-        lobby = person(browser, size)
+        lobby = person(size)
         lobby.goto(server.base + "/")
         lobby.wait_for_selector("#tables p, #tables .table-row")
         assert lobby.locator(f"[data-table='{tid}']").count() == 0
@@ -74,14 +54,14 @@ def test_a_private_table_from_invitation_to_removal(server: Server, browser: Bro
         shot(lobby, "lobby")
 
     # A stranger who has only the table's address sees its seats but may take none.
-    stranger = person(browser, PHONE)
+    stranger = person(PHONE)
     stranger.goto(f"{server.base}/t/{tid}")
     stranger.wait_for_selector("[data-seat-private='1']")
     assert stranger.locator("[data-seat-take]").count() == 0
     shot(stranger, "stranger")
 
     # A friend opens the invitation link on a phone and sits.
-    friend = person(browser, PHONE, "fr-FR")
+    friend = person(PHONE, "fr-FR")
     friend.goto(link)
     friend.wait_for_selector("[data-seat-take='1']")
     take(friend, 1, "Amie")

@@ -8,23 +8,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from webhelpers import Server, http, new_table
 
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--analysis-samples", "8")
 RULES = "salad(players=3)"
-TIMEOUT = 15_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("replay")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--analysis-samples", "8") as s:
-        yield s
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +30,8 @@ def finished(server: Server) -> str:
     return tid
 
 
-def new_page(browser: Browser, width: int = 1366, height: int = 768) -> Page:
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+def new_page(person: Callable[..., Page], width: int = 1366, height: int = 768) -> Page:
+    return person((width, height))
 
 
 def where(page: Page) -> tuple[int, int]:
@@ -57,9 +45,9 @@ def wait_at(page: Page, deal: int, step: int) -> None:
 
 
 def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server: Server, finished: str,
-                                                                         browser: Browser) -> None:
+                                                                         person: Callable[..., Page]) -> None:
     tid = finished
-    page = new_page(browser)
+    page = new_page(person)
     page.goto(f"{server.base}/t/{tid}")
     page.wait_for_selector("#match-end:not([hidden])")
     page.click("#replay-link")
@@ -114,8 +102,8 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server:
     assert not page.errors, page.errors
 
 
-def test_on_a_phone_the_replay_fits_the_width(server: Server, finished: str, browser: Browser) -> None:
-    page = new_page(browser, 390, 844)
+def test_on_a_phone_the_replay_fits_the_width(server: Server, finished: str, person: Callable[..., Page]) -> None:
+    page = new_page(person, 390, 844)
     page.goto(f"{server.base}/t/{finished}/replay")
     wait_at(page, 1, 0)
     page.click("#next")
@@ -128,13 +116,13 @@ def test_on_a_phone_the_replay_fits_the_width(server: Server, finished: str, bro
     assert not page.errors, page.errors
 
 
-def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, browser: Browser,
+def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, person: Callable[..., Page],
                                                  tmp_path: Path) -> None:
     import urllib.request
     record = urllib.request.urlopen(f"{server.base}/api/tables/{finished}/record").read()
     path = tmp_path / "mine.jsonl"
     path.write_bytes(record)
-    page = new_page(browser)
+    page = new_page(person)
     page.goto(f"{server.base}/")
     page.click("#replay-link")
     page.wait_for_selector("#upload:not([hidden])")
@@ -152,22 +140,22 @@ def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, 
     assert not page.errors, page.errors
 
 
-def test_an_unfinished_tables_replay_says_why_and_shows_no_card(server: Server, browser: Browser) -> None:
+def test_an_unfinished_tables_replay_says_why_and_shows_no_card(server: Server, person: Callable[..., Page]) -> None:
     tid, _ = new_table(server.base, "classic", bots={1: "random"})
-    page = new_page(browser)
+    page = new_page(person)
     page.goto(f"{server.base}/t/{tid}/replay")
     page.wait_for_function("() => document.querySelector('#upload-error').textContent.length > 0")
     assert "when the match is over" in page.inner_text("#upload-error")
     assert page.locator("#replay").is_hidden() and not page.query_selector_all(".card")
 
 
-def test_a_besigue_match_is_replayed_both_hands_face_up(server: Server, browser: Browser) -> None:
+def test_a_besigue_match_is_replayed_both_hands_face_up(server: Server, person: Callable[..., Page]) -> None:
     tid, _ = new_table(server.base, "besigue", bots={0: "random", 1: "random"})
     deadline = time.monotonic() + 300
     while http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["status"] != "over":
         assert time.monotonic() < deadline, "the computer table did not finish"
         time.sleep(0.1)
-    page = new_page(browser)
+    page = new_page(person)
     page.goto(f"{server.base}/t/{tid}")
     page.wait_for_selector("#match-end:not([hidden])")
     page.click("#replay-link")

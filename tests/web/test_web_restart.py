@@ -15,6 +15,7 @@ import json
 import random
 import uuid
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -86,41 +87,37 @@ def check_after_kill(db: str, tables: dict[str, dict[int, str]], acked: dict[str
     return counts
 
 
-def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, tmp_path: Path) -> None:
-    server = Server(db_url, tmp_path / "server.log", "--grace", "1000", "--bot-delay", "0", "--deal-pause", "0")
-    server.start()
-    try:
-        tables: dict[str, dict[int, str]] = {}
-        for i in range(TABLES):
-            tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
-            tables[tid] = tokens
-        for i in range(BESIGUE_TABLES):  # Bésigue tables rebuild through the game's parse_action and apply
-            tid, tokens = new_table(server.base, "besigue-english" if i % 2 else "besigue",
-                                    seats={s: f"Player b{i}.{s}" for s in range(2)})
-            tables[tid] = tokens
-        # One table with computer players: after a restart they carry on, so it is only checked not to go back.
-        bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"},
-                                        bots={s: "random" for s in (1, 2, 3)})
-        tables[bot_tid] = bot_tokens
-        acked: dict[str, list] = {tid: [] for tid in tables}
-        rng = random.Random(7)
-        for cycle in range(2):
-            asyncio.run(play_until_killed(server, tables, acked, rng.uniform(1.5, 3.0), cycle))
-            counts = check_after_kill(db_url, tables, acked)
-            assert sum(len(a) for a in acked.values()) > 50 * (cycle + 1), "too few moves were played to test anything"
-            print(f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, "
-                  f"{sum(counts.values())} stored actions")
-            server.start()
-            for tid, count in counts.items():
-                status, data = http("GET", f"{server.base}/api/tables/{tid}")
-                version = data["table"]["version"]
-                # A restarted server may deal at once (a chance event) before we ask: at most that one more.
-                assert status == 200 and (count <= version <= count + 1 if tid != bot_tid else version >= count), \
-                    (tid, count, version)
-        server.stop()
-        log = server.log()
-        for tokens in tables.values():  # credentials never reach the server's log
-            for tok in tokens.values():
-                assert tok not in log
-    finally:
-        server.stop()  # never leave a server running when a check fails
+def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, serve: Any) -> None:
+    server = serve("--grace", "1000", "--bot-delay", "0", "--deal-pause", "0", db=db_url)
+    tables: dict[str, dict[int, str]] = {}
+    for i in range(TABLES):
+        tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
+        tables[tid] = tokens
+    for i in range(BESIGUE_TABLES):  # Bésigue tables rebuild through the game's parse_action and apply
+        tid, tokens = new_table(server.base, "besigue-english" if i % 2 else "besigue",
+                                seats={s: f"Player b{i}.{s}" for s in range(2)})
+        tables[tid] = tokens
+    # One table with computer players: after a restart they carry on, so it is only checked not to go back.
+    bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"},
+                                    bots={s: "random" for s in (1, 2, 3)})
+    tables[bot_tid] = bot_tokens
+    acked: dict[str, list] = {tid: [] for tid in tables}
+    rng = random.Random(7)
+    for cycle in range(2):
+        asyncio.run(play_until_killed(server, tables, acked, rng.uniform(1.5, 3.0), cycle))
+        counts = check_after_kill(db_url, tables, acked)
+        assert sum(len(a) for a in acked.values()) > 50 * (cycle + 1), "too few moves were played to test anything"
+        print(f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, "
+              f"{sum(counts.values())} stored actions")
+        server.start()
+        for tid, count in counts.items():
+            status, data = http("GET", f"{server.base}/api/tables/{tid}")
+            version = data["table"]["version"]
+            # A restarted server may deal at once (a chance event) before we ask: at most that one more.
+            assert status == 200 and (count <= version <= count + 1 if tid != bot_tid else version >= count), \
+                (tid, count, version)
+    server.stop()
+    log = server.log()
+    for tokens in tables.values():  # credentials never reach the server's log
+        for tok in tokens.values():
+            assert tok not in log

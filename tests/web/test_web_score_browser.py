@@ -7,44 +7,31 @@ Debian's chromium against a real `barbu serve`; BARBU_SHOTS=dir keeps screenshot
 from __future__ import annotations
 
 import json
-import os
 import random
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from barbu import CHANCE, Match
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.fromplay import entries_from_actions
-from webhelpers import Server
+from webhelpers import PHONE, Server, shot as take_shot
 
-pytestmark = pytest.mark.slow
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+SERVE = ()
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("score")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log") as s:
-        yield s
-
-
-def phone(browser: Browser, size: tuple[int, int] = (390, 844)) -> tuple[Page, list[str]]:
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page, errors
+def phone(person: Callable[..., Page], size: tuple[int, int] = PHONE) -> tuple[Page, list[str]]:
+    page = person(size)
+    return page, page.errors  # type: ignore[attr-defined]
 
 
 def shot(page: Page, name: str, full: bool = False) -> None:
-    if SHOTS:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    take_shot(page, name, full_page=full)
 
 
 def start(page: Page, base: str, names: list[str], preset: str = "classic", players: int | None = None) -> str:
@@ -84,8 +71,8 @@ def sheet_totals(page: Page) -> list[int]:
     return [int(t) for t in page.locator("#score-sheet tfoot td").all_inner_texts()]
 
 
-def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
-    page, errors = phone(browser)
+def test_classic_on_a_phone(server: Server, person: Callable[..., Page]) -> None:
+    page, errors = phone(person)
     book = start(page, server.base, NAMES)
     shot(page, "score-phone-start")
     keeper = new_keeper("classic", NAMES, 0)
@@ -186,7 +173,7 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     # The read-only link shows the same sheet and offers no change.
     view = page.locator("#view-link").get_attribute("href")
     assert key not in view and book not in view
-    reader, reader_errors = phone(browser)
+    reader, reader_errors = phone(person)
     reader.goto(view)
     reader.wait_for_selector("#score-sheet tfoot td")
     assert sheet_totals(reader) == keeper.totals
@@ -210,9 +197,9 @@ def test_classic_on_a_phone(server: Server, browser: Browser) -> None:
     assert not errors and not reader_errors, errors + reader_errors
 
 
-def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> None:
+def test_french_five_with_cards_set_aside(server: Server, person: Callable[..., Page]) -> None:
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
-    page, errors = phone(browser)
+    page, errors = phone(person)
     start(page, server.base, names, "french", 5)
     assert "2 card(s)" in page.locator("#entry h3").inner_text()
     page.click("[data-card='7C']")
@@ -231,7 +218,7 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     # The keeper's private link opens the game for changes on his other device, and lists it there.
     book = page.url.rsplit("/", 1)[1]
     key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
-    tablet, tablet_errors = phone(browser, (820, 1180))
+    tablet, tablet_errors = phone(person, (820, 1180))
     tablet.goto(f"{server.base}/score/{book}#key={key}")
     tablet.wait_for_selector("#entry .step")
     assert "#key" not in tablet.url and sheet_totals(tablet) == keeper.totals
@@ -252,7 +239,7 @@ def test_french_five_with_cards_set_aside(server: Server, browser: Browser) -> N
     assert not errors and not tablet_errors, errors + tablet_errors
 
 
-def test_laptop_layout(server: Server, browser: Browser) -> None:
+def test_laptop_layout(server: Server, person: Callable[..., Page]) -> None:
     """On a laptop the form sits beside the sheet; a deal that broke the doubling obligation is flagged."""
     from test_web_score_api import DAN_OWES
     keeper = new_keeper("classic", NAMES, 0)
@@ -261,7 +248,7 @@ def test_laptop_layout(server: Server, browser: Browser) -> None:
     data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
     req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
     made = json.loads(urllib.request.urlopen(req).read())
-    page, errors = phone(browser, (1366, 768))
+    page, errors = phone(person, (1366, 768))
     page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
     page.wait_for_selector("[data-contract]")
     page.click("[data-contract='trumps']")
@@ -282,12 +269,12 @@ def test_laptop_layout(server: Server, browser: Browser) -> None:
     assert not errors, errors
 
 
-def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, browser: Browser) -> None:
+def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, person: Callable[..., Page]) -> None:
     """The options chosen on the new-game form; Ravage City's longest suits tapped in, Chinese poker's rows typed
     with the phone's Enter key going on to the next player; a card in two rows refused; the dealer shown is the
     deal's own all along (the quick rotation)."""
     rules = "classic(rotation=quick, ravage_city=true, chinese_poker=true)"
-    page, errors = phone(browser)
+    page, errors = phone(person)
     page.goto(server.base + "/score")
     page.wait_for_selector("#new-names input")
     page.click("#new-options-box summary")
@@ -357,7 +344,7 @@ def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, browser: Brows
     assert not errors, errors
 
 
-def test_a_played_match_record_imported_on_a_phone(server: Server, browser: Browser, tmp_path: Path) -> None:
+def test_a_played_match_record_imported_on_a_phone(server: Server, person: Callable[..., Page], tmp_path: Path) -> None:
     """A played match's record file (.jsonl) chosen on the import panel becomes a kept game with its totals."""
     from barbu.agents.play import agent_for, play_out
     from barbu.records.barbu import write_record
@@ -365,7 +352,7 @@ def test_a_played_match_record_imported_on_a_phone(server: Server, browser: Brow
     m = Match("classic(rotation=quick)", seed=4)
     play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
     write_record(m, tmp_path / "played.jsonl", {"names": NAMES})
-    page, errors = phone(browser)
+    page, errors = phone(person)
     page.goto(server.base + "/score")
     page.wait_for_selector("#new-names input")
     assert ".jsonl" in (page.locator("#import-file").get_attribute("accept") or "")
@@ -389,7 +376,7 @@ def scottish_to_silly_round() -> tuple[int, list[dict]]:
     return entries_from_actions("scottish", actions)
 
 
-def test_scottish_silly_round(server: Server, browser: Browser) -> None:
+def test_scottish_silly_round(server: Server, person: Callable[..., Page]) -> None:
     """A Scottish game kept up to its Silly Round (imported), then the draw for the dealer and the cuts tapped."""
     first, entries = scottish_to_silly_round()
     keeper = new_keeper("scottish", NAMES, first)
@@ -398,7 +385,7 @@ def test_scottish_silly_round(server: Server, browser: Browser) -> None:
     data = json.dumps({"text": json.dumps(keeper.to_dict()), "format": "json"}).encode()
     req = urllib.request.Request(f"{server.base}/api/score/import", data, {"content-type": "application/json"})
     made = json.loads(urllib.request.urlopen(req).read())
-    page, errors = phone(browser)
+    page, errors = phone(person)
     page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
     page.wait_for_selector("#entry .step")
     assert "Silly Round" in page.locator("#entry").inner_text()

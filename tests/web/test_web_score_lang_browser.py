@@ -6,46 +6,31 @@ Bésigue table in French.  BARBU_SHOTS=dir keeps screenshots."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
-from pathlib import Path
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from barbu.i18n import translator
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
 from barbu.web.scorebooks.store import CHANGED_ELSEWHERE
-from webhelpers import Server
+from webhelpers import PHONE, Server, shot as take_shot
 
-pytestmark = pytest.mark.slow
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0")
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 IT, FR = translator("it"), translator("fr")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("score-lang")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.05", "--deal-pause", "0",
-                "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
-
-
-def browser_page(browser: Browser, locale: str, size: tuple[int, int] = (390, 844)) -> tuple[Page, list[str]]:
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale).new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page, errors
+def browser_page(person: Callable[..., Page], locale: str, size: tuple[int, int] = PHONE) -> tuple[Page, list[str]]:
+    page = person(size, locale, timeout=60_000)
+    return page, page.errors  # type: ignore[attr-defined]
 
 
 def shot(page: Page, name: str, full: bool = False) -> None:
-    if SHOTS:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    take_shot(page, name, full_page=full)
 
 
 def post(url: str, body: dict) -> dict:
@@ -66,8 +51,8 @@ def big_besigue():
     return k
 
 
-def test_a_deal_kept_in_italian(server: Server, browser: Browser) -> None:
-    page, errors = browser_page(browser, "it-IT")
+def test_a_deal_kept_in_italian(server: Server, person: Callable[..., Page]) -> None:
+    page, errors = browser_page(person, "it-IT")
     page.goto(server.base + "/score")
     page.wait_for_selector("#new-names input")
     assert page.get_attribute("html", "lang") == "it"
@@ -130,8 +115,8 @@ def test_a_deal_kept_in_italian(server: Server, browser: Browser) -> None:
     assert not errors, errors
 
 
-def test_the_switcher_turns_the_page_french_and_remembers(server: Server, browser: Browser) -> None:
-    page, errors = browser_page(browser, "en-GB", (1366, 768))
+def test_the_switcher_turns_the_page_french_and_remembers(server: Server, person: Callable[..., Page]) -> None:
+    page, errors = browser_page(person, "en-GB", (1366, 768))
     made = imported(server, big_besigue())
     page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
     page.wait_for_selector("#score-sheet tfoot td")
@@ -165,9 +150,9 @@ def test_the_switcher_turns_the_page_french_and_remembers(server: Server, browse
     assert not errors, errors
 
 
-def test_the_trump_suit_in_french_is_named_in_the_singular(server: Server, browser: Browser) -> None:
+def test_the_trump_suit_in_french_is_named_in_the_singular(server: Server, person: Callable[..., Page]) -> None:
     """« atout pique »: the trump choice names a suit on its own, as the game's "named suit" words do."""
-    page, errors = browser_page(browser, "fr-FR")
+    page, errors = browser_page(person, "fr-FR")
     made = imported(server, new_keeper("classic", NAMES, 0))
     page.goto(f"{server.base}/score/{made['id']}#key={made['key']}")
     page.wait_for_selector("[data-contract='trumps']")
@@ -181,8 +166,8 @@ def test_the_trump_suit_in_french_is_named_in_the_singular(server: Server, brows
     assert not errors, errors
 
 
-def test_a_besigue_table_in_french(server: Server, browser: Browser) -> None:
-    page, errors = browser_page(browser, "en-US", (1366, 768))
+def test_a_besigue_table_in_french(server: Server, person: Callable[..., Page]) -> None:
+    page, errors = browser_page(person, "en-US", (1366, 768))
     page.goto(server.base + "/?lang=fr")  # a link naming the language: remembered like the switcher's choice
     page.select_option("#play-game", "besigue")
     page.click("#play-computer")
@@ -204,11 +189,11 @@ def test_a_besigue_table_in_french(server: Server, browser: Browser) -> None:
     assert not errors, errors
 
 
-def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, browser: Browser) -> None:
+def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, person: Callable[..., Page]) -> None:
     """A whole deal against the computer in Italian on a phone: the table still fits, declarations and the
     deal's summary in Italian."""
     from test_web_besigue_browser import MY_TURN, click_and_wait, fits
-    page, errors = browser_page(browser, "it-IT")
+    page, errors = browser_page(person, "it-IT")
     page.goto(server.base + "/")
     page.select_option("#play-game", "besigue")
     page.click("#play-computer")

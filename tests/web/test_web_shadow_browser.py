@@ -8,31 +8,22 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from websockets.sync.client import connect as ws_connect
 
-from webhelpers import Server, new_table, watched_page
+from webhelpers import LAPTOP, PHONE, Server, new_table, shot
 
-STEP = 30_000  # ms
-LAPTOP, PHONE = (1280, 800), (390, 844)
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--compare-with", "rule")
 RULES = "classic"
-SHOTS = Path("/tmp/shots")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("shadow")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--grace", "1000", "--compare-with", "rule") as s:
-        yield s
-
-
-def seated_page(browser: Browser, size: tuple[int, int], tid: str, token: str | None, seat: int = 0) -> Page:
-    page = watched_page(browser, size, STEP)
+def seated_page(person: Callable[..., Page], size: tuple[int, int], tid: str, token: str | None,
+                seat: int = 0) -> Page:
+    page = person(size)
     if token is not None:
         seat_json = json.dumps(json.dumps({"token": token, "seat": seat}))
         page.context.add_init_script(f"localStorage.setItem('barbu:seat:{tid}', {seat_json});")
@@ -91,10 +82,10 @@ def play_seat(ws_base: str, tid: str, token: str, deals: int | None = None, limi
 
 
 @pytest.mark.slow
-def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(server: Server, browser: Browser) -> None:
+def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(server: Server, person: Callable[..., Page]) -> None:
     tid, tokens = new_table(server.base, RULES, seats={0: "Ann"}, bots={1: "rule", 2: "rule", 3: "rule"})
-    page = seated_page(browser, LAPTOP, tid, tokens[0])
-    watcher = seated_page(browser, PHONE, tid, None)
+    page = seated_page(person, LAPTOP, tid, tokens[0])
+    watcher = seated_page(person, PHONE, tid, None)
     page.goto(f"{server.base}/t/{tid}")
     watcher.goto(f"{server.base}/t/{tid}")
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
@@ -126,16 +117,15 @@ def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(serve
 
 
 @pytest.mark.slow
-def test_the_expert_box_turns_the_comparison_off_and_is_remembered(server: Server, browser: Browser) -> None:
+def test_the_expert_box_turns_the_comparison_off_and_is_remembered(server: Server, person: Callable[..., Page]) -> None:
     tid, tokens = new_table(server.base, "classic", seats={0: "Ann"}, bots={1: "rule", 2: "rule", 3: "rule"})
-    page = seated_page(browser, LAPTOP, tid, tokens[0])
+    page = seated_page(person, LAPTOP, tid, tokens[0])
     sent = sent_frames(page)
     page.goto(f"{server.base}/t/{tid}")
     page.wait_for_selector("#compare-toggle")
     assert page.is_checked("#compare-toggle") and page.is_visible("#compare-label")
     assert not [m for m in sent if m["type"] == "compare"]  # on by default: nothing to say
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "r3_compare_box_laptop.png"))
+    shot(page, "compare-box")
     page.uncheck("#compare-toggle")
     page.wait_for_function("() => localStorage.getItem('barbu:compare') === 'off'")
     assert {"type": "compare", "on": False} in sent
@@ -152,7 +142,7 @@ def test_the_expert_box_turns_the_comparison_off_and_is_remembered(server: Serve
     assert {"type": "compare", "on": False} in sent
     play_seat(server.ws_base, tid, tokens[0], 1)
     page.wait_for_function("() => document.querySelector('#table').dataset.deal === '2'")
-    page.screenshot(path=str(SHOTS / "r3_compare_off_laptop.png"))
+    shot(page, "compare-off")
     assert page.is_hidden("#shadow-line") and not page.query_selector("#deal-end .shadow-deal-end")
     # ticked again: the deal finished meanwhile is compared and shown
     page.check("#compare-toggle")
@@ -160,20 +150,20 @@ def test_the_expert_box_turns_the_comparison_off_and_is_remembered(server: Serve
     page.wait_for_selector("#shadow-line:not([hidden])")
     assert "over 1 deal" in page.inner_text("#shadow-line")
     # a watcher, and a table of people, have no box
-    watcher = seated_page(browser, PHONE, tid, None)
+    watcher = seated_page(person, PHONE, tid, None)
     watcher.goto(f"{server.base}/t/{tid}")
     watcher.wait_for_selector("#table[data-status='playing']")
     assert watcher.is_hidden("#compare-label") if watcher.query_selector("#compare-label") else True
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.screenshot(path=str(SHOTS / "r3_compare_box_phone.png"))
+    shot(page, "compare-box")
     assert not page.errors and not watcher.errors
 
 
 @pytest.mark.slow
-def test_the_besigue_table_shows_the_expert_on_the_same_cards(server: Server, browser: Browser) -> None:
+def test_the_besigue_table_shows_the_expert_on_the_same_cards(server: Server, person: Callable[..., Page]) -> None:
     tid, tokens = new_table(server.base, "besigue", seats={0: "Ann"}, bots={1: "rule"})
-    page = seated_page(browser, LAPTOP, tid, tokens[0])
-    watcher = seated_page(browser, PHONE, tid, None)
+    page = seated_page(person, LAPTOP, tid, tokens[0])
+    watcher = seated_page(person, PHONE, tid, None)
     page.goto(f"{server.base}/t/{tid}")
     watcher.goto(f"{server.base}/t/{tid}")
     page.wait_for_function("() => document.querySelector('#bz').dataset.seat === '0'")
@@ -185,10 +175,9 @@ def test_the_besigue_table_shows_the_expert_on_the_same_cards(server: Server, br
     assert "Expert in your seat, deal 1:" in line and "Against the expert:" in line and "over 1 deal" in line
     page.wait_for_selector("#deal-end .shadow-deal-end")  # in the deal's summary on the felt too
     assert "Expert in your seat:" in page.inner_text("#deal-end")
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "r3_besigue_laptop.png"))
+    shot(page, "compare-besigue")
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    page.screenshot(path=str(SHOTS / "r3_besigue_phone.png"), full_page=True)
+    shot(page, "compare-besigue", full_page=True)
     watcher.wait_for_selector("#bz-felt")
     assert watcher.is_hidden("#shadow-line") and not watcher.query_selector("#deal-end .shadow-deal-end")
     assert not page.errors and not watcher.errors

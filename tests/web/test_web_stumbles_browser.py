@@ -6,28 +6,21 @@ the phone's felt where no label sits on a seat's box.  Playwright drives Debian'
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from webhelpers import Server, http
 
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 VIEWPORTS = [(1366, 768), (390, 844)]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("stumbles")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.05", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
-
-
-def open_page(browser: Browser, size: tuple[int, int]) -> Page:
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.set_default_timeout(30_000)
-    return page
+def open_page(person: Callable[..., Page], size: tuple[int, int]) -> Page:
+    return person(size)
 
 
 def overlapping(page: Page, these: str, that: str) -> list:
@@ -64,9 +57,9 @@ def take_seat_zero(page: Page) -> None:
     ("fr", "Classique · rotation rapide", "Ouest, ordinateur (bon joueur)", "Place 1"),
     ("it", "Classico · rotazione rapida", "Ovest, computer (buon giocatore)", "Posto 1"),
 ])
-def test_the_table_speaks_in_words_and_the_invite_box_closes(server: Server, browser: Browser, lang: str, title: str,
+def test_the_table_speaks_in_words_and_the_invite_box_closes(server: Server, person: Callable[..., Page], lang: str, title: str,
                                                              west: str, seat_one: str) -> None:
-    page = open_page(browser, (1366, 768))
+    page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic(rotation=quick)")
     page.goto(f"{server.base}/t/{tid}?lang={lang}")
     page.wait_for_selector("[data-seat-row='0']")
@@ -89,8 +82,8 @@ def test_the_table_speaks_in_words_and_the_invite_box_closes(server: Server, bro
     assert "Bot" not in felt and "seat 0" not in felt.lower()
 
 
-def test_a_spectator_counts_seats_from_one(server: Server, browser: Browser) -> None:
-    page = open_page(browser, (1366, 768))
+def test_a_spectator_counts_seats_from_one(server: Server, person: Callable[..., Page]) -> None:
+    page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic")
     status, out = http("POST", f"{server.base}/api/tables/{tid}/seats", {"seat": 0, "name": "Bea"})
     assert status == 200, out
@@ -102,8 +95,8 @@ def test_a_spectator_counts_seats_from_one(server: Server, browser: Browser) -> 
 
 @pytest.mark.parametrize("lang, words", [("en", "never, unless you hold only hearts"),
                                          ("fr", "jamais, sauf si vous n'avez que des cœurs")])
-def test_the_lobby_shows_option_values_in_words(server: Server, browser: Browser, lang: str, words: str) -> None:
-    page = open_page(browser, (1366, 768))
+def test_the_lobby_shows_option_values_in_words(server: Server, person: Callable[..., Page], lang: str, words: str) -> None:
+    page = open_page(person, (1366, 768))
     page.goto(f"{server.base}/?lang={lang}")
     page.wait_for_selector("#opt-heart_lead option", state="attached", timeout=60_000)
     shown = page.locator("#opt-heart_lead option").all_text_contents()
@@ -135,8 +128,8 @@ def act(page: Page) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_domino_deal_forced_passes_and_the_next_deal(server: Server, browser: Browser, size: tuple[int, int]) -> None:
-    page = open_page(browser, size)
+def test_a_domino_deal_forced_passes_and_the_next_deal(server: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+    page = open_page(person, size)
     tid = table_with_computers(server.base, "classic")
     page.goto(f"{server.base}/t/{tid}?lang=fr")
     take_seat_zero(page)
@@ -174,8 +167,8 @@ def test_a_domino_deal_forced_passes_and_the_next_deal(server: Server, browser: 
     assert "1" in page.locator("#deal-end strong").first.inner_text()
 
 
-def test_confirming_forced_moves_is_a_setting_kept_in_the_browser(server: Server, browser: Browser) -> None:
-    page = open_page(browser, (1366, 768))
+def test_confirming_forced_moves_is_a_setting_kept_in_the_browser(server: Server, person: Callable[..., Page]) -> None:
+    page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic")
     page.goto(f"{server.base}/t/{tid}?lang=en")
     take_seat_zero(page)
@@ -187,8 +180,8 @@ def test_confirming_forced_moves_is_a_setting_kept_in_the_browser(server: Server
     assert page.locator("#confirm-forced").is_checked()
 
 
-def test_doubles_on_the_seat_boxes_say_who_doubled_whom(server: Server, browser: Browser) -> None:
-    page = open_page(browser, (1366, 768))
+def test_doubles_on_the_seat_boxes_say_who_doubled_whom(server: Server, person: Callable[..., Page]) -> None:
+    page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic")
     page.goto(f"{server.base}/t/{tid}?lang=en")
     take_seat_zero(page)

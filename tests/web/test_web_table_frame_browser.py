@@ -10,25 +10,21 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from webhelpers import Server, http
+
+pytestmark = pytest.mark.browser
+SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
+         "--bot-tables-per-address", "0")
 
 TABLES = {  # the game, its <main>, its turn line and what may be clicked on its turn
     "classic": ("#table", "#turn", "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"),
     "besigue": ("#bz", "#bz-turn", "#bz-hand .card.legal, #bz-decision button[data-action]"),
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("frame")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0.05", "--deal-pause", "0",
-                "--grace", "1000", "--tables-per-hour", "0", "--bot-tables-per-address", "0") as s:
-        yield s
 
 
 def table_against_computers(base: str, rules: str) -> tuple[str, str]:
@@ -45,15 +41,14 @@ def table_against_computers(base: str, rules: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("rules", list(TABLES))
-def test_notices_and_a_dropped_connection_at_both_tables(server: Server, browser: Browser, rules: str) -> None:
+def test_notices_and_a_dropped_connection_at_both_tables(server: Server, person: Callable[..., Page],
+                                                         rules: str) -> None:
     main, turn, clickable = TABLES[rules]
     tid, token = table_against_computers(server.base, rules)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en")
+    page = person((1366, 768), "en", timeout=60_000)
+    ctx = page.context
     ctx.add_init_script(f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': 0}))});")
-    page = ctx.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    errors = page.errors  # type: ignore[attr-defined]
     sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []  # (the page's side, the server's side), per connection
     hellos: list[dict] = []
 

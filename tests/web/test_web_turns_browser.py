@@ -9,21 +9,20 @@ of the lobby with its "Your turn" and of the turn-based table, in English, Frenc
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Callable
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from barbu import web
 from barbu.web.tables.clock import TURN_CHOICES, TURN_DEFAULT
-from webhelpers import Server
+from helpers import shots_on
+from webhelpers import LAPTOP, PHONE, Server, another_page, shot as take_shot
 
-SHOTS = Path(os.environ["BARBU_SHOTS"]) if os.environ.get("BARBU_SHOTS") else None
-LAPTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0", "--signups-per-hour", "0")
 PASSWORD = "a quiet hand of hearts"
 # The time of a turn-based clock as the table shows it: "8 h", "7 h 59 min", "1 d", "2 d 5 h" (never 479:59).
 LONG_TIME = re.compile(r"\d+ (d|h)\b")
@@ -64,33 +63,8 @@ WORDED = ["2 d 5 h", "3 h 12 min", "8 h", "45 min", "30 s", "1 d", "3 h 12 min",
           "Classicwaiting for 3 h 12 min4 h 48 min left for this move · 8 hours a move, 1 day in reservePlay"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    d = tmp_path_factory.mktemp("turns")
-    with Server(f"sqlite:///{d / 'web.db'}", d / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--tables-per-hour", "0", "--signups-per-hour", "0") as s:
-        yield s
-
-
-def browser_of(browser: Browser, viewport: dict[str, int]) -> BrowserContext:
-    """A browser of its own (its cookies and storage: another person), in English, without the cards' flights."""
-    return browser.new_context(viewport=viewport, locale="en-GB", reduced_motion="reduce")
-
-
-def open_page(ctx: BrowserContext) -> Page:
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
 def shot(page: Page, name: str, full: bool = True) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        size = page.viewport_size or {}
-        page.screenshot(path=str(SHOTS / f"turns-{name}-{size.get('width')}x{size.get('height')}.png"), full_page=full)
+    take_shot(page, f"turns-{name}", full_page=full)
 
 
 def sign_up(page: Page, base: str, name: str) -> None:
@@ -142,94 +116,91 @@ def test_the_new_table_form_offers_the_servers_turn_based_clocks() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_a_turn_based_table_waits_for_an_absent_player_and_is_listed_as_his_turn(
-        server: Server, browser: Browser, viewport: dict[str, int]) -> None:
+        server: Server, person: Callable[..., Page], viewport: tuple[int, int]) -> None:
     base = server.base
     tag = uuid.uuid4().hex[:6]
     ann, ben = f"Ann {tag}", f"Ben {tag}"
-    first_ctx, second_ctx = browser_of(browser, viewport), browser_of(browser, viewport)
-    first, second = open_page(first_ctx), open_page(second_ctx)
-    try:
-        sign_up(first, base, ann)
-        sign_up(second, base, ben)
-        tid = make_turn_based_table(first, base)
+    # two people, each in a browser of his own, in English, without the cards' flights
+    first, second = person(viewport, reduced_motion="reduce"), person(viewport, reduced_motion="reduce")
+    sign_up(first, base, ann)
+    sign_up(second, base, ben)
+    tid = make_turn_based_table(first, base)
 
-        # The second sits down; the first gives the third seat to a computer player, and the match starts.
-        second.goto(f"{base}/t/{tid}")
-        second.click("[data-seat-take='1']")
-        second.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
-        first.click("[data-seat-bot='2']")
-        first.wait_for_function("() => document.querySelector('#table').dataset.status === 'playing'")
-        second.close()  # his browser is closed: a turn-based table waits for him all the same
+    # The second sits down; the first gives the third seat to a computer player, and the match starts.
+    second.goto(f"{base}/t/{tid}")
+    second.click("[data-seat-take='1']")
+    second.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
+    first.click("[data-seat-bot='2']")
+    first.wait_for_function("() => document.querySelector('#table').dataset.status === 'playing'")
+    second.close()  # his browser is closed: a turn-based table waits for him all the same
 
-        # The first plays until the table waits for the second, who is not there: his clock runs, in hours.
-        first.evaluate(PLAY_UNTIL, [1])
-        expect(first.locator("#table")).to_have_attribute("data-to-act", "1")
-        absent = first.locator("[data-seat-box='1']")
-        chip = absent.locator(".chip.clock")
-        expect(chip).to_have_class(re.compile(r"\brunning\b"))
-        expect(chip).to_have_text(LONG_TIME)
-        expect(absent).not_to_contain_text("computer plays")
-        expect(first.locator("#turn-mark")).to_be_visible()
-        shot(first, "table-waiting-en", full=False)
+    # The first plays until the table waits for the second, who is not there: his clock runs, in hours.
+    first.evaluate(PLAY_UNTIL, [1])
+    expect(first.locator("#table")).to_have_attribute("data-to-act", "1")
+    absent = first.locator("[data-seat-box='1']")
+    chip = absent.locator(".chip.clock")
+    expect(chip).to_have_class(re.compile(r"\brunning\b"))
+    expect(chip).to_have_text(LONG_TIME)
+    expect(absent).not_to_contain_text("computer plays")
+    expect(first.locator("#turn-mark")).to_be_visible()
+    shot(first, "table-waiting-en", full=False)
 
-        # He comes back: his lobby lists the table under "Your turn", and among the tables as turn-based.
-        back = open_page(second_ctx)
-        row = back.locator(f"#turns [data-turn='{tid}']")
-        for _ in range(40):  # the table stores whose turn it is as the move is made: a moment at most
-            back.goto(base + "/")
-            try:
-                expect(row).to_be_visible(timeout=1_000)
-                break
-            except AssertionError:
-                continue
+    # He comes back: his lobby lists the table under "Your turn", and among the tables as turn-based.
+    back = another_page(second)
+    row = back.locator(f"#turns [data-turn='{tid}']")
+    for _ in range(40):  # the table stores whose turn it is as the move is made: a moment at most
+        back.goto(base + "/")
+        try:
+            expect(row).to_be_visible(timeout=1_000)
+            break
+        except AssertionError:
+            continue
+    expect(back.locator("#turns-panel")).to_be_visible()
+    expect(row).to_contain_text("Salad")
+    expect(row).to_contain_text("waiting for")
+    expect(row.locator("a")).to_have_attribute("href", f"/t/{tid}")
+    # Longer waits and times read in days, hours and minutes (the list is redrawn every half minute).
+    assert back.evaluate(WORDS) == WORDED
+    listed = back.locator(f"#tables [data-table='{tid}']")
+    expect(listed.locator(".turn-mark")).to_have_text("Turn-based")
+    if shots_on():
+        for lang in ("en", "fr", "it"):
+            back.goto(f"{base}/?lang={lang}")
+            expect(row).to_be_visible()
+            expect(listed).to_be_visible()
+            shot(back, f"lobby-{lang}")
+        back.goto(f"{base}/?lang=en")
+
+    # His own profile lists it too; another player's does not show his list.
+    back.goto(f"{base}/u/{ben.replace(' ', '%20')}")
+    expect(back.locator("#profile")).to_have_attribute("data-turns", "1")
+    expect(back.locator(f"#turns [data-turn='{tid}']")).to_contain_text("Salad")
+    back.goto(f"{base}/u/{ann.replace(' ', '%20')}")
+    expect(back.locator("#profile")).to_have_attribute("data-loaded", "1")
+    expect(back.locator("#turns-panel")).to_be_hidden()
+
+    # He opens the table from "Your turn": his time in hours and days, and the line that says turn-based.
+    back.goto(f"{base}/")
+    row.locator("a").click()
+    back.wait_for_url(f"**/t/{tid}")
+    back.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
+    mine = back.locator("#my-clock")
+    expect(mine).to_be_visible()
+    expect(mine).to_contain_text(re.compile(r"Your time: \d+ h.*, then 1 d in the bank"))
+    expect(back.locator("[data-seat-box='1'] .chip.clock")).to_have_text(LONG_TIME)
+    expect(back.locator("#turn-mark")).to_have_text("Turn-based")
+    expect(back.locator("#turn-mark")).to_have_attribute("title", re.compile("nobody needs to stay connected"))
+    if shots_on():
+        for lang in ("en", "fr", "it"):
+            back.goto(f"{base}/t/{tid}?lang={lang}")
+            back.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
+            expect(back.locator("#my-clock")).to_be_visible()
+            shot(back, f"table-{lang}", full=False)
+        back.goto(f"{base}/u/{ben.replace(' ', '%20')}?lang=fr")
         expect(back.locator("#turns-panel")).to_be_visible()
-        expect(row).to_contain_text("Salad")
-        expect(row).to_contain_text("waiting for")
-        expect(row.locator("a")).to_have_attribute("href", f"/t/{tid}")
-        # Longer waits and times read in days, hours and minutes (the list is redrawn every half minute).
-        assert back.evaluate(WORDS) == WORDED
-        listed = back.locator(f"#tables [data-table='{tid}']")
-        expect(listed.locator(".turn-mark")).to_have_text("Turn-based")
-        if SHOTS is not None:
-            for lang in ("en", "fr", "it"):
-                back.goto(f"{base}/?lang={lang}")
-                expect(row).to_be_visible()
-                expect(listed).to_be_visible()
-                shot(back, f"lobby-{lang}")
-            back.goto(f"{base}/?lang=en")
-
-        # His own profile lists it too; another player's does not show his list.
-        back.goto(f"{base}/u/{ben.replace(' ', '%20')}")
-        expect(back.locator("#profile")).to_have_attribute("data-turns", "1")
-        expect(back.locator(f"#turns [data-turn='{tid}']")).to_contain_text("Salad")
-        back.goto(f"{base}/u/{ann.replace(' ', '%20')}")
-        expect(back.locator("#profile")).to_have_attribute("data-loaded", "1")
-        expect(back.locator("#turns-panel")).to_be_hidden()
-
-        # He opens the table from "Your turn": his time in hours and days, and the line that says turn-based.
-        back.goto(f"{base}/")
-        row.locator("a").click()
-        back.wait_for_url(f"**/t/{tid}")
-        back.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
-        mine = back.locator("#my-clock")
-        expect(mine).to_be_visible()
-        expect(mine).to_contain_text(re.compile(r"Your time: \d+ h.*, then 1 d in the bank"))
-        expect(back.locator("[data-seat-box='1'] .chip.clock")).to_have_text(LONG_TIME)
-        expect(back.locator("#turn-mark")).to_have_text("Turn-based")
-        expect(back.locator("#turn-mark")).to_have_attribute("title", re.compile("nobody needs to stay connected"))
-        if SHOTS is not None:
-            for lang in ("en", "fr", "it"):
-                back.goto(f"{base}/t/{tid}?lang={lang}")
-                back.wait_for_function("() => document.querySelector('#table').dataset.seat === '1'")
-                expect(back.locator("#my-clock")).to_be_visible()
-                shot(back, f"table-{lang}", full=False)
-            back.goto(f"{base}/u/{ben.replace(' ', '%20')}?lang=fr")
-            expect(back.locator("#turns-panel")).to_be_visible()
-            shot(back, "profile-fr")
-            back.goto(f"{base}/?lang=en")
-        assert first.errors == [] and back.errors == []
-    finally:
-        first_ctx.close()
-        second_ctx.close()
+        shot(back, "profile-fr")
+        back.goto(f"{base}/?lang=en")
+    assert first.errors == [] and back.errors == []

@@ -265,7 +265,15 @@ def person(browser: Any, size: tuple[int, int] | dict[str, int] = LAPTOP, lang: 
         context.setdefault("has_touch", True)
         context.setdefault("is_mobile", True)
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang, **context)
-    page = ctx.new_page()
+    return _watched(ctx.new_page(), timeout)
+
+
+def another_page(page: Any, timeout: float = STEP) -> Any:
+    """Another page of the same person (his context: his cookies and storage), watched like his first."""
+    return _watched(page.context.new_page(), timeout)
+
+
+def _watched(page: Any, timeout: float) -> Any:
     page.set_default_timeout(timeout)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -280,3 +288,8 @@ def shot(page: Any, name: str, full_page: bool = False) -> None:
     path = shot_path(f"{name}-{size.get('width')}x{size.get('height')}.png")
     if path is not None:
         page.screenshot(path=str(path), full_page=full_page)
+
+
+def watched_page(browser: Any, size: tuple[int, int], timeout: float, **context: Any) -> Any:
+    """person() with the machine's... no: with an English locale unless ``locale`` is given (older helper)."""
+    return person(browser, size, context.pop("locale", "en-GB"), timeout=timeout, **context)
