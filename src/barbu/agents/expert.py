@@ -77,9 +77,8 @@ _LEARNED: list[ModuleType | None] = []  # `learned_inference` once imported; Non
 _TOLD: list[bool] = []  # the missing numpy was said (once a process)
 
 
-def learned_inference() -> ModuleType | None:
-    """The learned inference's module, imported on first use, or None when numpy is not installed (then the
-    first call says so once, in plain words, as a `MissingExtraWarning`)."""
+def _learned_module() -> ModuleType | None:
+    """The learned inference's module, imported on first use; None when numpy is not installed."""
     if not _LEARNED:
         try:
             from . import learned_inference as module
@@ -88,7 +87,13 @@ def learned_inference() -> ModuleType | None:
                 raise
             module = None
         _LEARNED.append(module)
-    if _LEARNED[0] is None and not _TOLD:
+    return _LEARNED[0]
+
+
+def learned_inference() -> ModuleType | None:
+    """The learned inference's module, or None when numpy is not installed: then the first call says so
+    once, in plain words (a `MissingExtraWarning`), and the expert plays as with ``learned=0``."""
+    if _learned_module() is None and not _TOLD:
         _TOLD.append(True)
         from ..i18n import words  # the process's language (the command line, the terminal game)
         warnings.warn(words().render(LEARNED_MISSING, {}), MissingExtraWarning, stacklevel=2)
@@ -111,10 +116,10 @@ class ExpertAgent(SearchAgent):
         #: Draw the deals from the trained network's card locations (`learned_inference`) instead of the chains,
         #: where the network applies (the Barbu families).  By default (None) when numpy is installed; asked
         #: for (``learned=1``) without numpy, refused.
-        if learned is None or learned:
-            if learned_inference() is None and learned is not None:
-                raise AgentError.of(LEARNED_NEEDS_NUMPY)
-            learned = _LEARNED[0] is not None
+        if learned is None:
+            learned = learned_inference() is not None
+        elif learned and _learned_module() is None:
+            raise AgentError.of(LEARNED_NEEDS_NUMPY)
         self.learned = bool(learned)
         self.surprise = surprise
         self.end_cards = end_cards  # type: ignore[assignment]  # None: by the number of players
