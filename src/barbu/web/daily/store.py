@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, delete, func, insert,
+from sqlalchemy import (DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, delete, func, insert,
                         select, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -36,7 +36,8 @@ class DailyAttemptRow(Base):
     """One attempt at one game's daily set."""
 
     __tablename__ = "barbu_daily_attempts"
-    __table_args__ = (UniqueConstraint("day", "game", "who", name="uq_barbu_daily_attempt"),)
+    __table_args__ = (UniqueConstraint("day", "game", "who", name="uq_barbu_daily_attempt"),
+                      Index("ix_barbu_daily_attempts_set", "day", "game", "finished_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     day: Mapped[str] = mapped_column(String(10))
     game: Mapped[str] = mapped_column(String(32))
