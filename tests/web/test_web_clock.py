@@ -15,7 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from barbu.web import Settings
-from barbu.web.tables.clock import AWAY_AFTER, CHOICES, DEFAULT, Clock, ClockError, Turn, is_away, parse
+from barbu.web.common.errors import WebError
+from barbu.web.tables.clock import AWAY_AFTER, CHOICES, DEFAULT, Clock, Turn, is_away, parse
 
 from wsclient import Player, app_client
 
@@ -41,7 +42,7 @@ def test_named_choices_and_the_stored_form_read_back() -> None:
                                  "1e3+10", "nan+1", "inf+inf", "20+120+3", "601+0", "10+3601", "10+\ud800",
                                  "1" * 40])
 def test_bad_clocks_are_refused_in_words(bad: Any) -> None:
-    with pytest.raises(ClockError) as e:
+    with pytest.raises(WebError) as e:
         parse(bad)
     assert "clock" in str(e.value)
 
@@ -245,7 +246,7 @@ def test_the_clock_survives_a_restart(sqlite_url: str) -> None:
         bank = table.seats[0].bank
         assert bank is not None and bank < 60
         table.seats[1].timeouts = 1  # as if Bob's time had run out once
-        c.portal.call(table.call, table._store_clock, table.seats[1])
+        c.portal.call(table.call, table.timing.store, table.seats[1])
     with app_client(settings) as c:
         table = c.app.state.lobby.tables[tid]
         assert table.seats[0].bank == bank and table.seats[1].timeouts == 1

@@ -30,7 +30,8 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
-from typing import Any, AsyncIterator
+from functools import partial
+from typing import Any, AsyncIterator, Callable
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -54,6 +55,9 @@ from .daily.service import Daily
 from .routes.daily import DAILY_GUESTS_PER_HOUR, daily_routes
 from .routes.learn import learn_routes
 from .tables.lobby import Lobby, invitation, options_catalogue, parse_rules
+from .tables.outside import Outside
+from .cluster.node import Cluster
+from .accounts import store as accountstore
 from .tables.mine import MINE_BODY
 from .replay.service import Analyses, Source, deal_frames, is_upload_id, table_source, upload_source
 from .routes.rules import page_context
@@ -112,9 +116,19 @@ def club_of_table(store: Any, club_id: int) -> Any:
     return None if club is None or club.deleted else club
 
 
+def match_results(t: Table) -> Callable[[Any], object]:
+    """A match played to its end: the writer of its results and (rated) the ratings, run in the table's last
+    write (`barbu.web.tables.outside.Outside`)."""
+    seats = [history.SeatResult(s.kind, s.name, s.strength, s.user_id, s.left) for s in t.seats]
+    finished = history.finished_of(t.id, t.match, seats, t.rated)
+    return lambda conn: history.record(conn, finished)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
-    lobby = Lobby(settings)
+    lobby = Lobby(settings, Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountstore.mail_of))
+    if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
+        lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
     analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
                         per_address=settings.analyses_per_address)
     accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address),

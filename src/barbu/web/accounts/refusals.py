@@ -2,6 +2,7 @@
 
 from ...core.words import N_, NN_
 from ..common.errors import CONFLICT, FORBIDDEN, GONE, LIMITED, UNAUTHORIZED, refusal
+from ..common.refusals import NAME_OF_COMPUTERS  # noqa: F401  (shared with the tables' display names)
 
 # A sign-up's name.
 NAME_NEEDED = refusal("user-name-needed", N_("choose a user name"))
@@ -11,8 +12,6 @@ NAME_CHARACTERS = refusal("user-name-characters", N_("a user name may hold lette
 NAME_FIRST_CHARACTER = refusal("user-name-first-character", N_("a user name begins with a letter or a digit"))
 NAME_MIXED_ALPHABETS = refusal("user-name-mixed-alphabets",
                                N_("a user name is written in one alphabet, not a mix of several"))
-NAME_OF_COMPUTERS = refusal("user-name-of-computers",
-                            N_("the name '{name}' is kept for computer players; choose another"))
 NAME_TAKEN = refusal("user-name-taken", N_("the name {name} is taken; choose another"), CONFLICT)
 NAME_LOOKALIKE = refusal("user-name-lookalike",
                          N_("the name {name} looks too much like a player's name; choose another"), CONFLICT)

@@ -104,7 +104,7 @@ class Broker:
         dropped from the hash."""
         raw = await self.redis.hgetall(LISTING)
         out: dict[str, dict[str, Any]] = {}
-        stale: list[bytes] = []
+        stale: list[bytes | str] = []  # the hash's fields, as the client gives them (bytes unless decoded)
         for node, data in raw.items():
             try:
                 entry = safejson.loads(data)

@@ -17,6 +17,9 @@ and a Redis broker.
   HTTP requests about a table (its seats, its computer players) travel as one request and one answer
   (`request`).
 - **The lobby** lists every process's tables: each publishes its rows every round (`Broker.heartbeat`).
+
+The cluster knows the process's tables through its host (`barbu.web.cluster.host.Host`, the lobby, which the
+application hands the cluster to), never the lobby itself.
 """
 
 from __future__ import annotations
@@ -29,29 +32,26 @@ import socket
 import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any, Awaitable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..db import leases
-from .broker import Broker
-from ..db.leases import Lease
 from ..common.mailbox import Mailbox
 from ..common.settings import Settings
 from ..common.sharedlimits import WEBSOCKETS, SharedLimits
+from ..db import leases
+from ..db.journal import Journal
+from ..db.leases import Lease
+from ..db.storage import Store
+from ..tables.actor import Table
 from ..tables.sockets import RateLimit, WsConn, serve_connection
-
-if TYPE_CHECKING:
-    from ..tables.lobby import Lobby
-    from ..tables.actor import Table
+from .broker import Broker
+from .host import Host, Operation
 
 log = logging.getLogger("barbu.web")
 
 MOVED = (1012, "the table moved to another server process; reconnecting")
 REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
-
-#: An HTTP request about a table, run by its owner: (lobby, table, data, client address) -> (status, body).
-Operation = Callable[["Lobby", "Table", dict[str, Any], str, str], Awaitable[tuple[int, dict[str, Any]]]]
 
 
 def new_node_id() -> str:
@@ -62,7 +62,7 @@ def new_node_id() -> str:
 class RemoteSocket:
     """A browser's WebSocket held by another process, as `serve_connection` reads it and `WsConn` writes it."""
 
-    def __init__(self, cluster: "Cluster", edge: str, conn_id: str, address: str) -> None:
+    def __init__(self, cluster: Cluster, edge: str, conn_id: str, address: str) -> None:
         self.cluster, self.edge, self.conn_id = cluster, edge, conn_id
         self.client = SimpleNamespace(host=address)  # what `client_address` reads
         self.application_state = WebSocketState.CONNECTED
@@ -100,7 +100,7 @@ class Link:
 @dataclass
 class Cluster:
     settings: Settings
-    lobby: "Lobby"
+    host: Host  # the tables of this process (the lobby), given by the application
     operation: Operation | None = None  # set by the app: how the owner answers a relayed HTTP request
     node: str = field(default_factory=new_node_id)
 
@@ -124,10 +124,25 @@ class Cluster:
     def ttl(self) -> float:
         return self.settings.lease_ttl
 
+    @property
+    def journal(self) -> Journal:
+        journal = self.host.journal
+        assert journal is not None, "the cluster starts after its host's store is open"
+        return journal
+
+    @property
+    def store(self) -> Store:
+        store = self.host.store
+        assert store is not None, "the cluster starts after its host's store is open"
+        return store
+
+    async def _release(self, table_id: str, epoch: int) -> None:
+        await self.journal.run(lambda conn: leases.release(conn, table_id, self.node, epoch))
+
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         await self.broker.start()
-        self.lobby.creations.shared = self.limits
+        self.host.creations.shared = self.limits
         await self._round()  # claim what nobody owns before serving
         self._keeper = asyncio.get_running_loop().create_task(self._keep(), name="cluster-keeper")
         log.info("cluster: node %s started", self.node)
@@ -140,14 +155,14 @@ class Cluster:
         for link in list(self.links.values()):
             link.out.close(*MOVED)
         for table_id in list(self.epochs):
-            t = self.lobby.tables.pop(table_id, None)
+            t = self.host.drop(table_id)
             epoch = self.epochs.pop(table_id)
             if t is not None:
                 for c in t.connections():
                     c.close(*MOVED)
                 await t.stop()
             try:
-                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+                await self._release(table_id, epoch)
             except Exception:
                 log.warning("cluster: could not release the lease of table %s", table_id)
         for rs in list(self.remote.values()):
@@ -159,7 +174,7 @@ class Cluster:
     # ------------------------------------------------------------------ leases
     async def claim(self, table_id: str) -> int | None:
         """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it."""
-        epoch = await self.lobby.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+        epoch: int | None = await self.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
         if epoch is not None:
             self.epochs[table_id] = epoch
         return epoch
@@ -171,8 +186,7 @@ class Cluster:
         return epoch
 
     async def lease_of(self, table_id: str) -> tuple[Lease | None, float]:
-        store = self.lobby.store
-        assert store is not None
+        store = self.store
 
         def read() -> tuple[Lease | None, float]:
             with store.engine.connect() as conn:
@@ -195,24 +209,23 @@ class Cluster:
                 log.exception("cluster: a round failed")
 
     async def _round(self) -> None:
-        assert self.lobby.journal is not None and self.lobby.store is not None
-        held = await self.lobby.journal.run(lambda conn: leases.renew(conn, self.node, self.ttl))
+        held: dict[str, int] = await self.journal.run(lambda conn: leases.renew(conn, self.node, self.ttl))
         for table_id, epoch in list(self.epochs.items()):
-            t = self.lobby.tables.get(table_id)
+            t = self.host.tables.get(table_id)
             if held.get(table_id) != epoch:  # taken over while this process was away: let it go
                 log.warning("cluster: table %s is owned by another process now", table_id)
                 self.epochs.pop(table_id, None)
                 if t is not None:
-                    t._fenced()
+                    t.fenced()
             elif t is None or t.status in ("over", "expired"):  # finished or unloaded: nobody needs to own it
                 self.epochs.pop(table_id, None)
-                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+                await self._release(table_id, epoch)
         for table_id, epoch in held.items():  # a lease of ours this process no longer plays (a restart)
             if table_id not in self.epochs:
-                await self.lobby.journal.run(lambda conn, tid=table_id, e=epoch: leases.release(conn, tid, self.node, e))
+                await self._release(table_id, epoch)
         if not self.draining:
             await self._adopt()
-        await self.broker.heartbeat(self.ttl, self.lobby.own_listing(), self.lobby.usage())
+        await self.broker.heartbeat(self.ttl, self.host.own_listing(), self.host.usage())
         published = await self.broker.listings(self.ttl * 2)
         self.others = {n: entry.get("tables", []) for n, entry in published.items() if n != self.node}
         self.others_usage = {n: entry.get("usage", {}) for n, entry in published.items() if n != self.node}
@@ -224,19 +237,18 @@ class Cluster:
 
     async def _adopt(self, most: int = 50) -> None:
         """Claim unfinished tables nobody owns (their process is gone), rebuild them from the journal, start them."""
-        store = self.lobby.store
-        assert store is not None
+        store = self.store
 
         def read() -> list[str]:
             with store.engine.connect() as conn:
                 return leases.orphans(conn, most)
         for table_id in await asyncio.to_thread(read):
-            if table_id in self.lobby.tables:
+            if table_id in self.host.tables:
                 continue
             epoch = await self.claim(table_id)
             if epoch is None:
                 continue
-            if await self.lobby.adopt(table_id, epoch):
+            if await self.host.adopt(table_id, epoch):
                 self.taken_over += 1
                 log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
             else:
@@ -251,8 +263,7 @@ class Cluster:
         links = list(self.links.items())
         if not links:
             return
-        store = self.lobby.store
-        assert store is not None
+        store = self.store
         ids = {link.table_id for _, link in links}
 
         def read() -> tuple[dict[str, Lease], float]:
@@ -320,8 +331,8 @@ class Cluster:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _owned(self, table_id: Any) -> "Table | None":
-        t = self.lobby.tables.get(table_id) if isinstance(table_id, str) else None
+    def _owned(self, table_id: Any) -> Table | None:
+        t = self.host.tables.get(table_id) if isinstance(table_id, str) else None
         return t if t is not None and table_id in self.epochs and not t.closed else None
 
     def _attach(self, env: dict[str, Any]) -> None:
@@ -336,7 +347,7 @@ class Cluster:
         self._spawn(self._serve_remote(rs, t, str(env.get("l", "en")),
                                        user if isinstance(user, int) and not isinstance(user, bool) else None))
 
-    async def _serve_remote(self, rs: RemoteSocket, table: "Table", lang: str, user_id: int | None = None) -> None:
+    async def _serve_remote(self, rs: RemoteSocket, table: Table, lang: str, user_id: int | None = None) -> None:
         conn = WsConn(rs, lang, user_id)  # type: ignore[arg-type]
         try:
             await serve_connection(rs, conn, table, self.settings)  # type: ignore[arg-type]
@@ -348,14 +359,17 @@ class Cluster:
     async def _answer(self, env: dict[str, Any]) -> None:
         edge, rid = str(env.get("e", "")), str(env.get("id", ""))
         t = self._owned(env.get("t"))
+        status: int
+        body: dict[str, Any]
         if t is None:
             status, body = 409, {"moved": True}
         else:
             assert self.operation is not None
-            data = env.get("d") if isinstance(env.get("d"), dict) else {}
+            d = env.get("d")
+            data: dict[str, Any] = d if isinstance(d, dict) else {}
             try:
-                status, body = await self.operation(self.lobby, t, str(env.get("op", "")), data,
-                                                    str(env.get("a", "unknown")), str(env.get("l", "en")))
+                status, body = await self.operation(t, str(env.get("op", "")), data, str(env.get("a", "unknown")),
+                                                    str(env.get("l", "en")))
             except Exception:  # a bug: the asker gets a 500, the table carries on
                 log.exception("cluster: a request about table %s failed", t.id)
                 status, body = 500, {"error": "the server could not handle that request"}
@@ -408,8 +422,7 @@ class Cluster:
 
     async def server_health(self) -> dict[str, Any]:
         """The whole server: each process's live leases (tables owned), and which processes are alive."""
-        store = self.lobby.store
-        assert store is not None
+        store = self.store
 
         def read() -> dict[str, int]:
             with store.engine.connect() as conn:

@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.words import N_
-from ..common.wording import Said
+from ..common.errors import WebError
+from .refusals import CLOCK_BANK, CLOCK_HELP, CLOCK_PER_MOVE, TURN_CLOCK_BANK, TURN_CLOCK_HELP, TURN_CLOCK_PER_MOVE
 
 #: Times in a row a seat's clock may run out before the seat is treated as away.
 AWAY_AFTER = 2
@@ -32,10 +32,6 @@ BANK_MAX = 3600.0  # seconds a bank may hold
 HOUR, DAY = 3600.0, 86400.0
 LONG_PER_MOVE_MAX = 14 * DAY  # a turn-based table's decision: at most two weeks
 LONG_BANK_MAX = 30 * DAY
-
-
-class ClockError(Said):
-    """A clock a creation request asks for that cannot be had, said in words."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class Clock:
             return None
         try:
             return parse(text, long=True)  # checked when the table was made; a turn-based table's is long
-        except ClockError:
+        except WebError:
             return None
 
 
@@ -81,9 +77,6 @@ TURN_DEFAULT = "day"
 
 _FORM = re.compile(r"^(\d{1,7}(?:\.\d{1,3})?)\+(\d{1,7}(?:\.\d{1,3})?)$")
 _LONG_FORM = re.compile(r"^(\d{1,3})([hd])\+(\d{1,3})([hd])$")
-_HELP = N_("a clock is relaxed, normal, quick or none, or the seconds per move and in the bank, such as 20+120")
-_TURN_HELP = N_("a turn-based table's clock is hours, day or days, or the time per move and in the bank in hours "
-                "or days, such as 1d+3d or 12h+2d")
 
 
 def parse_turn_based(value: Any) -> Clock:
@@ -91,19 +84,19 @@ def parse_turn_based(value: Any) -> Clock:
     if value is None:
         return TURN_CHOICES[TURN_DEFAULT]
     if not isinstance(value, str) or len(value) > 32:
-        raise ClockError(_TURN_HELP)
+        raise WebError(TURN_CLOCK_HELP)
     text = value.strip().casefold().replace(" ", "")
     if text in TURN_CHOICES:
         return TURN_CHOICES[text]
     m = _LONG_FORM.match(text)
     if m is None:
-        raise ClockError(_TURN_HELP)
+        raise WebError(TURN_CLOCK_HELP)
     per_move = int(m.group(1)) * (DAY if m.group(2) == "d" else HOUR)
     bank = int(m.group(3)) * (DAY if m.group(4) == "d" else HOUR)
     if not HOUR <= per_move <= LONG_PER_MOVE_MAX:
-        raise ClockError(N_("a turn-based table gives each move between 1 hour and 14 days"))
+        raise WebError(TURN_CLOCK_PER_MOVE)
     if bank > LONG_BANK_MAX:
-        raise ClockError(N_("a turn-based table's bank holds at most 30 days"))
+        raise WebError(TURN_CLOCK_BANK)
     return Clock(per_move, bank)
 
 
@@ -114,7 +107,7 @@ def parse(value: Any, long: bool = False) -> Clock | None:
     if value is None or value is False:
         return None
     if not isinstance(value, str) or len(value) > 32:
-        raise ClockError(_HELP)
+        raise WebError(CLOCK_HELP)
     text = value.strip().casefold()
     if text in NONE_WORDS:
         return None
@@ -122,17 +115,16 @@ def parse(value: Any, long: bool = False) -> Clock | None:
         return CHOICES[text]
     m = _FORM.match(text.replace(" ", ""))
     if m is None:
-        raise ClockError(_HELP)
+        raise WebError(CLOCK_HELP)
     per_move, bank = float(m.group(1)), float(m.group(2))
     if long:
         if not PER_MOVE_MIN <= per_move <= LONG_PER_MOVE_MAX or not 0 <= bank <= LONG_BANK_MAX:
-            raise ClockError(_HELP)
+            raise WebError(CLOCK_HELP)
         return Clock(per_move, bank)
     if not PER_MOVE_MIN <= per_move <= PER_MOVE_MAX:
-        raise ClockError(N_("a clock gives each move between {low} and {high} seconds"),
-                         low=f"{PER_MOVE_MIN:g}", high=f"{PER_MOVE_MAX:g}")
+        raise WebError(CLOCK_PER_MOVE, low=f"{PER_MOVE_MIN:g}", high=f"{PER_MOVE_MAX:g}")
     if not 0 <= bank <= BANK_MAX:
-        raise ClockError(N_("a clock's bank holds at most {high} seconds"), high=f"{BANK_MAX:g}")
+        raise WebError(CLOCK_BANK, high=f"{BANK_MAX:g}")
     return Clock(per_move, bank)
 
 

@@ -17,8 +17,8 @@ from ...core.cards import Card
 from ...core.errors import BarbuError
 from ...games import game_kind
 from ...classic.match import CHANCE, DEAL, Match
-from ...core.words import N_
-from ..common.wording import Said
+from ..common.errors import WebError
+from .refusals import NOT_HELD
 from .views import (CARD_PATTERN, contract_info, last_action, public_state, redact, scoresheet, view_json,
                     visible_cards)
 
@@ -115,7 +115,7 @@ class BarbuWeb:
 
     def refuse(self, action: Any, seat: int) -> BarbuError | None:
         if isinstance(action, Card) and not self.game.hands[seat] >> action & 1:
-            return Said(N_("you do not hold that card"), code="you-do-not-hold")
+            return WebError(NOT_HELD)
         return None
 
     def visible(self, card: int, seat: int) -> bool:

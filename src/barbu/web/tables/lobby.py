@@ -3,6 +3,10 @@
 At start-up every unfinished table is rebuilt by replaying its event log, so
 a server killed at any moment resumes each table at the action it had
 reached.  Finished tables are loaded when someone asks for them.
+
+With many processes the application gives the lobby its cluster (`barbu.web.cluster.node.Cluster`, whose
+host the lobby is), known here by what the lobby asks of it (`barbu.web.tables.peers.Peers`); what outlives
+a table in the domains above (results, ratings, e-mails) is given as functions (`barbu.web.tables.outside`).
 """
 
 from __future__ import annotations
@@ -15,55 +19,52 @@ import time
 from collections import Counter
 from typing import Any, Callable
 
-from ...core.chance import new_secret
-
 from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
+from ...classic.ruleset import OPTIONS, Ruleset, presets
+from ...core.chance import new_secret
 from ...core.errors import BarbuError
-from ...core.words import ENGLISH, N_, NN_, Words
+from ...core.words import ENGLISH, Words
 from ...games import game_kind
-from ...classic.ruleset import presets
-from ...classic.ruleset import OPTIONS, Ruleset
+from ..common.errors import WebError
+from ..common.settings import Settings
 from ..db.creations import TABLE, Creations
-from ..cluster.node import Cluster
-from ..common.sharedlimits import WEBSOCKETS
 from ..db.journal import Journal
 from ..db.leases import Lease
-from ..accounts import store as accountstore
-from ..profiles import history
-from ..common import mail
-from . import mine as mytables
-from ..common.settings import Settings
 from ..db.storage import SeatRecord, Store, TableRecord, hash_token, now
-from .actor import Table, TableError
-from .ops import operate
+from . import mine as mytables
+from .actor import Table
+from .limits import MY_TABLES, TableLimits
+from .outside import Beyond, Outside
+from .peers import Peers
+from .refusals import BESIGUE_TWO_PLAYERS, BOTS_BY_CHOICE, PLAYERS_WHOLE_NUMBER, PRIVATE_TRUE_OR_FALSE, RULES_NEEDED
 from .thinking import ThinkingPool
 
 log = logging.getLogger("barbu.web")
-MY_TABLES = "my_tables"  # the code of a per-address limit's refusal: the lobby points to "My tables"
+__all__ = ["Lobby", "MY_TABLES", "invitation", "options_catalogue", "parse_rules"]
 
 
 def parse_rules(text: Any, players: Any = None) -> Any:
     """The rules of a new table, of any game of the house (`barbu.games.game_kind`)."""
     if not isinstance(text, str) or not text.strip() or len(text) > 500:
-        raise TableError(N_("choose the rules: a preset name such as classic, optionally with options"))
+        raise WebError(RULES_NEEDED)
     if game_kind(text).name == "besigue":
         if players is not None and players != 2:
-            raise TableError(N_("Bésigue is a game for two players"))
+            raise WebError(BESIGUE_TWO_PLAYERS)
         try:
             return game_kind(text).open(text, None).rules
         except BarbuError as e:
-            raise TableError.wrap(e) from None
+            raise WebError.wrap(e) from None
     try:
         r = Ruleset.parse(text)
         if players is not None:
             if not isinstance(players, int) or isinstance(players, bool):
-                raise TableError(N_("the number of players is a whole number"))
+                raise WebError(PLAYERS_WHOLE_NUMBER)
             if players != r.players:
                 r = r.replace(players=players)
-    except TableError:
+    except WebError:
         raise
     except BarbuError as e:
-        raise TableError.wrap(e) from None
+        raise WebError.wrap(e) from None
     return r
 
 
@@ -73,7 +74,7 @@ def invitation(private: Any) -> tuple[str | None, str | None]:
     if private is None or private is False:
         return None, None
     if private is not True:
-        raise TableError(N_("\"private\" is true or false"))
+        raise WebError(PRIVATE_TRUE_OR_FALSE)
     secret = secrets.token_urlsafe(18)
     return secret, hash_token(secret)
 
@@ -117,23 +118,24 @@ def besigue_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
 
 
 class Lobby:
-    def __init__(self, settings: Settings) -> None:
+    """Every table of this process: created, found, rebuilt from storage, swept when idle or abandoned."""
+
+    def __init__(self, settings: Settings, outside: Outside | None = None) -> None:
         self.settings = settings
         self.store: Store | None = None
         self.journal: Journal | None = None
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Future] = {}
-        self._sweeper: asyncio.Task | None = None
+        self._loading: dict[str, asyncio.Future[TableRecord | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.creations = Creations()  # per-hour counts by address, kept in the database
-        self._pending = 0  # tables being written: counted against the limits before they are in self.tables
-        self._pending_by: Counter[str] = Counter()  # the same, by creating address
-        self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
+        # One of many processes: tables are owned through leases, the rest relayed.  The application builds the
+        # cluster (`barbu.web.cluster.node.Cluster`) with this lobby as its host, and sets it here before start.
+        self.cluster: Peers | None = None
+        self.limits = TableLimits(settings, self.creations, self.tables, lambda: self.cluster)
         self.thinking = ThinkingPool(settings)  # computer players' thinking and hints, shared fairly by address
         self.started_at = time.time()
-        self._background: set[asyncio.Task] = set()
+        self.beyond = Beyond(settings, outside or Outside(), lambda: self.store)
         self.on_deal: Callable[[Table], None] | None = None  # a deal ended at a table here (`barbu.web.events.service`)
-        # One of many processes (`barbu.web.cluster.node`): tables are owned through leases, the rest relayed.
-        self.cluster: Cluster | None = Cluster(settings, self, operate) if settings.broker_url else None
 
     async def start(self) -> None:
         # Many processes: a transaction left idle by a paused process ends well before its leases do.
@@ -157,6 +159,10 @@ class Lobby:
             t.start()
         log.info("lobby: %d tables resumed", len(records))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="lobby-sweeper")
+
+    def _journal(self) -> Journal:
+        assert self.journal is not None, "the lobby has not started"
+        return self.journal
 
     async def _sweep(self) -> None:
         interval = min(60.0, max(0.05, self.settings.unload_after / 4))
@@ -193,9 +199,7 @@ class Lobby:
         gone = [t for t in self.tables.values() if t.expired(at)]
         for t in gone:
             del self.tables[t.id]
-            t.status = "expired"
-            await self.journal.run(lambda conn, tid=t.id: Store.set_status(conn, tid, "expired"))
-            await t.stop()
+            await self._close_for_good(t)
         if gone:
             log.info("lobby: %d open tables nobody joined have expired", len(gone))
         return [t.id for t in gone]
@@ -203,107 +207,42 @@ class Lobby:
     async def discard(self, t: Table) -> None:
         """Close a table made for nothing (an event's table another process made first): never listed, never played."""
         self.tables.pop(t.id, None)
-        t.status = "expired"
-        await self.journal.run(lambda conn, tid=t.id: Store.set_status(conn, tid, "expired"))
+        await self._close_for_good(t)
+
+    async def _close_for_good(self, t: Table) -> None:
+        t.status, table_id = "expired", t.id
+        await self._journal().run(lambda conn: Store.set_status(conn, table_id, "expired"))
         await t.stop()
 
+    # ------------------------------------------------------------------ the limits (`barbu.web.tables.limits`)
+    @property
+    def connections(self) -> Counter[str]:
+        """Open WebSocket connections by address."""
+        return self.limits.connections
+
     def check_create(self, address: str) -> None:
-        """Refuse a new table to an address that made too many this hour (counts kept in the database)."""
-        wait = self.creations.wait(address, TABLE, self.settings.tables_per_hour)
-        if wait:
-            raise self._too_many(wait)
-
-    def _too_many(self, wait: int) -> TableError:
-        limit = self.settings.tables_per_hour
-        return TableError(NN_("you have created {limit} tables this hour, the most one player may; "
-                                 "try again in {n} minute",
-                                 "you have created {limit} tables this hour, the most one player may; "
-                                 "try again in {n} minutes"), 429, limit=limit, n=wait)
-
-    def in_use_by(self, address: str) -> int:
-        """Unfinished tables ``address`` created that are still waiting for players or being played.
-
-        A match against the computer left for over an hour does not count: its player walked away.  With many
-        processes, the others' tables count as each last published them (`usage`, a round ago)."""
-        h = self.creations.address_hash(address)
-        return self._pending_by[address] + self.usage().get(h, (0, 0))[0] + self._others_usage(h)[0]
-
-    def usage(self) -> dict[str, tuple[int, int]]:
-        """This process's tables by the address HMAC they count against: (unfinished tables in use that it
-        created, unfinished tables where it seated computer players)."""
-        recent = time.monotonic() - 3600
-        out: dict[str, list[int]] = {}
-        for t in self.tables.values():
-            if t.status not in ("open", "playing"):
-                continue
-            if t.creator_addr and (t.status == "open" or t.last_activity > recent or t.humans_connected()):
-                out.setdefault(t.creator_addr, [0, 0])[0] += 1
-            if t.bots_addr:
-                out.setdefault(t.bots_addr, [0, 0])[1] += 1
-        return {h: (a, b) for h, (a, b) in out.items()}
-
-    def _others_usage(self, h: str) -> tuple[int, int]:
-        if self.cluster is None:
-            return 0, 0
-        rows = [u.get(h) for u in self.cluster.others_usage.values()]
-        return sum(r[0] for r in rows if r), sum(r[1] for r in rows if r)
+        self.limits.check_create(address)
 
     def check_room(self, address: str | None, reserved: bool) -> None:
-        """The limits on unfinished tables, per address first, then the server's; the caller counts the
-        new table before its next ``await``, so no burst of creations passes between the check and the count.
-
-        ``reserved``: "Play against the computer" or a rematch, which may use the share of the server's
-        limit kept for them (``play_reserve``); a table made in the lobby may not."""
-        per_address = self.settings.open_tables_per_address
-        if address is not None and per_address > 0 and self.in_use_by(address) >= per_address:
-            raise TableError(N_("you already have {limit} unfinished tables, the most one player may; "
-                                "finish or leave one first"), 429, code=MY_TABLES, limit=per_address)
-        limit = self.settings.max_tables
-        held = self._pending + sum(1 for t in self.tables.values() if t.status != "over")
-        if held >= limit:
-            raise TableError(N_("the server has as many tables as it can hold; try again later"), 503)
-        if not reserved and held >= limit - self.play_reserve():
-            raise TableError(N_("the server has as many tables with free seats as it can hold; try again later, "
-                                "or play against the computer"), 503)
-
-    def play_reserve(self) -> int:
-        """Tables of the server's limit only "Play against the computer" and rematches may use."""
-        limit = self.settings.max_tables
-        return min(limit - 1, int(limit * self.settings.play_reserve + 0.999)) if limit > 1 else 0
+        self.limits.check_room(address, reserved)
 
     def check_bots(self, table: Table, address: str) -> None:
-        """Refuse computer players to an address already running as many computer tables as allowed."""
-        limit = self.settings.bot_tables_per_address
-        h = self.creations.address_hash(address)
-        if limit <= 0 or table.bots_addr == h:
-            return
-        running = self.usage().get(h, (0, 0))[1] + self._others_usage(h)[1]
-        if running >= limit:
-            raise TableError(N_("you already have {limit} tables with computer players, the most one player may; "
-                                "finish one first"), 429, code=MY_TABLES, limit=limit)
+        self.limits.check_bots(table, address)
+
+    def in_use_by(self, address: str) -> int:
+        return self.limits.in_use_by(address)
+
+    def usage(self) -> dict[str, tuple[int, int]]:
+        return self.limits.usage()
+
+    def play_reserve(self) -> int:
+        return self.limits.play_reserve()
 
     async def connect(self, address: str) -> bool:
-        """Count a new WebSocket from `address`; False when it already has as many as allowed.
-
-        With many processes the server's count decides (`SharedLimits`), this process's is kept too."""
-        limit = self.settings.connections_per_address
-        if limit > 0 and self.connections[address] >= limit:
-            return False
-        self.connections[address] += 1
-        if self.cluster is not None and not await self.cluster.limits.acquire(
-                WEBSOCKETS, self.creations.address_hash(address), limit):
-            self.connections[address] -= 1
-            if self.connections[address] <= 0:
-                del self.connections[address]
-            return False
-        return True
+        return await self.limits.connect(address)
 
     async def disconnect(self, address: str) -> None:
-        self.connections[address] -= 1
-        if self.connections[address] <= 0:
-            del self.connections[address]
-        if self.cluster is not None:
-            await self.cluster.limits.release(WEBSOCKETS, self.creations.address_hash(address))
+        await self.limits.disconnect(address)
 
     def health(self) -> dict[str, Any]:
         """What the server holds, for its operator: never a table id, a name or an address."""
@@ -313,7 +252,8 @@ class Lobby:
                            "limit": self.settings.max_tables},
                 "connections": sum(self.connections.values()), "addresses": len(self.connections),
                 "players_connected": sum(1 for t in self.tables.values() for s in t.seats if s.conns),
-                "journal_queue": self.journal.queued() if self.journal else 0, "journal_commits": self.journal.commits if self.journal else 0}
+                "journal_queue": self.journal.queued() if self.journal else 0,
+                "journal_commits": self.journal.commits if self.journal else 0}
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -326,16 +266,17 @@ class Lobby:
         if self.journal:
             await self.journal.close()
 
+    # ------------------------------------------------------------------ tables built, lost, adopted
     def _build(self, rec: TableRecord, epoch: int | None = None) -> Table:
         """A table from its record; ``epoch``: its lease's, carried by each of its writes (many processes)."""
-        assert self.journal is not None
-        journal = self.journal.fenced(rec.id, epoch) if epoch is not None else self.journal
-        t = Table(rec, journal, self.settings, on_rematch=self.rematch)
+        journal = self._journal()
+        t = Table(rec, journal.fenced(rec.id, epoch) if epoch is not None else journal, self.settings,
+                  on_rematch=self.rematch)
         t.thinking = self.thinking
         t.hash_address = self.creations.address_hash
         t.on_lost = self._lost
-        t.on_over = self._match_over
-        t.on_turn = self._tell_turn
+        t.on_over = self.beyond.match_over
+        t.on_turn = self.beyond.tell_turn
         t.on_deal = self._deal_ended
         self.show_ratings(t)
         return t
@@ -344,57 +285,13 @@ class Lobby:
         if self.on_deal is not None:
             self.on_deal(t)
 
-    async def _match_over(self, t: Table) -> None:
-        """A match played to its end: its status, its results and (rated) the ratings, in one fenced write."""
-        seats = [history.SeatResult(s.kind, s.name, s.strength, s.user_id, s.left) for s in t.seats]
-        finished = history.finished_of(t.id, t.match, seats, t.rated)
-
-        def write(conn: Any) -> None:
-            history.record(conn, finished)
-            Store.set_status(conn, t.id, "over")
-        await t.journal.run(write)
-        self.show_ratings(t)
-
-    async def _tell_turn(self, t: Table, user_id: int, kind: str) -> None:
-        """E-mail a player that a turn-based table waits for him ("turn") or that his time ran out
-        ("timeout"), if the server has a mail server and he asked for it.  Off the table's actor."""
-        if self.settings.smtp_host is None or self.store is None:
-            return
-        store, settings, table_id, game = self.store, self.settings, t.id, str(t.rules)
-
-        async def tell() -> None:
-            def read() -> Any:
-                with store.engine.connect() as conn:
-                    return accountstore.mail_of(conn, user_id)
-            found = await asyncio.to_thread(read)
-            if found is None:
-                return
-            email, notify, lang, name = found
-            if notify and email:
-                await mail.send(settings, mail.message(settings, email, lang or settings.default_lang, kind, name,
-                                                       table_id, game))
-        task = asyncio.get_running_loop().create_task(tell(), name=f"mail-{t.id}")
-        self._background.add(task)  # held until done: a task nobody holds may be collected mid-way
-        task.add_done_callback(self._background.discard)
-
     def show_ratings(self, t: Table) -> None:
         """Read the ratings shown beside the seats' names, then give them to the table (off its actor)."""
-        if self.store is None:
-            return
-        store, rules = self.store, str(t.rules)
-        seats = [(s.kind if not s.left else "human", s.user_id, s.strength) for s in t.seats]
+        self.beyond.show_ratings(t)
 
-        async def read() -> None:
-            try:
-                values = await asyncio.to_thread(history.seat_ratings, store, rules, seats)
-            except Exception:  # the page shows no figure; the table plays on
-                log.exception("table %s: the ratings could not be read", t.id)
-                return
-            t.tell(t.set_ratings, values)
-        try:
-            asyncio.get_running_loop().create_task(read(), name=f"ratings-{t.id}")
-        except RuntimeError:  # no loop (a table read outside the server)
-            pass
+    def drop(self, table_id: str) -> Table | None:
+        """Let a table leave this process (its lease is handed over as the process drains)."""
+        return self.tables.pop(table_id, None)
 
     def _lost(self, t: Table) -> None:
         """Another process took ``t`` over: it leaves this one."""
@@ -418,33 +315,46 @@ class Lobby:
         t.start()
         return True
 
-    async def locate(self, table_id: str) -> "Table | Lease | None":
+    async def locate(self, table_id: str) -> Table | Lease | None:
         """Where a table is played: here (the table), in another process (its lease), or nowhere (None).
 
         With many processes an unfinished table nobody owns is claimed by the process asked for it.  Another
         process's table is found by its lease alone: nothing is read or replayed here to relay to it."""
-        if self.cluster is not None and table_id not in self.tables and len(table_id) <= 32:
-            lease, at = await self.cluster.lease_of(table_id)
-            if lease is not None and lease.alive(at) and lease.owner != self.cluster.node:
+        cluster = self.cluster
+        if cluster is not None and table_id not in self.tables and len(table_id) <= 32:
+            lease, at = await cluster.lease_of(table_id)
+            if lease is not None and lease.alive(at) and lease.owner != cluster.node:
                 return lease
         t = await self.get(table_id)
-        if self.cluster is None or t is None or t.status not in ("open", "playing") or t.id in self.cluster.epochs:
+        if cluster is None or t is None or t.status not in ("open", "playing") or t.id in cluster.epochs:
             return t
         for _ in range(3):
-            lease, at = await self.cluster.lease_of(table_id)
-            if lease is not None and lease.alive(at) and lease.owner != self.cluster.node:
+            lease, at = await cluster.lease_of(table_id)
+            if lease is not None and lease.alive(at) and lease.owner != cluster.node:
                 return lease
-            epoch = await self.cluster.claim(table_id)
+            epoch = await cluster.claim(table_id)
             if epoch is not None and await self.adopt(table_id, epoch):
                 return self.tables[table_id]
         return None
 
+    # ------------------------------------------------------------------ the lobby's rows
     def own_listing(self) -> list[dict[str, Any]]:
         """This process's rows of the lobby (with many processes, each publishes its own)."""
         out = [t.summary() for t in self.tables.values() if t.status != "over" and t.invite_hash is None]
         out.reverse()
         return out[:200]
 
+    def listing(self) -> list[dict[str, Any]]:
+        """Tables people can join or watch, newest first; a private table is never listed.
+
+        With many processes, the other processes' rows come from what they last published (a round ago)."""
+        out = self.own_listing()
+        if self.cluster is not None:
+            for rows in self.cluster.others.values():
+                out.extend(rows)
+        return out[:200]
+
+    # ------------------------------------------------------------------ a new table
     async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
                      invite_hash: str | None = None, reserved: bool = False, rated: bool = False,
@@ -458,36 +368,26 @@ class Lobby:
         ``clock`` is the table's clock as stored ("per_move+bank" seconds, None: none); ``invite_hash`` makes
         the table private (the hash of the invitation's secret); ``reserved``: "Play against the computer",
         which may use the share of the server's limit kept for it (a rematch may too)."""
-        assert self.journal is not None
+        self._journal()
         if bots_by not in ("creator", "seated"):
-            raise TableError(N_("who may add computer players: \"creator\" or \"seated\""))
+            raise WebError(BOTS_BY_CHOICE)
         # Checked and counted with no await between: concurrent creations never pass a limit.  With many
         # processes the per-hour count is the server's, checked and counted in one step in the broker.
         if address is not None:
-            self.check_create(address)
-        self.check_room(address, reserved or rematch_of is not None)
-        if address is not None:
-            self._pending_by[address] += 1
-        self._pending += 1
-        try:
+            self.limits.check_create(address)
+        self.limits.check_room(address, reserved or rematch_of is not None)
+        with self.limits.counting(address):
             if address is not None:
                 wait = await self.creations.take(address, TABLE, self.settings.tables_per_hour)
                 if wait:
-                    raise self._too_many(wait)
+                    raise self.limits.too_many(wait)
             return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id,
                                       turn_based, secret, deal_limit)
-        finally:
-            self._pending -= 1
-            if address is not None:
-                self._pending_by[address] -= 1
-                if self._pending_by[address] <= 0:
-                    del self._pending_by[address]
 
     async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
                       clock: str | None, invite_hash: str | None, rated: bool = False, club_id: int | None = None,
                       turn_based: bool = False, board_secret: str | None = None,
                       deal_limit: int | None = None) -> tuple[Table, str]:
-        assert self.journal is not None
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2 ** 62)
         boards = board_secret is not None  # an event's table: the same cards as the round's other tables
@@ -507,7 +407,7 @@ class Lobby:
         bots_addr = None
         if rematch_of is not None:
             creator_addr, bots_addr = rematch_of.creator_addr, rematch_of.bots_addr
-
+        status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         cluster = self.cluster
 
         def write(conn: Any) -> int | None:
@@ -517,13 +417,12 @@ class Lobby:
                                club_id=club_id, turn_based=turn_based, boards=boards, deal_limit=deal_limit)
             for s in seats:
                 Store.set_seat(conn, table_id, s)
-            if seats and all(s.kind != "open" for s in seats):
+            if status == "playing":
                 Store.set_status(conn, table_id, "playing")
             return cluster.claim_new(conn, table_id) if cluster is not None else None
-        epoch = await self.journal.run(write)
+        epoch: int | None = await self._journal().run(write)
         if cluster is not None and epoch is not None:
             cluster.epochs[table_id] = epoch
-        status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
                           creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
                           clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
@@ -539,11 +438,13 @@ class Lobby:
         return t, creator
 
     async def rematch(self, old: Table) -> Table:
+        """The rematch of a finished table (`barbu.web.tables.rematch`): the same seats, rules and clock."""
         t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by, clock=old.clock_text,
                                  invite_hash=old.invite_hash, rated=old.rated, club_id=old.club_id,
                                  turn_based=old.turn_based)
         return t
 
+    # ------------------------------------------------------------------ finding a table
     async def get(self, table_id: str) -> Table | None:
         """A table by id; a finished one is loaded from storage on first request.
 
@@ -574,23 +475,13 @@ class Lobby:
             t.start()
         return t
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Tables people can join or watch, newest first; a private table is never listed.
-
-        With many processes, the other processes' rows come from what they last published (a round ago)."""
-        out = self.own_listing()
-        if self.cluster is not None:
-            for rows in self.cluster.others.values():
-                out.extend(rows)
-        return out[:200]
-
     async def mine(self, data: dict[str, Any], user_id: int | None = None) -> list[dict[str, Any]]:
         """"My tables": each table the request's credentials open, as the lobby lists tables
         (`barbu.web.tables.mine`); logged in, every unfinished table the account holds a seat at too."""
         wanted = mytables.wanted(data)
         if user_id is not None and self.store is not None:
             asked = {w[0] for w in wanted}
-            held = await asyncio.to_thread(history.tables_held, self.store, user_id)
+            held = await asyncio.to_thread(mytables.held_by, self.store, user_id)
             wanted += [(tid, None, None) for tid in held if tid not in asked]
         out = []
         for table_id, token, creator in wanted:
@@ -599,7 +490,7 @@ class Lobby:
 
     async def end(self, t: Table, token: Any, creator: Any, user_id: int | None = None) -> bool:
         """End a table of computer players (`Table.end`); one with no finished deal leaves the server at once."""
-        kept = await t.call(t.end, token, creator, user_id)
+        kept: bool = await t.call(t.end, token, creator, user_id)
         if not kept and self.tables.get(t.id) is t:
             del self.tables[t.id]
             await t.stop()

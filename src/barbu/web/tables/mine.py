@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.words import N_
-from .actor import Table, TableError
+from sqlalchemy import select
+
+from ..common.errors import WebError
+from ..db.storage import SEATS, TABLES, Store
+from .actor import Table
+from .refusals import MINE_CREDENTIAL, MINE_ENTRY, MINE_LIST, MINE_TOO_MANY
 
 MINE_MAX = 50  # tables one request may ask about
 MINE_BODY = 8192  # bytes: the request's body (50 tables of id and two credentials fit)
@@ -22,17 +26,16 @@ def wanted(data: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     """The (table id, seat credential, creator credential) a request asks about, refused in words if malformed."""
     entries = data.get("tables")
     if not isinstance(entries, list):
-        raise TableError(N_("send the tables as a list: {example}"),
-                         example='{"tables": [{"id": "…", "token": "…", "creator": "…"}]}')
+        raise WebError(MINE_LIST, example='{"tables": [{"id": "…", "token": "…", "creator": "…"}]}')
     if len(entries) > MINE_MAX:
-        raise TableError(N_("ask about at most {n} tables at once"), n=MINE_MAX)
+        raise WebError(MINE_TOO_MANY, n=MINE_MAX)
     out: dict[str, tuple[str, Any, Any]] = {}
     for e in entries:
         if not isinstance(e, dict) or not isinstance(e.get("id"), str) or not 0 < len(e["id"]) <= 32:
-            raise TableError(N_("each table is an object with its \"id\" and the credentials this browser holds"))
+            raise WebError(MINE_ENTRY)
         for key in ("token", "creator"):
             if e.get(key) is not None and (not isinstance(e[key], str) or len(e[key]) > 200):
-                raise TableError(N_("a credential is a short text"))
+                raise WebError(MINE_CREDENTIAL)
         out[e["id"]] = (e["id"], e.get("token"), e.get("creator"))
     return list(out.values())
 
@@ -47,3 +50,13 @@ def status(t: Table | None, table_id: str, token: Any, creator: Any, user_id: in
     return {**t.summary(), "seat": None if seat is None else seat.index, "creator": made,
             "people": t.people_besides(seat), "deals_done": t.web.deals_done(),
             "ended": t.status == "over" and not t.match.is_over}
+
+
+def held_by(store: Store, user_id: int) -> list[str]:
+    """The unfinished tables an account holds a seat at, newest first ("My tables" on any browser)."""
+    with store.engine.connect() as conn:
+        q = (select(SEATS.c.table_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
+             .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human",
+                    TABLES.c.status.in_(("open", "playing")))
+             .order_by(TABLES.c.created_at.desc()).limit(50))
+        return [r.table_id for r in conn.execute(q)]

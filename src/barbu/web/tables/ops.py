@@ -7,28 +7,41 @@ request gets the same answer whichever process it reached.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...agents import AGENT_KINDS
-from .actor import Table, TableError
+from ..common.errors import WebError
 from ..common.wording import error_json
-
-if TYPE_CHECKING:
-    from .lobby import Lobby
+from .actor import Table
 
 NO_STORE = {"cache-control": "no-store"}  # answers that carry a credential or a player's own standing
+#: The requests `operate` runs.
+OPERATIONS = ("info", "seat", "remove", "bot", "leave", "end")
 
 
-async def operate(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address: str,
+class Desk(Protocol):
+    """What a table's requests ask of the lobby that holds it (`barbu.web.tables.lobby.Lobby`)."""
+
+    def show_ratings(self, t: Table) -> None: ...
+
+    def check_bots(self, table: Table, address: str) -> None: ...
+
+    async def end(self, t: Table, token: Any, creator: Any, user_id: int | None = None) -> bool: ...
+
+
+async def operate(lobby: Desk, t: Table, op: str, data: dict[str, Any], address: str,
                   lang: str) -> tuple[int, dict[str, Any]]:
-    """Run request ``op`` on table ``t`` (owned here): (HTTP status, JSON body), a refusal worded in ``lang``."""
+    """Run request ``op`` (one of `OPERATIONS`) on table ``t`` (owned here): (HTTP status, JSON body), a refusal
+    worded in ``lang``."""
+    if op not in OPERATIONS:  # the routes name them: another one is a bug, never a client's doing
+        raise ValueError(f"unknown request about a table: {op[:40]!r}")
     try:
         return 200, await _run(lobby, t, op, data, address)
-    except TableError as e:
+    except WebError as e:
         return e.status, error_json(e, lang)
 
 
-async def _run(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address: str) -> dict[str, Any]:
+async def _run(lobby: Desk, t: Table, op: str, data: dict[str, Any], address: str) -> dict[str, Any]:
     if op == "info":
         return {"table": t.info()}
     user = data.get("_user")  # put there by the process the request reached, from the session cookie
@@ -52,7 +65,6 @@ async def _run(lobby: "Lobby", t: Table, op: str, data: dict[str, Any], address:
         # at a duplicate event's table the stand-in plays on for a player who leaves, even alone (`web.events`)
         outcome = await t.call(t.give_up, data.get("token"), data.get("creator"), user_id, t.boards is not None)
         return {"outcome": outcome, "table": t.info()}
-    if op == "end":  # the only person at a table of computer players ends it
-        kept = await lobby.end(t, data.get("token"), data.get("creator"), user_id)
-        return {"kept": kept, "replay": f"/t/{t.id}/replay" if kept else None}
-    raise TableError("unknown request", 404)
+    # "end": the only person at a table of computer players ends it
+    kept = await lobby.end(t, data.get("token"), data.get("creator"), user_id)
+    return {"kept": kept, "replay": f"/t/{t.id}/replay" if kept else None}

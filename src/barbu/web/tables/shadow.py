@@ -23,11 +23,11 @@ import logging
 from typing import Any
 
 from ...classic.match import Match
-from ...core.words import N_
 from ...duplicate.shadow import (STRONGEST, DealReplay, ShadowResult, deal_chances, history_texts, sign_of,
                                summarize)
 from ...records.barbu import number_out
-from ..common.wording import Said
+from ..common.errors import WebError
+from .refusals import COMPARE_ONE_PERSON, COMPARE_TRUE_OR_FALSE
 
 log = logging.getLogger("barbu.web")
 
@@ -159,9 +159,9 @@ class TableShadow:
         """In the table's actor: the person's "Compare with the expert" box (``on``: true or false)."""
         seat = self.offered()
         if not isinstance(on, bool):
-            raise Said(N_("say whether to compare: true or false"))
+            raise WebError(COMPARE_TRUE_OR_FALSE)
         if seat is None or getattr(conn, "seat", None) != seat:
-            raise Said(N_("only the one person playing against computer players is compared with the expert"))
+            raise WebError(COMPARE_ONE_PERSON)
         self.off = not on
         if on:
             self.catch_up()  # the deals finished while it was off

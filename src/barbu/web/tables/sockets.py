@@ -27,8 +27,10 @@ from ...i18n import translator
 from ..common.i18n import chosen
 from ..common.mailbox import Mailbox
 from ..common.settings import Settings
-from .actor import Table, TableError, dumps
+from ..common.errors import WebError
 from ..common.wording import error_json, hint_reason, say, word
+from .actor import Table, dumps
+from .refusals import HINT_ON_ITS_WAY, HINT_STALE
 
 log = logging.getLogger("barbu.web")
 HINT_STRENGTH = AGENT_KINDS[-1]  # a hint is what the strongest computer player would do
@@ -108,7 +110,7 @@ class RateLimit:
 async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
     """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
     if conn in busy:
-        raise TableError(N_("a hint is already on its way"))
+        raise WebError(HINT_ON_ITS_WAY)
     view = await table.call(table.hint_view, conn)
     version = table.version
     busy.add(conn)
@@ -117,7 +119,7 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
     try:
         async with slot:
             if table.version != version:  # it waited behind other hints and the play moved on: spare the search
-                raise TableError(N_("the play moved on while your hint waited; ask again"))
+                raise WebError(HINT_STALE)
             if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
                 action = await asyncio.to_thread(table.web.agent(HINT_STRENGTH, version).act, view)
                 conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
@@ -211,11 +213,20 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             else:
                 shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
                 _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
-        except BarbuError as e:  # TableError included: worded in the connection's language
-            conn.send(dumps({"type": "error", "code": "refused", **error_json(e, conn.lang, "message")}))
+        except BarbuError as e:  # the web's refusals included: worded in the connection's language
+            conn.send(dumps(refused(e, conn.lang)))
         except Exception:  # a bug: say so, keep the connection and the table
             log.exception("table %s: a %r message failed", table.id, kind[:40])
             _reply_error(conn, "internal", N_("the server could not handle that message"))
+
+
+def refused(e: BarbuError, lang: str) -> dict[str, Any]:
+    """A refused message's reply: its words in ``lang``, and a coded refusal's code as ``reason`` (as an engine
+    refusal in play has it), the message's own ``code`` staying "refused"."""
+    if isinstance(e, WebError) and e.cause is None and e.code is not None:
+        out: dict[str, Any] = {"type": "error", "code": "refused", "message": word(e, lang), "reason": e.code}
+        return {**out, "params": e.fields} if e.fields else out
+    return {"type": "error", "code": "refused", **error_json(e, lang, "message")}
 
 
 def client_address(conn: Request | WebSocket) -> str:

@@ -15,7 +15,8 @@ import re
 from typing import Any, Sequence
 
 from ...core.actions import Double
-from ...core.cards import CARDS, RANKS, SUIT_MASK, cards_of, parse_card
+from ...core.cards import CARDS, SUIT_MASK, cards_of, parse_card
+from ...core.words import RANKS
 from ...classic.chinese import ROW_NAMES, Arrangements
 from ...classic.contracts import CHINESE, TRICKS
 from ...guide import settlements
