@@ -323,7 +323,6 @@ class Accounts:
     async def use_reset(self, token: Any, password: Any) -> tuple[User, str]:
         """A one-time link's new password: the link is used up, every session of the account ends."""
         gone = WebError(RESET_LINK_GONE)
-
         if not isinstance(token, str) or len(token) > 100:
             raise gone
         store = self.store

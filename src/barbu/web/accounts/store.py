@@ -18,7 +18,7 @@ from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index,
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..db.storage import SEATS, Base, _aware, now
+from ..db.storage import SEATS, Base, _aware, inserted_id, now, table_of
 from ..daily.store import ATTEMPTS as DAILY_ATTEMPTS
 
 
@@ -132,14 +132,14 @@ class DecisionCostRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-USERS = UserRow.__table__
-DECISION_COSTS = DecisionCostRow.__table__
-SESSIONS = SessionRow.__table__
-RESETS = ResetRow.__table__
-FAILURES = FailureRow.__table__
-RESULTS = ResultRow.__table__
-RATINGS = RatingRow.__table__
-RATING_HISTORY = RatingPointRow.__table__
+USERS = table_of(UserRow)
+DECISION_COSTS = table_of(DecisionCostRow)
+SESSIONS = table_of(SessionRow)
+RESETS = table_of(ResetRow)
+FAILURES = table_of(FailureRow)
+RESULTS = table_of(ResultRow)
+RATINGS = table_of(RatingRow)
+RATING_HISTORY = table_of(RatingPointRow)
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ def bot_subject(strength: str) -> str:
 def add_user(conn: Connection, name: str, name_key: str, skeleton: str, password_hash: str) -> int:
     result = conn.execute(insert(USERS).values(name=name, name_key=name_key, skeleton=skeleton,
                                                password_hash=password_hash, created_at=now(), banned=False))
-    return int(result.inserted_primary_key[0])
+    return inserted_id(result)
 
 
 def user_by_key(conn: Connection, name_key: str) -> tuple[User, str] | None:

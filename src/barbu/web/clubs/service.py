@@ -7,7 +7,7 @@ as its SHA-256; the owner or an admin makes links, gives them an expiry and revo
 and removing plain members) and members (who play at the club's tables, and may leave).
 
 A private club is, to anyone outside it, as if it did not exist: its page, its tables in the lobby, a
-table's page, its API, its WebSocket and its replay all say it is missing (`club_hides`, `visible_rows`).  A
+table's page, its API, its WebSocket and its replay all say it is missing (`hides_table`, `rows_seen`).  A
 player keeps his own match, though: an account holding a seat at a club table still reaches it after
 leaving the club.
 
@@ -507,7 +507,6 @@ class Clubs:
         except WebError:
             raise
         except Exception as e:  # two joins of one account at once: the primary key keeps one
-
             if "unique" in str(e).lower() or "duplicate" in str(e).lower():
                 club, _ = await self._read(lambda conn: self._invitation(conn, key)[::-1])
                 return club, True
@@ -627,7 +626,6 @@ async def matches_seen(store: Store | None, matches: list[dict[str, Any]], viewe
     if not private:
         return matches
     user = await viewer()
-
 
     def hidden() -> set[str]:
         if user is None:

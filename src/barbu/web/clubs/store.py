@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..accounts.store import RESULTS as _RESULTS, USERS
-from ..db.storage import SEATS, TABLES, Base, _aware, now
+from ..db.storage import SEATS, TABLES, Base, _aware, inserted_id, now, table_of
 
 ROLES = ("owner", "admin", "member")
 
@@ -76,10 +76,10 @@ class SeasonRow(Base):
     __table_args__ = (Index("ix_barbu_club_seasons_open", "club_id", "ended_at"),)
 
 
-CLUBS = ClubRow.__table__
-MEMBERS = MemberRow.__table__
-INVITES = InviteRow.__table__
-SEASONS = SeasonRow.__table__
+CLUBS = table_of(ClubRow)
+MEMBERS = table_of(MemberRow)
+INVITES = table_of(InviteRow)
+SEASONS = table_of(SeasonRow)
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,9 @@ def add_club(conn: Connection, slug: str, name: str, name_key: str, description:
              owner_id: int) -> int:
     """A new club, its owner its first member, and its first season begun."""
     t = now()
-    club_id = int(conn.execute(insert(CLUBS).values(slug=slug, name=name, name_key=name_key, description=description,
-                                                    public=public, created_by=owner_id, created_at=t,
-                                                    deleted=False)).inserted_primary_key[0])
+    club_id = inserted_id(conn.execute(insert(CLUBS).values(slug=slug, name=name, name_key=name_key,
+                                                            description=description, public=public, created_by=owner_id,
+                                                            created_at=t, deleted=False)))
     conn.execute(insert(MEMBERS).values(club_id=club_id, user_id=owner_id, role="owner", joined_at=t))
     conn.execute(insert(SEASONS).values(club_id=club_id, number=1, started_at=t, ended_at=None))
     return club_id
@@ -288,9 +288,8 @@ def memberships(conn: Connection, user_id: int, ids: list[int]) -> set[int]:
 
 # -- invitation links --
 def add_invite(conn: Connection, club_id: int, secret_hash: str, user_id: int, expires_at: datetime | None) -> int:
-    return int(conn.execute(insert(INVITES).values(club_id=club_id, secret_hash=secret_hash, created_by=user_id,
-                                                   created_at=now(), expires_at=expires_at, uses=0))
-               .inserted_primary_key[0])
+    return inserted_id(conn.execute(insert(INVITES).values(club_id=club_id, secret_hash=secret_hash, created_by=user_id,
+                                                           created_at=now(), expires_at=expires_at, uses=0)))
 
 
 def invite_by_hash(conn: Connection, secret_hash: str) -> Any:

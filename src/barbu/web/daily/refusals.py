@@ -19,4 +19,4 @@ NOT_THIS_BOARD = refusal("daily-not-this-board", N_("that board is not the one y
 NOT_YOUR_TURN = refusal("daily-not-your-turn", N_("it is not your turn: reload the page"), CONFLICT)
 RESULTS_HIDDEN = refusal("daily-results-hidden", N_("finish today's deals of this game first: their results stay "
                                                     "hidden until then"), FORBIDDEN)
-NO_SUCH_BOARD = refusal("no-board", N_("there is no such board"), MISSING)
+NO_BOARD = refusal("no-board", N_("there is no such board"), MISSING)

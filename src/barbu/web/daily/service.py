@@ -19,11 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from io import StringIO
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 from ...core.daily_keys import day_key
 from ...core.errors import BarbuError
 from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
+from ...duplicate.daily_besigue import BesigueBoard
 from ...duplicate.matchpoints import Entry, score_all
 from ...records.barbu import write_record
 from . import store as db
@@ -88,7 +89,7 @@ class Scored:
         doubles = {(str(aid), board): d for aid, _, board, _, d in rows}
         entries = [Entry(board, 0, str(aid), float(score)) for aid, _, board, score, _ in rows]
         boards, ranking = score_all(entries, highest_wins)
-        boards.sort(key=lambda b: b.board)
+        boards.sort(key=lambda b: cast(int, b.board))  # the boards of a daily set are numbered
         return cls(count, names, doubles, ranking, boards, time.monotonic())
 
     def against(self, scores: dict[int, int], highest_wins: bool) -> tuple[float | None, str, list[float | None]]:
@@ -393,8 +394,7 @@ class Daily:
         if not a.finished:
             raise WebError(no.RESULTS_HIDDEN)
         if not isinstance(board, int) or not 0 <= board < dset.size:
-            raise WebError(no.NO_SUCH_BOARD)
-
+            raise WebError(no.NO_BOARD)
         with self.store.engine.connect() as conn:
             rows = db.boards_of(conn, a.id)
         try:
@@ -427,6 +427,7 @@ def board_state(play: BoardPlay) -> dict[str, Any]:
         return {"contracts": contract_info(m), "state": view_json(m, m.views(), play.seat, full=True,
                                                                   actors=play.actors)}
     from ..tables.games import BesigueWeb
+    assert isinstance(play, BesigueBoard)  # what `BoardPlay` makes of a Bésigue set's board
     state = BesigueWeb(m).state(play.seat)
     if state.get("deal"):  # each board is a fresh game's first deal: numbered here as the set's deal
         state["deal"] = play.board + 1

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..db.storage import Base, _aware, now
+from ..db.storage import Base, _aware, now, table_of
 
 
 class DailySecretRow(Base):
@@ -62,9 +62,9 @@ class DailyBoardRow(Base):
     doubles: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
-SECRET = DailySecretRow.__table__
-ATTEMPTS = DailyAttemptRow.__table__
-BOARDS = DailyBoardRow.__table__
+SECRET = table_of(DailySecretRow)
+ATTEMPTS = table_of(DailyAttemptRow)
+BOARDS = table_of(DailyBoardRow)
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, create_engine, event, insert,
-                        select, text, update)
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Table, Text, create_engine, event,
+                        insert, select, text, update)
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -27,6 +27,20 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 class Base(DeclarativeBase):
     pass
+
+
+def table_of(row: type[Base]) -> Table:
+    """The table a mapped class declares, as the `Table` it is (SQLAlchemy types it as any ``FromClause``)."""
+    table = row.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the one row an insert made."""
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 class TableRow(Base):
@@ -114,11 +128,11 @@ class LeaseRow(Base):
     expires: Mapped[float] = mapped_column(Float)
 
 
-TABLES = TableRow.__table__
-SEATS = SeatRow.__table__
-EVENTS = EventRow.__table__
-CREATIONS = CreationRow.__table__
-LEASES = LeaseRow.__table__
+TABLES = table_of(TableRow)
+SEATS = table_of(SeatRow)
+EVENTS = table_of(EventRow)
+CREATIONS = table_of(CreationRow)
+LEASES = table_of(LeaseRow)
 
 
 CREATION_KEY = "key"  # the kind of the barbu_creations row that holds the key addresses are hashed with

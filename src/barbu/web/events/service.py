@@ -32,7 +32,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any, Callable, Literal, overload
 
 from ...core.chance import new_secret
 from ...core.errors import BarbuError
@@ -84,13 +84,15 @@ def _formats() -> tuple[str, ...]:
 
 def plan_for(players: int, seats: int, fmt: str, rounds: int) -> list[list[list[int | None]]]:
     """Round → table → seat → player index (None: a computer player), by `duplicate.movements.schedule`."""
+    made: Callable[[int, int, str, int], list[list[list[int | None]]]] | None
     try:
         from ...duplicate.movements import schedule
+        made = schedule
     except ImportError:
-        schedule = None
-    if schedule is not None:
+        made = None
+    if made is not None:
         try:
-            return schedule(players, seats, fmt, rounds)
+            return made(players, seats, fmt, rounds)
         except BarbuError as e:
             raise WebError.wrap(e) from None
     if players < 1:
@@ -140,6 +142,10 @@ def event_name(raw: Any) -> str:
 WHOLE_NUMBERS = {"rounds": no.ROUNDS_RANGE, "tables": no.TABLES_RANGE, "deals": no.DEALS_RANGE}
 
 
+@overload
+def whole(raw: Any, field: str, lo: int, hi: int, allow_none: Literal[False] = False) -> int: ...
+@overload
+def whole(raw: Any, field: str, lo: int, hi: int, allow_none: bool) -> int | None: ...
 def whole(raw: Any, field: str, lo: int, hi: int, allow_none: bool = False) -> int | None:
     if raw is None and allow_none:
         return None
@@ -278,8 +284,8 @@ def who_sat(plan: list[list[list[int | None]]], names: list[str], round_no: int,
 def results_json(ev: db.Event, names: list[str], rows: list[Played], highest_wins: bool) -> dict[str, Any]:
     """The standings (by percentage, then by points) and the travellers of the boards every table has finished."""
     per_round: dict[int, int] = {}
-    for r, t in {(r.round, r.number) for r in rows}:
-        per_round[r] = per_round.get(r, 0) + 1
+    for round_no, _number in {(r.round, r.number) for r in rows}:
+        per_round[round_no] = per_round.get(round_no, 0) + 1
     plan = ev.plan or []
     for i, rnd in enumerate(plan):  # tables not yet made count too: a board is shown only once all have played it
         per_round[i + 1] = max(per_round.get(i + 1, 0), len(rnd))
@@ -294,7 +300,7 @@ def results_json(ev: db.Event, names: list[str], rows: list[Played], highest_win
                       else False)
             entries.append(e)
             where[(e.board, seat, who)] = r
-    ranking = []
+    ranking: list[dict[str, Any]] = []
     for s in standings(entries, highest_wins):
         if s.player.startswith("\x00"):
             continue
@@ -303,8 +309,8 @@ def results_json(ev: db.Event, names: list[str], rows: list[Played], highest_win
                         "percent": None if pct is None else round(pct, 2), "matchpoints": s.matchpoints,
                         "top": s.top, "points": s.points, "boards": s.boards, "stand_in": s.stand_in_boards})
     if ranking and all(r["percent"] is None for r in ranking):  # nobody compared yet (one table): by points
-        for r in ranking:
-            r["rank"] = r["rank_points"]
+        for standing in ranking:
+            standing["rank"] = standing["rank_points"]
         ranking.sort(key=lambda r: int(r["rank"].rstrip("=")))
     boards: dict[str, dict[str, Any]] = {}
     for result in score_boards(entries, highest_wins):
@@ -767,11 +773,12 @@ class Events:
             for i, p in enumerate(playing):
                 db.set_player(conn, found.id, p.user_id, position=i)
             db.set_event(conn, found.id, status="running", round=1, plan=plan)
-            return db.event_by_id(conn, found.id), db.players(conn, found.id)
+            running = db.event_by_id(conn, found.id)
+            assert running is not None
+            return running, db.players(conn, found.id)
         started = await self._write(write)
         if started is not None:
             ev2, people = started
-            assert ev2 is not None
             try:
                 await self._make_round(ev2, people, 1)
             finally:
@@ -798,11 +805,11 @@ class Events:
                     await t.call(t.add_bot, seat, ev.strength, creator, None)
                 else:
                     await t.call(t.take_seat, seat, player.name, None, None, creator, (player.user_id, player.name))
-            mark_stand_ins = [seat for seat, p in enumerate(seats)
+            mark_stand_ins = [(seat, by_position[p]) for seat, p in enumerate(seats)
                               if p is not None and p in by_position and by_position[p].left]
-            for seat in mark_stand_ins:  # a player who left: his seat's results stay his, played by the stand-in
+            for seat, gone in mark_stand_ins:  # a player who left: his seat's results stay his, played by the stand-in
                 t.seats[seat].left = True
-                t.seats[seat].user_id = by_position[seats[seat]].user_id
+                t.seats[seat].user_id = gone.user_id
                 rec = t.seats[seat].record()
                 await t.journal.run(lambda c, r=rec, tid=t.id: Store.set_seat(c, tid, r))
             if not await self._write(db.add_table, ev.id, round_no, number, t.id):

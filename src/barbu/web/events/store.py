@@ -19,7 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import safejson
 from ..accounts.store import USERS
-from ..db.storage import Base, _aware, now
+from ..db.storage import Base, _aware, inserted_id, now, table_of
 
 STATUSES = ("registering", "running", "over", "cancelled")
 
@@ -78,9 +78,9 @@ class EventTableRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), unique=True)
 
 
-EVENTS = EventRow.__table__
-PLAYERS = PlayerRow.__table__
-EVENT_TABLES = EventTableRow.__table__
+EVENTS = table_of(EventRow)
+PLAYERS = table_of(PlayerRow)
+EVENT_TABLES = table_of(EventTableRow)
 
 
 #: The director's changes kept for an event (the oldest are dropped past this).
@@ -155,8 +155,7 @@ def _select() -> Any:
 
 
 def add_event(conn: Connection, **values: Any) -> int:
-    return int(conn.execute(insert(EVENTS).values(status="registering", round=0, created_at=now(), **values))
-               .inserted_primary_key[0])
+    return inserted_id(conn.execute(insert(EVENTS).values(status="registering", round=0, created_at=now(), **values)))
 
 
 def event_by_id(conn: Connection, event_id: int, lock: bool = False) -> Event | None:

@@ -209,7 +209,12 @@ def seat_ratings(store: Store, rules: str, seats: list[tuple[str, int | None, st
     game = ratings.rated_game(rules)
     if game is None:
         return [None] * len(seats)
-    wanted = [subject_of(u) if u is not None else bot_subject(st) for _, u, st in seats if u is not None or st]
+    wanted = []
+    for _, u, st in seats:
+        if u is not None:
+            wanted.append(subject_of(u))
+        elif st:
+            wanted.append(bot_subject(st))
     with store.engine.connect() as conn:
         known = ratings_of(conn, wanted, game)
     out: list[dict | None] = []

@@ -354,7 +354,6 @@ class Analyses:
         if job is not None:
             if job.deal != deal:
                 raise WebError(no.DD_BUSY, deal=job.deal)
-
             return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step,
                     "total": job.steps}
         self._start(self.dd_jobs, self._run_dd, src, deal, address)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ...core import safejson
 from ...core.words import ENGLISH, N_, Message, Words
 from ..common.errors import CONFLICT, FORBIDDEN, HTTP_STATUS, MISSING
-from ..db.storage import Base, Store, hash_token, now
+from ..db.storage import Base, Store, hash_token, now, table_of
 
 NO_SUCH_GAME = Message("no-such-game", N_("there is no such game"))
 READ_ONLY = Message("read-only-link", N_("this link lets you read the game, not change it"))
@@ -45,7 +45,7 @@ class ScorebookRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-BOOKS = ScorebookRow.__table__
+BOOKS = table_of(ScorebookRow)
 
 
 class WordedError(Exception):
@@ -161,7 +161,6 @@ class Scorebooks:
                                 .values(**values)).rowcount
         if not done:
             raise ScorebookError(CHANGED_ELSEWHERE, CONFLICT)
-
         return self.get(book_id)
 
     def delete(self, book_id: str, key: str | None) -> None:
