@@ -32,7 +32,8 @@ SHAPES = [
 def values() -> list:
     fixed = [0, 1, -1, 7, 999, 1000, -1000, 1250, -1250, 12345, 100000, -1234567, 10**9, 0.0, -0.0, 0.04, -0.04,
              0.05, -0.05, 0.15, 0.25, 0.35, 2.675, 1.0005, 999.95, 999.9996, -999.96, 1234.5, 12345.678, 0.001,
-             Decimal("2.5"), Decimal("-0.005"), 1 / 3, -2 / 3, 1e6, 123456.789]
+             Decimal("2.5"), Decimal("-0.005"), 1 / 3, -2 / 3, 1e6, 123456.789,
+             float("nan"), float("inf"), float("-inf")]  # an arena's interval over a single deal
     rng = random.Random(7)
     drawn = [rng.randint(-10**7, 10**7) for _ in range(200)]
     drawn += [round(rng.uniform(-5000, 5000), rng.randint(0, 5)) for _ in range(400)]

@@ -42,6 +42,9 @@ def format_number(value: int | float | Decimal, lang: str, places: int = 0, most
     most = places if most is None else max(most, places)
     d = value if isinstance(value, Decimal) else Decimal(value) if isinstance(value, int) else Decimal(str(value))
     negative = d.is_signed()
+    if not d.is_finite():  # a mean over no deal, an interval over one: as Babel writes them
+        mark = minus if negative else plus if sign else ""
+        return mark + ("∞" if d.is_infinite() else "NaN" + (point + "0" * places if places else ""))
     text = format(abs(d).quantize(Decimal(1).scaleb(-most), rounding=ROUND_HALF_EVEN), "f")
     whole, _dot, fraction = text.partition(".")
     fraction = fraction.rstrip("0").ljust(places, "0")
