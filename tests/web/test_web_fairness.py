@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import barbu.web.app as web_app
+import barbu.web.routes.tables as web_tables
 import barbu.web.tables.sockets as web_sockets
 import barbu.web.replay.service as replay
 from barbu.web import Settings
@@ -210,7 +210,7 @@ def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sql
         return real_hint(view, label, seed, 4, 0.01, highest_wins)
 
     monkeypatch.setattr(web_sockets, "hint", fake_hint)
-    for module in (web_app, web_sockets):
+    for module in (web_tables, web_sockets):
         monkeypatch.setattr(module, "client_address", lambda conn: conn.headers.get("x-test-address", "testclient"))
     with app_client(Settings(db_url=sqlite_url, hints_at_once=2, **FAST)) as c:
         def seated(address: str) -> Player:

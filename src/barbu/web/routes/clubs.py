@@ -4,7 +4,7 @@ Pages: ``/clubs`` (public clubs, "my clubs", a form to create one), ``/clubs/joi
 link: its secret after "#", so it never reaches a server's log) and ``/c/{slug}`` (a club: members,
 tables, the season's leaderboard, past matches; 404 for a private club to anyone outside it).
 
-API, every POST checking the Origin (`read_json`) and, but the invitation's preview, a logged-in account:
+API, every POST checking the Origin (`bodies.read_json`) and, but the invitation's preview, a logged-in account:
 
 - ``GET /api/clubs``: {public, mine}; ``POST /api/clubs`` {name, description, public}: a new club.
 - ``POST /api/clubs/invitation`` {key}: what a link invites to; ``POST /api/clubs/join`` {key}: join.
@@ -22,51 +22,42 @@ API, every POST checking the Origin (`read_json`) and, but the invitation's prev
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
-from ...core.words import N_
 from ...games import open_game
-from ..accounts.service import COOKIE, Accounts
 from ..accounts.store import User
+from ..clubs.service import club_json, flag, hides_table, matches_seen, rows_seen
+from ..common.errors import WebError
 from ..tables.clock import DEFAULT as DEFAULT_CLOCK, TURN_DEFAULT
-from ..clubs.service import Clubs, club_json, flag, hides_table, matches_seen, rows_seen
-from ..common.i18n import render_page
 from ..tables.lobby import parse_rules
-from .helpers import RouteHelpers, answer, page_or_missing
-from ..common.settings import Settings
 from ..tables.sockets import client_address
-from ..tables.actor import TableError, requested_clock
-
-if TYPE_CHECKING:
-    from ..tables.lobby import Lobby
-
-__all__ = ["club_routes", "club_hides", "visible_matches", "visible_rows"]
-
-
-async def viewer(conn: HTTPConnection) -> User | None:
-    """The account logged in on a request's or WebSocket's browser."""
-    return await conn.app.state.accounts.session_user(conn.cookies.get(COOKIE))
+from ..tables.actor import requested_clock
+from . import payloads as p
+from . import refusals as R
+from .bodies import decode
+from .helpers import action, answer, page, page_or_missing, user_of
+from .services import services
 
 
+# -- a private club's tables, as a request's or a WebSocket's browser may see them (`barbu.web.clubs.service`)
 async def club_hides(conn: HTTPConnection, table_id: Any, table: Any = None) -> bool:
-    """Whether the table ``table_id`` must be answered, to this request or WebSocket, as if it did not exist
-    (a private club's, to an outsider: `barbu.web.clubs.service.hides_table`)."""
-    return await hides_table(conn.app.state.lobby, table_id, table, lambda: viewer(conn))
+    """Whether the table ``table_id`` must be answered to this browser as if it did not exist (a private club's,
+    to an outsider: `barbu.web.clubs.service.hides_table`)."""
+    return await hides_table(services(conn).lobby, table_id, table, lambda: user_of(conn))
 
 
 async def visible_rows(conn: HTTPConnection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The lobby's rows as this browser may see them (`barbu.web.clubs.service.rows_seen`)."""
-    return await rows_seen(conn.app.state.lobby.store, rows, lambda: viewer(conn))
+    return await rows_seen(services(conn).lobby.store, rows, lambda: user_of(conn))
 
 
 async def visible_matches(conn: HTTPConnection, matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A profile's matches as this browser may see them (`barbu.web.clubs.service.matches_seen`)."""
-    return await matches_seen(conn.app.state.lobby.store, matches, lambda: viewer(conn))
-
+    return await matches_seen(services(conn).lobby.store, matches, lambda: user_of(conn))
 
 
 @lru_cache(maxsize=256)
@@ -92,140 +83,174 @@ def stored_row(rec: Any, seats: list[Any], club_id: int) -> dict[str, Any]:
             "open_seats": sum(1 for s in out if s["kind"] == "open"), "spectators": 0}
 
 
-def club_routes(settings: Settings, lobby: "Lobby", accounts: Accounts,
-                read_json: Callable[..., Awaitable[dict[str, Any]]]) -> list[Route]:
-    clubs = Clubs(lambda: lobby.store)
-    helpers = RouteHelpers(accounts, read_json)
-    current, action = helpers.current, helpers.action
+def slug(request: Request) -> str:
+    found: str = request.path_params["slug"]
+    return found
 
-    def slug(request: Request) -> str:
-        return request.path_params["slug"]
 
-    # -- pages --
-    async def clubs_page(request: Request) -> Response:
-        return render_page(request, settings, "clubs.html", joining=request.url.path.rstrip("/") == "/clubs/join")
+# -- pages
+async def clubs_page(request: Request) -> Response:
+    return page(request, "clubs.html", joining=request.url.path.rstrip("/") == "/clubs/join")
 
-    async def club_page(request: Request) -> Response:
-        return await page_or_missing(request, settings, "club.html",
-                                     clubs.visible(slug(request), await current(request)),
-                                     lambda found: {"club_name": found[0].name if found else ""})
 
-    # -- the lists, and making a club --
-    async def list_or_create(request: Request) -> Response:
-        if request.method == "GET":
-            return answer(await clubs.listing(await current(request)))
-        return await create(request)
+async def club_page(request: Request) -> Response:
+    return await page_or_missing(request, "club.html",
+                                 services(request).clubs.visible(slug(request), await user_of(request)),
+                                 lambda found: {"club_name": found[0].name if found else ""})
 
-    async def new_club(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        club = await clubs.create(user, data)
-        return {"club": club_json(club, 1) | {"role": "owner"}}
-    create = action(new_club, 201)
 
-    # -- invitations --
-    async def invitation(request: Request) -> Response:
-        data = await read_json(request)
-        return answer(await clubs.invitation(data.get("key"), await current(request)))
+# -- the lists, and making a club
+@action(p.ClubForm, 201)
+async def create(request: Request, body: p.ClubForm, user: User) -> dict[str, Any]:
+    club = await services(request).clubs.create(user, body.given())
+    return {"club": club_json(club, 1) | {"role": "owner"}}
 
-    async def join(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        club, already = await clubs.join(data.get("key"), user)
-        return {"club": club_json(club, 0), "already": already}
 
-    async def new_invite(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        secret, invite = await clubs.invite(slug(request), user, data.get("hours"))
-        return {"invite": invite, "key": secret, "url": f"/clubs/join#key={secret}"}
+async def list_or_create(request: Request) -> Response:
+    if request.method == "GET":
+        return answer(await services(request).clubs.listing(await user_of(request)))
+    return await create(request)
 
-    async def revoke(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.change_invite(slug(request), user, request.path_params["invite"], True)
 
-    async def invite_expiry(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.change_invite(slug(request), user, request.path_params["invite"], False, data.get("hours"))
+# -- invitations
+async def invitation(request: Request) -> Response:
+    body = await decode(request, p.Key)
+    return answer(await services(request).clubs.invitation(body.key, await user_of(request)))
 
-    # -- the club --
-    async def club_tables(club_id: int) -> list[dict[str, Any]]:
-        """The club's unfinished tables, newest first: as this process or the others last published them, else
-        as the database holds them."""
-        listed = {r["id"]: r for r in lobby.listing() if r.get("club_id") == club_id}
-        out = []
-        for rec, seats in await clubs.tables_of(club_id):
-            t = lobby.tables.get(rec.id)
-            out.append(t.summary() if t is not None else listed.get(rec.id) or stored_row(rec, seats, club_id))
-        return out
 
-    async def club_data(request: Request) -> Response:
-        user = await current(request)
-        body = await clubs.page(slug(request), user)
-        body["tables"] = await club_tables(body.pop("_club_id"))
-        return answer(body)
+@action(p.Key)
+async def join(request: Request, body: p.Key, user: User) -> dict[str, Any]:
+    club, already = await services(request).clubs.join(body.key, user)
+    return {"club": club_json(club, 0), "already": already}
 
-    async def season_data(request: Request) -> Response:
-        return answer(await clubs.season_page(slug(request), request.path_params["number"], await current(request)))
 
-    async def older_matches(request: Request) -> Response:
-        return answer(await clubs.matches(slug(request), request.query_params.get("before"), await current(request)))
+@action(p.Hours, 201)
+async def new_invite(request: Request, body: p.Hours, user: User) -> dict[str, Any]:
+    secret, invite = await services(request).clubs.invite(slug(request), user, body.hours)
+    return {"invite": invite, "key": secret, "url": f"/clubs/join#key={secret}"}
 
-    async def tables(request: Request) -> Response:
-        """GET: the club's unfinished tables (the page refreshes them); POST: a new one (`club_table`)."""
-        if request.method == "POST":
-            return await new_table(request)
-        club, _ = await clubs.visible(slug(request), await current(request))
-        return answer({"tables": await club_tables(club.id)})
 
-    async def club_table(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        """A club table, made by a member from the club's page; its creator's credential given once, as in
-        the lobby.  A private club's table is listed and seated for its members only (`club_hides`)."""
-        club, role = await clubs.visible(slug(request), user)
-        if role is None:
-            raise TableError(N_("only the club's members may create its tables"), 403)
-        rules = parse_rules(data.get("rules"), data.get("players"))
-        rated = flag(data.get("rated", False), "rated")
-        turn_based = flag(data.get("turn_based", False), "turn_based")
-        clock = requested_clock(data.get("clock", TURN_DEFAULT if turn_based else DEFAULT_CLOCK), turn_based)
-        t, creator = await lobby.create(rules, address=client_address(request), clock=clock, rated=rated,
-                                        club_id=club.id, turn_based=turn_based)
-        return {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
-    new_table = action(club_table, 201)
+@action(p.Empty)
+async def revoke(request: Request, body: p.Empty, user: User) -> None:
+    await services(request).clubs.change_invite(slug(request), user, request.path_params["invite"], True)
 
-    async def leave(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.leave(slug(request), user)
 
-    async def role(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.set_role(slug(request), user, data.get("member"), data.get("role"))
+@action(p.Hours)
+async def invite_expiry(request: Request, body: p.Hours, user: User) -> None:
+    await services(request).clubs.change_invite(slug(request), user, request.path_params["invite"], False,
+                                                body.hours)
 
-    async def remove(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.remove(slug(request), user, data.get("member"))
 
-    async def owner(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.hand_over(slug(request), user, data.get("member"))
+# -- the club
+async def club_tables(request: Request, club_id: int) -> list[dict[str, Any]]:
+    """The club's unfinished tables, newest first: as this process or the others last published them, else
+    as the database holds them."""
+    lobby = services(request).lobby
+    listed = {r["id"]: r for r in lobby.listing() if r.get("club_id") == club_id}
+    out = []
+    for rec, seats in await services(request).clubs.tables_of(club_id):
+        t = lobby.tables.get(rec.id)
+        out.append(t.summary() if t is not None else listed.get(rec.id) or stored_row(rec, seats, club_id))
+    return out
 
-    async def season(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        return {"season": await clubs.close_season(slug(request), user, data.get("season"))}
 
-    async def edit(request: Request, data: dict[str, Any], user: User) -> None:
-        await clubs.edit(slug(request), user, data)
+async def club_data(request: Request) -> Response:
+    user = await user_of(request)
+    body = await services(request).clubs.page(slug(request), user)
+    body["tables"] = await club_tables(request, body.pop("_club_id"))
+    return answer(body)
 
-    async def delete(request: Request, data: dict[str, Any], user: User) -> dict[str, Any]:
-        await clubs.delete(slug(request), user, data.get("name"))
-        return {"deleted": True}
 
-    return [
-        Route("/clubs", clubs_page),
-        Route("/clubs/join", clubs_page),
-        Route("/c/{slug}", club_page),
-        Route("/api/clubs", list_or_create, methods=["GET", "POST"]),
-        Route("/api/clubs/invitation", invitation, methods=["POST"]),
-        Route("/api/clubs/join", action(join), methods=["POST"]),
-        Route("/api/clubs/{slug}", club_data),
-        Route("/api/clubs/{slug}/seasons/{number}", season_data),
-        Route("/api/clubs/{slug}/matches", older_matches),
-        Route("/api/clubs/{slug}/tables", tables, methods=["GET", "POST"]),
-        Route("/api/clubs/{slug}/invites", action(new_invite, 201), methods=["POST"]),
-        Route("/api/clubs/{slug}/invites/{invite:int}/revoke", action(revoke), methods=["POST"]),
-        Route("/api/clubs/{slug}/invites/{invite:int}/expiry", action(invite_expiry), methods=["POST"]),
-        Route("/api/clubs/{slug}/leave", action(leave), methods=["POST"]),
-        Route("/api/clubs/{slug}/role", action(role), methods=["POST"]),
-        Route("/api/clubs/{slug}/remove", action(remove), methods=["POST"]),
-        Route("/api/clubs/{slug}/owner", action(owner), methods=["POST"]),
-        Route("/api/clubs/{slug}/season", action(season), methods=["POST"]),
-        Route("/api/clubs/{slug}/edit", action(edit), methods=["POST"]),
-        Route("/api/clubs/{slug}/delete", action(delete), methods=["POST"]),
-    ]
+async def season_data(request: Request) -> Response:
+    return answer(await services(request).clubs.season_page(slug(request), request.path_params["number"],
+                                                            await user_of(request)))
+
+
+async def older_matches(request: Request) -> Response:
+    return answer(await services(request).clubs.matches(slug(request), request.query_params.get("before"),
+                                                        await user_of(request)))
+
+
+@action(p.ClubTable, 201)
+async def new_table(request: Request, body: p.ClubTable, user: User) -> dict[str, Any]:
+    """A club table, made by a member from the club's page; its creator's credential given once, as in
+    the lobby.  A private club's table is listed and seated for its members only (`club_hides`)."""
+    club, role = await services(request).clubs.visible(slug(request), user)
+    if role is None:
+        raise WebError(R.MEMBERS_ONLY_TABLES)
+    rules = parse_rules(body.rules, body.players)
+    rated = flag(body.rated, "rated")
+    turn_based = flag(body.turn_based, "turn_based")
+    clock = requested_clock((TURN_DEFAULT if turn_based else DEFAULT_CLOCK) if body.clock is p.UNSET else body.clock,
+                            turn_based)
+    t, creator = await services(request).lobby.create(rules, address=client_address(request), clock=clock,
+                                                      rated=rated, club_id=club.id, turn_based=turn_based)
+    return {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
+
+
+async def tables(request: Request) -> Response:
+    """GET: the club's unfinished tables (the page refreshes them); POST: a new one (`new_table`)."""
+    if request.method == "POST":
+        return await new_table(request)
+    club, _ = await services(request).clubs.visible(slug(request), await user_of(request))
+    return answer({"tables": await club_tables(request, club.id)})
+
+
+@action(p.Empty)
+async def leave(request: Request, body: p.Empty, user: User) -> None:
+    await services(request).clubs.leave(slug(request), user)
+
+
+@action(p.MemberRole)
+async def role(request: Request, body: p.MemberRole, user: User) -> None:
+    await services(request).clubs.set_role(slug(request), user, body.member, body.role)
+
+
+@action(p.Member)
+async def remove(request: Request, body: p.Member, user: User) -> None:
+    await services(request).clubs.remove(slug(request), user, body.member)
+
+
+@action(p.Member)
+async def owner(request: Request, body: p.Member, user: User) -> None:
+    await services(request).clubs.hand_over(slug(request), user, body.member)
+
+
+@action(p.Season)
+async def season(request: Request, body: p.Season, user: User) -> dict[str, Any]:
+    return {"season": await services(request).clubs.close_season(slug(request), user, body.season)}
+
+
+@action(p.ClubForm)
+async def edit(request: Request, body: p.ClubForm, user: User) -> None:
+    await services(request).clubs.edit(slug(request), user, body.given())
+
+
+@action(p.Named)
+async def delete(request: Request, body: p.Named, user: User) -> dict[str, Any]:
+    await services(request).clubs.delete(slug(request), user, body.name)
+    return {"deleted": True}
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/clubs", clubs_page),
+    Route("/clubs/join", clubs_page),
+    Route("/c/{slug}", club_page),
+    Route("/api/clubs", list_or_create, methods=["GET", "POST"]),
+    Route("/api/clubs/invitation", invitation, methods=["POST"]),
+    Route("/api/clubs/join", join, methods=["POST"]),
+    Route("/api/clubs/{slug}", club_data),
+    Route("/api/clubs/{slug}/seasons/{number}", season_data),
+    Route("/api/clubs/{slug}/matches", older_matches),
+    Route("/api/clubs/{slug}/tables", tables, methods=["GET", "POST"]),
+    Route("/api/clubs/{slug}/invites", new_invite, methods=["POST"]),
+    Route("/api/clubs/{slug}/invites/{invite:int}/revoke", revoke, methods=["POST"]),
+    Route("/api/clubs/{slug}/invites/{invite:int}/expiry", invite_expiry, methods=["POST"]),
+    Route("/api/clubs/{slug}/leave", leave, methods=["POST"]),
+    Route("/api/clubs/{slug}/role", role, methods=["POST"]),
+    Route("/api/clubs/{slug}/remove", remove, methods=["POST"]),
+    Route("/api/clubs/{slug}/owner", owner, methods=["POST"]),
+    Route("/api/clubs/{slug}/season", season, methods=["POST"]),
+    Route("/api/clubs/{slug}/edit", edit, methods=["POST"]),
+    Route("/api/clubs/{slug}/delete", delete, methods=["POST"]),
+]

@@ -12,120 +12,128 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
-from ...core.words import N_, NN_
 from ...duplicate.daily import GAMES
-from ..daily.service import COOKIE, Daily, Person, account, guest
-from ..common.i18n import render_page
-from ..common.settings import Settings
+from ..common.errors import WebError
+from ..daily.service import COOKIE, Person, account, guest
 from ..tables.sockets import client_address
-from ..tables.actor import TableError
+from . import payloads as p
+from . import refusals as R
+from .bodies import decode
+from .helpers import NO_STORE, not_found, page, user_of
+from .services import services
 
-NO_STORE = {"cache-control": "no-store"}
 DAILY_GUESTS_PER_HOUR = 30  # new guest identities one address may begin the daily deals with in an hour
 
 
-def daily_routes(settings: Settings, daily: Daily, read_json: Callable[..., Awaitable[dict[str, Any]]],
-                 user_of: Callable[[Any], Awaitable[Any]],
-                 take_guest: Callable[[str], Awaitable[int]] | None = None) -> list[Route]:
-    """``take_guest(address)``: 0 when the address may begin as one more new guest now (counted), else the minutes
-    to wait, so that a script cannot fill the database with attempts."""
+async def person(request: Request, make: bool = False) -> tuple[Person, str | None]:
+    """The account logged in, else the guest browser (a new cookie when ``make``: returned to be set)."""
+    user = await user_of(request)
+    if user is not None:
+        return account(user.id, user.name), None
+    cookie = request.cookies.get(COOKIE)
+    if isinstance(cookie, str) and 16 <= len(cookie) <= 100:
+        return guest(cookie), None
+    if not make:
+        return guest(secrets.token_urlsafe(32)), None  # a stranger: nothing of his is stored
+    fresh = secrets.token_urlsafe(32)
+    return guest(fresh), fresh
 
-    async def person(request: Request, make: bool = False) -> tuple[Person, str | None]:
-        """The account logged in, else the guest browser (a new cookie when ``make``: returned to be set)."""
-        user = await user_of(request)
-        if user is not None:
-            return account(user.id, user.name), None
-        cookie = request.cookies.get(COOKIE)
-        if isinstance(cookie, str) and 16 <= len(cookie) <= 100:
-            return guest(cookie), None
-        if not make:
-            return guest(secrets.token_urlsafe(32)), None  # a stranger: nothing of his is stored
-        fresh = secrets.token_urlsafe(32)
-        return guest(fresh), fresh
 
-    def answer(body: Any, request: Request, cookie: str | None = None, status: int = 200) -> Response:
-        r = JSONResponse(body, status_code=status, headers=NO_STORE)
-        if cookie is not None:
-            r.set_cookie(COOKIE, cookie, max_age=400 * 86400, httponly=True, samesite="lax",
-                         secure=request.url.scheme == "https")
-        return r
+def answer(body: Any, request: Request, cookie: str | None = None, status: int = 200) -> Response:
+    r = JSONResponse(body, status_code=status, headers=NO_STORE)
+    if cookie is not None:
+        r.set_cookie(COOKIE, cookie, max_age=400 * 86400, httponly=True, samesite="lax",
+                     secure=request.url.scheme == "https")
+    return r
 
-    def game_of(request: Request) -> str:
-        return request.path_params["game"]
 
-    async def daily_page(request: Request) -> Response:
-        return render_page(request, settings, "daily.html")
+def game_of(request: Request) -> str:
+    found: str = request.path_params["game"]
+    return found
 
-    async def daily_game_page(request: Request) -> Response:
-        if game_of(request) not in GAMES:
-            return render_page(request, settings, "notfound.html", status_code=404)
-        return render_page(request, settings, "daily_play.html")
 
-    async def daily_besigue_table(request: Request) -> Response:
-        """Bésigue's boards are played on the Bésigue table's own drawing (static/js/daily_besigue.js)."""
-        return render_page(request, settings, "daily_besigue.html")
+async def daily_page(request: Request) -> Response:
+    return page(request, "daily.html")
 
-    async def api_overview(request: Request) -> Response:
-        p, _ = await person(request)
-        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
-        return answer(await asyncio.to_thread(daily.overview, p, day), request)
 
-    async def api_start(request: Request) -> Response:
-        await read_json(request)
-        p, cookie = await person(request, make=True)
-        if cookie is not None and take_guest is not None:
-            wait = await take_guest(client_address(request))
-            if wait:
-                raise TableError(NN_("too many new guests from your address have started the daily deals; try "
-                                     "again in {n} minute",
-                                     "too many new guests from your address have started the daily deals; try "
-                                     "again in {n} minutes"), 429, n=wait)
-        raw = request.cookies.get(COOKIE)
-        was = guest(raw) if p.pool == "account" and isinstance(raw, str) and 16 <= len(raw) <= 100 else None
-        return answer(await asyncio.to_thread(daily.start, p, game_of(request), was), request, cookie)
+async def daily_game_page(request: Request) -> Response:
+    if game_of(request) not in GAMES:
+        return not_found(request)
+    return page(request, "daily_play.html")
 
-    async def api_state(request: Request) -> Response:
-        p, _ = await person(request)
-        return answer(await asyncio.to_thread(daily.state, p, game_of(request)), request)
 
-    async def api_move(request: Request) -> Response:
-        data = await read_json(request)
-        board = data.get("board")
-        if not isinstance(board, int) or isinstance(board, bool):
-            raise TableError(N_("send the board's number with your move, e.g. {example}"),
-                             example='{"board": 0, "move": "QH"}')
-        p, _ = await person(request)
-        return answer(await asyncio.to_thread(daily.act, p, game_of(request), board, data.get("move")), request)
+async def daily_besigue_table(request: Request) -> Response:
+    """Bésigue's boards are played on the Bésigue table's own drawing (static/js/daily_besigue.js)."""
+    return page(request, "daily_besigue.html")
 
-    async def api_results(request: Request) -> Response:
-        p, _ = await person(request)
-        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
-        return answer(await asyncio.to_thread(daily.results, p, game_of(request), day), request)
 
-    async def api_record(request: Request) -> Response:
-        p, _ = await person(request)
-        day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
-        try:
-            board = int(request.path_params["board"])
-        except ValueError:
-            raise TableError(N_("there is no such board"), 404) from None
-        text = await asyncio.to_thread(daily.record, p, game_of(request), board, day)
-        return PlainTextResponse(text, headers={**NO_STORE, "content-type": "application/jsonl; charset=utf-8"})
+async def api_overview(request: Request) -> Response:
+    daily = services(request).daily
+    someone, _ = await person(request)
+    day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+    return answer(await asyncio.to_thread(daily.overview, someone, day), request)
 
-    return [
-        Route("/daily", daily_page),
-        Route("/daily/besigue/play", daily_besigue_table),
-        Route("/daily/{game}", daily_game_page),
-        Route("/api/daily", api_overview),
-        Route("/api/daily/{game}/start", api_start, methods=["POST"]),
-        Route("/api/daily/{game}/state", api_state),
-        Route("/api/daily/{game}/move", api_move, methods=["POST"]),
-        Route("/api/daily/{game}/results", api_results),
-        Route("/api/daily/{game}/boards/{board}/record", api_record),
-    ]
+
+async def api_start(request: Request) -> Response:
+    """Begin (or carry on) the day's set; a new guest counted against his address (a script cannot fill the
+    database with attempts)."""
+    s = services(request)
+    await decode(request, p.Empty)
+    someone, cookie = await person(request, make=True)
+    if cookie is not None:
+        wait = await s.lobby.creations.take(client_address(request), "daily_guest", DAILY_GUESTS_PER_HOUR)
+        if wait:
+            raise WebError(R.TOO_MANY_GUESTS, n=wait)
+    raw = request.cookies.get(COOKIE)
+    was = guest(raw) if someone.pool == "account" and isinstance(raw, str) and 16 <= len(raw) <= 100 else None
+    return answer(await asyncio.to_thread(s.daily.start, someone, game_of(request), was), request, cookie)
+
+
+async def api_state(request: Request) -> Response:
+    someone, _ = await person(request)
+    return answer(await asyncio.to_thread(services(request).daily.state, someone, game_of(request)), request)
+
+
+async def api_move(request: Request) -> Response:
+    body = await decode(request, p.DailyMove)
+    someone, _ = await person(request)
+    return answer(await asyncio.to_thread(services(request).daily.act, someone, game_of(request), body.board,
+                                          body.move), request)
+
+
+async def api_results(request: Request) -> Response:
+    daily = services(request).daily
+    someone, _ = await person(request)
+    day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+    return answer(await asyncio.to_thread(daily.results, someone, game_of(request), day), request)
+
+
+async def api_record(request: Request) -> Response:
+    daily = services(request).daily
+    someone, _ = await person(request)
+    day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+    try:
+        board = int(request.path_params["board"])
+    except ValueError:
+        raise WebError(R.NO_BOARD) from None
+    text = await asyncio.to_thread(daily.record, someone, game_of(request), board, day)
+    return PlainTextResponse(text, headers={**NO_STORE, "content-type": "application/jsonl; charset=utf-8"})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/daily", daily_page),
+    Route("/daily/besigue/play", daily_besigue_table),
+    Route("/daily/{game}", daily_game_page),
+    Route("/api/daily", api_overview),
+    Route("/api/daily/{game}/start", api_start, methods=["POST"]),
+    Route("/api/daily/{game}/state", api_state),
+    Route("/api/daily/{game}/move", api_move, methods=["POST"]),
+    Route("/api/daily/{game}/results", api_results),
+    Route("/api/daily/{game}/boards/{board}/record", api_record),
+]

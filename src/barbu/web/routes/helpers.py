@@ -1,30 +1,37 @@
-"""What the clubs' and the events' routes share: who is logged in, a POST's body and account, the JSON answer,
-and a page whose subject is missing.
+"""What the routes share: who is logged in, a JSON answer, a POST that acts for an account, a page (or its
+404), and the answer to a refusal.
 
-Each of those modules repeated the same steps in every handler (read the JSON body, which checks the Origin,
-then require a logged-in account, call the service, answer without caching); a refusal is a `TableError`, which
-the app's handler turns into a JSON error in the reader's language.  `RouteHelpers.action` is those steps once.
+A refusal is a `WebError` raised anywhere below a handler; `web_error` (the application's handler for it)
+answers it with its status (`status_of`) and its words in the reader's language.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
 
-from ...core.words import N_
-from ..accounts.service import COOKIE, Accounts
+from ..accounts.service import COOKIE
 from ..accounts.store import User
-from ..common.i18n import render_page
-from ..common.settings import Settings
-from ..tables.actor import TableError
+from ..common.errors import MISSING, Refusal, WebError, status_of
+from ..common.i18n import TEMPLATES, page_language, render_page
+from ..common.wording import error_json
+from . import refusals as R
+from .bodies import read_json, shaped
+from .payloads import Payload
+from .services import services
 
 NO_STORE = {"cache-control": "no-store"}
+STATIC = Path(__file__).parent.parent / "static"
+P = TypeVar("P", bound=Payload)
+Endpoint = Callable[[Request], Awaitable[Response]]
 
-#: A service call behind a POST: (the request, its JSON body, the logged-in account) -> the answer's body
+#: A service call behind a POST: (the request, its body, the logged-in account) -> the answer's body
 #: (None: ``{"ok": true}``).
-Handler = Callable[[Request, dict[str, Any], User], Awaitable[dict[str, Any] | None]]
+Handler = Callable[[Request, P, User], Awaitable[dict[str, Any] | None]]
 
 
 def answer(body: dict[str, Any], status: int = 200) -> Response:
@@ -32,43 +39,62 @@ def answer(body: dict[str, Any], status: int = 200) -> Response:
     return JSONResponse(body, status_code=status, headers=NO_STORE)
 
 
-class RouteHelpers:
-    """The steps every route of a page's API takes, over the server's accounts and its JSON reader."""
+async def user_of(conn: HTTPConnection) -> User | None:
+    """The account logged in on this request's or WebSocket's browser (its session cookie), else None."""
+    return await services(conn).accounts.session_user(conn.cookies.get(COOKIE))
 
-    def __init__(self, accounts: Accounts, read_json: Callable[..., Awaitable[dict[str, Any]]]) -> None:
-        self.accounts = accounts
-        self.read_json = read_json
 
-    async def current(self, request: Request) -> User | None:
-        """The account logged in on the request's browser, else None."""
-        return await self.accounts.session_user(request.cookies.get(COOKIE))
+async def required(conn: HTTPConnection, refusal: Refusal = R.LOG_IN) -> User:
+    """The logged-in account; refused (401) to a guest."""
+    user = await user_of(conn)
+    if user is None:
+        raise WebError(refusal)
+    return user
 
-    async def required(self, request: Request) -> User:
-        """The logged-in account; refused (401) to a guest."""
-        user = await self.current(request)
-        if user is None:
-            raise TableError(N_("log in (or make an account) to do that"), 401)
-        return user
 
-    def action(self, handler: Handler, status: int = 200) -> Callable[[Request], Awaitable[Response]]:
-        """A POST endpoint: the body read first (its Origin and size checked), then the account required, then
-        ``handler``; its body answered with ``status``, or ``{"ok": true}`` when it returns None."""
+def action(kind: type[P], status: int = 200) -> Callable[[Handler[P]], Endpoint]:
+    """A POST endpoint: the body read first (its Origin and size checked), then the account required, then the
+    body shaped as ``kind`` and the handler called; its body answered with ``status``, or ``{"ok": true}``."""
+    def wrap(handler: Handler[P]) -> Endpoint:
         async def endpoint(request: Request) -> Response:
-            data = await self.read_json(request)
-            user = await self.required(request)
-            body = await handler(request, data, user)
+            data = await read_json(request)
+            user = await required(request)
+            body = await handler(request, shaped(data, kind), user)
             return answer({"ok": True} if body is None else body, status)
+        endpoint.__name__ = endpoint.__qualname__ = handler.__name__
+        endpoint.__doc__ = handler.__doc__
         return endpoint
+    return wrap
 
 
-async def page_or_missing(request: Request, settings: Settings, template: str, find: Awaitable[Any],
+def page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+    """A page in the request's language (a template), or a static one not yet made a template."""
+    if (TEMPLATES / name).exists():
+        return render_page(request, services(request).settings, name, status_code=status_code, **context)
+    return FileResponse(STATIC / name, status_code=status_code, media_type="text/html",
+                        headers={"cache-control": "no-cache"})
+
+
+def not_found(request: Request) -> Response:
+    """The page of something that is not there (or may not be seen by the reader)."""
+    return page(request, "notfound.html", 404)
+
+
+async def page_or_missing(request: Request, template: str, find: Awaitable[Any],
                           name: Callable[[Any], dict[str, Any]]) -> Response:
     """``template`` for what ``find`` finds (its ``name(found)`` in the context, ``missing`` False), or the same
-    template as a 404 (``missing`` True) when ``find`` is refused with 404; any other refusal goes on up."""
+    template as a 404 (``missing`` True) when ``find`` is refused as missing; any other refusal goes on up."""
     try:
         found = await find
-    except TableError as e:
-        if e.status != 404:
+    except WebError as e:
+        if e.kind != MISSING:
             raise
-        return render_page(request, settings, template, status_code=404, missing=True, **name(None))
-    return render_page(request, settings, template, missing=False, **name(found))
+        return page(request, template, 404, missing=True, **name(None))
+    return page(request, template, missing=False, **name(found))
+
+
+async def web_error(request: Request, exc: Exception) -> Response:
+    """A refusal, answered with its status and its words in the reader's language."""
+    assert isinstance(exc, WebError)
+    return JSONResponse(error_json(exc, page_language(request, services(request).settings)),
+                        status_code=status_of(exc))

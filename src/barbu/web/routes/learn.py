@@ -15,22 +15,24 @@ can play them one by one with the real table's motion.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from ...core.errors import BarbuError
-from ...core.words import N_
 from ...guide.lesson import KEYS, LESSONS, SEAT, LessonPlay, Refusal, lesson
 from ...i18n import translator
-from ..common.i18n import page_language, render_page
-from ..common.settings import Settings
-from ..tables.actor import TableError
-from ..tables.views import contract_info, public_state, redact, view_json, visible_cards
+from ..common.errors import WebError
+from ..common.i18n import page_language
 from ..common.wording import refusal as worded_refusal
+from ..tables.views import contract_info, public_state, redact, view_json, visible_cards
+from . import payloads as p
+from . import refusals as R
+from .bodies import decode
+from .helpers import not_found, page
+from .services import services
 
 log = logging.getLogger("barbu.web")
 
@@ -40,49 +42,38 @@ MAX_ACTIONS = 30
 MAX_ACTION_CHARS = 40
 
 
-def learn_routes(settings: Settings,
-                 read_json: Callable[[Request], Awaitable[dict[str, Any]]]) -> list[Route]:
-    """The page and its API, reading bodies with the server's own checks (origin, type, size)."""
-
-    async def page(request: Request) -> Response:
-        key = request.path_params.get("lesson", "")
-        if key and key not in KEYS:
-            return render_page(request, settings, "notfound.html", status_code=404)
-        return render_page(request, settings, "learn.html", lesson=key or KEYS[0])
-
-    async def api(request: Request) -> Response:
-        data = await read_json(request)
-        key, actions = parsed(data)
-        lang = page_language(request, settings)  # the page's: its cookie, set when the page was shown
-        try:
-            body = lesson_json(key, actions, lang)
-        except BarbuError as e:  # the model refuses what it cannot rebuild: said in words
-            raise TableError.wrap(e) from None
-        except Exception as e:  # a fault of ours: one line in the log, never a traceback, the learner told plainly
-            log.error("learn: lesson %s with %d action(s) failed: %s", key, len(actions), type(e).__name__)
-            raise TableError(N_("the lesson could not be shown; start it again"), 500) from None
-        return JSONResponse(body, headers={"cache-control": "no-store", "content-language": lang})
-
-    return [Route("/learn", page), Route("/learn/{lesson}", page), Route("/api/learn", api, methods=["POST"])]
+async def learn_page(request: Request) -> Response:
+    key = request.path_params.get("lesson", "")
+    if key and key not in KEYS:
+        return not_found(request)
+    return page(request, "learn.html", lesson=key or KEYS[0])
 
 
-def parsed(data: dict[str, Any]) -> tuple[str, list[str]]:
-    """The lesson's key and the learner's actions from a request body, or a 400 that says what is wrong."""
-    key = data.get("lesson", KEYS[0])
-    if not isinstance(key, str):
-        raise TableError(N_("name the lesson by its key: one of {keys}"), keys=", ".join(KEYS))
+async def api_learn(request: Request) -> Response:
+    """The lesson after the learner's actions, as his seat sees it (bodies: `payloads.Lesson`)."""
+    key, actions = parsed(await decode(request, p.Lesson))
+    lang = page_language(request, services(request).settings)  # the page's: its cookie, set when the page was shown
     try:
-        lesson(key)
+        body = lesson_json(key, actions, lang)
+    except BarbuError as e:  # the model refuses what it cannot rebuild: said in words
+        raise WebError.wrap(e) from None
+    except Exception as e:  # a fault of ours: one line in the log, never a traceback, the learner told plainly
+        log.error("learn: lesson %s with %d action(s) failed: %s", key, len(actions), type(e).__name__)
+        raise WebError(R.LESSON_FAILED) from None
+    return JSONResponse(body, headers={"cache-control": "no-store", "content-language": lang})
+
+
+def parsed(body: p.Lesson) -> tuple[str, list[str]]:
+    """The lesson's key and the learner's actions, or a 400 that says what is wrong."""
+    try:
+        lesson(body.lesson)
     except BarbuError as e:
-        raise TableError.wrap(e) from None
-    actions = data.get("actions", [])
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise TableError(N_("the actions must be a list of texts, such as [\"contract trumps\", \"AS\"]"))
-    if len(actions) > MAX_ACTIONS:
-        raise TableError(N_("a lesson takes at most {n} actions"), n=MAX_ACTIONS)
-    if any(len(a) > MAX_ACTION_CHARS for a in actions):
-        raise TableError(N_("an action is at most {n} characters long"), n=MAX_ACTION_CHARS)
-    return key, actions
+        raise WebError.wrap(e) from None
+    if len(body.actions) > MAX_ACTIONS:
+        raise WebError(R.TOO_MANY_ACTIONS, n=MAX_ACTIONS)
+    if any(len(a) > MAX_ACTION_CHARS for a in body.actions):
+        raise WebError(R.ACTION_TOO_LONG, n=MAX_ACTION_CHARS)
+    return body.lesson, body.actions
 
 
 def lesson_json(key: str, actions: list[str], lang: str) -> dict[str, Any]:
@@ -146,3 +137,10 @@ def refusal_json(r: Refusal, view: Any, lang: str) -> dict[str, Any]:
         if "params" in said:
             out["params"] = said["params"]
     return out
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/learn", learn_page),
+    Route("/learn/{lesson}", learn_page),
+    Route("/api/learn", api_learn, methods=["POST"]),
+]

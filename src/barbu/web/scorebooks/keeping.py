@@ -1,52 +1,28 @@
-"""The scorekeeper in `barbu serve`: pages and a JSON API to keep the score of games played with real cards.
+"""The scorekeeper in `barbu serve`: the kept games of games played with real cards, as its page shows them.
 
-Pages: ``/score`` (a browser's kept games, a new game, an import), ``/score/{id}`` (keep one
-game: the edit key travels in the page's URL fragment or the browser's localStorage, never in a
-path) and ``/score/view/{view_id}`` (the read-only sheet the other players open).
+`Scorekeeping` is the service (the server's scorebooks and its count of new games per address); the
+rest checks what a browser sends (its typed fields, a deal's answers), makes a new game or an imported
+one, applies a change, and turns a game into what the page shows (`book_json`), worded in the reader's
+language.  Its pages and API are `barbu.web.routes.scorebooks`.
 
-API (every request that changes or reads a game by its private id carries the edit key):
-
-- ``POST /api/score`` {rules, names, first, title, owner} → 201 {id, view_id, key, game}
-- ``POST /api/score/mine`` {owner} → {games}: the games this browser keeps
-- ``POST /api/score/import`` {text, format: json|csv, title, owner} → 201 like a new game
-- ``GET /api/score/{id}`` (header ``x-score-key``) → {game}: the sheet and what the next deal needs
-- ``POST /api/score/{id}/draft`` {key, entry, index?} → {needs, questions, preview}: nothing is saved
-- ``POST /api/score/{id}/change`` {key, version, op: add|replace|delete|undo|title, index?, entry?, title?}
-  → {game}
-- ``POST /api/score/{id}/delete`` {key} → {deleted}
-- ``GET /api/score/view/{view_id}`` → {game}: the sheet, without the private id
-- ``GET /score/view/{view_id}/game.json`` and ``game.csv``: the export files
-- ``GET /score/view/{view_id}/sheet.pdf`` and ``sheet.html``: the printable sheet (`printable_sheet`)
-
-Every number is the keeper's (the engine's scoring); a refused entry answers 422 with the
-keeper's plain words and changes nothing; a save made from an old version answers 409.
-
-Languages: the page is a template in the reader's language (`web.i18n.page_language`: ``?lang=``, the
-``barbu_lang`` cookie, Accept-Language); its script sends that language in the header ``x-barbu-lang``
-on every request, and the answers are worded in it: a refusal is ``{error, code, params, deal}`` (the
-error in the reader's words, the code and raw parameters for programs), the keeper's questions, flags,
-the Scottish Set and Round and "undo" in that language.  Contract names travel as the rules name them
-(English) and the page words them; the printable sheet takes ``?lang=`` too.  Exports stay English.
+Every number is the keeper's (the engine's scoring); a refusal is a `ScoreError` (coded, with its
+status and the deal concerned), the keeper's own or the store's, each worded in the reader's language.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import io
 import json
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
 import segno
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from ...classic.contracts import SCOTTISH_CALL_NAMES
 from ...core import safejson
 from ...core.words import ENGLISH, N_, NN_, Message, Words
-from ...i18n import language, translator, word_error
+from ...i18n import word_error
 from ...i18n.typed import card_of
 from ...records.barbu import number_out
 from ...scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
@@ -57,12 +33,9 @@ from ...scorekeeper import refusals as K
 from ...scorekeeper.refusals import word_note
 from ...scorekeeper.sheet import MELD_LABELS
 from ...scottish.scoresheet import GLYPH_NAMES
-from .store import CHANGED_ELSEWHERE, Scorebook, ScorebookError, Scorebooks, WordedError
-from ..common.i18n import page_language, render_page
+from .store import Scorebook, Scorebooks, WordedError
 from ..db.creations import KEPT_GAME, Creations
-from ..common.settings import Settings
 from ..db.storage import Store
-from ..tables.actor import TableError
 
 log = logging.getLogger("barbu.web")
 UNDO_KEPT = 30  # changes a game remembers for "undo"
@@ -244,7 +217,7 @@ def undo_text(before: list, now: list, tr: Words = ENGLISH) -> str:
 def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, Any]:
     """What the next deal needs, as the page shows it: the questions and the Scottish Set and Round in
     ``tr``'s words (contract names stay English: the page words them with its own catalog)."""
-    d = _jsonable(need.to_dict())
+    d = jsonable(need.to_dict())
     for q, question in zip(d["questions"], need.questions):
         q["label"] = label(question, tr)
         if q.get("choices"):  # Bésigue's declarations: (kind, name, points)
@@ -254,7 +227,7 @@ def needs_json(keeper: AnyKeeper, need: Any, tr: Words = ENGLISH) -> dict[str, A
     return d
 
 
-def _jsonable(d: Any) -> Any:
+def jsonable(d: Any) -> Any:
     """Needs and questions hold cards (ints) and tuples: plain JSON values."""
     return safejson.loads(json.dumps(d, default=str))
 
@@ -274,7 +247,7 @@ def keeper_of(book: Scorebook) -> AnyKeeper:
 
 
 # ---------------------------------------------------------------------- checking what a browser sends
-def _text(value: Any, what: str, most: int, empty_ok: bool = False, **params: Any) -> str:
+def text_field(value: Any, what: str, most: int, empty_ok: bool = False, **params: Any) -> str:
     """A typed field (``what`` is a key of `FIELD_ERRORS`), trimmed, refused if not text, too long or missing."""
     not_text, too_long, missing = FIELD_ERRORS[what]
     if value is None and empty_ok:
@@ -289,19 +262,19 @@ def _text(value: Any, what: str, most: int, empty_ok: bool = False, **params: An
     return value
 
 
-def _owner(value: Any) -> str | None:
+def owner_field(value: Any) -> str | None:
     if value in (None, ""):
         return None
-    return _text(value, "owner", MAX_OWNER)
+    return text_field(value, "owner", MAX_OWNER)
 
 
-def _index(value: Any) -> int:
+def index_field(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScoreError(BAD_INDEX)
     return value
 
 
-def _entry(value: Any) -> dict:
+def entry_field(value: Any) -> dict:
     """A deal's answers: the keeper checks each field; the answers inside the outcome are checked here
     for shape (numbers, players, texts, yes/no, lists or tables of them) before the keeper reads them."""
     if not isinstance(value, dict):
@@ -345,18 +318,16 @@ def _answer_ok(v: Any, depth: int = 0) -> bool:
     return False
 
 
-def new_game(data: dict[str, Any]) -> tuple[AnyKeeper, str]:
+def new_game(rules: Any, names: Any, first: Any = 0, title: Any = None) -> tuple[AnyKeeper, str]:
     """A new kept game from the form: rules, players' names in seating order, the first dealer."""
-    rules = _text(data.get("rules"), "rules", 200)
-    names = data.get("names")
+    rules = text_field(rules, "rules", 200)
     if not isinstance(names, list) or not 2 <= len(names) <= 6:
         raise ScoreError(BAD_NAMES)
-    names = [_text(x, "name", MAX_NAME, n=i + 1) for i, x in enumerate(names)]
-    first = data.get("first", 0)
+    names = [text_field(x, "name", MAX_NAME, n=i + 1) for i, x in enumerate(names)]
     if isinstance(first, bool) or not isinstance(first, int):
         raise ScoreError(BAD_FIRST)
     keeper = new_keeper(rules, names, first)
-    title = _text(data.get("title"), "title", 120, empty_ok=True) or default_title(keeper)
+    title = text_field(title, "title", 120, empty_ok=True) or default_title(keeper)
     return keeper, title
 
 
@@ -366,16 +337,15 @@ def default_title(keeper: AnyKeeper) -> str:
     return f"{game.capitalize()}: {', '.join(keeper.names)}"
 
 
-def imported(data: dict[str, Any]) -> AnyKeeper:
-    """A game read back from an export file (JSON or CSV) or taken from a played match record, every deal
-    checked again."""
-    text = data.get("text")
+def imported(text: Any, fmt: Any = None) -> AnyKeeper:
+    """A game read back from an export file (JSON or CSV, ``fmt``: else told by its first character) or taken
+    from a played match record, every deal checked again."""
     if not isinstance(text, str) or not text.strip():
         raise ScoreError(NO_FILE)
     try:
         if exchange.is_record(text):  # a .jsonl record: the page sends it as it sends any file
             return exchange.from_record(text)
-        fmt = data.get("format") or ("json" if text.lstrip().startswith(("{", "[")) else "csv")
+        fmt = fmt or ("json" if text.lstrip().startswith(("{", "[")) else "csv")
         if fmt == "json":
             return import_json(text)
         if fmt == "csv":
@@ -459,10 +429,9 @@ def draft(keeper: AnyKeeper, entry: dict, index: int | None, tr: Words = ENGLISH
     return out
 
 
-def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeeper, list]:
-    """Apply one change (add, replace, delete, undo); returns the game after it and the new undo list.
+def change(keeper: AnyKeeper, undo: list, op: Any, index: Any = None, entry: Any = None) -> tuple[AnyKeeper, list]:
+    """Apply one change (add, replace, delete, undo, title); returns the game after it and the new undo list.
     The undo list holds the entries before each change, stored with the game so undo survives reloads."""
-    op = data.get("op")
     if op not in EDIT_OPS:
         raise ScoreError(BAD_OP, ops=", ".join(EDIT_OPS))
     before = copy.deepcopy(keeper.entries)
@@ -473,217 +442,42 @@ def change(keeper: AnyKeeper, undo: list, data: dict[str, Any]) -> tuple[AnyKeep
             raise ScoreError(NOTHING_TO_UNDO)
         return keeper_from_dict({**keeper.to_dict(), "entries": undo[-1]}), undo[:-1]
     if op == "add":
-        keeper.add(_entry(data.get("entry")))
+        keeper.add(entry_field(entry))
     elif op == "replace":
-        keeper.replace(_index(data.get("index")), _entry(data.get("entry")))
+        keeper.replace(index_field(index), entry_field(entry))
     else:
-        keeper.delete(_index(data.get("index")))
+        keeper.delete(index_field(index))
     return keeper, undo + [before]
 
 
-# ---------------------------------------------------------------------- routes
-def score_routes(settings: Settings, store: Callable[[], Store | None],
-                 read_body: Callable[[Request, int, float], Awaitable[bytes]],
-                 origin_allowed: Callable[[Any, Settings], bool], creations: Creations | None = None) -> list[Route]:
-    """The scorekeeper's pages and API, on the server's database and with its request limits.
+# ---------------------------------------------------------------------- the service
+class Scorekeeping:
+    """The kept games of one server: its database's scorebooks, and the count of new games per address.
 
     ``creations``: the server's per-hour counts, kept in its database (without it, in memory only)."""
-    books_cache: dict[int, Scorebooks] = {}
-    counts = creations if creations is not None else Creations()
 
-    async def check_create(request: Request) -> None:
-        """At most ``kept_games_per_hour`` new games per address, so one client cannot fill the database;
-        checked and counted in one step (across every process of the server), and the count survives a restart."""
-        limit = settings.kept_games_per_hour
-        if not limit:
-            return
-        address = request.client.host if request.client else "unknown"
-        wait = await counts.take(address, KEPT_GAME, limit)
-        if wait:
-            raise ScoreError(TOO_MANY_GAMES, 429, limit=limit, n=wait)
+    def __init__(self, store: Callable[[], Store | None], per_hour: int, creations: Creations | None = None) -> None:
+        self._store = store
+        self.per_hour = per_hour
+        self.counts = creations if creations is not None else Creations()
+        self._books: dict[int, Scorebooks] = {}
 
-    def lang_of(request: Request) -> str:
-        """The reader's language: what the page says it shows (header x-barbu-lang), else the request's own."""
-        asked = request.headers.get("x-barbu-lang")
-        return language(asked) if asked else page_language(request, settings)
-
-    def tr_of(request: Request) -> Words:
-        return translator(lang_of(request))
-
-    def books() -> Scorebooks:
-        s = store()
+    def books(self) -> Scorebooks:
+        """The scorebooks of the server's database (refused while the server is starting)."""
+        s = self._store()
         if s is None:
             raise ScoreError(STARTING, 503)
-        b = books_cache.get(id(s))
+        b = self._books.get(id(s))
         if b is None:
-            books_cache.clear()
-            b = books_cache[id(s)] = Scorebooks(s)
+            self._books.clear()
+            b = self._books[id(s)] = Scorebooks(s)
         return b
 
-    def page(request: Request) -> Response:
-        return render_page(request, settings, "score.html")
-
-    async def read(request: Request, limit: int | None = None) -> dict[str, Any]:
-        if not origin_allowed(request, settings):
-            raise ScoreError(CROSS_ORIGIN, 403)
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            raise ScoreError(NOT_JSON_TYPE, 415)
-        try:
-            body = await read_body(request, limit or settings.max_message, settings.body_timeout)
-        except TableError as e:
-            raise ScoreError(str(e), e.status) from None
-        try:
-            data = safejson.loads(body)
-        except safejson.JsonError as e:
-            raise ScoreError(BAD_JSON, error=word_error(e, lang_of(request))) from None
-        if not isinstance(data, dict):
-            raise ScoreError(NOT_AN_OBJECT)
-        return data
-
-    def api(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except (ScoreError, KeeperError, ScorebookError) as e:
-                return refusal(request, e)
-            except (TypeError, AttributeError, IndexError, KeyError, ValueError):
-                # Answers of a shape the checks above let through and the keeper could not read: a refusal
-                # for the browser, and a trace in the log so the check can be made tighter.
-                log.exception("scorekeeper: %s %s could not read the request", request.method, request.url.path)
-                return refusal(request, ScoreError(UNREADABLE_ANSWERS, 422))
-        return run
-
-    def refusal(request: Request, e: Exception) -> JSONResponse:
-        """A refusal as the page reads it: worded in the reader's language, with its code and parameters."""
-        lang = lang_of(request)
-        body: dict[str, Any] = {"error": worded(e, lang), "code": getattr(e, "code", None),
-                                "params": _jsonable(getattr(e, "params", None) or {})}
-        if not isinstance(e, ScorebookError):
-            body["deal"] = e.deal  # type: ignore[attr-defined]
-        return JSONResponse(body, status_code=getattr(e, "status", 422))
-
-    def no_store(data: dict[str, Any], status: int = 200) -> JSONResponse:
-        return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
-
-    def key_of(request: Request, data: dict[str, Any] | None = None) -> str | None:
-        key = (data or {}).get("key") if data is not None else request.headers.get("x-score-key")
-        return key if isinstance(key, str) and len(key) <= 200 else None
-
-    async def create_book(request: Request, keeper: AnyKeeper, title: str, owner: str | None) -> Response:
-        book, key = await asyncio.to_thread(books().create, stored(keeper, []), title, owner)
-        return no_store({"id": book.id, "view_id": book.view_id, "key": key, "url": f"/score/{book.id}",
-                         "game": book_json(book, keeper, True, tr_of(request))}, 201)
-
-    async def api_new(request: Request) -> Response:
-        data = await read(request)
-        keeper, title = await asyncio.to_thread(new_game, data)
-        await check_create(request)
-        return await create_book(request, keeper, title, _owner(data.get("owner")))
-
-    async def api_import(request: Request) -> Response:
-        data = await read(request, settings.max_import)
-        keeper = await asyncio.to_thread(imported, data)
-        await check_create(request)
-        title = _text(data.get("title"), "title", 120, empty_ok=True) or default_title(keeper)
-        return await create_book(request, keeper, title, _owner(data.get("owner")))
-
-    async def api_mine(request: Request) -> Response:
-        data = await read(request)
-        owner = _owner(data.get("owner"))
-        rows = await asyncio.to_thread(books().owned_by, owner) if owner else []
-        games = []
-        for b in rows:
-            s = b.summary()
-            s.pop("view_id", None)
-            games.append(s)
-        return no_store({"games": games})
-
-    async def api_game(request: Request) -> Response:
-        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key_of(request))
-        keeper = await asyncio.to_thread(keeper_of, book)
-        return no_store({"game": await asyncio.to_thread(book_json, book, keeper, True, tr_of(request))})
-
-    async def api_view(request: Request) -> Response:
-        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
-        keeper = await asyncio.to_thread(keeper_of, book)
-        return no_store({"game": await asyncio.to_thread(book_json, book, keeper, False, tr_of(request))})
-
-    async def api_draft(request: Request) -> Response:
-        data = await read(request)
-        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key_of(request, data))
-        keeper = await asyncio.to_thread(keeper_of, book)
-        index = data.get("index")
-        index = None if index is None else _index(index)
-        entry = typed_entry(_entry(data.get("entry")), lang_of(request))
-        return no_store(await asyncio.to_thread(draft, keeper, entry, index, tr_of(request)))
-
-    async def api_change(request: Request) -> Response:
-        data = await read(request)
-        key = key_of(request, data)
-        version = data.get("version")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise ScoreError(NO_VERSION)
-        book = await asyncio.to_thread(books().check_key, request.path_params["book_id"], key)
-        if book.version != version:
-            raise ScorebookError(CHANGED_ELSEWHERE, 409)
-        keeper = await asyncio.to_thread(keeper_of, book)
-        if isinstance(data.get("entry"), dict):
-            data["entry"] = typed_entry(data["entry"], lang_of(request))
-        keeper, undo = await asyncio.to_thread(change, keeper, list(book.data.get("undo", [])), data)
-        title = _text(data.get("title"), "title", 120) if data.get("op") == "title" else None
-        saved = await asyncio.to_thread(books().save, book.id, key, stored(keeper, undo), version, title)
-        return no_store({"game": await asyncio.to_thread(book_json, saved, keeper, True, tr_of(request))})
-
-    async def api_delete(request: Request) -> Response:
-        data = await read(request)
-        await asyncio.to_thread(books().delete, request.path_params["book_id"], key_of(request, data))
-        return no_store({"deleted": request.path_params["book_id"]})
-
-    async def export(request: Request) -> Response:
-        kind = request.path_params["kind"]
-        if kind not in ("json", "csv"):
-            raise ScoreError(EXPORT_KINDS, 404)
-        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
-        keeper = await asyncio.to_thread(keeper_of, book)
-        stem = "".join(c if c.isalnum() else "-" for c in book.title)[:40].strip("-") or "game"
-        text = await asyncio.to_thread(export_json if kind == "json" else export_csv, keeper)
-        media = "application/json" if kind == "json" else "text/csv; charset=utf-8"
-        return Response(text, media_type=media,
-                        headers={"content-disposition": f'attachment; filename="{stem}.{kind}"'})
-
-    async def printed(request: Request) -> Response:
-        kind = request.path_params["kind"]
-        if kind not in ("pdf", "html"):
-            raise ScoreError(PRINT_KINDS, 404)
-        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
-        keeper = await asyncio.to_thread(keeper_of, book)
-        printed = await asyncio.to_thread(printable_sheet, keeper, kind, lang_of(request))
-        body, media = printed
-        headers = {"content-security-policy": PRINT_CSP}
-        if kind == "pdf":
-            headers["content-disposition"] = 'inline; filename="sheet.pdf"'
-        return Response(body, media_type=media, headers=headers)
-
-    async def qr_code(request: Request) -> Response:
-        """The read-only link as a QR code, for the other players at the table to scan from the keeper's phone."""
-        book = await asyncio.to_thread(books().get_view, request.path_params["view_id"])
-        return Response(view_qr_svg(str(request.url_for("score_view", view_id=book.view_id)), tr_of(request)),
-                        media_type="image/svg+xml",
-                        headers={"cache-control": "public, max-age=86400", "vary": "accept-language, cookie"})
-
-    return [
-        Route("/score", page),
-        Route("/score/view/{view_id}", page, name="score_view"),
-        Route("/score/view/{view_id}/qr.svg", api(qr_code)),
-        Route("/score/view/{view_id}/game.{kind:str}", api(export)),
-        Route("/score/view/{view_id}/sheet.{kind:str}", api(printed)),
-        Route("/score/{book_id}", page),
-        Route("/api/score", api(api_new), methods=["POST"]),
-        Route("/api/score/mine", api(api_mine), methods=["POST"]),
-        Route("/api/score/import", api(api_import), methods=["POST"]),
-        Route("/api/score/view/{view_id}", api(api_view)),
-        Route("/api/score/{book_id}", api(api_game)),
-        Route("/api/score/{book_id}/draft", api(api_draft), methods=["POST"]),
-        Route("/api/score/{book_id}/change", api(api_change), methods=["POST"]),
-        Route("/api/score/{book_id}/delete", api(api_delete), methods=["POST"]),
-    ]
+    async def check_create(self, address: str) -> None:
+        """At most ``per_hour`` new games per address, so one client cannot fill the database; checked and
+        counted in one step (across every process of the server), and the count survives a restart."""
+        if not self.per_hour:
+            return
+        wait = await self.counts.take(address, KEPT_GAME, self.per_hour)
+        if wait:
+            raise ScoreError(TOO_MANY_GAMES, 429, limit=self.per_hour, n=wait)

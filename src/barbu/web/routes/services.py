@@ -1,0 +1,65 @@
+"""The services one server's routes reach: built once by the application, put on ``app.state.services``.
+
+A handler is a plain module-level function; what it needs (the lobby, the accounts, the daily deals …)
+it finds through `services` (``request.app.state.services``), never through a closure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import HTTPConnection
+
+from ..accounts.service import Accounts
+from ..clubs.service import Clubs
+from ..common.settings import Settings
+from ..daily.service import Daily
+from ..events.service import Events
+from ..profiles import history
+from ..replay.service import Analyses
+from ..scorebooks.keeping import Scorekeeping
+from ..tables.lobby import Lobby
+
+log = logging.getLogger("barbu.web")
+
+
+@dataclass(frozen=True)
+class Services:
+    """Everything the routes of one server act on."""
+
+    settings: Settings
+    lobby: Lobby
+    accounts: Accounts
+    analyses: Analyses
+    events: Events
+    daily: Daily
+    clubs: Clubs
+    scorebooks: Scorekeeping
+
+
+def services(conn: HTTPConnection) -> Services:
+    """The server's services, for a request or a WebSocket."""
+    found: Services = conn.app.state.services
+    return found
+
+
+def keep_costs(lobby: Lobby, analyses: Analyses) -> None:
+    """Each deal of a finished table the analyses weigh: its players' profiles count what their decisions cost."""
+
+    def keep(table_id: str, deal: int, review: dict[str, Any]) -> None:
+        store = lobby.store
+        if store is None:
+            return
+
+        def write() -> None:
+            try:
+                history.record_costs(store, table_id, deal, review)
+            except Exception:  # the profile misses one deal's costs; the replay has them
+                log.exception("replay %s: the costs of deal %d could not be kept", table_id, deal)
+        task = asyncio.get_running_loop().create_task(asyncio.to_thread(write))
+        analyses._tasks.add(task)
+        task.add_done_callback(analyses._tasks.discard)
+    analyses.on_review = keep
