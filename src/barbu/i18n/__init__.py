@@ -65,7 +65,8 @@ MODULE_DOMAINS = (
     ("barbu.tui.score_", "keeper"), ("barbu.tui.", "tui"), ("barbu.cli.score", "keeper"),
     ("barbu.cli.sheets", "keeper"), ("barbu.cli.", "cli"), ("barbu.records.", "cli"), ("barbu.agents.", "cli"),
     ("barbu.arena.", "cli"), ("barbu.analysis.", "cli"), ("barbu.games", "cli"), ("barbu.scorekeeper.", "keeper"),
-    ("barbu.web.scorebooks.keeping", "webscore"), ("barbu.web.scorebooks.store", "webscore"), ("barbu.web.", "web"),
+    ("barbu.web.scorebooks.keeping", "webscore"), ("barbu.web.scorebooks.store", "webscore"),
+    ("barbu.web.routes.scorebooks", "webscore"), ("barbu.web.", "web"),
     ("barbu.guide.", "guide"), ("barbu.i18n.rules", "guide"),
 )
 

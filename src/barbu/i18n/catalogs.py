@@ -55,9 +55,11 @@ SOURCES: dict[str, list[tuple[str, str]]] = {
     "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python"), ("cli/score.py", "python"),
                ("cli/sheets.py", "python")],
     "web": [("web/scorebooks/keeping.py", "ignore"), ("web/scorebooks/store.py", "ignore"),
+            ("web/routes/scorebooks.py", "ignore"),
             ("web/static/js/score.js", "ignore"), ("web/templates/score.html", "ignore"),
             ("web/**.py", "python"), ("web/static/js/**.js", "javascript"), ("web/templates/**.html", "jinja2")],
     "webscore": [("web/scorebooks/keeping.py", "python"), ("web/scorebooks/store.py", "python"),
+                 ("web/routes/scorebooks.py", "python"),
                  ("web/static/js/score.js", "javascript"), ("web/templates/score.html", "jinja2")],
 }
 #: Catalogs carry this date rather than today's, so a re-extraction changes only what changed.
