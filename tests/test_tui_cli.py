@@ -33,7 +33,7 @@ def test_cli_play_plain_and_help(tmp_path):
 
 def test_cli_opponents_parsing():
     from barbu.core.errors import AgentError, RulesetError
-    from barbu.tui.launch import parse_opponents
+    from barbu.play.options import parse_opponents
     kind = AGENT_KINDS[0]
     assert parse_opponents(kind, 4, 1) == {0: kind, 2: kind, 3: kind}
     assert parse_opponents(",".join([kind] * 3), 4, 0) == {1: kind, 2: kind, 3: kind}

@@ -17,7 +17,7 @@ from barbu.classic.match import CHANCE, Match
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session
 from barbu.tui.dialogs import DealOverDialog
-from barbu.tui.labels import place
+from barbu.play.labels import place
 from barbu.tui.widgets import ArrangeChooser, HandView
 from tuikit import SIZE, first_dealer, is_card, new_app, play_deal, screen_text, settle
 

@@ -15,10 +15,10 @@ from barbu.besigue import BesigueRules
 from barbu.i18n import current, number, use, word_error
 from barbu.i18n import translator
 from barbu.tui import BarbuApp, Settings
-from barbu.tui.besigue_session import BesigueSession
+from barbu.play.besigue_session import BesigueSession
 from barbu.tui.besigue_table import BesigueTableScreen
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
-from barbu.tui.labels import signed
+from barbu.play.labels import signed
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.widgets import HandView
 from tuikit import SIZE, act, first_dealer, new_app, screen_text, settle

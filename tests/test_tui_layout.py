@@ -12,7 +12,7 @@ from rich.console import Console
 from barbu.core.actions import Double, Pass
 from barbu.core.cards import CARDS, CardSet
 from barbu.tui.dialogs import DealOverDialog
-from barbu.tui.labels import place
+from barbu.play.labels import place
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
 from tuikit import first_dealer, new_app, screen_text, settle

@@ -70,7 +70,7 @@ async def test_the_setup_screen_box_turns_the_comparison_off_and_on(tmp_path):
     """The setup screen's box, on by default (the --compare-with player kept), survives a change of language."""
     from textual.widgets import Checkbox
 
-    from barbu.tui.session import Settings
+    from barbu.play.session import Settings
     from barbu.tui.setup_screen import SetupScreen
 
     from barbu.i18n import use
@@ -165,8 +165,8 @@ def test_the_plain_game_sums_up_a_resumed_match_against_the_expert(tmp_path):
 
 
 def test_a_resumed_session_keeps_the_comparisons_its_record_holds(tmp_path):
-    from barbu.tui.session import known_shadow
-    from barbu.tui.shadow import ShadowWatch
+    from barbu.play.session import known_shadow
+    from barbu.play.shadow import ShadowWatch
 
     path = tmp_path / "done.jsonl"
     m = finished_match("salad(players=3)", 7)
@@ -187,7 +187,7 @@ async def test_a_besigue_game_compares_too(tmp_path):
     from barbu.agents.besigue import make_besigue_agent
     from barbu.besigue import BesigueGame
     from barbu.records.besigue import write_record as write_besigue
-    from barbu.tui.besigue_session import BesigueSession
+    from barbu.play.besigue_session import BesigueSession
 
     g = BesigueGame("besigue(target=300)", 4)
     bots = [make_besigue_agent("rule", s) for s in (0, 1)]

@@ -19,7 +19,7 @@ from barbu.classic.match import CHANCE, Match
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
-from barbu.tui.labels import place
+from barbu.play.labels import place
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
 from barbu.tui.widgets import HandView

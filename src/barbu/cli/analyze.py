@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -22,12 +21,11 @@ from .ddview import cell_seconds, not_covered, print_dd
 from .wording import error_text, no_such_deal
 
 
-def add_parser(sub: Any) -> None:
-    p = sub.add_parser("analyze", help=_("what each decision of a recorded game cost, and each player's costliest"),
-                       description=_("Go through a record (from barbu play, barbu selfplay, the web) and, for "
-                                     "every decision, show what the strongest computer player would have chosen "
-                                     "from that seat's view and what the choice cost in expected points; near the "
-                                     "end of each deal, also the exact cost with every hand shown."))
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = _("Go through a record (from barbu play, barbu selfplay, the web) and, for every decision, show "
+                      "what the strongest computer player would have chosen from that seat's view and what the "
+                      "choice cost in expected points; near the end of each deal, also the exact cost with every "
+                      "hand shown.")
     p.add_argument("record", help=_("a game record (.jsonl)"))
     p.add_argument("--deal", type=int, action="append", help=_("only this deal (again for more)"))
     p.add_argument("--seat", type=int, action="append", help=_("only this seat's decisions (again for more)"))

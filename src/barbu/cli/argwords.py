@@ -67,3 +67,8 @@ def seconds(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(_("a number of seconds is 0 or more, not {value}").format(value=text))
     return value
+
+
+#: Help lines several commands share.
+RULES_HELP = N_("preset or ruleset text (default: classic)")
+PLAYERS_HELP = N_("number of players, where the family allows a choice")

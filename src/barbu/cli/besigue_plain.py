@@ -104,7 +104,7 @@ def read_typed(text: str) -> str:
 
 
 def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None) -> int:
-    from ..tui.besigue_session import BesigueSession, resume_from_args, settings_from_args
+    from ..play.besigue_session import BesigueSession, resume_from_args, settings_from_args
     con = console or Console(highlight=False)
     if args.resume:
         s = resume_from_args(args)

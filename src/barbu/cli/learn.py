@@ -13,8 +13,7 @@ from ..i18n.typed import parse_typed
 from .textplay import describe
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("learn", help=_("learn to play: a short guided deal of each kind of contract"))
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lesson", choices=KEYS, default=KEYS[0], help=_("the lesson to begin with"))
     p.add_argument("--plain", action="store_true", help=_(
         "the line-by-line lessons instead of the full-screen ones (used when input is piped)"))

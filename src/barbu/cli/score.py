@@ -173,13 +173,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         return fail(_(str(e)) if str(e) else "", 1)
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    sc = sub.add_parser("score", help=_("keep the score of a game played with real cards (terminal app, or "
-                                      "list/show/export/import/add for scripts)"),
-                        description=_("Keep the score of a game played with real cards. Without a subcommand, "
-                                    "opens the scorekeeper in the terminal: your kept games, a new game (N), "
-                                    "each deal entered as the table counts it. The subcommands are for "
-                                    "scripts."))
+def add_arguments(sc: argparse.ArgumentParser) -> None:
+    sc.description = _("Keep the score of a game played with real cards. Without a subcommand, opens the "
+                       "scorekeeper in the terminal: your kept games, a new game (N), each deal entered as the "
+                       "table counts it. The subcommands are for scripts.")
     sc.add_argument("--db", help=_("database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
                                  "or postgresql://user:password@host/dbname"))
     ss = sc.add_subparsers(dest="score_command", metavar="SUBCOMMAND")

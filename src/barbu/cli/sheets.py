@@ -19,7 +19,6 @@ from ..games import record_kind
 from ..i18n import _, current
 from ..records import barbu as barbu_records
 from ..records import besigue as besigue_records
-from ..scorekeeper.pdf import render_pdf
 from ..scorekeeper.printhtml import render_html
 from ..scorekeeper.sheet import Sheet, sheet_for
 from ..scorekeeper.textsheet import render_text
@@ -80,6 +79,7 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
     if kind is None:
         raise BarbuError(_("cannot tell the format of {file}: name the file .pdf, .html or .txt").format(file=repr(out)))
     if kind == "PDF":
+        from ..scorekeeper.pdf import render_pdf  # fpdf2, the sheets extra: HTML and text need nothing more
         data: Any = render_pdf(sheet, paper)
     elif kind == "HTML":
         data = render_html(sheet, paper)

@@ -20,9 +20,9 @@ from rich.markup import escape
 from ..agents import make_agent
 from ..agents.base import parse_agent_spec
 from ..duplicate.shadow import STRONGEST
-from ..tui.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
-from ..tui.labels import RulesInfo, forced_choice, forced_note
-from ..tui.launch import parse_opponents
+from ..play.labels import RulesInfo, forced_choice, forced_note
+from ..play.options import parse_opponents, tell_if_the_expert_lacks_numpy
+from ..play.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..classic.chinese import Arrangements
 from ..core.actions import Deal, Declare, PassOn
 from ..core.words import N_
@@ -188,6 +188,8 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     if getattr(args, "compare_with", None):
         parse_agent_spec(args.compare_with)  # AgentError: the player to compare with, in plain words
+    tell_if_the_expert_lacks_numpy([*kinds.values(), None if getattr(args, "no_compare", True) else
+                                    getattr(args, "compare_with", None) or STRONGEST])
     if args.resume:
         save = Path(args.resume)
     else:

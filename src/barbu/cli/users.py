@@ -15,8 +15,7 @@ from rich.table import Table as RichTable
 from ..i18n import _
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("users", help=_("the web server's accounts: list, reset a password, delete, ban"))
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", help=_("the server's database: a SQLite file path or URL (default barbu-web.db here), "
                                   "or postgresql://user:password@host/dbname"))
     act = p.add_subparsers(dest="action", metavar="ACTION")

@@ -128,3 +128,8 @@ def cut_reason(why: str) -> str:
     """What a Scottish cut of the Unused Pack was for ("calls" or "passes"), in the player's words."""
     # TRANSLATORS: what a cut of the Scottish game's Unused Pack decides: the calls, or the pass-ons.
     return {"calls": pgettext("cut", "calls"), "passes": pgettext("cut", "passes")}.get(why, why)
+
+
+def deals_count(n: int) -> str:
+    """``12 deals``, in the player's language."""
+    return ngettext("{n} deal", "{n} deals", n).format(n=number(n))

@@ -51,7 +51,7 @@ SOURCES: dict[str, list[tuple[str, str]]] = {
             ("analysis/**.py", "python"), ("records/**.py", "python"), ("agents/**.py", "python"), ("arena/**.py", "python"),
             ("duplicate/**.py", "python"),
             ("games.py", "python")],
-    "tui": [("tui/score_*.py", "ignore"), ("tui/**.py", "python")],
+    "tui": [("tui/score_*.py", "ignore"), ("tui/**.py", "python"), ("play/**.py", "python")],
     "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python"), ("cli/score.py", "python"),
                ("cli/sheets.py", "python")],
     "web": [("web/scorebooks/keeping.py", "ignore"), ("web/scorebooks/store.py", "ignore"),

@@ -10,9 +10,9 @@ from ..core.errors import BarbuError
 from ..i18n import _, current, word_error
 from ..records.besigue import is_besigue_record
 from . import bindings
-from .besigue_session import BesigueSession, is_besigue_settings
+from ..play.besigue_session import BesigueSession, is_besigue_settings
 from .besigue_table import BesigueTableScreen
-from .session import Session, Settings
+from ..play.session import Session, Settings
 from .setup_screen import SetupScreen
 from .table import TableScreen
 

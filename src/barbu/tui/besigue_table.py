@@ -37,10 +37,11 @@ from ..i18n.typed import card_of
 from . import bindings
 from .table_base import CardTableScreen
 from .table import sentence
-from .besigue_session import BesigueSession
+from ..play.besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .table import guide_renderables
-from .shadow import ShadowMatchOverDialog, ShadowWatch
+from ..play.shadow import ShadowWatch
+from .shadow import ShadowMatchOverDialog
 from .widgets import ChoiceList, CommandInput, SuitColouredLinks
 
 Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds

@@ -24,7 +24,7 @@ from ..duplicate.daily import BoardPlay, DailySet
 from ..duplicate.daily_besigue import DEALER
 from ..i18n import _, current, number
 from ..records.barbu import number_out
-from .besigue_session import BesigueSession
+from ..play.besigue_session import BesigueSession
 from .besigue_table import BesigueTableScreen
 from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog

@@ -25,8 +25,8 @@ from ..i18n import _, number
 from ..records.barbu import number_out
 from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog
-from .labels import rules_info
-from .session import Session
+from ..play.labels import rules_info
+from ..play.session import Session
 from .table import TableScreen
 
 

@@ -3,66 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from ..agents.base import parse_agent_spec
-from ..arena.duplicate import split_bots
-from ..besigue import is_besigue
-from ..classic.ruleset import Ruleset
 from ..core.errors import RulesetError
 from ..i18n import _, use
 from ..records.besigue import is_besigue_record
-from ..records.savefiles import DEFAULT_SAVE, SaveError
-from . import besigue_session
-from .session import Session, Settings
-
-
-def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]:
-    """``rule`` (every computer seat) or ``random,rule,search`` (the computer seats in order)."""
-    if not text:
-        return {}
-    # names, with settings such as search(samples=20); a kind:argument player keeps its argument as written
-    kinds = [k if ":" in k else k.lower() for k in split_bots(text) if k]
-    others = [s for s in range(players) if s != seat]
-    if len(kinds) == 1:
-        return {s: kinds[0] for s in others}
-    if len(kinds) != len(others):
-        raise RulesetError(_("--opponents lists {n} computer players; give one for all, or one for "
-                             "each of seats {seats}").format(n=len(kinds), seats=", ".join(str(s) for s in others)))
-    return dict(zip(others, kinds))
-
-
-def compare_from_args(args: argparse.Namespace, default: str | None) -> str | None:
-    """The player that replays your deals to compare: ``--compare-with``, none with ``--no-compare``."""
-    if getattr(args, "no_compare", False):
-        return None
-    return getattr(args, "compare_with", None) or default
-
-
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    if is_besigue(args.rules):
-        settings = besigue_session.settings_from_args(args)
-        settings.compare = compare_from_args(args, settings.compare)
-        if settings.compare:
-            parse_agent_spec(settings.compare)  # AgentError says what is wrong with the player to compare with
-        return settings
-    rules = Ruleset.parse(args.rules)
-    if args.players is not None and args.players != rules.players:
-        rules = rules.replace(players=args.players)
-    sets = getattr(args, "sets", None)  # the Scottish game's --sets, where the CLI has it
-    if sets is not None and sets != getattr(rules, "sets", None):
-        rules = rules.replace(sets=sets)
-    seat = 0 if args.seat is None else args.seat
-    save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
-    if args.save and save.exists():  # said before the game opens; never overwritten
-        raise SaveError(_("{file} already exists: resume it with barbu play --resume {file}, "
-                          "or choose another file with --save").format(file=save))
-    settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
-                        seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save),
-                        confirm_forced=bool(getattr(args, "confirm_forced", False)))
-    settings.compare = compare_from_args(args, settings.compare)
-    settings.check()
-    return settings
+from ..play import besigue_session
+from ..play.options import compare_from_args, parse_opponents, settings_from_args, tell_if_the_expert_lacks_numpy
+from ..play.session import Session
 
 
 def play(args: argparse.Namespace) -> int:
@@ -88,8 +35,13 @@ def play(args: argparse.Namespace) -> int:
             session.compare, session.shadow_known = compare, {}
         app = BarbuApp(session=session, delay=args.delay, confirm_forced=confirm_forced)
     else:
-        app = BarbuApp(settings_from_args(args), setup=not args.start)
-    code = app.run()
+        settings = settings_from_args(args)
+        app = BarbuApp(settings, setup=not args.start)
+        if not besigue_session.is_besigue_settings(settings):
+            tell_if_the_expert_lacks_numpy([*settings.strengths().values(), settings.compare])
+    if isinstance(app.session, Session):
+        tell_if_the_expert_lacks_numpy([*app.session.strengths.values(), app.session.compare])
+    code = app.run()  # (a note said before stays above the game, on the terminal it returns to)
     if app.session is not None and app.saved_to is not None:
         print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=app.saved_to))
     return code or 0

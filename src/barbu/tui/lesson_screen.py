@@ -24,7 +24,7 @@ from ..core.words import N_
 from ..guide.lesson import KEYS, SEAT, LessonPlay, Refusal
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
-from .labels import place, place_name, rules_info
+from ..play.labels import place, place_name, rules_info
 from .table import TableScreen, sentence
 
 LEARN_TITLE = N_("Learn to play")

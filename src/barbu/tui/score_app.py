@@ -29,7 +29,7 @@ from ..i18n import _, current, ngettext, number, word_error
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
-from .labels import signed
+from ..play.labels import signed
 from .score_entry import DealScreen
 from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
 from .score_sheet import contract_text, flag_lines, game_line, has_doubles, sheet_rows, side_panel, standings_rows

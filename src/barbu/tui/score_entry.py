@@ -27,7 +27,7 @@ from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from ..scorekeeper.questions import label as question_label
 from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import place
-from .labels import signed, suit_label
+from ..play.labels import signed, suit_label
 from .score_sheet import side_panel
 from .score_widgets import DoublesGrid, Picker, word_bindings
 

@@ -18,7 +18,7 @@ from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..i18n import _, ngettext, number, words
 from ..scorekeeper import AnyKeeper, BesigueKeeper
 from ..scorekeeper.refusals import warning_notes, word_note
-from .labels import signed
+from ..play.labels import signed
 
 
 def figure(x: Any) -> str:

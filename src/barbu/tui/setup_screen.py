@@ -27,7 +27,7 @@ from ..classic.ruleset import preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
 from ..i18n import _, current, ngettext, number, use, word_error, words as language_words
-from .labels import option_word, player_word
+from ..play.labels import option_word, player_word
 from ..records.savefiles import saved_matches
 from .dialogs import ConfirmDialog
 from .lesson_screen import LessonScreen
@@ -35,7 +35,7 @@ from .widgets import SavedList, saved_when
 from . import bindings
 from . import besigue_setup
 from .besigue_setup import is_besigue
-from .session import Settings, default_strength
+from ..play.session import Settings, default_strength
 
 
 def option_values(spec: OptionSpec) -> list[str]:

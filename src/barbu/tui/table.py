@@ -50,12 +50,14 @@ from . import bindings
 from .table_base import CardTableScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .review import ReviewDialog
-from .labels import (FACE, INK, RED_SUITS, RulesInfo, action_label, arrangement_text, card_chip, card_face, card_markup,
-                     cards_markup, contract_label, doubles_short, doubling_notes, forced_choice, forced_note, move_text,
-                     option_word, place, place_name, points, prompt, rank_label, result_label, rules_info, seat_name,
-                     seat_title, settlement_lines, signed, taken_text)
-from .session import Session
-from .shadow import ShadowMatchOverDialog, ShadowWatch
+from .labels import (FACE, INK, RED_SUITS, arrangement_text, card_chip, card_face, card_markup, cards_markup,
+                     move_text, prompt, taken_text)
+from ..play.labels import (RulesInfo, action_label, contract_label, doubles_short, doubling_notes, forced_choice,
+                           forced_note, option_word, place, place_name, points, rank_label, result_label, rules_info,
+                           seat_name, seat_title, settlement_lines, signed)
+from ..play.session import Session
+from ..play.shadow import ShadowWatch
+from .shadow import ShadowMatchOverDialog
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
 
 # Where each place sits: the row of boxes across the top, or the left or right side of the table…

@@ -21,7 +21,8 @@ from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, words
 from ..i18n.formats import format_medium_date, format_short_time
 from ..records.savefiles import SavedMatch
-from .labels import card_chip, card_face, card_markup, row_category, row_name, sorted_cards
+from ..play.labels import row_category, row_name, sorted_cards
+from .labels import card_chip, card_face, card_markup
 
 
 def by_rank(mask: int) -> list[int]:
