@@ -19,7 +19,7 @@ from .chinese import Arrange
 from .state import DEAL, DRAW, OVER, PHASE_NAMES, Business, DealResult
 
 if TYPE_CHECKING:
-    from .match import Match
+    from .phases.turns import Turns
 
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
@@ -82,13 +82,13 @@ class View:
         return m
 
 
-def make_view(m: Match, seat: int) -> View:
+def make_view(m: Turns, seat: int) -> View:
     if not 0 <= seat < m.n:
         raise ValueError(f"there is no seat {seat}")
     return _seat_view(m, seat, _public_fields(m))
 
 
-def make_views(m: Match) -> list[View]:
+def make_views(m: Turns) -> list[View]:
     """Every seat's view at once: ``make_view(m, s)`` for each seat, sharing the public work.
 
     The server sends each seat its own view after every move; the public part
@@ -103,7 +103,7 @@ def _rules_text(rules: Any) -> str:
     return str(rules)
 
 
-def _public_fields(m: Match) -> dict[str, Any]:
+def _public_fields(m: Turns) -> dict[str, Any]:
     """The view fields every seat sees alike."""
     n = m.n
     in_deal = m.phase not in (DRAW, DEAL, OVER)  # between deals and at the end there is no current deal
@@ -139,7 +139,7 @@ def _public_fields(m: Match) -> dict[str, Any]:
     )
 
 
-def _seat_view(m: Match, seat: int, shared: dict[str, Any]) -> View:
+def _seat_view(m: Turns, seat: int, shared: dict[str, Any]) -> View:
     """``shared`` completed with what only ``seat`` may know."""
     in_deal = m.phase not in (DRAW, DEAL, OVER)
     known = [0] * m.n
@@ -174,7 +174,7 @@ def _new_view(values: dict[str, Any]) -> View:
     return v
 
 
-def infer_cant_hold(m: Match) -> list[int]:
+def infer_cant_hold(m: Turns) -> list[int]:
     """Public inferences: for each seat, cards it cannot hold, read from the play of this deal."""
     n = m.n
     cant = [0] * n
