@@ -17,7 +17,7 @@ EXTRA_OF = {
     "rich": "terminal", "textual": "terminal",
     "starlette": "web", "uvicorn": "web", "websockets": "web", "orjson": "web", "sqlalchemy": "web",
     "alembic": "web", "psycopg": "web", "redis": "web", "jinja2": "web", "babel": "web", "argon2": "web",
-    "confusable_homoglyphs": "web", "openskill": "web",
+    "confusable_homoglyphs": "web", "openskill": "web", "msgspec": "web",
     "fpdf": "sheets", "segno": "sheets",
     "numpy": "learned",
     "distributed": "cluster",
