@@ -35,6 +35,11 @@ PG_ENV = "BARBU_TEST_POSTGRES_URL"
 os.environ.setdefault("BARBU_COMPARE_WITH", "none")
 
 
+#: This test process's own PostgreSQL schema and Redis database, once made or claimed: neither pytest-xdist's
+#: processes nor two test runs at once on one machine share one; both are given back when the session ends.
+_OWN: dict[str, Any] = {}
+
+
 def postgres_url() -> str:
     """The test database, in a schema of this test process's own (pytest-xdist runs several at once)."""
     url = os.environ.get(PG_ENV)
@@ -42,12 +47,14 @@ def postgres_url() -> str:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"{PG_ENV} is not set: .ci/run must start PostgreSQL and export it", pytrace=False)
         pytest.skip(f"{PG_ENV} is not set (CI sets it); PostgreSQL storage not tested here")
-    schema = "barbu_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
-    engine = create_engine(database_url(url))
-    with engine.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA IF NOT EXISTS {schema}"))
-    engine.dispose()
-    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+    if "schema" not in _OWN:
+        schema = f"barbu_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}"
+        engine = create_engine(database_url(url))
+        with engine.begin() as conn:
+            conn.execute(text(f"CREATE SCHEMA IF NOT EXISTS {schema}"))
+        engine.dispose()
+        _OWN["schema"], _OWN["postgres"] = schema, url
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{_OWN['schema']}"
 
 
 REDIS_ENV = "BARBU_TEST_REDIS_URL"
@@ -62,13 +69,47 @@ def redis_url() -> str:
             pytest.fail(f"{REDIS_ENV} is not set: .ci/run must start redis-server and export it", pytrace=False)
         pytest.skip(f"{REDIS_ENV} is not set (CI sets it); the many-process server is not tested here")
     import redis
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    db = 1 + (int(worker[2:]) if worker[2:].isdigit() else 0) % 15
-    url = f"{url.rstrip('/').rsplit('/', 1)[0] if url.count('/') > 2 else url.rstrip('/')}/{db}"
+    server = url.rstrip('/').rsplit('/', 1)[0] if url.count('/') > 2 else url.rstrip('/')
+    if "redis" not in _OWN:  # databases 1 to 15, claimed in database 0 (the claim lapses if this process dies)
+        claims = redis.Redis.from_url(f"{server}/0")
+        try:
+            db = next((n for n in range(1, 16) if claims.set(f"barbu-test:db:{n}", os.getpid(), nx=True,
+                                                             ex=REDIS_CLAIM)), None)
+        finally:
+            claims.close()
+        if db is None:
+            pytest.fail("Redis databases 1 to 15 are all held by other test processes", pytrace=False)
+        _OWN["redis"], _OWN["redis_server"] = db, server
+    url = f"{server}/{_OWN['redis']}"
     client = redis.Redis.from_url(url)
     client.flushdb()
     client.close()
     return url
+
+
+REDIS_CLAIM = 3 * 3600  # seconds a claim on a Redis database lasts (a test run is shorter)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_database_places() -> Iterator[None]:
+    """At the end of the session: this process's PostgreSQL schema dropped, its Redis database emptied and given
+    back."""
+    yield
+    if "schema" in _OWN:
+        engine = create_engine(database_url(_OWN["postgres"]))
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {_OWN.pop('schema')} CASCADE"))
+        engine.dispose()
+    if "redis" in _OWN:
+        import redis
+        db = _OWN.pop("redis")
+        client = redis.Redis.from_url(f"{_OWN['redis_server']}/{db}")
+        client.flushdb()
+        client.close()
+        claims = redis.Redis.from_url(f"{_OWN['redis_server']}/0")
+        if claims.get(f"barbu-test:db:{db}") == str(os.getpid()).encode():
+            claims.delete(f"barbu-test:db:{db}")
+        claims.close()
 
 
 def reset_postgres(url: str) -> None:

@@ -8,8 +8,8 @@ player waits, no pause between deals).  BARBU_SHOTS names a folder for screensho
 leaderboard and lobby pages at 1280x800 and 390x844, in English, French and Italian.
 
 The tests share one server and do not depend on one another's order: each signs up its own names, the per-address
-limits are off (every browser comes from 127.0.0.1), and a replay's analysis (started when its page opens) is kept
-short, so that it does not hold the next request of this server up behind it."""
+limits are off (every browser comes from 127.0.0.1), and the analysis a replay's page starts is kept short and
+waited for, so that it does not hold this server's next requests up (for tens of seconds on a loaded machine)."""
 
 from __future__ import annotations
 
@@ -136,6 +136,10 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, p
     row.locator("[data-replay]").click()
     page.wait_for_url(f"**/t/{tid}/replay")
     expect(page.locator("#replay")).to_be_visible()
+    # The replay asks the server to weigh the deal's decisions; the test waits for that work to end, so that it
+    # holds up neither the next requests here nor the other tests on this server (the solver keeps the server's
+    # interpreter to itself while it runs).
+    expect(page.locator("#move")).to_have_attribute("data-state", "done", timeout=240_000)
 
     # Log out, and in again: a wrong password is refused in plain words, the right one lets him in.
     page.goto(base + "/account")
