@@ -25,10 +25,6 @@ from ...i18n import language, translator, word_error
 CARD_KINDS = ("card", "cards", "bcard")
 
 
-#: The one error type of the web (`barbu.web.common.errors`), by the name it had before it had codes.
-Said = WebError
-
-
 def say(lang: str | None, template: "str | tuple[str, str]", **fields: Any) -> str:
     """The server's own message ``template`` (marked N_) in ``lang``."""
     return fill(translator(lang), template, fields)
