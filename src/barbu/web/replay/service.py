@@ -19,6 +19,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ...analysis import Decision, Review, review_match
@@ -127,7 +128,7 @@ def overview(src: Source) -> dict[str, Any]:
     if src.game == "besigue":
         return besigue_overview(src)
     m, _ = _deal_ranges(src)
-    run = [0] * m.n
+    run: list[int | Fraction] = [0] * m.n
     deals = []
     for r in m.results:
         run = [a + b for a, b in zip(run, r.added)]
