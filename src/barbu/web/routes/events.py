@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
-from ..common.wording import error_json
+from ..common.wording import word
 from ..events.service import iso, summary_json
 from ..tables.actor import dumps
 from ..tables.sockets import RateLimit, client_address
@@ -129,7 +129,7 @@ async def ws_event(websocket: WebSocket) -> None:
             ev = await events.visible(websocket.path_params["event"], user)
         except WebError as e:
             await websocket.accept()
-            await websocket.send_text(dumps({"type": "error", "code": "no_event", **error_json(e, lang)}))
+            await websocket.send_text(dumps({"type": "error", "code": "no_event", "error": word(e, lang)}))
             await websocket.close(4404)
             return
         box = await events.push.watch(ev.id)

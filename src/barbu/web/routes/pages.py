@@ -30,11 +30,11 @@ async def rules_page(request: Request) -> Response:
 
 
 async def api_health(request: Request) -> Response:
-    lobby = services(request).lobby
-    body = lobby.health()
-    if lobby.cluster is not None:  # this process's part, and the whole server's as the database sees it
-        body["process"] = lobby.cluster.health()
-        body["server"] = await lobby.cluster.server_health()
+    body = services(request).lobby.health()
+    cluster = services(request).cluster
+    if cluster is not None:  # this process's part, and the whole server's as the database sees it
+        body["process"] = cluster.health()
+        body["server"] = await cluster.server_health()
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 

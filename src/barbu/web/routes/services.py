@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import HTTPConnection
 
 from ..accounts.service import Accounts
 from ..clubs.service import Clubs
+from ..cluster.node import Cluster
 from ..common.settings import Settings
 from ..daily.service import Daily
 from ..events.service import Events
@@ -38,6 +39,12 @@ class Services:
     daily: Daily
     clubs: Clubs
     scorebooks: Scorekeeping
+
+    @property
+    def cluster(self) -> Cluster | None:
+        """The server's other processes, as this one's node (None: a server of one process).  The lobby knows
+        them by the little it asks of them (`tables.peers.Peers`); the routes relay requests and WebSockets."""
+        return cast("Cluster | None", self.lobby.cluster)
 
 
 def services(conn: HTTPConnection) -> Services:

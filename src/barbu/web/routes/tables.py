@@ -156,8 +156,9 @@ async def on_table(request: Request, op: str, data: dict[str, Any]) -> Response:
     if found is None or await club_hides(request, table_id, found):
         raise WebError(R.NO_TABLE)
     if isinstance(found, Lease):
-        assert lobby.cluster is not None
-        answer = await lobby.cluster.request(found.owner, table_id, op, data, address, lang)
+        cluster = services(request).cluster
+        assert cluster is not None
+        answer = await cluster.request(found.owner, table_id, op, data, address, lang)
         if answer is None:
             raise WebError(R.OWNER_SILENT)
         status, body = answer
@@ -240,8 +241,9 @@ async def ws_table(websocket: WebSocket) -> None:
             await websocket.close(4404)
             return
         if isinstance(table, Lease):  # another process plays it: carry the frames there and back
-            assert lobby.cluster is not None
-            await lobby.cluster.relay(websocket, table, lang, address, user_id)
+            cluster = services(websocket).cluster
+            assert cluster is not None
+            await cluster.relay(websocket, table, lang, address, user_id)
             return
         conn = WsConn(websocket, lang, user_id)
         try:

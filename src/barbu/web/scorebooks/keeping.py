@@ -25,7 +25,7 @@ from ...core.words import ENGLISH, N_, NN_, Message, Words
 from ...i18n import word_error
 from ...i18n.typed import card_of
 from ...records.barbu import number_out
-from ...scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
+from ...scorekeeper import AnyKeeper, BesigueKeeper, Keeper, KeeperError, keeper_from_dict, new_keeper
 from ...scorekeeper import exchange
 from ...scorekeeper.printing import FORMATS, printable
 from ...scorekeeper.questions import label
@@ -164,12 +164,18 @@ def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
                            "totals": [_num(x) for x in keeper.totals],
                            "standings": [[s, _num(t)] for s, t in keeper.standings()],
                            "entries": copy.deepcopy(keeper.entries)}
-    if keeper.game == "besigue":
+    if isinstance(keeper, BesigueKeeper):
         out["deals"] = [_besigue_deal(keeper, r, tr) for r in keeper.results]
         out["target"] = keeper.rules.target
         out["highest_wins"] = True
         out["scottish"] = False
         return out
+    return out | _barbu_sheet(keeper, tr)
+
+
+def _barbu_sheet(keeper: Keeper, tr: Words) -> dict[str, Any]:
+    """The deals of a Barbu family's sheet (Scottish Barbu's Sets and Rounds too), and what is left to choose."""
+    out: dict[str, Any] = {}
     run = [0] * keeper.n
     deals = []
     for r in keeper.results:
@@ -297,8 +303,10 @@ def typed_entry(entry: dict, lang: str) -> dict:
     """A deal's answers with what was typed (the Chinese rows) read in the reader's language: the entry
     kept is in the engine's notation, whatever language it was typed in."""
     outcome = entry.get("outcome")
-    rows = outcome.get("rows") if isinstance(outcome, dict) else None
-    if lang == "en" or not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+    if lang == "en" or not isinstance(outcome, dict):
+        return entry
+    rows = outcome.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         return entry
     return {**entry, "outcome": {**outcome, "rows": [typed_rows(r, lang) for r in rows]}}
 
