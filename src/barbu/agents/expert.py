@@ -81,12 +81,13 @@ def _learned_module() -> ModuleType | None:
     """The learned inference's module, imported on first use; None when numpy is not installed."""
     if not _LEARNED:
         try:
-            from . import learned_inference as module
+            from . import learned_inference
         except ImportError as e:
             if (e.name or "").partition(".")[0] != "numpy":
                 raise
-            module = None
-        _LEARNED.append(module)
+            _LEARNED.append(None)
+        else:
+            _LEARNED.append(learned_inference)
     return _LEARNED[0]
 
 

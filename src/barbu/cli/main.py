@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from importlib import import_module
-from typing import Sequence
+from typing import Sequence, cast
 
 from ..core.errors import BarbuError, RecordError, UnreadableFile
 from ..i18n import _, use
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="barbu", description=_("Barbu and its family of card games."))
     p.add_argument("--version", action=Version, help=_("show program's version number and exit"))
     add_lang_options(p)  # here only; each command's parser gets it after its own options (Commands.fill)
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", action=Commands)
+    sub = cast(Commands, p.add_subparsers(dest="command", metavar="COMMAND", action=Commands))
     sub.add_command("rules", "rules:add_arguments",
                     help=_("list presets, or show one preset's options and contracts"))
     sub.add_command("selfplay", "selfplay:add_arguments", help=_("play a whole match between computer players"))

@@ -26,12 +26,12 @@ _WORD = rf"[\S{NO_BREAK}]"  # anything else, the no-break spaces included
 
 def _rich(module: ModuleType) -> None:
     if hasattr(module, "re_word"):
-        module.re_word = re.compile(rf"{_SPACE}*{_WORD}+{_SPACE}*")
+        setattr(module, "re_word", re.compile(rf"{_SPACE}*{_WORD}+{_SPACE}*"))
 
 
 def _textual(module: ModuleType) -> None:
     if hasattr(module, "re_chunk"):
-        module.re_chunk = re.compile(rf"{_WORD}+{_SPACE}*|{_SPACE}+")
+        setattr(module, "re_chunk", re.compile(rf"{_WORD}+{_SPACE}*|{_SPACE}+"))
 
 
 #: The wrapping module of each library, and how it is taught.

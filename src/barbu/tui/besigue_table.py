@@ -13,7 +13,6 @@ legal declarations.  Any action can also be typed in the engine's text form
 
 from __future__ import annotations
 
-import asyncio
 from itertools import zip_longest
 from typing import Any
 
@@ -29,17 +28,14 @@ from textual.widgets import Footer, OptionList, Static
 from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
 from ..besigue.cards import RANKS, SUIT_SYMBOLS, parse_type, suit_of, type_of
 from ..besigue.view import BesigueView
-from ..core.errors import BarbuError, ParseError
+from ..core.errors import ParseError
 from ..guide.ruleset_words import game_name
-from ..i18n import _, current, ngettext, number, pgettext, word_error, words
-from ..i18n.rules import guide_in
+from ..i18n import _, current, ngettext, number, pgettext, words
 from ..i18n.typed import card_of
 from . import bindings
 from .table_base import CardTableScreen
-from .table import sentence
 from ..play.besigue_session import BesigueSession
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
-from .table import guide_renderables
 from ..play.shadow import ShadowWatch
 from .shadow import ShadowMatchOverDialog
 from .widgets import ChoiceList, CommandInput, SuitColouredLinks
@@ -218,8 +214,7 @@ class BesigueTableScreen(CardTableScreen):
         self.cursor = 0
         self.note = ""
         # the expert's replays of your deals, in a process of their own (None: the comparison is off)
-        self.shadow: ShadowWatch | None = (ShadowWatch.of_besigue(session) if getattr(session, "compare", None)
-                                           else None)
+        self.shadow = ShadowWatch.of_besigue(session) if getattr(session, "compare", None) else None
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -247,17 +242,11 @@ class BesigueTableScreen(CardTableScreen):
             target=number(self.session.rules.target))
         self.query_one("#b-log").border_title = _("Moves")
         self.query_one(CommandInput).focus()
-        if self.shadow is not None:
-            self.set_interval(0.5, self._shadow_tick)
+        self.watch_shadow()
         self.advance()
 
-    def _shadow_tick(self) -> None:
-        if self.shadow is not None and self.shadow.update():
-            self._draw_scores(self.session.view())
-
-    def on_unmount(self) -> None:
-        if self.shadow is not None:
-            self.shadow.close()
+    def redraw_scores(self) -> None:
+        self._draw_scores(self.session.view())
 
     @property
     def tall(self) -> bool:
@@ -596,24 +585,14 @@ class BesigueTableScreen(CardTableScreen):
             else:
                 choices.action_cursor_down()
 
-    def activate(self) -> None:
-        """Enter on an empty command line: play or choose what the cursor is on."""
-        if not self.waiting_for_human:
-            if not self.paused and not self.session.is_over:
-                self.say(_("The computer is playing; your turn will come."))
-            return
+    def busy_words(self) -> str:
+        return _("The computer is playing; your turn will come.")
+
+    def activate_zone(self) -> None:
+        """Enter on the hand or the melds: play the card under the cursor."""
         if self.zone == "cards" and self.slots:
             c, laid = self.slots[self.cursor]
             self.submit(Play(type_of(c), laid))
-        elif self.zone == "list":
-            index = self.query_one(ChoiceList).highlighted
-            if index is not None and index < len(self.choices):
-                self.submit(self.choices[index])
-
-    @on(OptionList.OptionSelected, "#b-choices")
-    def on_choice_clicked(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.choices):
-            self.submit(self.choices[event.option_index])
 
     def action_slot_clicked(self, index: int) -> None:
         if 0 <= index < len(self.slots):
@@ -621,51 +600,24 @@ class BesigueTableScreen(CardTableScreen):
             self.submit(Play(type_of(c), laid))
 
     # ---------------------------------------------------------------- commands
-    def action_help(self) -> None:
-        body = Group(Text.from_markup(bindings.besigue_keys_help() + "\n"),
-                     *guide_renderables(guide_in(self.session.rules, current())))
-        self.app.push_screen(InfoDialog(_("Help and the rules of Bésigue"), body))
+    def help_page(self) -> tuple[str, str, Any]:
+        return _("Help and the rules of Bésigue"), bindings.besigue_keys_help() + "\n", self.session.rules
 
-    def action_hint(self) -> None:
-        """What the strongest computer player would do from your seat (your view only)."""
-        if not self.waiting_for_human:
-            self.notify(_("A hint is for your turn."), timeout=4)
-            return
-        self.notify(_("Thinking about your hand…"), timeout=3)
-        self.run_worker(self._hint(), group="hint", exclusive=True)
+    def think_hint(self, view: BesigueView) -> Any:
+        return self.session.hint()
 
-    async def _hint(self) -> None:
-        s = self.session
-        moves = s.moves
-        v = s.view()
-        action = await asyncio.to_thread(s.hint)
-        if s.moves != moves:
-            return
-        if isinstance(action, Play):
-            text = _("The strongest computer player would play {card}.").format(card=face_text(action.card))
-        else:
-            text = _("The strongest computer player would choose: {choice}.").format(choice=action_label(action, v))
-        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(text) + "[/b]\n\n[dim]"
-            + escape(_("It sees only what you see.")) + "[/dim]"))
+    def hint_words(self, view: BesigueView, answer: Any) -> tuple[str, str | None]:
+        if isinstance(answer, Play):
+            return _("The strongest computer player would play {card}.").format(card=face_text(answer.card)), None
+        return _("The strongest computer player would choose: {choice}.").format(
+            choice=action_label(answer, view)), None
 
-    def action_take_back(self) -> None:
-        """Undo back to your previous decision of this deal: the other player is a computer."""
-        if self.thinking is not None or self.paused:
-            self.notify(_("Wait for the computer player to finish its move."), timeout=4)
-            return
-        try:
-            undone = self.session.take_back()
-        except BarbuError as e:
-            self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
-            return
+    def taken_back(self, undone: int) -> None:
+        """The note and the decision's widgets are forgotten; the log says what was taken back."""
         self.note = ""
         self.decision_at = -1
         self.recent.append(ngettext("you took back {n} move", "you took back {n} moves", undone).format(
             n=number(undone)))
-        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
-                             undone).format(n=number(undone)), timeout=4)
-        self.redraw()
-        self.advance()
 
     def action_last_trick(self) -> None:
         v = self.session.view()

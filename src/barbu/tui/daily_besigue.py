@@ -22,7 +22,7 @@ from ..besigue.view import BesigueView
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
 from ..duplicate.daily_besigue import DEALER
-from ..i18n import _, current, number
+from ..i18n import _, number
 from ..records.barbu import number_out
 from ..play.besigue_session import BesigueSession
 from .besigue_table import BesigueTableScreen
@@ -74,9 +74,7 @@ class DailyBesigueScreen(BesigueTableScreen):
         self.query_one("#b-title", Static).update(f"[b]{escape(title)}[/b]" + (
             f" · [b reverse] {escape(turn)} [/]" if turn and fits else ""))
 
-    def action_help(self) -> None:
-        from .table import guide_renderables
-        from ..i18n.rules import guide_in
+    def help_page(self) -> tuple[str, str, Any]:
         keys = _("""\
 [b]Keys[/b]
   ← → Enter     choose a card of your hand or melds, and play it
@@ -86,8 +84,7 @@ class DailyBesigueScreen(BesigueTableScreen):
   mouse         click a card or a declaration
   F1 rules  F2 tricks  F3 scores  Ctrl+Q quit
   The daily deals give no hints, take nothing back and save nothing: everyone plays them once, on his own.""")
-        body = Group(Text.from_markup(keys + "\n"), *guide_renderables(guide_in(self.session.rules, current())))
-        self.app.push_screen(InfoDialog(_("Help and the rules of Bésigue"), body))
+        return _("Help and the rules of Bésigue"), keys + "\n", self.session.rules
 
     def action_hint(self) -> None:
         self.notify(_("No hints in the daily deals: everyone plays them on his own."), timeout=4)

@@ -25,7 +25,8 @@ from ..guide.lesson import KEYS, SEAT, LessonPlay, Refusal
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
 from ..play.labels import place, place_name, rules_info
-from .table import TableScreen, sentence
+from .table import TableScreen
+from .table_base import sentence
 
 LEARN_TITLE = N_("Learn to play")
 

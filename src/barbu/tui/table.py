@@ -18,34 +18,27 @@ decision kinds added later work here as a plain list and as typed text.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from rich import box
 from rich.align import Align
 from rich.console import Group
 from rich.table import Table
-from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.markup import escape
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Static
 
 from ..core.cards import SUIT_SYMBOLS
 from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
-from ..core.errors import BarbuError
 from ..agents.hint import hint, hint_label, hint_reason
-from ..guide import Guide
 from ..guide.ruleset_words import game_name
-from ..guide import Table as GuideTable
 from ..classic.match import DealResult
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
-from ..i18n import _, current, ngettext, number, pgettext, word_error, words
-from ..i18n.rules import guide_in
+from ..i18n import _, ngettext, number, pgettext, words
 from . import bindings
 from .table_base import CardTableScreen
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
@@ -100,29 +93,6 @@ def tricks_text(n: int) -> str:
     return ngettext("{n} trick", "{n} tricks", n).format(n=number(n))
 
 
-def sentence(text: str) -> str:
-    """A refusal as a sentence of its own: a capital first letter and a full stop."""
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def guide_renderables(guide: Guide) -> list:
-    """The rules guide as Rich renderables for the help screen: headings, paragraphs, lists, tables."""
-    out: list = [Text(guide.title, style="bold underline")]
-    for s in guide.sections:
-        out.append(Text("\n" + s.heading, style="bold"))
-        for b in s.blocks:
-            if isinstance(b, str):
-                out.append(Text(b))
-            elif isinstance(b, GuideTable):
-                t = RichTable(*b.header, box=box.SIMPLE, show_edge=False, expand=True)
-                for r in b.rows:
-                    t.add_row(*r)
-                out.append(t)
-            else:
-                out.extend(Text(f" • {item}") for item in b)
-    return out
-
-
 class TableScreen(CardTableScreen):
     """The table of one match with one person and computer players (the loop: `CardTableScreen`)."""
 
@@ -141,7 +111,7 @@ class TableScreen(CardTableScreen):
         self.ended: list[DealResult] = []  # the deals just finished, shown on the table under their summary
         self.info: RulesInfo = rules_info(str(session.match.rules))
         # the expert's replays of your deals, in a process of their own (None: the comparison is off)
-        self.shadow: ShadowWatch | None = ShadowWatch.of(session) if session.compare else None
+        self.shadow = ShadowWatch.of(session) if session.compare else None
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -184,18 +154,11 @@ class TableScreen(CardTableScreen):
         self.query_one("#seats").border_title = _("Scores")
         self.query_one("#decision").border_title = _("Your decision")
         self.query_one(CommandInput).focus()
-        if self.shadow is not None:
-            self.set_interval(0.5, self._shadow_tick)
+        self.watch_shadow()
         self.advance()
 
-    def _shadow_tick(self) -> None:
-        """Start the expert's replay of a deal just finished; redraw the scores when one comes back."""
-        if self.shadow is not None and self.shadow.update():
-            self.query_one("#seats", Static).update(self._scores(self.session.view()))
-
-    def on_unmount(self) -> None:
-        if self.shadow is not None:
-            self.shadow.close()
+    def redraw_scores(self) -> None:
+        self.query_one("#seats", Static).update(self._scores(self.session.view()))
 
     def on_resize(self) -> None:
         if self.is_mounted:
@@ -617,29 +580,18 @@ class TableScreen(CardTableScreen):
         elif hand.active:
             hand.jump_suit(-1 if key == "up" else 1)
 
-    def activate(self) -> None:
-        """Enter on an empty command line: choose what the cursor is on."""
-        if not self.waiting_for_human:
-            if not self.paused and not self.session.is_over:
-                self.say(_("The computer players are playing; your turn will come."))
-            return
+    def busy_words(self) -> str:
+        return _("The computer players are playing; your turn will come.")
+
+    def activate_zone(self) -> None:
         if self.zone == "hand":
             card = self.query_one(HandView).current()
             if card is not None:
                 self.submit(card)
-        elif self.zone == "list":
-            index = self.query_one(ChoiceList).highlighted
-            if index is not None and index < len(self.choices):
-                self.submit(self.choices[index])
         elif self.zone == "arrange":
             a = self.query_one(ArrangeChooser).press()
             if a is not None:
                 self.submit(a)
-
-    @on(OptionList.OptionSelected, "#choices")
-    def on_choice_clicked(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.choices):
-            self.submit(self.choices[event.option_index])
 
     def action_card_clicked(self, card: int) -> None:
         if self.zone == "arrange":
@@ -660,7 +612,7 @@ class TableScreen(CardTableScreen):
         """The keys listed in the help (a table that allows fewer, the daily deals', lists its own)."""
         return bindings.keys_help()
 
-    def action_help(self) -> None:
+    def help_page(self) -> tuple[str, str, Any]:
         v = self.session.view()
         c = self.info.contract(v.contract)
         deals = ngettext("{n} deal", "{n} deals", self.info.total_deals).format(n=number(self.info.total_deals))
@@ -683,45 +635,21 @@ class TableScreen(CardTableScreen):
         if v.phase == "doubling":
             parts.append("\n" + "\n".join(escape(n) for n in doubling_notes(v, self.info, v.legal)))
         parts.append("\n" + self.keys_help() + "\n")
-        body = Group(Text.from_markup("\n".join(parts)), *guide_renderables(guide_in(self.info.rules, current())))
-        self.app.push_screen(InfoDialog(_("Help and rules"), body))
+        return _("Help and rules"), "\n".join(parts), self.info.rules
 
-    def action_hint(self) -> None:
-        """What the strongest computer player would do from your seat (your view only), and why."""
-        if not self.waiting_for_human:
-            self.notify(_("A hint is for your turn."), timeout=4)
-            return
-        self.notify(_("Thinking about your hand…"), timeout=3)
-        self.run_worker(self._hint(), group="hint", exclusive=True)
+    def think_hint(self, view: View) -> Any:
+        return hint(view, hint_label, None, 60, 1.5, self.info.highest_wins)
 
-    async def _hint(self) -> None:
-        s = self.session
-        v = s.view()
-        moves = s.moves
-        h = await asyncio.to_thread(hint, v, hint_label, None, 60, 1.5, self.info.highest_wins)
-        if s.moves != moves:
-            return
-        choice = action_label(h.action, v, self.info) if h.action in v.legal else hint_label(h.action)
-        reason = hint_reason(h, words(), len(v.legal) == 1, self.info.highest_wins,
+    def hint_words(self, view: View, answer: Any) -> tuple[str, str | None]:
+        """The strongest player's choice, and why: over which imagined deals, by how many points."""
+        v = view
+        choice = action_label(answer.action, v, self.info) if answer.action in v.legal else hint_label(answer.action)
+        reason = hint_reason(answer, words(), len(v.legal) == 1, self.info.highest_wins,
                              lambda a: action_label(a, v, self.info) if a in v.legal else hint_label(a))
-        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(
-            _("The strongest computer player would choose {choice}.").format(choice=choice))
-            + f"[/b]\n\n{escape(reason)}\n\n[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
+        return _("The strongest computer player would choose {choice}.").format(choice=choice), reason
 
-    def action_take_back(self) -> None:
-        """Undo back to your previous decision of this deal: the others here are all computer players."""
-        if self.thinking is not None or self.paused:
-            self.notify(_("Wait for the computer player to finish its move."), timeout=4)
-            return
-        try:
-            undone = self.session.take_back(skip_forced=not self.confirm_forced)
-        except BarbuError as e:
-            self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
-            return
-        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
-                             undone).format(n=number(undone)), timeout=4)
-        self.redraw()
-        self.advance()
+    def take_back_moves(self) -> int:
+        return self.session.take_back(skip_forced=not self.confirm_forced)
 
     def action_last_trick(self) -> None:
         v = self.session.view()

@@ -1,12 +1,14 @@
 """What every card table of the terminal game shares, whatever the game: the loop that plays chance and the
 computer players up to the person's turn, forced moves made for him, his choices applied or refused with the
-engine's reason, and the message line.
+engine's reason, and the message line; and the person's actions that work alike at every table: Enter on the
+list of choices, a click on one, the help with the rules guide (F1), the hint thought off the screen's
+thread (F4), taking back a move (Ctrl+Z), and the expert's replays of his deals polled and closed.
 
 `barbu.tui.table.TableScreen` (the Barbu family) and `barbu.tui.besigue_table.BesigueTableScreen` fill in
 their frame, their drawing and the few hooks below; a fix to the loop reaches both games.  The session behind
 a table (`Session`, `BesigueSession`) gives the same calls: ``to_act``, ``human_to_act``, ``finished_deals``,
 ``play_chance``, ``agents``, ``bot_view(seat)``, ``apply_bot(seat, action)``, ``apply_human``, ``moves``,
-``save``.
+``take_back``, ``save``.
 """
 
 from __future__ import annotations
@@ -17,12 +19,46 @@ import time
 from collections import deque
 from typing import Any
 
+from rich import box
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import on
 from textual.markup import escape
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from ..core.errors import BarbuError
-from ..i18n import _, current, word_error
+from ..guide import Guide
+from ..guide import Table as GuideTable
+from ..i18n import _, current, ngettext, number, word_error
+from ..i18n.rules import guide_in
+from ..play.shadow import ShadowWatch
 from .command_screen import CommandScreen
+from .dialogs import InfoDialog
+from .widgets import ChoiceList
+
+
+def sentence(text: str) -> str:
+    """A refusal as a sentence of its own: a capital first letter and a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def guide_renderables(guide: Guide) -> list:
+    """The rules guide as Rich renderables for the help screen: headings, paragraphs, lists, tables."""
+    out: list = [Text(guide.title, style="bold underline")]
+    for s in guide.sections:
+        out.append(Text("\n" + s.heading, style="bold"))
+        for b in s.blocks:
+            if isinstance(b, str):
+                out.append(Text(b))
+            elif isinstance(b, GuideTable):
+                t = RichTable(*b.header, box=box.SIMPLE, show_edge=False, expand=True)
+                for r in b.rows:
+                    t.add_row(*r)
+                out.append(t)
+            else:
+                out.extend(Text(f" • {item}") for item in b)
+    return out
 
 
 class CardTableScreen(CommandScreen):
@@ -42,6 +78,7 @@ class CardTableScreen(CommandScreen):
         self.thinking: int | None = None  # the computer seat whose move is under way
         self.paused = False  # an end-of-deal or end-of-match dialog is open
         self.recent: deque[str] = deque(maxlen=self.RECENT)
+        self.shadow: ShadowWatch | None = None  # the expert's replays of your deals (None: the comparison is off)
 
     # ---------------------------------------------------------------- hooks a game fills in
     def redraw(self) -> None:
@@ -81,6 +118,36 @@ class CardTableScreen(CommandScreen):
 
     def computer_failed(self, seat: int, error: str) -> str:
         """The note when a computer player's choice failed and a random legal move was played instead."""
+        raise NotImplementedError
+
+    def busy_words(self) -> str:
+        """What Enter says while the computer players play."""
+        raise NotImplementedError
+
+    def activate_zone(self) -> None:
+        """Enter where the cursor is, in a zone of the game's own (the hand, the melds, the Chinese rows…)."""
+
+    def help_page(self) -> tuple[str, str, Any]:
+        """The help's title, its first part (markup: the deal, the keys) and the rules its guide explains."""
+        raise NotImplementedError
+
+    def think_hint(self, view: Any) -> Any:
+        """What the strongest computer player would do from the person's ``view`` (run off the screen's thread)."""
+        raise NotImplementedError
+
+    def hint_words(self, view: Any, answer: Any) -> tuple[str, str | None]:
+        """The hint's first line, and why (None: nothing more to say)."""
+        raise NotImplementedError
+
+    def take_back_moves(self) -> int:
+        """Take back the person's last decision in the session; how many moves went (BarbuError: none)."""
+        return self.session.take_back()
+
+    def taken_back(self, undone: int) -> None:
+        """After a take-back: what the table forgets or logs."""
+
+    def redraw_scores(self) -> None:
+        """Draw the scores again (a replay by the expert came back)."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- the game loop
@@ -169,6 +236,81 @@ class CardTableScreen(CommandScreen):
         self.after_move(s.seat, action, before, chosen=True)
         self.advance()
         return True
+
+    # ---------------------------------------------------------------- the expert's replays
+    def watch_shadow(self) -> None:
+        """Poll the expert's replays of the person's deals while the table is shown."""
+        if self.shadow is not None:
+            self.set_interval(0.5, self._shadow_tick)
+
+    def _shadow_tick(self) -> None:
+        """Start the expert's replay of a deal just finished; redraw the scores when one comes back."""
+        if self.shadow is not None and self.shadow.update():
+            self.redraw_scores()
+
+    def on_unmount(self) -> None:
+        if self.shadow is not None:
+            self.shadow.close()
+
+    # ---------------------------------------------------------------- keys and clicks every table has
+    def activate(self) -> None:
+        """Enter on an empty command line: choose what the cursor is on."""
+        if not self.waiting_for_human:
+            if not self.paused and not self.session.is_over:
+                self.say(self.busy_words())
+            return
+        if self.zone == "list":
+            index = self.query_one(ChoiceList).highlighted
+            if index is not None and index < len(self.choices):
+                self.submit(self.choices[index])
+        else:
+            self.activate_zone()
+
+    @on(OptionList.OptionSelected)
+    def on_choice_clicked(self, event: OptionList.OptionSelected) -> None:
+        if isinstance(event.option_list, ChoiceList) and event.option_index < len(self.choices):
+            self.submit(self.choices[event.option_index])
+
+    def action_help(self) -> None:
+        title, text, rules = self.help_page()
+        body = Group(Text.from_markup(text), *guide_renderables(guide_in(rules, current())))
+        self.app.push_screen(InfoDialog(title, body))
+
+    def action_hint(self) -> None:
+        """What the strongest computer player would do from your seat (your view only)."""
+        if not self.waiting_for_human:
+            self.notify(_("A hint is for your turn."), timeout=4)
+            return
+        self.notify(_("Thinking about your hand…"), timeout=3)
+        self.run_worker(self._hint(), group="hint", exclusive=True)
+
+    async def _hint(self) -> None:
+        s = self.session
+        v = s.view()
+        moves = s.moves
+        answer = await asyncio.to_thread(self.think_hint, v)
+        if s.moves != moves:
+            return
+        first, why = self.hint_words(v, answer)
+        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(first) + "[/b]\n\n"
+                                        + (f"{escape(why)}\n\n" if why is not None else "")
+                                        + "[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
+
+    def action_take_back(self) -> None:
+        """Undo back to your previous decision of this deal: the others here are all computer players."""
+        if self.thinking is not None or self.paused:
+            self.notify(_("Wait for the computer player to finish its move."), timeout=4)
+            return
+        try:
+            undone = self.take_back_moves()
+        except BarbuError as e:
+            self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
+            return
+        self.taken_back(undone)
+        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
+                             undone).format(n=number(undone)), timeout=4)
+        self.redraw()
+        self.advance()
 
     def _save_quietly(self) -> None:
         try:
