@@ -15,7 +15,7 @@ from . import scottish  # noqa: F401  (registers the Scottish family)
 from .besigue import BesigueGame, is_besigue
 from .besigue.text import text_form as besigue_text
 from .classic.match import Match
-from .core.game import Game
+from .core.game import AnyGame
 from .records.barbu import record_lines as barbu_lines
 from .records.barbu import text_form as barbu_text
 from .records.barbu import write_record as write_barbu_record
@@ -30,11 +30,11 @@ class GameKind:
 
     name: str
     accepts: Callable[[str], bool]
-    open: Callable[[str, "int | None"], Game]
+    open: Callable[[str, "int | None"], AnyGame]
     write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
     is_record: Callable[["str | Path"], bool]
     text_form: Callable[[Any], str]
-    record_lines: Callable[[Any, "dict[str, Any] | None"], list]  # the record as JSON-ready lines, to publish
+    record_lines: Callable[[Any, "dict[str, Any] | None"], list[dict[str, Any]]]  # the record as JSON lines, to publish
 
 
 BESIGUE = GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_besigue_record,
@@ -58,6 +58,6 @@ def record_kind(path: "str | Path") -> GameKind:
     return next(k for k in game_kinds() if k.is_record(path))
 
 
-def open_game(rules_text: str, seed: int | None = None) -> Game:
+def open_game(rules_text: str, seed: int | None = None) -> AnyGame:
     """``open_game("besigue")``, ``open_game("classic(rotation=quick)")``: a new game at its start."""
     return game_kind(rules_text).open(rules_text, seed)

@@ -335,7 +335,9 @@ class SearchAgent:
                 g.apply(a)
                 deal = g.deal_no
                 while g.phase not in ("over", "shuffle") and g.deal_no == deal:
-                    g.apply(rollout.act(g.view(g.actor)))
+                    actor = g.actor
+                    assert actor is not None  # a seat plays until the deal is over
+                    g.apply(rollout.act(g.view(actor)))
                 r = g.results[-1]["scores"]
                 sample[a] = r[view.seat] - r[1 - view.seat]
                 self.playouts += 1

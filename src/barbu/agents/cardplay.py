@@ -182,8 +182,8 @@ def _cash_on(trick, follow: int, pm: int, others_in_suit: int, to_play: int) -> 
         return -1
     if to_play and others_in_suit.bit_count() < 3 * to_play:
         return -1
-    masters = follow & ~pm
-    masters = [c for c in cards_of(masters) if not others_in_suit & _ABOVE[c]]
+    clean = follow & ~pm
+    masters = [c for c in cards_of(clean) if not others_in_suit & _ABOVE[c]]
     return max(masters) if masters else -1
 
 

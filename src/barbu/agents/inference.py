@@ -208,8 +208,10 @@ class DealModel:
                 played.append(p)
         w = 1.0
         if situations:
-            for choice, p, (held, _, _, others, _) in zip(fast.rule_cards(self.core_spec, self.contract.penalty_mask,  # type: ignore[union-attr]
-                                                                          situations), played, situations):
+            rule_cards, spec = fast.rule_cards, self.core_spec
+            assert rule_cards is not None and spec is not None and self.contract is not None  # core_spec: the core's
+            for choice, p, (held, _, _, others, _) in zip(rule_cards(spec, self.contract.penalty_mask, situations),
+                                                          played, situations):
                 if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
                     w *= self.surprise
         return w

@@ -85,6 +85,12 @@ def mask_of(cards) -> int:
     return m
 
 
+def _in_play(view: View, contracts: dict[str, Contract]) -> Contract:
+    """The contract of the deal in play (a view past the declaration names it)."""
+    assert view.contract is not None
+    return contracts[view.contract]
+
+
 class RuleAgent:
     """Per-contract card play, hand judgement for contracts and doubles; seeded for the odd random choice."""
 
@@ -102,9 +108,9 @@ class RuleAgent:
         first = legal[0]
         rules, contracts, sign = rules_info(view.rules)
         if view.phase == "play":
-            return CARDS[self.trick_card(view, contracts[view.contract], sign)]
+            return CARDS[self.trick_card(view, _in_play(view, contracts), sign)]
         if view.phase == "domino":
-            return self.row_move(view, legal, contracts[view.contract], rules.domino_ace == "high")
+            return self.row_move(view, legal, _in_play(view, contracts), rules.domino_ace == "high")
         if isinstance(first, Declare):
             return self.declare(view, legal, contracts, sign, rules)
         if isinstance(first, NameTrump):
@@ -114,7 +120,7 @@ class RuleAgent:
             r = best_rank(view.hand, [a.rank for a in legal], rules.domino_ace == "high")
             return next(a for a in legal if a.rank == r)
         if isinstance(first, Double):
-            return self.double(view, legal, contracts[view.contract], sign, rules)
+            return self.double(view, legal, _in_play(view, contracts), sign, rules)
         if isinstance(legal, Arrangements):
             return legal.sensible()
         if isinstance(first, PassOn):

@@ -26,6 +26,7 @@ from ..classic.chinese import Arrangements
 from ..classic.contracts import CHINESE
 from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match, settle
 from ..classic.sampler import determinize, sample_hands
+from ..classic.state import Points
 from ..classic.view import NoConsistentDeal, View, make_view
 from .bidding import contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
@@ -41,7 +42,7 @@ DEFAULT_EXACT_TRICKS = 2
 MAX_CANDIDATES = 10  # long lists (Scottish calls and pass-ons) are cut to the rule bot's best few
 
 
-def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: int = -1) -> tuple[int, ...]:
+def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: int = -1) -> tuple[Points, ...]:
     """Play the current deal of ``m`` to its end with the rule-based policy; the deal's utilities by seat.
 
     With ``end_cards``, a seat holding at most that many cards in trick play takes the card the exact
@@ -66,7 +67,7 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: in
 
 
 def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True,
-                    root: int = -1) -> tuple[int, ...]:
+                    root: int = -1) -> tuple[Points, ...]:
     """`rollout` through the engine, action by action (the pure path, and every deal the core cannot play);
     with ``core``, the card play is handed to the compiled core once it starts (after a contract or doubles)."""
     target = len(m.results) + 1
@@ -117,7 +118,7 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
                 # response to the rule moves measured no stronger there, and slower (docs/benchmarks.md,
                 # "Domino alone").  The Scottish Patience keeps the solver's end.
                 layout = False if root >= 0 and plain else layout_solver(m)
-            if layout and m.in_hands.bit_count() <= layout.most:
+            if isinstance(layout, LayoutEnd) and m.in_hands.bit_count() <= layout.most:
                 m.apply(layout_action(layout.solver.best_move(layout_state_of(m))))
                 continue
             if plain:
@@ -127,15 +128,16 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
                 else:
                     m.apply(PASS)
             else:  # a family's own rows (Patience: runs and sets too)
+                assert contract is not None  # in play
                 m.apply(row_move(m.hands[s], m.legal_actions(), m.layout, m.rank, contract, high_ace, m.deck))
         else:
-            s = m.to_act()
-            if s is None:
+            actor = m.to_act()
+            if actor is None:
                 break
-            if s == CHANCE:  # a cut inside the deal (the Scottish Silly Round)
+            if actor == CHANCE:  # a cut inside the deal (the Scottish Silly Round)
                 m.apply(m.sample_chance())
             else:
-                m.apply(policy.act(make_view(m, s)), seat=s)
+                m.apply(policy.act(make_view(m, actor)), seat=actor)
             contract = m.contract
     last = results[-1].added
     return tuple(sign * x for x in last)
@@ -148,13 +150,13 @@ def plays_in_core(m: Match) -> bool:
 
 
 def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
-             root: int = -1) -> list[tuple[int, ...]]:
+             root: int = -1) -> list[tuple[Points, ...]]:
     """`rollout` of each match (each `plays_in_core`), in one call of the compiled core for each kind of deal.
 
     The core plays the rule player's cards (and the exact solver's from ``end_cards`` cards a hand)
     and returns each deal's points in the solver's objective; the engine turns them back into base
     points and settles the doubles and series (`Match.points_added`), as the end of the deal would."""
-    out: list[tuple[int, ...]] = [()] * len(ms)
+    out: list[tuple[Points, ...]] = [()] * len(ms)
     groups: dict[tuple, list[int]] = {}  # the matches by the rules of their deal (one spec each)
     for i, m in enumerate(ms):
         weights = respond_weights(m, root) if root >= 0 else None
@@ -167,6 +169,7 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
                 out[i] = _engine_rollout(ms[i], policy, sign, end_cards, core=False, root=root)
             continue
         pm = ms[indices[0]].contract.penalty_mask  # type: ignore[union-attr]
+        assert fast.rule_playouts is not None  # rollouts() runs only where the core plays (plays_in_core)
         points = fast.rule_playouts(spec, pm, [state_of(ms[i]) for i in indices], end_cards, root, key[-1])
         for i, pts in zip(indices, points):
             added = ms[i].points_added([sign * x for x in pts])
@@ -175,7 +178,7 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
 
 
 def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0,
-                  root: int = -1) -> list[tuple[int, ...]] | None:
+                  root: int = -1) -> list[tuple[Points, ...]] | None:
     """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
     compiled core, without a copy of the match for each card: the positions after each card come straight
     from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
@@ -185,6 +188,7 @@ def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0,
     state = state_of(m)
     children = [after_card(spec, state, c) for c in cards]
     weights = respond_weights(m, root) if root >= 0 else None
+    assert fast.rule_playouts is not None  # ``m`` plays_in_core
     points = fast.rule_playouts(spec, m.contract.penalty_mask, children, end_cards, root, weights)  # type: ignore[union-attr]
     # The deal's doubles and series are the same whichever card ends it: the match before the card settles them.
     return [tuple(sign * x for x in m.points_added([sign * x for x in pts])) for pts in points]
@@ -281,13 +285,13 @@ def best_exact_card(spec: Spec, m: Match) -> int:
     return min(c for c, v in values if v == best)
 
 
-def solve(m: Match, sign: int) -> tuple[int, ...]:
+def solve(m: Match, sign: int) -> tuple[Points, ...]:
     """Exact max^n value of the rest of the deal: each seat maximises its own points (card play only)."""
     if m.phase != PLAY:
         return tuple(sign * x for x in m.results[-1].added)
     s = m.turn
     legal = m._play_mask()
-    best: tuple[int, ...] | None = None
+    best: tuple[Points, ...] | None = None
     while legal:
         b = legal & -legal
         legal ^= b
@@ -375,7 +379,7 @@ class SearchAgent:
     def act(self, view: View) -> Any:
         self.last_values = []
         deadline = time.perf_counter() + self.seconds  # everything counts, the one-off baselines too
-        legal = view.legal
+        legal: Sequence[Any] = view.legal
         if not legal:
             raise ValueError("the agent was asked to act with no legal action")
         if len(legal) == 1:
@@ -424,7 +428,7 @@ class SearchAgent:
         return live
 
     def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool,
-                     root: int = -1) -> list[tuple[int, ...]]:
+                     root: int = -1) -> list[tuple[Points, ...]]:
         """The value of each legal action (``cards``: they are the seat's cards) in one sampled deal, by seat:
         an exact solve of the last tricks, else a rollout; the compiled core plays the rollouts of the whole
         world in one call, straight from the world's position when the actions are cards."""
@@ -434,7 +438,7 @@ class SearchAgent:
             if values is not None:
                 return values
         finished = len(world.results)
-        out: list[tuple[int, ...]] = []
+        out: list[tuple[Points, ...]] = []
         batch: list[tuple[int, Match]] = []  # the actions the compiled core plays out, all in one call
         for i, a in enumerate(legal):
             w = world.clone()

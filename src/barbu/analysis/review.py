@@ -175,11 +175,12 @@ def contract_values(match: Match, seat: int, seconds: float) -> list[tuple[Any, 
         key = Declare(opt.contract) if match.phase == DECLARE else NameTrump(opt.trump)
         by_choice.setdefault(key, []).append(cell.least if cell.exact else None)
     sign = sign_of(match)
-    out = []
+    out: list[tuple[Any, int]] = []
     for a in match.legal_actions():
         got = by_choice.get(a)
         if got and all(v is not None for v in got):
-            out.append((a, max(got, key=lambda v: sign * v)))  # type: ignore[arg-type]
+            known = [v for v in got if v is not None]
+            out.append((a, max(known, key=lambda v: sign * v)))
     return out
 
 

@@ -114,7 +114,8 @@ def run_arena(rules_text: str, a: str, b: str, boards: int, seed: int = 1, worke
     with nullcontext(runner) if runner is not None else open_runner(workers) as run:
         for result, records in in_job_order(run.results(board_job, jobs)):
             for name, lines in records:
-                write_lines(lines, Path(out) / name)  # type: ignore[arg-type]  (records only with out)
+                assert out is not None  # a job returns records only when they are written
+                write_lines(lines, Path(out) / name)
             results.append(result)
             if progress:
                 progress(len(results), summarize(a, b, results))

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 
 from ..agents import make_agent
 from ..agents.base import parse_agent_spec
+from ..agents.expert import ExpertAgent
 from ..classic.match import CHANCE, DRAW, Match
 from ..core.errors import AgentError
 from ..agents.refusals import LINE_UP, NO_COMPLETE_DEAL
@@ -99,7 +100,7 @@ def _play(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
     by_seat = tuple(bots[(s - rotation) % n] for s in range(n))
     agents = [make_agent(spec, seed * 7919 + rotation * 101 + s, measure=True) for s, spec in enumerate(by_seat)]
     for agent in agents:
-        if getattr(agent, "sees_all", False):  # the perfect-information player is handed the true match
+        if isinstance(agent, ExpertAgent) and agent.sees_all:  # the perfect-information player: the true match
             agent.match = m
         if prepare is not None:
             prepare(agent)
@@ -201,7 +202,7 @@ def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: i
     boards = 0
     with nullcontext(runner) if runner is not None else open_runner(workers) as run:
         while boards < deals:
-            jobs = []
+            jobs: list[tuple[str, list[str], int, int, int, bool]] = []
             left = deals - boards
             while left > 0:
                 take = min(left, per_match)

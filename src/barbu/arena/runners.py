@@ -200,7 +200,9 @@ class DaskCluster(Runner):
         """A plain TCP connection first: a wrong host or port is told at once, not after Dask's retries."""
         from distributed.comm.addressing import parse_address, parse_host_port
 
-        scheme, loc = parse_address(self.address)
+        address = self.address
+        assert address is not None  # set in __init__
+        scheme, loc = parse_address(address)
         if scheme not in ("tcp", "tls"):
             return
         try:

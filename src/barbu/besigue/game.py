@@ -31,7 +31,7 @@ from .actions import (BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, SEVEN_POINT
 from .cards import ACE, SEVEN, TEN, rank_of, suit_of, type_of
 from .melds import legal_declarations, marks_for, mark_class, shape_problem
 from .ruleset import BesigueRules
-from .view import make_view
+from .view import BesigueView, make_view
 
 from ..core.game import CHANCE
 TRICKS_PER_DEAL = 32
@@ -81,7 +81,7 @@ class BesigueGame:
         self.results: list[dict[str, Any]] = []
         self.log: list[tuple[int, str]] = []
         self.events: list[str] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[Any, ...]] = []  # snapshots, one per action (_snapshot)
 
     # ------------------------------------------------------------ protocol
     @property
@@ -175,7 +175,7 @@ class BesigueGame:
         g._undo = []
         return g
 
-    def view(self, seat: int) -> "Any":
+    def view(self, seat: int) -> BesigueView:
         return make_view(self, seat)
 
     # ------------------------------------------------------------ checks
@@ -433,14 +433,14 @@ class BesigueGame:
     _FIELDS = ("phase", "dealer", "actor", "leader", "last_winner", "trump", "turn_up", "tricks",
                "deal_no")
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         return (tuple(getattr(self, f) for f in self._FIELDS),
                 [set(h) for h in self.hands], [dict(t) for t in self.table], [list(m) for m in self.melds],
                 list(self.stock), list(self.trick), [list(w) for w in self.won], list(self.played),
                 list(self.scores), list(self.totals), set(self.shown), [set(r) for r in self.revealed],
                 list(self.results), list(self.events))
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: tuple[Any, ...]) -> None:
         (fields, self.hands, self.table, self.melds, self.stock, self.trick, self.won, self.played,
          self.scores, self.totals, self.shown, self.revealed, self.results, self.events) = snap
         for f, v in zip(self._FIELDS, fields):

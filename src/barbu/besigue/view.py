@@ -96,7 +96,7 @@ def make_view(game: Any, seat: int) -> BesigueView:
         table=tuple(tuple(sorted(game.table[s].items())) for s in (0, 1)),  # type: ignore[arg-type]
         melds=tuple(tuple(m) for m in game.melds), trick=tuple(game.trick), played=tuple(game.played),
         won=(tuple(game.won[0]), tuple(game.won[1])), shown=tuple(sorted(game.shown)),
-        tricks=game.tricks, last_winner=game.last_winner, scores=tuple(game.scores),  # type: ignore[arg-type]
-        totals=tuple(game.totals), deal_no=game.deal_no,  # type: ignore[arg-type]
+        tricks=game.tricks, last_winner=game.last_winner, scores=tuple(game.scores),
+        totals=tuple(game.totals), deal_no=game.deal_no,
         legal=tuple(game.legal_actions()) if game.to_act() == seat else (),
     )

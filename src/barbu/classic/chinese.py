@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import Iterator, Sequence
+from typing import Iterator, Sequence, overload
 
 from ..core.cards import CardSet, cards_of
 from ..core.errors import ParseError
@@ -141,7 +141,13 @@ class Arrangements(Sequence[Arrange]):
     def __len__(self) -> int:
         return comb(13, 5) * self._middles
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Arrange: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Arrange]: ...
+
+    def __getitem__(self, index: int | slice) -> Arrange | list[Arrange]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:

@@ -10,6 +10,7 @@ once no penalty card is left in any hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from itertools import combinations
 
@@ -44,7 +45,7 @@ class Contract:
     parts: tuple[str, ...] = ()  # Scottish: the calls played at once in this deal (one column each)
     fixed_rank: int | None = None  # Patience: rows always start from this rank (nobody names it)
     penalty_mask: int = field(default=0, init=False, compare=False)
-    card_value: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    card_value: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         mask = 0
@@ -164,15 +165,13 @@ def italian_contracts(six: bool = False) -> tuple[Contract, ...]:
 
 def salad_contracts() -> tuple[Contract, ...]:
     """Seed 001's Salad variant: five negative contracts and all five at once."""
-    tricks = dict(per_trick=-5)
-    last = dict(last_tricks=(-30,))
-    hearts = dict(card_points=hearts_points(-10, -10))
     queens = queens_points(-20)
     king = ((KING_OF_HEARTS, -50),)
     return (
-        Contract("no-tricks", "No tricks", **tricks, help=N_("Each trick costs 5.")),
-        Contract("no-last-trick", "No last trick", **last, help=N_("The last trick costs 30.")),
-        Contract("no-hearts", "No hearts", **hearts, heart_ban=True, help=N_("Each heart costs 10.")),
+        Contract("no-tricks", "No tricks", per_trick=-5, help=N_("Each trick costs 5.")),
+        Contract("no-last-trick", "No last trick", last_tricks=(-30,), help=N_("The last trick costs 30.")),
+        Contract("no-hearts", "No hearts", card_points=hearts_points(-10, -10), heart_ban=True,
+                 help=N_("Each heart costs 10.")),
         Contract("no-queens", "No queens", card_points=queens, help=N_("Each queen costs 20.")),
         Contract("no-king", "No King of hearts", card_points=king, heart_ban=True,
                  help=N_("The King of hearts costs 50.")),
@@ -224,14 +223,22 @@ SCOTTISH_CALL_NAMES = {"aces": "Aces", "king": "King of hearts", "queens": "Quee
 PATIENCE_PLACES = (120, 60, 30, 0)
 
 
-def scottish_call_points() -> dict[str, dict]:
+class CallParts(TypedDict, total=False):
+    """The scoring parts of one Scottish negative call, as `Contract` fields."""
+
+    card_points: tuple[tuple[int, int], ...]
+    per_trick: int
+
+
+def scottish_call_points() -> dict[str, CallParts]:
     """The scoring parts of each negative call on the 32-card deck (7 to A)."""
     return {
-        "aces": dict(card_points=tuple((s * 13 + ACE, -20) for s in range(4))),
-        "king": dict(card_points=((KING_OF_HEARTS, -100),)),
-        "queens": dict(card_points=tuple((s * 13 + QUEEN, -15) for s in range(4))),
-        "hearts": dict(card_points=tuple((HEARTS * 13 + r, -30 if r == JACK else -10) for r in range(SEVEN, 13))),
-        "tricks": dict(per_trick=-10),
+        "aces": CallParts(card_points=tuple((s * 13 + ACE, -20) for s in range(4))),
+        "king": CallParts(card_points=((KING_OF_HEARTS, -100),)),
+        "queens": CallParts(card_points=tuple((s * 13 + QUEEN, -15) for s in range(4))),
+        "hearts": CallParts(card_points=tuple((HEARTS * 13 + r, -30 if r == JACK else -10)
+                                              for r in range(SEVEN, 13))),
+        "tricks": CallParts(per_trick=-10),
     }
 
 

@@ -32,7 +32,7 @@ from .phases.turns import Turns
 from .phases.scoring import settle, split_undoubled
 from .ruleset import Ruleset
 from .state import (ARRANGE, DEAL, DECLARE, DOMINO_PLAY, DOUBLING, DRAW, OVER, PHASE_NAMES, PLAY, RANK, TRUMP,
-                    Business, DealResult)
+                    Business, DealResult, Points)
 from .view import View, make_view, make_views
 
 __all__ = ["Match", "CHANCE", "Business", "DealResult", "settle", "split_undoubled", "seat_name",
@@ -170,15 +170,15 @@ class Match(Turns):
     def seat_name(self, seat: int) -> str:
         return seat_name(seat, self.n)
 
-    def totals_after(self, deals: int) -> list[int]:
+    def totals_after(self, deals: int) -> list[Points]:
         """Running totals after the first ``deals`` finished deals."""
-        t = [0] * self.n
+        t: list[Points] = [0] * self.n
         for r in self.results[:deals]:
             for s in range(self.n):
                 t[s] += r.added[s]
         return t
 
-    def standings(self) -> list[tuple[int, int]]:
+    def standings(self) -> list[tuple[int, Points]]:
         """(seat, total) best first, by the family's rule of who wins."""
         rev = self.rules.family_spec.highest_wins
         return sorted(enumerate(self.totals), key=lambda t: (-t[1] if rev else t[1], t[0]))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..core.errors import RulesetError
 from ..core.words import ENGLISH, N_, Words
 from . import refusals as R
+from .state import Points
 
 if TYPE_CHECKING:
     from .contracts import Contract
@@ -223,9 +224,10 @@ class Family:
     zero_sum: bool = True
     highest_wins: bool = True
     check: Callable[[Ruleset], None] | None = None
-    fixed: tuple[tuple[str, object], ...] = ()  # values of the options this family does not expose
-    series_end: Callable[[list[int], int], list] | None = None  # (series scores, dealer) -> added points
-    match_class: type | None = None  # the family's own Match subclass (the Scottish game's)
+    fixed: tuple[tuple[str, Any], ...] = ()  # values of the options this family does not expose (any option's type)
+    series_end: Callable[[list[int], int], list[Points]] | None = None  # (series scores, dealer) -> added points
+    # The family's own Match subclass (the Scottish game's); typed loosely, the match standing above the ruleset.
+    match_class: type[Any] | None = None
 
     def base(self, preset_name: str) -> Ruleset:
         """The family's defaults: the global defaults with its fixed values."""
@@ -250,7 +252,7 @@ def register_family(fam: Family) -> Family:
     return fam
 
 
-def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: object) -> Preset:
+def register_preset(name: str, description: str, aliases: tuple[str, ...] = (), **options: Any) -> Preset:
     """Register a preset built from its family's defaults and the given option values."""
     fam_name = str(options.pop("family", name))
     base = family(fam_name).base(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol, cast
 
 from ..core.actions import Deal
 from .match import Match
@@ -20,11 +20,21 @@ from .chinese import Arrangements
 from .state import DEAL, DRAW, OVER
 from .view import HIDDEN, NoConsistentDeal, View
 
+class OwnMatchClass(Protocol):
+    """A family's own match class as the sampler uses it: it says which deals its pass-ons explain, and
+    rebuilds its match itself (`barbu.scottish.match.ScottishMatch`)."""
+
+    def explains(self, v: View, hands: list[int]) -> bool: ...
+
+    def determinize(self, v: View, hands: list[int]) -> Match: ...
+
+
 @lru_cache(maxsize=64)
-def own_match_class(rules: "str | Ruleset") -> type | None:
+def own_match_class(rules: "str | Ruleset") -> OwnMatchClass | None:
     """The match class of a family with a state machine of its own (the Scottish game's), else None."""
     r = Ruleset.parse(rules) if isinstance(rules, str) else rules
-    return r.family_spec.match_class
+    # The ruleset types it loosely (it stands below the match); a family's own class offers these hooks.
+    return cast("OwnMatchClass | None", r.family_spec.match_class)
 
 
 def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
@@ -42,6 +52,7 @@ def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
         raise NoConsistentDeal("hand sizes do not match the unseen cards")
     if view.passes:  # the Scottish pass-ons: only deals that some pass-on history explains
         own = own_match_class(view.rules)
+        assert own is not None, "only a family with a match class of its own has pass-ons"
         for _ in range(tries):
             out = _sample_once(cards, need, allowed, hands, rng, tries)
             if own.explains(view, out):
@@ -71,10 +82,10 @@ def _sample_once(cards: list[int], need: list[int], allowed: list[int], hands: l
             left[s] -= 1
         if ok:
             return out
-    out = _exact_assign(cards, list(need), allowed, list(hands), rng)
-    if out is None:
+    exact = _exact_assign(cards, list(need), allowed, list(hands), rng)
+    if exact is None:
         raise NoConsistentDeal("no deal of the unseen cards fits what the view shows")
-    return out
+    return exact
 
 
 def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: list[int],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .chinese import Arrange
@@ -28,7 +29,11 @@ class Business(NamedTuple):
         return f"{self.doubler}x{self.doubled}" + ("xx" if self.redoubled else "")
 
 
-def added_points(scores: tuple[int, ...], series: tuple) -> tuple:
+#: Points on a scoresheet: whole, or exact shares where a family splits a place (Barbù a sei colpi's series).
+Points = int | Fraction
+
+
+def added_points(scores: tuple[int, ...], series: tuple[Points, ...]) -> tuple[Points, ...]:
     """What a deal adds to the running totals: its scores plus any series points."""
     return tuple(a + b for a, b in zip(scores, series)) if series else scores
 
@@ -52,11 +57,11 @@ class DealResult:
     finishing: tuple[int, ...] = ()
     set_aside: int = 0  # cards dealt to nobody, face up
     arrangements: tuple[Arrange, ...] = ()  # Chinese poker, revealed at the end
-    series: tuple = ()  # points added when this deal ended a declarer's series (italian-six)
+    series: tuple[Points, ...] = ()  # points added when this deal ended a declarer's series (italian-six)
     scottish: Any = None  # the Scottish game's round, calls, cuts, pass-ons and glyphs (a `ScottishDeal`)
 
     @property
-    def added(self) -> tuple:
+    def added(self) -> tuple[Points, ...]:
         """What the deal added to the running totals: its scores plus any series points."""
         return added_points(self.scores, self.series)
 

@@ -13,7 +13,8 @@ from typing import Iterable, Iterator
 from .errors import ParseError
 from .refusals import HAND_BAD_RANK, HAND_NEEDS_FOUR_SUITS, NOT_A_CARD
 # The cards' letters and English names live with the other words; they are the cards' too.
-from .words import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from .words import (RANK_NAMES as RANK_NAMES, RANKS as RANKS, SUIT_NAMES as SUIT_NAMES,
+                    SUIT_SYMBOLS as SUIT_SYMBOLS, SUITS as SUITS)
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
@@ -132,6 +133,7 @@ class CardSet:
     """An immutable set of cards backed by an int bitmask, with a set-like API."""
 
     __slots__ = ("mask",)
+    mask: int
 
     def __init__(self, cards: "int | Iterable[int | str] | CardSet" = 0) -> None:
         if isinstance(cards, CardSet):
@@ -229,12 +231,12 @@ class CardSet:
         return "  ".join(parts)
 
 
-def _mask(other: object) -> int:
+def _mask(other: "int | Iterable[int | str] | CardSet") -> int:
     if isinstance(other, CardSet):
         return other.mask
     if isinstance(other, int):
         return other
-    return CardSet(other).mask  # type: ignore[arg-type]
+    return CardSet(other).mask
 
 
 def format_cards(mask: int) -> str:

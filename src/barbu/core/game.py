@@ -10,18 +10,53 @@ through this protocol.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 CHANCE = -1
 
+class GameRules(Protocol):
+    """A game's ruleset as any front end may read it; its ``str`` is its one-line form, which opens the
+    same game again."""
+
+    @property
+    def family(self) -> str:
+        """The family of rules (``classic``, ``italian``, ``scottish``, ``besigue`` …)."""
+        ...
+
+    @property
+    def preset(self) -> str:
+        """The named preset it starts from."""
+        ...
+
+
+ActionT = TypeVar("ActionT")
+ViewT_co = TypeVar("ViewT_co", covariant=True)
+
 
 @runtime_checkable
-class Game(Protocol):
-    """What a front end, an arena or a record may rely on for any game."""
+class Game(Protocol[ActionT, ViewT_co]):
+    """What a front end, an arena or a record may rely on for any game.
 
-    n: int          # seats
-    rules: Any      # a ruleset whose ``str`` is its one-line form
-    totals: Any     # running totals by seat
+    Generic in the game's actions and in what a seat's view is: Bésigue is a
+    ``Game[barbu.besigue.actions.Action, BesigueView]``; the Barbu family's `Match`
+    is a ``Game[Any, View]``, its actions being a card (an int) or a phase's own
+    value, which its families extend (the Scottish cuts and pass-ons).
+    """
+
+    @property
+    def n(self) -> int:
+        """The number of seats."""
+        ...
+
+    @property
+    def rules(self) -> GameRules: ...
+
+    @property
+    def totals(self) -> Sequence[int | Fraction]:
+        """Running totals by seat (exact shares where a family splits a place, as Barbù a sei colpi does)."""
+        ...
 
     @property
     def is_over(self) -> bool: ...
@@ -30,29 +65,35 @@ class Game(Protocol):
         """A seat, CHANCE (-1) for a random event, or None when the game is over."""
         ...
 
-    def legal_actions(self) -> Any: ...
+    def legal_actions(self) -> Sequence[ActionT]: ...
 
-    def apply(self, action: Any) -> None:
-        """Play an action; IllegalAction (reason in plain words) leaves the game unchanged."""
+    def apply(self, action: ActionT | str) -> None:
+        """Play an action (or its text); IllegalAction (reason in plain words) leaves the game unchanged."""
         ...
 
-    def undo(self) -> Any: ...
+    def undo(self) -> object:
+        """Take back the last action."""
+        ...
 
-    def clone(self) -> Any: ...
+    def clone(self) -> Self: ...
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> ViewT_co:
         """Only what ``seat`` may see, with its legal actions when it is to act."""
         ...
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> ActionT:
         """ParseError for a malformed text."""
         ...
 
-    def play_chance(self) -> Any: ...
+    def play_chance(self) -> object: ...
 
-    def standings(self) -> list[tuple[int, int]]: ...
+    def standings(self) -> Sequence[tuple[int, int | Fraction]]: ...
 
     def seat_name(self, seat: int) -> str: ...
+
+
+#: A game whose kind the caller does not know (what `barbu.games.open_game` returns).
+AnyGame = Game[Any, Any]
 
 
 @runtime_checkable
@@ -67,7 +108,9 @@ class RenderableView(Protocol):
     """
 
     seat: int
-    legal: Any
+
+    @property
+    def legal(self) -> Sequence[object]: ...
 
     def to_dict(self) -> dict[str, Any]: ...
 

@@ -43,7 +43,7 @@ class Message(NamedTuple):
     code: str
     text: str
     plural: str | None = None
-    count: str = "n"
+    count: str = "n"  # type: ignore[assignment]  # shadows tuple.count: catalogs and front ends read this name
 
 
 #: Every message the package defines, by code: a front end may list them, the tests check their translations.
@@ -60,12 +60,13 @@ def message(code: str, text: "str | tuple[str, str]", count: str = "n") -> Messa
 
 
 #: How each parameter kind is worded: kind -> (words, value) -> text.  Games add their own (Bésigue's cards).
-KINDS: dict[str, Callable[["Words", Any], str]] = {}
+Wording = Callable[["Words", Any], str]
+KINDS: dict[str, Wording] = {}
 
 
-def kind(name: str) -> Callable:
+def kind(name: str) -> Callable[[Wording], Wording]:
     """Register a parameter kind's wording, written in terms of a `Words` object's methods."""
-    def register(f: Callable[["Words", Any], str]) -> Callable[["Words", Any], str]:
+    def register(f: Wording) -> Wording:
         KINDS[name] = f
         return f
     return register
@@ -139,7 +140,8 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec in KINDS:
             return KINDS[format_spec](self.words, value)
-        return super().format_field(value, format_spec)
+        text: str = super().format_field(value, format_spec)  # typeshed says Any; format() gives a str
+        return text
 
 
 @kind("suit")

@@ -181,10 +181,12 @@ class BoardPlay(Board):
 
 def computer_scores(dset: DailySet) -> list[int]:
     """The fixed strength's own score in the person's seat on each board (the terminal compares with these)."""
-    out = []
+    out: list[int] = []
     for k in range(dset.size):
         b = BoardPlay(dset, k, computer=True)
-        out.append(b.score)  # type: ignore[arg-type]
+        score = b.score
+        assert score is not None  # the computer plays its board to the end
+        out.append(score)
     return out
 
 

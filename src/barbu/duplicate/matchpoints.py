@@ -186,7 +186,7 @@ def _standings(groups: dict[tuple[Hashable, int], list[Entry]], all_points: dict
             acc[2] += e.score
             acc[3] += 1
             acc[4] += e.stand_in
-    by_player = {p: Standing(p, a[0], a[1], a[2], a[3], a[4]) for p, a in sums.items()}
+    by_player = {p: Standing(p, a[0], a[1], a[2], int(a[3]), int(a[4])) for p, a in sums.items()}
     sign = 1 if highest_wins else -1
     pct = {p: (s.percent if s.percent is not None else -1.0) for p, s in by_player.items()}
     for p, r in _ranks(pct).items():

@@ -259,7 +259,7 @@ class _Search:
 # -- what a plan gives: who meets whom, who is compared with whom ---------------------------------------------
 
 def _pairs(groups: Sequence[Sequence[int | None]]) -> list[tuple[int, int]]:
-    out = []
+    out: list[tuple[int, int]] = []
     for group in groups:
         people = sorted(p for p in group if p is not None)
         out.extend(combinations(people, 2))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterable
+from typing import IO, Any, Iterable, Sequence
 
 from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..classic.chinese import fouled
@@ -32,6 +32,7 @@ from .refusals import refuse
 from ..i18n import _
 from ..core.errors import BarbuError
 from ..classic.match import CHANCE, DealResult, Match
+from ..classic.state import Points
 from ..classic.ruleset import Ruleset
 from ..classic.series import exact
 
@@ -86,7 +87,7 @@ def record_lines(match: Match, header: dict[str, Any] | None = None) -> list[dic
     return out
 
 
-def deal_line(r: DealResult, totals: list[int]) -> dict[str, Any]:
+def deal_line(r: DealResult, totals: Sequence[Points]) -> dict[str, Any]:
     d: dict[str, Any] = {"type": "deal", "number": r.number, "dealer": r.dealer, "contract": r.contract}
     if r.trump is not None:
         d["trump"] = SUITS[r.trump]
@@ -377,6 +378,7 @@ def deals_with_actions(m: Match) -> list[list[tuple[int, Any]]]:
     cur: list[tuple[int, Any]] = []
     for a in m.history:
         actor = r.to_act()
+        assert actor is not None  # the match took this action, so it was not over
         r.apply(a)
         if isinstance(a, Deal):
             cur = []

@@ -58,8 +58,8 @@ def chance_outcomes(game: Any, drawn: list[int]) -> list[tuple[int, float]]:
         return [(c, k / total) for c, k in sorted(left.items()) if k > 0]
     pool = list(range(64)) if kind == "shuffle" else [int(c) for c in cards_of(game.deck)]
     taken = set(drawn)
-    left = [c for c in pool if c not in taken]
-    return [(c, 1.0 / len(left)) for c in left]
+    rest = [c for c in pool if c not in taken]
+    return [(c, 1.0 / len(rest)) for c in rest]
 
 
 def chance_event(game: Any, drawn: list[int]) -> Any:

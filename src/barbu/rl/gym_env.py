@@ -44,9 +44,9 @@ class BarbuGymEnv(gym.Env):
         self.fixed_seat = seat
         self.seat = seat or 0
         self.opponents: list[Any] = []
-        spec = self.table.spec
-        self.observation_space = spaces.Box(-np.inf, np.inf, (spec.obs_size,), np.float32)
-        self.action_space = spaces.Discrete(spec.num_actions)
+        sizes = self.table.spec
+        self.observation_space = spaces.Box(-np.inf, np.inf, (sizes.obs_size,), np.float32)
+        self.action_space = spaces.Discrete(sizes.num_actions)
         self._seed_rng = np.random.default_rng()
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:

@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..besigue.game import BesigueGame
 from ..besigue.sampler import sample_game
+from ..classic.match import Match
 from ..classic.sampler import determinize, sample_hands
 from ..core.cards import CardSet, cards_of
 from ..core.game import CHANCE
@@ -98,7 +100,7 @@ class BesigueSpielGame(BarbuSpielGame):
 
 def _match_deals(t: Table) -> int:
     """An upper bound on a whole match's deals (Bésigue plays to a target: its bound is generous)."""
-    return 200 if t.spec.besigue else t.game.total_deals + 10
+    return t.game.total_deals + 10 if isinstance(t.game, Match) else 200
 
 
 class BarbuSpielState(pyspiel.State):
@@ -149,13 +151,16 @@ class BarbuSpielState(pyspiel.State):
         if seat is None or seat == CHANCE:
             raise RuntimeError("resampling is done at a decision")
         rng = random.Random(int(probability_sampler() * 2**62))
-        v = table.game.view(player)
-        if table.spec.besigue:
-            game = sample_game(v, rng)
-            game.results = list(table.game.results)
-            game.rules, game.n = table.game.rules, table.game.n
+        game: Match | BesigueGame
+        if isinstance(table.game, BesigueGame):
+            sampled = sample_game(table.game.view(player), rng)
+            sampled.results = list(table.game.results)
+            sampled.rules, sampled.n = table.game.rules, table.game.n
+            game = sampled
         else:
+            v = table.game.view(player)
             game = determinize(v, sample_hands(v, rng))
+        assert table.decision is not None  # a seat is deciding (checked above)
         other = self.clone()
         other.table.game = game
         other.table.decision = None
@@ -201,7 +206,7 @@ class Observer:
     def set_from(self, state: BarbuSpielState, player: int) -> None:
         t = state.table
         t.observe(player, self.dict["observation"])
-        if "dealt" in self.dict:
+        if "dealt" in self.dict and isinstance(t.game, Match):  # the extra planes: the Barbu family's only
             v = t.game.view(player)
             self.dict["dealt"].fill(0.0)
             self.dict["trick_of_card"].fill(0.0)
@@ -221,17 +226,18 @@ class Observer:
 
     def string_from(self, state: BarbuSpielState, player: int) -> str:
         """The seat's view in words; the information state adds this deal's public actions in order."""
-        v = state.table.game.view(player)
+        game = state.table.game
         decision = state.table.decision
         prefix = decision.prefix if decision is not None and state.table.to_act == player else []
         chosen = " ".join(state.names[x] for x in prefix)
-        if state.table.spec.besigue:
-            d = v.to_dict()
+        if isinstance(game, BesigueGame):
+            d = game.view(player).to_dict()
             d.pop("legal", None)
             text = f"seat {player} {d}"
             if self.info_state:
-                text += f" deals {[r['scores'] for r in state.table.game.results]}"
+                text += f" deals {[r['scores'] for r in game.results]}"
         else:
+            v = game.view(player)
             text = (f"seat {player} phase {v.phase} hand {CardSet(v.hand)} contract {v.contract} trump {v.trump} "
                     f"rank {v.rank} doubles {[str(b) for b in v.doubles]} trick {[str(c) for c in v.trick]} "
                     f"totals {list(v.totals)}")

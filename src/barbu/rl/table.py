@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..besigue.game import BesigueGame
+from ..classic.match import Match
 from ..core.errors import IllegalAction
 from ..core.game import CHANCE
 from ..games import open_game
@@ -41,6 +42,13 @@ def deal_points(game: Any, besigue: bool, index: int) -> list[float]:
     return [float(x) for x in (r["scores"] if besigue else r.added)]
 
 
+def open_table_game(rules: str, seed: int | None) -> Match | BesigueGame:
+    """The game a table plays: one of the house's two kinds, the Barbu family's match or Bésigue."""
+    game = open_game(rules, seed)
+    assert isinstance(game, (Match, BesigueGame))
+    return game
+
+
 class Table:
     """A game at its start (``reset``), advanced one token at a time (``step``).
 
@@ -60,7 +68,7 @@ class Table:
         self.reward_mode = reward
         self.scale = scale
         self.auto_chance = auto_chance  # False: chance events wait for `chance()` (OpenSpiel's chance nodes)
-        self.game = open_game(rules, 0)
+        self.game = open_table_game(rules, 0)
         self.spec = Spec(self.game)
         self.n = self.spec.players
         self.rng = random.Random(0)
@@ -70,7 +78,7 @@ class Table:
     # ---------------------------------------------------------------- running
     def reset(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        self.game = open_game(self.rules, seed)
+        self.game = open_table_game(self.rules, seed)
         self.done = False
         self.decision = None
         self._advance()
@@ -168,13 +176,14 @@ class Table:
             self.done = True
             if self.reward_mode == "match":
                 rewards = [self.spec.sign * t / self.scale for t in self.totals()]
-        elif self.game.to_act() is not None and self.game.to_act() != CHANCE:
+        else:
             seat = self.game.to_act()
-            self.decision = Decision(self.game.legal_actions(),
-                                     lambda a: self.spec.encode(a, seat, self.n))
+            if seat is not None and seat != CHANCE:
+                self.decision = Decision(self.game.legal_actions(),
+                                         lambda a: self.spec.encode(a, seat, self.n))
         return rewards
 
     def totals(self) -> list[float]:
         """Each seat's points over the deals played (the match totals when it was played whole)."""
-        return [sum(deal_points(self.game, self.spec.besigue, i)[s] for i in range(len(self.game.results)))
-                for s in range(self.n)]
+        deals = [deal_points(self.game, self.spec.besigue, i) for i in range(len(self.game.results))]
+        return [sum(points[s] for points in deals) for s in range(self.n)]

@@ -44,6 +44,7 @@ class BarbuVectorEnv:
     def _read(self, i: int) -> None:
         t = self.tables[i]
         seat = t.to_act
+        assert seat is not None  # a table is read at a decision (a finished one is reset first)
         self.seats[i] = seat
         t.observe(seat, self.obs[i])
         self.masks[i] = t.mask().astype(bool)

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from ..besigue.actions import BRISQUE_POINTS, LAST_TRICK_POINTS, SEVEN_POINTS
-from ..classic.state import DealResult
+from ..classic.state import DealResult, Points
 from ..core import safejson
 from ..core.cards import SUITS
 from ..core.errors import BarbuError
@@ -58,12 +58,12 @@ def rows(keeper: AnyKeeper) -> list[list[Any]]:
             *[f"{x} points" for x in names], *[f"{x} total" for x in names], "notes", "entry"]
     out: list[list[Any]] = [first, head]
     if isinstance(keeper, BesigueKeeper):
-        for r, e in zip(keeper.results, keeper.entries):
-            out.append([r["deal"], names[r["dealer"]], "", "", "", "", *r["scores"], *r["totals"], "",
+        for res, e in zip(keeper.results, keeper.entries):
+            out.append([res["deal"], names[res["dealer"]], "", "", "", "", *res["scores"], *res["totals"], "",
                         json.dumps(e, ensure_ascii=False)])
         return out
     assert isinstance(keeper, Keeper)
-    totals = [0] * keeper.n
+    totals: list[Points] = [0] * keeper.n
     for r, e in zip(keeper.results, keeper.entries):
         c = keeper.match.contract_by_key[r.contract]
         extra = ("trumps " + ("none" if r.trump is None else SUITS[r.trump])) if c.trump else (

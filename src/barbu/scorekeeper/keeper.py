@@ -312,7 +312,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
     n = m.n
     scottish = isinstance(m, ScottishMatch)
     start = len(m.results)
-    where = _where(m) if scottish else ""
+    where = _where(m) if isinstance(m, ScottishMatch) else ""
 
     def needs(ask: str, **kw: Any) -> Needs:
         if len(m.results) > start:  # scored: the match has moved on, but the entry is still about this deal
@@ -353,7 +353,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
             raise KeeperError.of(K.NO_CHOICE, name=names[m.declarer], cards=cards_of(aside))
     # The Silly Round: cuts of the Unused Pack settle the calls and the pass-ons.
     cuts = list(entry.get("cuts") or [])
-    while scottish and m.phase in (CUT, PASS_ON):
+    while isinstance(m, ScottishMatch) and m.phase in (CUT, PASS_ON):
         if m.phase == PASS_ON:  # which cards were passed does not change the score
             m.apply(m.legal_actions()[0])
             continue
@@ -373,7 +373,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         return needs("done")
     if m.phase == DECLARE:
         legal = [a.contract for a in m.legal_actions()]
-        if scottish:
+        if isinstance(m, ScottishMatch):
             choices = tuple((k, m.contract_by_key[k].name) for k in call_choices(m.state))
         else:
             choices = tuple((c.key, c.name) for c in m.contracts if c.key in legal)

@@ -271,7 +271,7 @@ class _Renderer:
             return 6.0
         if row.kind == "open" or (row.kind == "sum" and not any(c.text for c in row.cells)):
             return 8.0  # room to write
-        lines = 1
+        lines: float = 1
         for c in row.cells:
             under = len(self._glyph_lines(c)) * 0.8 if c.glyphs else (1 if c.running else 0)
             if c.text.count("\n"):

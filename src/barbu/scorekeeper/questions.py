@@ -234,8 +234,10 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
     named: dict[int, int] = {}
     for q in qs:
         if q.kind == SEAT:
-            named[q.card] = _seat(answers[q.key], n, q.card, names)  # type: ignore[index,arg-type]
-            out.won[named[q.card]] |= 1 << q.card  # type: ignore[index]
+            card = q.card
+            assert card is not None  # a seat question asks who took its card
+            named[card] = _seat(answers[q.key], n, card, names)
+            out.won[named[card]] |= 1 << card
     if hearts is not None:
         pool = [c for c in cards_of(in_play & SUIT_MASK[HEARTS]) if c not in named and any(
             c == x for x, v in contract.card_points if v)]
@@ -258,9 +260,9 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
         out.winners = [_seat(x, n, K.LAST_TRICKS, names) for x in last]
     if "longest" in by_key:
         longest = _counts(answers["longest"], n, by_key["longest"], names)
-        cards = in_play.bit_count()
-        if sum(longest) < -(-cards // 4):
-            raise OutcomeError.of(K.LONGEST, sum=sum(longest), cards=cards, least=-(-cards // 4))
+        count = in_play.bit_count()
+        if sum(longest) < -(-count // 4):
+            raise OutcomeError.of(K.LONGEST, sum=sum(longest), cards=count, least=-(-count // 4))
         for s in range(n):
             suit = cards_of(SUIT_MASK[s % 4])
             for c in suit[:longest[s]]:

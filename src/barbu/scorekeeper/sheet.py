@@ -193,12 +193,12 @@ def sheet_for(rules: "Ruleset | BesigueRules", names: Sequence[str] | None, resu
         names = tuple("" for _ in range(n)) if not results else tuple(_seat(w, s) for s in range(n))
     # A deal nobody doubled already says "not played" on its row: the keeper's flag saying so is left out.
     said = {int(k): tuple(word_note(x, w) for x in warning_notes(v)) for k, v in (notes or {}).items()}
-    notes = {k: v for k, v in said.items() if v}
+    kept = {k: v for k, v in said.items() if v}
     if isinstance(rules, BesigueRules):
-        return _besigue(rules, names, list(results), notes, w)
+        return _besigue(rules, names, list(results), kept, w)
     if rules.family == "scottish":
-        return _scottish(rules, names, list(results), notes, w)
-    return _barbu(rules, names, list(results), notes, w)
+        return _scottish(rules, names, list(results), kept, w)
+    return _barbu(rules, names, list(results), kept, w)
 
 
 def _seat(w: Words, s: int) -> str:
@@ -351,11 +351,11 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
             played = {r.contract: r for r in own}
             rows = []
             for c in contracts:
-                r = played.get(c.key)
-                if r is None:
+                got = played.get(c.key)
+                if got is None:
                     rows.append(Row(w.contract(c.name), tuple(Cell() for _s in range(n)), kind="open"))
                 else:
-                    rows.append(deal_row(r))
+                    rows.append(deal_row(got))
             if own:
                 series_sum = [0] * n
                 for r in own:
@@ -459,9 +459,9 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                 rows.append(Row(_who(names, s, w) if names[s] or results else "",
                                 tuple(Cell() for _c in range(calls + 2)), kind="sum"))
                 continue
-            cells = tuple(Cell() for _c in range(calls)) + (
+            sums = tuple(Cell() for _c in range(calls)) + (
                 Cell(points(st.totals[s], True, w), sign=_sign(st.totals[s])), Cell(points(st.overall[s], words=w)))
-            rows.append(Row(_who(names, s, w), cells, kind="sum",
+            rows.append(Row(_who(names, s, w), sums, kind="sum",
                             detail=_("{place} in the Set").format(place=place(st.positions[s], w))))
         title = _("Set {n}").format(n=set_no)
         blocks.append(Block(title if not st or st.complete else _("{part} (in progress)").format(part=title),
@@ -523,7 +523,7 @@ def _besigue(rules: BesigueRules, names: tuple[str, ...], results: list[dict[str
                                                                                else 0)
         rows.append(Row(_("{name} deals").format(name=names[dealer]) if names[dealer] else "",
                         tuple(Cell() for _c in range(2 * width)), kind="open", number=k + 1))
-    totals = results[-1]["totals"] if results else ()
+    totals: Sequence[int] = results[-1]["totals"] if results else ()
     over = bool(results) and max(totals) >= rules.target and totals[0] != totals[1]
     if over:
         rows = [r for r in rows if r.kind != "open"]

@@ -30,10 +30,10 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 from collections.abc import Sequence
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, overload
 
 from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
-from ..core.cards import CARDS, JACK, cards_of, parse_card, rank_mask
+from ..core.cards import CARDS, JACK, Card, cards_of, parse_card, rank_mask
 from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
                                  score_finishing, score_tricks, PATIENCE_PLACES)
 from ..core import refusals as C
@@ -41,7 +41,7 @@ from ..core.errors import IllegalAction, ParseError
 from . import refusals as R
 from ..classic.match import CHANCE, Match
 from ..classic.state import CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult
-from ..classic.view import HIDDEN, NoConsistentDeal
+from ..classic.view import HIDDEN, NoConsistentDeal, View
 from .pack import BRIDGE, PACK, Cut, PackDraw, draw_winner, parse_pack, valid_draw
 from .passons import PassSeen, knowledge, reconstruct, seen_passes
 from .patience import lay_options, laying_order
@@ -107,7 +107,7 @@ def call_choices(state: RoundState) -> tuple[str, ...]:
     """The group keys a Caller may name now (RULES.md §5: only groups that keep a legal partition)."""
     negs = [c for c in SCOTTISH_NEGATIVES if c in state.calls_left]
     pats = sum(1 for p in PATIENCES if p in state.calls_left)
-    out = []
+    out: list[str] = []
     for k in range(1, len(negs) + 1):
         ok = can_complete(len(negs) - k, pats, state.big + (k >= 2), state.treble or k >= 3)
         if ok:
@@ -167,7 +167,7 @@ def _parse_cards(words: list[str]) -> int:
     return mask
 
 
-class PassOnChoices(Sequence):
+class PassOnChoices(Sequence[PassOn]):
     """The 56 ways to pass on 3 of 8 cards, made one at a time when asked for (a legal-action sequence)."""
 
     __slots__ = ("hand", "_bits")
@@ -180,7 +180,13 @@ class PassOnChoices(Sequence):
         k = len(self._bits)
         return k * (k - 1) * (k - 2) // 6
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> PassOn: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[PassOn, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> PassOn | tuple[PassOn, ...]:
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
         n = len(self)
@@ -276,7 +282,7 @@ class ScottishMatch(Match):
             return self.declarer
         return None
 
-    def legal_actions(self) -> tuple:
+    def legal_actions(self) -> Sequence[Any]:
         ph = self.phase
         if ph == PLAY:
             return cards_of(self._play_mask())
@@ -293,7 +299,7 @@ class ScottishMatch(Match):
             return PassOnChoices(self.hands[self.pass_queue[0]])
         return ()
 
-    def _patience_actions(self) -> tuple:
+    def _patience_actions(self) -> tuple[Card | Pass | Lay, ...]:
         hand = self.hands[self.turn]
         singles = cards_of(hand & self.playable)
         if not singles:
@@ -450,6 +456,7 @@ class ScottishMatch(Match):
     def _explain_call(self, key: str) -> IllegalAction:
         left = self.state.calls_left
         c = self.contract_by_key[key]
+        needed: tuple[str, ...]
         if key == "patience":
             needed = PATIENCES[:1]
         elif key == "double-patience":
@@ -616,7 +623,9 @@ class ScottishMatch(Match):
                 self._set_dealer(dataclasses.replace(nxt, dealer=-1))
                 self.phase = DRAW
             else:
-                self._set_dealer(dataclasses.replace(nxt, dealer=nxt.caller))
+                caller = nxt.caller
+                assert caller is not None  # a Player Round has a Caller
+                self._set_dealer(dataclasses.replace(nxt, dealer=caller))
                 self.phase = DEAL
             return
         nxt = RoundState(set_no=st.set_no + 1, first_caller=st.first_caller, dealer=st.first_caller)
@@ -674,12 +683,12 @@ class ScottishMatch(Match):
 
     # ------------------------------------------------------------------ views
     @staticmethod
-    def explains(v: Any, hands: list[int]) -> bool:
+    def explains(v: View, hands: list[int]) -> bool:
         """The sampler's hook: whether some pass-on history leads to ``hands``."""
         return explains(v, hands)
 
     @staticmethod
-    def determinize(v: Any, hands: list[int]) -> "ScottishMatch":
+    def determinize(v: View, hands: list[int]) -> "ScottishMatch":
         """The sampler's hook: a full match at the view's position (`determinize_scottish`)."""
         return determinize_scottish(v, hands)
 
@@ -725,7 +734,7 @@ class ScottishMatch(Match):
         return out
 
 
-def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None,
+def _rebuild(v: View, hands: list[int], rng: random.Random | None = None,
              prefer: Callable[[list[int]], list[int]] | None = None
              ) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
     """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal
@@ -748,7 +757,7 @@ def _rebuild(v: Any, hands: list[int], rng: random.Random | None = None,
     return rebuilt[0], rebuilt[1], rng
 
 
-def rebuild_passes(v: Any, hands: list[int], rng: random.Random | None = None,
+def rebuild_passes(v: View, hands: list[int], rng: random.Random | None = None,
                    prefer: Callable[[list[int]], list[int]] | None = None
                    ) -> tuple[list[int], list[tuple[int, ...]]] | None:
     """One history explaining ``hands`` as ``v``'s seat saw the deal: the hands as dealt and each pass-on's
@@ -758,12 +767,12 @@ def rebuild_passes(v: Any, hands: list[int], rng: random.Random | None = None,
     return None if rebuilt is None else (rebuilt[0], rebuilt[1])
 
 
-def explains(v: Any, hands: list[int]) -> bool:
+def explains(v: View, hands: list[int]) -> bool:
     """Whether some pass-on history leads to ``hands`` (the sampler keeps only such samples)."""
     return _rebuild(v, hands) is not None
 
 
-def determinize_scottish(v: Any, hands: list[int]) -> ScottishMatch:
+def determinize_scottish(v: View, hands: list[int]) -> ScottishMatch:
     """A full Scottish match at the view's position where the current hands are ``hands``: the hands as
     dealt and the other seats' pass-ons are rebuilt (`barbu.passons.reconstruct`), then the deal's public
     actions are replayed."""

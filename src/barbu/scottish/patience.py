@@ -58,8 +58,8 @@ def group_fits(group: int, layout: Layout) -> bool:
         if ranks == list(range(ranks[0], ranks[-1] + 1)):
             return run_fits(suits[0], ranks[0], ranks[-1], layout)
         return False
-    ranks = {c % 13 for c in card_indices(group)}
-    if len(ranks) == 1:
+    rank_set = {c % 13 for c in card_indices(group)}
+    if len(rank_set) == 1:
         return all(fits(c, layout) for c in card_indices(group))
     return False
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..core.cards import EIGHT, HEARTS, JACK
+from ..classic.state import DealResult
 from ..classic.contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
 
 #: The booklet's full call totals, for "took them all" and "took half or more".
@@ -247,13 +248,13 @@ def round_glyphs(caller: int | None, cells: Sequence[Sequence[int]], deal_glyphs
     return tuple(out)
 
 
-def sheet_from_results(results: Iterable, players: int = 4) -> Sheet:
+def sheet_from_results(results: Iterable[DealResult], players: int = 4) -> Sheet:
     """The sheet of a Scottish match from its deal results (public ones will do).  A Round still being
     played is on the sheet too, marked incomplete, without its round glyphs."""
     rounds: list[RoundInput] = []
-    current: dict | None = None
+    current: dict[str, Any] | None = None  # the Round being added up: its key, caller, calls, glyphs, cells
 
-    def close(cur: dict | None) -> None:
+    def close(cur: dict[str, Any] | None) -> None:
         if cur is None:
             return
         done = cur["played"] >= set(SCOTTISH_CALLS)

@@ -7,8 +7,10 @@ Both give the same answers; ``BARBU_PURE=1`` in the environment forces the pure 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 
 from . import pure
+from .position import Situation, Spec, State
 
 if os.environ.get("BARBU_PURE", "") not in ("", "0"):
     _core = pure
@@ -32,9 +34,11 @@ move_values = _core.move_values
 # pure path): their pure twin is the rule player itself, `barbu.agents.cardplay` (a floor above), which
 # `barbu.agents.search.rollout` plays through the engine when these are None (and `best_response` there);
 # the tests hold the two to the same cards and points.
-rule_cards = getattr(_core, "rule_cards", None)
-rule_playouts = getattr(_core, "rule_playouts", None)
-respond_line = getattr(_core, "respond_line", None)
+rule_cards: Callable[[Spec, int, Sequence[Situation]], list[int]] | None = getattr(_core, "rule_cards", None)
+rule_playouts: Callable[[Spec, int, Sequence[State], int, int, Sequence[int] | None],
+                        list[tuple[int, ...]]] | None = getattr(_core, "rule_playouts", None)
+respond_line: Callable[[Spec, int, State, int, Sequence[int] | None],
+                       tuple[tuple[int, ...], list[int]]] | None = getattr(_core, "respond_line", None)
 
 __all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_seat", "solve_many", "move_values",
            "rule_cards", "rule_playouts", "respond_line"]

@@ -24,14 +24,17 @@ the same way.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..classic.contracts import DOMINO, PATIENCE_PLACES
 from ..classic.state import DOMINO_PLAY
-from ..core.actions import PASS, Lay
-from ..core.cards import ACE, CARDS
+from ..core.actions import PASS, Lay, Pass
+from ..core.cards import ACE, CARDS, Card
 from ..scottish.match import ScottishMatch
 from ..scottish.patience import lay_options, laying_order
+
+if TYPE_CHECKING:
+    from ..classic.match import Match
 
 SUIT_BITS = 0x1FFF
 PASS_MOVE = 0  # a move is a card mask: one bit a card, several a run or set, none a pass
@@ -66,7 +69,7 @@ class LayoutState(NamedTuple):
     finished: tuple[int, ...]  # the seats out, in order
 
 
-def layout_spec_of(match) -> LayoutSpec:
+def layout_spec_of(match: Match) -> LayoutSpec:
     """The `LayoutSpec` of the deal a match is playing (Domino, Success or Patience phase only)."""
     c = match.contract
     if match.phase != DOMINO_PLAY or c is None or c.kind != DOMINO:
@@ -80,11 +83,11 @@ def layout_spec_of(match) -> LayoutSpec:
                       bool(match.rules.stop_when_decided), c.ace_again, 0, True, doubles, _sign(match))
 
 
-def _sign(match) -> int:
+def _sign(match: Match) -> int:
     return 1 if match.rules.family_spec.highest_wins else -1
 
 
-def layout_state_of(match) -> LayoutState:
+def layout_state_of(match: Match) -> LayoutState:
     """The `LayoutState` of a match in a layout deal's play."""
     if match.phase != DOMINO_PLAY:
         raise ValueError("the layout solver works on the play of a Domino, Success or Patience deal")
@@ -144,7 +147,7 @@ def _one_suit_or_rank(hand: int) -> bool:
     return ranks & (ranks - 1) == 0
 
 
-def _place(spec: LayoutSpec, rows: list, playable: int, card: int) -> int:
+def _place(spec: LayoutSpec, rows: list[tuple[int, int] | None], playable: int, card: int) -> int:
     """Lay one card on the rows (in place); the new playable mask."""
     playable &= ~(1 << card)
     s, r = divmod(card, 13)
@@ -209,7 +212,8 @@ def _step(spec: LayoutSpec, st: LayoutState, move: int) -> tuple[LayoutState | N
     return _advance(st, hands, tuple(rows), playable, rank, False, 0, finished), finished
 
 
-def _advance(st: LayoutState, hands: list[int], rows, playable: int, rank: int, bonus: bool, passes: int,
+def _advance(st: LayoutState, hands: list[int], rows: tuple[tuple[int, int] | None, ...], playable: int,
+             rank: int, bonus: bool, passes: int,
              finished: tuple[int, ...]) -> LayoutState:
     n = len(hands)
     nxt = (st.turn + 1) % n
@@ -256,13 +260,13 @@ class LayoutSolver:
 
     def __init__(self, spec: LayoutSpec) -> None:
         self.spec = spec
-        self.table: dict[tuple, tuple[int, ...]] = {}
+        self.table: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.nodes = 0  # positions searched (not found in the table), for the benchmarks
         # the ranks (as bits of one suit) a row spanning (low, high) covers: the cards on the table there
         self._spans = {(lo, hi): sum(_card_at(0, p, spec.high_ace, SUIT_BITS) for p in range(lo, hi + 1))
                        for lo in range(13) for hi in range(lo, 13)}
 
-    def key(self, st: LayoutState) -> tuple:
+    def key(self, st: LayoutState) -> tuple[int, ...]:
         """The canonical form: per suit, each hand's cards and the cards on the table (one int a suit), the
         suits sorted; then who plays, the bonus turn and the rank.  The passes in a row are left out: they
         end the deal only when nobody can lay a card, whatever their number, and a card laid resets them."""
@@ -276,7 +280,7 @@ class LayoutSolver:
         suits.sort()
         return (*suits, st.turn, st.bonus, st.rank)
 
-    def future(self, st: LayoutState, key: tuple | None = None) -> tuple[int, ...]:
+    def future(self, st: LayoutState, key: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """Each seat's points from the places and doubles still to come (the ones already out are not
         counted): a function of the position alone, so it can be stored."""
         if key is None:
@@ -352,7 +356,7 @@ def affordable_cards(spec: LayoutSpec) -> int:
     return AFFORDABLE_PATIENCE_CARDS if spec.groups else AFFORDABLE_CARDS
 
 
-def layout_action(move: int):
+def layout_action(move: int) -> Card | Pass | Lay:
     """The engine's action for a solver move: a card, the pass, or a run or set laid at once."""
     if move == PASS_MOVE:
         return PASS

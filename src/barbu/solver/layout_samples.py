@@ -19,7 +19,7 @@ from ..core.actions import Declare
 from ..core.game import CHANCE
 
 
-def _layout_call(m: Match, action) -> bool:
+def _layout_call(m: Match, action: object) -> bool:
     if not isinstance(action, Declare):
         return False
     key = action.contract

@@ -8,9 +8,13 @@ or the Scottish one) in the card-play phase; the engine stays the authority on t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..classic.state import PLAY
+
+if TYPE_CHECKING:
+    from ..classic.match import Match
 
 
 class Spec(NamedTuple):
@@ -39,18 +43,24 @@ class State(NamedTuple):
     hearts_broken: int  # 1 once a finished trick held a heart
 
 
-def spec_of(match) -> Spec:
+#: A rule player's situation, as the compiled core reads it: (hand, legal cards, the trick so far, the others'
+#: cards, cards left in hand).
+Situation = tuple[int, int, Sequence[int], int, int]
+
+
+def spec_of(match: Match) -> Spec:
     """The `Spec` of the deal a match is playing (card-play phase only)."""
     if match.phase != PLAY:
         raise ValueError("the solver works on the card-play phase of a trick-taking deal")
     c = match.contract
+    assert c is not None  # in play
     trump = (match.trump_mask.bit_length() - 1) // 13 if match.trump_mask else -1
     values = tuple(c.card_value.get(card, 0) for card in range(52))
     return Spec(match.n, trump, int(bool(match.head_mask)), match.heart_mode, c.per_trick, values,
                 tuple(c.last_tricks), c.ravage, match.stop_mask)
 
 
-def state_of(match) -> State:
+def state_of(match: Match) -> State:
     """The `State` of a match in the card-play phase."""
     if match.phase != PLAY:
         raise ValueError("the solver works on the card-play phase of a trick-taking deal")

@@ -17,6 +17,9 @@ SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4))
 HEARTS_MASK = SUIT_MASK[1]
 _M64 = (1 << 64) - 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: The search's transposition table: a position between tricks (hands, leader, hearts broken, cards won where
+#: Ravage City counts them) -> (value, _EXACT/_LOWER/_UPPER).
+Table = dict[tuple[tuple[int, ...], int, int, tuple[int, ...] | None], tuple[int, int]]
 
 
 # ---------------------------------------------------------------- the rules of play
@@ -391,7 +394,7 @@ class _Solver:
                 pts += v
         return pts
 
-    def search(self, seat: int, alpha: int, beta: int, tt: dict) -> int:
+    def search(self, seat: int, alpha: int, beta: int, tt: Table) -> int:
         """The points ``seat`` is sure of from here (future points only, so positions transpose)."""
         p = self.p
         spec = self.spec
@@ -490,7 +493,7 @@ class _BudgetSolver(_Solver):
         self.budget = budget
         self.nodes = 0
 
-    def search(self, seat: int, alpha: int, beta: int, tt: dict) -> int:
+    def search(self, seat: int, alpha: int, beta: int, tt: Table) -> int:
         if self.budget and self.nodes >= self.budget:
             raise _OutOfBudget
         self.nodes += 1
@@ -545,7 +548,7 @@ def move_values(spec: Spec, states: list[State]) -> list[tuple[tuple[int, int], 
         for c in p.trick:
             in_play |= 1 << c
         tried = set(distinct_moves(spec, legal, hand, in_play))
-        tt: dict = {}
+        tt: Table = {}
         pairs = []
         value = 0
         m = legal

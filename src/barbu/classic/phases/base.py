@@ -15,7 +15,7 @@ from ...core.cards import cards_of
 from ..chinese import Arrange
 from ..contracts import Contract
 from ..ruleset import Ruleset
-from ..state import DRAW, Business, DealResult
+from ..state import DRAW, Business, DealResult, Points
 
 _SLOT_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -54,7 +54,7 @@ class MatchState:
     contracts_left: list[set[str]]
     dbl_count: list[list[int]]  # dbl_count[declarer][seat]: doubles seat made on declarer in declarer's series
     results: list[DealResult]
-    totals: list[int]
+    totals: list[Points]
     deal_start: int  # index in history of the current deal's Deal action
     lenient: bool
     # -- the deal in play

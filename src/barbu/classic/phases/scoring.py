@@ -13,7 +13,7 @@ from ..chinese import Arrange, score_arrangements
 from ..contracts import CHINESE, DOMINO, score_finishing, score_tricks
 from ...core.errors import IllegalAction
 from .. import refusals as R
-from ..state import ARRANGE, DEAL, DOMINO_PLAY, OVER, PLAY, Business, DealResult, added_points
+from ..state import ARRANGE, DEAL, DOMINO_PLAY, OVER, PLAY, Business, DealResult, Points, added_points
 from .base import MatchState
 
 
@@ -57,20 +57,20 @@ class Scoring(MatchState):
             self.declarer = self.dealer = (self.dealer + 1) % n
         self.phase = DEAL
 
-    def deal_points(self, base: list[int]) -> tuple[list[int], tuple[int, ...]]:
+    def deal_points(self, base: list[int]) -> tuple[list[int], tuple[Points, ...]]:
         """The deal's scores (its doubles settled) and any series points, were the deal in play to end
         with these base points now.  `_finish_deal` counts with it, and so do playouts that score a
         deal without playing it in the engine (`barbu.agents.search`)."""
         n = self.n
         scores = settle(base, self.business.values())
-        series: tuple[int, ...] = ()
+        series: tuple[Points, ...] = ()
         series_end = self.rules.family_spec.series_end
         if series_end is not None and not self.contracts_left[self.declarer]:
             own = [r.scores for r in self.results if r.declarer == self.declarer] + [scores]
             series = tuple(series_end([sum(x[s] for x in own) for s in range(n)], self.declarer))
         return scores, series
 
-    def points_added(self, base: Sequence[int]) -> tuple[int, ...]:
+    def points_added(self, base: Sequence[int]) -> tuple[Points, ...]:
         """What the deal in play would add to the running totals, were it to end with these base points
         now: the `DealResult.added` it would record."""
         scores, series = self.deal_points(list(base))
