@@ -1,0 +1,104 @@
+"""An event's rounds and their tables: the start (the players placed by the schedule) and each round's tables.
+
+Every table of a round is dealt by `barbu.core.chance.BoardChance` keyed by HMAC(event key, round), so deal k
+gives every table the same cards from the same seats.  Empty seats, and the seats of players who left, are
+played by computer players of the director's strength.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ..accounts.store import User
+from ..common.errors import WebError
+from ..db.storage import Store, hash_token
+from ..tables.lobby import parse_rules
+from . import refusals as no
+from . import store as db
+from .access import Changed, EventAccess, directs
+from .formats import plan_for, players_at, round_secret
+
+
+class Rounds:
+    """The events' rounds: seating the players at the start, and making a round's tables."""
+
+    def __init__(self, access: EventAccess, changed: Changed) -> None:
+        self.access = access
+        self.lobby = access.lobby
+        self.changed = changed
+
+    async def start(self, raw: Any, user: User | None) -> None:
+        """Seat the registered players by the schedule and make the first round's tables ("start now", or
+        the event's time has come: ``user`` None)."""
+        ev = await self.access.find(raw)
+
+        def write(conn: Any) -> tuple[db.Event, list[db.Player]] | None:
+            found = db.event_by_id(conn, ev.id, lock=True)
+            assert found is not None
+            if user is not None:
+                directs(conn, found, user)
+            if found.status == "cancelled":
+                raise WebError(no.CANCELLED)
+            if found.status != "registering":
+                raise WebError(no.STARTED_ALREADY)
+            people = [p for p in db.players(conn, found.id)]
+            playing = []
+            for p in people:  # a player already at another event's table is not seated at two at once
+                if db.busy_elsewhere(conn, p.user_id, found.id):
+                    db.set_player(conn, found.id, p.user_id, left=True, position=None)
+                else:
+                    playing.append(p)
+            if not playing:
+                raise WebError(no.NOBODY_REGISTERED)
+            seats = players_at(found.rules)
+            if found.tables is not None and len(playing) > found.tables * seats:
+                raise WebError(no.ROOM_FOR, n=found.tables * seats)
+            plan = plan_for(len(playing), seats, found.format, found.rounds)
+            for i, p in enumerate(playing):
+                db.set_player(conn, found.id, p.user_id, position=i)
+            db.set_event(conn, found.id, status="running", round=1, plan=plan)
+            running = db.event_by_id(conn, found.id)
+            assert running is not None
+            return running, db.players(conn, found.id)
+        started = await self.access.write(write)
+        if started is not None:
+            ev2, people = started
+            try:
+                await self.make(ev2, people, 1)
+            finally:
+                self.changed(ev2.id)
+
+    async def make(self, ev: db.Event, people: list[db.Player], round_no: int,
+                   made: frozenset[int] = frozenset()) -> None:
+        """The tables of round ``round_no`` (but those numbered in ``made``): the plan's players in their seats,
+        computer players elsewhere.  A table is entered in the event only once it is seated, so a round left
+        half made by a lost process is completed by another (`Watcher.advance`) without a table short of its
+        seats."""
+        assert ev.plan is not None
+        by_position = {p.position: p for p in people if p.position is not None}
+        rules = parse_rules(ev.rules)
+        key = round_secret(ev.secret, round_no)
+        for number, seats in enumerate(ev.plan[round_no - 1], start=1):
+            if number in made:
+                continue
+            t, creator = await self.lobby.create(rules, clock=ev.clock, invite_hash=hash_token(secrets.token_hex(16)),
+                                                 club_id=ev.club_id, secret=key, deal_limit=ev.deals,
+                                                 reserved=True)
+            for seat, p in enumerate(seats):
+                player = by_position.get(p) if p is not None else None
+                if player is None or player.left:
+                    await t.call(t.add_bot, seat, ev.strength, creator, None)
+                else:
+                    await t.call(t.take_seat, seat, player.name, None, None, creator, (player.user_id, player.name))
+            mark_stand_ins = [(seat, by_position[p]) for seat, p in enumerate(seats)
+                              if p is not None and p in by_position and by_position[p].left]
+            for seat, gone in mark_stand_ins:  # a player who left: his seat's results stay his, played by the stand-in
+                t.seats[seat].left = True
+                t.seats[seat].user_id = gone.user_id
+                rec = t.seats[seat].record()
+                await t.journal.run(lambda c, r=rec, tid=t.id: Store.set_seat(c, tid, r))
+            if not await self.access.write(db.add_table, ev.id, round_no, number, t.id):
+                await self.lobby.discard(t)  # another process made this table of the round meanwhile
+                continue
+            self.lobby.show_ratings(t)
