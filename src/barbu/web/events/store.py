@@ -89,7 +89,7 @@ CHANGES_KEPT = 20
 
 @dataclass(frozen=True)
 class Change:
-    """One change of the director's before the start: when, and which of the event's facts (`events.FIELDS`)."""
+    """One change of the director's before the start: when, and which of the event's facts (`settings.FIELDS`)."""
 
     at: datetime
     fields: tuple[str, ...]

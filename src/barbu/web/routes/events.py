@@ -34,7 +34,7 @@ from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..common.wording import word
-from ..events.service import iso, summary_json
+from ..events.pages import iso, summary_json
 from ..tables.actor import dumps
 from ..tables.sockets import RateLimit, client_address
 from . import payloads as p
