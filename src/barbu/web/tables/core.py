@@ -58,7 +58,7 @@ class JournalLike(Protocol):
     def run(self, fn: Callable[[Any], Any]) -> Awaitable[Any]: ...
 
 
-class PlayedGame(Game, Protocol):
+class PlayedGame(Game[Any, Any], Protocol):
     """A game as a table plays it: besides `barbu.core.game.Game`, the actions so far and an unkeyed chance draw."""
 
     @property

@@ -23,6 +23,7 @@ from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PR
 from ...classic.ruleset import OPTIONS, Ruleset, presets
 from ...core.chance import new_secret
 from ...core.errors import BarbuError
+from ...core.game import GameRules
 from ...core.words import ENGLISH, Words
 from ...games import game_kind
 from ..common.errors import WebError
@@ -355,7 +356,7 @@ class Lobby:
         return out[:200]
 
     # ------------------------------------------------------------------ a new table
-    async def create(self, rules: Ruleset, rematch_of: Table | None = None, address: str | None = None,
+    async def create(self, rules: GameRules, rematch_of: Table | None = None, address: str | None = None,
                      bots_by: str = "creator", clock: str | None = None,
                      invite_hash: str | None = None, reserved: bool = False, rated: bool = False,
                      club_id: int | None = None, turn_based: bool = False, secret: str | None = None,
@@ -384,7 +385,7 @@ class Lobby:
             return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id,
                                       turn_based, secret, deal_limit)
 
-    async def _create(self, rules: Ruleset, rematch_of: Table | None, address: str | None, bots_by: str,
+    async def _create(self, rules: GameRules, rematch_of: Table | None, address: str | None, bots_by: str,
                       clock: str | None, invite_hash: str | None, rated: bool = False, club_id: int | None = None,
                       turn_based: bool = False, board_secret: str | None = None,
                       deal_limit: int | None = None) -> tuple[Table, str]:

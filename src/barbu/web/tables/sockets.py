@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...agents import AGENT_KINDS
 from ...agents.hint import hint_label, hint
+from ...classic.ruleset import Ruleset
 from ...core import safejson
 from ...core.cards import CARDS
 from ...core.errors import BarbuError
@@ -125,7 +126,9 @@ async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
                 conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
                                  "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
                 return
-            highest_wins = table.match.rules.family_spec.highest_wins
+            rules = table.match.rules
+            assert isinstance(rules, Ruleset)  # the Barbu family's
+            highest_wins = rules.family_spec.highest_wins
             h = await asyncio.to_thread(hint, view, hint_label, None, 60, 1.5, highest_wins)
     finally:
         busy.discard(conn)
@@ -142,7 +145,7 @@ def action_text(action: Any) -> str:
 async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: Settings) -> None:
     """Read one connection's messages until it closes or is cut off."""
     limit = RateLimit(settings.burst, settings.rate)
-    hints: set = set()
+    hints: set[WsConn] = set()
     joined = False
     while True:
         try:
@@ -162,22 +165,8 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             _reply_error(conn, "flood", N_("too many messages: disconnected"))
             conn.close(1008, "too many messages")
             return
-        text = message.get("text")
-        if text is None:
-            _reply_error(conn, "bad_message", N_("send JSON text, not binary frames"))
-            continue
-        size = len(text.encode("utf-8"))
-        if size > settings.max_message:
-            _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
-                         limit=settings.max_message)
-            continue
-        try:
-            msg = safejson.loads(text)
-        except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
-            conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
-            continue
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
+        msg = _message(conn, message.get("text"), settings)
+        if msg is None:
             continue
         kind = msg["type"]
         try:
@@ -191,33 +180,60 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
                 await table.call(table.join, conn, msg.get("token"), msg.get("since"))
             elif not joined:
                 _reply_error(conn, "no_hello", N_("say hello first: {hello}"), hello='{"type": "hello"}')
-            elif kind == "act":
-                await table.call(table.act, conn, msg)
-            elif kind == "sync":
-                await table.call(table.sync, conn, msg.get("since"))
-            elif kind == "ping":
-                conn.send(dumps({"type": "pong", "version": table.version}))
-            elif kind == "leave":
-                await table.call(table.leave_seat, conn)
-            elif kind == "rematch":
-                await table.call(table.rematch, conn)
-            elif kind == "back":  # the stand-in played for him when his time ran out: he plays again
-                await table.call(table.come_back, conn)
-            elif kind == "take_back":
-                undone = await table.call(table.take_back, conn)
-                conn.send(dumps({"type": "taken_back", "moves": undone}))
-            elif kind == "hint":
-                await send_hint(conn, table, hints)
-            elif kind == "compare":  # the person's "Compare with the expert" box (web/tables/shadow.py)
-                await table.call(table.shadow.switch, conn, msg.get("on"))
             else:
-                shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
-                _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
+                await _command(conn, table, kind, msg, hints)
         except BarbuError as e:  # the web's refusals included: worded in the connection's language
             conn.send(dumps(refused(e, conn.lang)))
         except Exception:  # a bug: say so, keep the connection and the table
             log.exception("table %s: a %r message failed", table.id, kind[:40])
             _reply_error(conn, "internal", N_("the server could not handle that message"))
+
+
+def _message(conn: WsConn, text: str | None, settings: Settings) -> dict[str, Any] | None:
+    """A frame's text as a message (a JSON object with a "type"); None when it is not one, the sender told why."""
+    if text is None:
+        _reply_error(conn, "bad_message", N_("send JSON text, not binary frames"))
+        return None
+    size = len(text.encode("utf-8"))
+    if size > settings.max_message:
+        _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
+                     limit=settings.max_message)
+        return None
+    try:
+        msg = safejson.loads(text)
+    except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
+        conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
+        return None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
+        return None
+    return msg
+
+
+async def _command(conn: WsConn, table: Table, kind: str, msg: dict[str, Any], hints: set[WsConn]) -> None:
+    """A message of a connection that said hello, run by the table (a hint beside it)."""
+    if kind == "act":
+        await table.call(table.act, conn, msg)
+    elif kind == "sync":
+        await table.call(table.sync, conn, msg.get("since"))
+    elif kind == "ping":
+        conn.send(dumps({"type": "pong", "version": table.version}))
+    elif kind == "leave":
+        await table.call(table.leave_seat, conn)
+    elif kind == "rematch":
+        await table.call(table.rematch, conn)
+    elif kind == "back":  # the stand-in played for him when his time ran out: he plays again
+        await table.call(table.come_back, conn)
+    elif kind == "take_back":
+        undone = await table.call(table.take_back, conn)
+        conn.send(dumps({"type": "taken_back", "moves": undone}))
+    elif kind == "hint":
+        await send_hint(conn, table, hints)
+    elif kind == "compare":  # the person's "Compare with the expert" box (web/tables/shadow.py)
+        await table.call(table.shadow.switch, conn, msg.get("on"))
+    else:
+        shown = kind[:40] if kind.isascii() and kind.isprintable() else "…"  # never echo odd text back
+        _reply_error(conn, "unknown_type", N_("unknown message type '{kind}'"), kind=shown)
 
 
 def refused(e: BarbuError, lang: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ through its legal actions' text forms, never through raw state.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any, Sequence
 
 from ...core.actions import Double
@@ -144,7 +145,7 @@ def result_json(m: Match, r: DealResult) -> dict[str, Any]:
 def scoresheet(m: Match) -> dict[str, Any]:
     """Every finished deal's scores and the running totals: public, and no cards."""
     deals = []
-    run = [0] * m.n
+    run: list[int | Fraction] = [0] * m.n
     for r in m.results:
         run = [a + b for a, b in zip(run, r.added)]
         d = result_json(m, r)
