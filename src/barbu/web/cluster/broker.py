@@ -50,7 +50,7 @@ class Broker:
         self.redis = redis.Redis.from_pool(redis.BlockingConnectionPool.from_url(
             url, max_connections=100, timeout=10, socket_connect_timeout=5, health_check_interval=10))
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        self._listener: asyncio.Task | None = None
+        self._listener: asyncio.Task[None] | None = None
         self.published = 0
         self.received = 0
 

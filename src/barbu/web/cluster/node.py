@@ -112,8 +112,8 @@ class Cluster:
         self.remote: dict[str, RemoteSocket] = {}  # connections of other processes' browsers served here
         self.links: dict[str, Link] = {}  # browsers held here, relayed to their tables' owners
         self._requests: dict[str, asyncio.Future[tuple[int, dict[str, Any]]]] = {}
-        self._tasks: set[asyncio.Task] = set()
-        self._keeper: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._keeper: asyncio.Task[None] | None = None
         self.others: dict[str, list[dict[str, Any]]] = {}  # the other processes' lobby rows, by node
         self.others_usage: dict[str, dict[str, list[int]]] = {}  # their tables by address HMAC (`Lobby.usage`)
         self.lag_ms: float | None = None  # the broker's round trip, measured every round

@@ -33,7 +33,7 @@ class WebGame(Protocol):
 
     def summary(self) -> dict[str, Any]: ...
 
-    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict]: ...
+    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict[str, Any]]: ...
 
     def state(self, seat: int | None, full: bool = False, actors: Sequence[int] = ()) -> dict[str, Any]: ...
 
@@ -75,11 +75,11 @@ class BarbuWeb:
         m = self.game
         return {"game": "barbu", "deal_number": min(m.deal_no + 1, m.total_deals), "total_deals": m.total_deals}
 
-    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict]:
+    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict[str, Any]]:
         m = self.game
         views = m.views()
         public = public_state(m, views[0])  # the same from every seat's view (tested)
-        out: dict[Any, dict] = {}
+        out: dict[Any, dict[str, Any]] = {}
         for s in seats:
             out[s] = {"type": "state", "state": view_json(m, views, s, public=public),
                       "last": last_action(m, actor, action, views[s], views, s)}
@@ -182,7 +182,7 @@ class BesigueWeb:
         d["opponent_known"] = []
         return d
 
-    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict]:
+    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict[str, Any]]:
         last = {"seq": len(self.game.log) - 1, "seat": actor,
                 "action": ("deal" if str(action).startswith("shuffle") else "chance") if actor == CHANCE
                 else str(action)}
@@ -233,7 +233,7 @@ class BesigueWeb:
         from ...besigue.cards import parse_type, type_of
         visible = {type_of(c) for c in self.game.view(seat).visible_cards()}
 
-        def card(m: re.Match) -> str:
+        def card(m: re.Match[str]) -> str:
             try:
                 t = parse_type(m.group(0))
             except BarbuError:

@@ -32,7 +32,7 @@ from .refusals import COMPARE_ONE_PERSON, COMPARE_TRUE_OR_FALSE
 log = logging.getLogger("barbu.web")
 
 #: Replays running now, kept so that the event loop does not drop them.
-_RUNNING: set[asyncio.Task] = set()
+_RUNNING: set[asyncio.Task[None]] = set()
 
 
 class TableShadow:

@@ -108,7 +108,7 @@ class RateLimit:
 # address, so one client with many connections cannot keep another's hints waiting.
 
 
-async def send_hint(conn: WsConn, table: Table, busy: set) -> None:
+async def send_hint(conn: WsConn, table: Table, busy: set[WsConn]) -> None:
     """The strongest player's choice for this seat, from its own view only, computed off the table's actor."""
     if conn in busy:
         raise WebError(HINT_ON_ITS_WAY)

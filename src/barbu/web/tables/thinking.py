@@ -138,7 +138,7 @@ class FairSlots:
     def __init__(self, slots: int, per_group: int | None = None) -> None:
         self.slots = max(1, slots)
         self.per_group = per_group
-        self.queue: FairQueue[asyncio.Future] = FairQueue()
+        self.queue: FairQueue[asyncio.Future[None]] = FairQueue()
         self.running: Counter[Hashable] = Counter()  # group -> slots it holds
         self.seen: dict[Hashable, float] = {}  # group -> when it last took or gave back a slot (monotonic)
 

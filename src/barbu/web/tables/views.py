@@ -42,11 +42,11 @@ def redact(text: str, visible: int) -> str:
     may quote an example card; before such a text goes to a connection, any
     card outside what that seat sees becomes "…".
     """
-    def card(m: re.Match) -> str:
+    def card(m: re.Match[str]) -> str:
         c = parse_card(m.group(0))
         return m.group(0) if visible >> c & 1 else "…"
 
-    def suit_form(m: re.Match) -> str:
+    def suit_form(m: re.Match[str]) -> str:
         mask = 0
         for suit, ranks in enumerate(m.group(0).split(".")):
             if ranks != "-":
