@@ -142,7 +142,7 @@ async def api_play(request: Request) -> Response:
 
 
 async def on_table(request: Request, op: str, data: dict[str, Any]) -> Response:
-    """A request about one table, run by the process that owns it (`tableops`): here, or relayed to
+    """A request about one table, run by the process that owns it (`tables.ops`): here, or relayed to
     another process of a many-process server, which answers it the same way.  ``data``: the request's
     body, as the owner reads it."""
     settings, lobby = services(request).settings, services(request).lobby
