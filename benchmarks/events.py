@@ -49,7 +49,7 @@ async def run(args: argparse.Namespace) -> None:
     events.interval = 0.5
     moves: dict[str, float] = {}
     late: list[float] = []
-    original = Table._after_move
+    original = Table.after_move
 
     def timed(self: Table, actor: int, action: object) -> None:
         t = time.monotonic()
@@ -58,7 +58,7 @@ async def run(args: argparse.Namespace) -> None:
             late.append(max(0.0, t - before - args.pace))
         moves[self.id] = t
         original(self, actor, action)
-    Table._after_move = timed  # type: ignore[method-assign]
+    Table.after_move = timed  # type: ignore[method-assign]
     try:
         players = args.tables * 4
         with lobby.store.engine.begin() as conn:
@@ -120,7 +120,7 @@ async def run(args: argparse.Namespace) -> None:
               f"{notices} notices sent to the page")
         reader.cancel()
     finally:
-        Table._after_move = original  # type: ignore[method-assign]
+        Table.after_move = original  # type: ignore[method-assign]
         await events.stop()
         await lobby.close()
 
