@@ -5,7 +5,7 @@ table's owner answering a relayed request give it its HTTP status by its kind.
 """
 
 from ...core.words import N_, NN_
-from ..common.errors import BAD, CONFLICT, FORBIDDEN, LIMITED, UNAVAILABLE, refusal
+from ..common.errors import CONFLICT, FORBIDDEN, LIMITED, UNAVAILABLE, refusal
 
 # A display name.
 NAME_NEEDED = refusal("display-name-needed", N_("choose a display name"))
