@@ -15,6 +15,7 @@ import copy
 import io
 import json
 import logging
+from fractions import Fraction
 from typing import Any, Callable
 
 import segno
@@ -176,7 +177,7 @@ def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
 def _barbu_sheet(keeper: Keeper, tr: Words) -> dict[str, Any]:
     """The deals of a Barbu family's sheet (Scottish Barbu's Sets and Rounds too), and what is left to choose."""
     out: dict[str, Any] = {}
-    run = [0] * keeper.n
+    run: list[int | Fraction] = [0] * keeper.n  # a series' points are kept exact, fractions included
     deals = []
     for r in keeper.results:
         run = [a + b for a, b in zip(run, r.added)]
