@@ -188,7 +188,8 @@ def features(view: View) -> Position:
         x[:, j, _I["in_trick"]] = float(s in trick_seats)
         x[:, j, _I["to_play_in_trick"]] = float(bool(view.trick) and s not in trick_seats)
         suit_barred = np.array([(barred >> c & 1) for c in range(52)], dtype=bool).reshape(4, 13)
-        x[:, j, _I["partly_barred"]] = (suit_barred & (in_deck.reshape(4, 13) > 0)).any(1)[suits]
+        # numpy's stubs type any(axis) as a scalar or an array; of this 4×13 array it is an array of 4
+        x[:, j, _I["partly_barred"]] = (suit_barred & (in_deck.reshape(4, 13) > 0)).any(1)[suits]  # type: ignore[index]
 
     # What each seat played: per seat, per card of the deck, counts of how its plays relate to the card.
     base = _I["follows"]
@@ -207,9 +208,9 @@ def features(view: View) -> Position:
         for i, p in enumerate(trick):
             s = (leader + i) % n
             ps, pr = divmod(p, 13)
-            j = col.get(s)
-            if j is not None:
-                block = counts[j, ps * 13:(ps + 1) * 13]
+            at = col.get(s)
+            if at is not None:
+                block = counts[at, ps * 13:(ps + 1) * 13]
                 if i == 0:
                     block[:, leads] += 1
                     block[:, lead_above] += _RANKS > pr
@@ -220,7 +221,7 @@ def features(view: View) -> Position:
                     code = 8 * last + 4 * (p > best) + 2 * (_RANKS > pr) + (_RANKS > best % 13)
                     np.add.at(block, (_RANKS, f0 + code), 1)
                 else:
-                    discards[j] += 1
+                    discards[at] += 1
                     block[:, dsuit] += 1
                     block[:, discard_above] += _RANKS > pr
                     block[:, discard_above + 1] += _RANKS < pr
@@ -297,7 +298,9 @@ def _rule_choices(view: View, contract: Contract, rules, sign: int, cards: list[
         if not situations:
             continue
         if model.core_spec is not None:
-            choices = fast.rule_cards(model.core_spec, contract.penalty_mask, situations)
+            rule_cards = fast.rule_cards
+            assert rule_cards is not None  # core_spec: set only where the compiled core has rule_cards
+            choices = rule_cards(model.core_spec, contract.penalty_mask, situations)
         else:
             choices = [choose_trick_card(contract, sign, held, legal, trick, world.trump_mask, others, view.players,
                                          size) for held, legal, trick, others, size in situations]

@@ -53,7 +53,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, whose refusals are one line (``barbu serve: error: argument --port: …``) and a pointer to
     ``--help``, not the whole usage block, which buried the one line that said what was wrong."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]
+    def error(self, message: str) -> "NoReturn":
         line = _("%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": message}
         self.exit(2, line.rstrip("\n") + " " + _("(see {command} --help)").format(command=self.prog) + "\n")
 

@@ -120,6 +120,7 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
     done = len(s.game.results)
     while not s.is_over:
         actor = s.to_act()
+        assert actor is not None  # someone is to act until the game is over
         if actor == -1:
             s.play_chance()
             if s.game.phase == "play" and not s.game.played:
@@ -170,13 +171,13 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
             done += 1
             melds = [", ".join(f"{pgettext('combination', MELD_NAMES[k])} {number(p)}" for k, p in r["melds"][x])
                      or _("none") for x in (me, 1 - me)]
-            last = _("you") if r["last_trick"] == me else _("computer")
+            last_by = _("you") if r["last_trick"] == me else _("computer")
             con.print(_("Deal {n} over: you {mine} (combinations: {my_melds}; brisques {my_brisques}), computer "
                         "{theirs} (combinations: {their_melds}; brisques {their_brisques}); last trick: {last} — "
                         "totals: you {my_total}, computer {their_total}").format(
                 n=r["deal"], mine=number(r["scores"][me]), my_melds=melds[0], my_brisques=r["brisques"][me],
                 theirs=number(r["scores"][1 - me]), their_melds=melds[1], their_brisques=r["brisques"][1 - me],
-                last=last, my_total=number(r["totals"][me]), their_total=number(r["totals"][1 - me])))
+                last=last_by, my_total=number(r["totals"][me]), their_total=number(r["totals"][1 - me])))
             s.save()
     g = s.game
     won = _("you win") if g.winner == me else _("the computer wins")

@@ -131,12 +131,12 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
     computer's own in your seat."""
     from rich.markup import escape
 
-    from ..duplicate.daily_besigue import DEALER
+    from ..duplicate.daily_besigue import DEALER, BesigueBoard
     from ..i18n import current, word_error
     from .besigue_plain import _words, describe, read_typed
     mine: list[int] = []
     for k in range(dset.size):
-        board = BoardPlay(dset, k)
+        board = BesigueBoard(dset, k)
         g = board.match
         con.print()
         con.print((_("Deal {n} of {total}: you deal; the computer leads first.") if board.role == DEALER else

@@ -195,23 +195,24 @@ def cmd_show(args: argparse.Namespace) -> int:
             w = trick_winner(leader, trick, r.trump if k.trump else None, m.n)
             t.add_row(str(i), seat(leader), cards(trick), seat(w))
         console.print(t)
-    s = Table(title=_("Scores"))
-    s.add_column("")
+    sheet = Table(title=_("Scores"))
+    sheet.add_column("")
     for x in range(m.n):
-        s.add_column(seat(x), justify="right")
+        sheet.add_column(seat(x), justify="right")
     if r.scottish is not None:
         from ..classic.contracts import SCOTTISH_CALL_NAMES
         from ..scottish.scoresheet import glyph_label
         for call, pts in zip(r.scottish.calls, r.scottish.parts):
-            s.add_row(contract(SCOTTISH_CALL_NAMES[call]),
-                      *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, call)}".strip() for k_, x in enumerate(pts)))
-        s.add_row(_("deal"), *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, None)}".strip()
-                               for k_, x in enumerate(r.scores)))
+            sheet.add_row(contract(SCOTTISH_CALL_NAMES[call]),
+                          *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, call)}".strip()
+                            for k_, x in enumerate(pts)))
+        sheet.add_row(_("deal"), *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, None)}".strip()
+                                   for k_, x in enumerate(r.scores)))
     else:
-        s.add_row(_("contract"), *(number(x) for x in r.base))
-        s.add_row(_("with doubles"), *(number(x) for x in r.scores))
-    s.add_row(_("running total"), *(number(x) for x in m.totals_after(r.number)))
-    console.print(s)
+        sheet.add_row(_("contract"), *(number(x) for x in r.base))
+        sheet.add_row(_("with doubles"), *(number(x) for x in r.scores))
+    sheet.add_row(_("running total"), *(number(x) for x in m.totals_after(r.number)))
+    console.print(sheet)
     if dd:
         start = deal_start(str(record.rules), record.seed, [text for _n, text in record.actions], args.deal)
         print_dd(console, start, args.dd_seconds, chosen_of(m, args.deal), status=err)

@@ -183,7 +183,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         mail["public_url"] = args.public_url.rstrip("/")
     else:
         mail["public_url"] = f"http://{args.host}:{args.port}"
-    players = []
+    players: list[tuple[str, str]] = []
     for text in args.player or ():
         name, eq, spec = text.partition("=")
         name = name.strip().lower()
@@ -226,6 +226,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 2
     net = {"header_timeout": args.header_timeout, "idle_timeout": args.idle_timeout,
            "http_connections_per_address": args.http_connections_per_address, "forwarded_allow_ips": proxies}
+    given: dict[str, Any] = {}  # left out where not given: the settings' defaults stand
+    if args.compare_with:
+        given["compare_with"] = None if args.compare_with.lower() in ("none", "off") else args.compare_with
+    if args.stand_in:
+        given["stand_in"] = args.stand_in
     settings = Settings(**net, db_url=db, grace=args.grace, bot_delay=args.bot_delay, deal_pause=args.deal_pause,
                         allowed_origins=origins, unload_after=args.unload_after,
                         tables_per_hour=args.tables_per_hour, connections_per_address=args.connections_per_address,
@@ -235,13 +240,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         **mail,
                         open_table_expiry=args.open_table_expiry, max_tables=args.max_tables,
                         body_timeout=args.body_timeout, kept_games_per_hour=args.kept_games_per_hour,
-                        players=players, default_lang=current(), analysis_samples=args.analysis_samples,
+                        players=tuple(players), default_lang=current(), analysis_samples=args.analysis_samples,
                         thinking_workers=args.thinking_workers, thinking_processes=not args.thinking_threads,
                         broker_url=args.broker or None, lease_ttl=args.lease,
-                        daily_strength=args.daily_strength, daily_boards=max(0, args.daily_boards),
-                        **({"compare_with": None if args.compare_with.lower() in ("none", "off") else
-                            args.compare_with} if args.compare_with else {}),
-                        **({"stand_in": args.stand_in} if args.stand_in else {}))
+                        daily_strength=args.daily_strength, daily_boards=max(0, args.daily_boards), **given)
     from ..web.server import StartupError, check_startup
     try:
         check_startup(settings, args.host, args.port)

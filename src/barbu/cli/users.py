@@ -66,9 +66,9 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
             out.print(_("No accounts yet."))
             return 0
         table = RichTable(_("Name"), _("Since"), _("Matches"), _("Session until"), _("Banned"))
-        for user, last, played in rows:
-            table.add_row(user.name, user.created_at.date().isoformat(), str(played),
-                          last.date().isoformat() if last else "—", _("yes") if user.banned else "")
+        for account, last, played in rows:
+            table.add_row(account.name, account.created_at.date().isoformat(), str(played),
+                          last.date().isoformat() if last else "—", _("yes") if account.banned else "")
         out.print(table)
         return 0
     user = find_user(store, args.name)

@@ -15,6 +15,7 @@ from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
 from ..core.words import SUIT_SINGULAR
 from ..core.errors import BarbuError
+from ..classic.state import Points
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..guide import option_label
 from ..records.refusals import AT_LINE
@@ -52,7 +53,7 @@ def seat_value(s: int, value: str) -> str:
     return _("{seat}: {value}").format(seat=seat(s), value=value)
 
 
-def signed(x: int) -> str:
+def signed(x: Points) -> str:
     """A score change with its sign: ``+12``, ``-1 250``, ``0``."""
     return ("+" if x > 0 else "") + number(x)
 

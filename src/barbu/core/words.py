@@ -86,7 +86,7 @@ class Words:
     def pgettext(self, context: str, text: str) -> str:
         return text
 
-    def number(self, n: int) -> str:
+    def number(self, n: int | float) -> str:
         return str(n)
 
     # The vocabulary, each word looked up with a context so a translator sees what it is.

@@ -13,12 +13,17 @@ import gettext
 import os
 import sys
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import BarbuError
 from ..core.words import ENGLISH, Words
 from .formats import format_decimal
+
+if TYPE_CHECKING:
+    from ..classic.state import Points
 
 DOMAIN = "barbu"
 #: Every catalog: the engine's first, then one per part of the package (catalogs.SOURCES).
@@ -44,7 +49,7 @@ class CatalogWords(Words):
     def pgettext(self, context: str, text: str) -> str:
         return self.catalog.pgettext(context, text)
 
-    def number(self, n: int) -> str:
+    def number(self, n: int | float) -> str:
         return format_decimal(n, self.lang)
 
     def contract(self, name: str) -> str:
@@ -174,6 +179,11 @@ def pgettext(context: str, text: str) -> str:
     return translator(_current[0], _caller_domain()).pgettext(context, text)
 
 
-def number(n: int | float) -> str:
-    """A number as the current language writes it (1 250 in French, 1.250 in Italian)."""
+def number(n: Points | float) -> str:
+    """A number as the current language writes it (1 250 in French, 1.250 in Italian); an exact share of
+    points that is not whole (Barbù a sei colpi's series) as it is, ``75/2``, in every language."""
+    if isinstance(n, Fraction):
+        if n.denominator != 1:
+            return str(n)
+        n = int(n)
     return translator(_current[0]).number(n)

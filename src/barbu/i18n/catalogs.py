@@ -145,6 +145,7 @@ def update(domain: str = DOMAIN) -> None:
             locale=lang, domain=domain, project="barbu", copyright_holder=HOLDER)
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.fuzzy = False  # the header: a fuzzy one would be left out of the .mo, and its plural forms with it
+        assert catalog.locale is not None  # read or made with its language
         catalog.header_comment = HEADER.format(language=catalog.locale.english_name, domain=domain)
         catalog.last_translator = catalog.language_team = HOLDER
         catalog.project, catalog.version = pot.project, pot.version

@@ -275,12 +275,12 @@ def parse_typed(game: Any, text: str, lang: str) -> Any:
             return game.parse_action(reading)
         except ParseError as e:
             errors.append((reading, e))
-    reading, e = min(reversed(errors), key=lambda re: len(str(re[1].params.get("text", re[0]))))
-    wrong = e.params.get("text")
-    if e.message is None or not isinstance(wrong, str) or reading == options[-1]:
-        raise e
+    reading, least = min(reversed(errors), key=lambda re: len(str(re[1].params.get("text", re[0]))))
+    wrong = least.params.get("text")
+    if least.message is None or not isinstance(wrong, str) or reading == options[-1]:
+        raise least
     typed = {engine.lower(): phrase for engine, phrase in _phrases(text, lang)}
     typed[reading.lower()] = " ".join(text.split())
     if wrong.lower() in typed:
-        raise type(e).of(e.message, **{**e.params, "text": typed[wrong.lower()]})
-    raise e
+        raise type(least).of(least.message, **{**least.params, "text": typed[wrong.lower()]})
+    raise least

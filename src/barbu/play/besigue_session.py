@@ -39,7 +39,7 @@ def besigue_settings(rules_text: str, seat: int, opponent: str | None, seed: int
     """Settings for a Bésigue game (the rules are a `BesigueRules`; seat 0 or 1; one computer player)."""
     rules = BesigueRules.parse(rules_text)
     settings = Settings(rules=rules, seat=seat, opponents={1 - seat: opponent} if opponent and seat in (0, 1) else {},
-                        seed=seed, delay=delay, save=save, save_exact=save_exact)  # type: ignore[arg-type]
+                        seed=seed, delay=delay, save=save, save_exact=save_exact)
     check_settings(settings)
     return settings
 
@@ -97,10 +97,11 @@ class BesigueSession:
     @classmethod
     def new(cls, settings: Settings) -> BesigueSession:
         check_settings(settings)
+        assert isinstance(settings.rules, BesigueRules)  # `is_besigue_settings`: the other games make a `Session`
         seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
         save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
         strength = settings.opponents.get(1 - settings.seat) or default_strength()
-        session = cls(BesigueGame(settings.rules, seed), settings.seat, strength, save)  # type: ignore[arg-type]
+        session = cls(BesigueGame(settings.rules, seed), settings.seat, strength, save)
         session.compare = settings.compare
         session.save()
         return session

@@ -19,6 +19,7 @@ from ..duplicate.shadow import STRONGEST
 from ..core.errors import BarbuError, RulesetError
 from ..classic.match import CHANCE, DealResult, Match
 from ..records.barbu import number_in, number_out, read_record, replay, write_record
+from ..besigue import BesigueRules
 from ..classic.ruleset import Ruleset
 from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
@@ -38,7 +39,7 @@ def default_strength() -> str:
 class Settings:
     """Everything the setup screen chooses; the CLI fills it from its flags."""
 
-    rules: Ruleset = field(default_factory=lambda: Ruleset.parse("classic"))
+    rules: Ruleset | BesigueRules = field(default_factory=lambda: Ruleset.parse("classic"))  # a Bésigue game's own
     seat: int = 0
     opponents: dict[int, str] = field(default_factory=dict)  # seat -> agent kind; missing seats get the default
     seed: int | None = None
@@ -94,6 +95,7 @@ class Session:
     @classmethod
     def new(cls, settings: Settings) -> "Session":
         settings.check()
+        assert isinstance(settings.rules, Ruleset)  # a Bésigue game's settings make a `BesigueSession`
         seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
         # A file of its own, reserved now: a saved match is never overwritten, even by a second
         # `barbu play` started in the same folder at the same time.
