@@ -127,14 +127,14 @@ async def test_the_match_end_sums_up_and_opens_the_worst_deals(tmp_path):
         shown = await wait_for(pilot, "You against the expert on your own cards:", limit=120)
         assert isinstance(app.screen, ShadowMatchOverDialog)
         dialog = app.screen
-        while dialog.watch.pending:
+        while dialog.shadow.pending:
             await pilot.pause(0.1)
             dialog.tick()
-        assert dialog.watch.summary().deals == len(session.match.results)
+        assert dialog.shadow.summary().deals == len(session.match.results)
         await pilot.pause(0.6)  # the dialog redraws what came back, whoever collected it
         assert f"over {len(session.match.results)} deals" in screen_text(app)
         assert "Still replaying" not in screen_text(app)
-        worst = dialog.watch.summary().worst
+        worst = dialog.shadow.summary().worst
         assert worst and all(r.advantage < 0 for r in worst)
         shown = screen_text(app)
         assert "The deals where you lost most to the expert:" in shown and "1: deal" in shown

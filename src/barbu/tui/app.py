@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 
 from ..core.errors import BarbuError
@@ -41,7 +42,8 @@ class BarbuApp(App[int]):
         self.saved_to: Path | None = None
         self.save_failed = False
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        """The table of a session given, else the setup screen (`LessonApp` stops this with the event)."""
         if self.session is not None:
             self.push_screen(self.table_screen())
         elif self.show_setup:
@@ -78,6 +80,7 @@ class BarbuApp(App[int]):
         """The table for the session's game: Bésigue has a table of its own."""
         if isinstance(self.session, BesigueSession):
             return BesigueTableScreen(self.session, self.delay, self.confirm_forced)
+        assert self.session is not None  # asked for once a session is seated
         return TableScreen(self.session, self.delay, self.confirm_forced)
 
     @property

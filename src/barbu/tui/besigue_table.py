@@ -175,7 +175,7 @@ class CardRow(SuitColouredLinks, Static):
 class BesigueTableScreen(CardTableScreen):
     """The table of one Bésigue game: the person against one computer player (the loop: `CardTableScreen`)."""
 
-    COMMANDS = COMMANDS
+    TYPED_COMMANDS = COMMANDS
     ACTIONS = {"scoresheet": "scores"}
 
     BINDINGS = bindings.BESIGUE_TABLE
@@ -359,10 +359,10 @@ class BesigueTableScreen(CardTableScreen):
         backs = [card_back_tall()[:1] * 3 if tall else [card_back(1)]] * hidden
         if hidden and tall:
             backs = [["[#9fb7d9 on #1d3f73]▚▞▚[/]"] * 3] * hidden
-        held = list(zip(*(backs + faces))) if backs or faces else [("",)]
+        rows: list[tuple[str, ...]] = list(zip(*(backs + faces))) if backs or faces else [("",)]
         shown_word = _("shown")
         lines = [" ".join(parts) + (f" [dim]{shown_word}[/]" if known and i == 0 else "")
-                 for i, parts in enumerate(held)]
+                 for i, parts in enumerate(rows)]
         if laid:
             cards = [tall_card(c) if tall else [card_face(c)] for c, _meld in self._laid_order(laid, v.trump)]
             laid_word = _("laid:")

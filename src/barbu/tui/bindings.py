@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.dom import DOMNode
 
 from ..core.words import N_
 from ..i18n import _
 
-TABLE = [
+TABLE: list[BindingType] = [
     Binding("f1", "help", N_("Help")),
     Binding("f2", "last_trick", N_("Tricks")),  # short: the footer holds every label at 80 columns, in French too
     Binding("f3", "scoresheet", N_("Scoresheet")),
@@ -28,26 +28,26 @@ TABLE = [
     Binding("escape", "clear", N_("Clear"), show=False),
 ]
 
-APP = [
+APP: list[BindingType] = [
     Binding("ctrl+q", "quit", N_("Quit"), priority=True),  # it saves first: the Keys help says so
 ]
 
-MODAL = [
+MODAL: list[BindingType] = [
     Binding("escape", "close", N_("Close")),
     Binding("enter", "close", N_("Close"), show=False),
     Binding("f1,f2,f3", "close", N_("Close"), show=False),
 ]
 
-DEAL_OVER = MODAL + [
+DEAL_OVER: list[BindingType] = MODAL + [
     Binding("f4,r", "review", N_("Review your play")),
 ]
 
-SETUP = [
+SETUP: list[BindingType] = [
     Binding("ctrl+s", "start", N_("Start")),
     Binding("ctrl+l", "learn", N_("Learn to play")),
 ]
 
-BESIGUE_TABLE = [
+BESIGUE_TABLE: list[BindingType] = [
     Binding("f1", "help", N_("Rules")),
     Binding("f2", "last_trick", N_("Tricks")),
     Binding("f3", "scores", N_("Scores")),

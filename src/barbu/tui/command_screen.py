@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.screen import Screen
@@ -24,10 +24,12 @@ COMMAND_WORDS: dict[str, str] = {
 
 class CommandScreen(Screen):
     """A table with a command line: Enter on an empty line acts on what the cursor is on, a known word
-    (``COMMANDS``: word → the action of its key) runs that action, and any other text is a move to play."""
+    (``TYPED_COMMANDS``: word → the action of its key) runs that action, and any other text is a move to play."""
 
-    COMMANDS: dict[str, str] = {}
-    ACTIONS: dict[str, str] = {}  # an action of COMMAND_WORDS that this table names otherwise ("scoresheet": "scores")
+    # Not COMMANDS: Textual's Screen.COMMANDS holds the command palette's providers.
+    TYPED_COMMANDS: ClassVar[dict[str, str]] = {}
+    # An action of COMMAND_WORDS that this table names otherwise ("scoresheet": "scores").
+    ACTIONS: ClassVar[dict[str, str]] = {}
     session: Any  # the game behind the table; its save() writes the record and gives the path (None: saving is off)
 
     @on(CommandInput.Submitted)
@@ -45,8 +47,8 @@ class CommandScreen(Screen):
 
     def command(self, word: str) -> str | None:
         """The action a typed word names (in English or the current language), None for a move."""
-        if word in self.COMMANDS:
-            return self.COMMANDS[word]
+        if word in self.TYPED_COMMANDS:
+            return self.TYPED_COMMANDS[word]
         for english, action in COMMAND_WORDS.items():
             if _(english).lower() == word:
                 return self.ACTIONS.get(action, action)

@@ -20,8 +20,8 @@ from textual.widgets import Static
 
 from ..besigue.view import BesigueView
 from ..core.words import N_
-from ..duplicate.daily import BoardPlay, DailySet
-from ..duplicate.daily_besigue import DEALER
+from ..duplicate.daily import DailySet
+from ..duplicate.daily_besigue import DEALER, BesigueBoard
 from ..i18n import _, number
 from ..records.barbu import number_out
 from ..play.besigue_session import BesigueSession
@@ -33,8 +33,10 @@ from .dialogs import InfoDialog
 class DailyBesigueSession(DailyBoardCalls, BesigueSession):
     """One board of Bésigue's daily set behind the Bésigue table, with the calls the table makes of a session."""
 
+    board: BesigueBoard
+
     def __init__(self, dset: DailySet, board: int) -> None:
-        self.board = BoardPlay(dset, board, paced=True)  # dealt: the person's seat known
+        self.board = BesigueBoard(dset, board, paced=True)  # dealt: the person's seat known
         self.dset = dset
         super().__init__(self.board.match, self.board.seat, dset.strength, None)
         self.agent = BoardComputer(self.board, 1 - self.board.seat)
@@ -44,7 +46,7 @@ class DailyBesigueSession(DailyBoardCalls, BesigueSession):
 class DailyBesigueScreen(BesigueTableScreen):
     """The Bésigue table of a daily set: deal after deal, then the comparison with the computer's results."""
 
-    session: DailyBesigueSession  # type: ignore[assignment]
+    session: DailyBesigueSession
 
     # The table's F4, Ctrl+Z and Ctrl+S, kept off the footer: each says in plain words why it does nothing here.
     BINDINGS = [
@@ -102,7 +104,7 @@ class DailyBesigueScreen(BesigueTableScreen):
         s = self.session
         k = s.board.board
         mine = s.board.score
-        theirs = BoardPlay(self.dset, k, computer=True).score
+        theirs = BesigueBoard(self.dset, k, computer=True).score
         assert mine is not None and theirs is not None
         self.mine.append(mine)
         self.theirs.append(theirs)
@@ -111,10 +113,13 @@ class DailyBesigueScreen(BesigueTableScreen):
             n=number(k + 1), you=number_out(mine), it=number_out(theirs))
         explain = _("A deal's score is your points less the computer's.")
         if k + 1 < self.dset.size:
+
+            def next_deal(_result: None = None) -> None:
+                self.call_later(self.load, k + 1)
+
             self.app.push_screen(InfoDialog(_("Deal over"), Group(Text(line, style="bold"), Text(explain, style="dim"),
                                                                   self.deal_summary(summary)),
-                                            closing=_("Enter: next deal")),
-                                 lambda _result=None: self.call_later(self.load, k + 1))
+                                            closing=_("Enter: next deal")), next_deal)
             return
         diff = sum(self.mine) - sum(self.theirs)
         body = Group(Text(line), Text(_(
@@ -146,7 +151,7 @@ def daily_besigue_app(dset: DailySet, delay: float = 0.6, confirm_forced: bool =
     from .app import BarbuApp
 
     class DailyApp(BarbuApp):
-        def table_screen(self) -> DailyBesigueScreen:  # type: ignore[override]
+        def table_screen(self) -> DailyBesigueScreen:
             return DailyBesigueScreen(dset, self.delay, self.confirm_forced)
 
     return DailyApp(session=DailyBesigueSession(dset, 0), delay=delay, confirm_forced=confirm_forced)

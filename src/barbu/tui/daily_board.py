@@ -8,15 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalAction
-from ..duplicate.daily import BoardPlay
+from ..duplicate.daily_base import Board
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
 
 
 class DailyBoardCalls:
-    """Mixed into a table's session class, before it: ``self.board`` is the `BoardPlay` being played."""
+    """Mixed into a table's session class, before it: ``self.board`` is the board being played (a `BoardPlay`,
+    a `BesigueBoard`)."""
 
-    board: BoardPlay
+    board: Board
 
     @property
     def is_over(self) -> bool:
@@ -53,8 +54,9 @@ class DailyBoardCalls:
 class BoardComputer:
     """The set's fixed strength at one seat, asked the way the table asks a computer player."""
 
-    def __init__(self, board: BoardPlay, seat: int) -> None:
+    def __init__(self, board: Board, seat: int) -> None:
         self.board, self.seat = board, seat
+        self.name: str = board.dset.strength
 
     def act(self, view: Any) -> Any:
         return self.board.computer_move(self.seat)

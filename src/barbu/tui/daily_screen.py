@@ -33,6 +33,8 @@ from .table import TableScreen
 class DailySession(DailyBoardCalls, Session):
     """One board of a daily set behind the table, with the calls the table makes of a `Session`."""
 
+    board: BoardPlay
+
     def __init__(self, dset: DailySet, board: int) -> None:
         self.board = BoardPlay(dset, board, paced=True)  # dealt, its contract declared: the person's seat known
         self.dset = dset
@@ -48,7 +50,7 @@ class DailyScreen(TableScreen):
     The daily deals allow no hint, no taking back and no saving: their keys leave the footer (a key or a typed
     word still answers, with a plain message), and the help lists only the keys that work here."""
 
-    session: DailySession  # type: ignore[assignment]
+    session: DailySession
 
     # The table's F4, Ctrl+Z and Ctrl+S, kept off the footer: each says in plain words why it does nothing here.
     BINDINGS = [
@@ -121,14 +123,19 @@ class DailyScreen(TableScreen):
         k = s.board.board
         self.ended = [s.board.result]  # the board's contract and scores stay on the table until the next board
         self.redraw()
+        mine = s.board.score
         theirs = BoardPlay(self.dset, k, computer=True).score
-        self.mine.append(s.board.score)
+        assert mine is not None and theirs is not None  # both boards are over
+        self.mine.append(mine)
         self.theirs.append(theirs)
         line = _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
-            n=number(k + 1), you=number_out(s.board.score), it=number_out(theirs))
+            n=number(k + 1), you=number_out(mine), it=number_out(theirs))
         if k + 1 < self.dset.size:
-            self.app.push_screen(InfoDialog(_("Deal over"), Text(line), closing=_("Enter: next deal")),
-                                 lambda _result=None: self.call_later(self.load, k + 1))
+
+            def next_board(_result: None = None) -> None:
+                self.call_later(self.load, k + 1)
+
+            self.app.push_screen(InfoDialog(_("Deal over"), Text(line), closing=_("Enter: next deal")), next_board)
             return
         sign = 1 if self.dset.highest_wins else -1
         diff = sign * (sum(self.mine) - sum(self.theirs))

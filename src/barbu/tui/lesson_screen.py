@@ -155,7 +155,7 @@ class LessonOver(ModalScreen[str]):
 class LessonScreen(TableScreen):
     """The table of a lesson; dismissed with "match" (start a real match) or None (back)."""
 
-    session: LessonSession  # type: ignore[assignment]
+    session: LessonSession
 
     def __init__(self, key: str = KEYS[0], delay: float = 0.6) -> None:
         super().__init__(LessonSession(key), delay, confirm_forced=True)  # every step is the learner's own

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 from textual import work
+from textual.widgets import Static
 
 from ..analysis import review_match
 from ..analysis.report import decision_table, points
@@ -85,4 +86,4 @@ class ReviewDialog(InfoDialog):
 
     def show(self, body: Any) -> None:
         self.body = body
-        self.query_one("#dialog-text").update(body)
+        self.query_one("#dialog-text", Static).update(body)

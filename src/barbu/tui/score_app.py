@@ -26,7 +26,7 @@ from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
 from ..core.errors import BarbuError
 from ..core.words import N_
 from ..i18n import _, current, ngettext, number, word_error
-from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict, new_keeper
+from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
 from ..play.labels import signed
@@ -360,8 +360,9 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
 
     @on(Input.Changed)
     def typed(self, event: Input.Changed) -> None:
-        if (event.input.id or "").startswith("name-"):
-            self.names[int(event.input.id.split("-")[1])] = event.value.strip()
+        wid = event.input.id or ""
+        if wid.startswith("name-"):
+            self.names[int(wid.split("-")[1])] = event.value.strip()
             self._refresh_dealers()
 
     def _refresh_dealers(self) -> None:
@@ -392,8 +393,10 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
                                                 "Give every player a name (seats {seats}).", len(missing))
                          .format(seats=", ".join(map(str, missing))) + "[/]")
             return
+        first = self.query_one("#first", Select).value
+        assert isinstance(first, int)  # a seat: the list has no blank (allow_blank=False)
         try:
-            keeper = new_keeper(self.rules_text(), names, int(self.query_one("#first", Select).value))
+            keeper = new_keeper(self.rules_text(), names, first)
         except KeeperError as e:
             error.update(f"[b red]✗ {escape(said(e))}[/]")
             return
@@ -609,7 +612,7 @@ class GameScreen(Screen[None]):
         if i is None:
             return
         r = self.keeper.results[i]
-        label = (_("deal {n}").format(n=i + 1) if isinstance(r, dict) else
+        label = (_("deal {n}").format(n=i + 1) if isinstance(self.keeper, BesigueKeeper) else
                  _("deal {n} ({contract})").format(n=i + 1, contract=contract_text(self.keeper, r)))
 
         def answer(yes: bool | None) -> None:

@@ -390,18 +390,18 @@ class OutcomeForm(Vertical):
                     yield Static("", id=f"q{qi}-sum", classes="count-sum")
             elif q.kind in ("seat", "yesno"):
                 choices = [_("no"), _("yes")] if q.kind == "yesno" else self.names
-                value = (int(bool(pre)) if pre is not None else None) if q.kind == "yesno" else pre
-                yield Picker(choices, value, id=f"q{qi}-0")
+                picked = (int(bool(pre)) if pre is not None else None) if q.kind == "yesno" else pre
+                yield Picker(choices, picked, id=f"q{qi}-0")
             elif q.kind in ("seats", "order"):
                 size = q.size or n
                 for i in range(size):
-                    value = pre[i] if isinstance(pre, list) and i < len(pre) else None
+                    picked = pre[i] if isinstance(pre, list) and i < len(pre) else None
                     word = (_("{place} out").format(place=place(i + 1, words())) if q.kind == "order" else
                             (_("last trick") if i == size - 1 else
                              _("trick {n} of the last {size}").format(n=i + 1, size=size)))
                     with Horizontal(classes="q-row"):
                         yield Label(word, classes="pick-name")
-                        yield Picker(self.names, value, id=f"q{qi}-{i}")
+                        yield Picker(self.names, picked, id=f"q{qi}-{i}")
             elif q.kind == "rows":
                 for s, name in enumerate(self.names):
                     value = pre[s] if isinstance(pre, list) and s < len(pre) else ""

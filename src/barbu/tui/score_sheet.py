@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..i18n import _, ngettext, number, words
-from ..scorekeeper import AnyKeeper, BesigueKeeper
+from ..scorekeeper import AnyKeeper, BesigueKeeper, Keeper
 from ..scorekeeper.refusals import warning_notes, word_note
 from ..play.labels import signed
 
@@ -58,7 +58,7 @@ def doubles_text(doubles: Sequence[Any], names: Sequence[str]) -> str:
     return " ".join(f"{short[b.doubler]}{'⇄' if b.redoubled else '→'}{short[b.doubled]}" for b in doubles)
 
 
-def contract_text(keeper: AnyKeeper, r: Any) -> str:
+def contract_text(keeper: Keeper, r: Any) -> str:
     """The contract as written on the sheet: ``Trumps ♠``, ``Domino from J``, ``Aces + Queens``."""
     c = keeper.match.contract_by_key.get(r.contract)
     w = words()
@@ -91,12 +91,12 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
     totals = running_totals(keeper)
     rows: list[SheetRow] = []
     if isinstance(keeper, BesigueKeeper):
-        for i, r in enumerate(keeper.results):
-            declared = "/".join(str(sum(v for _, v in m)) for m in r["melds"])
+        for i, d in enumerate(keeper.results):
+            declared = "/".join(str(sum(v for _, v in m)) for m in d["melds"])
             short = initials(names)
-            rows.append(SheetRow(r["deal"], names[r["dealer"]],
-                                 _("decl. {points} · last {name}").format(points=declared, name=short[r["last_trick"]]),
-                                 "", list(r["scores"]), totals[i], i))
+            rows.append(SheetRow(d["deal"], names[d["dealer"]],
+                                 _("decl. {points} · last {name}").format(points=declared, name=short[d["last_trick"]]),
+                                 "", list(d["scores"]), totals[i], i))
         return rows
     block, last = -1, None
     for i, r in enumerate(keeper.results):
@@ -115,7 +115,7 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
 
 def standings_rows(keeper: AnyKeeper) -> list[tuple[int, str, Any, Any]]:
     """(place, name, total, behind the leader) best first; equal totals share a place."""
-    out = []
+    out: list[tuple[int, str, Any, Any]] = []
     st = keeper.standings()
     for i, (seat, total) in enumerate(st):
         place = i + 1 if i == 0 or total != st[i - 1][1] else out[-1][0]

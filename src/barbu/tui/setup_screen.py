@@ -23,7 +23,8 @@ from textual.widgets import Button, Checkbox, Collapsible, Footer, Input, Label,
 from ..agents import AGENT_KINDS
 from ..duplicate.shadow import STRONGEST
 from ..core.errors import RulesetError
-from ..classic.ruleset import preset, presets
+from ..besigue import BesigueRules
+from ..classic.ruleset import Ruleset, preset, presets
 from ..classic.ruleset import OPTIONS, OptionSpec
 from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
 from ..i18n import _, current, ngettext, number, use, word_error, words as language_words
@@ -69,9 +70,10 @@ class SetupScreen(Screen["Settings | Path"]):
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         bindings.translate(self)
-        self.preset_name = settings.rules.preset
-        self.values: dict[str, Any] = (besigue_setup.option_values(settings.rules) if is_besigue(self.preset_name)
-                                       else settings.rules.option_values())
+        rules = settings.rules
+        self.preset_name = rules.preset
+        self.values: dict[str, Any] = (besigue_setup.option_values(rules) if isinstance(rules, BesigueRules)
+                                       else rules.option_values())
         self.seat = settings.seat
         self.kinds = settings.strengths()
         # players given with --opponents beyond the menu's own (a trained policy, search(samples=20)) stay on offer
@@ -254,6 +256,7 @@ class SetupScreen(Screen["Settings | Path"]):
     # ---------------------------------------------------------------- start
     def settings(self) -> Settings:
         """The chosen settings; a refused combination raises `RulesetError` in plain words."""
+        rules: Ruleset | BesigueRules
         if is_besigue(self.preset_name):
             rules = besigue_setup.rules_from(self.preset_name, self.values)
         else:

@@ -12,6 +12,7 @@ from typing import Any, Callable
 from rich.console import Group
 from rich.text import Text
 from textual.binding import Binding
+from textual.widgets import Static
 
 from ..core.words import N_
 from ..i18n import _, ngettext, number
@@ -31,32 +32,32 @@ class ShadowMatchOverDialog(MatchOverDialog):
     def __init__(self, title: str, standings: Any, watch: ShadowWatch, label: Callable[[int], str],
                  review: Callable[[int], None] | None) -> None:
         """``label(k)``: how deal ``k`` (0-based) is named beside its number (its contract)."""
-        self.standings, self.watch, self.label, self.review = standings, watch, label, review
+        self.standings, self.shadow, self.label, self.review = standings, watch, label, review
         super().__init__(title, self.body_now())
 
     def on_mount(self) -> None:
         self._shown = self._known()
-        if self.watch.pending:
+        if self.shadow.pending:
             self.set_interval(0.5, self.tick)
 
     def _known(self) -> tuple[int, int]:
-        return len(self.watch.results), len(self.watch.pending)
+        return len(self.shadow.results), len(self.shadow.pending)
 
     def tick(self) -> None:
         """Redraw when a replay came back (collected here or by the table behind)."""
-        self.watch.update()
+        self.shadow.update()
         if self._known() != self._shown:
             self._shown = self._known()
             self.body = self.body_now()
-            self.query_one("#dialog-text").update(self.body)
+            self.query_one("#dialog-text", Static).update(self.body)
 
     def body_now(self) -> Any:
-        s = self.watch.summary()
+        s = self.shadow.summary()
         parts: list[Any] = [self.standings]
         if s.deals:
             parts.append(Text("\n" + final_line(s), style="bold"))
-        if self.watch.pending:
-            n = len(self.watch.pending)
+        if self.shadow.pending:
+            n = len(self.shadow.pending)
             parts.append(Text(ngettext("Still replaying {n} deal with the expert…",
                                        "Still replaying {n} deals with the expert…", n).format(n=number(n)),
                               style="dim"))
@@ -69,6 +70,6 @@ class ShadowMatchOverDialog(MatchOverDialog):
         return Group(*parts)
 
     def action_review(self, index: int) -> None:
-        worst = self.watch.summary().worst
+        worst = self.shadow.summary().worst
         if self.review is not None and index < len(worst):
             self.review(worst[index].deal + 1)

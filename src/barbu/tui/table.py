@@ -18,7 +18,9 @@ decision kinds added later work here as a plain list and as typed text.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
 
 from rich.align import Align
 from rich.console import Group
@@ -35,7 +37,8 @@ from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
 from ..agents.hint import hint, hint_label, hint_reason
 from ..guide.ruleset_words import game_name
-from ..classic.match import DealResult
+from ..classic.match import DealResult, Match
+from ..classic.state import Points
 from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
 from ..i18n import _, ngettext, number, pgettext, words
@@ -48,10 +51,49 @@ from .labels import (FACE, INK, RED_SUITS, arrangement_text, card_chip, card_fac
 from ..play.labels import (RulesInfo, action_label, contract_label, doubles_short, doubling_notes, forced_choice,
                            forced_note, option_word, place, place_name, points, rank_label, result_label, rules_info,
                            seat_name, seat_title, settlement_lines, signed)
-from ..play.session import Session
 from ..play.shadow import ShadowWatch
 from .shadow import ShadowMatchOverDialog
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
+
+class Mover(Protocol):
+    """A computer seat as the table asks it: its move from what it sees (an agent, a lesson's script)."""
+
+    def act(self, view: View) -> Any: ...
+
+
+class TableSession(Protocol):
+    """What the table asks of the match behind it: a `Session`, or a session of its own kind answering the same
+    calls (a daily board's, a lesson's)."""
+
+    @property
+    def match(self) -> Match: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def agents(self) -> Mapping[int, Mover]: ...
+    @property
+    def compare(self) -> str | None: ...
+    @property
+    def save_path(self) -> Path | None: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    def view(self) -> View: ...
+    def to_act(self) -> int | None: ...
+    def human_to_act(self) -> bool: ...
+    def bot_view(self, seat: int) -> View: ...
+    def apply_bot(self, seat: int, action: Any) -> None: ...
+    def apply_human(self, choice: Any) -> Any: ...
+    def play_chance(self) -> Any: ...
+    def finished_deals(self) -> list[DealResult]: ...
+    def save(self) -> Path | None: ...
+    def take_back(self, skip_forced: bool = False) -> int: ...
+    def who(self, s: int, english: bool = False) -> str: ...
+    def player_kind(self, s: int, english: bool = False) -> str: ...
+
 
 # Where each place sits: the row of boxes across the top, or the left or right side of the table…
 SIDE = {"West": "left", "East": "right"}
@@ -65,9 +107,9 @@ COMMANDS = {"help": "help", "?": "help", "last": "last_trick", "last trick": "la
             "quit": "quit", "exit": "quit", "hint": "hint", "undo": "take_back", "take back": "take_back"}
 
 
-def running_totals(v: View, deals: int) -> list:
+def running_totals(v: View, deals: int) -> list[Points]:
     """Totals after the first ``deals`` deals, from the view's public results."""
-    totals = [0] * v.players
+    totals: list[Points] = [0] * v.players
     for r in v.results[:deals]:
         totals = [a + b for a, b in zip(totals, r.added)]
     return totals
@@ -96,16 +138,16 @@ def tricks_text(n: int) -> str:
 class TableScreen(CardTableScreen):
     """The table of one match with one person and computer players (the loop: `CardTableScreen`)."""
 
-    COMMANDS = COMMANDS
+    TYPED_COMMANDS = COMMANDS
 
     BINDINGS = bindings.TABLE
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
 
-    session: Session
+    session: TableSession
 
-    def __init__(self, session: Session, delay: float = 0.6, confirm_forced: bool = False) -> None:
+    def __init__(self, session: TableSession, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__(session, delay, confirm_forced)  # self.zone: "hand", "list" or "arrange"
         bindings.translate(self)
         self.ended: list[DealResult] = []  # the deals just finished, shown on the table under their summary
@@ -684,7 +726,7 @@ class TableScreen(CardTableScreen):
         t.add_column(_("doubles"))
         for s in range(v.players):
             t.add_column(self.seat_word(s), justify="right")
-        running = [0] * v.players
+        running: list[Points] = [0] * v.players
         for r in v.results:
             added = r.added
             running = [a + b for a, b in zip(running, added)]
@@ -703,7 +745,7 @@ class TableScreen(CardTableScreen):
         self.ended = list(results)
         self.redraw()
         v = self.session.view()
-        parts = []
+        parts: list[str | Table] = []
         for r in results:
             parts.append("[b]" + escape(_("Deal {n}: {contract}").format(
                 n=number(r.number), contract=result_label(self.info, r))) + "[/b], "

@@ -35,11 +35,11 @@ class SuitColouredLinks:
     not Textual's link colour (which would paint hearts and diamonds like spades)."""
 
     @property
-    def link_style(self) -> RichStyle:  # type: ignore[override]
+    def link_style(self) -> RichStyle:
         return self.styles.link_style  # type: ignore[attr-defined]
 
     @property
-    def link_style_hover(self) -> RichStyle:  # type: ignore[override]
+    def link_style_hover(self) -> RichStyle:
         return self.styles.link_style_hover + RichStyle(reverse=True)  # type: ignore[attr-defined]
 
 
