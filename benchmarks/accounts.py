@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from barbu import ratings  # noqa: E402
 from barbu.web.accounts import store as db
-from barbu.web.profiles import history
 from barbu.web.accounts.service import Accounts, account_name  # noqa: E402
 from barbu.web.db.storage import Store, now  # noqa: E402
+from barbu.web.profiles import history
 
 SCHEMA = "barbu_bench_accounts"
 
@@ -45,8 +45,9 @@ def timed(fn, repeat: int) -> list[float]:
 
 def line(what: str, ms: list[float]) -> None:
     ms = sorted(ms)
-    print(f"{what:<52} median {statistics.median(ms):8.2f} ms   p90 {ms[int(len(ms) * 0.9)]:8.2f} ms   "
-          f"({len(ms)} runs)")
+    print(
+        f"{what:<52} median {statistics.median(ms):8.2f} ms   p90 {ms[int(len(ms) * 0.9)]:8.2f} ms   ({len(ms)} runs)"
+    )
 
 
 def add_user(store: Store, name: str) -> int:
@@ -57,9 +58,16 @@ def add_user(store: Store, name: str) -> int:
 
 def finished(table_id: str, seats: list[history.SeatResult], rng: random.Random) -> history.Finished:
     totals = [rng.randrange(-200, 200) for _ in seats]
-    details = [{"contracts": {"no-tricks": {"declarer": [rng.randrange(-50, 0), 1], "other": [-10, 3]},
-                              "trumps": {"declarer": [40, 1], "other": [10, 3]}},
-                "doubles": {"made": 2, "made_net": 10, "received": 1, "received_net": -5}} for _ in seats]
+    details = [
+        {
+            "contracts": {
+                "no-tricks": {"declarer": [rng.randrange(-50, 0), 1], "other": [-10, 3]},
+                "trumps": {"declarer": [40, 1], "other": [10, 3]},
+            },
+            "doubles": {"made": 2, "made_net": 10, "received": 1, "received_net": -5},
+        }
+        for _ in seats
+    ]
     return history.Finished(table_id, "classic", "classic", totals, True, seats, True, details)
 
 
@@ -80,20 +88,31 @@ def run(url: str, matches: int, players: int) -> None:
         seats += [history.SeatResult("bot", "expert", "expert", None, False)]
         with store.engine.begin() as conn:
             history.record(conn, finished(f"m{count}", seats, rng))
+
     line("a rated match's results and ratings written", timed(one_match, 200))
     while count < matches:  # the rest of the 1,000 matches, untimed
         one_match()
     line(f"profile of a player with {count:,} matches", timed(lambda: history.profile(store, "benchmark player"), 20))
-    line(f"download my data ({count:,} matches)",
-         timed(lambda: history.download(store, db.User(me, "Benchmark Player", now())), 5))
+    line(
+        f"download my data ({count:,} matches)",
+        timed(lambda: history.download(store, db.User(me, "Benchmark Player", now())), 5),
+    )
 
     # 100,000 rated players in one game, then the leaderboard
     t = now()
     batch = []
     with store.engine.begin() as conn:
         for i in range(players):
-            batch.append({"name": f"p{i}", "name_key": f"p{i}", "skeleton": f"p{i}", "password_hash": "x",
-                          "created_at": t, "banned": False})
+            batch.append(
+                {
+                    "name": f"p{i}",
+                    "name_key": f"p{i}",
+                    "skeleton": f"p{i}",
+                    "password_hash": "x",
+                    "created_at": t,
+                    "banned": False,
+                }
+            )
             if len(batch) == 5000:
                 conn.execute(db.USERS.insert(), batch)
                 batch = []
@@ -103,15 +122,26 @@ def run(url: str, matches: int, players: int) -> None:
         rows = []
         for uid in ids:
             r = ratings.Rating(rng.gauss(25, 4), rng.uniform(1.5, 8.3), rng.randrange(0, 60))
-            rows.append({"subject": db.subject_of(uid), "game": "salad", "mu": r.mu, "sigma": r.sigma,
-                         "matches": r.matches, "shown": ratings.shown(r), "updated_at": t - timedelta(days=1)})
+            rows.append(
+                {
+                    "subject": db.subject_of(uid),
+                    "game": "salad",
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "matches": r.matches,
+                    "shown": ratings.shown(r),
+                    "updated_at": t - timedelta(days=1),
+                }
+            )
             if len(rows) == 5000:
                 conn.execute(db.RATINGS.insert(), rows)
                 rows = []
         if rows:
             conn.execute(db.RATINGS.insert(), rows)
-    line(f"leaderboard (top 100) among {len(ids):,} rated players", timed(lambda: history.leaderboard(store, "salad"),
-                                                                         20))
+    line(
+        f"leaderboard (top 100) among {len(ids):,} rated players",
+        timed(lambda: history.leaderboard(store, "salad"), 20),
+    )
 
     # a log-in: Argon2id's hash, the database's reads and writes
     accounts = Accounts(lambda: store, lambda a: a)
@@ -124,6 +154,7 @@ def run(url: str, matches: int, players: int) -> None:
             await accounts.log_in("Login Bench", "a long enough password", f"10.0.0.{i}")
             out.append((time.perf_counter() - t0) * 1000)
         return out
+
     line("a log-in (Argon2id verify, session written)", asyncio.run(logins()))
     store.close()
 
@@ -136,6 +167,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.postgres:
         from benchcluster import fresh_schema
+
         url = fresh_schema(args.postgres, SCHEMA)
         print(f"PostgreSQL (schema {SCHEMA})")
         try:

@@ -19,8 +19,20 @@ for _p in (ROOT / "src", ROOT / "tests", ROOT / "tests" / "web"):
 from webhelpers import Server, http
 
 #: No per-address limits (every client comes from 127.0.0.1), computer players and deals at once.
-NO_LIMITS = ("--tables-per-hour", "0", "--connections-per-address", "0", "--bot-tables-per-address", "0",
-             "--open-tables-per-address", "0", "--seats-per-address", "0", "--http-connections-per-address", "0")
+NO_LIMITS = (
+    "--tables-per-hour",
+    "0",
+    "--connections-per-address",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+    "--open-tables-per-address",
+    "0",
+    "--seats-per-address",
+    "0",
+    "--http-connections-per-address",
+    "0",
+)
 FAST = ("--bot-delay", "0", "--deal-pause", "0", *NO_LIMITS)
 
 
@@ -29,6 +41,7 @@ def fresh_schema(url: str, schema: str) -> str:
     from sqlalchemy import create_engine, text
 
     from barbu.web.db.storage import database_url
+
     engine = create_engine(database_url(url))
     with engine.begin() as conn:
         conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
@@ -40,6 +53,7 @@ def fresh_schema(url: str, schema: str) -> str:
 def flush_broker(url: str) -> None:
     """Empty this Redis database (only this one) so no process of an earlier run is taken for alive."""
     import redis
+
     client = redis.Redis.from_url(url)
     try:
         client.flushdb()

@@ -13,8 +13,8 @@ import argparse
 import statistics
 import time
 
-from barbu.besigue import BesigueGame
 from barbu.agents.besigue import RuleAgent, make_besigue_agent
+from barbu.besigue import BesigueGame
 
 
 def main() -> None:
@@ -49,13 +49,17 @@ def main() -> None:
         playouts += getattr(bot, "playouts", 0)
     every = [t for v in times.values() for t in v]
     total = sum(every)
-    print(f"{args.bot} on {args.rules}: {args.deals} deals, {len(every)} decisions in {total:.2f} s "
-          f"= {len(every) / total:.1f} decisions/s")
+    print(
+        f"{args.bot} on {args.rules}: {args.deals} deals, {len(every)} decisions in {total:.2f} s "
+        f"= {len(every) / total:.1f} decisions/s"
+    )
     print(f"decision time: mean {statistics.fmean(every) * 1000:.1f} ms, max {max(every) * 1000:.0f} ms")
     for kind, v in times.items():
         if v:
-            print(f"  {kind:8s}: {len(v):5d} decisions, mean {statistics.fmean(v) * 1000:7.1f} ms, "
-                  f"max {max(v) * 1000:6.0f} ms")
+            print(
+                f"  {kind:8s}: {len(v):5d} decisions, mean {statistics.fmean(v) * 1000:7.1f} ms, "
+                f"max {max(v) * 1000:6.0f} ms"
+            )
     pimc = sum(times["stock"])
     if playouts:
         print(f"playouts: {playouts} in {pimc:.2f} s of stock-phase decisions = {playouts / pimc:.0f} playouts/s")

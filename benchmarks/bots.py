@@ -28,13 +28,13 @@ from rich.table import Table
 from barbu import CHANCE, Match
 from barbu.agents import make_agent
 from barbu.agents.expert import ExpertAgent
-from barbu.classic.ruleset import Ruleset
 from barbu.agents.rule import RuleAgent, rules_info
 from barbu.agents.search import SearchAgent, contract_baselines, plays_in_core, rollout, rollouts
-from barbu.solver import fast
-from barbu.classic.sampler import determinize, sample_hands
 from barbu.arena.duplicate import split_bots
+from barbu.classic.ruleset import Ruleset
+from barbu.classic.sampler import determinize, sample_hands
 from barbu.classic.view import View
+from barbu.solver import fast
 
 
 def positions(rules: str, count: int, seed: int) -> list[View]:
@@ -63,10 +63,15 @@ def main() -> None:
     p.add_argument("--rules", default="classic")
     p.add_argument("--positions", type=int, default=150)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bots", default="random,rule,search,expert",
-                   help="the players to time, e.g. 'rule,search(samples=20),expert'")
-    p.add_argument("--core", choices=("on", "off", "both"), default="on",
-                   help="rule playouts in the compiled core (on), through the engine (off), or both, compared")
+    p.add_argument(
+        "--bots", default="random,rule,search,expert", help="the players to time, e.g. 'rule,search(samples=20),expert'"
+    )
+    p.add_argument(
+        "--core",
+        choices=("on", "off", "both"),
+        default="on",
+        help="rule playouts in the compiled core (on), through the engine (off), or both, compared",
+    )
     args = p.parse_args()
     core_playouts = fast.rule_playouts
     modes = {"on": [True], "off": [False], "both": [True, False]}[args.core]
@@ -106,8 +111,13 @@ def main() -> None:
                         by_phase.setdefault(label, {}).setdefault(v.phase, []).append(dt)
                         samples_done += agent.last_samples
                     progress.advance(task)
-                table.add_row(label, f"{len(times) / sum(times):,.1f}", f"{statistics.fmean(times) * 1e3:.2f}",
-                              f"{statistics.median(times) * 1e3:.2f}", f"{max(times) * 1e3:.1f}")
+                table.add_row(
+                    label,
+                    f"{len(times) / sum(times):,.1f}",
+                    f"{statistics.fmean(times) * 1e3:.2f}",
+                    f"{statistics.median(times) * 1e3:.2f}",
+                    f"{max(times) * 1e3:.1f}",
+                )
                 if isinstance(agent, SearchAgent):
                     deals_per_second[label] = samples_done / sum(times)
     fast.rule_playouts = core_playouts
@@ -115,8 +125,10 @@ def main() -> None:
     for spec, by_mode in choices.items():
         if len(by_mode) == 2:
             same = sum(a == b for a, b in zip(by_mode[True], by_mode[False]))
-            console.print(f"{spec}: {same} of {len(views)} choices the same with the core and without "
-                          "(they differ only where the time limit cut a search short)")
+            console.print(
+                f"{spec}: {same} of {len(views)} choices the same with the core and without "
+                "(they differ only where the time limit cut a search short)"
+            )
     for spec, rate in deals_per_second.items():
         console.print(f"{spec}: {rate:,.0f} sampled deals evaluated per second (each: every legal action played out)")
     for spec, phases_of in by_phase.items():
@@ -145,9 +157,10 @@ def main() -> None:
     core_lines = fast.respond_line
     seats = [play_views[i % len(play_views)].seat for i in range(len(worlds))]
     for ends, respond, what in (
-            (0, False, "rule-based playouts to the end of the deal (from play positions)"),
-            (end_cards, True, f"the expert's playouts (the seat's best response from {end_cards} cards a hand)"),
-            (end_cards, False, f"expert(respond=0)'s playouts (the last {end_cards} cards of each hand solved)")):
+        (0, False, "rule-based playouts to the end of the deal (from play positions)"),
+        (end_cards, True, f"the expert's playouts (the seat's best response from {end_cards} cards a hand)"),
+        (end_cards, False, f"expert(respond=0)'s playouts (the last {end_cards} cards of each hand solved)"),
+    ):
         rates = []
         for use_core in (True, False):
             fast.rule_playouts = core_playouts if use_core else None
@@ -165,11 +178,14 @@ def main() -> None:
         fast.rule_playouts = core_playouts
         fast.respond_line = core_lines
         if len(rates) == 3:
-            console.print(f"{what}: {rates[0]} per second in the core one at a time, {rates[1]} in one batch, "
-                          f"{rates[2]} through the engine")
+            console.print(
+                f"{what}: {rates[0]} per second in the core one at a time, {rates[1]} in one batch, "
+                f"{rates[2]} through the engine"
+            )
         else:
-            console.print(f"{what}: {rates[0]} per second ({in_core} of {len(worlds)} in the core), "
-                          f"{rates[1]} through the engine")
+            console.print(
+                f"{what}: {rates[0]} per second ({in_core} of {len(worlds)} in the core), {rates[1]} through the engine"
+            )
 
 
 if __name__ == "__main__":

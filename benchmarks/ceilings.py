@@ -91,6 +91,7 @@ def run_loop(coro: Any) -> Any:
     """Run ``coro`` on uvloop when it is installed, as the server does."""
     try:
         import uvloop
+
         return uvloop.run(coro)
     except ImportError:
         return asyncio.run(coro)
@@ -114,9 +115,9 @@ def postgres_cpu() -> float | None:
             stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             continue
-        if stat[stat.index("(") + 1:stat.rindex(")")] != "postgres":
+        if stat[stat.index("(") + 1 : stat.rindex(")")] != "postgres":
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
+        fields = stat[stat.rindex(")") + 2 :].split()
         total += int(fields[11]) + int(fields[12])  # utime, stime
         found = True
     return total / tick if found else None
@@ -124,6 +125,7 @@ def postgres_cpu() -> float | None:
 
 def redis_cpu(url: str) -> float:
     import redis
+
     client = redis.Redis.from_url(url)
     try:
         info = client.info("cpu")
@@ -161,8 +163,19 @@ def gather(q: Any, n: int, timeout: float, what: str) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------------- the database
-def db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float, warmup: float, seconds: float,
-              seed: int, ready: Any, commands: Any, out: Any) -> None:
+def db_writer(
+    url: str,
+    node: str,
+    tables: int,
+    fenced: bool,
+    ttl: float,
+    warmup: float,
+    seconds: float,
+    seed: int,
+    ready: Any,
+    commands: Any,
+    out: Any,
+) -> None:
     """One writer process (a server process's journal): its tables, its leases, its writes at the rates asked."""
     try:
         run_loop(_db_writer(url, node, tables, fenced, ttl, warmup, seconds, seed, ready, commands, out))
@@ -172,8 +185,19 @@ def db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float, warmup
         out.put({"error": msg})
 
 
-async def _db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float, warmup: float, seconds: float,
-                     seed: int, ready: Any, commands: Any, out: Any) -> None:
+async def _db_writer(
+    url: str,
+    node: str,
+    tables: int,
+    fenced: bool,
+    ttl: float,
+    warmup: float,
+    seconds: float,
+    seed: int,
+    ready: Any,
+    commands: Any,
+    out: Any,
+) -> None:
     from barbu.web.db import leases
     from barbu.web.db.journal import Journal
     from barbu.web.db.storage import Store
@@ -189,6 +213,7 @@ async def _db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float,
             assert epoch is not None
             epochs[tid] = epoch
         return epochs
+
     epochs = await journal.run(create)
     views = {tid: journal.fenced(tid, epochs[tid] if fenced else None) for tid in ids}
     ready.put({"node": node})
@@ -259,9 +284,19 @@ async def _db_writer(url: str, node: str, tables: int, fenced: bool, ttl: float,
         await asyncio.sleep(seconds)
         measuring = False
         elapsed = time.perf_counter() - started
-        out.put({"node": node, "writes": sum(acked.values()) - writes0, "commits": journal.commits - commits0,
-                 "elapsed": elapsed, "cpu": time.process_time() - cpu0, "latencies": latencies.tobytes(),
-                 "renew_max": max(renewals, default=0.0), "gap_max": max(gaps, default=0.0), **problems})
+        out.put(
+            {
+                "node": node,
+                "writes": sum(acked.values()) - writes0,
+                "commits": journal.commits - commits0,
+                "elapsed": elapsed,
+                "cpu": time.process_time() - cpu0,
+                "latencies": latencies.tobytes(),
+                "renew_max": max(renewals, default=0.0),
+                "gap_max": max(gaps, default=0.0),
+                **problems,
+            }
+        )
     stopping = True
     for tid, task in tasks.items():  # a table waiting for its next write stops now; one writing finishes it
         if tid not in busy:
@@ -297,12 +332,19 @@ def check_journal(url: str, finals: list[dict[str, Any]], fenced: bool) -> str:
     from sqlalchemy import text
 
     from barbu.web.db.storage import Store
+
     store = Store(url, run_migrations=False)
     try:
         with store.engine.connect() as conn:
-            rows = {r.table_id: r for r in conn.execute(text(
-                "SELECT table_id, count(*) AS n, max(seq) AS last, min(epoch) AS lo, max(epoch) AS hi "
-                "FROM barbu_events GROUP BY table_id"))}
+            rows = {
+                r.table_id: r
+                for r in conn.execute(
+                    text(
+                        "SELECT table_id, count(*) AS n, max(seq) AS last, min(epoch) AS lo, max(epoch) AS hi "
+                        "FROM barbu_events GROUP BY table_id"
+                    )
+                )
+            }
     finally:
         store.close()
     wrong = 0
@@ -316,15 +358,21 @@ def check_journal(url: str, finals: list[dict[str, Any]], fenced: bool) -> str:
     return f"{wrong} tables' journals differ from what was acknowledged" if wrong else ""
 
 
-def db_ramp(args: argparse.Namespace, database: str, url: str, writers: int, fenced: bool,
-            local_postgres: bool) -> list[DbResult]:
+def db_ramp(
+    args: argparse.Namespace, database: str, url: str, writers: int, fenced: bool, local_postgres: bool
+) -> list[DbResult]:
     """``writers`` processes on one database, at each of ``--rates`` in turn until one is not held."""
     ctx = mp.get_context("spawn")
     ready, out = ctx.Queue(), ctx.Queue()
     commands = [ctx.Queue() for _ in range(writers)]
-    procs = [ctx.Process(target=db_writer, args=(url, f"w{i}", args.tables, fenced, args.lease, args.warmup,
-                                                 args.seconds, i, ready, commands[i], out), daemon=True)
-             for i in range(writers)]
+    procs = [
+        ctx.Process(
+            target=db_writer,
+            args=(url, f"w{i}", args.tables, fenced, args.lease, args.warmup, args.seconds, i, ready, commands[i], out),
+            daemon=True,
+        )
+        for i in range(writers)
+    ]
     results: list[DbResult] = []
     done = False
     try:
@@ -345,16 +393,33 @@ def db_ramp(args: argparse.Namespace, database: str, url: str, writers: int, fen
             for r in step:
                 lat.frombytes(r["latencies"])
             lat_ms = [x * 1000 for x in lat]
-            problems = [f"{k} {sum(r[k] for r in step)}" for k in ("refused", "failed", "lost_leases")
-                        if sum(r[k] for r in step)]
+            problems = [
+                f"{k} {sum(r[k] for r in step)}"
+                for k in ("refused", "failed", "lost_leases")
+                if sum(r[k] for r in step)
+            ]
             db_cpu = (cpu1 - cpu0) / writes * 1e6 if cpu0 is not None and cpu1 is not None and writes else None
-            r = DbResult(database, writers, writers * args.tables, fenced, rate, writes / elapsed,
-                         sum(x["commits"] for x in step) / elapsed, pct(lat_ms, 50), pct(lat_ms, 99),
-                         max(x["renew_max"] for x in step) * 1000, db_cpu,
-                         sum(x["cpu"] for x in step) / max(writes, 1) * 1e6, "; ".join(problems))
+            r = DbResult(
+                database,
+                writers,
+                writers * args.tables,
+                fenced,
+                rate,
+                writes / elapsed,
+                sum(x["commits"] for x in step) / elapsed,
+                pct(lat_ms, 50),
+                pct(lat_ms, 99),
+                max(x["renew_max"] for x in step) * 1000,
+                db_cpu,
+                sum(x["cpu"] for x in step) / max(writes, 1) * 1e6,
+                "; ".join(problems),
+            )
             results.append(r)
-            print(f"  asked {rate:,.0f} writes/s: {r.writes_per_s:,.0f} in {r.commits_per_s:,.0f} commits/s, "
-                  f"p99 {r.p99_ms:.1f} ms{'; ' + r.problems if r.problems else ''}", flush=True)
+            print(
+                f"  asked {rate:,.0f} writes/s: {r.writes_per_s:,.0f} in {r.commits_per_s:,.0f} commits/s, "
+                f"p99 {r.p99_ms:.1f} ms{'; ' + r.problems if r.problems else ''}",
+                flush=True,
+            )
             if r.problems or r.writes_per_s < 0.9 * rate or r.p99_ms > args.stop_ms:
                 break
         for q in commands:
@@ -373,6 +438,7 @@ def db_ramp(args: argparse.Namespace, database: str, url: str, writers: int, fen
 
 def database_steps(args: argparse.Namespace, folder: Path) -> list[DbResult]:
     from barbu.web.db.storage import Store
+
     plan: list[tuple[str, int, bool]] = []
     if args.db:
         plan += [("postgresql", w, True) for w in args.writers]
@@ -388,8 +454,11 @@ def database_steps(args: argparse.Namespace, folder: Path) -> list[DbResult]:
             else:
                 url = f"sqlite:///{folder / f'ceilings{n}.db'}"
             Store(url).close()  # the schema, migrated once before the writers start
-            print(f"database: {database}, {writers} writer process(es) x {args.tables} tables, "
-                  f"{'fenced' if fenced else 'unfenced'}", flush=True)
+            print(
+                f"database: {database}, {writers} writer process(es) x {args.tables} tables, "
+                f"{'fenced' if fenced else 'unfenced'}",
+                flush=True,
+            )
             results += db_ramp(args, database, url, writers, fenced, local and database == "postgresql")
     finally:
         if args.db:
@@ -401,6 +470,7 @@ def drop_schema(url: str) -> None:
     from sqlalchemy import create_engine, text
 
     from barbu.web.db.storage import database_url
+
     engine = create_engine(database_url(url))
     try:
         with engine.begin() as conn:
@@ -417,6 +487,7 @@ def state_text(seed: int = 1) -> str:
     from barbu.core.game import CHANCE
     from barbu.games import open_game
     from barbu.web.tables.games import web_game
+
     m = open_game("classic", seed)
     web, rng, texts = web_game(m), random.Random(seed), []
     for _ in range(400):
@@ -434,26 +505,56 @@ def state_text(seed: int = 1) -> str:
 def envelope_text(base: str, size: int) -> str:
     """A frame's text cut from ``base`` so that the envelope carrying it is about ``size`` bytes."""
     import orjson
+
     text = base[:size]
     while text and len(orjson.dumps({"k": "out", "c": "x" * 16, "x": text, "f": 0, "t": 0.0})) > size:
-        text = text[:-max(1, len(text) // 50)]
+        text = text[: -max(1, len(text) // 50)]
     return text
 
 
-def broker_node(url: str, index: int, nodes: int, text: str, senders: int, window: int, warmup: float,
-                seconds: float, sent: Any, received: Any, ready: Any, commands: Any, out: Any) -> None:
+def broker_node(
+    url: str,
+    index: int,
+    nodes: int,
+    text: str,
+    senders: int,
+    window: int,
+    warmup: float,
+    seconds: float,
+    sent: Any,
+    received: Any,
+    ready: Any,
+    commands: Any,
+    out: Any,
+) -> None:
     """One node (a server process's broker): relayed connections publishing at the rates asked, and its channel."""
     try:
-        run_loop(_broker_node(url, index, nodes, text, senders, window, warmup, seconds, sent, received, ready,
-                              commands, out))
+        run_loop(
+            _broker_node(
+                url, index, nodes, text, senders, window, warmup, seconds, sent, received, ready, commands, out
+            )
+        )
     except Exception as e:  # noqa: BLE001 - reported to the parent, which stops the run
         msg = f"node {index}: {type(e).__name__}: {e}"
         ready.put({"error": msg})
         out.put({"error": msg})
 
 
-async def _broker_node(url: str, index: int, nodes: int, text: str, senders: int, window: int, warmup: float,
-                       seconds: float, sent: Any, received: Any, ready: Any, commands: Any, out: Any) -> None:
+async def _broker_node(
+    url: str,
+    index: int,
+    nodes: int,
+    text: str,
+    senders: int,
+    window: int,
+    warmup: float,
+    seconds: float,
+    sent: Any,
+    received: Any,
+    ready: Any,
+    commands: Any,
+    out: Any,
+) -> None:
     import orjson
 
     from barbu.web.cluster.broker import Broker
@@ -498,8 +599,9 @@ async def _broker_node(url: str, index: int, nodes: int, text: str, senders: int
                 return
             busy.add(c)
             try:
-                await broker.send(f"ceilings{dest}", {"k": "out", "c": conn_id, "x": text, "f": index,
-                                                      "t": time.time()})
+                await broker.send(
+                    f"ceilings{dest}", {"k": "out", "c": conn_id, "x": text, "f": index, "t": time.time()}
+                )
             finally:
                 busy.discard(c)
             sent[pair] += 1
@@ -521,8 +623,16 @@ async def _broker_node(url: str, index: int, nodes: int, text: str, senders: int
         cpu0, measuring, started = time.process_time(), True, time.perf_counter()
         await asyncio.sleep(seconds)
         measuring = False
-        out.put({"node": index, "elapsed": time.perf_counter() - started, "cpu": time.process_time() - cpu0,
-                 "latencies": latencies.tobytes(), "size": size, **counts})
+        out.put(
+            {
+                "node": index,
+                "elapsed": time.perf_counter() - started,
+                "cpu": time.process_time() - cpu0,
+                "latencies": latencies.tobytes(),
+                "size": size,
+                **counts,
+            }
+        )
     stopping = True
     for c, t in enumerate(tasks):  # one waiting stops now; one publishing finishes and counts its message
         if c not in busy:
@@ -563,9 +673,28 @@ def broker_ramp(args: argparse.Namespace, nodes: int, size: int, text: str) -> l
     ready, out = ctx.Queue(), ctx.Queue()
     commands = [ctx.Queue() for _ in range(nodes)]
     sent, received = ctx.RawArray("q", nodes * nodes), ctx.RawArray("q", nodes * nodes)
-    procs = [ctx.Process(target=broker_node, args=(args.broker, i, nodes, text, args.senders, args.window,
-                                                   args.warmup, args.seconds, sent, received, ready, commands[i],
-                                                   out), daemon=True) for i in range(nodes)]
+    procs = [
+        ctx.Process(
+            target=broker_node,
+            args=(
+                args.broker,
+                i,
+                nodes,
+                text,
+                args.senders,
+                args.window,
+                args.warmup,
+                args.seconds,
+                sent,
+                received,
+                ready,
+                commands[i],
+                out,
+            ),
+            daemon=True,
+        )
+        for i in range(nodes)
+    ]
     results: list[BrokerResult] = []
     done = False
     try:
@@ -586,9 +715,17 @@ def broker_ramp(args: argparse.Namespace, nodes: int, size: int, text: str) -> l
             for r in step:
                 lat.frombytes(r["latencies"])
             lat_ms = [x * 1000 for x in lat]
-            r = BrokerResult(nodes, size, rate, delivered / elapsed, delivered * step[0]["size"] / elapsed / 1e6,
-                             pct(lat_ms, 50), pct(lat_ms, 99), (cpu1 - cpu0) / max(delivered, 1) * 1e6,
-                             sum(x["cpu"] for x in step) / max(delivered, 1) * 1e6)
+            r = BrokerResult(
+                nodes,
+                size,
+                rate,
+                delivered / elapsed,
+                delivered * step[0]["size"] / elapsed / 1e6,
+                pct(lat_ms, 50),
+                pct(lat_ms, 99),
+                (cpu1 - cpu0) / max(delivered, 1) * 1e6,
+                sum(x["cpu"] for x in step) / max(delivered, 1) * 1e6,
+            )
             results.append(r)
             print(f"  asked {rate:,.0f} msgs/s: {r.msgs_per_s:,.0f} delivered, p99 {r.p99_ms:.1f} ms", flush=True)
             if r.msgs_per_s < 0.9 * rate or r.p99_ms > args.stop_ms:
@@ -612,8 +749,9 @@ def broker_steps(args: argparse.Namespace) -> list[BrokerResult]:
     try:
         for nodes in args.nodes:
             for size in args.sizes:
-                print(f"broker: {nodes} nodes, envelopes of {size} bytes, {args.senders} connections a node",
-                      flush=True)
+                print(
+                    f"broker: {nodes} nodes, envelopes of {size} bytes, {args.senders} connections a node", flush=True
+                )
                 results += broker_ramp(args, nodes, size, envelope_text(base, size))
     finally:
         flush_broker(args.broker)
@@ -624,63 +762,91 @@ def broker_steps(args: argparse.Namespace) -> list[BrokerResult]:
 def report(args: argparse.Namespace, db: list[DbResult], broker: list[BrokerResult]) -> None:
     m = args.moves_per_process
     if db:
-        print(f"\nfenced journal writes: tables writing at random times at the rate asked "
-              f"({args.seconds:.0f} s measured at each rate)")
-        print(f"{'database':<11} {'writers':>7} {'tables':>6} {'fenced':>6} {'asked/s':>8} {'writes/s':>9} "
-              f"{'commits/s':>9} {'w/commit':>8} {'p50 ms':>7} {'p99 ms':>7} {'renew ms':>8} {'db us/w':>7} "
-              f"{'app us/w':>8}")
+        print(
+            f"\nfenced journal writes: tables writing at random times at the rate asked "
+            f"({args.seconds:.0f} s measured at each rate)"
+        )
+        print(
+            f"{'database':<11} {'writers':>7} {'tables':>6} {'fenced':>6} {'asked/s':>8} {'writes/s':>9} "
+            f"{'commits/s':>9} {'w/commit':>8} {'p50 ms':>7} {'p99 ms':>7} {'renew ms':>8} {'db us/w':>7} "
+            f"{'app us/w':>8}"
+        )
         for r in db:
             db_cpu = f"{r.db_cpu_us:.0f}" if r.db_cpu_us is not None else "-"
-            print(f"{r.database:<11} {r.writers:>7} {r.tables:>6} {'yes' if r.fenced else 'no':>6} {r.offered:>8,.0f} "
-                  f"{r.writes_per_s:>9,.0f} {r.commits_per_s:>9,.0f} {r.writes_per_s / max(r.commits_per_s, 1):>8.1f} "
-                  f"{r.p50_ms:>7.1f} {r.p99_ms:>7.1f} {r.renew_max_ms:>8.0f} {db_cpu:>7} {r.app_cpu_us:>8.0f}"
-                  f"{'  ' + r.problems if r.problems else ''}")
-        print("renew ms: the slowest lease renewal (asked -> committed); us/w: CPU microseconds a write, of the "
-              "database's processes and of the writers'")
-        for (database, writers, fenced) in dict.fromkeys((r.database, r.writers, r.fenced) for r in db):
+            print(
+                f"{r.database:<11} {r.writers:>7} {r.tables:>6} {'yes' if r.fenced else 'no':>6} {r.offered:>8,.0f} "
+                f"{r.writes_per_s:>9,.0f} {r.commits_per_s:>9,.0f} {r.writes_per_s / max(r.commits_per_s, 1):>8.1f} "
+                f"{r.p50_ms:>7.1f} {r.p99_ms:>7.1f} {r.renew_max_ms:>8.0f} {db_cpu:>7} {r.app_cpu_us:>8.0f}"
+                f"{'  ' + r.problems if r.problems else ''}"
+            )
+        print(
+            "renew ms: the slowest lease renewal (asked -> committed); us/w: CPU microseconds a write, of the "
+            "database's processes and of the writers'"
+        )
+        for database, writers, fenced in dict.fromkeys((r.database, r.writers, r.fenced) for r in db):
             steps = [r for r in db if (r.database, r.writers, r.fenced) == (database, writers, fenced)]
             held = [r for r in steps if r.held(args.target_ms)]
-            what = (f"{max(r.writes_per_s for r in held):,.0f} writes/s held" if held else "no rate held")
-            print(f"  {database}, {writers} writers{'' if fenced else ', unfenced'}: {what} "
-                  f"(a write's p99 under {args.target_ms:.0f} ms)")
+            what = f"{max(r.writes_per_s for r in held):,.0f} writes/s held" if held else "no rate held"
+            print(
+                f"  {database}, {writers} writers{'' if fenced else ', unfenced'}: {what} "
+                f"(a write's p99 under {args.target_ms:.0f} ms)"
+            )
     if broker:
-        print(f"\nbroker messages through Redis pub/sub: {args.senders} connections a node publishing at random "
-              f"times at the rate asked ({args.seconds:.0f} s measured at each rate)")
-        print(f"{'nodes':>5} {'bytes':>6} {'asked/s':>8} {'msgs/s':>8} {'MB/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
-              f"{'redis us/msg':>12} {'node us/msg':>11}")
+        print(
+            f"\nbroker messages through Redis pub/sub: {args.senders} connections a node publishing at random "
+            f"times at the rate asked ({args.seconds:.0f} s measured at each rate)"
+        )
+        print(
+            f"{'nodes':>5} {'bytes':>6} {'asked/s':>8} {'msgs/s':>8} {'MB/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
+            f"{'redis us/msg':>12} {'node us/msg':>11}"
+        )
         for r in broker:
-            print(f"{r.nodes:>5} {r.size:>6} {r.offered:>8,.0f} {r.msgs_per_s:>8,.0f} {r.mb_per_s:>6.1f} {r.p50_ms:>7.1f} "
-                  f"{r.p99_ms:>7.1f} {r.redis_cpu_us:>12.1f} {r.node_cpu_us:>11.0f}"
-                  f"{'  ' + r.problems if r.problems else ''}")
-        print("redis us/msg: CPU microseconds of Redis's thread a message; node us/msg: of the nodes (publishing "
-              "and receiving it)")
-        for (nodes, size) in dict.fromkeys((r.nodes, r.size) for r in broker):
+            print(
+                f"{r.nodes:>5} {r.size:>6} {r.offered:>8,.0f} {r.msgs_per_s:>8,.0f} {r.mb_per_s:>6.1f} {r.p50_ms:>7.1f} "
+                f"{r.p99_ms:>7.1f} {r.redis_cpu_us:>12.1f} {r.node_cpu_us:>11.0f}"
+                f"{'  ' + r.problems if r.problems else ''}"
+            )
+        print(
+            "redis us/msg: CPU microseconds of Redis's thread a message; node us/msg: of the nodes (publishing "
+            "and receiving it)"
+        )
+        for nodes, size in dict.fromkeys((r.nodes, r.size) for r in broker):
             held = [r for r in broker if (r.nodes, r.size) == (nodes, size) and r.held(args.target_ms)]
             what = f"{max(r.msgs_per_s for r in held):,.0f} msgs/s held" if held else "no rate held"
             print(f"  {nodes} nodes, {size} bytes: {what} (a message's p99 under {args.target_ms:.0f} ms)")
-    print(f"\na move (classic, 4 connections a table): {WRITES_PER_MOVE} journal writes; "
-          f"{MESSAGES_PER_RELAYED_MOVE} broker messages if all its table's connections are relayed, "
-          f"x (N-1)/N behind round robin over N processes; a process plays {m:.0f} moves/s (--moves-per-process)")
+    print(
+        f"\na move (classic, 4 connections a table): {WRITES_PER_MOVE} journal writes; "
+        f"{MESSAGES_PER_RELAYED_MOVE} broker messages if all its table's connections are relayed, "
+        f"x (N-1)/N behind round robin over N processes; a process plays {m:.0f} moves/s (--moves-per-process)"
+    )
     pg = [r for r in db if r.database == "postgresql" and r.fenced and r.held(args.target_ms)]
     if pg:
         best = max(pg, key=lambda r: r.writes_per_s)
         moves = best.writes_per_s / WRITES_PER_MOVE
-        print(f"database: {best.writes_per_s:,.0f} fenced writes/s held on PostgreSQL here = {moves:,.0f} moves/s = "
-              f"the writes of {moves / m:.0f} processes")
+        print(
+            f"database: {best.writes_per_s:,.0f} fenced writes/s held on PostgreSQL here = {moves:,.0f} moves/s = "
+            f"the writes of {moves / m:.0f} processes"
+        )
         if best.db_cpu_us:
             core = 1e6 / best.db_cpu_us
-            print(f"  PostgreSQL spent {best.db_cpu_us:.0f} us of CPU a write: {core:,.0f} writes/s a core of its own = "
-                  f"{core / WRITES_PER_MOVE / m:.0f} processes a core")
+            print(
+                f"  PostgreSQL spent {best.db_cpu_us:.0f} us of CPU a write: {core:,.0f} writes/s a core of its own = "
+                f"{core / WRITES_PER_MOVE / m:.0f} processes a core"
+            )
     held = [r for r in broker if r.held(args.target_ms)]
     if held:
         best = max(held, key=lambda r: r.msgs_per_s)
         per = m * MESSAGES_PER_RELAYED_MOVE  # N processes x m moves x 10.1 x (N-1)/N = m x 10.1 x (N-1)
-        print(f"broker: {best.msgs_per_s:,.0f} msgs/s held here ({best.nodes} nodes, {best.size} bytes); N processes "
-              f"behind round robin send {per:,.0f} x (N-1) msgs/s: N = {1 + best.msgs_per_s / per:.1f}")
+        print(
+            f"broker: {best.msgs_per_s:,.0f} msgs/s held here ({best.nodes} nodes, {best.size} bytes); N processes "
+            f"behind round robin send {per:,.0f} x (N-1) msgs/s: N = {1 + best.msgs_per_s / per:.1f}"
+        )
         if best.redis_cpu_us > 0:
             core = 1e6 / best.redis_cpu_us
-            print(f"  Redis spent {best.redis_cpu_us:.1f} us of its one thread a message: {core:,.0f} msgs/s with a "
-                  f"core of its own: N = {1 + core / per:.0f}")
+            print(
+                f"  Redis spent {best.redis_cpu_us:.1f} us of its one thread a message: {core:,.0f} msgs/s with a "
+                f"core of its own: N = {1 + core / per:.0f}"
+            )
 
 
 def numbers(text: str) -> list[int]:
@@ -689,36 +855,62 @@ def numbers(text: str) -> list[int]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", help="PostgreSQL URL: its schema barbu_ceilings is made anew and dropped "
-                                "(without it: SQLite only)")
+    p.add_argument(
+        "--db", help="PostgreSQL URL: its schema barbu_ceilings is made anew and dropped (without it: SQLite only)"
+    )
     p.add_argument("--broker", help="Redis URL of a database number of your own, emptied before and after")
     p.add_argument("--only", choices=("db", "broker"), help="measure only one of the two")
     p.add_argument("--writers", type=numbers, default=[2, 4], help="writer processes on PostgreSQL, a ramp each")
     p.add_argument("--sqlite-writers", type=numbers, default=[2], help="writer processes on SQLite, a ramp each")
     p.add_argument("--tables", type=int, default=500, help="tables of each writer process")
-    p.add_argument("--rates", type=numbers, default=[1000, 2000, 4000, 8000, 16000, 32000],
-                   help="writes/s asked of all the writers together, in turn, until one is not held")
-    p.add_argument("--target-ms", type=float, default=50.0,
-                   help="a rate is held if 90%% of it is written (delivered) and the p99 of a write (a message) "
-                        "stays under this")
-    p.add_argument("--stop-ms", type=float, default=200.0,
-                   help="a ramp goes on past a rate over --target-ms (one spike of a shared machine) unless its p99 "
-                        "is over this")
-    p.add_argument("--unfenced", action=argparse.BooleanOptionalAction, default=True,
-                   help="a ramp on PostgreSQL with writes that carry no lease epoch, for comparison (default: yes)")
+    p.add_argument(
+        "--rates",
+        type=numbers,
+        default=[1000, 2000, 4000, 8000, 16000, 32000],
+        help="writes/s asked of all the writers together, in turn, until one is not held",
+    )
+    p.add_argument(
+        "--target-ms",
+        type=float,
+        default=50.0,
+        help="a rate is held if 90%% of it is written (delivered) and the p99 of a write (a message) stays under this",
+    )
+    p.add_argument(
+        "--stop-ms",
+        type=float,
+        default=200.0,
+        help="a ramp goes on past a rate over --target-ms (one spike of a shared machine) unless its p99 is over this",
+    )
+    p.add_argument(
+        "--unfenced",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a ramp on PostgreSQL with writes that carry no lease epoch, for comparison (default: yes)",
+    )
     p.add_argument("--lease", type=float, default=5.0, help="seconds of a lease; renewed every third of it")
     p.add_argument("--nodes", type=numbers, default=[2, 4], help="broker nodes (processes), one step each")
     p.add_argument("--sizes", type=numbers, default=[1024, 4096], help="bytes of an envelope, one step each")
-    p.add_argument("--broker-rates", type=numbers, default=[2000, 4000, 8000, 16000, 32000],
-                   help="messages/s asked of all the nodes together, in turn, until one is not held")
+    p.add_argument(
+        "--broker-rates",
+        type=numbers,
+        default=[2000, 4000, 8000, 16000, 32000],
+        help="messages/s asked of all the nodes together, in turn, until one is not held",
+    )
     p.add_argument("--senders", type=int, default=32, help="relayed connections publishing in each node")
-    p.add_argument("--window", type=int, default=1000,
-                   help="messages on their way from one node to another at most (Redis's buffers stay small)")
+    p.add_argument(
+        "--window",
+        type=int,
+        default=1000,
+        help="messages on their way from one node to another at most (Redis's buffers stay small)",
+    )
     p.add_argument("--seconds", type=float, default=5.0, help="seconds measured at each step")
     p.add_argument("--warmup", type=float, default=1.0, help="seconds before measuring at each step")
-    p.add_argument("--moves-per-process", type=float, default=211.0,
-                   help="moves/s one server process plays with a p99 under 100 ms (docs/server.md: two "
-                        "processes, 422 moves/s)")
+    p.add_argument(
+        "--moves-per-process",
+        type=float,
+        default=211.0,
+        help="moves/s one server process plays with a p99 under 100 ms (docs/server.md: two processes, 422 moves/s)",
+    )
     args = p.parse_args()
     if args.only == "broker" and not args.broker:
         p.error("--only broker needs --broker redis://...")

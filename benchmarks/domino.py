@@ -81,8 +81,15 @@ def play(rules: str, player: str, first: int, last: int, contract: str, out: Pat
                         continue
                     points, stats = play_deal(start, deal, by_seat, seed)
                     for s in seats:
-                        row = {"seed": seed, "deal": deal, "seat": s, "declarer": start.declarer,
-                               "player": by_seat[s], "points": sign * points[s], **stats[s]}
+                        row = {
+                            "seed": seed,
+                            "deal": deal,
+                            "seat": s,
+                            "declarer": start.declarer,
+                            "player": by_seat[s],
+                            "points": sign * points[s],
+                            **stats[s],
+                        }
                         if rotation >= 0:
                             row["rotation"] = rotation
                         f.write(json.dumps(row) + "\n")
@@ -93,8 +100,10 @@ def play_deal(start, deal: int, by_seat: list[str], seed: int) -> tuple[tuple, l
     """Play the deal from ``start`` with the players by seat (``rule`` seats seeded as the match's); each seat's
     points added and its time, decisions and decisions the time cap cut short."""
     w = start.clone()
-    agents = [RuleAgent(seed + s) if p == "rule" else make_agent(p, seed * 100 + s, measure=True)
-              for s, p in enumerate(by_seat)]
+    agents = [
+        RuleAgent(seed + s) if p == "rule" else make_agent(p, seed * 100 + s, measure=True)
+        for s, p in enumerate(by_seat)
+    ]
     stats = [{"seconds": 0.0, "decisions": 0, "slowest": 0.0} for _ in by_seat]
     while len(w.results) == deal:
         s = w.to_act()
@@ -136,7 +145,7 @@ def compare(files: list[Path]) -> None:
             runs[path.name] = {(r["seed"], r["deal"], r["seat"]): r for r in rows}
     names = list(runs)
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             keys = set(runs[a]) & set(runs[b])
             boards = defaultdict(list)
             declaring = []
@@ -146,15 +155,17 @@ def compare(files: list[Path]) -> None:
                 if runs[a][k]["declarer"] == k[2]:
                     declaring.append(d)
             means = [statistics.fmean(v) for v in boards.values()]
-            print(f"{a} - {b}: {interval(means)} points a deal over {len(means)} boards "
-                  f"({len(keys)} deals and seats); as declarer {interval(declaring)} over {len(declaring)}")
+            print(
+                f"{a} - {b}: {interval(means)} points a deal over {len(means)} boards "
+                f"({len(keys)} deals and seats); as declarer {interval(declaring)} over {len(declaring)}"
+            )
     for name, rows in tables.items():
         by_board: dict = defaultdict(lambda: defaultdict(list))
         for r in rows:
             by_board[(r["seed"], r["deal"])][r["player"]].append(r["points"])
         players = list(dict.fromkeys(r["player"] for r in rows))
         for i, a in enumerate(players):
-            for b in players[i + 1:]:
+            for b in players[i + 1 :]:
                 if a == b:
                     continue
                 d = [statistics.fmean(p[a]) - statistics.fmean(p[b]) for p in by_board.values() if a in p and b in p]
@@ -168,9 +179,11 @@ def compare(files: list[Path]) -> None:
             seconds = sum(r["seconds"] for r in mine)
             capped = sum(r.get("capped", 0) for r in mine)
             slowest = max((r.get("slowest", 0) for r in mine), default=0)
-            print(f"{name} {player}: {statistics.fmean(r['points'] for r in mine):+.2f} points a deal over "
-                  f"{len(mine)} deals and seats, {1000 * seconds / max(1, decisions):.0f} ms a decision "
-                  f"(slowest {1000 * slowest:.0f} ms), {capped} of {decisions} decisions cut short by the time cap")
+            print(
+                f"{name} {player}: {statistics.fmean(r['points'] for r in mine):+.2f} points a deal over "
+                f"{len(mine)} deals and seats, {1000 * seconds / max(1, decisions):.0f} ms a decision "
+                f"(slowest {1000 * slowest:.0f} ms), {capped} of {decisions} decisions cut short by the time cap"
+            )
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ def main() -> None:
     print("players tables " + "".join(f"{f'{r} round' + ('s' if r > 1 else ''):>20}" for r in args.rounds))
     worst = [0, 0, 0]
     total = 0.0
-    for players in args.players[::args.step]:
+    for players in args.players[:: args.step]:
         tables = tables_for(players, args.seats)
         cells = []
         for rounds in args.rounds:
@@ -50,8 +50,10 @@ def main() -> None:
                 worst = [max(worst[0], m), max(worst[1], c), max(worst[2], k)]
             cells.append(f"{f'{m}/{c}/{k} ({took:.2f})':>20}")
         print(f"{players:>7}{tables:>7} " + "".join(cells))
-    print(f"worst over the rounds plans: meetings {worst[0]}, comparisons {worst[1]}, seats {worst[2]}; "
-          f"{total:.1f} s in all")
+    print(
+        f"worst over the rounds plans: meetings {worst[0]}, comparisons {worst[1]}, seats {worst[2]}; "
+        f"{total:.1f} s in all"
+    )
 
 
 if __name__ == "__main__":

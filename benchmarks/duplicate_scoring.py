@@ -85,13 +85,31 @@ def through_database(url: str, players: int, boards: int) -> None:
     with engine.begin() as conn:
         conn.execute(db.BOARDS.delete())
         conn.execute(db.ATTEMPTS.delete())
-        conn.execute(insert(db.ATTEMPTS), [dict(id=i + 1, day=day, game="classic", who=f"u:{i}", pool="account",
-                                                name=f"player{i}", started_at=now, finished_at=now)
-                                           for i in range(players)])
+        conn.execute(
+            insert(db.ATTEMPTS),
+            [
+                dict(
+                    id=i + 1,
+                    day=day,
+                    game="classic",
+                    who=f"u:{i}",
+                    pool="account",
+                    name=f"player{i}",
+                    started_at=now,
+                    finished_at=now,
+                )
+                for i in range(players)
+            ],
+        )
         for b in range(boards):
             step, most = CONTRACTS[b % len(CONTRACTS)]
-            conn.execute(insert(db.BOARDS), [dict(attempt_id=i + 1, board=b, moves="", doubles="",
-                                                  score=step * rng.randint(0, most)) for i in range(players)])
+            conn.execute(
+                insert(db.BOARDS),
+                [
+                    dict(attempt_id=i + 1, board=b, moves="", doubles="", score=step * rng.randint(0, most))
+                    for i in range(players)
+                ],
+            )
     for paused in (True, False):
         start = time.perf_counter()
         with collector_paused(paused), engine.connect() as conn:
@@ -101,8 +119,10 @@ def through_database(url: str, players: int, boards: int) -> None:
             Scored.of(rows, players, False)
         took = time.perf_counter() - start
         what = "collector paused (the server)" if paused else "collector on (the reference)"
-        print(f"{players} players x {boards} boards, {what}: read {read:.2f} s, scored {took - read:.2f} s, "
-              f"in all {took:.2f} s")
+        print(
+            f"{players} players x {boards} boards, {what}: read {read:.2f} s, scored {took - read:.2f} s, "
+            f"in all {took:.2f} s"
+        )
 
 
 def pairwise_totals(entries: list[Entry]) -> dict[str, float]:

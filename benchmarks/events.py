@@ -24,13 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from sqlalchemy import select
+
 from barbu.web import Settings
-from barbu.web.accounts.store import USERS, add_user, _user
+from barbu.web.accounts.store import USERS, _user, add_user
 from barbu.web.app import create_app
 from barbu.web.events.service import Events
-from barbu.web.events import store as db
 from barbu.web.tables.actor import Table
-from sqlalchemy import select
 
 
 def pct(values: list[float], q: float) -> float:
@@ -40,8 +40,15 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="barbu-events-"))
-    settings = Settings(db_url=f"sqlite:///{folder / 'bench.db'}", bot_delay=args.pace, deal_pause=args.pace,
-                        stand_in=args.strength, max_tables=10_000, burst=10_000, rate=10_000.0)
+    settings = Settings(
+        db_url=f"sqlite:///{folder / 'bench.db'}",
+        bot_delay=args.pace,
+        deal_pause=args.pace,
+        stand_in=args.strength,
+        max_tables=10_000,
+        burst=10_000,
+        rate=10_000.0,
+    )
     app = create_app(settings)
     lobby = app.state.lobby
     await lobby.start()
@@ -58,6 +65,7 @@ async def run(args: argparse.Namespace) -> None:
             late.append(max(0.0, t - before - args.pace))
         moves[self.id] = t
         original(self, actor, action)
+
     Table.after_move = timed  # type: ignore[method-assign]
     try:
         players = args.tables * 4
@@ -65,8 +73,17 @@ async def run(args: argparse.Namespace) -> None:
             ids = [add_user(conn, f"p{i}", f"p{i}", f"p{i}", "-") for i in range(players)]
             director = ids[0]
             users = {r.id: _user(r) for r in conn.execute(select(USERS))}
-        ev = await events.create(users[director], {"name": "Benchmark", "rules": "classic", "format": "one-match",
-                                                   "deals": args.deals, "clock": "relaxed", "strength": args.strength})
+        ev = await events.create(
+            users[director],
+            {
+                "name": "Benchmark",
+                "rules": "classic",
+                "format": "one-match",
+                "deals": args.deals,
+                "clock": "relaxed",
+                "strength": args.strength,
+            },
+        )
         for uid in ids:
             await events.register(ev.id, users[uid])
         t0 = time.perf_counter()
@@ -74,8 +91,10 @@ async def run(args: argparse.Namespace) -> None:
         made = time.perf_counter() - t0
         for uid in ids:
             await events.leave(ev.id, users[uid])
-        print(f"{args.tables} tables of 4 made and seated in {made:.2f} s; pace {args.pace:g} s a move, "
-              f"{args.deals} deal(s) a table, computer players '{args.strength}'")
+        print(
+            f"{args.tables} tables of 4 made and seated in {made:.2f} s; pace {args.pace:g} s a move, "
+            f"{args.deals} deal(s) a table, computer players '{args.strength}'"
+        )
         scoring: list[float] = []
         checking: list[float] = []
         digest = events.push._digest
@@ -86,6 +105,7 @@ async def run(args: argparse.Namespace) -> None:
                 return await digest(event_id)
             finally:
                 checking.append(time.perf_counter() - t2)
+
         events.push._digest = timed_digest
         page_box = await events.push.watch(ev.id)
         notices = 0
@@ -94,6 +114,7 @@ async def run(args: argparse.Namespace) -> None:
             nonlocal notices
             while await page_box.get() is not None:
                 notices += 1
+
         reader = asyncio.get_running_loop().create_task(page_reads())
         events.start_watching()
         started = time.monotonic()
@@ -110,14 +131,20 @@ async def run(args: argparse.Namespace) -> None:
         wall = time.monotonic() - started
         boards = len(page["travellers"])
         print(f"event over in {wall:.0f} s: {len(late)} computer moves, {boards} board(s) at {args.tables} tables")
-        print(f"a move's lateness beyond the pace: median {1000 * statistics.median(late):.1f} ms, "
-              f"p99 {1000 * pct(late, 0.99):.1f} ms, worst {1000 * max(late):.1f} ms")
-        print(f"scoring the event (standings + travellers, {len(scoring)} calls): median "
-              f"{1000 * statistics.median(scoring):.1f} ms, worst {1000 * max(scoring):.1f} ms; per deal scored "
-              f"{1000 * scoring[-1] / max(1, boards * args.tables):.2f} ms")
-        print(f"the push to one open page: {len(checking)} checks for {boards * args.tables} table-deals "
-              f"(median {1000 * statistics.median(checking):.1f} ms, worst {1000 * max(checking):.1f} ms), "
-              f"{notices} notices sent to the page")
+        print(
+            f"a move's lateness beyond the pace: median {1000 * statistics.median(late):.1f} ms, "
+            f"p99 {1000 * pct(late, 0.99):.1f} ms, worst {1000 * max(late):.1f} ms"
+        )
+        print(
+            f"scoring the event (standings + travellers, {len(scoring)} calls): median "
+            f"{1000 * statistics.median(scoring):.1f} ms, worst {1000 * max(scoring):.1f} ms; per deal scored "
+            f"{1000 * scoring[-1] / max(1, boards * args.tables):.2f} ms"
+        )
+        print(
+            f"the push to one open page: {len(checking)} checks for {boards * args.tables} table-deals "
+            f"(median {1000 * statistics.median(checking):.1f} ms, worst {1000 * max(checking):.1f} ms), "
+            f"{notices} notices sent to the page"
+        )
         reader.cancel()
     finally:
         Table.after_move = original  # type: ignore[method-assign]

@@ -95,7 +95,7 @@ async def watch_gaps(ws_base: str, table: str, seconds: float) -> list[float]:
     """Seconds between the table's consecutive computer moves, watched as a spectator for ``seconds``."""
     gaps: list[float] = []
     last: float | None = None
-    async with connect(f"{ws_base}/ws/{table}", local_addr=(VICTIM, 0), max_size=2 ** 22) as ws:
+    async with connect(f"{ws_base}/ws/{table}", local_addr=(VICTIM, 0), max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello"}))
         end = time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
@@ -123,7 +123,7 @@ async def at_my_turn(ws) -> None:
 async def hint_times(ws_base: str, table: str, token: str, source: str, count: int) -> list[float]:
     """``count`` hints asked one after the other by the seat's player; the time each took."""
     times: list[float] = []
-    async with connect(f"{ws_base}/ws/{table}", local_addr=(source, 0), max_size=2 ** 22) as ws:
+    async with connect(f"{ws_base}/ws/{table}", local_addr=(source, 0), max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await at_my_turn(ws)
         for _ in range(count):
@@ -137,11 +137,13 @@ async def hint_times(ws_base: str, table: str, token: str, source: str, count: i
     return times
 
 
-async def flood_hints(ws_base: str, table: str, token: str, connections: int, stop: asyncio.Event,
-                      asked: list[int]) -> None:
+async def flood_hints(
+    ws_base: str, table: str, token: str, connections: int, stop: asyncio.Event, asked: list[int]
+) -> None:
     """``connections`` connections on one seat, each asking for a hint again as soon as one comes back."""
+
     async def one() -> None:
-        async with connect(f"{ws_base}/ws/{table}", local_addr=(FLOODER, 0), max_size=2 ** 22) as ws:
+        async with connect(f"{ws_base}/ws/{table}", local_addr=(FLOODER, 0), max_size=2**22) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             await at_my_turn(ws)
             while not stop.is_set():
@@ -149,6 +151,7 @@ async def flood_hints(ws_base: str, table: str, token: str, connections: int, st
                 asked[0] += 1
                 while json.loads(await ws.recv())["type"] not in ("hint", "error"):
                     pass
+
     tasks = [asyncio.create_task(one()) for _ in range(connections)]
     await stop.wait()
     for t in tasks:
@@ -159,8 +162,11 @@ async def flood_hints(ws_base: str, table: str, token: str, connections: int, st
 
 
 def line(name: str, gaps: list[float]) -> str:
-    return (f"{name:<34} {len(gaps):>5} moves   median {statistics.median(gaps):5.2f} s   "
-            f"p90 {pct(gaps, 0.9):5.2f} s") if gaps else f"{name:<34} no computer move seen"
+    return (
+        (f"{name:<34} {len(gaps):>5} moves   median {statistics.median(gaps):5.2f} s   p90 {pct(gaps, 0.9):5.2f} s")
+        if gaps
+        else f"{name:<34} no computer move seen"
+    )
 
 
 async def run(args: argparse.Namespace, port: int) -> None:
@@ -190,18 +196,25 @@ async def run(args: argparse.Namespace, port: int) -> None:
     print(line("victim alone", alone))
     print(line(f"victim with {len(LOADERS)}x5 expert tables", loaded))
     if alone and loaded:
-        print(f"ratio to alone: median {statistics.median(loaded) / statistics.median(alone):.2f}x, "
-              f"p90 {pct(loaded, 0.9) / pct(alone, 0.9):.2f}x (aim: median within 1.5x)")
-    print(f"hint of a second client alone:        median {statistics.median(alone_hints):5.2f} s   "
-          f"max {max(alone_hints):5.2f} s")
-    print(f"... while a first floods (60 conns):   median {statistics.median(flood_hints_times):5.2f} s   "
-          f"max {max(flood_hints_times):5.2f} s   ({asked[0]} hints asked by the flood)")
+        print(
+            f"ratio to alone: median {statistics.median(loaded) / statistics.median(alone):.2f}x, "
+            f"p90 {pct(loaded, 0.9) / pct(alone, 0.9):.2f}x (aim: median within 1.5x)"
+        )
+    print(
+        f"hint of a second client alone:        median {statistics.median(alone_hints):5.2f} s   "
+        f"max {max(alone_hints):5.2f} s"
+    )
+    print(
+        f"... while a first floods (60 conns):   median {statistics.median(flood_hints_times):5.2f} s   "
+        f"max {max(flood_hints_times):5.2f} s   ({asked[0]} hints asked by the flood)"
+    )
 
 
 def _think(seconds: float) -> float:
     """One expert decision with a fixed number of sampled deals (no deadline), timed."""
     from barbu.agents import make_agent
     from barbu.classic.match import CHANCE, Match
+
     m, rule = Match("classic", 5), make_agent("rule", 5)
     while True:
         seat = m.to_act()
@@ -234,8 +247,10 @@ def gil(n: int = 8) -> None:
         t0 = time.perf_counter()
         list(ex.map(_think, [60] * n))
         procs = time.perf_counter() - t0
-    print(f"{n} expert decisions: one after the other {one:.2f} s, two threads {threads:.2f} s "
-          f"({one / threads:.2f}x), two processes {procs:.2f} s ({one / procs:.2f}x)")
+    print(
+        f"{n} expert decisions: one after the other {one:.2f} s, two threads {threads:.2f} s "
+        f"({one / threads:.2f}x), two processes {procs:.2f} s ({one / procs:.2f}x)"
+    )
 
 
 def main() -> int:
@@ -245,11 +260,20 @@ def main() -> int:
     p.add_argument("--hints", type=int, default=8, help="hints the second client asks, each time")
     p.add_argument("--rules", default=RULES[0], help="the computer players' tables' rules (default %(default)s)")
     p.add_argument("--gil", action="store_true", help="first measure threads against processes")
-    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                   help="an extra argument for barbu serve (repeatable), e.g. --server-arg=--thinking-workers=1")
-    p.add_argument("--server-src", default=str(ROOT / "src"), metavar="DIR",
-                   help="the barbu sources the server runs (default this checkout's): to time another version, "
-                        "e.g. one unpacked with git archive")
+    p.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="an extra argument for barbu serve (repeatable), e.g. --server-arg=--thinking-workers=1",
+    )
+    p.add_argument(
+        "--server-src",
+        default=str(ROOT / "src"),
+        metavar="DIR",
+        help="the barbu sources the server runs (default this checkout's): to time another version, "
+        "e.g. one unpacked with git archive",
+    )
     args = p.parse_args()
     RULES[0] = args.rules
     random.seed(1)
@@ -259,11 +283,32 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="barbu-fair-")
     port = free_port()
     log = open(Path(tmp) / "server.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "barbu", "serve", "--port", str(port),
-                               "--db", f"sqlite:///{Path(tmp) / 'fair.db'}", "--grace", "3600",
-                               "--tables-per-hour", "0", "--connections-per-address", "0",
-                               "--http-connections-per-address", "0", "--log-level", "warning", *args.server_arg],
-                              stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=args.server_src))
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{Path(tmp) / 'fair.db'}",
+            "--grace",
+            "3600",
+            "--tables-per-hour",
+            "0",
+            "--connections-per-address",
+            "0",
+            "--http-connections-per-address",
+            "0",
+            "--log-level",
+            "warning",
+            *args.server_arg,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ, PYTHONPATH=args.server_src),
+    )
     try:
         for _ in range(300):
             try:

@@ -65,9 +65,15 @@ def play(rules: str, player: str, first: int, last: int, phase: str, out: Path) 
                             if perfect:
                                 agents[s].match = w
                         w.apply(agents[s].act(w.view(s)), seat=s)
-                    row = {"seed": seed, "deal": deal, "seat": seat, "contract": start.contract.key,
-                           "points": sign * w.results[deal].added[seat],
-                           "seconds": round(time.perf_counter() - t0, 3), "decisions": decisions}
+                    row = {
+                        "seed": seed,
+                        "deal": deal,
+                        "seat": seat,
+                        "contract": start.contract.key,
+                        "points": sign * w.results[deal].added[seat],
+                        "seconds": round(time.perf_counter() - t0, 3),
+                        "decisions": decisions,
+                    }
                     f.write(json.dumps(row) + "\n")
                     f.flush()
 
@@ -80,7 +86,7 @@ def compare(files: list[Path]) -> None:
         runs[path.name] = {(r["seed"], r["deal"], r["seat"]): r for r in rows}
     names = list(runs)
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             keys = set(runs[a]) & set(runs[b])
             d = [runs[a][k]["points"] - runs[b][k]["points"] for k in keys]
             if len(d) > 1:
@@ -89,8 +95,10 @@ def compare(files: list[Path]) -> None:
     for name, rows in runs.items():
         decisions = sum(r.get("decisions", 0) for r in rows.values())
         seconds = sum(r.get("seconds", 0) for r in rows.values())
-        print(f"{name}: {statistics.fmean(r['points'] for r in rows.values()):+.2f} points a deal, "
-              f"{1000 * seconds / max(1, decisions):.0f} ms a decision")
+        print(
+            f"{name}: {statistics.fmean(r['points'] for r in rows.values()):+.2f} points a deal, "
+            f"{1000 * seconds / max(1, decisions):.0f} ms a decision"
+        )
 
 
 def main() -> None:

@@ -62,8 +62,13 @@ def main() -> None:
     p.add_argument("--steps", type=int, nargs="*", default=[0, 60])
     p.add_argument("--surprise", type=float, default=None)
     p.add_argument("--learned", action="store_true", help="add the learned network's deals")
-    p.add_argument("--decide", type=int, default=0, metavar="N",
-                   help="time the expert's whole decision at N of the positions, with each inference")
+    p.add_argument(
+        "--decide",
+        type=int,
+        default=0,
+        metavar="N",
+        help="time the expert's whole decision at N of the positions, with each inference",
+    )
     args = p.parse_args()
     views = positions(args.rules, args.seeds)
     sign = rules_info(args.rules)[2]
@@ -81,6 +86,7 @@ def main() -> None:
         print(f"  {steps:>5} {right / total:>12.3f} {ms:>14.0f}")
     if args.learned:
         from barbu.agents.learned_inference import learned_hands
+
         rng = random.Random(5)
         right = total = 0
         start = time.perf_counter()
@@ -98,7 +104,7 @@ def main() -> None:
         for spec in ("expert(learned=0)", "expert", "expert(samples=40)", "expert(learned=0,steps=0)"):
             times, cards = [], []
             make_agent(spec, 0).act(views[0][0])  # untimed: the weights load once a process
-            for k, (v, _) in enumerate(views[:args.decide]):
+            for k, (v, _) in enumerate(views[: args.decide]):
                 agent = make_agent(spec, k)
                 start = time.process_time()
                 cards.append(agent.act(v))

@@ -82,8 +82,20 @@ def rules_for(i: int, barbu_tables: int) -> str:
 def one_process(args: argparse.Namespace) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="barbu-kill9-"))
     db = args.db or f"sqlite:///{tmp / 'kill9.db'}"
-    server = Server(db, tmp / "server.log", "--grace", "100000", "--bot-delay", "0", "--deal-pause", "0",
-                    "--tables-per-hour", "0", "--connections-per-address", "0")
+    server = Server(
+        db,
+        tmp / "server.log",
+        "--grace",
+        "100000",
+        "--bot-delay",
+        "0",
+        "--deal-pause",
+        "0",
+        "--tables-per-hour",
+        "0",
+        "--connections-per-address",
+        "0",
+    )
     server.start()
     try:
         tables: dict[str, dict[int, str]] = {}
@@ -108,20 +120,26 @@ def one_process(args: argparse.Namespace) -> int:
                 if tid in active and data["table"]["status"] == "over":  # a finished match: a new table
                     del active[tid]
                     rules = rules_of[tid]
-                    new, tokens = new_table(server.base, rules,
-                                            seats={s: f"Player {cycle}.{s}" for s in range(PLAYERS[rules])})
+                    new, tokens = new_table(
+                        server.base, rules, seats={s: f"Player {cycle}.{s}" for s in range(PLAYERS[rules])}
+                    )
                     tables[new] = active[new] = tokens
                     rules_of[new] = rules
                     acked[new] = []
             total = sum(len(a) for a in acked.values())
-            print(f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "
-                  "none lost", flush=True)
+            print(
+                f"restart {cycle + 1:3d}: {total} acknowledged moves so far, {sum(counts.values())} stored actions, "
+                "none lost",
+                flush=True,
+            )
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     total = sum(len(a) for a in acked.values())
-    print(f"\n{args.restarts} kill -9 restarts in {time.monotonic() - t0:.0f} s: {total} acknowledged moves, "
-          f"0 lost, every table resumed at its stored action")
+    print(
+        f"\n{args.restarts} kill -9 restarts in {time.monotonic() - t0:.0f} s: {total} acknowledged moves, "
+        f"0 lost, every table resumed at its stored action"
+    )
     return 0
 
 
@@ -130,6 +148,7 @@ class Journal:
 
     def __init__(self, db: str) -> None:
         from barbu.web.db.storage import Store
+
         self.store = Store(db, run_migrations=False)
 
     def close(self) -> None:
@@ -137,19 +156,26 @@ class Journal:
 
     def _rows(self, sql: str, **params) -> list:
         from sqlalchemy import text
+
         with self.store.engine.connect() as conn:
             return list(conn.execute(text(sql), params))
 
     def owned_by(self, node: str) -> dict[str, int]:
         """The unfinished tables whose lease ``node`` holds, with their epochs."""
-        rows = self._rows("SELECT l.table_id, l.epoch FROM barbu_leases l JOIN barbu_tables t ON t.id = l.table_id "
-                          "WHERE l.owner = :node AND t.status IN ('open', 'playing')", node=node)
+        rows = self._rows(
+            "SELECT l.table_id, l.epoch FROM barbu_leases l JOIN barbu_tables t ON t.id = l.table_id "
+            "WHERE l.owner = :node AND t.status IN ('open', 'playing')",
+            node=node,
+        )
         return {r.table_id: int(r.epoch) for r in rows}
 
     def first_move_after(self, table_id: str, epoch: int) -> float | None:
         """When the first player's move under a lease newer than ``epoch`` was stored (seconds since 1970)."""
-        rows = self._rows("SELECT min(created_at) AS at FROM barbu_events WHERE table_id = :t AND epoch > :e "
-                          "AND actor >= 0", t=table_id, e=epoch)
+        rows = self._rows(
+            "SELECT min(created_at) AS at FROM barbu_events WHERE table_id = :t AND epoch > :e AND actor >= 0",
+            t=table_id,
+            e=epoch,
+        )
         at = rows[0].at if rows else None
         if at is None:
             return None
@@ -159,13 +185,15 @@ class Journal:
         rows = self._rows("SELECT status FROM barbu_tables WHERE id = :t", t=table_id)
         return bool(rows) and rows[0].status not in ("open", "playing")
 
-    def check(self, table_id: str, seats: dict[int, str], acked: list[tuple[int, str]],
-              sent: set[tuple[int, str]]) -> int:
+    def check(
+        self, table_id: str, seats: dict[int, str], acked: list[tuple[int, str]], sent: set[tuple[int, str]]
+    ) -> int:
         """Every acknowledged move stored once at its place, every stored move sent by a player at that place,
         at most one player's move beyond the last one acknowledged, the lease epoch never going down along
         the log; the number of stored actions."""
-        rows = self._rows("SELECT seq, actor, action, epoch FROM barbu_events WHERE table_id = :t ORDER BY seq",
-                          t=table_id)
+        rows = self._rows(
+            "SELECT seq, actor, action, epoch FROM barbu_events WHERE table_id = :t ORDER BY seq", t=table_id
+        )
         where = f"table {table_id}"
         assert [r.seq for r in rows] == list(range(len(rows))), f"{where}: a gap or a repeat in the journal"
         for version, action in acked:
@@ -204,8 +232,9 @@ class Seat:
                 continue
             server = self.rng.choice(live)
             try:
-                async with connect(f"{server.ws_base}/ws/{self.tid}", origin=server.base, open_timeout=5,
-                                   close_timeout=1) as ws:
+                async with connect(
+                    f"{server.ws_base}/ws/{self.tid}", origin=server.base, open_timeout=5, close_timeout=1
+                ) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     sent_for = None
                     while not stop.is_set():
@@ -226,8 +255,11 @@ class Seat:
                             cid = uuid.uuid4().hex
                             self.pending[cid] = self.rng.choice(st["legal"])
                             self.sent.add((st["version"] + 1, self.pending[cid]))
-                            await ws.send(json.dumps({"type": "act", "action": self.pending[cid],
-                                                      "version": st["version"], "id": cid}))
+                            await ws.send(
+                                json.dumps(
+                                    {"type": "act", "action": self.pending[cid], "version": st["version"], "id": cid}
+                                )
+                            )
             except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake):
                 await asyncio.sleep(0.2)
             self.pending.clear()  # unacknowledged: the table may or may not have it; the next state tells
@@ -239,8 +271,19 @@ def many_processes(args: argparse.Namespace) -> int:
     folder = Path(tempfile.mkdtemp(prefix="barbu-kill9-"))
     db = fresh_schema(args.db, "barbu_kill9")
     flush_broker(args.broker)
-    servers = processes(args.processes, db, args.broker, folder, "--lease", str(args.lease), "--grace", "100000",
-                        *FAST, "--log-level", "warning")
+    servers = processes(
+        args.processes,
+        db,
+        args.broker,
+        folder,
+        "--lease",
+        str(args.lease),
+        "--grace",
+        "100000",
+        *FAST,
+        "--log-level",
+        "warning",
+    )
     journal: Journal | None = None
     rng = random.Random(args.seed)
     nodes: dict[int, str] = {}
@@ -261,7 +304,7 @@ def many_processes(args: argparse.Namespace) -> int:
         via = rng.choice([s for s in servers if alive(s)])
         tid, tokens = new_table(via.base, rules, seats={s: f"Player {i}.{s}" for s in range(PLAYERS[rules])})
         tokens_of[tid], rules_of[tid] = tokens, rules
-        seats[tid] = [Seat(servers, tid, tok, rng.randrange(2 ** 32)) for tok in tokens.values()]
+        seats[tid] = [Seat(servers, tid, tok, rng.randrange(2**32)) for tok in tokens.values()]
 
     async def cycle(number: int) -> tuple[Server, dict[str, int], float]:
         """Play, kill a random process at a random moment, play on until its tables moved again."""
@@ -280,8 +323,10 @@ def many_processes(args: argparse.Namespace) -> int:
             deadline = killed + 3 * args.lease + 20
             # Until the killed process's tables moved under a new lease, and every table had a move acknowledged
             # since the kill: the acknowledgements lost with the process (moves relayed through it) are behind.
-            while (waiting or any(max(c.acked_at for c in cs) < killed for tid, cs in live.items()
-                                  if not journal.finished(tid))) and time.monotonic() < deadline:
+            while (
+                waiting
+                or any(max(c.acked_at for c in cs) < killed for tid, cs in live.items() if not journal.finished(tid))
+            ) and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 for tid, epoch in list(waiting.items()):
                     at = await asyncio.to_thread(journal.first_move_after, tid, epoch)
@@ -291,10 +336,12 @@ def many_processes(args: argparse.Namespace) -> int:
                     elif await asyncio.to_thread(journal.finished, tid):
                         del waiting[tid]
             if waiting:
-                raise AssertionError(f"kill {number}: tables of the killed process never moved again: "
-                                     f"{sorted(waiting)}")
-            stuck = [tid for tid, cs in live.items() if max(c.acked_at for c in cs) < killed
-                     and not journal.finished(tid)]
+                raise AssertionError(
+                    f"kill {number}: tables of the killed process never moved again: {sorted(waiting)}"
+                )
+            stuck = [
+                tid for tid, cs in live.items() if max(c.acked_at for c in cs) < killed and not journal.finished(tid)
+            ]
             if stuck:
                 raise AssertionError(f"kill {number}: tables with no acknowledged move since the kill: {stuck}")
             await asyncio.sleep(0.3)  # a few moves more under the new owners
@@ -319,8 +366,10 @@ def many_processes(args: argparse.Namespace) -> int:
             victim, owned, _ = asyncio.run(cycle(number))
             kills += 1
             acked = {tid: [a for c in cs for a in c.acked] for tid, cs in seats.items()}
-            counts = {tid: journal.check(tid, tokens_of[tid], acked[tid], {m for c in seats[tid] for m in c.sent})
-                      for tid in seats}
+            counts = {
+                tid: journal.check(tid, tokens_of[tid], acked[tid], {m for c in seats[tid] for m in c.sent})
+                for tid in seats
+            }
             takeovers += len(takeover_times) - before
             start(victim)
             for tid in [t for t in seats if journal.finished(t)]:  # a finished match: a new table in its place
@@ -329,10 +378,12 @@ def many_processes(args: argparse.Namespace) -> int:
                 add_table(number, rules)
             new = takeover_times[before:]
             took = f"first move after {min(new):.2f} s (last {max(new):.2f} s)" if new else "no table to take over"
-            print(f"kill {number:3d}: process {servers.index(victim)} with {len(owned)} tables; {len(new)} taken over, "
-                  f"{took}; {sum(len(a) for a in acked.values())} acknowledged moves checked at "
-                  f"{len(acked)} tables ({sum(counts.values())} stored actions), none lost, epochs rising",
-                  flush=True)
+            print(
+                f"kill {number:3d}: process {servers.index(victim)} with {len(owned)} tables; {len(new)} taken over, "
+                f"{took}; {sum(len(a) for a in acked.values())} acknowledged moves checked at "
+                f"{len(acked)} tables ({sum(counts.values())} stored actions), none lost, epochs rising",
+                flush=True,
+            )
     except BaseException:
         print(f"server logs kept in {folder}", file=sys.stderr)
         raise
@@ -344,13 +395,17 @@ def many_processes(args: argparse.Namespace) -> int:
             journal.close()
     elapsed = time.monotonic() - t0
     checked = retired + sum(len(c.acked) for cs in seats.values() for c in cs)
-    print(f"\n{kills} kill -9 of one of {args.processes} processes in {elapsed:.0f} s (lease {args.lease} s): "
-          f"{checked} acknowledged moves checked after each kill, 0 lost, no epoch went down; "
-          f"{takeovers} tables taken over")
+    print(
+        f"\n{kills} kill -9 of one of {args.processes} processes in {elapsed:.0f} s (lease {args.lease} s): "
+        f"{checked} acknowledged moves checked after each kill, 0 lost, no epoch went down; "
+        f"{takeovers} tables taken over"
+    )
     if takeover_times:
         q = statistics.quantiles(takeover_times, n=20) if len(takeover_times) > 1 else takeover_times * 19
-        print(f"time to takeover (kill -> first move under the new lease), s: min {min(takeover_times):.2f}  "
-              f"median {statistics.median(takeover_times):.2f}  p95 {q[18]:.2f}  max {max(takeover_times):.2f}")
+        print(
+            f"time to takeover (kill -> first move under the new lease), s: min {min(takeover_times):.2f}  "
+            f"median {statistics.median(takeover_times):.2f}  p95 {q[18]:.2f}  max {max(takeover_times):.2f}"
+        )
     return 0
 
 
@@ -359,11 +414,13 @@ def main() -> int:
     p.add_argument("--restarts", type=int, default=100, help="kills (each followed by a restart)")
     p.add_argument("--tables", type=int, default=5)
     p.add_argument("--besigue", type=int, default=2, help="Bésigue tables besides the Barbu ones")
-    p.add_argument("--db", help="database URL (default: a SQLite file in a temporary folder; "
-                                "PostgreSQL needed with --processes)")
+    p.add_argument(
+        "--db", help="database URL (default: a SQLite file in a temporary folder; PostgreSQL needed with --processes)"
+    )
     p.add_argument("--processes", type=int, default=1, help="server processes sharing the database (default 1)")
-    p.add_argument("--broker", help="Redis URL of a database number of your own, emptied at the start "
-                                    "(with --processes)")
+    p.add_argument(
+        "--broker", help="Redis URL of a database number of your own, emptied at the start (with --processes)"
+    )
     p.add_argument("--lease", type=float, default=2.0, help="seconds of a table's lease (with --processes)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()

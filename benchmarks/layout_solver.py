@@ -34,8 +34,11 @@ def bench(rules: str, cards: list[int], solves: int, limit_ms: float) -> None:
             solver.solve(st)
             times.append((time.perf_counter() - start) * 1000)
             nodes.append(solver.nodes)
-        print(f"  {k:>10} {len(times):>6} {statistics.mean(times):>9.2f} {statistics.median(times):>9.2f} "
-              f"{max(times):>9.2f} {statistics.mean(nodes):>10.0f}", flush=True)
+        print(
+            f"  {k:>10} {len(times):>6} {statistics.mean(times):>9.2f} {statistics.median(times):>9.2f} "
+            f"{max(times):>9.2f} {statistics.mean(nodes):>10.0f}",
+            flush=True,
+        )
         if statistics.mean(times) > limit_ms:
             print(f"  (stopping: more than {limit_ms:g} ms a solve)")
             break

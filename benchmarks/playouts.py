@@ -150,9 +150,16 @@ def breakdown(rules: str, deals: int, seed: int) -> dict[str, float]:
                 m.apply(m.sample_chance(rng))
                 spent["cuts (sample + apply)"] = spent.get("cuts (sample + apply)", 0.0) + clock() - t
                 continue
-            key = {"declare": "declare/trump/rank", "trump": "declare/trump/rank", "rank": "declare/trump/rank",
-                   "doubling": "doubling round", "play": "card play", "domino": "domino/patience play",
-                   "arrange": "arrangements", "pass-on": "pass-ons"}[phase]
+            key = {
+                "declare": "declare/trump/rank",
+                "trump": "declare/trump/rank",
+                "rank": "declare/trump/rank",
+                "doubling": "doubling round",
+                "play": "card play",
+                "domino": "domino/patience play",
+                "arrange": "arrangements",
+                "pass-on": "pass-ons",
+            }[phase]
             t = clock()
             legal = m.legal_actions()
             a = legal[int(rand() * len(legal))]
@@ -181,15 +188,20 @@ def main() -> None:
         print(f"{rules}: {dps:,.0f} playouts/s  ({aps:,.0f} actions/s)  {lps:,.0f} legal-move generations/s")
     for rules in args.rules or ["classic"]:
         compiled, engine = rule_playouts(rules, args.seconds, args.seed)
-        where = "the compiled core cannot play this family's deals" if compiled is None else \
-            f"{compiled:,.0f}/s in the compiled core ({compiled / engine:.1f}x)"
+        where = (
+            "the compiled core cannot play this family's deals"
+            if compiled is None
+            else f"{compiled:,.0f}/s in the compiled core ({compiled / engine:.1f}x)"
+        )
         print(f"{rules}: rule playouts from the opening lead: {where}, {engine:,.0f}/s through the engine")
     if args.breakdown:
         for rules in args.rules or ["classic"]:
             spent = breakdown(rules, args.breakdown, args.seed)
             total = sum(spent.values())
-            print(f"{rules}: where the time goes over {args.breakdown} deals "
-                  f"(timer overhead included, {args.breakdown / total:,.0f} playouts/s under the timer)")
+            print(
+                f"{rules}: where the time goes over {args.breakdown} deals "
+                f"(timer overhead included, {args.breakdown / total:,.0f} playouts/s under the timer)"
+            )
             for key, sec in sorted(spent.items(), key=lambda kv: -kv[1]):
                 print(f"  {key:<40} {sec / total:6.1%}  {sec / args.breakdown * 1e6:8.1f} us/deal")
 

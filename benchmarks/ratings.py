@@ -36,15 +36,16 @@ def main() -> None:
             update(ratings, places)
         print(f"{n:>8}{(time.perf_counter() - start) / args.updates * 1e6:>12.1f}")
 
-    players = [(i, Rating(rng.gauss(25, 5), rng.uniform(1.5, 8.3), rng.randrange(60)))
-               for i in range(args.players)]
+    players = [(i, Rating(rng.gauss(25, 5), rng.uniform(1.5, 8.3), rng.randrange(60))) for i in range(args.players)]
     times = []
     for _ in range(args.repeat):
         start = time.perf_counter()
         board = leaderboard(players)
         times.append(time.perf_counter() - start)
-    print(f"leaderboard of {args.players:,} players ({len(board):,} with enough matches): "
-          f"median {statistics.median(times) * 1000:.0f} ms, best {min(times) * 1000:.0f} ms")
+    print(
+        f"leaderboard of {args.players:,} players ({len(board):,} with enough matches): "
+        f"median {statistics.median(times) * 1000:.0f} ms, best {min(times) * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

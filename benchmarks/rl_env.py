@@ -58,15 +58,19 @@ def vector_steps(rules: str, seconds: float, num_envs: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", action="append", help="preset or ruleset (repeatable; default classic, scottish, "
-                                                     "besigue)")
+    ap.add_argument(
+        "--rules", action="append", help="preset or ruleset (repeatable; default classic, scottish, besigue)"
+    )
     ap.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
     ap.add_argument("--envs", type=int, default=64, help="tables in the vectorised env (default 64)")
     args = ap.parse_args()
     print(f"{'rules':<12} {'AEC steps/s':>12} {f'vector x{args.envs} steps/s':>22}")
     for rules in args.rules or ["classic", "scottish", "besigue"]:
-        print(f"{rules:<12} {aec_steps(rules, args.seconds):>12,.0f} "
-              f"{vector_steps(rules, args.seconds, args.envs):>22,.0f}", flush=True)
+        print(
+            f"{rules:<12} {aec_steps(rules, args.seconds):>12,.0f} "
+            f"{vector_steps(rules, args.seconds, args.envs):>22,.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -30,15 +30,20 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
     print(f"{'game':<46}{'deals':>6}{'rebuild ms':>12}{'needs ms':>10}{'PDF ms':>9}{'HTML ms':>9}")
-    for rules in ("classic", "italian-six", "french(players=6)", "classic(ravage_city=true,chinese_poker=true)",
-                  "scottish(sets=2)"):
+    for rules in (
+        "classic",
+        "italian-six",
+        "french(players=6)",
+        "classic(ravage_city=true,chinese_poker=true)",
+        "scottish(sets=2)",
+    ):
         m = Match(rules, seed=1)
         play_out(m, [agent_for(m, "random", seed=s) for s in range(m.n)])
         first, entries = entries_from_actions(m.rules, m.history)
         names = [f"Player {s + 1}" for s in range(m.n)]
         k = Keeper(m.rules, names, first, entries)
         rebuild = timed(lambda: Keeper(m.rules, names, first, entries), args.repeat)
-        half = Keeper(m.rules, names, first, entries[:len(entries) // 2])
+        half = Keeper(m.rules, names, first, entries[: len(entries) // 2])
         needs = timed(lambda: half.needs(), args.repeat)
         pdf = timed(lambda: printable(k, "pdf"), max(1, args.repeat // 4))
         html = timed(lambda: printable(k, "html"), max(1, args.repeat // 4))

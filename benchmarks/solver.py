@@ -74,9 +74,11 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
     cores = [("compiled", fast)] if fast.COMPILED else []
     if with_pure or not fast.COMPILED:
         cores.append(("pure", pure))
-    print(f"{rules}: batches of {len(starts)} opening leads and {len(positions)} positions "
-          f"(one contract: {spec.per_trick} a trick, {sum(1 for v in spec.values if v)} scoring cards, "
-          f"last tricks {spec.last_tricks or 'nothing'})")
+    print(
+        f"{rules}: batches of {len(starts)} opening leads and {len(positions)} positions "
+        f"(one contract: {spec.per_trick} a trick, {sum(1 for v in spec.values if v)} scoring cards, "
+        f"last tricks {spec.last_tricks or 'nothing'})"
+    )
     for name, core in cores:
         seed = itertools.count()
         n, t = per_second(lambda: len(core.playouts(spec, starts, next(seed))), seconds)
@@ -88,9 +90,11 @@ def bench_core(rules: str, seconds: float, with_pure: bool) -> None:
 def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_contract: bool) -> None:
     counting = last_nodes is not None and fast.COMPILED  # positions are counted by the compiled search only
     print(f"{rules}: exact solves (each seat's points, paranoid search per seat), between tricks")
-    print(f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9} {'ms/seat':>8}"
-          + (f" {'positions':>10}" if counting else "")
-          + (f" {'pure mean':>10}" if with_pure else ""))
+    print(
+        f"  {'cards each':>10} {'solves':>6} {'mean ms':>9} {'median':>9} {'max':>9} {'ms/seat':>8}"
+        + (f" {'positions':>10}" if counting else "")
+        + (f" {'pure mean':>10}" if with_pure else "")
+    )
     for k in cards:
         samples = []
         for d in random_deals(rules, 100 + k):
@@ -108,8 +112,10 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
             times.append(time.process_time() - t)
             nodes.append(last_nodes() if counting else 0)
         seats = sum(spec.n for spec, _ in samples)
-        line = (f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
-                f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f} {sum(times) / seats * 1e3:>8.2f}")
+        line = (
+            f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.2f} "
+            f"{statistics.median(times) * 1e3:>9.2f} {max(times) * 1e3:>9.1f} {sum(times) / seats * 1e3:>8.2f}"
+        )
         if counting:
             line += f" {sum(nodes):>10,}"
         if with_pure and k <= 5:
@@ -123,9 +129,12 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
             for i, (spec, _) in enumerate(samples):
                 groups.setdefault(contract_name(spec), []).append(i)
             for name, idx in sorted(groups.items(), key=lambda kv: -sum(times[i] for i in kv[1])):
-                print(f"  {'':>10} {len(idx):>6} {statistics.mean(times[i] for i in idx) * 1e3:>9.2f} "
-                      f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f} {'':>8}"
-                      + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "") + f"  {name}")
+                print(
+                    f"  {'':>10} {len(idx):>6} {statistics.mean(times[i] for i in idx) * 1e3:>9.2f} "
+                    f"{'':>9} {max(times[i] for i in idx) * 1e3:>9.1f} {'':>8}"
+                    + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "")
+                    + f"  {name}"
+                )
 
 
 def _solve_timed(spec: Spec, state, out) -> None:
@@ -169,8 +178,10 @@ def bench_dds(cards: list[int], boards: int) -> None:
         return
 
     def pbn(hands: list[int]) -> str:
-        return "N:" + " ".join(".".join("".join("23456789TJQKA"[r] for r in range(12, -1, -1) if h >> (x * 13 + r) & 1)
-                                        for x in range(4)) for h in hands)
+        return "N:" + " ".join(
+            ".".join("".join("23456789TJQKA"[r] for r in range(12, -1, -1) if h >> (x * 13 + r) & 1) for x in range(4))
+            for h in hands
+        )
 
     rng = random.Random(1)
     print("DDS (bridge, 4 hands): one side's tricks from a trick's start")
@@ -179,13 +190,16 @@ def bench_dds(cards: list[int], boards: int) -> None:
         times = []
         for _ in range(boards):
             dealt = rng.sample(range(52), 4 * k)
-            hands = [sum(1 << c for c in dealt[s * k:(s + 1) * k]) for s in range(4)]
+            hands = [sum(1 << c for c in dealt[s * k : (s + 1) * k]) for s in range(4)]
             deal = Deal(pbn(hands), first=Player(rng.randrange(4)), trump=Denom(rng.randrange(5)))
             t = time.process_time()
             solve_board(deal, SolveMode.OptimalOne)
             times.append(time.process_time() - t)
-        print(f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.3f} {statistics.median(times) * 1e3:>9.3f} "
-              f"{max(times) * 1e3:>9.2f}", flush=True)
+        print(
+            f"  {k:>10} {len(times):>6} {statistics.mean(times) * 1e3:>9.3f} {statistics.median(times) * 1e3:>9.3f} "
+            f"{max(times) * 1e3:>9.2f}",
+            flush=True,
+        )
 
 
 def bench_move_values(rules: str, cards: int, deals: int) -> None:
@@ -199,25 +213,38 @@ def bench_move_values(rules: str, cards: int, deals: int) -> None:
                 fast.move_values(d.spec, [st])
                 calls += 1
     took = time.process_time() - start
-    print(f"{rules}: move_values at every decision from {cards} cards each on, {deals} deals: "
-          f"{calls} calls, {took / max(calls, 1) * 1e3:.2f} ms each")
+    print(
+        f"{rules}: move_values at every decision from {cards} cards each on, {deals} deals: "
+        f"{calls} calls, {took / max(calls, 1) * 1e3:.2f} ms each"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic", help="a preset or ruleset text (default classic)")
     ap.add_argument("--seconds", type=float, default=3.0, help="time for each throughput figure")
-    ap.add_argument("--cards", type=int, nargs="*", default=[2, 3, 4, 5, 6, 7, 8],
-                    help="cards in each hand for the solver's figures")
+    ap.add_argument(
+        "--cards",
+        type=int,
+        nargs="*",
+        default=[2, 3, 4, 5, 6, 7, 8],
+        help="cards in each hand for the solver's figures",
+    )
     ap.add_argument("--solves", type=int, default=40, help="positions solved for each number of cards")
     ap.add_argument("--pure", action="store_true", help="time the pure-Python twin as well")
-    ap.add_argument("--by-contract", action="store_true",
-                    help="also break each solver figure down by contract (most time first)")
-    ap.add_argument("--oracle", type=int, metavar="CARDS",
-                    help="also time move_values at every decision of 15 deals from CARDS cards each on")
+    ap.add_argument(
+        "--by-contract", action="store_true", help="also break each solver figure down by contract (most time first)"
+    )
+    ap.add_argument(
+        "--oracle",
+        type=int,
+        metavar="CARDS",
+        help="also time move_values at every decision of 15 deals from CARDS cards each on",
+    )
     ap.add_argument("--no-core", action="store_true", help="skip the playout and legal-move throughput figures")
-    ap.add_argument("--dds", action="store_true",
-                    help="also time bridge's DDS on positions with as many cards each (needs endplay)")
+    ap.add_argument(
+        "--dds", action="store_true", help="also time bridge's DDS on positions with as many cards each (needs endplay)"
+    )
     ap.add_argument("--opening", type=int, metavar="DEALS", help="also solve DEALS whole deals from the opening lead")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds allowed to each --opening solve")
     args = ap.parse_args()

@@ -55,14 +55,21 @@ from pathlib import Path
 
 from barbu.arena.duplicate import DealRow, PerfectIn, rotation_job, split_bots, summarize
 from barbu.arena.runners import Runner, open_runner, timed
-from barbu.core.errors import BarbuError
 from barbu.classic.match import Match
 from barbu.classic.ruleset import Ruleset
 from barbu.classic.state import PHASE_NAMES
+from barbu.core.errors import BarbuError
 
 
-def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path,
-         perfect_in: frozenset[str] | None = None, runner: Runner | None = None) -> None:
+def play(
+    rules: str,
+    bots: list[str],
+    first_seed: int,
+    seeds: int,
+    out: Path,
+    perfect_in: frozenset[str] | None = None,
+    runner: Runner | None = None,
+) -> None:
     """Play every rotation of ``seeds`` match seeds from ``first_seed`` on ``runner`` (else here), appending
     each one's rows as it ends; skip those done.  With ``perfect_in``, the ``perfect`` player sees the true
     hands only in those phases."""
@@ -70,14 +77,28 @@ def play(rules: str, bots: list[str], first_seed: int, seeds: int, out: Path,
     per_match = Match(r).total_deals
     done = {(row.seed, row.rotation) for row in read([out])} if out.exists() else set()
     prepare = PerfectIn(perfect_in) if perfect_in is not None else None
-    jobs = [(rotation_job, str(r), bots, seed, rotation, per_match, False, prepare)
-            for seed in range(first_seed, first_seed + seeds) for rotation in range(r.players)
-            if (seed, rotation) not in done]
+    jobs = [
+        (rotation_job, str(r), bots, seed, rotation, per_match, False, prepare)
+        for seed in range(first_seed, first_seed + seeds)
+        for rotation in range(r.players)
+        if (seed, rotation) not in done
+    ]
     for i, ((rows, _record), seconds) in (runner or open_runner()).results(timed, jobs):
         with out.open("a") as f:
             for x in rows:
-                f.write(json.dumps({"seed": x.seed, "rotation": x.rotation, "deal": x.deal, "contract": x.contract,
-                                    "bots": list(x.bots), "points": list(x.points)}) + "\n")
+                f.write(
+                    json.dumps(
+                        {
+                            "seed": x.seed,
+                            "rotation": x.rotation,
+                            "deal": x.deal,
+                            "contract": x.contract,
+                            "bots": list(x.bots),
+                            "points": list(x.points),
+                        }
+                    )
+                    + "\n"
+                )
         print(f"seed {jobs[i][3]} rotation {jobs[i][4]}: {len(rows)} deals in {seconds:.0f} s", flush=True)
 
 
@@ -86,8 +107,9 @@ def read(paths: list[Path]) -> list[DealRow]:
     for p in paths:
         for line in p.read_text().splitlines():
             d = json.loads(line)
-            rows.append(DealRow(d["seed"], d["rotation"], d["deal"], d["contract"], tuple(d["bots"]),
-                                tuple(d["points"])))
+            rows.append(
+                DealRow(d["seed"], d["rotation"], d["deal"], d["contract"], tuple(d["bots"]), tuple(d["points"]))
+            )
     rows.sort(key=lambda x: (x.seed, x.rotation, x.deal))  # however the rotations ended, the same figures
     return rows
 
@@ -103,13 +125,22 @@ def board_means(rows: list[DealRow], n: int) -> list[dict[str, float]]:
     return [{bot: statistics.fmean(v) for bot, v in per[b].items()} for b in sorted(per) if len(rotations[b]) == n]
 
 
-def gap_fraction(boards: list[dict[str, float]], player: str, floor: str, ceiling: str, sign: int,
-                 resamples: int = 4000, seed: int = 1) -> tuple[float, float, float]:
+def gap_fraction(
+    boards: list[dict[str, float]],
+    player: str,
+    floor: str,
+    ceiling: str,
+    sign: int,
+    resamples: int = 4000,
+    seed: int = 1,
+) -> tuple[float, float, float]:
     """(fraction, low, high): the share of the floor-to-ceiling gap ``player`` captures, 95% bootstrap interval."""
+
     def fraction(sample: list[dict[str, float]]) -> float:
         gained = sum(sign * (b[player] - b[floor]) for b in sample)
         gap = sum(sign * (b[ceiling] - b[floor]) for b in sample)
         return gained / gap if gap else float("nan")
+
     rng = random.Random(seed)
     draws = sorted(fraction([boards[rng.randrange(len(boards))] for _ in boards]) for _ in range(resamples))
     return fraction(boards), draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
@@ -123,12 +154,12 @@ def edge_by_board(rows: list[DealRow], n: int, floor: str) -> dict[tuple[int, in
         rotations[(row.seed, row.deal)].add(row.rotation)
         for seat, bot in enumerate(row.bots):
             per[(row.seed, row.deal)][bot == floor].append(row.points[seat])
-    return {b: statistics.fmean(v[False]) - statistics.fmean(v[True]) for b, v in per.items()
-            if len(rotations[b]) == n}
+    return {b: statistics.fmean(v[False]) - statistics.fmean(v[True]) for b, v in per.items() if len(rotations[b]) == n}
 
 
-def separate_gap(rules: str, player_rows: list[DealRow], ceiling_rows: list[DealRow], floor: str,
-                 resamples: int = 4000) -> None:
+def separate_gap(
+    rules: str, player_rows: list[DealRow], ceiling_rows: list[DealRow], floor: str, resamples: int = 4000
+) -> None:
     """The share of the ceiling's edge over the floor that the player's edge makes, over the boards both
     runs completed, with a 95% bootstrap interval (boards resampled in pairs)."""
     r = Ruleset.parse(rules)
@@ -144,17 +175,24 @@ def separate_gap(rules: str, player_rows: list[DealRow], ceiling_rows: list[Deal
     def fraction(sample: list[tuple[float, float]]) -> float:
         gap = sum(t for _, t in sample)
         return sum(m for m, _ in sample) / gap if gap else float("nan")
+
     rng = random.Random(1)
     draws = sorted(fraction([pairs[rng.randrange(len(pairs))] for _ in pairs]) for _ in range(resamples))
     me, half_me = mean_half([m for m, _ in pairs])
     up, half_up = mean_half([t for _, t in pairs])
-    print(f"{rules}: {len(both)} boards in both runs; edge over {floor} per deal: player {me:+.2f} ± {half_me:.2f}, "
-          f"ceiling {up:+.2f} ± {half_up:.2f}")
-    print(f"  the player captures {fraction(pairs):.2f} (95% interval {draws[int(0.025 * resamples)]:.2f} to "
-          f"{draws[int(0.975 * resamples) - 1]:.2f}) of the ceiling's edge")
+    print(
+        f"{rules}: {len(both)} boards in both runs; edge over {floor} per deal: player {me:+.2f} ± {half_me:.2f}, "
+        f"ceiling {up:+.2f} ± {half_up:.2f}"
+    )
+    print(
+        f"  the player captures {fraction(pairs):.2f} (95% interval {draws[int(0.025 * resamples)]:.2f} to "
+        f"{draws[int(0.975 * resamples) - 1]:.2f}) of the ceiling's edge"
+    )
     diff, half_diff = mean_half([m - t for m, t in pairs])
-    print(f"  player - ceiling, board by board: {diff:+.2f} ± {half_diff:.2f} per deal"
-          + ("" if sign > 0 else " (in points saved)"))
+    print(
+        f"  player - ceiling, board by board: {diff:+.2f} ± {half_diff:.2f} per deal"
+        + ("" if sign > 0 else " (in points saved)")
+    )
 
 
 def mean_half(values: list[float]) -> tuple[float, float]:
@@ -167,8 +205,10 @@ def report(rules: str, rows: list[DealRow], floor: str, ceiling: str) -> None:
     sign = 1 if r.family_spec.highest_wins else -1
     bots = list(dict.fromkeys(bot for row in rows for bot in row.bots))
     summary = summarize(rows, rows[0].bots if rows else bots, sign)
-    print(f"{rules}: {summary.boards} boards" + ("" if sign > 0 else " (lowest total wins: differences are "
-                                                                         "a minus b in points, lower is better)"))
+    print(
+        f"{rules}: {summary.boards} boards"
+        + ("" if sign > 0 else " (lowest total wins: differences are a minus b in points, lower is better)")
+    )
     for (a, b), (mean, half) in summary.pairs.items():
         print(f"  {a} - {b}: {mean:+.2f} ± {half:.2f} per deal")
     boards = board_means(rows, r.players)
@@ -177,8 +217,9 @@ def report(rules: str, rows: list[DealRow], floor: str, ceiling: str) -> None:
             if player in (floor, ceiling):
                 continue
             f, lo, hi = gap_fraction(boards, player, floor, ceiling, sign)
-            print(f"  {player} captures {f:.2f} (95% interval {lo:.2f} to {hi:.2f}) of the gap from {floor} to "
-                  f"{ceiling}")
+            print(
+                f"  {player} captures {f:.2f} (95% interval {lo:.2f} to {hi:.2f}) of the gap from {floor} to {ceiling}"
+            )
 
 
 def main() -> None:
@@ -189,11 +230,18 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=0, help="match seeds to play (each: every deal of a match)")
     p.add_argument("--out", type=Path, help="the rows file to append to (and to read)")
     p.add_argument("--read", type=Path, nargs="*", default=[], help="more rows files to read")
-    p.add_argument("--perfect-in", help="the phases in which `perfect` sees the true hands, e.g. play+domino "
-                   "(it samples elsewhere): what seeing the cards is worth in each kind of decision")
+    p.add_argument(
+        "--perfect-in",
+        help="the phases in which `perfect` sees the true hands, e.g. play+domino "
+        "(it samples elsewhere): what seeing the cards is worth in each kind of decision",
+    )
     p.add_argument("--workers", type=int, default=1, help="processes of this machine playing rotations at once")
-    p.add_argument("--cluster", metavar="ADDRESS", help="play the rotations on a Dask cluster's workers, "
-                   "e.g. tcp://host:8786 (pip install 'barbu[cluster]' on every machine; docs/cluster.md)")
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the rotations on a Dask cluster's workers, "
+        "e.g. tcp://host:8786 (pip install 'barbu[cluster]' on every machine; docs/cluster.md)",
+    )
     p.add_argument("--floor", default="rule")
     p.add_argument("--ceiling", default="perfect")
     p.add_argument("--gap-of", type=Path, nargs="*", default=[], help="rows of a player alone against the floor")
@@ -215,8 +263,10 @@ def main() -> None:
         try:
             with open_runner(args.workers, args.cluster) as runner:
                 if runner.address:
-                    print(f"cluster {runner.address}: {runner.workers} worker(s), each with barbu {runner.version}",
-                          flush=True)
+                    print(
+                        f"cluster {runner.address}: {runner.workers} worker(s), each with barbu {runner.version}",
+                        flush=True,
+                    )
                 play(args.rules, split_bots(args.bots), args.seed, args.seeds, args.out, phases, runner)
         except BarbuError as e:
             raise SystemExit(f"strength.py: error: {e}") from None

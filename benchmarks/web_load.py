@@ -106,8 +106,9 @@ class Stats:
 class SeatClient:
     """One seat: at each of its turns, waits its think time and plays a random legal action."""
 
-    def __init__(self, url: str, token: str, think: float, stats: Stats, rng: random.Random,
-                 acked: list[tuple[int, str]]) -> None:
+    def __init__(
+        self, url: str, token: str, think: float, stats: Stats, rng: random.Random, acked: list[tuple[int, str]]
+    ) -> None:
         self.url, self.token, self.think, self.stats, self.rng, self.acked = url, token, think, stats, rng, acked
         self.acted_on: int | None = None
         self.pending: dict[str, tuple[str, float, int]] = {}  # id -> (action, sent at, version)
@@ -119,8 +120,7 @@ class SeatClient:
         """Play until cancelled; reconnect (as a browser does) when told the table moved to another process."""
         for _ in range(10):
             try:
-                async with connect(self.url, max_size=2 ** 20, open_timeout=connect_timeout,
-                                   close_timeout=2) as ws:
+                async with connect(self.url, max_size=2**20, open_timeout=connect_timeout, close_timeout=2) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.opened.set()
                     self.acted_on = None  # the welcome state again: act on it if it is this seat's turn
@@ -230,10 +230,12 @@ class Result:
         return not self.failed and not self.closed and bool(self.rtts_ms) and self.p99 < target_ms
 
 
-def create_tables(args: argparse.Namespace, bases: list[str], first: int,
-                  count: int) -> dict[str, tuple[int, dict[int, str]]]:
+def create_tables(
+    args: argparse.Namespace, bases: list[str], first: int, count: int
+) -> dict[str, tuple[int, dict[int, str]]]:
     """Tables ``first``..``first + count - 1``, each made and seated through one process in turn:
     id -> (that process, tokens by seat)."""
+
     def make(i: int) -> tuple[str, tuple[int, dict[int, str]]]:
         via = i % len(bases)
         base = bases[via]
@@ -247,12 +249,14 @@ def create_tables(args: argparse.Namespace, bases: list[str], first: int,
                 raise RuntimeError(f"taking a seat: {status} {data}")
             tokens[s] = data["token"]
         return tid, (via, tokens)
+
     with ThreadPoolExecutor(16) as pool:
         return dict(pool.map(make, range(first, first + count)))
 
 
-async def run(args: argparse.Namespace, counts: list[int], bases: list[str], db: str | None,
-              servers: list[Server]) -> tuple[list[Result], bool]:
+async def run(
+    args: argparse.Namespace, counts: list[int], bases: list[str], db: str | None, servers: list[Server]
+) -> tuple[list[Result], bool]:
     """Ramp up through ``counts`` tables, every table still playing, one measurement at each;
     then check the journal.  The results, and whether every acknowledged move was stored once."""
     rng = random.Random(args.seed)
@@ -278,12 +282,20 @@ async def run(args: argparse.Namespace, counts: list[int], bases: list[str], db:
                 acked[tid] = []
                 for tok in toks.values():
                     where = owner if args.spread == "owner" else len(clients) % len(bases)
-                    opening.append(SeatClient(f"{ws_bases[where]}/ws/{tid}", tok, args.think, stats,
-                                              random.Random(rng.random()), acked[tid]))
+                    opening.append(
+                        SeatClient(
+                            f"{ws_bases[where]}/ws/{tid}",
+                            tok,
+                            args.think,
+                            stats,
+                            random.Random(rng.random()),
+                            acked[tid],
+                        )
+                    )
                     clients.append(opening[-1])
             t0 = time.perf_counter()
             for start in range(0, len(opening), args.wave):  # in waves: a burst of handshakes times out
-                wave = opening[start:start + args.wave]
+                wave = opening[start : start + args.wave]
                 tasks += [asyncio.create_task(c.run(args.connect_timeout)) for c in wave]
                 waiters = [asyncio.create_task(c.opened.wait()) for c in wave]
                 await asyncio.wait(waiters, timeout=args.connect_timeout + 5)
@@ -294,9 +306,11 @@ async def run(args: argparse.Namespace, counts: list[int], bases: list[str], db:
             for c in clients:
                 if c.failed:
                     reasons[c.failed] = reasons.get(c.failed, 0) + 1
-            print(f"{len(opening)} WebSocket connections opened in {time.perf_counter() - t0:.1f}s "
-                  f"(waves of {args.wave}); {failed} failed so far {reasons or ''}; warming up {args.warmup}s",
-                  flush=True)
+            print(
+                f"{len(opening)} WebSocket connections opened in {time.perf_counter() - t0:.1f}s "
+                f"(waves of {args.wave}); {failed} failed so far {reasons or ''}; warming up {args.warmup}s",
+                flush=True,
+            )
             await asyncio.sleep(args.warmup)
             # The clients share this one process: keep its own collector pauses out of the round trips.
             gc.collect()
@@ -308,8 +322,17 @@ async def run(args: argparse.Namespace, counts: list[int], bases: list[str], db:
             await asyncio.sleep(args.seconds)
             stats.measuring = False
             elapsed = time.perf_counter() - start_at
-            result = Result(n, len(clients), failed, stats.moves / elapsed, [x * 1000 for x in stats.rtts],
-                            rss_mb(servers), stats.closed, dict(stats.errors), dict(stats.closed_codes))
+            result = Result(
+                n,
+                len(clients),
+                failed,
+                stats.moves / elapsed,
+                [x * 1000 for x in stats.rtts],
+                rss_mb(servers),
+                stats.closed,
+                dict(stats.errors),
+                dict(stats.closed_codes),
+            )
             results.append(result)
             report(args, result, elapsed, stats.moves, len(servers))
             if result.failed or result.closed or not result.rtts_ms or result.p99 > args.stop_ms:
@@ -334,20 +357,30 @@ async def run(args: argparse.Namespace, counts: list[int], bases: list[str], db:
 
 def report(args: argparse.Namespace, r: Result, elapsed: float, moves: int, processes: int) -> None:
     print(f"rules {args.rules}, think time {args.think}s (uniform 0..{2 * args.think}s)")
-    print(f"moves: {moves} in {elapsed:.1f}s = {r.moves_per_s:.0f} moves/s "
-          f"over {r.tables} tables / {r.connections} connections")
-    print(f"round trip (command sent -> new state received), ms: p50 {pct(r.rtts_ms, 50):.1f}  "
-          f"p99 {r.p99:.1f}  max {max(r.rtts_ms, default=float('nan')):.1f}  "
-          f"mean {statistics.fmean(r.rtts_ms) if r.rtts_ms else float('nan'):.1f}")
+    print(
+        f"moves: {moves} in {elapsed:.1f}s = {r.moves_per_s:.0f} moves/s "
+        f"over {r.tables} tables / {r.connections} connections"
+    )
+    print(
+        f"round trip (command sent -> new state received), ms: p50 {pct(r.rtts_ms, 50):.1f}  "
+        f"p99 {r.p99:.1f}  max {max(r.rtts_ms, default=float('nan')):.1f}  "
+        f"mean {statistics.fmean(r.rtts_ms) if r.rtts_ms else float('nan'):.1f}"
+    )
     if processes:
-        print(f"server memory: {r.rss_mb:.0f} MB RSS over {processes} process(es) = "
-              f"{r.rss_mb * 1024 / r.tables:.0f} KB per table")
-    print(f"errors from the server: {r.errors or 'none'}; connections closed by the server: {r.closed} "
-          f"{r.closed_codes or ''}", flush=True)
+        print(
+            f"server memory: {r.rss_mb:.0f} MB RSS over {processes} process(es) = "
+            f"{r.rss_mb * 1024 / r.tables:.0f} KB per table"
+        )
+    print(
+        f"errors from the server: {r.errors or 'none'}; connections closed by the server: {r.closed} "
+        f"{r.closed_codes or ''}",
+        flush=True,
+    )
 
 
-def check_journal(db: str, tables: dict[str, tuple[int, dict[int, str]]], acked: dict[str, list[tuple[int, str]]],
-                  in_flight: int) -> bool:
+def check_journal(
+    db: str, tables: dict[str, tuple[int, dict[int, str]]], acked: dict[str, list[tuple[int, str]]], in_flight: int
+) -> bool:
     """Every acknowledged move stored, none twice, none stored that nobody sent (beyond those in flight)."""
     store = Store(db, run_migrations=False)
     lost = duplicated = total = 0
@@ -365,8 +398,9 @@ def check_journal(db: str, tables: dict[str, tuple[int, dict[int, str]]], acked:
     finally:
         store.close()
     acked_total = sum(len(a) for a in acked.values())
-    print(f"stored player moves: {total}; acknowledged: {acked_total}; lost: {lost}; duplicated: {duplicated}",
-          flush=True)
+    print(
+        f"stored player moves: {total}; acknowledged: {acked_total}; lost: {lost}; duplicated: {duplicated}", flush=True
+    )
     return not (lost or duplicated)
 
 
@@ -379,15 +413,30 @@ def serve_and_run(args: argparse.Namespace, counts: list[int], folder: Path) -> 
     if args.broker:
         flush_broker(args.broker)
     cluster = ("--lease", str(args.lease)) if args.broker else ()
-    servers = processes(args.processes, db, args.broker, folder, "--grace", "3600", *FAST, *cluster,
-                        "--max-tables", str(max(5000, 2 * max(counts))), "--log-level", "warning")
+    servers = processes(
+        args.processes,
+        db,
+        args.broker,
+        folder,
+        "--grace",
+        "3600",
+        *FAST,
+        *cluster,
+        "--max-tables",
+        str(max(5000, 2 * max(counts))),
+        "--log-level",
+        "warning",
+    )
     try:
         servers[0].start(60)  # alone first: it migrates the fresh schema (two at once race on CREATE TABLE)
         with ThreadPoolExecutor(len(servers)) as pool:
             list(pool.map(lambda s: s.start(60), servers[1:]))
-        print(f"{len(servers)} server process(es) {[s.proc.pid for s in servers if s.proc]} on "
-              f"{', '.join(s.base for s in servers)}, database {db.split('@')[-1]}"
-              f"{', broker ' + args.broker if args.broker else ''}; idle: {rss_mb(servers):.0f} MB RSS", flush=True)
+        print(
+            f"{len(servers)} server process(es) {[s.proc.pid for s in servers if s.proc]} on "
+            f"{', '.join(s.base for s in servers)}, database {db.split('@')[-1]}"
+            f"{', broker ' + args.broker if args.broker else ''}; idle: {rss_mb(servers):.0f} MB RSS",
+            flush=True,
+        )
         return asyncio.run(run(args, counts, [s.base for s in servers], db, servers))
     finally:
         stop_all(servers)
@@ -396,7 +445,7 @@ def serve_and_run(args: argparse.Namespace, counts: list[int], folder: Path) -> 
             errors = [i for i, line in enumerate(lines) if "Traceback" in line or " ERROR " in line]
             if errors:
                 print(f"server log {s.log_path.name}: {len(errors)} errors; the first:")
-                print("\n".join(lines[errors[0]:errors[0] + 80]))
+                print("\n".join(lines[errors[0] : errors[0] + 80]))
 
 
 def main() -> int:
@@ -407,28 +456,42 @@ def main() -> int:
     p.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before acting")
     p.add_argument("--rules", default="classic")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--db", help="database URL for the servers it starts (default: SQLite in a temporary folder; "
-                                "PostgreSQL needed with --processes)")
+    p.add_argument(
+        "--db",
+        help="database URL for the servers it starts (default: SQLite in a temporary folder; "
+        "PostgreSQL needed with --processes)",
+    )
     p.add_argument("--url", help="use a running server instead of starting one (its database is not checked)")
     p.add_argument("--processes", type=int, default=1, help="server processes sharing the database (default 1)")
-    p.add_argument("--broker", help="Redis URL of a database number of your own, emptied at the start "
-                                    "(needed with --processes)")
+    p.add_argument(
+        "--broker", help="Redis URL of a database number of your own, emptied at the start (needed with --processes)"
+    )
     p.add_argument("--lease", type=float, default=5.0, help="seconds of a table's lease (with --broker)")
-    p.add_argument("--spread", choices=("round-robin", "owner"), default="round-robin",
-                   help="which process each connection goes to (several processes)")
+    p.add_argument(
+        "--spread",
+        choices=("round-robin", "owner"),
+        default="round-robin",
+        help="which process each connection goes to (several processes)",
+    )
     p.add_argument("--wave", type=int, default=250, help="connections opened at once (default 250)")
     p.add_argument("--connect-timeout", type=float, default=20, help="seconds a connection may take to open")
-    p.add_argument("--curve", help="rising numbers of tables, comma-separated: a ramp measured at each "
-                                   "(overrides --tables)")
+    p.add_argument(
+        "--curve", help="rising numbers of tables, comma-separated: a ramp measured at each (overrides --tables)"
+    )
     p.add_argument("--target-ms", type=float, default=100, help="the p99 a number of tables must stay under")
-    p.add_argument("--stop-ms", type=float, default=300,
-                   help="the ramp stops after a step whose p99 is over this (one spike may pass the target)")
+    p.add_argument(
+        "--stop-ms",
+        type=float,
+        default=300,
+        help="the ramp stops after a step whose p99 is over this (one spike may pass the target)",
+    )
     args = p.parse_args()
     if args.processes > 1 and not (args.db and args.db.startswith("postgresql") and args.broker):
         p.error("--processes N (N > 1) needs --db postgresql://... and --broker redis://...")
     counts = sorted(int(n) for n in args.curve.split(",")) if args.curve else [args.tables]
     try:
         import uvloop
+
         uvloop.install()
     except ImportError:
         pass
@@ -443,18 +506,26 @@ def main() -> int:
 
 
 def print_curve(args: argparse.Namespace, results: list[Result]) -> None:
-    print(f"\ncurve: {args.processes} process(es), think time {args.think}s (mean), {PLAYERS} connections a table, "
-          f"{args.spread}")
-    print(f"{'tables':>7} {'conns':>6} {'failed':>6} {'p50 ms':>7} {'p99 ms':>7} {'moves/s':>8} "
-          f"{'RSS MB':>7} {'KB/table':>8}")
+    print(
+        f"\ncurve: {args.processes} process(es), think time {args.think}s (mean), {PLAYERS} connections a table, "
+        f"{args.spread}"
+    )
+    print(
+        f"{'tables':>7} {'conns':>6} {'failed':>6} {'p50 ms':>7} {'p99 ms':>7} {'moves/s':>8} "
+        f"{'RSS MB':>7} {'KB/table':>8}"
+    )
     for r in results:
-        print(f"{r.tables:>7} {r.connections:>6} {r.failed:>6} {pct(r.rtts_ms, 50):>7.1f} {r.p99:>7.1f} "
-              f"{r.moves_per_s:>8.0f} {r.rss_mb:>7.0f} {r.rss_mb * 1024 / r.tables:>8.0f}")
+        print(
+            f"{r.tables:>7} {r.connections:>6} {r.failed:>6} {pct(r.rtts_ms, 50):>7.1f} {r.p99:>7.1f} "
+            f"{r.moves_per_s:>8.0f} {r.rss_mb:>7.0f} {r.rss_mb * 1024 / r.tables:>8.0f}"
+        )
     held = [r for r in results if r.ok(args.target_ms)]
     if held:
         best = max(held, key=lambda r: r.tables)
-        print(f"largest number of tables with a p99 under {args.target_ms:.0f} ms: {best.tables} "
-              f"({best.moves_per_s:.0f} moves/s, {best.rss_mb * 1024 / best.tables:.0f} KB RSS per table)")
+        print(
+            f"largest number of tables with a p99 under {args.target_ms:.0f} ms: {best.tables} "
+            f"({best.moves_per_s:.0f} moves/s, {best.rss_mb * 1024 / best.tables:.0f} KB RSS per table)"
+        )
     else:
         print(f"no step held a p99 under {args.target_ms:.0f} ms")
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 
 def modules(web: Path) -> dict[str, Path]:
-    return {".".join(p.relative_to(web).with_suffix("").parts): p for p in web.rglob("*.py")
-            if "migrations" not in p.parts}
+    return {
+        ".".join(p.relative_to(web).with_suffix("").parts): p for p in web.rglob("*.py") if "migrations" not in p.parts
+    }
 
 
 def room(name: str) -> str:
@@ -37,7 +38,7 @@ def web_imports(path: Path, me: str) -> set[str]:
                 if node.level - 1 == len(package) + 0 and not node.module:
                     target = ""
             elif node.module and node.module.startswith("barbu.web."):
-                target = node.module[len("barbu.web."):]
+                target = node.module[len("barbu.web.") :]
             else:
                 continue
             for alias in node.names:
@@ -56,8 +57,10 @@ def main() -> None:
     rooms = Counter(room(m) for m in MODS)
     print(f"web modules: {len(MODS)} in {len(rooms)} rooms: " + ", ".join(f"{r} {n}" for r, n in sorted(rooms.items())))
     arrows = Counter((room(m), room(t)) for m, ts in graph.items() for t in ts if room(m) != room(t))
-    print(f"imports between modules: {sum(len(t) for t in graph.values())}; between rooms: {sum(arrows.values())}"
-          f" over {len(arrows)} arrows")
+    print(
+        f"imports between modules: {sum(len(t) for t in graph.values())}; between rooms: {sum(arrows.values())}"
+        f" over {len(arrows)} arrows"
+    )
     back = [(a, b) for (a, b) in arrows if (b, a) in arrows and a < b]
     print("rooms importing each other: " + (", ".join(f"{a}<->{b}" for a, b in back) or "none"))
     state: dict[str, int] = {}
@@ -67,7 +70,7 @@ def main() -> None:
         state[m] = 1
         for t in sorted(graph[m]):
             if state.get(t) == 1:
-                loops.append(" -> ".join(path[path.index(t):] + [t]))
+                loops.append(" -> ".join(path[path.index(t) :] + [t]))
             elif t not in state:
                 visit(t, path + [t])
         state[m] = 2
@@ -75,7 +78,7 @@ def main() -> None:
     for m in sorted(graph):
         if m not in state:
             visit(m, [m])
-    print(f"module circles: {len(loops)}" + "".join(f"\n  {l}" for l in loops))
+    print(f"module circles: {len(loops)}" + "".join(f"\n  {loop}" for loop in loops))
     sizes = []
     for m, p in MODS.items():
         for node in ast.walk(ast.parse(p.read_text())):

@@ -21,20 +21,19 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "web")]  # the tests' helpers drive the same screens
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from tuikit import act, is_card, new_app, settle  # noqa: E402
 from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
 
-from barbu.besigue import BesigueRules  # noqa: E402
 from barbu.i18n import use  # noqa: E402
-from barbu.tui import BarbuApp, Settings  # noqa: E402
+from barbu.tui import BarbuApp  # noqa: E402
 from barbu.tui.besigue_session import besigue_settings  # noqa: E402
 from barbu.tui.besigue_table import BesigueTableScreen  # noqa: E402
-from tuikit import act, is_card, new_app, settle  # noqa: E402
 
 SEED = 7
 DESKTOP, PHONE = (1366, 768), (390, 844)
@@ -62,11 +61,13 @@ class SeededServer(Server):
 
     def start(self, timeout: float = 60) -> "SeededServer":
         import webhelpers
+
         real = webhelpers.subprocess.Popen
 
         def popen(cmd: list[str], *args: Any, **kw: Any) -> subprocess.Popen:
             assert cmd[1:3] == ["-m", "barbu"]
             return real([cmd[0], "-c", SEEDED_SERVE, *cmd[3:]], *args, **kw)
+
         webhelpers.subprocess.Popen = popen  # type: ignore[assignment]
         try:
             super().start(timeout)
@@ -77,10 +78,10 @@ class SeededServer(Server):
 
 # --- the web --------------------------------------------------------------------------------------------
 
+
 def open_page(browser: Browser, url: str, size: tuple[int, int], lang: str) -> Page:
     """A page of its own (its own storage, like another person), in ``lang``, with no motion."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang,
-                              reduced_motion="reduce")
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang, reduced_motion="reduce")
     ctx.add_init_script("localStorage.getItem('barbu:name') || localStorage.setItem('barbu:name', 'Anna')")
     page = ctx.new_page()
     page.set_default_timeout(STEP)
@@ -106,8 +107,9 @@ def play_to_mid_trick(page: Page, deal: int, held: int) -> None:
         if cards:
             page.locator(f"#hand .card[data-card='{cards[0]}']").click()
         else:
-            buttons = page.eval_on_selector_all("#decision button[data-action]:not([disabled])",
-                                                "bs => bs.map(b => b.dataset.action)")
+            buttons = page.eval_on_selector_all(
+                "#decision button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
+            )
             choice = buttons[-1] if table_data(page, "phase") == "doubling" else buttons[0]
             page.locator(f"#decision button[data-action='{choice}']").click()
         page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=version)
@@ -134,14 +136,18 @@ def web_lobby(page: Page, base: str) -> None:
 def open_table(base: str) -> None:
     """A table waiting for players, for the lobby's list: one person and one computer player seated."""
     from webhelpers import new_table
+
     new_table(base, "classic", seats={0: "Bernard"}, bots={1: "rule"})
 
 
 def web_learn(browser: Browser, base: str, size: tuple[int, int], lang: str) -> Page:
     """The guided first deal, a few cards into its first lesson, its advice beside the felt."""
     from barbu.guide.lesson import KEYS, replay
+
     page = open_page(browser, base + "/learn", size, lang)
-    ready = "() => { const t = document.querySelector('#table'); return t.dataset.busy === '0' && t.dataset.phase !== ''; }"
+    ready = (
+        "() => { const t = document.querySelector('#table'); return t.dataset.busy === '0' && t.dataset.phase !== ''; }"
+    )
     page.wait_for_function(ready)
     actions: list[str] = []
     for _ in range(2):
@@ -158,8 +164,22 @@ def web_learn(browser: Browser, base: str, size: tuple[int, int], lang: str) -> 
 def web_replay(browser: Browser, base: str, size: tuple[int, int], lang: str, folder: Path) -> Page:
     """A seeded selfplay record, its players named, uploaded from the lobby and stepped into deal 2."""
     record = folder / "selfplay.jsonl"
-    subprocess.run([sys.executable, "-m", "barbu", "selfplay", "--bots", "rule,rule,rule,rule", "--seed", str(SEED),
-                    "--out", str(record)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "selfplay",
+            "--bots",
+            "rule,rule,rule,rule",
+            "--seed",
+            str(SEED),
+            "--out",
+            str(record),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     lines = record.read_text().splitlines()
     header = json.loads(lines[0])
     header["players_names"] = NAMES
@@ -193,9 +213,22 @@ def shoot(page: Page, path: Path) -> None:
 def web_pictures(out: Path, lang: str, readme: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server = SeededServer(f"sqlite:///{folder / 'web.db'}", folder / "server.log", "--bot-delay", "0",
-                              "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0",
-                              "--open-tables-per-address", "0", "--analysis-samples", "20")
+        server = SeededServer(
+            f"sqlite:///{folder / 'web.db'}",
+            folder / "server.log",
+            "--bot-delay",
+            "0",
+            "--deal-pause",
+            "0",
+            "--tables-per-hour",
+            "0",
+            "--bot-tables-per-address",
+            "0",
+            "--open-tables-per-address",
+            "0",
+            "--analysis-samples",
+            "20",
+        )
         with server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
@@ -221,6 +254,7 @@ def web_pictures(out: Path, lang: str, readme: bool) -> None:
 
 
 # --- the terminal ---------------------------------------------------------------------------------------
+
 
 def svg_to_png(svg: Path, png: Path) -> None:
     subprocess.run(["rsvg-convert", "-o", str(png), str(svg)], check=True)
@@ -288,9 +322,13 @@ def terminal_pictures(out: Path, lang: str, readme: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
-    parser.add_argument("--lang", default="en", choices=["en", "fr", "it"],
-                        help="English retakes the README's pictures; French or Italian takes the same screens "
-                             "(and the rules page, the lobby and the lesson on a phone) to look at")
+    parser.add_argument(
+        "--lang",
+        default="en",
+        choices=["en", "fr", "it"],
+        help="English retakes the README's pictures; French or Italian takes the same screens "
+        "(and the rules page, the lobby and the lesson on a phone) to look at",
+    )
     parser.add_argument("--only", choices=["web", "terminal"])
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

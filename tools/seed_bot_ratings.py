@@ -59,8 +59,9 @@ def run_all(fn: Callable[..., Any], jobs: list[tuple], workers: int) -> list[Any
         return list(pool.map(fn, *zip(*jobs)))
 
 
-def rate(matches: Iterable[tuple[list[str], list[float]]], highest_wins: bool,
-         strengths: list[str]) -> dict[str, Rating]:
+def rate(
+    matches: Iterable[tuple[list[str], list[float]]], highest_wins: bool, strengths: list[str]
+) -> dict[str, Rating]:
     """Every strength from a newcomer's rating, through each match's (strengths by seat, totals) in order."""
     ratings = {s: Rating() for s in strengths}
     for seated, totals in matches:
@@ -77,8 +78,9 @@ def barbu_game(game: str, specs: dict[str, str], seeds: int, deals: int, workers
     strengths = list(specs)
     bots = [specs[s] for s in strengths]
     strength_of = {spec: s for s, spec in specs.items()}
-    jobs = [(str(rules), bots, seed, rotation, deals, None)
-            for seed in range(1, seeds + 1) for rotation in range(len(bots))]
+    jobs = [
+        (str(rules), bots, seed, rotation, deals, None) for seed in range(1, seeds + 1) for rotation in range(len(bots))
+    ]
     matches = []
     for rows in run_all(play_rotation, jobs, workers):
         seated = [strength_of[spec] for spec in rows[0].bots]
@@ -107,8 +109,12 @@ def besigue_match(rules_text: str, seed: int, a: str, b: str) -> list[int]:
 def besigue_game(specs: dict[str, str], boards: int, workers: int) -> tuple[dict[str, Rating], int]:
     """Every pair of strengths, each board played twice with the seats swapped; a match is a whole game."""
     strengths = list(specs)
-    plays = [(seed, (a, b)) for seed in range(1, boards + 1) for x, y in itertools.combinations(strengths, 2)
-             for a, b in ((x, y), (y, x))]
+    plays = [
+        (seed, (a, b))
+        for seed in range(1, boards + 1)
+        for x, y in itertools.combinations(strengths, 2)
+        for a, b in ((x, y), (y, x))
+    ]
     scores = run_all(besigue_match, [("besigue", seed, specs[a], specs[b]) for seed, (a, b) in plays], workers)
     matches = [(list(pair), [float(p) for p in got]) for (_, pair), got in zip(plays, scores)]
     return rate(matches, True, strengths), len(matches)
@@ -137,14 +143,18 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ratings, matches = barbu_game(game, specs, args.seeds, args.deals, args.workers)
         seconds = time.perf_counter() - t
-        games[game] = {s: {"mu": round(r.mu, 4), "sigma": round(r.sigma, 4), "matches": r.matches}
-                       for s, r in ratings.items()}
+        games[game] = {
+            s: {"mu": round(r.mu, 4), "sigma": round(r.sigma, 4), "matches": r.matches} for s, r in ratings.items()
+        }
         runs[game] = {"command": command, "players": specs, "matches": matches, "seconds": round(seconds, 1)}
-        print(f"{game:<12} {matches:>3} matches {seconds:6.1f} s  "
-              + "  ".join(f"{s} {r.mu:.1f}±{r.sigma:.1f}" for s, r in ratings.items()), flush=True)
+        print(
+            f"{game:<12} {matches:>3} matches {seconds:6.1f} s  "
+            + "  ".join(f"{s} {r.mu:.1f}±{r.sigma:.1f}" for s, r in ratings.items()),
+            flush=True,
+        )
     data = {
         "about": "Starting ratings of the computer players per game, written by tools/seed_bot_ratings.py "
-                 "(docs/ratings.md); rerun it rather than edit this file.",
+        "(docs/ratings.md); rerun it rather than edit this file.",
         "runs": runs,
         "games": {g: games[g] for g in GAMES if g in games},
     }

@@ -47,8 +47,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from barbu.agents import make_agent  # noqa: E402
 from barbu.agents.expert import ExpertAgent  # noqa: E402
-from barbu.agents.learned_inference import (F, WEIGHTS, Network, balance, card_probabilities,  # noqa: E402
-                                            features, learned_hands, supports)
+from barbu.agents.learned_inference import (
+    WEIGHTS,
+    F,
+    Network,
+    balance,
+    card_probabilities,  # noqa: E402
+    features,
+    learned_hands,
+    supports,
+)
 from barbu.agents.rule import RuleAgent, rules_info  # noqa: E402
 from barbu.classic.match import CHANCE  # noqa: E402
 from barbu.games import open_game  # noqa: E402
@@ -57,8 +65,15 @@ from barbu.games import open_game  # noqa: E402
 STRONG = "expert(samples=16, steps=0)"
 
 
-def self_play(rules: str, seeds: range, rate: float, seat0_cards: bool = False, phase: str | None = None,
-              strong: float = 0.0, opponent: str | None = None):
+def self_play(
+    rules: str,
+    seeds: range,
+    rate: float,
+    seat0_cards: bool = False,
+    phase: str | None = None,
+    strong: float = 0.0,
+    opponent: str | None = None,
+):
     """(view, true hands) at some decisions in rule players' matches (in ``phase`` only, if given).  With
     ``seat0_cards``, the benchmark's positions (`benchmarks/inference.py`): seat 0's card decisions after the
     first trick, eight deals a match.  A share ``strong`` of the matches has one seat (at random) played by a
@@ -88,8 +103,7 @@ def self_play(rules: str, seeds: range, rate: float, seat0_cards: bool = False, 
 def labelled(view, truth):
     """The view's features, the seats allowed each card, and the index of each card's true seat."""
     pos = features(view)
-    y = np.array([next(j for j, s in enumerate(pos.seats) if truth[s] >> c & 1) for c in pos.cards],
-                 dtype=np.int64)
+    y = np.array([next(j for j, s in enumerate(pos.seats) if truth[s] >> c & 1) for c in pos.cards], dtype=np.int64)
     return pos, y
 
 
@@ -122,9 +136,14 @@ class Trainer:
     def __init__(self, mean: np.ndarray, scale: np.ndarray, hidden: list[int], seed: int) -> None:
         rng = np.random.default_rng(seed)
         sizes = [F, *hidden, 1]
-        self.net = Network(mean.astype(np.float32), scale.astype(np.float32),
-                           [((rng.standard_normal((a, b)) * math.sqrt(2 / a)).astype(np.float32),
-                             np.zeros(b, dtype=np.float32)) for a, b in zip(sizes, sizes[1:])])
+        self.net = Network(
+            mean.astype(np.float32),
+            scale.astype(np.float32),
+            [
+                ((rng.standard_normal((a, b)) * math.sqrt(2 / a)).astype(np.float32), np.zeros(b, dtype=np.float32))
+                for a, b in zip(sizes, sizes[1:])
+            ],
+        )
         self.m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in self.net.layers]
         self.v = [(np.zeros_like(w), np.zeros_like(b)) for w, b in self.net.layers]
         self.t = 0
@@ -154,16 +173,18 @@ class Trainer:
             gb = g.sum(axis=0)
             if k:
                 g = (g @ w.T) * (acts[k] > 0)
-            for param, grad, (m_w, m_b), (v_w, v_b), which in ((w, gw, self.m[k], self.v[k], 0),
-                                                                (bias, gb, self.m[k], self.v[k], 1)):
+            for param, grad, (m_w, m_b), (v_w, v_b), which in (
+                (w, gw, self.m[k], self.v[k], 0),
+                (bias, gb, self.m[k], self.v[k], 1),
+            ):
                 mm = m_w if which == 0 else m_b
                 vv = v_w if which == 0 else v_b
                 mm *= 0.9
                 mm += 0.1 * grad
                 vv *= 0.999
                 vv += 0.001 * grad * grad
-                mhat = mm / (1 - 0.9 ** self.t)
-                vhat = vv / (1 - 0.999 ** self.t)
+                mhat = mm / (1 - 0.9**self.t)
+                vhat = vv / (1 - 0.999**self.t)
                 param -= (lr * mhat / (np.sqrt(vhat) + 1e-8)).astype(np.float32)
         return loss
 
@@ -171,11 +192,11 @@ class Trainer:
         """Mean log-loss and accuracy over ``x``, in chunks."""
         total, right = 0.0, 0
         for i in range(0, len(y), 8192):
-            s = self.net.scores(x[i:i + 8192].astype(np.float32))
-            s = np.where(allowed[i:i + 8192], s, -1e9)
+            s = self.net.scores(x[i : i + 8192].astype(np.float32))
+            s = np.where(allowed[i : i + 8192], s, -1e9)
             s = s - s.max(axis=1, keepdims=True)
             logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
-            yy = y[i:i + 8192]
+            yy = y[i : i + 8192]
             total += float(-logp[np.arange(len(yy)), yy].sum())
             right += int((s.argmax(axis=1) == yy).sum())
         return total / len(y), right / len(y)
@@ -195,11 +216,16 @@ def train(x, allowed, y, xv, av, yv, hidden: list[int], epochs: int, lr: float, 
         start = time.perf_counter()
         order = rng.permutation(len(y))
         rate = lr * (0.5 ** (epoch // max(1, epochs // 3)))
-        losses = [trainer.step(x[order[i:i + batch]], allowed[order[i:i + batch]], y[order[i:i + batch]], rate, l2)
-                  for i in range(0, len(y), batch)]
+        losses = [
+            trainer.step(x[order[i : i + batch]], allowed[order[i : i + batch]], y[order[i : i + batch]], rate, l2)
+            for i in range(0, len(y), batch)
+        ]
         vl, va = trainer.loss(xv, av, yv)
-        print(f"  epoch {epoch + 1:>2}: train log-loss {np.mean(losses):.4f}, held out {vl:.4f} "
-              f"(accuracy {va:.3f}), {time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"  epoch {epoch + 1:>2}: train log-loss {np.mean(losses):.4f}, held out {vl:.4f} "
+            f"(accuracy {va:.3f}), {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
         if vl < best[0]:
             best = (vl, [(w.copy(), b.copy()) for w, b in trainer.net.layers])
     trainer.net.layers = best[1]  # type: ignore[assignment]
@@ -227,8 +253,16 @@ def scores(p: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return float(-np.log(pt).sum()), int((p.argmax(axis=1) == y).sum()), float(pt.sum())
 
 
-def compare(rules: str, seeds: range, net: Network, samples: int, steps: int, limit: int,
-            phase: str = "play", opponent: str | None = None) -> None:
+def compare(
+    rules: str,
+    seeds: range,
+    net: Network,
+    samples: int,
+    steps: int,
+    limit: int,
+    phase: str = "play",
+    opponent: str | None = None,
+) -> None:
     """The figures of each predictor on the benchmark's positions of ``seeds`` (in trick play), or on every
     seat's decisions in another ``phase``."""
     sign = rules_info(rules)[2]
@@ -258,8 +292,11 @@ def compare(rules: str, seeds: range, net: Network, samples: int, steps: int, li
         times["learned"] += time.perf_counter() - t
         raw = card_probabilities(pos, net)
         need_share = pos.allowed * pos.need[None, :].astype(float)
-        preds = {"uniform": need_share / need_share.sum(axis=1, keepdims=True), "network": raw,
-                 "balanced": balance(raw, pos.need, pos.allowed)}
+        preds = {
+            "uniform": need_share / need_share.sum(axis=1, keepdims=True),
+            "network": raw,
+            "balanced": balance(raw, pos.need, pos.allowed),
+        }
         for a in alphas:
             preds[f"blind a={a}"] = smoothed(marginals_of(pos, blind_hands), pos.allowed, a)
             preds[f"chains a={a}"] = smoothed(marginals_of(pos, chain_hands), pos.allowed, a)
@@ -271,13 +308,16 @@ def compare(rules: str, seeds: range, net: Network, samples: int, steps: int, li
         cards += int(keep.sum())
     which = "card decisions of seat 0" if phase == "play" else f"{phase} decisions"
     which += f", seat 1 played by {opponent}" if opponent else ""
-    print(f"{rules}: {positions} {which} (seeds {seeds.start}-{seeds.stop - 1}), "
-          f"{cards} unseen cards with a choice of seat")
+    print(
+        f"{rules}: {positions} {which} (seeds {seeds.start}-{seeds.stop - 1}), "
+        f"{cards} unseen cards with a choice of seat"
+    )
     print(f"  {'predictor':<18} {'log-loss':>8} {'accuracy':>8} {'P(true seat)':>12}")
     for name, (ll, right, pt) in totals.items():
         print(f"  {name:<18} {ll / cards:>8.4f} {right / cards:>8.3f} {pt / cards:>12.3f}")
-    print("  ms a decision to draw the deals: " + ", ".join(f"{k} {v / positions * 1000:.1f}"
-                                                              for k, v in times.items()))
+    print(
+        "  ms a decision to draw the deals: " + ", ".join(f"{k} {v / positions * 1000:.1f}" for k, v in times.items())
+    )
 
 
 def main() -> None:
@@ -285,8 +325,9 @@ def main() -> None:
     p.add_argument("--rules", nargs="*", default=["classic", "italian"])
     p.add_argument("--matches", type=int, default=200, help="training matches per rules (seeds 1000 on)")
     p.add_argument("--rate", type=float, default=0.06, help="share of decisions kept as positions")
-    p.add_argument("--strong", type=float, default=0.5,
-                   help=f"share of training matches with one seat played by {STRONG}")
+    p.add_argument(
+        "--strong", type=float, default=0.5, help=f"share of training matches with one seat played by {STRONG}"
+    )
     p.add_argument("--opponent", help="measure with seat 1 played by this computer player, e.g. expert")
     p.add_argument("--hidden", type=int, nargs="*", default=[64, 32])
     p.add_argument("--epochs", type=int, default=15)
@@ -297,8 +338,13 @@ def main() -> None:
     p.add_argument("--load", type=Path, help="skip training: measure these weights")
     p.add_argument("--compare", type=int, default=200, help="benchmark positions per rules to measure on")
     p.add_argument("--compare-seeds", type=int, default=12, help="seeds 1 to this (no training seed)")
-    p.add_argument("--phases", nargs="*", default=["play", "domino"], choices=("play", "doubling", "domino"),
-                   help="the decisions to measure on (play: the benchmark's card decisions)")
+    p.add_argument(
+        "--phases",
+        nargs="*",
+        default=["play", "domino"],
+        choices=("play", "doubling", "domino"),
+        help="the decisions to measure on (play: the benchmark's card decisions)",
+    )
     args = p.parse_args()
     width = 3  # four players: three other seats (the rows are padded to this)
     if args.load:
@@ -313,8 +359,7 @@ def main() -> None:
             print("training positions:")
             x, allowed, y = dataset(args.rules, range(1000, 1000 + args.matches), args.rate, width, args.strong)
             print("held-out positions:")
-            xv, av, yv = dataset(args.rules, range(500, 500 + max(4, args.matches // 8)), args.rate, width,
-                                 args.strong)
+            xv, av, yv = dataset(args.rules, range(500, 500 + max(4, args.matches // 8)), args.rate, width, args.strong)
             print(f"  made in {time.perf_counter() - start:.0f} s", flush=True)
             if args.data:
                 np.savez_compressed(args.data, x=x, allowed=allowed, y=y, xv=xv, av=av, yv=yv)

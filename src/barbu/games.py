@@ -37,10 +37,24 @@ class GameKind:
     record_lines: Callable[[Any, "dict[str, Any] | None"], list[dict[str, Any]]]  # the record as JSON lines, to publish
 
 
-BESIGUE = GameKind("besigue", is_besigue, lambda text, seed: BesigueGame(text, seed), write_besigue_record,
-                   is_besigue_record, besigue_text, besigue_lines)
-BARBU = GameKind("barbu", lambda text: True, lambda text, seed: Match(text, seed),
-                 write_barbu_record, lambda path: True, barbu_text, barbu_lines)
+BESIGUE = GameKind(
+    "besigue",
+    is_besigue,
+    lambda text, seed: BesigueGame(text, seed),
+    write_besigue_record,
+    is_besigue_record,
+    besigue_text,
+    besigue_lines,
+)
+BARBU = GameKind(
+    "barbu",
+    lambda text: True,
+    lambda text, seed: Match(text, seed),
+    write_barbu_record,
+    lambda path: True,
+    barbu_text,
+    barbu_lines,
+)
 
 
 def game_kinds() -> list[GameKind]:

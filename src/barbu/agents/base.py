@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from ..classic.view import View
 from ..core.errors import AgentError
 from . import refusals as R
-from ..classic.view import View
 
 
 class Agent(Protocol):
@@ -36,8 +36,15 @@ PLUGIN_GROUP = "barbu.agents"
 
 _SPEC = re.compile(r"^\s*([a-z]+)\s*(?:\((.*)\))?\s*$")
 _SEARCH_SETTINGS = {"samples": int, "seconds": float, "exact_tricks": int}
-_EXPERT_SETTINGS = {"samples": int, "seconds": float, "steps": int, "surprise": float, "end_cards": int,
-                    "respond": int, "learned": int}
+_EXPERT_SETTINGS = {
+    "samples": int,
+    "seconds": float,
+    "steps": int,
+    "surprise": float,
+    "end_cards": int,
+    "respond": int,
+    "learned": int,
+}
 _SETTINGS = {"search": _SEARCH_SETTINGS, "expert": _EXPERT_SETTINGS, "perfect": _EXPERT_SETTINGS}
 _MAY_BE_ZERO = ("exact_tricks", "end_cards", "steps", "respond", "learned")
 
@@ -45,6 +52,7 @@ _MAY_BE_ZERO = ("exact_tricks", "end_cards", "steps", "respond", "learned")
 def plugin_factory(kind: str) -> Any:
     """The installed factory of a ``kind:argument`` computer player, or None."""
     from importlib.metadata import entry_points
+
     for ep in entry_points(group=PLUGIN_GROUP):
         if ep.name == kind:
             return ep.load()
@@ -106,6 +114,7 @@ def make_agent(kind: str, seed: int | None = None, measure: bool = False) -> Age
     from .random_agent import RandomAgent
     from .rule import RuleAgent
     from .search import SearchAgent
+
     name, settings = parse_agent_spec(kind, measure)
     if "argument" in settings:
         return plugin_factory(name)(settings["argument"], seed, "barbu")

@@ -19,13 +19,13 @@ import random
 import time
 from typing import Any
 
-from ..core.errors import AgentError
-from .refusals import UNKNOWN
 from ..besigue.actions import Declare, Exchange, NoDeclaration, Play, Show
 from ..besigue.cards import ACE, DIAMONDS, JACK, KING, QUEEN, SPADES, TEN, make_type, type_of
 from ..besigue.melds import legal_declarations
 from ..besigue.sampler import sample_game
 from ..besigue.view import BesigueView
+from ..core.errors import AgentError
+from .refusals import UNKNOWN
 
 _BASE = (0, 1, 2, 4, 5, 6, 8, 10)  # keep value by rank 7 8 9 J Q K 10 A
 _QS, _JD = make_type(SPADES, QUEEN), make_type(DIAMONDS, JACK)
@@ -146,8 +146,9 @@ def _endgame_rule(view: BesigueView, plays: list[Play]) -> Any:
         if winners:
             return min(winners, key=lambda a: (a.card // 8 == trump, a.card % 8))
         return min(plays, key=lambda a: (_brisque(a.card, view), a.card // 8 == trump, a.card % 8))
-    return max(plays, key=lambda a: (a.card // 8 != trump and a.card % 8 == ACE, -(a.card // 8 == trump),
-                                     -(a.card % 8)))
+    return max(
+        plays, key=lambda a: (a.card // 8 != trump and a.card % 8 == ACE, -(a.card // 8 == trump), -(a.card % 8))
+    )
 
 
 class RuleAgent:
@@ -166,9 +167,16 @@ class RuleAgent:
 INF = 10**6
 
 
-def solve_endgame(hands: tuple[tuple[int, ...], tuple[int, ...]], leader: int, trick: tuple[int, ...],
-                  trump: int, brisque_ranks: tuple[int, ...], must_win: bool, tricks_left: int,
-                  exact: bool = True) -> dict[int, int]:
+def solve_endgame(
+    hands: tuple[tuple[int, ...], tuple[int, ...]],
+    leader: int,
+    trick: tuple[int, ...],
+    trump: int,
+    brisque_ranks: tuple[int, ...],
+    must_win: bool,
+    tricks_left: int,
+    exact: bool = True,
+) -> dict[int, int]:
     """Exact values of each legal card for the seat to act, as (own − opponent) points from now on.
 
     With ``exact=False`` only the best card's value is exact; the others are
@@ -194,7 +202,7 @@ def solve_endgame(hands: tuple[tuple[int, ...], tuple[int, ...]], leader: int, t
 
     def remove(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
         i = hand.index(c)
-        return hand[:i] + hand[i + 1:]
+        return hand[:i] + hand[i + 1 :]
 
     def lead_value(hl: tuple[int, ...], hf: tuple[int, ...], alpha: int, beta: int) -> int:
         """Leader's net points from here, exact when inside (alpha, beta), else a bound."""
@@ -281,8 +289,14 @@ class SearchAgent:
     #: PIMC must beat the rule player's choice by this many points on average to overrule it.
     MARGIN = 8.0
 
-    def __init__(self, seed: int | None = None, samples: int = 8, seconds: float = 0.5,
-                 exact_tricks: int = 9, pimc_stock: int = PIMC_STOCK) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 8,
+        seconds: float = 0.5,
+        exact_tricks: int = 9,
+        pimc_stock: int = PIMC_STOCK,
+    ) -> None:
         # exact_tricks is accepted for the Barbu spelling of settings; Bésigue always solves the
         # last tricks exactly once the stock is empty.
         self.rng = random.Random(seed)
@@ -311,9 +325,17 @@ class SearchAgent:
         ranks = (ACE, TEN) if view.rules.brisques == "aces_and_tens" else (ACE,)
         trick = tuple(type_of(c) for _, c in view.trick)
         leader = view.trick[0][0] if view.trick else view.seat
-        values = solve_endgame((hands[0], hands[1]), leader, trick, view.trump, ranks,
-                               view.rules.endgame == "must_win", 32 - view.tricks, exact=False)
-        return max(plays, key=lambda a: (values.get(a.card, -10**9), -a.card))
+        values = solve_endgame(
+            (hands[0], hands[1]),
+            leader,
+            trick,
+            view.trump,
+            ranks,
+            view.rules.endgame == "must_win",
+            32 - view.tricks,
+            exact=False,
+        )
+        return max(plays, key=lambda a: (values.get(a.card, -(10**9)), -a.card))
 
     def _pimc(self, view: BesigueView, plays: list[Play]) -> Any:
         """Each card is tried on the same sampled deals (rule-player rollouts to the end of the deal);
@@ -355,6 +377,7 @@ class SearchAgent:
 def make_besigue_agent(spec: str, seed: int | None = None) -> Any:
     """An agent by the same names as Barbu's: random, rule, search(samples=…, seconds=…)."""
     from .base import parse_agent_spec, plugin_factory
+
     kind, settings = parse_agent_spec(spec)
     if "argument" in settings:
         return plugin_factory(kind)(settings["argument"], seed, "besigue")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..core.cards import ACE, SUIT_MASK, cards_of
 from ..classic.contracts import CHINESE, DOMINO, Contract
+from ..core.cards import ACE, SUIT_MASK, cards_of
 from .cardplay import _ABOVE, _BELOW, domino_pos
 
 _WIN_BY_HIGHER_OUT = (1.0, 0.55, 0.25, 0.1, 0.03)
@@ -120,6 +120,7 @@ def best_rank(hand: int, ranks: list[int], high_ace: bool) -> int:
     def key(r: int) -> tuple[int, int]:
         held = sum(1 for s in range(4) if hand >> (s * 13 + r) & 1)
         return (domino_cost(hand, r, high_ace), -held)
+
     return min(ranks, key=key)
 
 

@@ -9,8 +9,8 @@ bot's playouts (fed from a `Match`), so the playout policy is the rule bot.
 
 from __future__ import annotations
 
-from ..core.cards import ACE, SUIT_MASK, cards_of
 from ..classic.contracts import Contract
+from ..core.cards import ACE, SUIT_MASK, cards_of
 
 _SUIT_OF = tuple(c // 13 for c in range(52))
 _RANK_OF = tuple(c % 13 for c in range(52))
@@ -70,8 +70,17 @@ def _penalty(contract: Contract, card: int) -> int:
     return -v if v < 0 else 0
 
 
-def choose_trick_card(contract: Contract, sign: int, hand: int, legal: int, trick: list[int] | tuple[int, ...],
-                      trump_mask: int, others: int, players: int, tricks_left: int) -> int:
+def choose_trick_card(
+    contract: Contract,
+    sign: int,
+    hand: int,
+    legal: int,
+    trick: list[int] | tuple[int, ...],
+    trump_mask: int,
+    others: int,
+    players: int,
+    tricks_left: int,
+) -> int:
     """A sensible card for a trick-taking contract.
 
     ``sign`` is +1 where points are good for the player (most families), -1
@@ -96,8 +105,17 @@ def _costs(contract: Contract, sign: int, tricks_left: int) -> tuple[bool, int]:
     return bool(per or last or contract.penalty_mask), per + last
 
 
-def _avoid_tricks(contract: Contract, sign: int, hand: int, legal: int, trick, trump_mask: int,
-                  others: int, players: int, tricks_left: int) -> int:
+def _avoid_tricks(
+    contract: Contract,
+    sign: int,
+    hand: int,
+    legal: int,
+    trick,
+    trump_mask: int,
+    others: int,
+    players: int,
+    tricks_left: int,
+) -> int:
     pm = contract.penalty_mask
     values = contract.card_value
 
@@ -144,7 +162,6 @@ def _avoid_tricks(contract: Contract, sign: int, hand: int, legal: int, trick, t
     return _lead(legal, pen, pm, others, trump_mask)
 
 
-
 def _discard(legal: int, pen, pm: int, hand: int, others: int) -> int:
     bad = legal & pm
     if bad:
@@ -155,6 +172,7 @@ def _discard(legal: int, pen, pm: int, hand: int, others: int) -> int:
         below_others = (others & _BELOW[c]).bit_count()
         # High cards that others can get under are the ones that will take tricks later.
         return (below_others - (hand & s).bit_count(), _RANK_OF[c])
+
     return max(cards_of(legal), key=danger)
 
 
@@ -241,6 +259,7 @@ def _take_tricks(hand: int, legal: int, trick, trump_mask: int, others: int, pla
 
 # ---------------------------------------------------------------------- Domino and Success
 
+
 def domino_pos(card: int, high_ace: bool) -> int:
     r = card % 13
     if high_ace:
@@ -258,10 +277,12 @@ def choose_domino_card(hand: int, legal: int, layout, rank: int | None, high_ace
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if rank is None:  # Success: the first card sets the rank of every row
+
         def opening(c: int) -> tuple[int, int]:
             r = c % 13
             same = sum(1 for s in range(4) if hand >> (s * 13 + r) & 1)
             return (same, -abs(domino_pos(c, high_ace) - 6))
+
         return max(cards_of(legal), key=opening)
     best = -1
     best_key: tuple = ()

@@ -50,8 +50,8 @@ from ..core.errors import AgentError
 from ..solver.position import spec_of
 from .inference import DealModel, deal_history, likely_hands
 from .passon_inference import passon_likelihood
-from .rule import rules_info
 from .refusals import LEARNED_MISSING, LEARNED_NEEDS_NUMPY, MissingExtraWarning
+from .rule import rules_info
 from .search import DEFAULT_SECONDS, SearchAgent
 
 DEFAULT_SAMPLES = 40
@@ -97,6 +97,7 @@ def learned_inference() -> ModuleType | None:
     if _learned_module() is None and not _TOLD:
         _TOLD.append(True)
         from ..i18n import words  # the process's language (the command line, the terminal game)
+
         warnings.warn(words().render(LEARNED_MISSING, {}), MissingExtraWarning, stacklevel=2)
     return _LEARNED[0]
 
@@ -107,9 +108,17 @@ class ExpertAgent(SearchAgent):
     name = "expert"
     sees_all = False  # True for the perfect-information twin, whose ``match`` the arena sets
 
-    def __init__(self, seed: int | None = None, samples: int | None = None, seconds: float = DEFAULT_SECONDS,
-                 steps: int = DEFAULT_STEPS, surprise: float = DEFAULT_SURPRISE,
-                 end_cards: int | None = None, respond: bool = True, learned: bool | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int | None = None,
+        seconds: float = DEFAULT_SECONDS,
+        steps: int = DEFAULT_STEPS,
+        surprise: float = DEFAULT_SURPRISE,
+        end_cards: int | None = None,
+        respond: bool = True,
+        learned: bool | None = None,
+    ) -> None:
         super().__init__(seed, samples=samples or DEFAULT_SAMPLES, seconds=seconds, exact_tricks=0)
         #: The deals a decision looks at as asked for; None: by the sampler (`samples_for`).
         self.asked_samples = samples
@@ -202,5 +211,16 @@ class ExpertAgent(SearchAgent):
                 spec = None
         history = deal_history(view, list(world.hands)) if own_match_class(view.rules) is None else None
         rules, contracts, _ = rules_info(view.rules)
-        return DealModel(view, contracts.get(view.contract or ""), contracts, rules, spec, world.trump_mask, sign,
-                         self.surprise, self.bid_surprise, self.double_surprise, history)
+        return DealModel(
+            view,
+            contracts.get(view.contract or ""),
+            contracts,
+            rules,
+            spec,
+            world.trump_mask,
+            sign,
+            self.surprise,
+            self.bid_surprise,
+            self.double_surprise,
+            history,
+        )

@@ -29,8 +29,14 @@ def hint_label(action: Any) -> str:
     return CARDS[action].display() if isinstance(action, int) and not isinstance(action, bool) else str(action)
 
 
-def hint(view: View, label: Callable[[Any], str] = hint_label, seed: int | None = None, samples: int = 60,
-         seconds: float = 1.5, highest_wins: bool = True) -> Hint:
+def hint(
+    view: View,
+    label: Callable[[Any], str] = hint_label,
+    seed: int | None = None,
+    samples: int = 60,
+    seconds: float = 1.5,
+    highest_wins: bool = True,
+) -> Hint:
     """The strongest player's choice for this view, with its reason in words."""
     if not view.legal:
         raise ValueError("there is nothing to decide now")
@@ -40,21 +46,27 @@ def hint(view: View, label: Callable[[Any], str] = hint_label, seed: int | None 
         return Hint(action, "It is the only thing you may do.")
     values = tuple(agent.last_values)
     if not values:
-        return Hint(action, "The computer's rules of thumb choose it here (this decision is judged from the hand, "
-                            "not by imagining deals).")
+        return Hint(
+            action,
+            "The computer's rules of thumb choose it here (this decision is judged from the hand, "
+            "not by imagining deals).",
+        )
     sign = 1 if highest_wins else -1
     points = "points" if highest_wins else "penalty points"
     best = values[0][1] * sign
-    text = (f"Over {agent.last_samples} deals imagined from what you can see (your hand, the cards played, the "
-            f"voids shown), {label(action)} gives you {best:+.1f} {points} on average")
+    text = (
+        f"Over {agent.last_samples} deals imagined from what you can see (your hand, the cards played, the "
+        f"voids shown), {label(action)} gives you {best:+.1f} {points} on average"
+    )
     if len(values) > 1:
         second = values[1]
         text += f"; the next best, {label(second[0])}, {second[1] * sign:+.1f}"
     return Hint(action, text + ".", values)
 
 
-def hint_reason(h: Hint, words: Words, only: bool, highest_wins: bool,
-                label: Callable[[Any], str] | None = None) -> str:
+def hint_reason(
+    h: Hint, words: Words, only: bool, highest_wins: bool, label: Callable[[Any], str] | None = None
+) -> str:
     """Why the strongest player chose the hint's action, in the language of ``words``.
 
     ``only``: it was the only legal action; ``h.alternatives`` holds each action's mean points.
@@ -63,28 +75,48 @@ def hint_reason(h: Hint, words: Words, only: bool, highest_wins: bool,
     if only:
         return words.gettext(N_("It is the only thing you may do."))
     if not h.alternatives:
-        return words.gettext(N_("The computer's rules of thumb choose it here (this decision is judged from the "
-                                "hand, not by imagining deals)."))
+        return words.gettext(
+            N_(
+                "The computer's rules of thumb choose it here (this decision is judged from the "
+                "hand, not by imagining deals)."
+            )
+        )
     sign = 1 if highest_wins else -1
 
     def card_or_text(action: Any) -> str:
         return words.card(action) if isinstance(action, int) and not isinstance(action, bool) else str(action)
+
     name = label or card_or_text
 
     def points(value: float) -> str:
         return format_number(value * sign, words.lang, 1, sign=True)
+
     best = h.alternatives[0][1]
     if len(h.alternatives) == 1:
-        template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                       "{action} gives you {points} points on average.") if highest_wins else
-                    N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                       "{action} gives you {points} penalty points on average."))
+        template = (
+            N_(
+                "Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                "{action} gives you {points} points on average."
+            )
+            if highest_wins
+            else N_(
+                "Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+                "{action} gives you {points} penalty points on average."
+            )
+        )
         return words.gettext(template).format(action=name(h.action), points=points(best))
     second = h.alternatives[1]
-    template = (N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                   "{action} gives you {points} points on average; the next best, {other}, {other_points}.")
-                if highest_wins else
-                N_("Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
-                   "{action} gives you {points} penalty points on average; the next best, {other}, {other_points}."))
-    return words.gettext(template).format(action=name(h.action), points=points(best), other=name(second[0]),
-                                          other_points=points(second[1]))
+    template = (
+        N_(
+            "Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+            "{action} gives you {points} points on average; the next best, {other}, {other_points}."
+        )
+        if highest_wins
+        else N_(
+            "Over deals imagined from what you can see (your hand, the cards played, the voids shown), "
+            "{action} gives you {points} penalty points on average; the next best, {other}, {other_points}."
+        )
+    )
+    return words.gettext(template).format(
+        action=name(h.action), points=points(best), other=name(second[0]), other_points=points(second[1])
+    )

@@ -26,8 +26,8 @@ from typing import Any
 from ..classic.contracts import CHINESE, Contract
 from ..classic.sampler import determinize
 from ..classic.state import DOMINO_PLAY, DOUBLING
-from ..core.actions import Double
 from ..classic.view import View
+from ..core.actions import Double
 from ..core.cards import SUIT_MASK
 from ..solver import fast
 from ..solver.position import objective
@@ -87,9 +87,21 @@ class SeatEvidence:
 class DealModel:
     """The others' evidence this deal for the seat ``view.seat``, and the weight of any hand of theirs."""
 
-    def __init__(self, view: View, contract: Contract | None, contracts: dict[str, Contract], rules: Any,
-                 spec: Any, trump_mask: int, sign: int, surprise: float, bid_surprise: float,
-                 double_surprise: float, history: "DealHistory | None" = None, use_core: bool = True) -> None:
+    def __init__(
+        self,
+        view: View,
+        contract: Contract | None,
+        contracts: dict[str, Contract],
+        rules: Any,
+        spec: Any,
+        trump_mask: int,
+        sign: int,
+        surprise: float,
+        bid_surprise: float,
+        double_surprise: float,
+        history: "DealHistory | None" = None,
+        use_core: bool = True,
+    ) -> None:
         """``spec`` is the solver's picture of the deal in trick play (None otherwise); ``history`` the deal's
         doubling turns and Domino or Success moves (`deal_history`)."""
         self.view = view
@@ -103,13 +115,18 @@ class DealModel:
         self.double_surprise = double_surprise
         self.deck = view.deck & ~view.set_aside
         #: The rule player's cards come from the compiled core where it is built (the same cards, faster).
-        self.core_spec = objective(spec, sign) if spec is not None and getattr(fast, "rule_cards", None) \
-            and use_core else None
+        self.core_spec = (
+            objective(spec, sign) if spec is not None and getattr(fast, "rule_cards", None) and use_core else None
+        )
         self.high_ace = rules.domino_ace == "high"
         n = view.players
         self.seats = {s: SeatEvidence(s) for s in range(n) if s != view.seat}
-        weigh_bids = contract is not None and contract.kind != CHINESE and len(view.tricks) < BIDDING_TRICKS \
-            and view.scottish is None  # the Scottish calls are weighed by the cards alone
+        weigh_bids = (
+            contract is not None
+            and contract.kind != CHINESE
+            and len(view.tricks) < BIDDING_TRICKS
+            and view.scottish is None
+        )  # the Scottish calls are weighed by the cards alone
         history = history or DealHistory()
         if weigh_bids:
             if view.declarer in self.seats:
@@ -191,8 +208,17 @@ class DealModel:
             legal = legal_mask(self.spec, held, p.trick, p.tricks_done, p.broken)
             if legal & (legal - 1):
                 others = p.out & ~held
-                choice = choose_trick_card(self.contract, self.sign, held, legal, p.trick, self.trump_mask,  # type: ignore[arg-type]
-                                           others, self.view.players, held.bit_count())
+                choice = choose_trick_card(
+                    self.contract,
+                    self.sign,
+                    held,
+                    legal,
+                    p.trick,
+                    self.trump_mask,  # type: ignore[arg-type]
+                    others,
+                    self.view.players,
+                    held.bit_count(),
+                )
                 if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
                     w *= self.surprise
         return w
@@ -210,8 +236,9 @@ class DealModel:
         if situations:
             rule_cards, spec = fast.rule_cards, self.core_spec
             assert rule_cards is not None and spec is not None and self.contract is not None  # core_spec: the core's
-            for choice, p, (held, _, _, others, _) in zip(rule_cards(spec, self.contract.penalty_mask, situations),
-                                                          played, situations):
+            for choice, p, (held, _, _, others, _) in zip(
+                rule_cards(spec, self.contract.penalty_mask, situations), played, situations
+            ):
                 if choice != p.card and (choice // 13 != p.card // 13 or between(choice, p.card) & others):
                     w *= self.surprise
         return w
@@ -228,8 +255,11 @@ class DealModel:
         if ev.declared:
             for key in view.contracts_left[ev.seat]:
                 other = self.contracts.get(key)
-                if other is not None and other.kind != CHINESE and \
-                        contract_merit(other, dealt, self.deck, n, self.sign, self.high_ace) > merit:
+                if (
+                    other is not None
+                    and other.kind != CHINESE
+                    and contract_merit(other, dealt, self.deck, n, self.sign, self.high_ace) > merit
+                ):
                     w *= self.bid_surprise
             return w
         total = abs(contract.total(n, self.my_cards, self.deck)) or 20
@@ -268,9 +298,14 @@ def deal_history(view: View, hands: list[int]) -> DealHistory:
     return out
 
 
-def likely_hands(model: DealModel, start: list[list[int]], steps: int, rng: random.Random,
-                 deal_weight: Callable[[list[int]], float] | None = None,
-                 until: float | None = None) -> list[list[int]]:
+def likely_hands(
+    model: DealModel,
+    start: list[list[int]],
+    steps: int,
+    rng: random.Random,
+    deal_weight: Callable[[list[int]], float] | None = None,
+    until: float | None = None,
+) -> list[list[int]]:
     """Run one Metropolis chain from each deal of ``start`` for ``steps`` proposed swaps; the deals they end on.
 
     A swap exchanges one unseen card of one other seat with one of another's, where both may hold them

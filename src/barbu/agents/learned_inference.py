@@ -41,8 +41,19 @@ WEIGHTS = Path(__file__).with_name("inference_weights.npz")
 #: The phases whose views the network reads (and was trained on).
 PHASES = ("play", "doubling", "domino")
 #: Contracts by key (the same key names the same game in every family); any other is "other".
-CONTRACT_KEYS = ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two", "no-last-trick", "trumps",
-                 "domino", "salad", "success", "ravage-city")
+CONTRACT_KEYS = (
+    "no-tricks",
+    "no-hearts",
+    "no-queens",
+    "no-king",
+    "no-last-two",
+    "no-last-trick",
+    "trumps",
+    "domino",
+    "salad",
+    "success",
+    "ravage-city",
+)
 MAX_OTHERS = 5  # six players at most
 
 _RANKS = np.arange(13)
@@ -50,13 +61,39 @@ _RANKS = np.arange(13)
 
 def _feature_names() -> list[str]:
     names = [f"rank{r}" for r in range(13)]
-    names += ["hearts", "trump", "penalty", "suit_penalty", "unseen_suit", "unseen_higher", "own_suit",
-              "own_higher", "played_suit", "row_distance", "row_open", "row_next"]
+    names += [
+        "hearts",
+        "trump",
+        "penalty",
+        "suit_penalty",
+        "unseen_suit",
+        "unseen_higher",
+        "own_suit",
+        "own_higher",
+        "played_suit",
+        "row_distance",
+        "row_open",
+        "row_next",
+    ]
     names += [f"contract_{k}" for k in CONTRACT_KEYS] + ["contract_other"]
     names += [f"phase_{p}" for p in PHASES] + ["tricks_done", "own_cards"]
     names += [f"seat{k}" for k in range(1, MAX_OTHERS + 1)]
-    names += ["declarer", "doubled_declarer", "declarer_doubled_it", "doubled_me", "i_doubled_it", "redoubled",
-              "doubles", "need", "need_share", "voids", "tricks_won", "discards", "in_trick", "to_play_in_trick"]
+    names += [
+        "declarer",
+        "doubled_declarer",
+        "declarer_doubled_it",
+        "doubled_me",
+        "i_doubled_it",
+        "redoubled",
+        "doubles",
+        "need",
+        "need_share",
+        "voids",
+        "tricks_won",
+        "discards",
+        "in_trick",
+        "to_play_in_trick",
+    ]
     names += ["partly_barred", "follows", "leads", "discards_suit"]
     names += [f"follow{k}" for k in range(16)] + ["lead_above", "lead_below", "discard_above", "discard_below"]
     names += ["rule_would_play_it", "rule_would_not", "could_play_it"]
@@ -128,7 +165,7 @@ def features(view: View) -> Position:
     card_pen = np.array([sign * values.get(c, 0) / scale for c in range(52)], dtype=np.float32)
     deck = view.deck & ~view.set_aside
     in_deck = np.array([deck >> c & 1 for c in range(52)], dtype=np.float32)
-    suit_pen = np.array([np.abs(card_pen[s * 13:(s + 1) * 13]).sum() for s in range(4)], dtype=np.float32)
+    suit_pen = np.array([np.abs(card_pen[s * 13 : (s + 1) * 13]).sum() for s in range(4)], dtype=np.float32)
     x[:, :, _I["penalty"]] = card_pen[idx][:, None]
     x[:, :, _I["suit_penalty"]] = np.minimum(suit_pen[suits], 4.0)[:, None] / 4.0
     unseen_v = np.array([unseen >> c & 1 for c in range(52)], dtype=np.float32).reshape(4, 13)
@@ -172,8 +209,7 @@ def features(view: View) -> Position:
         x[:, j, _I[f"seat{j + 1}"]] = 1.0
         x[:, j, _I["declarer"]] = float(s == view.declarer)
         x[:, j, _I["doubled_declarer"]] = float(any(b.doubler == s and b.doubled == view.declarer for b in doubles))
-        x[:, j, _I["declarer_doubled_it"]] = float(any(b.doubler == view.declarer and b.doubled == s
-                                                       for b in doubles))
+        x[:, j, _I["declarer_doubled_it"]] = float(any(b.doubler == view.declarer and b.doubled == s for b in doubles))
         x[:, j, _I["doubled_me"]] = float(any(b.doubler == s and b.doubled == me for b in doubles))
         x[:, j, _I["i_doubled_it"]] = float(any(b.doubler == me and b.doubled == s for b in doubles))
         x[:, j, _I["redoubled"]] = float(any(b.redoubled and b.doubled == s for b in doubles))
@@ -181,8 +217,11 @@ def features(view: View) -> Position:
         x[:, j, _I["need"]] = need[j] / 13
         x[:, j, _I["need_share"]] = need[j] / total_need
         barred = view.cant_hold[s] | private[s]
-        voids = sum(1 for q in range(4) if (deck >> (13 * q)) & 0x1FFF and
-                    not (deck >> (13 * q)) & 0x1FFF & ~(barred >> (13 * q)))
+        voids = sum(
+            1
+            for q in range(4)
+            if (deck >> (13 * q)) & 0x1FFF and not (deck >> (13 * q)) & 0x1FFF & ~(barred >> (13 * q))
+        )
         x[:, j, _I["voids"]] = voids / 4
         x[:, j, _I["tricks_won"]] = (view.tricks_won[s] if s < len(view.tricks_won) else 0) / 13
         x[:, j, _I["in_trick"]] = float(s in trick_seats)
@@ -210,7 +249,7 @@ def features(view: View) -> Position:
             ps, pr = divmod(p, 13)
             at = col.get(s)
             if at is not None:
-                block = counts[at, ps * 13:(ps + 1) * 13]
+                block = counts[at, ps * 13 : (ps + 1) * 13]
                 if i == 0:
                     block[:, leads] += 1
                     block[:, lead_above] += _RANKS > pr
@@ -266,8 +305,9 @@ def _row_choices(view: View, rules, cards: list[int], seats: list[int], x: np.nd
                 x[i, j, would_not] += 1 / 3
 
 
-def _rule_choices(view: View, contract: Contract, rules, sign: int, cards: list[int], seats: list[int],
-                  x: np.ndarray) -> None:
+def _rule_choices(
+    view: View, contract: Contract, rules, sign: int, cards: list[int], seats: list[int], x: np.ndarray
+) -> None:
     """For each (card, seat): at how many of that seat's cards this deal the rule player, had it held the card
     too (with the cards it played from then on, all it is known to have held), would have played the card
     instead (``rule_would_play_it``), or kept to the card it played (``rule_would_not``); and at how many the
@@ -302,8 +342,10 @@ def _rule_choices(view: View, contract: Contract, rules, sign: int, cards: list[
             assert rule_cards is not None  # core_spec: set only where the compiled core has rule_cards
             choices = rule_cards(model.core_spec, contract.penalty_mask, situations)
         else:
-            choices = [choose_trick_card(contract, sign, held, legal, trick, world.trump_mask, others, view.players,
-                                         size) for held, legal, trick, others, size in situations]
+            choices = [
+                choose_trick_card(contract, sign, held, legal, trick, world.trump_mask, others, view.players, size)
+                for held, legal, trick, others, size in situations
+            ]
         for choice, (c, p), (held, _, _, others, _) in zip(choices, asked, situations):
             if choice == c and (c // 13 != p.card // 13 or between(c, p.card) & others):
                 x[row[c], j, would] += 1 / 3
@@ -338,12 +380,15 @@ class Network:
     def from_arrays(cls, arrays: "np.lib.npyio.NpzFile | dict[str, np.ndarray]") -> "Network":
         names = [str(f) for f in arrays["features"]]
         if tuple(names) != FEATURES:
-            raise ValueError("the inference weights were trained on other features: retrain them "
-                             "(tools/train_inference.py)")
+            raise ValueError(
+                "the inference weights were trained on other features: retrain them (tools/train_inference.py)"
+            )
         layers = []
         k = 0
         while f"w{k}" in arrays:
-            layers.append((np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32)))
+            layers.append(
+                (np.asarray(arrays[f"w{k}"], dtype=np.float32), np.asarray(arrays[f"b{k}"], dtype=np.float32))
+            )
             k += 1
         return cls(np.asarray(arrays["mean"], dtype=np.float32), np.asarray(arrays["scale"], dtype=np.float32), layers)
 
@@ -364,8 +409,14 @@ def card_probabilities(pos: Position, net: Network) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def balance(p: np.ndarray, need: np.ndarray, allowed: np.ndarray, rounds: int = 100, tolerance: float = 1e-3,
-            floor: float = 1e-3) -> np.ndarray:
+def balance(
+    p: np.ndarray,
+    need: np.ndarray,
+    allowed: np.ndarray,
+    rounds: int = 100,
+    tolerance: float = 1e-3,
+    floor: float = 1e-3,
+) -> np.ndarray:
     """``p`` scaled (Sinkhorn) so that each card's row sums to 1 and each seat's column to its ``need``:
     the network reads each card alone, the deal holds exactly so many cards per seat.
 
@@ -427,13 +478,17 @@ def draw_hands(view: View, pos: Position, q: np.ndarray, rng: random.Random, tri
         ok = True
         for i in order:
             row = qs[i]
-            weights = [row[j] * left[j] / expect[j] if left[j] and allowed[i][j] and expect[j] > 1e-12 else 0.0
-                       for j in range(ns)]
+            weights = [
+                row[j] * left[j] / expect[j] if left[j] and allowed[i][j] and expect[j] > 1e-12 else 0.0
+                for j in range(ns)
+            ]
             total = sum(weights)
             if total > 0:
                 r = rng.random() * total
-                j = next((k for k in range(ns) if weights[k] > 0 and (r := r - weights[k]) < 0),
-                         max(k for k in range(ns) if weights[k] > 0))
+                j = next(
+                    (k for k in range(ns) if weights[k] > 0 and (r := r - weights[k]) < 0),
+                    max(k for k in range(ns) if weights[k] > 0),
+                )
             else:  # the network rules out every seat still short of cards: any of them
                 choices = [k for k in range(ns) if left[k] and allowed[i][k]]
                 if not choices:

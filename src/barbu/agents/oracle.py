@@ -27,8 +27,9 @@ class OracleAgent:
 
     name = "oracle"
 
-    def __init__(self, seed: int | None = None, exact_cards: int = DEFAULT_EXACT_CARDS,
-                 match: Match | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, exact_cards: int = DEFAULT_EXACT_CARDS, match: Match | None = None
+    ) -> None:
         self.rule = RuleAgent(seed)
         self.exact_cards = exact_cards
         self.match = match

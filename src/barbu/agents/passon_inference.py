@@ -35,8 +35,9 @@ def call_at_passes(view: View) -> str | None:
     return view.contract
 
 
-def history_likelihood(view: View, dealt: list[int], gives: list[tuple[int, ...]],
-                       surprise: float = DEFAULT_PASSON_SURPRISE) -> float:
+def history_likelihood(
+    view: View, dealt: list[int], gives: list[tuple[int, ...]], surprise: float = DEFAULT_PASSON_SURPRISE
+) -> float:
     """How likely the other seats' passes ``gives`` were from the hands ``dealt``, pass by pass."""
     n = view.players
     _, contracts, sign = rules_info(view.rules)
@@ -54,8 +55,9 @@ def history_likelihood(view: View, dealt: list[int], gives: list[tuple[int, ...]
     return weight
 
 
-def passon_likelihood(view: View, hands: list[int], surprise: float = DEFAULT_PASSON_SURPRISE,
-                      histories: int = HISTORIES) -> float:
+def passon_likelihood(
+    view: View, hands: list[int], surprise: float = DEFAULT_PASSON_SURPRISE, histories: int = HISTORIES
+) -> float:
     """The weight of the sampled current ``hands`` (every seat's) by the others' pass-ons this deal: 1.0
     where there were none (or outside the Scottish game), 0.0 where no history explains the hands."""
     if view.scottish is None or not view.passes:

@@ -6,12 +6,12 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
-from ..core.cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, cards_of
 from ..classic.chinese import Arrangements
 from ..classic.contracts import Contract
 from ..classic.ruleset import Ruleset
 from ..classic.view import View
+from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
+from ..core.cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, cards_of
 from .bidding import best_rank, best_trump, contract_merit
 from .cardplay import choose_domino_card, choose_trick_card
 
@@ -22,7 +22,6 @@ def rules_info(rules: str) -> tuple[Ruleset, dict[str, Contract], int]:
     r = Ruleset.parse(rules)
     contracts = {c.key: c for c in r.family_spec.contracts(r)}
     return r, contracts, 1 if r.family_spec.highest_wins else -1
-
 
 
 def row_move(hand: int, legal, layout, rank: int | None, contract: Contract, high_ace: bool, deck: int) -> Any:
@@ -152,15 +151,21 @@ class RuleAgent:
         trump_mask = 0
         if contract.trump and view.trump is not None:
             trump_mask = 0x1FFF << (13 * view.trump)
-        return choose_trick_card(contract, sign, view.hand, legal, view.trick, trump_mask, others,
-                                 view.players, view.hand.bit_count())
+        return choose_trick_card(
+            contract, sign, view.hand, legal, view.trick, trump_mask, others, view.players, view.hand.bit_count()
+        )
 
     @staticmethod
     def declare(view: View, legal, contracts: dict[str, Contract], sign: int, rules: Ruleset) -> Declare:
         deck = view.deck & ~view.set_aside
         high_ace = rules.domino_ace == "high"
-        return max(legal, key=lambda a: (contract_merit(contracts[a.contract], view.hand, deck, view.players, sign,
-                                                        high_ace), a.contract))
+        return max(
+            legal,
+            key=lambda a: (
+                contract_merit(contracts[a.contract], view.hand, deck, view.players, sign, high_ace),
+                a.contract,
+            ),
+        )
 
     @staticmethod
     def double(view: View, legal, contract: Contract, sign: int, rules: Ruleset) -> Double:
@@ -169,5 +174,4 @@ class RuleAgent:
         merit = contract_merit(contract, view.hand, deck, view.players, sign, rules.domino_ace == "high")
         total = abs(contract.total(view.players, view.hand.bit_count(), deck)) or 20
         doubled_me = {b.doubler for b in view.doubles if b.doubled == view.seat}
-        return double_choice(merit / (total / view.players), legal, view.seat, view.declarer, doubled_me,
-                             view.players)
+        return double_choice(merit / (total / view.players), legal, view.seat, view.declarer, doubled_me, view.players)

@@ -20,20 +20,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..core.actions import PASS, Declare, PassOn
-from ..core.cards import CARDS
 from ..classic.chinese import Arrangements
 from ..classic.contracts import CHINESE
 from ..classic.match import CHANCE, DEAL, DECLARE, DOMINO_PLAY, PLAY, Match, settle
 from ..classic.sampler import determinize, sample_hands
 from ..classic.state import Points
 from ..classic.view import NoConsistentDeal, View, make_view
-from .bidding import contract_merit
-from .cardplay import choose_domino_card, choose_trick_card
+from ..core.actions import PASS, Declare, PassOn
+from ..core.cards import CARDS
 from ..solver import fast
 from ..solver.layout import LayoutSolver, affordable_cards, layout_action, layout_spec_of, layout_state_of
 from ..solver.position import Spec, State, objective, spec_of, state_of
 from ..solver.pure import _Play, after_card
+from .bidding import contract_merit
+from .cardplay import choose_domino_card, choose_trick_card
 from .rule import RuleAgent, row_move, rules_info
 
 DEFAULT_SAMPLES = 40
@@ -66,8 +66,9 @@ def rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int = 0, root: in
     return _engine_rollout(m, policy, sign, end_cards, root=root)
 
 
-def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True,
-                    root: int = -1) -> tuple[Points, ...]:
+def _engine_rollout(
+    m: Match, policy: RuleAgent, sign: int, end_cards: int, core: bool = True, root: int = -1
+) -> tuple[Points, ...]:
     """`rollout` through the engine, action by action (the pure path, and every deal the core cannot play);
     with ``core``, the card play is handed to the compiled core once it starts (after a contract or doubles)."""
     target = len(m.results) + 1
@@ -105,8 +106,17 @@ def _engine_rollout(m: Match, policy: RuleAgent, sign: int, end_cards: int, core
                     continue
             elif legal & (legal - 1):
                 hand = m.hands[s]
-                c = choose_trick_card(contract, sign, hand, legal, m.trick, m.trump_mask, m.in_hands & ~hand,  # type: ignore[arg-type]
-                                      n, hand.bit_count())
+                c = choose_trick_card(
+                    contract,
+                    sign,
+                    hand,
+                    legal,
+                    m.trick,
+                    m.trump_mask,
+                    m.in_hands & ~hand,  # type: ignore[arg-type]
+                    n,
+                    hand.bit_count(),
+                )
             else:
                 c = legal.bit_length() - 1
             m.apply(CARDS[c])
@@ -149,8 +159,9 @@ def plays_in_core(m: Match) -> bool:
     return fast.rule_playouts is not None and type(m) is Match and m.phase == PLAY
 
 
-def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
-             root: int = -1) -> list[tuple[Points, ...]]:
+def rollouts(
+    ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0, root: int = -1
+) -> list[tuple[Points, ...]]:
     """`rollout` of each match (each `plays_in_core`), in one call of the compiled core for each kind of deal.
 
     The core plays the rule player's cards (and the exact solver's from ``end_cards`` cards a hand)
@@ -160,8 +171,9 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
     groups: dict[tuple, list[int]] = {}  # the matches by the rules of their deal (one spec each)
     for i, m in enumerate(ms):
         weights = respond_weights(m, root) if root >= 0 else None
-        groups.setdefault((m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask, weights),
-                          []).append(i)
+        groups.setdefault(
+            (m.n, id(m.contract), m.trump_mask, m.head_mask, m.heart_mode, m.stop_mask, weights), []
+        ).append(i)
     for key, indices in groups.items():
         spec = solver_spec(ms[indices[0]], sign)
         if spec is None:  # no solver picture of this deal: the engine plays it
@@ -177,8 +189,9 @@ def rollouts(ms: list[Match], policy: RuleAgent, sign: int, end_cards: int = 0,
     return out
 
 
-def card_rollouts(m: Match, cards: Sequence[int], sign: int, end_cards: int = 0,
-                  root: int = -1) -> list[tuple[Points, ...]] | None:
+def card_rollouts(
+    m: Match, cards: Sequence[int], sign: int, end_cards: int = 0, root: int = -1
+) -> list[tuple[Points, ...]] | None:
     """`rollout` after each of the seat to play's ``cards`` in ``m`` (which `plays_in_core`), in one call of the
     compiled core, without a copy of the match for each card: the positions after each card come straight
     from the solver's picture of ``m``.  None where the solver has no picture of the deal."""
@@ -199,8 +212,18 @@ def respond_rule(m: Match, sign: int) -> Callable[[_Play, int, int], int]:
     contract, trump_mask, n = m.contract, m.trump_mask, m.n
 
     def card(p: _Play, hand: int, legal: int) -> int:
-        return choose_trick_card(contract, sign, hand, legal, p.trick, trump_mask, p.in_hands & ~hand,  # type: ignore[arg-type]
-                                 n, hand.bit_count())
+        return choose_trick_card(
+            contract,
+            sign,
+            hand,
+            legal,
+            p.trick,
+            trump_mask,
+            p.in_hands & ~hand,  # type: ignore[arg-type]
+            n,
+            hand.bit_count(),
+        )
+
     return card
 
 
@@ -221,8 +244,9 @@ def respond_line(m: Match, spec: Spec, root: int, sign: int) -> list[int]:
     return best_response(spec, state_of(m), root, respond_rule(m, sign), weights)[1]
 
 
-def best_response(spec: Spec, state: State, root: int, rule: Callable[[_Play, int, int], int],
-                  weights: Sequence[int] | None = None) -> tuple[tuple[int, ...], list[int]]:
+def best_response(
+    spec: Spec, state: State, root: int, rule: Callable[[_Play, int, int], int], weights: Sequence[int] | None = None
+) -> tuple[tuple[int, ...], list[int]]:
     """The rest of the deal with ``root`` playing its best against the ``rule`` cards of every other seat:
     each seat's final points (in the solver's objective) and the cards played.  Its best is the most of
     ``sum(weights[s] * points[s])`` (by default its own points).  Each of root's legal cards is tried,
@@ -251,6 +275,7 @@ def best_response(spec: Spec, state: State, root: int, rule: Callable[[_Play, in
                 best = (value, [c, *line])
         assert best is not None
         return best
+
     return rest()
 
 
@@ -343,13 +368,14 @@ def contract_baseline(rules: str, end_cards: int, key: str, respond: bool = Fals
     return total / count if count else None
 
 
-def contract_baselines(rules: str, end_cards: int = 0, keys: Iterable[str] | None = None,
-                       respond: bool = False) -> dict[str, float]:
+def contract_baselines(
+    rules: str, end_cards: int = 0, keys: Iterable[str] | None = None, respond: bool = False
+) -> dict[str, float]:
     """`contract_baseline` of the contracts ``keys`` (all the ruleset's by default), each computed once
     per process: a decision pays only for the contracts it weighs."""
     _, contracts, _ = rules_info(rules)
     out = {}
-    for key in (contracts if keys is None else keys):
+    for key in contracts if keys is None else keys:
         value = contract_baseline(rules, end_cards, key, respond)
         if value is not None:
             out[key] = value
@@ -361,8 +387,13 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 seconds: float = DEFAULT_SECONDS, exact_tricks: int = DEFAULT_EXACT_TRICKS) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = DEFAULT_SAMPLES,
+        seconds: float = DEFAULT_SECONDS,
+        exact_tricks: int = DEFAULT_EXACT_TRICKS,
+    ) -> None:
         self.rng = random.Random(seed)
         self.policy = RuleAgent(seed)
         self.samples = samples
@@ -395,8 +426,9 @@ class SearchAgent:
             legal = self.shortlist(view, legal, contracts, sign)
         end_cards = self.solved_end(view.players)
         root = self.responding_seat(view)
-        baselines = contract_baselines(view.rules, end_cards, {a.contract for a in legal}, root >= 0) \
-            if declaring else {}
+        baselines = (
+            contract_baselines(view.rules, end_cards, {a.contract for a in legal}, root >= 0) if declaring else {}
+        )
         scores = [0.0] * len(legal)
         seat = view.seat
         done = 0
@@ -427,8 +459,9 @@ class SearchAgent:
         ``scores[i]`` in all: all of them here; a subclass may drop the hopeless ones to save time."""
         return live
 
-    def world_values(self, world: Match, legal, sign: int, end_cards: int, cards: bool,
-                     root: int = -1) -> list[tuple[Points, ...]]:
+    def world_values(
+        self, world: Match, legal, sign: int, end_cards: int, cards: bool, root: int = -1
+    ) -> list[tuple[Points, ...]]:
         """The value of each legal action (``cards``: they are the seat's cards) in one sampled deal, by seat:
         an exact solve of the last tricks, else a rollout; the compiled core plays the rollouts of the whole
         world in one call, straight from the world's position when the actions are cards."""
@@ -481,7 +514,13 @@ class SearchAgent:
         if isinstance(first, Declare):
             rules = rules_info(view.rules)[0]
             deck = view.deck & ~view.set_aside
-            ranked = sorted(legal, key=lambda a: -contract_merit(contracts[a.contract], view.hand, deck, view.players,
-                                                                 sign, rules.domino_ace == "high"))
+            ranked = sorted(
+                legal,
+                key=lambda a: (
+                    -contract_merit(
+                        contracts[a.contract], view.hand, deck, view.players, sign, rules.domino_ace == "high"
+                    )
+                ),
+            )
             return ranked[:MAX_CANDIDATES]
         return list(legal)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from ..classic.match import CHANCE, Match
 from ..classic.state import DECLARE, DOUBLING, PLAY, TRUMP
 from ..solver import fast
-from ..solver.pure import static_bounds
 from ..solver.position import Spec, State, objective, spec_of, state_of
+from ..solver.pure import static_bounds
 
 #: Positions the compiled search visits in a second on one core (about 15 million on the machine the figures
 #: in docs/solver.md come from); a budget in seconds is turned into positions with it, so that a table comes
@@ -64,22 +64,22 @@ class Cell:
 class Row:
     """One contract (and trump suit) the declarer could have chosen, with each seat's cell."""
 
-    contract: str            # the contract's key, as in the records
+    contract: str  # the contract's key, as in the records
     #: The trump suit 0..3 (spades, hearts, diamonds, clubs); None for no trump (as in `DealResult`).
     trump: int | None
     cells: list[Cell] = field(default_factory=list)
-    chosen: bool = False     # the contract (and suit) the declarer chose in the game
+    chosen: bool = False  # the contract (and suit) the declarer chose in the game
 
 
 @dataclass
 class DDTable:
     """A deal's double-dummy table."""
 
-    deal: int                # 1-based deal number in its match
-    declarer: int | None     # who chose the contract (and leads), None where the rules fix it
-    hands: tuple[int, ...]   # the hands as dealt
+    deal: int  # 1-based deal number in its match
+    declarer: int | None  # who chose the contract (and leads), None where the rules fix it
+    hands: tuple[int, ...]  # the hands as dealt
     rows: list[Row]
-    left_out: list[str]      # contracts the declarer could choose that have no trick play (layout games)
+    left_out: list[str]  # contracts the declarer could choose that have no trick play (layout games)
 
     @property
     def exact(self) -> bool:
@@ -92,7 +92,7 @@ class Option:
 
     contract: str
     trump: int | None
-    spec: Spec               # the points the solver maximises (negated where fewest points win)
+    spec: Spec  # the points the solver maximises (negated where fewest points win)
     state: State
     sign: int
 
@@ -160,9 +160,13 @@ def solve_cell(option: Option, seat: int, seconds: float = DEFAULT_CELL_SECONDS)
     return Cell(lo, hi, positions, floor, ceiling)
 
 
-def dd_table(start: Match, seconds: float = DEFAULT_CELL_SECONDS, seats: Iterable[int] | None = None,
-             chosen: tuple[str, int | None] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> DDTable:
+def dd_table(
+    start: Match,
+    seconds: float = DEFAULT_CELL_SECONDS,
+    seats: Iterable[int] | None = None,
+    chosen: tuple[str, int | None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DDTable:
     """The double-dummy table of the deal ``start`` is at (its first decision): every trick-play contract,
     each seat in ``seats`` (all by default) solved within ``seconds``.  ``chosen`` marks the contract played.
     ``progress(done, total)`` is called before each cell."""

@@ -39,8 +39,14 @@ def points(x: float | None) -> str:
     return format_number(round(x, 1), current(), 1) if x else "0"
 
 
-def decision_table(review: Review, decisions: list[Decision], names: dict[str, str], title: str,
-                   with_seat: bool = True, with_deal: bool = True) -> Table:
+def decision_table(
+    review: Review,
+    decisions: list[Decision],
+    names: dict[str, str],
+    title: str,
+    with_seat: bool = True,
+    with_deal: bool = True,
+) -> Table:
     """One row per decision: what was played, what was better from the seat's view and with all hands shown."""
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     if with_deal:
@@ -58,6 +64,14 @@ def decision_table(review: Review, decisions: list[Decision], names: dict[str, s
         exact = action_text(d.exact_best, names) if d.exact_cost else ""
         seat = [number(d.seat)] if with_seat else []
         deal = [number(d.deal)] if with_deal else []
-        t.add_row(*deal, number(d.step), *seat, action_text(d.chosen, names), better,
-                  points(d.cost), exact, points(d.exact_cost))
+        t.add_row(
+            *deal,
+            number(d.step),
+            *seat,
+            action_text(d.chosen, names),
+            better,
+            points(d.cost),
+            exact,
+            points(d.exact_cost),
+        )
     return t

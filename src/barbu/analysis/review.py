@@ -37,10 +37,9 @@ from ..classic.state import DECLARE, DOMINO_PLAY, TRUMP, DealResult
 from ..core.actions import Declare, NameTrump
 from ..core.cards import CARDS, cards_of
 from ..solver import fast
-from ..solver.pure import after_card, distinct_moves
-from ..solver.layout import (LayoutSolver, affordable_cards, cards_left, layout_action, layout_spec_of,
-                             layout_state_of)
+from ..solver.layout import LayoutSolver, affordable_cards, cards_left, layout_action, layout_spec_of, layout_state_of
 from ..solver.position import objective, spec_of, state_of
+from ..solver.pure import after_card, distinct_moves
 from .ddtable import POSITIONS_PER_SECOND, options, solve_cell
 
 DEFAULT_SAMPLES = 60
@@ -59,15 +58,15 @@ LAYOUT_REACH = 2
 class Decision:
     """One decision of one seat, weighed."""
 
-    deal: int                      # 1-based deal number
-    step: int                      # 1-based decision number within the deal (every seat's choices counted)
+    deal: int  # 1-based deal number
+    step: int  # 1-based decision number within the deal (every seat's choices counted)
     seat: int
     phase: str
-    chosen: Any                    # the action taken
-    best: Any                      # the action the top player rates best from the seat's view
-    cost: float | None             # points the choice lost against ``best``, from the seat's view
+    chosen: Any  # the action taken
+    best: Any  # the action the top player rates best from the seat's view
+    cost: float | None  # points the choice lost against ``best``, from the seat's view
     values: list[tuple[Any, float]] = field(default_factory=list)  # (action, mean points), best first
-    exact_best: Any = None         # the best action with every hand shown (small hands only)
+    exact_best: Any = None  # the best action with every hand shown (small hands only)
     exact_cost: int | None = None  # points the choice lost against ``exact_best``
     exact_values: list[tuple[Any, int]] = field(default_factory=list)
 
@@ -98,8 +97,9 @@ def sign_of(match: Match) -> int:
     return 1 if match.rules.family_spec.highest_wins else -1
 
 
-def weigh(match: Match, action: Any, agent: SearchAgent, exact_cards: int,
-          exact_seconds: float = 0.0) -> tuple[Any, float | None, list, Any, int | None, list]:
+def weigh(
+    match: Match, action: Any, agent: SearchAgent, exact_cards: int, exact_seconds: float = 0.0
+) -> tuple[Any, float | None, list, Any, int | None, list]:
     """(best, cost, values, exact best, exact cost, exact values) of taking ``action`` in ``match`` now."""
     seat = match.to_act()
     assert seat is not None and seat >= 0
@@ -203,10 +203,20 @@ def _layout_solver(spec) -> LayoutSolver:
     return LayoutSolver(spec)
 
 
-def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals: set[int] | None = None,
-                 seats: set[int] | None = None, samples: int = DEFAULT_SAMPLES, seconds: float = DEFAULT_SECONDS,
-                 exact_cards: int = DEFAULT_EXACT_CARDS, exact_seconds: float = DEFAULT_EXACT_SECONDS,
-                 agent_seed: int = 1, progress: Callable[[int, int], None] | None = None) -> Review:
+def review_match(
+    rules: str,
+    seed: int | None,
+    actions: Iterable[str],
+    *,
+    deals: set[int] | None = None,
+    seats: set[int] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seconds: float = DEFAULT_SECONDS,
+    exact_cards: int = DEFAULT_EXACT_CARDS,
+    exact_seconds: float = DEFAULT_EXACT_SECONDS,
+    agent_seed: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
     """Replay a match's actions and weigh every real choice of the deals and seats asked for (all by default).
 
     ``progress(deal, step)`` is called before each weighed decision.  ``exact_cards=0`` turns off every value
@@ -232,7 +242,8 @@ def review_match(rules: str, seed: int | None, actions: Iterable[str], *, deals:
                 progress(deal, step)
             phase = m.phase_name
             best, cost, values, ex_best, ex_cost, ex_values = weigh(m, action, agent, exact_cards, exact_seconds)
-            decisions.append(Decision(deal, step, actor, phase, action, best, cost, values,
-                                      ex_best, ex_cost, ex_values))
+            decisions.append(
+                Decision(deal, step, actor, phase, action, best, cost, values, ex_best, ex_cost, ex_values)
+            )
         m.apply(action, seat=actor)
     return Review(str(m.rules), m.n, decisions, list(m.results))

@@ -17,17 +17,17 @@ from typing import Any
 
 from ..agents.besigue import make_besigue_agent
 from ..besigue.game import BesigueGame
+from ..besigue.ruleset import BesigueRules
 from ..records.besigue import record_lines
 from ..records.lines import write_lines
-from ..besigue.ruleset import BesigueRules
 from .runners import Runner, in_job_order, open_runner
 
 
 @dataclass
 class BoardResult:
     seed: int
-    diffs: tuple[int, int]            # bot A's point difference in play 1 (A in seat 0) and play 2 (A in seat 1)
-    decisions: list[float] = field(default_factory=list)   # search-side decision times, seconds
+    diffs: tuple[int, int]  # bot A's point difference in play 1 (A in seat 0) and play 2 (A in seat 1)
+    decisions: list[float] = field(default_factory=list)  # search-side decision times, seconds
     playouts: int = 0
     search_time: float = 0.0
 
@@ -56,8 +56,9 @@ def _play(rules: BesigueRules, seed: int, specs: list[str]) -> tuple[BesigueGame
     return g, times, playouts, spent
 
 
-def board_job(rules_text: str, seed: int, a: str, b: str,
-              keep_records: bool = False) -> tuple[BoardResult, list[tuple[str, list[dict[str, Any]]]]]:
+def board_job(
+    rules_text: str, seed: int, a: str, b: str, keep_records: bool = False
+) -> tuple[BoardResult, list[tuple[str, list[dict[str, Any]]]]]:
     """One board as a runner's job: both plays, and (with ``keep_records``) their records as (file name,
     lines), written by the arena where it was started, whichever machine played the board."""
     rules = BesigueRules.parse(rules_text)
@@ -98,13 +99,32 @@ def summarize(a: str, b: str, results: list[BoardResult]) -> ArenaSummary:
     times = [t for r in results for t in r.decisions]
     spent = sum(r.search_time for r in results)
     playouts = sum(r.playouts for r in results)
-    return ArenaSummary(a, b, len(results), mean, half, sum(s > 0 for s in scores), sum(s < 0 for s in scores),
-                        len(times), statistics.fmean(times) if times else 0.0, max(times, default=0.0),
-                        playouts / spent if spent else 0.0)
+    return ArenaSummary(
+        a,
+        b,
+        len(results),
+        mean,
+        half,
+        sum(s > 0 for s in scores),
+        sum(s < 0 for s in scores),
+        len(times),
+        statistics.fmean(times) if times else 0.0,
+        max(times, default=0.0),
+        playouts / spent if spent else 0.0,
+    )
 
 
-def run_arena(rules_text: str, a: str, b: str, boards: int, seed: int = 1, workers: int = 1,
-              out: str | None = None, progress: Any = None, runner: Runner | None = None) -> ArenaSummary:
+def run_arena(
+    rules_text: str,
+    a: str,
+    b: str,
+    boards: int,
+    seed: int = 1,
+    workers: int = 1,
+    out: str | None = None,
+    progress: Any = None,
+    runner: Runner | None = None,
+) -> ArenaSummary:
     """Play ``boards`` boards from ``seed`` on ``runner`` (kept open by the caller), else on a pool of
     ``workers`` processes; ``progress(n, summary)`` after each board, in seed order wherever they ran."""
     jobs = [(rules_text, s, a, b, bool(out)) for s in range(seed, seed + boards)]

@@ -22,12 +22,12 @@ from typing import Any, Callable, Iterable
 from ..agents import make_agent
 from ..agents.base import parse_agent_spec
 from ..agents.expert import ExpertAgent
-from ..classic.match import CHANCE, DRAW, Match
-from ..core.errors import AgentError
 from ..agents.refusals import LINE_UP, NO_COMPLETE_DEAL
+from ..classic.match import CHANCE, DRAW, Match
+from ..classic.ruleset import Ruleset
+from ..core.errors import AgentError
 from ..records.barbu import record_lines, write_record
 from ..records.lines import write_lines
-from ..classic.ruleset import Ruleset
 from .runners import Runner, open_runner
 
 
@@ -65,8 +65,15 @@ def duplicate_chance(m: Match, seed: int, attempt: int) -> object:
     return m.sample_chance(random.Random(key))
 
 
-def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
-                  out_dir: str | None, prepare: Callable[[Any], None] | None = None) -> list[DealRow]:
+def play_rotation(
+    rules: str,
+    bots: list[str],
+    seed: int,
+    rotation: int,
+    deals: int,
+    out_dir: str | None,
+    prepare: Callable[[Any], None] | None = None,
+) -> list[DealRow]:
     """Play one rotation of one seed: seat s is played by ``bots[(s - rotation) % n]``; ``prepare`` sees each
     agent once made (a measurement's own settings).  With ``out_dir``, its record is written there."""
     m, by_seat, rows = _play(rules, bots, seed, rotation, deals, prepare)
@@ -75,8 +82,15 @@ def play_rotation(rules: str, bots: list[str], seed: int, rotation: int, deals: 
     return rows
 
 
-def rotation_job(rules: str, bots: list[str], seed: int, rotation: int, deals: int, keep_record: bool = False,
-                 prepare: Callable[[Any], None] | None = None) -> tuple[list[DealRow], list[dict[str, Any]] | None]:
+def rotation_job(
+    rules: str,
+    bots: list[str],
+    seed: int,
+    rotation: int,
+    deals: int,
+    keep_record: bool = False,
+    prepare: Callable[[Any], None] | None = None,
+) -> tuple[list[DealRow], list[dict[str, Any]] | None]:
     """`play_rotation` as a runner's job: the record comes back as its lines (with ``keep_record``), so the
     arena writes it where it was started, whichever process or machine played the rotation."""
     m, by_seat, rows = _play(rules, bots, seed, rotation, deals, prepare)
@@ -88,12 +102,15 @@ def record_name(seed: int, rotation: int) -> str:
 
 
 def record_header(by_seat: tuple[str, ...], seed: int, rotation: int) -> dict[str, Any]:
-    return {"players_names": [f"{spec} (seat {s})" for s, spec in enumerate(by_seat)],
-            "arena": {"seed": seed, "rotation": rotation}}
+    return {
+        "players_names": [f"{spec} (seat {s})" for s, spec in enumerate(by_seat)],
+        "arena": {"seed": seed, "rotation": rotation},
+    }
 
 
-def _play(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
-          prepare: Callable[[Any], None] | None) -> tuple[Match, tuple[str, ...], list[DealRow]]:
+def _play(
+    rules: str, bots: list[str], seed: int, rotation: int, deals: int, prepare: Callable[[Any], None] | None
+) -> tuple[Match, tuple[str, ...], list[DealRow]]:
     r = Ruleset.parse(rules)
     m = Match(r, seed)
     n = m.n
@@ -115,8 +132,10 @@ def _play(rules: str, bots: list[str], seed: int, rotation: int, deals: int,
             continue
         assert actor is not None
         m.apply(agents[actor].act(m.view(actor)), seat=actor)
-    rows = [DealRow(seed, rotation, i, res.contract, by_seat, tuple(float(x) for x in res.added))
-            for i, res in enumerate(m.results)]
+    rows = [
+        DealRow(seed, rotation, i, res.contract, by_seat, tuple(float(x) for x in res.added))
+        for i, res in enumerate(m.results)
+    ]
     return m, by_seat, rows
 
 
@@ -175,7 +194,7 @@ def summarize(rows: Iterable[DealRow], bots: list[str], sign: int) -> Summary:
     for bot in names:
         s.mean[bot] = interval([board_means[b][bot] for b in complete])
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             s.pairs[(a, b)] = interval([board_means[x][a] - board_means[x][b] for x in complete])
     for contract, by_bot in sorted(per_contract.items()):
         s.per_contract[contract] = {bot: interval(v) for bot, v in by_bot.items()}
@@ -183,9 +202,16 @@ def summarize(rows: Iterable[DealRow], bots: list[str], sign: int) -> Summary:
     return s
 
 
-def run_arena(rules: str, bots: list[str], deals: int, seed: int = 1, workers: int = 1,
-              out_dir: str | None = None, progress: Callable[[int], None] | None = None,
-              runner: Runner | None = None) -> tuple[list[DealRow], Summary]:
+def run_arena(
+    rules: str,
+    bots: list[str],
+    deals: int,
+    seed: int = 1,
+    workers: int = 1,
+    out_dir: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    runner: Runner | None = None,
+) -> tuple[list[DealRow], Summary]:
     """Play at least ``deals`` boards (whole rotations of each seed) and summarize them.
 
     The rotations run on ``runner`` (kept open by the caller), else on a pool of ``workers`` processes;

@@ -33,28 +33,53 @@ Job = Sequence[Any]
 DEFAULT_PORT = 8786
 INSTALL = "pip install 'barbu[cluster]=={version}'"
 
-NEEDS_EXTRA = message("arena-cluster-needs-extra", N_(
-    "--cluster needs Dask's distributed package, which barbu's cluster extra brings: "
-    "pip install 'barbu[cluster]'"))
-BAD_ADDRESS = message("arena-cluster-bad-address", N_(
-    "{address!r} is not a cluster address: give the one dask scheduler prints, e.g. tcp://host:8786"))
-UNREACHABLE = message("arena-cluster-unreachable", N_(
-    "no Dask scheduler answers at {address}: start one with dask scheduler on a machine every worker can reach, "
-    "and give the address it prints"))
-NO_WORKERS = message("arena-cluster-no-workers", N_(
-    "the scheduler at {address} has no workers (waited {seconds} s): start some with dask worker {address} "
-    "on each machine"))
-VERSIONS = message("arena-cluster-versions", N_(
-    "every worker must run barbu {version}, as this machine does, and these do not: {workers}; install the same "
-    "version everywhere: {install}"))
-WORKER_VERSION = message("arena-cluster-worker-version", N_(
-    "the worker {worker} runs barbu {theirs}, not {version} as the machine that started the run: install the "
-    "same version everywhere: {install}"))
-NO_BARBU = message("arena-cluster-no-barbu", N_(
-    "a worker of the cluster at {address} cannot import barbu: install it on every worker machine: {install}"))
-LOST = message("arena-cluster-lost", N_(
-    "the cluster at {address} was lost after {done} of {total} jobs; run the same command again: the same "
-    "seeds give the same results"))
+NEEDS_EXTRA = message(
+    "arena-cluster-needs-extra",
+    N_("--cluster needs Dask's distributed package, which barbu's cluster extra brings: pip install 'barbu[cluster]'"),
+)
+BAD_ADDRESS = message(
+    "arena-cluster-bad-address",
+    N_("{address!r} is not a cluster address: give the one dask scheduler prints, e.g. tcp://host:8786"),
+)
+UNREACHABLE = message(
+    "arena-cluster-unreachable",
+    N_(
+        "no Dask scheduler answers at {address}: start one with dask scheduler on a machine every worker can reach, "
+        "and give the address it prints"
+    ),
+)
+NO_WORKERS = message(
+    "arena-cluster-no-workers",
+    N_(
+        "the scheduler at {address} has no workers (waited {seconds} s): start some with dask worker {address} "
+        "on each machine"
+    ),
+)
+VERSIONS = message(
+    "arena-cluster-versions",
+    N_(
+        "every worker must run barbu {version}, as this machine does, and these do not: {workers}; install the same "
+        "version everywhere: {install}"
+    ),
+)
+WORKER_VERSION = message(
+    "arena-cluster-worker-version",
+    N_(
+        "the worker {worker} runs barbu {theirs}, not {version} as the machine that started the run: install the "
+        "same version everywhere: {install}"
+    ),
+)
+NO_BARBU = message(
+    "arena-cluster-no-barbu",
+    N_("a worker of the cluster at {address} cannot import barbu: install it on every worker machine: {install}"),
+)
+LOST = message(
+    "arena-cluster-lost",
+    N_(
+        "the cluster at {address} was lost after {done} of {total} jobs; run the same command again: the same "
+        "seeds give the same results"
+    ),
+)
 
 
 class ClusterError(BarbuError):
@@ -131,8 +156,13 @@ def _checked(version: str, fn: Callable[..., R], *job: Any) -> R:
     if theirs != version:
         from distributed import get_worker  # on a worker, distributed is there
 
-        raise ClusterError.of(WORKER_VERSION, worker=get_worker().address, theirs=theirs, version=version,
-                              install=INSTALL.format(version=version))
+        raise ClusterError.of(
+            WORKER_VERSION,
+            worker=get_worker().address,
+            theirs=theirs,
+            version=version,
+            install=INSTALL.format(version=version),
+        )
     return fn(*job)
 
 
@@ -172,6 +202,7 @@ def _quiet_dask() -> Callable[[], None]:
     def loud() -> None:
         for n, level in levels.items():
             logging.getLogger(n).setLevel(level)
+
     return loud
 
 
@@ -242,8 +273,12 @@ class DaskCluster(Runner):
         answers = self._client.run(metadata.version, "barbu", on_error="return")
         wrong = {w: v if isinstance(v, str) else "-" for w, v in sorted(answers.items()) if v != self.version}
         if wrong:
-            raise ClusterError.of(VERSIONS, version=self.version, install=install,
-                                  workers=", ".join(f"{w} ({v})" for w, v in wrong.items()))
+            raise ClusterError.of(
+                VERSIONS,
+                version=self.version,
+                install=install,
+                workers=", ".join(f"{w} ({v})" for w, v in wrong.items()),
+            )
         self.workers = sum(self._client.nthreads().values())
 
     def results(self, fn: Callable[..., R], jobs: Sequence[Job]) -> Iterator[tuple[int, R]]:
@@ -262,8 +297,9 @@ class DaskCluster(Runner):
                 except ModuleNotFoundError as e:
                     if (e.name or "").partition(".")[0] != "barbu":
                         raise
-                    raise ClusterError.of(NO_BARBU, address=self.address,
-                                          install=INSTALL.format(version=self.version)) from None
+                    raise ClusterError.of(
+                        NO_BARBU, address=self.address, install=INSTALL.format(version=self.version)
+                    ) from None
                 done += 1
                 yield index[f.key], result
         finally:

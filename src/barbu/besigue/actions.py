@@ -16,8 +16,15 @@ from .cards import parse_type, type_text
 
 #: combination kinds, in the words of the text form, with their values
 MELD_VALUES: dict[str, int] = {
-    "marriage": 20, "trump-marriage": 40, "bezique": 40, "four-jacks": 40, "four-queens": 60,
-    "four-kings": 80, "four-aces": 100, "quint": 250, "double-bezique": 500,
+    "marriage": 20,
+    "trump-marriage": 40,
+    "bezique": 40,
+    "four-jacks": 40,
+    "four-queens": 60,
+    "four-kings": 80,
+    "four-aces": 100,
+    "quint": 250,
+    "double-bezique": 500,
 }
 #: what the rest scores: each brisque won in tricks, the 7 of trumps (turned up, exchanged or shown), the last trick
 BRISQUE_POINTS = 10
@@ -25,9 +32,15 @@ SEVEN_POINTS = 10
 LAST_TRICK_POINTS = 10
 
 MELD_NAMES: dict[str, str] = {
-    "marriage": "a marriage", "trump-marriage": "a trump marriage", "bezique": "a bésigue",
-    "four-jacks": "four jacks", "four-queens": "four queens", "four-kings": "four kings",
-    "four-aces": "four aces", "quint": "a quint major", "double-bezique": "a double bésigue",
+    "marriage": "a marriage",
+    "trump-marriage": "a trump marriage",
+    "bezique": "a bésigue",
+    "four-jacks": "four jacks",
+    "four-queens": "four queens",
+    "four-kings": "four kings",
+    "four-aces": "four aces",
+    "quint": "a quint major",
+    "double-bezique": "a double bésigue",
 }
 
 Slot = tuple[int, bool]  # (card type, lies on the table)

@@ -58,9 +58,12 @@ def card_display(card: int) -> str:
     return RANKS[card % 8].replace("T", "10") + SUIT_SYMBOLS[(card % 32) // 8]
 
 
-NOT_A_BESIGUE_CARD = message("not-a-besigue-card",
-                             N_("{text!r} is not a Bésigue card; write rank then suit, "
-                                "ranks 7 8 9 J Q K T A and suits S H D C, e.g. QS, TD, 7H"))
+NOT_A_BESIGUE_CARD = message(
+    "not-a-besigue-card",
+    N_(
+        "{text!r} is not a Bésigue card; write rank then suit, ranks 7 8 9 J Q K T A and suits S H D C, e.g. QS, TD, 7H"
+    ),
+)
 
 
 def parse_type(text: str) -> int:

@@ -24,16 +24,29 @@ from typing import Any
 
 from ..core import refusals as C
 from ..core.errors import IllegalAction
+from ..core.game import CHANCE
 from . import refusals as R
-from .actions import (BRISQUE_POINTS, LAST_TRICK_POINTS, MELD_NAMES, SEVEN_POINTS, Action, Declare, Exchange,
-                      FirstDealer, NoDeclaration, Play, Show,
-                      Shuffle, parse_action, slot_text)
+from .actions import (
+    BRISQUE_POINTS,
+    LAST_TRICK_POINTS,
+    MELD_NAMES,
+    SEVEN_POINTS,
+    Action,
+    Declare,
+    Exchange,
+    FirstDealer,
+    NoDeclaration,
+    Play,
+    Show,
+    Shuffle,
+    parse_action,
+    slot_text,
+)
 from .cards import ACE, SEVEN, TEN, rank_of, suit_of, type_of
-from .melds import legal_declarations, marks_for, mark_class, shape_problem
+from .melds import legal_declarations, mark_class, marks_for, shape_problem
 from .ruleset import BesigueRules
 from .view import BesigueView, make_view
 
-from ..core.game import CHANCE
 TRICKS_PER_DEAL = 32
 
 
@@ -250,8 +263,9 @@ class BesigueGame:
     def _duty_reason(self, seat: int, lead: int) -> IllegalAction:
         hand = self.hands[seat]
         if any(suit_of(c) == suit_of(lead) for c in hand):
-            if self.rules.endgame == "must_win" and any(beats(c, lead, self.trump) for c in hand
-                                                       if suit_of(c) == suit_of(lead)):
+            if self.rules.endgame == "must_win" and any(
+                beats(c, lead, self.trump) for c in hand if suit_of(c) == suit_of(lead)
+            ):
                 return IllegalAction.of(R.HEAD_THE_TRICK, suit=suit_of(lead))
             return IllegalAction.of(R.ENDGAME_FOLLOW, card=type_of(lead))
         return IllegalAction.of(R.ENDGAME_TRUMP)
@@ -320,7 +334,7 @@ class BesigueGame:
         first = 1 - self.dealer
         for size in packets:
             for seat in (first, self.dealer):
-                self.hands[seat].update(order[pos:pos + size])
+                self.hands[seat].update(order[pos : pos + size])
                 pos += size
         self.stock = list(order[pos:])
         self.turn_up = self.stock[-1]
@@ -417,10 +431,17 @@ class BesigueGame:
             self.scores[s] += brisques[s]
         self.scores[self.last_winner] += LAST_TRICK_POINTS
         self.totals = [self.totals[s] + self.scores[s] for s in (0, 1)]
-        self.results.append({"deal": self.deal_no, "dealer": self.dealer, "scores": list(self.scores),
-                             "brisques": brisques, "last_trick": self.last_winner,
-                             "melds": [[(k, v) for k, _, v in self.melds[s]] for s in (0, 1)],
-                             "totals": list(self.totals)})
+        self.results.append(
+            {
+                "deal": self.deal_no,
+                "dealer": self.dealer,
+                "scores": list(self.scores),
+                "brisques": brisques,
+                "last_trick": self.last_winner,
+                "melds": [[(k, v) for k, _, v in self.melds[s]] for s in (0, 1)],
+                "totals": list(self.totals),
+            }
+        )
         if max(self.totals) >= self.rules.target and self.totals[0] != self.totals[1]:
             self.phase = "over"
             self.actor = None
@@ -430,19 +451,43 @@ class BesigueGame:
             self.actor = CHANCE
 
     # ------------------------------------------------------------ undo
-    _FIELDS = ("phase", "dealer", "actor", "leader", "last_winner", "trump", "turn_up", "tricks",
-               "deal_no")
+    _FIELDS = ("phase", "dealer", "actor", "leader", "last_winner", "trump", "turn_up", "tricks", "deal_no")
 
     def _snapshot(self) -> tuple[Any, ...]:
-        return (tuple(getattr(self, f) for f in self._FIELDS),
-                [set(h) for h in self.hands], [dict(t) for t in self.table], [list(m) for m in self.melds],
-                list(self.stock), list(self.trick), [list(w) for w in self.won], list(self.played),
-                list(self.scores), list(self.totals), set(self.shown), [set(r) for r in self.revealed],
-                list(self.results), list(self.events))
+        return (
+            tuple(getattr(self, f) for f in self._FIELDS),
+            [set(h) for h in self.hands],
+            [dict(t) for t in self.table],
+            [list(m) for m in self.melds],
+            list(self.stock),
+            list(self.trick),
+            [list(w) for w in self.won],
+            list(self.played),
+            list(self.scores),
+            list(self.totals),
+            set(self.shown),
+            [set(r) for r in self.revealed],
+            list(self.results),
+            list(self.events),
+        )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        (fields, self.hands, self.table, self.melds, self.stock, self.trick, self.won, self.played,
-         self.scores, self.totals, self.shown, self.revealed, self.results, self.events) = snap
+        (
+            fields,
+            self.hands,
+            self.table,
+            self.melds,
+            self.stock,
+            self.trick,
+            self.won,
+            self.played,
+            self.scores,
+            self.totals,
+            self.shown,
+            self.revealed,
+            self.results,
+            self.events,
+        ) = snap
         for f, v in zip(self._FIELDS, fields):
             setattr(self, f, v)
 

@@ -16,19 +16,36 @@ from . import refusals as R
 
 #: option -> (allowed values or "int", meaning of the option, meaning of each value)
 OPTIONS: dict[str, tuple[tuple[str, ...] | str, str, dict[str, str]]] = {
-    "hand": (("9", "8"), N_("cards dealt to each player"),
-             {"9": N_("nine each, by threes (the seed)"), "8": N_("eight each, by 3-2-3 (English)")}),
-    "brisques": (("aces", "aces_and_tens"), N_("cards that score 10 when won in tricks"),
-                 {"aces": N_("each ace won (the seed)"), "aces_and_tens": N_("each ace and each ten won (English)")}),
-    "seven": (("drawn", "exchange"), N_("how the 7 of trumps scores 10"),
-              {"drawn": N_("shown when drawn from the stock (the seed)"),
-               "exchange": N_("after winning a trick its holder exchanges it for the turn-up, "
-                           "or shows the other 7 of trumps (English)")}),
-    "endgame": (("follow_or_trump", "must_win"), N_("duty in the last tricks, once the stock is empty"),
-                {"follow_or_trump": N_("follow suit if able, else trump if able (the seed)"),
-                 "must_win": N_("follow and head the trick if able, else trump if able (English)")}),
-    "target": ("int", N_("points that end the game at the end of a deal (higher total wins)"),
-               {}),
+    "hand": (
+        ("9", "8"),
+        N_("cards dealt to each player"),
+        {"9": N_("nine each, by threes (the seed)"), "8": N_("eight each, by 3-2-3 (English)")},
+    ),
+    "brisques": (
+        ("aces", "aces_and_tens"),
+        N_("cards that score 10 when won in tricks"),
+        {"aces": N_("each ace won (the seed)"), "aces_and_tens": N_("each ace and each ten won (English)")},
+    ),
+    "seven": (
+        ("drawn", "exchange"),
+        N_("how the 7 of trumps scores 10"),
+        {
+            "drawn": N_("shown when drawn from the stock (the seed)"),
+            "exchange": N_(
+                "after winning a trick its holder exchanges it for the turn-up, "
+                "or shows the other 7 of trumps (English)"
+            ),
+        },
+    ),
+    "endgame": (
+        ("follow_or_trump", "must_win"),
+        N_("duty in the last tricks, once the stock is empty"),
+        {
+            "follow_or_trump": N_("follow suit if able, else trump if able (the seed)"),
+            "must_win": N_("follow and head the trick if able, else trump if able (English)"),
+        },
+    ),
+    "target": ("int", N_("points that end the game at the end of a deal (higher total wins)"), {}),
 }
 
 
@@ -61,8 +78,11 @@ class BesigueRules:
 
     def __str__(self) -> str:
         base = PRESETS[self.preset][0]
-        parts = [f"{f.name}={getattr(self, f.name)}" for f in fields(self)
-                 if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)]
+        parts = [
+            f"{f.name}={getattr(self, f.name)}"
+            for f in fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
+        ]
         return f"{self.preset}({', '.join(parts)})" if parts else self.preset
 
     @classmethod
@@ -96,12 +116,17 @@ class BesigueRules:
 
 #: preset name -> (rules, description)
 PRESETS: dict[str, tuple[BesigueRules, str]] = {
-    "besigue": (BesigueRules(), N_("Bésigue for two, as the seed (003) states it: 9 cards, aces score, "
-                                "drawn 7 of trumps shown, 1000 points")),
-    "besigue-english": (BesigueRules(preset="besigue-english", hand=8, brisques="aces_and_tens",
-                                     seven="exchange", endgame="must_win"),
-                        N_("the common English rules: 8 cards, aces and tens score, the 7 of trumps "
-                        "exchanged for the turn-up, must win the last tricks, 1000 points")),
+    "besigue": (
+        BesigueRules(),
+        N_("Bésigue for two, as the seed (003) states it: 9 cards, aces score, drawn 7 of trumps shown, 1000 points"),
+    ),
+    "besigue-english": (
+        BesigueRules(preset="besigue-english", hand=8, brisques="aces_and_tens", seven="exchange", endgame="must_win"),
+        N_(
+            "the common English rules: 8 cards, aces and tens score, the 7 of trumps "
+            "exchanged for the turn-up, must win the last tricks, 1000 points"
+        ),
+    ),
 }
 
 

@@ -55,20 +55,33 @@ class BesigueView:
         Card numbers stay out: a renderer needs only what the cards are, and the
         two copies of a card are the same to a player.
         """
+
         def cards(cs: Any) -> list[str]:
             return [card_text(c) for c in cs]
 
         return {
-            "game": "besigue", "rules": str(self.rules), "seat": self.seat, "phase": self.phase,
-            "to_act": self.to_act, "dealer": self.dealer, "leader": self.leader,
-            "trump": SUITS[self.trump], "turn_up": card_text(self.turn_up) if self.turn_up is not None else None,
-            "stock": self.stock_size, "hand": cards(self.hand), "opponent_hand": self.opponent_hand_size,
+            "game": "besigue",
+            "rules": str(self.rules),
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "trump": SUITS[self.trump],
+            "turn_up": card_text(self.turn_up) if self.turn_up is not None else None,
+            "stock": self.stock_size,
+            "hand": cards(self.hand),
+            "opponent_hand": self.opponent_hand_size,
             "opponent_known": cards(self.opponent_known),
             "table": [[{"card": card_text(c), "served": sorted(m)} for c, m in side] for side in self.table],
             "melds": [[{"kind": k, "cards": cards(cs), "points": v} for k, cs, v in side] for side in self.melds],
             "trick": [{"seat": s, "card": card_text(c)} for s, c in self.trick],
-            "tricks": self.tricks, "won": [len(w) // 2 for w in self.won], "shown": cards(self.shown),
-            "scores": list(self.scores), "totals": list(self.totals), "deal": self.deal_no,
+            "tricks": self.tricks,
+            "won": [len(w) // 2 for w in self.won],
+            "shown": cards(self.shown),
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+            "deal": self.deal_no,
             "legal": [str(a) for a in self.legal],
         }
 
@@ -87,16 +100,28 @@ def make_view(game: Any, seat: int) -> BesigueView:
     opp = 1 - seat
     stock_visible = game.phase not in ("first-dealer", "shuffle")
     return BesigueView(
-        seat=seat, rules=game.rules, phase=game.phase, to_act=game.to_act(), dealer=game.dealer,
-        leader=game.leader, trump=game.trump,
+        seat=seat,
+        rules=game.rules,
+        phase=game.phase,
+        to_act=game.to_act(),
+        dealer=game.dealer,
+        leader=game.leader,
+        trump=game.trump,
         turn_up=game.turn_up if game.stock and stock_visible else None,
-        stock_size=len(game.stock), hand=tuple(sorted(game.hands[seat])),
+        stock_size=len(game.stock),
+        hand=tuple(sorted(game.hands[seat])),
         opponent_hand_size=len(game.hands[opp]),
         opponent_known=tuple(sorted(game.revealed[opp] & game.hands[opp])),
         table=tuple(tuple(sorted(game.table[s].items())) for s in (0, 1)),  # type: ignore[arg-type]
-        melds=tuple(tuple(m) for m in game.melds), trick=tuple(game.trick), played=tuple(game.played),
-        won=(tuple(game.won[0]), tuple(game.won[1])), shown=tuple(sorted(game.shown)),
-        tricks=game.tricks, last_winner=game.last_winner, scores=tuple(game.scores),
-        totals=tuple(game.totals), deal_no=game.deal_no,
+        melds=tuple(tuple(m) for m in game.melds),
+        trick=tuple(game.trick),
+        played=tuple(game.played),
+        won=(tuple(game.won[0]), tuple(game.won[1])),
+        shown=tuple(sorted(game.shown)),
+        tricks=game.tricks,
+        last_winner=game.last_winner,
+        scores=tuple(game.scores),
+        totals=tuple(game.totals),
+        deal_no=game.deal_no,
         legal=tuple(game.legal_actions()) if game.to_act() == seat else (),
     )

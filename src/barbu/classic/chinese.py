@@ -21,8 +21,17 @@ from .refusals import ARRANGE_TEXT
 
 ROW_POINTS = 4
 ROW_NAMES = ("back", "middle", "front")
-CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush", "full house",
-                  "four of a kind", "straight flush")
+CATEGORY_NAMES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
 
 
 @dataclass(frozen=True)
@@ -105,8 +114,7 @@ def fouled(a: Arrange) -> bool:
 
 
 def describe(a: Arrange) -> str:
-    parts = [f"{name}: {CardSet(m).display()} ({CATEGORY_NAMES[rank_of(m)[0]]})"
-             for name, m in zip(ROW_NAMES, a.rows)]
+    parts = [f"{name}: {CardSet(m).display()} ({CATEGORY_NAMES[rank_of(m)[0]]})" for name, m in zip(ROW_NAMES, a.rows)]
     return "; ".join(parts) + (" — fouled" if fouled(a) else "")
 
 
@@ -161,9 +169,14 @@ class Arrangements(Sequence[Arrange]):
         return Arrange(back, middle, self.hand & ~back & ~middle)
 
     def __contains__(self, a: object) -> bool:
-        return (isinstance(a, Arrange) and a.back.bit_count() == 5 and a.middle.bit_count() == 5
-                and a.front.bit_count() == 3 and a.back | a.middle | a.front == self.hand
-                and not (a.back & a.middle or a.back & a.front or a.middle & a.front))
+        return (
+            isinstance(a, Arrange)
+            and a.back.bit_count() == 5
+            and a.middle.bit_count() == 5
+            and a.front.bit_count() == 3
+            and a.back | a.middle | a.front == self.hand
+            and not (a.back & a.middle or a.back & a.front or a.middle & a.front)
+        )
 
     def __iter__(self) -> Iterator[Arrange]:
         for back in combinations(self.cards, 5):

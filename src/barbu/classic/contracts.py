@@ -10,11 +10,10 @@ once no penalty card is left in any hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import TypedDict
 
-from itertools import combinations
-
-from ..core.cards import CARDS, HEARTS, JACK, QUEEN, ACE, KING, SEVEN, SUIT_MASK, rank_mask
+from ..core.cards import ACE, CARDS, HEARTS, JACK, KING, QUEEN, SEVEN, SUIT_MASK, rank_mask
 from ..core.words import N_
 
 TRICKS = "tricks"
@@ -57,8 +56,13 @@ class Contract:
     @property
     def decided_by_cards(self) -> bool:
         """True when only card points score, so the deal can stop once they are all taken."""
-        return (self.kind == TRICKS and bool(self.card_points) and not self.per_trick
-                and not self.last_tricks and not self.ravage)
+        return (
+            self.kind == TRICKS
+            and bool(self.card_points)
+            and not self.per_trick
+            and not self.last_tricks
+            and not self.ravage
+        )
 
     @property
     def fixed_total(self) -> bool:
@@ -98,36 +102,83 @@ KING_OF_HEARTS = HEARTS * 13 + KING
 HEARTS_MASK = SUIT_MASK[HEARTS]
 
 
-def classic_contracts(ravage_city: bool = False, ravage_value: int = 24,
-                      chinese_poker: bool = False) -> tuple[Contract, ...]:
+def classic_contracts(
+    ravage_city: bool = False, ravage_value: int = 24, chinese_poker: bool = False
+) -> tuple[Contract, ...]:
     """The seven contracts of seed 001, with Ravage City (and its rebalanced values) and Chinese poker."""
     r = ravage_city
     out = [
-        Contract("no-tricks", "No tricks", per_trick=-3 if r else -2,
-                 help=N_("Each trick you take costs points.")),
-        Contract("no-hearts", "No hearts", card_points=hearts_points(-6, -2), heart_ban=True,
-                 help=N_("Each heart you take costs points, the ace most. Hearts may not be led while you hold another suit.")),
-        Contract("no-queens", "No queens", card_points=queens_points(-8 if r else -6),
-                 help=N_("Each queen you take costs points.")),
-        Contract("no-king", "No King of hearts", card_points=((KING_OF_HEARTS, -21 if r else -20),),
-                 heart_ban=True,
-                 help=N_("Whoever takes the King of hearts pays. Hearts may not be led while you hold another suit.")),
-        Contract("no-last-two", "No last two", last_tricks=(-10, -20),
-                 help=N_("The second-to-last trick and the last trick cost points.")),
-        Contract("trumps", "Trumps", positive=True, per_trick=7 if r else 5, trump=True,
-                 help=N_("The declarer names trumps; each trick you take scores. Trumps must head the trick; "
-                      "a void player must trump or overtrump.")),
-        Contract("domino", "Domino", kind=DOMINO, positive=True,
-                 finishing=(50, 25, 10, 0) if r else (45, 20, 5, -5),
-                 help=N_("Build rows in each suit from the starting rank; first out scores most. Pass only when unable.")),
+        Contract("no-tricks", "No tricks", per_trick=-3 if r else -2, help=N_("Each trick you take costs points.")),
+        Contract(
+            "no-hearts",
+            "No hearts",
+            card_points=hearts_points(-6, -2),
+            heart_ban=True,
+            help=N_(
+                "Each heart you take costs points, the ace most. Hearts may not be led while you hold another suit."
+            ),
+        ),
+        Contract(
+            "no-queens",
+            "No queens",
+            card_points=queens_points(-8 if r else -6),
+            help=N_("Each queen you take costs points."),
+        ),
+        Contract(
+            "no-king",
+            "No King of hearts",
+            card_points=((KING_OF_HEARTS, -21 if r else -20),),
+            heart_ban=True,
+            help=N_("Whoever takes the King of hearts pays. Hearts may not be led while you hold another suit."),
+        ),
+        Contract(
+            "no-last-two",
+            "No last two",
+            last_tricks=(-10, -20),
+            help=N_("The second-to-last trick and the last trick cost points."),
+        ),
+        Contract(
+            "trumps",
+            "Trumps",
+            positive=True,
+            per_trick=7 if r else 5,
+            trump=True,
+            help=N_(
+                "The declarer names trumps; each trick you take scores. Trumps must head the trick; "
+                "a void player must trump or overtrump."
+            ),
+        ),
+        Contract(
+            "domino",
+            "Domino",
+            kind=DOMINO,
+            positive=True,
+            finishing=(50, 25, 10, 0) if r else (45, 20, 5, -5),
+            help=N_("Build rows in each suit from the starting rank; first out scores most. Pass only when unable."),
+        ),
     ]
     if r:
-        out.append(Contract("ravage-city", "Ravage City", ravage=ravage_value,
-                            help=N_("Whoever takes the most cards of any one suit pays; ties share the cost.")))
+        out.append(
+            Contract(
+                "ravage-city",
+                "Ravage City",
+                ravage=ravage_value,
+                help=N_("Whoever takes the most cards of any one suit pays; ties share the cost."),
+            )
+        )
     if chinese_poker:
-        out.append(Contract("chinese-poker", "Chinese poker", kind=CHINESE, positive=True,
-                            help=N_("Arrange your 13 cards into rows of 5, 5 and 3, back >= middle >= front; "
-                                 "+4 for each row that beats another player's.")))
+        out.append(
+            Contract(
+                "chinese-poker",
+                "Chinese poker",
+                kind=CHINESE,
+                positive=True,
+                help=N_(
+                    "Arrange your 13 cards into rows of 5, 5 and 3, back >= middle >= front; "
+                    "+4 for each row that beats another player's."
+                ),
+            )
+        )
     return tuple(out)
 
 
@@ -135,31 +186,79 @@ def italian_contracts(six: bool = False) -> tuple[Contract, ...]:
     """Seed 002: the seven Italian contracts, or the six of "Barbù a sei colpi" (no Atout)."""
     if six:
         return (
-            Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -100),), heart_ban=True,
-                     help=N_("Whoever takes the King of hearts pays 100.")),
-            Contract("no-hearts", "Hearts", card_points=hearts_points(-10, -10), heart_ban=True,
-                     help=N_("Each heart taken costs 10.")),
+            Contract(
+                "no-king",
+                "King of hearts",
+                card_points=((KING_OF_HEARTS, -100),),
+                heart_ban=True,
+                help=N_("Whoever takes the King of hearts pays 100."),
+            ),
+            Contract(
+                "no-hearts",
+                "Hearts",
+                card_points=hearts_points(-10, -10),
+                heart_ban=True,
+                help=N_("Each heart taken costs 10."),
+            ),
             Contract("no-queens", "Queens", card_points=queens_points(-20), help=N_("Each queen taken costs 20.")),
-            Contract("no-last-two", "Last two", last_tricks=(-50, -50),
-                     help=N_("The second-to-last and the last trick cost 50 each.")),
+            Contract(
+                "no-last-two",
+                "Last two",
+                last_tricks=(-50, -50),
+                help=N_("The second-to-last and the last trick cost 50 each."),
+            ),
             Contract("no-tricks", "Misère", per_trick=-10, help=N_("Each trick taken costs 10.")),
-            Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(60, 40, 0, 0),
-                     help=N_("First out scores 60, second 40.")),
+            Contract(
+                "domino",
+                "Domino",
+                kind=DOMINO,
+                positive=True,
+                finishing=(60, 40, 0, 0),
+                help=N_("First out scores 60, second 40."),
+            ),
         )
     return (
-        Contract("no-king", "King of hearts", card_points=((KING_OF_HEARTS, -20),), heart_ban=True,
-                 help=N_("Whoever takes the King of hearts pays 20. Hearts may not be led while you hold another suit.")),
-        Contract("no-hearts", "Hearts", card_points=italian_hearts_points(), heart_ban=True,
-                 help=N_("A K Q J 10 of hearts cost 4 each, the other hearts 2.")),
+        Contract(
+            "no-king",
+            "King of hearts",
+            card_points=((KING_OF_HEARTS, -20),),
+            heart_ban=True,
+            help=N_("Whoever takes the King of hearts pays 20. Hearts may not be led while you hold another suit."),
+        ),
+        Contract(
+            "no-hearts",
+            "Hearts",
+            card_points=italian_hearts_points(),
+            heart_ban=True,
+            help=N_("A K Q J 10 of hearts cost 4 each, the other hearts 2."),
+        ),
         Contract("no-queens", "Queens", card_points=queens_points(-6), help=N_("Each queen taken costs 6.")),
-        Contract("no-last-two", "Last two", last_tricks=(-12, -12),
-                 help=N_("The second-to-last and the last trick cost 12 each.")),
+        Contract(
+            "no-last-two",
+            "Last two",
+            last_tricks=(-12, -12),
+            help=N_("The second-to-last and the last trick cost 12 each."),
+        ),
         Contract("no-tricks", "Misère", per_trick=-2, help=N_("Each trick taken costs 2.")),
-        Contract("trumps", "Atout", positive=True, per_trick=5, trump=True,
-                 help=N_("The dealer names trumps or no-trump; each trick scores 5. A void player must trump and "
-                      "overtrump when he can; no duty to under-trump or to head a trump lead.")),
-        Contract("domino", "Domino", kind=DOMINO, positive=True, finishing=(45, 20, 10, -10),
-                 help=N_("Build rows from the starting rank, ace after king; 45/20/10/-10 by finishing order.")),
+        Contract(
+            "trumps",
+            "Atout",
+            positive=True,
+            per_trick=5,
+            trump=True,
+            help=N_(
+                "The dealer names trumps or no-trump; each trick scores 5. A void player must trump and "
+                "overtrump when he can; no duty to under-trump or to head a trump lead."
+            ),
+        ),
+        Contract(
+            "domino",
+            "Domino",
+            kind=DOMINO,
+            positive=True,
+            finishing=(45, 20, 10, -10),
+            help=N_("Build rows from the starting rank, ace after king; 45/20/10/-10 by finishing order."),
+        ),
     )
 
 
@@ -170,14 +269,26 @@ def salad_contracts() -> tuple[Contract, ...]:
     return (
         Contract("no-tricks", "No tricks", per_trick=-5, help=N_("Each trick costs 5.")),
         Contract("no-last-trick", "No last trick", last_tricks=(-30,), help=N_("The last trick costs 30.")),
-        Contract("no-hearts", "No hearts", card_points=hearts_points(-10, -10), heart_ban=True,
-                 help=N_("Each heart costs 10.")),
+        Contract(
+            "no-hearts",
+            "No hearts",
+            card_points=hearts_points(-10, -10),
+            heart_ban=True,
+            help=N_("Each heart costs 10."),
+        ),
         Contract("no-queens", "No queens", card_points=queens, help=N_("Each queen costs 20.")),
-        Contract("no-king", "No King of hearts", card_points=king, heart_ban=True,
-                 help=N_("The King of hearts costs 50.")),
-        Contract("salad", "Salad", per_trick=-5, last_tricks=(-30,),
-                 card_points=_merge_points(hearts_points(-10, -10), queens, king), heart_ban=True,
-                 help=N_("All five at once: tricks, last trick, hearts, queens and the King of hearts.")),
+        Contract(
+            "no-king", "No King of hearts", card_points=king, heart_ban=True, help=N_("The King of hearts costs 50.")
+        ),
+        Contract(
+            "salad",
+            "Salad",
+            per_trick=-5,
+            last_tricks=(-30,),
+            card_points=_merge_points(hearts_points(-10, -10), queens, king),
+            heart_ban=True,
+            help=N_("All five at once: tricks, last trick, hearts, queens and the King of hearts."),
+        ),
     )
 
 
@@ -196,19 +307,47 @@ def french_contracts() -> tuple[Contract, ...]:
     queens = queens_points(25)
     king = ((KING_OF_HEARTS, 100),)
     return (
-        Contract("no-king", "King of hearts", card_points=king, heart_ban=True, needs_in_play=1 << KING_OF_HEARTS,
-                 help=N_("Whoever takes the King of hearts scores 100. No heart may be led to the first trick.")),
+        Contract(
+            "no-king",
+            "King of hearts",
+            card_points=king,
+            heart_ban=True,
+            needs_in_play=1 << KING_OF_HEARTS,
+            help=N_("Whoever takes the King of hearts scores 100. No heart may be led to the first trick."),
+        ),
         Contract("no-queens", "Queens", card_points=queens, help=N_("25 for each queen taken.")),
-        Contract("no-hearts", "Hearts", card_points=hearts, heart_ban=True,
-                 help=N_("10 for each heart taken. No heart may be led to the first trick.")),
+        Contract(
+            "no-hearts",
+            "Hearts",
+            card_points=hearts,
+            heart_ban=True,
+            help=N_("10 for each heart taken. No heart may be led to the first trick."),
+        ),
         Contract("no-tricks", "Tricks", per_trick=10, help=N_("10 for each trick taken.")),
         Contract("no-last-trick", "Last trick", last_tricks=(100,), help=N_("100 for the last trick.")),
-        Contract("salad", "Salad", per_trick=10, last_tricks=(100,), card_points=_merge_points(hearts, queens, king),
-                 heart_ban=True, help=N_("All five at once (a Q of hearts costs 25 + 10, the King 100 + 10).")),
-        Contract("success", "Success", kind=DOMINO, positive=True, finishing=(-100, -50), open_any=True,
-                 ace_again=True, ends_after=2,
-                 help=N_("The chooser opens with any card; build rows from its rank; play if you can; an ace "
-                      "lets you play again. The first out scores -100, the second -50.")),
+        Contract(
+            "salad",
+            "Salad",
+            per_trick=10,
+            last_tricks=(100,),
+            card_points=_merge_points(hearts, queens, king),
+            heart_ban=True,
+            help=N_("All five at once (a Q of hearts costs 25 + 10, the King 100 + 10)."),
+        ),
+        Contract(
+            "success",
+            "Success",
+            kind=DOMINO,
+            positive=True,
+            finishing=(-100, -50),
+            open_any=True,
+            ace_again=True,
+            ends_after=2,
+            help=N_(
+                "The chooser opens with any card; build rows from its rank; play if you can; an ace "
+                "lets you play again. The first out scores -100, the second -50."
+            ),
+        ),
     )
 
 
@@ -218,8 +357,15 @@ def french_contracts() -> tuple[Contract, ...]:
 SCOTTISH_NEGATIVES = ("aces", "king", "queens", "hearts", "tricks")
 #: The seven calls of a Round: the scoresheet's seven columns.
 SCOTTISH_CALLS = SCOTTISH_NEGATIVES + ("patience-1", "patience-2")
-SCOTTISH_CALL_NAMES = {"aces": "Aces", "king": "King of hearts", "queens": "Queens", "hearts": "Hearts",
-                       "tricks": "Tricks", "patience-1": "Patience 1", "patience-2": "Patience 2"}
+SCOTTISH_CALL_NAMES = {
+    "aces": "Aces",
+    "king": "King of hearts",
+    "queens": "Queens",
+    "hearts": "Hearts",
+    "tricks": "Tricks",
+    "patience-1": "Patience 1",
+    "patience-2": "Patience 2",
+}
 PATIENCE_PLACES = (120, 60, 30, 0)
 
 
@@ -236,8 +382,7 @@ def scottish_call_points() -> dict[str, CallParts]:
         "aces": CallParts(card_points=tuple((s * 13 + ACE, -20) for s in range(4))),
         "king": CallParts(card_points=((KING_OF_HEARTS, -100),)),
         "queens": CallParts(card_points=tuple((s * 13 + QUEEN, -15) for s in range(4))),
-        "hearts": CallParts(card_points=tuple((HEARTS * 13 + r, -30 if r == JACK else -10)
-                                              for r in range(SEVEN, 13))),
+        "hearts": CallParts(card_points=tuple((HEARTS * 13 + r, -30 if r == JACK else -10) for r in range(SEVEN, 13))),
         "tricks": CallParts(per_trick=-10),
     }
 
@@ -280,38 +425,91 @@ def scottish_contracts() -> tuple[Contract, ...]:
             else:
                 name = " + ".join(SCOTTISH_CALL_NAMES[c] for c in group)
             help_ = " ".join(SCOTTISH_HELP[c] for c in group)
-            out.append(Contract(scottish_group_key(group), name, per_trick=per_trick, card_points=points,
-                                parts=group, help=help_ if k == 1 else ALL_AT_ONCE.format(rules=help_)))
-    out.append(Contract("patience", "Patience", kind=DOMINO, positive=True, finishing=PATIENCE_PLACES,
-                        fixed_rank=JACK, parts=("patience",),
-                        help=N_("Open a row with a Jack; build up (Q K A) and down (10 9 8 7) in suit, or lay "
-                             "another Jack; chap when you cannot. 120/60/30/0 by finishing order.")))
-    out.append(Contract("double-patience", "Double Patience", kind=DOMINO, positive=True,
-                        finishing=tuple(2 * p for p in PATIENCE_PLACES), fixed_rank=JACK,
-                        parts=("patience", "patience"),
-                        help=N_("Both Patiences at once: each place scores twice (240/120/60/0).")))
+            out.append(
+                Contract(
+                    scottish_group_key(group),
+                    name,
+                    per_trick=per_trick,
+                    card_points=points,
+                    parts=group,
+                    help=help_ if k == 1 else ALL_AT_ONCE.format(rules=help_),
+                )
+            )
+    out.append(
+        Contract(
+            "patience",
+            "Patience",
+            kind=DOMINO,
+            positive=True,
+            finishing=PATIENCE_PLACES,
+            fixed_rank=JACK,
+            parts=("patience",),
+            help=N_(
+                "Open a row with a Jack; build up (Q K A) and down (10 9 8 7) in suit, or lay "
+                "another Jack; chap when you cannot. 120/60/30/0 by finishing order."
+            ),
+        )
+    )
+    out.append(
+        Contract(
+            "double-patience",
+            "Double Patience",
+            kind=DOMINO,
+            positive=True,
+            finishing=tuple(2 * p for p in PATIENCE_PLACES),
+            fixed_rank=JACK,
+            parts=("patience", "patience"),
+            help=N_("Both Patiences at once: each place scores twice (240/120/60/0)."),
+        )
+    )
     return tuple(out)
 
 
 CONTRACT_ALIASES = {
-    "nt": "no-tricks", "notricks": "no-tricks", "tricks": "no-tricks", "nullo": "no-tricks",
-    "nh": "no-hearts", "nohearts": "no-hearts", "hearts": "no-hearts",
-    "nq": "no-queens", "noqueens": "no-queens", "queens": "no-queens",
-    "nk": "no-king", "noking": "no-king", "king": "no-king", "barbu": "no-king",
+    "nt": "no-tricks",
+    "notricks": "no-tricks",
+    "tricks": "no-tricks",
+    "nullo": "no-tricks",
+    "nh": "no-hearts",
+    "nohearts": "no-hearts",
+    "hearts": "no-hearts",
+    "nq": "no-queens",
+    "noqueens": "no-queens",
+    "queens": "no-queens",
+    "nk": "no-king",
+    "noking": "no-king",
+    "king": "no-king",
+    "barbu": "no-king",
     "no-king-of-hearts": "no-king",
-    "nl": "no-last-two", "nolasttwo": "no-last-two", "last-two": "no-last-two", "lasttwo": "no-last-two",
-    "tr": "trumps", "trump": "trumps", "atout": "trumps",
-    "dom": "domino", "do": "domino",
-    "ravage": "ravage-city", "rc": "ravage-city", "chinese": "chinese-poker", "chipoker": "chinese-poker",
+    "nl": "no-last-two",
+    "nolasttwo": "no-last-two",
+    "last-two": "no-last-two",
+    "lasttwo": "no-last-two",
+    "tr": "trumps",
+    "trump": "trumps",
+    "atout": "trumps",
+    "dom": "domino",
+    "do": "domino",
+    "ravage": "ravage-city",
+    "rc": "ravage-city",
+    "chinese": "chinese-poker",
+    "chipoker": "chinese-poker",
     "cp": "chinese-poker",
-    "misere": "no-tricks", "misère": "no-tricks", "lasttrick": "no-last-trick", "last": "no-last-trick",
-    "insalata": "salad", "kingofhearts": "no-king", "salade": "salad", "reussite": "success",
+    "misere": "no-tricks",
+    "misère": "no-tricks",
+    "lasttrick": "no-last-trick",
+    "last": "no-last-trick",
+    "insalata": "salad",
+    "kingofhearts": "no-king",
+    "salade": "salad",
+    "reussite": "success",
     "réussite": "success",
 }
 
 
-def score_tricks(contract: Contract, players: int, won: list[int], tricks_won: list[int],
-                 winners: list[int]) -> list[int]:
+def score_tricks(
+    contract: Contract, players: int, won: list[int], tricks_won: list[int], winners: list[int]
+) -> list[int]:
     """Base points of a trick-taking deal, from the cards and tricks each player took."""
     scores = [0] * players
     if contract.per_trick:

@@ -22,22 +22,53 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core import refusals as C
-from ..core.actions import PASS, Double, Pass, NameRank, NameTrump, parse_chance, parse_rank, parse_suit
+from ..core.actions import PASS, Double, NameRank, NameTrump, Pass, parse_chance, parse_rank, parse_suit
 from ..core.cards import CARDS, Card, parse_card
 from ..core.errors import IllegalAction, ParseError
 from ..core.game import CHANCE
 from . import refusals as R
 from .chinese import parse_arrange
-from .phases.turns import Turns
 from .phases.scoring import settle, split_undoubled
+from .phases.turns import Turns
 from .ruleset import Ruleset
-from .state import (ARRANGE, DEAL, DECLARE, DOMINO_PLAY, DOUBLING, DRAW, OVER, PHASE_NAMES, PLAY, RANK, TRUMP,
-                    Business, DealResult, Points)
+from .state import (
+    ARRANGE,
+    DEAL,
+    DECLARE,
+    DOMINO_PLAY,
+    DOUBLING,
+    DRAW,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    RANK,
+    TRUMP,
+    Business,
+    DealResult,
+    Points,
+)
 from .view import View, make_view, make_views
 
-__all__ = ["Match", "CHANCE", "Business", "DealResult", "settle", "split_undoubled", "seat_name",
-           "DRAW", "DEAL", "DECLARE", "TRUMP", "RANK", "DOUBLING", "PLAY", "DOMINO_PLAY", "OVER", "ARRANGE",
-           "PHASE_NAMES"]
+__all__ = [
+    "Match",
+    "CHANCE",
+    "Business",
+    "DealResult",
+    "settle",
+    "split_undoubled",
+    "seat_name",
+    "DRAW",
+    "DEAL",
+    "DECLARE",
+    "TRUMP",
+    "RANK",
+    "DOUBLING",
+    "PLAY",
+    "DOMINO_PLAY",
+    "OVER",
+    "ARRANGE",
+    "PHASE_NAMES",
+]
 
 
 class Match(Turns):
@@ -67,8 +98,11 @@ class Match(Turns):
             if actor != seat:
                 if actor is None:
                     raise IllegalAction.of(C.MATCH_OVER)
-                raise (IllegalAction.of(C.NOT_YOUR_TURN_CHANCE) if actor == CHANCE
-                       else IllegalAction.of(C.NOT_YOUR_TURN, seat=actor))
+                raise (
+                    IllegalAction.of(C.NOT_YOUR_TURN_CHANCE)
+                    if actor == CHANCE
+                    else IllegalAction.of(C.NOT_YOUR_TURN, seat=actor)
+                )
         self._apply_phase(ph, action)
         self.history.append(action)
 

@@ -44,7 +44,8 @@ class OptionSpec:
             return ", ".join(str(c) for c in self.choices)
         if self.minimum is not None and self.maximum is not None:
             return words.gettext(N_("a whole number from {low} to {high}")).format(
-                low=words.number(self.minimum), high=words.number(self.maximum))
+                low=words.number(self.minimum), high=words.number(self.maximum)
+            )
         return words.gettext(N_("a whole number"))
 
     def refusal(self, value: Any) -> RulesetError:
@@ -108,40 +109,86 @@ class Ruleset:
     preset: str = "classic"
     family: str = "classic"
     players: int = _opt("players", int, 4, N_("number of players"), minimum=2, maximum=6)
-    rotation: str = _opt("rotation", str, "dealer",
-                         N_("dealer: the dealer declares a whole series in a row; quick: the deal and "
-                         "declaration pass left every deal"), choices=("dealer", "quick"))
-    doubling: str = _opt("doubling", str, "classic",
-                         N_("classic: doubles and redoubles once round the table, dealer last; none: no doubling"),
-                         choices=("classic", "none"))
-    double_obligation: int = _opt("double_obligation", int, 2,
-                                  N_("how many times each player must double each declarer over his series"),
-                                  minimum=0, maximum=7)
-    undoubled_negative: str = _opt("undoubled_negative", str, "split",
-                                   N_("split: a negative deal nobody doubles is not played, its points are "
-                                   "shared by the non-dealers; play: it is played as usual"),
-                                   choices=("split", "play"))
-    heart_lead: str = _opt("heart_lead", str, "never_unless_only_hearts",
-                           N_("when hearts may be led in the heart contracts"),
-                           choices=("never_unless_only_hearts", "first_trick", "until_broken", "none"))
-    trump_rules: str = _opt("trump_rules", str, "classic",
-                            N_("classic: must head the trick when trumps are led and overtrump when a plain "
-                            "suit is trumped; italian: must trump and overtrump, no duty to head trumps"),
-                            choices=("classic", "italian"))
+    rotation: str = _opt(
+        "rotation",
+        str,
+        "dealer",
+        N_("dealer: the dealer declares a whole series in a row; quick: the deal and declaration pass left every deal"),
+        choices=("dealer", "quick"),
+    )
+    doubling: str = _opt(
+        "doubling",
+        str,
+        "classic",
+        N_("classic: doubles and redoubles once round the table, dealer last; none: no doubling"),
+        choices=("classic", "none"),
+    )
+    double_obligation: int = _opt(
+        "double_obligation",
+        int,
+        2,
+        N_("how many times each player must double each declarer over his series"),
+        minimum=0,
+        maximum=7,
+    )
+    undoubled_negative: str = _opt(
+        "undoubled_negative",
+        str,
+        "split",
+        N_(
+            "split: a negative deal nobody doubles is not played, its points are "
+            "shared by the non-dealers; play: it is played as usual"
+        ),
+        choices=("split", "play"),
+    )
+    heart_lead: str = _opt(
+        "heart_lead",
+        str,
+        "never_unless_only_hearts",
+        N_("when hearts may be led in the heart contracts"),
+        choices=("never_unless_only_hearts", "first_trick", "until_broken", "none"),
+    )
+    trump_rules: str = _opt(
+        "trump_rules",
+        str,
+        "classic",
+        N_(
+            "classic: must head the trick when trumps are led and overtrump when a plain "
+            "suit is trumped; italian: must trump and overtrump, no duty to head trumps"
+        ),
+        choices=("classic", "italian"),
+    )
     allow_no_trump: bool = _opt("allow_no_trump", bool, False, N_("the Trumps declarer may name no-trump"))
-    domino_ace: str = _opt("domino_ace", str, "high",
-                           N_("high: the ace only follows the king; low: the ace only goes below the two"),
-                           choices=("high", "low"))
-    stop_when_decided: bool = _opt("stop_when_decided", bool, True,
-                                   N_("a deal stops as soon as no card left in hand can change a score"))
-    ravage_city: bool = _opt("ravage_city", bool, False,
-                             N_("add Ravage City as an eighth contract (and the rebalanced values)"))
-    ravage_value: int = _opt("ravage_value", int, 24,
-                             N_("points Ravage City costs (24 keeps the game zero-sum)"), choices=(24, 36))
-    chinese_poker: bool = _opt("chinese_poker", bool, False,
-                               N_("add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3"))
-    sets: int = _opt("sets", int, 1, N_("Scottish game: how many Sets are played (each is four Player Rounds "
-                     "and a Silly Round)"), minimum=1, maximum=20)
+    domino_ace: str = _opt(
+        "domino_ace",
+        str,
+        "high",
+        N_("high: the ace only follows the king; low: the ace only goes below the two"),
+        choices=("high", "low"),
+    )
+    stop_when_decided: bool = _opt(
+        "stop_when_decided", bool, True, N_("a deal stops as soon as no card left in hand can change a score")
+    )
+    ravage_city: bool = _opt(
+        "ravage_city", bool, False, N_("add Ravage City as an eighth contract (and the rebalanced values)")
+    )
+    ravage_value: int = _opt(
+        "ravage_value", int, 24, N_("points Ravage City costs (24 keeps the game zero-sum)"), choices=(24, 36)
+    )
+    chinese_poker: bool = _opt(
+        "chinese_poker",
+        bool,
+        False,
+        N_("add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3"),
+    )
+    sets: int = _opt(
+        "sets",
+        int,
+        1,
+        N_("Scottish game: how many Sets are played (each is four Player Rounds and a Silly Round)"),
+        minimum=1,
+        maximum=20,
+    )
 
     # -- derived facts -------------------------------------------------
     @property
@@ -164,8 +211,9 @@ class Ruleset:
 
     def __str__(self) -> str:
         base = preset(self.preset).ruleset
-        diffs = [f"{name}={OPTIONS[name].format(v)}" for name, v in self.option_values().items()
-                 if getattr(base, name) != v]
+        diffs = [
+            f"{name}={OPTIONS[name].format(v)}" for name, v in self.option_values().items() if getattr(base, name) != v
+        ]
         return f"{self.preset}({', '.join(diffs)})" if diffs else self.preset
 
     @classmethod
@@ -210,6 +258,7 @@ def check_players(rules: Ruleset, n: Any) -> None:
 
 
 # -- the registry of families and presets ---------------------------------------
+
 
 @dataclass(frozen=True)
 class Family:

@@ -14,11 +14,12 @@ from functools import lru_cache
 from typing import Any, Protocol, cast
 
 from ..core.actions import Deal
+from .chinese import Arrangements
 from .match import Match
 from .ruleset import Ruleset
-from .chinese import Arrangements
 from .state import DEAL, DRAW, OVER
 from .view import HIDDEN, NoConsistentDeal, View
+
 
 class OwnMatchClass(Protocol):
     """A family's own match class as the sampler uses it: it says which deals its pass-ons explain, and
@@ -61,8 +62,9 @@ def sample_hands(view: View, rng: random.Random, tries: int = 200) -> list[int]:
     return _sample_once(cards, need, allowed, hands, rng, tries)
 
 
-def _sample_once(cards: list[int], need: list[int], allowed: list[int], hands: list[int], rng: random.Random,
-                 tries: int) -> list[int]:
+def _sample_once(
+    cards: list[int], need: list[int], allowed: list[int], hands: list[int], rng: random.Random, tries: int
+) -> list[int]:
     n = len(need)
     # Most constrained cards first; random order among equals.
     for _ in range(tries):
@@ -88,8 +90,9 @@ def _sample_once(cards: list[int], need: list[int], allowed: list[int], hands: l
     return exact
 
 
-def _exact_assign(cards: list[int], need: list[int], allowed: list[int], hands: list[int],
-                  rng: random.Random) -> list[int] | None:
+def _exact_assign(
+    cards: list[int], need: list[int], allowed: list[int], hands: list[int], rng: random.Random
+) -> list[int] | None:
     """Backtracking fallback for tightly constrained views."""
     n = len(need)
     order = sorted(cards, key=lambda c: sum(1 for s in range(n) if allowed[s] >> c & 1))

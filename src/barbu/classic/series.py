@@ -35,7 +35,7 @@ def placement_points(series: list[int]) -> list["int | Fraction"]:
         j = i
         while j + 1 < n and series[ordered[j + 1]] == series[ordered[i]]:
             j += 1
-        share = Fraction(sum(PLACE_POINTS[i:j + 1]), j - i + 1)
+        share = Fraction(sum(PLACE_POINTS[i : j + 1]), j - i + 1)
         for k in range(i, j + 1):
             out[ordered[k]] = exact(share)
         i = j + 1

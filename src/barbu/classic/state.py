@@ -14,8 +14,20 @@ from .chinese import Arrange
 
 # Phases (CUT and PASS_ON belong to the Scottish Silly Round; Patience is played in DOMINO_PLAY)
 DRAW, DEAL, DECLARE, TRUMP, RANK, DOUBLING, PLAY, DOMINO_PLAY, OVER, ARRANGE, CUT, PASS_ON = range(12)
-PHASE_NAMES = ("draw", "deal", "declare", "trump", "rank", "doubling", "play", "domino", "over", "arrange",
-               "cut", "pass-on")
+PHASE_NAMES = (
+    "draw",
+    "deal",
+    "declare",
+    "trump",
+    "rank",
+    "doubling",
+    "play",
+    "domino",
+    "over",
+    "arrange",
+    "cut",
+    "pass-on",
+)
 
 
 class Business(NamedTuple):

@@ -116,26 +116,38 @@ def _public_fields(m: Turns) -> dict[str, Any]:
             played |= 1 << c
     deal_actions: tuple[Any, ...] = ()
     if in_deal and m.deal_start >= 0:
-        deal_actions = tuple(m.history[m.deal_start + 1:])
+        deal_actions = tuple(m.history[m.deal_start + 1 :])
     return dict(
-        rules=_rules_text(m.rules), players=n, phase=PHASE_NAMES[m.phase], to_act=m.to_act(),
-        deal_number=m.deal_no + 1, dealer=m.dealer, declarer=m.declarer,
+        rules=_rules_text(m.rules),
+        players=n,
+        phase=PHASE_NAMES[m.phase],
+        to_act=m.to_act(),
+        deal_number=m.deal_no + 1,
+        dealer=m.dealer,
+        declarer=m.declarer,
         hand_sizes=tuple(map(int.bit_count, m.hands)) if in_deal else (0,) * n,
         contract=m.contract.key if m.contract and in_deal else None,
-        trump=m.trump if in_deal else None, rank=m.rank if in_deal else None,
+        trump=m.trump if in_deal else None,
+        rank=m.rank if in_deal else None,
         doubles=tuple(sorted(m.business.values())) if in_deal else (),
         contracts_left=tuple(map(frozenset, m.contracts_left)),
         doubles_matrix=tuple(map(tuple, m.dbl_count)),
-        leader=m.leader if in_deal else -1, trick=tuple(m.trick) if in_deal else (),
+        leader=m.leader if in_deal else -1,
+        trick=tuple(m.trick) if in_deal else (),
         tricks=tuple(m.trick_log) if in_deal else (),
-        won=tuple(m.won) if in_deal else (0,) * n, tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
-        layout=tuple(m.layout) if in_deal else (None,) * 4, finished=tuple(m.finished) if in_deal else (),
+        won=tuple(m.won) if in_deal else (0,) * n,
+        tricks_won=tuple(m.tricks_won) if in_deal else (0,) * n,
+        layout=tuple(m.layout) if in_deal else (None,) * 4,
+        finished=tuple(m.finished) if in_deal else (),
         # Outside a deal no card is in any hand: everything is out of play.
-        played=played, out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else (1 << 52) - 1,
+        played=played,
+        out_of_play=played | m.set_aside | (m.deck ^ ((1 << 52) - 1)) if in_deal else (1 << 52) - 1,
         set_aside=m.set_aside if in_deal else 0,
         cant_hold=tuple(infer_cant_hold(m)) if in_deal else (0,) * n,
-        totals=tuple(m.totals), results=tuple(map(DealResult.public, m.results)),
-        deal_actions=deal_actions, deck=m.deck,
+        totals=tuple(m.totals),
+        results=tuple(map(DealResult.public, m.results)),
+        deal_actions=deal_actions,
+        deck=m.deck,
     )
 
 
@@ -146,8 +158,9 @@ def _seat_view(m: Turns, seat: int, shared: dict[str, Any]) -> View:
     hand = 0
     if in_deal:
         hand = known[seat] = m.hands[seat]
-    fields = dict(shared, seat=seat, hand=hand, known=tuple(known),
-                  legal=m.legal_actions() if shared["to_act"] == seat else ())
+    fields = dict(
+        shared, seat=seat, hand=hand, known=tuple(known), legal=m.legal_actions() if shared["to_act"] == seat else ()
+    )
     deal_actions = shared["deal_actions"]
     if deal_actions and m.arranged:  # Chinese poker rows stay face down until everyone has arranged
         k = -1
@@ -193,8 +206,11 @@ def infer_cant_hold(m: Turns) -> list[int]:
     broken = False
     for t, (leader, cards) in enumerate(tricks):
         led = SUIT_MASK[cards[0] // 13]
-        if heart_mode and cards[0] // 13 == HEARTS and (
-                heart_mode == 1 or (heart_mode == 2 and t == 0) or (heart_mode == 3 and not broken)):
+        if (
+            heart_mode
+            and cards[0] // 13 == HEARTS
+            and (heart_mode == 1 or (heart_mode == 2 and t == 0) or (heart_mode == 3 and not broken))
+        ):
             cant[leader] |= ~HEARTS_MASK & ((1 << 52) - 1)  # led a heart: held nothing else
         tmask = 1 << cards[0]
         for i in range(1, len(cards)):

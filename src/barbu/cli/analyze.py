@@ -10,49 +10,75 @@ from rich.console import Console
 from rich.table import Table
 
 from ..analysis import review_match
-from ..analysis.report import action_text, decision_table, points
 from ..analysis.ddtable import DEFAULT_CELL_SECONDS, deal_start
+from ..analysis.report import action_text, decision_table, points
 from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECONDS
 from ..core.errors import BarbuError
+from ..games import record_kind
 from ..i18n import _, current, number, word_error, words
 from ..records.barbu import read_record
-from ..games import record_kind
 from .ddview import cell_seconds, not_covered, print_dd
 from .wording import error_text, no_such_deal
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.description = _("Go through a record (from barbu play, barbu selfplay, the web) and, for every decision, show "
-                      "what the strongest computer player would have chosen from that seat's view and what the "
-                      "choice cost in expected points; near the end of each deal, also the exact cost with every "
-                      "hand shown.")
+    p.description = _(
+        "Go through a record (from barbu play, barbu selfplay, the web) and, for every decision, show "
+        "what the strongest computer player would have chosen from that seat's view and what the "
+        "choice cost in expected points; near the end of each deal, also the exact cost with every "
+        "hand shown."
+    )
     p.add_argument("record", help=_("a game record (.jsonl)"))
     p.add_argument("--deal", type=int, action="append", help=_("only this deal (again for more)"))
     p.add_argument("--seat", type=int, action="append", help=_("only this seat's decisions (again for more)"))
     p.add_argument("--all", action="store_true", help=_("list every decision, not only those that cost points"))
     p.add_argument("--top", type=int, default=5, help=_("costliest decisions listed per player (default 5)"))
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
-                   help=_("sampled deals per decision (default {n})").format(n=DEFAULT_SAMPLES))
-    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
-                   help=_("time limit per decision in seconds (default {n})").format(n=DEFAULT_SECONDS))
-    p.add_argument("--exact-cards", type=int, default=DEFAULT_EXACT_CARDS,
-                   help=_("exact values once each hand holds at most this many cards (default {n})").format(
-                       n=DEFAULT_EXACT_CARDS))
-    p.add_argument("--dd-seconds", type=cell_seconds, default=DEFAULT_CELL_SECONDS, metavar="S", help=_(
-        "the solver's time for each cell of a deal's double-dummy table, in seconds (default {n}); a cell it "
-        "does not finish is shown as a range").format(n=f"{DEFAULT_CELL_SECONDS:g}"))
-    p.add_argument("--no-dd", action="store_true", help=_(
-        "leave out each deal's double-dummy table (what each seat scores at each contract with every hand shown)"))
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        help=_("sampled deals per decision (default {n})").format(n=DEFAULT_SAMPLES),
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=DEFAULT_SECONDS,
+        help=_("time limit per decision in seconds (default {n})").format(n=DEFAULT_SECONDS),
+    )
+    p.add_argument(
+        "--exact-cards",
+        type=int,
+        default=DEFAULT_EXACT_CARDS,
+        help=_("exact values once each hand holds at most this many cards (default {n})").format(n=DEFAULT_EXACT_CARDS),
+    )
+    p.add_argument(
+        "--dd-seconds",
+        type=cell_seconds,
+        default=DEFAULT_CELL_SECONDS,
+        metavar="S",
+        help=_(
+            "the solver's time for each cell of a deal's double-dummy table, in seconds (default {n}); a cell it "
+            "does not finish is shown as a range"
+        ).format(n=f"{DEFAULT_CELL_SECONDS:g}"),
+    )
+    p.add_argument(
+        "--no-dd",
+        action="store_true",
+        help=_(
+            "leave out each deal's double-dummy table (what each seat scores at each contract with every hand shown)"
+        ),
+    )
     p.set_defaults(func=cmd_analyze)
 
 
 def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: Console | None = None) -> int:
     console = console or Console()
     err = err or Console(stderr=True)
+
     def fail(message: str) -> int:
-        err.print(_("barbu: error: {message}").format(message=message), soft_wrap=True, markup=False,
-                  highlight=False)
+        err.print(_("barbu: error: {message}").format(message=message), soft_wrap=True, markup=False, highlight=False)
         return 2
+
     try:
         if record_kind(args.record).name == "besigue":
             return fail(_("barbu analyze reads Barbu records; Bésigue records are not analysed yet"))
@@ -66,12 +92,22 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     deals = set(args.deal) if args.deal else None
     seats = set(args.seat) if args.seat else None
     with console.status(_("weighing the decisions…")) as status:
+
         def progress(deal: int, step: int) -> None:
             status.update(_("weighing deal {deal}, move {step}…").format(deal=number(deal), step=number(step)))
+
         try:
-            review = review_match(rules, record.seed, [text for _, text in record.actions], deals=deals, seats=seats,
-                                  samples=args.samples, seconds=args.seconds, exact_cards=args.exact_cards,
-                                  progress=progress)
+            review = review_match(
+                rules,
+                record.seed,
+                [text for _, text in record.actions],
+                deals=deals,
+                seats=seats,
+                samples=args.samples,
+                seconds=args.seconds,
+                exact_cards=args.exact_cards,
+                progress=progress,
+            )
         except BarbuError as e:
             return fail(_("cannot replay {path}: {reason}").format(path=args.record, reason=word_error(e, current())))
     missing = sorted((deals or set()) - {r.number for r in review.results})
@@ -85,17 +121,27 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     dd = not getattr(args, "no_dd", False)
     for r in review.results:
         if r.number in weighed:
-            console.print(_("Deal {deal}: {contract}, declared by seat {seat}; points {points}").format(
-                deal=number(r.number), contract=words().contract(names.get(r.contract, r.contract)),
-                seat=number(r.declarer), points=", ".join(number(x) for x in r.added)))
+            console.print(
+                _("Deal {deal}: {contract}, declared by seat {seat}; points {points}").format(
+                    deal=number(r.number),
+                    contract=words().contract(names.get(r.contract, r.contract)),
+                    seat=number(r.declarer),
+                    points=", ".join(number(x) for x in r.added),
+                )
+            )
             if dd:
                 start = deal_start(rules, record.seed, actions, r.number)
                 if not_covered(start):  # said once, and no table is tried for the other deals
                     console.print(_("No double-dummy tables: they are not available for the Scottish game."))
                     dd = False
                     continue
-                print_dd(console, start, getattr(args, "dd_seconds", DEFAULT_CELL_SECONDS), (r.contract, r.trump),
-                         status=console)
+                print_dd(
+                    console,
+                    start,
+                    getattr(args, "dd_seconds", DEFAULT_CELL_SECONDS),
+                    (r.contract, r.trump),
+                    status=console,
+                )
     shown = review.decisions if args.all else [d for d in review.decisions if d.cost or d.exact_cost]
     title = _("{file}: what each decision cost (points)").format(file=Path(args.record).name)
     if shown:
@@ -110,10 +156,17 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     summary.add_column(_("costliest (deal.move: played → better, cost)"))
     for s in players:
         worst = [d for d in review.costliest(s, args.top) if d.cost]
-        text = "; ".join(f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names)} → "
-                         f"{action_text(d.best, names)}, {points(d.cost)}" for d in worst)
+        text = "; ".join(
+            f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names)} → "
+            f"{action_text(d.best, names)}, {points(d.cost)}"
+            for d in worst
+        )
         summary.add_row(number(s), points(review.total_cost(s)), points(review.total_exact_cost(s)), text or "—")
     console.print(summary)
-    console.print(_("cost: expected points lost against the strongest computer player's choice from the same view "
-                    "(its sampled deals); exact cost: points lost with every hand shown, once the hands are small."))
+    console.print(
+        _(
+            "cost: expected points lost against the strongest computer player's choice from the same view "
+            "(its sampled deals); exact cost: points lost with every hand shown, once the hands are small."
+        )
+    )
     return 0

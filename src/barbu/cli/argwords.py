@@ -48,7 +48,6 @@ def route_argparse() -> None:
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
 
 
-
 class Parser(argparse.ArgumentParser):
     """argparse, whose refusals are one line (``barbu serve: error: argument --port: …``) and a pointer to
     ``--help``, not the whole usage block, which buried the one line that said what was wrong."""

@@ -12,18 +12,18 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from ..core.errors import BarbuError
-from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
 from ..arena.report import decimal, open_arena_runner
+from ..besigue.actions import MELD_NAMES, MELD_VALUES
 from ..besigue.game import BesigueGame
+from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
+from ..besigue.text import text_form
+from ..core.errors import BarbuError
 from ..guide import value_word
 from ..i18n import _, number, pgettext, words
 from ..records.barbu import with_daily_key
 from ..records.besigue import read_record, verify_deals
-from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
-from ..besigue.text import text_form
 from .wording import data, keyword, no_such_deal, option_cell
 
 
@@ -40,10 +40,13 @@ def print_presets(console: Console) -> None:
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     rules = BesigueRules.parse(args.name)
     console.print(f"[bold]{rules}[/bold] — {data(PRESETS[rules.preset][1])}")
-    console.print(_("2 players, 64 cards (two packs of 32), ranked A 10 K Q J 9 8 7; {hand} cards each, stock of "
-                    "{stock} with the turn-up, {stock_tricks} tricks from the stock then {hand} last tricks; "
-                    "highest total wins").format(hand=rules.hand, stock=rules.stock_size,
-                                                 stock_tricks=rules.stock_tricks))
+    console.print(
+        _(
+            "2 players, 64 cards (two packs of 32), ranked A 10 K Q J 9 8 7; {hand} cards each, stock of "
+            "{stock} with the turn-up, {stock_tricks} tricks from the stock then {hand} last tricks; "
+            "highest total wins"
+        ).format(hand=rules.hand, stock=rules.stock_size, stock_tricks=rules.stock_tricks)
+    )
     t = Table(title=_("Options"))
     t.add_column(_("option"))
     t.add_column(_("value"))
@@ -62,8 +65,12 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     for kind, value in MELD_VALUES.items():
         c.add_row(pgettext("combination", MELD_NAMES[kind]), f"{keyword('declare')} {keyword(kind)} …", number(value))
     console.print(c)
-    console.print(_("Also: 10 per brisque won, 10 for the last trick, 10 for the 7 of trumps "
-                    "(turned up by the dealer, or as the option seven says). See docs/besigue.md."))
+    console.print(
+        _(
+            "Also: 10 per brisque won, 10 for the last trick, 10 for the 7 of trumps "
+            "(turned up by the dealer, or as the option seven says). See docs/besigue.md."
+        )
+    )
     return 0
 
 
@@ -87,14 +94,24 @@ def print_deals(console: Console, g: BesigueGame, title: str) -> None:
     t.add_column(_("totals"), justify="right")
     for r in g.results:
         melds = [", ".join(f"{keyword(k)} {number(v)}" for k, v in r["melds"][s]) or "-" for s in (0, 1)]
-        t.add_row(str(r["deal"]), str(r["dealer"]), *melds, f"{r['brisques'][0]}-{r['brisques'][1]}",
-                  str(r["last_trick"]), f"{number(r['scores'][0])}-{number(r['scores'][1])}",
-                  f"{number(r['totals'][0])}-{number(r['totals'][1])}")
+        t.add_row(
+            str(r["deal"]),
+            str(r["dealer"]),
+            *melds,
+            f"{r['brisques'][0]}-{r['brisques'][1]}",
+            str(r["last_trick"]),
+            f"{number(r['scores'][0])}-{number(r['scores'][1])}",
+            f"{number(r['totals'][0])}-{number(r['totals'][1])}",
+        )
     console.print(t)
-    state = (_("seat {n} wins").format(n=g.winner) if g.is_over else
-             _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results)))
-    console.print(_("totals: {totals} ({state})").format(
-        totals=f"{number(g.totals[0])} {number(g.totals[1])}", state=state))
+    state = (
+        _("seat {n} wins").format(n=g.winner)
+        if g.is_over
+        else _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results))
+    )
+    console.print(
+        _("totals: {totals} ({state})").format(totals=f"{number(g.totals[0])} {number(g.totals[1])}", state=state)
+    )
 
 
 def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
@@ -109,8 +126,11 @@ def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
     console.print(_("the record is consistent: every stated score matches the replay"))
     wrong = verify_deals(rep)
     if wrong:
-        err.print(_("[red]the deals do not match the table's key[/red] at actions {actions}").format(
-            actions=", ".join(map(str, wrong[:10]))))
+        err.print(
+            _("[red]the deals do not match the table's key[/red] at actions {actions}").format(
+                actions=", ".join(map(str, wrong[:10]))
+            )
+        )
         return 1
     if wrong is not None:
         console.print(_("the deals are verified: each is the one the table's published key produces"))
@@ -121,8 +141,12 @@ def cmd_show(args: argparse.Namespace, err: Console) -> int:
     rep = read_record(args.record)
     g = rep.game
     if args.deal is not None and not 1 <= args.deal <= len(g.results):
-        err.print(_("barbu: error: {message}").format(message=no_such_deal(len(g.results), args.deal)),
-                  soft_wrap=True, markup=False, highlight=False)
+        err.print(
+            _("barbu: error: {message}").format(message=no_such_deal(len(g.results), args.deal)),
+            soft_wrap=True,
+            markup=False,
+            highlight=False,
+        )
         return 2
     sys.stdout.write(text_form(g, args.deal))
     return 0 if rep.consistent else 1
@@ -138,29 +162,56 @@ def cmd_arena(args: argparse.Namespace, console: Console, specs: list[str]) -> i
 
     def progress(n: int, s: ArenaSummary) -> None:
         if n % every == 0 or n == args.deals:
-            console.print(_("  {n} boards: {a} − {b} = {mean} ± {half} points per deal").format(
-                n=n, a=s.a, b=s.b, mean=decimal(s.mean, 1, sign=True), half=decimal(s.half_width, 1)))
+            console.print(
+                _("  {n} boards: {a} − {b} = {mean} ± {half} points per deal").format(
+                    n=n, a=s.a, b=s.b, mean=decimal(s.mean, 1, sign=True), half=decimal(s.half_width, 1)
+                )
+            )
 
-    console.print(_("Bésigue duplicate arena — {rules}: {a} vs {b}, {n} boards (each deal played twice, seats "
-                    "swapped), seeds from {seed}").format(rules=BesigueRules.parse(args.rules), a=specs[0],
-                                                          b=specs[1], n=args.deals, seed=args.seed))
+    console.print(
+        _(
+            "Bésigue duplicate arena — {rules}: {a} vs {b}, {n} boards (each deal played twice, seats "
+            "swapped), seeds from {seed}"
+        ).format(rules=BesigueRules.parse(args.rules), a=specs[0], b=specs[1], n=args.deals, seed=args.seed)
+    )
     with open_arena_runner(args, console) as runner:
-        s = run_arena(args.rules, specs[0], specs[1], args.deals, args.seed, out=args.out, progress=progress,
-                      runner=runner)
+        s = run_arena(
+            args.rules, specs[0], specs[1], args.deals, args.seed, out=args.out, progress=progress, runner=runner
+        )
     print_summary(console, s)
     return 0
 
 
 def print_summary(console: Console, s: ArenaSummary) -> None:
     lo, hi = s.mean - s.half_width, s.mean + s.half_width
-    console.print(_("{a} vs {b}: {mean} points per deal for {a}, 95% interval [{lo}, {hi}] over {boards} boards; "
-                    "boards won {wins}, lost {losses}, drawn {drawn}").format(
-        a=s.a, b=s.b, mean=decimal(s.mean, 1, sign=True), lo=decimal(lo, 1, sign=True), hi=decimal(hi, 1, sign=True), boards=s.boards, wins=s.wins,
-        losses=s.losses, drawn=s.boards - s.wins - s.losses))
-    verdict = (_("{bot} is stronger (significant at 95%)").format(bot=s.a if s.mean > 0 else s.b)
-               if s.significant else _("no significant difference at 95%"))
+    console.print(
+        _(
+            "{a} vs {b}: {mean} points per deal for {a}, 95% interval [{lo}, {hi}] over {boards} boards; "
+            "boards won {wins}, lost {losses}, drawn {drawn}"
+        ).format(
+            a=s.a,
+            b=s.b,
+            mean=decimal(s.mean, 1, sign=True),
+            lo=decimal(lo, 1, sign=True),
+            hi=decimal(hi, 1, sign=True),
+            boards=s.boards,
+            wins=s.wins,
+            losses=s.losses,
+            drawn=s.boards - s.wins - s.losses,
+        )
+    )
+    verdict = (
+        _("{bot} is stronger (significant at 95%)").format(bot=s.a if s.mean > 0 else s.b)
+        if s.significant
+        else _("no significant difference at 95%")
+    )
     console.print(verdict)
     if s.decisions:
-        console.print(_("search decisions: {n}, mean {mean} ms, max {max} ms, {rate} playouts/s").format(
-            n=s.decisions, mean=decimal(s.mean_decision * 1000, 1), max=decimal(s.max_decision * 1000, 0),
-            rate=number(round(s.playouts_per_second))))
+        console.print(
+            _("search decisions: {n}, mean {mean} ms, max {max} ms, {rate} playouts/s").format(
+                n=s.decisions,
+                mean=decimal(s.mean_decision * 1000, 1),
+                max=decimal(s.max_decision * 1000, 0),
+                rate=number(round(s.playouts_per_second)),
+            )
+        )

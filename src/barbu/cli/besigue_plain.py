@@ -17,15 +17,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
+from ..besigue.cards import RANKS, parse_type
+from ..besigue.view import BesigueView
 from ..core.errors import BarbuError, ParseError
 from ..core.words import N_
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, pgettext, word_error, words
 from ..i18n.typed import engine_text
 from ..records.savefiles import DEFAULT_SAVE
-from ..besigue.actions import MELD_NAMES, Declare, Exchange, NoDeclaration, Play, Show
-from ..besigue.cards import RANKS, parse_type
-from ..besigue.view import BesigueView
 from .textplay import command
 from .wording import keyword
 
@@ -76,13 +76,24 @@ def describe(v: BesigueView, game_totals: bool = True) -> str:
         lines.append(_("Trick: computer led {card}").format(card=card_display(v.trick[0][1])))
     lines.append(_("Your hand: {cards}").format(cards=_cards(v.hand)))
     if not game_totals:
-        lines.append(_("Scores this deal: you {mine}, computer {theirs}").format(
-            mine=number(v.scores[me]), theirs=number(v.scores[opp])))
+        lines.append(
+            _("Scores this deal: you {mine}, computer {theirs}").format(
+                mine=number(v.scores[me]), theirs=number(v.scores[opp])
+            )
+        )
     else:
-        lines.append(_("Scores this deal: you {mine}, computer {theirs} — totals: you {my_total}, computer "
-                       "{their_total} (to {target})").format(
-            mine=number(v.scores[me]), theirs=number(v.scores[opp]), my_total=number(v.totals[me]),
-            their_total=number(v.totals[opp]), target=number(v.rules.target)))
+        lines.append(
+            _(
+                "Scores this deal: you {mine}, computer {theirs} — totals: you {my_total}, computer "
+                "{their_total} (to {target})"
+            ).format(
+                mine=number(v.scores[me]),
+                theirs=number(v.scores[opp]),
+                my_total=number(v.totals[me]),
+                their_total=number(v.totals[opp]),
+                target=number(v.rules.target),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -105,6 +116,7 @@ def read_typed(text: str) -> str:
 
 def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None) -> int:
     from ..play.besigue_session import BesigueSession, resume_from_args, settings_from_args
+
     con = console or Console(highlight=False)
     if args.resume:
         s = resume_from_args(args)
@@ -115,8 +127,11 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
         s = BesigueSession.new(settings)
         con.print(_("This game is saved to {path}.").format(path=s.save_path))
     me = s.seat
-    con.print(_("You are seat {seat}, playing {rules} against the computer ({strength}). Type 'help'.").format(
-        seat=me, rules=escape(game_name(s.rules, words())), strength=s.strength))
+    con.print(
+        _("You are seat {seat}, playing {rules} against the computer ({strength}). Type 'help'.").format(
+            seat=me, rules=escape(game_name(s.rules, words())), strength=s.strength
+        )
+    )
     done = len(s.game.results)
     while not s.is_over:
         actor = s.to_act()
@@ -124,8 +139,12 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
         if actor == -1:
             s.play_chance()
             if s.game.phase == "play" and not s.game.played:
-                con.print("\n" + _("[bold]Deal {n}[/bold]: cards are dealt; trumps are {suit}.").format(
-                    n=s.game.deal_no, suit=trumps(s.game.trump)))
+                con.print(
+                    "\n"
+                    + _("[bold]Deal {n}[/bold]: cards are dealt; trumps are {suit}.").format(
+                        n=s.game.deal_no, suit=trumps(s.game.trump)
+                    )
+                )
             continue
         if actor != me:
             a = s.agent.act(s.bot_view(actor))
@@ -151,14 +170,24 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
                 continue
             if cmd == "last":
                 p = v.played
-                last = p[len(p) - len(p) % 2 - 2:len(p) - len(p) % 2]
-                con.print(_("Last trick: {cards}").format(cards=", ".join(
-                    (_("you {card}") if x == me else _("computer {card}")).format(card=card_display(c))
-                    for x, c in last) if len(p) >= 2 else _("none yet")))
+                last = p[len(p) - len(p) % 2 - 2 : len(p) - len(p) % 2]
+                con.print(
+                    _("Last trick: {cards}").format(
+                        cards=", ".join(
+                            (_("you {card}") if x == me else _("computer {card}")).format(card=card_display(c))
+                            for x, c in last
+                        )
+                        if len(p) >= 2
+                        else _("none yet")
+                    )
+                )
                 continue
             if cmd == "scores":
-                con.print(_("Totals: you {mine}, computer {theirs}").format(
-                    mine=number(s.game.totals[me]), theirs=number(s.game.totals[1 - me])))
+                con.print(
+                    _("Totals: you {mine}, computer {theirs}").format(
+                        mine=number(s.game.totals[me]), theirs=number(s.game.totals[1 - me])
+                    )
+                )
                 continue
             try:
                 a = s.apply_human(read_typed(text))
@@ -169,20 +198,38 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
         while done < len(s.game.results):
             r = s.game.results[done]
             done += 1
-            melds = [", ".join(f"{pgettext('combination', MELD_NAMES[k])} {number(p)}" for k, p in r["melds"][x])
-                     or _("none") for x in (me, 1 - me)]
+            melds = [
+                ", ".join(f"{pgettext('combination', MELD_NAMES[k])} {number(p)}" for k, p in r["melds"][x])
+                or _("none")
+                for x in (me, 1 - me)
+            ]
             last_by = _("you") if r["last_trick"] == me else _("computer")
-            con.print(_("Deal {n} over: you {mine} (combinations: {my_melds}; brisques {my_brisques}), computer "
-                        "{theirs} (combinations: {their_melds}; brisques {their_brisques}); last trick: {last} — "
-                        "totals: you {my_total}, computer {their_total}").format(
-                n=r["deal"], mine=number(r["scores"][me]), my_melds=melds[0], my_brisques=r["brisques"][me],
-                theirs=number(r["scores"][1 - me]), their_melds=melds[1], their_brisques=r["brisques"][1 - me],
-                last=last_by, my_total=number(r["totals"][me]), their_total=number(r["totals"][1 - me])))
+            con.print(
+                _(
+                    "Deal {n} over: you {mine} (combinations: {my_melds}; brisques {my_brisques}), computer "
+                    "{theirs} (combinations: {their_melds}; brisques {their_brisques}); last trick: {last} — "
+                    "totals: you {my_total}, computer {their_total}"
+                ).format(
+                    n=r["deal"],
+                    mine=number(r["scores"][me]),
+                    my_melds=melds[0],
+                    my_brisques=r["brisques"][me],
+                    theirs=number(r["scores"][1 - me]),
+                    their_melds=melds[1],
+                    their_brisques=r["brisques"][1 - me],
+                    last=last_by,
+                    my_total=number(r["totals"][me]),
+                    their_total=number(r["totals"][1 - me]),
+                )
+            )
             s.save()
     g = s.game
     won = _("you win") if g.winner == me else _("the computer wins")
-    con.print(_("Game over: {outcome}, {mine} to {theirs}.").format(
-        outcome=won, mine=number(g.totals[me]), theirs=number(g.totals[1 - me])))
+    con.print(
+        _("Game over: {outcome}, {mine} to {theirs}.").format(
+            outcome=won, mine=number(g.totals[me]), theirs=number(g.totals[1 - me])
+        )
+    )
     s.save()
     con.print(_("Record saved to {path}.").format(path=s.save_path))
     return 0

@@ -21,4 +21,5 @@ def error(message: str) -> None:
 def besigue_commands() -> ModuleType:
     """Bésigue's commands live in their own module; the registry says when a command is Bésigue's."""
     from . import besigue
+
     return besigue

@@ -25,6 +25,7 @@ def daily_secret_at(db: str | None) -> bytes:
     """The daily secret of the server's database at ``db`` (a SQLite path or a URL), made there if missing."""
     from ..web.daily.store import daily_secret
     from ..web.db.storage import Store, database_url, sqlite_url
+
     url = db or sqlite_url("barbu-web.db")
     url = database_url(url) if "://" in url else sqlite_url(url)
     store = Store(url)
@@ -39,8 +40,9 @@ def daily_from_args(args: argparse.Namespace, con: Console) -> DailySet | None:
     day = args.date or datetime.now(timezone.utc).date().isoformat()
     game = args.rules
     if game not in GAMES:
-        con.print(_("There are no daily deals for {game}: the games are {games}.").format(
-            game=game, games=", ".join(GAMES)))
+        con.print(
+            _("There are no daily deals for {game}: the games are {games}.").format(game=game, games=", ".join(GAMES))
+        )
         return None
     try:
         datetime.strptime(day, "%Y-%m-%d")
@@ -58,12 +60,14 @@ def play_daily_table(args: argparse.Namespace) -> int:
     """The daily deals on the Textual table, in the player's language (--lang, else the system's)."""
     from ..i18n import use
     from ..tui.daily_screen import daily_app
+
     use(getattr(args, "lang", None))
     dset = daily_from_args(args, Console(highlight=False))
     if dset is None:
         return 2
     if dset.game == BESIGUE:
         from ..tui.daily_besigue import daily_besigue_app
+
         return daily_besigue_app(dset, max(0.0, args.delay), bool(getattr(args, "confirm_forced", False))).run() or 0
     return daily_app(dset, max(0.0, args.delay), bool(getattr(args, "confirm_forced", False))).run() or 0
 
@@ -75,15 +79,25 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
         return 2
     day, game = dset.day, dset.game
     if dset.game == BESIGUE:
-        con.print(_("The daily deals of {day}, {game}: {n} deals, each the first of a fresh game, against a computer "
-                    "player ({strength}) who answers the same moves the same way for everyone.").format(
-            day=day, game=game, n=dset.size, strength=dset.strength))
+        con.print(
+            _(
+                "The daily deals of {day}, {game}: {n} deals, each the first of a fresh game, against a computer "
+                "player ({strength}) who answers the same moves the same way for everyone."
+            ).format(day=day, game=game, n=dset.size, strength=dset.strength)
+        )
     else:
-        con.print(_("The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
-                    "players ({strength}) who answer the same moves the same way for everyone.").format(
-            day=day, game=game, n=dset.size, strength=dset.strength))
-    con.print(_("Offline, you are compared with the computer players' own result in your seat on the same cards, "
-                "not with other people: play on the server to be ranked against them."))
+        con.print(
+            _(
+                "The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
+                "players ({strength}) who answer the same moves the same way for everyone."
+            ).format(day=day, game=game, n=dset.size, strength=dset.strength)
+        )
+    con.print(
+        _(
+            "Offline, you are compared with the computer players' own result in your seat on the same cards, "
+            "not with other people: play on the server to be ranked against them."
+        )
+    )
     theirs = computer_scores(dset)
     if dset.game == BESIGUE:
         return _play_besigue(dset, theirs, read, con)
@@ -91,8 +105,11 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     for k in range(dset.size):
         board = BoardPlay(dset, k)
         con.print()
-        con.print(_("Deal {n} of {total}: you are seat {seat}; the contract is fixed.").format(
-            n=k + 1, total=dset.size, seat=board.seat))
+        con.print(
+            _("Deal {n} of {total}: you are seat {seat}; the contract is fixed.").format(
+                n=k + 1, total=dset.size, seat=board.seat
+            )
+        )
         while not board.done:
             con.print(describe(board.match, board.seat))
             legal = board.match.legal_actions()
@@ -115,13 +132,19 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
                 con.print(str(e))
         assert board.score is not None
         mine.append(board.score)
-        con.print(_("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
-            n=k + 1, you=board.score, it=theirs[k]))
+        con.print(
+            _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
+                n=k + 1, you=board.score, it=theirs[k]
+            )
+        )
     sign = 1 if dset.highest_wins else -1
     diff = sign * (sum(mine) - sum(theirs))
     con.print()
-    con.print(_("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-        strength=dset.strength, diff=diff, n=dset.size))
+    con.print(
+        _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+            strength=dset.strength, diff=diff, n=dset.size
+        )
+    )
     return 0
 
 
@@ -134,13 +157,19 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
     from ..duplicate.daily_besigue import DEALER, BesigueBoard
     from ..i18n import current, word_error
     from .besigue_plain import _words, describe, read_typed
+
     mine: list[int] = []
     for k in range(dset.size):
         board = BesigueBoard(dset, k)
         g = board.match
         con.print()
-        con.print((_("Deal {n} of {total}: you deal; the computer leads first.") if board.role == DEALER else
-                   _("Deal {n} of {total}: you are the elder hand and lead first.")).format(n=k + 1, total=dset.size))
+        con.print(
+            (
+                _("Deal {n} of {total}: you deal; the computer leads first.")
+                if board.role == DEALER
+                else _("Deal {n} of {total}: you are the elder hand and lead first.")
+            ).format(n=k + 1, total=dset.size)
+        )
         told = 0
         while True:
             for actor, text in g.log[told:]:  # the computer's moves since the person's last one
@@ -171,11 +200,20 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
             con.print(_("you: {action}").format(action=escape(_words(g.parse_action(board.moves[-1])))))
         assert board.score is not None and board.scores is not None
         mine.append(board.score)
-        con.print(_("Deal {n} over: you {mine}, the computer {theirs}.").format(
-            n=k + 1, mine=board.scores[board.seat], theirs=board.scores[1 - board.seat]))
-        con.print(_("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
-            n=k + 1, you=board.score, it=theirs[k]))
+        con.print(
+            _("Deal {n} over: you {mine}, the computer {theirs}.").format(
+                n=k + 1, mine=board.scores[board.seat], theirs=board.scores[1 - board.seat]
+            )
+        )
+        con.print(
+            _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
+                n=k + 1, you=board.score, it=theirs[k]
+            )
+        )
     con.print()
-    con.print(_("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-        strength=dset.strength, diff=sum(mine) - sum(theirs), n=dset.size))
+    con.print(
+        _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+            strength=dset.strength, diff=sum(mine) - sum(theirs), n=dset.size
+        )
+    )
     return 0

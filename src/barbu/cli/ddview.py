@@ -26,6 +26,7 @@ from .wording import contract, seat
 #: The mark of the contract chosen in the game, in its row.
 CHOSEN = "▶"
 
+
 def contract_label(m: Match, key: str, trump: int | None, rank: int | None, played: bool = True) -> str:
     """A contract as the command line names it: its name, its trump suit (or no-trump), its starting rank."""
     label = contract(m.contract_by_key[key].name)
@@ -48,15 +49,18 @@ def cell_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(_("'{value}' is not a number of seconds").format(value=text)) from None
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(
-            _("the time for each cell is a number of seconds greater than 0, not {value}").format(value=text))
+            _("the time for each cell is a number of seconds greater than 0, not {value}").format(value=text)
+        )
     return value
 
 
 def not_covered(m: Match) -> str | None:
     """Why a match's deals get no double-dummy table, or None when they do."""
     if m.rules.family == "scottish":
-        return _("the double-dummy table is not available for the Scottish game (only for the Barbu games: "
-                 "classic, Italian and French)")
+        return _(
+            "the double-dummy table is not available for the Scottish game (only for the Barbu games: "
+            "classic, Italian and French)"
+        )
     return None
 
 
@@ -74,13 +78,17 @@ def cell_text(c: Cell) -> str:
     return "?"
 
 
-def solve(start: Match, seconds: float, chosen: tuple[str, int | None] | None, console: Console,
-          deal: int) -> DDTable:
+def solve(start: Match, seconds: float, chosen: tuple[str, int | None] | None, console: Console, deal: int) -> DDTable:
     """The deal's table, solved under a progress line on ``console`` (none when it is not a terminal)."""
     with console.status(_("solving the double-dummy table of deal {deal}…").format(deal=number(deal))) as status:
+
         def progress(done: int, total: int) -> None:
-            status.update(_("solving the double-dummy table of deal {deal}: cell {done} of {total}…").format(
-                deal=number(deal), done=number(done + 1 if done < total else total), total=number(total)))
+            status.update(
+                _("solving the double-dummy table of deal {deal}: cell {done} of {total}…").format(
+                    deal=number(deal), done=number(done + 1 if done < total else total), total=number(total)
+                )
+            )
+
         table = dd_table(start, seconds=seconds, chosen=chosen, progress=progress)
     return table
 
@@ -88,22 +96,34 @@ def solve(start: Match, seconds: float, chosen: tuple[str, int | None] | None, c
 def render(m: Match, table: DDTable, seconds: float, played: str | None = None) -> Group:
     """The table and its footnote (what a cell means, what a range means, the contracts left out, the one
     ``played`` marked among them when it was one)."""
-    title = (_("Double-dummy table, deal {n} (declarer: {seat})").format(n=number(table.deal), seat=seat(table.declarer))
-             if table.declarer is not None else _("Double-dummy table, deal {n}").format(n=number(table.deal)))
+    title = (
+        _("Double-dummy table, deal {n} (declarer: {seat})").format(n=number(table.deal), seat=seat(table.declarer))
+        if table.declarer is not None
+        else _("Double-dummy table, deal {n}").format(n=number(table.deal))
+    )
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     t.add_column("", width=1, no_wrap=True)
     t.add_column(_("contract"))
     for s in range(len(table.hands)):
         t.add_column(seat(s) + (" ★" if s == table.declarer else ""), justify="right", no_wrap=True)
     for row in table.rows:
-        t.add_row(CHOSEN if row.chosen else "", contract_label(m, row.contract, row.trump, None),
-                  *(Text(cell_text(c), style="" if c.exact else "dim") for c in row.cells),
-                  style="bold" if row.chosen else None)
-    notes = [_("Each cell: what that seat scores at that contract (doubles left out) when it plays its best "
-               "and all the others play against it, with every hand shown."),
-             # TRANSLATORS: {time} is a number of seconds with its unit, e.g. "2 s".
-             _("A range (a … b, ≥ a, ≤ b) means the solver ran out of its time for that cell ({time} each, "
-               "--dd-seconds); ? means it proved nothing in that time.").format(time=_seconds(seconds) + "\u00a0s")]
+        t.add_row(
+            CHOSEN if row.chosen else "",
+            contract_label(m, row.contract, row.trump, None),
+            *(Text(cell_text(c), style="" if c.exact else "dim") for c in row.cells),
+            style="bold" if row.chosen else None,
+        )
+    notes = [
+        _(
+            "Each cell: what that seat scores at that contract (doubles left out) when it plays its best "
+            "and all the others play against it, with every hand shown."
+        ),
+        # TRANSLATORS: {time} is a number of seconds with its unit, e.g. "2 s".
+        _(
+            "A range (a … b, ≥ a, ≤ b) means the solver ran out of its time for that cell ({time} each, "
+            "--dd-seconds); ? means it proved nothing in that time."
+        ).format(time=_seconds(seconds) + "\u00a0s"),
+    ]
     if not table.rows:  # the declarer's last choice of his series was a layout game
         notes.insert(0, _("No contract with trick play was left to the declarer at this deal."))
     marks = []
@@ -114,9 +134,13 @@ def render(m: Match, table: DDTable, seconds: float, played: str | None = None) 
     if marks:
         notes.append(" · ".join(marks))  # no punctuation of a language's own between them
     if table.left_out:
-        notes.append(_("Not in the table, having no trick play: {contracts}.").format(
-            contracts=", ".join((f"{CHOSEN} " if k == played else "") + contract(m.contract_by_key[k].name)
-                                for k in table.left_out)))
+        notes.append(
+            _("Not in the table, having no trick play: {contracts}.").format(
+                contracts=", ".join(
+                    (f"{CHOSEN} " if k == played else "") + contract(m.contract_by_key[k].name) for k in table.left_out
+                )
+            )
+        )
     return Group(t, *(Text(n, style="dim") for n in notes))
 
 
@@ -124,8 +148,13 @@ def _seconds(x: float) -> str:
     return number(round(x, 3)) if x != int(x) else number(int(x))
 
 
-def print_dd(console: Console, start: Match, seconds: float = DEFAULT_CELL_SECONDS,
-             chosen: tuple[str, int | None] | None = None, status: Console | None = None) -> None:
+def print_dd(
+    console: Console,
+    start: Match,
+    seconds: float = DEFAULT_CELL_SECONDS,
+    chosen: tuple[str, int | None] | None = None,
+    status: Console | None = None,
+) -> None:
     """Solve the table of the deal ``start`` is at and print it (the progress line on ``status``)."""
     table = solve(start, seconds, chosen, status or console, len(start.results) + 1)
     console.print(render(start, table, seconds, chosen[0] if chosen else None))

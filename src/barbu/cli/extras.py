@@ -14,20 +14,36 @@ from ..i18n import _
 
 #: The extra that installs each library a command may import (its top-level module).
 EXTRA_OF = {
-    "rich": "terminal", "textual": "terminal",
-    "starlette": "web", "uvicorn": "web", "websockets": "web", "orjson": "web", "sqlalchemy": "web",
-    "alembic": "web", "psycopg": "web", "redis": "web", "jinja2": "web", "babel": "web", "argon2": "web",
-    "confusable_homoglyphs": "web", "openskill": "web", "msgspec": "web",
-    "fpdf": "sheets", "segno": "sheets",
+    "rich": "terminal",
+    "textual": "terminal",
+    "starlette": "web",
+    "uvicorn": "web",
+    "websockets": "web",
+    "orjson": "web",
+    "sqlalchemy": "web",
+    "alembic": "web",
+    "psycopg": "web",
+    "redis": "web",
+    "jinja2": "web",
+    "babel": "web",
+    "argon2": "web",
+    "confusable_homoglyphs": "web",
+    "openskill": "web",
+    "msgspec": "web",
+    "fpdf": "sheets",
+    "segno": "sheets",
     "numpy": "learned",
     "distributed": "cluster",
-    "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "rl",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+    "pyspiel": "rl",
 }
 #: What the missing library is for, by extra (Rich: the command line's own tables).
 NEEDS = {
     "rich": N_("the command line needs: pip install 'barbu[terminal]'"),
-    "terminal": N_("the full-screen terminal game needs: pip install 'barbu[terminal]' (or play line by line: "
-                   "barbu play --plain)"),
+    "terminal": N_(
+        "the full-screen terminal game needs: pip install 'barbu[terminal]' (or play line by line: barbu play --plain)"
+    ),
     "web": N_("the web server needs: pip install 'barbu[web]'"),
     "sheets": N_("the printable sheets need: pip install 'barbu[sheets]'"),
     "learned": N_("the expert's learned inference needs numpy: pip install 'barbu[learned]'"),
@@ -37,8 +53,10 @@ NEEDS = {
 #: The full-screen part of other commands than ``barbu play``.
 SCREENS = {
     "learn": N_("the full-screen lessons need: pip install 'barbu[terminal]' (or line by line: barbu learn --plain)"),
-    "score": N_("the full-screen scorekeeper needs: pip install 'barbu[terminal]' (barbu score list, show, export "
-                "and the other subcommands work without it)"),
+    "score": N_(
+        "the full-screen scorekeeper needs: pip install 'barbu[terminal]' (barbu score list, show, export "
+        "and the other subcommands work without it)"
+    ),
 }
 #: Commands that use the web server's database without serving pages: the kept games, the accounts, the
 #: daily deals' secret.

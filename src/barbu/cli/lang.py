@@ -19,8 +19,10 @@ def lang_code(text: str) -> str:
     code = language(text)
     if code == "en" and not text.lower().startswith("en"):
         raise argparse.ArgumentTypeError(
-            _("{text!r} is not a language barbu speaks: choose en, fr or it (a code like fr_BE works too)")
-            .format(text=text))
+            _("{text!r} is not a language barbu speaks: choose en, fr or it (a code like fr_BE works too)").format(
+                text=text
+            )
+        )
     return code
 
 
@@ -32,8 +34,13 @@ def lang_in(argv: Sequence[str]) -> str | None:
     for i, arg in enumerate(argv):
         if arg == "--":
             break
-        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else \
-            arg.partition("=")[2] if arg.startswith("--lang=") else None
+        value = (
+            argv[i + 1]
+            if arg == "--lang" and i + 1 < len(argv)
+            else arg.partition("=")[2]
+            if arg.startswith("--lang=")
+            else None
+        )
         if value is not None:
             try:
                 found = lang_code(value)
@@ -46,9 +53,15 @@ def add_lang_options(parser: argparse.ArgumentParser, top: bool = True) -> None:
     """Give ``--lang`` to the parser and every subparser under it (where it has none yet)."""
     if "--lang" not in parser._option_string_actions:
         parser.add_argument(
-            "--lang", type=lang_code, metavar="LANG", default=None if top else argparse.SUPPRESS,
-            help=_("the language to speak: en, fr or it (default: the system's, from BARBU_LANG, LANGUAGE, "
-                   "LC_ALL, LC_MESSAGES or LANG)"))
+            "--lang",
+            type=lang_code,
+            metavar="LANG",
+            default=None if top else argparse.SUPPRESS,
+            help=_(
+                "the language to speak: en, fr or it (default: the system's, from BARBU_LANG, LANGUAGE, "
+                "LC_ALL, LC_MESSAGES or LANG)"
+            ),
+        )
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):

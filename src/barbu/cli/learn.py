@@ -15,8 +15,11 @@ from .textplay import describe
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lesson", choices=KEYS, default=KEYS[0], help=_("the lesson to begin with"))
-    p.add_argument("--plain", action="store_true", help=_(
-        "the line-by-line lessons instead of the full-screen ones (used when input is piped)"))
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help=_("the line-by-line lessons instead of the full-screen ones (used when input is piped)"),
+    )
     p.set_defaults(func=cmd_learn)
 
 
@@ -24,16 +27,22 @@ def cmd_learn(args: argparse.Namespace) -> int:
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return learn_plain(args.lesson)
     from ..tui.learn import LessonApp
+
     return LessonApp(key=args.lesson).run() or 0
 
 
 def learn_plain(key: str, read: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """The lessons from ``key`` on, as text: the table, the step's words, and a line typed for each step."""
     w = words()
-    for key in KEYS[KEYS.index(key):]:
+    for key in KEYS[KEYS.index(key) :]:
         play = start(key)
-        out("\n== " + _("Lesson {n} of {total}").format(n=KEYS.index(key) + 1, total=len(KEYS)) + " — "
-            + _(play.lesson.title) + " ==")
+        out(
+            "\n== "
+            + _("Lesson {n} of {total}").format(n=KEYS.index(key) + 1, total=len(KEYS))
+            + " — "
+            + _(play.lesson.title)
+            + " =="
+        )
         while not play.finished:
             out(describe(play.match, SEAT))
             out("\n" + play.message().worded(w))

@@ -29,8 +29,9 @@ class Commands(argparse._SubParsersAction):
         super().__init__(*args, **kwargs)
         self._fillers: dict[str, Callable[[argparse.ArgumentParser], None]] = {}
 
-    def add_command(self, name: str, fill: str | Callable[[argparse.ArgumentParser], None],
-                    **kwargs) -> argparse.ArgumentParser:
+    def add_command(
+        self, name: str, fill: str | Callable[[argparse.ArgumentParser], None], **kwargs
+    ) -> argparse.ArgumentParser:
         """A command whose options ``fill`` adds: ``module:function`` of `barbu.cli`, or a function."""
         self._fillers[name] = fill if callable(fill) else _filler(fill)
         return self.add_parser(name, **kwargs)
@@ -55,6 +56,7 @@ def _filler(target: str) -> Callable[[argparse.ArgumentParser], None]:
 
     def fill(parser: argparse.ArgumentParser) -> None:
         getattr(import_module(f"{__package__}.{module}"), function)(parser)
+
     return fill
 
 
@@ -63,6 +65,7 @@ class Version(argparse._VersionAction):
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         from importlib.metadata import version
+
         self.version = f"barbu {version('barbu')}"
         super().__call__(parser, namespace, values, option_string)
 
@@ -71,6 +74,7 @@ def add_sheet_command(sht: argparse.ArgumentParser) -> None:
     """``barbu sheet``'s options (the sheet itself is `barbu.cli.sheets`')."""
     from .common import console
     from .sheets import add_sheet_arguments, cmd_sheet
+
     sht.add_argument("--rules", default="classic", help=_(RULES_HELP))
     sht.add_argument("--players", type=int, help=_(PLAYERS_HELP))
     sht.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets on the sheet"))
@@ -86,29 +90,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action=Version, help=_("show program's version number and exit"))
     add_lang_options(p)  # here only; each command's parser gets it after its own options (Commands.fill)
     sub = cast(Commands, p.add_subparsers(dest="command", metavar="COMMAND", action=Commands))
-    sub.add_command("rules", "rules:add_arguments",
-                    help=_("list presets, or show one preset's options and contracts"))
+    sub.add_command("rules", "rules:add_arguments", help=_("list presets, or show one preset's options and contracts"))
     sub.add_command("selfplay", "selfplay:add_arguments", help=_("play a whole match between computer players"))
-    sub.add_command("replay", "replay:add_replay_arguments",
-                    help=_("replay a record: deal-by-deal scores, totals, consistency"))
-    sub.add_command("sheet", add_sheet_command,
-                    help=_("print a blank score sheet (PDF, print-ready HTML or text) for a preset"))
-    sub.add_command("show", "replay:add_show_arguments",
-                    help=_("show one deal of a record, or the whole record as text"))
-    sub.add_command("analyze", "analyze:add_arguments",
-                    help=_("what each decision of a recorded game cost, and each player's costliest"))
-    sub.add_command("arena", "arena:add_arguments",
-                    help=_("duplicate matches between computer players, with confidence intervals"))
+    sub.add_command(
+        "replay", "replay:add_replay_arguments", help=_("replay a record: deal-by-deal scores, totals, consistency")
+    )
+    sub.add_command(
+        "sheet", add_sheet_command, help=_("print a blank score sheet (PDF, print-ready HTML or text) for a preset")
+    )
+    sub.add_command(
+        "show", "replay:add_show_arguments", help=_("show one deal of a record, or the whole record as text")
+    )
+    sub.add_command(
+        "analyze",
+        "analyze:add_arguments",
+        help=_("what each decision of a recorded game cost, and each player's costliest"),
+    )
+    sub.add_command(
+        "arena", "arena:add_arguments", help=_("duplicate matches between computer players, with confidence intervals")
+    )
     sub.add_command("play", "play:add_arguments", help=_("play against computer players in the terminal"))
-    sub.add_command("serve", "serve:add_arguments",
-                    help=_("run the multiplayer web server (lobby and browser tables)"))
-    sub.add_command("score", "score:add_arguments",
-                    help=_("keep the score of a game played with real cards (terminal app, or "
-                           "list/show/export/import/add for scripts)"))
-    sub.add_command("learn", "learn:add_arguments",
-                    help=_("learn to play: a short guided deal of each kind of contract"))
-    sub.add_command("users", "users:add_arguments",
-                    help=_("the web server's accounts: list, reset a password, delete, ban"))
+    sub.add_command("serve", "serve:add_arguments", help=_("run the multiplayer web server (lobby and browser tables)"))
+    sub.add_command(
+        "score",
+        "score:add_arguments",
+        help=_(
+            "keep the score of a game played with real cards (terminal app, or list/show/export/import/add for scripts)"
+        ),
+    )
+    sub.add_command(
+        "learn", "learn:add_arguments", help=_("learn to play: a short guided deal of each kind of contract")
+    )
+    sub.add_command(
+        "users", "users:add_arguments", help=_("the web server's accounts: list, reset a password, delete, ban")
+    )
     return p
 
 
@@ -135,6 +150,7 @@ def tell_missing_extras() -> None:
 
 def _show(message, category, filename, lineno, file=None, line=None) -> None:
     from ..agents.refusals import MissingExtraWarning
+
     if issubclass(category, MissingExtraWarning):
         print(_("barbu: note: {message}").format(message=message), file=file or sys.stderr)
     else:
@@ -157,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ImportError as e:  # a library of an extra that is not installed: which extra, in plain words
         from .extras import missing_extra
+
         needed = missing_extra(e, command or next((a for a in argv if a in _commands(parser)), None))
         if needed is None:
             raise
@@ -164,14 +181,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except UnreadableFile as e:
         from .wording import error_text
+
         complain(_("barbu: error: {message}").format(message=error_text(e)), markup=False, soft_wrap=True)
         return 2
     except RecordError as e:
         from .wording import error_text
+
         complain(_("barbu: error: malformed record: {message}").format(message=error_text(e)))
         return 2
     except BarbuError as e:
         from .wording import error_text
+
         complain(_("barbu: error: {message}").format(message=error_text(e)), markup=False)
         return 2
     except KeyboardInterrupt:

@@ -16,8 +16,15 @@ from ..classic.match import Match
 from ..core.actions import Lay, Pass
 from ..games import record_kind
 from ..i18n import _, number, words
-from ..records.barbu import (deals_with_actions, read_record, replay, text_form, trick_winner, verify_deals,
-                             with_daily_key)
+from ..records.barbu import (
+    deals_with_actions,
+    read_record,
+    replay,
+    text_form,
+    trick_winner,
+    verify_deals,
+    with_daily_key,
+)
 from .common import besigue_commands, console, err, error
 from .ddview import cell_seconds, chosen_of, contract_label, not_covered, print_dd
 from .sheets import add_sheet_arguments
@@ -26,8 +33,11 @@ from .wording import card, cards, contract, cut_reason, deals_count, hand, no_su
 
 def add_replay_arguments(rp: argparse.ArgumentParser) -> None:
     rp.add_argument("record")
-    rp.add_argument("--daily-key", metavar="HEX", help=_(
-        "a daily deal's record: the day's published key, to check its deal with (when the record has none)"))
+    rp.add_argument(
+        "--daily-key",
+        metavar="HEX",
+        help=_("a daily deal's record: the day's published key, to check its deal with (when the record has none)"),
+    )
     add_sheet_arguments(rp, replay=True)
     rp.set_defaults(func=cmd_replay)
 
@@ -35,12 +45,24 @@ def add_replay_arguments(rp: argparse.ArgumentParser) -> None:
 def add_show_arguments(sh: argparse.ArgumentParser) -> None:
     sh.add_argument("record")
     sh.add_argument("--deal", type=int, help=_("the deal number (1-based)"))
-    sh.add_argument("--dd", action="store_true", help=_(
-        "with --deal: add the deal's double-dummy table, what each seat scores at each contract with every "
-        "hand shown (Barbu games)"))
-    sh.add_argument("--dd-seconds", type=cell_seconds, default=DEFAULT_CELL_SECONDS, metavar="S", help=_(
-        "with --dd: the solver's time for each cell of the table, in seconds (default {n}); a cell it does not "
-        "finish is shown as a range").format(n=f"{DEFAULT_CELL_SECONDS:g}"))
+    sh.add_argument(
+        "--dd",
+        action="store_true",
+        help=_(
+            "with --deal: add the deal's double-dummy table, what each seat scores at each contract with every "
+            "hand shown (Barbu games)"
+        ),
+    )
+    sh.add_argument(
+        "--dd-seconds",
+        type=cell_seconds,
+        default=DEFAULT_CELL_SECONDS,
+        metavar="S",
+        help=_(
+            "with --dd: the solver's time for each cell of the table, in seconds (default {n}); a cell it does not "
+            "finish is shown as a range"
+        ).format(n=f"{DEFAULT_CELL_SECONDS:g}"),
+    )
     sh.set_defaults(func=cmd_show)
 
 
@@ -48,6 +70,7 @@ def add_show_arguments(sh: argparse.ArgumentParser) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     if getattr(args, "sheet", None):
         from .sheets import replay_sheet
+
         return replay_sheet(args, console, err)
     if record_kind(args.record).name == "besigue":
         return besigue_commands().cmd_replay(args, console, err)
@@ -62,10 +85,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     # Narrow enough for 80 columns with four players: each seat's cell is the deal's points over the
     # running total; the doubles are counted here and listed by `barbu show --deal N`.
     running = m.n <= 4  # room for the running totals in every row
-    t = Table(title=f"{Path(args.record).name} — {m.rules}", box=box.SIMPLE_HEAD, pad_edge=False,
-              collapse_padding=True,
-              caption=(_("each seat: points this deal / running total") if running else _("points per deal"))
-              + _("; dbl: doubles (barbu show --deal N lists them)"))
+    t = Table(
+        title=f"{Path(args.record).name} — {m.rules}",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+        caption=(_("each seat: points this deal / running total") if running else _("points per deal"))
+        + _("; dbl: doubles (barbu show --deal N lists them)"),
+    )
     # TRANSLATORS: column heads of the replay table, kept short (80 columns): deal number, dealer, doubles.
     t.add_column(_("deal"), justify="right")
     t.add_column(_("dlr"), justify="right")
@@ -76,8 +103,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for r in m.results:
         totals = m.totals_after(r.number)
         cells = [signed(x) + (f" / {number(tot)}" if running else "") for x, tot in zip(r.added, totals)]
-        t.add_row(str(r.number), str(r.dealer), contract_label(m, r.contract, r.trump, r.rank, r.played),
-                  str(len(r.doubles)) if r.doubles else "-", *cells)
+        t.add_row(
+            str(r.number),
+            str(r.dealer),
+            contract_label(m, r.contract, r.trump, r.rank, r.played),
+            str(len(r.doubles)) if r.doubles else "-",
+            *cells,
+        )
     if not running:
         t.add_section()
         t.add_row("", "", _("totals"), "", *(number(x) for x in m.totals))
@@ -86,8 +118,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def finish_replay(m: Match, rep) -> int:
-    state = _("finished") if m.is_over else _("unfinished: {phase}, {deals} done").format(
-        phase=m.phase_name, deals=deals_count(len(m.results)))
+    state = (
+        _("finished")
+        if m.is_over
+        else _("unfinished: {phase}, {deals} done").format(phase=m.phase_name, deals=deals_count(len(m.results)))
+    )
     console.print(_("totals: {totals} ({state})").format(totals=" ".join(number(x) for x in m.totals), state=state))
     if not rep.consistent:
         for p in rep.inconsistencies:
@@ -103,8 +138,11 @@ def report_deals_verified(record) -> int:
     if wrong is None:
         return 0
     if wrong:
-        err.print(_("[red]the deals do not match the table's key[/red] at lines {lines}").format(
-            lines=", ".join(map(str, wrong[:10]))))
+        err.print(
+            _("[red]the deals do not match the table's key[/red] at lines {lines}").format(
+                lines=", ".join(map(str, wrong[:10]))
+            )
+        )
         return 1
     console.print(_("the deals are verified: each is the one the table's published key produces"))
     return 0
@@ -120,6 +158,7 @@ def print_scottish_replay(name: str, m: Match) -> None:
     """Deal by deal with the round and the calls; then the scoresheet, Round by Round, glyph names beside
     the points (plain text, so it fits a terminal)."""
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
+
     t = Table(title=f"{name} — {m.rules}")
     t.add_column(_("deal"), justify="right")
     t.add_column(_("round"))
@@ -128,8 +167,13 @@ def print_scottish_replay(name: str, m: Match) -> None:
     for s in range(m.n):
         t.add_column(seat(s), justify="right")
     for r in m.results:
-        t.add_row(str(r.number), round_label(r.scottish), str(r.dealer), contract(m.contract_by_key[r.contract].name),
-                  *(number(x) for x in r.scores))
+        t.add_row(
+            str(r.number),
+            round_label(r.scottish),
+            str(r.dealer),
+            contract(m.contract_by_key[r.contract].name),
+            *(number(x) for x in r.scores),
+        )
     console.print(t)
     console.print(_("Scoresheet (glyphs beside the points):"))
     for line in sheet_lines(sheet_from_results(m.results, m.n)):
@@ -162,15 +206,22 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 2
     r = m.results[args.deal - 1]
     k = m.contract_by_key[r.contract]
-    console.print(_("[bold]Deal {n}[/bold] — dealer {dealer}, {contract}").format(
-        n=r.number, dealer=seat(r.dealer), contract=contract_label(m, r.contract, r.trump, r.rank, r.played)))
+    console.print(
+        _("[bold]Deal {n}[/bold] — dealer {dealer}, {contract}").format(
+            n=r.number, dealer=seat(r.dealer), contract=contract_label(m, r.contract, r.trump, r.rank, r.played)
+        )
+    )
     for s, h in enumerate(r.hands):
         console.print(f"  {seat(s)}: {hand(h)}")
     if r.scottish is not None:
         show_scottish_deal(m, r)
     else:
-        doubles = [(_("{doubler} doubled {doubled} (redoubled)") if b.redoubled else _("{doubler} doubled {doubled}"))
-                   .format(doubler=seat(b.doubler), doubled=seat(b.doubled)) for b in r.doubles]
+        doubles = [
+            (_("{doubler} doubled {doubled} (redoubled)") if b.redoubled else _("{doubler} doubled {doubled}")).format(
+                doubler=seat(b.doubler), doubled=seat(b.doubled)
+            )
+            for b in r.doubles
+        ]
         console.print(_("Doubles: {doubles}").format(doubles=", ".join(doubles) or _("none")))
     if r.set_aside:
         console.print(_("Set aside, face up: {cards}").format(cards=hand(r.set_aside)))
@@ -181,9 +232,15 @@ def cmd_show(args: argparse.Namespace) -> int:
             console.print(f"  {seat(s_)} — {describe_arrangement(a)}")
     elif k.kind == "domino":
         acts = deals_with_actions(m)[r.number - 1]
-        console.print(_("Turns (seat:card, passes included): {turns}").format(turns=" ".join(
-            f"{s}:{card(a) if isinstance(a, int) else words().pgettext('doubling', 'pass') if isinstance(a, Pass) else a}"
-            for s, a in acts if isinstance(a, (int, Pass, Lay)))))
+        console.print(
+            _("Turns (seat:card, passes included): {turns}").format(
+                turns=" ".join(
+                    f"{s}:{card(a) if isinstance(a, int) else words().pgettext('doubling', 'pass') if isinstance(a, Pass) else a}"
+                    for s, a in acts
+                    if isinstance(a, (int, Pass, Lay))
+                )
+            )
+        )
         console.print(_("Finishing order: {seats}").format(seats=", ".join(seat(s) for s in r.finishing)))
     else:
         t = Table(title=_("Tricks"))
@@ -202,12 +259,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     if r.scottish is not None:
         from ..classic.contracts import SCOTTISH_CALL_NAMES
         from ..scottish.scoresheet import glyph_label
+
         for call, pts in zip(r.scottish.calls, r.scottish.parts):
-            sheet.add_row(contract(SCOTTISH_CALL_NAMES[call]),
-                          *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, call)}".strip()
-                            for k_, x in enumerate(pts)))
-        sheet.add_row(_("deal"), *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, None)}".strip()
-                                   for k_, x in enumerate(r.scores)))
+            sheet.add_row(
+                contract(SCOTTISH_CALL_NAMES[call]),
+                *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, call)}".strip() for k_, x in enumerate(pts)),
+            )
+        sheet.add_row(
+            _("deal"),
+            *(f"{number(x)} {glyph_label(r.scottish.glyphs, k_, None)}".strip() for k_, x in enumerate(r.scores)),
+        )
     else:
         sheet.add_row(_("contract"), *(number(x) for x in r.base))
         sheet.add_row(_("with doubles"), *(number(x) for x in r.scores))
@@ -223,18 +284,33 @@ def show_scottish_deal(m: Match, r) -> None:
     """The round, the cuts and the pass-ons of a Scottish deal (the record shows every choice)."""
     from ..scottish.pack import display_pack
     from ..scottish.silly import DIRECTION_NAMES
+
     info = r.scottish
     if info.silly:
-        console.print(_("Set {set}, Silly Round, deal {deal}: cutter {seat}").format(
-            set=info.set_no, deal=info.deal_in_round, seat=seat((r.dealer - 1) % m.n)))
+        console.print(
+            _("Set {set}, Silly Round, deal {deal}: cutter {seat}").format(
+                set=info.set_no, deal=info.deal_in_round, seat=seat((r.dealer - 1) % m.n)
+            )
+        )
     else:
-        console.print(_("Set {set}, Player Round {round}, deal {deal}: caller {seat}").format(
-            set=info.set_no, round=info.round_no, deal=info.deal_in_round, seat=seat(info.caller)))
+        console.print(
+            _("Set {set}, Player Round {round}, deal {deal}: caller {seat}").format(
+                set=info.set_no, round=info.round_no, deal=info.deal_in_round, seat=seat(info.caller)
+            )
+        )
     if info.cuts:
-        console.print(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in info.cuts)))
+        console.print(
+            _("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in info.cuts))
+        )
     for n, (offset, gives) in enumerate(info.passes, start=1):
-        console.print(_("Pass-on {n}, to the {direction}: {passes}").format(
-            n=n, direction=_(DIRECTION_NAMES[offset]), passes="; ".join(
-                _("{seat} passes {cards}").format(seat=seat(s), cards=hand(g)) for s, g in enumerate(gives))))
+        console.print(
+            _("Pass-on {n}, to the {direction}: {passes}").format(
+                n=n,
+                direction=_(DIRECTION_NAMES[offset]),
+                passes="; ".join(
+                    _("{seat} passes {cards}").format(seat=seat(s), cards=hand(g)) for s, g in enumerate(gives)
+                ),
+            )
+        )
     if info.glyphs:
         console.print(_("Glyphs: {glyphs}").format(glyphs="; ".join(str(g) for g in info.glyphs)))

@@ -36,8 +36,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
             t.add_row(p.name, ", ".join(p.aliases), ",".join(str(x) for x in fam.players), data(p.description))
         console.print(t)
         besigue_commands().print_presets(console)
-        console.print(_("Show one preset's options with [bold]barbu rules NAME[/bold]; "
-                        "override them as in [bold]classic(rotation=quick)[/bold]."))
+        console.print(
+            _(
+                "Show one preset's options with [bold]barbu rules NAME[/bold]; "
+                "override them as in [bold]classic(rotation=quick)[/bold]."
+            )
+        )
         return 0
     r = Ruleset.parse(args.name)
     fam = r.family_spec
@@ -67,9 +71,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     c.add_column(_("total"), justify="right")
     c.add_column(_("how it scores"))
     for k in m.contracts:  # what each trick or card is worth first, then the contract in words
-        c.add_row(contract(k.name), k.key,
-                  number(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else _("varies"),
-                  Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)))
+        c.add_row(
+            contract(k.name),
+            k.key,
+            number(k.total(m.n, m.hand_size, m.deck)) if k.fixed_total else _("varies"),
+            Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)),
+        )
     console.print(c)
     return 0
 
@@ -83,9 +90,17 @@ def print_scottish_calls(m: Match) -> None:
     c.add_column(_("how it scores"))
     for key in ("aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"):
         k = m.contract_by_key[key]
-        c.add_row(contract(k.name), key, number(k.total(m.n, m.hand_size, m.deck)),
-                  Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)))
+        c.add_row(
+            contract(k.name),
+            key,
+            number(k.total(m.n, m.hand_size, m.deck)),
+            Text.assemble((contract_values(k, m.n, words()), "bold"), "\n", data(k.help)),
+        )
     console.print(c)
-    console.print(_("Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
-                    "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
-                    "The Silly Round's calls and pass-ons are cut from the Unused Pack."))
+    console.print(
+        _(
+            "Groups of negative calls are called as one, like [bold]king+queens[/bold] (all five: "
+            "[bold]the-lot[/bold]). A Caller's seven calls must include two groups of 2+ or one of 3+. "
+            "The Silly Round's calls and pass-ons are cut from the Unused Pack."
+        )
+    )

@@ -28,8 +28,7 @@ err = Console(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = 1) -> int:
-    err.print(_("barbu score: error: {message}").format(message=message), soft_wrap=True, markup=False,
-              highlight=False)
+    err.print(_("barbu score: error: {message}").format(message=message), soft_wrap=True, markup=False, highlight=False)
     return code
 
 
@@ -52,18 +51,29 @@ def find(store: ScoreStore, book_id: str):
 def cmd_list(store: ScoreStore, args: argparse.Namespace) -> int:
     books = store.list()
     if not books:
-        console.print(_("No kept game in {place} yet. Start one with [bold]barbu score[/bold] "
-                        "or [bold]barbu score import FILE[/bold].").format(place=store.shown_url))
+        console.print(
+            _(
+                "No kept game in {place} yet. Start one with [bold]barbu score[/bold] "
+                "or [bold]barbu score import FILE[/bold]."
+            ).format(place=store.shown_url)
+        )
         return 0
     t = Table(title=_("Kept games in {place}").format(place=store.shown_url), title_justify="left")
-    heads = {"id": _("id"), "title": _("title"), "rules": _("rules"), "players": _("players"), "deals": _("deals"),
-             "changed": _("changed")}
+    heads = {
+        "id": _("id"),
+        "title": _("title"),
+        "rules": _("rules"),
+        "players": _("players"),
+        "deals": _("deals"),
+        "changed": _("changed"),
+    }
     for col, head in heads.items():
         t.add_column(head, justify="right" if col == "deals" else "left", no_wrap=col in ("id", "changed"))
     for b in books:
         s = b.summary()
-        t.add_row(b.id, b.title, b.rules, ", ".join(s["names"]), number(s["deals"]),
-                  b.updated_at.strftime("%Y-%m-%d %H:%M"))
+        t.add_row(
+            b.id, b.title, b.rules, ", ".join(s["names"]), number(s["deals"]), b.updated_at.strftime("%Y-%m-%d %H:%M")
+        )
     console.print(t)
     return 0
 
@@ -80,8 +90,12 @@ def cmd_export(store: ScoreStore, args: argparse.Namespace) -> int:
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
         n = len(keeper.entries)
-        err.print(ngettext("{title}: {n} deal(s) written to {file}", "{title}: {n} deal(s) written to {file}", n)
-                  .format(title=book.title, n=number(n), file=args.output), markup=False)
+        err.print(
+            ngettext("{title}: {n} deal(s) written to {file}", "{title}: {n} deal(s) written to {file}", n).format(
+                title=book.title, n=number(n), file=args.output
+            ),
+            markup=False,
+        )
     else:
         sys.stdout.write(text)
     return 0
@@ -108,8 +122,12 @@ def cmd_import(store: ScoreStore, args: argparse.Namespace) -> int:
     title = args.title or (path.stem if args.file != "-" else _("Imported game"))
     book = store.create(keeper, title)
     n = len(keeper.entries)
-    console.print(ngettext("imported {title} ({rules}, {n} deal(s)) as {id}",
-                           "imported {title} ({rules}, {n} deal(s)) as {id}", n).format(title=repr(title), rules=keeper.rules, n=number(n), id=book.id), markup=False)
+    console.print(
+        ngettext(
+            "imported {title} ({rules}, {n} deal(s)) as {id}", "imported {title} ({rules}, {n} deal(s)) as {id}", n
+        ).format(title=repr(title), rules=keeper.rules, n=number(n), id=book.id),
+        markup=False,
+    )
     return 0
 
 
@@ -124,9 +142,14 @@ def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
     r = keeper.results[-1]
     deal = r["deal"] if isinstance(r, dict) else r.number
     scores = r["scores"] if isinstance(r, dict) else r.added
-    console.print(_("deal {n} added: {scores}; totals {totals}").format(
-        n=deal, scores=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, scores)),
-        totals=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, keeper.totals))), markup=False)
+    console.print(
+        _("deal {n} added: {scores}; totals {totals}").format(
+            n=deal,
+            scores=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, scores)),
+            totals=", ".join(f"{n} {_points(x)}" for n, x in zip(keeper.names, keeper.totals)),
+        ),
+        markup=False,
+    )
     for note in keeper.flags.get(deal, []):
         console.print(_("flag: {note}").format(note=word_note(note, words())), markup=False)
     return 0
@@ -134,8 +157,12 @@ def cmd_add(store: ScoreStore, args: argparse.Namespace) -> int:
 
 def cmd_claim(store: ScoreStore, args: argparse.Namespace) -> int:
     book = store.claim(args.id, args.key)
-    console.print(_("{title} ({rules}) is kept here too: barbu score shows and changes it")
-                  .format(title=repr(book.title), rules=book.rules), markup=False)
+    console.print(
+        _("{title} ({rules}) is kept here too: barbu score shows and changes it").format(
+            title=repr(book.title), rules=book.rules
+        ),
+        markup=False,
+    )
     return 0
 
 
@@ -152,11 +179,20 @@ def cmd_app(store: ScoreStore, args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         return fail(_("the scorekeeper needs a terminal; for scripts use barbu score list|show|export|import|add"), 2)
     from ..tui.score_app import ScoreApp
+
     return ScoreApp(store).run() or 0
 
 
-COMMANDS = {"list": cmd_list, "show": cmd_show, "export": cmd_export, "import": cmd_import, "add": cmd_add, "print": cmd_print, "claim": cmd_claim,
-            "delete": cmd_delete}
+COMMANDS = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "export": cmd_export,
+    "import": cmd_import,
+    "add": cmd_add,
+    "print": cmd_print,
+    "claim": cmd_claim,
+    "delete": cmd_delete,
+}
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -174,11 +210,18 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def add_arguments(sc: argparse.ArgumentParser) -> None:
-    sc.description = _("Keep the score of a game played with real cards. Without a subcommand, opens the "
-                       "scorekeeper in the terminal: your kept games, a new game (N), each deal entered as the "
-                       "table counts it. The subcommands are for scripts.")
-    sc.add_argument("--db", help=_("database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
-                                 "or postgresql://user:password@host/dbname"))
+    sc.description = _(
+        "Keep the score of a game played with real cards. Without a subcommand, opens the "
+        "scorekeeper in the terminal: your kept games, a new game (N), each deal entered as the "
+        "table counts it. The subcommands are for scripts."
+    )
+    sc.add_argument(
+        "--db",
+        help=_(
+            "database: a SQLite file path or URL (default barbu-web.db here, as barbu serve), "
+            "or postgresql://user:password@host/dbname"
+        ),
+    )
     ss = sc.add_subparsers(dest="score_command", metavar="SUBCOMMAND")
     ss.add_parser("list", help=_("the kept games, newest first"))
     p = ss.add_parser("show", help=_("a kept game's sheet, standings and totals as text"))
@@ -191,13 +234,20 @@ def add_arguments(sc: argparse.ArgumentParser) -> None:
     p.add_argument("id")
     p.add_argument("--format", choices=PRINT_FORMATS, default="pdf")
     p.add_argument("-o", "--output", help=_("file to write (default: standard output)"))
-    p = ss.add_parser("import", help=_("keep a game from an exported JSON or CSV file, or from a played match record (.jsonl)"))
+    p = ss.add_parser(
+        "import", help=_("keep a game from an exported JSON or CSV file, or from a played match record (.jsonl)")
+    )
     p.add_argument("file", help=_("the file (- for standard input)"))
     p.add_argument("--title", help=_("the game's title (default: the file's name)"))
     p = ss.add_parser("add", help=_("enter the next deal, given as a JSON entry"))
     p.add_argument("id")
-    p.add_argument("--entry", required=True, help=_("the deal, e.g. {example}").format(
-        example='\'{"contract": "no-king", "doubles": [], "outcome": {"KH": 2}}\''))
+    p.add_argument(
+        "--entry",
+        required=True,
+        help=_("the deal, e.g. {example}").format(
+            example='\'{"contract": "no-king", "doubles": [], "outcome": {"KH": 2}}\''
+        ),
+    )
     p = ss.add_parser("claim", help=_("keep here a game started elsewhere (the web page), with its edit key"))
     p.add_argument("id")
     p.add_argument("key", help=_("the game's edit key (the private part of its edit link)"))

@@ -26,9 +26,14 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--rules", default="classic", help=_(RULES_HELP))
     s.add_argument("--players", type=int, help=_(PLAYERS_HELP))
     s.add_argument("--seed", type=int, default=None, help=_("seed for the deal and the players"))
-    s.add_argument("--bots", default="random", help=_(
-        "computer players by seat, comma-separated (one name: all seats), from: random, rule, search, expert, "
-        "e.g. rule,random,random,random; a trained policy: policy:FILE.npz (docs/rl.md)"))
+    s.add_argument(
+        "--bots",
+        default="random",
+        help=_(
+            "computer players by seat, comma-separated (one name: all seats), from: random, rule, search, expert, "
+            "e.g. rule,random,random,random; a trained policy: policy:FILE.npz (docs/rl.md)"
+        ),
+    )
     s.add_argument("--out", help=_("write the match record (JSON Lines) here"))
     s.add_argument("--text", help=_("also write the readable text form here"))
     s.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets to play"))
@@ -46,7 +51,6 @@ def parse_rules(text: str, players: int | None, sets: int | None = None) -> Rule
     return r
 
 
-
 def cmd_selfplay(args: argparse.Namespace) -> int:
     kind = game_kind(args.rules)
     if kind.name == "besigue":
@@ -58,19 +62,31 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(specs) == 1:
         specs = specs * game.n
     if len(specs) != game.n:
-        raise BarbuError(_("{rules} is played by {n} players: give {n} computer players, not {given}").format(
-            rules=game.rules, n=game.n, given=len(specs)))
-    agents = [agent_for(game, spec, None if args.seed is None else args.seed * 1000 + s)
-              for s, spec in enumerate(specs)]
+        raise BarbuError(
+            _("{rules} is played by {n} players: give {n} computer players, not {given}").format(
+                rules=game.rules, n=game.n, given=len(specs)
+            )
+        )
+    agents = [
+        agent_for(game, spec, None if args.seed is None else args.seed * 1000 + s) for s, spec in enumerate(specs)
+    ]
     # A progress bar on a terminal (search players take a minute for a match); nothing when piped.
     total = getattr(game, "total_deals", None)  # a Bésigue game has no fixed number of deals
-    with Progress(TextColumn(_("deals")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
+    with Progress(
+        TextColumn(_("deals")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
         task = progress.add_task("deals", total=total)
 
         def deal_done() -> None:
             done = len(game.results)
             progress.update(task, completed=done, total=None if total is None else max(game.total_deals, done))
+
         play_out(game, agents, deal_done)
     if args.out:
         kind.write_record(game, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
@@ -87,8 +103,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def print_final(m: Match) -> None:
     # The title on a line of its own: as the table's title it wrapped to the narrow table's width.
-    console.print(Text(_("Final standings — {rules}, {deals}").format(
-        rules=m.rules, deals=deals_count(len(m.results))), style="bold"))
+    console.print(
+        Text(
+            _("Final standings — {rules}, {deals}").format(rules=m.rules, deals=deals_count(len(m.results))),
+            style="bold",
+        )
+    )
     t = Table()
     t.add_column(_("place"), justify="right")
     t.add_column(_("seat"))

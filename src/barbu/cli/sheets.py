@@ -29,10 +29,14 @@ FORMATS = {".pdf": "PDF", ".html": "HTML", ".htm": "HTML", ".txt": "text"}
 def add_sheet_arguments(p: argparse.ArgumentParser, replay: bool = False) -> None:
     """The options ``barbu sheet`` and ``barbu replay --sheet`` share."""
     if replay:
-        p.add_argument("--sheet", metavar="FILE", help=_("write the match's score sheet here instead of the table "
-                                                         "(.pdf, .html or .txt)"))
-    p.add_argument("--names", help=_("the players' names in seat order, comma-separated, e.g. "
-                                     "Anna,Bernard,Carla,Dario"))
+        p.add_argument(
+            "--sheet",
+            metavar="FILE",
+            help=_("write the match's score sheet here instead of the table (.pdf, .html or .txt)"),
+        )
+    p.add_argument(
+        "--names", help=_("the players' names in seat order, comma-separated, e.g. Anna,Bernard,Carla,Dario")
+    )
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help=_("paper size (default a4)"))
 
 
@@ -42,8 +46,11 @@ def parse_names(text: str | None, players: int) -> list[str] | None:
         return None
     names = [x.strip() for x in text.split(",")]
     if len(names) != players:
-        raise BarbuError(_("--names: this game has {players} players; give {players} names separated by commas, "
-                           "not {given}").format(players=players, given=len(names)))
+        raise BarbuError(
+            _("--names: this game has {players} players; give {players} names separated by commas, not {given}").format(
+                players=players, given=len(names)
+            )
+        )
     if any(not x for x in names):
         raise BarbuError(_("--names: a name is empty; write every player's name between the commas"))
     if any(len(x) > 40 for x in names):
@@ -77,9 +84,12 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
     path = Path(out)
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
-        raise BarbuError(_("cannot tell the format of {file}: name the file .pdf, .html or .txt").format(file=repr(out)))
+        raise BarbuError(
+            _("cannot tell the format of {file}: name the file .pdf, .html or .txt").format(file=repr(out))
+        )
     if kind == "PDF":
         from ..scorekeeper.pdf import render_pdf  # fpdf2, the sheets extra: HTML and text need nothing more
+
         data: Any = render_pdf(sheet, paper)
     elif kind == "HTML":
         data = render_html(sheet, paper)
@@ -92,8 +102,11 @@ def write_sheet(sheet: Sheet, out: str | None, paper: str, console: Console) -> 
             path.write_text(data, encoding="utf-8")
     except OSError as e:
         raise BarbuError(_("cannot write {file}: {error}").format(file=out, error=e.strerror or e)) from None
-    said = {"PDF": _("wrote the PDF score sheet to {file}"), "HTML": _("wrote the HTML score sheet to {file}"),
-            "text": _("wrote the text score sheet to {file}")}
+    said = {
+        "PDF": _("wrote the PDF score sheet to {file}"),
+        "HTML": _("wrote the HTML score sheet to {file}"),
+        "text": _("wrote the text score sheet to {file}"),
+    }
     console.print(said[kind].format(file=out), markup=False)
     return 0
 
@@ -122,8 +135,11 @@ def replay_sheet(args: argparse.Namespace, console: Console, err: Console) -> in
     names = parse_names(args.names, rules.players)
     if names is None:
         stated = header.get("names")
-        if isinstance(stated, list) and len(stated) == rules.players and all(isinstance(x, str) and x.strip()
-                                                                             for x in stated):
+        if (
+            isinstance(stated, list)
+            and len(stated) == rules.players
+            and all(isinstance(x, str) and x.strip() for x in stated)
+        ):
             names = [x.strip()[:40] for x in stated]
     code = write_sheet(sheet_for(rules, names, results, lang=current()), args.sheet, args.paper, console)
     for p in problems:

@@ -19,24 +19,26 @@ from rich.markup import escape
 
 from ..agents import make_agent
 from ..agents.base import parse_agent_spec
-from ..duplicate.shadow import STRONGEST
-from ..play.labels import RulesInfo, forced_choice, forced_note
-from ..play.options import parse_opponents, tell_if_the_expert_lacks_numpy
-from ..play.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..classic.chinese import Arrangements
+from ..classic.match import CHANCE, Match
+from ..classic.ruleset import Ruleset
 from ..core.actions import Deal, Declare, PassOn
-from ..core.words import N_
-from ..scottish.pack import Cut, PackDraw
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
-from ..classic.match import CHANCE, Match
+from ..core.words import N_
+from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
+from ..play.labels import RulesInfo, forced_choice, forced_note
+from ..play.options import parse_opponents, tell_if_the_expert_lacks_numpy
+from ..play.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
-from ..classic.ruleset import Ruleset
-from .wording import action as _action_text, card, contract, cut_reason, hand, seat as seat_word, seat_value, signed
+from ..scottish.pack import Cut, PackDraw
+from .wording import action as _action_text
+from .wording import card, contract, cut_reason, hand, seat_value, signed
+from .wording import seat as seat_word
 
 # TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
 # suit letters, contracts by their names, the doubling words; the English forms are understood too.
@@ -52,8 +54,9 @@ SCOTTISH_HELP = N_("""Scottish game:
   Patience: a card (jh), lay 9H 8H 7H (a run or a set: only to go out in a
           Player Round, at any time in the Silly Round), pass (chap) when you cannot play""")
 OTHER_COMMANDS = N_("Other commands: hand, trick, last, scores, help, quit (saves the match).")
-SCOTTISH_COMMANDS = N_("Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, "
-                       "quit (saves the match).")
+SCOTTISH_COMMANDS = N_(
+    "Other commands: hand, trick, last, scores, sheet (Scottish scoresheet), help, quit (saves the match)."
+)
 
 
 def help_text(rules: Ruleset) -> str:
@@ -64,8 +67,15 @@ def help_text(rules: Ruleset) -> str:
 
 
 #: The commands of the plain game besides actions, English first, then what the player's language calls them.
-COMMANDS = {"quit": N_("quit"), "help": N_("help"), "hand": N_("hand"), "trick": N_("trick"),
-            "last": N_("last"), "scores": N_("scores"), "sheet": N_("sheet")}
+COMMANDS = {
+    "quit": N_("quit"),
+    "help": N_("help"),
+    "hand": N_("hand"),
+    "trick": N_("trick"),
+    "last": N_("last"),
+    "scores": N_("scores"),
+    "sheet": N_("sheet"),
+}
 
 
 def command(text: str) -> str | None:
@@ -90,27 +100,40 @@ def describe(m: Match, seat: int) -> str:
     if v.scottish is not None:
         lines = scottish_lines(m, v)
     else:
-        lines = [_("Deal {n} of {total} — dealer seat {dealer}").format(
-            n=v.deal_number, total=m.total_deals, dealer=v.dealer)]
+        lines = [
+            _("Deal {n} of {total} — dealer seat {dealer}").format(
+                n=v.deal_number, total=m.total_deals, dealer=v.dealer
+            )
+        ]
     if v.contract:
         c = m.contract_by_key[v.contract]
         label = contract(c.name)
         if c.trump:
-            label += (_(", trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump]) if v.trump is not None
-                      else _(", no-trump"))
+            label += _(", trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump]) if v.trump is not None else _(", no-trump")
         if v.rank is not None:
             label += _(", rows from the {rank}").format(rank=rank_word(v.rank))
         lines.append(_("Contract: {contract}").format(contract=label))
         if v.doubles:
-            lines.append(_("Doubles: {doubles}").format(doubles="; ".join(
-                (_("seat {doubler} doubled seat {doubled}, who redoubled") if b.redoubled else
-                 _("seat {doubler} doubled seat {doubled}")).format(doubler=b.doubler, doubled=b.doubled)
-                for b in v.doubles)))
+            lines.append(
+                _("Doubles: {doubles}").format(
+                    doubles="; ".join(
+                        (
+                            _("seat {doubler} doubled seat {doubled}, who redoubled")
+                            if b.redoubled
+                            else _("seat {doubler} doubled seat {doubled}")
+                        ).format(doubler=b.doubler, doubled=b.doubled)
+                        for b in v.doubles
+                    )
+                )
+            )
     if v.set_aside:
         lines.append(_("Set aside, face up: {cards}").format(cards=hand(v.set_aside)))
     for p in v.passes:
-        lines.append(_("You passed {gave} to seat {to} and received {received} from seat {frm}").format(
-            gave=hand(p.gave), to=p.to, received=hand(p.received), frm=p.frm))
+        lines.append(
+            _("You passed {gave} to seat {to} and received {received} from seat {frm}").format(
+                gave=hand(p.gave), to=p.to, received=hand(p.received), frm=p.frm
+            )
+        )
     if any(v.layout) and v.phase == "domino":
         rows = []
         for s, span in enumerate(v.layout):
@@ -118,11 +141,17 @@ def describe(m: Match, seat: int) -> str:
                 rows.append(f"{SUIT_SYMBOLS[s]} {_pos_label(m, span[0])}…{_pos_label(m, span[1])}")
         lines.append(_("Layout: {rows}").format(rows="  ".join(rows)))
     if v.trick:
-        lines.append(_("Trick: {cards}").format(cards=", ".join(
-            f"{seat_word((v.leader + i) % m.n)} {card(c)}" for i, c in enumerate(v.trick))))
+        lines.append(
+            _("Trick: {cards}").format(
+                cards=", ".join(f"{seat_word((v.leader + i) % m.n)} {card(c)}" for i, c in enumerate(v.trick))
+            )
+        )
     if v.phase in ("play", "domino"):
-        lines.append(_("Tricks won: {tricks}").format(tricks="  ".join(
-            seat_value(s, number(v.tricks_won[s])) for s in range(m.n))))
+        lines.append(
+            _("Tricks won: {tricks}").format(
+                tricks="  ".join(seat_value(s, number(v.tricks_won[s])) for s in range(m.n))
+            )
+        )
     lines.append(_("Your hand: {cards}").format(cards=hand(v.hand)))
     return "\n".join(lines)
 
@@ -132,26 +161,37 @@ def scottish_lines(m: Match, v) -> list[str]:
     from ..classic.contracts import SCOTTISH_CALL_NAMES, SCOTTISH_CALLS
     from ..scottish.pack import display_pack
     from ..scottish.silly import DIRECTION_NAMES
+
     sv = v.scottish
     st = sv.start or sv.state
-    where = (_("Set {set} of {sets}, Silly Round") if st.silly else
-             _("Set {set} of {sets}, Player Round {round}, caller seat {caller}")).format(
-        set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller=st.caller)
+    where = (
+        _("Set {set} of {sets}, Silly Round")
+        if st.silly
+        else _("Set {set} of {sets}, Player Round {round}, caller seat {caller}")
+    ).format(set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller=st.caller)
     line = _("{where} — deal {deal} of the round, dealer seat {dealer}").format(
-        where=where, deal=st.deals + 1, dealer=v.dealer)
+        where=where, deal=st.deals + 1, dealer=v.dealer
+    )
     if sv.cutter is not None:
         line += _(", cutter seat {cutter}").format(cutter=sv.cutter)
     lines = [line]
     left = [contract(SCOTTISH_CALL_NAMES[c]) for c in SCOTTISH_CALLS if c in sv.state.calls_left]
-    lines.append(_("Calls still to play in this round: {calls}").format(
-        calls=", ".join(left) or _("none after this deal")))
+    lines.append(
+        _("Calls still to play in this round: {calls}").format(calls=", ".join(left) or _("none after this deal"))
+    )
     if sv.cuts:
-        lines.append(_("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in sv.cuts)))
+        lines.append(
+            _("Cuts: {cuts}").format(cuts=", ".join(f"{display_pack(c)} ({cut_reason(why)})" for why, c in sv.cuts))
+        )
     if sv.pass_offset:
-        lines.append(_("Pass-on {n}: three cards to the {direction} (seat {to}); chosen so far: {chosen}").format(
-            n=sv.pass_count + 1, direction=_(DIRECTION_NAMES[sv.pass_offset]),
-            to=(v.seat + sv.pass_offset) % v.players,
-            chosen=", ".join(seat_word(s) for s in sv.chosen) or _("nobody")))
+        lines.append(
+            _("Pass-on {n}: three cards to the {direction} (seat {to}); chosen so far: {chosen}").format(
+                n=sv.pass_count + 1,
+                direction=_(DIRECTION_NAMES[sv.pass_offset]),
+                to=(v.seat + sv.pass_offset) % v.players,
+                chosen=", ".join(seat_word(s) for s in sv.chosen) or _("nobody"),
+            )
+        )
     return lines
 
 
@@ -165,8 +205,9 @@ def _pos_label(m: Match, pos: int) -> str:
     return words().rank_letter("A") if pos == 0 else rank_word(pos - 1)
 
 
-def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = input,
-                     console: Console | None = None) -> int:
+def play_in_terminal(
+    args: argparse.Namespace, read: Callable[[str], str] = input, console: Console | None = None
+) -> int:
     con = console or Console(highlight=False)
     if args.resume:
         m = load_match(args.resume)
@@ -188,30 +229,44 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
     bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
     if getattr(args, "compare_with", None):
         parse_agent_spec(args.compare_with)  # AgentError: the player to compare with, in plain words
-    tell_if_the_expert_lacks_numpy([*kinds.values(), None if getattr(args, "no_compare", True) else
-                                    getattr(args, "compare_with", None) or STRONGEST])
+    tell_if_the_expert_lacks_numpy(
+        [
+            *kinds.values(),
+            None if getattr(args, "no_compare", True) else getattr(args, "compare_with", None) or STRONGEST,
+        ]
+    )
     if args.resume:
         save = Path(args.resume)
     else:
         for old in saved_matches("."):  # offered, never overwritten
             if not old.finished:
-                con.print(_("A saved match is here ({match}): resume it with barbu play --resume {name}").format(
-                    match=old.describe(), name=old.path.name))
+                con.print(
+                    _("A saved match is here ({match}): resume it with barbu play --resume {name}").format(
+                        match=old.describe(), name=old.path.name
+                    )
+                )
         save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
         write_record(m, save)
         con.print(_("This match is saved to {path}.").format(path=save))
-    con.print(_("You are seat {seat}, playing {rules} against {n} computer players. Type 'help'.").format(
-        seat=seat, rules=escape(game_name(m.rules, words())), n=len(bots)))
+    con.print(
+        _("You are seat {seat}, playing {rules} against {n} computer players. Type 'help'.").format(
+            seat=seat, rules=escape(game_name(m.rules, words())), n=len(bots)
+        )
+    )
     confirm_forced = bool(getattr(args, "confirm_forced", False))
     info = RulesInfo(m.rules)
     # the expert replays each finished deal in your seat, in a process of its own (off with --no-compare, and
     # for callers that build their arguments without the flag)
-    watch = (None if getattr(args, "no_compare", True) else
-             ShadowWatch(m, seat, {s: kinds[s] for s in bots}, getattr(args, "compare_with", None) or STRONGEST))
+    watch = (
+        None
+        if getattr(args, "no_compare", True)
+        else ShadowWatch(m, seat, {s: kinds[s] for s in bots}, getattr(args, "compare_with", None) or STRONGEST)
+    )
     told: set[int] = set()
 
     def names(key: str) -> str:
         return contract(m.contract_by_key[key].name).lower()
+
     sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
     done = len(m.results)
     while not m.is_over:
@@ -228,8 +283,11 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
             a = bots[actor].act(m.view(actor))
             m.apply(a)
             # another seat's pass-on stays face down
-            con.print(_("seat {seat}: {action}").format(
-                seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names)))
+            con.print(
+                _("seat {seat}: {action}").format(
+                    seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names)
+                )
+            )
         else:
             forced = None if confirm_forced else forced_choice(m.legal_actions())
             if forced is not None:  # only one thing to do: done at once, and said
@@ -241,12 +299,18 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                 legal = m.legal_actions()
                 if legal and isinstance(legal[0], PassOn):
                     v = m.view(seat)
-                    con.print(_("Choose the three cards you pass on to seat {seat}, like: {example}").format(
-                        seat=(seat + v.scottish.pass_offset) % m.n, example=legal[0]))
+                    con.print(
+                        _("Choose the three cards you pass on to seat {seat}, like: {example}").format(
+                            seat=(seat + v.scottish.pass_offset) % m.n, example=legal[0]
+                        )
+                    )
                 elif isinstance(legal, Arrangements):
-                    con.print(_("Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit "
-                                "form, like: {example}   (back >= middle >= front, or the hand is fouled)").format(
-                        example=legal.sensible()))
+                    con.print(
+                        _(
+                            "Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit "
+                            "form, like: {example}   (back >= middle >= front, or the hand is fouled)"
+                        ).format(example=legal.sensible())
+                    )
                 elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
                     con.print(_("You may call: {calls}").format(calls=", ".join(a.contract for a in legal)))
                 else:
@@ -274,12 +338,17 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
                     continue
                 if cmd == "sheet" and m.rules.family == "scottish":
                     from ..scottish.scoresheet import sheet_from_results, sheet_lines
-                    con.print("\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n)))
-                              or _("No deal yet."))
+
+                    con.print(
+                        "\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or _("No deal yet.")
+                    )
                     continue
                 if cmd == "scores":
-                    con.print(_("Totals: {totals}").format(totals="  ".join(
-                        seat_value(s, number(t)) for s, t in enumerate(m.totals))))
+                    con.print(
+                        _("Totals: {totals}").format(
+                            totals="  ".join(seat_value(s, number(t)) for s, t in enumerate(m.totals))
+                        )
+                    )
                     continue
                 try:
                     m.apply(parse_typed(m, text, current()), seat=seat)
@@ -289,14 +358,21 @@ def play_in_terminal(args: argparse.Namespace, read: Callable[[str], str] = inpu
         if len(m.results) > done:
             done = len(m.results)
             r = m.results[-1]
-            con.print(_("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
-                n=r.number, contract=contract(m.contract_by_key[r.contract].name),
-                scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
-                totals="  ".join(number(t) for t in m.totals)))
+            con.print(
+                _("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
+                    n=r.number,
+                    contract=contract(m.contract_by_key[r.contract].name),
+                    scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
+                    totals="  ".join(number(t) for t in m.totals),
+                )
+            )
             write_record(m, save)
             tell_shadow(con, watch, told)
-    con.print(_("Match over. Standings: {standings}").format(
-        standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())))
+    con.print(
+        _("Match over. Standings: {standings}").format(
+            standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())
+        )
+    )
     write_record(m, save)
     con.print(_("Record saved to {path}.").format(path=save))
     if watch is not None:
@@ -339,24 +415,32 @@ def sum_up_shadow(con: Console, watch: ShadowWatch, told: set[int], m: Match, sa
         for i, r in enumerate(s.worst, start=1):
             name = contract(m.contract_by_key[m.results[r.deal].contract].name)
             con.print("  " + worst_line(number(i), r, name), markup=False, highlight=False)
-        con.print(_("What each of your decisions cost in one of them: barbu analyze {path} --seat {seat} --deal {n}")
-                  .format(path=save, seat=watch.seat, n=s.worst[0].deal + 1), markup=False, highlight=False)
+        con.print(
+            _("What each of your decisions cost in one of them: barbu analyze {path} --seat {seat} --deal {n}").format(
+                path=save, seat=watch.seat, n=s.worst[0].deal + 1
+            ),
+            markup=False,
+            highlight=False,
+        )
 
 
 def _chance_text(m: Match, a: object) -> str:
     """Draws and cuts of the Unused Pack, as the table sees them."""
     from ..scottish.pack import display_pack
+
     if isinstance(a, PackDraw):
         drawn = ", ".join(f"{seat_word(s)} {display_pack(c)}" for s, c in enumerate(a.cards))
         if m.phase_name == "draw":
-            return _("Draw from the Unused Pack: {drawn} — a tie for the highest card: draw again.").format(
-                drawn=drawn)
-        first = (_("Draw from the Unused Pack: {drawn} — seat {dealer} deals first in the Silly Round.")
-                 if m.view(0).scottish.state.silly else
-                 _("Draw from the Unused Pack: {drawn} — seat {dealer} is the first Caller."))
+            return _("Draw from the Unused Pack: {drawn} — a tie for the highest card: draw again.").format(drawn=drawn)
+        first = (
+            _("Draw from the Unused Pack: {drawn} — seat {dealer} deals first in the Silly Round.")
+            if m.view(0).scottish.state.silly
+            else _("Draw from the Unused Pack: {drawn} — seat {dealer} is the first Caller.")
+        )
         return first.format(drawn=drawn, dealer=m.dealer)
     assert isinstance(a, Cut)
     from ..scottish.pack import is_black, is_red
+
     sv = m.view(0).scottish
     why = sv.cuts[-1][0] if sv.cuts else "calls"
     cut = display_pack(a.card)
@@ -375,5 +459,6 @@ def _last_trick(m: Match) -> str:
     if not m.trick_log:
         return _("No trick has been completed in this deal yet.")
     leader, cards = m.trick_log[-1]
-    return _("Last trick: {cards}").format(cards=", ".join(
-        f"{seat_word((leader + i) % m.n)} {card(c)}" for i, c in enumerate(cards)))
+    return _("Last trick: {cards}").format(
+        cards=", ".join(f"{seat_word((leader + i) % m.n)} {card(c)}" for i, c in enumerate(cards))
+    )

@@ -16,16 +16,25 @@ from ..i18n import _
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", help=_("the server's database: a SQLite file path or URL (default barbu-web.db here), "
-                                  "or postgresql://user:password@host/dbname"))
+    p.add_argument(
+        "--db",
+        help=_(
+            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
+            "or postgresql://user:password@host/dbname"
+        ),
+    )
     act = p.add_subparsers(dest="action", metavar="ACTION")
     act.add_parser("list", help=_("every account, with its matches and whether it is banned"))
     reset = act.add_parser("reset-password", help=_("print a one-time link to choose a new password"))
     reset.add_argument("name", help=_("the user name"))
-    reset.add_argument("--url", default="http://127.0.0.1:8000", help=_(
-        "the server's address as players reach it, for the link (default http://127.0.0.1:8000)"))
-    delete = act.add_parser("delete", help=_("delete an account and its personal data (its matches stay, "
-                                             "under \"a deleted player\")"))
+    reset.add_argument(
+        "--url",
+        default="http://127.0.0.1:8000",
+        help=_("the server's address as players reach it, for the link (default http://127.0.0.1:8000)"),
+    )
+    delete = act.add_parser(
+        "delete", help=_('delete an account and its personal data (its matches stay, under "a deleted player")')
+    )
     delete.add_argument("name", help=_("the user name"))
     delete.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     ban = act.add_parser("ban", help=_("close an account: it can no longer log in, and its sessions end"))
@@ -36,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_users(args: argparse.Namespace) -> int:
     from ..web.db.storage import Store, sqlite_url
+
     out, err = Console(), Console(stderr=True)
     if not args.action:
         args.users_parser.print_help()
@@ -57,8 +67,9 @@ def cmd_users(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
     from ..web.accounts import store as db
-    from ..web.clubs.store import leave_all as leave_clubs
     from ..web.accounts.service import find_user, reset_link
+    from ..web.clubs.store import leave_all as leave_clubs
+
     if args.action == "list":
         with store.engine.connect() as conn:
             rows = db.list_users(conn)
@@ -67,8 +78,13 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
             return 0
         table = RichTable(_("Name"), _("Since"), _("Matches"), _("Session until"), _("Banned"))
         for account, last, played in rows:
-            table.add_row(account.name, account.created_at.date().isoformat(), str(played),
-                          last.date().isoformat() if last else "—", _("yes") if account.banned else "")
+            table.add_row(
+                account.name,
+                account.created_at.date().isoformat(),
+                str(played),
+                last.date().isoformat() if last else "—",
+                _("yes") if account.banned else "",
+            )
         out.print(table)
         return 0
     user = find_user(store, args.name)
@@ -78,19 +94,29 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
     if args.action == "reset-password":
         token, expires = reset_link(store, user)
         base = args.url.rstrip("/")
-        out.print(_("A one-time link for {name} to choose a new password, valid until {when} (UTC); "
-                    "an earlier link no longer works:").format(name=user.name,
-                                                               when=expires.strftime("%Y-%m-%d %H:%M")), markup=False)
+        out.print(
+            _(
+                "A one-time link for {name} to choose a new password, valid until {when} (UTC); "
+                "an earlier link no longer works:"
+            ).format(name=user.name, when=expires.strftime("%Y-%m-%d %H:%M")),
+            markup=False,
+        )
         out.print(f"{base}/account/reset#key={token}", markup=False, soft_wrap=True)
         return 0
     if args.action == "delete":
         if not args.yes:
             if not sys.stdin.isatty():
-                err.print(_("barbu: error: add --yes to delete {name} without being asked").format(name=user.name),
-                          markup=False)
+                err.print(
+                    _("barbu: error: add --yes to delete {name} without being asked").format(name=user.name),
+                    markup=False,
+                )
                 return 2
-            answer = input(_("Delete the account {name} and its personal data? Its matches stay, under \"a deleted "
-                             "player\". [y/N] ").format(name=user.name))
+            answer = input(
+                _(
+                    'Delete the account {name} and its personal data? Its matches stay, under "a deleted '
+                    'player". [y/N] '
+                ).format(name=user.name)
+            )
             if answer.strip().lower() not in ("y", "yes", _("y"), _("yes")):
                 out.print(_("Nothing was deleted."))
                 return 1
@@ -104,7 +130,12 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
         db.set_banned(conn, user.id, not args.lift)
         if not args.lift:
             db.end_sessions(conn, user.id)
-    out.print((_("{name} may log in again.") if args.lift else _("{name} is banned: logged out everywhere, "
-                                                                  "and can no longer log in.")).format(name=user.name),
-              markup=False)
+    out.print(
+        (
+            _("{name} may log in again.")
+            if args.lift
+            else _("{name} is banned: logged out everywhere, and can no longer log in.")
+        ).format(name=user.name),
+        markup=False,
+    )
     return 0

@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterable
 
 from rich.text import Text
 
+from ..classic.state import Points
 from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
-from ..core.words import SUIT_SINGULAR
 from ..core.errors import BarbuError
-from ..classic.state import Points
-from ..i18n import _, current, ngettext, number, pgettext, word_error, words
+from ..core.words import SUIT_SINGULAR
 from ..guide import option_label
+from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..records.refusals import AT_LINE
 
 
@@ -110,9 +110,11 @@ def option_cell(name: str) -> Text:
 
 def no_such_deal(finished: int, asked: int) -> str:
     """Why ``--deal N`` names no deal of the record."""
-    return ngettext("the record has {n} finished deal; there is no deal {deal}",
-                    "the record has {n} finished deals; there is no deal {deal}", finished).format(
-        n=number(finished), deal=asked)
+    return ngettext(
+        "the record has {n} finished deal; there is no deal {deal}",
+        "the record has {n} finished deals; there is no deal {deal}",
+        finished,
+    ).format(n=number(finished), deal=asked)
 
 
 def error_text(e: BaseException) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANKS, SUITS, SUIT_NAMES, CardSet, format_cards, parse_card
+from .cards import RANKS, SUIT_NAMES, SUITS, CardSet, format_cards, parse_card
 from .errors import ParseError
 from .refusals import DEAL_HAND_COUNT, EMPTY_CHANCE, NOT_A_CHANCE, NOT_A_RANK, NOT_A_SUIT
 
@@ -112,8 +112,8 @@ def parse_rank(text: str) -> int:
     raise ParseError.of(NOT_A_RANK, text=text)
 
 
-
 # -- the Scottish game (seed 004); its draws and cuts of the Unused Pack are in barbu.scottish.pack --
+
 
 @dataclass(frozen=True)
 class PassOn:

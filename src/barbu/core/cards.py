@@ -12,9 +12,24 @@ from typing import Iterable, Iterator
 
 from .errors import ParseError
 from .refusals import HAND_BAD_RANK, HAND_NEEDS_FOUR_SUITS, NOT_A_CARD
+
 # The cards' letters and English names live with the other words; they are the cards' too.
-from .words import (RANK_NAMES as RANK_NAMES, RANKS as RANKS, SUIT_NAMES as SUIT_NAMES,
-                    SUIT_SYMBOLS as SUIT_SYMBOLS, SUITS as SUITS)
+from .words import (
+    RANK_NAMES as RANK_NAMES,
+)
+from .words import (
+    RANKS as RANKS,
+)
+from .words import (
+    SUIT_NAMES as SUIT_NAMES,
+)
+from .words import (
+    SUIT_SYMBOLS as SUIT_SYMBOLS,
+)
+from .words import (
+    SUITS as SUITS,
+)
+
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
@@ -97,8 +112,7 @@ def parse_card(text: str) -> int:
 # Per-suit lookup tables: 13-bit pattern -> tuple of cards, high first is not needed;
 # cards come in ascending order so iteration is cheap and deterministic.
 _SUIT_TUPLES: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[s * 13 + r] for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
-    for s in range(4)
+    tuple(tuple(CARDS[s * 13 + r] for r in range(13) if bits >> r & 1) for bits in range(1 << 13)) for s in range(4)
 )
 
 
@@ -110,8 +124,12 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     rest = mask >> 13
     if not rest:
         return t0
-    return (t0 + _SUIT_TUPLES[1][rest & 0x1FFF] + _SUIT_TUPLES[2][(rest >> 13) & 0x1FFF]
-            + _SUIT_TUPLES[3][(rest >> 26) & 0x1FFF])
+    return (
+        t0
+        + _SUIT_TUPLES[1][rest & 0x1FFF]
+        + _SUIT_TUPLES[2][(rest >> 13) & 0x1FFF]
+        + _SUIT_TUPLES[3][(rest >> 26) & 0x1FFF]
+    )
 
 
 def card_indices(mask: int) -> list[int]:

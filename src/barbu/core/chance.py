@@ -66,7 +66,7 @@ class KeyedRandom(random.Random):
         return out
 
     def random(self) -> float:
-        return self.getrandbits(53) * (2.0 ** -53)
+        return self.getrandbits(53) * (2.0**-53)
 
     def getstate(self) -> Any:
         raise NotImplementedError("a keyed generator has no state to save: rebuild it from the key and node")

@@ -16,6 +16,7 @@ from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 CHANCE = -1
 
+
 class GameRules(Protocol):
     """A game's ruleset as any front end may read it; its ``str`` is its one-line form, which opens the
     same game again."""

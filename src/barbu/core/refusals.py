@@ -2,10 +2,13 @@
 
 from .words import N_, message
 
-NOT_A_CARD = message("not-a-card", N_("{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
-                                      "and a suit (S, H, D, C), like QH or 10s"))
-HAND_NEEDS_FOUR_SUITS = message("hand-needs-four-suits",
-                                N_("{text!r}: a hand in suit form needs four suits separated by dots"))
+NOT_A_CARD = message(
+    "not-a-card",
+    N_("{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) and a suit (S, H, D, C), like QH or 10s"),
+)
+HAND_NEEDS_FOUR_SUITS = message(
+    "hand-needs-four-suits", N_("{text!r}: a hand in suit form needs four suits separated by dots")
+)
 HAND_BAD_RANK = message("hand-bad-rank", N_("{text!r}: {char!r} is not a rank"))
 NOT_A_SUIT = message("not-a-suit", N_("{text!r} is not a suit: write S, H, D, C (or spades, hearts, diamonds, clubs)"))
 NOT_A_RANK = message("not-a-rank", N_("{text!r} is not a rank: write 2-9, T (or 10), J, Q, K or A"))

@@ -33,25 +33,32 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 NOT_TEXT = message("json-not-text", N_("not valid JSON: expected text"))
 NOT_UTF8 = message("json-not-utf8", N_("not valid JSON: the text is not UTF-8"))
 TOO_DEEP = message("json-too-deep", N_("not valid JSON: nested more than {n} levels deep"))
-SURROGATE = message("json-surrogate", N_("not valid JSON: a text holds half of a UTF-16 pair (a lone surrogate), "
-                                         "which is not a character"))
+SURROGATE = message(
+    "json-surrogate",
+    N_("not valid JSON: a text holds half of a UTF-16 pair (a lone surrogate), which is not a character"),
+)
 TOO_MANY_DIGITS = message("json-digits", N_("not valid JSON: a number has too many digits"))
 NOT_A_NUMBER = message("json-constant", N_("not valid JSON: {name} is not a number JSON allows"))
 #: The decoder's own English, said in plain words that can be translated; anything else is SYNTAX.
 PROBLEMS = {
     "Expecting value": message("json-value", N_("not valid JSON: a value is missing at character {pos}")),
     "Expecting property name enclosed in double quotes": message(
-        "json-key", N_("not valid JSON: a name in double quotes is missing at character {pos}")),
+        "json-key", N_("not valid JSON: a name in double quotes is missing at character {pos}")
+    ),
     "Expecting ':' delimiter": message("json-colon", N_("not valid JSON: a colon is missing at character {pos}")),
     "Expecting ',' delimiter": message("json-comma", N_("not valid JSON: a comma is missing at character {pos}")),
     "Unterminated string starting at": message(
-        "json-unterminated", N_("not valid JSON: the text in quotes at character {pos} is never closed")),
+        "json-unterminated", N_("not valid JSON: the text in quotes at character {pos} is never closed")
+    ),
     "Invalid control character at": message(
-        "json-control", N_("not valid JSON: a control character inside quotes at character {pos}")),
-    "Invalid \\escape": message("json-escape", N_("not valid JSON: a backslash escape that does not exist "
-                                                   "at character {pos}")),
-    "Invalid \\uXXXX escape": message("json-escape", N_("not valid JSON: a backslash escape that does not exist "
-                                                         "at character {pos}")),
+        "json-control", N_("not valid JSON: a control character inside quotes at character {pos}")
+    ),
+    "Invalid \\escape": message(
+        "json-escape", N_("not valid JSON: a backslash escape that does not exist at character {pos}")
+    ),
+    "Invalid \\uXXXX escape": message(
+        "json-escape", N_("not valid JSON: a backslash escape that does not exist at character {pos}")
+    ),
     "Extra data": message("json-extra", N_("not valid JSON: more follows the end of the document at character {pos}")),
 }
 SYNTAX = message("json-syntax", N_("not valid JSON: a mistake at character {pos}"))

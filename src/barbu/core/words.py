@@ -23,8 +23,7 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 #: One card of a suit ("play a spade"): its own word, since not every language drops a letter.
 SUIT_SINGULAR = ("spade", "heart", "diamond", "club")
 RANKS = "23456789TJQKA"
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine",
-              "ten", "jack", "queen", "king", "ace")
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
 
 def N_(text: str) -> str:
@@ -66,9 +65,11 @@ KINDS: dict[str, Wording] = {}
 
 def kind(name: str) -> Callable[[Wording], Wording]:
     """Register a parameter kind's wording, written in terms of a `Words` object's methods."""
+
     def register(f: Wording) -> Wording:
         KINDS[name] = f
         return f
+
     return register
 
 

@@ -66,8 +66,7 @@ def contract_order(rules: Ruleset) -> list[str]:
     return [c.key for c in Match(rules).contracts]
 
 
-def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
-              limit: int = 0) -> DailySet:
+def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH, limit: int = 0) -> DailySet:
     """The set of ``game`` on ``day``; ``limit`` (> 0) keeps only its first boards (a short set for tests)."""
     if game not in GAMES:
         raise DailyError(f"no daily deals for {game!r}: the games are {', '.join(GAMES)}")
@@ -76,8 +75,7 @@ def daily_set(secret: bytes, day: str, game: str, strength: str = DEFAULT_STRENG
     return set_from_day_key(day_key(secret, day), day, game, strength, limit)
 
 
-def set_from_day_key(key: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH,
-                     limit: int = 0) -> DailySet:
+def set_from_day_key(key: bytes, day: str, game: str, strength: str = DEFAULT_STRENGTH, limit: int = 0) -> DailySet:
     """The same set from the day's published key (the check anyone can make once the day is over)."""
     if game == BESIGUE:
         rules: Any = daily_besigue.besigue_rules()
@@ -100,8 +98,9 @@ class BoardPlay(Board):
             return daily_besigue.BesigueBoard(dset, *args, **kwargs)
         return object.__new__(cls)
 
-    def __init__(self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False,
-                 paced: bool = False) -> None:
+    def __init__(
+        self, dset: DailySet, board: int, moves: Iterable[str] = (), computer: bool = False, paced: bool = False
+    ) -> None:
         self.contract = ""
         super().__init__(dset, board, moves, computer, paced)
 
@@ -170,8 +169,9 @@ class BoardPlay(Board):
         order = self.dset.contract_order()
         choosable = {a.contract for a in m.legal_actions() if isinstance(a, Declare)}
         start = self.board % len(order)
-        self.contract = next(order[(start + i) % len(order)] for i in range(len(order))
-                             if order[(start + i) % len(order)] in choosable)
+        self.contract = next(
+            order[(start + i) % len(order)] for i in range(len(order)) if order[(start + i) % len(order)] in choosable
+        )
 
     def _computer(self, seat: int) -> Any:
         """A fresh computer player for this decision, seeded by the board, the seat and every action so far."""
@@ -198,15 +198,24 @@ def replay_moves(dset: DailySet, board: int, moves: Sequence[str]) -> BoardPlay:
         raise DailyError(f"board {board + 1} cannot be rebuilt: {e}") from None
 
 
-SYMBOLS = {"top": "\U0001F7E9", "middle": "\U0001F7E8", "bottom": "\U0001F7E5", "alone": "\u2B1C"}
+SYMBOLS = {"top": "\U0001f7e9", "middle": "\U0001f7e8", "bottom": "\U0001f7e5", "alone": "\u2b1c"}
 
 
-def share_line(day: str, game: str, percent: float | None, fractions: Sequence[float | None],
-               label: str = "Barbu daily") -> str:
+def share_line(
+    day: str, game: str, percent: float | None, fractions: Sequence[float | None], label: str = "Barbu daily"
+) -> str:
     """A result to share that shows nothing of the cards: the day, the game, the percentage, one square per board
     (green: the top third of the field on that board, yellow the middle, red the bottom; white: nobody to compare)."""
-    squares = "".join(SYMBOLS["alone"] if f is None else SYMBOLS["top"] if f >= 2 / 3
-                      else SYMBOLS["middle"] if f >= 1 / 3 else SYMBOLS["bottom"] for f in fractions)
+    squares = "".join(
+        SYMBOLS["alone"]
+        if f is None
+        else SYMBOLS["top"]
+        if f >= 2 / 3
+        else SYMBOLS["middle"]
+        if f >= 1 / 3
+        else SYMBOLS["bottom"]
+        for f in fractions
+    )
     pct = "–" if percent is None else f"{percent:.0f}%"
     return f"{label} {day} {game} {pct} {squares}"
 

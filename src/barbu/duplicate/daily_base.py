@@ -22,8 +22,9 @@ class Board:
     board says how a fresh game starts (`_new_game`), how a move is applied (`_apply`), how chance and any fixed
     choice lead up to the next decision (`_advance`) and what its computer plays (`computer_move`)."""
 
-    def __init__(self, dset: Any, board: int, moves: Iterable[str] = (), computer: bool = False,
-                 paced: bool = False) -> None:
+    def __init__(
+        self, dset: Any, board: int, moves: Iterable[str] = (), computer: bool = False, paced: bool = False
+    ) -> None:
         """``computer``: the fixed strength plays the person's seat too (the computer's own result).
         ``paced``: the board stops at each computer player's turn too, for a table that shows its moves one by
         one (`computer_move`, `play_computer`); the moves are the same."""

@@ -44,8 +44,9 @@ class BesigueBoard(Board):
     n = 2
     contract = ""  # no contract: the board is the deal itself
 
-    def __init__(self, dset: Any, board: int, moves: Iterable[str] = (), computer: bool = False,
-                 paced: bool = False) -> None:
+    def __init__(
+        self, dset: Any, board: int, moves: Iterable[str] = (), computer: bool = False, paced: bool = False
+    ) -> None:
         self.role = role_of(board)
         super().__init__(dset, board, moves, computer, paced)
 
@@ -102,4 +103,3 @@ class BesigueBoard(Board):
         """What the fixed strength plays now at ``seat`` (a fresh player seeded by everything so far)."""
         text = f"{self.board}|{seat}|" + " ".join(t for _, t in self.match.log)
         return make_besigue_agent(self.dset.strength, seed_of(self.dset.key, text)).act(self.match.view(seat))
-

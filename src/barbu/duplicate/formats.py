@@ -68,7 +68,7 @@ def round_over(rules_text: str, fmt: str, game: Any) -> bool:
 
 
 def board_id(round_no: int, deal_no: int) -> str:
-    """"r1-d3": the board key used in matchpoints.Entry.board (both counted from 1)."""
+    """ "r1-d3": the board key used in matchpoints.Entry.board (both counted from 1)."""
     return f"r{round_no}-d{deal_no}"
 
 

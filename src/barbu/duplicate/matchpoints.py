@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Hashable, Iterable, NamedTuple, Sequence
 
-
 EPSILON = 1e-9  # scores this close are a tie (points may be fractions of a point)
 
 
@@ -127,8 +126,10 @@ def _board_result(board: Hashable, seat: int, group: list[Entry], points: dict[f
 
 def score_boards(entries: Iterable[Entry], highest_wins: bool = True) -> list[BoardResult]:
     """Group the results by board and seat and give each its matchpoints (rows best first, then by name)."""
-    return [_board_result(board, seat, group, _points([e.score for e in group], highest_wins))
-            for (board, seat), group in _groups(entries).items()]
+    return [
+        _board_result(board, seat, group, _points([e.score for e in group], highest_wins))
+        for (board, seat), group in _groups(entries).items()
+    ]
 
 
 def score_all(entries: Iterable[Entry], highest_wins: bool = True) -> tuple[list[BoardResult], list[Standing]]:
@@ -149,7 +150,7 @@ def _ranks(values: dict[str, float], better_high: bool = True) -> dict[str, str]
         j = i
         while j + 1 < len(order) and abs(values[order[j + 1]] - values[order[i]]) <= 1e-9:
             j += 1
-        for p in order[i:j + 1]:
+        for p in order[i : j + 1]:
             out[p] = f"{i + 1}=" if j > i else str(i + 1)
         i = j + 1
     return out
@@ -162,12 +163,16 @@ def standings(entries: Iterable[Entry], highest_wins: bool = True) -> list[Stand
     plain lists (no traveller rows sorted): a daily set played by 100,000 players is scored in one to two seconds
     (benchmarks/duplicate_scoring.py)."""
     groups = _groups(entries)
-    return _standings(groups, {key: _points([e.score for e in group], highest_wins)
-                               for key, group in groups.items()}, highest_wins)
+    return _standings(
+        groups, {key: _points([e.score for e in group], highest_wins) for key, group in groups.items()}, highest_wins
+    )
 
 
-def _standings(groups: dict[tuple[Hashable, int], list[Entry]], all_points: dict[tuple[Hashable, int],
-               dict[float, float]], highest_wins: bool) -> list[Standing]:
+def _standings(
+    groups: dict[tuple[Hashable, int], list[Entry]],
+    all_points: dict[tuple[Hashable, int], dict[float, float]],
+    highest_wins: bool,
+) -> list[Standing]:
     """The ranking from the comparisons and each one's matchpoints by score."""
     sums: dict[str, list[float]] = {}  # player -> [matchpoints, top, points, boards, stand-in boards]
     known = sums.get

@@ -130,7 +130,7 @@ def _plan(players: int, seats: int, fmt: str, rounds: int, tables: int) -> Grid:
         grid: list[int | None] = [None] * (tables * seats)
         for p, slot in enumerate(seat_of):
             grid[slot] = p
-        out.append(tuple(tuple(grid[t * seats:(t + 1) * seats]) for t in range(tables)))
+        out.append(tuple(tuple(grid[t * seats : (t + 1) * seats]) for t in range(tables)))
     return tuple(out)
 
 
@@ -170,7 +170,7 @@ class _Search:
         grid, n, s = self.grid[r], self.n, self.s
         slot = self.seating[r][p]
         t, seat = divmod(slot, s)
-        for q in grid[t * s:(t + 1) * s]:
+        for q in grid[t * s : (t + 1) * s]:
             if q >= 0 and q != p and not (skip_lower and q < p):
                 self._bump(self.meet, p * n + q if p < q else q * n + p, d, self.W_MEET)
         for u in range(self.t):
@@ -237,7 +237,7 @@ class _Search:
             for p in range(self.n):
                 self._count(r, p, +1, skip_lower=True)
         for p in range(self.n):
-            if max(self.seat[p * s:(p + 1) * s]) < rounds:
+            if max(self.seat[p * s : (p + 1) * s]) < rounds:
                 continue
             options = []
             for r in range(1, rounds):
@@ -248,7 +248,7 @@ class _Search:
                     if y % s != x % s:
                         before, other = self.cost, self.grid[r][y]
                         self._swap(r, x, y)
-                        if other < 0 or max(self.seat[other * s:(other + 1) * s]) < rounds:
+                        if other < 0 or max(self.seat[other * s : (other + 1) * s]) < rounds:
                             options.append((self.cost - before, r, x, y))
                         self._swap(r, x, y)
             if options:
@@ -257,6 +257,7 @@ class _Search:
 
 
 # -- what a plan gives: who meets whom, who is compared with whom ---------------------------------------------
+
 
 def _pairs(groups: Sequence[Sequence[int | None]]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []

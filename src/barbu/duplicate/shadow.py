@@ -32,10 +32,10 @@ STRONGEST = "expert"
 class ShadowResult:
     """One deal of one person's match, beside what the stronger player scored on the same cards."""
 
-    deal: int        # 0-based number of the deal in the match
-    you: Any         # what the match added for the deal in the person's seat (an int, or an exact Fraction)
-    expert: Any      # what the stronger player's replay added in the same seat
-    sign: int        # +1 where more points are better, -1 where the lowest total wins
+    deal: int  # 0-based number of the deal in the match
+    you: Any  # what the match added for the deal in the person's seat (an int, or an exact Fraction)
+    expert: Any  # what the stronger player's replay added in the same seat
+    sign: int  # +1 where more points are better, -1 where the lowest total wins
 
     @property
     def advantage(self) -> Any:
@@ -45,6 +45,7 @@ class ShadowResult:
 
 def _game_of(rules: str, seed: int | None = None) -> Any:
     from ..games import open_game  # the games module registers every family (the Scottish game)
+
     return open_game(rules, seed)
 
 
@@ -115,19 +116,22 @@ def deal_chances(rules: str, actions: Sequence[Any], k: int) -> tuple[Any, list[
 def _make(spec: str, seed: int, besigue: bool) -> Any:
     if besigue:
         from ..agents.besigue import make_besigue_agent
+
         return make_besigue_agent(spec, seed)
     return make_agent(spec, seed)
 
 
-def replay_deal(start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str],
-                stronger: str = STRONGEST, key: int = 0) -> tuple:
+def replay_deal(
+    start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str], stronger: str = STRONGEST, key: int = 0
+) -> tuple:
     """What the deal of ``start`` added by seat when played again (`replay_game`)."""
     game = replay_game(start, chances, seat, strengths, stronger, key)
     return deal_added(game, len(start.results))
 
 
-def replay_game(start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str],
-                stronger: str = STRONGEST, key: int = 0) -> Any:
+def replay_game(
+    start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str], stronger: str = STRONGEST, key: int = 0
+) -> Any:
     """Play the deal of ``start`` (a game at the start of a deal) again: ``stronger`` in ``seat``, the other
     seats by ``strengths``, the chance events from ``chances`` in order (one that no longer fits, or one
     more than the table had, is drawn from a generator keyed by ``key``).  The game once the deal is over."""
@@ -142,15 +146,24 @@ class DealReplay:
     """One deal played again, a decision at a time: `replay_game` runs it at once, a server thinks each
     decision in its own pool (`barbu.web.tables.shadow`).  The computer players see only their seat's view."""
 
-    def __init__(self, start: Any, chances: Iterable[Any], seat: int, strengths: Mapping[int, str],
-                 stronger: str = STRONGEST, key: int = 0) -> None:
+    def __init__(
+        self,
+        start: Any,
+        chances: Iterable[Any],
+        seat: int,
+        strengths: Mapping[int, str],
+        stronger: str = STRONGEST,
+        key: int = 0,
+    ) -> None:
         self.game = start.clone()
         self.deal = len(self.game.results)
         self.seat = seat
         besigue = _is_besigue(self.game)
         self._base = (key * 1_000_003 + self.deal) * 7919
-        self.agents = {s: _make(stronger if s == seat else strengths.get(s, "rule"), self._base + s, besigue)
-                       for s in range(self.game.n)}
+        self.agents = {
+            s: _make(stronger if s == seat else strengths.get(s, "rule"), self._base + s, besigue)
+            for s in range(self.game.n)
+        }
         self._pending = list(chances)
         self._drawn = 0
 
@@ -202,8 +215,15 @@ class DealReplay:
         return deal_added(self.game, self.deal)
 
 
-def shadow_deal(rules: str, actions: Sequence[Any], k: int, seat: int, strengths: Mapping[int, str],
-                stronger: str = STRONGEST, key: int = 0) -> ShadowResult:
+def shadow_deal(
+    rules: str,
+    actions: Sequence[Any],
+    k: int,
+    seat: int,
+    strengths: Mapping[int, str],
+    stronger: str = STRONGEST,
+    key: int = 0,
+) -> ShadowResult:
     """Deal ``k`` of a match (``actions`` from its start, at least through the end of deal ``k``): the person
     in ``seat`` scored ``you``; ``stronger`` in that seat, on the same cards against the same computer
     strengths, scores ``expert``."""
@@ -228,5 +248,18 @@ def summarize(results: Iterable[ShadowResult], worst: int = 3) -> ShadowSummary:
     return ShadowSummary(sum((r.advantage for r in rows), 0), len(rows), tuple(losses[:worst]))
 
 
-__all__ = ["STRONGEST", "DealReplay", "ShadowResult", "ShadowSummary", "deal_added", "deal_chances", "deal_start",
-           "history_texts", "replay_deal", "replay_game", "shadow_deal", "sign_of", "summarize"]
+__all__ = [
+    "STRONGEST",
+    "DealReplay",
+    "ShadowResult",
+    "ShadowSummary",
+    "deal_added",
+    "deal_chances",
+    "deal_start",
+    "history_texts",
+    "replay_deal",
+    "replay_game",
+    "shadow_deal",
+    "sign_of",
+    "summarize",
+]

@@ -22,5 +22,20 @@ def rules_guide(rules: Any, words: Words = ENGLISH) -> Guide:
     return barbu_guide(rules, words)
 
 
-__all__ = ["Guide", "Section", "Table", "as_text", "barbu_guide", "besigue_guide", "contract_help", "contract_summary",
-           "option_label", "preset_name", "rules_guide", "settlement_words", "settlements", "value_phrase", "value_word"]
+__all__ = [
+    "Guide",
+    "Section",
+    "Table",
+    "as_text",
+    "barbu_guide",
+    "besigue_guide",
+    "contract_help",
+    "contract_summary",
+    "option_label",
+    "preset_name",
+    "rules_guide",
+    "settlement_words",
+    "settlements",
+    "value_phrase",
+    "value_word",
+]

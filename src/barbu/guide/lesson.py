@@ -35,8 +35,8 @@ from typing import Any
 
 from ..classic.match import Match
 from ..classic.view import View
-from ..core.actions import NO_DOUBLE, PASS, Deal, Double, Draw, Pass
-from ..core.cards import CARDS, SUIT_MASK, CardSet, parse_card
+from ..core.actions import NO_DOUBLE, PASS, Deal, Draw, Pass
+from ..core.cards import CARDS, CardSet, parse_card
 from ..core.errors import BarbuError
 from ..core.words import ENGLISH, N_, Message, Words
 
@@ -120,126 +120,283 @@ def _step(explain: Say, expect: tuple[str, ...], why: Say) -> Step:
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
-        key="no-queens", title=N_("A negative contract: No queens"), rules=QUIET, dealer=2,
-        hands=("QS 7S 3S 2S QH 9H 6H 3H 2H AD TD 6D 4D",
-               "AS KS JS TS AH KH JH TH JD 3D 2D AC KC",
-               "9S 8S 6S 8H 7H KD 8D 5D QC JC TC 5C 2C",
-               "5S 4S 5H 4H QD 9D 7D 9C 8C 7C 6C 4C 3C"),
+        key="no-queens",
+        title=N_("A negative contract: No queens"),
+        rules=QUIET,
+        dealer=2,
+        hands=(
+            "QS 7S 3S 2S QH 9H 6H 3H 2H AD TD 6D 4D",
+            "AS KS JS TS AH KH JH TH JD 3D 2D AC KC",
+            "9S 8S 6S 8H 7H KD 8D 5D QC JC TC 5C 2C",
+            "5S 4S 5H 4H QD 9D 7D 9C 8C 7C 6C 4C 3C",
+        ),
         script={2: ("contract no-queens", "KD", "5C"), 3: ("9D", "3C"), 1: ("2D", "KC", "AC")},
         steps=(
-            _step(say(N_("North deals and chooses No queens: each queen you take costs you 6 points, so you "
-                         "want to take no trick with a queen in it. North leads {card:card}. You must follow "
-                         "suit: play a diamond lower than the king, {low:card} or {lower:card}, and North keeps "
-                         "the trick."), card="KD", low="TD", lower="4D"),
-                  ("TD", "6D", "4D"),
-                  say(N_("Duck: with {card:card} you would take the trick, and every queen played to it. "
-                         "Play a diamond under the king."), card="AD")),
-            _step(say(N_("North leads {card:card} and you have no club: you may play any card. That is the "
-                         "moment to throw a queen away, on a trick you cannot win. Play {one:card} or "
-                         "{other:card}."), card="5C", one="QS", other="QH"),
-                  ("QS", "QH"),
-                  say(N_("You have no club, so this trick cannot be yours: throw a queen on it, {one:card} or "
-                         "{other:card}, before a lead in its suit makes you take it."), one="QS", other="QH")),
-            _step(say(N_("West took your queen: 6 points against him. He leads {card:card}, and you still "
-                         "have no club: throw your other queen."), card="AC"),
-                  ("QS", "QH"),
-                  say(N_("Another club you cannot win: get rid of your other queen now."))),
+            _step(
+                say(
+                    N_(
+                        "North deals and chooses No queens: each queen you take costs you 6 points, so you "
+                        "want to take no trick with a queen in it. North leads {card:card}. You must follow "
+                        "suit: play a diamond lower than the king, {low:card} or {lower:card}, and North keeps "
+                        "the trick."
+                    ),
+                    card="KD",
+                    low="TD",
+                    lower="4D",
+                ),
+                ("TD", "6D", "4D"),
+                say(
+                    N_(
+                        "Duck: with {card:card} you would take the trick, and every queen played to it. "
+                        "Play a diamond under the king."
+                    ),
+                    card="AD",
+                ),
+            ),
+            _step(
+                say(
+                    N_(
+                        "North leads {card:card} and you have no club: you may play any card. That is the "
+                        "moment to throw a queen away, on a trick you cannot win. Play {one:card} or "
+                        "{other:card}."
+                    ),
+                    card="5C",
+                    one="QS",
+                    other="QH",
+                ),
+                ("QS", "QH"),
+                say(
+                    N_(
+                        "You have no club, so this trick cannot be yours: throw a queen on it, {one:card} or "
+                        "{other:card}, before a lead in its suit makes you take it."
+                    ),
+                    one="QS",
+                    other="QH",
+                ),
+            ),
+            _step(
+                say(
+                    N_(
+                        "West took your queen: 6 points against him. He leads {card:card}, and you still "
+                        "have no club: throw your other queen."
+                    ),
+                    card="AC",
+                ),
+                ("QS", "QH"),
+                say(N_("Another club you cannot win: get rid of your other queen now.")),
+            ),
         ),
-        done=say(N_("Well played: West took your two queens and you have nothing left to fear. The rest "
-                    "of a negative deal goes the same way: duck under the high cards, and throw away the "
-                    "dangerous ones when you cannot follow suit. Next: the doubling round."))),
+        done=say(
+            N_(
+                "Well played: West took your two queens and you have nothing left to fear. The rest "
+                "of a negative deal goes the same way: duck under the high cards, and throw away the "
+                "dangerous ones when you cannot follow suit. Next: the doubling round."
+            )
+        ),
+    ),
     Lesson(
-        key="doubling", title=N_("The doubling round"), rules="classic", dealer=3,
+        key="doubling",
+        title=N_("The doubling round"),
+        rules="classic",
+        dealer=3,
         hands=("7S 5S 3S 2S 3H 2H 6D 5D 4D 2D 6C 4C 3C", "", "", ""),
         script={3: ("contract no-hearts", "double 0"), 1: ("double 0",), 2: ("pass",)},
         steps=(
-            _step(say(N_("East deals and chooses No hearts. Before the play comes the doubling round, once "
-                         "round the table from the dealer's left: you first. To double a player is to bet "
-                         "that you will score better than he does in this deal; at the end the difference "
-                         "between your two scores changes hands. With only {one:card} and {two:card} in "
-                         "hearts your hand is safe: double East, the dealer."), one="3H", two="2H"),
-                  ("double 3",),
-                  say(N_("Your hand is safe, so double East. Besides, over a dealer's seven deals each "
-                         "player must double him at least twice: a good hand is the time to do it."))),
-            _step(say(N_("West doubled you, North passed, and East, the dealer, redoubled you: the dealer "
-                         "never doubles first, he may only redouble those who doubled him, and the stake "
-                         "between you two is now twice. West doubled you after your turn, so you may still "
-                         "redouble him: do it.")),
-                  ("double 1",),
-                  say(N_("Your hand is safe: redouble West and the difference between you two counts "
-                         "twice.")))),
-        done=say(N_("The doubling round is over and East leads. At the end of the deal each pair that "
-                    "doubled settles apart: the lower score pays the higher the difference, twice when "
-                    "redoubled. In Trumps and Domino, the positive contracts, you may only double the "
-                    "dealer. Next: Trumps."))),
+            _step(
+                say(
+                    N_(
+                        "East deals and chooses No hearts. Before the play comes the doubling round, once "
+                        "round the table from the dealer's left: you first. To double a player is to bet "
+                        "that you will score better than he does in this deal; at the end the difference "
+                        "between your two scores changes hands. With only {one:card} and {two:card} in "
+                        "hearts your hand is safe: double East, the dealer."
+                    ),
+                    one="3H",
+                    two="2H",
+                ),
+                ("double 3",),
+                say(
+                    N_(
+                        "Your hand is safe, so double East. Besides, over a dealer's seven deals each "
+                        "player must double him at least twice: a good hand is the time to do it."
+                    )
+                ),
+            ),
+            _step(
+                say(
+                    N_(
+                        "West doubled you, North passed, and East, the dealer, redoubled you: the dealer "
+                        "never doubles first, he may only redouble those who doubled him, and the stake "
+                        "between you two is now twice. West doubled you after your turn, so you may still "
+                        "redouble him: do it."
+                    )
+                ),
+                ("double 1",),
+                say(N_("Your hand is safe: redouble West and the difference between you two counts twice.")),
+            ),
+        ),
+        done=say(
+            N_(
+                "The doubling round is over and East leads. At the end of the deal each pair that "
+                "doubled settles apart: the lower score pays the higher the difference, twice when "
+                "redoubled. In Trumps and Domino, the positive contracts, you may only double the "
+                "dealer. Next: Trumps."
+            )
+        ),
+    ),
     Lesson(
-        key="trumps", title=N_("Trumps"), rules=QUIET, dealer=0,
-        hands=("AS QS TS 7S 4S 3S 4H 3H AD KD 5D 3D 2D",
-               "JS 6S AH 8H 7H 6D 4D AC KC QC JC TC 2C",
-               "9S 8S KH QH JH TH 9H QD JD TD 9D 8D 7D",
-               "KS 5S 2S 6H 5H 2H 9C 8C 7C 6C 5C 4C 3C"),
+        key="trumps",
+        title=N_("Trumps"),
+        rules=QUIET,
+        dealer=0,
+        hands=(
+            "AS QS TS 7S 4S 3S 4H 3H AD KD 5D 3D 2D",
+            "JS 6S AH 8H 7H 6D 4D AC KC QC JC TC 2C",
+            "9S 8S KH QH JH TH 9H QD JD TD 9D 8D 7D",
+            "KS 5S 2S 6H 5H 2H 9C 8C 7C 6C 5C 4C 3C",
+        ),
         script={1: ("6S", "AH", "2C"), 2: ("8S", "9H", "9S")},
         steps=(
-            _step(say(N_("This time you deal, so you choose the contract. Your long, high spades are made "
-                         "for Trumps, where every trick you take scores 5 points: choose Trumps.")),
-                  ("contract trumps",),
-                  say(N_("This hand is made for Trumps: choose Trumps."))),
-            _step(say(N_("Now name the trump suit: your longest and strongest, spades.")),
-                  ("trump S",),
-                  say(N_("Name spades: six of them, with the ace and the queen."))),
-            _step(say(N_("You lead. Lead {card:card}: a round of trumps draws the others' trumps, so that "
-                         "later they cannot trump your winners. When trumps are led everyone must follow, "
-                         "and play higher than the best trump so far if he can."), card="AS"),
-                  ("AS",),
-                  say(N_("Lead {card:card}: it cannot lose, and it draws three of their trumps."), card="AS")),
-            _step(say(N_("Your {card:card} took the trick. Now lead a small heart, {one:card} or {two:card}: "
-                         "you give up the lead, and you have no club, so when clubs come you will trump "
-                         "them."), card="AS", one="4H", two="3H"),
-                  ("4H", "3H"),
-                  say(N_("Lead a small heart, {one:card} or {two:card}: keep your trumps and your diamonds "
-                         "for later."), one="4H", two="3H")),
-            _step(say(N_("West won with {ace:card} and leads a club. North has no club: he must trump, and "
-                         "did, with {trump:card}. You have no club either, so you must trump too, and higher "
-                         "than North when you can: {card:card} is enough."), ace="AH", trump="9S", card="TS"),
-                  ("TS",),
-                  say(N_("{card:card} beats North's {trump:card} and keeps your queen for later: play "
-                         "{card:card}."), card="TS", trump="9S"))),
-        done=say(N_("The trick is yours with {card:card}. Follow suit when you can; when you cannot, you "
-                    "must trump, and overtrump a trump already played. Every trick scores 5. Next: "
-                    "Domino."), card="TS")),
+            _step(
+                say(
+                    N_(
+                        "This time you deal, so you choose the contract. Your long, high spades are made "
+                        "for Trumps, where every trick you take scores 5 points: choose Trumps."
+                    )
+                ),
+                ("contract trumps",),
+                say(N_("This hand is made for Trumps: choose Trumps.")),
+            ),
+            _step(
+                say(N_("Now name the trump suit: your longest and strongest, spades.")),
+                ("trump S",),
+                say(N_("Name spades: six of them, with the ace and the queen.")),
+            ),
+            _step(
+                say(
+                    N_(
+                        "You lead. Lead {card:card}: a round of trumps draws the others' trumps, so that "
+                        "later they cannot trump your winners. When trumps are led everyone must follow, "
+                        "and play higher than the best trump so far if he can."
+                    ),
+                    card="AS",
+                ),
+                ("AS",),
+                say(N_("Lead {card:card}: it cannot lose, and it draws three of their trumps."), card="AS"),
+            ),
+            _step(
+                say(
+                    N_(
+                        "Your {card:card} took the trick. Now lead a small heart, {one:card} or {two:card}: "
+                        "you give up the lead, and you have no club, so when clubs come you will trump "
+                        "them."
+                    ),
+                    card="AS",
+                    one="4H",
+                    two="3H",
+                ),
+                ("4H", "3H"),
+                say(
+                    N_("Lead a small heart, {one:card} or {two:card}: keep your trumps and your diamonds for later."),
+                    one="4H",
+                    two="3H",
+                ),
+            ),
+            _step(
+                say(
+                    N_(
+                        "West won with {ace:card} and leads a club. North has no club: he must trump, and "
+                        "did, with {trump:card}. You have no club either, so you must trump too, and higher "
+                        "than North when you can: {card:card} is enough."
+                    ),
+                    ace="AH",
+                    trump="9S",
+                    card="TS",
+                ),
+                ("TS",),
+                say(
+                    N_("{card:card} beats North's {trump:card} and keeps your queen for later: play {card:card}."),
+                    card="TS",
+                    trump="9S",
+                ),
+            ),
+        ),
+        done=say(
+            N_(
+                "The trick is yours with {card:card}. Follow suit when you can; when you cannot, you "
+                "must trump, and overtrump a trump already played. Every trick scores 5. Next: "
+                "Domino."
+            ),
+            card="TS",
+        ),
+    ),
     Lesson(
-        key="domino", title=N_("Domino"), rules=QUIET, dealer=0,
-        hands=("8S 8H AS KS 2S AH KH AD KD 2D AC KC 2C",
-               "QS JS TS QH JH TH 9H QC JC TC 9C 8C 7C",
-               "9S 7S 6S 5S 4S 3S 7H 6H 5H 4H 6C 5C 4C",
-               "3H 2H QD JD TD 9D 8D 7D 6D 5D 4D 3D 3C"),
+        key="domino",
+        title=N_("Domino"),
+        rules=QUIET,
+        dealer=0,
+        hands=(
+            "8S 8H AS KS 2S AH KH AD KD 2D AC KC 2C",
+            "QS JS TS QH JH TH 9H QC JC TC 9C 8C 7C",
+            "9S 7S 6S 5S 4S 3S 7H 6H 5H 4H 6C 5C 4C",
+            "3H 2H QD JD TD 9D 8D 7D 6D 5D 4D 3D 3C",
+        ),
         script={1: ("8C", "9C"), 2: ("9S", "7H"), 3: ("8D", "7D")},
         steps=(
-            _step(say(N_("Last contract: you deal, choose Domino. No tricks here: everyone lays his cards "
-                         "in rows on the table, and the first to be rid of all his cards scores most.")),
-                  ("contract domino",),
-                  say(N_("For this lesson, choose Domino."))),
-            _step(say(N_("Name the starting rank of the rows: every row opens with a card of that rank. You "
-                         "hold two eights: name 8.")),
-                  ("rank 8",),
-                  say(N_("Name 8: you hold two of them, so you can open two rows."))),
-            _step(say(N_("You lay first, and a row can only open with an 8: lay {one:card} or "
-                         "{two:card}."), one="8S", two="8H"),
-                  ("8S", "8H"),
-                  say(N_("Only an 8 can open a row: lay {one:card} or {two:card}."), one="8S", two="8H")),
-            _step(say(N_("Each row grows in its suit, one rank up or down from the 8: a 9 or a 7 of a row "
-                         "on the table, and so on. Another 8 opens a new row. Lay your other 8: you may not "
-                         "pass while a card of yours fits.")),
-                  ("8S", "8H"),
-                  say(N_("Lay your other 8: it is the only card of yours that fits now.")),
-                  ),
-            _step(say(N_("Nothing in your hand fits the rows now: you must pass.")),
-                  ("pass",),
-                  say(N_("No card of yours fits the rows: pass."))),
+            _step(
+                say(
+                    N_(
+                        "Last contract: you deal, choose Domino. No tricks here: everyone lays his cards "
+                        "in rows on the table, and the first to be rid of all his cards scores most."
+                    )
+                ),
+                ("contract domino",),
+                say(N_("For this lesson, choose Domino.")),
+            ),
+            _step(
+                say(
+                    N_(
+                        "Name the starting rank of the rows: every row opens with a card of that rank. You "
+                        "hold two eights: name 8."
+                    )
+                ),
+                ("rank 8",),
+                say(N_("Name 8: you hold two of them, so you can open two rows.")),
+            ),
+            _step(
+                say(
+                    N_("You lay first, and a row can only open with an 8: lay {one:card} or {two:card}."),
+                    one="8S",
+                    two="8H",
+                ),
+                ("8S", "8H"),
+                say(N_("Only an 8 can open a row: lay {one:card} or {two:card}."), one="8S", two="8H"),
+            ),
+            _step(
+                say(
+                    N_(
+                        "Each row grows in its suit, one rank up or down from the 8: a 9 or a 7 of a row "
+                        "on the table, and so on. Another 8 opens a new row. Lay your other 8: you may not "
+                        "pass while a card of yours fits."
+                    )
+                ),
+                ("8S", "8H"),
+                say(N_("Lay your other 8: it is the only card of yours that fits now.")),
+            ),
+            _step(
+                say(N_("Nothing in your hand fits the rows now: you must pass.")),
+                ("pass",),
+                say(N_("No card of yours fits the rows: pass.")),
+            ),
         ),
-        done=say(N_("That is Domino: lay when you can, pass only when nothing fits, and keep the cards "
-                    "that block the others for last. You have seen every kind of contract: now start a "
-                    "real match against the computer."))),
+        done=say(
+            N_(
+                "That is Domino: lay when you can, pass only when nothing fits, and keep the cards "
+                "that block the others for last. You have seen every kind of contract: now start a "
+                "real match against the computer."
+            )
+        ),
+    ),
 )
 
 BY_KEY = {lesson.key: lesson for lesson in LESSONS}
@@ -373,8 +530,11 @@ class LessonPlay:
         m = self.match
         text = str(choice)
         if self.finished or m.to_act() != SEAT:
-            self.refusal = Refusal(text, "lesson-over" if self.finished else "not-your-turn",
-                                   self.lesson.done if self.finished else self.message())
+            self.refusal = Refusal(
+                text,
+                "lesson-over" if self.finished else "not-your-turn",
+                self.lesson.done if self.finished else self.message(),
+            )
             return self.refusal
         try:
             action = m.parse_action(choice) if isinstance(choice, str) else choice
@@ -409,11 +569,20 @@ class LessonPlay:
         key = self.lesson.key
         turn = self.learner_to_act()
         return LessonState(
-            lesson=key, number=KEYS.index(key) + 1, total=len(KEYS), title=self.lesson.title,
-            view=self.match.view(SEAT), message=self.message(), your_turn=turn,
-            legal=tuple(self.match.legal_actions()) if turn else (), expected=self.expected(),
-            refusal=self.refusal, finished=self.finished, next_lesson=next_lesson(key),
-            actions=tuple(self.actions))
+            lesson=key,
+            number=KEYS.index(key) + 1,
+            total=len(KEYS),
+            title=self.lesson.title,
+            view=self.match.view(SEAT),
+            message=self.message(),
+            your_turn=turn,
+            legal=tuple(self.match.legal_actions()) if turn else (),
+            expected=self.expected(),
+            refusal=self.refusal,
+            finished=self.finished,
+            next_lesson=next_lesson(key),
+            actions=tuple(self.actions),
+        )
 
 
 def start(key: str) -> LessonPlay:
@@ -433,5 +602,18 @@ def replay(key: str, actions: list[str] | tuple[str, ...]) -> LessonState:
     return play.state()
 
 
-__all__ = ["KEYS", "LESSONS", "Lesson", "LessonPlay", "LessonState", "Refusal", "Say", "Step", "lesson",
-           "next_lesson", "replay", "simple_move", "start"]
+__all__ = [
+    "KEYS",
+    "LESSONS",
+    "Lesson",
+    "LessonPlay",
+    "LessonState",
+    "Refusal",
+    "Say",
+    "Step",
+    "lesson",
+    "next_lesson",
+    "replay",
+    "simple_move",
+    "start",
+]

@@ -15,30 +15,56 @@ from ..core.words import ENGLISH, N_, Words
 
 #: Each preset of either family by its identifier, worded as a game's name.
 PRESET_NAMES = {
-    "classic": N_("Classic"), "italian": N_("Italian Barbù"), "italian-six": N_("Italian Barbù, six contracts"),
-    "salad": N_("Salad"), "french": N_("French Barbu"), "scottish": N_("Scottish Barbu"),
-    "besigue": N_("Bésigue"), "besigue-english": N_("English Bésigue"),
+    "classic": N_("Classic"),
+    "italian": N_("Italian Barbù"),
+    "italian-six": N_("Italian Barbù, six contracts"),
+    "salad": N_("Salad"),
+    "french": N_("French Barbu"),
+    "scottish": N_("Scottish Barbu"),
+    "besigue": N_("Bésigue"),
+    "besigue-english": N_("English Bésigue"),
 }
 
 #: Each option of either family by its identifier, worded as a label.
 OPTION_NAMES = {
-    "players": N_("players"), "rotation": N_("rotation"), "doubling": N_("doubling"),
-    "double_obligation": N_("double obligation"), "undoubled_negative": N_("negative deal not doubled"),
-    "heart_lead": N_("leading hearts"), "trump_rules": N_("trump rules"), "allow_no_trump": N_("no-trump allowed"),
-    "domino_ace": N_("the ace in Domino"), "stop_when_decided": N_("early end of a deal"),
-    "ravage_city": N_("Ravage City"), "ravage_value": N_("Ravage City value"), "chinese_poker": N_("Chinese poker"),
+    "players": N_("players"),
+    "rotation": N_("rotation"),
+    "doubling": N_("doubling"),
+    "double_obligation": N_("double obligation"),
+    "undoubled_negative": N_("negative deal not doubled"),
+    "heart_lead": N_("leading hearts"),
+    "trump_rules": N_("trump rules"),
+    "allow_no_trump": N_("no-trump allowed"),
+    "domino_ace": N_("the ace in Domino"),
+    "stop_when_decided": N_("early end of a deal"),
+    "ravage_city": N_("Ravage City"),
+    "ravage_value": N_("Ravage City value"),
+    "chinese_poker": N_("Chinese poker"),
     "sets": N_("Sets"),
     # Bésigue's
-    "hand": N_("cards in hand"), "brisques": N_("brisques"), "seven": N_("seven of trumps"),
-    "endgame": N_("last tricks"), "target": N_("target score"),
+    "hand": N_("cards in hand"),
+    "brisques": N_("brisques"),
+    "seven": N_("seven of trumps"),
+    "endgame": N_("last tricks"),
+    "target": N_("target score"),
 }
 
 #: A value alone, in a word or two: a menu's choices, "Leading hearts: not on the first trick."
 VALUE_WORDS = {
-    "true": N_("yes"), "false": N_("no"), "dealer": N_("by series"), "quick": N_("quick"),
-    "classic": N_("classic"), "none": N_("none"), "split": N_("split"), "play": N_("play"),
-    "never_unless_only_hearts": N_("never unless only hearts"), "first_trick": N_("not on the first trick"),
-    "until_broken": N_("once hearts are broken"), "italian": N_("Italian"), "high": N_("high"), "low": N_("low"),
+    "true": N_("yes"),
+    "false": N_("no"),
+    "dealer": N_("by series"),
+    "quick": N_("quick"),
+    "classic": N_("classic"),
+    "none": N_("none"),
+    "split": N_("split"),
+    "play": N_("play"),
+    "never_unless_only_hearts": N_("never unless only hearts"),
+    "first_trick": N_("not on the first trick"),
+    "until_broken": N_("once hearts are broken"),
+    "italian": N_("Italian"),
+    "high": N_("high"),
+    "low": N_("low"),
 }
 
 #: A value of one option, as the rules' tables say what it does ("option=value").
@@ -84,7 +110,8 @@ def game_name(rules: Any, w: Words = ENGLISH) -> str:
     if not changed:
         return game
     return w.ngettext("{game}, {n} option changed", "{game}, {n} options changed", changed).format(
-        game=game, n=w.number(changed))
+        game=game, n=w.number(changed)
+    )
 
 
 def option_label(name: str, w: Words = ENGLISH) -> str:

@@ -67,12 +67,24 @@ def language(lang: str | None) -> str:
 #: match first.  A module's own catalog is looked in first, so the same English in two parts of the
 #: package may be worded for each ("Scoresheet": a short key label at the terminal, a heading on the web).
 MODULE_DOMAINS = (
-    ("barbu.tui.score_", "keeper"), ("barbu.tui.", "tui"), ("barbu.play.", "tui"), ("barbu.cli.score", "keeper"),
-    ("barbu.cli.sheets", "keeper"), ("barbu.cli.", "cli"), ("barbu.records.", "cli"), ("barbu.agents.", "cli"),
-    ("barbu.arena.", "cli"), ("barbu.analysis.", "cli"), ("barbu.games", "cli"), ("barbu.scorekeeper.", "keeper"),
-    ("barbu.web.scorebooks.keeping", "webscore"), ("barbu.web.scorebooks.store", "webscore"),
-    ("barbu.web.routes.scorebooks", "webscore"), ("barbu.web.", "web"),
-    ("barbu.guide.", "guide"), ("barbu.i18n.rules", "guide"),
+    ("barbu.tui.score_", "keeper"),
+    ("barbu.tui.", "tui"),
+    ("barbu.play.", "tui"),
+    ("barbu.cli.score", "keeper"),
+    ("barbu.cli.sheets", "keeper"),
+    ("barbu.cli.", "cli"),
+    ("barbu.records.", "cli"),
+    ("barbu.agents.", "cli"),
+    ("barbu.arena.", "cli"),
+    ("barbu.analysis.", "cli"),
+    ("barbu.games", "cli"),
+    ("barbu.scorekeeper.", "keeper"),
+    ("barbu.web.scorebooks.keeping", "webscore"),
+    ("barbu.web.scorebooks.store", "webscore"),
+    ("barbu.web.routes.scorebooks", "webscore"),
+    ("barbu.web.", "web"),
+    ("barbu.guide.", "guide"),
+    ("barbu.i18n.rules", "guide"),
 )
 
 

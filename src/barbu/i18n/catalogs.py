@@ -18,8 +18,8 @@ so translators see what it is.
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -38,37 +38,68 @@ PACKAGE = Path(__file__).parent.parent
 HERE = Path(__file__).parent
 POT = HERE / "messages.pot"
 HOLDER = "the barbu authors"
-HEADER = ("# {language} words of barbu ({domain}).\n"
-          "# Kept with python -m barbu.i18n.catalogs (docs/i18n.md); keep every {{field}} and {{field:kind}} as it is.")
+HEADER = (
+    "# {language} words of barbu ({domain}).\n"
+    "# Kept with python -m barbu.i18n.catalogs (docs/i18n.md); keep every {{field}} and {{field:kind}} as it is."
+)
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NN_": (1, 2), "t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 #: Where each domain's msgids are: (glob under src/barbu, extractor), the first match deciding.
 #: A domain's globs name its files only; "ignore" keeps a file out of a wider glob.
 SOURCES: dict[str, list[tuple[str, str]]] = {
-    "barbu": [("core/**.py", "python"), ("classic/**.py", "python"), ("scottish/**.py", "python"),
-              ("besigue/**.py", "python")],
+    "barbu": [
+        ("core/**.py", "python"),
+        ("classic/**.py", "python"),
+        ("scottish/**.py", "python"),
+        ("besigue/**.py", "python"),
+    ],
     "guide": [("guide/**.py", "python")],
-    "cli": [("cli/score.py", "ignore"), ("cli/sheets.py", "ignore"), ("cli/**.py", "python"),
-            ("analysis/**.py", "python"), ("records/**.py", "python"), ("agents/**.py", "python"), ("arena/**.py", "python"),
-            ("duplicate/**.py", "python"),
-            ("games.py", "python")],
+    "cli": [
+        ("cli/score.py", "ignore"),
+        ("cli/sheets.py", "ignore"),
+        ("cli/**.py", "python"),
+        ("analysis/**.py", "python"),
+        ("records/**.py", "python"),
+        ("agents/**.py", "python"),
+        ("arena/**.py", "python"),
+        ("duplicate/**.py", "python"),
+        ("games.py", "python"),
+    ],
     "tui": [("tui/score_*.py", "ignore"), ("tui/**.py", "python"), ("play/**.py", "python")],
-    "keeper": [("scorekeeper/**.py", "python"), ("tui/score_*.py", "python"), ("cli/score.py", "python"),
-               ("cli/sheets.py", "python")],
-    "web": [("web/scorebooks/keeping.py", "ignore"), ("web/scorebooks/store.py", "ignore"),
-            ("web/routes/scorebooks.py", "ignore"),
-            ("web/static/js/score.js", "ignore"), ("web/templates/score.html", "ignore"),
-            ("web/**.py", "python"), ("web/static/js/**.js", "javascript"), ("web/templates/**.html", "jinja2")],
-    "webscore": [("web/scorebooks/keeping.py", "python"), ("web/scorebooks/store.py", "python"),
-                 ("web/routes/scorebooks.py", "python"),
-                 ("web/static/js/score.js", "javascript"), ("web/templates/score.html", "jinja2")],
+    "keeper": [
+        ("scorekeeper/**.py", "python"),
+        ("tui/score_*.py", "python"),
+        ("cli/score.py", "python"),
+        ("cli/sheets.py", "python"),
+    ],
+    "web": [
+        ("web/scorebooks/keeping.py", "ignore"),
+        ("web/scorebooks/store.py", "ignore"),
+        ("web/routes/scorebooks.py", "ignore"),
+        ("web/static/js/score.js", "ignore"),
+        ("web/templates/score.html", "ignore"),
+        ("web/**.py", "python"),
+        ("web/static/js/**.js", "javascript"),
+        ("web/templates/**.html", "jinja2"),
+    ],
+    "webscore": [
+        ("web/scorebooks/keeping.py", "python"),
+        ("web/scorebooks/store.py", "python"),
+        ("web/routes/scorebooks.py", "python"),
+        ("web/static/js/score.js", "javascript"),
+        ("web/templates/score.html", "jinja2"),
+    ],
 }
 #: Catalogs carry this date rather than today's, so a re-extraction changes only what changed.
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 OPTIONS = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
 #: Words the front ends will need that the engine does not name in a message.
 EXTRA_WORDS = (
-    ("doubling", "double"), ("doubling", "redouble"), ("doubling", "pass"),
-    ("besigue", "stock"), ("besigue", "turn-up"), ("besigue", "brisques"),
+    ("doubling", "double"),
+    ("doubling", "redouble"),
+    ("doubling", "pass"),
+    ("besigue", "stock"),
+    ("besigue", "turn-up"),
+    ("besigue", "brisques"),
 )
 
 
@@ -103,13 +134,24 @@ def pot_path(domain: str = DOMAIN) -> Path:
 
 def extract(domain: str = DOMAIN) -> Catalog:
     """The template catalog of a domain: its marked msgids (then, for the engine, the vocabulary)."""
-    pot = Catalog(project="barbu", version="0.1", domain=domain, fuzzy=False, copyright_holder=HOLDER,
-                  header_comment=HEADER.format(language="The English", domain=domain),
-                  creation_date=FIXED_DATE)
+    pot = Catalog(
+        project="barbu",
+        version="0.1",
+        domain=domain,
+        fuzzy=False,
+        copyright_holder=HOLDER,
+        header_comment=HEADER.format(language="The English", domain=domain),
+        creation_date=FIXED_DATE,
+    )
     method_map = [(glob, method) for glob, method in SOURCES[domain]]
     for filename, lineno, message, comments, context in extract_from_dir(
-            PACKAGE, method_map=method_map, options_map=OPTIONS, keywords=KEYWORDS,
-            comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        PACKAGE,
+        method_map=method_map,
+        options_map=OPTIONS,
+        keywords=KEYWORDS,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    ):
         pot.add(message, locations=[(filename, lineno)], auto_comments=comments, context=context)
     if domain == DOMAIN:
         for context, word in vocabulary():
@@ -141,8 +183,11 @@ def update(domain: str = DOMAIN) -> None:
     write(pot, pot_path(domain))
     for lang in LANGUAGES[1:]:
         path = po_path(lang, domain)
-        catalog = read(path, lang, domain) if path.exists() else Catalog(
-            locale=lang, domain=domain, project="barbu", copyright_holder=HOLDER)
+        catalog = (
+            read(path, lang, domain)
+            if path.exists()
+            else Catalog(locale=lang, domain=domain, project="barbu", copyright_holder=HOLDER)
+        )
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.fuzzy = False  # the header: a fuzzy one would be left out of the .mo, and its plural forms with it
         assert catalog.locale is not None  # read or made with its language
@@ -173,8 +218,9 @@ def missing(lang: str, domain: str = DOMAIN) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m barbu.i18n.catalogs", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="only list the untranslated messages")
-    parser.add_argument("--domain", choices=DOMAINS, action="append",
-                        help="only this catalog (again for more); all by default")
+    parser.add_argument(
+        "--domain", choices=DOMAINS, action="append", help="only this catalog (again for more); all by default"
+    )
     args = parser.parse_args(argv)
     domains = args.domain or list(DOMAINS)
     if not args.check:

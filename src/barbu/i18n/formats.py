@@ -31,8 +31,14 @@ def _symbols(lang: str) -> tuple[str, str, str, str]:
     return SYMBOLS.get(lang, SYMBOLS["en"])
 
 
-def format_number(value: int | float | Decimal, lang: str, places: int = 0, most: int | None = None,
-                  grouped: bool = True, sign: bool = False) -> str:
+def format_number(
+    value: int | float | Decimal,
+    lang: str,
+    places: int = 0,
+    most: int | None = None,
+    grouped: bool = True,
+    sign: bool = False,
+) -> str:
     """``value`` with at least ``places`` and at most ``most`` decimals (default: ``places``), rounded half to
     even, with the language's groups of thousands unless ``grouped`` is False, and a ``+`` on a positive
     number with ``sign``.  The same text as Babel's ``format_decimal`` with the pattern
@@ -50,7 +56,7 @@ def format_number(value: int | float | Decimal, lang: str, places: int = 0, most
     fraction = fraction.rstrip("0").ljust(places, "0")
     if grouped and len(whole) > 3:
         head = len(whole) % 3 or 3
-        whole = group.join([whole[:head]] + [whole[i:i + 3] for i in range(head, len(whole), 3)])
+        whole = group.join([whole[:head]] + [whole[i : i + 3] for i in range(head, len(whole), 3)])
     return (minus if negative else plus if sign else "") + whole + (point + fraction if fraction else "")
 
 

@@ -45,8 +45,26 @@ from . import language, translator
 #: Bésigue's combination keys are among them, so "quinte" or "scala" can name a quint.
 #: "family" (the doubling call on every player but oneself and the dealer) is named in the Keys help.
 TYPED_WORDS = (
-    "pass", "double", "redouble", "maximum", "family", "trump", "none", "rank", "contract", "call", "play", "lay",
-    "give", "declare", "no-declaration", "exchange", "show", "and", "of", *MELD_NAMES,
+    "pass",
+    "double",
+    "redouble",
+    "maximum",
+    "family",
+    "trump",
+    "none",
+    "rank",
+    "contract",
+    "call",
+    "play",
+    "lay",
+    "give",
+    "declare",
+    "no-declaration",
+    "exchange",
+    "show",
+    "and",
+    "of",
+    *MELD_NAMES,
 )
 SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 #: Leading articles dropped from a combination's name ("un mariage" is typed "mariage").
@@ -232,7 +250,7 @@ def _phrases(text: str, lang: str) -> list[tuple[str, str]]:
     while i < len(words):
         found = _word(words[i:], lang)
         n = 1 if found is None else found[1]
-        out.append((words[i] if found is None else found[0], " ".join(words[i:i + n])))
+        out.append((words[i] if found is None else found[0], " ".join(words[i : i + n])))
         i += n
     return out
 

@@ -58,6 +58,7 @@ class _WhenImported(MetaPathFinder):
         def exec_module(module: ModuleType) -> None:
             run(module)
             teach(module)
+
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
 

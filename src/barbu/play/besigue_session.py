@@ -14,16 +14,16 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
 from ..agents.base import is_computer_player
 from ..agents.besigue import make_besigue_agent
-from ..duplicate.shadow import STRONGEST
-from ..records.besigue import is_besigue_record, read_record, write_record
+from ..besigue import CHANCE, BesigueGame, BesigueRules, is_besigue
 from ..besigue.view import BesigueView
 from ..core.errors import IllegalAction, RulesetError
-from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
+from ..duplicate.shadow import STRONGEST
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
+from ..records.besigue import is_besigue_record, read_record, write_record
+from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
 from .labels import player_word
 from .session import Settings, default_strength
 
@@ -34,12 +34,26 @@ def is_besigue_settings(settings: Settings) -> bool:
     return isinstance(settings.rules, BesigueRules)
 
 
-def besigue_settings(rules_text: str, seat: int, opponent: str | None, seed: int | None, delay: float,
-                     save: Path | None, save_exact: bool) -> Settings:
+def besigue_settings(
+    rules_text: str,
+    seat: int,
+    opponent: str | None,
+    seed: int | None,
+    delay: float,
+    save: Path | None,
+    save_exact: bool,
+) -> Settings:
     """Settings for a Bésigue game (the rules are a `BesigueRules`; seat 0 or 1; one computer player)."""
     rules = BesigueRules.parse(rules_text)
-    settings = Settings(rules=rules, seat=seat, opponents={1 - seat: opponent} if opponent and seat in (0, 1) else {},
-                        seed=seed, delay=delay, save=save, save_exact=save_exact)
+    settings = Settings(
+        rules=rules,
+        seat=seat,
+        opponents={1 - seat: opponent} if opponent and seat in (0, 1) else {},
+        seed=seed,
+        delay=delay,
+        save=save,
+        save_exact=save_exact,
+    )
     check_settings(settings)
     return settings
 
@@ -52,10 +66,14 @@ def settings_from_args(args: Any) -> Settings:
         raise RulesetError(_("--sets is for the Scottish game; Bésigue has no Sets"))
     save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
     if args.save and save.exists():  # said before the game opens; never overwritten
-        raise SaveError(_("{file} already exists: resume it with barbu play --resume {file}, "
-                          "or choose another file with --save").format(file=save))
-    settings = besigue_settings(args.rules, 0 if args.seat is None else args.seat, args.opponents, args.seed,
-                                args.delay, save, bool(args.save))
+        raise SaveError(
+            _(
+                "{file} already exists: resume it with barbu play --resume {file}, or choose another file with --save"
+            ).format(file=save)
+        )
+    settings = besigue_settings(
+        args.rules, 0 if args.seat is None else args.seat, args.opponents, args.seed, args.delay, save, bool(args.save)
+    )
     settings.confirm_forced = bool(getattr(args, "confirm_forced", False))
     return settings
 
@@ -71,8 +89,11 @@ def check_settings(settings: Settings) -> None:
         raise RulesetError(_("there is no seat {seat}: Bésigue is played by seats 0 and 1").format(seat=settings.seat))
     for s, kind in settings.opponents.items():
         if s != 1 - settings.seat:
-            raise RulesetError(_("there is no computer seat {seat}: the computer player sits at seat {other}").format(
-                seat=s, other=1 - settings.seat))
+            raise RulesetError(
+                _("there is no computer seat {seat}: the computer player sits at seat {other}").format(
+                    seat=s, other=1 - settings.seat
+                )
+            )
         make_besigue_agent(kind)  # AgentError names an unknown player
     if settings.delay < 0:
         raise RulesetError(_("the delay between computer moves cannot be negative"))
@@ -215,15 +236,14 @@ class BesigueSession:
 
     def finished_deals(self) -> list[dict[str, Any]]:
         """Deals finished since the last call (each reported once): the game's public results."""
-        new = self.game.results[self._reported:]
+        new = self.game.results[self._reported :]
         self._reported = len(self.game.results)
         return list(new)
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
         names = [self.who(s, True) for s in (0, 1)]  # "you", "computer (good player)"
-        return {"players_names": names,
-                "tui": {"seat": self.seat, "opponents": {str(self.opponent): self.strength}}}
+        return {"players_names": names, "tui": {"seat": self.seat, "opponents": {str(self.opponent): self.strength}}}
 
     def save(self) -> Path | None:
         """Write the record; returns where, or None when saving is off."""
@@ -235,5 +255,15 @@ class BesigueSession:
         return self.save_path
 
 
-__all__ = ["BESIGUE_STRENGTHS", "CHANCE", "BesigueSession", "besigue_settings", "check_settings", "is_besigue",
-           "is_besigue_record", "is_besigue_settings", "resume_from_args", "settings_from_args"]
+__all__ = [
+    "BESIGUE_STRENGTHS",
+    "CHANCE",
+    "BesigueSession",
+    "besigue_settings",
+    "check_settings",
+    "is_besigue",
+    "is_besigue_record",
+    "is_besigue_settings",
+    "resume_from_args",
+    "settings_from_args",
+]

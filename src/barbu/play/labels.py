@@ -12,18 +12,18 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable
 
-from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
-from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
-from ..core.words import ENGLISH, N_
-from ..i18n import _, ngettext, number, pgettext, words
-from ..guide import option_label, settlements, value_word
-from ..guide.ruleset_words import OPTION_NAMES
-from ..i18n.rules import contract_help
 from ..classic.chinese import CATEGORY_NAMES, Arrangements, rank_of
 from ..classic.contracts import DOMINO, Contract
 from ..classic.match import DealResult, Match
 from ..classic.ruleset import Ruleset
 from ..classic.view import View
+from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
+from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
+from ..core.words import ENGLISH, N_
+from ..guide import option_label, settlements, value_word
+from ..guide.ruleset_words import OPTION_NAMES
+from ..i18n import _, ngettext, number, pgettext, words
+from ..i18n.rules import contract_help
 
 
 class RulesInfo:
@@ -131,8 +131,13 @@ PLACES = {
     5: {1: "West", 2: "North-west", 3: "North-east", 4: "East"},
     6: {1: "West", 2: "North-west", 3: "North", 4: "North-east", 5: "East"},
 }
-PLACE_WORDS = {"West": N_("West"), "North-west": N_("North-west"), "North": N_("North"),
-               "North-east": N_("North-east"), "East": N_("East")}
+PLACE_WORDS = {
+    "West": N_("West"),
+    "North-west": N_("North-west"),
+    "North": N_("North"),
+    "North-east": N_("North-east"),
+    "East": N_("East"),
+}
 
 
 def place(seat: int, me: int, players: int) -> str | None:
@@ -215,7 +220,8 @@ def action_label(action: Any, v: View, info: RulesInfo) -> str:
         return suit_label(action.suit)
     if isinstance(action, NameRank):
         return _("{rank} — rows start from the {name}s").format(
-            rank=rank_label(action.rank), name=pgettext("rank", RANK_NAMES[action.rank]))
+            rank=rank_label(action.rank), name=pgettext("rank", RANK_NAMES[action.rank])
+        )
     if isinstance(action, Double):
         return double_label(action, v)
     if isinstance(action, PassOn):
@@ -237,7 +243,7 @@ def double_label(action: Double, v: View) -> str:
         redouble = any(b.doubler == t and b.doubled == v.seat for b in v.doubles)
         who = seat_name(t, v.seat, v.players)
         if t == v.dealer:
-            text = (_("redouble {who} (seat {n}, dealer)") if redouble else _("double {who} (seat {n}, dealer)"))
+            text = _("redouble {who} (seat {n}, dealer)") if redouble else _("double {who} (seat {n}, dealer)")
         else:
             text = _("redouble {who} (seat {n})") if redouble else _("double {who} (seat {n})")
         parts.append(text.format(who=who, n=number(t)))
@@ -259,24 +265,41 @@ def doubling_notes(v: View, info: RulesInfo, legal: Iterable[Any]) -> list[str]:
     if v.seat == v.dealer:
         notes.append(_("You are the dealer: you never double, you may only redouble doubles you received."))
     elif c is not None and c.positive:
-        notes.append(_("{contract} is a positive contract: only the dealer ({dealer}) may be doubled.").format(
-            contract=words().contract(c.name), dealer=dealer))
+        notes.append(
+            _("{contract} is a positive contract: only the dealer ({dealer}) may be doubled.").format(
+                contract=words().contract(c.name), dealer=dealer
+            )
+        )
     obligation = info.rules.double_obligation
     if obligation and v.seat != v.dealer and v.declarer >= 0:
         made = v.doubles_made[v.seat]
         owed = max(0, obligation - made)
         left = len(v.contracts_left[v.declarer]) + 1
-        notes.append(" ".join((
-            ngettext("Obligation: double the dealer {n} time in his series —",
-                     "Obligation: double the dealer {n} times in his series —", obligation).format(
-                n=number(obligation)),
-            _("you have made {made}, you owe {owed};").format(made=number(made), owed=number(owed)),
-            ngettext("{n} deal of the series left, this one included.",
-                     "{n} deals of the series left, this one included.", left).format(n=number(left)))))
+        notes.append(
+            " ".join(
+                (
+                    ngettext(
+                        "Obligation: double the dealer {n} time in his series —",
+                        "Obligation: double the dealer {n} times in his series —",
+                        obligation,
+                    ).format(n=number(obligation)),
+                    _("you have made {made}, you owe {owed};").format(made=number(made), owed=number(owed)),
+                    ngettext(
+                        "{n} deal of the series left, this one included.",
+                        "{n} deals of the series left, this one included.",
+                        left,
+                    ).format(n=number(left)),
+                )
+            )
+        )
     doubles = [a for a in legal if isinstance(a, Double)]
     if doubles and v.seat != v.dealer and all(v.dealer in d.targets for d in doubles):
-        notes.append(_("You must double the dealer ({dealer}) now: you owe as many doubles as there "
-                       "are deals left in his series.").format(dealer=dealer))
+        notes.append(
+            _(
+                "You must double the dealer ({dealer}) now: you owe as many doubles as there "
+                "are deals left in his series."
+            ).format(dealer=dealer)
+        )
     return notes
 
 
@@ -293,10 +316,17 @@ def ordinal(n: int) -> str:
 
 # ---------------------------------------------------------------- Chinese poker
 ROW_WORDS = (N_("back"), N_("middle"), N_("front"))
-CATEGORY_WORDS = {"high card": N_("high card"), "pair": N_("pair"), "two pair": N_("two pair"),
-                  "three of a kind": N_("three of a kind"), "straight": N_("straight"), "flush": N_("flush"),
-                  "full house": N_("full house"), "four of a kind": N_("four of a kind"),
-                  "straight flush": N_("straight flush")}
+CATEGORY_WORDS = {
+    "high card": N_("high card"),
+    "pair": N_("pair"),
+    "two pair": N_("two pair"),
+    "three of a kind": N_("three of a kind"),
+    "straight": N_("straight"),
+    "flush": N_("flush"),
+    "full house": N_("full house"),
+    "four of a kind": N_("four of a kind"),
+    "straight flush": N_("straight flush"),
+}
 
 
 def row_name(row: int) -> str:
@@ -336,8 +366,7 @@ def forced_note(action: Any, v: View, info: RulesInfo, places: bool = True) -> s
     if isinstance(action, int) and not isinstance(action, bool):
         return _("You play {card}: your only legal card.").format(card=card_text(action))
     if isinstance(action, Declare):
-        return _("You declare {contract}: the only choice left.").format(
-            contract=info.contract_name(action.contract))
+        return _("You declare {contract}: the only choice left.").format(contract=info.contract_name(action.contract))
     return _("Your only choice, made for you: {choice}.").format(choice=action_label(action, v, info))
 
 
@@ -353,8 +382,10 @@ def doubles_short(v: View, doubles: Iterable[Any] | None = None) -> str:
 
 def double_words(v: View, b: Any) -> str:
     """One double (and its redouble) from the viewer's seat: "West doubled you; you redoubled"."""
+
     def who(s: int) -> str:
         return seat_name(s, v.seat, v.players)
+
     if b.doubler == v.seat:
         text = _("You doubled {target}").format(target=who(b.doubled))
     elif b.doubled == v.seat:
@@ -362,8 +393,7 @@ def double_words(v: View, b: Any) -> str:
     else:
         text = _("{who} doubled {target}").format(who=who(b.doubler), target=who(b.doubled))
     if b.redoubled:
-        text += "; " + (_("you redoubled") if b.doubled == v.seat else
-                        _("{who} redoubled").format(who=who(b.doubled)))
+        text += "; " + (_("you redoubled") if b.doubled == v.seat else _("{who} redoubled").format(who=who(b.doubled)))
     return text
 
 
@@ -375,13 +405,24 @@ def settlement_lines(v: View, base: Any, doubles: Any) -> list[str]:
         if amount == 0:
             lines.append(_("{double}: level, nothing changes hands").format(double=what))
         elif payer == v.seat:
-            lines.append(_("{double}: you pay {n} to {who}").format(
-                double=what, n=points(amount), who=seat_name(receiver, v.seat, v.players)))
+            lines.append(
+                _("{double}: you pay {n} to {who}").format(
+                    double=what, n=points(amount), who=seat_name(receiver, v.seat, v.players)
+                )
+            )
         elif receiver == v.seat:
-            lines.append(_("{double}: {payer} pays {n} to you").format(
-                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount)))
+            lines.append(
+                _("{double}: {payer} pays {n} to you").format(
+                    double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount)
+                )
+            )
         else:
-            lines.append(_("{double}: {payer} pays {n} to {who}").format(
-                double=what, payer=seat_name(payer, v.seat, v.players), n=points(amount),
-                who=seat_name(receiver, v.seat, v.players)))
+            lines.append(
+                _("{double}: {payer} pays {n} to {who}").format(
+                    double=what,
+                    payer=seat_name(payer, v.seat, v.players),
+                    n=points(amount),
+                    who=seat_name(receiver, v.seat, v.players),
+                )
+            )
     return lines

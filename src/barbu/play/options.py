@@ -31,8 +31,11 @@ def parse_opponents(text: str | None, players: int, seat: int) -> dict[int, str]
     if len(kinds) == 1:
         return {s: kinds[0] for s in others}
     if len(kinds) != len(others):
-        raise RulesetError(_("--opponents lists {n} computer players; give one for all, or one for "
-                             "each of seats {seats}").format(n=len(kinds), seats=", ".join(str(s) for s in others)))
+        raise RulesetError(
+            _("--opponents lists {n} computer players; give one for all, or one for each of seats {seats}").format(
+                n=len(kinds), seats=", ".join(str(s) for s in others)
+            )
+        )
     return dict(zip(others, kinds))
 
 
@@ -59,11 +62,21 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     seat = 0 if args.seat is None else args.seat
     save = Path(args.save) if args.save else Path(DEFAULT_SAVE)
     if args.save and save.exists():  # said before the game opens; never overwritten
-        raise SaveError(_("{file} already exists: resume it with barbu play --resume {file}, "
-                          "or choose another file with --save").format(file=save))
-    settings = Settings(rules=rules, seat=seat, opponents=parse_opponents(args.opponents, rules.players, seat),
-                        seed=args.seed, delay=args.delay, save=save, save_exact=bool(args.save),
-                        confirm_forced=bool(getattr(args, "confirm_forced", False)))
+        raise SaveError(
+            _(
+                "{file} already exists: resume it with barbu play --resume {file}, or choose another file with --save"
+            ).format(file=save)
+        )
+    settings = Settings(
+        rules=rules,
+        seat=seat,
+        opponents=parse_opponents(args.opponents, rules.players, seat),
+        seed=args.seed,
+        delay=args.delay,
+        save=save,
+        save_exact=bool(args.save),
+        confirm_forced=bool(getattr(args, "confirm_forced", False)),
+    )
     settings.compare = compare_from_args(args, settings.compare)
     settings.check()
     return settings

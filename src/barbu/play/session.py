@@ -15,16 +15,16 @@ from typing import Any
 
 from ..agents import AGENT_KINDS, make_agent
 from ..agents.base import is_computer_player, parse_agent_spec
-from ..duplicate.shadow import STRONGEST
-from ..core.errors import BarbuError, RulesetError
-from ..classic.match import CHANCE, DealResult, Match
-from ..records.barbu import number_in, number_out, read_record, replay, write_record
 from ..besigue import BesigueRules
+from ..classic.match import CHANCE, DealResult, Match
 from ..classic.ruleset import Ruleset
-from ..records.savefiles import DEFAULT_SAVE, reserve
 from ..classic.view import View
+from ..core.errors import BarbuError, RulesetError
+from ..duplicate.shadow import STRONGEST
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
+from ..records.barbu import number_in, number_out, read_record, replay, write_record
+from ..records.savefiles import DEFAULT_SAVE, reserve
 from .labels import place, place_name, player_word, seat_number
 
 DEFAULT_DELAY = 0.6
@@ -64,8 +64,11 @@ class Settings:
             raise RulesetError(_("there is no seat {seat}: seats are 0 to {last}").format(seat=self.seat, last=n - 1))
         for s, kind in self.opponents.items():
             if not is_computer_player(kind):
-                raise RulesetError(_("unknown computer player {kind!r}; choose from: {kinds}").format(
-                    kind=kind, kinds=", ".join(AGENT_KINDS)))
+                raise RulesetError(
+                    _("unknown computer player {kind!r}; choose from: {kinds}").format(
+                        kind=kind, kinds=", ".join(AGENT_KINDS)
+                    )
+                )
             if kind not in AGENT_KINDS:
                 make_agent(kind)  # a kind:argument player reads its file now: AgentError says what is wrong
             if not 0 <= s < n:
@@ -85,8 +88,9 @@ class Session:
         self.strengths = dict(strengths)
         self.save_path = save
         seed = match.seed
-        self.agents = {s: make_agent(kind, None if seed is None else seed * 1000 + s)
-                       for s, kind in self.strengths.items()}
+        self.agents = {
+            s: make_agent(kind, None if seed is None else seed * 1000 + s) for s, kind in self.strengths.items()
+        }
         self._reported = len(match.results)
         self.compare: str | None = STRONGEST  # who replays each finished deal in your seat (None: nobody)
         self.shadow_known: dict[int, Any] = {}  # deal (0-based) -> what `compare` scored in your seat
@@ -106,8 +110,7 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, path: str | Path, seat: int | None = None,
-               opponents: dict[int, str] | None = None) -> "Session":
+    def resume(cls, path: str | Path, seat: int | None = None, opponents: dict[int, str] | None = None) -> "Session":
         """Continue the match of a record file; the seats come from the record unless given."""
         record = read_record(path)
         match = replay(record).match
@@ -168,8 +171,11 @@ class Session:
         kind = self.strengths.get(s, "?")
         if ":" not in kind:  # search(samples=20) is a search player; policy:FILE keeps its file
             kind = kind.split("(")[0]
-        return f"computer ({player_word(kind, True)})" if english else _("computer ({kind})").format(
-            kind=player_word(kind))
+        return (
+            f"computer ({player_word(kind, True)})"
+            if english
+            else _("computer ({kind})").format(kind=player_word(kind))
+        )
 
     # ---------------------------------------------------------------- help at the table
     def take_back(self, skip_forced: bool = False) -> int:
@@ -183,8 +189,11 @@ class Session:
         history = m.history
         start = m.deal_start
         actors, choices = self._actors()
-        mine = [i for i in range(max(start, 0), len(history)) if actors[i] == self.seat
-                and not (skip_forced and choices[i] == 1)]
+        mine = [
+            i
+            for i in range(max(start, 0), len(history))
+            if actors[i] == self.seat and not (skip_forced and choices[i] == 1)
+        ]
         if not mine:
             raise BarbuError(_("there is no move of yours in this deal to take back"))
         target = mine[-1]
@@ -232,17 +241,24 @@ class Session:
 
     def finished_deals(self) -> list[DealResult]:
         """Deals finished since the last call (each reported once), as the public results."""
-        new = [r.public() for r in self.match.results[self._reported:]]
+        new = [r.public() for r in self.match.results[self._reported :]]
         self._reported = len(self.match.results)
         return new
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
         names = [self.who(s, True) for s in range(self.players)]  # "you", "West, computer (good player)"…
-        return {"players_names": names,
-                "tui": {"seat": self.seat, "opponents": {str(s): k for s, k in self.strengths.items()},
-                        "shadow": {"with": self.compare,
-                                   "deals": {str(k): number_out(v) for k, v in sorted(self.shadow_known.items())}}}}
+        return {
+            "players_names": names,
+            "tui": {
+                "seat": self.seat,
+                "opponents": {str(s): k for s, k in self.strengths.items()},
+                "shadow": {
+                    "with": self.compare,
+                    "deals": {str(k): number_out(v) for k, v in sorted(self.shadow_known.items())},
+                },
+            },
+        }
 
     def save(self) -> Path | None:
         """Write the record (atomically); returns where, or None when saving is off."""

@@ -13,13 +13,21 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import warnings
-from contextlib import contextmanager
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from ..agents.refusals import MissingExtraWarning
-from ..duplicate.shadow import (STRONGEST, ShadowResult, ShadowSummary, deal_added, history_texts, shadow_deal,
-                                sign_of, summarize)
+from ..duplicate.shadow import (
+    STRONGEST,
+    ShadowResult,
+    ShadowSummary,
+    deal_added,
+    history_texts,
+    shadow_deal,
+    sign_of,
+    summarize,
+)
 from ..i18n import _, ngettext, number
 from .labels import points, signed
 
@@ -50,8 +58,15 @@ def _real_streams() -> Iterator[None]:
 class ShadowWatch:
     """The expert's replays of one session's finished deals: started, collected, remembered in the session."""
 
-    def __init__(self, match: Any, seat: int, strengths: dict[int, str], stronger: str,
-                 known: dict[int, Any] | None = None, executor: Callable[[], Executor] = _executor) -> None:
+    def __init__(
+        self,
+        match: Any,
+        seat: int,
+        strengths: dict[int, str],
+        stronger: str,
+        known: dict[int, Any] | None = None,
+        executor: Callable[[], Executor] = _executor,
+    ) -> None:
         """``known``: deal -> the stronger player's score already worked out (a resumed match's record); the
         new ones are added to it as they come back."""
         self.match, self.seat, self.strengths, self.stronger = match, seat, dict(strengths), stronger
@@ -75,8 +90,9 @@ class ShadowWatch:
     @classmethod
     def of_besigue(cls, session: Any) -> "ShadowWatch":
         """The watch of a Bésigue session (its comparisons are not kept in the record: a resumed game replays)."""
-        return cls(session.game, session.seat, {session.opponent: session.strength},
-                   getattr(session, "compare", STRONGEST))
+        return cls(
+            session.game, session.seat, {session.opponent: session.strength}, getattr(session, "compare", STRONGEST)
+        )
 
     def update(self) -> bool:
         """Start the replays of newly finished deals and collect the finished ones; True when one arrived."""
@@ -94,8 +110,9 @@ class ShadowWatch:
             self.results[k] = result
             self.known[k] = result.expert
             changed = True
-        missing = [k for k in range(len(m.results)) if k not in self.results and k not in self.pending
-                   and k not in self.failed]
+        missing = [
+            k for k in range(len(m.results)) if k not in self.results and k not in self.pending and k not in self.failed
+        ]
         if missing:
             actions = history_texts(m)
             key = m.seed or 0
@@ -103,8 +120,9 @@ class ShadowWatch:
                 if self._pool is None:
                     self._pool = self._make()
                 for k in missing:
-                    self.pending[k] = self._pool.submit(shadow_deal, self.rules, actions, k, self.seat,
-                                                        self.strengths, self.stronger, key)
+                    self.pending[k] = self._pool.submit(
+                        shadow_deal, self.rules, actions, k, self.seat, self.strengths, self.stronger, key
+                    )
         return changed
 
     def close(self) -> None:
@@ -134,8 +152,11 @@ class ShadowWatch:
         if r is not None:
             lines.append(short_expert_line(r) if short else expert_line(r))
         elif last in self.pending:
-            lines.append((_("Expert: replaying deal {n}…") if short
-                          else _("Expert in your seat: replaying deal {n}…")).format(n=number(last + 1)))
+            lines.append(
+                (_("Expert: replaying deal {n}…") if short else _("Expert in your seat: replaying deal {n}…")).format(
+                    n=number(last + 1)
+                )
+            )
         s = self.summary()
         if s.deals:
             lines.append(short_running_line(s) if short else running_line(s))
@@ -144,19 +165,26 @@ class ShadowWatch:
 
 def expert_line(r: ShadowResult) -> str:
     return _("Expert in your seat: {expert} (you: {you}, {diff})").format(
-        expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage))
+        expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage)
+    )
 
 
 def short_expert_line(r: ShadowResult) -> str:
     return _("Expert {expert}, you {you} ({diff})").format(
-        expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage))
+        expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage)
+    )
 
 
 def worst_line(key: str, r: ShadowResult, contract: str) -> str:
     """One of the deals where you lost most: ``1: deal 7, No queens: you -20, expert 0 (-20)``."""
     return _("{key}: deal {n}, {contract}: you {you}, expert {expert} ({diff})").format(
-        key=key, n=number(r.deal + 1), contract=contract, you=points(r.you), expert=points(r.expert),
-        diff=signed_diff(r.advantage))
+        key=key,
+        n=number(r.deal + 1),
+        contract=contract,
+        you=points(r.you),
+        expert=points(r.expert),
+        diff=signed_diff(r.advantage),
+    )
 
 
 def signed_diff(x: Any) -> str:
@@ -165,16 +193,20 @@ def signed_diff(x: Any) -> str:
 
 
 def running_line(s: ShadowSummary) -> str:
-    return ngettext("Against the expert: {diff} over {n} deal", "Against the expert: {diff} over {n} deals",
-                    s.deals).format(diff=signed_diff(s.advantage), n=number(s.deals))
+    return ngettext(
+        "Against the expert: {diff} over {n} deal", "Against the expert: {diff} over {n} deals", s.deals
+    ).format(diff=signed_diff(s.advantage), n=number(s.deals))
 
 
 def short_running_line(s: ShadowSummary) -> str:
-    return ngettext("vs expert: {diff} over {n} deal", "vs expert: {diff} over {n} deals",
-                    s.deals).format(diff=signed_diff(s.advantage), n=number(s.deals))
+    return ngettext("vs expert: {diff} over {n} deal", "vs expert: {diff} over {n} deals", s.deals).format(
+        diff=signed_diff(s.advantage), n=number(s.deals)
+    )
 
 
 def final_line(s: ShadowSummary) -> str:
-    return ngettext("You against the expert on your own cards: {diff} over {n} deal",
-                    "You against the expert on your own cards: {diff} over {n} deals",
-                    s.deals).format(diff=signed_diff(s.advantage), n=number(s.deals))
+    return ngettext(
+        "You against the expert on your own cards: {diff} over {n} deal",
+        "You against the expert on your own cards: {diff} over {n} deals",
+        s.deals,
+    ).format(diff=signed_diff(s.advantage), n=number(s.deals))

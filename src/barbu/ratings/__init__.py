@@ -14,6 +14,18 @@ from .rating import MAX_PLAYERS, MIN_PLAYERS, MODEL, Rating, update
 from .shown import PROVISIONAL_MATCHES, provisional, shown
 
 __all__ = [
-    "GAMES", "MAX_PLAYERS", "MIN_PLAYERS", "MODEL", "PROVISIONAL_MATCHES", "Rating",
-    "bot_rating", "leaderboard", "placings", "provisional", "rated_game", "seeded_strengths", "shown", "update",
+    "GAMES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MODEL",
+    "PROVISIONAL_MATCHES",
+    "Rating",
+    "bot_rating",
+    "leaderboard",
+    "placings",
+    "provisional",
+    "rated_game",
+    "seeded_strengths",
+    "shown",
+    "update",
 ]

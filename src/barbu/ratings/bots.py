@@ -14,7 +14,6 @@ from importlib import resources
 from typing import Any
 
 from ..core import safejson
-
 from .rating import Rating
 
 SEED_FILE = "bot_seeds.json"
@@ -28,8 +27,11 @@ def seed_data() -> dict[str, Any]:
 
 @cache
 def _seeds() -> dict[tuple[str, str], Rating]:
-    return {(game, strength): Rating.from_dict(r)
-            for game, by_strength in seed_data()["games"].items() for strength, r in by_strength.items()}
+    return {
+        (game, strength): Rating.from_dict(r)
+        for game, by_strength in seed_data()["games"].items()
+        for strength, r in by_strength.items()
+    }
 
 
 def bot_rating(game: str, strength: str) -> Rating:

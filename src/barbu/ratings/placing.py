@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 
-def placings(totals: Sequence[int | float], highest_wins: bool,
-             left: AbstractSet[int] = frozenset()) -> list[int]:
+def placings(totals: Sequence[int | float], highest_wins: bool, left: AbstractSet[int] = frozenset()) -> list[int]:
     """Each seat's place, 1 the best: by final total (``highest_wins`` as the game's rules say),
     equal totals sharing a place and the next place skipped (competition ranking: 1, 2, 2, 4).
 

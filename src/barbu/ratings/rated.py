@@ -24,6 +24,7 @@ def rated_game(rules_text: str) -> str | None:
     from ..games import (
         open_game,  # the whole house of games, loaded only when a table's rules are read
     )
+
     try:
         family = open_game(rules_text, 1).rules.family
     except (BarbuError, ValueError):

@@ -16,25 +16,25 @@ JSON Lines layout, one object per line:
 
 from __future__ import annotations
 
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any, Iterable, Sequence
 
-from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..classic.chinese import fouled
+from ..classic.match import CHANCE, DealResult, Match
+from ..classic.ruleset import Ruleset
+from ..classic.series import exact
+from ..classic.state import Points
+from ..core.actions import Deal, Declare, Double, NameRank, NameTrump, PassOn, parse_chance
 from ..core.cards import CARDS, RANKS, SUITS, CardSet
 from ..core.chance import verify_board_chance, verify_chance
 from ..core.daily_keys import board_key, game_key
-from .lines import published_key, read_lines, record_objects, write_lines
-from . import refusals as R
-from .refusals import refuse
-from ..i18n import _
 from ..core.errors import BarbuError
-from ..classic.match import CHANCE, DealResult, Match
-from ..classic.state import Points
-from ..classic.ruleset import Ruleset
-from ..classic.series import exact
+from ..i18n import _
+from . import refusals as R
+from .lines import published_key, read_lines, record_objects, write_lines
+from .refusals import refuse
 
 FORMAT = "barbu-record"
 VERSION = 1
@@ -67,8 +67,14 @@ class Replay:
 # ---------------------------------------------------------------- writing
 def record_lines(match: Match, header: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The JSON objects of a record of ``match`` so far, deal lines interleaved where deals end."""
-    head = {"type": "header", "format": FORMAT, "version": VERSION, "rules": str(match.rules),
-            "seed": match.seed, "players": match.n}
+    head = {
+        "type": "header",
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": str(match.rules),
+        "seed": match.seed,
+        "players": match.n,
+    }
     if header:
         head.update({k: v for k, v in header.items() if k not in ("type", "format", "version")})
     out: list[dict[str, Any]] = [head]
@@ -82,8 +88,9 @@ def record_lines(match: Match, header: dict[str, Any] | None = None) -> list[dic
             written = len(m.results)
             out.append(deal_line(m.results[-1], m.totals_after(written)))
     if m.is_over:
-        out.append({"type": "result", "totals": [number_out(x) for x in m.totals],
-                    "standings": [s for s, _ in m.standings()]})
+        out.append(
+            {"type": "result", "totals": [number_out(x) for x in m.totals], "standings": [s for s, _ in m.standings()]}
+        )
     return out
 
 
@@ -208,8 +215,15 @@ def with_daily_key(header: dict[str, Any], key: str) -> dict[str, Any]:
     daily = header.get("daily")
     if not isinstance(daily, dict):
         raise refuse(R.DAILY_BOARD, 1)
-    return {**header, "chance": {"method": "hmac-sha256-daily", "day_key": key.strip(), "game": daily.get("game"),
-                                 "board": daily.get("board")}}
+    return {
+        **header,
+        "chance": {
+            "method": "hmac-sha256-daily",
+            "day_key": key.strip(),
+            "game": daily.get("game"),
+            "board": daily.get("board"),
+        },
+    }
 
 
 def daily_board_key(header: dict[str, Any]) -> bytes | None:
@@ -241,32 +255,51 @@ def replay(record: Record) -> Replay:
     for no, d in record.stated:
         k = d["number"]
         if not isinstance(k, int) or not 1 <= k <= len(m.results):
-            problems.append(_("deal {deal} (line {line}): the record states scores for a deal the actions never finish")
-                            .format(deal=k, line=no))
+            problems.append(
+                _("deal {deal} (line {line}): the record states scores for a deal the actions never finish").format(
+                    deal=k, line=no
+                )
+            )
             continue
         r = m.results[k - 1]
         if list(r.scores) != d["scores"]:
-            problems.append(_("deal {deal} (line {line}): the record states scores {stated} but the play gives {played}")
-                            .format(deal=k, line=no, stated=d["scores"], played=list(r.scores)))
+            problems.append(
+                _("deal {deal} (line {line}): the record states scores {stated} but the play gives {played}").format(
+                    deal=k, line=no, stated=d["scores"], played=list(r.scores)
+                )
+            )
         if "base" in d and d["base"] != list(r.base):
-            problems.append(_("deal {deal} (line {line}): the record states contract points {stated} but the play "
-                              "gives {played}").format(deal=k, line=no, stated=d["base"], played=list(r.base)))
+            problems.append(
+                _(
+                    "deal {deal} (line {line}): the record states contract points {stated} but the play gives {played}"
+                ).format(deal=k, line=no, stated=d["base"], played=list(r.base))
+            )
         if "totals" in d and d["totals"] != [number_out(x) for x in m.totals_after(k)]:
-            problems.append(_("deal {deal} (line {line}): the record states running totals {stated} but the play "
-                              "gives {played}").format(deal=k, line=no, stated=d["totals"],
-                                                       played=[number_out(x) for x in m.totals_after(k)]))
+            problems.append(
+                _(
+                    "deal {deal} (line {line}): the record states running totals {stated} but the play gives {played}"
+                ).format(deal=k, line=no, stated=d["totals"], played=[number_out(x) for x in m.totals_after(k)])
+            )
         if "contract" in d and d["contract"] != r.contract:
-            problems.append(_("deal {deal} (line {line}): the record says {stated} but {played} was played").format(
-                deal=k, line=no, stated=d["contract"], played=r.contract))
+            problems.append(
+                _("deal {deal} (line {line}): the record says {stated} but {played} was played").format(
+                    deal=k, line=no, stated=d["contract"], played=r.contract
+                )
+            )
         if r.scottish is not None and "calls" in d:
             mine = {call: list(pts) for call, pts in zip(r.scottish.calls, r.scottish.parts)}
             if d["calls"] != mine:
-                problems.append(_("deal {deal} (line {line}): the record states call points {stated} but the play "
-                                  "gives {played}").format(deal=k, line=no, stated=d["calls"], played=mine))
+                problems.append(
+                    _(
+                        "deal {deal} (line {line}): the record states call points {stated} but the play gives {played}"
+                    ).format(deal=k, line=no, stated=d["calls"], played=mine)
+                )
         if list(r.series) != [_num_or_none(x) for x in d.get("series", [])]:
-            problems.append(_("deal {deal} (line {line}): the record states series points {stated} but the play "
-                              "gives {played}").format(deal=k, line=no, stated=d.get("series", []),
-                                                       played=[number_out(x) for x in r.series]))
+            problems.append(
+                _(
+                    "deal {deal} (line {line}): the record states series points {stated} but the play gives {played}"
+                ).format(deal=k, line=no, stated=d.get("series", []), played=[number_out(x) for x in r.series])
+            )
     stated_numbers = {d["number"] for _, d in record.stated}
     for r in m.results:
         if r.number not in stated_numbers:
@@ -274,8 +307,11 @@ def replay(record: Record) -> Replay:
     if record.result is not None:
         totals = [_num_or_none(x) for x in record.result.get("totals") or []]
         if totals != list(m.totals):
-            problems.append(_("final result: the record states totals {stated} but the play gives {played}").format(
-                stated=totals, played=m.totals))
+            problems.append(
+                _("final result: the record states totals {stated} but the play gives {played}").format(
+                    stated=totals, played=m.totals
+                )
+            )
     return Replay(m, problems)
 
 
@@ -295,9 +331,12 @@ def load_match(path: "str | Path") -> Match:
 def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[str]:
     """The PBN-like tags and play of one finished deal.  ``actions`` are (actor, action) of the deal."""
     n = m.n
-    lines = [f'[Deal "{r.number}"]', f'[Dealer "{r.dealer}"]',
-             '[Hands "' + " ".join(str(CardSet(h)) for h in r.hands) + '"]',
-             f'[Contract "{r.contract}"]']
+    lines = [
+        f'[Deal "{r.number}"]',
+        f'[Dealer "{r.dealer}"]',
+        '[Hands "' + " ".join(str(CardSet(h)) for h in r.hands) + '"]',
+        f'[Contract "{r.contract}"]',
+    ]
     if r.trump is not None:
         lines.append(f'[Trump "{SUITS[r.trump]}"]')
     if r.rank is not None:
@@ -317,14 +356,18 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
     elif r.arrangements:
         lines.append('[Play "arrangements"]')
         for s, a in enumerate(r.arrangements):
-            lines.append(f"{s}: {CardSet(a.back)} {CardSet(a.middle)} {CardSet(a.front)}"
-                         + ("  fouled" if fouled(a) else ""))
+            lines.append(
+                f"{s}: {CardSet(a.back)} {CardSet(a.middle)} {CardSet(a.front)}" + ("  fouled" if fouled(a) else "")
+            )
     elif contract.kind == "domino":
         lines.append('[Play "domino"]')
-        turns = [f"{s}:{a}" for s, a in actions if not isinstance(a, (Double, NameRank, NameTrump, Declare, PassOn))
-                 and s != CHANCE]
+        turns = [
+            f"{s}:{a}"
+            for s, a in actions
+            if not isinstance(a, (Double, NameRank, NameTrump, Declare, PassOn)) and s != CHANCE
+        ]
         for i in range(0, len(turns), 8):
-            lines.append(" ".join(turns[i:i + 8]))
+            lines.append(" ".join(turns[i : i + 8]))
         lines.append('[Finishing "' + " ".join(str(s) for s in r.finishing) + '"]')
     else:
         lines.append('[Play "tricks"]')
@@ -347,15 +390,22 @@ def scottish_tags(m: Match, r: DealResult) -> list[str]:
     """The Scottish deal's place in the match, its cuts and its pass-ons (the record shows every choice)."""
     from ..scottish.pack import format_pack
     from ..scottish.silly import DIRECTION_NAMES
+
     info = r.scottish
-    where = (f"set {info.set_no}, silly round, deal {info.deal_in_round}" if info.silly else
-             f"set {info.set_no}, player round {info.round_no}, caller {info.caller}, deal {info.deal_in_round}")
+    where = (
+        f"set {info.set_no}, silly round, deal {info.deal_in_round}"
+        if info.silly
+        else f"set {info.set_no}, player round {info.round_no}, caller {info.caller}, deal {info.deal_in_round}"
+    )
     lines = [f'[Round "{where}"]']
     if info.cuts:
         lines.append('[Cuts "' + " ".join(f"{why}:{format_pack(c)}" for why, c in info.cuts) + '"]')
     for offset, gives in info.passes:
-        lines.append(f'[PassOn "{DIRECTION_NAMES[offset]} ' + " ".join(
-            f"{s}:{','.join(str(CARDS[c]) for c in range(52) if g >> c & 1)}" for s, g in enumerate(gives)) + '"]')
+        lines.append(
+            f'[PassOn "{DIRECTION_NAMES[offset]} '
+            + " ".join(f"{s}:{','.join(str(CARDS[c]) for c in range(52) if g >> c & 1)}" for s, g in enumerate(gives))
+            + '"]'
+        )
     return lines
 
 
@@ -400,6 +450,7 @@ def text_form(m: Match, deal: int | None = None) -> str:
         lines.append('[Totals "' + " ".join(str(x) for x in m.totals_after(r.number)) + '"]')
     if m.rules.family == "scottish" and deal is None and m.results:
         from ..scottish.scoresheet import sheet_from_results, sheet_lines
+
         lines.append("")
         lines.append("% scoresheet")
         lines.extend("% " + x for x in sheet_lines(sheet_from_results(m.results, m.n)))
@@ -409,5 +460,15 @@ def text_form(m: Match, deal: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Record", "Replay", "read_record", "replay", "write_record", "record_lines", "text_form",
-           "parse_chance", "load_match", "trick_winner"]
+__all__ = [
+    "Record",
+    "Replay",
+    "read_record",
+    "replay",
+    "write_record",
+    "record_lines",
+    "text_form",
+    "parse_chance",
+    "load_match",
+    "trick_winner",
+]

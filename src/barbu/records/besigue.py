@@ -16,24 +16,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..core import safejson
-from ..core.chance import verify_board_chance, verify_chance
-from .barbu import daily_board_key
-from .lines import published_key, read_lines, record_objects, write_lines
-from . import refusals as R
-from .refusals import refuse
-from ..i18n import _
-from ..core.errors import BarbuError
 from ..besigue.game import CHANCE, BesigueGame
 from ..besigue.ruleset import BesigueRules
+from ..core import safejson
+from ..core.chance import verify_board_chance, verify_chance
+from ..core.errors import BarbuError
+from ..i18n import _
+from . import refusals as R
+from .barbu import daily_board_key
+from .lines import published_key, read_lines, record_objects, write_lines
+from .refusals import refuse
 
 FORMAT = "barbu-record"
 VERSION = 1
 
 
 def record_lines(game: BesigueGame, header: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    head = {"type": "header", "format": FORMAT, "version": VERSION, "game": "besigue",
-            "rules": str(game.rules), "seed": game.seed, "players": 2}
+    head = {
+        "type": "header",
+        "format": FORMAT,
+        "version": VERSION,
+        "game": "besigue",
+        "rules": str(game.rules),
+        "seed": game.seed,
+        "players": 2,
+    }
     if header:
         head.update({k: v for k, v in header.items() if k not in ("type", "format", "version", "game")})
     out: list[dict[str, Any]] = [head]
@@ -52,9 +59,16 @@ def record_lines(game: BesigueGame, header: dict[str, Any] | None = None) -> lis
 
 
 def deal_line(r: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "deal", "number": r["deal"], "dealer": r["dealer"],
-            "melds": [[list(m) for m in side] for side in r["melds"]], "brisques": r["brisques"],
-            "last_trick": r["last_trick"], "scores": r["scores"], "totals": r["totals"]}
+    return {
+        "type": "deal",
+        "number": r["deal"],
+        "dealer": r["dealer"],
+        "melds": [[list(m) for m in side] for side in r["melds"]],
+        "brisques": r["brisques"],
+        "last_trick": r["last_trick"],
+        "scores": r["scores"],
+        "totals": r["totals"],
+    }
 
 
 def write_record(game: BesigueGame, path: "str | Path", header: dict[str, Any] | None = None) -> None:
@@ -108,13 +122,20 @@ def replay_lines(lines: Iterable[str]) -> BesigueReplay:
             r = game.results[n - 1]
             for key in ("scores", "totals"):
                 if obj.get(key) != r[key]:
-                    problems.append((_("deal {deal}: the record says scores {stated}, the replay gives {played}") if key == "scores"
-                                     else _("deal {deal}: the record says totals {stated}, the replay gives {played}"))
-                                    .format(deal=n, stated=obj.get(key), played=r[key]))
+                    problems.append(
+                        (
+                            _("deal {deal}: the record says scores {stated}, the replay gives {played}")
+                            if key == "scores"
+                            else _("deal {deal}: the record says totals {stated}, the replay gives {played}")
+                        ).format(deal=n, stated=obj.get(key), played=r[key])
+                    )
         elif kind == "result":
             if obj.get("totals") != game.totals:
-                problems.append(_("final totals: the record says {stated}, the replay gives {played}").format(
-                    stated=obj.get("totals"), played=game.totals))
+                problems.append(
+                    _("final totals: the record says {stated}, the replay gives {played}").format(
+                        stated=obj.get("totals"), played=game.totals
+                    )
+                )
         else:
             raise refuse(R.UNKNOWN_LINE, no, kind=kind)
     if game is None:

@@ -49,8 +49,11 @@ class SavedMatch:
 
 def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:
     """The default save names in `folder`: barbu-game.jsonl, barbu-game-2.jsonl, ..."""
-    found = [p for p in folder.glob(f"{stem}*.jsonl") if p.name == f"{stem}.jsonl" or
-             p.name[len(stem) + 1:-len(".jsonl")].isdigit()]
+    found = [
+        p
+        for p in folder.glob(f"{stem}*.jsonl")
+        if p.name == f"{stem}.jsonl" or p.name[len(stem) + 1 : -len(".jsonl")].isdigit()
+    ]
     return sorted(found, key=lambda p: (len(p.name), p.name))
 
 
@@ -90,8 +93,9 @@ def reserve(base: Path, exact: bool = False) -> Path:
         try:
             _create_exclusive(base)
         except FileExistsError:
-            raise SaveError(f"{base} already exists: resume it with barbu play --resume {base}, "
-                            "or choose another file with --save") from None
+            raise SaveError(
+                f"{base} already exists: resume it with barbu play --resume {base}, or choose another file with --save"
+            ) from None
         return base
     for k in range(1, 10_000):
         path = base if k == 1 else base.with_name(f"{base.stem}-{k}{base.suffix}")

@@ -12,10 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 
-def env(rules: str = "classic", players: int | None = None, deals: int | None = None, reward: str = "deal",
-        scale: float = 1.0, render_mode: str | None = None) -> Any:
+def env(
+    rules: str = "classic",
+    players: int | None = None,
+    deals: int | None = None,
+    reward: str = "deal",
+    scale: float = 1.0,
+    render_mode: str | None = None,
+) -> Any:
     """The PettingZoo AEC environment of a game (`barbu.rl.aec.env`)."""
     from .aec import env as make
+
     return make(rules, players, deals, reward, scale, render_mode)
 
 

@@ -29,8 +29,15 @@ class BarbuAEC(AECEnv):
 
     metadata = {"name": "barbu_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, rules: str = "classic", players: int | None = None, deals: int | None = None,
-                 reward: str = "deal", scale: float = 1.0, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: str = "classic",
+        players: int | None = None,
+        deals: int | None = None,
+        reward: str = "deal",
+        scale: float = 1.0,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
@@ -95,16 +102,24 @@ class BarbuAEC(AECEnv):
         seat = self.table.to_act
         v = g.view(0)
         trick = getattr(v, "trick", ())
-        line = (f"deal {len(g.results) + 1}  phase {v.phase}  to act {seat}  contract {getattr(v, 'contract', '-')}"
-                f"  trick {' '.join(str(c) for c in trick)}  totals {list(g.totals)}")
+        line = (
+            f"deal {len(g.results) + 1}  phase {v.phase}  to act {seat}  contract {getattr(v, 'contract', '-')}"
+            f"  trick {' '.join(str(c) for c in trick)}  totals {list(g.totals)}"
+        )
         return line
 
     def close(self) -> None:
         pass
 
 
-def env(rules: str = "classic", players: int | None = None, deals: int | None = None, reward: str = "deal",
-        scale: float = 1.0, render_mode: str | None = None) -> AECEnv:
+def env(
+    rules: str = "classic",
+    players: int | None = None,
+    deals: int | None = None,
+    reward: str = "deal",
+    scale: float = 1.0,
+    render_mode: str | None = None,
+) -> AECEnv:
     """``env(rules="salad", players=5, deals=1)``: any preset, ruleset text or ``besigue``, wrapped like
     PettingZoo's own environments (order enforcement, actions checked against the space)."""
     e: AECEnv = BarbuAEC(rules, players, deals, reward, scale, render_mode)

@@ -78,7 +78,7 @@ def chance_event(game: Any, drawn: list[int]) -> Any:
     if kind == "draw":
         return Draw(tuple(drawn))
     k = game.hand_size
-    return Deal(tuple(sum(1 << c for c in drawn[i:i + k]) for i in range(0, k * game.n, k)))
+    return Deal(tuple(sum(1 << c for c in drawn[i : i + k]) for i in range(0, k * game.n, k)))
 
 
 def chance_name(game: Any) -> str:

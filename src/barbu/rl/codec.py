@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from ..besigue.actions import MELD_VALUES, Declare as BesigueDeclare, Exchange, NoDeclaration, Play, Show
+from ..besigue.actions import MELD_VALUES, Exchange, NoDeclaration, Play, Show
+from ..besigue.actions import Declare as BesigueDeclare
 from ..classic.chinese import Arrange, Arrangements
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..core.cards import cards_of
@@ -33,8 +34,20 @@ from ..core.errors import IllegalAction
 
 # -- the Barbu family (every preset, the Scottish game included) -------------------------------
 MAX_SEATS = 6
-CONTRACTS = ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two", "no-last-trick", "trumps",
-             "domino", "salad", "success", "ravage-city", "chinese-poker")
+CONTRACTS = (
+    "no-tricks",
+    "no-hearts",
+    "no-queens",
+    "no-king",
+    "no-last-two",
+    "no-last-trick",
+    "trumps",
+    "domino",
+    "salad",
+    "success",
+    "ravage-city",
+    "chinese-poker",
+)
 CALLS = ("aces", "king", "queens", "hearts", "tricks")  # the Scottish negative calls, booklet order
 CARD0 = 0  # 52 cards: suit * 13 + rank
 TRUMP0 = 52  # S H D C
@@ -63,6 +76,7 @@ BESIGUE_ACTIONS = SHOW + 1  # 76
 def barbu_token_names() -> list[str]:
     """A readable name for each token of the Barbu family's space (for docs, logs and debugging)."""
     from ..core.cards import CARDS
+
     names = [str(CARDS[c]) for c in range(52)]
     names += [f"trump {s}" for s in "SHDC"] + ["no-trump"]
     names += [f"rank {r}" for r in "23456789TJQKA"]
@@ -75,6 +89,7 @@ def barbu_token_names() -> list[str]:
 
 def besigue_token_names() -> list[str]:
     from ..besigue.cards import type_text
+
     names = [type_text(t) + ("*" if on else "") for on in (False, True) for t in range(32)]
     names += [f"declare {k}" for k in MELDS] + ["no-declaration", "exchange", "show"]
     assert len(names) == BESIGUE_ACTIONS
@@ -200,8 +215,21 @@ class Decision:
         last = self.prefix[-1] if k not in (0, 5) else -1
         cards = [int(c) for c in cards_of(pool) if c > last]
         need = row_end - k  # cards still to pick in this row, this one included
-        return cards[:len(cards) - need + 1] if len(cards) >= need else []
+        return cards[: len(cards) - need + 1] if len(cards) >= need else []
 
 
-__all__ = ["Decision", "encode_barbu", "encode_besigue", "barbu_token_names", "besigue_token_names",
-           "BARBU_ACTIONS", "BESIGUE_ACTIONS", "MAX_SEATS", "CONTRACTS", "CALLS", "DONE", "PASS", "LAY"]
+__all__ = [
+    "Decision",
+    "encode_barbu",
+    "encode_besigue",
+    "barbu_token_names",
+    "besigue_token_names",
+    "BARBU_ACTIONS",
+    "BESIGUE_ACTIONS",
+    "MAX_SEATS",
+    "CONTRACTS",
+    "CALLS",
+    "DONE",
+    "PASS",
+    "LAY",
+]

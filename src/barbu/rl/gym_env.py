@@ -27,9 +27,16 @@ class BarbuGymEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, rules: str = "classic", players: int | None = None, seat: int | None = 0,
-                 opponents: "str | Sequence[str]" = "random", deals: int | None = 1, reward: str = "deal",
-                 scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        rules: str = "classic",
+        players: int | None = None,
+        seat: int | None = 0,
+        opponents: "str | Sequence[str]" = "random",
+        deals: int | None = 1,
+        reward: str = "deal",
+        scale: float = 1.0,
+    ) -> None:
         self.table = Table(rules_text(rules, players), deals=deals, reward=reward, scale=scale)
         n = self.table.n
         if seat is not None and not 0 <= seat < n:
@@ -56,15 +63,20 @@ class BarbuGymEnv(gym.Env):
         game_seed = int(self._seed_rng.integers(2**62))
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self._seed_rng.integers(self.table.n))
         self.table.reset(game_seed)
-        self.opponents = [None if s == self.seat else agent_for(self.table.game, spec, game_seed % 10**9 * 10 + s)
-                          for s, spec in enumerate(self.specs)]
+        self.opponents = [
+            None if s == self.seat else agent_for(self.table.game, spec, game_seed % 10**9 * 10 + s)
+            for s, spec in enumerate(self.specs)
+        ]
         reward = self._others()
         return self._obs(), {"action_mask": self.action_masks(), "points": reward}
 
     def action_masks(self) -> np.ndarray:
         """The tokens the learner may choose now (all False once the episode is over)."""
-        return self.table.mask().astype(bool) if self.table.to_act == self.seat else np.zeros(
-            self.table.spec.num_actions, bool)
+        return (
+            self.table.mask().astype(bool)
+            if self.table.to_act == self.seat
+            else np.zeros(self.table.spec.num_actions, bool)
+        )
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self.table.to_act != self.seat:

@@ -18,8 +18,11 @@ from .codec import BARBU_ACTIONS, BESIGUE_ACTIONS, CALLS, CONTRACTS, MAX_SEATS, 
 
 S = MAX_SEATS
 CONTRACT_SLOTS = CONTRACTS + CALLS + ("patience", "double-patience")
-CALL_SLOTS = {**{c: i for i, c in enumerate(CONTRACT_SLOTS)}, "patience-1": len(CONTRACTS) + 5,
-              "patience-2": len(CONTRACTS) + 6}
+CALL_SLOTS = {
+    **{c: i for i, c in enumerate(CONTRACT_SLOTS)},
+    "patience-1": len(CONTRACTS) + 5,
+    "patience-2": len(CONTRACTS) + 6,
+}
 NC = len(CONTRACT_SLOTS)
 
 BARBU_FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -224,8 +227,8 @@ def observe_besigue(v: Any, prefix: Sequence[int] = (), out: np.ndarray | None =
     o[f["stock"].start] = v.stock_size / 64.0
     o[f["opp_hand"].start] = v.opponent_hand_size / 9.0
     o[f["tricks"].start] = v.tricks / 32.0
-    o[f["scores"].start:f["scores"].stop] = (v.scores[me] / 1000.0, v.scores[1 - me] / 1000.0)
-    o[f["totals"].start:f["totals"].stop] = (v.totals[me] / 1000.0, v.totals[1 - me] / 1000.0)
+    o[f["scores"].start : f["scores"].stop] = (v.scores[me] / 1000.0, v.scores[1 - me] / 1000.0)
+    o[f["totals"].start : f["totals"].stop] = (v.totals[me] / 1000.0, v.totals[1 - me] / 1000.0)
     _prefix(o, f["chosen"].start, prefix)
     o[f["chosen_count"].start] = len(prefix) / 5.0
     return o

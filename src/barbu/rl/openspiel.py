@@ -40,16 +40,21 @@ _PARAMS = {"rules": "classic", "deals": 1, "players": 0}  # players 0: the rules
 
 def _game_type(short: str, long: str, low: int, high: int) -> pyspiel.GameType:
     return pyspiel.GameType(
-        short_name=short, long_name=long,
+        short_name=short,
+        long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.REWARDS,
-        max_num_players=high, min_num_players=low,
-        provides_information_state_string=True, provides_information_state_tensor=True,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=dict(_PARAMS, rules="besigue") if "besigue" in short else dict(_PARAMS))
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_PARAMS, rules="besigue") if "besigue" in short else dict(_PARAMS),
+    )
 
 
 BARBU_TYPE = _game_type("python_barbu", "Barbu (every preset of the barbu project)", 3, 6)
@@ -74,9 +79,14 @@ class BarbuSpielGame(pyspiel.Game):
         per_deal = 2000  # moves in one deal, chance steps included: far above any real deal
         length = per_deal * (self.deals or _match_deals(probe))
         bound = 1e5 * (self.deals or _match_deals(probe))
-        info = pyspiel.GameInfo(num_distinct_actions=spec.num_actions, max_chance_outcomes=64 if spec.besigue else 52,
-                                num_players=spec.players, min_utility=-bound, max_utility=bound,
-                                max_game_length=length)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_actions,
+            max_chance_outcomes=64 if spec.besigue else 52,
+            num_players=spec.players,
+            min_utility=-bound,
+            max_utility=bound,
+            max_game_length=length,
+        )
         super().__init__(self.game_type, info, p)
         self.token_names = besigue_token_names() if spec.besigue else barbu_token_names()
 
@@ -86,8 +96,9 @@ class BarbuSpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
         """The seat's own observation or information state; a public-only or all-players observer would need
         tensors this game does not build, and is refused rather than handed the seat's private cards."""
-        if iig_obs_type is not None and (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                                         or not iig_obs_type.public_info):
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info
+        ):
             raise ValueError("this game observes from one seat only: private_info=SINGLE_PLAYER, public_info=True")
         # None is the observation, as in OpenSpiel's own Python games
         perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -198,10 +209,10 @@ class Observer:
         self.info_state = info_state
         extra = _EXTRA if info_state and not spec.besigue else 0
         self.tensor = np.zeros(spec.obs_size + extra, np.float32)
-        self.dict = {"observation": self.tensor[:spec.obs_size]}
+        self.dict = {"observation": self.tensor[: spec.obs_size]}
         if extra:
-            self.dict["dealt"] = self.tensor[spec.obs_size:spec.obs_size + 52]
-            self.dict["trick_of_card"] = self.tensor[spec.obs_size + 52:]
+            self.dict["dealt"] = self.tensor[spec.obs_size : spec.obs_size + 52]
+            self.dict["trick_of_card"] = self.tensor[spec.obs_size + 52 :]
 
     def set_from(self, state: BarbuSpielState, player: int) -> None:
         t = state.table
@@ -215,7 +226,8 @@ class Observer:
                 for k, c in enumerate(cards):
                     self.dict["trick_of_card"][c] = (i + 1) / 52.0
                     if (v.phase == "domino" and leader == player) or (
-                            v.phase != "domino" and (leader + k) % v.players == player):
+                        v.phase != "domino" and (leader + k) % v.players == player
+                    ):
                         dealt |= 1 << c
             for k, c in enumerate(v.trick):
                 self.dict["trick_of_card"][c] = (len(v.tricks) + 1) / 52.0
@@ -238,9 +250,11 @@ class Observer:
                 text += f" deals {[r['scores'] for r in game.results]}"
         else:
             v = game.view(player)
-            text = (f"seat {player} phase {v.phase} hand {CardSet(v.hand)} contract {v.contract} trump {v.trump} "
-                    f"rank {v.rank} doubles {[str(b) for b in v.doubles]} trick {[str(c) for c in v.trick]} "
-                    f"totals {list(v.totals)}")
+            text = (
+                f"seat {player} phase {v.phase} hand {CardSet(v.hand)} contract {v.contract} trump {v.trump} "
+                f"rank {v.rank} doubles {[str(b) for b in v.doubles]} trick {[str(c) for c in v.trick]} "
+                f"totals {list(v.totals)}"
+            )
             if self.info_state:
                 text += f" actions {[str(a) for a in v.deal_actions]} deals {[r.scores for r in v.results]}"
         return text + (f" chosen {chosen}" if chosen else "")

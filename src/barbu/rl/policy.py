@@ -20,9 +20,8 @@ import numpy as np
 from ..besigue.view import BesigueView
 from ..core import safejson
 from ..core.errors import AgentError
-from .codec import Decision, encode_barbu, encode_besigue
+from .codec import BARBU_ACTIONS, BESIGUE_ACTIONS, Decision, encode_barbu, encode_besigue
 from .observe import BARBU_SIZE, BESIGUE_SIZE, observe_barbu, observe_besigue
-from .codec import BARBU_ACTIONS, BESIGUE_ACTIONS
 
 SIZES = {"barbu": (BARBU_SIZE, BARBU_ACTIONS), "besigue": (BESIGUE_SIZE, BESIGUE_ACTIONS)}
 
@@ -62,8 +61,13 @@ class MaskedPolicy:
         return int(rng.choice(len(p[0]), p=p[0]))
 
     def save(self, path: "str | Path") -> None:
-        meta = {"format": "barbu-masked-policy-1", "game": self.game, "rules": self.rules,
-                "observation": int(self.w1.shape[0]), "actions": int(self.w2.shape[1])}
+        meta = {
+            "format": "barbu-masked-policy-1",
+            "game": self.game,
+            "rules": self.rules,
+            "observation": int(self.w1.shape[0]),
+            "actions": int(self.w2.shape[1]),
+        }
         with open(path, "wb") as f:
             np.savez(f, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, meta=np.array(json.dumps(meta)))
 
@@ -80,9 +84,11 @@ class MaskedPolicy:
         if not isinstance(meta, dict) or meta.get("format") != "barbu-masked-policy-1" or game not in SIZES:
             raise AgentError(f"{str(path)!r} is not a policy file saved by barbu.rl")
         if (meta["observation"], meta["actions"]) != SIZES[game]:
-            raise AgentError(f"{str(path)!r} was trained on another observation layout "
-                             f"({meta['observation']} inputs, {meta['actions']} actions; this version has "
-                             f"{SIZES[game][0]} and {SIZES[game][1]}): train it again")
+            raise AgentError(
+                f"{str(path)!r} was trained on another observation layout "
+                f"({meta['observation']} inputs, {meta['actions']} actions; this version has "
+                f"{SIZES[game][0]} and {SIZES[game][1]}): train it again"
+            )
         p = cls.__new__(cls)
         p.game, p.rules = game, meta.get("rules", "")
         p.w1, p.b1, p.w2, p.b2 = (data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2"))
@@ -92,8 +98,9 @@ class MaskedPolicy:
 class PolicyAgent:
     """A computer player that plays a trained policy from its seat's view, like every other player."""
 
-    def __init__(self, policy: MaskedPolicy, name: str = "policy", seed: int | None = None,
-                 greedy: bool = True) -> None:
+    def __init__(
+        self, policy: MaskedPolicy, name: str = "policy", seed: int | None = None, greedy: bool = True
+    ) -> None:
         self.policy = policy
         self.name = name
         self.rng = None if greedy else np.random.default_rng(seed)
@@ -101,8 +108,10 @@ class PolicyAgent:
 
     def act(self, view: Any) -> Any:
         if isinstance(view, BesigueView) != self.besigue:
-            raise AgentError(f"this policy plays {'Bésigue' if self.besigue else 'the Barbu family'}, "
-                             f"not {'Bésigue' if isinstance(view, BesigueView) else 'the Barbu family'}")
+            raise AgentError(
+                f"this policy plays {'Bésigue' if self.besigue else 'the Barbu family'}, "
+                f"not {'Bésigue' if isinstance(view, BesigueView) else 'the Barbu family'}"
+            )
         encode = encode_besigue if self.besigue else encode_barbu
         observe = observe_besigue if self.besigue else observe_barbu
         n = 2 if self.besigue else view.players
@@ -134,7 +143,13 @@ def policy_agent(argument: str, seed: int | None = None, game: str = "barbu") ->
     if policy is None:
         policy = _LOADED[key] = MaskedPolicy.load(p)
     if policy.game != game:
-        raise AgentError(f"{path!r} plays {'Bésigue' if policy.game == 'besigue' else 'the Barbu family'}: "
-                         f"it cannot sit at a game of {'Bésigue' if game == 'besigue' else 'the Barbu family'}")
-    return PolicyAgent(policy, name=f"policy:{argument}", seed=seed if seed is not None else random.randrange(2**32),
-                       greedy=mode != "sample")
+        raise AgentError(
+            f"{path!r} plays {'Bésigue' if policy.game == 'besigue' else 'the Barbu family'}: "
+            f"it cannot sit at a game of {'Bésigue' if game == 'besigue' else 'the Barbu family'}"
+        )
+    return PolicyAgent(
+        policy,
+        name=f"policy:{argument}",
+        seed=seed if seed is not None else random.randrange(2**32),
+        greedy=mode != "sample",
+    )

@@ -57,8 +57,14 @@ class Table:
     the final totals once, at the end.  Points are divided by ``scale``.
     """
 
-    def __init__(self, rules: str = "classic", deals: int | None = None, reward: str = "deal",
-                 scale: float = 1.0, auto_chance: bool = True) -> None:
+    def __init__(
+        self,
+        rules: str = "classic",
+        deals: int | None = None,
+        reward: str = "deal",
+        scale: float = 1.0,
+        auto_chance: bool = True,
+    ) -> None:
         if reward not in ("deal", "match"):
             raise ValueError(f"reward is 'deal' or 'match', not {reward!r}")
         if deals is not None and deals < 1:
@@ -179,8 +185,7 @@ class Table:
         else:
             seat = self.game.to_act()
             if seat is not None and seat != CHANCE:
-                self.decision = Decision(self.game.legal_actions(),
-                                         lambda a: self.spec.encode(a, seat, self.n))
+                self.decision = Decision(self.game.legal_actions(), lambda a: self.spec.encode(a, seat, self.n))
         return rewards
 
     def totals(self) -> list[float]:

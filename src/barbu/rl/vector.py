@@ -16,8 +16,15 @@ from .table import Table
 
 
 class BarbuVectorEnv:
-    def __init__(self, rules: str = "classic", num_envs: int = 16, players: int | None = None,
-                 deals: int | None = 1, reward: str = "deal", scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        rules: str = "classic",
+        num_envs: int = 16,
+        players: int | None = None,
+        deals: int | None = 1,
+        reward: str = "deal",
+        scale: float = 1.0,
+    ) -> None:
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         text = rules_text(rules, players)

@@ -29,5 +29,4 @@ def keeper_from_dict(data: Any) -> AnyKeeper:
     return cls(rules, names, first, entries)
 
 
-__all__ = ["AnyKeeper", "BesigueKeeper", "Keeper", "KeeperError", "Needs", "Question", "keeper_from_dict",
-           "new_keeper"]
+__all__ = ["AnyKeeper", "BesigueKeeper", "Keeper", "KeeperError", "Needs", "Question", "keeper_from_dict", "new_keeper"]

@@ -32,8 +32,7 @@ BRISQUES_ACES = N_("Brisques (aces) each player took in tricks")
 def besigue_questions(rules: BesigueRules) -> tuple[Question, ...]:
     tens = rules.brisques == "aces_and_tens"
     return (
-        Question("melds", MELDS, MELDS_LABEL,
-                 choices=tuple((k, MELD_NAMES[k], v) for k, v in MELD_VALUES.items())),
+        Question("melds", MELDS, MELDS_LABEL, choices=tuple((k, MELD_NAMES[k], v) for k, v in MELD_VALUES.items())),
         Question("sevens", COUNTS, SEVENS_EXCHANGED if rules.seven == "exchange" else SEVENS_DRAWN, maximum=2),
         Question("brisques", COUNTS, BRISQUES_ACES_TENS if tens else BRISQUES_ACES, total=16 if tens else 8),
         Question("last", SEATS, "Who took the last trick?", size=1),
@@ -45,8 +44,9 @@ class BesigueKeeper(EntryLog):
 
     game = "besigue"
 
-    def __init__(self, rules: str | BesigueRules, names: Sequence[str], first: int = 0,
-                 entries: Sequence[dict] = ()) -> None:
+    def __init__(
+        self, rules: str | BesigueRules, names: Sequence[str], first: int = 0, entries: Sequence[dict] = ()
+    ) -> None:
         try:
             self.rules = rules if isinstance(rules, BesigueRules) else BesigueRules.parse(rules)
         except RulesetError as e:
@@ -131,8 +131,9 @@ class BesigueKeeper(EntryLog):
                 if kind not in MELD_VALUES:
                     raise KeeperError.of(K.NOT_A_MELD, kind=repr(kind), kinds=list(MELD_VALUES))
                 if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_MELDS:
-                    raise KeeperError.of(K.MELD_COUNT, name=self.names[s], value=repr(count), meld=MELD_NAMES[kind],
-                                         most=MAX_MELDS)
+                    raise KeeperError.of(
+                        K.MELD_COUNT, name=self.names[s], value=repr(count), meld=MELD_NAMES[kind], most=MAX_MELDS
+                    )
         q = {x.key: x for x in besigue_questions(self.rules)}
         sevens = _counts(out.get("sevens", [0, 0]), q["sevens"].label, 2, self.names)
         if sum(sevens) > 2:
@@ -147,18 +148,35 @@ class BesigueKeeper(EntryLog):
         if last not in (0, 1) or isinstance(last, bool):
             raise KeeperError.of(K.LAST_ONE_OF, a=self.names[0], b=self.names[1])
         meld_points = [sum(MELD_VALUES[k] * c for k, c in melds[s].items()) for s in (0, 1)]
-        scores = [meld_points[s] + SEVEN_POINTS * sevens[s] + BRISQUE_POINTS * brisques[s]
-                  + (LAST_TRICK_POINTS if last == s else 0) for s in (0, 1)]
+        scores = [
+            meld_points[s]
+            + SEVEN_POINTS * sevens[s]
+            + BRISQUE_POINTS * brisques[s]
+            + (LAST_TRICK_POINTS if last == s else 0)
+            for s in (0, 1)
+        ]
         new = [totals[s] + scores[s] for s in (0, 1)]
-        return {"deal": i + 1, "dealer": dealer, "scores": scores,
-                "brisques": [BRISQUE_POINTS * b for b in brisques], "sevens": [SEVEN_POINTS * x for x in sevens],
-                "last_trick": last,
-                "melds": [[(k, MELD_VALUES[k]) for k, c in melds[s].items() for _ in range(c)] for s in (0, 1)],
-                "totals": new}
+        return {
+            "deal": i + 1,
+            "dealer": dealer,
+            "scores": scores,
+            "brisques": [BRISQUE_POINTS * b for b in brisques],
+            "sevens": [SEVEN_POINTS * x for x in sevens],
+            "last_trick": last,
+            "melds": [[(k, MELD_VALUES[k]) for k, c in melds[s].items() for _ in range(c)] for s in (0, 1)],
+            "totals": new,
+        }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": "barbu-scorekeeper", "version": 1, "game": "besigue", "rules": str(self.rules),
-                "names": list(self.names), "first": self.first, "entries": copy.deepcopy(self.entries)}
+        return {
+            "format": "barbu-scorekeeper",
+            "version": 1,
+            "game": "besigue",
+            "rules": str(self.rules),
+            "names": list(self.names),
+            "first": self.first,
+            "entries": copy.deepcopy(self.entries),
+        }
 
 
 def _counts(value: Any, label: str, most: int | None, names: Sequence[str]) -> list[int]:

@@ -45,33 +45,80 @@ def from_json(text: str) -> AnyKeeper:
 
 
 def _doubles_text(r: DealResult, names: list[str]) -> str:
-    return "; ".join(f"{names[b.doubler]} doubles {names[b.doubled]}" + (", redoubled" if b.redoubled else "")
-                     for b in r.doubles)
+    return "; ".join(
+        f"{names[b.doubler]} doubles {names[b.doubled]}" + (", redoubled" if b.redoubled else "") for b in r.doubles
+    )
 
 
 def rows(keeper: AnyKeeper) -> list[list[Any]]:
     """The CSV's rows: the game line, the header, one row per deal."""
     names = list(keeper.names)
-    first = ["barbu-scorekeeper", "game", keeper.game, "rules", str(keeper.rules), "first dealer",
-             names[keeper.first], "players", *names]
-    head = ["deal", "dealer", "declarer", "contract", "trumps or rank", "doubles",
-            *[f"{x} points" for x in names], *[f"{x} total" for x in names], "notes", "entry"]
+    first = [
+        "barbu-scorekeeper",
+        "game",
+        keeper.game,
+        "rules",
+        str(keeper.rules),
+        "first dealer",
+        names[keeper.first],
+        "players",
+        *names,
+    ]
+    head = [
+        "deal",
+        "dealer",
+        "declarer",
+        "contract",
+        "trumps or rank",
+        "doubles",
+        *[f"{x} points" for x in names],
+        *[f"{x} total" for x in names],
+        "notes",
+        "entry",
+    ]
     out: list[list[Any]] = [first, head]
     if isinstance(keeper, BesigueKeeper):
         for res, e in zip(keeper.results, keeper.entries):
-            out.append([res["deal"], names[res["dealer"]], "", "", "", "", *res["scores"], *res["totals"], "",
-                        json.dumps(e, ensure_ascii=False)])
+            out.append(
+                [
+                    res["deal"],
+                    names[res["dealer"]],
+                    "",
+                    "",
+                    "",
+                    "",
+                    *res["scores"],
+                    *res["totals"],
+                    "",
+                    json.dumps(e, ensure_ascii=False),
+                ]
+            )
         return out
     assert isinstance(keeper, Keeper)
     totals: list[Points] = [0] * keeper.n
     for r, e in zip(keeper.results, keeper.entries):
         c = keeper.match.contract_by_key[r.contract]
-        extra = ("trumps " + ("none" if r.trump is None else SUITS[r.trump])) if c.trump else (
-            "rank " + "23456789TJQKA"[r.rank] if r.rank is not None else "")
+        extra = (
+            ("trumps " + ("none" if r.trump is None else SUITS[r.trump]))
+            if c.trump
+            else ("rank " + "23456789TJQKA"[r.rank] if r.rank is not None else "")
+        )
         totals = [t + x for t, x in zip(totals, r.added)]
         notes = " / ".join(keeper.flags.get(r.number, []))
-        out.append([r.number, names[r.dealer], names[r.declarer], c.name, extra, _doubles_text(r, names),
-                    *[str(x) for x in r.added], *[str(t) for t in totals], notes, json.dumps(e, ensure_ascii=False)])
+        out.append(
+            [
+                r.number,
+                names[r.dealer],
+                names[r.declarer],
+                c.name,
+                extra,
+                _doubles_text(r, names),
+                *[str(x) for x in r.added],
+                *[str(t) for t in totals],
+                notes,
+                json.dumps(e, ensure_ascii=False),
+            ]
+        )
     return out
 
 
@@ -104,8 +151,17 @@ def from_csv(text: str) -> AnyKeeper:
             entries.append(safejson.loads(row[-1]))
         except safejson.JsonError:
             raise KeeperError.of(K.CSV_ROW, row=i) from None
-    return keeper_from_dict({"format": "barbu-scorekeeper", "version": 1, "game": game, "rules": rules,
-                             "names": names, "first": names.index(first_name), "entries": entries})
+    return keeper_from_dict(
+        {
+            "format": "barbu-scorekeeper",
+            "version": 1,
+            "game": game,
+            "rules": rules,
+            "names": names,
+            "first": names.index(first_name),
+            "entries": entries,
+        }
+    )
 
 
 def from_match(match: Any, names: list[str] | None = None) -> Keeper:
@@ -124,8 +180,11 @@ def is_record(text: str) -> bool:
         head = safejson.loads(first)
     except safejson.JsonError:
         return False
-    return isinstance(head, dict) and head.get("type") == "header" and (
-        head.get("format") == records.FORMAT or head.get("game") == "besigue")
+    return (
+        isinstance(head, dict)
+        and head.get("type") == "header"
+        and (head.get("format") == records.FORMAT or head.get("game") == "besigue")
+    )
 
 
 def from_record(text: str) -> AnyKeeper:
@@ -163,11 +222,23 @@ def from_besigue_game(game: Any, names: list[str] | None = None) -> BesigueKeepe
     entries = []
     for r in game.results:
         melds = [dict(Counter(kind for kind, _ in r["melds"][s])) for s in (0, 1)]
-        beyond = [r["scores"][s] - sum(v for _, v in r["melds"][s]) - r["brisques"][s]
-                  - (LAST_TRICK_POINTS if r["last_trick"] == s else 0) for s in (0, 1)]
-        entries.append({"outcome": {"melds": melds, "sevens": [x // SEVEN_POINTS for x in beyond],
-                                    "brisques": [b // BRISQUE_POINTS for b in r["brisques"]],
-                                    "last": [r["last_trick"]]}})
+        beyond = [
+            r["scores"][s]
+            - sum(v for _, v in r["melds"][s])
+            - r["brisques"][s]
+            - (LAST_TRICK_POINTS if r["last_trick"] == s else 0)
+            for s in (0, 1)
+        ]
+        entries.append(
+            {
+                "outcome": {
+                    "melds": melds,
+                    "sevens": [x // SEVEN_POINTS for x in beyond],
+                    "brisques": [b // BRISQUE_POINTS for b in r["brisques"]],
+                    "last": [r["last_trick"]],
+                }
+            }
+        )
     first = game.results[0]["dealer"] if game.results else game.dealer
     return BesigueKeeper(game.rules, names or ["Player 1", "Player 2"], first, entries)
 

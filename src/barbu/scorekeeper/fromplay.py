@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..classic.chinese import Arrange
+from ..classic.contracts import KING_OF_HEARTS
 from ..classic.match import Match
 from ..classic.ruleset import Ruleset
 from ..classic.state import DealResult
 from ..core.cards import EIGHT, HEARTS, SUIT_MASK, cards_of, format_cards
-from ..classic.contracts import KING_OF_HEARTS
 from ..scottish.match import ScottishMatch
 from ..scottish.pack import format_pack
 from ..scottish.scoresheet import trick_winner
@@ -32,7 +32,7 @@ def _answers(m: Match, r: DealResult) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for q in questions(c, n, in_play, m.hand_size, isinstance(m, ScottishMatch)):
         if q.kind == ORDER:
-            out[q.key] = list(m.finished[:q.size])
+            out[q.key] = list(m.finished[: q.size])
         elif q.kind == ROWS:
             out[q.key] = [_rows_text(a) for a in r.arrangements]
         elif q.key == "tricks":
@@ -45,10 +45,12 @@ def _answers(m: Match, r: DealResult) -> dict[str, Any]:
         elif q.kind == SEAT:
             out[q.key] = next(s for s in range(n) if m.won[s] >> q.card & 1)  # type: ignore[operator]
         elif q.kind == SEATS:
-            out[q.key] = list(m.winners[-q.size:])  # type: ignore[operator]
+            out[q.key] = list(m.winners[-q.size :])  # type: ignore[operator]
         elif q.kind == YESNO:
-            out[q.key] = any(KING_OF_HEARTS in cards and cards[(trick_winner(lead, cards, n) - lead) % n] % 13 == EIGHT
-                             for lead, cards in m.trick_log)
+            out[q.key] = any(
+                KING_OF_HEARTS in cards and cards[(trick_winner(lead, cards, n) - lead) % n] % 13 == EIGHT
+                for lead, cards in m.trick_log
+            )
         elif q.kind == COUNTS:  # pragma: no cover - every counts question is named above
             raise AssertionError(q.key)
     return out

@@ -102,7 +102,7 @@ class EntryLog:
     def delete(self, index: int) -> None:
         """Remove deal ``index`` (0-based); the deals after it move up and are scored again."""
         self._index(index)
-        self._change(self.entries[:index] + self.entries[index + 1:])
+        self._change(self.entries[:index] + self.entries[index + 1 :])
 
     def undo(self) -> None:
         """Take back the last change (an entry, a correction or a deletion)."""
@@ -113,8 +113,9 @@ class EntryLog:
 
     def _index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.entries):
-            raise KeeperError.of(K.NO_SUCH_DEAL, number=index + 1 if isinstance(index, int) else index,
-                                 n=len(self.entries))
+            raise KeeperError.of(
+                K.NO_SUCH_DEAL, number=index + 1 if isinstance(index, int) else index, n=len(self.entries)
+            )
 
 
 class Keeper(EntryLog):
@@ -122,16 +123,18 @@ class Keeper(EntryLog):
 
     game = "barbu"
 
-    def __init__(self, rules: str | Ruleset, names: Sequence[str], first: int = 0,
-                 entries: Sequence[dict] = ()) -> None:
+    def __init__(
+        self, rules: str | Ruleset, names: Sequence[str], first: int = 0, entries: Sequence[dict] = ()
+    ) -> None:
         try:
             self.rules = rules if isinstance(rules, Ruleset) else Ruleset.parse(rules)
         except (RulesetError, ParseError) as e:
             raise KeeperError.wrap(e) from None
         names = [str(x).strip() for x in names]
         if len(names) != self.rules.players:
-            raise KeeperError.of(K.PLAYERS_NAMES, preset=self.rules.preset, players=self.rules.players,
-                                 given=len(names))
+            raise KeeperError.of(
+                K.PLAYERS_NAMES, preset=self.rules.preset, players=self.rules.players, given=len(names)
+            )
         if any(not x for x in names) or len(set(x.lower() for x in names)) != len(names):
             raise KeeperError.of(K.OWN_NAMES)
         if not isinstance(first, int) or not 0 <= first < len(names):
@@ -204,8 +207,15 @@ class Keeper(EntryLog):
 
     # ------------------------------------------------------------------ storage
     def to_dict(self) -> dict[str, Any]:
-        return {"format": "barbu-scorekeeper", "version": 1, "game": "barbu", "rules": str(self.rules), "names": list(self.names),
-                "first": self.first, "entries": copy.deepcopy(self.entries)}
+        return {
+            "format": "barbu-scorekeeper",
+            "version": 1,
+            "game": "barbu",
+            "rules": str(self.rules),
+            "names": list(self.names),
+            "first": self.first,
+            "entries": copy.deepcopy(self.entries),
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> "Keeper":
@@ -217,7 +227,7 @@ def saved_fields(data: Any) -> tuple[str, list, int, list]:
     if not isinstance(data, dict) or data.get("format") != "barbu-scorekeeper":
         raise KeeperError.of(K.NOT_SAVED)
     if data.get("version") != 1:
-        raise KeeperError.of(K.NEWER, version=repr(data.get('version')))
+        raise KeeperError.of(K.NEWER, version=repr(data.get("version")))
     entries = data.get("entries", [])
     names = data.get("names", [])
     if not isinstance(entries, list) or not isinstance(names, list):
@@ -246,7 +256,7 @@ def _draw(m: Match, dealer: int) -> None:
 def _deal(m: Match, set_aside: int) -> None:
     """Deal placeholder hands: the keeper never knows the hands, only what was left out face up."""
     cards = [c for c in cards_of(m.deck) if not set_aside >> c & 1]
-    hands = [sum(1 << c for c in cards[s::m.n][:m.hand_size]) for s in range(m.n)]
+    hands = [sum(1 << c for c in cards[s :: m.n][: m.hand_size]) for s in range(m.n)]
     m.apply(Deal(tuple(hands)))
 
 
@@ -286,8 +296,15 @@ def _apply(m: Match, action: Any, names: Sequence[str], who: str = "") -> None:
 
 
 _SHAPES: dict[str, tuple[type, ...]] = {
-    "contract": (str,), "trump": (str,), "rank": (str, int), "doubles": (list, tuple),
-    "set_aside": (str, list, tuple), "dealer": (int,), "cuts": (list, tuple), "outcome": (dict,), "note": (str,),
+    "contract": (str,),
+    "trump": (str,),
+    "rank": (str, int),
+    "doubles": (list, tuple),
+    "set_aside": (str, list, tuple),
+    "dealer": (int,),
+    "cuts": (list, tuple),
+    "outcome": (dict,),
+    "note": (str,),
 }
 
 
@@ -322,9 +339,16 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
         else:
             c = m.contract if m.phase not in (DRAW, DEAL, OVER) else None
             dealer, declarer = m.dealer, m.declarer
-        return Needs(number, ask, dealer=dealer if dealer >= 0 else None,
-                     declarer=declarer if declarer >= 0 else None, where=where,
-                     contract=c.key if c else None, contract_name=c.name if c else None, **kw)
+        return Needs(
+            number,
+            ask,
+            dealer=dealer if dealer >= 0 else None,
+            declarer=declarer if declarer >= 0 else None,
+            where=where,
+            contract=c.key if c else None,
+            contract_name=c.name if c else None,
+            **kw,
+        )
 
     if m.phase == OVER:
         return needs("over")
@@ -336,7 +360,7 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
             raise KeeperError.of(K.DEALER_PLAYER, value=repr(dealer))
         _draw(m, dealer)
     elif entry.get("dealer") is not None and entry["dealer"] != m.dealer:
-        raise KeeperError.of(K.WRONG_DEALER, dealer=names[m.dealer], name=_name(entry['dealer'], names))
+        raise KeeperError.of(K.WRONG_DEALER, dealer=names[m.dealer], name=_name(entry["dealer"], names))
     aside_count = m.deck.bit_count() - m.hand_size * n
     if m.phase == DEAL:
         aside = 0
@@ -435,8 +459,9 @@ def _feed(m: Match, entry: dict, names: Sequence[str], number: int, notes: list[
     counted = counted_outcome(contract, qs, entry["outcome"], n, in_play, m.hand_size, names)
     notes.extend(counted.notes)
     try:
-        m.finish_counted(counted.won, counted.tricks_won, counted.winners, counted.finished, counted.arranged,
-                         counted.trick_log)
+        m.finish_counted(
+            counted.won, counted.tricks_won, counted.winners, counted.finished, counted.arranged, counted.trick_log
+        )
     except IllegalAction as e:  # pragma: no cover - the phase was checked above
         raise KeeperError.wrap(e) from None
     return needs("done")
@@ -472,15 +497,25 @@ def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str
         for a, b, redo in wanted.values():
             if first and a == s:
                 targets.add(b)
-            elif b == s and redo and any(x.doubler == a and x.doubled == s and not x.redoubled
-                                         for x in m.business.values()):
+            elif (
+                b == s
+                and redo
+                and any(x.doubler == a and x.doubled == s and not x.redoubled for x in m.business.values())
+            ):
                 late = (1 << s | 1 << a) in m._late
                 if first or late:
                     targets.add(a)
         if first and m.must_double_dealer(s) and m.dealer not in targets:
             owed = m.doubles_owed(s)
-            notes.append(Note.of(K.DID_NOT_DOUBLE, name=names[s], dealer=names[m.dealer], owed=owed,
-                                 left=len(m.contracts_left[m.declarer]) + 1))
+            notes.append(
+                Note.of(
+                    K.DID_NOT_DOUBLE,
+                    name=names[s],
+                    dealer=names[m.dealer],
+                    owed=owed,
+                    left=len(m.contracts_left[m.declarer]) + 1,
+                )
+            )
         _apply(m, Double(frozenset(targets)), names, names[s])
     made = {frozenset((b.doubler, b.doubled)): (b.doubler, b.doubled, b.redoubled) for b in m.business.values()}
     for pair, (a, b, redo) in wanted.items():

@@ -119,8 +119,18 @@ class _Renderer:
                 out.append((ch, red))
         return out
 
-    def text(self, x: float, y: float, text: str, size: float, bold: bool = False, color=INK,
-             align: str = "L", width: float = 0.0, condensed: bool = False) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        bold: bool = False,
+        color=INK,
+        align: str = "L",
+        width: float = 0.0,
+        condensed: bool = False,
+    ) -> None:
         """One line at baseline ``y``; ``align`` within ``width`` from ``x``; red suits in red."""
         pdf = self.pdf
         text = printable(text)
@@ -164,14 +174,20 @@ class _Renderer:
             rules = self._("Rules:")
             self.text(MARGIN, y + 16.5, f"{rules} {s.rules}    {s.subtitle}", 9)
             right = pdf.w - MARGIN
-            self.text(right - 70, y + 6, self._("Date ____________  Place ____________"), 9, color=GREY,
-                      align="R", width=70)
+            self.text(
+                right - 70, y + 6, self._("Date ____________  Place ____________"), 9, color=GREY, align="R", width=70
+            )
             y += 21
             if s.game != "scottish":
                 y = self._names_band(y)
         else:
-            self.text(MARGIN, y + 4, self._("{part} (continued)").format(part=s.title.split(" — ")[0])
-                      + f" — {s.rules}", 9, color=GREY)
+            self.text(
+                MARGIN,
+                y + 4,
+                self._("{part} (continued)").format(part=s.title.split(" — ")[0]) + f" — {s.rules}",
+                9,
+                color=GREY,
+            )
             y += 7
         pdf.set_y(y)
 
@@ -225,8 +241,9 @@ class _Renderer:
             w = sum(self._w(j) for j in range(col, col + span))
             pdf.set_fill_color(*COLORS[i % len(COLORS)])
             pdf.rect(x + 0.4, y, w - 0.8, 6, style="F")
-            self.text(x, y + 4.3, self._fit(name, w - 2, 10, True), 10, bold=True, color=(255, 255, 255),
-                      align="C", width=w)
+            self.text(
+                x, y + 4.3, self._fit(name, w - 2, 10, True), 10, bold=True, color=(255, 255, 255), align="C", width=w
+            )
             col += span
         pdf.set_y(y + 6)
 
@@ -248,8 +265,9 @@ class _Renderer:
             if players:
                 pdf.set_fill_color(*COLORS[i % len(COLORS)])
                 pdf.rect(x + 0.4, y, w - 0.8, 1.2, style="F")
-            self.text(x + 1, y + 4.9, self._fit(name, w - 2, 9, True), 9, bold=True, align="C", width=w - 2,
-                      condensed=True)
+            self.text(
+                x + 1, y + 4.9, self._fit(name, w - 2, 9, True), 9, bold=True, align="C", width=w - 2, condensed=True
+            )
         if s.detail_heading and not plain:
             self.text(self._detail_x() + 1.5, y + 4.8, s.detail_heading, 8, bold=True, color=GREY)
         pdf.set_draw_color(120, 120, 120)
@@ -312,8 +330,14 @@ class _Renderer:
         label_y = y + 4.4
         if row.number is not None:
             self.text(self.x0 + 0.8, label_y, str(row.number), 6.5, color=GREY, condensed=True)
-        self.text(self.x0 + 5.5, label_y, self._fit(row.label, self.label_w - 6, 9, row.kind == "sum"), 9,
-                  bold=row.kind == "sum", condensed=True)
+        self.text(
+            self.x0 + 5.5,
+            label_y,
+            self._fit(row.label, self.label_w - 6, 9, row.kind == "sum"),
+            9,
+            bold=row.kind == "sum",
+            condensed=True,
+        )
         for i, c in enumerate(row.cells):
             self._cell(c, self._value_x(i), self._w(i), y, row)
         for j, line in enumerate(detail_lines):
@@ -341,8 +365,17 @@ class _Renderer:
         color = RED if c.sign < 0 else INK
         size = 9.5 if len(lines) == 1 else 8
         for j, line in enumerate(lines):
-            self.text(x + 1, y + 4.4 + j * 3.6, self._fit(line, w - 2.5, size, bold), size, bold=bold, color=color,
-                      align="R", width=w - 2.5, condensed=True)
+            self.text(
+                x + 1,
+                y + 4.4 + j * 3.6,
+                self._fit(line, w - 2.5, size, bold),
+                size,
+                bold=bold,
+                color=color,
+                align="R",
+                width=w - 2.5,
+                condensed=True,
+            )
         under = y + 4.4 + len(lines) * 3.6 - 0.3
         if c.running:
             self.text(x + 1, under, c.running, 7, color=GREY, align="R", width=w - 2.5, condensed=True)
@@ -354,7 +387,6 @@ class _Renderer:
         if not c.glyphs:
             return []
         return [self._fit(x, self.value_w - 2, 6.5) for x in self.wrap(c.glyphs, self.value_w - 2.5, 6.5, True)]
-
 
     def block(self, b: Block) -> None:
         """A block starts a page when it would fit whole on a new page but not on this one."""
@@ -384,8 +416,16 @@ class _Renderer:
         pdf.set_fill_color(*SHADE)
         pdf.rect(self.x0, y, name_w + col_w * len(g.columns), 8, style="F")
         for i, c in enumerate(g.columns):
-            self.text(self.x0 + name_w + i * col_w, y + 5.2, self._fit(c, col_w - 1.5, 7.5, True), 7.5, bold=True,
-                      align="C", width=col_w, condensed=True)
+            self.text(
+                self.x0 + name_w + i * col_w,
+                y + 5.2,
+                self._fit(c, col_w - 1.5, 7.5, True),
+                7.5,
+                bold=True,
+                align="C",
+                width=col_w,
+                condensed=True,
+            )
         y += 8
         pdf.set_draw_color(150, 150, 150)
         pdf.set_line_width(0.15)
@@ -420,8 +460,16 @@ class _Renderer:
             for i, name in enumerate(s.names):
                 pdf.set_fill_color(*COLORS[i % len(COLORS)])
                 pdf.rect(self._value_x(i) + 0.4, y, self._w(i) - 0.8, 1.2, style="F")
-                self.text(self._value_x(i) + 1, y + 4.9, self._fit(name, self._w(i) - 2, 9, True), 9, bold=True,
-                          align="C", width=self._w(i) - 2, condensed=True)
+                self.text(
+                    self._value_x(i) + 1,
+                    y + 4.9,
+                    self._fit(name, self._w(i) - 2, 9, True),
+                    9,
+                    bold=True,
+                    align="C",
+                    width=self._w(i) - 2,
+                    condensed=True,
+                )
             pdf.set_y(y + 7)
         y = pdf.get_y()
         h = 10.0
@@ -431,8 +479,16 @@ class _Renderer:
         where = s.total_columns or tuple(range(len(s.names)))
         for i, col in enumerate(where):
             value = s.totals[i] if i < len(s.totals) else ""
-            self.text(self._value_x(col) + 1, y + 6.8, value, 12, bold=True,
-                      color=RED if value.startswith("-") else INK, align="R", width=self._w(col) - 2.5)
+            self.text(
+                self._value_x(col) + 1,
+                y + 6.8,
+                value,
+                12,
+                bold=True,
+                color=RED if value.startswith("-") else INK,
+                align="R",
+                width=self._w(col) - 2.5,
+            )
         pdf.set_draw_color(40, 40, 40)
         pdf.set_line_width(0.5)
         pdf.rect(self.x0, y, self.width, h)
@@ -492,8 +548,15 @@ class _Renderer:
         for y, p in ends:
             y = max(y, last + 3.4)
             last = y
-            self.text(right + 2, y + 1, self._fit(f"{s.names[p]} {_short(s.chart[-1][p])}", 30, 7.5, True), 7.5,
-                      bold=True, color=COLORS[p % len(COLORS)], condensed=True)
+            self.text(
+                right + 2,
+                y + 1,
+                self._fit(f"{s.names[p]} {_short(s.chart[-1][p])}", 30, 7.5, True),
+                7.5,
+                bold=True,
+                color=COLORS[p % len(COLORS)],
+                condensed=True,
+            )
         pdf.set_y(bottom + 12)
 
     def legend(self) -> None:

@@ -99,16 +99,20 @@ def _row(sheet: Sheet, row: Row) -> str:
     detail = f'<td class="detail">{_suits(row.detail)}</td>' if sheet.detail_heading else ""
     inline = f'<span class="inline-detail">{_suits(row.detail)}</span>' if row.detail else ""
     number = f' data-deal="{row.number}"' if row.number is not None and row.kind == "deal" else ""
-    return (f'<tr class="{row.kind}"{number}><td class="label">{no}{escape(row.label)}{inline}{notes}</td>'
-            f"{cells}{detail}</tr>")
+    return (
+        f'<tr class="{row.kind}"{number}><td class="label">{no}{escape(row.label)}{inline}{notes}</td>'
+        f"{cells}{detail}</tr>"
+    )
 
 
 def _groups(sheet: Sheet) -> str:
     """The row of headings over groups of columns (Bésigue: each player's name over his six columns)."""
     if not sheet.groups:
         return ""
-    cells = "".join(f'<th colspan="{span}" class="group" style="background: rgb{COLORS[i % len(COLORS)]}">'
-                    f"{escape(name)}</th>" for i, (name, span) in enumerate(sheet.groups))
+    cells = "".join(
+        f'<th colspan="{span}" class="group" style="background: rgb{COLORS[i % len(COLORS)]}">{escape(name)}</th>'
+        for i, (name, span) in enumerate(sheet.groups)
+    )
     return f"<tr><th></th>{cells}</tr>"
 
 
@@ -117,18 +121,23 @@ def _head(sheet: Sheet, plain: bool = False) -> str:
     total = sum(sheet.weights) or 1
     width = [f' style="width: {70 * w / total:.1f}%"' for w in sheet.weights] or [""] * len(sheet.columns)
     cols = "".join(
-        f'<th class="player" style="--c: rgb{COLORS[i % len(COLORS)]}">{escape(c)}</th>' if players
-        else f"<th{width[i]}>{escape(c)}</th>" for i, c in enumerate(sheet.columns))
-    detail = f'<th class="label detail">{escape(sheet.detail_heading) if not plain else ""}</th>' \
-        if sheet.detail_heading else ""
+        f'<th class="player" style="--c: rgb{COLORS[i % len(COLORS)]}">{escape(c)}</th>'
+        if players
+        else f"<th{width[i]}>{escape(c)}</th>"
+        for i, c in enumerate(sheet.columns)
+    )
+    detail = (
+        f'<th class="label detail">{escape(sheet.detail_heading) if not plain else ""}</th>'
+        if sheet.detail_heading
+        else ""
+    )
     label = escape(sheet.label_heading) if not plain else ""
     return f'<thead>{_groups(sheet)}<tr><th class="label">{label}</th>{cols}{detail}</tr></thead>'
 
 
 def _block(sheet: Sheet, block: Block) -> str:
     rows = "".join(_row(sheet, r) for r in block.rows)
-    return (f'<table class="block"><caption>{escape(block.title)}</caption>{_head(sheet)}'
-            f"<tbody>{rows}</tbody></table>")
+    return f'<table class="block"><caption>{escape(block.title)}</caption>{_head(sheet)}<tbody>{rows}</tbody></table>'
 
 
 def _grid(sheet: Sheet) -> str:
@@ -136,10 +145,14 @@ def _grid(sheet: Sheet) -> str:
     if g is None:
         return ""
     head = "".join(f"<th>{escape(c)}</th>" for c in g.columns)
-    rows = "".join(f'<tr><th class="label">{escape(name)}</th>' + "".join(f"<td>{escape(m)}</td>" for m in marks)
-                   + "</tr>" for name, marks in zip(g.rows, g.marks))
-    return (f'<table class="grid"><caption>{escape(g.title)}</caption><thead><tr><th></th>{head}</tr></thead>'
-            f"<tbody>{rows}</tbody></table>")
+    rows = "".join(
+        f'<tr><th class="label">{escape(name)}</th>' + "".join(f"<td>{escape(m)}</td>" for m in marks) + "</tr>"
+        for name, marks in zip(g.rows, g.marks)
+    )
+    return (
+        f'<table class="grid"><caption>{escape(g.title)}</caption><thead><tr><th></th>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+    )
 
 
 def _totals(sheet: Sheet) -> str:
@@ -149,8 +162,10 @@ def _totals(sheet: Sheet) -> str:
     span = '<td class="detail"></td>' if sheet.detail_heading else ""
     where = sheet.total_columns or tuple(range(len(sheet.names)))
     at = dict(zip(where, sheet.totals))
-    values = "".join(f'<td class="num{" minus" if at.get(i, "").startswith("-") else ""}">{escape(at.get(i, ""))}</td>'
-                     for i in range(len(sheet.columns)))
+    values = "".join(
+        f'<td class="num{" minus" if at.get(i, "").startswith("-") else ""}">{escape(at.get(i, ""))}</td>'
+        for i in range(len(sheet.columns))
+    )
     if sheet.game == "scottish":
         values = "".join(f"<td>{escape(n)}: {escape(t)}</td>" for n, t in zip(sheet.names, sheet.totals))
         caption = escape(_("Totals"))
@@ -158,14 +173,26 @@ def _totals(sheet: Sheet) -> str:
     else:
         caption = escape(_("Final total and standings") if sheet.standings else _("Totals"))
         total = escape(_("Total"))
-        table = (f'<table><caption>{caption}</caption>'
-                 f'{_head(sheet, plain=not sheet.groups)}<tbody><tr class="total"><td class="label">{total}</td>'
-                 f'{values}{span}</tr></tbody></table>')
+        table = (
+            f"<table><caption>{caption}</caption>"
+            f'{_head(sheet, plain=not sheet.groups)}<tbody><tr class="total"><td class="label">{total}</td>'
+            f"{values}{span}</tr></tbody></table>"
+        )
     if sheet.standings:
-        table += '<ol class="standings">' + "".join(
-            f"<li>{escape(s.name)} <strong>{escape(s.total)}</strong>"
-            + (" " + _("(tied {place})").format(place=s.place) if sum(1 for t in sheet.standings if t.place == s.place) > 1 else "") + "</li>"
-            for s in sheet.standings) + "</ol>"
+        table += (
+            '<ol class="standings">'
+            + "".join(
+                f"<li>{escape(s.name)} <strong>{escape(s.total)}</strong>"
+                + (
+                    " " + _("(tied {place})").format(place=s.place)
+                    if sum(1 for t in sheet.standings if t.place == s.place) > 1
+                    else ""
+                )
+                + "</li>"
+                for s in sheet.standings
+            )
+            + "</ol>"
+        )
     return table
 
 
@@ -187,21 +214,24 @@ def chart_svg(sheet: Sheet) -> str:
 
     label = escape(_("running totals over the game"))
     deals = escape(_("deals"))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
-             f'aria-label="{label}">']
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" aria-label="{label}">']
     tick = lo
     while tick <= hi + 1e-9:
         color = "#444" if tick == 0 else "#d4d4d4"
-        parts.append(f'<line x1="{left}" x2="{W - right}" y1="{Y(tick):.1f}" y2="{Y(tick):.1f}" stroke="{color}" '
-                     f'stroke-width="1"/><text x="{left - 6}" y="{Y(tick) + 4:.1f}" font-size="11" fill="#777" '
-                     f'text-anchor="end">{tick:g}</text>')
+        parts.append(
+            f'<line x1="{left}" x2="{W - right}" y1="{Y(tick):.1f}" y2="{Y(tick):.1f}" stroke="{color}" '
+            f'stroke-width="1"/><text x="{left - 6}" y="{Y(tick) + 4:.1f}" font-size="11" fill="#777" '
+            f'text-anchor="end">{tick:g}</text>'
+        )
         tick += step
     every = max(1, length // 14)
     for i in range(0, length + 1, every):
-        parts.append(f'<text x="{X(i):.1f}" y="{bottom + 16}" font-size="11" fill="#777" text-anchor="middle">{i}'
-                     f"</text>")
-    parts.append(f'<text x="{(left + W - right) / 2}" y="{H - 2}" font-size="11" fill="#777" '
-                 f'text-anchor="middle">{deals}</text>')
+        parts.append(
+            f'<text x="{X(i):.1f}" y="{bottom + 16}" font-size="11" fill="#777" text-anchor="middle">{i}</text>'
+        )
+    parts.append(
+        f'<text x="{(left + W - right) / 2}" y="{H - 2}" font-size="11" fill="#777" text-anchor="middle">{deals}</text>'
+    )
     ends = []
     for p in range(len(sheet.names)):
         color = "rgb(%d,%d,%d)" % COLORS[p % len(COLORS)]
@@ -213,8 +243,10 @@ def chart_svg(sheet: Sheet) -> str:
         y = max(y, last + 14)
         last = y
         v = sheet.chart[-1][p]
-        parts.append(f'<text x="{W - right + 6}" y="{y + 4:.1f}" font-size="12" font-weight="bold" fill="{color}">'
-                     f"{escape(sheet.names[p])} {v:g}</text>")
+        parts.append(
+            f'<text x="{W - right + 6}" y="{y + 4:.1f}" font-size="12" font-weight="bold" fill="{color}">'
+            f"{escape(sheet.names[p])} {v:g}</text>"
+        )
     parts.append("</svg>")
     caption = escape(_("The totals over the game"))
     return f"<figure><figcaption>{caption}</figcaption>" + "".join(parts) + "</figure>"
@@ -225,31 +257,48 @@ def render_html(sheet: Sheet, paper: str = "a4") -> str:
     paper_css = {"a4": "A4", "letter": "letter"}.get(paper.lower())
     if paper_css is None:
         raise ValueError(f"paper must be a4 or letter, not {paper!r}")
-    css = _CSS % {"paper": paper_css, "orientation": "landscape" if sheet.wide else "portrait",
-                  "screen": "1080px" if sheet.wide else "820px",
-                  "label": "24%" if sheet.game not in ("scottish", "besigue") else "14%",
-                  "value": f"{52 / max(1, len(sheet.columns)):.1f}%" if sheet.detail_heading else "auto"}
+    css = _CSS % {
+        "paper": paper_css,
+        "orientation": "landscape" if sheet.wide else "portrait",
+        "screen": "1080px" if sheet.wide else "820px",
+        "label": "24%" if sheet.game not in ("scottish", "besigue") else "14%",
+        "value": f"{52 / max(1, len(sheet.columns)):.1f}%" if sheet.detail_heading else "auto",
+    }
     _ = translator(sheet.lang).gettext
     title, _dash, family = sheet.title.partition(" — ")
     rules, write_in = _("Rules:"), _("Date ____________  Place ____________")
     players = ""
     if sheet.game != "scottish":  # the names in their colours, or lines to write them on
-        players = '<div class="players">' + "".join(
-            f'<span><span class="swatch" style="background: rgb{COLORS[i % len(COLORS)]}"></span>'
-            f'{escape(n) if n else "______________"}</span>' for i, n in enumerate(sheet.names)) + "</div>"
+        players = (
+            '<div class="players">'
+            + "".join(
+                f'<span><span class="swatch" style="background: rgb{COLORS[i % len(COLORS)]}"></span>'
+                f"{escape(n) if n else '______________'}</span>"
+                for i, n in enumerate(sheet.names)
+            )
+            + "</div>"
+        )
     body = [
         f"<header><div><h1>{escape(title)}</h1>",
         f'<p class="family">{escape(family)}</p>' if family else "",
         f'<p class="rules">{escape(rules)} <strong>{escape(sheet.rules)}</strong> · {escape(sheet.subtitle)}</p></div>',
         f'<p class="write-in">{escape(write_in).replace("  ", " ")}</p></header>',
-        players, _grid(sheet), *(_block(sheet, b) for b in sheet.blocks), _totals(sheet), chart_svg(sheet),
-        '<div class="legend">' + "".join('<p class="note">' + escape(_("Note — {text}").format(text=n)) + "</p>" for n in sheet.notes)
-        + "".join(f"<p>{escape(x)}</p>" for x in sheet.legend) + "</div>",
+        players,
+        _grid(sheet),
+        *(_block(sheet, b) for b in sheet.blocks),
+        _totals(sheet),
+        chart_svg(sheet),
+        '<div class="legend">'
+        + "".join('<p class="note">' + escape(_("Note — {text}").format(text=n)) + "</p>" for n in sheet.notes)
+        + "".join(f"<p>{escape(x)}</p>" for x in sheet.legend)
+        + "</div>",
     ]
-    return (f'<!DOCTYPE html>\n<html lang="{sheet.lang}"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(sheet.title)}</title><style>{css}</style></head>"
-            f"<body><main>{''.join(body)}</main></body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{sheet.lang}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(sheet.title)}</title><style>{css}</style></head>"
+        f"<body><main>{''.join(body)}</main></body></html>\n"
+    )
 
 
 __all__ = ["render_html", "chart_svg"]

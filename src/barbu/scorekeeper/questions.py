@@ -125,7 +125,9 @@ def questions(contract: Contract, n: int, in_play: int, tricks: int, scottish: b
         out.append(Question(card_code(c), SEAT, ENGLISH.render(WHO_TOOK, {"card": c}), card=c))
     if contract.last_tricks:
         k = len(contract.last_tricks)
-        out.append(Question("last", SEATS, LAST_TRICK_LABEL if k == 1 else ENGLISH.render(LAST_TRICKS, {"n": k}), size=k))
+        out.append(
+            Question("last", SEATS, LAST_TRICK_LABEL if k == 1 else ENGLISH.render(LAST_TRICKS, {"n": k}), size=k)
+        )
     if contract.ravage:
         out.append(Question("longest", COUNTS, LONGEST_LABEL, maximum=13))
     if scottish and "king" in contract.parts:
@@ -163,16 +165,18 @@ def _counts(value: Any, n: int, q: Question, names: Sequence[str]) -> list[int]:
     return list(value)
 
 
-def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n: int, in_play: int, tricks: int,
-                    names: Sequence[str]) -> Counted:
+def counted_outcome(
+    contract: Contract, qs: Sequence[Question], answers: Any, n: int, in_play: int, tricks: int, names: Sequence[str]
+) -> Counted:
     """Check the answers and turn them into what the engine scores.  Raises `OutcomeError`."""
     if not isinstance(answers, dict):
         raise OutcomeError.of(K.OUTCOME_MISSING)
     known = {q.key for q in qs}
     extra = [k for k in answers if k not in known]
     if extra:
-        raise OutcomeError.of(K.NOT_NEEDED, contract=contract.name, extra=", ".join(map(repr, extra)),
-                              keys=", ".join(q.key for q in qs))
+        raise OutcomeError.of(
+            K.NOT_NEEDED, contract=contract.name, extra=", ".join(map(repr, extra)), keys=", ".join(q.key for q in qs)
+        )
     missing = [q for q in qs if q.key not in answers]
     if missing:
         q = missing[0]
@@ -239,8 +243,11 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
             named[card] = _seat(answers[q.key], n, card, names)
             out.won[named[card]] |= 1 << card
     if hearts is not None:
-        pool = [c for c in cards_of(in_play & SUIT_MASK[HEARTS]) if c not in named and any(
-            c == x for x, v in contract.card_points if v)]
+        pool = [
+            c
+            for c in cards_of(in_play & SUIT_MASK[HEARTS])
+            if c not in named and any(c == x for x, v in contract.card_points if v)
+        ]
         for s in range(n):
             mine = sum(1 for c, who in named.items() if who == s and c // 13 == HEARTS)
             more = hearts[s] - mine
@@ -265,7 +272,7 @@ def counted_outcome(contract: Contract, qs: Sequence[Question], answers: Any, n:
             raise OutcomeError.of(K.LONGEST, sum=sum(longest), cards=count, least=-(-count // 4))
         for s in range(n):
             suit = cards_of(SUIT_MASK[s % 4])
-            for c in suit[:longest[s]]:
+            for c in suit[: longest[s]]:
                 out.won[s] |= 1 << c
     if answers.get("piranha") and "piranha" in by_key:
         taker = next((s for s in range(n) if out.won[s] >> KING_OF_HEARTS & 1), None)

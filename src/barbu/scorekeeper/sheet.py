@@ -27,14 +27,21 @@ from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..core.words import ENGLISH, N_, NN_, Words
 from ..i18n import translator
-from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, Sheet as ScottishSheet, ordinal, sheet_from_results
+from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, ordinal, sheet_from_results
+from ..scottish.scoresheet import Sheet as ScottishSheet
 from .refusals import warning_notes, word_note
 
 #: Bésigue's combinations as a sheet names them (short, to fit a cell).
 MELD_LABELS = {
-    "marriage": N_("Marriage"), "trump-marriage": N_("Trump marriage"), "bezique": N_("Bésigue"),
-    "four-jacks": N_("4 jacks"), "four-queens": N_("4 queens"), "four-kings": N_("4 kings"), "four-aces": N_("4 aces"),
-    "quint": N_("Quint"), "double-bezique": N_("Double bésigue"),
+    "marriage": N_("Marriage"),
+    "trump-marriage": N_("Trump marriage"),
+    "bezique": N_("Bésigue"),
+    "four-jacks": N_("4 jacks"),
+    "four-queens": N_("4 queens"),
+    "four-kings": N_("4 kings"),
+    "four-aces": N_("4 aces"),
+    "quint": N_("Quint"),
+    "double-bezique": N_("Double bésigue"),
 }
 #: A place as the sheet writes it (1st, 2nd…).
 PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
@@ -129,8 +136,7 @@ class Sheet:
 
 
 # ---------------------------------------------------------------- numbers
-_FRACTIONS = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
-              Fraction(3, 4): "¾"}
+_FRACTIONS = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
 
 
 def points(x: Any, signed: bool = False, words: Words = ENGLISH) -> str:
@@ -179,8 +185,13 @@ def chart_scale(sheet: "Sheet") -> tuple[float, float, float]:
 
 
 # ---------------------------------------------------------------- the entry point
-def sheet_for(rules: "Ruleset | BesigueRules", names: Sequence[str] | None, results: Sequence[Any] = (),
-              notes: Mapping[int, Sequence[str]] | None = None, lang: str | None = "en") -> Sheet:
+def sheet_for(
+    rules: "Ruleset | BesigueRules",
+    names: Sequence[str] | None,
+    results: Sequence[Any] = (),
+    notes: Mapping[int, Sequence[str]] | None = None,
+    lang: str | None = "en",
+) -> Sheet:
     """The sheet of a game: ``results`` are the engine's `DealResult`s (Bésigue: its result dicts) in play
     order; none for a blank sheet.  ``notes`` are remarks keyed by deal number (a keeper's flags).
     Its words, contract names and numbers are in ``lang`` (en, fr, it)."""
@@ -213,13 +224,15 @@ def _status(w: Words, results: Sequence[Any], total: int, over: bool | None = No
     if over if over is not None else (total and done >= total):
         return w.ngettext(*NN_("Finished: {n} deal", "Finished: {n} deals"), done).format(n=w.number(done))
     if total:
-        return w.ngettext(*NN_("In progress: {done} of {total} deals", "In progress: {done} of {total} deals"),
-                          done).format(done=w.number(done), total=w.number(total))
+        return w.ngettext(
+            *NN_("In progress: {done} of {total} deals", "In progress: {done} of {total} deals"), done
+        ).format(done=w.number(done), total=w.number(total))
     return w.ngettext(*NN_("In progress: {n} deal", "In progress: {n} deals"), done).format(n=w.number(done))
 
 
-def _standings(names: Sequence[str], totals: Sequence[Any], highest_wins: bool,
-               w: Words = ENGLISH) -> tuple[Standing, ...]:
+def _standings(
+    names: Sequence[str], totals: Sequence[Any], highest_wins: bool, w: Words = ENGLISH
+) -> tuple[Standing, ...]:
     """Places by total (ties share the better place), best first."""
     key = (lambda t: -t) if highest_wins else (lambda t: t)
     order = sorted(range(len(names)), key=lambda s: (key(totals[s]), s))
@@ -290,8 +303,13 @@ def _deal_cells(r: DealResult, w: Words = ENGLISH) -> tuple[Cell, ...]:
     return tuple(Cell(points(x, signed=True, words=w), sign=_sign(x)) for x in r.scores)
 
 
-def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
-           notes: Mapping[int, tuple[str, ...]], w: Words = ENGLISH) -> Sheet:
+def _barbu(
+    rules: Ruleset,
+    names: tuple[str, ...],
+    results: list[DealResult],
+    notes: Mapping[int, tuple[str, ...]],
+    w: Words = ENGLISH,
+) -> Sheet:
     _ = w.gettext
     fam = rules.family_spec
     contracts = fam.contracts(rules)
@@ -308,12 +326,17 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
     def deal_row(r: DealResult) -> Row:
         used.add(r.number)
         c = by_key.get(r.contract)
-        return Row(w.contract(c.name) if c else r.contract, _deal_cells(r, w), _deal_detail(r, c, names, quick, w),
-                   "deal", r.number, notes.get(r.number, ()))
+        return Row(
+            w.contract(c.name) if c else r.contract,
+            _deal_cells(r, w),
+            _deal_detail(r, c, names, quick, w),
+            "deal",
+            r.number,
+            notes.get(r.number, ()),
+        )
 
     def total_row(label: str, values: Sequence[Any], signed: bool = False) -> Row:
-        return Row(label, tuple(Cell(points(x, signed, w), sign=_sign(x) if signed else 0) for x in values),
-                   kind="sum")
+        return Row(label, tuple(Cell(points(x, signed, w), sign=_sign(x) if signed else 0) for x in values), kind="sum")
 
     if quick:
         rows: list[Row] = []
@@ -324,11 +347,25 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                 run = _add(run, r.added)
                 row = deal_row(r)
                 cells = tuple(Cell(c.text, points(t, words=w), sign=c.sign) for c, t in zip(row.cells, run))
-                rows.append(Row(_("{name}: {contract}").format(name=_who(names, r.declarer, w), contract=row.label),
-                                cells, row.detail, "deal", r.number, row.notes))
+                rows.append(
+                    Row(
+                        _("{name}: {contract}").format(name=_who(names, r.declarer, w), contract=row.label),
+                        cells,
+                        row.detail,
+                        "deal",
+                        r.number,
+                        row.notes,
+                    )
+                )
             else:
-                rows.append(Row(_("{name} chooses").format(name=names[chooser]) if names[chooser] else "",
-                                tuple(Cell() for _s in range(n)), kind="open", number=k + 1))
+                rows.append(
+                    Row(
+                        _("{name} chooses").format(name=names[chooser]) if names[chooser] else "",
+                        tuple(Cell() for _s in range(n)),
+                        kind="open",
+                        number=k + 1,
+                    )
+                )
         blocks.append(Block(_("Deal by deal (points, running total under them)"), tuple(rows)))
         totals = run
         marks = [["" for _ in contracts] for _ in range(n)]
@@ -336,10 +373,12 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
         for r in results:
             if r.contract in col:
                 marks[r.declarer][col[r.contract]] = f"✕{r.number}"
-        grid = Grid(_("Contracts chosen (a cross and the deal number for each)"),
-                    tuple(w.contract(c.name) for c in contracts),
-                    tuple(names[s] or ("" if not results else _seat(w, s)) for s in range(n)),
-                    tuple(tuple(m) for m in marks))
+        grid = Grid(
+            _("Contracts chosen (a cross and the deal number for each)"),
+            tuple(w.contract(c.name) for c in contracts),
+            tuple(names[s] or ("" if not results else _seat(w, s)) for s in range(n)),
+            tuple(tuple(m) for m in marks),
+        )
     else:
         grid = None
         by_series: dict[int, list[DealResult]] = {}
@@ -373,31 +412,55 @@ def _barbu(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
                     rows.append(Row(_("Series points"), tuple(Cell() for _s in range(n)), kind="sum"))
                 rows.append(Row(_("Running total"), tuple(Cell() for _s in range(n)), kind="sum"))
             who = names[dealer] or _seat(w, dealer)
-            blocks.append(Block(_("{name} deals and declares").format(name=who) if names[dealer] or results else
-                                _("Dealer: ________________"), tuple(rows)))
+            blocks.append(
+                Block(
+                    _("{name} deals and declares").format(name=who)
+                    if names[dealer] or results
+                    else _("Dealer: ________________"),
+                    tuple(rows),
+                )
+            )
         totals = run
-    legend = [_("Points as the deal scored them, doubles settled. Doubles: “Ann ×Bob” means Ann doubled Bob, "
-                "×× that Bob redoubled.")]
+    legend = [
+        _(
+            "Points as the deal scored them, doubles settled. Doubles: “Ann ×Bob” means Ann doubled Bob, "
+            "×× that Bob redoubled."
+        )
+    ]
     if fam.series_end is not None:
-        legend.append(_("Series points: after each dealer's series, 110 each plus placement points (+50, +25, -25, "
-                        "-50) by the series' scores; a dealer third pays 75, fourth 150, shared by the others."))
+        legend.append(
+            _(
+                "Series points: after each dealer's series, 110 each plus placement points (+50, +25, -25, "
+                "-50) by the series' scores; a dealer third pays 75, fourth 150, shared by the others."
+            )
+        )
     legend.append(_("Highest total wins.") if fam.highest_wins else _("Lowest total wins."))
     if quick:
         legend.append(_("The choice passes left every deal; each player chooses each contract once."))
     if not all(r.played for r in results):
         legend.append(_("A negative deal nobody doubled is not played: its points are shared by the non-dealers."))
     return Sheet(
-        title=_("Barbu score sheet — {family}").format(family=w.gettext(fam.description)), rules=str(rules),
-        game=rules.family, names=names, columns=tuple(_who(names, s, w) if names[s] else "" for s in range(n)),
+        title=_("Barbu score sheet — {family}").format(family=w.gettext(fam.description)),
+        rules=str(rules),
+        game=rules.family,
+        names=names,
+        columns=tuple(_who(names, s, w) if names[s] else "" for s in range(n)),
         label_heading=_("Contract"),
         detail_heading=_("Trumps, rank, doubles") if rules.doubling != "none" else _("Trumps or rank"),
-        blocks=tuple(blocks), grid=grid,
+        blocks=tuple(blocks),
+        grid=grid,
         totals=tuple(points(x, words=w) for x in totals) if results else (),
-        standings=_standings(names if results else tuple(_seat(w, s) for s in range(n)), totals,
-                             fam.highest_wins, w) if results and len(results) >= total_deals else (),
-        chart=_chart([r.added for r in results], n) if results else (), chart_length=total_deals,
-        subtitle=_status(w, results, total_deals), legend=tuple(legend), notes=_notes_left(notes, used, w),
-        blank=not results, lang=w.lang)
+        standings=_standings(names if results else tuple(_seat(w, s) for s in range(n)), totals, fam.highest_wins, w)
+        if results and len(results) >= total_deals
+        else (),
+        chart=_chart([r.added for r in results], n) if results else (),
+        chart_length=total_deals,
+        subtitle=_status(w, results, total_deals),
+        legend=tuple(legend),
+        notes=_notes_left(notes, used, w),
+        blank=not results,
+        lang=w.lang,
+    )
 
 
 # ---------------------------------------------------------------- the Scottish game
@@ -406,8 +469,13 @@ def _glyphs(glyphs: Sequence[Any], seat: int, call: str | None) -> str:
     return ", ".join(GLYPH_NAMES[g.name] for g in glyphs if g.seat == seat and g.call == call)
 
 
-def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
-              notes: Mapping[int, tuple[str, ...]], w: Words = ENGLISH) -> Sheet:
+def _scottish(
+    rules: Ruleset,
+    names: tuple[str, ...],
+    results: list[DealResult],
+    notes: Mapping[int, tuple[str, ...]],
+    w: Words = ENGLISH,
+) -> Sheet:
     _ = w.gettext
     n = rules.players
     calls = len(SCOTTISH_CALLS)
@@ -444,11 +512,18 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
             rows.append(Row(label, kind="heading", notes=tuple(round_notes)))
             for s in range(n):
                 if sr is None:
-                    rows.append(Row(_who(names, s, w) if names[s] or results else "",
-                                    tuple(Cell() for _c in range(calls + 2)), kind="open"))
+                    rows.append(
+                        Row(
+                            _who(names, s, w) if names[s] or results else "",
+                            tuple(Cell() for _c in range(calls + 2)),
+                            kind="open",
+                        )
+                    )
                     continue
-                cells = [Cell(points(x, True, w) if x else "·", glyphs=_glyphs(sr.glyphs, s, call),
-                              sign=_sign(x)) for x, call in zip(sr.cells[s], SCOTTISH_CALLS)]
+                cells = [
+                    Cell(points(x, True, w) if x else "·", glyphs=_glyphs(sr.glyphs, s, call), sign=_sign(x))
+                    for x, call in zip(sr.cells[s], SCOTTISH_CALLS)
+                ]
                 cells.append(Cell(points(sr.totals[s], True, w), sign=_sign(sr.totals[s])))
                 cells.append(Cell(points(sr.running[s], words=w)))
                 whole = _glyphs(sr.glyphs, s, None)
@@ -456,45 +531,90 @@ def _scottish(rules: Ruleset, names: tuple[str, ...], results: list[DealResult],
         rows.append(Row(_("Set {n} result: total, overall running score, position").format(n=set_no), kind="heading"))
         for s in range(n):
             if st is None:
-                rows.append(Row(_who(names, s, w) if names[s] or results else "",
-                                tuple(Cell() for _c in range(calls + 2)), kind="sum"))
+                rows.append(
+                    Row(
+                        _who(names, s, w) if names[s] or results else "",
+                        tuple(Cell() for _c in range(calls + 2)),
+                        kind="sum",
+                    )
+                )
                 continue
             sums = tuple(Cell() for _c in range(calls)) + (
-                Cell(points(st.totals[s], True, w), sign=_sign(st.totals[s])), Cell(points(st.overall[s], words=w)))
-            rows.append(Row(_who(names, s, w), sums, kind="sum",
-                            detail=_("{place} in the Set").format(place=place(st.positions[s], w))))
+                Cell(points(st.totals[s], True, w), sign=_sign(st.totals[s])),
+                Cell(points(st.overall[s], words=w)),
+            )
+            rows.append(
+                Row(
+                    _who(names, s, w),
+                    sums,
+                    kind="sum",
+                    detail=_("{place} in the Set").format(place=place(st.positions[s], w)),
+                )
+            )
         title = _("Set {n}").format(n=set_no)
-        blocks.append(Block(title if not st or st.complete else _("{part} (in progress)").format(part=title),
-                            tuple(rows)))
+        blocks.append(
+            Block(title if not st or st.complete else _("{part} (in progress)").format(part=title), tuple(rows))
+        )
     set_lines = []
     for st in filled.sets:
-        set_lines.append(_("Set {n}: {scores}").format(n=st.number, scores=", ".join(
-            f"{_who(names, s, w)} {points(st.totals[s], True, w)} ({place(st.positions[s], w)})" for s in range(n))))
+        set_lines.append(
+            _("Set {n}: {scores}").format(
+                n=st.number,
+                scores=", ".join(
+                    f"{_who(names, s, w)} {points(st.totals[s], True, w)} ({place(st.positions[s], w)})"
+                    for s in range(n)
+                ),
+            )
+        )
     totals = filled.sets[-1].overall if filled.sets else ()
     total_deals = 0  # a Set's length depends on the calls (combinations, the Silly Round's cuts)
     over = bool(filled.sets) and len(filled.sets) == rules.sets and all(s.complete for s in filled.sets)
-    legend = (_("Points per call; · an empty cell. Glyphs (the booklet's Language of Barbu) beside the points."),
-              _("Highest total wins."))
+    legend = (
+        _("Points per call; · an empty cell. Glyphs (the booklet's Language of Barbu) beside the points."),
+        _("Highest total wins."),
+    )
     return Sheet(
-        title=_("Scottish Barbu score sheet (Set sheet)"), rules=str(rules), game="scottish", names=names,
-        columns=(*(w.contract(c) for c in COLUMN_NAMES), _("Round"), _("Running")), label_heading=_("Player"),
-        detail_heading=_("Round glyphs"), blocks=tuple(blocks), totals=tuple(points(x, words=w) for x in totals),
+        title=_("Scottish Barbu score sheet (Set sheet)"),
+        rules=str(rules),
+        game="scottish",
+        names=names,
+        columns=(*(w.contract(c) for c in COLUMN_NAMES), _("Round"), _("Running")),
+        label_heading=_("Player"),
+        detail_heading=_("Round glyphs"),
+        blocks=tuple(blocks),
+        totals=tuple(points(x, words=w) for x in totals),
         standings=_standings(names, totals, True, w) if over else (),
-        chart=_chart([r.added for r in results], n) if results else (), chart_length=total_deals,
+        chart=_chart([r.added for r in results], n) if results else (),
+        chart_length=total_deals,
         subtitle=(_status(w, results, 0, over) + (f"; {'; '.join(set_lines)}" if set_lines else "")),
-        legend=legend, notes=_notes_left(notes, used, w), blank=not results, lang=w.lang)
+        legend=legend,
+        notes=_notes_left(notes, used, w),
+        blank=not results,
+        lang=w.lang,
+    )
 
 
 # ---------------------------------------------------------------- Bésigue
 #: A player's columns on the Bésigue sheet, and their widths relative to each other.
-BESIGUE_COLUMNS = ((N_("Declarations"), 2.6), (N_("7s"), 0.7), (N_("Brisques"), 1.0), (N_("Last"), 0.75),
-                   (N_("Deal"), 0.95), (N_("Total"), 1.1))
+BESIGUE_COLUMNS = (
+    (N_("Declarations"), 2.6),
+    (N_("7s"), 0.7),
+    (N_("Brisques"), 1.0),
+    (N_("Last"), 0.75),
+    (N_("Deal"), 0.95),
+    (N_("Total"), 1.1),
+)
 #: Blank Bésigue sheets have this many rows (a game to 1000 rarely takes more).
 BLANK_BESIGUE_DEALS = 14
 
 
-def _besigue(rules: BesigueRules, names: tuple[str, ...], results: list[dict[str, Any]],
-             notes: Mapping[int, tuple[str, ...]], w: Words = ENGLISH) -> Sheet:
+def _besigue(
+    rules: BesigueRules,
+    names: tuple[str, ...],
+    results: list[dict[str, Any]],
+    notes: Mapping[int, tuple[str, ...]],
+    w: Words = ENGLISH,
+) -> Sheet:
     """One row per deal, each player's columns side by side: his declarations, the sevens of trumps, brisques
     and last trick (10 each), the deal's score and his running total."""
     _ = w.gettext
@@ -512,39 +632,71 @@ def _besigue(rules: BesigueRules, names: tuple[str, ...], results: list[dict[str
                 sevens = r["sevens"][s]
             else:  # a played game's result: the rest of the deal's score is the sevens of trumps
                 sevens = r["scores"][s] - sum(v for _, v in melds) - r["brisques"][s] - last
-            cells += [Cell("\n".join(f"{_(MELD_LABELS[k]) if k in MELD_LABELS else k} {v}" for k, v in melds) or "—"),
-                      Cell(points(sevens, words=w) if sevens else "—"), Cell(points(r["brisques"][s], words=w)),
-                      Cell("10" if last else "—"), Cell(points(r["scores"][s], words=w)),
-                      Cell(points(r["totals"][s], words=w), strong=True)]
-        rows.append(Row(_("{name} deals").format(name=_who(names, r["dealer"], w)), tuple(cells), kind="deal",
-                        number=number, notes=notes.get(number, ())))
+            cells += [
+                Cell("\n".join(f"{_(MELD_LABELS[k]) if k in MELD_LABELS else k} {v}" for k, v in melds) or "—"),
+                Cell(points(sevens, words=w) if sevens else "—"),
+                Cell(points(r["brisques"][s], words=w)),
+                Cell("10" if last else "—"),
+                Cell(points(r["scores"][s], words=w)),
+                Cell(points(r["totals"][s], words=w), strong=True),
+            ]
+        rows.append(
+            Row(
+                _("{name} deals").format(name=_who(names, r["dealer"], w)),
+                tuple(cells),
+                kind="deal",
+                number=number,
+                notes=notes.get(number, ()),
+            )
+        )
     for k in range(len(results), max(len(results) + 3, BLANK_BESIGUE_DEALS)):
-        dealer = (results[0]["dealer"] if results else 0) if k % 2 == 0 else 1 - (results[0]["dealer"] if results
-                                                                               else 0)
-        rows.append(Row(_("{name} deals").format(name=names[dealer]) if names[dealer] else "",
-                        tuple(Cell() for _c in range(2 * width)), kind="open", number=k + 1))
+        dealer = (
+            (results[0]["dealer"] if results else 0) if k % 2 == 0 else 1 - (results[0]["dealer"] if results else 0)
+        )
+        rows.append(
+            Row(
+                _("{name} deals").format(name=names[dealer]) if names[dealer] else "",
+                tuple(Cell() for _c in range(2 * width)),
+                kind="open",
+                number=k + 1,
+            )
+        )
     totals: Sequence[int] = results[-1]["totals"] if results else ()
     over = bool(results) and max(totals) >= rules.target and totals[0] != totals[1]
     if over:
         rows = [r for r in rows if r.kind != "open"]
     target = w.number(rules.target)
-    legend = (_("The game ends at the end of the deal in which a player reaches {target}; the higher total wins.")
-              .format(target=target),
-              _("Declarations: {list}.").format(list=", ".join(f"{_(MELD_LABELS[k])} {v}" for k, v in MELD_VALUES.items())),
-              _("Brisques: each ace and ten won, 10; the last trick 10; each 7 of trumps 10.")
-              if rules.brisques == "aces_and_tens" else
-              _("Brisques: each ace won, 10; the last trick 10; each 7 of trumps 10."))
+    legend = (
+        _("The game ends at the end of the deal in which a player reaches {target}; the higher total wins.").format(
+            target=target
+        ),
+        _("Declarations: {list}.").format(list=", ".join(f"{_(MELD_LABELS[k])} {v}" for k, v in MELD_VALUES.items())),
+        _("Brisques: each ace and ten won, 10; the last trick 10; each 7 of trumps 10.")
+        if rules.brisques == "aces_and_tens"
+        else _("Brisques: each ace won, 10; the last trick 10; each 7 of trumps 10."),
+    )
     columns = tuple(_(c) for _s in (0, 1) for c, _w in BESIGUE_COLUMNS)
     return Sheet(
-        title=_("Bésigue score sheet"), rules=str(rules), game="besigue", names=names, columns=columns,
-        label_heading=_("Deal"), blocks=(Block(_("Deal by deal"), tuple(rows)),),
-        totals=tuple(points(x, words=w) for x in totals), standings=_standings(names, totals, True, w) if over else (),
-        chart=_chart([r["scores"] for r in results], 2) if results else (), chart_length=0,
+        title=_("Bésigue score sheet"),
+        rules=str(rules),
+        game="besigue",
+        names=names,
+        columns=columns,
+        label_heading=_("Deal"),
+        blocks=(Block(_("Deal by deal"), tuple(rows)),),
+        totals=tuple(points(x, words=w) for x in totals),
+        standings=_standings(names, totals, True, w) if over else (),
+        chart=_chart([r["scores"] for r in results], 2) if results else (),
+        chart_length=0,
         subtitle=_("{status}; target {target}").format(status=_status(w, results, 0, over), target=target),
-        legend=legend, notes=_notes_left(notes, used, w), blank=not results,
+        legend=legend,
+        notes=_notes_left(notes, used, w),
+        blank=not results,
         groups=tuple((_who(names, s, w) if names[s] else _("Player {n}").format(n=s + 1), width) for s in (0, 1)),
         weights=tuple(x for _s in (0, 1) for _c, x in BESIGUE_COLUMNS),
-        total_columns=(width - 1, 2 * width - 1), lang=w.lang)
+        total_columns=(width - 1, 2 * width - 1),
+        lang=w.lang,
+    )
 
 
 # ---------------------------------------------------------------- blank sheets

@@ -27,8 +27,10 @@ def render_text(sheet: Sheet) -> str:
     _ = translator(sheet.lang).gettext
     rows = [r for b in sheet.blocks for r in b.rows]
     label_w = max([len(sheet.label_heading), 12] + [len(_label(r)) for r in rows if r.kind != "heading"])
-    widths = [max([len(h), 6] + [len(_cell_text(r, i)) for r in rows if r.kind != "heading"])
-              for i, h in enumerate(sheet.columns)]
+    widths = [
+        max([len(h), 6] + [len(_cell_text(r, i)) for r in rows if r.kind != "heading"])
+        for i, h in enumerate(sheet.columns)
+    ]
     widths = [max(w, 10) if not sheet.columns[i] else w for i, w in enumerate(widths)]
 
     def line(label: str, cells: list[str], detail: str = "") -> str:
@@ -36,13 +38,16 @@ def render_text(sheet: Sheet) -> str:
         return (out + (f"  {detail}" if detail else "")).rstrip()
 
     out = [sheet.title, f"{sheet.rules} · {sheet.subtitle}", ""]
-    head = [h or _("player {n}").format(n=i + 1) for i, h in enumerate(sheet.columns)] if sheet.game != "scottish" else list(
-        sheet.columns)
+    head = (
+        [h or _("player {n}").format(n=i + 1) for i, h in enumerate(sheet.columns)]
+        if sheet.game != "scottish"
+        else list(sheet.columns)
+    )
     groups = ""
     if sheet.groups:  # each player's name over his columns
         parts, col = [], 0
         for name, span in sheet.groups:
-            width = sum(widths[col:col + span]) + 2 * (span - 1)
+            width = sum(widths[col : col + span]) + 2 * (span - 1)
             parts.append(f"{name:^{width}}")
             col += span
         groups = " " * (label_w + 2) + "  ".join(parts)
@@ -71,8 +76,9 @@ def render_text(sheet: Sheet) -> str:
     if sheet.totals:
         out.append(_("Totals: {list}").format(list="  ".join(f"{n} {t}" for n, t in zip(sheet.names, sheet.totals))))
     if sheet.standings:
-        out.append(_("Standings: {list}").format(
-            list="  ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings)))
+        out.append(
+            _("Standings: {list}").format(list="  ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings))
+        )
     out.extend(_("Note: {text}").format(text=n) for n in sheet.notes)
     out.extend(sheet.legend)
     return "\n".join(out) + "\n"

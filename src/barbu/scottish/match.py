@@ -27,25 +27,34 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from collections.abc import Sequence
 from typing import Any, Callable, Iterator, overload
 
-from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
-from ..core.cards import CARDS, JACK, Card, cards_of, parse_card, rank_mask
-from ..classic.contracts import (DOMINO, SCOTTISH_CALLS, SCOTTISH_NEGATIVES, Contract, scottish_call_points, scottish_group_key,
-                                 score_finishing, score_tricks, PATIENCE_PLACES)
-from ..core import refusals as C
-from ..core.errors import IllegalAction, ParseError
-from . import refusals as R
+from ..classic.contracts import (
+    DOMINO,
+    PATIENCE_PLACES,
+    SCOTTISH_CALLS,
+    SCOTTISH_NEGATIVES,
+    Contract,
+    score_finishing,
+    score_tricks,
+    scottish_call_points,
+    scottish_group_key,
+)
 from ..classic.match import CHANCE, Match
+from ..classic.ruleset import Ruleset
 from ..classic.state import CUT, DEAL, DECLARE, DOMINO_PLAY, DRAW, OVER, PASS_ON, PLAY, DealResult
 from ..classic.view import HIDDEN, NoConsistentDeal, View
+from ..core import refusals as C
+from ..core.actions import PASS, Deal, Declare, Lay, Pass, PassOn
+from ..core.cards import CARDS, JACK, Card, cards_of, parse_card, rank_mask
+from ..core.errors import IllegalAction, ParseError
+from . import refusals as R
 from .pack import BRIDGE, PACK, Cut, PackDraw, draw_winner, parse_pack, valid_draw
 from .passons import PassSeen, knowledge, reconstruct, seen_passes
 from .patience import lay_options, laying_order
-from ..classic.ruleset import Ruleset
 from .scoresheet import ScottishDeal, deal_glyphs
 from .silly import MAX_PASSES, PATIENCES, calls_first, cut_step, pass_cut, pass_direction
 
@@ -120,20 +129,48 @@ def call_choices(state: RoundState) -> tuple[str, ...]:
 
 
 _CALL_WORDS = {
-    "aces": "aces", "ace": "aces", "a": "aces", "2": "aces",
-    "king": "king", "kh": "king", "king-of-hearts": "king", "barbu": "king", "el-kingko": "king",
-    "no-king": "king", "k": "king", "3": "king",
-    "queens": "queens", "queen": "queens", "q": "queens", "no-queens": "queens", "4": "queens",
-    "hearts": "hearts", "heart": "hearts", "h": "hearts", "no-hearts": "hearts", "5": "hearts",
-    "tricks": "tricks", "trick": "tricks", "t": "tricks", "no-tricks": "tricks", "6": "tricks",
+    "aces": "aces",
+    "ace": "aces",
+    "a": "aces",
+    "2": "aces",
+    "king": "king",
+    "kh": "king",
+    "king-of-hearts": "king",
+    "barbu": "king",
+    "el-kingko": "king",
+    "no-king": "king",
+    "k": "king",
+    "3": "king",
+    "queens": "queens",
+    "queen": "queens",
+    "q": "queens",
+    "no-queens": "queens",
+    "4": "queens",
+    "hearts": "hearts",
+    "heart": "hearts",
+    "h": "hearts",
+    "no-hearts": "hearts",
+    "5": "hearts",
+    "tricks": "tricks",
+    "trick": "tricks",
+    "t": "tricks",
+    "no-tricks": "tricks",
+    "6": "tricks",
 }
 _WHOLE = {
-    "patience": "patience", "single": "patience", "single-patience": "patience", "pat": "patience",
+    "patience": "patience",
+    "single": "patience",
+    "single-patience": "patience",
+    "pat": "patience",
     "p": "patience",
-    "double-patience": "double-patience", "double": "double-patience", "dp": "double-patience",
+    "double-patience": "double-patience",
+    "double": "double-patience",
+    "dp": "double-patience",
     "bridge": "double-patience",
-    "the-lot": "aces+king+queens+hearts+tricks", "lot": "aces+king+queens+hearts+tricks",
-    "all": "aces+king+queens+hearts+tricks", "joker": "aces+king+queens+hearts+tricks",
+    "the-lot": "aces+king+queens+hearts+tricks",
+    "lot": "aces+king+queens+hearts+tricks",
+    "all": "aces+king+queens+hearts+tricks",
+    "joker": "aces+king+queens+hearts+tricks",
 }
 
 
@@ -201,8 +238,13 @@ class PassOnChoices(Sequence[PassOn]):
         return PassOn(self._bits[a] | self._bits[b] | self._bits[c])
 
     def __contains__(self, action: object) -> bool:
-        return (isinstance(action, PassOn) and isinstance(action.cards, int) and action.cards.bit_count() == 3
-                and not action.cards & ~self.hand and action.cards > 0)
+        return (
+            isinstance(action, PassOn)
+            and isinstance(action.cards, int)
+            and action.cards.bit_count() == 3
+            and not action.cards & ~self.hand
+            and action.cards > 0
+        )
 
     def __iter__(self) -> Iterator[PassOn]:
         for a, b, c in combinations(self._bits, 3):
@@ -229,9 +271,24 @@ _CALL_ACTIONS: dict[tuple[frozenset[str], int, bool], tuple[Declare, ...]] = {} 
 class ScottishMatch(Match):
     """A Scottish match: `Match` with Sets, Rounds, cut calls, pass-ons and Patience."""
 
-    __slots__ = ("sets", "state", "start_state", "stages", "cut_for", "cut_group", "calls", "cuts",
-                 "pass_count", "pass_offset", "pass_queue", "pending", "pass_log", "double_offered", "forced",
-                 "_call_parts")
+    __slots__ = (
+        "sets",
+        "state",
+        "start_state",
+        "stages",
+        "cut_for",
+        "cut_group",
+        "calls",
+        "cuts",
+        "pass_count",
+        "pass_offset",
+        "pass_queue",
+        "pending",
+        "pass_log",
+        "double_offered",
+        "forced",
+        "_call_parts",
+    )
 
     def __init__(self, rules: Ruleset | str = "scottish", seed: int | None = None) -> None:
         super().__init__(rules, seed)
@@ -463,9 +520,12 @@ class ScottishMatch(Match):
             needed = PATIENCES
         else:
             needed = c.parts
-        if key == "patience" and not any(p in left for p in PATIENCES) or any(
-                k not in left for k in needed if k not in PATIENCES) or (
-                key == "double-patience" and not all(p in left for p in PATIENCES)):
+        if (
+            key == "patience"
+            and not any(p in left for p in PATIENCES)
+            or any(k not in left for k in needed if k not in PATIENCES)
+            or (key == "double-patience" and not all(p in left for p in PATIENCES))
+        ):
             return IllegalAction.of(R.CALL_PART_PLAYED, contract=key, name=c.name)
         return IllegalAction.of(R.CALL_BREAKS_GROUPS, contract=key, name=c.name)
 
@@ -479,8 +539,12 @@ class ScottishMatch(Match):
             key = scottish_group_key(calls)
         self.contract = self.contract_by_key[key]
         st = self.state
-        self.state = dataclasses.replace(st, calls_left=st.calls_left - set(calls),
-                                         big=st.big + (len(calls) >= 2), treble=st.treble or len(calls) >= 3)
+        self.state = dataclasses.replace(
+            st,
+            calls_left=st.calls_left - set(calls),
+            big=st.big + (len(calls) >= 2),
+            treble=st.treble or len(calls) >= 3,
+        )
 
     def _start_play(self) -> None:
         contract = self.contract
@@ -591,22 +655,56 @@ class ScottishMatch(Match):
             single = tuple(score_finishing(self._call_parts["patience"], self.finished, n))
             parts = tuple(single for _ in self.calls)
         else:
-            parts = tuple(tuple(score_tricks(self._call_parts[c], n, self.won, self.tricks_won, self.winners))
-                          for c in self.calls)
+            parts = tuple(
+                tuple(score_tricks(self._call_parts[c], n, self.won, self.tricks_won, self.winners)) for c in self.calls
+            )
         base = tuple(sum(p[s] for p in parts) for s in range(n))
         for s in range(n):
             self.totals[s] += base[s]
         caller = start.caller
-        glyphs = deal_glyphs(self.calls, parts, caller, st.deals + 1, self.won, self.trick_log, self.finished,
-                             self.double_offered, self.forced)
-        info = ScottishDeal(set_no=st.set_no + 1, round_no=st.round_no + 1, caller=caller, deal_in_round=st.deals + 1,
-                            calls=self.calls, parts=parts, cuts=tuple(self.cuts), pass_count=self.pass_count,
-                            passes=tuple(self.pass_log), double_offered=self.double_offered, forced=self.forced,
-                            glyphs=glyphs)
-        self.results.append(DealResult(
-            number=self.deal_no + 1, dealer=self.dealer, declarer=self.declarer, contract=contract.key, trump=None,
-            rank=None, doubles=(), played=played, base=base, scores=base, hands=self.dealt,
-            tricks=tuple(self.trick_log), finishing=tuple(self.finished), scottish=info))
+        glyphs = deal_glyphs(
+            self.calls,
+            parts,
+            caller,
+            st.deals + 1,
+            self.won,
+            self.trick_log,
+            self.finished,
+            self.double_offered,
+            self.forced,
+        )
+        info = ScottishDeal(
+            set_no=st.set_no + 1,
+            round_no=st.round_no + 1,
+            caller=caller,
+            deal_in_round=st.deals + 1,
+            calls=self.calls,
+            parts=parts,
+            cuts=tuple(self.cuts),
+            pass_count=self.pass_count,
+            passes=tuple(self.pass_log),
+            double_offered=self.double_offered,
+            forced=self.forced,
+            glyphs=glyphs,
+        )
+        self.results.append(
+            DealResult(
+                number=self.deal_no + 1,
+                dealer=self.dealer,
+                declarer=self.declarer,
+                contract=contract.key,
+                trump=None,
+                rank=None,
+                doubles=(),
+                played=played,
+                base=base,
+                scores=base,
+                hands=self.dealt,
+                tricks=tuple(self.trick_log),
+                finishing=tuple(self.finished),
+                scottish=info,
+            )
+        )
         self.deal_no += 1
         st = dataclasses.replace(st, deals=st.deals + 1)
         if st.calls_left:
@@ -617,8 +715,9 @@ class ScottishMatch(Match):
             return
         # the round is over
         if not st.silly:
-            nxt = dataclasses.replace(st, round_no=st.round_no + 1, calls_left=frozenset(SCOTTISH_CALLS), big=0,
-                                      treble=False, deals=0)
+            nxt = dataclasses.replace(
+                st, round_no=st.round_no + 1, calls_left=frozenset(SCOTTISH_CALLS), big=0, treble=False, deals=0
+            )
             if nxt.silly:
                 self._set_dealer(dataclasses.replace(nxt, dealer=-1))
                 self.phase = DRAW
@@ -700,20 +799,25 @@ class ScottishMatch(Match):
         n = self.n
         st = self.state
         caller = st.caller
-        left = [frozenset(st.calls_left) if s == (caller if caller is not None else -1) else frozenset()
-                for s in range(n)]
+        left = [
+            frozenset(st.calls_left) if s == (caller if caller is not None else -1) else frozenset() for s in range(n)
+        ]
         sv = ScottishView(
-            state=st, start=self.start_state if in_deal else None, sets=self.sets,
+            state=st,
+            start=self.start_state if in_deal else None,
+            sets=self.sets,
             cutter=(self.dealer - 1) % n if st.silly and self.dealer >= 0 and in_deal else None,
-            calls=self.calls if in_deal else (), cuts=tuple(self.cuts) if in_deal else (),
-            cut_group=self.cut_group if in_deal else (), pass_count=self.pass_count if in_deal else 0,
+            calls=self.calls if in_deal else (),
+            cuts=tuple(self.cuts) if in_deal else (),
+            cut_group=self.cut_group if in_deal else (),
+            pass_count=self.pass_count if in_deal else 0,
             pass_offset=self.pass_offset if in_deal else 0,
             chosen=tuple(s for s in range(n) if self.phase == PASS_ON and s not in self.pass_queue),
         )
         out: dict[str, Any] = {"scottish": sv, "contracts_left": tuple(left)}
         if not in_deal:
             return out
-        actions = self.history[self.deal_start + 1:]
+        actions = self.history[self.deal_start + 1 :]
         # other seats' pass-on choices stay face down: replace them in the order they were made
         k = 0
         order = [(self.dealer + 1 + i) % n for i in range(n)]
@@ -734,9 +838,9 @@ class ScottishMatch(Match):
         return out
 
 
-def _rebuild(v: View, hands: list[int], rng: random.Random | None = None,
-             prefer: Callable[[list[int]], list[int]] | None = None
-             ) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
+def _rebuild(
+    v: View, hands: list[int], rng: random.Random | None = None, prefer: Callable[[list[int]], list[int]] | None = None
+) -> tuple[list[int], list[tuple[int, ...]], random.Random] | None:
     """The hands as dealt and every pass-on, explaining current ``hands`` the way ``v``'s seat saw the deal
     (the same rebuild every time for the same sample, unless another ``rng`` draws another one)."""
     n = v.players
@@ -757,9 +861,9 @@ def _rebuild(v: View, hands: list[int], rng: random.Random | None = None,
     return rebuilt[0], rebuilt[1], rng
 
 
-def rebuild_passes(v: View, hands: list[int], rng: random.Random | None = None,
-                   prefer: Callable[[list[int]], list[int]] | None = None
-                   ) -> tuple[list[int], list[tuple[int, ...]]] | None:
+def rebuild_passes(
+    v: View, hands: list[int], rng: random.Random | None = None, prefer: Callable[[list[int]], list[int]] | None = None
+) -> tuple[list[int], list[tuple[int, ...]]] | None:
     """One history explaining ``hands`` as ``v``'s seat saw the deal: the hands as dealt and each pass-on's
     cards by seat (None if no attempt fits); ``rng`` draws among the histories (the sampler's by default),
     ``prefer`` orders the cards a pass may have held, likeliest first (see `reconstruct`)."""
@@ -807,5 +911,16 @@ def determinize_scottish(v: View, hands: list[int]) -> ScottishMatch:
     return m
 
 
-__all__ = ["ScottishMatch", "RoundState", "ScottishView", "call_choices", "can_complete", "parse_call",
-           "determinize_scottish", "explains", "rebuild_passes", "PLAYER_ROUNDS", "MAX_DEALS_PER_SET"]
+__all__ = [
+    "ScottishMatch",
+    "RoundState",
+    "ScottishView",
+    "call_choices",
+    "can_complete",
+    "parse_call",
+    "determinize_scottish",
+    "explains",
+    "rebuild_passes",
+    "PLAYER_ROUNDS",
+    "MAX_DEALS_PER_SET",
+]

@@ -92,11 +92,25 @@ def draw_winner(cards: tuple[int, ...]) -> int | None:
     return values.index(top) if values.count(top) == 1 else None
 
 
-__all__ = ["JOKER", "BRIDGE", "PACK", "pack_card", "number_of", "is_black", "is_red", "draw_value",
-           "format_pack", "display_pack", "parse_pack", "valid_draw", "draw_winner"]
+__all__ = [
+    "JOKER",
+    "BRIDGE",
+    "PACK",
+    "pack_card",
+    "number_of",
+    "is_black",
+    "is_red",
+    "draw_value",
+    "format_pack",
+    "display_pack",
+    "parse_pack",
+    "valid_draw",
+    "draw_winner",
+]
 
 
 # -- the chance actions of the Unused Pack ----------------------------------------
+
 
 @dataclass(frozen=True)
 class PackDraw:

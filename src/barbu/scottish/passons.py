@@ -33,7 +33,6 @@ class PassSeen(NamedTuple):
     received: int
 
 
-
 def seen_passes(seat: int, n: int, log: Sequence[tuple[int, Sequence[int]]]) -> tuple[PassSeen, ...]:
     """The seat's own view of each finished pass: where its cards went, what came back."""
     out = []
@@ -87,9 +86,15 @@ def knowledge(seat: int, n: int, seen: Sequence[PassSeen], in_hands: int) -> tup
     return known, cant
 
 
-def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int], rng: random.Random,
-                tries: int = 12, prefer: Callable[[list[int]], list[int]] | None = None
-                ) -> tuple[list[int], list[tuple[int, ...]]] | None:
+def reconstruct(
+    seat: int,
+    n: int,
+    seen: Sequence[PassSeen],
+    after: Sequence[int],
+    rng: random.Random,
+    tries: int = 12,
+    prefer: Callable[[list[int]], list[int]] | None = None,
+) -> tuple[list[int], list[tuple[int, ...]]] | None:
     """Hands as dealt and every seat's passes, consistent with what ``seat`` saw, given ``after``: each
     seat's cards after the last pass (cards it has played since included).  None if no attempt fits.
 
@@ -135,7 +140,7 @@ def reconstruct(seat: int, n: int, seen: Sequence[PassSeen], after: Sequence[int
                     ok = False
                     break
                 chosen = forced
-                for card in (prefer(free)[:need] if prefer is not None and attempt == 0 else rng.sample(free, need)):
+                for card in prefer(free)[:need] if prefer is not None and attempt == 0 else rng.sample(free, need):
                     chosen |= 1 << card
                 gives[y] = chosen
             if not ok:

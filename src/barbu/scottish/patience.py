@@ -64,7 +64,6 @@ def group_fits(group: int, layout: Layout) -> bool:
     return False
 
 
-
 def lay_options(hand: int, layout: Layout, anytime: bool, playable: int | None = None) -> list[int]:
     """Every group of 2+ cards the hand may lay now, as masks.
 

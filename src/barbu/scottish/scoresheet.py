@@ -21,19 +21,30 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Sequence
 
-from ..core.cards import EIGHT, HEARTS, JACK
-from ..classic.state import DealResult
 from ..classic.contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
+from ..classic.state import DealResult
+from ..core.cards import EIGHT, HEARTS, JACK
 
 #: The booklet's full call totals, for "took them all" and "took half or more".
 CALL_TOTALS = {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80}
 COLUMN_NAMES = ("Aces", "KHearts", "Queens", "Hearts", "Tricks", "Pat. 1", "Pat. 2")
 
 GLYPH_NAMES = {
-    "egg": "Egg", "spider": "Spider", "dangly-spider": "Dangly Spider", "rumping-ripple": "Rumping Ripple",
-    "fc": "FC", "sc": "SC", "tc": "TC", "piranha": "Piranha", "constipatience": "Constipatience",
-    "banana": "Banana", "beef-tomato": "Beef Tomato", "cherry-tomato": "Cherry Tomato", "fruit-bowl": "Fruit Bowl",
-    "virgin-round": "Virgin Round", "full-participation": "Full Participation",
+    "egg": "Egg",
+    "spider": "Spider",
+    "dangly-spider": "Dangly Spider",
+    "rumping-ripple": "Rumping Ripple",
+    "fc": "FC",
+    "sc": "SC",
+    "tc": "TC",
+    "piranha": "Piranha",
+    "constipatience": "Constipatience",
+    "banana": "Banana",
+    "beef-tomato": "Beef Tomato",
+    "cherry-tomato": "Cherry Tomato",
+    "fruit-bowl": "Fruit Bowl",
+    "virgin-round": "Virgin Round",
+    "full-participation": "Full Participation",
 }
 _CHOICE = {1: "fc", 2: "sc", 3: "tc"}
 
@@ -86,9 +97,17 @@ def trick_winner(leader: int, cards: Sequence[int], n: int) -> int:
     return (leader + list(cards).index(best)) % n
 
 
-def deal_glyphs(calls: Sequence[str], parts: Sequence[Sequence[int]], caller: int | None, deal_in_round: int,
-                won: Sequence[int], tricks: Sequence[tuple[int, Sequence[int]]], finishing: Sequence[int],
-                double_offered: bool, forced: bool) -> tuple[Glyph, ...]:
+def deal_glyphs(
+    calls: Sequence[str],
+    parts: Sequence[Sequence[int]],
+    caller: int | None,
+    deal_in_round: int,
+    won: Sequence[int],
+    tricks: Sequence[tuple[int, Sequence[int]]],
+    finishing: Sequence[int],
+    double_offered: bool,
+    forced: bool,
+) -> tuple[Glyph, ...]:
     """The glyphs one deal shows, from its calls, their points, the cards won and the finishing order."""
     n = len(won)
     out: list[Glyph] = []
@@ -216,8 +235,18 @@ def build_sheet(rounds: Iterable[RoundInput], players: int = 4, start: Sequence[
     for r in rounds:
         totals = tuple(sum(r.cells[s]) for s in range(players))
         running = [running[s] + totals[s] for s in range(players)]
-        by_set.setdefault(r.set_no, []).append(SheetRound(r.set_no, r.round_no, r.caller, tuple(map(tuple, r.cells)),
-                                                          totals, tuple(running), tuple(r.glyphs), r.complete))
+        by_set.setdefault(r.set_no, []).append(
+            SheetRound(
+                r.set_no,
+                r.round_no,
+                r.caller,
+                tuple(map(tuple, r.cells)),
+                totals,
+                tuple(running),
+                tuple(r.glyphs),
+                r.complete,
+            )
+        )
     sets = []
     overall = list(start) if start is not None else [0] * players
     for number in sorted(by_set):
@@ -229,7 +258,9 @@ def build_sheet(rounds: Iterable[RoundInput], players: int = 4, start: Sequence[
     return Sheet(players, tuple(sets))
 
 
-def round_glyphs(caller: int | None, cells: Sequence[Sequence[int]], deal_glyphs_: Iterable[Glyph]) -> tuple[Glyph, ...]:
+def round_glyphs(
+    caller: int | None, cells: Sequence[Sequence[int]], deal_glyphs_: Iterable[Glyph]
+) -> tuple[Glyph, ...]:
     """Fruit Bowl (the Caller's Banana and Tomato in one Round), Virgin Round (no negative points and first
     in both Patiences) and Full Participation (points in all seven calls)."""
     out: list[Glyph] = []
@@ -259,8 +290,16 @@ def sheet_from_results(results: Iterable[DealResult], players: int = 4) -> Sheet
             return
         done = cur["played"] >= set(SCOTTISH_CALLS)
         rg = round_glyphs(cur["caller"], cur["cells"], cur["glyphs"]) if done else ()
-        rounds.append(RoundInput(cur["key"][0], cur["key"][1], cur["caller"],
-                                 tuple(tuple(row) for row in cur["cells"]), tuple(cur["glyphs"]) + rg, done))
+        rounds.append(
+            RoundInput(
+                cur["key"][0],
+                cur["key"][1],
+                cur["caller"],
+                tuple(tuple(row) for row in cur["cells"]),
+                tuple(cur["glyphs"]) + rg,
+                done,
+            )
+        )
 
     for r in results:
         info = r.scottish
@@ -269,8 +308,13 @@ def sheet_from_results(results: Iterable[DealResult], players: int = 4) -> Sheet
         key = (info.set_no, info.round_no)
         if current is None or current["key"] != key:
             close(current)
-            current = {"key": key, "caller": info.caller, "played": set(), "glyphs": [],
-                       "cells": [[0] * len(SCOTTISH_CALLS) for _ in range(players)]}
+            current = {
+                "key": key,
+                "caller": info.caller,
+                "played": set(),
+                "glyphs": [],
+                "cells": [[0] * len(SCOTTISH_CALLS) for _ in range(players)],
+            }
         for call, pts in zip(info.calls, info.parts):
             col = SCOTTISH_CALLS.index(call)
             current["played"].add(call)
@@ -324,6 +368,27 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
     return out
 
 
-__all__ = ["FULL_TOTALS", "round_problems", "sheet_lines", "row_glyphs", "CALL_TOTALS", "COLUMN_NAMES", "GLYPH_NAMES", "Glyph", "ScottishDeal", "deal_glyphs", "round_glyphs",
-           "SheetRound", "SheetSet", "Sheet", "RoundInput", "build_sheet", "sheet_from_results", "positions",
-           "ordinal", "glyph_label", "trick_winner", "SCOTTISH_NEGATIVES"]
+__all__ = [
+    "FULL_TOTALS",
+    "round_problems",
+    "sheet_lines",
+    "row_glyphs",
+    "CALL_TOTALS",
+    "COLUMN_NAMES",
+    "GLYPH_NAMES",
+    "Glyph",
+    "ScottishDeal",
+    "deal_glyphs",
+    "round_glyphs",
+    "SheetRound",
+    "SheetSet",
+    "Sheet",
+    "RoundInput",
+    "build_sheet",
+    "sheet_from_results",
+    "positions",
+    "ordinal",
+    "glyph_label",
+    "trick_winner",
+    "SCOTTISH_NEGATIVES",
+]

@@ -22,8 +22,12 @@ DIRECTION_NAMES = {LEFT: "left", RIGHT: "right", OPPOSITE: "opposite"}
 
 #: Pass-on directions by deal of the Silly Round, for the 1st, 2nd and 3rd pass.
 DIRECTIONS = {
-    1: (LEFT, LEFT, LEFT), 2: (RIGHT, RIGHT, RIGHT), 3: (OPPOSITE, LEFT, OPPOSITE),
-    4: (LEFT, LEFT, LEFT), 5: (RIGHT, RIGHT, RIGHT), 6: (OPPOSITE, RIGHT, OPPOSITE),
+    1: (LEFT, LEFT, LEFT),
+    2: (RIGHT, RIGHT, RIGHT),
+    3: (OPPOSITE, LEFT, OPPOSITE),
+    4: (LEFT, LEFT, LEFT),
+    5: (RIGHT, RIGHT, RIGHT),
+    6: (OPPOSITE, RIGHT, OPPOSITE),
 }
 MAX_PASSES = 3
 
@@ -118,6 +122,22 @@ def pass_cut(card: int) -> str | None:
     return None
 
 
-__all__ = ["NUMBER_CALL", "CALL_NUMBER", "PATIENCES", "LEFT", "RIGHT", "OPPOSITE", "DIRECTION_NAMES", "DIRECTIONS",
-           "MAX_PASSES", "pass_direction", "calls_first", "adjacent", "CutOutcome", "cut_step", "pass_cut",
-           "single_patience", "group_calls"]
+__all__ = [
+    "NUMBER_CALL",
+    "CALL_NUMBER",
+    "PATIENCES",
+    "LEFT",
+    "RIGHT",
+    "OPPOSITE",
+    "DIRECTION_NAMES",
+    "DIRECTIONS",
+    "MAX_PASSES",
+    "pass_direction",
+    "calls_first",
+    "adjacent",
+    "CutOutcome",
+    "cut_step",
+    "pass_cut",
+    "single_patience",
+    "group_calls",
+]

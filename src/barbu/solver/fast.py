@@ -35,10 +35,24 @@ move_values = _core.move_values
 # `barbu.agents.search.rollout` plays through the engine when these are None (and `best_response` there);
 # the tests hold the two to the same cards and points.
 rule_cards: Callable[[Spec, int, Sequence[Situation]], list[int]] | None = getattr(_core, "rule_cards", None)
-rule_playouts: Callable[[Spec, int, Sequence[State], int, int, Sequence[int] | None],
-                        list[tuple[int, ...]]] | None = getattr(_core, "rule_playouts", None)
-respond_line: Callable[[Spec, int, State, int, Sequence[int] | None],
-                       tuple[tuple[int, ...], list[int]]] | None = getattr(_core, "respond_line", None)
+rule_playouts: Callable[[Spec, int, Sequence[State], int, int, Sequence[int] | None], list[tuple[int, ...]]] | None = (
+    getattr(_core, "rule_playouts", None)
+)
+respond_line: Callable[[Spec, int, State, int, Sequence[int] | None], tuple[tuple[int, ...], list[int]]] | None = (
+    getattr(_core, "respond_line", None)
+)
 
-__all__ = ["COMPILED", "legal_moves", "trick_winners", "deal_scores", "playouts", "solve", "solve_seat", "solve_many", "move_values",
-           "rule_cards", "rule_playouts", "respond_line"]
+__all__ = [
+    "COMPILED",
+    "legal_moves",
+    "trick_winners",
+    "deal_scores",
+    "playouts",
+    "solve",
+    "solve_seat",
+    "solve_many",
+    "move_values",
+    "rule_cards",
+    "rule_playouts",
+    "respond_line",
+]

@@ -76,11 +76,33 @@ def layout_spec_of(match: Match) -> LayoutSpec:
         raise ValueError("the layout solver works on the play of a Domino, Success or Patience deal")
     if isinstance(match, ScottishMatch):  # Patience: each call the deal plays scores the places once
         calls = max(1, len(match.calls))
-        return LayoutSpec(match.n, match.deck, True, tuple(p * calls for p in PATIENCE_PLACES), 0, True, False,
-                          2 if match.state.silly else 1, False, (), _sign(match))
+        return LayoutSpec(
+            match.n,
+            match.deck,
+            True,
+            tuple(p * calls for p in PATIENCE_PLACES),
+            0,
+            True,
+            False,
+            2 if match.state.silly else 1,
+            False,
+            (),
+            _sign(match),
+        )
     doubles = tuple((b.doubler, b.doubled, 2 if b.redoubled else 1) for b in match.business.values())
-    return LayoutSpec(match.n, match.deck, match.rules.domino_ace == "high", tuple(c.finishing), c.ends_after,
-                      bool(match.rules.stop_when_decided), c.ace_again, 0, True, doubles, _sign(match))
+    return LayoutSpec(
+        match.n,
+        match.deck,
+        match.rules.domino_ace == "high",
+        tuple(c.finishing),
+        c.ends_after,
+        bool(match.rules.stop_when_decided),
+        c.ace_again,
+        0,
+        True,
+        doubles,
+        _sign(match),
+    )
 
 
 def _sign(match: Match) -> int:
@@ -92,8 +114,16 @@ def layout_state_of(match: Match) -> LayoutState:
     if match.phase != DOMINO_PLAY:
         raise ValueError("the layout solver works on the play of a Domino, Success or Patience deal")
     rank = match.rank if match.rank is not None else -1
-    return LayoutState(tuple(match.hands), tuple(match.layout), match.playable, rank, match.turn,
-                       bool(match.bonus_turn), match.passes_in_row, tuple(match.finished))
+    return LayoutState(
+        tuple(match.hands),
+        tuple(match.layout),
+        match.playable,
+        rank,
+        match.turn,
+        bool(match.bonus_turn),
+        match.passes_in_row,
+        tuple(match.finished),
+    )
 
 
 # ---------------------------------------------------------------------------- the rules
@@ -212,9 +242,16 @@ def _step(spec: LayoutSpec, st: LayoutState, move: int) -> tuple[LayoutState | N
     return _advance(st, hands, tuple(rows), playable, rank, False, 0, finished), finished
 
 
-def _advance(st: LayoutState, hands: list[int], rows: tuple[tuple[int, int] | None, ...], playable: int,
-             rank: int, bonus: bool, passes: int,
-             finished: tuple[int, ...]) -> LayoutState:
+def _advance(
+    st: LayoutState,
+    hands: list[int],
+    rows: tuple[tuple[int, int] | None, ...],
+    playable: int,
+    rank: int,
+    bonus: bool,
+    passes: int,
+    finished: tuple[int, ...],
+) -> LayoutState:
     n = len(hands)
     nxt = (st.turn + 1) % n
     while not hands[nxt]:
@@ -263,8 +300,11 @@ class LayoutSolver:
         self.table: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.nodes = 0  # positions searched (not found in the table), for the benchmarks
         # the ranks (as bits of one suit) a row spanning (low, high) covers: the cards on the table there
-        self._spans = {(lo, hi): sum(_card_at(0, p, spec.high_ace, SUIT_BITS) for p in range(lo, hi + 1))
-                       for lo in range(13) for hi in range(lo, 13)}
+        self._spans = {
+            (lo, hi): sum(_card_at(0, p, spec.high_ace, SUIT_BITS) for p in range(lo, hi + 1))
+            for lo in range(13)
+            for hi in range(lo, 13)
+        }
 
     def key(self, st: LayoutState) -> tuple[int, ...]:
         """The canonical form: per suit, each hand's cards and the cards on the table (one int a suit), the
@@ -365,6 +405,21 @@ def layout_action(move: int) -> Card | Pass | Lay:
     return CARDS[move.bit_length() - 1]
 
 
-__all__ = ["LayoutSpec", "LayoutState", "LayoutSolver", "layout_spec_of", "layout_state_of", "legal_moves",
-           "play", "points", "better", "solve", "cards_left", "affordable_cards", "layout_action", "PASS_MOVE",
-           "AFFORDABLE_CARDS", "AFFORDABLE_PATIENCE_CARDS"]
+__all__ = [
+    "LayoutSpec",
+    "LayoutState",
+    "LayoutSolver",
+    "layout_spec_of",
+    "layout_state_of",
+    "legal_moves",
+    "play",
+    "points",
+    "better",
+    "solve",
+    "cards_left",
+    "affordable_cards",
+    "layout_action",
+    "PASS_MOVE",
+    "AFFORDABLE_CARDS",
+    "AFFORDABLE_PATIENCE_CARDS",
+]

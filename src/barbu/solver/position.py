@@ -56,16 +56,32 @@ def spec_of(match: Match) -> Spec:
     assert c is not None  # in play
     trump = (match.trump_mask.bit_length() - 1) // 13 if match.trump_mask else -1
     values = tuple(c.card_value.get(card, 0) for card in range(52))
-    return Spec(match.n, trump, int(bool(match.head_mask)), match.heart_mode, c.per_trick, values,
-                tuple(c.last_tricks), c.ravage, match.stop_mask)
+    return Spec(
+        match.n,
+        trump,
+        int(bool(match.head_mask)),
+        match.heart_mode,
+        c.per_trick,
+        values,
+        tuple(c.last_tricks),
+        c.ravage,
+        match.stop_mask,
+    )
 
 
 def state_of(match: Match) -> State:
     """The `State` of a match in the card-play phase."""
     if match.phase != PLAY:
         raise ValueError("the solver works on the card-play phase of a trick-taking deal")
-    return State(tuple(match.hands), tuple(match.won), tuple(match.tricks_won), tuple(match.winners),
-                 match.leader, tuple(match.trick), int(match.hearts_broken))
+    return State(
+        tuple(match.hands),
+        tuple(match.won),
+        tuple(match.tricks_won),
+        tuple(match.winners),
+        match.leader,
+        tuple(match.trick),
+        int(match.hearts_broken),
+    )
 
 
 def objective(spec: Spec, sign: int) -> Spec:
@@ -75,5 +91,9 @@ def objective(spec: Spec, sign: int) -> Spec:
     with Ravage City counts lowest-wins, where the negated share would round the other way.)"""
     if sign >= 0:
         return spec
-    return spec._replace(per_trick=-spec.per_trick, values=tuple(-v for v in spec.values),
-                         last_tricks=tuple(-v for v in spec.last_tricks), ravage=-spec.ravage)
+    return spec._replace(
+        per_trick=-spec.per_trick,
+        values=tuple(-v for v in spec.values),
+        last_tricks=tuple(-v for v in spec.last_tricks),
+        ravage=-spec.ravage,
+    )

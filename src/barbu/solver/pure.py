@@ -23,8 +23,7 @@ Table = dict[tuple[tuple[int, ...], int, int, tuple[int, ...] | None], tuple[int
 
 
 # ---------------------------------------------------------------- the rules of play
-def legal_mask(spec: Spec, hand: int, trick: tuple[int, ...] | list[int], tricks_done: int,
-               hearts_broken: int) -> int:
+def legal_mask(spec: Spec, hand: int, trick: tuple[int, ...] | list[int], tricks_done: int, hearts_broken: int) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (the engine's `Match._play_mask`)."""
     if not trick:
         mode = spec.heart_mode
@@ -106,15 +105,28 @@ def check_state(spec: Spec, state: State) -> None:
     ok = union.bit_count() == sum(counts) + len(state.trick) and (left or not state.trick)
     ok = ok and all(counts[s] == left - (((s - state.leader) % n) < len(state.trick)) for s in range(n))
     if not ok:
-        raise ValueError("state: the hands do not fit the trick (each seat holds as many cards as tricks are "
-                         "left, one less once it has played to the trick, and no card is in two places)")
+        raise ValueError(
+            "state: the hands do not fit the trick (each seat holds as many cards as tricks are "
+            "left, one less once it has played to the trick, and no card is in two places)"
+        )
 
 
 class _Play:
     """A mutable position for playouts and search: apply a card, take it back."""
 
-    __slots__ = ("spec", "n", "hands", "won", "tricks_won", "winners", "leader", "trick", "hearts_broken",
-                 "in_hands", "undo")
+    __slots__ = (
+        "spec",
+        "n",
+        "hands",
+        "won",
+        "tricks_won",
+        "winners",
+        "leader",
+        "trick",
+        "hearts_broken",
+        "in_hands",
+        "undo",
+    )
 
     def __init__(self, spec: Spec, state: State) -> None:
         self.spec = spec
@@ -194,8 +206,9 @@ def after_card(spec: Spec, state: State, card: int) -> State:
     without copying a whole match for each card."""
     p = _Play(spec, state)
     p.play(card)
-    return State(tuple(p.hands), tuple(p.won), tuple(p.tricks_won), tuple(p.winners), p.leader, tuple(p.trick),
-                 p.hearts_broken)
+    return State(
+        tuple(p.hands), tuple(p.won), tuple(p.tricks_won), tuple(p.winners), p.leader, tuple(p.trick), p.hearts_broken
+    )
 
 
 # ---------------------------------------------------------------- batches
@@ -215,8 +228,9 @@ def trick_winners(spec: Spec, tricks: list[tuple[int, tuple[int, ...]]]) -> list
     return [trick_winner(spec, leader, cards) for leader, cards in tricks]
 
 
-def deal_scores(spec: Spec, outcomes: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]
-                ) -> list[tuple[int, ...]]:
+def deal_scores(
+    spec: Spec, outcomes: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]
+) -> list[tuple[int, ...]]:
     """Base points of each finished deal, given as ``(won, tricks_won, winners)``."""
     return [score(spec, won, tricks, winners) for won, tricks, winners in outcomes]
 
@@ -285,8 +299,12 @@ def distinct_moves(spec: Spec, legal: int, hand: int, in_play: int) -> list[int]
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
-        if (prev >= 0 and prev // 13 == c // 13 and values[prev] == values[c]
-                and not others & ((1 << c) - (1 << (prev + 1)))):
+        if (
+            prev >= 0
+            and prev // 13 == c // 13
+            and values[prev] == values[c]
+            and not others & ((1 << c) - (1 << (prev + 1)))
+        ):
             prev = c
             continue
         out.append(c)
@@ -304,8 +322,9 @@ class _Solver:
         self.first_last = self.total - len(spec.last_tricks)
         self.pos_mask = sum(1 << c for c in range(52) if spec.values[c] > 0)
         self.neg_mask = sum(1 << c for c in range(52) if spec.values[c] < 0)
-        self.penalties = (not self.pos_mask and spec.per_trick <= 0 and not spec.ravage
-                          and all(v <= 0 for v in spec.last_tricks))  # every point a penalty
+        self.penalties = (
+            not self.pos_mask and spec.per_trick <= 0 and not spec.ravage and all(v <= 0 for v in spec.last_tricks)
+        )  # every point a penalty
 
     def trick_points(self, seat: int, winner: int) -> int:
         """What ``seat`` scores for the trick just finished (only the additive parts)."""
@@ -364,8 +383,8 @@ class _Solver:
         others = p.in_hands & ~mine
         trumps = SUIT_MASK[spec.trump] if spec.trump >= 0 else 0
         below_all = not mine & trumps and not any(
-            (m := mine & suit) and (o := others & suit) and m.bit_length() > (o & -o).bit_length()
-            for suit in SUIT_MASK)
+            (m := mine & suit) and (o := others & suit) and m.bit_length() > (o & -o).bit_length() for suit in SUIT_MASK
+        )
         if self.penalties and spec.trump < 0 and ducks_all(mine, others):
             below_all = True  # ducking for good is then the best it can do
         if p.leader != seat:
@@ -376,8 +395,7 @@ class _Solver:
             if any(leads & suit and others & suit for suit in SUIT_MASK):
                 return 0
         scoring = self.pos_mask | self.neg_mask
-        if others & trumps or (spec.stop_mask and (spec.per_trick or spec.last_tricks
-                                                   or scoring & ~spec.stop_mask)):
+        if others & trumps or (spec.stop_mask and (spec.per_trick or spec.last_tricks or scoring & ~spec.stop_mask)):
             return None
         for suit in SUIT_MASK:
             m, o = mine & suit, others & suit

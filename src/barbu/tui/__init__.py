@@ -18,5 +18,6 @@ __all__ = ["BarbuApp", "DEFAULT_DELAY", "DEFAULT_SAVE", "Session", "Settings"]
 def __getattr__(name: str) -> Any:
     if name == "BarbuApp":
         from .app import BarbuApp
+
         return BarbuApp
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,11 +9,11 @@ from textual.app import App
 
 from ..core.errors import BarbuError
 from ..i18n import _, current, word_error
+from ..play.besigue_session import BesigueSession, is_besigue_settings
+from ..play.session import Session, Settings
 from ..records.besigue import is_besigue_record
 from . import bindings
-from ..play.besigue_session import BesigueSession, is_besigue_settings
 from .besigue_table import BesigueTableScreen
-from ..play.session import Session, Settings
 from .setup_screen import SetupScreen
 from .table import TableScreen
 
@@ -30,8 +30,14 @@ class BarbuApp(App[int]):
     BINDINGS = bindings.APP
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, settings: Settings | None = None, session: Session | BesigueSession | None = None,
-                 setup: bool = True, delay: float | None = None, confirm_forced: bool | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        session: Session | BesigueSession | None = None,
+        setup: bool = True,
+        delay: float | None = None,
+        confirm_forced: bool | None = None,
+    ) -> None:
         super().__init__()
         bindings.translate(self)
         self.settings = settings or Settings()
@@ -58,17 +64,21 @@ class BarbuApp(App[int]):
             return
         try:
             if isinstance(settings, Path):
-                self.session = (BesigueSession.resume(settings) if is_besigue_record(settings)
-                                else Session.resume(settings))
+                self.session = (
+                    BesigueSession.resume(settings) if is_besigue_record(settings) else Session.resume(settings)
+                )
             else:
                 self.settings = settings
                 self.delay = settings.delay
                 self.confirm_forced = settings.confirm_forced
-                self.session = (BesigueSession.new(settings) if is_besigue_settings(settings)
-                                else Session.new(settings))
+                self.session = BesigueSession.new(settings) if is_besigue_settings(settings) else Session.new(settings)
         except BarbuError as e:
-            self.notify(_("Cannot start: {reason}").format(reason=word_error(e, current())), severity="error",
-                        timeout=10, markup=False)
+            self.notify(
+                _("Cannot start: {reason}").format(reason=word_error(e, current())),
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             if not self.show_setup:
                 self.exit(2)
             else:
@@ -100,7 +110,11 @@ class BarbuApp(App[int]):
                 self.saved_to = self.session.save()
             except OSError as e:
                 self.save_failed = True
-                self.notify(_("Could not save the record: {error}. Press Ctrl+Q again to quit without saving.").format(
-                    error=e), severity="error", timeout=10, markup=False)
+                self.notify(
+                    _("Could not save the record: {error}. Press Ctrl+Q again to quit without saving.").format(error=e),
+                    severity="error",
+                    timeout=10,
+                    markup=False,
+                )
                 return
         self.exit(0)

@@ -18,9 +18,17 @@ TARGETS = ("500", "1000", "1500", "2000", "3000")
 
 #: Bésigue's options and their values as the form shows them (the engine's catalog words their meanings).
 WORDS = {
-    "hand": N_("hand"), "brisques": N_("brisques"), "seven": N_("seven"), "endgame": N_("endgame"),
-    "target": N_("target"), "aces": N_("aces"), "aces_and_tens": N_("aces and tens"), "drawn": N_("drawn"),
-    "exchange": N_("exchange"), "follow_or_trump": N_("follow or trump"), "must_win": N_("must win"),
+    "hand": N_("hand"),
+    "brisques": N_("brisques"),
+    "seven": N_("seven"),
+    "endgame": N_("endgame"),
+    "target": N_("target"),
+    "aces": N_("aces"),
+    "aces_and_tens": N_("aces and tens"),
+    "drawn": N_("drawn"),
+    "exchange": N_("exchange"),
+    "follow_or_trump": N_("follow or trump"),
+    "must_win": N_("must win"),
 }
 
 
@@ -57,8 +65,10 @@ def option_menus(values: dict[str, Any]) -> list[tuple[str, str, list[tuple[str,
         choices = list(TARGETS) if allowed == "int" else list(allowed)
         if value not in choices:
             choices.append(value)
-        shown = [(f"{word(v)} — {_(meanings[v])}" if v in meanings else number(int(v)) if v.isdigit() else v, v)
-                 for v in choices]
+        shown = [
+            (f"{word(v)} — {_(meanings[v])}" if v in meanings else number(int(v)) if v.isdigit() else v, v)
+            for v in choices
+        ]
         out.append((word(name).capitalize(), f"opt-{name}", shown, value, _(meaning)))
     return out
 
@@ -70,5 +80,4 @@ def rules_from(name: str, values: dict[str, Any]) -> BesigueRules:
     return BesigueRules.parse(f"{name}({', '.join(changes)})" if changes else name)
 
 
-__all__ = ["description", "game_choices", "is_besigue", "option_menus", "option_values", "preset_values",
-           "rules_from"]
+__all__ = ["description", "game_choices", "is_besigue", "option_menus", "option_values", "preset_values", "rules_from"]

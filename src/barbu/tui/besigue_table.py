@@ -32,18 +32,29 @@ from ..core.errors import ParseError
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, pgettext, words
 from ..i18n.typed import card_of
-from . import bindings
-from .table_base import CardTableScreen
 from ..play.besigue_session import BesigueSession
-from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from ..play.shadow import ShadowWatch
+from . import bindings
+from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .shadow import ShadowMatchOverDialog
+from .table_base import CardTableScreen
 from .widgets import ChoiceList, CommandInput, SuitColouredLinks
 
 Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds
-COMMANDS = {"help": "help", "?": "help", "rules": "help", "last": "last_trick", "last trick": "last_trick",
-            "scores": "scores", "save": "save", "quit": "quit", "exit": "quit", "hint": "hint",
-            "undo": "take_back", "take back": "take_back"}
+COMMANDS = {
+    "help": "help",
+    "?": "help",
+    "rules": "help",
+    "last": "last_trick",
+    "last trick": "last_trick",
+    "scores": "scores",
+    "save": "save",
+    "quit": "quit",
+    "exit": "quit",
+    "hint": "hint",
+    "undo": "take_back",
+    "take back": "take_back",
+}
 
 FACE = "#f5f1e6"
 RED = "#c0392b"
@@ -131,13 +142,15 @@ def action_label(a: Any, v: BesigueView) -> str:
         return _("Declare nothing")
     if isinstance(a, Declare):
         cards = " ".join(face_text(t) + ("*" if laid else "") for t, laid in a.cards)
-        return _("Declare {combination}: {cards} — {points}").format(combination=meld_name(a.kind), cards=cards,
-                                                                     points=number(a.value))
+        return _("Declare {combination}: {cards} — {points}").format(
+            combination=meld_name(a.kind), cards=cards, points=number(a.value)
+        )
     if isinstance(a, Exchange):
         if v.turn_up is None:
             return _("Exchange your {card} for the turn-up — 10").format(card=face_text(a.card))
-        return _("Exchange your {card} for the turn-up {up} — 10").format(card=face_text(a.card),
-                                                                          up=face_text(v.turn_up))
+        return _("Exchange your {card} for the turn-up {up} — 10").format(
+            card=face_text(a.card), up=face_text(v.turn_up)
+        )
     if isinstance(a, Show):
         return _("Show your {card} (the 7 of trumps) — 10").format(card=face_text(a.card))
     if isinstance(a, Play):
@@ -153,15 +166,15 @@ def move_words(a: Any, you: bool) -> str:
             return (_("you played {card} (laid)") if you else _("computer played {card} (laid)")).format(card=card)
         return (_("you played {card}") if you else _("computer played {card}")).format(card=card)
     if isinstance(a, Declare):
-        return (_("you declared {combination} ({points})") if you else
-                _("computer declared {combination} ({points})")).format(combination=meld_name(a.kind),
-                                                                         points=number(a.value))
+        return (
+            _("you declared {combination} ({points})") if you else _("computer declared {combination} ({points})")
+        ).format(combination=meld_name(a.kind), points=number(a.value))
     if isinstance(a, Exchange):
         return (_("you exchanged {card} (10)") if you else _("computer exchanged {card} (10)")).format(
-            card=face_text(a.card))
+            card=face_text(a.card)
+        )
     if isinstance(a, Show):
-        return (_("you showed {card} (10)") if you else _("computer showed {card} (10)")).format(
-            card=face_text(a.card))
+        return (_("you showed {card} (10)") if you else _("computer showed {card} (10)")).format(card=face_text(a.card))
     return _("you declared nothing") if you else _("computer declared nothing")
 
 
@@ -189,7 +202,7 @@ class BesigueTableScreen(CardTableScreen):
     #b-opp, #b-felt, #b-mine, #b-hand, #b-scores, #b-log, #b-decision {
         border: none; border-top: solid $secondary; border-title-color: $text; padding: 0 1; height: auto;
     }
-    #b-felt { background: #0e5a32; color: #f0f0e0; border-top: solid #2f8f5b; height: 1fr; min-height: 4; 
+    #b-felt { background: #0e5a32; color: #f0f0e0; border-top: solid #2f8f5b; height: 1fr; min-height: 4;
               content-align: center middle; padding: 0 2; }
     #b-hand { border-top: solid $primary; }
     #b-log { color: $text-muted; height: 1fr; }
@@ -239,7 +252,8 @@ class BesigueTableScreen(CardTableScreen):
     def on_mount(self) -> None:
         self.query_one("#b-felt").border_title = _("Table")
         self.query_one("#b-scores").border_title = _("Scores to {target}").format(
-            target=number(self.session.rules.target))
+            target=number(self.session.rules.target)
+        )
         self.query_one("#b-log").border_title = _("Moves")
         self.query_one(CommandInput).focus()
         self.watch_shadow()
@@ -261,8 +275,9 @@ class BesigueTableScreen(CardTableScreen):
         s = self.session
         s.play_chance()
         if s.game.phase == "play" and not s.game.played:
-            self.recent.append(_("deal {n}: trumps {suit}").format(n=number(s.game.deal_no),
-                                                                   suit=words().named_suit(s.game.trump)))
+            self.recent.append(
+                _("deal {n}: trumps {suit}").format(n=number(s.game.deal_no), suit=words().named_suit(s.game.trump))
+            )
 
     def forced_action(self) -> Any | None:
         legal = self.session.view().legal
@@ -303,8 +318,11 @@ class BesigueTableScreen(CardTableScreen):
             return
         drawn = sorted(set(v.hand) - set(before.hand) - {c for c, _meld in before.table[v.seat]})
         for c in drawn:
-            self.recent.append((_("you drew {card} (the turn-up)") if c == before.turn_up else
-                                _("you drew {card}")).format(card=face_text(c)))
+            self.recent.append(
+                (_("you drew {card} (the turn-up)") if c == before.turn_up else _("you drew {card}")).format(
+                    card=face_text(c)
+                )
+            )
         for c in sorted(set(v.shown) - set(before.shown) - set(v.hand)):
             self.recent.append(_("computer drew and showed {card} (10)").format(card=face_text(c)))
 
@@ -334,13 +352,21 @@ class BesigueTableScreen(CardTableScreen):
     def _draw_title(self, v: BesigueView) -> None:
         s = self.session
         trumps = (" · " + _("trumps {suit}").format(suit=SUIT_SYMBOLS[v.trump])) if v.deal_no else ""
-        turn = (_("match over") if s.is_over else _("your turn") if self.waiting_for_human
-                else _("computer to play") if self.thinking is not None else "")
+        turn = (
+            _("match over")
+            if s.is_over
+            else _("your turn")
+            if self.waiting_for_human
+            else _("computer to play")
+            if self.thinking is not None
+            else ""
+        )
         deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
         seat = _("you are seat {n}").format(n=number(s.seat))
         self.query_one("#b-title", Static).update(
             f"[b]{escape(game_name(v.rules, words()))}[/b] · {deal}{trumps} · {seat}"
-            + (f" · [b reverse] {escape(turn)} [/]" if turn else ""))
+            + (f" · [b reverse] {escape(turn)} [/]" if turn else "")
+        )
 
     def _draw_opponent(self, v: BesigueView) -> None:
         s = self.session
@@ -348,10 +374,15 @@ class BesigueTableScreen(CardTableScreen):
         laid = v.table[opp]
         w = self.query_one("#b-opp", Static)
         marks = ((" · ▶ " + _("to play")) if v.to_act == opp else "") + (
-            (" · " + _("dealer")) if v.dealer == opp else "")
+            (" · " + _("dealer")) if v.dealer == opp else ""
+        )
         held = v.opponent_hand_size + len(laid)
-        w.border_title = _("Opponent: {who}").format(who=s.who(opp)) + " · " + ngettext(
-            "{n} card", "{n} cards", held).format(n=number(held)) + marks
+        w.border_title = (
+            _("Opponent: {who}").format(who=s.who(opp))
+            + " · "
+            + ngettext("{n} card", "{n} cards", held).format(n=number(held))
+            + marks
+        )
         known = in_hand_order(set(v.opponent_known), v.trump)
         hidden = v.opponent_hand_size - len(known)
         tall = self.tall
@@ -361,16 +392,26 @@ class BesigueTableScreen(CardTableScreen):
             backs = [["[#9fb7d9 on #1d3f73]▚▞▚[/]"] * 3] * hidden
         rows: list[tuple[str, ...]] = list(zip(*(backs + faces))) if backs or faces else [("",)]
         shown_word = _("shown")
-        lines = [" ".join(parts) + (f" [dim]{shown_word}[/]" if known and i == 0 else "")
-                 for i, parts in enumerate(rows)]
+        lines = [
+            " ".join(parts) + (f" [dim]{shown_word}[/]" if known and i == 0 else "") for i, parts in enumerate(rows)
+        ]
         if laid:
             cards = [tall_card(c) if tall else [card_face(c)] for c, _meld in self._laid_order(laid, v.trump)]
             laid_word = _("laid:")
-            lines += [(f"[dim]{laid_word}[/] " if i == 0 else " " * (len(laid_word) + 1)) + " ".join(parts)
-                      for i, parts in enumerate(zip(*cards))]
+            lines += [
+                (f"[dim]{laid_word}[/] " if i == 0 else " " * (len(laid_word) + 1)) + " ".join(parts)
+                for i, parts in enumerate(zip(*cards))
+            ]
         if v.melds[opp]:
-            lines.append("[dim]" + escape(_("declared: {combinations}").format(combinations=", ".join(
-                f"{meld_name(k)} {number(p)}" for k, _cards, p in v.melds[opp]))) + "[/]")
+            lines.append(
+                "[dim]"
+                + escape(
+                    _("declared: {combinations}").format(
+                        combinations=", ".join(f"{meld_name(k)} {number(p)}" for k, _cards, p in v.melds[opp])
+                    )
+                )
+                + "[/]"
+            )
         w.update("\n".join(lines))
 
     @staticmethod
@@ -401,12 +442,19 @@ class BesigueTableScreen(CardTableScreen):
         you = _("you")
         if v.stock_size:
             back = card_back_tall() if tall else [card_back(1)]
-            stock = ["[b]" + escape(_("Stock {n}").format(n=number(v.stock_size))) + "[/]"] + cards(
-                back, one(v.turn_up)) + [f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
+            stock = (
+                ["[b]" + escape(_("Stock {n}").format(n=number(v.stock_size))) + "[/]"]
+                + cards(back, one(v.turn_up))
+                + [f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
+            )
         elif v.deal_no:
             duty = _("head the trick") if v.rules.endgame == "must_win" else _("follow suit")
-            stock = ["[b]" + _("Stock empty") + "[/]", "[dim]" + _("the last tricks:") + "[/]", f"[dim]{duty}[/]",
-                     f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}"]
+            stock = [
+                "[b]" + _("Stock empty") + "[/]",
+                "[dim]" + _("the last tricks:") + "[/]",
+                f"[dim]{duty}[/]",
+                f"[dim]{trumps}[/] {SUIT_SYMBOLS[v.trump]}",
+            ]
         else:
             stock = []
         played: dict[int, int] = {seat: c for seat, c in v.trick}
@@ -419,11 +467,19 @@ class BesigueTableScreen(CardTableScreen):
             title = _("Trick {n} → {who}").format(n=number(v.tricks), who=you_or_computer(v.last_winner, me))
         turn = v.phase == "play"
         gap = " " * (4 if tall else 5)
-        pair = [a + gap + b for a, b in zip(one(played.get(opp), "?" if turn and v.to_act == opp else ""),
-                                            one(played.get(me), "?" if turn and v.to_act == me else ""))]
+        pair = [
+            a + gap + b
+            for a, b in zip(
+                one(played.get(opp), "?" if turn and v.to_act == opp else ""),
+                one(played.get(me), "?" if turn and v.to_act == me else ""),
+            )
+        ]
         them = _("computer")
-        trick = [f"[b]{escape(title)}[/]"] + pair + [
-            f"{escape(them):<{max(len(them) + 1, len(gap) + (5 if tall else 4))}}{escape(you)}"]
+        trick = (
+            [f"[b]{escape(title)}[/]"]
+            + pair
+            + [f"{escape(them):<{max(len(them) + 1, len(gap) + (5 if tall else 4))}}{escape(you)}"]
+        )
         info: list[str] = []
         if v.phase in ("declare", "last-declaration"):
             won = _("You won") if v.to_act == me else _("The computer won")
@@ -452,9 +508,16 @@ class BesigueTableScreen(CardTableScreen):
             t.add_row(f"{mark}{name}", number(v.scores[seat]), f"[b]{number(v.totals[seat])}[/]")
         lines: list[Any] = [t]
         if v.deal_no:
-            lines.append(Text(_("tricks: you {mine}, computer {theirs}").format(
-                mine=number(won[s.seat]), theirs=number(won[s.opponent])) + "\n" + _("dealer: {who}").format(
-                who=you_or_computer(v.dealer, s.seat)), style="dim"))
+            lines.append(
+                Text(
+                    _("tricks: you {mine}, computer {theirs}").format(
+                        mine=number(won[s.seat]), theirs=number(won[s.opponent])
+                    )
+                    + "\n"
+                    + _("dealer: {who}").format(who=you_or_computer(v.dealer, s.seat)),
+                    style="dim",
+                )
+            )
         if self.shadow is not None and self.shadow.score_lines():
             lines.append(Text("\n".join(self.shadow.score_lines()), style="dim"))
         self.query_one("#b-scores", Static).update(Group(*lines))
@@ -502,12 +565,17 @@ class BesigueTableScreen(CardTableScreen):
         mine.border_title = _("Your melds ({n} laid)").format(n=number(len(laid)))
         declared = ", ".join(f"{meld_name(k)} {number(p)}" for k, _cards, p in v.melds[me])
         if declared:
-            declared = ("\n" if tall and laid else "  ") + "[dim]· " + escape(
-                _("declared: {combinations}").format(combinations=declared)) + "[/]"
+            declared = (
+                ("\n" if tall and laid else "  ")
+                + "[dim]· "
+                + escape(_("declared: {combinations}").format(combinations=declared))
+                + "[/]"
+            )
         mine.show((row(len(hand), laid) if laid else "[dim]" + _("none laid") + "[/]") + declared)
         hand_w = self.query_one("#b-hand", CardRow)
         hand_w.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", len(hand)).format(
-            n=number(len(hand)))
+            n=number(len(hand))
+        )
         hand_w.show(row(0, hand) or "[dim]" + _("no cards") + "[/]")
 
     def _declaration_cards(self) -> set[Slot]:
@@ -536,8 +604,13 @@ class BesigueTableScreen(CardTableScreen):
             self.zone = None
             choices.display = False
             box.set_class(False, "active")
-            prompt.update(_("The computer is playing…") if self.thinking is not None else
-                          _("The game is over.") if s.is_over else "…")
+            prompt.update(
+                _("The computer is playing…")
+                if self.thinking is not None
+                else _("The game is over.")
+                if s.is_over
+                else "…"
+            )
             return
         box.set_class(True, "active")
         if self.decision_at == s.moves:
@@ -557,8 +630,15 @@ class BesigueTableScreen(CardTableScreen):
                     text = _("Your turn: answer the computer's {card} — follow suit, else trump.")
                 text = "[b]" + escape(text.format(card=card)) + "[/b]"
             else:
-                text = "[b]" + (_("Your lead: play a card from your hand or your melds") if v.table[s.seat]
-                                else _("Your lead: play a card")) + "[/b]"
+                text = (
+                    "[b]"
+                    + (
+                        _("Your lead: play a card from your hand or your melds")
+                        if v.table[s.seat]
+                        else _("Your lead: play a card")
+                    )
+                    + "[/b]"
+                )
             note = f"[i]{escape(self.note)}[/]\n" if self.note else ""
             prompt.update(note + text + "  [dim]" + escape(_("← → Enter, click, or type it (qs, 10d)")) + "[/]")
             return
@@ -566,9 +646,10 @@ class BesigueTableScreen(CardTableScreen):
         self.choices = by_value(v.legal)
         choices.display = True
         choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=0)
-        last = (" " + _("This is the last declaration before the final tricks.")
-                if v.phase == "last-declaration" else "")
-        prompt.update("[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]")
+        last = " " + _("This is the last declaration before the final tricks.") if v.phase == "last-declaration" else ""
+        prompt.update(
+            "[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]"
+        )
 
     # ---------------------------------------------------------------- keys and clicks
     @on(CommandInput.Nav)
@@ -610,32 +691,45 @@ class BesigueTableScreen(CardTableScreen):
         if isinstance(answer, Play):
             return _("The strongest computer player would play {card}.").format(card=face_text(answer.card)), None
         return _("The strongest computer player would choose: {choice}.").format(
-            choice=action_label(answer, view)), None
+            choice=action_label(answer, view)
+        ), None
 
     def taken_back(self, undone: int) -> None:
         """The note and the decision's widgets are forgotten; the log says what was taken back."""
         self.note = ""
         self.decision_at = -1
-        self.recent.append(ngettext("you took back {n} move", "you took back {n} moves", undone).format(
-            n=number(undone)))
+        self.recent.append(
+            ngettext("you took back {n} move", "you took back {n} moves", undone).format(n=number(undone))
+        )
 
     def action_last_trick(self) -> None:
         v = self.session.view()
         me = self.session.seat
-        pairs = [v.played[i:i + 2] for i in range(0, len(v.played) - len(v.played) % 2, 2)]
+        pairs = [v.played[i : i + 2] for i in range(0, len(v.played) - len(v.played) % 2, 2)]
         if not pairs:
             body = _("No trick has been completed in this deal yet.")
         else:
             from ..besigue.game import beats
+
             rows = []
             for i, ((s0, c0), (s1, c1)) in enumerate(pairs, start=1):
                 winner = s1 if beats(c1, c0, v.trump) else s0
                 name = {me: _("you"), 1 - me: _("computer")}
                 width = max(8, *(len(x) for x in name.values()))
-                rows.append(f"  {i:>2}. {name[s0]:>{width}} {card_face(c0)}  {name[s1]:>{width}} {card_face(c1)}"
-                            f"   → {name[winner]}")
-            body = ("[b]" + _("Last trick") + "[/b]\n" + rows[-1] + "\n\n[b]" + _("All tricks of this deal")
-                    + "[/b]\n" + "\n".join(rows))
+                rows.append(
+                    f"  {i:>2}. {name[s0]:>{width}} {card_face(c0)}  {name[s1]:>{width}} {card_face(c1)}"
+                    f"   → {name[winner]}"
+                )
+            body = (
+                "[b]"
+                + _("Last trick")
+                + "[/b]\n"
+                + rows[-1]
+                + "\n\n[b]"
+                + _("All tricks of this deal")
+                + "[/b]\n"
+                + "\n".join(rows)
+            )
         self.app.push_screen(InfoDialog(_("Tricks"), body))
 
     def action_scores(self) -> None:
@@ -643,15 +737,22 @@ class BesigueTableScreen(CardTableScreen):
 
     def _deals_table(self, results: list[dict[str, Any]]) -> Table:
         me, opp = self.session.seat, self.session.opponent
-        t = Table(title=_("{rules} — to {target}").format(rules=game_name(self.session.rules, words()),
-                                                          target=number(self.session.rules.target)))
+        t = Table(
+            title=_("{rules} — to {target}").format(
+                rules=game_name(self.session.rules, words()), target=number(self.session.rules.target)
+            )
+        )
         t.add_column(_("deal"), justify="right")
         t.add_column(_("you"), justify="right")
         t.add_column(_("computer"), justify="right")
         t.add_column(_("totals"), justify="right")
         for r in results:
-            t.add_row(number(r["deal"]), number(r["scores"][me]), number(r["scores"][opp]),
-                      f"{number(r['totals'][me])} – {number(r['totals'][opp])}")
+            t.add_row(
+                number(r["deal"]),
+                number(r["scores"][me]),
+                number(r["scores"][opp]),
+                f"{number(r['totals'][me])} – {number(r['totals'][opp])}",
+            )
         return t
 
     # ---------------------------------------------------------------- deal and match ends
@@ -673,10 +774,14 @@ class BesigueTableScreen(CardTableScreen):
         t.add_row(pgettext("besigue", "brisques"), number(r["brisques"][me]), number(r["brisques"][opp]))
         t.add_row(_("last trick"), number(last[me]), number(last[opp]))
         t.add_section()
-        t.add_row(Text(_("this deal"), style="bold"), f"[b]{number(r['scores'][me])}[/b]",
-                  f"[b]{number(r['scores'][opp])}[/b]")
-        t.add_row(Text(_("total"), style="bold"), f"[b]{number(r['totals'][me])}[/b]",
-                  f"[b]{number(r['totals'][opp])}[/b]")
+        t.add_row(
+            Text(_("this deal"), style="bold"),
+            f"[b]{number(r['scores'][me])}[/b]",
+            f"[b]{number(r['scores'][opp])}[/b]",
+        )
+        t.add_row(
+            Text(_("total"), style="bold"), f"[b]{number(r['totals'][me])}[/b]", f"[b]{number(r['totals'][opp])}[/b]"
+        )
         return t
 
     def _show_deal_over(self, results: list[dict[str, Any]]) -> None:
@@ -685,10 +790,20 @@ class BesigueTableScreen(CardTableScreen):
         parts: list[Any] = []
         for r in results:
             mine, theirs = r["scores"][me], r["scores"][1 - me]
-            parts.append(Text.from_markup("[b]" + escape(_("You scored {mine}, the computer {theirs}.").format(
-                mine=number(mine), theirs=number(theirs))) + "[/b] " + escape(
-                _("Totals: you {mine}, the computer {theirs}.").format(
-                    mine=number(r["totals"][me]), theirs=number(r["totals"][1 - me])))))
+            parts.append(
+                Text.from_markup(
+                    "[b]"
+                    + escape(
+                        _("You scored {mine}, the computer {theirs}.").format(mine=number(mine), theirs=number(theirs))
+                    )
+                    + "[/b] "
+                    + escape(
+                        _("Totals: you {mine}, the computer {theirs}.").format(
+                            mine=number(r["totals"][me]), theirs=number(r["totals"][1 - me])
+                        )
+                    )
+                )
+            )
             parts.append(self.deal_summary(r))
         target = self.session.rules.target
         if not self.session.is_over:
@@ -708,14 +823,23 @@ class BesigueTableScreen(CardTableScreen):
         g = self.session.game
         me = self.session.seat
         won = g.winner == me
-        head = Text.from_markup("[b]" + (_("You win") if won else _("The computer wins")) + "[/b], " + escape(
-            ngettext("{mine} to {theirs}, after {n} deal.", "{mine} to {theirs}, after {n} deals.",
-                     len(g.results)).format(mine=number(g.totals[me]), theirs=number(g.totals[1 - me]),
-                                            n=number(len(g.results)))) + "\n")
+        head = Text.from_markup(
+            "[b]"
+            + (_("You win") if won else _("The computer wins"))
+            + "[/b], "
+            + escape(
+                ngettext(
+                    "{mine} to {theirs}, after {n} deal.", "{mine} to {theirs}, after {n} deals.", len(g.results)
+                ).format(mine=number(g.totals[me]), theirs=number(g.totals[1 - me]), n=number(len(g.results)))
+            )
+            + "\n"
+        )
         body = Group(head, self._deals_table(g.results))
         if self.shadow is not None:
             self.shadow.update()
-            self.app.push_screen(ShadowMatchOverDialog(_("Game over"), body, self.shadow, lambda _k: "Bésigue", None),
-                                 lambda _result=None: self.app.exit(0))
+            self.app.push_screen(
+                ShadowMatchOverDialog(_("Game over"), body, self.shadow, lambda _k: "Bésigue", None),
+                lambda _result=None: self.app.exit(0),
+            )
             return
         self.app.push_screen(MatchOverDialog(_("Game over"), body), lambda _result=None: self.app.exit(0))

@@ -63,9 +63,12 @@ def translate(node: DOMNode) -> None:
     merged = type(node)._merged_bindings
     if merged is None:
         return
-    node._bindings = BindingsMap.from_keys({
-        key: [replace(b, description=_(b.description)) if b.description else b for b in found]
-        for key, found in merged.copy().key_to_bindings.items()})
+    node._bindings = BindingsMap.from_keys(
+        {
+            key: [replace(b, description=_(b.description)) if b.description else b for b in found]
+            for key, found in merged.copy().key_to_bindings.items()
+        }
+    )
     if node.is_attached:
         node.refresh_bindings()
 

@@ -15,9 +15,20 @@ from .widgets import CommandInput
 #: Every word works in English; the words of the current language work as well.
 COMMAND_WORDS: dict[str, str] = {
     # TRANSLATORS: typed at the table (one lowercase word or two): the commands of F1, F2, F3, F4, Ctrl+Z...
-    N_("help"): "help", "?": "help", N_("rules"): "help", N_("last"): "last_trick", N_("last trick"): "last_trick",
-    N_("tricks"): "last_trick", N_("scores"): "scoresheet", N_("scoresheet"): "scoresheet", N_("sheet"): "scoresheet",
-    N_("save"): "save", N_("quit"): "quit", N_("exit"): "quit", N_("hint"): "hint", N_("undo"): "take_back",
+    N_("help"): "help",
+    "?": "help",
+    N_("rules"): "help",
+    N_("last"): "last_trick",
+    N_("last trick"): "last_trick",
+    N_("tricks"): "last_trick",
+    N_("scores"): "scoresheet",
+    N_("scoresheet"): "scoresheet",
+    N_("sheet"): "scoresheet",
+    N_("save"): "save",
+    N_("quit"): "quit",
+    N_("exit"): "quit",
+    N_("hint"): "hint",
+    N_("undo"): "take_back",
     N_("take back"): "take_back",
 }
 
@@ -64,8 +75,11 @@ class CommandScreen(Screen):
         except OSError as e:
             self.say(_("Could not save the record: {error}").format(error=e), error=True)
             return
-        self.say(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=path) if path
-                 else _("Saving is off."))
+        self.say(
+            _("Saved to {path}. Resume with: barbu play --resume {path}").format(path=path)
+            if path
+            else _("Saving is off.")
+        )
 
     async def action_quit(self) -> None:
         await self.app.action_quit()

@@ -23,8 +23,8 @@ from ..core.words import N_
 from ..duplicate.daily import DailySet
 from ..duplicate.daily_besigue import DEALER, BesigueBoard
 from ..i18n import _, number
-from ..records.barbu import number_out
 from ..play.besigue_session import BesigueSession
+from ..records.barbu import number_out
 from .besigue_table import BesigueTableScreen
 from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog
@@ -67,14 +67,17 @@ class DailyBesigueScreen(BesigueTableScreen):
 
     def _draw_title(self, v: BesigueView) -> None:
         s = self.session
-        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1),
-                      total=number(self.dset.size))
-        title = (_("Daily deals {day} · {game} · deal {n}/{total} · you deal") if s.board.role == DEALER else
-                 _("Daily deals {day} · {game} · deal {n}/{total} · you lead first")).format(**fields)
+        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
+        title = (
+            _("Daily deals {day} · {game} · deal {n}/{total} · you deal")
+            if s.board.role == DEALER
+            else _("Daily deals {day} · {game} · deal {n}/{total} · you lead first")
+        ).format(**fields)
         turn = _("your turn") if self.waiting_for_human else _("computer to play") if self.thinking is not None else ""
         fits = len(title) + len(turn) + 6 <= self.size.width  # on a narrow screen the turn shows below anyway
-        self.query_one("#b-title", Static).update(f"[b]{escape(title)}[/b]" + (
-            f" · [b reverse] {escape(turn)} [/]" if turn and fits else ""))
+        self.query_one("#b-title", Static).update(
+            f"[b]{escape(title)}[/b]" + (f" · [b reverse] {escape(turn)} [/]" if turn and fits else "")
+        )
 
     def help_page(self) -> tuple[str, str, Any]:
         keys = _("""\
@@ -110,26 +113,45 @@ class DailyBesigueScreen(BesigueTableScreen):
         self.theirs.append(theirs)
         summary = dict(results[-1], deal=k + 1)  # numbered as the set's deal
         line = _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
-            n=number(k + 1), you=number_out(mine), it=number_out(theirs))
+            n=number(k + 1), you=number_out(mine), it=number_out(theirs)
+        )
         explain = _("A deal's score is your points less the computer's.")
         if k + 1 < self.dset.size:
 
             def next_deal(_result: None = None) -> None:
                 self.call_later(self.load, k + 1)
 
-            self.app.push_screen(InfoDialog(_("Deal over"), Group(Text(line, style="bold"), Text(explain, style="dim"),
-                                                                  self.deal_summary(summary)),
-                                            closing=_("Enter: next deal")), next_deal)
+            self.app.push_screen(
+                InfoDialog(
+                    _("Deal over"),
+                    Group(Text(line, style="bold"), Text(explain, style="dim"), self.deal_summary(summary)),
+                    closing=_("Enter: next deal"),
+                ),
+                next_deal,
+            )
             return
         diff = sum(self.mine) - sum(self.theirs)
-        body = Group(Text(line), Text(_(
-            "You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-            strength=self.dset.strength, diff=diff, n=self.dset.size), style="bold"), Text(_(
-            "Offline, you are compared with the computer players' own result in your seat on the same cards, "
-            "not with other people: play on the server to be ranked against them."), style="dim"),
-            self.deal_summary(summary))
-        self.app.push_screen(InfoDialog(_("The daily deals are over"), body, closing=_("Enter: leave the table")),
-                             lambda _result=None: self.app.exit(0))
+        body = Group(
+            Text(line),
+            Text(
+                _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+                    strength=self.dset.strength, diff=diff, n=self.dset.size
+                ),
+                style="bold",
+            ),
+            Text(
+                _(
+                    "Offline, you are compared with the computer players' own result in your seat on the same cards, "
+                    "not with other people: play on the server to be ranked against them."
+                ),
+                style="dim",
+            ),
+            self.deal_summary(summary),
+        )
+        self.app.push_screen(
+            InfoDialog(_("The daily deals are over"), body, closing=_("Enter: leave the table")),
+            lambda _result=None: self.app.exit(0),
+        )
 
     def _show_match_over(self) -> None:
         return None  # each board ends in `_show_deal_over`

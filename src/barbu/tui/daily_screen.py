@@ -22,11 +22,11 @@ from textual.widgets import Static
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
 from ..i18n import _, number
+from ..play.labels import rules_info
+from ..play.session import Session
 from ..records.barbu import number_out
 from .daily_board import BoardComputer, DailyBoardCalls
 from .dialogs import InfoDialog
-from ..play.labels import rules_info
-from ..play.session import Session
 from .table import TableScreen
 
 
@@ -76,13 +76,16 @@ class DailyScreen(TableScreen):
             title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you declare it")
         else:
             title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you defend")
-        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1),
-                      total=number(self.dset.size))
+        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
         line = "[b]barbu[/b] — " + escape(title.format(**fields))
         if len("barbu — ") + len(title.format(**fields)) > self.size.width - 2:
-            short = (_("Daily deals {day} · {game} · deal {n}/{total} · you call") if caller else
-                     _("Daily deals {day} · {game} · deal {n}/{total} · you declare") if declares else
-                     _("Daily deals {day} · {game} · deal {n}/{total} · you defend"))
+            short = (
+                _("Daily deals {day} · {game} · deal {n}/{total} · you call")
+                if caller
+                else _("Daily deals {day} · {game} · deal {n}/{total} · you declare")
+                if declares
+                else _("Daily deals {day} · {game} · deal {n}/{total} · you defend")
+            )
             line = "[b]" + escape(short.format(**fields)) + "[/b]"
         self.query_one("#title", Static).update(line)
 
@@ -93,7 +96,9 @@ class DailyScreen(TableScreen):
         if board.done:
             self.query_one("#prompt", Static).update(
                 _("Deal {n} is over: Enter for the next deal.").format(n=number(board.board + 1))
-                if board.board + 1 < self.dset.size else _("The daily deals are over: Enter to leave the table."))
+                if board.board + 1 < self.dset.size
+                else _("The daily deals are over: Enter to leave the table.")
+            )
 
     def keys_help(self) -> str:
         """The keys that work at the daily deals' table (no hint, no take-back, no saving)."""
@@ -129,7 +134,8 @@ class DailyScreen(TableScreen):
         self.mine.append(mine)
         self.theirs.append(theirs)
         line = _("Deal {n}: you scored {you}; the computer in your seat scored {it}.").format(
-            n=number(k + 1), you=number_out(mine), it=number_out(theirs))
+            n=number(k + 1), you=number_out(mine), it=number_out(theirs)
+        )
         if k + 1 < self.dset.size:
 
             def next_board(_result: None = None) -> None:
@@ -139,13 +145,27 @@ class DailyScreen(TableScreen):
             return
         sign = 1 if self.dset.highest_wins else -1
         diff = sign * (sum(self.mine) - sum(self.theirs))
-        body = Group(Text(line), Text(""), Text(_(
-            "You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-            strength=self.dset.strength, diff=diff, n=self.dset.size), style="bold"), Text(""), Text(_(
-            "Offline, you are compared with the computer players' own result in your seat on the same cards, "
-            "not with other people: play on the server to be ranked against them.")))
-        self.app.push_screen(InfoDialog(_("The daily deals are over"), body, closing=_("Enter: leave the table")),
-                             lambda _result=None: self.app.exit(0))
+        body = Group(
+            Text(line),
+            Text(""),
+            Text(
+                _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
+                    strength=self.dset.strength, diff=diff, n=self.dset.size
+                ),
+                style="bold",
+            ),
+            Text(""),
+            Text(
+                _(
+                    "Offline, you are compared with the computer players' own result in your seat on the same cards, "
+                    "not with other people: play on the server to be ranked against them."
+                )
+            ),
+        )
+        self.app.push_screen(
+            InfoDialog(_("The daily deals are over"), body, closing=_("Enter: leave the table")),
+            lambda _result=None: self.app.exit(0),
+        )
 
     async def load(self, board: int) -> None:
         """The next board at the same table: a fresh match, and the person's seat turned round."""

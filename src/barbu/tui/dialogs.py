@@ -77,8 +77,9 @@ class DealOverDialog(InfoDialog):
     BINDINGS = bindings.DEAL_OVER
 
     def __init__(self, title: str, body: Any, review: Callable[[], None] | None = None) -> None:
-        super().__init__(title, body, closing=_("Enter: next deal") + (
-            "   " + _("F4: review your play") if review else ""))
+        super().__init__(
+            title, body, closing=_("Enter: next deal") + ("   " + _("F4: review your play") if review else "")
+        )
         self.review = review
 
     def action_review(self) -> None:

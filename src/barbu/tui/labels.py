@@ -12,14 +12,23 @@ from typing import Any
 
 from textual.markup import escape
 
-from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
-from ..core.cards import SUIT_SYMBOLS
-from ..i18n import _, pgettext
 from ..classic.chinese import Arrange, fouled
 from ..classic.contracts import CHINESE, DOMINO
 from ..classic.view import View
-from ..play.labels import (RulesInfo, card_text, ordinal, rank_label, row_category, row_name, seat_name, sorted_cards,
-                           suit_label)
+from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
+from ..core.cards import SUIT_SYMBOLS
+from ..i18n import _, pgettext
+from ..play.labels import (
+    RulesInfo,
+    card_text,
+    ordinal,
+    rank_label,
+    row_category,
+    row_name,
+    seat_name,
+    sorted_cards,
+    suit_label,
+)
 
 RED_SUITS = (1, 2)  # hearts and diamonds
 
@@ -54,8 +63,7 @@ def card_face(card: int, state: str = "") -> str:
     text = escape(card_text(card))
     suit = escape(SUIT_SYMBOLS[card // 13])
     nb = "\u00a0"  # no-break spaces: a centred or right-aligned cell keeps the card's full face
-    return (f"[{style}]{nb}{text:{nb}<5}[/]\n[{style}]{nb * 3}{suit}{nb * 2}[/]\n"
-            f"[{style}]{text:{nb}>5}{nb}[/]")
+    return f"[{style}]{nb}{text:{nb}<5}[/]\n[{style}]{nb * 3}{suit}{nb * 2}[/]\n[{style}]{text:{nb}>5}{nb}[/]"
 
 
 def cards_markup(mask: int, sep: str = " ") -> str:
@@ -79,7 +87,8 @@ def prompt(v: View, info: RulesInfo) -> str:
             return _("Your lead: play a card (← → Enter, a click, or type it like qh).")
         led = v.trick[0] // 13
         return _("Your turn: {who} led {suit}; play a card.").format(
-            who=seat_name(v.leader, v.seat, v.players), suit=suit_label(led))
+            who=seat_name(v.leader, v.seat, v.players), suit=suit_label(led)
+        )
     if ph == "domino":
         cards = [a for a in v.legal if isinstance(a, int) and not isinstance(a, bool)]
         if not cards:
@@ -88,8 +97,10 @@ def prompt(v: View, info: RulesInfo) -> str:
             return _("You laid an ace: you may lay one more card, or pass.")
         return _("Place a card on the layout (← → Enter, a click, or type it like 7h).")
     if ph == "arrange":
-        return _("Arrange your 13 cards: back 5 ≥ middle 5 ≥ front 3. Enter picks a card, Enter on "
-                 "another swaps them; Enter on 'Lay out' confirms (or type 'arrange …').")
+        return _(
+            "Arrange your 13 cards: back 5 ≥ middle 5 ≥ front 3. Enter picks a card, Enter on "
+            "another swaps them; Enter on 'Lay out' confirms (or type 'arrange …')."
+        )
     if ph == "pass-on":
         return _("Choose the cards you pass on (↑ ↓ and Enter in the list, or type them).")
     return _("Your decision ({phase}): choose below (↑ ↓ and Enter) or type it.").format(phase=ph)

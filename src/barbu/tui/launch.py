@@ -6,15 +6,16 @@ import argparse
 
 from ..core.errors import RulesetError
 from ..i18n import _, use
-from ..records.besigue import is_besigue_record
 from ..play import besigue_session
 from ..play.options import compare_from_args, parse_opponents, settings_from_args, tell_if_the_expert_lacks_numpy
 from ..play.session import Session
+from ..records.besigue import is_besigue_record
 
 
 def play(args: argparse.Namespace) -> int:
     """Run the Textual game in the player's language (--lang, else the system's); say where the match was saved."""
     from .app import BarbuApp
+
     use(getattr(args, "lang", None))
     if args.delay < 0:
         raise RulesetError(_("--delay cannot be negative"))

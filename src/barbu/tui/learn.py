@@ -18,8 +18,9 @@ class LessonApp(BarbuApp):
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not BarbuApp's setup screen: the lesson first
-        screen = LessonScreen(delay=self.lesson_delay) if self.first is None else LessonScreen(self.first,
-                                                                                              self.lesson_delay)
+        screen = (
+            LessonScreen(delay=self.lesson_delay) if self.first is None else LessonScreen(self.first, self.lesson_delay)
+        )
         self.push_screen(screen, self.after_lessons)
 
     def after_lessons(self, what: str | None) -> None:

@@ -1,4 +1,4 @@
-""""Learn to play" at the terminal: the guided first deal (`barbu.guide.lesson`) on the real table.
+""" "Learn to play" at the terminal: the guided first deal (`barbu.guide.lesson`) on the real table.
 
 The lesson screen is the Barbu table (`TableScreen`, on the shared loop of `CardTableScreen`) with a lesson
 behind it instead of a match: the other seats play the lesson's script at the table's pace, the learner's
@@ -167,7 +167,7 @@ class LessonScreen(TableScreen):
 
     # ---------------------------------------------------------------- what the lesson adds to the table
     def heading(self) -> str:
-        """"Lesson 2 of 4", the lesson's place in the course."""
+        """ "Lesson 2 of 4", the lesson's place in the course."""
         return _("Lesson {n} of {total}").format(n=number(KEYS.index(self.session.key) + 1), total=number(len(KEYS)))
 
     def _draw_title(self, v: View, ended: Any) -> None:
@@ -184,8 +184,16 @@ class LessonScreen(TableScreen):
             self.shown = play.message().worded(words())
         text = "[b]" + escape(self.shown) + "[/b]" if mine else escape(self.shown)
         if self.thinking is not None:
-            text = "[dim]" + escape(_("{who} ({player}) is playing…").format(
-                who=self.seat_cap(self.thinking), player=self.session.player_kind(self.thinking))) + "[/]\n" + text
+            text = (
+                "[dim]"
+                + escape(
+                    _("{who} ({player}) is playing…").format(
+                        who=self.seat_cap(self.thinking), player=self.session.player_kind(self.thinking)
+                    )
+                )
+                + "[/]\n"
+                + text
+            )
         self.query_one("#prompt", Static).update(text)
 
     # ---------------------------------------------------------------- refusals, hints, the end

@@ -44,9 +44,13 @@ class ReviewDialog(InfoDialog):
     """Weighs the seat's decisions of one finished deal in a worker, then shows them."""
 
     def __init__(self, match: Match, seat: int, deal: int, names: dict[str, str]) -> None:
-        super().__init__(_("Your play in deal {deal}").format(deal=number(deal)),
-                         _("Weighing your decisions: the strongest computer player replays each one "
-                           "from your seat (a few seconds to a minute)…"))
+        super().__init__(
+            _("Your play in deal {deal}").format(deal=number(deal)),
+            _(
+                "Weighing your decisions: the strongest computer player replays each one "
+                "from your seat (a few seconds to a minute)…"
+            ),
+        )
         self.rules, self.seed = str(match.rules), match.seed
         self.actions = [str(a) for a in match.history]
         self.seat, self.deal, self.names = seat, deal, names
@@ -57,9 +61,17 @@ class ReviewDialog(InfoDialog):
 
     @work(thread=True, exclusive=True)
     def weigh(self) -> None:
-        review = review_match(self.rules, self.seed, self.actions, deals={self.deal}, seats={self.seat},
-                              samples=SAMPLES, seconds=SECONDS, exact_cards=self.exact_cards,
-                              exact_seconds=EXACT_SECONDS)
+        review = review_match(
+            self.rules,
+            self.seed,
+            self.actions,
+            deals={self.deal},
+            seats={self.seat},
+            samples=SAMPLES,
+            seconds=SECONDS,
+            exact_cards=self.exact_cards,
+            exact_seconds=EXACT_SECONDS,
+        )
         self.app.call_from_thread(self.show, self.body_of(review))
 
     def body_of(self, review: Any) -> Any:
@@ -69,19 +81,35 @@ class ReviewDialog(InfoDialog):
         parts: list[Any] = []
         total = review.total_cost(self.seat)
         n = len(review.decisions)
-        parts.append(Text(ngettext("{n} decision weighed; it cost you {points} points against the strongest "
-                                   "computer player's choice.",
-                                   "{n} decisions weighed; together they cost you {points} points against the "
-                                   "strongest computer player's choices.", n).format(n=number(n), points=points(total))))
+        parts.append(
+            Text(
+                ngettext(
+                    "{n} decision weighed; it cost you {points} points against the strongest computer player's choice.",
+                    "{n} decisions weighed; together they cost you {points} points against the "
+                    "strongest computer player's choices.",
+                    n,
+                ).format(n=number(n), points=points(total))
+            )
+        )
         if costly:
             parts.append(decision_table(review, costly, self.names, "", with_seat=False, with_deal=False))
         else:
             parts.append(Text(_("Every decision was as good as the strongest computer player's.")))
-        parts.append(Text(_("cost: expected points lost, judged from what you could see; exact cost: with every "
-                            "hand shown, once the hands were small."), style="dim"))
+        parts.append(
+            Text(
+                _(
+                    "cost: expected points lost, judged from what you could see; exact cost: with every "
+                    "hand shown, once the hands were small."
+                ),
+                style="dim",
+            )
+        )
         if not self.exact_cards:
-            parts.append(Text(_("Not every card of this deal was played, so nothing is judged with the hands "
-                                "shown."), style="dim"))
+            parts.append(
+                Text(
+                    _("Not every card of this deal was played, so nothing is judged with the hands shown."), style="dim"
+                )
+            )
         return Group(*parts)
 
     def show(self, body: Any) -> None:

@@ -26,10 +26,10 @@ from ..classic.ruleset import OPTIONS, Ruleset, preset, presets
 from ..core.errors import BarbuError
 from ..core.words import N_
 from ..i18n import _, current, ngettext, number, word_error
+from ..play.labels import signed
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, keeper_from_dict, new_keeper
 from . import besigue_setup
 from .dialogs import InfoDialog
-from ..play.labels import signed
 from .score_entry import DealScreen
 from .score_files import PRINT_FORMATS, export_text, file_name, import_text, printable
 from .score_sheet import contract_text, flag_lines, game_line, has_doubles, sheet_rows, side_panel, standings_rows
@@ -49,6 +49,7 @@ def said(e: BaseException) -> str:
         return _(str(e)) if str(e) else ""  # (gettext of "" is the catalog's header)
     return word_error(e, current())
 
+
 BLOCK_SHADE = "on #1b2530"  # every other dealer's block (or Round) is shaded, as ruled paper
 
 
@@ -66,8 +67,11 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(self.question, id="dialog-text")
             yes, no = _("Y: yes"), _("N / Esc: no")
-            yield Static(f"[@click=screen.answer(True)][reverse] {yes} [/][/]   "
-                         f"[@click=screen.answer(False)][reverse] {no} [/][/]", id="dialog-close")
+            yield Static(
+                f"[@click=screen.answer(True)][reverse] {yes} [/][/]   "
+                f"[@click=screen.answer(False)][reverse] {no} [/][/]",
+                id="dialog-close",
+            )
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -112,8 +116,12 @@ class ExportDialog(ModalScreen["str | None"]):
     """Which file to write: CSV, JSON, or the printable sheet (PDF, HTML)."""
 
     BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
-    CHOICES = [("csv", N_("CSV — a spreadsheet opens it")), ("json", N_("JSON — barbu score import reads it back")),
-               ("pdf", N_("PDF — the sheet, to print")), ("html", N_("HTML — the sheet, to print from a browser"))]
+    CHOICES = [
+        ("csv", N_("CSV — a spreadsheet opens it")),
+        ("json", N_("JSON — barbu score import reads it back")),
+        ("pdf", N_("PDF — the sheet, to print")),
+        ("html", N_("HTML — the sheet, to print from a browser")),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -138,9 +146,13 @@ class ExportDialog(ModalScreen["str | None"]):
 class BooksScreen(Screen[None]):
     """The kept games in the database, the most recently changed first."""
 
-    BINDINGS = [Binding("enter", "open", N_("Open"), show=True), Binding("n", "new", N_("New game")),
-                Binding("i", "import", N_("Import")), Binding("d,delete", "delete", N_("Delete")),
-                Binding("q", "app.quit", N_("Quit"))]
+    BINDINGS = [
+        Binding("enter", "open", N_("Open"), show=True),
+        Binding("n", "new", N_("New game")),
+        Binding("i", "import", N_("Import")),
+        Binding("d,delete", "delete", N_("Delete")),
+        Binding("q", "app.quit", N_("Quit")),
+    ]
 
     def __init__(self, store: ScoreStore) -> None:
         super().__init__()
@@ -149,8 +161,9 @@ class BooksScreen(Screen[None]):
         self.books: list[Scorebook] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(_("[b]barbu score[/b] — games kept in {place}").format(place=escape(self.store.shown_url)),
-                     id="books-title")
+        yield Static(
+            _("[b]barbu score[/b] — games kept in {place}").format(place=escape(self.store.shown_url)), id="books-title"
+        )
         yield DataTable(id="books", cursor_type="row", zebra_stripes=True)
         yield Static(id="books-empty")
         yield Footer()
@@ -173,12 +186,21 @@ class BooksScreen(Screen[None]):
         t.clear()
         for b in self.books:
             s = b.summary()
-            t.add_row(b.title, b.rules, ", ".join(s["names"]), number(s["deals"]),
-                      b.updated_at.strftime("%d %b %H:%M"), key=b.id)
+            t.add_row(
+                b.title,
+                b.rules,
+                ", ".join(s["names"]),
+                number(s["deals"]),
+                b.updated_at.strftime("%d %b %H:%M"),
+                key=b.id,
+            )
         self.query_one("#books-empty", Static).update(
             _("No kept game yet. Press [b]N[/b] to start one, or [b]I[/b] to import a JSON or CSV file.")
-            if not self.books else
-            "[dim]" + _("Enter opens the game under the cursor · N starts a new one · I imports · D deletes") + "[/dim]")
+            if not self.books
+            else "[dim]"
+            + _("Enter opens the game under the cursor · N starts a new one · I imports · D deletes")
+            + "[/dim]"
+        )
         t.focus()
 
     def _current(self) -> Scorebook | None:
@@ -198,8 +220,9 @@ class BooksScreen(Screen[None]):
         try:
             book, keeper = self.store.open(book.id)
         except (KeeperError, ScorebookError) as e:
-            self.notify(_("Cannot open {title}: {error}").format(title=book.title, error=said(e)), severity="error",
-                        timeout=8)
+            self.notify(
+                _("Cannot open {title}: {error}").format(title=book.title, error=said(e)), severity="error", timeout=8
+            )
             return
         self.app.push_screen(GameScreen(self.store, book, keeper))
 
@@ -210,6 +233,7 @@ class BooksScreen(Screen[None]):
             keeper, title = result
             book = self.store.create(keeper, title)
             self.app.push_screen(GameScreen(self.store, book, keeper))
+
         self.app.push_screen(NewGameScreen(), made)
 
     def action_import(self) -> None:
@@ -227,9 +251,13 @@ class BooksScreen(Screen[None]):
                 return
             self.store.create(keeper, file.stem)
             n = len(keeper.entries)
-            self.notify(ngettext("Imported {file}: {rules}, {n} deal(s).", "Imported {file}: {rules}, {n} deal(s).", n)
-                        .format(file=file.name, rules=keeper.rules, n=number(n)))
+            self.notify(
+                ngettext("Imported {file}: {rules}, {n} deal(s).", "Imported {file}: {rules}, {n} deal(s).", n).format(
+                    file=file.name, rules=keeper.rules, n=number(n)
+                )
+            )
             self.reload()
+
         self.app.push_screen(ImportDialog(), chosen)
 
     def action_delete(self) -> None:
@@ -247,11 +275,18 @@ class BooksScreen(Screen[None]):
             else:
                 self.notify(_("Deleted {title}.").format(title=book.title))
             self.reload()
+
         n = len(book.data.get("entries", []))
-        self.app.push_screen(ConfirmDialog(ngettext(
-            "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.",
-            "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.", n).format(
-            title=escape(book.title), rules=escape(book.rules), n=number(n))), answer)
+        self.app.push_screen(
+            ConfirmDialog(
+                ngettext(
+                    "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.",
+                    "Delete [b]{title}[/b] ({rules}, {n} deal(s))? This cannot be undone.",
+                    n,
+                ).format(title=escape(book.title), rules=escape(book.rules), n=number(n))
+            ),
+            answer,
+        )
 
 
 # ---------------------------------------------------------------------- a new game
@@ -298,8 +333,9 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
                 yield Input(placeholder=_("none: the preset as it is"), id="options")
             with Horizontal(classes="setup-row"):
                 yield Label(_("Players"), classes="new-label")
-                yield Select([(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False,
-                             id="count")
+                yield Select(
+                    [(str(x), x) for x in players_of(self.game)], value=self.count, allow_blank=False, id="count"
+                )
             yield Vertical(*self._name_rows(), id="names")
             with Horizontal(classes="setup-row"):
                 yield Label(_("First dealer"), classes="new-label")
@@ -316,20 +352,38 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
     def _options_help(self) -> str:
         about = escape(game_description(self.game))
         if is_besigue(self.game):
-            return "[dim]" + about + "\n" + _("Options as name=value, e.g. {example} (barbu rules {game}).").format(
-                example="target=1500", game=self.game) + "[/dim]"
+            return (
+                "[dim]"
+                + about
+                + "\n"
+                + _("Options as name=value, e.g. {example} (barbu rules {game}).").format(
+                    example="target=1500", game=self.game
+                )
+                + "[/dim]"
+            )
         r = preset(self.game).ruleset
         names = [o for o in r.family_spec.options if o != "players" and o in OPTIONS][:2]
         example = ", ".join(f"{o}={OPTIONS[o].format(getattr(r, o))}" for o in names)
-        return ("[dim]" + about + "\n" + _("Options as name=value, e.g. {example} (all of them: barbu rules {game}).")
-                .format(example=escape(example), game=self.game) + "[/dim]")
+        return (
+            "[dim]"
+            + about
+            + "\n"
+            + _("Options as name=value, e.g. {example} (all of them: barbu rules {game}).").format(
+                example=escape(example), game=self.game
+            )
+            + "[/dim]"
+        )
 
     def _name_rows(self) -> list:
         rows = []
         for s in range(self.count):
-            rows.append(Horizontal(Label(_("Seat {n}").format(n=s + 1), classes="new-label"),
-                                   Input(value=self.names[s], placeholder=_("player {n}'s name").format(n=s + 1),
-                                         id=f"name-{s}"), classes="setup-row"))
+            rows.append(
+                Horizontal(
+                    Label(_("Seat {n}").format(n=s + 1), classes="new-label"),
+                    Input(value=self.names[s], placeholder=_("player {n}'s name").format(n=s + 1), id=f"name-{s}"),
+                    classes="setup-row",
+                )
+            )
         return rows
 
     def _dealer_choices(self) -> list[tuple[str, int]]:
@@ -389,9 +443,15 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         error = self.query_one("#new-error", Static)
         if not all(names):
             missing = [s + 1 for s, x in enumerate(names) if not x]
-            error.update("[b red]✗ " + ngettext("Give every player a name (seat {seats}).",
-                                                "Give every player a name (seats {seats}).", len(missing))
-                         .format(seats=", ".join(map(str, missing))) + "[/]")
+            error.update(
+                "[b red]✗ "
+                + ngettext(
+                    "Give every player a name (seat {seats}).",
+                    "Give every player a name (seats {seats}).",
+                    len(missing),
+                ).format(seats=", ".join(map(str, missing)))
+                + "[/]"
+            )
             return
         first = self.query_one("#first", Select).value
         assert isinstance(first, int)  # a seat: the list has no blank (allow_blank=False)
@@ -412,10 +472,16 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
 class GameScreen(Screen[None]):
     """One kept game: the sheet (a row per deal, a block per dealer), standings, chart, flags."""
 
-    BINDINGS = [Binding("a,n", "add", N_("Add deal")), Binding("e,enter", "edit", N_("Edit")),
-                Binding("d,delete", "delete", N_("Delete deal")), Binding("ctrl+z", "undo", N_("Undo")),
-                Binding("s", "sheet", N_("Standings")), Binding("x", "export", N_("Export")),
-                Binding("r", "reload", N_("Reload"), show=False), Binding("escape,q", "back", N_("Games"))]
+    BINDINGS = [
+        Binding("a,n", "add", N_("Add deal")),
+        Binding("e,enter", "edit", N_("Edit")),
+        Binding("d,delete", "delete", N_("Delete deal")),
+        Binding("ctrl+z", "undo", N_("Undo")),
+        Binding("s", "sheet", N_("Standings")),
+        Binding("x", "export", N_("Export")),
+        Binding("r", "reload", N_("Reload"), show=False),
+        Binding("escape,q", "back", N_("Games")),
+    ]
 
     def __init__(self, store: ScoreStore, book: Scorebook, keeper: AnyKeeper) -> None:
         super().__init__()
@@ -427,8 +493,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="game-title")
         with Horizontal(id="game-body"):
-            yield DataTable(id="sheet", cursor_type="row", cell_padding=0,
-                            cursor_background_priority="css")
+            yield DataTable(id="sheet", cursor_type="row", cell_padding=0, cursor_background_priority="css")
             with VerticalScroll(id="side"):
                 yield Static(id="side-body")
         yield Static(id="game-line")
@@ -457,8 +522,7 @@ class GameScreen(Screen[None]):
     def redraw(self, cursor: int | None = None) -> None:
         k = self.keeper
         doubles = has_doubles(k)
-        self.query_one("#game-title", Static).update(
-            f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
+        self.query_one("#game-title", Static).update(f"[b]{escape(self.book.title)}[/b] — {escape(game_line(k))}")
         t = self.query_one("#sheet", DataTable)
         old = t.cursor_row
         t.clear(columns=True)
@@ -466,9 +530,10 @@ class GameScreen(Screen[None]):
         dealer_w = min(8, max([6] + [len(x) for x in k.names]))
         dbl_w = min(9, max([3] + [len(r.doubles) for r in rows]))
         empty = _("no deal yet: press A")
-        contract_w, cell_w = self._widths(3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
-                                          max([8] + [len(r.contract) for r in rows]
-                                              + ([] if k.results else [len(empty) + 1])))
+        contract_w, cell_w = self._widths(
+            3 + dealer_w + 1 + 1 + (dbl_w + 1 if doubles else 0),
+            max([8] + [len(r.contract) for r in rows] + ([] if k.results else [len(empty) + 1])),
+        )
         compact = cell_w < 10
         t.add_column(" #", key="n")
         dealer, contract, dbl = _("dealer"), _("contract"), _("dbl")
@@ -477,17 +542,21 @@ class GameScreen(Screen[None]):
         if doubles:
             t.add_column(f" {dbl:<{dbl_w}}", key="dbl")
         for s, name in enumerate(k.names):
-            t.add_column(Text(f"{name[:cell_w - 1]:>{cell_w}}"), key=f"p{s}")
+            t.add_column(Text(f"{name[: cell_w - 1]:>{cell_w}}"), key=f"p{s}")
         last_block = None
         for row in rows:
             shade = BLOCK_SHADE if row.block % 2 else ""
             first = row.block != last_block
             last_block = row.block
-            contract = row.contract if len(row.contract) <= contract_w else row.contract[:contract_w - 1] + "…"
-            cells: list[Any] = [Text(f"{row.number:>2}" + ("!" if row.flagged else " "),
-                                     style=("bold yellow " if row.flagged else "") + shade),
-                                Text(f" {(row.dealer if first else '')[:dealer_w]:<{dealer_w}}", style=shade),
-                                Text(f" {contract:<{contract_w}}", style=shade)]
+            contract = row.contract if len(row.contract) <= contract_w else row.contract[: contract_w - 1] + "…"
+            cells: list[Any] = [
+                Text(
+                    f"{row.number:>2}" + ("!" if row.flagged else " "),
+                    style=("bold yellow " if row.flagged else "") + shade,
+                ),
+                Text(f" {(row.dealer if first else '')[:dealer_w]:<{dealer_w}}", style=shade),
+                Text(f" {contract:<{contract_w}}", style=shade),
+            ]
             if doubles:
                 cells.append(Text(f" {row.doubles[:dbl_w]:<{dbl_w}}", style=shade))
             for x, tot in zip(row.scores, row.totals):
@@ -498,8 +567,12 @@ class GameScreen(Screen[None]):
                 cells.append(cell)
             t.add_row(*cells)
         if not k.results:
-            t.add_row(Text(" —"), Text(""), Text(" " + empty, style="dim"),
-                      *([Text("")] * (len(k.names) + (1 if doubles else 0))))
+            t.add_row(
+                Text(" —"),
+                Text(""),
+                Text(" " + empty, style="dim"),
+                *([Text("")] * (len(k.names) + (1 if doubles else 0))),
+            )
         if rows:
             target = cursor if cursor is not None else (old if old is not None and old < len(rows) else len(rows) - 1)
             t.move_cursor(row=min(target, len(rows) - 1))
@@ -515,8 +588,11 @@ class GameScreen(Screen[None]):
         if nxt and self.app.size.width >= 110:
             line += f"   [dim]{escape(nxt)}[/dim]"
         if flags and self.app.size.width < 110:  # on a wide screen they are beside the sheet
-            line += "   [yellow]" + ngettext("{n} flag(s): S", "{n} flag(s): S", len(flags)).format(
-                n=number(len(flags))) + "[/yellow]"
+            line += (
+                "   [yellow]"
+                + ngettext("{n} flag(s): S", "{n} flag(s): S", len(flags)).format(n=number(len(flags)))
+                + "[/yellow]"
+            )
         self.query_one("#game-line", Static).update(line)
 
     def _next_text(self) -> str:
@@ -535,8 +611,13 @@ class GameScreen(Screen[None]):
             self.book = self.store.save(self.book, self.keeper)
         except ScorebookError as e:
             if e.status == 409:
-                self.notify(_("Not saved: {error}. It has been reloaded; enter your change again if it is still "
-                              "missing.").format(error=said(e)), severity="error", timeout=12)
+                self.notify(
+                    _(
+                        "Not saved: {error}. It has been reloaded; enter your change again if it is still missing."
+                    ).format(error=said(e)),
+                    severity="error",
+                    timeout=12,
+                )
                 self.action_reload()
             else:
                 self.notify(_("Not saved: {error}").format(error=said(e)), severity="error", timeout=12)
@@ -585,8 +666,8 @@ class GameScreen(Screen[None]):
                 n = len(self.keeper.results)
                 self.persist(_("Deal {n} saved.").format(n=n))
                 self.redraw(cursor=len(self.keeper.results) - 1)
-        self.app.push_screen(DealScreen(self._prefix(len(self.keeper.entries)), commit, None, self.book.title),
-                             back)
+
+        self.app.push_screen(DealScreen(self._prefix(len(self.keeper.entries)), commit, None, self.book.title), back)
 
     def action_edit(self) -> None:
         i = self._selected()
@@ -600,8 +681,13 @@ class GameScreen(Screen[None]):
             if saved:
                 self.persist(_("Deal {n} corrected; every later deal scored again.").format(n=i + 1))
                 self.redraw(cursor=i)
-        self.app.push_screen(DealScreen(self._prefix(i), commit, self.keeper.entries[i],
-                                        _("{title} — correcting").format(title=self.book.title)), back)
+
+        self.app.push_screen(
+            DealScreen(
+                self._prefix(i), commit, self.keeper.entries[i], _("{title} — correcting").format(title=self.book.title)
+            ),
+            back,
+        )
 
     @on(DataTable.RowSelected, "#sheet")
     def row_chosen(self, _: DataTable.RowSelected) -> None:
@@ -612,8 +698,11 @@ class GameScreen(Screen[None]):
         if i is None:
             return
         r = self.keeper.results[i]
-        label = (_("deal {n}").format(n=i + 1) if isinstance(self.keeper, BesigueKeeper) else
-                 _("deal {n} ({contract})").format(n=i + 1, contract=contract_text(self.keeper, r)))
+        label = (
+            _("deal {n}").format(n=i + 1)
+            if isinstance(self.keeper, BesigueKeeper)
+            else _("deal {n} ({contract})").format(n=i + 1, contract=contract_text(self.keeper, r))
+        )
 
         def answer(yes: bool | None) -> None:
             if not yes:
@@ -621,13 +710,19 @@ class GameScreen(Screen[None]):
             try:
                 self.keeper.delete(i)
             except KeeperError as e:
-                self.notify(_("Cannot delete {deal}: {error}").format(deal=label, error=said(e)), severity="error",
-                            timeout=10)
+                self.notify(
+                    _("Cannot delete {deal}: {error}").format(deal=label, error=said(e)), severity="error", timeout=10
+                )
                 return
             self.persist(_("Deleted {deal}; the deals after it moved up. Ctrl+Z brings it back.").format(deal=label))
             self.redraw(cursor=i)
-        self.app.push_screen(ConfirmDialog(_("Delete {deal}? The deals after it move up and are scored again.")
-                                           .format(deal=escape(label))), answer)
+
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Delete {deal}? The deals after it move up and are scored again.").format(deal=escape(label))
+            ),
+            answer,
+        )
 
     def action_undo(self) -> None:
         try:
@@ -641,8 +736,9 @@ class GameScreen(Screen[None]):
 
     def action_sheet(self) -> None:
         """Standings, the chart, the flags (and the Scottish Set sheet): the side panel, for a narrow screen."""
-        self.app.push_screen(SheetDialog(f"{self.book.title} — {game_line(self.keeper)}",
-                                         side_panel(self.keeper, with_sheet=True)))
+        self.app.push_screen(
+            SheetDialog(f"{self.book.title} — {game_line(self.keeper)}", side_panel(self.keeper, with_sheet=True))
+        )
 
     def action_export(self) -> None:
         def write(fmt: str | None) -> None:
@@ -658,6 +754,7 @@ class GameScreen(Screen[None]):
                 self.notify(_("Not written: {error}").format(error=said(e)), severity="error", timeout=10)
                 return
             self.notify(_("Written to {file}").format(file=path.resolve()), timeout=8)
+
         self.app.push_screen(ExportDialog(), write)
 
     def action_back(self) -> None:

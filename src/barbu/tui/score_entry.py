@@ -23,18 +23,25 @@ from textual.widgets.option_list import Option
 
 from ..core.words import N_
 from ..i18n import _, number, words
+from ..play.labels import signed, suit_label
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from ..scorekeeper.questions import label as question_label
 from ..scorekeeper.refusals import word_note
 from ..scorekeeper.sheet import place
-from ..play.labels import signed, suit_label
 from .score_sheet import side_panel
 from .score_widgets import DoublesGrid, Picker, word_bindings
 
-STEP_TITLES = {"dealer": N_("Who deals?"), "set_aside": N_("Cards set aside face up"),
-               "cuts": N_("Cuts of the Unused Pack"), "contract": N_("The contract"), "trump": N_("Trumps"),
-               "rank": N_("Starting rank"), "doubles": N_("Doubles"), "outcome": N_("The outcome, as counted"),
-               "done": N_("Check and save")}
+STEP_TITLES = {
+    "dealer": N_("Who deals?"),
+    "set_aside": N_("Cards set aside face up"),
+    "cuts": N_("Cuts of the Unused Pack"),
+    "contract": N_("The contract"),
+    "trump": N_("Trumps"),
+    "rank": N_("Starting rank"),
+    "doubles": N_("Doubles"),
+    "outcome": N_("The outcome, as counted"),
+    "done": N_("Check and save"),
+}
 
 
 def trump_word(t: str) -> str:
@@ -57,11 +64,15 @@ class DealScreen(Screen[bool]):
     """The form for one deal.  ``base`` is the game up to this deal; ``commit(entry)`` stores it
     (raising `KeeperError` to refuse, which keeps the form)."""
 
-    BINDINGS = [Binding("escape", "back", N_("Back")), Binding("ctrl+s", "submit", N_("Next / save")),
-                Binding("ctrl+q", "app.quit", N_("Quit"), show=False, priority=True)]
+    BINDINGS = [
+        Binding("escape", "back", N_("Back")),
+        Binding("ctrl+s", "submit", N_("Next / save")),
+        Binding("ctrl+q", "app.quit", N_("Quit"), show=False, priority=True),
+    ]
 
-    def __init__(self, base: AnyKeeper, commit: Callable[[dict], None], prefill: dict | None = None,
-                 title: str = "") -> None:
+    def __init__(
+        self, base: AnyKeeper, commit: Callable[[dict], None], prefill: dict | None = None, title: str = ""
+    ) -> None:
         super().__init__()
         word_bindings(self)
         self.base = base
@@ -120,7 +131,8 @@ class DealScreen(Screen[bool]):
         where = f", {word_note(need.where, words())}" if need.where else ""
         step = _(STEP_TITLES[need.ask]) if need.ask in STEP_TITLES else need.ask
         self.query_one("#entry-title", Static).update(
-            f"[b]{escape(self.heading)}[/b] — {escape(deal)}{escape(where)} · [b]{escape(step)}[/b]")
+            f"[b]{escape(self.heading)}[/b] — {escape(deal)}{escape(where)} · [b]{escape(step)}[/b]"
+        )
         self.query_one("#entry-so-far", Static).update(self._so_far(need))
         self._error(error)
         self.call_later(self._mount_step, need)
@@ -159,8 +171,15 @@ class DealScreen(Screen[bool]):
         if p.get("rank"):
             parts.append(escape(rank_word(str(p["rank"]))))
         if "doubles" in p:
-            parts.append(escape("; ".join((_("{a}→{b} redoubled") if r else _("{a}→{b}")).format(
-                a=names[a], b=names[b]) for a, b, r in p["doubles"]) or _("no double")))
+            parts.append(
+                escape(
+                    "; ".join(
+                        (_("{a}→{b} redoubled") if r else _("{a}→{b}")).format(a=names[a], b=names[b])
+                        for a, b, r in p["doubles"]
+                    )
+                    or _("no double")
+                )
+            )
         return " · ".join(parts)
 
     def _contract_label(self, key: str, name: str) -> str:
@@ -188,25 +207,37 @@ class DealScreen(Screen[bool]):
         if ask == "dealer":
             return [self._options([(str(s), escape(x)) for s, x in enumerate(names)], str(pre.get("dealer", "")))]
         if ask == "contract":
-            return [self._options([(key, self._contract_label(key, name)) for key, name in need.contracts],
-                                  pre.get("contract"))]
+            return [
+                self._options(
+                    [(key, self._contract_label(key, name)) for key, name in need.contracts], pre.get("contract")
+                )
+            ]
         if ask == "trump":
             return [self._options([(t, escape(trump_word(t))) for t in need.trumps], pre.get("trump"))]
         if ask == "rank":
             return [self._options([(r, escape(rank_word(r))) for r in need.ranks], pre.get("rank"))]
         if ask == "set_aside":
-            return [Label(_("Name the {n} card(s) left out face up, e.g. 7C 2D:").format(n=need.set_aside)),
-                    Input(value=str(pre.get("set_aside", "")), placeholder="7C 2D", id="text-answer")]
+            return [
+                Label(_("Name the {n} card(s) left out face up, e.g. 7C 2D:").format(n=need.set_aside)),
+                Input(value=str(pre.get("set_aside", "")), placeholder="7C 2D", id="text-answer"),
+            ]
         if ask == "cuts":
             cuts = pre.get("cuts") or []
-            return [Label(_("The cards cut from the Unused Pack, in order (e.g. 5S Joker):")),
-                    Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer")]
+            return [
+                Label(_("The cards cut from the Unused Pack, in order (e.g. 5S Joker):")),
+                Input(value=" ".join(cuts), placeholder="5S Joker", id="text-answer"),
+            ]
         if ask == "doubles":
-            return [Static(_("Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
-                             "the player doubled; again: none. Nobody doubled? [b]Enter[/b].")),
-                    DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer,
-                                id="doubles"),
-                    Static("[dim]" + _("Arrows move · Space double/redouble · Enter or Ctrl+S next") + "[/dim]")]
+            return [
+                Static(
+                    _(
+                        "Who doubled whom? [b]Space[/b] (or a click) marks a double; again: redoubled by "
+                        "the player doubled; again: none. Nobody doubled? [b]Enter[/b]."
+                    )
+                ),
+                DoublesGrid(names, need.doublers, need.owed, pre.get("doubles", ()), need.declarer, id="doubles"),
+                Static("[dim]" + _("Arrows move · Space double/redouble · Enter or Ctrl+S next") + "[/dim]"),
+            ]
         if ask == "outcome":
             return [OutcomeForm(names, need.questions, pre.get("outcome") or {}, id="outcome")]
         if ask == "done":
@@ -333,6 +364,7 @@ class DealScreen(Screen[bool]):
         else:
             if r.scottish is not None:
                 from ..classic.contracts import SCOTTISH_CALL_NAMES
+
                 for call, pts in zip(r.scottish.calls, r.scottish.parts):
                     t.add_row(words().contract(SCOTTISH_CALL_NAMES.get(call, call)), *(signed(x) for x in pts))
             else:
@@ -346,8 +378,9 @@ class DealScreen(Screen[bool]):
         out: list = [Static(t, id="preview")]
         for f in flags:
             out.append(Static(f"[yellow]! {escape(word_note(f, words()))}[/yellow]"))
-        out.append(Static(_("[b]Enter[/b] or Ctrl+S saves this deal · [b]Esc[/b] goes back to change it"),
-                          id="preview-help"))
+        out.append(
+            Static(_("[b]Enter[/b] or Ctrl+S saves this deal · [b]Esc[/b] goes back to change it"), id="preview-help")
+        )
         return out
 
     def _save(self) -> None:
@@ -396,9 +429,15 @@ class OutcomeForm(Vertical):
                 size = q.size or n
                 for i in range(size):
                     picked = pre[i] if isinstance(pre, list) and i < len(pre) else None
-                    word = (_("{place} out").format(place=place(i + 1, words())) if q.kind == "order" else
-                            (_("last trick") if i == size - 1 else
-                             _("trick {n} of the last {size}").format(n=i + 1, size=size)))
+                    word = (
+                        _("{place} out").format(place=place(i + 1, words()))
+                        if q.kind == "order"
+                        else (
+                            _("last trick")
+                            if i == size - 1
+                            else _("trick {n} of the last {size}").format(n=i + 1, size=size)
+                        )
+                    )
                     with Horizontal(classes="q-row"):
                         yield Label(word, classes="pick-name")
                         yield Picker(self.names, picked, id=f"q{qi}-{i}")
@@ -407,19 +446,35 @@ class OutcomeForm(Vertical):
                     value = pre[s] if isinstance(pre, list) and s < len(pre) else ""
                     with Horizontal(classes="q-row"):
                         yield Label(escape(name), classes="pick-name")
-                        yield Input(value=str(value), placeholder="AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
-                                    id=f"q{qi}-{s}", classes="rows")
+                        yield Input(
+                            value=str(value),
+                            placeholder="AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
+                            id=f"q{qi}-{s}",
+                            classes="rows",
+                        )
             elif q.kind == "melds":
                 for kind, name, points in q.choices or ():
                     with Horizontal(classes="q-row"):
                         yield Label(f"{escape(words().pgettext('combination', name))} ({points})", classes="meld-name")
                         for s in range(n):
                             got = pre[s].get(kind, "") if isinstance(pre, list) and s < len(pre) else ""
-                            yield Input(value=str(got or ""), type="integer", placeholder=self.names[s][:6],
-                                        id=f"q{qi}-{s}-{kind}", classes="count")
+                            yield Input(
+                                value=str(got or ""),
+                                type="integer",
+                                placeholder=self.names[s][:6],
+                                id=f"q{qi}-{s}-{kind}",
+                                classes="count",
+                            )
 
-        yield Static("[dim]" + _("Enter: next box · an empty box counts 0 · ← → or a digit chooses a player · "
-                                 "Ctrl+S checks the deal and shows its scores") + "[/dim]", classes="q-label")
+        yield Static(
+            "[dim]"
+            + _(
+                "Enter: next box · an empty box counts 0 · ← → or a digit chooses a player · "
+                "Ctrl+S checks the deal and shows its scores"
+            )
+            + "[/dim]",
+            classes="q-label",
+        )
 
     def on_mount(self) -> None:
         for qi in range(len(self.questions)):
@@ -455,15 +510,21 @@ class OutcomeForm(Vertical):
                 for s in range(n):
                     text = self.query_one(f"#q{qi}-{s}", Input).value.strip()
                     if text and not text.isdigit():
-                        raise ValueError(_("{question}: {name}'s {text} is not a whole number").format(
-                            question=question_label(q, words()), name=self.names[s], text=repr(text)))
+                        raise ValueError(
+                            _("{question}: {name}'s {text} is not a whole number").format(
+                                question=question_label(q, words()), name=self.names[s], text=repr(text)
+                            )
+                        )
                     values.append(int(text) if text else 0)
                 out[q.key] = values
             elif q.kind in ("seat", "yesno"):
                 v = self.query_one(f"#q{qi}-0", Picker).value
                 if v is None:
-                    raise ValueError((_("{question} — choose a player") if q.kind == "seat" else
-                                      _("{question} — yes or no")).format(question=question_label(q, words())))
+                    raise ValueError(
+                        (_("{question} — choose a player") if q.kind == "seat" else _("{question} — yes or no")).format(
+                            question=question_label(q, words())
+                        )
+                    )
                 out[q.key] = bool(v) if q.kind == "yesno" else v
             elif q.kind in ("seats", "order"):
                 seats = [self.query_one(f"#q{qi}-{i}", Picker).value for i in range(q.size or n)]
@@ -471,8 +532,9 @@ class OutcomeForm(Vertical):
                     while seats and seats[-1] is None and len(seats) > q.minimum:
                         seats.pop()
                 if None in seats:
-                    raise ValueError(_("{question} — choose a player for each place").format(
-                        question=question_label(q, words())))
+                    raise ValueError(
+                        _("{question} — choose a player for each place").format(question=question_label(q, words()))
+                    )
                 out[q.key] = seats
             elif q.kind == "rows":
                 out[q.key] = [self.query_one(f"#q{qi}-{s}", Input).value.strip() for s in range(n)]
@@ -482,9 +544,11 @@ class OutcomeForm(Vertical):
                     for s in range(n):
                         text = self.query_one(f"#q{qi}-{s}-{kind}", Input).value.strip()
                         if text and not text.isdigit():
-                            raise ValueError(_("{question}: {name}'s {text} is not a whole number").format(
-                                question=words().pgettext("combination", name), name=self.names[s],
-                                text=repr(text)))
+                            raise ValueError(
+                                _("{question}: {name}'s {text} is not a whole number").format(
+                                    question=words().pgettext("combination", name), name=self.names[s], text=repr(text)
+                                )
+                            )
                         if text and int(text):
                             per[s][kind] = int(text)
                 out[q.key] = per

@@ -16,14 +16,15 @@ from rich.text import Text
 
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..i18n import _, ngettext, number, words
+from ..play.labels import signed
 from ..scorekeeper import AnyKeeper, BesigueKeeper, Keeper
 from ..scorekeeper.refusals import warning_notes, word_note
-from ..play.labels import signed
 
 
 def figure(x: Any) -> str:
     """A score or total as the player's language writes it (an italian-six share like 25/2 as it is)."""
     return number(x) if isinstance(x, int) else str(x)
+
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 PALETTE = ("bright_cyan", "bright_magenta", "bright_yellow", "bright_green", "bright_red", "bright_blue")
@@ -94,9 +95,17 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
         for i, d in enumerate(keeper.results):
             declared = "/".join(str(sum(v for _, v in m)) for m in d["melds"])
             short = initials(names)
-            rows.append(SheetRow(d["deal"], names[d["dealer"]],
-                                 _("decl. {points} · last {name}").format(points=declared, name=short[d["last_trick"]]),
-                                 "", list(d["scores"]), totals[i], i))
+            rows.append(
+                SheetRow(
+                    d["deal"],
+                    names[d["dealer"]],
+                    _("decl. {points} · last {name}").format(points=declared, name=short[d["last_trick"]]),
+                    "",
+                    list(d["scores"]),
+                    totals[i],
+                    i,
+                )
+            )
         return rows
     block, last = -1, None
     for i, r in enumerate(keeper.results):
@@ -108,8 +117,18 @@ def sheet_rows(keeper: AnyKeeper) -> list[SheetRow]:
         if sc is not None:
             where = _("Silly") if sc.silly else _("R{n}").format(n=sc.round_no)
             contract = _("S{n}").format(n=sc.set_no) + f" {where} {contract}"
-        rows.append(SheetRow(r.number, names[r.dealer], contract, doubles_text(r.doubles, names), list(r.added),
-                             totals[i], block, bool(warning_notes(keeper.flags.get(r.number, ())))))
+        rows.append(
+            SheetRow(
+                r.number,
+                names[r.dealer],
+                contract,
+                doubles_text(r.doubles, names),
+                list(r.added),
+                totals[i],
+                block,
+                bool(warning_notes(keeper.flags.get(r.number, ()))),
+            )
+        )
     return rows
 
 
@@ -139,15 +158,19 @@ def chart_lines(keeper: AnyKeeper, width: int = 40) -> list[Text]:
         line.append(blocks, style=PALETTE[s % len(PALETTE)])
         line.append(f" {figure(series[-1][s])}")
         out.append(line)
-    out.append(Text(f"{'':<{pad}} " + _("{low} … {high}, a block a deal").format(low=figure(lo), high=figure(hi)),
-                    style="dim"))
+    out.append(
+        Text(f"{'':<{pad}} " + _("{low} … {high}, a block a deal").format(low=figure(lo), high=figure(hi)), style="dim")
+    )
     return out
 
 
 def flag_lines(keeper: AnyKeeper) -> list[str]:
     w = words()
-    return [_("deal {n}: {note}").format(n=n, note=word_note(note, w))
-            for n, notes in sorted(keeper.flags.items()) for note in warning_notes(notes)]
+    return [
+        _("deal {n}: {note}").format(n=n, note=word_note(note, w))
+        for n, notes in sorted(keeper.flags.items())
+        for note in warning_notes(notes)
+    ]
 
 
 def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
@@ -155,6 +178,7 @@ def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
     if isinstance(keeper, BesigueKeeper) or keeper.rules.family != "scottish" or not keeper.results:
         return []
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
+
     return sheet_lines(sheet_from_results(keeper.results, keeper.n), keeper.names)
 
 
@@ -164,10 +188,12 @@ def game_line(keeper: AnyKeeper) -> str:
     played = len(keeper.results)
     if isinstance(keeper, BesigueKeeper):
         progress = ngettext("{n} deal(s), to {target}", "{n} deal(s), to {target}", played).format(
-            n=number(played), target=number(keeper.rules.target))
+            n=number(played), target=number(keeper.rules.target)
+        )
     else:
         progress = ngettext("{n} of {total} deals", "{n} of {total} deals", played).format(
-            n=number(played), total=number(total or 0))
+            n=number(played), total=number(total or 0)
+        )
     over = " — " + _("game over") if keeper.is_over else ""
     return f"{keeper.rules} — {progress}{over}"
 
@@ -222,8 +248,11 @@ def side_panel(keeper: AnyKeeper, with_sheet: bool = False) -> Group:
     if with_sheet:
         sheet = scottish_sheet_lines(keeper)
         if sheet:
-            lines += [Text(""), Text(_("Set sheet (glyphs beside the points)"), style="bold"),
-                      Text("\n".join(sheet), no_wrap=True)]
+            lines += [
+                Text(""),
+                Text(_("Set sheet (glyphs beside the points)"), style="bold"),
+                Text("\n".join(sheet), no_wrap=True),
+            ]
     elif keeper.game == "barbu" and keeper.rules.family == "scottish":
         lines += [Text(""), Text.from_markup(_("[b]S[/b]: the Set sheet with its glyphs"))]
     return Group(*lines)

@@ -17,8 +17,8 @@ from typing import Any
 from ..core import safejson
 from ..core.words import N_
 from ..scorekeeper import AnyKeeper, KeeperError, keeper_from_dict
-from ..web.scorebooks.store import Scorebook, ScorebookError, Scorebooks
 from ..web.db.storage import sqlite_url
+from ..web.scorebooks.store import Scorebook, ScorebookError, Scorebooks
 
 DEFAULT_DB = "barbu-web.db"
 
@@ -50,8 +50,9 @@ class KeyRing:
                 data = {}
         owner, keys = data.get("owner"), data.get("keys")
         self.owner: str = owner if isinstance(owner, str) and owner else "terminal-" + secrets.token_hex(16)
-        self.keys: dict[str, str] = {k: v for k, v in keys.items() if isinstance(v, str)} if isinstance(
-            keys, dict) else {}
+        self.keys: dict[str, str] = (
+            {k: v for k, v in keys.items() if isinstance(v, str)} if isinstance(keys, dict) else {}
+        )
         if self.owner != owner:
             self.write()
 
@@ -133,5 +134,13 @@ class ScoreStore:
         self.ring.forget(book_id)
 
 
-__all__ = ["DEFAULT_DB", "KeeperError", "KeyRing", "ScoreStore", "Scorebook", "ScorebookError", "database_url",
-           "keys_path"]
+__all__ = [
+    "DEFAULT_DB",
+    "KeeperError",
+    "KeyRing",
+    "ScoreStore",
+    "Scorebook",
+    "ScorebookError",
+    "database_url",
+    "keys_path",
+]

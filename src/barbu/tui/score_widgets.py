@@ -27,9 +27,12 @@ def word_bindings(node: DOMNode) -> None:
     merged = type(node)._merged_bindings
     if merged is None:
         return
-    node._bindings = BindingsMap.from_keys({
-        key: [replace(b, description=_(b.description)) if b.description else b for b in found]
-        for key, found in merged.copy().key_to_bindings.items()})
+    node._bindings = BindingsMap.from_keys(
+        {
+            key: [replace(b, description=_(b.description)) if b.description else b for b in found]
+            for key, found in merged.copy().key_to_bindings.items()
+        }
+    )
     if node.is_attached:
         node.refresh_bindings()
 
@@ -37,8 +40,11 @@ def word_bindings(node: DOMNode) -> None:
 class Picker(Static, can_focus=True):
     """One choice out of a few on one line (a player, yes/no): ← → or the choice's number, or a click."""
 
-    BINDINGS = [Binding("left", "step(-1)", N_("Previous"), show=False),
-                Binding("right", "step(1)", N_("Next"), show=False), Binding("space", "step(1)", N_("Next"), show=False)]
+    BINDINGS = [
+        Binding("left", "step(-1)", N_("Previous"), show=False),
+        Binding("right", "step(1)", N_("Next"), show=False),
+        Binding("space", "step(1)", N_("Next"), show=False),
+    ]
 
     class Changed(Message):
         """A choice was made; ``final`` when made by its number or a click (the form moves on)."""
@@ -88,15 +94,26 @@ class DoublesGrid(Static, can_focus=True):
     The last column shows the doubles each player still owes the declarer (the obligation).
     """
 
-    BINDINGS = [Binding("left", "move(0,-1)", show=False), Binding("right", "move(0,1)", show=False),
-                Binding("up", "move(-1,0)", show=False), Binding("down", "move(1,0)", show=False),
-                Binding("space", "cycle", N_("Double/redouble"), show=True),
-                Binding("x", "cycle", show=False)]
+    BINDINGS = [
+        Binding("left", "move(0,-1)", show=False),
+        Binding("right", "move(0,1)", show=False),
+        Binding("up", "move(-1,0)", show=False),
+        Binding("down", "move(1,0)", show=False),
+        Binding("space", "cycle", N_("Double/redouble"), show=True),
+        Binding("x", "cycle", show=False),
+    ]
 
     MARKS = {0: "·", 1: "✕", 2: "✕✕"}
 
-    def __init__(self, names: Sequence[str], doublers: dict[int, tuple[int, ...]], owed: dict[int, int],
-                 doubles: Sequence[Sequence] = (), declarer: int | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        doublers: dict[int, tuple[int, ...]],
+        owed: dict[int, int],
+        doubles: Sequence[Sequence] = (),
+        declarer: int | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__("", **kwargs)
         word_bindings(self)
         self.names = list(names)
@@ -156,8 +173,11 @@ class DoublesGrid(Static, can_focus=True):
         verb = pgettext("a player doubles another", "doubles")
         head = " " * (width + len(verb) + 2) + "".join(f"{escape(x):^{w}}" for x in short)
         if self.owed:
-            head += "  " + (_("still owes {name}").format(name=escape(self.names[self.declarer]))
-                            if self.declarer is not None else _("still owes"))
+            head += "  " + (
+                _("still owes {name}").format(name=escape(self.names[self.declarer]))
+                if self.declarer is not None
+                else _("still owes")
+            )
         lines = [f"[b]{head}[/b]"]
         for i, a in enumerate(self.rows):
             line = f"{escape(self.names[a]):<{width}} {verb} "
@@ -177,8 +197,10 @@ class DoublesGrid(Static, can_focus=True):
                 line += "  [yellow]" + ngettext("{n} double(s)", "{n} double(s)", owed).format(n=number(owed)) + "[/]"
             lines.append(line)
         made = self.value()
-        said = "; ".join((_("{a} doubles {b}, redoubled") if r else _("{a} doubles {b}"))
-                         .format(a=self.names[a], b=self.names[b]) for a, b, r in made)
+        said = "; ".join(
+            (_("{a} doubles {b}, redoubled") if r else _("{a} doubles {b}")).format(a=self.names[a], b=self.names[b])
+            for a, b, r in made
+        )
         lines.append("")
         lines.append("[dim]" + escape(said or _("No double.")) + "[/]")  # not in an f-string: Babel reads it
         self.update("\n".join(lines))

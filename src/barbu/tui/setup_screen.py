@@ -21,22 +21,21 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Input, Label, OptionList, Select, Static
 
 from ..agents import AGENT_KINDS
-from ..duplicate.shadow import STRONGEST
-from ..core.errors import RulesetError
 from ..besigue import BesigueRules
-from ..classic.ruleset import Ruleset, preset, presets
-from ..classic.ruleset import OPTIONS, OptionSpec
+from ..classic.ruleset import OPTIONS, OptionSpec, Ruleset, preset, presets
+from ..core.errors import RulesetError
+from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
-from ..i18n import _, current, ngettext, number, use, word_error, words as language_words
+from ..i18n import _, current, ngettext, number, use, word_error
+from ..i18n import words as language_words
 from ..play.labels import option_word, player_word
+from ..play.session import Settings, default_strength
 from ..records.savefiles import saved_matches
+from . import besigue_setup, bindings
+from .besigue_setup import is_besigue
 from .dialogs import ConfirmDialog
 from .lesson_screen import LessonScreen
 from .widgets import SavedList, saved_when
-from . import bindings
-from . import besigue_setup
-from .besigue_setup import is_besigue
-from ..play.session import Settings, default_strength
 
 
 def option_values(spec: OptionSpec) -> list[str]:
@@ -52,7 +51,6 @@ def option_values(spec: OptionSpec) -> list[str]:
 
 #: The languages offered, each named in itself.
 LANGUAGE_CHOICES = [("English", "en"), ("Français", "fr"), ("Italiano", "it")]
-
 
 
 def row(label: str, widget: Widget, help: str = "") -> Horizontal:
@@ -72,8 +70,9 @@ class SetupScreen(Screen["Settings | Path"]):
         bindings.translate(self)
         rules = settings.rules
         self.preset_name = rules.preset
-        self.values: dict[str, Any] = (besigue_setup.option_values(rules) if isinstance(rules, BesigueRules)
-                                       else rules.option_values())
+        self.values: dict[str, Any] = (
+            besigue_setup.option_values(rules) if isinstance(rules, BesigueRules) else rules.option_values()
+        )
         self.seat = settings.seat
         self.kinds = settings.strengths()
         # players given with --opponents beyond the menu's own (a trained policy, search(samples=20)) stay on offer
@@ -92,35 +91,68 @@ class SetupScreen(Screen["Settings | Path"]):
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
         if self.waiting:
-            yield Static(_("[b]barbu[/b] — [b]Enter[/b] starts a [b]new[/b] match with these settings; "
-                           "to go on with a saved match, choose it in the list below."), id="setup-title")
+            yield Static(
+                _(
+                    "[b]barbu[/b] — [b]Enter[/b] starts a [b]new[/b] match with these settings; "
+                    "to go on with a saved match, choose it in the list below."
+                ),
+                id="setup-title",
+            )
         else:
-            yield Static(_("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; "
-                           "Tab moves between them."), id="setup-title")
+            yield Static(
+                _("[b]barbu[/b] — a new match. [b]Enter[/b] starts with these settings; Tab moves between them."),
+                id="setup-title",
+            )
         with VerticalScroll(id="setup-form"):
-            yield row(_("Language"), Select(LANGUAGE_CHOICES, value=current(), allow_blank=False, id="language"),
-                      _("The language of the whole game."))
-            yield row(_("Game"), Select([(preset_name(p.name, language_words()), p.name) for p in presets()]
-                                        + besigue_setup.game_choices(),
-                                        value=self.preset_name, allow_blank=False, id="preset"))
+            yield row(
+                _("Language"),
+                Select(LANGUAGE_CHOICES, value=current(), allow_blank=False, id="language"),
+                _("The language of the whole game."),
+            )
+            yield row(
+                _("Game"),
+                Select(
+                    [(preset_name(p.name, language_words()), p.name) for p in presets()] + besigue_setup.game_choices(),
+                    value=self.preset_name,
+                    allow_blank=False,
+                    id="preset",
+                ),
+            )
             yield Static(self._description(self.preset_name), id="preset-help")
             yield Vertical(*self._seat_rows(), id="seats-area")
             with Collapsible(title=_("Rule options"), collapsed=True, id="options-box"):
                 yield Vertical(*self._option_rows(), id="options-area")
-            yield row(_("Seed"), Input(value="" if self.seed is None else str(self.seed),
-                                       placeholder=_("random"), id="seed"),
-                      _("The same seed deals the same cards."))
-            yield row(_("Pause between computer moves (seconds)"), Input(value=f"{self.delay:g}", id="delay"),
-                      _("Seconds the computer players wait before each move, so you can follow (0: no wait)."))
-            yield row(_("A forced move"), Select(
-                [(_("is made for you, with a note"), "auto"), (_("waits for you to confirm it"), "confirm")],
-                value="confirm" if self.confirm_forced else "auto", allow_blank=False, id="forced"),
-                _("A pass when no card fits, the only card you may play, no double possible: "
-                  "made at once with a note, or left for you to confirm."))
-            yield row("", Checkbox(_("Compare with the expert after each deal"), value=self.compare_on,
-                                   id="compare"),
-                      _("After each deal, the strongest computer player replays it in your seat on the same cards, "
-                        "in the background: beside your score, what it scored."))
+            yield row(
+                _("Seed"),
+                Input(value="" if self.seed is None else str(self.seed), placeholder=_("random"), id="seed"),
+                _("The same seed deals the same cards."),
+            )
+            yield row(
+                _("Pause between computer moves (seconds)"),
+                Input(value=f"{self.delay:g}", id="delay"),
+                _("Seconds the computer players wait before each move, so you can follow (0: no wait)."),
+            )
+            yield row(
+                _("A forced move"),
+                Select(
+                    [(_("is made for you, with a note"), "auto"), (_("waits for you to confirm it"), "confirm")],
+                    value="confirm" if self.confirm_forced else "auto",
+                    allow_blank=False,
+                    id="forced",
+                ),
+                _(
+                    "A pass when no card fits, the only card you may play, no double possible: "
+                    "made at once with a note, or left for you to confirm."
+                ),
+            )
+            yield row(
+                "",
+                Checkbox(_("Compare with the expert after each deal"), value=self.compare_on, id="compare"),
+                _(
+                    "After each deal, the strongest computer player replays it in your seat on the same cards, "
+                    "in the background: beside your score, what it scored."
+                ),
+            )
         yield Static(id="setup-error")
         if self.waiting:
             with Vertical(id="setup-saved"):
@@ -132,10 +164,13 @@ class SetupScreen(Screen["Settings | Path"]):
         yield Footer()
 
     def _saved_heading(self) -> str:
-        return ngettext("[b]{n} saved match[/b], newest first: ↑ ↓ and Enter resume it, Delete removes it. "
-                        "A new match gets a file of its own.",
-                        "[b]{n} saved matches[/b], newest first: ↑ ↓ and Enter resume one, Delete removes it. "
-                        "A new match gets a file of its own.", len(self.waiting)).format(n=number(len(self.waiting)))
+        return ngettext(
+            "[b]{n} saved match[/b], newest first: ↑ ↓ and Enter resume it, Delete removes it. "
+            "A new match gets a file of its own.",
+            "[b]{n} saved matches[/b], newest first: ↑ ↓ and Enter resume one, Delete removes it. "
+            "A new match gets a file of its own.",
+            len(self.waiting),
+        ).format(n=number(len(self.waiting)))
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
@@ -165,26 +200,45 @@ class SetupScreen(Screen["Settings | Path"]):
         n = int(self.values["players"])
         rows: list[Widget] = []
         if fam is not None and len(fam.players) > 1:
-            rows.append(row(_("Players"), Select([(number(p), str(p)) for p in fam.players], value=str(n),
-                                                 allow_blank=False, id="players")))
-        rows.append(row(_("Your seat"), Select([(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
-                                               value=str(self.seat), allow_blank=False, id="seat")))
+            rows.append(
+                row(
+                    _("Players"),
+                    Select([(number(p), str(p)) for p in fam.players], value=str(n), allow_blank=False, id="players"),
+                )
+            )
+        rows.append(
+            row(
+                _("Your seat"),
+                Select(
+                    [(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
+                    value=str(self.seat),
+                    allow_blank=False,
+                    id="seat",
+                ),
+            )
+        )
         choices = [(option_word(k), k) for k in AGENT_KINDS] + [(player_word(k), k) for k in self.extra_kinds]
         for s in range(n):
             if s == self.seat:
                 continue
             kind = self.kinds.get(s) or default_strength()
             self.kinds[s] = kind
-            rows.append(row(_("Seat {n} plays").format(n=number(s)),
-                            Select(choices, value=kind, allow_blank=False, id=f"opp-{s}"),
-                            _("The strength of this computer player.")))
+            rows.append(
+                row(
+                    _("Seat {n} plays").format(n=number(s)),
+                    Select(choices, value=kind, allow_blank=False, id=f"opp-{s}"),
+                    _("The strength of this computer player."),
+                )
+            )
         return rows
 
     def _option_rows(self) -> list[Widget]:
         fam = self._family()
         if fam is None:
-            return [row(label, Select(shown, value=value, allow_blank=False, id=wid), help)
-                    for label, wid, shown, value, help in besigue_setup.option_menus(self.values)]
+            return [
+                row(label, Select(shown, value=value, allow_blank=False, id=wid), help)
+                for label, wid, shown, value, help in besigue_setup.option_menus(self.values)
+            ]
         w = language_words()
         rows: list[Widget] = []
         for name, spec in OPTIONS.items():
@@ -194,9 +248,13 @@ class SetupScreen(Screen["Settings | Path"]):
             # each option's values in its own words: "none" is "no doubling" here, "any time" for the heart lead
             shown = [(value_phrase(name, v, w), v) for v in option_values(spec)]
             label = option_word(name)  # "Ravage City" keeps its capitals
-            rows.append(row(label[:1].upper() + label[1:],
-                            Select(shown, value=value, allow_blank=False, id=f"opt-{name}"),
-                            option_about(name, spec.help, w) if spec.help else ""))
+            rows.append(
+                row(
+                    label[:1].upper() + label[1:],
+                    Select(shown, value=value, allow_blank=False, id=f"opt-{name}"),
+                    option_about(name, spec.help, w) if spec.help else "",
+                )
+            )
         if not rows:
             rows.append(Label(_("This game has no options.")))
         return rows
@@ -224,8 +282,9 @@ class SetupScreen(Screen["Settings | Path"]):
             if value == self.preset_name:
                 return
             self.preset_name = value
-            self.values = (besigue_setup.preset_values(value) if is_besigue(value)
-                           else preset(value).ruleset.option_values())
+            self.values = (
+                besigue_setup.preset_values(value) if is_besigue(value) else preset(value).ruleset.option_values()
+            )
             self.seat = min(self.seat, int(self.values["players"]) - 1)
             self.query_one("#preset-help", Static).update(self._description(value))
             await self._rebuild(seats=True, options=True)
@@ -272,12 +331,21 @@ class SetupScreen(Screen["Settings | Path"]):
         try:
             delay = float(delay_text)
         except ValueError:
-            raise RulesetError(_("the pace is a number of seconds, like 0.6, not {text!r}").format(
-                text=delay_text)) from None
+            raise RulesetError(
+                _("the pace is a number of seconds, like 0.6, not {text!r}").format(text=delay_text)
+            ) from None
         kinds = {s: k for s, k in self.kinds.items() if s != self.seat and s < rules.players}
-        settings = Settings(rules=rules, seat=self.seat, opponents=kinds, seed=seed, delay=delay, save=self.save,
-                            save_exact=self.save_exact, confirm_forced=self.confirm_forced,
-                            compare=self.compare_with if self.compare_on else None)
+        settings = Settings(
+            rules=rules,
+            seat=self.seat,
+            opponents=kinds,
+            seed=seed,
+            delay=delay,
+            save=self.save,
+            save_exact=self.save_exact,
+            confirm_forced=self.confirm_forced,
+            compare=self.compare_with if self.compare_on else None,
+        )
         settings.check()
         return settings
 
@@ -286,17 +354,20 @@ class SetupScreen(Screen["Settings | Path"]):
         try:
             settings = self.settings()
         except RulesetError as e:
-            self.query_one("#setup-error", Static).update("[b red]" + _("Cannot start:") + "[/] "
-                                                          + escape(word_error(e, current())))
+            self.query_one("#setup-error", Static).update(
+                "[b red]" + _("Cannot start:") + "[/] " + escape(word_error(e, current()))
+            )
             return
         self.dismiss(settings)
 
     @on(Button.Pressed, "#learn")
     def action_learn(self) -> None:
         """The guided first deal; at its end, "Start a real match" starts one with these settings."""
+
         def after(what: str | None) -> None:
             if what == "match":
                 self.action_start()
+
         self.app.push_screen(LessonScreen(), after)
 
     @on(OptionList.OptionSelected, "#saved-list")
@@ -316,18 +387,31 @@ class SetupScreen(Screen["Settings | Path"]):
             except FileNotFoundError:
                 pass
             except OSError as e:
-                self.notify(_("{file} could not be deleted: {reason}").format(file=saved.path.name,
-                                                                             reason=e.strerror or e),
-                            severity="error")
+                self.notify(
+                    _("{file} could not be deleted: {reason}").format(file=saved.path.name, reason=e.strerror or e),
+                    severity="error",
+                )
                 return
             self.notify(_("{file} deleted").format(file=saved.path.name), timeout=4)
             self.waiting.remove(saved)
             self.call_later(self.recompose)
-        self.app.push_screen(ConfirmDialog(
-            _("Delete this saved match?"),
-            escape(_("{when}: {rules}, {state} ({file}). It cannot be resumed afterwards.").format(
-                when=saved_when(saved.modified), rules=game_name(saved.rules, language_words()), state=saved.progress(), file=saved.path.name)),
-            _("Delete"), _("Keep it")), answered)
+
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Delete this saved match?"),
+                escape(
+                    _("{when}: {rules}, {state} ({file}). It cannot be resumed afterwards.").format(
+                        when=saved_when(saved.modified),
+                        rules=game_name(saved.rules, language_words()),
+                        state=saved.progress(),
+                        file=saved.path.name,
+                    )
+                ),
+                _("Delete"),
+                _("Keep it"),
+            ),
+            answered,
+        )
 
     @on(Input.Submitted)
     def on_input_enter(self) -> None:

@@ -29,8 +29,14 @@ class ShadowMatchOverDialog(MatchOverDialog):
         Binding("3", "review(2)", N_("Review"), show=False),
     ]
 
-    def __init__(self, title: str, standings: Any, watch: ShadowWatch, label: Callable[[int], str],
-                 review: Callable[[int], None] | None) -> None:
+    def __init__(
+        self,
+        title: str,
+        standings: Any,
+        watch: ShadowWatch,
+        label: Callable[[int], str],
+        review: Callable[[int], None] | None,
+    ) -> None:
         """``label(k)``: how deal ``k`` (0-based) is named beside its number (its contract)."""
         self.standings, self.shadow, self.label, self.review = standings, watch, label, review
         super().__init__(title, self.body_now())
@@ -58,9 +64,14 @@ class ShadowMatchOverDialog(MatchOverDialog):
             parts.append(Text("\n" + final_line(s), style="bold"))
         if self.shadow.pending:
             n = len(self.shadow.pending)
-            parts.append(Text(ngettext("Still replaying {n} deal with the expert…",
-                                       "Still replaying {n} deals with the expert…", n).format(n=number(n)),
-                              style="dim"))
+            parts.append(
+                Text(
+                    ngettext(
+                        "Still replaying {n} deal with the expert…", "Still replaying {n} deals with the expert…", n
+                    ).format(n=number(n)),
+                    style="dim",
+                )
+            )
         if s.worst:
             parts.append(Text(_("The deals where you lost most to the expert:")))
             for i, r in enumerate(s.worst, start=1):

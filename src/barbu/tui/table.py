@@ -32,28 +32,57 @@ from textual.containers import Horizontal, Vertical
 from textual.markup import escape
 from textual.widgets import Footer, Static
 
-from ..core.cards import SUIT_SYMBOLS
+from ..agents.hint import hint, hint_label, hint_reason
 from ..classic.chinese import Arrange, Arrangements
 from ..classic.contracts import CHINESE, DOMINO
-from ..agents.hint import hint, hint_label, hint_reason
-from ..guide.ruleset_words import game_name
 from ..classic.match import DealResult, Match
 from ..classic.state import Points
-from ..records.barbu import trick_winner
 from ..classic.view import HIDDEN, View
+from ..core.cards import SUIT_SYMBOLS
+from ..guide.ruleset_words import game_name
 from ..i18n import _, ngettext, number, pgettext, words
-from . import bindings
-from .table_base import CardTableScreen
-from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
-from .review import ReviewDialog
-from .labels import (FACE, INK, RED_SUITS, arrangement_text, card_chip, card_face, card_markup, cards_markup,
-                     move_text, prompt, taken_text)
-from ..play.labels import (RulesInfo, action_label, contract_label, doubles_short, doubling_notes, forced_choice,
-                           forced_note, option_word, place, place_name, points, rank_label, result_label, rules_info,
-                           seat_name, seat_title, settlement_lines, signed)
+from ..play.labels import (
+    RulesInfo,
+    action_label,
+    contract_label,
+    doubles_short,
+    doubling_notes,
+    forced_choice,
+    forced_note,
+    option_word,
+    place,
+    place_name,
+    points,
+    rank_label,
+    result_label,
+    rules_info,
+    seat_name,
+    seat_title,
+    settlement_lines,
+    signed,
+)
 from ..play.shadow import ShadowWatch
+from ..records.barbu import trick_winner
+from . import bindings
+from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
+from .labels import (
+    FACE,
+    INK,
+    RED_SUITS,
+    arrangement_text,
+    card_chip,
+    card_face,
+    card_markup,
+    cards_markup,
+    move_text,
+    prompt,
+    taken_text,
+)
+from .review import ReviewDialog
 from .shadow import ShadowMatchOverDialog
+from .table_base import CardTableScreen
 from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
+
 
 class Mover(Protocol):
     """A computer seat as the table asks it: its move from what it sees (an agent, a lesson's script)."""
@@ -102,9 +131,22 @@ SPOT = {"West": (1, 0), "North-west": (0, 0), "North": (0, 1), "North-east": (0,
 # The empty place of the card awaited, on a tall table.
 SLOT = "[dim]┌╌╌╌╌┐\n╎ ?? ╎\n└╌╌╌╌┘[/]"
 MAX_LISTED = 1000  # longer choice lists are typed (the first ones are still listed)
-COMMANDS = {"help": "help", "?": "help", "last": "last_trick", "last trick": "last_trick", "tricks": "last_trick",
-            "scores": "scoresheet", "scoresheet": "scoresheet", "sheet": "scoresheet", "save": "save",
-            "quit": "quit", "exit": "quit", "hint": "hint", "undo": "take_back", "take back": "take_back"}
+COMMANDS = {
+    "help": "help",
+    "?": "help",
+    "last": "last_trick",
+    "last trick": "last_trick",
+    "tricks": "last_trick",
+    "scores": "scoresheet",
+    "scoresheet": "scoresheet",
+    "sheet": "scoresheet",
+    "save": "save",
+    "quit": "quit",
+    "exit": "quit",
+    "hint": "hint",
+    "undo": "take_back",
+    "take back": "take_back",
+}
 
 
 def running_totals(v: View, deals: int) -> list[Points]:
@@ -160,8 +202,8 @@ class TableScreen(CardTableScreen):
         s = self.session
         sides: dict[str, list[int]] = {"top": [], "left": [], "right": []}
         for seat in self.around():
-                where = place(seat, s.seat, s.players)
-                sides[SIDE.get(where or "", "top")].append(seat)
+            where = place(seat, s.seat, s.players)
+            sides[SIDE.get(where or "", "top")].append(seat)
         yield Static(id="title")
         with Horizontal(id="top"):
             yield Static(id="status")
@@ -186,8 +228,10 @@ class TableScreen(CardTableScreen):
         yield Static(id="log")
         with Vertical(id="bottom"):
             yield Static(id="message")
-            yield CommandInput(placeholder=_("type a card (qh), an action (no-queens, trump h, double 1 3, pass), "
-                                             "or help"), id="command")
+            yield CommandInput(
+                placeholder=_("type a card (qh), an action (no-queens, trump h, double 1 3, pass), or help"),
+                id="command",
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -234,12 +278,16 @@ class TableScreen(CardTableScreen):
 
     def not_your_turn(self) -> str:
         actor = self.session.to_act()
-        return (_("The match is over.") if actor is None else
-                _("Wait: it is {who}'s turn, not yours.").format(who=self.seat_word(actor)))
+        return (
+            _("The match is over.")
+            if actor is None
+            else _("Wait: it is {who}'s turn, not yours.").format(who=self.seat_word(actor))
+        )
 
     def computer_failed(self, seat: int, error: str) -> str:
         return _("seat {n}'s computer player failed ({error}); it played a random legal move").format(
-            n=number(seat), error=error)
+            n=number(seat), error=error
+        )
 
     def _note(self, seat: int, action: Any) -> None:
         """Log a move as the person may know it: another seat's secret choice shows only as made."""
@@ -275,8 +323,10 @@ class TableScreen(CardTableScreen):
         """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
         me = v.seat
         if ended is not None:
-            lines = [_("Contract: {contract}").format(contract=f"[b]{escape(result_label(self.info, ended))}[/b]"),
-                     _("Declarer: {who}").format(who=self.seat_word(ended.declarer))]
+            lines = [
+                _("Contract: {contract}").format(contract=f"[b]{escape(result_label(self.info, ended))}[/b]"),
+                _("Declarer: {who}").format(who=self.seat_word(ended.declarer)),
+            ]
             if ended.doubles:
                 lines.append(_("Doubles: {doubles}.").format(doubles=escape(doubles_short(v, ended.doubles))))
             return "\n".join(lines)
@@ -285,22 +335,39 @@ class TableScreen(CardTableScreen):
             st = v.scottish.start or v.scottish.state
             where = _("Silly Round") if st.silly else _("Player Round {n}").format(n=number(st.round_no + 1))
             caller = (" · " + _("caller: {who}").format(who=self.seat_word(st.caller))) if st.caller is not None else ""
-            lines.append(_("Set {n} of {total}, {round}").format(n=number(st.set_no + 1),
-                                                                  total=number(v.scottish.sets), round=where) + caller)
+            lines.append(
+                _("Set {n} of {total}, {round}").format(
+                    n=number(st.set_no + 1), total=number(v.scottish.sets), round=where
+                )
+                + caller
+            )
         if v.dealer >= 0:
-            lines.append(_("Dealer: {who}").format(who=self.seat_word(v.dealer)) + (
-                " · " + _("declarer: {who}").format(who=self.seat_word(v.declarer)) if v.declarer != v.dealer else ""))
+            lines.append(
+                _("Dealer: {who}").format(who=self.seat_word(v.dealer))
+                + (
+                    " · " + _("declarer: {who}").format(who=self.seat_word(v.declarer))
+                    if v.declarer != v.dealer
+                    else ""
+                )
+            )
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
-            lines.append(_("Doubles: {doubles}.").format(doubles=escape(doubles_short(v))) if v.doubles
-                         else _("Doubles: none"))
+            lines.append(
+                _("Doubles: {doubles}.").format(doubles=escape(doubles_short(v))) if v.doubles else _("Doubles: none")
+            )
         if v.set_aside:
             lines.append(_("Set aside, face up: {cards}").format(cards=cards_markup(v.set_aside)))
         if v.phase == "declare" and v.declarer != me and v.declarer >= 0 and v.contracts_left[v.declarer]:
-            names = ", ".join(self.info.contract_name(k) for k in self.info.contracts
-                              if k in v.contracts_left[v.declarer])
-            lines.append("[dim]" + escape(_("Still to declare by {who}: {contracts}").format(
-                who=self.seat_word(v.declarer), contracts=names)) + "[/]")
+            names = ", ".join(
+                self.info.contract_name(k) for k in self.info.contracts if k in v.contracts_left[v.declarer]
+            )
+            lines.append(
+                "[dim]"
+                + escape(
+                    _("Still to declare by {who}: {contracts}").format(who=self.seat_word(v.declarer), contracts=names)
+                )
+                + "[/]"
+            )
         return "\n".join(lines)
 
     def _scores(self, v: View) -> Table:
@@ -337,8 +404,11 @@ class TableScreen(CardTableScreen):
         in_tricks = c is not None and c.kind not in (DOMINO, CHINESE)
         for seat_box in self.query(SeatBox):
             seat = int((seat_box.id or "seat-0")[5:])
-            lines = [f"[dim]{escape(fit_kind(s.player_kind(seat), seat_box.content_size.width))}[/]"] \
-                if self._tall() else []
+            lines = (
+                [f"[dim]{escape(fit_kind(s.player_kind(seat), seat_box.content_size.width))}[/]"]
+                if self._tall()
+                else []
+            )
             facts = [ngettext("{n} card", "{n} cards", held[seat]).format(n=number(held[seat]))]
             if in_tricks:
                 facts.append(tricks_text(tricks[seat]))
@@ -386,27 +456,47 @@ class TableScreen(CardTableScreen):
         if v.phase in ("draw", "deal", "over"):
             w.update("\n[b]" + _("The match is over.") + "[/b]" if v.phase == "over" else "\n" + _("Dealing…"))
         elif v.phase == "declare":
-            w.update("\n" + (_("You are choosing the contract:") if v.declarer == me else
-                             _("{who} is choosing the contract…").format(who=self.seat_cap(v.declarer))))
+            w.update(
+                "\n"
+                + (
+                    _("You are choosing the contract:")
+                    if v.declarer == me
+                    else _("{who} is choosing the contract…").format(who=self.seat_cap(v.declarer))
+                )
+            )
         elif v.phase in ("trump", "rank"):
             if v.phase == "trump":
-                what = (_("You name trumps:") if v.declarer == me else
-                        _("{who} names trumps…").format(who=self.seat_cap(v.declarer)))
+                what = (
+                    _("You name trumps:")
+                    if v.declarer == me
+                    else _("{who} names trumps…").format(who=self.seat_cap(v.declarer))
+                )
             else:
-                what = (_("You name the starting rank of the rows:") if v.declarer == me else
-                        _("{who} names the starting rank of the rows…").format(who=self.seat_cap(v.declarer)))
+                what = (
+                    _("You name the starting rank of the rows:")
+                    if v.declarer == me
+                    else _("{who} names the starting rank of the rows…").format(who=self.seat_cap(v.declarer))
+                )
             w.update(f"\n[b]{escape(contract_label(self.info, v))}[/b]\n{escape(what)}")
         elif v.phase == "doubling":
             who = self.seat_word(v.to_act) if v.to_act is not None else ""
-            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\n"
-                     + escape(_("Doubling round: {who} to call.").format(who=who))
-                     + "\n[dim]" + escape(_("Doubles so far: {doubles}").format(doubles=doubles_short(v))) + "[/]")
+            w.update(
+                f"[b]{escape(contract_label(self.info, v))}[/b]\n"
+                + escape(_("Doubling round: {who} to call.").format(who=who))
+                + "\n[dim]"
+                + escape(_("Doubles so far: {doubles}").format(doubles=doubles_short(v)))
+                + "[/]"
+            )
         elif v.phase == "pass-on" and v.scottish is not None:
             to = (v.seat + v.scottish.pass_offset) % v.players
             chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or _("nobody yet")
-            w.update(f"[b]{escape(contract_label(self.info, v))}[/b]\n"
-                     + escape(_("Silly Round: everyone passes three cards on to {who}.").format(who=self.seat_word(to)))
-                     + "\n[dim]" + escape(_("Chosen so far: {who}").format(who=chosen)) + "[/]")
+            w.update(
+                f"[b]{escape(contract_label(self.info, v))}[/b]\n"
+                + escape(_("Silly Round: everyone passes three cards on to {who}.").format(who=self.seat_word(to)))
+                + "\n[dim]"
+                + escape(_("Chosen so far: {who}").format(who=chosen))
+                + "[/]"
+            )
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
             parts: list = [Text.from_markup(f"[b]{escape(contract_label(self.info, v))}[/b]\n"), self._layout(v)]
             if v.finished:
@@ -414,8 +504,12 @@ class TableScreen(CardTableScreen):
             w.update(Group(*(Align.center(x) for x in parts)))
         elif c is not None and c.kind == CHINESE:
             arranged = sum(1 for a in v.deal_actions if a is HIDDEN or isinstance(a, Arrange))
-            w.update(_("Chinese poker: {n} of {players} players have laid out their rows face down; "
-                       "all are shown together at the end.").format(n=number(arranged), players=number(v.players)))
+            w.update(
+                _(
+                    "Chinese poker: {n} of {players} players have laid out their rows face down; "
+                    "all are shown together at the end."
+                ).format(n=number(arranged), players=number(v.players))
+            )
         else:
             w.update(self._trick_grid(v))
 
@@ -507,8 +601,10 @@ class TableScreen(CardTableScreen):
                 lead = _("You led") if leader == me else _("{who} led").format(who=self.seat_cap(leader))
             else:
                 lead = _("You lead") if leader == me else _("{who} leads").format(who=self.seat_cap(leader))
-            caption = (_("Trick {n} of {total}").format(n=number(len(v.tricks) + 1), total=number(total))
-                       + f"\n[dim]{escape(lead)}[/]")
+            caption = (
+                _("Trick {n} of {total}").format(n=number(len(v.tricks) + 1), total=number(total))
+                + f"\n[dim]{escape(lead)}[/]"
+            )
         else:
             leader, cards = v.tricks[-1]
             winner = trick_winner(leader, cards, trump, v.players)
@@ -517,18 +613,26 @@ class TableScreen(CardTableScreen):
                 cells[seat] = face(card, "won" if seat == winner else "old")
             took = _("You take it") if winner == me else _("{who} takes it").format(who=self.seat_cap(winner))
             lead = _("You to lead") if winner == me else _("{who} to lead").format(who=self.seat_cap(winner))
-            caption = (_("Trick {n} of {total}").format(n=number(len(v.tricks)), total=number(total))
-                       + f"\n[b]{escape(took)}[/b]\n[dim]{escape(lead)}[/]")
+            caption = (
+                _("Trick {n} of {total}").format(n=number(len(v.tricks)), total=number(total))
+                + f"\n[b]{escape(took)}[/b]\n[dim]{escape(lead)}[/]"
+            )
         return self._grid(cells, caption, self._tall())
 
     def _ended_middle(self, v: View, r: DealResult) -> Any:
         """The finished deal stays on the table under its summary: its last trick, rows or finishing order."""
         c = self.info.contract(r.contract)
-        head = "[b]" + escape(_("Deal {n} over: {contract}").format(n=number(r.number),
-                                                                     contract=result_label(self.info, r))) + "[/b]"
+        head = (
+            "[b]"
+            + escape(_("Deal {n} over: {contract}").format(n=number(r.number), contract=result_label(self.info, r)))
+            + "[/b]"
+        )
         if r.arrangements:
-            return head + "\n" + "\n".join(f"{self.seat_cap(s)}: {arrangement_text(a)}"
-                                            for s, a in enumerate(r.arrangements))
+            return (
+                head
+                + "\n"
+                + "\n".join(f"{self.seat_cap(s)}: {arrangement_text(a)}" for s, a in enumerate(r.arrangements))
+            )
         if c is not None and c.kind == DOMINO:
             order = ", ".join(self.seat_word(x) for x in r.finishing)
             return head + "\n" + _("Finishing order: {who}").format(who=order) if order else head
@@ -537,10 +641,15 @@ class TableScreen(CardTableScreen):
         leader, cards = r.tricks[-1]
         winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
         face = card_face if self._tall() else card_chip
-        cells = {(leader + i) % v.players: face(x, "won" if (leader + i) % v.players == winner else "old")
-                 for i, x in enumerate(cards)}
-        took = (_("Last trick: you take it") if winner == v.seat else
-                _("Last trick: {who} takes it").format(who=self.seat_cap(winner)))
+        cells = {
+            (leader + i) % v.players: face(x, "won" if (leader + i) % v.players == winner else "old")
+            for i, x in enumerate(cards)
+        }
+        took = (
+            _("Last trick: you take it")
+            if winner == v.seat
+            else _("Last trick: {who} takes it").format(who=self.seat_cap(winner))
+        )
         return self._grid(cells, f"{head}\n{escape(took)}", self._tall())
 
     def _draw_decision(self, v: View) -> None:
@@ -557,8 +666,9 @@ class TableScreen(CardTableScreen):
             choices.display = False
             arrange.display = False
             if self.thinking is not None:
-                text = _("{who} ({player}) is playing…").format(who=self.seat_cap(self.thinking),
-                                                                 player=s.player_kind(self.thinking))
+                text = _("{who} ({player}) is playing…").format(
+                    who=self.seat_cap(self.thinking), player=s.player_kind(self.thinking)
+                )
             elif s.is_over:
                 text = _("The match is over.")
             elif self.paused:
@@ -590,11 +700,13 @@ class TableScreen(CardTableScreen):
             if self.choices:
                 choices.set_choices([action_label(a, v, self.info) for a in self.choices])
                 if len(legal) > MAX_LISTED:
-                    notes.append(_("{n} choices: the first {listed} are listed; type any other.").format(
-                        n=number(len(legal)), listed=number(MAX_LISTED)))
+                    notes.append(
+                        _("{n} choices: the first {listed} are listed; type any other.").format(
+                            n=number(len(legal)), listed=number(MAX_LISTED)
+                        )
+                    )
             self.zone = "hand" if cards else "list"
-        self.query_one("#prompt", Static).update(
-            "\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
+        self.query_one("#prompt", Static).update("\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
 
     # ---------------------------------------------------------------- keys and clicks
     @on(CommandInput.Nav)
@@ -662,16 +774,30 @@ class TableScreen(CardTableScreen):
         parts = [f"[b]{escape(v.rules)}[/b] — " + escape(_("{deals}; {wins}").format(deals=deals, wins=wins))]
         rules = self.info.rules
         if c is not None:
-            parts.append("\n[b]" + escape(_("This deal: {contract}").format(contract=contract_label(self.info, v)))
-                         + f"[/b]\n{escape(self.info.contract_help(c))}")
+            parts.append(
+                "\n[b]"
+                + escape(_("This deal: {contract}").format(contract=contract_label(self.info, v)))
+                + f"[/b]\n{escape(self.info.contract_help(c))}"
+            )
             if c.heart_ban:
                 parts.append(escape(_("Leading hearts: {rule}.").format(rule=option_word(rules.heart_lead))))
             if c.trump:
-                parts.append(escape(_("Trump rules: {rule} — {meaning}").format(
-                    rule=option_word(rules.trump_rules), meaning=(
-                        _("when trumps are led you must head the trick; a void player must trump and overtrump.")
-                        if rules.trump_rules == "classic" else
-                        _("a void player must trump and overtrump when he can; no duty to head a trump lead.")))))
+                parts.append(
+                    escape(
+                        _("Trump rules: {rule} — {meaning}").format(
+                            rule=option_word(rules.trump_rules),
+                            meaning=(
+                                _(
+                                    "when trumps are led you must head the trick; a void player must trump and overtrump."
+                                )
+                                if rules.trump_rules == "classic"
+                                else _(
+                                    "a void player must trump and overtrump when he can; no duty to head a trump lead."
+                                )
+                            ),
+                        )
+                    )
+                )
             if c.kind == DOMINO:
                 parts.append(escape(_("The ace is {rule} in the rows.").format(rule=option_word(rules.domino_ace))))
         if v.phase == "doubling":
@@ -686,8 +812,13 @@ class TableScreen(CardTableScreen):
         """The strongest player's choice, and why: over which imagined deals, by how many points."""
         v = view
         choice = action_label(answer.action, v, self.info) if answer.action in v.legal else hint_label(answer.action)
-        reason = hint_reason(answer, words(), len(v.legal) == 1, self.info.highest_wins,
-                             lambda a: action_label(a, v, self.info) if a in v.legal else hint_label(a))
+        reason = hint_reason(
+            answer,
+            words(),
+            len(v.legal) == 1,
+            self.info.highest_wins,
+            lambda a: action_label(a, v, self.info) if a in v.legal else hint_label(a),
+        )
         return _("The strongest computer player would choose {choice}.").format(choice=choice), reason
 
     def take_back_moves(self) -> int:
@@ -699,18 +830,30 @@ class TableScreen(CardTableScreen):
         if not v.tricks:
             body = _("No trick has been completed in this deal yet.")
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
-            body = _("Cards laid so far, in order:") + "\n" + "\n".join(
-                f"  {self.seat_word(seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
+            body = (
+                _("Cards laid so far, in order:")
+                + "\n"
+                + "\n".join(f"  {self.seat_word(seat)}: {card_markup(cards[0])}" for seat, cards in v.tricks[-12:])
+            )
         else:
             trump = v.trump if c is not None and c.trump else None
             rows = []
             for i, (leader, cards) in enumerate(v.tricks, start=1):
                 winner = trick_winner(leader, cards, trump, v.players)
-                played = "  ".join(f"{self.seat_word((leader + j) % v.players)} {card_markup(x)}"
-                                   for j, x in enumerate(cards))
+                played = "  ".join(
+                    f"{self.seat_word((leader + j) % v.players)} {card_markup(x)}" for j, x in enumerate(cards)
+                )
                 rows.append(f"  {i:>2}. {played}   → {self.seat_word(winner)}")
-            body = ("[b]" + _("Last trick") + "[/b]\n" + rows[-1] + "\n\n[b]" + _("All tricks of this deal")
-                    + "[/b]\n" + "\n".join(rows))
+            body = (
+                "[b]"
+                + _("Last trick")
+                + "[/b]\n"
+                + rows[-1]
+                + "\n\n[b]"
+                + _("All tricks of this deal")
+                + "[/b]\n"
+                + "\n".join(rows)
+            )
         self.app.push_screen(InfoDialog(_("Tricks"), body))
 
     def action_scoresheet(self) -> None:
@@ -718,7 +861,8 @@ class TableScreen(CardTableScreen):
 
     def _scoresheet(self, v: View) -> Table:
         played = ngettext("{n} of {total} deal played", "{n} of {total} deals played", len(v.results)).format(
-            n=number(len(v.results)), total=number(self.info.total_deals))
+            n=number(len(v.results)), total=number(self.info.total_deals)
+        )
         t = Table(title=f"{game_name(v.rules, words())} — {played}")
         t.add_column(_("deal"), justify="right")
         t.add_column(_("declarer"))
@@ -730,11 +874,15 @@ class TableScreen(CardTableScreen):
         for r in v.results:
             added = r.added
             running = [a + b for a, b in zip(running, added)]
-            t.add_row(number(r.number), self.seat_word(r.declarer),
-                      result_label(self.info, r) if r.played else
-                      _("{contract} (not played)").format(contract=result_label(self.info, r)),
-                      number(len(r.doubles)),
-                      *(f"{signed(x)} → {points(tot)}" for x, tot in zip(added, running)))
+            t.add_row(
+                number(r.number),
+                self.seat_word(r.declarer),
+                result_label(self.info, r)
+                if r.played
+                else _("{contract} (not played)").format(contract=result_label(self.info, r)),
+                number(len(r.doubles)),
+                *(f"{signed(x)} → {points(tot)}" for x, tot in zip(added, running)),
+            )
         t.add_section()
         t.add_row("", "", _("total"), "", *(points(x) for x in v.totals))
         return t
@@ -747,10 +895,16 @@ class TableScreen(CardTableScreen):
         v = self.session.view()
         parts: list[str | Table] = []
         for r in results:
-            parts.append("[b]" + escape(_("Deal {n}: {contract}").format(
-                n=number(r.number), contract=result_label(self.info, r))) + "[/b], "
-                + escape(_("declared by you") if r.declarer == v.seat else
-                         _("declared by {who}").format(who=self.seat_word(r.declarer))))
+            parts.append(
+                "[b]"
+                + escape(_("Deal {n}: {contract}").format(n=number(r.number), contract=result_label(self.info, r)))
+                + "[/b], "
+                + escape(
+                    _("declared by you")
+                    if r.declarer == v.seat
+                    else _("declared by {who}").format(who=self.seat_word(r.declarer))
+                )
+            )
             if not r.played:
                 parts.append(_("Not played: nobody doubled a negative contract, so its points were shared."))
             if r.doubles:
@@ -765,10 +919,18 @@ class TableScreen(CardTableScreen):
             elif r.tricks:
                 leader, cards = r.tricks[-1]
                 winner = trick_winner(leader, cards, r.trump if c is not None and c.trump else None, v.players)
-                won = (_("Last trick, won by you:") if winner == v.seat else
-                       _("Last trick, won by {who}:").format(who=self.seat_word(winner)))
-                parts.append(won + " " + ", ".join(
-                    f"{card_markup(x)} ({self.seat_word((leader + i) % v.players)})" for i, x in enumerate(cards)))
+                won = (
+                    _("Last trick, won by you:")
+                    if winner == v.seat
+                    else _("Last trick, won by {who}:").format(who=self.seat_word(winner))
+                )
+                parts.append(
+                    won
+                    + " "
+                    + ", ".join(
+                        f"{card_markup(x)} ({self.seat_word((leader + i) % v.players)})" for i, x in enumerate(cards)
+                    )
+                )
             t = Table(box=None)
             t.add_column("")
             for s in range(v.players):
@@ -782,7 +944,9 @@ class TableScreen(CardTableScreen):
             t.add_row(_("running total"), *(points(x) for x in running_totals(v, r.number)))
             parts.append(t)
         saved = _("Saved to {path}.").format(path=self.session.save_path) if self.session.save_path else ""
-        body = Group(*(Text.from_markup(p) if isinstance(p, str) else p for p in parts), Text("\n" + saved if saved else ""))
+        body = Group(
+            *(Text.from_markup(p) if isinstance(p, str) else p for p in parts), Text("\n" + saved if saved else "")
+        )
 
         def resume(_: Any = None) -> None:
             self.paused = False
@@ -802,8 +966,7 @@ class TableScreen(CardTableScreen):
         self.paused = True
         self._save_quietly()
         v = self.session.view()
-        standings = sorted(range(v.players), key=lambda s: (-v.totals[s] if self.info.highest_wins
-                                                             else v.totals[s], s))
+        standings = sorted(range(v.players), key=lambda s: (-v.totals[s] if self.info.highest_wins else v.totals[s], s))
         t = Table(title=_("Final standings — {rules}").format(rules=v.rules))
         t.add_column(_("place"), justify="right")
         t.add_column(_("seat"))
@@ -820,9 +983,15 @@ class TableScreen(CardTableScreen):
 
             reviewable = self.session.match.rules.family != "scottish"
             results = self.session.match.results
-            self.app.push_screen(ShadowMatchOverDialog(_("Match over"), t, self.shadow,
-                                                       lambda k: self.info.contract_name(results[k].contract),
-                                                       review if reviewable else None),
-                                 lambda _result=None: self.app.exit(0))
+            self.app.push_screen(
+                ShadowMatchOverDialog(
+                    _("Match over"),
+                    t,
+                    self.shadow,
+                    lambda k: self.info.contract_name(results[k].contract),
+                    review if reviewable else None,
+                ),
+                lambda _result=None: self.app.exit(0),
+            )
             return
         self.app.push_screen(MatchOverDialog(_("Match over"), t), lambda _result=None: self.app.exit(0))

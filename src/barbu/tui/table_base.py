@@ -292,9 +292,18 @@ class CardTableScreen(CommandScreen):
         if s.moves != moves:
             return
         first, why = self.hint_words(v, answer)
-        self.app.push_screen(InfoDialog(_("Hint"), "[b]" + escape(first) + "[/b]\n\n"
-                                        + (f"{escape(why)}\n\n" if why is not None else "")
-                                        + "[dim]" + escape(_("It sees only what you see.")) + "[/dim]"))
+        self.app.push_screen(
+            InfoDialog(
+                _("Hint"),
+                "[b]"
+                + escape(first)
+                + "[/b]\n\n"
+                + (f"{escape(why)}\n\n" if why is not None else "")
+                + "[dim]"
+                + escape(_("It sees only what you see."))
+                + "[/dim]",
+            )
+        )
 
     def action_take_back(self) -> None:
         """Undo back to your previous decision of this deal: the others here are all computer players."""
@@ -307,8 +316,12 @@ class CardTableScreen(CommandScreen):
             self.notify(sentence(word_error(e, current())), severity="warning", timeout=5)
             return
         self.taken_back(undone)
-        self.notify(ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.",
-                             undone).format(n=number(undone)), timeout=4)
+        self.notify(
+            ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.", undone).format(
+                n=number(undone)
+            ),
+            timeout=4,
+        )
         self.redraw()
         self.advance()
 

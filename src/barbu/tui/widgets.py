@@ -20,8 +20,8 @@ from ..classic.chinese import Arrange, fouled
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, words
 from ..i18n.formats import format_medium_date, format_short_time
-from ..records.savefiles import SavedMatch
 from ..play.labels import row_category, row_name, sorted_cards
+from ..records.savefiles import SavedMatch
 from .labels import card_chip, card_face, card_markup
 
 
@@ -66,7 +66,8 @@ class HandView(SuitColouredLinks, Static):
             first = [i for i, c in enumerate(self.cards) if c in self.legal]
             self.cursor = first[0] if first else 0
         self.border_title = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", len(self.cards)).format(
-            n=number(len(self.cards)))
+            n=number(len(self.cards))
+        )
         self._draw()
 
     def current(self) -> int | None:
@@ -96,13 +97,15 @@ class HandView(SuitColouredLinks, Static):
             drawn = card_face(c, state) if self.big else card_chip(c, state)
             # Each line of a card is a link to it: a click anywhere on the card plays it.
             groups.setdefault(c // 13, []).append(
-                [f"[@click=screen.card_clicked({int(c)})]{line}[/]" for line in drawn.split("\n")])
+                [f"[@click=screen.card_clicked({int(c)})]{line}[/]" for line in drawn.split("\n")]
+            )
         if not groups:
             self.update("[dim]" + _("no cards in your hand") + "[/]")
             return
         rows = len(next(iter(groups.values()))[0])
-        self.update("\n".join("   ".join(" ".join(card[r] for card in g) for g in groups.values())
-                              for r in range(rows)))
+        self.update(
+            "\n".join("   ".join(" ".join(card[r] for card in g) for g in groups.values()) for r in range(rows))
+        )
 
 
 class SeatBox(Static):
@@ -203,10 +206,13 @@ class ArrangeChooser(SuitColouredLinks, Static):
             mask = sum(1 << x for x in row)
             lines.append(f"{name:>{width}}  " + " ".join(cells) + f"   [dim]{row_category(mask)}[/]")
         a = self.arrangement()
-        warn = ("  [b red]" + _("fouled: back ≥ middle ≥ front is broken, every row would lose") + "[/]"
-                if fouled(a) else "")
+        warn = (
+            "  [b red]" + _("fouled: back ≥ middle ≥ front is broken, every row would lose") + "[/]"
+            if fouled(a)
+            else ""
+        )
         label = _("Lay out these rows")
-        button = (f"[reverse bold] ✔ {label} [/]" if self.cursor[0] == self.LAYOUT_ROW else f"[bold] ✔ {label} [/]")
+        button = f"[reverse bold] ✔ {label} [/]" if self.cursor[0] == self.LAYOUT_ROW else f"[bold] ✔ {label} [/]"
         lines.append(" " * (width + 2) + f"[@click=screen.arrange_confirm()]{button}[/]{warn}")
         if self.picked is not None:
             lines.append("[dim]" + _("picked a card: Enter on a card of another row swaps them") + "[/]")
@@ -263,8 +269,7 @@ def saved_when(stamp: float, today: date | None = None) -> str:
 class SavedList(OptionList):
     """The saved matches waiting to be resumed, newest first: Enter resumes one, Delete asks to remove it."""
 
-    BINDINGS = [Binding("delete", "delete", "Delete", show=False),
-                Binding("backspace", "delete", "Delete", show=False)]
+    BINDINGS = [Binding("delete", "delete", "Delete", show=False), Binding("backspace", "delete", "Delete", show=False)]
 
     class DeleteAsked(Message):
         """The person asked to delete the saved match at ``index``."""
@@ -279,7 +284,8 @@ class SavedList(OptionList):
     @staticmethod
     def line(s: SavedMatch) -> str:
         return _("{when} · {rules}, {state} · {file}").format(
-            when=saved_when(s.modified), rules=game_name(s.rules, words()), state=s.progress(), file=s.path.name)
+            when=saved_when(s.modified), rules=game_name(s.rules, words()), state=s.progress(), file=s.path.name
+        )
 
     def action_delete(self) -> None:
         if self.highlighted is not None:

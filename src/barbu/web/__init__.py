@@ -15,8 +15,10 @@ def __getattr__(name: str) -> Any:
     """Imported on first use, so the command line can read the settings without loading the server."""
     if name == "create_app":
         from .app import create_app
+
         return create_app
     if name == "Settings":
         from .common.settings import Settings
+
         return Settings
     raise AttributeError(name)

@@ -17,41 +17,53 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .accounts import store as accountstore
 from .accounts.service import Accounts
 from .clubs.service import Clubs
 from .clubs.store import leave_all as leave_clubs
+from .cluster.node import Cluster
 from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
+from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, pages, players, replay, scorebooks, tables
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
 from .routes.services import Services, keep_costs
 from .scorebooks.keeping import Scorekeeping
-from .tables.lobby import Lobby
 from .tables.actor import Table
+from .tables.lobby import Lobby
 from .tables.ops import operate
 from .tables.outside import Outside
-from .cluster.node import Cluster
-from .profiles import history
-from .accounts import store as accountstore
 
 __all__ = ["create_app", "origin_allowed", "read_body", "SecurityHeaders"]
 
 SECURITY_HEADERS = {
-    "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
 }
 
 #: Every route of the server, in the order they are matched (the static files last).
-ROUTES: list[BaseRoute] = [*pages.ROUTES, *tables.ROUTES, *replay.ROUTES, *scorebooks.ROUTES, *learn.ROUTES,
-                           *accounts.ROUTES, *players.ROUTES, *clubs.ROUTES, *events.ROUTES, *daily.ROUTES,
-                           *pages.STATIC_ROUTES]
+ROUTES: list[BaseRoute] = [
+    *pages.ROUTES,
+    *tables.ROUTES,
+    *replay.ROUTES,
+    *scorebooks.ROUTES,
+    *learn.ROUTES,
+    *accounts.ROUTES,
+    *players.ROUTES,
+    *clubs.ROUTES,
+    *events.ROUTES,
+    *daily.ROUTES,
+    *pages.STATIC_ROUTES,
+]
 
 
 @contextlib.asynccontextmanager
@@ -81,18 +93,32 @@ def create_app(settings: Settings | None = None) -> Starlette:
     lobby = Lobby(settings, Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountstore.mail_of))
     if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
         lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
-    analyses = Analyses(settings.analysis_samples, settings.analysis_seconds, queue=settings.analysis_queue,
-                        per_address=settings.analyses_per_address)
+    analyses = Analyses(
+        settings.analysis_samples,
+        settings.analysis_seconds,
+        queue=settings.analysis_queue,
+        per_address=settings.analyses_per_address,
+    )
     keep_costs(lobby, analyses)
-    accounts = Accounts(lambda: lobby.store, lambda address: lobby.creations.address_hash(address),
-                        on_delete=[leave_clubs])
-    services = Services(settings=settings, lobby=lobby, accounts=accounts, analyses=analyses,
-                        events=Events(lobby, settings),
-                        daily=Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards),
-                        clubs=Clubs(lambda: lobby.store),
-                        scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations))
-    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers={WebError: web_error},
-                    middleware=[Middleware(SecurityHeaders)])
+    accounts = Accounts(
+        lambda: lobby.store, lambda address: lobby.creations.address_hash(address), on_delete=[leave_clubs]
+    )
+    services = Services(
+        settings=settings,
+        lobby=lobby,
+        accounts=accounts,
+        analyses=analyses,
+        events=Events(lobby, settings),
+        daily=Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards),
+        clubs=Clubs(lambda: lobby.store),
+        scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
+    )
+    app = Starlette(
+        routes=ROUTES,
+        lifespan=lifespan,
+        exception_handlers={WebError: web_error},
+        middleware=[Middleware(SecurityHeaders)],
+    )
     app.state.services = services
     # each service by its name too: the domains that look one up on a request (`clubs.service.viewer`) and the tests
     app.state.lobby, app.state.accounts, app.state.events = lobby, accounts, services.events
@@ -114,8 +140,11 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                own = {k.lower() for k, _ in headers}  # a response may set its own (the printed sheet: no script at all)
+                own = {
+                    k.lower() for k, _ in headers
+                }  # a response may set its own (the printed sheet: no script at all)
                 headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items() if k.encode() not in own]
                 message = {**message, "headers": headers}
             await send(message)
+
         await self.app(scope, receive, send_with_headers)

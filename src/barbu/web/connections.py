@@ -40,8 +40,14 @@ CLIENT_FAULTS: tuple[tuple[type[BaseException], str], ...] = (
 
 
 def _response(status: bytes, text: bytes) -> bytes:
-    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: "
-            + str(len(text)).encode() + b"\r\nconnection: close\r\n\r\n" + text)
+    return (
+        b"HTTP/1.1 "
+        + status
+        + b"\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: "
+        + str(len(text)).encode()
+        + b"\r\nconnection: close\r\n\r\n"
+        + text
+    )
 
 
 TOO_SLOW = _response(b"408 Request Timeout", b"the request's head did not arrive in time\n")

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from .app import create_app
-from .connections import guarded_protocol, quiet_client_errors
 from .common.settings import Settings
+from .connections import guarded_protocol, quiet_client_errors
 
 #: The largest WebSocket frame uvicorn accepts; the app refuses messages above Settings.max_message anyway.
 WS_MAX_SIZE = 64 * 1024
@@ -28,11 +28,12 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from .db.storage import Store, database_url
+
     url = database_url(settings.db_url)
     shown = _shown(settings.db_url)
     check_driver(url, shown)
     if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///"):])
+        path = Path(url[len("sqlite:///") :])
         if not path.parent.is_dir():
             raise StartupError(f"cannot open the database {path.name}: the folder {path.parent} does not exist")
         if path.is_dir():
@@ -61,8 +62,9 @@ def check_startup(settings: Settings, host: str, port: int) -> None:
             raise StartupError(f"not allowed to listen on port {port} (ports below 1024 need privileges)") from None
         except OSError as e:
             if e.errno in (errno.EADDRINUSE,):
-                raise StartupError(f"port {port} is in use on {host}: is another server running? "
-                                   "Choose another with --port") from None
+                raise StartupError(
+                    f"port {port} is in use on {host}: is another server running? Choose another with --port"
+                ) from None
             raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
@@ -100,20 +102,27 @@ def check_driver(url: str, shown: str) -> None:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else "it is not a database URL"
         if "int()" in reason:  # Python's words for a port that is not a number
             reason = "its port is not a number"
-        raise StartupError(f"cannot open the database {shown}: the URL is malformed ({reason}); "
-                           "give a SQLite file path or a URL such as postgresql://user:password@host/dbname") from None
+        raise StartupError(
+            f"cannot open the database {shown}: the URL is malformed ({reason}); "
+            "give a SQLite file path or a URL such as postgresql://user:password@host/dbname"
+        ) from None
     try:
         parsed.get_dialect().import_dbapi()
     except NoSuchModuleError:
-        raise StartupError(f"cannot open the database {shown}: {parsed.get_backend_name()!r} is not a database "
-                           "this server knows (SQLite or PostgreSQL)") from None
+        raise StartupError(
+            f"cannot open the database {shown}: {parsed.get_backend_name()!r} is not a database "
+            "this server knows (SQLite or PostgreSQL)"
+        ) from None
     except ImportError as e:
-        raise StartupError(f"cannot open the database {shown}: its driver ({e.name or parsed.drivername}) is not "
-                           "installed; this server runs on SQLite or PostgreSQL") from None
+        raise StartupError(
+            f"cannot open the database {shown}: its driver ({e.name or parsed.drivername}) is not "
+            "installed; this server runs on SQLite or PostgreSQL"
+        ) from None
 
 
 def _config(settings: Settings, host: str, port: int, log_level: str, access_log: bool) -> "Any":
     import uvicorn
+
     app = create_app(settings)
     tune_runtime()
     # No per-message compression: the messages are small, and deflating each one costs more CPU
@@ -121,26 +130,46 @@ def _config(settings: Settings, host: str, port: int, log_level: str, access_log
     # X-Forwarded-For and -Proto are believed only from the proxies the operator named (none by default,
     # not uvicorn's 127.0.0.1: a local client is not a proxy unless said so).
     proxies = list(settings.forwarded_allow_ips)
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=access_log,
-                          ws_max_size=WS_MAX_SIZE, ws_ping_interval=20, ws_ping_timeout=20,
-                          ws_per_message_deflate=False, timeout_graceful_shutdown=5,
-                          # an idle connection is closed, a half-sent head is cut off, an address is capped
-                          http=guarded_protocol(settings), timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
-                          h11_max_incomplete_event_size=16 * 1024,
-                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=5,
+        # an idle connection is closed, a half-sent head is cut off, an address is capped
+        http=guarded_protocol(settings),
+        timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
 
 
 def _logging(log_level: str) -> None:
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
-          access_log: bool = True, sock: socket.socket | None = None) -> bool:
+def serve(
+    settings: Settings,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    access_log: bool = True,
+    sock: socket.socket | None = None,
+) -> bool:
     """Run until stopped; False if the server could not start.  ``sock``: a socket already listening
     (one of `serve_workers`'s processes), else the server binds ``host:port`` itself."""
     import uvicorn
+
     _logging(log_level)
     config = _config(settings, host, port, log_level, access_log)
     quiet_client_errors()  # after uvicorn has set its logging up
@@ -152,8 +181,14 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000, log_lev
     return server.started
 
 
-def serve_workers(settings: Settings, workers: int, host: str = "127.0.0.1", port: int = 8000,
-                  log_level: str = "info", access_log: bool = True) -> bool:
+def serve_workers(
+    settings: Settings,
+    workers: int,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    access_log: bool = True,
+) -> bool:
     """``barbu serve --workers N``: N server processes on one listening socket, each a node of one server
     (they share the database and the broker; the kernel hands each new connection to one of them).
 
@@ -162,6 +197,7 @@ def serve_workers(settings: Settings, workers: int, host: str = "127.0.0.1", por
     import multiprocessing
     import signal
     import time
+
     _logging(log_level)
     log = logging.getLogger("barbu.web")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -173,8 +209,12 @@ def serve_workers(settings: Settings, workers: int, host: str = "127.0.0.1", por
     ctx = multiprocessing.get_context("spawn")
 
     def start(i: int) -> Any:
-        proc = ctx.Process(target=serve, args=(settings, host, port, log_level, access_log, sock),
-                           name=f"barbu-worker-{i}", daemon=False)
+        proc = ctx.Process(
+            target=serve,
+            args=(settings, host, port, log_level, access_log, sock),
+            name=f"barbu-worker-{i}",
+            daemon=False,
+        )
         proc.start()
         log.info("worker %d started (pid %s)", i, proc.pid)
         return proc
@@ -188,6 +228,7 @@ def serve_workers(settings: Settings, workers: int, host: str = "127.0.0.1", por
         for proc in procs:
             if proc.is_alive() and proc.pid is not None:
                 os.kill(proc.pid, signal.SIGTERM)
+
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     while not stopping:

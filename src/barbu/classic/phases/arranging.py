@@ -6,10 +6,9 @@ The rows are scored together once every seat has laid them (`Scoring`); the
 
 from __future__ import annotations
 
-
+from ...core.errors import IllegalAction
 from .. import refusals as R
 from ..chinese import Arrange, Arrangements
-from ...core.errors import IllegalAction
 from .scoring import Scoring
 
 

@@ -12,8 +12,8 @@ import random
 
 from ...core import refusals as C
 from ...core.actions import Deal, Draw
-from ...core.errors import IllegalAction
 from ...core.cards import cards_of
+from ...core.errors import IllegalAction
 from .. import refusals as R
 from ..state import DEAL, DECLARE, DRAW
 from .declaring import Declaring
@@ -78,7 +78,7 @@ class Dealing(Declaring):
             hands = []
             for i in range(0, k * self.n, k):  # any cards beyond n hands stay set aside
                 m = 0
-                for c in cards[i:i + k]:
+                for c in cards[i : i + k]:
                     m |= _BIT[c]
                 hands.append(m)
             return Deal(tuple(hands))

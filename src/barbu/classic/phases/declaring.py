@@ -7,7 +7,6 @@ the doubling round.
 
 from __future__ import annotations
 
-
 from ...core.actions import Declare, NameRank, NameTrump
 from ...core.cards import cards_of
 from ...core.errors import IllegalAction, ParseError
@@ -50,8 +49,7 @@ class Declaring(Doubling):
             names = {c.name.lower(): c.key for c in self.contracts}
             key = names.get(t.removeprefix("contract "), key)
         if key not in self.contract_by_key:
-            raise ParseError.of(R.NOT_A_CONTRACT_TEXT, text=text,
-                                contracts=[(c.key, c.name) for c in self.contracts])
+            raise ParseError.of(R.NOT_A_CONTRACT_TEXT, text=text, contracts=[(c.key, c.name) for c in self.contracts])
         return Declare(key)
 
     def _apply_declare(self, action: object) -> None:
@@ -59,13 +57,18 @@ class Declaring(Doubling):
             raise IllegalAction.of(R.NAME_A_CONTRACT, action=str(action))
         c = self.contract_by_key.get(action.contract)
         if c is None:
-            raise IllegalAction.of(R.UNKNOWN_CONTRACT, contract=action.contract,
-                                   contracts=[(c.key, c.name) for c in self.contracts])
+            raise IllegalAction.of(
+                R.UNKNOWN_CONTRACT, contract=action.contract, contracts=[(c.key, c.name) for c in self.contracts]
+            )
         if action.contract not in self.contracts_left[self.declarer]:
             raise IllegalAction.of(R.CONTRACT_PLAYED, contract=c.key, name=c.name)
         if c.needs_in_play & self.set_aside:
-            raise IllegalAction.of(R.CONTRACT_SET_ASIDE, contract=c.key, name=c.name,
-                                   cards=[int(x) for x in cards_of(c.needs_in_play & self.set_aside)])
+            raise IllegalAction.of(
+                R.CONTRACT_SET_ASIDE,
+                contract=c.key,
+                name=c.name,
+                cards=[int(x) for x in cards_of(c.needs_in_play & self.set_aside)],
+            )
         self.contracts_left[self.declarer].discard(action.contract)
         self.contract = c
         if c.trump:

@@ -145,8 +145,12 @@ class Doubling(Play):
     def _end_doubling(self) -> None:
         contract = self.contract
         assert contract is not None
-        if (not self.business and not contract.positive and self.rules.doubling != "none"
-                and self.rules.undoubled_negative == "split"):
+        if (
+            not self.business
+            and not contract.positive
+            and self.rules.doubling != "none"
+            and self.rules.undoubled_negative == "split"
+        ):
             self._finish_deal(played=False)
             return
         self._start_play()
@@ -194,6 +198,5 @@ def _subsets(cands: tuple[int, ...]) -> tuple[Double, ...]:
     """Every doubling action over a sorted tuple of candidate seats, smallest first."""
     out = _SUBSETS.get(cands)
     if out is None:
-        out = _SUBSETS[cands] = tuple(_double(c) for k in range(len(cands) + 1)
-                                      for c in combinations(cands, k))
+        out = _SUBSETS[cands] = tuple(_double(c) for k in range(len(cands) + 1) for c in combinations(cands, k))
     return out

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..chinese import Arrange, score_arrangements
-from ..contracts import CHINESE, DOMINO, score_finishing, score_tricks
 from ...core.errors import IllegalAction
 from .. import refusals as R
+from ..chinese import Arrange, score_arrangements
+from ..contracts import CHINESE, DOMINO, score_finishing, score_tricks
 from ..state import ARRANGE, DEAL, DOMINO_PLAY, OVER, PLAY, Business, DealResult, Points, added_points
 from .base import MatchState
 
@@ -41,14 +41,26 @@ class Scoring(MatchState):
             self.totals[s] += scores[s]
         for s in range(len(series)):
             self.totals[s] += series[s]
-        self.results.append(DealResult(
-            number=self.deal_no + 1, dealer=self.dealer, declarer=self.declarer, contract=contract.key,
-            trump=self.trump, rank=self.rank, doubles=tuple(sorted(self.business.values(),
-                                                                  key=lambda b: (b.doubler, b.doubled))),
-            played=played, base=tuple(base), scores=tuple(scores), hands=self.dealt,
-            tricks=tuple(self.trick_log), finishing=tuple(self.finished), set_aside=self.set_aside,
-            arrangements=tuple(self.arranged[(s - self.declarer) % n] for s in range(n)) if self.arranged else (),
-            series=series))
+        self.results.append(
+            DealResult(
+                number=self.deal_no + 1,
+                dealer=self.dealer,
+                declarer=self.declarer,
+                contract=contract.key,
+                trump=self.trump,
+                rank=self.rank,
+                doubles=tuple(sorted(self.business.values(), key=lambda b: (b.doubler, b.doubled))),
+                played=played,
+                base=tuple(base),
+                scores=tuple(scores),
+                hands=self.dealt,
+                tricks=tuple(self.trick_log),
+                finishing=tuple(self.finished),
+                set_aside=self.set_aside,
+                arrangements=tuple(self.arranged[(s - self.declarer) % n] for s in range(n)) if self.arranged else (),
+                series=series,
+            )
+        )
         self.deal_no += 1
         if self.deal_no >= self.total_deals:
             self.phase = OVER
@@ -76,9 +88,15 @@ class Scoring(MatchState):
         scores, series = self.deal_points(list(base))
         return added_points(tuple(scores), series)
 
-    def finish_counted(self, won: Sequence[int], tricks_won: Sequence[int], winners: Sequence[int],
-                       finished: Sequence[int] = (), arranged: Sequence[Arrange] = (),
-                       trick_log: Sequence[tuple[int, tuple[int, ...]]] = ()) -> None:
+    def finish_counted(
+        self,
+        won: Sequence[int],
+        tricks_won: Sequence[int],
+        winners: Sequence[int],
+        finished: Sequence[int] = (),
+        arranged: Sequence[Arrange] = (),
+        trick_log: Sequence[tuple[int, tuple[int, ...]]] = (),
+    ) -> None:
         """End the deal in play from what was counted at a real table rather than played here.
 
         The scorekeeper's path: ``won`` holds cards each seat took (the penalty cards matter),

@@ -39,8 +39,7 @@ class TrickPlay(Scoring):
             mode = self.heart_mode
             if mode:
                 others = hand & ~HEARTS_MASK
-                if others and (mode == 1 or (mode == 2 and not self.winners)
-                               or (mode == 3 and not self.hearts_broken)):
+                if others and (mode == 1 or (mode == 2 and not self.winners) or (mode == 3 and not self.hearts_broken)):
                     return others
             return hand
         follow = hand & self.led_mask
@@ -69,8 +68,13 @@ class TrickPlay(Scoring):
         """Why a card the seat holds may not be played to this trick: the refusal, with its code."""
         hand = self.hands[self.turn]
         if not self.trick:
-            return IllegalAction.of(R.NO_HEART_LEAD_UNTIL_DISCARD if self.heart_mode == 3 else
-                                    R.NO_HEART_LEAD_FIRST_TRICK if self.heart_mode == 2 else R.NO_HEART_LEAD)
+            return IllegalAction.of(
+                R.NO_HEART_LEAD_UNTIL_DISCARD
+                if self.heart_mode == 3
+                else R.NO_HEART_LEAD_FIRST_TRICK
+                if self.heart_mode == 2
+                else R.NO_HEART_LEAD
+            )
         led = (self.led_mask.bit_length() - 1) // 13
         if hand & self.led_mask and not (self.led_mask >> card & 1):
             return IllegalAction.of(R.FOLLOW_SUIT, suit=led)

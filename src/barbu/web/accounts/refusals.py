@@ -10,11 +10,13 @@ NAME_TOO_LONG = refusal("user-name-too-long", N_("a user name has at most {n} ch
 NAME_TOO_SHORT = refusal("user-name-too-short", N_("a user name has at least {n} characters"))
 NAME_CHARACTERS = refusal("user-name-characters", N_("a user name may hold letters, digits, spaces and - _ . ' only"))
 NAME_FIRST_CHARACTER = refusal("user-name-first-character", N_("a user name begins with a letter or a digit"))
-NAME_MIXED_ALPHABETS = refusal("user-name-mixed-alphabets",
-                               N_("a user name is written in one alphabet, not a mix of several"))
+NAME_MIXED_ALPHABETS = refusal(
+    "user-name-mixed-alphabets", N_("a user name is written in one alphabet, not a mix of several")
+)
 NAME_TAKEN = refusal("user-name-taken", N_("the name {name} is taken; choose another"), CONFLICT)
-NAME_LOOKALIKE = refusal("user-name-lookalike",
-                         N_("the name {name} looks too much like a player's name; choose another"), CONFLICT)
+NAME_LOOKALIKE = refusal(
+    "user-name-lookalike", N_("the name {name} looks too much like a player's name; choose another"), CONFLICT
+)
 
 # A password.
 PASSWORD_TOO_SHORT = refusal("password-too-short", N_("a password has at least {n} characters"))
@@ -24,11 +26,14 @@ WRONG_PASSWORD = refusal("wrong-password", N_("that is not your current password
 
 # Logging in.
 WRONG_LOG_IN = refusal("wrong-log-in", N_("wrong user name or password"), UNAUTHORIZED)
-TOO_MANY_FAILURES = refusal("too-many-failed-log-ins", NN_("too many failed log-ins: try again in {n} minute",
-                                                           "too many failed log-ins: try again in {n} minutes"),
-                            LIMITED)
+TOO_MANY_FAILURES = refusal(
+    "too-many-failed-log-ins",
+    NN_("too many failed log-ins: try again in {n} minute", "too many failed log-ins: try again in {n} minutes"),
+    LIMITED,
+)
 ACCOUNT_CLOSED = refusal("account-closed", N_("this account is closed by the server's operator"), FORBIDDEN)
 
 # A one-time password link.
-RESET_LINK_GONE = refusal("reset-link-gone", N_("this link has expired or was used already: ask the server's "
-                                                "operator for another"), GONE)
+RESET_LINK_GONE = refusal(
+    "reset-link-gone", N_("this link has expired or was used already: ask the server's operator for another"), GONE
+)

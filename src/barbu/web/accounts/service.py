@@ -18,22 +18,36 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from sqlalchemy.engine import Connection
-
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from confusable_homoglyphs import categories, confusables
+from sqlalchemy.engine import Connection
 
-from . import store as db
-from .refusals import (ACCOUNT_CLOSED, NAME_CHARACTERS, NAME_FIRST_CHARACTER, NAME_LOOKALIKE, NAME_MIXED_ALPHABETS,
-                       NAME_NEEDED, NAME_OF_COMPUTERS, NAME_TAKEN, NAME_TOO_LONG, NAME_TOO_SHORT, PASSWORD_IS_NAME,
-                       PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT, RESET_LINK_GONE, TOO_MANY_FAILURES, WRONG_LOG_IN,
-                       WRONG_PASSWORD)
-from .store import User
 from ..common.errors import WebError
 from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store, hash_token, now
 from ..tables.actor import NAME_MAX, poses_as_computer
+from . import store as db
+from .refusals import (
+    ACCOUNT_CLOSED,
+    NAME_CHARACTERS,
+    NAME_FIRST_CHARACTER,
+    NAME_LOOKALIKE,
+    NAME_MIXED_ALPHABETS,
+    NAME_NEEDED,
+    NAME_OF_COMPUTERS,
+    NAME_TAKEN,
+    NAME_TOO_LONG,
+    NAME_TOO_SHORT,
+    PASSWORD_IS_NAME,
+    PASSWORD_TOO_LONG,
+    PASSWORD_TOO_SHORT,
+    RESET_LINK_GONE,
+    TOO_MANY_FAILURES,
+    WRONG_LOG_IN,
+    WRONG_PASSWORD,
+)
+from .store import User
 
 COOKIE = "barbu_session"
 SESSION_DAYS = 30  # a session lapses this long after it was last used (sliding expiry)
@@ -131,25 +145,33 @@ def open_store(get: Callable[[], Store | None]) -> Store:
 
 async def read_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(connection, *args)`` on a connection of its own, off the event loop."""
+
     def run() -> Any:
         with store.engine.connect() as conn:
             return fn(conn, *args)
+
     return await asyncio.to_thread(run)
 
 
 async def write_in_thread(store: Store, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(connection, *args)`` in one transaction, committed, off the event loop."""
+
     def run() -> Any:
         with store.engine.begin() as conn:
             return fn(conn, *args)
+
     return await asyncio.to_thread(run)
 
 
 class Accounts:
     """The accounts of one server, over its database (blocking work in threads)."""
 
-    def __init__(self, store: Callable[[], Store | None], address_hash: Callable[[str], str],
-                 on_delete: Sequence[Callable[[Connection, int], None]] = ()) -> None:
+    def __init__(
+        self,
+        store: Callable[[], Store | None],
+        address_hash: Callable[[str], str],
+        on_delete: Sequence[Callable[[Connection, int], None]] = (),
+    ) -> None:
         """``on_delete``: what the other domains erase with an account, in the same transaction (a club
         he owns passes on: `barbu.web.clubs.store.leave_all`); the application wires them."""
         self._store = store
@@ -180,6 +202,7 @@ class Accounts:
                 found = db.user_by_id(conn, uid)
                 assert found is not None
                 return found
+
         try:
             user = await self._run(write)
         except WebError:
@@ -195,7 +218,7 @@ class Accounts:
         wrong = WebError(WRONG_LOG_IN)
         if not isinstance(raw_name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
             raise wrong
-        key = fold(raw_name)[:NAME_MAX * 4]
+        key = fold(raw_name)[: NAME_MAX * 4]
         keys = [f"name:{key}", f"addr:{self.address_hash(address)}"]
         store = self.store
 
@@ -208,6 +231,7 @@ class Accounts:
                         wait = (times[-limit] + timedelta(seconds=THROTTLE_WINDOW) - now()).total_seconds()
                         raise WebError(TOO_MANY_FAILURES, n=_minutes(wait))
                 return db.user_by_key(conn, key)
+
         found = await self._run(check)
         ok = await self._run(_verify, found[1] if found else _DUMMY, password)
         if not ok or found is None or found[0].banned:
@@ -222,6 +246,7 @@ class Accounts:
         def forgive() -> None:
             with store.engine.begin() as conn:
                 db.clear_failures(conn, keys[0])
+
         await self._run(forgive)
         return user, await self.open_session(user.id)
 
@@ -237,6 +262,7 @@ class Accounts:
         def write() -> None:
             with store.engine.begin() as conn:
                 db.add_session(conn, hash_token(token), user_id, now() + timedelta(days=SESSION_DAYS))
+
         await self._run(write)
         return token
 
@@ -260,6 +286,7 @@ class Accounts:
                 if fresh - expires > timedelta(hours=1):
                     db.extend_session(conn, h, fresh)
                 return user
+
         return await self._run(read)
 
     async def log_out(self, token: Any) -> None:
@@ -270,6 +297,7 @@ class Accounts:
             def write() -> None:
                 with store.engine.begin() as conn:
                     db.end_session(conn, h)
+
             await self._run(write)
 
     async def log_out_everywhere(self, user: User) -> None:
@@ -278,6 +306,7 @@ class Accounts:
         def write() -> None:
             with store.engine.begin() as conn:
                 db.end_sessions(conn, user.id)
+
         await self._run(write)
 
     # -- the account's own changes --
@@ -288,6 +317,7 @@ class Accounts:
             with store.engine.connect() as conn:
                 found = db.user_by_key(conn, fold(user.name))
                 return found[1] if found else None
+
         stored = await self._run(read)
         if not isinstance(password, str) or stored is None or not await self._run(_verify, stored, password):
             raise WebError(WRONG_PASSWORD)
@@ -299,6 +329,7 @@ class Accounts:
         def write() -> None:
             with store.engine.begin() as conn:
                 db.set_password(conn, user_id, hashed)
+
         await self._run(write)
 
     async def change_password(self, user: User, old: Any, new: Any) -> str:
@@ -318,6 +349,7 @@ class Accounts:
                 for erase in self.on_delete:  # a club he owns passes on first
                     erase(conn, user.id)
                 db.delete_user(conn, user.id)
+
         await self._run(write)
 
     async def use_reset(self, token: Any, password: Any) -> tuple[User, str]:
@@ -331,6 +363,7 @@ class Accounts:
         def valid() -> User | None:
             with store.engine.connect() as conn:
                 return db.reset_user(conn, h)
+
         user = await self._run(valid)
         if user is None:
             raise gone
@@ -339,6 +372,7 @@ class Accounts:
         def take() -> int | None:
             with store.engine.begin() as conn:
                 return db.take_reset(conn, h)
+
         if await self._run(take) != user.id:
             raise gone
         await self.set_password(user.id, password)

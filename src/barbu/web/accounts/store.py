@@ -13,13 +13,29 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, cast, delete,
-                        func, insert, literal, select, update)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    cast,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..db.storage import SEATS, Base, _aware, inserted_id, now, table_of
 from ..daily.store import ATTEMPTS as DAILY_ATTEMPTS
+from ..db.storage import SEATS, Base, _aware, inserted_id, now, table_of
 
 
 class UserRow(Base):
@@ -164,8 +180,11 @@ def bot_subject(strength: str) -> str:
 
 # -- users --
 def add_user(conn: Connection, name: str, name_key: str, skeleton: str, password_hash: str) -> int:
-    result = conn.execute(insert(USERS).values(name=name, name_key=name_key, skeleton=skeleton,
-                                               password_hash=password_hash, created_at=now(), banned=False))
+    result = conn.execute(
+        insert(USERS).values(
+            name=name, name_key=name_key, skeleton=skeleton, password_hash=password_hash, created_at=now(), banned=False
+        )
+    )
     return inserted_id(result)
 
 
@@ -186,11 +205,18 @@ def skeleton_taken(conn: Connection, skeleton: str) -> bool:
 
 def list_users(conn: Connection) -> list[tuple[User, datetime | None, int]]:
     """Every account, with its last session's expiry (a proxy for its last visit) and its finished matches."""
-    last = (select(SESSIONS.c.user_id, func.max(SESSIONS.c.expires_at).label("last"))
-            .group_by(SESSIONS.c.user_id).subquery())
-    played = (select(RESULTS.c.user_id, func.count().label("n")).group_by(RESULTS.c.user_id).subquery())
-    q = (select(USERS, last.c.last, played.c.n).outerjoin(last, last.c.user_id == USERS.c.id)
-         .outerjoin(played, played.c.user_id == USERS.c.id).order_by(USERS.c.name_key))
+    last = (
+        select(SESSIONS.c.user_id, func.max(SESSIONS.c.expires_at).label("last"))
+        .group_by(SESSIONS.c.user_id)
+        .subquery()
+    )
+    played = select(RESULTS.c.user_id, func.count().label("n")).group_by(RESULTS.c.user_id).subquery()
+    q = (
+        select(USERS, last.c.last, played.c.n)
+        .outerjoin(last, last.c.user_id == USERS.c.id)
+        .outerjoin(played, played.c.user_id == USERS.c.id)
+        .order_by(USERS.c.name_key)
+    )
     return [(_user(r), _aware(r.last) if r.last else None, int(r.n or 0)) for r in conn.execute(q)]
 
 
@@ -200,8 +226,11 @@ def set_password(conn: Connection, user_id: int, password_hash: str) -> None:
 
 def mail_of(conn: Connection, user_id: int) -> tuple[str | None, bool, str | None, str] | None:
     """An account's e-mail address, whether it asked for "your turn" e-mails, its language and its name."""
-    r = conn.execute(select(USERS.c.email, USERS.c.notify_turns, USERS.c.lang, USERS.c.name, USERS.c.banned)
-                     .where(USERS.c.id == user_id)).first()
+    r = conn.execute(
+        select(USERS.c.email, USERS.c.notify_turns, USERS.c.lang, USERS.c.name, USERS.c.banned).where(
+            USERS.c.id == user_id
+        )
+    ).first()
     return None if r is None or r.banned else (r.email, bool(r.notify_turns), r.lang, r.name)
 
 
@@ -223,8 +252,11 @@ def delete_user(conn: Connection, user_id: int) -> None:
     conn.execute(update(RESULTS).where(RESULTS.c.user_id == user_id).values(user_id=None, name=None))
     conn.execute(update(SEATS).where(SEATS.c.user_id == user_id).values(user_id=None, name=""))
     # his daily deals stay in the others' comparisons, without his name (the pages say "a deleted player")
-    conn.execute(update(DAILY_ATTEMPTS).where(DAILY_ATTEMPTS.c.user_id == user_id).values(
-        user_id=None, name="", who=literal("d:") + cast(DAILY_ATTEMPTS.c.id, String)))  # an id may be reused
+    conn.execute(
+        update(DAILY_ATTEMPTS)
+        .where(DAILY_ATTEMPTS.c.user_id == user_id)
+        .values(user_id=None, name="", who=literal("d:") + cast(DAILY_ATTEMPTS.c.id, String))
+    )  # an id may be reused
     subject = subject_of(user_id)
     conn.execute(delete(RATINGS).where(RATINGS.c.subject == subject))
     conn.execute(delete(RATING_HISTORY).where(RATING_HISTORY.c.subject == subject))
@@ -240,8 +272,11 @@ def add_session(conn: Connection, id_hash: str, user_id: int, expires_at: dateti
 
 def session_user(conn: Connection, id_hash: str) -> tuple[User, datetime] | None:
     """The (not banned) user of a live session and when the session lapses."""
-    q = (select(USERS, SESSIONS.c.expires_at).join(SESSIONS, SESSIONS.c.user_id == USERS.c.id)
-         .where(SESSIONS.c.id_hash == id_hash))
+    q = (
+        select(USERS, SESSIONS.c.expires_at)
+        .join(SESSIONS, SESSIONS.c.user_id == USERS.c.id)
+        .where(SESSIONS.c.id_hash == id_hash)
+    )
     r = conn.execute(q).first()
     if r is None or _aware(r.expires_at) <= now() or r.banned:
         return None

@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
 from ... import ratings
 from ...core.words import N_
-from . import store as db
-from . import refusals as no
 from ..accounts.service import fold, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User, subject_of
-from ..profiles.history import ratings_of
 from ..common.errors import WebError
 from ..db.storage import Store, _aware, hash_token, now
+from ..profiles.history import ratings_of
+from . import refusals as no
+from . import store as db
 
 if TYPE_CHECKING:
     from ..tables.lobby import Lobby
@@ -168,16 +168,30 @@ def season_board(rows: Iterable[Any], minimum: int = BOARD_MIN) -> list[dict[str
 
         def row(uid: int, st: _Standing, rank: int | None) -> dict[str, Any]:
             n = st.rating.matches
-            return {"rank": rank, "name": st.name, "profile": f"/u/{st.name}", "rating": ratings.shown(st.rating),
-                    "provisional": ratings.provisional(st.rating), "matches": n, "wins": st.wins,
-                    "mean_place": round(st.places / n, 2) if n else None}
+            return {
+                "rank": rank,
+                "name": st.name,
+                "profile": f"/u/{st.name}",
+                "rating": ratings.shown(st.rating),
+                "provisional": ratings.provisional(st.rating),
+                "matches": n,
+                "wins": st.wins,
+                "mean_place": round(st.places / n, 2) if n else None,
+            }
+
         ranked = ratings.leaderboard([(uid, st.rating) for uid, st in table.items()], minimum)
         listed = {uid for _, uid, _ in ranked}
-        rest = sorted((uid for uid in table if uid not in listed),
-                      key=lambda uid: (-table[uid].rating.matches, -ratings.shown(table[uid].rating),
-                                       table[uid].name.casefold()))
-        out.append({"game": game, "players": [row(uid, table[uid], place) for place, uid, _ in ranked],
-                    "unranked": [row(uid, table[uid], None) for uid in rest]})
+        rest = sorted(
+            (uid for uid in table if uid not in listed),
+            key=lambda uid: (-table[uid].rating.matches, -ratings.shown(table[uid].rating), table[uid].name.casefold()),
+        )
+        out.append(
+            {
+                "game": game,
+                "players": [row(uid, table[uid], place) for place, uid, _ in ranked],
+                "unranked": [row(uid, table[uid], None) for uid in rest],
+            }
+        )
     return out
 
 
@@ -189,15 +203,34 @@ def matches_json(rows: Iterable[Any]) -> list[dict[str, Any]]:
     out = []
     for tid, seats in grouped.items():
         first = seats[0]
-        out.append({
-            "table": tid, "game": first.game, "rules": first.rules, "players": first.players,
-            "finished": iso(max(_aware(s.finished_at) for s in seats)), "rated": bool(first.rated),
-            "replay": f"/t/{tid}/replay",
-            "seats": sorted(({"seat": s.seat, "name": s.account or s.name, "account": s.account,
-                              "deleted": s.kind == "human" and s.name is None,
-                              "computer": s.kind == "bot" and s.account is None and not s.left,
-                              "strength": s.strength, "place": s.place, "points": s.points, "left": bool(s.left)}
-                             for s in seats), key=lambda s: s["seat"])})
+        out.append(
+            {
+                "table": tid,
+                "game": first.game,
+                "rules": first.rules,
+                "players": first.players,
+                "finished": iso(max(_aware(s.finished_at) for s in seats)),
+                "rated": bool(first.rated),
+                "replay": f"/t/{tid}/replay",
+                "seats": sorted(
+                    (
+                        {
+                            "seat": s.seat,
+                            "name": s.account or s.name,
+                            "account": s.account,
+                            "deleted": s.kind == "human" and s.name is None,
+                            "computer": s.kind == "bot" and s.account is None and not s.left,
+                            "strength": s.strength,
+                            "place": s.place,
+                            "points": s.points,
+                            "left": bool(s.left),
+                        }
+                        for s in seats
+                    ),
+                    key=lambda s: s["seat"],
+                ),
+            }
+        )
     return out
 
 
@@ -249,9 +282,17 @@ class Clubs:
     async def listing(self, user: User | None) -> dict[str, Any]:
         def read(conn: Any) -> dict[str, Any]:
             public = [club_json(c, n) for c, n in db.public_clubs(conn)]
-            mine = None if user is None else [club_json(c, n) | {"role": role} for c, role, n in db.clubs_of(conn, user.id)]
-            return {"public": public, "mine": mine, "limits": {"name": NAME_MAX, "description": DESCRIPTION_MAX,
-                                                               "per_day": CLUBS_PER_DAY}}
+            mine = (
+                None
+                if user is None
+                else [club_json(c, n) | {"role": role} for c, role, n in db.clubs_of(conn, user.id)]
+            )
+            return {
+                "public": public,
+                "mine": mine,
+                "limits": {"name": NAME_MAX, "description": DESCRIPTION_MAX, "per_day": CLUBS_PER_DAY},
+            }
+
         return await self._read(read)
 
     async def create(self, user: User, data: dict[str, Any]) -> db.Club:
@@ -272,13 +313,14 @@ class Clubs:
             for i in range(2, 1000):
                 if not db.slug_taken(conn, address):
                     break
-                address = f"{slug[:SLUG_MAX - 4]}-{i}"
+                address = f"{slug[: SLUG_MAX - 4]}-{i}"
             else:
-                address = f"{slug[:SLUG_MAX - 9]}-{secrets.token_hex(4)}"
+                address = f"{slug[: SLUG_MAX - 9]}-{secrets.token_hex(4)}"
             club_id = db.add_club(conn, address, name, key, description, public, user.id)
             found = db.club_by_id(conn, club_id)
             assert found is not None
             return found
+
         try:
             return await self._write(write)
         except WebError:
@@ -290,6 +332,7 @@ class Clubs:
 
     async def page(self, slug: Any, user: User | None) -> dict[str, Any]:
         """Everything the club's page shows but its tables (the routes add those, which the lobby holds)."""
+
         def read(conn: Any) -> dict[str, Any]:
             club, role = self._seen(conn, slug, user)
             people = db.members(conn, club.id)
@@ -302,18 +345,34 @@ class Clubs:
             recent = db.recent_matches(conn, club.id, MATCHES_PAGE + 1)
             matches = matches_json(recent)
             out = {
-                "club": club_json(club, len(people)), "role": role, "games": games,
-                "members": [{"name": m.name, "profile": f"/u/{m.name}", "role": m.role, "joined": iso(m.joined_at),
-                             "ratings": {g: by_game[g][subject_of(m.user_id)] for g in by_game
-                                         if subject_of(m.user_id) in by_game[g]}} for m in people],
-                "season": season_json(current), "seasons": [season_json(s) for s in all_seasons],
-                "board": season_board(rows), "board_min": BOARD_MIN,
-                "matches": matches[:MATCHES_PAGE], "more_matches": len(matches) > MATCHES_PAGE,
-                "you": user.name if user is not None else None, "_club_id": club.id,
+                "club": club_json(club, len(people)),
+                "role": role,
+                "games": games,
+                "members": [
+                    {
+                        "name": m.name,
+                        "profile": f"/u/{m.name}",
+                        "role": m.role,
+                        "joined": iso(m.joined_at),
+                        "ratings": {
+                            g: by_game[g][subject_of(m.user_id)] for g in by_game if subject_of(m.user_id) in by_game[g]
+                        },
+                    }
+                    for m in people
+                ],
+                "season": season_json(current),
+                "seasons": [season_json(s) for s in all_seasons],
+                "board": season_board(rows),
+                "board_min": BOARD_MIN,
+                "matches": matches[:MATCHES_PAGE],
+                "more_matches": len(matches) > MATCHES_PAGE,
+                "you": user.name if user is not None else None,
+                "_club_id": club.id,
             }
             if role in ("owner", "admin"):
                 out["invites"] = db.invites(conn, club.id)
             return out
+
         return await self._read(read)
 
     async def season_page(self, slug: Any, number: Any, user: User | None) -> dict[str, Any]:
@@ -325,6 +384,7 @@ class Clubs:
                 raise WebError(no.NO_SUCH_SEASON, season=str(number)[:12])
             rows = db.club_results(conn, club.id, since=s.started_at, until=s.ended_at, rated_only=True)
             return {"season": season_json(s), "board": season_board(rows), "board_min": BOARD_MIN}
+
         return await self._read(read)
 
     async def matches(self, slug: Any, before: Any, user: User | None) -> dict[str, Any]:
@@ -339,14 +399,17 @@ class Clubs:
             club, _ = self._seen(conn, slug, user)
             found = matches_json(db.recent_matches(conn, club.id, MATCHES_PAGE + 1, _aware(moment)))
             return {"matches": found[:MATCHES_PAGE], "more_matches": len(found) > MATCHES_PAGE}
+
         return await self._read(read)
 
     async def tables_of(self, club_id: int) -> list[Any]:
         """The club's unfinished tables as the database holds them, with their seats."""
+
         def read(conn: Any) -> list[tuple[Any, list[Any]]]:
             rows = db.unfinished_tables(conn, club_id)
             seats = db.seats_of(conn, [r.id for r in rows])
             return [(r, seats.get(r.id, [])) for r in rows]
+
         return await self._read(read)
 
     # -- the owner's and the admins' changes --
@@ -362,6 +425,7 @@ class Clubs:
             self._need(role, "owner")
             if values:
                 db.edit_club(conn, club.id, **values)
+
         await self._write(write)
 
     async def delete(self, slug: Any, user: User, typed: Any) -> None:
@@ -371,6 +435,7 @@ class Clubs:
             if not isinstance(typed, str) or fold(typed) != fold(club.name):
                 raise WebError(no.TYPE_NAME_TO_DELETE)
             db.delete_club(conn, club.id)
+
         await self._write(write)
 
     def _other(self, conn: Any, club: db.Club, raw: Any) -> db.Member:
@@ -393,6 +458,7 @@ class Clubs:
             if other.role == "owner":
                 raise WebError(no.OWNER_ROLE_FIXED)
             db.set_role(conn, club.id, other.user_id, role)
+
         await self._write(write)
 
     async def remove(self, slug: Any, user: User, member: Any) -> None:
@@ -405,6 +471,7 @@ class Clubs:
             if other.role == "owner" or (other.role == "admin" and mine != "owner"):
                 raise WebError(no.OWNER_ONLY)
             db.remove_member(conn, club.id, other.user_id)
+
         await self._write(write)
 
     async def leave(self, slug: Any, user: User) -> None:
@@ -415,6 +482,7 @@ class Clubs:
             if role == "owner":
                 raise WebError(no.OWNER_CANNOT_LEAVE)
             db.remove_member(conn, club.id, user.id)
+
         await self._write(write)
 
     async def hand_over(self, slug: Any, user: User, member: Any) -> None:
@@ -426,6 +494,7 @@ class Clubs:
                 raise WebError(no.OWNER_ALREADY)
             db.set_role(conn, club.id, other.user_id, "owner")
             db.set_role(conn, club.id, user.id, "admin")
+
         await self._write(write)
 
     async def close_season(self, slug: Any, user: User, number: Any) -> dict[str, Any]:
@@ -438,6 +507,7 @@ class Clubs:
             if started is None:
                 raise WebError(no.SEASON_NOT_CURRENT, season=number)
             return season_json(started)
+
         return await self._write(write)
 
     # -- invitation links --
@@ -454,6 +524,7 @@ class Clubs:
                 raise WebError(no.TOO_MANY_LINKS, n=LIVE_INVITES_MAX)
             invite_id = db.add_invite(conn, club.id, hash_token(secret), user.id, lapses)
             return next(i for i in db.invites(conn, club.id) if i["id"] == invite_id)
+
         return secret, await self._write(write)
 
     async def change_invite(self, slug: Any, user: User, invite_id: Any, revoke: bool, hours: Any = None) -> None:
@@ -464,10 +535,14 @@ class Clubs:
         def write(conn: Any) -> None:
             club, role = self._seen(conn, slug, user)
             self._need(role, "owner", "admin")
-            done = (db.revoke_invite(conn, club.id, invite_id) if revoke
-                    else db.set_invite_expiry(conn, club.id, invite_id, lapses))
+            done = (
+                db.revoke_invite(conn, club.id, invite_id)
+                if revoke
+                else db.set_invite_expiry(conn, club.id, invite_id, lapses)
+            )
             if not done:
                 raise WebError(no.NO_SUCH_LINK)
+
         await self._write(write)
 
     @staticmethod
@@ -485,14 +560,17 @@ class Clubs:
 
     async def invitation(self, key: Any, user: User | None) -> dict[str, Any]:
         """What a link invites to, before joining: the club's name, description and size."""
+
         def read(conn: Any) -> dict[str, Any]:
             _, club = self._invitation(conn, key)
             member = user is not None and db.role_of(conn, club.id, user.id) is not None
             return {"club": club_json(club, db.member_count(conn, club.id)), "member": member}
+
         return await self._read(read)
 
     async def join(self, key: Any, user: User) -> tuple[db.Club, bool]:
         """Join through a link: (the club, whether the account was a member already)."""
+
         def write(conn: Any) -> tuple[db.Club, bool]:
             found, club = self._invitation(conn, key)
             if db.role_of(conn, club.id, user.id) is not None:
@@ -502,6 +580,7 @@ class Clubs:
             db.add_member(conn, club.id, user.id)
             db.count_use(conn, found.id)
             return club, False
+
         try:
             return await self._write(write)
         except WebError:
@@ -513,10 +592,16 @@ class Clubs:
             raise
 
 
-
 def club_json(club: db.Club, members: int) -> dict[str, Any]:
-    return {"slug": club.slug, "name": club.name, "description": club.description, "public": club.public,
-            "created": iso(club.created_at), "members": members, "url": f"/c/{club.slug}"}
+    return {
+        "slug": club.slug,
+        "name": club.name,
+        "description": club.description,
+        "public": club.public,
+        "created": iso(club.created_at),
+        "members": members,
+        "url": f"/c/{club.slug}",
+    }
 
 
 def season_json(s: db.Season) -> dict[str, Any]:
@@ -596,6 +681,7 @@ async def rows_seen(store: Store | None, rows: list[dict[str, Any]], viewer: Vie
             clubs = db.clubs_by_id(c, wanted)
             open_ = {i for i, club in clubs.items() if club.public}
             return open_ | (db.memberships(c, user.id, wanted) if user is not None else set()), clubs
+
     shown, clubs = await asyncio.to_thread(read)
     out = []
     for r in rows:
@@ -618,10 +704,11 @@ async def matches_seen(store: Store | None, matches: list[dict[str, Any]], viewe
         with store.engine.connect() as c:
             out: dict[str, int] = {}
             for chunk in range(0, len(ids), 500):
-                club_of = db.tables_clubs(c, ids[chunk:chunk + 500])
+                club_of = db.tables_clubs(c, ids[chunk : chunk + 500])
                 clubs = db.clubs_by_id(c, sorted(set(club_of.values())))
                 out |= {tid: cid for tid, cid in club_of.items() if cid not in clubs or not clubs[cid].public}
             return out
+
     private = await asyncio.to_thread(private_tables)
     if not private:
         return matches
@@ -634,5 +721,6 @@ async def matches_seen(store: Store | None, matches: list[dict[str, Any]], viewe
             mine = db.memberships(c, user.id, sorted(set(private.values())))
             out = {tid for tid, cid in private.items() if cid not in mine}
             return out - db.seats_held(c, sorted(out), user.id) if out else out
+
     gone = await asyncio.to_thread(hidden)
     return [m for m in matches if m.get("table") not in gone]

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (Boolean, DateTime, ForeignKey, Index, Integer, String, Text, delete, func, insert, select,
-                        update)
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..accounts.store import RESULTS as _RESULTS, USERS
+from ..accounts.store import RESULTS as _RESULTS
+from ..accounts.store import USERS
 from ..db.storage import SEATS, TABLES, Base, _aware, inserted_id, now, table_of
 
 ROLES = ("owner", "admin", "member")
@@ -35,8 +35,9 @@ class ClubRow(Base):
     name_key: Mapped[str] = mapped_column(String(80), unique=True)
     description: Mapped[str] = mapped_column(Text, default="")
     public: Mapped[bool] = mapped_column(Boolean, default=True)
-    created_by: Mapped[int | None] = mapped_column(ForeignKey("barbu_users.id", ondelete="SET NULL"), nullable=True,
-                                                   index=True)
+    created_by: Mapped[int | None] = mapped_column(
+        ForeignKey("barbu_users.id", ondelete="SET NULL"), nullable=True, index=True
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -46,8 +47,7 @@ class MemberRow(Base):
 
     __tablename__ = "barbu_club_members"
     club_id: Mapped[int] = mapped_column(ForeignKey("barbu_clubs.id", ondelete="CASCADE"), primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("barbu_users.id", ondelete="CASCADE"), primary_key=True,
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("barbu_users.id", ondelete="CASCADE"), primary_key=True, index=True)
     role: Mapped[str] = mapped_column(String(8))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -117,13 +117,25 @@ def _season(r: Any) -> Season:
 
 
 # -- clubs --
-def add_club(conn: Connection, slug: str, name: str, name_key: str, description: str, public: bool,
-             owner_id: int) -> int:
+def add_club(
+    conn: Connection, slug: str, name: str, name_key: str, description: str, public: bool, owner_id: int
+) -> int:
     """A new club, its owner its first member, and its first season begun."""
     t = now()
-    club_id = inserted_id(conn.execute(insert(CLUBS).values(slug=slug, name=name, name_key=name_key,
-                                                            description=description, public=public, created_by=owner_id,
-                                                            created_at=t, deleted=False)))
+    club_id = inserted_id(
+        conn.execute(
+            insert(CLUBS).values(
+                slug=slug,
+                name=name,
+                name_key=name_key,
+                description=description,
+                public=public,
+                created_by=owner_id,
+                created_at=t,
+                deleted=False,
+            )
+        )
+    )
     conn.execute(insert(MEMBERS).values(club_id=club_id, user_id=owner_id, role="owner", joined_at=t))
     conn.execute(insert(SEASONS).values(club_id=club_id, number=1, started_at=t, ended_at=None))
     return club_id
@@ -156,8 +168,11 @@ def lock_user(conn: Connection, user_id: int) -> None:
 
 def created_since(conn: Connection, user_id: int, since: datetime) -> list[datetime]:
     """When this account created clubs since ``since`` (deleted ones count too), oldest first."""
-    q = (select(CLUBS.c.created_at).where(CLUBS.c.created_by == user_id, CLUBS.c.created_at >= since)
-         .order_by(CLUBS.c.created_at))
+    q = (
+        select(CLUBS.c.created_at)
+        .where(CLUBS.c.created_by == user_id, CLUBS.c.created_at >= since)
+        .order_by(CLUBS.c.created_at)
+    )
     return [_aware(r.created_at) for r in conn.execute(q)]
 
 
@@ -170,26 +185,37 @@ def delete_club(conn: Connection, club_id: int) -> None:
     conn.execute(delete(MEMBERS).where(MEMBERS.c.club_id == club_id))
     conn.execute(delete(INVITES).where(INVITES.c.club_id == club_id))
     conn.execute(delete(SEASONS).where(SEASONS.c.club_id == club_id))
-    conn.execute(update(CLUBS).where(CLUBS.c.id == club_id).values(
-        deleted=True, slug=f"-{club_id}", name_key=f"-deleted-{club_id}", description=""))
+    conn.execute(
+        update(CLUBS)
+        .where(CLUBS.c.id == club_id)
+        .values(deleted=True, slug=f"-{club_id}", name_key=f"-deleted-{club_id}", description="")
+    )
 
 
 def public_clubs(conn: Connection, limit: int = 200) -> list[tuple[Club, int]]:
     """Public clubs with their member counts, the largest first."""
-    counts = (select(MEMBERS.c.club_id, func.count().label("n")).group_by(MEMBERS.c.club_id).subquery())
-    q = (select(CLUBS, counts.c.n).join(counts, counts.c.club_id == CLUBS.c.id)
-         .where(CLUBS.c.public.is_(True), CLUBS.c.deleted.is_(False))
-         .order_by(counts.c.n.desc(), CLUBS.c.name_key).limit(limit))
+    counts = select(MEMBERS.c.club_id, func.count().label("n")).group_by(MEMBERS.c.club_id).subquery()
+    q = (
+        select(CLUBS, counts.c.n)
+        .join(counts, counts.c.club_id == CLUBS.c.id)
+        .where(CLUBS.c.public.is_(True), CLUBS.c.deleted.is_(False))
+        .order_by(counts.c.n.desc(), CLUBS.c.name_key)
+        .limit(limit)
+    )
     return [(_club(r), int(r.n)) for r in conn.execute(q)]
 
 
 def clubs_of(conn: Connection, user_id: int) -> list[tuple[Club, str, int]]:
     """The clubs an account belongs to, with its role there and their member counts."""
-    counts = (select(MEMBERS.c.club_id, func.count().label("n")).group_by(MEMBERS.c.club_id).subquery())
+    counts = select(MEMBERS.c.club_id, func.count().label("n")).group_by(MEMBERS.c.club_id).subquery()
     mine = MEMBERS.alias("mine")
-    q = (select(CLUBS, mine.c.role, counts.c.n).join(mine, mine.c.club_id == CLUBS.c.id)
-         .join(counts, counts.c.club_id == CLUBS.c.id)
-         .where(mine.c.user_id == user_id, CLUBS.c.deleted.is_(False)).order_by(CLUBS.c.name_key))
+    q = (
+        select(CLUBS, mine.c.role, counts.c.n)
+        .join(mine, mine.c.club_id == CLUBS.c.id)
+        .join(counts, counts.c.club_id == CLUBS.c.id)
+        .where(mine.c.user_id == user_id, CLUBS.c.deleted.is_(False))
+        .order_by(CLUBS.c.name_key)
+    )
     return [(_club(r), r.role, int(r.n)) for r in conn.execute(q)]
 
 
@@ -201,8 +227,12 @@ def role_of(conn: Connection, club_id: int, user_id: int) -> str | None:
 
 def members(conn: Connection, club_id: int) -> list[Member]:
     """A club's members: the owner first, then the admins, then the others, each by joining date."""
-    q = (select(MEMBERS, USERS.c.name).join(USERS, USERS.c.id == MEMBERS.c.user_id)
-         .where(MEMBERS.c.club_id == club_id).order_by(MEMBERS.c.joined_at, MEMBERS.c.user_id))
+    q = (
+        select(MEMBERS, USERS.c.name)
+        .join(USERS, USERS.c.id == MEMBERS.c.user_id)
+        .where(MEMBERS.c.club_id == club_id)
+        .order_by(MEMBERS.c.joined_at, MEMBERS.c.user_id)
+    )
     out = [Member(r.user_id, r.name, r.role, _aware(r.joined_at)) for r in conn.execute(q)]
     return sorted(out, key=lambda m: ROLES.index(m.role) if m.role in ROLES else len(ROLES))
 
@@ -225,8 +255,11 @@ def remove_member(conn: Connection, club_id: int, user_id: int) -> None:
 
 def successor(conn: Connection, club_id: int, leaving: int) -> int | None:
     """Who a club passes to when its owner goes: the oldest admin, else the oldest member, else nobody."""
-    q = (select(MEMBERS.c.user_id, MEMBERS.c.role).where(MEMBERS.c.club_id == club_id, MEMBERS.c.user_id != leaving)
-         .order_by(MEMBERS.c.joined_at, MEMBERS.c.user_id))
+    q = (
+        select(MEMBERS.c.user_id, MEMBERS.c.role)
+        .where(MEMBERS.c.club_id == club_id, MEMBERS.c.user_id != leaving)
+        .order_by(MEMBERS.c.joined_at, MEMBERS.c.user_id)
+    )
     rows = list(conn.execute(q))
     for r in rows:
         if r.role == "admin":
@@ -237,8 +270,10 @@ def successor(conn: Connection, club_id: int, leaving: int) -> int | None:
 def leave_all(conn: Connection, user_id: int) -> None:
     """An account about to be deleted leaves its clubs: a club it owns passes to the oldest admin, else the
     oldest member, else is deleted.  Call it in the deletion's transaction, before the account goes."""
-    owned = [int(r.club_id) for r in conn.execute(
-        select(MEMBERS.c.club_id).where(MEMBERS.c.user_id == user_id, MEMBERS.c.role == "owner"))]
+    owned = [
+        int(r.club_id)
+        for r in conn.execute(select(MEMBERS.c.club_id).where(MEMBERS.c.user_id == user_id, MEMBERS.c.role == "owner"))
+    ]
     for club_id in owned:
         heir = successor(conn, club_id, user_id)
         if heir is None:
@@ -288,8 +323,18 @@ def memberships(conn: Connection, user_id: int, ids: list[int]) -> set[int]:
 
 # -- invitation links --
 def add_invite(conn: Connection, club_id: int, secret_hash: str, user_id: int, expires_at: datetime | None) -> int:
-    return inserted_id(conn.execute(insert(INVITES).values(club_id=club_id, secret_hash=secret_hash, created_by=user_id,
-                                                           created_at=now(), expires_at=expires_at, uses=0)))
+    return inserted_id(
+        conn.execute(
+            insert(INVITES).values(
+                club_id=club_id,
+                secret_hash=secret_hash,
+                created_by=user_id,
+                created_at=now(),
+                expires_at=expires_at,
+                uses=0,
+            )
+        )
+    )
 
 
 def invite_by_hash(conn: Connection, secret_hash: str) -> Any:
@@ -298,24 +343,40 @@ def invite_by_hash(conn: Connection, secret_hash: str) -> Any:
 
 def invites(conn: Connection, club_id: int) -> list[dict[str, Any]]:
     """A club's links (never their secrets), the newest first, with who made them."""
-    q = (select(INVITES, USERS.c.name).outerjoin(USERS, USERS.c.id == INVITES.c.created_by)
-         .where(INVITES.c.club_id == club_id).order_by(INVITES.c.created_at.desc(), INVITES.c.id.desc()))
-    return [{"id": r.id, "by": r.name, "created": _aware(r.created_at).isoformat(timespec="seconds"),
-             "expires": _aware(r.expires_at).isoformat(timespec="seconds") if r.expires_at else None,
-             "expired": r.expires_at is not None and _aware(r.expires_at) <= now(), "uses": r.uses or 0}
-            for r in conn.execute(q)]
+    q = (
+        select(INVITES, USERS.c.name)
+        .outerjoin(USERS, USERS.c.id == INVITES.c.created_by)
+        .where(INVITES.c.club_id == club_id)
+        .order_by(INVITES.c.created_at.desc(), INVITES.c.id.desc())
+    )
+    return [
+        {
+            "id": r.id,
+            "by": r.name,
+            "created": _aware(r.created_at).isoformat(timespec="seconds"),
+            "expires": _aware(r.expires_at).isoformat(timespec="seconds") if r.expires_at else None,
+            "expired": r.expires_at is not None and _aware(r.expires_at) <= now(),
+            "uses": r.uses or 0,
+        }
+        for r in conn.execute(q)
+    ]
 
 
 def live_invites(conn: Connection, club_id: int) -> int:
     t = now()
-    q = (select(func.count()).select_from(INVITES).where(INVITES.c.club_id == club_id)
-         .where((INVITES.c.expires_at.is_(None)) | (INVITES.c.expires_at > t)))
+    q = (
+        select(func.count())
+        .select_from(INVITES)
+        .where(INVITES.c.club_id == club_id)
+        .where((INVITES.c.expires_at.is_(None)) | (INVITES.c.expires_at > t))
+    )
     return int(conn.execute(q).scalar_one())
 
 
 def set_invite_expiry(conn: Connection, club_id: int, invite_id: int, expires_at: datetime | None) -> bool:
-    r = conn.execute(update(INVITES).where(INVITES.c.id == invite_id, INVITES.c.club_id == club_id)
-                     .values(expires_at=expires_at))
+    r = conn.execute(
+        update(INVITES).where(INVITES.c.id == invite_id, INVITES.c.club_id == club_id).values(expires_at=expires_at)
+    )
     return bool(r.rowcount)
 
 
@@ -330,8 +391,11 @@ def count_use(conn: Connection, invite_id: int) -> None:
 
 def sweep_invites(conn: Connection, club_id: int, before: datetime) -> None:
     """Forget the links of a club that lapsed before ``before``."""
-    conn.execute(delete(INVITES).where(INVITES.c.club_id == club_id, INVITES.c.expires_at.is_not(None),
-                                       INVITES.c.expires_at < before))
+    conn.execute(
+        delete(INVITES).where(
+            INVITES.c.club_id == club_id, INVITES.c.expires_at.is_not(None), INVITES.c.expires_at < before
+        )
+    )
 
 
 # -- seasons --
@@ -350,8 +414,11 @@ def close_season(conn: Connection, club_id: int, number: int) -> Season | None:
     """End season ``number`` now and begin the next; None when ``number`` is not the current season (a second
     click, or another owner's tab, closed it already)."""
     t = now()
-    r = conn.execute(update(SEASONS).where(SEASONS.c.club_id == club_id, SEASONS.c.number == number,
-                                           SEASONS.c.ended_at.is_(None)).values(ended_at=t))
+    r = conn.execute(
+        update(SEASONS)
+        .where(SEASONS.c.club_id == club_id, SEASONS.c.number == number, SEASONS.c.ended_at.is_(None))
+        .values(ended_at=t)
+    )
     if not r.rowcount:
         return None
     conn.execute(insert(SEASONS).values(club_id=club_id, number=number + 1, started_at=t, ended_at=None))
@@ -359,11 +426,20 @@ def close_season(conn: Connection, club_id: int, number: int) -> Season | None:
 
 
 # -- the club's matches --
-def club_results(conn: Connection, club_id: int, since: datetime | None = None, until: datetime | None = None,
-                 rated_only: bool = False) -> list[Any]:
+def club_results(
+    conn: Connection,
+    club_id: int,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    rated_only: bool = False,
+) -> list[Any]:
     """Every seat's result of the club's finished matches between two moments, oldest match first."""
-    q = (select(_RESULTS, USERS.c.name.label("account")).join(TABLES, TABLES.c.id == _RESULTS.c.table_id)
-         .outerjoin(USERS, USERS.c.id == _RESULTS.c.user_id).where(TABLES.c.club_id == club_id))
+    q = (
+        select(_RESULTS, USERS.c.name.label("account"))
+        .join(TABLES, TABLES.c.id == _RESULTS.c.table_id)
+        .outerjoin(USERS, USERS.c.id == _RESULTS.c.user_id)
+        .where(TABLES.c.club_id == club_id)
+    )
     if since is not None:
         q = q.where(_RESULTS.c.finished_at >= since)
     if until is not None:
@@ -375,34 +451,49 @@ def club_results(conn: Connection, club_id: int, since: datetime | None = None, 
 
 def recent_matches(conn: Connection, club_id: int, limit: int, before: datetime | None = None) -> list[Any]:
     """The seats' results of the club's latest finished matches (``limit`` matches, older than ``before``)."""
-    q = (select(_RESULTS.c.table_id, func.max(_RESULTS.c.finished_at).label("at"))
-         .join(TABLES, TABLES.c.id == _RESULTS.c.table_id).where(TABLES.c.club_id == club_id)
-         .group_by(_RESULTS.c.table_id))
+    q = (
+        select(_RESULTS.c.table_id, func.max(_RESULTS.c.finished_at).label("at"))
+        .join(TABLES, TABLES.c.id == _RESULTS.c.table_id)
+        .where(TABLES.c.club_id == club_id)
+        .group_by(_RESULTS.c.table_id)
+    )
     if before is not None:
         q = q.having(func.max(_RESULTS.c.finished_at) < before)
-    ids = [r.table_id for r in conn.execute(q.order_by(func.max(_RESULTS.c.finished_at).desc(),
-                                                        _RESULTS.c.table_id).limit(limit))]
+    ids = [
+        r.table_id
+        for r in conn.execute(q.order_by(func.max(_RESULTS.c.finished_at).desc(), _RESULTS.c.table_id).limit(limit))
+    ]
     if not ids:
         return []
-    q = (select(_RESULTS, USERS.c.name.label("account")).outerjoin(USERS, USERS.c.id == _RESULTS.c.user_id)
-         .where(_RESULTS.c.table_id.in_(ids)).order_by(_RESULTS.c.finished_at.desc(), _RESULTS.c.table_id,
-                                                        _RESULTS.c.seat))
+    q = (
+        select(_RESULTS, USERS.c.name.label("account"))
+        .outerjoin(USERS, USERS.c.id == _RESULTS.c.user_id)
+        .where(_RESULTS.c.table_id.in_(ids))
+        .order_by(_RESULTS.c.finished_at.desc(), _RESULTS.c.table_id, _RESULTS.c.seat)
+    )
     return list(conn.execute(q))
 
 
 def club_games(conn: Connection, club_id: int) -> list[str]:
     """The games the club's matches were played in, the most played first."""
-    q = (select(_RESULTS.c.game, func.count(func.distinct(_RESULTS.c.table_id)).label("n"))
-         .join(TABLES, TABLES.c.id == _RESULTS.c.table_id).where(TABLES.c.club_id == club_id)
-         .group_by(_RESULTS.c.game).order_by(func.count(func.distinct(_RESULTS.c.table_id)).desc(), _RESULTS.c.game))
+    q = (
+        select(_RESULTS.c.game, func.count(func.distinct(_RESULTS.c.table_id)).label("n"))
+        .join(TABLES, TABLES.c.id == _RESULTS.c.table_id)
+        .where(TABLES.c.club_id == club_id)
+        .group_by(_RESULTS.c.game)
+        .order_by(func.count(func.distinct(_RESULTS.c.table_id)).desc(), _RESULTS.c.game)
+    )
     return [r.game for r in conn.execute(q)]
 
 
 def unfinished_tables(conn: Connection, club_id: int, limit: int = 100) -> list[Any]:
     """The club's tables still open or being played, the newest first, with their seats."""
-    q = (select(TABLES.c.id, TABLES.c.rules, TABLES.c.status, TABLES.c.rated, TABLES.c.turn_based,
-                TABLES.c.created_at).where(TABLES.c.club_id == club_id, TABLES.c.status.in_(("open", "playing")))
-         .order_by(TABLES.c.created_at.desc()).limit(limit))
+    q = (
+        select(TABLES.c.id, TABLES.c.rules, TABLES.c.status, TABLES.c.rated, TABLES.c.turn_based, TABLES.c.created_at)
+        .where(TABLES.c.club_id == club_id, TABLES.c.status.in_(("open", "playing")))
+        .order_by(TABLES.c.created_at.desc())
+        .limit(limit)
+    )
     return list(conn.execute(q))
 
 
@@ -414,4 +505,3 @@ def seats_of(conn: Connection, table_ids: list[str]) -> dict[str, list[Any]]:
     for r in conn.execute(q):
         out.setdefault(r.table_id, []).append(r)
     return out
-

@@ -44,11 +44,15 @@ class Broker:
 
     def __init__(self, url: str, node: str, on_message: Callable[[dict[str, Any]], Awaitable[None] | None]) -> None:
         import redis.asyncio as redis
+
         self.url, self.node, self.on_message = url, node, on_message
         # A bounded pool that waits for a free connection: redis-py's default pool (100 connections) raises
         # MaxConnectionsError when a burst of WebSocket handshakes each checks its address's count at once.
-        self.redis = redis.Redis.from_pool(redis.BlockingConnectionPool.from_url(
-            url, max_connections=100, timeout=10, socket_connect_timeout=5, health_check_interval=10))
+        self.redis = redis.Redis.from_pool(
+            redis.BlockingConnectionPool.from_url(
+                url, max_connections=100, timeout=10, socket_connect_timeout=5, health_check_interval=10
+            )
+        )
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._listener: asyncio.Task[None] | None = None
         self.published = 0

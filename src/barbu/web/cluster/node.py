@@ -192,6 +192,7 @@ class Cluster:
             with store.engine.connect() as conn:
                 found, at = leases.leases(conn, [table_id])
                 return found.get(table_id), at
+
         return await asyncio.to_thread(read)
 
     def lost(self, table_id: str) -> None:
@@ -242,6 +243,7 @@ class Cluster:
         def read() -> list[str]:
             with store.engine.connect() as conn:
                 return leases.orphans(conn, most)
+
         for table_id in await asyncio.to_thread(read):
             if table_id in self.host.tables:
                 continue
@@ -269,6 +271,7 @@ class Cluster:
         def read() -> tuple[dict[str, Lease], float]:
             with store.engine.connect() as conn:
                 return leases.leases(conn, ids)
+
         found, at = await asyncio.to_thread(read)
         for conn_id, link in links:
             if self.links.get(conn_id) is not link:  # gone meanwhile
@@ -344,8 +347,11 @@ class Cluster:
         rs = RemoteSocket(self, edge, conn_id, str(env.get("a", "unknown")))
         self.remote[conn_id] = rs
         user = env.get("u")  # the account the relaying process found logged in (None: a guest)
-        self._spawn(self._serve_remote(rs, t, str(env.get("l", "en")),
-                                       user if isinstance(user, int) and not isinstance(user, bool) else None))
+        self._spawn(
+            self._serve_remote(
+                rs, t, str(env.get("l", "en")), user if isinstance(user, int) and not isinstance(user, bool) else None
+            )
+        )
 
     async def _serve_remote(self, rs: RemoteSocket, table: Table, lang: str, user_id: int | None = None) -> None:
         conn = WsConn(rs, lang, user_id)  # type: ignore[arg-type]
@@ -368,22 +374,26 @@ class Cluster:
             d = env.get("d")
             data: dict[str, Any] = d if isinstance(d, dict) else {}
             try:
-                status, body = await self.operation(t, str(env.get("op", "")), data, str(env.get("a", "unknown")),
-                                                    str(env.get("l", "en")))
+                status, body = await self.operation(
+                    t, str(env.get("op", "")), data, str(env.get("a", "unknown")), str(env.get("l", "en"))
+                )
             except Exception:  # a bug: the asker gets a 500, the table carries on
                 log.exception("cluster: a request about table %s failed", t.id)
                 status, body = 500, {"error": "the server could not handle that request"}
         await self.broker.send(edge, {"k": "answer", "id": rid, "status": status, "body": body})
 
     # ------------------------------------------------------------------ this process's side of a relay
-    async def request(self, owner: str, table_id: str, op: str, data: dict[str, Any], address: str,
-                      lang: str) -> tuple[int, dict[str, Any]] | None:
+    async def request(
+        self, owner: str, table_id: str, op: str, data: dict[str, Any], address: str, lang: str
+    ) -> tuple[int, dict[str, Any]] | None:
         """Ask a table's owner to run an HTTP request about it; None if it did not answer or has moved."""
         rid = secrets.token_hex(8)
         fut: asyncio.Future[tuple[int, dict[str, Any]]] = asyncio.get_running_loop().create_future()
         self._requests[rid] = fut
-        await self.broker.send(owner, {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op,
-                                       "d": data, "a": address, "l": lang})
+        await self.broker.send(
+            owner,
+            {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op, "d": data, "a": address, "l": lang},
+        )
         try:
             status, body = await asyncio.wait_for(fut, REQUEST_TIMEOUT)
         except asyncio.TimeoutError:
@@ -399,8 +409,18 @@ class Cluster:
         self.links[conn_id] = Link(lease.table_id, lease.owner, lease.epoch, out)
         limit = RateLimit(self.settings.burst, self.settings.rate)
         try:
-            await self.broker.send(lease.owner, {"k": "attach", "c": conn_id, "e": self.node, "t": lease.table_id,
-                                                 "l": lang, "a": address, "u": user_id})
+            await self.broker.send(
+                lease.owner,
+                {
+                    "k": "attach",
+                    "c": conn_id,
+                    "e": self.node,
+                    "t": lease.table_id,
+                    "l": lang,
+                    "a": address,
+                    "u": user_id,
+                },
+            )
             while True:
                 try:
                     message = await ws.receive()
@@ -427,14 +447,23 @@ class Cluster:
         def read() -> dict[str, int]:
             with store.engine.connect() as conn:
                 return leases.held(conn)[0]
+
         owned = await asyncio.to_thread(read)
         nodes = sorted(set(owned) | set(self.others) | {self.node})
         alive = await self.broker.alive(nodes)
-        return {"processes": [{"node": n, "tables": owned.get(n, 0), "alive": n in alive} for n in nodes],
-                "tables_owned": sum(owned.values())}
+        return {
+            "processes": [{"node": n, "tables": owned.get(n, 0), "alive": n in alive} for n in nodes],
+            "tables_owned": sum(owned.values()),
+        }
 
     def health(self) -> dict[str, Any]:
-        return {"node": self.node, "leases": len(self.epochs), "relayed_here": len(self.links),
-                "served_for_others": len(self.remote), "broker_lag_ms": self.lag_ms,
-                "taken_over": self.taken_over, "broker_published": self.broker.published,
-                "broker_received": self.broker.received}
+        return {
+            "node": self.node,
+            "leases": len(self.epochs),
+            "relayed_here": len(self.links),
+            "served_for_others": len(self.remote),
+            "broker_lag_ms": self.lag_ms,
+            "taken_over": self.taken_over,
+            "broker_published": self.broker.published,
+            "broker_received": self.broker.received,
+        }

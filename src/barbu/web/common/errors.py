@@ -34,8 +34,20 @@ LIMITED = "limited"  # a per-address or per-account limit is reached
 FAILED = "failed"  # the server could not do it (a database error)
 UNAVAILABLE = "unavailable"  # the server is busy or stopping: try again later
 
-HTTP_STATUS = {BAD: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, MISSING: 404, TIMEOUT: 408, CONFLICT: 409, GONE: 410,
-               TOO_LARGE: 413, UNSUPPORTED: 415, LIMITED: 429, FAILED: 500, UNAVAILABLE: 503}
+HTTP_STATUS = {
+    BAD: 400,
+    UNAUTHORIZED: 401,
+    FORBIDDEN: 403,
+    MISSING: 404,
+    TIMEOUT: 408,
+    CONFLICT: 409,
+    GONE: 410,
+    TOO_LARGE: 413,
+    UNSUPPORTED: 415,
+    LIMITED: 429,
+    FAILED: 500,
+    UNAVAILABLE: 503,
+}
 _KIND_OF_STATUS = {status: kind for kind, status in HTTP_STATUS.items()}
 
 
@@ -85,8 +97,14 @@ class WebError(BarbuError):
     is still read while the last ones are given codes.
     """
 
-    def __init__(self, what: Refusal | str | tuple[str, str], status: int | None = None,
-                 cause: BaseException | None = None, code: str | None = None, **fields: Any) -> None:
+    def __init__(
+        self,
+        what: Refusal | str | tuple[str, str],
+        status: int | None = None,
+        cause: BaseException | None = None,
+        code: str | None = None,
+        **fields: Any,
+    ) -> None:
         if isinstance(what, Refusal):
             template, kind, code = what.template, what.kind, what.code
         else:

@@ -64,30 +64,46 @@ def chosen(code: str | None) -> str | None:
 
 def page_language(request: HTTPConnection, settings: Settings) -> str:
     """The language of this request's page: the address, the cookie, the browser, the server's default."""
-    return (chosen(request.query_params.get("lang")) or chosen(request.cookies.get(COOKIE))
-            or accepted_language(request.headers.get("accept-language")) or language(settings.default_lang))
+    return (
+        chosen(request.query_params.get("lang"))
+        or chosen(request.cookies.get(COOKIE))
+        or accepted_language(request.headers.get("accept-language"))
+        or language(settings.default_lang)
+    )
 
 
 @cache
 def environment(lang: str) -> Environment:
     """The templates with ``lang``'s gettext installed (one environment per language: requests interleave)."""
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
-                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     tr = translator(lang)
-    env.install_gettext_callables(tr.gettext, tr.ngettext, newstyle=True,  # type: ignore[attr-defined]
-                                  pgettext=tr.pgettext)
-    env.globals.update(lang=lang, languages=LANGUAGE_NAMES, number=tr.number, words=tr,
-                       i18n_json=js_catalog_json(lang))
+    env.install_gettext_callables(
+        tr.gettext,
+        tr.ngettext,
+        newstyle=True,  # type: ignore[attr-defined]
+        pgettext=tr.pgettext,
+    )
+    env.globals.update(lang=lang, languages=LANGUAGE_NAMES, number=tr.number, words=tr, i18n_json=js_catalog_json(lang))
     return env
 
 
-def render_page(request: HTTPConnection, settings: Settings, name: str, status_code: int = 200,
-                **context: Any) -> HTMLResponse:
+def render_page(
+    request: HTTPConnection, settings: Settings, name: str, status_code: int = 200, **context: Any
+) -> HTMLResponse:
     """The template ``name`` in the request's language (``lang`` and the JavaScript's catalog in its context)."""
     lang = page_language(request, settings)
     html = environment(lang).get_template(name).render(**context)
-    response = HTMLResponse(html, status_code=status_code,
-                            headers={"cache-control": "no-cache", "content-language": lang, "vary": "cookie, accept-language"})
+    response = HTMLResponse(
+        html,
+        status_code=status_code,
+        headers={"cache-control": "no-cache", "content-language": lang, "vary": "cookie, accept-language"},
+    )
     if chosen(request.query_params.get("lang")) == lang:  # ?lang= in a link: remembered like the switcher's choice
         response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="lax")
     return response

@@ -18,19 +18,25 @@ from ...i18n import translator
 from .settings import Settings
 
 log = logging.getLogger("barbu.web")
-EMAIL = re.compile(r"^[^@\s<>\"(),;:]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$")
+EMAIL = re.compile(
+    r"^[^@\s<>\"(),;:]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$"
+)
 
 SUBJECTS = {
     "turn": N_("Your turn at barbu"),
     "timeout": N_("Your time ran out at barbu"),
 }
 BODIES = {
-    "turn": N_("Hello {name},\n\nIt is your turn at the table {table} ({game}). Play when you like before your time "
-               "runs out:\n\n{link}\n\nYou get this e-mail because you asked for it; you can turn it off on your "
-               "account page: {account}\n"),
-    "timeout": N_("Hello {name},\n\nYour time ran out at the table {table} ({game}): the computer played that move "
-                  "for you. The table waits for you:\n\n{link}\n\nYou get this e-mail because you asked for it; you "
-                  "can turn it off on your account page: {account}\n"),
+    "turn": N_(
+        "Hello {name},\n\nIt is your turn at the table {table} ({game}). Play when you like before your time "
+        "runs out:\n\n{link}\n\nYou get this e-mail because you asked for it; you can turn it off on your "
+        "account page: {account}\n"
+    ),
+    "timeout": N_(
+        "Hello {name},\n\nYour time ran out at the table {table} ({game}): the computer played that move "
+        "for you. The table waits for you:\n\n{link}\n\nYou get this e-mail because you asked for it; you "
+        "can turn it off on your account page: {account}\n"
+    ),
 }
 
 
@@ -45,8 +51,11 @@ def message(settings: Settings, to: str, lang: str, kind: str, name: str, table_
     msg["From"] = settings.mail_from
     msg["To"] = to
     msg["Subject"] = words.gettext(SUBJECTS[kind])
-    msg.set_content(words.gettext(BODIES[kind]).format(name=name, table=table_id, game=game,
-                                                       link=f"{base}/t/{table_id}", account=f"{base}/account"))
+    msg.set_content(
+        words.gettext(BODIES[kind]).format(
+            name=name, table=table_id, game=game, link=f"{base}/t/{table_id}", account=f"{base}/account"
+        )
+    )
     return msg
 
 
@@ -62,5 +71,5 @@ async def send(settings: Settings, msg: EmailMessage) -> bool:
         await asyncio.to_thread(_send, settings, msg)
         return True
     except (OSError, smtplib.SMTPException) as e:
-        log.warning("mail: a \"%s\" e-mail was not sent: %s", msg["Subject"], type(e).__name__)
+        log.warning('mail: a "%s" e-mail was not sent: %s', msg["Subject"], type(e).__name__)
         return False

@@ -4,7 +4,8 @@ from ...core.words import N_
 from .errors import BAD, UNAVAILABLE, refusal
 
 SERVER_STARTING = refusal("server-starting", N_("the server is starting; try again in a moment"), UNAVAILABLE)
-UNKNOWN_STRENGTH = refusal("unknown-strength", N_("unknown computer player '{strength}'; choose from: {strengths}"),
-                           BAD)
+UNKNOWN_STRENGTH = refusal(
+    "unknown-strength", N_("unknown computer player '{strength}'; choose from: {strengths}"), BAD
+)
 #: A person's name (an account's, or a guest's at a table) that could be read as a computer player's.
 NAME_OF_COMPUTERS = refusal("name-of-computers", N_("the name '{name}' is kept for computer players; choose another"))

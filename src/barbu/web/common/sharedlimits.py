@@ -15,9 +15,9 @@ Addresses are never stored as they are: only their HMAC (`Creations.address_hash
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
-import logging
 import time
 from typing import Any
 
@@ -89,8 +89,9 @@ class SharedLimits:
 
     async def acquire(self, kind: str, address_hash: str, limit: int) -> bool:
         """One more ``kind`` held at once by an address, unless it holds ``limit`` already (0: no limit)."""
-        return bool(await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)],
-                                        args=[address_hash, limit]))
+        return bool(
+            await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash, limit])
+        )
 
     async def release(self, kind: str, address_hash: str) -> None:
         """Give one back.  Never raises: it runs as a connection closes, when the broker may be out of reach

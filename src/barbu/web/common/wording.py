@@ -14,12 +14,11 @@ from __future__ import annotations
 import string
 from typing import Any, Callable
 
-
-from ...core.errors import BarbuError
-from .errors import WebError, fill
-from ...core.words import KINDS, Words
 from ...agents.hint import hint_reason as reason_in
+from ...core.errors import BarbuError
+from ...core.words import KINDS
 from ...i18n import language, translator, word_error
+from .errors import WebError, fill
 
 #: The parameter kinds that name cards: a card its reader may not see is left out of what is sent.
 CARD_KINDS = ("card", "cards", "bcard")
@@ -54,8 +53,9 @@ def _card_fields(template: str) -> list[tuple[str, str]]:
     return [(f, spec) for _, f, spec, _ in string.Formatter().parse(template) if f and spec in CARD_KINDS]
 
 
-def refusal(e: BarbuError, lang: str | None, visible: Callable[[int], bool],
-            redact: Callable[[str], str]) -> dict[str, Any]:
+def refusal(
+    e: BarbuError, lang: str | None, visible: Callable[[int], bool], redact: Callable[[str], str]
+) -> dict[str, Any]:
     """An engine refusal as a seat may read it: ``message`` in ``lang``, and ``reason``/``params`` if coded.
 
     ``visible(card)`` says whether the seat may see a card the refusal names; a card it may

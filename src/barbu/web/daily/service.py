@@ -27,12 +27,12 @@ from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, 
 from ...duplicate.daily_besigue import BesigueBoard
 from ...duplicate.matchpoints import Entry, score_all
 from ...records.barbu import write_record
-from . import store as db
-from . import refusals as no
 from ..common.errors import WebError
 from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store
 from ..tables.views import contract_info, view_json
+from . import refusals as no
+from . import store as db
 
 EPS = 1e-9
 REFRESH = 30.0  # seconds: a large pool is scored again at most this often (a small one at every finish)
@@ -140,8 +140,13 @@ def account(user_id: int, name: str) -> Person:
 class Daily:
     """The daily deals of one server."""
 
-    def __init__(self, store: Callable[[], Store | None], strength: str = "rule", boards: int = 0,
-                 today: Callable[[], str] = utc_today) -> None:
+    def __init__(
+        self,
+        store: Callable[[], Store | None],
+        strength: str = "rule",
+        boards: int = 0,
+        today: Callable[[], str] = utc_today,
+    ) -> None:
         self._store = store
         self.strength = strength
         self.boards = boards  # > 0: sets cut to so many boards (a short set for tests)
@@ -198,16 +203,26 @@ class Daily:
         for game in GAMES:
             dset = self.set_of(day, game)
             a = mine.get(game)
-            entry: dict[str, Any] = {"game": game, "boards": dset.size,
-                                     "status": "none" if a is None else "finished" if a.finished else "playing"}
+            entry: dict[str, Any] = {
+                "game": game,
+                "boards": dset.size,
+                "status": "none" if a is None else "finished" if a.finished else "playing",
+            }
             if a is not None and a.finished:
                 entry["percent"] = self._result(dset, a)["percent"]
             games.append(entry)
         now = datetime.now(timezone.utc)
         midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), timezone.utc)
-        return {"day": day, "today": self.today(), "over": self.over(day), "key": self.published_key(day),
-                "games": games, "next_in": int((midnight - now).total_seconds()), "signed_in": person.pool == ACCOUNT,
-                "past": [{"day": d, "key": self.published_key(d)} for d in past]}
+        return {
+            "day": day,
+            "today": self.today(),
+            "over": self.over(day),
+            "key": self.published_key(day),
+            "games": games,
+            "next_in": int((midnight - now).total_seconds()),
+            "signed_in": person.pool == ACCOUNT,
+            "past": [{"day": d, "key": self.published_key(d)} for d in past],
+        }
 
     # -- playing
     def start(self, person: Person, game: str, also: Person | None = None) -> dict[str, Any]:
@@ -221,8 +236,7 @@ class Daily:
                 mine, before = db.attempt_of(conn, day, game, person.who), db.attempt_of(conn, day, game, also.who)
             if mine is None and before is not None:
                 raise WebError(no.PLAYED_AS_GUEST)
-        a, _made = db.start_attempt(self.store.engine, day, game, person.who, person.pool, person.user_id,
-                                    person.name)
+        a, _made = db.start_attempt(self.store.engine, day, game, person.who, person.pool, person.user_id, person.name)
         if a.finished:
             raise WebError(no.PLAYED_ALREADY)
         return self._state(dset, a)
@@ -258,11 +272,21 @@ class Daily:
         board, play, rows = self._current(dset, a)
         if play is None:
             return {"finished": True, "game": dset.game, "day": a.day}
-        out = {"finished": False, "game": dset.game, "family": dset.family, "day": a.day, "board": board,
-               "boards": dset.size, "seat": play.seat, "players": play.n, "contract": play.contract,
-               "name": a.name, "strength": dset.strength,
-               "highest_wins": dset.highest_wins,
-               "done": [{"board": k, "score": rows[k].score} for k in sorted(rows) if rows[k].score is not None]}
+        out = {
+            "finished": False,
+            "game": dset.game,
+            "family": dset.family,
+            "day": a.day,
+            "board": board,
+            "boards": dset.size,
+            "seat": play.seat,
+            "players": play.n,
+            "contract": play.contract,
+            "name": a.name,
+            "strength": dset.strength,
+            "highest_wins": dset.highest_wins,
+            "done": [{"board": k, "score": rows[k].score} for k in sorted(rows) if rows[k].score is not None],
+        }
         out.update(board_state(play))
         return out
 
@@ -295,8 +319,13 @@ class Daily:
                     db.finish(conn, a.id)
         out = self.state(person, game)
         if play.done:
-            out["last_board"] = {"board": current, "score": play.score, "contract": play.contract,
-                                 "scores": play.scores, "seat": play.seat}
+            out["last_board"] = {
+                "board": current,
+                "score": play.score,
+                "contract": play.contract,
+                "scores": play.scores,
+                "seat": play.seat,
+            }
             if dset.game == BESIGUE:  # the deal's summary as the Bésigue table shows it, and its last position
                 out["last_board"].update(besigue_end(play))
         return out
@@ -323,8 +352,9 @@ class Daily:
         with self.store.engine.connect() as conn:
             count = db.finished_count(conn, dset.day, dset.game, pool)
             cached = self._scores.get(key)
-            if cached is not None and (cached.count == count or (
-                    count >= LARGE and time.monotonic() - cached.at < REFRESH)):
+            if cached is not None and (
+                cached.count == count or (count >= LARGE and time.monotonic() - cached.at < REFRESH)
+            ):
                 return cached
             with collector_paused(count >= LARGE):
                 rows = db.finished_results(conn, dset.day, dset.game, pool)
@@ -357,31 +387,76 @@ class Daily:
         fractions: list[float | None] = []
         for br in sc.boards:
             top = len(br.rows) - 1
-            rows = [{"name": sc.names[e.player], "you": e.player == me, "score": int(e.score),
-                     "doubles": sc.doubles.get((e.player, br.board), ""), "matchpoints": mp}
-                    for e, mp in shown(br.rows, lambda r: r[0].player == me)]
+            rows = [
+                {
+                    "name": sc.names[e.player],
+                    "you": e.player == me,
+                    "score": int(e.score),
+                    "doubles": sc.doubles.get((e.player, br.board), ""),
+                    "matchpoints": mp,
+                }
+                for e, mp in shown(br.rows, lambda r: r[0].player == me)
+            ]
             if late and br.board in own_scores:
-                rows.append({"name": mine.name, "you": True, "score": own_scores[br.board],  # type: ignore[union-attr]
-                             "doubles": "", "matchpoints": None})
+                rows.append(
+                    {
+                        "name": mine.name,
+                        "you": True,
+                        "score": own_scores[br.board],  # type: ignore[union-attr]
+                        "doubles": "",
+                        "matchpoints": None,
+                    }
+                )
             travellers.append({"board": br.board, "results": len(br.rows) + late, "rows": rows})
             if me is not None and not late:
                 mp = next((mp for e, mp in br.rows if e.player == me), 0.0)
                 fractions.append(None if top == 0 else mp / top)
         ranking = shown(sc.ranking, lambda st: st.player == me)
-        out: dict[str, Any] = {"players": len(sc.ranking) + late, "pool": pool, "travellers": travellers,
-                               "highest_wins": dset.highest_wins,
-                               "ranking": [{"name": sc.names[st.player], "you": st.player == me, "rank": st.rank,
-                                            "percent": st.percent, "points": st.points} for st in ranking]}
+        out: dict[str, Any] = {
+            "players": len(sc.ranking) + late,
+            "pool": pool,
+            "travellers": travellers,
+            "highest_wins": dset.highest_wins,
+            "ranking": [
+                {
+                    "name": sc.names[st.player],
+                    "you": st.player == me,
+                    "rank": st.rank,
+                    "percent": st.percent,
+                    "points": st.points,
+                }
+                for st in ranking
+            ],
+        }
         own = next((st for st in sc.ranking if st.player == me), None)
         if own is not None:
-            out.update({"percent": own.percent, "rank": own.rank, "points": own.points,
-                        "share": share_line(dset.day, dset.game, own.percent, fractions)})
+            out.update(
+                {
+                    "percent": own.percent,
+                    "rank": own.rank,
+                    "points": own.points,
+                    "share": share_line(dset.day, dset.game, own.percent, fractions),
+                }
+            )
         elif late:
             percent, rank, fractions = sc.against(own_scores, dset.highest_wins)
-            out.update({"percent": percent, "rank": rank, "points": float(sum(own_scores.values())),
-                        "share": share_line(dset.day, dset.game, percent, fractions)})
-            out["ranking"].append({"name": mine.name, "you": True, "rank": rank, "percent": percent,  # type: ignore
-                                   "points": out["points"]})
+            out.update(
+                {
+                    "percent": percent,
+                    "rank": rank,
+                    "points": float(sum(own_scores.values())),
+                    "share": share_line(dset.day, dset.game, percent, fractions),
+                }
+            )
+            out["ranking"].append(
+                {
+                    "name": mine.name,
+                    "you": True,
+                    "rank": rank,
+                    "percent": percent,  # type: ignore
+                    "points": out["points"],
+                }
+            )
         else:
             out["percent"] = None
         return out
@@ -403,9 +478,17 @@ class Daily:
             raise WebError(no.MOVES_BROKEN) from None
         names = [f"{dset.strength} (computer)"] * play.n
         names[play.seat] = a.name
-        header: dict[str, Any] = {"players_names": names,
-                                  "daily": {"day": day, "game": game, "board": board, "seat": play.seat,
-                                            "contract": play.contract, "strength": dset.strength}}
+        header: dict[str, Any] = {
+            "players_names": names,
+            "daily": {
+                "day": day,
+                "game": game,
+                "board": board,
+                "seat": play.seat,
+                "contract": play.contract,
+                "strength": dset.strength,
+            },
+        }
         key = self.published_key(day)
         if key is not None:
             header["chance"] = {"method": "hmac-sha256-daily", "day_key": key, "game": game, "board": board}
@@ -413,6 +496,7 @@ class Daily:
         if dset.game == BESIGUE:
             from ...records.besigue import record_lines
             from ...records.lines import write_lines
+
             write_lines(record_lines(play.match, header), out)
         else:
             write_record(play.match, out, header)
@@ -424,9 +508,12 @@ def board_state(play: BoardPlay) -> dict[str, Any]:
     table's (`BesigueWeb.state`, what static/js/besigue.js draws) with the last move told."""
     m = play.match
     if play.dset.game != BESIGUE:
-        return {"contracts": contract_info(m), "state": view_json(m, m.views(), play.seat, full=True,
-                                                                  actors=play.actors)}
+        return {
+            "contracts": contract_info(m),
+            "state": view_json(m, m.views(), play.seat, full=True, actors=play.actors),
+        }
     from ..tables.games import BesigueWeb
+
     assert isinstance(play, BesigueBoard)  # what `BoardPlay` makes of a Bésigue set's board
     state = BesigueWeb(m).state(play.seat)
     if state.get("deal"):  # each board is a fresh game's first deal: numbered here as the set's deal
@@ -434,14 +521,20 @@ def board_state(play: BoardPlay) -> dict[str, Any]:
     state["results"] = [dict(r, number=play.board + 1) for r in state.get("results", [])]
     log = m.log
     last = next(((i, seat, text) for i, (seat, text) in reversed(list(enumerate(log))) if seat >= 0), None)
-    return {"contracts": [], "role": play.role, "options": BesigueWeb(m).info()["options"], "state": state,
-            "last": None if last is None else {"seq": last[0], "seat": last[1], "action": last[2]}}
+    return {
+        "contracts": [],
+        "role": play.role,
+        "options": BesigueWeb(m).info()["options"],
+        "state": state,
+        "last": None if last is None else {"seq": last[0], "seat": last[1], "action": last[2]},
+    }
 
 
 def besigue_end(play: BoardPlay) -> dict[str, Any]:
     """A finished Bésigue board: its summary (combinations, brisques, last trick, points) numbered as the set's
     board, and the final position as the person's seat sees it (every card is played by then)."""
     from ..tables.games import _result_json
+
     summary = _result_json(play.result)
     summary["number"] = play.board + 1
     out = {"summary": summary, **board_state(play)}

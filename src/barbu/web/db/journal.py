@@ -44,15 +44,17 @@ class Journal:
         self.commits = 0
 
     # -- called from the event loop --
-    def append(self, table_id: str, seq: int, actor: int, action: str,
-               epoch: int | None = None) -> "asyncio.Future[None]":
+    def append(
+        self, table_id: str, seq: int, actor: int, action: str, epoch: int | None = None
+    ) -> "asyncio.Future[None]":
         """Append one event; the future is done when it is committed.
 
         ``epoch``: the lease's epoch the writer holds (many processes); None: no lease is checked."""
         return self._submit(("event", (table_id, seq, actor, action, epoch)), (table_id, epoch))
 
-    def run(self, fn: Callable[[Connection], Any],
-            fence: tuple[str, int | None] | None = None) -> "asyncio.Future[Any]":
+    def run(
+        self, fn: Callable[[Connection], Any], fence: tuple[str, int | None] | None = None
+    ) -> "asyncio.Future[Any]":
         """Run ``fn(connection)`` inside the next transaction; the future holds its result.
 
         ``fence``: (table, epoch) when the write is a table's, checked as `append` checks its epoch."""
@@ -127,7 +129,7 @@ class Journal:
             for item in batch:
                 self._commit([item])
             return
-        (_, loop, fut), = batch
+        ((_, loop, fut),) = batch
         exc = sys.exc_info()[1]  # called while the write's exception is being handled
         log.exception("database write failed")
         loop.call_soon_threadsafe(_set_exception, fut, exc)

@@ -60,8 +60,11 @@ def claim(conn: Connection, table_id: str, node: str, ttl: float) -> int | None:
     Taking it bumps the epoch, so whatever its last owner still tries to write is refused from now on."""
     at = db_now(conn)
     row = conn.execute(
-        update(LEASES).where(LEASES.c.table_id == table_id, LEASES.c.expires <= at)
-        .values(owner=node, epoch=LEASES.c.epoch + 1, expires=at + ttl).returning(LEASES.c.epoch)).first()
+        update(LEASES)
+        .where(LEASES.c.table_id == table_id, LEASES.c.expires <= at)
+        .values(owner=node, epoch=LEASES.c.epoch + 1, expires=at + ttl)
+        .returning(LEASES.c.epoch)
+    ).first()
     if row is not None:
         return int(row.epoch)
     if conn.execute(select(LEASES.c.table_id).where(LEASES.c.table_id == table_id)).first() is not None:
@@ -80,24 +83,35 @@ def renew(conn: Connection, node: str, ttl: float) -> dict[str, int]:
     A lease past its end that nobody has taken is still ours (its epoch has not moved): renewing it is safe,
     since fencing is by epoch, not by time."""
     at = db_now(conn)
-    rows = conn.execute(update(LEASES).where(LEASES.c.owner == node).values(expires=at + ttl)
-                        .returning(LEASES.c.table_id, LEASES.c.epoch))
+    rows = conn.execute(
+        update(LEASES)
+        .where(LEASES.c.owner == node)
+        .values(expires=at + ttl)
+        .returning(LEASES.c.table_id, LEASES.c.epoch)
+    )
     return {r.table_id: int(r.epoch) for r in rows}
 
 
 def release(conn: Connection, table_id: str, node: str, epoch: int) -> bool:
     """End a lease at once (a process handing its tables over before it stops, or a finished table)."""
-    res = conn.execute(update(LEASES).where(LEASES.c.table_id == table_id, LEASES.c.owner == node,
-                                            LEASES.c.epoch == epoch).values(expires=0.0))
+    res = conn.execute(
+        update(LEASES)
+        .where(LEASES.c.table_id == table_id, LEASES.c.owner == node, LEASES.c.epoch == epoch)
+        .values(expires=0.0)
+    )
     return bool(res.rowcount)
 
 
 def orphans(conn: Connection, limit: int = 100) -> list[str]:
     """Unfinished tables whose lease has ended or that never had one: they need a new owner."""
     at = db_now(conn)
-    q = (select(TABLES.c.id).select_from(TABLES.outerjoin(LEASES, LEASES.c.table_id == TABLES.c.id))
-         .where(TABLES.c.status.in_(UNFINISHED), (LEASES.c.expires.is_(None)) | (LEASES.c.expires <= at))
-         .order_by(TABLES.c.created_at).limit(limit))
+    q = (
+        select(TABLES.c.id)
+        .select_from(TABLES.outerjoin(LEASES, LEASES.c.table_id == TABLES.c.id))
+        .where(TABLES.c.status.in_(UNFINISHED), (LEASES.c.expires.is_(None)) | (LEASES.c.expires <= at))
+        .order_by(TABLES.c.created_at)
+        .limit(limit)
+    )
     return [r.id for r in conn.execute(q)]
 
 

@@ -17,8 +17,23 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from sqlalchemy import (BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Table, Text, create_engine, event,
-                        insert, select, text, update)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -156,7 +171,7 @@ def database_url(url: str) -> str:
     """Accept the usual ``postgresql://`` form and pick the psycopg 3 driver for it."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -198,7 +213,9 @@ class TableRecord:
     creator_addr: str | None = None  # HMAC of the creator's address (`Creations.address_hash`), for the limits
     bots_addr: str | None = None  # HMAC of the address that gave seats to computer players
     rated: bool = False  # created as rated: its result changes the ratings (every person at it has an account)
-    club_id: int | None = None  # a club's table (`barbu.web.clubs.service`): a private club's is seen by its members only
+    club_id: int | None = (
+        None  # a club's table (`barbu.web.clubs.service`): a private club's is seen by its members only
+    )
     turn_based: bool = False  # played over days: long clocks, nobody need be connected
     turn_since: datetime | None = None  # a turn-based table: since when the decision it waits for is awaited
     boards: bool = False  # an event's table: deal k has the same cards at every table (`core.chance.BoardChance`)
@@ -225,6 +242,7 @@ def make_engine(url: str, idle_timeout: float | None = None) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.close()
+
         return engine
     engine = create_engine(url, pool_pre_ping=True)
     if idle_timeout is not None:
@@ -235,6 +253,7 @@ def make_engine(url: str, idle_timeout: float | None = None) -> Engine:
             dbapi_conn.autocommit = True
             dbapi_conn.execute(f"SET idle_in_transaction_session_timeout = {millis}")
             dbapi_conn.autocommit = False
+
     return engine
 
 
@@ -246,6 +265,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to the newest Alembic revision (or to ``revision``: the tests of an upgrade)."""
     from alembic import command
     from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
@@ -276,25 +296,58 @@ class Store:
 
     # -- writes (each takes an open connection so the journal can batch them) --
     @staticmethod
-    def create_table(conn: Connection, table_id: str, rules: str, seed: int,
-                     rematch_of: str | None = None, secret: str | None = None, creator_hash: str | None = None,
-                     bots_by: str = "creator", invite_hash: str | None = None, clock: str | None = None,
-                     bots_secret: str | None = None, creator_addr: str | None = None,
-                     bots_addr: str | None = None, rated: bool = False, club_id: int | None = None,
-                     turn_based: bool = False, boards: bool = False, deal_limit: int | None = None) -> None:
+    def create_table(
+        conn: Connection,
+        table_id: str,
+        rules: str,
+        seed: int,
+        rematch_of: str | None = None,
+        secret: str | None = None,
+        creator_hash: str | None = None,
+        bots_by: str = "creator",
+        invite_hash: str | None = None,
+        clock: str | None = None,
+        bots_secret: str | None = None,
+        creator_addr: str | None = None,
+        bots_addr: str | None = None,
+        rated: bool = False,
+        club_id: int | None = None,
+        turn_based: bool = False,
+        boards: bool = False,
+        deal_limit: int | None = None,
+    ) -> None:
         t = now()
-        conn.execute(insert(TABLES).values(id=table_id, rules=rules, seed=seed, status="open", created_at=t,
-                                           rematch_of=rematch_of, secret=secret, creator_hash=creator_hash,
-                                           bots_by=bots_by, touched_at=t, invite_hash=invite_hash, clock=clock,
-                                           bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                                           rated=rated, club_id=club_id, turn_based=turn_based,
-                                           boards=boards or None, deal_limit=deal_limit))
+        conn.execute(
+            insert(TABLES).values(
+                id=table_id,
+                rules=rules,
+                seed=seed,
+                status="open",
+                created_at=t,
+                rematch_of=rematch_of,
+                secret=secret,
+                creator_hash=creator_hash,
+                bots_by=bots_by,
+                touched_at=t,
+                invite_hash=invite_hash,
+                clock=clock,
+                bots_secret=bots_secret,
+                creator_addr=creator_addr,
+                bots_addr=bots_addr,
+                rated=rated,
+                club_id=club_id,
+                turn_based=turn_based,
+                boards=boards or None,
+                deal_limit=deal_limit,
+            )
+        )
 
     @staticmethod
     def set_addresses(conn: Connection, table_id: str, creator_addr: str | None, bots_addr: str | None) -> None:
         """Who the table counts against (address HMACs), after computer players were seated or its maker left."""
-        conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(creator_addr=creator_addr,
-                                                                          bots_addr=bots_addr))
+        conn.execute(
+            update(TABLES).where(TABLES.c.id == table_id).values(creator_addr=creator_addr, bots_addr=bots_addr)
+        )
 
     @staticmethod
     def truncate_events(conn: Connection, table_id: str, from_seq: int) -> None:
@@ -308,9 +361,20 @@ class Store:
     @staticmethod
     def set_seat(conn: Connection, table_id: str, seat: SeatRecord) -> None:
         conn.execute(SEATS.delete().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat))
-        conn.execute(insert(SEATS).values(table_id=table_id, seat=seat.seat, name=seat.name, kind=seat.kind,
-                                          strength=seat.strength, token_hash=seat.token_hash, bank=seat.bank,
-                                          timeouts=seat.timeouts, user_id=seat.user_id, left=seat.left))
+        conn.execute(
+            insert(SEATS).values(
+                table_id=table_id,
+                seat=seat.seat,
+                name=seat.name,
+                kind=seat.kind,
+                strength=seat.strength,
+                token_hash=seat.token_hash,
+                bank=seat.bank,
+                timeouts=seat.timeouts,
+                user_id=seat.user_id,
+                left=seat.left,
+            )
+        )
 
     @staticmethod
     def clear_seat(conn: Connection, table_id: str, seat: int) -> None:
@@ -333,8 +397,10 @@ class Store:
     def append_events(conn: Connection, rows: Iterable[tuple[str, int, int, str, int | None]]) -> None:
         """Append (table, seq, actor, action, lease epoch) rows; a seq stored twice violates the primary key."""
         t = now()
-        values = [{"table_id": tid, "seq": seq, "actor": actor, "action": action, "created_at": t, "epoch": epoch}
-                  for tid, seq, actor, action, epoch in rows]
+        values = [
+            {"table_id": tid, "seq": seq, "actor": actor, "action": action, "created_at": t, "epoch": epoch}
+            for tid, seq, actor, action, epoch in rows
+        ]
         if values:
             conn.execute(insert(EVENTS), values)
 
@@ -352,9 +418,11 @@ class Store:
     def creations_since(self, since: datetime) -> list[tuple[str, str, datetime]]:
         """(address hash, kind, time) of every creation since ``since``, oldest first."""
         with self.engine.connect() as conn:
-            q = (select(CREATIONS.c.address_hash, CREATIONS.c.kind, CREATIONS.c.created_at)
-                 .where(CREATIONS.c.created_at >= since, CREATIONS.c.kind != CREATION_KEY)
-                 .order_by(CREATIONS.c.created_at, CREATIONS.c.id))
+            q = (
+                select(CREATIONS.c.address_hash, CREATIONS.c.kind, CREATIONS.c.created_at)
+                .where(CREATIONS.c.created_at >= since, CREATIONS.c.kind != CREATION_KEY)
+                .order_by(CREATIONS.c.created_at, CREATIONS.c.id)
+            )
             return [(r.address_hash, r.kind, _aware(r.created_at)) for r in conn.execute(q)]
 
     def creations_key(self) -> bytes:
@@ -362,15 +430,22 @@ class Store:
 
         It is a row of barbu_creations of its own kind, so every process and every restart hashes an
         address alike; should two processes make one at once, the older row wins for both."""
+
         def oldest(conn: Connection) -> str | None:
-            q = (select(CREATIONS.c.address_hash).where(CREATIONS.c.kind == CREATION_KEY)
-                 .order_by(CREATIONS.c.id).limit(1))
+            q = (
+                select(CREATIONS.c.address_hash)
+                .where(CREATIONS.c.kind == CREATION_KEY)
+                .order_by(CREATIONS.c.id)
+                .limit(1)
+            )
             return conn.execute(q).scalar()
+
         with self.engine.begin() as conn:
             key = oldest(conn)
             if key is None:
-                conn.execute(insert(CREATIONS).values(address_hash=secrets.token_hex(32), kind=CREATION_KEY,
-                                                      created_at=now()))
+                conn.execute(
+                    insert(CREATIONS).values(address_hash=secrets.token_hex(32), kind=CREATION_KEY, created_at=now())
+                )
                 key = oldest(conn)
         assert key is not None
         return bytes.fromhex(key)
@@ -384,22 +459,56 @@ class Store:
                 q = q.where(TABLES.c.status.not_in(("over", "expired")))
             if ids is not None:
                 q = q.where(TABLES.c.id.in_(list(ids)))
-            tables = {r.id: TableRecord(r.id, r.rules, r.seed, r.status, r.created_at, r.rematch_of, r.rematch_id,
-                                        r.secret, r.creator_hash, r.bots_by or "creator",
-                                        r.touched_at or r.created_at, r.invite_hash, r.clock, r.bots_secret,
-                                        r.creator_addr, r.bots_addr, bool(r.rated), r.club_id,
-                                        bool(r.turn_based), _aware(r.turn_since) if r.turn_since else None,
-                                        bool(r.boards), r.deal_limit)
-                      for r in conn.execute(q)}
+            tables = {
+                r.id: TableRecord(
+                    r.id,
+                    r.rules,
+                    r.seed,
+                    r.status,
+                    r.created_at,
+                    r.rematch_of,
+                    r.rematch_id,
+                    r.secret,
+                    r.creator_hash,
+                    r.bots_by or "creator",
+                    r.touched_at or r.created_at,
+                    r.invite_hash,
+                    r.clock,
+                    r.bots_secret,
+                    r.creator_addr,
+                    r.bots_addr,
+                    bool(r.rated),
+                    r.club_id,
+                    bool(r.turn_based),
+                    _aware(r.turn_since) if r.turn_since else None,
+                    bool(r.boards),
+                    r.deal_limit,
+                )
+                for r in conn.execute(q)
+            }
             if not tables:
                 return []
             keys = list(tables)
             for chunk in _chunks(keys, 500):
                 for r in conn.execute(select(SEATS).where(SEATS.c.table_id.in_(chunk)).order_by(SEATS.c.seat)):
-                    tables[r.table_id].seats.append(SeatRecord(r.seat, r.name, r.kind, r.strength, r.token_hash,
-                                                                r.bank, r.timeouts or 0, r.user_id, bool(r.left)))
-                q = (select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
-                     .where(EVENTS.c.table_id.in_(chunk)).order_by(EVENTS.c.table_id, EVENTS.c.seq))
+                    tables[r.table_id].seats.append(
+                        SeatRecord(
+                            r.seat,
+                            r.name,
+                            r.kind,
+                            r.strength,
+                            r.token_hash,
+                            r.bank,
+                            r.timeouts or 0,
+                            r.user_id,
+                            bool(r.left),
+                        )
+                    )
+                q = (
+                    select(EVENTS.c.table_id, EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
+                    .where(EVENTS.c.table_id.in_(chunk))
+                    .order_by(EVENTS.c.table_id, EVENTS.c.seq)
+                )
                 for r in conn.execute(q):
                     tables[r.table_id].events.append((r.seq, r.actor, r.action))
             return list(tables.values())
@@ -410,8 +519,11 @@ class Store:
 
     def events(self, table_id: str) -> list[tuple[int, int, str]]:
         with self.engine.connect() as conn:
-            q = select(EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action).where(
-                EVENTS.c.table_id == table_id).order_by(EVENTS.c.seq)
+            q = (
+                select(EVENTS.c.seq, EVENTS.c.actor, EVENTS.c.action)
+                .where(EVENTS.c.table_id == table_id)
+                .order_by(EVENTS.c.seq)
+            )
             return [(r.seq, r.actor, r.action) for r in conn.execute(q)]
 
     def epochs(self, table_id: str) -> list[int | None]:
@@ -423,4 +535,4 @@ class Store:
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
     for i in range(0, len(items), size):
-        yield items[i:i + size]
+        yield items[i : i + size]

@@ -45,11 +45,13 @@ class Directing:
                 if role not in ("owner", "admin"):
                     raise WebError(no.CLUB_OWNER_OR_ADMIN)
                 club_id = club.id
-            event_id = db.add_event(conn, director_id=user.id, club_id=club_id, secret=new_secret().hex(), plan=None,
-                                    **settings.columns())
+            event_id = db.add_event(
+                conn, director_id=user.id, club_id=club_id, secret=new_secret().hex(), plan=None, **settings.columns()
+            )
             found = db.event_by_id(conn, event_id)
             assert found is not None
             return found
+
         return await self.access.write(write)
 
     async def _directed(self, raw: Any, user: User, change: Callable[[Any, db.Event], Any]) -> Any:
@@ -62,6 +64,7 @@ class Directing:
             directs(conn, found, user)
             before_start(found)
             return change(conn, found)
+
         done = await self.access.write(write)
         self.changed(ev.id)
         return done
@@ -96,6 +99,7 @@ class Directing:
             edited = db.event_by_id(conn, found.id)
             assert edited is not None
             return edited, changed
+
         edited, changed = await self._directed(ev.id, user, change)
         return edited, changed
 
@@ -109,4 +113,5 @@ class Directing:
             if who is None:
                 raise WebError(no.PLAYER_NOT_REGISTERED, name=name.strip()[:40])
             db.remove_player(conn, ev.id, who.user_id)
+
         await self._directed(raw, user, change)

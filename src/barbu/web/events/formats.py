@@ -22,6 +22,7 @@ def formats() -> tuple[str, ...]:
     """The formats an event may be played in (`duplicate.movements.FORMATS`)."""
     try:
         from ...duplicate.movements import FORMATS
+
         return tuple(FORMATS)
     except ImportError:  # the movements module not there yet: one match only
         return ("one-match",)
@@ -32,6 +33,7 @@ def plan_for(players: int, seats: int, fmt: str, rounds: int) -> list[list[list[
     made: Callable[[int, int, str, int], list[list[list[int | None]]]] | None
     try:
         from ...duplicate.movements import schedule
+
         made = schedule
     except ImportError:
         made = None
@@ -69,6 +71,7 @@ def default_deals(ev: db.Event) -> int | None:
 def board_key(round_no: int, deal_no: int) -> str:
     try:
         from ...duplicate.formats import board_id
+
         return str(board_id(round_no, deal_no))
     except ImportError:
         return f"r{round_no}-d{deal_no}"

@@ -32,12 +32,26 @@ def iso(t: datetime | None) -> str | None:
 def summary_json(ev: db.Event, registered: int, club: Any = None) -> dict[str, Any]:
     """An event as the lists show it (never its key while it is played)."""
     seats = players_at(ev.rules)
-    return {"id": ev.id, "url": f"/e/{ev.id}", "name": ev.name, "rules": ev.rules, "format": ev.format,
-            "rounds": ev.rounds, "round": ev.round, "tables": ev.tables, "seats": seats, "deals": ev.deals,
-            "strength": ev.strength, "clock": ev.clock, "start": iso(ev.start_at), "status": ev.status,
-            "director": ev.director, "registered": registered,
-            "room": None if ev.tables is None else ev.tables * seats,
-            "club": None if club is None else {"slug": club.slug, "name": club.name, "url": f"/c/{club.slug}"}}
+    return {
+        "id": ev.id,
+        "url": f"/e/{ev.id}",
+        "name": ev.name,
+        "rules": ev.rules,
+        "format": ev.format,
+        "rounds": ev.rounds,
+        "round": ev.round,
+        "tables": ev.tables,
+        "seats": seats,
+        "deals": ev.deals,
+        "strength": ev.strength,
+        "clock": ev.clock,
+        "start": iso(ev.start_at),
+        "status": ev.status,
+        "director": ev.director,
+        "registered": registered,
+        "room": None if ev.tables is None else ev.tables * seats,
+        "club": None if club is None else {"slug": club.slug, "name": club.name, "url": f"/c/{club.slug}"},
+    }
 
 
 def changed_since(ev: db.Event, me: db.Player | None) -> dict[str, Any] | None:
@@ -80,10 +94,12 @@ class EventPages:
                 return False
             rnd = next((r for r, _n, tid in db.tables(conn, ev.id) if tid == table_id), None)
             return rnd is None or rnd >= (ev.round or 0)
+
         return bool(await self.access.read(read))
 
     async def listing(self, user: User | None, club_id: int | None = None) -> dict[str, Any]:
         """Upcoming, running and past events (a private club's only to its members)."""
+
         def read(conn: Any) -> dict[str, Any]:
             found = db.events(conn, club_id=club_id, limit=200)
             clubs = clubstore.clubs_by_id(conn, sorted({e.club_id for e in found if e.club_id is not None}))
@@ -99,6 +115,7 @@ class EventPages:
             past = [e for e in out["over"] + out["cancelled"]]  # a cancelled event leaves the upcoming list
             past.sort(key=lambda e: -e["id"])
             return {"upcoming": out["registering"], "running": out["running"], "past": past[:50]}
+
         return await self.access.read(read)
 
     async def visible(self, raw: Any, user: User | None) -> db.Event:
@@ -108,6 +125,7 @@ class EventPages:
         def read(conn: Any) -> None:
             if hidden(*club_role(conn, ev.club_id, user)):
                 raise WebError(no.NOT_FOUND)
+
         await self.access.read(read)
         return ev
 
@@ -120,6 +138,7 @@ class EventPages:
             if hidden(club, role):
                 raise WebError(no.NOT_FOUND)
             return club, role, db.players(conn, ev.id), db.tables(conn, ev.id)
+
         club, role, people, tables = await self.access.read(read)
         return await self._body(ev, user, club, role, people, tables)
 
@@ -134,19 +153,30 @@ class EventPages:
         def read(conn: Any) -> tuple[Any, list[db.Player], list[tuple[int, int, str]]]:
             club = clubstore.club_by_id(conn, ev.club_id) if ev.club_id is not None else None
             return club, db.players(conn, ev.id), db.tables(conn, ev.id)
+
         club, people, tables = await self.access.read(read)
         body = await self._body(ev, None, club, None, people, tables)
         body["made"] = [[r, n] for r, n, _ in tables]
         return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
-    async def _body(self, ev: db.Event, user: User | None, club: Any, role: str | None, people: list[db.Player],
-                    tables: list[tuple[int, int, str]]) -> dict[str, Any]:
+    async def _body(
+        self,
+        ev: db.Event,
+        user: User | None,
+        club: Any,
+        role: str | None,
+        people: list[db.Player],
+        tables: list[tuple[int, int, str]],
+    ) -> dict[str, Any]:
         me = next((p for p in people if user is not None and p.user_id == user.id), None)
         body = summary_json(ev, len(people), club) | {
             "players": [{"name": p.name, "left": p.left, "profile": f"/u/{p.name}"} for p in people],
             "director_is_me": user is not None and (ev.director_id == user.id or role in ("owner", "admin")),
-            "me_registered": me is not None, "me_left": bool(me and me.left), "logged_in": user is not None,
-            "capacity": capacity(ev), "key": ev.secret if ev.status == "over" else None,
+            "me_registered": me is not None,
+            "me_left": bool(me and me.left),
+            "logged_in": user is not None,
+            "capacity": capacity(ev),
+            "key": ev.secret if ev.status == "over" else None,
             "deals_default": default_deals(ev),
             "changed": changed_since(ev, me),
         }
@@ -171,13 +201,21 @@ class EventPages:
                 if ev.status != "over" and row["round"] >= ev.round:
                     row["replay"] = None
         over = {(r.round, r.number) for r in rows if r.over}
-        body["past_tables"] = [{"round": r, "number": n, "url": f"/t/{tid}" if (r, n) in over or ev.status == "over"
-                           else None, "replay": f"/t/{tid}/replay" if (r, n) in over else None}
-                          for r, n, tid in tables if r < ev.round or ev.status == "over"]
+        body["past_tables"] = [
+            {
+                "round": r,
+                "number": n,
+                "url": f"/t/{tid}" if (r, n) in over or ev.status == "over" else None,
+                "replay": f"/t/{tid}/replay" if (r, n) in over else None,
+            }
+            for r, n, tid in tables
+            if r < ev.round or ev.status == "over"
+        ]
         return body
 
-    async def _played(self, ev: db.Event, tables: list[tuple[int, int, str]],
-                      people: list[db.Player]) -> tuple[list[Played], bool]:
+    async def _played(
+        self, ev: db.Event, tables: list[tuple[int, int, str]], people: list[db.Player]
+    ) -> tuple[list[Played], bool]:
         """Every finished deal of the event's tables, from the tables themselves (in memory, else the database)."""
         rows: list[Played] = []
         highest = True

@@ -8,53 +8,74 @@ NOT_FOUND = refusal("event-not-found", N_("there is no event at this address"), 
 # The director's form.
 NAME_NEEDED = refusal("event-name-needed", N_("choose a name for the event"))
 NAME_LENGTH = refusal("event-name-length", N_("an event's name has {lo} to {hi} characters"))
-NAME_CHARACTERS = refusal("event-name-characters",
-                          N_("an event's name holds letters, digits, spaces and punctuation only"))
+NAME_CHARACTERS = refusal(
+    "event-name-characters", N_("an event's name holds letters, digits, spaces and punctuation only")
+)
 ROUNDS_RANGE = refusal("event-rounds-range", N_("the number of rounds is a whole number from {lo} to {hi}"))
 TABLES_RANGE = refusal("event-tables-range", N_("the number of tables is a whole number from {lo} to {hi}"))
 DEALS_RANGE = refusal("event-deals-range", N_("the number of deals a round is a whole number from {lo} to {hi}"))
-START_FORMAT = refusal("event-start-format", N_("give the start as a date and time, such as 2026-12-31T20:00:00+00:00, "
-                                                "or none to start it yourself"))
+START_FORMAT = refusal(
+    "event-start-format",
+    N_("give the start as a date and time, such as 2026-12-31T20:00:00+00:00, or none to start it yourself"),
+)
 START_PASSED = refusal("event-start-passed", N_("the start time has passed: choose a later one"))
 START_TOO_FAR = refusal("event-start-too-far", N_("an event starts within {n} days"))
 UNKNOWN_FORMAT = refusal("event-unknown-format", N_("unknown event format '{fmt}'; choose from: {formats}"))
-ONE_MATCH_ONE_ROUND = refusal("event-one-match-one-round",
-                              N_("the one-match format plays a single round: every table plays one match on the "
-                                 "same deals (asked for {rounds} rounds)"))
+ONE_MATCH_ONE_ROUND = refusal(
+    "event-one-match-one-round",
+    N_(
+        "the one-match format plays a single round: every table plays one match on the "
+        "same deals (asked for {rounds} rounds)"
+    ),
+)
 CLOCK_NEEDED = refusal("event-clock-needed", N_("an event's tables always play with the clock: choose a pace"))
-CLUB_OWNER_OR_ADMIN = refusal("event-club-owner-or-admin",
-                              N_("only the club's owner or an admin may create its events"), FORBIDDEN)
+CLUB_OWNER_OR_ADMIN = refusal(
+    "event-club-owner-or-admin", N_("only the club's owner or an admin may create its events"), FORBIDDEN
+)
 
 # The director's changes.
 DIRECTOR_ONLY = refusal("event-director-only", N_("only the event's director may do that"), FORBIDDEN)
-NOTHING_TO_CHANGE = refusal("event-nothing-to-change", N_("nothing to change: give the name, the game, the format, "
-                                                          "the tables, the deals, the pace, the computer players or "
-                                                          "the start"))
-CHANGED_MEANWHILE = refusal("event-changed-meanwhile",
-                            N_("the event was changed meanwhile: look at it again, then make your change"), CONFLICT)
-TOO_MANY_REGISTERED = refusal("event-too-many-registered",
-                              NN_("{n} player is registered, more than the {room} places of the tables you ask for: "
-                                  "choose more tables, or an open registration",
-                                  "{n} players are registered, more than the {room} places of the tables you ask "
-                                  "for: choose more tables, or an open registration"), CONFLICT)
+NOTHING_TO_CHANGE = refusal(
+    "event-nothing-to-change",
+    N_(
+        "nothing to change: give the name, the game, the format, "
+        "the tables, the deals, the pace, the computer players or "
+        "the start"
+    ),
+)
+CHANGED_MEANWHILE = refusal(
+    "event-changed-meanwhile", N_("the event was changed meanwhile: look at it again, then make your change"), CONFLICT
+)
+TOO_MANY_REGISTERED = refusal(
+    "event-too-many-registered",
+    NN_(
+        "{n} player is registered, more than the {room} places of the tables you ask for: "
+        "choose more tables, or an open registration",
+        "{n} players are registered, more than the {room} places of the tables you ask "
+        "for: choose more tables, or an open registration",
+    ),
+    CONFLICT,
+)
 WHOSE_REGISTRATION = refusal("event-whose-registration", N_("say whose registration to remove"))
-PLAYER_NOT_REGISTERED = refusal("event-player-not-registered", N_("{name} is not registered for this event"),
-                                CONFLICT)
+PLAYER_NOT_REGISTERED = refusal("event-player-not-registered", N_("{name} is not registered for this event"), CONFLICT)
 
 # The event's course.
 CANCELLED = refusal("event-cancelled", N_("this event was cancelled"), CONFLICT)
-STARTED_NO_CHANGE = refusal("event-started-no-change", N_("this event has started: it can no longer be changed"),
-                            CONFLICT)
+STARTED_NO_CHANGE = refusal(
+    "event-started-no-change", N_("this event has started: it can no longer be changed"), CONFLICT
+)
 STARTED_ALREADY = refusal("event-started-already", N_("this event has started already"), CONFLICT)
 NOBODY_REGISTERED = refusal("event-nobody-registered", N_("nobody has registered: the event cannot start"), CONFLICT)
 ROOM_FOR = refusal("event-room-for", N_("this event has room for {n} players"), CONFLICT)
 OVER = refusal("event-over", N_("this event is over"), CONFLICT)
 
 # Registering and leaving.
-REGISTRATION_CLOSED = refusal("event-registration-closed", N_("this event has started: registration is closed"),
-                              CONFLICT)
+REGISTRATION_CLOSED = refusal(
+    "event-registration-closed", N_("this event has started: registration is closed"), CONFLICT
+)
 REGISTERED_ALREADY = refusal("event-registered-already", N_("you are registered for this event already"), CONFLICT)
 FULL = refusal("event-full", N_("this event is full: it has room for {n} players"), CONFLICT)
-BUSY_ELSEWHERE = refusal("event-busy-elsewhere", N_("you are playing in another event now: register once it is over"),
-                         CONFLICT)
+BUSY_ELSEWHERE = refusal(
+    "event-busy-elsewhere", N_("you are playing in another event now: register once it is over"), CONFLICT
+)
 NOT_REGISTERED = refusal("event-not-registered", N_("you are not registered for this event"), CONFLICT)

@@ -46,6 +46,7 @@ class Registration:
             if db.busy_elsewhere(conn, user.id, found.id):
                 raise WebError(no.BUSY_ELSEWHERE)
             db.add_player(conn, found.id, user.id)
+
         try:
             await self.access.write(write)
         except WebError:
@@ -76,6 +77,7 @@ class Registration:
                 return "withdrawn"
             db.set_player(conn, found.id, user.id, left=True)
             return "left"
+
         done: str = await self.access.write(write)
         if done == "left":
             await self._hand_over(await self.access.find(ev.id), user)
@@ -97,8 +99,9 @@ class Registration:
                 if copy_ is not None and copy_.seat_of(user.id) is not None:
                     finished = len(copy_.match.results)
                 if self.lobby.cluster is not None:
-                    await self.lobby.cluster.request(found.owner, tid, "leave", {"_user": [user.id, user.name]},
-                                                     "", "en")
+                    await self.lobby.cluster.request(
+                        found.owner, tid, "leave", {"_user": [user.id, user.name]}, "", "en"
+                    )
                 continue
             seat = found.seat_of(user.id)
             if seat is not None:
@@ -108,5 +111,6 @@ class Registration:
                     await found.call(found.give_up, None, None, user.id, True)
                 except WebError:
                     log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user.id)
-        await self.access.write(lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r,
-                                                                       left_deal=finished))
+        await self.access.write(
+            lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r, left_deal=finished)
+        )

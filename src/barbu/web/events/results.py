@@ -51,13 +51,26 @@ def deal_rows(t: Any, round_no: int, number: int, stand_in_from: dict[int, int] 
             contract = named.get(contract, contract)
             doubles = len(getattr(res, "doubles", ()) or ())
         left = [was_left and k >= starts.get(seat, 0) for seat, was_left in enumerate(left_seats)]
-        out.append(Played(round_no, number, t.id, k + 1, [float(x) for x in scores], contract, declarer, doubles,
-                          left, t.status == "over"))
+        out.append(
+            Played(
+                round_no,
+                number,
+                t.id,
+                k + 1,
+                [float(x) for x in scores],
+                contract,
+                declarer,
+                doubles,
+                left,
+                t.status == "over",
+            )
+        )
     return out
 
 
-def stand_in_starts(plan: list[list[list[int | None]]] | None, people: list[db.Player], round_no: int,
-                    number: int) -> dict[int, int]:
+def stand_in_starts(
+    plan: list[list[list[int | None]]] | None, people: list[db.Player], round_no: int, number: int
+) -> dict[int, int]:
     """Seat → the first deal (from 0) played by the stand-in at table ``number`` of round ``round_no``, for
     the players who left during that round: the deals his table had finished when he left stay his.  A player
     who left in an earlier round is not here (his later seats are the stand-in's from their first deal)."""
@@ -101,15 +114,19 @@ def results_json(ev: db.Event, names: list[str], rows: list[Played], highest_win
         per_round[i + 1] = max(per_round.get(i + 1, 0), len(rnd))
     shown = shown_boards(rows, per_round)
     entries, where = _entries(rows, shown, plan, names)
-    return {"standings": _ranking(entries, highest_wins), "travellers": _travellers(entries, where, highest_wins),
-            "boards_shown": len(shown)}
+    return {
+        "standings": _ranking(entries, highest_wins),
+        "travellers": _travellers(entries, where, highest_wins),
+        "boards_shown": len(shown),
+    }
 
 
 Where = dict[tuple[Hashable, int, str], Played]  # (board, seat, who sat there) → the deal it was played in
 
 
-def _entries(rows: list[Played], shown: set[tuple[int, int]], plan: list[list[list[int | None]]],
-             names: list[str]) -> tuple[list[Entry], Where]:
+def _entries(
+    rows: list[Played], shown: set[tuple[int, int]], plan: list[list[list[int | None]]], names: list[str]
+) -> tuple[list[Entry], Where]:
     """Every seat's score of the boards shown, as matchpoints compares them, and the deal each was played in."""
     entries: list[Entry] = []
     where: Where = {}
@@ -118,8 +135,9 @@ def _entries(rows: list[Played], shown: set[tuple[int, int]], plan: list[list[li
             continue
         for seat, score in enumerate(r.scores):
             who = who_sat(plan, names, r.round, r.number, seat)
-            e = Entry(board_key(r.round, r.deal), seat, who, score, r.stand_in[seat] if seat < len(r.stand_in)
-                      else False)
+            e = Entry(
+                board_key(r.round, r.deal), seat, who, score, r.stand_in[seat] if seat < len(r.stand_in) else False
+            )
             entries.append(e)
             where[(e.board, seat, who)] = r
     return entries, where
@@ -132,9 +150,19 @@ def _ranking(entries: list[Entry], highest_wins: bool) -> list[dict[str, Any]]:
         if s.player.startswith("\x00"):
             continue
         pct = s.percent
-        ranking.append({"name": s.player, "rank": s.rank, "rank_points": s.rank_points,
-                        "percent": None if pct is None else round(pct, 2), "matchpoints": s.matchpoints,
-                        "top": s.top, "points": s.points, "boards": s.boards, "stand_in": s.stand_in_boards})
+        ranking.append(
+            {
+                "name": s.player,
+                "rank": s.rank,
+                "rank_points": s.rank_points,
+                "percent": None if pct is None else round(pct, 2),
+                "matchpoints": s.matchpoints,
+                "top": s.top,
+                "points": s.points,
+                "boards": s.boards,
+                "stand_in": s.stand_in_boards,
+            }
+        )
     if ranking and all(r["percent"] is None for r in ranking):  # nobody compared yet (one table): by points
         for standing in ranking:
             standing["rank"] = standing["rank_points"]
@@ -149,23 +177,40 @@ def _travellers(entries: list[Entry], where: Where, highest_wins: bool) -> list[
         b = boards.setdefault(str(result.board), {"board": str(result.board), "rows": {}})
         for entry, mp in result.rows:
             r = where[(entry.board, entry.seat, entry.player)]
-            row = b["rows"].setdefault(r.number, {
-                "table": r.number, "round": r.round, "deal": r.deal, "contract": r.contract,
-                "declarer": r.declarer, "doubles": r.doubles,
-                "replay": f"/t/{r.table_id}/replay#deal={r.deal}" if r.over else None, "seats": {}})
+            row = b["rows"].setdefault(
+                r.number,
+                {
+                    "table": r.number,
+                    "round": r.round,
+                    "deal": r.deal,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "doubles": r.doubles,
+                    "replay": f"/t/{r.table_id}/replay#deal={r.deal}" if r.over else None,
+                    "seats": {},
+                },
+            )
             top = len(result.rows) - 1
-            row["seats"][entry.seat] = {"seat": entry.seat, "score": entry.score, "matchpoints": mp, "top": top,
-                                        "name": None if entry.player.startswith("\x00") else entry.player,
-                                        "stand_in": entry.stand_in}
+            row["seats"][entry.seat] = {
+                "seat": entry.seat,
+                "score": entry.score,
+                "matchpoints": mp,
+                "top": top,
+                "name": None if entry.player.startswith("\x00") else entry.player,
+                "stand_in": entry.stand_in,
+            }
     travellers = []
-    for key in sorted(boards, key=lambda k: tuple(int(x) for x in k.replace("r", "").replace("d", "").split("-")
-                                                  if x.isdigit()) or (0,)):
+    for key in sorted(
+        boards,
+        key=lambda k: tuple(int(x) for x in k.replace("r", "").replace("d", "").split("-") if x.isdigit()) or (0,),
+    ):
         b = boards[key]
         rows_out = []
         for number in sorted(b["rows"]):
             row = b["rows"][number]
             row["seats"] = [row["seats"][s] for s in sorted(row["seats"])]
             rows_out.append(row)
-        travellers.append({"board": key, "round": rows_out[0]["round"], "deal": rows_out[0]["deal"],
-                           "tables": rows_out})
+        travellers.append(
+            {"board": key, "round": rows_out[0]["round"], "deal": rows_out[0]["deal"], "tables": rows_out}
+        )
     return travellers

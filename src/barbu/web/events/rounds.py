@@ -61,6 +61,7 @@ class Rounds:
             running = db.event_by_id(conn, found.id)
             assert running is not None
             return running, db.players(conn, found.id)
+
         started = await self.access.write(write)
         if started is not None:
             ev2, people = started
@@ -69,8 +70,9 @@ class Rounds:
             finally:
                 self.changed(ev2.id)
 
-    async def make(self, ev: db.Event, people: list[db.Player], round_no: int,
-                   made: frozenset[int] = frozenset()) -> None:
+    async def make(
+        self, ev: db.Event, people: list[db.Player], round_no: int, made: frozenset[int] = frozenset()
+    ) -> None:
         """The tables of round ``round_no`` (but those numbered in ``made``): the plan's players in their seats,
         computer players elsewhere.  A table is entered in the event only once it is seated, so a round left
         half made by a lost process is completed by another (`Watcher.advance`) without a table short of its
@@ -82,17 +84,26 @@ class Rounds:
         for number, seats in enumerate(ev.plan[round_no - 1], start=1):
             if number in made:
                 continue
-            t, creator = await self.lobby.create(rules, clock=ev.clock, invite_hash=hash_token(secrets.token_hex(16)),
-                                                 club_id=ev.club_id, secret=key, deal_limit=ev.deals,
-                                                 reserved=True)
+            t, creator = await self.lobby.create(
+                rules,
+                clock=ev.clock,
+                invite_hash=hash_token(secrets.token_hex(16)),
+                club_id=ev.club_id,
+                secret=key,
+                deal_limit=ev.deals,
+                reserved=True,
+            )
             for seat, p in enumerate(seats):
                 player = by_position.get(p) if p is not None else None
                 if player is None or player.left:
                     await t.call(t.add_bot, seat, ev.strength, creator, None)
                 else:
                     await t.call(t.take_seat, seat, player.name, None, None, creator, (player.user_id, player.name))
-            mark_stand_ins = [(seat, by_position[p]) for seat, p in enumerate(seats)
-                              if p is not None and p in by_position and by_position[p].left]
+            mark_stand_ins = [
+                (seat, by_position[p])
+                for seat, p in enumerate(seats)
+                if p is not None and p in by_position and by_position[p].left
+            ]
             for seat, gone in mark_stand_ins:  # a player who left: his seat's results stay his, played by the stand-in
                 t.seats[seat].left = True
                 t.seats[seat].user_id = gone.user_id

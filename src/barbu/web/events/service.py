@@ -44,8 +44,20 @@ from .rounds import Rounds
 from .settings import FIELDS, EventSettings
 from .watcher import Watcher
 
-__all__ = ["Events", "FIELDS", "ROUND_REPAIR_AFTER", "Played", "deal_rows", "iso", "now", "results_json",
-           "round_secret", "shown_boards", "stand_in_starts", "summary_json"]
+__all__ = [
+    "Events",
+    "FIELDS",
+    "ROUND_REPAIR_AFTER",
+    "Played",
+    "deal_rows",
+    "iso",
+    "now",
+    "results_json",
+    "round_secret",
+    "shown_boards",
+    "stand_in_starts",
+    "summary_json",
+]
 
 #: Seconds a round may stay short of its tables before another pass makes the missing ones (a round takes a
 #: fraction of a second to make; more than this means the process making it was lost).

@@ -36,8 +36,17 @@ DEFAULT_PACE = "normal"
 
 #: What a director may change before the start: the request's field → the setting (the event's column).  The
 #: field's name is also what a change is recorded as (`store.Change`), for the page to tell the registered players.
-FIELDS = {"name": "name", "rules": "rules", "format": "format", "rounds": "rounds", "tables": "tables",
-          "deals": "deals", "strength": "strength", "clock": "clock", "start": "start_at"}
+FIELDS = {
+    "name": "name",
+    "rules": "rules",
+    "format": "format",
+    "rounds": "rounds",
+    "tables": "tables",
+    "deals": "deals",
+    "strength": "strength",
+    "clock": "clock",
+    "start": "start_at",
+}
 
 
 @dataclass(frozen=True)
@@ -90,17 +99,32 @@ def event_settings(data: Mapping[str, Any], server: Settings) -> EventSettings:
     per_round = deals_in_round(rules, fmt)
     if deals is not None and per_round is not None:
         deals = min(deals, per_round)
-    return EventSettings(name=name, rules=rules, format=fmt, rounds=rounds, tables=tables,
-                         deals=deals if deals is not None else per_round, strength=strength, clock=clock,
-                         start_at=start_at)
+    return EventSettings(
+        name=name,
+        rules=rules,
+        format=fmt,
+        rounds=rounds,
+        tables=tables,
+        deals=deals if deals is not None else per_round,
+        strength=strength,
+        clock=clock,
+        start_at=start_at,
+    )
 
 
 def form_of(ev: db.Event) -> dict[str, Any]:
     """An event's settings as its director's form gives them (`event_settings` reads them back), but the start;
     the deals empty when they are what the format plays, so that a change of format plays its own."""
-    return {"name": ev.name, "rules": ev.rules, "format": ev.format, "rounds": ev.rounds, "tables": ev.tables,
-            "deals": None if ev.deals == default_deals(ev) else ev.deals, "strength": ev.strength,
-            "clock": ev.clock}
+    return {
+        "name": ev.name,
+        "rules": ev.rules,
+        "format": ev.format,
+        "rounds": ev.rounds,
+        "tables": ev.tables,
+        "deals": None if ev.deals == default_deals(ev) else ev.deals,
+        "strength": ev.strength,
+        "clock": ev.clock,
+    }
 
 
 # ------------------------------------------------------------------ one field each

@@ -30,10 +30,12 @@ class EventRow(Base):
     __tablename__ = "barbu_duplicate_events"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64))
-    director_id: Mapped[int | None] = mapped_column(ForeignKey("barbu_users.id", ondelete="SET NULL"),
-                                                    nullable=True, index=True)
-    club_id: Mapped[int | None] = mapped_column(ForeignKey("barbu_clubs.id", ondelete="CASCADE"), nullable=True,
-                                                index=True)
+    director_id: Mapped[int | None] = mapped_column(
+        ForeignKey("barbu_users.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("barbu_clubs.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     rules: Mapped[str] = mapped_column(Text)
     format: Mapped[str] = mapped_column(String(16))
     rounds: Mapped[int] = mapped_column(Integer)
@@ -55,10 +57,8 @@ class PlayerRow(Base):
     """An account registered for an event; ``position`` is his index in the seating plan once it starts."""
 
     __tablename__ = "barbu_event_players"
-    event_id: Mapped[int] = mapped_column(ForeignKey("barbu_duplicate_events.id", ondelete="CASCADE"),
-                                          primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("barbu_users.id", ondelete="CASCADE"), primary_key=True,
-                                         index=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("barbu_duplicate_events.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("barbu_users.id", ondelete="CASCADE"), primary_key=True, index=True)
     position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False)
     # where he left (migration 0010): the round, and the deals his table had finished then (his own)
@@ -71,8 +71,7 @@ class EventTableRow(Base):
     """Table ``number`` of round ``round`` of an event: the barbu_tables row it is played at."""
 
     __tablename__ = "barbu_event_tables"
-    event_id: Mapped[int] = mapped_column(ForeignKey("barbu_duplicate_events.id", ondelete="CASCADE"),
-                                          primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("barbu_duplicate_events.id", ondelete="CASCADE"), primary_key=True)
     round: Mapped[int] = mapped_column(Integer, primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[str] = mapped_column(String(32), unique=True)
@@ -144,10 +143,27 @@ def _changes(text: str | None) -> tuple[Change, ...]:
 
 
 def _event(r: Any) -> Event:
-    return Event(r.id, r.name, r.director_id, getattr(r, "director", None), r.club_id, r.rules, r.format, r.rounds,
-                 r.tables, r.deals, r.strength, r.clock, _aware(r.start_at) if r.start_at else None, r.status,
-                 r.round or 0, r.secret, safejson.loads(r.plan) if r.plan else None, _aware(r.created_at),
-                 _changes(getattr(r, "changes", None)))
+    return Event(
+        r.id,
+        r.name,
+        r.director_id,
+        getattr(r, "director", None),
+        r.club_id,
+        r.rules,
+        r.format,
+        r.rounds,
+        r.tables,
+        r.deals,
+        r.strength,
+        r.clock,
+        _aware(r.start_at) if r.start_at else None,
+        r.status,
+        r.round or 0,
+        r.secret,
+        safejson.loads(r.plan) if r.plan else None,
+        _aware(r.created_at),
+        _changes(getattr(r, "changes", None)),
+    )
 
 
 def _select() -> Any:
@@ -178,8 +194,9 @@ def events(conn: Connection, status: str | None = None, club_id: int | None = No
 
 def due(conn: Connection, at: datetime) -> list[int]:
     """Events still registering whose start time has come."""
-    q = select(EVENTS.c.id).where(EVENTS.c.status == "registering", EVENTS.c.start_at.is_not(None),
-                                  EVENTS.c.start_at <= at)
+    q = select(EVENTS.c.id).where(
+        EVENTS.c.status == "registering", EVENTS.c.start_at.is_not(None), EVENTS.c.start_at <= at
+    )
     return [int(r.id) for r in conn.execute(q)]
 
 
@@ -201,23 +218,40 @@ def changes_text(ev: Event, fields: list[str]) -> str:
 
 def players(conn: Connection, event_id: int) -> list[Player]:
     """An event's players, in the order they registered."""
-    q = (select(PLAYERS, USERS.c.name).join(USERS, USERS.c.id == PLAYERS.c.user_id)
-         .where(PLAYERS.c.event_id == event_id).order_by(PLAYERS.c.registered_at, PLAYERS.c.user_id))
-    return [Player(int(r.user_id), r.name, r.position, bool(r.left), r.left_round, r.left_deal,
-                   _aware(r.registered_at) if r.registered_at else None)
-            for r in conn.execute(q)]
+    q = (
+        select(PLAYERS, USERS.c.name)
+        .join(USERS, USERS.c.id == PLAYERS.c.user_id)
+        .where(PLAYERS.c.event_id == event_id)
+        .order_by(PLAYERS.c.registered_at, PLAYERS.c.user_id)
+    )
+    return [
+        Player(
+            int(r.user_id),
+            r.name,
+            r.position,
+            bool(r.left),
+            r.left_round,
+            r.left_deal,
+            _aware(r.registered_at) if r.registered_at else None,
+        )
+        for r in conn.execute(q)
+    ]
 
 
 def player_count(conn: Connection, event_id: int) -> int:
-    return int(conn.execute(select(func.count()).select_from(PLAYERS).where(PLAYERS.c.event_id == event_id))
-               .scalar_one())
+    return int(
+        conn.execute(select(func.count()).select_from(PLAYERS).where(PLAYERS.c.event_id == event_id)).scalar_one()
+    )
 
 
 def counts(conn: Connection, ids: list[int]) -> dict[int, int]:
     if not ids:
         return {}
-    q = (select(PLAYERS.c.event_id, func.count().label("n")).where(PLAYERS.c.event_id.in_(ids))
-         .group_by(PLAYERS.c.event_id))
+    q = (
+        select(PLAYERS.c.event_id, func.count().label("n"))
+        .where(PLAYERS.c.event_id.in_(ids))
+        .group_by(PLAYERS.c.event_id)
+    )
     return {int(r.event_id): int(r.n) for r in conn.execute(q)}
 
 
@@ -235,15 +269,22 @@ def remove_player(conn: Connection, event_id: int, user_id: int) -> None:
 
 
 def set_player(conn: Connection, event_id: int, user_id: int, **values: Any) -> None:
-    conn.execute(update(PLAYERS).where(PLAYERS.c.event_id == event_id, PLAYERS.c.user_id == user_id)
-                 .values(**values))
+    conn.execute(update(PLAYERS).where(PLAYERS.c.event_id == event_id, PLAYERS.c.user_id == user_id).values(**values))
 
 
 def busy_elsewhere(conn: Connection, user_id: int, event_id: int) -> bool:
     """Whether the account plays in another event that is running now (a player at two event tables at once)."""
-    q = (select(PLAYERS.c.event_id).join(EVENTS, EVENTS.c.id == PLAYERS.c.event_id)
-         .where(PLAYERS.c.user_id == user_id, PLAYERS.c.event_id != event_id, EVENTS.c.status == "running",
-                PLAYERS.c.left.is_(False)).limit(1))
+    q = (
+        select(PLAYERS.c.event_id)
+        .join(EVENTS, EVENTS.c.id == PLAYERS.c.event_id)
+        .where(
+            PLAYERS.c.user_id == user_id,
+            PLAYERS.c.event_id != event_id,
+            EVENTS.c.status == "running",
+            PLAYERS.c.left.is_(False),
+        )
+        .limit(1)
+    )
     return conn.execute(q).first() is not None
 
 
@@ -252,8 +293,9 @@ def add_table(conn: Connection, event_id: int, round_no: int, number: int, table
     making the same round after the one that began it was lost, got there first)."""
     try:
         with conn.begin_nested():
-            conn.execute(insert(EVENT_TABLES).values(event_id=event_id, round=round_no, number=number,
-                                                     table_id=table_id))
+            conn.execute(
+                insert(EVENT_TABLES).values(event_id=event_id, round=round_no, number=number, table_id=table_id)
+            )
     except IntegrityError:
         return False
     return True
@@ -261,8 +303,11 @@ def add_table(conn: Connection, event_id: int, round_no: int, number: int, table
 
 def tables(conn: Connection, event_id: int) -> list[tuple[int, int, str]]:
     """(round, table number, table id) of every table of the event, in order."""
-    q = (select(EVENT_TABLES).where(EVENT_TABLES.c.event_id == event_id)
-         .order_by(EVENT_TABLES.c.round, EVENT_TABLES.c.number))
+    q = (
+        select(EVENT_TABLES)
+        .where(EVENT_TABLES.c.event_id == event_id)
+        .order_by(EVENT_TABLES.c.round, EVENT_TABLES.c.number)
+    )
     return [(int(r.round), int(r.number), r.table_id) for r in conn.execute(q)]
 
 

@@ -30,8 +30,15 @@ SWEEP_EVERY = 30  # the watcher's rounds between two checks of every event with 
 class Watcher:
     """Due starts, finished rounds, and the deals ended at the event tables of this process."""
 
-    def __init__(self, access: EventAccess, rounds: Rounds, push: EventPush, changed: Changed,
-                 clock: Callable[[], datetime], repair_after: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        access: EventAccess,
+        rounds: Rounds,
+        push: EventPush,
+        changed: Changed,
+        clock: Callable[[], datetime],
+        repair_after: Callable[[], float],
+    ) -> None:
         self.access = access
         self.lobby = access.lobby
         self.rounds = rounds
@@ -124,8 +131,10 @@ class Watcher:
                 self._event_of[t.id] = event_id
             self.changed(event_id)
             if t.status == "over":
+
                 async def settled() -> None:  # after the table's own "over" is stored (queued before this)
                     return None
+
                 try:
                     await t.call(settled)
                 except WebError:  # closed meanwhile: the watcher moves the round on
@@ -164,6 +173,7 @@ class Watcher:
                 else:
                     db.set_event(conn, event_id, round=ev.round + 1)
                 return db.event_by_id(conn, event_id)
+
             moved = await self.access.write(write)
             if moved is not None and not last:
                 await self.rounds.make(moved, await self.access.read(db.players, event_id), moved.round)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Iterable
 
 from sqlalchemy import select
@@ -23,8 +23,8 @@ from ...core import safejson
 from ...games import open_game
 from ..accounts import store as db
 from ..accounts.store import RATING_HISTORY, RATINGS, RESULTS, USERS, User, bot_subject, subject_of
-from ..db.storage import SEATS, TABLES, Store, TableRecord, _aware, hash_token, now
 from ..daily.store import attempts_data
+from ..db.storage import SEATS, TABLES, Store, TableRecord, _aware, hash_token, now
 
 LEADERBOARD_MIN = 5  # rated matches before a player appears on a leaderboard
 HISTORY_PAGE = 50  # matches a profile shows at once
@@ -60,8 +60,10 @@ def seat_details(game: Any) -> list[dict[str, Any]] | None:
     results = getattr(game, "results", None)
     if not results or not hasattr(results[0], "contract"):
         return None
-    out: list[dict[str, Any]] = [{"contracts": {}, "doubles": {"made": 0, "made_net": 0, "received": 0,
-                                                               "received_net": 0}} for _ in range(game.n)]
+    out: list[dict[str, Any]] = [
+        {"contracts": {}, "doubles": {"made": 0, "made_net": 0, "received": 0, "received_net": 0}}
+        for _ in range(game.n)
+    ]
     for r in results:
         added = r.added
         for s in range(game.n):
@@ -83,8 +85,16 @@ def finished_of(table_id: str, game: Any, seats: Iterable[SeatResult], rated: bo
     family = game.rules.family
     spec = getattr(game.rules, "family_spec", None)
     highest = bool(spec.highest_wins) if spec is not None else True
-    return Finished(table_id, str(game.rules), family, [int(t) for t in game.totals], highest, list(seats), rated,
-                    seat_details(game))
+    return Finished(
+        table_id,
+        str(game.rules),
+        family,
+        [int(t) for t in game.totals],
+        highest,
+        list(seats),
+        rated,
+        seat_details(game),
+    )
 
 
 def record(conn: Connection, f: Finished) -> bool:
@@ -93,15 +103,33 @@ def record(conn: Connection, f: Finished) -> bool:
         return False
     game = ratings.rated_game(f.rules) or f.family
     places = ratings.placings(f.totals, f.highest_wins, {i for i, s in enumerate(f.seats) if s.left})
-    rated = f.rated and game in ratings.GAMES and all(s.user_id is not None for s in f.seats if s.kind == "human"
-                                                      or s.left)
+    rated = (
+        f.rated and game in ratings.GAMES and all(s.user_id is not None for s in f.seats if s.kind == "human" or s.left)
+    )
     t = now()
-    conn.execute(RESULTS.insert(), [
-        {"table_id": f.table_id, "seat": i, "user_id": s.user_id, "name": s.name, "kind": s.kind,
-         "strength": s.strength if s.user_id is None else None, "game": game, "rules": f.rules,
-         "players": len(f.seats), "place": places[i], "points": f.totals[i], "left": s.left, "rated": rated,
-         "finished_at": t, "detail": json.dumps(f.details[i], separators=(",", ":")) if f.details else None}
-        for i, s in enumerate(f.seats)])
+    conn.execute(
+        RESULTS.insert(),
+        [
+            {
+                "table_id": f.table_id,
+                "seat": i,
+                "user_id": s.user_id,
+                "name": s.name,
+                "kind": s.kind,
+                "strength": s.strength if s.user_id is None else None,
+                "game": game,
+                "rules": f.rules,
+                "players": len(f.seats),
+                "place": places[i],
+                "points": f.totals[i],
+                "left": s.left,
+                "rated": rated,
+                "finished_at": t,
+                "detail": json.dumps(f.details[i], separators=(",", ":")) if f.details else None,
+            }
+            for i, s in enumerate(f.seats)
+        ],
+    )
     if rated:
         _rate(conn, f, game, places, t)
     return True
@@ -112,10 +140,12 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
 
     A strength seated more than once in a match plays each seat from the same rating, and keeps the mean of
     what its seats would become."""
-    subjects = [subject_of(s.user_id) if s.user_id is not None else bot_subject(s.strength or "")
-                for s in f.seats]
-    q = (select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.subject.in_(sorted(set(subjects))))
-         .order_by(RATINGS.c.subject))
+    subjects = [subject_of(s.user_id) if s.user_id is not None else bot_subject(s.strength or "") for s in f.seats]
+    q = (
+        select(RATINGS)
+        .where(RATINGS.c.game == game, RATINGS.c.subject.in_(sorted(set(subjects))))
+        .order_by(RATINGS.c.subject)
+    )
     if conn.dialect.name == "postgresql":
         q = q.with_for_update()  # two matches of one player ending at once on two processes: one waits
     stored = {r.subject: ratings.Rating(r.mu, r.sigma, r.matches) for r in conn.execute(q)}
@@ -124,22 +154,31 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
         if subject in stored:
             return stored[subject]
         return ratings.Rating() if s.user_id is not None else ratings.bot_rating(game, s.strength or "")
+
     before = [start(subj, s) for subj, s in zip(subjects, f.seats)]
     after = ratings.update(before, places)
     merged: dict[str, list[ratings.Rating]] = {}
     for subj, new in zip(subjects, after):
         merged.setdefault(subj, []).append(new)
     for subj, news in merged.items():
-        new = news[0] if len(news) == 1 else ratings.Rating(
-            sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news), news[0].matches)
+        new = (
+            news[0]
+            if len(news) == 1
+            else ratings.Rating(
+                sum(r.mu for r in news) / len(news), sum(r.sigma for r in news) / len(news), news[0].matches
+            )
+        )
         shown = ratings.shown(new)
         values = {"mu": new.mu, "sigma": new.sigma, "matches": new.matches, "shown": shown, "updated_at": t}
         if subj in stored:
             conn.execute(RATINGS.update().where(RATINGS.c.subject == subj, RATINGS.c.game == game).values(**values))
         else:
             conn.execute(RATINGS.insert().values(subject=subj, game=game, **values))
-        conn.execute(RATING_HISTORY.insert().values(subject=subj, game=game, table_id=f.table_id, mu=new.mu,
-                                                    sigma=new.sigma, shown=shown, at=t))
+        conn.execute(
+            RATING_HISTORY.insert().values(
+                subject=subj, game=game, table_id=f.table_id, mu=new.mu, sigma=new.sigma, shown=shown, at=t
+            )
+        )
 
 
 COSTLY = 0.5  # points: a decision the analysis found cost at least this much counts as a costly one
@@ -154,22 +193,39 @@ def record_costs(store: Store, table_id: str, deal: int, review: dict[str, Any])
         return
     t = now()
     with store.engine.begin() as conn:
-        if conn.execute(select(db.DECISION_COSTS.c.seat).where(db.DECISION_COSTS.c.table_id == table_id,
-                                                               db.DECISION_COSTS.c.deal == deal).limit(1)).first():
+        if conn.execute(
+            select(db.DECISION_COSTS.c.seat)
+            .where(db.DECISION_COSTS.c.table_id == table_id, db.DECISION_COSTS.c.deal == deal)
+            .limit(1)
+        ).first():
             return
-        conn.execute(db.DECISION_COSTS.insert(), [
-            {"table_id": table_id, "deal": deal, "seat": seat, "decisions": len(costs),
-             "costly": sum(1 for c in costs if c >= COSTLY), "cost": round(sum(costs), 3), "at": t}
-            for seat, costs in by_seat.items()])
+        conn.execute(
+            db.DECISION_COSTS.insert(),
+            [
+                {
+                    "table_id": table_id,
+                    "deal": deal,
+                    "seat": seat,
+                    "decisions": len(costs),
+                    "costly": sum(1 for c in costs if c >= COSTLY),
+                    "cost": round(sum(costs), 3),
+                    "at": t,
+                }
+                for seat, costs in by_seat.items()
+            ],
+        )
 
 
 def _analysis(conn: Connection, user_id: int) -> dict[str, dict[str, Any]]:
     """Per game, what the analysis of his analysed deals found: decisions weighed, how often one cost at
     least `COSTLY` points, the mean cost of a decision, and the same by month."""
     costs = db.DECISION_COSTS
-    q = (select(RESULTS.c.game, RESULTS.c.finished_at, costs.c.decisions, costs.c.costly, costs.c.cost)
-         .join(costs, (costs.c.table_id == RESULTS.c.table_id) & (costs.c.seat == RESULTS.c.seat))
-         .where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at))
+    q = (
+        select(RESULTS.c.game, RESULTS.c.finished_at, costs.c.decisions, costs.c.costly, costs.c.cost)
+        .join(costs, (costs.c.table_id == RESULTS.c.table_id) & (costs.c.seat == RESULTS.c.seat))
+        .where(RESULTS.c.user_id == user_id)
+        .order_by(RESULTS.c.finished_at)
+    )
     out: dict[str, dict[str, Any]] = {}
     for r in conn.execute(q):
         g = out.setdefault(r.game, {"deals": 0, "decisions": 0, "costly": 0, "cost": 0.0, "months": {}})
@@ -186,8 +242,15 @@ def _analysis(conn: Connection, user_id: int) -> dict[str, dict[str, Any]]:
         g["costly_share"] = round(g["costly"] / n, 3)
         g["mean_cost"] = round(g["cost"] / n, 3)
         g["cost"] = round(g["cost"], 2)
-        g["months"] = [{"month": m, "decisions": v[0], "costly_share": round(v[1] / (v[0] or 1), 3),
-                        "mean_cost": round(v[2] / (v[0] or 1), 3)} for m, v in sorted(g["months"].items())]
+        g["months"] = [
+            {
+                "month": m,
+                "decisions": v[0],
+                "costly_share": round(v[1] / (v[0] or 1), 3),
+                "mean_cost": round(v[2] / (v[0] or 1), 3),
+            }
+            for m, v in sorted(g["months"].items())
+        ]
     return out
 
 
@@ -228,12 +291,12 @@ def seat_ratings(store: Store, rules: str, seats: list[tuple[str, int | None, st
     return out
 
 
-def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime | None = None,
-             hide_private: bool = False) -> list[dict]:
+def _matches(
+    conn: Connection, user_id: int, limit: int | None, before: datetime | None = None, hide_private: bool = False
+) -> list[dict]:
     """A player's matches, newest first; ``hide_private``: not those of private tables (for other readers:
     a private table's link is for the friends invited to it)."""
-    q = select(RESULTS).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at.desc(),
-                                                                       RESULTS.c.table_id)
+    q = select(RESULTS).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at.desc(), RESULTS.c.table_id)
     if hide_private:
         private = select(TABLES.c.id).where(TABLES.c.invite_hash.is_not(None))
         q = q.where(RESULTS.c.table_id.not_in(private))
@@ -247,34 +310,84 @@ def _matches(conn: Connection, user_id: int, limit: int | None, before: datetime
     ids = [r.table_id for r in mine]
     others: dict[str, list[Any]] = {}
     for chunk in range(0, len(ids), 500):
-        q = (select(RESULTS.c.table_id, RESULTS.c.seat, RESULTS.c.name, RESULTS.c.kind, RESULTS.c.strength,
-                    RESULTS.c.place, RESULTS.c.points, RESULTS.c.left, USERS.c.name.label("account"))
-             .outerjoin(USERS, USERS.c.id == RESULTS.c.user_id)
-             .where(RESULTS.c.table_id.in_(ids[chunk:chunk + 500])).order_by(RESULTS.c.seat))
+        q = (
+            select(
+                RESULTS.c.table_id,
+                RESULTS.c.seat,
+                RESULTS.c.name,
+                RESULTS.c.kind,
+                RESULTS.c.strength,
+                RESULTS.c.place,
+                RESULTS.c.points,
+                RESULTS.c.left,
+                USERS.c.name.label("account"),
+            )
+            .outerjoin(USERS, USERS.c.id == RESULTS.c.user_id)
+            .where(RESULTS.c.table_id.in_(ids[chunk : chunk + 500]))
+            .order_by(RESULTS.c.seat)
+        )
         for o in conn.execute(q):
             others.setdefault(o.table_id, []).append(o)
     out = []
     for r in mine:
-        out.append({
-            "table": r.table_id, "game": r.game, "rules": r.rules, "players": r.players,
-            "finished": _aware(r.finished_at).isoformat(timespec="seconds"), "seat": r.seat, "place": r.place,
-            "points": r.points, "left": r.left, "rated": r.rated, "replay": f"/t/{r.table_id}/replay",
-            "seats": [{"seat": o.seat, "name": o.account or o.name, "deleted": o.kind == "human" and o.name is None,
-                       "computer": o.kind == "bot" and o.account is None and not o.left, "strength": o.strength,
-                       "account": o.account, "place": o.place, "points": o.points, "left": o.left}
-                      for o in others.get(r.table_id, [])]})
+        out.append(
+            {
+                "table": r.table_id,
+                "game": r.game,
+                "rules": r.rules,
+                "players": r.players,
+                "finished": _aware(r.finished_at).isoformat(timespec="seconds"),
+                "seat": r.seat,
+                "place": r.place,
+                "points": r.points,
+                "left": r.left,
+                "rated": r.rated,
+                "replay": f"/t/{r.table_id}/replay",
+                "seats": [
+                    {
+                        "seat": o.seat,
+                        "name": o.account or o.name,
+                        "deleted": o.kind == "human" and o.name is None,
+                        "computer": o.kind == "bot" and o.account is None and not o.left,
+                        "strength": o.strength,
+                        "account": o.account,
+                        "place": o.place,
+                        "points": o.points,
+                        "left": o.left,
+                    }
+                    for o in others.get(r.table_id, [])
+                ],
+            }
+        )
     return out
 
 
 def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
     """Per game, what a player studies: matches, wins, mean place and points; each contract's mean points per
     deal as declarer and not; his doubles, made and received, with what they won or lost; and by month."""
-    q = (select(RESULTS.c.game, RESULTS.c.place, RESULTS.c.points, RESULTS.c.rated, RESULTS.c.detail,
-                RESULTS.c.finished_at).where(RESULTS.c.user_id == user_id).order_by(RESULTS.c.finished_at))
+    q = (
+        select(
+            RESULTS.c.game, RESULTS.c.place, RESULTS.c.points, RESULTS.c.rated, RESULTS.c.detail, RESULTS.c.finished_at
+        )
+        .where(RESULTS.c.user_id == user_id)
+        .order_by(RESULTS.c.finished_at)
+    )
     games: dict[str, dict[str, Any]] = {}
     for r in conn.execute(q):
-        g = games.setdefault(r.game, {"game": r.game, "matches": 0, "wins": 0, "rated": 0, "places": 0, "points": 0,
-                                      "contracts": {}, "doubles": {}, "months": {}})
+        g = games.setdefault(
+            r.game,
+            {
+                "game": r.game,
+                "matches": 0,
+                "wins": 0,
+                "rated": 0,
+                "places": 0,
+                "points": 0,
+                "contracts": {},
+                "doubles": {},
+                "months": {},
+            },
+        )
         g["matches"] += 1
         g["wins"] += r.place == 1
         g["rated"] += bool(r.rated)
@@ -296,17 +409,36 @@ def _stats(conn: Connection, user_id: int) -> list[dict[str, Any]]:
     out = []
     for g in games.values():
         n = g["matches"]
-        out.append({
-            "game": g["game"], "matches": n, "wins": g["wins"], "rated": g["rated"],
-            "mean_place": round(g["places"] / n, 2), "mean_points": round(g["points"] / n, 1),
-            "contracts": [{"contract": c, "name": contract_names(g["game"]).get(c, c), **{role: {"deals": v[role][1],
-                                                     "mean": round(v[role][0] / v[role][1], 1) if v[role][1] else None}
-                                              for role in ("declarer", "other")}}
-                          for c, v in sorted(g["contracts"].items())],
-            "doubles": g["doubles"] or None,
-            "months": [{"month": m, "matches": v[0], "mean_place": round(v[1] / v[0], 2)}
-                       for m, v in sorted(g["months"].items())],
-            "analysis": analysed.get(g["game"])})
+        out.append(
+            {
+                "game": g["game"],
+                "matches": n,
+                "wins": g["wins"],
+                "rated": g["rated"],
+                "mean_place": round(g["places"] / n, 2),
+                "mean_points": round(g["points"] / n, 1),
+                "contracts": [
+                    {
+                        "contract": c,
+                        "name": contract_names(g["game"]).get(c, c),
+                        **{
+                            role: {
+                                "deals": v[role][1],
+                                "mean": round(v[role][0] / v[role][1], 1) if v[role][1] else None,
+                            }
+                            for role in ("declarer", "other")
+                        },
+                    }
+                    for c, v in sorted(g["contracts"].items())
+                ],
+                "doubles": g["doubles"] or None,
+                "months": [
+                    {"month": m, "matches": v[0], "mean_place": round(v[1] / v[0], 2)}
+                    for m, v in sorted(g["months"].items())
+                ],
+                "analysis": analysed.get(g["game"]),
+            }
+        )
     return sorted(out, key=lambda g: g["game"])
 
 
@@ -321,12 +453,16 @@ def contract_names(game: str) -> dict[str, str]:
 
 
 def _rating_history(conn: Connection, subject: str) -> dict[str, list[dict[str, Any]]]:
-    q = (select(RATING_HISTORY).where(RATING_HISTORY.c.subject == subject)
-         .order_by(RATING_HISTORY.c.game, RATING_HISTORY.c.at, RATING_HISTORY.c.id))
+    q = (
+        select(RATING_HISTORY)
+        .where(RATING_HISTORY.c.subject == subject)
+        .order_by(RATING_HISTORY.c.game, RATING_HISTORY.c.at, RATING_HISTORY.c.id)
+    )
     out: dict[str, list[dict[str, Any]]] = {}
     for r in conn.execute(q):
-        out.setdefault(r.game, []).append({"at": _aware(r.at).isoformat(timespec="seconds"), "rating": r.shown,
-                                           "table": r.table_id})
+        out.setdefault(r.game, []).append(
+            {"at": _aware(r.at).isoformat(timespec="seconds"), "rating": r.shown, "table": r.table_id}
+        )
     return out
 
 
@@ -345,70 +481,110 @@ def profile(store: Store, name_key: str, limit: int = HISTORY_PAGE, viewer: int 
         chart = _rating_history(conn, subject)
         if not own:
             chart = {g: [{k: v for k, v in p.items() if k != "table"} for p in points] for g, points in chart.items()}
-        return {"name": user.name, "since": user.created_at.date().isoformat(), "ratings": rated,
-                "rating_history": chart, "stats": _stats(conn, user.id),
-                "matches": _matches(conn, user.id, limit, hide_private=not own), "leaderboard_min": LEADERBOARD_MIN,
-                "own": own}
+        return {
+            "name": user.name,
+            "since": user.created_at.date().isoformat(),
+            "ratings": rated,
+            "rating_history": chart,
+            "stats": _stats(conn, user.id),
+            "matches": _matches(conn, user.id, limit, hide_private=not own),
+            "leaderboard_min": LEADERBOARD_MIN,
+            "own": own,
+        }
 
 
 def leaderboard(store: Store, game: str, limit: int = 100, minimum: int = LEADERBOARD_MIN) -> list[dict[str, Any]]:
     """The best conservative ratings of a game among people with at least ``minimum`` rated matches."""
     with store.engine.connect() as conn:
-        q = (select(RATINGS.c.subject, RATINGS.c.shown, RATINGS.c.matches, RATINGS.c.mu, RATINGS.c.sigma)
-             .where(RATINGS.c.game == game, RATINGS.c.matches >= minimum, RATINGS.c.subject.like("u:%"))
-             .order_by(RATINGS.c.shown.desc(), RATINGS.c.subject).limit(limit + 50))  # a few may be banned
+        q = (
+            select(RATINGS.c.subject, RATINGS.c.shown, RATINGS.c.matches, RATINGS.c.mu, RATINGS.c.sigma)
+            .where(RATINGS.c.game == game, RATINGS.c.matches >= minimum, RATINGS.c.subject.like("u:%"))
+            .order_by(RATINGS.c.shown.desc(), RATINGS.c.subject)
+            .limit(limit + 50)
+        )  # a few may be banned
         top = list(conn.execute(q))
         ids = [int(r.subject[2:]) for r in top]
-        users = {u.id: u for u in conn.execute(select(USERS.c.id, USERS.c.name, USERS.c.banned)
-                                                .where(USERS.c.id.in_(ids)))} if ids else {}
+        users = (
+            {u.id: u for u in conn.execute(select(USERS.c.id, USERS.c.name, USERS.c.banned).where(USERS.c.id.in_(ids)))}
+            if ids
+            else {}
+        )
     out: list[dict[str, Any]] = []
     for r in top:
         u = users.get(int(r.subject[2:]))
         if u is None or u.banned or len(out) >= limit:
             continue
-        out.append({"rank": len(out) + 1, "name": u.name, "profile": f"/u/{u.name}", "rating": r.shown,
-                    "matches": r.matches,
-                    "provisional": ratings.provisional(ratings.Rating(r.mu, r.sigma, r.matches))})
+        out.append(
+            {
+                "rank": len(out) + 1,
+                "name": u.name,
+                "profile": f"/u/{u.name}",
+                "rating": r.shown,
+                "matches": r.matches,
+                "provisional": ratings.provisional(ratings.Rating(r.mu, r.sigma, r.matches)),
+            }
+        )
     return out
 
 
 def waiting_for(store: Store, user_id: int) -> list[dict[str, Any]]:
     """The turn-based tables waiting for this account's decision, the longest waiting first."""
     with store.engine.connect() as conn:
-        q = (select(TABLES.c.id, TABLES.c.rules, TABLES.c.turn_since, TABLES.c.clock)
-             .where(TABLES.c.waiting_for == user_id, TABLES.c.status == "playing")
-             .order_by(TABLES.c.turn_since).limit(100))
-        return [{"id": r.id, "url": f"/t/{r.id}", "rules": r.rules, "clock": r.clock,
-                 "since": _aware(r.turn_since).isoformat(timespec="seconds") if r.turn_since else None}
-                for r in conn.execute(q)]
+        q = (
+            select(TABLES.c.id, TABLES.c.rules, TABLES.c.turn_since, TABLES.c.clock)
+            .where(TABLES.c.waiting_for == user_id, TABLES.c.status == "playing")
+            .order_by(TABLES.c.turn_since)
+            .limit(100)
+        )
+        return [
+            {
+                "id": r.id,
+                "url": f"/t/{r.id}",
+                "rules": r.rules,
+                "clock": r.clock,
+                "since": _aware(r.turn_since).isoformat(timespec="seconds") if r.turn_since else None,
+            }
+            for r in conn.execute(q)
+        ]
 
 
 def tables_held(store: Store, user_id: int) -> list[str]:
     """The unfinished tables an account holds a seat at, newest first ("My tables" on any browser)."""
     with store.engine.connect() as conn:
-        q = (select(SEATS.c.table_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
-             .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human",
-                    TABLES.c.status.in_(("open", "playing")))
-             .order_by(TABLES.c.created_at.desc()).limit(50))
+        q = (
+            select(SEATS.c.table_id)
+            .join(TABLES, TABLES.c.id == SEATS.c.table_id)
+            .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human", TABLES.c.status.in_(("open", "playing")))
+            .order_by(TABLES.c.created_at.desc())
+            .limit(50)
+        )
         return [r.table_id for r in conn.execute(q)]
 
 
 def download(store: Store, user: User) -> dict[str, Any]:
-    """"Download my data": everything the server keeps about the account, its password's hash excepted."""
+    """ "Download my data": everything the server keeps about the account, its password's hash excepted."""
     with store.engine.connect() as conn:
         subject = subject_of(user.id)
         rows = conn.execute(select(RATINGS).where(RATINGS.c.subject == subject))
         mail = db.mail_of(conn, user.id)
-        return {"account": {"name": user.name, "created": user.created_at.isoformat(timespec="seconds"),
-                            "email": mail[0] if mail else None, "notify_turns": mail[1] if mail else False,
-                            "language": mail[2] if mail else None},
-                "ratings": {r.game: {"mu": r.mu, "sigma": r.sigma, "matches": r.matches, "rating": r.shown}
-                            for r in rows},
-                "rating_history": _rating_history(conn, subject), "statistics": _stats(conn, user.id),
-                "matches": _matches(conn, user.id, None),
-                "seats_held": [{"table": r.table_id, "seat": r.seat} for r in conn.execute(
-                    select(SEATS.c.table_id, SEATS.c.seat).where(SEATS.c.user_id == user.id))],
-                "daily_deals": attempts_data(conn, user.id)}
+        return {
+            "account": {
+                "name": user.name,
+                "created": user.created_at.isoformat(timespec="seconds"),
+                "email": mail[0] if mail else None,
+                "notify_turns": mail[1] if mail else False,
+                "language": mail[2] if mail else None,
+            },
+            "ratings": {r.game: {"mu": r.mu, "sigma": r.sigma, "matches": r.matches, "rating": r.shown} for r in rows},
+            "rating_history": _rating_history(conn, subject),
+            "statistics": _stats(conn, user.id),
+            "matches": _matches(conn, user.id, None),
+            "seats_held": [
+                {"table": r.table_id, "seat": r.seat}
+                for r in conn.execute(select(SEATS.c.table_id, SEATS.c.seat).where(SEATS.c.user_id == user.id))
+            ],
+            "daily_deals": attempts_data(conn, user.id),
+        }
 
 
 def claim(store: Store, user: User, pairs: list[tuple[str, str]]) -> list[str]:
@@ -422,20 +598,32 @@ def claim(store: Store, user: User, pairs: list[tuple[str, str]]) -> list[str]:
             written = conn.execute(select(RESULTS.c.seat).where(RESULTS.c.table_id == table_id).limit(1)).first()
         rec = None if written else store.load_table(table_id)
         with store.engine.begin() as conn:
-            seat = conn.execute(select(SEATS.c.seat, SEATS.c.user_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
-                                .where(SEATS.c.table_id == table_id, SEATS.c.token_hash == h,
-                                       SEATS.c.kind == "human", TABLES.c.status == "over")).first()
+            seat = conn.execute(
+                select(SEATS.c.seat, SEATS.c.user_id)
+                .join(TABLES, TABLES.c.id == SEATS.c.table_id)
+                .where(
+                    SEATS.c.table_id == table_id,
+                    SEATS.c.token_hash == h,
+                    SEATS.c.kind == "human",
+                    TABLES.c.status == "over",
+                )
+            ).first()
             if seat is None or seat.user_id is not None:
                 continue
-            conn.execute(SEATS.update().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat)
-                         .values(user_id=user.id))
+            conn.execute(
+                SEATS.update().where(SEATS.c.table_id == table_id, SEATS.c.seat == seat.seat).values(user_id=user.id)
+            )
             if rec is not None:
                 record(conn, results_of_record(rec))
-            taken = conn.execute(select(RESULTS.c.user_id).where(RESULTS.c.table_id == table_id,
-                                                                 RESULTS.c.seat == seat.seat)).first()
+            taken = conn.execute(
+                select(RESULTS.c.user_id).where(RESULTS.c.table_id == table_id, RESULTS.c.seat == seat.seat)
+            ).first()
             if taken is not None and taken.user_id is None:
-                conn.execute(RESULTS.update().where(RESULTS.c.table_id == table_id, RESULTS.c.seat == seat.seat)
-                             .values(user_id=user.id))
+                conn.execute(
+                    RESULTS.update()
+                    .where(RESULTS.c.table_id == table_id, RESULTS.c.seat == seat.seat)
+                    .values(user_id=user.id)
+                )
                 done.append(table_id)
     return done
 
@@ -446,6 +634,14 @@ def results_of_record(rec: TableRecord) -> Finished:
     for _, _, text in rec.events:
         game.apply(game.parse_action(text))
     seats = {s.seat: s for s in rec.seats}
-    return finished_of(rec.id, game, [
-        SeatResult(seats[i].kind, seats[i].name, seats[i].strength, seats[i].user_id, seats[i].left)
-        if i in seats else SeatResult("bot", "", None, None, False) for i in range(game.n)], False)
+    return finished_of(
+        rec.id,
+        game,
+        [
+            SeatResult(seats[i].kind, seats[i].name, seats[i].strength, seats[i].user_id, seats[i].left)
+            if i in seats
+            else SeatResult("bot", "", None, None, False)
+            for i in range(game.n)
+        ],
+        False,
+    )

@@ -29,13 +29,14 @@ from ...besigue.game import BesigueGame
 from ...classic.match import CHANCE, Match
 from ...core import safejson
 from ...core.errors import BarbuError
-from ...records.barbu import number_out, read_record, replay as replay_record
+from ...records.barbu import number_out, read_record
+from ...records.barbu import replay as replay_record
 from ...records.besigue import replay_lines as replay_besigue
-from . import refusals as no
 from ..common.errors import WebError
 from ..tables.actor import Table
 from ..tables.thinking import FairSlots
 from ..tables.views import card_list, contract_info, public_state, result_json
+from . import refusals as no
 
 log = logging.getLogger("barbu.web")
 
@@ -102,8 +103,14 @@ def upload_source(text: str) -> Source:
     if not (isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names)):
         names = [""] * players
     digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    return Source(UPLOAD_PREFIX + digest, rules, seed, actions, tuple(x[:24] for x in names),
-                  game="besigue" if besigue else "barbu")
+    return Source(
+        UPLOAD_PREFIX + digest,
+        rules,
+        seed,
+        actions,
+        tuple(x[:24] for x in names),
+        game="besigue" if besigue else "barbu",
+    )
 
 
 def is_upload_id(rid: str) -> bool:
@@ -135,12 +142,21 @@ def overview(src: Source) -> dict[str, Any]:
         d = result_json(m, r)
         d["totals"] = [number_out(x) for x in run]
         deals.append(d)
-    return {"id": src.key, "game": "barbu", "table": src.table, "rules": src.rules, "players": m.n,
-            "names": list(src.names),
-            "contracts": contract_info(m), "highest_wins": m.rules.family_spec.highest_wins,
-            "total_deals": m.total_deals, "over": m.is_over, "deals": deals,
-            "totals": [number_out(x) for x in m.totals],
-            "dd": m.rules.family != "scottish"}  # whether its deals have a double-dummy table (`request_dd`)
+    return {
+        "id": src.key,
+        "game": "barbu",
+        "table": src.table,
+        "rules": src.rules,
+        "players": m.n,
+        "names": list(src.names),
+        "contracts": contract_info(m),
+        "highest_wins": m.rules.family_spec.highest_wins,
+        "total_deals": m.total_deals,
+        "over": m.is_over,
+        "deals": deals,
+        "totals": [number_out(x) for x in m.totals],
+        "dd": m.rules.family != "scottish",
+    }  # whether its deals have a double-dummy table (`request_dd`)
 
 
 def deal_frames(src: Source, deal: int) -> dict[str, Any]:
@@ -182,19 +198,31 @@ def _frame(m: Match, step: int, seat: int | None, action: str | None) -> dict[st
     if not state["trick"] and action is not None and len(action) == 2:  # a card completed a trick: show it
         done = state.get("last_trick") or (last_deal or {}).get("last_trick")
         if done:
-            trick = {"leader": done["leader"], "cards": done["cards"], "complete": True,
-                     "winner": done.get("winner")}
-    return {"step": step, "seat": seat, "action": action, "state": state, "trick": trick,
-            "hands": [card_list(h) for h in m.hands]}
+            trick = {"leader": done["leader"], "cards": done["cards"], "complete": True, "winner": done.get("winner")}
+    return {
+        "step": step,
+        "seat": seat,
+        "action": action,
+        "state": state,
+        "trick": trick,
+        "hands": [card_list(h) for h in m.hands],
+    }
 
 
 def decision_json(d: Decision) -> dict[str, Any]:
     """One weighed decision as the page shows it (actions in their text forms)."""
-    return {"step": d.step, "seat": d.seat, "phase": d.phase, "chosen": str(d.chosen),
-            "best": None if d.best is None else str(d.best), "cost": _round(d.cost),
-            "values": [[str(a), round(v, 2)] for a, v in d.values[:TOP_VALUES]],
-            "exact_best": None if d.exact_best is None else str(d.exact_best), "exact_cost": d.exact_cost,
-            "exact_values": [[str(a), v] for a, v in d.exact_values[:TOP_VALUES]]}
+    return {
+        "step": d.step,
+        "seat": d.seat,
+        "phase": d.phase,
+        "chosen": str(d.chosen),
+        "best": None if d.best is None else str(d.best),
+        "cost": _round(d.cost),
+        "values": [[str(a), round(v, 2)] for a, v in d.values[:TOP_VALUES]],
+        "exact_best": None if d.exact_best is None else str(d.exact_best),
+        "exact_cost": d.exact_cost,
+        "exact_values": [[str(a), v] for a, v in d.exact_values[:TOP_VALUES]],
+    }
 
 
 def _round(x: float | None) -> float | None:
@@ -205,10 +233,14 @@ def review_json(review: Review, deal: int) -> dict[str, Any]:
     """A deal's weighed decisions and, per seat, its costliest (as steps to jump to)."""
     decisions = [d for d in review.decisions if d.deal == deal]
     costliest = {s: [d.step for d in review.costliest(s, 3) if d.cost] for s in range(review.players)}
-    return {"state": "done", "deal": deal, "decisions": [decision_json(d) for d in decisions],
-            "costliest": [costliest[s] for s in range(review.players)],
-            "totals": [_round(review.total_cost(s)) for s in range(review.players)],
-            "exact_totals": [review.total_exact_cost(s) for s in range(review.players)]}
+    return {
+        "state": "done",
+        "deal": deal,
+        "decisions": [decision_json(d) for d in decisions],
+        "costliest": [costliest[s] for s in range(review.players)],
+        "totals": [_round(review.total_cost(s)) for s in range(review.players)],
+        "exact_totals": [review.total_exact_cost(s) for s in range(review.players)],
+    }
 
 
 def dd_refusal(src: Source) -> WebError | None:
@@ -223,12 +255,25 @@ def dd_refusal(src: Source) -> WebError | None:
 def dd_json(table: DDTable, seconds: float) -> dict[str, Any]:
     """A deal's double-dummy table as the page shows it.  A cell is ``{"least", "most", "exact"}``, a bound
     the solver did not prove (still the static one) null: exact, a range, "≥ least", "≤ most" or nothing."""
-    rows = [{"contract": row.contract, "trump": row.trump, "chosen": row.chosen,
-             "cells": [{"least": c.proved_least, "most": c.proved_most, "exact": c.exact} for c in row.cells],
-             "bounds": [[c.floor, c.ceiling] for c in row.cells]}
-            for row in table.rows]
-    return {"state": "done", "deal": table.deal, "declarer": table.declarer, "seconds": seconds, "rows": rows,
-            "left_out": list(table.left_out), "exact": table.exact}
+    rows = [
+        {
+            "contract": row.contract,
+            "trump": row.trump,
+            "chosen": row.chosen,
+            "cells": [{"least": c.proved_least, "most": c.proved_most, "exact": c.exact} for c in row.cells],
+            "bounds": [[c.floor, c.ceiling] for c in row.cells],
+        }
+        for row in table.rows
+    ]
+    return {
+        "state": "done",
+        "deal": table.deal,
+        "declarer": table.declarer,
+        "seconds": seconds,
+        "rows": rows,
+        "left_out": list(table.left_out),
+        "exact": table.exact,
+    }
 
 
 def solve_dd(src: Source, deal: int, seconds: float, progress: Any = None) -> dict[str, Any]:
@@ -318,8 +363,7 @@ class Analyses:
         if job is not None:
             if job.deal != deal:
                 raise WebError(no.ANALYSIS_BUSY, deal=job.deal)
-            return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step,
-                    "steps": job.steps}
+            return {"state": "queued" if job.queued else "running", "deal": deal, "step": job.step, "steps": job.steps}
         self._start(self.jobs, self._run, src, deal, address)
         return {"state": "queued", "deal": deal, "step": 0, "steps": 0}
 
@@ -355,8 +399,7 @@ class Analyses:
         if job is not None:
             if job.deal != deal:
                 raise WebError(no.DD_BUSY, deal=job.deal)
-            return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step,
-                    "total": job.steps}
+            return {"state": "queued" if job.queued else "running", "deal": deal, "done": job.step, "total": job.steps}
         self._start(self.dd_jobs, self._run_dd, src, deal, address)
         return {"state": "queued", "deal": deal, "done": 0, "total": 0}
 
@@ -368,6 +411,7 @@ class Analyses:
             if self.closing:
                 raise Stopped
             job.step, job.steps = done, total
+
         try:
             async with self._slots.slot(job.address, ("dd", src.key)):
                 job.queued = False
@@ -404,8 +448,16 @@ class Analyses:
             if self.closing:
                 raise Stopped
             job.step = step
-        return review_match(src.rules, src.seed, src.actions, deals={job.deal}, samples=self.samples,
-                            seconds=self.seconds, progress=progress)
+
+        return review_match(
+            src.rules,
+            src.seed,
+            src.actions,
+            deals={job.deal},
+            samples=self.samples,
+            seconds=self.seconds,
+            progress=progress,
+        )
 
 
 def _besigue_ranges(src: Source) -> tuple[BesigueGame, list[tuple[int, int]]]:
@@ -424,12 +476,34 @@ def _besigue_ranges(src: Source) -> tuple[BesigueGame, list[tuple[int, int]]]:
 def besigue_overview(src: Source) -> dict[str, Any]:
     """A Bésigue game at a glance: each finished deal's scores (combinations by kind) and running totals."""
     g, _ = _besigue_ranges(src)
-    deals = [{"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
-              "brisques": list(r["brisques"]), "last_trick": r["last_trick"],
-              "melds": [[[k, v] for k, v in side] for side in r["melds"]]} for r in g.results]
-    return {"id": src.key, "game": "besigue", "table": src.table, "rules": src.rules, "players": 2,
-            "names": list(src.names), "contracts": [], "highest_wins": True, "total_deals": None,
-            "over": g.is_over, "deals": deals, "totals": list(g.totals), "target": g.rules.target, "dd": False}
+    deals = [
+        {
+            "number": r["deal"],
+            "dealer": r["dealer"],
+            "scores": list(r["scores"]),
+            "totals": list(r["totals"]),
+            "brisques": list(r["brisques"]),
+            "last_trick": r["last_trick"],
+            "melds": [[[k, v] for k, v in side] for side in r["melds"]],
+        }
+        for r in g.results
+    ]
+    return {
+        "id": src.key,
+        "game": "besigue",
+        "table": src.table,
+        "rules": src.rules,
+        "players": 2,
+        "names": list(src.names),
+        "contracts": [],
+        "highest_wins": True,
+        "total_deals": None,
+        "over": g.is_over,
+        "deals": deals,
+        "totals": list(g.totals),
+        "target": g.rules.target,
+        "dd": False,
+    }
 
 
 def besigue_frames(src: Source, deal: int) -> dict[str, Any]:
@@ -461,12 +535,21 @@ def _besigue_frame(g: BesigueGame, step: int, seat: int | None, action: str | No
     state = g.view(0).to_dict()
     for private in ("hand", "opponent_hand", "opponent_known", "legal", "seat"):
         state.pop(private, None)
-    trick = {"leader": g.leader, "cards": [p["card"] for p in state["trick"]],
-             "seats": [p["seat"] for p in state["trick"]], "complete": False}
+    trick = {
+        "leader": g.leader,
+        "cards": [p["card"] for p in state["trick"]],
+        "seats": [p["seat"] for p in state["trick"]],
+        "complete": False,
+    }
     if not g.trick and action and action.startswith("play") and len(g.played) >= 2:
         (s0, c0), (s1, c1) = g.played[-2:]
-        trick = {"leader": s0, "cards": [besigue_card(c0), besigue_card(c1)], "seats": [s0, s1], "complete": True,
-                 "winner": g.last_winner}
+        trick = {
+            "leader": s0,
+            "cards": [besigue_card(c0), besigue_card(c1)],
+            "seats": [s0, s1],
+            "complete": True,
+            "winner": g.last_winner,
+        }
     hands = [[besigue_card(c) for c in sorted(g.hands[s])] for s in (0, 1)]
     return {"step": step, "seat": seat, "action": action, "state": state, "trick": trick, "hands": hands}
 
@@ -495,4 +578,3 @@ def count_choices(src: Source, deal: int) -> int:
                 last = step
         m.apply(action)
     return last
-

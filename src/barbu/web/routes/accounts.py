@@ -36,8 +36,11 @@ CLAIM_MAX = p.CLAIM_MAX
 
 
 def user_json(user: User | None) -> dict[str, Any] | None:
-    return None if user is None else {"name": user.name, "profile": f"/u/{user.name}",
-                                      "since": user.created_at.date().isoformat()}
+    return (
+        None
+        if user is None
+        else {"name": user.name, "profile": f"/u/{user.name}", "since": user.created_at.date().isoformat()}
+    )
 
 
 def mail_settings(store: Store, user_id: int) -> tuple[str | None, bool] | None:
@@ -58,8 +61,9 @@ def with_session(request: Request, body: dict[str, Any], token: str | None, stat
     if token is None:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
     else:
-        response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, path="/", httponly=True,
-                            samesite="lax", secure=secure)
+        response.set_cookie(
+            COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, path="/", httponly=True, samesite="lax", secure=secure
+        )
     return response
 
 
@@ -95,12 +99,13 @@ async def notify(request: Request) -> Response:
     def write() -> None:
         with store.engine.begin() as conn:
             db.set_mail(conn, user.id, email, on)
+
     await asyncio.to_thread(write)
     return JSONResponse({"email": email, "notify_turns": on}, headers=NO_STORE)
 
 
 async def turns(request: Request) -> Response:
-    """"Your turn": every turn-based table waiting for the logged-in player's decision, longest first."""
+    """ "Your turn": every turn-based table waiting for the logged-in player's decision, longest first."""
     user = await logged_in(request)
     rows = await asyncio.to_thread(history.waiting_for, services(request).accounts.store, user.id)
     return JSONResponse({"tables": rows}, headers=NO_STORE)
@@ -115,6 +120,7 @@ async def remember_lang(request: Request, user: User) -> None:
     def write() -> None:
         with store.engine.begin() as conn:
             db.set_lang(conn, user.id, lang)
+
     await asyncio.to_thread(write)
 
 
@@ -184,8 +190,9 @@ async def claim(request: Request) -> Response:
 async def my_data(request: Request) -> Response:
     user = await logged_in(request)
     data = await asyncio.to_thread(history.download, services(request).accounts.store, user)
-    return JSONResponse(data, headers={**NO_STORE, "content-disposition":
-                                       f'attachment; filename="barbu-{user.id}-data.json"'})
+    return JSONResponse(
+        data, headers={**NO_STORE, "content-disposition": f'attachment; filename="barbu-{user.id}-data.json"'}
+    )
 
 
 async def account_page(request: Request) -> Response:

@@ -84,6 +84,7 @@ async def read_body(request: Request, limit: int, timeout: float) -> bytes:
             if size > limit:
                 raise too_large
             chunks.append(chunk)
+
     try:
         await asyncio.wait_for(receive_all(), timeout)
     except asyncio.TimeoutError:
@@ -123,8 +124,9 @@ def misshapen(kind: type[Payload], field: str | None) -> Exception:
     return WebError(refusal, **fields)
 
 
-def shaped(data: dict[str, Any], kind: type[P],
-           refuse: Callable[[type[Payload], str | None], Exception] = misshapen) -> P:
+def shaped(
+    data: dict[str, Any], kind: type[P], refuse: Callable[[type[Payload], str | None], Exception] = misshapen
+) -> P:
     """``data`` (a JSON object) as the payload ``kind``; a field of the wrong shape refused by ``refuse``."""
     try:
         return msgspec.convert(data, kind, strict=True)

@@ -32,10 +32,11 @@ from ...games import open_game
 from ..accounts.store import User
 from ..clubs.service import club_json, flag, hides_table, matches_seen, rows_seen
 from ..common.errors import WebError
-from ..tables.clock import DEFAULT as DEFAULT_CLOCK, TURN_DEFAULT
+from ..tables.actor import requested_clock
+from ..tables.clock import DEFAULT as DEFAULT_CLOCK
+from ..tables.clock import TURN_DEFAULT
 from ..tables.lobby import parse_rules
 from ..tables.sockets import client_address
-from ..tables.actor import requested_clock
 from . import payloads as p
 from . import refusals as R
 from .bodies import decode
@@ -75,12 +76,30 @@ def stored_row(rec: Any, seats: list[Any], club_id: int) -> dict[str, Any]:
     out = []
     for i in range(n):
         s = by_seat.get(i)
-        out.append({"kind": "open", "name": "", "strength": None, "account": False, "rating": None} if s is None else
-                   {"kind": s.kind, "name": s.name, "strength": s.strength,
-                    "account": s.user_id is not None and not s.left, "rating": None})
-    return {"id": rec.id, "rules": rec.rules, "players": n, "status": rec.status, "private": False,
-            "rated": bool(rec.rated), "club_id": club_id, "turn_based": bool(rec.turn_based), "seats": out,
-            "open_seats": sum(1 for s in out if s["kind"] == "open"), "spectators": 0}
+        out.append(
+            {"kind": "open", "name": "", "strength": None, "account": False, "rating": None}
+            if s is None
+            else {
+                "kind": s.kind,
+                "name": s.name,
+                "strength": s.strength,
+                "account": s.user_id is not None and not s.left,
+                "rating": None,
+            }
+        )
+    return {
+        "id": rec.id,
+        "rules": rec.rules,
+        "players": n,
+        "status": rec.status,
+        "private": False,
+        "rated": bool(rec.rated),
+        "club_id": club_id,
+        "turn_based": bool(rec.turn_based),
+        "seats": out,
+        "open_seats": sum(1 for s in out if s["kind"] == "open"),
+        "spectators": 0,
+    }
 
 
 def slug(request: Request) -> str:
@@ -94,9 +113,12 @@ async def clubs_page(request: Request) -> Response:
 
 
 async def club_page(request: Request) -> Response:
-    return await page_or_missing(request, "club.html",
-                                 services(request).clubs.visible(slug(request), await user_of(request)),
-                                 lambda found: {"club_name": found[0].name if found else ""})
+    return await page_or_missing(
+        request,
+        "club.html",
+        services(request).clubs.visible(slug(request), await user_of(request)),
+        lambda found: {"club_name": found[0].name if found else ""},
+    )
 
 
 # -- the lists, and making a club
@@ -137,8 +159,7 @@ async def revoke(request: Request, body: p.Empty, user: User) -> None:
 
 @action(p.Hours)
 async def invite_expiry(request: Request, body: p.Hours, user: User) -> None:
-    await services(request).clubs.change_invite(slug(request), user, request.path_params["invite"], False,
-                                                body.hours)
+    await services(request).clubs.change_invite(slug(request), user, request.path_params["invite"], False, body.hours)
 
 
 # -- the club
@@ -162,13 +183,15 @@ async def club_data(request: Request) -> Response:
 
 
 async def season_data(request: Request) -> Response:
-    return answer(await services(request).clubs.season_page(slug(request), request.path_params["number"],
-                                                            await user_of(request)))
+    return answer(
+        await services(request).clubs.season_page(slug(request), request.path_params["number"], await user_of(request))
+    )
 
 
 async def older_matches(request: Request) -> Response:
-    return answer(await services(request).clubs.matches(slug(request), request.query_params.get("before"),
-                                                        await user_of(request)))
+    return answer(
+        await services(request).clubs.matches(slug(request), request.query_params.get("before"), await user_of(request))
+    )
 
 
 @action(p.ClubTable, 201)
@@ -181,10 +204,12 @@ async def new_table(request: Request, body: p.ClubTable, user: User) -> dict[str
     rules = parse_rules(body.rules, body.players)
     rated = flag(body.rated, "rated")
     turn_based = flag(body.turn_based, "turn_based")
-    clock = requested_clock((TURN_DEFAULT if turn_based else DEFAULT_CLOCK) if body.clock is p.UNSET else body.clock,
-                            turn_based)
-    t, creator = await services(request).lobby.create(rules, address=client_address(request), clock=clock,
-                                                      rated=rated, club_id=club.id, turn_based=turn_based)
+    clock = requested_clock(
+        (TURN_DEFAULT if turn_based else DEFAULT_CLOCK) if body.clock is p.UNSET else body.clock, turn_based
+    )
+    t, creator = await services(request).lobby.create(
+        rules, address=client_address(request), clock=clock, rated=rated, club_id=club.id, turn_based=turn_based
+    )
     return {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
 
 

@@ -48,8 +48,9 @@ async def person(request: Request, make: bool = False) -> tuple[Person, str | No
 def answer(body: Any, request: Request, cookie: str | None = None, status: int = 200) -> Response:
     r = JSONResponse(body, status_code=status, headers=NO_STORE)
     if cookie is not None:
-        r.set_cookie(COOKIE, cookie, max_age=400 * 86400, httponly=True, samesite="lax",
-                     secure=request.url.scheme == "https")
+        r.set_cookie(
+            COOKIE, cookie, max_age=400 * 86400, httponly=True, samesite="lax", secure=request.url.scheme == "https"
+        )
     return r
 
 
@@ -103,8 +104,9 @@ async def api_state(request: Request) -> Response:
 async def api_move(request: Request) -> Response:
     body = await decode(request, p.DailyMove)
     someone, _ = await person(request)
-    return answer(await asyncio.to_thread(services(request).daily.act, someone, game_of(request), body.board,
-                                          body.move), request)
+    return answer(
+        await asyncio.to_thread(services(request).daily.act, someone, game_of(request), body.board, body.move), request
+    )
 
 
 async def api_results(request: Request) -> Response:

@@ -54,9 +54,12 @@ async def events_page(request: Request) -> Response:
 
 
 async def event_page(request: Request) -> Response:
-    return await page_or_missing(request, "event.html",
-                                 services(request).events.visible(event(request), await user_of(request)),
-                                 lambda ev: {"event_name": ev.name if ev else ""})
+    return await page_or_missing(
+        request,
+        "event.html",
+        services(request).events.visible(event(request), await user_of(request)),
+        lambda ev: {"event_name": ev.name if ev else ""},
+    )
 
 
 @action(p.EventForm, 201)
@@ -102,9 +105,19 @@ async def cancel(request: Request, body: p.Empty, user: User) -> None:
 @action(p.EventForm)
 async def edit(request: Request, body: p.EventForm, user: User) -> dict[str, Any]:
     ev, changed = await services(request).events.edit(event(request), user, body.given())
-    return {"ok": True, "changed": changed, "name": ev.name, "rules": ev.rules, "format": ev.format,
-            "rounds": ev.rounds, "tables": ev.tables, "deals": ev.deals, "strength": ev.strength,
-            "clock": ev.clock, "start": iso(ev.start_at)}
+    return {
+        "ok": True,
+        "changed": changed,
+        "name": ev.name,
+        "rules": ev.rules,
+        "format": ev.format,
+        "rounds": ev.rounds,
+        "tables": ev.tables,
+        "deals": ev.deals,
+        "strength": ev.strength,
+        "clock": ev.clock,
+        "start": iso(ev.start_at),
+    }
 
 
 @action(p.Named)

@@ -55,15 +55,18 @@ async def required(conn: HTTPConnection, refusal: Refusal = R.LOG_IN) -> User:
 def action(kind: type[P], status: int = 200) -> Callable[[Handler[P]], Endpoint]:
     """A POST endpoint: the body read first (its Origin and size checked), then the account required, then the
     body shaped as ``kind`` and the handler called; its body answered with ``status``, or ``{"ok": true}``."""
+
     def wrap(handler: Handler[P]) -> Endpoint:
         async def endpoint(request: Request) -> Response:
             data = await read_json(request)
             user = await required(request)
             body = await handler(request, shaped(data, kind), user)
             return answer({"ok": True} if body is None else body, status)
+
         endpoint.__name__ = endpoint.__qualname__ = handler.__name__
         endpoint.__doc__ = handler.__doc__
         return endpoint
+
     return wrap
 
 
@@ -71,8 +74,9 @@ def page(request: Request, name: str, status_code: int = 200, **context: Any) ->
     """A page in the request's language (a template), or a static one not yet made a template."""
     if (TEMPLATES / name).exists():
         return render_page(request, services(request).settings, name, status_code=status_code, **context)
-    return FileResponse(STATIC / name, status_code=status_code, media_type="text/html",
-                        headers={"cache-control": "no-cache"})
+    return FileResponse(
+        STATIC / name, status_code=status_code, media_type="text/html", headers={"cache-control": "no-cache"}
+    )
 
 
 def not_found(request: Request) -> Response:
@@ -80,8 +84,9 @@ def not_found(request: Request) -> Response:
     return page(request, "notfound.html", 404)
 
 
-async def page_or_missing(request: Request, template: str, find: Awaitable[Any],
-                          name: Callable[[Any], dict[str, Any]]) -> Response:
+async def page_or_missing(
+    request: Request, template: str, find: Awaitable[Any], name: Callable[[Any], dict[str, Any]]
+) -> Response:
     """``template`` for what ``find`` finds (its ``name(found)`` in the context, ``missing`` False), or the same
     template as a 404 (``missing`` True) when ``find`` is refused as missing; any other refusal goes on up."""
     try:
@@ -96,5 +101,4 @@ async def page_or_missing(request: Request, template: str, find: Awaitable[Any],
 async def web_error(request: Request, exc: Exception) -> Response:
     """A refusal, answered with its status and its words in the reader's language."""
     assert isinstance(exc, WebError)
-    return JSONResponse(error_json(exc, page_language(request, services(request).settings)),
-                        status_code=status_of(exc))
+    return JSONResponse(error_json(exc, page_language(request, services(request).settings)), status_code=status_of(exc))

@@ -144,7 +144,7 @@ class Claim(Payload):
 
 
 class Notify(Payload):
-    """"Your turn" e-mails: the address, and on or off."""
+    """ "Your turn" e-mails: the address, and on or off."""
 
     notify: bool
     email: Any = None
@@ -289,8 +289,10 @@ def _loose(annotation: Any) -> bool:
 
 def _check_shapes() -> None:
     """Every field with a type of its own says what its wrong shape is refused with: nothing falls to a default."""
+
     def every(cls: type[Payload]) -> list[type[Payload]]:
         return [cls] + [s for sub in cls.__subclasses__() for s in every(sub)]
+
     for cls in every(Payload):
         words = cls.keeper_shapes if issubclass(cls, ScorePayload) else cls.shapes
         for f in msgspec.structs.fields(cls):

@@ -55,8 +55,9 @@ async def board_data(request: Request) -> Response:
     if game not in ratings.GAMES:
         raise WebError(R.NO_LEADERBOARD, game=game[:40], games=", ".join(ratings.GAMES))
     rows = await asyncio.to_thread(history.leaderboard, the_store(request), game)
-    return JSONResponse({"game": game, "minimum": history.LEADERBOARD_MIN, "players": rows},
-                        headers={"cache-control": "no-cache"})
+    return JSONResponse(
+        {"game": game, "minimum": history.LEADERBOARD_MIN, "players": rows}, headers={"cache-control": "no-cache"}
+    )
 
 
 async def profile_page(request: Request) -> Response:

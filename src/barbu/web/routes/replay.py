@@ -11,13 +11,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .clubs import club_hides
 from ..common.errors import WebError
 from ..replay.service import Source, deal_frames, is_upload_id, table_source, upload_source
 from ..tables.sockets import client_address
 from . import payloads as p
 from . import refusals as R
 from .bodies import check_origin, decode
+from .clubs import club_hides
 from .helpers import not_found, page
 from .services import services
 from .tables import withheld
@@ -84,15 +84,17 @@ async def replay_job(request: Request) -> tuple[Source, int]:
 
 async def api_replay_analysis(request: Request) -> Response:
     src, deal = await replay_job(request)
-    return JSONResponse(services(request).analyses.request(src, deal, client_address(request)),
-                        headers={"cache-control": "no-store"})
+    return JSONResponse(
+        services(request).analyses.request(src, deal, client_address(request)), headers={"cache-control": "no-store"}
+    )
 
 
 async def api_replay_dd(request: Request) -> Response:
     """The deal's double-dummy table, solved on request: only for a replay, which shows every hand."""
     src, deal = await replay_job(request)
-    return JSONResponse(services(request).analyses.request_dd(src, deal, client_address(request)),
-                        headers={"cache-control": "no-store"})
+    return JSONResponse(
+        services(request).analyses.request_dd(src, deal, client_address(request)), headers={"cache-control": "no-store"}
+    )
 
 
 async def api_upload(request: Request) -> Response:

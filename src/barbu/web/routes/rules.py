@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...besigue.ruleset import PRESETS as BESIGUE_PRESETS, BesigueRules
+from ...besigue.ruleset import PRESETS as BESIGUE_PRESETS
+from ...besigue.ruleset import BesigueRules
+from ...classic.ruleset import Ruleset, presets
 from ...core.errors import BarbuError
+from ...core.words import ENGLISH, Words
 from ...games import game_kind
 from ...guide import Guide, Section, Table, preset_name
-from ...classic.ruleset import presets
-from ...classic.ruleset import Ruleset
-from ...core.words import ENGLISH, Words
 from ...i18n import translator
 from ...i18n.rules import guide_in
 
@@ -31,8 +31,9 @@ def blocks(section: Section) -> list[tuple[str, Any]]:
 def games(words: Words = ENGLISH) -> list[tuple[str, str, str]]:
     """Every preset of every game: its identifier (the page's address), its name and description in ``words``'
     language."""
-    return ([(p.name, preset_name(p.name, words), words.gettext(p.description)) for p in presets()]
-            + [(k, preset_name(k, words), words.gettext(d)) for k, (_, d) in BESIGUE_PRESETS.items()])
+    return [(p.name, preset_name(p.name, words), words.gettext(p.description)) for p in presets()] + [
+        (k, preset_name(k, words), words.gettext(d)) for k, (_, d) in BESIGUE_PRESETS.items()
+    ]
 
 
 def guide_of(text: str, lang: str = "en") -> tuple[Guide, str] | None:
@@ -57,6 +58,10 @@ def page_context(text: str | None, lang: str = "en") -> dict[str, Any] | None:
     if found is None:
         return None
     guide, preset = found
-    context.update(current=preset, current_name=preset_name(preset, words), guide=guide,
-                   sections=[(s.heading, blocks(s)) for s in guide.sections])
+    context.update(
+        current=preset,
+        current_name=preset_name(preset, words),
+        guide=guide,
+        sections=[(s.heading, blocks(s)) for s in guide.sections],
+    )
     return context

@@ -40,9 +40,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...core import safejson
+from ...core.words import Words
 from ...i18n import language, translator, word_error
 from ...scorekeeper import AnyKeeper, KeeperError
-from ...core.words import Words
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..scorebooks import keeping as K
@@ -59,8 +59,11 @@ S = TypeVar("S", bound=p.ScorePayload)
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 #: The routes' refusals of a body's transport, as the scorekeeper's page reads them (its own codes).
-TRANSPORT = {R.CROSS_ORIGIN.code: (K.CROSS_ORIGIN, 403), R.NOT_JSON.code: (K.NOT_JSON_TYPE, 415),
-             R.NOT_AN_OBJECT.code: (K.NOT_AN_OBJECT, 400)}
+TRANSPORT = {
+    R.CROSS_ORIGIN.code: (K.CROSS_ORIGIN, 403),
+    R.NOT_JSON.code: (K.NOT_JSON_TYPE, 415),
+    R.NOT_AN_OBJECT.code: (K.NOT_AN_OBJECT, 400),
+}
 
 
 def lang_of(request: Request) -> str:
@@ -105,8 +108,11 @@ async def read(request: Request, kind: type[S], limit: int | None = None) -> S:
 def refusal(request: Request, e: Exception) -> JSONResponse:
     """A refusal as the page reads it: worded in the reader's language, with its code and parameters."""
     lang = lang_of(request)
-    body: dict[str, Any] = {"error": K.worded(e, lang), "code": getattr(e, "code", None),
-                            "params": K.jsonable(getattr(e, "params", None) or {})}
+    body: dict[str, Any] = {
+        "error": K.worded(e, lang),
+        "code": getattr(e, "code", None),
+        "params": K.jsonable(getattr(e, "params", None) or {}),
+    }
     if not isinstance(e, ScorebookError):
         body["deal"] = getattr(e, "deal", None)
     return JSONResponse(body, status_code=getattr(e, "status", 422))
@@ -114,6 +120,7 @@ def refusal(request: Request, e: Exception) -> JSONResponse:
 
 def api(handler: Endpoint) -> Endpoint:
     """A score endpoint: its refusals (and the keeper's, and the store's) answered as the page reads them."""
+
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
@@ -124,6 +131,7 @@ def api(handler: Endpoint) -> Endpoint:
             # for the browser, and a trace in the log so the check can be made tighter.
             log.exception("scorekeeper: %s %s could not read the request", request.method, request.url.path)
             return refusal(request, ScoreError(K.UNREADABLE_ANSWERS, 422))
+
     run.__name__ = run.__qualname__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
@@ -148,8 +156,16 @@ async def check_create(request: Request) -> None:
 
 async def create_book(request: Request, keeper: AnyKeeper, title: str, owner: str | None) -> Response:
     book, key = await asyncio.to_thread(books(request).create, K.stored(keeper, []), title, owner)
-    return no_store({"id": book.id, "view_id": book.view_id, "key": key, "url": f"/score/{book.id}",
-                     "game": K.book_json(book, keeper, True, tr_of(request))}, 201)
+    return no_store(
+        {
+            "id": book.id,
+            "view_id": book.view_id,
+            "key": key,
+            "url": f"/score/{book.id}",
+            "game": K.book_json(book, keeper, True, tr_of(request)),
+        },
+        201,
+    )
 
 
 @api
@@ -184,8 +200,9 @@ async def api_mine(request: Request) -> Response:
 
 @api
 async def api_game(request: Request) -> Response:
-    book = await asyncio.to_thread(books(request).check_key, request.path_params["book_id"],
-                                   key_of(request.headers.get("x-score-key")))
+    book = await asyncio.to_thread(
+        books(request).check_key, request.path_params["book_id"], key_of(request.headers.get("x-score-key"))
+    )
     keeper = await asyncio.to_thread(K.keeper_of, book)
     return no_store({"game": await asyncio.to_thread(K.book_json, book, keeper, True, tr_of(request))})
 
@@ -215,8 +232,9 @@ async def api_change(request: Request) -> Response:
         raise ScorebookError(CHANGED_ELSEWHERE, 409)
     keeper = await asyncio.to_thread(K.keeper_of, book)
     entry = K.typed_entry(body.entry, lang_of(request)) if isinstance(body.entry, dict) else body.entry
-    keeper, undo = await asyncio.to_thread(K.change, keeper, list(book.data.get("undo", [])), body.op, body.index,
-                                           entry)
+    keeper, undo = await asyncio.to_thread(
+        K.change, keeper, list(book.data.get("undo", [])), body.op, body.index, entry
+    )
     title = K.text_field(body.title, "title", 120) if body.op == "title" else None
     saved = await asyncio.to_thread(books(request).save, book.id, key, K.stored(keeper, undo), body.version, title)
     return no_store({"game": await asyncio.to_thread(K.book_json, saved, keeper, True, tr_of(request))})
@@ -260,9 +278,11 @@ async def printed(request: Request) -> Response:
 async def qr_code(request: Request) -> Response:
     """The read-only link as a QR code, for the other players at the table to scan from the keeper's phone."""
     book = await asyncio.to_thread(books(request).get_view, request.path_params["view_id"])
-    return Response(K.view_qr_svg(str(request.url_for("score_view", view_id=book.view_id)), tr_of(request)),
-                    media_type="image/svg+xml",
-                    headers={"cache-control": "public, max-age=86400", "vary": "accept-language, cookie"})
+    return Response(
+        K.view_qr_svg(str(request.url_for("score_view", view_id=book.view_id)), tr_of(request)),
+        media_type="image/svg+xml",
+        headers={"cache-control": "public, max-age=86400", "vary": "accept-language, cookie"},
+    )
 
 
 ROUTES: list[BaseRoute] = [

@@ -66,7 +66,9 @@ def keep_costs(lobby: Lobby, analyses: Analyses) -> None:
                 history.record_costs(store, table_id, deal, review)
             except Exception:  # the profile misses one deal's costs; the replay has them
                 log.exception("replay %s: the costs of deal %d could not be kept", table_id, deal)
+
         task = asyncio.get_running_loop().create_task(asyncio.to_thread(write))
         analyses._tasks.add(task)
         task.add_done_callback(analyses._tasks.discard)
+
     analyses.on_review = keep

@@ -26,7 +26,6 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ...i18n import translator
-from .clubs import club_hides, visible_rows
 from ..clubs.store import Club, club_by_id
 from ..common.errors import WebError
 from ..common.i18n import page_language
@@ -42,6 +41,7 @@ from ..tables.sockets import WsConn, client_address, serve_connection
 from . import payloads as p
 from . import refusals as R
 from .bodies import decode, origin_allowed
+from .clubs import club_hides, visible_rows
 from .helpers import not_found, page, user_of
 from .services import services
 
@@ -81,9 +81,10 @@ async def table_page(request: Request) -> Response:
 async def api_options(request: Request) -> Response:
     settings = services(request).settings
     words = translator(page_language(request, settings))
-    return JSONResponse({"presets": options_catalogue(words), "strengths": settings.strengths(),
-                         "default_strength": settings.stand_in},
-                        headers={"vary": "cookie, accept-language"})
+    return JSONResponse(
+        {"presets": options_catalogue(words), "strengths": settings.strengths(), "default_strength": settings.stand_in},
+        headers={"vary": "cookie, accept-language"},
+    )
 
 
 async def rated_by_account(request: Request, rated: bool) -> bool:
@@ -106,8 +107,15 @@ async def api_tables(request: Request) -> Response:
         clock = requested_clock(None if body.clock is p.UNSET else body.clock, turn_based=True)
     else:
         clock = requested_clock(DEFAULT_CLOCK if body.clock is p.UNSET else body.clock)
-    t, creator = await lobby.create(rules, address=client_address(request), bots_by=body.bots_by,
-                                    invite_hash=invite_hash, clock=clock, rated=rated, turn_based=body.turn_based)
+    t, creator = await lobby.create(
+        rules,
+        address=client_address(request),
+        bots_by=body.bots_by,
+        invite_hash=invite_hash,
+        clock=clock,
+        rated=rated,
+        turn_based=body.turn_based,
+    )
     # The creator's credential lets him seat computer players and remove players; a private table's
     # invitation travels after the link's "#", so it never reaches a server's log.  Both given out only once.
     out = {"id": t.id, "url": f"/t/{t.id}", "creator": creator, "table": t.info()}
@@ -123,22 +131,32 @@ async def api_play(request: Request) -> Response:
     body = await decode(request, p.Play)
     strength = settings.stand_in if body.strength is p.UNSET else body.strength
     if strength not in settings.strengths():
-        raise WebError(R.UNKNOWN_STRENGTH, strength=str(strength)[:40] if isinstance(strength, str) else "?",
-                       strengths=", ".join(settings.strengths()))
+        raise WebError(
+            R.UNKNOWN_STRENGTH,
+            strength=str(strength)[:40] if isinstance(strength, str) else "?",
+            strengths=", ".join(settings.strengths()),
+        )
     rules = parse_rules(body.rules or "classic", body.players)
     name = body.name or "Player"
     address = client_address(request)
     rated = await rated_by_account(request, body.rated)
     user = await user_of(request)
-    t, creator = await lobby.create(rules, address=address, reserved=True,  # a share of the limit is its own
-                                    rated=rated)
+    t, creator = await lobby.create(
+        rules,
+        address=address,
+        reserved=True,  # a share of the limit is its own
+        rated=rated,
+    )
     lobby.check_bots(t, address)
     token = await t.call(t.take_seat, 0, name, None, address, creator, (user.id, user.name) if user else None)
     for seat in range(1, t.match.n):
         await t.call(t.add_bot, seat, strength, creator, address)
     lobby.show_ratings(t)
-    return JSONResponse({"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator,
-                         "table": t.info()}, status_code=201, headers={"cache-control": "no-store"})
+    return JSONResponse(
+        {"id": t.id, "url": f"/t/{t.id}", "seat": 0, "token": token, "creator": creator, "table": t.info()},
+        status_code=201,
+        headers={"cache-control": "no-store"},
+    )
 
 
 async def on_table(request: Request, op: str, data: dict[str, Any]) -> Response:
@@ -195,11 +213,13 @@ async def api_end(request: Request) -> Response:
 
 
 async def api_mine(request: Request) -> Response:
-    """"My tables": {"tables": [{"id", "token", "creator"}, …]} → each as the lobby lists it, or gone."""
+    """ "My tables": {"tables": [{"id", "token", "creator"}, …]} → each as the lobby lists it, or gone."""
     body = await decode(request, p.Mine, MINE_BODY)
     user = await user_of(request)
-    return JSONResponse({"tables": await services(request).lobby.mine(body.given(), user.id if user else None)},
-                        headers={"cache-control": "no-store"})
+    return JSONResponse(
+        {"tables": await services(request).lobby.mine(body.given(), user.id if user else None)},
+        headers={"cache-control": "no-store"},
+    )
 
 
 async def api_record(request: Request) -> Response:
@@ -207,16 +227,27 @@ async def api_record(request: Request) -> Response:
     await withheld(request, t.id)
     lines = t.record_lines()
     body = "".join(dumps(line) + "\n" for line in lines)
-    return Response(body, media_type="application/x-ndjson",
-                    headers={"content-disposition": f'attachment; filename="barbu-{t.id}.jsonl"'})
+    return Response(
+        body,
+        media_type="application/x-ndjson",
+        headers={"content-disposition": f'attachment; filename="barbu-{t.id}.jsonl"'},
+    )
 
 
 async def too_many_connections(websocket: WebSocket, lang: str) -> None:
     """A WebSocket over its address's limit: accepted only to be told why, then closed."""
     await websocket.accept()
-    await websocket.send_text(dumps({
-        "type": "error", "code": "too_many_connections",
-        "message": say(lang, R.TOO_MANY_CONNECTIONS.template, n=services(websocket).settings.connections_per_address)}))
+    await websocket.send_text(
+        dumps(
+            {
+                "type": "error",
+                "code": "too_many_connections",
+                "message": say(
+                    lang, R.TOO_MANY_CONNECTIONS.template, n=services(websocket).settings.connections_per_address
+                ),
+            }
+        )
+    )
     await websocket.close(1008)
 
 
@@ -236,8 +267,9 @@ async def ws_table(websocket: WebSocket) -> None:
         table = await lobby.locate(websocket.path_params["table_id"])
         await websocket.accept()
         if table is None or await club_hides(websocket, websocket.path_params["table_id"], table):
-            await websocket.send_text(dumps({"type": "error", "code": "no_table",
-                                             "message": say(lang, R.NO_TABLE.template)}))
+            await websocket.send_text(
+                dumps({"type": "error", "code": "no_table", "message": say(lang, R.NO_TABLE.template)})
+            )
             await websocket.close(4404)
             return
         if isinstance(table, Lease):  # another process plays it: carry the frames there and back

@@ -26,17 +26,16 @@ from ...core.words import ENGLISH, N_, NN_, Message, Words
 from ...i18n import word_error
 from ...i18n.typed import card_of
 from ...records.barbu import number_out
-from ...scorekeeper import AnyKeeper, BesigueKeeper, Keeper, KeeperError, keeper_from_dict, new_keeper
-from ...scorekeeper import exchange
+from ...scorekeeper import AnyKeeper, BesigueKeeper, Keeper, KeeperError, exchange, keeper_from_dict, new_keeper
+from ...scorekeeper import refusals as K
 from ...scorekeeper.printing import FORMATS, printable
 from ...scorekeeper.questions import label
-from ...scorekeeper import refusals as K
 from ...scorekeeper.refusals import word_note
 from ...scorekeeper.sheet import MELD_LABELS
 from ...scottish.scoresheet import GLYPH_NAMES
-from .store import Scorebook, Scorebooks, WordedError
 from ..db.creations import KEPT_GAME, Creations
 from ..db.storage import Store
+from .store import Scorebook, Scorebooks, WordedError
 
 log = logging.getLogger("barbu.web")
 UNDO_KEPT = 30  # changes a game remembers for "undo"
@@ -64,18 +63,26 @@ def _m(code: str, text: "str | tuple[str, str]", count: str = "n") -> Message:
 STORED_UNREADABLE = _m("stored-unreadable", N_("this stored game no longer reads: {error}"))
 #: What a typed field may not be, for each field the page sends: (not text, too long, missing).
 FIELD_ERRORS = {
-    "rules": (_m("rules-not-text", N_("the game must be text")),
-              _m("rules-too-long", N_("the game is too long (at most {most} characters)")),
-              _m("rules-missing", N_("choose a game"))),
-    "name": (_m("name-not-text", N_("player {n}'s name must be text")),
-             _m("name-too-long", N_("player {n}'s name is too long (at most {most} characters)")),
-             _m("name-missing", N_("player {n}'s name is missing"))),
-    "title": (_m("title-not-text", N_("the title must be text")),
-              _m("title-too-long", N_("the title is too long (at most {most} characters)")),
-              _m("title-missing", N_("the title is missing"))),
-    "owner": (_m("owner-not-text", N_("the browser's id must be text")),
-              _m("owner-too-long", N_("the browser's id is too long (at most {most} characters)")),
-              _m("owner-missing", N_("the browser's id is missing"))),
+    "rules": (
+        _m("rules-not-text", N_("the game must be text")),
+        _m("rules-too-long", N_("the game is too long (at most {most} characters)")),
+        _m("rules-missing", N_("choose a game")),
+    ),
+    "name": (
+        _m("name-not-text", N_("player {n}'s name must be text")),
+        _m("name-too-long", N_("player {n}'s name is too long (at most {most} characters)")),
+        _m("name-missing", N_("player {n}'s name is missing")),
+    ),
+    "title": (
+        _m("title-not-text", N_("the title must be text")),
+        _m("title-too-long", N_("the title is too long (at most {most} characters)")),
+        _m("title-missing", N_("the title is missing")),
+    ),
+    "owner": (
+        _m("owner-not-text", N_("the browser's id must be text")),
+        _m("owner-too-long", N_("the browser's id is too long (at most {most} characters)")),
+        _m("owner-missing", N_("the browser's id is missing")),
+    ),
 }
 BAD_INDEX = _m("bad-index", N_("say which deal: its index is a whole number"))
 NOT_AN_ENTRY = _m("not-an-entry", N_("a deal is sent as a set of named answers (a JSON object)"))
@@ -87,9 +94,13 @@ BAD_FORMAT = _m("bad-format", N_("the file is JSON or CSV"))
 NO_SUCH_DEAL = _m("no-such-deal", N_("there is no deal {n}"))
 BAD_OP = _m("bad-op", N_("the change is one of {ops}"))
 NOTHING_TO_UNDO = _m("nothing-to-undo", N_("there is nothing to undo"))
-TOO_MANY_GAMES = _m("too-many-games", NN_(
-    "you have started {limit} games this hour, the most one player may; try again in {n} minute",
-    "you have started {limit} games this hour, the most one player may; try again in {n} minutes"))
+TOO_MANY_GAMES = _m(
+    "too-many-games",
+    NN_(
+        "you have started {limit} games this hour, the most one player may; try again in {n} minute",
+        "you have started {limit} games this hour, the most one player may; try again in {n} minutes",
+    ),
+)
 STARTING = _m("server-starting", N_("the server is starting: try again in a moment"))
 CROSS_ORIGIN = _m("cross-origin", N_("cross-origin requests are refused"))
 NOT_JSON_TYPE = _m("not-json-type", N_("send JSON (content-type application/json)"))
@@ -114,8 +125,10 @@ def _num(x: Any) -> Any:
 def _flags(keeper: Any, number: int, tr: Words) -> dict[str, list]:
     """A deal's flags in ``tr``'s words, and their codes (``flag_codes``) for the page to tell them apart."""
     notes = keeper.flags.get(number, [])
-    return {"flags": [word_note(f, tr) for f in notes],
-            "flag_codes": [f.template.code if getattr(f, "template", None) else None for f in notes]}
+    return {
+        "flags": [word_note(f, tr) for f in notes],
+        "flag_codes": [f.template.code if getattr(f, "template", None) else None for f in notes],
+    }
 
 
 def where_text(set_no: int, round_no: int | None, tr: Words = ENGLISH) -> str:
@@ -129,12 +142,17 @@ def where_text(set_no: int, round_no: int | None, tr: Words = ENGLISH) -> str:
 def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str, Any]:
     contract = keeper.match.contract_by_key.get(r.contract)
     d: dict[str, Any] = {
-        "number": r.number, "dealer": r.dealer, "declarer": r.declarer, "contract": r.contract,
+        "number": r.number,
+        "dealer": r.dealer,
+        "declarer": r.declarer,
+        "contract": r.contract,
         "name": contract.name if contract else r.contract,
         "trump": "SHDC"[r.trump] if r.trump is not None else None,
         "rank": "23456789TJQKA"[r.rank] if r.rank is not None else None,
-        "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles], "played": r.played,
-        "scores": [_num(x) for x in r.added], "totals": [_num(x) for x in run],
+        "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles],
+        "played": r.played,
+        "scores": [_num(x) for x in r.added],
+        "totals": [_num(x) for x in run],
         **_flags(keeper, r.number, tr),
     }
     if r.series:
@@ -144,8 +162,14 @@ def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str
         d["where"] = where_text(sc.set_no, None if sc.silly else sc.round_no, tr)
         d["set"] = sc.set_no
         d["calls"] = [[SCOTTISH_CALL_NAMES.get(c, c), [_num(x) for x in p]] for c, p in zip(sc.calls, sc.parts)]
-        d["glyphs"] = [{"seat": g.seat, "name": tr.gettext(GLYPH_NAMES.get(g.name, g.name)),
-                        "call": SCOTTISH_CALL_NAMES.get(g.call, g.call) if g.call else None} for g in sc.glyphs]
+        d["glyphs"] = [
+            {
+                "seat": g.seat,
+                "name": tr.gettext(GLYPH_NAMES.get(g.name, g.name)),
+                "call": SCOTTISH_CALL_NAMES.get(g.call, g.call) if g.call else None,
+            }
+            for g in sc.glyphs
+        ]
         d["cuts"] = [[what, str(card)] for what, card in sc.cuts]
     return d
 
@@ -153,18 +177,31 @@ def _barbu_deal(keeper: Any, r: Any, run: list, tr: Words = ENGLISH) -> dict[str
 def _besigue_deal(keeper: Any, r: dict, tr: Words = ENGLISH) -> dict[str, Any]:
     word = tr.gettext  # the sheet's own names of the combinations (the keeper's catalog)
     melds = [", ".join(f"{word(MELD_LABELS.get(k, k))} {tr.number(v)}" for k, v in m) for m in r.get("melds", [[], []])]
-    return {"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]), "totals": list(r["totals"]),
-            "brisques": list(r.get("brisques", [])), "sevens": list(r.get("sevens", [])),
-            "last": r.get("last_trick"), "melds": melds, **_flags(keeper, r["deal"], tr)}
+    return {
+        "number": r["deal"],
+        "dealer": r["dealer"],
+        "scores": list(r["scores"]),
+        "totals": list(r["totals"]),
+        "brisques": list(r.get("brisques", [])),
+        "sevens": list(r.get("sevens", [])),
+        "last": r.get("last_trick"),
+        "melds": melds,
+        **_flags(keeper, r["deal"], tr),
+    }
 
 
 def sheet_json(keeper: AnyKeeper, tr: Words = ENGLISH) -> dict[str, Any]:
     """The sheet as on paper: every deal with its points and the running totals; standings; flags."""
-    out: dict[str, Any] = {"game": keeper.game, "rules": str(keeper.rules), "names": list(keeper.names),
-                           "first": keeper.first, "over": keeper.is_over,
-                           "totals": [_num(x) for x in keeper.totals],
-                           "standings": [[s, _num(t)] for s, t in keeper.standings()],
-                           "entries": copy.deepcopy(keeper.entries)}
+    out: dict[str, Any] = {
+        "game": keeper.game,
+        "rules": str(keeper.rules),
+        "names": list(keeper.names),
+        "first": keeper.first,
+        "over": keeper.is_over,
+        "totals": [_num(x) for x in keeper.totals],
+        "standings": [[s, _num(t)] for s, t in keeper.standings()],
+        "entries": copy.deepcopy(keeper.entries),
+    }
     if isinstance(keeper, BesigueKeeper):
         out["deals"] = [_besigue_deal(keeper, r, tr) for r in keeper.results]
         out["target"] = keeper.rules.target
@@ -198,8 +235,15 @@ def book_json(book: Scorebook, keeper: AnyKeeper, private: bool, tr: Words = ENG
     """A stored game for the page: the sheet, and for its keeper what the next deal needs, in ``tr``'s words."""
     out = sheet_json(keeper, tr)
     undo = book.data.get("undo", [])
-    out.update({"title": book.title, "version": book.version, "view_id": book.view_id,
-                "updated_at": book.updated_at.isoformat(), "undo": len(undo)})
+    out.update(
+        {
+            "title": book.title,
+            "version": book.version,
+            "view_id": book.view_id,
+            "updated_at": book.updated_at.isoformat(),
+            "undo": len(undo),
+        }
+    )
     if private and undo:
         out["undo_text"] = undo_text(undo[-1], keeper.entries, tr)
     if private:
@@ -370,8 +414,11 @@ def _unparsable(e: KeeperError) -> bool:
     """Whether an import was refused because its text is not JSON at all (a record's line included, whose
     error keeps the JSON error as its context), rather than because the game it holds is refused."""
     cause = e.cause
-    return (isinstance(cause, safejson.JsonError) or isinstance(getattr(cause, "__context__", None), safejson.JsonError)
-            or e.code == K.CSV_ROW.code)
+    return (
+        isinstance(cause, safejson.JsonError)
+        or isinstance(getattr(cause, "__context__", None), safejson.JsonError)
+        or e.code == K.CSV_ROW.code
+    )
 
 
 # The exchange formats are `barbu.scorekeeper.exchange`'s; these thin calls are where the page uses them.
@@ -399,14 +446,24 @@ def printable_sheet(keeper: AnyKeeper, kind: str, lang: str = "en") -> tuple[byt
 def view_qr_svg(url: str, tr: Words = ENGLISH) -> bytes:
     """A QR code of ``url`` as an SVG image (dark modules on white, a quiet zone of two modules)."""
     out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#1b1b1b", light="#ffffff",
-                                    xmldecl=False, title=tr.gettext(N_("The read-only link")))
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        scale=4,
+        border=2,
+        dark="#1b1b1b",
+        light="#ffffff",
+        xmldecl=False,
+        title=tr.gettext(N_("The read-only link")),
+    )
     return out.getvalue()
 
 
 # The printed sheet is a document of its own: its styles are inline and it runs no script at all.
-PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
-             "base-uri 'none'; form-action 'none'")
+PRINT_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'none'"
+)
 
 
 # ---------------------------------------------------------------------- the changes, on a stored game

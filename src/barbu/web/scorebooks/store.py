@@ -24,8 +24,9 @@ from ..db.storage import Base, Store, hash_token, now, table_of
 
 NO_SUCH_GAME = Message("no-such-game", N_("there is no such game"))
 READ_ONLY = Message("read-only-link", N_("this link lets you read the game, not change it"))
-CHANGED_ELSEWHERE = Message("changed-elsewhere", N_("the game was changed elsewhere since you opened it: reload it "
-                                                    "to see the latest deals"))
+CHANGED_ELSEWHERE = Message(
+    "changed-elsewhere", N_("the game was changed elsewhere since you opened it: reload it to see the latest deals")
+)
 
 
 class ScorebookRow(Base):
@@ -89,15 +90,31 @@ class Scorebook:
     updated_at: datetime
 
     def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "view_id": self.view_id, "title": self.title, "game": self.game,
-                "rules": self.rules, "names": self.data.get("names", []),
-                "deals": len(self.data.get("entries", [])), "version": self.version,
-                "updated_at": self.updated_at.isoformat()}
+        return {
+            "id": self.id,
+            "view_id": self.view_id,
+            "title": self.title,
+            "game": self.game,
+            "rules": self.rules,
+            "names": self.data.get("names", []),
+            "deals": len(self.data.get("entries", [])),
+            "version": self.version,
+            "updated_at": self.updated_at.isoformat(),
+        }
 
 
 def _book(row: Any) -> Scorebook:
-    return Scorebook(row.id, row.view_id, row.title, row.game, row.rules, safejson.loads(row.data), row.version,
-                     row.created_at, row.updated_at)
+    return Scorebook(
+        row.id,
+        row.view_id,
+        row.title,
+        row.game,
+        row.rules,
+        safejson.loads(row.data),
+        row.version,
+        row.created_at,
+        row.updated_at,
+    )
 
 
 class Scorebooks:
@@ -118,11 +135,21 @@ class Scorebooks:
         t = now()
         book_id, view_id = secrets.token_hex(8), secrets.token_hex(8)
         with self.engine.begin() as conn:
-            conn.execute(insert(BOOKS).values(
-                id=book_id, view_id=view_id, edit_hash=hash_token(key),
-                owner_hash=hash_token(owner) if owner else None, title=title[:120] or "Game",
-                game=data.get("game", "barbu"), rules=data.get("rules", ""), data=json.dumps(data), version=1,
-                created_at=t, updated_at=t))
+            conn.execute(
+                insert(BOOKS).values(
+                    id=book_id,
+                    view_id=view_id,
+                    edit_hash=hash_token(key),
+                    owner_hash=hash_token(owner) if owner else None,
+                    title=title[:120] or "Game",
+                    game=data.get("game", "barbu"),
+                    rules=data.get("rules", ""),
+                    data=json.dumps(data),
+                    version=1,
+                    created_at=t,
+                    updated_at=t,
+                )
+            )
         return self.get(book_id), key
 
     def get(self, book_id: str) -> Scorebook:
@@ -148,17 +175,23 @@ class Scorebooks:
             raise ScorebookError(READ_ONLY, FORBIDDEN)
         return _book(row)
 
-    def save(self, book_id: str, key: str | None, data: dict[str, Any], version: int,
-             title: str | None = None) -> Scorebook:
+    def save(
+        self, book_id: str, key: str | None, data: dict[str, Any], version: int, title: str | None = None
+    ) -> Scorebook:
         """Replace the game's deals if nobody saved since ``version``; else refuse (a conflict) and keep both safe."""
         self.check_key(book_id, key)
-        values: dict[str, Any] = {"data": json.dumps(data), "version": version + 1, "updated_at": now(),
-                                  "rules": data.get("rules", "")}
+        values: dict[str, Any] = {
+            "data": json.dumps(data),
+            "version": version + 1,
+            "updated_at": now(),
+            "rules": data.get("rules", ""),
+        }
         if title is not None:
             values["title"] = title[:120] or "Game"
         with self.engine.begin() as conn:
-            done = conn.execute(update(BOOKS).where(BOOKS.c.id == book_id, BOOKS.c.version == version)
-                                .values(**values)).rowcount
+            done = conn.execute(
+                update(BOOKS).where(BOOKS.c.id == book_id, BOOKS.c.version == version).values(**values)
+            ).rowcount
         if not done:
             raise ScorebookError(CHANGED_ELSEWHERE, CONFLICT)
         return self.get(book_id)
@@ -171,6 +204,7 @@ class Scorebooks:
     def owned_by(self, owner: str) -> list[Scorebook]:
         """The games one browser (or one terminal user) keeps, latest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(BOOKS).where(BOOKS.c.owner_hash == hash_token(owner))
-                                .order_by(BOOKS.c.updated_at.desc())).all()
+            rows = conn.execute(
+                select(BOOKS).where(BOOKS.c.owner_hash == hash_token(owner)).order_by(BOOKS.c.updated_at.desc())
+            ).all()
         return [_book(r) for r in rows]

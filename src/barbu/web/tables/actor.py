@@ -32,7 +32,8 @@ from ..common.errors import WebError
 from ..common.settings import Settings
 from ..common.wording import lang_of, refusal
 from ..db.storage import TableRecord
-from .clock import Clock, Turn, parse as parse_clock, parse_turn_based
+from .clock import Clock, Turn, parse_turn_based
+from .clock import parse as parse_clock
 from .computers import Computers
 from .core import RECENT_COMMANDS, Conn, JournalLike, Seat, TableCore, dumps
 from .leaving import Leaving
@@ -42,8 +43,18 @@ from .seats import NAME_MAX, Seating, clean_name, poses_as_computer
 from .shadow import TableShadow
 from .timing import Timing
 
-__all__ = ["Conn", "JournalLike", "NAME_MAX", "Seat", "Table", "TableError", "clean_name", "dumps",
-           "poses_as_computer", "requested_clock"]
+__all__ = [
+    "Conn",
+    "JournalLike",
+    "NAME_MAX",
+    "Seat",
+    "Table",
+    "TableError",
+    "clean_name",
+    "dumps",
+    "poses_as_computer",
+    "requested_clock",
+]
 
 #: The web's one error type, by the name the other domains still import it by (`barbu.web.common.errors.WebError`).
 TableError = WebError
@@ -59,8 +70,9 @@ def requested_clock(value: Any, turn_based: bool = False) -> str | None:
 class Table(TableCore):
     """The actor of one table."""
 
-    def __init__(self, record: TableRecord, journal: JournalLike, settings: Settings,
-                 on_rematch: MakeRematch | None = None) -> None:
+    def __init__(
+        self, record: TableRecord, journal: JournalLike, settings: Settings, on_rematch: MakeRematch | None = None
+    ) -> None:
         super().__init__(record, journal, settings)
         self.persistence = Persistence(self)
         self.computers = Computers(self, self.persistence)
@@ -99,16 +111,33 @@ class Table(TableCore):
     def info(self) -> dict[str, Any]:
         """Public facts about the table: never credentials, never the seed."""
         return {
-            "id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
-            "private": self.invite_hash is not None, "rated": self.rated, "club_id": self.club_id,
+            "id": self.id,
+            "rules": str(self.rules),
+            "players": self.match.n,
+            "status": self.status,
+            "private": self.invite_hash is not None,
+            "rated": self.rated,
+            "club_id": self.club_id,
             "turn_based": self.turn_based,
-            "seats": [{"seat": s.index, "kind": s.kind, "name": s.name, "strength": s.strength,
-                       "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
-                       "away": s.away and s.kind == "human" and not s.conns,
-                       "account": s.user_id is not None and not s.left, "left": s.left,
-                       "rating": s.rating} for s in self.seats],
-            "spectators": len(self.spectators), "version": self.version,
-            "rematch_id": self.rematch_id, "rematch_of": self.rematch_of, "strengths": self.settings.strengths(),
+            "seats": [
+                {
+                    "seat": s.index,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "strength": s.strength,
+                    "connected": bool(s.conns) if s.kind == "human" else s.kind == "bot",
+                    "away": s.away and s.kind == "human" and not s.conns,
+                    "account": s.user_id is not None and not s.left,
+                    "left": s.left,
+                    "rating": s.rating,
+                }
+                for s in self.seats
+            ],
+            "spectators": len(self.spectators),
+            "version": self.version,
+            "rematch_id": self.rematch_id,
+            "rematch_of": self.rematch_of,
+            "strengths": self.settings.strengths(),
             "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
             "clock": self.timing.info(),
             "compare": self.shadow.offered() is not None,  # one person against computer players: the expert's box
@@ -188,8 +217,9 @@ class Table(TableCore):
     async def act(self, conn: Conn, msg: dict[str, Any]) -> None:
         """A player's command: ``{"type": "act", "action": "QH", "version": 17, "id": "…"}``."""
         cid = msg.get("id")
-        if cid is not None and (not isinstance(cid, str) or not 0 < len(cid) <= 64 or not cid.isprintable()
-                                or not is_unicode(cid)):  # only a checked id is echoed in the replies
+        if cid is not None and (
+            not isinstance(cid, str) or not 0 < len(cid) <= 64 or not cid.isprintable() or not is_unicode(cid)
+        ):  # only a checked id is echoed in the replies
             return self.error(conn, "bad_message", N_("a command id is a string of 1 to 64 characters"))
         seat = conn.seat
         if seat is None:
@@ -211,10 +241,12 @@ class Table(TableCore):
             if actor == CHANCE:
                 return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for the shuffle"), cid)
             if not self.seats[actor].name:
-                return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for seat {seat}"), cid,
-                                  seat=actor)
-            return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for {name}"), cid,
-                              name=self.seats[actor].name)
+                return self.error(
+                    conn, "not_your_turn", N_("it is not your turn: waiting for seat {seat}"), cid, seat=actor
+                )
+            return self.error(
+                conn, "not_your_turn", N_("it is not your turn: waiting for {name}"), cid, name=self.seats[actor].name
+            )
         version = msg.get("version")
         if version != self.version:
             self.error(conn, "stale", N_("the table has moved on since that command: here is where it stands"), cid)
@@ -262,8 +294,7 @@ class Table(TableCore):
         if self.status == "over":  # over, or ended from the lobby: nothing more is played
             return
         while self.started and not m.is_over and m.to_act() == CHANCE:
-            if self.web.between_deals() and self.settings.deal_pause > 0 and any(
-                    s.kind == "human" for s in self.seats):
+            if self.web.between_deals() and self.settings.deal_pause > 0 and any(s.kind == "human" for s in self.seats):
                 self.computers.schedule(self.settings.deal_pause, self.computers.chance)
                 return
             if not await self.computers.chance_now():
@@ -306,8 +337,15 @@ class Table(TableCore):
             self.on_deal(self)
 
     # ------------------------------------------------------------------ the collaborators' work, by its old names
-    async def take_seat(self, seat: int, name: Any, invite: Any = None, address: str | None = None,
-                        creator: Any = None, user: tuple[int, str] | None = None) -> str:
+    async def take_seat(
+        self,
+        seat: int,
+        name: Any,
+        invite: Any = None,
+        address: str | None = None,
+        creator: Any = None,
+        user: tuple[int, str] | None = None,
+    ) -> str:
         return await self.seating.take_seat(seat, name, invite, address, creator, user)
 
     async def remove_player(self, seat: Any, token: Any) -> None:
@@ -376,4 +414,3 @@ class Table(TableCore):
     @property
     def turn_since(self) -> float | None:
         return self.timing.turn_since
-

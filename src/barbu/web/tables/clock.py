@@ -176,8 +176,13 @@ class Turn:
 
     def public(self, now: float) -> dict[str, Any]:
         """What everyone at the table may know of it: whose clock, for which version, how long is left."""
-        return {"seat": self.seat, "version": self.version, "running": self.running(),
-                "move_left": _round(self.move_left(now)), "bank_left": _round(self.bank_left(now))}
+        return {
+            "seat": self.seat,
+            "version": self.version,
+            "running": self.running(),
+            "move_left": _round(self.move_left(now)),
+            "bank_left": _round(self.bank_left(now)),
+        }
 
 
 def _round(x: float) -> float:

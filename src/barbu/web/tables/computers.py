@@ -102,8 +102,9 @@ class Computers:
         agent = self.agent_for(seat, version)
         view = t.match.view(seat)
         token = self.thought = object()
-        task = asyncio.get_running_loop().create_task(self._think(agent, view, version, delay, token),
-                                                      name=f"think-{t.id}")
+        task = asyncio.get_running_loop().create_task(
+            self._think(agent, view, version, delay, token), name=f"think-{t.id}"
+        )
         _THINKING.add(task)
         task.add_done_callback(_THINKING.discard)
 
@@ -171,8 +172,13 @@ class Computers:
             action = result.action
             t.web.apply(action, seat)
         except Exception as e:
-            log.error("table %s: computer player %s failed (%s); playing a random legal action", t.id, kind,
-                      type(e).__name__, exc_info=not isinstance(e, (BarbuError, ValueError)))
+            log.error(
+                "table %s: computer player %s failed (%s); playing a random legal action",
+                t.id,
+                kind,
+                type(e).__name__,
+                exc_info=not isinstance(e, (BarbuError, ValueError)),
+            )
             action = random.Random(version).choice(m.legal_actions())
             t.web.apply(action, seat)
         if not await self.persistence.commit(seat, action):
@@ -189,8 +195,11 @@ class Computers:
         if hurried == self.hurried or (not hurried and self.unhurried < CALM_AFTER):
             return
         self.hurried = hurried
-        template = (N_("the server is busy: the computer players think faster for now") if hurried
-                    else N_("the server is less busy: the computer players take their time again"))
+        template = (
+            N_("the server is busy: the computer players think faster for now")
+            if hurried
+            else N_("the server is less busy: the computer players take their time again")
+        )
         for c in self.t.connections():
             c.send(dumps({"type": "busy", "busy": hurried, "message": say(lang_of(c), template)}))
 

@@ -86,8 +86,17 @@ class Seat:
     rating: dict[str, Any] | None = None  # the figure shown beside the name (given by the lobby)
 
     def record(self) -> SeatRecord:
-        return SeatRecord(self.index, self.name, self.kind, self.strength, self.token_hash, self.bank, self.timeouts,
-                          self.user_id, self.left)
+        return SeatRecord(
+            self.index,
+            self.name,
+            self.kind,
+            self.strength,
+            self.token_hash,
+            self.bank,
+            self.timeouts,
+            self.user_id,
+            self.left,
+        )
 
 
 def dumps(obj: Any) -> str:
@@ -233,6 +242,7 @@ class TableCore:
             if handle is not None:
                 self._timers.discard(handle)
             self.tell(fn, *args)
+
         handle = loop.call_later(delay, fire)
         self._timers.add(handle)
 
@@ -269,13 +279,16 @@ class TableCore:
     def expired(self, now: float) -> bool:
         """Still waiting for players, nobody here, and no seat taken for `open_table_expiry` seconds."""
         limit = self.settings.open_table_expiry
-        return (limit > 0 and self.status == "open" and not self.connections()
-                and now - self.touched > limit)
+        return limit > 0 and self.status == "open" and not self.connections() and now - self.touched > limit
 
     def idle_and_over(self, before: float) -> bool:
         """Finished, stored as finished, nobody here and nothing happening since ``before``."""
-        return (self.status == "over" and self.stored_status == "over" and not self.connections()
-                and self.last_activity < before)
+        return (
+            self.status == "over"
+            and self.stored_status == "over"
+            and not self.connections()
+            and self.last_activity < before
+        )
 
     def record_lines(self) -> list[dict[str, Any]]:
         """The finished match's record, with the key that lets anyone check its deals."""
@@ -293,13 +306,29 @@ class TableCore:
 
     def summary(self) -> dict[str, Any]:
         """For the lobby's list of tables."""
-        return {"id": self.id, "rules": str(self.rules), "players": self.match.n, "status": self.status,
-                "private": self.invite_hash is not None,
-                "rated": self.rated, "club_id": self.club_id, "turn_based": self.turn_based,
-                "seats": [{"kind": s.kind, "name": s.name, "strength": s.strength,
-                           "account": s.user_id is not None and not s.left, "rating": s.rating} for s in self.seats],
-                "open_seats": sum(1 for s in self.seats if s.kind == "open"),
-                "spectators": len(self.spectators), **self.web.summary()}
+        return {
+            "id": self.id,
+            "rules": str(self.rules),
+            "players": self.match.n,
+            "status": self.status,
+            "private": self.invite_hash is not None,
+            "rated": self.rated,
+            "club_id": self.club_id,
+            "turn_based": self.turn_based,
+            "seats": [
+                {
+                    "kind": s.kind,
+                    "name": s.name,
+                    "strength": s.strength,
+                    "account": s.user_id is not None and not s.left,
+                    "rating": s.rating,
+                }
+                for s in self.seats
+            ],
+            "open_seats": sum(1 for s in self.seats if s.kind == "open"),
+            "spectators": len(self.spectators),
+            **self.web.summary(),
+        }
 
     # ------------------------------------------------------------------ what the table itself decides
     def info(self) -> dict[str, Any]:

@@ -13,14 +13,13 @@ import re
 from typing import Any, Protocol, Sequence
 
 from ...agents import make_agent
+from ...classic.match import CHANCE, DEAL, Match
 from ...core.cards import Card
 from ...core.errors import BarbuError
 from ...games import game_kind
-from ...classic.match import CHANCE, DEAL, Match
 from ..common.errors import WebError
 from .refusals import NOT_HELD
-from .views import (CARD_PATTERN, contract_info, last_action, public_state, redact, scoresheet, view_json,
-                    visible_cards)
+from .views import CARD_PATTERN, contract_info, last_action, public_state, redact, scoresheet, view_json, visible_cards
 
 
 class WebGame(Protocol):
@@ -33,7 +32,9 @@ class WebGame(Protocol):
 
     def summary(self) -> dict[str, Any]: ...
 
-    def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict[str, Any]]: ...
+    def messages(
+        self, actor: int, action: Any, seats: Sequence[int], spectators: bool
+    ) -> dict[Any, dict[str, Any]]: ...
 
     def state(self, seat: int | None, full: bool = False, actors: Sequence[int] = ()) -> dict[str, Any]: ...
 
@@ -57,6 +58,7 @@ class WebGame(Protocol):
 
     def redact(self, text: str, seat: int) -> str: ...
 
+
 class BarbuWeb:
     """The Barbu family (Scottish included): the view JSON of `web.views`, unchanged."""
 
@@ -67,9 +69,14 @@ class BarbuWeb:
 
     def info(self) -> dict[str, Any]:
         m = self.game
-        return {"game": "barbu", "phase": m.phase_name, "deal_number": min(m.deal_no + 1, m.total_deals),
-                "total_deals": m.total_deals, "contracts": contract_info(m),
-                "highest_wins": m.rules.family_spec.highest_wins}
+        return {
+            "game": "barbu",
+            "phase": m.phase_name,
+            "deal_number": min(m.deal_no + 1, m.total_deals),
+            "total_deals": m.total_deals,
+            "contracts": contract_info(m),
+            "highest_wins": m.rules.family_spec.highest_wins,
+        }
 
     def summary(self) -> dict[str, Any]:
         m = self.game
@@ -81,11 +88,17 @@ class BarbuWeb:
         public = public_state(m, views[0])  # the same from every seat's view (tested)
         out: dict[Any, dict[str, Any]] = {}
         for s in seats:
-            out[s] = {"type": "state", "state": view_json(m, views, s, public=public),
-                      "last": last_action(m, actor, action, views[s], views, s)}
+            out[s] = {
+                "type": "state",
+                "state": view_json(m, views, s, public=public),
+                "last": last_action(m, actor, action, views[s], views, s),
+            }
         if spectators:
-            out[None] = {"type": "state", "state": view_json(m, views, None, public=public),
-                         "last": last_action(m, actor, action, None, views, None)}
+            out[None] = {
+                "type": "state",
+                "state": view_json(m, views, None, public=public),
+                "last": last_action(m, actor, action, None, views, None),
+            }
         return out
 
     def state(self, seat: int | None, full: bool = False, actors: Sequence[int] = ()) -> dict[str, Any]:
@@ -132,7 +145,6 @@ class BarbuWeb:
         return redact(text, visible_cards(self.game.view(seat)))
 
 
-
 class BesigueWeb:
     """Bésigue: each seat is sent its view's ``to_dict()`` (legal action texts included)."""
 
@@ -144,10 +156,22 @@ class BesigueWeb:
     def info(self) -> dict[str, Any]:
         g = self.game
         r = g.rules
-        return {"game": "besigue", "phase": g.phase, "deal_number": max(g.deal_no, 1), "total_deals": None,
-                "target": r.target, "contracts": [], "highest_wins": True,
-                "options": {"hand": r.hand, "brisques": r.brisques, "seven": r.seven, "endgame": r.endgame,
-                            "target": r.target}}
+        return {
+            "game": "besigue",
+            "phase": g.phase,
+            "deal_number": max(g.deal_no, 1),
+            "total_deals": None,
+            "target": r.target,
+            "contracts": [],
+            "highest_wins": True,
+            "options": {
+                "hand": r.hand,
+                "brisques": r.brisques,
+                "seven": r.seven,
+                "endgame": r.endgame,
+                "target": r.target,
+            },
+        }
 
     def summary(self) -> dict[str, Any]:
         return {"game": "besigue", "deal_number": max(self.game.deal_no, 1), "total_deals": None}
@@ -155,13 +179,19 @@ class BesigueWeb:
     def _public(self) -> dict[str, Any]:
         """What both seats and the spectators see alike, beyond the view: the last trick and the deals done."""
         g = self.game
-        out: dict[str, Any] = {"version": len(g.log), "hand_sizes": [len(g.hands[0]), len(g.hands[1])],
-                               "target": g.rules.target, "results": [_result_json(r) for r in g.results]}
+        out: dict[str, Any] = {
+            "version": len(g.log),
+            "hand_sizes": [len(g.hands[0]), len(g.hands[1])],
+            "target": g.rules.target,
+            "results": [_result_json(r) for r in g.results],
+        }
         done = g.tricks
         if done and g.phase != "shuffle" and len(g.played) >= 2 * done:
-            (s0, c0), (s1, c1) = g.played[2 * done - 2:2 * done]
-            out["last_trick"] = {"cards": [{"seat": s0, "card": _text(c0)}, {"seat": s1, "card": _text(c1)}],
-                                 "winner": g.last_winner}
+            (s0, c0), (s1, c1) = g.played[2 * done - 2 : 2 * done]
+            out["last_trick"] = {
+                "cards": [{"seat": s0, "card": _text(c0)}, {"seat": s1, "card": _text(c1)}],
+                "winner": g.last_winner,
+            }
         else:
             out["last_trick"] = None
         return out
@@ -183,9 +213,11 @@ class BesigueWeb:
         return d
 
     def messages(self, actor: int, action: Any, seats: Sequence[int], spectators: bool) -> dict[Any, dict[str, Any]]:
-        last = {"seq": len(self.game.log) - 1, "seat": actor,
-                "action": ("deal" if str(action).startswith("shuffle") else "chance") if actor == CHANCE
-                else str(action)}
+        last = {
+            "seq": len(self.game.log) - 1,
+            "seat": actor,
+            "action": ("deal" if str(action).startswith("shuffle") else "chance") if actor == CHANCE else str(action),
+        }
         readers: list[int | None] = [*seats, *([None] if spectators else [])]
         return {r: {"type": "state", "state": self.state(r), "last": last} for r in readers}
 
@@ -194,9 +226,14 @@ class BesigueWeb:
 
     def scores(self) -> dict[str, Any]:
         g = self.game
-        out: dict[str, Any] = {"deals": [_result_json(r) for r in g.results], "totals": list(g.totals),
-                               "over": g.is_over, "total_deals": None, "highest_wins": True,
-                               "target": g.rules.target}
+        out: dict[str, Any] = {
+            "deals": [_result_json(r) for r in g.results],
+            "totals": list(g.totals),
+            "over": g.is_over,
+            "total_deals": None,
+            "highest_wins": True,
+            "target": g.rules.target,
+        }
         if g.is_over:
             out["standings"] = [s for s, _ in g.standings()]
         return out
@@ -219,6 +256,7 @@ class BesigueWeb:
     def visible(self, card: int, seat: int) -> bool:
         """Whether ``seat`` may see a card of Bésigue's type ``card`` (0..31) somewhere."""
         from ...besigue.cards import type_of
+
         return card in {type_of(c) for c in self.game.view(seat).visible_cards()}
 
     def apply(self, action: Any, seat: int) -> None:
@@ -226,11 +264,13 @@ class BesigueWeb:
 
     def agent(self, kind: str, seed: int) -> Any:
         from ...agents.besigue import make_besigue_agent
+
         return make_besigue_agent(kind, seed)
 
     def redact(self, text: str, seat: int) -> str:
         """The engine's words, less any card the seat may not see (a refusal may quote an example card)."""
         from ...besigue.cards import parse_type, type_of
+
         visible = {type_of(c) for c in self.game.view(seat).visible_cards()}
 
         def card(m: re.Match[str]) -> str:
@@ -239,20 +279,27 @@ class BesigueWeb:
             except BarbuError:
                 return m.group(0)
             return m.group(0) if t in visible else "…"
-        return CARD_PATTERN.sub(card, text)
 
+        return CARD_PATTERN.sub(card, text)
 
 
 def _text(card: int) -> str:
     from ...besigue.cards import card_text
+
     return card_text(card)
 
 
 def _result_json(r: dict[str, Any]) -> dict[str, Any]:
     """A finished Bésigue deal: public, and no cards (combinations by kind and value)."""
-    return {"number": r["deal"], "dealer": r["dealer"], "scores": list(r["scores"]),
-            "brisques": list(r["brisques"]), "last_trick": r["last_trick"],
-            "melds": [[[k, v] for k, v in side] for side in r["melds"]], "totals": list(r["totals"])}
+    return {
+        "number": r["deal"],
+        "dealer": r["dealer"],
+        "scores": list(r["scores"]),
+        "brisques": list(r["brisques"]),
+        "last_trick": r["last_trick"],
+        "melds": [[[k, v] for k, v in side] for side in r["melds"]],
+        "totals": list(r["totals"]),
+    }
 
 
 def web_game(game: Any) -> WebGame:

@@ -26,8 +26,9 @@ from .timing import Timing
 class Leaving:
     """A table's players leaving it for good, and its ending (inside its actor)."""
 
-    def __init__(self, table: TableCore, seating: Seating, timing: Timing, computers: Computers,
-                 persistence: Persistence) -> None:
+    def __init__(
+        self, table: TableCore, seating: Seating, timing: Timing, computers: Computers, persistence: Persistence
+    ) -> None:
         self.t = table
         self.seating, self.timing, self.computers, self.persistence = seating, timing, computers, persistence
 
@@ -48,8 +49,15 @@ class Leaving:
         if seat is None:
             return "released"
         for c in seat.conns:
-            c.send(dumps({"type": "removed", "seat": seat.index, "message": say(
-                lang_of(c), N_("you left this table: you are watching now"))}))
+            c.send(
+                dumps(
+                    {
+                        "type": "removed",
+                        "seat": seat.index,
+                        "message": say(lang_of(c), N_("you left this table: you are watching now")),
+                    }
+                )
+            )
         if not t.started:
             await self.seating.free_seat(seat)
             return "freed"
@@ -83,8 +91,19 @@ class Leaving:
         self.computers.forget()  # a computer's move being thought is not made
         t.last_activity = time.monotonic()
         for c in t.connections():
-            c.send(dumps({"type": "notice", "code": "ended", "message": say(
-                lang_of(c), N_("This match was ended from the lobby.") if kept
-                else N_("This table was closed from the lobby."))}))
+            c.send(
+                dumps(
+                    {
+                        "type": "notice",
+                        "code": "ended",
+                        "message": say(
+                            lang_of(c),
+                            N_("This match was ended from the lobby.")
+                            if kept
+                            else N_("This table was closed from the lobby."),
+                        ),
+                    }
+                )
+            )
         t.send_table()
         return kept

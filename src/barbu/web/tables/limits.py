@@ -37,8 +37,9 @@ def pointing_to_my_tables(e: WebError) -> WebError:
 class TableLimits:
     """What one process counts against the limits, and the checks made before a table is created."""
 
-    def __init__(self, settings: Settings, creations: Creations, tables: Mapping[str, Table],
-                 peers: Callable[[], Peers | None]) -> None:
+    def __init__(
+        self, settings: Settings, creations: Creations, tables: Mapping[str, Table], peers: Callable[[], Peers | None]
+    ) -> None:
         self.settings = settings
         self.creations = creations  # per-hour counts by address, kept in the database
         self.tables = tables  # this process's tables (the lobby's)
@@ -142,8 +143,9 @@ class TableLimits:
             return False
         self.connections[address] += 1
         peers = self.peers()
-        if peers is not None and not await peers.limits.acquire(WEBSOCKETS, self.creations.address_hash(address),
-                                                                limit):
+        if peers is not None and not await peers.limits.acquire(
+            WEBSOCKETS, self.creations.address_hash(address), limit
+        ):
             self._drop(address)
             return False
         return True

@@ -19,7 +19,8 @@ import time
 from collections import Counter
 from typing import Any, Callable
 
-from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
+from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS
+from ...besigue.ruleset import PRESETS as BESIGUE_PRESETS
 from ...classic.ruleset import OPTIONS, Ruleset, presets
 from ...core.chance import new_secret
 from ...core.errors import BarbuError
@@ -91,11 +92,27 @@ def options_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
             if name == "players" or name not in fam.options:
                 continue
             spec = OPTIONS[name]
-            opts.append({"name": name, "kind": spec.kind.__name__, "default": value, "help": words.gettext(spec.help),
-                         "choices": list(spec.choices) if spec.choices else None,
-                         "minimum": spec.minimum, "maximum": spec.maximum})
-        out.append({"name": p.name, "description": words.gettext(p.description), "players": list(fam.players),
-                    "default_players": r.players, "options": opts, "game": "barbu"})
+            opts.append(
+                {
+                    "name": name,
+                    "kind": spec.kind.__name__,
+                    "default": value,
+                    "help": words.gettext(spec.help),
+                    "choices": list(spec.choices) if spec.choices else None,
+                    "minimum": spec.minimum,
+                    "maximum": spec.maximum,
+                }
+            )
+        out.append(
+            {
+                "name": p.name,
+                "description": words.gettext(p.description),
+                "players": list(fam.players),
+                "default_players": r.players,
+                "options": opts,
+                "game": "barbu",
+            }
+        )
     return out + besigue_catalogue(words)
 
 
@@ -110,11 +127,27 @@ def besigue_catalogue(words: Words = ENGLISH) -> list[dict[str, Any]]:
             choices = None if allowed == "int" else [int(v) if is_int else v for v in allowed]
             detail = "; ".join(f"{v}: {words.gettext(m)}" for v, m in values.items())
             meaning = words.gettext(meaning)
-            opts.append({"name": opt, "kind": "int" if is_int else "str", "default": default,
-                         "help": f"{meaning} ({detail})" if detail else meaning, "choices": choices,
-                         "minimum": 1 if allowed == "int" else None, "maximum": None})
-        out.append({"name": name, "description": words.gettext(description), "players": [2], "default_players": 2,
-                    "options": opts, "game": "besigue"})
+            opts.append(
+                {
+                    "name": opt,
+                    "kind": "int" if is_int else "str",
+                    "default": default,
+                    "help": f"{meaning} ({detail})" if detail else meaning,
+                    "choices": choices,
+                    "minimum": 1 if allowed == "int" else None,
+                    "maximum": None,
+                }
+            )
+        out.append(
+            {
+                "name": name,
+                "description": words.gettext(description),
+                "players": [2],
+                "default_players": 2,
+                "options": opts,
+                "game": "besigue",
+            }
+        )
     return out
 
 
@@ -248,13 +281,21 @@ class Lobby:
     def health(self) -> dict[str, Any]:
         """What the server holds, for its operator: never a table id, a name or an address."""
         status = Counter(t.status for t in self.tables.values())
-        return {"status": "ok", "uptime": round(time.time() - self.started_at),
-                "tables": {"open": status["open"], "playing": status["playing"], "over_in_memory": status["over"],
-                           "limit": self.settings.max_tables},
-                "connections": sum(self.connections.values()), "addresses": len(self.connections),
-                "players_connected": sum(1 for t in self.tables.values() for s in t.seats if s.conns),
-                "journal_queue": self.journal.queued() if self.journal else 0,
-                "journal_commits": self.journal.commits if self.journal else 0}
+        return {
+            "status": "ok",
+            "uptime": round(time.time() - self.started_at),
+            "tables": {
+                "open": status["open"],
+                "playing": status["playing"],
+                "over_in_memory": status["over"],
+                "limit": self.settings.max_tables,
+            },
+            "connections": sum(self.connections.values()),
+            "addresses": len(self.connections),
+            "players_connected": sum(1 for t in self.tables.values() for s in t.seats if s.conns),
+            "journal_queue": self.journal.queued() if self.journal else 0,
+            "journal_commits": self.journal.commits if self.journal else 0,
+        }
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -271,8 +312,9 @@ class Lobby:
     def _build(self, rec: TableRecord, epoch: int | None = None) -> Table:
         """A table from its record; ``epoch``: its lease's, carried by each of its writes (many processes)."""
         journal = self._journal()
-        t = Table(rec, journal.fenced(rec.id, epoch) if epoch is not None else journal, self.settings,
-                  on_rematch=self.rematch)
+        t = Table(
+            rec, journal.fenced(rec.id, epoch) if epoch is not None else journal, self.settings, on_rematch=self.rematch
+        )
         t.thinking = self.thinking
         t.hash_address = self.creations.address_hash
         t.on_lost = self._lost
@@ -356,11 +398,21 @@ class Lobby:
         return out[:200]
 
     # ------------------------------------------------------------------ a new table
-    async def create(self, rules: GameRules, rematch_of: Table | None = None, address: str | None = None,
-                     bots_by: str = "creator", clock: str | None = None,
-                     invite_hash: str | None = None, reserved: bool = False, rated: bool = False,
-                     club_id: int | None = None, turn_based: bool = False, secret: str | None = None,
-                     deal_limit: int | None = None) -> tuple[Table, str]:
+    async def create(
+        self,
+        rules: GameRules,
+        rematch_of: Table | None = None,
+        address: str | None = None,
+        bots_by: str = "creator",
+        clock: str | None = None,
+        invite_hash: str | None = None,
+        reserved: bool = False,
+        rated: bool = False,
+        club_id: int | None = None,
+        turn_based: bool = False,
+        secret: str | None = None,
+        deal_limit: int | None = None,
+    ) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
 
         ``secret`` (hex): a duplicate event's table, dealt by boards from this key (`core.chance.BoardChance`),
@@ -382,15 +434,26 @@ class Lobby:
                 wait = await self.creations.take(address, TABLE, self.settings.tables_per_hour)
                 if wait:
                     raise self.limits.too_many(wait)
-            return await self._create(rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id,
-                                      turn_based, secret, deal_limit)
+            return await self._create(
+                rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id, turn_based, secret, deal_limit
+            )
 
-    async def _create(self, rules: GameRules, rematch_of: Table | None, address: str | None, bots_by: str,
-                      clock: str | None, invite_hash: str | None, rated: bool = False, club_id: int | None = None,
-                      turn_based: bool = False, board_secret: str | None = None,
-                      deal_limit: int | None = None) -> tuple[Table, str]:
+    async def _create(
+        self,
+        rules: GameRules,
+        rematch_of: Table | None,
+        address: str | None,
+        bots_by: str,
+        clock: str | None,
+        invite_hash: str | None,
+        rated: bool = False,
+        club_id: int | None = None,
+        turn_based: bool = False,
+        board_secret: str | None = None,
+        deal_limit: int | None = None,
+    ) -> tuple[Table, str]:
         table_id = secrets.token_urlsafe(6)
-        seed = secrets.randbelow(2 ** 62)
+        seed = secrets.randbelow(2**62)
         boards = board_secret is not None  # an event's table: the same cards as the round's other tables
         secret = board_secret if board_secret is not None else new_secret().hex()
         bots_secret = new_secret().hex()  # the computer players' seeds: from nothing else about the table
@@ -412,23 +475,57 @@ class Lobby:
         cluster = self.cluster
 
         def write(conn: Any) -> int | None:
-            Store.create_table(conn, table_id, text, seed, rematch_of=old_id, secret=secret,
-                               creator_hash=creator_hash, bots_by=bots_by, invite_hash=invite_hash, clock=clock,
-                               bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr, rated=rated,
-                               club_id=club_id, turn_based=turn_based, boards=boards, deal_limit=deal_limit)
+            Store.create_table(
+                conn,
+                table_id,
+                text,
+                seed,
+                rematch_of=old_id,
+                secret=secret,
+                creator_hash=creator_hash,
+                bots_by=bots_by,
+                invite_hash=invite_hash,
+                clock=clock,
+                bots_secret=bots_secret,
+                creator_addr=creator_addr,
+                bots_addr=bots_addr,
+                rated=rated,
+                club_id=club_id,
+                turn_based=turn_based,
+                boards=boards,
+                deal_limit=deal_limit,
+            )
             for s in seats:
                 Store.set_seat(conn, table_id, s)
             if status == "playing":
                 Store.set_status(conn, table_id, "playing")
             return cluster.claim_new(conn, table_id) if cluster is not None else None
+
         epoch: int | None = await self._journal().run(write)
         if cluster is not None and epoch is not None:
             cluster.epochs[table_id] = epoch
-        rec = TableRecord(table_id, text, seed, status, now(), rematch_of=old_id, secret=secret,
-                          creator_hash=creator_hash, bots_by=bots_by, seats=seats, invite_hash=invite_hash,
-                          clock=clock, bots_secret=bots_secret, creator_addr=creator_addr, bots_addr=bots_addr,
-                          rated=rated, club_id=club_id, turn_based=turn_based, boards=boards,
-                          deal_limit=deal_limit)
+        rec = TableRecord(
+            table_id,
+            text,
+            seed,
+            status,
+            now(),
+            rematch_of=old_id,
+            secret=secret,
+            creator_hash=creator_hash,
+            bots_by=bots_by,
+            seats=seats,
+            invite_hash=invite_hash,
+            clock=clock,
+            bots_secret=bots_secret,
+            creator_addr=creator_addr,
+            bots_addr=bots_addr,
+            rated=rated,
+            club_id=club_id,
+            turn_based=turn_based,
+            boards=boards,
+            deal_limit=deal_limit,
+        )
         t = self._build(rec, epoch)
         t.creator_address = address
         if rematch_of is not None:
@@ -440,9 +537,16 @@ class Lobby:
 
     async def rematch(self, old: Table) -> Table:
         """The rematch of a finished table (`barbu.web.tables.rematch`): the same seats, rules and clock."""
-        t, _ = await self.create(old.rules, rematch_of=old, bots_by=old.bots_by, clock=old.clock_text,
-                                 invite_hash=old.invite_hash, rated=old.rated, club_id=old.club_id,
-                                 turn_based=old.turn_based)
+        t, _ = await self.create(
+            old.rules,
+            rematch_of=old,
+            bots_by=old.bots_by,
+            clock=old.clock_text,
+            invite_hash=old.invite_hash,
+            rated=old.rated,
+            club_id=old.club_id,
+            turn_based=old.turn_based,
+        )
         return t
 
     # ------------------------------------------------------------------ finding a table
@@ -477,7 +581,7 @@ class Lobby:
         return t
 
     async def mine(self, data: dict[str, Any], user_id: int | None = None) -> list[dict[str, Any]]:
-        """"My tables": each table the request's credentials open, as the lobby lists tables
+        """ "My tables": each table the request's credentials open, as the lobby lists tables
         (`barbu.web.tables.mine`); logged in, every unfinished table the account holds a seat at too."""
         wanted = mytables.wanted(data)
         if user_id is not None and self.store is not None:

@@ -47,16 +47,24 @@ def status(t: Table | None, table_id: str, token: Any, creator: Any, user_id: in
     made = t is not None and t.is_creator(creator)
     if t is None or (seat is None and not made):
         return {"id": table_id, "gone": True}
-    return {**t.summary(), "seat": None if seat is None else seat.index, "creator": made,
-            "people": t.people_besides(seat), "deals_done": t.web.deals_done(),
-            "ended": t.status == "over" and not t.match.is_over}
+    return {
+        **t.summary(),
+        "seat": None if seat is None else seat.index,
+        "creator": made,
+        "people": t.people_besides(seat),
+        "deals_done": t.web.deals_done(),
+        "ended": t.status == "over" and not t.match.is_over,
+    }
 
 
 def held_by(store: Store, user_id: int) -> list[str]:
     """The unfinished tables an account holds a seat at, newest first ("My tables" on any browser)."""
     with store.engine.connect() as conn:
-        q = (select(SEATS.c.table_id).join(TABLES, TABLES.c.id == SEATS.c.table_id)
-             .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human",
-                    TABLES.c.status.in_(("open", "playing")))
-             .order_by(TABLES.c.created_at.desc()).limit(50))
+        q = (
+            select(SEATS.c.table_id)
+            .join(TABLES, TABLES.c.id == SEATS.c.table_id)
+            .where(SEATS.c.user_id == user_id, SEATS.c.kind == "human", TABLES.c.status.in_(("open", "playing")))
+            .order_by(TABLES.c.created_at.desc())
+            .limit(50)
+        )
         return [r.table_id for r in conn.execute(q)]

@@ -29,8 +29,9 @@ class Desk(Protocol):
     async def end(self, t: Table, token: Any, creator: Any, user_id: int | None = None) -> bool: ...
 
 
-async def operate(lobby: Desk, t: Table, op: str, data: dict[str, Any], address: str,
-                  lang: str) -> tuple[int, dict[str, Any]]:
+async def operate(
+    lobby: Desk, t: Table, op: str, data: dict[str, Any], address: str, lang: str
+) -> tuple[int, dict[str, Any]]:
     """Run request ``op`` (one of `OPERATIONS`) on table ``t`` (owned here): (HTTP status, JSON body), a refusal
     worded in ``lang``."""
     if op not in OPERATIONS:  # the routes name them: another one is a bug, never a client's doing
@@ -48,8 +49,9 @@ async def _run(lobby: Desk, t: Table, op: str, data: dict[str, Any], address: st
     account = (int(user[0]), str(user[1])) if isinstance(user, list) and len(user) == 2 else None
     user_id = account[0] if account else None
     if op == "seat":
-        token = await t.call(t.take_seat, data.get("seat"), data.get("name"), data.get("invite"), address,
-                             data.get("creator"), account)
+        token = await t.call(
+            t.take_seat, data.get("seat"), data.get("name"), data.get("invite"), address, data.get("creator"), account
+        )
         lobby.show_ratings(t)
         return {"seat": data.get("seat"), "token": token, "table": t.info()}
     if op == "remove":  # before the match starts, the table's creator frees a seat

@@ -59,6 +59,7 @@ class Beyond:
             if results is not None:
                 results(conn)
             Store.set_status(conn, table_id, "over")
+
         await t.journal.run(write)
         self.show_ratings(t)
 
@@ -77,6 +78,7 @@ class Beyond:
                 log.exception("table %s: the ratings could not be read", t.id)
                 return
             t.tell(t.set_ratings, values)
+
         try:
             asyncio.get_running_loop().create_task(read(), name=f"ratings-{t.id}")
         except RuntimeError:  # no loop (a table read outside the server)
@@ -94,13 +96,16 @@ class Beyond:
             def read() -> MailTo | None:
                 with store.engine.connect() as conn:
                     return mail_of(conn, user_id)
+
             found = await asyncio.to_thread(read)
             if found is None:
                 return
             email, notify, lang, name = found
             if notify and email:
-                await mail.send(settings, mail.message(settings, email, lang or settings.default_lang, kind, name,
-                                                       table_id, game))
+                await mail.send(
+                    settings, mail.message(settings, email, lang or settings.default_lang, kind, name, table_id, game)
+                )
+
         task = asyncio.get_running_loop().create_task(tell(), name=f"mail-{t.id}")
         self._background.add(task)  # held until done: a task nobody holds may be collected mid-way
         task.add_done_callback(self._background.discard)

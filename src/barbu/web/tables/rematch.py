@@ -8,8 +8,16 @@ from ..common.errors import WebError
 from ..db.storage import Store
 from .computers import Computers
 from .core import Conn, TableCore
-from .refusals import (MATCH_OVER, REMATCH_SPECTATOR, REMATCH_TOO_EARLY, REMATCH_UNAVAILABLE, TAKE_BACK_NOTHING,
-                       TAKE_BACK_RATED, TAKE_BACK_SPECTATOR, TAKE_BACK_WITH_PEOPLE)
+from .refusals import (
+    MATCH_OVER,
+    REMATCH_SPECTATOR,
+    REMATCH_TOO_EARLY,
+    REMATCH_UNAVAILABLE,
+    TAKE_BACK_NOTHING,
+    TAKE_BACK_RATED,
+    TAKE_BACK_SPECTATOR,
+    TAKE_BACK_WITH_PEOPLE,
+)
 
 #: Makes the rematch of a finished table (the lobby's): the new table, with the same seats and rules.
 MakeRematch = Callable[[Any], Awaitable[TableCore]]

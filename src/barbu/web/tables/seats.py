@@ -23,11 +23,31 @@ from ..common.wording import lang_of, say
 from ..db.storage import hash_token
 from .core import Conn, Seat, TableCore, dumps
 from .persistence import Persistence
-from .refusals import (ALREADY_SEATED, COMPUTER_UNUSABLE, COMPUTERS_CREATOR_ONLY, COMPUTERS_SEATED_ONLY,
-                       CREDENTIALS_HOLD_NOTHING, INVITATION_NOT_VALID, MATCH_OVER, NAME_AT_TABLE, NAME_NEEDED,
-                       NAME_TOO_LONG, NAME_UNPRINTABLE, NO_SEAT_HERE, NO_SUCH_SEAT, PRIVATE_TABLE,
-                       RATED_NEEDS_ACCOUNT, REMOVE_AFTER_START, REMOVE_CREATOR_ONLY, REMOVED_BY_CREATOR, SEAT_FREE,
-                       SEAT_KEPT, SEAT_TAKEN, SEATS_ALL_TAKEN, SEATS_PER_ADDRESS)
+from .refusals import (
+    ALREADY_SEATED,
+    COMPUTER_UNUSABLE,
+    COMPUTERS_CREATOR_ONLY,
+    COMPUTERS_SEATED_ONLY,
+    CREDENTIALS_HOLD_NOTHING,
+    INVITATION_NOT_VALID,
+    MATCH_OVER,
+    NAME_AT_TABLE,
+    NAME_NEEDED,
+    NAME_TOO_LONG,
+    NAME_UNPRINTABLE,
+    NO_SEAT_HERE,
+    NO_SUCH_SEAT,
+    PRIVATE_TABLE,
+    RATED_NEEDS_ACCOUNT,
+    REMOVE_AFTER_START,
+    REMOVE_CREATOR_ONLY,
+    REMOVED_BY_CREATOR,
+    SEAT_FREE,
+    SEAT_KEPT,
+    SEAT_TAKEN,
+    SEATS_ALL_TAKEN,
+    SEATS_PER_ADDRESS,
+)
 
 NAME_MAX = 24
 _COMPUTER_WORDS = ("bot", "computer", "cpu", "robot", "ai", "standin")
@@ -48,8 +68,11 @@ def poses_as_computer(name: str) -> bool:
     """A person's name that could be read as a computer player's ("Bot 1", "Computer", "search")."""
     folded = name.casefold()
     first = folded.replace("-", " ").replace("_", " ").replace("(", " ").split()
-    return (folded in AGENT_KINDS or (bool(first) and first[0] in _COMPUTER_WORDS)
-            or any(f"({kind})" in folded for kind in AGENT_KINDS))
+    return (
+        folded in AGENT_KINDS
+        or (bool(first) and first[0] in _COMPUTER_WORDS)
+        or any(f"({kind})" in folded for kind in AGENT_KINDS)
+    )
 
 
 def _matches(token: Any, stored: str | None) -> bool:
@@ -76,8 +99,10 @@ class Seating:
         if not isinstance(token, str) or not token or len(token) > 200:
             return None
         h = hash_token(token.encode("utf-8", "replace").decode())
-        return next((s for s in self.t.seats if s.kind == "human" and s.token_hash
-                     and secrets.compare_digest(s.token_hash, h)), None)
+        return next(
+            (s for s in self.t.seats if s.kind == "human" and s.token_hash and secrets.compare_digest(s.token_hash, h)),
+            None,
+        )
 
     def seat_of(self, user_id: Any) -> Seat | None:
         """The seat a logged-in account holds here (it plays it from any browser), else None."""
@@ -108,11 +133,19 @@ class Seating:
         if t.creator_hash is not None and secrets.compare_digest(h, t.creator_hash):
             return True
         return t.bots_by == "seated" and any(
-            s.kind == "human" and s.token_hash and secrets.compare_digest(h, s.token_hash) for s in t.seats)
+            s.kind == "human" and s.token_hash and secrets.compare_digest(h, s.token_hash) for s in t.seats
+        )
 
     # ------------------------------------------------------------------ taking a seat (HTTP requests)
-    async def take_seat(self, seat: int, name: Any, invite: Any = None, address: str | None = None,
-                        creator: Any = None, user: tuple[int, str] | None = None) -> str:
+    async def take_seat(
+        self,
+        seat: int,
+        name: Any,
+        invite: Any = None,
+        address: str | None = None,
+        creator: Any = None,
+        user: tuple[int, str] | None = None,
+    ) -> str:
         """Seat a guest, or a logged-in player (``user``: his account's id and name, which is the name he
         plays under); returns the seat's credential, which is given out only this once.
 
@@ -220,9 +253,19 @@ class Seating:
         for c in list(s.conns):
             c.seat = None
             t.spectators.add(c)
-            c.send(dumps({"type": "removed", "seat": seat, "message": say(
-                lang_of(c), N_("the creator of this table removed you from seat {seat}: you are watching now"),
-                seat=seat)}))
+            c.send(
+                dumps(
+                    {
+                        "type": "removed",
+                        "seat": seat,
+                        "message": say(
+                            lang_of(c),
+                            N_("the creator of this table removed you from seat {seat}: you are watching now"),
+                            seat=seat,
+                        ),
+                    }
+                )
+            )
         s.conns.clear()
         s.epoch += 1  # a grace timer running for the seat does nothing now
         s.kind, s.name, s.strength, s.token_hash, s.address = "open", "", None, None, None

@@ -23,8 +23,7 @@ import logging
 from typing import Any
 
 from ...classic.match import Match
-from ...duplicate.shadow import (STRONGEST, DealReplay, ShadowResult, deal_chances, history_texts, sign_of,
-                               summarize)
+from ...duplicate.shadow import STRONGEST, DealReplay, ShadowResult, deal_chances, history_texts, sign_of, summarize
 from ...records.barbu import number_out
 from ..common.errors import WebError
 from .refusals import COMPARE_ONE_PERSON, COMPARE_TRUE_OR_FALSE
@@ -66,8 +65,9 @@ class TableShadow:
 
     def strengths(self, seat: int) -> dict[int, str]:
         settings = self.table.settings
-        return {s.index: settings.player_spec(s.strength or settings.stand_in)
-                for s in self.table.seats if s.index != seat}
+        return {
+            s.index: settings.player_spec(s.strength or settings.stand_in) for s in self.table.seats if s.index != seat
+        }
 
     # ------------------------------------------------------------------ starting the replays
     def catch_up(self) -> None:
@@ -123,22 +123,29 @@ class TableShadow:
         s = summarize(self.results.values())
         t = self.table
         msg: dict[str, Any] = {
-            "type": "shadow", "advantage": number_out(s.advantage), "deals": s.deals,
-            "worst": [{"deal": r.deal + 1, "you": number_out(r.you), "expert": number_out(r.expert),
-                       "advantage": number_out(r.advantage),
-                       "contract": getattr(t.match.results[r.deal], "contract", None)}  # Bésigue: none
-                      for r in s.worst],
-            "pending": len(self.running), "over": bool(t.match.is_over or t.status == "over"),
+            "type": "shadow",
+            "advantage": number_out(s.advantage),
+            "deals": s.deals,
+            "worst": [
+                {
+                    "deal": r.deal + 1,
+                    "you": number_out(r.you),
+                    "expert": number_out(r.expert),
+                    "advantage": number_out(r.advantage),
+                    "contract": getattr(t.match.results[r.deal], "contract", None),
+                }  # Bésigue: none
+                for r in s.worst
+            ],
+            "pending": len(self.running),
+            "over": bool(t.match.is_over or t.status == "over"),
         }
         if k is not None:
             r = self.results[k]
-            msg.update(deal=k + 1, you=number_out(r.you), expert=number_out(r.expert),
-                       diff=number_out(r.advantage))
+            msg.update(deal=k + 1, you=number_out(r.you), expert=number_out(r.expert), diff=number_out(r.advantage))
         elif self.results:
             last = max(self.results)
             r = self.results[last]
-            msg.update(deal=last + 1, you=number_out(r.you), expert=number_out(r.expert),
-                       diff=number_out(r.advantage))
+            msg.update(deal=last + 1, you=number_out(r.you), expert=number_out(r.expert), diff=number_out(r.advantage))
         return msg
 
     async def _send(self, k: int) -> None:

@@ -18,17 +18,17 @@ from starlette.requests import Request
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...agents import AGENT_KINDS
-from ...agents.hint import hint_label, hint
+from ...agents.hint import hint, hint_label
 from ...classic.ruleset import Ruleset
 from ...core import safejson
 from ...core.cards import CARDS
 from ...core.errors import BarbuError
 from ...core.words import N_
 from ...i18n import translator
+from ..common.errors import WebError
 from ..common.i18n import chosen
 from ..common.mailbox import Mailbox
 from ..common.settings import Settings
-from ..common.errors import WebError
 from ..common.wording import error_json, hint_reason, say, word
 from .actor import Table, dumps
 from .refusals import HINT_ON_ITS_WAY, HINT_STALE
@@ -115,16 +115,28 @@ async def send_hint(conn: WsConn, table: Table, busy: set[WsConn]) -> None:
     view = await table.call(table.hint_view, conn)
     version = table.version
     busy.add(conn)
-    slot = (table.thinking.hints.slot(client_address(conn.ws), id(conn)) if table.thinking is not None
-            else contextlib.nullcontext())
+    slot = (
+        table.thinking.hints.slot(client_address(conn.ws), id(conn))
+        if table.thinking is not None
+        else contextlib.nullcontext()
+    )
     try:
         async with slot:
             if table.version != version:  # it waited behind other hints and the play moved on: spare the search
                 raise WebError(HINT_STALE)
             if table.web.name != "barbu":  # another game: its strongest computer player's choice, without words
                 action = await asyncio.to_thread(table.web.agent(HINT_STRENGTH, version).act, view)
-                conn.send(dumps({"type": "hint", "version": version, "action": str(action), "text": str(action),
-                                 "reason": say(conn.lang, N_("what the strongest computer player would do here"))}))
+                conn.send(
+                    dumps(
+                        {
+                            "type": "hint",
+                            "version": version,
+                            "action": str(action),
+                            "text": str(action),
+                            "reason": say(conn.lang, N_("what the strongest computer player would do here")),
+                        }
+                    )
+                )
                 return
             rules = table.match.rules
             assert isinstance(rules, Ruleset)  # the Barbu family's
@@ -134,8 +146,17 @@ async def send_hint(conn: WsConn, table: Table, busy: set[WsConn]) -> None:
         busy.discard(conn)
     tr = translator(conn.lang)
     label = tr.card if isinstance(h.action, int) and not isinstance(h.action, bool) else str
-    conn.send(dumps({"type": "hint", "version": version, "action": label(h.action), "text": action_text(h.action),
-                     "reason": hint_reason(h, conn.lang, len(view.legal) == 1, highest_wins)}))
+    conn.send(
+        dumps(
+            {
+                "type": "hint",
+                "version": version,
+                "action": label(h.action),
+                "text": action_text(h.action),
+                "reason": hint_reason(h, conn.lang, len(view.legal) == 1, highest_wins),
+            }
+        )
+    )
 
 
 def action_text(action: Any) -> str:
@@ -196,8 +217,13 @@ def _message(conn: WsConn, text: str | None, settings: Settings) -> dict[str, An
         return None
     size = len(text.encode("utf-8"))
     if size > settings.max_message:
-        _reply_error(conn, "too_large", N_("the message is {size} bytes; the limit is {limit}"), size=size,
-                     limit=settings.max_message)
+        _reply_error(
+            conn,
+            "too_large",
+            N_("the message is {size} bytes; the limit is {limit}"),
+            size=size,
+            limit=settings.max_message,
+        )
         return None
     try:
         msg = safejson.loads(text)
@@ -205,7 +231,7 @@ def _message(conn: WsConn, text: str | None, settings: Settings) -> dict[str, An
         conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
         return None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        _reply_error(conn, "bad_message", N_("a message is a JSON object with a \"type\""))
+        _reply_error(conn, "bad_message", N_('a message is a JSON object with a "type"'))
         return None
     return msg
 

@@ -230,6 +230,7 @@ def _warm() -> bool:
     """Loads the players in a new worker, so its first decision is not slowed by imports."""
     from ... import agents  # noqa: F401
     from ...agents import besigue, expert  # noqa: F401
+
     return True
 
 
@@ -291,16 +292,19 @@ class ThinkingPool:
                 log.warning("a thinking worker process died; starting new ones")
                 self._drop_pool()
             except (pickle.PicklingError, TypeError, AttributeError) as e:  # an agent that cannot travel
-                log.warning("a computer player could not be sent to a worker process (%s); it thinks in a thread",
-                            type(e).__name__)
+                log.warning(
+                    "a computer player could not be sent to a worker process (%s); it thinks in a thread",
+                    type(e).__name__,
+                )
         return await asyncio.to_thread(_act, agent, view, seconds, False)
 
     def _process_pool(self) -> Executor | None:
         if not self.settings.thinking_processes or self.closed:
             return None
         if self._executor is None:
-            ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                              else "spawn")
+            ctx = multiprocessing.get_context(
+                "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            )
             self._executor = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_warm)
         return self._executor
 

@@ -32,6 +32,7 @@ from .refusals import NO_SEAT_HERE
 
 log = logging.getLogger("barbu.web")
 
+
 class Timing:
     """A table's clock and whose turn it is (inside its actor)."""
 
@@ -69,10 +70,14 @@ class Timing:
             return None
         t = self.t
         turn = self.turn if self.turn is not None and self.turn.version == t.version else None
-        return {"text": str(self.clock), "per_move": self.clock.per_move, "bank": self.clock.bank,
-                "banks": [round(self.bank(s), 1) if s.kind == "human" else None for s in t.seats],
-                "away": [s.index for s in t.seats if s.kind == "human" and is_away(s.timeouts)],
-                "turn": turn.public(time.monotonic()) if turn is not None else None}
+        return {
+            "text": str(self.clock),
+            "per_move": self.clock.per_move,
+            "bank": self.clock.bank,
+            "banks": [round(self.bank(s), 1) if s.kind == "human" else None for s in t.seats],
+            "away": [s.index for s in t.seats if s.kind == "human" and is_away(s.timeouts)],
+            "turn": turn.public(time.monotonic()) if turn is not None else None,
+        }
 
     def send(self) -> None:
         self.t.send_all({"type": "clock", "clock": self.info()})
@@ -105,8 +110,15 @@ class Timing:
         """A timer ran out: if the decision is still awaited, the stand-in plays it and everyone is told."""
         t = self.t
         turn = self.turn
-        if (epoch != self.epoch or turn is None or not turn.running() or turn.seat != seat
-                or turn.version != version or version != t.version or t.match.to_act() != seat):
+        if (
+            epoch != self.epoch
+            or turn is None
+            or not turn.running()
+            or turn.seat != seat
+            or turn.version != version
+            or version != t.version
+            or t.match.to_act() != seat
+        ):
             return
         now = time.monotonic()
         if not turn.expired(now):  # a timer may fire a little early
@@ -179,13 +191,25 @@ class Timing:
         away = is_away(s.timeouts)
         for c in self.t.connections():
             if c.seat == s.index:
-                text = say(lang_of(c), N_("Your time ran out again: the computer plays for you until you are back.")
-                           if away else N_("Your time ran out: the computer plays this move for you."))
+                text = say(
+                    lang_of(c),
+                    N_("Your time ran out again: the computer plays for you until you are back.")
+                    if away
+                    else N_("Your time ran out: the computer plays this move for you."),
+                )
             else:
-                text = say(lang_of(c), N_("Time ran out again: the computer plays for {name} until they are back.")
-                           if away else N_("Time ran out: the computer plays for {name}."), name=s.name)
-            c.send(dumps({"type": "notice", "code": "clock_away" if away else "clock_out", "seat": s.index,
-                          "message": text}))
+                text = say(
+                    lang_of(c),
+                    N_("Time ran out again: the computer plays for {name} until they are back.")
+                    if away
+                    else N_("Time ran out: the computer plays for {name}."),
+                    name=s.name,
+                )
+            c.send(
+                dumps(
+                    {"type": "notice", "code": "clock_away" if away else "clock_out", "seat": s.index, "message": text}
+                )
+            )
 
     # ------------------------------------------------------------------ a turn-based table's waiting
     async def note_turn(self, seat: int | None) -> None:
@@ -213,6 +237,5 @@ class Timing:
             raise
         except Exception:  # the list is late by one move; the table plays on
             log.warning("table %s: could not store whose turn it is", t.id)
-        if user is not None and seat is not None and not first and t.on_turn is not None \
-                and not t.seats[seat].conns:
+        if user is not None and seat is not None and not first and t.on_turn is not None and not t.seats[seat].conns:
             await t.on_turn(t, user, "turn")

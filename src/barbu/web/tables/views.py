@@ -15,15 +15,15 @@ import re
 from fractions import Fraction
 from typing import Any, Sequence
 
+from ...classic.chinese import ROW_NAMES, Arrangements
+from ...classic.contracts import CHINESE, TRICKS
+from ...classic.match import CHANCE, DealResult, Match
+from ...classic.view import HIDDEN, View
 from ...core.actions import Double
 from ...core.cards import CARDS, SUIT_MASK, cards_of, parse_card
 from ...core.words import RANKS
-from ...classic.chinese import ROW_NAMES, Arrangements
-from ...classic.contracts import CHINESE, TRICKS
 from ...guide import settlements
-from ...classic.match import CHANCE, DealResult, Match
 from ...records.barbu import number_out, trick_winner
-from ...classic.view import HIDDEN, View
 
 CARD_TEXT = tuple(str(c) for c in CARDS)
 
@@ -42,6 +42,7 @@ def redact(text: str, visible: int) -> str:
     may quote an example card; before such a text goes to a connection, any
     card outside what that seat sees becomes "…".
     """
+
     def card(m: re.Match[str]) -> str:
         c = parse_card(m.group(0))
         return m.group(0) if visible >> c & 1 else "…"
@@ -53,6 +54,7 @@ def redact(text: str, visible: int) -> str:
                 for ch in ranks:
                     mask |= 1 << (suit * 13 + RANKS.index(ch))
         return m.group(0) if not mask & ~visible else "…"
+
     return _CARD.sub(card, _SUIT_FORM.sub(suit_form, text))
 
 
@@ -74,8 +76,10 @@ def card_list(mask: int) -> list[str]:
 
 
 def contract_info(m: Match) -> list[dict[str, Any]]:
-    return [{"key": c.key, "name": c.name, "help": c.help, "positive": c.positive, "kind": c.kind,
-             "trump": c.trump} for c in m.contracts]
+    return [
+        {"key": c.key, "name": c.name, "help": c.help, "positive": c.positive, "kind": c.kind, "trump": c.trump}
+        for c in m.contracts
+    ]
 
 
 def public_deal_actions(views: Sequence[View]) -> list[str]:
@@ -94,8 +98,9 @@ def deal_log(m: Match, actors: Sequence[int], texts: Sequence[str]) -> list[dict
     return [{"seq": start + i, "seat": actors[start + i], "action": t} for i, t in enumerate(texts)]
 
 
-def last_action(m: Match, actor: int, action: Any, view: View | None, views: Sequence[View],
-                seat: int | None) -> dict[str, Any]:
+def last_action(
+    m: Match, actor: int, action: Any, view: View | None, views: Sequence[View], seat: int | None
+) -> dict[str, Any]:
     """The action just taken, as ``seat`` (None: a spectator) may see it."""
     seq = len(m.history) - 1
     if actor == CHANCE:  # a shuffle or the draw: its cards are never shown
@@ -133,13 +138,21 @@ def deal_summary(m: Match, r: DealResult) -> dict[str, Any]:
 
 
 def result_json(m: Match, r: DealResult) -> dict[str, Any]:
-    return {"number": r.number, "dealer": r.dealer, "declarer": r.declarer, "contract": r.contract,
-            "trump": r.trump, "rank": RANKS[r.rank] if r.rank is not None else None,
-            "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles], "played": r.played,
-            "base": [number_out(x) for x in r.base], "scores": [number_out(x) for x in r.scores],
-            "series": [number_out(x) for x in r.series] if r.series else None,
-            # each double's transfer, as the engine settles it: [payer, receiver, amount, redoubled]
-            "settlements": [[p, q, number_out(a), rd] for p, q, a, rd in settlements(r.base, r.doubles)]}
+    return {
+        "number": r.number,
+        "dealer": r.dealer,
+        "declarer": r.declarer,
+        "contract": r.contract,
+        "trump": r.trump,
+        "rank": RANKS[r.rank] if r.rank is not None else None,
+        "doubles": [[b.doubler, b.doubled, b.redoubled] for b in r.doubles],
+        "played": r.played,
+        "base": [number_out(x) for x in r.base],
+        "scores": [number_out(x) for x in r.scores],
+        "series": [number_out(x) for x in r.series] if r.series else None,
+        # each double's transfer, as the engine settles it: [payer, receiver, amount, redoubled]
+        "settlements": [[p, q, number_out(a), rd] for p, q, a, rd in settlements(r.base, r.doubles)],
+    }
 
 
 def scoresheet(m: Match) -> dict[str, Any]:
@@ -151,9 +164,13 @@ def scoresheet(m: Match) -> dict[str, Any]:
         d = result_json(m, r)
         d["totals"] = [number_out(x) for x in run]
         deals.append(d)
-    out: dict[str, Any] = {"deals": deals, "totals": [number_out(x) for x in m.totals], "over": m.is_over,
-                           "total_deals": m.total_deals,
-                           "highest_wins": m.rules.family_spec.highest_wins}
+    out: dict[str, Any] = {
+        "deals": deals,
+        "totals": [number_out(x) for x in m.totals],
+        "over": m.is_over,
+        "total_deals": m.total_deals,
+        "highest_wins": m.rules.family_spec.highest_wins,
+    }
     if m.is_over:
         out["standings"] = [s for s, _ in m.standings()]
     return out
@@ -168,15 +185,25 @@ def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
     n = m.n
     kind = _kind(m, v.contract) if v.contract else None
     out: dict[str, Any] = {
-        "phase": v.phase, "to_act": v.to_act, "deal_number": v.deal_number,
-        "total_deals": m.total_deals, "dealer": v.dealer, "declarer": v.declarer, "leader": v.leader,
-        "hand_sizes": list(v.hand_sizes), "contract": v.contract, "trump": v.trump,
+        "phase": v.phase,
+        "to_act": v.to_act,
+        "deal_number": v.deal_number,
+        "total_deals": m.total_deals,
+        "dealer": v.dealer,
+        "declarer": v.declarer,
+        "leader": v.leader,
+        "hand_sizes": list(v.hand_sizes),
+        "contract": v.contract,
+        "trump": v.trump,
         "rank": RANKS[v.rank] if v.rank is not None else None,
         "doubles": [[b.doubler, b.doubled, b.redoubled] for b in v.doubles],
         "contracts_left": _contracts_left(m, v),
-        "trick": [CARD_TEXT[c] for c in v.trick], "tricks_won": list(v.tricks_won),
-        "finished": list(v.finished), "set_aside": card_list(v.set_aside),
-        "totals": [number_out(x) for x in v.totals], "deals_done": len(v.results),
+        "trick": [CARD_TEXT[c] for c in v.trick],
+        "tricks_won": list(v.tricks_won),
+        "finished": list(v.finished),
+        "set_aside": card_list(v.set_aside),
+        "totals": [number_out(x) for x in v.totals],
+        "deals_done": len(v.results),
         "version": len(m.history),
     }
     if kind is not None and kind not in (TRICKS, CHINESE):  # Domino, Success and other rows of cards
@@ -186,9 +213,10 @@ def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
         out["plays"] = [[s, [CARD_TEXT[c] for c in cards]] for s, cards in plays]
     elif kind is not None:
         trump = v.trump if v.trump is not None and _has_trumps(m, v.contract) else None
-        tricks = [{"leader": leader, "cards": [CARD_TEXT[c] for c in cards],
-                   "winner": trick_winner(leader, cards, trump, n)}
-                  for leader, cards in (v.tricks if full else v.tricks[-1:])]
+        tricks = [
+            {"leader": leader, "cards": [CARD_TEXT[c] for c in cards], "winner": trick_winner(leader, cards, trump, n)}
+            for leader, cards in (v.tricks if full else v.tricks[-1:])
+        ]
         out["last_trick"] = tricks[-1] if tricks else None
         if full:
             out["tricks"] = tricks
@@ -200,8 +228,14 @@ def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
     return out
 
 
-def view_json(m: Match, views: Sequence[View], seat: int | None, full: bool = False,
-              actors: Sequence[int] = (), public: dict[str, Any] | None = None) -> dict[str, Any]:
+def view_json(
+    m: Match,
+    views: Sequence[View],
+    seat: int | None,
+    full: bool = False,
+    actors: Sequence[int] = (),
+    public: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The state message body for ``seat`` (None for a spectator).  ``full`` adds the deal's log.
 
     ``public`` is `public_state` already built for this position (the same ``full``), to reuse.

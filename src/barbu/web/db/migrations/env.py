@@ -20,8 +20,7 @@ target_metadata = Base.metadata
 
 def run_migrations_offline() -> None:
     url = config.get_main_option("sqlalchemy.url") or os.environ.get("BARBU_DB", "")
-    context.configure(url=database_url(url), target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=True)
+    context.configure(url=database_url(url), target_metadata=target_metadata, literal_binds=True, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
 
