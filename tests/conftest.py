@@ -38,8 +38,12 @@ def a_machine_of_its_own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     if "PYTHONUSERBASE" not in os.environ:
         mp.setenv("PYTHONUSERBASE", site.getuserbase())
     mp.setenv("HOME", str(home))
-    for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"),
-                     ("XDG_CACHE_HOME", ".cache"), ("XDG_STATE_HOME", ".local/state")):
+    for var, sub in (
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_STATE_HOME", ".local/state"),
+    ):
         (home / sub).mkdir(parents=True, exist_ok=True)
         mp.setenv(var, str(home / sub))
     for var in LANGUAGE_VARIABLES:

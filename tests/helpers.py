@@ -7,6 +7,7 @@ worked out by hand from RULES.md, never read back from the engine.
 
 from __future__ import annotations
 
+import pathlib
 from typing import Any, Sequence
 
 from barbu import CHANCE, Card, CardSet, Deal, Double, Draw, Match, Pass
@@ -124,9 +125,16 @@ def deal(m: Match, hands: Sequence[str]) -> None:
     m.apply(Deal(hands_of(hands)))
 
 
-def start_deal(rules: str = "classic", dealer: int = 0, hands: Sequence[str] = D0, *,
-               contract: str | None = None, trump: str | None = None, rank: str | None = None,
-               doubles: str | None = None) -> Match:
+def start_deal(
+    rules: str = "classic",
+    dealer: int = 0,
+    hands: Sequence[str] = D0,
+    *,
+    contract: str | None = None,
+    trump: str | None = None,
+    rank: str | None = None,
+    doubles: str | None = None,
+) -> Match:
     """A new match at its first deal: `dealer` deals `hands`; optionally the contract,
     trump suit, starting rank and the doubling turns (``;``-separated) are applied too."""
     m = new_match(rules, dealer)
@@ -225,9 +233,38 @@ def rank_index(r: str) -> int:
     return RANKS.index(r)
 
 
-__all__ = ["D0", "D0_PLAY", "D0Q", "D0Q_PLAY", "D1", "D1_PLAY", "H1", "H1_PLAY", "H1_KING_PLAY", "H1_KING_REST",
-           "H2", "H2_PLAY", "H2_REST", "TR", "FULL_SUITS", "domino_rounds", "words", "draw_for", "hands_of", "new_match", "deal", "start_deal", "play",
-           "finish_deal", "cards", "legal_cards", "dbl", "snapshot", "Pass", "rank_index"]
+__all__ = [
+    "D0",
+    "D0_PLAY",
+    "D0Q",
+    "D0Q_PLAY",
+    "D1",
+    "D1_PLAY",
+    "H1",
+    "H1_PLAY",
+    "H1_KING_PLAY",
+    "H1_KING_REST",
+    "H2",
+    "H2_PLAY",
+    "H2_REST",
+    "TR",
+    "FULL_SUITS",
+    "domino_rounds",
+    "words",
+    "draw_for",
+    "hands_of",
+    "new_match",
+    "deal",
+    "start_deal",
+    "play",
+    "finish_deal",
+    "cards",
+    "legal_cards",
+    "dbl",
+    "snapshot",
+    "Pass",
+    "rank_index",
+]
 
 
 def play_out(rules: str, seed: int) -> Match:
@@ -262,7 +299,7 @@ def shots_on() -> bool:
     return bool(os.environ.get("BARBU_SHOTS"))
 
 
-def shot_path(name: str) -> "Path | None":
+def shot_path(name: str) -> "pathlib.Path | None":
     """Where a screenshot for people goes: ``$BARBU_SHOTS/name`` when BARBU_SHOTS names a folder (made if
     missing), else None and no screenshot is taken; a test never writes one anywhere else."""
     import os

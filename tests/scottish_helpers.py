@@ -11,9 +11,9 @@ import random
 from typing import Sequence
 
 from barbu import CHANCE, CardSet, Deal, Match
-from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import PIQUET_DECK
-from barbu.scottish.pack import BRIDGE, JOKER, pack_card
+from barbu.scottish.pack import BRIDGE, JOKER, Cut, PackDraw, pack_card
+
 
 # The caller's side of the table holds the top of every suit: whoever holds "AK.AK.AK.AK" wins every
 # trick whatever is played (he can always follow with a higher card, or leads the top).
@@ -75,8 +75,11 @@ def play(m: Match, text: str) -> None:
         words = chunk.split()
         if not words:
             continue
-        if all(len(w) in (2, 3) and w.lower() not in ("lay", "pass") for w in words) and len(words) > 1 \
-                and m.phase_name == "play":
+        if (
+            all(len(w) in (2, 3) and w.lower() not in ("lay", "pass") for w in words)
+            and len(words) > 1
+            and m.phase_name == "play"
+        ):
             for w in words:
                 m.apply(w)
         else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import play, start_deal
+from test_all_presets import CASES, rules_text
 
 from barbu import CHANCE, Match
 from barbu.agents import AGENT_KINDS, make_agent
@@ -14,8 +16,6 @@ from barbu.agents.rule import RuleAgent
 from barbu.agents.search import SearchAgent
 from barbu.classic.sampler import determinize, sample_hands
 from barbu.classic.view import make_view
-from helpers import play, start_deal
-from test_all_presets import CASES, rules_text
 
 
 class Checked:
@@ -85,8 +85,15 @@ def test_views_carry_no_hidden_card():
                     if other.hands != m.hands:
                         checked += 1
                     w = make_view(other, seat)
-                    assert (w.hand, w.trick, w.tricks, w.known, w.cant_hold, w.legal, w.doubles) == \
-                           (v.hand, v.trick, v.tricks, v.known, v.cant_hold, v.legal, v.doubles)
+                    assert (w.hand, w.trick, w.tricks, w.known, w.cant_hold, w.legal, w.doubles) == (
+                        v.hand,
+                        v.trick,
+                        v.tricks,
+                        v.known,
+                        v.cant_hold,
+                        v.legal,
+                        v.doubles,
+                    )
             m.apply(bots[actor].act(m.view(actor)), seat=actor)
     assert checked > 20
 
@@ -103,11 +110,15 @@ def test_agent_names_and_settings():
     assert parse_agent_spec("search(samples=12, seconds=0.5)") == ("search", {"samples": 12, "seconds": 0.5})
     agent = make_agent("search(samples=3)", 1)
     assert isinstance(agent, SearchAgent) and agent.samples == 3
-    for bad, words in [("minimax", "unknown computer player"), ("search(depth=3)", "unknown setting"),
-                       ("search(samples=x)", "must be a number"), ("rule(samples=3)", "takes no settings"),
-                       ("search(samples=0)", "positive"),
-                       ("expert(exact_tricks=2)", "unknown setting 'exact_tricks=2' for the expert player"),
-                       ("expert(end_cards=-1)", "positive")]:
+    for bad, words in [
+        ("minimax", "unknown computer player"),
+        ("search(depth=3)", "unknown setting"),
+        ("search(samples=x)", "must be a number"),
+        ("rule(samples=3)", "takes no settings"),
+        ("search(samples=0)", "positive"),
+        ("expert(exact_tricks=2)", "unknown setting 'exact_tricks=2' for the expert player"),
+        ("expert(end_cards=-1)", "positive"),
+    ]:
         with pytest.raises(ValueError, match=words):
             make_agent(bad)
 
@@ -171,9 +182,10 @@ def test_search_cashes_its_winner_at_trumps():
 
 
 def test_rule_agent_passes_on_its_most_dangerous_cards_and_lays_its_longest_run():
-    from barbu.core.actions import Lay, PassOn
     from barbu.agents.rule import row_move
+    from barbu.core.actions import Lay, PassOn
     from barbu.core.cards import CardSet
+
     m = Match("scottish", 4)
     rule = RuleAgent(0)
     while m.phase_name != "pass-on":
@@ -198,4 +210,5 @@ def test_rule_agent_passes_on_its_most_dangerous_cards_and_lays_its_longest_run(
 
 def rules_contracts(rules: str):
     from barbu.agents.rule import rules_info
+
     return rules_info(rules)[1]

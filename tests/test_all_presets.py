@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pytest
@@ -12,19 +13,27 @@ from hypothesis import strategies as st
 from barbu import CHANCE, Match
 from barbu.classic.contracts import DOMINO
 from barbu.classic.ruleset import presets
-from barbu.records.barbu import read_record, record_lines, replay
 from barbu.classic.sampler import determinize, sample_hands
-
-import json
+from barbu.records.barbu import read_record, record_lines, replay
 
 CASES = [(p.name, n) for p in presets() for n in p.ruleset.family_spec.players]
-CASES += [("classic(rotation=quick, ravage_city=true, chinese_poker=true)", 4),
-          ("classic(ravage_city=true, ravage_value=36)", 4), ("salad(rotation=quick)", 5),
-          ("scottish(sets=2, stop_when_decided=false)", 4)]
+CASES += [
+    ("classic(rotation=quick, ravage_city=true, chinese_poker=true)", 4),
+    ("classic(ravage_city=true, ravage_value=36)", 4),
+    ("salad(rotation=quick)", 5),
+    ("scottish(sets=2, stop_when_decided=false)", 4),
+]
 
 # The Scottish calls' table totals (seed 004): each Round plays each call once, alone or grouped.
-SCOTTISH_TOTALS = {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80,
-                   "patience-1": 210, "patience-2": 210}
+SCOTTISH_TOTALS = {
+    "aces": -80,
+    "king": -100,
+    "queens": -60,
+    "hearts": -100,
+    "tricks": -80,
+    "patience-1": 210,
+    "patience-2": 210,
+}
 
 
 def rules_text(name: str, players: int) -> str:

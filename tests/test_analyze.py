@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from barbu.agents import make_agent
 from barbu.analysis import review_match
@@ -21,8 +21,9 @@ from barbu.solver import fast
 from barbu.solver.position import objective, spec_of, state_of
 
 
-def play_one_deal(seed: int, worst_seat: int | None = None,
-                  worst: Callable[[Match], list[tuple[Any, int]]] | None = None) -> tuple[Match, list[str], int]:
+def play_one_deal(
+    seed: int, worst_seat: int | None = None, worst: Callable[[Match], list[tuple[Any, int]]] | None = None
+) -> tuple[Match, list[str], int]:
     """A deal of rule players; ``worst_seat`` plays the exactly worst action whenever ``worst`` (the exact
     value of each legal action, or none; by default the trick solver's late in the deal) can tell.
 
@@ -132,8 +133,7 @@ def test_exact_values_before_the_last_tricks_when_the_solver_finishes():
 
 def test_throwing_points_away_shows_as_an_exact_cost_for_that_seat_only():
     seed, texts, thrown = trick_deal(11, worst_seat=2)
-    review = review_match("classic", seed, texts, samples=4, seconds=5, exact_cards=5, exact_seconds=0,
-                          seats={1, 2})
+    review = review_match("classic", seed, texts, samples=4, seconds=5, exact_cards=5, exact_seconds=0, seats={1, 2})
     assert {d.seat for d in review.decisions} <= {1, 2}
     assert review.total_exact_cost(2) == thrown > 0
     worst = review.costliest(2, 3)
@@ -144,21 +144,44 @@ def test_the_command_line_lists_costs_and_each_players_costliest(tmp_path):
     m, _, _ = play_one_deal(5)
     path = tmp_path / "game.jsonl"
     write_record(m, path)
-    out = subprocess.run([sys.executable, "-m", "barbu", "analyze", str(path), "--deal", "1", "--samples", "4",
-                          "--all", "--dd-seconds", "0.01"], capture_output=True, text=True, timeout=600,
-                         env={"COLUMNS": "120", "PATH": ""})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "analyze",
+            str(path),
+            "--deal",
+            "1",
+            "--samples",
+            "4",
+            "--all",
+            "--dd-seconds",
+            "0.01",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"COLUMNS": "120", "PATH": ""},
+    )
     assert out.returncode == 0, out.stderr
     assert "what each decision cost" in out.stdout and "costliest decisions" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "barbu", "analyze", str(tmp_path / "missing.jsonl")],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "barbu", "analyze", str(tmp_path / "missing.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "cannot read" in bad.stderr
 
 
 def domino_deal(seed: int, worst_seat: int) -> tuple[int, list[str], int]:
     """The first seed from ``seed`` whose first deal is a Domino in which ``worst_seat`` makes, whenever the
     layout solver can tell, the move it rates worst; with the points those moves threw away (max^n values)."""
+
     def layout(m: Match) -> list[tuple[Any, int]]:
         return layout_values(m, m.to_act()) if max(h.bit_count() for h in m.hands) <= 7 else []
+
     while True:
         m, texts, thrown = play_one_deal(seed, worst_seat, layout)
         if m.results[0].contract == "domino" and thrown:
@@ -181,7 +204,6 @@ def test_no_value_with_every_hand_shown_when_exact_cards_is_zero():
     """A review for a player who has not seen every card (the terminal's after a deal) shows no exact value
     at all, not even those the solver could give early on."""
     seed, texts, _ = trick_deal(7)
-    review = review_match("classic", seed, texts, samples=4, seconds=1, exact_cards=0, exact_seconds=1.0,
-                          seats={0})
+    review = review_match("classic", seed, texts, samples=4, seconds=1, exact_cards=0, exact_seconds=1.0, seats={0})
     assert review.decisions
     assert all(not d.exact_values and d.exact_cost is None for d in review.decisions)

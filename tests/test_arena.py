@@ -9,15 +9,18 @@ import sys
 
 import pytest
 
-from barbu.core.actions import Deal
 from barbu.arena.duplicate import DealRow, interval, play_rotation, run_arena, split_bots, summarize
+from barbu.core.actions import Deal
 from barbu.core.errors import AgentError
 from barbu.records.barbu import load_match
 
 
 def test_split_bots_keeps_settings_together():
     assert split_bots("search(samples=20, seconds=0.5),rule, random") == [
-        "search(samples=20, seconds=0.5)", "rule", "random"]
+        "search(samples=20, seconds=0.5)",
+        "rule",
+        "random",
+    ]
     with pytest.raises(AgentError, match="unknown computer player"):
         split_bots("rule,alphazero")
 
@@ -65,15 +68,35 @@ def test_rule_beats_random_in_a_small_arena():
 
 
 def test_arena_command_end_to_end(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "barbu", "arena", "--rules", "salad(players=3)", "--bots",
-                          "rule,random,random", "--deals", "4", "--workers", "2", "--out", str(tmp_path / "recs")],
-                         capture_output=True, text=True, timeout=300, env={"COLUMNS": "200", "PATH": ""})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "arena",
+            "--rules",
+            "salad(players=3)",
+            "--bots",
+            "rule,random,random",
+            "--deals",
+            "4",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path / "recs"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"COLUMNS": "200", "PATH": ""},
+    )
     assert out.returncode == 0, out.stderr
     assert "duplicate deals" in out.stdout and "rule" in out.stdout and "Per contract" in out.stdout
     records = sorted((tmp_path / "recs").glob("*.jsonl"))
     assert len(records) == 3
     header = json.loads(records[0].read_text().splitlines()[0])
     assert header["arena"] == {"seed": 1, "rotation": 0}
-    bad = subprocess.run([sys.executable, "-m", "barbu", "arena", "--bots", "rule,rule"], capture_output=True,
-                         text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "barbu", "arena", "--bots", "rule,rule"], capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 2 and "give 4 computer players" in bad.stderr

@@ -76,9 +76,15 @@ def test_bad_and_unreachable_addresses():
 def cluster():
     """Two worker processes of one thread each, on the pure-Python core."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-                                  env={"BARBU_PURE": "1"}) as c:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+        env={"BARBU_PURE": "1"},
+    ) as c:
         yield c.scheduler_address
 
 
@@ -99,12 +105,21 @@ def test_a_cluster_gives_the_rows_summary_and_records_of_a_local_run(cluster, tm
         assert on_cluster.workers == 2 and on_cluster.address == cluster and on_cluster.version
         assert not any(on_cluster._client.run(lambda: __import__("barbu.solver.fast").solver.fast.COMPILED).values())
         seen: list[int] = []
-        rows, summary = duplicate.run_arena("classic", bots, 3, seed=7, out_dir=str(tmp_path / "cluster"),
-                                            progress=seen.append, runner=on_cluster)
+        rows, summary = duplicate.run_arena(
+            "classic", bots, 3, seed=7, out_dir=str(tmp_path / "cluster"), progress=seen.append, runner=on_cluster
+        )
         # Bésigue: the progress lines too, in seed order, whichever board ends first.
         progress_there: list[tuple[int, object]] = []
-        b_there = besigue.run_arena("besigue", "rule", "random", 4, seed=3, out=str(tmp_path / "b-cluster"),
-                                    progress=lambda n, s: progress_there.append((n, s)), runner=on_cluster)
+        b_there = besigue.run_arena(
+            "besigue",
+            "rule",
+            "random",
+            4,
+            seed=3,
+            out=str(tmp_path / "b-cluster"),
+            progress=lambda n, s: progress_there.append((n, s)),
+            runner=on_cluster,
+        )
         strength = strength_module()
         strength.play("classic", measured, 2, 1, tmp_path / "there.jsonl", frozenset({"play"}), on_cluster)
     local_rows, local_summary = duplicate.run_arena("classic", bots, 3, seed=7, out_dir=str(tmp_path / "here"))
@@ -115,11 +130,19 @@ def test_a_cluster_gives_the_rows_summary_and_records_of_a_local_run(cluster, tm
     for name in here_files:
         assert (tmp_path / "cluster" / name).read_text() == (tmp_path / "here" / name).read_text()
     progress_here: list[tuple[int, object]] = []
-    b_here = besigue.run_arena("besigue", "rule", "random", 4, seed=3, out=str(tmp_path / "b-here"),
-                               progress=lambda n, s: progress_here.append((n, s)))
+    b_here = besigue.run_arena(
+        "besigue",
+        "rule",
+        "random",
+        4,
+        seed=3,
+        out=str(tmp_path / "b-here"),
+        progress=lambda n, s: progress_here.append((n, s)),
+    )
     assert b_there == b_here and progress_there == progress_here
-    assert sorted(p.name for p in (tmp_path / "b-here").iterdir()) == \
-        sorted(p.name for p in (tmp_path / "b-cluster").iterdir())
+    assert sorted(p.name for p in (tmp_path / "b-here").iterdir()) == sorted(
+        p.name for p in (tmp_path / "b-cluster").iterdir()
+    )
     strength.play("classic", measured, 2, 1, tmp_path / "here.jsonl", frozenset({"play"}))
     assert strength.read([tmp_path / "there.jsonl"]) == strength.read([tmp_path / "here.jsonl"])
 
@@ -141,19 +164,37 @@ def test_a_cluster_with_another_barbu_is_refused(cluster, monkeypatch):
 
 def test_a_scheduler_without_workers_is_refused():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                  silence_logs=logging.ERROR) as empty:
+    with distributed.LocalCluster(
+        n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR
+    ) as empty:
         with pytest.raises(ClusterError) as e:
             DaskCluster(empty.scheduler_address, timeout=1)
     assert e.value.code == "arena-cluster-no-workers" and "dask worker" in str(e.value)
 
 
-
 def test_the_arena_command_on_a_cluster(cluster, tmp_path, capsys):
     for rules, bots, records in (("salad(players=3)", "rule,random,random", 3), ("besigue", "rule,random", 4)):
         out = tmp_path / rules
-        assert barbu(["--lang", "en", "arena", "--rules", rules, "--bots", bots, "--deals", "2", "--cluster", cluster,
-                      "--out", str(out)]) == 0
+        assert (
+            barbu(
+                [
+                    "--lang",
+                    "en",
+                    "arena",
+                    "--rules",
+                    rules,
+                    "--bots",
+                    bots,
+                    "--deals",
+                    "2",
+                    "--cluster",
+                    cluster,
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         printed = capsys.readouterr().out
         assert f"cluster {cluster}: 2 worker(s), each with barbu" in printed
         assert len(list(out.glob("*.jsonl"))) == records

@@ -8,8 +8,9 @@ import pytest
 
 
 def barbu(*args, cwd=None, input=None):
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True,
-                          cwd=cwd, input=input, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", *args], capture_output=True, text=True, cwd=cwd, input=input, timeout=120
+    )
 
 
 def test_rules_lists_presets_and_options():
@@ -85,10 +86,19 @@ def test_play_against_the_computer_quit_and_resume(tmp_path):
     assert again.returncode == 0 and "Resumed" in again.stdout
 
 
-@pytest.mark.parametrize("rules,players", [
-    ("italian", None), ("italian-six", None), ("salad", "3"), ("salad", "6"), ("french", "3"), ("french", "5"),
-    ("classic(chinese_poker=true, ravage_city=true)", None), ("scottish", None),
-])
+@pytest.mark.parametrize(
+    "rules,players",
+    [
+        ("italian", None),
+        ("italian-six", None),
+        ("salad", "3"),
+        ("salad", "6"),
+        ("french", "3"),
+        ("french", "5"),
+        ("classic(chinese_poker=true, ravage_city=true)", None),
+        ("scottish", None),
+    ],
+)
 def test_every_preset_selfplays_replays_and_shows(tmp_path, rules, players):
     rec = tmp_path / "g.jsonl"
     args = ["selfplay", "--rules", rules, "--seed", "5", "--out", str(rec)]
@@ -112,15 +122,17 @@ def test_wrong_player_count_is_refused_with_what_is_allowed():
 
 
 def test_rules_shows_each_family():
-    for name, expect in (("french", "Success"), ("italian-six", "Misère"), ("salad", "Salad"),
-                         ("italian", "Atout")):
+    for name, expect in (("french", "Success"), ("italian-six", "Misère"), ("salad", "Salad"), ("italian", "Atout")):
         out = barbu("rules", name)
         assert out.returncode == 0 and expect in out.stdout
 
 
 def test_a_mistyped_argument_is_one_line_that_names_it():
-    for args, wrong in ((["serve", "--port", "abc"], "--port"), (["play", "--delay", "-3"], "--delay"),
-                        (["play", "--players", "x"], "--players")):
+    for args, wrong in (
+        (["serve", "--port", "abc"], "--port"),
+        (["play", "--delay", "-3"], "--delay"),
+        (["play", "--players", "x"], "--players"),
+    ):
         out = barbu(*args)
         lines = out.stderr.strip().splitlines()
         assert out.returncode == 2 and len(lines) == 1, out.stderr
@@ -131,9 +143,14 @@ def test_analyze_refuses_a_missing_file_and_a_deal_the_record_lacks(tmp_path):
     out = barbu("analyze", str(tmp_path / "missing.jsonl"))
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
-        f"barbu: error: cannot read {tmp_path / 'missing.jsonl'}: No such file or directory"]
+        f"barbu: error: cannot read {tmp_path / 'missing.jsonl'}: No such file or directory"
+    ]
     record = tmp_path / "m.jsonl"
-    assert barbu("selfplay", "--rules", "classic(rotation=quick)", "--seed", "4", "--bots", "random",
-                 "--out", str(record)).returncode == 0
+    assert (
+        barbu(
+            "selfplay", "--rules", "classic(rotation=quick)", "--seed", "4", "--bots", "random", "--out", str(record)
+        ).returncode
+        == 0
+    )
     out = barbu("analyze", str(record), "--deal", "99")
     assert out.returncode == 2 and "there is no deal 99" in out.stderr and out.stderr.startswith("barbu: error:")

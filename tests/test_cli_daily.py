@@ -68,8 +68,10 @@ def test_play_the_scottish_daily_deals_line_by_line(tmp_path: Path, monkeypatch:
             moves.append(move)
             b.play(move)
     monkeypatch.setattr(sys, "stdin", io.StringIO("lay 7S 7S\n" + "\n".join(moves) + "\n"))
-    assert barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "scottish", "--date", DAY,
-                  "--db", str(db)]) == 0
+    assert (
+        barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "scottish", "--date", DAY, "--db", str(db)])
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("the computer in your seat scored") == 7 and "over 7 deals" in out
     assert "Contract: Double Patience" in out and "Contract: Aces" in out
@@ -88,8 +90,9 @@ def test_play_the_besigue_daily_deals_line_by_line(tmp_path: Path, monkeypatch: 
             moves.append(move)
             b.play(move)
     monkeypatch.setattr(sys, "stdin", io.StringIO("play 7S 8S\n" + "\n".join(moves) + "\n"))
-    assert barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "besigue", "--date", DAY,
-                  "--db", str(db)]) == 0
+    assert (
+        barbu(["--lang", "en", "play", "--daily", "--plain", "--rules", "besigue", "--date", DAY, "--db", str(db)]) == 0
+    )
     out = capsys.readouterr().out
     assert "each the first of a fresh game" in out and "Not allowed:" in out and "computer: " in out
     assert out.count("the computer in your seat scored") == 4 and "over 4 deals" in out

@@ -32,8 +32,15 @@ def barbu(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: P
     """``python -m barbu ARGS`` with an English (C) locale unless ``env`` says otherwise."""
     base = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
     full = {**base, "LANG": "C.UTF-8", "COLUMNS": "100", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "barbu", *args], input=stdin, capture_output=True, text=True,
-                          env=full, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=full,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def flat(text: str) -> str:
@@ -51,8 +58,22 @@ def test_help_in_french_with_lang_before_or_after_the_command() -> None:
     assert before.stdout == after.stdout and "le jeu ligne par ligne au lieu du plein écran" in flat(before.stdout)
 
 
-@pytest.mark.parametrize("command", [["rules"], ["selfplay"], ["replay"], ["sheet"], ["show"], ["arena"], ["analyze"],
-                                     ["play"], ["serve"], ["score"], ["score", "list"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["rules"],
+        ["selfplay"],
+        ["replay"],
+        ["sheet"],
+        ["show"],
+        ["arena"],
+        ["analyze"],
+        ["play"],
+        ["serve"],
+        ["score"],
+        ["score", "list"],
+    ],
+)
 def test_every_command_takes_lang(command: list[str]) -> None:
     out = barbu(*command, "--lang", "it", "--help")
     assert out.returncode == 0, out.stderr
@@ -74,9 +95,11 @@ def test_rules_in_italian() -> None:
 
 
 def test_refusals_of_the_command_line_in_three_languages() -> None:
-    words = {"en": "--port is a port number from 1 to 65535, not 0",
-             "fr": "barbu : erreur : --port est un numéro de port de 1 à 65535, pas 0",
-             "it": "barbu: errore: --port è un numero di porta da 1 a 65535, non 0"}
+    words = {
+        "en": "--port is a port number from 1 to 65535, not 0",
+        "fr": "barbu : erreur : --port est un numéro de port de 1 à 65535, pas 0",
+        "it": "barbu: errore: --port è un numero di porta da 1 a 65535, non 0",
+    }
     for lang, text in words.items():
         out = barbu("serve", "--port", "0", "--lang", lang)
         assert out.returncode == 2 and text in flat(out.stderr)
@@ -95,7 +118,9 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     assert barbu("selfplay", "--seed", "3", "--out", str(rec)).returncode == 0
     out = barbu("show", str(rec), "--deal", "99", "--lang", "fr")
     assert out.returncode == 2
-    assert "barbu : erreur : la partie enregistrée compte 28 donnes finies ; il n'y a pas de donne 99" in flat(out.stderr)
+    assert "barbu : erreur : la partie enregistrée compte 28 donnes finies ; il n'y a pas de donne 99" in flat(
+        out.stderr
+    )
     edited = tmp_path / "edited.jsonl"
     lines = [json.loads(line) for line in rec.read_text(encoding="utf-8").splitlines()]
     for obj in lines:
@@ -110,12 +135,17 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     assert out.returncode == 2
     # the engine's refusal inside the record's is worded in the same language
     assert "barbu: errore: registrazione malformata: riga 1: regole non valide: '' non è un insieme di regole" in flat(
-        out.stderr)
-    edited.write_text('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic", "seed": "x"}\n',
-                      encoding="utf-8")
+        out.stderr
+    )
+    edited.write_text(
+        '{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic", "seed": "x"}\n',
+        encoding="utf-8",
+    )
     out = barbu("replay", str(edited), "--lang", "fr")
-    assert "barbu : erreur : partie enregistrée mal formée : ligne 1 : la graine doit être un nombre entier ou null" \
+    assert (
+        "barbu : erreur : partie enregistrée mal formée : ligne 1 : la graine doit être un nombre entier ou null"
         in flat(out.stderr)
+    )
     assert "line 1: the seed must be a whole number or null" in flat(barbu("replay", str(edited)).stderr)
     shown = flat(barbu("show", str(rec), "--deal", "1", "--lang", "it").stdout)
     assert "Smazzata 1" in shown and "mazziere posto" in shown and "Totale progressivo".lower() in shown.lower()
@@ -161,22 +191,35 @@ def typed_card(card: int, lang: str) -> str:
     return (rank + w.pgettext("suit letter", "SHDC"[card // 13])).lower()
 
 
-@pytest.mark.parametrize("lang,refusal,suits", [
-    ("fr", "Refusé : vous devez fournir : jouez un", ("pique", "cœur", "carreau", "trèfle")),
-    ("it", "Non ammesso: devi rispondere al seme", ("picche", "cuori", "quadri", "fiori")),
-    ("en", "Not allowed: you must follow suit: play a", ("spade", "heart", "diamond", "club")),
-])
+@pytest.mark.parametrize(
+    "lang,refusal,suits",
+    [
+        ("fr", "Refusé : vous devez fournir : jouez un", ("pique", "cœur", "carreau", "trèfle")),
+        ("it", "Non ammesso: devi rispondere al seme", ("picche", "cuori", "quadri", "fiori")),
+        ("en", "Not allowed: you must follow suit: play a", ("spade", "heart", "diamond", "club")),
+    ],
+)
 def test_an_illegal_card_in_the_plain_game_is_refused_in_the_players_language(
-        tmp_path: Path, lang: str, refusal: str, suits: tuple[str, ...]) -> None:
+    tmp_path: Path, lang: str, refusal: str, suits: tuple[str, ...]
+) -> None:
     m, led, off = awaiting_a_card_off_suit(7)
     rec = tmp_path / "game.jsonl"
     write_record(m, rec)
-    out = barbu("play", "--plain", "--resume", str(rec), "--lang", lang, "--confirm-forced",
-                stdin=f"{typed_card(off, lang)}\nquit\n", cwd=tmp_path)
+    out = barbu(
+        "play",
+        "--plain",
+        "--resume",
+        str(rec),
+        "--lang",
+        lang,
+        "--confirm-forced",
+        stdin=f"{typed_card(off, lang)}\nquit\n",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     text = flat(out.stdout)
     assert refusal in text, text
-    said = text[text.index(refusal):][:len(refusal) + 40]
+    said = text[text.index(refusal) :][: len(refusal) + 40]
     assert suits[led] in said
     assert load_match(rec).to_act() == 0 and len(load_match(rec).trick_log) == len(m.trick_log)  # nothing changed
 
@@ -203,8 +246,16 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     out = StringIO()
     use("fr")
     try:
-        args = argparse.Namespace(resume=None, rules="classic", players=None, seed=11, seat=3,
-                                  save=str(tmp_path / "g.jsonl"), opponents="random", confirm_forced=True)
+        args = argparse.Namespace(
+            resume=None,
+            rules="classic",
+            players=None,
+            seed=11,
+            seat=3,
+            save=str(tmp_path / "g.jsonl"),
+            opponents="random",
+            confirm_forced=True,
+        )
         assert play_in_terminal(args, read=player, console=Console(file=out, width=100)) == 0
     finally:
         use("en")
@@ -219,18 +270,23 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     assert "Enregistré dans" in text
 
 
-@pytest.mark.parametrize("argv,env,expected", [
-    (["--lang", "it", "serve"], {}, "it"),
-    (["serve", "--lang", "fr_CH"], {"LANG": "it_IT.UTF-8"}, "fr"),
-    (["serve"], {"LANG": "fr_FR.UTF-8"}, "fr"),
-    (["serve"], {"LANG": "C.UTF-8"}, "en"),
-])
+@pytest.mark.parametrize(
+    "argv,env,expected",
+    [
+        (["--lang", "it", "serve"], {}, "it"),
+        (["serve", "--lang", "fr_CH"], {"LANG": "it_IT.UTF-8"}, "fr"),
+        (["serve"], {"LANG": "fr_FR.UTF-8"}, "fr"),
+        (["serve"], {"LANG": "C.UTF-8"}, "en"),
+    ],
+)
 def test_serve_gives_its_language_to_the_web_as_the_default(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], env: dict[str, str], expected: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], env: dict[str, str], expected: str
+) -> None:
     """The pages' language when a browser names none: --lang, else the system's (the server is not started)."""
     import barbu.web.server as server
     from barbu.cli.main import main
     from barbu.i18n import current, use
+
     for var in LOCALE_VARS:
         monkeypatch.delenv(var, raising=False)
     for var, value in env.items():
@@ -248,8 +304,18 @@ def test_serve_gives_its_language_to_the_web_as_the_default(
 def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
     """Italian words for Bésigue: a card typed with Italian letters is played, a bad text refused in Italian,
     the game's own commands (ultima, punteggi, esci) understood, numbers written the Italian way."""
-    out = barbu("play", "--plain", "--rules", "besigue", "--seed", "2", "--lang", "it",
-                stdin="xx\ndp\nultima\npunteggi\nesci\n", cwd=tmp_path)
+    out = barbu(
+        "play",
+        "--plain",
+        "--rules",
+        "besigue",
+        "--seed",
+        "2",
+        "--lang",
+        "it",
+        stdin="xx\ndp\nultima\npunteggi\nesci\n",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     text = flat(out.stdout)
     assert "Sei al posto 0, contro il computer" in text and "gioco: Bésigue." in text  # the game in words
@@ -260,8 +326,20 @@ def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
 
 
 def test_arena_in_italian_writes_numbers_and_contracts_the_italian_way(tmp_path: Path) -> None:
-    out = barbu("arena", "--deals", "1", "--bots", "random", "--workers", "1", "--out", str(tmp_path / "a"),
-                "--lang", "it", cwd=tmp_path)
+    out = barbu(
+        "arena",
+        "--deals",
+        "1",
+        "--bots",
+        "random",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "a"),
+        "--lang",
+        "it",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     text = flat(out.stdout)
     assert "smazzate in duplicato" in text and "punti per smazzata" in text

@@ -11,8 +11,7 @@ from pathlib import Path
 
 def barbu(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
     env = dict(os.environ, COLUMNS=str(columns))
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, env=env,
-                          timeout=300)
+    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def flat(text: str) -> str:
@@ -57,8 +56,20 @@ def test_replay_fits_80_columns_and_finds_edited_contract_points(tmp_path: Path)
 
 
 def test_the_arena_progress_bar_ends_full_when_matches_end_early(tmp_path: Path) -> None:
-    out = barbu("arena", "--rules", "scottish", "--bots", "rule,random,random,random", "--deals", "10",
-                "--workers", "1", "--out", str(tmp_path / "a"), columns=120)
+    out = barbu(
+        "arena",
+        "--rules",
+        "scottish",
+        "--bots",
+        "rule,random,random,random",
+        "--deals",
+        "10",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "a"),
+        columns=120,
+    )
     assert out.returncode == 0
     bars = [line for line in out.stdout.splitlines() if line.startswith("deals played")]
     counts = [w for w in bars[-1].split() if "/" in w and w.replace("/", "").isdigit()]

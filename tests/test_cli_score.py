@@ -19,8 +19,15 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 def run(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(SRC), XDG_CONFIG_HOME=str(tmp_path / "config"), COLUMNS="160")
-    return subprocess.run([sys.executable, "-m", "barbu", "score", "--db", str(tmp_path / "kept.db"), *args],
-                          capture_output=True, text=True, cwd=tmp_path, env=env, input=stdin, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", "score", "--db", str(tmp_path / "kept.db"), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        input=stdin,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -35,8 +42,12 @@ def game_file(tmp_path: Path) -> Path:
 def only_id(tmp_path: Path) -> str:
     out = run(tmp_path, "list")
     assert out.returncode == 0, out.stderr
-    ids = [w for line in out.stdout.splitlines() for w in line.replace("│", " ").split()
-           if len(w) == 16 and all(c in "0123456789abcdef" for c in w)]
+    ids = [
+        w
+        for line in out.stdout.splitlines()
+        for w in line.replace("│", " ").split()
+        if len(w) == 16 and all(c in "0123456789abcdef" for c in w)
+    ]
     assert len(ids) == 1, out.stdout
     return ids[0]
 
@@ -49,8 +60,13 @@ def test_import_list_add_show_export_delete(tmp_path, game_file):
     book = only_id(tmp_path)
     assert "friday" in run(tmp_path, "list").stdout
 
-    out = run(tmp_path, "add", book, "--entry", json.dumps(
-        {"contract": "no-queens", "doubles": [[3, 0]], "outcome": {"QS": 1, "QH": 1, "QD": 2, "QC": 3}}))
+    out = run(
+        tmp_path,
+        "add",
+        book,
+        "--entry",
+        json.dumps({"contract": "no-queens", "doubles": [[3, 0]], "outcome": {"QS": 1, "QH": 1, "QD": 2, "QC": 3}}),
+    )
     assert out.returncode == 0, out.stderr
     assert "deal 2 added" in out.stdout and "Ann 16" in out.stdout
 
@@ -82,8 +98,13 @@ def test_import_list_add_show_export_delete(tmp_path, game_file):
 def test_refusals_are_plain_and_change_nothing(tmp_path, game_file):
     run(tmp_path, "import", str(game_file))
     book = only_id(tmp_path)
-    out = run(tmp_path, "add", book, "--entry", '{"contract": "trumps", "trump": "S", "doubles": [], '
-                                               '"outcome": {"tricks": [3, 3, 3, 3]}}')
+    out = run(
+        tmp_path,
+        "add",
+        book,
+        "--entry",
+        '{"contract": "trumps", "trump": "S", "doubles": [], "outcome": {"tricks": [3, 3, 3, 3]}}',
+    )
     assert out.returncode == 1
     assert "deal 2: Tricks each player took add up to 12, not 13" in out.stderr
     out = run(tmp_path, "add", book, "--entry", "{not json")
@@ -106,8 +127,9 @@ def test_the_app_needs_a_terminal(tmp_path):
 
 
 def test_a_game_started_on_the_web_page_is_claimed_with_its_key(tmp_path, game_file):
-    from barbu.web.scorebooks.store import Scorebooks
     from barbu.web.db.storage import sqlite_url
+    from barbu.web.scorebooks.store import Scorebooks
+
     books = Scorebooks.open(sqlite_url(tmp_path / "kept.db"))
     book, key = books.create(json.loads(game_file.read_text()), "phone game", "a-browser-id")
     assert "No kept game" in run(tmp_path, "list").stdout  # another owner's
@@ -116,8 +138,13 @@ def test_a_game_started_on_the_web_page_is_claimed_with_its_key(tmp_path, game_f
     out = run(tmp_path, "claim", book.id, key)
     assert out.returncode == 0, out.stderr
     assert "phone game" in run(tmp_path, "list").stdout
-    out = run(tmp_path, "add", book.id, "--entry", json.dumps(
-        {"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}}))
+    out = run(
+        tmp_path,
+        "add",
+        book.id,
+        "--entry",
+        json.dumps({"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}}),
+    )
     assert out.returncode == 0, out.stderr
     assert len(books.get(book.id).data["entries"]) == 2
 
@@ -155,12 +182,17 @@ def test_a_played_record_is_kept_and_prints_the_same_sheet_as_barbu_replay(tmp_p
     assert kept.names == ["Ann", "Bob", "Cy", "Di"] and kept.totals == m.totals and kept.is_over
     out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
     assert out.returncode == 0, out.stderr
-    replayed = subprocess.run([sys.executable, "-m", "barbu", "replay", str(rec), "--sheet",
-                               str(tmp_path / "replayed.html")], capture_output=True, text=True, timeout=120,
-                              env=dict(os.environ, PYTHONPATH=str(SRC)))
+    replayed = subprocess.run(
+        [sys.executable, "-m", "barbu", "replay", str(rec), "--sheet", str(tmp_path / "replayed.html")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+    )
     assert replayed.returncode == 0, replayed.stderr
     assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
 
 
 def test_a_record_that_contradicts_its_play_is_not_kept_and_a_besigue_record_is(tmp_path):
@@ -177,17 +209,38 @@ def test_a_record_that_contradicts_its_play_is_not_kept_and_a_besigue_record_is(
     out = run(tmp_path, "import", str(tmp_path / "bad.jsonl"))
     assert out.returncode != 0 and "contradicts its own play" in out.stderr, out.stderr
     besigue = tmp_path / "b.jsonl"
-    assert subprocess.run([sys.executable, "-m", "barbu", "selfplay", "--rules", "besigue", "--seed", "1", "--out",
-                           str(besigue)], capture_output=True, timeout=120,
-                          env=dict(os.environ, PYTHONPATH=str(SRC))).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "barbu", "selfplay", "--rules", "besigue", "--seed", "1", "--out", str(besigue)],
+            capture_output=True,
+            timeout=120,
+            env=dict(os.environ, PYTHONPATH=str(SRC)),
+        ).returncode
+        == 0
+    )
     out = run(tmp_path, "import", str(besigue))
     assert out.returncode == 0 and "(besigue," in out.stdout, out.stderr
     book = only_id(tmp_path)  # the contradicting record was not kept: only the Bésigue game is
     out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
     assert out.returncode == 0, out.stderr
-    replayed = subprocess.run([sys.executable, "-m", "barbu", "replay", str(besigue), "--names", "random 0,random 1",
-                               "--sheet", str(tmp_path / "replayed.html")], capture_output=True, text=True,
-                              timeout=120, env=dict(os.environ, PYTHONPATH=str(SRC)))
+    replayed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "replay",
+            str(besigue),
+            "--names",
+            "random 0,random 1",
+            "--sheet",
+            str(tmp_path / "replayed.html"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+    )
     assert replayed.returncode == 0, replayed.stderr
     assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )

@@ -8,20 +8,49 @@ deal nobody doubles is played and the scores equal the base points.
 from __future__ import annotations
 
 import pytest
+from helpers import (
+    D0,
+    D0_PLAY,
+    D0Q,
+    D0Q_PLAY,
+    D1,
+    D1_PLAY,
+    FULL_SUITS,
+    H1,
+    H1_KING_PLAY,
+    H1_KING_REST,
+    H1_PLAY,
+    H2,
+    H2_PLAY,
+    H2_REST,
+    TR,
+    cards,
+    domino_rounds,
+    legal_cards,
+    play,
+    snapshot,
+    start_deal,
+    words,
+)
 
 from barbu import PASS, CardSet, IllegalAction, Match
-from helpers import (D0, D0_PLAY, D0Q, D0Q_PLAY, D1, D1_PLAY, FULL_SUITS, H1, H1_KING_PLAY, H1_KING_REST,
-                     H1_PLAY, H2, H2_PLAY, H2_REST, TR, cards, domino_rounds, legal_cards, play, snapshot,
-                     start_deal, words)
 
 PLAY = "classic(undoubled_negative=play)"
 NOBODY_DOUBLES = "pass; pass; pass; pass"
-TOTALS = {"no-tricks": -26, "no-hearts": -30, "no-queens": -24, "no-king": -20,
-          "no-last-two": -30, "trumps": 65, "domino": 65}
+TOTALS = {
+    "no-tricks": -26,
+    "no-hearts": -30,
+    "no-queens": -24,
+    "no-king": -20,
+    "no-last-two": -30,
+    "trumps": 65,
+    "domino": 65,
+}
 
 
-def played(rules: str, hands, contract: str, text: str, *, trump: str | None = None,
-           rank: str | None = None, dealer: int = 0) -> Match:
+def played(
+    rules: str, hands, contract: str, text: str, *, trump: str | None = None, rank: str | None = None, dealer: int = 0
+) -> Match:
     """Deal, declare, nobody doubles, play `text`."""
     m = start_deal(rules, dealer, hands, contract=contract, trump=trump, rank=rank, doubles=NOBODY_DOUBLES)
     assert m.phase_name in ("play", "domino")
@@ -60,6 +89,7 @@ def check_result(m: Match, contract: str, scores: tuple[int, ...], tricks: int |
 # ---------------------------------------------------------------------------------------------
 # No tricks: -2 per trick.
 
+
 def test_no_tricks_d0():
     m = played(PLAY, D0, "no-tricks", D0_PLAY)
     # seat 0: tricks 4 8 12 13 -> 4 tricks -8; the others 3 tricks each -6.
@@ -76,6 +106,7 @@ def test_no_tricks_d1():
 
 # ---------------------------------------------------------------------------------------------
 # No hearts: A♥ -6, other hearts -2.
+
 
 def test_no_hearts_h1():
     m = played(PLAY, H1, "no-hearts", H1_PLAY)
@@ -94,6 +125,7 @@ def test_no_hearts_d1():
 # ---------------------------------------------------------------------------------------------
 # No queens: -6 each.
 
+
 def test_no_queens_d0q():
     m = played(PLAY, D0Q, "no-queens", D0Q_PLAY)
     # Q♠ -> 1, Q♦ -> 3, Q♣ -> 0 (trick 12), Q♥ -> 0 (trick 13): -12, -6, 0, -6.
@@ -109,12 +141,12 @@ def test_no_queens_d1_stops_when_all_queens_are_taken():
 # ---------------------------------------------------------------------------------------------
 # No King of hearts: -20.
 
+
 def test_no_king_h1_stops_when_the_king_is_taken():
     m = played(PLAY, H1, "no-king", H1_KING_PLAY)
     check_result(m, "no-king", (0, 0, -20, 0), tricks=5)
     # The remaining cards stay in the hands; the record keeps the dealt hands.
-    assert [str(CardSet(h)) for h in m.hands] == ["876.-.32.KQJ", "QJ.-.876.432", "32.-.QJ.9876",
-                                                  "-.98765432.-.-"]
+    assert [str(CardSet(h)) for h in m.hands] == ["876.-.32.KQJ", "QJ.-.876.432", "32.-.QJ.9876", "-.98765432.-.-"]
     assert last(m).hands == tuple(CardSet.parse(h).mask for h in H1)
 
 
@@ -123,7 +155,7 @@ def test_no_king_d1_stops_after_trick_12():
     tricks = words(D1_PLAY)
     for i in range(0, 48, 4):
         assert m.phase_name == "play"
-        play(m, " ".join(tricks[i:i + 4]))
+        play(m, " ".join(tricks[i : i + 4]))
     # Trick 12 (2H KH 5H 6H) gives the K♥ to seat 1: the deal is decided, trick 13 is not played.
     check_result(m, "no-king", (0, -20, 0, 0), tricks=12)
     assert [str(CardSet(h)) for h in m.hands] == ["-.3.-.-", "-.4.-.-", "-.A.-.-", "-.7.-.-"]
@@ -131,6 +163,7 @@ def test_no_king_d1_stops_after_trick_12():
 
 # ---------------------------------------------------------------------------------------------
 # No last two: trick 12 -10, trick 13 -20.
+
 
 def test_no_last_two_d1():
     m = played(PLAY, D1, "no-last-two", D1_PLAY)
@@ -146,14 +179,18 @@ def test_no_last_two_d0():
 # ---------------------------------------------------------------------------------------------
 # Trumps: +5 per trick.
 
-@pytest.mark.parametrize("trump, scores", [
-    # Trick 13 is 2S (led by 0) 2H 2D 2C; the holder of the trump 2 wins it (he is void in
-    # spades and must trump; nobody can overtrump).  Tricks 1-12 go 1 2 3 0 as at no-trump.
-    ("S", (20, 15, 15, 15)),
-    ("H", (15, 20, 15, 15)),
-    ("D", (15, 15, 20, 15)),
-    ("C", (15, 15, 15, 20)),
-])
+
+@pytest.mark.parametrize(
+    "trump, scores",
+    [
+        # Trick 13 is 2S (led by 0) 2H 2D 2C; the holder of the trump 2 wins it (he is void in
+        # spades and must trump; nobody can overtrump).  Tricks 1-12 go 1 2 3 0 as at no-trump.
+        ("S", (20, 15, 15, 15)),
+        ("H", (15, 20, 15, 15)),
+        ("D", (15, 15, 20, 15)),
+        ("C", (15, 15, 15, 20)),
+    ],
+)
 def test_trumps_d0(trump, scores):
     m = played(PLAY, D0, "trumps", D0_PLAY, trump=trump)
     check_result(m, "trumps", scores, tricks=13)
@@ -216,8 +253,9 @@ def test_trump_rules_trick_by_trick(rules):
 
 def test_italian_trump_rules_differ_only_when_trumps_are_led():
     a = start_deal("classic", 0, TR, contract="trumps", trump="H", doubles="double 0; pass; pass; pass")
-    b = start_deal("classic(trump_rules=italian)", 0, TR, contract="trumps", trump="H",
-                   doubles="double 0; pass; pass; pass")
+    b = start_deal(
+        "classic(trump_rules=italian)", 0, TR, contract="trumps", trump="H", doubles="double 0; pass; pass; pass"
+    )
     differ = []
     for i, (card, _, _) in enumerate(TR_STEPS):
         if a.legal_actions() != b.legal_actions():
@@ -291,6 +329,7 @@ def test_heart_lead_ban_later_lead():
 # ---------------------------------------------------------------------------------------------
 # Early end and stop_when_decided.
 
+
 def test_no_hearts_stops_when_all_hearts_are_taken():
     m = played(PLAY, H2, "no-hearts", H2_PLAY)
     check_result(m, "no-hearts", (-30, 0, 0, 0), tricks=5)
@@ -319,30 +358,35 @@ def test_no_queens_d0_stops_after_the_fourth_queen():
 
 
 def test_no_queens_without_stop_plays_13_tricks():
-    m = played("classic(undoubled_negative=play, stop_when_decided=false)", D0, "no-queens",
-               " ".join(D0_PLAY.split()[:48]))
+    m = played(
+        "classic(undoubled_negative=play, stop_when_decided=false)", D0, "no-queens", " ".join(D0_PLAY.split()[:48])
+    )
     assert m.phase_name == "play" and not m.results
     play(m, "2S 2H 2D 2C")
     check_result(m, "no-queens", (-6, -6, -6, -6), tricks=13)
 
 
-@pytest.mark.parametrize("contract, trump, scores", [
-    ("no-tricks", None, (-22, -2, -2, 0)),
-    ("no-last-two", None, (0, -10, -20, 0)),
-    ("trumps", "S", (55, 5, 5, 0)),
-])
+@pytest.mark.parametrize(
+    "contract, trump, scores",
+    [
+        ("no-tricks", None, (-22, -2, -2, 0)),
+        ("no-last-two", None, (0, -10, -20, 0)),
+        ("trumps", "S", (55, 5, 5, 0)),
+    ],
+)
 def test_never_stops_early(contract, trump, scores):
     # D1: seat 0 has won 11 tricks when only 8 cards are left; nothing stops before trick 13.
     m = start_deal(PLAY, 0, D1, contract=contract, trump=trump, doubles=NOBODY_DOUBLES)
     tricks = words(D1_PLAY)
     for i in range(0, 52, 4):
         assert m.phase_name == "play", f"stopped after {i // 4} tricks"
-        play(m, " ".join(tricks[i:i + 4]))
+        play(m, " ".join(tricks[i : i + 4]))
     check_result(m, contract, scores, tricks=13)
 
 
 # ---------------------------------------------------------------------------------------------
 # Domino: 45 / 20 / 5 / -5 by finishing order.
+
 
 def test_domino_full_suits_dealer_2():
     # Declarer 2 plays first, then 3, 0, 1; each has a card every turn, so they go out in that
@@ -358,8 +402,14 @@ def test_domino_full_suits_dealer_2():
 
 def test_domino_without_stop_plays_every_card():
     seq = domino_rounds(2, "789TJQKA65432")
-    m = played("classic(undoubled_negative=play, stop_when_decided=false)", FULL_SUITS, "domino",
-               " ".join(seq[:51]), rank="7", dealer=2)
+    m = played(
+        "classic(undoubled_negative=play, stop_when_decided=false)",
+        FULL_SUITS,
+        "domino",
+        " ".join(seq[:51]),
+        rank="7",
+        dealer=2,
+    )
     assert m.phase_name == "domino" and m.to_act() == 1
     assert m.legal_actions() == cards("2H")
     play(m, "2H")
@@ -418,14 +468,17 @@ def test_domino_declarer_without_the_rank_passes_first():
     assert legal_cards(m) == {"6S", "8S"}
 
 
-@pytest.mark.parametrize("ace, rank, after", [
-    ("high", "2", {"3S"}),          # no wrap: the ace does not go below the two
-    ("high", "K", {"QS", "AS"}),    # the ace follows the king
-    ("high", "A", {"KS"}),          # ... and nothing follows the ace
-    ("low", "2", {"AS", "3S"}),     # the ace goes below the two
-    ("low", "K", {"QS"}),           # nothing follows the king
-    ("low", "A", {"2S"}),
-])
+@pytest.mark.parametrize(
+    "ace, rank, after",
+    [
+        ("high", "2", {"3S"}),  # no wrap: the ace does not go below the two
+        ("high", "K", {"QS", "AS"}),  # the ace follows the king
+        ("high", "A", {"KS"}),  # ... and nothing follows the ace
+        ("low", "2", {"AS", "3S"}),  # the ace goes below the two
+        ("low", "K", {"QS"}),  # nothing follows the king
+        ("low", "A", {"2S"}),
+    ],
+)
 def test_domino_ace(ace, rank, after):
     rules = "classic(undoubled_negative=play, domino_ace=low)" if ace == "low" else PLAY
     m = start_deal(rules, 0, FULL_SUITS, contract="domino", rank=rank, doubles=NOBODY_DOUBLES)
@@ -447,8 +500,7 @@ def test_domino_ace_high_only_after_king():
 def test_domino_ace_low_full_deal():
     # Ranks up from the 7 to the K, then down to the 2 and the ace last.
     seq = domino_rounds(0, "789TJQK65432A")
-    m = played("classic(undoubled_negative=play, domino_ace=low)", FULL_SUITS, "domino",
-               " ".join(seq[:51]), rank="7")
+    m = played("classic(undoubled_negative=play, domino_ace=low)", FULL_SUITS, "domino", " ".join(seq[:51]), rank="7")
     check_result(m, "domino", (45, 20, 5, -5))
     assert last(m).finishing == (0, 1, 2, 3)
 

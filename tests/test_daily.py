@@ -7,11 +7,10 @@ import random
 
 import pytest
 
+from barbu.classic.match import Match
 from barbu.core.chance import verify_board_chance
 from barbu.core.daily_keys import board_key, day_key, game_key
-from barbu.classic.match import Match
-from barbu.duplicate.daily import (GAMES, BoardPlay, DailyError, computer_scores, daily_set, set_from_day_key,
-                                   share_line)
+from barbu.duplicate.daily import GAMES, BoardPlay, DailyError, computer_scores, daily_set, set_from_day_key, share_line
 
 SECRET = bytes(range(32))
 DAY = "2026-11-27"
@@ -73,7 +72,7 @@ def test_a_resumed_board_is_the_same_board() -> None:
     half = a.moves[: len(a.moves) // 2]
     b = BoardPlay(dset, 1, half)
     assert b.match.history == a.match.history[: len(b.match.history)]
-    for move in a.moves[len(half):]:
+    for move in a.moves[len(half) :]:
         b.play(move)
     assert b.match.history == a.match.history and b.score == a.score
 
@@ -84,6 +83,7 @@ def test_refusals_change_nothing() -> None:
     before = list(b.match.history)
     held = b.match.hands[(b.seat + 1) % b.n]
     from barbu.core.cards import CARDS, cards_of
+
     with pytest.raises(Exception):
         b.play(str(CARDS[cards_of(held)[0]]))  # a card of another seat
     with pytest.raises(Exception):
@@ -105,13 +105,14 @@ def test_the_computer_result_is_its_own_and_deterministic() -> None:
 
 def test_share_line_gives_nothing_away() -> None:
     line = share_line(DAY, "classic", 62.5, [1.0, 0.5, 0.0, None])
-    assert line == "Barbu daily 2026-11-27 classic 62% \U0001F7E9\U0001F7E8\U0001F7E5\u2B1C"
+    assert line == "Barbu daily 2026-11-27 classic 62% \U0001f7e9\U0001f7e8\U0001f7e5\u2b1c"
 
 
 def test_the_scottish_set_is_one_board_per_call_and_its_caller_drawn_by_the_board_key() -> None:
     """Seven boards, one per single call of a Player Round and Double Patience; the first Caller's draw is a chance
     event of the board's key, so everyone has the same Caller whatever he plays; Patience lays replay alike."""
     from barbu.scottish.pack import PackDraw
+
     dset = daily_set(SECRET, DAY, "scottish")
     assert dset.highest_wins and dset.size == 7
     assert dset.contract_order() == ["aces", "king", "queens", "hearts", "tricks", "patience", "double-patience"]
@@ -142,6 +143,7 @@ def test_a_wrong_lay_is_refused_and_changes_nothing() -> None:
     before = list(b.match.history)
     held = b.match.hands[(b.seat + 1) % 4]
     from barbu.core.cards import CARDS, cards_of
+
     for bad in ("lay " + " ".join(str(CARDS[c]) for c in cards_of(held)[:2]), "lay", "lay QQ", "aces"):
         with pytest.raises(Exception):
             b.play(bad)
@@ -153,6 +155,7 @@ def test_a_besigue_set_deals_the_same_cards_and_turns_the_dealer_round() -> None
     everyone, whatever he plays), the person the elder hand on deals 1 and 3 and the dealer on 2 and 4, the
     computer's answers the same for the same moves, a board's score his points less the computer's."""
     from barbu.besigue.game import BesigueGame
+
     dset = daily_set(SECRET, DAY, "besigue")
     assert dset.size == 4 and dset.highest_wins and dset.family == "besigue"
     for k in range(dset.size):
@@ -179,7 +182,10 @@ def test_besigue_refusals_change_nothing() -> None:
     assert b.to_move()
     before = list(b.match.log)
     from barbu.besigue.cards import card_text
-    other = next(c for c in b.match.hands[1 - b.seat] if card_text(c) not in {card_text(x) for x in b.match.hands[b.seat]})
+
+    other = next(
+        c for c in b.match.hands[1 - b.seat] if card_text(c) not in {card_text(x) for x in b.match.hands[b.seat]}
+    )
     for bad in (f"play {card_text(other)}", "declare bezique QS JD", "nonsense", "", "no-declaration"):
         with pytest.raises(Exception):
             b.play(bad)

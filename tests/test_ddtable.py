@@ -21,8 +21,13 @@ def dealt(rules: str, seed: int) -> Match:
 def test_every_contract_the_declarer_may_choose_is_a_row():
     opts, left = options(dealt("classic", 3))
     names = [(o.contract, o.trump) for o in opts]
-    assert names[:5] == [("no-tricks", None), ("no-hearts", None), ("no-queens", None), ("no-king", None),
-                         ("no-last-two", None)]
+    assert names[:5] == [
+        ("no-tricks", None),
+        ("no-hearts", None),
+        ("no-queens", None),
+        ("no-king", None),
+        ("no-last-two", None),
+    ]
     assert sorted(t for c, t in names if c == "trumps") == [0, 1, 2, 3]
     assert left == ["domino"]
     opts, _ = options(dealt("italian", 3))
@@ -72,8 +77,13 @@ def test_the_deal_of_a_record_and_the_contract_chosen():
     start = deal_start("classic", 4, texts, 2)
     assert tuple(start.hands) == second.hands and len(start.results) == 1
     marks = []
-    table = dd_table(start, seconds=1e-6, seats=[0], chosen=(second.contract, second.trump),
-                     progress=lambda done, total: marks.append((done, total)))
+    table = dd_table(
+        start,
+        seconds=1e-6,
+        seats=[0],
+        chosen=(second.contract, second.trump),
+        progress=lambda done, total: marks.append((done, total)),
+    )
     assert table.deal == 2 and table.declarer == second.declarer
     assert sum(r.chosen for r in table.rows) == (0 if second.contract in table.left_out else 1)
     assert marks[0] == (0, len(table.rows)) and marks[-1] == (len(table.rows), len(table.rows))

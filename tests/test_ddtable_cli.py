@@ -59,10 +59,16 @@ def test_a_cell_says_what_the_solver_proved_and_no_more():
 
 def test_the_table_marks_the_contract_played_the_declarer_and_the_contracts_left_out():
     start, _whole = golden_start()
-    table = DDTable(1, 3, tuple(start.hands), [
-        Row("no-queens", None, [Cell(lo, hi, 0, -24, 0) for lo, hi in ((-6, -6), (-24, -12), (-18, 0), (-24, 0))]),
-        Row("trumps", 0, [Cell(lo, hi, 0, 0, 65) for lo, hi in ((0, 0), (0, 65), (10, 20), (0, 65))], chosen=True),
-    ], ["domino"])
+    table = DDTable(
+        1,
+        3,
+        tuple(start.hands),
+        [
+            Row("no-queens", None, [Cell(lo, hi, 0, -24, 0) for lo, hi in ((-6, -6), (-24, -12), (-18, 0), (-24, 0))]),
+            Row("trumps", 0, [Cell(lo, hi, 0, 0, 65) for lo, hi in ((0, 0), (0, 65), (10, 20), (0, 65))], chosen=True),
+        ],
+        ["domino"],
+    )
     console = Console(record=True, width=120, color_system=None)
     console.print(render(start, table, 0.5))
     text = console.export_text()
@@ -89,8 +95,9 @@ def test_show_dd_prints_the_deal_and_its_table(capsys):
     lines = out.splitlines()
     for row in table.rows:
         label = contract_label(start, row.contract, row.trump, None)
-        line = next(x for x in lines if x.strip().lstrip("▶ ").startswith(label + " ") or
-                    x.strip().lstrip("▶ ") == label)
+        line = next(
+            x for x in lines if x.strip().lstrip("▶ ").startswith(label + " ") or x.strip().lstrip("▶ ") == label
+        )
         cells = [cell_text(c) for c in row.cells]
         assert line.split(label, 1)[1].split() == " ".join(cells).split(), (label, line, cells)
         assert line.lstrip().startswith("▶") == row.chosen
@@ -128,15 +135,28 @@ def test_dd_refusals_are_plain_words_and_print_nothing(capsys, tmp_path):
     code, out, err = run(capsys, "show", str(scottish), "--deal", "1", "--dd")
     assert code == 2 and not out and "not available for the Scottish game" in err
     besigue = tmp_path / "besigue.jsonl"
-    besigue.write_text('{"type": "header", "format": "barbu-record", "version": 1, "game": "besigue", '
-                       '"rules": "besigue", "seed": 1}\n')
+    besigue.write_text(
+        '{"type": "header", "format": "barbu-record", "version": 1, "game": "besigue", "rules": "besigue", "seed": 1}\n'
+    )
     code, out, err = run(capsys, "show", str(besigue), "--deal", "1", "--dd")
     assert code == 2 and not out and "not for Bésigue" in err
 
 
 def test_analyze_prints_each_weighed_deals_table_unless_told_not_to(capsys):
-    common = ("analyze", str(GOLDEN), "--deal", "1", "--seat", "3", "--samples", "2", "--seconds", "0.05",
-              "--exact-cards", "0")
+    common = (
+        "analyze",
+        str(GOLDEN),
+        "--deal",
+        "1",
+        "--seat",
+        "3",
+        "--samples",
+        "2",
+        "--seconds",
+        "0.05",
+        "--exact-cards",
+        "0",
+    )
     code, out, err = run(capsys, *common, "--dd-seconds", "0.005")
     assert code == 0, err
     assert out.count("Double-dummy table, deal 1 (declarer: seat 3)") == 1

@@ -9,10 +9,23 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from helpers import (
+    D0,
+    D0_PLAY,
+    D0Q,
+    D0Q_PLAY,
+    FULL_SUITS,
+    dbl,
+    deal,
+    domino_rounds,
+    finish_deal,
+    new_match,
+    play,
+    snapshot,
+    start_deal,
+)
 
 from barbu import Business, Double, IllegalAction, Match
-from helpers import (D0, D0_PLAY, D0Q, D0Q_PLAY, FULL_SUITS, dbl, deal, domino_rounds, finish_deal, new_match,
-                     play, snapshot, start_deal)
 
 NEG = ["no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two"]
 
@@ -40,11 +53,18 @@ def business(m: Match) -> set[Business]:
 # ---------------------------------------------------------------------------------------------
 # Order of the round.
 
+
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
 @pytest.mark.parametrize("contract", ["no-queens", "trumps", "domino"])
 def test_order_dealers_left_first_dealer_last(dealer, contract):
-    m = start_deal("classic", dealer, D0, contract=contract,
-                   trump="S" if contract == "trumps" else None, rank="7" if contract == "domino" else None)
+    m = start_deal(
+        "classic",
+        dealer,
+        D0,
+        contract=contract,
+        trump="S" if contract == "trumps" else None,
+        rank="7" if contract == "domino" else None,
+    )
     assert m.phase_name == "doubling"
     order = []
     while m.phase_name == "doubling":
@@ -57,6 +77,7 @@ def test_order_dealers_left_first_dealer_last(dealer, contract):
 
 # ---------------------------------------------------------------------------------------------
 # Who may double whom.
+
 
 def test_negative_contract_non_dealer_may_double_anyone():
     m = start_deal("classic", 0, D0, contract="no-queens")
@@ -88,8 +109,14 @@ def test_dealer_can_only_redouble():
 
 @pytest.mark.parametrize("contract", ["trumps", "domino"])
 def test_positive_contract_only_the_dealer(contract):
-    m = start_deal("classic", 0, D0, contract=contract, trump="H" if contract == "trumps" else None,
-                   rank="7" if contract == "domino" else None)
+    m = start_deal(
+        "classic",
+        0,
+        D0,
+        contract=contract,
+        trump="H" if contract == "trumps" else None,
+        rank="7" if contract == "domino" else None,
+    )
     for seat in (1, 2, 3):
         assert m.to_act() == seat
         assert set(m.legal_actions()) == {dbl(), dbl(0)}
@@ -121,6 +148,7 @@ def test_cannot_double_oneself_or_a_missing_seat():
 # ---------------------------------------------------------------------------------------------
 # Answers, redoubles, the second chance, maximum, family.
 
+
 def test_a_double_answered_is_a_redouble():
     m = start_deal("classic", 0, D0, contract="no-queens", doubles="double 2")
     # Seat 2 may redouble 1 (the only way to "double" him now) and double 0 or 3.
@@ -144,8 +172,14 @@ def test_both_double_the_table_are_redoubled():
     m.apply("maximum")
     assert m.parse_action("maximum") == dbl(1, 2, 3)
     m.apply("maximum")
-    assert business(m) == {Business(1, 0, True), Business(1, 2, True), Business(1, 3, True),
-                           Business(2, 0, True), Business(2, 3, True), Business(3, 0, True)}
+    assert business(m) == {
+        Business(1, 0, True),
+        Business(1, 2, True),
+        Business(1, 3, True),
+        Business(2, 0, True),
+        Business(2, 3, True),
+        Business(3, 0, True),
+    }
     assert m.phase_name == "play"
     play(m, D0Q_PLAY)
     r = m.results[-1]
@@ -157,9 +191,9 @@ def test_both_double_the_table_are_redoubled():
 
 def test_second_chance_for_doubles_received_after_ones_turn():
     m = start_deal("classic", 0, D0Q, contract="no-queens")
-    m.apply("pass")                   # seat 1
-    m.apply("double 1")               # seat 2 doubles 1 (after 1's turn)
-    m.apply("double 1 2")             # seat 3 doubles 1 and 2 (both after their turns)
+    m.apply("pass")  # seat 1
+    m.apply("double 1")  # seat 2 doubles 1 (after 1's turn)
+    m.apply("double 1 2")  # seat 3 doubles 1 and 2 (both after their turns)
     assert m.to_act() == 0
     assert m.legal_actions() == (dbl(),)  # nobody doubled the dealer
     m.apply("pass")
@@ -184,10 +218,10 @@ def test_second_chance_for_doubles_received_after_ones_turn():
 
 def test_no_second_chance_for_doubles_received_before_ones_turn():
     m = start_deal("classic", 0, D0Q, contract="no-queens")
-    m.apply("double 3")   # seat 1 doubles 3 before 3's turn
-    m.apply("double 0")   # seat 2
-    m.apply("pass")       # seat 3 declines to redouble
-    m.apply("pass")       # dealer declines
+    m.apply("double 3")  # seat 1 doubles 3 before 3's turn
+    m.apply("double 0")  # seat 2
+    m.apply("pass")  # seat 3 declines to redouble
+    m.apply("pass")  # dealer declines
     assert m.phase_name == "play"
     assert business(m) == {Business(1, 3), Business(2, 0)}
 
@@ -204,10 +238,10 @@ def test_maximum_leaves_nobody_who_could_double_later():
     """A non-dealer's maximum doubles every other player, so any later "double" on him is an answer:
     a redouble.  That is why no standing order is needed and maximum is just a target set."""
     m = start_deal("classic", 0, D0Q, contract="no-queens")
-    m.apply("maximum")   # seat 1: doubles 0 2 3
+    m.apply("maximum")  # seat 1: doubles 0 2 3
     m.apply("double 1")  # seat 2 answers: a redouble
-    m.apply("pass")      # seat 3
-    m.apply("pass")      # dealer
+    m.apply("pass")  # seat 3
+    m.apply("pass")  # dealer
     # Seat 1 is not asked again: nothing was doubled on him after his turn.
     assert m.phase_name == "play"
     assert business(m) == {Business(1, 0), Business(1, 2, True), Business(1, 3)}
@@ -239,6 +273,7 @@ def test_family_doubles_the_two_other_non_dealers():
 # ---------------------------------------------------------------------------------------------
 # Settlement.
 
+
 def test_settlement_single_and_redoubled_no_tricks():
     # D0 at No tricks: base (-8, -6, -6, -6).  Seat 1 doubles the dealer: 1 is 2 better.
     m = start_deal("classic", 0, D0, contract="no-tricks", doubles="double 0; pass; pass; pass")
@@ -256,10 +291,10 @@ def test_settlement_mixed_doubles_no_queens():
     m.apply("double 0 2")
     assert m.to_act() == 2
     assert plain(m) == subsets([0, 1, 3])
-    m.apply("double 1 3")          # redoubles 1, doubles 3
+    m.apply("double 1 3")  # redoubles 1, doubles 3
     assert m.to_act() == 3
     assert set(m.legal_actions()) == subsets([0, 1, 2])
-    m.apply("double 0")            # does not redouble 2
+    m.apply("double 0")  # does not redouble 2
     assert m.to_act() == 0
     assert set(m.legal_actions()) == subsets([1, 3])
     m.apply("redouble 1")
@@ -277,8 +312,7 @@ def test_settlement_mixed_doubles_no_queens():
 def test_settlement_trumps():
     # D0 with clubs trumps: base (15, 15, 15, 20).  Seat 3 doubles the dealer, who redoubles:
     # 20 - 15 = 5, x2 = 10 -> s3 +10, s0 -10.
-    m = start_deal("classic", 0, D0, contract="trumps", trump="C",
-                   doubles="pass; pass; double 0; redouble 3")
+    m = start_deal("classic", 0, D0, contract="trumps", trump="C", doubles="pass; pass; double 0; redouble 3")
     play(m, D0_PLAY)
     assert m.results[-1].base == (15, 15, 15, 20)
     assert m.results[-1].scores == (5, 15, 15, 30)
@@ -287,8 +321,9 @@ def test_settlement_trumps():
 def test_settlement_domino():
     # Full suits, dealer 2, from the 7: seat 2 out first, then 3, 0, 1: base (5, -5, 45, 20).
     # 3x2: 20 - 45 = -25 -> s3 -25, s2 +25.  0x2 xx: 5 - 45 = -40, x2 = -80 -> s0 -80, s2 +80.
-    m = start_deal("classic", 2, FULL_SUITS, contract="domino", rank="7",
-                   doubles="double 2; double 2; pass; redouble 0")
+    m = start_deal(
+        "classic", 2, FULL_SUITS, contract="domino", rank="7", doubles="double 2; double 2; pass; redouble 0"
+    )
     play(m, " ".join(domino_rounds(2, "789TJQKA65432")[:51]))
     r = m.results[-1]
     assert r.base == (5, -5, 45, 20)
@@ -296,14 +331,17 @@ def test_settlement_domino():
     assert sum(r.scores) == 65
 
 
-@pytest.mark.parametrize("calls", [
-    "double 0; pass; pass; pass",
-    "maximum; pass; pass; pass",
-    "double 3; double 1; double 0 1 2; redouble 3; pass; redouble 3",
-    "pass; double 0 3; double 2; redouble 2",
-    "maximum; maximum; maximum; maximum",
-    "family; pass; double 1 2; pass; redouble 3",
-])
+@pytest.mark.parametrize(
+    "calls",
+    [
+        "double 0; pass; pass; pass",
+        "maximum; pass; pass; pass",
+        "double 3; double 1; double 0 1 2; redouble 3; pass; redouble 3",
+        "pass; double 0 3; double 2; redouble 2",
+        "maximum; maximum; maximum; maximum",
+        "family; pass; double 1 2; pass; redouble 3",
+    ],
+)
 def test_doubles_keep_the_table_total(calls):
     m = start_deal("classic", 0, D0Q, contract="no-queens", doubles=calls)
     assert m.phase_name == "play"
@@ -323,13 +361,17 @@ def test_doubles_keep_the_table_total(calls):
 # ---------------------------------------------------------------------------------------------
 # No doubles, no play.
 
-@pytest.mark.parametrize("contract, each, dealer_gets", [
-    ("no-tricks", -9, 1),     # -26: -9 x 3 = -27, the dealer +1
-    ("no-hearts", -10, 0),    # -30
-    ("no-queens", -8, 0),     # -24
-    ("no-king", -7, 1),       # -20: -7 x 3 = -21, the dealer +1
-    ("no-last-two", -10, 0),  # -30
-])
+
+@pytest.mark.parametrize(
+    "contract, each, dealer_gets",
+    [
+        ("no-tricks", -9, 1),  # -26: -9 x 3 = -27, the dealer +1
+        ("no-hearts", -10, 0),  # -30
+        ("no-queens", -8, 0),  # -24
+        ("no-king", -7, 1),  # -20: -7 x 3 = -21, the dealer +1
+        ("no-last-two", -10, 0),  # -30
+    ],
+)
 @pytest.mark.parametrize("dealer", [0, 2])
 def test_undoubled_negative_split(contract, each, dealer_gets, dealer):
     m = start_deal("classic", dealer, D0, contract=contract, doubles="pass; pass; pass; pass")
@@ -343,20 +385,27 @@ def test_undoubled_negative_split(contract, each, dealer_gets, dealer):
 
 @pytest.mark.parametrize("contract", NEG)
 def test_undoubled_negative_play(contract):
-    m = start_deal("classic(undoubled_negative=play)", 0, D0, contract=contract,
-                   doubles="pass; pass; pass; pass")
+    m = start_deal("classic(undoubled_negative=play)", 0, D0, contract=contract, doubles="pass; pass; pass; pass")
     assert m.phase_name == "play" and m.to_act() == 0 and not m.results
 
 
 @pytest.mark.parametrize("contract", ["trumps", "domino"])
 def test_undoubled_positive_is_played(contract):
-    m = start_deal("classic", 0, D0, contract=contract, trump="S" if contract == "trumps" else None,
-                   rank="7" if contract == "domino" else None, doubles="pass; pass; pass; pass")
+    m = start_deal(
+        "classic",
+        0,
+        D0,
+        contract=contract,
+        trump="S" if contract == "trumps" else None,
+        rank="7" if contract == "domino" else None,
+        doubles="pass; pass; pass; pass",
+    )
     assert m.phase_name in ("play", "domino") and not m.results
 
 
 # ---------------------------------------------------------------------------------------------
 # The obligation: each non-dealer doubles the dealer at least twice in the dealer's seven deals.
+
 
 def negotiate(m: Match, contract: str, calls: list[str]) -> None:
     m.apply(contract)
@@ -401,9 +450,7 @@ def test_obligation_forces_the_last_deals():
         assert m.to_act() == seat and m.must_double_dealer(seat)
         acts = m.legal_actions()
         assert acts and all(0 in a.targets for a in acts)
-        assert set(acts) == {dbl(0, *rest) for k in range(3)
-                                                      for rest in combinations(
-                                                          sorted({1, 2, 3} - {seat}), k)}
+        assert set(acts) == {dbl(0, *rest) for k in range(3) for rest in combinations(sorted({1, 2, 3} - {seat}), k)}
         before = snapshot(m)
         with pytest.raises(IllegalAction, match="must double the dealer"):
             m.apply("pass")
@@ -447,13 +494,17 @@ def test_obligation_counts_only_doubles_of_the_dealer():
 # ---------------------------------------------------------------------------------------------
 # Illegal doubling actions change nothing.
 
-@pytest.mark.parametrize("calls, bad, reason", [
-    ("", dbl(1), "yourself"),
-    ("", dbl(0, 9), "no seat 9"),
-    ("pass; pass; pass", dbl(2), "dealer never doubles"),
-    ("double 0; pass; pass", dbl(1, 2), "dealer never doubles"),  # may redouble 1, not double 2
-    ("pass; double 1; pass; pass", dbl(3), "only redouble"),      # second round: no new double
-])
+
+@pytest.mark.parametrize(
+    "calls, bad, reason",
+    [
+        ("", dbl(1), "yourself"),
+        ("", dbl(0, 9), "no seat 9"),
+        ("pass; pass; pass", dbl(2), "dealer never doubles"),
+        ("double 0; pass; pass", dbl(1, 2), "dealer never doubles"),  # may redouble 1, not double 2
+        ("pass; double 1; pass; pass", dbl(3), "only redouble"),  # second round: no new double
+    ],
+)
 def test_illegal_doubles_leave_the_state_unchanged(calls, bad, reason):
     m = start_deal("classic", 0, D0, contract="no-hearts", doubles=calls or None)
     before = snapshot(m)

@@ -3,7 +3,6 @@ plays every family legally."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from barbu import CHANCE
@@ -61,8 +60,17 @@ def test_the_arena_hands_the_true_match_to_the_perfect_player_only():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["classic", "italian-six", "salad(players=5)", "french(players=3)", "scottish",
-                                   "classic(ravage_city=true, chinese_poker=true)"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic",
+        "italian-six",
+        "salad(players=5)",
+        "french(players=3)",
+        "scottish",
+        "classic(ravage_city=true, chinese_poker=true)",
+    ],
+)
 def test_the_expert_plays_every_family_legally(rules):
     m = open_game(rules, 8)
     expert = ExpertAgent(3, samples=6, seconds=0.3)
@@ -84,8 +92,10 @@ def test_the_expert_plays_every_family_legally(rules):
 def test_solved_ends_play_the_last_tricks_as_they_should_be():
     """At No last two with A♠ 2♠ left, the rule player's own playout ducks with the 2♠ and pays for the last
     trick; with the end solved, each playout knows cashing the A♠ costs only the second-to-last trick."""
-    from barbu.agents.search import rollout
     from test_agents import last_two_ending, trumps_ending
+
+    from barbu.agents.search import rollout
+
     m = last_two_ending()
     policy = RuleAgent(1)
     values = {}
@@ -132,6 +142,7 @@ def test_the_starting_rank_is_searched_among_the_best_ranks_after_a_few_deals():
     """Every Domino starting rank is tried on the first `RANK_FIRST` deals, only the best `RANK_KEPT` after:
     the expert's slowest decision costs half as much, and the choice is still the same for a seed."""
     from barbu.agents.expert import RANK_FIRST, RANK_KEPT
+
     _, v = next(rule_positions("classic", 2, "rank", every=1))
     assert len(v.legal) == 13
     choices = set()

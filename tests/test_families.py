@@ -4,15 +4,14 @@ import random
 from fractions import Fraction
 
 import pytest
+from helpers import draw_for, play_out, start_deal
 
 from barbu import CHANCE, PASS, Card, CardSet, Deal, IllegalAction, Match, Ruleset, RulesetError
 from barbu.classic.chinese import Arrange, Arrangements, fouled, parse_arrange, rank_of, score_arrangements
 from barbu.classic.contracts import classic_contracts, french_contracts, score_tricks
-from barbu.records.barbu import read_record, replay, write_record
-from barbu.classic.series import italian_six_bonus, placement_points
 from barbu.classic.sampler import sample_hands
-
-from helpers import draw_for, play_out, start_deal
+from barbu.classic.series import italian_six_bonus, placement_points
+from barbu.records.barbu import read_record, replay, write_record
 
 
 def mask(text: str) -> int:
@@ -50,7 +49,7 @@ def test_french_first_trick_heart_ban_only_on_the_first_trick():
     # Seat 0 (the chooser) holds hearts and clubs: he may not lead a heart to the first trick.
     h0 = mask("-.AKQJT.-.AKQJT987")
     rest = [c for c in deck if not h0 >> c & 1]
-    hs = [h0] + [sum(1 << c for c in rest[i * 13:(i + 1) * 13]) for i in range(3)]
+    hs = [h0] + [sum(1 << c for c in rest[i * 13 : (i + 1) * 13]) for i in range(3)]
     m = Match("french")
     m.apply(draw_for(0))
     m.apply(Deal(tuple(hs)))
@@ -65,7 +64,7 @@ def test_french_king_set_aside_forbids_the_challenge_and_forces_a_redeal():
     m.apply(draw_for(0, 5))
     kh, c2 = Card.parse("KH"), Card.parse("2C")
     cards = [c for c in range(52) if c not in (kh, c2)]
-    hands = tuple(sum(1 << c for c in cards[i * 10:(i + 1) * 10]) for i in range(5))
+    hands = tuple(sum(1 << c for c in cards[i * 10 : (i + 1) * 10]) for i in range(5))
     m.apply(Deal(hands))
     v = m.view(3)
     assert v.set_aside == (1 << kh) | (1 << c2)
@@ -130,29 +129,32 @@ def test_success_ace_gives_another_card_and_two_out_end_it():
 
 
 # ------------------------------------------------------------------ Chinese poker
-@pytest.mark.parametrize("better,worse", [
-    ("AKQJT.-.-.-", "A.A.A.AK"),      # straight flush > four of a kind
-    ("2.2.2.23", "AK.AK.A.-"),        # four of a kind > full house
-    ("AK.AK.A.-", "AKQJ9.-.-.-"),     # full house > flush
-    ("76532.-.-.-", "A.K.Q.JT"),      # flush > straight
-    ("6.5.4.32", "5.4.3.A2"),         # a six-high straight > the wheel
-    ("5.4.3.A2", "A.A.A.KQ"),         # the wheel is a straight: > three of a kind
-    ("A.A.A.KQ", "AK.AK.-.Q"),        # three of a kind > two pair
-    ("AK.AK.-.Q", "A.A.K.QJ"),        # two pair > one pair
-    ("A.A.K.QJ", "A.K.Q.J9"),         # one pair > high card
-    ("A.A.K.QJ", "A.A.K.QT"),         # kickers decide
-    ("2.2.2.-", "A.A.K.-"),           # front rows: three of a kind > pair
-    ("A.A.-.2", "K.K.-.A"),           # a higher pair
-    ("2.2.-.3", "A.K.Q.-"),           # pair > high card
-])
+@pytest.mark.parametrize(
+    "better,worse",
+    [
+        ("AKQJT.-.-.-", "A.A.A.AK"),  # straight flush > four of a kind
+        ("2.2.2.23", "AK.AK.A.-"),  # four of a kind > full house
+        ("AK.AK.A.-", "AKQJ9.-.-.-"),  # full house > flush
+        ("76532.-.-.-", "A.K.Q.JT"),  # flush > straight
+        ("6.5.4.32", "5.4.3.A2"),  # a six-high straight > the wheel
+        ("5.4.3.A2", "A.A.A.KQ"),  # the wheel is a straight: > three of a kind
+        ("A.A.A.KQ", "AK.AK.-.Q"),  # three of a kind > two pair
+        ("AK.AK.-.Q", "A.A.K.QJ"),  # two pair > one pair
+        ("A.A.K.QJ", "A.K.Q.J9"),  # one pair > high card
+        ("A.A.K.QJ", "A.A.K.QT"),  # kickers decide
+        ("2.2.2.-", "A.A.K.-"),  # front rows: three of a kind > pair
+        ("A.A.-.2", "K.K.-.A"),  # a higher pair
+        ("2.2.-.3", "A.K.Q.-"),  # pair > high card
+    ],
+)
 def test_poker_ranking(better, worse):
     assert rank_of(mask(better)) > rank_of(mask(worse))
 
 
 def test_fouled_arrangements_lose_every_row():
     strong = Arrange(mask("AK.A.A.A"), mask("-.KQJ92.-.-"), mask("-.-.Q2.Q"))  # quads, flush, pair
-    weak = Arrange(mask("2.2.4.57"), mask("7.8.9.TQ"), mask("Q.3.4.-"))       # pair, high card, high card
-    foul = Arrange(mask("2.3.5.7"), mask("A.A.K.Q"), mask("-.-.-.AKQ"))       # middle pair beats back
+    weak = Arrange(mask("2.2.4.57"), mask("7.8.9.TQ"), mask("Q.3.4.-"))  # pair, high card, high card
+    foul = Arrange(mask("2.3.5.7"), mask("A.A.K.Q"), mask("-.-.-.AKQ"))  # middle pair beats back
     assert not fouled(strong) and not fouled(weak) and fouled(foul)
     # strong beats weak on every row; both beat the fouled hand; two fouled hands tie.
     assert score_arrangements([strong, weak, foul, foul]) == [36, 24, 0, 0]
@@ -197,12 +199,15 @@ def test_chinese_poker_matches_and_records():
 
 
 # ------------------------------------------------------------------ Ravage City
-@pytest.mark.parametrize("suits,expected", [
-    (["AKQJT.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-24, 0, 0, 0]),
-    (["AKQJT.-.-.-", "-.AKQJT.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-12, -12, 0, 0]),
-    (["AKQ.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AK"], [-8, -8, -8, 0]),
-    (["AKQ.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-6, -6, -6, -6]),
-])
+@pytest.mark.parametrize(
+    "suits,expected",
+    [
+        (["AKQJT.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-24, 0, 0, 0]),
+        (["AKQJT.-.-.-", "-.AKQJT.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-12, -12, 0, 0]),
+        (["AKQ.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AK"], [-8, -8, -8, 0]),
+        (["AKQ.-.-.-", "-.AKQ.-.-", "-.-.AKQ.-", "-.-.-.AKQ"], [-6, -6, -6, -6]),
+    ],
+)
 def test_ravage_city_ties_split(suits, expected):
     rc = {c.key: c for c in classic_contracts(ravage_city=True)}["ravage-city"]
     won = [mask(s) for s in suits]
@@ -211,8 +216,16 @@ def test_ravage_city_ties_split(suits, expected):
 
 def test_ravage_city_values_and_36():
     cs = {c.key: c.total(4, 13, (1 << 52) - 1) for c in classic_contracts(ravage_city=True)}
-    assert cs == {"no-tricks": -39, "no-hearts": -30, "no-queens": -32, "no-king": -21, "no-last-two": -30,
-                  "trumps": 91, "domino": 85, "ravage-city": -24}
+    assert cs == {
+        "no-tricks": -39,
+        "no-hearts": -30,
+        "no-queens": -32,
+        "no-king": -21,
+        "no-last-two": -30,
+        "trumps": 91,
+        "domino": 85,
+        "ravage-city": -24,
+    }
     assert sum(cs.values()) == 0
     rc36 = {c.key: c for c in classic_contracts(ravage_city=True, ravage_value=36)}["ravage-city"]
     assert rc36.total(4, 13, (1 << 52) - 1) == -36
@@ -258,6 +271,12 @@ def test_italian_six_matches_are_zero_sum(tmp_path):
 def test_italian_six_totals_are_the_seeds():
     m = Match("italian-six")
     totals = {c.key: c.total(4, 13, m.deck) for c in m.contracts}
-    assert totals == {"no-king": -100, "no-hearts": -130, "no-queens": -80, "no-last-two": -100,
-                      "no-tricks": -130, "domino": 100}
+    assert totals == {
+        "no-king": -100,
+        "no-hearts": -130,
+        "no-queens": -80,
+        "no-last-two": -100,
+        "no-tricks": -130,
+        "domino": 100,
+    }
     assert sum(totals.values()) == -440

@@ -10,26 +10,29 @@ from barbu.core.chance import BoardChance
 from barbu.core.errors import RulesetError
 from barbu.core.game import CHANCE
 from barbu.duplicate.errors import EventError
-from barbu.duplicate.formats import (board_id, deals_per_round, parse_board_id, round_over, round_secret)
+from barbu.duplicate.formats import board_id, deals_per_round, parse_board_id, round_over, round_secret
 from barbu.games import open_game
 
 
-@pytest.mark.parametrize("rules, one_match, rounds", [
-    ("classic", 28, 7),  # a declarer's seven contracts
-    ("classic(ravage_city=true)", 32, 8),
-    ("classic(chinese_poker=true)", 32, 8),
-    ("classic(ravage_city=true, chinese_poker=true)", 36, 9),
-    ("salad", 24, 6),
-    ("italian", 28, 7),
-    ("italian-six", 24, 6),  # the series ends with its placement points
-    ("classic(rotation=quick)", 28, 4),  # quick rotation: one turn of the table
-    ("french", 28, 4),
-    ("french(players=3)", 21, 3),
-    ("french(players=6)", 42, 6),
-    ("scottish", 35, 7),  # the most: a Player Round is 2 to 7 deals
-    ("scottish(sets=2)", 70, 7),
-    ("besigue", None, 2),  # one deal dealt by each player
-])
+@pytest.mark.parametrize(
+    "rules, one_match, rounds",
+    [
+        ("classic", 28, 7),  # a declarer's seven contracts
+        ("classic(ravage_city=true)", 32, 8),
+        ("classic(chinese_poker=true)", 32, 8),
+        ("classic(ravage_city=true, chinese_poker=true)", 36, 9),
+        ("salad", 24, 6),
+        ("italian", 28, 7),
+        ("italian-six", 24, 6),  # the series ends with its placement points
+        ("classic(rotation=quick)", 28, 4),  # quick rotation: one turn of the table
+        ("french", 28, 4),
+        ("french(players=3)", 21, 3),
+        ("french(players=6)", 42, 6),
+        ("scottish", 35, 7),  # the most: a Player Round is 2 to 7 deals
+        ("scottish(sets=2)", 70, 7),
+        ("besigue", None, 2),  # one deal dealt by each player
+    ],
+)
 def test_deals_per_round(rules, one_match, rounds):
     assert deals_per_round(rules, "rounds") == rounds
     if one_match is None:

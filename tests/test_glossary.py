@@ -92,7 +92,11 @@ def test_no_catalog_uses_a_word_the_glossary_forbids(lang):
 
 def test_the_seed_has_one_word_per_language():
     """French "graine", Italian "chiave" (never "seme", the suit) wherever the random seed is meant."""
-    seeds = [(d, c, i) for d, c, i, _ in entries("fr") if re.search(r"\bseeds?\b", i, re.I) and not re.search(r"\(the seed|the seed \(", i)]
+    seeds = [
+        (d, c, i)
+        for d, c, i, _ in entries("fr")
+        if re.search(r"\bseeds?\b", i, re.I) and not re.search(r"\(the seed|the seed \(", i)
+    ]
     assert len(seeds) >= 5
     for lang, word, never in (("fr", "graine", None), ("it", "chiav", re.compile(r"\bsem[ei]\b", re.I))):
         by_id = {(d, c, i): s for d, c, i, s in entries(lang)}
@@ -145,6 +149,7 @@ def test_french_typography_reaches_a_player():
 
 # -- the terminal does not break a line at a no-break space
 
+
 def test_terminal_wrapping_keeps_no_break_spaces_with_their_words():
     from rich.console import Console
     from rich.text import Text
@@ -157,8 +162,10 @@ def test_terminal_wrapping_keeps_no_break_spaces_with_their_words():
         line = f"Pour tout revoir, tapez «{NBSP}aide{NBSP}» puis Entrée{NBSP}: scores en 1\u202f000{NBSP}!"
         console = Console(width=80, color_system=None)
         for width in range(8, 60):
-            for lines in ([t.plain for t in Text(line).wrap(console, width)],
-                          [c.plain for c in Content(line).wrap(width)]):
+            for lines in (
+                [t.plain for t in Text(line).wrap(console, width)],
+                [c.plain for c in Content(line).wrap(width)],
+            ):
                 for row in lines:
                     assert not row.lstrip().startswith((":", "!", "»", "aide", "000")), (width, lines)
                     assert not row.rstrip().endswith(("«", "1")), (width, lines)
@@ -168,8 +175,10 @@ def test_terminal_wrapping_keeps_no_break_spaces_with_their_words():
 
 # -- the words the Keys help shows are typed words
 
-@pytest.mark.parametrize("lang,word", [("fr", "famille"), ("it", "famiglia"), ("fr", "flancs"), ("it", "fianchi"),
-                                       ("en", "family")])
+
+@pytest.mark.parametrize(
+    "lang,word", [("fr", "famille"), ("it", "famiglia"), ("fr", "flancs"), ("it", "fianchi"), ("en", "family")]
+)
 def test_family_is_a_typed_word(lang, word):
     assert engine_text(word, lang) == "family"
     m = start_deal("classic", 0, D0, contract="no-queens")
@@ -186,17 +195,21 @@ def test_every_doubling_word_of_the_keys_help_parses(lang):
     family = {"fr": "famille", "it": "famiglia"}[lang]
     assert family in help_text
     m = start_deal("classic", 0, D0, contract="no-queens")
-    for word in ({"fr": ("passe", "famille", "maximum"), "it": ("passo", "famiglia", "massimo")}[lang]):
+    for word in {"fr": ("passe", "famille", "maximum"), "it": ("passo", "famiglia", "massimo")}[lang]:
         assert word in help_text
         assert isinstance(parse_typed(m, word, lang), Double)
 
 
 # -- the words settled by issue 30's last items
 
+
 def test_italian_writes_barbù():
     """Seed 002 spells the game "Barbù"; only the French proper name "Le Barbu" and the program "barbu" stay."""
-    bad = [f"{domain}: {text[:90]!r}" for domain, context, _, text in entries("it")
-           if context != "typed" and re.search(r"(?<!Le )\bBarbu\b", text)]
+    bad = [
+        f"{domain}: {text[:90]!r}"
+        for domain, context, _, text in entries("it")
+        if context != "typed" and re.search(r"(?<!Le )\bBarbu\b", text)
+    ]
     assert not bad, "\n".join(bad)
     assert "Barbù" in translator("it").gettext("French Barbu")
 
@@ -215,8 +228,8 @@ def test_french_bésigue_fours_are_carrés():
 
 def test_a_suit_named_as_trumps_is_singular_in_french():
     """French says "atout pique" and "l'atout est pique"; English keeps "trumps spades", Italian "picche"."""
-    from barbu.i18n import use
     from barbu.cli.besigue_plain import trumps
+    from barbu.i18n import use
     from barbu.tui.labels import suit_label
 
     assert [translator("fr").named_suit(s) for s in range(4)] == ["pique", "cœur", "carreau", "trèfle"]

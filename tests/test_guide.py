@@ -2,32 +2,48 @@
 
 from __future__ import annotations
 
-import pytest
-from starlette.testclient import TestClient
-
 import html
 import re
 
-from barbu.besigue.ruleset import OPTIONS as BESIGUE_OPTIONS, PRESETS as BESIGUE_PRESETS
-from barbu.guide import Table, as_text, contract_summary, rules_guide
+import pytest
+from starlette.testclient import TestClient
+
+from barbu.besigue.ruleset import OPTIONS as BESIGUE_OPTIONS
+from barbu.besigue.ruleset import PRESETS as BESIGUE_PRESETS
 from barbu.classic.match import Business, Match, settle
 from barbu.classic.ruleset import OPTIONS, presets
+from barbu.guide import Table, as_text, contract_summary, rules_guide
 from barbu.web import Settings, create_app
 
-RULESETS = [p.name for p in presets()] + ["classic(ravage_city=true, chinese_poker=true, rotation=quick)",
-                                          "salad(players=5)", "french(players=3)"]
+RULESETS = [p.name for p in presets()] + [
+    "classic(ravage_city=true, chinese_poker=true, rotation=quick)",
+    "salad(players=5)",
+    "french(players=3)",
+]
 
 
 #: The identifiers of a ruleset text: what is typed on the command line, never what a person reads on a rules page.
-IDENTIFIERS = ({*OPTIONS, *BESIGUE_OPTIONS, "true", "false"}
-               | {str(v) for spec in OPTIONS.values() for v in spec.choices or () if not str(v).isdigit()}
-               | {v for allowed, _, _ in BESIGUE_OPTIONS.values() if isinstance(allowed, tuple) for v in allowed
-                  if not v.isdigit()})
+IDENTIFIERS = (
+    {*OPTIONS, *BESIGUE_OPTIONS, "true", "false"}
+    | {str(v) for spec in OPTIONS.values() for v in spec.choices or () if not str(v).isdigit()}
+    | {
+        v
+        for allowed, _, _ in BESIGUE_OPTIONS.values()
+        if isinstance(allowed, tuple)
+        for v in allowed
+        if not v.isdigit()
+    }
+)
 #: A rules page of every preset, and of a table whose options differ from its preset's.
-PAGES = [p.name for p in presets()] + list(BESIGUE_PRESETS) + [
-    "classic(rotation=quick, heart_lead=until_broken, doubling=none, undoubled_negative=play, trump_rules=italian, "
-    "domino_ace=low)",
-    "besigue(hand=8, seven=exchange, brisques=aces_and_tens, endgame=must_win)"]
+PAGES = (
+    [p.name for p in presets()]
+    + list(BESIGUE_PRESETS)
+    + [
+        "classic(rotation=quick, heart_lead=until_broken, doubling=none, undoubled_negative=play, trump_rules=italian, "
+        "domino_ace=low)",
+        "besigue(hand=8, seven=exchange, brisques=aces_and_tens, endgame=must_win)",
+    ]
+)
 
 
 def identifiers_in(text: str) -> set[str]:
@@ -135,6 +151,7 @@ def test_the_rules_pages(tmp_path) -> None:
 
 def test_settlement_words_match_settle() -> None:
     from barbu.guide import settlement_words, settlements
+
     base = [-12, 0, -6, -6]
     doubles = [Business(1, 0, redoubled=True), Business(1, 2)]
     final = settle(base, doubles)
@@ -145,5 +162,7 @@ def test_settlement_words_match_settle() -> None:
     assert [b + m for b, m in zip(base, moved)] == final
     names = ["you", "seat 1", "seat 2", "seat 3"]
     words = settlement_words(base, doubles, lambda s: names[s])
-    assert words == ["seat 1 doubled you, redoubled by you: you pay 24 to seat 1",
-                     "seat 1 doubled seat 2: seat 2 pays 6 to seat 1"]
+    assert words == [
+        "seat 1 doubled you, redoubled by you: you pay 24 to seat 1",
+        "seat 1 doubled seat 2: seat 2 pays 6 to seat 1",
+    ]

@@ -11,6 +11,7 @@ PLAYED = "classic(undoubled_negative=play)"
 
 def test_take_back_is_refused_before_any_move_of_yours_in_the_deal(tmp_path):
     from barbu.core.errors import BarbuError
+
     s = Session.new(Settings(rules=Ruleset.parse(PLAYED), seed=5, save=None, seat=1))
     while s.to_act() == CHANCE:
         s.play_chance()
@@ -27,6 +28,7 @@ def test_take_back_is_refused_before_any_move_of_yours_in_the_deal(tmp_path):
 
 def test_hint_sees_only_the_view_and_explains():
     from barbu.agents.hint import hint
+
     m = Match(PLAYED, 3)
     while m.to_act() == CHANCE:
         m.play_chance()

@@ -21,8 +21,16 @@ from test_scottish_rules import SUITS_DEAL  # noqa: E402
 
 from barbu.core.errors import IllegalAction  # noqa: E402
 from barbu.core.words import MESSAGES  # noqa: E402
-from barbu.i18n import DOMAINS, LANGUAGES, LOCALE_DIR, language, system_language, translator, word_error  # noqa: E402
-from barbu.i18n import catalogs  # noqa: E402
+from barbu.i18n import (  # noqa: E402
+    DOMAINS,
+    LANGUAGES,
+    LOCALE_DIR,
+    catalogs,  # noqa: E402
+    language,
+    system_language,
+    translator,
+    word_error,
+)
 
 
 def refusal(make, act) -> IllegalAction:
@@ -52,18 +60,24 @@ def second_deal_declare():
 
 
 def besigue_declare():
-    g = deal_game(["AC", "KH", "QH", "7C", "8C", "9C", "TC", "JC", "7S"],
-                  ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"], "8H",
-                  top=["TD", "TD", "TS", "TS", "9H", "9H"])
+    g = deal_game(
+        ["AC", "KH", "QH", "7C", "8C", "9C", "TC", "JC", "7S"],
+        ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        "8H",
+        top=["TD", "TD", "TS", "TS", "9H", "9H"],
+    )
     g.apply("play AC")
     g.apply("play 7D")
     return g
 
 
 def besigue_second_marriage():
-    g = deal_game(["AC", "KS", "QS", "QS", "AS", "AS", "7C", "8C", "9C"],
-                  ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"], "8H",
-                  top=["TD", "TD", "TS", "TS", "9H", "9H"])
+    g = deal_game(
+        ["AC", "KS", "QS", "QS", "AS", "AS", "7C", "8C", "9C"],
+        ["7D", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        "8H",
+        top=["TD", "TD", "TS", "TS", "9H", "9H"],
+    )
     for a in ("play AC", "play 7D", "declare marriage KS QS", "play AS", "play 8D"):
         g.apply(a)
     return g
@@ -81,35 +95,67 @@ def scottish_after_three_singles():
 
 # (what, state, action, code, params, English, French, Italian)
 CASES = [
-    ("follow suit", at_trumps, lambda m: m.apply(next(c for c in range(13, 52) if m.hands[m.to_act()] >> c & 1)),
-     "follow-suit", {"suit": 0},
-     "you must follow suit: play a spade", "vous devez fournir\u00a0: jouez un pique",
-     "devi rispondere al seme: gioca una carta di picche"),
-    ("the dealer doubles", dealer_after_passes, lambda m: m.apply("double 1"), "dealer-never-doubles", {},
-     "the dealer never doubles; he may only redouble doubles he received",
-     "le donneur ne contre jamais\u00a0; il peut seulement surcontrer les contres reçus",
-     "il mazziere non dà mai il contro; può solo surcontrare i contro ricevuti"),
-    ("a contract already played", second_deal_declare, lambda m: m.apply("no-queens"), "contract-played",
-     {"contract": "no-queens", "name": "No queens"},
-     "No queens has already been declared in this series",
-     "Pas de dames a déjà été annoncé dans cette série",
-     "Niente donne è già stata scelta in questa serie"),
-    ("a Bésigue marriage in trumps", besigue_declare, lambda g: g.apply("declare marriage KH QH"),
-     "marriage-in-trumps", {},
-     "a king and queen of trumps make a trump marriage",
-     "un roi et une dame d'atout font un mariage d'atout",
-     "re e donna di atout fanno un matrimonio di atout"),
-    ("a Bésigue card serving twice", besigue_second_marriage, lambda g: g.apply("declare marriage KS* QS"),
-     "already-served", {"card": 5, "meld": "marriage", "name": "a marriage"},
-     "your declared K♠ has already served in a marriage; a card may serve again only in a combination of another kind",
-     "votre R♠ déclaré a déjà servi dans un mariage\u00a0; une carte ne resert que dans une combinaison d'une autre sorte",
-     "il tuo R♠ dichiarato è già servito in un matrimonio; una carta può servire di nuovo solo in una combinazione "
-     "di altro tipo"),
-    ("a Scottish call already played", scottish_after_three_singles, lambda m: m.apply("aces+tricks"),
-     "call-part-played", {"contract": "aces+tricks", "name": "Aces + Tricks"},
-     "Aces + Tricks cannot be called: part of it has already been played in this round",
-     "As + Plis ne peut pas être annoncé\u00a0: une partie en a déjà été jouée dans ce tour",
-     "Assi + Prese non si può chiamare: una sua parte è già stata giocata in questo giro"),
+    (
+        "follow suit",
+        at_trumps,
+        lambda m: m.apply(next(c for c in range(13, 52) if m.hands[m.to_act()] >> c & 1)),
+        "follow-suit",
+        {"suit": 0},
+        "you must follow suit: play a spade",
+        "vous devez fournir\u00a0: jouez un pique",
+        "devi rispondere al seme: gioca una carta di picche",
+    ),
+    (
+        "the dealer doubles",
+        dealer_after_passes,
+        lambda m: m.apply("double 1"),
+        "dealer-never-doubles",
+        {},
+        "the dealer never doubles; he may only redouble doubles he received",
+        "le donneur ne contre jamais\u00a0; il peut seulement surcontrer les contres reçus",
+        "il mazziere non dà mai il contro; può solo surcontrare i contro ricevuti",
+    ),
+    (
+        "a contract already played",
+        second_deal_declare,
+        lambda m: m.apply("no-queens"),
+        "contract-played",
+        {"contract": "no-queens", "name": "No queens"},
+        "No queens has already been declared in this series",
+        "Pas de dames a déjà été annoncé dans cette série",
+        "Niente donne è già stata scelta in questa serie",
+    ),
+    (
+        "a Bésigue marriage in trumps",
+        besigue_declare,
+        lambda g: g.apply("declare marriage KH QH"),
+        "marriage-in-trumps",
+        {},
+        "a king and queen of trumps make a trump marriage",
+        "un roi et une dame d'atout font un mariage d'atout",
+        "re e donna di atout fanno un matrimonio di atout",
+    ),
+    (
+        "a Bésigue card serving twice",
+        besigue_second_marriage,
+        lambda g: g.apply("declare marriage KS* QS"),
+        "already-served",
+        {"card": 5, "meld": "marriage", "name": "a marriage"},
+        "your declared K♠ has already served in a marriage; a card may serve again only in a combination of another kind",
+        "votre R♠ déclaré a déjà servi dans un mariage\u00a0; une carte ne resert que dans une combinaison d'une autre sorte",
+        "il tuo R♠ dichiarato è già servito in un matrimonio; una carta può servire di nuovo solo in una combinazione "
+        "di altro tipo",
+    ),
+    (
+        "a Scottish call already played",
+        scottish_after_three_singles,
+        lambda m: m.apply("aces+tricks"),
+        "call-part-played",
+        {"contract": "aces+tricks", "name": "Aces + Tricks"},
+        "Aces + Tricks cannot be called: part of it has already been played in this round",
+        "As + Plis ne peut pas être annoncé\u00a0: une partie en a déjà été jouée dans ce tour",
+        "Assi + Prese non si può chiamare: una sua parte è già stata giocata in questo giro",
+    ),
 ]
 
 
@@ -129,8 +175,9 @@ def at_domino():
 def test_cards_suits_and_ranks_in_each_language() -> None:
     e = refusal(at_domino, lambda m: m.apply("5S"))  # seat 0 holds 5432 of spades; no row is started
     assert (e.code, e.params) == ("domino-row-not-started", {"card": 3, "suit": 0, "rank": 5})
-    assert word_error(e, "fr") == ("5♠ ne peut pas être posé\u00a0: la rangée des piques n'est pas commencée\u00a0; "
-                                   "elle s'ouvre par le 7")
+    assert word_error(e, "fr") == (
+        "5♠ ne peut pas être posé\u00a0: la rangée des piques n'est pas commencée\u00a0; elle s'ouvre par le 7"
+    )
     assert word_error(e, "it") == "5♠ non può essere messa: la fila di picche non è iniziata; si apre con il 7"
     e = refusal(at_domino, lambda m: m.apply("QH"))
     assert [word_error(e, lang) for lang in LANGUAGES] == ["you do not hold Q♥", "vous n'avez pas D♥", "non hai D♥"]
@@ -217,9 +264,22 @@ def test_the_compiled_catalogs_match_the_po_files(lang: str, domain: str) -> Non
             assert got == m.string, f"{lang}: the .mo is stale for {m.id!r}: run python -m barbu.i18n.catalogs"
 
 
-SAMPLES = {"suit": 1, "suit1": 1, "card": 10, "cards": [10, 24], "rank": 8, "seat": 2, "count": 3,
-           "contract": "No queens", "bcard": 4, "meld": "a marriage", "symbol": 1, "list": ["aces", "king"], "": "x",
-           "error": ValueError("x")}
+SAMPLES = {
+    "suit": 1,
+    "suit1": 1,
+    "card": 10,
+    "cards": [10, 24],
+    "rank": 8,
+    "seat": 2,
+    "count": 3,
+    "contract": "No queens",
+    "bcard": 4,
+    "meld": "a marriage",
+    "symbol": 1,
+    "list": ["aces", "king"],
+    "": "x",
+    "error": ValueError("x"),
+}
 SAMPLES["contract_keys"] = [("no-queens", "No queens"), ("trumps", "Trumps")]
 SAMPLES["meld_keys"] = ["marriage", "quint"]
 
@@ -228,6 +288,7 @@ SAMPLES["meld_keys"] = ["marriage", "quint"]
 def test_every_message_renders_in_every_language(lang: str) -> None:
     import barbu.besigue.refusals  # noqa: F401  (its kinds: bcard, meld, symbol)
     import barbu.scottish.refusals  # noqa: F401
+
     words = translator(lang)
     for m in MESSAGES.values():
         params = {f: SAMPLES[spec] for f, _, spec in fields(m.text)}
@@ -240,8 +301,18 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
 def test_each_part_reads_its_own_catalog_first() -> None:
     """The same English in two parts may be worded for each: a short key label, a heading on the web."""
     from barbu.i18n import domain_of
+
     assert translator("fr", "tui").gettext("Scoresheet") == "Marque"
     assert translator("fr", "web").gettext("Scoresheet") == "Feuille de marque"
-    assert [domain_of(m) for m in ("barbu.tui.table", "barbu.tui.score_app", "barbu.cli.sheets", "barbu.web.app",
-                                   "barbu.web.scorebooks.keeping", "barbu.classic.match", "barbu.agents.hint")] == \
-        ["tui", "keeper", "keeper", "web", "webscore", "barbu", "cli"]
+    assert [
+        domain_of(m)
+        for m in (
+            "barbu.tui.table",
+            "barbu.tui.score_app",
+            "barbu.cli.sheets",
+            "barbu.web.app",
+            "barbu.web.scorebooks.keeping",
+            "barbu.classic.match",
+            "barbu.agents.hint",
+        )
+    ] == ["tui", "keeper", "keeper", "web", "webscore", "barbu", "cli"]

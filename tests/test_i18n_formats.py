@@ -30,12 +30,49 @@ SHAPES = [
 
 
 def values() -> list:
-    fixed = [0, 1, -1, 7, 999, 1000, -1000, 1250, -1250, 12345, 100000, -1234567, 10**9, 0.0, -0.0, 0.04, -0.04,
-             0.05, -0.05, 0.15, 0.25, 0.35, 2.675, 1.0005, 999.95, 999.9996, -999.96, 1234.5, 12345.678, 0.001,
-             Decimal("2.5"), Decimal("-0.005"), 1 / 3, -2 / 3, 1e6, 123456.789,
-             float("nan"), float("inf"), float("-inf")]  # an arena's interval over a single deal
+    fixed = [
+        0,
+        1,
+        -1,
+        7,
+        999,
+        1000,
+        -1000,
+        1250,
+        -1250,
+        12345,
+        100000,
+        -1234567,
+        10**9,
+        0.0,
+        -0.0,
+        0.04,
+        -0.04,
+        0.05,
+        -0.05,
+        0.15,
+        0.25,
+        0.35,
+        2.675,
+        1.0005,
+        999.95,
+        999.9996,
+        -999.96,
+        1234.5,
+        12345.678,
+        0.001,
+        Decimal("2.5"),
+        Decimal("-0.005"),
+        1 / 3,
+        -2 / 3,
+        1e6,
+        123456.789,
+        float("nan"),
+        float("inf"),
+        float("-inf"),
+    ]  # an arena's interval over a single deal
     rng = random.Random(7)
-    drawn = [rng.randint(-10**7, 10**7) for _ in range(200)]
+    drawn = [rng.randint(-(10**7), 10**7) for _ in range(200)]
     drawn += [round(rng.uniform(-5000, 5000), rng.randint(0, 5)) for _ in range(400)]
     drawn += [rng.uniform(-3, 3) for _ in range(200)]
     return fixed + drawn
@@ -64,10 +101,15 @@ def test_the_catalog_words_write_numbers_as_before() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_dates_and_times_read_as_babel_writes_them(lang: str) -> None:
-    moments = [datetime(2026, month, day, hour, minute) for month in range(1, 13) for day in (1, 9, 28)
-               for hour, minute in ((0, 0), (0, 5), (9, 7), (11, 59), (12, 0), (13, 30), (23, 59))]
+    moments = [
+        datetime(2026, month, day, hour, minute)
+        for month in range(1, 13)
+        for day in (1, 9, 28)
+        for hour, minute in ((0, 0), (0, 5), (9, 7), (11, 59), (12, 0), (13, 30), (23, 59))
+    ]
     for m in moments:
         assert format_short_time(m, lang) == babel_dates.format_time(m, "short", locale=lang), (m, lang)
         assert format_medium_date(m.date(), lang) == babel_dates.format_date(m, "medium", locale=lang), (m, lang)
-    assert format_medium_date(date(1999, 12, 31), lang) == babel_dates.format_date(date(1999, 12, 31), "medium",
-                                                                                   locale=lang)
+    assert format_medium_date(date(1999, 12, 31), lang) == babel_dates.format_date(
+        date(1999, 12, 31), "medium", locale=lang
+    )

@@ -13,10 +13,12 @@ from bhelpers import deal_game  # noqa: E402
 from helpers import D0, new_match, start_deal  # noqa: E402
 from scottish_helpers import new_match as scottish_new_match  # noqa: E402
 
-from barbu.besigue.actions import Declare as BDeclare, NoDeclaration, Play  # noqa: E402
+from barbu.besigue.actions import Declare as BDeclare  # noqa: E402
+from barbu.besigue.actions import NoDeclaration, Play
 from barbu.besigue.cards import parse_type  # noqa: E402
 from barbu.core.actions import Declare, Double, NameRank, NameTrump  # noqa: E402
-from barbu.core.cards import RANKS, SUITS, parse_card as core_parse_card  # noqa: E402
+from barbu.core.cards import RANKS, SUITS  # noqa: E402
+from barbu.core.cards import parse_card as core_parse_card
 from barbu.core.errors import ParseError  # noqa: E402
 from barbu.i18n import word_error  # noqa: E402
 from barbu.i18n.typed import engine_text, parse_card, parse_typed, readings  # noqa: E402
@@ -36,8 +38,7 @@ def test_every_card_in_both_orders_and_with_symbols(lang):
     for card in range(52):
         r, s = ranks[card % 13], suits[card // 13]
         want = RANKS[card % 13] + SUITS[card // 13]
-        for typed in (r + s, s + r, (r + s).lower(), (s + r).lower(), r + SYMBOLS[card // 13],
-                      SYMBOLS[card // 13] + r):
+        for typed in (r + s, s + r, (r + s).lower(), (s + r).lower(), r + SYMBOLS[card // 13], SYMBOLS[card // 13] + r):
             assert engine_text(typed, lang) == want, (typed, lang)
             assert parse_card(typed, lang) == card, (typed, lang)
 
@@ -81,8 +82,9 @@ def test_cards_in_words():
     assert engine_text("queen of hearts", "fr") == "QH"  # English words as the fallback
 
 
-@pytest.mark.parametrize("lang,junk", [("fr", "zz"), ("it", "xy"), ("fr", "dp*"), ("fr", "dame de rien"),
-                                       ("it", "11p")])
+@pytest.mark.parametrize(
+    "lang,junk", [("fr", "zz"), ("it", "xy"), ("fr", "dp*"), ("fr", "dame de rien"), ("it", "11p")]
+)
 def test_junk_is_not_a_card_and_the_refusal_is_worded(lang, junk):
     with pytest.raises(ParseError) as info:
         parse_card(junk, lang)
@@ -94,47 +96,88 @@ def test_junk_is_not_a_card_and_the_refusal_is_worded(lang, junk):
     assert it.startswith(repr(junk) + " non è una carta") and "P, C, Q, F" in it
 
 
-@pytest.mark.parametrize("lang,typed,want", [
-    ("fr", "passe", "pass"), ("fr", "Passe", "pass"), ("it", "passo", "pass"),
-    ("fr", "contre 2", "double 2"), ("fr", "contre 1 et 3", "double 1 and 3"), ("it", "contro 1 e 3", "double 1 and 3"),
-    ("fr", "surcontre 1", "redouble 1"), ("it", "surcontro 2", "redouble 2"),
-    ("fr", "maximum", "maximum"), ("it", "massimo", "maximum"),
-    ("fr", "atout cœur", "trump hearts"), ("fr", "atout pique", "trump spades"), ("it", "atout quadri", "trump diamonds"),
-    ("fr", "atout c", "trump hearts"), ("it", "atout q", "trump diamonds"), ("fr", "k", "diamonds"),
-    ("fr", "sans atout", "none"), ("it", "senza atout", "none"),
-    ("fr", "rang dame", "rank Q"), ("it", "valore fante", "rank J"), ("fr", "hauteur 10", "rank 10"),
-    ("fr", "d", "Q"), ("fr", "r", "K"), ("it", "f", "J"),
-    ("fr", "jouer dp", "play QS"), ("fr", "jouer dp*", "play QS*"), ("it", "gioca rc", "play KH"),
-    ("fr", "annonce mariage RP DP", "declare marriage KS QS"),
-    ("fr", "annoncer mariage d'atout rc dc", "declare trump-marriage KH QH"),
-    ("fr", "annonce bésigue dp vk", "declare bezique QS JD"),
-    ("fr", "annonce quinte ap 10p rp dp vp", "declare quint AS TS KS QS JS"),
-    ("it", "dichiara bazzica dp fq", "declare bezique QS JD"),
-    ("it", "dichiara scala ap rp dp fp 10p", "declare quint AS KS QS JS TS"),
-    ("it", "accusa quattro assi ap ac aq af", "declare four-aces AS AH AD AC"),
-    ("fr", "annonce carré de dames dp dc dk dt", "declare four-queens QS QH QD QC"),
-    ("fr", "pas d'annonce", "no-declaration"), ("it", "niente", "no-declaration"),
-    ("fr", "échanger 7p", "exchange 7S"), ("fr", "montrer 7c", "show 7H"), ("it", "scambia 7p", "exchange 7S"),
-    ("fr", "donner dp rc 10t", "give QS KH TC"), ("it", "cala 7p 8p 9p", "lay 7S 8S 9S"),
-])
+@pytest.mark.parametrize(
+    "lang,typed,want",
+    [
+        ("fr", "passe", "pass"),
+        ("fr", "Passe", "pass"),
+        ("it", "passo", "pass"),
+        ("fr", "contre 2", "double 2"),
+        ("fr", "contre 1 et 3", "double 1 and 3"),
+        ("it", "contro 1 e 3", "double 1 and 3"),
+        ("fr", "surcontre 1", "redouble 1"),
+        ("it", "surcontro 2", "redouble 2"),
+        ("fr", "maximum", "maximum"),
+        ("it", "massimo", "maximum"),
+        ("fr", "atout cœur", "trump hearts"),
+        ("fr", "atout pique", "trump spades"),
+        ("it", "atout quadri", "trump diamonds"),
+        ("fr", "atout c", "trump hearts"),
+        ("it", "atout q", "trump diamonds"),
+        ("fr", "k", "diamonds"),
+        ("fr", "sans atout", "none"),
+        ("it", "senza atout", "none"),
+        ("fr", "rang dame", "rank Q"),
+        ("it", "valore fante", "rank J"),
+        ("fr", "hauteur 10", "rank 10"),
+        ("fr", "d", "Q"),
+        ("fr", "r", "K"),
+        ("it", "f", "J"),
+        ("fr", "jouer dp", "play QS"),
+        ("fr", "jouer dp*", "play QS*"),
+        ("it", "gioca rc", "play KH"),
+        ("fr", "annonce mariage RP DP", "declare marriage KS QS"),
+        ("fr", "annoncer mariage d'atout rc dc", "declare trump-marriage KH QH"),
+        ("fr", "annonce bésigue dp vk", "declare bezique QS JD"),
+        ("fr", "annonce quinte ap 10p rp dp vp", "declare quint AS TS KS QS JS"),
+        ("it", "dichiara bazzica dp fq", "declare bezique QS JD"),
+        ("it", "dichiara scala ap rp dp fp 10p", "declare quint AS KS QS JS TS"),
+        ("it", "accusa quattro assi ap ac aq af", "declare four-aces AS AH AD AC"),
+        ("fr", "annonce carré de dames dp dc dk dt", "declare four-queens QS QH QD QC"),
+        ("fr", "pas d'annonce", "no-declaration"),
+        ("it", "niente", "no-declaration"),
+        ("fr", "échanger 7p", "exchange 7S"),
+        ("fr", "montrer 7c", "show 7H"),
+        ("it", "scambia 7p", "exchange 7S"),
+        ("fr", "donner dp rc 10t", "give QS KH TC"),
+        ("it", "cala 7p 8p 9p", "lay 7S 8S 9S"),
+    ],
+)
 def test_keywords(lang, typed, want):
     assert engine_text(typed, lang) == want
 
 
-@pytest.mark.parametrize("lang,typed,want", [
-    ("fr", "pas de dames", "no-queens"), ("fr", "Pas de cœurs", "no-hearts"), ("fr", "pas de plis", "no-tricks"),
-    ("fr", "barbu", "no-king"), ("fr", "les deux derniers", "no-last-two"), ("fr", "atout", "trumps"),
-    ("fr", "réussite", "domino"), ("fr", "reussite", "domino"), ("fr", "salade", "salad"),
-    ("fr", "contrat pas de dames", "no-queens"),
-    ("it", "niente donne", "no-queens"), ("it", "niente cuori", "no-hearts"), ("it", "niente prese", "no-tricks"),
-    ("it", "niente re di cuori", "no-king"), ("it", "ultime due", "no-last-two"), ("it", "domino", "domino"),
-    ("it", "insalata", "salad"),
-    # Scottish calls, alone and grouped
-    ("fr", "as + dames", "aces+queens"), ("fr", "roi de cœur + dames", "king+queens"),
-    ("fr", "dames et plis", "no-queens+no-tricks"), ("fr", "le tout", "aces+king+queens+hearts+tricks"),
-    ("fr", "double patience", "double-patience"), ("it", "doppia pazienza", "double-patience"),
-    ("it", "pazienza", "patience"), ("it", "tutto", "aces+king+queens+hearts+tricks"),
-])
+@pytest.mark.parametrize(
+    "lang,typed,want",
+    [
+        ("fr", "pas de dames", "no-queens"),
+        ("fr", "Pas de cœurs", "no-hearts"),
+        ("fr", "pas de plis", "no-tricks"),
+        ("fr", "barbu", "no-king"),
+        ("fr", "les deux derniers", "no-last-two"),
+        ("fr", "atout", "trumps"),
+        ("fr", "réussite", "domino"),
+        ("fr", "reussite", "domino"),
+        ("fr", "salade", "salad"),
+        ("fr", "contrat pas de dames", "no-queens"),
+        ("it", "niente donne", "no-queens"),
+        ("it", "niente cuori", "no-hearts"),
+        ("it", "niente prese", "no-tricks"),
+        ("it", "niente re di cuori", "no-king"),
+        ("it", "ultime due", "no-last-two"),
+        ("it", "domino", "domino"),
+        ("it", "insalata", "salad"),
+        # Scottish calls, alone and grouped
+        ("fr", "as + dames", "aces+queens"),
+        ("fr", "roi de cœur + dames", "king+queens"),
+        ("fr", "dames et plis", "no-queens+no-tricks"),
+        ("fr", "le tout", "aces+king+queens+hearts+tricks"),
+        ("fr", "double patience", "double-patience"),
+        ("it", "doppia pazienza", "double-patience"),
+        ("it", "pazienza", "patience"),
+        ("it", "tutto", "aces+king+queens+hearts+tricks"),
+    ],
+)
 def test_contract_names_as_players_say_them(lang, typed, want):
     assert engine_text(typed, lang) == want
 
@@ -158,6 +201,7 @@ def test_english_text_is_left_as_the_engine_reads_it():
 def test_classic_deal_typed_in_french_and_italian():
     m = new_match("classic", 0)
     from helpers import deal
+
     deal(m, D0)
     assert parse_typed(m, "pas de dames", "fr") == Declare("no-queens")
     assert parse_typed(m, "niente donne", "it") == Declare("no-queens")
@@ -181,6 +225,7 @@ def test_classic_deal_typed_in_french_and_italian():
 def test_french_preset_reads_reussite_as_its_success():
     m = new_match("french", 0)
     from helpers import deal
+
     deal(m, D0)
     assert parse_typed(m, "réussite", "fr") == Declare("success")
 
@@ -201,27 +246,37 @@ def test_junk_is_refused_in_the_players_words():
     assert info.value.params["text"] == "zz"
     assert "n'est pas une carte" in word_error(info.value, "fr")
     assert "non è una carta" in word_error(info.value, "it")
-    assert len(m.history) == len(start_deal("classic", 0, D0, contract="trumps", trump="H",
-                                            doubles="pass; pass; pass; pass").history)
+    assert len(m.history) == len(
+        start_deal("classic", 0, D0, contract="trumps", trump="H", doubles="pass; pass; pass; pass").history
+    )
 
 
 def test_scottish_calls_typed_in_french():
     m = scottish_new_match(caller=0)
     from scottish_helpers import deal
     from test_scottish_rules import SUITS_DEAL
+
     deal(m, SUITS_DEAL)
-    for typed, lang in (("roi de cœur + dames", "fr"), ("rc + dames", "fr"), ("niente re di cuori e niente donne", "it")):
+    for typed, lang in (
+        ("roi de cœur + dames", "fr"),
+        ("rc + dames", "fr"),
+        ("niente re di cuori e niente donne", "it"),
+    ):
         action = parse_typed(m, typed, lang)
         assert str(action) == str(m.parse_action("king+queens")), typed
 
 
 def test_besigue_typed_in_french_and_italian():
-    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
-                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    g = deal_game(
+        ["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+        ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"],
+        "7D",
+    )
     assert parse_typed(g, "jouer dp", "fr") == Play(parse_type("QS"))
     assert parse_typed(g, "gioca dp", "it") == Play(parse_type("QS"))
     assert parse_typed(g, "annonce mariage rp dp", "fr") == BDeclare(
-        "marriage", ((parse_type("QS"), False), (parse_type("KS"), False)))
+        "marriage", ((parse_type("QS"), False), (parse_type("KS"), False))
+    )
     assert parse_typed(g, "pas d'annonce", "fr") == NoDeclaration()
 
 
@@ -232,29 +287,53 @@ def test_the_italian_k_of_seed_002_is_the_king():
     assert engine_text("kc", "fr") == "KC"  # French K is carreau: two suits, so English
 
 
-@pytest.mark.parametrize("lang,hint,want", [
-    ("fr", "jouer DP", "play QS"), ("fr", "jouer DP*", "play QS*"), ("fr", "annonce bésigue DP VK", "declare bezique QS JD"),
-    ("fr", "pas d'annonce", "no-declaration"), ("fr", "échanger 7C", "exchange 7H"), ("fr", "montrer 7C", "show 7H"),
-    ("fr", "contre 1 3", "double 1 3"), ("fr", "donner AP RC 7K", "give AS KH 7D"), ("fr", "poser 9C 8C 7C", "lay 9H 8H 7H"),
-    ("fr", "roi de cœur + dames", "king+queens"), ("fr", "double patience", "double-patience"), ("fr", "DP", "QS"),
-    ("fr", "10K", "TD"), ("fr", "DC", "QH"), ("fr", "10p", "TS"),
-    ("it", "gioca DP", "play QS"), ("it", "dichiara bazzica DP FQ", "declare bezique QS JD"), ("it", "niente", "no-declaration"),
-    ("it", "scambia 7C", "exchange 7H"), ("it", "mostra 7C", "show 7H"), ("it", "contro 1 3", "double 1 3"),
-    ("it", "dai AP RC 7Q", "give AS KH 7D"), ("it", "cala 9C 8C 7C", "lay 9H 8H 7H"),
-    ("it", "re di cuori + donne", "king+queens"), ("it", "niente re di cuori + niente donne", "no-king+no-queens"), ("it", "doppia pazienza", "double-patience"),
-    ("it", "10Q", "TD"), ("it", "DC", "QH"), ("it", "10p", "TS"),
-])
+@pytest.mark.parametrize(
+    "lang,hint,want",
+    [
+        ("fr", "jouer DP", "play QS"),
+        ("fr", "jouer DP*", "play QS*"),
+        ("fr", "annonce bésigue DP VK", "declare bezique QS JD"),
+        ("fr", "pas d'annonce", "no-declaration"),
+        ("fr", "échanger 7C", "exchange 7H"),
+        ("fr", "montrer 7C", "show 7H"),
+        ("fr", "contre 1 3", "double 1 3"),
+        ("fr", "donner AP RC 7K", "give AS KH 7D"),
+        ("fr", "poser 9C 8C 7C", "lay 9H 8H 7H"),
+        ("fr", "roi de cœur + dames", "king+queens"),
+        ("fr", "double patience", "double-patience"),
+        ("fr", "DP", "QS"),
+        ("fr", "10K", "TD"),
+        ("fr", "DC", "QH"),
+        ("fr", "10p", "TS"),
+        ("it", "gioca DP", "play QS"),
+        ("it", "dichiara bazzica DP FQ", "declare bezique QS JD"),
+        ("it", "niente", "no-declaration"),
+        ("it", "scambia 7C", "exchange 7H"),
+        ("it", "mostra 7C", "show 7H"),
+        ("it", "contro 1 3", "double 1 3"),
+        ("it", "dai AP RC 7Q", "give AS KH 7D"),
+        ("it", "cala 9C 8C 7C", "lay 9H 8H 7H"),
+        ("it", "re di cuori + donne", "king+queens"),
+        ("it", "niente re di cuori + niente donne", "no-king+no-queens"),
+        ("it", "doppia pazienza", "double-patience"),
+        ("it", "10Q", "TD"),
+        ("it", "DC", "QH"),
+        ("it", "10p", "TS"),
+    ],
+)
 def test_the_examples_the_refusals_give_are_read(lang, hint, want):
     # the French and Italian refusals show these as what to type: each reads as the engine's notation
     assert engine_text(hint, lang) == want
     if want.split()[0] in ("play", "declare", "no-declaration", "exchange", "show"):
         from barbu.besigue.actions import parse_action as besigue_action
+
         besigue_action(want)
 
 
 def test_a_mistyped_contract_lists_the_names_the_player_may_type():
     m = new_match("classic", 0)
     from helpers import deal
+
     deal(m, D0)
     with pytest.raises(ParseError) as info:
         parse_typed(m, "pas de rois", "fr")
@@ -269,21 +348,29 @@ def test_a_mistyped_contract_lists_the_names_the_player_may_type():
 
 
 def test_an_unknown_combination_lists_what_the_player_may_type():
-    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
-                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    g = deal_game(
+        ["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+        ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"],
+        "7D",
+    )
     with pytest.raises(ParseError) as info:
         parse_typed(g, "annonce mariagex rp dp", "fr")
     e = info.value
     assert "combinations are: marriage, trump-marriage, bezique" in str(e)
     fr, it = word_error(e, "fr"), word_error(e, "it")
     assert "les combinaisons sont\u00a0: mariage, mariage d'atout, bésigue, carré de valets" in fr
-    assert "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "quinta maggiore, doppio bésigue" in it
+    assert (
+        "quinte majeure" in fr and "le combinazioni sono: matrimonio" in it and "quinta maggiore, doppio bésigue" in it
+    )
     assert parse_typed(g, "annonce mariage d'atout rp dp", "fr") is not None
 
 
 def test_a_refusal_names_what_the_player_typed_not_the_engines_notation():
-    g = deal_game(["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
-                  ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"], "7D")
+    g = deal_game(
+        ["KS", "QS", "AC", "7C", "8C", "9C", "TC", "JC", "7H"],
+        ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AD", "KD"],
+        "7D",
+    )
     with pytest.raises(ParseError) as info:
         parse_typed(g, "jouer 2p", "fr")
     assert info.value.code == "not-a-besigue-card" and info.value.params["text"] == "2p"

@@ -6,12 +6,29 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
+from helpers import (
+    D0,
+    D0Q,
+    D0Q_PLAY,
+    FULL_SUITS,
+    H1,
+    H1_KING_PLAY,
+    TR,
+    dbl,
+    deal,
+    domino_rounds,
+    draw_for,
+    finish_deal,
+    hands_of,
+    new_match,
+    play,
+    snapshot,
+    start_deal,
+    words,
+)
 
 import barbu
-from barbu import (PASS, Card, CardSet, Deal, Declare, Draw, IllegalAction, Match, NameRank,
-                   NameTrump, ParseError)
-from helpers import (D0, D0Q, D0Q_PLAY, FULL_SUITS, H1, H1_KING_PLAY, TR, dbl, deal, domino_rounds,
-                     draw_for, finish_deal, hands_of, new_match, play, snapshot, start_deal, words)
+from barbu import PASS, Card, CardSet, Deal, Declare, Draw, IllegalAction, Match, NameRank, NameTrump, ParseError
 
 PLAY = "classic(undoubled_negative=play)"
 
@@ -47,6 +64,7 @@ def at_tr(movesplayed: str) -> Callable[[], Match]:
         m = start_deal("classic", 0, TR, contract="trumps", trump="H", doubles="double 0; pass; pass; pass")
         play(m, movesplayed)
         return m
+
     return make
 
 
@@ -101,32 +119,45 @@ ILLEGAL = [
     ("card not held, later", at_trick1_second, lambda m: m.apply("5S"), "do not hold"),
     ("card not held (domino)", at_domino, lambda m: m.apply("7H"), "do not hold"),
     ("must follow suit", at_trick1_second, lambda m: m.apply("5H"), "must follow suit"),
-    ("must follow suit rather than trump", at_tr("5H 9H 2H 2C 3C 6H"), lambda m: m.apply("AD"),
-     "must follow suit"),
+    ("must follow suit rather than trump", at_tr("5H 9H 2H 2C 3C 6H"), lambda m: m.apply("AD"), "must follow suit"),
     ("trumps led: must head the trick", at_tr("5H"), lambda m: m.apply("3H"), "higher than every trump"),
     ("void: must trump", at_tr("5H 9H 2H 2C 3C"), lambda m: m.apply("AS"), "must trump"),
     ("must overtrump, not undertrump", at_tr("5H 9H 2H 2C 3C 6H 4C"), lambda m: m.apply("4H"), "overtrump"),
     ("must overtrump, not discard", at_tr("5H 9H 2H 2C 3C 6H 4C"), lambda m: m.apply("2D"), "overtrump"),
     ("heart lead ban", at_heart_lead, lambda m: m.apply("5H"), "hearts may not be led"),
-    ("contract already declared", at_second_deal_declare, lambda m: m.apply("no-queens"),
-     "already been declared"),
-    ("contract already declared (object)", at_second_deal_declare, lambda m: m.apply(Declare("no-queens")),
-     "already been declared"),
+    ("contract already declared", at_second_deal_declare, lambda m: m.apply("no-queens"), "already been declared"),
+    (
+        "contract already declared (object)",
+        at_second_deal_declare,
+        lambda m: m.apply(Declare("no-queens")),
+        "already been declared",
+    ),
     ("unknown contract object", at_declare, lambda m: m.apply(Declare("ravage-city")), "not a contract"),
     ("no-trump not allowed", at_trump, lambda m: m.apply("trump none"), "no-trump is not allowed"),
     ("no-trump not allowed (object)", at_trump, lambda m: m.apply(NameTrump(None)), "no-trump is not allowed"),
     ("bad trump suit", at_trump, lambda m: m.apply(NameTrump(7)), "trump suit"),
     ("bad starting rank", at_rank, lambda m: m.apply(NameRank(13)), "starting rank"),
     ("domino pass when able", at_domino, lambda m: m.apply("pass"), "pass only when you cannot play"),
-    ("domino pass when able (object)", at_domino_second_turn, lambda m: m.apply(PASS),
-     "pass only when you cannot play"),
+    (
+        "domino pass when able (object)",
+        at_domino_second_turn,
+        lambda m: m.apply(PASS),
+        "pass only when you cannot play",
+    ),
     ("domino card that does not fit", at_domino, lambda m: m.apply("8S"), "cannot be placed"),
-    ("domino card that does not fit, later", at_domino_second_turn, lambda m: m.apply("5S"),
-     "cannot be placed"),
-    ("dealer doubles", lambda: start_deal("classic", 0, D0, contract="no-queens", doubles="pass; pass; pass"),
-     lambda m: m.apply("double 1"), "dealer never doubles"),
-    ("positive: only the dealer", lambda: start_deal("classic", 0, D0, contract="trumps", trump="S"),
-     lambda m: m.apply("double 2"), "only the dealer may be doubled"),
+    ("domino card that does not fit, later", at_domino_second_turn, lambda m: m.apply("5S"), "cannot be placed"),
+    (
+        "dealer doubles",
+        lambda: start_deal("classic", 0, D0, contract="no-queens", doubles="pass; pass; pass"),
+        lambda m: m.apply("double 1"),
+        "dealer never doubles",
+    ),
+    (
+        "positive: only the dealer",
+        lambda: start_deal("classic", 0, D0, contract="trumps", trump="S"),
+        lambda m: m.apply("double 2"),
+        "only the dealer may be doubled",
+    ),
     # Wrong action type for the phase.
     ("declare in play", at_play, lambda m: m.apply(Declare("no-queens")), "time to play a card"),
     ("double in play", at_play, lambda m: m.apply(dbl(1)), "time to play a card"),
@@ -144,10 +175,13 @@ ILLEGAL = [
     ("declare at a deal", at_deal, lambda m: m.apply(Declare("no-queens")), "not a deal"),
     ("draw at a deal", at_deal, lambda m: m.apply(draw_for(1)), "not a deal"),
     ("deal at the draw", at_draw, lambda m: m.apply(Deal(hands_of(D0))), "not a draw"),
-    ("deal of 12-card hands", at_deal,
-     lambda m: m.apply(Deal(tuple(h & ~(1 << (h.bit_length() - 1)) for h in hands_of(D0)))), "13"),
-    ("deal with a card twice", at_deal,
-     lambda m: m.apply(Deal((hands_of(D0)[0],) * 4)), "different cards"),
+    (
+        "deal of 12-card hands",
+        at_deal,
+        lambda m: m.apply(Deal(tuple(h & ~(1 << (h.bit_length() - 1)) for h in hands_of(D0)))),
+        "13",
+    ),
+    ("deal with a card twice", at_deal, lambda m: m.apply(Deal((hands_of(D0)[0],) * 4)), "different cards"),
     ("deal of 3 hands", at_deal, lambda m: m.apply(Deal(hands_of(D0)[:3])), "4 hands"),
     ("draw of one card twice", at_draw, lambda m: m.apply(Draw((12, 12, 0, 1))), "different cards"),
     ("anything when the match is over", at_over, lambda m: m.apply(Card.parse("AS")), "over"),
@@ -269,6 +303,7 @@ def test_well_formed_text_forms():
 # ---------------------------------------------------------------------------------------------
 # Undo.
 
+
 def test_undo_with_nothing_to_undo():
     m = Match("classic", seed=1)
     with pytest.raises(IllegalAction, match="nothing to undo"):
@@ -278,12 +313,19 @@ def test_undo_with_nothing_to_undo():
 def script() -> list:
     """A walk through every phase: a tied draw, deals, declaring, trump, rank, both doubling
     rounds, trick play with an early end, a split deal, Domino with passes and a finished deal."""
-    out: list = [Draw((12, 25, 0, 1)),        # A♠ and A♥: a tie, draw again
-                 draw_for(0),
-                 Deal(hands_of(D0Q)), "no-queens",
-                 "pass", "double 1", "double 1 2", "pass",      # first round
-                 "redouble 3", "pass"]                           # second round (seats 1, 2)
-    out += "5S AS JS 8S 4H AH TH 7H".split()                    # two tricks of D0Q
+    out: list = [
+        Draw((12, 25, 0, 1)),  # A♠ and A♥: a tie, draw again
+        draw_for(0),
+        Deal(hands_of(D0Q)),
+        "no-queens",
+        "pass",
+        "double 1",
+        "double 1 2",
+        "pass",  # first round
+        "redouble 3",
+        "pass",
+    ]  # second round (seats 1, 2)
+    out += "5S AS JS 8S 4H AH TH 7H".split()  # two tricks of D0Q
     return out
 
 
@@ -314,9 +356,22 @@ def test_undo_in_every_phase():
     assert m.phase_name == "deal" and m.deal_no == 1
     acts += rest
     # A split deal (nobody doubles No tricks), then Trumps with a doubled dealer, then Domino.
-    more = [Deal(hands_of(D0)), "no-tricks", "pass", "pass", "pass", "pass",
-            Deal(hands_of(TR)), "trumps", "trump H", "double 0", "pass", "pass", "redouble 1",
-            *"5H 9H 2H 2C 3C 6H 4C 8H".split()]
+    more = [
+        Deal(hands_of(D0)),
+        "no-tricks",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+        Deal(hands_of(TR)),
+        "trumps",
+        "trump H",
+        "double 0",
+        "pass",
+        "pass",
+        "redouble 1",
+        *"5H 9H 2H 2C 3C 6H 4C 8H".split(),
+    ]
     snaps += walk_and_undo(m, more)
     acts += more
     assert m.results[-1].played is False and m.phase_name == "play"
@@ -328,9 +383,14 @@ def test_undo_in_every_phase():
 
 
 def test_undo_domino_with_passes_and_the_end_of_the_deal():
-    m = start_deal("classic", 0, ["AKQJT9865432.8.-.-", "7.AKQJT9765432.-.-", FULL_SUITS[2], FULL_SUITS[3]],
-                   contract="domino", rank="7")
-    walk_and_undo(m, ["pass", "pass", "pass", "pass"])     # nobody doubles: still played
+    m = start_deal(
+        "classic",
+        0,
+        ["AKQJT9865432.8.-.-", "7.AKQJT9765432.-.-", FULL_SUITS[2], FULL_SUITS[3]],
+        contract="domino",
+        rank="7",
+    )
+    walk_and_undo(m, ["pass", "pass", "pass", "pass"])  # nobody doubles: still played
     walk_and_undo(m, ["pass", "7S", "7D", "7C", "6S", "7H", "8D", "8C"])
     assert m.phase_name == "domino"
 
@@ -360,6 +420,7 @@ def test_undo_after_the_match_is_over():
 # ---------------------------------------------------------------------------------------------
 # Edge: a second-round "maximum" typed by a player.
 
+
 def test_maximum_typed_in_the_second_round_redoubles_what_may_be_redoubled():
     # Seat 2 was doubled by 1 before his turn (and let it stand), then by 3 after it.
     m = start_deal("classic", 0, D0, contract="no-hearts", doubles="double 2; pass; double 2; pass")
@@ -386,5 +447,3 @@ def test_undo_of_a_sampled_deal_then_sampling_again_gives_the_same_deal():
     m.apply(first)
     m.undo()
     assert m.sample_chance() == first
-
-

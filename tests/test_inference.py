@@ -6,17 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from barbu.agents.expert import ExpertAgent
-from barbu.agents.inference import likely_hands
-from barbu.agents.rule import rules_info
-from barbu.classic.sampler import sample_hands
+from test_expert import rule_positions
 
 from barbu import CHANCE
-from barbu.agents.rule import RuleAgent
+from barbu.agents.expert import ExpertAgent
+from barbu.agents.inference import likely_hands
+from barbu.agents.rule import RuleAgent, rules_info
+from barbu.classic.sampler import sample_hands
 from barbu.games import open_game
-
-from test_expert import rule_positions
 
 
 def deal_weight(model, hands: list[int]) -> float:
@@ -24,8 +21,6 @@ def deal_weight(model, hands: list[int]) -> float:
     for s in model.seats:
         w *= model.weight(s, hands[s])
     return w
-
-
 
 
 def test_the_true_deal_explains_rule_players_cards_best():
@@ -128,9 +123,11 @@ def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
     """The weights read the rule player's cards from the compiled core where it is built; the Python rule
     player gives every deal the same weight."""
     from barbu.solver import fast
+
     if getattr(fast, "rule_cards", None) is None:
         pytest.skip("the compiled core is not built (BARBU_PURE or no compiler): nothing to compare")
     from barbu.agents.inference import DealModel
+
     agent = ExpertAgent(1)
     rng = random.Random(9)
     compared = 0
@@ -138,8 +135,19 @@ def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
         for m, v in rule_positions(rules, 3, "play", every=2):
             core = agent.deal_model(v, m, rules_info(v.rules)[2])
             assert core.core_spec is not None
-            plain = DealModel(v, core.contract, core.contracts, rules_info(v.rules)[0], core.spec, core.trump_mask,
-                              core.sign, agent.surprise, agent.bid_surprise, agent.double_surprise, use_core=False)
+            plain = DealModel(
+                v,
+                core.contract,
+                core.contracts,
+                rules_info(v.rules)[0],
+                core.spec,
+                core.trump_mask,
+                core.sign,
+                agent.surprise,
+                agent.bid_surprise,
+                agent.double_surprise,
+                use_core=False,
+            )
             for hands in [list(m.hands)] + [sample_hands(v, rng) for _ in range(4)]:
                 for s, ev in core.seats.items():
                     assert core.card_weight(ev, hands[s]) == plain.card_weight(plain.seats[s], hands[s])
@@ -150,6 +158,7 @@ def test_the_compiled_rule_player_weighs_deals_as_the_python_one():
 def test_scottish_chains_keep_to_deals_the_pass_ons_explain():
     from barbu.agents.passon_inference import passon_likelihood
     from barbu.classic.sampler import own_match_class
+
     agent = ExpertAgent(1)
     rng = random.Random(6)
     checked = 0

@@ -3,13 +3,12 @@
 import random
 
 import pytest
+from helpers import play_out
 
 from barbu import Business, Card, Match, Ruleset, RulesetError
 from barbu.classic.contracts import score_tricks
 from barbu.classic.match import settle
 from barbu.classic.presets import stripped_deck
-
-from helpers import play_out
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -28,8 +27,15 @@ def italian(key):
 def test_italian_totals_are_the_seeds_check_values():
     m = Match("italian")
     totals = {c.key: c.total(4, 13, m.deck) for c in m.contracts}
-    assert totals == {"no-king": -20, "no-hearts": -36, "no-queens": -24, "no-last-two": -24,
-                      "no-tricks": -26, "trumps": 65, "domino": 65}
+    assert totals == {
+        "no-king": -20,
+        "no-hearts": -36,
+        "no-queens": -24,
+        "no-last-two": -24,
+        "no-tricks": -26,
+        "trumps": 65,
+        "domino": 65,
+    }
 
 
 def test_italian_example_1_king_of_hearts_doubled():
@@ -69,8 +75,7 @@ def test_italian_matches_are_zero_sum_and_totals_hold(seed):
         assert sum(r.scores) == m.contract_by_key[r.contract].total(4, 13, m.deck)
 
 
-@pytest.mark.parametrize("players,removed", [(3, ["2C"]), (4, []), (5, ["2C", "2S"]),
-                                             (6, ["2C", "2S", "2D", "2H"])])
+@pytest.mark.parametrize("players,removed", [(3, ["2C"]), (4, []), (5, ["2C", "2S"]), (6, ["2C", "2S", "2D", "2H"])])
 def test_salad_strips_the_deck_to_deal_evenly(players, removed):
     deck = stripped_deck(players)
     assert deck.bit_count() % players == 0
@@ -81,8 +86,14 @@ def test_salad_values():
     m = Match("salad")
     totals = {c.key: c.total(4, 13, m.deck) for c in m.contracts}
     # RULES.md: the seed's -235 for Salad is an arithmetic slip for -355.
-    assert totals == {"no-tricks": -65, "no-last-trick": -30, "no-hearts": -130, "no-queens": -80,
-                      "no-king": -50, "salad": -355}
+    assert totals == {
+        "no-tricks": -65,
+        "no-last-trick": -30,
+        "no-hearts": -130,
+        "no-queens": -80,
+        "no-king": -50,
+        "salad": -355,
+    }
     six = Match("salad(players=6)")
     assert {c.key: c.total(6, 8, six.deck) for c in six.contracts}["salad"] == -40 - 30 - 120 - 80 - 50
 
@@ -122,8 +133,10 @@ def test_italian_example_1_played_through_the_engine():
 
     hands = ["AKQJT98765.-.A.32", "432.QJT9876.KQJ.-", "-.5432.T98765432.-", "-.AK.-.AKQJT987654"]
     # The round goes b, c, d, then the dealer a.
-    for calls, expected in ((["double 3", "double 3", "pass", "pass"], (0, 20, 20, -60)),
-                            (["double 3", "double 3", "redouble 1 2", "pass"], (0, 40, 40, -100))):
+    for calls, expected in (
+        (["double 3", "double 3", "pass", "pass"], (0, 20, 20, -60)),
+        (["double 3", "double 3", "redouble 1 2", "pass"], (0, 40, 40, -100)),
+    ):
         for seed in range(5):
             m = start_deal("italian", 0, hands, contract="no-king")
             for call in calls:

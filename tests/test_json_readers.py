@@ -49,14 +49,17 @@ def test_no_module_parses_json_outside_the_safe_reader() -> None:
     assert not offenders, "parse JSON with barbu.core.safejson.loads:\n" + "\n".join(offenders)
 
 
-@pytest.mark.parametrize("source", [
-    "import json\njson.loads(x)",
-    "import json as j\nj.load(f)",
-    "from json import loads\n",
-    "import orjson\norjson.loads(b)",
-    "from orjson import loads as parse\n",
-    "import json\nd = json.JSONDecoder()",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import json\njson.loads(x)",
+        "import json as j\nj.load(f)",
+        "from json import loads\n",
+        "import orjson\norjson.loads(b)",
+        "from orjson import loads as parse\n",
+        "import json\nd = json.JSONDecoder()",
+    ],
+)
 def test_the_scan_finds_every_spelling_of_a_plain_reader(source: str) -> None:
     assert plain_readers(ast.parse(source))
 

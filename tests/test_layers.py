@@ -57,8 +57,12 @@ def imports_of(path: Path) -> set[str]:
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}"
-                out.add(sub if (SRC.parent / (sub.replace(".", "/") + ".py")).exists()
-                        or (SRC.parent / sub.replace(".", "/")).is_dir() else target)
+                out.add(
+                    sub
+                    if (SRC.parent / (sub.replace(".", "/") + ".py")).exists()
+                    or (SRC.parent / sub.replace(".", "/")).is_dir()
+                    else target
+                )
         elif isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("barbu"))
     out.discard(me)
@@ -84,8 +88,12 @@ def test_every_module_has_a_floor():
 
 
 def test_imports_run_downward():
-    upward = [f"{m} imports {t}" for m, targets in graph().items() for t in targets
-              if m not in ("barbu", "barbu.__main__") and floor(t) > floor(m)]
+    upward = [
+        f"{m} imports {t}"
+        for m, targets in graph().items()
+        for t in targets
+        if m not in ("barbu", "barbu.__main__") and floor(t) > floor(m)
+    ]
     assert not upward, "imports against the floors:\n" + "\n".join(sorted(upward))
 
 
@@ -100,7 +108,7 @@ def test_no_import_loops():
             if t not in g:
                 continue
             if state.get(t) == 1:
-                loops.append(path[path.index(t):] + [t] if t in path else [m, t])
+                loops.append(path[path.index(t) :] + [t] if t in path else [m, t])
             elif t not in state:
                 visit(t, path + [t])
         state[m] = 2
@@ -108,14 +116,19 @@ def test_no_import_loops():
     for m in sorted(g):
         if m not in state:
             visit(m, [m])
-    assert not loops, "import loops:\n" + "\n".join(" → ".join(l) for l in loops)
+    assert not loops, "import loops:\n" + "\n".join(" → ".join(loop) for loop in loops)
 
 
 @pytest.mark.parametrize("family", ["besigue"])
 def test_besigue_never_imports_the_barbu_state_machine(family):
     g = graph()
-    bad = [f"{m} → {t}" for m, ts in g.items() if m.startswith(f"barbu.{family}") for t in ts
-           if t.startswith(("barbu.classic", "barbu.scottish"))]
+    bad = [
+        f"{m} → {t}"
+        for m, ts in g.items()
+        if m.startswith(f"barbu.{family}")
+        for t in ts
+        if t.startswith(("barbu.classic", "barbu.scottish"))
+    ]
     assert not bad, bad
 
 
@@ -164,7 +177,8 @@ def test_the_web_imports_run_downward():
         for t in targets:
             if not t.startswith("barbu.web."):
                 continue
-            if web_floor(t) > web_floor(m) or (web_floor(t) == web_floor(m) and web_room(t) != web_room(m)
-                                               and web_floor(m) < len(WEB_FLOORS)):
+            if web_floor(t) > web_floor(m) or (
+                web_floor(t) == web_floor(m) and web_room(t) != web_room(m) and web_floor(m) < len(WEB_FLOORS)
+            ):
                 bad.append(f"{m} imports {t}")
     assert not bad, "imports against the web's floors:\n" + "\n".join(sorted(bad))

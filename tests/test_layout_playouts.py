@@ -98,8 +98,10 @@ def test_the_domino_benchmark_plays_each_domino_deal_at_every_seat(tmp_path, cap
     import importlib.util
     import json
     from pathlib import Path
-    spec = importlib.util.spec_from_file_location("domino_bench", Path(__file__).parents[1] / "benchmarks" /
-                                                  "domino.py")
+
+    spec = importlib.util.spec_from_file_location(
+        "domino_bench", Path(__file__).parents[1] / "benchmarks" / "domino.py"
+    )
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -7,14 +7,22 @@ import random
 
 import numpy as np
 import pytest
-
-from barbu.agents import make_agent
-from barbu.agents import inference as chains_module
-from barbu.agents.learned_inference import (FEATURES, WEIGHTS, balance, card_probabilities, draw_hands, features,
-                                            learned_hands, load_network, supports)
-from barbu.classic.sampler import determinize
-
 from test_expert import rule_positions
+
+from barbu.agents import inference as chains_module
+from barbu.agents import make_agent
+from barbu.agents.learned_inference import (
+    FEATURES,
+    WEIGHTS,
+    balance,
+    card_probabilities,
+    draw_hands,
+    features,
+    learned_hands,
+    load_network,
+    supports,
+)
+from barbu.classic.sampler import determinize
 
 
 def views(rules: str, seed: int, phase: str, every: int = 4):
@@ -47,8 +55,17 @@ def test_the_shipped_weights_load_and_are_small():
     assert net.layers[-1][0].shape[1] == 1
 
 
-@pytest.mark.parametrize("rules,phase", [("classic", "play"), ("classic", "doubling"), ("classic", "domino"),
-                                         ("italian", "play"), ("french", "play"), ("salad(players=5)", "play")])
+@pytest.mark.parametrize(
+    "rules,phase",
+    [
+        ("classic", "play"),
+        ("classic", "doubling"),
+        ("classic", "domino"),
+        ("italian", "play"),
+        ("french", "play"),
+        ("salad(players=5)", "play"),
+    ],
+)
 def test_every_drawn_deal_fits_the_view(rules, phase):
     rng = random.Random(3)
     seen = 0

@@ -68,15 +68,18 @@ def test_a_wrong_but_legal_card_is_refused_with_the_lesson_and_changes_nothing()
     assert play.act("TD") is None and play.state().refusal is None
 
 
-@pytest.mark.parametrize("key, done, tried, code", [
-    ("no-queens", (), "QS", "follow-suit"),
-    ("no-queens", (), "KC", "you-do-not-hold"),
-    ("no-queens", (), "zz", "not-a-card"),
-    ("doubling", (), "double 0", "double-self"),
-    ("trumps", ("contract trumps", "trump S", "AS", "4H"), "4S", "must-overtrump"),
-    ("domino", ("contract domino", "rank 8"), "AS", "domino-row-not-started"),
-    ("domino", ("contract domino", "rank 8", "8S"), "pass", "domino-pass-with-card"),
-])
+@pytest.mark.parametrize(
+    "key, done, tried, code",
+    [
+        ("no-queens", (), "QS", "follow-suit"),
+        ("no-queens", (), "KC", "you-do-not-hold"),
+        ("no-queens", (), "zz", "not-a-card"),
+        ("doubling", (), "double 0", "double-self"),
+        ("trumps", ("contract trumps", "trump S", "AS", "4H"), "4S", "must-overtrump"),
+        ("domino", ("contract domino", "rank 8"), "AS", "domino-row-not-started"),
+        ("domino", ("contract domino", "rank 8", "8S"), "pass", "domino-pass-with-card"),
+    ],
+)
 def test_an_illegal_action_gets_the_engines_code_and_the_lesson(key, done, tried, code):
     before = replay(key, done)
     state = replay(key, done + (tried,))
@@ -134,9 +137,14 @@ def test_no_state_shows_another_seats_hand(key):
         assert v.seat == 0 and all(k == 0 for k in v.known[1:]) and all(not r.hands for r in v.results)
         shown = v.hand | v.played
         # every card a message or a lesson names is the learner's own or already on the table
-        for said in (state.message, *(lesson(key).steps[i].why for i in range(len(state.actions),
-                                                                               len(state.actions) + 1)
-                                      if i < len(lesson(key).steps))):
+        for said in (
+            state.message,
+            *(
+                lesson(key).steps[i].why
+                for i in range(len(state.actions), len(state.actions) + 1)
+                if i < len(lesson(key).steps)
+            ),
+        ):
             for name, value in said.params:
                 assert shown >> value & 1, (key, state.actions, said.text, name)
 

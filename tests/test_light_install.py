@@ -14,15 +14,26 @@ import textwrap
 
 import pytest
 
-from barbu.agents import make_agent
 from barbu.agents import expert as expert_module
+from barbu.agents import make_agent
 from barbu.agents.refusals import LEARNED_NEEDS_NUMPY, MissingExtraWarning
 from barbu.classic.match import CHANCE, Match
 from barbu.core.errors import AgentError
 
 #: What ``barbu --help`` must not load: servers, databases, screens, arrays, PDF, Babel.
-HEAVY = ("starlette", "uvicorn", "sqlalchemy", "alembic", "psycopg", "redis", "numpy", "textual", "jinja2",
-         "fpdf", "babel")
+HEAVY = (
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "redis",
+    "numpy",
+    "textual",
+    "jinja2",
+    "fpdf",
+    "babel",
+)
 
 #: Put first on sys.meta_path: only the standard library and barbu can be imported (``ONLY`` narrows it to
 #: the top-level names given, leaving the rest importable).
@@ -42,13 +53,20 @@ WITHOUT_EXTRAS = textwrap.dedent("""
 """)
 
 
-def run(code: str, *args: str, only: tuple[str, ...] | None = None, stdin: str = "",
-        cwd=None) -> subprocess.CompletedProcess:
+def run(
+    code: str, *args: str, only: tuple[str, ...] | None = None, stdin: str = "", cwd=None
+) -> subprocess.CompletedProcess:
     """``code`` in a fresh interpreter (with the finder above when ``only`` is given or ``()``)."""
     prelude = "" if only is None else f"ONLY = {set(only) or None!r}\n" + WITHOUT_EXTRAS
-    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code), *args], capture_output=True,
-                          text=True, input=stdin, timeout=300, cwd=cwd,
-                          env={**__import__("os").environ, "BARBU_LANG": "en", "COLUMNS": "100"})
+    return subprocess.run(
+        [sys.executable, "-c", prelude + textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=300,
+        cwd=cwd,
+        env={**__import__("os").environ, "BARBU_LANG": "en", "COLUMNS": "100"},
+    )
 
 
 CLI = """
@@ -144,14 +162,23 @@ def test_a_whole_match_and_its_record_on_the_standard_library_alone(tmp_path):
     assert not set(outside) & set(HEAVY) and "rich" not in outside, outside
 
 
-@pytest.mark.parametrize("only,args,said", [
-    ((), ["rules"], "the command line needs: pip install 'barbu[terminal]'"),
-    (("starlette", "uvicorn", "sqlalchemy", "jinja2", "msgspec"), ["serve"],
-     "the web server needs: pip install 'barbu[web]'"),
-    (("sqlalchemy",), ["score", "list"],
-     "barbu score uses the web server's database, which needs: pip install 'barbu[web]'"),
-    (("fpdf",), ["sheet", "-o", "sheet.pdf"], "the printable sheets need: pip install 'barbu[sheets]'"),
-])
+@pytest.mark.parametrize(
+    "only,args,said",
+    [
+        ((), ["rules"], "the command line needs: pip install 'barbu[terminal]'"),
+        (
+            ("starlette", "uvicorn", "sqlalchemy", "jinja2", "msgspec"),
+            ["serve"],
+            "the web server needs: pip install 'barbu[web]'",
+        ),
+        (
+            ("sqlalchemy",),
+            ["score", "list"],
+            "barbu score uses the web server's database, which needs: pip install 'barbu[web]'",
+        ),
+        (("fpdf",), ["sheet", "-o", "sheet.pdf"], "the printable sheets need: pip install 'barbu[sheets]'"),
+    ],
+)
 def test_a_command_without_its_extra_says_which_to_install(tmp_path, only, args, said):
     done = run(CLI, *args, only=only, cwd=tmp_path)
     assert "Traceback" not in done.stderr, done.stderr
@@ -167,8 +194,19 @@ def test_without_the_sheets_extra_the_html_sheet_is_written(tmp_path):
 
 @pytest.mark.parametrize("rules", ["classic", "besigue"])
 def test_the_plain_game_needs_no_textual(tmp_path, rules):
-    done = run(CLI, "play", "--plain", "--rules", rules, "--seed", "3", "--no-compare", only=("textual",),
-               stdin="quit\n", cwd=tmp_path)
+    done = run(
+        CLI,
+        "play",
+        "--plain",
+        "--rules",
+        rules,
+        "--seed",
+        "3",
+        "--no-compare",
+        only=("textual",),
+        stdin="quit\n",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0 and loaded(done.stdout)[1] == "0", done.stderr
     assert "textual" not in loaded(done.stdout)[0]
     assert "Type 'help'" in done.stdout and list(tmp_path.glob("*.jsonl"))
@@ -186,6 +224,7 @@ def test_the_expert_without_numpy_in_this_process(monkeypatch):
     v = m.view(m.to_act())
     assert not agent.learned and agent.samples_for(v) == make_agent("expert(learned=0)", 1).samples_for(v)
     import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once only: a second expert says nothing
         make_agent("expert", 2)

@@ -8,8 +8,7 @@ import pytest
 
 from barbu.duplicate import movements
 from barbu.duplicate.errors import EventError
-from barbu.duplicate.movements import (FORMATS, comparisons, meetings, schedule, seat_counts, spread,
-                                       tables_for)
+from barbu.duplicate.movements import FORMATS, comparisons, meetings, schedule, seat_counts, spread, tables_for
 
 
 def check_plan(plan, players: int, seats: int, rounds: int, tables: int | None = None) -> None:
@@ -29,24 +28,28 @@ def check_plan(plan, players: int, seats: int, rounds: int, tables: int | None =
 
 # -- refusals ------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, kwargs, code", [
-    ((0, 4, "one-match"), {}, "event-no-players"),
-    (("8", 4, "one-match"), {}, "event-players-not-a-number"),
-    ((8, 4.0, "one-match"), {}, "event-seats-not-a-number"),
-    ((8, 4, "rounds", 2.5), {}, "event-rounds-not-a-number"),
-    ((8, 4, "rounds", None), {}, "event-rounds-not-a-number"),
-    ((8, 4, "one-match"), {"tables": True}, "event-tables-not-a-number"),
-    ((8, 4, ["rounds"]), {}, "event-unknown-format"),
-    ((5, 1, "one-match"), {}, "event-no-seats"),
-    ((8, 4, "swiss"), {}, "event-unknown-format"),
-    ((8, 4, "rounds", 0), {}, "event-rounds-at-least-one"),
-    ((8, 4, "rounds", 21), {}, "event-too-many-rounds"),
-    ((8, 4, "one-match", 3), {}, "event-one-match-one-round"),
-    ((4, 4, "rounds", 3), {}, "event-rounds-need-two-tables"),
-    ((3, 4, "rounds", 2), {}, "event-rounds-need-two-tables"),
-    ((9, 4, "one-match"), {"tables": 2}, "event-too-few-tables"),
-    ((9, 4, "one-match"), {"tables": 5000}, "event-too-many-tables"),
-])
+
+@pytest.mark.parametrize(
+    "args, kwargs, code",
+    [
+        ((0, 4, "one-match"), {}, "event-no-players"),
+        (("8", 4, "one-match"), {}, "event-players-not-a-number"),
+        ((8, 4.0, "one-match"), {}, "event-seats-not-a-number"),
+        ((8, 4, "rounds", 2.5), {}, "event-rounds-not-a-number"),
+        ((8, 4, "rounds", None), {}, "event-rounds-not-a-number"),
+        ((8, 4, "one-match"), {"tables": True}, "event-tables-not-a-number"),
+        ((8, 4, ["rounds"]), {}, "event-unknown-format"),
+        ((5, 1, "one-match"), {}, "event-no-seats"),
+        ((8, 4, "swiss"), {}, "event-unknown-format"),
+        ((8, 4, "rounds", 0), {}, "event-rounds-at-least-one"),
+        ((8, 4, "rounds", 21), {}, "event-too-many-rounds"),
+        ((8, 4, "one-match", 3), {}, "event-one-match-one-round"),
+        ((4, 4, "rounds", 3), {}, "event-rounds-need-two-tables"),
+        ((3, 4, "rounds", 2), {}, "event-rounds-need-two-tables"),
+        ((9, 4, "one-match"), {"tables": 2}, "event-too-few-tables"),
+        ((9, 4, "one-match"), {"tables": 5000}, "event-too-many-tables"),
+    ],
+)
 def test_what_does_not_fit_is_refused_with_a_code(args, kwargs, code):
     with pytest.raises(EventError) as e:
         schedule(*args, **kwargs)
@@ -57,8 +60,10 @@ def test_what_does_not_fit_is_refused_with_a_code(args, kwargs, code):
 def test_refusal_says_what_to_do():
     with pytest.raises(EventError) as e:
         schedule(3, 4, "rounds", 2)
-    assert str(e.value) == ("the rounds format moves players between tables, but 3 players fit at one table of 4: "
-                            "choose one match, or two tables or more")
+    assert str(e.value) == (
+        "the rounds format moves players between tables, but 3 players fit at one table of 4: "
+        "choose one match, or two tables or more"
+    )
     with pytest.raises(EventError) as e:
         schedule(9, 4, "one-match", tables=2)
     assert str(e.value) == "9 players need at least 3 tables of 4, not 2 tables"
@@ -72,6 +77,7 @@ def test_tables_for():
 
 
 # -- one match at every table --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("players", list(range(1, 41)))
@@ -102,6 +108,7 @@ def test_a_director_may_ask_for_more_tables():
 
 
 # -- rounds --------------------------------------------------------------------------------------------------
+
 
 def test_rounds_eight_players_seven_rounds_every_pair_meets_three_times():
     """8 players at two tables of 4 for 7 rounds: the affine design where every pair meets 3 times exists;
@@ -134,8 +141,9 @@ def test_rounds_every_format_and_number(players, seats, rounds):
     check_plan(plan, players, seats, rounds)
     met, compared = meetings(plan), comparisons(plan)
     # Who meets whom: the counts a plan's tables give, and no more than the rounds.
-    assert sum(met.values()) == sum(sum(1 for _ in combinations([p for p in t if p is not None], 2))
-                                    for rnd in plan for t in rnd)
+    assert sum(met.values()) == sum(
+        sum(1 for _ in combinations([p for p in t if p is not None], 2)) for rnd in plan for t in rnd
+    )
     assert max(met.values()) <= rounds
     # Who is compared with whom: never two players at the same table of a round.
     for rnd in plan:
@@ -151,6 +159,7 @@ def test_rounds_every_format_and_number(players, seats, rounds):
 def test_rounds_spread_the_opponents_better_than_chance():
     """The search against its own starting point (round 0 kept, later rounds shuffled)."""
     import random
+
     players, seats, rounds = 20, 4, 6
     plan = schedule(players, seats, "rounds", rounds)
     rng = random.Random(7)
@@ -159,7 +168,7 @@ def test_rounds_spread_the_opponents_better_than_chance():
         order = list(range(players))
         if r:
             rng.shuffle(order)
-        shuffled.append([order[t * seats:(t + 1) * seats] for t in range(players // seats)])
+        shuffled.append([order[t * seats : (t + 1) * seats] for t in range(players // seats)])
     assert spread(meetings(plan), players) < spread(meetings(shuffled), players)
 
 

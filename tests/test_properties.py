@@ -18,13 +18,10 @@ from itertools import combinations
 from typing import Any, Callable
 
 import pytest
-
 from hypo import SCOTTISH, fast_and_slow
 
-from barbu import (CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump,
-                   Pass)
+from barbu import CARDS, CHANCE, PASS, Business, Deal, Declare, Double, IllegalAction, Match, NameRank, NameTrump, Pass
 from barbu.core.actions import NO_DOUBLE
-
 
 FULL_DECK = (1 << 52) - 1
 HEARTS = 1
@@ -32,15 +29,30 @@ KING, QUEEN, ACE = 11, 10, 12
 
 # Contract table totals as RULES.md §1 states them (before doubles).
 TOTALS = {
-    False: {"no-tricks": -26, "no-hearts": -30, "no-queens": -24, "no-king": -20, "no-last-two": -30,
-            "trumps": 65, "domino": 65},
-    True: {"no-tricks": -39, "no-hearts": -30, "no-queens": -32, "no-king": -21, "no-last-two": -30,
-           "trumps": 91, "domino": 85, "ravage-city": -24},
+    False: {
+        "no-tricks": -26,
+        "no-hearts": -30,
+        "no-queens": -24,
+        "no-king": -20,
+        "no-last-two": -30,
+        "trumps": 65,
+        "domino": 65,
+    },
+    True: {
+        "no-tricks": -39,
+        "no-hearts": -30,
+        "no-queens": -32,
+        "no-king": -21,
+        "no-last-two": -30,
+        "trumps": 91,
+        "domino": 85,
+        "ravage-city": -24,
+    },
 }
 
 
-
 # ---------------------------------------------------------------------- the random player
+
 
 def random_action(m: Match, rng: random.Random) -> Any:
     """A random legal action (a random outcome at chance nodes).
@@ -60,8 +72,15 @@ def random_action(m: Match, rng: random.Random) -> Any:
 Hook = Callable[[Match, int, Any], None]
 
 
-def play_random(rules: str, seed: int, *, deals: int | None = None, before: Hook | None = None,
-                after: Hook | None = None, seeded: bool = True) -> Match:
+def play_random(
+    rules: str,
+    seed: int,
+    *,
+    deals: int | None = None,
+    before: Hook | None = None,
+    after: Hook | None = None,
+    seeded: bool = True,
+) -> Match:
     """Play a match (or its first ``deals`` deals) with random legal choices from ``Random(seed)``.
 
     ``before(m, actor, action)`` runs before each action is applied and
@@ -82,6 +101,7 @@ def play_random(rules: str, seed: int, *, deals: int | None = None, before: Hook
 
 
 # ---------------------------------------------------------------------- independent rules
+
 
 def suit(c: int) -> int:
     return c // 13
@@ -110,15 +130,28 @@ def trick_winner(leader: int, trick: tuple[int, ...], trump: int | None, n: int 
     return (leader + trick.index(best)) % n
 
 
-def expected_trick_play(hand: set[int], trick: list[int], trump: int | None, heart_ban: bool,
-                        heart_lead: str, first_trick: bool, hearts_broken: bool, trump_rules: str) -> set[int]:
+def expected_trick_play(
+    hand: set[int],
+    trick: list[int],
+    trump: int | None,
+    heart_ban: bool,
+    heart_lead: str,
+    first_trick: bool,
+    hearts_broken: bool,
+    trump_rules: str,
+) -> set[int]:
     """The cards RULES.md allows, from the hand and the trick so far."""
     if not trick:
         others = {c for c in hand if suit(c) != HEARTS}
-        banned = heart_ban and others and (
-            heart_lead == "never_unless_only_hearts"
-            or (heart_lead == "first_trick" and first_trick)
-            or (heart_lead == "until_broken" and not hearts_broken))
+        banned = (
+            heart_ban
+            and others
+            and (
+                heart_lead == "never_unless_only_hearts"
+                or (heart_lead == "first_trick" and first_trick)
+                or (heart_lead == "until_broken" and not hearts_broken)
+            )
+        )
         return others if banned else set(hand)
     led = suit(trick[0])
     follow = {c for c in hand if suit(c) == led}
@@ -149,8 +182,9 @@ def expected_domino_play(hand: set[int], start: int, placed: set[int]) -> set:
         if not ranks:
             playable.add(s * 13 + start)
             continue
-        assert ranks == list(range(ranks[0], ranks[-1] + 1)) and ranks[0] <= start <= ranks[-1], \
+        assert ranks == list(range(ranks[0], ranks[-1] + 1)) and ranks[0] <= start <= ranks[-1], (
             f"suit {s} row is not a run through the starting rank: {ranks}"
+        )
         if ranks[0] > 0:
             playable.add(s * 13 + ranks[0] - 1)
         if ranks[-1] < 12:
@@ -166,8 +200,9 @@ PENALTY_CARDS = {
 }
 
 
-def expected_base(key: str, ravage: bool, tricks: list[tuple[int, tuple[int, ...]]], trump: int | None,
-                  n: int = 4) -> list[int]:
+def expected_base(
+    key: str, ravage: bool, tricks: list[tuple[int, tuple[int, ...]]], trump: int | None, n: int = 4
+) -> list[int]:
     """Base scores of a played trick-taking deal, from RULES.md §1."""
     base = [0] * n
     winners = [trick_winner(leader, t, trump if key == "trumps" else None, n) for leader, t in tricks]
@@ -276,8 +311,11 @@ class DoublingRound:
         self.queue.pop(0)
         if not self.queue and self.first_round:
             self.first_round = False
-            self.queue = [p for p in ((self.dealer + i) % self.n for i in range(1, self.n + 1))
-                          if self._received(p, late_only=True)]
+            self.queue = [
+                p
+                for p in ((self.dealer + i) % self.n for i in range(1, self.n + 1))
+                if self._received(p, late_only=True)
+            ]
 
     def businesses(self) -> list[Business]:
         return sorted((Business(b[0], b[1], b[2]) for b in self.business.values()), key=str)
@@ -321,7 +359,7 @@ class DealTracker:
 
     def current_trick(self) -> list[int]:
         k = len(self.plays) % self.n
-        return [c for _, c in self.plays[len(self.plays) - k:]] if k else []
+        return [c for _, c in self.plays[len(self.plays) - k :]] if k else []
 
     def expected_legal(self, m: Match, seat: int) -> set:
         ph = m.phase_name
@@ -341,9 +379,16 @@ class DealTracker:
         key = self.contract
         heart_ban = key in ("no-hearts", "no-king")
         broken = any(suit(c) == HEARTS for _, t in self.tricks for c in t)
-        return expected_trick_play(hand, self.current_trick(), self.trump if key == "trumps" else None,
-                                   heart_ban, self.rules.heart_lead, not self.tricks, broken,
-                                   self.rules.trump_rules)
+        return expected_trick_play(
+            hand,
+            self.current_trick(),
+            self.trump if key == "trumps" else None,
+            heart_ban,
+            self.rules.heart_lead,
+            not self.tricks,
+            broken,
+            self.rules.trump_rules,
+        )
 
     # -- following the actions
     def observe(self, m: Match, actor: int, action: Any) -> None:
@@ -372,8 +417,9 @@ class DealTracker:
         elif isinstance(action, Double):
             self.doubling.apply(actor, action)
             if self.doubling.queue:
-                assert m.phase_name == "doubling" and m.to_act() == self.doubling.queue[0], \
+                assert m.phase_name == "doubling" and m.to_act() == self.doubling.queue[0], (
                     f"doubling: seat {m.to_act()} to act, expected {self.doubling.queue[0]}"
+                )
             else:
                 assert m.phase_name != "doubling", "the doubling round went on after every turn was taken"
         elif self.contract == "domino" and isinstance(action, (int, Pass)):
@@ -403,11 +449,12 @@ class DealTracker:
         assert m.view(0).doubles_made == tuple(self.made[(self.declarer, s)] for s in range(m.n))
 
     def _trick_done(self, m: Match) -> None:
-        last = self.plays[-self.n:]
+        last = self.plays[-self.n :]
         leader = last[0][0]
         seats = [s for s, _ in last]
-        assert seats == [(leader + i) % self.n for i in range(self.n)], \
+        assert seats == [(leader + i) % self.n for i in range(self.n)], (
             f"trick not played in seat order from the leader: {seats}"
+        )
         trick = tuple(c for _, c in last)
         assert len({suit(c) * 13 + rank(c) for c in trick}) == self.n
         if self.tricks:  # the winner of the previous trick led this one
@@ -416,8 +463,9 @@ class DealTracker:
         else:  # the declarer leads to the first trick
             assert leader == self.declarer, f"first trick led by {leader}, declarer is {self.declarer}"
         self.tricks.append((leader, trick))
-        assert len(m.trick_log) == len(self.tricks) and m.trick_log[-1] == (leader, trick), \
+        assert len(m.trick_log) == len(self.tricks) and m.trick_log[-1] == (leader, trick), (
             f"engine logged {m.trick_log[-1]}, expected {(leader, trick)}"
+        )
         w = trick_winner(leader, trick, self.trump if self.contract == "trumps" else None)
         self.won[w] |= mask_of(trick)
         self.tricks_won[w] += 1
@@ -442,8 +490,9 @@ class DealTracker:
         assert res.dealer == res.declarer
         # doubles: one business per pair, the dealer never doubles, positive contracts double only the dealer
         expected_doubles = self.doubling.businesses()
-        assert sorted(res.doubles, key=str) == expected_doubles, \
+        assert sorted(res.doubles, key=str) == expected_doubles, (
             f"deal {res.number}: doubles {res.doubles}, expected {expected_doubles}"
+        )
         for b in res.doubles:
             if b.doubled == res.declarer:
                 self.made[(res.declarer, b.doubler)] += 1
@@ -452,7 +501,7 @@ class DealTracker:
         assert all(b.doubler != res.dealer for b in res.doubles), res.doubles
         if contract.positive:
             assert all(b.doubled == res.dealer for b in res.doubles), res.doubles
-        unplayed = (not res.doubles and not contract.positive and self.rules.undoubled_negative == "split")
+        unplayed = not res.doubles and not contract.positive and self.rules.undoubled_negative == "split"
         assert res.played == (not unplayed)
         if unplayed:
             each = -(-abs(total) // (n - 1)) * (1 if total >= 0 else -1)  # total/3 away from zero
@@ -464,8 +513,9 @@ class DealTracker:
         else:
             expected = self._trick_base(res)
         assert list(res.base) == expected, f"deal {res.number} {key}: base {res.base}, expected {expected}"
-        assert list(res.scores) == expected_settlement(res.base, res.doubles), \
+        assert list(res.scores) == expected_settlement(res.base, res.doubles), (
             f"deal {res.number} {key}: scores {res.scores} from base {res.base} and doubles {res.doubles}"
+        )
         for s in range(n):
             self.totals[s] += res.scores[s]
         assert list(m.totals) == self.totals
@@ -477,10 +527,11 @@ class DealTracker:
         if self.rules.stop_when_decided and key in PENALTY_CARDS:
             # stops as soon as every penalty card is taken, not before, not after
             pen = PENALTY_CARDS[key]
-            taken_by = [set().union(*(t for _, t in self.tricks[:i + 1])) for i in range(len(self.tricks))]
+            taken_by = [set().union(*(t for _, t in self.tricks[: i + 1])) for i in range(len(self.tricks))]
             first_done = next(i for i, tk in enumerate(taken_by) if pen <= tk)
-            assert len(self.tricks) == first_done + 1, \
+            assert len(self.tricks) == first_done + 1, (
                 f"{key}: deal stopped after {len(self.tricks)} tricks, all penalty cards out after {first_done + 1}"
+            )
             assert not cards(remaining) & pen
         else:
             assert len(self.tricks) == 13 and remaining == 0, f"{key}: only {len(self.tricks)} tricks played"
@@ -517,8 +568,7 @@ class TrackedPlay:
         self.m = Match(rules, seed)
         self.tracker = DealTracker(self.m)
 
-    def run(self, before: Callable[["TrackedPlay", int, Any], None] | None = None,
-            deals: int | None = None) -> Match:
+    def run(self, before: Callable[["TrackedPlay", int, Any], None] | None = None, deals: int | None = None) -> Match:
         m = self.m
         while m.to_act() is not None and (deals is None or len(m.results) < deals):
             actor = m.to_act()
@@ -562,11 +612,18 @@ def snapshot(m: Match) -> dict[str, Any]:
 
 def fingerprint(m: Match) -> tuple:
     """What every seat sees, plus the record: two states with equal fingerprints are the same position."""
-    return (tuple(m.view(s) for s in range(m.n)), tuple(m.history), tuple(m.results), m.to_act(),
-            m.legal_actions(), tuple(m.totals))
+    return (
+        tuple(m.view(s) for s in range(m.n)),
+        tuple(m.history),
+        tuple(m.results),
+        m.to_act(),
+        m.legal_actions(),
+        tuple(m.totals),
+    )
 
 
 # ---------------------------------------------------------------------- play
+
 
 @fast_and_slow(fast=20, slow=25)
 def check_cards_conserved(rules: str, seed: int) -> None:
@@ -626,14 +683,16 @@ def check_legal_actions_follow_the_rules(rules: str, seed: int) -> None:
         if m.phase_name == "doubling":
             assert set(legal) == expected, (
                 f"doubling, seat {actor} (dealer {p.tracker.doubling.dealer}, {p.tracker.contract}): engine "
-                f"allows {sorted(map(str, legal))}, rules allow {sorted(map(str, expected))}")
+                f"allows {sorted(map(str, legal))}, rules allow {sorted(map(str, expected))}"
+            )
         elif not in_play(m):
             assert set(legal) == expected, f"{m.phase_name}: engine allows {legal}, rules allow {expected}"
         else:
             assert set(legal) == expected, (
                 f"{p.tracker.contract} trump={p.tracker.trump} trick={p.tracker.current_trick()} "
                 f"hand={sorted(cards(m.hands[actor]))}: engine allows {sorted(legal, key=str)}, "
-                f"rules allow {sorted(expected, key=str)}")
+                f"rules allow {sorted(expected, key=str)}"
+            )
 
     TrackedPlay(rules, seed).run(before)
 
@@ -642,6 +701,7 @@ test_legal_actions_follow_the_rules, test_legal_actions_follow_the_rules_slow = 
 
 
 # ---------------------------------------------------------------------- scores
+
 
 @fast_and_slow(fast=60, slow=100)
 def check_deal_totals(rules: str, seed: int) -> None:
@@ -678,6 +738,7 @@ test_series_sum_to_zero, test_series_sum_to_zero_slow = check_series_sum_to_zero
 
 # ---------------------------------------------------------------------- the series and doubling
 
+
 @fast_and_slow(fast=40, slow=100)
 def check_doubling_obligation(rules: str, seed: int) -> None:
     """In a finished match every other seat doubled each declarer at least `double_obligation` times
@@ -690,8 +751,7 @@ def check_doubling_obligation(rules: str, seed: int) -> None:
         for b in r.doubles:
             if b.doubled == r.declarer:
                 count[(r.declarer, b.doubler)] += 1
-    short = {(d, s): count[(d, s)] for d in range(m.n) for s in range(m.n)
-             if s != d and count[(d, s)] < need}
+    short = {(d, s): count[(d, s)] for d in range(m.n) for s in range(m.n) if s != d and count[(d, s)] < need}
     assert not short, f"(declarer, seat): doubles made, fewer than {need}: {short}"
 
 
@@ -720,6 +780,7 @@ test_each_contract_declared_once, test_each_contract_declared_once_slow = check_
 
 # ---------------------------------------------------------------------- the API
 
+
 def candidate_actions(m: Match) -> list[Any]:
     """Every action of the kind the phase expects (and a few of the wrong kind)."""
     ph = m.phase_name
@@ -731,6 +792,7 @@ def candidate_actions(m: Match) -> list[Any]:
         if m.rules.family == "scottish":  # Patience: every run and set of the hand, and groups that are not
             from barbu.core.actions import Lay
             from barbu.scottish.patience import lay_options
+
             hand = m.hands[m.to_act()]
             extra = [Lay(g) for g in lay_options(hand, m.layout, True)] + [Lay(hand), Lay(hand | 1), Lay(0)]
             extra += [Lay(x | y) for x in cards(hand) for y in cards(hand) if x < y]
@@ -738,10 +800,17 @@ def candidate_actions(m: Match) -> list[Any]:
         return list(CARDS) + list(range(-1, 53)) + [PASS, NameRank(0)] + extra
     if ph == "pass-on":
         from barbu.core.actions import PassOn
+
         hand = sorted(cards(m.hands[m.to_act()]))
         out: list[Any] = [PassOn(sum(1 << c for c in trio)) for trio in combinations(hand, 3)]
-        return out + [PassOn(sum(1 << c for c in hand[:2])), PassOn(sum(1 << c for c in hand[:4])),
-                      PassOn((1 << hand[0]) | (1 << hand[1]) | (1 << 0)), PassOn(0), PASS, Declare("aces")]
+        return out + [
+            PassOn(sum(1 << c for c in hand[:2])),
+            PassOn(sum(1 << c for c in hand[:4])),
+            PassOn((1 << hand[0]) | (1 << hand[1]) | (1 << 0)),
+            PassOn(0),
+            PASS,
+            Declare("aces"),
+        ]
     if ph == "declare":
         return [Declare(k) for k in m.contract_by_key] + [Declare("salad"), NameTrump(0), 0]
     if ph == "trump":
@@ -751,7 +820,11 @@ def candidate_actions(m: Match) -> list[Any]:
     if ph == "doubling":
         seats = range(m.n)
         return [Double(frozenset(c)) for k in range(m.n + 1) for c in combinations(seats, k)] + [
-            Double(frozenset({m.n})), Double(frozenset({-1})), PASS, 0]
+            Double(frozenset({m.n})),
+            Double(frozenset({-1})),
+            PASS,
+            0,
+        ]
     raise AssertionError(f"no candidates at phase {ph}")
 
 
@@ -793,8 +866,12 @@ def check_legal_actions_are_exactly_accepted(rules: str, seed: int) -> None:
     play_random(rules, seed, before=before)
 
 
-test_legal_actions_are_exactly_accepted, test_legal_actions_are_exactly_accepted_slow = fast_and_slow(5, 7)(check_legal_actions_are_exactly_accepted)
-test_legal_actions_are_exactly_accepted_scottish, test_legal_actions_are_exactly_accepted_scottish_slow = fast_and_slow(3, 5, SCOTTISH)(check_legal_actions_are_exactly_accepted)
+test_legal_actions_are_exactly_accepted, test_legal_actions_are_exactly_accepted_slow = fast_and_slow(5, 7)(
+    check_legal_actions_are_exactly_accepted
+)
+test_legal_actions_are_exactly_accepted_scottish, test_legal_actions_are_exactly_accepted_scottish_slow = fast_and_slow(
+    3, 5, SCOTTISH
+)(check_legal_actions_are_exactly_accepted)
 
 
 def check_undo_then_reapply(rules: str, seed: int) -> None:
@@ -849,7 +926,9 @@ def check_undo_then_reapply(rules: str, seed: int) -> None:
 
 
 test_undo_then_reapply, test_undo_then_reapply_slow = fast_and_slow(6, 8)(check_undo_then_reapply)
-test_undo_then_reapply_scottish, test_undo_then_reapply_scottish_slow = fast_and_slow(3, 6, SCOTTISH)(check_undo_then_reapply)
+test_undo_then_reapply_scottish, test_undo_then_reapply_scottish_slow = fast_and_slow(3, 6, SCOTTISH)(
+    check_undo_then_reapply
+)
 
 
 def check_clone_is_independent(rules: str, seed: int) -> None:
@@ -898,4 +977,6 @@ def check_clone_is_independent(rules: str, seed: int) -> None:
 
 
 test_clone_is_independent, test_clone_is_independent_slow = fast_and_slow(8, 10)(check_clone_is_independent)
-test_clone_is_independent_scottish, test_clone_is_independent_scottish_slow = fast_and_slow(4, 8, SCOTTISH)(check_clone_is_independent)
+test_clone_is_independent_scottish, test_clone_is_independent_scottish_slow = fast_and_slow(4, 8, SCOTTISH)(
+    check_clone_is_independent
+)

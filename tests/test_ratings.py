@@ -59,6 +59,7 @@ def matches(draw: st.DrawFn) -> tuple[list[Rating], list[int]]:
 
 # ------------------------------------------------------------------ placings
 
+
 def test_placings_by_points_ties_sharing_a_place():
     assert placings([10, 20, 20, 5], highest_wins=True) == [3, 1, 1, 4]
     assert placings([10, 20, 20, 5], highest_wins=False) == [2, 3, 3, 1]
@@ -97,6 +98,7 @@ def test_placings_are_a_competition_ranking_with_leavers_last(case):
 
 
 # ------------------------------------------------------------------ updates
+
 
 @pytest.mark.parametrize("n", range(MIN_PLAYERS, MAX_PLAYERS + 1))
 def test_winner_rises_last_falls_at_every_player_count(n):
@@ -145,7 +147,7 @@ def test_each_update_conserves_the_weighted_total_of_mu(match):
     So newcomers (all σ equal) give and take exactly what they win and lose between them."""
     rs, places = match
     new = update(rs, places)
-    weights = [1 / (r.sigma ** 2 + MODEL.tau ** 2) for r in rs]
+    weights = [1 / (r.sigma**2 + MODEL.tau**2) for r in rs]
     moved = sum(w * abs(b.mu - a.mu) for w, a, b in zip(weights, rs, new))
     assert sum(w * (b.mu - a.mu) for w, a, b in zip(weights, rs, new)) == pytest.approx(0, abs=1e-9 + 1e-9 * moved)
 
@@ -191,13 +193,16 @@ def test_order_of_matches_changes_ratings_a_little():
     assert one[0].mu > one[3].mu and two[0].mu > two[3].mu  # two wins out of three either way
 
 
-@pytest.mark.parametrize("ratings_, places", [
-    ([Rating()], [1]),
-    ([Rating()] * 7, list(range(1, 8))),
-    ([Rating()] * 3, [1, 2]),
-    ([Rating()] * 3, [0, 1, 2]),
-    ([Rating()] * 3, [1, 2, 4]),
-])
+@pytest.mark.parametrize(
+    "ratings_, places",
+    [
+        ([Rating()], [1]),
+        ([Rating()] * 7, list(range(1, 8))),
+        ([Rating()] * 3, [1, 2]),
+        ([Rating()] * 3, [0, 1, 2]),
+        ([Rating()] * 3, [1, 2, 4]),
+    ],
+)
 def test_update_refuses_a_malformed_match(ratings_, places):
     with pytest.raises(ValueError):
         update(ratings_, places)
@@ -212,6 +217,7 @@ def test_rating_values():
 
 
 # ------------------------------------------------------------------ the shown figure
+
 
 def test_shown_for_a_newcomer_and_a_settled_player():
     assert shown(Rating()) == 1000
@@ -234,20 +240,27 @@ def test_provisional_until_enough_matches(n):
     for i in range(PROVISIONAL_MATCHES):
         assert provisional(me)
         places = list(range(1, n + 1))
-        me = update([me] + [SETTLED] * (n - 1), places[i % n:] + places[:i % n])[0]
+        me = update([me] + [SETTLED] * (n - 1), places[i % n :] + places[: i % n])[0]
     assert me.matches == PROVISIONAL_MATCHES and not provisional(me)
 
 
 # ------------------------------------------------------------------ leaderboards
 
+
 def test_leaderboard_orders_by_the_shown_figure_and_shares_places():
-    players = [("ann", Rating(30, 2, 20)), ("bob", Rating(30, 2, 12)), ("cid", Rating(40, 2, 3)),
-               ("dee", Rating(20, 2, 30)), ("eve", Rating(33, 3, 10))]
+    players = [
+        ("ann", Rating(30, 2, 20)),
+        ("bob", Rating(30, 2, 12)),
+        ("cid", Rating(40, 2, 3)),
+        ("dee", Rating(20, 2, 30)),
+        ("eve", Rating(33, 3, 10)),
+    ]
     assert leaderboard(players) == [(1, "ann", 1600), (1, "bob", 1600), (1, "eve", 1600), (4, "dee", 1350)]
     assert leaderboard(players, min_matches=0)[0][1] == "cid"
 
 
 # ------------------------------------------------------------------ computer players
+
 
 def test_every_game_rates_every_strength():
     assert set(seed_data()["games"]) == set(GAMES)
@@ -280,6 +293,7 @@ def test_unknown_strengths_and_games_start_as_newcomers():
 
 
 # ------------------------------------------------------------------ rated games
+
 
 def test_every_preset_and_alias_has_its_game():
     seen = set()

@@ -24,10 +24,13 @@ def random_match(rules="classic", seed=3, stop_after=None):
     return m
 
 
-@pytest.mark.parametrize("name,totals,deals", [
-    ("classic-seed7.jsonl", [76, 167, -282, 39], 28),
-    ("quick-ravage-seed11.jsonl", [-320, -202, 416, 106], 32),
-])
+@pytest.mark.parametrize(
+    "name,totals,deals",
+    [
+        ("classic-seed7.jsonl", [76, 167, -282, 39], 28),
+        ("quick-ravage-seed11.jsonl", [-320, -202, 416, 106], 32),
+    ],
+)
 def test_golden_records_replay_to_exact_scores(name, totals, deals):
     rep = replay(read_record(GOLDEN / name))
     assert rep.consistent, rep.inconsistencies
@@ -93,6 +96,7 @@ def _lines_with(edit):
 def test_malformed_json_names_the_line():
     def edit(lines):
         lines[4] = lines[4][:-3]
+
     with pytest.raises(RecordError, match=r"^line 5: not valid JSON"):
         read_record(_lines_with(edit))
 
@@ -101,31 +105,48 @@ def test_illegal_action_names_the_line():
     def edit(lines):
         for i, raw in enumerate(lines):
             obj = json.loads(raw)
-            if obj["type"] == "action" and obj["action"] == "contract trumps" or \
-               obj["type"] == "action" and obj["action"].startswith("contract"):
+            if (
+                obj["type"] == "action"
+                and obj["action"] == "contract trumps"
+                or obj["type"] == "action"
+                and obj["action"].startswith("contract")
+            ):
                 obj["action"] = "contract nonsense"
                 lines[i] = json.dumps(obj)
                 edit.line = i + 1
                 return
+
     rec = read_record(_lines_with(edit))
     with pytest.raises(RecordError, match=rf"^line {edit.line}: action 'contract nonsense' cannot be replayed"):
         replay(rec)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("", "empty"),
-    ('{"type": "action", "action": "QH"}\n', "line 1: a record starts with a header"),
-    ('{"type": "header", "format": "other"}\n', "line 1: not a barbu record"),
-    ('{"type": "header", "format": "barbu-record", "version": 9}\n', "line 1: record version 9"),
-    ('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic(x=1)"}\n',
-     "line 1: bad ruleset: unknown option 'x'"),
-    ('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n[1, 2]\n',
-     "line 2: each line must be a JSON object"),
-    ('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n{"type": "what"}\n',
-     "line 2: unknown line type 'what'"),
-    ('{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n'
-     '{"type": "deal", "number": 1, "scores": ["x"]}\n', "line 2: deal scores must be a list of whole numbers"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty"),
+        ('{"type": "action", "action": "QH"}\n', "line 1: a record starts with a header"),
+        ('{"type": "header", "format": "other"}\n', "line 1: not a barbu record"),
+        ('{"type": "header", "format": "barbu-record", "version": 9}\n', "line 1: record version 9"),
+        (
+            '{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic(x=1)"}\n',
+            "line 1: bad ruleset: unknown option 'x'",
+        ),
+        (
+            '{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n[1, 2]\n',
+            "line 2: each line must be a JSON object",
+        ),
+        (
+            '{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n{"type": "what"}\n',
+            "line 2: unknown line type 'what'",
+        ),
+        (
+            '{"type": "header", "format": "barbu-record", "version": 1, "rules": "classic"}\n'
+            '{"type": "deal", "number": 1, "scores": ["x"]}\n',
+            "line 2: deal scores must be a list of whole numbers",
+        ),
+    ],
+)
 def test_malformed_records(text, message):
     with pytest.raises(RecordError, match=message):
         read_record(io.StringIO(text))

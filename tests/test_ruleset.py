@@ -13,14 +13,17 @@ def test_classic_preset_and_aliases():
     assert preset("tafferan").name == "classic"
 
 
-@pytest.mark.parametrize("text", [
-    "classic",
-    "classic(undoubled_negative=play)",
-    "classic(rotation=quick, ravage_city=true)",
-    "classic(ravage_city=true, ravage_value=36, domino_ace=low)",
-    "classic(trump_rules=italian, allow_no_trump=true, heart_lead=until_broken, stop_when_decided=false)",
-    "classic(double_obligation=0)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "classic",
+        "classic(undoubled_negative=play)",
+        "classic(rotation=quick, ravage_city=true)",
+        "classic(ravage_city=true, ravage_value=36, domino_ace=low)",
+        "classic(trump_rules=italian, allow_no_trump=true, heart_lead=until_broken, stop_when_decided=false)",
+        "classic(double_obligation=0)",
+    ],
+)
 def test_text_form_round_trips(text):
     r = Ruleset.parse(text)
     assert Ruleset.parse(str(r)) == r

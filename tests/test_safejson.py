@@ -11,27 +11,30 @@ from hypothesis import strategies as st
 
 from barbu import Match
 from barbu.core.errors import BarbuError, RecordError
-from barbu.records.barbu import read_record, record_lines
 from barbu.core.safejson import JsonError, depth, loads
+from barbu.records.barbu import read_record, record_lines
 
 
 def test_ordinary_json_is_read() -> None:
     assert loads('{"type": "act", "action": "QH", "version": 3}') == {"type": "act", "action": "QH", "version": 3}
-    assert loads(b'[1, [2, [3]]]') == [1, [2, [3]]]
+    assert loads(b"[1, [2, [3]]]") == [1, [2, [3]]]
     assert depth('{"a": "[[[[[[", "b": [[1]]}') == 3  # brackets inside strings do not count
 
 
-@pytest.mark.parametrize("text, words", [
-    ('{"type": "act", "action": ' + "[" * 3000, "nested more than"),
-    ("[" * 100_000 + "]" * 100_000, "nested more than"),
-    ('{"a": ' * 40 + "1" + "}" * 40, "nested more than"),
-    ("1" * 5000, "too many digits"),
-    ('{"x": NaN}', "not a number JSON allows"),
-    ('{"x": Infinity}', "not a number JSON allows"),
-    ('{"x": 1', "not valid JSON"),
-    (b"\xff\xfe{}", "not UTF-8"),
-    ("", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('{"type": "act", "action": ' + "[" * 3000, "nested more than"),
+        ("[" * 100_000 + "]" * 100_000, "nested more than"),
+        ('{"a": ' * 40 + "1" + "}" * 40, "nested more than"),
+        ("1" * 5000, "too many digits"),
+        ('{"x": NaN}', "not a number JSON allows"),
+        ('{"x": Infinity}', "not a number JSON allows"),
+        ('{"x": 1', "not valid JSON"),
+        (b"\xff\xfe{}", "not UTF-8"),
+        ("", "not valid JSON"),
+    ],
+)
 def test_hostile_json_is_refused_in_words(text: str | bytes, words: str) -> None:
     with pytest.raises(JsonError, match=words):
         loads(text)
@@ -57,14 +60,21 @@ RECORD = _a_record()
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(st.lists(st.one_of(
-    st.text(max_size=200),
-    st.sampled_from(RECORD),
-    st.builds(lambda line, cut: line[:cut], st.sampled_from(RECORD), st.integers(0, 400)),
-    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                 max_leaves=30).map(json.dumps),
-), max_size=12))
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=200),
+            st.sampled_from(RECORD),
+            st.builds(lambda line, cut: line[:cut], st.sampled_from(RECORD), st.integers(0, 400)),
+            st.recursive(
+                st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                max_leaves=30,
+            ).map(json.dumps),
+        ),
+        max_size=12,
+    )
+)
 def test_the_record_reader_refuses_any_garbage_with_a_record_error(lines: list[str]) -> None:
     try:
         read_record(io.StringIO("\n".join(lines)))
@@ -73,8 +83,11 @@ def test_the_record_reader_refuses_any_garbage_with_a_record_error(lines: list[s
 
 
 @settings(max_examples=2000, deadline=None)
-@given(st.text(max_size=80), st.sampled_from(["classic", "italian", "french(players=3)", "scottish",
-                                              "classic(chinese_poker=true)"]), st.integers(0, 60))
+@given(
+    st.text(max_size=80),
+    st.sampled_from(["classic", "italian", "french(players=3)", "scottish", "classic(chinese_poker=true)"]),
+    st.integers(0, 60),
+)
 def test_the_action_parser_raises_only_its_own_errors(text: str, rules: str, steps: int) -> None:
     m = Match(rules, seed=steps)
     for _ in range(steps):
@@ -102,10 +115,17 @@ def test_unclosed_strings_cost_one_pass_not_one_per_quote() -> None:
 
 
 # ------------------------------------------------------------------ lone surrogates (issue 29)
-@pytest.mark.parametrize("text", [
-    '{"id": "\\ud800"}', '{"\\udfff": 1}', '["ok", {"a": ["\\uDC00x"]}]', '"\\ud83d"', '"\\ude00\\ud83d"',
-    '{"type": "act", "action": "QH", "id": "a\\ud800b"}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": "\\ud800"}',
+        '{"\\udfff": 1}',
+        '["ok", {"a": ["\\uDC00x"]}]',
+        '"\\ud83d"',
+        '"\\ude00\\ud83d"',
+        '{"type": "act", "action": "QH", "id": "a\\ud800b"}',
+    ],
+)
 def test_a_lone_surrogate_anywhere_is_refused_in_words(text: str) -> None:
     with pytest.raises(JsonError, match="lone surrogate") as e:
         loads(text)
@@ -126,8 +146,22 @@ def test_text_that_held_bytes_not_utf8_is_refused_as_such() -> None:
 
 def test_every_refusal_is_coded_and_worded_in_french_and_italian() -> None:
     from barbu.i18n import word_error
-    samples = ['{"a": ', '{a: 1}', '{"a" 1}', "[1 2]", '"abc', '"a\x01"', '"\\x"', "1 2", '{"x": NaN}', "9" * 5000,
-               "[" * 100, '"\\ud800"', b"\xff"]
+
+    samples = [
+        '{"a": ',
+        "{a: 1}",
+        '{"a" 1}',
+        "[1 2]",
+        '"abc',
+        '"a\x01"',
+        '"\\x"',
+        "1 2",
+        '{"x": NaN}',
+        "9" * 5000,
+        "[" * 100,
+        '"\\ud800"',
+        b"\xff",
+    ]
     for text in samples:
         with pytest.raises(JsonError) as e:
             loads(text)

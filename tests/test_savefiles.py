@@ -30,8 +30,14 @@ def test_a_name_the_player_chose_is_refused_if_it_exists(tmp_path: Path) -> None
 
 
 def play_plain(folder: Path, moves: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--seed", "2", *args],
-                          input=moves, capture_output=True, text=True, timeout=120, cwd=folder)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", "play", "--plain", "--seed", "2", *args],
+        input=moves,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=folder,
+    )
 
 
 def test_a_second_barbu_play_in_the_same_folder_never_overwrites_the_first(tmp_path: Path) -> None:
@@ -59,6 +65,7 @@ def test_the_setup_screen_offers_every_saved_match_newest_first(tmp_path: Path) 
 
     from barbu.tui import BarbuApp, Settings
     from barbu.tui.table import TableScreen
+
     for i, rules in enumerate(("classic", "italian", "salad", "french", "classic")):
         play_plain(tmp_path, "quit\n", "--rules", rules)
     names = ["barbu-game.jsonl", *(f"barbu-game-{i}.jsonl" for i in range(2, 6))]
@@ -80,11 +87,17 @@ def test_the_setup_screen_offers_every_saved_match_newest_first(tmp_path: Path) 
             assert app.session is not None and app.session.save_path == tmp_path / "barbu-game-5.jsonl"
             await pilot.press("ctrl+q")
         return title, lines
+
     title, lines = asyncio.run(run())
     assert "starts a new match" in " ".join(title.split()).replace("[b]", "").replace("[/b]", "")
     assert len(lines) == 5  # every saved match, not the first three
     assert [line.rsplit(" · ", 1)[1] for line in lines] == [
-        "barbu-game-3.jsonl", "barbu-game-5.jsonl", "barbu-game-4.jsonl", "barbu-game-2.jsonl", "barbu-game.jsonl"]
+        "barbu-game-3.jsonl",
+        "barbu-game-5.jsonl",
+        "barbu-game-4.jsonl",
+        "barbu-game-2.jsonl",
+        "barbu-game.jsonl",
+    ]
     assert "Salad, 0 of 24 deals played" in lines[0]  # the game in words
 
 
@@ -93,6 +106,7 @@ def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_
 
     from barbu.tui import BarbuApp, Settings
     from barbu.tui.dialogs import ConfirmDialog
+
     play_plain(tmp_path, "quit\n")
     play_plain(tmp_path, "quit\n", "--rules", "italian")
 
@@ -114,11 +128,13 @@ def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_
             assert [p.name for p in tmp_path.glob("barbu-game*.jsonl")] == ["barbu-game.jsonl"]
             listed = app.screen.query_one("#saved-list")
             assert listed.option_count == 1
+
     asyncio.run(run())
 
 
 def test_a_missing_record_is_not_called_malformed(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "barbu", "replay", str(tmp_path / "nope.jsonl")],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "replay", str(tmp_path / "nope.jsonl")], capture_output=True, text=True
+    )
     assert out.returncode == 2 and "cannot read" in out.stderr and "No such file" in out.stderr
     assert "malformed" not in out.stderr

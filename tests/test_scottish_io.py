@@ -11,15 +11,14 @@ import subprocess
 import sys
 
 from rich.console import Console
+from scottish_helpers import BLACK, RED, cut, deal, draw_for, to_silly_round
 
 from barbu import CHANCE, CardSet, Match
-from barbu.core.actions import PassOn
-from barbu.records.barbu import read_record, replay, text_form, write_record
-from barbu.cli.textplay import play_in_terminal
 from barbu.classic.sampler import determinize, sample_hands
 from barbu.classic.view import HIDDEN
-
-from scottish_helpers import BLACK, RED, cut, deal, draw_for, to_silly_round
+from barbu.cli.textplay import play_in_terminal
+from barbu.core.actions import PassOn
+from barbu.records.barbu import read_record, replay, text_form, write_record
 
 
 def random_match(rules: str = "scottish", seed: int = 3) -> Match:
@@ -31,11 +30,13 @@ def random_match(rules: str = "scottish", seed: int = 3) -> Match:
 
 
 def barbu(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, input=input,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", *args], capture_output=True, text=True, input=input, timeout=300
+    )
 
 
 # ---------------------------------------------------------------------- records
+
 
 def test_record_round_trip_with_cuts_pass_ons_lays_and_glyphs(tmp_path):
     m = random_match("scottish(sets=2)", 4)
@@ -103,6 +104,7 @@ def test_undo_through_a_pass_on_and_a_cut():
 
 # ---------------------------------------------------------------------- views and the sampler after pass-ons
 
+
 def test_what_a_seat_knows_after_two_pass_ons_to_the_left():
     """Seat 0 passes A to seat 1 on the first pass and B on the second: B is known to be with seat 1, A with
     seat 1 or passed on by him to seat 2; seat 3 cannot hold either, and nothing else is known."""
@@ -148,6 +150,7 @@ def test_views_never_show_another_seats_pass_on_in_records_of_results():
 
 # ---------------------------------------------------------------------- the command line and the text game
 
+
 def test_cli_selfplay_sets_replay_show_rules(tmp_path):
     rec = tmp_path / "g.jsonl"
     out = barbu("selfplay", "--rules", "scottish", "--sets", "2", "--seed", "5", "--out", str(rec))
@@ -180,6 +183,7 @@ def test_glyph_names_appear_in_replay(tmp_path):
     out = barbu("replay", str(rec))
     names = {g.name for r in m.results for g in r.scottish.glyphs}
     from barbu.scottish.scoresheet import GLYPH_NAMES
+
     for n in names:
         assert GLYPH_NAMES[n] in out.stdout
 
@@ -189,7 +193,7 @@ def scripted_reader(buf: io.StringIO, rng: random.Random):
     pos = [0]
 
     def read(prompt: str) -> str:
-        text = buf.getvalue()[pos[0]:]
+        text = buf.getvalue()[pos[0] :]
         pos[0] = len(buf.getvalue())
         calls = re.findall(r"You may call: (.*)", text)
         if calls:
@@ -225,8 +229,9 @@ def test_text_game_help_and_a_refused_call(tmp_path):
     buf = io.StringIO()
     con = Console(file=buf, width=200, highlight=False)
     answers = iter(["help", "hearts+spades", "sheet", "quit"])
-    args = argparse.Namespace(resume=None, rules="scottish", players=None, seed=4, seat=0, save=str(tmp_path / "x"),
-                              sets=None)
+    args = argparse.Namespace(
+        resume=None, rules="scottish", players=None, seed=4, seat=0, save=str(tmp_path / "x"), sets=None
+    )
     m = Match("scottish", 4)
     while m.to_act() == CHANCE:
         m.play_chance()

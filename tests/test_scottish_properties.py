@@ -13,26 +13,28 @@ import random
 from itertools import combinations
 from typing import Any
 
+import pytest
+from helpers import played_this_deal
+from hypo import SLOW_SCALE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import pytest
+from test_scottish_rules import offered_by_brute_force
 
 from barbu import CHANCE, Declare, Match
 from barbu.core.actions import PASS, Deal, Lay, Pass, PassOn
-from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import PIQUET_DECK
-
-from helpers import played_this_deal
-from hypo import SLOW_SCALE
-from test_scottish_rules import offered_by_brute_force
+from barbu.scottish.pack import Cut, PackDraw
 
 NEG = ("aces", "king", "queens", "hearts", "tricks")
 NUMBER = {2: "aces", 3: "king", 4: "queens", 5: "hearts", 6: "tricks"}
 JACK = 9
 DIRECTION = {1: [1, 1, 1], 2: [3, 3, 3], 3: [2, 1, 2], 4: [1, 1, 1], 5: [3, 3, 3], 6: [2, 3, 2]}
-VALUE = {"aces": lambda c: -20 if c % 13 == 12 else 0, "king": lambda c: -100 if c == 13 + 11 else 0,
-         "queens": lambda c: -15 if c % 13 == 10 else 0,
-         "hearts": lambda c: (-30 if c % 13 == JACK else -10) if c // 13 == 1 else 0}
+VALUE = {
+    "aces": lambda c: -20 if c % 13 == 12 else 0,
+    "king": lambda c: -100 if c == 13 + 11 else 0,
+    "queens": lambda c: -15 if c % 13 == 10 else 0,
+    "hearts": lambda c: (-30 if c % 13 == JACK else -10) if c // 13 == 1 else 0,
+}
 
 
 def bits(mask: int) -> list[int]:
@@ -132,8 +134,9 @@ class Model:
     # -- what must be legal now
     def check_position(self, m: Match) -> None:
         actor = m.to_act()
-        assert m.phase_name == self.phase or (self.phase == "stages" and m.phase_name in ("cut", "pass-on", "play",
-                                                                                            "domino"))
+        assert m.phase_name == self.phase or (
+            self.phase == "stages" and m.phase_name in ("cut", "pass-on", "play", "domino")
+        )
         legal = m.legal_actions()
         if actor == CHANCE:
             assert m.phase_name in ("draw", "deal", "cut") and not legal
@@ -314,8 +317,11 @@ class Model:
             left = 0
             for h in self.hands:
                 left |= h
-            decided = m.rules.stop_when_decided and "tricks" not in self.calls and not any(
-                VALUE[c](x) for c in self.calls for x in bits(left))
+            decided = (
+                m.rules.stop_when_decided
+                and "tricks" not in self.calls
+                and not any(VALUE[c](x) for c in self.calls for x in bits(left))
+            )
             if not left or decided:
                 self.end_deal(m)
 
@@ -343,8 +349,16 @@ class Model:
             if g.name in ("spider", "egg"):
                 pts = parts[self.calls.index(g.call)]
                 assert sum(pts) == pts[g.seat] and (g.name == "spider") == (g.seat == info.caller)
-            if g.name in ("fc", "sc", "tc", "banana", "beef-tomato", "cherry-tomato", "constipatience",
-                          "dangly-spider"):
+            if g.name in (
+                "fc",
+                "sc",
+                "tc",
+                "banana",
+                "beef-tomato",
+                "cherry-tomato",
+                "constipatience",
+                "dangly-spider",
+            ):
                 assert g.seat == info.caller is not None
         for s in range(4):
             self.totals[s] += r.scores[s]

@@ -6,23 +6,46 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from scottish_helpers import (
+    BLACK,
+    RED,
+    SUITS_DEAL,
+    cut,
+    deal,
+    draw_for,
+    finish_deal,
+    hands_of,
+    new_match,
+    play,
+    to_silly_round,
+    top_deal,
+)
 
 from barbu import CHANCE, CardSet, Declare, IllegalAction, Match, ParseError
 from barbu.core.actions import PASS, PassOn
-from barbu.scottish.pack import Cut, PackDraw
 from barbu.core.cards import JACK, PIQUET_DECK
-from barbu.scottish.pack import BRIDGE, JOKER, PACK, draw_value, draw_winner, format_pack, pack_card, parse_pack, valid_draw
 from barbu.scottish.match import RoundState, call_choices
+from barbu.scottish.pack import (
+    BRIDGE,
+    JOKER,
+    PACK,
+    Cut,
+    PackDraw,
+    draw_value,
+    draw_winner,
+    format_pack,
+    pack_card,
+    parse_pack,
+    valid_draw,
+)
 from barbu.scottish.silly import DIRECTIONS, cut_step
-
-from scottish_helpers import (BLACK, RED, SUITS_DEAL, cut, deal, draw_for, finish_deal, hands_of, new_match, play,
-                              to_silly_round, top_deal)
 
 NEGATIVES = ("aces", "king", "queens", "hearts", "tricks")
 ALL_CALLS = frozenset(NEGATIVES + ("patience-1", "patience-2"))
 
 
 # ---------------------------------------------------------------------- the Unused Pack
+
 
 def test_the_unused_pack_has_23_cards_and_ranks_bridge_joker_then_numbers():
     assert len(PACK) == 23 and PACK.count(JOKER) == 2 and PACK.count(BRIDGE) == 1
@@ -36,7 +59,9 @@ def test_the_unused_pack_has_23_cards_and_ranks_bridge_joker_then_numbers():
 
 def test_draw_highest_card_wins_and_ties_draw_again():
     assert draw_winner((pack_card(2, 0), pack_card(6, 1), pack_card(5, 0), pack_card(3, 3))) == 1
-    assert draw_winner((pack_card(6, 0), pack_card(6, 1), pack_card(5, 0), pack_card(3, 3))) is None  # suits don't count
+    assert (
+        draw_winner((pack_card(6, 0), pack_card(6, 1), pack_card(5, 0), pack_card(3, 3))) is None
+    )  # suits don't count
     assert draw_winner((JOKER, JOKER, pack_card(5, 0), pack_card(3, 3))) is None
     assert draw_winner((JOKER, JOKER, BRIDGE, pack_card(3, 3))) == 2
     assert not valid_draw((JOKER, JOKER, JOKER, BRIDGE), 4) and not valid_draw((1, 1, 2, 3), 4)
@@ -51,6 +76,7 @@ def test_draw_highest_card_wins_and_ties_draw_again():
 
 
 # ---------------------------------------------------------------------- the Caller's partition
+
 
 def brute_force_can_finish(negs: frozenset[str], pats: int, big: int, treble: bool) -> bool:
     """Is there a way to group the calls left so that the round has two groups of 2+ or one of 3+?"""
@@ -100,8 +126,15 @@ def test_caller_is_offered_exactly_the_groups_that_keep_a_legal_partition():
                 used = {"patience-1", "patience-2"}
             else:
                 used = set(g.split("+"))
-            stack.append(RoundState(calls_left=st.calls_left - used, big=st.big + (len(used) >= 2),
-                                    treble=st.treble or len(used) >= 3, first_caller=0, dealer=0))
+            stack.append(
+                RoundState(
+                    calls_left=st.calls_left - used,
+                    big=st.big + (len(used) >= 2),
+                    treble=st.treble or len(used) >= 3,
+                    first_caller=0,
+                    dealer=0,
+                )
+            )
     assert len(seen) > 50
 
 
@@ -142,9 +175,15 @@ def test_an_illegal_group_is_refused_with_the_reason_and_nothing_changes():
 def test_call_texts():
     m = new_match()
     deal(m, SUITS_DEAL)
-    for text, key in (("king+queens", "king+queens"), ("queens, king", "king+queens"), ("call the lot",
-                      "aces+king+queens+hearts+tricks"), ("double", "double-patience"), ("patience", "patience"),
-                      ("contract aces+hearts", "aces+hearts"), ("KH", "king")):
+    for text, key in (
+        ("king+queens", "king+queens"),
+        ("queens, king", "king+queens"),
+        ("call the lot", "aces+king+queens+hearts+tricks"),
+        ("double", "double-patience"),
+        ("patience", "patience"),
+        ("contract aces+hearts", "aces+hearts"),
+        ("KH", "king"),
+    ):
         assert m.parse_action(text) == Declare(key)
         assert m.parse_action(str(Declare(key))) == Declare(key)
 
@@ -169,12 +208,20 @@ def test_the_caller_deals_every_deal_of_his_round_and_his_left_leads():
 
 # ---------------------------------------------------------------------- the calls' values
 
-@pytest.mark.parametrize("call,expected", [
-    ("aces", [0, -80, 0, 0]), ("king", [0, -100, 0, 0]), ("queens", [0, -60, 0, 0]),
-    ("hearts", [0, -100, 0, 0]), ("tricks", [0, -80, 0, 0]),
-    # a combination scores every call at once: the Ace of hearts counts as an ace and as a heart
-    ("aces+hearts", [0, -180, 0, 0]), ("aces+king+queens+hearts+tricks", [0, -420, 0, 0]),
-])
+
+@pytest.mark.parametrize(
+    "call,expected",
+    [
+        ("aces", [0, -80, 0, 0]),
+        ("king", [0, -100, 0, 0]),
+        ("queens", [0, -60, 0, 0]),
+        ("hearts", [0, -100, 0, 0]),
+        ("tricks", [0, -80, 0, 0]),
+        # a combination scores every call at once: the Ace of hearts counts as an ace and as a heart
+        ("aces+hearts", [0, -180, 0, 0]),
+        ("aces+king+queens+hearts+tricks", [0, -420, 0, 0]),
+    ],
+)
 def test_negative_calls_score_the_booklet_values(call, expected):
     m = new_match(caller=0)
     deal(m, top_deal(1))  # seat 1 wins every trick
@@ -182,8 +229,9 @@ def test_negative_calls_score_the_booklet_values(call, expected):
     finish_deal(m)
     r = m.results[-1]
     assert list(r.scores) == expected
-    assert [sum(p) for p in r.scottish.parts] == [{"aces": -80, "king": -100, "queens": -60, "hearts": -100,
-                                                    "tricks": -80}[c] for c in r.scottish.calls]
+    assert [sum(p) for p in r.scottish.parts] == [
+        {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80}[c] for c in r.scottish.calls
+    ]
 
 
 def test_hearts_count_ten_each_and_the_jack_thirty():
@@ -216,6 +264,7 @@ def test_patience_scores_120_60_30_0_and_double_patience_twice():
 
 
 # ---------------------------------------------------------------------- Patience
+
 
 def patience_match(hands, call="patience", caller=0):
     m = new_match(caller=caller)
@@ -265,10 +314,12 @@ def test_player_round_runs_and_sets_only_to_go_out():
 
 
 def test_groups_that_fit_by_hand():
-    from barbu.scottish.patience import group_fits, lay_options
     from barbu.core.cards import Card
+    from barbu.scottish.patience import group_fits, lay_options
+
     def mask(text):
         return CardSet.parse(text).mask
+
     # rows: spades 8..J, hearts 8..J, diamonds unopened, clubs J..A
     layout = [(6, 9), (6, 9), None, (9, 12)]
     assert group_fits(mask("7.7.-.-"), layout)  # two 7s under two 8s: out on a pair
@@ -304,6 +355,7 @@ def test_silly_round_lays_runs_and_sets_at_any_time():
 
 
 # ---------------------------------------------------------------------- the Silly Round's cuts
+
 
 def test_first_deal_cuts_by_hand():
     full = ALL_CALLS
@@ -444,8 +496,7 @@ def play_silly_deal_singly(m: Match, call_cuts: list[Cut], passes: int) -> None:
                 before = list(m.hands)
                 gave = choose_all(m)
                 d = m.pass_log[-1][0]
-                assert [m.hands[s] for s in range(4)] == [(before[s] & ~gave[s]) | gave[(s - d) % 4]
-                                                         for s in range(4)]
+                assert [m.hands[s] for s in range(4)] == [(before[s] & ~gave[s]) | gave[(s - d) % 4] for s in range(4)]
             if passes < 3:
                 m.apply(RED)
     finish_deal(m)
@@ -493,8 +544,11 @@ def test_pass_on_choices_and_their_texts():
     assert len(legal) == 56 and len(set(legal)) == 56
     assert PassOn(CardSet.parse("-.AKQ.-.-").mask) in legal and PassOn(CardSet.parse("A.KQ.-.-").mask) not in legal
     before = (list(m.hands), list(m.history))
-    for bad, msg in (("pass-on AH KH", "three cards"), ("pass-on AS KH QH", "do not hold"),
-                     ("pass-on AH AH KH", "named twice")):
+    for bad, msg in (
+        ("pass-on AH KH", "three cards"),
+        ("pass-on AS KH QH", "do not hold"),
+        ("pass-on AH AH KH", "named twice"),
+    ):
         with pytest.raises((IllegalAction, ParseError), match=msg):
             m.apply(bad)
     assert (list(m.hands), list(m.history)) == before
@@ -504,6 +558,7 @@ def test_pass_on_choices_and_their_texts():
     v2 = m.view(2)
     assert v2.scottish.chosen == (1,)
     from barbu.classic.view import HIDDEN
+
     assert v2.deal_actions[-1] is HIDDEN  # seat 1's choice stays face down for seat 2
     assert m.view(1).deal_actions[-1] == a  # but seat 1 knows it
 
@@ -527,6 +582,7 @@ def test_the_32_card_deal():
     for h in m.sample_chance().hands:
         assert h.bit_count() == 8 and not h & ~PIQUET_DECK
     from barbu import Deal
+
     with pytest.raises(IllegalAction, match="8 different cards"):
         m.apply(Deal((CardSet.parse("AKQJT9876.-.-.-").mask,) + hands_of(SUITS_DEAL)[1:]))
     with pytest.raises(IllegalAction, match="only cards of the deck"):

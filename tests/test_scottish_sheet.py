@@ -5,11 +5,20 @@ from __future__ import annotations
 
 import random
 
-from barbu import CHANCE, Match
-from barbu.scottish.scoresheet import (FULL_TOTALS, Glyph, RoundInput, build_sheet, deal_glyphs, ordinal, round_problems,
-                                       sheet_from_results, sheet_lines)
-
 from scottish_helpers import deal, finish_deal, new_match, play, top_deal
+
+from barbu import CHANCE, Match
+from barbu.scottish.scoresheet import (
+    FULL_TOTALS,
+    Glyph,
+    RoundInput,
+    build_sheet,
+    deal_glyphs,
+    ordinal,
+    round_problems,
+    sheet_from_results,
+    sheet_lines,
+)
 
 SPADES, HEARTS, DIAMONDS, CLUBS = "AKQJT987.-.-.-", "-.AKQJT987.-.-", "-.-.AKQJT987.-", "-.-.-.AKQJT987"
 LOW_HD, HIGH_HD = "-.T987.T987.-", "-.AKQJ.AKQJ.-"
@@ -27,6 +36,7 @@ def play_deal(m: Match, hands, call: str, script: str = "") -> None:
 
 
 # ---------------------------------------------------------------------- the negative calls' glyphs
+
 
 def test_spiders_first_second_third_choice_and_the_dangly_spider():
     """The Caller (seat 0) holds A K of every suit and so takes every trick: a Spider on each call, FC/SC/TC
@@ -64,9 +74,17 @@ def test_rumping_ripple_half_or_more_of_three_calls_in_one_deal():
     play_deal(m, top_deal(1), "aces+queens+hearts")
     assert glyphs(m) == {(1, "egg", "aces"), (1, "egg", "queens"), (1, "egg", "hearts"), (1, "rumping-ripple", None)}
     # by the numbers: half of Aces (-40), Queens (-30) and Tricks (-40) is enough; a player short on one is not
-    g = deal_glyphs(("aces", "queens", "tricks"), [(-40, -40, 0, 0), (-30, -15, -15, 0), (-40, -20, -20, 0)],
-                    caller=None, deal_in_round=1, won=[0] * 4, tricks=(), finishing=(), double_offered=False,
-                    forced=False)
+    g = deal_glyphs(
+        ("aces", "queens", "tricks"),
+        [(-40, -40, 0, 0), (-30, -15, -15, 0), (-40, -20, -20, 0)],
+        caller=None,
+        deal_in_round=1,
+        won=[0] * 4,
+        tricks=(),
+        finishing=(),
+        double_offered=False,
+        forced=False,
+    )
     assert g == (Glyph(0, "rumping-ripple"),)
 
 
@@ -137,8 +155,12 @@ def test_virgin_round_and_full_participation():
     columns.  Seat 3 takes nothing and goes out first: a Virgin Round."""
     m = new_match(caller=0)
     play_deal(m, top_deal(0), "the lot")
-    play_deal(m, [SPADES, LOW_HD, HIGH_HD, CLUBS], "double-patience",
-              "pass; JH; lay 7C 8C 9C TC JC QC KC AC; lay 7S 8S 9S TS JS QS KS AS")
+    play_deal(
+        m,
+        [SPADES, LOW_HD, HIGH_HD, CLUBS],
+        "double-patience",
+        "pass; JH; lay 7C 8C 9C TC JC QC KC AC; lay 7S 8S 9S TS JS QS KS AS",
+    )
     assert m.results[-1].finishing[:2] == (3, 0)
     rnd = sheet_from_results(m.results).rounds[0]
     assert rnd.complete
@@ -153,16 +175,56 @@ def test_virgin_round_and_full_participation():
 
 HERO, BUOY, LIEF, FRINGE = range(4)
 APPENDIX = [  # Aces, KHearts, Queens, Hearts, Tricks, Pat. 1, Pat. 2 — and the TOTAL the booklet writes
-    (1, HERO, [((-20, 0, 0, -50, -10, 120, 0), 40), ((0, -100, -15, -10, -10, 0, 60), -75),
-               ((0, 0, -30, -40, -10, 30, 30), -20), ((-60, 0, -15, 0, -50, 60, 120), 55)]),
-    (2, BUOY, [((0, 0, -15, 0, -10, 120, 120), 215), ((-20, 0, -15, -80, -10, 60, 60), -5),
-               ((-60, 0, -30, -10, -60, 30, 30), -100), ((0, -100, 0, -10, 0, 0, 0), -110)]),
-    (3, LIEF, [((0, 0, -15, -60, -20, 30, 120), 55), ((0, -100, -30, -40, -40, 0, 30), -180),
-               ((-40, 0, 0, 0, 0, 60, 60), 80), ((-40, 0, -15, 0, -20, 120, 0), 45)]),
-    (4, FRINGE, [((-40, 0, -15, 0, 0, 30, 30), 5), ((0, 0, 0, -100, -50, 60, 60), -30),
-                 ((-40, 0, 0, 0, -30, 0, 0), -70), ((0, -100, -45, 0, 0, 120, 120), 95)]),
-    (5, None, [((-60, -100, -60, -70, -70, 0, 30), -330), ((-20, 0, 0, -30, -10, 120, 120), 180),
-               ((0, 0, 0, 0, 0, 60, 0), 60), ((0, 0, 0, 0, 0, 30, 60), 90)]),
+    (
+        1,
+        HERO,
+        [
+            ((-20, 0, 0, -50, -10, 120, 0), 40),
+            ((0, -100, -15, -10, -10, 0, 60), -75),
+            ((0, 0, -30, -40, -10, 30, 30), -20),
+            ((-60, 0, -15, 0, -50, 60, 120), 55),
+        ],
+    ),
+    (
+        2,
+        BUOY,
+        [
+            ((0, 0, -15, 0, -10, 120, 120), 215),
+            ((-20, 0, -15, -80, -10, 60, 60), -5),
+            ((-60, 0, -30, -10, -60, 30, 30), -100),
+            ((0, -100, 0, -10, 0, 0, 0), -110),
+        ],
+    ),
+    (
+        3,
+        LIEF,
+        [
+            ((0, 0, -15, -60, -20, 30, 120), 55),
+            ((0, -100, -30, -40, -40, 0, 30), -180),
+            ((-40, 0, 0, 0, 0, 60, 60), 80),
+            ((-40, 0, -15, 0, -20, 120, 0), 45),
+        ],
+    ),
+    (
+        4,
+        FRINGE,
+        [
+            ((-40, 0, -15, 0, 0, 30, 30), 5),
+            ((0, 0, 0, -100, -50, 60, 60), -30),
+            ((-40, 0, 0, 0, -30, 0, 0), -70),
+            ((0, -100, -45, 0, 0, 120, 120), 95),
+        ],
+    ),
+    (
+        5,
+        None,
+        [
+            ((-60, -100, -60, -70, -70, 0, 30), -330),
+            ((-20, 0, 0, -30, -10, 120, 120), 180),
+            ((0, 0, 0, 0, 0, 60, 0), 60),
+            ((0, 0, 0, 0, 0, 30, 60), 90),
+        ],
+    ),
 ]
 RUNNING = {3: (255, -80, -120, -55), 4: (310, -260, -40, -10), 5: (315, -290, -110, 85)}  # as the booklet writes
 
@@ -193,8 +255,10 @@ def test_the_appendix_choice_letters_through_the_glyph_code():
     assert Glyph(FRINGE, "tc", "queens") in deal_glyphs(("queens",), [(-15, 0, 0, -45)], FRINGE, 3, **none)
     assert not deal_glyphs(("queens",), [(-15, 0, 0, -45)], FRINGE, 4, **none)  # a fourth call has no letters
     assert not deal_glyphs(("queens",), [(-15, -15, 0, -30)], FRINGE, 1, **none) == ()  # -30 is half: FC
-    assert round_problems([(0,) * 7] * 4) == [f"{n} adds up to +0, not {t:+d}" for n, t in zip(
-        ("Aces", "KHearts", "Queens", "Hearts", "Tricks", "Pat. 1", "Pat. 2"), FULL_TOTALS)]
+    assert round_problems([(0,) * 7] * 4) == [
+        f"{n} adds up to +0, not {t:+d}"
+        for n, t in zip(("Aces", "KHearts", "Queens", "Hearts", "Tricks", "Pat. 1", "Pat. 2"), FULL_TOTALS)
+    ]
 
 
 def test_sheet_of_a_played_match_matches_the_engines_totals():

@@ -8,8 +8,7 @@ from barbu.agents import make_agent
 from barbu.agents.besigue import make_besigue_agent
 from barbu.core.actions import Deal
 from barbu.core.game import CHANCE
-from barbu.duplicate.shadow import (ShadowResult, deal_chances, replay_game, shadow_deal, sign_of,
-                                    summarize)
+from barbu.duplicate.shadow import ShadowResult, deal_chances, replay_game, shadow_deal, sign_of, summarize
 from barbu.games import open_game
 
 #: A cheap expert whose samples, not its clock, end each decision: the same inputs give the same choices.
@@ -114,8 +113,14 @@ def test_a_deal_not_finished_is_refused():
 
 def test_the_summary_orients_by_who_wins_and_names_the_worst_deals():
     assert sign_of("classic") == 1 and sign_of("french") == -1 and sign_of("besigue") == 1
-    rows = [ShadowResult(0, 10, 30, 1), ShadowResult(1, 5, 0, 1), ShadowResult(2, -40, -10, 1),
-            ShadowResult(3, 0, 0, 1), ShadowResult(4, 1, 2, 1), ShadowResult(5, 1, 3, 1)]
+    rows = [
+        ShadowResult(0, 10, 30, 1),
+        ShadowResult(1, 5, 0, 1),
+        ShadowResult(2, -40, -10, 1),
+        ShadowResult(3, 0, 0, 1),
+        ShadowResult(4, 1, 2, 1),
+        ShadowResult(5, 1, 3, 1),
+    ]
     s = summarize(rows)
     assert s.deals == 6 and s.advantage == -20 + 5 - 30 + 0 - 1 - 2
     assert [r.deal for r in s.worst] == [2, 0, 5]

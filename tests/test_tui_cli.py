@@ -15,6 +15,7 @@ PLAYED = "classic(undoubled_negative=play)"
 
 def test_settings_refuse_bad_seats_and_strengths():
     from barbu.core.errors import RulesetError
+
     with pytest.raises(RulesetError, match="there is no seat 4"):
         Settings(seat=4).check()
     with pytest.raises(RulesetError, match="unknown computer player"):
@@ -23,8 +24,13 @@ def test_settings_refuse_bad_seats_and_strengths():
 
 def test_cli_play_plain_and_help(tmp_path):
     save = tmp_path / "plain.jsonl"
-    out = subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--seed", "1", "--save", str(save)],
-                         input="zz\nquit\n", capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "play", "--plain", "--seed", "1", "--save", str(save)],
+        input="zz\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "Not allowed" in out.stdout and save.exists()
     helptext = subprocess.run([sys.executable, "-m", "barbu", "play", "--help"], capture_output=True, text=True)
     for flag in ("--delay", "--opponents", "--plain", "--resume", "--start", "--confirm-forced"):
@@ -34,11 +40,15 @@ def test_cli_play_plain_and_help(tmp_path):
 def test_cli_opponents_parsing():
     from barbu.core.errors import AgentError, RulesetError
     from barbu.play.options import parse_opponents
+
     kind = AGENT_KINDS[0]
     assert parse_opponents(kind, 4, 1) == {0: kind, 2: kind, 3: kind}
     assert parse_opponents(",".join([kind] * 3), 4, 0) == {1: kind, 2: kind, 3: kind}
     assert parse_opponents("search(samples=5, seconds=0.2),rule,random", 4, 3) == {
-        0: "search(samples=5, seconds=0.2)", 1: "rule", 2: "random"}
+        0: "search(samples=5, seconds=0.2)",
+        1: "rule",
+        2: "random",
+    }
     with pytest.raises(AgentError, match="unknown computer player"):
         parse_opponents("grandmaster", 4, 0)
     with pytest.raises(RulesetError, match="give one for all"):
@@ -50,9 +60,11 @@ def test_session_plays_a_deal_and_resumes_from_its_record(tmp_path):
     from barbu.classic.match import CHANCE
     from barbu.classic.ruleset import Ruleset
     from barbu.tui import Session
+
     save = tmp_path / "s.jsonl"
-    s = Session.new(Settings(rules=Ruleset.parse("salad(players=3)"), seat=1, seed=3, save=save,
-                             opponents={0: AGENT_KINDS[0]}))
+    s = Session.new(
+        Settings(rules=Ruleset.parse("salad(players=3)"), seat=1, seed=3, save=save, opponents={0: AGENT_KINDS[0]})
+    )
     assert s.match.seed == 3 and set(s.strengths) == {0, 2}
     while not s.match.results:
         actor = s.to_act()
@@ -76,9 +88,10 @@ def test_session_plays_a_deal_and_resumes_from_its_record(tmp_path):
 
 
 def test_session_refuses_a_bad_typed_action_and_keeps_the_state():
-    from barbu.core.errors import BarbuError
     from barbu.classic.match import CHANCE
+    from barbu.core.errors import BarbuError
     from barbu.tui import Session
+
     s = Session.new(Settings(seed=2, save=None))
     while s.to_act() == CHANCE or not s.human_to_act():
         if s.to_act() == CHANCE:
@@ -101,12 +114,15 @@ def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
     import struct
     import termios
     import time
+
     save = tmp_path / "tty.jsonl"
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, in a terminal of 120x40 from the start
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
-                                   "--delay", "0", "--save", str(save)])
+        os.execvp(
+            sys.executable,
+            [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3", "--delay", "0", "--save", str(save)],
+        )
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     seen = b""
     deadline = time.monotonic() + 60
@@ -136,8 +152,11 @@ def plain_game(tmp_path, confirm: bool) -> str:
     """One deal of the line-by-line game, answering each question with the first choice offered."""
     import argparse
     import io
+
     from rich.console import Console
+
     from barbu.cli.textplay import play_in_terminal
+
     out = io.StringIO()
     console = Console(file=out, width=200, highlight=False)
 
@@ -150,8 +169,17 @@ def plain_game(tmp_path, confirm: bool) -> str:
             return "no-queens" if "no-queens" in offered.split() else " ".join(offered.split()[:2])
         return "pass" if "pass" in offered.split() else offered.split()[0]
 
-    args = argparse.Namespace(resume=None, rules=PLAYED, players=None, sets=None, seed=5, seat=0,
-                              save=str(tmp_path / f"plain-{confirm}.jsonl"), opponents="rule", confirm_forced=confirm)
+    args = argparse.Namespace(
+        resume=None,
+        rules=PLAYED,
+        players=None,
+        sets=None,
+        seed=5,
+        seat=0,
+        save=str(tmp_path / f"plain-{confirm}.jsonl"),
+        opponents="rule",
+        confirm_forced=confirm,
+    )
     assert play_in_terminal(args, read=read, console=console) == 0
     assert "Not allowed" not in out.getvalue()
     return out.getvalue()

@@ -4,10 +4,10 @@ moves the same way as the server's (`BoardPlay`), and the end compared with thei
 from __future__ import annotations
 
 import pytest
+from tuikit import SIZE, play_deal, save_shot, screen_text, settle
 
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.tui.daily_screen import DailyScreen, daily_app
-from tuikit import SIZE, play_deal, save_shot, screen_text, settle
 
 SECRET = bytes(range(32))
 
@@ -116,6 +116,7 @@ async def test_a_scottish_double_patience_board_on_the_table_lays_a_set_to_go_ou
     """``barbu play --daily --rules scottish``: the Patience rows on the table, a `Lay` chosen from the list or
     typed, and the very board the server's `BoardPlay` gives for the same moves."""
     from barbu.core.actions import Lay
+
     dset = daily_set(SECRET, "2026-11-27", "scottish")
     app = daily_app(dset, delay=0)
 

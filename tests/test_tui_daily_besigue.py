@@ -5,11 +5,11 @@ with the computer's own results on those cards."""
 from __future__ import annotations
 
 import pytest
+from tuikit import screen_text
 
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.tui.daily_besigue import DailyBesigueScreen, daily_besigue_app
 from barbu.tui.dialogs import InfoDialog
-from tuikit import screen_text
 
 SECRET = bytes(range(32))
 

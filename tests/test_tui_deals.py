@@ -9,17 +9,17 @@ import json
 import random
 
 import pytest
+from tuikit import SIZE, first_dealer, is_card, new_app, play_deal, screen_text, settle
 
-from barbu.core.actions import Declare, Double, NameRank, NameTrump, Pass
-from barbu.core.cards import CARDS
 from barbu.classic.chinese import fouled
 from barbu.classic.match import CHANCE, Match
+from barbu.core.actions import Declare, Double, NameRank, NameTrump, Pass
+from barbu.core.cards import CARDS
+from barbu.play.labels import place
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session
 from barbu.tui.dialogs import DealOverDialog
-from barbu.play.labels import place
 from barbu.tui.widgets import ArrangeChooser, HandView
-from tuikit import SIZE, first_dealer, is_card, new_app, play_deal, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -28,6 +28,7 @@ PLAYED = "classic(undoubled_negative=play)"  # negative deals are played even wh
 
 def keeper(contract: str, **named):
     """A chooser: declare ``contract``, name what ``named`` says, redouble all it may, play the last legal card."""
+
     def choose(v):
         if v.phase == "declare":
             return Declare(contract)
@@ -38,6 +39,7 @@ def keeper(contract: str, **named):
         if v.phase == "doubling":
             return max(v.legal, key=lambda d: len(d.targets))
         return v.legal[-1]
+
     return choose
 
 

@@ -10,18 +10,17 @@ import re
 
 import pytest
 from textual.widgets import Select
+from tuikit import SIZE, act, first_dealer, new_app, screen_text, settle
 
 from barbu.besigue import BesigueRules
-from barbu.i18n import current, number, use, word_error
-from barbu.i18n import translator
-from barbu.tui import BarbuApp, Settings
+from barbu.i18n import current, number, translator, use, word_error
 from barbu.play.besigue_session import BesigueSession
+from barbu.play.labels import signed
+from barbu.tui import BarbuApp, Settings
 from barbu.tui.besigue_table import BesigueTableScreen
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
-from barbu.play.labels import signed
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.widgets import HandView
-from tuikit import SIZE, act, first_dealer, new_app, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -72,9 +71,22 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
         table = await settle(pilot)
         text = flat(screen_text(app))
         # The person declares: the contracts as French players call them, with the table's words.
-        for words in ("Pas de dames", "Pas de plis", "Pas de cœurs", "Barbu", "Les deux derniers", "Réussite",
-                      "Contrat : pas encore choisi", "Votre décision", "C'est vous qui choisissez",
-                      "Scores", "f1 Aide", "f2 Plis", "f3 Marque", "^q Quitter"):
+        for words in (
+            "Pas de dames",
+            "Pas de plis",
+            "Pas de cœurs",
+            "Barbu",
+            "Les deux derniers",
+            "Réussite",
+            "Contrat : pas encore choisi",
+            "Votre décision",
+            "C'est vous qui choisissez",
+            "Scores",
+            "f1 Aide",
+            "f2 Plis",
+            "f3 Marque",
+            "^q Quitter",
+        ):
             assert words in text, words
         assert "No queens" not in text and "Your hand" not in text
         await pilot.press(*"pas de dames", "enter")  # typed in French
@@ -104,8 +116,14 @@ async def test_a_deal_played_through_in_french(tmp_path, french):
         assert "Interdit : vous devez fournir : jouez un" in refusal
         text = flat(screen_text(app))
         assert isinstance(app.screen, DealOverDialog)
-        for words in ("Fin de la donne", "Donne 1 : Pas de dames", "annoncée par vous", "points du contrat",
-                      "total cumulé", "Entrée : donne suivante"):
+        for words in (
+            "Fin de la donne",
+            "Donne 1 : Pas de dames",
+            "annoncée par vous",
+            "points du contrat",
+            "total cumulé",
+            "Entrée : donne suivante",
+        ):
             assert words in text, words
         await pilot.press("enter")
         table = await settle(pilot)
@@ -143,22 +161,43 @@ async def test_the_setup_and_the_table_in_italian(tmp_path, italian):
     seed = 5
     seat = first_dealer(PLAYED, seed)
     from barbu.classic.ruleset import Ruleset
+
     settings = Settings(rules=Ruleset.parse(PLAYED), seat=seat, seed=seed, delay=0, save=tmp_path / "g.jsonl")
     app = BarbuApp(settings)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         text = flat(screen_text(app))
-        for words in ("una nuova partita", "Lingua", "Italiano", "Gioco", "Il gioco classico: 4 giocatori", "Il tuo posto",
-                      "Il posto", "Chiave", "Inizia", "Esci"):
+        for words in (
+            "una nuova partita",
+            "Lingua",
+            "Italiano",
+            "Gioco",
+            "Il gioco classico: 4 giocatori",
+            "Il tuo posto",
+            "Il posto",
+            "Chiave",
+            "Inizia",
+            "Esci",
+        ):
             assert words in text, words
         await pilot.press("enter")
         table = await settle(pilot)
         text = flat(screen_text(app))
-        for words in ("Niente donne", "Niente prese", "Niente cuori", "Contratto: non ancora scelto",
-                      "La tua decisione", "Punteggi", "La tua mano (13 carte)", "Aiuto", "Punti"):
+        for words in (
+            "Niente donne",
+            "Niente prese",
+            "Niente cuori",
+            "Contratto: non ancora scelto",
+            "La tua decisione",
+            "Punteggi",
+            "La tua mano (13 carte)",
+            "Aiuto",
+            "Punti",
+        ):
             assert words in text, words
-        await act(pilot, table, next(a for a in table.choices if getattr(a, "contract", "") == "no-tricks"),
-                  typed=False)
+        await act(
+            pilot, table, next(a for a in table.choices if getattr(a, "contract", "") == "no-tricks"), typed=False
+        )
         while True:
             table = await settle(pilot)
             v = table.session.view()
@@ -210,7 +249,7 @@ async def test_refusals_on_the_setup_screen_are_worded_in_the_language(tmp_path,
 
 
 async def test_the_setup_words_each_options_values_in_its_own_words(tmp_path, french):
-    """"none" is "sans contre" for the doubling and "à tout moment" for the heart lead, never one bare "aucun";
+    """ "none" is "sans contre" for the doubling and "à tout moment" for the heart lead, never one bare "aucun";
     the game list names the games in words, not by their identifiers."""
     app = BarbuApp(Settings(save=tmp_path / "g.jsonl", delay=0))
     async with app.run_test(size=SIZE) as pilot:
@@ -220,6 +259,7 @@ async def test_the_setup_words_each_options_values_in_its_own_words(tmp_path, fr
 
         def shown(wid: str) -> dict[str, str]:
             return {value: str(label) for label, value in screen.query_one(wid, Select)._options}
+
         doubling, heart_lead = shown("#opt-doubling"), shown("#opt-heart_lead")
         assert doubling["none"] == "sans contre" and heart_lead["none"] == "à tout moment"
         assert heart_lead["first_trick"] == "interdite au premier pli"
@@ -248,8 +288,17 @@ async def test_bésigue_in_italian(tmp_path, italian):
             if isinstance(screen, BesigueTableScreen) and screen.waiting_for_human:
                 break
         text = flat(screen_text(app))
-        for words in ("smazzata 1", "sei al posto 0", "Avversario: computer (buon giocatore)", "Tallone", "La tua mano",
-                      "Punteggi, a 1.000", "Mosse", "Regole", "Consiglio"):
+        for words in (
+            "smazzata 1",
+            "sei al posto 0",
+            "Avversario: computer (buon giocatore)",
+            "Tallone",
+            "La tua mano",
+            "Punteggi, a 1.000",
+            "Mosse",
+            "Regole",
+            "Consiglio",
+        ):
             assert words in text, words
         table = app.screen
         assert isinstance(table.session, BesigueSession)
@@ -260,8 +309,9 @@ async def test_bésigue_in_italian(tmp_path, italian):
 
 
 async def test_numbers_and_refusals_in_three_languages():
-    from barbu.core.errors import IllegalAction
     from barbu.classic.refusals import FOLLOW_SUIT
+    from barbu.core.errors import IllegalAction
+
     e = IllegalAction.of(FOLLOW_SUIT, suit=0)
     assert word_error(e, "en") == "you must follow suit: play a spade"
     assert word_error(e, "fr") == "vous devez fournir\u00a0: jouez un pique"
@@ -287,13 +337,16 @@ async def test_barbu_play_in_a_french_terminal(tmp_path):
     import sys
     import termios
     import time
+
     save = tmp_path / "tty.jsonl"
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, in a French terminal of 120x40
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         os.environ["BARBU_LANG"] = "fr"
-        os.execvp(sys.executable, [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3",
-                                   "--delay", "0", "--save", str(save)])
+        os.execvp(
+            sys.executable,
+            [sys.executable, "-m", "barbu", "play", "--start", "--seed", "3", "--delay", "0", "--save", str(save)],
+        )
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     seen = b""
     deadline = time.monotonic() + 60

@@ -8,14 +8,14 @@ import re
 
 import pytest
 from rich.console import Console
+from tuikit import first_dealer, new_app, screen_text, settle
 
 from barbu.core.actions import Double, Pass
 from barbu.core.cards import CARDS, CardSet
-from barbu.tui.dialogs import DealOverDialog
 from barbu.play.labels import place
+from barbu.tui.dialogs import DealOverDialog
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
-from tuikit import first_dealer, new_app, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -102,8 +102,9 @@ async def test_a_trick_in_progress_lies_in_front_of_each_player(tmp_path, size):
     seat = first_dealer(PLAYED, seed)
     app = new_app(tmp_path, PLAYED, seed, seat)
     async with app.run_test(size=size) as pilot:
-        table = await until(pilot, lambda t, v: v.phase == "play" and len(v.trick) >= 2 and t.waiting_for_human,
-                            declaring("no-queens"))
+        table = await until(
+            pilot, lambda t, v: v.phase == "play" and len(v.trick) >= 2 and t.waiting_for_human, declaring("no-queens")
+        )
         v = table.session.view()
         lines = screen_text(app).splitlines()
         text = "\n".join(lines)
@@ -135,8 +136,11 @@ async def test_domino_rows_in_the_middle(tmp_path, size):
     seat = first_dealer("classic", seed)
     app = new_app(tmp_path, "classic", seed, seat)
     async with app.run_test(size=size) as pilot:
-        table = await until(pilot, lambda t, v: v.phase == "domino" and t.waiting_for_human
-                            and sum(1 for x in v.layout if x) >= 2, declaring("domino"))
+        table = await until(
+            pilot,
+            lambda t, v: v.phase == "domino" and t.waiting_for_human and sum(1 for x in v.layout if x) >= 2,
+            declaring("domino"),
+        )
         v = table.session.view()
         lines = screen_text(app).splitlines()
         text = "\n".join(lines)
@@ -202,8 +206,11 @@ async def test_forced_passes_wait_when_asked_to(tmp_path):
     seat = first_dealer("classic", seed)
     app = new_app(tmp_path, "classic", seed, seat, confirm_forced=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await until(pilot, lambda t, v: v.phase == "domino" and t.waiting_for_human
-                            and tuple(v.legal) == (Pass(),), declaring("domino"))
+        table = await until(
+            pilot,
+            lambda t, v: v.phase == "domino" and t.waiting_for_human and tuple(v.legal) == (Pass(),),
+            declaring("domino"),
+        )
         assert "none of your cards fits the layout" in screen_text(app)
         assert "You pass: no card can be played." not in screen_text(app)
         before = table.session.moves
@@ -252,6 +259,7 @@ async def test_the_finished_deal_stays_under_its_summary(tmp_path):
 
 async def test_setup_screen_sets_the_forced_choices(tmp_path):
     from barbu.tui import BarbuApp, Settings
+
     app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "g.jsonl"))
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
@@ -268,6 +276,7 @@ async def test_setup_screen_sets_the_forced_choices(tmp_path):
 async def test_the_end_of_a_deal_offers_a_review_of_your_play(tmp_path):
     """F4 on the end-of-deal summary weighs the person's own decisions of the deal and shows what they cost."""
     from barbu.tui.review import ReviewDialog
+
     seed = 5
     seat = first_dealer(PLAYED, seed)
     app = new_app(tmp_path, PLAYED, seed, seat)

@@ -4,6 +4,7 @@ wrong and illegal cards refused with the lesson, and the way to a real match."""
 from __future__ import annotations
 
 import pytest
+from tuikit import act, screen_text, settle
 
 from barbu.core.cards import Card
 from barbu.guide.lesson import KEYS, lesson, replay
@@ -11,7 +12,6 @@ from barbu.i18n import translator, use
 from barbu.tui.learn import LessonApp
 from barbu.tui.lesson_screen import LessonOver, LessonScreen
 from barbu.tui.table import TableScreen
-from tuikit import act, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,6 +101,7 @@ async def test_a_wrong_card_is_refused_with_its_lesson(lang):
 
 async def test_learn_to_play_opens_from_the_setup_screen_and_back(tmp_path):
     from barbu.tui import BarbuApp, Settings
+
     app = BarbuApp(Settings(save=tmp_path / "game.jsonl"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import DataTable, Input, OptionList
+from tuikit import screen_text
 
 from barbu.scorekeeper import new_keeper
 from barbu.tui.score_app import BooksScreen, GameScreen, NewGameScreen, ScoreApp
@@ -12,7 +13,6 @@ from barbu.tui.score_entry import DealScreen, OutcomeForm
 from barbu.tui.score_store import KeyRing, ScoreStore
 from barbu.tui.score_widgets import DoublesGrid, Picker
 from barbu.web.scorebooks.store import Scorebooks
-from tuikit import screen_text
 
 pytestmark = pytest.mark.asyncio
 SIZES = [(80, 24), (140, 45)]
@@ -244,6 +244,7 @@ def played_entries(rules: str, deals: int, seed: int = 5):
     from barbu.classic.match import Match
     from barbu.core.game import CHANCE
     from barbu.scorekeeper.fromplay import entries_from_actions
+
     m = Match(rules, seed)
     agents = [agent_for(m, "random", seed * 10 + s) for s in range(m.n)]
     while not m.is_over and len(m.results) < deals:
@@ -307,20 +308,24 @@ async def enter_through_form(pilot, entry: dict) -> None:
     raise AssertionError("the form never reached its end")
 
 
-@pytest.mark.parametrize("rules,deals,typed", [
-    ("classic(ravage_city=true, chinese_poker=true)", 9, 0),
-    ("french(players=5)", 4, 0),
-    ("italian", 4, 0),
-    ("scottish", 8, 0),
-    pytest.param("scottish", 23, 18, marks=pytest.mark.slow),  # the Silly Round: a draw for the dealer, cuts
-])
+@pytest.mark.parametrize(
+    "rules,deals,typed",
+    [
+        ("classic(ravage_city=true, chinese_poker=true)", 9, 0),
+        ("french(players=5)", 4, 0),
+        ("italian", 4, 0),
+        ("scottish", 8, 0),
+        pytest.param("scottish", 23, 18, marks=pytest.mark.slow),  # the Silly Round: a draw for the dealer, cuts
+    ],
+)
 async def test_played_deals_entered_through_the_form_score_as_played(tmp_path, rules, deals, typed):
     """The deals of a played match entered through the form (the first ``typed`` stored beforehand)."""
     first, entries = played_entries(rules, deals)
     if typed:  # the deals typed in include the Silly Round's: its dealer is drawn, its calls cut
         assert any(e.get("cuts") for e in entries[typed:])
     from barbu.classic.ruleset import Ruleset
-    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"][:Ruleset.parse(rules).players]
+
+    names = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"][: Ruleset.parse(rules).players]
     expect = new_keeper(rules, names, first)
     for e in entries:
         expect.add(e)
@@ -351,8 +356,14 @@ def keeper_totals(store, book_id):
 async def test_a_besigue_deal_with_its_declarations(tmp_path):
     store = store_at(tmp_path)
     store.create(new_keeper("besigue", ["Ann", "Bob"], 0), "Bésigue")
-    entry = {"outcome": {"melds": [{"bezique": 1, "marriage": 2}, {"four-aces": 1}], "sevens": [1, 0],
-                         "brisques": [5, 3], "last": [1]}}
+    entry = {
+        "outcome": {
+            "melds": [{"bezique": 1, "marriage": 2}, {"four-aces": 1}],
+            "sevens": [1, 0],
+            "brisques": [5, 3],
+            "last": [1],
+        }
+    }
     expect = new_keeper("besigue", ["Ann", "Bob"], 0)
     expect.add(entry)
     app = ScoreApp(store)
@@ -370,6 +381,7 @@ async def test_a_besigue_deal_with_its_declarations(tmp_path):
 
 async def test_export_writes_a_csv_that_reads_back(tmp_path, monkeypatch):
     from barbu.scorekeeper.exchange import from_csv
+
     store, book = game_with(tmp_path)
     _, keeper = store.open(book.id)
     keeper.add({"contract": "no-king", "doubles": [[1, 0]], "outcome": {"KH": 2}})
@@ -388,9 +400,9 @@ async def test_export_writes_a_csv_that_reads_back(tmp_path, monkeypatch):
     assert from_csv(written.read_text(encoding="utf-8")).totals == keeper.totals
 
 
-
 async def test_import_a_file_from_the_list(tmp_path):
     from barbu.scorekeeper.exchange import to_csv
+
     k = new_keeper("classic", NAMES, 2)
     k.add({"contract": "no-king", "doubles": [[0, 2]], "outcome": {"KH": 1}})
     (tmp_path / "club.csv").write_text(to_csv(k), encoding="utf-8")
@@ -447,6 +459,7 @@ async def test_a_correction_that_breaks_a_later_deal_is_refused_and_kept(tmp_pat
 
 async def test_a_new_game_with_options_five_players_and_a_refused_option(tmp_path):
     from textual.widgets import Select
+
     store = store_at(tmp_path)
     app = ScoreApp(store)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -3,10 +3,10 @@ refusal that keeps the form, the sheet with its contract names and the footer's 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from test_tui_score import ask, choose, type_counts, wait_for
 from textual.widgets import Input
+from tuikit import save_shot, screen_text
 
 from barbu.i18n import use
 from barbu.scorekeeper import new_keeper
@@ -14,8 +14,6 @@ from barbu.tui.score_app import BooksScreen, GameScreen, NewGameScreen, ScoreApp
 from barbu.tui.score_entry import DealScreen
 from barbu.tui.score_store import KeyRing, ScoreStore
 from barbu.tui.score_widgets import DoublesGrid
-from test_tui_score import ask, choose, type_counts, wait_for
-from tuikit import save_shot, screen_text
 
 pytestmark = pytest.mark.asyncio
 NAMES = ["Anne", "Bruno", "Chloé", "Denis"]

@@ -6,6 +6,7 @@ import asyncio
 from fractions import Fraction
 
 import pytest
+from tuikit import SIZE, first_dealer, new_app, play_deal, screen_text, settle
 
 from barbu.agents import make_agent
 from barbu.classic.match import CHANCE, Match
@@ -13,7 +14,6 @@ from barbu.records.barbu import read_record, write_record
 from barbu.tui import BarbuApp, Session
 from barbu.tui.review import ReviewDialog
 from barbu.tui.shadow import ShadowMatchOverDialog
-from tuikit import SIZE, first_dealer, new_app, play_deal, screen_text, settle
 
 PLAYED = "classic(undoubled_negative=play)"
 
@@ -70,10 +70,9 @@ async def test_the_setup_screen_box_turns_the_comparison_off_and_on(tmp_path):
     """The setup screen's box, on by default (the --compare-with player kept), survives a change of language."""
     from textual.widgets import Checkbox
 
+    from barbu.i18n import use
     from barbu.play.session import Settings
     from barbu.tui.setup_screen import SetupScreen
-
-    from barbu.i18n import use
 
     app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "g.jsonl", compare="rule"))
     try:
@@ -117,8 +116,9 @@ def finished_match(rules: str, seed: int) -> Match:
 async def test_the_match_end_sums_up_and_opens_the_worst_deals(tmp_path):
     """A resumed match recomputes what its record lacks; at the end, the line and the three worst deals."""
     path = tmp_path / "done.jsonl"
-    write_record(finished_match("salad(players=3)", 7), path,
-                 {"tui": {"seat": 0, "opponents": {"1": "rule", "2": "rule"}}})
+    write_record(
+        finished_match("salad(players=3)", 7), path, {"tui": {"seat": 0, "opponents": {"1": "rule", "2": "rule"}}}
+    )
     session = Session.resume(path)
     session.compare = "random"  # a weak player in your seat: the rule player (you, here) beats it on some deals
     app = BarbuApp(session=session, delay=0)
@@ -156,8 +156,9 @@ def test_the_plain_game_sums_up_a_resumed_match_against_the_expert(tmp_path):
     path = tmp_path / "done.jsonl"
     write_record(finished_match("salad(players=3)", 7), path)
     out = io.StringIO()
-    args = argparse.Namespace(resume=str(path), seat=0, opponents="rule", no_compare=False, compare_with="random",
-                              confirm_forced=False)
+    args = argparse.Namespace(
+        resume=str(path), seat=0, opponents="rule", no_compare=False, compare_with="random", confirm_forced=False
+    )
     assert play_in_terminal(args, read=lambda _prompt: "quit", console=Console(file=out, width=200)) == 0
     text = out.getvalue()
     assert "You against the expert on your own cards:" in text and "over 18 deals" in text
@@ -170,8 +171,17 @@ def test_a_resumed_session_keeps_the_comparisons_its_record_holds(tmp_path):
 
     path = tmp_path / "done.jsonl"
     m = finished_match("salad(players=3)", 7)
-    write_record(m, path, {"tui": {"seat": 0, "opponents": {"1": "rule", "2": "rule"},
-                                   "shadow": {"with": "expert", "deals": {"0": 12, "1": "5/2", "x": 3, "2": []}}}})
+    write_record(
+        m,
+        path,
+        {
+            "tui": {
+                "seat": 0,
+                "opponents": {"1": "rule", "2": "rule"},
+                "shadow": {"with": "expert", "deals": {"0": 12, "1": "5/2", "x": 3, "2": []}},
+            }
+        },
+    )
     session = Session.resume(path)
     assert session.shadow_known == {0: 12, 1: Fraction(5, 2)}  # a damaged entry is dropped (replayed again)
     watch = ShadowWatch.of(session)
@@ -186,8 +196,8 @@ async def test_a_besigue_game_compares_too(tmp_path):
     """Bésigue's table: a finished game resumed, every deal replayed, the sum at the end and under the scores."""
     from barbu.agents.besigue import make_besigue_agent
     from barbu.besigue import BesigueGame
-    from barbu.records.besigue import write_record as write_besigue
     from barbu.play.besigue_session import BesigueSession
+    from barbu.records.besigue import write_record as write_besigue
 
     g = BesigueGame("besigue(target=300)", 4)
     bots = [make_besigue_agent("rule", s) for s in (0, 1)]

@@ -1,29 +1,28 @@
 """The Textual table: what it shows, refusing illegal choices, help screens, save and resume, setup."""
 
 from __future__ import annotations
+
 import io
-import shutil
-
-from rich.console import Console
-
 import json
-from fractions import Fraction
 import random
+import shutil
+from fractions import Fraction
 
 import pytest
+from rich.console import Console
+from tuikit import SIZE, first_dealer, is_card, new_app, screen_text, settle
 
-from barbu.core.actions import Declare
 from barbu.agents import AGENT_KINDS
-from barbu.core.cards import CARDS, CardSet
 from barbu.classic.match import CHANCE, Match
+from barbu.core.actions import Declare
+from barbu.core.cards import CARDS, CardSet
+from barbu.play.labels import place
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp, Session, Settings
 from barbu.tui.dialogs import InfoDialog
-from barbu.play.labels import place
 from barbu.tui.setup_screen import SetupScreen
 from barbu.tui.table import TableScreen
 from barbu.tui.widgets import HandView
-from tuikit import SIZE, first_dealer, is_card, new_app, screen_text, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -309,6 +308,7 @@ async def test_bots_wait_for_the_person_and_only_see_their_view(tmp_path):
             def spy(view, real=real, s=s):
                 seen.append((s, view.seat, view.hand == table.session.match.hands[s]))
                 return real(view)
+
             agent.act = spy
         await pilot.press(*"no-queens", "enter")
         table = await settle(pilot)

@@ -17,8 +17,16 @@ SRC = ROOT / "src" / "barbu"
 @pytest.mark.slow
 def test_mypy_finds_no_error(tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api")
-    out, err, _status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "cache"),
-                                 "--no-error-summary", str(SRC)])
+    out, err, _status = api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-error-summary",
+            str(SRC),
+        ]
+    )
     assert "error: " not in err, err
     errors = [line for line in out.splitlines() if re.match(r"^[^:]+:\d+: error: ", line)]
     assert not errors, f"{len(errors)} type errors:\n" + "\n".join(errors)

@@ -14,16 +14,13 @@ import dataclasses
 import random
 from typing import Any, Callable
 
-
 from helpers import played_this_deal
 from hypo import RULESETS, SCOTTISH, fast_and_slow
 
 from barbu import CHANCE, Match
-from barbu.core.actions import NO_DOUBLE
 from barbu.classic.sampler import determinize, sample_hands
 from barbu.classic.view import View, infer_cant_hold
-
-
+from barbu.core.actions import NO_DOUBLE
 
 
 def random_action(m: Match, rng: random.Random) -> Any:
@@ -54,6 +51,7 @@ def in_deal(m: Match) -> bool:
 
 # ---------------------------------------------------------------------- the checks
 
+
 def check_private(m: Match, seat: int, v: View) -> None:
     """The view holds the seat's own hand and nothing of the others' (no card is exposed, except the cards a
     seat passed on in the Scottish Silly Round, which it knows where they are, and which must be true)."""
@@ -68,12 +66,15 @@ def check_private(m: Match, seat: int, v: View) -> None:
         passed |= p.gave
     for o in range(m.n):
         if o != seat:
-            assert not v.known[o] & ~(m.hands[o] & passed), f"seat {seat}'s view knows cards of seat {o}: {v.known[o]:#x}"
+            assert not v.known[o] & ~(m.hands[o] & passed), (
+                f"seat {seat}'s view knows cards of seat {o}: {v.known[o]:#x}"
+            )
             if v.private_cant_hold:
                 assert not m.hands[o] & v.private_cant_hold[o], f"seat {o} holds a card seat {seat} thinks it cannot"
     if v.scottish is not None:
-        from barbu.core.actions import PassOn
         from barbu.classic.view import HIDDEN
+        from barbu.core.actions import PassOn
+
         order = [(m.dealer + 1 + i) % m.n for i in range(m.n)]
         k = 0
         for a in v.deal_actions:  # another seat's pass-on choice is never shown, one's own always
@@ -106,10 +107,24 @@ def check_cant_hold_true(m: Match) -> None:
 
 
 def compare_views(got: View, want: View, what: str) -> None:
-    for field in ("hand", "trick", "tricks", "legal", "totals", "to_act", "phase", "hand_sizes", "cant_hold",
-                  "doubles", "contracts_left", "doubles_made", "results"):
-        assert getattr(got, field) == getattr(want, field), \
+    for field in (
+        "hand",
+        "trick",
+        "tricks",
+        "legal",
+        "totals",
+        "to_act",
+        "phase",
+        "hand_sizes",
+        "cant_hold",
+        "doubles",
+        "contracts_left",
+        "doubles_made",
+        "results",
+    ):
+        assert getattr(got, field) == getattr(want, field), (
             f"{what}: {field} differs: {getattr(got, field)!r} != {getattr(want, field)!r}"
+        )
     assert got == want, f"{what}: the views differ"
 
 
@@ -140,7 +155,9 @@ def check_determinize_true_hands(m: Match) -> None:
     seats made hidden choices, the Scottish pass-ons, seat 0 cannot know them: the rebuilt ones may differ,
     so the other seats' own pass-on knowledge is left out of the comparison.)"""
     import dataclasses
+
     from barbu.classic.view import HIDDEN
+
     v0 = m.view(0)
     d = determinize(v0, list(m.hands))
     hidden = any(a is HIDDEN for a in v0.deal_actions)
@@ -153,6 +170,7 @@ def check_determinize_true_hands(m: Match) -> None:
 
 
 # ---------------------------------------------------------------------- the tests
+
 
 def check_views_and_sampler(rules: str, seed: int) -> None:
     """At random points of a match (any phase): every seat's view is private; inside a deal every seat's
@@ -178,8 +196,9 @@ def check_views_and_sampler(rules: str, seed: int) -> None:
 
 
 test_views_and_sampler, test_views_and_sampler_slow = fast_and_slow(20, 25)(check_views_and_sampler)
-test_views_and_sampler_scottish, test_views_and_sampler_scottish_slow = \
-    fast_and_slow(8, 25, SCOTTISH)(check_views_and_sampler)
+test_views_and_sampler_scottish, test_views_and_sampler_scottish_slow = fast_and_slow(8, 25, SCOTTISH)(
+    check_views_and_sampler
+)
 
 
 def check_sampler_in_play(rules: str, seed: int) -> None:
@@ -203,8 +222,9 @@ def check_sampler_in_play(rules: str, seed: int) -> None:
 
 
 test_sampler_in_play, test_sampler_in_play_slow = fast_and_slow(20, 25)(check_sampler_in_play)
-test_sampler_in_play_scottish, test_sampler_in_play_scottish_slow = \
-    fast_and_slow(8, 25, SCOTTISH)(check_sampler_in_play)
+test_sampler_in_play_scottish, test_sampler_in_play_scottish_slow = fast_and_slow(8, 25, SCOTTISH)(
+    check_sampler_in_play
+)
 
 
 def check_views_private_at_match_end(rules: str, seed: int) -> None:
@@ -215,11 +235,12 @@ def check_views_private_at_match_end(rules: str, seed: int) -> None:
         check_private(m, seat, m.view(seat))
 
 
-test_views_private_at_match_end, test_views_private_at_match_end_slow = \
-    fast_and_slow(5, 20)(check_views_private_at_match_end)
-test_views_private_at_match_end_scottish, test_views_private_at_match_end_scottish_slow = \
-    fast_and_slow(3, 10, SCOTTISH)(check_views_private_at_match_end)
-
+test_views_private_at_match_end, test_views_private_at_match_end_slow = fast_and_slow(5, 20)(
+    check_views_private_at_match_end
+)
+test_views_private_at_match_end_scottish, test_views_private_at_match_end_scottish_slow = fast_and_slow(
+    3, 10, SCOTTISH
+)(check_views_private_at_match_end)
 
 
 def check_sampler_outside_deals(rules: str, seed: int) -> None:

@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from barbu.core.actions import Declare
 from barbu.classic.match import DRAW, Match
 from barbu.classic.ruleset import Ruleset
+from barbu.core.actions import Declare
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
 from barbu.tui.table import TableScreen
@@ -27,14 +27,27 @@ def first_dealer(rules: str, seed: int) -> int:
     return m.dealer
 
 
-def new_app(tmp_path: Path, rules: str = "classic", seed: int = 1, seat: int = 0,
-            opponents: dict[int, str] | None = None, confirm_forced: bool = False,
-            compare: str | None = None) -> BarbuApp:
+def new_app(
+    tmp_path: Path,
+    rules: str = "classic",
+    seed: int = 1,
+    seat: int = 0,
+    opponents: dict[int, str] | None = None,
+    confirm_forced: bool = False,
+    compare: str | None = None,
+) -> BarbuApp:
     """A match that starts at once; ``confirm_forced`` makes the person confirm even a forced choice; ``compare``
     replays each deal with that player in your seat (off by default here: tests/test_tui_shadow.py turns it on)."""
-    settings = Settings(rules=Ruleset.parse(rules), seat=seat, seed=seed, delay=0,
-                        opponents=opponents or {}, save=tmp_path / "game.jsonl", confirm_forced=confirm_forced,
-                        compare=compare)
+    settings = Settings(
+        rules=Ruleset.parse(rules),
+        seat=seat,
+        seed=seed,
+        delay=0,
+        opponents=opponents or {},
+        save=tmp_path / "game.jsonl",
+        confirm_forced=confirm_forced,
+        compare=compare,
+    )
     return BarbuApp(settings, setup=False)
 
 
@@ -52,8 +65,16 @@ async def settle(pilot, limit: int = 5000) -> TableScreen:
 def screen_text(app) -> str:
     """The characters on the screen now, as plain text."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
-                      record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text().replace("\u00a0", " ")  # the table pads with no-break spaces: blanks on screen
 

@@ -19,8 +19,14 @@ def ids(texts: list[str], used: set[int]) -> list[int]:
     return out
 
 
-def deal_game(hand0: list[str], hand1: list[str], turn_up: str, top: list[str] = (),  # type: ignore[assignment]
-              rules: str = "besigue", dealer: int = 1) -> BesigueGame:
+def deal_game(
+    hand0: list[str],
+    hand1: list[str],
+    turn_up: str,
+    top: list[str] = (),  # type: ignore[assignment]
+    rules: str = "besigue",
+    dealer: int = 1,
+) -> BesigueGame:
     """A game whose first deal gives these hands (seat 0, seat 1), this turn-up and these top stock cards."""
     g = BesigueGame(rules, 0)
     size = g.rules.hand
@@ -36,7 +42,7 @@ def deal_game(hand0: list[str], hand1: list[str], turn_up: str, top: list[str] =
     pos = 0
     for p in packets:
         for seat in (1 - dealer, dealer):
-            order += hands[seat][pos:pos + p]
+            order += hands[seat][pos : pos + p]
         pos += p
     order += tops + rest + [up]
     g.apply(FirstDealer(dealer))
@@ -44,8 +50,7 @@ def deal_game(hand0: list[str], hand1: list[str], turn_up: str, top: list[str] =
     return g
 
 
-def endgame(hand0: list[str], hand1: list[str], trump: int, leader: int = 0,
-            rules: str = "besigue") -> BesigueGame:
+def endgame(hand0: list[str], hand1: list[str], trump: int, leader: int = 0, rules: str = "besigue") -> BesigueGame:
     """A game at the last tricks: stock empty, these hands, ``leader`` to lead."""
     g = BesigueGame(rules, 0)
     used: set[int] = set()
@@ -62,6 +67,7 @@ def endgame(hand0: list[str], hand1: list[str], trump: int, leader: int = 0,
 def play_until(g: BesigueGame, stop=lambda g: g.is_over) -> BesigueGame:
     """Let two rule players (and chance) play `g` until `stop(g)`; returns `g`."""
     from barbu.agents.besigue import RuleAgent
+
     bots = [RuleAgent(1), RuleAgent(2)]
     while not stop(g):
         seat = g.to_act()

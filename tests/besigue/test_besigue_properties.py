@@ -5,29 +5,53 @@ from __future__ import annotations
 import random
 
 import pytest
+from bhelpers import play_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from barbu.agents.besigue import RandomAgent, RuleAgent
 from barbu.besigue import BesigueGame
 from barbu.besigue.actions import Declare
-from barbu.agents.besigue import RandomAgent, RuleAgent
 from barbu.besigue.sampler import sample_game
 
-from bhelpers import play_until
-
-RULES = st.sampled_from(["besigue", "besigue-english", "besigue(hand=8)", "besigue(seven=exchange)",
-                         "besigue(endgame=must_win, brisques=aces_and_tens)"])
+RULES = st.sampled_from(
+    [
+        "besigue",
+        "besigue-english",
+        "besigue(hand=8)",
+        "besigue(seven=exchange)",
+        "besigue(endgame=must_win, brisques=aces_and_tens)",
+    ]
+)
 
 
 def where(g: BesigueGame) -> list[int]:
-    return ([c for h in g.hands for c in h] + [c for t in g.table for c in t] + g.stock
-            + [c for w in g.won for c in w] + [c for _, c in g.trick])
+    return (
+        [c for h in g.hands for c in h]
+        + [c for t in g.table for c in t]
+        + g.stock
+        + [c for w in g.won for c in w]
+        + [c for _, c in g.trick]
+    )
 
 
 def comparable(view) -> tuple:  # type: ignore[no-untyped-def]
-    return (view.hand, view.opponent_hand_size, view.opponent_known, view.table, view.melds, view.trick,
-            view.played, view.won, view.shown, view.scores, view.turn_up, view.stock_size, view.phase,
-            tuple(str(a) for a in view.legal))
+    return (
+        view.hand,
+        view.opponent_hand_size,
+        view.opponent_known,
+        view.table,
+        view.melds,
+        view.trick,
+        view.played,
+        view.won,
+        view.shown,
+        view.scores,
+        view.turn_up,
+        view.stock_size,
+        view.phase,
+        tuple(str(a) for a in view.legal),
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -81,8 +105,7 @@ def test_a_game_to_1000_across_several_deals() -> None:
     play_until(g)
     assert len(g.results) >= 2
     assert max(g.totals) >= 1000 and g.totals[0] != g.totals[1]
-    assert all(max(r["totals"]) < 1000 or r is g.results[-1] or r["totals"][0] == r["totals"][1]
-               for r in g.results)
+    assert all(max(r["totals"]) < 1000 or r is g.results[-1] or r["totals"][0] == r["totals"][1] for r in g.results)
     assert g.totals == [sum(r["scores"][s] for r in g.results) for s in (0, 1)]
     assert g.winner == (0 if g.totals[0] > g.totals[1] else 1)
 

@@ -9,16 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from bhelpers import play_until
 
-from barbu.besigue import BesigueGame
 from barbu.agents.besigue import SearchAgent, solve_endgame
-from barbu.records.besigue import read_record, record_lines, replay_lines, write_record
+from barbu.besigue import BesigueGame
 from barbu.besigue.text import text_form
 from barbu.core.errors import RecordError
 from barbu.core.game import Game
 from barbu.games import open_game
-
-from bhelpers import play_until
+from barbu.records.besigue import read_record, record_lines, replay_lines, write_record
 
 
 def finished(rules: str = "besigue(target=600)", seed: int = 9) -> BesigueGame:
@@ -91,8 +90,9 @@ def test_search_agent_solves_the_last_tricks_exactly() -> None:
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    return subprocess.run([sys.executable, "-m", "barbu", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_cli_end_to_end(tmp_path: Path) -> None:
@@ -100,16 +100,27 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert r.returncode == 0 and "brisques" in r.stdout and "double bésigue" in r.stdout
     r = run("rules", cwd=tmp_path)
     assert r.returncode == 0 and "besigue-english" in r.stdout
-    r = run("selfplay", "--rules", "besigue(target=300)", "--bots", "rule,search(samples=2, seconds=0.05)",
-            "--seed", "3", "--out", "g.jsonl", "--text", "g.txt", cwd=tmp_path)
+    r = run(
+        "selfplay",
+        "--rules",
+        "besigue(target=300)",
+        "--bots",
+        "rule,search(samples=2, seconds=0.05)",
+        "--seed",
+        "3",
+        "--out",
+        "g.jsonl",
+        "--text",
+        "g.txt",
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "g.jsonl").exists() and "Deal 1" in (tmp_path / "g.txt").read_text()
     r = run("replay", "g.jsonl", cwd=tmp_path)
     assert r.returncode == 0 and "consistent" in r.stdout
     r = run("show", "g.jsonl", "--deal", "1", cwd=tmp_path)
     assert r.returncode == 0 and "trick 1:" in r.stdout
-    r = run("arena", "--rules", "besigue", "--bots", "rule,random", "--deals", "6", "--workers", "1",
-            cwd=tmp_path)
+    r = run("arena", "--rules", "besigue", "--bots", "rule,random", "--deals", "6", "--workers", "1", cwd=tmp_path)
     assert r.returncode == 0 and "95% interval" in r.stdout
     r = run("selfplay", "--rules", "besigue(hand=7)", cwd=tmp_path)
     assert r.returncode == 2 and "hand cannot be '7'" in r.stderr and "Traceback" not in r.stderr
@@ -117,7 +128,9 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert r.returncode == 2 and "2 players" in r.stderr
     r = run("selfplay", "--rules", "besigue", "--players", "4", cwd=tmp_path)
     assert r.returncode == 2 and "2 players, not 4" in r.stderr
-    (tmp_path / "bad.jsonl").write_text((tmp_path / "g.jsonl").read_text().replace('"action": "play', '"action": "plya', 1))
+    (tmp_path / "bad.jsonl").write_text(
+        (tmp_path / "g.jsonl").read_text().replace('"action": "play', '"action": "plya', 1)
+    )
     r = run("replay", "bad.jsonl", cwd=tmp_path)
     assert r.returncode == 2 and "line" in r.stderr and "Traceback" not in r.stderr
 
@@ -125,6 +138,7 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
 def test_view_to_dict_is_plain_data_and_hides_the_opponents_hand() -> None:
     from barbu.besigue.cards import card_text
     from barbu.core.game import RenderableView
+
     g = BesigueGame("besigue", 21)
     g.play_chance()
     g.play_chance()
@@ -162,12 +176,13 @@ def test_endgame_solver_agrees_with_the_engine(seed: int) -> None:
     from bhelpers import endgame
 
     from barbu.besigue.cards import card_text, type_of
+
     rng = _random.Random(seed)
     deck = [card_text(c) for c in range(64)]
     rng.shuffle(deck)
     k = rng.randrange(1, 4)
     rules = rng.choice(["besigue", "besigue(endgame=must_win, brisques=aces_and_tens)"])
-    g = endgame(deck[:k], deck[k:2 * k], trump=rng.randrange(4), leader=rng.randrange(2), rules=rules)
+    g = endgame(deck[:k], deck[k : 2 * k], trump=rng.randrange(4), leader=rng.randrange(2), rules=rules)
     g.won = [[], []]
     me = g.to_act()
     assert me is not None

@@ -23,22 +23,24 @@ def win_first_trick(hand0: list[str], rules: str = "besigue", turn_up: str = "8H
     return g
 
 
-@pytest.mark.parametrize("kind, cards, value", [
-    ("marriage", ["KS", "QS"], 20),
-    ("trump-marriage", ["KH", "QH"], 40),
-    ("bezique", ["QS", "JD"], 40),
-    ("four-jacks", ["JS", "JH", "JD", "JD"], 40),
-    ("four-queens", ["QS", "QH", "QD", "QC"], 60),
-    ("four-kings", ["KS", "KS", "KH", "KC"], 80),
-    ("four-aces", ["AS", "AH", "AD", "AD"], 100),
-    ("quint", ["AH", "TH", "KH", "QH", "JH"], 250),
-    ("double-bezique", ["QS", "QS", "JD", "JD"], 500),
-])
+@pytest.mark.parametrize(
+    "kind, cards, value",
+    [
+        ("marriage", ["KS", "QS"], 20),
+        ("trump-marriage", ["KH", "QH"], 40),
+        ("bezique", ["QS", "JD"], 40),
+        ("four-jacks", ["JS", "JH", "JD", "JD"], 40),
+        ("four-queens", ["QS", "QH", "QD", "QC"], 60),
+        ("four-kings", ["KS", "KS", "KH", "KC"], 80),
+        ("four-aces", ["AS", "AH", "AD", "AD"], 100),
+        ("quint", ["AH", "TH", "KH", "QH", "JH"], 250),
+        ("double-bezique", ["QS", "QS", "JD", "JD"], 500),
+    ],
+)
 def test_each_combination_scores_its_value(kind: str, cards: list[str], value: int) -> None:
     hand = ["AC"] + cards + ["7C", "8C", "9C", "TC", "7S", "8S", "8D"][: 8 - len(cards)]
     g = win_first_trick(hand)
-    action = Declare(kind, tuple(sorted(((parse_type(c), False) for c in cards),
-                                        key=lambda s: (s[0] // 8, s[0] % 8))))
+    action = Declare(kind, tuple(sorted(((parse_type(c), False) for c in cards), key=lambda s: (s[0] // 8, s[0] % 8))))
     assert str(action) in {str(a) for a in g.legal_actions()}
     g.apply(str(action))
     assert g.scores[0] == value
@@ -60,7 +62,7 @@ def test_melded_cards_stay_playable_and_a_card_serves_again_only_in_another_kind
     g = win_first_trick(["AC", "KS", "QS", "JD", "KD", "KC", "KH", "AS", "AS"])
     g.apply("declare marriage KS QS")
     assert g.scores[0] == 20
-    g.apply("play AS")           # seat 0 leads again, wins with an ace
+    g.apply("play AS")  # seat 0 leads again, wins with an ace
     g.apply("play 8D")
     # QS on the table serves again in a bésigue (another kind): fine
     before = g.scores[0]
@@ -135,41 +137,60 @@ def test_declaring_needs_a_won_trick_and_one_combination_per_trick() -> None:
 
 
 def test_identical_cards_the_first_played_wins() -> None:
-    g = deal_game(["AS", "8C", "9C", "7C", "8D", "9D", "7D", "8H", "9H"],
-                  ["AS", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "JD"], "7H", dealer=1)
+    g = deal_game(
+        ["AS", "8C", "9C", "7C", "8D", "9D", "7D", "8H", "9H"],
+        ["AS", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "JD"],
+        "7H",
+        dealer=1,
+    )
     g.apply("play AS")
     g.apply("play AS")
     assert g.last_winner == 0 and g.phase == "declare"
 
 
 def test_trick_winner_while_the_stock_lasts() -> None:
-    g = deal_game(["9S", "8C", "9C", "7C", "8D", "9D", "7D", "8H", "TS"],
-                  ["AS", "7S", "8S", "JS", "TC", "JC", "QC", "KC", "JD"], "7H")
+    g = deal_game(
+        ["9S", "8C", "9C", "7C", "8D", "9D", "7D", "8H", "TS"],
+        ["AS", "7S", "8S", "JS", "TC", "JC", "QC", "KC", "JD"],
+        "7H",
+    )
     g.apply("play 9S")
-    g.apply("play 7S")      # lower of the suit led: leader wins
+    g.apply("play 7S")  # lower of the suit led: leader wins
     assert g.last_winner == 0
     g.apply("no-declaration")
     g.apply("play TS")
-    g.apply("play JD")      # no duty to follow while the stock lasts; another suit loses
+    g.apply("play JD")  # no duty to follow while the stock lasts; another suit loses
     assert g.last_winner == 0
     g.apply("no-declaration")
-    g.apply("play 8H")      # a trump lead
+    g.apply("play 8H")  # a trump lead
     g.apply("play AS")
     assert g.last_winner == 0
 
 
 def test_turned_seven_scores_ten_to_the_dealer() -> None:
-    g = deal_game(["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
-                  ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "7H", dealer=1)
+    g = deal_game(
+        ["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"],
+        "7H",
+        dealer=1,
+    )
     assert g.trump == HEARTS and g.scores == [0, 10]
-    g2 = deal_game(["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
-                   ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "8H", dealer=0)
+    g2 = deal_game(
+        ["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"],
+        "8H",
+        dealer=0,
+    )
     assert g2.scores == [0, 0] and g2.to_act() == 1
 
 
 def test_drawn_seven_of_trumps_is_shown_and_scores() -> None:
-    g = deal_game(["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
-                  ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "8H", top=["KD", "7H"])
+    g = deal_game(
+        ["AC", "8D", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"],
+        "8H",
+        top=["KD", "7H"],
+    )
     g.apply("play AC")
     g.apply("play 7D")
     g.apply("no-declaration")
@@ -180,8 +201,13 @@ def test_drawn_seven_of_trumps_is_shown_and_scores() -> None:
 
 def test_seven_exchange_option() -> None:
     rules = "besigue(seven=exchange)"
-    g = deal_game(["AC", "7H", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
-                  ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "AH", rules=rules, top=["7H"])
+    g = deal_game(
+        ["AC", "7H", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"],
+        "AH",
+        rules=rules,
+        top=["7H"],
+    )
     g.apply("play AC")
     g.apply("play 7D")
     assert {"exchange 7H", "show 7H"} <= {str(a) for a in g.legal_actions()}
@@ -191,8 +217,11 @@ def test_seven_exchange_option() -> None:
     assert g.view(1).turn_up == g.turn_up
     # the drawn second 7 of trumps does not score by itself under this option
     assert g.scores[1] == 0
-    g0 = deal_game(["AC", "7H", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
-                   ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"], "AH")
+    g0 = deal_game(
+        ["AC", "7H", "9D", "7S", "8S", "9S", "7C", "8C", "9C"],
+        ["7D", "TD", "JD", "TS", "JS", "QS", "TC", "JC", "QC"],
+        "AH",
+    )
     g0.apply("play AC")
     g0.apply("play 7D")
     with pytest.raises(IllegalAction, match="not exchanged"):
@@ -247,6 +276,7 @@ def test_stock_and_trick_counts_for_both_hand_sizes() -> None:
 
 def test_last_declaration_then_declared_cards_return_to_hand() -> None:
     from barbu.agents.besigue import RuleAgent
+
     g = BesigueGame("besigue", 11)
     bots = [RuleAgent(1), RuleAgent(2)]
     seen_last = False
@@ -325,9 +355,9 @@ def test_playing_a_table_card_without_the_star_says_where_it_is() -> None:
     assert not any(c % 32 == parse_type("KS") for c in g.table[0])
 
 
-
 def test_rule_player_declares_the_most_valuable_combination() -> None:
     from barbu.agents.besigue import RuleAgent
+
     g = win_first_trick(["AC", "QS", "JD", "QS", "JD", "AS", "AS", "7C", "8C"])
     assert str(RuleAgent().act(g.view(0))) == "declare double-bezique QS QS JD JD"
     g2 = win_first_trick(["AC", "KH", "QH", "AH", "TH", "JH", "AS", "7C", "8C"])

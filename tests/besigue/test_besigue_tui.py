@@ -14,8 +14,8 @@ from bhelpers import deal_game, endgame
 from rich.console import Console
 from tuikit import screen_text
 
-from barbu.besigue import BesigueGame
 from barbu.agents.besigue import RuleAgent
+from barbu.besigue import BesigueGame
 from barbu.besigue.cards import SPADES, card_text, parse_type, type_of
 from barbu.records.besigue import read_record
 from barbu.records.savefiles import SaveError
@@ -103,10 +103,10 @@ def row_after(text: str, marker: str, tall: bool, width: int) -> str:
     lines = [line[:width] for line in text.splitlines()]
     i = next(k for k, line in enumerate(lines) if marker in line)
     if marker.startswith("laid"):
-        rows = lines[i:i + (3 if tall else 1)]
+        rows = lines[i : i + (3 if tall else 1)]
         rows = [r.replace("laid:", "") for r in rows]
     else:
-        rows = lines[i + 1:i + (4 if tall else 2)]
+        rows = lines[i + 1 : i + (4 if tall else 2)]
     if tall:  # rank in the top corner, suit in the middle
         return "".join(rows[0].split()) + "".join(rows[1].split())
     return "".join(rows[0].split())
@@ -137,7 +137,7 @@ async def test_the_table_shows_opponent_stock_turn_up_melds_and_hand(tmp_path, s
         lines = text.splitlines()
         i = next(k for k, line in enumerate(lines) if f"Stock {v.stock_size}" in line)
         col = lines[i].index("Stock")
-        stock = "\n".join(line[col:col + 16] for line in lines[i + 1:i + 4])  # the stock's column of the felt
+        stock = "\n".join(line[col : col + 16] for line in lines[i + 1 : i + 4])  # the stock's column of the felt
         assert v.turn_up is not None and face_text(v.turn_up)[:-1] in stock and face_text(v.turn_up)[-1] in stock
         laid = [c for c, _ in table._laid_order(v.table[1], v.trump)]
         assert row_after(text, "laid:", tall, left) == expected_row(laid, tall)
@@ -151,8 +151,11 @@ async def test_the_table_shows_opponent_stock_turn_up_melds_and_hand(tmp_path, s
 @pytest.mark.asyncio
 async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
     # Seat 0 leads A♥; the computer holds no heart and no club (trumps): seat 0 wins and may declare a bésigue.
-    g = deal_game(["QS", "JD", "AH", "TH", "KH", "9S", "8S", "7D", "8D"],
-                  ["AS", "TS", "KS", "JS", "9D", "TD", "AD", "KD", "QD"], "8C")
+    g = deal_game(
+        ["QS", "JD", "AH", "TH", "KH", "9S", "8S", "7D", "8D"],
+        ["AS", "TS", "KS", "JS", "9D", "TD", "AD", "KD", "QD"],
+        "8C",
+    )
     app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await settle(pilot)
@@ -165,18 +168,26 @@ async def test_a_declaration_is_made_from_the_declare_step(tmp_path):
         await pilot.press("enter")
         table = await settle(pilot)
         assert [m[0] for m in g.melds[0]] == ["bezique"] and g.scores[0] == 40
-        drawn = next(c for c in g.hands[0] if c % 32 not in {parse_type(t) for t in ("TH", "KH", "9S", "8S", "7D",
-                                                                                        "8D")})
+        drawn = next(
+            c for c in g.hands[0] if c % 32 not in {parse_type(t) for t in ("TH", "KH", "9S", "8S", "7D", "8D")}
+        )
         assert f"you drew {face_text(drawn)}" in screen_text(app)  # the card drawn from the stock, in the log
-        mine = next(line for line in screen_text(app).splitlines() if "Q♠" in line and "J♦" in line
-                    and "declared: a bésigue 40" in line)
+        mine = next(
+            line
+            for line in screen_text(app).splitlines()
+            if "Q♠" in line and "J♦" in line and "declared: a bésigue 40" in line
+        )
         assert mine
 
 
 def seven_of_trumps_deal() -> BesigueGame:
     """English rules (seven=exchange, hands of 8): seat 0 holds the 7♣ (clubs trumps) and wins the first trick."""
-    return deal_game(["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"],
-                     ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"], "KC", rules="besigue-english")
+    return deal_game(
+        ["7C", "AH", "9S", "8S", "7D", "8D", "9H", "7S"],
+        ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD"],
+        "KC",
+        rules="besigue-english",
+    )
 
 
 @pytest.mark.asyncio
@@ -224,8 +235,11 @@ async def test_the_declare_list_is_most_valuable_first_and_the_arrows_move_throu
 
 @pytest.mark.asyncio
 async def test_a_forced_no_declaration_is_made_with_a_note(tmp_path):
-    g = deal_game(["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
-                  ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"], "8C")
+    g = deal_game(
+        ["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
+        ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"],
+        "8C",
+    )
     app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -238,8 +252,11 @@ async def test_a_forced_no_declaration_is_made_with_a_note(tmp_path):
 
 @pytest.mark.asyncio
 async def test_with_confirm_forced_the_lone_choice_waits_for_the_person(tmp_path):
-    g = deal_game(["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
-                  ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"], "8C")
+    g = deal_game(
+        ["AH", "9H", "7H", "9S", "8S", "7S", "7D", "8D", "9D"],
+        ["AS", "TS", "KS", "JS", "TD", "AD", "KD", "QD", "JD"],
+        "8C",
+    )
     app = BarbuApp(session=BesigueSession(g, 0, "rule", None), delay=0, confirm_forced=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -285,8 +302,15 @@ async def test_f1_shows_the_rules_of_besigue_and_f2_the_last_trick(tmp_path):
         console = Console(width=100, file=io.StringIO(), record=True)
         console.print(app.screen.body)  # the whole dialog, past what fits on the screen
         body = console.export_text()
-        for words in ("While the stock lasts", "Combinations", "a double bésigue", "500", "The last tricks",
-                      "follow suit if you can", "Options of this table"):
+        for words in (
+            "While the stock lasts",
+            "Combinations",
+            "a double bésigue",
+            "500",
+            "The last tricks",
+            "follow suit if you can",
+            "Options of this table",
+        ):
             assert words in body
         await pilot.press("escape", "f2")
         await pilot.pause()
@@ -321,8 +345,9 @@ async def test_save_and_resume_and_a_saved_game_is_never_overwritten(tmp_path):
         assert sorted(type_of(c) for c in table.session.view().hand) == hand
         assert table.session.strength == "rule"
     # a file named with --save that exists is refused before the game opens
-    args = argparse.Namespace(rules="besigue", players=None, sets=None, seat=None, seed=1, delay=0,
-                              save=str(path), opponents=None)
+    args = argparse.Namespace(
+        rules="besigue", players=None, sets=None, seat=None, seed=1, delay=0, save=str(path), opponents=None
+    )
     with pytest.raises(SaveError, match="already exists"):
         settings_from_args(args)
     assert path.read_bytes() == saved
@@ -330,15 +355,26 @@ async def test_save_and_resume_and_a_saved_game_is_never_overwritten(tmp_path):
 
 def test_plain_besigue_game_from_the_command_line(tmp_path):
     save = tmp_path / "plain.jsonl"
-    out = subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--rules", "besigue", "--seed", "3",
-                          "--save", str(save)], input="zz\npass\nhelp\nquit\n", capture_output=True, text=True,
-                         timeout=120, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "play", "--plain", "--rules", "besigue", "--seed", "3", "--save", str(save)],
+        input="zz\npass\nhelp\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert "Your hand:" in out.stdout and "You may:" in out.stdout and "Not allowed" in out.stdout
     assert "it is time to play a card" in out.stdout  # `pass` when a card is due: the engine's words
     assert "Saved to" in out.stdout and read_record(save).game.rules.preset == "besigue"
-    again = subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--resume", str(save)],
-                           input="quit\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    again = subprocess.run(
+        [sys.executable, "-m", "barbu", "play", "--plain", "--resume", str(save)],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert again.returncode == 0 and "Resumed" in again.stdout
 
 
@@ -346,6 +382,7 @@ def test_plain_besigue_game_from_the_command_line(tmp_path):
 async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_game(tmp_path):
     from barbu.tui import Settings
     from barbu.tui.setup_screen import SetupScreen
+
     app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "barbu-game.jsonl"))
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
@@ -374,7 +411,8 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         listed = app.screen.query_one("#saved-list")
         assert listed.option_count == 1
         assert str(listed.get_option_at_index(0).prompt).endswith(
-            "English Bésigue, 1 option changed, 0 deals played · barbu-game.jsonl")
+            "English Bésigue, 1 option changed, 0 deals played · barbu-game.jsonl"
+        )
         listed.focus()
         await pilot.press("enter")
         table = await settle(pilot)
@@ -407,8 +445,16 @@ async def test_a_click_plays_a_card_from_the_hand_or_from_the_melds(tmp_path):
 
 @pytest.mark.asyncio
 async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_path):
-    args = argparse.Namespace(rules="besigue(target=500)", players=None, sets=None, seat=1, seed=2, delay=0,
-                              save=str(tmp_path / "b.jsonl"), opponents="random")
+    args = argparse.Namespace(
+        rules="besigue(target=500)",
+        players=None,
+        sets=None,
+        seat=1,
+        seed=2,
+        delay=0,
+        save=str(tmp_path / "b.jsonl"),
+        opponents="random",
+    )
     settings = settings_from_args(args)
     app = BarbuApp(settings)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -9,8 +9,10 @@ import pytest
 if os.environ.get("CI", "").lower() == "true":  # CI installs the extra: a skip there would hide a failure
     missing = [m for m in ("pettingzoo", "gymnasium", "numpy", "pyspiel") if importlib.util.find_spec(m) is None]
     if missing:
-        pytest.exit(f"CI: the rl extra is not installed ({', '.join(missing)} missing): "
-                    f"pip install -e '.[test,rl]'", returncode=1)
+        pytest.exit(
+            f"CI: the rl extra is not installed ({', '.join(missing)} missing): pip install -e '.[test,rl]'",
+            returncode=1,
+        )
 
 
 @pytest.fixture(scope="session")

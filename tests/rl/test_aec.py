@@ -11,10 +11,29 @@ from pettingzoo.test import api_test, seed_test
 import barbu.rl
 from barbu.core.errors import RulesetError
 
-QUICK = [("classic", None), ("italian", None), ("italian-six", None), ("salad", 3), ("french", 6),
-         ("scottish", None), ("besigue", None), ("classic(chinese_poker=true, ravage_city=true)", None)]
-EVERY = [(p, n) for p, ns in (("classic", (4,)), ("italian", (4,)), ("italian-six", (4,)), ("salad", (3, 4, 5, 6)),
-                             ("french", (3, 4, 5, 6)), ("scottish", (4,)), ("besigue", (2,))) for n in ns]
+QUICK = [
+    ("classic", None),
+    ("italian", None),
+    ("italian-six", None),
+    ("salad", 3),
+    ("french", 6),
+    ("scottish", None),
+    ("besigue", None),
+    ("classic(chinese_poker=true, ravage_city=true)", None),
+]
+EVERY = [
+    (p, n)
+    for p, ns in (
+        ("classic", (4,)),
+        ("italian", (4,)),
+        ("italian-six", (4,)),
+        ("salad", (3, 4, 5, 6)),
+        ("french", (3, 4, 5, 6)),
+        ("scottish", (4,)),
+        ("besigue", (2,)),
+    )
+    for n in ns
+]
 
 
 @pytest.mark.parametrize("rules,players", QUICK)
@@ -34,8 +53,10 @@ def test_api_every_preset_and_player_count(rules, players):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules,players", EVERY + [("classic(allow_no_trump=true, domino_ace=low, rotation=quick)", 4),
-                                                   ("besigue(seven=exchange)", 2)])
+@pytest.mark.parametrize(
+    "rules,players",
+    EVERY + [("classic(allow_no_trump=true, domino_ace=low, rotation=quick)", 4), ("besigue(seven=exchange)", 2)],
+)
 def test_seeding_every_preset_and_player_count(rules, players):
     seed_test(lambda: barbu.rl.env(rules, players, deals=2), num_cycles=300)
 

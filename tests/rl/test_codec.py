@@ -8,16 +8,32 @@ pytest.importorskip("pettingzoo")  # the rl extra (with gymnasium and numpy)
 
 import random
 
-
 from barbu.classic.chinese import Arrange, Arrangements
 from barbu.core.actions import Double, PassOn
 from barbu.core.errors import IllegalAction
-from barbu.rl.codec import (BARBU_ACTIONS, BESIGUE_ACTIONS, DONE, TARGET0, Decision, barbu_token_names,
-                            besigue_token_names, encode_barbu)
+from barbu.rl.codec import (
+    BARBU_ACTIONS,
+    BESIGUE_ACTIONS,
+    DONE,
+    TARGET0,
+    Decision,
+    barbu_token_names,
+    besigue_token_names,
+    encode_barbu,
+)
 from barbu.rl.table import Table
 
-GAMES = ["classic", "classic(chinese_poker=true, ravage_city=true)", "italian", "italian-six", "salad(players=3)",
-         "salad(players=6)", "french(players=5)", "scottish", "besigue"]
+GAMES = [
+    "classic",
+    "classic(chinese_poker=true, ravage_city=true)",
+    "italian",
+    "italian-six",
+    "salad(players=3)",
+    "salad(players=6)",
+    "french(players=5)",
+    "scottish",
+    "besigue",
+]
 
 
 def positions(rules: str, seed: int, limit: int = 400):
@@ -80,8 +96,11 @@ def test_arrangement_is_ten_small_choices():
     for tok in (2, 6, 10, 12):
         assert d.choose(tok) is None
     got = d.choose(45)
-    assert got == Arrange(back=sum(1 << c for c in (0, 4, 8, 30, 51)), middle=sum(1 << c for c in (2, 6, 10, 12, 45)),
-                          front=sum(1 << c for c in (14, 20, 40)))
+    assert got == Arrange(
+        back=sum(1 << c for c in (0, 4, 8, 30, 51)),
+        middle=sum(1 << c for c in (2, 6, 10, 12, 45)),
+        front=sum(1 << c for c in (14, 20, 40)),
+    )
 
 
 def test_doubling_targets_are_relative_seats():

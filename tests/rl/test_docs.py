@@ -28,6 +28,7 @@ def test_each_example_runs(index, tmp_path):
     script = tmp_path / f"example{index}.py"
     script.write_text(BLOCKS[index])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600,
-                         check=False, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600, check=False, cwd=tmp_path
+    )
     assert run.returncode == 0, f"{BLOCKS[index]}\n{run.stderr}"

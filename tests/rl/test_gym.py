@@ -45,8 +45,9 @@ def test_same_seed_same_episode():
 
 
 def test_random_seat_and_mixed_opponents():
-    env = BarbuGymEnv("salad", players=3, seat=None, opponents=["random", "rule", "search(samples=2, seconds=0.05)"],
-                      deals=1)
+    env = BarbuGymEnv(
+        "salad", players=3, seat=None, opponents=["random", "rule", "search(samples=2, seconds=0.05)"], deals=1
+    )
     seats = set()
     for seed in range(6):
         run(env, seed)

@@ -113,12 +113,16 @@ def test_the_docs_tables_give_every_field_its_slice():
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
-    for kind, heading in (("barbu", f"The Barbu family ({BARBU_SIZE:,} values)"),
-                          ("besigue", f"Bésigue ({BESIGUE_SIZE} values;")):
-        table = doc[doc.index(heading):]
-        table = table[:table.index("\n\n", table.index("| field"))]
-        rows = [(re.findall(r"`(\w+)`", names), where)
-                for names, where in re.findall(r"^\| (`[^|]+`) \| ([0-9–]+) \|", table, re.MULTILINE)]
+    for kind, heading in (
+        ("barbu", f"The Barbu family ({BARBU_SIZE:,} values)"),
+        ("besigue", f"Bésigue ({BESIGUE_SIZE} values;"),
+    ):
+        table = doc[doc.index(heading) :]
+        table = table[: table.index("\n\n", table.index("| field"))]
+        rows = [
+            (re.findall(r"`(\w+)`", names), where)
+            for names, where in re.findall(r"^\| (`[^|]+`) \| ([0-9–]+) \|", table, re.MULTILINE)
+        ]
         slices = {name: (start, stop) for name, start, stop, _ in describe(kind)}
         assert sorted(n for names, _ in rows for n in names) == sorted(slices)
         for names, where in rows:

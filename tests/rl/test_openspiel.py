@@ -17,16 +17,24 @@ from barbu.rl.chance import chance_event, chance_outcomes  # noqa: E402
 from barbu.rl.table import Table  # noqa: E402
 
 
-@pytest.mark.parametrize("name,rules", [("python_barbu", "classic"), ("python_barbu", "salad(players=3)"),
-                                        ("python_barbu", "scottish"), ("python_besigue", "besigue")])
+@pytest.mark.parametrize(
+    "name,rules",
+    [
+        ("python_barbu", "classic"),
+        ("python_barbu", "salad(players=3)"),
+        ("python_barbu", "scottish"),
+        ("python_besigue", "besigue"),
+    ],
+)
 def test_random_simulation(name, rules):
     game = pyspiel.load_game(name, {"rules": rules, "deals": 1})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["italian", "italian-six", "french(players=6)", "classic(chinese_poker=true)",
-                                   "salad(players=6)"])
+@pytest.mark.parametrize(
+    "rules", ["italian", "italian-six", "french(players=6)", "classic(chinese_poker=true)", "salad(players=6)"]
+)
 def test_random_simulation_more_presets(rules):
     game = pyspiel.load_game("python_barbu", {"rules": rules, "deals": 2})
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
@@ -81,6 +89,7 @@ def test_resample_keeps_the_players_information():
 @pytest.mark.slow
 def test_ismcts_plays_a_deal():
     from open_spiel.python.algorithms import ismcts, mcts
+
     game = pyspiel.load_game("python_barbu", {"rules": "classic", "deals": 1})
     rs = np.random.RandomState(1)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 5, random_state=rs)
@@ -97,6 +106,7 @@ def test_ismcts_plays_a_deal():
 def test_openspiel_algorithms_run_on_them():
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import outcome_sampling_mccfr
+
     game = pyspiel.load_game("python_barbu", {"rules": "salad(players=3)", "deals": 1})
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(3):
@@ -127,8 +137,9 @@ def test_the_player_count_is_a_parameter_of_the_game_string():
     state = game.new_initial_state()
     rng = random.Random(0)
     for _ in range(120):
-        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
-                                      else state.legal_actions()))
+        state.apply_action(
+            rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions())
+        )
     _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert again.information_state_string(1) == state.information_state_string(1)
     with pytest.raises(Exception, match="classic is played by 4 players"):
@@ -137,14 +148,17 @@ def test_the_player_count_is_a_parameter_of_the_game_string():
 
 def test_a_public_only_observer_is_refused_not_given_the_hand():
     game = pyspiel.load_game("python_barbu", {"rules": "classic", "deals": 1})
-    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
-                                        private_info=pyspiel.PrivateInfoType.NONE)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
     with pytest.raises(ValueError, match="one seat only"):
         game.make_py_observer(public)
-    own = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
-                                     private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    own = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
     assert game.make_py_observer(own).tensor.shape == (game.observation_tensor_size(),)
     from open_spiel.python.observation import make_observation
+
     assert make_observation(game).tensor.shape == (game.observation_tensor_size(),)  # None: the observation
     recall = pyspiel.IIGObservationType(perfect_recall=True)
     assert make_observation(game, recall).tensor.shape == (game.information_state_tensor_size(),)

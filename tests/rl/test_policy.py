@@ -86,9 +86,28 @@ def test_bad_files_are_refused_in_words(tmp_path, plugin_path):
 
 def test_arena_on_the_command_line(policies, plugin_path, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
-    out = subprocess.run([sys.executable, "-m", "barbu", "arena", "--rules", "salad(players=3)", "--bots",
-                          f"policy:{policies['barbu']},random,rule", "--deals", "3", "--workers", "1",
-                          "--out", str(tmp_path / "arena")], capture_output=True, text=True, env=env, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "barbu",
+            "arena",
+            "--rules",
+            "salad(players=3)",
+            "--bots",
+            f"policy:{policies['barbu']},random,rule",
+            "--deals",
+            "3",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "arena"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert "policy:" in out.stdout and "random" in out.stdout
 
@@ -111,9 +130,29 @@ def test_play_against_a_policy_and_a_bad_file_writes_nothing(policies, plugin_pa
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
 
     def play(opponents: str, save: Path) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "barbu", "play", "--plain", "--rules", "classic", "--seed", "3",
-                               "--opponents", opponents, "--save", str(save)], input="quit\n", capture_output=True,
-                              text=True, env=env, timeout=300, cwd=tmp_path)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "barbu",
+                "play",
+                "--plain",
+                "--rules",
+                "classic",
+                "--seed",
+                "3",
+                "--opponents",
+                opponents,
+                "--save",
+                str(save),
+            ],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            cwd=tmp_path,
+        )
 
     out = play(f"policy:{policies['barbu']}", tmp_path / "good.jsonl")
     assert out.returncode == 0, out.stderr

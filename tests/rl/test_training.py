@@ -73,9 +73,28 @@ def test_gradients_match_finite_differences():
 def test_the_example_trains_and_saves_a_playable_policy(tmp_path, plugin_path):
     out = tmp_path / "p.npz"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
-    run = subprocess.run([sys.executable, str(ROOT / "examples" / "train_masked.py"), "--rules", "salad(players=3)",
-                          "--minutes", "0.02", "--batch", "1", "--hidden", "16", "--out", str(out), "--arena", "3"],
-                         capture_output=True, text=True, env=env, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "train_masked.py"),
+            "--rules",
+            "salad(players=3)",
+            "--minutes",
+            "0.02",
+            "--batch",
+            "1",
+            "--hidden",
+            "16",
+            "--out",
+            str(out),
+            "--arena",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     assert "saved" in run.stdout and "duplicate arena, 3 boards" in run.stdout
     assert MaskedPolicy.load(out).rules == "salad(players=3)"

@@ -14,6 +14,7 @@ from barbu.tui import BarbuApp, Settings
 from barbu.tui.besigue_session import besigue_settings
 from barbu.tui.setup_screen import SetupScreen
 
+
 @pytest.fixture
 def policy_file(tmp_path):
     path = tmp_path / "runs" / "classic-policy.npz"
@@ -25,8 +26,14 @@ def policy_file(tmp_path):
 @pytest.mark.asyncio
 async def test_setup_screen_offers_the_policy_given_on_the_command_line(tmp_path, policy_file, plugin_path):
     spec = f"policy:{policy_file}"
-    settings = Settings(rules=Ruleset.parse("classic"), seat=0, seed=3, delay=0,
-                        opponents={1: spec, 2: "rule", 3: spec}, save=tmp_path / "game.jsonl")
+    settings = Settings(
+        rules=Ruleset.parse("classic"),
+        seat=0,
+        seed=3,
+        delay=0,
+        opponents={1: spec, 2: "rule", 3: spec},
+        save=tmp_path / "game.jsonl",
+    )
     app = BarbuApp(settings, setup=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

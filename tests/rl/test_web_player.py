@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -65,10 +64,18 @@ def test_a_policy_of_another_game_is_refused(tmp_path, trained):
 
 def test_serve_refuses_a_bad_player(tmp_path, plugin_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
-    for arg, words in ((f"learned=policy:{tmp_path / 'none.npz'}", "no policy file"),
-                       ("rule=random", "NAME=PLAYER"), ("learned", "NAME=PLAYER")):
-        out = subprocess.run([sys.executable, "-m", "barbu", "serve", "--player", arg, "--db",
-                              str(tmp_path / "x.db")], capture_output=True, text=True, env=env, timeout=120)
+    for arg, words in (
+        (f"learned=policy:{tmp_path / 'none.npz'}", "no policy file"),
+        ("rule=random", "NAME=PLAYER"),
+        ("learned", "NAME=PLAYER"),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-m", "barbu", "serve", "--player", arg, "--db", str(tmp_path / "x.db")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
         assert out.returncode == 2 and words in " ".join(out.stderr.split()), out.stderr
 
 
@@ -100,9 +107,21 @@ def test_the_table_page_offers_the_named_policy_in_a_browser(tmp_path, trained, 
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "web"))
     from playwright.sync_api import sync_playwright
     from webhelpers import CHROMIUM, CHROMIUM_ARGS, Server, person
+
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT / "src"), str(plugin_path)]))
-    with Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path / "server.log", "--bot-delay", "0", "--deal-pause", "0",
-                "--player", f"learned=policy:{trained[0]}") as server, sync_playwright() as p:
+    with (
+        Server(
+            f"sqlite:///{tmp_path / 'web.db'}",
+            tmp_path / "server.log",
+            "--bot-delay",
+            "0",
+            "--deal-pause",
+            "0",
+            "--player",
+            f"learned=policy:{trained[0]}",
+        ) as server,
+        sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         page = person(browser, (1366, 768), timeout=20_000)
         page.goto(server.base + "/")

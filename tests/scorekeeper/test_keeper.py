@@ -62,8 +62,7 @@ def test_italian_six_third_place_with_minus_two_hundred_scores_minus_115():
 # ---------------------------------------------------------------------- seed 000: the 155-point trick
 def test_french_salad_last_trick_with_the_queen_and_three_of_hearts_scores_155():
     k = Keeper("french", NAMES, first=A)
-    out = {"tricks": [1, 4, 4, 4], "hearts": [2, 11, 0, 0], "QH": A, "KH": B, "QS": C, "QD": C, "QC": C,
-           "last": [A]}
+    out = {"tricks": [1, 4, 4, 4], "hearts": [2, 11, 0, 0], "QH": A, "KH": B, "QS": C, "QD": C, "QC": C, "last": [A]}
     r = k.add({"contract": "salad", "outcome": out})
     assert r.scores[A] == 10 + 100 + 25 + 10 + 10 == 155
     assert sum(r.scores) == 13 * 10 + 100 + 13 * 10 + 4 * 25 + 100
@@ -72,16 +71,51 @@ def test_french_salad_last_trick_with_the_queen_and_three_of_hearts_scores_155()
 # ---------------------------------------------------------------------- seed 004: the appendix sheet
 HERO, BUOY, LIEF, FRINGE = range(4)
 APPENDIX = [  # (caller, per player: Aces, KHearts, Queens, Hearts, Tricks, Pat. 1, Pat. 2), as in the booklet
-    (HERO, [(-20, 0, 0, -50, -10, 120, 0), (0, -100, -15, -10, -10, 0, 60),
-            (0, 0, -30, -40, -10, 30, 30), (-60, 0, -15, 0, -50, 60, 120)]),
-    (BUOY, [(0, 0, -15, 0, -10, 120, 120), (-20, 0, -15, -80, -10, 60, 60),
-            (-60, 0, -30, -10, -60, 30, 30), (0, -100, 0, -10, 0, 0, 0)]),
-    (LIEF, [(0, 0, -15, -60, -20, 30, 120), (0, -100, -30, -40, -40, 0, 30),
-            (-40, 0, 0, 0, 0, 60, 60), (-40, 0, -15, 0, -20, 120, 0)]),
-    (FRINGE, [(-40, 0, -15, 0, 0, 30, 30), (0, 0, 0, -100, -50, 60, 60),
-              (-40, 0, 0, 0, -30, 0, 0), (0, -100, -45, 0, 0, 120, 120)]),
-    (None, [(-60, -100, -60, -70, -70, 0, 30), (-20, 0, 0, -30, -10, 120, 120),
-            (0, 0, 0, 0, 0, 60, 0), (0, 0, 0, 0, 0, 30, 60)]),
+    (
+        HERO,
+        [
+            (-20, 0, 0, -50, -10, 120, 0),
+            (0, -100, -15, -10, -10, 0, 60),
+            (0, 0, -30, -40, -10, 30, 30),
+            (-60, 0, -15, 0, -50, 60, 120),
+        ],
+    ),
+    (
+        BUOY,
+        [
+            (0, 0, -15, 0, -10, 120, 120),
+            (-20, 0, -15, -80, -10, 60, 60),
+            (-60, 0, -30, -10, -60, 30, 30),
+            (0, -100, 0, -10, 0, 0, 0),
+        ],
+    ),
+    (
+        LIEF,
+        [
+            (0, 0, -15, -60, -20, 30, 120),
+            (0, -100, -30, -40, -40, 0, 30),
+            (-40, 0, 0, 0, 0, 60, 60),
+            (-40, 0, -15, 0, -20, 120, 0),
+        ],
+    ),
+    (
+        FRINGE,
+        [
+            (-40, 0, -15, 0, 0, 30, 30),
+            (0, 0, 0, -100, -50, 60, 60),
+            (-40, 0, 0, 0, -30, 0, 0),
+            (0, -100, -45, 0, 0, 120, 120),
+        ],
+    ),
+    (
+        None,
+        [
+            (-60, -100, -60, -70, -70, 0, 30),
+            (-20, 0, 0, -30, -10, 120, 120),
+            (0, 0, 0, 0, 0, 60, 0),
+            (0, 0, 0, 0, 0, 30, 60),
+        ],
+    ),
 ]
 CALLS = ("aces", "king", "queens", "hearts", "tricks", "patience-1", "patience-2")
 
@@ -137,8 +171,12 @@ def test_the_scottish_appendix_sheet_entered_deal_by_deal():
     k = Keeper("scottish", ["Hero", "Buoy", "Lief", "Fringe"], first=HERO)
     for caller, cells in APPENDIX[:4]:
         assert k.needs().declarer == caller
-        k.add({"contract": "aces+king+queens",
-               "outcome": {**_answers("aces", cells), **_answers("king", cells), **_answers("queens", cells)}})
+        k.add(
+            {
+                "contract": "aces+king+queens",
+                "outcome": {**_answers("aces", cells), **_answers("king", cells), **_answers("queens", cells)},
+            }
+        )
         k.add({"contract": "hearts", "outcome": _answers("hearts", cells)})
         k.add({"contract": "tricks", "outcome": _answers("tricks", cells)})
         k.add({"contract": "patience", "outcome": _answers("patience-1", cells)})
@@ -164,17 +202,31 @@ def keeper_with(k: Keeper, entry: dict) -> Keeper:
     """The keeper as it would be with ``entry``'s dealer already known (the cut search starts after the draw)."""
     if not entry:
         return k
+
     class _View:
         def needs(self, partial: dict) -> object:
             return k.needs({**entry, **partial})
+
     return _View()  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------- whole games, every family
-PRESETS = ["classic", "italian", "italian-six", "salad(players=3)", "salad", "salad(players=5)", "salad(players=6)",
-           "french(players=3)", "french", "french(players=5)", "french(players=6)",
-           "classic(ravage_city=true,chinese_poker=true)", "classic(rotation=quick,undoubled_negative=play)",
-           "scottish"]
+PRESETS = [
+    "classic",
+    "italian",
+    "italian-six",
+    "salad(players=3)",
+    "salad",
+    "salad(players=5)",
+    "salad(players=6)",
+    "french(players=3)",
+    "french",
+    "french(players=5)",
+    "french(players=6)",
+    "classic(ravage_city=true,chinese_poker=true)",
+    "classic(rotation=quick,undoubled_negative=play)",
+    "scottish",
+]
 
 
 @pytest.mark.parametrize("rules", PRESETS)
@@ -213,26 +265,41 @@ def refused(k, entry, *words):
 
 def test_counts_that_do_not_add_up_to_the_deck_are_refused():
     k = Keeper("classic", NAMES, first=A)
-    refused(k, {"contract": "no-tricks", "doubles": [[B, A]], "outcome": {"tricks": [3, 3, 3, 3]}},
-            "add up to 12, not 13")
-    refused(k, {"contract": "no-hearts", "doubles": [[B, A]], "outcome": {"hearts": [3, 3, 3, 3], "AH": B}},
-            "add up to 12, not 13")
-    refused(k, {"contract": "no-hearts", "doubles": [[B, A]], "outcome": {"hearts": [13, 0, 0, 0], "AH": B}},
-            "Bruno took A♥ but has only 0 heart")
+    refused(
+        k, {"contract": "no-tricks", "doubles": [[B, A]], "outcome": {"tricks": [3, 3, 3, 3]}}, "add up to 12, not 13"
+    )
+    refused(
+        k,
+        {"contract": "no-hearts", "doubles": [[B, A]], "outcome": {"hearts": [3, 3, 3, 3], "AH": B}},
+        "add up to 12, not 13",
+    )
+    refused(
+        k,
+        {"contract": "no-hearts", "doubles": [[B, A]], "outcome": {"hearts": [13, 0, 0, 0], "AH": B}},
+        "Bruno took A♥ but has only 0 heart",
+    )
     refused(k, {"contract": "no-tricks", "doubles": [[B, A]], "outcome": {"tricks": [14, 0, 0, -1]}}, "at most 13")
     refused(k, {"contract": "domino", "rank": "J", "doubles": [], "outcome": {"order": [B, B, C]}}, "twice")
-    refused(k, {"contract": "no-queens", "doubles": [[B, A]], "outcome": {"QS": 7, "QH": 0, "QD": 0, "QC": 0}},
-            "not one of the players")
+    refused(
+        k,
+        {"contract": "no-queens", "doubles": [[B, A]], "outcome": {"QS": 7, "QH": 0, "QD": 0, "QC": 0}},
+        "not one of the players",
+    )
     refused(k, {"contract": "no-queens", "doubles": [[B, A]], "outcome": {"QS": 1}}, "missing")
-    refused(k, {"contract": "no-queens", "doubles": [[B, A]], "outcome": {"QS": 1, "QH": 0, "QD": 0, "QC": 0,
-                                                                          "tricks": [13, 0, 0, 0]}},
-            "does not need")
+    refused(
+        k,
+        {
+            "contract": "no-queens",
+            "doubles": [[B, A]],
+            "outcome": {"QS": 1, "QH": 0, "QD": 0, "QC": 0, "tricks": [13, 0, 0, 0]},
+        },
+        "does not need",
+    )
 
 
 def test_salad_cards_must_fit_in_the_tricks_taken():
     k = Keeper("salad", NAMES, first=A)
-    out = {"tricks": [0, 4, 4, 5], "hearts": [2, 11, 0, 0], "QH": A, "KH": B, "QS": C, "QD": C, "QC": C,
-           "last": [D]}
+    out = {"tricks": [0, 4, 4, 5], "hearts": [2, 11, 0, 0], "QH": A, "KH": B, "QS": C, "QD": C, "QC": C, "last": [D]}
     refused(k, {"contract": "salad", "doubles": [], "outcome": out}, "Anna took no trick")
     out2 = dict(out, tricks=[1, 4, 4, 4], last=[A], hearts=[6, 7, 0, 0])
     refused(k, {"contract": "salad", "doubles": [], "outcome": out2}, "not the 6 penalty cards")
@@ -240,8 +307,11 @@ def test_salad_cards_must_fit_in_the_tricks_taken():
 
 def test_doubles_the_rules_do_not_allow_are_refused():
     k = Keeper("classic", NAMES, first=A)
-    refused(k, {"contract": "trumps", "trump": "S", "doubles": [[B, C]], "outcome": {"tricks": [4, 3, 3, 3]}},
-            "only the dealer may be doubled")
+    refused(
+        k,
+        {"contract": "trumps", "trump": "S", "doubles": [[B, C]], "outcome": {"tricks": [4, 3, 3, 3]}},
+        "only the dealer may be doubled",
+    )
     refused(k, {"contract": "no-king", "doubles": [[A, B]], "outcome": {"KH": B}}, "the dealer never doubles")
     refused(k, {"contract": "no-king", "doubles": [[B, B]], "outcome": {"KH": B}}, "cannot double himself")
     refused(k, {"contract": "no-king", "doubles": [[B, C], [C, B]], "outcome": {"KH": B}}, "business once")
@@ -252,8 +322,7 @@ def test_doubles_the_rules_do_not_allow_are_refused():
 def test_a_contract_already_played_by_that_declarer_is_refused():
     k = Keeper("classic", NAMES, first=A)
     k.add({"contract": "no-king", "doubles": [[B, A]], "outcome": {"KH": B}})
-    refused(k, {"contract": "no-king", "doubles": [[B, A]], "outcome": {"KH": B}}, "Anna",
-            "already been declared")
+    refused(k, {"contract": "no-king", "doubles": [[B, A]], "outcome": {"KH": B}}, "Anna", "already been declared")
 
 
 def test_the_doubling_obligation_is_tracked_and_a_deal_that_breaks_it_is_flagged():
@@ -263,14 +332,20 @@ def test_the_doubling_obligation_is_tracked_and_a_deal_that_breaks_it_is_flagged
     k = Keeper("classic", NAMES, first=A)
     k.add({"contract": "trumps", "trump": "H", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}})
     k.add({"contract": "domino", "rank": "J", "doubles": [], "outcome": {"order": [A, B, C]}})
-    for contract, out in [("no-king", {"KH": B}), ("no-queens", {"QS": B, "QH": C, "QD": D, "QC": A}),
-                          ("no-last-two", {"last": [B, C]})]:
+    for contract, out in [
+        ("no-king", {"KH": B}),
+        ("no-queens", {"QS": B, "QH": C, "QD": D, "QC": A}),
+        ("no-last-two", {"last": [B, C]}),
+    ]:
         k.add({"contract": contract, "doubles": [[C, A], [D, A]], "outcome": out})
     assert k.needs({"contract": "no-tricks"}).owed == {B: 2}  # Carla and Dario doubled her three times
     assert not k.flags
     k.add({"contract": "no-tricks", "doubles": [[C, A]], "outcome": {"tricks": [4, 3, 3, 3]}})
-    assert k.flags == {6: ["Bruno did not double Anna although the obligation required it (2 double(s) still "
-                           "owed with 2 deal(s) left)"]}
+    assert k.flags == {
+        6: [
+            "Bruno did not double Anna although the obligation required it (2 double(s) still owed with 2 deal(s) left)"
+        ]
+    }
     assert len(k.results) == 6
 
 
@@ -280,8 +355,9 @@ def test_set_aside_cards_are_asked_with_three_five_or_six_players():
     refused(k, {"contract": "no-king", "outcome": {"KH": 1}}, "no-king" if False else "")
     refused(k, {"set_aside": "2C", "contract": "no-king", "outcome": {"KH": 1}}, "2 card(s) are set aside")
     refused(k, {"set_aside": "KH 2C", "contract": "no-king", "outcome": {"KH": 1}}, "cannot be chosen")
-    r = k.add({"set_aside": "QS 2C", "contract": "no-queens",
-               "outcome": {"QH": 1, "QD": 1, "QC": 2}})  # only three queens in play
+    r = k.add(
+        {"set_aside": "QS 2C", "contract": "no-queens", "outcome": {"QH": 1, "QD": 1, "QC": 2}}
+    )  # only three queens in play
     assert r.scores == (0, 50, 25, 0, 0)
 
 
@@ -305,8 +381,11 @@ def test_a_complete_entry_still_names_its_own_dealer_declarer_and_contract():
     assert (done.ask, done.number, done.dealer, done.declarer) == ("done", 2, B, B)
     series = Keeper("classic", NAMES, first=A)
     for key in ("no-tricks", "no-hearts", "no-queens", "no-king", "no-last-two", "domino"):
-        series.add({"contract": key, "doubles": []} if key != "domino" else
-                   {"contract": key, "rank": "J", "doubles": [], "outcome": {"order": [B, C, D, A]}})
+        series.add(
+            {"contract": key, "doubles": []}
+            if key != "domino"
+            else {"contract": key, "rank": "J", "doubles": [], "outcome": {"order": [B, C, D, A]}}
+        )
     last = series.needs({"contract": "trumps", "trump": "S", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}})
     assert (last.ask, last.number, last.dealer, last.declarer) == ("done", 7, A, A)
 
@@ -366,14 +445,26 @@ def test_the_json_form_is_checked_again_when_read():
 def test_besigue_kept_to_the_target():
     k = new_keeper("besigue", ["Ann", "Bob"], 0)
     assert isinstance(k, BesigueKeeper) and k.needs().ask == "outcome"
-    r = k.add({"outcome": {"melds": [{"quint": 1, "marriage": 1}, {"bezique": 1}], "sevens": [1, 0],
-                           "brisques": [5, 3], "last": [1]}})
+    r = k.add(
+        {
+            "outcome": {
+                "melds": [{"quint": 1, "marriage": 1}, {"bezique": 1}],
+                "sevens": [1, 0],
+                "brisques": [5, 3],
+                "last": [1],
+            }
+        }
+    )
     assert r["scores"] == [250 + 20 + 10 + 50, 40 + 30 + 10]
     refused(k, {"outcome": {"melds": [{}, {}], "sevens": [0, 0], "brisques": [5, 4], "last": 0}}, "not 8")
-    refused(k, {"outcome": {"melds": [{"fourteen": 1}, {}], "sevens": [0, 0], "brisques": [4, 4], "last": 0}},
-            "not a declaration")
-    k.add({"outcome": {"melds": [{"double-bezique": 1, "quint": 1}, {}], "sevens": [0, 0], "brisques": [4, 4],
-                       "last": 0}})
+    refused(
+        k,
+        {"outcome": {"melds": [{"fourteen": 1}, {}], "sevens": [0, 0], "brisques": [4, 4], "last": 0}},
+        "not a declaration",
+    )
+    k.add(
+        {"outcome": {"melds": [{"double-bezique": 1, "quint": 1}, {}], "sevens": [0, 0], "brisques": [4, 4], "last": 0}}
+    )
     assert k.results[-1]["dealer"] == 1 and k.totals == [330 + 800, 80 + 40]
     assert k.is_over and k.needs().ask == "over"
     assert from_csv(to_csv(k)).totals == k.totals and from_json(to_json(k)).totals == k.totals
@@ -385,11 +476,14 @@ def test_a_kept_game_prints_on_the_same_sheet_as_a_played_one():
     from barbu.scorekeeper.textsheet import render_text
 
     k = Keeper("italian-six", NAMES, first=A)
-    for e in [{"contract": "no-king", "outcome": {"KH": C}}, {"contract": "no-last-two", "outcome": {"last": [C, C]}},
-              {"contract": "no-hearts", "outcome": {"hearts": [0, 13, 0, 0]}},
-              {"contract": "no-tricks", "outcome": {"tricks": [0, 0, 0, 13]}},
-              {"contract": "no-queens", "outcome": {"QS": D, "QH": D, "QD": D, "QC": D}},
-              {"contract": "domino", "rank": "7", "outcome": {"order": [A, B, C]}}]:
+    for e in [
+        {"contract": "no-king", "outcome": {"KH": C}},
+        {"contract": "no-last-two", "outcome": {"last": [C, C]}},
+        {"contract": "no-hearts", "outcome": {"hearts": [0, 13, 0, 0]}},
+        {"contract": "no-tricks", "outcome": {"tricks": [0, 0, 0, 13]}},
+        {"contract": "no-queens", "outcome": {"QS": D, "QH": D, "QD": D, "QC": D}},
+        {"contract": "domino", "rank": "7", "outcome": {"order": [A, B, C]}},
+    ]:
         k.add({**e, "doubles": []})
     text = render_text(sheet_for(k.rules, k.names, k.results, k.flags))
     assert "-115" in text  # Carla's running total after Anna's series

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from helpers import play_out as random_match
 
 from barbu.agents.play import agent_for, play_out
 from barbu.besigue import BesigueGame
@@ -13,11 +14,19 @@ from barbu.classic.ruleset import ruleset
 from barbu.core.errors import BarbuError
 from barbu.scorekeeper.sheet import blank_sheets, points, sheet_for
 from barbu.scottish.scoresheet import sheet_from_results
-from helpers import play_out as random_match
 
-BARBU_RULES = ["classic", "classic(rotation=quick)", "classic(ravage_city=true, chinese_poker=true)", "italian",
-               "italian-six", "salad(players=5)", "salad(players=3)", "french", "french(players=6)",
-               "french(players=3, rotation=dealer)"]
+BARBU_RULES = [
+    "classic",
+    "classic(rotation=quick)",
+    "classic(ravage_city=true, chinese_poker=true)",
+    "italian",
+    "italian-six",
+    "salad(players=5)",
+    "salad(players=3)",
+    "french",
+    "french(players=6)",
+    "french(players=3, rotation=dealer)",
+]
 NAMES = ["Anna", "Bernard", "Carla", "Dario", "Eve", "Fabio"]
 
 
@@ -48,7 +57,7 @@ def test_dealer_rotation_has_a_block_per_series_listing_every_contract_in_order(
     m = random_match(text, 3)
     contracts = [c.name for c in m.contracts]
     for k in (0, 5, len(m.results)):  # blank, half-filled, finished: the same rows
-        sheet = sheet_for(m.rules, NAMES[:m.n], m.results[:k])
+        sheet = sheet_for(m.rules, NAMES[: m.n], m.results[:k])
         assert len(sheet.blocks) == m.n
         first = m.results[0].dealer if k else 0
         for i, b in enumerate(sheet.blocks):
@@ -72,8 +81,7 @@ def test_italian_six_series_points_are_on_the_sheet():
     ends = [r for r in m.results if r.series]
     assert len(ends) == 4
     series_rows = [r for b in sheet.blocks for r in b.rows if r.label == "Series points"]
-    assert [[c.text for c in row.cells] for row in series_rows] == [[points(x, True) for x in r.series]
-                                                                   for r in ends]
+    assert [[c.text for c in row.cells] for row in series_rows] == [[points(x, True) for x in r.series] for r in ends]
 
 
 def test_quick_rotation_keeps_the_grid_of_crosses_and_the_deal_by_deal_rows():
@@ -117,9 +125,11 @@ def test_scottish_sheet_is_the_scoresheet_modules():
     sheet = sheet_for(m.rules, NAMES[:4], m.results)
     expected = sheet_from_results(m.results, 4)
     rows = [r for r in sheet.blocks[0].rows if r.kind == "deal"]
-    want = [[points(x, True) if x else "·" for x in rnd.cells[s]] + [points(rnd.totals[s], True),
-                                                                     points(rnd.running[s])]
-            for rnd in expected.sets[0].rounds for s in range(4)]
+    want = [
+        [points(x, True) if x else "·" for x in rnd.cells[s]] + [points(rnd.totals[s], True), points(rnd.running[s])]
+        for rnd in expected.sets[0].rounds
+        for s in range(4)
+    ]
     assert [[c.text for c in r.cells] for r in rows] == want
     assert sheet.totals == tuple(points(x) for x in expected.sets[-1].overall)
     assert sheet.totals == tuple(points(x) for x in m.totals)
@@ -152,7 +162,7 @@ def test_besigue_sheet_reads_each_deals_melds_brisques_and_totals():
     assert sheet.columns[:width] == ("Declarations", "7s", "Brisques", "Last", "Deal", "Total")
     for row, r in zip(rows, g.results):
         for s in (0, 1):
-            melds, sevens, brisques, last, deal, total = (c.text for c in row.cells[s * width:(s + 1) * width])
+            melds, sevens, brisques, last, deal, total = (c.text for c in row.cells[s * width : (s + 1) * width])
             assert deal == points(r["scores"][s]) and total == points(r["totals"][s])
             assert brisques == points(r["brisques"][s])
             assert (last == "10") == (r["last_trick"] == s)
@@ -188,9 +198,19 @@ def test_a_deal_nobody_doubled_says_not_played_once_and_is_no_warning():
     assert "not played" in first.detail and first.notes == () and sheet.notes == ()
     assert flag_lines(k) == [] and not any(row.flagged for row in sheet_rows(k))
     for key in ("no-hearts", "no-tricks", "no-last-two", "trumps", "domino"):  # nobody doubles Anna
-        k.add({"contract": key, "doubles": []} if key not in ("trumps", "domino") else
-              {"contract": key, "doubles": [], **({"trump": "S", "outcome": {"tricks": [4, 3, 3, 3]}}
-                                                  if key == "trumps" else {"rank": "J", "outcome": {"order": [1, 2, 3]}})})
+        k.add(
+            {"contract": key, "doubles": []}
+            if key not in ("trumps", "domino")
+            else {
+                "contract": key,
+                "doubles": [],
+                **(
+                    {"trump": "S", "outcome": {"tricks": [4, 3, 3, 3]}}
+                    if key == "trumps"
+                    else {"rank": "J", "outcome": {"order": [1, 2, 3]}}
+                ),
+            }
+        )
     assert flag_lines(k) and any("obligation" in line for line in flag_lines(k))
     assert any(row.flagged for row in sheet_rows(k))
     assert any("obligation" in n for r in deal_rows(sheet_for(k.rules, k.names, k.results, k.flags)) for n in r.notes)

@@ -7,12 +7,12 @@ import os
 
 import pypdfium2 as pdfium
 import pytest
+from helpers import play_out as random_match
 from playwright.sync_api import sync_playwright
 
 from barbu.classic.ruleset import ruleset
 from barbu.scorekeeper.printhtml import render_html
 from barbu.scorekeeper.sheet import sheet_for
-from helpers import play_out as random_match
 
 CHROMIUM = "/usr/bin/chromium"
 NAMES = ["Anna", "Bernard", "Carla", "Dario"]

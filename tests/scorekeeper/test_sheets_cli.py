@@ -10,8 +10,7 @@ import pypdfium2 as pdfium
 
 
 def barbu(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
 def pdf_text(path) -> tuple[int, str]:
@@ -20,8 +19,17 @@ def pdf_text(path) -> tuple[int, str]:
 
 
 def test_blank_sheet_as_pdf_html_and_text(tmp_path):
-    out = barbu("sheet", "--rules", "french", "--players", "5", "--names", "Anna,Bernard,Carla,Dario,Eve",
-                "-o", str(tmp_path / "f.pdf"))
+    out = barbu(
+        "sheet",
+        "--rules",
+        "french",
+        "--players",
+        "5",
+        "--names",
+        "Anna,Bernard,Carla,Dario,Eve",
+        "-o",
+        str(tmp_path / "f.pdf"),
+    )
     assert out.returncode == 0, out.stderr
     assert "wrote the PDF score sheet" in out.stdout
     count, text = pdf_text(tmp_path / "f.pdf")

@@ -6,13 +6,13 @@ from html.parser import HTMLParser
 
 import pypdfium2 as pdfium
 import pytest
+from helpers import play_out as random_match
 
 from barbu.besigue.ruleset import BesigueRules, is_besigue
 from barbu.classic.ruleset import ruleset
 from barbu.scorekeeper.pdf import render_pdf
 from barbu.scorekeeper.printhtml import render_html
 from barbu.scorekeeper.sheet import blank_sheets, points, sheet_for
-from helpers import play_out as random_match
 
 A4 = (595, 842)
 LETTER = (612, 792)
@@ -146,14 +146,23 @@ def test_names_in_other_alphabets_print_and_unknown_letters_show_as_question_mar
     assert "??" in text  # the shipped font has no Chinese: never silently dropped
 
 
-@pytest.mark.parametrize("text", ["classic(ravage_city=true, chinese_poker=true)", "classic(rotation=quick)",
-                                  "italian", "salad(players=6)", "french(players=3)", "scottish(sets=2)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "classic(ravage_city=true, chinese_poker=true)",
+        "classic(rotation=quick)",
+        "italian",
+        "salad(players=6)",
+        "french(players=3)",
+        "scottish(sets=2)",
+    ],
+)
 def test_half_played_and_finished_sheets_render(text):
     m = random_match(text, 8)
     for results in (m.results[: len(m.results) // 2], m.results):
-        sheet = sheet_for(m.rules, NAMES[:m.n], results)
+        sheet = sheet_for(m.rules, NAMES[: m.n], results)
         got = pages(render_pdf(sheet))
         joined = "\n".join(t for _, t, _ in got)
-        assert all(name in joined for name in NAMES[:m.n])
+        assert all(name in joined for name in NAMES[: m.n])
         assert sheet.totals[0] in joined
         WellFormed().check(render_html(sheet))

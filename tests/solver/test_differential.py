@@ -13,16 +13,21 @@ import time
 import pytest
 
 from barbu.classic.match import Match
-from barbu.core.cards import CARDS
 from barbu.classic.ruleset import presets
+from barbu.core.cards import CARDS
 from barbu.solver import pure
 from barbu.solver.samples import random_deals
 
 fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built")
 
 CASES = [p.name if n == 4 else f"{p.name}(players={n})" for p in presets() for n in p.ruleset.family_spec.players]
-CASES += ["classic(ravage_city=true)", "classic(heart_lead=until_broken)", "classic(heart_lead=first_trick)",
-          "classic(stop_when_decided=false)", "italian(heart_lead=none)"]
+CASES += [
+    "classic(ravage_city=true)",
+    "classic(heart_lead=until_broken)",
+    "classic(heart_lead=first_trick)",
+    "classic(stop_when_decided=false)",
+    "italian(heart_lead=none)",
+]
 
 
 def check_deals(rules: str, deals: int, seed: int) -> int:
@@ -45,8 +50,9 @@ def test_cores_give_the_engines_answers(rules):
     assert check_deals(rules, 12, seed=7) > 100
 
 
-@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=5)", "french(players=3)", "scottish",
-                                   "classic(ravage_city=true)"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "italian", "salad(players=5)", "french(players=3)", "scottish", "classic(ravage_city=true)"]
+)
 def test_playouts_agree_card_for_card(rules):
     deals = list(itertools.islice(random_deals(rules, 3), 10))
     for d in deals:
@@ -66,8 +72,9 @@ def engine_playout(match: Match, seed: int) -> tuple[int, ...]:
     return tuple(m.results[-1].base)
 
 
-@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=6)", "french(players=3)", "scottish",
-                                   "classic(ravage_city=true)"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "italian", "salad(players=6)", "french(players=3)", "scottish", "classic(ravage_city=true)"]
+)
 def test_playouts_follow_the_engine(rules):
     """A playout from the opening lead, replayed in the engine with the same choices, scores the same."""
     for i, d in enumerate(itertools.islice(random_deals(rules, 11), 10)):
@@ -96,8 +103,14 @@ def test_bad_input_is_refused_in_plain_words():
 
 
 # The rule families of the seeds: each case belongs to one, and the slow run checks a million positions of each.
-FAMILIES = {"classic": "classic", "italian": "italian", "italian-six": "italian", "salad": "french",
-            "french": "french", "scottish": "scottish"}
+FAMILIES = {
+    "classic": "classic",
+    "italian": "italian",
+    "italian-six": "italian",
+    "salad": "french",
+    "french": "french",
+    "scottish": "scottish",
+}
 
 
 def family_of(case: str) -> str:

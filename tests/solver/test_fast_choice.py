@@ -12,8 +12,9 @@ import pytest
 def which_core(env_extra: dict[str, str]) -> str:
     env = dict(os.environ, **env_extra)
     code = "from barbu.solver import fast; print(fast.COMPILED, fast.solve.__module__)"
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_barbu_pure_forces_the_pure_core():
@@ -29,11 +30,12 @@ def test_the_compiled_core_is_used_when_built():
 def test_without_the_extension_the_pure_core_is_used():
     """A tree without the compiled file (as after an install with no C compiler) falls back to pure."""
     import barbu
+
     src = os.path.dirname(os.path.dirname(barbu.__file__))
-    code = ("import sys; sys.modules['barbu.solver._fast'] = None\n"
-            "from barbu.solver import fast; print(fast.COMPILED)")
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=src),
-                         capture_output=True, text=True, check=True).stdout.strip()
+    code = "import sys; sys.modules['barbu.solver._fast'] = None\nfrom barbu.solver import fast; print(fast.COMPILED)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=src), capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "False"
 
 

@@ -10,13 +10,31 @@ import pytest
 from barbu.classic.match import Match
 from barbu.core.actions import PASS, Lay
 from barbu.core.cards import CARDS, CardSet
-from barbu.solver.layout import (PASS_MOVE, LayoutSolver, LayoutSpec, LayoutState, better, layout_spec_of,
-                                 layout_state_of, legal_moves, play, solve)
+from barbu.solver.layout import (
+    PASS_MOVE,
+    LayoutSolver,
+    LayoutSpec,
+    LayoutState,
+    better,
+    layout_spec_of,
+    layout_state_of,
+    legal_moves,
+    play,
+    solve,
+)
 from barbu.solver.layout_samples import layout_positions
 from barbu.solver.samples import random_deals
 
-CASES = ["classic", "italian", "classic(domino_ace=low)", "classic(stop_when_decided=false)", "french",
-         "french(players=3)", "french(players=5)", "scottish"]
+CASES = [
+    "classic",
+    "italian",
+    "classic(domino_ace=low)",
+    "classic(stop_when_decided=false)",
+    "french",
+    "french(players=3)",
+    "french(players=5)",
+    "scottish",
+]
 
 
 def action(move: int):

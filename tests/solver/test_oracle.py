@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from test_solver import brute_force, ending, match_at
 
 from barbu import CHANCE, Match
 from barbu.agents import AGENT_KINDS
@@ -13,8 +14,6 @@ from barbu.agents.oracle import OracleAgent
 from barbu.solver import fast, pure
 from barbu.solver.position import objective
 from barbu.solver.samples import random_deals
-
-from test_solver import brute_force, ending, match_at
 
 
 def test_the_oracle_is_not_offered_to_players():

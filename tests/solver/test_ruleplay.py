@@ -34,8 +34,14 @@ fast = pytest.importorskip("barbu.solver._fast", reason="the C core is not built
 in_core = pytest.mark.skipif(chosen.rule_playouts is None, reason="the search players run on the pure path")
 
 CASES = [p.name if n == 4 else f"{p.name}(players={n})" for p in presets() for n in p.ruleset.family_spec.players]
-CASES += ["classic(ravage_city=true)", "classic(heart_lead=until_broken)", "classic(heart_lead=first_trick)",
-          "classic(stop_when_decided=false)", "italian(heart_lead=none)", "classic(trump_rules=italian)"]
+CASES += [
+    "classic(ravage_city=true)",
+    "classic(heart_lead=until_broken)",
+    "classic(heart_lead=first_trick)",
+    "classic(stop_when_decided=false)",
+    "italian(heart_lead=none)",
+    "classic(trump_rules=italian)",
+]
 
 
 def check_rule_cards(rules: str, deals: int, seed: int) -> int:
@@ -57,10 +63,13 @@ def check_rule_cards(rules: str, deals: int, seed: int) -> int:
                 held |= h
             for others in (held & ~hand, rng.getrandbits(52) & ~hand):
                 situations.append((hand, legal, st.trick, others, hand.bit_count()))
-                expected.append(choose_trick_card(contract, sign, hand, legal, st.trick, m.trump_mask, others, n,
-                                                  hand.bit_count()))
-        assert fast.rule_cards(objective(d.spec, sign), contract.penalty_mask, situations) == expected, \
-            (rules, contract.key)
+                expected.append(
+                    choose_trick_card(contract, sign, hand, legal, st.trick, m.trump_mask, others, n, hand.bit_count())
+                )
+        assert fast.rule_cards(objective(d.spec, sign), contract.penalty_mask, situations) == expected, (
+            rules,
+            contract.key,
+        )
         checked += len(situations)
     return checked
 
@@ -77,8 +86,9 @@ def test_rule_cards_on_two_million_situations():
     assert total > 2_000_000
 
 
-@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=6)", "french(players=3)", "scottish",
-                                   "classic(ravage_city=true)"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "italian", "salad(players=6)", "french(players=3)", "scottish", "classic(ravage_city=true)"]
+)
 def test_after_card_is_the_engines_next_position(rules):
     """The position after a card, from the solver's picture alone, is the one the engine reached."""
     for d in itertools.islice(random_deals(rules, 4), 10):
@@ -118,9 +128,21 @@ def engine_rollout(m: Match, sign: int, end_cards: int, monkeypatch, root: int =
 
 
 @in_core
-@pytest.mark.parametrize("rules", ["classic", "italian", "italian-six", "salad(players=5)", "french(players=3)",
-                                   "french(players=6)", "classic(ravage_city=true)", "classic(stop_when_decided=false)",
-                                   "classic(trump_rules=italian)", "scottish"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic",
+        "italian",
+        "italian-six",
+        "salad(players=5)",
+        "french(players=3)",
+        "french(players=6)",
+        "classic(ravage_city=true)",
+        "classic(stop_when_decided=false)",
+        "classic(trump_rules=italian)",
+        "scottish",
+    ],
+)
 def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
     """The same value (doubles and the Italian series included) from the core as from the engine, with the
     rule player's cards to the end and with the exact solver's for the last cards."""
@@ -129,17 +151,20 @@ def test_rollouts_in_the_core_equal_the_engines(rules, monkeypatch):
     for m in random_positions(rules, 40, seed=3):
         played_in_core += search.plays_in_core(m)
         for end_cards in (0, 2, 5):
-            assert search.rollout(m.clone(), RuleAgent(0), sign, end_cards) == \
-                engine_rollout(m, sign, end_cards, monkeypatch), (rules, m.phase_name, end_cards)
+            assert search.rollout(m.clone(), RuleAgent(0), sign, end_cards) == engine_rollout(
+                m, sign, end_cards, monkeypatch
+            ), (rules, m.phase_name, end_cards)
         for root in range(m.n):
-            assert search.rollout(m.clone(), RuleAgent(0), sign, 5, root) == \
-                engine_rollout(m, sign, 5, monkeypatch, root), (rules, m.phase_name, "best response", root)
+            assert search.rollout(m.clone(), RuleAgent(0), sign, 5, root) == engine_rollout(
+                m, sign, 5, monkeypatch, root
+            ), (rules, m.phase_name, "best response", root)
     assert played_in_core > 0 or rules == "scottish"
 
 
 @in_core
-@pytest.mark.parametrize("rules", ["classic", "italian", "french(players=5)", "salad(players=3)", "scottish",
-                                   "classic(ravage_city=true)"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "italian", "french(players=5)", "salad(players=3)", "scottish", "classic(ravage_city=true)"]
+)
 def test_a_best_responses_line_is_the_pure_ones_and_the_engine_scores_it(rules):
     """`respond_line` gives the pure `best_response`'s cards and points; played through the engine (as the
     Scottish playouts do), the cards are legal and the deal scores as the core said."""
@@ -147,22 +172,25 @@ def test_a_best_responses_line_is_the_pure_ones_and_the_engine_scores_it(rules):
     lines = 0
     for d in itertools.islice(random_deals(rules, 21), 25):
         spec = objective(d.spec, sign)
-        for start in d.positions[len(d.positions) // 2::7]:
+        for start in d.positions[len(d.positions) // 2 :: 7]:
             root = (start.leader + len(start.trick) + 1) % spec.n
             weights = search.respond_weights(d.match, root)
             points, line = fast.respond_line(spec, d.match.contract.penalty_mask, start, root, weights)
-            assert search.best_response(spec, start, root, search.respond_rule(d.match, sign), weights) == \
-                (points, line), (rules, start)
+            assert search.best_response(spec, start, root, search.respond_rule(d.match, sign), weights) == (
+                points,
+                line,
+            ), (rules, start)
             if weights == tuple(int(s == root) for s in range(spec.n)):  # no double: its own points, the default
                 assert (points, line) == fast.respond_line(spec, d.match.contract.penalty_mask, start, root)
             lines += 1
         m = d.match.clone()
-        played = [c for _, cards in d.tricks for c in cards][:len(d.positions) // 2]
+        played = [c for _, cards in d.tricks for c in cards][: len(d.positions) // 2]
         for card in played:
             m.apply(CARDS[card])
         deals, root = len(m.results), m.turn
-        points, line = fast.respond_line(spec, m.contract.penalty_mask, state_of(m), root,
-                                         search.respond_weights(m, root))
+        points, line = fast.respond_line(
+            spec, m.contract.penalty_mask, state_of(m), root, search.respond_weights(m, root)
+        )
         assert search.respond_line(m, spec, root, sign) == line
         for card in line:
             m.apply(CARDS[card])
@@ -217,9 +245,13 @@ def test_rule_playouts_score_as_deal_scores():
         while len(m.results) == deals:
             s = m.turn
             legal = m.legal_mask()
-            m.apply(fast.rule_cards(spec, m.contract.penalty_mask,
-                                    [(m.hands[s], legal, tuple(m.trick), m.in_hands & ~m.hands[s],
-                                      m.hands[s].bit_count())])[0])
+            m.apply(
+                fast.rule_cards(
+                    spec,
+                    m.contract.penalty_mask,
+                    [(m.hands[s], legal, tuple(m.trick), m.in_hands & ~m.hands[s], m.hands[s].bit_count())],
+                )[0]
+            )
         assert points == m.results[-1].base
 
 
@@ -246,14 +278,24 @@ def decisions(agent_of, rules: str, seed: int, count: int) -> list:
 
 
 @in_core
-@pytest.mark.parametrize("kind,rules", [("search", "classic"), ("search", "french(players=3)"),
-                                        ("expert", "classic"), ("expert", "italian"), ("respond", "classic"),
-                                        ("respond", "french(players=5)"), ("respond", "scottish")])
+@pytest.mark.parametrize(
+    "kind,rules",
+    [
+        ("search", "classic"),
+        ("search", "french(players=3)"),
+        ("expert", "classic"),
+        ("expert", "italian"),
+        ("respond", "classic"),
+        ("respond", "french(players=5)"),
+        ("respond", "scottish"),
+    ],
+)
 def test_decisions_are_the_same_with_the_core_and_without(kind, rules, monkeypatch):
     def agent():
         if kind == "search":
             return SearchAgent(seed=4, samples=6, seconds=600)
         return ExpertAgent(seed=4, samples=6, seconds=600, steps=10, respond=kind == "respond")
+
     with_core = decisions(agent, rules, seed=9, count=6)
     monkeypatch.setattr(chosen, "rule_playouts", None)
     monkeypatch.setattr(chosen, "respond_line", None)

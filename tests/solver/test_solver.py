@@ -55,8 +55,17 @@ def brute_force(m: Match, seat: int, most: bool = True) -> int:
     return value(m)
 
 
-CASES = ["classic", "italian", "salad(players=5)", "salad(players=3)", "french(players=3)", "french(players=6)",
-         "scottish", "classic(ravage_city=true)", "classic(heart_lead=until_broken)"]
+CASES = [
+    "classic",
+    "italian",
+    "salad(players=5)",
+    "salad(players=3)",
+    "french(players=3)",
+    "french(players=6)",
+    "scottish",
+    "classic(ravage_city=true)",
+    "classic(heart_lead=until_broken)",
+]
 
 
 @pytest.mark.parametrize("rules", CASES)
@@ -80,8 +89,9 @@ def test_solver_matches_brute_force_through_the_engine(rules):
 def test_compiled_and_pure_solvers_agree(rules):
     for d in itertools.islice(random_deals(rules, 9), 5):
         starts = [ending(d, 4 if d.spec.n <= 4 else 3), ending(d, 3), len(d.positions) - 1]
-        states = [d.positions[i] for i in starts if i is not None
-                  and max(h.bit_count() for h in d.positions[i].hands) <= 4]
+        states = [
+            d.positions[i] for i in starts if i is not None and max(h.bit_count() for h in d.positions[i].hands) <= 4
+        ]
         assert fast.solve_many(d.spec, states) == pure.solve_many(d.spec, states), rules
 
 
@@ -214,6 +224,7 @@ def test_ducking_for_good_counts_the_low_cards():
     """A seat ducks every lead for good when, in each suit the others hold, all its cards are under theirs or
     it holds at least as many cards under them as they hold: 2 and 4 of hearts against 3 and 8 do not (8
     is led, then 3, and the 4 wins), 2, 4 and the king against 5 and 8 do."""
+
     def hearts(*ranks: int) -> int:
         return sum(1 << (13 + r - 2) for r in ranks)
 
@@ -235,9 +246,15 @@ def test_seats_that_duck_for_good_match_brute_force(rules):
             if st.trick or spec.trump >= 0 or max(h.bit_count() for h in st.hands) > 3:
                 continue
             in_hands = sum(st.hands)
-            seats = [s for s in range(spec.n) if pure.ducks_all(st.hands[s], in_hands & ~st.hands[s])
-                     and any(st.hands[s] & suit and (o := in_hands & ~st.hands[s] & suit)
-                             and st.hands[s] & suit > (o & -o) for suit in pure.SUIT_MASK)]
+            seats = [
+                s
+                for s in range(spec.n)
+                if pure.ducks_all(st.hands[s], in_hands & ~st.hands[s])
+                and any(
+                    st.hands[s] & suit and (o := in_hands & ~st.hands[s] & suit) and st.hands[s] & suit > (o & -o)
+                    for suit in pure.SUIT_MASK
+                )
+            ]
             sure = [(s, v) for s, v in settled_seats(spec, st) if s in seats]
             if not sure:
                 continue
@@ -255,8 +272,13 @@ def test_seats_that_duck_for_good_match_brute_force(rules):
 
 def penalties_only(spec: Spec) -> bool:
     """Every point a penalty, no trumps, no Ravage City: where the compiled search's ducking rules apply."""
-    return (spec.trump < 0 and not spec.ravage and spec.per_trick <= 0 and all(v <= 0 for v in spec.values)
-            and all(v <= 0 for v in spec.last_tricks))
+    return (
+        spec.trump < 0
+        and not spec.ravage
+        and spec.per_trick <= 0
+        and all(v <= 0 for v in spec.values)
+        and all(v <= 0 for v in spec.last_tricks)
+    )
 
 
 def loses_then_ducks(spec: Spec, st: State, leads: int, seat: int) -> bool:
@@ -289,8 +311,9 @@ def loses_then_ducks(spec: Spec, st: State, leads: int, seat: int) -> bool:
     if st.leader == seat:
         sure = 0
         for c in range(52):
-            if leads >> c & 1 and any(s != seat and (h := st.hands[s] & suit(c)) and not h & ((1 << c) - 1)
-                                      for s in range(n)):
+            if leads >> c & 1 and any(
+                s != seat and (h := st.hands[s] & suit(c)) and not h & ((1 << c) - 1) for s in range(n)
+            ):
                 sure |= 1 << c
         return ducks_after_one_of(sure)
     for mask in pure.SUIT_MASK:
@@ -323,8 +346,11 @@ def test_losing_one_trick_then_ducking_matches_brute_force(rules):
             todo = []
             for seat in range(spec.n):
                 kind = "within a trick" if st.trick else "seat leads" if seat == st.leader else "another leads"
-                if (checked[kind] < 4 and not pure.ducks_all(st.hands[seat], in_hands & ~st.hands[seat])
-                        and loses_then_ducks(spec, st, d.legal[i], seat)):
+                if (
+                    checked[kind] < 4
+                    and not pure.ducks_all(st.hands[seat], in_hands & ~st.hands[seat])
+                    and loses_then_ducks(spec, st, d.legal[i], seat)
+                ):
                     todo.append((seat, kind))
             if not todo:
                 continue

@@ -20,13 +20,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
-
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from sqlalchemy import create_engine, text
+from webhelpers import CHROMIUM, CHROMIUM_ARGS, AppServer, Server
+from webhelpers import person as new_person
 
 from barbu.web.db.storage import database_url
-
-from webhelpers import CHROMIUM, CHROMIUM_ARGS, AppServer, Server, person as new_person
 
 PG_ENV = "BARBU_TEST_POSTGRES_URL"
 
@@ -69,12 +68,15 @@ def redis_url() -> str:
             pytest.fail(f"{REDIS_ENV} is not set: .ci/run must start redis-server and export it", pytrace=False)
         pytest.skip(f"{REDIS_ENV} is not set (CI sets it); the many-process server is not tested here")
     import redis
-    server = url.rstrip('/').rsplit('/', 1)[0] if url.count('/') > 2 else url.rstrip('/')
+
+    server = url.rstrip("/").rsplit("/", 1)[0] if url.count("/") > 2 else url.rstrip("/")
     if "redis" not in _OWN:  # databases 1 to 15, claimed in database 0 (the claim lapses if this process dies)
         claims = redis.Redis.from_url(f"{server}/0")
         try:
-            db = next((n for n in range(1, 16) if claims.set(f"barbu-test:db:{n}", os.getpid(), nx=True,
-                                                             ex=REDIS_CLAIM)), None)
+            db = next(
+                (n for n in range(1, 16) if claims.set(f"barbu-test:db:{n}", os.getpid(), nx=True, ex=REDIS_CLAIM)),
+                None,
+            )
         finally:
             claims.close()
         if db is None:
@@ -102,6 +104,7 @@ def _own_database_places() -> Iterator[None]:
         engine.dispose()
     if "redis" in _OWN:
         import redis
+
         db = _OWN.pop("redis")
         client = redis.Redis.from_url(f"{_OWN['redis_server']}/{db}")
         client.flushdb()
@@ -160,8 +163,9 @@ class Servers:
         self._tmp, self._name = tmp_path_factory, name
         self.started: list[Server | AppServer] = []
 
-    def __call__(self, *options: str, db: str | None = None, app: Any = None, start: bool = True,
-                 name: str | None = None) -> Any:
+    def __call__(
+        self, *options: str, db: str | None = None, app: Any = None, start: bool = True, name: str | None = None
+    ) -> Any:
         """A ``barbu serve`` with these options on ``db`` (default: a new SQLite file in its folder), or ``app``
         served in this process; started unless ``start=False`` (a test that starts it itself)."""
         folder = self._tmp.mktemp(name or self._name)
@@ -215,6 +219,7 @@ def person(browser: Browser) -> Iterator[Callable[..., Page]]:
         page = new_person(browser, *args, **kwargs)
         pages.append(page)
         return page
+
     yield make
     for page in pages:
         try:

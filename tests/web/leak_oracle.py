@@ -23,8 +23,8 @@ from typing import Any
 
 from barbu.besigue import BesigueGame
 from barbu.besigue.cards import parse_type, type_of, type_text
-from barbu.core.cards import RANKS, SUITS, parse_card
 from barbu.classic.match import DEAL, DRAW, OVER, Match
+from barbu.core.cards import RANKS, SUITS, parse_card
 
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
 DISPLAY_RE = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
@@ -117,14 +117,18 @@ class LeakOracle:
         # Cards outside the deck are in nobody's hand (the Scottish Unused Pack's draws and cuts are public).
         bad = named & ~current_visible(m, seat) & m.deck
         if bad:
-            raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} "
-                       f"(phase {m.phase_name}): {text[:600]}")
+            raise Leak(
+                f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} "
+                f"(phase {m.phase_name}): {text[:600]}"
+            )
         for s in summaries:
             named = cards_named(json.dumps(s, ensure_ascii=False))
             bad = named & ~previous_deal_visible(m, seat) & m.deck
             if bad:
-                raise Leak(f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} in the "
-                           f"last deal's summary: {json.dumps(s)[:600]}")
+                raise Leak(
+                    f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} in the "
+                    f"last deal's summary: {json.dumps(s)[:600]}"
+                )
         if seat is None:
             state = msg.get("state") or {}
             if state.get("hand") is not None or state.get("legal"):
@@ -134,9 +138,14 @@ class LeakOracle:
         """Raise `Leak` if ``text`` names any of these keys, in hex or base64 (the daily deals' secret and day key
         before the day is over, a table's key before its match ends)."""
         import base64
+
         for key in keys:
-            for form in (key.hex(), key.hex().upper(), base64.b64encode(key).decode(),
-                         base64.urlsafe_b64encode(key).decode().rstrip("=")):
+            for form in (
+                key.hex(),
+                key.hex().upper(),
+                base64.b64encode(key).decode(),
+                base64.urlsafe_b64encode(key).decode().rstrip("="),
+            ):
                 if form in text:
                     raise Leak(f"a secret key was sent: {text[:300]}")
 
@@ -177,5 +186,7 @@ class LeakOracle:
         if isinstance(state, dict):
             if seat is None and (state.get("hand") is not None or state.get("legal")):
                 raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")
-            if seat is not None and sorted(state.get("hand") or []) != sorted(type_text(type_of(c)) for c in g.hands[seat]):
+            if seat is not None and sorted(state.get("hand") or []) != sorted(
+                type_text(type_of(c)) for c in g.hands[seat]
+            ):
                 raise Leak(f"seat {seat} was sent a hand that is not its own: {text[:300]}")

@@ -11,13 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from wsclient import ORIGIN, app_client
 
 from barbu.analysis.ddtable import dd_table, deal_start
 from barbu.records.barbu import read_record
 from barbu.web import Settings
 from barbu.web.replay.service import Analyses, Job, Source
-
-from wsclient import ORIGIN, app_client
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "classic-seed7.jsonl"
 SECONDS = 0.005  # 75,000 positions a cell: a few of the golden deal's cells finish, most do not
@@ -89,11 +88,13 @@ def test_bad_table_requests_get_words_and_start_nothing(sqlite_url: str) -> None
     with app_client(settings(sqlite_url)) as c:
         rid = upload(c)
         deals = len(c.get(f"/api/replays/{rid}").json()["deals"])
-        for path, status, words in ((f"/api/replays/{rid}/deals/{deals + 1}/dd", 404, f"no deal {deals + 1}"),
-                                    (f"/api/replays/{rid}/deals/0/dd", 404, "no deal 0"),
-                                    (f"/api/replays/{rid}/deals/two/dd", 400, "given by its number"),
-                                    ("/api/replays/u" + "0" * 24 + "/deals/1/dd", 404, "upload the file again"),
-                                    ("/api/replays/nosuchtable/deals/1/dd", 404, "no such table")):
+        for path, status, words in (
+            (f"/api/replays/{rid}/deals/{deals + 1}/dd", 404, f"no deal {deals + 1}"),
+            (f"/api/replays/{rid}/deals/0/dd", 404, "no deal 0"),
+            (f"/api/replays/{rid}/deals/two/dd", 400, "given by its number"),
+            ("/api/replays/u" + "0" * 24 + "/deals/1/dd", 404, "upload the file again"),
+            ("/api/replays/nosuchtable/deals/1/dd", 404, "no such table"),
+        ):
             r = c.post(path, headers=ORIGIN)
             assert r.status_code == status and words in r.json()["error"], (path, r.text)
         r = c.post(f"/api/replays/{rid}/deals/1/dd", headers={"origin": "https://evil.example"})

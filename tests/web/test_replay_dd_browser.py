@@ -30,8 +30,11 @@ def base(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def upload(base: str) -> str:
-    req = urllib.request.Request(base + "/api/replays", data=json.dumps({"record": GOLDEN.read_text()}).encode(),
-                                 headers={"content-type": "application/json", "origin": base})
+    req = urllib.request.Request(
+        base + "/api/replays",
+        data=json.dumps({"record": GOLDEN.read_text()}).encode(),
+        headers={"content-type": "application/json", "origin": base},
+    )
     return json.loads(urllib.request.urlopen(req, timeout=30).read())["id"]
 
 
@@ -55,10 +58,13 @@ def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, person: 
         assert "★" in page.inner_text("table.dd thead")
         assert page.query_selector_all("table.dd td.exact") and page.query_selector_all("table.dd td.range")
         text = page.inner_text("#dd")
-        assert "Hors de la table, faute de jeu en plis\u00a0: Réussite." in text and "le solveur a manqué de temps" in text
+        assert (
+            "Hors de la table, faute de jeu en plis\u00a0: Réussite." in text and "le solveur a manqué de temps" in text
+        )
         assert not page.is_visible("#dd-ask")
-        wide = page.evaluate("() => { const w = document.querySelector('.dd-wrap');"
-                             " return [w.scrollWidth, w.clientWidth]; }")
+        wide = page.evaluate(
+            "() => { const w = document.querySelector('.dd-wrap'); return [w.scrollWidth, w.clientWidth]; }"
+        )
         assert wide[0] <= wide[1] + 1, f"the table overflows its panel at {width}px: {wide}"
         assert not errors, errors
         page.context.close()

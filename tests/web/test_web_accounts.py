@@ -12,17 +12,16 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
-
-from barbu.cli.main import main as barbu
-from barbu.web import Settings
-from barbu.web.accounts.service import COOKIE, account_name, skeleton
-from barbu.ratings import bot_rating
-from barbu.web.accounts.store import RATINGS, RESULTS, SESSIONS
-from barbu.web.db.storage import Store
-
 from test_web_private import CREATOR, FRIEND, STRANGER, client, post
 from test_web_protocol import play_out
 from wsclient import Player
+
+from barbu.cli.main import main as barbu
+from barbu.ratings import bot_rating
+from barbu.web import Settings
+from barbu.web.accounts.service import COOKIE, account_name, skeleton
+from barbu.web.accounts.store import RATINGS, RESULTS, SESSIONS
+from barbu.web.db.storage import Store
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 SHORT = "salad(players=3)"  # the shortest match of the house: a rated match against the computer in a test
@@ -116,8 +115,11 @@ def test_logging_in_never_says_whether_a_name_exists_and_is_throttled(db_url: st
 
 def test_state_changing_requests_check_the_origin_and_a_forged_cookie_is_nobody(sqlite_url: str) -> None:
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
-        r = c.post("/api/account/signup", json={"name": "Alice", "password": PASSWORD},
-                   headers={"origin": "https://evil.example"})
+        r = c.post(
+            "/api/account/signup",
+            json={"name": "Alice", "password": PASSWORD},
+            headers={"origin": "https://evil.example"},
+        )
         assert r.status_code == 403 and COOKIE not in r.headers.get("set-cookie", "")
         assert sign_up(c, "Alice").status_code == 201
         r = c.post("/api/account/logout", json={}, headers={"origin": "https://evil.example"})
@@ -262,8 +264,17 @@ def test_a_guest_claims_the_finished_matches_he_played_from_this_browser(sqlite_
         p.close()
         stored_over(table)
         assert sign_up(c, "Alice").status_code == 201
-        r = post(c, "/api/account/claim", {"tables": [{"id": tid, "token": token}, {"id": tid, "token": "nope"},
-                                                      {"id": "nosuchtable", "token": token}]})
+        r = post(
+            c,
+            "/api/account/claim",
+            {
+                "tables": [
+                    {"id": tid, "token": token},
+                    {"id": tid, "token": "nope"},
+                    {"id": "nosuchtable", "token": token},
+                ]
+            },
+        )
         assert r.status_code == 200 and r.json()["claimed"] == [tid]
         profile = c.get("/api/players/Alice").json()
         assert [m["table"] for m in profile["matches"]] == [tid] and not profile["matches"][0]["rated"]
@@ -271,7 +282,7 @@ def test_a_guest_claims_the_finished_matches_he_played_from_this_browser(sqlite_
 
 
 def test_the_operators_commands(sqlite_url: str, tmp_path, capsys) -> None:
-    path = sqlite_url[len("sqlite:///"):]
+    path = sqlite_url[len("sqlite:///") :]
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         assert sign_up(c, "Alice").status_code == 201
         c.cookies.clear()
@@ -301,11 +312,14 @@ def test_the_operators_commands(sqlite_url: str, tmp_path, capsys) -> None:
 def test_the_migration_keeps_every_table_of_an_older_database(db_url: str) -> None:
     """A database at the previous revision, with a table and its seats, upgrades without losing them."""
     from barbu.web.db.storage import make_engine, migrate
+
     engine = make_engine(db_url)
     migrate(engine, "0005")
     with engine.begin() as conn:
-        conn.exec_driver_sql("INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
-                             "VALUES ('old1', 'classic', 7, 'open', CURRENT_TIMESTAMP)")
+        conn.exec_driver_sql(
+            "INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
+            "VALUES ('old1', 'classic', 7, 'open', CURRENT_TIMESTAMP)"
+        )
         conn.exec_driver_sql("INSERT INTO barbu_seats (table_id, seat, name, kind) VALUES ('old1', 0, 'Ann', 'human')")
     engine.dispose()
     store = Store(db_url)  # upgrades to the newest revision
@@ -326,8 +340,10 @@ def test_a_player_who_leaves_a_rated_match_is_placed_last(sqlite_url: str) -> No
         bob = c.cookies.get(COOKIE)
         assert post(c, f"/api/tables/{tid}/seats", {"seat": 1}, FRIEND).status_code == 200
         use_session(c, alice)
-        assert post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random",
-                                                   "token": made["creator"]}).status_code == 200
+        assert (
+            post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random", "token": made["creator"]}).status_code
+            == 200
+        )
         table = c.app.state.lobby.tables[tid]
         use_session(c, None)
         assert sign_up(c, "Carol", address=STRANGER).status_code == 201  # a third account: not Bob
@@ -379,9 +395,13 @@ def test_the_session_cookie_is_secure_over_https(sqlite_url: str) -> None:
     from starlette.testclient import TestClient
 
     from barbu.web import create_app
+
     with TestClient(create_app(Settings(db_url=sqlite_url, **FAST)), base_url="https://testserver") as c:
-        r = c.post("/api/account/signup", json={"name": "Alice", "password": PASSWORD},
-                   headers={"origin": "https://testserver"})
+        r = c.post(
+            "/api/account/signup",
+            json={"name": "Alice", "password": PASSWORD},
+            headers={"origin": "https://testserver"},
+        )
         assert r.status_code == 201, r.text
         assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
         r = c.post("/api/account/logout", json={}, headers={"origin": "http://testserver"})  # the wrong scheme
@@ -395,8 +415,12 @@ def test_a_private_tables_match_shows_on_its_players_profile_to_himself_only(sql
         tid = made["id"]
         token = post(c, f"/api/tables/{tid}/seats", {"seat": 0, "invite": made["invite"]}).json()["token"]
         for seat in (1, 2):
-            assert post(c, f"/api/tables/{tid}/bots", {"seat": seat, "strength": "random",
-                                                       "token": made["creator"]}).status_code == 200
+            assert (
+                post(
+                    c, f"/api/tables/{tid}/bots", {"seat": seat, "strength": "random", "token": made["creator"]}
+                ).status_code
+                == 200
+            )
         table = c.app.state.lobby.tables[tid]
         p = Player(c, tid, token)
         play_out(p, table)

@@ -20,14 +20,28 @@ import sys
 from typing import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
-
 from helpers import shots_on
-from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
+from playwright.sync_api import Page, expect
+from webhelpers import LAPTOP, PHONE, Server
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0", "--signups-per-hour", "0", "--analysis-samples", "2")
+SERVE = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+    "--signups-per-hour",
+    "0",
+    "--analysis-samples",
+    "2",
+)
 PASSWORD = "a quiet hand of hearts"
 
 # The whole match, played in the page itself so the test does not wait on a round trip per card: on each turn of
@@ -99,8 +113,9 @@ def play_rated_salad(page: Page, base: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, person: Callable[..., Page],
-                                                               viewport: tuple[int, int]) -> None:
+def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(
+    server: Server, person: Callable[..., Page], viewport: tuple[int, int]
+) -> None:
     base = server.base
     name = "Lou Laptop" if viewport is LAPTOP else "Pia Phone"
     page = person(viewport, reduced_motion="reduce")
@@ -156,11 +171,17 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, p
 
     if shots_on():
         for lang in ("en", "fr", "it"):
-            for where, ready in ((f"/u/{name}", "#profile[data-loaded='1']"), ("/leaderboard?game=salad", "#board[data-loaded='salad']"),
-                                 ("/", "#preset option"), ("/account", "#member-view:not([hidden])")):
+            for where, ready in (
+                (f"/u/{name}", "#profile[data-loaded='1']"),
+                ("/leaderboard?game=salad", "#board[data-loaded='salad']"),
+                ("/", "#preset option"),
+                ("/account", "#member-view:not([hidden])"),
+            ):
                 page.goto(f"{base}{where}{'&' if '?' in where else '?'}lang={lang}")
                 page.wait_for_selector(ready, state="attached")
-                page.evaluate("() => document.querySelectorAll('details.game-details').forEach((d) => { d.open = true; })")
+                page.evaluate(
+                    "() => document.querySelectorAll('details.game-details').forEach((d) => { d.open = true; })"
+                )
                 page.wait_for_timeout(150)
                 page_name = {"u": "profile", "": "lobby"}.get(where.strip("/").split("?")[0].split("/")[0], "")
                 shot(page, f"{page_name or where.strip('/').split('?')[0]}-{lang}")
@@ -183,8 +204,9 @@ def test_sign_up_play_a_rated_match_and_find_it_on_the_profile(server: Server, p
 
 
 @pytest.mark.slow
-def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(server: Server,
-                                                                               person: Callable[..., Page]) -> None:
+def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(
+    server: Server, person: Callable[..., Page]
+) -> None:
     base = server.base
     page = person(LAPTOP, reduced_motion="reduce")
     # As a guest: one deal of Salad against the computer, then End from My tables (its deal is kept).
@@ -244,8 +266,13 @@ def test_a_guests_match_is_claimed_at_sign_up_and_the_seat_follows_the_account(s
     expect(other.locator("#password-done")).to_contain_text("Your password is changed")
 
     # A forgotten password: the operator's one-time link chooses a new one and logs in; it works once.
-    out = subprocess.run([sys.executable, "-m", "barbu", "users", "--db", server.db, "reset-password", "Claire Claim",
-                          "--url", base], capture_output=True, text=True, check=True, env=dict(os.environ, BARBU_LANG="en"))
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "users", "--db", server.db, "reset-password", "Claire Claim", "--url", base],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, BARBU_LANG="en"),
+    )
     link = re.search(r"\S+/account/reset#key=\S+", out.stdout).group(0)
     other.goto(link)
     expect(other.locator("#reset-view")).to_be_visible()

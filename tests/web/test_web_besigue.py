@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-
-from barbu.records.besigue import replay_lines, verify_deals
-from barbu.core.errors import RecordError
-from barbu.web import Settings
-
 from wsclient import Player, app_client
+
+from barbu.core.errors import RecordError
+from barbu.records.besigue import replay_lines, verify_deals
+from barbu.web import Settings
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=100_000, rate=100_000.0)
 SHORT = "besigue(target=250)"  # a match of a few deals
@@ -127,8 +126,9 @@ def test_play_a_match_against_the_computer_to_the_end(client: TestClient, tmp_pa
     # `barbu replay` checks the record, and says its deals are the ones the published key gives.
     path = tmp_path / "match.jsonl"
     path.write_text(r.text, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "barbu", "replay", str(path)], capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "replay", str(path)], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert "the record is consistent" in out.stdout and "the deals are verified" in out.stdout
     # A rematch: the same seats and rules at a new table.
@@ -195,8 +195,22 @@ def test_a_restarted_server_resumes_a_besigue_table_at_its_stored_action(sqlite_
             assert reply["type"] == "ack"
             at = reply["version"]
         state = play_to_state(ann, lambda s, at=at: s["version"] >= at and s["to_act"] == 0)
-        before = {k: state[k] for k in ("version", "hand", "stock", "turn_up", "table", "melds", "scores",
-                                        "trick", "legal", "deal", "opponent_hand")}
+        before = {
+            k: state[k]
+            for k in (
+                "version",
+                "hand",
+                "stock",
+                "turn_up",
+                "table",
+                "melds",
+                "scores",
+                "trick",
+                "legal",
+                "deal",
+                "opponent_hand",
+            )
+        }
     with app_client(settings) as c:  # a new server on the same database
         ann = Player(c, tid, token)
         state = ann.first["state"]

@@ -8,14 +8,25 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
 from webhelpers import Server, shot
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
-MY_TURN = ("() => { const t = document.querySelector('#bz');"
-           " return t.dataset.toAct === t.dataset.seat || t.dataset.phase === 'over'; }")
+SERVE = (
+    "--bot-delay",
+    "0.05",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
+MY_TURN = (
+    "() => { const t = document.querySelector('#bz');"
+    " return t.dataset.toAct === t.dataset.seat || t.dataset.phase === 'over'; }"
+)
 
 
 def start_match(person: Callable[..., Page], base: str, size: tuple[int, int]) -> Page:
@@ -37,8 +48,9 @@ def fits(page: Page) -> None:
     for sel in ("#bz-felt", "#bz-turn", "#bz-hand", "#stock", "#player-top", "#player-bottom"):
         box = page.locator(sel).bounding_box()
         assert box is not None, sel
-        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 1 \
-            and box["y"] + box["height"] <= vh + 1, (sel, box, vw, vh)
+        assert (
+            box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 1 and box["y"] + box["height"] <= vh + 1
+        ), (sel, box, vw, vh)
     for card in page.locator("#bz-hand .card").all():
         box = card.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= vw + 1 and box["y"] + box["height"] <= vh + 1
@@ -94,15 +106,17 @@ def play_until_a_declaration(page: Page, size: tuple[int, int]) -> tuple[int, in
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)])
-def test_play_cards_and_declare_at_a_besigue_table(person: Callable[..., Page], server: Server,
-                                                   size: tuple[int, int]) -> None:
+def test_play_cards_and_declare_at_a_besigue_table(
+    person: Callable[..., Page], server: Server, size: tuple[int, int]
+) -> None:
     # Whether a combination ever comes to hand after a won trick is the luck of the cards against a strong
     # player: a match without one is played out and another begun (the cards differ).
     for _ in range(4):
         page = start_match(person, server.base, size)
         assert page.locator("#bz-hand .card").count() == 9
-        assert "8 cards" in page.locator("#opp-hand").inner_text() or \
-            "9 cards" in page.locator("#opp-hand").inner_text()
+        assert (
+            "8 cards" in page.locator("#opp-hand").inner_text() or "9 cards" in page.locator("#opp-hand").inner_text()
+        )
         assert page.locator("#stock .turn-up").count() == 1
         fits(page)
         shot(page, "besigue-play")
@@ -123,8 +137,11 @@ def test_end_of_deal_summary_and_scores(person: Callable[..., Page], server: Ser
         if page.locator("#deal-end").is_visible():
             break
         buttons = page.locator("#bz-decision button")
-        target = buttons.first if buttons.count() else \
-            page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        target = (
+            buttons.first
+            if buttons.count()
+            else page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        )
         click_and_wait(page, target)
     assert page.locator("#deal-end").is_visible()
     text = page.locator("#deal-end").inner_text()

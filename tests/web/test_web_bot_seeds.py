@@ -8,14 +8,14 @@ import hashlib
 import hmac
 import io
 
+from test_web_replay import FAST, finished_table
+from wsclient import app_client
+
 from barbu.agents import make_agent
 from barbu.core.game import CHANCE
 from barbu.games import open_game
 from barbu.records.barbu import read_record
 from barbu.web import Settings
-
-from test_web_replay import FAST, finished_table
-from wsclient import app_client
 
 
 def published_seed(secret: bytes, seat: int, version: int) -> int:
@@ -27,7 +27,7 @@ def published_seed(secret: bytes, seat: int, version: int) -> int:
 def test_the_computer_players_key_is_published_with_the_record_and_replays_their_moves(sqlite_url: str) -> None:
     with app_client(Settings(db_url=sqlite_url, **FAST)) as c:
         r = c.post("/api/tables", json={"rules": "classic(rotation=quick)"})
-        tid, creator = r.json()["id"], r.json()["creator"]
+        tid = r.json()["id"]
         assert c.get(f"/api/tables/{tid}/record").status_code == 409  # nothing while it is played
         assert "secret" not in r.text and "seed" not in r.text
         tid = finished_table(c, "salad(players=3)")

@@ -17,16 +17,25 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
+from webhelpers import PHONE, Server, http, new_table, shot
 from websockets.sync.client import connect as ws_connect
 
-from barbu.core.cards import CardSet
 from barbu.classic.chinese import CATEGORY_NAMES, Arrange, Arrangements, fouled, rank_of
-
-from webhelpers import PHONE, Server, http, new_table, shot
+from barbu.core.cards import CardSet
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 
 
 def new_page(person: Callable[..., Page], phone: bool = False, touch: bool = False) -> Page:
@@ -58,8 +67,9 @@ def play_one(page: Page, rng: random.Random) -> None:
     # Read what may be clicked in one go and click through locators, which find the element again: the table
     # redraws its hand and buttons at every message (a clock tick, another player's move).
     cards = page.eval_on_selector_all("#hand .card[data-legal='1']", "cs => cs.map(c => c.dataset.card)")
-    buttons = page.eval_on_selector_all("#decision button[data-action]:not([disabled])",
-                                        "bs => bs.map(b => b.dataset.action)")
+    buttons = page.eval_on_selector_all(
+        "#decision button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
+    )
     assert cards or buttons, f"nothing to click in phase {phase}: {page.inner_text('#decision')}"
     if cards:
         page.locator(f"#hand .card[data-card='{rng.choice(cards)}']").click()
@@ -78,12 +88,15 @@ RANK_TEXT = {"T": "10"}
 
 def check_svg_cards(page: Page, selector: str) -> int:
     """Every card under ``selector`` is drawn as an SVG face showing its own rank and suit."""
-    faces = page.eval_on_selector_all(selector, """cards => cards.map(c => {
+    faces = page.eval_on_selector_all(
+        selector,
+        """cards => cards.map(c => {
         const svg = c.querySelector('svg.face');
         return {card: c.dataset.card, svg: !!svg, rank: svg && svg.dataset.rank, suit: svg && svg.dataset.suit,
                 text: svg ? [...svg.querySelectorAll('.index text')].map(t => t.textContent) : [],
                 fill: svg ? getComputedStyle(svg.querySelector('.ink')).fill : '',
-                shapes: svg ? svg.querySelectorAll('path').length : 0}; })""")
+                shapes: svg ? svg.querySelectorAll('path').length : 0}; })""",
+    )
     for f in faces:
         card = f["card"]
         assert f["svg"] and f["rank"] == card[0] and f["suit"] == card[1], f
@@ -95,8 +108,11 @@ def check_svg_cards(page: Page, selector: str) -> int:
 
 def check_trick_labels(page: Page, names: dict[int, str]) -> int:
     """Each card in the trick on the felt carries the name of the seat that played it."""
-    played = page.eval_on_selector_all("#center .trick-card", """els => els.map(e => ({
-        by: Number(e.dataset.by), label: e.querySelector('.by').textContent, card: !!e.querySelector('.card svg')}))""")
+    played = page.eval_on_selector_all(
+        "#center .trick-card",
+        """els => els.map(e => ({
+        by: Number(e.dataset.by), label: e.querySelector('.by').textContent, card: !!e.querySelector('.card svg')}))""",
+    )
     for p in played:
         assert p["card"] and p["label"] == names[p["by"]], (p, names)
     return len(played)
@@ -140,8 +156,12 @@ def test_four_browser_players_finish_a_deal(server: Server, person: Callable[...
     # The scoresheet: a column per player, and the deal under its dealer's name with its contract.
     headers = [h.inner_text().strip() for h in watcher.query_selector_all("#sheet thead th.player")]
     assert headers == [f"Player {s}" for s in range(4)]
-    assert [h.inner_text().strip() for h in pages[2].query_selector_all("#sheet thead th.player")] == \
-        ["Player 0", "Player 1", "You", "Player 3"]
+    assert [h.inner_text().strip() for h in pages[2].query_selector_all("#sheet thead th.player")] == [
+        "Player 0",
+        "Player 1",
+        "You",
+        "Player 3",
+    ]
     row = watcher.query_selector("#sheet tr.deal-row")
     dealer, contract = row.get_attribute("data-dealer"), row.get_attribute("data-contract")
     assert watcher.inner_text(f"#sheet tr.dealer-row[data-dealer='{dealer}']") == f"Player {dealer} deals"
@@ -154,7 +174,8 @@ def test_four_browser_players_finish_a_deal(server: Server, person: Callable[...
 
 @pytest.mark.slow
 def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
-        server: Server, person: Callable[..., Page]) -> None:
+    server: Server, person: Callable[..., Page]
+) -> None:
     page = new_page(person)
     page.goto(server.base + "/")
     page.select_option("#preset", "classic")
@@ -168,7 +189,11 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
     page.wait_for_selector("[data-seat-strength='1']")
     assert page.input_value("[data-seat-strength='1']") == "rule"
     assert page.eval_on_selector("[data-seat-strength='1']", "s => [...s.options].map(o => o.textContent)") == [
-        "random", "good player", "strong", "expert"]
+        "random",
+        "good player",
+        "strong",
+        "expert",
+    ]
     for s in (1, 2, 3):
         page.click(f"[data-seat-bot='{s}']")
         page.wait_for_selector(f"[data-seat-box='{s}'] .chip.bot")
@@ -187,7 +212,9 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
     assert len(page.query_selector_all("#sheet tbody tr.deal-row")) == 28
     assert len(page.query_selector_all("#sheet tbody tr.dealer-row")) == 4  # four series of seven contracts
     for s in range(4):
-        contracts = [r.get_attribute("data-contract") for r in page.query_selector_all(f"#sheet tr.deal-row[data-dealer='{s}']")]
+        contracts = [
+            r.get_attribute("data-contract") for r in page.query_selector_all(f"#sheet tr.deal-row[data-dealer='{s}']")
+        ]
         assert len(contracts) == 7 and len(set(contracts)) == 7, contracts
     assert page.query_selector("#chart svg polyline")
     assert not page.errors
@@ -197,8 +224,9 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
     assert attr(page, "status") == "playing"
 
 
-def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(server: Server,
-                                                                        person: Callable[..., Page]) -> None:
+def test_on_a_phone_a_tap_shows_a_contracts_description_before_choosing(
+    server: Server, person: Callable[..., Page]
+) -> None:
     """No hover on a phone: the ⓘ beside each contract shows what it asks, in view, and chooses nothing."""
     tid, _ = new_table(server.base, "classic(rotation=quick)", bots={s: "random" for s in (1, 2, 3)})
     page = new_page(person, phone=True, touch=True)
@@ -234,15 +262,21 @@ def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, pe
     status, data = http("POST", f"{server.base}/api/tables", {"rules": "classic(undoubled_negative=play)"})
     tid = data["id"]
     for s in (1, 2, 3):
-        http("POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random", "token": data["creator"]})
+        http(
+            "POST", f"{server.base}/api/tables/{tid}/bots", {"seat": s, "strength": "random", "token": data["creator"]}
+        )
     page = new_page(person)
     take_seat(page, server.base, tid, 0, "Reloader")
     rng = random.Random(3)
     deadline = time.monotonic() + 120
     # Play until it is our turn to play a card with cards already in the trick.
     while time.monotonic() < deadline:
-        if my_turn(page) and attr(page, "phase") == "play" and page.get_attribute("#center .trick", "data-trick") \
-                and not page.query_selector("#center .trick.faded"):
+        if (
+            my_turn(page)
+            and attr(page, "phase") == "play"
+            and page.get_attribute("#center .trick", "data-trick")
+            and not page.query_selector("#center .trick.faded")
+        ):
             break
         if my_turn(page):
             play_one(page, rng)
@@ -250,15 +284,23 @@ def test_a_reload_in_the_middle_of_a_trick_restores_the_table(server: Server, pe
             page.wait_for_timeout(20)
     else:
         pytest.fail("never reached the middle of a trick")
-    before = {"hand": hand(page), "trick": page.get_attribute("#center .trick", "data-trick"),
-              "version": attr(page, "version"), "deal": attr(page, "deal"),
-              "contract": page.inner_text("#contract-info h2")}
+    before = {
+        "hand": hand(page),
+        "trick": page.get_attribute("#center .trick", "data-trick"),
+        "version": attr(page, "version"),
+        "deal": attr(page, "deal"),
+        "contract": page.inner_text("#contract-info h2"),
+    }
     page.reload()
     page.wait_for_function("v => document.querySelector('#table').dataset.version === v", arg=before["version"])
     page.wait_for_selector("#hand .card")
-    after = {"hand": hand(page), "trick": page.get_attribute("#center .trick", "data-trick"),
-             "version": attr(page, "version"), "deal": attr(page, "deal"),
-             "contract": page.inner_text("#contract-info h2")}
+    after = {
+        "hand": hand(page),
+        "trick": page.get_attribute("#center .trick", "data-trick"),
+        "version": attr(page, "version"),
+        "deal": attr(page, "deal"),
+        "contract": page.inner_text("#contract-info h2"),
+    }
     assert after == before
     assert attr(page, "seat") == "0" and my_turn(page)
     play_one(page, rng)  # and the game goes on
@@ -294,8 +336,12 @@ def ws_seat(ws_base: str, tid: str, token: str, stop: threading.Event, prefer: s
 def test_chinese_poker_rows_are_built_in_the_browser(server: Server, person: Callable[..., Page]) -> None:
     tid, tokens = new_table(server.base, "classic(chinese_poker=true)", seats={s: f"P{s}" for s in range(1, 4)})
     stop = threading.Event()
-    threads = [threading.Thread(target=ws_seat, args=(server.ws_base, tid, tokens[s], stop, "contract chinese-poker"),
-                                daemon=True) for s in (1, 2, 3)]
+    threads = [
+        threading.Thread(
+            target=ws_seat, args=(server.ws_base, tid, tokens[s], stop, "contract chinese-poker"), daemon=True
+        )
+        for s in (1, 2, 3)
+    ]
     for t in threads:
         t.start()
     try:
@@ -357,26 +403,37 @@ def test_the_browser_ranks_poker_rows_as_the_engine_does(server: Server, person:
     rng = random.Random(9)
     deck = [str(c) for c in CardSet.parse("AKQJT98765432.AKQJT98765432.AKQJT98765432.AKQJT98765432")]
     rows = [rng.sample(deck, rng.choice((3, 5))) for _ in range(400)]
-    rows += [["AS", "2S", "3S", "4S", "5S"], ["AH", "2D", "3S", "4S", "5C"], ["TS", "JS", "QS", "KS", "AS"],
-             ["9H", "9D", "9S", "4S", "4C"], ["9H", "9D", "4S", "4C", "2C"], ["7H", "7D", "7S"], ["7H", "7D", "2S"]]
+    rows += [
+        ["AS", "2S", "3S", "4S", "5S"],
+        ["AH", "2D", "3S", "4S", "5C"],
+        ["TS", "JS", "QS", "KS", "AS"],
+        ["9H", "9D", "9S", "4S", "4C"],
+        ["9H", "9D", "4S", "4C", "2C"],
+        ["7H", "7D", "7S"],
+        ["7H", "7D", "2S"],
+    ]
     page = new_page(person)
     page.goto(f"{server.base}/")
-    got = page.evaluate("async (rows) => { const m = await import('/static/js/poker.js');"
-                        " return rows.map((r) => m.rowRank(r)); }", rows)
+    got = page.evaluate(
+        "async (rows) => { const m = await import('/static/js/poker.js'); return rows.map((r) => m.rowRank(r)); }", rows
+    )
     for row, js in zip(rows, got):
         assert tuple(js) == rank_of(CardSet.parse(",".join(row)).mask), row
     pairs = [(rows[i], rows[i + 1]) for i in range(0, 200, 2)]
-    signs = page.evaluate("async (pairs) => { const m = await import('/static/js/poker.js');"
-                          " return pairs.map(([a, b]) => Math.sign(m.compareRanks(m.rowRank(a), m.rowRank(b)))); }",
-                          pairs)
+    signs = page.evaluate(
+        "async (pairs) => { const m = await import('/static/js/poker.js');"
+        " return pairs.map(([a, b]) => Math.sign(m.compareRanks(m.rowRank(a), m.rowRank(b)))); }",
+        pairs,
+    )
     for (a, b), sign in zip(pairs, signs):
         ra, rb = rank_of(CardSet.parse(",".join(a)).mask), rank_of(CardSet.parse(",".join(b)).mask)
         assert sign == (ra > rb) - (ra < rb)
     assert not page.errors
 
 
-def test_play_against_the_computer_offers_the_strength_and_remembers_it(server: Server,
-                                                                        person: Callable[..., Page]) -> None:
+def test_play_against_the_computer_offers_the_strength_and_remembers_it(
+    server: Server, person: Callable[..., Page]
+) -> None:
     page = new_page(person)
     page.goto(server.base + "/")
     menu = page.locator("#play-strength")

@@ -33,7 +33,9 @@ def test_an_unknown_stand_in_is_refused(capsys: pytest.CaptureFixture[str]) -> N
 def test_extra_origins_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--allow-origin", "cards.example.org"]) == 2
     assert "--allow-origin takes an origin such as https://" in capsys.readouterr().err
-    args = build_parser().parse_args(["serve", "--allow-origin", "https://a.example", "--allow-origin", "http://b:8080"])
+    args = build_parser().parse_args(
+        ["serve", "--allow-origin", "https://a.example", "--allow-origin", "http://b:8080"]
+    )
     assert args.allow_origin == ["https://a.example", "http://b:8080"]
 
 

@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from wsclient import Player, app_client
 
 from barbu.web import Settings
 from barbu.web.common.errors import WebError
 from barbu.web.tables.clock import AWAY_AFTER, CHOICES, DEFAULT, Clock, Turn, is_away, parse
-
-from wsclient import Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0, grace=1000.0)
 TINY = "0.2+0.3"
@@ -38,9 +37,31 @@ def test_named_choices_and_the_stored_form_read_back() -> None:
     assert Clock.stored("garbage") is None  # an unreadable stored text is no clock, never a crash
 
 
-@pytest.mark.parametrize("bad", [12, 1.5, True, [], {}, "", "fast", "20", "20+", "+20", "-1+10", "0+10",
-                                 "1e3+10", "nan+1", "inf+inf", "20+120+3", "601+0", "10+3601", "10+\ud800",
-                                 "1" * 40])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        12,
+        1.5,
+        True,
+        [],
+        {},
+        "",
+        "fast",
+        "20",
+        "20+",
+        "+20",
+        "-1+10",
+        "0+10",
+        "1e3+10",
+        "nan+1",
+        "inf+inf",
+        "20+120+3",
+        "601+0",
+        "10+3601",
+        "10+\ud800",
+        "1" * 40,
+    ],
+)
 def test_bad_clocks_are_refused_in_words(bad: Any) -> None:
     with pytest.raises(WebError) as e:
         parse(bad)
@@ -71,8 +92,9 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
         yield c
 
 
-def seat_players(c: TestClient, rules: str, clock: str | None, humans: tuple[int, ...],
-                 bots: tuple[int, ...] = ()) -> tuple[str, dict[int, str]]:
+def seat_players(
+    c: TestClient, rules: str, clock: str | None, humans: tuple[int, ...], bots: tuple[int, ...] = ()
+) -> tuple[str, dict[int, str]]:
     body: dict[str, Any] = {"rules": rules}
     if clock is not None:
         body["clock"] = clock
@@ -153,7 +175,8 @@ def wait_turn(p: Player, other: Player, after: int = -1) -> None:
 
 @pytest.mark.parametrize("rules", ["besigue(target=100)", "classic(rotation=quick)"])
 def test_a_connected_player_who_never_moves_the_clock_plays_for_him_and_the_table_finishes(
-        client: TestClient, rules: str) -> None:
+    client: TestClient, rules: str
+) -> None:
     players = 2 if rules.startswith("besigue") else 4
     tid, tokens = seat_players(client, rules, TINY, humans=(0,), bots=tuple(range(1, players)))
     ann = Player(client, tid, tokens[0])  # connected, and never moves
@@ -221,8 +244,9 @@ def test_a_disconnected_players_time_stands_still(sqlite_url: str) -> None:
         version = ann.state["version"]
         ann.ws.close()
         ann.close()
-        paused = wait_for(bob, lambda m: m["type"] == "clock" and m["clock"]["turn"]
-                          and not m["clock"]["turn"]["running"])
+        paused = wait_for(
+            bob, lambda m: m["type"] == "clock" and m["clock"]["turn"] and not m["clock"]["turn"]["running"]
+        )
         assert paused["clock"]["turn"]["seat"] == 0
         table = c.app.state.lobby.tables[tid]
         spent = table.turn.elapsed(time.monotonic())
@@ -260,13 +284,16 @@ def test_the_lobby_offers_the_servers_clocks() -> None:
     from pathlib import Path
 
     import barbu.web as web
+
     static = Path(web.__file__).with_name("static") / "js" / "lobby.js"
     found = re.search(r"const CLOCKS = \{(.*?)\};", static.read_text()).group(1)
     offered = {name: Clock(float(a), float(b)) for name, a, b in re.findall(r"(\w+): \[(\d+), (\d+)\]", found)}
     assert offered == CHOICES
     page = (Path(web.__file__).with_name("templates") / "index.html").read_text()
     assert set(re.findall(r'<option value="(\w+)"', page.split('id="clock"')[1].split("</select>")[0])) == {
-        *CHOICES, "none"}
+        *CHOICES,
+        "none",
+    }
 
 
 def test_back_from_a_spectator_is_refused_in_words(client: TestClient) -> None:

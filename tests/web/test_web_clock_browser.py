@@ -13,12 +13,22 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
-from webhelpers import PHONE, Server, http, shot as take_shot
+from webhelpers import PHONE, Server, http
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0.2", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "0.2",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 LAPTOP = (1366, 768)
 
 
@@ -33,16 +43,20 @@ def table_with(base: str, rules: str, clock: str, humans: int) -> tuple[str, dic
         assert status == 200, got
         tokens[seat] = got["token"]
     for seat in range(humans, n):
-        status, got = http("POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": "rule", "token": creator})
+        status, got = http(
+            "POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": "rule", "token": creator}
+        )
         assert status == 200, got
     return tid, tokens
 
 
-def seated_page(person: Callable[..., Page], base: str, tid: str, seat: int, token: str, size: tuple[int, int],
-                lang: str = "en") -> Page:
+def seated_page(
+    person: Callable[..., Page], base: str, tid: str, seat: int, token: str, size: tuple[int, int], lang: str = "en"
+) -> Page:
     page = person(size, lang, timeout=60_000)
     page.context.add_init_script(
-        f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': seat}))});")
+        f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': seat}))});"
+    )
     page.goto(f"{base}/t/{tid}")
     return page
 
@@ -52,8 +66,9 @@ def shot(page: Page, name: str) -> None:
 
 
 @pytest.mark.parametrize("size,lang", [(LAPTOP, "en"), (PHONE, "fr"), (LAPTOP, "it")])
-def test_the_countdown_then_the_computer_plays_then_im_back(person: Callable[..., Page], server: Server,
-                                                            size: tuple[int, int], lang: str) -> None:
+def test_the_countdown_then_the_computer_plays_then_im_back(
+    person: Callable[..., Page], server: Server, size: tuple[int, int], lang: str
+) -> None:
     tid, tokens = table_with(server.base, "classic", "6+3", humans=1)
     page = seated_page(person, server.base, tid, 0, tokens[0], size, lang)
     # Ann's turn: her box counts down, and so does her own line above her hand.

@@ -14,28 +14,26 @@ import time
 import urllib.error
 import urllib.request
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
-
-from barbu import ratings
-from barbu.cli.main import main as barbu
-from barbu.web import Settings
-from barbu.web.clubs import store as clubstore
-from barbu.web.accounts.service import COOKIE, fold
-from barbu.web.accounts.store import user_by_key
-from barbu.web.clubs.service import CLUBS_PER_DAY, club_description, club_name, season_board, slug_of
-from barbu.web.profiles.history import Finished, SeatResult, record
-from barbu.web.db.storage import Store, now
-
 from conftest import postgres_url, redis_url, reset_postgres
+from sqlalchemy import select, text
 from test_web_accounts import PASSWORD, SHORT, sign_up, use_session
 from test_web_private import CREATOR, FRIEND, STRANGER, client, post
 from test_web_protocol import play_out
 from webhelpers import Server
 from wsclient import ORIGIN, Player
+
+from barbu import ratings
+from barbu.cli.main import main as barbu
+from barbu.web import Settings
+from barbu.web.accounts.service import COOKIE, fold
+from barbu.web.accounts.store import user_by_key
+from barbu.web.clubs import store as clubstore
+from barbu.web.clubs.service import CLUBS_PER_DAY, club_description, club_name, season_board, slug_of
+from barbu.web.db.storage import Store, now
+from barbu.web.profiles.history import Finished, SeatResult, record
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 THIRD = "192.0.2.77"
@@ -94,8 +92,12 @@ def finished_match(c: Any, slug: str, places: list[tuple[str, int]], rated: bool
     account's name or "bot:<strength>", with its place.  Playing dozens of matches would only take longer."""
     store: Store = c.app.state.lobby.store
     tid = secrets.token_urlsafe(6)
-    seats = [SeatResult("bot", "", who[4:], None, False) if who.startswith("bot:")
-             else SeatResult("human", who, None, user_id(c, who), False) for who, _ in places]
+    seats = [
+        SeatResult("bot", "", who[4:], None, False)
+        if who.startswith("bot:")
+        else SeatResult("human", who, None, user_id(c, who), False)
+        for who, _ in places
+    ]
     totals = [-100 * place for _, place in places]  # Salad: the highest total (the fewest points lost) wins
     with store.engine.begin() as conn:
         Store.create_table(conn, tid, SHORT, 7, rated=rated, club_id=club_id(c, slug))
@@ -123,15 +125,28 @@ def test_a_clubs_name_description_and_address() -> None:
 def test_the_seasons_leaderboard_is_a_rating_from_a_fresh_start() -> None:
     """The same as feeding `barbu.ratings.update` the season's matches in order: people from a newcomer's rating,
     computer players at their anchors; ranked after the minimum, the others apart; deleted players never listed."""
+
     class Row:
-        def __init__(self, tid: str, seat: int, uid: int | None, place: int, kind: str = "human",
-                     strength: str | None = None) -> None:
-            self.table_id, self.seat, self.user_id, self.place, self.kind, self.strength = tid, seat, uid, place, kind, strength
+        def __init__(
+            self, tid: str, seat: int, uid: int | None, place: int, kind: str = "human", strength: str | None = None
+        ) -> None:
+            self.table_id, self.seat, self.user_id, self.place, self.kind, self.strength = (
+                tid,
+                seat,
+                uid,
+                place,
+                kind,
+                strength,
+            )
             self.game, self.account = "salad", None if uid is None else f"P{uid}"
+
     rows = []
     for m in range(4):
-        rows += [Row(f"t{m}", 0, 1, 1), Row(f"t{m}", 1, 2, 2 if m < 3 else 3), Row(f"t{m}", 2, None, 3 if m < 3 else 2,
-                                                                                        "bot", "random")]
+        rows += [
+            Row(f"t{m}", 0, 1, 1),
+            Row(f"t{m}", 1, 2, 2 if m < 3 else 3),
+            Row(f"t{m}", 2, None, 3 if m < 3 else 2, "bot", "random"),
+        ]
     rows += [Row("t9", 0, 3, 1), Row("t9", 1, None, 2), Row("t9", 2, 1, 3)]  # a deleted player (no id) in seat 1
     board = season_board(rows, minimum=3)
     assert [g["game"] for g in board] == ["salad"]
@@ -156,10 +171,13 @@ def test_any_account_creates_a_club_and_the_refusals_change_nothing(db_url: str)
         people.add("Alice")
         r = c.post("/api/clubs", json={"name": "Evil"}, headers={"origin": "https://evil.example"})
         assert r.status_code == 403
-        for body, status, words in (({"name": ""}, 400, "choose a name"), ({"name": "x" * 41}, 400, "at most 40"),
-                                    ({"name": "OK", "description": "d" * 501}, 400, "at most 500"),
-                                    ({"name": "OK", "public": "yes"}, 400, "true or false"),
-                                    ({"name": 12}, 400, "choose a name")):
+        for body, status, words in (
+            ({"name": ""}, 400, "choose a name"),
+            ({"name": "x" * 41}, 400, "at most 40"),
+            ({"name": "OK", "description": "d" * 501}, 400, "at most 500"),
+            ({"name": "OK", "public": "yes"}, 400, "true or false"),
+            ({"name": 12}, 400, "choose a name"),
+        ):
             r = post(c, "/api/clubs", body)
             assert r.status_code == status and words in r.json()["error"], r.text
         r = post(c, "/api/clubs?lang=fr", {"name": "x" * 41})  # worded in the reader's language
@@ -176,8 +194,11 @@ def test_any_account_creates_a_club_and_the_refusals_change_nothing(db_url: str)
         assert CLUBS_PER_DAY == 3 and r.status_code == 429 and "try again in" in r.json()["error"]
         r = c.get("/api/clubs").json()
         assert [x["slug"] for x in r["public"]] == ["les-jeudis"]  # the private club is not listed
-        assert {x["slug"]: x["role"] for x in r["mine"]} == {"les-jeudis": "owner", "les-jeudis-2": "owner",
-                                                             "trois": "owner"}
+        assert {x["slug"]: x["role"] for x in r["mine"]} == {
+            "les-jeudis": "owner",
+            "les-jeudis-2": "owner",
+            "trois": "owner",
+        }
         page = c.get("/api/clubs/les-jeudis").json()
         assert page["club"]["description"] == "Thursdays at eight" and page["role"] == "owner"
         assert [m["name"] for m in page["members"]] == ["Alice"] and page["season"]["number"] == 1
@@ -256,9 +277,15 @@ def test_roles_owner_admins_and_members(sqlite_url: str) -> None:
             assert join(people.as_(name), key, address).status_code == 200
         # a member tries the owner's and the admins' actions: 403, nothing changes
         people.as_("Dario")
-        for path, body in (("role", {"member": "Bruno", "role": "admin"}), ("remove", {"member": "Bruno"}),
-                           ("owner", {"member": "Dario"}), ("season", {"season": 1}), ("edit", {"public": False}),
-                           ("delete", {"name": "Les Jeudis"}), ("invites", {"hours": 24})):
+        for path, body in (
+            ("role", {"member": "Bruno", "role": "admin"}),
+            ("remove", {"member": "Bruno"}),
+            ("owner", {"member": "Dario"}),
+            ("season", {"season": 1}),
+            ("edit", {"public": False}),
+            ("delete", {"name": "Les Jeudis"}),
+            ("invites", {"hours": 24}),
+        ):
             r = post(c, f"/api/clubs/{slug}/{path}", body, THIRD)
             assert r.status_code == 403 and "only the club's owner" in r.json()["error"], (path, r.text)
         people.as_("Alice")
@@ -310,7 +337,10 @@ def test_a_private_clubs_table_is_as_if_it_did_not_exist_to_outsiders(db_url: st
         assert r.status_code == 200, r.text
         token = r.json()["token"]
         for seat in (1, 2):
-            assert post(c, f"/api/tables/{done}/bots", {"seat": seat, "strength": "random", "token": creator}).status_code == 200
+            assert (
+                post(c, f"/api/tables/{done}/bots", {"seat": seat, "strength": "random", "token": creator}).status_code
+                == 200
+            )
         table = c.app.state.lobby.tables[done]
         p = Player(c, done, token)
         play_out(p, table)
@@ -335,15 +365,24 @@ def test_a_private_clubs_table_is_as_if_it_did_not_exist_to_outsiders(db_url: st
             people.as_(who)
             assert tid not in [t["id"] for t in c.get("/api/tables").json()["tables"]]
             for t in (tid, done):
-                for path in (f"/api/tables/{t}", f"/api/tables/{t}/record", f"/api/replays/{t}",
-                             f"/api/replays/{t}/deals/1"):
+                for path in (
+                    f"/api/tables/{t}",
+                    f"/api/tables/{t}/record",
+                    f"/api/replays/{t}",
+                    f"/api/replays/{t}/deals/1",
+                ):
                     r, missing = c.get(path), c.get(path.replace(t, "nosuchtab"))
                     assert r.status_code == 404 and r.json() == missing.json(), (path, r.text)
                 for page in (f"/t/{t}", f"/t/{t}/replay"):
                     r = c.get(page)
                     assert r.status_code == 404 and r.text == c.get(page.replace(t, "nosuchtab")).text, page
-                for path, body in (("seats", {"seat": 0, "name": "Olga"}), ("bots", {"seat": 1, "strength": "random"}),
-                                   ("leave", {}), ("end", {}), ("remove", {"seat": 0})):
+                for path, body in (
+                    ("seats", {"seat": 0, "name": "Olga"}),
+                    ("bots", {"seat": 1, "strength": "random"}),
+                    ("leave", {}),
+                    ("end", {}),
+                    ("remove", {"seat": 0}),
+                ):
                     r = post(c, f"/api/tables/{t}/{path}", body, address)
                     assert r.status_code == 404 and r.json()["error"] == "there is no such table", (path, r.text)
                 r = post(c, f"/api/replays/{t}/deals/1/analysis", {}, address)
@@ -353,6 +392,7 @@ def test_a_private_clubs_table_is_as_if_it_did_not_exist_to_outsiders(db_url: st
                     assert msg["type"] == "error" and msg["code"] == "no_table"
             assert [m["table"] for m in c.get("/api/players/alice").json()["matches"]] == []
             assert c.get(f"/api/clubs/{slug}/tables").status_code == 404
+
         nothing_there(None, THIRD)  # a guest
         nothing_there("Olga", STRANGER)  # an account that is not a member
         # Alice leaves; the club made public would show it all; she keeps her own finished match
@@ -379,8 +419,11 @@ def test_club_tables_are_made_by_members_only(sqlite_url: str) -> None:
         people.add("Alice")
         people.add("Olga", STRANGER)
         slug = new_club(people.as_("Alice"), public=True)
-        for body, words in (({"rules": "nonsense"}, "unknown"), ({"rules": "classic", "rated": "yes"}, "true or false"),
-                            ({"rules": "classic", "clock": "forever"}, "clock")):
+        for body, words in (
+            ({"rules": "nonsense"}, "unknown"),
+            ({"rules": "classic", "rated": "yes"}, "true or false"),
+            ({"rules": "classic", "clock": "forever"}, "clock"),
+        ):
             r = post(c, f"/api/clubs/{slug}/tables", body)
             assert r.status_code == 400 and words in r.json()["error"], r.text
         r = post(c, f"/api/clubs/{slug}/tables", {"rules": "classic", "turn_based": True, "clock": "days"})
@@ -452,7 +495,7 @@ def test_the_season_leaderboard_its_close_and_the_next_season(db_url: str) -> No
 
 # ------------------------------------------------------------------ a deleted account
 def test_a_deleted_account_leaves_its_clubs_to_the_next_in_line(sqlite_url: str, capsys) -> None:
-    path = sqlite_url[len("sqlite:///"):]
+    path = sqlite_url[len("sqlite:///") :]
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         people = People(c)
         for name, address in (("Alice", CREATOR), ("Bruno", FRIEND), ("Carla", STRANGER)):
@@ -464,13 +507,20 @@ def test_a_deleted_account_leaves_its_clubs_to_the_next_in_line(sqlite_url: str,
         for name, address in (("Carla", STRANGER), ("Bruno", FRIEND)):
             for slug in (first, second):
                 assert join(people.as_(name), keys[slug], address).status_code == 200
-        assert post(people.as_("Alice"), f"/api/clubs/{first}/role", {"member": "Bruno", "role": "admin"}).status_code == 200
+        assert (
+            post(people.as_("Alice"), f"/api/clubs/{first}/role", {"member": "Bruno", "role": "admin"}).status_code
+            == 200
+        )
         assert post(c, "/api/account/delete", {"password": PASSWORD}).status_code == 200
         people.as_("Carla")
-        assert [(m["name"], m["role"]) for m in c.get(f"/api/clubs/{first}").json()["members"]] == \
-            [("Bruno", "owner"), ("Carla", "member")]
-        assert [(m["name"], m["role"]) for m in c.get(f"/api/clubs/{second}").json()["members"]] == \
-            [("Carla", "owner"), ("Bruno", "member")]
+        assert [(m["name"], m["role"]) for m in c.get(f"/api/clubs/{first}").json()["members"]] == [
+            ("Bruno", "owner"),
+            ("Carla", "member"),
+        ]
+        assert [(m["name"], m["role"]) for m in c.get(f"/api/clubs/{second}").json()["members"]] == [
+            ("Carla", "owner"),
+            ("Bruno", "member"),
+        ]
         assert c.get(f"/api/clubs/{alone}").status_code == 404
         # the operator's deletion does the same
         assert barbu(["users", "--db", path, "delete", "carla", "--yes"]) == 0
@@ -488,8 +538,9 @@ def web(server: Server, method: str, path: str, body: Any = None, cookie: str | 
         headers["content-type"] = "application/json"
     if cookie:
         headers["cookie"] = f"{COOKIE}={cookie}"
-    req = urllib.request.Request(server.base + path, data=None if body is None else json.dumps(body).encode(),
-                                 method=method, headers=headers)
+    req = urllib.request.Request(
+        server.base + path, data=None if body is None else json.dumps(body).encode(), method=method, headers=headers
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             raw, status, got = r.read(), r.status, r.headers.get_all("set-cookie") or []
@@ -505,8 +556,10 @@ def web(server: Server, method: str, path: str, body: Any = None, cookie: str | 
 def ws_first(server: Server, tid: str, cookie: str | None, token: str | None = None) -> dict[str, Any]:
     """The first answer of the table's WebSocket through this process (to a hello with ``token``)."""
     from websockets.sync.client import connect
+
     headers = {"origin": server.base, **({"cookie": f"{COOKIE}={cookie}"} if cookie else {})}
     from websockets.exceptions import ConnectionClosed
+
     with connect(f"{server.ws_base}/ws/{tid}", additional_headers=headers) as ws:
         try:
             ws.send(json.dumps({"type": "hello", **({"token": token} if token else {})}))
@@ -520,8 +573,7 @@ def test_a_private_club_table_through_a_process_that_does_not_own_it(serve: Any)
     through B.  B checks the membership itself, from the shared database, before relaying anything to A."""
     db, broker = postgres_url(), redis_url()
     reset_postgres(db)
-    fast = ("--bot-delay", "0", "--grace", "1000", "--lease", "2", "--broker", broker,
-            "--seats-per-address", "0")
+    fast = ("--bot-delay", "0", "--grace", "1000", "--lease", "2", "--broker", broker, "--seats-per-address", "0")
     a, b = [serve(*fast, db=db) for _ in range(2)]
     sessions = {}
     for name in ("Alice", "Bruno", "Olga"):
@@ -561,17 +613,24 @@ def test_a_private_club_table_through_a_process_that_does_not_own_it(serve: Any)
 def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> None:
     """A database at 0006 with a table, an account and a result upgrades to 0007 without losing them, and back."""
     from barbu.web.db.storage import make_engine, migrate
+
     engine = make_engine(db_url)
     migrate(engine, "0006")
     with engine.begin() as conn:
-        conn.exec_driver_sql("INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
-                             "VALUES ('old1', 'classic', 7, 'over', CURRENT_TIMESTAMP)")
+        conn.exec_driver_sql(
+            "INSERT INTO barbu_tables (id, rules, seed, status, created_at) "
+            "VALUES ('old1', 'classic', 7, 'over', CURRENT_TIMESTAMP)"
+        )
         conn.exec_driver_sql("INSERT INTO barbu_seats (table_id, seat, name, kind) VALUES ('old1', 0, 'Ann', 'human')")
-        conn.exec_driver_sql("INSERT INTO barbu_users (name, name_key, skeleton, password_hash, created_at) "
-                             "VALUES ('Ann', 'ann', 'ann', 'x', CURRENT_TIMESTAMP)")
-        conn.exec_driver_sql("INSERT INTO barbu_results (table_id, seat, user_id, name, kind, game, rules, players, "
-                             "place, points, finished_at) SELECT 'old1', 0, id, 'Ann', 'human', 'classic', 'classic', "
-                             "4, 1, 12, CURRENT_TIMESTAMP FROM barbu_users WHERE name_key = 'ann'")
+        conn.exec_driver_sql(
+            "INSERT INTO barbu_users (name, name_key, skeleton, password_hash, created_at) "
+            "VALUES ('Ann', 'ann', 'ann', 'x', CURRENT_TIMESTAMP)"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO barbu_results (table_id, seat, user_id, name, kind, game, rules, players, "
+            "place, points, finished_at) SELECT 'old1', 0, id, 'Ann', 'human', 'classic', 'classic', "
+            "4, 1, 12, CURRENT_TIMESTAMP FROM barbu_users WHERE name_key = 'ann'"
+        )
     engine.dispose()
     store = Store(db_url)  # upgrades to the newest revision
     rec = store.load_table("old1")
@@ -587,6 +646,7 @@ def test_the_migration_to_0007_keeps_every_table_and_account(db_url: str) -> Non
     from alembic.config import Config
 
     from barbu.web.db.storage import MIGRATIONS
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:  # and down again: the clubs go, the rest stays

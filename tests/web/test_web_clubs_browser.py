@@ -18,16 +18,16 @@ from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Page
+from webhelpers import LAPTOP, PHONE, Server
+from webhelpers import shot as take_shot
 
 from barbu.core.game import CHANCE
 from barbu.games import open_game
-from barbu.web.clubs import store as clubstore
 from barbu.web.accounts.service import fold
 from barbu.web.accounts.store import user_by_key
-from barbu.web.profiles.history import SeatResult, finished_of, record
+from barbu.web.clubs import store as clubstore
 from barbu.web.db.storage import SeatRecord, Store
-
-from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
+from barbu.web.profiles.history import SeatResult, finished_of, record
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000")
@@ -42,8 +42,9 @@ def api(server: Server, method: str, path: str, body: Any = None, cookie: str | 
         headers["content-type"] = "application/json"
     if cookie:
         headers["cookie"] = f"barbu_session={cookie}"
-    req = urllib.request.Request(server.base + path, data=json.dumps(body).encode() if body is not None else None,
-                                 method=method, headers=headers)
+    req = urllib.request.Request(
+        server.base + path, data=json.dumps(body).encode() if body is not None else None, method=method, headers=headers
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, json.loads(r.read() or b"null")
@@ -86,8 +87,9 @@ def play_one(page: Page, rng: random.Random) -> bool:
         return False
     version = attr(page, "version")
     cards = page.eval_on_selector_all("#hand .card[data-legal='1']", "cs => cs.map(c => c.dataset.card)")
-    buttons = page.eval_on_selector_all("#decision button[data-action]:not([disabled])",
-                                        "bs => bs.map(b => b.dataset.action)")
+    buttons = page.eval_on_selector_all(
+        "#decision button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
+    )
     if cards:
         page.locator(f"#hand .card[data-card='{rng.choice(cards)}']").click()
     elif buttons:
@@ -123,8 +125,10 @@ def played_match(server: Server, slug: str, people: list[str], seed: int) -> str
             Store.set_seat(conn, tid, seat)
         Store.append_events(conn, [(tid, seq, actor, text, None) for seq, (actor, text) in enumerate(events)])
         Store.set_status(conn, tid, "over")
-        record(conn, finished_of(tid, game, [SeatResult(s.kind, s.name, s.strength, s.user_id, False)
-                                             for s in seats], True))
+        record(
+            conn,
+            finished_of(tid, game, [SeatResult(s.kind, s.name, s.strength, s.user_id, False) for s in seats], True),
+        )
     store.close()
     return tid
 
@@ -189,8 +193,10 @@ def test_a_private_club_from_invitation_to_its_table(server: Server, person: Cal
     take(friend, 1, "Amico")
     for seat in (2, 3):
         host.click(f"[data-seat-bot='{seat}']")
-    host.wait_for_function("() => document.querySelector('#table').dataset.phase !== ''"
-                           " && document.querySelector('#table').dataset.version !== '0'")
+    host.wait_for_function(
+        "() => document.querySelector('#table').dataset.phase !== ''"
+        " && document.querySelector('#table').dataset.version !== '0'"
+    )
 
     # An outsider: no table at its address, none in the lobby.
     outsider.goto(f"{server.base}/t/{tid}")

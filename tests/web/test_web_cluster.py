@@ -20,24 +20,37 @@ import random
 import signal
 import time
 import uuid
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from conftest import postgres_url, redis_url, reset_postgres
+from leak_oracle import LeakOracle
+from webhelpers import Server, http
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from barbu.games import open_game
 from barbu.web.db.storage import Store
 
-from conftest import postgres_url, redis_url, reset_postgres
-from leak_oracle import LeakOracle
-from webhelpers import Server, http
-
 LEASE = "2"
-FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-        "--connections-per-address", "0", "--bot-tables-per-address", "0", "--open-tables-per-address", "0",
-        "--seats-per-address", "0")
+FAST = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--connections-per-address",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+    "--open-tables-per-address",
+    "0",
+    "--seats-per-address",
+    "0",
+)
 
 
 @pytest.fixture
@@ -118,15 +131,19 @@ class Seat:
                             await asyncio.sleep(0.08)  # under the 15 messages a second a connection may send
                             cid = uuid.uuid4().hex
                             self.pending[cid] = self.rng.choice(st["legal"])
-                            await ws.send(json.dumps({"type": "act", "action": self.pending[cid],
-                                                      "version": st["version"], "id": cid}))
+                            await ws.send(
+                                json.dumps(
+                                    {"type": "act", "action": self.pending[cid], "version": st["version"], "id": cid}
+                                )
+                            )
             except (ConnectionClosed, OSError, InvalidStatus, asyncio.TimeoutError):
                 await asyncio.sleep(0.2)
             self.pending.clear()  # unacknowledged: the table may or may not have it; the next state tells
 
 
-def new_table(via: Server, seats_via: list[Server], humans: int, rules: str = "classic",
-              players: int = 4) -> tuple[str, dict[int, str]]:
+def new_table(
+    via: Server, seats_via: list[Server], humans: int, rules: str = "classic", players: int = 4
+) -> tuple[str, dict[int, str]]:
     """A table made through one process, its seats taken through others, computer players in the rest."""
     status, data = http("POST", via.base + "/api/tables", {"rules": rules})
     assert status == 201, data
@@ -139,8 +156,9 @@ def new_table(via: Server, seats_via: list[Server], humans: int, rules: str = "c
             assert status == 200, data
             tokens[seat] = data["token"]
         else:
-            status, data = http("POST", f"{server.base}/api/tables/{tid}/bots",
-                                {"seat": seat, "strength": "random", "token": creator})
+            status, data = http(
+                "POST", f"{server.base}/api/tables/{tid}/bots", {"seat": seat, "strength": "random", "token": creator}
+            )
             assert status == 200, data
     return tid, tokens
 
@@ -209,6 +227,7 @@ def test_any_process_serves_any_table_and_sends_only_what_a_seat_may_see(cluster
         async def run() -> None:
             until = time.monotonic() + 90
             await asyncio.gather(*(c.play(until, 150) for c in seats))
+
         asyncio.run(run())
         assert all(c.done(150) and len(c.acked) >= 20 for c in seats), [(c.version, len(c.acked)) for c in seats]
         epochs = check_log(cluster_db, {tid: seats})
@@ -242,6 +261,7 @@ def test_kill_9_of_a_process_loses_nothing_and_its_tables_go_on(cluster_db: str,
             await asyncio.sleep(3)
             victim.kill9()  # mid-deal: every table has moves in flight
             await asyncio.gather(*play)
+
         asyncio.run(run())
         every = [c for cs in tables.values() for c in cs]
         assert all(c.done(250) for c in every), [c.version for c in every]
@@ -272,6 +292,7 @@ def test_a_paused_process_cannot_write_over_its_successor(cluster_db: str, serve
                 await moved.play(time.monotonic() + 30, 120)
             finally:
                 os.kill(a.proc.pid, signal.SIGCONT)
+
         asyncio.run(run())
         assert direct.done(60) and moved.done(120) and moved.acked
         deadline = time.monotonic() + 15
@@ -299,6 +320,7 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db
             a.stop()  # SIGTERM: A drains and releases its lease
             await seat.play(time.monotonic() + 20, 80)
             return time.monotonic() - stopped
+
         took = asyncio.run(run())
         assert seat.done(80) and took < 15
         assert health(b)["process"]["leases"] == 1
@@ -310,8 +332,10 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over_at_once(cluster_db
 def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: str, serve: Any) -> None:
     server = serve("--workers", "2", "--broker", redis_url(), "--lease", LEASE, *FAST, db=cluster_db)
     try:
+
         def nodes() -> set[str]:
             return {p["node"] for p in health(server)["server"]["processes"] if p["alive"]}
+
         deadline = time.monotonic() + 20
         while len(nodes()) < 2:
             assert time.monotonic() < deadline, server.log()[-2000:]
@@ -333,20 +357,24 @@ def test_workers_share_one_port_and_a_lost_worker_is_started_again(cluster_db: s
 @pytest.mark.slow
 def test_per_address_limits_hold_across_processes(cluster_db: str, serve: Any) -> None:
     from concurrent.futures import ThreadPoolExecutor
+
     broker = redis_url()
     limits = ("--tables-per-hour", "4", "--connections-per-address", "2", "--kept-games-per-hour", "2")
     servers = processes(serve, cluster_db, broker, 2, *limits)
     with running(servers):
         # A burst of creations spread over both processes: exactly the hour's limit is made.
         with ThreadPoolExecutor(16) as pool:
-            answers = list(pool.map(lambda i: http("POST", servers[i % 2].base + "/api/tables", {"rules": "classic"}),
-                                    range(16)))
+            answers = list(
+                pool.map(lambda i: http("POST", servers[i % 2].base + "/api/tables", {"rules": "classic"}), range(16))
+            )
         made = [body["id"] for status, body in answers if status == 201]
         refused = [body for status, body in answers if status == 429]
         assert len(made) == 4 and len(refused) == 12, answers
         assert "4 tables this hour" in refused[0]["error"]
-        kept = [http("POST", servers[i % 2].base + "/api/score", {"rules": "classic", "names": ["A", "B", "C", "D"]})[0]
-                for i in range(3)]
+        kept = [
+            http("POST", servers[i % 2].base + "/api/score", {"rules": "classic", "names": ["A", "B", "C", "D"]})[0]
+            for i in range(3)
+        ]
         assert kept.count(429) == 1, kept
 
         async def sockets() -> None:
@@ -358,6 +386,7 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, serve: Any) -
                     pass
                 await ws.send(json.dumps({"type": "hello"}))
                 return ws, json.loads(await ws.recv())
+
             one, first = await opened(servers[0])
             two, second = await opened(servers[1])
             assert first["type"] == "welcome" and second["type"] == "welcome"
@@ -369,12 +398,12 @@ def test_per_address_limits_hold_across_processes(cluster_db: str, serve: Any) -
             assert again["type"] == "welcome"
             await one.close()
             await four.close()
+
         asyncio.run(sockets())
 
 
 @pytest.mark.slow
-def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(cluster_db: str,
-                                                                                  serve: Any) -> None:
+def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(cluster_db: str, serve: Any) -> None:
     broker = redis_url()
     limits = ("--open-tables-per-address", "2", "--bot-tables-per-address", "1")
     a, b = servers = processes(serve, cluster_db, broker, 2, *limits)
@@ -387,8 +416,9 @@ def test_tables_count_against_their_maker_on_every_process_and_after_a_takeover(
         time.sleep(1.5)  # a round: B has seen what A published
         status, body = http("POST", b.base + "/api/tables", {"rules": "classic"})
         assert status == 429 and body.get("code") == "my_tables", body
-        status, body = http("POST", f"{b.base}/api/tables/{second}/bots",
-                            {"seat": 1, "strength": "random", "token": creator})
+        status, body = http(
+            "POST", f"{b.base}/api/tables/{second}/bots", {"seat": 1, "strength": "random", "token": creator}
+        )
         assert status == 429 and body.get("code") == "my_tables", body
         a.kill9()  # B takes both tables over; they still count against their maker
         deadline = time.monotonic() + 15

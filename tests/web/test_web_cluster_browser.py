@@ -15,19 +15,37 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Page
-
-from barbu.web.db.storage import Store
-
 from conftest import postgres_url, redis_url, reset_postgres
+from playwright.sync_api import Page
 from test_web_browser import attr, new_page, play_one
 from webhelpers import Nginx, http
 
+from barbu.web.db.storage import Store
+
 pytestmark = pytest.mark.browser
 
-FAST = ("--bot-delay", "0.03", "--deal-pause", "0", "--grace", "1000", "--lease", "2",
-        "--forwarded-allow-ips", "127.0.0.1", "--tables-per-hour", "0", "--seats-per-address", "0",
-        "--open-tables-per-address", "0", "--bot-tables-per-address", "0", "--connections-per-address", "0")
+FAST = (
+    "--bot-delay",
+    "0.03",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--lease",
+    "2",
+    "--forwarded-allow-ips",
+    "127.0.0.1",
+    "--tables-per-hour",
+    "0",
+    "--seats-per-address",
+    "0",
+    "--open-tables-per-address",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+    "--connections-per-address",
+    "0",
+)
 
 
 def table_of(page: Page) -> str:
@@ -45,7 +63,8 @@ def play(pages: list[Page], moves: int, rng: random.Random) -> None:
             if done[id(p)] >= moves:
                 continue
             if p.get_attribute("#turn", "data-mine") == "1" and p.query_selector(
-                    "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"):
+                "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"
+            ):
                 play_one(p, rng)
                 done[id(p)] += 1
                 progressed = True
@@ -54,8 +73,9 @@ def play(pages: list[Page], moves: int, rng: random.Random) -> None:
 
 
 @pytest.mark.slow
-def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(person: Callable[..., Page], serve: Any,
-                                                                          tmp_path: Path) -> None:
+def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(
+    person: Callable[..., Page], serve: Any, tmp_path: Path
+) -> None:
     db = postgres_url()
     reset_postgres(db)
     broker = redis_url()
@@ -69,8 +89,9 @@ def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(person:
         assert status == 201, data
         shared, creator = data["id"], data["creator"]
         for seat in (2, 3):
-            status, body = http("POST", f"{lb.base}/api/tables/{shared}/bots",
-                                {"seat": seat, "strength": "random", "token": creator})
+            status, body = http(
+                "POST", f"{lb.base}/api/tables/{shared}/bots", {"seat": seat, "strength": "random", "token": creator}
+            )
             assert status == 200, body
         for seat, p in enumerate(pages[:2]):
             p.goto(f"{lb.base}/t/{shared}")
@@ -91,8 +112,11 @@ def test_three_processes_behind_nginx_lose_one_and_four_browsers_play_on(person:
             status, data = http("POST", lb.base + "/api/tables", {"rules": "italian-six"})
             assert status == 201, data
             for seat in range(4):
-                status, body = http("POST", f"{lb.base}/api/tables/{data['id']}/bots",
-                                    {"seat": seat, "strength": "random", "token": data["creator"]})
+                status, body = http(
+                    "POST",
+                    f"{lb.base}/api/tables/{data['id']}/bots",
+                    {"seat": seat, "strength": "random", "token": data["creator"]},
+                )
                 assert status == 200, body
             robots.add(data["id"])
         play(pages, 4, rng)

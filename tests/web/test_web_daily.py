@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from leak_oracle import LeakOracle
+from test_web_accounts import sign_up
+from test_web_private import client, post
 
 from barbu.cli.main import main as barbu
 from barbu.core.daily_keys import day_key
@@ -22,10 +25,6 @@ from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.records.barbu import read_record, verify_deals
 from barbu.web import Settings
 from barbu.web.daily.service import COOKIE, Scored
-
-from leak_oracle import LeakOracle
-from test_web_accounts import sign_up
-from test_web_private import client, post
 
 DAY, NEXT = "2026-11-27", "2026-11-28"
 CARD = re.compile(r"\b([2-9TJQKA][SHDC])\b")
@@ -135,15 +134,25 @@ def test_refusals_change_nothing(app: Any) -> None:
     version = body["state"]["version"]
     hand = body["state"]["hand"]
     others = [x for x in ("AS", "KS", "QS", "AH", "KH", "QH", "AD", "AC", "2C", "3D") if x not in hand]
-    for bad in ({"board": body["board"], "move": others[0]}, {"board": body["board"], "move": "nonsense"},
-                {"board": body["board"] + 1, "move": hand[0]}, {"move": hand[0]}, {"board": True, "move": "x"},
-                {"board": body["board"], "move": 7}, {"board": body["board"], "move": "x" * 500}):
+    for bad in (
+        {"board": body["board"], "move": others[0]},
+        {"board": body["board"], "move": "nonsense"},
+        {"board": body["board"] + 1, "move": hand[0]},
+        {"move": hand[0]},
+        {"board": True, "move": "x"},
+        {"board": body["board"], "move": 7},
+        {"board": body["board"], "move": "x" * 500},
+    ):
         r = post(c, "/api/daily/classic/move", bad)
         assert 400 <= r.status_code < 500 and r.json()["error"], (bad, r.text)
     r = c.post("/api/daily/classic/move", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400
-    assert c.post("/api/daily/classic/move", json={"board": 0, "move": "x"},
-                  headers={"origin": "https://evil.example"}).status_code == 403
+    assert (
+        c.post(
+            "/api/daily/classic/move", json={"board": 0, "move": "x"}, headers={"origin": "https://evil.example"}
+        ).status_code
+        == 403
+    )
     assert c.get("/api/daily/classic/state").json()["state"]["version"] == version
     assert post(c, "/api/daily/besigue-english/start", {}).status_code == 404
     assert post(c, "/api/daily/nothing/start", {}).status_code == 404
@@ -155,8 +164,9 @@ def test_refusals_change_nothing(app: Any) -> None:
     assert c.get("/api/daily/classic/boards/x/record").status_code == 404
 
 
-def test_the_key_is_published_when_the_day_is_over_and_verifies_the_boards(app: Any, tmp_path: Path,
-                                                                           capsys: Any) -> None:
+def test_the_key_is_published_when_the_day_is_over_and_verifies_the_boards(
+    app: Any, tmp_path: Path, capsys: Any
+) -> None:
     c = app
     daily = c.app.state.daily
     daily.today = lambda: DAY
@@ -213,7 +223,8 @@ def test_one_who_finished_since_is_compared_with_the_last_scoring_exactly(highes
         full = Scored.of(rows, 60, highest_wins)
         mine = next(st for st in full.ranking if st.player == str(last))
         percent, rank, fractions = Scored.of(others, 59, highest_wins).against(
-            {b: score for a, _, b, score, _ in rows if a == last}, highest_wins)
+            {b: score for a, _, b, score, _ in rows if a == last}, highest_wins
+        )
         assert percent == pytest.approx(mine.percent)
         snapshot = [st.percent for st in Scored.of(others, 59, highest_wins).ranking]
         assert int(rank.rstrip("=")) == 1 + sum(1 for p in snapshot if p > percent + 1e-9)
@@ -223,6 +234,7 @@ def test_one_who_finished_since_is_compared_with_the_last_scoring_exactly(highes
 
 def test_a_large_pool_compares_a_new_finisher_with_its_last_scoring(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import barbu.web.daily.service as daily_module
+
     monkeypatch.setattr(daily_module, "LARGE", 1)
     monkeypatch.setattr(daily_module, "REFRESH", 1000.0)
     c = app
@@ -243,6 +255,7 @@ def test_migration_0008_makes_the_tables_and_the_database_refuses_a_second_attem
 
     from barbu.web.daily import store as dailystore
     from barbu.web.db.storage import Store
+
     store = Store(db_url)
     try:
         names = set(inspect(store.engine).get_table_names())
@@ -254,14 +267,18 @@ def test_migration_0008_makes_the_tables_and_the_database_refuses_a_second_attem
         assert made and not again and a.id == b.id
         with pytest.raises(Exception):
             with store.engine.begin() as conn:  # the unique constraint itself, whatever the code above does
-                conn.execute(dailystore.ATTEMPTS.insert().values(day=DAY, game="classic", who="g:x", pool="guest",
-                                                                 name="guest", started_at=a.started_at))
+                conn.execute(
+                    dailystore.ATTEMPTS.insert().values(
+                        day=DAY, game="classic", who="g:x", pool="guest", name="guest", started_at=a.started_at
+                    )
+                )
     finally:
         store.close()
 
 
 def test_one_address_may_begin_only_so_many_new_guests_an_hour(app: Any) -> None:
     from barbu.web.routes.daily import DAILY_GUESTS_PER_HOUR
+
     c = app
     c.app.state.daily.today = lambda: DAY
     for _ in range(DAILY_GUESTS_PER_HOUR):
@@ -277,6 +294,7 @@ def test_one_address_may_begin_only_so_many_new_guests_an_hour(app: Any) -> None
 
 def test_a_deleted_accounts_results_stay_without_its_name(app: Any) -> None:
     from test_web_accounts import PASSWORD
+
     c = app
     c.app.state.daily.today = lambda: DAY
     assert sign_up(c, "Leaving").status_code == 201
@@ -299,6 +317,7 @@ def test_the_collector_is_paused_while_scoring_a_large_pool_and_turned_on_after(
     import gc
 
     from barbu.web.daily.service import collector_paused
+
     assert gc.isenabled()
     with collector_paused():
         assert not gc.isenabled()

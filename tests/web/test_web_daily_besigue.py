@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from leak_oracle import LeakOracle
+from test_web_private import client, post
 
 from barbu.cli.main import main as barbu
 from barbu.core.daily_keys import day_key
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.records.besigue import replay_lines, verify_deals
 from barbu.web import Settings
-
-from leak_oracle import LeakOracle
-from test_web_private import client, post
 
 DAY, NEXT = "2026-11-27", "2026-11-28"
 GAME = "besigue"
@@ -101,6 +100,7 @@ def test_a_whole_besigue_set_through_the_api(app: Any, tmp_path: Path, capsys: A
             if not x["finished"]:
                 out.setdefault(x["board"], (x["state"]["hand"], x["state"]["turn_up"], x["seat"]))
         return out
+
     assert firsts(other) == firsts(a)  # …and different moves the same cards, seats and turn-up
     res = c.get(f"/api/daily/{GAME}/results").json()
     assert res["highest_wins"] is True and res["players"] == 3 and len(res["travellers"]) == 4
@@ -145,9 +145,14 @@ def test_besigue_refusals_change_nothing(app: Any) -> None:
     version = st["version"]
     mine = set(st["hand"])
     absent = next(f"play {r}{s}" for r in "AKQJ" for s in "SHDC" if f"{r}{s}" not in mine)
-    for bad in ({"board": body["board"], "move": absent}, {"board": body["board"], "move": "declare bezique QS JD"},
-                {"board": body["board"], "move": "nonsense"}, {"board": body["board"] + 1, "move": st["legal"][0]},
-                {"board": 99, "move": st["legal"][0]}, {"board": body["board"], "move": ""}):
+    for bad in (
+        {"board": body["board"], "move": absent},
+        {"board": body["board"], "move": "declare bezique QS JD"},
+        {"board": body["board"], "move": "nonsense"},
+        {"board": body["board"] + 1, "move": st["legal"][0]},
+        {"board": 99, "move": st["legal"][0]},
+        {"board": body["board"], "move": ""},
+    ):
         r = post(c, f"/api/daily/{GAME}/move", bad)
         assert 400 <= r.status_code < 500 and r.json()["error"], (bad, r.text)
     after = c.get(f"/api/daily/{GAME}/state").json()

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
+from playwright.sync_api import Page
+from webhelpers import LAPTOP, PHONE, STEP, Server
+from webhelpers import shot as take_shot
 
 from barbu.duplicate.daily import GAMES
-from playwright.sync_api import Page
-
-from webhelpers import LAPTOP, PHONE, STEP, Server, shot as take_shot
 
 pytestmark = pytest.mark.browser
 SERVE = ("--daily-boards", "1")
@@ -43,8 +43,10 @@ def play_to_the_end(page: Any, label: str) -> None:
         move.click()
         page.wait_for_function(
             "(v) => { const p = document.querySelector('#daily-play'); return p.dataset.state === 'results' "
-            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }", arg=version,
-            timeout=STEP)
+            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }",
+            arg=version,
+            timeout=STEP,
+        )
         assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
     raise AssertionError("the set did not end")
 

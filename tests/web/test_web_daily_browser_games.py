@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-
 from playwright.sync_api import Page
-
-from webhelpers import PHONE, STEP, Server, shot as take_shot
+from webhelpers import PHONE, STEP, Server
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
 SERVE = ("--daily-boards", "2")
@@ -39,12 +38,16 @@ def test_the_scottish_daily_deals_in_the_browser(person: Callable[..., Page], se
         page.locator("#hand .card.legal, #actions button").first.click()
         page.wait_for_function(
             "(v) => { const p = document.querySelector('#daily-play'); return p.dataset.state === 'results' "
-            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }", arg=version,
-            timeout=STEP)
+            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }",
+            arg=version,
+            timeout=STEP,
+        )
         assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
     page.wait_for_selector("#share:not(:empty)")
     assert page.locator(".traveller").count() == 2
-    assert page.locator(".traveller").first.locator("thead th").count() == 3  # player, score, matchpoints: the game has no doubles
+    assert (
+        page.locator(".traveller").first.locator("thead th").count() == 3
+    )  # player, score, matchpoints: the game has no doubles
     shot(page, "scottish-results-phone-it")
     assert not page.errors, page.errors
 
@@ -54,7 +57,10 @@ def test_the_besigue_daily_deals_on_the_besigue_table(person: Callable[..., Page
     page = person(LAPTOP, "fr-FR", extra_http_headers={"accept-language": "fr"})
     page.goto(server.base + "/daily/besigue")
     page.wait_for_selector("#start-panel:not([hidden])")
-    assert "Bésigue" in page.locator("#start-what").text_content() or "bésigue" in page.locator("#start-what").text_content()
+    assert (
+        "Bésigue" in page.locator("#start-what").text_content()
+        or "bésigue" in page.locator("#start-what").text_content()
+    )
     page.click("#start")
     page.wait_for_url("**/daily/besigue/play")
     page.wait_for_selector("#bz-hand .card")
@@ -74,16 +80,20 @@ def test_the_besigue_daily_deals_on_the_besigue_table(person: Callable[..., Page
             shot(page, f"besigue-end{ends}-laptop-fr")
             page.click("#daily-next")
             continue
-        move = page.locator("#bz-decision button.bz-declare, #bz-hand .card.legal, #laid-bottom .card.legal, "
-                            "#bz-decision button")
+        move = page.locator(
+            "#bz-decision button.bz-declare, #bz-hand .card.legal, #laid-bottom .card.legal, #bz-decision button"
+        )
         if not move.count():
             page.wait_for_timeout(50)
             continue
         version = page.locator("main").get_attribute("data-version")
         move.first.click()
-        page.wait_for_function("(v) => document.querySelector('main').dataset.version !== v "
-                               "|| !document.querySelector('#daily-next').hidden || !location.pathname.endsWith('/play')",
-                               arg=version, timeout=STEP)
+        page.wait_for_function(
+            "(v) => document.querySelector('main').dataset.version !== v "
+            "|| !document.querySelector('#daily-next').hidden || !location.pathname.endsWith('/play')",
+            arg=version,
+            timeout=STEP,
+        )
     page.wait_for_url("**/daily/besigue")
     page.wait_for_selector("#share:not(:empty)")
     assert ends == 2 and page.locator(".traveller").count() == 2

@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from leak_oracle import LeakOracle
+from test_web_private import client, post
 
 from barbu.cli.main import main as barbu
 from barbu.core.daily_keys import day_key
 from barbu.duplicate.daily import BoardPlay, daily_set
 from barbu.records.barbu import read_record, verify_deals
 from barbu.web import Settings
-
-from leak_oracle import LeakOracle
-from test_web_private import client, post
 
 DAY, NEXT = "2026-11-27", "2026-11-28"
 GAME = "scottish"
@@ -103,6 +102,7 @@ def test_a_whole_scottish_set_through_the_api(app: Any, tmp_path: Path, capsys: 
     # a third who plays otherwise holds the same cards on every board, and is ranked plus-is-good
     c.cookies.clear()
     other, _ = play_set(c, lays_first)
+
     def firsts(answers: list[dict[str, Any]]) -> dict[int, Any]:
         """Each board's first answer: the person's first decision, before anything of his differs."""
         out: dict[int, Any] = {}
@@ -110,6 +110,7 @@ def test_a_whole_scottish_set_through_the_api(app: Any, tmp_path: Path, capsys: 
             if not x["finished"]:
                 out.setdefault(x["board"], (x["state"]["hand"], x["state"]["version"], x["seat"]))
         return out
+
     assert firsts(other) == firsts(a)
     res = c.get(f"/api/daily/{GAME}/results").json()
     assert res["highest_wins"] is True and res["players"] == 3

@@ -18,18 +18,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from webhelpers import free_port, http
 
 
 def barbu(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "barbu", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def post(base: str, path: str, body: bytes, **headers: str) -> int:
-    req = urllib.request.Request(base + path, data=body, method="POST",
-                                 headers={"content-type": "application/json", **headers})
+    req = urllib.request.Request(
+        base + path, data=body, method="POST", headers={"content-type": "application/json", **headers}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status
@@ -98,8 +103,14 @@ def test_the_origin_scheme_must_be_the_servers_own(serve: Any) -> None:
         host = f"127.0.0.1:{server.port}"
         body = b'{"rules": "classic"}'
         assert post(server.base, "/api/tables", body, origin=f"http://{host}") == 201
-        for origin in (f"https://{host}", f"ws://{host}", f"javascript://{host}", f"http://{host}.evil.org",
-                       f"http://{host}/path", "null"):
+        for origin in (
+            f"https://{host}",
+            f"ws://{host}",
+            f"javascript://{host}",
+            f"http://{host}.evil.org",
+            f"http://{host}/path",
+            "null",
+        ):
             assert post(server.base, "/api/tables", body, origin=origin) == 403, origin
         # X-Forwarded-Proto from a client nobody named as a proxy changes nothing
         assert post(server.base, "/api/tables", body, origin=f"https://{host}", **{"x-forwarded-proto": "https"}) == 403
@@ -111,15 +122,13 @@ def test_forwarded_headers_are_believed_only_from_named_proxies(serve: Any) -> N
     with serve() as server:
         assert post(server.base, "/api/tables", body, **{"x-forwarded-for": "203.0.113.9"}) == 201
         plain = server.log()
-    assert "203.0.113.9" not in plain and '127.0.0.1:' in plain  # a local client is no proxy by default
+    assert "203.0.113.9" not in plain and "127.0.0.1:" in plain  # a local client is no proxy by default
     with serve("--forwarded-allow-ips", "127.0.0.1") as server:
         host = f"127.0.0.1:{server.port}"
         assert post(server.base, "/api/tables", body, **{"x-forwarded-for": "203.0.113.9"}) == 201
         # behind a proxy that terminates TLS, the page's origin is https
-        assert post(server.base, "/api/tables", body, origin=f"https://{host}",
-                    **{"x-forwarded-proto": "https"}) == 201
-        assert post(server.base, "/api/tables", body, origin=f"http://{host}",
-                    **{"x-forwarded-proto": "https"}) == 403
+        assert post(server.base, "/api/tables", body, origin=f"https://{host}", **{"x-forwarded-proto": "https"}) == 201
+        assert post(server.base, "/api/tables", body, origin=f"http://{host}", **{"x-forwarded-proto": "https"}) == 403
         proxied = server.log()
     assert "203.0.113.9" in proxied
 
@@ -157,9 +166,10 @@ def test_a_text_frame_not_utf8_is_one_log_line(serve: Any) -> None:
         for _ in range(3):
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
                 key = base64.b64encode(os.urandom(16)).decode()
-                s.sendall(f"GET /ws/{tid} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                          .encode())
+                s.sendall(
+                    f"GET /ws/{tid} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+                )
                 assert b"101 Switching Protocols" in until(s, b"\r\n\r\n")
                 s.sendall(ws_frame(1, b'{"type": "hello"}'))
                 assert b"welcome" in until(s, b"welcome")
@@ -175,8 +185,10 @@ def test_a_client_that_drops_mid_body_leaves_no_traceback(serve: Any) -> None:
     with serve() as server:
         for path in ("/api/tables", "/api/score/import", "/api/replays"):
             with socket.create_connection(("127.0.0.1", server.port)) as s:
-                s.sendall(f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
-                          "content-length: 2000\r\n\r\n{\"rules\": ".encode())
+                s.sendall(
+                    f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                    'content-length: 2000\r\n\r\n{"rules": '.encode()
+                )
                 time.sleep(0.3)  # the server is reading the body when the client goes
         deadline = time.monotonic() + 10
         while server.log().count("left before its body arrived") < 3 and time.monotonic() < deadline:
@@ -188,13 +200,16 @@ def test_a_client_that_drops_mid_body_leaves_no_traceback(serve: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- start-up
-@pytest.mark.parametrize("url, words", [
-    ("mysql://user:secret@db.example.org/barbu", "driver (MySQLdb) is not installed"),
-    ("mysql+pymysql://user:secret@db.example.org/barbu", "driver (pymysql) is not installed"),
-    ("oracle://user:secret@db.example.org/barbu", "is not installed"),
-    ("nosuchdb://x/y", "'nosuchdb' is not a database this server knows"),
-    ("postgresql://user:secret@db.example.org:port/barbu", "its port is not a number"),
-])
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("mysql://user:secret@db.example.org/barbu", "driver (MySQLdb) is not installed"),
+        ("mysql+pymysql://user:secret@db.example.org/barbu", "driver (pymysql) is not installed"),
+        ("oracle://user:secret@db.example.org/barbu", "is not installed"),
+        ("nosuchdb://x/y", "'nosuchdb' is not a database this server knows"),
+        ("postgresql://user:secret@db.example.org:port/barbu", "its port is not a number"),
+    ],
+)
 def test_a_database_url_the_server_cannot_use_is_one_line(tmp_path: Path, url: str, words: str) -> None:
     out = barbu("serve", "--db", url, "--port", str(free_port()))
     assert out.returncode == 1, out.stderr
@@ -205,6 +220,7 @@ def test_a_database_url_the_server_cannot_use_is_one_line(tmp_path: Path, url: s
 # ---------------------------------------------------------------------------- defence in depth at the table
 def test_a_reply_never_fails_on_text_the_edge_should_have_refused() -> None:
     from barbu.web.tables.actor import dumps
+
     text = dumps({"type": "ack", "id": "\ud800", "version": 3})  # orjson refuses it; the reply still goes
     assert json.loads(text) == {"type": "ack", "id": "\ud800", "version": 3}
 
@@ -212,15 +228,18 @@ def test_a_reply_never_fails_on_text_the_edge_should_have_refused() -> None:
 def test_a_hostile_command_id_past_the_edge_is_refused_by_the_table(sqlite_url: str, monkeypatch) -> None:
     """Were the edge's check ever bypassed, the table still refuses such an id in words before the move,
     and the same move with a proper id is acknowledged and shown to the others."""
-    import barbu.core.safejson as safejson
     from wsclient import Player, app_client
 
+    import barbu.core.safejson as safejson
     from barbu.web import Settings
+
     with app_client(Settings(db_url=sqlite_url, bot_delay=0, deal_pause=0)) as client:
         r = client.post("/api/tables", json={"rules": "classic"})
         tid = r.json()["id"]
-        tokens = {s: client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": f"P{s}"}).json()["token"]
-                  for s in range(4)}
+        tokens = {
+            s: client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": f"P{s}"}).json()["token"]
+            for s in range(4)
+        }
         players = {s: Player(client, tid, tok) for s, tok in tokens.items()}
         for p in players.values():
             p.barrier()

@@ -12,17 +12,16 @@ import time
 from typing import Any, Iterator
 
 import pytest
+from test_web_clubs import People, invite, join, new_club
+from test_web_private import client, post
+from wsclient import ORIGIN, Player
 
 from barbu.core.chance import verify_board_chance
 from barbu.games import open_game
 from barbu.web import Settings
-from barbu.web.events import store as eventstore
 from barbu.web.accounts.service import COOKIE
+from barbu.web.events import store as eventstore
 from barbu.web.events.service import round_secret
-
-from test_web_clubs import People, invite, join, new_club
-from test_web_private import client, post
-from wsclient import ORIGIN, Player
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 ADDRESSES = [f"192.0.2.{i}" for i in range(10, 40)]
@@ -36,8 +35,14 @@ def people(c: Any, *names: str) -> People:
 
 
 def make_event(c: Any, **fields: Any) -> Any:
-    body = {"name": "Thursday duplicate", "rules": "classic", "format": "one-match", "deals": 1,
-            "clock": "normal", "strength": "random"} | fields
+    body = {
+        "name": "Thursday duplicate",
+        "rules": "classic",
+        "format": "one-match",
+        "deals": 1,
+        "clock": "normal",
+        "strength": "random",
+    } | fields
     return post(c, "/api/events", body)
 
 
@@ -165,9 +170,7 @@ def test_seating_the_same_cards_at_every_table_standings_and_a_player_leaving(db
         for _, _, tid in tables:
             t = lobby.tables[tid]
             hands.append([r.hands for r in t.match.results])
-            actions = [t.match.parse_action(a) if isinstance(a, str) else a for a in t.match.history]
-            assert verify_board_chance(lambda: open_game(str(t.rules), t.seed), t.match.history,
-                                       t.secret) == []
+            assert verify_board_chance(lambda: open_game(str(t.rules), t.seed), t.match.history, t.secret) == []
             assert t.secret.hex() == round_secret(eventstore_secret(c, eid), 1)
         assert hands[0] == hands[1] and len(hands[0]) == 2
         tick(c)
@@ -180,6 +183,7 @@ def test_seating_the_same_cards_at_every_table_standings_and_a_player_leaving(db
         assert all(row["replay"] for b in page["travellers"] for row in b["tables"])
         # each table's record carries its round's key, dealt by boards: `barbu replay` checks its deals
         from barbu.records.barbu import read_record, verify_deals
+
         for _, _, tid in tables:
             text = c.get(f"/api/tables/{tid}/record").text
             assert '"dealing":"boards"' in text.replace(" ", "")
@@ -214,9 +218,12 @@ def test_nothing_of_a_board_is_shown_before_every_table_played_it(sqlite_url: st
         assert page["key"] is None
         # nor through the finished table's own record or replay, which hold every hand of the board
         done = tables[0][2]
-        for r in (who.as_("Ann").get(f"/api/tables/{done}/record"), who.as_(None).get(f"/api/replays/{done}"),
-                  who.as_(None).get(f"/api/replays/{done}/deals/1"),
-                  post(who.as_(None), f"/api/replays/{done}/deals/1/dd", {})):
+        for r in (
+            who.as_("Ann").get(f"/api/tables/{done}/record"),
+            who.as_(None).get(f"/api/replays/{done}"),
+            who.as_(None).get(f"/api/replays/{done}/deals/1"),
+            post(who.as_(None), f"/api/replays/{done}/deals/1/dd", {}),
+        ):
             assert r.status_code == 409 and "still playing" in r.json()["error"], r.text
         second = tables[1][2]
         assert second not in str(who.as_("Ann").get(f"/api/events/{eid}").json())  # another table's address
@@ -246,7 +253,9 @@ def test_a_round_left_half_made_by_a_lost_process_is_completed(sqlite_url: str, 
     """A process lost while making a round's tables leaves the round short: after a while another pass (on
     any process) makes the missing tables, and a table entered twice by two passes is not kept twice."""
     from sqlalchemy import delete
+
     from barbu.web.events import service as events
+
     names = [f"P{i}" for i in range(8)]
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", *names)
@@ -266,7 +275,8 @@ def test_a_round_left_half_made_by_a_lost_process_is_completed(sqlite_url: str, 
         lobby = c.app.state.lobby
         made_again = lobby.tables[after[1][2]]
         assert sorted(s.name for s in made_again.seats if s.kind == "human") == sorted(
-            s.name for s in lobby.tables[before[1][2]].seats if s.kind == "human")
+            s.name for s in lobby.tables[before[1][2]].seats if s.kind == "human"
+        )
         ev = c.portal.call(c.app.state.events.find, eid)
         assert not c.portal.call(lambda: c.app.state.events._write(eventstore.add_table, eid, 1, 2, "x" * 8))
         all_leave(c, who, eid, names)
@@ -281,7 +291,7 @@ def test_a_player_who_never_comes_is_played_for_after_his_grace(sqlite_url: str)
         eid = make_event(who.as_("Dora"), deals=1).json()["event"]["id"]
         register_all(who, eid, "Ann")
         assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
-        (_, _, tid), = tables_of(c, eid)
+        ((_, _, tid),) = tables_of(c, eid)
         table = c.app.state.lobby.tables[tid]
         wait_for(lambda: table.status == "over")  # nobody connected: the stand-in played Ann's seat
         tick(c)
@@ -294,20 +304,21 @@ def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -
     """The board counter is fed the log's chance events: a table rebuilt mid-round draws what it would have."""
     from barbu.web.db.storage import Store
     from barbu.web.tables.actor import Table
+
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         eid = make_event(who.as_("Dora"), deals=3).json()["event"]["id"]
         register_all(who, eid, "Ann")
         assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
         all_leave(c, who, eid, ["Ann"])
-        (_, _, tid), = tables_of(c, eid)
+        ((_, _, tid),) = tables_of(c, eid)
         table = c.app.state.lobby.tables[tid]
         wait_for(lambda: table.status == "over")
         played = [r.hands for r in table.match.results]
         store: Store = c.app.state.lobby.store
         rec = store.load_table(tid)
         assert rec is not None and rec.boards and rec.deal_limit == 3
-        rec.events = rec.events[:len(rec.events) // 2]  # as if the server stopped in the middle of the round
+        rec.events = rec.events[: len(rec.events) // 2]  # as if the server stopped in the middle of the round
         again = Table(rec, c.app.state.lobby.journal, c.app.state.settings)
         m = again.match
         while len(m.results) < 3:
@@ -317,7 +328,9 @@ def test_a_table_rebuilt_after_a_restart_deals_the_same_cards(sqlite_url: str) -
 
 def test_an_event_starts_at_its_time(sqlite_url: str, monkeypatch) -> None:
     from datetime import datetime, timedelta, timezone
+
     from barbu.web.events import service as events
+
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         start = datetime.now(timezone.utc) + timedelta(minutes=10)
@@ -333,16 +346,38 @@ def test_an_event_starts_at_its_time(sqlite_url: str, monkeypatch) -> None:
 
 def test_a_board_is_shown_only_once_every_table_of_its_round_played_it() -> None:
     from datetime import datetime, timezone
-    from barbu.web.events.store import Event
+
     from barbu.web.events.service import Played, results_json, shown_boards
-    rows = [Played(1, 1, "t1", 1, [5, 0, 0, -5], "Trumps", 0, 0, [False] * 4, False),
-            Played(1, 1, "t1", 2, [0, 9, 0, -9], "No tricks", 1, 1, [False] * 4, False),
-            Played(1, 2, "t2", 1, [1, 0, 0, -1], "Trumps", 0, 0, [False] * 4, False)]
+    from barbu.web.events.store import Event
+
+    rows = [
+        Played(1, 1, "t1", 1, [5, 0, 0, -5], "Trumps", 0, 0, [False] * 4, False),
+        Played(1, 1, "t1", 2, [0, 9, 0, -9], "No tricks", 1, 1, [False] * 4, False),
+        Played(1, 2, "t2", 1, [1, 0, 0, -1], "Trumps", 0, 0, [False] * 4, False),
+    ]
     assert shown_boards(rows, {1: 2}) == {(1, 1)}
     assert shown_boards(rows, {1: 3}) == set()  # a third table has not played deal 1 yet
     plan = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
-    ev = Event(1, "E", 1, "Dora", None, "classic", "one-match", 1, None, 2, "rule", "25+180", None, "running", 1,
-               "00" * 32, plan, datetime.now(timezone.utc))
+    ev = Event(
+        1,
+        "E",
+        1,
+        "Dora",
+        None,
+        "classic",
+        "one-match",
+        1,
+        None,
+        2,
+        "rule",
+        "25+180",
+        None,
+        "running",
+        1,
+        "00" * 32,
+        plan,
+        datetime.now(timezone.utc),
+    )
     out = results_json(ev, [f"P{i}" for i in range(8)], rows, True)
     assert [b["board"] for b in out["travellers"]] == ["r1-d1"] and out["boards_shown"] == 1
     assert "No tricks" not in str(out)  # table 1's second deal: not until table 2 has played it
@@ -363,7 +398,7 @@ def test_nobody_sits_at_two_event_tables_at_once(sqlite_url: str) -> None:
         assert r.status_code == 409 and "another event" in r.json()["error"]
         # the second starts while Ann plays the first: she is set aside there, Bob alone is seated
         assert post(who.as_("Dora"), f"/api/events/{second}/start", {}).status_code == 200
-        (_, _, tid), = tables_of(c, second)
+        ((_, _, tid),) = tables_of(c, second)
         seated = [s.name for s in c.app.state.lobby.tables[tid].seats if s.kind == "human"]
         assert seated == ["Bob"]
         page = who.as_("Ann").get(f"/api/events/{second}").json()
@@ -380,8 +415,10 @@ def test_the_director_cancels_edits_and_removes_a_registration_before_the_start(
             for path, body in (("cancel", {}), ("edit", {"name": "Mine now"}), ("remove", {"name": "Bob"})):
                 r = post(who.as_(as_), f"/api/events/{eid}/{path}", body)
                 assert r.status_code == status and r.json()["error"], (path, r.text)
+
         def d() -> Any:
             return who.as_("Dora")
+
         # an edit: the name, the start and the pace; mistakes change nothing
         later = "2099-01-01T20:00:00+00:00"
         for bad in ({"name": ""}, {"start": "tomorrow"}, {"start": later}, {"clock": "none"}, {"clock": "fast!"}, {}):
@@ -390,9 +427,13 @@ def test_the_director_cancels_edits_and_removes_a_registration_before_the_start(
         page = d().get(f"/api/events/{eid}").json()
         assert page["name"] == "Thursday duplicate" and page["start"] is None and page["clock"] != "5+30"
         from datetime import datetime, timedelta, timezone
+
         soon = (datetime.now(timezone.utc) + timedelta(hours=2)).replace(microsecond=0)
-        r = post(d(), f"/api/events/{eid}/edit", {"name": "  Friday   duplicate ", "start": soon.isoformat(),
-                                                 "clock": "quick"})
+        r = post(
+            d(),
+            f"/api/events/{eid}/edit",
+            {"name": "  Friday   duplicate ", "start": soon.isoformat(), "clock": "quick"},
+        )
         assert r.status_code == 200, r.text
         page = d().get(f"/api/events/{eid}").json()
         assert page["name"] == "Friday duplicate" and page["start"] == soon.isoformat()
@@ -460,7 +501,7 @@ def test_only_the_deals_after_a_player_left_are_the_stand_ins(sqlite_url: str) -
         eid = make_event(who.as_("Dora"), deals=3, clock="relaxed").json()["event"]["id"]
         register_all(who, eid, "Ann")
         assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
-        (_, _, tid), = tables_of(c, eid)
+        ((_, _, tid),) = tables_of(c, eid)
         table = c.app.state.lobby.tables[tid]
         p = Player(c, tid, headers=ORIGIN | {"cookie": f"{COOKIE}={who.sessions['Ann']}"})
         play_until_deals(p, table, 1)  # Ann plays the first deal herself, then leaves in the second
@@ -480,16 +521,22 @@ def test_only_the_deals_after_a_player_left_are_the_stand_ins(sqlite_url: str) -
 
 def test_stand_in_marks_from_where_each_player_left() -> None:
     from types import SimpleNamespace
-    from barbu.web.events.store import Player as Registered
+
     from barbu.web.events.service import deal_rows, stand_in_starts
+    from barbu.web.events.store import Player as Registered
+
     plan = [[[0, 1, None, 2]], [[2, None, 0, 1]]]
     people_ = [Registered(1, "Ann", 0, True, 1, 2), Registered(2, "Bob", 1, False), Registered(3, "Cy", 2, True)]
     assert stand_in_starts(plan, people_, 1, 1) == {0: 2}  # Ann left after two deals of round 1
     assert stand_in_starts(plan, people_, 2, 1) == {}  # round 2: her seat is the stand-in's from its start
     assert stand_in_starts(plan, people_, 3, 1) == {} and stand_in_starts(None, people_, 1, 1) == {}
     results = [SimpleNamespace(scores=[1, 2, 3, 4]) for _ in range(4)]
-    t = SimpleNamespace(id="t1", status="over", match=SimpleNamespace(results=results),
-                        seats=[SimpleNamespace(left=x) for x in (True, False, False, True)])
+    t = SimpleNamespace(
+        id="t1",
+        status="over",
+        match=SimpleNamespace(results=results),
+        seats=[SimpleNamespace(left=x) for x in (True, False, False, True)],
+    )
     rows = deal_rows(t, 1, 1, {0: 2})
     assert [r.stand_in[0] for r in rows] == [False, False, True, True]
     assert all(r.stand_in[3] for r in rows)  # marked left, not known when (an older event): every deal
@@ -524,6 +571,7 @@ def test_a_besigue_event_plays_rounds_dealt_alike_and_refuses_one_match(sqlite_u
             dealt.append([text for actor, text in t.match.history if actor == -1])
         assert dealt[0] == dealt[1] and dealt[0]  # the same cards, from the same seats, at both tables
         from barbu.records.besigue import read_record, verify_deals  # `barbu replay` checks them from the record
+
         for i, (_, _, tid) in enumerate(tables):
             path = tmp_path / f"table{i}.jsonl"
             path.write_text(c.get(f"/api/tables/{tid}/record").text)
@@ -613,6 +661,7 @@ def test_the_push_socket_is_checked_like_a_tables(sqlite_url: str) -> None:
     """A cross-site handshake is refused, a private club's event is not there for an outsider, an unknown event
     neither, and an address holds no more sockets than the server allows (the tables' and the events' together)."""
     from starlette.websockets import WebSocketDisconnect
+
     with client(Settings(db_url=sqlite_url, connections_per_address=2, **FAST)) as c:
         who = people(c, "Owner", "Stranger")
         slug = new_club(who.as_("Owner"), "Les Jeudis", public=False)
@@ -661,6 +710,7 @@ def test_a_notice_from_another_process_reaches_the_pages_here(sqlite_url: str) -
 
                 async def aclose(self) -> None:
                     pass
+
             return Sub()
 
         async def publish(self, name: str, data: str) -> None:
@@ -668,6 +718,7 @@ def test_a_notice_from_another_process_reaches_the_pages_here(sqlite_url: str) -
                 q.put_nowait(data)
 
     from barbu.web.events.push import EventPush
+
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann")
         eid = make_event(who.as_("Dora")).json()["event"]["id"]
@@ -702,6 +753,7 @@ class Browser:
     def __init__(self) -> None:
         import http.cookiejar
         import urllib.request
+
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
@@ -709,9 +761,11 @@ class Browser:
         import json
         import urllib.error
         import urllib.request
+
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(url, data=data, method=method,
-                                     headers={"content-type": "application/json"} if data is not None else {})
+        req = urllib.request.Request(
+            url, data=data, method=method, headers={"content-type": "application/json"} if data is not None else {}
+        )
         try:
             with self.opener.open(req, timeout=20) as r:
                 return r.status, json.loads(r.read() or b"null")
@@ -726,10 +780,12 @@ def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(serve:
     the standings."""
     import asyncio
     import json
-    from websockets.asyncio.client import connect
+
     from conftest import postgres_url, redis_url, reset_postgres
-    from test_web_cluster import processes, running
     from test_web_accounts import PASSWORD
+    from test_web_cluster import processes, running
+    from websockets.asyncio.client import connect
+
     db = postgres_url()
     reset_postgres(db)
     broker = redis_url()
@@ -739,9 +795,18 @@ def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(serve:
         for person, name in ((dora, "Dora"), (ann, "Ann")):
             status, body = person.call("POST", a.base + "/api/account/signup", {"name": name, "password": PASSWORD})
             assert status == 201, body
-        status, body = dora.call("POST", a.base + "/api/events", {"name": "Across the processes", "rules": "classic",
-                                                                   "format": "one-match", "deals": 1,
-                                                                   "clock": "normal", "strength": "random"})
+        status, body = dora.call(
+            "POST",
+            a.base + "/api/events",
+            {
+                "name": "Across the processes",
+                "rules": "classic",
+                "format": "one-match",
+                "deals": 1,
+                "clock": "normal",
+                "strength": "random",
+            },
+        )
         assert status == 201, body
         eid = body["event"]["id"]
         assert ann.call("POST", f"{a.base}/api/events/{eid}/register", {})[0] == 200
@@ -756,13 +821,16 @@ def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(serve:
                 assert told[0] == {"type": "watching"}
                 # Ann leaves (through A): the stand-in plays her seat, and the deal ends on A
                 assert await asyncio.to_thread(ann.call, "POST", f"{a.base}/api/events/{eid}/leave", {}) == (
-                    200, {"ok": True, "done": "left"})
+                    200,
+                    {"ok": True, "done": "left"},
+                )
                 while True:  # (a minute passes before B would look again by itself: the notice came from A)
                     told.append(json.loads(await asyncio.wait_for(ws.recv(), 40)))
                     status, page = await asyncio.to_thread(ann.call, "GET", f"{b.base}/api/events/{eid}")
                     assert status == 200 and told[-1] == {"type": "changed"}, (told, page)
                     if page["standings"]:
                         return told
+
         told = asyncio.run(watch())
         status, page = ann.call("GET", f"{b.base}/api/events/{eid}")
         assert [s["name"] for s in page["standings"]] == ["Ann"] and page["travellers"][0]["board"] == "r1-d1"
@@ -775,8 +843,10 @@ def test_a_page_held_by_one_process_is_told_of_a_deal_finished_in_another(serve:
 def test_the_director_changes_the_game_the_format_and_the_numbers_before_the_start(sqlite_url: str) -> None:
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         who = people(c, "Dora", "Ann", "Bob", "Cy", "Eve", "Fay", "Gus")
+
         def d() -> Any:
             return who.as_("Dora")
+
         eid = make_event(d(), tables=2, deals=None).json()["event"]["id"]
         register_all(who, eid, "Ann", "Bob", "Cy", "Eve", "Fay")  # five registered at two tables of four
         page = d().get(f"/api/events/{eid}").json()
@@ -785,32 +855,52 @@ def test_the_director_changes_the_game_the_format_and_the_numbers_before_the_sta
         before = {k: page[k] for k in facts}
         # Each mistake gets a plain answer and changes nothing
         for body, status, words in (
-                ({"tables": 1}, 409, "5 players are registered"),  # 4 places for 5 players
-                ({"rules": "besigue", "format": "rounds", "rounds": 2}, 409, "4 places"),  # two a table now
-                ({"rules": "besigue"}, 400, "rounds format"),  # Bésigue plays rounds only
-                ({"rules": "classic", "players": 5}, 400, ""),
-                ({"rules": "nonsense"}, 400, ""),
-                ({"format": "swiss"}, 400, "swiss"),
-                ({"format": "one-match", "rounds": 3}, 400, "3 rounds"),
-                ({"format": "rounds", "rounds": 9}, 400, "1 to 8"),
-                ({"tables": 51}, 400, "1 to 50"),
-                ({"deals": 0}, 400, "1 to 60"),
-                ({"strength": "wizard"}, 400, "wizard"),
-                ({"clock": "none"}, 400, "clock"),
-                ({"name": "x"}, 400, "2 to 60"),
-                ({"club": "elsewhere"}, 400, "nothing to change")):
+            ({"tables": 1}, 409, "5 players are registered"),  # 4 places for 5 players
+            ({"rules": "besigue", "format": "rounds", "rounds": 2}, 409, "4 places"),  # two a table now
+            ({"rules": "besigue"}, 400, "rounds format"),  # Bésigue plays rounds only
+            ({"rules": "classic", "players": 5}, 400, ""),
+            ({"rules": "nonsense"}, 400, ""),
+            ({"format": "swiss"}, 400, "swiss"),
+            ({"format": "one-match", "rounds": 3}, 400, "3 rounds"),
+            ({"format": "rounds", "rounds": 9}, 400, "1 to 8"),
+            ({"tables": 51}, 400, "1 to 50"),
+            ({"deals": 0}, 400, "1 to 60"),
+            ({"strength": "wizard"}, 400, "wizard"),
+            ({"clock": "none"}, 400, "clock"),
+            ({"name": "x"}, 400, "2 to 60"),
+            ({"club": "elsewhere"}, 400, "nothing to change"),
+        ):
             r = post(d(), f"/api/events/{eid}/edit", body)
             assert r.status_code == status and words in r.json()["error"], (body, r.text)
         assert {k: d().get(f"/api/events/{eid}").json()[k] for k in facts} == before
         assert post(who.as_("Ann"), f"/api/events/{eid}/edit", {"rules": "salad"}).status_code == 403
         # Salad for five a table, in two rounds, quicker, stronger computer players: the deals follow the format
-        r = post(d(), f"/api/events/{eid}/edit", {"rules": "salad", "players": 5, "format": "rounds", "rounds": 2,
-                                                  "clock": "quick", "strength": "rule", "name": before["name"]})
+        r = post(
+            d(),
+            f"/api/events/{eid}/edit",
+            {
+                "rules": "salad",
+                "players": 5,
+                "format": "rounds",
+                "rounds": 2,
+                "clock": "quick",
+                "strength": "rule",
+                "name": before["name"],
+            },
+        )
         assert r.status_code == 200, r.text
         assert r.json()["changed"] == ["rules", "format", "rounds", "deals", "strength", "clock"]
         page = d().get(f"/api/events/{eid}").json()
-        assert (page["rules"], page["format"], page["rounds"], page["deals"], page["deals_default"], page["room"],
-                page["seats"], page["strength"]) == ("salad(players=5)", "rounds", 2, 6, 6, 10, 5, "rule")
+        assert (
+            page["rules"],
+            page["format"],
+            page["rounds"],
+            page["deals"],
+            page["deals_default"],
+            page["room"],
+            page["seats"],
+            page["strength"],
+        ) == ("salad(players=5)", "rounds", 2, 6, 6, 10, 5, "rule")
         assert page["changed"] is None  # the director's own page: nothing to tell him
         # a registered player is told what changed since he registered; someone registering after is not
         ann = who.as_("Ann").get(f"/api/events/{eid}").json()
@@ -843,6 +933,9 @@ def test_a_change_is_refused_in_the_readers_language(sqlite_url: str) -> None:
         eid = make_event(who.as_("Dora"), tables=2).json()["event"]["id"]
         register_all(who, eid, "Ann", "Bob", "Cy", "Eve", "Fay")
         for lang, words in (("fr", "inscrits"), ("it", "iscritti")):
-            r = who.as_("Dora").post(f"/api/events/{eid}/edit", json={"tables": 1},
-                                     headers={"accept-language": lang, "x-test-address": ADDRESSES[0]})
+            r = who.as_("Dora").post(
+                f"/api/events/{eid}/edit",
+                json={"tables": 1},
+                headers={"accept-language": lang, "x-test-address": ADDRESSES[0]},
+            )
             assert r.status_code == 409 and words in r.json()["error"], r.text

@@ -16,9 +16,9 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
-
-from webhelpers import LAPTOP, PHONE, Server, shot as take_shot
 from test_web_clubs_browser import play_one, sign_up
+from webhelpers import LAPTOP, PHONE, Server
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--signups-per-hour", "0")
@@ -107,8 +107,9 @@ def test_a_director_and_three_players_run_an_event_to_its_end(server: Server, pe
 
 
 @pytest.mark.slow
-def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Server,
-                                                                     person: Callable[..., Page]) -> None:
+def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(
+    server: Server, person: Callable[..., Page]
+) -> None:
     """Every refusal of the create and edit forms shows beside the form, in the reader's language; the director
     then changes his event and cancels it (on a phone, in French)."""
     page = person(PHONE, "fr-FR")
@@ -161,7 +162,8 @@ def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(server: Serv
 
 @pytest.mark.slow
 def test_a_players_page_follows_the_directors_changes_and_the_standings_without_reloading(
-        server: Server, person: Callable[..., Page]) -> None:
+    server: Server, person: Callable[..., Page]
+) -> None:
     """The director changes the game, the format and the pace from his form (in Italian, on a laptop); the
     registered player's page (in French, on a phone), never reloaded, shows the new game with the change marked;
     then the start puts "go to your table" on it, and the standings come in as soon as the deal is scored."""

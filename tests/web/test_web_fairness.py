@@ -12,15 +12,14 @@ import time
 from typing import Any
 
 import pytest
+from wsclient import ORIGIN, Player, app_client
 
+import barbu.web.replay.service as replay
 import barbu.web.routes.tables as web_tables
 import barbu.web.tables.sockets as web_sockets
-import barbu.web.replay.service as replay
 from barbu.web import Settings
 from barbu.web.replay.service import Analyses, Job, Source
 from barbu.web.tables.thinking import THINK_FLOOR, FairQueue, FairSlots, ThinkingPool
-
-from wsclient import ORIGIN, Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 
@@ -88,10 +87,12 @@ def test_slots_go_round_robin_between_addresses() -> None:
 
 def test_one_hint_per_address_the_others_wait_behind_it() -> None:
     """Two slots, one per address: a flood of one address's hints never takes the second slot."""
+
     async def run() -> list[str]:
         slots = FairSlots(2, per_group=1)
         jobs = [("flood", f"f{i}") for i in range(5)] + [("other", "o0")]
         return await _grants(slots, jobs, ["o0", "f0", "f1", "f2", "f3", "f4"])
+
     granted = asyncio.run(run())
     assert granted[:2] == ["f0", "o0"]  # the other client is served while the flooder's first hint runs
     assert granted == ["f0", "o0", "f1", "f2", "f3", "f4"]
@@ -109,6 +110,7 @@ def test_a_waiter_that_gives_up_holds_no_slot() -> None:
         slots.release("A")
         await asyncio.wait_for(slots.acquire("C", 1), 10)
         return slots.held
+
     assert asyncio.run(run()) == 1
 
 
@@ -182,12 +184,17 @@ def test_the_table_is_told_when_its_computer_players_hurry(sqlite_url: str) -> N
             watcher = Player(c, tid, hello=False)
             watcher.send({"type": "hello", "lang": "fr"})
             for seat in range(4):
-                assert c.post(f"/api/tables/{tid}/bots", json={"seat": seat, "strength": "search",
-                                                               "token": creator}).status_code == 200
+                assert (
+                    c.post(
+                        f"/api/tables/{tid}/bots", json={"seat": seat, "strength": "search", "token": creator}
+                    ).status_code
+                    == 200
+                )
             busy = watcher.until(lambda m: m["type"] == "busy")
             assert busy["busy"] is True
-            assert busy["message"] == ("le serveur est très sollicité\u00a0: les joueurs ordinateur réfléchissent "
-                                       "plus vite pour le moment")
+            assert busy["message"] == (
+                "le serveur est très sollicité\u00a0: les joueurs ordinateur réfléchissent plus vite pour le moment"
+            )
         finally:
             stop.set()
         calm = watcher.until(lambda m: m["type"] == "busy")
@@ -195,8 +202,7 @@ def test_the_table_is_told_when_its_computer_players_hurry(sqlite_url: str) -> N
 
 
 # ------------------------------------------------------------------ hints, by address
-def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sqlite_url: str,
-                                                                              monkeypatch) -> None:
+def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sqlite_url: str, monkeypatch) -> None:
     started: list[str] = []
     gate = threading.Event()
     first_started = threading.Event()
@@ -213,6 +219,7 @@ def test_hints_of_one_address_wait_behind_each_other_while_another_is_served(sql
     for module in (web_tables, web_sockets):
         monkeypatch.setattr(module, "client_address", lambda conn: conn.headers.get("x-test-address", "testclient"))
     with app_client(Settings(db_url=sqlite_url, hints_at_once=2, **FAST)) as c:
+
         def seated(address: str) -> Player:
             r = c.post("/api/tables", json={"rules": "classic"})
             tid, creator = r.json()["id"], r.json()["creator"]
@@ -260,6 +267,7 @@ def test_an_address_may_not_fill_the_analysis_queue() -> None:
         assert analyses.jobs["m3"].address == "10.0.0.2"
         analyses.close()  # the job stops at once: only its admission was in question
         return reply
+
     assert asyncio.run(other_client())["state"] == "queued"
 
 
@@ -286,4 +294,5 @@ def test_analysis_requests_of_one_address_wait_behind_its_own(monkeypatch) -> No
             gates[key].set()
         await asyncio.gather(*analyses._tasks)
         return order
+
     assert asyncio.run(run()) == ["a1", "b1", "a2", "a3"]

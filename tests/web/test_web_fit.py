@@ -9,12 +9,21 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
 from webhelpers import Server, shot
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0.2", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "0.2",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 VIEWPORTS = [(1280, 720), (1366, 768), (1440, 900), (390, 844)]
 
 
@@ -67,8 +76,9 @@ def play_against_the_computer(page: Page, base: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(server: Server, person: Callable[..., Page],
-                                                                        size: tuple[int, int]) -> None:
+def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(
+    server: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = person(size)
     play_against_the_computer(page, server.base)
     assert page.locator("#table").get_attribute("data-seat") == "0"

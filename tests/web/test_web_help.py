@@ -4,11 +4,10 @@ against computer players only (the event log is cut too, so a restart rebuilds t
 from __future__ import annotations
 
 from starlette.testclient import TestClient
+from wsclient import Player, app_client
 
 from barbu.web import Settings
 from barbu.web.tables.actor import Table
-
-from wsclient import Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 

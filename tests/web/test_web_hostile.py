@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from webhelpers import free_port, http, new_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-
-from webhelpers import free_port, http, new_table
 
 FRAMES = int(os.environ.get("BARBU_FUZZ_FRAMES", 100_000))
 CONNECTIONS = int(os.environ.get("BARBU_FUZZ_CONNECTIONS", 200))
@@ -88,7 +87,7 @@ def raw_request(port: int, head: bytes, body: bytes = b"", wait: float = 10) -> 
 
 def test_bodies_are_refused_from_their_announced_length_and_while_streaming(serve: Any) -> None:
     with serve("--body-timeout", "1") as server:
-        post = (b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n")
+        post = b"POST /api/tables HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
         # 100 MB announced, one byte sent: refused at once from the header
         data, took = raw_request(server.port, post + b"content-length: 100000000\r\n\r\n", b"{")
         assert data.startswith(b"HTTP/1.1 413") and took < 5
@@ -105,8 +104,13 @@ def test_bodies_are_refused_from_their_announced_length_and_while_streaming(serv
 # ---------------------------------------------------------------------------- the fuzzer
 def frames(rng: random.Random, tokens: list[str], other_token: str, version: int) -> list[str | bytes]:
     """A mix of the frames a hostile or broken client might send."""
-    valid = [{"type": "ping"}, {"type": "sync", "since": version}, {"type": "act", "action": "QH", "version": version},
-             {"type": "leave"}, {"type": "rematch"}]
+    valid = [
+        {"type": "ping"},
+        {"type": "sync", "since": version},
+        {"type": "act", "action": "QH", "version": version},
+        {"type": "leave"},
+        {"type": "rematch"},
+    ]
 
     def one() -> str | bytes:
         k = rng.randrange(14)
@@ -116,7 +120,7 @@ def frames(rng: random.Random, tokens: list[str], other_token: str, version: int
             return "".join(chr(rng.randrange(32, 0x2FF)) for _ in range(rng.randrange(0, 100)))
         if k == 2:
             text = json.dumps(rng.choice(valid))
-            return text[:rng.randrange(len(text))]  # truncated
+            return text[: rng.randrange(len(text))]  # truncated
         if k == 3:
             n = rng.randrange(33, 1900)
             return '{"type": "act", "action": ' + rng.choice("[{") * n  # deeply nested, unterminated
@@ -126,10 +130,16 @@ def frames(rng: random.Random, tokens: list[str], other_token: str, version: int
         if k == 5:
             return json.dumps({"type": rng.choice([5, None, [], {}, True, "act" * 30, "hello"])})
         if k == 6:
-            return json.dumps({"type": "act", "action": rng.choice([1, None, [], {"a": 1}, "", " ", "x" * 400, "QH QH",
-                                                                    "double 9", "arrange", "lay", "pass-on"]),
-                               "version": rng.choice([version, -1, "7", 10**30, 1.5, None]),
-                               "id": rng.choice([None, "", "x" * 100, 5, "ok"])})
+            return json.dumps(
+                {
+                    "type": "act",
+                    "action": rng.choice(
+                        [1, None, [], {"a": 1}, "", " ", "x" * 400, "QH QH", "double 9", "arrange", "lay", "pass-on"]
+                    ),
+                    "version": rng.choice([version, -1, "7", 10**30, 1.5, None]),
+                    "id": rng.choice([None, "", "x" * 100, 5, "ok"]),
+                }
+            )
         if k == 7:
             return '{"type": "sync", "since": ' + "9" * rng.randrange(1, 4000) + "}"  # huge numbers
         if k == 8:
@@ -137,18 +147,25 @@ def frames(rng: random.Random, tokens: list[str], other_token: str, version: int
         if k == 9:
             return json.dumps({"type": "act", "action": "AS", "version": version, "seat": rng.randrange(-2, 6)})
         if k == 10:
-            return json.dumps({"type": "hello", "token": rng.choice([other_token, "x" * 300, 5, None, [1]]),
-                               "since": rng.choice([None, -5, 10**40, "a"])})
+            return json.dumps(
+                {
+                    "type": "hello",
+                    "token": rng.choice([other_token, "x" * 300, 5, None, [1]]),
+                    "since": rng.choice([None, -5, 10**40, "a"]),
+                }
+            )
         if k == 11:
             return "x" * rng.randrange(4097, 30_000)  # oversized
         if k == 12:
             return '{"type": "ping"' + ", " * rng.randrange(0, 100) + "}"
         return json.dumps(rng.choice(valid))
+
     return [one() for _ in range(40)]
 
 
-async def fuzz_connection(url: str, rng: random.Random, tokens: list[str], other: str, quota: int,
-                          counts: dict[str, int]) -> None:
+async def fuzz_connection(
+    url: str, rng: random.Random, tokens: list[str], other: str, quota: int, counts: dict[str, int]
+) -> None:
     sent = 0
     while sent < quota:
         try:
@@ -188,17 +205,36 @@ async def fuzz_connection(url: str, rng: random.Random, tokens: list[str], other
 
 def http_fuzz(base: str, rng: random.Random, tid: str, n: int) -> list[int]:
     statuses = []
-    bodies = [{"rules": "[" * 50}, {"rules": 5}, {"rules": "classic(" + "x" * 300}, {"seat": "0", "name": ["x"]},
-              {"seat": 10**30, "strength": {}}, [], "text", None, {"rules": "classic", "players": 10**20},
-              {"rules": "salad", "players": -3}, {"seat": 1, "name": "Bot 1"}]
-    paths = ["/api/tables", f"/api/tables/{tid}/seats", f"/api/tables/{tid}/bots", "/api/tables/x/seats",
-             f"/api/tables/{tid}/record", "/api/tables/" + "a" * 500, "/t/nope", "/static/../../etc/passwd"]
+    bodies = [
+        {"rules": "[" * 50},
+        {"rules": 5},
+        {"rules": "classic(" + "x" * 300},
+        {"seat": "0", "name": ["x"]},
+        {"seat": 10**30, "strength": {}},
+        [],
+        "text",
+        None,
+        {"rules": "classic", "players": 10**20},
+        {"rules": "salad", "players": -3},
+        {"seat": 1, "name": "Bot 1"},
+    ]
+    paths = [
+        "/api/tables",
+        f"/api/tables/{tid}/seats",
+        f"/api/tables/{tid}/bots",
+        "/api/tables/x/seats",
+        f"/api/tables/{tid}/record",
+        "/api/tables/" + "a" * 500,
+        "/t/nope",
+        "/static/../../etc/passwd",
+    ]
     for _ in range(n):
         path = rng.choice(paths)
         method = "GET" if path.startswith(("/t/", "/static")) or path.endswith("record") else "POST"
         body = json.dumps(rng.choice(bodies)).encode() if method == "POST" else None
-        req = urllib.request.Request(base + path, data=body, method=method,
-                                     headers={"content-type": "application/json"} if body else {})
+        req = urllib.request.Request(
+            base + path, data=body, method=method, headers={"content-type": "application/json"} if body else {}
+        )
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 statuses.append(r.status)
@@ -209,27 +245,55 @@ def http_fuzz(base: str, rng: random.Random, tid: str, n: int) -> list[int]:
 
 @pytest.mark.slow
 def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(serve: Any, tmp_path: Path) -> None:
-    server = serve("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--connections-per-address", "0",
-                   "--tables-per-hour", "0", "--bot-tables-per-address", "0")
+    server = serve(
+        "--bot-delay",
+        "0",
+        "--deal-pause",
+        "0",
+        "--grace",
+        "1000",
+        "--connections-per-address",
+        "0",
+        "--tables-per-hour",
+        "0",
+        "--bot-tables-per-address",
+        "0",
+    )
     with server:
         status, data = http("POST", server.base + "/api/tables", {"rules": "salad(players=3)"})
         bot_tid = data["id"]
         human_tid, tokens = new_table(server.base, "classic", seats={s: f"Fuzz {s}" for s in range(4)})
         other_tid, other_tokens = new_table(server.base, "italian", seats={0: "Other"})
         for s in range(3):
-            assert http("POST", f"{server.base}/api/tables/{bot_tid}/bots",
-                        {"seat": s, "strength": "random", "token": data["creator"]})[0] == 200
+            assert (
+                http(
+                    "POST",
+                    f"{server.base}/api/tables/{bot_tid}/bots",
+                    {"seat": s, "strength": "random", "token": data["creator"]},
+                )[0]
+                == 200
+            )
         counts = {"sent": 0, "replies": 0, "errors": 0, "internal": 0, "closed": 0}
         rng = random.Random(2026)
         urls = [f"{server.ws_base}/ws/{t}" for t in (human_tid, human_tid, other_tid, bot_tid)]
 
         async def main() -> None:
-            tasks = [fuzz_connection(rng.choice(urls), random.Random(i), list(tokens.values()), other_tokens[0],
-                                     FRAMES // CONNECTIONS, counts) for i in range(CONNECTIONS)]
+            tasks = [
+                fuzz_connection(
+                    rng.choice(urls),
+                    random.Random(i),
+                    list(tokens.values()),
+                    other_tokens[0],
+                    FRAMES // CONNECTIONS,
+                    counts,
+                )
+                for i in range(CONNECTIONS)
+            ]
             await asyncio.gather(*tasks)
             for _ in range(20):  # a table that does not exist: told so, and closed
                 async with connect(f"{server.ws_base}/ws/nope") as ws:
                     assert json.loads(await ws.recv())["code"] == "no_table"
+
         t0 = time.monotonic()
         asyncio.run(main())
         print(f"frames sent in {time.monotonic() - t0:.1f} s")
@@ -242,9 +306,11 @@ def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(serve
         record = urllib_get(f"{server.base}/api/tables/{bot_tid}/record")
         health = http("GET", server.base + "/api/health")[1]
         log = server.log()
-    print(f"fuzz: {counts['sent']} frames over {CONNECTIONS} connections in {took:.0f} s, "
-          f"{counts['replies']} replies, {counts['errors']} error replies, {counts['closed']} closed connections; "
-          f"HTTP: {len(statuses)} requests, statuses {sorted(set(statuses))}")
+    print(
+        f"fuzz: {counts['sent']} frames over {CONNECTIONS} connections in {took:.0f} s, "
+        f"{counts['replies']} replies, {counts['errors']} error replies, {counts['closed']} closed connections; "
+        f"HTTP: {len(statuses)} requests, statuses {sorted(set(statuses))}"
+    )
     assert counts["sent"] >= FRAMES
     assert counts["internal"] == 0
     assert all(s < 500 for s in statuses), sorted(set(statuses))
@@ -268,7 +334,13 @@ LONE = ["\ud800", "a\udfffb"]  # written escaped by json.dumps: "\ud800" in the 
 MESSAGES: dict[str, dict[str, object]] = {
     "hello": {"token": "t", "since": 0, "lang": "fr"},
     "act": {"action": "QH", "version": 0, "id": "c1", "typed": True, "seat": 0},
-    "sync": {"since": 0}, "ping": {}, "leave": {}, "rematch": {}, "take_back": {}, "hint": {}, "nope": {},
+    "sync": {"since": 0},
+    "ping": {},
+    "leave": {},
+    "rematch": {},
+    "take_back": {},
+    "hint": {},
+    "nope": {},
 }
 
 
@@ -330,12 +402,15 @@ def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_
                 await ann.send(json.dumps({**move, "id": "good-1"}))
                 ack = await _recv_until(ann, lambda m: m["type"] in ("ack", "error"))
                 assert ack["type"] == "ack" and ack["id"] == "good-1" and ack["version"] == version + 1, ack
-                seen = await _recv_until(watcher, lambda m: isinstance(m.get("state"), dict)
-                                         and m["state"]["version"] >= version + 1)
+                seen = await _recv_until(
+                    watcher, lambda m: isinstance(m.get("state"), dict) and m["state"]["version"] >= version + 1
+                )
                 # the computer players after her move: the table reaches her turn again, or the deal goes on
-                later = await _recv_until(watcher, lambda m: isinstance(m.get("state"), dict)
-                                          and m["state"]["version"] >= version + 4)
+                later = await _recv_until(
+                    watcher, lambda m: isinstance(m.get("state"), dict) and m["state"]["version"] >= version + 4
+                )
                 return refused, later["state"]["version"] - seen["state"]["version"]
+
         refused, moved = asyncio.run(main())
         log = server.log()
     assert refused > 60 and moved >= 3
@@ -343,8 +418,9 @@ def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_
 
 
 def _raw_post(base: str, path: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, object]:
-    req = urllib.request.Request(base + path, data=body, method="POST",
-                                 headers={"content-type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        base + path, data=body, method="POST", headers={"content-type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(req, timeout=20) as r:
             return r.status, json.loads(r.read() or b"null")
@@ -360,8 +436,11 @@ def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(serve:
     with server:
         status, made = http("POST", server.base + "/api/tables", {"rules": "classic"})
         tid, creator = made["id"], made["creator"]
-        status, game = http("POST", server.base + "/api/score", {"rules": "classic", "names": ["A", "B", "C", "D"],
-                                                                   "first": 0, "owner": "o-1"})
+        status, game = http(
+            "POST",
+            server.base + "/api/score",
+            {"rules": "classic", "names": ["A", "B", "C", "D"], "first": 0, "owner": "o-1"},
+        )
         assert status == 201, game
         gid, key = game["id"], game["key"]
         bodies = {
@@ -374,8 +453,14 @@ def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(serve:
             "/api/score/import": {"text": "{}", "format": "json", "title": "t", "owner": "o"},
             "/api/score/mine": {"owner": "o"},
             f"/api/score/{gid}/draft": {"key": key, "entry": {"contract": "no-hearts"}, "index": 0},
-            f"/api/score/{gid}/change": {"key": key, "version": 1, "op": "title", "title": "x", "index": 0,
-                                         "entry": {"contract": "no-hearts"}},
+            f"/api/score/{gid}/change": {
+                "key": key,
+                "version": 1,
+                "op": "title",
+                "title": "x",
+                "index": 0,
+                "entry": {"contract": "no-hearts"},
+            },
             f"/api/score/{gid}/delete": {"key": key},
         }
         statuses: list[tuple[str, int]] = []
@@ -405,8 +490,9 @@ def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(serve:
             "record's later line": {"text": header + "\n" + deep + "\n"},
         }
         for form, body in forms.items():
-            status, data = _raw_post(server.base, "/api/score/import", json.dumps(body).encode(),
-                                     {"x-barbu-lang": "fr"})
+            status, data = _raw_post(
+                server.base, "/api/score/import", json.dumps(body).encode(), {"x-barbu-lang": "fr"}
+            )
             assert status == 400 and data["error"] and "\n" not in data["error"], (form, status, data)
         assert http("GET", server.base + "/api/health")[1]["status"] == "ok"
         log = server.log()
@@ -417,11 +503,13 @@ def test_hostile_text_and_nested_imports_in_every_body_are_plain_refusals(serve:
 # ---------------------------------------------------------------------------- the command line
 def test_the_scorekeepers_commands_refuse_nested_json_in_one_line(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'k.db'}"
-    files = {"deep.json": "[" * 5000 + "]" * 5000,
-             "deep.csv": "barbu-scorekeeper,game,barbu,rules,classic,first dealer,A,players,A,B,C,D\nhead\n"
-                         '1,A,A,x,,,0,0,0,0,0,0,0,0,,"' + "[" * 5000 + '"\n',
-             "deep.jsonl": "[" * 3000 + "\n",
-             "surrogate.json": '{"format": "barbu-scorekeeper", "names": ["\\ud800"]}'}
+    files = {
+        "deep.json": "[" * 5000 + "]" * 5000,
+        "deep.csv": "barbu-scorekeeper,game,barbu,rules,classic,first dealer,A,players,A,B,C,D\nhead\n"
+        '1,A,A,x,,,0,0,0,0,0,0,0,0,,"' + "[" * 5000 + '"\n',
+        "deep.jsonl": "[" * 3000 + "\n",
+        "surrogate.json": '{"format": "barbu-scorekeeper", "names": ["\\ud800"]}',
+    }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
         out = barbu("score", "--db", db, "import", str(tmp_path / name))
@@ -431,8 +519,12 @@ def test_the_scorekeepers_commands_refuse_nested_json_in_one_line(tmp_path: Path
     out = barbu("score", "--db", db, "import", str(tmp_path / "bytes.json"))
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
     for entry in ("[" * 5000, '{"contract": "\\ud800"}', '{"contract": ', "\udcff"):
-        out = subprocess.run([sys.executable, "-m", "barbu", "--lang", "fr", "score", "--db", db, "add", "nope",
-                              "--entry", entry], capture_output=True, text=True, timeout=60,
-                             errors="surrogateescape")
+        out = subprocess.run(
+            [sys.executable, "-m", "barbu", "--lang", "fr", "score", "--db", db, "add", "nope", "--entry", entry],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            errors="surrogateescape",
+        )
         assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
         assert out.stderr.strip().count("\n") == 0 and "JSON non valide" in out.stderr, out.stderr

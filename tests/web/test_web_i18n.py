@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
+from wsclient import ORIGIN, Player, app_client
 
 from barbu.classic.refusals import FOLLOW_SUIT
 from barbu.core.cards import parse_card
@@ -24,8 +25,6 @@ from barbu.i18n import translator
 from barbu.web import Settings
 from barbu.web.common.i18n import accepted_language
 from barbu.web.common.wording import refusal
-
-from wsclient import ORIGIN, Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 
@@ -44,10 +43,19 @@ def js_catalog(text: str) -> dict:
     return json.loads(re.search(r'<script id="barbu-i18n" type="application/json">(.*?)</script>', text, re.S).group(1))
 
 
-@pytest.mark.parametrize("header, lang", [
-    ("it-IT,it;q=0.9,en;q=0.5", "it"), ("fr-CH, fr;q=0.9, en;q=0.8", "fr"), ("de, fr;q=0.4, it;q=0.8", "it"),
-    ("en-GB,en;q=0.9,fr;q=0.8", "en"), ("de-DE", None), ("", None), ("fr;q=0, it;q=0.1", "it"), ("fr;q=abc", None),
-])
+@pytest.mark.parametrize(
+    "header, lang",
+    [
+        ("it-IT,it;q=0.9,en;q=0.5", "it"),
+        ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),
+        ("de, fr;q=0.4, it;q=0.8", "it"),
+        ("en-GB,en;q=0.9,fr;q=0.8", "en"),
+        ("de-DE", None),
+        ("", None),
+        ("fr;q=0, it;q=0.1", "it"),
+        ("fr;q=abc", None),
+    ],
+)
 def test_accept_language_is_negotiated_with_q_values(header: str, lang: str | None) -> None:
     assert accepted_language(header) == lang
 
@@ -62,7 +70,7 @@ def test_the_browsers_language_is_the_default_and_a_choice_overrides_it(client: 
     page = client.get("/", headers={"accept-language": "it"})
     assert html_lang(page.text) == "fr" and "Jouer contre l'ordinateur" in page.text
     page = client.get("/?lang=it", headers={"accept-language": "fr"})  # a link's ?lang= beats the cookie
-    assert html_lang(page.text) == "it" and 'barbu_lang=it' in page.headers["set-cookie"]
+    assert html_lang(page.text) == "it" and "barbu_lang=it" in page.headers["set-cookie"]
     client.cookies.clear()
     client.cookies.set("barbu_lang", "xx")  # a cookie naming no language we speak is ignored
     assert html_lang(client.get("/", headers={"accept-language": "fr"}).text) == "fr"
@@ -92,16 +100,20 @@ def test_every_page_carries_the_switcher_and_the_scripts_words(client: TestClien
 
 def test_the_rules_pages_and_the_lobbys_options_speak_the_pages_language(client: TestClient) -> None:
     index = client.get("/rules", headers={"accept-language": "fr"}).text
-    assert "Les règles de chaque jeu" in index and translator("fr").gettext(
-        "The standard game: 4 players, 28 deals, seven contracts, doubling") in index
+    assert (
+        "Les règles de chaque jeu" in index
+        and translator("fr").gettext("The standard game: 4 players, 28 deals, seven contracts, doubling") in index
+    )
     page = client.get("/rules/classic", headers={"accept-language": "fr"}).text
     assert "Les contrats et ce qu&#39;ils valent" in page and "The contracts and what they are worth" not in page
     assert "Finché dura il tallone" in client.get("/rules/besigue", headers={"accept-language": "it"}).text
     presets = client.get("/api/options", headers={"accept-language": "it"}).json()["presets"]
     classic = next(p for p in presets if p["name"] == "classic")
-    assert classic["description"] == translator("it").gettext(
-        "The standard game: 4 players, 28 deals, seven contracts, doubling") != \
-        "The standard game: 4 players, 28 deals, seven contracts, doubling"
+    assert (
+        classic["description"]
+        == translator("it").gettext("The standard game: 4 players, 28 deals, seven contracts, doubling")
+        != "The standard game: 4 players, 28 deals, seven contracts, doubling"
+    )
 
 
 def test_http_errors_are_worded_in_the_pages_language(client: TestClient) -> None:
@@ -111,9 +123,17 @@ def test_http_errors_are_worded_in_the_pages_language(client: TestClient) -> Non
         r = client.post(f"/api/tables/{tid}/seats", json={"seat": 0, "name": "Bea"}, headers={"accept-language": lang})
         assert r.status_code == 409 and r.json()["error"] == words
     r = client.post("/api/tables", json={"rules": "classic(nonsense=1)"}, headers={"accept-language": "it"})
-    assert r.status_code == 400 and r.json()["code"] and r.json()["error"] != client.post(
-        "/api/tables", json={"rules": "classic(nonsense=1)"}, headers={"accept-language": "en"}).json()["error"]
-    assert client.get("/api/tables/nope", headers={"accept-language": "fr"}).json()["error"] == "cette table n'existe pas"
+    assert (
+        r.status_code == 400
+        and r.json()["code"]
+        and r.json()["error"]
+        != client.post("/api/tables", json={"rules": "classic(nonsense=1)"}, headers={"accept-language": "en"}).json()[
+            "error"
+        ]
+    )
+    assert (
+        client.get("/api/tables/nope", headers={"accept-language": "fr"}).json()["error"] == "cette table n'existe pas"
+    )
 
 
 def seat(c: TestClient, tid: str, token: str, how: str, lang: str) -> Player:
@@ -131,11 +151,16 @@ def seat(c: TestClient, tid: str, token: str, how: str, lang: str) -> Player:
 def test_a_mixed_table_each_seat_reads_the_server_in_its_own_language(client: TestClient) -> None:
     r = client.post("/api/tables", json={"rules": "classic"})
     tid = r.json()["id"]
-    tokens = [client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": f"P{s}"}).json()["token"]
-              for s in range(4)]
+    tokens = [
+        client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": f"P{s}"}).json()["token"] for s in range(4)
+    ]
     langs = {0: "fr", 1: "it", 2: "it", 3: "en"}
-    players = [seat(client, tid, tokens[0], "hello", "fr"), seat(client, tid, tokens[1], "cookie", "it"),
-               seat(client, tid, tokens[2], "header", "it"), seat(client, tid, tokens[3], "header", "en-GB")]
+    players = [
+        seat(client, tid, tokens[0], "hello", "fr"),
+        seat(client, tid, tokens[1], "cookie", "it"),
+        seat(client, tid, tokens[2], "header", "it"),
+        seat(client, tid, tokens[3], "header", "en-GB"),
+    ]
     for p in players:
         while p.state is None or p.state["phase"] in ("draw", "deal"):
             p.recv()

@@ -16,14 +16,13 @@ from typing import Callable
 import pytest
 from babel.numbers import format_decimal
 from playwright.sync_api import Page
+from test_web_browser import attr, hand, my_turn, play_one, take_seat
+from webhelpers import PHONE, Server, http, new_table
 from websockets.sync.client import connect as ws_connect
 
 from barbu.classic.refusals import FOLLOW_SUIT
 from barbu.core.words import SUITS
 from barbu.i18n import translator
-
-from test_web_browser import attr, hand, my_turn, play_one, take_seat
-from webhelpers import PHONE, Server, http, new_table
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000")
@@ -70,7 +69,10 @@ def test_a_deal_played_in_italian(server: Server, person: Callable[..., Page]) -
     page = page_in(person, "it-IT")
     page.goto(f"{server.base}/t/{tid}")
     assert page.get_attribute("html", "lang") == "it"
-    assert page.inner_text("#seats-panel h2") == "Posti" and page.inner_text("[data-seat-take='0']") == "Prendi questo posto"
+    assert (
+        page.inner_text("#seats-panel h2") == "Posti"
+        and page.inner_text("[data-seat-take='0']") == "Prendi questo posto"
+    )
     take_seat(page, server.base, tid, 0, "Giulia")
     contracts = {c["key"]: c["name"] for c in http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["contracts"]}
     rng = random.Random(7)
@@ -82,8 +84,10 @@ def test_a_deal_played_in_italian(server: Server, person: Callable[..., Page]) -
             continue
         assert page.inner_text("#turn").startswith("Tocca a te: ")
         if attr(page, "phase") == "declare" and not named:
-            shown = {b.get_attribute("data-action")[9:]: b.inner_text()
-                     for b in page.query_selector_all("#decision button[data-action^='contract ']")}
+            shown = {
+                b.get_attribute("data-action")[9:]: b.inner_text()
+                for b in page.query_selector_all("#decision button[data-action^='contract ']")
+            }
             # When this seat declares: the contracts it may choose, by their Italian names.
             assert shown and shown == {k: it.contract(contracts[k]) for k in shown}
             assert "Niente donne" in shown.values() or "Niente prese" in shown.values()
@@ -103,8 +107,10 @@ def test_a_deal_played_in_italian(server: Server, person: Callable[..., Page]) -
     scores = public_scores(server, tid)
     totals = [c.inner_text() for c in page.query_selector_all("#sheet tfoot th.num")]
     assert totals == [format_decimal(int(x), locale="it") for x in scores["totals"]]
-    assert page.evaluate("import('/static/js/i18n.js').then(m => [m.num(-1250), m.num(1234567)])") == \
-        ["-1.250", "1.234.567"]
+    assert page.evaluate("import('/static/js/i18n.js').then(m => [m.num(-1250), m.num(1234567)])") == [
+        "-1.250",
+        "1.234.567",
+    ]
     assert not page.errors
 
 
@@ -141,10 +147,14 @@ def test_a_table_mixing_a_french_and_an_italian_player(server: Server, person: C
 def test_the_switcher_is_remembered_across_reloads_and_visits(server: Server, person: Callable[..., Page]) -> None:
     page = page_in(person, "en-US")
     page.goto(server.base + "/")
-    assert page.get_attribute("html", "lang") == "en" and page.inner_text("#play-computer") == "Play against the computer"
+    assert (
+        page.get_attribute("html", "lang") == "en" and page.inner_text("#play-computer") == "Play against the computer"
+    )
     with page.expect_navigation():
         page.select_option("#lang-select", "it")
-    assert page.get_attribute("html", "lang") == "it" and page.inner_text("#play-computer") == "Gioca contro il computer"
+    assert (
+        page.get_attribute("html", "lang") == "it" and page.inner_text("#play-computer") == "Gioca contro il computer"
+    )
     cookie = next(c for c in page.context.cookies() if c["name"] == "barbu_lang")
     assert cookie["value"] == "it" and cookie["expires"] > time.time() + 360 * 24 * 3600
     page.reload()
@@ -163,6 +173,9 @@ def test_the_switcher_is_remembered_across_reloads_and_visits(server: Server, pe
     take_seat(phone, server.base, tid, 0, "Chloé")
     phone.wait_for_selector("#hand .card")
     box = phone.eval_on_selector("#lang-select", "e => e.getBoundingClientRect().toJSON()")
-    assert 0 <= box["left"] and box["right"] <= 390 and box["bottom"] <= phone.eval_on_selector(
-        ".topbar", "e => e.getBoundingClientRect().bottom")
+    assert (
+        0 <= box["left"]
+        and box["right"] <= 390
+        and box["bottom"] <= phone.eval_on_selector(".topbar", "e => e.getBoundingClientRect().bottom")
+    )
     assert not page.errors and not phone.errors

@@ -20,20 +20,18 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from leak_oracle import LeakOracle
 
 from barbu.agents import AGENT_KINDS
 from barbu.besigue import BesigueGame, BesigueRules
 from barbu.besigue.cards import type_of, type_text
+from barbu.classic.match import CHANCE
+from barbu.classic.ruleset import Ruleset, presets
 from barbu.core.cards import CARDS, cards_of
 from barbu.core.chance import new_secret
-from barbu.classic.match import CHANCE
-from barbu.classic.ruleset import presets
-from barbu.classic.ruleset import Ruleset
 from barbu.web.common.settings import Settings
 from barbu.web.db.storage import TableRecord, hash_token, now
 from barbu.web.tables.actor import Table
-
-from leak_oracle import LeakOracle
 
 
 class MemoryJournal:
@@ -78,8 +76,11 @@ def variants() -> list[Ruleset]:
     for p in presets():
         for n in p.ruleset.family_spec.players:
             out.append(p.ruleset if n == p.ruleset.players else p.ruleset.replace(players=n))
-    out += [Ruleset.parse("classic(chinese_poker=true)"), Ruleset.parse("classic(ravage_city=true, rotation=quick)"),
-            Ruleset.parse("classic(domino_ace=low, heart_lead=until_broken)")]
+    out += [
+        Ruleset.parse("classic(chinese_poker=true)"),
+        Ruleset.parse("classic(ravage_city=true, rotation=quick)"),
+        Ruleset.parse("classic(domino_ace=low, heart_lead=until_broken)"),
+    ]
     return out
 
 
@@ -92,13 +93,19 @@ def random_command(state: dict[str, Any], rng: random.Random) -> str:
     return f"arrange {','.join(hand[:5])} {','.join(hand[5:10])} {','.join(hand[10:13])}"
 
 
-async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: LeakOracle,
-                      stats: Counter) -> None:
+async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: LeakOracle, stats: Counter) -> None:
     grace = rng.choice([0.0, 1000.0])  # 0: a dropped seat is played by a stand-in at once
     settings = Settings(db_url="sqlite://", grace=grace, bot_delay=0, deal_pause=0)
     journal = MemoryJournal()
-    rec = TableRecord(uuid.uuid4().hex[:8], str(rules), rng.randrange(2 ** 40), "open", now(),
-                      secret=new_secret().hex(), creator_hash=hash_token("creator"))
+    rec = TableRecord(
+        uuid.uuid4().hex[:8],
+        str(rules),
+        rng.randrange(2**40),
+        "open",
+        now(),
+        secret=new_secret().hex(),
+        creator_hash=hash_token("creator"),
+    )
     table = Table(rec, journal, settings)
     table.start()
     m = table.match
@@ -173,29 +180,37 @@ async def drive_table(rules: Ruleset, deals: int, rng: random.Random, oracle: Le
         if roll < 0.04:
             await refused(conn, {"type": "act", "action": text, "version": table.version - 1}, "stale")
         elif roll < 0.08 and others:
-            await refused(rng.choice(others), {"type": "act", "action": text, "version": table.version,
-                                               "seat": actor}, "foreign_seat")
+            await refused(
+                rng.choice(others),
+                {"type": "act", "action": text, "version": table.version, "seat": actor},
+                "foreign_seat",
+            )
         elif roll < 0.12 and others:
             other = rng.choice(others)
             own = other.state["hand"] if other.state and other.state["hand"] else ["2C"]
-            await refused(other, {"type": "act", "action": rng.choice(own), "version": table.version},
-                          "not_your_turn")
+            await refused(other, {"type": "act", "action": rng.choice(own), "version": table.version}, "not_your_turn")
         elif roll < 0.14:
             await refused(spectators[0], {"type": "act", "action": text, "version": table.version}, "not_seated")
         elif roll < 0.17 and state["phase"] == "play" and isinstance(m, BesigueGame):
             mine = {type_of(c) for c in m.hands[actor]}
             theirs = sorted({type_of(c) for c in m.hands[1 - actor]} - mine)
             if theirs:  # the opponent's card, named: refused without saying where it is
-                await refused(conn, {"type": "act", "action": f"play {type_text(rng.choice(theirs))}",
-                                     "version": table.version}, "illegal")
+                await refused(
+                    conn,
+                    {"type": "act", "action": f"play {type_text(rng.choice(theirs))}", "version": table.version},
+                    "illegal",
+                )
         elif roll < 0.17 and state["phase"] == "play":
             theirs = m.in_hands & ~m.hands[actor]
             if theirs:
                 card = str(CARDS[rng.choice(cards_of(theirs))])
                 await refused(conn, {"type": "act", "action": card, "version": table.version}, "illegal")
         elif roll < 0.19:
-            await refused(conn, {"type": "act", "action": rng.choice(["zz", "contract nothing", "double x"]),
-                                 "version": table.version}, rng.choice(["parse"]))
+            await refused(
+                conn,
+                {"type": "act", "action": rng.choice(["zz", "contract nothing", "double x"]), "version": table.version},
+                rng.choice(["parse"]),
+            )
         cid = uuid.uuid4().hex
         msg = {"type": "act", "action": text, "version": table.version, "id": cid}
         before = table.version
@@ -247,6 +262,7 @@ def run_oracle(total_deals: int, seed: int) -> tuple[LeakOracle, Counter]:
             done = stats["deals"]
             while stats["deals"] - done < per:
                 await drive_table(r, per - (stats["deals"] - done), rng, oracle, stats)
+
     asyncio.run(main())
     return oracle, stats
 
@@ -269,6 +285,7 @@ def test_no_leak_at_besigue_tables() -> None:
     async def main() -> None:
         for text in ("besigue", "besigue-english", "besigue(seven=exchange, endgame=must_win)"):
             await drive_table(BesigueRules.parse(text), 3, rng, oracle, stats)
+
     asyncio.run(main())
     print(dict(stats), oracle.checked, "messages checked")
     assert stats["deals"] >= 6 and oracle.checked > 2_000 and oracle.cards_seen > 10_000
@@ -287,6 +304,7 @@ def test_no_leak_over_thousands_of_deals() -> None:
 def test_the_oracle_catches_a_besigue_leak() -> None:
     """A card only the opponent holds, or a hand that is not the seat's own, fails the oracle."""
     from leak_oracle import Leak
+
     g = BesigueGame("besigue", seed=4)
     while g.to_act() == CHANCE:
         g.play_chance()
@@ -294,12 +312,12 @@ def test_the_oracle_catches_a_besigue_leak() -> None:
     mine = sorted(type_text(type_of(c)) for c in g.hands[seat])
     oracle = LeakOracle()
     oracle.check(g, seat, json.dumps({"type": "state", "state": {"hand": mine}}))
-    only_theirs = sorted({type_of(c) for c in g.hands[1 - seat]} - {type_of(c) for c in g.hands[seat]}
-                         - {type_of(g.turn_up)})
+    only_theirs = sorted(
+        {type_of(c) for c in g.hands[1 - seat]} - {type_of(c) for c in g.hands[seat]} - {type_of(g.turn_up)}
+    )
     with pytest.raises(Leak):
         oracle.check(g, seat, json.dumps({"type": "error", "message": f"x {type_text(only_theirs[0])} y"}))
-    stock_only = sorted({type_of(c) for c in g.stock[:-1]} - {type_of(c) for c in g.hands[seat]}
-                        - {type_of(g.turn_up)})
+    stock_only = sorted({type_of(c) for c in g.stock[:-1]} - {type_of(c) for c in g.hands[seat]} - {type_of(g.turn_up)})
     with pytest.raises(Leak):
         oracle.check(g, seat, json.dumps({"type": "state", "state": {"stock": [type_text(stock_only[0])]}}))
     with pytest.raises(Leak):
@@ -308,8 +326,10 @@ def test_the_oracle_catches_a_besigue_leak() -> None:
 
 def test_the_oracle_catches_a_leak() -> None:
     """The oracle itself: a message naming an opponent's card fails it, in every card form."""
-    from barbu.classic.match import Match
     from leak_oracle import Leak
+
+    from barbu.classic.match import Match
+
     m = Match("classic", seed=5)
     while m.to_act() == CHANCE:
         m.play_chance()

@@ -129,8 +129,28 @@ def test_a_wrong_decision_is_refused_with_its_lesson(client: TestClient) -> None
     assert reply["refused"]["code"] == "lesson" and reply["actions"] == []
 
 
-@pytest.mark.parametrize("action", ["", " ", "zz", "double 9", "double", "contract", "contract nothing", "trump X",
-                                    "rank Z", "rank 8", "AD AD", "\u0000", "pass", "hidden", "10♦", "TD TD", "♦"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "",
+        " ",
+        "zz",
+        "double 9",
+        "double",
+        "contract",
+        "contract nothing",
+        "trump X",
+        "rank Z",
+        "rank 8",
+        "AD AD",
+        "\u0000",
+        "pass",
+        "hidden",
+        "10♦",
+        "TD TD",
+        "♦",
+    ],
+)
 def test_odd_actions_are_refused_in_words(client: TestClient, action: str, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO):
         reply = learn(client, "no-queens", [action])
@@ -145,21 +165,25 @@ def test_refused_actions_between_accepted_ones_change_nothing(client: TestClient
     assert noisy["state"] == plain["state"]
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"lesson": "nothing"}, 400, "there is no lesson 'nothing'"),
-    ({"lesson": 3}, 400, "name the lesson by its key"),
-    ({"lesson": ["trumps"]}, 400, "name the lesson by its key"),
-    ({"lesson": "trumps", "actions": "AS"}, 400, "the actions must be a list of texts"),
-    ({"lesson": "trumps", "actions": [1, 2]}, 400, "the actions must be a list of texts"),
-    ({"lesson": "trumps", "actions": [None]}, 400, "the actions must be a list of texts"),
-    ({"lesson": "trumps", "actions": {"a": 1}}, 400, "the actions must be a list of texts"),
-    ({"lesson": "trumps", "actions": ["AS"] * (MAX_ACTIONS + 1)}, 400, f"at most {MAX_ACTIONS} actions"),
-    ({"lesson": "trumps", "actions": ["A" * 41]}, 400, "at most 40 characters"),
-    ([1, 2], 400, "the request must be a JSON object"),
-    ("trumps", 400, "the request must be a JSON object"),
-])
-def test_malformed_bodies_get_a_400_in_plain_words(client: TestClient, body: Any, status: int, words: str,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"lesson": "nothing"}, 400, "there is no lesson 'nothing'"),
+        ({"lesson": 3}, 400, "name the lesson by its key"),
+        ({"lesson": ["trumps"]}, 400, "name the lesson by its key"),
+        ({"lesson": "trumps", "actions": "AS"}, 400, "the actions must be a list of texts"),
+        ({"lesson": "trumps", "actions": [1, 2]}, 400, "the actions must be a list of texts"),
+        ({"lesson": "trumps", "actions": [None]}, 400, "the actions must be a list of texts"),
+        ({"lesson": "trumps", "actions": {"a": 1}}, 400, "the actions must be a list of texts"),
+        ({"lesson": "trumps", "actions": ["AS"] * (MAX_ACTIONS + 1)}, 400, f"at most {MAX_ACTIONS} actions"),
+        ({"lesson": "trumps", "actions": ["A" * 41]}, 400, "at most 40 characters"),
+        ([1, 2], 400, "the request must be a JSON object"),
+        ("trumps", 400, "the request must be a JSON object"),
+    ],
+)
+def test_malformed_bodies_get_a_400_in_plain_words(
+    client: TestClient, body: Any, status: int, words: str, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.INFO):
         r = client.post("/api/learn", json=body)
     assert r.status_code == status and words in r.json()["error"], r.text
@@ -180,15 +204,18 @@ def test_errors_come_in_the_pages_language_and_bad_transport_is_refused(client: 
     assert r.status_code == 415
     r = client.post("/api/learn", json={"lesson": "trumps"}, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
-    r = client.post("/api/learn", content=b'{"actions": ["' + b"x" * 100_000 + b'"]}',
-                    headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/learn", content=b'{"actions": ["' + b"x" * 100_000 + b'"]}', headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413
     assert client.get("/api/learn").status_code == 405
 
 
 def test_the_pages(client: TestClient) -> None:
     lobby = client.get("/", headers={"accept-language": "fr"})
-    assert 'href="/learn"' in lobby.text and "Apprendre à jouer" in lobby.text and "vous découvrez le Barbu" in lobby.text
+    assert (
+        'href="/learn"' in lobby.text and "Apprendre à jouer" in lobby.text and "vous découvrez le Barbu" in lobby.text
+    )
     for lang, words in (("en", "Learn to play"), ("fr", "Apprendre à jouer"), ("it", "Impara a giocare")):
         page = client.get(f"/learn?lang={lang}")
         assert page.status_code == 200 and f'<html lang="{lang}">' in page.text and words in page.text
@@ -199,9 +226,11 @@ def test_the_pages(client: TestClient) -> None:
 
 
 def test_a_fault_of_ours_is_said_plainly_and_logged_without_a_traceback(
-        client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def broken(*args: Any) -> None:
         raise RuntimeError("a bug")
+
     monkeypatch.setattr("barbu.web.routes.learn.lesson_json", broken)
     with caplog.at_level(logging.INFO):
         r = client.post("/api/learn?lang=it", json={"lesson": "trumps"})

@@ -12,24 +12,33 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-from webhelpers import Server, shot as take_shot
+from webhelpers import Server
+from webhelpers import shot as take_shot
 
 from barbu.guide.lesson import KEYS, replay
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0")
 STEP = 60_000  # ms a step may take on a loaded machine
-READY = ("() => { const t = document.querySelector('#table');"
-         " return !!t && t.dataset.busy === '0' && t.dataset.phase !== ''; }")
-AT_STEP = ("() => {{ const t = document.querySelector('#table');"
-           " return !!t && t.dataset.step === '{n}' && t.dataset.busy === '0'; }}")
+READY = (
+    "() => { const t = document.querySelector('#table');"
+    " return !!t && t.dataset.busy === '0' && t.dataset.phase !== ''; }"
+)
+AT_STEP = (
+    "() => {{ const t = document.querySelector('#table');"
+    " return !!t && t.dataset.step === '{n}' && t.dataset.busy === '0'; }}"
+)
 COUNTER = {"en": "Lesson 1 of 4", "fr": "Leçon 1 sur 4", "it": "Lezione 1 di 4"}
-REAL_MATCH = {"en": "Play a real match against the computer", "fr": "Jouer une vraie partie contre l'ordinateur",
-              "it": "Gioca una vera partita contro il computer"}
+REAL_MATCH = {
+    "en": "Play a real match against the computer",
+    "fr": "Jouer une vraie partie contre l'ordinateur",
+    "it": "Gioca una vera partita contro il computer",
+}
 
 
-def open_page(person: Callable[..., Page], url: str, size: tuple[int, int], reduced: bool = True,
-              ready: bool = True) -> Page:
+def open_page(
+    person: Callable[..., Page], url: str, size: tuple[int, int], reduced: bool = True, ready: bool = True
+) -> Page:
     page = person(size, timeout=STEP, reduced_motion="reduce" if reduced else "no-preference")
     page.goto(url)
     if ready:
@@ -70,11 +79,18 @@ def play_lesson(page: Page, key: str, name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang, size, reduced", [
-    ("en", (1366, 768), False), ("fr", (1366, 768), True), ("it", (1366, 768), True), ("it", (390, 844), True),
-])
-def test_the_guided_deal_from_the_lobby_to_a_real_match(person: Callable[..., Page], server: Server, lang: str,
-                                                        size: tuple[int, int], reduced: bool) -> None:
+@pytest.mark.parametrize(
+    "lang, size, reduced",
+    [
+        ("en", (1366, 768), False),
+        ("fr", (1366, 768), True),
+        ("it", (1366, 768), True),
+        ("it", (390, 844), True),
+    ],
+)
+def test_the_guided_deal_from_the_lobby_to_a_real_match(
+    person: Callable[..., Page], server: Server, lang: str, size: tuple[int, int], reduced: bool
+) -> None:
     page = open_page(person, f"{server.base}/?lang={lang}", size, reduced, ready=False)
     page.click("#learn-link")
     page.wait_for_function(READY)

@@ -11,13 +11,12 @@ import time
 
 import pytest
 from starlette.testclient import TestClient
+from wsclient import ORIGIN, Player, app_client
 
 from barbu import Match
 from barbu.core.chance import KeyedRandom, keyed_chance, new_secret, verify_chance
 from barbu.records.barbu import read_record, replay, verify_deals
 from barbu.web import Settings
-
-from wsclient import ORIGIN, Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 
@@ -51,8 +50,9 @@ def test_only_the_creator_gives_seats_to_computer_players(sqlite_url: str) -> No
         assert r.status_code == 400 and "creator" in r.json()["error"]
 
 
-@pytest.mark.parametrize("name", ["Bot 1", "bot", "BOT 3", "Computer", "robot-2", "search", "Rule", "AI",
-                                  "Ann (search)", "cpu player"])
+@pytest.mark.parametrize(
+    "name", ["Bot 1", "bot", "BOT 3", "Computer", "robot-2", "search", "Rule", "AI", "Ann (search)", "cpu player"]
+)
 def test_names_that_pose_as_computer_players_are_refused(sqlite_url: str, name: str) -> None:
     with app_client(Settings(db_url=sqlite_url, **FAST)) as c:
         tid, _ = create(c)
@@ -106,11 +106,11 @@ def test_request_bodies_are_refused_as_soon_as_they_pass_the_limit(sqlite_url: s
             for _ in range(10_000):  # 10 MB if read whole
                 sent.append(1)
                 yield b" " * 1000
+
         r = c.post("/api/tables", content=body(), headers={"content-type": "application/json"})
         assert r.status_code == 413 and "too large" in r.json()["error"]
         # (the test client sends the body whole; test_web_hostile.py checks the stream is cut off)
-        r = c.post("/api/tables", content=b"{}", headers={"content-type": "application/json",
-                                                         "content-length": "abc"})
+        r = c.post("/api/tables", content=b"{}", headers={"content-type": "application/json", "content-length": "abc"})
         assert r.status_code in (400, 413)
 
 

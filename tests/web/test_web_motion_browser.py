@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute
-
-from webhelpers import Server, new_table, shot as take_shot
+from webhelpers import Server, new_table
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
 SIZES = [(1366, 768), (390, 844)]
@@ -32,15 +32,36 @@ TABLES = 8  # tables tried for a trick-taking contract (a computer dealer picks 
 
 
 # `server`: computer players that wait a while before each move: a frozen move is looked at before the next.
-SERVE = ("--bot-delay", "1.5", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "1.5",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 
 
 @pytest.fixture(scope="module")
 def fast(serve_module: Any) -> Server:
     """Computer players that move at once: the page gets a new state in the middle of every move."""
-    return serve_module("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-                        "--bot-tables-per-address", "0", name="motion-fast")
+    return serve_module(
+        "--bot-delay",
+        "0",
+        "--deal-pause",
+        "0",
+        "--grace",
+        "1000",
+        "--tables-per-hour",
+        "0",
+        "--bot-tables-per-address",
+        "0",
+        name="motion-fast",
+    )
 
 
 State = dict[str, Any]
@@ -89,8 +110,9 @@ def newer(version: str | None) -> Callable[[State], bool]:
     return lambda s: s.get("version", -1) > int(version or -1)
 
 
-def seat_me(person: Callable[..., Page], base: str, size: tuple[int, int], rules: str = "classic",
-            reduced: bool = False) -> Page:
+def seat_me(
+    person: Callable[..., Page], base: str, size: tuple[int, int], rules: str = "classic", reduced: bool = False
+) -> Page:
     """Seat 0 taken in the browser against computer players who play at random; at a Barbu table, until a
     trick-taking contract is being played (another table when the computer dealer chose Domino)."""
     for _ in range(TABLES):
@@ -140,18 +162,22 @@ def freeze(page: Page) -> None:
 
 
 def my_turn_js(root: str) -> str:
-    return (f"() => {{ const t = document.querySelector('{root}');"
-            " return (t.dataset.toAct === t.dataset.seat && document.querySelector("
-            "'#hand .card.legal, #decision button[data-action]:not([disabled]), #bz-hand button.card.legal,"
-            " #laid-bottom button.card.legal, #bz-decision button:not([disabled])')) || t.dataset.phase === 'over'; }")
+    return (
+        f"() => {{ const t = document.querySelector('{root}');"
+        " return (t.dataset.toAct === t.dataset.seat && document.querySelector("
+        "'#hand .card.legal, #decision button[data-action]:not([disabled]), #bz-hand button.card.legal,"
+        " #laid-bottom button.card.legal, #bz-decision button:not([disabled])')) || t.dataset.phase === 'over'; }"
+    )
 
 
 def wait_my_turn(page: Page, root: str) -> None:
     try:
         page.wait_for_function(my_turn_js(root))
     except Exception as e:  # say what the table showed
-        raise AssertionError(f"not my turn: {page.inner_text('#turn, #bz-turn')!r} "
-                             f"{page.inner_text('#decision, #bz-decision')!r} {page.get_attribute(root, 'data-phase')}") from e
+        raise AssertionError(
+            f"not my turn: {page.inner_text('#turn, #bz-turn')!r} "
+            f"{page.inner_text('#decision, #bz-decision')!r} {page.get_attribute(root, 'data-phase')}"
+        ) from e
 
 
 def act(page: Page) -> str:
@@ -168,10 +194,18 @@ def act(page: Page) -> str:
         tap(page, cards.first)
     else:
         none = page.locator("#bz-decision button.bz-none")
-        choices = page.locator("#decision button[data-action]:not([disabled]):not([data-action='contract domino']),"
-                               " #bz-decision button:not([disabled])")
-        tap(page, none if none.count() else choices.first if choices.count() else
-            page.locator("#decision button[data-action]:not([disabled])").first)
+        choices = page.locator(
+            "#decision button[data-action]:not([disabled]):not([data-action='contract domino']),"
+            " #bz-decision button:not([disabled])"
+        )
+        tap(
+            page,
+            none
+            if none.count()
+            else choices.first
+            if choices.count()
+            else page.locator("#decision button[data-action]:not([disabled])").first,
+        )
     page.wait_for_function(f"v => document.querySelector('{root}').dataset.version !== v", arg=version)
     return phase
 
@@ -187,7 +221,9 @@ def until_my_card(page: Page) -> None:
     root = root_of(page)
     for _ in range(60):
         wait_my_turn(page, root)
-        if page.locator("#hand .card[data-legal='1'], #bz-hand button.card.legal, #laid-bottom button.card.legal").count():
+        if page.locator(
+            "#hand .card[data-legal='1'], #bz-hand button.card.legal, #laid-bottom button.card.legal"
+        ).count():
             return
         act(page)
     raise AssertionError("never asked for a card")
@@ -254,8 +290,9 @@ def shot(page: Page, name: str) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, person: Callable[..., Page],
-                                                        size: tuple[int, int]) -> None:
+def test_a_card_played_flies_from_the_hand_to_the_trick(
+    server: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = seat_me(person, server.base, size)
     assert page.is_checked("#motion-toggle")  # on by default
     freeze(page)
@@ -265,7 +302,9 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, person: 
     was = centre(card.bounding_box())
     page.gate.hold_after(newer(page.get_attribute("#table", "data-version")))  # type: ignore[attr-defined]
     tap(page, card)
-    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.querySelector('[data-card=\"{played}\"]')))")).json_value()
+    flights = page.wait_for_function(
+        FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.querySelector('[data-card=\"{played}\"]')))")
+    ).json_value()
     mine = next(f for f in flights if f["card"] == played)
     assert mine["by"] == "0" and mine["animations"] >= 1 and mine["visibility"] == "hidden", mine
     # The move starts at the card's place in the hand (the hand may have risen a line meanwhile: the turn's
@@ -276,10 +315,15 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, person: 
     mid = next(f for f in half if f["card"] == played)
     assert not near(centre(mid["ghost"]), was) and not near(centre(mid["ghost"]), centre(mid["rest"])), mid
     shot(page, "hand")
-    finish(page)  # and at the end it lies in its place, the card itself shown again (gone with the trick if it ended it)
-    end = page.wait_for_function("""c => { const p = document.querySelector(`#center .trick-card [data-card="${c}"]`).closest('.trick-card');
+    finish(
+        page
+    )  # and at the end it lies in its place, the card itself shown again (gone with the trick if it ended it)
+    end = page.wait_for_function(
+        """c => { const p = document.querySelector(`#center .trick-card [data-card="${c}"]`).closest('.trick-card');
         return !p.dataset.moving && !document.querySelector(`#motion-layer .motion-ghost [data-card="${c}"]`)
-          && [getComputedStyle(p).visibility, p.parentElement.classList.contains('faded')]; }""", arg=played).json_value()
+          && [getComputedStyle(p).visibility, p.parentElement.classList.contains('faded')]; }""",
+        arg=played,
+    ).json_value()
     assert end == ["hidden", True] or end == ["visible", False], end
     assert int(page.get_attribute("#motion-layer", "data-flights")) >= 1
     page.gate.release()  # type: ignore[attr-defined]
@@ -289,7 +333,8 @@ def test_a_card_played_flies_from_the_hand_to_the_trick(server: Server, person: 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_winner(
-        server: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+    server: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = seat_me(person, server.base, size)
     freeze(page)
     # A computer player's card: it starts on his seat's box.
@@ -297,9 +342,15 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     gate: Gate = page.gate  # type: ignore[attr-defined]
     gate.hold_after(lambda s: s.get("trick") and (s["leader"] + len(s["trick"]) - 1) % 4 != 0)
     act(page)
-    flights = act_until(page, "(" + FLIGHTS.replace(
-        "if (!moving.length) return null;",
-        "if (!moving.some((p) => p.dataset.by && p.dataset.by !== '0')) return null;") + ")()")
+    flights = act_until(
+        page,
+        "("
+        + FLIGHTS.replace(
+            "if (!moving.length) return null;",
+            "if (!moving.some((p) => p.dataset.by && p.dataset.by !== '0')) return null;",
+        )
+        + ")()",
+    )
     other = next(f for f in flights if f["by"] != "0")
     seat_box = page.locator(f"[data-seat-box='{other['by']}']").bounding_box()
     assert other["ghost"] and near(centre(other["ghost"]), centre(seat_box)), (other, seat_box)
@@ -307,14 +358,17 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
     shot(page, "seat")
     # A finished trick: its cards are gathered and slide to the winner's seat.
     gate.release(then=lambda s: not s.get("trick") and s.get("last_trick"))
-    gathered = act_until(page, """(() => {
+    gathered = act_until(
+        page,
+        """(() => {
         const spot = document.querySelector('#center .trick.faded');
         const pieces = spot ? [...spot.querySelectorAll('.trick-card')] : [];
         if (!pieces.length || !pieces.every((p) => (p.dataset.moving || '').includes('gather'))) return null;
         return {cards: spot.dataset.trick, pieces: pieces.length,
                 ghosts: document.querySelectorAll('#motion-layer .motion-ghost').length,
                 animated: pieces.every((p) => p.getAnimations().length > 0)};
-    })()""")
+    })()""",
+    )
     assert gathered["pieces"] == 4 and gathered["animated"] and gathered["ghosts"] >= 4, gathered
     winner = page.evaluate("""() => {
         const li = document.querySelector('#last-trick p.muted'); return li ? li.textContent : ''; }""")
@@ -337,8 +391,9 @@ def test_another_players_card_flies_from_his_seat_and_the_trick_gathers_to_its_w
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_besigue_cards_fly_and_the_trick_gathers(server: Server, person: Callable[..., Page],
-                                                 size: tuple[int, int]) -> None:
+def test_besigue_cards_fly_and_the_trick_gathers(
+    server: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = seat_me(person, server.base, size, rules="besigue")
     assert page.is_checked("#motion-toggle")
     freeze(page)
@@ -360,9 +415,18 @@ def test_besigue_cards_fly_and_the_trick_gathers(server: Server, person: Callabl
     gate.hold_after(newer(page.get_attribute("#bz", "data-version")))
     tap(page, card)
     # Mine, from the bottom (the opponent may have led the same card, its move frozen).
-    flights = page.wait_for_function(FLIGHTS.replace("if (!moving.length)", f"if (!moving.some((p) => p.dataset.card === '{played}' && p.classList.contains('from-bottom')))")).json_value()
+    flights = page.wait_for_function(
+        FLIGHTS.replace(
+            "if (!moving.length)",
+            f"if (!moving.some((p) => p.dataset.card === '{played}' && p.classList.contains('from-bottom')))",
+        )
+    ).json_value()
     mine = next(f for f in flights if f["card"] == played)
-    assert mine["animations"] >= 1 and mine["visibility"] == "hidden" and in_hand(centre(mine["ghost"]), was, mine["ghost"]), (mine, was, twins)
+    assert (
+        mine["animations"] >= 1
+        and mine["visibility"] == "hidden"
+        and in_hand(centre(mine["ghost"]), was, mine["ghost"])
+    ), (mine, was, twins)
     seek(page, 115)
     shot(page, "besigue-hand")
     # Whoever completes the trick, its two cards are gathered to the winner's side (at once if this card did).
@@ -402,7 +466,9 @@ def moves(page: Page) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("rules", ["classic", "besigue"])
-def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, person: Callable[..., Page], rules: str) -> None:
+def test_the_animations_box_turns_the_moves_off_and_is_remembered(
+    fast: Server, person: Callable[..., Page], rules: str
+) -> None:
     page = seat_me(person, fast.base, (1366, 768), rules=rules)
     page.uncheck("#motion-toggle")
     assert page.evaluate("localStorage.getItem('barbu:motion')") == "off"
@@ -423,7 +489,9 @@ def test_the_animations_box_turns_the_moves_off_and_is_remembered(fast: Server, 
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+def test_reduced_motion_turns_the_moves_off_by_default(
+    fast: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = seat_me(person, fast.base, size, reduced=True)
     assert not page.is_checked("#motion-toggle")
     play_some(page, 6)
@@ -436,8 +504,9 @@ def test_reduced_motion_turns_the_moves_off_by_default(fast: Server, person: Cal
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(fast: Server, person: Callable[..., Page],
-                                                                size: tuple[int, int]) -> None:
+def test_a_whole_deal_plays_through_at_full_speed_with_moves_on(
+    fast: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     """Computer players that answer at once cut every move short: no card is lost on the way or stuck hidden."""
     page = seat_me(person, fast.base, size)
     assert page.is_checked("#motion-toggle")

@@ -12,11 +12,10 @@ import time
 from typing import Any
 
 import pytest
-
-from barbu.web import Settings
-
 from test_web_private import CREATOR, FRIEND, client, post, seat
 from wsclient import ORIGIN, Player
+
+from barbu.web import Settings
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 
@@ -35,8 +34,12 @@ def computer_table(c: Any) -> dict[str, Any]:
     """A table of four computer players, set up by its creator (who holds no seat)."""
     made = post(c, "/api/tables", {"rules": "classic"}).json()
     for n in range(4):
-        assert post(c, f"/api/tables/{made['id']}/bots", {"seat": n, "strength": "random",
-                                                           "token": made["creator"]}).status_code == 200
+        assert (
+            post(
+                c, f"/api/tables/{made['id']}/bots", {"seat": n, "strength": "random", "token": made["creator"]}
+            ).status_code
+            == 200
+        )
     return made
 
 
@@ -53,10 +56,13 @@ def test_my_tables_shows_what_the_credentials_open_and_nothing_more(sqlite_url: 
         game = play(c).json()
         lobby_table = post(c, "/api/tables", {"rules": "italian", "private": True}).json()
         other = post(c, "/api/tables", {"rules": "classic"}, FRIEND).json()
-        found = mine(c, {"id": game["id"], "token": game["token"], "creator": game["creator"]},
-                     {"id": lobby_table["id"], "creator": lobby_table["creator"]},
-                     {"id": other["id"], "token": game["token"], "creator": game["creator"]},  # not its credentials
-                     {"id": "nosuchtable"})
+        found = mine(
+            c,
+            {"id": game["id"], "token": game["token"], "creator": game["creator"]},
+            {"id": lobby_table["id"], "creator": lobby_table["creator"]},
+            {"id": other["id"], "token": game["token"], "creator": game["creator"]},  # not its credentials
+            {"id": "nosuchtable"},
+        )
         by_id = {t["id"]: t for t in found}
         assert by_id[game["id"]]["seat"] == 0 and by_id[game["id"]]["creator"] is True
         assert by_id[game["id"]]["people"] is False and by_id[game["id"]]["status"] == "playing"
@@ -161,15 +167,27 @@ def test_an_ended_match_keeps_its_record_across_a_restart(sqlite_url: str) -> No
 
 
 @pytest.mark.parametrize("path", ["mine", "T/leave", "T/end"])
-def test_hostile_input_gets_a_plain_refusal_in_the_pages_language(sqlite_url: str, path: str,
-                                                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_hostile_input_gets_a_plain_refusal_in_the_pages_language(
+    sqlite_url: str, path: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="barbu.web")
     with client(Settings(db_url=sqlite_url, **FAST)) as c:
         game = play(c).json()
         url = "/api/tables/" + path.replace("T", game["id"])
-        bodies: list[Any] = [[], "x", 12, None, {"tables": "x"}, {"tables": [{"id": 3}]},
-                             {"tables": [{"id": "a", "token": ["x"]}]}, {"tables": [{"id": "a"}] * 51},
-                             {"token": {"a": 1}}, {"token": "é" * 300}, {"creator": 7}, {"token": "\u00e9"}]
+        bodies: list[Any] = [
+            [],
+            "x",
+            12,
+            None,
+            {"tables": "x"},
+            {"tables": [{"id": 3}]},
+            {"tables": [{"id": "a", "token": ["x"]}]},
+            {"tables": [{"id": "a"}] * 51},
+            {"token": {"a": 1}},
+            {"token": "é" * 300},
+            {"creator": 7},
+            {"token": "\u00e9"},
+        ]
         for body in bodies:
             r = c.post(url, json=body, headers={"x-test-address": CREATOR, "cookie": "barbu_lang=fr"})
             assert 400 <= r.status_code < 500 and r.json()["error"], (body, r.text)
@@ -182,7 +200,10 @@ def test_hostile_input_gets_a_plain_refusal_in_the_pages_language(sqlite_url: st
         r = c.post(url, content=b" " * 9000, headers={"content-type": "application/json"})
         assert r.status_code == 413
         r = c.post(url, json={"tables": "x"}, headers={"cookie": "barbu_lang=fr"})
-        assert ("envoyez les tables sous forme de liste\u00a0:" if path == "mine"
-                else "ces identifiants ne donnent aucune place") in r.json()["error"]
+        assert (
+            "envoyez les tables sous forme de liste\u00a0:"
+            if path == "mine"
+            else "ces identifiants ne donnent aucune place"
+        ) in r.json()["error"]
         assert c.get(f"/api/tables/{game['id']}").json()["table"]["status"] == "playing"  # nothing was lost
     assert not [rec for rec in caplog.records if rec.exc_info], "a traceback reached the log"

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from playwright.sync_api import Page, expect
-
 from helpers import shots_on
-from webhelpers import PHONE, Server, http, shot as take_shot
+from playwright.sync_api import Page, expect
+from webhelpers import PHONE, Server, http
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
 LAPTOP = (1366, 768)
@@ -42,7 +42,9 @@ def table_with_a_friend(base: str) -> dict[str, Any]:
 def play_against_the_computer(page: Page, base: str) -> str:
     page.click("#play-computer")
     page.wait_for_url("**/t/*")
-    page.wait_for_function("() => document.querySelector('#table') && document.querySelector('#table').dataset.seat === '0'")
+    page.wait_for_function(
+        "() => document.querySelector('#table') && document.querySelector('#table').dataset.seat === '0'"
+    )
     tid = page.url.split("/t/")[1]
     page.goto(base + "/")
     return tid
@@ -50,8 +52,9 @@ def play_against_the_computer(page: Page, base: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_my_tables_resume_end_and_the_limit(server: Server, person: Callable[..., Page],
-                                            viewport: tuple[int, int]) -> None:
+def test_my_tables_resume_end_and_the_limit(
+    server: Server, person: Callable[..., Page], viewport: tuple[int, int]
+) -> None:
     base = server.base
     page = person(viewport)
     page.goto(base + "/")
@@ -73,8 +76,11 @@ def test_my_tables_resume_end_and_the_limit(server: Server, person: Callable[...
 
     # A table with another person offers Leave; its credentials are this browser's as a seat taken there would be.
     friend = table_with_a_friend(base)
-    page.evaluate("""f => { localStorage.setItem(`barbu:seat:${f.id}`, JSON.stringify({token: f.token, seat: 0, name: "Ann"}));
-                           localStorage.setItem(`barbu:creator:${f.id}`, f.creator); }""", friend)
+    page.evaluate(
+        """f => { localStorage.setItem(`barbu:seat:${f.id}`, JSON.stringify({token: f.token, seat: 0, name: "Ann"}));
+                           localStorage.setItem(`barbu:creator:${f.id}`, f.creator); }""",
+        friend,
+    )
     second = play_against_the_computer(page, base)
     expect(page.locator(f"[data-mine='{friend['id']}'] [data-mine-leave]")).to_be_visible()
     expect(page.locator("[data-mine]")).to_have_count(3)

@@ -15,11 +15,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from starlette.testclient import TestClient
-
-from barbu.web import Settings, create_app
-
 from webhelpers import http
 from wsclient import OPEN, ORIGIN, Player
+
+from barbu.web import Settings, create_app
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 CREATOR, FRIEND, STRANGER = "198.51.100.1", "198.51.100.2", "203.0.113.9"
@@ -27,12 +26,14 @@ CREATOR, FRIEND, STRANGER = "198.51.100.1", "198.51.100.2", "203.0.113.9"
 
 def addressed(app: Any) -> Any:
     """The app, each request coming from the address its ``x-test-address`` header names."""
+
     async def wrapped(scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
             for k, v in scope.get("headers", []):
                 if k == b"x-test-address":
                     scope = {**scope, "client": (v.decode(), 50000)}
         await app(scope, receive, send)
+
     wrapped.state = app.state  # type: ignore[attr-defined]
     return wrapped
 
@@ -83,8 +84,11 @@ def test_a_private_table_is_not_listed_and_seats_only_its_invitation(sqlite_url:
         assert seat(c, tid, 1, "Friend two", FRIEND, invite=invite).status_code == 200
         creator = data["creator"]  # the creator seats whom he likes, with or without the invitation
         assert seat(c, tid, 3, "Host", STRANGER, creator=creator).status_code == 200
-        fr = c.post(f"/api/tables/{tid}/seats", json={"seat": 2, "name": "Ami"},
-                    headers={"x-test-address": FRIEND, "accept-language": "fr"})
+        fr = c.post(
+            f"/api/tables/{tid}/seats",
+            json={"seat": 2, "name": "Ami"},
+            headers={"x-test-address": FRIEND, "accept-language": "fr"},
+        )
         assert fr.status_code == 403 and "privée" in fr.json()["error"]
         r = post(c, "/api/tables", {"rules": "classic", "private": "yes"})
         assert r.status_code == 400 and "true or false" in r.json()["error"]
@@ -127,7 +131,9 @@ def test_the_creator_removes_a_player_before_the_start(sqlite_url: str) -> None:
         tid, creator = r.json()["id"], r.json()["creator"]
         mine = seat(c, tid, 0, "Host", CREATOR).json()["token"]
         theirs = seat(c, tid, 1, "Intruder", STRANGER).json()["token"]
-        assert post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random", "token": creator}).status_code == 200
+        assert (
+            post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random", "token": creator}).status_code == 200
+        )
         intruder = Player(c, tid, theirs, headers={**ORIGIN, "x-test-address": STRANGER})
         intruder.send({"type": "sync"})  # (already said hello in English; a French one below)
         french = Player(c, tid, None, hello=False, headers={**ORIGIN, "x-test-address": STRANGER})

@@ -9,8 +9,8 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
-from webhelpers import PHONE, Server, shot as take_shot
+from webhelpers import PHONE, Server
+from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--grace", "1000")

@@ -12,13 +12,12 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from wsclient import ORIGIN, Player, app_client
 
 from barbu.agents import AGENT_KINDS
 from barbu.classic.ruleset import presets
 from barbu.web import Settings
 from barbu.web.db.storage import Store
-
-from wsclient import ORIGIN, Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 
@@ -32,8 +31,9 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 CREATORS: dict[str, str] = {}  # table id -> its creator's credential
 
 
-def make_table(c: TestClient, rules: str = "classic", humans: tuple[int, ...] = (0, 1, 2, 3),
-               bots: tuple[int, ...] = ()) -> tuple[str, dict[int, str]]:
+def make_table(
+    c: TestClient, rules: str = "classic", humans: tuple[int, ...] = (0, 1, 2, 3), bots: tuple[int, ...] = ()
+) -> tuple[str, dict[int, str]]:
     r = c.post("/api/tables", json={"rules": rules})
     assert r.status_code == 201, r.text
     tid, creator = r.json()["id"], r.json()["creator"]
@@ -65,7 +65,12 @@ def test_options_list_every_preset_and_strength(client: TestClient) -> None:
     besigue = data["presets"][-2]
     assert besigue["players"] == [2] and besigue["game"] == "besigue"
     assert {o["name"]: o["default"] for o in besigue["options"]} == {
-        "hand": 9, "brisques": "aces", "seven": "drawn", "endgame": "follow_or_trump", "target": 1000}
+        "hand": 9,
+        "brisques": "aces",
+        "seven": "drawn",
+        "endgame": "follow_or_trump",
+        "target": 1000,
+    }
     assert data["strengths"] == list(AGENT_KINDS)
     classic = data["presets"][0]
     assert {o["name"] for o in classic["options"]} >= {"rotation", "doubling", "chinese_poker"}
@@ -84,13 +89,16 @@ def test_create_list_and_show_tables(client: TestClient) -> None:
     assert client.get("/api/tables/nope").status_code == 404
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"rules": "bridge"}, 400, "unknown preset"),
-    ({"rules": "classic(rotation=sideways)"}, 400, "rotation"),
-    ({"rules": "classic", "players": 5}, 400, "4 players"),
-    ({"rules": ""}, 400, "choose the rules"),
-    ({"rules": 7}, 400, "choose the rules"),
-])
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"rules": "bridge"}, 400, "unknown preset"),
+        ({"rules": "classic(rotation=sideways)"}, 400, "rotation"),
+        ({"rules": "classic", "players": 5}, 400, "4 players"),
+        ({"rules": ""}, 400, "choose the rules"),
+        ({"rules": 7}, 400, "choose the rules"),
+    ],
+)
 def test_bad_tables_are_refused_in_words(client: TestClient, body: dict, status: int, words: str) -> None:
     r = client.post("/api/tables", json=body)
     assert r.status_code == status and words in r.json()["error"]
@@ -98,8 +106,12 @@ def test_bad_tables_are_refused_in_words(client: TestClient, body: dict, status:
 
 
 def test_requests_must_be_small_same_origin_json(client: TestClient) -> None:
-    assert client.post("/api/tables", content=b"rules=classic",
-                       headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 415
+    assert (
+        client.post(
+            "/api/tables", content=b"rules=classic", headers={"content-type": "application/x-www-form-urlencoded"}
+        ).status_code
+        == 415
+    )
     not_json = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert not_json.status_code == 400
     big = {"rules": "classic", "pad": "x" * 10_000}
@@ -112,7 +124,10 @@ def test_requests_must_be_small_same_origin_json(client: TestClient) -> None:
 def test_seats_and_computer_players(client: TestClient) -> None:
     tid, tokens = make_table(client, humans=(0,))
     assert len(tokens[0]) >= 30
-    seat = lambda s, name: client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": name})
+
+    def seat(s, name):
+        return client.post(f"/api/tables/{tid}/seats", json={"seat": s, "name": name})
+
     assert seat(0, "Again").status_code == 409
     assert seat(7, "Nobody").status_code == 400
     assert seat(1, "   ").status_code == 400
@@ -120,8 +135,12 @@ def test_seats_and_computer_players(client: TestClient) -> None:
     r = client.post(f"/api/tables/{tid}/bots", json={"seat": 1, "strength": "grandmaster", "token": CREATORS[tid]})
     assert r.status_code == 400 and "choose from" in r.json()["error"]
     for s in (1, 2, 3):
-        assert client.post(f"/api/tables/{tid}/bots",
-                           json={"seat": s, "strength": AGENT_KINDS[-1], "token": CREATORS[tid]}).status_code == 200
+        assert (
+            client.post(
+                f"/api/tables/{tid}/bots", json={"seat": s, "strength": AGENT_KINDS[-1], "token": CREATORS[tid]}
+            ).status_code
+            == 200
+        )
     info = client.get(f"/api/tables/{tid}").json()["table"]
     assert info["status"] == "playing"
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
@@ -225,6 +244,7 @@ def test_commands_out_of_turn_foreign_stale_duplicate_and_spectator(client: Test
 
     def unchanged() -> None:
         assert (table.version, len(events(client, tid))) == start
+
     assert other.act(legal[0], cid="a")["code"] == "not_your_turn"
     unchanged()
     assert other.act(legal[0], seat=actor, cid="b")["code"] == "foreign_seat"
@@ -243,7 +263,7 @@ def test_commands_out_of_turn_foreign_stale_duplicate_and_spectator(client: Test
     again = me.act(legal[0], version=start[0], cid="once")
     assert again["type"] == "ack" and again["duplicate"] and again["version"] == start[0] + 1
     assert table.version == start[0] + 1
-    assert [e[2] for e in events(client, tid)[start[0]:]] == [legal[0]]
+    assert [e[2] for e in events(client, tid)[start[0] :]] == [legal[0]]
     for p in [*players.values(), watcher]:
         p.close()
 
@@ -262,6 +282,7 @@ def test_reconnect_gets_what_it_missed_or_a_full_resync(client: TestClient) -> N
                 return
             p = players[actor]
             assert p.act(p.state["legal"][0])["type"] == "ack"
+
     step(1)
     old = players[0].state["version"]
     players.pop(0).close()

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 import barbu.web
-from barbu.i18n import LANGUAGES, translator
-from barbu.i18n import catalogs
+from barbu.i18n import LANGUAGES, catalogs, translator
 from barbu.web.common.errors import HTTP_STATUS, REFUSALS, Refusal, WebError, fill, refusal, status_of
 from barbu.web.common.wording import error_json, word
 
@@ -49,8 +48,12 @@ def template_of(r: Refusal) -> str:
 
 
 def sample_fields(r: Refusal) -> dict[str, Any]:
-    names = {f for part in ([r.template] if isinstance(r.template, str) else r.template)
-             for _, f, _, _ in string.Formatter().parse(part) if f}
+    names = {
+        f
+        for part in ([r.template] if isinstance(r.template, str) else r.template)
+        for _, f, _, _ in string.Formatter().parse(part)
+        if f
+    }
     return {f: 3 if f in NUMBERS else "xyz" for f in sorted(names)}
 
 
@@ -113,8 +116,13 @@ def test_a_refusal_is_worded_in_the_readers_language(lang: str) -> None:
 
 def test_a_coded_refusal_travels_with_its_code_and_fields() -> None:
     from barbu.web.accounts.refusals import NAME_TOO_LONG
+
     e = WebError(NAME_TOO_LONG, n=24)
-    assert (str(e), e.code, e.kind, status_of(e)) == ("a user name has at most 24 characters", "user-name-too-long",
-                                                     "bad", 400)
+    assert (str(e), e.code, e.kind, status_of(e)) == (
+        "a user name has at most 24 characters",
+        "user-name-too-long",
+        "bad",
+        400,
+    )
     assert error_json(e, "fr") == {"error": word(e, "fr"), "code": "user-name-too-long", "params": {"n": 24}}
     assert word(e, "fr") != str(e) and "24" in word(e, "fr")

@@ -10,13 +10,12 @@ import json
 import time
 
 import pytest
+from wsclient import ORIGIN, app_client
 
 from barbu.analysis import review_match
 from barbu.records.barbu import read_record
 from barbu.web import Settings
 from barbu.web.replay.service import Analyses, Job, Source, decision_json
-
-from wsclient import ORIGIN, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 RULES = "salad(players=3)"
@@ -32,8 +31,10 @@ def finished_table(c, rules: str = RULES) -> str:
     assert r.status_code == 201, r.text
     tid, creator = r.json()["id"], r.json()["creator"]
     for s in range(r.json()["table"]["players"]):
-        assert c.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": "random", "token": creator}
-                      ).status_code == 200
+        assert (
+            c.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": "random", "token": creator}).status_code
+            == 200
+        )
     for _ in range(1200):
         if c.get(f"/api/tables/{tid}").json()["table"]["status"] == "over":
             return tid
@@ -80,8 +81,12 @@ def test_a_finished_tables_replay_shows_every_hand_move_by_move(sqlite_url: str)
                 assert after["action"] not in after["hands"][after["seat"]]
                 assert after["action"] in after["trick"]["cards"]
         played = [f["action"] for f in frames[1:] if f["action"] in frames[0]["hands"][f["seat"]]]
-        assert sorted(played) == sorted(c for h in frames[0]["hands"] for c in h if c not in frames[-1]["hands"][0] +
-                                        frames[-1]["hands"][1] + frames[-1]["hands"][2])
+        assert sorted(played) == sorted(
+            c
+            for h in frames[0]["hands"]
+            for c in h
+            if c not in frames[-1]["hands"][0] + frames[-1]["hands"][1] + frames[-1]["hands"][2]
+        )
         assert frames[-1]["state"]["totals"] == o["deals"][1]["totals"]
         assert c.get(f"/api/replays/{tid}/deals/{len(o['deals']) + 1}").status_code == 404
         bad = c.get(f"/api/replays/{tid}/deals/two")
@@ -95,8 +100,11 @@ def test_an_unfinished_tables_replay_is_refused_and_sends_no_hand(sqlite_url: st
         c.post(f"/api/tables/{tid}/seats", json={"seat": 0, "name": "Ann"})
         for s in (1, 2, 3):
             c.post(f"/api/tables/{tid}/bots", json={"seat": s, "strength": "random", "token": creator})
-        for url, method in ((f"/api/replays/{tid}", "GET"), (f"/api/replays/{tid}/deals/1", "GET"),
-                            (f"/api/replays/{tid}/deals/1/analysis", "POST")):
+        for url, method in (
+            (f"/api/replays/{tid}", "GET"),
+            (f"/api/replays/{tid}/deals/1", "GET"),
+            (f"/api/replays/{tid}/deals/1/analysis", "POST"),
+        ):
             r = c.request(method, url, headers=ORIGIN)
             assert r.status_code == 409, (url, r.text)
             assert "when the match is over" in r.json()["error"] and "hands" not in r.text
@@ -116,8 +124,9 @@ def test_the_analysis_of_a_deal_is_the_reviews_and_is_kept(sqlite_url: str) -> N
         tid = finished_table(c, PLAYED_OUT)
         done = analysis(c, tid, 1)
         record = read_record(io.StringIO(c.get(f"/api/tables/{tid}/record").text))
-        review = review_match(str(record.rules), record.seed, [t for _, t in record.actions], deals={1},
-                              samples=SAMPLES, seconds=60.0)
+        review = review_match(
+            str(record.rules), record.seed, [t for _, t in record.actions], deals={1}, samples=SAMPLES, seconds=60.0
+        )
         assert done["decisions"] == [decision_json(d) for d in review.decisions]
         assert done["decisions"], "no decision was weighed"
         assert done["totals"] == [round(review.total_cost(s), 2) for s in range(3)]
@@ -140,8 +149,11 @@ def test_a_record_file_uploaded_is_replayed_like_a_table(sqlite_url: str) -> Non
         mine, table = c.get(f"/api/replays/{rid}").json(), c.get(f"/api/replays/{tid}").json()
         assert mine["deals"] == table["deals"] and mine["table"] is None
         assert c.get(f"/api/replays/{rid}/deals/1").json() == c.get(f"/api/replays/{tid}/deals/1").json()
-        for body, words in (({"record": "not a record"}, "not a barbu record"), ({"record": ""}, "choose a record"),
-                            ({"record": text.splitlines()[0]}, "no finished deal")):
+        for body, words in (
+            ({"record": "not a record"}, "not a barbu record"),
+            ({"record": ""}, "choose a record"),
+            ({"record": text.splitlines()[0]}, "no finished deal"),
+        ):
             r = c.post("/api/replays", json=body, headers=ORIGIN)
             assert r.status_code == 400 and words in r.json()["error"], r.text
         assert c.get("/replay").status_code == 200
@@ -184,8 +196,10 @@ def test_a_besigue_match_is_replayed_with_both_hands_and_no_analysis(sqlite_url:
             if after["action"].startswith("play ") and not after["action"].endswith("*"):
                 card = after["action"].split()[1]
                 assert card in after["trick"]["cards"]
-                assert before["hands"][after["seat"]].count(card) == after["hands"][after["seat"]].count(card) + 1 \
-                    or after["state"]["stock"] < before["state"]["stock"]  # a card drawn after the trick
+                assert (
+                    before["hands"][after["seat"]].count(card) == after["hands"][after["seat"]].count(card) + 1
+                    or after["state"]["stock"] < before["state"]["stock"]
+                )  # a card drawn after the trick
         assert frames[-1]["state"]["totals"] == o["deals"][0]["totals"]
         r = c.post(f"/api/replays/{tid}/deals/1/analysis", headers=ORIGIN)
         assert r.status_code == 409 and "for the Barbu games" in r.json()["error"]
@@ -201,8 +215,10 @@ def test_bad_replay_requests_get_words_and_change_nothing(sqlite_url: str) -> No
         lines = record.splitlines()
         illegal = "\n".join(lines[:3] + ['{"type": "action", "actor": 0, "action": "ZZ"}'])
         cases = [
-            (b"not json", "application/json", 400), (b"[1, 2]", "application/json", 400),
-            (b'{"record": 5}', "application/json", 400), (b'{"record": "x"}', "text/plain", 415),
+            (b"not json", "application/json", 400),
+            (b"[1, 2]", "application/json", 400),
+            (b'{"record": 5}', "application/json", 400),
+            (b'{"record": "x"}', "text/plain", 415),
             (json.dumps({"record": "x" * 5000}).encode(), "application/json", 413),
             (json.dumps({"record": illegal}).encode(), "application/json", 400),
         ]
@@ -212,9 +228,14 @@ def test_bad_replay_requests_get_words_and_change_nothing(sqlite_url: str) -> No
             assert r.json()["error"], r.text
         r = c.post("/api/replays", json={"record": record[:4000]}, headers={"origin": "https://evil.example"})
         assert r.status_code == 403
-        for path, status in ((f"/api/replays/{tid}/deals/0", 404), (f"/api/replays/{tid}/deals/-1", 400),
-                             (f"/api/replays/{tid}/deals/99999", 400), (f"/api/replays/{tid}/deals/1e3", 400),
-                             ("/api/replays/" + "a" * 500, 404), (f"/api/replays/{tid}/deals/4000", 404)):
+        for path, status in (
+            (f"/api/replays/{tid}/deals/0", 404),
+            (f"/api/replays/{tid}/deals/-1", 400),
+            (f"/api/replays/{tid}/deals/99999", 400),
+            (f"/api/replays/{tid}/deals/1e3", 400),
+            ("/api/replays/" + "a" * 500, 404),
+            (f"/api/replays/{tid}/deals/4000", 404),
+        ):
             r = c.get(path)
             assert r.status_code == status and r.json()["error"], (path, r.text)
         analyses = c.app.state.analyses

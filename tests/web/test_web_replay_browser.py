@@ -12,7 +12,6 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
 from webhelpers import Server, http, new_table
 
 pytestmark = pytest.mark.browser
@@ -40,12 +39,16 @@ def where(page: Page) -> tuple[int, int]:
 
 
 def wait_at(page: Page, deal: int, step: int) -> None:
-    page.wait_for_function("([d, s]) => { const r = document.querySelector('#replay');"
-                           " return r.dataset.deal === String(d) && r.dataset.step === String(s); }", arg=[deal, step])
+    page.wait_for_function(
+        "([d, s]) => { const r = document.querySelector('#replay');"
+        " return r.dataset.deal === String(d) && r.dataset.step === String(s); }",
+        arg=[deal, step],
+    )
 
 
-def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(server: Server, finished: str,
-                                                                         person: Callable[..., Page]) -> None:
+def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(
+    server: Server, finished: str, person: Callable[..., Page]
+) -> None:
     tid = finished
     page = new_page(person)
     page.goto(f"{server.base}/t/{tid}")
@@ -116,9 +119,11 @@ def test_on_a_phone_the_replay_fits_the_width(server: Server, finished: str, per
     assert not page.errors, page.errors
 
 
-def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, person: Callable[..., Page],
-                                                 tmp_path: Path) -> None:
+def test_a_record_file_is_opened_by_uploading_it(
+    server: Server, finished: str, person: Callable[..., Page], tmp_path: Path
+) -> None:
     import urllib.request
+
     record = urllib.request.urlopen(f"{server.base}/api/tables/{finished}/record").read()
     path = tmp_path / "mine.jsonl"
     path.write_bytes(record)
@@ -130,7 +135,8 @@ def test_a_record_file_is_opened_by_uploading_it(server: Server, finished: str, 
     page.wait_for_url("**/replay/u*")
     wait_at(page, 1, 0)
     assert page.locator("#deals tr[data-deal]").count() == len(
-        http("GET", f"{server.base}/api/replays/{finished}")[1]["deals"])
+        http("GET", f"{server.base}/api/replays/{finished}")[1]["deals"]
+    )
     bad = tmp_path / "bad.jsonl"
     bad.write_text("hello\n")
     page.goto(f"{server.base}/replay")

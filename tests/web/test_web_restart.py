@@ -14,15 +14,13 @@ import asyncio
 import json
 import random
 import uuid
-from pathlib import Path
 from typing import Any
 
+from webhelpers import Server, http, new_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from barbu.web.db.storage import Store
-
-from webhelpers import Server, http, new_table
 
 TABLES = 5
 BESIGUE_TABLES = 2
@@ -53,16 +51,21 @@ class SeatClient:
                         cid = uuid.uuid4().hex
                         action = self.rng.choice(st["legal"])
                         self.pending[cid] = action
-                        await ws.send(json.dumps({"type": "act", "action": action, "version": st["version"],
-                                                  "id": cid}))
+                        await ws.send(
+                            json.dumps({"type": "act", "action": action, "version": st["version"], "id": cid})
+                        )
         except (ConnectionClosed, OSError):
             return
 
 
-async def play_until_killed(server: Server, tables: dict[str, dict[int, str]], acked: dict[str, list],
-                            seconds: float, seed: int) -> None:
-    clients = [SeatClient(server.ws_base, tid, tok, seed * 100 + seat, acked[tid])
-               for tid, tokens in tables.items() for seat, tok in tokens.items()]
+async def play_until_killed(
+    server: Server, tables: dict[str, dict[int, str]], acked: dict[str, list], seconds: float, seed: int
+) -> None:
+    clients = [
+        SeatClient(server.ws_base, tid, tok, seed * 100 + seat, acked[tid])
+        for tid, tokens in tables.items()
+        for seat, tok in tokens.items()
+    ]
     tasks = [asyncio.create_task(c.run()) for c in clients]
     await asyncio.sleep(seconds)
     server.kill9()
@@ -94,12 +97,12 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         tid, tokens = new_table(server.base, "classic", seats={s: f"Player {i}.{s}" for s in range(4)})
         tables[tid] = tokens
     for i in range(BESIGUE_TABLES):  # Bésigue tables rebuild through the game's parse_action and apply
-        tid, tokens = new_table(server.base, "besigue-english" if i % 2 else "besigue",
-                                seats={s: f"Player b{i}.{s}" for s in range(2)})
+        tid, tokens = new_table(
+            server.base, "besigue-english" if i % 2 else "besigue", seats={s: f"Player b{i}.{s}" for s in range(2)}
+        )
         tables[tid] = tokens
     # One table with computer players: after a restart they carry on, so it is only checked not to go back.
-    bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"},
-                                    bots={s: "random" for s in (1, 2, 3)})
+    bot_tid, bot_tokens = new_table(server.base, "classic", seats={0: "Alone"}, bots={s: "random" for s in (1, 2, 3)})
     tables[bot_tid] = bot_tokens
     acked: dict[str, list] = {tid: [] for tid in tables}
     rng = random.Random(7)
@@ -107,15 +110,20 @@ def test_kill_9_loses_no_acknowledged_move_and_resumes_every_table(db_url: str, 
         asyncio.run(play_until_killed(server, tables, acked, rng.uniform(1.5, 3.0), cycle))
         counts = check_after_kill(db_url, tables, acked)
         assert sum(len(a) for a in acked.values()) > 50 * (cycle + 1), "too few moves were played to test anything"
-        print(f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, "
-              f"{sum(counts.values())} stored actions")
+        print(
+            f"cycle {cycle}: {sum(len(a) for a in acked.values())} acknowledged moves, "
+            f"{sum(counts.values())} stored actions"
+        )
         server.start()
         for tid, count in counts.items():
             status, data = http("GET", f"{server.base}/api/tables/{tid}")
             version = data["table"]["version"]
             # A restarted server may deal at once (a chance event) before we ask: at most that one more.
-            assert status == 200 and (count <= version <= count + 1 if tid != bot_tid else version >= count), \
-                (tid, count, version)
+            assert status == 200 and (count <= version <= count + 1 if tid != bot_tid else version >= count), (
+                tid,
+                count,
+                version,
+            )
     server.stop()
     log = server.log()
     for tokens in tables.values():  # credentials never reach the server's log

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from barbu import CHANCE, Match
 from barbu.scorekeeper.fromplay import entries_from_actions
 from barbu.web.app import create_app
-from barbu.web.scorebooks.keeping import view_qr_svg
 from barbu.web.common.settings import Settings
+from barbu.web.scorebooks.keeping import view_qr_svg
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # Ann deals and declares No hearts; Bob doubles her and she redoubles (the classic's doubling).
@@ -88,6 +88,7 @@ def test_draft_walks_the_steps_and_previews(client: TestClient) -> None:
 
     def draft(entry: dict, **kw: Any) -> Any:
         return client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": entry, **kw})
+
     assert draft({"contract": "trumps"}).json()["needs"]["ask"] == "trump"
     need = draft({"contract": "trumps", "trump": "S"}).json()["needs"]
     assert need["ask"] == "doubles" and need["doublers"] == {"1": [0], "2": [0], "3": [0]}
@@ -169,7 +170,7 @@ def test_export_import_and_delete(client: TestClient) -> None:
         r = client.post("/api/score/import", json={"text": text, "format": fmt, "owner": "phone-1"})
         assert r.status_code == 201, r.text
         assert r.json()["game"]["totals"] == [10, -30, 0, -10]
-    r = client.post("/api/score/import", json={"text": "{\"format\": \"nope\"}", "owner": "phone-1"})
+    r = client.post("/api/score/import", json={"text": '{"format": "nope"}', "owner": "phone-1"})
     assert r.status_code == 422 and "scorekeeper" in r.json()["error"]
     assert len(client.post("/api/score/mine", json={"owner": "phone-1"}).json()["games"]) == 3
     assert client.post(f"/api/score/{g['id']}/delete", json={"key": g["key"]}).status_code == 200
@@ -184,7 +185,9 @@ def test_a_played_match_record_is_imported_as_a_kept_game(client: TestClient) ->
     play_out(m, [agent_for(m, "random", seed=s) for s in range(4)])
     lines = record_lines(m, {"names": NAMES})
     text = "".join(json.dumps(x) + "\n" for x in lines)
-    r = client.post("/api/score/import", json={"text": text, "format": "json", "owner": "phone-1"})  # as the page sends a .jsonl
+    r = client.post(
+        "/api/score/import", json={"text": text, "format": "json", "owner": "phone-1"}
+    )  # as the page sends a .jsonl
     assert r.status_code == 201, r.text
     game = r.json()["game"]
     assert game["names"] == NAMES and game["totals"] == list(m.totals) and len(game["deals"]) == len(m.results)
@@ -206,8 +209,7 @@ def test_other_games_and_limits(client: TestClient) -> None:
     assert game["game"] == "besigue" and len(game["deals"]) == 1
     r = client.post("/api/score", content=b"{" + b" " * 5000 + b"}", headers={"content-type": "application/json"})
     assert r.status_code == 413
-    r = client.post("/api/score", json={"rules": "classic", "names": NAMES},
-                    headers={"origin": "http://evil.example"})
+    r = client.post("/api/score", json={"rules": "classic", "names": NAMES}, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
     assert client.get("/score").status_code == 200 and "score.js" in client.get(f"/score/{f['id']}").text
 
@@ -241,8 +243,9 @@ def test_missed_obligation_is_flagged_on_its_deal(client: TestClient) -> None:
     v = 1
     for i, e in enumerate(DAN_OWES):
         if i == 5:
-            need = client.post(f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": {
-                "contract": "trumps", "trump": "H"}}).json()["needs"]
+            need = client.post(
+                f"/api/score/{g['id']}/draft", json={"key": g["key"], "entry": {"contract": "trumps", "trump": "H"}}
+            ).json()["needs"]
             assert need["owed"] == {"3": 2}  # the page shows who still owes doubles
         game = change(client, g, v, op="add", entry=e).json()["game"]
         v = game["version"]
@@ -260,8 +263,15 @@ def test_a_whole_game_played_then_kept(client: TestClient) -> None:
         m.apply(a)
         actions.append(a)
     first, entries = entries_from_actions("classic", actions)
-    data = {"format": "barbu-scorekeeper", "version": 1, "game": "barbu", "rules": "classic", "names": NAMES,
-            "first": first, "entries": entries}
+    data = {
+        "format": "barbu-scorekeeper",
+        "version": 1,
+        "game": "barbu",
+        "rules": "classic",
+        "names": NAMES,
+        "first": first,
+        "entries": entries,
+    }
     r = client.post("/api/score/import", json={"text": json.dumps(data), "owner": "phone-1"})
     assert r.status_code == 201, r.text
     game = r.json()["game"]
@@ -272,21 +282,56 @@ def test_a_whole_game_played_then_kept(client: TestClient) -> None:
     assert r.status_code == 422 and "over" in r.json()["error"]
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(
-    ["", "S", "none", "J", "7C 2D", "no-hearts", "trumps", "domino", "aces+king", "5S", "Joker", "x" * 30]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(
-        ["hearts", "tricks", "AH", "KH", "QS", "order", "last", "rows", "melds", "piranha", "marriage"]), inner, max_size=4),
-    max_leaves=12)
-ENTRY = st.dictionaries(st.sampled_from(["contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer",
-                                         "cuts", "note", "zzz"]), JSON, max_size=6) | JSON
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.sampled_from(
+        ["", "S", "none", "J", "7C 2D", "no-hearts", "trumps", "domino", "aces+king", "5S", "Joker", "x" * 30]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                ["hearts", "tricks", "AH", "KH", "QS", "order", "last", "rows", "melds", "piranha", "marriage"]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+ENTRY = (
+    st.dictionaries(
+        st.sampled_from(
+            ["contract", "trump", "rank", "doubles", "outcome", "set_aside", "dealer", "cuts", "note", "zzz"]
+        ),
+        JSON,
+        max_size=6,
+    )
+    | JSON
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rules=st.sampled_from(["classic", "scottish", "besigue", "french(players=5)",
-                              "classic(chinese_poker=true, ravage_city=true)", "italian-six"]),
-       entry=ENTRY, op=st.sampled_from(["draft", "add", "replace", "delete", "undo"]), index=JSON)
-def test_any_answers_get_a_plain_refusal_never_a_crash(client: TestClient, rules: str, entry: Any, op: str,
-                                                       index: Any) -> None:
+@given(
+    rules=st.sampled_from(
+        [
+            "classic",
+            "scottish",
+            "besigue",
+            "french(players=5)",
+            "classic(chinese_poker=true, ravage_city=true)",
+            "italian-six",
+        ]
+    ),
+    entry=ENTRY,
+    op=st.sampled_from(["draft", "add", "replace", "delete", "undo"]),
+    index=JSON,
+)
+def test_any_answers_get_a_plain_refusal_never_a_crash(
+    client: TestClient, rules: str, entry: Any, op: str, index: Any
+) -> None:
     names = ["Ann", "Bob"] if rules == "besigue" else NAMES + (["Eve"] if "players=5" in rules else [])
     g = new_game(client, rules, names)
     if op == "draft":

@@ -14,11 +14,12 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
+from webhelpers import PHONE, Server
+from webhelpers import shot as take_shot
 
 from barbu import CHANCE, Match
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.fromplay import entries_from_actions
-from webhelpers import PHONE, Server, shot as take_shot
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SERVE = ()
@@ -129,31 +130,43 @@ def test_classic_on_a_phone(server: Server, person: Callable[..., Page]) -> None
     page.click(".question[data-key='tricks'] [data-step='up'][data-seat='0']")
     page.click(".question[data-key='tricks'] [data-step='down'][data-seat='3']")
     page.click("#save-deal")
-    keeper.replace(1, {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]],
-                       "outcome": {"tricks": [6, 3, 3, 1]}})
-    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    keeper.replace(
+        1, {"contract": "trumps", "trump": "S", "doubles": [[2, 0, False]], "outcome": {"tricks": [6, 3, 3, 1]}}
+    )
+    page.wait_for_function(
+        f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'"
+    )
     assert sheet_totals(page) == keeper.totals
 
     # Undo the correction: the totals go back.
     assert page.locator("#undo").get_attribute("aria-label") == "Undo: take back the correction to deal 2"
     page.click("#undo")
     keeper.undo()
-    page.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    page.wait_for_function(
+        f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'"
+    )
     assert sheet_totals(page) == keeper.totals
 
     # Another phone saves first: this save is refused with a plain message, the entry kept, reload and save.
     key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
-    version = page.evaluate("fetch(location.pathname.replace('/score/', '/api/score/'), "
-                            f"{{headers: {{'x-score-key': '{key}'}}}}).then(r => r.json()).then(d => d.game.version)")
+    version = page.evaluate(
+        "fetch(location.pathname.replace('/score/', '/api/score/'), "
+        f"{{headers: {{'x-score-key': '{key}'}}}}).then(r => r.json()).then(d => d.game.version)"
+    )
     page.click("[data-contract='no-tricks']")
     page.click(".dbl[data-doubler='3'][data-doubled='0']")
     page.click("#doubles-done")
     set_counts(page, "tricks", [4, 3, 3, 3])
     page.wait_for_selector("#preview")
-    other = {"key": key, "version": version, "op": "add",
-             "entry": {"contract": "no-king", "doubles": [[1, 0, False]], "outcome": {"KH": 2}}}
-    req = urllib.request.Request(f"{server.base}/api/score/{book}/change", json.dumps(other).encode(),
-                                 {"content-type": "application/json"})
+    other = {
+        "key": key,
+        "version": version,
+        "op": "add",
+        "entry": {"contract": "no-king", "doubles": [[1, 0, False]], "outcome": {"KH": 2}},
+    }
+    req = urllib.request.Request(
+        f"{server.base}/api/score/{book}/change", json.dumps(other).encode(), {"content-type": "application/json"}
+    )
     urllib.request.urlopen(req).read()
     keeper.add(other["entry"])
     page.click("#save-deal")
@@ -184,7 +197,9 @@ def test_classic_on_a_phone(server: Server, person: Callable[..., Page]) -> None
     # The keeper takes the last deal back: the open read-only page follows by itself.
     page.click("#undo")
     keeper.undo()
-    reader.wait_for_function(f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'")
+    reader.wait_for_function(
+        f"() => document.querySelector('#score-sheet tfoot td').textContent === '{keeper.totals[0]}'"
+    )
     assert sheet_totals(reader) == sheet_totals(page) == keeper.totals
 
     # The game is in this browser's list; deleting it there removes it.
@@ -227,9 +242,12 @@ def test_french_five_with_cards_set_aside(server: Server, person: Callable[..., 
     assert "1 deal(s)" in tablet.locator(".game-row").inner_text()
 
     # Export JSON from the read-only link, import it on the tablet: the same game, a new copy.
-    text = tablet.evaluate(f"fetch('/score/view/' + {json.dumps(page.locator('#view-link').get_attribute('href').rsplit('/', 1)[1])} + '/game.json').then(r => r.text())")
-    tablet.set_input_files("#import-file", files=[{"name": "game.json", "mimeType": "application/json",
-                                                    "buffer": text.encode()}])
+    text = tablet.evaluate(
+        f"fetch('/score/view/' + {json.dumps(page.locator('#view-link').get_attribute('href').rsplit('/', 1)[1])} + '/game.json').then(r => r.text())"
+    )
+    tablet.set_input_files(
+        "#import-file", files=[{"name": "game.json", "mimeType": "application/json", "buffer": text.encode()}]
+    )
     tablet.wait_for_url(lambda url: "/score/" in url and book not in url)
     tablet.wait_for_selector("#score-sheet tfoot td")
     assert sheet_totals(tablet) == keeper.totals
@@ -242,6 +260,7 @@ def test_french_five_with_cards_set_aside(server: Server, person: Callable[..., 
 def test_laptop_layout(server: Server, person: Callable[..., Page]) -> None:
     """On a laptop the form sits beside the sheet; a deal that broke the doubling obligation is flagged."""
     from test_web_score_api import DAN_OWES
+
     keeper = new_keeper("classic", NAMES, 0)
     for e in DAN_OWES[:5]:
         keeper.add(e)
@@ -303,8 +322,12 @@ def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, person: Callab
     page.click("[data-contract='chinese-poker']")
     page.click(".dbl[data-doubler='2'][data-doubled='1']")
     page.click("#doubles-done")
-    rows = ["AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D", "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
-            "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4S 3S 2S", "AC KC QC JC 5D / 9D 8D 7D 6D TC / 4H 3H 2H"]
+    rows = [
+        "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
+        "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
+        "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4S 3S 2S",
+        "AC KC QC JC 5D / 9D 8D 7D 6D TC / 4H 3H 2H",
+    ]
     page.locator(".rows-input").first.click()
     for r in rows:
         page.keyboard.type(r)
@@ -334,8 +357,11 @@ def test_ravage_city_and_chinese_poker_on_a_phone(server: Server, person: Callab
     # The quick rotation's sheet stays in play order (the running totals read down), each deal naming its dealer.
     sheet = page.locator("#score-sheet")
     assert sheet.locator("tr.deal .no").all_inner_texts() == ["1", "2", "3"]
-    assert [sheet.locator(f"tr.deal[data-index='{i}']").inner_text().count(f"{NAMES[i]} deals") for i in range(3)] \
-        == [1, 1, 1]
+    assert [sheet.locator(f"tr.deal[data-index='{i}']").inner_text().count(f"{NAMES[i]} deals") for i in range(3)] == [
+        1,
+        1,
+        1,
+    ]
     assert "Dan still chooses from: No tricks, No hearts" in sheet.inner_text()
     ticks = page.locator("#chart svg text.tick").all_text_contents()  # the totals' axis, then the deal numbers
     assert "-0" not in ticks and ["-40", "-20", "0", "20", "40"] == ticks[:5], ticks
@@ -402,8 +428,13 @@ def test_scottish_silly_round(server: Server, person: Callable[..., Page]) -> No
         page.click(f".question[data-key='{card}'] [data-seat='{seat}']")
     page.click(".question[data-key='piranha'] >> text=No")
     save(page, len(entries) + 1)
-    keeper.add({"dealer": 2, "cuts": ["3S", "4S", "6S", "2H"],
-                "outcome": {"KH": 0, "QH": 1, "QS": 2, "QD": 3, "QC": 0, "piranha": False}})
+    keeper.add(
+        {
+            "dealer": 2,
+            "cuts": ["3S", "4S", "6S", "2H"],
+            "outcome": {"KH": 0, "QH": 1, "QS": 2, "QD": 3, "QC": 0, "piranha": False},
+        }
+    )
     assert sheet_totals(page) == [int(t) for t in keeper.totals]
     sheet = page.locator("#score-sheet").inner_text()
     assert "Set 1, Silly Round" in sheet and "Set 1, Player Round 1" in sheet

@@ -15,9 +15,9 @@ from barbu.scorekeeper import KeeperError, new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
 from barbu.scorekeeper.refusals import PLAYER_ROUND
 from barbu.web.app import create_app
-from barbu.web.scorebooks.store import CHANGED_ELSEWHERE, READ_ONLY
-from barbu.web.scorebooks.keeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
 from barbu.web.common.settings import Settings
+from barbu.web.scorebooks.keeping import BAD_NAMES, FIELD_ERRORS, NOTHING_TO_UNDO
+from barbu.web.scorebooks.store import CHANGED_ELSEWHERE, READ_ONLY
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 LANGS = ("en", "fr", "it")
@@ -39,12 +39,16 @@ def new_game(client: TestClient, rules: str = "classic", names: list[str] = NAME
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_refusal_in_the_readers_language_with_its_code(client: TestClient, lang: str) -> None:
     words = translator(lang)
-    r = client.post("/api/score", json={"rules": "classic", "names": ["Ann"], "first": 0},
-                    headers={"x-barbu-lang": lang})
+    r = client.post(
+        "/api/score", json={"rules": "classic", "names": ["Ann"], "first": 0}, headers={"x-barbu-lang": lang}
+    )
     assert r.status_code == 400
     assert r.json()["code"] == "bad-names" and r.json()["error"] == words.render(BAD_NAMES, {})
-    r = client.post("/api/score", json={"rules": "classic", "names": ["Ann", "Bob", "", "Dan"], "first": 0},
-                    headers={"x-barbu-lang": lang})
+    r = client.post(
+        "/api/score",
+        json={"rules": "classic", "names": ["Ann", "Bob", "", "Dan"], "first": 0},
+        headers={"x-barbu-lang": lang},
+    )
     assert r.json()["code"] == "name-missing" and r.json()["params"] == {"n": 3}
     assert r.json()["error"] == words.render(FIELD_ERRORS["name"][2], {"n": 3})
     if lang != "en":  # really another language: not the English sentence
@@ -54,9 +58,14 @@ def test_a_refusal_in_the_readers_language_with_its_code(client: TestClient, lan
 
 def test_the_three_wordings_of_one_refusal(client: TestClient) -> None:
     game = new_game(client)
-    said = {lang: client.post(f"/api/score/{game['id']}/change",
-                              json={"key": game["key"], "version": 1, "op": "undo"},
-                              headers={"x-barbu-lang": lang}).json() for lang in LANGS}
+    said = {
+        lang: client.post(
+            f"/api/score/{game['id']}/change",
+            json={"key": game["key"], "version": 1, "op": "undo"},
+            headers={"x-barbu-lang": lang},
+        ).json()
+        for lang in LANGS
+    }
     assert {d["code"] for d in said.values()} == {"nothing-to-undo"}
     assert said["en"]["error"] == "there is nothing to undo"
     assert said["fr"]["error"] == "il n'y a rien à annuler"
@@ -81,8 +90,9 @@ def test_a_keepers_refusal_in_the_readers_language(client: TestClient, lang: str
     """Counts that do not add up: the keeper's own refusal, worded for this reader."""
     game = new_game(client)
     bad = {"contract": "trumps", "trump": "S", "doubles": [], "outcome": {"tricks": [5, 3, 3, 3]}}
-    r = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": bad},
-                    headers={"x-barbu-lang": lang})
+    r = client.post(
+        f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": bad}, headers={"x-barbu-lang": lang}
+    )
     assert r.status_code == 422
     with pytest.raises(KeeperError) as refused:
         new_keeper("classic", NAMES, 0).add(bad)
@@ -92,14 +102,19 @@ def test_a_keepers_refusal_in_the_readers_language(client: TestClient, lang: str
 
 def test_questions_and_the_deal_in_the_readers_language(client: TestClient) -> None:
     game = new_game(client)
-    r = client.post(f"/api/score/{game['id']}/draft",
-                    json={"key": game["key"], "entry": {"contract": "trumps", "trump": "S", "doubles": []}},
-                    headers={"x-barbu-lang": "it"})
+    r = client.post(
+        f"/api/score/{game['id']}/draft",
+        json={"key": game["key"], "entry": {"contract": "trumps", "trump": "S", "doubles": []}},
+        headers={"x-barbu-lang": "it"},
+    )
     tricks = next(q for q in r.json()["questions"] if q["key"] == "tricks")
     assert tricks["label"] == translator("it").gettext(TRICKS_LABEL) == "Prese di ogni giocatore"
     entry = {"contract": "no-queens", "doubles": []}  # nobody doubled: not played, a flag with its code
-    r = client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
-                                                            "entry": entry}, headers={"x-barbu-lang": "fr"})
+    r = client.post(
+        f"/api/score/{game['id']}/change",
+        json={"key": game["key"], "version": 1, "op": "add", "entry": entry},
+        headers={"x-barbu-lang": "fr"},
+    )
     deal = r.json()["game"]["deals"][0]
     assert deal["flag_codes"] == ["keeper-flag-not-played"]
     assert deal["flags"] == ["non jouée : personne n'a contré, les points sont partagés"]
@@ -121,8 +136,10 @@ def test_the_page_and_its_printed_sheet_in_the_readers_language(client: TestClie
     page = client.get("/score?lang=fr")
     assert '<html lang="fr">' in page.text and "Nouvelle partie" in page.text
     game = new_game(client)
-    client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
-                                                        "entry": {"contract": "no-queens", "doubles": []}})
+    client.post(
+        f"/api/score/{game['id']}/change",
+        json={"key": game["key"], "version": 1, "op": "add", "entry": {"contract": "no-queens", "doubles": []}},
+    )
     view = game["view_id"]
     sheet = client.get(f"/score/view/{view}/sheet.html?lang=it").text
     assert translator("it").contract("No queens") in sheet and "No queens" not in sheet
@@ -131,8 +148,10 @@ def test_the_page_and_its_printed_sheet_in_the_readers_language(client: TestClie
 
 
 #: Cards as a French and an Italian player write them: rank letters, then suit letters.
-LETTERS = {"fr": ({"T": "10", "J": "V", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "K", "C": "T"}),
-           "it": ({"T": "10", "J": "F", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "Q", "C": "F"})}
+LETTERS = {
+    "fr": ({"T": "10", "J": "V", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "K", "C": "T"}),
+    "it": ({"T": "10", "J": "F", "Q": "D", "K": "R"}, {"S": "P", "H": "C", "D": "Q", "C": "F"}),
+}
 
 
 def written(rows: str, lang: str) -> str:
@@ -144,20 +163,29 @@ def written(rows: str, lang: str) -> str:
 def test_chinese_rows_typed_in_the_readers_language(client: TestClient, lang: str) -> None:
     """The rows a French or Italian player types are read as the cards they name; the game keeps them in the
     engine's notation."""
-    english = ["AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D", "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
-               "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4H 3H 2H", "AC KC QC JC TC / 9D 8D 7D 6D 5D / 4S 3S 2S"]
+    english = [
+        "AS KS QS JS TS / 9H 8H 7H 6H 5H / 4D 3D 2D",
+        "AH KH QH JH TH / 9S 8S 7S 6S 5S / 4C 3C 2C",
+        "AD KD QD JD TD / 9C 8C 7C 6C 5C / 4H 3H 2H",
+        "AC KC QC JC TC / 9D 8D 7D 6D 5D / 4S 3S 2S",
+    ]
     assert written(english[0], "fr") == "AP RP DP VP 10P / 9C 8C 7C 6C 5C / 4K 3K 2K"
     game = new_game(client, "classic(chinese_poker=true)")
     entry = {"contract": "chinese-poker", "doubles": [], "outcome": {"rows": english}}
     expected = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": entry}).json()
     theirs = {**entry, "outcome": {"rows": [written(r, lang) for r in english]}}
-    got = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": theirs},
-                      headers={"x-barbu-lang": lang}).json()
+    got = client.post(
+        f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": theirs}, headers={"x-barbu-lang": lang}
+    ).json()
     assert got["preview"]["deal"]["scores"] == expected["preview"]["deal"]["scores"]
-    saved = client.post(f"/api/score/{game['id']}/change", json={"key": game["key"], "version": 1, "op": "add",
-                                                                "entry": theirs}, headers={"x-barbu-lang": lang})
+    saved = client.post(
+        f"/api/score/{game['id']}/change",
+        json={"key": game["key"], "version": 1, "op": "add", "entry": theirs},
+        headers={"x-barbu-lang": lang},
+    )
     assert saved.json()["game"]["entries"][0]["outcome"]["rows"] == english  # kept in the engine's notation
     wrong = {**entry, "outcome": {"rows": ["zz", *theirs["outcome"]["rows"][1:]]}}
-    r = client.post(f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": wrong},
-                    headers={"x-barbu-lang": lang})
+    r = client.post(
+        f"/api/score/{game['id']}/draft", json={"key": game["key"], "entry": wrong}, headers={"x-barbu-lang": lang}
+    )
     assert r.status_code == 422 and r.json()["code"]

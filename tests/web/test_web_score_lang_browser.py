@@ -11,12 +11,13 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
+from webhelpers import PHONE, Server
+from webhelpers import shot as take_shot
 
 from barbu.i18n import translator
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.questions import TRICKS_LABEL
 from barbu.web.scorebooks.store import CHANGED_ELSEWHERE
-from webhelpers import PHONE, Server, shot as take_shot
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0")
@@ -46,8 +47,16 @@ def big_besigue():
     """Ten deals of a Bésigue game played to 10 000: totals of five digits, grouped as each language does."""
     k = new_keeper("besigue(target=10000)", ["Anna", "Bruno"], 0)
     for i in range(10):
-        k.add({"outcome": {"melds": [{"double-bezique": 2}, {"four-aces": 1}], "sevens": [1, 0],
-                           "brisques": [5, 3], "last": [i % 2]}})
+        k.add(
+            {
+                "outcome": {
+                    "melds": [{"double-bezique": 2}, {"four-aces": 1}],
+                    "sevens": [1, 0],
+                    "brisques": [5, 3],
+                    "last": [i % 2],
+                }
+            }
+        )
     return k
 
 
@@ -64,7 +73,11 @@ def test_a_deal_kept_in_italian(server: Server, person: Callable[..., Page]) -> 
     page.wait_for_selector("[data-contract]")
     assert page.locator("#entry h2").inner_text() == "Smazzata 1"
     assert page.locator("[data-contract='no-queens']").inner_text() == IT.contract("No queens")
-    assert page.locator("[data-contract='no-king']").inner_text() == IT.contract("No King of hearts") == "Niente Re di cuori"
+    assert (
+        page.locator("[data-contract='no-king']").inner_text()
+        == IT.contract("No King of hearts")
+        == "Niente Re di cuori"
+    )
 
     # Trumps in spades, Bruno doubles Anna: the doubles' grid and summary in Italian.
     page.click("[data-contract='trumps']")
@@ -89,9 +102,15 @@ def test_a_deal_kept_in_italian(server: Server, person: Callable[..., Page]) -> 
     # Another device saves first: the refusal comes back in Italian, the entry kept.
     book = page.url.rsplit("/", 1)[1]
     key = page.evaluate(f"localStorage.getItem('barbu:score:key:{book}')")
-    post(f"{server.base}/api/score/{book}/change",
-         {"key": key, "version": 1, "op": "add", "entry": {"contract": "no-queens", "doubles": [[1, 0]],
-                                                           "outcome": {"QS": 0, "QH": 1, "QD": 2, "QC": 3}}})
+    post(
+        f"{server.base}/api/score/{book}/change",
+        {
+            "key": key,
+            "version": 1,
+            "op": "add",
+            "entry": {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"QS": 0, "QH": 1, "QD": 2, "QC": 3}},
+        },
+    )
     page.click("#save-deal")
     refusal = IT.render(CHANGED_ELSEWHERE, {})
     page.wait_for_function("t => document.querySelector('#entry-error').textContent.includes(t)", arg=refusal)
@@ -193,6 +212,7 @@ def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, person:
     """A whole deal against the computer in Italian on a phone: the table still fits, declarations and the
     deal's summary in Italian."""
     from test_web_besigue_browser import MY_TURN, click_and_wait, fits
+
     page, errors = browser_page(person, "it-IT")
     page.goto(server.base + "/")
     page.select_option("#play-game", "besigue")
@@ -211,8 +231,11 @@ def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, person:
             fits(page)
             shot(page, "besigue-it-declare")
         buttons = page.locator("#bz-decision button")
-        target = buttons.first if buttons.count() else \
-            page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        target = (
+            buttons.first
+            if buttons.count()
+            else page.locator("#bz-hand button.card.legal, #laid-bottom button.card.legal").first
+        )
         click_and_wait(page, target)
     text = page.locator("#deal-end").inner_text()
     assert "Fine della smazzata 1" in text and "Brisque" in text and "Ultima presa" in text and "Totale" in text

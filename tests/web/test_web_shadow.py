@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from wsclient import Player, app_client
 
 from barbu.duplicate.shadow import shadow_deal
 from barbu.web import Settings
-
-from wsclient import Player, app_client
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0, grace=1000)
 RULES = "classic"
@@ -30,8 +29,9 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield c
 
 
-def make_table(c: TestClient, humans: tuple[int, ...], bots: tuple[int, ...],
-               rules: str = RULES) -> tuple[str, dict[int, str]]:
+def make_table(
+    c: TestClient, humans: tuple[int, ...], bots: tuple[int, ...], rules: str = RULES
+) -> tuple[str, dict[int, str]]:
     r = c.post("/api/tables", json={"rules": rules})
     assert r.status_code == 201, r.text
     tid, creator = r.json()["id"], r.json()["creator"]
@@ -78,8 +78,9 @@ def test_the_one_person_hears_the_comparison_after_the_deal_and_the_watcher_does
             assert ended and len(ended[-1]["scores"]["deals"]) >= m["deal"]
     assert shadow["deal"] == 1 and shadow["deals"] == 1
     assert shadow["you"] == table.match.results[0].added[0]
-    expected = shadow_deal(RULES, table.match.history, 0, 0, {1: "rule", 2: "rule", 3: "rule"}, "rule",
-                           key=table.seed or 0)
+    expected = shadow_deal(
+        RULES, table.match.history, 0, 0, {1: "rule", 2: "rule", 3: "rule"}, "rule", key=table.seed or 0
+    )
     assert shadow["expert"] == expected.expert and shadow["diff"] == expected.advantage
     assert shadow["advantage"] == expected.advantage
     watcher.barrier()
@@ -201,8 +202,9 @@ def test_a_besigue_table_compares_too(client: TestClient) -> None:
     play_deals([p], table, 1)
     shadow = p.until(lambda m: m["type"] == "shadow")
     assert shadow["deal"] == 1 and shadow["you"] == table.match.results[0]["scores"][0]
-    expected = shadow_deal("besigue", [text for _a, text in table.match.history], 0, 0, {1: "rule"}, "rule",
-                           key=table.seed or 0)
+    expected = shadow_deal(
+        "besigue", [text for _a, text in table.match.history], 0, 0, {1: "rule"}, "rule", key=table.seed or 0
+    )
     assert shadow["expert"] == expected.expert and shadow["diff"] == expected.advantage
     assert all(w["contract"] is None for w in shadow["worst"])
     watcher.barrier()

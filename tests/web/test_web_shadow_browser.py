@@ -12,17 +12,15 @@ from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Page
-from websockets.sync.client import connect as ws_connect
-
 from webhelpers import LAPTOP, PHONE, Server, new_table, shot
+from websockets.sync.client import connect as ws_connect
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--compare-with", "rule")
 RULES = "classic"
 
 
-def seated_page(person: Callable[..., Page], size: tuple[int, int], tid: str, token: str | None,
-                seat: int = 0) -> Page:
+def seated_page(person: Callable[..., Page], size: tuple[int, int], tid: str, token: str | None, seat: int = 0) -> Page:
     page = person(size)
     if token is not None:
         seat_json = json.dumps(json.dumps({"token": token, "seat": seat}))
@@ -36,6 +34,7 @@ def sent_frames(page: Page) -> list[dict[str, Any]]:
 
     def watch(ws: Any) -> None:
         ws.on("framesent", lambda payload: sent.append(json.loads(payload)) if isinstance(payload, str) else None)
+
     page.on("websocket", watch)
     return sent
 
@@ -46,8 +45,9 @@ def play_one(page: Page, rng: random.Random) -> None:
     phase = page.get_attribute("#table", "data-phase") or ""
     page.wait_for_selector("#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])")
     cards = page.eval_on_selector_all("#hand .card[data-legal='1']", "cs => cs.map(c => c.dataset.card)")
-    buttons = page.eval_on_selector_all("#decision button[data-action]:not([disabled])",
-                                        "bs => bs.map(b => b.dataset.action)")
+    buttons = page.eval_on_selector_all(
+        "#decision button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
+    )
     if cards:
         page.locator(f"#hand .card[data-card='{rng.choice(cards)}']").click()
     else:
@@ -82,7 +82,9 @@ def play_seat(ws_base: str, tid: str, token: str, deals: int | None = None, limi
 
 
 @pytest.mark.slow
-def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(server: Server, person: Callable[..., Page]) -> None:
+def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(
+    server: Server, person: Callable[..., Page]
+) -> None:
     tid, tokens = new_table(server.base, RULES, seats={0: "Ann"}, bots={1: "rule", 2: "rule", 3: "rule"})
     page = seated_page(person, LAPTOP, tid, tokens[0])
     watcher = seated_page(person, PHONE, tid, None)
@@ -102,8 +104,9 @@ def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(serve
     assert watcher.is_hidden("#shadow-line")  # watchers are told nothing
     play_seat(server.ws_base, tid, tokens[0])
     page.wait_for_selector("#match-end:not([hidden])")
-    page.wait_for_function("() => /over 28 deals/.test((document.querySelector('#shadow-end') || {}).textContent)",
-                           timeout=120_000)
+    page.wait_for_function(
+        "() => /over 28 deals/.test((document.querySelector('#shadow-end') || {}).textContent)", timeout=120_000
+    )
     end = page.inner_text("#shadow-end")
     assert "You against the expert on your own cards:" in end
     links = page.eval_on_selector_all("#shadow-end a", "as => as.map(a => a.getAttribute('href'))")

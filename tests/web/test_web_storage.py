@@ -7,17 +7,16 @@ import random
 import time
 
 import pytest
+from conftest import postgres_url, reset_postgres
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from barbu.classic.match import CHANCE, Match
+from barbu.web.common.settings import Settings
 from barbu.web.db import leases
 from barbu.web.db.journal import Journal
-from barbu.web.common.settings import Settings
 from barbu.web.db.storage import SeatRecord, Store, TableRecord, hash_token, now
 from barbu.web.tables.actor import Table
-
-from conftest import postgres_url, reset_postgres
 
 
 def test_migrations_create_the_schema_and_run_twice(db_url: str) -> None:
@@ -54,8 +53,8 @@ def test_tables_seats_and_events_round_trip(db_url: str) -> None:
     assert rec.seats[0].token_hash == hash_token("secret") != "secret"
     assert [e[2] for e in rec.events] == [str(a) for a in m.history]
     again = Match("classic", 3)
-    for _, _, text in rec.events:
-        again.apply(again.parse_action(text))
+    for _, _, action in rec.events:
+        again.apply(again.parse_action(action))
     assert again.history == m.history and again.totals == m.totals and again.hands == m.hands
     store.close()
 
@@ -84,6 +83,7 @@ def test_the_writer_commits_in_order_and_one_bad_write_spares_the_others(db_url:
         results = await asyncio.gather(*futs, return_exceptions=True)
         await journal.close()
         return results
+
     results = asyncio.run(main())
     assert isinstance(results[300], Exception)
     assert all(r is None for i, r in enumerate(results) if i != 300)
@@ -98,8 +98,9 @@ def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
         journal = Journal(store)
         settings = Settings(db_url=db_url, bot_delay=0, deal_pause=0)
         await journal.run(lambda c: Store.create_table(c, "t9", "salad(players=3)", 99))
-        t = Table(TableRecord("t9", "salad(players=3)", 99, "open", now(), creator_hash=hash_token("me")),
-                  journal, settings)
+        t = Table(
+            TableRecord("t9", "salad(players=3)", 99, "open", now(), creator_hash=hash_token("me")), journal, settings
+        )
         t.start()
         for s in range(3):
             await t.call(t.add_bot, s, "random", "me")
@@ -113,6 +114,7 @@ def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
         rebuilt = Table(rec, journal, settings)
         assert rec.status == "playing" and [s.kind for s in rec.seats] == ["bot"] * 3
         return first, [str(a) for a in rebuilt.match.history]
+
     first, rebuilt = asyncio.run(main())
     assert rebuilt == first and len(first) > 50
 

@@ -10,12 +10,21 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
-
 from webhelpers import Server, http
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "0.05",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 VIEWPORTS = [(1366, 768), (390, 844)]
 
 
@@ -25,14 +34,17 @@ def open_page(person: Callable[..., Page], size: tuple[int, int]) -> Page:
 
 def overlapping(page: Page, these: str, that: str) -> list:
     """The elements matching ``these`` that overlap the first ``that``, measured at one moment in the page."""
-    return page.evaluate("""([these, that]) => {
+    return page.evaluate(
+        """([these, that]) => {
       const b = document.querySelector(that);
       if (!b) return [];
       const r = b.getBoundingClientRect();
       return [...document.querySelectorAll(these)].map((e) => e.getBoundingClientRect())
         .filter((a) => !(a.right <= r.left + 1 || r.right <= a.left + 1 || a.bottom <= r.top + 1 || r.bottom <= a.top + 1))
         .map((a) => [a.left, a.top, a.width, a.height]);
-    }""", [these, that])
+    }""",
+        [these, that],
+    )
 
 
 def table_with_computers(base: str, rules: str) -> str:
@@ -40,8 +52,9 @@ def table_with_computers(base: str, rules: str) -> str:
     status, data = http("POST", base + "/api/tables", {"rules": rules})
     assert status == 201, data
     for seat in (1, 2, 3):
-        status, out = http("POST", f"{base}/api/tables/{data['id']}/bots",
-                           {"seat": seat, "strength": "rule", "token": data["creator"]})
+        status, out = http(
+            "POST", f"{base}/api/tables/{data['id']}/bots", {"seat": seat, "strength": "rule", "token": data["creator"]}
+        )
         assert status == 200, out
     return data["id"]
 
@@ -52,13 +65,17 @@ def take_seat_zero(page: Page) -> None:
     page.wait_for_selector("#hand .card")
 
 
-@pytest.mark.parametrize("lang, title, west, seat_one", [
-    ("en", "Classic · quick rotation", "West, computer (good player)", "Seat 1"),
-    ("fr", "Classique · rotation rapide", "Ouest, ordinateur (bon joueur)", "Place 1"),
-    ("it", "Classico · rotazione rapida", "Ovest, computer (buon giocatore)", "Posto 1"),
-])
-def test_the_table_speaks_in_words_and_the_invite_box_closes(server: Server, person: Callable[..., Page], lang: str, title: str,
-                                                             west: str, seat_one: str) -> None:
+@pytest.mark.parametrize(
+    "lang, title, west, seat_one",
+    [
+        ("en", "Classic · quick rotation", "West, computer (good player)", "Seat 1"),
+        ("fr", "Classique · rotation rapide", "Ouest, ordinateur (bon joueur)", "Place 1"),
+        ("it", "Classico · rotazione rapida", "Ovest, computer (buon giocatore)", "Posto 1"),
+    ],
+)
+def test_the_table_speaks_in_words_and_the_invite_box_closes(
+    server: Server, person: Callable[..., Page], lang: str, title: str, west: str, seat_one: str
+) -> None:
     page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic(rotation=quick)")
     page.goto(f"{server.base}/t/{tid}?lang={lang}")
@@ -93,9 +110,12 @@ def test_a_spectator_counts_seats_from_one(server: Server, person: Callable[...,
     assert page.locator("[data-seat-box='3'] .seat-name").get_attribute("title") == "Seat 4, computer (good player)"
 
 
-@pytest.mark.parametrize("lang, words", [("en", "never, unless you hold only hearts"),
-                                         ("fr", "jamais, sauf si vous n'avez que des cœurs")])
-def test_the_lobby_shows_option_values_in_words(server: Server, person: Callable[..., Page], lang: str, words: str) -> None:
+@pytest.mark.parametrize(
+    "lang, words", [("en", "never, unless you hold only hearts"), ("fr", "jamais, sauf si vous n'avez que des cœurs")]
+)
+def test_the_lobby_shows_option_values_in_words(
+    server: Server, person: Callable[..., Page], lang: str, words: str
+) -> None:
     page = open_page(person, (1366, 768))
     page.goto(f"{server.base}/?lang={lang}")
     page.wait_for_selector("#opt-heart_lead option", state="attached", timeout=60_000)
@@ -107,8 +127,11 @@ def test_the_lobby_shows_option_values_in_words(server: Server, person: Callable
 
 
 def turn(page: Page) -> None:
-    page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'"
-                           " || document.querySelector('#table').dataset.phase === 'over'", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelector('#turn').dataset.mine === '1'"
+        " || document.querySelector('#table').dataset.phase === 'over'",
+        timeout=60_000,
+    )
 
 
 def act(page: Page) -> None:
@@ -116,7 +139,13 @@ def act(page: Page) -> None:
     version = page.locator("#table").get_attribute("data-version")
     domino = page.locator("#decision button[data-action='contract domino']")
     legal = page.locator("#hand .card[data-legal='1']")
-    target = domino if domino.count() else legal.first if legal.count() else page.locator("#decision button[data-action]").first
+    target = (
+        domino
+        if domino.count()
+        else legal.first
+        if legal.count()
+        else page.locator("#decision button[data-action]").first
+    )
     if not target.count():
         return
     b = target.bounding_box()
@@ -128,7 +157,9 @@ def act(page: Page) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_domino_deal_forced_passes_and_the_next_deal(server: Server, person: Callable[..., Page], size: tuple[int, int]) -> None:
+def test_a_domino_deal_forced_passes_and_the_next_deal(
+    server: Server, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
     page = open_page(person, size)
     tid = table_with_computers(server.base, "classic")
     page.goto(f"{server.base}/t/{tid}?lang=fr")
@@ -151,7 +182,9 @@ def test_a_domino_deal_forced_passes_and_the_next_deal(server: Server, person: C
             pass_only = page.locator("#decision button[data-action='pass']").count() and not legal
             assert not pass_only, "a lone Pass waits for a click"
             if phone:
-                assert not overlapping(page, ".row-suit", "[data-seat-box='1']"), "a suit sign sits on the left seat's box"
+                assert not overlapping(page, ".row-suit", "[data-seat-box='1']"), (
+                    "a suit sign sits on the left seat's box"
+                )
         if phase == "doubling" and phone:
             assert not overlapping(page, ".center-label", "[data-seat-box='2']"), "the contract covers the top seat"
         if page.locator("#forced-note").is_visible():

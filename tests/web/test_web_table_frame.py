@@ -20,10 +20,38 @@ TEMPLATES = WEB / "templates"
 GAME_SCRIPTS = ("table.js", "besigue.js")
 GAME_PAGES = {"table.html": "table", "besigue.html": "bz"}
 # What the frame owns: a game's script doing it again would be the copy this split removed.
-FRAME_WORK = ("new TableSocket", "wireInvite(", "seatRows(", "startTicking(", "renderMyClock(", "setClock(",
-              'case "welcome"', 'case "notice"', "goToRematch", "forgetSeat(", "saveSeat(", "showBusy(")
-FRAME_IDS = ("rules-link", "deal-counter", "invite", "conn", "invite-box", "seats-panel", "seat-rows", "name",
-             "match-end", "standings", "rematch", "rematch-link", "replay-link", "close-end", "busy", "error")
+FRAME_WORK = (
+    "new TableSocket",
+    "wireInvite(",
+    "seatRows(",
+    "startTicking(",
+    "renderMyClock(",
+    "setClock(",
+    'case "welcome"',
+    'case "notice"',
+    "goToRematch",
+    "forgetSeat(",
+    "saveSeat(",
+    "showBusy(",
+)
+FRAME_IDS = (
+    "rules-link",
+    "deal-counter",
+    "invite",
+    "conn",
+    "invite-box",
+    "seats-panel",
+    "seat-rows",
+    "name",
+    "match-end",
+    "standings",
+    "rematch",
+    "rematch-link",
+    "replay-link",
+    "close-end",
+    "busy",
+    "error",
+)
 RUN = 6  # shared lines that make a copy, as the `duplicates` tool counts them
 
 
@@ -31,7 +59,7 @@ def runs(text: str) -> set[tuple[str, ...]]:
     """Every run of RUN consecutive lines that say something (blank lines and lone brackets left out)."""
     lines = [line.strip() for line in text.splitlines()]
     lines = [line for line in lines if re.search(r"[A-Za-z]", line)]
-    return {tuple(lines[i:i + RUN]) for i in range(len(lines) - RUN + 1)}
+    return {tuple(lines[i : i + RUN]) for i in range(len(lines) - RUN + 1)}
 
 
 def test_runs_finds_a_copied_block() -> None:
@@ -55,7 +83,10 @@ def test_the_frame_does_the_frame_s_work_once() -> None:
 
 
 def test_the_game_scripts_share_no_run_of_lines() -> None:
-    assert runs((JS / "table.js").read_text(encoding="utf-8")) & runs((JS / "besigue.js").read_text(encoding="utf-8")) == set()
+    assert (
+        runs((JS / "table.js").read_text(encoding="utf-8")) & runs((JS / "besigue.js").read_text(encoding="utf-8"))
+        == set()
+    )
 
 
 @pytest.mark.parametrize("name", GAME_PAGES)

@@ -14,12 +14,21 @@ from typing import Callable
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
-
 from webhelpers import Server, http
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0.05", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0",
-         "--bot-tables-per-address", "0")
+SERVE = (
+    "--bot-delay",
+    "0.05",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+)
 
 TABLES = {  # the game, its <main>, its turn line and what may be clicked on its turn
     "classic": ("#table", "#turn", "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"),
@@ -35,19 +44,24 @@ def table_against_computers(base: str, rules: str) -> tuple[str, str]:
     status, got = http("POST", f"{base}/api/tables/{tid}/seats", {"seat": 0, "name": "Ann"})
     assert status == 200, got
     for seat in range(1, n):
-        status, bot = http("POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": "rule", "token": creator})
+        status, bot = http(
+            "POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": "rule", "token": creator}
+        )
         assert status == 200, bot
     return tid, got["token"]
 
 
 @pytest.mark.parametrize("rules", list(TABLES))
-def test_notices_and_a_dropped_connection_at_both_tables(server: Server, person: Callable[..., Page],
-                                                         rules: str) -> None:
+def test_notices_and_a_dropped_connection_at_both_tables(
+    server: Server, person: Callable[..., Page], rules: str
+) -> None:
     main, turn, clickable = TABLES[rules]
     tid, token = table_against_computers(server.base, rules)
     page = person((1366, 768), "en", timeout=60_000)
     ctx = page.context
-    ctx.add_init_script(f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': 0}))});")
+    ctx.add_init_script(
+        f"localStorage.setItem('barbu:seat:{tid}', {json.dumps(json.dumps({'token': token, 'seat': 0}))});"
+    )
     errors = page.errors  # type: ignore[attr-defined]
     sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []  # (the page's side, the server's side), per connection
     hellos: list[dict] = []
@@ -75,7 +89,9 @@ def test_notices_and_a_dropped_connection_at_both_tables(server: Server, person:
     page_side.send(json.dumps({"type": "notice", "message": "Bob's time ran out: the computer plays for him."}))
     expect(page.locator("#error")).to_have_text("Bob's time ran out: the computer plays for him.")
     expect(page.locator("#error")).to_be_visible()
-    page_side.send(json.dumps({"type": "busy", "busy": True, "message": "The server is busy: the computer players think faster."}))
+    page_side.send(
+        json.dumps({"type": "busy", "busy": True, "message": "The server is busy: the computer players think faster."})
+    )
     expect(page.locator("#busy")).to_have_text("The server is busy: the computer players think faster.")
     expect(page.locator("#busy")).to_be_visible()
 

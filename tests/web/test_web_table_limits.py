@@ -7,30 +7,39 @@ import asyncio
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
+from test_web_private import client, post
 
 from barbu.classic.ruleset import Ruleset
 from barbu.web import Settings
 from barbu.web.db.creations import KEPT_GAME, TABLE
-from barbu.web.tables.lobby import Lobby
 from barbu.web.db.storage import CREATIONS, Store
 from barbu.web.tables.actor import TableError
-
-from test_web_private import client, post
+from barbu.web.tables.lobby import Lobby
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
 CLASSIC = Ruleset.parse("classic")
 
 
 async def _burst(lobby: Lobby, addresses: list[str], reserved: bool = False) -> list[object]:
-    return await asyncio.gather(*(lobby.create(CLASSIC, address=a, reserved=reserved) for a in addresses),
-                                return_exceptions=True)
+    return await asyncio.gather(
+        *(lobby.create(CLASSIC, address=a, reserved=reserved) for a in addresses), return_exceptions=True
+    )
 
 
 def test_concurrent_creations_never_pass_the_limits(sqlite_url: str) -> None:
     """Many creations at once, each awaiting its write: the limits count the ones not yet written."""
+
     async def run() -> None:
-        lobby = Lobby(Settings(db_url=sqlite_url, max_tables=40, play_reserve=0.25, open_tables_per_address=3,
-                               tables_per_hour=0, **FAST))
+        lobby = Lobby(
+            Settings(
+                db_url=sqlite_url,
+                max_tables=40,
+                play_reserve=0.25,
+                open_tables_per_address=3,
+                tables_per_hour=0,
+                **FAST,
+            )
+        )
         await lobby.start()
         try:
             # 200 addresses at once: the lobby's share (30 of 40) and not one more.
@@ -42,18 +51,19 @@ def test_concurrent_creations_never_pass_the_limits(sqlite_url: str) -> None:
             # "Play against the computer" still finds room, up to the server's whole limit.
             made = await _burst(lobby, [f"10.1.0.{i}" for i in range(30)], reserved=True)
             assert sum(not isinstance(m, BaseException) for m in made) == 10
-            assert all(e.status == 503 and "as many tables as it can hold" in str(e)
-                       for e in made if isinstance(e, TableError))
+            assert all(
+                e.status == 503 and "as many tables as it can hold" in str(e) for e in made if isinstance(e, TableError)
+            )
             assert sum(t.status != "over" for t in lobby.tables.values()) == 40
         finally:
             await lobby.close()
+
     asyncio.run(run())
 
 
 def test_one_address_holds_a_few_unfinished_tables_before_the_server_is_full(sqlite_url: str) -> None:
     async def run() -> None:
-        lobby = Lobby(Settings(db_url=sqlite_url, max_tables=100, open_tables_per_address=3, tables_per_hour=0,
-                               **FAST))
+        lobby = Lobby(Settings(db_url=sqlite_url, max_tables=100, open_tables_per_address=3, tables_per_hour=0, **FAST))
         await lobby.start()
         try:
             made = await _burst(lobby, ["192.0.2.1"] * 20)
@@ -68,6 +78,7 @@ def test_one_address_holds_a_few_unfinished_tables_before_the_server_is_full(sql
             assert not isinstance((await _burst(lobby, ["192.0.2.1"]))[0], BaseException)
         finally:
             await lobby.close()
+
     asyncio.run(run())
 
 
@@ -78,8 +89,11 @@ def test_play_against_the_computer_works_when_the_lobby_is_full(sqlite_url: str)
             assert post(c, "/api/tables", {"rules": "classic"}, f"198.51.100.{i}").status_code == 201
         r = post(c, "/api/tables", {"rules": "classic"}, "198.51.100.9")
         assert r.status_code == 503 and "play against the computer" in r.json()["error"]
-        fr = c.post("/api/tables", json={"rules": "classic"},
-                    headers={"x-test-address": "198.51.100.9", "accept-language": "fr"})
+        fr = c.post(
+            "/api/tables",
+            json={"rules": "classic"},
+            headers={"x-test-address": "198.51.100.9", "accept-language": "fr"},
+        )
         assert fr.status_code == 503 and "contre l'ordinateur" in fr.json()["error"]
         r = post(c, "/api/play", {"rules": "classic", "name": "Newcomer"}, "198.51.100.9")
         assert r.status_code == 201, r.text

@@ -16,14 +16,13 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import update
-
-from barbu.web import Settings
-from barbu.web.tables.clock import parse_turn_based
-from barbu.web.db.storage import TABLES
-
 from test_web_accounts import PASSWORD, sign_up, use_session
 from test_web_private import CREATOR, FRIEND, client, post
 from wsclient import Player
+
+from barbu.web import Settings
+from barbu.web.db.storage import TABLES
+from barbu.web.tables.clock import parse_turn_based
 
 SHORT = "salad(players=3)"
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0, grace=0.05)
@@ -90,8 +89,12 @@ def set_up(c: Any, mail_to: str | None = None) -> dict[str, Any]:
         assert r.status_code == 200, r.text
     assert post(c, f"/api/tables/{tid}/seats", {"seat": 1}, FRIEND).status_code == 200
     use_session(c, alice)
-    assert post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random",
-                                               "token": made.json()["creator"]}).status_code == 200
+    assert (
+        post(
+            c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random", "token": made.json()["creator"]}
+        ).status_code
+        == 200
+    )
     return {"id": tid, "alice": alice, "bob": bob, "token": a["token"]}
 
 
@@ -111,8 +114,9 @@ def play_until_bob(c: Any, t: Any, p: Player) -> None:
 
 def test_a_turn_based_table_waits_for_an_absent_player_and_lists_it_as_his_turn(sqlite_url: str, smtp: Any) -> None:
     sink, port = smtp
-    settings = Settings(db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, public_url="http://cards.test",
-                        **FAST)
+    settings = Settings(
+        db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, public_url="http://cards.test", **FAST
+    )
     with client(settings) as c:
         r = post(c, "/api/account/notify", {"email": "bob@example.org", "notify": True})
         assert r.status_code == 401  # logged in first
@@ -135,8 +139,7 @@ def test_a_turn_based_table_waits_for_an_absent_player_and_lists_it_as_his_turn(
         p.close()
 
 
-def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_in(sqlite_url: str,
-                                                                                    smtp: Any) -> None:
+def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_in(sqlite_url: str, smtp: Any) -> None:
     sink, port = smtp
     settings = Settings(db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, **FAST)
     with client(settings) as c:
@@ -149,10 +152,14 @@ def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_i
         wait_for(lambda: sink.messages)
     store_url = sqlite_url
     from barbu.web.db.storage import Store
+
     store = Store(store_url)
     with store.engine.begin() as conn:  # two hours pass while the server is down
-        conn.execute(update(TABLES).where(TABLES.c.id == s["id"])
-                     .values(turn_since=datetime.now(timezone.utc) - timedelta(hours=2)))
+        conn.execute(
+            update(TABLES)
+            .where(TABLES.c.id == s["id"])
+            .values(turn_since=datetime.now(timezone.utc) - timedelta(hours=2))
+        )
     store.close()
     with client(settings) as c:
         t = c.app.state.lobby.tables[s["id"]]

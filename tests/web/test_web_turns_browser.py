@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from helpers import shots_on
 from playwright.sync_api import Page, expect
+from webhelpers import LAPTOP, PHONE, Server, another_page
+from webhelpers import shot as take_shot
 
 from barbu import web
 from barbu.web.tables.clock import TURN_CHOICES, TURN_DEFAULT
-from helpers import shots_on
-from webhelpers import LAPTOP, PHONE, Server, another_page, shot as take_shot
 
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0", "--signups-per-hour", "0")
 PASSWORD = "a quiet hand of hearts"
@@ -58,9 +59,18 @@ WORDS = """async () => {
     longTime(30), longTime(86400 - 10), longTime(3 * 3600 + 12 * 60 + 30, false), clockWords("86400+259200"),
     clockWords("43200+172800"), row.textContent];
 }"""
-WORDED = ["2 d 5 h", "3 h 12 min", "8 h", "45 min", "30 s", "1 d", "3 h 12 min", "1 day a move, 3 days in reserve",
-          "12 hours a move, 2 days in reserve",
-          "Classicwaiting for 3 h 12 min4 h 48 min left for this move · 8 hours a move, 1 day in reservePlay"]
+WORDED = [
+    "2 d 5 h",
+    "3 h 12 min",
+    "8 h",
+    "45 min",
+    "30 s",
+    "1 d",
+    "3 h 12 min",
+    "1 day a move, 3 days in reserve",
+    "12 hours a move, 2 days in reserve",
+    "Classicwaiting for 3 h 12 min4 h 48 min left for this move · 8 hours a move, 1 day in reservePlay",
+]
 
 
 def shot(page: Page, name: str, full: bool = True) -> None:
@@ -110,8 +120,10 @@ def test_the_new_table_form_offers_the_servers_turn_based_clocks() -> None:
     assert [name for name, *_ in found] == list(TURN_CHOICES)
     unit = {"hour": 3600, "hours": 3600, "day": 86400, "days": 86400}
     for name, selected, move, move_unit, bank, bank_unit in found:
-        assert (int(move) * unit[move_unit], int(bank) * unit[bank_unit]) == (TURN_CHOICES[name].per_move,
-                                                                              TURN_CHOICES[name].bank)
+        assert (int(move) * unit[move_unit], int(bank) * unit[bank_unit]) == (
+            TURN_CHOICES[name].per_move,
+            TURN_CHOICES[name].bank,
+        )
         assert bool(selected) == (name == TURN_DEFAULT)
 
 
@@ -119,7 +131,8 @@ def test_the_new_table_form_offers_the_servers_turn_based_clocks() -> None:
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_a_turn_based_table_waits_for_an_absent_player_and_is_listed_as_his_turn(
-        server: Server, person: Callable[..., Page], viewport: tuple[int, int]) -> None:
+    server: Server, person: Callable[..., Page], viewport: tuple[int, int]
+) -> None:
     base = server.base
     tag = uuid.uuid4().hex[:6]
     ann, ben = f"Ann {tag}", f"Ben {tag}"

@@ -6,12 +6,11 @@ import json
 import random
 
 import pytest
+from leak_oracle import cards_named
 
 from barbu.classic.chinese import Arrangements
 from barbu.classic.match import CHANCE, Match
 from barbu.web.tables.views import LEGAL_LIMIT, public_state, redact, scoresheet, view_json
-
-from leak_oracle import cards_named
 
 
 def chinese_deal_half_arranged() -> Match:
@@ -77,8 +76,15 @@ def test_the_scoresheet_names_no_card() -> None:
     assert sheet["deals"][-1]["totals"] == m.totals_after(3)
 
 
-PRESET_CASES = ["classic", "classic(chinese_poker=true)", "italian", "french(players=3)", "french(players=6)",
-                "salad(players=5)", "scottish"]
+PRESET_CASES = [
+    "classic",
+    "classic(chinese_poker=true)",
+    "italian",
+    "french(players=3)",
+    "french(players=6)",
+    "salad(players=5)",
+    "scottish",
+]
 
 
 @pytest.mark.parametrize("rules", PRESET_CASES)
@@ -101,8 +107,10 @@ def test_the_shared_part_of_a_state_is_the_same_from_every_seat(rules: str) -> N
         checked += 1
 
 
-@pytest.mark.parametrize("rules, ranks", [("classic", "23456789TJQKA"), ("italian(domino_ace=low)", "A23456789TJQK"),
-                                          ("scottish", "789TJQKA")])
+@pytest.mark.parametrize(
+    "rules, ranks",
+    [("classic", "23456789TJQKA"), ("italian(domino_ace=low)", "A23456789TJQK"), ("scottish", "789TJQKA")],
+)
 def test_domino_rows_come_with_the_ranks_they_may_hold(rules: str, ranks: str) -> None:
     """The browser lays each Domino or Patience card at its rank's place in a row of these ranks."""
     m = Match(rules, seed=3)

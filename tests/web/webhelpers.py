@@ -17,8 +17,15 @@ from typing import Any
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def free_port() -> int:
@@ -55,7 +62,11 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=SRC + (os.pathsep + path if path else ""))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.args],
-            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=self.log_path.parent)
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=self.log_path.parent,
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -120,6 +131,7 @@ class AppServer:
 
     def start(self, timeout: float = 30) -> "AppServer":
         import uvicorn
+
         self._server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
@@ -148,8 +160,9 @@ class AppServer:
 
 def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"content-type": "application/json"} if data else {})
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"content-type": "application/json"} if data else {}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, json.loads(r.read() or b"null")
@@ -157,8 +170,9 @@ def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
         return e.code, json.loads(e.read() or b"null")
 
 
-def new_table(base: str, rules: str = "classic", seats: dict[int, str] | None = None,
-              bots: dict[int, str] | None = None) -> tuple[str, dict[int, str]]:
+def new_table(
+    base: str, rules: str = "classic", seats: dict[int, str] | None = None, bots: dict[int, str] | None = None
+) -> tuple[str, dict[int, str]]:
     """Create a table, seat guests (name by seat) and computer players; returns (id, tokens by seat)."""
     status, data = http("POST", base + "/api/tables", {"rules": rules})
     assert status == 201, data
@@ -169,8 +183,9 @@ def new_table(base: str, rules: str = "classic", seats: dict[int, str] | None = 
         assert status == 200, data
         tokens[seat] = data["token"]
     for seat, strength in (bots or {}).items():
-        status, data = http("POST", f"{base}/api/tables/{tid}/bots",
-                            {"seat": seat, "strength": strength, "token": creator})
+        status, data = http(
+            "POST", f"{base}/api/tables/{tid}/bots", {"seat": seat, "strength": strength, "token": creator}
+        )
         assert status == 200, data
     return tid, tokens
 
@@ -194,13 +209,15 @@ class Nginx:
     def start(self, timeout: float = 15) -> "Nginx":
         import re
         import shutil
+
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.path.exists(nginx):
             raise RuntimeError("nginx is missing: install Debian's nginx-light (apt-get install nginx-light)")
         site = NGINX_CONF.read_text()
         upstreams = "".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=3s;\n" for s in self.servers)
-        site, n = re.subn(r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*",
-                          upstreams, site, count=1)
+        site, n = re.subn(
+            r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*", upstreams, site, count=1
+        )
         assert n == 1, "deploy/nginx-barbu.conf has no upstream servers to replace"
         site, n = re.subn(r"listen 127\.0\.0\.1:\d+;", f"listen 127.0.0.1:{self.port};", site)
         assert n == 1, "deploy/nginx-barbu.conf has no listen line to replace"
@@ -224,8 +241,11 @@ http {{
     include {self.folder}/barbu-site.conf;
 }}
 """)
-        self.proc = subprocess.Popen([nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [nginx, "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -254,8 +274,15 @@ LAPTOP, PHONE = (1280, 800), (390, 844)
 STEP = 30_000
 
 
-def person(browser: Any, size: tuple[int, int] | dict[str, int] = LAPTOP, lang: str = "en-GB", *,
-           timeout: float = STEP, touch: bool = False, **context: Any) -> Any:
+def person(
+    browser: Any,
+    size: tuple[int, int] | dict[str, int] = LAPTOP,
+    lang: str = "en-GB",
+    *,
+    timeout: float = STEP,
+    touch: bool = False,
+    **context: Any,
+) -> Any:
     """A page of a person of his own: a browser context (its own cookies and storage, another device) of this
     size and language (the page's Accept-Language and Intl; never the machine's), ``touch`` for a phone's touch
     screen; its script errors are kept in ``page.errors``; other ``context`` options go to Playwright."""
@@ -284,6 +311,7 @@ def _watched(page: Any, timeout: float) -> Any:
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     """A screenshot for people, ``name-WIDTHxHEIGHT.png``, only when BARBU_SHOTS names a folder."""
     from helpers import shot_path
+
     size = page.viewport_size or {}
     path = shot_path(f"{name}-{size.get('width')}x{size.get('height')}.png")
     if path is not None:

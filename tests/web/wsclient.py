@@ -28,8 +28,15 @@ def app_client(settings: Settings) -> Iterator[TestClient]:
 class Player:
     """One WebSocket connection: sends messages, keeps the last state it was sent."""
 
-    def __init__(self, client: TestClient, table_id: str, token: str | None = None, since: int | None = None,
-                 hello: bool = True, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        client: TestClient,
+        table_id: str,
+        token: str | None = None,
+        since: int | None = None,
+        hello: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.cm = client.websocket_connect(f"/ws/{table_id}", headers=headers or ORIGIN)
         self.ws = self.cm.__enter__()
         OPEN.append(self)
@@ -68,8 +75,12 @@ class Player:
         return self.until(lambda m: m["type"] == "pong")["version"]
 
     def act(self, action: str, version: int | None = None, cid: str | None = None, **extra: Any) -> dict[str, Any]:
-        msg = {"type": "act", "action": action, "version": self.state["version"] if version is None else version,
-               **extra}
+        msg = {
+            "type": "act",
+            "action": action,
+            "version": self.state["version"] if version is None else version,
+            **extra,
+        }
         if cid is not None:
             msg["id"] = cid
         self.send(msg)
