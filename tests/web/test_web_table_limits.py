@@ -11,9 +11,9 @@ from test_web_private import client, post
 
 from barbu.classic.ruleset import Ruleset
 from barbu.web import Settings
+from barbu.web.common.errors import WebError
 from barbu.web.db.creations import KEPT_GAME, TABLE
 from barbu.web.db.storage import CREATIONS, Store
-from barbu.web.tables.actor import TableError
 from barbu.web.tables.lobby import Lobby
 
 FAST = dict(bot_delay=0.0, deal_pause=0.0, burst=10_000, rate=10_000.0)
@@ -45,14 +45,14 @@ def test_concurrent_creations_never_pass_the_limits(sqlite_url: str) -> None:
             # 200 addresses at once: the lobby's share (30 of 40) and not one more.
             made = await _burst(lobby, [f"10.0.{i // 250}.{i % 250}" for i in range(200)])
             ok = [m for m in made if not isinstance(m, BaseException)]
-            refused = [m for m in made if isinstance(m, TableError)]
+            refused = [m for m in made if isinstance(m, WebError)]
             assert len(ok) == 30 and len(refused) == 170
             assert all(e.status == 503 and "or play against the computer" in str(e) for e in refused)
             # "Play against the computer" still finds room, up to the server's whole limit.
             made = await _burst(lobby, [f"10.1.0.{i}" for i in range(30)], reserved=True)
             assert sum(not isinstance(m, BaseException) for m in made) == 10
             assert all(
-                e.status == 503 and "as many tables as it can hold" in str(e) for e in made if isinstance(e, TableError)
+                e.status == 503 and "as many tables as it can hold" in str(e) for e in made if isinstance(e, WebError)
             )
             assert sum(t.status != "over" for t in lobby.tables.values()) == 40
         finally:
@@ -68,10 +68,10 @@ def test_one_address_holds_a_few_unfinished_tables_before_the_server_is_full(sql
         try:
             made = await _burst(lobby, ["192.0.2.1"] * 20)
             assert sum(not isinstance(m, BaseException) for m in made) == 3
-            refusal = next(m for m in made if isinstance(m, TableError))
+            refusal = next(m for m in made if isinstance(m, WebError))
             assert refusal.status == 429 and "3 unfinished tables" in str(refusal)
             made = await _burst(lobby, ["192.0.2.1"], reserved=True)  # the per-address cap counts both kinds
-            assert isinstance(made[0], TableError) and made[0].status == 429
+            assert isinstance(made[0], WebError) and made[0].status == 429
             assert not isinstance((await _burst(lobby, ["192.0.2.2"]))[0], BaseException)  # another address
             # A finished table does not count any more.
             next(t for t in lobby.tables.values() if t.creator_address == "192.0.2.1").status = "over"

@@ -28,7 +28,6 @@ from ...core.game import CHANCE
 from ...core.safejson import is_unicode
 from ...core.words import N_
 from ...i18n.typed import parse_typed
-from ..common.errors import WebError
 from ..common.settings import Settings
 from ..common.wording import lang_of, refusal
 from ..db.storage import TableRecord
@@ -49,15 +48,11 @@ __all__ = [
     "NAME_MAX",
     "Seat",
     "Table",
-    "TableError",
     "clean_name",
     "dumps",
     "poses_as_computer",
     "requested_clock",
 ]
-
-#: The web's one error type, by the name the other domains still import it by (`barbu.web.common.errors.WebError`).
-TableError = WebError
 
 
 def requested_clock(value: Any, turn_based: bool = False) -> str | None:
