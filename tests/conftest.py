@@ -5,7 +5,8 @@ test runs in its own empty ``tmp_path`` as the current folder, so a command that
 ``barbu-web.db``) writes there; HOME and the XDG folders are temporary folders of this run; the language
 variables of the machine (``BARBU_LANG``, ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) are set aside, so
 every test speaks English unless it asks for another language; Hypothesis keeps no example database (a failure
-found once is not replayed by a later run from a file in the repository).  Screenshots for people are kept only
+found once is not replayed by a later run from a file in the repository), and what else it keeps goes to a
+folder removed at the end; pytest-benchmark (no test uses it) is left out, with its ./.benchmarks.  Screenshots for people are kept only
 when ``BARBU_SHOTS=/some/folder`` asks for them (``helpers.shot_path``).
 
 Markers (``pyproject.toml``): ``slow`` (the longer runs) and ``browser`` (drives Debian's chromium; given to
@@ -15,15 +16,28 @@ every test that uses the ``browser`` fixture, here, so ``-m "not browser"`` neve
 from __future__ import annotations
 
 import os
+import shutil
 import site
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 settings.register_profile("barbu-tests", database=None)
 settings.load_profile("barbu-tests")
+# What Hypothesis keeps besides (the constants it reads from the source, while pytest collects) goes to a folder of
+# this test process's own, removed at the end, not to ./.hypothesis.
+_HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="barbu-tests-hypothesis-"))
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    set_hypothesis_home_dir(None)
+    shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
+
 
 #: The variables a program reads the user's language from (barbu.i18n.LOCALE_VARIABLES, and the C library's).
 LANGUAGE_VARIABLES = ("BARBU_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

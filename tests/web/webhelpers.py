@@ -316,8 +316,3 @@ def shot(page: Any, name: str, full_page: bool = False) -> None:
     path = shot_path(f"{name}-{size.get('width')}x{size.get('height')}.png")
     if path is not None:
         page.screenshot(path=str(path), full_page=full_page)
-
-
-def watched_page(browser: Any, size: tuple[int, int], timeout: float, **context: Any) -> Any:
-    """person() with the machine's... no: with an English locale unless ``locale`` is given (older helper)."""
-    return person(browser, size, context.pop("locale", "en-GB"), timeout=timeout, **context)
