@@ -209,12 +209,12 @@ class DealModel:
             if legal & (legal - 1):
                 others = p.out & ~held
                 choice = choose_trick_card(
-                    self.contract,
+                    self.contract,  # type: ignore[arg-type]
                     self.sign,
                     held,
                     legal,
                     p.trick,
-                    self.trump_mask,  # type: ignore[arg-type]
+                    self.trump_mask,
                     others,
                     self.view.players,
                     held.bit_count(),

@@ -107,13 +107,13 @@ def _engine_rollout(
             elif legal & (legal - 1):
                 hand = m.hands[s]
                 c = choose_trick_card(
-                    contract,
+                    contract,  # type: ignore[arg-type]
                     sign,
                     hand,
                     legal,
                     m.trick,
                     m.trump_mask,
-                    m.in_hands & ~hand,  # type: ignore[arg-type]
+                    m.in_hands & ~hand,
                     n,
                     hand.bit_count(),
                 )
@@ -213,13 +213,13 @@ def respond_rule(m: Match, sign: int) -> Callable[[_Play, int, int], int]:
 
     def card(p: _Play, hand: int, legal: int) -> int:
         return choose_trick_card(
-            contract,
+            contract,  # type: ignore[arg-type]
             sign,
             hand,
             legal,
             p.trick,
             trump_mask,
-            p.in_hands & ~hand,  # type: ignore[arg-type]
+            p.in_hands & ~hand,
             n,
             hand.bit_count(),
         )

@@ -108,8 +108,8 @@ def legal_declarations(hand_counts: dict[int, int], table_counts: dict[int, int]
         for s in range(4):
             t = make_type(s, rank)
             per_suit.append(
-                [(i, j) for i in range(hand_counts.get(t, 0) + 1) for j in range(table_counts.get(("four", t), 0) + 1)]
-            )  # type: ignore[call-overload]
+                [(i, j) for i in range(hand_counts.get(t, 0) + 1) for j in range(table_counts.get(("four", t), 0) + 1)]  # type: ignore[call-overload]
+            )
         for combo in product(*per_suit):
             if sum(i + j for i, j in combo) != 4 or not any(i for i, _ in combo):
                 continue

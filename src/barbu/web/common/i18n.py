@@ -83,10 +83,10 @@ def environment(lang: str) -> Environment:
         lstrip_blocks=True,
     )
     tr = translator(lang)
-    env.install_gettext_callables(
+    env.install_gettext_callables(  # type: ignore[attr-defined]
         tr.gettext,
         tr.ngettext,
-        newstyle=True,  # type: ignore[attr-defined]
+        newstyle=True,
         pgettext=tr.pgettext,
     )
     env.globals.update(lang=lang, languages=LANGUAGE_NAMES, number=tr.number, words=tr, i18n_json=js_catalog_json(lang))

@@ -400,9 +400,9 @@ class Daily:
             if late and br.board in own_scores:
                 rows.append(
                     {
-                        "name": mine.name,
+                        "name": mine.name,  # type: ignore[union-attr]
                         "you": True,
-                        "score": own_scores[br.board],  # type: ignore[union-attr]
+                        "score": own_scores[br.board],
                         "doubles": "",
                         "matchpoints": None,
                     }
@@ -450,10 +450,10 @@ class Daily:
             )
             out["ranking"].append(
                 {
-                    "name": mine.name,
+                    "name": mine.name,  # type: ignore[union-attr]
                     "you": True,
                     "rank": rank,
-                    "percent": percent,  # type: ignore
+                    "percent": percent,
                     "points": out["points"],
                 }
             )
