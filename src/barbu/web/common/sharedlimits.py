@@ -5,8 +5,8 @@ One process alone keeps its counts in memory (checked and counted with no ``awai
 them, so the counts that matter live in the broker, and each check-and-count is one Lua script: Redis
 runs it whole, so no burst of requests spread over the processes slips past a limit.
 
-- **Per hour** (tables, kept games): a sorted set of creation times per kind and address, trimmed to the
-  last hour.  The database still keeps each creation (for restarts of a lone process).
+- **Per hour** (tables, kept games), **per day** (events, clubs: `barbu.web.db.creations.WINDOWS`): a sorted
+  set of creation times per kind and address (or account), trimmed to the kind's window.  The database still keeps each creation (for restarts of a lone process).
 - **At once** (WebSocket connections): a count per address, and the same count per process, so that
   when a process is lost the others give back what it held (`forget`).
 
@@ -80,7 +80,7 @@ class SharedLimits:
         self._forget = redis.register_script(_FORGET)
 
     async def per_hour(self, kind: str, address_hash: str, limit: int, window: float) -> int:
-        """0 when one more ``kind`` is allowed (and counted), else the minutes to wait."""
+        """0 when one more ``kind`` is allowed (and counted) in the last ``window`` seconds, else the minutes to wait."""
         if limit <= 0:
             return 0
         key = f"{PREFIX}{kind}:{address_hash}"

@@ -1,4 +1,5 @@
-"""Per-hour counts of what each address made (tables, kept games), kept in the database.
+"""Counts of what each address (or account) made in the last hour or day (tables, kept games, events, clubs),
+kept in the database.
 
 An address is never stored as it is: only HMAC-SHA256 of it under a key made on the server's first start
 and kept in the database (`Store.creations_key`), so a restart hashes it alike and its counts hold.  The
@@ -22,9 +23,19 @@ from .storage import Store
 
 log = logging.getLogger("barbu.web")
 
-WINDOW = 3600.0  # seconds: the limits are per hour
+WINDOW = 3600.0  # seconds: the limits are per hour, but for the kinds in `WINDOWS`
+DAY = 86400.0
 TABLE = "table"
 KEPT_GAME = "kept_game"
+EVENT = "event"  # duplicate events, per address and per account ("user:<id>"), per day
+CLUB = "club"  # clubs, likewise
+#: The kinds counted over another window than the hour, in seconds.
+WINDOWS: dict[str, float] = {EVENT: DAY, CLUB: DAY}
+
+
+def window_of(kind: str) -> float:
+    """The seconds ``kind`` is counted over (an hour unless `WINDOWS` says otherwise)."""
+    return WINDOWS.get(kind, WINDOW)
 
 
 class Creations:
@@ -37,9 +48,9 @@ class Creations:
         self.shared: Any = None  # a `barbu.web.common.sharedlimits.SharedLimits` when the server has many processes
 
     def load(self, store: Store) -> None:
-        """The database's key and the last hour's creations (blocking: run it in a thread)."""
+        """The database's key and the creations still counted (blocking: run it in a thread)."""
         self.key = store.creations_key()
-        since = datetime.now(timezone.utc) - timedelta(seconds=WINDOW)
+        since = datetime.now(timezone.utc) - timedelta(seconds=max(WINDOW, *WINDOWS.values()))
         self._times.clear()
         for address_hash, kind, at in store.creations_since(since):
             self._times[(kind, address_hash)].append(at.timestamp())
@@ -54,7 +65,7 @@ class Creations:
         times = self._recent(kind, self.address_hash(address))
         if len(times) < limit:
             return 0
-        return int((times[0] + WINDOW - time.time()) // 60) + 1
+        return int((times[0] + window_of(kind) - time.time()) // 60) + 1
 
     async def take(self, address: str, kind: str, limit: int) -> int:
         """Check and count one ``kind`` made by ``address``: 0 when counted, else the minutes to wait.
@@ -65,10 +76,26 @@ class Creations:
         if wait:
             return wait
         if self.shared is not None and limit > 0:
-            wait = await self.shared.per_hour(kind, self.address_hash(address), limit, WINDOW)
+            wait = await self.shared.per_hour(kind, self.address_hash(address), limit, window_of(kind))
             if wait:
                 return wait
         self.note(address, kind)
+        return 0
+
+    async def take_each(self, keys: list[str], kind: str, limit: int) -> int:
+        """`take` against every one of ``keys`` (an address, an account as "user:<id>"): 0 when counted against
+        all, else the minutes to wait.  Alone, none is counted unless all have room; with many processes the
+        broker counts them one after the other, so a refusal on a later key leaves the earlier ones counted."""
+        wait = max((self.wait(k, kind, limit) for k in keys), default=0)
+        if wait:
+            return wait
+        if self.shared is not None and limit > 0:
+            for k in keys:
+                wait = await self.shared.per_hour(kind, self.address_hash(k), limit, window_of(kind))
+                if wait:
+                    return wait
+        for k in keys:
+            self.note(k, kind)
         return 0
 
     def note(self, address: str, kind: str) -> None:
@@ -82,17 +109,16 @@ class Creations:
             fut.add_done_callback(_logged)
 
     def sweep(self) -> None:
-        """Forget what is older than an hour, here and in the database."""
-        cutoff = time.time() - WINDOW
-        for k in [k for k in self._times if not self._recent(*k, cutoff=cutoff)]:
+        """Forget what is older than its window, here and in the database (rows: older than the longest)."""
+        for k in [k for k in self._times if not self._recent(*k)]:
             del self._times[k]
         if self.journal is not None:
-            before = datetime.fromtimestamp(cutoff, timezone.utc)
+            before = datetime.fromtimestamp(time.time() - max(WINDOW, *WINDOWS.values()), timezone.utc)
             self.journal.run(lambda conn: Store.sweep_creations(conn, before)).add_done_callback(_logged)
 
     def _recent(self, kind: str, address_hash: str, cutoff: float | None = None) -> deque[float]:
         times = self._times[(kind, address_hash)]
-        cutoff = time.time() - WINDOW if cutoff is None else cutoff
+        cutoff = time.time() - window_of(kind) if cutoff is None else cutoff
         while times and times[0] < cutoff:
             times.popleft()
         return times
