@@ -217,3 +217,70 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
         )
     )
     return 0
+
+
+# -- barbu daily: the operator's side of the daily deals
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``barbu daily marks [--date DAY] [--db DB]``: several finishers from one address, for the operator."""
+    p.add_argument(
+        "--db",
+        help=_(
+            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
+            "or postgresql://user:password@host/dbname"
+        ),
+    )
+    act = p.add_subparsers(dest="action", metavar="ACTION")
+    marks = act.add_parser(
+        "marks",
+        help=_("the players who finished one game's daily deals from one address on a day (puppets, or a family)"),
+    )
+    marks.add_argument("--date", help=_("the day, YYYY-MM-DD (default today, UTC)"))
+    p.set_defaults(func=cmd_daily, daily_parser=p)
+
+
+def cmd_daily(args: argparse.Namespace) -> int:
+    from rich.table import Table as RichTable
+
+    from ..web.daily.service import GUEST, NEW, Daily
+    from ..web.db.storage import Store, database_url, sqlite_url
+
+    out, err = Console(highlight=False), Console(stderr=True, highlight=False)
+    if not args.action:
+        args.daily_parser.print_help()
+        return 0
+    day = args.date or datetime.now(timezone.utc).date().isoformat()
+    try:
+        datetime.strptime(day, "%Y-%m-%d")
+    except ValueError:
+        err.print(_("A day is written YYYY-MM-DD, not {day}.").format(day=day), markup=False)
+        return 2
+    url = args.db or sqlite_url("barbu-web.db")
+    url = database_url(url) if "://" in url else sqlite_url(url)
+    try:
+        store = Store(url)
+    except Exception as e:  # noqa: BLE001 - one plain line, never a traceback
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        err.print(_("barbu: error: cannot open the database: {reason}").format(reason=reason), markup=False)
+        return 2
+    try:
+        marks = Daily(lambda: store).address_marks(day)
+    finally:
+        store.close()
+    if not marks:
+        out.print(_("Nobody finished a game's daily deals of {day} from the same address as another.").format(day=day))
+        return 0
+    lists = {GUEST: _("guest"), NEW: _("new account")}
+    table = RichTable(_("Game"), _("Address (HMAC)"), _("Player"), _("List"), _("Finished (UTC)"), _("Note"))
+    for mark in marks:
+        for f in mark["finishers"]:
+            table.add_row(
+                mark["game"],
+                mark["address"],
+                f["name"] or _("a deleted player"),
+                lists.get(f["pool"], _("account")),
+                (f["finished"] or "")[11:19],
+                _("after a guest from this address") if f["after_guest"] else "",
+            )
+    out.print(_("Several players finished the same daily deals of {day} from one address:").format(day=day))
+    out.print(table)
+    return 0

@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_command(
         "users", "users:add_arguments", help=_("the web server's accounts: list, reset a password, delete, ban")
     )
+    sub.add_command(
+        "daily", "daily:add_arguments", help=_("the web server's daily deals: who finished them from one address")
+    )
     return p
 
 

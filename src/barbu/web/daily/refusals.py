@@ -1,4 +1,5 @@
-"""What the daily deals refuse: an unknown game or day, a set played twice, a move out of turn, early results."""
+"""What the daily deals refuse: an unknown game or day, a set played twice, a move out of turn, early results and
+replays."""
 
 from ...core.words import N_
 from ..common.errors import CONFLICT, FAILED, FORBIDDEN, MISSING, refusal
@@ -29,3 +30,12 @@ RESULTS_HIDDEN = refusal(
     FORBIDDEN,
 )
 NO_BOARD = refusal("no-board", N_("there is no such board"), MISSING)
+REPLAY_HIDDEN = refusal(
+    "daily-replay-hidden",
+    N_(
+        "the daily deals of {day} stay hidden until that day is over (midnight UTC): "
+        "before then only the player who finished them may replay them"
+    ),
+    FORBIDDEN,
+)
+NO_REPLAY = refusal("daily-no-such-replay", N_("there is no such replay of the daily deals"), MISSING)

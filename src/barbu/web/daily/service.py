@@ -1,17 +1,23 @@
 """The daily deals on the server: who is playing, his boards as he may see them, and the results once he is done.
 
 Rules of the game live in `barbu.duplicate.daily`; the rows in `barbu.web.daily.store`.  Here: a person is an
-account (``u:<id>``) or a guest browser (``g:<SHA-256 of its daily cookie>``, ranked in a list of its own); he
-plays each game's set once a day (UTC), board after board at his own pace, and everything he is sent is what
-his seat may see (`barbu.web.tables.views.view_json`).  Before he has finished, nothing else of the day's boards
-leaves the server: no other seat's cards, no other player's result, no key.  The day's key is published once
-the day is over.  Every method here blocks (the database): the routes run them in threads.
+account (``u:<id>``) or a guest browser (``g:<SHA-256 of its daily cookie's random part>``); the cookie is
+signed with a key drawn from the server's daily secret, so a cookie the server did not make is no guest at all.
+Established accounts, new accounts and guests are ranked in three lists (`Daily.pool_of`).  He plays each game's
+set once a day (UTC), board after board at his own pace, and everything he is sent is what his seat may see
+(`barbu.web.tables.views.view_json`).  Before he has finished, nothing else of the day's boards leaves the
+server: no other seat's cards, no other player's result, no record, replay or analysis (`Daily.replay_record`),
+no key; once he has, the replays are his alone until the day is over.  The day's key is published once the day
+is over.  Several finishers from one address (its HMAC) are marked to the operator (`Daily.address_marks`).
+Every method here blocks (the database): the routes run them in threads.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import hmac
+import secrets
 import threading
 import time
 from bisect import bisect_left, bisect_right
@@ -20,6 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from io import StringIO
 from typing import Any, Callable, Iterator, cast
+
+from itsdangerous import BadSignature, Signer
 
 from ...core.daily_keys import day_key
 from ...core.errors import BarbuError
@@ -38,8 +46,11 @@ EPS = 1e-9
 REFRESH = 30.0  # seconds: a large pool is scored again at most this often (a small one at every finish)
 LARGE = 5000  # finished attempts from which a pool counts as large (scoring it takes a good part of a second)
 SHOWN = 100  # rows of a ranking or a traveller sent besides the reader's own
-COOKIE = "barbu_daily"  # a guest browser's daily identity (random; only its SHA-256 is stored)
-ACCOUNT, GUEST = "account", "guest"
+COOKIE = "barbu_daily"  # a guest browser's daily identity (random, signed by the server; only its SHA-256 is stored)
+ACCOUNT, NEW, GUEST = "account", "new", "guest"  # the ranking's lists: established accounts, new accounts, guests
+ESTABLISHED_AGE = timedelta(days=7)  # an account this old on the day ...
+ESTABLISHED_DAYS = 3  # ... that finished a set on so many earlier days is established; any other is new
+REPLAY_PREFIX = "daily."  # a daily board's replay id: "daily.<attempt>.<board>.<signature>" (no table id has a dot)
 
 
 _paused = 0  # how many large scorings run now with the cyclic collector paused
@@ -121,20 +132,25 @@ def utc_today() -> str:
 
 @dataclass(frozen=True)
 class Person:
-    """Who is asking: an account or a guest browser (``cookie`` is the guest's raw cookie, to set if new)."""
+    """Who is asking: an account (``since``: when it was made) or a guest browser, and the HMAC of the address
+    he asks from (``address``: never the address itself)."""
 
     who: str
     pool: str
     name: str
     user_id: int | None = None
+    since: datetime | None = None
+    address: str | None = None
 
 
-def guest(cookie: str) -> Person:
-    return Person("g:" + hashlib.sha256(cookie.encode("utf-8", "surrogatepass")).hexdigest(), GUEST, "guest")
+def guest(token: str, address: str | None = None) -> Person:
+    """The guest whose signed cookie carries ``token`` (its random part)."""
+    who = "g:" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    return Person(who, GUEST, "guest", address=address)
 
 
-def account(user_id: int, name: str) -> Person:
-    return Person(f"u:{user_id}", ACCOUNT, name, user_id)
+def account(user_id: int, name: str, since: datetime | None = None, address: str | None = None) -> Person:
+    return Person(f"u:{user_id}", ACCOUNT, name, user_id, since, address)
 
 
 class Daily:
@@ -168,6 +184,42 @@ class Daily:
         if self._secret is None:
             self._secret = db.daily_secret(self.store.engine)
         return self._secret
+
+    def _key(self, purpose: bytes) -> bytes:
+        """A key of its own for one use, drawn from the daily secret (the same in every process of the server)."""
+        return hmac.new(self.secret(), b"barbu-daily:" + purpose, hashlib.sha256).digest()
+
+    # -- guests
+    def _signer(self) -> Signer:
+        return Signer(self._key(b"guest-cookie"), salt="barbu-daily-guest", digest_method=hashlib.sha256)
+
+    def new_guest_cookie(self) -> tuple[str, str]:
+        """A new guest's cookie, signed by the server: (cookie, its random part)."""
+        token = secrets.token_urlsafe(24)
+        return self._signer().sign(token).decode("ascii"), token
+
+    def guest_token(self, cookie: Any) -> str | None:
+        """The random part of a guest cookie this server signed; None for any other (made up, tampered, old)."""
+        if not isinstance(cookie, str) or not 16 <= len(cookie) <= 200:
+            return None
+        try:
+            return self._signer().unsign(cookie.encode("utf-8", "surrogatepass")).decode("utf-8")
+        except (BadSignature, UnicodeError):
+            return None
+
+    # -- who is ranked where
+    def pool_of(self, person: Person, day: str) -> str:
+        """The list a person is ranked in on ``day``: guests apart; an account is established when it is at least
+        `ESTABLISHED_AGE` old on the day and finished a set on `ESTABLISHED_DAYS` earlier days, else new (a
+        puppet made for the day, or a newcomer, is never compared with the established players)."""
+        if person.pool != ACCOUNT:
+            return person.pool
+        start = datetime.combine(datetime.strptime(day, "%Y-%m-%d").date(), datetime.min.time(), timezone.utc)
+        if person.since is None or person.since > start - ESTABLISHED_AGE:
+            return NEW
+        with self.store.engine.connect() as conn:
+            days = db.finished_days(conn, person.who, day)
+        return ACCOUNT if days >= ESTABLISHED_DAYS else NEW
 
     def set_of(self, day: str, game: str) -> DailySet:
         if game not in GAMES:
@@ -220,7 +272,7 @@ class Daily:
             "key": self.published_key(day),
             "games": games,
             "next_in": int((midnight - now).total_seconds()),
-            "signed_in": person.pool == ACCOUNT,
+            "signed_in": person.user_id is not None,
             "past": [{"day": d, "key": self.published_key(d)} for d in past],
         }
 
@@ -236,7 +288,13 @@ class Daily:
                 mine, before = db.attempt_of(conn, day, game, person.who), db.attempt_of(conn, day, game, also.who)
             if mine is None and before is not None:
                 raise WebError(no.PLAYED_AS_GUEST)
-        a, _made = db.start_attempt(self.store.engine, day, game, person.who, person.pool, person.user_id, person.name)
+        with self.store.engine.connect() as conn:
+            a = db.attempt_of(conn, day, game, person.who)
+        if a is None:
+            pool = self.pool_of(person, day)
+            a, _made = db.start_attempt(
+                self.store.engine, day, game, person.who, pool, person.user_id, person.name, person.address
+            )
         if a.finished:
             raise WebError(no.PLAYED_ALREADY)
         return self._state(dset, a)
@@ -316,7 +374,7 @@ class Daily:
             with self.store.engine.begin() as conn:
                 db.save_board(conn, a.id, current, play.moves, play.score, play.note() if play.done else None)
                 if play.done and current + 1 >= dset.size:
-                    db.finish(conn, a.id)
+                    db.finish(conn, a.id, person.address)
         out = self.state(person, game)
         if play.done:
             out["last_board"] = {
@@ -468,6 +526,78 @@ class Daily:
         dset, a = self._attempt(person, game, day)
         if not a.finished:
             raise WebError(no.RESULTS_HIDDEN)
+        return self._record(dset, a, board)
+
+    # -- replays
+    def _replay_signature(self, attempt_id: int, board: int) -> str:
+        msg = f"{attempt_id}.{board}".encode()
+        return hmac.new(self._key(b"replay"), msg, hashlib.sha256).hexdigest()[:24]
+
+    def replay_id(self, person: Person, game: str, board: Any, day: str | None = None) -> str:
+        """The replay id of one of the person's own finished boards: a link he may keep, which opens to him alone
+        until the day is over, and to anyone who has it after (`replay_record`)."""
+        day = day or self.today()
+        dset, a = self._attempt(person, game, day)
+        if not a.finished:
+            raise WebError(no.RESULTS_HIDDEN)
+        if not isinstance(board, int) or not 0 <= board < dset.size:
+            raise WebError(no.NO_BOARD)
+        return f"{REPLAY_PREFIX}{a.id}.{board}.{self._replay_signature(a.id, board)}"
+
+    def replay_record(self, person: Person, rid: str) -> str:
+        """The record behind a daily replay id, for the replay, its analysis and its double-dummy tables: to the
+        one who finished that set (the same account or guest browser) while the day lasts, to anyone after."""
+        parts = rid[len(REPLAY_PREFIX) :].split(".") if rid.startswith(REPLAY_PREFIX) else []
+        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or len(parts[0]) > 12:
+            raise WebError(no.NO_REPLAY)
+        attempt_id, board = int(parts[0]), int(parts[1])
+        if not hmac.compare_digest(parts[2], self._replay_signature(attempt_id, board)):
+            raise WebError(no.NO_REPLAY)
+        with self.store.engine.connect() as conn:
+            a = db.attempt_by_id(conn, attempt_id)
+        if a is None or not a.finished:
+            raise WebError(no.NO_REPLAY)
+        if not self.over(a.day) and a.who != person.who:
+            raise WebError(no.REPLAY_HIDDEN, day=a.day)
+        return self._record(self.set_of(a.day, a.game), a, board)
+
+    def check_upload(self, day: Any) -> None:
+        """A daily deal's record uploaded for a replay (its header's day): refused while that day lasts, since
+        an uploaded replay opens to anyone with its link."""
+        if isinstance(day, str) and not self.over(day):
+            raise WebError(no.REPLAY_HIDDEN, day=day[:10])
+
+    # -- the operator's marks
+    def address_marks(self, day: str | None = None) -> list[dict[str, Any]]:
+        """Several finishers of one game's set from one address on ``day`` (today by default), for the operator
+        and the moderators' desk: each group's address as the start of its HMAC (never the address), and its
+        finishers in the order they finished (name, list, when; ``after_guest`` for an account that finished
+        after a guest from that address, who may have known the deals)."""
+        day = day or self.today()
+        with self.store.engine.connect() as conn:
+            found = db.shared_finishes(conn, day)
+        groups: dict[tuple[str, str], list[db.Attempt]] = {}
+        for a in found:
+            groups.setdefault((a.game, a.address_hash or ""), []).append(a)
+        marks = []
+        for (game, address), attempts in groups.items():
+            finishers, guest_seen = [], False
+            for a in attempts:
+                finishers.append(
+                    {
+                        "name": a.name,
+                        "user_id": a.user_id,
+                        "pool": a.pool,
+                        "finished": a.finished_at.isoformat(timespec="seconds") if a.finished_at else None,
+                        "after_guest": a.pool != GUEST and guest_seen,
+                    }
+                )
+                guest_seen = guest_seen or a.pool == GUEST
+            marks.append({"day": day, "game": game, "address": address[:12], "finishers": finishers})
+        return marks
+
+    def _record(self, dset: DailySet, a: db.Attempt, board: Any) -> str:
+        day, game = a.day, a.game
         if not isinstance(board, int) or not 0 <= board < dset.size:
             raise WebError(no.NO_BOARD)
         with self.store.engine.connect() as conn:

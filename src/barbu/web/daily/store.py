@@ -3,8 +3,10 @@
 Nothing here decides a rule (`barbu.web.daily.service` does).  An attempt is one account's or one browser's play of
 one game's set on one day; (day, game, who) is unique, so a second attempt is refused by the database itself
 whatever two requests race.  ``who`` is "u:<account id>" or "g:<SHA-256 of the browser's daily cookie>";
-``pool`` is "account" or "guest": guests are ranked in a list of their own.  A board row holds the person's
-moves as text, one per line, and once the board is over its score and doubles.
+``pool`` is "account" (an established account), "new" (a new one) or "guest": each is ranked in a list of its own.
+``address_hash`` is HMAC-SHA256 of the address that started (then finished) the attempt, never the address itself
+(migration 0015): several finishers from one address are marked to the operator (`address_marks`).  A board
+row holds the person's moves as text, one per line, and once the board is over its score and doubles.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class DailyAttemptRow(Base):
     __table_args__ = (
         UniqueConstraint("day", "game", "who", name="uq_barbu_daily_attempt"),
         Index("ix_barbu_daily_attempts_set", "day", "game", "finished_at"),
+        Index("ix_barbu_daily_attempts_address", "day", "address_hash"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     day: Mapped[str] = mapped_column(String(10))
@@ -63,6 +66,7 @@ class DailyAttemptRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class DailyBoardRow(Base):
@@ -92,6 +96,7 @@ class Attempt:
     name: str
     started_at: datetime
     finished_at: datetime | None
+    address_hash: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -133,6 +138,7 @@ def _attempt(r: Any) -> Attempt:
         r.name,
         _aware(r.started_at),
         _aware(finished) if finished is not None else None,
+        r.address_hash,
     )
 
 
@@ -150,14 +156,28 @@ def attempts_of(conn: Connection, day: str, who: str) -> dict[str, Attempt]:
 
 
 def start_attempt(
-    engine: Engine, day: str, game: str, who: str, pool: str, user_id: int | None, name: str
+    engine: Engine,
+    day: str,
+    game: str,
+    who: str,
+    pool: str,
+    user_id: int | None,
+    name: str,
+    address_hash: str | None = None,
 ) -> tuple[Attempt, bool]:
     """The attempt, made now if there was none: (attempt, made).  The unique constraint settles a race."""
     try:
         with engine.begin() as conn:
             conn.execute(
                 insert(ATTEMPTS).values(
-                    day=day, game=game, who=who, pool=pool, user_id=user_id, name=name[:64], started_at=now()
+                    day=day,
+                    game=game,
+                    who=who,
+                    pool=pool,
+                    user_id=user_id,
+                    name=name[:64],
+                    started_at=now(),
+                    address_hash=address_hash,
                 )
             )
             made = True
@@ -184,10 +204,43 @@ def save_board(
     )
 
 
-def finish(conn: Connection, attempt_id: int) -> None:
-    conn.execute(
-        update(ATTEMPTS).where(ATTEMPTS.c.id == attempt_id, ATTEMPTS.c.finished_at.is_(None)).values(finished_at=now())
+def finish(conn: Connection, attempt_id: int, address_hash: str | None = None) -> None:
+    """The attempt finished now, from the address (its HMAC) that played its last move."""
+    values: dict[str, Any] = {"finished_at": now()}
+    if address_hash is not None:
+        values["address_hash"] = address_hash
+    conn.execute(update(ATTEMPTS).where(ATTEMPTS.c.id == attempt_id, ATTEMPTS.c.finished_at.is_(None)).values(**values))
+
+
+def attempt_by_id(conn: Connection, attempt_id: int) -> Attempt | None:
+    r = conn.execute(select(ATTEMPTS).where(ATTEMPTS.c.id == attempt_id)).first()
+    return None if r is None else _attempt(r)
+
+
+def finished_days(conn: Connection, who: str, before: str) -> int:
+    """On how many days before ``before`` this person finished at least one set."""
+    q = select(func.count(func.distinct(ATTEMPTS.c.day))).where(
+        ATTEMPTS.c.who == who, ATTEMPTS.c.day < before, ATTEMPTS.c.finished_at.is_not(None)
     )
+    return int(conn.execute(q).scalar() or 0)
+
+
+def shared_finishes(conn: Connection, day: str) -> list[Attempt]:
+    """The finished attempts of one day whose (game, address) has more than one finisher, grouped in that order."""
+    many = (
+        select(ATTEMPTS.c.game, ATTEMPTS.c.address_hash)
+        .where(ATTEMPTS.c.day == day, ATTEMPTS.c.finished_at.is_not(None), ATTEMPTS.c.address_hash.is_not(None))
+        .group_by(ATTEMPTS.c.game, ATTEMPTS.c.address_hash)
+        .having(func.count() > 1)
+        .subquery()
+    )
+    q = (
+        select(ATTEMPTS)
+        .join(many, (many.c.game == ATTEMPTS.c.game) & (many.c.address_hash == ATTEMPTS.c.address_hash))
+        .where(ATTEMPTS.c.day == day, ATTEMPTS.c.finished_at.is_not(None))
+        .order_by(ATTEMPTS.c.game, ATTEMPTS.c.address_hash, ATTEMPTS.c.finished_at)
+    )
+    return [_attempt(r) for r in conn.execute(q)]
 
 
 def finished_results(conn: Connection, day: str, game: str, pool: str) -> list[tuple[int, str, int, int, str]]:

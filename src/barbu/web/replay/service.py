@@ -113,6 +113,17 @@ def upload_source(text: str) -> Source:
     )
 
 
+def daily_day_of(text: str) -> object:
+    """The day a daily deal's record was dealt for (its header's ``daily.day``), else None."""
+    first = text.split("\n", 1)[0]
+    try:
+        head = safejson.loads(first) if first.strip() else None
+    except safejson.JsonError:
+        return None
+    daily = head.get("daily") if isinstance(head, dict) else None
+    return daily.get("day") if isinstance(daily, dict) else None
+
+
 def is_upload_id(rid: str) -> bool:
     return len(rid) == 25 and rid.startswith(UPLOAD_PREFIX) and all(c in "0123456789abcdef" for c in rid[1:])
 
@@ -434,7 +445,7 @@ class Analyses:
                 review = await asyncio.to_thread(self._review, src, job)
             done = review_json(review, job.deal)
             _keep(self.results, (src.key, job.deal), done, RESULTS_KEPT)
-            if self.on_review is not None and not is_upload_id(src.key):
+            if self.on_review is not None and src.table is not None:  # a table's deal: the profiles' costs
                 self.on_review(src.key, job.deal, done)
         except Stopped:
             pass

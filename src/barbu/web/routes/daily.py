@@ -3,15 +3,16 @@
 Pages: ``GET /daily`` (today's games, past days and their keys), ``GET /daily/{game}`` (the play page, then the
 results; Bésigue's boards are played at ``GET /daily/besigue/play``, on the Bésigue table's drawing).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
 ``GET /api/daily/{game}/state``, ``POST /api/daily/{game}/move`` {board, move}, ``GET /api/daily/{game}/results
-[?day=]`` (only once the set is finished, or the day over) and ``GET /api/daily/{game}/boards/{k}/record[?day=]``
-(one's own board, for the replay and its analysis).  A guest is known by the ``barbu_daily`` cookie (random,
-HttpOnly), set by the first start; an account by its session.
+[?day=]`` (only once the set is finished, or the day over), ``GET /api/daily/{game}/boards/{k}/record[?day=]``
+(one's own board's record) and ``GET /api/daily/{game}/boards/{k}/replay[?day=]`` (its replay's link, which opens
+to the finisher alone until the day is over: `barbu.web.routes.replay`).  A guest is known by the ``barbu_daily``
+cookie (random, signed by the server, HttpOnly), set by the first start; a cookie the server did not sign is no
+guest; an account by its session.
 """
 
 from __future__ import annotations
 
 import asyncio
-import secrets
 from typing import Any
 
 from starlette.requests import Request
@@ -32,17 +33,23 @@ DAILY_GUESTS_PER_HOUR = 30  # new guest identities one address may begin the dai
 
 
 async def person(request: Request, make: bool = False) -> tuple[Person, str | None]:
-    """The account logged in, else the guest browser (a new cookie when ``make``: returned to be set)."""
+    """The account logged in, else the guest browser of a cookie this server signed (a new cookie when ``make``:
+    returned to be set; a made-up or tampered one counts as none).  With the HMAC of the address asked from."""
+    s = services(request)
+    address = s.lobby.creations.address_hash(client_address(request))
     user = await user_of(request)
     if user is not None:
-        return account(user.id, user.name), None
-    cookie = request.cookies.get(COOKIE)
-    if isinstance(cookie, str) and 16 <= len(cookie) <= 100:
-        return guest(cookie), None
-    if not make:
-        return guest(secrets.token_urlsafe(32)), None  # a stranger: nothing of his is stored
-    fresh = secrets.token_urlsafe(32)
-    return guest(fresh), fresh
+        return account(user.id, user.name, user.created_at, address), None
+    token = await guest_token(request)
+    if token is not None:
+        return guest(token, address), None
+    cookie, token = await asyncio.to_thread(s.daily.new_guest_cookie)
+    return guest(token, address), cookie if make else None  # not made: a stranger, nothing of his is stored
+
+
+async def guest_token(request: Request) -> str | None:
+    """The random part of this browser's guest cookie, if the server signed it."""
+    return await asyncio.to_thread(services(request).daily.guest_token, request.cookies.get(COOKIE))
 
 
 def answer(body: Any, request: Request, cookie: str | None = None, status: int = 200) -> Response:
@@ -91,8 +98,8 @@ async def api_start(request: Request) -> Response:
         wait = await s.lobby.creations.take(client_address(request), "daily_guest", DAILY_GUESTS_PER_HOUR)
         if wait:
             raise WebError(R.TOO_MANY_GUESTS, n=wait)
-    raw = request.cookies.get(COOKIE)
-    was = guest(raw) if someone.pool == "account" and isinstance(raw, str) and 16 <= len(raw) <= 100 else None
+    token = await guest_token(request) if someone.user_id is not None else None
+    was = guest(token) if token is not None else None
     return answer(await asyncio.to_thread(s.daily.start, someone, game_of(request), was), request, cookie)
 
 
@@ -128,6 +135,19 @@ async def api_record(request: Request) -> Response:
     return PlainTextResponse(text, headers={**NO_STORE, "content-type": "application/jsonl; charset=utf-8"})
 
 
+async def api_replay_link(request: Request) -> Response:
+    """The replay of one of one's own finished boards: its link (`Daily.replay_id`)."""
+    daily = services(request).daily
+    someone, _ = await person(request)
+    day = await asyncio.to_thread(daily.check_day, request.query_params.get("day"))
+    try:
+        board = int(request.path_params["board"])
+    except ValueError:
+        raise WebError(R.NO_BOARD) from None
+    rid = await asyncio.to_thread(daily.replay_id, someone, game_of(request), board, day)
+    return answer({"id": rid, "url": f"/replay/{rid}"}, request)
+
+
 ROUTES: list[BaseRoute] = [
     Route("/daily", daily_page),
     Route("/daily/besigue/play", daily_besigue_table),
@@ -138,4 +158,5 @@ ROUTES: list[BaseRoute] = [
     Route("/api/daily/{game}/move", api_move, methods=["POST"]),
     Route("/api/daily/{game}/results", api_results),
     Route("/api/daily/{game}/boards/{board}/record", api_record),
+    Route("/api/daily/{game}/boards/{board}/replay", api_replay_link),
 ]

@@ -1,23 +1,28 @@
 """A finished match's replay: the pages ``GET /t/{id}/replay``, ``/replay`` (an uploaded record, ``POST
 /api/replays``) and ``/replay/{id}``; its data at ``GET /api/replays/{id}`` and ``GET
 /api/replays/{id}/deals/{n}``; each deal's analysis at ``POST /api/replays/{id}/deals/{n}/analysis`` and its
-double-dummy table at ``POST /api/replays/{id}/deals/{n}/dd`` (the work is `barbu.web.replay.service`'s)."""
+double-dummy table at ``POST /api/replays/{id}/deals/{n}/dd`` (the work is `barbu.web.replay.service`'s).  A daily
+deal's replay (``daily.…`` ids) opens on every one of these paths only to the player who finished it, until the day
+is over (`Daily.replay_record`), and a daily deal's record is not taken as an upload while its day lasts."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..common.errors import WebError
-from ..replay.service import Source, deal_frames, is_upload_id, table_source, upload_source
+from ..daily.service import REPLAY_PREFIX
+from ..replay.service import Source, daily_day_of, deal_frames, is_upload_id, table_source, upload_source
 from ..tables.sockets import client_address
 from . import payloads as p
 from . import refusals as R
 from .bodies import check_origin, decode
 from .clubs import club_hides
+from .daily import person
 from .helpers import not_found, page
 from .services import services
 from .tables import withheld
@@ -34,6 +39,8 @@ async def replay_source(request: Request) -> Source:
     """The match a replay request names: an uploaded record kept here, or a finished table."""
     analyses, lobby = services(request).analyses, services(request).lobby
     rid = request.path_params["replay_id"]
+    if rid.startswith(REPLAY_PREFIX):
+        return await daily_source(request, rid)
     if is_upload_id(rid):
         src = analyses.uploads.get(rid)
         if src is None:
@@ -51,6 +58,14 @@ async def replay_source(request: Request) -> Source:
     made: Source = await asyncio.to_thread(table_source, t)  # refused while the match is played
     analyses.keep_table(made)
     return made
+
+
+async def daily_source(request: Request, rid: str) -> Source:
+    """A daily deal's replay, asked again on every request: the finisher's alone until its day is over."""
+    someone, _ = await person(request)
+    text = await asyncio.to_thread(services(request).daily.replay_record, someone, rid)
+    src = await asyncio.to_thread(upload_source, text)
+    return dataclasses.replace(src, key=rid)
 
 
 def deal_number(request: Request) -> int:
@@ -103,6 +118,7 @@ async def api_upload(request: Request) -> Response:
     body = await decode(request, p.Upload, services(request).settings.max_import)
     if not body.record.strip():
         raise WebError(R.NO_RECORD_FILE)
+    await asyncio.to_thread(services(request).daily.check_upload, daily_day_of(body.record))
     src = await asyncio.to_thread(upload_source, body.record)
     analyses.keep_upload(src)
     return JSONResponse({"id": src.key, "url": f"/replay/{src.key}"}, status_code=201)

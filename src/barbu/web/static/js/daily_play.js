@@ -213,13 +213,11 @@ function playerName(name) {
   return name === "guest" ? t("guest") : name;
 }
 
+// A board's replay: a link of its own, which opens to this player alone until the day is over.
 async function openReplay(board, day) {
   try {
-    const r = await fetch(`/api/daily/${game}/boards/${board}/record?day=${day}`, { cache: "no-store" });
-    const text = await r.text();
-    if (!r.ok) throw new Error((JSON.parse(text || "{}").error) || t("request failed ({status})", { status: r.status }));
-    const up = await postJSON("/api/replays", { record: text });
-    location.href = up.url;
+    const made = await getJSON(`/api/daily/${game}/boards/${board}/replay?day=${day}`);
+    location.href = made.url;
   } catch (e) {
     showError(e.message);
   }
@@ -241,7 +239,7 @@ async function loadResults() {
       ? t("Nobody else has played these deals yet: come back later to see how you compare.")
       : t("Your score: {percent} of the matchpoints", { percent: percentText(res.percent) });
     $("result-rank").textContent = t("Rank {rank} of {n}", { rank: ordinal(res.rank), n: num(res.players) })
-      + " · " + (res.pool === "guest" ? t("among the guests") : t("among the players with an account"));
+      + " · " + (res.pool === "guest" ? t("among the guests") : res.pool === "new" ? t("among the new accounts") : t("among the players with an account"));
     $("share-box").hidden = false;
     $("share").textContent = res.share;
   } else {
