@@ -168,6 +168,41 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples),
     )
     sv.add_argument(
+        "--mails-per-address",
+        type=int,
+        default=d.mails_per_address,
+        metavar="N",
+        help=_("e-mails sent to one address in a day, whatever asked for them (default {n})").format(
+            n=d.mails_per_address
+        ),
+    )
+    sv.add_argument(
+        "--mails-per-account",
+        type=int,
+        default=d.mails_per_account,
+        metavar="N",
+        help=_("e-mails sent on behalf of one account in a day (default {n})").format(n=d.mails_per_account),
+    )
+    sv.add_argument(
+        "--reminder-wait",
+        type=float,
+        default=d.reminder_wait / 60,
+        metavar="MINUTES",
+        help=_(
+            "minutes a turn-based table waits for a player before he is reminded by e-mail, in one mail "
+            "listing every table waiting for him (default {n})"
+        ).format(n=f"{d.reminder_wait / 60:g}"),
+    )
+    sv.add_argument(
+        "--reminder-every",
+        type=float,
+        default=d.reminder_every / 3600,
+        metavar="HOURS",
+        help=_("hours at least between two reminders to one player (default {n})").format(
+            n=f"{d.reminder_every / 3600:g}"
+        ),
+    )
+    sv.add_argument(
         "--thinking-workers",
         type=int,
         default=d.thinking_workers,
@@ -368,7 +403,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         error(_("--port is a port number from 1 to 65535, not {value}").format(value=args.port))
         return 2
-    mail: dict[str, Any] = {"mail_from": args.mail_from}
+    if min(args.mails_per_address, args.mails_per_account) < 0 or min(args.reminder_wait, args.reminder_every) < 0:
+        error(_("--mails-per-address, --mails-per-account, --reminder-wait and --reminder-every are 0 or more"))
+        return 2
+    mail: dict[str, Any] = {
+        "mail_from": args.mail_from,
+        "mails_per_address": args.mails_per_address,
+        "mails_per_account": args.mails_per_account,
+        "reminder_wait": args.reminder_wait * 60,
+        "reminder_every": args.reminder_every * 3600,
+    }
     if args.smtp:
         host, _sep, port = args.smtp.rpartition(":")
         if not host or not port.isdigit() or not 1 <= int(port) <= 65535:

@@ -17,7 +17,8 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .accounts import store as accountstore
+from .accounts import email as accountmail
+from .accounts.email import Email
 from .accounts.service import Accounts
 from .clubs.service import Clubs
 from .clubs.store import leave_all as leave_clubs
@@ -29,6 +30,7 @@ from .events.service import Events
 from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, pages, players, replay, scorebooks, tables
+from .routes import mail as mailroutes
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
 from .routes.services import Services, keep_costs
@@ -58,6 +60,7 @@ ROUTES: list[BaseRoute] = [
     *scorebooks.ROUTES,
     *learn.ROUTES,
     *accounts.ROUTES,
+    *mailroutes.ROUTES,
     *players.ROUTES,
     *clubs.ROUTES,
     *events.ROUTES,
@@ -90,7 +93,7 @@ def match_results(t: Table) -> Callable[[Any], object]:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
-    lobby = Lobby(settings, Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountstore.mail_of))
+    lobby = Lobby(settings, Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of))
     if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
         lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
     analyses = Analyses(
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         daily=Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards),
         clubs=Clubs(lambda: lobby.store),
         scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
+        mail=Email(settings, lambda: lobby.store, lambda address: lobby.creations.address_hash(address)),
     )
     app = Starlette(
         routes=ROUTES,

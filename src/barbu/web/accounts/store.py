@@ -53,6 +53,8 @@ class UserRow(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # only to say "your turn", if asked
     notify_turns: Mapped[bool] = mapped_column(Boolean, default=False)
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the language his e-mails are written in
+    # when his address was confirmed by its link (migration 0013); None: nothing is sent to it
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):

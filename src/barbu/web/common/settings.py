@@ -44,6 +44,10 @@ class Settings:
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_tables_per_address: int = 10  # unfinished tables one address has created and still uses
     signups_per_hour: int = 10  # accounts one address may make in any hour
+    # Passwords hashed (Argon2id) in a pool of their own (`barbu.web.accounts.hashing`): threads, and hashes that may
+    # wait beyond them; a log-in or sign-up beyond that is refused at once (429), so other routes never wait for it.
+    hashing_threads: int = 2
+    hashing_queue: int = 16
     seats_per_address: int = 1  # seats one address may hold at a listed table it did not create
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
@@ -76,6 +80,14 @@ class Settings:
     smtp_port: int = 25
     mail_from: str = "barbu@localhost"
     public_url: str | None = None  # the server's address as players reach it, for the links in e-mails
+    # Budgets of e-mails per UTC day (`barbu.web.db.mailbudget`), each counted before a mail is sent.
+    mails_per_address: int = 10  # to one recipient, whatever asked for them
+    mails_per_account: int = 10  # on behalf of one account
+    confirmations_per_day: int = 3  # "confirm your address" per account and per recipient
+    resets_per_day: int = 3  # "forgot your password" mails per recipient
+    reset_requests_per_address: int = 20  # "forgot your password" requests per client address (sent or not)
+    reminder_wait: float = 600.0  # seconds a turn waits before its reminder goes (one mail lists every table)
+    reminder_every: float = 6 * 3600.0  # seconds at least between two reminders to one account
     # The daily deals (`barbu.web.daily.service`): the computer players' fixed strength, and the boards per set (0: all).
     daily_strength: str = "rule"
     daily_boards: int = 0

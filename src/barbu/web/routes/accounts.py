@@ -17,8 +17,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..accounts import devices
 from ..accounts import store as db
-from ..accounts.service import COOKIE, SESSION_DAYS
+from ..accounts.service import COOKIE, SESSION_DAYS, fold
 from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
@@ -124,22 +125,43 @@ async def remember_lang(request: Request, user: User) -> None:
     await asyncio.to_thread(write)
 
 
+def known_browser(request: Request, response: Response, cookie: str) -> Response:
+    """The known-browser cookie (`accounts.devices`) set on a log-in's answer."""
+    response.set_cookie(
+        devices.COOKIE,
+        cookie,
+        max_age=devices.DAYS * 24 * 3600,
+        path="/api/account",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
 async def sign_up(request: Request) -> Response:
+    """A new account.  The name and password are weighed first (a refused one counts nothing), then the
+    address's sign-up is counted in one step (`Creations.take`), before the password is hashed."""
     s = services(request)
     body = await decode(request, p.Credentials)
+    await s.accounts.check_sign_up(body.name, body.password)
     wait = await s.lobby.creations.take(client_address(request), "signup", s.settings.signups_per_hour)
     if wait:
         raise WebError(R.TOO_MANY_SIGNUPS, n=wait)
     user, token = await s.accounts.sign_up(body.name, body.password)
     await remember_lang(request, user)
-    return with_session(request, {"user": user_json(user)}, token, 201)
+    cookie = s.accounts.devices.remember(request.cookies.get(devices.COOKIE), fold(user.name))
+    return known_browser(request, with_session(request, {"user": user_json(user)}, token, 201), cookie)
 
 
 async def log_in(request: Request) -> Response:
     body = await decode(request, p.Credentials)
-    user, token = await services(request).accounts.log_in(body.name, body.password, client_address(request))
+    known = request.cookies.get(devices.COOKIE)
+    user, token, cookie = await services(request).accounts.log_in(
+        body.name, body.password, client_address(request), known
+    )
     await remember_lang(request, user)
-    return with_session(request, {"user": user_json(user)}, token)
+    return known_browser(request, with_session(request, {"user": user_json(user)}, token), cookie)
 
 
 async def log_out(request: Request) -> Response:

@@ -143,6 +143,18 @@ class Claim(Payload):
     shapes = {"tables": (R.CLAIM_LIST, {"n": CLAIM_MAX})}
 
 
+class ConfirmAddress(Payload):
+    """A confirmation link's key (after the link's "#")."""
+
+    key: Any = None
+
+
+class Forgot(Payload):
+    """ "Forgot your password": a user name or an e-mail address."""
+
+    who: Any = None
+
+
 class Notify(Payload):
     """ "Your turn" e-mails: the address, and on or off."""
 

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from starlette.requests import HTTPConnection
 
+from ..accounts.email import Email
 from ..accounts.service import Accounts
 from ..clubs.service import Clubs
 from ..cluster.node import Cluster
@@ -39,6 +40,7 @@ class Services:
     daily: Daily
     clubs: Clubs
     scorebooks: Scorekeeping
+    mail: Email  # an account's e-mail address, its confirmation, unsubscribing, "forgot your password"
 
     @property
     def cluster(self) -> Cluster | None:
