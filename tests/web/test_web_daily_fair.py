@@ -46,13 +46,7 @@ HIDDEN = "stay hidden until that day is over (midnight UTC)"
 def site(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     folder = tmp_path_factory.mktemp("daily-fair")
     settings = Settings(
-        db_url=f"sqlite:///{folder / 'web.db'}",
-        bot_delay=0.0,
-        deal_pause=0.0,
-        daily_boards=1,
-        signups_per_hour=0,
-        analysis_samples=2,  # the finisher's replay weighs its deal: briefly
-        analysis_seconds=0.01,
+        db_url=f"sqlite:///{folder / 'web.db'}", bot_delay=0.0, deal_pause=0.0, daily_boards=1, signups_per_hour=0
     )
     server = serve_module(app=addressed(create_app(settings)))
     yield server
@@ -319,11 +313,4 @@ def test_the_replay_page_says_when_todays_deal_opens(site: AppServer, person: An
         assert other.locator("#replay").is_hidden()
         take_shot(other, f"daily-fair-replay-refused-{lang}-{size[0]}", full_page=True)
         assert not other.errors, other.errors
-    # the finisher's page asked for the deal's analysis: it ends before the test does
-    page.wait_for_function(
-        """async () => (await fetch(location.pathname.replace("/replay/", "/api/replays/") + "/deals/1/analysis",
-            {method: "POST", headers: {"content-type": "application/json"}, body: "{}"}).then((r) => r.json()))
-            .state === "done" """,
-        polling=500,
-    )
     assert not page.errors, page.errors

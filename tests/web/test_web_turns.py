@@ -8,9 +8,11 @@ local SMTP sink: aiosmtpd, never a real mail service).
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
@@ -72,8 +74,22 @@ def test_turn_based_clocks_are_read_in_hours_and_days() -> None:
             parse_turn_based(bad)
 
 
-def set_up(c: Any, mail_to: str | None = None) -> dict[str, Any]:
-    """Alice (seat 0) and Bob (seat 1, e-mails asked for) at a turn-based table with a computer player."""
+def confirm(c: Any, sink: Sink, address: str, origin: str) -> None:
+    """Open the link the server sent to confirm ``address`` (nothing else is sent to it before)."""
+    link = wait_for(lambda: [m for m in sink.messages if m.rcpt_tos == [address]])[-1]
+    text = message_from_bytes(link.content, policy=policy.default).get_body(("plain",)).get_content()
+    key = re.search(r"/account/confirm#key=([A-Za-z0-9_-]+)", text)
+    assert key, text
+    assert post(c, "/api/mail/confirm", {"key": key.group(1)}, origin).status_code == 200
+
+
+def mail_text(envelope: Any) -> str:
+    return message_from_bytes(envelope.content, policy=policy.default).get_body(("plain",)).get_content()
+
+
+def set_up(c: Any, mail_to: str | None = None, sink: Sink | None = None) -> dict[str, Any]:
+    """Alice (seat 0) and Bob (seat 1, e-mails asked for, his address confirmed) at a turn-based table with a
+    computer player."""
     assert sign_up(c, "Alice").status_code == 201
     alice = c.cookies.get("barbu_session")
     made = post(c, "/api/tables", {"rules": SHORT, "turn_based": True, "clock": "1h+0h"})
@@ -87,6 +103,8 @@ def set_up(c: Any, mail_to: str | None = None) -> dict[str, Any]:
     if mail_to:
         r = post(c, "/api/account/notify", {"email": mail_to, "notify": True}, FRIEND)
         assert r.status_code == 200, r.text
+        assert sink is not None
+        confirm(c, sink, mail_to, FRIEND)
     assert post(c, f"/api/tables/{tid}/seats", {"seat": 1}, FRIEND).status_code == 200
     use_session(c, alice)
     assert (
@@ -115,12 +133,17 @@ def play_until_bob(c: Any, t: Any, p: Player) -> None:
 def test_a_turn_based_table_waits_for_an_absent_player_and_lists_it_as_his_turn(sqlite_url: str, smtp: Any) -> None:
     sink, port = smtp
     settings = Settings(
-        db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, public_url="http://cards.test", **FAST
+        db_url=sqlite_url,
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        public_url="http://cards.test",
+        reminder_wait=0,
+        **FAST,
     )
     with client(settings) as c:
         r = post(c, "/api/account/notify", {"email": "bob@example.org", "notify": True})
         assert r.status_code == 401  # logged in first
-        s = set_up(c, mail_to="bob@example.org")
+        s = set_up(c, mail_to="bob@example.org", sink=sink)
         t = c.app.state.lobby.tables[s["id"]]
         p = Player(c, s["id"], s["token"])
         play_until_bob(c, t, p)
@@ -132,24 +155,26 @@ def test_a_turn_based_table_waits_for_an_absent_player_and_lists_it_as_his_turn(
         assert [w["id"] for w in waiting] == [s["id"]] and waiting[0]["since"]
         use_session(c, s["alice"])
         assert c.get("/api/account/turns").json()["tables"] == []
-        mails = wait_for(lambda: sink.messages)
+        mails = wait_for(lambda: [m for m in sink.messages if b"Tables waiting" in m.content])  # one reminder
         assert mails[0].rcpt_tos == ["bob@example.org"]
-        body = mails[0].content.decode()
-        assert "Your turn" in body and f"http://cards.test/t/{s['id']}" in body
+        body = mail_text(mails[0])
+        assert "wait for you" in body and f"http://cards.test/t/{s['id']}" in body
         p.close()
 
 
 def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_in(sqlite_url: str, smtp: Any) -> None:
     sink, port = smtp
-    settings = Settings(db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, **FAST)
+    settings = Settings(
+        db_url=sqlite_url, smtp_host="127.0.0.1", smtp_port=port, reminder_wait=0, reminder_every=0, **FAST
+    )
     with client(settings) as c:
-        s = set_up(c, mail_to="bob@example.org")
+        s = set_up(c, mail_to="bob@example.org", sink=sink)
         t = c.app.state.lobby.tables[s["id"]]
         p = Player(c, s["id"], s["token"])
         play_until_bob(c, t, p)
         version = t.version
         p.close()
-        wait_for(lambda: sink.messages)
+        wait_for(lambda: [m for m in sink.messages if b"Tables waiting" in m.content])
     store_url = sqlite_url
     from barbu.web.db.storage import Store
 
@@ -165,7 +190,7 @@ def test_a_clock_run_out_while_the_server_was_down_hands_the_move_to_the_stand_i
         t = c.app.state.lobby.tables[s["id"]]
         wait_for(lambda: t.version > version and t.actors[version] == 1)  # the stand-in played Bob's move
         assert t.seats[1].timeouts == 1
-        told = wait_for(lambda: [m for m in sink.messages if b"time ran out" in m.content])
+        told = wait_for(lambda: [m for m in sink.messages if "time ran out" in mail_text(m)])
         assert told[0].rcpt_tos == ["bob@example.org"]
 
 

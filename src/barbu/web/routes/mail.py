@@ -69,7 +69,7 @@ async def unsubscribe(request: Request) -> Response:
         "unsubscribe.html",
         found=True,
         done=request.method == "POST",
-        name=name,
+        account=name,
         what=what,
         email=email,
     )

@@ -10,13 +10,20 @@ no figure is shown and nobody is sent an e-mail.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Callable
 
+from sqlalchemy import select
+
+from ...core.words import N_
+from ...i18n import translator
 from ..common import mail
 from ..common.settings import Settings
-from ..db.storage import Store
+from ..db import mailbudget
+from ..db.storage import SEATS, TABLES, Store, now
 from .actor import Table
 
 log = logging.getLogger("barbu.web")
@@ -48,7 +55,9 @@ class Beyond:
         self.settings = settings
         self.outside = outside
         self.store = store  # the lobby's, once it is open
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[Any]] = set()
+        # the accounts whose reminder this process waits to send, each with what wakes it (a new turn noted)
+        self._reminding: dict[int, asyncio.Event] = {}
 
     async def match_over(self, t: Table) -> None:
         """A match played to its end: its status, its results and (rated) the ratings, in one fenced write."""
@@ -85,27 +94,118 @@ class Beyond:
             pass
 
     async def tell_turn(self, t: Table, user_id: int, kind: str) -> None:
-        """E-mail a player that a turn-based table waits for him ("turn") or that his time ran out
-        ("timeout"), if the server has a mail server and he asked for it.  Off the table's actor."""
-        store, mail_of = self.store(), self.outside.mail_of
-        if self.settings.smtp_host is None or store is None or mail_of is None:
+        """A turn-based table waits for a player who is away ("turn"), or his time ran out ("timeout"): a
+        reminder falls due, if the server has a mail server.  It is not sent at once: it waits
+        ``reminder_wait`` seconds and goes at most once in ``reminder_every``, one mail listing every table
+        then waiting for him (none if he came back and played).  Every process batches alike: what is due
+        is in the database, and one claim among them sends it.  Off the table's actor."""
+        store = self.store()
+        if self.settings.smtp_host is None or store is None or self.outside.mail_of is None:
             return
-        settings, table_id, game = self.settings, t.id, str(t.rules)
 
-        async def tell() -> None:
-            def read() -> MailTo | None:
-                with store.engine.connect() as conn:
-                    return mail_of(conn, user_id)
+        def note() -> None:
+            with store.engine.begin() as conn:
+                mailbudget.note_due(conn, user_id)
 
-            found = await asyncio.to_thread(read)
-            if found is None:
-                return
-            email, notify, lang, name = found
-            if notify and email:
-                await mail.send(
-                    settings, mail.message(settings, email, lang or settings.default_lang, kind, name, table_id, game)
-                )
+        async def remind() -> None:
+            try:
+                await asyncio.to_thread(note)
+                await self._remind(store, user_id)
+            except Exception:  # the reminder is lost, the table plays on
+                log.exception("table %s: a turn reminder could not be sent", table_id)
+            finally:
+                self._reminding.pop(user_id, None)
 
-        task = asyncio.get_running_loop().create_task(tell(), name=f"mail-{t.id}")
+        async def noted() -> None:
+            await asyncio.to_thread(note)
+            if (wake := self._reminding.get(user_id)) is not None:
+                wake.set()  # it reads again when the reminder is due
+
+        table_id = t.id
+        if user_id in self._reminding:  # this process sends his reminder already: the turn is noted for it
+            task = asyncio.get_running_loop().create_task(noted(), name=f"turn-{table_id}")
+        else:
+            self._reminding[user_id] = asyncio.Event()
+            task = asyncio.get_running_loop().create_task(remind(), name=f"mail-{table_id}")
         self._background.add(task)  # held until done: a task nobody holds may be collected mid-way
         task.add_done_callback(self._background.discard)
+
+    async def _remind(self, store: Store, user_id: int) -> None:
+        """Wait until the player's reminder may go, then claim it and send it (or drop it: nothing waits)."""
+        wait, every = self.settings.reminder_wait, self.settings.reminder_every
+        mail_of = self.outside.mail_of
+        assert mail_of is not None
+
+        def due() -> datetime | None:
+            with store.engine.connect() as conn:
+                return mailbudget.when_due(conn, user_id, wait, every)
+
+        def claim() -> tuple[MailTo, list[tuple[str, str, bool]]] | None:
+            with store.engine.begin() as conn:
+                found = mail_of(conn, user_id)
+                tables = waiting_tables(conn, user_id)
+                sending = found is not None and found[1] and bool(found[0]) and bool(tables)
+                if not mailbudget.take_due(conn, user_id, wait, every, sending) or not sending:
+                    return None
+                assert found is not None
+                return found, tables
+
+        wake = self._reminding[user_id]
+        while True:
+            wake.clear()  # before reading: a turn noted from now on wakes the wait below
+            at = await asyncio.to_thread(due)
+            if at is None:
+                return
+            delay = (at - now()).total_seconds()
+            if delay > 0:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(wake.wait(), max(delay, 0.05))
+                continue
+            claimed = await asyncio.to_thread(claim)
+            if claimed is not None:
+                await self._send_reminder(store, user_id, *claimed)
+            # read again: a turn noted meanwhile is the next reminder's (it waits for ``every``)
+
+    async def _send_reminder(self, store: Store, user_id: int, to: MailTo, tables: list[tuple[str, str, bool]]) -> None:
+        email, _, lang, name = to
+        assert email is not None
+        settings = self.settings
+        language = lang or settings.default_lang
+        words, base = translator(language), mail.base_url(settings)
+        lines = [
+            "- " + words.gettext(TIMED_OUT if timed_out else WAITING).format(link=f"{base}/t/{tid}", game=game)
+            for tid, game, timed_out in tables
+        ]
+        key = await asyncio.to_thread(store.creations_key)
+        msg = mail.message(
+            settings,
+            email,
+            language,
+            "turns",
+            mail.unsubscribe_token(key, user_id, mail.TURNS, email),
+            name=name,
+            tables="\n".join(lines),
+        )
+        await mailbudget.deliver(settings, store, msg, user_id)
+
+
+WAITING = N_("{link} ({game})")
+TIMED_OUT = N_("{link} ({game}): your time ran out and the computer played for you")
+
+
+def waiting_tables(conn: Any, user_id: int) -> list[tuple[str, str, bool]]:
+    """The turn-based tables waiting for this account, longest first: (id, rules, his time ran out).  Those
+    waiting for his move, and those where his time ran out and the computer plays for him."""
+    q = (
+        select(TABLES.c.id, TABLES.c.rules, SEATS.c.timeouts)
+        .join(SEATS, (SEATS.c.table_id == TABLES.c.id) & (SEATS.c.user_id == user_id))
+        .where(
+            TABLES.c.status == "playing",
+            TABLES.c.turn_based.is_(True),
+            (TABLES.c.waiting_for == user_id) | (SEATS.c.timeouts > 0),
+        )
+        .order_by(TABLES.c.turn_since)
+        .limit(50)
+    )
+    found = {r.id: (r.id, r.rules, bool(r.timeouts)) for r in conn.execute(q)}  # one line a table, whatever his seats
+    return list(found.values())

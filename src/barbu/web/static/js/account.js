@@ -1,7 +1,8 @@
 // The account page (templates/account.html): a guest signs up or logs in, and the finished matches this browser
 // played as a guest are claimed for the account at once; a member changes his password, logs out (here or
 // everywhere), downloads his data, or deletes his account after a confirmation; /account/reset#key=… (a
-// one-time link that `barbu users reset-password` prints) chooses a new password and logs in.  Every refusal
+// one-time link that `barbu users reset-password` prints, or the e-mail of "forgot your password") chooses a new
+// password and logs in; /account/confirm#key=… confirms an e-mail address.  Every refusal
 // is the server's own sentence, in the page's language.
 import { tn, t } from "./i18n.js";
 import { loadSeat, postJSON } from "./net.js";
@@ -10,12 +11,14 @@ import { longDate } from "./playerwords.js";
 
 const $ = (id) => document.getElementById(id);
 const CLAIM_MAX = 200; // tables one claim may name (barbu/web/accountroutes.py CLAIM_MAX)
-const resetting = location.pathname.replace(/\/+$/, "") === "/account/reset";
+const here = location.pathname.replace(/\/+$/, "");
+const resetting = here === "/account/reset";
+const confirming = here === "/account/confirm";
 
 // ------------------------------------------------------------------ views
 function show(view) {
   $("account-loading").hidden = true;
-  for (const v of ["guest", "reset", "member"]) $(`${v}-view`).hidden = v !== view;
+  for (const v of ["guest", "reset", "confirm", "member"]) $(`${v}-view`).hidden = v !== view;
   $("account-main").dataset.view = view;
 }
 
@@ -46,6 +49,31 @@ async function showMail(user) {
   const settings = user.email === undefined ? (await (await fetch("/api/account", { cache: "no-store" })).json()).user || {} : user;
   $("mail-address").value = settings.email || "";
   $("mail-notify").checked = !!settings.notify_turns;
+  showMailState(settings);
+}
+
+// Whether the address is confirmed, or waits for its link (sent when, to where), with "send again".
+function showMailState(settings) {
+  const box = $("mail-state");
+  box.hidden = !settings.email;
+  if (!settings.email) return;
+  const waiting = !settings.confirmed;
+  box.classList.toggle("waiting", waiting);
+  $("mail-again").hidden = !waiting;
+  $("mail-again").textContent = settings.confirmation_sent ? t("Send the link again") : t("Send the link");
+  let text;
+  if (!waiting) {
+    text = settings.notify_turns
+      ? t("Confirmed: {email}. The server writes there when tables wait for your move.", { email: settings.email })
+      : t("Confirmed: {email}. The server writes there only when you ask for a new password.", { email: settings.email });
+  } else if (settings.confirmation_sent) {
+    text = t("Waiting for confirmation: a link was sent to {email} on {date}. Open it to receive e-mails there.", {
+      email: settings.email, date: longDate(settings.confirmation_sent),
+    });
+  } else {
+    text = t("Not confirmed: nothing is sent to {email} until you open the link the server sends there.", { email: settings.email });
+  }
+  $("mail-state-text").textContent = text;
 }
 
 function showGuest() {
@@ -121,7 +149,7 @@ wire("login-form", "login-button", "login-error", async () => {
 });
 
 wire("reset-form", "reset-button", "reset-error", async () => {
-  const key = resetKey();
+  const key = linkKey();
   if (!key) throw new Error(t("This link is incomplete: copy the whole link the server's operator gave you, or ask for another."));
   const data = await postJSON("/api/account/reset", { key, password: $("reset-password").value });
   $("reset-password").value = "";
@@ -140,8 +168,60 @@ wire("password-form", "password-button", "password-error", async () => {
 wire("mail-form", "mail-button", "mail-error", async () => {
   $("mail-done").textContent = "";
   const data = await postJSON("/api/account/notify", { email: $("mail-address").value.trim(), notify: $("mail-notify").checked });
-  $("mail-done").textContent = data.notify_turns ? t("Saved: the server writes to {email} when it is your turn.", { email: data.email })
-    : t("Saved: the server sends you no e-mails.");
+  $("mail-again-error").textContent = "";
+  if (data.email && !data.confirmed) {
+    $("mail-done").textContent = data.sent ? t("Saved: a link to confirm it was sent to {email}.", { email: data.email })
+      : data.confirmation_sent ? t("Saved.")
+      : t("Saved, but no link could be sent to {email} today: try again tomorrow.", { email: data.email });
+  } else {
+    $("mail-done").textContent = data.notify_turns ? t("Saved: the server writes to {email} when it is your turn.", { email: data.email })
+      : t("Saved: the server sends you no e-mails.");
+  }
+  showMailState(data);
+});
+
+$("mail-again").addEventListener("click", async () => {
+  $("mail-again-error").textContent = "";
+  $("mail-again").disabled = true;
+  try {
+    const data = await postJSON("/api/mail/confirm-again", {});
+    showMailState(data);
+    $("mail-done").textContent = t("Saved: a link to confirm it was sent to {email}.", { email: data.email });
+  } catch (e) {
+    $("mail-again-error").textContent = e.message;
+  } finally {
+    $("mail-again").disabled = false;
+  }
+});
+
+// "Forgot your password?" where the server sends e-mails: one answer whatever the name or address.
+account.then(({ mail }) => {
+  $("forgot-line").hidden = !mail;
+  $("forgot-operator").hidden = !!mail;
+});
+$("forgot-start").addEventListener("click", () => {
+  const form = $("forgot-form");
+  form.hidden = !form.hidden;
+  $("forgot-start").setAttribute("aria-expanded", String(!form.hidden));
+  if (!form.hidden) {
+    $("forgot-who").value = $("login-name").value;
+    $("forgot-who").focus();
+  }
+});
+wire("forgot-form", "forgot-button", "forgot-error", async () => {
+  $("forgot-done").textContent = "";
+  await postJSON("/api/mail/forgot", { who: $("forgot-who").value.trim() });
+  $("forgot-done").textContent = t("If an account has this name or address, and a confirmed address, a link is on its way there. It works once, within 24 hours.");
+});
+
+wire("confirm-form", "confirm-button", "confirm-error", async () => {
+  $("confirm-done").textContent = "";
+  const key = linkKey();
+  if (!key) throw new Error(t("This link is incomplete: copy the whole link from the e-mail, or send another from your account page."));
+  const data = await postJSON("/api/mail/confirm", { key });
+  history.replaceState(null, "", "/account/confirm"); // the key is used up: it leaves the address bar
+  $("confirm-button").hidden = true;
+  $("confirm-done").textContent = t("Confirmed: {email} receives the e-mails of the account {name}.", { email: data.email, name: data.name });
 });
 
 async function logOut(url, said) {
@@ -179,14 +259,17 @@ wire("delete-form", "delete-yes", "delete-error", async () => {
 
 // ------------------------------------------------------------------ opening the page
 // The one-time link's key, after "#" (browsers never send it to the server, so it is in no log).
-function resetKey() {
+function linkKey() {
   const m = /(?:^#|&)key=([A-Za-z0-9_-]{1,100})/.exec(location.hash);
   return m ? m[1] : null;
 }
 
-if (resetting) {
+if (confirming) {
+  show("confirm");
+  $("confirm-button").focus();
+} else if (resetting) {
   show("reset");
-  if (!resetKey()) $("reset-error").textContent = t("This link is incomplete: copy the whole link the server's operator gave you, or ask for another.");
+  if (!linkKey()) $("reset-error").textContent = t("This link is incomplete: copy the whole link the server's operator gave you, or ask for another.");
   $("reset-password").focus();
 } else {
   who.then((user) => (user ? showMember(user) : showGuest()));
