@@ -46,7 +46,13 @@ HIDDEN = "stay hidden until that day is over (midnight UTC)"
 def site(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     folder = tmp_path_factory.mktemp("daily-fair")
     settings = Settings(
-        db_url=f"sqlite:///{folder / 'web.db'}", bot_delay=0.0, deal_pause=0.0, daily_boards=1, signups_per_hour=0
+        db_url=f"sqlite:///{folder / 'web.db'}",
+        bot_delay=0.0,
+        deal_pause=0.0,
+        daily_boards=1,
+        signups_per_hour=0,
+        analysis_samples=2,  # the finisher's replay weighs its deal: briefly
+        analysis_seconds=0.01,
     )
     server = serve_module(app=addressed(create_app(settings)))
     yield server
@@ -313,4 +319,29 @@ def test_the_replay_page_says_when_todays_deal_opens(site: AppServer, person: An
         assert other.locator("#replay").is_hidden()
         take_shot(other, f"daily-fair-replay-refused-{lang}-{size[0]}", full_page=True)
         assert not other.errors, other.errors
+    # a new account, on a phone in French, is ranked among the new accounts
+    phone = person(PHONE, "fr-FR", extra_http_headers={"accept-language": "fr"})
+    phone.goto(site.base + "/daily/classic")
+    phone.evaluate(
+        """async (password) => {
+        const post = (p, b) => fetch(p, {method: "POST", headers: {"content-type": "application/json"},
+                                          body: JSON.stringify(b)}).then((r) => r.json());
+        await post("/api/account/signup", {name: "Nouvelle", password});
+        let s = await post("/api/daily/classic/start", {});
+        while (!s.finished) s = await post("/api/daily/classic/move", {board: s.board, move: s.state.legal[0]});
+    }""",
+        PASSWORD,
+    )
+    phone.reload()
+    phone.wait_for_selector("#share:not(:empty)")
+    assert "parmi les nouveaux comptes" in phone.locator("#result-rank").text_content()
+    take_shot(phone, "daily-fair-results-new-account-fr", full_page=True)
+    assert not phone.errors, phone.errors
+    # the finisher's page asked for the deal's analysis: it ends before the test does
+    page.wait_for_function(
+        """async () => (await fetch(location.pathname.replace("/replay/", "/api/replays/") + "/deals/1/analysis",
+            {method: "POST", headers: {"content-type": "application/json"}, body: "{}"}).then((r) => r.json()))
+            .state === "done" """,
+        polling=500,
+    )
     assert not page.errors, page.errors

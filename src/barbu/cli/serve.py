@@ -154,6 +154,20 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("the server's address as players reach it, for the links in e-mails, e.g. https://cards.example.org"),
     )
     sv.add_argument(
+        "--signups-per-hour",
+        type=int,
+        default=d.signups_per_hour,
+        metavar="N",
+        help=_("accounts one address may make in any hour; 0: no limit (default {n})").format(n=d.signups_per_hour),
+    )
+    sv.add_argument(
+        "--analysis-samples",
+        type=int,
+        default=d.analysis_samples,
+        metavar="N",
+        help=_("sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples),
+    )
+    sv.add_argument(
         "--mails-per-address",
         type=int,
         default=d.mails_per_address,
@@ -187,20 +201,6 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("hours at least between two reminders to one player (default {n})").format(
             n=f"{d.reminder_every / 3600:g}"
         ),
-    )
-    sv.add_argument(
-        "--signups-per-hour",
-        type=int,
-        default=d.signups_per_hour,
-        metavar="N",
-        help=_("accounts one address may make in any hour; 0: no limit (default {n})").format(n=d.signups_per_hour),
-    )
-    sv.add_argument(
-        "--analysis-samples",
-        type=int,
-        default=d.analysis_samples,
-        metavar="N",
-        help=_("sampled deals per decision when a replay's deal is weighed (default {n})").format(n=d.analysis_samples),
     )
     sv.add_argument(
         "--thinking-workers",

@@ -109,11 +109,19 @@ def parse_card(text: str) -> int:
     raise ParseError.of(NOT_A_CARD, text=text)
 
 
+def _suit_tuples(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """Every 13-bit pattern of one suit -> its cards in ascending order, each pattern's tuple made from the
+    one without its lowest card (a tenth of the time of testing 13 bits per pattern: every process imports it)."""
+    table: list[tuple[Card, ...]] = [()]
+    for bits in range(1, 1 << 13):
+        low = (bits & -bits).bit_length() - 1
+        table.append((CARDS[suit * 13 + low], *table[bits & (bits - 1)]))
+    return tuple(table)
+
+
 # Per-suit lookup tables: 13-bit pattern -> tuple of cards, high first is not needed;
 # cards come in ascending order so iteration is cheap and deterministic.
-_SUIT_TUPLES: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[s * 13 + r] for r in range(13) if bits >> r & 1) for bits in range(1 << 13)) for s in range(4)
-)
+_SUIT_TUPLES: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(_suit_tuples(s) for s in range(4))
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

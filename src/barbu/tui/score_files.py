@@ -11,7 +11,6 @@ from pathlib import Path
 
 from ..i18n import current
 from ..scorekeeper import AnyKeeper, exchange
-from ..scorekeeper.printing import printable as print_sheet
 
 FORMATS = ("json", "csv")
 PRINT_FORMATS = ("pdf", "html")
@@ -32,7 +31,10 @@ def import_text(text: str, name: str = "") -> AnyKeeper:
 
 
 def printable(keeper: AnyKeeper, fmt: str, lang: str | None = None) -> bytes:
-    """The game's printable sheet as PDF or print-ready HTML, in ``lang`` (None: the language of the moment)."""
+    """The game's printable sheet as PDF or print-ready HTML, in ``lang`` (None: the language of the moment).
+    The printing (fpdf2, a third of a second to import) is loaded only when a sheet is printed."""
+    from ..scorekeeper.printing import printable as print_sheet
+
     return print_sheet(keeper, fmt, lang=lang or current())
 
 

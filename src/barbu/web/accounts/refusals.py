@@ -22,6 +22,17 @@ NAME_LOOKALIKE = refusal(
 PASSWORD_TOO_SHORT = refusal("password-too-short", N_("a password has at least {n} characters"))
 PASSWORD_TOO_LONG = refusal("password-too-long", N_("a password has at most {n} characters"))
 PASSWORD_IS_NAME = refusal("password-is-name", N_("choose a password other than your user name"))
+PASSWORD_COMMON = refusal(
+    "password-common", N_("this password is among the most common ones, the first an intruder tries: choose another")
+)
+PASSWORD_PATTERN = refusal(
+    "password-pattern",
+    N_("this password is a repeat, a sequence or a row of keys, guessed at once: choose another"),
+)
+PASSWORD_EASY = refusal(
+    "password-easy",
+    N_("this password is too easy to guess: make it longer, for instance a few words you will remember"),
+)
 WRONG_PASSWORD = refusal("wrong-password", N_("that is not your current password"), FORBIDDEN)
 
 # Logging in.
@@ -31,6 +42,12 @@ TOO_MANY_FAILURES = refusal(
     NN_("too many failed log-ins: try again in {n} minute", "too many failed log-ins: try again in {n} minutes"),
     LIMITED,
 )
+TOO_MANY_FAILURES_SECONDS = refusal(
+    "too-many-failed-log-ins-seconds",
+    NN_("too many failed log-ins: try again in {n} second", "too many failed log-ins: try again in {n} seconds"),
+    LIMITED,
+)
+HASHING_BUSY = refusal("log-ins-busy", N_("the server is checking many passwords: try again in a few seconds"), LIMITED)
 ACCOUNT_CLOSED = refusal("account-closed", N_("this account is closed by the server's operator"), FORBIDDEN)
 
 # A one-time password link.

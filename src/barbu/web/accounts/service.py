@@ -2,24 +2,24 @@
 
 A player signs up with a name and a password and is then known by a session: a random id in an HttpOnly
 cookie (SameSite=Lax, Secure when the page came over HTTPS), of which the server keeps only the SHA-256,
-lasting `SESSION_DAYS` from its last use.  Passwords are hashed with Argon2id (argon2-cffi) off the event
-loop and never logged.  A log-in says "wrong name or password" whether or not the name exists, after the
-same work either way; failures are counted per name and per address in the database, so every process of
-a server throttles alike.  Guests play as before: nothing here is needed to sit at a table.
+lasting `SESSION_DAYS` from its last use.  Passwords are checked against the ones guessed first
+(`accounts.passwords`), hashed with Argon2id in a pool of threads of their own (`accounts.hashing`) and
+never logged.  A log-in says "wrong name or password" whether or not the name exists, after the same work
+either way; each attempt is reserved before its password is weighed, per name and address, per address and
+per known browser (`accounts.throttle`, `accounts.devices`), so that no burst gets more guesses than a
+patient intruder and no stranger locks the owner out.  Guests play as before: nothing here is needed to
+sit at a table.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 import secrets
 import unicodedata
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from confusable_homoglyphs import categories, confusables
 from sqlalchemy.engine import Connection
 
@@ -28,6 +28,9 @@ from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store, hash_token, now
 from ..tables.actor import NAME_MAX, poses_as_computer
 from . import store as db
+from .devices import Devices
+from .hashing import DUMMY, Hashing, needs_rehash
+from .passwords import PASSWORD_MAX, PASSWORD_MIN, check_password  # noqa: F401  (the rules' home; kept here too)
 from .refusals import (
     ACCOUNT_CLOSED,
     NAME_CHARACTERS,
@@ -39,29 +42,19 @@ from .refusals import (
     NAME_TAKEN,
     NAME_TOO_LONG,
     NAME_TOO_SHORT,
-    PASSWORD_IS_NAME,
-    PASSWORD_TOO_LONG,
-    PASSWORD_TOO_SHORT,
     RESET_LINK_GONE,
-    TOO_MANY_FAILURES,
     WRONG_LOG_IN,
     WRONG_PASSWORD,
 )
 from .store import User
+from .throttle import Attempt, Throttle
 
 COOKIE = "barbu_session"
 SESSION_DAYS = 30  # a session lapses this long after it was last used (sliding expiry)
 RESET_HOURS = 24  # a one-time password link works this long
-PASSWORD_MIN, PASSWORD_MAX = 8, 200
 NAME_MIN = 2
-THROTTLE_WINDOW = 15 * 60  # seconds over which failed log-ins are counted
-FAILURES_PER_NAME = 5  # failed log-ins on one name within the window before it must wait
-FAILURES_PER_ADDRESS = 20  # failed log-ins from one address within the window before it must wait
 NAME_PUNCTUATION = " -_.'"
 LOOKALIKES = {"0": "o", "1": "l", "i": "l", "|": "l", "!": "l"}  # after folding: what reads alike in most fonts
-
-_hasher = PasswordHasher()  # Argon2id with argon2-cffi's recommended costs
-_DUMMY = _hasher.hash(secrets.token_urlsafe(16))  # verified against when a name has no account: same work
 
 
 def fold(name: str) -> str:
@@ -114,27 +107,6 @@ def account_name(raw: Any) -> tuple[str, str, str]:
     return name, fold(name), skeleton(name)
 
 
-def check_password(password: Any, name: str | None = None) -> str:
-    if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise WebError(PASSWORD_TOO_SHORT, n=PASSWORD_MIN)
-    if len(password) > PASSWORD_MAX:
-        raise WebError(PASSWORD_TOO_LONG, n=PASSWORD_MAX)
-    if name is not None and fold(password) == fold(name):
-        raise WebError(PASSWORD_IS_NAME)
-    return password
-
-
-def _verify(stored: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
-
-
-def _minutes(seconds: float) -> int:
-    return max(1, math.ceil(seconds / 60))
-
-
 def open_store(get: Callable[[], Store | None]) -> Store:
     """The server's database, or a refusal while the server is still starting (it is opened at start-up)."""
     s = get()
@@ -171,12 +143,19 @@ class Accounts:
         store: Callable[[], Store | None],
         address_hash: Callable[[str], str],
         on_delete: Sequence[Callable[[Connection, int], None]] = (),
+        hashing: Hashing | None = None,
+        broker: Callable[[], Any] = lambda: None,
     ) -> None:
         """``on_delete``: what the other domains erase with an account, in the same transaction (a club
-        he owns passes on: `barbu.web.clubs.store.leave_all`); the application wires them."""
+        he owns passes on: `barbu.web.clubs.store.leave_all`); the application wires them.  ``hashing``: the
+        pool passwords are hashed in; ``broker``: the server's Redis client when it has many processes (the
+        log-in counts are kept there)."""
         self._store = store
         self.address_hash = address_hash
         self.on_delete = tuple(on_delete)
+        self.hashing = hashing or Hashing()
+        self.throttle = Throttle(broker)
+        self.devices = Devices(address_hash)
 
     @property
     def store(self) -> Store:
@@ -186,10 +165,22 @@ class Accounts:
         return await asyncio.to_thread(fn, *args)
 
     # -- signing up and logging in --
+    async def check_new_password(self, password: Any, name: str) -> str:
+        """A new password, or a refusal that says why.  Weighing it against the guessed ones takes up to
+        some 40 ms of Python: it runs in the hashing pool, never in the event loop."""
+        with self.hashing.slot():
+            checked: str = await self.hashing.run(check_password, password, name)
+            return checked
+
+    async def check_sign_up(self, raw_name: Any, password: Any) -> None:
+        """Refuse a name or password that breaks a rule, before anything is counted or hashed."""
+        name, _, _ = account_name(raw_name)
+        await self.check_new_password(password, name)
+
     async def sign_up(self, raw_name: Any, password: Any) -> tuple[User, str]:
         name, key, skel = account_name(raw_name)
-        check_password(password, name)
-        hashed = await self._run(_hasher.hash, password)
+        await self.check_new_password(password, name)
+        hashed = await self.hashing.hash(password)
         store = self.store
 
         def write() -> User:
@@ -213,46 +204,36 @@ class Accounts:
             raise
         return user, await self.open_session(user.id)
 
-    async def log_in(self, raw_name: Any, password: Any, address: str) -> tuple[User, str]:
-        """The user and a new session, or one refusal whether the name exists or not."""
+    async def log_in(
+        self, raw_name: Any, password: Any, address: str, device: str | None = None
+    ) -> tuple[User, str, str]:
+        """The user, a new session and the known-browser cookie to set, or one refusal whether the name
+        exists or not.  ``device``: the browser's known-browser cookie.  The attempt is reserved before the
+        password is weighed (a refusal to wait counts nothing), and given back when it is right."""
         wrong = WebError(WRONG_LOG_IN)
         if not isinstance(raw_name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
             raise wrong
         key = fold(raw_name)[: NAME_MAX * 4]
-        keys = [f"name:{key}", f"addr:{self.address_hash(address)}"]
+        attempt = Attempt.of(key, self.address_hash(address), self.devices.known(device, key))
         store = self.store
+        with self.hashing.slot():  # a place in the hashing pool first: refused at once when it is full
+            await self.throttle.reserve(attempt)
 
-        def check() -> tuple[User, str] | None:
-            with store.engine.begin() as conn:
-                since = db.window_start(THROTTLE_WINDOW)
-                for k, limit in zip(keys, (FAILURES_PER_NAME, FAILURES_PER_ADDRESS)):
-                    times = db.failures_since(conn, k, since)
-                    if len(times) >= limit:
-                        wait = (times[-limit] + timedelta(seconds=THROTTLE_WINDOW) - now()).total_seconds()
-                        raise WebError(TOO_MANY_FAILURES, n=_minutes(wait))
-                return db.user_by_key(conn, key)
+            def read() -> tuple[User, str] | None:
+                with store.engine.connect() as conn:
+                    return db.user_by_key(conn, key)
 
-        found = await self._run(check)
-        ok = await self._run(_verify, found[1] if found else _DUMMY, password)
+            found = await self._run(read)
+            ok = await self.hashing.verify(found[1] if found else DUMMY, password)
         if not ok or found is None or found[0].banned:
-            await self._run(self._fail, keys)
             if ok and found is not None and found[0].banned:
                 raise WebError(ACCOUNT_CLOSED)
             raise wrong
         user = found[0]
-        if _hasher.check_needs_rehash(found[1]):
+        await self.throttle.forgive(attempt)
+        if needs_rehash(found[1]):
             await self.set_password(user.id, password)
-
-        def forgive() -> None:
-            with store.engine.begin() as conn:
-                db.clear_failures(conn, keys[0])
-
-        await self._run(forgive)
-        return user, await self.open_session(user.id)
-
-    def _fail(self, keys: list[str]) -> None:
-        with self.store.engine.begin() as conn:
-            db.add_failure(conn, keys)
+        return user, await self.open_session(user.id), self.devices.remember(device, key)
 
     # -- sessions --
     async def open_session(self, user_id: int) -> str:
@@ -319,11 +300,14 @@ class Accounts:
                 return found[1] if found else None
 
         stored = await self._run(read)
-        if not isinstance(password, str) or stored is None or not await self._run(_verify, stored, password):
+        if not isinstance(password, str) or stored is None or len(password) > PASSWORD_MAX:
             raise WebError(WRONG_PASSWORD)
+        with self.hashing.slot():
+            if not await self.hashing.verify(stored, password):
+                raise WebError(WRONG_PASSWORD)
 
     async def set_password(self, user_id: int, password: str) -> None:
-        hashed = await self._run(_hasher.hash, password)
+        hashed = await self.hashing.hash(password)
         store = self.store
 
         def write() -> None:
@@ -335,7 +319,7 @@ class Accounts:
     async def change_password(self, user: User, old: Any, new: Any) -> str:
         """A new password; every other session ends, and the caller gets a new one."""
         await self._check_own_password(user, old)
-        check_password(new, user.name)
+        await self.check_new_password(new, user.name)
         await self.set_password(user.id, new)
         await self.log_out_everywhere(user)
         return await self.open_session(user.id)
@@ -367,7 +351,7 @@ class Accounts:
         user = await self._run(valid)
         if user is None:
             raise gone
-        check_password(password, user.name)
+        await self.check_new_password(password, user.name)
 
         def take() -> int | None:
             with store.engine.begin() as conn:

@@ -44,6 +44,10 @@ class Settings:
     bot_tables_per_address: int = 5  # unfinished tables with computer players one address has set up
     open_tables_per_address: int = 10  # unfinished tables one address has created and still uses
     signups_per_hour: int = 10  # accounts one address may make in any hour
+    # Passwords hashed (Argon2id) in a pool of their own (`barbu.web.accounts.hashing`): threads, and hashes that may
+    # wait beyond them; a log-in or sign-up beyond that is refused at once (429), so other routes never wait for it.
+    hashing_threads: int = 2
+    hashing_queue: int = 16
     seats_per_address: int = 1  # seats one address may hold at a listed table it did not create
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken

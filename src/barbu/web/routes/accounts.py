@@ -17,12 +17,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..accounts import devices
 from ..accounts import store as db
-from ..accounts.service import COOKIE, SESSION_DAYS
+from ..accounts.service import COOKIE, SESSION_DAYS, fold
 from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..common.mail import valid_email
+from ..db.storage import Store
 from ..profiles import history
 from ..tables.sockets import client_address
 from . import payloads as p
@@ -40,6 +42,12 @@ def user_json(user: User | None) -> dict[str, Any] | None:
         if user is None
         else {"name": user.name, "profile": f"/u/{user.name}", "since": user.created_at.date().isoformat()}
     )
+
+
+def mail_settings(store: Store, user_id: int) -> tuple[str | None, bool] | None:
+    with store.engine.connect() as conn:
+        found = db.mail_of(conn, user_id)
+    return None if found is None else (found[0], found[1])
 
 
 async def logged_in(request: Request) -> User:
@@ -65,8 +73,10 @@ async def me(request: Request) -> Response:
     s = services(request)
     user = await user_of(request)
     body: dict[str, Any] = {"user": user_json(user), "mail": s.settings.smtp_host is not None}
-    if user is not None:  # his address, whether confirmed, and when its link was sent (accounts/email.py)
-        body["user"] |= (await s.mail.address(user)).json()
+    if user is not None:
+        found = await asyncio.to_thread(mail_settings, s.accounts.store, user.id)
+        if found is not None:
+            body["user"] |= {"email": found[0], "notify_turns": found[1]}
     return JSONResponse(body, headers=NO_STORE)
 
 
@@ -85,8 +95,14 @@ async def notify(request: Request) -> Response:
         raise WebError(R.NO_EMAIL)
     if on and s.settings.smtp_host is None:
         raise WebError(R.NO_MAIL)
-    found, sent = await s.mail.save(user, email, on)  # a new address is unconfirmed and sent its link
-    return JSONResponse(found.json() | {"sent": sent}, headers=NO_STORE)
+    store = s.accounts.store
+
+    def write() -> None:
+        with store.engine.begin() as conn:
+            db.set_mail(conn, user.id, email, on)
+
+    await asyncio.to_thread(write)
+    return JSONResponse({"email": email, "notify_turns": on}, headers=NO_STORE)
 
 
 async def turns(request: Request) -> Response:
@@ -109,22 +125,43 @@ async def remember_lang(request: Request, user: User) -> None:
     await asyncio.to_thread(write)
 
 
+def known_browser(request: Request, response: Response, cookie: str) -> Response:
+    """The known-browser cookie (`accounts.devices`) set on a log-in's answer."""
+    response.set_cookie(
+        devices.COOKIE,
+        cookie,
+        max_age=devices.DAYS * 24 * 3600,
+        path="/api/account",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
 async def sign_up(request: Request) -> Response:
+    """A new account.  The name and password are weighed first (a refused one counts nothing), then the
+    address's sign-up is counted in one step (`Creations.take`), before the password is hashed."""
     s = services(request)
     body = await decode(request, p.Credentials)
+    await s.accounts.check_sign_up(body.name, body.password)
     wait = await s.lobby.creations.take(client_address(request), "signup", s.settings.signups_per_hour)
     if wait:
         raise WebError(R.TOO_MANY_SIGNUPS, n=wait)
     user, token = await s.accounts.sign_up(body.name, body.password)
     await remember_lang(request, user)
-    return with_session(request, {"user": user_json(user)}, token, 201)
+    cookie = s.accounts.devices.remember(request.cookies.get(devices.COOKIE), fold(user.name))
+    return known_browser(request, with_session(request, {"user": user_json(user)}, token, 201), cookie)
 
 
 async def log_in(request: Request) -> Response:
     body = await decode(request, p.Credentials)
-    user, token = await services(request).accounts.log_in(body.name, body.password, client_address(request))
+    known = request.cookies.get(devices.COOKIE)
+    user, token, cookie = await services(request).accounts.log_in(
+        body.name, body.password, client_address(request), known
+    )
     await remember_lang(request, user)
-    return with_session(request, {"user": user_json(user)}, token)
+    return known_browser(request, with_session(request, {"user": user_json(user)}, token), cookie)
 
 
 async def log_out(request: Request) -> Response:

@@ -43,8 +43,8 @@ async def person(request: Request, make: bool = False) -> tuple[Person, str | No
     token = await guest_token(request)
     if token is not None:
         return guest(token, address), None
-    cookie, token = await asyncio.to_thread(s.daily.new_guest_cookie)
-    return guest(token, address), cookie if make else None  # not made: a stranger, nothing of his is stored
+    cookie, fresh = await asyncio.to_thread(s.daily.new_guest_cookie)
+    return guest(fresh, address), cookie if make else None  # not made: a stranger, nothing of his is stored
 
 
 async def guest_token(request: Request) -> str | None:
