@@ -24,7 +24,6 @@ from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..common.mail import valid_email
-from ..db.storage import Store
 from ..profiles import history
 from ..tables.sockets import client_address
 from . import payloads as p
@@ -42,12 +41,6 @@ def user_json(user: User | None) -> dict[str, Any] | None:
         if user is None
         else {"name": user.name, "profile": f"/u/{user.name}", "since": user.created_at.date().isoformat()}
     )
-
-
-def mail_settings(store: Store, user_id: int) -> tuple[str | None, bool] | None:
-    with store.engine.connect() as conn:
-        found = db.mail_of(conn, user_id)
-    return None if found is None else (found[0], found[1])
 
 
 async def logged_in(request: Request) -> User:
@@ -73,10 +66,8 @@ async def me(request: Request) -> Response:
     s = services(request)
     user = await user_of(request)
     body: dict[str, Any] = {"user": user_json(user), "mail": s.settings.smtp_host is not None}
-    if user is not None:
-        found = await asyncio.to_thread(mail_settings, s.accounts.store, user.id)
-        if found is not None:
-            body["user"] |= {"email": found[0], "notify_turns": found[1]}
+    if user is not None:  # his address, whether confirmed, and when its link was sent (accounts/email.py)
+        body["user"] |= (await s.mail.address(user)).json()
     return JSONResponse(body, headers=NO_STORE)
 
 
@@ -95,14 +86,8 @@ async def notify(request: Request) -> Response:
         raise WebError(R.NO_EMAIL)
     if on and s.settings.smtp_host is None:
         raise WebError(R.NO_MAIL)
-    store = s.accounts.store
-
-    def write() -> None:
-        with store.engine.begin() as conn:
-            db.set_mail(conn, user.id, email, on)
-
-    await asyncio.to_thread(write)
-    return JSONResponse({"email": email, "notify_turns": on}, headers=NO_STORE)
+    found, sent = await s.mail.save(user, email, on)  # a new address is unconfirmed and sent its link
+    return JSONResponse(found.json() | {"sent": sent}, headers=NO_STORE)
 
 
 async def turns(request: Request) -> Response:
