@@ -144,6 +144,7 @@ WEB_FLOORS = [
     ("profiles",),
     ("clubs",),
     ("events",),
+    ("moderation",),
     ("routes",),
 ]
 

@@ -27,9 +27,11 @@ from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
+from .moderation.service import Moderation
+from .moderation.service import voice as moderated_voice
 from .profiles import history
 from .replay.service import Analyses
-from .routes import accounts, clubs, daily, events, learn, pages, players, replay, scorebooks, tables
+from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import mail as mailroutes
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
@@ -65,6 +67,7 @@ ROUTES: list[BaseRoute] = [
     *clubs.ROUTES,
     *events.ROUTES,
     *daily.ROUTES,
+    *moderation.ROUTES,
     *pages.STATIC_ROUTES,
 ]
 
@@ -111,11 +114,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lobby=lobby,
         accounts=accounts,
         analyses=analyses,
-        events=Events(lobby, settings),
+        events=Events(lobby, settings, voice=moderated_voice),  # a muted director names nothing
         daily=Daily(lambda: lobby.store, settings.daily_strength, settings.daily_boards),
-        clubs=Clubs(lambda: lobby.store),
+        clubs=Clubs(lambda: lobby.store, voice=moderated_voice),  # nor does a muted club owner
         scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
         mail=Email(settings, lambda: lobby.store, lambda address: lobby.creations.address_hash(address)),
+        moderation=Moderation(lambda: lobby.store),
     )
     app = Starlette(
         routes=ROUTES,

@@ -49,6 +49,16 @@ from .refusals import (
 from .store import User
 from .throttle import Attempt, Throttle
 
+#: Whether an account may write words that others read, now: a club's or an event's name and description, a
+#: report (and the coming chat).  It raises the refusal when not (a moderator's mute: `barbu.web.moderation`);
+#: the application wires it into the domains, which never import the moderation themselves.
+Voice = Callable[[Connection, int], None]
+
+
+def free_voice(conn: Connection, user_id: int) -> None:
+    """Everyone may write: the voice of a domain built without the moderation (a test of that domain alone)."""
+
+
 COOKIE = "barbu_session"
 SESSION_DAYS = 30  # a session lapses this long after it was last used (sliding expiry)
 RESET_HOURS = 24  # a one-time password link works this long

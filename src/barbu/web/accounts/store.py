@@ -55,6 +55,9 @@ class UserRow(Base):
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # the language his e-mails are written in
     # when his address was confirmed by its link (migration 0013); None: nothing is sent to it
     email_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the moderator's desk (migration 0016): "player" or "moderator"; muted until then (None: not muted)
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):
@@ -166,10 +169,11 @@ class User:
     name: str
     created_at: datetime
     banned: bool = False
+    role: str = "player"  # or "moderator" (`barbu.web.moderation`)
 
 
 def _user(r: Any) -> User:
-    return User(r.id, r.name, _aware(r.created_at), bool(r.banned))
+    return User(r.id, r.name, _aware(r.created_at), bool(r.banned), getattr(r, "role", None) or "player")
 
 
 def subject_of(user_id: int) -> str:
@@ -246,6 +250,21 @@ def set_lang(conn: Connection, user_id: int, lang: str) -> None:
 
 def set_banned(conn: Connection, user_id: int, banned: bool) -> None:
     conn.execute(update(USERS).where(USERS.c.id == user_id).values(banned=banned))
+
+
+def set_role(conn: Connection, user_id: int, role: str) -> None:
+    conn.execute(update(USERS).where(USERS.c.id == user_id).values(role=role))
+
+
+def set_muted(conn: Connection, user_id: int, until: datetime | None) -> None:
+    conn.execute(update(USERS).where(USERS.c.id == user_id).values(muted_until=until))
+
+
+def muted_until(conn: Connection, user_id: int) -> datetime | None:
+    """Until when an account is muted (None: it is not, or no longer)."""
+    r = conn.execute(select(USERS.c.muted_until).where(USERS.c.id == user_id)).first()
+    until = None if r is None or r.muted_until is None else _aware(r.muted_until)
+    return until if until is not None and until > now() else None
 
 
 def delete_user(conn: Connection, user_id: int) -> None:

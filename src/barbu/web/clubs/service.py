@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
 from ... import ratings
 from ...core.words import N_
-from ..accounts.service import fold, open_store, read_in_thread, write_in_thread
+from ..accounts.service import Voice, fold, free_voice, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User, subject_of
 from ..common.errors import WebError
 from ..db.storage import Store, _aware, hash_token, now
@@ -239,8 +239,10 @@ class Clubs:
     """The clubs of one server, over its database (blocking work in threads).  Every refusal is a
     `WebError` with one of `barbu.web.clubs.refusals`, worded in the reader's language; none changes anything."""
 
-    def __init__(self, store: Callable[[], Store | None]) -> None:
+    def __init__(self, store: Callable[[], Store | None], voice: Voice = free_voice) -> None:
+        """``voice``: refuses an account that may not write for others now (muted: the application wires it)."""
         self._store = store
+        self.voice = voice
 
     @property
     def store(self) -> Store:
@@ -302,6 +304,7 @@ class Clubs:
         slug = slug_of(name)
 
         def write(conn: Any) -> db.Club:
+            self.voice(conn, user.id)
             db.lock_user(conn, user.id)  # one account's creations at once are counted one after the other
             made = db.created_since(conn, user.id, now() - timedelta(days=1))
             if len(made) >= CLUBS_PER_DAY:
@@ -423,6 +426,8 @@ class Clubs:
         def write(conn: Any) -> None:
             club, role = self._seen(conn, slug, user)
             self._need(role, "owner")
+            if "description" in values:
+                self.voice(conn, user.id)
             if values:
                 db.edit_club(conn, club.id, **values)
 

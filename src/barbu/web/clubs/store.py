@@ -40,6 +40,8 @@ class ClubRow(Base):
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # removed by a moderator (migration 0016): out of sight as if deleted, until restored (`barbu.web.moderation`)
+    removed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class MemberRow(Base):
@@ -109,7 +111,9 @@ class Season:
 
 
 def _club(r: Any) -> Club:
-    return Club(r.id, r.slug, r.name, r.description or "", bool(r.public), _aware(r.created_at), bool(r.deleted))
+    """A club as the others see it: one a moderator removed is, to everyone, as if deleted."""
+    gone = bool(r.deleted) or bool(getattr(r, "removed", False))
+    return Club(r.id, r.slug, r.name, r.description or "", bool(r.public), _aware(r.created_at), gone)
 
 
 def _season(r: Any) -> Season:
@@ -133,6 +137,7 @@ def add_club(
                 created_by=owner_id,
                 created_at=t,
                 deleted=False,
+                removed=False,
             )
         )
     )
@@ -142,7 +147,9 @@ def add_club(
 
 
 def club_by_slug(conn: Connection, slug: str) -> Club | None:
-    r = conn.execute(select(CLUBS).where(CLUBS.c.slug == slug, CLUBS.c.deleted.is_(False))).first()
+    r = conn.execute(
+        select(CLUBS).where(CLUBS.c.slug == slug, CLUBS.c.deleted.is_(False), CLUBS.c.removed.is_(False))
+    ).first()
     return None if r is None else _club(r)
 
 
@@ -198,7 +205,7 @@ def public_clubs(conn: Connection, limit: int = 200) -> list[tuple[Club, int]]:
     q = (
         select(CLUBS, counts.c.n)
         .join(counts, counts.c.club_id == CLUBS.c.id)
-        .where(CLUBS.c.public.is_(True), CLUBS.c.deleted.is_(False))
+        .where(CLUBS.c.public.is_(True), CLUBS.c.deleted.is_(False), CLUBS.c.removed.is_(False))
         .order_by(counts.c.n.desc(), CLUBS.c.name_key)
         .limit(limit)
     )
@@ -213,7 +220,7 @@ def clubs_of(conn: Connection, user_id: int) -> list[tuple[Club, str, int]]:
         select(CLUBS, mine.c.role, counts.c.n)
         .join(mine, mine.c.club_id == CLUBS.c.id)
         .join(counts, counts.c.club_id == CLUBS.c.id)
-        .where(mine.c.user_id == user_id, CLUBS.c.deleted.is_(False))
+        .where(mine.c.user_id == user_id, CLUBS.c.deleted.is_(False), CLUBS.c.removed.is_(False))
         .order_by(CLUBS.c.name_key)
     )
     return [(_club(r), r.role, int(r.n)) for r in conn.execute(q)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..accounts.service import open_store, read_in_thread, write_in_thread
+from ..accounts.service import Voice, free_voice, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User
 from ..clubs import store as clubstore
 from ..common.errors import WebError
@@ -21,9 +21,11 @@ Changed = Callable[[int], None]
 class EventAccess:
     """The events' database, over the lobby's (read and written in threads), and the server's settings."""
 
-    def __init__(self, lobby: Any, settings: Settings) -> None:
+    def __init__(self, lobby: Any, settings: Settings, voice: Voice = free_voice) -> None:
+        """``voice``: refuses an account that may not write for others now (muted: the application wires it)."""
         self.lobby = lobby
         self.settings = settings
+        self.voice = voice
 
     @property
     def store(self) -> Store:
@@ -36,9 +38,10 @@ class EventAccess:
         return await write_in_thread(self.store, fn, *args)
 
     async def find(self, raw: Any) -> db.Event:
-        """The event at the address ``raw`` (its number), or the refusal that there is none."""
+        """The event at the address ``raw`` (its number), or the refusal that there is none (a moderator's
+        removal is, to everyone, as if there were none)."""
         ev = await self.read(db.event_by_id, event_id(raw))
-        if ev is None:
+        if ev is None or ev.removed:
             raise WebError(no.NOT_FOUND)
         return ev
 

@@ -36,6 +36,7 @@ class Directing:
         club_slug = data.get("club")
 
         def write(conn: Any) -> db.Event:
+            self.access.voice(conn, user.id)  # a muted director makes no event
             club_id = None
             if club_slug is not None:
                 club = clubstore.club_by_slug(conn, club_slug) if isinstance(club_slug, str) else None
@@ -94,6 +95,8 @@ class Directing:
             if wanted.tables is not None and registered > wanted.tables * seats:
                 raise WebError(no.TOO_MANY_REGISTERED, n=registered, room=wanted.tables * seats)
             changed = [f for f, column in FIELDS.items() if getattr(wanted, column) != getattr(found, column)]
+            if "name" in changed:
+                self.access.voice(conn, user.id)  # a muted director names nothing anew
             if changed:
                 db.set_event(conn, found.id, **wanted.columns(), changes=db.changes_text(found, changed))
             edited = db.event_by_id(conn, found.id)

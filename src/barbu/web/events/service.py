@@ -28,6 +28,7 @@ import asyncio
 from datetime import datetime
 from typing import Any, Callable
 
+from ..accounts.service import Voice, free_voice
 from ..accounts.store import User
 from ..common.settings import Settings
 from ..db.storage import Store, now
@@ -77,10 +78,11 @@ def _repair_after() -> float:
 class Events:
     """The events of one server, over its database and its lobby: each request handed to its collaborator."""
 
-    def __init__(self, lobby: Any, settings: Settings) -> None:
+    def __init__(self, lobby: Any, settings: Settings, voice: Voice = free_voice) -> None:
+        """``voice``: refuses a director who may not write for others now (muted: the application wires it)."""
         self.lobby = lobby
         self.settings = settings
-        self.access = EventAccess(lobby, settings)
+        self.access = EventAccess(lobby, settings, voice)
         self.pages = EventPages(self.access)
         # The event pages held here, told at once when what they show changes (`barbu.web.events.push`): a deal
         # finished at an event's table is heard from the table itself, in the process that plays it.

@@ -51,6 +51,8 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     # what the director changed before the start (migration 0011): JSON [{"at": ISO, "fields": [...]}, ...]
     changes: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # removed by a moderator (migration 0016): out of every list and page until restored (`barbu.web.moderation`)
+    removed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class PlayerRow(Base):
@@ -115,6 +117,7 @@ class Event:
     plan: list[list[list[int | None]]] | None
     created_at: datetime
     changes: tuple[Change, ...] = ()  # the director's changes before the start, oldest first
+    removed: bool = False  # by a moderator: out of sight until restored
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ def _event(r: Any) -> Event:
         safejson.loads(r.plan) if r.plan else None,
         _aware(r.created_at),
         _changes(getattr(r, "changes", None)),
+        bool(getattr(r, "removed", False)),
     )
 
 
@@ -171,7 +175,9 @@ def _select() -> Any:
 
 
 def add_event(conn: Connection, **values: Any) -> int:
-    return inserted_id(conn.execute(insert(EVENTS).values(status="registering", round=0, created_at=now(), **values)))
+    return inserted_id(
+        conn.execute(insert(EVENTS).values(status="registering", round=0, created_at=now(), removed=False, **values))
+    )
 
 
 def event_by_id(conn: Connection, event_id: int, lock: bool = False) -> Event | None:
@@ -182,8 +188,8 @@ def event_by_id(conn: Connection, event_id: int, lock: bool = False) -> Event | 
 
 
 def events(conn: Connection, status: str | None = None, club_id: int | None = None, limit: int = 100) -> list[Event]:
-    """Events, the soonest or newest first."""
-    q = _select()
+    """Events, the soonest or newest first (none a moderator removed)."""
+    q = _select().where(EVENTS.c.removed.is_(False))
     if status is not None:
         q = q.where(EVENTS.c.status == status)
     if club_id is not None:
@@ -195,7 +201,10 @@ def events(conn: Connection, status: str | None = None, club_id: int | None = No
 def due(conn: Connection, at: datetime) -> list[int]:
     """Events still registering whose start time has come."""
     q = select(EVENTS.c.id).where(
-        EVENTS.c.status == "registering", EVENTS.c.start_at.is_not(None), EVENTS.c.start_at <= at
+        EVENTS.c.status == "registering",
+        EVENTS.c.start_at.is_not(None),
+        EVENTS.c.start_at <= at,
+        EVENTS.c.removed.is_(False),
     )
     return [int(r.id) for r in conn.execute(q)]
 

@@ -294,6 +294,39 @@ class ScoreChange(ScorePayload):
     keeper_shapes = {"version": K.NO_VERSION}
 
 
+# -- the moderation (every value checked by `barbu.web.moderation.service`, in its words)
+class Report(Payload):
+    """``POST /api/reports``: a player's report of what a page shows (kind, its address there, reason, words)."""
+
+    kind: Any = None
+    target: Any = None
+    reason: Any = None
+    text: Any = None
+
+
+class ModerationAct(Payload):
+    """``POST /api/moderation/act``: a moderator's action on a target, with its reason (and a mute's hours)."""
+
+    action: Any = None
+    kind: Any = None
+    target: Any = None
+    reason: Any = None
+    hours: Any = None
+
+
+class ModerationUndo(Payload):
+    """``POST /api/moderation/undo``: the log's entry undone, with the reason."""
+
+    entry: Any = None
+    reason: Any = None
+
+
+class WarningRead(Payload):
+    """``POST /api/moderation/me/read``: the player has read his warning."""
+
+    warning: Any = None
+
+
 def _loose(annotation: Any) -> bool:
     """Whether a field takes any JSON value (its checks are a domain's)."""
     return annotation is Any or Any in get_args(annotation)

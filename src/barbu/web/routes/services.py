@@ -20,6 +20,7 @@ from ..cluster.node import Cluster
 from ..common.settings import Settings
 from ..daily.service import Daily
 from ..events.service import Events
+from ..moderation.service import Moderation
 from ..profiles import history
 from ..replay.service import Analyses
 from ..scorebooks.keeping import Scorekeeping
@@ -41,6 +42,7 @@ class Services:
     clubs: Clubs
     scorebooks: Scorekeeping
     mail: Email  # an account's e-mail address, its confirmation, unsubscribing, "forgot your password"
+    moderation: Moderation
 
     @property
     def cluster(self) -> Cluster | None:
