@@ -76,7 +76,8 @@ def group(data: dict[str, Any], kind: str, label: str) -> dict[str, Any] | None:
 
 def act(mod: Person, action: str, target: dict[str, Any], reason: str = "as the rules say", **more: Any) -> int:
     r = mod.post(
-        "/api/moderation/act", {"action": action, "kind": target["kind"], "target": target["id"], "reason": reason} | more
+        "/api/moderation/act",
+        {"action": action, "kind": target["kind"], "target": target["id"], "reason": reason} | more,
     )
     assert r.status_code == 200, r.text
     return int(r.json()["entry"])
@@ -100,7 +101,9 @@ def test_a_report_reaches_the_desk_and_every_action_takes_effect_is_logged_and_u
     # reports: one of each kind; the same one twice is one report, its words replaced
     first = rita.post("/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse", "text": "rude"})
     assert first.status_code == 201 and first.json()["new"] is True
-    again = rita.post("/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse", "text": "rude at table 3"})
+    again = rita.post(
+        "/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse", "text": "rude at table 3"}
+    )
     assert again.status_code == 200 and again.json()["new"] is False
     assert rita.post("/api/reports", {"kind": "club", "target": slug, "reason": "spam"}).status_code == 201
     assert rita.post("/api/reports", {"kind": "event", "target": str(event_id), "reason": "other"}).status_code == 201
@@ -112,15 +115,23 @@ def test_a_report_reaches_the_desk_and_every_action_takes_effect_is_logged_and_u
         400,
         "report-text",
     )
-    refused(rita.post("/api/reports", {"kind": "player", "target": "nobody-at-all", "reason": "abuse"}), 404, "report-target-missing")
-    refused(Person(server.base).post("/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse"}), 401, "log-in")
+    refused(
+        rita.post("/api/reports", {"kind": "player", "target": "nobody-at-all", "reason": "abuse"}),
+        404,
+        "report-target-missing",
+    )
+    refused(
+        Person(server.base).post("/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse"}),
+        401,
+        "log-in",
+    )
 
     # the queue: grouped by target, with the reporter, the reason and the words
     data = desk(mod)
     player = group(data, "player", vic.name)
-    assert player is not None and [
-        (r["reporter"], r["reason"], r["text"]) for r in player["reports"]
-    ] == [(rita.name, "abuse", "rude at table 3")]
+    assert player is not None and [(r["reporter"], r["reason"], r["text"]) for r in player["reports"]] == [
+        (rita.name, "abuse", "rude at table 3")
+    ]
     assert player["target"]["url"] == f"/u/{vic.name}" and data["reasons"]["abuse"]
     club = group(data, "club", made.json()["club"]["name"])
     assert club is not None and club["target"]["about"] == "buy gold at example.com"
@@ -128,7 +139,9 @@ def test_a_report_reaches_the_desk_and_every_action_takes_effect_is_logged_and_u
     assert event is not None and event["target"]["url"] == f"/e/{event_id}"
 
     # every action needs its reason; nothing changes without one
-    r = mod.post("/api/moderation/act", {"action": "ban", "kind": "player", "target": player["target"]["id"], "reason": " "})
+    r = mod.post(
+        "/api/moderation/act", {"action": "ban", "kind": "player", "target": player["target"]["id"], "reason": " "}
+    )
     refused(r, 400, "moderation-reason-needed")
     assert vic.get("/api/account").json()["user"]["name"] == vic.name
 
@@ -215,7 +228,9 @@ def test_a_report_reaches_the_desk_and_every_action_takes_effect_is_logged_and_u
 
 
 def act_raw(mod: Person, action: str, target: dict[str, Any], reason: str = "again") -> httpx.Response:
-    return mod.post("/api/moderation/act", {"action": action, "kind": target["kind"], "target": target["id"], "reason": reason})
+    return mod.post(
+        "/api/moderation/act", {"action": action, "kind": target["kind"], "target": target["id"], "reason": reason}
+    )
 
 
 def test_no_one_but_a_moderator_reaches_the_desk(server: Any, mod: Person) -> None:
@@ -312,7 +327,9 @@ def test_the_report_limit_holds_on_two_processes_with_postgresql_and_redis(serve
     assert (codes.count(201), codes.count(429)) == (REPORTS_PER_HOUR, n - REPORTS_PER_HOUR)
 
 
-def test_the_operator_gives_roles_bans_mutes_removes_and_reads_the_log(server: Any, capsys: Any, monkeypatch: Any) -> None:
+def test_the_operator_gives_roles_bans_mutes_removes_and_reads_the_log(
+    server: Any, capsys: Any, monkeypatch: Any
+) -> None:
     monkeypatch.setenv("COLUMNS", "400")  # the log's table on one line an entry
     ann = Person(server.base, unique("Ann"))
     made = ann.post("/api/clubs", {"name": unique("Shell club "), "public": True})

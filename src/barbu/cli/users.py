@@ -225,13 +225,13 @@ def _moderate(args: argparse.Namespace, store, out: Console, err: Console, user=
                 target = args.target.strip().strip("/").split("/")[-1]
                 if args.kind == "club":
                     found = conn.execute(
-                        select(clubs.CLUBS.c.id).where(
-                            clubs.CLUBS.c.slug == target, clubs.CLUBS.c.deleted.is_(False)
-                        )
+                        select(clubs.CLUBS.c.id).where(clubs.CLUBS.c.slug == target, clubs.CLUBS.c.deleted.is_(False))
                     ).first()
                     target = str(found.id) if found is not None else ""
                 moderation.act(conn, None, args.action, args.kind, target, args.reason)
-                said = (_("Removed: it is hidden everywhere until restored.") if args.action == "remove" else _("Restored."))
+                said = (
+                    _("Removed: it is hidden everywhere until restored.") if args.action == "remove" else _("Restored.")
+                )
     except WebError as e:
         err.print(_("barbu: error: {message}").format(message=word(e, current())), markup=False)
         return 2

@@ -32,8 +32,8 @@ TOO_MANY_REPORTS = refusal(
 
 # A moderator's action.
 UNKNOWN_ACTION = refusal("moderation-action-unknown", N_("there is no such action on the moderators' desk"))
-NOT_FOR_KIND = refusal("moderation-action-target", N_("this action does not apply to a {kind}"))
-NO_SUCH_TARGET = refusal("moderation-target-missing", N_("there is no such {kind}"), MISSING)
+NOT_FOR_KIND = refusal("moderation-action-target", N_("this action does not apply to what it names"))
+NO_SUCH_TARGET = refusal("moderation-target-missing", N_("what this action names does not exist"), MISSING)
 REASON_NEEDED = refusal(
     "moderation-reason-needed", N_("say why: every moderator's action needs a reason of at most {n} characters")
 )

@@ -241,7 +241,7 @@ def _target(conn: Connection, kind: Any, target_id: Any) -> Target:
         raise WebError(no.REPORT_KIND)
     found = KINDS[kind].by_id(conn, str(target_id)) if isinstance(target_id, (str, int)) else None
     if found is None:
-        raise WebError(no.NO_SUCH_TARGET, kind=kind)
+        raise WebError(no.NO_SUCH_TARGET)
     return found
 
 
@@ -285,7 +285,7 @@ def act(
         raise WebError(no.UNKNOWN_ACTION)
     t = _target(conn, kind, target_id)
     if action != "dismiss" and action not in KINDS[t.kind].actions:
-        raise WebError(no.NOT_FOR_KIND, kind=t.kind)
+        raise WebError(no.NOT_FOR_KIND)
     if moderator is not None and t.moderator and action != "dismiss":
         raise WebError(no.ON_A_MODERATOR)
     until = None if action == "dismiss" else _apply(conn, action, t, hours)
@@ -379,7 +379,9 @@ def desk(conn: Connection, log_size: int = 100) -> dict[str, Any]:
         g = groups.get((r.kind, r.target))
         if g is None:
             t = KINDS[r.kind].by_id(conn, r.target) if r.kind in KINDS else None
-            shown = target_json(t) if t is not None else {"kind": r.kind, "id": r.target, "label": r.label, "gone": True}
+            shown = (
+                target_json(t) if t is not None else {"kind": r.kind, "id": r.target, "label": r.label, "gone": True}
+            )
             g = groups[(r.kind, r.target)] = {"target": shown, "reports": []}
         g["reports"].append(
             {"id": r.id, "reporter": r.reporter, "reason": r.reason, "text": r.text, "at": iso(r.created_at)}
