@@ -135,6 +135,24 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         ).format(n=d.seats_per_address),
     )
     sv.add_argument(
+        "--events-per-day",
+        type=int,
+        default=d.events_per_day,
+        metavar="N",
+        help=_(
+            "duplicate events one account, and one address, may create in any 24 hours; 0: no limit (default {n})"
+        ).format(n=d.events_per_day),
+    )
+    sv.add_argument(
+        "--clubs-per-day",
+        type=int,
+        default=d.clubs_per_day,
+        metavar="N",
+        help=_("clubs one address may create in any 24 hours (one account: 3); 0: no limit (default {n})").format(
+            n=d.clubs_per_day
+        ),
+    )
+    sv.add_argument(
         "--smtp",
         metavar="HOST:PORT",
         help=_(
@@ -371,6 +389,8 @@ SERVE_LIMITS = (
     "open_tables_per_address",
     "seats_per_address",
     "signups_per_hour",
+    "events_per_day",
+    "clubs_per_day",
 )
 
 
@@ -512,6 +532,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_tables_per_address=args.bot_tables_per_address,
         open_tables_per_address=args.open_tables_per_address,
         seats_per_address=args.seats_per_address,
+        events_per_day=args.events_per_day,
+        clubs_per_day=args.clubs_per_day,
         signups_per_hour=args.signups_per_hour,
         **mail,
         open_table_expiry=args.open_table_expiry,

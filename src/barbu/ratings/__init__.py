@@ -1,12 +1,14 @@
 """Ratings per game for people and computer players: pure, with no storage and no network.
 
 The web server keeps the ratings and calls this package when a rated match ends:
-``update(ratings, placings(totals, highest_wins, left))``, in the seats' order.  ``shown`` and
+``fair_update(ratings, placings(totals, highest_wins, left), left, households)``, in the seats' order
+(each seat rated against its opponents only: `fair`).  ``shown`` and
 ``provisional`` are what the pages print; ``bot_rating`` seeds a computer player's rating in a
 game; ``rated_game`` says which game's rating a table's rules count toward.  See docs/ratings.md.
 """
 
 from .bots import bot_rating, seeded_strengths
+from .fair import fair_update, opponents
 from .leaderboard import leaderboard
 from .placing import placings
 from .rated import GAMES, rated_game
@@ -21,7 +23,9 @@ __all__ = [
     "PROVISIONAL_MATCHES",
     "Rating",
     "bot_rating",
+    "fair_update",
     "leaderboard",
+    "opponents",
     "placings",
     "provisional",
     "rated_game",

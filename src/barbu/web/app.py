@@ -86,10 +86,17 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await s.lobby.close()
 
 
+def household_of(t: Table, address: str | None) -> str | None:
+    """The HMAC of the address a person's seat was taken from (None: not known, as after a restart)."""
+    return t.hash_address(address) if address is not None and t.hash_address is not None else None
+
+
 def match_results(t: Table) -> Callable[[Any], object]:
     """A match played to its end: the writer of its results and (rated) the ratings, run in the table's last
     write (`barbu.web.tables.outside.Outside`)."""
-    seats = [history.SeatResult(s.kind, s.name, s.strength, s.user_id, s.left) for s in t.seats]
+    seats = [
+        history.SeatResult(s.kind, s.name, s.strength, s.user_id, s.left, household_of(t, s.address)) for s in t.seats
+    ]
     finished = history.finished_of(t.id, t.match, seats, t.rated)
     return lambda conn: history.record(conn, finished)
 

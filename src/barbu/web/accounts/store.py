@@ -105,6 +105,8 @@ class ResultRow(Base):
     place: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(BigInteger)
     left: Mapped[bool] = mapped_column(Boolean, default=False)  # gave his seat up before the end
+    # HMAC of the address the seat was taken from (migration 0014): one household is not rated against itself
+    household: Mapped[str | None] = mapped_column(String(64), nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     detail: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: the seat's deals by contract, doubles

@@ -23,6 +23,14 @@ TOO_MANY_CLUBS = refusal(
     ),
     LIMITED,
 )
+CLUBS_FROM_ADDRESS = refusal(
+    "too-many-clubs-from-address",
+    NN_(
+        "{limit} clubs were created from your address in the last 24 hours, the most allowed; try again in {n} hour",
+        "{limit} clubs were created from your address in the last 24 hours, the most allowed; try again in {n} hours",
+    ),
+    LIMITED,
+)
 
 # Who sees and who may.
 NOT_FOUND = refusal("club-not-found", N_("there is no club at this address"), MISSING)

@@ -37,6 +37,7 @@ from ...core.words import N_
 from ..accounts.service import Voice, fold, free_voice, open_store, read_in_thread, write_in_thread
 from ..accounts.store import User, subject_of
 from ..common.errors import WebError
+from ..db.creations import CLUB
 from ..db.storage import Store, _aware, hash_token, now
 from ..profiles.history import ratings_of
 from . import refusals as no
@@ -60,6 +61,18 @@ MATCHES_PAGE = 30  # past matches shown at once
 SECRET_MAX = 100  # characters of an invitation's secret as sent back
 
 NO_SUCH_TABLE = N_("there is no such table")
+
+
+async def reserve_club(creations: Any, user: User, address: str, limit: int) -> None:
+    """Count one more club against the account (`CLUBS_PER_DAY`) and the address (``limit``) in any 24 hours before
+    it is made, checked and counted in one step (`barbu.web.db.creations.Creations.take_each`): no burst of
+    requests, on one process or many, makes one more."""
+    wait, full = await creations.take_each([(f"user:{user.id}", CLUBS_PER_DAY), (address, limit)], CLUB)
+    if wait:
+        hours = max(1, math.ceil(wait / 60))
+        if full == 0:
+            raise WebError(no.TOO_MANY_CLUBS, limit=CLUBS_PER_DAY, n=hours)
+        raise WebError(no.CLUBS_FROM_ADDRESS, limit=limit, n=hours)
 
 
 def club_name(raw: Any) -> tuple[str, str]:
@@ -149,12 +162,14 @@ def season_board(rows: Iterable[Any], minimum: int = BOARD_MIN) -> list[dict[str
             else:
                 before.append(ratings.Rating())
         places = [int(s.place) for s in seats]
-        try:
-            after = ratings.update(before, places)
+        left = {i for i, s in enumerate(seats) if getattr(s, "left", False)}
+        households = [getattr(s, "household", None) for s in seats]
+        try:  # each seat against his opponents only, as the server's ratings (docs/ratings.md)
+            after = ratings.fair_update(before, places, left, households)
         except ValueError:  # a result that is not a placing of 2 to 6 players: it rates nothing
             continue
         for s, new in zip(seats, after):
-            if s.user_id is None:
+            if s.user_id is None or new is None:
                 continue
             st = table.get(s.user_id)
             if st is None:
@@ -297,11 +312,18 @@ class Clubs:
 
         return await self._read(read)
 
-    async def create(self, user: User, data: dict[str, Any]) -> db.Club:
+    async def create(
+        self, user: User, data: dict[str, Any], reserve: Callable[[User], Awaitable[None]] | None = None
+    ) -> db.Club:
+        """A new club, once its form is checked and (``reserve``: `reserve_club`) counted against the day's limits."""
         name, key = club_name(data.get("name"))
         description = club_description(data.get("description"))
         public = flag(data.get("public", True), "public")
         slug = slug_of(name)
+        if reserve is not None:
+            if await self._read(lambda conn: db.name_taken(conn, key)):  # a refusal counts nothing
+                raise WebError(no.NAME_TAKEN, name=name)
+            await reserve(user)
 
         def write(conn: Any) -> db.Club:
             self.voice(conn, user.id)

@@ -49,6 +49,8 @@ class Settings:
     hashing_threads: int = 2
     hashing_queue: int = 16
     seats_per_address: int = 1  # seats one address may hold at a listed table it did not create
+    events_per_day: int = 10  # duplicate events one account, and one address, may create in any 24 hours
+    clubs_per_day: int = 10  # clubs one address may create in any 24 hours (an account: `clubs.service.CLUBS_PER_DAY`)
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
     # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.

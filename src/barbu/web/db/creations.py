@@ -82,21 +82,24 @@ class Creations:
         self.note(address, kind)
         return 0
 
-    async def take_each(self, keys: list[str], kind: str, limit: int) -> int:
-        """`take` against every one of ``keys`` (an address, an account as "user:<id>"): 0 when counted against
-        all, else the minutes to wait.  Alone, none is counted unless all have room; with many processes the
-        broker counts them one after the other, so a refusal on a later key leaves the earlier ones counted."""
-        wait = max((self.wait(k, kind, limit) for k in keys), default=0)
-        if wait:
-            return wait
-        if self.shared is not None and limit > 0:
-            for k in keys:
-                wait = await self.shared.per_hour(kind, self.address_hash(k), limit, window_of(kind))
-                if wait:
-                    return wait
-        for k in keys:
+    async def take_each(self, limits: list[tuple[str, int]], kind: str) -> tuple[int, int]:
+        """`take` against every one of ``limits``' keys (an address, an account as "user:<id>"), each with its own
+        limit: (0, -1) when counted against all, else (minutes to wait, the index of the key that is full).  Alone,
+        none is counted unless all have room; with many processes the broker counts them one after the other, so
+        a refusal on a later key leaves the earlier ones counted."""
+        for i, (k, limit) in enumerate(limits):
+            wait = self.wait(k, kind, limit)
+            if wait:
+                return wait, i
+        if self.shared is not None:
+            for i, (k, limit) in enumerate(limits):
+                if limit > 0:
+                    wait = await self.shared.per_hour(kind, self.address_hash(k), limit, window_of(kind))
+                    if wait:
+                        return wait, i
+        for k, _ in limits:
             self.note(k, kind)
-        return 0
+        return 0, -1
 
     def note(self, address: str, kind: str) -> None:
         """Count one ``kind`` made by ``address`` now, in memory at once and in the database soon after."""

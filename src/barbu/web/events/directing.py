@@ -6,6 +6,7 @@ settings alike (`settings.event_settings`); a refusal changes nothing.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from ...core.chance import new_secret
@@ -13,6 +14,7 @@ from ..accounts.store import User
 from ..clubs import store as clubstore
 from ..clubs.refusals import NOT_FOUND as NO_CLUB
 from ..common.errors import WebError
+from ..db.creations import EVENT
 from . import refusals as no
 from . import store as db
 from .access import Changed, EventAccess, before_start, directs
@@ -31,9 +33,14 @@ class Directing:
         """An event's settings from a director's form: the one check of creating and of changing."""
         return event_settings(data, self.access.settings)
 
-    async def create(self, user: User, data: dict[str, Any]) -> db.Event:
+    async def create(self, user: User, data: dict[str, Any], address: str | None = None) -> db.Event:
+        """A new event, once the form is checked and the event counted against the day's limits of its director's
+        account and address (`reserve`)."""
         settings = self.settings_of(data)
         club_slug = data.get("club")
+        await self.reserve(user, address)
+        creations = self.access.lobby.creations
+        director_addr = creations.address_hash(address) if address is not None else None
 
         def write(conn: Any) -> db.Event:
             self.access.voice(conn, user.id)  # a muted director makes no event
@@ -47,13 +54,29 @@ class Directing:
                     raise WebError(no.CLUB_OWNER_OR_ADMIN)
                 club_id = club.id
             event_id = db.add_event(
-                conn, director_id=user.id, club_id=club_id, secret=new_secret().hex(), plan=None, **settings.columns()
+                conn,
+                director_id=user.id,
+                club_id=club_id,
+                secret=new_secret().hex(),
+                plan=None,
+                director_addr=director_addr,
+                **settings.columns(),
             )
             found = db.event_by_id(conn, event_id)
             assert found is not None
             return found
 
         return await self.access.write(write)
+
+    async def reserve(self, user: User, address: str | None) -> None:
+        """Count one more event against the account and the address (`Settings.events_per_day` each, in any 24
+        hours), before it is made: checked and counted in one step (`Creations.take_each`), so no burst passes."""
+        limit = self.access.settings.events_per_day
+        keys = [(f"user:{user.id}", limit)] + ([(address, limit)] if address is not None else [])
+        wait, full = await self.access.lobby.creations.take_each(keys, EVENT)
+        if wait:
+            hours = max(1, math.ceil(wait / 60))
+            raise WebError(no.EVENTS_PER_DAY if full == 0 else no.EVENTS_PER_ADDRESS, limit=limit, n=hours)
 
     async def _directed(self, raw: Any, user: User, change: Callable[[Any, db.Event], Any]) -> Any:
         """Run ``change`` in one transaction on the locked event, once the director and the time are checked."""

@@ -24,6 +24,11 @@ from .formats import capacity, default_deals, players_at
 from .results import Played, deal_rows, results_json, stand_in_starts
 from .settings import FIELDS
 
+#: Events a list shows at once (the next ones by "More"), and of one director's at most this many in the server's
+#: lists (a club's own list shows all of its events): one account's flood never pushes a real club night out.
+PAGE = 50
+PER_DIRECTOR = 3
+
 
 def iso(t: datetime | None) -> str | None:
     return None if t is None else _aware(t).isoformat(timespec="seconds")
@@ -97,11 +102,19 @@ class EventPages:
 
         return bool(await self.access.read(read))
 
-    async def listing(self, user: User | None, club_id: int | None = None) -> dict[str, Any]:
-        """Upcoming, running and past events (a private club's only to its members)."""
+    async def listing(self, user: User | None, club_id: int | None = None, page: int = 0) -> dict[str, Any]:
+        """A page of the upcoming events (the soonest first), and the running and past ones, a private club's only
+        to its members; in the server's lists, at most `PER_DIRECTOR` of one director's (a club's list: all)."""
+        uid = user.id if user is not None else None
+        cap = None if club_id is not None else PER_DIRECTOR
 
         def read(conn: Any) -> dict[str, Any]:
-            found = db.events(conn, club_id=club_id, limit=200)
+            upcoming = db.listed(conn, ("registering",), uid, club_id, cap, offset=page * PAGE, limit=PAGE + 1)
+            more = len(upcoming) > PAGE
+            found = upcoming[:PAGE]
+            if page == 0:
+                found += db.listed(conn, ("running",), uid, club_id, cap, limit=PAGE)
+                found += db.listed(conn, ("over", "cancelled"), uid, club_id, cap, newest_first=True, limit=PAGE)
             clubs = clubstore.clubs_by_id(conn, sorted({e.club_id for e in found if e.club_id is not None}))
             mine = clubstore.memberships(conn, user.id, sorted(clubs)) if user is not None else set()
             counts = db.counts(conn, [e.id for e in found])
@@ -114,7 +127,14 @@ class EventPages:
             out["registering"].sort(key=lambda e: (e["start"] is None, e["start"] or "", e["id"]))
             past = [e for e in out["over"] + out["cancelled"]]  # a cancelled event leaves the upcoming list
             past.sort(key=lambda e: -e["id"])
-            return {"upcoming": out["registering"], "running": out["running"], "past": past[:50]}
+            return {
+                "upcoming": out["registering"],
+                "running": out["running"],
+                "past": past[:PAGE],
+                "page": page,
+                "more": more,
+                "per_director": cap,
+            }
 
         return await self.access.read(read)
 

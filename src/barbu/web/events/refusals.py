@@ -1,7 +1,7 @@
 """What the events refuse: a director's form that breaks a rule, changes after the start, registrations."""
 
 from ...core.words import N_, NN_
-from ..common.errors import CONFLICT, FORBIDDEN, MISSING, refusal
+from ..common.errors import CONFLICT, FORBIDDEN, LIMITED, MISSING, refusal
 
 NOT_FOUND = refusal("event-not-found", N_("there is no event at this address"), MISSING)
 
@@ -68,6 +68,34 @@ STARTED_ALREADY = refusal("event-started-already", N_("this event has started al
 NOBODY_REGISTERED = refusal("event-nobody-registered", N_("nobody has registered: the event cannot start"), CONFLICT)
 ROOM_FOR = refusal("event-room-for", N_("this event has room for {n} players"), CONFLICT)
 OVER = refusal("event-over", N_("this event is over"), CONFLICT)
+
+# The limits (issue 42): events made per day, and the director's computer players.
+EVENTS_PER_DAY = refusal(
+    "too-many-events-today",
+    NN_(
+        "you have created {limit} events in the last 24 hours, the most one player may; try again in {n} hour",
+        "you have created {limit} events in the last 24 hours, the most one player may; try again in {n} hours",
+    ),
+    LIMITED,
+)
+EVENTS_PER_ADDRESS = refusal(
+    "too-many-events-from-address",
+    NN_(
+        "{limit} events were created from your address in the last 24 hours, the most allowed; try again in {n} hour",
+        "{limit} events were created from your address in the last 24 hours, the most allowed; try again in {n} hours",
+    ),
+    LIMITED,
+)
+PAGE_NUMBER = refusal("event-list-page", N_("a page of the list is a whole number from 0 to {hi}"))
+COMPUTER_TABLES = refusal(
+    "event-computer-tables",
+    N_(
+        "this round needs computer players at {need} tables, and its director already runs {running} of the "
+        "{limit} tables with computer players one player may run at once: finish or end some of them, then start "
+        "again"
+    ),
+    LIMITED,
+)
 
 # Registering and leaving.
 REGISTRATION_CLOSED = refusal(

@@ -7,8 +7,9 @@ played by computer players of the director's strength.
 
 from __future__ import annotations
 
+import logging
 import secrets
-from typing import Any
+from typing import Any, Mapping
 
 from ..accounts.store import User
 from ..common.errors import WebError
@@ -19,6 +20,18 @@ from . import store as db
 from .access import Changed, EventAccess, directs
 from .formats import plan_for, players_at, round_secret
 
+log = logging.getLogger("barbu.web")
+
+
+def bots_needed(tables: list[list[int | None]], by_position: Mapping[int, db.Player]) -> int:
+    """How many of these tables (each its seats' positions in the plan) seat a computer player: an empty seat, or
+    one whose player left (``by_position``: the players by position; empty at the start, when nobody has left)."""
+    return sum(
+        1
+        for seats in tables
+        if any(p is None or (by_position and (p not in by_position or by_position[p].left)) for p in seats)
+    )
+
 
 class Rounds:
     """The events' rounds: seating the players at the start, and making a round's tables."""
@@ -27,11 +40,16 @@ class Rounds:
         self.access = access
         self.lobby = access.lobby
         self.changed = changed
+        self.told: set[tuple[int, int]] = set()  # rounds said to wait for room, said once each
 
     async def start(self, raw: Any, user: User | None) -> None:
         """Seat the registered players by the schedule and make the first round's tables ("start now", or
         the event's time has come: ``user`` None)."""
         ev = await self.access.find(raw)
+        if ev.status == "registering":  # refused now rather than started short of its tables
+            people = await self.access.read(db.players, ev.id)
+            plan = plan_for(max(1, len(people)), players_at(ev.rules), ev.format, ev.rounds)
+            self.check_bots(ev, await self.counted_as(ev), bots_needed(plan[0], {}))
 
         def write(conn: Any) -> tuple[db.Event, list[db.Player]] | None:
             found = db.event_by_id(conn, ev.id, lock=True)
@@ -67,6 +85,8 @@ class Rounds:
             ev2, people = started
             try:
                 await self.make(ev2, people, 1)
+            except WebError as e:  # another table of his took the room meanwhile: the round waits (`waiting`)
+                self.waiting(ev2.id, 1, e)
             finally:
                 self.changed(ev2.id)
 
@@ -79,11 +99,46 @@ class Rounds:
         seats."""
         assert ev.plan is not None
         by_position = {p.position: p for p in people if p.position is not None}
+        todo = [(n, seats) for n, seats in enumerate(ev.plan[round_no - 1], start=1) if n not in made]
+        counted = await self.counted_as(ev)
+        need = bots_needed([seats for _, seats in todo], by_position)
+        self.check_bots(ev, counted, need)  # and counted at once, with no await between (`making_bots`)
+        with self.lobby.limits.making_bots(counted, need):
+            await self._make(ev, todo, by_position, round_no, counted)
+
+    async def counted_as(self, ev: db.Event) -> tuple[str, str]:
+        """Whom an event's computer players count against: its director's account (a key of its own) and the
+        address the event was created from (the account's key again for an older event, made before it was kept)."""
+        creations = self.lobby.creations
+        account = creations.address_hash(f"user:{ev.director_id}")
+        return account, await self.access.read(db.director_addr, ev.id) or account
+
+    def check_bots(self, ev: db.Event, counted: tuple[str, str], need: int) -> None:
+        """Refused when ``need`` more tables with computer players would take the director past the cap of one
+        player's (`Settings.bot_tables_per_address`), counting those of his tables and events running now."""
+        limit = self.access.settings.bot_tables_per_address
+        running = self.lobby.limits.event_load(*counted)
+        if limit > 0 and need > 0 and running + need > limit:
+            raise WebError(no.COMPUTER_TABLES, need=need, running=running, limit=limit)
+
+    def waiting(self, event_id: int, round_no: int, e: WebError) -> None:
+        """A round whose tables wait for room under its director's cap: the watcher makes them later (`Watcher.advance`)."""
+        if (event_id, round_no) not in self.told:
+            self.told.add((event_id, round_no))
+            log.info("event %s: round %s waits for room for its computer players (%s)", event_id, round_no, e.code)
+
+    async def _make(
+        self,
+        ev: db.Event,
+        todo: list[tuple[int, list[int | None]]],
+        by_position: Mapping[int, db.Player],
+        round_no: int,
+        counted: tuple[str, str],
+    ) -> None:
         rules = parse_rules(ev.rules)
         key = round_secret(ev.secret, round_no)
-        for number, seats in enumerate(ev.plan[round_no - 1], start=1):
-            if number in made:
-                continue
+        for number, seats in todo:
+            bots = bots_needed([seats], by_position)
             t, creator = await self.lobby.create(
                 rules,
                 clock=ev.clock,
@@ -92,6 +147,7 @@ class Rounds:
                 secret=key,
                 deal_limit=ev.deals,
                 reserved=True,
+                counted_as=counted if bots else None,
             )
             for seat, p in enumerate(seats):
                 player = by_position.get(p) if p is not None else None

@@ -155,8 +155,8 @@ class Events:
     async def replay_withheld(self, table_id: str) -> bool:
         return await self.pages.replay_withheld(table_id)
 
-    async def listing(self, user: User | None, club_id: int | None = None) -> dict[str, Any]:
-        return await self.pages.listing(user, club_id)
+    async def listing(self, user: User | None, club_id: int | None = None, page: int = 0) -> dict[str, Any]:
+        return await self.pages.listing(user, club_id, page)
 
     async def visible(self, raw: Any, user: User | None) -> db.Event:
         return await self.pages.visible(raw, user)
@@ -176,8 +176,8 @@ class Events:
         and of changing."""
         return self.directing.settings_of(data)
 
-    async def create(self, user: User, data: dict[str, Any]) -> db.Event:
-        return await self.directing.create(user, data)
+    async def create(self, user: User, data: dict[str, Any], address: str | None = None) -> db.Event:
+        return await self.directing.create(user, data, address)
 
     async def cancel(self, raw: Any, user: User) -> None:
         await self.directing.cancel(raw, user)

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, func, insert, select, update
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import safejson
 from ..accounts.store import USERS
+from ..clubs.store import CLUBS, MEMBERS
 from ..db.storage import Base, _aware, inserted_id, now, table_of
 
 STATUSES = ("registering", "running", "over", "cancelled")
@@ -51,6 +52,8 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     # what the director changed before the start (migration 0011): JSON [{"at": ISO, "fields": [...]}, ...]
     changes: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # HMAC of the address it was created from (migration 0014): its tables' computer players count against it
+    director_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # removed by a moderator (migration 0016): out of every list and page until restored (`barbu.web.moderation`)
     removed: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -318,6 +321,45 @@ def tables(conn: Connection, event_id: int) -> list[tuple[int, int, str]]:
         .order_by(EVENT_TABLES.c.round, EVENT_TABLES.c.number)
     )
     return [(int(r.round), int(r.number), r.table_id) for r in conn.execute(q)]
+
+
+def director_addr(conn: Connection, event_id: int) -> str | None:
+    """The HMAC of the address the event was created from (None: an older event)."""
+    r = conn.execute(select(EVENTS.c.director_addr).where(EVENTS.c.id == event_id)).first()
+    return None if r is None else r.director_addr
+
+
+def listed(
+    conn: Connection,
+    statuses: tuple[str, ...],
+    user_id: int | None,
+    club_id: int | None = None,
+    per_director: int | None = None,
+    newest_first: bool = False,
+    offset: int = 0,
+    limit: int = 50,
+) -> list[Event]:
+    """A page of the events of these statuses a reader may see (a private club's only to its members, none of a
+    deleted club), the soonest first (``newest_first``: the newest), and of each director's only his first
+    ``per_director``: so no director, however many events he makes, pushes the others' out of a list."""
+    if newest_first:
+        order: list[Any] = [EVENTS.c.id.desc()]
+    else:
+        order = [EVENTS.c.start_at.is_(None), EVENTS.c.start_at, EVENTS.c.id]
+    mine = select(MEMBERS.c.club_id).where(MEMBERS.c.user_id == (user_id if user_id is not None else -1))
+    seen = select(CLUBS.c.id).where(CLUBS.c.deleted.is_(False), or_(CLUBS.c.public.is_(True), CLUBS.c.id.in_(mine)))
+    where = [EVENTS.c.status.in_(statuses), or_(EVENTS.c.club_id.is_(None), EVENTS.c.club_id.in_(seen))]
+    if "removed" in EVENTS.c:  # a moderator's removal (migration 0016)
+        where.append(EVENTS.c.removed.is_(False))
+    if club_id is not None:
+        where.append(EVENTS.c.club_id == club_id)
+    place = func.row_number().over(partition_by=EVENTS.c.director_id, order_by=order).label("place")
+    ranked = select(EVENTS.c.id, place).where(*where).subquery()
+    q = _select().join(ranked, ranked.c.id == EVENTS.c.id)
+    if per_director is not None:
+        q = q.where(ranked.c.place <= per_director)
+    q = q.order_by(*order).offset(offset).limit(limit)
+    return [_event(r) for r in conn.execute(q)]
 
 
 def event_of_table(conn: Connection, table_id: str) -> int | None:

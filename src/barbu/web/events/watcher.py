@@ -176,7 +176,10 @@ class Watcher:
 
             moved = await self.access.write(write)
             if moved is not None and not last:
-                await self.rounds.make(moved, await self.access.read(db.players, event_id), moved.round)
+                try:
+                    await self.rounds.make(moved, await self.access.read(db.players, event_id), moved.round)
+                except WebError as e:  # no room for its computer players now: made later, as a round left short
+                    self.rounds.waiting(event_id, moved.round, e)
             if moved is not None:
                 self.changed(event_id)
         finally:
@@ -189,6 +192,10 @@ class Watcher:
         if time.monotonic() - since >= self.repair_after():
             self._short.pop((ev.id, ev.round), None)
             made = frozenset(n for r, n, _ in await self.access.read(db.tables, ev.id) if r == ev.round)
-            log.warning("event %s: round %s was left half made; making its missing tables", ev.id, ev.round)
-            await self.rounds.make(ev, await self.access.read(db.players, ev.id), ev.round, made)
+            if (ev.id, ev.round) not in self.rounds.told:
+                log.warning("event %s: round %s was left half made; making its missing tables", ev.id, ev.round)
+            try:
+                await self.rounds.make(ev, await self.access.read(db.players, ev.id), ev.round, made)
+            except WebError as e:  # still no room for its computer players: tried again after a while
+                self.rounds.waiting(ev.id, ev.round, e)
             self.changed(ev.id)

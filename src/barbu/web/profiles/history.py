@@ -37,6 +37,7 @@ class SeatResult:
     strength: str | None
     user_id: int | None
     left: bool
+    household: str | None = None  # HMAC of the address the seat was taken from (None: unknown, a computer player)
 
 
 @dataclass
@@ -123,6 +124,7 @@ def record(conn: Connection, f: Finished) -> bool:
                 "place": places[i],
                 "points": f.totals[i],
                 "left": s.left,
+                "household": s.household,
                 "rated": rated,
                 "finished_at": t,
                 "detail": json.dumps(f.details[i], separators=(",", ":")) if f.details else None,
@@ -136,7 +138,8 @@ def record(conn: Connection, f: Finished) -> bool:
 
 
 def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: datetime) -> None:
-    """Every player's new rating in ``game``, people and computer players alike (as bots are on lichess).
+    """Every player's new rating in ``game``, people and computer players alike (as bots are on lichess), each
+    measured against his opponents only (`barbu.ratings.fair_update`): a seat with none keeps his rating.
 
     A strength seated more than once in a match plays each seat from the same rating, and keeps the mean of
     what its seats would become."""
@@ -156,10 +159,12 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
         return ratings.Rating() if s.user_id is not None else ratings.bot_rating(game, s.strength or "")
 
     before = [start(subj, s) for subj, s in zip(subjects, f.seats)]
-    after = ratings.update(before, places)
+    left = {i for i, s in enumerate(f.seats) if s.left}
+    after = ratings.fair_update(before, places, left, [s.household for s in f.seats])
     merged: dict[str, list[ratings.Rating]] = {}
     for subj, new in zip(subjects, after):
-        merged.setdefault(subj, []).append(new)
+        if new is not None:
+            merged.setdefault(subj, []).append(new)
     for subj, news in merged.items():
         new = (
             news[0]

@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...games import open_game
 from ..accounts.store import User
-from ..clubs.service import club_json, flag, hides_table, matches_seen, rows_seen
+from ..clubs.service import club_json, flag, hides_table, matches_seen, reserve_club, rows_seen
 from ..common.errors import WebError
 from ..tables.actor import requested_clock
 from ..tables.clock import DEFAULT as DEFAULT_CLOCK
@@ -124,7 +124,10 @@ async def club_page(request: Request) -> Response:
 # -- the lists, and making a club
 @action(p.ClubForm, 201)
 async def create(request: Request, body: p.ClubForm, user: User) -> dict[str, Any]:
-    club = await services(request).clubs.create(user, body.given())
+    lobby, limit, address = services(request).lobby, services(request).settings.clubs_per_day, client_address(request)
+    club = await services(request).clubs.create(
+        user, body.given(), lambda who: reserve_club(lobby.creations, who, address, limit)
+    )
     return {"club": club_json(club, 1) | {"role": "owner"}}
 
 

@@ -34,6 +34,7 @@ from ..accounts.store import User
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..common.wording import word
+from ..events import refusals as no
 from ..events.pages import iso, summary_json
 from ..tables.actor import dumps
 from ..tables.sockets import RateLimit, client_address
@@ -42,6 +43,8 @@ from .bodies import origin_allowed
 from .helpers import action, answer, page, page_or_missing, user_of
 from .services import services
 from .tables import too_many_connections
+
+PAGES_MAX = 1000  # pages of upcoming events a list may be asked for
 
 
 def event(request: Request) -> str:
@@ -64,7 +67,16 @@ async def event_page(request: Request) -> Response:
 
 @action(p.EventForm, 201)
 async def create(request: Request, body: p.EventForm, user: User) -> dict[str, Any]:
-    return {"event": summary_json(await services(request).events.create(user, body.given()), 0)}
+    made = await services(request).events.create(user, body.given(), client_address(request))
+    return {"event": summary_json(made, 0)}
+
+
+def list_page(request: Request) -> int:
+    """The page of the upcoming events asked for (``?page=n``, 0 the first)."""
+    raw = request.query_params.get("page", "0")
+    if not raw.isdigit() or len(raw) > 4 or int(raw) > PAGES_MAX:
+        raise WebError(no.PAGE_NUMBER, hi=PAGES_MAX)
+    return int(raw)
 
 
 async def list_or_create(request: Request) -> Response:
@@ -74,7 +86,7 @@ async def list_or_create(request: Request) -> Response:
         if club is not None:
             found, _ = await services(request).clubs.visible(club, await user_of(request))
             club_id = found.id
-        return answer(await services(request).events.listing(await user_of(request), club_id))
+        return answer(await services(request).events.listing(await user_of(request), club_id, list_page(request)))
     return await create(request)
 
 

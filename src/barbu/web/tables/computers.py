@@ -114,8 +114,10 @@ class Computers:
         started = loop.time()
         result: Thought | Exception
         try:
-            if t.thinking is not None:  # the group: the address that set the table up, else the table itself
-                result = await t.thinking.think(agent, view, t.bot_address or f"table {t.id}", t.id)
+            if t.thinking is not None:  # the group: the address that set the table up (its HMAC, an event's
+                # director's for an event's table), else the table itself
+                group = t.bots_addr or t.bot_address or f"table {t.id}"
+                result = await t.thinking.think(agent, view, group, t.id)
             else:
                 result = Thought(await asyncio.to_thread(agent.act, view), agent)
         except asyncio.CancelledError:

@@ -62,7 +62,8 @@ class Leaving:
             await self.seating.free_seat(seat)
             return "freed"
         self.seating.to_spectators(seat)
-        seat.kind, seat.strength, seat.token_hash, seat.address = "bot", t.settings.stand_in, None, None
+        # his address stays with the seat: whom his result is not measured against (`barbu.ratings.fair`)
+        seat.kind, seat.strength, seat.token_hash = "bot", t.settings.stand_in, None
         seat.left = True  # his seat stays his in the results: a rated match places him last
         seat.epoch += 1  # his grace timer does nothing now
         seat.agent, seat.away, seat.bank, seat.timeouts = None, False, None, 0

@@ -46,6 +46,7 @@ class TableLimits:
         self.peers = peers  # the other processes, with many (the lobby's cluster)
         self.pending = 0  # tables being written: counted against the limits before they are in the lobby
         self.pending_by: Counter[str] = Counter()  # the same, by creating address
+        self.pending_bots: Counter[str] = Counter()  # an event's tables with computer players being made, by HMAC
         self.connections: Counter[str] = Counter()  # address -> open WebSocket connections
 
     # ------------------------------------------------------------------ new tables
@@ -129,9 +130,32 @@ class TableLimits:
         h = self.creations.address_hash(address)
         if limit <= 0 or table.bots_addr == h:
             return
-        running = self.usage().get(h, (0, 0))[1] + self._others_usage(h)[1]
+        running = self.usage().get(h, (0, 0))[1] + self._others_usage(h)[1] + self.pending_bots[h]
         if running >= limit:
             raise pointing_to_my_tables(WebError(COMPUTER_TABLES, limit=limit))
+
+    # ------------------------------------------------------------------ an event's tables
+    def event_load(self, account_h: str, address_h: str) -> int:
+        """Unfinished tables with computer players an event's director runs: the most of those counted against his
+        account (as their ``creator_addr``: `Lobby.create`'s ``counted_as``) and against his address (tables
+        and events set up from it, as ``bots_addr``), with those being made."""
+        mine = self.usage().get(account_h, (0, 0))[0] + self._others_usage(account_h)[0]
+        here = self.usage().get(address_h, (0, 0))[1] + self._others_usage(address_h)[1]
+        return max(mine + self.pending_bots[account_h], here + self.pending_bots[address_h])
+
+    @contextlib.contextmanager
+    def making_bots(self, keys: tuple[str, ...], n: int) -> Iterator[None]:
+        """``n`` tables with computer players being made for an event: counted against ``keys`` (`event_load`)
+        until they are in the lobby; the caller checks and enters this with no ``await`` between."""
+        for k in keys:
+            self.pending_bots[k] += n
+        try:
+            yield
+        finally:
+            for k in keys:
+                self.pending_bots[k] -= n
+                if self.pending_bots[k] <= 0:
+                    del self.pending_bots[k]
 
     # ------------------------------------------------------------------ WebSockets
     async def connect(self, address: str) -> bool:

@@ -412,8 +412,12 @@ class Lobby:
         turn_based: bool = False,
         secret: str | None = None,
         deal_limit: int | None = None,
+        counted_as: tuple[str, str] | None = None,
     ) -> tuple[Table, str]:
         """A new table and its creator's credential (given out only this once).
+
+        ``counted_as``: an event's table with computer players, counted against its director, (his account's
+        key, his address's) HMACs, as its ``creator_addr`` and ``bots_addr`` (`TableLimits.event_load`).
 
         ``secret`` (hex): a duplicate event's table, dealt by boards from this key (`core.chance.BoardChance`),
         ended after ``deal_limit`` deals if given (`barbu.web.events.service`).
@@ -435,7 +439,18 @@ class Lobby:
                 if wait:
                     raise self.limits.too_many(wait)
             return await self._create(
-                rules, rematch_of, address, bots_by, clock, invite_hash, rated, club_id, turn_based, secret, deal_limit
+                rules,
+                rematch_of,
+                address,
+                bots_by,
+                clock,
+                invite_hash,
+                rated,
+                club_id,
+                turn_based,
+                secret,
+                deal_limit,
+                counted_as,
             )
 
     async def _create(
@@ -451,6 +466,7 @@ class Lobby:
         turn_based: bool = False,
         board_secret: str | None = None,
         deal_limit: int | None = None,
+        counted_as: tuple[str, str] | None = None,
     ) -> tuple[Table, str]:
         table_id = secrets.token_urlsafe(6)
         seed = secrets.randbelow(2**62)
@@ -471,6 +487,8 @@ class Lobby:
         bots_addr = None
         if rematch_of is not None:
             creator_addr, bots_addr = rematch_of.creator_addr, rematch_of.bots_addr
+        if counted_as is not None:
+            creator_addr, bots_addr = counted_as
         status = "playing" if seats and all(s.kind != "open" for s in seats) else "open"
         cluster = self.cluster
 

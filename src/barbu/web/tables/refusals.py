@@ -97,6 +97,14 @@ SEATS_PER_ADDRESS = refusal(
     ),
     LIMITED,
 )
+LAST_SEAT_CREATOR = refusal(
+    "last-seat-for-creator",
+    N_(
+        "the last free seat of a listed table waits for the person who created it: the match starts only "
+        "once he sits down or gives it to a computer player"
+    ),
+    CONFLICT,
+)
 NO_SUCH_SEAT = refusal("no-such-seat", N_("there is no seat {seat}: seats are 0 to {last}"))
 SEATS_ALL_TAKEN = refusal("match-started-seats-taken", N_("the match has started: every seat is taken"), CONFLICT)
 SEAT_TAKEN = refusal("seat-taken", N_("seat {seat} is taken"), CONFLICT)

@@ -3,7 +3,8 @@ who went away.
 
 A seat's credential is given out once, when the seat is taken, and stored hashed; a logged-in account has its
 seat back from any browser.  A private table seats only the holders of its invitation's secret; at a listed
-table one address holds at most ``seats_per_address`` seats of a table it did not create.  A player who
+table one address holds at most ``seats_per_address`` seats of a table it did not create, and its last free seat
+waits for its creator (`Seating.last_for_creator`).  A player who
 leaves the table's page keeps his seat through a grace period; after it, while someone is still at the table,
 a stand-in plays for him (`barbu.web.tables.actor.Table.controller`) until he comes back.
 """
@@ -30,6 +31,7 @@ from .refusals import (
     COMPUTERS_SEATED_ONLY,
     CREDENTIALS_HOLD_NOTHING,
     INVITATION_NOT_VALID,
+    LAST_SEAT_CREATOR,
     MATCH_OVER,
     NAME_AT_TABLE,
     NAME_NEEDED,
@@ -169,6 +171,8 @@ class Seating:
         own = address is None or address == t.creator_address or self.is_creator(creator)
         if not own and address in t.barred:
             raise WebError(REMOVED_BY_CREATOR)
+        if not own and t.invite_hash is None and self.last_for_creator():
+            raise WebError(LAST_SEAT_CREATOR)
         cap = t.settings.seats_per_address
         if not own and t.invite_hash is None and cap > 0:
             held = sum(1 for o in t.seats if o.kind == "human" and o.address == address)
@@ -187,6 +191,15 @@ class Seating:
         self.start_grace(s)
         await self.seats_changed()
         return token
+
+    def last_for_creator(self) -> bool:
+        """Whether a listed table's one free seat waits for its creator, who holds none yet: strangers cannot fill
+        his table and start it without him (and the friends he made it for); he may seat himself, a computer
+        player, or free a seat before the start.  Not known after a restart (his address is kept in memory only)."""
+        t = self.t
+        if t.creator_address is None or sum(1 for s in t.seats if s.kind == "open") != 1:
+            return False
+        return not any(s.kind == "human" and s.address == t.creator_address for s in t.seats)
 
     def open_seat(self, seat: Any) -> Seat:
         t = self.t

@@ -38,6 +38,27 @@ function fill(box, list, empty) {
   $(box).replaceChildren(...(list.length ? list.map(eventCard) : [el("p", { class: "empty", textContent: empty })]));
 }
 
+// The upcoming events come a page at a time (the soonest first); "More" adds the next page below.
+let upcomingPage = 0;
+
+async function moreUpcoming() {
+  const button = $("more-upcoming");
+  button.disabled = true;
+  try {
+    const r = await fetch(`/api/events?page=${upcomingPage + 1}`, { cache: "no-store" });
+    const data = await r.json();
+    if (!r.ok) throw new Error(data.error || t("request failed ({status})", { status: r.status }));
+    upcomingPage += 1;
+    $("upcoming").append(...data.upcoming.map(eventCard));
+    button.hidden = !data.more;
+  } catch (e) {
+    $("events-loading").hidden = false;
+    $("events-loading").textContent = e.message || t("The server cannot be reached; try again in a moment.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
 async function loadList() {
   let data;
   try {
@@ -50,6 +71,9 @@ async function loadList() {
   }
   $("events-loading").hidden = true;
   fill("upcoming", data.upcoming, t("No event is planned: direct the first."));
+  upcomingPage = 0;
+  $("more-upcoming").hidden = !data.more;
+  $("per-director").hidden = !data.per_director;
   fill("running", data.running, t("No event is being played now."));
   fill("past", data.past, t("No event has been played yet."));
   $("events").dataset.loaded = "1";
@@ -207,4 +231,5 @@ if ($("events")) {
   wireForm();
   loadForm();
   loadList();
+  $("more-upcoming").addEventListener("click", moreUpcoming);
 }

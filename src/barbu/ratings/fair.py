@@ -1,0 +1,52 @@
+"""Who a rated result is measured against: no rating is fed by seats its own player filled (docs/ratings.md).
+
+A farmer seats puppet accounts from his own address, lets them leave at once and the stand-in play them, or
+lets them throw the game; placed among them, he "beats" them.  So each seat is rated against its *opponents*
+only:
+
+- a player who stayed to the end is rated against the others who stayed (people and computer players), but
+  never against a seat taken from his own address (his *household*: a family, a club room, or his puppets);
+- a player who left is rated, placed below all of them, against those who stayed outside his household, and his
+  leaving moves nobody else's rating (a seat that leaves gives nobody a win);
+- a seat with no opponent is not rated at all.
+
+So a family at one address plays rated games together, each of them rated against the others at the table
+(people from elsewhere, computer players), and a table of one household alone is rated for nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+from .rating import Rating, update
+
+
+def opponents(seat: int, left: AbstractSet[int], households: Sequence[str | None]) -> list[int]:
+    """The seats ``seat``'s result is measured against: those who stayed, outside his household (None: a
+    household of one, as a computer player is)."""
+    mine = households[seat]
+    return [
+        s for s in range(len(households)) if s != seat and s not in left and (mine is None or households[s] != mine)
+    ]
+
+
+def fair_update(
+    ratings: Sequence[Rating], places: Sequence[int], left: AbstractSet[int], households: Sequence[str | None]
+) -> list[Rating | None]:
+    """Each seat's new rating from its match against its `opponents` alone (None: it had none, and is not
+    rated); ``places`` as `barbu.ratings.placings` gives them (those who left below all who stayed)."""
+    out: list[Rating | None] = []
+    for seat in range(len(ratings)):
+        against = opponents(seat, left, households)
+        if not against:
+            out.append(None)
+            continue
+        match = [seat, *against]
+        out.append(update([ratings[s] for s in match], [_rank(places, match, s) for s in match])[0])
+    return out
+
+
+def _rank(places: Sequence[int], match: Sequence[int], seat: int) -> int:
+    """``seat``'s place among the seats of ``match`` only (competition ranking, as `placings`)."""
+    return 1 + sum(1 for s in match if places[s] < places[seat])
