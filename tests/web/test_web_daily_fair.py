@@ -134,7 +134,7 @@ def test_todays_boards_open_to_the_finisher_alone_until_the_day_is_over(site: Ap
     account.sign_up(f"Notyet{game[:3]}")
     forger = Browser(site.base, f"{net}.5")  # the finisher's cookie, one character changed
     cookie = finisher.c.cookies[COOKIE]
-    forger.c.cookies.set(COOKIE, cookie[:-1] + ("A" if cookie[-1] != "A" else "B"))
+    forger.c.cookies.set(COOKIE, ("A" if cookie[0] != "A" else "B") + cookie[1:])  # (its random part changed)
     for who in (stranger, started, account, forger):
         for method, path in paths(game, rid):
             r = ask(who, method, path)
@@ -148,6 +148,8 @@ def test_todays_boards_open_to_the_finisher_alone_until_the_day_is_over(site: Ap
     forged = f"daily.{attempt}.1.{signature}"  # the signature of board 0 on another board
     assert stranger.get(f"/api/replays/{forged}").status_code == 404
     assert stranger.get(f"/api/replays/daily.1.0.{'0' * 24}").status_code == 404
+    for odd in ("daily.", "daily.².0.x", f"daily.{'9' * 40}.0.{signature}", f"daily.{attempt}.-1.{signature}"):
+        assert stranger.get(f"/api/replays/{odd}").status_code == 404, odd
 
     # the next day, the same link opens to anyone, and the record may be uploaded
     on_day(site, "2026-11-24")
@@ -167,7 +169,10 @@ def test_a_made_up_or_tampered_cookie_is_no_guest(site: AppServer) -> None:
     assert real.post("/api/daily/italian/start").status_code == 200
     signed = real.c.cookies[COOKIE]
     assert real.get("/api/daily/italian/state").status_code == 200  # the signed cookie is that guest
-    for made_up in ("x" * 43, signed[:-2] + "zz", signed.split(".")[0], signed + "x"):
+    token, signature = signed.split(".")
+    other = "y" if signed[0] != "y" else "z"
+    tampered = signature[:-3] + ("zzz" if not signature.endswith("zzz") else "yyy")
+    for made_up in ("x" * 43, f"{token}.{tampered}", token, signed + "x", other + signed[1:]):
         b = Browser(site.base, "10.2.0.2")
         b.c.cookies.set(COOKIE, made_up)
         assert b.get("/api/daily/italian/state").status_code == 404  # not the guest it pretends to be

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
@@ -51,6 +52,7 @@ ACCOUNT, NEW, GUEST = "account", "new", "guest"  # the ranking's lists: establis
 ESTABLISHED_AGE = timedelta(days=7)  # an account this old on the day ...
 ESTABLISHED_DAYS = 3  # ... that finished a set on so many earlier days is established; any other is new
 REPLAY_PREFIX = "daily."  # a daily board's replay id: "daily.<attempt>.<board>.<signature>" (no table id has a dot)
+REPLAY_ID = re.compile(r"daily\.([0-9]{1,12})\.([0-9]{1,4})\.([0-9a-f]{24})")
 
 
 _paused = 0  # how many large scorings run now with the cyclic collector paused
@@ -547,11 +549,11 @@ class Daily:
     def replay_record(self, person: Person, rid: str) -> str:
         """The record behind a daily replay id, for the replay, its analysis and its double-dummy tables: to the
         one who finished that set (the same account or guest browser) while the day lasts, to anyone after."""
-        parts = rid[len(REPLAY_PREFIX) :].split(".") if rid.startswith(REPLAY_PREFIX) else []
-        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or len(parts[0]) > 12:
+        found = REPLAY_ID.fullmatch(rid)
+        if found is None:
             raise WebError(no.NO_REPLAY)
-        attempt_id, board = int(parts[0]), int(parts[1])
-        if not hmac.compare_digest(parts[2], self._replay_signature(attempt_id, board)):
+        attempt_id, board = int(found[1]), int(found[2])
+        if not hmac.compare_digest(found[3], self._replay_signature(attempt_id, board)):
             raise WebError(no.NO_REPLAY)
         with self.store.engine.connect() as conn:
             a = db.attempt_by_id(conn, attempt_id)
