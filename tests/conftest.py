@@ -77,7 +77,17 @@ def _in_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The ``browser`` marker on every test that drives chromium (uses the ``browser`` fixture), before ``-m``
-    selects: a test cannot forget it."""
+    selects: a test cannot forget it.
+
+    Then the modules that hold long runs first: those with a ``slow`` test, then those with a browser test, then
+    the rest, each module whole (its server started once) and in the order collected.  With ``--dist
+    worksteal`` (``pyproject.toml``) a test process that runs out of tests takes half of another's queue, so the
+    long runs are shared out at the start and the quick ones fill in at the end: a run does not end on one
+    process with one long test while the other waits."""
+    rank: dict[str, int] = {}
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
             item.add_marker(pytest.mark.browser)
+        mine = 0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("browser") else 2
+        rank[item.nodeid.split("::")[0]] = min(mine, rank.get(item.nodeid.split("::")[0], 2))
+    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
