@@ -26,7 +26,10 @@ NOT_THIS_BOARD = refusal(
 NOT_YOUR_TURN = refusal("daily-not-your-turn", N_("it is not your turn: reload the page"), CONFLICT)
 RESULTS_HIDDEN = refusal(
     "daily-results-hidden",
-    N_("finish today's deals of this game first: their results stay hidden until then"),
+    N_(
+        "finish today's deals of this game first: their results stay hidden until then, "
+        "or until the day is over (midnight UTC)"
+    ),
     FORBIDDEN,
 )
 NO_BOARD = refusal("no-board", N_("there is no such board"), MISSING)
