@@ -217,7 +217,7 @@ async function load() {
   const groups = document.getElementById("groups");
   groups.replaceChildren(...data.groups.map(groupCard));
   if (!data.groups.length) groups.append(el("p", { class: "muted empty" }, t("No open reports.")));
-  const log = document.getElementById("log");
+  const log = document.getElementById("desk-log");
   log.replaceChildren(el("ol", { class: "desk-log-entries" }, ...data.log.map(logRow)));
   if (!data.log.length) log.append(el("p", { class: "muted empty" }, t("Nothing in the log yet.")));
   dailyMarks(data.daily);
