@@ -30,9 +30,10 @@ from typing import Any, Callable
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import postgres_url, redis_url, reset_postgres
+from playwright.sync_api import expect
 from sqlalchemy import update
 from test_web_turns import Sink
-from webhelpers import Server
+from webhelpers import PHONE, Server, shot
 from websockets.sync.client import connect as ws_connect
 
 from barbu.web.accounts.email import CONFIRMATIONS
@@ -61,13 +62,13 @@ def mails(sink: Sink, to: str | None = None, kind: str | None = None) -> list[Em
         assert isinstance(msg, EmailMessage)
         if to is not None and envelope.rcpt_tos != [to]:
             continue
-        if kind is not None and KINDS[kind] not in str(msg["Subject"]):
+        if kind is not None and KINDS[kind] not in body(msg):
             continue
         found.append(msg)
     return found
 
 
-KINDS = {"confirm": "Confirm your e-mail", "reset": "new password", "turns": "Tables waiting"}
+KINDS = {"confirm": "/account/confirm#key=", "reset": "/account/reset#key=", "turns": "/t/"}  # in any language
 
 
 def body(msg: EmailMessage) -> str:
@@ -420,3 +421,70 @@ def test_forgot_password_answers_alike_and_its_link_works_once(serve: Any, smtp:
     more = [guest.post("/api/mail/forgot", {"who": f"x{i}"}) for i in range(6)]
     assert more[-1].status_code == 429 and more[-1].json()["code"] == "too-many-password-requests"
     assert len(mails(sink, "carol@example.org", "reset")) == 3
+
+
+# ------------------------------------------------------------------ in the browser
+@pytest.mark.browser
+@pytest.mark.parametrize("size, lang", [((1366, 768), "en-GB"), (PHONE, "it-IT")], ids=["laptop", "phone-it"])
+def test_the_account_page_says_where_the_address_stands(
+    serve: Any, smtp: Any, person: Callable[..., Any], size: Any, lang: str
+) -> None:
+    """A player gives his address and reads that it waits for its link, opens the link, and reads that it is
+    confirmed; a visitor who forgot his password is told the same whatever he types; the unsubscribe page
+    asks, then says what it turned off."""
+    sink, port = smtp
+    server = serve(*smtp_options(port))
+    name = f"m{secrets.token_hex(3)}"
+    address = f"{name}@example.org"
+    page = person(size, lang)
+    page.goto(server.base + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-button")
+    expect(page.locator("#mail-panel")).to_be_visible()
+    page.fill("#mail-address", address)
+    page.check("#mail-notify")
+    page.click("#mail-button")
+    expect(page.locator("#mail-state")).to_have_class(re.compile("waiting"))
+    expect(page.locator("#mail-state-text")).to_contain_text(address)
+    expect(page.locator("#mail-again")).to_be_visible()
+    page.locator("#mail-panel").scroll_into_view_if_needed()
+    shot(page, f"mail-waiting-{lang}")
+    link = wait_for(lambda: mails(sink, address, "confirm"))[0]
+    page.goto(f"{server.base}/account/confirm#key={key_in(link, 'confirm')}")
+    page.click("#confirm-button")
+    expect(page.locator("#confirm-done")).to_contain_text(address)
+    shot(page, f"mail-confirmed-{lang}")
+    page.goto(server.base + "/account")
+    expect(page.locator("#mail-state")).not_to_have_class(re.compile("waiting"))
+    expect(page.locator("#mail-again")).to_be_hidden()
+    page.locator("#mail-panel").scroll_into_view_if_needed()
+    shot(page, f"mail-confirmed-account-{lang}")
+
+    guest = person(size, lang)
+    guest.goto(server.base + "/account")
+    guest.click("#forgot-start")
+    said = []
+    for who in (name, "nobody-at-all"):
+        guest.fill("#forgot-who", who)
+        guest.click("#forgot-button")
+        expect(guest.locator("#forgot-done")).not_to_be_empty()
+        said.append(guest.locator("#forgot-done").inner_text())
+        guest.evaluate("document.getElementById('forgot-done').textContent = ''")
+    assert said[0] == said[1]
+    guest.fill("#forgot-who", name)
+    guest.click("#forgot-button")
+    guest.locator("#forgot-form").scroll_into_view_if_needed()
+    shot(guest, f"mail-forgot-{lang}")
+    reset = wait_for(lambda: mails(sink, address, "reset"))[0]
+    unsubscribe = re.fullmatch(r"<(.+)>", str(reset["List-Unsubscribe"]))
+    assert unsubscribe is not None
+    guest.goto(unsubscribe.group(1))
+    expect(guest.locator("#unsubscribe-button")).to_be_visible()
+    shot(guest, f"mail-unsubscribe-ask-{lang}")
+    guest.click("#unsubscribe-button")
+    expect(guest.locator("#unsubscribe-state")).to_contain_text(address)
+    shot(guest, f"mail-unsubscribe-done-{lang}")
+    page.goto(server.base + "/account")
+    expect(page.locator("#mail-address")).to_have_value("")
+    assert page.errors == [] and guest.errors == []
