@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accounts import email as accountmail
 from .accounts.email import Email
+from .accounts.hashing import Hashing
 from .accounts.service import Accounts
 from .clubs.service import Clubs
 from .clubs.store import leave_all as leave_clubs
@@ -114,7 +115,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     keep_costs(lobby, analyses)
     accounts = Accounts(
-        lambda: lobby.store, lambda address: lobby.creations.address_hash(address), on_delete=[leave_clubs]
+        lambda: lobby.store,
+        lambda address: lobby.creations.address_hash(address),
+        on_delete=[leave_clubs, forget_player],  # his clubs pass on; the reports about him go
+        hashing=Hashing(settings.hashing_threads, settings.hashing_queue),
+        broker=lambda: None if lobby.creations.shared is None else lobby.creations.shared.redis,
     )
     services = Services(
         settings=settings,

@@ -1,4 +1,4 @@
-"""The accounts' tables: players, their sessions, one-time password links, failed log-ins, finished matches'
+"""The accounts' tables: players, their sessions, one-time password links, finished matches'
 results and the ratings (migration 0006).
 
 Nothing here decides a rule (`barbu.web.accounts.service` does); these are the reads and writes, each taking an
@@ -10,7 +10,7 @@ moments he signed up and last used a session, his results and his ratings.  No a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -77,16 +77,6 @@ class ResetRow(Base):
     id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("barbu_users.id", ondelete="CASCADE"), index=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class FailureRow(Base):
-    """A failed log-in, counted against the name tried and against the address (its HMAC), so that every
-    process of a server throttles alike.  A name that has no account is counted the same way."""
-
-    __tablename__ = "barbu_login_failures"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(80), index=True)  # "name:<folded name>" or "addr:<hmac>"
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class ResultRow(Base):
@@ -159,7 +149,6 @@ USERS = table_of(UserRow)
 DECISION_COSTS = table_of(DecisionCostRow)
 SESSIONS = table_of(SessionRow)
 RESETS = table_of(ResetRow)
-FAILURES = table_of(FailureRow)
 RESULTS = table_of(ResultRow)
 RATINGS = table_of(RatingRow)
 RATING_HISTORY = table_of(RatingPointRow)
@@ -344,28 +333,9 @@ def reset_user(conn: Connection, id_hash: str) -> User | None:
     return user_by_id(conn, r.user_id)
 
 
-def sweep(conn: Connection, failures_before: datetime) -> None:
-    """Forget lapsed sessions and links, and failed log-ins older than the throttle's window."""
+def sweep(conn: Connection) -> None:
+    """Forget lapsed sessions and links (failed log-ins are counted in memory or the broker:
+    `barbu.web.accounts.throttle`)."""
     t = now()
     conn.execute(delete(SESSIONS).where(SESSIONS.c.expires_at <= t))
     conn.execute(delete(RESETS).where(RESETS.c.expires_at <= t))
-    conn.execute(delete(FAILURES).where(FAILURES.c.at < failures_before))
-
-
-# -- failed log-ins --
-def add_failure(conn: Connection, keys: list[str]) -> None:
-    t = now()
-    conn.execute(insert(FAILURES), [{"key": k, "at": t} for k in keys])
-
-
-def failures_since(conn: Connection, key: str, since: datetime) -> list[datetime]:
-    q = select(FAILURES.c.at).where(FAILURES.c.key == key, FAILURES.c.at >= since).order_by(FAILURES.c.at)
-    return [_aware(r.at) for r in conn.execute(q)]
-
-
-def clear_failures(conn: Connection, key: str) -> None:
-    conn.execute(delete(FAILURES).where(FAILURES.c.key == key))
-
-
-def window_start(seconds: float) -> datetime:
-    return now() - timedelta(seconds=seconds)
