@@ -179,6 +179,25 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("accounts one address may make in any hour; 0: no limit (default {n})").format(n=d.signups_per_hour),
     )
     sv.add_argument(
+        "--hashing-threads",
+        type=int,
+        default=d.hashing_threads,
+        metavar="N",
+        help=_("threads that hash passwords, apart from every other request's work (default {n})").format(
+            n=d.hashing_threads
+        ),
+    )
+    sv.add_argument(
+        "--hashing-queue",
+        type=int,
+        default=d.hashing_queue,
+        metavar="N",
+        help=_(
+            "log-ins and sign-ups that may wait for those threads; beyond that they are refused at once, asked to "
+            "try again in a few seconds (default {n})"
+        ).format(n=d.hashing_queue),
+    )
+    sv.add_argument(
         "--analysis-samples",
         type=int,
         default=d.analysis_samples,
@@ -389,6 +408,8 @@ SERVE_LIMITS = (
     "open_tables_per_address",
     "seats_per_address",
     "signups_per_hour",
+    "hashing_threads",
+    "hashing_queue",
     "events_per_day",
     "clubs_per_day",
 )
@@ -535,6 +556,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         events_per_day=args.events_per_day,
         clubs_per_day=args.clubs_per_day,
         signups_per_hour=args.signups_per_hour,
+        hashing_threads=max(1, args.hashing_threads),
+        hashing_queue=args.hashing_queue,
         **mail,
         open_table_expiry=args.open_table_expiry,
         max_tables=args.max_tables,
