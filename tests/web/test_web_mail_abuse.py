@@ -35,6 +35,7 @@ from sqlalchemy import update
 from test_web_turns import Sink
 from webhelpers import PHONE, Server, shot
 from websockets.sync.client import connect as ws_connect
+from websockets.typing import Origin
 
 from barbu.web.accounts.email import CONFIRMATIONS
 from barbu.web.db.mailbudget import REMINDERS
@@ -42,8 +43,10 @@ from barbu.web.db.storage import Store
 
 PASSWORD = "violet hedgehog canal"
 SHORT = "salad(players=3)"
-QUIET = ("--bot-delay", "0", "--deal-pause", "0", "--signups-per-hour", "0", "--tables-per-hour", "0")
-QUIET += ("--bot-tables-per-address", "0", "--open-tables-per-address", "0")
+QUIET = (
+    *("--bot-delay", "0", "--deal-pause", "0", "--signups-per-hour", "0", "--tables-per-hour", "0"),
+    *("--bot-tables-per-address", "0", "--open-tables-per-address", "0"),
+)
 
 
 def wait_for(check: Callable[[], Any], limit: float = 60) -> Any:
@@ -243,7 +246,7 @@ def new_turn_based_table(server: Server, v: Visitor) -> tuple[str, str]:
 def play_once_and_leave(server: Server, tid: str, token: str) -> None:
     """Connect, play one move when it is the seat's turn, see it taken, and leave: the computers then play
     and the table waits for him while he is away."""
-    with ws_connect(f"{server.ws_base}/ws/{tid}", origin=server.base) as ws:
+    with ws_connect(f"{server.ws_base}/ws/{tid}", origin=Origin(server.base)) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         acted = None
         stop = time.monotonic() + 60
