@@ -312,3 +312,37 @@ def test_strangers_cannot_fill_a_listed_tables_last_seat_without_its_creator(ser
     r = host.post(f"/api/tables/{tid}/seats", {"seat": 3, "name": "Host", "creator": made["creator"]})
     assert r.status_code == 200, r.text
     assert r.json()["table"]["status"] == "playing"
+
+
+# ------------------------------------------------------------------ the events page
+def test_the_events_page_lists_a_few_of_each_director_and_pages_the_rest(serve: Any, person: Any) -> None:
+    from playwright.sync_api import expect
+    from webhelpers import PHONE, shot
+
+    server = serve(*FAST)
+    soon = datetime.now(timezone.utc) + timedelta(hours=3)
+    for d in range(18):  # 18 directors of 4 events each: 54 listed (3 each), one page of 50 and four more
+        director = Person(server.base, f"198.51.100.{100 + d}").sign_up(f"Director{d}")
+        for i in range(4):
+            when = soon + timedelta(minutes=10 * d + i)
+            assert director.post("/api/events", event_body(f"Night {d}-{i}", when)).status_code == 201
+    club = Person(server.base, "203.0.113.200").sign_up("Gus")
+    assert club.post("/api/events", event_body("Thursday club night", soon - timedelta(minutes=30))).status_code == 201
+    for size, lang in (((1366, 768), "en-GB"), (PHONE, "en-GB"), ((1366, 768), "fr-FR"), (PHONE, "it-IT")):
+        page = person(size, lang)
+        page.goto(server.base + "/events")
+        cards = page.locator("#upcoming .event-card")
+        expect(cards).to_have_count(50)
+        expect(cards.first).to_contain_text("Thursday club night")  # the soonest, whoever floods
+        expect(page.locator("#per-director")).to_be_visible()
+        more = page.locator("#more-upcoming")
+        expect(more).to_be_visible()
+        shot(page, f"events-list-{lang}")
+        more.scroll_into_view_if_needed()
+        shot(page, f"events-more-{lang}")
+        more.click()
+        expect(cards).to_have_count(55)
+        expect(more).to_be_hidden()
+        expect(page.locator("#upcoming")).not_to_contain_text("Night 0-3")  # a fourth of one director's: not listed
+        assert page.errors == []
+    expect(page.locator("#per-director")).to_contain_text("tre tornei")
