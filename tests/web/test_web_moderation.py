@@ -357,3 +357,43 @@ def test_the_operator_gives_roles_bans_mutes_removes_and_reads_the_log(
         assert words in out, out
     with pytest.raises(SystemExit):
         users(server, "mute", ann.name or "", "--hours", "2")  # the reason is required
+
+
+def test_misshapen_requests_are_refused_in_plain_words_and_leave_no_traceback(server: Any, mod: Person) -> None:
+    rita, vic = Person(server.base, unique("Rita")), Person(server.base, unique("Vic"))
+    odd: list[Any] = [None, True, 987654, 1.5, [], {}, "x" * 3000, "\x00", "../../etc", -1]
+    for value in odd:
+        for field in ("kind", "target", "reason", "text"):
+            body = {"kind": "player", "target": vic.name, "reason": "abuse", "text": "t"} | {field: value}
+            r = rita.post("/api/reports", body)
+            assert r.status_code in (200, 201, 400, 404), (field, value, r.text)
+            assert r.status_code < 300 or r.json()["code"], r.text
+        for field in ("action", "kind", "target", "reason", "hours"):
+            body = {"action": "mute", "kind": "player", "target": "1", "reason": "why", "hours": 2} | {field: value}
+            r = mod.post("/api/moderation/act", body)
+            assert r.status_code in (200, 400, 403, 404, 409), (field, value, r.text)
+            assert r.status_code == 200 or r.json()["code"], r.text
+        r = mod.post("/api/moderation/undo", {"entry": value, "reason": "why"})
+        assert r.status_code in (400, 404, 409) and r.json()["code"], r.text
+        r = rita.post("/api/moderation/me/read", {"warning": value})
+        assert r.status_code == 404 and r.json()["code"] == "warning-missing", r.text
+    refused(
+        rita.c.post("/api/reports", content=b"{not json", headers={"content-type": "application/json"}), 400, "json-key"
+    )
+    assert "Traceback" not in server.log()
+
+
+def test_reports_of_what_is_gone(server: Any, mod: Person) -> None:
+    """A deleted account takes the reports about him along; a deleted club's reports may still be dismissed."""
+    rita, gone, owner = (Person(server.base, unique(n)) for n in ("Rita", "Gone", "Owner"))
+    made = owner.post("/api/clubs", {"name": unique("Brief "), "public": True}).json()["club"]
+    assert rita.post("/api/reports", {"kind": "player", "target": gone.name, "reason": "abuse"}).status_code == 201
+    assert rita.post("/api/reports", {"kind": "club", "target": made["slug"], "reason": "spam"}).status_code == 201
+    assert gone.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+    assert group(desk(mod), "player", gone.name or "") is None
+    assert owner.post(f"/api/clubs/{made['slug']}/delete", {"name": made["name"]}).status_code == 200
+    club = group(desk(mod), "club", made["name"])
+    assert club is not None and club["target"].get("gone") is True
+    refused(act_raw(mod, "remove", club["target"]), 404, "moderation-target-missing")
+    act(mod, "dismiss", club["target"], "the owner deleted it himself")
+    assert group(desk(mod), "club", made["name"]) is None

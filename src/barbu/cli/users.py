@@ -149,8 +149,11 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
             if answer.strip().lower() not in ("y", "yes", _("y"), _("yes")):
                 out.print(_("Nothing was deleted."))
                 return 1
+        from ..web.moderation.service import forget_player
+
         with store.engine.begin() as conn:
             _logged(conn, "delete", user, args.reason)
+            forget_player(conn, user.id)  # the reports about him go; the log keeps what was done
             leave_clubs(conn, user.id)  # a club he owns passes to its oldest admin or member, else is deleted
             db.delete_user(conn, user.id)
         out.print(_("The account {name} is deleted.").format(name=user.name), markup=False)

@@ -28,7 +28,7 @@ from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
-from .moderation.service import Moderation
+from .moderation.service import Moderation, forget_player
 from .moderation.service import voice as moderated_voice
 from .profiles import history
 from .replay.service import Analyses

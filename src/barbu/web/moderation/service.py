@@ -236,13 +236,26 @@ def mute_end(hours: Any) -> datetime:
     return now() + timedelta(hours=hours)
 
 
-def _target(conn: Connection, kind: Any, target_id: Any) -> Target:
+def _target(conn: Connection, kind: Any, target_id: Any, gone_ok: bool = False) -> Target:
+    """The target a desk's action names; ``gone_ok``: one that no longer exists (a deleted club) is named by its
+    open reports, which may still be dismissed."""
     if not isinstance(kind, str) or kind not in KINDS:
         raise WebError(no.REPORT_KIND)
-    found = KINDS[kind].by_id(conn, str(target_id)) if isinstance(target_id, (str, int)) else None
+    raw = str(target_id)[:64] if isinstance(target_id, (str, int)) and not isinstance(target_id, bool) else ""
+    found = KINDS[kind].by_id(conn, raw) if raw else None
+    if found is None and gone_ok and raw:
+        label = db.open_label(conn, kind, raw)
+        if label is not None:
+            return Target(kind, raw, label, None, "", {"gone": True})
     if found is None:
         raise WebError(no.NO_SUCH_TARGET)
     return found
+
+
+def forget_player(conn: Connection, user_id: int) -> None:
+    """An account deleted: the reports about him go with it (his warnings go by the database's cascade); the log
+    keeps what was done.  One of the account's ``on_delete`` (the application and ``barbu users delete``)."""
+    db.forget_target(conn, "player", str(user_id))
 
 
 def _set_removed(conn: Connection, t: Target, removed: bool) -> None:
@@ -283,7 +296,7 @@ def act(
     why = reason_of(reason)
     if not isinstance(action, str) or action not in (*UNDO, *UNDO.values()) or action in ("withdraw", "reopen"):
         raise WebError(no.UNKNOWN_ACTION)
-    t = _target(conn, kind, target_id)
+    t = _target(conn, kind, target_id, gone_ok=action == "dismiss")
     if action != "dismiss" and action not in KINDS[t.kind].actions:
         raise WebError(no.NOT_FOR_KIND)
     if moderator is not None and t.moderator and action != "dismiss":

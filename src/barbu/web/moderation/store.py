@@ -227,6 +227,21 @@ def reopen_reports(conn: Connection, log_id: int) -> int:
     return int(conn.execute(q).rowcount or 0)
 
 
+def open_label(conn: Connection, kind: str, target: str) -> str | None:
+    """The name an open report of this target gave it (None: no open report)."""
+    r = conn.execute(
+        select(REPORTS.c.label)
+        .where(REPORTS.c.kind == kind, REPORTS.c.target == target, REPORTS.c.status == OPEN)
+        .limit(1)
+    ).first()
+    return None if r is None else str(r.label)
+
+
+def forget_target(conn: Connection, kind: str, target: str) -> None:
+    """Every report about this target goes (its account was deleted)."""
+    conn.execute(delete(REPORTS).where(REPORTS.c.kind == kind, REPORTS.c.target == target))
+
+
 def forget_closed(conn: Connection, before: datetime) -> None:
     """Closed reports filed before ``before`` go (the log keeps what was done)."""
     conn.execute(delete(REPORTS).where(REPORTS.c.status != OPEN, REPORTS.c.created_at < before))
