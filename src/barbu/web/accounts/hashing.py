@@ -27,6 +27,10 @@ _hasher = PasswordHasher()  # Argon2id with argon2-cffi's recommended costs (RFC
 DUMMY = _hasher.hash(secrets.token_urlsafe(16))  # verified against when a name has no account: the same work
 
 
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
 def verify(stored: str, password: str) -> bool:
     try:
         return _hasher.verify(stored, password)
@@ -63,7 +67,7 @@ class Hashing:
 
     async def hash(self, password: str) -> str:
         with self.slot():
-            return await self.run(_hasher.hash, password)
+            return await self.run(hash_password, password)
 
     async def verify(self, stored: str, password: str) -> bool:
         return await self.run(verify, stored, password)

@@ -18,7 +18,7 @@ import secrets
 import unicodedata
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from confusable_homoglyphs import categories, confusables
 from sqlalchemy.engine import Connection
@@ -29,7 +29,7 @@ from ..db.storage import Store, hash_token, now
 from ..tables.actor import NAME_MAX, poses_as_computer
 from . import store as db
 from .devices import Devices
-from .hashing import DUMMY, Hashing, needs_rehash
+from .hashing import DUMMY, Hashing, hash_password, needs_rehash
 from .passwords import PASSWORD_MAX, PASSWORD_MIN, check_password  # noqa: F401  (the rules' home; kept here too)
 from .refusals import (
     ACCOUNT_CLOSED,
@@ -182,15 +182,18 @@ class Accounts:
             checked: str = await self.hashing.run(check_password, password, name)
             return checked
 
-    async def check_sign_up(self, raw_name: Any, password: Any) -> None:
-        """Refuse a name or password that breaks a rule, before anything is counted or hashed."""
-        name, _, _ = account_name(raw_name)
-        await self.check_new_password(password, name)
-
-    async def sign_up(self, raw_name: Any, password: Any) -> tuple[User, str]:
+    async def sign_up(
+        self, raw_name: Any, password: Any, count: Callable[[], Awaitable[None]] | None = None
+    ) -> tuple[User, str]:
+        """A new account and its session.  ``count``: the address's sign-up counted (or refused), after the name
+        and password are weighed (a refused one counts nothing) and before the password is hashed; all of it
+        holds one place in the hashing pool."""
         name, key, skel = account_name(raw_name)
-        await self.check_new_password(password, name)
-        hashed = await self.hashing.hash(password)
+        with self.hashing.slot():
+            await self.hashing.run(check_password, password, name)
+            if count is not None:
+                await count()
+            hashed = await self.hashing.run(hash_password, password)
         store = self.store
 
         def write() -> User:

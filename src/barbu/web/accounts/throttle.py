@@ -143,7 +143,8 @@ class Throttle:
         for i, ((_, rule), c) in enumerate(zip(rules, counts)):
             c.failures += 1
             c.last_at = t
-            c.next_at = t + rule.delay(c.failures, ATTACKED_FREE if attacked and i == 0 else None)
+            delay = rule.delay(c.failures, ATTACKED_FREE if attacked and i == 0 else None)
+            c.next_at = t + delay if delay > 0 else 0.0  # no wait: none, whatever the clock does
         self._sweep(t)
         return 0.0
 
@@ -160,11 +161,12 @@ class Throttle:
                 del self._counts[key]
 
 
-# KEYS: the keys (the name's last when ARGV[2] is 1); ARGV: now, has-name, attacked, attacked-free, then per key
-# free, first, cap, forget.  Each key is a hash {f: failures, n: next attempt, l: last attempt}.  Returns the
-# seconds to wait as a string ("0": counted).
+# KEYS: the keys (the name's last when ARGV[2] is 1); ARGV: (unused), has-name, attacked, attacked-free, then per
+# key free, first, cap, forget.  Each key is a hash {f: failures, n: next attempt, l: last attempt}.  The time is
+# the broker's own, one clock for every process.  Returns the seconds to wait as a string ("0": counted).
 _RESERVE = """
-local now = tonumber(ARGV[1])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
 local counts = {}
 local wait = 0
 for i, key in ipairs(KEYS) do
@@ -184,9 +186,9 @@ for i, key in ipairs(KEYS) do
     tonumber(ARGV[base + 4])
   if attacked and i == 1 then free = tonumber(ARGV[4]) end
   local f = counts[i] + 1
-  local delay = 0
-  if f >= free then delay = math.min(cap, first * 2 ^ (f - free)) end
-  redis.call('HSET', key, 'f', f, 'n', now + delay, 'l', now)
+  local next = 0
+  if f >= free then next = now + math.min(cap, first * 2 ^ (f - free)) end
+  redis.call('HSET', key, 'f', f, 'n', next, 'l', now)
   redis.call('EXPIRE', key, math.ceil(forget))
 end
 return '0'
@@ -214,7 +216,7 @@ class SharedThrottle:
 
     async def reserve(self, attempt: Attempt) -> float:
         rules = list(attempt.keys) + ([(attempt.name_key, NAME)] if attempt.name_key else [])
-        args: list[Any] = [time.time(), 1 if attempt.name_key else 0, ATTACKED, ATTACKED_FREE]
+        args: list[Any] = [0, 1 if attempt.name_key else 0, ATTACKED, ATTACKED_FREE]
         for _, rule in rules:
             args += [rule.free, rule.first, rule.cap, rule.forget]
         found = await self._reserve(keys=[PREFIX + k for k, _ in rules], args=args)

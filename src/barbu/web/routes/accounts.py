@@ -129,11 +129,13 @@ async def sign_up(request: Request) -> Response:
     address's sign-up is counted in one step (`Creations.take`), before the password is hashed."""
     s = services(request)
     body = await decode(request, p.Credentials)
-    await s.accounts.check_sign_up(body.name, body.password)
-    wait = await s.lobby.creations.take(client_address(request), "signup", s.settings.signups_per_hour)
-    if wait:
-        raise WebError(R.TOO_MANY_SIGNUPS, n=wait)
-    user, token = await s.accounts.sign_up(body.name, body.password)
+
+    async def count() -> None:
+        wait = await s.lobby.creations.take(client_address(request), "signup", s.settings.signups_per_hour)
+        if wait:
+            raise WebError(R.TOO_MANY_SIGNUPS, n=wait)
+
+    user, token = await s.accounts.sign_up(body.name, body.password, count)
     await remember_lang(request, user)
     cookie = s.accounts.devices.remember(request.cookies.get(devices.COOKIE), fold(user.name))
     return known_browser(request, with_session(request, {"user": user_json(user)}, token, 201), cookie)
