@@ -325,6 +325,24 @@ def test_the_report_limit_holds_on_two_processes_with_postgresql_and_redis(serve
     second.c.cookies = first.c.cookies  # the same browser, through the other process
     codes = burst([first, second], [{"kind": "player", "target": t, "reason": "spam"} for t in targets])
     assert (codes.count(201), codes.count(429)) == (REPORTS_PER_HOUR, n - REPORTS_PER_HOUR)
+    # a moderator acting through one process holds on the other: the mute, the ban, the log
+    mona, vic = Person(b.base, unique("Mona")), Person(a.base, unique("Vic"))
+    assert users(a, "role", mona.name or "", "moderator") == 0
+    assert (
+        Person(a.base, unique("Rita"))
+        .post("/api/reports", {"kind": "player", "target": vic.name, "reason": "abuse"})
+        .status_code
+        == 201
+    )
+    found = group(desk(mona), "player", vic.name or "")
+    assert found is not None
+    act(mona, "mute", found["target"], "shouting", hours=1)
+    refused(vic.post("/api/clubs", {"name": unique("Loud "), "public": True}), 403, "muted")
+    banned = act(mona, "ban", found["target"], "threats")
+    assert vic.get("/api/account").json()["user"] is None
+    assert [e["action"] for e in desk(mona)["log"][:2]] == ["ban", "mute"]
+    undo(mona, banned)
+    assert vic.post("/api/account/login", {"name": vic.name, "password": PASSWORD}).status_code == 200
 
 
 def test_the_operator_gives_roles_bans_mutes_removes_and_reads_the_log(
