@@ -21,7 +21,18 @@ from barbu.web.accounts.service import fold, skeleton
 from barbu.web.db.storage import Store
 from barbu.web.moderation.service import REPORTS_PER_HOUR
 
-SERVE = ("--signups-per-hour", "0", "--clubs-per-day", "0", "--events-per-day", "0", "--bot-delay", "0")
+SERVE = (
+    "--signups-per-hour",
+    "0",
+    "--clubs-per-day",
+    "0",
+    "--events-per-day",
+    "0",
+    "--bot-delay",
+    "0",
+    "--daily-boards",
+    "1",
+)
 PASSWORD = "Quiet lanterns 7 over the moor"
 EVENT = {"name": "Thursday duplicate", "rules": "classic", "format": "one-match", "deals": 1, "clock": "normal"}
 
@@ -415,3 +426,24 @@ def test_reports_of_what_is_gone(server: Any, mod: Person) -> None:
     refused(act_raw(mod, "remove", club["target"]), 404, "moderation-target-missing")
     act(mod, "dismiss", club["target"], "the owner deleted it himself")
     assert group(desk(mod), "club", made["name"]) is None
+
+
+def play_daily(who: Person, game: str = "classic") -> None:
+    """The day's set played to its end, the first legal move each time."""
+    r = who.post(f"/api/daily/{game}/start", {})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    while not body["finished"]:
+        r = who.post(f"/api/daily/{game}/move", {"board": body["board"], "move": body["state"]["legal"][0]})
+        assert r.status_code == 200, r.text
+        body = r.json()
+
+
+def test_the_desk_shows_several_daily_finishers_from_one_address(server: Any, mod: Person) -> None:
+    one, two = Person(server.base, unique("Dora")), Person(server.base, unique("Dino"))
+    play_daily(one)
+    play_daily(two)
+    marks = [m for m in desk(mod)["daily"] if m["game"] == "classic"]
+    assert len(marks) == 1 and len(marks[0]["address"]) == 12 and "127.0.0.1" not in str(marks)
+    names = [f["name"] for f in marks[0]["finishers"]]
+    assert one.name in names and two.name in names

@@ -13,12 +13,23 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_web_moderation import EVENT, Person, unique, users
+from test_web_moderation import EVENT, Person, play_daily, unique, users
 from webhelpers import PHONE
 from webhelpers import shot as take_shot
 
 pytestmark = pytest.mark.browser
-SERVE = ("--signups-per-hour", "0", "--clubs-per-day", "0", "--events-per-day", "0", "--bot-delay", "0")
+SERVE = (
+    "--signups-per-hour",
+    "0",
+    "--clubs-per-day",
+    "0",
+    "--events-per-day",
+    "0",
+    "--bot-delay",
+    "0",
+    "--daily-boards",
+    "1",
+)
 LAPTOP = (1366, 768)
 
 
@@ -31,6 +42,13 @@ def as_person(page: Page, server: Any, who: Person) -> Page:
 
 def shot(page: Page, name: str) -> None:
     take_shot(page, name, full_page=True)
+
+
+@pytest.fixture(scope="module")
+def two_finishers(server: Any) -> None:
+    """Two accounts from one address (the tests' 127.0.0.1) finish today's deals: the desk marks them."""
+    for stem in ("Dora", "Dino"):
+        play_daily(Person(server.base, unique(stem)))
 
 
 def test_a_report_a_warning_read_and_undone_in_the_browser(server: Any, person: Any) -> None:
@@ -108,7 +126,7 @@ def test_a_report_a_warning_read_and_undone_in_the_browser(server: Any, person: 
     ],
 )
 def test_the_desk_at_laptop_and_phone_sizes(
-    server: Any, person: Any, size: tuple[int, int], lang: str, name: str
+    server: Any, person: Any, two_finishers: None, size: tuple[int, int], lang: str, name: str
 ) -> None:
     mona, rita, vic = (Person(server.base, unique(n)) for n in ("Mona", "Rita", "Vic"))
     assert users(server, "role", mona.name or "", "moderator") == 0
@@ -134,6 +152,7 @@ def test_the_desk_at_laptop_and_phone_sizes(
     page = as_person(person(size, lang), server, mona)
     page.goto(server.base + "/moderation")
     expect(page.locator("#desk")).to_have_attribute("data-loaded", "1")
+    expect(page.locator("#daily-panel .desk-daily-mark")).to_have_count(1)
     card = page.locator(f".desk-group[data-kind='player']:has(a.desk-target:text-is('{vic.name}'))")
     card.locator("button[data-action='mute']").click()
     expect(card.locator(".desk-hours")).to_be_visible()
