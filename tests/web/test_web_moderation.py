@@ -365,6 +365,10 @@ def test_the_operator_gives_roles_bans_mutes_removes_and_reads_the_log(
     slug = made.json()["club"]["slug"]
     assert users(server, "role", ann.name or "", "moderator") == 0
     assert ann.get("/api/moderation").status_code == 200
+    capsys.readouterr()
+    assert users(server, "list") == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if ann.name in line)
+    assert line.rstrip(" │|").endswith("yes"), line  # the Moderator column
     assert users(server, "role", ann.name or "", "player") == 0
     assert ann.get("/api/moderation").status_code == 403
     assert users(server, "mute", ann.name or "", "--hours", "2", "--reason", "shouting") == 0

@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ),
     )
     act = p.add_subparsers(dest="action", metavar="ACTION")
-    act.add_parser("list", help=_("every account, with its matches and whether it is banned"))
+    act.add_parser("list", help=_("every account, with its matches and whether it is banned or a moderator"))
     reset = act.add_parser("reset-password", help=_("print a one-time link to choose a new password"))
     reset.add_argument("name", help=_("the user name"))
     reset.add_argument(
@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
         if not rows:
             out.print(_("No accounts yet."))
             return 0
-        table = RichTable(_("Name"), _("Since"), _("Matches"), _("Session until"), _("Banned"))
+        table = RichTable(_("Name"), _("Since"), _("Matches"), _("Session until"), _("Banned"), _("Moderator"))
         for account, last, played in rows:
             table.add_row(
                 account.name,
@@ -111,6 +111,7 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
                 str(played),
                 last.date().isoformat() if last else "—",
                 _("yes") if account.banned else "",
+                _("yes") if account.role == "moderator" else "",
             )
         out.print(table)
         return 0

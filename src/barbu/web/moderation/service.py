@@ -460,8 +460,14 @@ class Moderation:
         return int(await self._write(undo, self.moderator(user), entry_id, reason))
 
     async def notices(self, user: User) -> dict[str, Any]:
-        found: dict[str, Any] = await self._write(notices, user)
-        return found
+        """Asked by every page a logged-in player opens: a read, no transaction to write."""
+        store = self.store
+
+        def run() -> dict[str, Any]:
+            with store.engine.connect() as conn:
+                return notices(conn, user)
+
+        return await asyncio.to_thread(run)
 
     async def read_warning(self, user: User, warning_id: Any) -> None:
         await self._write(read_warning, user, warning_id)
