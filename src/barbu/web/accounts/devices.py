@@ -30,7 +30,7 @@ class Devices:
         self._address_hash = address_hash
 
     def _sign(self, device: str, name_key: str) -> str:
-        key = bytes.fromhex(self._address_hash("\x00barbu device cookie key"))
+        key = hashlib.sha256(self._address_hash("\x00barbu device cookie key").encode()).digest()
         msg = f"{device}\x00{name_key}".encode("utf-8", "surrogatepass")
         return hmac.new(key, msg, hashlib.sha256).hexdigest()[:_SIG]
 

@@ -4,13 +4,17 @@ Hashing a password costs tens of milliseconds and 64 MiB on purpose.  Run in the
 thread pool, a burst of log-ins would hold every thread and delay every other route's database work behind
 it; here it has a few threads of its own, and at most ``threads + queue`` hashes are under way or waiting.
 Beyond that a request is refused at once (429, "busy"), before it waits or is counted anywhere: a flood of
-log-ins is slowed down, the rest of the server is not.  argon2-cffi releases the GIL while it hashes.
+log-ins is slowed down, the rest of the server is not.  argon2-cffi releases the GIL while it hashes, and on
+Linux the pool's threads run at a lower priority (``nice`` is a thread's own there): on a machine whose cores
+are all hashing, the event loop and the database threads still get the processor first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
@@ -22,6 +26,7 @@ from ..common.errors import WebError
 from .refusals import HASHING_BUSY
 
 T = TypeVar("T")
+NICE = 10  # how much lower the hashing threads' priority is than the rest of the server's
 
 _hasher = PasswordHasher()  # Argon2id with argon2-cffi's recommended costs (RFC 9106's low-memory choice)
 DUMMY = _hasher.hash(secrets.token_urlsafe(16))  # verified against when a name has no account: the same work
@@ -42,12 +47,20 @@ def needs_rehash(stored: str) -> bool:
     return _hasher.check_needs_rehash(stored)
 
 
+def _lower_priority() -> None:
+    """This thread (and the threads Argon2 starts from it) yields the processor to the rest of the server."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the pool's bound still holds
+        pass
+
+
 class Hashing:
     """The pool: ``threads`` hashing at once, ``queue`` more waiting, the rest refused."""
 
     def __init__(self, threads: int = 2, queue: int = 16) -> None:
         self.threads, self.limit = max(1, threads), max(1, threads) + max(0, queue)
-        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="argon2")
+        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="argon2", initializer=_lower_priority)
         self.under_way = 0  # hashes running or waiting in this process
 
     @contextmanager
