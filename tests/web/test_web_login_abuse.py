@@ -243,3 +243,42 @@ def test_two_processes_on_postgresql_and_redis_hold_the_same_limits(serve: Any) 
     assert sorted(a.status for a in answers) == [201] * 3 + [429] * 7
     for s in servers:
         assert "Traceback" not in s.log()
+
+
+@pytest.mark.parametrize(
+    "size, lang, refused, wait",
+    [
+        ("laptop", "en-GB", "among the most common ones", "try again in 30 seconds"),
+        ("phone", "fr-FR", "l'un des plus courants", "réessayez dans 30 secondes"),
+    ],
+)
+def test_the_page_says_why_a_password_is_refused_and_how_long_to_wait(
+    server: Any, person: Any, size: str, lang: str, refused: str, wait: str
+) -> None:
+    """The account page as a player sees it: a common password refused in his language, then, after five wrong
+    log-ins from his own browser, the wait in seconds.  BARBU_SHOTS keeps screenshots of both."""
+    from playwright.sync_api import expect
+    from webhelpers import PHONE, shot
+
+    page = person((1366, 768) if size == "laptop" else PHONE, lang, touch=size == "phone")
+    name = f"Page Pat {size}"
+    page.goto(server.base + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "12345678")
+    page.click("#signup-button")
+    expect(page.locator("#signup-error")).to_contain_text(refused)
+    shot(page, f"login-common-password-{lang}")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-button")
+    expect(page.locator("#member-view")).to_be_visible()
+    page.click("#logout")
+    expect(page.locator("#guest-view")).to_be_visible()
+    for i in range(throttle.DEVICE.free + 1):
+        page.fill("#login-name", name)
+        page.fill("#login-password", f"not my passphrase {i}")
+        page.click("#login-button")
+        page.wait_for_function("() => !document.querySelector('#login-button').disabled")
+        expect(page.locator("#login-error")).not_to_be_empty()
+    expect(page.locator("#login-error")).to_contain_text(wait)
+    shot(page, f"login-wait-{lang}")
+    assert page.errors == []
