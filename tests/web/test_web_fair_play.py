@@ -346,3 +346,37 @@ def test_the_events_page_lists_a_few_of_each_director_and_pages_the_rest(serve: 
         expect(page.locator("#upcoming")).not_to_contain_text("Night 0-3")  # a fourth of one director's: not listed
         assert page.errors == []
     expect(page.locator("#per-director")).to_contain_text("tre tornei")
+
+
+def test_players_of_one_address_are_rated_against_each_other_once_established(tmp_path: Any) -> None:
+    """The household rule on the server's own storage: a newcomer from the family's address (a puppet is one for
+    ever) is rated against nobody there; two who each played `ESTABLISHED` rated matches with people from
+    elsewhere are rated against each other."""
+    from sqlalchemy import select
+
+    from barbu.ratings import ESTABLISHED
+    from barbu.web.accounts.store import RATINGS, add_user, subject_of
+    from barbu.web.db.storage import Store
+    from barbu.web.profiles.history import Finished, SeatResult, record
+
+    store = Store(f"sqlite:///{tmp_path / 'web.db'}", True)
+    with store.engine.begin() as conn:
+        ann, ben, cat, xia = (add_user(conn, n, n.lower(), n.lower(), "-") for n in ("Ann", "Ben", "Cat", "Xia"))
+
+    def match(table: str, *seats: tuple[int, str]) -> None:
+        people = [SeatResult("human", str(uid), None, uid, False, home) for uid, home in seats]
+        with store.engine.begin() as conn:
+            assert record(conn, Finished(table, SHORT, "salad", [30, 20, 10][: len(people)], True, people, True))
+
+    def matches(uid: int) -> int:
+        with store.engine.connect() as conn:
+            q = select(RATINGS.c.matches).where(RATINGS.c.subject == subject_of(uid), RATINGS.c.game == "salad")
+            return conn.execute(q).scalar() or 0
+
+    match("home-1", (ann, "home"), (ben, "home"), (cat, "home"))
+    assert [matches(u) for u in (ann, ben, cat)] == [0, 0, 0]  # newcomers of one address: rated for nobody
+    for i in range(ESTABLISHED):  # Ann and Ben each play people from elsewhere
+        match(f"out-{i}", (ann, "home"), (ben, "home"), (xia, "elsewhere"))
+    assert [matches(u) for u in (ann, ben, cat, xia)] == [ESTABLISHED, ESTABLISHED, 0, ESTABLISHED]
+    match("home-2", (ann, "home"), (ben, "home"), (cat, "home"))
+    assert [matches(u) for u in (ann, ben, cat)] == [ESTABLISHED + 1, ESTABLISHED + 1, 0]  # Cat is still new here

@@ -8,7 +8,7 @@ game; ``rated_game`` says which game's rating a table's rules count toward.  See
 """
 
 from .bots import bot_rating, seeded_strengths
-from .fair import fair_update, opponents
+from .fair import ESTABLISHED, fair_update, opponents
 from .leaderboard import leaderboard
 from .placing import placings
 from .rated import GAMES, rated_game
@@ -16,6 +16,7 @@ from .rating import MAX_PLAYERS, MIN_PLAYERS, MODEL, Rating, update
 from .shown import PROVISIONAL_MATCHES, provisional, shown
 
 __all__ = [
+    "ESTABLISHED",
     "GAMES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

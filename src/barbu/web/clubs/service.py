@@ -150,6 +150,7 @@ def season_board(rows: Iterable[Any], minimum: int = BOARD_MIN) -> list[dict[str
     for r in rows:
         matches.setdefault(r.table_id, []).append(r)
     games: dict[str, dict[int, _Standing]] = {}
+    outside: dict[int | None, int] = {}  # player -> the season's matches with someone from another address
     for seats in matches.values():
         game = seats[0].game
         table = games.setdefault(game, {})
@@ -164,10 +165,18 @@ def season_board(rows: Iterable[Any], minimum: int = BOARD_MIN) -> list[dict[str
         places = [int(s.place) for s in seats]
         left = {i for i, s in enumerate(seats) if getattr(s, "left", False)}
         households = [getattr(s, "household", None) for s in seats]
+        known = {i for i, s in enumerate(seats) if outside.get(s.user_id, 0) >= ratings.ESTABLISHED}
         try:  # each seat against his opponents only, as the server's ratings (docs/ratings.md)
-            after = ratings.fair_update(before, places, left, households)
+            after = ratings.fair_update(before, places, left, households, known)
         except ValueError:  # a result that is not a placing of 2 to 6 players: it rates nothing
             continue
+        for i, s in enumerate(seats):  # the season's matches with a person from another address, by player
+            if (
+                s.user_id is not None
+                and households[i] is not None
+                and any(o.kind == "human" and households[j] not in (None, households[i]) for j, o in enumerate(seats))
+            ):
+                outside[s.user_id] = outside.get(s.user_id, 0) + 1
         for s, new in zip(seats, after):
             if s.user_id is None or new is None:
                 continue

@@ -160,7 +160,9 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
 
     before = [start(subj, s) for subj, s in zip(subjects, f.seats)]
     left = {i for i, s in enumerate(f.seats) if s.left}
-    after = ratings.fair_update(before, places, left, [s.household for s in f.seats])
+    households = [s.household for s in f.seats]
+    known = {i for i, s in enumerate(f.seats) if s.user_id is not None and established(conn, s.user_id)}
+    after = ratings.fair_update(before, places, left, households, known)
     merged: dict[str, list[ratings.Rating]] = {}
     for subj, new in zip(subjects, after):
         if new is not None:
@@ -184,6 +186,28 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
                 subject=subj, game=game, table_id=f.table_id, mu=new.mu, sigma=new.sigma, shown=shown, at=t
             )
         )
+
+
+def established(conn: Connection, user_id: int) -> bool:
+    """Whether the account has played `barbu.ratings.ESTABLISHED` rated matches with a person from another
+    address (its results and his kept with the addresses' HMACs): then it is rated against another established
+    player from its own address, as a family or a club room is, which a puppet never is (docs/ratings.md)."""
+    other = RESULTS.alias("other")
+    q = (
+        select(RESULTS.c.table_id)
+        .join(other, other.c.table_id == RESULTS.c.table_id)
+        .where(
+            RESULTS.c.user_id == user_id,
+            RESULTS.c.rated.is_(True),
+            RESULTS.c.household.is_not(None),
+            other.c.kind == "human",
+            other.c.household.is_not(None),
+            other.c.household != RESULTS.c.household,
+        )
+        .distinct()
+        .limit(ratings.ESTABLISHED)
+    )
+    return len(conn.execute(q).all()) >= ratings.ESTABLISHED
 
 
 COSTLY = 0.5  # points: a decision the analysis found cost at least this much counts as a costly one
