@@ -209,6 +209,7 @@ class Email:
         token = secrets.token_urlsafe(32)
 
         def keep(conn: Connection) -> None:
+            sweep(conn)  # lapsed links and older days' counts go as new ones come
             conn.execute(
                 CONFIRMATIONS.insert().values(
                     id_hash=hash_token(token),
@@ -302,6 +303,7 @@ class Email:
 
         def count(conn: Connection) -> None:
             mailbudget.reserve(conn, extra)
+            sweep(conn)
 
         try:
             await self._write(count)
