@@ -1,7 +1,8 @@
 """``barbu users``: the operator's side of the accounts, over the server's database.
 
 ``list``, ``reset-password NAME`` (prints a one-time link that expires), ``delete NAME`` (the account and
-its personal data go; its matches stay under "a deleted player") and ``ban NAME`` (``--lift`` to undo).
+its personal data go; its matches stay under "a deleted player") and ``ban NAME`` (``--lift`` or ``unban NAME`` to
+undo).
 
 The moderation (docs/moderation.md): ``role NAME moderator|player`` gives or takes the moderators' desk;
 ``mute NAME`` (``--hours N``, else until lifted; ``--lift``), ``remove club|event TARGET`` and ``restore
@@ -46,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     ban.add_argument("name", help=_("the user name"))
     ban.add_argument("--lift", action="store_true", help=_("open a banned account again"))
     ban.add_argument("--reason", help=_("why, for the moderators' log"))
+    unban = act.add_parser("unban", help=_("open a banned account again (as ban --lift)"))
+    unban.add_argument("name", help=_("the user name"))
+    unban.add_argument("--reason", help=_("why, for the moderators' log"))
     delete.add_argument("--reason", help=_("why, for the moderators' log"))
     role = act.add_parser("role", help=_("make an account a moderator, or a player again"))
     role.add_argument("name", help=_("the user name"))
@@ -159,7 +163,8 @@ def _run(args: argparse.Namespace, store, out: Console, err: Console) -> int:
             db.delete_user(conn, user.id)
         out.print(_("The account {name} is deleted.").format(name=user.name), markup=False)
         return 0
-    # ban
+    # ban (unban: ban --lift)
+    args.lift = args.action == "unban" or args.lift
     with store.engine.begin() as conn:
         db.set_banned(conn, user.id, not args.lift)
         if not args.lift:
