@@ -60,6 +60,9 @@ def test_a_report_a_warning_read_and_undone_in_the_browser(server: Any, person: 
     page.goto(f"{server.base}/u/{rita.name}")
     expect(page.locator("#player-name")).to_have_text(rita.name or "")
     expect(page.locator("#report")).to_be_hidden()
+    page.goto(f"{server.base}/u/nobody-by-that-name")  # nothing to report
+    expect(page.locator("#profile")).to_have_attribute("data-loaded", "missing")
+    expect(page.locator("#report")).to_be_hidden()
     page.goto(f"{server.base}/u/{vic.name}")
     expect(page.locator("#report")).to_be_visible()
     page.click("#report summary")
@@ -69,12 +72,23 @@ def test_a_report_a_warning_read_and_undone_in_the_browser(server: Any, person: 
     page.click("#report-send")
     expect(page.locator("#report-done")).to_contain_text("the moderators will look at it")
     expect(page.locator("#desk-link")).to_have_count(0)  # no desk for a player
+    # and an event from its page (a club's page has the same control)
+    ev = vic.post("/api/events", EVENT | {"name": unique("Cup ")}).json()["event"]
+    page.goto(f"{server.base}/e/{ev['id']}")
+    expect(page.locator("#event")).to_have_attribute("data-loaded", "1")
+    page.click("#report summary")
+    page.select_option("#report-reason", "spam")
+    page.click("#report-send")
+    expect(page.locator("#report-done")).to_be_visible()
 
     # the moderator: the link in the top bar, the report on the desk, a warning with its reason
     desk = as_person(person(LAPTOP), server, mona)
     desk.goto(server.base + "/")
     desk.click("#desk-link")
     expect(desk.locator("#desk")).to_have_attribute("data-loaded", "1")
+    expect(desk.locator(f".desk-group[data-kind='event'][data-target='{ev['id']}']")).to_contain_text(
+        "Spam or advertising"
+    )
     card = desk.locator(f".desk-group[data-kind='player']:has(a.desk-target:text-is('{vic.name}'))")
     expect(card).to_contain_text("insults at table 4")
     expect(card).to_contain_text("Abusive or offensive behaviour")

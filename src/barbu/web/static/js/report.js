@@ -17,12 +17,27 @@ function address() {
   }
 }
 
+// The page's own script says when it has read what it shows (data-loaded on its <main>): "missing" for a
+// player who is not there, where there is nothing to report.
+function pageLoaded() {
+  const main = document.querySelector("main[data-loaded]");
+  if (!main || main.dataset.loaded) return Promise.resolve(main ? main.dataset.loaded : "1");
+  return new Promise((resolve) => {
+    new MutationObserver((_, observer) => {
+      if (!main.dataset.loaded) return;
+      observer.disconnect();
+      resolve(main.dataset.loaded);
+    }).observe(main, { attributes: true, attributeFilter: ["data-loaded"] });
+  });
+}
+
 async function start() {
   const user = await who;
   if (!box || !user) return;
   const kind = box.dataset.kind;
   const target = address();
   if (kind === "player" && target.toLowerCase() === user.name.toLowerCase()) return;
+  if ((await pageLoaded()) === "missing") return;
   box.hidden = false;
   const form = document.getElementById("report-form");
   const send = document.getElementById("report-send");
