@@ -452,3 +452,20 @@ def test_the_desk_shows_several_daily_finishers_from_one_address(server: Any, mo
     assert len(marks) == 1 and len(marks[0]["address"]) == 12 and "127.0.0.1" not in str(marks)
     names = [f["name"] for f in marks[0]["finishers"]]
     assert one.name in names and two.name in names
+
+
+def test_two_moderators_at_once_act_once(server: Any, mod: Person) -> None:
+    """The same ban sent eight times at once is done and logged once; its undo likewise."""
+    vic = Person(server.base, unique("Vic"))
+    target = desk_target(mod, vic)
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: act_raw(mod, "ban", target, "threats"), range(8)))
+    assert sorted(a.status_code for a in answers) == [200] + [409] * 7, [a.text for a in answers]
+    banned = next(a.json()["entry"] for a in answers if a.status_code == 200)
+    with ThreadPoolExecutor(8) as pool:
+        undone = list(
+            pool.map(lambda _: mod.post("/api/moderation/undo", {"entry": banned, "reason": "sorry"}), range(8))
+        )
+    assert sorted(a.status_code for a in undone) == [200] + [409] * 7, [a.text for a in undone]
+    mine = [e for e in desk(mod)["log"] if e["label"] == vic.name]
+    assert [e["action"] for e in mine] == ["unban", "ban"]

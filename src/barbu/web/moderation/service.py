@@ -258,11 +258,16 @@ def forget_player(conn: Connection, user_id: int) -> None:
     db.forget_target(conn, "player", str(user_id))
 
 
-def _set_removed(conn: Connection, t: Target, removed: bool) -> None:
-    if bool(t.state.get("removed")) == removed:
+def _flip(conn: Connection, table: Any, row_id: int, column: str, value: bool) -> None:
+    """Set a flag that is not so yet, in one statement (two moderators at once: the second is told it is so
+    already, and his action is neither done twice nor logged)."""
+    q = update(table).where(table.c.id == row_id, table.c[column] == (not value)).values({column: value})
+    if not conn.execute(q).rowcount:
         raise WebError(no.ALREADY)
-    table = clubs.CLUBS if t.kind == "club" else events.EVENTS
-    conn.execute(update(table).where(table.c.id == int(t.id)).values(removed=removed))
+
+
+def _set_removed(conn: Connection, t: Target, removed: bool) -> None:
+    _flip(conn, clubs.CLUBS if t.kind == "club" else events.EVENTS, int(t.id), "removed", removed)
 
 
 def _apply(conn: Connection, action: str, t: Target, hours: Any = None) -> datetime | None:
@@ -277,9 +282,7 @@ def _apply(conn: Connection, action: str, t: Target, hours: Any = None) -> datet
             raise WebError(no.ALREADY)
         accounts.set_muted(conn, uid, None)
     elif action in ("ban", "unban") and uid is not None:
-        if t.state.get("banned") == (action == "ban"):
-            raise WebError(no.ALREADY)
-        accounts.set_banned(conn, uid, action == "ban")
+        _flip(conn, accounts.USERS, uid, "banned", action == "ban")  # the ban of `barbu users ban`
         if action == "ban":
             accounts.end_sessions(conn, uid)  # his browsers are logged out at once
     elif action in ("remove", "restore"):
@@ -335,7 +338,8 @@ def undo(conn: Connection, moderator: User | None, entry_id: Any, reason: Any) -
     else:
         _apply(conn, inverse, t)
     new = db.add_entry(conn, _id(moderator), _name(moderator), inverse, t.kind, t.id, t.label, why)
-    db.set_undone(conn, e.id, new)
+    if not db.set_undone(conn, e.id, new):  # undone meanwhile by another moderator: this one is not done
+        raise WebError(no.NOT_UNDOABLE)
     return new
 
 

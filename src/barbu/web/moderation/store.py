@@ -290,8 +290,10 @@ def entries(conn: Connection, limit: int = 100, target: tuple[str, str] | None =
     return [_entry(r) for r in conn.execute(q.order_by(LOG.c.id.desc()).limit(limit))]
 
 
-def set_undone(conn: Connection, entry_id: int, by: int) -> None:
-    conn.execute(update(LOG).where(LOG.c.id == entry_id).values(undone_by=by))
+def set_undone(conn: Connection, entry_id: int, by: int) -> bool:
+    """Mark the entry undone by ``by``, unless it was undone already (False)."""
+    q = update(LOG).where(LOG.c.id == entry_id, LOG.c.undone_by.is_(None)).values(undone_by=by)
+    return bool(conn.execute(q).rowcount)
 
 
 # -- warnings --
