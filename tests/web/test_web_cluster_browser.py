@@ -53,15 +53,15 @@ def table_of(page: Page) -> str:
 
 
 def play(pages: list[Page], moves: int, rng: random.Random) -> None:
-    """Each page takes ``moves`` decisions at its turns, the pages in turn."""
+    """Each page takes at least ``moves`` decisions at its turns, the pages in turn.  A page that has taken its
+    own goes on playing at its turns while another has not: at a shared table the other waits for it (left
+    alone, it waited minutes for a computer to stand in)."""
     done = {id(p): 0 for p in pages}
     deadline = time.monotonic() + 240
     while any(n < moves for n in done.values()):
         assert time.monotonic() < deadline, f"play stalled: {done}"
         progressed = False
         for p in pages:
-            if done[id(p)] >= moves:
-                continue
             if p.get_attribute("#turn", "data-mine") == "1" and p.query_selector(
                 "#hand .card[data-legal='1'], #decision button[data-action]:not([disabled])"
             ):
