@@ -119,8 +119,9 @@ class LeakOracle:
         self.checked = 0
         self.cards_seen = 0
 
-    def check(self, m: Match, seat: int | None, text: str) -> None:
-        """Raise `Leak` if ``text``, sent now to ``seat`` (None: a spectator), names a card it may not see."""
+    def check(self, m: Match, seat: int | None, text: str) -> Any:
+        """Raise `Leak` if ``text``, sent now to ``seat`` (None: a spectator), names a card it may not see;
+        returns the message read (the soak's connections need not read it again)."""
         if isinstance(m, BesigueGame):
             return self.check_besigue(m, seat, text)
         self.checked += 1
@@ -150,6 +151,7 @@ class LeakOracle:
             state = msg.get("state") or {}
             if state.get("hand") is not None or state.get("legal"):
                 raise Leak(f"a spectator was sent a hand or legal actions: {text[:300]}")
+        return msg
 
     def check_secrets(self, text: str, *keys: bytes) -> None:
         """Raise `Leak` if ``text`` names any of these keys, in hex or base64 (the daily deals' secret and day key
@@ -166,7 +168,7 @@ class LeakOracle:
                 if form in text:
                     raise Leak(f"a secret key was sent: {text[:300]}")
 
-    def check_besigue(self, g: BesigueGame, seat: int | None, text: str) -> None:
+    def check_besigue(self, g: BesigueGame, seat: int | None, text: str) -> Any:
         """The same promise at a Bésigue table, from the true game: a seat may see its own hand, the
         cards both players have declared this deal, every card played this deal, the 7s of trumps shown, the turn-up while it lies
         under the stock, and the cards the opponent has had to show (a shown 7 of trumps, the
@@ -207,3 +209,4 @@ class LeakOracle:
                 type_text(type_of(c)) for c in g.hands[seat]
             ):
                 raise Leak(f"seat {seat} was sent a hand that is not its own: {text[:300]}")
+        return msg

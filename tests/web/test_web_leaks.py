@@ -59,8 +59,7 @@ class SinkConn:
         self.closed = False
 
     def send(self, text: str) -> None:
-        self.oracle.check(self.table.match, self.seat, text)
-        msg = json.loads(text)
+        msg = self.oracle.check(self.table.match, self.seat, text)
         if "state" in msg:
             self.state = msg["state"]
         if msg["type"] in ("ack", "error"):
