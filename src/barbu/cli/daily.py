@@ -18,7 +18,9 @@ from rich.console import Console
 from ..core.errors import BarbuError
 from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
 from ..i18n import _
+from ..play.labels import computer_name, place, player_word, seat_name, typed_seats
 from .textplay import command, describe
+from .wording import action, seat_names
 
 
 def daily_secret_at(db: str | None) -> bytes:
@@ -83,14 +85,14 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
             _(
                 "The daily deals of {day}, {game}: {n} deals, each the first of a fresh game, against a computer "
                 "player ({strength}) who answers the same moves the same way for everyone."
-            ).format(day=day, game=game, n=dset.size, strength=dset.strength)
+            ).format(day=day, game=game, n=dset.size, strength=player_word(dset.strength))
         )
     else:
         con.print(
             _(
                 "The daily deals of {day}, {game}: {n} deals, each with its contract fixed, against computer "
                 "players ({strength}) who answer the same moves the same way for everyone."
-            ).format(day=day, game=game, n=dset.size, strength=dset.strength)
+            ).format(day=day, game=game, n=dset.size, strength=player_word(dset.strength))
         )
     con.print(
         _(
@@ -105,31 +107,37 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     for k in range(dset.size):
         board = BoardPlay(dset, k)
         con.print()
+        n, me = board.match.n, board.seat
+        others = sorted((s for s in range(n) if s != me), key=lambda s: (s - me) % n)
         con.print(
-            _("Deal {n} of {total}: you are seat {seat}; the contract is fixed.").format(
-                n=k + 1, total=dset.size, seat=board.seat
+            _("Deal {n} of {total}, its contract fixed: you sit South, against {players}.").format(
+                n=k + 1,
+                total=dset.size,
+                players="; ".join(computer_name(place(s, me, n), dset.strength) for s in others),
             )
         )
-        while not board.done:
-            con.print(describe(board.match, board.seat))
-            legal = board.match.legal_actions()
-            if len(legal) <= 12:
-                con.print(_("Your choices: {choices}").format(choices=", ".join(str(a) for a in legal)))
-            try:
-                text = read("> ")
-            except EOFError:
-                con.print(_("Stopped: the daily deals were not finished."))
-                return 1
-            cmd = command(text)
-            if cmd == "quit":
-                con.print(_("Stopped: the daily deals were not finished."))
-                return 1
-            if cmd is not None or not text.strip():
-                continue
-            try:
-                board.play(text)
-            except (BarbuError, DailyError) as e:
-                con.print(str(e))
+        # the players by their places from your chair, as you type them: "double west north" whatever your seat
+        with seat_names([seat_name(s, me, n) for s in range(n)]):
+            while not board.done:
+                con.print(describe(board.match, me))
+                legal = board.match.legal_actions()
+                if len(legal) <= 12:
+                    con.print(_("Your choices: {choices}").format(choices=", ".join(action(a) for a in legal)))
+                try:
+                    text = read("> ")
+                except EOFError:
+                    con.print(_("Stopped: the daily deals were not finished."))
+                    return 1
+                cmd = command(text)
+                if cmd == "quit":
+                    con.print(_("Stopped: the daily deals were not finished."))
+                    return 1
+                if cmd is not None or not text.strip():
+                    continue
+                try:
+                    board.play(typed_seats(text, me, n))
+                except (BarbuError, DailyError) as e:
+                    con.print(str(e))
         assert board.score is not None
         mine.append(board.score)
         con.print(
@@ -142,7 +150,7 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     con.print()
     con.print(
         _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-            strength=dset.strength, diff=diff, n=dset.size
+            strength=player_word(dset.strength), diff=diff, n=dset.size
         )
     )
     return 0
@@ -213,7 +221,7 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
     con.print()
     con.print(
         _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-            strength=dset.strength, diff=sum(mine) - sum(theirs), n=dset.size
+            strength=player_word(dset.strength), diff=sum(mine) - sum(theirs), n=dset.size
         )
     )
     return 0

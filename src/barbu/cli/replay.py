@@ -16,6 +16,7 @@ from ..classic.match import Match
 from ..core.actions import Lay, Pass
 from ..games import record_kind
 from ..i18n import _, number, words
+from ..play.names import record_names
 from ..records.barbu import (
     deals_with_actions,
     read_record,
@@ -28,7 +29,20 @@ from ..records.barbu import (
 from .common import besigue_commands, console, err, error
 from .ddview import cell_seconds, chosen_of, contract_label, not_covered, print_dd
 from .sheets import add_sheet_arguments
-from .wording import card, cards, contract, cut_reason, deals_count, hand, no_such_deal, seat, signed
+from .wording import (
+    card,
+    cards,
+    contract,
+    cut_reason,
+    deals_count,
+    hand,
+    no_such_deal,
+    seat,
+    seat_head,
+    seat_names,
+    seat_short,
+    signed,
+)
 
 
 def add_replay_arguments(rp: argparse.ArgumentParser) -> None:
@@ -78,6 +92,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if getattr(args, "daily_key", None):  # a daily deal's record kept before its day's key was published
         record.header = with_daily_key(record.header, args.daily_key)
     rep = replay(record)
+    with seat_names(record_names(record.header, rep.match.n)):  # the players as people read them, never numbers
+        return print_replay(args, record, rep)
+
+
+def print_replay(args: argparse.Namespace, record, rep) -> int:
+    """The record deal by deal: each seat's points over the running total, then whether it is consistent."""
     m = rep.match
     if m.rules.family == "scottish":
         print_scottish_replay(args.record, m)
@@ -99,13 +119,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     t.add_column(_("contract"), max_width=14)
     t.add_column(_("dbl"), justify="right")
     for s in range(m.n):
-        t.add_column(seat(s), justify="right", no_wrap=True)
+        t.add_column(seat_head(s), justify="right", no_wrap=True)
     for r in m.results:
         totals = m.totals_after(r.number)
         cells = [signed(x) + (f" / {number(tot)}" if running else "") for x, tot in zip(r.added, totals)]
         t.add_row(
             str(r.number),
-            str(r.dealer),
+            seat_short(r.dealer),
             contract_label(m, r.contract, r.trump, r.rank, r.played),
             str(len(r.doubles)) if r.doubles else "-",
             *cells,
@@ -165,12 +185,12 @@ def print_scottish_replay(name: str, m: Match) -> None:
     t.add_column(_("dealer"), justify="right")
     t.add_column(_("call"))
     for s in range(m.n):
-        t.add_column(seat(s), justify="right")
+        t.add_column(seat_head(s), justify="right")
     for r in m.results:
         t.add_row(
             str(r.number),
             round_label(r.scottish),
-            str(r.dealer),
+            seat_short(r.dealer),
             contract(m.contract_by_key[r.contract].name),
             *(number(x) for x in r.scores),
         )
@@ -193,10 +213,17 @@ def cmd_show(args: argparse.Namespace) -> int:
         return besigue_commands().cmd_show(args, err)
     record = read_record(args.record)
     rep = replay(record)
-    m = rep.match
     if args.deal is None:
-        sys.stdout.write(text_form(m))
+        sys.stdout.write(text_form(rep.match))
         return 0 if rep.consistent else 1
+    with seat_names(record_names(record.header, rep.match.n)):  # the players as people read them, never numbers
+        return show_deal(args, record, rep)
+
+
+def show_deal(args: argparse.Namespace, record, rep) -> int:
+    """One deal of a record: hands, doubles, tricks and scores, the players by name or place."""
+    dd = getattr(args, "dd", False)
+    m = rep.match
     if not 1 <= args.deal <= len(m.results):
         error(no_such_deal(len(m.results), args.deal))
         return 2
@@ -218,7 +245,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         doubles = [
             (_("{doubler} doubled {doubled} (redoubled)") if b.redoubled else _("{doubler} doubled {doubled}")).format(
-                doubler=seat(b.doubler), doubled=seat(b.doubled)
+                doubler=seat_short(b.doubler), doubled=seat_short(b.doubled)
             )
             for b in r.doubles
         ]
@@ -233,15 +260,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     elif k.kind == "domino":
         acts = deals_with_actions(m)[r.number - 1]
         console.print(
-            _("Turns (seat:card, passes included): {turns}").format(
+            _("Turns (player: card, passes included): {turns}").format(
                 turns=" ".join(
-                    f"{s}:{card(a) if isinstance(a, int) else words().pgettext('doubling', 'pass') if isinstance(a, Pass) else a}"
+                    f"{seat_short(s)}:{card(a) if isinstance(a, int) else words().pgettext('doubling', 'pass') if isinstance(a, Pass) else a}"
                     for s, a in acts
                     if isinstance(a, (int, Pass, Lay))
                 )
             )
         )
-        console.print(_("Finishing order: {seats}").format(seats=", ".join(seat(s) for s in r.finishing)))
+        console.print(_("Finishing order: {seats}").format(seats=", ".join(seat_short(s) for s in r.finishing)))
     else:
         t = Table(title=_("Tricks"))
         t.add_column("#", justify="right")
@@ -250,12 +277,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         t.add_column(_("winner"))
         for i, (leader, trick) in enumerate(r.tricks, start=1):
             w = trick_winner(leader, trick, r.trump if k.trump else None, m.n)
-            t.add_row(str(i), seat(leader), cards(trick), seat(w))
+            t.add_row(str(i), seat_short(leader), cards(trick), seat_short(w))
         console.print(t)
     sheet = Table(title=_("Scores"))
     sheet.add_column("")
     for x in range(m.n):
-        sheet.add_column(seat(x), justify="right")
+        sheet.add_column(seat_head(x), justify="right")
     if r.scottish is not None:
         from ..classic.contracts import SCOTTISH_CALL_NAMES
         from ..scottish.scoresheet import glyph_label

@@ -30,14 +30,14 @@ from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
-from ..play.labels import RulesInfo, forced_choice, forced_note
+from ..play.labels import RulesInfo, computer_name, forced_choice, forced_note, place, seat_name, typed_seats
 from ..play.options import parse_opponents, tell_if_the_expert_lacks_numpy
 from ..play.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
 from ..scottish.pack import Cut, PackDraw
 from .wording import action as _action_text
-from .wording import card, contract, cut_reason, hand, seat_value, signed
+from .wording import card, contract, cut_reason, hand, seat_names, seat_value, signed
 from .wording import seat as seat_word
 
 # TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
@@ -45,7 +45,7 @@ from .wording import seat as seat_word
 HELP = N_("""Type your action when asked:
   a card: qh, 10s, AS      a contract: no-queens, no-hearts, trumps, domino, …
   trump h / trump none     rank 7 (Domino's starting rank)
-  pass / double 1 3 / family / maximum   (doubling; the numbers are seats)""")
+  pass / double west north / family / maximum   (doubling: the players by their places)""")
 # TRANSLATORS: the plain game's help, the Scottish game's own actions (shown in a Scottish match only).
 SCOTTISH_HELP = N_("""Scottish game:
   a call: aces, king, queens, hearts, tricks, a group like king+queens or the-lot,
@@ -101,8 +101,8 @@ def describe(m: Match, seat: int) -> str:
         lines = scottish_lines(m, v)
     else:
         lines = [
-            _("Deal {n} of {total} — dealer seat {dealer}").format(
-                n=v.deal_number, total=m.total_deals, dealer=v.dealer
+            _("Deal {n} of {total} — dealer {dealer}").format(
+                n=v.deal_number, total=m.total_deals, dealer=seat_word(v.dealer)
             )
         ]
     if v.contract:
@@ -118,10 +118,10 @@ def describe(m: Match, seat: int) -> str:
                 _("Doubles: {doubles}").format(
                     doubles="; ".join(
                         (
-                            _("seat {doubler} doubled seat {doubled}, who redoubled")
+                            _("{doubler} doubled {doubled} (redoubled)")
                             if b.redoubled
-                            else _("seat {doubler} doubled seat {doubled}")
-                        ).format(doubler=b.doubler, doubled=b.doubled)
+                            else _("{doubler} doubled {doubled}")
+                        ).format(doubler=seat_word(b.doubler), doubled=seat_word(b.doubled))
                         for b in v.doubles
                     )
                 )
@@ -130,8 +130,8 @@ def describe(m: Match, seat: int) -> str:
         lines.append(_("Set aside, face up: {cards}").format(cards=hand(v.set_aside)))
     for p in v.passes:
         lines.append(
-            _("You passed {gave} to seat {to} and received {received} from seat {frm}").format(
-                gave=hand(p.gave), to=p.to, received=hand(p.received), frm=p.frm
+            _("You passed {gave} to {to} and received {received} from {frm}").format(
+                gave=hand(p.gave), to=seat_word(p.to), received=hand(p.received), frm=seat_word(p.frm)
             )
         )
     if any(v.layout) and v.phase == "domino":
@@ -167,13 +167,13 @@ def scottish_lines(m: Match, v) -> list[str]:
     where = (
         _("Set {set} of {sets}, Silly Round")
         if st.silly
-        else _("Set {set} of {sets}, Player Round {round}, caller seat {caller}")
-    ).format(set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller=st.caller)
-    line = _("{where} — deal {deal} of the round, dealer seat {dealer}").format(
-        where=where, deal=st.deals + 1, dealer=v.dealer
+        else _("Set {set} of {sets}, Player Round {round}, caller {caller}")
+    ).format(set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller=seat_word(st.caller))
+    line = _("{where} — deal {deal} of the round, dealer {dealer}").format(
+        where=where, deal=st.deals + 1, dealer=seat_word(v.dealer)
     )
     if sv.cutter is not None:
-        line += _(", cutter seat {cutter}").format(cutter=sv.cutter)
+        line += _(", cutter {cutter}").format(cutter=seat_word(sv.cutter))
     lines = [line]
     left = [contract(SCOTTISH_CALL_NAMES[c]) for c in SCOTTISH_CALLS if c in sv.state.calls_left]
     lines.append(
@@ -185,10 +185,10 @@ def scottish_lines(m: Match, v) -> list[str]:
         )
     if sv.pass_offset:
         lines.append(
-            _("Pass-on {n}: three cards to the {direction} (seat {to}); chosen so far: {chosen}").format(
+            _("Pass-on {n}: three cards to the {direction} ({to}); chosen so far: {chosen}").format(
                 n=sv.pass_count + 1,
                 direction=_(DIRECTION_NAMES[sv.pass_offset]),
-                to=(v.seat + sv.pass_offset) % v.players,
+                to=seat_word((v.seat + sv.pass_offset) % v.players),
                 chosen=", ".join(seat_word(s) for s in sv.chosen) or _("nobody"),
             )
         )
@@ -224,160 +224,169 @@ def play_in_terminal(
         con.print(_("There is no seat {seat}: seats are 0 to {last}.").format(seat=args.seat, last=m.n - 1))
         return 2
     seat = args.seat
-    # the computer players first: a bad name or policy file is refused before any file is written
-    kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
-    bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
-    if getattr(args, "compare_with", None):
-        parse_agent_spec(args.compare_with)  # AgentError: the player to compare with, in plain words
-    tell_if_the_expert_lacks_numpy(
-        [
-            *kinds.values(),
-            None if getattr(args, "no_compare", True) else getattr(args, "compare_with", None) or STRONGEST,
-        ]
-    )
-    if args.resume:
-        save = Path(args.resume)
-    else:
-        for old in saved_matches("."):  # offered, never overwritten
-            if not old.finished:
-                con.print(
-                    _("A saved match is here ({match}): resume it with barbu play --resume {name}").format(
-                        match=old.describe(), name=old.path.name
-                    )
-                )
-        save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
-        write_record(m, save)
-        con.print(_("This match is saved to {path}.").format(path=save))
-    con.print(
-        _("You are seat {seat}, playing {rules} against {n} computer players. Type 'help'.").format(
-            seat=seat, rules=escape(game_name(m.rules, words())), n=len(bots)
+    # the players by their places from the person's chair, in every line printed (numbers stay in the record)
+    with seat_names([seat_name(s, seat, m.n) for s in range(m.n)]):
+        # the computer players first: a bad name or policy file is refused before any file is written
+        kinds = parse_opponents(getattr(args, "opponents", None) or "rule", m.n, seat)
+        bots = {s: make_agent(kinds[s], None if m.seed is None else m.seed * 1000 + s) for s in range(m.n) if s != seat}
+        if getattr(args, "compare_with", None):
+            parse_agent_spec(args.compare_with)  # AgentError: the player to compare with, in plain words
+        tell_if_the_expert_lacks_numpy(
+            [
+                *kinds.values(),
+                None if getattr(args, "no_compare", True) else getattr(args, "compare_with", None) or STRONGEST,
+            ]
         )
-    )
-    confirm_forced = bool(getattr(args, "confirm_forced", False))
-    info = RulesInfo(m.rules)
-    # the expert replays each finished deal in your seat, in a process of its own (off with --no-compare, and
-    # for callers that build their arguments without the flag)
-    watch = (
-        None
-        if getattr(args, "no_compare", True)
-        else ShadowWatch(m, seat, {s: kinds[s] for s in bots}, getattr(args, "compare_with", None) or STRONGEST)
-    )
-    told: set[int] = set()
-
-    def names(key: str) -> str:
-        return contract(m.contract_by_key[key].name).lower()
-
-    sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
-    done = len(m.results)
-    while not m.is_over:
-        actor = m.to_act()
-        if actor == CHANCE:
-            a = m.play_chance()
-            if isinstance(a, Deal):
-                con.print("\n" + _("[bold]Deal {n}[/bold]: cards are dealt.").format(n=m.deal_no + 1))
-            elif isinstance(a, (PackDraw, Cut)):
-                con.print(_chance_text(m, a))
-            continue
-        assert actor is not None
-        if actor != seat:
-            a = bots[actor].act(m.view(actor))
-            m.apply(a)
-            # another seat's pass-on stays face down
-            con.print(
-                _("seat {seat}: {action}").format(
-                    seat=actor, action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names)
-                )
-            )
+        if args.resume:
+            save = Path(args.resume)
         else:
-            forced = None if confirm_forced else forced_choice(m.legal_actions())
-            if forced is not None:  # only one thing to do: done at once, and said
-                con.print(forced_note(forced, m.view(seat), info, places=False), markup=False, highlight=False)
-                m.apply(forced, seat=seat)
-            else:
-                tell_shadow(con, watch, told)
-                con.print(describe(m, seat))
-                legal = m.legal_actions()
-                if legal and isinstance(legal[0], PassOn):
-                    v = m.view(seat)
+            for old in saved_matches("."):  # offered, never overwritten
+                if not old.finished:
                     con.print(
-                        _("Choose the three cards you pass on to seat {seat}, like: {example}").format(
-                            seat=(seat + v.scottish.pass_offset) % m.n, example=legal[0]
+                        _("A saved match is here ({match}): resume it with barbu play --resume {name}").format(
+                            match=old.describe(), name=old.path.name
                         )
                     )
-                elif isinstance(legal, Arrangements):
-                    con.print(
-                        _(
-                            "Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit "
-                            "form, like: {example}   (back >= middle >= front, or the hand is fouled)"
-                        ).format(example=legal.sensible())
-                    )
-                elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
-                    con.print(_("You may call: {calls}").format(calls=", ".join(a.contract for a in legal)))
-                else:
-                    con.print(_("You may: {actions}").format(actions=sep.join(_action_text(a, names) for a in legal)))
-                try:
-                    text = read(_("your move> ")).strip()
-                except EOFError:
-                    text = "quit"
-                if not text:
-                    continue
-                cmd = command(text)
-                if cmd == "quit":
-                    if watch is not None:
-                        watch.close()
-                    write_record(m, save)
-                    con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
-                    return 0
-                if cmd == "help":
-                    con.print(escape(help_text(m.rules)))
-                    continue
-                if cmd in ("hand", "trick"):
-                    continue
-                if cmd == "last":
-                    con.print(_last_trick(m))
-                    continue
-                if cmd == "sheet" and m.rules.family == "scottish":
-                    from ..scottish.scoresheet import sheet_from_results, sheet_lines
-
-                    con.print(
-                        "\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or _("No deal yet.")
-                    )
-                    continue
-                if cmd == "scores":
-                    con.print(
-                        _("Totals: {totals}").format(
-                            totals="  ".join(seat_value(s, number(t)) for s, t in enumerate(m.totals))
-                        )
-                    )
-                    continue
-                try:
-                    m.apply(parse_typed(m, text, current()), seat=seat)
-                except BarbuError as e:
-                    con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
-                    continue
-        if len(m.results) > done:
-            done = len(m.results)
-            r = m.results[-1]
-            con.print(
-                _("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
-                    n=r.number,
-                    contract=contract(m.contract_by_key[r.contract].name),
-                    scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
-                    totals="  ".join(number(t) for t in m.totals),
-                )
-            )
+            save = reserve(Path(args.save or DEFAULT_SAVE), exact=bool(args.save))
             write_record(m, save)
-            tell_shadow(con, watch, told)
-    con.print(
-        _("Match over. Standings: {standings}").format(
-            standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())
+            con.print(_("This match is saved to {path}.").format(path=save))
+        con.print(
+            _("You sit South, playing {rules} against {n} computer players: {players}. Type 'help'.").format(
+                rules=escape(game_name(m.rules, words())),
+                n=len(bots),
+                players="; ".join(
+                    computer_name(place(s, seat, m.n), kinds[s]) for s in sorted(bots, key=lambda s: (s - seat) % m.n)
+                ),
+            )
         )
-    )
-    write_record(m, save)
-    con.print(_("Record saved to {path}.").format(path=save))
-    if watch is not None:
-        sum_up_shadow(con, watch, told, m, save)
-    return 0
+        confirm_forced = bool(getattr(args, "confirm_forced", False))
+        info = RulesInfo(m.rules)
+        # the expert replays each finished deal in your seat, in a process of its own (off with --no-compare, and
+        # for callers that build their arguments without the flag)
+        watch = (
+            None
+            if getattr(args, "no_compare", True)
+            else ShadowWatch(m, seat, {s: kinds[s] for s in bots}, getattr(args, "compare_with", None) or STRONGEST)
+        )
+        told: set[int] = set()
+
+        def names(key: str) -> str:
+            return contract(m.contract_by_key[key].name).lower()
+
+        sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
+        done = len(m.results)
+        while not m.is_over:
+            actor = m.to_act()
+            if actor == CHANCE:
+                a = m.play_chance()
+                if isinstance(a, Deal):
+                    con.print("\n" + _("[bold]Deal {n}[/bold]: cards are dealt.").format(n=m.deal_no + 1))
+                elif isinstance(a, (PackDraw, Cut)):
+                    con.print(_chance_text(m, a))
+                continue
+            assert actor is not None
+            if actor != seat:
+                a = bots[actor].act(m.view(actor))
+                m.apply(a)
+                # another seat's pass-on stays face down
+                con.print(
+                    _("{seat}: {action}").format(
+                        seat=seat_word(actor),
+                        action=_("passes on three cards") if isinstance(a, PassOn) else _action_text(a, names),
+                    )
+                )
+            else:
+                forced = None if confirm_forced else forced_choice(m.legal_actions())
+                if forced is not None:  # only one thing to do: done at once, and said
+                    con.print(forced_note(forced, m.view(seat), info), markup=False, highlight=False)
+                    m.apply(forced, seat=seat)
+                else:
+                    tell_shadow(con, watch, told)
+                    con.print(describe(m, seat))
+                    legal = m.legal_actions()
+                    if legal and isinstance(legal[0], PassOn):
+                        v = m.view(seat)
+                        con.print(
+                            _("Choose the three cards you pass on to {who}, like: {example}").format(
+                                who=seat_word((seat + v.scottish.pass_offset) % m.n), example=legal[0]
+                            )
+                        )
+                    elif isinstance(legal, Arrangements):
+                        con.print(
+                            _(
+                                "Arrange your 13 cards: arrange <back 5> <middle 5> <front 3>, each row in suit "
+                                "form, like: {example}   (back >= middle >= front, or the hand is fouled)"
+                            ).format(example=legal.sensible())
+                        )
+                    elif m.rules.family == "scottish" and legal and isinstance(legal[0], Declare):
+                        con.print(_("You may call: {calls}").format(calls=", ".join(a.contract for a in legal)))
+                    else:
+                        con.print(
+                            _("You may: {actions}").format(actions=sep.join(_action_text(a, names) for a in legal))
+                        )
+                    try:
+                        text = read(_("your move> ")).strip()
+                    except EOFError:
+                        text = "quit"
+                    if not text:
+                        continue
+                    cmd = command(text)
+                    if cmd == "quit":
+                        if watch is not None:
+                            watch.close()
+                        write_record(m, save)
+                        con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
+                        return 0
+                    if cmd == "help":
+                        con.print(escape(help_text(m.rules)))
+                        continue
+                    if cmd in ("hand", "trick"):
+                        continue
+                    if cmd == "last":
+                        con.print(_last_trick(m))
+                        continue
+                    if cmd == "sheet" and m.rules.family == "scottish":
+                        from ..scottish.scoresheet import sheet_from_results, sheet_lines
+
+                        con.print(
+                            "\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or _("No deal yet.")
+                        )
+                        continue
+                    if cmd == "scores":
+                        con.print(
+                            _("Totals: {totals}").format(
+                                totals="  ".join(seat_value(s, number(t)) for s, t in enumerate(m.totals))
+                            )
+                        )
+                        continue
+                    try:
+                        m.apply(parse_typed(m, typed_seats(text, seat, m.n), current()), seat=seat)
+                    except BarbuError as e:
+                        con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
+                        continue
+            if len(m.results) > done:
+                done = len(m.results)
+                r = m.results[-1]
+                con.print(
+                    _("Deal {n} over ({contract}): scores {scores} — totals {totals}").format(
+                        n=r.number,
+                        contract=contract(m.contract_by_key[r.contract].name),
+                        scores="  ".join(seat_value(s, signed(x) if x else "+0") for s, x in enumerate(r.scores)),
+                        totals="  ".join(number(t) for t in m.totals),
+                    )
+                )
+                write_record(m, save)
+                tell_shadow(con, watch, told)
+        con.print(
+            _("Match over. Standings: {standings}").format(
+                standings=", ".join(f"{seat_word(s)} {number(t)}" for s, t in m.standings())
+            )
+        )
+        write_record(m, save)
+        con.print(_("Record saved to {path}.").format(path=save))
+        if watch is not None:
+            sum_up_shadow(con, watch, told, m, save)
+        return 0
 
 
 def tell_shadow(con: Console, watch: ShadowWatch | None, told: set[int]) -> None:

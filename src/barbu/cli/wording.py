@@ -7,7 +7,9 @@ what a player reads goes through these, which use the catalog's rank letters
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from rich.text import Text
 
@@ -43,13 +45,40 @@ def hand(cs: Iterable[int] | CardSet | int) -> str:
     return "  ".join(parts)
 
 
+#: Who sits at each seat for the command being run, as people read them (`seat_names`).
+_NAMES: ContextVar[tuple[str, ...]] = ContextVar("seat_names", default=())
+
+
+@contextmanager
+def seat_names(names: Sequence[str]) -> Iterator[None]:
+    """Name the seats for what is printed inside: a record's players (`barbu.play.names.record_names`)
+    or the places seen from the person's chair; numbers stay in the record format only."""
+    token = _NAMES.set(tuple(names))
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
+
 def seat(s: int) -> str:
-    """A seat as the table names it: ``seat 2`` (``place 2``, ``posto 2``)."""
-    return _("seat {n}").format(n=s)
+    """A seat as the reader knows it: "Alice", "West, good player", "you", "North" (`seat_names`);
+    outside of them, the player's rank in the record's order ("player 3")."""
+    names = _NAMES.get()
+    return names[s] if 0 <= s < len(names) else _("player {n}").format(n=number(s + 1))
+
+
+def seat_short(s: int) -> str:
+    """A seat in a narrow cell: a computer player by its place alone ("West" of "West, good player")."""
+    return seat(s).split(", ")[0]
+
+
+def seat_head(s: int) -> str:
+    """A seat as a column's head: a computer player's place over its strength ("West" / "good player")."""
+    return seat(s).replace(", ", "\n", 1)
 
 
 def seat_value(s: int, value: str) -> str:
-    """A seat and what it has: ``seat 2: 14`` (``place 2 : 14``, French spacing)."""
+    """A seat and what it has: ``West: 14`` (``Ouest : 14``, French spacing)."""
     return _("{seat}: {value}").format(seat=seat(s), value=value)
 
 
@@ -79,7 +108,7 @@ def action(a: object, names: Callable[[str], str] | None = None) -> str:
     if isinstance(a, Pass) or (isinstance(a, Double) and not a.targets):
         return keyword("pass")
     if isinstance(a, Double):
-        return " ".join([keyword("double"), *(str(s) for s in sorted(a.targets))])
+        return " ".join([keyword("double"), *(seat_short(s) for s in sorted(a.targets))])  # "double West North"
     if isinstance(a, NameTrump):
         if a.suit is None:
             return keyword("trump") + " " + keyword("none")

@@ -10,7 +10,7 @@ language (`barbu.i18n.current()`) when it is said, never at import time.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ..classic.chinese import CATEGORY_NAMES, Arrangements, rank_of
 from ..classic.contracts import DOMINO, Contract
@@ -24,6 +24,7 @@ from ..guide import option_label, settlements, value_word
 from ..guide.ruleset_words import OPTION_NAMES
 from ..i18n import _, ngettext, number, pgettext, words
 from ..i18n.rules import contract_help
+from ..i18n.typed import fold
 
 
 class RulesInfo:
@@ -132,6 +133,7 @@ PLACES = {
     6: {1: "West", 2: "North-west", 3: "North", 4: "North-east", 5: "East"},
 }
 PLACE_WORDS = {
+    "South": N_("South"),
     "West": N_("West"),
     "North-west": N_("North-west"),
     "North": N_("North"),
@@ -150,23 +152,62 @@ def place_name(where: str) -> str:
     return _(PLACE_WORDS[where])
 
 
-def seat_number(seat: int) -> str:
-    """``seat 2``: a seat named by its number."""
-    return _("seat {n}").format(n=number(seat))
+def table_place(seat: int, me: int, players: int) -> str:
+    """Any seat's place from ``me``'s chair, ``me`` included (South): English, a key of `PLACE_WORDS`.
+
+    A table of more than six (no compass for it) still has places: the seat's number is kept for
+    machines, but such tables are never offered."""
+    return place(seat, me, players) or "South"
 
 
-def seat_name(seat: int, me: int, players: int | None = None) -> str:
-    """``you``, the seat's place at the table (``West``) when the table size is given, else ``seat 2``."""
+def seat_place(seat: int, players: int, me: int = 0) -> str:
+    """A seat named by its place, from the chair of ``me`` (seat 0 by default): ``South``, ``West``…"""
+    return place_name(table_place(seat, me, players))
+
+
+def seat_name(seat: int, me: int, players: int) -> str:
+    """``you``, or the seat's place at the table (``West``)."""
     if seat == me:
         # TRANSLATORS: the person at the table, as a name in lists and columns ("Dealer: you").
         return _("you")
-    where = place(seat, me, players) if players else None
-    return place_name(where) if where else seat_number(seat)
+    return seat_place(seat, players, me)
 
 
-def seat_title(seat: int, me: int, players: int | None = None) -> str:
+def computer_name(where: str | None, kind: str, english: bool = False) -> str:
+    """The one name of a computer player wherever a person reads it: its place and its strength in
+    words, ``West, good player`` (``Ouest, bon joueur``); its strength alone without a place.  In
+    English with ``english`` (a record's words are language-neutral; its header keeps the engine spec)."""
+    if ":" not in kind:  # search(samples=20) is a search player; policy:FILE keeps its file
+        kind = kind.split("(")[0].strip()
+    strength = player_word(kind, english)
+    if not where:
+        return strength
+    if english:
+        return f"{where}, {strength}"
+    # TRANSLATORS: a computer player named by its place and its strength: "West, good player".
+    return _("{place}, {player}").format(place=place_name(where), player=strength)
+
+
+def seat_title(seat: int, me: int, players: int) -> str:
     name = seat_name(seat, me, players)
     return name[0].upper() + name[1:]
+
+
+def typed_seats(text: str, me: int, players: int, names: Sequence[str] = ()) -> str:
+    """A typed command whose players are named by place or by name ("double west north", "contre Ouest",
+    "double Alice") read into the seat numbers of the engine's notation ("double 1 2"); the numbers
+    themselves still read as they are.  Places are understood in the player's language and in English."""
+    seats: dict[str, int] = {}
+    for s in range(players):
+        where = table_place(s, me, players)
+        seats[fold(where)] = seats[fold(place_name(where))] = s
+    for s, name in enumerate(names):
+        if name and len(name.split()) == 1:
+            seats.setdefault(fold(name), s)
+    first, *rest = text.split() or [""]
+    if not rest:
+        return text
+    return " ".join([first, *(str(seats.get(fold(w.strip(",")), w)) for w in rest)])
 
 
 # ---------------------------------------------------------------- contract
@@ -243,10 +284,10 @@ def double_label(action: Double, v: View) -> str:
         redouble = any(b.doubler == t and b.doubled == v.seat for b in v.doubles)
         who = seat_name(t, v.seat, v.players)
         if t == v.dealer:
-            text = _("redouble {who} (seat {n}, dealer)") if redouble else _("double {who} (seat {n}, dealer)")
+            text = _("redouble {who} (dealer)") if redouble else _("double {who} (dealer)")
         else:
-            text = _("redouble {who} (seat {n})") if redouble else _("double {who} (seat {n})")
-        parts.append(text.format(who=who, n=number(t)))
+            text = _("redouble {who}") if redouble else _("double {who}")
+        parts.append(text.format(who=who))
     return ", ".join(parts)
 
 
@@ -261,7 +302,7 @@ def doubling_notes(v: View, info: RulesInfo, legal: Iterable[Any]) -> list[str]:
     """The obligations and limits that bear on the person's doubling turn."""
     notes = []
     c = info.contract(v.contract)
-    dealer = _("{who}, seat {n}").format(who=seat_name(v.dealer, v.seat, v.players), n=number(v.dealer))
+    dealer = seat_name(v.dealer, v.seat, v.players)
     if v.seat == v.dealer:
         notes.append(_("You are the dealer: you never double, you may only redouble doubles you received."))
     elif c is not None and c.positive:
@@ -348,10 +389,10 @@ def forced_choice(legal: Any) -> Any | None:
     return legal[0]
 
 
-def forced_note(action: Any, v: View, info: RulesInfo, places: bool = True) -> str:
+def forced_note(action: Any, v: View, info: RulesInfo) -> str:
     """Why a decision made itself, in words: "You pass: no card can be played", "No double possible: you pass".
 
-    Other seats are named by their place at the table ("West"), or by number ("seat 1") without ``places``.
+    Other seats are named by their place at the table ("West").
     """
     if isinstance(action, Pass):
         c = info.contract(v.contract)
@@ -361,7 +402,7 @@ def forced_note(action: Any, v: View, info: RulesInfo, places: bool = True) -> s
     if isinstance(action, Double):
         if not action.targets:
             return _("No double possible: you pass.")
-        whom = ", ".join(seat_name(t, v.seat, v.players if places else None) for t in sorted(action.targets))
+        whom = ", ".join(seat_name(t, v.seat, v.players) for t in sorted(action.targets))
         return _("You double {whom}: your only possible choice.").format(whom=whom)
     if isinstance(action, int) and not isinstance(action, bool):
         return _("You play {card}: your only legal card.").format(card=card_text(action))

@@ -25,7 +25,7 @@ from ..i18n import _, current
 from ..i18n.typed import parse_typed
 from ..records.barbu import number_in, number_out, read_record, replay, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve
-from .labels import place, place_name, player_word, seat_number
+from .labels import computer_name, place, player_word, seat_name, typed_seats
 
 DEFAULT_DELAY = 0.6
 
@@ -151,18 +151,14 @@ class Session:
         return self.match.to_act() == self.seat
 
     def seat_label(self, s: int) -> str:
-        return _("you") if s == self.seat else seat_number(s)
+        return seat_name(s, self.seat, self.match.n)
 
     def who(self, s: int, english: bool = False) -> str:
-        """Who sits at a seat: you, or a computer player named by where it sits, with its strength
-        (in the current language; in English for the record, which is language-neutral)."""
+        """Who sits at a seat: you, or a computer player by where it sits and its strength, "West, good
+        player" (in the current language; in English for the record, which is language-neutral)."""
         if s == self.seat:
             return "you" if english else _("you")
-        where = place(s, self.seat, self.match.n)
-        kind = self.player_kind(s, english)
-        if not where:
-            return kind
-        return f"{where}, {kind}" if english else _("{place}, {player}").format(place=place_name(where), player=kind)
+        return computer_name(place(s, self.seat, self.match.n), self.strengths.get(s, "?"), english)
 
     def player_kind(self, s: int, english: bool = False) -> str:
         """``you``, or ``computer (rule)``: what plays at a seat."""
@@ -220,8 +216,10 @@ class Session:
     def apply_human(self, choice: Any) -> Any:
         """Apply the person's choice (an action, or text typed in the current language: "dk", "pas de dames");
         a bad one raises `BarbuError`, changing nothing."""
-        action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
-        self.match.apply(action, seat=self.seat)
+        if isinstance(choice, str):  # "double west north": the players by their places
+            choice = parse_typed(self.match, typed_seats(choice, self.seat, self.match.n), current())
+        self.match.apply(choice, seat=self.seat)
+        action = choice
         return action
 
     def bot_seat(self) -> int | None:
@@ -247,7 +245,7 @@ class Session:
 
     # ---------------------------------------------------------------- saving
     def header(self) -> dict[str, Any]:
-        names = [self.who(s, True) for s in range(self.players)]  # "you", "West, computer (good player)"…
+        names = [self.who(s, True) for s in range(self.players)]  # "you", "West, good player"…
         return {
             "players_names": names,
             "tui": {

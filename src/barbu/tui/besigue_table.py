@@ -33,6 +33,7 @@ from ..guide.ruleset_words import game_name
 from ..i18n import _, current, ngettext, number, pgettext, words
 from ..i18n.typed import card_of
 from ..play.besigue_session import BesigueSession
+from ..play.labels import place_name
 from ..play.shadow import ShadowWatch
 from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
@@ -362,7 +363,7 @@ class BesigueTableScreen(CardTableScreen):
             else ""
         )
         deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
-        seat = _("you are seat {n}").format(n=number(s.seat))
+        seat = _("you are {place}").format(place=place_name("South"))
         self.query_one("#b-title", Static).update(
             f"[b]{escape(game_name(v.rules, words()))}[/b] · {deal}{trumps} · {seat}"
             + (f" · [b reverse] {escape(turn)} [/]" if turn else "")

@@ -11,6 +11,7 @@ from ..core.errors import IllegalAction
 from ..duplicate.daily_base import Board
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
+from ..play.labels import typed_seats
 
 
 class DailyBoardCalls:
@@ -31,7 +32,9 @@ class DailyBoardCalls:
         return self.board.to_move()
 
     def apply_human(self, choice: Any) -> Any:
-        action = parse_typed(self.board.match, choice, current()) if isinstance(choice, str) else choice
+        if isinstance(choice, str):  # "double west north": the players by their places, whatever the seat numbers
+            choice = parse_typed(self.board.match, typed_seats(choice, self.board.seat, self.board.match.n), current())
+        action = choice
         self.board.play(action)
         return action
 

@@ -28,7 +28,7 @@ from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
 from ..i18n import _, current, ngettext, number, use, word_error
 from ..i18n import words as language_words
-from ..play.labels import option_word, player_word
+from ..play.labels import option_word, player_word, seat_place
 from ..play.session import Settings, default_strength
 from ..records.savefiles import saved_matches
 from . import besigue_setup, bindings
@@ -210,7 +210,7 @@ class SetupScreen(Screen["Settings | Path"]):
             row(
                 _("Your seat"),
                 Select(
-                    [(_("seat {n}").format(n=number(s)), str(s)) for s in range(n)],
+                    [(seat_place(s, n), str(s)) for s in range(n)],  # places seen from seat 0, as records show them
                     value=str(self.seat),
                     allow_blank=False,
                     id="seat",
@@ -225,7 +225,8 @@ class SetupScreen(Screen["Settings | Path"]):
             self.kinds[s] = kind
             rows.append(
                 row(
-                    _("Seat {n} plays").format(n=number(s)),
+                    # TRANSLATORS: a computer player's row in the setup: "West plays" (its strength follows).
+                    _("{place} plays").format(place=seat_place(s, n, self.seat)),
                     Select(choices, value=kind, allow_blank=False, id=f"opp-{s}"),
                     _("The strength of this computer player."),
                 )

@@ -285,8 +285,8 @@ class TableScreen(CardTableScreen):
         )
 
     def computer_failed(self, seat: int, error: str) -> str:
-        return _("seat {n}'s computer player failed ({error}); it played a random legal move").format(
-            n=number(seat), error=error
+        return _("{who}: the computer player failed ({error}); it played a random legal move").format(
+            who=self.seat_cap(seat), error=error
         )
 
     def _note(self, seat: int, action: Any) -> None:
@@ -315,7 +315,8 @@ class TableScreen(CardTableScreen):
         deal = ended.number if ended else min(v.deal_number, self.info.total_deals)
         state = (" · " + _("match over")) if s.is_over else ((" · " + _("deal over")) if ended else "")
         where = _("deal {n} of {total}").format(n=number(deal), total=number(self.info.total_deals))
-        seat = _("you are seat {n}").format(n=number(s.seat))
+        # TRANSLATORS: in the title: the person always sits at the bottom of the table, South.
+        seat = _("you are {place}").format(place=place_name("South"))
         game = game_name(v.rules, words())
         self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
 
@@ -969,11 +970,10 @@ class TableScreen(CardTableScreen):
         standings = sorted(range(v.players), key=lambda s: (-v.totals[s] if self.info.highest_wins else v.totals[s], s))
         t = Table(title=_("Final standings — {rules}").format(rules=v.rules))
         t.add_column(_("place"), justify="right")
-        t.add_column(_("seat"))
         t.add_column(_("player"))
         t.add_column(_("total"), justify="right")
         for rank, s in enumerate(standings, start=1):
-            t.add_row(number(rank), self.seat_word(s), self.session.who(s), points(v.totals[s]))
+            t.add_row(number(rank), self.session.who(s), points(v.totals[s]))
         if self.shadow is not None:
             self.shadow.update()
             names = {c.key: c.name for c in self.session.match.contracts}
