@@ -20,8 +20,9 @@ from .rating import Rating
 K = 3.0
 #: What a newcomer shows, and how many shown points one point of μ is worth.
 BASE, SCALE = 1000, 25
-#: A rating is provisional (shown with a "?") until it rests on this many rated matches: a Barbu match
-#: is an evening's play, and the σ of a few is already in the figure; the mark says how few.
+#: A rating is provisional (shown with a "?", and on the leaderboards marked so from the player's first rated
+#: result) until it rests on this many rated matches: a Barbu match is an evening's play, and the σ of a few is
+#: already in the figure; the mark says how few.
 PROVISIONAL_MATCHES = 5
 
 

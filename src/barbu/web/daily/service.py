@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, cast
 from itsdangerous import BadSignature, Signer
 
 from ...core.daily_keys import day_key
+from ...agents.names import computer_name
 from ...core.errors import BarbuError
 from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
 from ...duplicate.daily_besigue import BesigueBoard
@@ -608,7 +609,7 @@ class Daily:
             play = BoardPlay(dset, board, rows[board].moves if board in rows else [])
         except (BarbuError, DailyError):
             raise WebError(no.MOVES_BROKEN) from None
-        names = [f"{dset.strength} (computer)"] * play.n
+        names = [computer_name(s, play.seat, play.n, dset.strength) for s in range(play.n)]  # "West, good player"
         names[play.seat] = a.name
         header: dict[str, Any] = {
             "players_names": names,

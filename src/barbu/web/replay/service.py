@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ...agents.names import computer_kind
 from ...analysis import Decision, Review, review_match
 from ...analysis.ddtable import DEFAULT_CELL_SECONDS, DDTable, dd_table, deal_start
 from ...besigue.cards import card_text as besigue_card
@@ -58,6 +59,25 @@ class Source:
     names: tuple[str, ...]
     table: str | None = None  # the table it was played at, if any
     game: str = "barbu"  # or "besigue": replayed, not analysed
+    # Per seat, a computer player's strength ("" when the record does not say it), None for a person: the page
+    # names a computer by its place and strength ("West, good player"), never by the record's name.
+    computers: tuple[str | None, ...] = ()
+    me: int | None = None  # the seat whose replay it is (a daily deal's player), drawn at the bottom
+
+
+def record_people(names: list[str], header: dict[str, Any]) -> tuple[tuple[str | None, ...], int | None]:
+    """Which seats of a record are computer players (and their strengths), and whose replay it is: a daily
+    deal's player, the terminal's player, or the only person among computer players."""
+    daily = header.get("daily")
+    if isinstance(daily, dict) and isinstance(daily.get("seat"), int) and 0 <= daily["seat"] < len(names):
+        kind = daily.get("strength") if isinstance(daily.get("strength"), str) else ""
+        return tuple(None if s == daily["seat"] else kind for s in range(len(names))), daily["seat"]
+    computers = tuple(computer_kind(n) for n in names)
+    tui = header.get("tui")  # `barbu play`'s record: the person's seat
+    if isinstance(tui, dict) and isinstance(tui.get("seat"), int) and 0 <= tui["seat"] < len(names):
+        return computers, tui["seat"]
+    people = [s for s, k in enumerate(computers) if k is None]
+    return computers, people[0] if len(people) == 1 else None
 
 
 def table_source(t: Table) -> Source:
@@ -68,7 +88,8 @@ def table_source(t: Table) -> Source:
     head = lines[0]
     actions = tuple(line["action"] for line in lines if line["type"] == "action")
     names = tuple(s.name or "" for s in t.seats)
-    return Source(t.id, head["rules"], head.get("seed"), actions, names, t.id, t.web.name)
+    computers = tuple((s.strength or "") if s.kind == "bot" else None for s in t.seats)
+    return Source(t.id, head["rules"], head.get("seed"), actions, names, t.id, t.web.name, computers)
 
 
 def upload_source(text: str) -> Source:
@@ -102,6 +123,7 @@ def upload_source(text: str) -> Source:
     names = header.get("players_names")
     if not (isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names)):
         names = [""] * players
+    computers, me = record_people(names, header)
     digest = hashlib.sha256(text.encode()).hexdigest()[:24]
     return Source(
         UPLOAD_PREFIX + digest,
@@ -110,6 +132,8 @@ def upload_source(text: str) -> Source:
         actions,
         tuple(x[:24] for x in names),
         game="besigue" if besigue else "barbu",
+        computers=computers,
+        me=me,
     )
 
 
@@ -160,6 +184,8 @@ def overview(src: Source) -> dict[str, Any]:
         "rules": src.rules,
         "players": m.n,
         "names": list(src.names),
+        "computers": list(src.computers) or [None] * len(src.names),
+        "me": src.me,
         "contracts": contract_info(m),
         "highest_wins": m.rules.family_spec.highest_wins,
         "total_deals": m.total_deals,
@@ -506,6 +532,8 @@ def besigue_overview(src: Source) -> dict[str, Any]:
         "rules": src.rules,
         "players": 2,
         "names": list(src.names),
+        "computers": list(src.computers) or [None] * len(src.names),
+        "me": src.me,
         "contracts": [],
         "highest_wins": True,
         "total_deals": None,

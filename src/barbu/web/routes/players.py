@@ -23,6 +23,10 @@ from .clubs import visible_matches
 from .helpers import page, user_of
 from .services import services
 
+#: A player is on a game's leaderboard from his first rated match of it (the profile's `leaderboard_min` is
+#: the profiles' own word on it), marked provisional until he has `ratings.PROVISIONAL_MATCHES`.
+BOARD_FROM = 1
+
 
 def the_store(request: Request) -> Store:
     """The server's database (refused while the server is starting)."""
@@ -54,9 +58,11 @@ async def board_data(request: Request) -> Response:
     game = request.path_params["game"]
     if game not in ratings.GAMES:
         raise WebError(R.NO_LEADERBOARD, game=game[:40], games=", ".join(ratings.GAMES))
-    rows = await asyncio.to_thread(history.leaderboard, the_store(request), game)
+    # From a player's first rated result, marked provisional until `established` matches (ratings.shown).
+    rows = await asyncio.to_thread(history.leaderboard, the_store(request), game, minimum=BOARD_FROM)
     return JSONResponse(
-        {"game": game, "minimum": history.LEADERBOARD_MIN, "players": rows}, headers={"cache-control": "no-cache"}
+        {"game": game, "minimum": BOARD_FROM, "established": ratings.PROVISIONAL_MATCHES, "players": rows},
+        headers={"cache-control": "no-cache"},
     )
 
 

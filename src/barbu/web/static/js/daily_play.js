@@ -5,7 +5,7 @@ import { el } from "./dom.js";
 import { t, tn, num, contract as contractWords, rankLetter } from "./i18n.js";
 import { RANKS, SYMBOLS, SUITS, cardElement, cardLabel, isCard, prettyCards, sortHand } from "./cards.js";
 import { postJSON } from "./net.js";
-import { placeName, presetName } from "./tablewords.js";
+import { computerName, placeName, presetName } from "./tablewords.js";
 import { percentText } from "./dailywords.js";
 
 const $ = (id) => document.getElementById(id);
@@ -152,7 +152,7 @@ function render(body) {
       return text + (r ? " ×2" : "");
     });
     seats.push(el("div", { class: "daily-seat" + (s === body.seat ? " me" : "") + (st.to_act === s ? " to-act" : ""), "data-seat": s },
-      el("strong", { textContent: s === body.seat ? t("You") : t("{place}, computer", { place: who(s) }) }),
+      el("strong", { textContent: s === body.seat ? t("You") : computerName(s, body.seat, body.players, body.strength) }),
       el("span", { class: "muted small", textContent: " " + t("{n} cards", { n: num(st.hand_sizes[s]) })
         + (st.rows ? "" : " · " + t("tricks: {n}", { n: num(st.tricks_won[s]) })) }),
       doubled.length ? el("span", { class: "small doubles", textContent: " · " + doubled.join(", ") }) : null));

@@ -29,7 +29,7 @@ function row(p) {
     el("td", { class: "who" }, el("a", { href: p.profile, textContent: p.name }),
       mine ? el("span", { class: "muted", textContent: " " + t("(you)") }) : null),
     el("td", { class: "num" }, el("strong", { textContent: ratingText(p), title: ratingTitle(p) }),
-      p.provisional ? el("span", { class: "sr-only", textContent: " " + t("provisional") }) : null),
+      p.provisional ? el("span", { class: "tag provisional", textContent: t("provisional"), title: ratingTitle(p) }) : null),
     el("td", { class: "num", textContent: num(p.matches) }));
   return tr;
 }
@@ -48,11 +48,11 @@ async function load(game) {
     return;
   }
   if (mine !== asked) return;
-  $("board-help").textContent = tn("Players appear after {n} rated match; “?” marks a provisional rating. The rating is a cautious figure that rises as results make it surer.",
-    "Players appear after {n} rated matches; “?” marks a provisional rating. The rating is a cautious figure that rises as results make it surer.", data.minimum);
+  $("board-help").textContent = tn("Players appear from their first rated match. A rating stays provisional (“?”) until it rests on {n} rated match: until then it is a first guess that can still move a lot. The rating is a cautious figure that rises as results make it surer.",
+    "Players appear from their first rated match. A rating stays provisional (“?”) until it rests on {n} rated matches: until then it is a first guess that can still move a lot. The rating is a cautious figure that rises as results make it surer.", data.established);
   if (!data.players.length) {
-    $("board-rows").replaceChildren(el("p", { class: "empty", textContent: tn("Nobody on this leaderboard yet: players appear after {n} rated match of {game}.",
-      "Nobody on this leaderboard yet: players appear after {n} rated matches of {game}.", data.minimum, { game: presetName(game) }) }));
+    $("board-rows").replaceChildren(el("p", { class: "empty", textContent: t("Nobody on this leaderboard yet: players appear with their first rated match of {game}.",
+      { game: presetName(game) }) }));
   } else {
     const head = el("tr", {}, ...[t("Rank"), t("Player"), t("Rating"), t("Rated matches")]
       .map((h, i) => el("th", { scope: "col", class: i === 1 ? "" : "num", textContent: h })));

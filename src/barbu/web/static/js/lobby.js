@@ -182,8 +182,8 @@ $("play-computer").addEventListener("click", async () => {
   }
 });
 
-// Logged in: the Rated boxes (a match against the computer is rated unless unticked); a guest is told where
-// rated matches are.
+// Logged in: the Rated boxes, unticked (a rated match turns the hints and the take-back off: a choice, never a
+// default); a guest is told where rated matches are.
 who.then((user) => {
   member = user;
   $("play-rated-box").hidden = !user;

@@ -6,8 +6,10 @@
 
 import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SUITS, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
-import { contract, lang, num as numText, rankLetter, t, tn } from "./i18n.js";
+import { contract, lang, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
+import { loadSeat } from "./net.js";
+import { computerName, placeName } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -17,6 +19,7 @@ const POINTS = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFr
 const PHONE = window.matchMedia("(max-width: 600px)");
 
 let match = null; // the overview: players, names, contracts, every deal's result
+let me = null; // the seat whose replay it is (a daily deal's player, this browser's seat at the table), or null
 let dealNo = 1;
 let frames = [];
 let index = 0; // the frame shown: 0 as dealt, k after the deal's k-th move
@@ -28,9 +31,28 @@ let ddTimer = null;
 // ------------------------------------------------------------------ words
 const besigue = () => match && match.game === "besigue";
 
+// A person by the record's name; a computer player by its place and strength, seen from the bottom seat
+// ("West, good player"), as the table names it.
 function seatName(s) {
+  const kind = match && match.computers ? match.computers[s] : null;
+  if (kind !== null && kind !== undefined) {
+    if (s !== bottom() || match.players === 2) return computerName(s, bottom(), match.players, kind);
+    return t("{place}, {strength}", { place: t("South"), strength: kind ? strengthName(kind) : t("computer") });
+  }
   const name = match && match.names[s];
   return name || t("seat {n}", { n: s });
+}
+
+// The seat drawn at the bottom of the table: the replay's own player, else the first seat.
+function bottom() {
+  return me === null ? 0 : me;
+}
+
+// A column's short head: the seat's place from the bottom ("West"; "South" for the bottom seat), its name
+// when the table has no places (two players).
+function seatShort(s) {
+  if (s === bottom() && match.players > 2) return t("South");
+  return placeName(s, bottom(), match.players) || seatName(s);
 }
 
 function contractName(key) {
@@ -137,9 +159,9 @@ async function askTable() {
 }
 
 // ------------------------------------------------------------------ drawing
-// Seat k around the table: seat 0 at the bottom, then clockwise in playing order (as at the table).
+// Seat k around the table: the replay's own seat at the bottom, then clockwise in playing order (as at the table).
 function position(seat, n, radiusX, radiusY) {
-  const angle = Math.PI / 2 + (2 * Math.PI * seat) / n;
+  const angle = Math.PI / 2 + (2 * Math.PI * ((seat - bottom() + n) % n)) / n;
   return { left: 50 + radiusX * Math.cos(angle), top: 50 + radiusY * Math.sin(angle) };
 }
 
@@ -227,7 +249,7 @@ function renderCenter(f) {
       const p = position(seat, match.players, PHONE.matches ? 26 : 20, PHONE.matches ? 28 : 22);
       const card = cardElement(c);
       if (c === f.action) card.classList.add("just-played");
-      const by = el("span", { class: "by", textContent: seatName(seat) });
+      const by = el("span", { class: "by", textContent: seatShort(seat), title: seatName(seat) });
       const played = el("div", { class: "trick-card" + (trick.complete && trick.winner === seat ? " winner" : ""), "data-by": seat }, card, by);
       played.style.left = `${p.left}%`;
       played.style.top = `${p.top}%`;
@@ -425,8 +447,8 @@ function renderTable() {
     return;
   }
   const head = el("tr", {}, el("th", { scope: "col", textContent: t("contract") }),
-    ...Array.from({ length: match.players }, (_, s) => el("th", { scope: "col", class: "num", title: seatName(s) },
-      el("span", { textContent: seatName(s) + (s === a.declarer ? "\u00a0★" : "") }))));
+    ...Array.from({ length: match.players }, (_, s) => el("th", { scope: "col", class: "num", title: seatName(s), "data-seat": s },
+      el("span", { textContent: seatShort(s) + (s === a.declarer ? "\u00a0★" : "") }))));
   const rows = a.rows.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-contract": r.contract, "data-trump": r.trump === null ? "" : r.trump },
     el("th", { scope: "row", textContent: (r.chosen ? "▶ " : "") + ddContractLabel(r.contract, r.trump) }),
     ...r.cells.map((c) => el("td", { class: "num" + (c.exact ? " exact" : c.least === null && c.most === null ? " unknown" : " range"),
@@ -451,11 +473,11 @@ function renderDeals() {
   const table = $("deals");
   const n = match.players;
   const head = el("tr", {}, el("th", { textContent: "#" }), el("th", { textContent: besigue() ? t("dealer") : t("contract") }),
-    ...Array.from({ length: n }, (_, s) => el("th", { class: "num", textContent: seatName(s) })));
+    ...Array.from({ length: n }, (_, s) => el("th", { class: "num", title: seatName(s), textContent: seatShort(s) })));
   const rows = match.deals.map((d) => {
     const row = el("tr", { class: d.number === dealNo ? "current" : "", "data-deal": d.number, tabIndex: 0, onclick: () => openDeal(d.number) },
       el("td", { textContent: numText(d.number) }),
-      el("td", { textContent: besigue() ? seatName(d.dealer) : `${contractLabel(d.contract, d.trump, d.rank)} · ${seatName(d.declarer)}` }),
+      el("td", { textContent: besigue() ? seatName(d.dealer) : `${contractLabel(d.contract, d.trump, d.rank)} · ${seatShort(d.declarer)}` }),
       ...d.scores.map((x, s) => el("td", { class: "num", title: t("total") + " " + d.totals[s], textContent: signed(x) })));
     row.addEventListener("keydown", (e) => { if (e.key === "Enter") openDeal(d.number); });
     return row;
@@ -522,6 +544,9 @@ async function start() {
     return;
   }
   $("rules").textContent = match.rules;
+  me = match.me ?? (match.table && loadSeat(match.table) ? loadSeat(match.table).seat : null);
+  if (!Number.isInteger(me) || me < 0 || me >= match.players) me = null;
+  $("replay").dataset.me = me === null ? "" : me;
   if (match.table) {
     $("back-to-table").href = `/t/${encodeURIComponent(match.table)}`;
     $("back-to-table").hidden = false;

@@ -135,13 +135,14 @@ export function seatNumber(seat) {
   return t("Seat {n}", { n: seat + 1 });
 }
 
-// A computer player's name from the reader's chair: "West, computer (good player)"; to a spectator
-// "Seat 2, computer (good player)".
+// A computer player's name from the reader's chair, its place and strength in words: "West, good player"
+// (barbu/agents/names.py); to a spectator "Seat 2, good player"; "West, computer" when its strength is unknown.
 export function computerName(seat, me, players, strength) {
+  const word = strength ? strengthName(strength) : t("computer");
   // Two at a table (Bésigue): the other player needs no place.
-  if (players === 2 && me !== null && me !== undefined && seat !== me) return t("computer ({strength})", { strength: strengthName(strength) });
+  if (players === 2 && me !== null && me !== undefined && seat !== me) return t("computer ({strength})", { strength: word });
   const where = placeName(seat, me, players) || seatNumber(seat);
-  return t("{place}, computer ({strength})", { place: where, strength: strengthName(strength) });
+  return t("{place}, {strength}", { place: where, strength: word });
 }
 
 // What each phase asks of the player, for the turn line ("Your turn: play a card."); null for another phase.
