@@ -170,7 +170,7 @@ async def test_doubling_on_the_table(tmp_path, size):
         text = "\n".join(lines)
         assert "Doubling round: you to call" in text and "pass — no double" in text
         dealer_place = place(dealer, seat, 4)
-        assert f"double {dealer_place} (seat {dealer}, dealer)" in text
+        assert f"double {dealer_place} (dealer)" in text
         assert f"Dealer: {dealer_place}" in text and "Doubles: none" in text
         assert "Obligation: double the dealer 2 times" in text
         assert_players_around(lines, size[0], seat)

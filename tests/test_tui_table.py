@@ -51,7 +51,7 @@ async def test_screen_shows_the_hand_and_the_table_and_nothing_hidden(tmp_path):
         text = screen_text(app)
         assert v.phase == "declare"
         assert "Your hand (13 cards)" in text and "You declare this deal" in text
-        assert "deal 1 of 28" in text and "you are seat" in text
+        assert "deal 1 of 28" in text and "you are South" in text
         for c in CardSet(v.hand):
             assert c.display() in text
         for c in range(52):  # before any card is played, no other card is on the screen
@@ -153,7 +153,7 @@ async def test_forced_double_is_shown_and_a_pass_refused(tmp_path):
         table = await settle(pilot)
         assert table.session.seat == seat
         text = screen_text(app)
-        assert f"You must double the dealer ({place(dealer, seat, 4)}, seat {dealer}) now" in text
+        assert f"You must double the dealer ({place(dealer, seat, 4)}) now" in text
         assert "you owe 2" in text
         assert all(dealer in a.targets for a in table.choices)
         before = table.session.moves
@@ -238,7 +238,7 @@ async def test_setup_screen_enter_starts_with_defaults(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         text = screen_text(app)
-        assert "Classic" in text and "Your seat" in text and "Seat 1 plays" in text  # the game in words
+        assert "Classic" in text and "Your seat" in text and "West plays" in text  # the game in words
         await pilot.press("enter")
         table = await settle(pilot)
         assert str(table.session.match.rules) == "classic" and table.session.seat == 0
@@ -271,7 +271,7 @@ async def test_setup_screen_changes_game_players_seat_and_options(tmp_path):
         await composed(pilot, screen, "#opt-rotation")
         screen.query_one("#opt-rotation").value = "dealer"
         await pilot.pause()
-        assert "Seat 4 plays" in screen_text(app) or screen.query_one("#opp-4")
+        assert "North-east plays" in screen_text(app) or screen.query_one("#opp-4")
         screen.query_one("#start").focus()
         await pilot.press("enter")
         table = await settle(pilot)

@@ -392,9 +392,9 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         for _ in range(50):  # the options are rebuilt after the change: wait for them (a loaded machine is slow)
             await pilot.pause(0.1)
             text = screen_text(app)
-            if "Seat 1 plays" in text:
+            if "North plays" in text:
                 break
-        assert "the common English rules" in text and "Seat 1 plays" in text and "Players" not in text
+        assert "the common English rules" in text and "North plays" in text and "Players" not in text
         screen.query_one("#opt-target").value = "1500"
         await pilot.pause()
         screen.query_one("#start").focus()
@@ -460,7 +460,7 @@ async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_pa
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "Bésigue (2 players)" in text and "as the seed (003) states it" in text and "Seat 0 plays" in text
+        assert "Bésigue (2 players)" in text and "as the seed (003) states it" in text and "North plays" in text
         await pilot.press("enter")  # Start has the focus
         table = await settle(pilot)
         s = table.session

@@ -127,6 +127,7 @@ def player_word(kind: str, english: bool = False) -> str:
 # seats after you they play: the next to play sits on your left (West), the last on your right (East).
 # The places are English keys (the layout uses them); `place_name` words them.
 PLACES = {
+    2: {1: "North"},  # Bésigue: the opponent faces you
     3: {1: "West", 2: "East"},
     4: {1: "West", 2: "North", 3: "East"},
     5: {1: "West", 2: "North-west", 3: "North-east", 4: "East"},
