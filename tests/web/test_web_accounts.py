@@ -212,7 +212,8 @@ def test_a_rated_match_against_the_computer_rates_the_player_and_shows_on_his_pr
         assert "password" not in str(data).lower()
         assert c.get("/api/players/nobody").status_code == 404
         board = c.get("/api/leaderboards/salad").json()
-        assert board["players"] == []  # one rated match is not enough to be listed
+        assert [p["name"] for p in board["players"]] == ["Alice"]  # listed from the first rated match,
+        assert board["players"][0]["provisional"] and board["established"] == 5  # marked provisional until 5
         assert c.get("/api/leaderboards/poker").status_code == 404
 
 

@@ -93,12 +93,13 @@ def log_in(page: Page, base: str, name: str, password: str = PASSWORD) -> None:
 
 
 def play_rated_salad(page: Page, base: str) -> str:
-    """From the lobby: Salad for three in the New-table form, so that Play now plays it, rated (ticked by
-    default once logged in), against random computer players; returns the table's id once seated."""
+    """From the lobby: Salad for three in the New-table form, so that Play now plays it, rated (a choice the
+    player ticks once logged in, never a default), against random computer players; the table's id once seated."""
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value='salad']", state="attached")
     expect(page.locator("#play-rated-box")).to_be_visible()
-    expect(page.locator("#play-rated")).to_be_checked()
+    expect(page.locator("#play-rated")).not_to_be_checked()
+    page.check("#play-rated")
     expect(page.locator("#create-rated-box")).to_be_visible()
     page.select_option("#preset", "salad")
     page.select_option("#players", "3")

@@ -68,9 +68,9 @@ def take_seat_zero(page: Page) -> None:
 @pytest.mark.parametrize(
     "lang, title, west, seat_one",
     [
-        ("en", "Classic · quick rotation", "West, computer (good player)", "Seat 1"),
-        ("fr", "Classique · rotation rapide", "Ouest, ordinateur (bon joueur)", "Place 1"),
-        ("it", "Classico · rotazione rapida", "Ovest, computer (buon giocatore)", "Posto 1"),
+        ("en", "Classic · quick rotation", "West, good player", "Seat 1"),
+        ("fr", "Classique · rotation rapide", "Ouest, bon joueur", "Place 1"),
+        ("it", "Classico · rotazione rapida", "Ovest, buon giocatore", "Posto 1"),
     ],
 )
 def test_the_table_speaks_in_words_and_the_invite_box_closes(
@@ -107,7 +107,7 @@ def test_a_spectator_counts_seats_from_one(server: Server, person: Callable[...,
     page.goto(f"{server.base}/t/{tid}?lang=en")
     page.wait_for_selector("[data-seat-box='3'] .seat-name")
     assert page.locator("[data-seat-box='3'] .seat-name").inner_text() == "Seat 4"
-    assert page.locator("[data-seat-box='3'] .seat-name").get_attribute("title") == "Seat 4, computer (good player)"
+    assert page.locator("[data-seat-box='3'] .seat-name").get_attribute("title") == "Seat 4, good player"
 
 
 @pytest.mark.parametrize(
