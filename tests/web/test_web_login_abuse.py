@@ -8,6 +8,7 @@ Each burst's requests wait at a barrier and are sent at once, each on its own co
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import urllib.error
@@ -141,6 +142,26 @@ def test_a_known_browser_cookie_is_signed_for_its_name_alone() -> None:
     both = known.remember(cookie, "bob")
     assert both.split(".")[0] == cookie.split(".")[0] and known.known(both, "alice") == known.known(both, "bob")
     assert known.known("junk", "alice") is None and known.known(None, "alice") is None
+
+
+def test_the_delay_doubles_up_to_its_cap_is_forgotten_after_a_day_and_a_right_password_clears_it() -> None:
+    """The counts' arithmetic, at chosen moments (the servers above show it holds under concurrency)."""
+    t, limits = 1_000_000.0, throttle.Throttle()
+    guess = throttle.Attempt.of("victim", "ab" * 32, None)
+    assert [limits._reserve(guess, t) for _ in range(6)] == [0, 0, 0, 0, 0, 30]
+    waits = []
+    for _ in range(8):  # each time the wait is over, one more guess, and a wait twice as long, at most 15 minutes
+        t += 30 * 2 ** len(waits) if len(waits) < 5 else 900
+        assert limits._reserve(guess, t) == 0
+        waits.append(limits._reserve(guess, t))
+    assert waits == [60, 120, 240, 480, 900, 900, 900, 900]
+    t += throttle.PAIR.forget + 1  # a day of silence: the pair starts over
+    assert [limits._reserve(guess, t) for _ in range(6)] == [0, 0, 0, 0, 0, 30]
+    mine = throttle.Attempt.of("victim", "cd" * 32, None)
+    for _ in range(4):
+        assert limits._reserve(mine, t) == 0
+    asyncio.run(limits.forgive(mine))  # his right password: his pair starts over
+    assert [limits._reserve(mine, t) for _ in range(6)] == [0, 0, 0, 0, 0, 30]
 
 
 @pytest.fixture(scope="module")

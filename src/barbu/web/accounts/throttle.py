@@ -86,6 +86,7 @@ def refusal(wait: float) -> WebError:
 
 @dataclass
 class _Count:
+    forget: float
     failures: int = 0
     next_at: float = 0.0
     last_at: float = 0.0
@@ -97,6 +98,7 @@ class Throttle:
     def __init__(self, broker: Callable[[], Any] = lambda: None) -> None:
         """``broker``: the server's Redis client once it has many processes (None: one process alone)."""
         self._counts: dict[str, _Count] = {}
+        self._swept = 0.0
         self._broker = broker
         self._shared: SharedThrottle | None = None
 
@@ -151,13 +153,14 @@ class Throttle:
     def _fresh(self, key: str, rule: Rule, t: float) -> _Count:
         c = self._counts.get(key)
         if c is None or t - c.last_at > rule.forget:
-            c = self._counts[key] = _Count()
+            c = self._counts[key] = _Count(rule.forget)
         return c
 
     def _sweep(self, t: float) -> None:
-        """Forget counts untouched for a day, now and then (the memory of a flood of names stays bounded)."""
-        if len(self._counts) > 10_000:
-            for key in [k for k, c in self._counts.items() if t - c.last_at > PAIR.forget]:
+        """Forget the counts past their rule's time, once a minute at most (the memory stays bounded)."""
+        if t - self._swept >= 60:
+            self._swept = t
+            for key in [k for k, c in self._counts.items() if t - c.last_at > c.forget]:
                 del self._counts[key]
 
 
