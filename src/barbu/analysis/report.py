@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box
@@ -14,8 +15,9 @@ from ..i18n.formats import format_number
 from .review import Decision, Review
 
 
-def action_text(action: Any, names: dict[str, str]) -> str:
-    """An action as the player reads it: a card's face, a contract's name, else its notation."""
+def action_text(action: Any, names: dict[str, str], players: Sequence[str] = ()) -> str:
+    """An action as the player reads it: a card's face, a contract's name, a double's players by
+    ``players`` (each seat's name or place: "double West North"), else its notation."""
     if action is None:
         return "·"
     if isinstance(action, Card):
@@ -26,7 +28,8 @@ def action_text(action: Any, names: dict[str, str]) -> str:
         w = words()
         if not action.targets:
             return w.pgettext("doubling", "pass")
-        return w.pgettext("doubling", "double") + " " + " ".join(number(s) for s in sorted(action.targets))
+        targets = [players[s] if s < len(players) else number(s) for s in sorted(action.targets)]
+        return w.pgettext("doubling", "double") + " " + ", ".join(targets)
     if isinstance(action, NameTrump) and action.suit is not None:
         return words().suit(action.suit)
     return str(action)
@@ -46,29 +49,32 @@ def decision_table(
     title: str,
     with_seat: bool = True,
     with_deal: bool = True,
+    players: Sequence[str] = (),
 ) -> Table:
-    """One row per decision: what was played, what was better from the seat's view and with all hands shown."""
+    """One row per decision: what was played, what was better from the seat's view and with all hands shown.
+
+    ``players``: each seat as people read it ("Alice", "West, good player"), for the player column and doubles."""
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     if with_deal:
         t.add_column(_("deal"), justify="right")
     t.add_column(_("move"), justify="right")
     if with_seat:
-        t.add_column(_("seat"), justify="right")
+        t.add_column(_("player"))
     t.add_column(_("played"))
     t.add_column(_("better"))
     t.add_column(_("cost"), justify="right")
     t.add_column(_("best, all hands shown"))
     t.add_column(_("exact cost"), justify="right")
     for d in decisions:
-        better = action_text(d.best, names) if d.cost else ""
-        exact = action_text(d.exact_best, names) if d.exact_cost else ""
-        seat = [number(d.seat)] if with_seat else []
+        better = action_text(d.best, names, players) if d.cost else ""
+        exact = action_text(d.exact_best, names, players) if d.exact_cost else ""
+        seat = [players[d.seat] if d.seat < len(players) else number(d.seat)] if with_seat else []
         deal = [number(d.deal)] if with_deal else []
         t.add_row(
             *deal,
             number(d.step),
             *seat,
-            action_text(d.chosen, names),
+            action_text(d.chosen, names, players),
             better,
             points(d.cost),
             exact,

@@ -16,9 +16,10 @@ from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECO
 from ..core.errors import BarbuError
 from ..games import record_kind
 from ..i18n import _, current, number, word_error, words
+from ..play.names import record_names
 from ..records.barbu import read_record
 from .ddview import cell_seconds, not_covered, print_dd
-from .wording import error_text, no_such_deal
+from .wording import error_text, no_such_deal, seat_names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -91,6 +92,7 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     names = {c.key: c.name for c in record.rules.family_spec.contracts(record.rules)}
     deals = set(args.deal) if args.deal else None
     seats = set(args.seat) if args.seat else None
+    people = record_names(record.header, record.rules.players)  # "Alice", "West, good player": never a number
     with console.status(_("weighing the decisions…")) as status:
 
         def progress(deal: int, step: int) -> None:
@@ -122,10 +124,10 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     for r in review.results:
         if r.number in weighed:
             console.print(
-                _("Deal {deal}: {contract}, declared by seat {seat}; points {points}").format(
+                _("Deal {deal}: {contract}, declared by {who}; points {points}").format(
                     deal=number(r.number),
                     contract=words().contract(names.get(r.contract, r.contract)),
-                    seat=number(r.declarer),
+                    who=people[r.declarer],
                     points=", ".join(number(x) for x in r.added),
                 )
             )
@@ -135,33 +137,34 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
                     console.print(_("No double-dummy tables: they are not available for the Scottish game."))
                     dd = False
                     continue
-                print_dd(
-                    console,
-                    start,
-                    getattr(args, "dd_seconds", DEFAULT_CELL_SECONDS),
-                    (r.contract, r.trump),
-                    status=console,
-                )
+                with seat_names(people):
+                    print_dd(
+                        console,
+                        start,
+                        getattr(args, "dd_seconds", DEFAULT_CELL_SECONDS),
+                        (r.contract, r.trump),
+                        status=console,
+                    )
     shown = review.decisions if args.all else [d for d in review.decisions if d.cost or d.exact_cost]
     title = _("{file}: what each decision cost (points)").format(file=Path(args.record).name)
     if shown:
-        console.print(decision_table(review, shown, names, title))
+        console.print(decision_table(review, shown, names, title, players=people))
     else:
         console.print(_("every decision was as good as the strongest computer player's"))
     players = sorted({d.seat for d in review.decisions})
     summary = Table(title=_("each player's costliest decisions"), box=box.SIMPLE_HEAD, pad_edge=False)
-    summary.add_column(_("seat"), justify="right")
+    summary.add_column(_("player"))
     summary.add_column(_("cost in all"), justify="right")
     summary.add_column(_("exact cost in all"), justify="right")
     summary.add_column(_("costliest (deal.move: played → better, cost)"))
     for s in players:
         worst = [d for d in review.costliest(s, args.top) if d.cost]
         text = "; ".join(
-            f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names)} → "
-            f"{action_text(d.best, names)}, {points(d.cost)}"
+            f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names, people)} → "
+            f"{action_text(d.best, names, people)}, {points(d.cost)}"
             for d in worst
         )
-        summary.add_row(number(s), points(review.total_cost(s)), points(review.total_exact_cost(s)), text or "—")
+        summary.add_row(people[s], points(review.total_cost(s)), points(review.total_exact_cost(s)), text or "—")
     console.print(summary)
     console.print(
         _(

@@ -21,7 +21,7 @@ from ..analysis.ddtable import DEFAULT_CELL_SECONDS, Cell, DDTable, dd_table
 from ..classic.match import Match
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..i18n import _, number, words
-from .wording import contract, seat
+from .wording import contract, seat, seat_head
 
 #: The mark of the contract chosen in the game, in its row.
 CHOSEN = "▶"
@@ -105,7 +105,7 @@ def render(m: Match, table: DDTable, seconds: float, played: str | None = None) 
     t.add_column("", width=1, no_wrap=True)
     t.add_column(_("contract"))
     for s in range(len(table.hands)):
-        t.add_column(seat(s) + (" ★" if s == table.declarer else ""), justify="right", no_wrap=True)
+        t.add_column(seat_head(s) + (" ★" if s == table.declarer else ""), justify="right", no_wrap=True)
     for row in table.rows:
         t.add_row(
             CHOSEN if row.chosen else "",

@@ -17,9 +17,10 @@ from ..classic.ruleset import Ruleset
 from ..core.errors import BarbuError
 from ..games import game_kind
 from ..i18n import _, number
+from ..play.labels import computer_name, table_place
 from .argwords import PLAYERS_HELP, RULES_HELP
 from .common import besigue_commands, console, err
-from .wording import deals_count, seat
+from .wording import deals_count, seat, seat_names
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
@@ -89,7 +90,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
         play_out(game, agents, deal_done)
     if args.out:
-        kind.write_record(game, args.out, {"players_names": [f"{spec} {s}" for s, spec in enumerate(specs)]})
+        # people read "South, good player"; machines read the specs ("agents")
+        n = len(specs)
+        names = [computer_name(table_place(s, 0, n), spec, english=True) for s, spec in enumerate(specs)]
+        kind.write_record(game, args.out, {"players_names": names, "agents": list(specs)})
         console.print(_("record written to {path}").format(path=args.out))
     if args.text:
         Path(args.text).write_text(kind.text_form(game), encoding="utf-8")
@@ -97,7 +101,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if kind.name == "besigue":
         besigue_commands().print_deals(console, game, f"Bésigue — {game.rules}")
     else:
-        print_final(game)
+        with seat_names([computer_name(table_place(s, 0, game.n), spec) for s, spec in enumerate(specs)]):
+            print_final(game)
     return 0
 
 
@@ -111,7 +116,7 @@ def print_final(m: Match) -> None:
     )
     t = Table()
     t.add_column(_("place"), justify="right")
-    t.add_column(_("seat"))
+    t.add_column(_("player"))
     t.add_column(_("total"), justify="right")
     for place, (s, total) in enumerate(m.standings(), start=1):
         t.add_row(str(place), seat(s), number(total))

@@ -73,8 +73,9 @@ def seat_short(s: int) -> str:
 
 
 def seat_head(s: int) -> str:
-    """A seat as a column's head: a computer player's place over its strength ("West" / "good player")."""
-    return seat(s).replace(", ", "\n", 1)
+    """A seat as a column's head, a word a line so that the numbers keep the room: a computer player's
+    place over its strength ("West" / "good" / "player")."""
+    return "\n".join(seat(s).replace(",", "").split())
 
 
 def seat_value(s: int, value: str) -> str:
