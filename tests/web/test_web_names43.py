@@ -13,11 +13,13 @@ import json
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import pytest
 from playwright.sync_api import Page
 from test_web_accounts import FAST, SHORT, sign_up, stored_over
+from test_web_daily import DAY, NEXT, play_set
+from test_web_daily import settings as daily_settings
 from test_web_private import client, post
 from test_web_protocol import play_out
 from webhelpers import shot
@@ -56,7 +58,7 @@ def rated(tmp_path_factory: pytest.TempPathFactory) -> Rated:
         assert r.status_code == 201, r.text
         tid, token = r.json()["id"], r.json()["token"]
         assert r.json()["seat"] == 0
-        table = c.app.state.lobby.tables[tid]
+        table = cast(Any, c.app).state.lobby.tables[tid]
         p = Player(c, tid, token)
         play_out(p, table)
         p.close()
@@ -109,7 +111,30 @@ def test_one_name_for_each_computer_player() -> None:
     assert computer_kind("North, strong") == "search" and computer_kind("random 0") is None
 
 
-def box_of(page: Page, selector: str) -> dict[str, float]:
+def test_a_daily_record_names_its_computers_by_place_and_its_replay_puts_the_player_at_the_bottom(
+    tmp_path: Path,
+) -> None:
+    """The record of one's daily deal (and its replay once the day is over): "West, good player", never the
+    engine's name; the player's seat is the replay's own."""
+    with client(daily_settings(f"sqlite:///{tmp_path / 'web.db'}")) as c:
+        daily = cast(Any, c.app).state.daily
+        daily.today = lambda: DAY
+        answers = play_set(c)
+        seat, players = answers[0]["seat"], answers[0]["players"]
+        daily.today = lambda: NEXT
+        r = c.get(f"/api/daily/classic/boards/0/record?day={DAY}")
+        assert r.status_code == 200, r.text
+        names = json.loads(r.text.splitlines()[0])["players_names"]
+        assert names == [names[seat] if s == seat else computer_name(s, seat, players, "rule") for s in range(players)]
+        assert all(", good player" in n for s, n in enumerate(names) if s != seat)
+        assert not [n for n in names if "(computer)" in n or "rule" in n]
+        made = post(c, "/api/replays", {"record": r.text})
+        assert made.status_code == 201, made.text
+        o = c.get(f"/api/replays/{made.json()['id']}").json()
+        assert o["me"] == seat and o["computers"] == ["rule" if s != seat else None for s in range(players)]
+
+
+def box_of(page: Page, selector: str) -> Any:
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
     return box
@@ -155,7 +180,9 @@ def test_the_replay_puts_its_player_at_the_bottom_and_names_the_computers_by_pla
         cells = page.locator("table.dd tbody tr:first-child td")
         last = cells.nth(3).bounding_box()
         assert last is not None and last["x"] + last["width"] <= width
-        wrap = page.evaluate("() => { const w = document.querySelector('.dd-wrap'); return [w.scrollWidth, w.clientWidth]; }")
+        wrap = page.evaluate(
+            "() => { const w = document.querySelector('.dd-wrap'); return [w.scrollWidth, w.clientWidth]; }"
+        )
         assert wrap[0] <= wrap[1] + 1, wrap
         text = page.inner_text("#replay")
         assert not [w for w in ENGINES if w in text], text

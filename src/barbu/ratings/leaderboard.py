@@ -17,9 +17,7 @@ from .shown import shown
 K = TypeVar("K")  # a player as the caller names him: a user id or a name, anything that sorts
 
 
-def leaderboard(
-    players: Iterable[tuple[K, Rating]], min_matches: int = 1
-) -> list[tuple[int, K, int]]:
+def leaderboard(players: Iterable[tuple[K, Rating]], min_matches: int = 1) -> list[tuple[int, K, int]]:
     """(place, player, shown figure), best first, of the players with at least ``min_matches`` rated
     matches; equal figures share a place (1, 2, 2, 4), and among them the one with more matches comes
     first (then the keys' order, so the list is the same every time)."""

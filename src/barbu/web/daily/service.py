@@ -30,8 +30,8 @@ from typing import Any, Callable, Iterator, cast
 
 from itsdangerous import BadSignature, Signer
 
-from ...core.daily_keys import day_key
 from ...agents.names import computer_name
+from ...core.daily_keys import day_key
 from ...core.errors import BarbuError
 from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
 from ...duplicate.daily_besigue import BesigueBoard
