@@ -28,7 +28,8 @@ def action_text(action: Any, names: dict[str, str], players: Sequence[str] = ())
         w = words()
         if not action.targets:
             return w.pgettext("doubling", "pass")
-        targets = [players[s] if s < len(players) else number(s) for s in sorted(action.targets)]
+        # a computer player by its place alone ("West" of "West, good player"): the list stays readable
+        targets = [players[s].split(", ")[0] if s < len(players) else number(s) for s in sorted(action.targets)]
         return w.pgettext("doubling", "double") + " " + ", ".join(targets)
     if isinstance(action, NameTrump) and action.suit is not None:
         return words().suit(action.suit)

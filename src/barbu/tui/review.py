@@ -19,6 +19,7 @@ from ..analysis.report import decision_table, points
 from ..analysis.review import DEFAULT_EXACT_CARDS
 from ..classic.match import Match
 from ..i18n import _, ngettext, number
+from ..play.labels import seat_name
 from .dialogs import InfoDialog
 
 #: A lighter search than `barbu analyze`'s, so a deal is weighed while the player waits.
@@ -54,6 +55,7 @@ class ReviewDialog(InfoDialog):
         self.rules, self.seed = str(match.rules), match.seed
         self.actions = [str(a) for a in match.history]
         self.seat, self.deal, self.names = seat, deal, names
+        self.players = [seat_name(s, seat, match.n) for s in range(match.n)]  # doubles by place: "double West"
         self.exact_cards = DEFAULT_EXACT_CARDS if every_card_seen(match, deal) else 0
 
     def on_mount(self) -> None:
@@ -92,7 +94,9 @@ class ReviewDialog(InfoDialog):
             )
         )
         if costly:
-            parts.append(decision_table(review, costly, self.names, "", with_seat=False, with_deal=False))
+            parts.append(
+                decision_table(review, costly, self.names, "", with_seat=False, with_deal=False, players=self.players)
+            )
         else:
             parts.append(Text(_("Every decision was as good as the strongest computer player's.")))
         parts.append(

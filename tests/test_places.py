@@ -1,0 +1,210 @@
+"""Places, never numbers: wherever a person reads the terminal, the plain game or a record's display, the players
+are called by their places (South, West, North, East; Sud, Ouest…; Sud, Ovest…) or by the record's names, and a
+computer player by its place and strength in words ("West, good player"), never "seat 2" nor "rule (computer)";
+typed doubles take places and names as well as numbers.  In English, French and Italian."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import shot_path
+from tuikit import screen_text, settle
+
+from barbu.agents import make_agent
+from barbu.classic.match import Match
+from barbu.cli.main import main as barbu
+from barbu.cli.textplay import describe
+from barbu.cli.wording import seat_names
+from barbu.core.actions import Double
+from barbu.core.game import CHANCE
+from barbu.i18n import use
+from barbu.play.labels import computer_name, place, place_name, seat_name, typed_seats
+from barbu.play.names import record_names
+from barbu.play.session import Session, Settings
+from barbu.records.barbu import write_record
+from barbu.tui.app import BarbuApp
+from barbu.tui.setup_screen import SetupScreen
+
+GOLDEN = Path(__file__).parent / "golden" / "classic-seed7.jsonl"
+LANGS = ("en", "fr", "it")
+#: What a person must never read: a seat by its number (in the three languages), an engine's name for a player.
+FORBIDDEN = re.compile(
+    r"\b(?:seat|place|posto) \d|\b(?:rule|random|search|expert) \((?:computer|seat \d+)\)"
+    r"|\bcomputer \((?:rule|random|search|expert)\)",
+    re.IGNORECASE,
+)
+#: How each kind of record names its players (the engine specs kept for machines).
+HEADERS = {
+    "daily": ["Alice", "rule (computer)", "rule (computer)", "rule (computer)"],
+    "terminal": ["you", "West, computer (good player)", "North, computer (expert)", "East, good player"],
+    "arena": ["rule (seat 0)", "random (seat 1)", "search (seat 2)", "rule (seat 3)"],
+    "selfplay": ["random 0", "random 1", "random 2", "random 3"],
+}
+
+
+@pytest.fixture(params=LANGS)
+def lang(request):
+    use(request.param)
+    yield request.param
+    use("en")
+
+
+def clean(text: str) -> None:
+    found = FORBIDDEN.search(text)
+    assert found is None, f"{found.group(0)!r} in: …{text[max(0, found.start() - 80) : found.end() + 80]}…"
+
+
+def record_with(tmp_path: Path, names: list[str], **header) -> Path:
+    """The golden classic match under other players' names."""
+    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head.update(players_names=names, **header)
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- one name for each computer player
+def test_one_name_for_each_computer_player(lang):
+    west, good = place_name("West"), computer_name(None, "rule")
+    assert (
+        computer_name("West", "rule") == f"{west}, {good}"
+        and good == {"en": "good player", "fr": "bon joueur", "it": "buon giocatore"}[lang]
+    )
+    assert computer_name("West", "search(samples=20)", english=True) == "West, strong"
+    names = record_names({"players_names": HEADERS["daily"]}, 4)
+    assert names == ["Alice", *(f"{place_name(p)}, {good}" for p in ("West", "North", "East"))]
+    assert record_names({"players_names": HEADERS["terminal"], "tui": {"seat": 0}}, 4)[2] == computer_name(
+        "North", "expert"
+    )
+    # the daily record from the second seat: the places are seen from Alice's chair
+    assert record_names({"players_names": ["rule (computer)", "Alice", "rule (computer)"]}, 3) == [
+        computer_name("East", "rule"),
+        "Alice",
+        computer_name("West", "rule"),
+    ]
+    assert record_names({}, 6) == [
+        place_name(p) for p in ("South", "West", "North-west", "North", "North-east", "East")
+    ]
+
+
+# ---------------------------------------------------------------- typed places and names
+def test_typed_doubles_take_places_and_names(lang):
+    west, north = place_name("West").lower(), place_name("North")
+    assert typed_seats(f"double {west} {north}", 0, 4) == "double 1 2"
+    assert typed_seats(f"double {west}, East", 2, 4) == "double 3 1"  # English places are understood too
+    assert typed_seats("double Alice", 0, 4, ["", "", "Alice", ""]) == "double 2"
+    assert typed_seats("double 1 3", 0, 4) == "double 1 3" and typed_seats("QH", 0, 4) == "QH"
+
+
+def doubling_turn() -> tuple[Match, int]:
+    """A classic match played by rule players until a seat may double another than the dealer."""
+    for seed in range(60):
+        m = Match("classic", seed)
+        bots = [make_agent("rule", s) for s in range(4)]
+        while not m.is_over and len(m.results) < 3:
+            actor = m.to_act()
+            if actor == CHANCE:
+                m.apply(m.sample_chance())
+                continue
+            legal = m.legal_actions()
+            if any(isinstance(a, Double) and a.targets and m.dealer not in a.targets for a in legal):
+                return m, actor
+            m.apply(bots[actor].act(m.view(actor)))
+    raise AssertionError("no free double in 60 matches")
+
+
+def test_a_double_typed_by_place_in_the_terminal(tmp_path, lang):
+    m, seat = doubling_turn()
+    (target,) = next(a for a in m.legal_actions() if isinstance(a, Double) and len(a.targets) == 1).targets
+    path = tmp_path / "g.jsonl"
+    write_record(m, path, {"tui": {"seat": seat, "opponents": {}}})
+    session = Session.resume(path)
+    where = place(target, seat, 4)
+    assert where is not None
+    word = {"en": "double", "fr": "contre", "it": "contro"}[lang]
+    session.apply_human(f"{word} {place_name(where)}")  # "contre Ouest": the engine reads "double 1"
+    assert [(b.doubler, b.doubled) for b in session.view().doubles][-1] == (seat, target)
+
+
+# ---------------------------------------------------------------- the plain game
+def test_the_plain_game_names_places(lang):
+    m, seat = doubling_turn()
+    names = [seat_name(s, seat, 4) for s in range(4)]
+    with seat_names(names):
+        text = describe(m, seat)
+    clean(text)
+    assert names[m.dealer] in text
+
+
+def test_the_plain_game_from_start_to_quit(tmp_path, monkeypatch, capsys, lang):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nscores\nzz\nquit\n"))
+    assert barbu(["--lang", lang, "play", "--plain", "--seed", "3", "--no-compare"]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    assert {"en": "You sit South", "fr": "Vous êtes Sud", "it": "Sei Sud"}[lang] in out
+    assert computer_name("West", "rule") in " ".join(out.split())
+
+
+# ---------------------------------------------------------------- the records' displays
+@pytest.mark.parametrize("kind", sorted(HEADERS))
+def test_replay_and_show_name_the_players(tmp_path, capsys, lang, kind):
+    path = record_with(tmp_path, HEADERS[kind])
+    assert barbu(["--lang", lang, "replay", str(path)]) == 0
+    assert barbu(["--lang", lang, "show", str(path), "--deal", "2"]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    for name in record_names({"players_names": HEADERS[kind]}, 4):
+        assert name in out  # each hand of the deal shown is headed by its player
+    if kind == "daily":
+        assert "Alice" in out
+
+
+def test_analyze_names_the_players(tmp_path, capsys, lang):
+    path = record_with(tmp_path, HEADERS["daily"])
+    args = ["--lang", lang, "analyze", str(path), "--deal", "1", "--no-dd", "--samples", "2", "--seconds", "0.05"]
+    assert barbu([*args, "--exact-cards", "0"]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    assert "Alice" in out and computer_name("East", "rule") in out
+
+
+# ---------------------------------------------------------------- the Textual table
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_the_table_and_its_setup_name_places(tmp_path, lang, size):
+    """The setup's rows ("West plays") and the table (its title, the doubling choices, the dealer) by place."""
+    app = BarbuApp(Settings(seed=4, delay=0, save=tmp_path / "s.jsonl"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        text = screen_text(app)
+        shot(app, f"places-setup-{lang}-{size[0]}x{size[1]}.svg")
+    clean(text)
+    assert f"{place_name('West')}" in text
+    m, seat = doubling_turn()
+    path = tmp_path / "g.jsonl"
+    write_record(m, path, {"tui": {"seat": seat, "opponents": {}}})
+    app = BarbuApp(session=Session.resume(path), delay=0, confirm_forced=True)
+    async with app.run_test(size=size) as pilot:
+        table = await settle(pilot)
+        assert table.session.view().phase == "doubling"
+        text = screen_text(app)
+        shot(app, f"places-table-{lang}-{size[0]}x{size[1]}.svg")
+    clean(text)
+    assert {"en": "you are South", "fr": "vous êtes Sud", "it": "sei Sud"}[lang] in text
+    (target,) = next(a for a in m.legal_actions() if isinstance(a, Double) and len(a.targets) == 1).targets
+    assert place_name(place(target, seat, 4) or "") in text
+
+
+def shot(app: BarbuApp, name: str) -> None:
+    """A screenshot for people when BARBU_SHOTS asks for one (helpers.shot_path)."""
+    path = shot_path(name)
+    if path is not None:
+        app.save_screenshot(path.name, str(path.parent))
