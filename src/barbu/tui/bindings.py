@@ -81,7 +81,7 @@ def keys_help() -> str:
   ↑ ↓            move in the list of choices (or between suits / rows)
   Enter          play or choose what the cursor is on (on an empty command line)
   type + Enter   a card (qh, 10s, A♠), a contract (no-queens), trump h, rank 7,
-                 pass, double 1 3, family, maximum, arrange <back> <middle> <front>
+                 pass, double west north, family, maximum, arrange <back> <middle> <front>
   mouse          click a card or a choice
   F1 help   F2 last trick   F3 scoresheet   F4 hint   Ctrl+Z take back your last move
   Ctrl+S save   Ctrl+Q save and quit

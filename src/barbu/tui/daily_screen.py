@@ -107,7 +107,7 @@ class DailyScreen(TableScreen):
   ← →            move along your hand
   ↑ ↓            move in the list of choices
   Enter          play or choose what the cursor is on (on an empty command line)
-  type + Enter   a card (qh, 10s, A♠), pass, double 1 3, lay jh qh kh
+  type + Enter   a card (qh, 10s, A♠), pass, double west north, lay jh qh kh
   mouse          click a card or a choice
   F1 help   F2 last trick   F3 scoresheet   Ctrl+Q quit
   The daily deals give no hints, take nothing back and save nothing: everyone plays them once, on his own.""")

@@ -81,7 +81,7 @@ def prompt(v: View, info: RulesInfo) -> str:
     if ph == "rank":
         return _("Name the starting rank of the rows (↑ ↓ and Enter, or type a rank like 7).")
     if ph == "doubling":
-        return _("Double, redouble or pass (↑ ↓ Enter, or type: double 1 3, pass).")
+        return _("Double, redouble or pass (↑ ↓ Enter, or type: double west north, pass).")
     if ph == "play":
         if not v.trick:
             return _("Your lead: play a card (← → Enter, a click, or type it like qh).")

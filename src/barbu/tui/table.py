@@ -229,7 +229,7 @@ class TableScreen(CardTableScreen):
         with Vertical(id="bottom"):
             yield Static(id="message")
             yield CommandInput(
-                placeholder=_("type a card (qh), an action (no-queens, trump h, double 1 3, pass), or help"),
+                placeholder=_("type a card (qh), an action (no-queens, trump h, double west, pass), or help"),
                 id="command",
             )
         yield Footer()
