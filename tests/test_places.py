@@ -208,3 +208,13 @@ def shot(app: BarbuApp, name: str) -> None:
     path = shot_path(name)
     if path is not None:
         app.save_screenshot(path.name, str(path.parent))
+
+
+def test_the_daily_deals_line_by_line_name_places(tmp_path, monkeypatch, capsys, lang):
+    """The plain daily deals: the players by place from your chair whatever your seat, the strength in words."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nquit\n"))
+    db = str(tmp_path / "web.db")
+    assert barbu(["--lang", lang, "play", "--daily", "--plain", "--date", "2026-11-27", "--db", db]) == 1
+    out = capsys.readouterr().out
+    clean(out)
+    assert computer_name("West", "rule") in " ".join(out.split())
