@@ -208,6 +208,10 @@ def test_rated_is_a_choice_that_says_what_it_turns_off(
         assert page.is_visible("#play-rated-help")
         text = page.inner_text("body")
         assert not [w for w in ("(computer)", "computer (") if w in text], text
+        # "My tables" names the computers as the table does, by their places from her chair.
+        west = {"en": "West, good player", "fr": "Ouest, bon joueur", "it": "Ovest, buon giocatore"}[lang]
+        page.wait_for_selector(f"[data-mine='{rated.table}']")
+        assert west in page.inner_text(f"[data-mine='{rated.table}']")
         shot(page, f"names43-lobby-{lang}")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()

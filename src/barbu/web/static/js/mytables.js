@@ -111,7 +111,7 @@ async function act(tb, action, row) {
 function rowOf(tb) {
   const row = el("div", { class: "table-row", "data-mine": tb.id, "data-status": tb.status });
   const seats = el("div", { class: "seat-list" });
-  tb.seats.forEach((s, i) => seats.append(seatLine(s, i === tb.seat)));
+  tb.seats.forEach((s, i) => seats.append(seatLine(s, i === tb.seat, { seat: i, me: tb.seat, players: tb.players })));
   row.append(
     el("div", {}, el("strong", { textContent: rulesTitle(tb.rules), title: tb.rules }),
       tb.rated ? el("span", { class: "rated-mark", textContent: t("Rated") }) : null, " ",
