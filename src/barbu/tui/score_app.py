@@ -379,7 +379,7 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         for s in range(self.count):
             rows.append(
                 Horizontal(
-                    Label(_("Seat {n}").format(n=s + 1), classes="new-label"),
+                    Label(_("Player {n}").format(n=s + 1), classes="new-label"),
                     Input(value=self.names[s], placeholder=_("player {n}'s name").format(n=s + 1), id=f"name-{s}"),
                     classes="setup-row",
                 )
@@ -387,7 +387,7 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
         return rows
 
     def _dealer_choices(self) -> list[tuple[str, int]]:
-        return [(self.names[s] or _("seat {n}").format(n=s + 1), s) for s in range(self.count)]
+        return [(self.names[s] or _("player {n}").format(n=s + 1), s) for s in range(self.count)]
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
@@ -446,8 +446,8 @@ class NewGameScreen(Screen["tuple[AnyKeeper, str] | None"]):
             error.update(
                 "[b red]✗ "
                 + ngettext(
-                    "Give every player a name (seat {seats}).",
-                    "Give every player a name (seats {seats}).",
+                    "Give every player a name (player {seats}).",
+                    "Give every player a name (players {seats}).",
                     len(missing),
                 ).format(seats=", ".join(map(str, missing)))
                 + "[/]"
