@@ -256,3 +256,18 @@ def test_the_table_and_its_replay_name_the_computers_by_place_and_strength(
         assert not [w for w in ENGINES if w in text], text
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_the_daily_table_names_its_computers_by_place_and_strength(base: str, person: Callable[..., Page]) -> None:
+    for size, lang, west in (((1366, 768), "en", "West, good player"), ((390, 844), "it", "Ovest, buon giocatore")):
+        page = person(size)
+        page.goto(f"{base}/daily/classic?lang={lang}")
+        page.wait_for_selector("#start-panel:not([hidden])")
+        page.click("#start")
+        page.wait_for_selector("#daily-play[data-state='board']")
+        page.wait_for_selector("#seats .daily-seat")
+        seats = page.inner_text("#seats")
+        assert west in seats and "computer" not in seats.replace(west, ""), seats
+        shot(page, f"names43-daily-{lang}")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
