@@ -667,9 +667,8 @@ class TableScreen(CardTableScreen):
             choices.display = False
             arrange.display = False
             if self.thinking is not None:
-                text = _("{who} ({player}) is playing…").format(
-                    who=self.seat_cap(self.thinking), player=s.player_kind(self.thinking)
-                )
+                # TRANSLATORS: {who} is a computer player's one name: "West, good player".
+                text = _("{who} is playing…").format(who=s.who(self.thinking))
             elif s.is_over:
                 text = _("The match is over.")
             elif self.paused:
