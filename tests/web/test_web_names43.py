@@ -25,10 +25,11 @@ from test_web_protocol import play_out
 from webhelpers import shot
 from wsclient import Player
 
-from barbu.agents.names import computer_kind, computer_name
+from barbu.play.labels import computer_name, table_place
 from barbu.web import Settings
 from barbu.web.accounts.service import COOKIE
 from barbu.web.app import create_app
+from barbu.web.replay.service import record_people
 
 pytestmark = pytest.mark.browser
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "classic-seed7.jsonl"
@@ -101,14 +102,13 @@ def upload(base: str, text: str) -> str:
     return str(json.loads(urllib.request.urlopen(req, timeout=30).read())["id"])
 
 
-def test_one_name_for_each_computer_player() -> None:
-    """The words every front end starts from, and the records' names of computer players, old and new."""
-    assert computer_name(3, 2, 4, "rule") == "West, good player"
-    assert computer_name(0, 2, 4, "search") == "North, strong"
-    assert computer_name(1, 2, 4, "expert") == "East, expert"
-    assert [computer_kind(n) for n in OLD_DAILY] == ["rule", "rule", None, "rule"]
-    assert computer_kind("West, computer (good player)") == "rule" and computer_kind("Computer, seat 2") == ""
-    assert computer_kind("North, strong") == "search" and computer_kind("random 0") is None
+def test_the_replay_reads_which_seats_are_computers_and_whose_replay_it_is() -> None:
+    """Records' names of computer players, old and new, and the replay's own seat."""
+    assert record_people(OLD_DAILY, {}) == (("rule", "rule", None, "rule"), 2)
+    names = ["Bea", "Computer, seat 2", "West, good player", "North, strong"]
+    assert record_people(names, {}) == ((None, "", "rule", "search"), 0)
+    assert record_people(names, {"daily": {"seat": 3, "strength": "rule"}}) == (("rule", "rule", "rule", None), 3)
+    assert record_people(["Ann", "Bob", "rule (computer)"], {}) == ((None, None, "rule"), None)
 
 
 def test_a_daily_record_names_its_computers_by_place_and_its_replay_puts_the_player_at_the_bottom(
@@ -125,7 +125,8 @@ def test_a_daily_record_names_its_computers_by_place_and_its_replay_puts_the_pla
         r = c.get(f"/api/daily/classic/boards/0/record?day={DAY}")
         assert r.status_code == 200, r.text
         names = json.loads(r.text.splitlines()[0])["players_names"]
-        assert names == [names[seat] if s == seat else computer_name(s, seat, players, "rule") for s in range(players)]
+        words = [computer_name(table_place(s, seat, players), "rule", english=True) for s in range(players)]
+        assert names == [names[seat] if s == seat else words[s] for s in range(players)]
         assert all(", good player" in n for s, n in enumerate(names) if s != seat)
         assert not [n for n in names if "(computer)" in n or "rule" in n]
         made = post(c, "/api/replays", {"record": r.text})

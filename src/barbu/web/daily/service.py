@@ -30,12 +30,12 @@ from typing import Any, Callable, Iterator, cast
 
 from itsdangerous import BadSignature, Signer
 
-from ...agents.names import computer_name
 from ...core.daily_keys import day_key
 from ...core.errors import BarbuError
 from ...duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, daily_set, share_line
 from ...duplicate.daily_besigue import BesigueBoard
 from ...duplicate.matchpoints import Entry, score_all
+from ...play.labels import computer_name, table_place
 from ...records.barbu import write_record
 from ..common.errors import WebError
 from ..common.refusals import SERVER_STARTING
@@ -609,7 +609,8 @@ class Daily:
             play = BoardPlay(dset, board, rows[board].moves if board in rows else [])
         except (BarbuError, DailyError):
             raise WebError(no.MOVES_BROKEN) from None
-        names = [computer_name(s, play.seat, play.n, dset.strength) for s in range(play.n)]  # "West, good player"
+        # The record's words are English; "West, good player", as every front end names a computer player.
+        names = [computer_name(table_place(s, play.seat, play.n), dset.strength, english=True) for s in range(play.n)]
         names[play.seat] = a.name
         header: dict[str, Any] = {
             "players_names": names,

@@ -17,12 +17,12 @@ import asyncio
 import hashlib
 import io
 import logging
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...agents.names import computer_kind
 from ...analysis import Decision, Review, review_match
 from ...analysis.ddtable import DEFAULT_CELL_SECONDS, DDTable, dd_table, deal_start
 from ...besigue.cards import card_text as besigue_card
@@ -30,6 +30,7 @@ from ...besigue.game import BesigueGame
 from ...classic.match import CHANCE, Match
 from ...core import safejson
 from ...core.errors import BarbuError
+from ...play.names import computer_kind
 from ...records.barbu import number_out, read_record
 from ...records.barbu import replay as replay_record
 from ...records.besigue import replay_lines as replay_besigue
@@ -65,6 +66,10 @@ class Source:
     me: int | None = None  # the seat whose replay it is (a daily deal's player), drawn at the bottom
 
 
+#: The name a web table stores for a computer player's seat (`tables.seats`), its strength kept beside it.
+WEB_COMPUTER = re.compile(r"^Computer, seat \d+$")
+
+
 def record_people(names: list[str], header: dict[str, Any]) -> tuple[tuple[str | None, ...], int | None]:
     """Which seats of a record are computer players (and their strengths), and whose replay it is: a daily
     deal's player, the terminal's player, or the only person among computer players."""
@@ -72,7 +77,7 @@ def record_people(names: list[str], header: dict[str, Any]) -> tuple[tuple[str |
     if isinstance(daily, dict) and isinstance(daily.get("seat"), int) and 0 <= daily["seat"] < len(names):
         kind = daily.get("strength") if isinstance(daily.get("strength"), str) else ""
         return tuple(None if s == daily["seat"] else kind for s in range(len(names))), daily["seat"]
-    computers = tuple(computer_kind(n) for n in names)
+    computers = tuple("" if WEB_COMPUTER.match(n) else computer_kind(n) for n in names)
     tui = header.get("tui")  # `barbu play`'s record: the person's seat
     if isinstance(tui, dict) and isinstance(tui.get("seat"), int) and 0 <= tui["seat"] < len(names):
         return computers, tui["seat"]

@@ -136,7 +136,7 @@ export function seatNumber(seat) {
 }
 
 // A computer player's name from the reader's chair, its place and strength in words: "West, good player"
-// (barbu/agents/names.py); to a spectator "Seat 2, good player"; "West, computer" when its strength is unknown.
+// (barbu/play/labels.py computer_name); to a spectator "Seat 2, good player"; "West, computer" when its strength is unknown.
 export function computerName(seat, me, players, strength) {
   const word = strength ? strengthName(strength) : t("computer");
   // Two at a table (Bésigue): the other player needs no place.
