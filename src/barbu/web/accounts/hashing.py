@@ -12,6 +12,7 @@ are all hashing, the event loop and the database threads still get the processor
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import secrets
 import threading
@@ -29,7 +30,13 @@ T = TypeVar("T")
 NICE = 10  # how much lower the hashing threads' priority is than the rest of the server's
 
 _hasher = PasswordHasher()  # Argon2id with argon2-cffi's recommended costs (RFC 9106's low-memory choice)
-DUMMY = _hasher.hash(secrets.token_urlsafe(16))  # verified against when a name has no account: the same work
+
+
+@functools.cache
+def dummy() -> str:
+    """A hash to verify against when a name has no account, so that the answer takes the same work.  Made at
+    the first log-in rather than at import: every process start would pay for it otherwise."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 def hash_password(password: str) -> str:

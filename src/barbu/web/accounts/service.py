@@ -29,7 +29,7 @@ from ..db.storage import Store, hash_token, now
 from ..tables.actor import NAME_MAX, poses_as_computer
 from . import store as db
 from .devices import Devices
-from .hashing import DUMMY, Hashing, hash_password, needs_rehash
+from .hashing import Hashing, dummy, hash_password, needs_rehash
 from .passwords import PASSWORD_MAX, PASSWORD_MIN, check_password  # noqa: F401  (the rules' home; kept here too)
 from .refusals import (
     ACCOUNT_CLOSED,
@@ -237,7 +237,7 @@ class Accounts:
                     return db.user_by_key(conn, key)
 
             found = await self._run(read)
-            ok = await self.hashing.verify(found[1] if found else DUMMY, password)
+            ok = await self.hashing.verify(found[1] if found else dummy(), password)
         if not ok or found is None or found[0].banned:
             if ok and found is not None and found[0].banned:
                 raise WebError(ACCOUNT_CLOSED)
