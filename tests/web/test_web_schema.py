@@ -53,3 +53,24 @@ def test_the_migrations_build_the_schema_the_models_declare(db_url: str) -> None
         engine.dispose()
     assert built == tables, (sorted(built - tables), sorted(tables - built))
     assert differences == [], "\n".join(map(repr, differences))
+
+
+def test_the_head_read_from_file_names_is_alembics_and_a_database_at_it_is_left_alone(tmp_path: Path) -> None:
+    """`migrate` skips Alembic when the database is at the head it reads from the revisions' file names: that
+    head must be the one Alembic finds, and a database at it must still be brought up after a new revision."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from barbu.web.db.storage import MIGRATIONS, at_revision, newest_revision
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    assert newest_revision() == ScriptDirectory.from_config(cfg).get_current_head()
+    engine = make_engine(f"sqlite:///{tmp_path / 'up.db'}")
+    assert not at_revision(engine, newest_revision())  # an empty file: no alembic_version yet
+    migrate(engine, "0005")
+    assert at_revision(engine, "0005") and not at_revision(engine, newest_revision())
+    migrate(engine)  # from 0005 to the head: not skipped
+    assert at_revision(engine, newest_revision())
+    assert "barbu_users" in inspect(engine).get_table_names()
+    engine.dispose()
