@@ -148,7 +148,7 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     )
     assert "line 1: the seed must be a whole number or null" in flat(barbu("replay", str(edited)).stderr)
     shown = flat(barbu("show", str(rec), "--deal", "1", "--lang", "it").stdout)
-    assert "Smazzata 1" in shown and "mazziere posto" in shown and "Totale progressivo".lower() in shown.lower()
+    assert "Smazzata 1" in shown and "mazziere Nord, casuale" in shown and "Totale progressivo".lower() in shown.lower()
 
 
 def test_the_system_locale_is_the_default_and_english_stays_the_default() -> None:
@@ -260,10 +260,14 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     finally:
         use("en")
     text = flat(out.getvalue())
-    assert "Vous êtes à la place 3, contre 3 joueurs ordinateur ; jeu : Classique." in text  # the game in words
-    assert "Donne 1 sur 28 — donneur place 3" in text and "Votre main : ♠" in text
-    assert "Contrat : Pas de plis" in text and "Plis gagnés : place 0 : " in text
-    assert "Donne 1 finie (Pas de plis) : points place 0 : " in text and "Refusé" not in text
+    # the game in words, the players by their places from the person's chair (seat 3): seat 0 on his left
+    assert (
+        "Vous êtes Sud, contre 3 joueurs ordinateur : Ouest, hasard; Nord, hasard; Est, hasard ; jeu : Classique."
+        in text
+    )
+    assert "Donne 1 sur 28 — donneur vous" in text and "Votre main : ♠" in text
+    assert "Contrat : Pas de plis" in text and "Plis gagnés : Ouest : " in text
+    assert "Donne 1 finie (Pas de plis) : points Ouest : " in text and "Refusé" not in text
     assert typed[0] == "pas de plis"
     assert any(t == "passe" or t.startswith("contre") for t in typed)
     assert sum(t[-1] in letters.values() for t in typed) >= 10  # the cards of the deal, typed in French

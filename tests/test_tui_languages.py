@@ -174,7 +174,7 @@ async def test_the_setup_and_the_table_in_italian(tmp_path, italian):
             "Gioco",
             "Il gioco classico: 4 giocatori",
             "Il tuo posto",
-            "Il posto",
+            "Ovest gioca",
             "Chiave",
             "Inizia",
             "Esci",
@@ -273,8 +273,8 @@ async def test_the_record_stays_in_english(tmp_path, french):
     async with app.run_test(size=SIZE) as pilot:
         table = await settle(pilot)
         header = table.session.header()
-        assert header["players_names"][1] == "West, computer (good player)"
-        assert table.session.who(1) == "Ouest, ordinateur (bon joueur)"
+        assert header["players_names"][1] == "West, good player"
+        assert table.session.who(1) == "Ouest, bon joueur"
 
 
 async def test_bésigue_in_italian(tmp_path, italian):
@@ -290,7 +290,7 @@ async def test_bésigue_in_italian(tmp_path, italian):
         text = flat(screen_text(app))
         for words in (
             "smazzata 1",
-            "sei al posto 0",
+            "sei Sud",
             "Avversario: computer (buon giocatore)",
             "Tallone",
             "La tua mano",
