@@ -168,7 +168,9 @@ def scottish_lines(m: Match, v) -> list[str]:
         _("Set {set} of {sets}, Silly Round")
         if st.silly
         else _("Set {set} of {sets}, Player Round {round}, caller {caller}")
-    ).format(set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller="" if st.caller is None else seat_word(st.caller))
+    ).format(
+        set=st.set_no + 1, sets=sv.sets, round=st.round_no + 1, caller="" if st.caller is None else seat_word(st.caller)
+    )
     line = _("{where} — deal {deal} of the round, dealer {dealer}").format(
         where=where, deal=st.deals + 1, dealer=seat_word(v.dealer)
     )
