@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -22,6 +24,7 @@ from ..besigue.text import text_form
 from ..core.errors import BarbuError
 from ..guide import value_word
 from ..i18n import _, number, pgettext, words
+from ..play.names import record_names
 from ..records.barbu import with_daily_key
 from ..records.besigue import read_record, verify_deals
 from .wording import data, keyword, no_such_deal, option_cell
@@ -82,12 +85,16 @@ def check_players(args: argparse.Namespace) -> None:
         raise BarbuError(_("--sets is for the Scottish game; Bésigue has no Sets"))
 
 
-def print_deals(console: Console, g: BesigueGame, title: str) -> None:
+def print_deals(console: Console, g: BesigueGame, title: str, header: Mapping[str, Any] | None = None) -> None:
+    """The deals of a game, its two players named by the record's ``header`` (else by place: South, North)."""
+    names = record_names(header or {}, 2)
+    short = [name.split(", ")[0] for name in names]  # a computer player by its place in the narrow cells
     t = Table(title=title)
     t.add_column(_("deal"), justify="right")
     t.add_column(_("dealer"), justify="right")
     for s in (0, 1):
-        t.add_column(_("seat {n} combinations").format(n=s))
+        # TRANSLATORS: a column head of the Bésigue replay: the combinations declared by one player.
+        t.add_column(_("combinations: {who}").format(who=names[s]))
     t.add_column(_("brisques"), justify="right")
     t.add_column(_("last"), justify="right")
     t.add_column(_("scores"), justify="right")
@@ -96,16 +103,16 @@ def print_deals(console: Console, g: BesigueGame, title: str) -> None:
         melds = [", ".join(f"{keyword(k)} {number(v)}" for k, v in r["melds"][s]) or "-" for s in (0, 1)]
         t.add_row(
             str(r["deal"]),
-            str(r["dealer"]),
+            short[r["dealer"]],
             *melds,
             f"{r['brisques'][0]}-{r['brisques'][1]}",
-            str(r["last_trick"]),
+            short[r["last_trick"]],
             f"{number(r['scores'][0])}-{number(r['scores'][1])}",
             f"{number(r['totals'][0])}-{number(r['totals'][1])}",
         )
     console.print(t)
     state = (
-        _("seat {n} wins").format(n=g.winner)
+        _("{who} wins").format(who=names[g.winner])
         if g.is_over
         else _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results))
     )
@@ -118,7 +125,7 @@ def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
     rep = read_record(args.record)
     if getattr(args, "daily_key", None):  # a daily deal's record kept before its day's key was published
         rep.header = with_daily_key(rep.header, args.daily_key)
-    print_deals(console, rep.game, f"{args.record} — {rep.game.rules}")
+    print_deals(console, rep.game, f"{args.record} — {rep.game.rules}", rep.header)
     if not rep.consistent:
         for p in rep.inconsistencies:
             err.print(_("[red]inconsistent:[/red] {problem}").format(problem=p))
