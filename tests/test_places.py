@@ -218,3 +218,19 @@ def test_the_daily_deals_line_by_line_name_places(tmp_path, monkeypatch, capsys,
     out = capsys.readouterr().out
     clean(out)
     assert computer_name("West", "rule") in " ".join(out.split())
+
+
+def test_a_besigue_replay_names_the_players(tmp_path, capsys, lang):
+    path = tmp_path / "b.jsonl"
+    assert barbu(["selfplay", "--rules", "besigue-english", "--seed", "3", "--bots", "random", "--out", str(path)]) == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    assert head["players_names"] == ["South, random", "North, random"]  # people's words; the specs under "agents"
+    head["players_names"] = ["you", "computer (good player)"]  # as the terminal game wrote them before
+    path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert barbu(["--lang", lang, "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    assert place_name("North") in out  # a column head, a word a line (its strength may be cut at 80 columns)
+    assert {"en": "you win", "fr": "vous gagnez", "it": "hai vinto"}[lang] in out or "wins" not in out

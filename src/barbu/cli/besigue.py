@@ -89,12 +89,11 @@ def print_deals(console: Console, g: BesigueGame, title: str, header: Mapping[st
     """The deals of a game, its two players named by the record's ``header`` (else by place: South, North)."""
     names = record_names(header or {}, 2)
     short = [name.split(", ")[0] for name in names]  # a computer player by its place in the narrow cells
-    t = Table(title=title)
+    t = Table(title=title, caption=_("under each player: the combinations declared"))
     t.add_column(_("deal"), justify="right")
     t.add_column(_("dealer"), justify="right")
     for s in (0, 1):
-        # TRANSLATORS: a column head of the Bésigue replay: the combinations declared by one player.
-        t.add_column(_("combinations: {who}").format(who=names[s]))
+        t.add_column("\n".join(names[s].replace(",", "").split()))  # a word a line: the table fits 80 columns
     t.add_column(_("brisques"), justify="right")
     t.add_column(_("last"), justify="right")
     t.add_column(_("scores"), justify="right")
@@ -112,7 +111,7 @@ def print_deals(console: Console, g: BesigueGame, title: str, header: Mapping[st
         )
     console.print(t)
     state = (
-        _("{who} wins").format(who=names[g.winner])
+        (_("you win") if names[g.winner] == _("you") else _("{who} wins").format(who=names[g.winner]))
         if g.is_over
         else _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results))
     )
