@@ -45,7 +45,7 @@ async def test_a_new_game_and_a_deal_entered_in_french(tmp_path):
         screen.query_one("#title", Input).value = "Vendredi"
         await pilot.press("ctrl+s")  # no names yet: refused in French, nothing made
         await pilot.pause()
-        assert "Donnez un nom à chaque joueur (places 1, 2, 3, 4)." in screen_text(app)
+        assert "Donnez un nom à chaque joueur (joueurs 1, 2, 3, 4)." in screen_text(app)
         for s, name in enumerate(NAMES):
             screen.query_one(f"#name-{s}", Input).value = name
         await pilot.pause()
