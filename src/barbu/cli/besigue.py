@@ -110,11 +110,11 @@ def print_deals(console: Console, g: BesigueGame, title: str, header: Mapping[st
             f"{number(r['totals'][0])}-{number(r['totals'][1])}",
         )
     console.print(t)
-    state = (
-        (_("you win") if names[g.winner] == _("you") else _("{who} wins").format(who=names[g.winner]))
-        if g.is_over
-        else _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results))
-    )
+    winner = g.winner
+    if winner is None:
+        state = _("unfinished ({phase}, {n} deals done)").format(phase=g.phase, n=len(g.results))
+    else:
+        state = _("you win") if names[winner] == _("you") else _("{who} wins").format(who=names[winner])
     console.print(
         _("totals: {totals} ({state})").format(totals=f"{number(g.totals[0])} {number(g.totals[1])}", state=state)
     )
