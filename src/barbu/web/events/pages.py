@@ -102,6 +102,30 @@ class EventPages:
 
         return bool(await self.access.read(read))
 
+    async def of_table(self, table_id: Any, user: User | None) -> dict[str, Any]:
+        """What an event's table says at its end (static/js/eventend.js): its event, its round, whether every
+        table of the round is over, the reader's next table and, the event over, his place.  Refused as missing
+        for a table that is no event's, or whose event the reader may not see."""
+        if self.lobby.store is None or not isinstance(table_id, str) or len(table_id) > 64:
+            raise WebError(no.NOT_AN_EVENT_TABLE)
+        event_id = await self.access.read(db.event_of_table, table_id)
+        if event_id is None:
+            raise WebError(no.NOT_AN_EVENT_TABLE)
+        body = await self.page(event_id, user)
+        tables = await self.access.read(db.tables, event_id)
+        rnd, number = next(((r, n) for r, n, tid in tables if tid == table_id), (0, 0))
+        me = user.name.casefold() if user is not None else None
+        mine = next((s for s in body["standings"] if me is not None and s["name"].casefold() == me), None)
+        next_table = body["my_table"] if body["my_table"] and body["my_table"]["id"] != table_id else None
+        return {
+            "event": {k: body[k] for k in ("id", "url", "name", "status", "round", "rounds", "deals", "start")},
+            "round": rnd,
+            "number": number,
+            "round_over": body["status"] == "over" or rnd < (body["round"] or 0),
+            "next_table": next_table,
+            "place": None if mine is None or body["status"] != "over" else mine["rank"],  # as the standings say it
+        }
+
     async def listing(self, user: User | None, club_id: int | None = None, page: int = 0) -> dict[str, Any]:
         """A page of the upcoming events (the soonest first), and the running and past ones, a private club's only
         to its members; in the server's lists, at most `PER_DIRECTOR` of one director's (a club's list: all)."""

@@ -4,6 +4,7 @@ from ...core.words import N_, NN_
 from ..common.errors import CONFLICT, FORBIDDEN, LIMITED, MISSING, refusal
 
 NOT_FOUND = refusal("event-not-found", N_("there is no event at this address"), MISSING)
+NOT_AN_EVENT_TABLE = refusal("event-table-not-found", N_("this table is not an event's"), MISSING)
 
 # The director's form.
 NAME_NEEDED = refusal("event-name-needed", N_("choose a name for the event"))

@@ -161,6 +161,9 @@ class Events:
     async def visible(self, raw: Any, user: User | None) -> db.Event:
         return await self.pages.visible(raw, user)
 
+    async def of_table(self, table_id: Any, user: User | None) -> dict[str, Any]:
+        return await self.pages.of_table(table_id, user)
+
     async def page(self, raw: Any, user: User | None) -> dict[str, Any]:
         return await self.pages.page(raw, user)
 

@@ -7,6 +7,7 @@ API, every POST checking the Origin (`bodies.read_json`) and a logged-in account
 
 - ``GET /api/events`` (``?club=slug``: a club's): {upcoming, running, past}; ``POST /api/events`` {name, rules,
   players, format, rounds, tables|null, deals|null, strength, clock, start|null, club|null}: a new event.
+- ``GET /api/events/table/{table}``: an event table's end (its event, round, the reader's next table or place).
 - ``GET /api/events/{id}``: the page's data.  ``POST /api/events/{id}/register``, ``…/leave`` (withdraw
   before the start; leave for good after it: the stand-in plays on), ``…/start`` (the director).
 - The director, before the start: ``…/cancel``, ``…/edit`` {name?, rules?, players?, format?, rounds?,
@@ -88,6 +89,12 @@ async def list_or_create(request: Request) -> Response:
             club_id = found.id
         return answer(await services(request).events.listing(await user_of(request), club_id, list_page(request)))
     return await create(request)
+
+
+async def table_event(request: Request) -> Response:
+    """What an event's table shows at its end: its event, round, the reader's next table or place."""
+    found = await services(request).events.of_table(request.path_params["table"], await user_of(request))
+    return answer(found)
 
 
 async def event_data(request: Request) -> Response:
@@ -202,6 +209,7 @@ ROUTES: list[BaseRoute] = [
     Route("/events", events_page),
     Route("/e/{event}", event_page),
     Route("/api/events", list_or_create, methods=["GET", "POST"]),
+    Route("/api/events/table/{table}", table_event),
     Route("/api/events/{event}", event_data),
     Route("/api/events/{event}/register", register, methods=["POST"]),
     Route("/api/events/{event}/leave", leave, methods=["POST"]),

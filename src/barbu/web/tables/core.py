@@ -31,6 +31,7 @@ from ..common.wording import lang_of, say
 from ..db.leases import Fenced
 from ..db.storage import SeatRecord, TableRecord
 from .games import WebGame, web_game
+from .limited import Limited
 from .refusals import RECORD_NOT_YET, TABLE_CLOSED
 from .thinking import ThinkingPool
 
@@ -157,6 +158,8 @@ class TableCore:
         # every chance event of the log, so a table rebuilt after a restart draws the next ones alike.
         self.boards = BoardChance(self.secret) if record.boards and self.secret is not None else None
         self.deal_limit = record.deal_limit
+        if self.deal_limit is not None:  # it says the round's count, and ends with it (`limited`)
+            self.web = Limited(self.web, self.deal_limit)
         for seq, actor, text in record.events:
             if seq != len(self.match.history):
                 raise ValueError(f"table {self.id}: the event log skips from {len(self.match.history)} to {seq}")
