@@ -78,7 +78,11 @@ function showActions(d) {
   if (d.status === "cancelled") note = t("This event was cancelled by its director: it will not be played.");
   else if (d.me_left) note = t("You left this event: the stand-in played your seat from then on, and those deals are marked.");
   else if (d.status === "running" && d.me_registered && !d.my_table) note = t("Your table for the next round is being set: it appears here when every table has finished this one.");
-  else if (open && d.me_registered) note = t("You are registered. Come back at the start: your table will be here.");
+  else if (d.status === "running" && d.my_table) note = t("Your table is ready: table {number}, round {round} of {rounds}.",
+    { number: d.my_table.number, round: d.my_table.round, rounds: d.rounds });
+  else if (open && d.me_registered) note = d.start
+    ? t("You are registered. The event starts {when}: keep this page open, the link to your table appears here by itself.", { when: when(d.start) })
+    : t("You are registered. The director starts the event: keep this page open, the link to your table appears here by itself.");
   else if (d.status === "over") note = t("The event is over: the final ranking is below.");
   $("event-status").textContent = note;
   $("event-status").hidden = !note;

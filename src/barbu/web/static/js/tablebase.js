@@ -16,6 +16,7 @@ import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seat
 import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
 import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from "./clock.js";
 import { who } from "./account-link.js";
+import { followEvent, roundWords, showEventEnd } from "./eventend.js";
 
 export const $ = (id) => document.getElementById(id);
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -199,8 +200,11 @@ export function render() {
   main.dataset.status = info.status;
   main.dataset.turnBased = info.turn_based ? "1" : "0";
   inviteFollows(info);
+  const inEvent = followEvent(info, tableId, render); // an event's table: its round's deals, then the event
+  const round = inEvent && roundWords() ? " · " + roundWords() : "";
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
-    : state && state.phase === "over" ? t("match over") : state ? game.dealText(state) : "";
+    : state && state.phase === "over" ? (inEvent ? t("your deals are played") + round : t("match over"))
+    : state ? game.dealText(state) + round : "";
   renderSeatsPanel(main);
   game.render();
   renderEnd();
@@ -277,7 +281,8 @@ function renderEnd() {
   box.hidden = !over || endDismissed;
   if (!over) return;
   game.standings();
-  $("rematch").hidden = mySeat === null || !!info.rematch_id;
+  if (info.deal_limit) showEventEnd(tableId); // an event's table: no rematch, the way back to the event
+  $("rematch").hidden = mySeat === null || !!info.rematch_id || !!info.deal_limit;
   const link = $("rematch-link");
   link.hidden = !info.rematch_id;
   if (info.rematch_id) link.href = `/t/${info.rematch_id}`;
