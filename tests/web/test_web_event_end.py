@@ -130,3 +130,52 @@ def test_a_table_that_is_no_events_is_refused_with_a_code(sqlite_url: str) -> No
             assert r.status_code == 404 and r.json()["code"] == "event-table-not-found", r.text
         info = c.get(f"/api/tables/{tid}").json()["table"]
         assert info["total_deals"] == 28 and "deal_limit" not in info  # a table of its own plays the whole match
+
+
+def test_the_director_replaces_a_missing_player_by_a_computer_after_the_start(sqlite_url: str) -> None:
+    """Bob registered but never comes to his table (his grace is long): the director has a computer play his seat,
+    Ann plays the event to its end, and Bob's results are his, every deal marked as played for him."""
+    with client(Settings(db_url=sqlite_url, grace=1000, **FAST)) as c:
+        who = people(c, "Dora", "Ann", "Bob")
+        eid = make_event(who.as_("Dora"), deals=2, clock="relaxed").json()["event"]["id"]
+        register_all(who, eid, "Ann", "Bob")
+
+        def replace(name: Any, by: str = "Dora") -> Any:
+            return post(who.as_(by), f"/api/events/{eid}/replace", {"name": name})
+
+        r = replace("Bob")
+        assert r.status_code == 409 and r.json()["code"] == "event-replace-while-running", r.text
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        for name, by, status, code in (
+            ("Bob", "Ann", 403, "event-director-only"),
+            ("Zed", "Dora", 409, "event-player-not-registered"),
+            ("", "Dora", 400, "event-whose-replacement"),
+            (7, "Dora", 400, "event-whose-replacement"),
+        ):
+            r = replace(name, by)
+            assert (r.status_code, r.json()["code"]) == (status, code), r.text
+        ((_, _, tid),) = tables_of(c, eid)
+        table = c.app.state.lobby.tables[tid]
+        bob = next(s for s in table.seats if s.name == "Bob")
+        assert table.controller(bob.index) == "wait"  # nobody plays his seat: the table would wait for him
+        r = replace("bob")
+        assert r.status_code == 200 and r.json()["replaced"] == "Bob", r.text
+        assert bob.left and table.controller(bob.index) == "bot"
+        r = replace("Bob")
+        assert r.status_code == 409 and r.json()["code"] == "event-replaced-already"
+        assert "Bob" in r.json()["error"]
+        page = who.as_("Dora").get(f"/api/events/{eid}").json()
+        assert [p["left"] for p in page["players"] if p["name"] == "Bob"] == [True]
+
+        p = seated(c, who, "Ann", tid)
+        play_to_the_end(p)
+        p.close()
+        wait_for(lambda: table.stored_status == "over")
+        tick(c)
+        page = who.as_("Dora").get(f"/api/events/{eid}").json()
+        assert page["status"] == "over"
+        rows = {s["name"]: s for s in page["standings"]}
+        assert (rows["Bob"]["boards"], rows["Bob"]["stand_in"]) == (2, 2)  # his results, all played for him
+        assert (rows["Ann"]["boards"], rows["Ann"]["stand_in"]) == (2, 0)
+        r = replace("Ann")
+        assert r.status_code == 409 and r.json()["code"] == "event-over"

@@ -59,6 +59,11 @@ TOO_MANY_REGISTERED = refusal(
 )
 WHOSE_REGISTRATION = refusal("event-whose-registration", N_("say whose registration to remove"))
 PLAYER_NOT_REGISTERED = refusal("event-player-not-registered", N_("{name} is not registered for this event"), CONFLICT)
+WHOSE_REPLACEMENT = refusal("event-whose-replacement", N_("say which player a computer replaces"))
+REPLACE_WHILE_RUNNING = refusal(
+    "event-replace-while-running", N_("a player is replaced by a computer only while the event is played"), CONFLICT
+)
+REPLACED_ALREADY = refusal("event-replaced-already", N_("{name} has left already: a computer plays his seat"), CONFLICT)
 
 # The event's course.
 CANCELLED = refusal("event-cancelled", N_("this event was cancelled"), CONFLICT)

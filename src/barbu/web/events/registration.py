@@ -10,7 +10,7 @@ from ..common.errors import WebError
 from ..db.leases import Lease
 from . import refusals as no
 from . import store as db
-from .access import Changed, EventAccess, club_role, hidden
+from .access import Changed, EventAccess, club_role, directs, hidden
 from .formats import capacity
 
 log = logging.getLogger("barbu.web")
@@ -80,11 +80,37 @@ class Registration:
 
         done: str = await self.access.write(write)
         if done == "left":
-            await self._hand_over(await self.access.find(ev.id), user)
+            await self._hand_over(await self.access.find(ev.id), user.id, user.name)
         self.changed(ev.id)
         return done
 
-    async def _hand_over(self, ev: db.Event, user: User) -> None:
+    async def replace(self, raw: Any, director: User, name: Any) -> str:
+        """The director, once the event runs, has a missing player's seat played by a computer for the rest of
+        the event, as if he had left: his results stay his, the deals played for him marked.  His name."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+            raise WebError(no.WHOSE_REPLACEMENT)
+        ev = await self.access.find(raw)
+
+        def write(conn: Any) -> db.Player:
+            found = db.event_by_id(conn, ev.id, lock=True)
+            assert found is not None
+            directs(conn, found, director)
+            if found.status != "running":
+                raise WebError(no.OVER if found.status == "over" else no.REPLACE_WHILE_RUNNING)
+            who = next((p for p in db.players(conn, found.id) if p.name.casefold() == name.strip().casefold()), None)
+            if who is None:
+                raise WebError(no.PLAYER_NOT_REGISTERED, name=name.strip()[:40])
+            if who.left:
+                raise WebError(no.REPLACED_ALREADY, name=who.name)
+            db.set_player(conn, found.id, who.user_id, left=True)
+            return who
+
+        gone: db.Player = await self.access.write(write)
+        await self._hand_over(await self.access.find(ev.id), gone.user_id, gone.name)
+        self.changed(ev.id)
+        return gone.name
+
+    async def _hand_over(self, ev: db.Event, user_id: int, name: str) -> None:
         """The seat of a player who left, at his table of the current round, handed to the stand-in (by the
         process that plays it); and where he left kept: the deals his table had finished stay his."""
         finished = 0
@@ -96,21 +122,19 @@ class Registration:
                 continue
             if isinstance(found, Lease):
                 copy_ = await self.lobby.get(tid)  # a copy read from the log: the deals finished so far
-                if copy_ is not None and copy_.seat_of(user.id) is not None:
+                if copy_ is not None and copy_.seat_of(user_id) is not None:
                     finished = len(copy_.match.results)
                 if self.lobby.cluster is not None:
-                    await self.lobby.cluster.request(
-                        found.owner, tid, "leave", {"_user": [user.id, user.name]}, "", "en"
-                    )
+                    await self.lobby.cluster.request(found.owner, tid, "leave", {"_user": [user_id, name]}, "", "en")
                 continue
-            seat = found.seat_of(user.id)
+            seat = found.seat_of(user_id)
             if seat is not None:
                 finished = len(found.match.results)
             if found.status != "over" and seat is not None and not seat.left:
                 try:
-                    await found.call(found.give_up, None, None, user.id, True)
+                    await found.call(found.give_up, None, None, user_id, True)
                 except WebError:
-                    log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user.id)
+                    log.info("event %s: table %s could not hand %s's seat to the stand-in", ev.id, tid, user_id)
         await self.access.write(
-            lambda conn, r=ev.round: db.set_player(conn, ev.id, user.id, left_round=r, left_deal=finished)
+            lambda conn, r=ev.round: db.set_player(conn, ev.id, user_id, left_round=r, left_deal=finished)
         )

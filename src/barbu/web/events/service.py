@@ -202,5 +202,8 @@ class Events:
     async def register(self, raw: Any, user: User) -> None:
         await self.registration.register(raw, user)
 
+    async def replace(self, raw: Any, director: User, name: Any) -> str:
+        return await self.registration.replace(raw, director, name)
+
     async def leave(self, raw: Any, user: User) -> str:
         return await self.registration.leave(raw, user)

@@ -13,6 +13,8 @@ API, every POST checking the Origin (`bodies.read_json`) and a logged-in account
 - The director, before the start: ``…/cancel``, ``…/edit`` {name?, rules?, players?, format?, rounds?,
   tables?, deals?, strength?, clock?, start?} (only the fields given; checked as at the creation, and against
   the players registered), ``…/remove`` {name}: a player's registration.
+- The director, once it runs: ``…/replace`` {name}: a missing player's seat played by a computer from now on, as if
+  he had left (his results stay his, the deals played for him marked).
 
 WebSocket ``/ws/events/{id}``: the page is sent ``{"type": "watching"}`` once it is listened to, then
 ``{"type": "changed"}`` whenever what the event's page shows has changed (`barbu.web.events.push`), and reads
@@ -144,6 +146,11 @@ async def remove(request: Request, body: p.Named, user: User) -> None:
     await services(request).events.remove(event(request), user, body.name)
 
 
+@action(p.Named)
+async def replace(request: Request, body: p.Named, user: User) -> dict[str, Any]:
+    return {"ok": True, "replaced": await services(request).events.replace(event(request), user, body.name)}
+
+
 async def ws_event(websocket: WebSocket) -> None:
     """The event's page is told at once when what it shows has changed (see the module's docstring)."""
     settings, lobby, events = services(websocket).settings, services(websocket).lobby, services(websocket).events
@@ -217,5 +224,6 @@ ROUTES: list[BaseRoute] = [
     Route("/api/events/{event}/cancel", cancel, methods=["POST"]),
     Route("/api/events/{event}/edit", edit, methods=["POST"]),
     Route("/api/events/{event}/remove", remove, methods=["POST"]),
+    Route("/api/events/{event}/replace", replace, methods=["POST"]),
     WebSocketRoute("/ws/events/{event}", ws_event),
 ]

@@ -111,12 +111,30 @@ function removeButton(d, name) {
   return b;
 }
 
+// Once the event runs, the director may have a missing player's seat played by a computer from now on.
+function replaceButton(d, p) {
+  if (!(d.director_is_me && d.status === "running") || p.left) return null;
+  const b = el("button", { type: "button", class: "small replace-player", textContent: t("Replace by a computer"),
+    title: t("A computer plays {name}'s seat from now on; his results stay his, the deals played for him marked.", { name: p.name }) });
+  b.addEventListener("click", async () => {
+    if (!confirm(t("Have a computer play {name}'s seat for the rest of the event?", { name: p.name }))) return;
+    $("action-error").textContent = "";
+    try {
+      await postJSON(`/api/events/${eventId}/replace`, { name: p.name });
+    } catch (e) {
+      $("action-error").textContent = e.message;
+    }
+    await load();
+  });
+  return b;
+}
+
 function showPlayers(d) {
   $("players-panel").hidden = !d.players.length;
   $("players").replaceChildren(...d.players.map((p) => el("li", { class: p.left ? "left" : "" },
     el("a", { href: p.profile, textContent: p.name }),
     p.left ? el("span", { class: "muted small", textContent: " " + t("(left)") }) : null,
-    removeButton(d, p.name))));
+    removeButton(d, p.name), replaceButton(d, p))));
 }
 
 // The director's form (before the start): filled from the event, and filled again when the event changes only

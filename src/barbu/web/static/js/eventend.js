@@ -52,7 +52,7 @@ function draw() {
   link.href = ev.url;
   link.textContent = over ? t("See the final standings") : t("See the event's standings");
   if (over) {
-    text.textContent = end.place ? t("The event is over: your place is {rank}.", { rank: end.place })
+    text.textContent = end.place ? t("Your place in the final ranking: {rank}.", { rank: end.place })
       : t("The event is over: the final ranking is on its page.");
   } else if (end.next_table) {
     text.textContent = t("Round {round} of {rounds} is ready: your table is waiting.", { round: ev.round, rounds: ev.rounds });

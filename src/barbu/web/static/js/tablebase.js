@@ -203,7 +203,7 @@ export function render() {
   const inEvent = followEvent(info, tableId, render); // an event's table: its round's deals, then the event
   const round = inEvent && roundWords() ? " · " + roundWords() : "";
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
-    : state && state.phase === "over" ? (inEvent ? t("your deals are played") + round : t("match over"))
+    : state && state.phase === "over" ? (inEvent ? t("round over") + round : t("match over"))
     : state ? game.dealText(state) + round : "";
   renderSeatsPanel(main);
   game.render();
