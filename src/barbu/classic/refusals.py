@@ -114,9 +114,9 @@ NOT_A_CONTRACT_TEXT = message(
 NO_ACTION_EXPECTED = message("no-action-expected", N_("the match is over: no action is expected"))
 NOT_A_DOUBLING_CALL = message(
     "not-a-doubling-call",
-    N_("{text!r} is not a doubling call: write pass, double followed by seat numbers, family or maximum"),
+    N_("{text!r} is not a doubling call: write pass, double followed by the players you double, family or maximum"),
 )
-SAY_WHOM = message("say-whom", N_("{text!r}: say whom you double, like 'double 1 3', or pass"))
+SAY_WHOM = message("say-whom", N_("{text!r}: say whom you double after the word double, or pass"))
 
 # Rulesets: a preset, an option or a value that is not allowed (option names and values stay as typed).
 NOT_A_RULESET = message(

@@ -68,8 +68,8 @@ function ratingCard(game, r, points) {
 
 function showRatings(data) {
   const games = Object.keys(data.ratings).sort((a, b) => order(a) - order(b));
-  $("ratings-help").textContent = tn("A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated match; the leaderboards list players from then on.",
-    "A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated matches; the leaderboards list players from then on.", data.leaderboard_min);
+  $("ratings-help").textContent = tn("A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated match.",
+    "A cautious figure that rises as results make it surer; “?” marks a provisional rating, one that rests on fewer than {n} rated matches.", data.leaderboard_min);
   $("ratings").replaceChildren(...(games.length ? games.map((g) => ratingCard(g, data.ratings[g], data.rating_history[g]))
     : [el("p", { class: "empty", textContent: t("No rated match yet: play a rated match to get a rating.") })]));
   $("ratings-help").hidden = !games.length;
