@@ -8,7 +8,13 @@ import sys
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension(
-    "barbu.solver._fast", ["src/barbu/solver/_fast.c"], optional=True,
-    extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
-)])
+setup(
+    ext_modules=[
+        Extension(
+            "barbu.solver._fast",
+            ["src/barbu/solver/_fast.c"],
+            optional=True,
+            extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
+        )
+    ]
+)

@@ -55,11 +55,18 @@ class Adam:
             m += 0.1 * g
             v *= 0.999
             v += 0.001 * g * g
-            p -= self.lr * (m / (1 - 0.9 ** self.t)) / (np.sqrt(v / (1 - 0.999 ** self.t)) + 1e-8)
+            p -= self.lr * (m / (1 - 0.9**self.t)) / (np.sqrt(v / (1 - 0.999**self.t)) + 1e-8)
 
 
-def gradients(policy: MaskedPolicy, value: np.ndarray, obs: np.ndarray, mask: np.ndarray, tokens: np.ndarray,
-              returns: np.ndarray, entropy: float) -> tuple[list[np.ndarray], np.ndarray]:
+def gradients(
+    policy: MaskedPolicy,
+    value: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    tokens: np.ndarray,
+    returns: np.ndarray,
+    entropy: float,
+) -> tuple[list[np.ndarray], np.ndarray]:
     """Gradients of −(advantage · log π(token) + entropy bonus) and of the baseline's squared error.
 
     The baseline is a linear value head on the policy's hidden layer (``value``: weights then bias),
@@ -118,8 +125,11 @@ def main() -> None:
         history.extend(total for _, _, total in batch)
         if matches % (args.batch * 25) == 0:
             recent = history[-200:]
-            print(f"{time.perf_counter() - start:6.0f}s  matches {matches:5d}  the learner's mean match total "
-                  f"(last {len(recent)}) {np.mean(recent):+.1f}", flush=True)
+            print(
+                f"{time.perf_counter() - start:6.0f}s  matches {matches:5d}  the learner's mean match total "
+                f"(last {len(recent)}) {np.mean(recent):+.1f}",
+                flush=True,
+            )
     policy.save(args.out)
     print(f"saved {args.out} after {matches} matches")
     if args.arena:
@@ -131,8 +141,10 @@ def main() -> None:
             bots = [me] + ["random"] * (env.table.n - 1)
             _, s = run_arena(env.table.rules, bots, args.arena, seed=10_001)
             (mean, half), boards = s.pairs[(me, "random")], s.boards
-        print(f"duplicate arena, {boards} boards: policy − random = {mean:+.2f} ± {half:.2f} points per deal "
-              f"(95% interval{', excludes zero' if abs(mean) > half else ''})")
+        print(
+            f"duplicate arena, {boards} boards: policy − random = {mean:+.2f} ± {half:.2f} points per deal "
+            f"(95% interval{', excludes zero' if abs(mean) > half else ''})"
+        )
 
 
 if __name__ == "__main__":

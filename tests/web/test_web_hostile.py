@@ -381,7 +381,7 @@ def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_
                     refused += 1
                 await ann.send(json.dumps({"type": "hello", "token": tokens[0]}))
                 await watcher.send(json.dumps({"type": "hello"}))
-                latest = (await _recv_until(ann, lambda m: isinstance(m.get("state"), dict)))
+                latest = await _recv_until(ann, lambda m: isinstance(m.get("state"), dict))
 
                 def refusal(m: dict) -> bool:  # the states that come meanwhile (the computer players move) are kept
                     nonlocal latest
@@ -410,7 +410,7 @@ def test_lone_surrogates_in_every_message_field_are_refused_and_the_table_plays_
                 await ann.send(json.dumps({**move, "id": "good-1"}))
                 ack = await _recv_until(ann, lambda m: m["type"] in ("ack", "error"))
                 assert ack["type"] == "ack" and ack["id"] == "good-1" and ack["version"] == version + 1, ack
-                seen = await _recv_until(
+                await _recv_until(
                     watcher, lambda m: isinstance(m.get("state"), dict) and m["state"]["version"] >= version + 1
                 )
                 # the computer players after her move.  Were it her turn again first (after her last double she
