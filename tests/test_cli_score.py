@@ -230,8 +230,6 @@ def test_a_record_that_contradicts_its_play_is_not_kept_and_a_besigue_record_is(
             "barbu",
             "replay",
             str(besigue),
-            "--names",
-            "random 0,random 1",
             "--sheet",
             str(tmp_path / "replayed.html"),
         ],

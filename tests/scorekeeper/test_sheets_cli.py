@@ -75,7 +75,8 @@ def test_replay_renders_a_played_record_to_the_sheet(tmp_path):
         assert str(total) in text
     out = barbu("replay", str(rec), "--sheet", str(tmp_path / "m.html"))
     assert out.returncode == 0, out.stderr
-    assert "seat 0" in (tmp_path / "m.html").read_text(encoding="utf-8")
+    html = (tmp_path / "m.html").read_text(encoding="utf-8")
+    assert "South, random" in html and "seat 0" not in html  # the record's players by place, never a number
     # a match still being played: the deals so far, the rest of the sheet left blank
     part = tmp_path / "part.jsonl"
     part.write_text("".join(rec.read_text().splitlines(keepends=True)[:400]))
@@ -92,5 +93,6 @@ def test_replay_sheet_of_scottish_and_besigue_records(tmp_path):
         out = barbu("replay", str(rec), "--sheet", str(tmp_path / f"{rules}.pdf"))
         assert out.returncode == 0, out.stderr
         count, text = pdf_text(tmp_path / f"{rules}.pdf")
-        assert count >= 1 and "seat 1" in text
+        second = "West, random" if rules == "scottish" else "North, random"
+        assert count >= 1 and second in text and "seat 1" not in text
         assert ("Set 1" if rules == "scottish" else "Brisques") in text

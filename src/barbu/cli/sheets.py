@@ -17,6 +17,7 @@ from ..classic.ruleset import Ruleset
 from ..core.errors import BarbuError
 from ..games import record_kind
 from ..i18n import _, current
+from ..play.names import record_names
 from ..records import barbu as barbu_records
 from ..records import besigue as besigue_records
 from ..scorekeeper.printhtml import render_html
@@ -141,6 +142,8 @@ def replay_sheet(args: argparse.Namespace, console: Console, err: Console) -> in
             and all(isinstance(x, str) and x.strip() for x in stated)
         ):
             names = [x.strip()[:40] for x in stated]
+        else:  # the players as the record names them, never seat numbers ("Alice", "West, good player")
+            names = [x[:40] for x in record_names(header, rules.players)]
     code = write_sheet(sheet_for(rules, names, results, lang=current()), args.sheet, args.paper, console)
     for p in problems:
         err.print("[red]" + _("inconsistent:") + f"[/red] {p}")
