@@ -3,6 +3,7 @@ refusal, and Bésigue's commands (`barbu.cli.besigue`, imported when a command t
 
 from __future__ import annotations
 
+import argparse
 from types import ModuleType
 
 from rich.console import Console
@@ -23,3 +24,14 @@ def besigue_commands() -> ModuleType:
     from . import besigue
 
     return besigue
+
+
+def add_database_argument(p: argparse.ArgumentParser) -> None:
+    """``--db``, the web server's database, for the operator's commands over it (``barbu users``, ``barbu daily``)."""
+    p.add_argument(
+        "--db",
+        help=_(
+            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
+            "or postgresql://user:password@host/dbname"
+        ),
+    )

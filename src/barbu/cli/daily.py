@@ -19,6 +19,7 @@ from ..core.errors import BarbuError
 from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
 from ..i18n import _
 from ..play.labels import computer_name, place, player_word, seat_name, typed_seats
+from .common import add_database_argument
 from .textplay import command, describe
 from .wording import action, seat_names
 
@@ -230,13 +231,7 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
 # -- barbu daily: the operator's side of the daily deals
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``barbu daily marks [--date DAY] [--db DB]``: several finishers from one address, for the operator."""
-    p.add_argument(
-        "--db",
-        help=_(
-            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
-            "or postgresql://user:password@host/dbname"
-        ),
-    )
+    add_database_argument(p)
     act = p.add_subparsers(dest="action", metavar="ACTION")
     marks = act.add_parser(
         "marks",

@@ -19,16 +19,11 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..i18n import _
+from .common import add_database_argument
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        help=_(
-            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
-            "or postgresql://user:password@host/dbname"
-        ),
-    )
+    add_database_argument(p)
     act = p.add_subparsers(dest="action", metavar="ACTION")
     act.add_parser("list", help=_("every account, with its matches and whether it is banned or a moderator"))
     reset = act.add_parser("reset-password", help=_("print a one-time link to choose a new password"))
