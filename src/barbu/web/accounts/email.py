@@ -37,7 +37,7 @@ from ..db.storage import Base, Store, _aware, hash_token, now, table_of
 from ..tables.outside import MailTo
 from . import store as db
 from .refusals import CONFIRM_LINK_GONE, MAIL_BUDGET_SPENT, NOTHING_TO_CONFIRM, TOO_MANY_RESET_REQUESTS
-from .service import RESET_HOURS, fold, open_store, reset_link
+from .service import RESET_HOURS, fold, open_store, reset_link, write_in_thread
 from .store import USERS, User
 
 log = logging.getLogger("barbu.web")
@@ -158,13 +158,7 @@ class Email:
         return open_store(self._store)
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.begin() as conn:
-                return fn(conn, *args)
-
-        return await asyncio.to_thread(run)
+        return await write_in_thread(self.store, fn, *args)
 
     async def _key(self) -> bytes:
         return await asyncio.to_thread(self.store.creations_key)

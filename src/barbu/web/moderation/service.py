@@ -35,7 +35,7 @@ from sqlalchemy.engine import Connection
 
 from ...core.words import N_
 from ..accounts import store as accounts
-from ..accounts.service import fold, open_store
+from ..accounts.service import fold, open_store, write_in_thread
 from ..accounts.store import User
 from ..clubs import store as clubs
 from ..common.errors import WebError
@@ -434,13 +434,7 @@ class Moderation:
         return open_store(self._store)
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        store = self.store
-
-        def run() -> Any:
-            with store.engine.begin() as conn:
-                return fn(conn, *args)
-
-        return await asyncio.to_thread(run)
+        return await write_in_thread(self.store, fn, *args)
 
     @staticmethod
     def moderator(user: User) -> User:
