@@ -254,6 +254,13 @@ class Email:
     async def unsubscribe(self, token: Any) -> tuple[str, str, str] | None:
         """Turn off what a mail's link says: (the account's name, "turns" or "address", the address), or None
         when the token is not the server's or its address has left the account."""
+        return await self._unsubscribe(token, apply=True)
+
+    async def check_unsubscribe(self, token: Any) -> tuple[str, str, str] | None:
+        """What a link would turn off, without turning it off (the page that asks first)."""
+        return await self._unsubscribe(token, apply=False)
+
+    async def _unsubscribe(self, token: Any, apply: bool) -> tuple[str, str, str] | None:
         found = mail.read_unsubscribe(token)
         if found is None:
             return None
@@ -264,29 +271,13 @@ class Email:
             r = conn.execute(select(USERS.c.name, USERS.c.email).where(USERS.c.id == user_id)).first()
             if r is None or r.email is None or not mail.signed(key, user_id, what, r.email, signature):
                 return None
-            if what == mail.TURNS:
+            if apply and what == mail.TURNS:
                 conn.execute(update(USERS).where(USERS.c.id == user_id).values(notify_turns=False))
-            else:
+            elif apply:
                 drop_address(conn, user_id)
             return r.name, what, r.email
 
         return await self._write(turn_off)
-
-    async def check_unsubscribe(self, token: Any) -> tuple[str, str, str] | None:
-        """What a link would turn off, without turning it off (the page that asks first)."""
-        found = mail.read_unsubscribe(token)
-        if found is None:
-            return None
-        user_id, what, signature = found
-        key = await self._key()
-
-        def read(conn: Connection) -> tuple[str, str, str] | None:
-            r = conn.execute(select(USERS.c.name, USERS.c.email).where(USERS.c.id == user_id)).first()
-            if r is None or r.email is None or not mail.signed(key, user_id, what, r.email, signature):
-                return None
-            return r.name, what, r.email
-
-        return await self._write(read)
 
     # -- forgot your password --
     async def forgot(self, who: Any, address: str) -> None:
