@@ -6,6 +6,10 @@ out of one less than the number of results.  Where the ruleset's lowest total wi
 
 A player's percentage is his matchpoints over the most he could have had, summed over his boards; a board
 where he was alone (nobody else held those cards yet) gives nothing either way and is left out.
+
+A board with fewer results than a full one (a table stopped before it) would weigh less in that sum: where the
+caller says how many results a full board has (``full``), such a board's matchpoints are raised to a full
+board's scale by Neuberg's formula (`neuberg`), as tournament directors adjust them.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Hashable, Iterable, NamedTuple, Sequence
+from typing import Hashable, Iterable, Mapping, NamedTuple, Sequence
 
 EPSILON = 1e-9  # scores this close are a tie (points may be fractions of a point)
 
@@ -43,6 +47,25 @@ def _points(scores: Sequence[float], highest_wins: bool) -> dict[float, float]:
         high = below[bisect_right(values, v + EPSILON)]  # below v or tied with it, v itself included
         points[v] = (low if highest_wins else n - high) + 0.5 * (high - low - 1)
     return points
+
+
+def neuberg(points: float, results: int, full: int) -> float:
+    """Matchpoints ``points`` earned among ``results`` results, on the scale of a board of ``full`` results.
+
+    Neuberg's formula, (S + 1)·N/n − 1, as bridge directors use it: the board's top becomes a full board's,
+    N − 1, and a result keeps its place among the others (a top stays a top, a bottom earns a little above 0, as
+    if the missing results had been spread evenly).  A board as full as ``full`` (or fuller) is left as it is."""
+    if results <= 0 or results >= full:
+        return points
+    return (points + 1) * full / results - 1
+
+
+def _adjusted(points: dict[float, float], results: int, full: int | None) -> tuple[dict[float, float], int, bool]:
+    """One comparison's matchpoints by score, its top and whether Neuberg adjusted it: only a board of at least
+    two results (a lone result is compared with nobody) and fewer than ``full``."""
+    if full is None or not 2 <= results < full:
+        return points, results - 1, False
+    return {v: neuberg(mp, results, full) for v, mp in points.items()}, full - 1, True
 
 
 def pairwise(scores: Sequence[float], highest_wins: bool = True) -> list[float]:
@@ -88,6 +111,7 @@ class Standing:
     points: float = 0.0
     boards: int = 0
     stand_in_boards: int = 0
+    adjusted_boards: int = 0  # boards with fewer results than a full one, their matchpoints Neuberg's
     rank: str = ""  # "1", "2=", … by percentage
     rank_points: str = ""  # the second ranking, by total points
 
@@ -103,6 +127,8 @@ class BoardResult:
     board: Hashable
     seat: int
     rows: list[tuple[Entry, float]] = field(default_factory=list)  # (entry, matchpoints), best first
+    top: float = 0.0  # the most a result could earn here: one less than the results, or a full board's
+    adjusted: bool = False  # fewer results than a full board: the matchpoints are Neuberg's
 
 
 def _groups(entries: Iterable[Entry]) -> dict[tuple[Hashable, int], list[Entry]]:
@@ -117,28 +143,48 @@ _PLAYER = itemgetter(2)  # an Entry's player
 _MP = itemgetter(1)  # a row's matchpoints
 
 
-def _board_result(board: Hashable, seat: int, group: list[Entry], points: dict[float, float]) -> BoardResult:
+Full = Mapping[Hashable, int] | None  # board -> how many results a full board has (None: no adjustment)
+Scored = tuple[dict[float, float], int, bool]  # one comparison's matchpoints by score, its top, adjusted or not
+
+
+def _scored(
+    groups: dict[tuple[Hashable, int], list[Entry]], highest_wins: bool, full: Full
+) -> dict[tuple[Hashable, int], Scored]:
+    """Each comparison's matchpoints by score (Neuberg's where the board is short of ``full``), top, adjusted."""
+    return {
+        (board, seat): _adjusted(
+            _points([e.score for e in group], highest_wins), len(group), full.get(board) if full else None
+        )
+        for (board, seat), group in groups.items()
+    }
+
+
+def _board_result(board: Hashable, seat: int, group: list[Entry], scored: Scored) -> BoardResult:
     """One comparison's rows, best first, then by name: two stable sorts on C-level keys (no key tuples)."""
+    points, top, adjusted = scored
     rows = [(e, points[e.score]) for e in sorted(group, key=_PLAYER)]
     rows.sort(key=_MP, reverse=True)  # stable, reverse included: equal matchpoints stay in name order
-    return BoardResult(board, seat, rows)
+    return BoardResult(board, seat, rows, top, adjusted)
 
 
-def score_boards(entries: Iterable[Entry], highest_wins: bool = True) -> list[BoardResult]:
-    """Group the results by board and seat and give each its matchpoints (rows best first, then by name)."""
-    return [
-        _board_result(board, seat, group, _points([e.score for e in group], highest_wins))
-        for (board, seat), group in _groups(entries).items()
-    ]
+def score_boards(entries: Iterable[Entry], highest_wins: bool = True, full: Full = None) -> list[BoardResult]:
+    """Group the results by board and seat and give each its matchpoints (rows best first, then by name).
+
+    ``full``: board -> the results a full board has; a board with fewer (two at least) gets Neuberg's."""
+    groups = _groups(entries)
+    scored = _scored(groups, highest_wins, full)
+    return [_board_result(board, seat, group, scored[(board, seat)]) for (board, seat), group in groups.items()]
 
 
-def score_all(entries: Iterable[Entry], highest_wins: bool = True) -> tuple[list[BoardResult], list[Standing]]:
+def score_all(
+    entries: Iterable[Entry], highest_wins: bool = True, full: Full = None
+) -> tuple[list[BoardResult], list[Standing]]:
     """`score_boards` and `standings` together, grouping and counting each comparison once (the daily deals'
     results page needs both)."""
     groups = _groups(entries)
-    points = {key: _points([e.score for e in group], highest_wins) for key, group in groups.items()}
-    boards = [_board_result(board, seat, group, points[(board, seat)]) for (board, seat), group in groups.items()]
-    return boards, _standings(groups, points, highest_wins)
+    scored = _scored(groups, highest_wins, full)
+    boards = [_board_result(board, seat, group, scored[(board, seat)]) for (board, seat), group in groups.items()]
+    return boards, _standings(groups, scored, highest_wins)
 
 
 def _ranks(values: dict[str, float], better_high: bool = True) -> dict[str, str]:
@@ -156,42 +202,39 @@ def _ranks(values: dict[str, float], better_high: bool = True) -> dict[str, str]
     return out
 
 
-def standings(entries: Iterable[Entry], highest_wins: bool = True) -> list[Standing]:
+def standings(entries: Iterable[Entry], highest_wins: bool = True, full: Full = None) -> list[Standing]:
     """Every player's matchpoints, percentage and total points, ranked by percentage (then points).
 
-    Computer seats (``Entry.computer``) are compared with but not ranked.  One pass over the results with
-    plain lists (no traveller rows sorted): a daily set played by 100,000 players is scored in one to two seconds
-    (benchmarks/duplicate_scoring.py)."""
+    Computer seats (``Entry.computer``) are compared with but not ranked.  ``full``: board -> the results a
+    full board has; a board with fewer (two at least) weighs as a full one, by Neuberg's formula.  One pass over
+    the results with plain lists (no traveller rows sorted): a daily set played by 100,000 players is scored in
+    one to two seconds (benchmarks/duplicate_scoring.py)."""
     groups = _groups(entries)
-    return _standings(
-        groups, {key: _points([e.score for e in group], highest_wins) for key, group in groups.items()}, highest_wins
-    )
+    return _standings(groups, _scored(groups, highest_wins, full), highest_wins)
 
 
 def _standings(
-    groups: dict[tuple[Hashable, int], list[Entry]],
-    all_points: dict[tuple[Hashable, int], dict[float, float]],
-    highest_wins: bool,
+    groups: dict[tuple[Hashable, int], list[Entry]], scored: dict[tuple[Hashable, int], Scored], highest_wins: bool
 ) -> list[Standing]:
     """The ranking from the comparisons and each one's matchpoints by score."""
-    sums: dict[str, list[float]] = {}  # player -> [matchpoints, top, points, boards, stand-in boards]
+    sums: dict[str, list[float]] = {}  # player -> [matchpoints, top, points, boards, stand-in boards, adjusted]
     known = sums.get
     for key, group in groups.items():
-        top = len(group) - 1
-        points = all_points[key]
+        points, top, adjusted = scored[key]
         for e in group:
             if e.computer:
                 continue
             acc = known(e.player)
             if acc is None:
-                acc = sums[e.player] = [0.0, 0, 0.0, 0, 0]
+                acc = sums[e.player] = [0.0, 0, 0.0, 0, 0, 0]
             if top:
                 acc[0] += points[e.score]
                 acc[1] += top
             acc[2] += e.score
             acc[3] += 1
             acc[4] += e.stand_in
-    by_player = {p: Standing(p, a[0], a[1], a[2], int(a[3]), int(a[4])) for p, a in sums.items()}
+            acc[5] += adjusted
+    by_player = {p: Standing(p, a[0], a[1], a[2], int(a[3]), int(a[4]), int(a[5])) for p, a in sums.items()}
     sign = 1 if highest_wins else -1
     pct = {p: (s.percent if s.percent is not None else -1.0) for p, s in by_player.items()}
     for p, r in _ranks(pct).items():

@@ -3,11 +3,16 @@
 **Hidden information.**  A board's results (its traveller, and its part of the standings) are shown to nobody
 until every table of its round has finished that deal (`shown_boards`): a player never learns what another
 table did with cards he has still to play.  Scored by matchpoints (`barbu.duplicate.matchpoints`).
+
+**Short boards.**  Once a round is over (every table of it over, or the event), a board some table never played
+(a table ended before its last deal) is shown too, with fewer results than its round has tables: its
+matchpoints are raised to a full board's scale by Neuberg's formula (`matchpoints.neuberg`), so it weighs in
+the standings as much as the others, and the page says where it was applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,12 +92,20 @@ def stand_in_starts(
     return out
 
 
-def shown_boards(rows: list[Played], tables_per_round: dict[int, int]) -> set[tuple[int, int]]:
-    """The boards (round, deal) every table of their round has finished: only those are shown to anyone."""
+def shown_boards(rows: list[Played], tables_per_round: dict[int, int], rounds_over: int = 0) -> set[tuple[int, int]]:
+    """The boards (round, deal) every table of their round has finished, and every board of the rounds over
+    (``rounds_over``: the rounds up to it, whose tables all are over): only those are shown to anyone."""
     done: dict[tuple[int, int], int] = {}
     for r in rows:
         done[(r.round, r.deal)] = done.get((r.round, r.deal), 0) + 1
-    return {b for b, n in done.items() if n >= tables_per_round.get(b[0], 0) > 0}
+    return {b for b, n in done.items() if n >= tables_per_round.get(b[0], 0) > 0 or b[0] <= rounds_over}
+
+
+def rounds_over(ev: db.Event) -> int:
+    """The rounds whose every table is over: those before the current one, all of them once the event is."""
+    if ev.status == "over":
+        return len(ev.plan or ()) or ev.round
+    return ev.round - 1 if ev.status == "running" else 0
 
 
 def who_sat(plan: list[list[list[int | None]]], names: list[str], round_no: int, number: int, seat: int) -> str:
@@ -112,12 +125,17 @@ def results_json(ev: db.Event, names: list[str], rows: list[Played], highest_win
     plan = ev.plan or []
     for i, rnd in enumerate(plan):  # tables not yet made count too: a board is shown only once all have played it
         per_round[i + 1] = max(per_round.get(i + 1, 0), len(rnd))
-    shown = shown_boards(rows, per_round)
+    shown = shown_boards(rows, per_round, rounds_over(ev))
     entries, where = _entries(rows, shown, plan, names)
+    full: dict[Hashable, int] = {
+        board_key(r, d): per_round.get(r, 0) for r, d in shown
+    }  # a full board: a result from each table
+    travellers = _travellers(entries, where, highest_wins, full)
     return {
-        "standings": _ranking(entries, highest_wins),
-        "travellers": _travellers(entries, where, highest_wins),
+        "standings": _ranking(entries, highest_wins, full),
+        "travellers": travellers,
         "boards_shown": len(shown),
+        "adjusted": [b["board"] for b in travellers if b["adjusted"]],  # boards short of a result: Neuberg's
     }
 
 
@@ -143,10 +161,10 @@ def _entries(
     return entries, where
 
 
-def _ranking(entries: list[Entry], highest_wins: bool) -> list[dict[str, Any]]:
+def _ranking(entries: list[Entry], highest_wins: bool, full: Mapping[Hashable, int]) -> list[dict[str, Any]]:
     """The players' standings (never a computer player's): by percentage, or by points while nobody is compared."""
     ranking: list[dict[str, Any]] = []
-    for s in standings(entries, highest_wins):
+    for s in standings(entries, highest_wins, full):
         if s.player.startswith("\x00"):
             continue
         pct = s.percent
@@ -161,6 +179,7 @@ def _ranking(entries: list[Entry], highest_wins: bool) -> list[dict[str, Any]]:
                 "points": s.points,
                 "boards": s.boards,
                 "stand_in": s.stand_in_boards,
+                "adjusted": s.adjusted_boards,
             }
         )
     if ranking and all(r["percent"] is None for r in ranking):  # nobody compared yet (one table): by points
@@ -170,11 +189,15 @@ def _ranking(entries: list[Entry], highest_wins: bool) -> list[dict[str, Any]]:
     return ranking
 
 
-def _travellers(entries: list[Entry], where: Where, highest_wins: bool) -> list[dict[str, Any]]:
-    """Each board's traveller: at every table, the contract, its doubles, each seat's score and matchpoints."""
+def _travellers(
+    entries: list[Entry], where: Where, highest_wins: bool, full: Mapping[Hashable, int]
+) -> list[dict[str, Any]]:
+    """Each board's traveller: at every table, the contract, its doubles, each seat's score and matchpoints
+    (Neuberg's, out of a full board's top, where a table is missing: ``adjusted``)."""
     boards: dict[str, dict[str, Any]] = {}
-    for result in score_boards(entries, highest_wins):
-        b = boards.setdefault(str(result.board), {"board": str(result.board), "rows": {}})
+    for result in score_boards(entries, highest_wins, full):
+        b = boards.setdefault(str(result.board), {"board": str(result.board), "rows": {}, "adjusted": False})
+        b["adjusted"] = b["adjusted"] or result.adjusted
         for entry, mp in result.rows:
             r = where[(entry.board, entry.seat, entry.player)]
             row = b["rows"].setdefault(
@@ -190,7 +213,7 @@ def _travellers(entries: list[Entry], where: Where, highest_wins: bool) -> list[
                     "seats": {},
                 },
             )
-            top = len(result.rows) - 1
+            top = result.top
             row["seats"][entry.seat] = {
                 "seat": entry.seat,
                 "score": entry.score,
@@ -211,6 +234,12 @@ def _travellers(entries: list[Entry], where: Where, highest_wins: bool) -> list[
             row["seats"] = [row["seats"][s] for s in sorted(row["seats"])]
             rows_out.append(row)
         travellers.append(
-            {"board": key, "round": rows_out[0]["round"], "deal": rows_out[0]["deal"], "tables": rows_out}
+            {
+                "board": key,
+                "round": rows_out[0]["round"],
+                "deal": rows_out[0]["deal"],
+                "tables": rows_out,
+                "adjusted": b["adjusted"],
+            }
         )
     return travellers

@@ -257,6 +257,12 @@ function showStandings(d) {
   if (d.standings.every((s) => s.percent === null)) {
     $("standings-note").textContent += " " + t("Nobody at another table held the same cards yet: the ranking is by points.");
   }
+  if (d.adjusted && d.adjusted.length) {
+    $("standings-note").textContent += " " + tn(
+      "{n} board was not played at every table: its matchpoints are raised to a full board's by Neuberg's formula, so it counts as much as the others.",
+      "{n} boards were not played at every table: their matchpoints are raised to a full board's by Neuberg's formula, so they count as much as the others.",
+      d.adjusted.length);
+  }
   const head = el("tr", {}, el("th", { class: "rank", textContent: "#" }), el("th", { class: "who", textContent: t("Player") }),
     el("th", { class: "num", textContent: t("Matchpoints") }), el("th", { class: "num", textContent: t("Points") }),
     el("th", { class: "num", textContent: t("Boards") }));
@@ -292,7 +298,8 @@ function showTravellers(d) {
       ...r.seats.map(seatCell),
       el("td", {}, r.replay ? el("a", { href: r.replay, textContent: t("replay and analysis") }) : null)));
     return el("details", { class: "traveller", open: d.travellers.length <= 4, "data-board": b.board },
-      el("summary", { textContent: t("Round {round}, deal {deal}", { round: b.round, deal: b.deal }) }),
+      el("summary", { textContent: t("Round {round}, deal {deal}", { round: b.round, deal: b.deal }) +
+        (b.adjusted ? " · " + t("not played at every table: Neuberg's formula") : "") }),
       el("div", { class: "scroll" }, el("table", { class: "board-table" }, el("thead", {}, head), el("tbody", {}, ...rows))));
   }));
 }
