@@ -41,10 +41,16 @@ def no_leak(c: Any, body: dict[str, Any], game: str, moves: dict[int, list[str]]
     text = json.dumps(body)
     secret = daily.secret()
     ORACLE.check_secrets(text, secret, day_key(secret, daily.today()))
+    dset = daily_set(secret, daily.today(), game, "rule", 2)
+    last = body.get("last_board")
+    if last is not None:  # the board just finished (its summary and last position): against its own match
+        done = BoardPlay(dset, last["board"], moves.get(last["board"], []))
+        ORACLE.check(done.match, done.seat, json.dumps(last))
+        text = json.dumps({k: v for k, v in body.items() if k != "last_board"})
     if body.get("finished"):
         return
     board = body["board"]
-    true = BoardPlay(daily_set(secret, daily.today(), game, "rule", 2), board, moves.get(board, []))
+    true = BoardPlay(dset, board, moves.get(board, []))
     ORACLE.check(true.match, true.seat, text)
     assert body["seat"] == true.seat and body["state"]["hand"]
 
@@ -65,6 +71,7 @@ def play_set(c: Any, game: str = "classic", pick: int = 0) -> list[dict[str, Any
         moves.setdefault(body["board"], []).append(move)
         body = r.json()
         seen.append(body)
+    no_leak(c, body, game, moves)  # the last answer too: the last board's end
     return seen
 
 

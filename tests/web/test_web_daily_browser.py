@@ -1,6 +1,7 @@
 """The daily deals in the browser: a guest finds them from the lobby, plays a short set (one deal, ``barbu serve
 --daily-boards 1``) to its end by clicking, sees his rank and the line to share; a second guest on a phone plays the
-same deal and is ranked against the first; neither may play twice.
+same deal and is ranked against the first; neither may play twice.  The deals are played on the Barbu table's own
+drawing (/daily/{game}/play), the start and the results on /daily/{game}.
 
 Playwright drives Debian's chromium against a real `barbu serve`.  With BARBU_SHOTS=/some/folder, screenshots
 (laptop 1280x800, phone 390x844, in English, French and Italian) go there.
@@ -26,29 +27,40 @@ def shot(page: Any, name: str) -> None:
 
 
 def play_to_the_end(page: Any, label: str) -> None:
-    """Click the first possible move (a card or a button) until the results show."""
-    page.wait_for_selector("#daily-play[data-state='board']")
+    """On the game's own table (/daily/{game}/play), click the first possible move (a card or a decision's
+    button), and "Next deal" between deals, until the results show on /daily/{game}."""
+    page.wait_for_url("**/play")
+    page.wait_for_selector("main#table[data-version]:not([data-version=''])")
     shot(page, f"{label}-board")
-    for i in range(200):
+    for i in range(400):
+        if "/play" not in page.url:
+            break
         if i == 6:
             shot(page, f"{label}-playing")
         if i == 3:  # a reload carries on where the player was
-            before = page.locator("#daily-play").get_attribute("data-version")
+            before = page.locator("main").get_attribute("data-version")
             page.reload()
-            page.wait_for_selector(f"#daily-play[data-version='{before}']")
-        if page.locator("#daily-play").get_attribute("data-state") == "results":
-            return
-        move = page.locator("#hand .card.legal, #actions button").first
-        version = page.locator("#daily-play").get_attribute("data-version")
-        move.click()
+            page.wait_for_selector(f"main[data-version='{before}']")
+        if page.locator("#daily-next:not([hidden])").count():
+            assert page.locator("#deal-end").is_visible()  # the deal's summary, drawn by the Barbu table
+            shot(page, f"{label}-end")
+            page.click("#daily-next")
+            continue
+        move = page.locator("#hand .card.legal, #decision button[data-action]:not([data-action=''])")
+        if not move.count():  # a forced move made for the player, or the answer still on its way
+            page.wait_for_timeout(50)
+            continue
+        version = page.locator("main").get_attribute("data-version")
+        move.first.click()
         page.wait_for_function(
-            "(v) => { const p = document.querySelector('#daily-play'); return p.dataset.state === 'results' "
-            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }",
+            "(v) => !location.pathname.endsWith('/play') || document.querySelector('main').dataset.version !== v "
+            "|| !document.querySelector('#daily-next').hidden || !document.querySelector('#error').hidden",
             arg=version,
             timeout=STEP,
         )
-        assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
-    raise AssertionError("the set did not end")
+        if "/play" in page.url:
+            assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+    page.wait_for_selector("#daily-play[data-state='results']")
 
 
 @pytest.mark.slow
@@ -101,6 +113,7 @@ def test_a_guest_plays_the_daily_deals_and_sees_his_rank(person: Callable[..., P
     shot(it, "overview-laptop-it")
     it.goto(server.base + "/daily/italian")
     it.click("#start")
-    it.wait_for_selector("#daily-play[data-state='board']")
+    it.wait_for_url("**/daily/italian/play")
+    it.wait_for_selector("#hand .card")
     shot(it, "board-laptop-it")
     assert not it.errors, it.errors

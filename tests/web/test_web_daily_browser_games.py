@@ -1,7 +1,7 @@
-"""The Scottish game's and Bésigue's daily deals in the browser, played to the end by clicking: the Scottish Patience
-rows on the daily page, Bésigue's boards on the Bésigue table's own drawing (besigue.js fed over HTTP), then the
-results.  Playwright drives Debian's chromium against a real `barbu serve`; with BARBU_SHOTS=/some/folder,
-screenshots (laptop 1366x768, phone 390x844) go there.
+"""The Scottish game's and Bésigue's daily deals in the browser, played to the end by clicking, each on its game's own
+table: the Scottish game's on the Barbu table's drawing (table.js), Bésigue's on the Bésigue table's (besigue.js),
+both fed over HTTP by daily_link.js; then the results.  Playwright drives Debian's chromium against a real
+`barbu serve`; with BARBU_SHOTS=/some/folder, screenshots (laptop 1366x768, phone 390x844) go there.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page
 from webhelpers import PHONE, STEP, Server
 from webhelpers import shot as take_shot
+from test_web_daily_browser import play_to_the_end
 
 pytestmark = pytest.mark.browser
 SERVE = ("--daily-boards", "2")
@@ -28,21 +29,12 @@ def test_the_scottish_daily_deals_in_the_browser(person: Callable[..., Page], se
     page.goto(server.base + "/daily/scottish")
     page.wait_for_selector("#start-panel:not([hidden])")
     page.click("#start")
-    page.wait_for_selector("#daily-play[data-state='board']")
-    assert "Assi" in page.locator("#board-contract").text_content()  # deal 1: Aces, in Italian
+    page.wait_for_url("**/daily/scottish/play")
+    page.wait_for_selector("#hand .card")
+    assert "Assi" in page.locator("#daily-role").text_content()  # deal 1: Aces, in Italian
+    assert page.locator("#felt #seat-boxes .seat-box").count() == 4  # the Barbu table's own felt
     shot(page, "scottish-board-phone-it")
-    for _ in range(200):
-        if page.locator("#daily-play").get_attribute("data-state") == "results":
-            break
-        version = page.locator("#daily-play").get_attribute("data-version")
-        page.locator("#hand .card.legal, #actions button").first.click()
-        page.wait_for_function(
-            "(v) => { const p = document.querySelector('#daily-play'); return p.dataset.state === 'results' "
-            "|| p.dataset.version !== v || document.querySelector('#play-error').textContent; }",
-            arg=version,
-            timeout=STEP,
-        )
-        assert not page.locator("#play-error").text_content(), page.locator("#play-error").text_content()
+    play_to_the_end(page, "scottish-phone-it")
     page.wait_for_selector("#share:not(:empty)")
     assert page.locator(".traveller").count() == 2
     assert (

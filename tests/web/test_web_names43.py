@@ -267,10 +267,14 @@ def test_the_daily_table_names_its_computers_by_place_and_strength(base: str, pe
         page.goto(f"{base}/daily/classic?lang={lang}")
         page.wait_for_selector("#start-panel:not([hidden])")
         page.click("#start")
-        page.wait_for_selector("#daily-play[data-state='board']")
-        page.wait_for_selector("#seats .daily-seat")
-        seats = page.inner_text("#seats")
-        assert west in seats and "computer" not in seats.replace(west, ""), seats
+        page.wait_for_url("**/daily/classic/play")  # the boards are played on the Barbu table itself
+        page.wait_for_selector("#seat-boxes .seat-box")
+        place, strength = west.split(", ")
+        names = page.locator("#seat-boxes .seat-name")
+        box = next(names.nth(i) for i in range(names.count()) if names.nth(i).inner_text() == place)
+        assert box.get_attribute("title") == west  # its name in full, as at any table
+        assert strength in page.text_content("#seat-boxes")  # "computer · good player" (a phone shows "computer")
+        assert "(rule)" not in page.inner_text("body")
         shot(page, f"names43-daily-{lang}")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()

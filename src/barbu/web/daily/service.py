@@ -40,7 +40,7 @@ from ...records.barbu import write_record
 from ..common.errors import WebError
 from ..common.refusals import SERVER_STARTING
 from ..db.storage import Store
-from ..tables.views import contract_info, view_json
+from ..tables.views import contract_info, scoresheet, view_json
 from . import refusals as no
 from . import store as db
 
@@ -345,6 +345,7 @@ class Daily:
             "contract": play.contract,
             "name": a.name,
             "strength": dset.strength,
+            "rules": str(dset.rules),  # the table's header names the game from it, as at any table
             "highest_wins": dset.highest_wins,
             "done": [{"board": k, "score": rows[k].score} for k in sorted(rows) if rows[k].score is not None],
         }
@@ -387,8 +388,8 @@ class Daily:
                 "scores": play.scores,
                 "seat": play.seat,
             }
-            if dset.game == BESIGUE:  # the deal's summary as the Bésigue table shows it, and its last position
-                out["last_board"].update(besigue_end(play))
+            # the deal's summary as the game's table shows it, and its last position
+            out["last_board"].update(besigue_end(play) if dset.game == BESIGUE else barbu_end(play))
         return out
 
     # -- results
@@ -662,6 +663,15 @@ def board_state(play: BoardPlay) -> dict[str, Any]:
         "state": state,
         "last": None if last is None else {"seq": last[0], "seat": last[1], "action": last[2]},
     }
+
+
+def barbu_end(play: BoardPlay) -> dict[str, Any]:
+    """A finished board of the Barbu family: its deal's line of the scoresheet (points, doubles and their
+    settlement) numbered as the set's board, for the table's summary of a deal, and the last position as the
+    person's seat sees it (the next deal is not dealt: no card of it is shown)."""
+    summary = scoresheet(play.match)["deals"][0]
+    summary["number"] = play.board + 1
+    return {"summary": summary, **board_state(play)}
 
 
 def besigue_end(play: BoardPlay) -> dict[str, Any]:

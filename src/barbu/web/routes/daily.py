@@ -1,7 +1,8 @@
 """The daily deals' pages and API.
 
-Pages: ``GET /daily`` (today's games, past days and their keys), ``GET /daily/{game}`` (the play page, then the
-results; Bésigue's boards are played at ``GET /daily/besigue/play``, on the Bésigue table's drawing).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
+Pages: ``GET /daily`` (today's games, past days and their keys), ``GET /daily/{game}`` (the start, then the
+results), ``GET /daily/{game}/play`` (the boards, on the game's own table: the Barbu table's or the Bésigue
+table's).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
 ``GET /api/daily/{game}/state``, ``POST /api/daily/{game}/move`` {board, move}, ``GET /api/daily/{game}/results
 [?day=]`` (only once the set is finished, or the day over), ``GET /api/daily/{game}/boards/{k}/record[?day=]``
 (one's own board's record) and ``GET /api/daily/{game}/boards/{k}/replay[?day=]`` (its replay's link, which opens
@@ -76,9 +77,12 @@ async def daily_game_page(request: Request) -> Response:
     return page(request, "daily_play.html")
 
 
-async def daily_besigue_table(request: Request) -> Response:
-    """Bésigue's boards are played on the Bésigue table's own drawing (static/js/daily_besigue.js)."""
-    return page(request, "daily_besigue.html")
+async def daily_table(request: Request) -> Response:
+    """The boards are played on the game's own table (static/js/daily_link.js feeding table.js or besigue.js)."""
+    game = game_of(request)
+    if game not in GAMES:
+        return not_found(request)
+    return page(request, "daily_besigue.html" if game == "besigue" else "daily_table.html")
 
 
 async def api_overview(request: Request) -> Response:
@@ -150,7 +154,7 @@ async def api_replay_link(request: Request) -> Response:
 
 ROUTES: list[BaseRoute] = [
     Route("/daily", daily_page),
-    Route("/daily/besigue/play", daily_besigue_table),
+    Route("/daily/{game}/play", daily_table),
     Route("/daily/{game}", daily_game_page),
     Route("/api/daily", api_overview),
     Route("/api/daily/{game}/start", api_start, methods=["POST"]),

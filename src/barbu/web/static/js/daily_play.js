@@ -1,20 +1,17 @@
-// One game's daily deals (templates/daily_play.html): the start, each board in turn at the player's own pace (moves
-// over HTTP, POST /api/daily/{game}/move), then the results: percentage, rank, the line to share, each board's
-// traveller and links to the replay and analysis of one's own boards.  ?day=YYYY-MM-DD shows a past day's results.
+// One game's daily deals (templates/daily_play.html): the start, then the results: percentage, rank, the line to
+// share, each board's traveller and links to the replay and analysis of one's own boards.  The boards themselves
+// are played on the game's own table (/daily/{game}/play, daily_link.js).  ?day=YYYY-MM-DD shows a past day's results.
 import { el } from "./dom.js";
-import { t, tn, num, contract as contractWords, rankLetter } from "./i18n.js";
-import { RANKS, SYMBOLS, SUITS, cardElement, cardLabel, isCard, prettyCards, sortHand } from "./cards.js";
+import { t, tn, num } from "./i18n.js";
 import { postJSON } from "./net.js";
-import { computerName, placeName, presetName } from "./tablewords.js";
+import { presetName } from "./tablewords.js";
 import { percentText } from "./dailywords.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 const pastDay = new URLSearchParams(location.search).get("day");
-let current = null; // the last state answer
-let busy = false;
-// Bésigue's boards are played on the Bésigue table's own drawing (daily_besigue.html); its start and results are here.
-const TABLE_PAGE = game === "besigue" ? "/daily/besigue/play" : null;
+// The boards are played on the game's own table (daily_table.html, daily_besigue.html); the start and results are here.
+const TABLE_PAGE = `/daily/${encodeURIComponent(game)}/play`;
 
 $("game-title").textContent = presetName(game);
 if (game === "besigue") { // no contract to fix: each deal is a fresh game's first
@@ -23,39 +20,6 @@ if (game === "besigue") { // no contract to fix: each deal is a fresh game's fir
 
 function showError(text) {
   $("play-error").textContent = text || "";
-}
-
-function who(seat) {
-  if (current && seat === current.seat) return t("You");
-  return placeName(seat, current ? current.seat : null, current ? current.players : 4) || t("Seat {n}", { n: seat + 1 });
-}
-
-function contractName(key) {
-  const c = ((current && current.contracts) || []).find((x) => x.key === key);
-  return contractWords(c ? c.name : key);
-}
-
-function actionLabel(text) {
-  const words = text.split(" ");
-  if (isCard(text)) return cardLabel(text);
-  if (words[0] === "trump") {
-    const s = (words[1] || "").toUpperCase();
-    return SYMBOLS[s] ? t("{suit} trumps", { suit: SYMBOLS[s] }) : t("no trump");
-  }
-  if (words[0] === "rank") return t("start from {rank}", { rank: rankLetter(words[1]) });
-  if (text === "pass") return t("Pass");
-  if (words[0] === "lay") return t("Lay {cards}", { cards: prettyCards(words.slice(1).join(" ")) }); // Scottish Patience
-  if (words[0] === "double") {
-    const st = current.state;
-    const targets = words.slice(1).map(Number);
-    const redo = targets.filter((x) => st.doubles.some(([a, b]) => a === x && b === current.seat));
-    const dbl = targets.filter((x) => !redo.includes(x));
-    const names = (xs) => xs.map(who).join(", ");
-    if (dbl.length && redo.length) return t("double {doubled} and redouble {redoubled}", { doubled: names(dbl), redoubled: names(redo) });
-    if (redo.length) return t("redouble {names}", { names: names(redo) });
-    return t("double {names}", { names: names(dbl) });
-  }
-  return prettyCards(text);
 }
 
 async function getJSON(url) {
@@ -70,136 +34,13 @@ async function getJSON(url) {
 }
 
 function show(name) {
-  for (const p of ["start-panel", "board-panel", "results-panel"]) $(p).hidden = p !== name;
+  for (const p of ["start-panel", "results-panel"]) $(p).hidden = p !== name;
   $("daily-play").dataset.state = name.replace("-panel", "");
 }
 
-// ------------------------------------------------------------------ playing
-// Domino and Patience: the four rows, each card at its rank's place as on the table (barbu.css .rows), and the
-// last card or cards laid, with who laid them.
-function rowsView(st) {
-  const ranks = st.row_ranks || RANKS;
-  const grid = el("div", { class: "rows daily-rows", "aria-label": t("The rows") });
-  grid.style.setProperty("--row-slots", ranks.length);
-  st.rows.forEach((row, i) => {
-    const line = el("div", { class: "row-line", "data-suit": SUITS[i] },
-      el("span", { class: "row-suit" + (i === 1 || i === 2 ? " red" : ""), textContent: SYMBOLS[SUITS[i]] }));
-    if (!row.length) line.append(el("span", { class: "muted", textContent: "—" }));
-    row.forEach((c, k) => {
-      const card = cardElement(c, "span", { compact: true });
-      if (k === 0) card.style.marginLeft = `calc(${Math.max(0, ranks.indexOf(c[0]))} * var(--row-step))`;
-      line.append(card);
-    });
-    grid.append(line);
-  });
-  const out = [grid];
-  if (st.plays && st.plays.length) {
-    const [s, cards] = st.plays[st.plays.length - 1];
-    out.push(el("p", { class: "small last-laid" }, t("Last card laid") + " · " + t("{name}:", { name: who(s) }) + " ",
-      ...[].concat(cards).map((c) => cardElement(c, "span", { compact: true }))));
-  }
-  return out;
-}
-
-function trickCards(st) {
-  if (st.rows) return rowsView(st);
-  const box = [];
-  if (st.trick && st.trick.length) {
-    st.trick.forEach((c, i) => box.push(el("figure", { class: "played" }, cardElement(c),
-      el("figcaption", { textContent: who((st.leader + i) % current.players) }))));
-    return box;
-  }
-  if (st.plays && st.plays.length) {
-    for (const [s, cards] of st.plays) for (const c of cards) box.push(el("figure", { class: "played faded" }, cardElement(c), el("figcaption", { textContent: who(s) })));
-    return box;
-  }
-  if (st.last_trick) {
-    st.last_trick.cards.forEach((c, i) => box.push(el("figure", { class: "played faded" }, cardElement(c),
-      el("figcaption", { textContent: who((st.last_trick.leader + i) % current.players) }))));
-  }
-  return box;
-}
-
-function render(body) {
-  if (TABLE_PAGE) {
-    location.href = TABLE_PAGE;
-    return;
-  }
-  current = body;
-  const st = body.state;
-  show("board-panel");
-  $("daily-play").dataset.version = `${body.board}.${st.version}`;
-  $("board-title").textContent = t("Deal {n} of {total}", { n: num(body.board + 1), total: num(body.boards) });
-  let line = t("Contract: {contract}", { contract: contractName(body.contract) });
-  if (st.trump !== null && st.trump !== undefined) line += ` ${SYMBOLS[SUITS[st.trump]]}`;
-  if (st.rank) line += " " + t("from {rank}", { rank: rankLetter(st.rank) });
-  if (body.family === "scottish") { // the Scottish game's declarer is its Caller
-    line += " · " + (st.declarer === body.seat ? t("you are the caller") : t("called by {name}", { name: who(st.declarer) }));
-  } else {
-    line += " · " + (st.declarer === body.seat ? t("you are the declarer") : t("declared by {name}", { name: who(st.declarer) }));
-  }
-  $("board-contract").textContent = line;
-  $("board-scores").textContent = body.done.length
-    ? t("Your scores so far: {scores}", { scores: body.done.map((d) => num(d.score)).join(", ") }) : "";
-  const seats = [];
-  for (let i = 1; i <= body.players; i++) { // from the player's left round to himself
-    const s = (body.seat + i) % body.players;
-    const me = body.seat;
-    const doubled = st.doubles.filter(([a, b]) => a === s || b === s).map(([a, b, r]) => {
-      let text;
-      if (a === s) text = b === me ? t("doubled you") : t("doubled {name}", { name: who(b) });
-      else text = a === me ? t("doubled by you") : t("doubled by {name}", { name: who(a) });
-      return text + (r ? " ×2" : "");
-    });
-    seats.push(el("div", { class: "daily-seat" + (s === body.seat ? " me" : "") + (st.to_act === s ? " to-act" : ""), "data-seat": s },
-      el("strong", { textContent: s === body.seat ? t("You") : computerName(s, body.seat, body.players, body.strength) }),
-      el("span", { class: "muted small", textContent: " " + t("{n} cards", { n: num(st.hand_sizes[s]) })
-        + (st.rows ? "" : " · " + t("tricks: {n}", { n: num(st.tricks_won[s]) })) }),
-      doubled.length ? el("span", { class: "small doubles", textContent: " · " + doubled.join(", ") }) : null));
-  }
-  $("seats").replaceChildren(...seats);
-  $("trick").classList.toggle("with-rows", Boolean(st.rows));
-  $("trick").replaceChildren(...trickCards(st));
-  const legal = st.legal || [];
-  const cards = new Set(legal.filter(isCard));
-  const mine = st.to_act === body.seat && legal.length;
-  $("turn").textContent = mine ? t("Your turn") : "";
-  $("actions").replaceChildren(...legal.filter((a) => !isCard(a)).map((a) =>
-    el("button", { type: "button", "data-action": a, textContent: actionLabel(a), onclick: () => move(a) })));
-  // the hand: buttons when a card may be played now (the others dimmed), plain cards otherwise
-  $("hand").replaceChildren(...sortHand(st.hand || []).map((c) => {
-    if (!cards.size) return cardElement(c);
-    const b = cardElement(c, "button");
-    if (cards.has(c)) {
-      b.classList.add("legal");
-      b.addEventListener("click", () => move(c));
-    } else {
-      b.disabled = true;
-      b.classList.add("dim");
-    }
-    return b;
-  }));
-}
-
-async function move(action) {
-  if (busy || !current) return;
-  busy = true;
-  showError("");
-  try {
-    const body = await postJSON(`/api/daily/${game}/move`, { board: current.board, move: action });
-    if (body.last_board) {
-      $("last-board").hidden = false;
-      $("last-board").textContent = t("Deal {n} is over: you scored {score}.", { n: num(body.last_board.board + 1), score: num(body.last_board.score) });
-    } else if (current && body.board === current.board) {
-      $("last-board").hidden = true;
-    }
-    if (body.finished) await loadResults();
-    else render(body);
-  } catch (e) {
-    showError(e.message);
-  } finally {
-    busy = false;
-  }
+// A set begun: its boards are played on the game's own table.
+function toTable() {
+  location.href = TABLE_PAGE;
 }
 
 // ------------------------------------------------------------------ results
@@ -282,7 +123,7 @@ $("start").addEventListener("click", async () => {
   try {
     const body = await postJSON(`/api/daily/${game}/start`, {});
     if (body.finished) await loadResults();
-    else render(body);
+    else toTable();
   } catch (e) {
     showError(e.message);
   }
@@ -296,7 +137,7 @@ async function load() {
   try {
     const body = await getJSON(`/api/daily/${game}/state`);
     if (body.finished) await loadResults();
-    else render(body);
+    else toTable();
   } catch (e) {
     if (e.status === 404) show("start-panel");
     else showError(e.message);
