@@ -18,6 +18,7 @@ from typing import Any
 from ...agents import AGENT_KINDS
 from ...core.errors import AgentError
 from ...core.words import N_
+from ...play.labels import computer_name, table_place
 from ..common.errors import WebError
 from ..common.refusals import NAME_OF_COMPUTERS, UNKNOWN_STRENGTH
 from ..common.wording import lang_of, say
@@ -240,9 +241,11 @@ class Seating:
         if t.bots_addr is None and address is not None and t.hash_address is not None:
             t.bots_addr = t.hash_address(address)
             await self.persistence.save_addresses()
-        # The stored name, seen in records and replays (seats counted from 1); a table's page names a computer
-        # player by where it sits from the reader's chair ("West, computer (good player)").
-        s.kind, s.name, s.strength, s.token_hash = "bot", f"Computer, seat {seat + 1}", strength, None
+        # The stored name, in English as a record's words are ("West, good player", from the first seat's chair:
+        # `barbu.play.names.computer_kind` reads it back); every page names a computer player by where it sits
+        # from the reader's chair, in his language.
+        where = table_place(seat, 0, t.match.n)
+        s.kind, s.name, s.strength, s.token_hash = "bot", computer_name(where, strength, english=True), strength, None
         await self.persistence.save_seat(s)
         await self.seats_changed()
 

@@ -3,9 +3,9 @@
 // ratings, its past matches; for the owner and the admins, the invitation links and the members' roles; for the
 // owner, closing the season, the settings and deleting the club.  Every refusal is the server's own sentence.
 import { el } from "./dom.js";
-import { num, strength, t, tn } from "./i18n.js";
+import { num, t, tn } from "./i18n.js";
 import { postJSON, saveCreator } from "./net.js";
-import { presetName, rulesTitle } from "./tablewords.js";
+import { computerName, presetName, rulesTitle } from "./tablewords.js";
 import { dealProgress, playersLine, seatLine } from "./tablerows.js";
 import { longDate, ratingChip, shortMoment } from "./playerwords.js";
 import { eventCard } from "./events.js";
@@ -336,10 +336,16 @@ function wireInvites() {
 }
 
 // ------------------------------------------------------------------ past matches
-function seatChip(s) {
+// A match's computer players are named by their places from its first person's chair ("West, good player").
+function chairOf(m) {
+  const person = m.seats.find((x) => !x.computer);
+  return person ? person.seat : 0;
+}
+
+function seatChip(s, m) {
   let name;
   if (s.deleted) name = el("em", { textContent: t("a deleted player") });
-  else if (s.computer) name = t("computer ({strength})", { strength: strength(s.strength) });
+  else if (s.computer) name = computerName(s.seat, chairOf(m), m.players, s.strength);
   else if (s.account) name = el("a", { href: `/u/${encodeURIComponent(s.account)}`, textContent: s.account });
   else name = s.name;
   const chip = el("span", { class: "seat-chip", "data-seat": s.seat },
@@ -354,7 +360,7 @@ function matchRow(m) {
     el("strong", { textContent: rulesTitle(m.rules), title: m.rules }), " ",
     el("span", { class: "muted", textContent: shortMoment(m.finished) }), " ",
     m.rated ? el("span", { class: "tag rated", textContent: t("rated") }) : el("span", { class: "tag", textContent: t("not rated") }));
-  const seats = el("div", { class: "seat-list" }, ...[...m.seats].sort((a, b) => a.place - b.place || a.seat - b.seat).map(seatChip));
+  const seats = el("div", { class: "seat-list" }, ...[...m.seats].sort((a, b) => a.place - b.place || a.seat - b.seat).map((x) => seatChip(x, m)));
   return el("article", { class: "match-row", "data-match": m.table },
     el("div", { class: "match-main" }, head, seats),
     el("div", { class: "row-actions" }, el("a", { class: "button", href: m.replay, "data-replay": m.table, textContent: t("Replay") })));

@@ -5,7 +5,7 @@
 // and the socket is opened again.
 import { el } from "./dom.js";
 import { contract, lang, num, percent, strength, t, tn } from "./i18n.js";
-import { rulesTitle } from "./tablewords.js";
+import { computerName, placeName, rulesTitle } from "./tablewords.js";
 import { postJSON } from "./net.js";
 import { GameChoice, formatName, when } from "./events.js";
 
@@ -278,9 +278,11 @@ function showStandings(d) {
     el("tbody", {}, ...rows)));
 }
 
-function seatCell(s) {
+// A traveller's seats are headed by their places at the table, from the first seat's chair (South); a computer
+// player is named as the table names it ("West, good player").
+function seatCell(s, seats, kind) {
   return el("td", { class: "num" + (s.stand_in ? " stand-in" : "") },
-    el("span", { class: "seat-name", textContent: s.name || t("computer") }), " ",
+    el("span", { class: "seat-name", textContent: s.name || computerName(s.seat, 0, seats, kind) }), " ",
     el("strong", { textContent: num(s.score) }), " ",
     el("span", { class: "muted small", textContent: s.top ? `${num(s.matchpoints)}/${num(s.top)}` : "" }));
 }
@@ -290,12 +292,12 @@ function showTravellers(d) {
   $("travellers").replaceChildren(...d.travellers.map((b) => {
     const seats = b.tables[0].seats.length;
     const head = el("tr", {}, el("th", { textContent: t("Table") }), el("th", { textContent: t("Contract") }),
-      ...Array.from({ length: seats }, (_, i) => el("th", { class: "num", textContent: t("Seat {n}", { n: i + 1 }) })),
+      ...Array.from({ length: seats }, (_, i) => el("th", { class: "num", textContent: i === 0 ? t("South") : placeName(i, 0, seats) || t("North") })),
       el("th", { textContent: "" }));
     const rows = b.tables.map((r) => el("tr", {},
       el("td", { textContent: String(r.table) }),
       el("td", { textContent: (r.contract ? contract(r.contract) : "–") + (r.doubles ? " · " + tn("{n} double", "{n} doubles", r.doubles) : "") }),
-      ...r.seats.map(seatCell),
+      ...r.seats.map((s) => seatCell(s, seats, d.strength)),
       el("td", {}, r.replay ? el("a", { href: r.replay, textContent: t("replay and analysis") }) : null)));
     return el("details", { class: "traveller", open: d.travellers.length <= 4, "data-board": b.board },
       el("summary", { textContent: t("Round {round}, deal {deal}", { round: b.round, deal: b.deal }) +

@@ -3,8 +3,8 @@
 // players, their places and points, and its replay.  An unknown name says so in words.  On his own page, the
 // player finds "Your turn" too: the turn-based tables waiting for his move.
 import { el } from "./dom.js";
-import { contract, lang, num, strength, t, tn } from "./i18n.js";
-import { presetName, rulesTitle } from "./tablewords.js";
+import { contract, lang, num, t, tn } from "./i18n.js";
+import { computerName, placeName, presetName, rulesTitle } from "./tablewords.js";
 import { longDate, placeText, RATED_GAMES, ratingTitle, ratingText, shortMoment } from "./playerwords.js";
 import { who } from "./account-link.js";
 import { showTurns } from "./yourturn.js";
@@ -143,14 +143,15 @@ function monthName(ym) {
 }
 
 // ------------------------------------------------------------------ matches
-// A seat of a match as the list shows it: "1. Anna 42", a computer player by its strength, a deleted account
+// A seat of a match as the list shows it: "1. Anna 42", a computer player by its place from the profile's
+// player and its strength ("West, good player", as the table named it), a deleted account
 // in words; another account's name links to its page.
-function seatChip(s, own) {
+function seatChip(s, own, m) {
   let name;
   if (s.deleted) name = el("em", { textContent: t("a deleted player") });
-  else if (s.computer) name = t("computer ({strength})", { strength: strength(s.strength) });
+  else if (s.computer) name = computerName(s.seat, m.seat, m.players, s.strength);
   else if (s.account && !own) name = el("a", { href: `/u/${encodeURIComponent(s.account)}`, textContent: s.account });
-  else name = s.name || t("Seat {n}", { n: s.seat + 1 });
+  else name = s.name || placeName(s.seat, m.seat, m.players) || t("South");
   const chip = el("span", { class: own ? "seat-chip own" : "seat-chip", "data-seat": s.seat },
     el("span", { class: "place", textContent: `${num(s.place)}.` }), " ", name, " ",
     el("span", { class: "points", textContent: num(s.points) }));
@@ -168,7 +169,7 @@ function matchRow(m) {
   const result = el("p", { class: "match-result" }, el("strong", { textContent: placeText(m.place, m.players) }), " · ",
     tn("{n} point", "{n} points", m.points));
   const seats = el("div", { class: "seat-list" },
-    ...[...m.seats].sort((a, b) => a.place - b.place || a.seat - b.seat).map((s) => seatChip(s, s.seat === m.seat)));
+    ...[...m.seats].sort((a, b) => a.place - b.place || a.seat - b.seat).map((s) => seatChip(s, s.seat === m.seat, m)));
   return el("article", { class: "match-row", "data-match": m.table },
     el("div", { class: "match-main" }, head, result, seats),
     el("div", { class: "row-actions" }, el("a", { class: "button", href: m.replay, "data-replay": m.table,

@@ -51,11 +51,14 @@ export function seatName(s) {
 }
 
 // A seat's name alone, short enough for a label on the felt: "You" for this seat, a computer player by its
-// place ("West"), or, two at a table, "computer".
+// place ("West"; to a spectator, from the bottom seat's chair, South), or, two at a table, "computer".
 export function shortName(s) {
   if (s === mySeat) return t("You");
   const seat = info && info.seats[s];
-  if (seat && seat.kind === "bot") return info.players === 2 ? t("computer") : placeName(s, mySeat, info.players) || seatNumber(s);
+  if (seat && seat.kind === "bot") {
+    if (info.players === 2) return t("computer");
+    return s === bottomSeat() ? t("South") : placeName(s, bottomSeat(), info.players) || seatNumber(s);
+  }
   return seat && seat.name ? seat.name : seatNumber(s);
 }
 
