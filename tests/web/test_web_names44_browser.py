@@ -14,7 +14,7 @@ import json
 import re
 import time
 import urllib.request
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 from playwright.sync_api import Page
