@@ -13,8 +13,12 @@ from typing import Any, Callable
 
 from . import scottish  # noqa: F401  (registers the Scottish family)
 from .besigue import BesigueGame, is_besigue
+from .besigue.ruleset import BesigueRules
+from .besigue.ruleset import short_form as besigue_short
 from .besigue.text import text_form as besigue_text
 from .classic.match import Match
+from .classic.ruleset import Ruleset
+from .classic.ruleset import short_form as barbu_short
 from .core.game import AnyGame
 from .records.barbu import record_lines as barbu_lines
 from .records.barbu import text_form as barbu_text
@@ -35,6 +39,7 @@ class GameKind:
     is_record: Callable[["str | Path"], bool]
     text_form: Callable[[Any], str]
     record_lines: Callable[[Any, "dict[str, Any] | None"], list[dict[str, Any]]]  # the record as JSON lines, to publish
+    short: Callable[[str], str]  # the rules text of the short game (some twenty minutes) of a rules text
 
 
 BESIGUE = GameKind(
@@ -45,6 +50,7 @@ BESIGUE = GameKind(
     is_besigue_record,
     besigue_text,
     besigue_lines,
+    lambda text: str(besigue_short(BesigueRules.parse(text))),
 )
 BARBU = GameKind(
     "barbu",
@@ -54,6 +60,7 @@ BARBU = GameKind(
     lambda path: True,
     barbu_text,
     barbu_lines,
+    lambda text: str(barbu_short(Ruleset.parse(text))),
 )
 
 
@@ -70,6 +77,12 @@ def game_kind(rules_text: str) -> GameKind:
 def record_kind(path: "str | Path") -> GameKind:
     """The game a record file holds, from its header."""
     return next(k for k in game_kinds() if k.is_record(path))
+
+
+def short_rules(rules_text: str) -> str:
+    """``short_rules("classic")`` → ``"classic(double_obligation=1, contracts_each=2)"``: the game's short form,
+    the same text where the game has none (the Scottish game, whose Set is its shortest match)."""
+    return game_kind(rules_text).short(rules_text)
 
 
 def open_game(rules_text: str, seed: int | None = None) -> AnyGame:

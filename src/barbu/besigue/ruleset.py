@@ -133,3 +133,12 @@ PRESETS: dict[str, tuple[BesigueRules, str]] = {
 def is_besigue(text: str) -> bool:
     """Whether a rules text names a Bésigue preset (so the CLI opens this game)."""
     return re.split(r"[\s(]", text.strip().lower(), maxsplit=1)[0] in PRESETS
+
+
+#: The short game's target: about half the deals of a game to 1000, some twenty minutes.
+SHORT_TARGET = 500
+
+
+def short_form(rules: BesigueRules) -> BesigueRules:
+    """The short game of these rules: played to `SHORT_TARGET` points (a lower target already set is kept)."""
+    return rules.replace(target=min(rules.target, SHORT_TARGET))

@@ -39,6 +39,7 @@ CLASSIC_OPTIONS = frozenset(
         "ravage_city",
         "ravage_value",
         "chinese_poker",
+        "contracts_each",
     }
 )
 
@@ -91,7 +92,7 @@ register_family(
         name="italian-six",
         description=N_("Barbù a sei colpi: six contracts, +110 and placement points after each dealer"),
         players=(4,),
-        options=frozenset({"double_obligation", "heart_lead", "domino_ace", "stop_when_decided"}),
+        options=frozenset({"double_obligation", "heart_lead", "domino_ace", "stop_when_decided", "contracts_each"}),
         contracts=lambda r: italian_contracts(six=True),
         deck=lambda r: FULL_DECK,
         fixed=(("undoubled_negative", "play"),),
@@ -125,7 +126,15 @@ register_family(
         description=N_("Salad: five negative contracts and all five at once, 3 to 6 players"),
         players=(3, 4, 5, 6),
         options=frozenset(
-            {"rotation", "doubling", "double_obligation", "undoubled_negative", "heart_lead", "stop_when_decided"}
+            {
+                "rotation",
+                "doubling",
+                "double_obligation",
+                "undoubled_negative",
+                "heart_lead",
+                "stop_when_decided",
+                "contracts_each",
+            }
         ),
         contracts=lambda r: salad_contracts(),
         deck=lambda r: stripped_deck(r.players),
@@ -149,7 +158,7 @@ register_family(
         name="french",
         description=N_("Le Barbu, the Marie-Luce rules: 3 to 6 players, penalty points, Salad and Success"),
         players=(3, 4, 5, 6),
-        options=frozenset({"rotation", "heart_lead", "stop_when_decided"}),
+        options=frozenset({"rotation", "heart_lead", "stop_when_decided", "contracts_each"}),
         contracts=lambda r: french_contracts(),
         deck=lambda r: FULL_DECK,
         zero_sum=False,

@@ -152,3 +152,14 @@ SPLIT_NEEDS_DOUBLING = message(
         "deal would ever be played; use undoubled_negative=play"
     ),
 )
+CONTRACTS_EACH_TOO_MANY = message(
+    "contracts-each-too-many",
+    N_("option contracts_each: the game has {contracts:count} contracts, so each player declares at most that many"),
+)
+OBLIGATION_OVER_SERIES = message(
+    "obligation-over-series",
+    N_(
+        "option double_obligation: {obligation:count} doubles cannot be owed over a series of "
+        "{series:count} deals; lower it to {series:count} or fewer"
+    ),
+)

@@ -181,6 +181,17 @@ class Ruleset:
         False,
         N_("add Chinese poker as a further contract: arrange 13 cards into rows of 5, 5, 3"),
     )
+    contracts_each: int = _opt(
+        "contracts_each",
+        int,
+        0,
+        N_(
+            "how many contracts each player declares in the match: 0 for all of them (the full match); "
+            "fewer makes a short match, each chosen from the player's whole list"
+        ),
+        minimum=0,
+        maximum=8,
+    )
     sets: int = _opt(
         "sets",
         int,
@@ -336,6 +347,19 @@ def ruleset(text: str = "classic", **options: object) -> Ruleset:
     return r.replace(**options) if options else r
 
 
+#: How many contracts each player declares in a short match: 8 deals at four, some twenty minutes.
+SHORT_CONTRACTS_EACH = 2
+
+
+def short_form(r: Ruleset) -> Ruleset:
+    """The short match of these rules: each player declares `SHORT_CONTRACTS_EACH` contracts, and owes no more
+    doubles than his short series holds.  A family without the option (the Scottish game) is returned as it is."""
+    if "contracts_each" not in r.family_spec.options or r.contracts_each:
+        return r
+    each = SHORT_CONTRACTS_EACH
+    return r.replace(contracts_each=each, double_obligation=min(r.double_obligation, each // 2))
+
+
 def validate(r: Ruleset) -> Ruleset:
     """Check a ruleset against its family; return it unchanged or raise `RulesetError`."""
     fam = family(r.family)
@@ -347,4 +371,10 @@ def validate(r: Ruleset) -> Ruleset:
             raise RulesetError.of(R.NOT_FOR_FAMILY, name=name, family=fam.name)
     if fam.check:
         fam.check(r)
+    if r.contracts_each:
+        contracts = len(fam.contracts(r))
+        if r.contracts_each > contracts:
+            raise RulesetError.of(R.CONTRACTS_EACH_TOO_MANY, contracts=contracts)
+        if r.double_obligation > r.contracts_each:
+            raise RulesetError.of(R.OBLIGATION_OVER_SERIES, obligation=r.double_obligation, series=r.contracts_each)
     return r

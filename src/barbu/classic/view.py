@@ -42,7 +42,8 @@ class View:
     trump: int | None
     rank: int | None
     doubles: tuple[Business, ...]
-    contracts_left: tuple[frozenset[str], ...]
+    contracts_left: tuple[frozenset[str], ...]  # contracts each seat may still choose from
+    series_left: tuple[int, ...]  # deals each seat has still to declare (fewer than contracts_left in a short match)
     doubles_matrix: tuple[tuple[int, ...], ...]  # [declarer][seat]: doubles seat made on declarer in his series
     leader: int
     trick: tuple[int, ...]  # cards of the current trick, the leader's first
@@ -131,6 +132,7 @@ def _public_fields(m: Turns) -> dict[str, Any]:
         rank=m.rank if in_deal else None,
         doubles=tuple(sorted(m.business.values())) if in_deal else (),
         contracts_left=tuple(map(frozenset, m.contracts_left)),
+        series_left=tuple(m.series_left(s) for s in range(n)),
         doubles_matrix=tuple(map(tuple, m.dbl_count)),
         leader=m.leader if in_deal else -1,
         trick=tuple(m.trick) if in_deal else (),

@@ -7,7 +7,8 @@ import argparse
 import sys
 
 from ..agents import AGENT_KINDS
-from ..games import game_kind, record_kind
+from ..core.errors import BarbuError
+from ..games import game_kind, record_kind, short_rules
 from ..i18n import _
 from .argwords import PLAYERS_HELP, RULES_HELP, seconds
 
@@ -16,6 +17,11 @@ def add_arguments(pl: argparse.ArgumentParser) -> None:
     pl.add_argument("--rules", default="classic", help=_(RULES_HELP))
     pl.add_argument("--players", type=int, help=_(PLAYERS_HELP))
     pl.add_argument("--sets", type=int, help=_("Scottish game: the number of Sets to play"))
+    pl.add_argument(
+        "--short",
+        action="store_true",
+        help=_("a short match of some twenty minutes: two contracts each (8 deals at four), Bésigue to 500 points"),
+    )
     pl.add_argument("--seat", type=int, default=None, help=_("your seat (default 0, or the record's when resuming)"))
     pl.add_argument("--seed", type=int, default=None, help=_("seed for the deal and the computer players"))
     pl.add_argument(
@@ -93,6 +99,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             return play_daily(args)
         return play_daily_table(args)
+    if args.short and not args.resume:
+        try:
+            args.rules = short_rules(args.rules)
+        except BarbuError:
+            pass  # the game's own start says what is wrong with the rules
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .textplay import play_in_terminal
 

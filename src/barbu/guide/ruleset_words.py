@@ -41,6 +41,7 @@ OPTION_NAMES = {
     "ravage_value": N_("Ravage City value"),
     "chinese_poker": N_("Chinese poker"),
     "sets": N_("Sets"),
+    "contracts_each": N_("contracts each"),
     # Bésigue's
     "hand": N_("cards in hand"),
     "brisques": N_("brisques"),

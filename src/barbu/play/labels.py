@@ -316,7 +316,7 @@ def doubling_notes(v: View, info: RulesInfo, legal: Iterable[Any]) -> list[str]:
     if obligation and v.seat != v.dealer and v.declarer >= 0:
         made = v.doubles_made[v.seat]
         owed = max(0, obligation - made)
-        left = len(v.contracts_left[v.declarer]) + 1
+        left = v.series_left[v.declarer] + 1
         notes.append(
             " ".join(
                 (

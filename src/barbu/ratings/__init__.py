@@ -11,7 +11,7 @@ from .bots import bot_rating, seeded_strengths
 from .fair import ESTABLISHED, fair_update, opponents
 from .leaderboard import leaderboard
 from .placing import placings
-from .rated import GAMES, rated_game
+from .rated import GAMES, match_weight, rated_game
 from .rating import MAX_PLAYERS, MIN_PLAYERS, MODEL, Rating, update
 from .shown import PROVISIONAL_MATCHES, provisional, shown
 
@@ -26,6 +26,7 @@ __all__ = [
     "bot_rating",
     "fair_update",
     "leaderboard",
+    "match_weight",
     "opponents",
     "placings",
     "provisional",

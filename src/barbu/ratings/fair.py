@@ -48,9 +48,11 @@ def fair_update(
     left: AbstractSet[int],
     households: Sequence[str | None],
     established: AbstractSet[int] = frozenset(),
+    weight: float = 1.0,
 ) -> list[Rating | None]:
     """Each seat's new rating from its match against its `opponents` alone (None: it had none, and is not
-    rated); ``places`` as `barbu.ratings.placings` gives them (those who left below all who stayed)."""
+    rated); ``places`` as `barbu.ratings.placings` gives them (those who left below all who stayed); ``weight``
+    the match's share of a full one, as `update` takes it."""
     out: list[Rating | None] = []
     for seat in range(len(ratings)):
         against = opponents(seat, left, households, established)
@@ -58,7 +60,7 @@ def fair_update(
             out.append(None)
             continue
         match = [seat, *against]
-        out.append(update([ratings[s] for s in match], [_rank(places, match, s) for s in match])[0])
+        out.append(update([ratings[s] for s in match], [_rank(places, match, s) for s in match], weight)[0])
     return out
 
 

@@ -30,3 +30,25 @@ def rated_game(rules_text: str) -> str | None:
     except (BarbuError, ValueError):
         return None
     return family if family in GAMES else None
+
+
+@lru_cache(maxsize=1024)
+def match_weight(rules_text: str) -> float:
+    """A match's share of a full one, for its rating step: deals per declarer over the contracts of the game
+    (a short Barbu match of two contracts each of seven: 2/7), or the points played to over 1000 (Bésigue);
+    1 for a full match and for rules it cannot read."""
+    from ..games import open_game
+
+    try:
+        game = open_game(rules_text, 1)
+    except (BarbuError, ValueError):
+        return 1.0
+    contracts, series = len(getattr(game, "contracts", ())), getattr(game, "series_length", 0)
+    if contracts and series:
+        return min(1.0, series / contracts)
+    target = getattr(game.rules, "target", 0)
+    return min(1.0, target / FULL_TARGET) if target else 1.0
+
+
+#: The points a full Bésigue game is played to, against which a shorter one is weighed.
+FULL_TARGET = 1000

@@ -50,12 +50,16 @@ class Rating:
         return cls(float(data["mu"]), float(data["sigma"]), int(data.get("matches", 0)))
 
 
-def update(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+def update(ratings: Sequence[Rating], places: Sequence[int], weight: float = 1.0) -> list[Rating]:
     """The players' new ratings after one rated match in which seat ``i`` finished at ``places[i]``
     (1 is first; equal places are ties, as `placings` gives them).
 
     Every player's ``matches`` goes up by one.  Pure and deterministic: the same ratings and places
-    always give the same new ratings, so a server may replay its rated matches to rebuild them."""
+    always give the same new ratings, so a server may replay its rated matches to rebuild them.
+
+    ``weight`` (0 to 1) is the match's share of a full one (`barbu.ratings.rated.match_weight`): a short
+    match moves each mean by that share of the model's step, and its variance likewise, so eight deals
+    teach the ratings about what eight deals can tell."""
     n = len(ratings)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise ValueError(f"a rated match has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
@@ -64,5 +68,15 @@ def update(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     if any(isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= n for p in places):
         raise ValueError(f"places run from 1 to {n}: {list(places)!r}")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    if not 0 < weight <= 1:
+        raise ValueError(f"a match's weight runs from 0 (excluded) to 1, not {weight!r}")
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
-    return [Rating(team[0].mu, team[0].sigma, r.matches + 1) for team, r in zip(rated, ratings)]
+    return [_step(r, team[0].mu, team[0].sigma, weight) for team, r in zip(rated, ratings)]
+
+
+def _step(before: Rating, mu: float, sigma: float, weight: float) -> Rating:
+    """``before`` moved ``weight`` of the way to the model's full update (mean and variance)."""
+    if weight == 1:
+        return Rating(mu, sigma, before.matches + 1)
+    variance = before.sigma**2 + weight * (sigma**2 - before.sigma**2)
+    return Rating(before.mu + weight * (mu - before.mu), math.sqrt(variance), before.matches + 1)

@@ -513,7 +513,7 @@ def _apply_doubles(m: Match, doubles: Any, names: Sequence[str], notes: list[str
                     name=names[s],
                     dealer=names[m.dealer],
                     owed=owed,
-                    left=len(m.contracts_left[m.declarer]) + 1,
+                    left=m.series_left(m.declarer) + 1,
                 )
             )
         _apply(m, Double(frozenset(targets)), names, names[s])

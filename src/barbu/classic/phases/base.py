@@ -31,6 +31,7 @@ class MatchState:
         "deck",
         "hand_size",
         "total_deals",
+        "series_length",
         "rng",
         "seed",
         "phase",
@@ -90,6 +91,7 @@ class MatchState:
     _deck_list: list[int]
     hand_size: int
     total_deals: int
+    series_length: int  # deals in each declarer's series: every contract, or the short match's count
     seed: int | None
     rng: random.Random
     # -- the match so far
@@ -159,7 +161,8 @@ class MatchState:
         self.deck = fam.deck(rules)
         self._deck_list = list(cards_of(self.deck))
         self.hand_size = self.deck.bit_count() // self.n
-        self.total_deals = self.n * len(self.contracts)
+        self.series_length = min(rules.contracts_each or len(self.contracts), len(self.contracts))
+        self.total_deals = self.n * self.series_length
         self.seed = seed
         self.rng = random.Random(seed)
         self.phase = DRAW
@@ -213,6 +216,10 @@ class MatchState:
         self.arranged = []  # Chinese poker arrangements so far, from the declarer on
         self._late = set()
         self._dbl_cache = None
+
+    def series_left(self, seat: int) -> int:
+        """Deals ``seat`` has still to declare: the contracts left to him, less those a short match skips."""
+        return max(0, len(self.contracts_left[seat]) - (len(self.contracts) - self.series_length))
 
     def _view_extras(self, seat: int, in_deal: bool) -> dict[str, Any]:
         """View fields a family fills in its own way (the Scottish pass-ons); none here."""

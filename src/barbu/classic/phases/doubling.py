@@ -55,7 +55,7 @@ class Doubling(Play):
         owed = self.rules.double_obligation - self.dbl_count[self.declarer][s]
         if owed <= 0:
             return False
-        deals_left = len(self.contracts_left[self.declarer]) + 1
+        deals_left = self.series_left(self.declarer) + 1
         return deals_left <= owed
 
     def doubles_owed(self, s: int) -> int:

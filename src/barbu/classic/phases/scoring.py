@@ -65,7 +65,7 @@ class Scoring(MatchState):
         if self.deal_no >= self.total_deals:
             self.phase = OVER
             return
-        if self.rules.rotation == "quick" or not self.contracts_left[self.declarer]:
+        if self.rules.rotation == "quick" or not self.series_left(self.declarer):
             self.declarer = self.dealer = (self.dealer + 1) % n
         self.phase = DEAL
 
@@ -77,7 +77,7 @@ class Scoring(MatchState):
         scores = settle(base, self.business.values())
         series: tuple[Points, ...] = ()
         series_end = self.rules.family_spec.series_end
-        if series_end is not None and not self.contracts_left[self.declarer]:
+        if series_end is not None and not self.series_left(self.declarer):
             own = [r.scores for r in self.results if r.declarer == self.declarer] + [scores]
             series = tuple(series_end([sum(x[s] for x in own) for s in range(n)], self.declarer))
         return scores, series

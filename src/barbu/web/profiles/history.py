@@ -162,7 +162,7 @@ def _rate(conn: Connection, f: Finished, game: str, places: list[int], t: dateti
     left = {i for i, s in enumerate(f.seats) if s.left}
     households = [s.household for s in f.seats]
     known = {i for i, s in enumerate(f.seats) if s.user_id is not None and established(conn, s.user_id)}
-    after = ratings.fair_update(before, places, left, households, known)
+    after = ratings.fair_update(before, places, left, households, known, ratings.match_weight(f.rules))
     merged: dict[str, list[ratings.Rating]] = {}
     for subj, new in zip(subjects, after):
         if new is not None:

@@ -51,8 +51,9 @@ class NewTable(Payload):
     private: Any = None
     rated: bool = False
     turn_based: bool = False
+    short: bool = False
     clock: Any | UnsetType = UNSET
-    shapes = {"rated": (R.RATED_FLAG, {}), "turn_based": (R.TURN_BASED_FLAG, {})}
+    shapes = {"rated": (R.RATED_FLAG, {}), "turn_based": (R.TURN_BASED_FLAG, {}), "short": (R.SHORT_FLAG, {})}
 
 
 class Play(Payload):
@@ -63,7 +64,8 @@ class Play(Payload):
     players: Any = None
     name: Any = None
     rated: bool = False
-    shapes = {"rated": (R.RATED_FLAG, {})}
+    short: bool = False
+    shapes = {"rated": (R.RATED_FLAG, {}), "short": (R.SHORT_FLAG, {})}
 
 
 class Seat(Payload):

@@ -48,6 +48,7 @@ TOO_MANY_CONNECTIONS = refusal(
 # -- tables
 NO_TABLE = refusal("no-table", N_("there is no such table"), MISSING)
 RATED_FLAG = refusal("rated-flag", N_('"rated" is true or false'), BAD)
+SHORT_FLAG = refusal("short-flag", N_('"short" is true or false'), BAD)
 TURN_BASED_FLAG = refusal("turn-based-flag", N_('"turn_based" is true or false'), BAD)
 RATED_LOG_IN = refusal("rated-needs-account", N_("log in (or make an account) to play a rated match"), UNAUTHORIZED)
 OWNER_SILENT = refusal(

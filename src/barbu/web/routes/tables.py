@@ -100,7 +100,7 @@ async def api_tables(request: Request) -> Response:
     if request.method == "GET":
         return JSONResponse({"tables": await visible_rows(request, lobby.listing())})
     body = await decode(request, p.NewTable)
-    rules = parse_rules(body.rules, body.players)
+    rules = parse_rules(body.rules, body.players, body.short)
     invite, invite_hash = invitation(body.private)
     rated = await rated_by_account(request, body.rated)
     if body.turn_based:
@@ -136,7 +136,7 @@ async def api_play(request: Request) -> Response:
             strength=str(strength)[:40] if isinstance(strength, str) else "?",
             strengths=", ".join(settings.strengths()),
         )
-    rules = parse_rules(body.rules or "classic", body.players)
+    rules = parse_rules(body.rules or "classic", body.players, body.short)
     name = body.name or "Player"
     address = client_address(request)
     rated = await rated_by_account(request, body.rated)

@@ -26,7 +26,7 @@ from ...core.chance import new_secret
 from ...core.errors import BarbuError
 from ...core.game import GameRules
 from ...core.words import ENGLISH, Words
-from ...games import game_kind
+from ...games import game_kind, short_rules
 from ..common.errors import WebError
 from ..common.settings import Settings
 from ..db.creations import TABLE, Creations
@@ -45,8 +45,14 @@ log = logging.getLogger("barbu.web")
 __all__ = ["Lobby", "MY_TABLES", "invitation", "options_catalogue", "parse_rules"]
 
 
-def parse_rules(text: Any, players: Any = None) -> Any:
-    """The rules of a new table, of any game of the house (`barbu.games.game_kind`)."""
+def parse_rules(text: Any, players: Any = None, short: bool = False) -> Any:
+    """The rules of a new table, of any game of the house (`barbu.games.game_kind`); ``short``: the game's
+    short form (`barbu.games.short_rules`), a match of some twenty minutes."""
+    rules = _parse_rules(text, players)
+    return game_kind(str(rules)).open(short_rules(str(rules)), None).rules if short else rules
+
+
+def _parse_rules(text: Any, players: Any = None) -> Any:
     if not isinstance(text, str) or not text.strip() or len(text) > 500:
         raise WebError(RULES_NEEDED)
     if game_kind(text).name == "besigue":

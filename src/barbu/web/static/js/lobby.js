@@ -101,6 +101,7 @@ async function loadCatalogue() {
   const first = data.strengths.includes(chosen) ? chosen : data.default_strength;
   $("play-strength").replaceChildren(...data.strengths.map((s) =>
     el("option", { value: s, textContent: strength(s), selected: s === first })));
+  if (localStorage.getItem("barbu:play-length") === "short") $("play-length").value = "short";
   $("preset").replaceChildren(...catalogue.map((p) => el("option", { value: p.name, textContent: presetName(p.name) })));
   showPreset();
 }
@@ -146,6 +147,7 @@ $("create-form").addEventListener("submit", async (ev) => {
     if ($("turn-based").checked) Object.assign(body, { turn_based: true, clock: $("turn-clock").value });
     if ($("private").checked) body.private = true;
     if (member && $("create-rated").checked) body.rated = true;
+    if ($("create-length").value === "short") body.short = true;
     const data = await postJSON("/api/tables", body);
     saveCreator(data.id, data.creator); // lets this browser seat computer players there, and remove players
     // A private table's page opens at its invitation link: the secret after "#" never reaches the server.
@@ -166,6 +168,8 @@ $("play-computer").addEventListener("click", async () => {
     const game = $("play-game").value; // a two-player game from the selector, else the form's game
     const body = { rules: game || rulesText() || "classic", name };
     if (member && $("play-rated").checked) body.rated = true;
+    if ($("play-length").value === "short") body.short = true;
+    localStorage.setItem("barbu:play-length", $("play-length").value);
     if ($("play-strength").value) {
       body.strength = $("play-strength").value;
       localStorage.setItem("barbu:play-strength", body.strength);

@@ -2,7 +2,7 @@
 // "Classic · quick rotation"), an option and its values ("heart_lead" reads "heart lead"), and the seats
 // (numbered from 1, a computer player named by where it sits from the reader's chair, as the terminal does).
 // The protocol keeps its 0-based seats and identifiers: only what is shown is worded here.
-import { strength as strengthName, t } from "./i18n.js";
+import { strength as strengthName, t, tn } from "./i18n.js";
 
 // The presets, by the name the engine gives them.
 const PRESETS = {
@@ -36,6 +36,7 @@ const OPTIONS = {
   ravage_value: () => t("Ravage City value"),
   chinese_poker: () => t("Chinese poker"),
   sets: () => t("sets"),
+  contracts_each: () => t("contracts each"),
   hand: () => t("cards in hand"),
   brisques: () => t("brisques"),
   seven: () => t("seven of trumps"),
@@ -99,6 +100,8 @@ function phrase(option, value) {
   const key = `${option}=${value}`;
   if (PHRASES[key]) return PHRASES[key]();
   if (option === "players") return t("{n} players", { n: value });
+  if (option === "contracts_each") return tn("short match: {n} contract each", "short match: {n} contracts each", Number(value));
+  if (option === "target" && Number(value) < 1000) return t("short match: to {n} points", { n: value });
   return t("{option}: {value}", { option: optionName(option), value: valueName(option, value) });
 }
 
@@ -136,12 +139,12 @@ export function seatNumber(seat) {
 }
 
 // A computer player's name from the reader's chair, its place and strength in words: "West, good player"
-// (barbu/play/labels.py computer_name); to a spectator "Seat 2, good player"; "West, computer" when its strength is unknown.
+// (barbu/play/labels.py computer_name), the Bésigue opponent "North, good player"; a spectator sees the
+// table from the first seat's chair (it is South); "West, computer" when its strength is unknown.
 export function computerName(seat, me, players, strength) {
   const word = strength ? strengthName(strength) : t("computer");
-  // Two at a table (Bésigue): the other player needs no place.
-  if (players === 2 && me !== null && me !== undefined && seat !== me) return t("computer ({strength})", { strength: word });
-  const where = placeName(seat, me, players) || seatNumber(seat);
+  const chair = me === null || me === undefined ? 0 : me;
+  const where = seat === chair ? t("South") : players === 2 ? t("North") : placeName(seat, chair, players) || seatNumber(seat);
   return t("{place}, {strength}", { place: where, strength: word });
 }
 
