@@ -25,6 +25,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual import on
 from textual.markup import escape
+from textual.message import Message
 from textual.widgets import OptionList, Static
 
 from ..core.errors import BarbuError
@@ -35,7 +36,7 @@ from ..i18n.rules import guide_in
 from ..play.shadow import ShadowWatch
 from .command_screen import CommandScreen
 from .dialogs import InfoDialog
-from .widgets import ChoiceList
+from .widgets import ChoiceList, CommandInput
 
 
 def sentence(text: str) -> str:
@@ -66,6 +67,7 @@ class CardTableScreen(CommandScreen):
 
     MESSAGE = "#message"  # the line that tells the person what happened or what was refused
     RECENT = 4  # moves kept in the log under the table
+    GLANCE = 0.4  # seconds a new decision is on the screen before Enter on it counts (at most the table's delay)
 
     def __init__(self, session: Any, delay: float = 0.6, confirm_forced: bool = False) -> None:
         super().__init__()
@@ -79,6 +81,11 @@ class CardTableScreen(CommandScreen):
         self.paused = False  # an end-of-deal or end-of-match dialog is open
         self.recent: deque[str] = deque(maxlen=self.RECENT)
         self.shadow: ShadowWatch | None = None  # the expert's replays of your deals (None: the comparison is off)
+        # Enter chooses only a decision the person has seen: the move number of the decision drawn on the screen
+        # and when it was. Enters typed ahead (the one that closed a deal's summary, a second press, a held key)
+        # never commit the next decision unseen.
+        self.on_screen = -1
+        self.on_screen_at = 0.0
 
     # ---------------------------------------------------------------- hooks a game fills in
     def redraw(self) -> None:
@@ -180,6 +187,8 @@ class CardTableScreen(CommandScreen):
                 forced = None if self.confirm_forced else self.forced_action()
                 if forced is None:
                     self.redraw()
+                    if self.on_screen != s.moves:
+                        self.call_after_refresh(self._decision_shown, s.moves)
                     return
                 self.play_forced(forced)
                 continue
@@ -187,6 +196,19 @@ class CardTableScreen(CommandScreen):
             self.redraw()
             self.run_worker(self._computer_move(actor, s.moves), group="computer")
             return
+
+    def _decision_shown(self, moves: int) -> None:
+        """The person's decision at move ``moves`` is drawn: from now on an Enter pressed may choose it."""
+        self.on_screen, self.on_screen_at = moves, Message().time  # Textual's clock, which stamps key presses
+
+    def seen_before(self, pressed_at: float) -> bool:
+        """True when a key pressed at ``pressed_at`` came after the person's decision had been on the screen.
+
+        A key pressed before it was drawn (typed ahead: the Enter that closed a summary, a second press, a held
+        key) is not a choice; nor is one within a glance of it at a table that paces the computer players."""
+        if self.on_screen != self.session.moves:
+            return False
+        return pressed_at - self.on_screen_at >= min(self.delay, self.GLANCE)
 
     async def _computer_move(self, seat: int, moves: int) -> None:
         """One computer move: the agent sees only its seat's view, and takes at least ``delay`` seconds."""
@@ -259,6 +281,8 @@ class CardTableScreen(CommandScreen):
             if not self.paused and not self.session.is_over:
                 self.say(self.busy_words())
             return
+        if not self.seen_before(self.query_one(CommandInput).enter_pressed_at):
+            return  # pressed before the decision was on the screen: the person has not seen it yet
         if self.zone == "list":
             index = self.query_one(ChoiceList).highlighted
             if index is not None and index < len(self.choices):

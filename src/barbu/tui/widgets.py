@@ -11,6 +11,7 @@ from datetime import date, datetime
 from typing import Iterable
 
 from rich.style import Style as RichStyle
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input, OptionList, Static
@@ -237,6 +238,14 @@ class CommandInput(Input):
         def __init__(self, key: str) -> None:
             super().__init__()
             self.key = key
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.enter_pressed_at = 0.0  # when the last Enter was pressed (its key event's stamp), not when it is read
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            self.enter_pressed_at = event.time
 
     def action_nav(self, key: str) -> None:
         self.post_message(self.Nav(key))
