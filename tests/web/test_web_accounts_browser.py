@@ -94,7 +94,8 @@ def log_in(page: Page, base: str, name: str, password: str = PASSWORD) -> None:
 
 def play_rated_salad(page: Page, base: str) -> str:
     """From the lobby: Salad for three in the New-table form, so that Play now plays it, rated (a choice the
-    player ticks once logged in, never a default), against random computer players; the table's id once seated."""
+    player ticks once logged in, never a default), short (6 deals), against random computer players; the table's
+    id once seated."""
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value='salad']", state="attached")
     expect(page.locator("#play-rated-box")).to_be_visible()
@@ -104,10 +105,12 @@ def play_rated_salad(page: Page, base: str) -> str:
     page.select_option("#preset", "salad")
     page.select_option("#players", "3")
     page.select_option("#play-strength", "random")
+    page.select_option("#play-length", "short")
     page.click("#play-computer")
     page.wait_for_url("**/t/*")
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")
     expect(page.locator("#rated-mark")).to_be_visible()
+    expect(page.locator("#rules")).to_contain_text("short match: 2 contracts each")
     expect(page.locator("#hint-button")).to_be_hidden()  # a rated match is played without hints
     return page.url.split("/t/")[1]
 

@@ -32,7 +32,7 @@ from websockets.asyncio.client import connect
 PASSWORD = "a long pass phrase for the fair tests"
 PROXY = ("--forwarded-allow-ips", "127.0.0.1")
 FAST = ("--bot-delay", "0", "--deal-pause", "0", "--signups-per-hour", "0", *PROXY)
-SHORT = "salad(players=3)"  # the shortest match of the house
+SHORT = "salad(players=3, contracts_each=1)"  # the shortest match of the house: 3 deals
 
 
 class Person:

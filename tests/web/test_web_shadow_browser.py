@@ -17,7 +17,7 @@ from websockets.sync.client import connect as ws_connect
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--compare-with", "rule")
-RULES = "classic"
+RULES = "classic(double_obligation=1, contracts_each=2)"  # the short match: its end in 8 deals
 
 
 def seated_page(person: Callable[..., Page], size: tuple[int, int], tid: str, token: str | None, seat: int = 0) -> Page:
@@ -105,7 +105,7 @@ def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(
     play_seat(server.ws_base, tid, tokens[0])
     page.wait_for_selector("#match-end:not([hidden])")
     page.wait_for_function(
-        "() => /over 28 deals/.test((document.querySelector('#shadow-end') || {}).textContent)", timeout=120_000
+        "() => /over 8 deals/.test((document.querySelector('#shadow-end') || {}).textContent)", timeout=120_000
     )
     end = page.inner_text("#shadow-end")
     assert "You against the expert on your own cards:" in end
