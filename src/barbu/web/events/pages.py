@@ -21,6 +21,7 @@ from . import refusals as no
 from . import store as db
 from .access import EventAccess, club_role, hidden
 from .formats import capacity, default_deals, players_at
+from .pausing import paused_json
 from .results import Played, deal_rows, results_json, stand_in_starts
 from .settings import FIELDS
 
@@ -56,6 +57,7 @@ def summary_json(ev: db.Event, registered: int, club: Any = None) -> dict[str, A
         "registered": registered,
         "room": None if ev.tables is None else ev.tables * seats,
         "club": None if club is None else {"slug": club.slug, "name": club.name, "url": f"/c/{club.slug}"},
+        "paused": paused_json(ev),  # paused by the director: since when, and why if he said
     }
 
 

@@ -65,6 +65,14 @@ REPLACE_WHILE_RUNNING = refusal(
 )
 REPLACED_ALREADY = refusal("event-replaced-already", N_("{name} has left already: a computer plays his seat"), CONFLICT)
 
+# Pausing and resuming (the director, once the event runs).
+PAUSE_WHILE_RUNNING = refusal(
+    "event-pause-while-running", N_("an event is paused or resumed only while it is played"), CONFLICT
+)
+PAUSED_ALREADY = refusal("event-paused-already", N_("the event is paused already"), CONFLICT)
+NOT_PAUSED = refusal("event-not-paused", N_("the event is not paused"), CONFLICT)
+PAUSE_REASON = refusal("event-pause-reason", N_("say why in {most} characters at most, or say nothing"))
+
 # The event's course.
 CANCELLED = refusal("event-cancelled", N_("this event was cancelled"), CONFLICT)
 STARTED_NO_CHANGE = refusal(

@@ -38,6 +38,7 @@ from .access import EventAccess
 from .directing import Directing
 from .formats import capacity, round_secret
 from .pages import EventPages, iso, summary_json
+from .pausing import Pausing
 from .push import EventPush
 from .registration import Registration
 from .results import Played, deal_rows, results_json, shown_boards, stand_in_starts
@@ -92,6 +93,8 @@ class Events:
         self.rounds = Rounds(self.access, self.changed)
         self.watcher = Watcher(self.access, self.rounds, self.push, self.changed, _watchers_clock, _repair_after)
         lobby.on_deal = self.watcher.deal_ended
+        self.pausing = Pausing(self.access, self.changed)
+        lobby.paused_of = self.pausing.of_table  # an event's table built here reads whether its event is paused
 
     # -- the database --
     @property
@@ -204,6 +207,12 @@ class Events:
 
     async def replace(self, raw: Any, director: User, name: Any) -> str:
         return await self.registration.replace(raw, director, name)
+
+    async def pause(self, raw: Any, director: User, reason: Any = None) -> dict[str, Any]:
+        return await self.pausing.pause(raw, director, reason)
+
+    async def resume(self, raw: Any, director: User) -> None:
+        await self.pausing.resume(raw, director)
 
     async def leave(self, raw: Any, user: User) -> str:
         return await self.registration.leave(raw, user)

@@ -1,4 +1,4 @@
-"""The duplicate events' tables: events, their players and their tables by round (migrations 0009-0011).
+"""The duplicate events' tables: events, their players and their tables by round (migrations 0009-0011, 0017).
 
 Nothing here decides a rule (`barbu.web.events.service` does); these are the reads and writes, each taking an open
 connection so that a caller makes several in one transaction.  The event's secret (the key its rounds'
@@ -56,6 +56,9 @@ class EventRow(Base):
     director_addr: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # removed by a moderator (migration 0016): out of every list and page until restored (`barbu.web.moderation`)
     removed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # paused by its director once running (migration 0017): since when, and why if he said
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    pause_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class PlayerRow(Base):
@@ -121,6 +124,8 @@ class Event:
     created_at: datetime
     changes: tuple[Change, ...] = ()  # the director's changes before the start, oldest first
     removed: bool = False  # by a moderator: out of sight until restored
+    paused_at: datetime | None = None  # paused by the director (his tables take no move) since then
+    pause_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,8 @@ def _event(r: Any) -> Event:
         _aware(r.created_at),
         _changes(getattr(r, "changes", None)),
         bool(getattr(r, "removed", False)),
+        _aware(r.paused_at) if getattr(r, "paused_at", None) else None,
+        getattr(r, "pause_reason", None),
     )
 
 

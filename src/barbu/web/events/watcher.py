@@ -19,6 +19,7 @@ from ..common.errors import WebError
 from ..tables.actor import Table
 from . import store as db
 from .access import Changed, EventAccess
+from .pausing import paused_json
 from .push import EventPush
 from .rounds import Rounds
 
@@ -158,6 +159,7 @@ class Watcher:
                 await self._repair(ev)
                 return
             self._short.pop((event_id, ev.round), None)
+            self._pause_in_step(ev, tables)
             for tid in tables:
                 t = self.lobby.tables.get(tid) or await self.lobby.get(tid)
                 if t is None or t.status != "over" or t.stored_status != "over":
@@ -184,6 +186,16 @@ class Watcher:
                 self.changed(event_id)
         finally:
             self.advancing.discard(event_id)
+
+    def _pause_in_step(self, ev: db.Event, tables: list[str]) -> None:
+        """The round's tables played here paused as their event is (a notice of the director's lost on its way,
+        a process that was away): each reads the event again in its actor, so a newer pause or resumption is
+        never undone by this older reading."""
+        paused = paused_json(ev)
+        for tid in tables:
+            t = self.lobby.tables.get(tid)
+            if t is not None and t.boards is not None and t.status != "over" and t.paused != paused:
+                t.tell(t.refresh_pause)
 
     async def _repair(self, ev: db.Event) -> None:
         """A round short of its tables is being made, or the process making it was lost: after a while, its

@@ -14,7 +14,8 @@ API, every POST checking the Origin (`bodies.read_json`) and a logged-in account
   tables?, deals?, strength?, clock?, start?} (only the fields given; checked as at the creation, and against
   the players registered), ``…/remove`` {name}: a player's registration.
 - The director, once it runs: ``…/replace`` {name}: a missing player's seat played by a computer from now on, as if
-  he had left (his results stay his, the deals played for him marked).
+  he had left (his results stay his, the deals played for him marked); ``…/pause`` {reason?}: no table of the
+  event takes a move and every clock stands still until ``…/resume`` (`barbu.web.events.pausing`).
 
 WebSocket ``/ws/events/{id}``: the page is sent ``{"type": "watching"}`` once it is listened to, then
 ``{"type": "changed"}`` whenever what the event's page shows has changed (`barbu.web.events.push`), and reads
@@ -151,6 +152,16 @@ async def replace(request: Request, body: p.Named, user: User) -> dict[str, Any]
     return {"ok": True, "replaced": await services(request).events.replace(event(request), user, body.name)}
 
 
+@action(p.Pause)
+async def pause(request: Request, body: p.Pause, user: User) -> dict[str, Any]:
+    return {"ok": True, "paused": await services(request).events.pause(event(request), user, body.reason)}
+
+
+@action(p.Empty)
+async def resume(request: Request, body: p.Empty, user: User) -> None:
+    await services(request).events.resume(event(request), user)
+
+
 async def ws_event(websocket: WebSocket) -> None:
     """The event's page is told at once when what it shows has changed (see the module's docstring)."""
     settings, lobby, events = services(websocket).settings, services(websocket).lobby, services(websocket).events
@@ -225,5 +236,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/events/{event}/edit", edit, methods=["POST"]),
     Route("/api/events/{event}/remove", remove, methods=["POST"]),
     Route("/api/events/{event}/replace", replace, methods=["POST"]),
+    Route("/api/events/{event}/pause", pause, methods=["POST"]),
+    Route("/api/events/{event}/resume", resume, methods=["POST"]),
     WebSocketRoute("/ws/events/{event}", ws_event),
 ]

@@ -232,6 +232,12 @@ class EventForm(Payload):
     club: Any | UnsetType = UNSET
 
 
+class Pause(Payload):
+    """An event paused by its director: why, if he says (the players read it)."""
+
+    reason: Any = None
+
+
 # -- the daily deals, learning
 class DailyMove(Payload):
     """A move on one of the day's boards."""

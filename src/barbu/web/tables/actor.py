@@ -20,6 +20,7 @@ table's `core`.  The table keeps the commands, the connections and the play's pr
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -41,6 +42,8 @@ from .rematch import MakeRematch, Rematches, TakeBacks
 from .seats import NAME_MAX, Seating, clean_name, poses_as_computer
 from .shadow import TableShadow
 from .timing import Timing
+
+log = logging.getLogger("barbu.web")
 
 __all__ = [
     "Conn",
@@ -84,12 +87,40 @@ class Table(TableCore):
         for seat in self.seats:  # after a restart nobody is connected yet
             if seat.kind == "human" and not self.turn_based:
                 self.seating.start_grace(seat)
+        if self.boards is not None and self.paused_of is not None and self.status != "over":
+            self.tell(self.refresh_pause)  # an event's table: paused, if its event is, before anything is played
         self.tell(self.advance)
         self.shadow.catch_up()  # after a restart: the deals not compared yet
+
+    async def refresh_pause(self) -> None:
+        """Whether this event's table is paused, read from its event inside the actor (a table built after the
+        pause, or one the watcher finds out of step): a pause or resumption told meanwhile comes after it."""
+        if self.paused_of is None:
+            return
+        try:
+            paused = await self.paused_of(self.id)
+        except Exception:  # the database is away a moment: the watcher's next round reads it again
+            log.warning("table %s: could not read whether its event is paused", self.id)
+            return
+        await self.pause_event(paused)
+
+    async def pause_event(self, paused: dict[str, Any] | None) -> None:
+        """The event's director paused the event ({"at", "reason"}), or resumed it (None): while paused nobody's
+        move is taken, the computers and the stand-in wait, the clock stands still (the turn keeps what is left
+        of it), nothing is dealt; resumed, the table goes on from where it stood."""
+        if self.boards is None or paused == self.paused:
+            return
+        self.paused = paused
+        if paused is not None:
+            self.computers.forget()  # a computer's move being thought is not made: it is thought again after
+        self.send_table()
+        await self.advance()
 
     # ------------------------------------------------------------------ who decides, what everyone sees
     def controller(self, seat: int) -> str:
         """Who decides for a seat now: 'human', 'bot' (a computer player or a stand-in) or 'wait'."""
+        if self.paused is not None:  # the event is paused: nobody decides
+            return "wait"
         s = self.seats[seat]
         if s.kind == "bot":
             return "bot"
@@ -136,6 +167,7 @@ class Table(TableCore):
             "default_strength": self.settings.stand_in,  # the seat menus' first choice: a middling player
             "clock": self.timing.info(),
             "compare": self.shadow.offered() is not None,  # one person against computer players: the expert's box
+            "paused": self.paused,  # an event's table, its event paused by the director: since when, and why
             **self.web.info(),
         }
 
@@ -232,6 +264,16 @@ class Table(TableCore):
         actor = m.to_act()
         if actor is None or self.status == "over":
             return self.error(conn, "over", N_("the match is over"), cid)
+        if self.paused is not None:  # an event's table: its director paused the event
+            if self.paused.get("reason"):
+                return self.error(
+                    conn,
+                    "event_paused",
+                    N_("the event is paused by its director: {reason}"),
+                    cid,
+                    reason=self.paused["reason"],
+                )
+            return self.error(conn, "event_paused", N_("the event is paused by its director"), cid)
         if actor != seat:
             if actor == CHANCE:
                 return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for the shuffle"), cid)
@@ -287,6 +329,11 @@ class Table(TableCore):
         """Play chance at once, schedule a computer player's turn, or wait for a person."""
         m = self.match
         if self.status == "over":  # over, or ended from the lobby: nothing more is played
+            return
+        if self.paused is not None:  # the event is paused: the clock of the decision awaited stands still
+            seat = m.to_act()
+            if self.started and seat is not None and seat >= 0:
+                self.timing.wait(seat)
             return
         while self.started and not m.is_over and m.to_act() == CHANCE:
             if self.web.between_deals() and self.settings.deal_pause > 0 and any(s.kind == "human" for s in self.seats):

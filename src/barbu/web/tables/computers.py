@@ -67,7 +67,7 @@ class Computers:
     # ------------------------------------------------------------------ chance
     async def chance(self, version: int) -> None:
         t = self.t
-        if version == t.version and t.status != "over" and t.match.to_act() == CHANCE:
+        if version == t.version and t.status != "over" and t.paused is None and t.match.to_act() == CHANCE:
             self.scheduled = None
             if await self.chance_now():
                 await t.advance()

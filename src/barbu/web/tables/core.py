@@ -158,6 +158,11 @@ class TableCore:
         # every chance event of the log, so a table rebuilt after a restart draws the next ones alike.
         self.boards = BoardChance(self.secret) if record.boards and self.secret is not None else None
         self.deal_limit = record.deal_limit
+        # An event's table whose director paused the event (`barbu.web.events.pausing`): {"at": ISO, "reason": …};
+        # no move is taken, no clock runs, nothing is dealt until it is resumed.  ``paused_of`` reads it from the
+        # event when the table is built here (after a restart, or taken over from another process).
+        self.paused: dict[str, Any] | None = None
+        self.paused_of: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
         if self.deal_limit is not None:  # it says the round's count, and ends with it (`limited`)
             self.web = Limited(self.web, self.deal_limit)
         for seq, actor, text in record.events:

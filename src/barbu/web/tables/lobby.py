@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS
 from ...besigue.ruleset import PRESETS as BESIGUE_PRESETS
@@ -176,6 +176,8 @@ class Lobby:
         self.started_at = time.time()
         self.beyond = Beyond(settings, outside or Outside(), lambda: self.store)
         self.on_deal: Callable[[Table], None] | None = None  # a deal ended at a table here (`barbu.web.events.service`)
+        # an event's table built here reads whether its event is paused (`barbu.web.events.pausing`)
+        self.paused_of: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
 
     async def start(self) -> None:
         # Many processes: a transaction left idle by a paused process ends well before its leases do.
@@ -327,6 +329,7 @@ class Lobby:
         t.on_over = self.beyond.match_over
         t.on_turn = self.beyond.tell_turn
         t.on_deal = self._deal_ended
+        t.paused_of = self.paused_of
         self.show_ratings(t)
         return t
 
