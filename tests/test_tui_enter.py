@@ -7,10 +7,13 @@ pressed after the decision is drawn.
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from textual import events
-from tuikit import SIZE, first_dealer, new_app, play_deal, settle
+from tuikit import SIZE, first_dealer, new_app, play_deal, screen_text, settle
 
+from barbu.agents import RandomAgent
 from barbu.core.actions import Declare
 from barbu.tui.dialogs import DealOverDialog
 
@@ -70,3 +73,25 @@ async def test_an_enter_within_a_glance_of_a_new_decision_is_not_a_choice(tmp_pa
         assert table.seen_before(shown + table.GLANCE)
         table.delay = 0  # a table that does not pace (tests, a quick player's choice): no glance needed
         assert table.seen_before(shown)
+
+
+async def test_the_message_line_stops_saying_the_computers_play_when_it_is_your_turn(tmp_path, monkeypatch):
+    """Enter while the computer players play says so; when the person's turn comes the line no longer says it
+    beside "Your turn" (issue 43, finding 10)."""
+    gate = threading.Event()  # the computer players think until the test lets them go
+    act = RandomAgent.act
+    monkeypatch.setattr(RandomAgent, "act", lambda self, view: (gate.wait(30), act(self, view))[1])
+    seed = 5
+    seat = (first_dealer(RULES, seed) + 1) % 4  # not the declarer: the computer players act first
+    app = new_app(tmp_path, RULES, seed, seat, opponents={s: "random" for s in range(4) if s != seat})
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        await pilot.press("enter")
+        busy = table.busy_words()
+        assert table.thinking is not None and busy in screen_text(app)
+        gate.set()
+        table = await settle(pilot)
+        await pilot.pause()
+        assert table.waiting_for_human
+        text = screen_text(app)
+        assert busy not in text, text

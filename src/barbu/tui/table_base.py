@@ -85,6 +85,7 @@ class CardTableScreen(CommandScreen):
         # and when it was. Enters typed ahead (the one that closed a deal's summary, a second press, a held key)
         # never commit the next decision unseen.
         self.on_screen = -1
+        self.busy_said = False  # the message line says the computer players are playing (until his turn)
         self.on_screen_at = 0.0
 
     # ---------------------------------------------------------------- hooks a game fills in
@@ -186,6 +187,8 @@ class CardTableScreen(CommandScreen):
             if actor == s.seat:
                 forced = None if self.confirm_forced else self.forced_action()
                 if forced is None:
+                    if self.busy_said:  # "the computer players are playing" is over: the prompt says it is his turn
+                        self.say("")
                     self.redraw()
                     if self.on_screen != s.moves:
                         self.call_after_refresh(self._decision_shown, s.moves)
@@ -280,6 +283,7 @@ class CardTableScreen(CommandScreen):
         if not self.waiting_for_human:
             if not self.paused and not self.session.is_over:
                 self.say(self.busy_words())
+                self.busy_said = True
             return
         if not self.seen_before(self.query_one(CommandInput).enter_pressed_at):
             return  # pressed before the decision was on the screen: the person has not seen it yet
@@ -356,6 +360,7 @@ class CardTableScreen(CommandScreen):
             self.say(_("Could not save the record: {error}").format(error=e), error=True)
 
     def say(self, text: str, error: bool = False) -> None:
+        self.busy_said = False
         msg = self.query_one(self.MESSAGE, Static)
         msg.set_class(error, "error")
         msg.update(escape(text))
