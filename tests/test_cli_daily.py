@@ -98,3 +98,23 @@ def test_play_the_besigue_daily_deals_line_by_line(tmp_path: Path, monkeypatch: 
     assert out.count("the computer in your seat scored") == 4 and "over 4 deals" in " ".join(out.split())
     assert "you deal; the computer leads first" in out and "you are the elder hand" in out
     assert "Scores this deal: you" in out and "(to 1" not in out  # one deal alone: no game's totals or target
+
+
+def test_play_daily_leaves_no_database_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Without --db the daily secret lives in the person's data folder (issue 43, finding 10); a folder where the
+    local server keeps its barbu-web.db plays the server's deals."""
+    here, data = tmp_path / "here", tmp_path / "data"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert barbu(["play", "--daily", "--plain", "--date", DAY]) == 1
+    assert list(here.iterdir()) == []
+    kept = data / "barbu" / "barbu-web.db"
+    assert kept.is_file()
+    assert daily_secret_at(None) == daily_secret_at(str(kept))  # the same deals on every run
+    server = here / "barbu-web.db"
+    secret = daily_secret_at(str(server))  # a local server's database here: its deals are the ones played
+    assert secret != daily_secret_at(str(kept)) and daily_secret_at(None) == secret

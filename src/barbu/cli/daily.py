@@ -1,8 +1,9 @@
 """``barbu play --daily``: the day's daily deals in the terminal, offline: on the Textual table
 (`barbu.tui.daily_screen`), or line by line with ``--plain`` (or when not run in a terminal).
 
-The deals come from the installation's daily secret, kept in the server's database (``--db``, by default
-barbu-web.db in this folder, made if missing), so a terminal and the local server play the same deals.  With
+The deals come from the installation's daily secret, kept in the server's database (``--db``; by default the
+local server's barbu-web.db when this folder has one, else one in the person's data folder, made if missing),
+so a terminal and the local server play the same deals.  With
 nobody else's results at hand, each board is compared with the computer players' own result in the player's
 seat on the same cards (the fixed strength playing it), and the player is told so.
 """
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Callable
 
+from platformdirs import user_data_dir
 from rich.console import Console
 
 from ..core.errors import BarbuError
@@ -24,12 +27,31 @@ from .textplay import command, describe
 from .wording import action, seat_names
 
 
+#: The local server's database in the folder where ``barbu serve`` runs (its default ``--db``).
+SERVER_DB = "barbu-web.db"
+
+
+def default_daily_db() -> Path:
+    """The database holding the daily secret when ``--db`` is not given.
+
+    The local server's ``barbu-web.db`` when this folder has one (the terminal then plays the server's deals);
+    otherwise one in the person's data folder (``~/.local/share/barbu`` on Linux), made there if missing: playing
+    the daily deals never leaves a database in whatever folder the person happened to be in."""
+    here = Path(SERVER_DB)
+    if here.is_file():
+        return here
+    folder = Path(user_data_dir("barbu", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / SERVER_DB
+
+
 def daily_secret_at(db: str | None) -> bytes:
-    """The daily secret of the server's database at ``db`` (a SQLite path or a URL), made there if missing."""
+    """The daily secret of the server's database at ``db`` (a SQLite path or a URL), made there if missing
+    (no ``db``: `default_daily_db`)."""
     from ..web.daily.store import daily_secret
     from ..web.db.storage import Store, database_url, sqlite_url
 
-    url = db or sqlite_url("barbu-web.db")
+    url = db or sqlite_url(str(default_daily_db()))
     url = database_url(url) if "://" in url else sqlite_url(url)
     store = Store(url)
     try:

@@ -85,7 +85,8 @@ def add_arguments(pl: argparse.ArgumentParser) -> None:
     pl.add_argument(
         "--db",
         help=_(
-            "with --daily: the server's database holding the daily secret (default barbu-web.db here, made if missing)"
+            "with --daily: the server's database holding the daily secret (default: barbu-web.db when this folder "
+            "has one, else one in your data folder, made if missing)"
         ),
     )
     pl.set_defaults(func=cmd_play)
