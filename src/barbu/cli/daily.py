@@ -26,7 +26,6 @@ from .common import add_database_argument
 from .textplay import command, describe
 from .wording import action, seat_names
 
-
 #: The local server's database in the folder where ``barbu serve`` runs (its default ``--db``).
 SERVER_DB = "barbu-web.db"
 
