@@ -77,8 +77,12 @@ def test_malformed_record_gives_line_number(tmp_path):
 def test_play_against_the_computer_quit_and_resume(tmp_path):
     """Drive `barbu play` through stdin: refuse a bad move, play legal ones, quit, resume."""
     save = tmp_path / "mine.jsonl"
-    # Whatever seat 0's first decision is, "zz" is not an action: refused, then quit saves.
-    out = barbu("play", "--seed", "1", "--save", str(save), input="zz\nhelp\nquit\n")
+    # Quit before any move: nothing is kept (no "0 of 28 deals played" left behind; issue 43, finding 10).
+    out = barbu("play", "--seed", "1", "--save", str(save), input="zz\nquit\n")
+    assert out.returncode == 0 and "Nothing was played: nothing is saved." in out.stdout
+    assert not save.exists()
+    # "zz" is not an action: refused; seat 0's first decision is a double or a pass; then quit saves.
+    out = barbu("play", "--seed", "1", "--save", str(save), input="zz\nhelp\npass\nquit\n")
     assert out.returncode == 0, out.stderr
     assert "Not allowed" in out.stdout and "Saved to" in out.stdout
     assert save.exists()

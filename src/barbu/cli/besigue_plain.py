@@ -162,8 +162,10 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
                 continue
             cmd = command(text)
             if cmd == "quit":
-                s.save()
-                con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=s.save_path))
+                if s.leave() is None:
+                    con.print(_("Nothing was played: nothing is saved."))
+                else:
+                    con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=s.save_path))
                 return 0
             if cmd == "help":
                 con.print(escape(_(HELP)))

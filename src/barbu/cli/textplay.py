@@ -277,6 +277,7 @@ def play_in_terminal(
 
         sep = " " if current() == "en" else ", "  # a contract's name may have spaces in French or Italian
         done = len(m.results)
+        decided = False  # a move of the person's this session: a new match with one is kept when he quits
         while not m.is_over:
             actor = m.to_act()
             if actor == CHANCE:
@@ -336,6 +337,10 @@ def play_in_terminal(
                     if cmd == "quit":
                         if watch is not None:
                             watch.close()
+                        if not args.resume and not m.results and not decided:  # a new match left untouched
+                            save.unlink(missing_ok=True)
+                            con.print(_("Nothing was played: nothing is saved."))
+                            return 0
                         write_record(m, save)
                         con.print(_("Saved to {path}. Resume with: barbu play --resume {path}").format(path=save))
                         return 0
@@ -366,6 +371,7 @@ def play_in_terminal(
                     except BarbuError as e:
                         con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
                         continue
+                    decided = True
             if len(m.results) > done:
                 done = len(m.results)
                 r = m.results[-1]

@@ -25,7 +25,7 @@ from ..i18n.typed import parse_typed
 from ..records.besigue import is_besigue_record, read_record, write_record
 from ..records.savefiles import DEFAULT_SAVE, SaveError, reserve
 from .labels import player_word
-from .session import Settings, default_strength
+from .session import Settings, default_strength, forget_untouched
 
 BESIGUE_STRENGTHS = ("random", "rule", "search", "expert")
 
@@ -113,6 +113,7 @@ class BesigueSession:
         self.agent = make_besigue_agent(strength, None if seed is None else seed * 1000 + 1 - seat)
         self._reported = len(game.results)
         self.compare: str | None = STRONGEST  # who replays each finished deal in your seat (None: nobody)
+        self.started_here = False  # a new game (its file reserved by `new`), not one resumed from a record
 
     # ---------------------------------------------------------------- making one
     @classmethod
@@ -124,6 +125,7 @@ class BesigueSession:
         strength = settings.opponents.get(1 - settings.seat) or default_strength()
         session = cls(BesigueGame(settings.rules, seed), settings.seat, strength, save)
         session.compare = settings.compare
+        session.started_here = True
         session.save()
         return session
 
@@ -253,6 +255,15 @@ class BesigueSession:
         write_record(self.game, tmp, self.header())
         tmp.replace(self.save_path)  # atomic: a crash mid-save never leaves half a record
         return self.save_path
+
+    @property
+    def untouched(self) -> bool:
+        """Nothing played: no deal finished and no move of the person's yet."""
+        return not self.game.results and all(actor != self.seat for actor, _action in self.game.log)
+
+    def leave(self) -> Path | None:
+        """Save when the person leaves; a game started here and left untouched is not kept (`Session.leave`)."""
+        return None if forget_untouched(self) else self.save()
 
 
 __all__ = [

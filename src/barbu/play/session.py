@@ -94,6 +94,7 @@ class Session:
         self._reported = len(match.results)
         self.compare: str | None = STRONGEST  # who replays each finished deal in your seat (None: nobody)
         self.shadow_known: dict[int, Any] = {}  # deal (0-based) -> what `compare` scored in your seat
+        self.started_here = False  # a new match (its file reserved by `new`), not one resumed from a record
 
     # ---------------------------------------------------------------- making one
     @classmethod
@@ -106,6 +107,7 @@ class Session:
         save = reserve(settings.save, settings.save_exact) if settings.save is not None else None
         session = cls(Match(settings.rules, seed), settings.seat, settings.strengths(), save)
         session.compare = settings.compare
+        session.started_here = True
         session.save()
         return session
 
@@ -264,6 +266,27 @@ class Session:
             return None
         write_record(self.match, self.save_path, self.header())
         return self.save_path
+
+    @property
+    def untouched(self) -> bool:
+        """Nothing played: no deal finished and no decision of the person's yet."""
+        return not self.match.results and self.seat not in self._actors()[0]
+
+    def leave(self) -> Path | None:
+        """Save when the person leaves; returns where, or None when nothing was kept.
+
+        A match started here and left untouched is not kept (its reserved file goes): it would only add a
+        "0 of 28 deals played" to the saved matches.  A resumed match's record is never removed."""
+        return None if forget_untouched(self) else self.save()
+
+
+def forget_untouched(session: Any) -> bool:
+    """Remove the record of a ``session`` started here (``started_here``) that is still ``untouched``; True if
+    removed.  Shared by the Barbu and Bésigue sessions."""
+    if session.save_path is None or not session.started_here or not session.untouched:
+        return False
+    session.save_path.unlink(missing_ok=True)
+    return True
 
 
 def known_shadow(saved: Any, compare: str | None) -> dict[int, Any]:

@@ -107,7 +107,7 @@ class BarbuApp(App[int]):
         """
         if self.session is not None and not self.save_failed:
             try:
-                self.saved_to = self.session.save()
+                self.saved_to = self.session.leave()  # an untouched new match is not kept
             except OSError as e:
                 self.save_failed = True
                 self.notify(
