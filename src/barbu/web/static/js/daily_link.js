@@ -29,14 +29,17 @@ function tableInfo(body) {
     options: body.options, seats };
 }
 
+// The scoresheet of a board: its one deal (each board is a fresh match), once it is over.
 function scoresOf(deals, totals) {
-  return { deals, totals, over: false, total_deals: current ? current.boards : 1, highest_wins: true };
+  return { deals, totals, over: false, total_deals: 1, highest_wins: current ? current.highest_wins !== false : true };
 }
 
 // A board's view as the table reads it: numbered as the set's deal ("deal 2 of 7"), not as its match's first, and
 // with no contracts "left to" choose (each board is a fresh match whose contract is fixed).
 function viewOf(body, state) {
-  if (!BESIGUE) Object.assign(state, { deal_number: body.board + 1, total_deals: body.boards, contracts_left: null });
+  if (BESIGUE) return state;
+  Object.assign(state, { deal_number: body.board + 1, total_deals: body.boards, contracts_left: null });
+  if (state.last_deal) state.last_deal.number = body.board + 1; // "Last trick of deal 2", not of its match's first
   return state;
 }
 
