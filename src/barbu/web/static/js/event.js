@@ -41,8 +41,8 @@ const CHANGED_WORDS = {
 function showHead(d) {
   $("event-title").textContent = d.name;
   document.title = t("barbu — {name}", { name: d.name });
-  const status = { registering: t("registration open"), running: t("being played"), over: t("over"),
-    cancelled: t("cancelled") }[d.status];
+  const status = d.paused ? t("paused") : { registering: t("registration open"), running: t("being played"),
+    over: t("over"), cancelled: t("cancelled") }[d.status];
   const facts = $("event-facts");
   facts.replaceChildren(el("span", { class: "tag " + (d.status === "running" ? "public" : "role"), textContent: status }),
     " ", el("span", { class: "tag", textContent: rulesTitle(d.rules) }));
@@ -74,8 +74,10 @@ function showActions(d) {
   const go = $("go-table");
   go.hidden = !d.my_table || d.me_left;
   if (d.my_table) go.href = d.my_table.url;
+  showPause(d);
   let note = "";
-  if (d.status === "cancelled") note = t("This event was cancelled by its director: it will not be played.");
+  if (d.paused) note = pausedWords(d.paused);
+  else if (d.status === "cancelled") note = t("This event was cancelled by its director: it will not be played.");
   else if (d.me_left) note = t("You left this event: the stand-in played your seat from then on, and those deals are marked.");
   else if (d.status === "running" && d.me_registered && !d.my_table) note = t("Your table for the next round is being set: it appears here when every table has finished this one.");
   else if (d.status === "running" && d.my_table) note = t("Your table is ready: table {number}, round {round} of {rounds}.",
@@ -92,6 +94,47 @@ function showActions(d) {
       { what: new Intl.ListFormat(lang, { type: "conjunction" }).format(changed), when: when(d.changed.at) })
     : "";
   $("event-changed").hidden = !changed.length;
+}
+
+// "Paused by the director since 21:40: a phone call. …", as the event's tables say it too.
+function pausedWords(paused) {
+  const since = when(paused.at);
+  return paused.reason
+    ? t("Paused by the director since {when}: {reason}. No table takes a move and the clocks stand still until the director resumes the event.", { when: since, reason: paused.reason })
+    : t("Paused by the director since {when}. No table takes a move and the clocks stand still until the director resumes the event.", { when: since });
+}
+
+// Once the event runs, its director pauses it (saying why, if he likes) and resumes it.
+function showPause(d) {
+  const mine = d.director_is_me && d.status === "running";
+  $("pause-box").hidden = !mine;
+  if (!mine) return;
+  $("pause").hidden = !!d.paused;
+  $("pause-reason-label").hidden = !!d.paused;
+  $("resume").hidden = !d.paused;
+}
+
+function setUpPause() {
+  $("pause-box").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("action-error").textContent = "";
+    try {
+      await postJSON(`/api/events/${eventId}/pause`, { reason: $("pause-reason").value.trim() || null });
+      $("pause-reason").value = "";
+    } catch (err) {
+      $("action-error").textContent = err.message;
+    }
+    await load();
+  });
+  $("resume").addEventListener("click", async () => {
+    $("action-error").textContent = "";
+    try {
+      await postJSON(`/api/events/${eventId}/resume`, {});
+    } catch (err) {
+      $("action-error").textContent = err.message;
+    }
+    await load();
+  });
 }
 
 function removeButton(d, name) {
@@ -459,4 +502,5 @@ act("withdraw", "leave");
 act("leave", "leave");
 act("start", "start");
 wireDirecting();
+setUpPause();
 load();

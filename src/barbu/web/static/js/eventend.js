@@ -4,6 +4,7 @@
 // GET /api/events/table/<id>, again whenever the event's page would be told of a change (/ws/events/<id>),
 // until the event is over.
 import { t } from "./i18n.js";
+import { when } from "./events.js";
 
 const $ = (id) => document.getElementById(id);
 let end = null; // the event's answer, as last read
@@ -92,4 +93,24 @@ export function showEventEnd(tableId) {
 export function roundWords() {
   if (!end || end.event.rounds < 2) return "";
   return t("round {round} of {rounds}", { round: end.round, rounds: end.event.rounds });
+}
+
+// An event's table while its director has paused the event: said above the table, for everyone who reads it
+// (the table's own facts carry the pause, pushed as it happens; moves are refused meanwhile).
+export function showPaused(info) {
+  const box = $("event-paused");
+  if (!box) return;
+  const paused = info.paused;
+  box.hidden = !paused;
+  // the player's decision and hand wait with the table: dimmed, neither clicked nor reached from the keyboard
+  for (const id of ["turn", "decision", "hand"]) {
+    const part = $(id);
+    if (!part) continue;
+    part.style.opacity = paused ? "0.45" : "";
+    if (id !== "turn") part.inert = !!paused;
+  }
+  if (!paused) return;
+  box.textContent = paused.reason
+    ? t("Paused by the director since {when}: {reason}. The table goes on when the director resumes the event.", { when: when(paused.at), reason: paused.reason })
+    : t("Paused by the director since {when}. The table goes on when the director resumes the event.", { when: when(paused.at) });
 }
