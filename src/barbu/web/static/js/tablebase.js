@@ -16,7 +16,7 @@ import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seat
 import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
 import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from "./clock.js";
 import { who } from "./account-link.js";
-import { followEvent, roundWords, showEventEnd } from "./eventend.js";
+import { followEvent, roundWords, showEventEnd, showPaused } from "./eventend.js";
 
 export const $ = (id) => document.getElementById(id);
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -204,6 +204,7 @@ export function render() {
   main.dataset.turnBased = info.turn_based ? "1" : "0";
   inviteFollows(info);
   const inEvent = followEvent(info, tableId, render); // an event's table: its round's deals, then the event
+  showPaused(info); // its director paused the event: said above the table
   const round = inEvent && roundWords() ? " · " + roundWords() : "";
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
     : state && state.phase === "over" ? (inEvent ? t("round over") + round : t("match over"))
