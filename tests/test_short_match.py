@@ -14,7 +14,14 @@ from barbu.core.errors import RulesetError
 from barbu.games import open_game, short_rules
 from barbu.ratings import Rating, match_weight, update
 
-SHORT_FAMILIES = ["classic", "italian", "italian-six", "salad(players=5)", "french(players=3)", "classic(rotation=quick)"]
+SHORT_FAMILIES = [
+    "classic",
+    "italian",
+    "italian-six",
+    "salad(players=5)",
+    "french(players=3)",
+    "classic(rotation=quick)",
+]
 
 
 def play_out(m: Match, seed: int) -> Match:
@@ -34,7 +41,9 @@ def test_each_player_declares_two_distinct_contracts_and_the_match_ends(rules: s
     assert sorted(by_declarer) == list(range(m.n))
     assert all(len(set(c)) == len(c) == 2 for c in by_declarer.values())
     if m.rules.rotation == "dealer":  # a declarer's two contracts are played in a row
-        assert [r.declarer for r in m.results] == [d for d in dict.fromkeys(r.declarer for r in m.results) for _ in "ab"]
+        assert [r.declarer for r in m.results] == [
+            d for d in dict.fromkeys(r.declarer for r in m.results) for _ in "ab"
+        ]
     assert m.totals == [sum(r.added[s] for r in m.results) for s in range(m.n)]
 
 

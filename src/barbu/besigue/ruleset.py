@@ -118,7 +118,10 @@ class BesigueRules:
 PRESETS: dict[str, tuple[BesigueRules, str]] = {
     "besigue": (
         BesigueRules(),
-        N_("Bésigue for two, as the seed (003) states it: 9 cards, aces score, drawn 7 of trumps shown, 1000 points"),
+        N_(
+            "Bésigue for two, as the French rules of reference state it: 9 cards, aces score, drawn 7 of trumps shown, "
+            "1000 points"
+        ),
     ),
     "besigue-english": (
         BesigueRules(preset="besigue-english", hand=8, brisques="aces_and_tens", seven="exchange", endgame="must_win"),

@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, Collapsible, Footer, Input, Label,
 
 from ..agents import AGENT_KINDS
 from ..besigue import BesigueRules
-from ..classic.ruleset import OPTIONS, OptionSpec, Ruleset, preset, presets
+from ..classic.ruleset import OPTIONS, OptionSpec, Ruleset, preset, presets, short_form
 from ..core.errors import RulesetError
 from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name, option_about, preset_name, value_phrase
@@ -73,6 +73,7 @@ class SetupScreen(Screen["Settings | Path"]):
         self.values: dict[str, Any] = (
             besigue_setup.option_values(rules) if isinstance(rules, BesigueRules) else rules.option_values()
         )
+        self.full_obligation = self.values.get("double_obligation", 0)  # what "Full match" gives back
         self.seat = settings.seat
         self.kinds = settings.strengths()
         # players given with --opponents beyond the menu's own (a trained policy, search(samples=20)) stay on offer
@@ -199,6 +200,19 @@ class SetupScreen(Screen["Settings | Path"]):
         fam = self._family()
         n = int(self.values["players"])
         rows: list[Widget] = []
+        if fam is not None and "contracts_each" in fam.options:
+            rows.append(
+                row(
+                    _("Length"),
+                    Select(
+                        [(_("Full match"), "full"), (_("Short match"), "short")],
+                        value="short" if self.values.get("contracts_each") else "full",
+                        allow_blank=False,
+                        id="length",
+                    ),
+                    _("A short match is about twenty minutes: each player declares two contracts (8 deals at four)."),
+                )
+            )
         if fam is not None and len(fam.players) > 1:
             rows.append(
                 row(
@@ -243,8 +257,8 @@ class SetupScreen(Screen["Settings | Path"]):
         w = language_words()
         rows: list[Widget] = []
         for name, spec in OPTIONS.items():
-            if name == "players" or name not in fam.options:
-                continue
+            if name in ("players", "contracts_each") or name not in fam.options:
+                continue  # the length has its own row beside the game
             value = spec.format(self.values[name])
             # each option's values in its own words: "none" is "no doubling" here, "any time" for the heart lead
             shown = [(value_phrase(name, v, w), v) for v in option_values(spec)]
@@ -300,6 +314,9 @@ class SetupScreen(Screen["Settings | Path"]):
                 return
             self.seat = int(value)
             await self._rebuild()
+        elif wid == "length":
+            self.values.update(self._length_values(value == "short"))
+            await self._rebuild(seats=False, options=True)  # the double obligation follows the length
         elif wid == "forced":
             self.confirm_forced = value == "confirm"
         elif wid.startswith("opp-"):
@@ -308,6 +325,16 @@ class SetupScreen(Screen["Settings | Path"]):
             name = wid[4:]
             self.values[name] = value if is_besigue(self.preset_name) else OPTIONS[name].parse(value)
         self.query_one("#setup-error", Static).update("")
+
+    def _length_values(self, short: bool) -> dict[str, Any]:
+        """The options that make the chosen game's match full or short (`barbu.classic.ruleset.short_form`)."""
+        base = preset(self.preset_name).ruleset
+        current = base.replace(**{k: v for k, v in self.values.items() if k != "contracts_each"}, contracts_each=0)
+        if not short:  # the obligation as it was before the match was made short
+            return {"contracts_each": 0, "double_obligation": self.full_obligation}
+        self.full_obligation = self.values["double_obligation"]
+        made = short_form(current)
+        return {"contracts_each": made.contracts_each, "double_obligation": made.double_obligation}
 
     @on(Checkbox.Changed, "#compare")
     def on_compare(self, event: Checkbox.Changed) -> None:
