@@ -11,6 +11,7 @@ import { seatNumber } from "./tablewords.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
+import { arrowKeys, focusOn } from "./a11y.js";
 import { ratingChip } from "./playerwords.js";
 import { compareResync, dealEndLine, renderCompareBox, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
 import { $, act, bottomSeat, command, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName,
@@ -373,11 +374,12 @@ function renderDealEnd() {
     el("tbody", {}, ...rows,
       el("tr", { class: "strong" }, el("th", { textContent: t("This deal") }), cell(d.scores[0]), cell(d.scores[1])),
       el("tr", { class: "strong" }, el("th", { textContent: t("Total") }), cell(d.totals[0]), cell(d.totals[1]))));
-  const close = el("button", { type: "button", textContent: t("Continue") });
+  const close = el("button", { type: "button", id: "deal-end-close", textContent: t("Continue") });
   close.addEventListener("click", (e) => {
     e.stopPropagation();
     shownDeal = null;
     render();
+    focusOn(nextDecision() || $("bz-hand"));
   });
   box.replaceChildren(el("strong", { textContent: t("End of deal {n}", { n: num(d.number) }) }), table,
     el("p", { class: "muted", textContent: `${shortName(0)}: ${meldText(0)}` }),
@@ -396,6 +398,22 @@ function standings() {
   renderShadowEnd(tableId, () => ""); // one person against a computer player: his play against the expert's
 }
 
+// The player's next decision, where the focus goes when the control it was on is gone: the first card he may
+// play (from his hand or his declared cards), else the first declaration offered.
+function nextDecision() {
+  return document.querySelector("#bz-hand .card.legal, #laid-bottom button.card, #bz-decision button");
+}
+
+// Arrow keys among the cards one may play, the hand and the declared cards as one row; and among the declarations.
+const playableCards = () => [...document.querySelectorAll("#bz-hand .card.legal, #laid-bottom button.card")];
+arrowKeys($("bz-hand"), playableCards);
+arrowKeys($("laid-bottom"), playableCards);
+arrowKeys($("bz-decision"), () => [...$("bz-decision").querySelectorAll("button")]);
+// Escape closes a deal's summary, as its button does.
+addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && shownDeal && $("deal-end-close")) $("deal-end-close").click();
+});
+
 // ------------------------------------------------------------------ wiring
 openTable({
   render: renderTable,
@@ -410,4 +428,5 @@ openTable({
   shuffleName: () => t("the shuffle"),
   turnBar: "bz-turn-bar",
   hintWaits: "disabled",
+  nextDecision,
 });

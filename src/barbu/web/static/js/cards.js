@@ -134,15 +134,21 @@ export function cardFace(card, compact = false) {
   return svg;
 }
 
+// A card in words, as a screen reader says it: "queen of hearts", "dame de cœur", "donna di cuori".
+export function cardName(card) {
+  const rank = card[0] in FACE_LETTERS ? tp("rank", RANK_NAMES[RANKS.indexOf(card[0])]) : rankLabel(card[0]);
+  return t("{rank} of {suit}", { rank, suit: suitName(card[1]) });
+}
+
 // A card as an element holding its SVG face; `tag` is "button" for cards one may click.
 export function cardElement(card, tag = "span", { compact = false } = {}) {
   const el = document.createElement(tag);
   el.className = "card" + (isRed(card) ? " red" : " black") + (compact ? " compact" : "");
   el.dataset.card = card;
   el.append(cardFace(card, compact));
-  const name = card[0] in FACE_LETTERS ? tp("rank", RANK_NAMES[RANKS.indexOf(card[0])]) : rankLabel(card[0]);
-  el.setAttribute("aria-label", t("{rank} of {suit}", { rank: name, suit: suitName(card[1]) }));
+  el.setAttribute("aria-label", cardName(card));
   if (tag === "button") el.type = "button";
+  else el.setAttribute("role", "img"); // a picture of a card, named by its words
   return el;
 }
 

@@ -6,7 +6,8 @@
 // a chooser: single cards are played from the hand, "word + cards" actions by selecting cards,
 // anything else as a button, and a typed action when the list is too long to send.
 
-import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
+import { cardElement, cardLabel, cardName, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
+import { announce, arrowKeys, focusOn } from "./a11y.js";
 import { el } from "./dom.js";
 import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { categoryName, isFouled } from "./poker.js";
@@ -97,6 +98,7 @@ function num(x) {
 // A new view: selections and the rows being built belong to their deal and phase, the log to its deal.
 function takeState(next, { last, resync, moved }) {
   if (resync) compareResync(); // a new connection: the person's "no comparison" is said again
+  else if (last) sayMove(state, next, last);
   if (!state || next.deal_number !== state.deal_number || next.phase !== state.phase) {
     selection = new Set();
     rows = { back: [], middle: [], front: [] };
@@ -119,6 +121,32 @@ function takeState(next, { last, resync, moved }) {
     for (const k of Object.keys(rows)) rows[k] = rows[k].filter((c) => next.hand.includes(c));
   }
 }
+
+// ------------------------------------------------------------------ said to screen readers
+// Each move as it happens, in the page's language: the card by its name ("West: queen of hearts"), a contract,
+// a double, then the trick's winner; the deal's score comes with its summary (showDealEnd), "your turn" with
+// the turn line (renderTurn).  Only what changed is said, never the whole table again.
+function sayMove(before, next, last) {
+  if (last.seat < 0) {
+    if (last.action === "deal") announce(t("Deal {n}: the cards are dealt.", { n: numText(next.deal_number) }));
+    return;
+  }
+  const what = isCard(last.action) ? cardName(last.action) : actionLabel(last.action);
+  announce(last.seat === mySeat ? t("You: {action}", { action: what }) : t("{name}: {action}", { name: seatName(last.seat), action: what }));
+  const won = next.last_trick;
+  const known = before && before.last_trick;
+  if (won && won.winner !== undefined && (!known || known.cards.join() !== won.cards.join()) && !(next.trick || []).length) {
+    announce(won.winner === mySeat ? t("You win the trick.") : t("{name} wins the trick.", { name: seatName(won.winner) }));
+  }
+}
+
+// The player's next decision, where the focus goes when the control it was on is gone: the first card he may
+// play (or select), else the first choice offered.
+function nextDecision() {
+  return document.querySelector("#hand .card.legal, #decision button:not([disabled]), #free-action");
+}
+
+let turnSaid = null; // the version whose "your turn" was said
 
 function showHint(msg) {
   // the action in the words of the buttons ("redouble West"), not the engine's ("double 2")
@@ -290,6 +318,10 @@ function renderTurn() {
     turn.textContent = t("The match is over.");
   } else if (myTurn()) {
     turn.textContent = t("Your turn: {what}.", { what: prompt || t("your decision") });
+    if (turn.dataset.mine === "1" && turnSaid !== state.version) {
+      turnSaid = state.version;
+      announce(turn.textContent, true);
+    }
   } else if (state.to_act === -1) {
     turn.textContent = t("Shuffling…");
   } else if (state.to_act !== null) {
@@ -747,17 +779,38 @@ function showDealEnd(d) {
     el("table", {}, head, ...rows),
     lines.length ? el("ul", { class: "settle" }, ...lines) : "",
     dealEndLine(d.number) || "", // the expert's score on the same cards, when its replay is already back
-    el("p", { class: "muted", textContent: t("Click to close") }));
+    el("button", { type: "button", id: "deal-end-close", class: "close-summary", textContent: t("Close") }));
+  const inTable = !document.activeElement || document.activeElement === document.body
+    || !!document.activeElement.closest("#hand, #decision, #felt, #last-trick");
   box.hidden = false;
   dealEndShown = d.number;
   lastResult = d;
+  announce(t("Deal {n}: {scores}.", { n: numText(d.number), scores: d.scores.map((x, s) => `${shortName(s)} ${signedText(x)}`).join(", ") }));
+  if (inTable) focusOn($("deal-end-close")); // Enter or Escape closes it; it never chooses the next contract
   clearTimeout(showDealEnd.timer);
-  showDealEnd.timer = setTimeout(() => (box.hidden = true), 12000);
+  showDealEnd.timer = setTimeout(closeDealEnd, 12000);
 }
-$("deal-end").addEventListener("click", () => {
-  $("deal-end").hidden = true;
+
+// The summary leaves the felt (a click, Enter on its button, Escape, or after a while); the focus goes on to the
+// player's decision, or waits in his hand.
+function closeDealEnd() {
+  const box = $("deal-end");
+  const hadFocus = box.contains(document.activeElement);
+  box.hidden = true;
   renderLastTrick();
+  if (hadFocus) focusOn(myTurn() && nextDecision() ? nextDecision() : $("hand"));
+}
+$("deal-end").addEventListener("click", closeDealEnd);
+addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("deal-end").hidden) closeDealEnd();
 });
+// Arrow keys among the cards one may play (all of the hand when none is playable), and among the choices.
+arrowKeys($("hand"), () => {
+  const cards = [...$("hand").querySelectorAll(".card")];
+  const legal = cards.filter((c) => c.classList.contains("legal"));
+  return legal.length ? legal : cards;
+});
+arrowKeys($("decision"), () => [...$("decision").querySelectorAll(".choices button[data-action]")]);
 
 // The expert's replay of a deal came back: its line joins that deal's summary if it is still on the felt.
 function shadowCame(msg) {
@@ -796,4 +849,5 @@ openTable({
   shuffleName: () => t("the dealer's shuffle"),
   turnBar: "turn-bar",
   hintWaits: "hidden",
+  nextDecision,
 });

@@ -17,6 +17,7 @@ import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js
 import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from "./clock.js";
 import { who } from "./account-link.js";
 import { followEvent, roundWords, showEventEnd, showPaused } from "./eventend.js";
+import { focusOn, keepFocus } from "./a11y.js";
 
 export const $ = (id) => document.getElementById(id);
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -209,9 +210,12 @@ export function render() {
   $("deal-counter").textContent = info.status === "open" ? t("waiting for players")
     : state && state.phase === "over" ? (inEvent ? t("round over") + round : t("match over"))
     : state ? game.dealText(state) + round : "";
-  renderSeatsPanel(main);
-  game.render();
-  renderEnd();
+  // Every control may be drawn anew: the focus stays on the same one, or moves on to the player's next decision.
+  keepFocus(() => {
+    renderSeatsPanel(main);
+    game.render();
+    renderEnd();
+  }, () => (myTurn() && game.nextDecision ? game.nextDecision() : null));
 }
 
 // A turn-based table says so in its header: played over days, nobody needs to stay connected; its title gives
@@ -282,8 +286,10 @@ function renderHelpTools() {
 function renderEnd() {
   const over = state && state.phase === "over" && scores && scores.over;
   const box = $("match-end");
+  const opening = box.hidden && over && !endDismissed;
   box.hidden = !over || endDismissed;
   if (!over) return;
+  if (opening) setTimeout(() => focusOn($("match-end-title")), 0); // its title is read first; Escape closes it
   game.standings();
   if (info.deal_limit) showEventEnd(tableId); // an event's table: no rematch, the way back to the event
   $("rematch").hidden = mySeat === null || !!info.rematch_id || !!info.deal_limit;
@@ -306,6 +312,8 @@ function renderEnd() {
 //   shuffleName()              the shuffle's name, where a seat's name is asked for seat -1
 //   turnBar                    the id of the element that holds the player's own clock line
 //   hintWaits                  "hidden" or "disabled": the hint button off the player's turn
+//   nextDecision()             (optional) the control of the player's next decision, which the focus moves to
+//                              when the one it was on goes (a card played) or it waited in the hand
 export function openTable(hooks) {
   game = hooks;
   $("name").value = localStorage.getItem("barbu:name") || "";
@@ -332,6 +340,11 @@ export function openTable(hooks) {
   $("close-end").addEventListener("click", () => {
     endDismissed = true;
     render();
+    if (game.nextDecision) focusOn(document.querySelector("main"));
+  });
+  // Escape closes the end-of-match box, as its "See the table" button does.
+  addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("match-end").hidden) $("close-end").click();
   });
   startTicking();
   const onStatus = (status) => {

@@ -1,0 +1,188 @@
+"""Every page checked by an accessibility engine: axe-core (through axe-playwright-python) against WCAG 2.2 AA.
+
+One module-scoped server and one browser; the pages a player, a director and a moderator reach are made once
+(accounts, a club, an event, a finished match with its analysis, a daily set played through, a score book) and
+then visited in a loop, at a laptop's size and a phone's, in English, and the tables in French and Italian too.
+A page is checked once it has drawn what it draws (its ready selector), so the engine sees what a person sees.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+from test_web_moderation import EVENT, Person, play_daily, unique, users
+from webhelpers import Server, http, new_table
+
+pytestmark = pytest.mark.browser
+SERVE = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--signups-per-hour",
+    "0",
+    "--clubs-per-day",
+    "0",
+    "--events-per-day",
+    "0",
+    "--daily-boards",
+    "1",
+    "--analysis-samples",
+    "8",
+    "--bot-tables-per-address",
+    "0",
+    "--open-tables-per-address",
+    "0",
+)
+LAPTOP, PHONE = (1366, 768), (390, 844)
+#: WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core tags so.
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE = Axe()
+
+
+def violations(page: Page) -> list[str]:
+    """axe-core's WCAG 2.2 AA violations on the page as it is now, one line each (rule, where, why)."""
+    found = AXE.run(page, options={"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]})
+    return [
+        f"{rule['id']} x{len(rule['nodes'])} at {rule['nodes'][0]['target']}:"
+        f" {' '.join(rule['nodes'][0].get('failureSummary', '').split())[:240]}"
+        for rule in found.response["violations"]
+    ]
+
+
+def finish(base: str, tid: str) -> None:
+    deadline = time.monotonic() + 300
+    while http("GET", f"{base}/api/tables/{tid}")[1]["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the computer table did not finish"
+        time.sleep(0.1)
+
+
+class World:
+    """What the pages show: made once over HTTP."""
+
+    def __init__(self, server: Server) -> None:
+        base = server.base
+        self.player = Person(base, unique("Ada"))
+        self.moderator = Person(base, unique("Mona"))
+        assert users(server, "role", self.moderator.name or "", "moderator") == 0
+        club = self.player.post(
+            "/api/clubs", {"name": unique("Tuesday club "), "public": True, "description": "We play on Tuesdays."}
+        )
+        assert club.status_code in (200, 201), club.text
+        self.club = club.json()["club"]["slug"]
+        ev = self.player.post("/api/events", EVENT | {"name": unique("Thursday cup ")})
+        assert ev.status_code in (200, 201), ev.text
+        self.event = ev.json()["event"]["id"]
+        play_daily(self.player)
+        self.finished, _ = new_table(base, "salad(players=3)", bots={s: "random" for s in range(3)})
+        finish(base, self.finished)
+
+
+@pytest.fixture(scope="module")
+def world(server: Server) -> World:
+    return World(server)
+
+
+def logged_in(page: Page, server: Server, who: Person) -> Page:
+    token = who.c.cookies.get("barbu_session")
+    page.context.add_cookies([{"name": "barbu_session", "value": token, "url": server.base}])
+    return page
+
+
+def start_match(page: Page, game: str = "") -> None:
+    """A match against the computer started from the lobby, as a player starts one."""
+    page.select_option("#play-game", game)
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#bz-hand .card" if game else "#hand .card")
+
+
+def high_contrast_match(page: Page) -> None:
+    """The player's display choices (kept in his browser) on, then a match: the table in those colours."""
+    page.evaluate(
+        "() => { localStorage.setItem('barbu:deck', 'four'); localStorage.setItem('barbu:contrast', 'high'); }"
+    )
+    start_match(page)
+    assert page.get_attribute("html", "data-contrast") == "high"
+
+
+def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None] | None]]:
+    """(who, name, address, what shows once the page has drawn itself, what a person does there first)."""
+    return [
+        ("guest", "lobby", "/", "#play-computer", None),
+        ("barbu-guest", "barbu-table", "/", "#play-computer", start_match),
+        ("besigue-guest", "besigue-table", "/", "#play-computer", lambda page: start_match(page, "besigue")),
+        ("contrast-guest", "table-four-colours-high-contrast", "/", "#play-computer", high_contrast_match),
+        ("guest", "account-signup", "/account", "main", None),
+        ("guest", "daily-play", "/daily/classic", "main", None),
+        ("guest", "learn", "/learn", "main", None),
+        ("guest", "rules", "/rules", "main", None),
+        ("player", "daily", "/daily", "main", None),
+        ("player", "daily-result", "/daily/classic", "main", None),
+        ("player", "score", "/score", "main", None),
+        ("player", "leaderboard", "/leaderboard", "main", None),
+        ("player", "clubs", "/clubs", "main", None),
+        ("player", "club", f"/c/{world.club}", "main", None),
+        ("player", "events", "/events", "main", None),
+        ("player", "event", f"/e/{world.event}", "main", None),
+        ("player", "account", "/account", "main", None),
+        ("player", "profile", f"/u/{world.player.name}", "main", None),
+        ("player", "replay", f"/t/{world.finished}/replay", "#replay:not([hidden])", None),
+        ("player", "match-end", f"/t/{world.finished}", "#match-end:not([hidden])", None),
+        ("moderator", "moderation", "/moderation", "#desk[data-loaded='1']", None),
+    ]
+
+
+def check(
+    server: Server,
+    world: World,
+    person: Callable[..., Page],
+    size: Any,
+    lang: str = "en-GB",
+    only: tuple[str, ...] = (),
+) -> dict[str, list[str]]:
+    """Every visit's violations, by the visit's name."""
+    accounts = {"player": world.player, "moderator": world.moderator}
+    people: dict[str, Page] = {}
+    found: dict[str, list[str]] = {}
+    for who, name, path, ready, action in visits(world):
+        if only and name not in only:
+            continue
+        if who not in people:
+            people[who] = person(size, lang)
+            if who in accounts:
+                logged_in(people[who], server, accounts[who])
+        page = people[who]
+        page.goto(server.base + path)
+        page.wait_for_selector(ready, state="attached")
+        if action:
+            action(page)
+        page.wait_for_load_state("networkidle")
+        found[name] = violations(page)
+        assert not page.errors, (name, page.errors)
+    return {k: v for k, v in found.items() if v}
+
+
+def report(bad: dict[str, list[str]]) -> str:
+    return "\n".join(f"{k}: {line}" for k, v in bad.items() for line in v)
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_every_page_has_no_wcag_violation(server: Server, world: World, person: Callable[..., Page], size: Any) -> None:
+    bad = check(server, world, person, size)
+    assert not bad, report(bad)
+
+
+@pytest.mark.parametrize("lang", ["fr-FR", "it-IT"])
+def test_the_tables_in_french_and_italian_have_no_wcag_violation(
+    server: Server, world: World, person: Callable[..., Page], lang: str
+) -> None:
+    bad = check(
+        server, world, person, LAPTOP, lang, only=("barbu-table", "besigue-table", "match-end", "lobby", "replay")
+    )
+    assert not bad, report(bad)

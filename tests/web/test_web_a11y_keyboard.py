@@ -1,0 +1,205 @@
+"""The table for a player without a mouse, and for one who listens (issue 43, "A table for everyone").
+
+A whole deal played in a real browser with the keyboard alone (Tab to the first decision, then arrow keys, Enter
+and Escape; never a click): the focus is on the player's next decision each time his turn comes, never lost on
+the page; the deal's summary is closed by a key.  In French, the live region says a card played by its name and a
+trick won, in French.  The display choices (four-colour deck, high contrast) are made from the header's menu by
+keyboard, kept across pages, and drawn on the cards; with BARBU_SHOTS=/some/folder the table is photographed with
+them at a laptop's and a phone's size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+from webhelpers import shot
+
+pytestmark = pytest.mark.browser
+# A pause between deals, as people play: the deal's summary stays on the felt until the next deal's first choice.
+SERVE = ("--bot-delay", "0", "--deal-pause", "2", "--bot-tables-per-address", "0", "--open-tables-per-address", "0")
+LAPTOP, PHONE = (1366, 768), (390, 844)
+
+#: Where the focus may be when the player has a decision: a card he may play, or one of the choices offered.
+DECISION = "#hand .card.legal, #decision button:not([disabled])"
+FOCUS_ON_DECISION = f"() => !!document.activeElement && document.activeElement.matches({DECISION!r})"
+FOCUS_ON_SUMMARY = "() => document.activeElement && document.activeElement.id === 'deal-end-close'"
+
+
+def start_by_keyboard(page: Page, base: str, lang: str = "") -> None:
+    """From the lobby to a table against the computer, by the keyboard: focus the button with Tab, press Enter."""
+    page.goto(base + "/" + (f"?lang={lang}" if lang else ""))
+    page.wait_for_selector("#play-computer")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "play-computer":
+            break
+    else:
+        pytest.fail("Tab never reached the Play against the computer button")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#hand .card")
+
+
+def tab_to_decision(page: Page) -> None:
+    """Tab until the focus is on a decision (at once if the table already put it there)."""
+    for _ in range(80):
+        if page.evaluate(FOCUS_ON_DECISION):
+            return
+        page.keyboard.press("Tab")
+    pytest.fail("Tab never reached the player's decision")
+
+
+def deals_done(page: Page) -> int:
+    return page.locator("#sheet .deal-row").count()
+
+
+def play_a_deal_by_keyboard(page: Page) -> int:
+    """Play until the first deal is scored, with keys only; returns the decisions made."""
+    decisions = 0
+    tabbed = False
+    for _ in range(400):
+        page.wait_for_function(
+            "() => document.querySelector('#turn').dataset.mine === '1' || !document.querySelector('#deal-end').hidden"
+            " || document.querySelectorAll('#sheet .deal-row').length > 0"
+        )
+        if deals_done(page):
+            return decisions
+        if not page.locator("#deal-end").is_hidden():
+            continue
+        if not tabbed:  # the first decision: reached with Tab, as a person does on a page he has just opened
+            tab_to_decision(page)
+            tabbed = True
+        # From then on the focus is already there: the table moved it on when the last control went.
+        page.wait_for_function(FOCUS_ON_DECISION)
+        version = page.locator("#table").get_attribute("data-version")
+        if page.evaluate("() => document.activeElement.classList.contains('card')"):
+            before = page.evaluate("() => document.activeElement.dataset.card")
+            page.keyboard.press("ArrowRight")  # another playable card, when there is one
+            after = page.evaluate("() => document.activeElement.dataset.card")
+            legal = page.locator("#hand .card.legal").count()
+            assert (after != before) == (legal > 1), (before, after, legal)
+            assert page.evaluate("() => document.activeElement.classList.contains('legal')")
+        page.keyboard.press("Enter")
+        decisions += 1
+        page.wait_for_function(
+            "v => document.querySelector('#table').dataset.version !== v"
+            " || document.querySelectorAll('#sheet .deal-row').length > 0",
+            arg=version,
+        )
+    pytest.fail("the deal did not end")
+
+
+def test_a_whole_deal_is_played_with_the_keyboard_alone(server: object, person: Callable[..., Page]) -> None:
+    page = person(LAPTOP)
+    page.on("request", lambda r: None)
+    start_by_keyboard(page, server.base)  # type: ignore[attr-defined]
+    page.evaluate("() => { window.clicks = 0; addEventListener('mousedown', () => window.clicks++, true); }")
+    decisions = play_a_deal_by_keyboard(page)
+    assert decisions >= 10  # at least a contract or a double, and the player's cards of the deal
+    # The deal's summary takes the focus (Enter there never chooses the next contract); Enter closes it.
+    page.wait_for_function(FOCUS_ON_SUMMARY)
+    expect(page.locator("#deal-end")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("#deal-end")).to_be_hidden()
+    page.wait_for_function(
+        f"() => document.activeElement.matches({DECISION!r}) || document.activeElement.id === 'hand'"
+    )
+    assert page.evaluate("() => window.clicks") == 0
+    assert not page.errors
+
+
+FRENCH_CARD = re.compile(r"(as|roi|dame|valet|10|[2-9]) de (pique|cœur|carreau|trèfle)s?", re.IGNORECASE)
+
+
+def test_the_live_region_says_a_card_and_a_trick_in_french(server: object, person: Callable[..., Page]) -> None:
+    page = person(LAPTOP, "fr-FR")
+    start_by_keyboard(page, server.base)  # type: ignore[attr-defined]
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    assert page.get_attribute("#announce-now", "aria-live") == "assertive"
+    # "À vous : …" is said at once (assertive) when the turn comes.
+    page.wait_for_function("() => document.querySelector('#announce-now').textContent.includes('À vous')")
+    heard: list[str] = []
+    for _ in range(200):
+        heard = page.locator("#announce p").all_inner_texts()
+        if any(FRENCH_CARD.search(x) for x in heard) and any("pli" in x for x in heard):
+            break
+        page.wait_for_function(
+            "() => document.querySelector('#turn').dataset.mine === '1' || !document.querySelector('#deal-end').hidden"
+        )
+        if not page.locator("#deal-end").is_hidden():
+            page.keyboard.press("Escape")
+            continue
+        tab_to_decision(page)
+        version = page.locator("#table").get_attribute("data-version")
+        page.keyboard.press("Enter")
+        page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
+    played = [x for x in heard if FRENCH_CARD.search(x)]
+    won = [x for x in heard if re.search(r"(remporte le pli|Vous remportez le pli)", x)]
+    assert played and won, heard
+    # A line says one move: never the whole table again.
+    assert all(len(x) < 90 for x in heard), heard
+    assert not any("♠" in x or "♥" in x or "♦" in x or "♣" in x for x in played), played
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_four_colour_deck_and_high_contrast_are_chosen_by_keyboard_and_kept(
+    server: object, person: Callable[..., Page], size: tuple[int, int]
+) -> None:
+    base = server.base  # type: ignore[attr-defined]
+    page = person(size)
+    page.goto(base + "/")
+    assert page.get_attribute("html", "data-deck") is None
+    page.focus("#display-menu summary")
+    page.keyboard.press("Enter")
+    expect(page.locator("#display-deck")).to_be_visible()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # four colours
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # high contrast
+    assert page.get_attribute("html", "data-deck") == "four"
+    assert page.get_attribute("html", "data-contrast") == "high"
+    page.keyboard.press("Escape")
+    expect(page.locator("#display-deck")).to_be_hidden()
+    # Kept in this browser: the table, another page, shows them from its first paint.
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#hand .card")
+    assert page.get_attribute("html", "data-deck") == "four"
+    assert page.get_attribute("html", "data-contrast") == "high"
+    inks = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#hand .face')].map((f) =>"
+        " [f.dataset.suit, getComputedStyle(f.querySelector('.ink')).fill]))"
+    )
+    assert len(set(inks.values())) == len(inks), inks  # every suit in the hand its own colour
+    if "D" in inks:
+        assert inks["D"] == "rgb(20, 85, 192)"
+    if "C" in inks:
+        assert inks["C"] == "rgb(27, 122, 47)"
+    page.keyboard.press("Tab")  # the focus ring is seen
+    shot(page, "a11y-four-colours-high-contrast")
+    # Both taken off again: the two-colour deck and the usual colours.
+    page.focus("#display-menu summary")
+    page.keyboard.press("Enter")
+    page.uncheck("#display-deck")
+    page.uncheck("#display-contrast")
+    assert page.get_attribute("html", "data-deck") is None
+    assert page.get_attribute("html", "data-contrast") is None
+
+
+def test_high_contrast_follows_the_systems_preference_until_the_player_chooses(
+    server: object, person: Callable[..., Page]
+) -> None:
+    page = person(LAPTOP)
+    page.emulate_media(contrast="more")
+    page.goto(server.base + "/")  # type: ignore[attr-defined]
+    assert page.get_attribute("html", "data-contrast") == "high"
+    assert page.is_checked("#display-contrast")
+    page.focus("#display-menu summary")
+    page.keyboard.press("Enter")
+    page.uncheck("#display-contrast")
+    page.reload()
+    assert page.get_attribute("html", "data-contrast") is None
