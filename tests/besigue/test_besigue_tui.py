@@ -460,7 +460,11 @@ async def test_barbu_play_rules_besigue_opens_the_setup_screen_on_besigue(tmp_pa
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "Bésigue (2 players)" in text and "as the seed (003) states it" in text and "North plays" in text
+        assert (
+            "Bésigue (2 players)" in text
+            and "as the French rules of reference state it" in text
+            and "North plays" in text
+        )
         await pilot.press("enter")  # Start has the focus
         table = await settle(pilot)
         s = table.session

@@ -30,7 +30,7 @@ the same `LessonState` as `replay` gives.  Every text is a msgid of the ``guide`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..classic.match import Match
@@ -115,7 +115,21 @@ class LessonState:
 
 
 def _step(explain: Say, expect: tuple[str, ...], why: Say) -> Step:
+    """A step; a text naming ``{fits:cards}`` lists every card the step accepts, taken from ``expect`` (never
+    typed twice, so no card that fits is left out)."""
+    fits = tuple(parse_card(a) for a in expect if _is_card_text(a))
+    explain, why = (
+        Say(x.text, x.params + (("fits", fits),)) if "{fits:cards}" in x.text else x for x in (explain, why)
+    )
     return Step(explain, expect, why)
+
+
+def _is_card_text(action: str) -> bool:
+    try:
+        parse_card(action)
+    except (BarbuError, ValueError):
+        return False
+    return True
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -137,12 +151,9 @@ LESSONS: tuple[Lesson, ...] = (
                     N_(
                         "North deals and chooses No queens: each queen you take costs you 6 points, so you "
                         "want to take no trick with a queen in it. North leads {card:card}. You must follow "
-                        "suit: play a diamond lower than the king, {low:card} or {lower:card}, and North keeps "
-                        "the trick."
+                        "suit: play a diamond lower than the king ({fits:cards}), and North keeps the trick."
                     ),
                     card="KD",
-                    low="TD",
-                    lower="4D",
                 ),
                 ("TD", "6D", "4D"),
                 say(
@@ -392,8 +403,9 @@ LESSONS: tuple[Lesson, ...] = (
         done=say(
             N_(
                 "That is Domino: lay when you can, pass only when nothing fits, and keep the cards "
-                "that block the others for last. You have seen every kind of contract: now start a "
-                "real match against the computer."
+                "that block the others for last. The lessons have shown {seen:count} of the {total:count} "
+                "contracts; the {others:count} others are negative ones, played like No queens: duck the "
+                "cards that cost. Now start a real match against the computer."
             )
         ),
     ),
@@ -401,6 +413,32 @@ LESSONS: tuple[Lesson, ...] = (
 
 BY_KEY = {lesson.key: lesson for lesson in LESSONS}
 KEYS = tuple(BY_KEY)
+
+
+def contracts_shown() -> tuple[frozenset[str], frozenset[str]]:
+    """The contracts the lessons declare (in their scripts or by the learner), and those of the game they do
+    not; the closing counts them rather than claiming every kind was seen."""
+    shown = {
+        a.split()[1]
+        for x in LESSONS
+        for a in (*(b for acts in x.script.values() for b in acts), *(b for st in x.steps for b in st.expect))
+        if a.startswith("contract ")
+    }
+    every = {c.key for c in Match(QUIET, 0).contracts}
+    return frozenset(shown & every), frozenset(every - shown)
+
+
+def _closing(done: Say) -> Say:
+    """The last lesson's closing with the contracts counted (`contracts_shown`)."""
+    if "{seen:count}" not in done.text:
+        return done
+    shown, others = contracts_shown()
+    counts = (("seen", len(shown)), ("total", len(shown) + len(others)), ("others", len(others)))
+    return Say(done.text, done.params + counts)
+
+
+LESSONS = tuple(replace(x, done=_closing(x.done)) for x in LESSONS)
+BY_KEY = {lesson.key: lesson for lesson in LESSONS}
 
 
 def lesson(key: str) -> Lesson:

@@ -88,6 +88,24 @@ def rank_label(rank: int) -> str:
     return words().rank_letter(RANKS[rank].replace("T", "10"))
 
 
+#: The ranks in the plural, as a player says where the rows start: "the sixes", "les valets", "i fanti".
+RANK_PLURALS = (
+    N_("twos"),
+    N_("threes"),
+    N_("fours"),
+    N_("fives"),
+    N_("sixes"),
+    N_("sevens"),
+    N_("eights"),
+    N_("nines"),
+    N_("tens"),
+    N_("jacks"),
+    N_("queens"),
+    N_("kings"),
+    N_("aces"),
+)
+
+
 def points(x: Any) -> str:
     """A score as the language writes numbers (``-1 250``); an exact fraction (shared points) as it is."""
     return number(x) if isinstance(x, int) else str(x)
@@ -261,8 +279,9 @@ def action_label(action: Any, v: View, info: RulesInfo) -> str:
             return _("no trump (no suit is trumps)")
         return suit_label(action.suit)
     if isinstance(action, NameRank):
-        return _("{rank} — rows start from the {name}s").format(
-            rank=rank_label(action.rank), name=pgettext("rank", RANK_NAMES[action.rank])
+        # TRANSLATORS: {ranks} is a rank in the plural: "6 — rows start from the sixes".
+        return _("{rank} — rows start from the {ranks}").format(
+            rank=rank_label(action.rank), ranks=_(RANK_PLURALS[action.rank])
         )
     if isinstance(action, Double):
         return double_label(action, v)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import BarbuError
-from ..i18n import _
+from ..i18n import _, ngettext
 from .barbu import read_record, replay
 from .besigue import is_besigue_record
 from .besigue import read_record as read_besigue_record
@@ -43,8 +43,12 @@ class SavedMatch:
         if self.finished:
             return _("finished")
         if self.total_deals:
-            return _("{done} of {total} deals played").format(done=self.deals_done, total=self.total_deals)
-        return _("{done} deals played").format(done=self.deals_done)  # Bésigue: played to a target
+            # TRANSLATORS: the plural follows {done}: "1 donne jouée sur 28", "3 donnes jouées sur 28".
+            return ngettext("{done} of {total} deals played", "{done} of {total} deals played", self.deals_done).format(
+                done=self.deals_done, total=self.total_deals
+            )
+        # Bésigue: played to a target
+        return ngettext("{done} deal played", "{done} deals played", self.deals_done).format(done=self.deals_done)
 
 
 def candidates(folder: Path, stem: str = "barbu-game") -> list[Path]:

@@ -64,6 +64,14 @@ async function openReplay(board, day) {
   }
 }
 
+// A board's record, to keep or to read with `barbu replay`: one's own, once one's set is finished (the server
+// refuses it otherwise), never another player's.
+function recordLink(board, day) {
+  return el("a", { class: "button small", "data-record": board, textContent: t("Download the record"),
+    href: `/api/daily/${encodeURIComponent(game)}/boards/${board}/record?day=${encodeURIComponent(day)}`,
+    download: `barbu-daily-${game}-${day}-deal-${board + 1}.jsonl` });
+}
+
 async function loadResults() {
   let res;
   try {
@@ -82,7 +90,10 @@ async function loadResults() {
     $("result-rank").textContent = t("Rank {rank} of {n}", { rank: ordinal(res.rank), n: num(res.players) })
       + " · " + (res.pool === "guest" ? t("among the guests") : res.pool === "new" ? t("among the new accounts") : t("among the players with an account"));
     $("share-box").hidden = false;
-    $("share").textContent = res.share;
+    // The server's line ends with one square per board (it shows nothing of the cards); the words around them
+    // in the reader's language.
+    $("share").textContent = t("Barbu daily {day}: {game} {percent} {squares}", { day: res.day, game: presetName(game),
+      percent: res.percent === null ? "–" : percentText(res.percent), squares: res.share.split(" ").pop() });
   } else {
     $("result-line").textContent = tn("{n} player finished these deals.", "{n} players finished these deals.", res.players, { n: num(res.players) });
     $("result-rank").textContent = "";
@@ -99,7 +110,8 @@ async function loadResults() {
   const middle = game === "besigue" ? "points" : game === "scottish" ? null : "doubles";
   $("travellers").replaceChildren(...res.travellers.map((b) => el("div", { class: "traveller", "data-board": b.board },
     el("h4", {}, t("Deal {n}", { n: num(b.board + 1) }), " ", finished
-      ? el("button", { type: "button", class: "small", textContent: t("Replay and analysis"), onclick: () => openReplay(b.board, res.day) }) : null),
+      ? el("button", { type: "button", class: "small", textContent: t("Replay and analysis"), onclick: () => openReplay(b.board, res.day) }) : null,
+    " ", finished ? recordLink(b.board, res.day) : null),
     el("div", { class: "table-wrap" }, el("table", { class: "board-table" },
       el("thead", {}, el("tr", {}, el("th", { textContent: t("Player") }), middle ? el("th", { textContent: middle === "points" ? t("Points") : t("Doubles") }) : null,
         el("th", { class: "num", textContent: t("Score") }), el("th", { class: "num", textContent: t("Matchpoints") }))),

@@ -1,7 +1,7 @@
 // The duplicate events page (templates/events.html), from GET /api/events: upcoming, running and past events, and
 // the form that creates one (an account's; a club's owner or admins may make it the club's).
 import { el } from "./dom.js";
-import { strength, t, tn } from "./i18n.js";
+import { strength, t, tn, tp } from "./i18n.js";
 import { optionName, rulesTitle, valueName } from "./tablewords.js";
 import { postJSON } from "./net.js";
 import { who } from "./account-link.js";
@@ -191,7 +191,7 @@ async function loadForm() {
   const clubs = await (await fetch("/api/clubs", { cache: "no-store" })).json();
   const mine = (clubs.mine || []).filter((c) => c.role === "owner" || c.role === "admin");
   if (mine.length) {
-    $("event-club").replaceChildren(el("option", { value: "", textContent: t("none") }),
+    $("event-club").replaceChildren(el("option", { value: "", textContent: tp("club", "none") }),
       ...mine.map((c) => el("option", { value: c.slug, textContent: c.name })));
     $("event-club-label").hidden = false;
     const wanted = new URLSearchParams(location.search).get("club"); // from the club's page
