@@ -356,8 +356,9 @@ async def test_mouse_clicks_choose_and_play(tmp_path):
 
 @pytest.mark.slow
 async def test_a_whole_match_by_pressing_enter(tmp_path):
-    """Enter at every turn and after every deal plays a whole classic match to the final standings."""
-    app = new_app(tmp_path, "classic", 9, 0)
+    """Enter at every turn and after every deal plays a whole classic match to the final standings (the short
+    match: its end comes after 8 deals, as the full one's after 28)."""
+    app = new_app(tmp_path, "classic(double_obligation=1, contracts_each=2)", 9, 0)
     async with app.run_test(size=SIZE) as pilot:
         deals = 0
         while app.is_running:
@@ -367,10 +368,10 @@ async def test_a_whole_match_by_pressing_enter(tmp_path):
             if table.paused:
                 deals += 1
             await pilot.press("enter")
-        assert deals == 28 and table.session.is_over
+        assert deals == 8 and table.session.is_over
         await pilot.press("enter")  # leaves the table
     lines = [json.loads(x) for x in (tmp_path / "game.jsonl").read_text().splitlines()]
-    assert lines[-1]["type"] == "result" and sum(1 for x in lines if x["type"] == "deal") == 28
+    assert lines[-1]["type"] == "result" and sum(1 for x in lines if x["type"] == "deal") == 8
 
 
 async def test_resuming_a_finished_match_shows_the_standings(tmp_path):
