@@ -1,6 +1,6 @@
 """The guided first deal in a real browser (Playwright, Debian's chromium, a real `barbu serve`): every lesson
-played through from the lobby's button to the real match, in English, French and Italian at 1366x768 and
-once on a phone (390x844); a wrong card refused with its lesson, the card staying in the hand.
+played through from the lobby's button to the real match, in English and French at 1366x768 and in Italian
+on a phone (390x844); a wrong card refused with its lesson, the card staying in the hand.
 
 The test plays what the lesson asks, read from the lesson model itself (`barbu.guide.lesson.replay`), and
 waits for the page's own markers (``data-step``, ``data-busy``), never for a time.
@@ -84,7 +84,6 @@ def play_lesson(page: Page, key: str, name: str) -> None:
     [
         ("en", (1366, 768), False),
         ("fr", (1366, 768), True),
-        ("it", (1366, 768), True),
         ("it", (390, 844), True),
     ],
 )
