@@ -5,7 +5,7 @@ results), ``GET /daily/{game}/play`` (the boards, on the game's own table: the B
 table's).  API: ``GET /api/daily[?day=]`` (the overview), ``POST /api/daily/{game}/start`` (begin or carry on),
 ``GET /api/daily/{game}/state``, ``POST /api/daily/{game}/move`` {board, move}, ``GET /api/daily/{game}/results
 [?day=]`` (only once the set is finished, or the day over), ``GET /api/daily/{game}/boards/{k}/record[?day=]``
-(one's own board's record) and ``GET /api/daily/{game}/boards/{k}/replay[?day=]`` (its replay's link, which opens
+(one's own board's record, once one's set is finished: a download named for the game, the day and the deal) and ``GET /api/daily/{game}/boards/{k}/replay[?day=]`` (its replay's link, which opens
 to the finisher alone until the day is over: `barbu.web.routes.replay`).  A guest is known by the ``barbu_daily``
 cookie (random, signed by the server, HttpOnly), set by the first start; a cookie the server did not sign is no
 guest; an account by its session.
@@ -136,7 +136,16 @@ async def api_record(request: Request) -> Response:
     except ValueError:
         raise WebError(R.NO_BOARD) from None
     text = await asyncio.to_thread(daily.record, someone, game_of(request), board, day)
-    return PlainTextResponse(text, headers={**NO_STORE, "content-type": "application/jsonl; charset=utf-8"})
+    # a download (the results page's link): the file `barbu replay` reads, named for the game, the day and the deal
+    name = f"barbu-daily-{game_of(request)}-{day}-deal-{board + 1}.jsonl"  # both checked by `record`
+    return PlainTextResponse(
+        text,
+        headers={
+            **NO_STORE,
+            "content-type": "application/jsonl; charset=utf-8",
+            "content-disposition": f'attachment; filename="{name}"',
+        },
+    )
 
 
 async def api_replay_link(request: Request) -> Response:
