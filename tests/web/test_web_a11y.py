@@ -8,8 +8,11 @@ A page is checked once it has drawn what it draws (its ready selector), so the e
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,9 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 from test_web_moderation import EVENT, Person, play_daily, unique, users
 from webhelpers import Server, http, new_table
+
+from barbu.web import Settings
+from barbu.web.app import create_app
 
 pytestmark = pytest.mark.browser
 SERVE = (
@@ -40,6 +46,7 @@ SERVE = (
     "0",
 )
 LAPTOP, PHONE = (1366, 768), (390, 844)
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "classic-seed7.jsonl"
 #: WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core tags so.
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AXE = Axe()
@@ -81,6 +88,9 @@ class World:
         play_daily(self.player)
         self.finished, _ = new_table(base, "salad(players=3)", bots={s: "random" for s in range(3)})
         finish(base, self.finished)
+        status, book = http("POST", base + "/api/score", {"rules": "classic", "names": ["Ann", "Bob", "Cy", "Di"]})
+        assert status in (200, 201), book
+        self.book, self.book_key = book["id"], book["key"]
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +143,7 @@ def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None
         ("player", "account", "/account", "main", None),
         ("player", "profile", f"/u/{world.player.name}", "main", None),
         ("player", "replay", f"/t/{world.finished}/replay", "#replay:not([hidden])", None),
+        ("player", "score-book", f"/score/{world.book}#key={world.book_key}", "main", None),
         ("player", "match-end", f"/t/{world.finished}", "#match-end:not([hidden])", None),
         ("moderator", "moderation", "/moderation", "#desk[data-loaded='1']", None),
     ]
@@ -186,3 +197,42 @@ def test_the_tables_in_french_and_italian_have_no_wcag_violation(
         server, world, person, LAPTOP, lang, only=("barbu-table", "besigue-table", "match-end", "lobby", "replay")
     )
     assert not bad, report(bad)
+
+
+@pytest.fixture(scope="module")
+def quick_solver(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A server whose double-dummy solver has a few milliseconds a cell: its table is drawn in seconds."""
+    folder = tmp_path_factory.mktemp("a11y-dd")
+    app = create_app(Settings(db_url=f"sqlite:///{folder / 'web.db'}", analysis_samples=2, analysis_seconds=0.02))
+    app.state.analyses.dd_seconds = 0.005
+    return str(serve_module(app=app).base)
+
+
+def test_the_replays_double_dummy_table_has_no_wcag_violation(quick_solver: str, person: Callable[..., Page]) -> None:
+    base = quick_solver
+    status, made = upload(base, GOLDEN.read_text())
+    assert status in (200, 201), made
+    bad: dict[str, list[str]] = {}
+    for size in (LAPTOP, PHONE):
+        page = person(size)
+        page.goto(f"{base}/replay/{made['id']}#deal=1&move=0")
+        page.wait_for_selector("#dd-box:not([hidden])")
+        if page.is_visible("#dd-ask"):
+            page.focus("#dd-ask")
+            page.keyboard.press("Enter")
+        page.wait_for_selector("#dd-box[data-state=done] table.dd")
+        found = violations(page)
+        if found:
+            bad[f"replay-double-dummy {size}"] = found
+    assert not bad, report(bad)
+
+
+def upload(base: str, record: str) -> tuple[int, Any]:
+    """A record sent as the replay page sends it (the server asks for its own origin)."""
+    req = urllib.request.Request(
+        base + "/api/replays",
+        data=json.dumps({"record": record}).encode(),
+        headers={"content-type": "application/json", "origin": base},
+    )
+    with urllib.request.urlopen(req, timeout=60) as answer:
+        return answer.status, json.loads(answer.read())
