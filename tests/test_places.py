@@ -152,6 +152,21 @@ def test_the_plain_game_from_start_to_quit(tmp_path, monkeypatch, capsys, lang):
     assert computer_name("West", "rule") in " ".join(out.split())
 
 
+@pytest.mark.parametrize("rules", ["besigue", "scottish"])
+def test_the_plain_bésigue_and_scottish_games_start_by_places(tmp_path, monkeypatch, capsys, lang, rules):
+    """Bésigue's plain game said "You are seat 0"; the Scottish draw said "seat 2 is the first Caller"."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert barbu(["--lang", lang, "play", "--plain", "--rules", rules, "--seed", "3", "--no-compare"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    clean(out)
+    if rules == "besigue":
+        assert {"en": "You sit South", "fr": "Vous êtes Sud", "it": "Sei Sud"}[lang] in out
+    else:
+        caller = {"en": "is the first Caller", "fr": "est le premier meneur", "it": "è il primo a chiamare"}[lang]
+        assert caller in out and re.search(r"— \w+.* " + caller, out)
+
+
 # ---------------------------------------------------------------- the records' displays
 @pytest.mark.parametrize("kind", sorted(HEADERS))
 def test_replay_and_show_name_the_players(tmp_path, capsys, lang, kind):
@@ -234,3 +249,40 @@ def test_a_besigue_replay_names_the_players(tmp_path, capsys, lang):
     clean(out)
     assert place_name("North") in out  # a column head, a word a line (its strength may be cut at 80 columns)
     assert {"en": "you win", "fr": "vous gagnez", "it": "hai vinto"}[lang] in out or "wins" not in out
+
+
+#: The places of an unnamed sheet's players, seat 0 first, by table size and language.
+SHEET_PLACES = {
+    ("classic", "en"): ["South", "West", "North", "East"],
+    ("classic", "fr"): ["Sud", "Ouest", "Nord", "Est"],
+    ("classic", "it"): ["Sud", "Ovest", "Nord", "Est"],
+    ("salad(players=3)", "en"): ["South", "West", "East"],
+    ("salad(players=5)", "en"): ["South", "West", "North-west", "North-east", "East"],
+    ("salad(players=6)", "it"): ["Sud", "Ovest", "Nord-ovest", "Nord", "Nord-est", "Est"],
+}
+
+
+@pytest.mark.parametrize("rules,language", list(SHEET_PLACES), ids=lambda x: str(x))
+def test_the_score_sheets_name_unnamed_players_by_their_places(rules, language):
+    """A sheet of a match whose players have no names (a record without them): the screen sheet, its HTML and
+    its PDF head the columns with places, never "seat N"."""
+    import random
+
+    import pypdfium2 as pdfium
+
+    from barbu.scorekeeper.pdf import render_pdf
+    from barbu.scorekeeper.printhtml import render_html
+    from barbu.scorekeeper.sheet import sheet_for
+    from barbu.scorekeeper.textsheet import render_text
+
+    m = Match(rules, 3)
+    rng = random.Random(3)
+    while len(m.results) < 2:
+        m.play_chance() if m.to_act() == CHANCE else m.apply(rng.choice(m.legal_actions()))
+    sheet = sheet_for(m.rules, None, m.results, lang=language)
+    assert list(sheet.names) == SHEET_PLACES[(rules, language)]
+    html = render_html(sheet)
+    pdf = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(render_pdf(sheet)))
+    for text in (render_text(sheet), html, pdf):
+        clean(text)
+        assert SHEET_PLACES[(rules, language)][1] in text

@@ -221,7 +221,7 @@ def test_names_must_match_the_player_count():
         sheet_for(ruleset("classic"), ["Anna", "Bernard"])
     assert sheet_for(ruleset("classic"), None).names == ("", "", "", "")  # a blank sheet: names written in
     m = random_match("classic", 1)
-    assert sheet_for(m.rules, None, m.results[:1]).names == ("seat 0", "seat 1", "seat 2", "seat 3")
+    assert sheet_for(m.rules, None, m.results[:1]).names == ("South", "West", "North", "East")  # places, never numbers
 
 
 def test_points_are_written_as_on_paper():

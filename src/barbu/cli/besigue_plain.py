@@ -25,6 +25,7 @@ from ..core.words import N_
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, pgettext, word_error, words
 from ..i18n.typed import engine_text
+from ..play.labels import player_word
 from ..records.savefiles import DEFAULT_SAVE
 from .textplay import command
 from .wording import keyword
@@ -128,8 +129,8 @@ def play_plain(args: argparse.Namespace, read: Callable[[str], str] = input, con
         con.print(_("This game is saved to {path}.").format(path=s.save_path))
     me = s.seat
     con.print(
-        _("You are seat {seat}, playing {rules} against the computer ({strength}). Type 'help'.").format(
-            seat=me, rules=escape(game_name(s.rules, words())), strength=s.strength
+        _("You sit South, playing {rules} against the computer sitting North ({strength}). Type 'help'.").format(
+            rules=escape(game_name(s.rules, words())), strength=player_word(s.strength)
         )
     )
     done = len(s.game.results)

@@ -450,11 +450,12 @@ def _chance_text(m: Match, a: object) -> str:
         if m.phase_name == "draw":
             return _("Draw from the Unused Pack: {drawn} — a tie for the highest card: draw again.").format(drawn=drawn)
         first = (
-            _("Draw from the Unused Pack: {drawn} — seat {dealer} deals first in the Silly Round.")
+            # TRANSLATORS: {dealer} is a player as the table names him: "you", "West, good player", "Alice".
+            _("Draw from the Unused Pack: {drawn} — {dealer} deals first in the Silly Round.")
             if m.view(0).scottish.state.silly
-            else _("Draw from the Unused Pack: {drawn} — seat {dealer} is the first Caller.")
+            else _("Draw from the Unused Pack: {drawn} — {dealer} is the first Caller.")
         )
-        return first.format(drawn=drawn, dealer=m.dealer)
+        return first.format(drawn=drawn, dealer=seat_word(m.dealer))
     assert isinstance(a, Cut)
     from ..scottish.pack import is_black, is_red
 

@@ -19,6 +19,8 @@ from ..classic.ruleset import Ruleset
 from ..classic.view import View
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
+from ..core.places import place as place  # re-exported: the front ends import it from here
+from ..core.places import table_place as table_place
 from ..core.words import ENGLISH, N_
 from ..guide import option_label, settlements, value_word
 from ..guide.ruleset_words import OPTION_NAMES
@@ -141,16 +143,7 @@ def player_word(kind: str, english: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- seats
-# Where the other players sit, seen from your chair at the bottom of the table (South), by how many
-# seats after you they play: the next to play sits on your left (West), the last on your right (East).
-# The places are English keys (the layout uses them); `place_name` words them.
-PLACES = {
-    2: {1: "North"},  # Bésigue: the opponent faces you
-    3: {1: "West", 2: "East"},
-    4: {1: "West", 2: "North", 3: "East"},
-    5: {1: "West", 2: "North-west", 3: "North-east", 4: "East"},
-    6: {1: "West", 2: "North-west", 3: "North", 4: "North-east", 5: "East"},
-}
+# Where the players sit: `barbu.core.places` (place, table_place, re-exported here); their words here.
 PLACE_WORDS = {
     "South": N_("South"),
     "West": N_("West"),
@@ -161,22 +154,9 @@ PLACE_WORDS = {
 }
 
 
-def place(seat: int, me: int, players: int) -> str | None:
-    """The compass place of another seat at the table (``West``…, English: a key), None for your own."""
-    return PLACES.get(players, {}).get((seat - me) % players)
-
-
 def place_name(where: str) -> str:
     """A place at the table in the current language (``Ouest``)."""
     return _(PLACE_WORDS[where])
-
-
-def table_place(seat: int, me: int, players: int) -> str:
-    """Any seat's place from ``me``'s chair, ``me`` included (South): English, a key of `PLACE_WORDS`.
-
-    A table of more than six (no compass for it) still has places: the seat's number is kept for
-    machines, but such tables are never offered."""
-    return place(seat, me, players) or "South"
 
 
 def seat_place(seat: int, players: int, me: int = 0) -> str:

@@ -25,6 +25,7 @@ from ..classic.ruleset import Ruleset
 from ..classic.state import DealResult
 from ..core.cards import RANKS, SUIT_SYMBOLS
 from ..core.errors import BarbuError
+from ..core.places import table_place
 from ..core.words import ENGLISH, N_, NN_, Words
 from ..i18n import translator
 from ..scottish.scoresheet import COLUMN_NAMES, GLYPH_NAMES, ordinal, sheet_from_results
@@ -201,7 +202,7 @@ def sheet_for(
     if names and len(names) != n:
         raise BarbuError(f"{rules} is played by {n} players: give {n} names, not {len(names)}")
     if not names:
-        names = tuple("" for _ in range(n)) if not results else tuple(_seat(w, s) for s in range(n))
+        names = tuple("" for _ in range(n)) if not results else tuple(_seat(w, s, n) for s in range(n))
     # A deal nobody doubled already says "not played" on its row: the keeper's flag saying so is left out.
     said = {int(k): tuple(word_note(x, w) for x in warning_notes(v)) for k, v in (notes or {}).items()}
     kept = {k: v for k, v in said.items() if v}
@@ -212,9 +213,10 @@ def sheet_for(
     return _barbu(rules, names, list(results), kept, w)
 
 
-def _seat(w: Words, s: int) -> str:
-    """A player with no name: the seat number (0-based, as the engine counts)."""
-    return w.gettext(N_("seat {n}")).format(n=s)
+def _seat(w: Words, s: int, n: int) -> str:
+    """A player with no name: his place at the table, seat 0 at the bottom (South, then West, North, East at
+    four; the same compass at three, five and six, as the terminal names them)."""
+    return w.gettext(table_place(s, 0, n))
 
 
 def _status(w: Words, results: Sequence[Any], total: int, over: bool | None = None) -> str:
@@ -262,7 +264,7 @@ def _notes_left(notes: Mapping[int, tuple[str, ...]], used: set[int], w: Words =
 
 # ---------------------------------------------------------------- the Barbu families
 def _who(names: Sequence[str], s: int, w: Words = ENGLISH) -> str:
-    return names[s] or _seat(w, s)
+    return names[s] or _seat(w, s, len(names))
 
 
 def short_names(names: Sequence[str], w: Words = ENGLISH) -> list[str]:
@@ -376,7 +378,7 @@ def _barbu(
         grid = Grid(
             _("Contracts chosen (a cross and the deal number for each)"),
             tuple(w.contract(c.name) for c in contracts),
-            tuple(names[s] or ("" if not results else _seat(w, s)) for s in range(n)),
+            tuple(names[s] or ("" if not results else _seat(w, s, n)) for s in range(n)),
             tuple(tuple(m) for m in marks),
         )
     else:
@@ -411,7 +413,7 @@ def _barbu(
                 if fam.series_end is not None:
                     rows.append(Row(_("Series points"), tuple(Cell() for _s in range(n)), kind="sum"))
                 rows.append(Row(_("Running total"), tuple(Cell() for _s in range(n)), kind="sum"))
-            who = names[dealer] or _seat(w, dealer)
+            who = names[dealer] or _seat(w, dealer, n)
             blocks.append(
                 Block(
                     _("{name} deals and declares").format(name=who)
@@ -450,7 +452,7 @@ def _barbu(
         blocks=tuple(blocks),
         grid=grid,
         totals=tuple(points(x, words=w) for x in totals) if results else (),
-        standings=_standings(names if results else tuple(_seat(w, s) for s in range(n)), totals, fam.highest_wins, w)
+        standings=_standings(names if results else tuple(_seat(w, s, n) for s in range(n)), totals, fam.highest_wins, w)
         if results and len(results) >= total_deals
         else (),
         chart=_chart([r.added for r in results], n) if results else (),
