@@ -62,3 +62,57 @@ def test_once_the_event_is_over_the_short_board_counts_as_a_full_one() -> None:
     assert by_name["P4"]["matchpoints"] == pytest.approx(1.5) and by_name["P4"]["top"] == 4
     assert by_name["P4"]["percent"] == pytest.approx(37.5)
     assert by_name["P8"]["adjusted"] == 0 and by_name["P8"]["top"] == 2  # his table never played deal 2
+
+
+def test_a_table_ended_before_its_last_deal_leaves_a_board_adjusted_by_neuberg(sqlite_url: str) -> None:
+    """Nine players at three tables; all but Ann leave at once (the stand-in plays their seats), so that Ann is the
+    only person at her table: she ends it from the lobby after the first deal, the two other tables play both
+    deals.  The event ends; its second board, played at two tables of three, is shown with Neuberg's matchpoints
+    on a full board's top (2), and the page lists it as adjusted."""
+    from test_web_event_end import seated
+    from test_web_events import FAST, all_leave, make_event, people, register_all, tables_of, tick, wait_for
+    from test_web_private import client, post
+
+    from barbu.web import Settings
+
+    with client(Settings(db_url=sqlite_url, grace=1000, **FAST)) as c:
+        others = [f"P{i}" for i in range(8)]
+        who = people(c, "Dora", "Ann", *others)
+        eid = make_event(who.as_("Dora"), deals=2, clock="relaxed").json()["event"]["id"]
+        register_all(who, eid, "Ann", *others)
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        all_leave(c, who, eid, others)
+        assert len(tables_of(c, eid)) == 3
+        tid = who.as_("Ann").get(f"/api/events/{eid}").json()["my_table"]["id"]
+        lobby = c.app.state.lobby
+        table = lobby.tables[tid]
+        p = seated(c, who, "Ann", tid)
+        while not table.match.results:  # her first deal, her seat's first legal action each time
+            st = p.state or {}
+            if st.get("legal") and st.get("to_act") == p.seat:
+                if p.act(st["legal"][0])["type"] == "error":
+                    p.send({"type": "sync", "since": None})
+                    p.until(lambda m: m["type"] == "sync")
+            else:
+                p.recv()
+        p.close()
+        r = post(who.as_("Ann"), f"/api/tables/{tid}/end", {})
+        assert r.status_code == 200 and r.json()["kept"] is True, r.text
+        others_tables = [lobby.tables[t] for _, _, t in tables_of(c, eid) if t != tid]
+        wait_for(lambda: all(t.stored_status == "over" for t in [table, *others_tables]))
+        assert [len(t.match.results) for t in others_tables] == [2, 2] and len(table.match.results) == 1
+        tick(c)
+        page = who.as_("Ann").get(f"/api/events/{eid}").json()
+        assert page["status"] == "over" and page["boards_shown"] == 2
+        assert page["adjusted"] == ["r1-d2"]
+        short = next(b for b in page["travellers"] if b["board"] == "r1-d2")
+        assert short["adjusted"] and len(short["tables"]) == 2
+        for row in short["tables"]:
+            for seat in row["seats"]:
+                # two results where three make a board: 1, ½ or 0 raw become (S + 1)·3/2 − 1 on a top of 2
+                assert seat["top"] == 2 and seat["matchpoints"] in (0.5, 1.25, 2.0), seat
+        full = next(b for b in page["travellers"] if b["board"] == "r1-d1")
+        assert not full["adjusted"] and len(full["tables"]) == 3
+        rows = {s["name"]: s for s in page["standings"]}
+        assert (rows["Ann"]["boards"], rows["Ann"]["adjusted"]) == (1, 0)
+        assert sum(s["adjusted"] for s in page["standings"]) > 0  # the players of the other tables

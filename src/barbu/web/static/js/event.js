@@ -293,8 +293,9 @@ function wireDirecting() {
 function showStandings(d) {
   const shown = d.standings.length > 0;
   $("standings-panel").hidden = !shown && (d.status === "registering" || d.status === "cancelled");
+  const full = d.boards_shown - (d.adjusted ? d.adjusted.length : 0); // the boards short of a table are told below
   $("standings-note").textContent = shown
-    ? tn("After {n} board played at every table.", "After {n} boards played at every table.", d.boards_shown)
+    ? tn("After {n} board played at every table.", "After {n} boards played at every table.", full)
     : t("The standings appear once every table has played the first deal.");
   if (!shown) { $("standings").replaceChildren(); return; }
   if (d.standings.every((s) => s.percent === null)) {
