@@ -104,6 +104,30 @@ def test_a_guest_plays_once_and_sees_nothing_before_finishing(app: Any) -> None:
     assert c.get("/api/daily").json()["games"][0]["status"] == "finished"
 
 
+def test_each_board_ends_with_the_tables_own_summary_and_is_played_on_the_game_table(app: Any) -> None:
+    """A finished board's answer holds what the Barbu table draws at a deal's end: the deal's line of the
+    scoresheet (points, doubles, settlements, totals) numbered as the set's board, and the last position seen from
+    the person's seat (checked for leaks by `play_set`); the boards' page is the game's own table."""
+    c = app
+    c.app.state.daily.today = lambda: DAY
+    answers = play_set(c, pick=1)
+    ends = [a["last_board"] for a in answers if "last_board" in a]
+    assert [e["board"] for e in ends] == [0, 1]
+    for end in ends:
+        summary = end["summary"]
+        assert summary["number"] == end["board"] + 1 and summary["contract"] == end["contract"]
+        assert summary["scores"] == end["scores"] == summary["totals"]  # one deal: its scores are the totals
+        assert summary["scores"][end["seat"]] == end["score"]
+        assert len(summary["settlements"]) == len(summary["doubles"])
+        assert end["state"]["hand"] == [] and end["state"]["last_deal"]["number"] == 1
+    assert all(a["rules"] == "classic" for a in answers if not a["finished"])
+    for game in ("classic", "scottish", "besigue"):
+        page = c.get(f"/daily/{game}/play")
+        assert page.status_code == 200
+        assert ("daily_besigue.js" if game == "besigue" else "daily_table.js") in page.text
+    assert c.get("/daily/nothing/play").status_code == 404
+
+
 def test_two_guests_same_moves_same_boards_then_ranked_and_an_account_apart(app: Any) -> None:
     c = app
     c.app.state.daily.today = lambda: DAY

@@ -297,8 +297,11 @@ def test_the_replay_page_says_when_todays_deal_opens(site: AppServer, person: An
     on_day(site, DAYS[3])
     page = person(LAPTOP)
     page.goto(site.base + "/daily/classic")
+    # the table makes no forced move itself while the script below plays the set
+    page.evaluate("localStorage.setItem('barbu:confirm-forced', '1')")
     page.click("#start")
-    page.wait_for_selector("#daily-play[data-state='board']")
+    page.wait_for_url("**/daily/classic/play")  # the boards, on the Barbu table's own drawing
+    page.wait_for_selector("#hand .card")
     page.evaluate(
         """async () => {
         const post = (p, b) => fetch(p, {method: "POST", headers: {"content-type": "application/json"},

@@ -41,9 +41,15 @@ def no_leak(c: Any, body: dict[str, Any], moves: dict[int, list[str]]) -> None:
     secret = daily.secret()
     text = json.dumps(body)
     ORACLE.check_secrets(text, secret, day_key(secret, daily.today()))
+    dset = daily_set(secret, daily.today(), GAME)
+    last = body.get("last_board")
+    if last is not None:  # the board just finished (its summary and last position): against its own match
+        done = BoardPlay(dset, last["board"], moves.get(last["board"], []))
+        ORACLE.check(done.match, done.seat, json.dumps(last))
+        text = json.dumps({k: v for k, v in body.items() if k != "last_board"})
     if body.get("finished"):
         return
-    true = BoardPlay(daily_set(secret, daily.today(), GAME), body["board"], moves.get(body["board"], []))
+    true = BoardPlay(dset, body["board"], moves.get(body["board"], []))
     ORACLE.check(true.match, true.seat, text)
     assert body["seat"] == true.seat and body["contract"] == CALLS[body["board"]] and body["family"] == GAME
 
@@ -71,6 +77,7 @@ def play_set(c: Any, choose: Callable[[list[str]], str]) -> tuple[list[dict[str,
         moves.setdefault(body["board"], []).append(move)
         body = r.json()
         seen.append(body)
+    no_leak(c, body, moves)  # the last answer too: the last board's end
     assert refused_lay  # the set has its Patience boards
     return seen, moves
 

@@ -33,7 +33,7 @@ let socket = null;
 let transport = null; // a page that is no table's (the daily deals) gives its own way to talk to the server
 
 // Before a game's script opens the table: `make(onMessage, onStatus)` returns an object with act(action, typed),
-// send(type, extra) and reconnect(), used instead of the table's WebSocket (static/js/daily_besigue_link.js).
+// send(type, extra) and reconnect(), used instead of the table's WebSocket (static/js/daily_link.js: the daily deals).
 export function useTransport(make) {
   transport = make;
 }
