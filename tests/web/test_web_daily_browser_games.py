@@ -10,9 +10,9 @@ from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Page
+from test_web_daily_browser import play_to_the_end
 from webhelpers import PHONE, STEP, Server
 from webhelpers import shot as take_shot
-from test_web_daily_browser import play_to_the_end
 
 pytestmark = pytest.mark.browser
 SERVE = ("--daily-boards", "2")
