@@ -15,6 +15,7 @@ from typing import Any, Callable
 import pytest
 from playwright.sync_api import Page
 from test_web_daily import play_set, settings
+from test_web_names44_browser import clean
 from test_web_private import client, post
 from webhelpers import PHONE, Server, shot
 
@@ -88,6 +89,7 @@ def test_the_results_page_offers_each_board_s_record_to_download(
         download.save_as(path)
         head = json.loads(path.read_text().splitlines()[0])
         assert head["players_names"] and replay(read_record(path)).consistent
+        clean(page.inner_text("body"))  # no "seat N", no engine's name on the results page either
         shot(page, f"daily-record-{lang}")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -40,6 +40,8 @@ def test_the_director_pauses_and_resumes_and_every_page_says_so_at_once(
     for (lang, page), name in zip(players.items(), ("Ann", "Béa", "Ciro")):
         sign_up(page, server, name)
     director.goto(server.base + "/events")
+    # the form's note beside the number of deals: a short event may end with no card played
+    expect(director.locator("#event-deals-note")).to_contain_text("sans qu'une carte soit jouée")
     made = director.evaluate(
         """async () => (await (await fetch('/api/events', {method: 'POST', headers: {'content-type': 'application/json'},
         body: JSON.stringify({name: 'A pause', rules: 'classic', format: 'one-match', deals: 2, clock: 'relaxed',
