@@ -62,7 +62,7 @@ class Pausing:
             if found.paused_at is not None:
                 raise WebError(no.PAUSED_ALREADY)
             if words is not None:
-                self.access.voice(conn, director.id)  # a muted director pauses, but says nothing to the players
+                self.access.voice(conn, director.id)  # a muted director may pause without a word, not with one
             db.set_event(conn, found.id, paused_at=now(), pause_reason=words)
             paused = db.event_by_id(conn, found.id)
             assert paused is not None
