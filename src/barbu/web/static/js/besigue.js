@@ -4,14 +4,14 @@
 // texts; a click sends one of those texts back.  The frame around it (connection, seats, notices, clock,
 // end of the match) is tablebase.js, shared with the Barbu table.
 
-import { cardBack, cardElement, SYMBOLS } from "./cards.js";
+import { cardBack, cardElement, cardName, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
 import { seatNumber } from "./tablewords.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
-import { arrowKeys, focusOn } from "./a11y.js";
+import { announce, arrowKeys, focusOn } from "./a11y.js";
 import { ratingChip } from "./playerwords.js";
 import { compareResync, dealEndLine, renderCompareBox, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
 import { $, act, bottomSeat, command, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName,
@@ -30,10 +30,25 @@ function actionLabel(seat, text) {
 
 function takeState(next, { last, resync }) {
   if (last) lastMove = last;
+  if (last && !resync) sayMove(state, next, last);
   if (resync) compareResync(); // a new connection: the person's "no comparison" is said again
   // The deal summary leaves the felt once the next deal's first trick is under way.
   if (shownDeal && next.deal > shownDeal.number && (next.tricks > 0 || next.trick.length > 1)) shownDeal = null;
 }
+
+// Said to screen readers as it happens, cards by their names ("Anne played queen of spades"), then the trick's
+// winner; "your turn" with the turn line (renderTurn).
+function sayMove(before, next, last) {
+  if (last.seat < 0) return;
+  announce(toldAction(shortName(last.seat), last.action, last.seat === mySeat, cardName) + ".");
+  const won = next.last_trick;
+  const known = before && before.last_trick;
+  const key = (lt) => lt.cards.map((p) => p.card).join();
+  if (won && (!known || key(known) !== key(won)) && !next.trick.length) {
+    announce(won.winner === mySeat ? t("You win the trick.") : t("{name} wins the trick.", { name: shortName(won.winner) }));
+  }
+}
+let turnSaid = null; // the version whose "your turn" was said
 
 // ------------------------------------------------------------------ rendering
 function renderTable() {
@@ -220,6 +235,10 @@ function renderTurn() {
   }
   box.textContent = text;
   box.dataset.mine = mine ? "1" : "0";
+  if (mine && turnSaid !== state.version) {
+    turnSaid = state.version;
+    announce(turnText(mine), true);
+  }
   renderTurnTools();
 }
 
@@ -358,6 +377,7 @@ function renderDealEnd() {
     box.hidden = true;
     return;
   }
+  const opening = box.hidden;
   box.hidden = false;
   const meldText = (s) => d.melds[s].length ? d.melds[s].map(([k, v]) => `${meldName(k)} ${num(v)}`).join(", ") : t("none");
   const cell = (x, cls) => el("td", { class: cls, textContent: num(x) });
@@ -385,6 +405,9 @@ function renderDealEnd() {
     el("p", { class: "muted", textContent: `${shortName(0)}: ${meldText(0)}` }),
     el("p", { class: "muted", textContent: `${shortName(1)}: ${meldText(1)}` }),
     dealEndLine(d.number) || "", close); // the expert's points on the same cards, once its replay is back
+  // The summary takes the focus from the table (Enter or Escape closes it), once the redrawing is done.
+  const from = document.activeElement;
+  if (opening && (!from || from === document.body || from.closest("#bz-hand, #bz-decision, #bz-felt"))) setTimeout(() => focusOn($("deal-end-close")), 0);
 }
 
 // The end-of-match box: the winner and the score, and each deal's points.
@@ -418,7 +441,10 @@ addEventListener("keydown", (e) => {
 openTable({
   render: renderTable,
   takeState,
-  dealEnded: (d) => { shownDeal = d; },
+  dealEnded: (d) => {
+    shownDeal = d;
+    announce(t("Deal {n}: {scores}.", { n: num(d.number), scores: d.scores.map((x, s) => `${shortName(s)} ${num(x)}`).join(", ") }));
+  },
   showHint: (msg) => showError(t("Hint: {action} — {reason}.", { action: actionHint(msg.action), reason: msg.reason }), "hint"),
   takenBack: hideError,
   standings,

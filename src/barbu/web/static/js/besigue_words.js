@@ -51,11 +51,11 @@ export function actionHint(text) {
 
 // An action as told after it was made, by the player named (`me`: the reader himself) ("Anne played Q♠", "You played Q♠": each its own sentence,
 // since "you" takes its own verb form in French and Italian).
-export function toldAction(name, text, me = false) {
+export function toldAction(name, text, me = false, cardWords = cardLabel) {
   if (text === "no-declaration") return me ? t("You declared nothing") : t("{name} declared nothing", { name });
   const [verb, ...rest] = text.split(" ");
   if (verb === "play") {
-    const card = cardLabel(rest[0].replace("*", ""));
+    const card = cardWords(rest[0].replace("*", ""));
     if (rest[0].endsWith("*")) {
       return me ? t("You played {card} from the table", { card }) : t("{name} played {card} from the table", { name, card });
     }
@@ -67,11 +67,11 @@ export function toldAction(name, text, me = false) {
     return me ? t("You declared {meld} ({points})", said) : t("{name} declared {meld} ({points})", said);
   }
   if (verb === "exchange") {
-    const card = cardLabel(rest[0]);
+    const card = cardWords(rest[0]);
     return me ? t("You exchanged {card} for the turn-up (10)", { card }) : t("{name} exchanged {card} for the turn-up (10)", { name, card });
   }
   if (verb === "show") {
-    const card = cardLabel(rest[0]);
+    const card = cardWords(rest[0]);
     return me ? t("You showed {card} (10)", { card }) : t("{name} showed {card} (10)", { name, card });
   }
   return `${name} ${prettyCards(text)}`;
