@@ -34,11 +34,13 @@ function scoresOf(deals, totals) {
   return { deals, totals, over: false, total_deals: 1, highest_wins: current ? current.highest_wins !== false : true };
 }
 
-// A board's view as the table reads it: numbered as the set's deal ("deal 2 of 7"), not as its match's first, and
-// with no contracts "left to" choose (each board is a fresh match whose contract is fixed).
+// A board's view as the table reads it: numbered as the set's deal ("deal 2 of 7"), not as its match's first, with
+// no contracts "left to" choose and no doubles "owed" over a series (each board is a fresh match, its contract
+// fixed; the rules' own refusal still says so if a double is ever owed on the board itself).
 function viewOf(body, state) {
   if (BESIGUE) return state;
   Object.assign(state, { deal_number: body.board + 1, total_deals: body.boards, contracts_left: null });
+  if (!state.must_double_dealer) delete state.owed;
   if (state.last_deal) state.last_deal.number = body.board + 1; // "Last trick of deal 2", not of its match's first
   return state;
 }
