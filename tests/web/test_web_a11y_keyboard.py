@@ -282,3 +282,36 @@ def test_besigue_is_played_with_the_keyboard_and_its_moves_are_said(
     ), lines
     assert page.evaluate("() => window.clicks") == 0
     assert not page.errors
+
+
+def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
+    server: object, person: Callable[..., Page]
+) -> None:
+    page = person(LAPTOP)
+    page.goto(server.base + "/learn")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'")
+    tab_to_decision(page)
+    for _ in range(6):  # each answer by Enter; a refused one says why and the focus stays on the choices
+        step = page.get_attribute("#table", "data-step")
+        refused = page.get_attribute("#table", "data-refused")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([s, r]) => { const t = document.querySelector('#table');"
+            " return t.dataset.busy === '0' && (t.dataset.step !== s || t.dataset.refused !== r); }",
+            arg=[step, refused],
+        )
+        if page.get_attribute("#table", "data-finished") == "1":
+            break
+        page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'")
+        page.wait_for_function(FOCUS_ON_DECISION)
+        expected = page.locator("#hand .card.expected, #decision button.primary")
+        if expected.count():  # the lesson's choice, reached with the arrow keys
+            target = expected.first.evaluate("e => e.dataset.card || e.dataset.action")
+            for _ in range(20):
+                if (
+                    page.evaluate("() => document.activeElement.dataset.card || document.activeElement.dataset.action")
+                    == target
+                ):
+                    break
+                page.keyboard.press("ArrowRight")
+    assert not page.errors

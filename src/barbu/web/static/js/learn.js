@@ -10,6 +10,7 @@ import { contract, rankLetter, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
 import { phasePrompt, placeName } from "./tablewords.js";
 import { FLY_MS, GATHER_MS, HOLD_MS, motionOn, TrickMotion } from "./motion.js";
+import { arrowKeys, keepFocus } from "./a11y.js";
 
 const $ = (id) => document.getElementById(id);
 const ME = 0; // the learner's seat: West plays after him, then North, then East
@@ -184,13 +185,24 @@ function render() {
   tbl.dataset.toAct = shown.to_act === null ? "" : shown.to_act;
   $("lesson-counter").textContent = t("Lesson {n} of {total}", { n: reply.number, total: reply.total });
   document.title = `barbu — ${reply.title}`;
-  renderSeats();
-  renderCenter();
-  renderTurn();
-  renderDecision();
-  renderHand();
-  renderLesson();
+  // The focus stays on the same card or choice when they are drawn anew, or moves on to the next decision.
+  keepFocus(() => {
+    renderSeats();
+    renderCenter();
+    renderTurn();
+    renderDecision();
+    renderHand();
+    renderLesson();
+  }, () => (mine() ? document.querySelector("#hand .card.legal, #decision button") : null));
 }
+
+// Arrow keys among the cards one may play (all of the hand when none is), and among the choices.
+arrowKeys($("hand"), () => {
+  const cards = [...$("hand").querySelectorAll(".card")];
+  const legal = cards.filter((c) => c.classList.contains("legal"));
+  return legal.length ? legal : cards;
+});
+arrowKeys($("decision"), () => [...$("decision").querySelectorAll("button")]);
 
 function mine() {
   return !busy && reply.your_turn && shown === reply.state;
