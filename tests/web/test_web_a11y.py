@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page
 from test_web_moderation import EVENT, Person, play_daily, unique, users
 from webhelpers import Server, http, new_table
@@ -99,7 +99,7 @@ def world(server: Server) -> World:
 
 
 def logged_in(page: Page, server: Server, who: Person) -> Page:
-    token = who.c.cookies.get("barbu_session")
+    token = who.c.cookies.get("barbu_session") or ""
     page.context.add_cookies([{"name": "barbu_session", "value": token, "url": server.base}])
     return page
 
@@ -175,7 +175,7 @@ def check(
             action(page)
         page.wait_for_load_state("networkidle")
         found[name] = violations(page)
-        assert not page.errors, (name, page.errors)
+        assert not page.errors, (name, page.errors)  # type: ignore[attr-defined]
     return {k: v for k, v in found.items() if v}
 
 

@@ -121,7 +121,7 @@ def test_a_whole_deal_is_played_with_the_keyboard_alone(server: object, person: 
         f"() => document.activeElement.matches({DECISION!r}) || document.activeElement.id === 'hand'"
     )
     assert page.evaluate("() => window.clicks") == 0
-    assert not page.errors
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 FRENCH_CARD = re.compile(r"(as|roi|dame|valet|10|[2-9]) de (pique|cœur|carreau|trèfle)s?", re.IGNORECASE)
@@ -281,7 +281,7 @@ def test_besigue_is_played_with_the_keyboard_and_its_moves_are_said(
         for x in lines
     ), lines
     assert page.evaluate("() => window.clicks") == 0
-    assert not page.errors
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
@@ -314,4 +314,4 @@ def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
                 ):
                     break
                 page.keyboard.press("ArrowRight")
-    assert not page.errors
+    assert not page.errors  # type: ignore[attr-defined]
