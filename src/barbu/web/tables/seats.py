@@ -11,6 +11,7 @@ a stand-in plays for him (`barbu.web.tables.actor.Table.controller`) until he co
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from typing import Any
@@ -18,7 +19,8 @@ from typing import Any
 from ...agents import AGENT_KINDS
 from ...core.errors import AgentError
 from ...core.words import N_
-from ...play.labels import computer_name, table_place
+from ...i18n import LANGUAGES, translator
+from ...play.labels import PLACE_WORDS, computer_name, table_place
 from ..common.errors import WebError
 from ..common.refusals import NAME_OF_COMPUTERS, UNKNOWN_STRENGTH
 from ..common.wording import lang_of, say
@@ -67,14 +69,23 @@ def clean_name(name: Any) -> str:
     return name
 
 
+@functools.cache
+def _places() -> frozenset[str]:
+    """The places at a table in every language of the house, folded ("west", "ouest", "ovest"…): a computer
+    player is named "West, good player", so a person's name may not begin with one and a comma."""
+    return frozenset(translator(lang, "web").gettext(place).casefold() for lang in LANGUAGES for place in PLACE_WORDS)
+
+
 def poses_as_computer(name: str) -> bool:
-    """A person's name that could be read as a computer player's ("Bot 1", "Computer", "search")."""
+    """A person's name that could be read as a computer player's ("Bot 1", "Computer", "search", "West, good
+    player", "Ouest, expert")."""
     folded = name.casefold()
-    first = folded.replace("-", " ").replace("_", " ").replace("(", " ").split()
+    first = folded.replace("-", " ").replace("_", " ").replace("(", " ").replace(",", " ").split()
     return (
         folded in AGENT_KINDS
         or (bool(first) and first[0] in _COMPUTER_WORDS)
         or any(f"({kind})" in folded for kind in AGENT_KINDS)
+        or ("," in folded and folded.split(",", 1)[0].strip() in _places())
     )
 
 
