@@ -121,6 +121,13 @@ def high_contrast_match(page: Page) -> None:
     assert page.get_attribute("html", "data-contrast") == "high"
 
 
+def start_daily(page: Page) -> None:
+    """Today's deals begun as a guest begins them: the first deal on the daily table."""
+    page.click("#start")
+    page.wait_for_url("**/daily/classic/play**")
+    page.wait_for_selector("#hand .card")
+
+
 def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None] | None]]:
     """(who, name, address, what shows once the page has drawn itself, what a person does there first)."""
     return [
@@ -130,6 +137,7 @@ def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None
         ("contrast-guest", "table-four-colours-high-contrast", "/", "#play-computer", high_contrast_match),
         ("guest", "account-signup", "/account", "main", None),
         ("guest", "daily-play", "/daily/classic", "main", None),
+        ("daily-guest", "daily-table", "/daily/classic", "main", start_daily),
         ("guest", "learn", "/learn", "main", None),
         ("guest", "rules", "/rules", "main", None),
         ("player", "daily", "/daily", "main", None),
