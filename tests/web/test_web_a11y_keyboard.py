@@ -176,6 +176,7 @@ def test_the_four_colour_deck_and_high_contrast_are_chosen_by_keyboard_and_kept(
     page.keyboard.press("Space")  # high contrast
     assert page.get_attribute("html", "data-deck") == "four"
     assert page.get_attribute("html", "data-contrast") == "high"
+    shot(page, "a11y-display-menu")
     page.keyboard.press("Escape")
     expect(page.locator("#display-deck")).to_be_hidden()
     # Kept in this browser: the table, another page, shows them from its first paint.
