@@ -149,7 +149,17 @@ def _match_section(rules: Ruleset, m: Match, w: Words) -> Section:
         )
     else:
         per = len(m.contracts)
-        if rules.rotation == "quick":
+        if m.series_length < per:  # the short match
+            each = m.series_length
+            how = w.ngettext(
+                "A short match: each player declares {each} contract of the {per}, choosing it from his whole list.",
+                "A short match: each player declares {each} different contracts of the {per}, choosing them "
+                "from his whole list.",
+                each,
+            ).format(each=each, per=per)
+            if rules.rotation != "quick":
+                how += " " + w.gettext("Each player in turn deals his deals in a row (his series).")
+        elif rules.rotation == "quick":
             how = w.gettext(
                 "The deal passes to the left after every deal; the dealer declares the contract, "
                 "and each player declares each of the {per} contracts once."
