@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
-from webhelpers import shot
+from webhelpers import new_table, shot
 
 pytestmark = pytest.mark.browser
 # A pause between deals, as people play: the deal's summary stays on the felt until the next deal's first choice.
@@ -316,3 +316,19 @@ def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
                     break
                 page.keyboard.press("ArrowRight")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_lobbys_refreshed_list_keeps_the_focus_on_the_same_table(
+    server: object, person: Callable[..., Page]
+) -> None:
+    base = server.base  # type: ignore[attr-defined]
+    tid, _ = new_table(base, "classic")  # an open table, listed in the lobby
+    page = person(LAPTOP)
+    page.goto(base + "/")
+    link = page.locator(f"#tables a[href='/t/{tid}']")
+    link.focus()
+    page.evaluate("() => { window.before = document.activeElement; }")
+    # The list is drawn again every few seconds: wait for the link the focus was on to be replaced.
+    page.wait_for_function("() => !window.before.isConnected", timeout=60_000)
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == f"/t/{tid}"
+    assert page.evaluate("() => document.activeElement !== window.before")

@@ -24,7 +24,13 @@ let byKeyboard = false;
 addEventListener("keydown", (e) => { if (!e.altKey && !e.ctrlKey && !e.metaKey) byKeyboard = true; }, true);
 addEventListener("pointerdown", () => { byKeyboard = false; }, true);
 
-const SAME = ["data-card", "data-action", "data-info", "data-put", "data-suggest", "data-clear", "data-seat-take", "data-seat-bot"];
+const SAME = ["data-card", "data-action", "data-info", "data-put", "data-suggest", "data-clear", "data-seat-take", "data-seat-bot", "href"];
+const CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+// A control as a person tells it from its neighbours: its kind, its words and where it leads.
+function looks(node) {
+  return `${node.tagName}|${node.textContent.trim()}|${node.getAttribute("href") || ""}`;
+}
 
 // The focused control named so it can be found again once redrawn: its id, or its region's id and its data key.
 function focusKey(node) {
@@ -33,7 +39,18 @@ function focusKey(node) {
   const attr = SAME.find((a) => node.hasAttribute(a));
   const own = node.id ? `#${CSS.escape(node.id)}` : null;
   const keyed = attr && region ? `#${CSS.escape(region.id)} [${attr}="${CSS.escape(node.getAttribute(attr))}"]` : null;
-  return { node, own, keyed, region: region ? region.id : null };
+  // Else the same-looking control of its region (the first, second… of those that look alike).
+  const alike = region ? [...region.querySelectorAll(CONTROLS)].filter((x) => looks(x) === looks(node)) : [];
+  return { node, own, keyed, region: region ? region.id : null, looks: looks(node), nth: alike.indexOf(node) };
+}
+
+// The control drawn again in the place of `before`, if there is one.
+function again(before) {
+  const found = [before.own, before.keyed].filter(Boolean).map((s) => document.querySelector(s)).find(usable);
+  if (found || !before.region || before.nth < 0) return found;
+  const region = document.getElementById(before.region);
+  const alike = region ? [...region.querySelectorAll(CONTROLS)].filter((x) => looks(x) === before.looks) : [];
+  return [alike[before.nth], alike[0]].find(usable);
 }
 
 function usable(node) {
@@ -59,8 +76,8 @@ export function keepFocus(draw, next) {
   const waiting = WAITING.has(before.node.id);
   if (usable(before.node) && !waiting) return; // still there and still usable (not hidden, not disabled)
   if (!waiting) {
-    const again = [before.own, before.keyed].filter(Boolean).map((s) => document.querySelector(s)).find(usable);
-    if (again) return focusOn(again);
+    const same = again(before);
+    if (same) return focusOn(same);
   }
   const decision = next();
   if (usable(decision)) return focusOn(decision);

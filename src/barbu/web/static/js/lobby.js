@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, options, real-time or turn-based), list open tables to join or
 // watch; a logged-in player's "Your turn" (the turn-based tables waiting for his move) at the top.
 
+import { keepFocus } from "./a11y.js";
 import { el } from "./dom.js";
 import { num, strength, t, tn } from "./i18n.js";
 import { postJSON, saveCreator, saveSeat } from "./net.js";
@@ -112,10 +113,11 @@ async function loadTables() {
     const { tables } = await r.json();
     const box = $("tables");
     if (!tables.length) {
-      box.replaceChildren(el("p", { class: "muted", textContent: t("No open table yet: create one.") }));
+      keepFocus(() => box.replaceChildren(el("p", { class: "muted", textContent: t("No open table yet: create one.") })), () => null);
       return;
     }
-    box.replaceChildren(...tables.map((tb) => {
+    // Refreshed every few seconds: a player tabbing through the list keeps his place in it.
+    keepFocus(() => box.replaceChildren(...tables.map((tb) => {
       const seats = el("div", { class: "seat-list" });
       tb.seats.forEach((s) => seats.append(seatLine(s)));
       const status = tb.status === "open" ? tn("{n} free seat", "{n} free seats", tb.open_seats) : dealProgress(tb);
@@ -128,7 +130,7 @@ async function loadTables() {
         seats,
         el("div", { class: "row-actions" },
           el("a", { href: `/t/${tb.id}`, class: "button" + (tb.open_seats ? " primary" : ""), textContent: tb.open_seats ? t("Join") : t("Watch") })));
-    }));
+    })), () => null);
   } catch {
     /* the next refresh tries again */
   }
@@ -223,8 +225,8 @@ async function loadEvents() {
     const data = await r.json();
     const list = [...data.running, ...data.upcoming].slice(0, 6);
     $("events-panel").hidden = false;
-    $("lobby-events").replaceChildren(...(list.length ? list.map(eventCard)
-      : [el("p", { class: "empty", textContent: t("No event is planned: direct the first.") })]));
+    keepFocus(() => $("lobby-events").replaceChildren(...(list.length ? list.map(eventCard)
+      : [el("p", { class: "empty", textContent: t("No event is planned: direct the first.") })])), () => null);
   } catch {
     // the lobby works without its events
   }

@@ -2,6 +2,7 @@
 // localStorage), with how far it has got, and Resume, Leave (a table with other people) or End (a table of
 // computer players), each asked for once more before it is done. The server answers by the credentials
 // (POST /api/tables/mine); a table they open no more is forgotten here.
+import { keepFocus } from "./a11y.js";
 import { el } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { forgetSeat, loadCreator, loadSeat, postJSON } from "./net.js";
@@ -152,7 +153,7 @@ export async function loadMine() {
   }
   // Unfinished first, then what is over.
   shown.sort((a, b) => (a.status === "over") - (b.status === "over"));
-  $("mine").replaceChildren(...shown.map(rowOf));
+  keepFocus(() => $("mine").replaceChildren(...shown.map(rowOf)), () => null); // refreshed: the focus keeps its place
   showPanel();
 }
 
