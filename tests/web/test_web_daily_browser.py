@@ -32,12 +32,16 @@ def play_to_the_end(page: Any, label: str) -> None:
     page.wait_for_url("**/play")
     page.wait_for_selector("main#table[data-version]:not([data-version=''])")
     shot(page, f"{label}-board")
+    reloaded = False
     for i in range(400):
         if "/play" not in page.url:
             break
         if i == 6:
             shot(page, f"{label}-playing")
-        if i == 3:  # a reload carries on where the player was
+        # a reload carries on where the player was: once a decision waits for him (not while a forced move made
+        # for him is on its way)
+        if i >= 3 and not reloaded and page.locator("#turn[data-mine='1']").count():
+            reloaded = True
             before = page.locator("main").get_attribute("data-version")
             page.reload()
             page.wait_for_selector(f"main[data-version='{before}']")
@@ -61,6 +65,7 @@ def play_to_the_end(page: Any, label: str) -> None:
         if "/play" in page.url:
             assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
     page.wait_for_selector("#daily-play[data-state='results']")
+    assert reloaded
 
 
 @pytest.mark.slow
