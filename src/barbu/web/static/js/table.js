@@ -52,8 +52,8 @@ function names(seats) {
   return seats.map((s) => shortName(Number(s))).join(", ");
 }
 
-// A legal action's text as a person reads it.
-function actionLabel(text) {
+// A legal action's text as a person reads it; a double as `actor` makes it (a redouble of one who doubled him).
+function actionLabel(text, actor = mySeat) {
   const words = text.split(" ");
   if (isCard(text)) return cardLabel(text);
   if (words[0] === "contract") return contractName(words.slice(1).join(" "));
@@ -65,7 +65,7 @@ function actionLabel(text) {
   if (text === "pass") return t("Pass");
   if (words[0] === "double" && state) {
     const targets = words.slice(1).map(Number);
-    const redo = targets.filter((x) => state.doubles.some(([a, b]) => a === x && b === mySeat));
+    const redo = targets.filter((x) => state.doubles.some(([a, b]) => a === x && b === actor));
     const dbl = targets.filter((x) => !redo.includes(x));
     if (dbl.length && redo.length) return t("double {doubled} and redouble {redoubled}", { doubled: names(dbl), redoubled: names(redo) });
     if (redo.length) return t("redouble {names}", { names: names(redo) });
@@ -131,7 +131,7 @@ function sayMove(before, next, last) {
     if (last.action === "deal") announce(t("Deal {n}: the cards are dealt.", { n: numText(next.deal_number) }));
     return;
   }
-  const what = isCard(last.action) ? cardName(last.action) : actionLabel(last.action);
+  const what = isCard(last.action) ? cardName(last.action) : actionLabel(last.action, last.seat);
   announce(last.seat === mySeat ? t("You: {action}", { action: what }) : t("{name}: {action}", { name: seatName(last.seat), action: what }));
   const won = next.last_trick;
   const known = before && before.last_trick;
