@@ -279,15 +279,22 @@ def action_label(action: Any, v: View, info: RulesInfo) -> str:
 def double_label(action: Double, v: View) -> str:
     if not action.targets:
         return _("pass — no double")
+    # The verb once for the players it applies to in a row: "double West, North, East (dealer)", short enough
+    # for the list of choices at 80 columns.
     parts = []
+    last = None
     for t in sorted(action.targets):
         redouble = any(b.doubler == t and b.doubled == v.seat for b in v.doubles)
         who = seat_name(t, v.seat, v.players)
-        if t == v.dealer:
+        if redouble == last:
+            # TRANSLATORS: a further player doubled (or redoubled) in a list: "double West, North, East (dealer)".
+            text = _("{who} (dealer)") if t == v.dealer else "{who}"
+        elif t == v.dealer:
             text = _("redouble {who} (dealer)") if redouble else _("double {who} (dealer)")
         else:
             text = _("redouble {who}") if redouble else _("double {who}")
         parts.append(text.format(who=who))
+        last = redouble
     return ", ".join(parts)
 
 
@@ -419,6 +426,18 @@ def doubles_short(v: View, doubles: Iterable[Any] | None = None) -> str:
         return _("none")
 
     return ". ".join(double_words(v, b) for b in doubles)
+
+
+def doubles_arrows(v: View, doubles: Iterable[Any] | None = None) -> str:
+    """Doubles in few words, for a short screen: "West→North ×2 · West→you" (×2: redoubled)."""
+    doubles = tuple(v.doubles if doubles is None else doubles)
+    if not doubles:
+        return _("none")
+
+    def who(s: int) -> str:
+        return seat_name(s, v.seat, v.players)
+
+    return " · ".join(f"{who(b.doubler)}→{who(b.doubled)}" + (" ×2" if b.redoubled else "") for b in doubles)
 
 
 def double_words(v: View, b: Any) -> str:

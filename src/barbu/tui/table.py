@@ -45,6 +45,7 @@ from ..play.labels import (
     RulesInfo,
     action_label,
     contract_label,
+    doubles_arrows,
     doubles_short,
     doubling_notes,
     forced_choice,
@@ -186,6 +187,7 @@ class TableScreen(CardTableScreen):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    CROWDED = 2  # on a short screen, a list of more choices than this takes the middle of the table alone
 
     session: TableSession
 
@@ -320,6 +322,11 @@ class TableScreen(CardTableScreen):
         game = game_name(v.rules, words())
         self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
 
+    def _doubles(self, v: View, doubles: Any = None) -> str:
+        """The doubles for the side of the table: in words, or as arrows on a short screen (24 lines), where
+        words would push the choices off the screen ("West→North ×2 · West→you")."""
+        return doubles_arrows(v, doubles) if self.has_class("-short") else doubles_short(v, doubles)
+
     def _status_text(self, v: View, ended: DealResult | None) -> str:
         """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
         me = v.seat
@@ -329,7 +336,7 @@ class TableScreen(CardTableScreen):
                 _("Declarer: {who}").format(who=self.seat_word(ended.declarer)),
             ]
             if ended.doubles:
-                lines.append(_("Doubles: {doubles}.").format(doubles=escape(doubles_short(v, ended.doubles))))
+                lines.append(_("Doubles: {doubles}.").format(doubles=escape(self._doubles(v, ended.doubles))))
             return "\n".join(lines)
         lines = [_("Contract: {contract}").format(contract=f"[b]{escape(contract_label(self.info, v))}[/b]")]
         if v.scottish is not None:  # the Scottish game: where in the Set and Round, and who calls
@@ -354,7 +361,7 @@ class TableScreen(CardTableScreen):
         c = self.info.contract(v.contract)
         if c is not None and self.info.rules.doubling != "none":
             lines.append(
-                _("Doubles: {doubles}.").format(doubles=escape(doubles_short(v))) if v.doubles else _("Doubles: none")
+                _("Doubles: {doubles}.").format(doubles=escape(self._doubles(v))) if v.doubles else _("Doubles: none")
             )
         if v.set_aside:
             lines.append(_("Set aside, face up: {cards}").format(cards=cards_markup(v.set_aside)))
@@ -666,6 +673,7 @@ class TableScreen(CardTableScreen):
             hand.show(v.hand)
             choices.display = False
             arrange.display = False
+            self.query_one("#trick").display = True
             if self.thinking is not None:
                 # TRANSLATORS: {who} is a computer player's one name: "West, good player".
                 text = _("{who} is playing…").format(who=s.who(self.thinking))
@@ -683,6 +691,7 @@ class TableScreen(CardTableScreen):
         cards = [a for a in legal if is_card(a)] if len(legal) <= MAX_LISTED else []
         hand.show(v.hand, cards, active=bool(cards))
         if self.decision_at == s.moves:
+            self._fit_middle()  # the screen may have changed size
             return  # same decision: keep the cursors where the person left them
         self.decision_at = s.moves
         text = prompt(v, self.info)
@@ -706,7 +715,15 @@ class TableScreen(CardTableScreen):
                         )
                     )
             self.zone = "hand" if cards else "list"
+        self._fit_middle()
         self.query_one("#prompt", Static).update("\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
+
+    def _fit_middle(self) -> None:
+        """A short screen gives the middle of the table to a long list of choices (the doublings, the
+        contracts): what the middle said is on the side of the table and in the decision's own words."""
+        choices = self.query_one(ChoiceList)
+        crowded = self.has_class("-short") and choices.display and len(self.choices) > self.CROWDED
+        self.query_one("#trick").display = not crowded
 
     # ---------------------------------------------------------------- keys and clicks
     @on(CommandInput.Nav)
