@@ -68,9 +68,9 @@ def take_seat_zero(page: Page) -> None:
 @pytest.mark.parametrize(
     "lang, title, west, seat_one",
     [
-        ("en", "Classic · quick rotation", "West, good player", "Seat 1"),
-        ("fr", "Classique · rotation rapide", "Ouest, bon joueur", "Place 1"),
-        ("it", "Classico · rotazione rapida", "Ovest, buon giocatore", "Posto 1"),
+        ("en", "Classic · quick rotation", "West, good player", "South"),
+        ("fr", "Classique · rotation rapide", "Ouest, bon joueur", "Sud"),
+        ("it", "Classico · rotazione rapida", "Ovest, buon giocatore", "Sud"),
     ],
 )
 def test_the_table_speaks_in_words_and_the_invite_box_closes(
@@ -82,7 +82,13 @@ def test_the_table_speaks_in_words_and_the_invite_box_closes(
     page.wait_for_selector("[data-seat-row='0']")
     assert page.locator("#rules").inner_text() == title
     assert "classic(" not in page.title()
-    assert page.locator("[data-seat-row='0'] .seat-no").inner_text() == seat_one  # counted from 1
+    # seats by place, never by number: a visitor sees the table from the first seat's chair
+    assert page.locator("[data-seat-row='0'] .seat-no").inner_text() == seat_one
+    assert [page.locator(f"[data-seat-row='{s}'] .seat-no").inner_text() for s in (1, 2, 3)] == [
+        west.split(",")[0],
+        {"en": "North", "fr": "Nord", "it": "Nord"}[lang],
+        {"en": "East", "fr": "Est", "it": "Est"}[lang],
+    ]
     # The Invite box closes with its ×, and by itself once the match starts.
     page.click("#invite")
     assert page.locator("#invite-box").is_visible()

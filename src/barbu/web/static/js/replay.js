@@ -9,7 +9,7 @@ import { el } from "./dom.js";
 import { contract, lang, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
 import { loadSeat } from "./net.js";
-import { computerName, placeName } from "./tablewords.js";
+import { chairName, computerName, placeName } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -40,7 +40,7 @@ function seatName(s) {
     return t("{place}, {strength}", { place: t("South"), strength: kind ? strengthName(kind) : t("computer") });
   }
   const name = match && match.names[s];
-  return name || t("seat {n}", { n: s });
+  return name || chairName(s, bottom(), match.players);
 }
 
 // The seat drawn at the bottom of the table: the replay's own player, else the first seat.

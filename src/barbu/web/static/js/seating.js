@@ -2,6 +2,7 @@
 import { el } from "./dom.js";
 import { strength as strengthName, t } from "./i18n.js";
 import { loadCreator, loadSeat, postJSON, saveSeat } from "./net.js";
+import { chairName } from "./tablewords.js";
 
 // Whether the panel shows: while the table waits for players, or to a visitor while a seat is free.
 export function seatingOpen(info, mySeat) {
@@ -32,7 +33,8 @@ export function seatRows(info, mySeat, on) {
   const invited = !info.private || creator || invitation(info.id) !== null;
   return info.seats.map((s) => {
     const row = el("div", { class: "seat-row", "data-seat-row": s.seat });
-    row.append(el("span", { class: "seat-no", textContent: t("Seat {n}", { n: s.seat + 1 }) })); // counted from 1
+    // the seat by its place, seen from the reader's chair (a visitor's is the first seat's, as the table is drawn)
+    row.append(el("span", { class: "seat-no", textContent: chairName(s.seat, mySeat, info.seats.length) }));
     if (s.kind === "open") {
       if (mySeat === null && !invited) {
         // A private table, opened without its invitation: nothing here this visitor may do.

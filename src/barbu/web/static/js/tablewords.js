@@ -143,9 +143,15 @@ export function seatNumber(seat) {
 // table from the first seat's chair (it is South); "West, computer" when its strength is unknown.
 export function computerName(seat, me, players, strength) {
   const word = strength ? strengthName(strength) : t("computer");
+  return t("{place}, {strength}", { place: chairName(seat, me, players), strength: word });
+}
+
+// A seat's place at the table from the reader's chair (a spectator's is the first seat's): "South" for the
+// chair itself, "North" facing it at two, "West"… at three to six; the seat's number only past six.
+export function chairName(seat, me, players) {
   const chair = me === null || me === undefined ? 0 : me;
-  const where = seat === chair ? t("South") : players === 2 ? t("North") : placeName(seat, chair, players) || seatNumber(seat);
-  return t("{place}, {strength}", { place: where, strength: word });
+  if (seat === chair) return t("South");
+  return players === 2 ? t("North") : placeName(seat, chair, players) || seatNumber(seat);
 }
 
 // What each phase asks of the player, for the turn line ("Your turn: play a card."); null for another phase.
