@@ -105,15 +105,15 @@ def test_the_table_speaks_in_words_and_the_invite_box_closes(
     assert "Bot" not in felt and "seat 0" not in felt.lower()
 
 
-def test_a_spectator_counts_seats_from_one(server: Server, person: Callable[..., Page]) -> None:
+def test_a_spectator_sees_the_seats_by_place_from_the_first_chair(server: Server, person: Callable[..., Page]) -> None:
     page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic")
     status, out = http("POST", f"{server.base}/api/tables/{tid}/seats", {"seat": 0, "name": "Bea"})
     assert status == 200, out
     page.goto(f"{server.base}/t/{tid}?lang=en")
     page.wait_for_selector("[data-seat-box='3'] .seat-name")
-    assert page.locator("[data-seat-box='3'] .seat-name").inner_text() == "Seat 4"
-    assert page.locator("[data-seat-box='3'] .seat-name").get_attribute("title") == "Seat 4, good player"
+    assert page.locator("[data-seat-box='3'] .seat-name").inner_text() == "East"
+    assert page.locator("[data-seat-box='3'] .seat-name").get_attribute("title") == "East, good player"
 
 
 @pytest.mark.parametrize(
