@@ -244,3 +244,18 @@ def upload(base: str, record: str) -> tuple[int, Any]:
     )
     with urllib.request.urlopen(req, timeout=60) as answer:
         return answer.status, json.loads(answer.read())
+
+
+def test_the_end_of_match_box_takes_the_focus_and_escape_closes_it(
+    server: Server, world: World, person: Callable[..., Page]
+) -> None:
+    page = person(LAPTOP)
+    page.goto(f"{server.base}/t/{world.finished}")
+    page.wait_for_selector("#match-end:not([hidden])")
+    assert page.get_attribute("#match-end", "role") == "dialog"
+    page.wait_for_function("() => document.activeElement.id === 'match-end-title'")  # read first
+    page.keyboard.press("Tab")  # on into the box's links and buttons
+    assert page.evaluate("() => document.getElementById('match-end').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#match-end")
+    assert page.evaluate("() => document.activeElement !== document.body")  # the focus is not lost
