@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from tuikit import SIZE, screen_text, settle
@@ -65,6 +67,7 @@ def test_barbu_play_short_plays_eight_deals(tmp_path):
         text=True,
         cwd=tmp_path,
         timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src")),
     )
     assert "Deal 1 of 8" in out.stdout, out.stdout + out.stderr
     assert "Traceback" not in out.stderr
