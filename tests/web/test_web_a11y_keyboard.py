@@ -124,7 +124,8 @@ def test_a_whole_deal_is_played_with_the_keyboard_alone(server: object, person: 
     assert not page.errors  # type: ignore[attr-defined]
 
 
-FRENCH_CARD = re.compile(r"(as|roi|dame|valet|10|[2-9]) de (pique|cœur|carreau|trèfle)s?", re.IGNORECASE)
+# "dame de cœur", as a French player names the card (the suit in the singular).
+FRENCH_CARD = re.compile(r"\b(as|roi|dame|valet|10|[2-9]) de (pique|cœur|carreau|trèfle)\b(?!s)", re.IGNORECASE)
 
 
 def test_the_live_region_says_a_card_and_a_trick_in_french(server: object, person: Callable[..., Page]) -> None:

@@ -1,6 +1,6 @@
 // Cards as the server sends them ("QH", "TS") and as people read them ("Q♥", "10♠"; "D♥" in French).
 
-import { card as cardWords, rankLetter, suitName, t, tp } from "./i18n.js";
+import { card as cardWords, namedSuit, rankLetter, t, tp } from "./i18n.js";
 
 export const SUITS = "SHDC";
 export const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -137,7 +137,7 @@ export function cardFace(card, compact = false) {
 // A card in words, as a screen reader says it: "queen of hearts", "dame de cœur", "donna di cuori".
 export function cardName(card) {
   const rank = card[0] in FACE_LETTERS ? tp("rank", RANK_NAMES[RANKS.indexOf(card[0])]) : rankLabel(card[0]);
-  return t("{rank} of {suit}", { rank, suit: suitName(card[1]) });
+  return t("{rank} of {suit}", { rank, suit: namedSuit(card[1]) }); // "dame de cœur": the suit as a card names it
 }
 
 // A card as an element holding its SVG face; `tag` is "button" for cards one may click.

@@ -9,7 +9,7 @@
 import { cardElement, cardLabel, cardName, isCard, prettyCards, RANKS, sortHand, SYMBOLS, SUITS } from "./cards.js";
 import { announce, arrowKeys, focusOn } from "./a11y.js";
 import { el } from "./dom.js";
-import { contract, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
+import { contract, namedSuit, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { categoryName, isFouled } from "./poker.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
@@ -131,7 +131,9 @@ function sayMove(before, next, last) {
     if (last.action === "deal") announce(t("Deal {n}: the cards are dealt.", { n: numText(next.deal_number) }));
     return;
   }
-  const what = isCard(last.action) ? cardName(last.action) : actionLabel(last.action, last.seat);
+  const [verb, suit] = last.action.split(" ");
+  const trump = verb === "trump" && SYMBOLS[(suit || "").toUpperCase()] ? t("{suit} trumps", { suit: namedSuit(suit.toUpperCase()) }) : null;
+  const what = isCard(last.action) ? cardName(last.action) : trump || actionLabel(last.action, last.seat); // words, not ♥
   announce(last.seat === mySeat ? t("You: {action}", { action: what }) : t("{name}: {action}", { name: seatName(last.seat), action: what }));
   const won = next.last_trick;
   const known = before && before.last_trick;
