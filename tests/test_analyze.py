@@ -166,6 +166,10 @@ def test_the_command_line_lists_costs_and_each_players_costliest(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "what each decision cost" in out.stdout and "costliest decisions" in out.stdout
+    # decisions by when they came, a trick and a card, never "move 7"; the two costs explained (issue 43, 6)
+    text = " ".join(out.stdout.split())
+    assert "when" in text and "trick 1" in text and "the contract" in text and "deal 1, " in text
+    assert "They differ when the cards lay otherwise than most guesses" in text
     bad = subprocess.run(
         [sys.executable, "-m", "barbu", "analyze", str(tmp_path / "missing.jsonl")],
         capture_output=True,
@@ -198,6 +202,14 @@ def test_domino_moves_get_exact_values_from_the_layout_solver():
         assert d.phase == "domino" and d.exact_cost is not None and d.exact_cost >= 0
         assert d.exact_cost == d.exact_values[0][1] - dict(d.exact_values)[d.chosen]
     assert review.total_exact_cost(3) == thrown > 0
+    # each lay is told by the player's turn at the rows, counted per seat ("the layout, turn 4")
+    for seat in (0, 3):
+        turns = [d.turn for d in review.decisions if d.seat == seat and d.phase == "domino"]
+        assert turns and all(t is not None for t in turns) and turns == sorted(set(turns))
+    from barbu.analysis.report import moment
+
+    lay = next(d for d in review.decisions if d.phase == "domino")
+    assert moment(lay) == f"the layout, turn {lay.turn}" and lay.trick is None
 
 
 def test_no_value_with_every_hand_shown_when_exact_cards_is_zero():
@@ -207,3 +219,17 @@ def test_no_value_with_every_hand_shown_when_exact_cards_is_zero():
     review = review_match("classic", seed, texts, samples=4, seconds=1, exact_cards=0, exact_seconds=1.0, seats={0})
     assert review.decisions
     assert all(not d.exact_values and d.exact_cost is None for d in review.decisions)
+
+
+def test_each_trick_play_decision_knows_its_trick():
+    """A decision of the play says its trick (1 to 13); the table names it "trick n", the others by phase."""
+    from barbu.analysis.report import moment
+
+    m, texts, _ = play_one_deal(5)
+    review = review_match("classic", 5, texts, samples=2, seconds=0.01, exact_cards=0, exact_seconds=0)
+    plays = [d for d in review.decisions if d.phase == "play"]
+    assert plays and all(d.trick is not None and 1 <= d.trick <= 13 for d in plays)
+    assert [d.trick for d in plays] == sorted(d.trick for d in plays if d.trick is not None)  # in play order
+    assert {moment(d) for d in plays} == {f"trick {d.trick}" for d in plays}
+    others = [d for d in review.decisions if d.phase != "play"]
+    assert all(d.trick is None and not moment(d).startswith("decision") for d in others)

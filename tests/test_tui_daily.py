@@ -44,7 +44,7 @@ async def test_the_daily_deals_on_the_table_end_with_the_comparison(tmp_path):
                 assert f"deal {k + 2} of {dset.size}" in " ".join(screen_text(app).split())
         save_shot(app, "daily-tui-end.svg")
         shown = " ".join(screen_text(app).split())
-        assert "You against the computer players (rule) on your own cards:" in shown
+        assert "You against the computer players (good player) on your own cards:" in shown
         assert "Offline, you are compared" in shown
         await pilot.press("h")
         await pilot.press("enter")

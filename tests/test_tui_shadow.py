@@ -46,8 +46,10 @@ async def test_the_expert_line_appears_beside_the_score_after_a_deal(tmp_path):
         assert table.shadow is not None
         await pilot.press("enter")  # the next deal: the table never waited for the replay
         await settle(pilot)
-        shown = await wait_for(pilot, "Against the expert:")  # ("Expert in your seat: replaying…" meanwhile)
-        assert "Expert in your seat:" in shown and "over 1 deal" in shown and "replaying" not in shown
+        shown = await wait_for(pilot, "You against the expert:")  # ("Expert in your seat: replaying…" meanwhile)
+        scores = " ".join(table.shadow.score_lines())  # the lines under the scores, read whole (wrapped there)
+        assert "Expert in your seat:" in shown and "in all over 1 deal" in scores and "replaying" not in shown
+        assert "you against him:" in scores  # the difference says what it is (issue 43, finding 6)
         r = table.shadow.results[0]
         assert r.you == table.session.match.results[0].added[seat]
         # the record keeps the comparison, so a resumed match does not replay the deal again
@@ -212,7 +214,7 @@ async def test_a_besigue_game_compares_too(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = await wait_for(pilot, f"over {len(g.results)} deal", limit=120)
-        assert "You against the expert on your own cards: 0 over" in shown  # the same player on the same cards
+        assert "You against the expert on your own cards: 0 in all" in shown  # the same player on the same cards
         assert isinstance(app.screen, ShadowMatchOverDialog)
 
 

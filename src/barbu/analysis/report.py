@@ -10,6 +10,7 @@ from rich.table import Table
 
 from ..core.actions import Declare, Double, NameTrump
 from ..core.cards import Card
+from ..core.words import N_
 from ..i18n import _, current, number, words
 from ..i18n.formats import format_number
 from .review import Decision, Review
@@ -36,6 +37,41 @@ def action_text(action: Any, names: dict[str, str], players: Sequence[str] = ())
     return str(action)
 
 
+#: A decision outside trick play, by its phase: where in the deal it was taken.
+MOMENTS = {
+    "declare": N_("the contract"),
+    "trump": N_("the trumps"),
+    "rank": N_("the starting rank"),
+    "doubling": N_("the doubles"),
+    "domino": N_("the layout"),
+    "pass-on": N_("the cards passed on"),
+    "arrange": N_("the rows"),
+}
+
+
+def moment(d: Decision) -> str:
+    """When a decision was taken, as a player remembers it: "trick 3", "the layout, turn 2", "the doubles"
+    (else its number among the deal's choices)."""
+    if d.trick is not None:
+        return _("trick {n}").format(n=number(d.trick))
+    if d.turn is not None:
+        # TRANSLATORS: a decision at the Domino (or Success, Patience) rows: the player's n-th turn there.
+        return _("the layout, turn {n}").format(n=number(d.turn))
+    if d.phase in MOMENTS:
+        return _(MOMENTS[d.phase])
+    return _("decision {n}").format(n=number(d.step))
+
+
+def legend() -> str:
+    """What the two costs mean, and why they may differ: said under every table of costs."""
+    return _(
+        "cost: the points your choice lost on average against the strongest computer player's choice, judged "
+        "from what you could see (the hidden cards guessed many times); exact cost: what it lost with the cards "
+        "as they really lay, once the hands were small. They differ when the cards lay otherwise than most "
+        "guesses: a risk can cost on average and nothing this time (exact cost 0), or the other way round."
+    )
+
+
 def points(x: float | None) -> str:
     """Points lost, to one decimal as the player's language writes it ("·": not judged)."""
     if x is None:
@@ -58,7 +94,7 @@ def decision_table(
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     if with_deal:
         t.add_column(_("deal"), justify="right")
-    t.add_column(_("move"), justify="right")
+    t.add_column(_("when"))
     if with_seat:
         t.add_column(_("player"))
     t.add_column(_("played"))
@@ -73,7 +109,7 @@ def decision_table(
         deal = [number(d.deal)] if with_deal else []
         t.add_row(
             *deal,
-            number(d.step),
+            moment(d),
             *seat,
             action_text(d.chosen, names, players),
             better,

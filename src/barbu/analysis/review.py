@@ -69,6 +69,8 @@ class Decision:
     exact_best: Any = None  # the best action with every hand shown (small hands only)
     exact_cost: int | None = None  # points the choice lost against ``exact_best``
     exact_values: list[tuple[Any, int]] = field(default_factory=list)
+    trick: int | None = None  # in trick play, the 1-based trick of the deal the card went to
+    turn: int | None = None  # at a layout (Domino, Success, Patience), the seat's 1-based turn there this deal
 
 
 @dataclass
@@ -226,24 +228,29 @@ def review_match(
     agent = ExpertAgent(agent_seed, samples=samples, seconds=seconds)
     decisions: list[Decision] = []
     step, current = 0, 0
+    turns: dict[int, int] = {}  # each seat's turns at the layout in this deal
     for text in actions:
         actor = m.to_act()
         action = m.parse_action(text)
         deal = len(m.results) + 1
         if deal != current:
-            step, current = 0, deal
+            step, current, turns = 0, deal, {}
         if actor == CHANCE or actor is None:
             m.apply(action)
             continue
         step += 1
+        if m.phase == DOMINO_PLAY:
+            turns[actor] = turns.get(actor, 0) + 1
         wanted = (deals is None or deal in deals) and (seats is None or actor in seats)
         if wanted and len(m.legal_actions()) > 1:
             if progress:
                 progress(deal, step)
             phase = m.phase_name
+            trick = len(m.view(actor).tricks) + 1 if m.phase == PLAY else None
+            turn = turns.get(actor) if m.phase == DOMINO_PLAY else None
             best, cost, values, ex_best, ex_cost, ex_values = weigh(m, action, agent, exact_cards, exact_seconds)
             decisions.append(
-                Decision(deal, step, actor, phase, action, best, cost, values, ex_best, ex_cost, ex_values)
+                Decision(deal, step, actor, phase, action, best, cost, values, ex_best, ex_cost, ex_values, trick, turn)
             )
         m.apply(action, seat=actor)
     return Review(str(m.rules), m.n, decisions, list(m.results))

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..analysis import review_match
 from ..analysis.ddtable import DEFAULT_CELL_SECONDS, deal_start
-from ..analysis.report import action_text, decision_table, points
+from ..analysis.report import action_text, decision_table, legend, moment, points
 from ..analysis.review import DEFAULT_EXACT_CARDS, DEFAULT_SAMPLES, DEFAULT_SECONDS
 from ..core.errors import BarbuError
 from ..games import record_kind
@@ -96,7 +96,7 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     with console.status(_("weighing the decisions…")) as status:
 
         def progress(deal: int, step: int) -> None:
-            status.update(_("weighing deal {deal}, move {step}…").format(deal=number(deal), step=number(step)))
+            status.update(_("weighing deal {deal}, decision {step}…").format(deal=number(deal), step=number(step)))
 
         try:
             review = review_match(
@@ -156,20 +156,15 @@ def cmd_analyze(args: argparse.Namespace, console: Console | None = None, err: C
     summary.add_column(_("player"))
     summary.add_column(_("cost in all"), justify="right")
     summary.add_column(_("exact cost in all"), justify="right")
-    summary.add_column(_("costliest (deal.move: played → better, cost)"))
+    summary.add_column(_("costliest (deal, when: played → better, cost)"))
     for s in players:
         worst = [d for d in review.costliest(s, args.top) if d.cost]
         text = "; ".join(
-            f"{number(d.deal)}.{number(d.step)}: {action_text(d.chosen, names, people)} → "
-            f"{action_text(d.best, names, people)}, {points(d.cost)}"
+            _("deal {n}, {when}").format(n=number(d.deal), when=moment(d))
+            + f": {action_text(d.chosen, names, people)} → {action_text(d.best, names, people)}, {points(d.cost)}"
             for d in worst
         )
         summary.add_row(people[s], points(review.total_cost(s)), points(review.total_exact_cost(s)), text or "—")
     console.print(summary)
-    console.print(
-        _(
-            "cost: expected points lost against the strongest computer player's choice from the same view "
-            "(its sampled deals); exact cost: points lost with every hand shown, once the hands are small."
-        )
-    )
+    console.print(legend())
     return 0

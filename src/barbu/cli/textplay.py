@@ -422,11 +422,12 @@ def sum_up_shadow(con: Console, watch: ShadowWatch, told: set[int], m: Match, sa
                 watch.update()
         except KeyboardInterrupt:
             pass
+    skipped = len(watch.pending)
     watch.close()
     s = watch.summary()
     if not s.deals:
         return
-    con.print(final_line(s), markup=False, highlight=False)
+    con.print(final_line(s, skipped), markup=False, highlight=False)
     if s.worst:
         con.print(_("The deals where you lost most to the expert:"))
         for i, r in enumerate(s.worst, start=1):

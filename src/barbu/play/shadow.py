@@ -164,20 +164,21 @@ class ShadowWatch:
 
 
 def expert_line(r: ShadowResult) -> str:
-    return _("Expert in your seat: {expert} (you: {you}, {diff})").format(
+    # TRANSLATORS: {diff} is your score minus the expert's: "+5" you did better, "-20" worse.
+    return _("Expert in your seat: {expert}; you: {you}; you against him: {diff}").format(
         expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage)
     )
 
 
 def short_expert_line(r: ShadowResult) -> str:
-    return _("Expert {expert}, you {you} ({diff})").format(
+    return _("Expert {expert}, you {you}: difference {diff}").format(
         expert=points(r.expert), you=points(r.you), diff=signed_diff(r.advantage)
     )
 
 
 def worst_line(key: str, r: ShadowResult, contract: str) -> str:
-    """One of the deals where you lost most: ``1: deal 7, No queens: you -20, expert 0 (-20)``."""
-    return _("{key}: deal {n}, {contract}: you {you}, expert {expert} ({diff})").format(
+    """One of the deals where you lost most: ``1: deal 7, No queens: you -20, expert 0, difference -20``."""
+    return _("{key}: deal {n}, {contract}: you {you}, expert {expert}, difference {diff}").format(
         key=key,
         n=number(r.deal + 1),
         contract=contract,
@@ -194,7 +195,9 @@ def signed_diff(x: Any) -> str:
 
 def running_line(s: ShadowSummary) -> str:
     return ngettext(
-        "Against the expert: {diff} over {n} deal", "Against the expert: {diff} over {n} deals", s.deals
+        "You against the expert: {diff} in all over {n} deal",
+        "You against the expert: {diff} in all over {n} deals",
+        s.deals,
     ).format(diff=signed_diff(s.advantage), n=number(s.deals))
 
 
@@ -204,9 +207,17 @@ def short_running_line(s: ShadowSummary) -> str:
     )
 
 
-def final_line(s: ShadowSummary) -> str:
+def final_line(s: ShadowSummary, pending: int = 0) -> str:
+    """The match's comparison: your points minus the expert's on the deals he has replayed; while ``pending``
+    deals are still being replayed it says the count is so far (never "over 17 deals" for an 18-deal match)."""
+    if pending:
+        return ngettext(
+            "You against the expert on your own cards: {diff} in all, over the {n} deal replayed so far",
+            "You against the expert on your own cards: {diff} in all, over the {n} deals replayed so far",
+            s.deals,
+        ).format(diff=signed_diff(s.advantage), n=number(s.deals))
     return ngettext(
-        "You against the expert on your own cards: {diff} over {n} deal",
-        "You against the expert on your own cards: {diff} over {n} deals",
+        "You against the expert on your own cards: {diff} in all, over {n} deal",
+        "You against the expert on your own cards: {diff} in all, over {n} deals",
         s.deals,
     ).format(diff=signed_diff(s.advantage), n=number(s.deals))

@@ -24,6 +24,7 @@ from ..duplicate.daily import DailySet
 from ..duplicate.daily_besigue import DEALER, BesigueBoard
 from ..i18n import _, number
 from ..play.besigue_session import BesigueSession
+from ..play.labels import player_word
 from ..records.barbu import number_out
 from .besigue_table import BesigueTableScreen
 from .daily_board import BoardComputer, DailyBoardCalls
@@ -135,7 +136,7 @@ class DailyBesigueScreen(BesigueTableScreen):
             Text(line),
             Text(
                 _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-                    strength=self.dset.strength, diff=diff, n=self.dset.size
+                    strength=player_word(self.dset.strength), diff=diff, n=self.dset.size
                 ),
                 style="bold",
             ),

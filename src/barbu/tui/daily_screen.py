@@ -22,7 +22,7 @@ from textual.widgets import Static
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
 from ..i18n import _, number
-from ..play.labels import rules_info
+from ..play.labels import player_word, rules_info
 from ..play.session import Session
 from ..records.barbu import number_out
 from .daily_board import BoardComputer, DailyBoardCalls
@@ -150,7 +150,7 @@ class DailyScreen(TableScreen):
             Text(""),
             Text(
                 _("You against the computer players ({strength}) on your own cards: {diff:+d} over {n} deals.").format(
-                    strength=self.dset.strength, diff=diff, n=self.dset.size
+                    strength=player_word(self.dset.strength), diff=diff, n=self.dset.size
                 ),
                 style="bold",
             ),

@@ -15,7 +15,7 @@ from textual import work
 from textual.widgets import Static
 
 from ..analysis import review_match
-from ..analysis.report import decision_table, points
+from ..analysis.report import decision_table, legend, points
 from ..analysis.review import DEFAULT_EXACT_CARDS
 from ..classic.match import Match
 from ..i18n import _, ngettext, number
@@ -99,15 +99,7 @@ class ReviewDialog(InfoDialog):
             )
         else:
             parts.append(Text(_("Every decision was as good as the strongest computer player's.")))
-        parts.append(
-            Text(
-                _(
-                    "cost: expected points lost, judged from what you could see; exact cost: with every "
-                    "hand shown, once the hands were small."
-                ),
-                style="dim",
-            )
-        )
+        parts.append(Text(legend(), style="dim"))
         if not self.exact_cards:
             parts.append(
                 Text(

@@ -61,7 +61,7 @@ class ShadowMatchOverDialog(MatchOverDialog):
         s = self.shadow.summary()
         parts: list[Any] = [self.standings]
         if s.deals:
-            parts.append(Text("\n" + final_line(s), style="bold"))
+            parts.append(Text("\n" + final_line(s, len(self.shadow.pending)), style="bold"))
         if self.shadow.pending:
             n = len(self.shadow.pending)
             parts.append(

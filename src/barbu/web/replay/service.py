@@ -255,6 +255,8 @@ def decision_json(d: Decision) -> dict[str, Any]:
     """One weighed decision as the page shows it (actions in their text forms)."""
     return {
         "step": d.step,
+        "trick": d.trick,  # in trick play, the deal's trick the card went to (the page says "trick 3", not a move)
+        "turn": d.turn,  # at a layout, the seat's turn there ("the layout, turn 2")
         "seat": d.seat,
         "phase": d.phase,
         "chosen": str(d.chosen),

@@ -369,6 +369,12 @@ function decisionView(d) {
       : d.phase === "domino"
         ? t("With every hand shown, this move was one of the best: exact cost 0.")
         : t("With every hand shown, this card was one of the best: exact cost 0.")));
+    // The two costs disagree: say why rather than leave "cost 15" beside "exact cost 0" unexplained.
+    if (d.cost > 0 && d.exact_cost === 0) {
+      out.push(el("p", { class: "muted exact-why" }, t("A risk that did not cost this time: from what could be seen it lost points on average, but the cards lay so that it lost nothing.")));
+    } else if (!d.cost && d.exact_cost > 0) {
+      out.push(el("p", { class: "muted exact-why" }, t("A sound choice that the cards punished: from what could be seen nothing was better, but as the cards lay another choice did better.")));
+    }
   } else if (d.phase === "play" || d.phase === "domino") {
     out.push(el("p", { class: "muted exact", textContent: t("The exact cost is worked out once the hands are small.") }));
   }
@@ -392,7 +398,10 @@ function renderCostliest() {
     for (const step of steps) {
       const d = a.decisions.find((x) => x.step === step);
       jumps.append(el("button", { type: "button", class: "jump", "data-step": step, onclick: () => go(step) },
-        t("move {n}: {played} → {better} ({cost})", { n: numText(step), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })));
+        // a card of trick play by its trick, a lay by the player's turn at the rows, as a player remembers them
+        d.trick ? t("trick {n}: {played} → {better} ({cost})", { n: numText(d.trick), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })
+          : d.turn ? t("the layout, turn {n}: {played} → {better} ({cost})", { n: numText(d.turn), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })
+            : t("move {n}: {played} → {better} ({cost})", { n: numText(step), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })));
     }
     if (!steps.length) jumps.append(el("span", { class: "muted", textContent: t("no costly decision") }));
     item.append(jumps);
