@@ -107,6 +107,8 @@ def test_a_guest_plays_the_daily_deals_and_sees_his_rank(person: Callable[..., P
     play_to_the_end(phone, "phone-fr")
     phone.wait_for_selector("#share:not(:empty)")
     assert " 2" in phone.locator("#result-rank").text_content()
+    # the line to share in the reader's language, its squares as the server gave them (issue 43, finding 9)
+    assert phone.locator("#share").text_content().startswith("Barbu du jour ")
     assert phone.locator(".traveller tbody tr").count() == 2
     shot(phone, "results-phone-fr")
     assert not phone.errors, phone.errors

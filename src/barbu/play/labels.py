@@ -227,7 +227,7 @@ def contract_label(info: RulesInfo, v: View) -> str:
             name = _("{contract}, trumps {suit}").format(contract=name, suit=suit_label(v.trump))
     if c.kind == DOMINO:
         if v.rank is not None:
-            name = _("{contract}, rows from the {rank}s").format(contract=name, rank=rank_label(v.rank))
+            name = _("{contract}, rows from the {ranks}").format(contract=name, ranks=_(RANK_PLURALS[v.rank]))
         elif c.open_any:
             name = _("{contract}, the first card sets the rank").format(contract=name)
     return name
@@ -239,7 +239,7 @@ def result_label(info: RulesInfo, r: DealResult) -> str:
     if c and c.trump:
         label = _("{contract}, {suit}").format(contract=label, suit=suit_label(r.trump))
     if c and c.kind == DOMINO and r.rank is not None:
-        label = _("{contract} from the {rank}s").format(contract=label, rank=rank_label(r.rank))
+        label = _("{contract} from the {ranks}").format(contract=label, ranks=_(RANK_PLURALS[r.rank]))
     return label
 
 

@@ -19,10 +19,10 @@ from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import SUIT_SYMBOLS
 from ..i18n import _, pgettext
 from ..play.labels import (
+    RANK_PLURALS,
     RulesInfo,
     card_text,
     ordinal,
-    rank_label,
     row_category,
     row_name,
     seat_name,
@@ -143,7 +143,7 @@ def move_text(action: Any, actor: int, v: View, info: RulesInfo) -> str:
     if isinstance(action, NameTrump):
         return _("no trump") if action.suit is None else _("trumps {suit}").format(suit=suit_label(action.suit))
     if isinstance(action, NameRank):
-        return _("rows from the {rank}s").format(rank=rank_label(action.rank))
+        return _("rows from the {ranks}").format(ranks=_(RANK_PLURALS[action.rank]))
     if isinstance(action, Double):
         if not action.targets:
             return pgettext("doubling", "pass")

@@ -323,9 +323,14 @@ class TableScreen(CardTableScreen):
         self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
 
     def _doubles(self, v: View, doubles: Any = None) -> str:
-        """The doubles for the side of the table: in words, or as arrows on a short screen (24 lines), where
-        words would push the choices off the screen ("West→North ×2 · West→you")."""
-        return doubles_arrows(v, doubles) if self.has_class("-short") else doubles_short(v, doubles)
+        """The doubles for the side of the table: in words ("West doubled you; you redoubled"), or as arrows
+        ("West→North ×2 · West→you") on a short screen (24 lines) when the words would take more than two of
+        the side's lines and push the choices off the screen."""
+        said = doubles_short(v, doubles)
+        width = self.query_one("#status").content_size.width or 28
+        if self.has_class("-short") and len(_("Doubles: {doubles}.").format(doubles=said)) > 2 * width:
+            return doubles_arrows(v, doubles)
+        return said
 
     def _status_text(self, v: View, ended: DealResult | None) -> str:
         """The deal at the side of the table: contract, trumps, who declared, doubles in words."""
