@@ -105,3 +105,11 @@ def test_the_last_lesson_counts_the_contracts_it_showed():
         text = closing.worded(translator(lang, "guide"))
         assert "every kind" not in text and "toutes les sortes" not in text and "ogni tipo" not in text
         assert "4" in text and "7" in text and "3" in text, text
+
+
+@pytest.mark.parametrize("lang,jacks", [("en", "from the jacks"), ("fr", "les valets"), ("it", "fanti")])
+def test_the_scorekeeper_names_the_starting_rank_in_the_plural(lang, jacks, lang_reset):
+    from barbu.tui.score_entry import rank_word
+
+    use(lang)
+    assert jacks in rank_word("J") and "Js" not in rank_word("J")

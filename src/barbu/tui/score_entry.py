@@ -21,9 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..core.cards import RANKS
 from ..core.words import N_
 from ..i18n import _, number, words
-from ..play.labels import signed, suit_label
+from ..play.labels import RANK_PLURALS, signed, suit_label
 from ..scorekeeper import AnyKeeper, BesigueKeeper, KeeperError, Needs, Question
 from ..scorekeeper.questions import label as question_label
 from ..scorekeeper.refusals import word_note
@@ -51,8 +52,8 @@ def trump_word(t: str) -> str:
 
 
 def rank_word(r: str) -> str:
-    """A starting rank: ``from the Js`` (``à partir des V``)."""
-    return _("from the {rank}s").format(rank=words().rank_letter(r.replace("T", "10")))
+    """A starting rank in the plural: ``from the jacks`` (``(départ : les valets)``), never "the Js"."""
+    return _("from the {ranks}").format(ranks=_(RANK_PLURALS[RANKS.index(r)]))
 
 
 def refusal(e: KeeperError) -> str:
