@@ -135,6 +135,8 @@ def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None
         ("barbu-guest", "barbu-table", "/", "#play-computer", start_match),
         ("besigue-guest", "besigue-table", "/", "#play-computer", lambda page: start_match(page, "besigue")),
         ("contrast-guest", "table-four-colours-high-contrast", "/", "#play-computer", high_contrast_match),
+        ("contrast-guest", "lobby-high-contrast", "/", "#play-computer", None),
+        ("contrast-guest", "learn-high-contrast", "/learn", "#hand .card", None),
         ("guest", "account-signup", "/account", "main", None),
         ("guest", "daily-play", "/daily/classic", "main", None),
         ("daily-guest", "daily-table", "/daily/classic", "main", start_daily),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from webhelpers import new_table, shot
 
 pytestmark = pytest.mark.browser
@@ -52,6 +53,19 @@ def tab_to_decision(page: Page) -> None:
     pytest.fail("Tab never reached the player's decision")
 
 
+def wait_for_focus_on_decision(page: Page) -> None:
+    """The focus on the player's decision; else fail saying where it is."""
+    try:
+        page.wait_for_function(FOCUS_ON_DECISION)
+    except PlaywrightTimeout:
+        where = page.evaluate(
+            "() => { const a = document.activeElement; const m = document.querySelector('main');"
+            " return [a.tagName, a.id, a.className, a.isConnected, a.outerHTML.slice(0, 120), m.dataset.phase,"
+            " m.dataset.toAct, document.querySelector('#turn').textContent, document.querySelector('#deal-end').hidden]; }"
+        )
+        pytest.fail(f"the focus is not on the player's decision: {where}")
+
+
 def listen(page: Page) -> None:
     """Keep every line the live regions are given (they hold only the last few), as a screen reader hears them."""
     page.evaluate(
@@ -86,7 +100,7 @@ def play_a_deal_by_keyboard(page: Page) -> int:
             tab_to_decision(page)
             tabbed = True
         # From then on the focus is already there: the table moved it on when the last control went.
-        page.wait_for_function(FOCUS_ON_DECISION)
+        wait_for_focus_on_decision(page)
         version = page.locator("#table").get_attribute("data-version")
         if page.evaluate("() => document.activeElement.classList.contains('card')"):
             before = page.evaluate("() => document.activeElement.dataset.card")

@@ -39,8 +39,9 @@ function focusKey(node) {
   const attr = SAME.find((a) => node.hasAttribute(a));
   const own = node.id ? `#${CSS.escape(node.id)}` : null;
   const keyed = attr && region ? `#${CSS.escape(region.id)} [${attr}="${CSS.escape(node.getAttribute(attr))}"]` : null;
-  // Else the same-looking control of its region (the first, second… of those that look alike).
-  const alike = region ? [...region.querySelectorAll(CONTROLS)].filter((x) => looks(x) === looks(node)) : [];
+  // Else, for a control with no id nor key, the same-looking one of its region (the first, second… of those alike);
+  // a card or a choice gone is gone (another card may show the same figures).
+  const alike = region && !own && !keyed ? [...region.querySelectorAll(CONTROLS)].filter((x) => looks(x) === looks(node)) : [];
   return { node, own, keyed, region: region ? region.id : null, looks: looks(node), nth: alike.indexOf(node) };
 }
 
