@@ -322,7 +322,7 @@ def test_besigue_plain_game_in_italian(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     text = flat(out.stdout)
-    assert "Sei al posto 0, contro il computer" in text and "gioco: Bésigue." in text  # the game in words
+    assert "Sei Sud, contro il computer seduto Nord" in text and "gioco: Bésigue." in text  # the game in words
     assert "Smazzata 1, atout" in text and "(a 1.000)" in text and "La tua mano:" in text
     assert "Non ammesso: non riesco a leggere l'azione 'xx'" in text
     assert "tu: D♠" in text and "Ultima presa: computer 9♦, tu D♠" in text and "Totali: tu 0, computer 0" in text

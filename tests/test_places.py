@@ -188,6 +188,9 @@ def test_analyze_names_the_players(tmp_path, capsys, lang):
     out = capsys.readouterr().out
     clean(out)
     assert "Alice" in out and computer_name("East", "rule") in out
+    # the decisions by when they came, never a move number (issue 43, finding 6)
+    when = {"en": ("trick ", "the contract"), "fr": ("pli ", "le contrat"), "it": ("presa ", "il contratto")}[lang]
+    assert any(w in out for w in when) and not re.search(r"\b(?:move|coup|mossa) \d", out)
 
 
 # ---------------------------------------------------------------- the Textual table

@@ -26,7 +26,7 @@ def test_cli_play_plain_and_help(tmp_path):
     save = tmp_path / "plain.jsonl"
     out = subprocess.run(
         [sys.executable, "-m", "barbu", "play", "--plain", "--seed", "1", "--save", str(save)],
-        input="zz\nquit\n",
+        input="zz\npass\nquit\n",  # a move made (seat 0's first decision is a double or a pass): kept
         capture_output=True,
         text=True,
         timeout=120,
@@ -138,6 +138,8 @@ def test_barbu_play_opens_the_textual_game_in_a_terminal(tmp_path):
                 break
             seen += chunk
         if not sent and b"Your hand" in seen and b"Your decision" in seen:
+            time.sleep(0.5)
+            os.write(fd, b"\r")  # one decision (the cursor's): a match quit before any move is not kept
             time.sleep(0.5)
             os.write(fd, b"\x11")  # Ctrl+Q
             sent = True

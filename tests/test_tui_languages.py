@@ -363,6 +363,8 @@ async def test_barbu_play_in_a_french_terminal(tmp_path):
             seen += chunk
         if not sent and "Votre main".encode() in seen and "Votre décision".encode() in seen:
             time.sleep(0.5)
+            os.write(fd, b"\r")  # one decision (the cursor's): a match quit before any move is not kept
+            time.sleep(0.5)
             os.write(fd, b"\x11")  # Ctrl+Q
             sent = True
     _, status = os.waitpid(pid, 0)

@@ -399,6 +399,8 @@ async def test_quit_when_the_record_cannot_be_written(tmp_path):
     app = new_app(folder, "classic", 3, 0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        await pilot.press("enter")  # a move: the match has something to keep
+        await settle(pilot)
         shutil.rmtree(folder)  # the folder disappears during the match
         await pilot.press("ctrl+q")
         assert app.is_running and app.save_failed  # told, and still at the table

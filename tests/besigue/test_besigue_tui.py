@@ -357,7 +357,7 @@ def test_plain_besigue_game_from_the_command_line(tmp_path):
     save = tmp_path / "plain.jsonl"
     out = subprocess.run(
         [sys.executable, "-m", "barbu", "play", "--plain", "--rules", "besigue", "--seed", "3", "--save", str(save)],
-        input="zz\npass\nhelp\nquit\n",
+        input="zz\npass\nhelp\njs\nquit\n",  # a card played: a game quit before any move is not kept
         capture_output=True,
         text=True,
         timeout=120,
@@ -403,6 +403,8 @@ async def test_setup_screen_offers_besigue_with_its_options_and_resumes_a_saved_
         assert isinstance(table, BesigueTableScreen)
         assert str(table.session.rules) == "besigue-english(target=1500)" and table.session.game.seed == 4
         assert "Scores to 1500" in screen_text(app)
+        await pilot.press("enter")  # one card played: a game quit before any move is not kept
+        await settle(pilot)
         await pilot.press("ctrl+q")
     # the unfinished game is offered on the next setup screen, and its button resumes it
     app = BarbuApp(Settings(seed=5, delay=0, save=tmp_path / "barbu-game.jsonl"))
