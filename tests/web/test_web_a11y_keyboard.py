@@ -347,3 +347,28 @@ def test_the_lobbys_refreshed_list_keeps_the_focus_on_the_same_table(
     page.wait_for_function("() => !window.before.isConnected", timeout=60_000)
     assert page.evaluate("() => document.activeElement.getAttribute('href')") == f"/t/{tid}"
     assert page.evaluate("() => document.activeElement !== window.before")
+
+
+def test_tab_reaches_every_control_of_the_table(server: object, person: Callable[..., Page]) -> None:
+    page = person(LAPTOP)
+    start_by_keyboard(page, server.base)  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'")
+    # Every control a person sees on the table's page, marked so each can be told apart.
+    controls = page.evaluate(
+        "() => { const all = [...document.querySelectorAll('a[href], button, input, select, summary')]"
+        ".filter((e) => !e.disabled && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'"
+        " && !e.closest('details:not([open]) > :not(summary)'));"
+        " all.forEach((e, i) => e.dataset.tabMark = i); window.reached = new Set();"
+        " addEventListener('focusin', (ev) => ev.target.dataset && window.reached.add(ev.target.dataset.tabMark), true);"
+        " return all.map((e) => e.dataset.tabMark); }"
+    )
+    assert len(controls) > 20  # the header, the turn bar, the choices or the cards, the side panels
+    for _ in range(len(controls) + 10):
+        page.keyboard.press("Tab")
+    reached = set(page.evaluate("() => [...window.reached]"))
+    missed = page.evaluate(
+        "(marks) => marks.map((m) => document.querySelector(`[data-tab-mark='${m}']`))"
+        ".filter((e) => e && e.isConnected).map((e) => e.outerHTML.slice(0, 100))",
+        [m for m in controls if m not in reached],
+    )
+    assert not missed, missed
