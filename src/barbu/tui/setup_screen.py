@@ -64,6 +64,7 @@ class SetupScreen(Screen["Settings | Path"]):
     """Choose the game; dismissed with the chosen `Settings`, or the path of a saved match to resume."""
 
     BINDINGS = bindings.SETUP
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (44, "-tall")]  # up to 43 lines: one line a setting (barbu.tcss)
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -301,6 +302,7 @@ class SetupScreen(Screen["Settings | Path"]):
                 besigue_setup.preset_values(value) if is_besigue(value) else preset(value).ruleset.option_values()
             )
             self.seat = min(self.seat, int(self.values["players"]) - 1)
+            self.full_obligation = self.values.get("double_obligation", 0)  # the new game's own
             self.query_one("#preset-help", Static).update(self._description(value))
             await self._rebuild(seats=True, options=True)
         elif wid == "players":
@@ -330,10 +332,13 @@ class SetupScreen(Screen["Settings | Path"]):
         """The options that make the chosen game's match full or short (`barbu.classic.ruleset.short_form`)."""
         base = preset(self.preset_name).ruleset
         current = base.replace(**{k: v for k, v in self.values.items() if k != "contracts_each"}, contracts_each=0)
+        obliged = "double_obligation" in self.values  # a game without the obligation (French, Salad…) has none
         if not short:  # the obligation as it was before the match was made short
-            return {"contracts_each": 0, "double_obligation": self.full_obligation}
-        self.full_obligation = self.values["double_obligation"]
+            return {"contracts_each": 0, **({"double_obligation": self.full_obligation} if obliged else {})}
         made = short_form(current)
+        if not obliged:
+            return {"contracts_each": made.contracts_each}
+        self.full_obligation = self.values["double_obligation"]
         return {"contracts_each": made.contracts_each, "double_obligation": made.double_obligation}
 
     @on(Checkbox.Changed, "#compare")
