@@ -29,6 +29,31 @@ def test_a_name_the_player_chose_is_refused_if_it_exists(tmp_path: Path) -> None
         reserve(tmp_path / "no-folder" / "x.jsonl", exact=True)
 
 
+def first_move(rules: str = "classic") -> str:
+    """The person's first decision in `play_plain`'s match (seat 0, seed 2, rule players), typed: a match quit
+    before any move is not kept, so each saved match here has one move."""
+    from barbu.agents import make_agent
+    from barbu.classic.match import CHANCE, Match
+    from barbu.core.actions import Declare, Double
+    from barbu.play.labels import forced_choice
+
+    m = Match(rules, 2)
+    bots = {s: make_agent("rule", 2 * 1000 + s) for s in range(1, m.n)}
+    while True:
+        actor = m.to_act()
+        if actor == CHANCE:
+            m.play_chance()
+        elif actor != 0:
+            m.apply(bots[actor].act(m.view(actor)), seat=actor)
+        elif (forced := forced_choice(m.legal_actions())) is not None:
+            m.apply(forced, seat=0)
+        else:
+            legal = m.legal_actions()
+            passes = [a for a in legal if isinstance(a, Double) and not a.targets]
+            action = passes[0] if passes else legal[0]
+            return action.contract if isinstance(action, Declare) else str(action)
+
+
 def play_plain(folder: Path, moves: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "barbu", "play", "--plain", "--seed", "2", *args],
@@ -41,12 +66,12 @@ def play_plain(folder: Path, moves: str, *args: str) -> subprocess.CompletedProc
 
 
 def test_a_second_barbu_play_in_the_same_folder_never_overwrites_the_first(tmp_path: Path) -> None:
-    first = play_plain(tmp_path, "quit\n")
+    first = play_plain(tmp_path, f"{first_move()}\nquit\n")
     assert first.returncode == 0, first.stderr
     saved = tmp_path / "barbu-game.jsonl"
     before = saved.read_bytes()
     assert [s.path.name for s in saved_matches(tmp_path)] == ["barbu-game.jsonl"]
-    second = play_plain(tmp_path, "quit\n", "--rules", "italian")
+    second = play_plain(tmp_path, f"{first_move('italian')}\nquit\n", "--rules", "italian")
     assert second.returncode == 0, second.stderr
     said = " ".join(second.stdout.split())  # the console wraps long lines
     assert "A saved match is here (barbu-game.jsonl: classic" in said
@@ -67,7 +92,7 @@ def test_the_setup_screen_offers_every_saved_match_newest_first(tmp_path: Path) 
     from barbu.tui.table import TableScreen
 
     for i, rules in enumerate(("classic", "italian", "salad", "french", "classic")):
-        play_plain(tmp_path, "quit\n", "--rules", rules)
+        play_plain(tmp_path, f"{first_move(rules)}\nquit\n", "--rules", rules)
     names = ["barbu-game.jsonl", *(f"barbu-game-{i}.jsonl" for i in range(2, 6))]
     for i, name in enumerate(names):  # saved one minute apart, barbu-game-3 last of all
         os.utime(tmp_path / name, (1_790_000_000 + 60 * i,) * 2)
@@ -107,8 +132,8 @@ def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_
     from barbu.tui import BarbuApp, Settings
     from barbu.tui.dialogs import ConfirmDialog
 
-    play_plain(tmp_path, "quit\n")
-    play_plain(tmp_path, "quit\n", "--rules", "italian")
+    play_plain(tmp_path, f"{first_move()}\nquit\n")
+    play_plain(tmp_path, f"{first_move('italian')}\nquit\n", "--rules", "italian")
 
     async def run() -> None:
         app = BarbuApp(Settings(delay=0, save=tmp_path / "barbu-game.jsonl"))
