@@ -209,7 +209,8 @@ def test_the_plain_game_needs_no_textual(tmp_path, rules):
     )
     assert done.returncode == 0 and loaded(done.stdout)[1] == "0", done.stderr
     assert "textual" not in loaded(done.stdout)[0]
-    assert "Type 'help'" in done.stdout and list(tmp_path.glob("*.jsonl"))
+    # quit before any move: nothing is kept, and it says so
+    assert "Type 'help'" in done.stdout and "Nothing was played" in done.stdout and not list(tmp_path.glob("*.jsonl"))
 
 
 def test_the_expert_without_numpy_in_this_process(monkeypatch):

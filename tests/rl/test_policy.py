@@ -156,7 +156,7 @@ def test_play_against_a_policy_and_a_bad_file_writes_nothing(policies, plugin_pa
 
     out = play(f"policy:{policies['barbu']}", tmp_path / "good.jsonl")
     assert out.returncode == 0, out.stderr
-    assert "against 3 computer players" in out.stdout and (tmp_path / "good.jsonl").exists()
+    assert "against 3 computer players" in out.stdout and "Nothing was played" in out.stdout  # quit at once
     out = play(f"policy:{tmp_path / 'missing.npz'}", tmp_path / "bad.jsonl")
     assert out.returncode != 0 and "no policy file" in out.stderr
     assert not (tmp_path / "bad.jsonl").exists()
