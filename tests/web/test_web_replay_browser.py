@@ -84,6 +84,9 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(
         first.click()
         wait_at(page, 1, step)
         d = next(x for x in done["decisions"] if x["step"] == step)
+        # a card is named by its trick, as a player remembers it, not by a move number (issue 43, finding 6)
+        if d["trick"]:
+            assert first.text_content().startswith(f"trick {d['trick']}: "), first.text_content()
         assert float(page.get_attribute("#move .verdict", "data-cost")) == d["cost"]
         assert page.locator("#move table.values tr").count() == len(d["values"]) + 1
     page.click("#first")  # the costliest move may be the deal's last, where "last" is disabled
