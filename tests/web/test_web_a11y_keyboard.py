@@ -262,9 +262,9 @@ def test_besigue_is_played_with_the_keyboard_and_its_moves_are_said(
     decisions = 0
     while decisions < 8:
         page.wait_for_function(
-            "() => document.querySelector('#bz-turn').dataset.mine === '1' || !!document.querySelector('#deal-end-close')"
+            "() => document.querySelector('#bz-turn').dataset.mine === '1' || !document.querySelector('#deal-end').hidden"
         )
-        if page.locator("#deal-end-close").count():
+        if page.locator("#deal-end").is_visible():
             page.keyboard.press("Escape")
             continue
         if decisions == 0:

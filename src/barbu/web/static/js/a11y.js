@@ -82,9 +82,12 @@ export function keepFocus(draw, next) {
   }
   const decision = next();
   if (usable(decision)) return focusOn(decision);
-  if (before.node.isConnected) return;
+  if (usable(before.node)) return; // a waiting region, still there
+  // Gone, or hidden (a summary that left the felt): the focus waits in the region it was in, or the one around it.
   const region = before.region && document.getElementById(before.region);
-  const waitIn = region && (WAITING.has(region.id) ? region : region.closest("section[id], aside[id], main"));
+  const around = region && region.parentElement && region.parentElement.closest("section[id], aside[id], main");
+  const waitIn = [WAITING.has(before.region) ? region : null, region && region.closest("section[id], aside[id], main"), around,
+    document.querySelector("main")].find(usable);
   if (waitIn) focusOn(waitIn);
 }
 
