@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wsclient import app_client
+from wsclient import Player, app_client
 
 from barbu.web import Settings
 
@@ -19,6 +19,13 @@ def test_play_and_new_table_start_a_short_match_of_each_game(sqlite_url: str) ->
         assert r.status_code == 201, r.text
         table = r.json()["table"]
         assert table["rules"] == "classic(double_obligation=1, contracts_each=2)" and table["total_deals"] == 8
+        p = Player(c, r.json()["id"], r.json()["token"])
+        state = p.state
+        if state is None or state["declarer"] < 0:
+            state = p.until(lambda m: m.get("state") is not None and m["state"]["declarer"] >= 0)["state"]
+        chosen = state["contract"] is not None and state["deal_number"] == 1  # a computer may have chosen already
+        assert state["deal_number"] == 1 or state["contract"] is None
+        assert state["series_left"] == 2 - chosen and len(state["contracts_left"]) == 7 - chosen  # two, from seven
         r = c.post("/api/play", json={"rules": "besigue", "name": "Ann", "short": True, "strength": "random"})
         assert r.status_code == 201 and r.json()["table"]["rules"] == "besigue(target=500)"
         r = c.post("/api/tables", json={"rules": "salad", "players": 5, "short": True})

@@ -198,6 +198,9 @@ def public_state(m: Match, v: View, full: bool = False) -> dict[str, Any]:
         "rank": RANKS[v.rank] if v.rank is not None else None,
         "doubles": [[b.doubler, b.doubled, b.redoubled] for b in v.doubles],
         "contracts_left": _contracts_left(m, v),
+        # deals the declarer has still to declare (the one he is choosing counted): fewer than his contracts_left
+        # in a short match
+        "series_left": v.series_left[v.declarer] if v.declarer >= 0 else 0,
         "trick": [CARD_TEXT[c] for c in v.trick],
         "tricks_won": list(v.tricks_won),
         "finished": list(v.finished),

@@ -591,7 +591,10 @@ function renderSide() {
   }
   if (state && state.declarer >= 0 && state.contracts_left && state.phase !== "over") {
     const left = state.contracts_left.map(contractName).join(", ");
-    ci.append(el("p", { class: "muted", textContent: t("Left to {name}: {contracts}", { name: seatName(state.declarer), contracts: left || t("none") }) }));
+    const some = state.series_left && state.series_left < state.contracts_left.length; // a short match
+    ci.append(el("p", { class: "muted", textContent: some
+      ? tn("{name} declares {n} more, from: {contracts}", "{name} declares {n} more, from: {contracts}", state.series_left, { name: seatName(state.declarer), contracts: left })
+      : t("Left to {name}: {contracts}", { name: seatName(state.declarer), contracts: left || t("none") }) }));
   }
   if (state && state.doubles && state.doubles.length) {
     const said = ([a, b, rr]) => (rr ? t("{name} doubled {target}; {target} redoubled", { name: seatName(a), target: seatName(b) })
