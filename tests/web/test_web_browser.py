@@ -209,7 +209,7 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     tid = page.url.rsplit("/", 1)[1]
-    assert "short match: 2 contracts each" in page.inner_text("#rules")
+    assert page.inner_text("#rules") == "Classic · short match: 2 contracts each"
     page.fill("#name", "Solo")
     page.click("[data-seat-take='0']")
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")

@@ -110,8 +110,10 @@ export function rulesTitle(text) {
   const m = /^([\w-]+)(?:\((.*)\))?$/.exec(String(text || "").trim());
   if (!m) return String(text || "");
   const parts = [presetName(m[1])];
+  const short = /contracts_each=/.test(m[2] || "");
   for (const pair of (m[2] || "").split(",")) {
     const [k, v] = pair.split("=").map((x) => (x || "").trim());
+    if (short && k === "double_obligation" && v === "1") continue; // the short match's own obligation, said by it
     if (k && v !== undefined && v !== "") parts.push(phrase(k, v));
   }
   return parts.join(" · ");
