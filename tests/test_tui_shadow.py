@@ -213,9 +213,20 @@ async def test_a_besigue_game_compares_too(tmp_path):
     app = BarbuApp(session=session, delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        shown = await wait_for(pilot, f"over {len(g.results)} deal", limit=120)
-        assert "You against the expert on your own cards: 0 in all" in shown  # the same player on the same cards
+        # the end's dialog, once every deal is replayed (the side panel may say "over n deals" a moment before)
+        for _ in range(1200):
+            if isinstance(app.screen, ShadowMatchOverDialog):
+                break
+            await pilot.pause(0.1)
         assert isinstance(app.screen, ShadowMatchOverDialog)
+        dialog = app.screen
+        for _ in range(1200):  # every deal replayed: the dialog's last line is the sum
+            if not dialog.shadow.pending and len(dialog.shadow.results) == len(g.results):
+                break
+            await pilot.pause(0.1)
+        await pilot.pause(0.6)  # the dialog's next tick draws it
+        words = " ".join(str(dialog.body_now().renderables[-1]).split())
+        assert words.startswith("You against the expert on your own cards: 0 in all"), words  # same player, cards
 
 
 @pytest.mark.asyncio

@@ -190,6 +190,9 @@ def test_nothing_goes_to_an_unconfirmed_address_and_its_link_works_once(serve: A
     try:
         table = new_turn_based_table(server, bob)
         moves_until(server, [table], lambda: reminder_of(store, user_id) == (None, None))  # claimed and dropped
+        stop = time.monotonic() + 30  # the table is his turn again once the computers after him have moved
+        while waiting(bob) != {table[0]} and time.monotonic() < stop:
+            time.sleep(0.1)
         assert waiting(bob) == {table[0]} and len(sink.messages) == 1
 
         stranger = Visitor(server.base)
