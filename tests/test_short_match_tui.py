@@ -8,19 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from tuikit import SIZE, screen_text, settle
+from tuikit import SIZE, composed, screen_text, settle
 
 from barbu.classic.ruleset import Ruleset
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.setup_screen import SetupScreen
-
-
-async def wait_for(pilot, screen, selector: str) -> None:
-    for _ in range(100):
-        if screen.query(f"{selector} SelectCurrent #label"):
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"{selector} never finished composing")
 
 
 @pytest.mark.asyncio
@@ -33,15 +25,15 @@ async def test_the_setup_screen_makes_the_match_short_and_full_again(tmp_path):
         assert not screen.query("#opt-contracts_each")  # the length has its own row, not a number among the options
         screen.query_one("#length").value = "short"
         await pilot.pause()
-        await wait_for(pilot, screen, "#opt-double_obligation")
+        await composed(pilot, screen, "#opt-double_obligation")
         assert screen.values["contracts_each"] == 2 and screen.values["double_obligation"] == 1
         screen.query_one("#length").value = "full"
         await pilot.pause()
-        await wait_for(pilot, screen, "#opt-double_obligation")
+        await composed(pilot, screen, "#opt-double_obligation")
         assert screen.values["contracts_each"] == 0 and screen.values["double_obligation"] == 2
         screen.query_one("#length").value = "short"
         await pilot.pause()
-        await wait_for(pilot, screen, "#opt-double_obligation")
+        await composed(pilot, screen, "#opt-double_obligation")
         screen.query_one("#start").focus()
         await pilot.press("enter")
         table = await settle(pilot)

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 from rich.console import Console
-from tuikit import SIZE, first_dealer, is_card, new_app, screen_text, settle
+from tuikit import SIZE, composed, first_dealer, is_card, new_app, screen_text, settle
 
 from barbu.agents import AGENT_KINDS
 from barbu.classic.match import CHANCE, Match
@@ -244,15 +244,6 @@ async def test_setup_screen_enter_starts_with_defaults(tmp_path):
         assert str(table.session.match.rules) == "classic" and table.session.seat == 0
         assert table.session.match.seed == 4
         assert set(table.session.strengths) == {1, 2, 3}
-
-
-async def composed(pilot, screen, selector: str) -> None:
-    """Wait until a Select rebuilt by the last change has its label (a loaded machine is slower to compose it)."""
-    for _ in range(100):
-        if screen.query(f"{selector} SelectCurrent #label"):
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"{selector} never finished composing")
 
 
 async def test_setup_screen_changes_game_players_seat_and_options(tmp_path):

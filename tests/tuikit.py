@@ -141,3 +141,12 @@ def save_shot(app, name: str) -> None:
     path = shot_path(name)
     if path is not None:
         app.save_screenshot(path.name, str(path.parent))
+
+
+async def composed(pilot, screen, selector: str) -> None:
+    """Wait until a Select rebuilt by the last change has its label (a loaded machine is slower to compose it)."""
+    for _ in range(100):
+        if screen.query(f"{selector} SelectCurrent #label"):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"{selector} never finished composing")
