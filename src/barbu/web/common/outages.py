@@ -1,0 +1,140 @@
+"""Outages of what a server process depends on (the database, the broker), told once each way.
+
+An operator expects the database or Redis to go away now and then (a restart, a failover, a cut cable); a
+log full of tracebacks for it hides the real bugs.  So every failure path that meets an unreachable
+dependency reports it here, and this says so in ONE warning line when the outage starts and ONE info line
+when it ends (with how long it lasted), never a traceback; the same object tells readiness whether the
+dependency is up (`/health/ready`).
+
+    broker = Outage("broker", "tables whose players are all here go on")
+    try:
+        await redis.ping()
+    except RedisError as exc:
+        broker.failed(exc)      # logs "broker unreachable: <reason>; tables whose players ... go on" once
+    else:
+        broker.recovered()      # logs "broker reachable again after 9.8 s" once
+
+A failure that is not an outage (a bug) keeps its ``log.exception``: `is_unreachable` tells them apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable
+
+log = logging.getLogger("barbu.web")
+
+DATABASE = "database"
+BROKER = "broker"
+
+
+def short_reason(reason: BaseException | str, most: int = 160) -> str:
+    """One short line for a failure: its first line, its type when it has no words, cut to ``most`` characters."""
+    if isinstance(reason, BaseException):
+        inner = getattr(reason, "orig", None)  # SQLAlchemy wraps the driver's error, whose words are better
+        text = str(inner if inner is not None else reason).strip()
+        name = type(inner if inner is not None else reason).__name__
+        text = text.splitlines()[0].strip() if text else name
+    else:
+        text = reason.strip().splitlines()[0].strip() if reason.strip() else "no reason given"
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` means a dependency could not be reached (an outage), rather than a bug.
+
+    Redis: its connection and timeout errors (and "loading", "read only" while it restarts or fails over);
+    the database: SQLAlchemy's operational and interface errors and invalidated connections; both: the
+    operating system's socket errors and timeouts."""
+    if isinstance(exc, (ConnectionError, TimeoutError)):  # OSError's socket family, asyncio's timeouts
+        return True
+    try:
+        from redis import exceptions as redis_errors
+
+        if isinstance(
+            exc,
+            (
+                redis_errors.ConnectionError,
+                redis_errors.TimeoutError,
+                redis_errors.BusyLoadingError,
+                redis_errors.ReadOnlyError,
+            ),
+        ):
+            return True
+    except ImportError:  # no broker client: one process alone
+        pass
+    from sqlalchemy import exc as sa
+
+    if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, (sa.OperationalError, sa.InterfaceError, sa.DisconnectionError)):
+        return True
+    if isinstance(exc, sa.TimeoutError):  # no connection free in the pool in time
+        return True
+    return isinstance(exc, OSError) and not isinstance(exc, (FileNotFoundError, PermissionError))
+
+
+class Outage:
+    """One dependency's state (up or down since when, and why), reported once each way."""
+
+    def __init__(
+        self,
+        name: str,
+        consequence: str = "",
+        logger: logging.Logger | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name, self.consequence = name, consequence
+        self.log = logger or log
+        self.clock = clock
+        self.down_since: float | None = None
+        self.reason = ""
+        self.outages = 0  # how many began since the process started
+        self.seconds_down = 0.0  # their total length, the current one excluded
+
+    @property
+    def up(self) -> bool:
+        return self.down_since is None
+
+    def failed(self, reason: BaseException | str) -> bool:
+        """The dependency could not be reached; True if this starts an outage (and was logged)."""
+        if self.down_since is not None:
+            return False
+        self.down_since = self.clock()
+        self.reason = short_reason(reason)
+        self.outages += 1
+        tail = f"; {self.consequence}" if self.consequence else ""
+        self.log.warning("%s unreachable: %s%s", self.name, self.reason, tail)
+        return True
+
+    def recovered(self) -> bool:
+        """The dependency answered; True if this ends an outage (and was logged)."""
+        if self.down_since is None:
+            return False
+        lasted = max(0.0, self.clock() - self.down_since)
+        self.down_since, self.reason = None, ""
+        self.seconds_down += lasted
+        self.log.info("%s reachable again after %.1f s", self.name, lasted)
+        return True
+
+    def down_for(self) -> float:
+        """Seconds since the current outage began (0 when up)."""
+        return 0.0 if self.down_since is None else max(0.0, self.clock() - self.down_since)
+
+    def state(self) -> dict[str, object]:
+        """What readiness and health show of it."""
+        if self.down_since is None:
+            return {"up": True}
+        return {"up": False, "reason": self.reason, "down_seconds": round(self.down_for(), 1)}
+
+
+class Outages:
+    """The outages of one process's dependencies, by name (only those it has: no broker for a lone process)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.database = Outage(DATABASE, "moves wait to be saved", clock=clock)
+        self.broker = Outage(BROKER, "tables whose players are all here go on", clock=clock)
+
+    def all(self, with_broker: bool) -> list[Outage]:
+        return [self.database, self.broker] if with_broker else [self.database]

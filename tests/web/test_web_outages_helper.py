@@ -1,0 +1,95 @@
+"""The outage helper: one warning line when an outage starts, one info line when it ends, never a traceback."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from barbu.web.common.outages import Outage, Outages, is_unreachable, short_reason
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "barbu.web"]
+
+
+def test_one_line_each_way_with_its_length(caplog: pytest.LogCaptureFixture) -> None:
+    clock = Clock()
+    broker = Outage("broker", "tables whose players are all here go on", clock=clock)
+    caplog.set_level(logging.INFO, logger="barbu.web")
+    assert broker.up and broker.state() == {"up": True}
+    assert broker.recovered() is False  # nothing to end
+    assert broker.failed(ConnectionError("Error 111 connecting to 127.0.0.1:6390. Connection refused.")) is True
+    for _ in range(50):  # every later failure of the same outage is silent
+        clock.now += 0.2
+        assert broker.failed(OSError("again")) is False
+    assert not broker.up
+    assert broker.state() == {
+        "up": False,
+        "reason": "Error 111 connecting to 127.0.0.1:6390. Connection refused.",
+        "down_seconds": 10.0,
+    }
+    assert broker.recovered() is True
+    assert broker.recovered() is False
+    lines = records(caplog)
+    assert [(r.levelno, r.getMessage()) for r in lines] == [
+        (
+            logging.WARNING,
+            "broker unreachable: Error 111 connecting to 127.0.0.1:6390. Connection refused.; "
+            "tables whose players are all here go on",
+        ),
+        (logging.INFO, "broker reachable again after 10.0 s"),
+    ]
+    assert all(r.exc_info is None and r.stack_info is None for r in lines)
+    assert broker.outages == 1 and broker.seconds_down == pytest.approx(10.0)
+    # a second outage is told again
+    broker.failed("timeout")
+    clock.now += 3
+    broker.recovered()
+    assert [r.getMessage() for r in records(caplog)[2:]] == [
+        "broker unreachable: timeout; tables whose players are all here go on",
+        "broker reachable again after 3.0 s",
+    ]
+    assert broker.outages == 2
+
+
+def test_reasons_are_one_short_line() -> None:
+    from sqlalchemy.exc import OperationalError
+
+    wrapped = OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly\n\tThis probably"))
+    assert short_reason(wrapped) == "server closed the connection unexpectedly"
+    assert short_reason(TimeoutError()) == "TimeoutError"
+    assert short_reason("x" * 500).endswith("…") and len(short_reason("x" * 500)) == 160
+    assert short_reason("  ") == "no reason given"
+
+
+def test_outages_are_told_from_bugs() -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import ResponseError
+    from redis.exceptions import TimeoutError as RedisTimeout
+    from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+
+    assert is_unreachable(RedisConnectionError("Connection refused"))
+    assert is_unreachable(RedisTimeout("Timeout reading from socket"))
+    assert is_unreachable(OperationalError("SELECT 1", {}, Exception("terminating connection")))
+    assert is_unreachable(InterfaceError("SELECT 1", {}, Exception("connection already closed")))
+    assert is_unreachable(ConnectionRefusedError())
+    assert is_unreachable(TimeoutError())
+    assert not is_unreachable(ResponseError("WRONGTYPE"))  # a bug in a command, not an outage
+    assert not is_unreachable(IntegrityError("INSERT", {}, Exception("duplicate key")))
+    assert not is_unreachable(KeyError("x"))
+    assert not is_unreachable(FileNotFoundError("x"))
+
+
+def test_a_process_has_the_database_and_maybe_the_broker() -> None:
+    outages = Outages()
+    assert [o.name for o in outages.all(with_broker=True)] == ["database", "broker"]
+    assert [o.name for o in outages.all(with_broker=False)] == ["database"]
