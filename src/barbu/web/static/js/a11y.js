@@ -75,12 +75,14 @@ export function keepFocus(draw, next) {
   draw();
   if (!before) return;
   const waiting = WAITING.has(before.node.id);
-  if (usable(before.node) && !waiting) return; // still there and still usable (not hidden, not disabled)
+  const decision = next();
+  // A card that went out of play (one he may no longer play) gives the focus to his decision, if he has one.
+  const keeps = (node) => !node.matches(".card:not(.legal):not(button)") || !usable(decision);
+  if (usable(before.node) && !waiting && keeps(before.node)) return; // still there, usable and in play
   if (!waiting) {
     const same = again(before);
-    if (same) return focusOn(same);
+    if (same && keeps(same)) return focusOn(same);
   }
-  const decision = next();
   if (usable(decision)) return focusOn(decision);
   if (usable(before.node)) return; // a waiting region, still there
   // Gone, or hidden (a summary that left the felt): the focus waits in the region it was in, or the one around it.
