@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from barbu.web.common.outages import Outage, Outages, is_unreachable, short_reason
+from barbu.web.common import outages
+from barbu.web.common.outages import Outage, is_unreachable, short_reason
 
 
 class Clock:
@@ -89,7 +90,5 @@ def test_outages_are_told_from_bugs() -> None:
     assert not is_unreachable(FileNotFoundError("x"))
 
 
-def test_a_process_has_the_database_and_maybe_the_broker() -> None:
-    outages = Outages()
-    assert [o.name for o in outages.all(with_broker=True)] == ["database", "broker"]
-    assert [o.name for o in outages.all(with_broker=False)] == ["database"]
+def test_a_process_has_one_of_each() -> None:
+    assert (outages.database.name, outages.broker.name) == ("database", "broker")

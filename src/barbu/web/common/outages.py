@@ -6,13 +6,18 @@ dependency reports it here, and this says so in ONE warning line when the outage
 when it ends (with how long it lasted), never a traceback; the same object tells readiness whether the
 dependency is up (`/health/ready`).
 
-    broker = Outage("broker", "tables whose players are all here go on")
+    from barbu.web.common import outages
+
     try:
         await redis.ping()
     except RedisError as exc:
-        broker.failed(exc)      # logs "broker unreachable: <reason>; tables whose players ... go on" once
+        outages.broker.failed(exc)   # logs "broker unreachable: <reason>; tables whose players ... go on" once
     else:
-        broker.recovered()      # logs "broker reachable again after 9.8 s" once
+        outages.broker.recovered()   # logs "broker reachable again after 9.8 s" once
+
+A process has one database and at most one broker, so each has ONE object here, `database` and `broker`,
+which every part of the process reports to (the journal's writes, the cluster's rounds, the relays, the
+health checks): the lines are the process's, not each caller's.
 
 A failure that is not an outage (a bug) keeps its ``log.exception``: `is_unreachable` tells them apart.
 """
@@ -129,12 +134,6 @@ class Outage:
         return {"up": False, "reason": self.reason, "down_seconds": round(self.down_for(), 1)}
 
 
-class Outages:
-    """The outages of one process's dependencies, by name (only those it has: no broker for a lone process)."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.database = Outage(DATABASE, "moves wait to be saved", clock=clock)
-        self.broker = Outage(BROKER, "tables whose players are all here go on", clock=clock)
-
-    def all(self, with_broker: bool) -> list[Outage]:
-        return [self.database, self.broker] if with_broker else [self.database]
+#: The process's database and broker: every failure path reports to these.
+database = Outage(DATABASE, "moves wait to be saved")
+broker = Outage(BROKER, "tables whose players are all here go on")
