@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .pdf import render_pdf
 from .printhtml import render_html
 from .sheet import sheet_for
 
@@ -20,4 +19,8 @@ def printable(keeper: "AnyKeeper", fmt: str, paper: str = "a4", lang: str | None
     if fmt not in FORMATS:
         raise ValueError(f"a printable sheet is pdf or html, not {fmt!r}")
     sheet = sheet_for(keeper.rules, keeper.names, keeper.results, keeper.flags, lang=lang)
-    return render_pdf(sheet, paper) if fmt == "pdf" else render_html(sheet, paper).encode("utf-8")
+    if fmt == "html":
+        return render_html(sheet, paper).encode("utf-8")
+    from .pdf import render_pdf  # fpdf2 (and numpy) take 0.4 s to import: only when a sheet is printed as PDF
+
+    return render_pdf(sheet, paper)

@@ -18,8 +18,6 @@ import logging
 from fractions import Fraction
 from typing import Any, Callable
 
-import segno
-
 from ...classic.contracts import SCOTTISH_CALL_NAMES
 from ...core import safejson
 from ...core.words import ENGLISH, N_, NN_, Message, Words
@@ -445,6 +443,8 @@ def printable_sheet(keeper: AnyKeeper, kind: str, lang: str = "en") -> tuple[byt
 
 def view_qr_svg(url: str, tr: Words = ENGLISH) -> bytes:
     """A QR code of ``url`` as an SVG image (dark modules on white, a quiet zone of two modules)."""
+    import segno  # only when a QR code is drawn, not at every start-up
+
     out = io.BytesIO()
     segno.make(url, error="m").save(
         out,
