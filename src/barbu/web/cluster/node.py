@@ -195,6 +195,12 @@ class Cluster:
 
         return await asyncio.to_thread(read)
 
+    async def _renew(self) -> dict[str, int]:
+        """Extend this process's leases in a transaction of their own, off the journal's queue (a long queue
+        must not let them lapse), run again if it meets a deadlock (`leases.transaction`)."""
+        engine = self.store.engine
+        return await asyncio.to_thread(leases.transaction, engine, lambda conn: leases.renew(conn, self.node, self.ttl))
+
     def lost(self, table_id: str) -> None:
         self.epochs.pop(table_id, None)
 
@@ -210,7 +216,7 @@ class Cluster:
                 log.exception("cluster: a round failed")
 
     async def _round(self) -> None:
-        held: dict[str, int] = await self.journal.run(lambda conn: leases.renew(conn, self.node, self.ttl))
+        held = await self._renew()
         for table_id, epoch in list(self.epochs.items()):
             t = self.host.tables.get(table_id)
             if held.get(table_id) != epoch:  # taken over while this process was away: let it go
@@ -222,7 +228,7 @@ class Cluster:
                 self.epochs.pop(table_id, None)
                 await self._release(table_id, epoch)
         for table_id, epoch in held.items():  # a lease of ours this process no longer plays (a restart)
-            if table_id not in self.epochs:
+            if table_id not in self.epochs and table_id not in self.host.tables:  # (not one being claimed now)
                 await self._release(table_id, epoch)
         if not self.draining:
             await self._adopt()

@@ -11,21 +11,58 @@ So every write of a table's journal carries the epoch its writer was given, and 
 transaction against the lease row, locked for share: a write whose epoch is no longer the lease's is
 refused (`Fenced`), and a process that takes a table over bumps the epoch before it reads the journal.
 Either the old owner's write committed first, and the new owner reads it, or it is refused.
+
+Deadlocks: a journal's transaction locks the lease rows of the tables it writes for (`refused`, for share)
+while a renewal locks all of one process's rows (`renew`, for update).  Two transactions that take the same
+rows in two orders can wait for each other, and PostgreSQL then kills one: at 500 tables on two busy
+processes, a renewal that died so let leases lapse and the processes took tables from each other.  So every
+statement here that locks several rows takes them in one order, by table id, and `transaction` runs a
+transaction again when it still meets a deadlock or a serialization failure.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 
-from sqlalchemy import insert, select, text, update
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Select, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .storage import LEASES, TABLES
 
+log = logging.getLogger("barbu.web")
+
 #: Statuses of a table that still needs an owner (a finished table is only read).
 UNFINISHED = ("open", "playing")
+
+#: PostgreSQL's codes for a transaction it ended to undo a deadlock, or a serialization failure: run it again.
+RETRYABLE = {"40P01", "40001"}
+
+T = TypeVar("T")
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether the database ended this transaction only because of another one (deadlock, serialization)."""
+    code = getattr(getattr(exc, "orig", None), "pgcode", None) or getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return isinstance(exc, DBAPIError) and code in RETRYABLE
+
+
+def transaction(engine: Engine, fn: Callable[[Connection], T], tries: int = 4) -> T:
+    """``fn(connection)`` in a transaction of its own, run again (up to ``tries`` times in all, after a short
+    wait) when the database ended it for a deadlock or a serialization failure; one log line when it does."""
+    for attempt in range(1, tries + 1):
+        try:
+            with engine.begin() as conn:
+                return fn(conn)
+        except DBAPIError as exc:
+            if attempt == tries or not retryable(exc):
+                raise
+            log.warning("leases: a transaction met a deadlock or a serialization failure; running it again")
+            time.sleep(0.01 * attempt)
+    raise AssertionError("unreachable")
 
 
 class Fenced(Exception):
@@ -81,15 +118,24 @@ def renew(conn: Connection, node: str, ttl: float) -> dict[str, int]:
     """Extend every lease ``node`` still holds; the tables it holds, with their epochs.
 
     A lease past its end that nobody has taken is still ours (its epoch has not moved): renewing it is safe,
-    since fencing is by epoch, not by time."""
+    since fencing is by epoch, not by time.  The rows are locked first, in table id order (see the module's
+    docstring), then extended: an UPDATE alone locks them in whatever order the database scans them."""
     at = db_now(conn)
+    ids = list(conn.execute(renew_lock(node)).scalars())
+    if not ids:
+        return {}
     rows = conn.execute(
         update(LEASES)
-        .where(LEASES.c.owner == node)
+        .where(LEASES.c.table_id.in_(ids), LEASES.c.owner == node)
         .values(expires=at + ttl)
         .returning(LEASES.c.table_id, LEASES.c.epoch)
     )
     return {r.table_id: int(r.epoch) for r in rows}
+
+
+def renew_lock(node: str) -> Select[tuple[str]]:
+    """The lease rows of ``node``, locked for update in table id order (`renew`'s first statement)."""
+    return select(LEASES.c.table_id).where(LEASES.c.owner == node).order_by(LEASES.c.table_id).with_for_update()
 
 
 def release(conn: Connection, table_id: str, node: str, epoch: int) -> bool:
@@ -141,8 +187,17 @@ def refused(conn: Connection, fences: dict[str, int]) -> set[str]:
     tables over between this check and the commit of the writes it allows."""
     if not fences:
         return set()
-    q = select(LEASES.c.table_id, LEASES.c.epoch).where(LEASES.c.table_id.in_(list(fences)))
+    q = refused_lock(fences)
     if conn.dialect.name == "postgresql":
         q = q.with_for_update(read=True)
     current = {r.table_id: int(r.epoch) for r in conn.execute(q)}
     return {tid for tid, epoch in fences.items() if current.get(tid) != epoch}
+
+
+def refused_lock(fences: dict[str, int]) -> Select[tuple[str, int]]:
+    """`refused`'s statement (before its lock for share): the rows in table id order, as every locker takes them."""
+    return (
+        select(LEASES.c.table_id, LEASES.c.epoch)
+        .where(LEASES.c.table_id.in_(sorted(fences)))
+        .order_by(LEASES.c.table_id)
+    )
