@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from barbu.web.common import outages
-from barbu.web.common.outages import Outage, is_unreachable, short_reason
+from barbu.web.common.outages import Outage, Probe, is_unreachable, short_reason
 
 
 class Clock:
@@ -38,6 +38,8 @@ def test_one_line_each_way_with_its_length(caplog: pytest.LogCaptureFixture) -> 
         "reason": "Error 111 connecting to 127.0.0.1:6390. Connection refused.",
         "down_seconds": 10.0,
     }
+    assert broker.recovered() is False  # it failed a moment ago: not steady yet
+    clock.now += 2.0
     assert broker.recovered() is True
     assert broker.recovered() is False
     lines = records(caplog)
@@ -47,14 +49,14 @@ def test_one_line_each_way_with_its_length(caplog: pytest.LogCaptureFixture) -> 
             "broker unreachable: Error 111 connecting to 127.0.0.1:6390. Connection refused.; "
             "tables whose players are all here go on",
         ),
-        (logging.INFO, "broker reachable again after 10.0 s"),
+        (logging.INFO, "broker reachable again after 12.0 s"),
     ]
     assert all(r.exc_info is None and r.stack_info is None for r in lines)
-    assert broker.outages == 1 and broker.seconds_down == pytest.approx(10.0)
+    assert broker.outages == 1 and broker.seconds_down == pytest.approx(12.0)
     # a second outage is told again
     broker.failed("timeout")
     clock.now += 3
-    broker.recovered()
+    assert broker.recovered()
     assert [r.getMessage() for r in records(caplog)[2:]] == [
         "broker unreachable: timeout; tables whose players are all here go on",
         "broker reachable again after 3.0 s",
@@ -92,3 +94,56 @@ def test_outages_are_told_from_bugs() -> None:
 
 def test_a_process_has_one_of_each() -> None:
     assert (outages.database.name, outages.broker.name) == ("database", "broker")
+
+
+def test_answers_in_between_cuts_are_one_outage(caplog: pytest.LogCaptureFixture) -> None:
+    """A database whose connections are cut every few tenths of a second answers now and then: one outage."""
+    clock = Clock()
+    database = Outage("database", clock=clock)
+    caplog.set_level(logging.INFO, logger="barbu.web")
+    for _ in range(20):
+        database.failed("server closed the connection unexpectedly")
+        clock.now += 0.3
+        assert database.recovered() is False
+        clock.now += 0.2
+    clock.now += 2
+    assert database.recovered() is True
+    assert [r.getMessage() for r in records(caplog)] == [
+        "database unreachable: server closed the connection unexpectedly",
+        "database reachable again after 12.0 s",
+    ]
+
+
+def test_a_probe_checks_at_most_once_a_second_and_tells_its_outage(caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    outage = Outage("broker", settle=0)
+    calls: list[int] = []
+    answer: dict[str, BaseException | None] = {"error": None}
+
+    async def check() -> None:
+        calls.append(1)
+        await asyncio.sleep(0.01)
+        if answer["error"] is not None:
+            raise answer["error"]
+
+    async def run() -> None:
+        probe = Probe(outage, check, timeout=0.5, every=60)
+        assert await asyncio.gather(*(probe.up() for _ in range(5))) == [True] * 5
+        assert len(calls) == 1  # one check shared by five askers
+        answer["error"] = ConnectionError("Connection refused")
+        assert await probe.up() is True and len(calls) == 1  # within `every`: the last answer
+        probe.every = 0
+        assert await probe.up() is False and not outage.up
+        answer["error"] = None
+        assert await probe.up() is True and outage.up
+
+        async def hangs() -> None:
+            await asyncio.sleep(5)
+
+        slow = Probe(outage, hangs, timeout=0.05, every=0)
+        assert await slow.up() is False and outage.reason == "no answer within 0.05 s"
+
+    caplog.set_level(logging.INFO, logger="barbu.web")
+    asyncio.run(run())
+    assert [r.levelno for r in records(caplog)] == [logging.WARNING, logging.INFO, logging.WARNING]

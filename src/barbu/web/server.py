@@ -8,8 +8,11 @@ import logging
 import os
 import socket
 import sys
+import threading
 from pathlib import Path
 from typing import Any
+
+import uvicorn
 
 from .app import create_app
 from .common.settings import Settings
@@ -17,6 +20,12 @@ from .connections import guarded_protocol, quiet_client_errors
 
 #: The largest WebSocket frame uvicorn accepts; the app refuses messages above Settings.max_message anyway.
 WS_MAX_SIZE = 64 * 1024
+#: Seconds between the server's pings on each WebSocket, and how long it waits for the pong: a hung peer is
+#: closed 8 to 12 s after it stopped, a busy event loop (a pong read late) is allowed 8 s.
+PING_INTERVAL, PING_TIMEOUT = 4.0, 8.0
+#: After SIGTERM, the longest a process drains (uvicorn's 5 s for its connections, then the hand-over of its
+#: tables) before it exits anyway: its leases end by themselves, and every acknowledged move is stored.
+DRAIN_BOUND = 15.0
 
 
 class StartupError(Exception):
@@ -137,8 +146,11 @@ def _config(settings: Settings, host: str, port: int, log_level: str, access_log
         log_level=log_level,
         access_log=access_log,
         ws_max_size=WS_MAX_SIZE,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        # A peer that stopped answering (a browser on a lost network, a hung proxy) is taken out within
+        # PING_INTERVAL + PING_TIMEOUT seconds (8 to 12), and the pings keep nginx's read timeout (10 s in
+        # deploy/nginx-barbu.conf) from closing a quiet but healthy table's WebSocket.
+        ws_ping_interval=PING_INTERVAL,
+        ws_ping_timeout=PING_TIMEOUT,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
         # an idle connection is closed, a half-sent head is cut off, an address is capped
@@ -168,17 +180,46 @@ def serve(
 ) -> bool:
     """Run until stopped; False if the server could not start.  ``sock``: a socket already listening
     (one of `serve_workers`'s processes), else the server binds ``host:port`` itself."""
-    import uvicorn
 
     _logging(log_level)
     config = _config(settings, host, port, log_level, access_log)
     quiet_client_errors()  # after uvicorn has set its logging up
-    server = uvicorn.Server(config)
+    server = DrainingServer(config)
     try:
         server.run(sockets=[sock] if sock is not None else None)
     except SystemExit as e:  # uvicorn exits when it cannot bind; it has said why in one line
         return not e.code
     return server.started
+
+
+def _drain_bound_reached() -> None:
+    logging.getLogger("barbu.web").warning("the drain took longer than %.0f s; exiting now", DRAIN_BOUND)
+    logging.shutdown()
+    os._exit(0)
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, stopped by SIGTERM or Ctrl-C the way a supervisor expects: readiness turns 503 at
+    once (``app.state.draining``, read by ``/health/ready``), the process drains for at most `DRAIN_BOUND`
+    seconds, and it exits 0 (uvicorn raises the signal again once it has shut down, so the process would
+    end by SIGTERM, status -15)."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        first = not self.should_exit
+        super().handle_exit(sig, frame)
+        captured = getattr(self, "_captured_signals", None)
+        if isinstance(captured, list):
+            captured.clear()  # the drain ends in an ordinary exit, status 0
+        if first:
+            state = getattr(self.config.app, "state", None)
+            if state is not None:
+                state.draining = True
+            logging.getLogger("barbu.web").info(
+                "stopping: draining for at most %.0f s (readiness answers 503)", DRAIN_BOUND
+            )
+            timer = threading.Timer(DRAIN_BOUND, _drain_bound_reached)
+            timer.daemon = True
+            timer.start()
 
 
 def serve_workers(

@@ -24,14 +24,17 @@ A failure that is not an outage (a bug) keeps its ``log.exception``: `is_unreach
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from typing import Callable
+from typing import Awaitable, Callable
 
 log = logging.getLogger("barbu.web")
 
 DATABASE = "database"
 BROKER = "broker"
+#: Seconds without a failure before an outage is over (see `Outage.recovered`).
+SETTLE = 2.0
 
 
 def short_reason(reason: BaseException | str, most: int = 160) -> str:
@@ -89,11 +92,13 @@ class Outage:
         consequence: str = "",
         logger: logging.Logger | None = None,
         clock: Callable[[], float] = time.monotonic,
+        settle: float = SETTLE,
     ) -> None:
-        self.name, self.consequence = name, consequence
+        self.name, self.consequence, self.settle = name, consequence, settle
         self.log = logger or log
         self.clock = clock
         self.down_since: float | None = None
+        self.last_failure = float("-inf")
         self.reason = ""
         self.outages = 0  # how many began since the process started
         self.seconds_down = 0.0  # their total length, the current one excluded
@@ -104,9 +109,10 @@ class Outage:
 
     def failed(self, reason: BaseException | str) -> bool:
         """The dependency could not be reached; True if this starts an outage (and was logged)."""
+        self.last_failure = self.clock()
         if self.down_since is not None:
             return False
-        self.down_since = self.clock()
+        self.down_since = self.last_failure
         self.reason = short_reason(reason)
         self.outages += 1
         tail = f"; {self.consequence}" if self.consequence else ""
@@ -114,8 +120,11 @@ class Outage:
         return True
 
     def recovered(self) -> bool:
-        """The dependency answered; True if this ends an outage (and was logged)."""
-        if self.down_since is None:
+        """The dependency answered; True if this ends an outage (and was logged).
+
+        An outage ends only once the dependency has not failed for `settle` seconds: a database whose
+        connections are being cut answers now and then in between, and that is still one outage."""
+        if self.down_since is None or self.clock() - self.last_failure < self.settle:
             return False
         lasted = max(0.0, self.clock() - self.down_since)
         self.down_since, self.reason = None, ""
@@ -137,3 +146,41 @@ class Outage:
 #: The process's database and broker: every failure path reports to these.
 database = Outage(DATABASE, "moves wait to be saved")
 broker = Outage(BROKER, "tables whose players are all here go on")
+
+
+class Probe:
+    """A check that a dependency answers (``SELECT 1``, a Redis ``PING``), run at most once every ``every``
+    seconds however often readiness is asked, within ``timeout`` seconds; its result is told to the outage."""
+
+    def __init__(
+        self, outage: Outage, check: Callable[[], Awaitable[object]], timeout: float = 2.0, every: float = 1.0
+    ) -> None:
+        self.outage, self.check, self.timeout, self.every = outage, check, timeout, every
+        self._at = float("-inf")
+        self._running: asyncio.Future[bool] | None = None
+
+    async def up(self) -> bool:
+        """Whether the dependency is up (after a fresh check, unless one ran within ``every`` seconds)."""
+        if self._running is not None:  # a check under way: share its answer
+            return await asyncio.shield(self._running)
+        if time.monotonic() - self._at < self.every:
+            return self.outage.up
+        self._running = asyncio.ensure_future(self._run())
+        try:
+            return await asyncio.shield(self._running)
+        finally:
+            self._at = time.monotonic()
+            self._running = None
+
+    async def _run(self) -> bool:
+        try:
+            await asyncio.wait_for(self.check(), self.timeout)
+        except asyncio.CancelledError:
+            raise
+        except asyncio.TimeoutError:
+            self.outage.failed(f"no answer within {self.timeout:g} s")
+        except Exception as exc:  # any failure of a trivial check is the dependency's, never a bug to trace
+            self.outage.failed(exc)
+        else:
+            self.outage.recovered()
+        return self.outage.up
