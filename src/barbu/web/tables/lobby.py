@@ -166,6 +166,8 @@ class Lobby:
         self.journal: Journal | None = None
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[TableRecord | None]] = {}
+        # Tables claimed and being rebuilt (`adopt`): a browser that arrives meanwhile waits for the started table.
+        self._adoptions: dict[str, asyncio.Future[bool]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.creations = Creations()  # per-hour counts by address, kept in the database
         # One of many processes: tables are owned through leases, the rest relayed.  The application builds the
@@ -353,7 +355,21 @@ class Lobby:
             self.cluster.lost(t.id)
 
     async def adopt(self, table_id: str, epoch: int) -> bool:
-        """Start a table this process has just claimed, rebuilt from the journal as its last owner left it."""
+        """Start a table this process has just claimed, rebuilt from the journal as its last owner left it.
+
+        Called right after the claim, with no wait between: from then until the table is started, `locate`
+        waits for it rather than hand a browser the unstarted copy it reads (a command sent there is lost)."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._adoptions[table_id] = done
+        try:
+            started = await self._rebuild(table_id, epoch)
+        finally:
+            self._adoptions.pop(table_id, None)
+            if not done.done():
+                done.set_result(table_id in self.tables)
+        return started
+
+    async def _rebuild(self, table_id: str, epoch: int) -> bool:
         assert self.store is not None
         rec = await asyncio.to_thread(self.store.load_table, table_id)
         if rec is None or rec.status not in ("open", "playing"):
@@ -378,8 +394,13 @@ class Lobby:
             if lease is not None and lease.alive(at) and lease.owner != cluster.node:
                 return lease
         t = await self.get(table_id)
-        if cluster is None or t is None or t.status not in ("open", "playing") or t.id in cluster.epochs:
+        if cluster is None or t is None or t.status not in ("open", "playing"):
             return t
+        if t.id in cluster.epochs or t.id in self._adoptions:  # ours: the started table, once it is rebuilt
+            pending = self._adoptions.get(t.id)
+            if pending is not None:
+                await asyncio.shield(pending)
+            return self.tables.get(t.id)
         for _ in range(3):
             lease, at = await cluster.lease_of(table_id)
             if lease is not None and lease.alive(at) and lease.owner != cluster.node:
