@@ -38,3 +38,9 @@ class Mailbox(Generic[T]):
             finally:
                 self._waiter = None
         return self._items.popleft()
+
+    def take_all(self) -> list[T]:
+        """Empty the box: what was left in it when its consumer stopped (to answer each, never leave it waiting)."""
+        items = list(self._items)
+        self._items.clear()
+        return items

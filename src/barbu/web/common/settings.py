@@ -33,6 +33,10 @@ class Settings:
     burst: int = 30  # messages a connection may send at once ...
     rate: float = 15.0  # ... and per second on average; beyond that it is cut off
     hello_timeout: float = 10.0  # seconds a new connection has to say hello
+    # seconds without a message after which a table's connection is sent a small "beat" frame: the page reconnects
+    # when it has heard nothing for about 2.5 times this long (a dead relay, a hung process, a cut cable)
+    heartbeat: float = 15.0
+    store_retry: float = 10.0  # seconds a move whose write failed is written again before it is handed back
     stand_in: str = field(default_factory=default_stand_in)
     allowed_origins: tuple[str, ...] = ()  # extra origins allowed besides the server's own
     max_tables: int = 5000  # tables kept open at once

@@ -9,6 +9,10 @@ PostgreSQL alike.  Blocking database work never runs on the event loop.
 With many server processes a table's writes carry the epoch of its lease
 (`barbu.web.db.leases`): they are checked in the transaction that commits them,
 and one whose lease has moved on fails with `Fenced`, the others going on.
+
+A database that cannot be reached fails the writes waiting (the tables write their moves again a while:
+`barbu.web.tables.persistence`) and is said once when it starts and once when it ends (`outage`), never with
+a traceback; any other failure is a bug, logged with its traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, Callable
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
+from ..common.outages import DATABASE, Outage, is_unreachable
 from . import leases
 from .leases import Fenced
 from .storage import Store
@@ -42,6 +47,7 @@ class Journal:
         self._thread = threading.Thread(target=self._run, name="barbu-journal", daemon=True)
         self._thread.start()
         self.commits = 0
+        self.outage = Outage(DATABASE, "moves wait to be saved")  # told by the writer thread, read by readiness
 
     # -- called from the event loop --
     def append(
@@ -109,7 +115,8 @@ class Journal:
             self.commits += 1
         except DBAPIError as exc:
             if again and exc.connection_invalidated:  # the session was lost (ended by the database): once more
-                log.warning("database connection lost during a write; writing again")
+                if self.outage.up:
+                    log.info("database connection lost during a write; writing again")
                 self._commit(batch, again=False)
                 return
             self._failed(batch)
@@ -117,6 +124,7 @@ class Journal:
         except Exception:
             self._failed(batch)
             return
+        self.outage.recovered()
         by_loop: dict[Any, list[tuple[asyncio.Future[Any], Any]]] = {}
         for (_, loop, fut), res in zip(batch, results):
             by_loop.setdefault(loop, []).append((fut, res))
@@ -124,13 +132,20 @@ class Journal:
             loop.call_soon_threadsafe(_set_results, done)
 
     def _failed(self, batch: list[Any]) -> None:
-        """One bad write must not sink the others: retry them one by one."""
+        """One bad write must not sink the others: retry them one by one.  The database away fails them all at
+        once (each would wait for it in turn), said once for the whole outage."""
+        exc = sys.exc_info()[1]  # called while the write's exception is being handled
+        assert exc is not None
+        if is_unreachable(exc):
+            self.outage.failed(exc)
+            for _, loop, fut in batch:
+                loop.call_soon_threadsafe(_set_exception, fut, exc)
+            return
         if len(batch) > 1:
             for item in batch:
                 self._commit([item])
             return
         ((_, loop, fut),) = batch
-        exc = sys.exc_info()[1]  # called while the write's exception is being handled
         log.exception("database write failed")
         loop.call_soon_threadsafe(_set_exception, fut, exc)
 

@@ -89,6 +89,7 @@ class Table(TableCore):
                 self.seating.start_grace(seat)
         if self.boards is not None and self.paused_of is not None and self.status != "over":
             self.tell(self.refresh_pause)  # an event's table: paused, if its event is, before anything is played
+        self.tell(self.timing.recall)  # rebuilt from the journal: the decision awaited has run since its last action
         self.tell(self.advance)
         self.shadow.catch_up()  # after a restart: the deals not compared yet
 
@@ -205,7 +206,9 @@ class Table(TableCore):
             seat.conns.add(conn)
             seat.epoch += 1
             seat.away = False
-        conn.send(dumps({"type": "welcome", "seat": conn.seat, "table": self.info()}))
+        # ``heartbeat``: the seconds of silence after which the server sends a beat (the page's silence timeout)
+        welcome = {"type": "welcome", "seat": conn.seat, "table": self.info(), "heartbeat": self.settings.heartbeat}
+        conn.send(dumps(welcome))
         self._catch_up(conn, since)
         told = self.shadow.welcome(conn)  # the person's seat only: the comparisons with the expert so far
         if told is not None:
@@ -258,6 +261,9 @@ class Table(TableCore):
         if cid is not None and cid in recent:  # sent twice: answer again, apply once
             conn.send(dumps({**recent[cid], "duplicate": True}))
             return
+        if cid is not None and self.applied(seat, msg):  # sent again after a takeover or a restart: found in the log
+            conn.send(dumps({"type": "ack", "id": cid, "version": msg["version"] + 1, "duplicate": True}))
+            return
         m = self.match
         if not self.started:
             return self.error(conn, "not_started", N_("the match starts when every seat is taken"), cid)
@@ -304,8 +310,8 @@ class Table(TableCore):
         except IllegalAction as e:
             return self._refused(conn, "illegal", e, seat, cid)
         ok = await self.persistence.commit(seat, action)
-        if not ok:
-            return self.error(conn, "storage", N_("the move could not be saved; please try again"), cid)
+        if not ok:  # written again for `Settings.store_retry` seconds in vain: the page sends it again later
+            return self.error(conn, "storage", N_("your move could not be saved yet: it will be sent again"), cid)
         ack = {"type": "ack", "id": cid, "version": self.version}
         if cid is not None:
             recent[cid] = ack  # a repeat is answered with this, without the action: the deal may be over
@@ -315,6 +321,18 @@ class Table(TableCore):
         self.after_move(seat, action)
         await self.timing.moved(seat)  # he decided: his bank pays any time beyond the allowance, he is not away
         await self.advance()
+
+    def applied(self, seat: int, msg: dict[str, Any]) -> bool:
+        """Whether a command is one this seat made that is already in the log: its version's action is this seat's
+        and reads the same.  A command's id is remembered by the process that applied it (`recent`); a command sent
+        again after its table changed process (or the process restarted) is recognised here instead, and answered
+        with an acknowledgement rather than refused as stale."""
+        version, text = msg.get("version"), msg.get("action")
+        if not isinstance(version, int) or isinstance(version, bool) or not isinstance(text, str) or msg.get("typed"):
+            return False
+        if not 0 <= version < len(self.actors) or self.actors[version] != seat:
+            return False
+        return " ".join(text.split()).casefold() == " ".join(str(self.match.history[version]).split()).casefold()
 
     def _refused(self, conn: Conn, code: str, e: BarbuError, seat: int, cid: Any) -> None:
         """The engine's refusal in the connection's language, less any card the seat may not see."""

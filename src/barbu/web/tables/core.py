@@ -205,6 +205,10 @@ class TableCore:
                 await self._task
             except asyncio.CancelledError:
                 pass
+        if self._inbox is not None:  # callers still waiting (a command sent as the table stopped) are answered
+            for _, _, fut in self._inbox.take_all():
+                if fut is not None and not fut.done():
+                    fut.set_exception(WebError(TABLE_CLOSED))
 
     async def _run(self) -> None:
         assert self._inbox is not None
@@ -212,7 +216,9 @@ class TableCore:
             fn, args, fut = await self._inbox.get()
             try:
                 result = await fn(*args)
-            except asyncio.CancelledError:
+            except asyncio.CancelledError:  # the table stopped: its caller is answered, never left waiting
+                if fut is not None and not fut.done():
+                    fut.set_exception(WebError(TABLE_CLOSED))
                 raise
             except Exception as e:  # a request's error goes back to its caller; the table carries on
                 if isinstance(e, Fenced):  # another process owns the table now: this actor stops here

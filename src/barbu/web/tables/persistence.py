@@ -3,15 +3,25 @@
 Every write goes through the table's journal, which (with many processes) carries the epoch of the table's
 lease: a process that was paused past its lease and comes back has its writes refused (`Fenced`), and the
 table stops acting there (`TableCore.fenced`), its connections sent to the new owner.
+
+A move is sent to nobody before it is stored.  When its write fails (the database is away a moment), the
+table writes it again for `Settings.store_retry` seconds, the table's other work waiting behind it; if it
+still cannot, the move is taken back and handed back to its player ("storage"), whose page sends it again.
+The journal says once that the database is unreachable (`barbu.web.common.outages`), not every table.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
 from ..db.leases import Fenced
-from ..db.storage import Store
+from ..db.storage import EVENTS, Store
 from .core import Seat, TableCore
 
 log = logging.getLogger("barbu.web")
@@ -24,23 +34,52 @@ class Persistence:
         self.t = table
 
     async def commit(self, actor: int, action: Any) -> bool:
-        """Append the action just applied to the log; on failure take it back."""
+        """Append the action just applied to the log (written again a while if it fails); on failure take it back."""
         t = self.t
         seq = len(t.match.history) - 1
         t.actors.append(actor)
         try:
-            await t.journal.append(t.id, seq, actor, str(action))
+            await self._store(seq, actor, str(action))
         except Exception as e:
             if isinstance(e, Fenced):
                 log.warning("table %s: action %d refused, another process owns the table now", t.id, seq)
-            else:
-                log.exception("table %s: could not store action %d", t.id, seq)
+            else:  # the journal logged the outage (or the bug) once; the player has the move back
+                log.debug("table %s: action %d not stored after %g s: handed back", t.id, seq, t.settings.store_retry)
             t.actors.pop()
             t.match.undo()
             if isinstance(e, Fenced):
                 t.fenced()
             return False
         return True
+
+    async def _store(self, seq: int, actor: int, text: str) -> None:
+        """Write one action; when the write fails, write it again until `Settings.store_retry` seconds have passed.
+
+        A write that failed may have been committed all the same (the answer was lost with the connection): each
+        new attempt first looks for the action at its place, so it is never stored twice nor taken back stored."""
+        t = self.t
+        try:
+            await t.journal.append(t.id, seq, actor, text)
+            return
+        except Fenced:
+            raise
+        except Exception:
+            if t.settings.store_retry <= 0:
+                raise
+        deadline = time.monotonic() + t.settings.store_retry
+        epoch: int | None = getattr(t.journal, "epoch", None)  # the lease's, with many processes
+        table_id, delay = t.id, 0.1
+        while True:
+            await asyncio.sleep(max(0.0, min(delay, deadline - time.monotonic())))
+            delay = min(delay * 2, 1.0)
+            try:
+                await t.journal.run(lambda conn: _write_once(conn, table_id, seq, actor, text, epoch))
+                return
+            except Fenced:
+                raise
+            except Exception:
+                if time.monotonic() >= deadline:
+                    raise
 
     async def save_seat(self, s: Seat) -> None:
         rec, table_id = s.record(), self.t.id
@@ -77,3 +116,14 @@ class Persistence:
             await t.journal.run(lambda conn: Store.set_status(conn, table_id, status))
         t.stored_status = status
         t.send_table()
+
+
+def _write_once(conn: Connection, table_id: str, seq: int, actor: int, text: str, epoch: int | None) -> None:
+    """Store an action at its place unless it is there already (an earlier attempt committed after all)."""
+    found = conn.execute(
+        select(EVENTS.c.actor, EVENTS.c.action).where(EVENTS.c.table_id == table_id, EVENTS.c.seq == seq)
+    ).first()
+    if found is None:
+        Store.append_events(conn, [(table_id, seq, actor, text, epoch)])
+    elif (found.actor, found.action) != (actor, text):
+        raise RuntimeError(f"table {table_id}: another action is stored at {seq}")

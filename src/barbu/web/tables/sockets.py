@@ -36,6 +36,7 @@ from .refusals import HINT_ON_ITS_WAY, HINT_STALE
 log = logging.getLogger("barbu.web")
 HINT_STRENGTH = AGENT_KINDS[-1]  # a hint is what the strongest computer player would do
 OUTBOX_LIMIT = 500  # messages waiting for a slow client before it is cut off (it can resync)
+BEAT = '{"type":"beat"}'  # sent on a table's connection that had nothing else for `Settings.heartbeat` seconds
 
 
 class WsConn:
@@ -50,6 +51,8 @@ class WsConn:
         self.outbox: Mailbox[str | None] = Mailbox()  # None: close after what is queued before it
         self.closing: tuple[int, str] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())
+        self.sent = 0  # messages queued so far: the heartbeat sends a beat only when none went for a while
+        self._beat: asyncio.TimerHandle | None = None
 
     def send(self, text: str) -> None:
         if self.closing:
@@ -57,12 +60,32 @@ class WsConn:
         if len(self.outbox) >= OUTBOX_LIMIT:
             self.close(1008, "too far behind")
             return
+        self.sent += 1
         self.outbox.put(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closing:
             self.closing = (code, reason)
             self.outbox.put(None)
+            if self._beat is not None:
+                self._beat.cancel()
+
+    def heartbeat(self, every: float) -> None:
+        """Send a beat whenever ``every`` seconds pass with nothing else sent, so the page can tell an idle table
+        from a dead connection (a relay gone, a process hung): it reconnects after hearing nothing for a while.
+        Only the table's own end beats (here, or the owner of a relayed connection): a relay never makes one up."""
+        if every <= 0 or self.closing:
+            return
+        seen = self.sent
+
+        def tick() -> None:
+            if self.closing:
+                return
+            if self.sent == seen:
+                self.send(BEAT)
+            self.heartbeat(every)
+
+        self._beat = asyncio.get_running_loop().call_later(every, tick)
 
     async def _write(self) -> None:
         send = self.ws.send
@@ -168,6 +191,7 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
     limit = RateLimit(settings.burst, settings.rate)
     hints: set[WsConn] = set()
     joined = False
+    conn.heartbeat(settings.heartbeat)
     while True:
         try:
             timeout = None if joined else settings.hello_timeout

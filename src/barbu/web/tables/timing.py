@@ -10,6 +10,11 @@ common case, writes nothing more than its move).
 
 A turn-based table stores whose decision is awaited and since when (`Timing.note_turn`): the player's
 "your turn" list reads it, the clock resumes from it after a restart, and he may be told by e-mail.
+
+A real-time table rebuilt by another process (a takeover after kill -9, a SIGTERM hand-over) or after a
+restart does not give the decision it waits for its full allowance again: the decision has run since the
+last action stored (the journal's own time of it, `Timing.recall`), so it goes on from the seat's stored bank
+less that time, leaving the player at least `TAKEOVER_MARGIN` seconds to send his move to the new owner.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from ...core.words import N_
 from ..common.errors import WebError
 from ..common.wording import lang_of, say
 from ..db.leases import Fenced
-from ..db.storage import Store, TableRecord
+from ..db.storage import EVENTS, Store, TableRecord
 from .clock import Clock, Turn, is_away
 from .computers import Computers
 from .core import Conn, Seat, TableCore, dumps
@@ -31,6 +36,8 @@ from .persistence import Persistence
 from .refusals import NO_SEAT_HERE
 
 log = logging.getLogger("barbu.web")
+
+TAKEOVER_MARGIN = 5.0  # seconds a decision timed across a takeover keeps at least, to reach the new owner
 
 
 class Timing:
@@ -54,6 +61,9 @@ class Timing:
         self.turn_since: float | None = record.turn_since.timestamp() if record.turn_since else None
         self.turn_key: tuple[int, int] | None = None
         self.waiting_for: int | None = None
+        # A table rebuilt from its journal: (version, wall-clock time its last action was stored), the decision
+        # of that version having run since then (`recall`); None once used, or for a new table.
+        self.resumed: tuple[int, float] | None = None
 
     # ------------------------------------------------------------------ what the clock says
     def stands_in(self, s: Seat) -> bool:
@@ -95,6 +105,10 @@ class Timing:
             turn = self.turn = Turn(seat, t.version, self.clock.per_move, self.bank(s))
             if t.turn_based and self.turn_since is not None:  # days: counted on the wall clock, restarts too
                 turn.spent = max(0.0, time.time() - self.turn_since)
+            elif self.resumed is not None and self.resumed[0] == t.version:  # taken over: not a full allowance
+                most = max(0.0, turn.per_move + turn.bank - TAKEOVER_MARGIN)
+                turn.spent = min(max(0.0, time.time() - self.resumed[1]), most)
+            self.resumed = None
         run = t.controller(seat) == "human"
         if run == turn.running():
             return
@@ -136,6 +150,28 @@ class Timing:
             await t.on_turn(t, s.user_id, "timeout")  # he is told, wherever he is
         # The stand-in plays now (his time is already spent), through the computer players' own path.
         self.computers.play_soon(0.0)
+
+    async def recall(self) -> None:
+        """A table rebuilt from its journal (a takeover, a restart): when its last action was stored, from which the
+        decision it waits for has run (read once, before the table plays on)."""
+        t = self.t
+        if self.clock is None or t.turn_based or not t.actors:
+            return
+        table_id, version = t.id, t.version
+
+        def last(conn: Any) -> datetime | None:
+            q = EVENTS.select().with_only_columns(EVENTS.c.created_at).where(EVENTS.c.table_id == table_id)
+            return conn.execute(q.order_by(EVENTS.c.seq.desc()).limit(1)).scalar()
+
+        try:
+            at = await t.journal.run(last)
+        except Fenced:
+            raise
+        except Exception:  # the database is away a moment: this decision gets its full allowance
+            log.warning("table %s: could not read when its last action was stored", t.id)
+            return
+        if at is not None and t.version == version:
+            self.resumed = (version, (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).timestamp())
 
     async def moved(self, seat: int) -> None:
         """A person decided: his bank pays for the time beyond the allowance, and he is no longer away."""

@@ -38,15 +38,25 @@ function newId() {
   return Math.random().toString(36).slice(2) + Date.now().toString(36);
 }
 
+// The connection watches itself: a server that does not answer the hello within `HANDSHAKE` ms, or says nothing
+// for 2.5 heartbeats (it sends a "beat" on an idle table every `heartbeat` seconds, told in its welcome), is given
+// up and another connection is made, with the same back-off as after a close.  Commands not answered yet are
+// kept and sent again (same id: the server applies one at most once) after every welcome.
+const HANDSHAKE = 6000;
+const SILENCE = 2.5; // heartbeats of silence before the connection is given up
+
 export class TableSocket {
   constructor(tableId, onMessage, onStatus) {
     this.tableId = tableId;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.version = null;
-    this.pending = null; // the last command sent and not yet answered
+    this.pending = new Map(); // id → { msg, ws }: commands not answered yet, and the connection that last carried each
+    this.heartbeat = 15; // seconds, until the server's welcome says
     this.delay = 500;
     this.closedByUs = false;
+    this.welcomed = false; // ever: a later connection is a reconnection, and says so
+    this.watchdog = null;
     this.connect();
   }
 
@@ -54,41 +64,90 @@ export class TableSocket {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}`);
     this.ws = ws;
-    this.onStatus("connecting");
+    this.onStatus(this.welcomed ? "reconnecting" : "connecting");
+    this.watch(HANDSHAKE + this.delay);
     ws.onopen = () => {
-      this.delay = 500;
       const seat = loadSeat(this.tableId);
       const hello = { type: "hello", since: this.version, lang }; // the server words its messages in it
       if (seat && seat.token) hello.token = seat.token;
       ws.send(JSON.stringify(hello));
-      this.onStatus("connected");
     };
     ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
       let msg;
       try {
         msg = JSON.parse(ev.data);
       } catch {
         return;
       }
-      if (msg.state && typeof msg.state.version === "number") this.version = msg.state.version;
-      if (msg.type === "ack" || (msg.type === "error" && this.pending && msg.id === this.pending.id)) {
-        this.pending = null;
+      if (msg.type === "welcome") {
+        this.welcomed = true;
+        this.delay = 500;
+        if (typeof msg.heartbeat === "number" && msg.heartbeat > 0) this.heartbeat = msg.heartbeat;
+        this.onStatus("connected");
       }
-      if (msg.type === "in_sync" || msg.type === "sync" || msg.type === "catch_up") this.resendPending();
+      if (this.welcomed) this.watch(this.heartbeat * SILENCE * 1000);
+      if (msg.type === "beat") return;
+      if (msg.state && typeof msg.state.version === "number") this.version = msg.state.version;
+      this.answered(msg);
+      if (msg.type === "welcome") this.resendPending(false);
+      if (msg.type === "in_sync" || msg.type === "sync" || msg.type === "catch_up") this.resendPending(true);
       this.onMessage(msg);
     };
     ws.onclose = () => {
-      this.onStatus("disconnected");
-      if (this.closedByUs) return;
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      if (ws === this.ws) this.lost();
     };
   }
 
-  // After a reconnection, a command that got no answer is sent again with the same id: the server
-  // applies it at most once, and refuses it as stale if the table has moved on.
-  resendPending() {
-    if (this.pending && this.pending.version === this.version) this.raw(this.pending);
+  // A command's answer: an acknowledgement or a refusal ends it; a move the server could not store yet
+  // ("storage") stays, sent again in a moment and after the next welcome.
+  answered(msg) {
+    if (typeof msg.id !== "string" || !this.pending.has(msg.id)) return;
+    if (msg.type === "ack") this.pending.delete(msg.id);
+    else if (msg.type === "error" && msg.code === "storage") {
+      const entry = this.pending.get(msg.id);
+      setTimeout(() => {
+        if (this.pending.get(msg.id) === entry && this.raw(entry.msg)) entry.ws = this.ws;
+      }, 3000);
+    } else if (msg.type === "error") this.pending.delete(msg.id);
+  }
+
+  // No answer in time: this connection is given up (its close may never come on a dead network) and another made.
+  watch(ms) {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      const ws = this.ws;
+      if (!ws) return;
+      ws.onclose = null;
+      try {
+        ws.close();
+      } catch {
+        // closing a socket still connecting may throw in old browsers: it is dropped all the same
+      }
+      this.lost();
+    }, ms);
+  }
+
+  lost() {
+    clearTimeout(this.watchdog);
+    this.ws = null;
+    if (this.closedByUs) {
+      this.onStatus("disconnected");
+      return;
+    }
+    this.onStatus(this.welcomed ? "reconnecting" : "connecting");
+    setTimeout(() => this.connect(), this.delay);
+    this.delay = Math.min(this.delay * 2, 8000);
+  }
+
+  // After a (re)connection, the commands that got no answer are sent again with their own ids: the server applies
+  // each at most once, answers one it already applied with an acknowledgement, and refuses one the table has
+  // moved past as stale.  `unsentOnly`: only those this connection has not carried yet.
+  resendPending(unsentOnly) {
+    for (const entry of this.pending.values()) {
+      if (unsentOnly && entry.ws === this.ws) continue;
+      if (this.raw(entry.msg)) entry.ws = this.ws;
+    }
   }
 
   raw(msg) {
@@ -103,8 +162,9 @@ export class TableSocket {
   act(action, typed = false) {
     const msg = { type: "act", action, version: this.version, id: newId() };
     if (typed) msg.typed = true;
-    this.pending = msg;
-    this.raw(msg);
+    const entry = { msg, ws: null };
+    this.pending.set(msg.id, entry);
+    if (this.raw(msg)) entry.ws = this.ws;
   }
 
   send(type, extra = {}) {

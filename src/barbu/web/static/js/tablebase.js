@@ -350,7 +350,8 @@ export function openTable(hooks) {
   const onStatus = (status) => {
     const c = $("conn");
     c.dataset.status = status;
-    c.textContent = { connecting: t("connecting…"), connected: t("connected"), disconnected: t("disconnected") }[status] || status;
+    const words = { connecting: t("connecting…"), reconnecting: t("reconnecting…"), connected: t("connected") };
+    c.textContent = { ...words, disconnected: t("disconnected") }[status] || status;
   };
   socket = transport ? transport(onMessage, onStatus) : new TableSocket(tableId, onMessage, onStatus);
 }
