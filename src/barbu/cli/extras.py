@@ -60,7 +60,7 @@ SCREENS = {
 }
 #: Commands that use the web server's database without serving pages: the kept games, the accounts, the
 #: daily deals' secret.
-DATABASE_COMMANDS = ("score", "users", "play", "daily")
+DATABASE_COMMANDS = ("score", "users", "play", "daily", "backup", "restore", "migrate")
 DATABASE = N_("barbu {command} uses the web server's database, which needs: pip install 'barbu[web]'")
 
 

@@ -127,6 +127,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_command(
         "daily", "daily:add_arguments", help=_("the web server's daily deals: who finished them from one address")
     )
+    sub.add_command(
+        "backup", "backup:add_backup_arguments", help=_("copy the web server's database into a file, while it runs")
+    )
+    sub.add_command(
+        "restore", "backup:add_restore_arguments", help=_("put a backup back into the web server's database")
+    )
+    sub.add_command(
+        "migrate", "backup:add_migrate_arguments", help=_("create or upgrade the web server's database schema")
+    )
     return p
 
 
