@@ -129,10 +129,27 @@ def check_driver(url: str, shown: str) -> None:
         ) from None
 
 
-def _config(settings: Settings, host: str, port: int, log_level: str, access_log: bool) -> "Any":
+def _config(
+    settings: Settings,
+    host: str,
+    port: int,
+    log_level: str,
+    access_log: bool,
+    log_format: str = "text",
+    metrics_port: int = 0,
+) -> "Any":
     import uvicorn
 
-    app = create_app(settings)
+    from .common import logs
+    from .common.metrics import Metrics, MetricsPort
+
+    app: Any = create_app(settings)
+    lobby = app.state.lobby
+    logs.set_node(lobby.cluster.node if lobby.cluster is not None else None)
+    if log_format == "json":  # its own access lines: by route, never a client's address (`logs.AccessLog`)
+        app = logs.AccessLog(app)
+    if metrics_port:  # GET /metrics on that port only (`barbu.web.common.metrics`)
+        app = MetricsPort(app, Metrics(lobby), metrics_port)
     tune_runtime()
     # No per-message compression: the messages are small, and deflating each one costs more CPU
     # than it saves on the wire.
@@ -144,7 +161,8 @@ def _config(settings: Settings, host: str, port: int, log_level: str, access_log
         host=host,
         port=port,
         log_level=log_level,
-        access_log=access_log,
+        access_log=access_log and log_format == "text",
+        log_config=logs.uvicorn_log_config(log_format),
         ws_max_size=WS_MAX_SIZE,
         # A peer that stopped answering (a browser on a lost network, a hung proxy) is taken out within
         # PING_INTERVAL + PING_TIMEOUT seconds (8 to 12), and the pings keep nginx's read timeout (10 s in
@@ -162,12 +180,31 @@ def _config(settings: Settings, host: str, port: int, log_level: str, access_log
     )
 
 
-def _logging(log_level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+def _logging(log_level: str, log_format: str = "text") -> None:
+    from .common import logs
+    from .common.metrics import count_errors
+
+    logs.configure(log_level, log_format)  # plain lines, or one JSON object a line (`--log-format json`)
+    count_errors()  # the log's errors, counted for /metrics
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port``, to be handed to uvicorn (or inherited by the workers)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    return sock
+
+
+def check_metrics(host: str, port: int, workers: int = 1) -> None:
+    """The metrics ports (one per process) can be listened on, or one line says why not."""
+    for p in range(port, port + workers):
+        try:
+            _listening(host, p).close()
+        except OSError as e:
+            raise StartupError(f"cannot serve the metrics on {host}:{p}: {e.strerror or e}") from None
 
 
 def serve(
@@ -177,16 +214,28 @@ def serve(
     log_level: str = "info",
     access_log: bool = True,
     sock: socket.socket | None = None,
+    log_format: str = "text",
+    metrics: tuple[str, int] | None = None,
 ) -> bool:
     """Run until stopped; False if the server could not start.  ``sock``: a socket already listening
-    (one of `serve_workers`'s processes), else the server binds ``host:port`` itself."""
+    (one of `serve_workers`'s processes), else the server binds ``host:port`` itself.  ``log_format``: "text"
+    or "json" (`barbu.web.common.logs`); ``metrics``: the address (host, port) of its ``GET /metrics``."""
 
-    _logging(log_level)
-    config = _config(settings, host, port, log_level, access_log)
+    _logging(log_level, log_format)
+    config = _config(settings, host, port, log_level, access_log, log_format, metrics[1] if metrics else 0)
+    metrics_sock: socket.socket | None = None
+    if metrics is not None:  # two listening sockets: the site's, and the metrics' own
+        if sock is None:
+            sock = _listening(host, port)
+        try:
+            metrics_sock = _listening(*metrics)
+        except OSError as e:
+            logging.getLogger("barbu.web").error("cannot serve the metrics on %s:%d: %s", *metrics, e.strerror or e)
+            return False
     quiet_client_errors()  # after uvicorn has set its logging up
     server = DrainingServer(config)
     try:
-        server.run(sockets=[sock] if sock is not None else None)
+        server.run(sockets=[s for s in (sock, metrics_sock) if s is not None] or None)
     except SystemExit as e:  # uvicorn exits when it cannot bind; it has said why in one line
         return not e.code
     return server.started
@@ -229,30 +278,30 @@ def serve_workers(
     port: int = 8000,
     log_level: str = "info",
     access_log: bool = True,
+    log_format: str = "text",
+    metrics: tuple[str, int] | None = None,
 ) -> bool:
     """``barbu serve --workers N``: N server processes on one listening socket, each a node of one server
     (they share the database and the broker; the kernel hands each new connection to one of them).
 
     This process only watches them: a worker that dies is started again (its tables were taken over by
-    the others meanwhile); SIGTERM or Ctrl-C stops them all, each handing its tables over as it drains."""
+    the others meanwhile); SIGTERM or Ctrl-C stops them all, each handing its tables over as it drains.
+    ``metrics``: worker i serves its own ``/metrics`` on the port given plus i."""
     import multiprocessing
     import signal
     import time
 
-    _logging(log_level)
+    _logging(log_level, log_format)
     log = logging.getLogger("barbu.web")
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(2048)
+    sock = _listening(host, port)
     sock.set_inheritable(True)
     ctx = multiprocessing.get_context("spawn")
 
     def start(i: int) -> Any:
         proc = ctx.Process(
             target=serve,
-            args=(settings, host, port, log_level, access_log, sock),
+            args=(settings, host, port, log_level, access_log, sock, log_format),
+            kwargs={"metrics": (metrics[0], metrics[1] + i) if metrics else None},
             name=f"barbu-worker-{i}",
             daemon=False,
         )

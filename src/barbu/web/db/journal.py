@@ -27,6 +27,7 @@ from typing import Any, Callable
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
+from ..common import metrics
 from ..common.outages import DATABASE, Outage, is_unreachable
 from . import leases
 from .leases import Fenced
@@ -110,7 +111,7 @@ class Journal:
 
     def _commit(self, batch: list[Any], again: bool = True) -> None:
         try:
-            with self.store.engine.begin() as conn:
+            with metrics.DATABASE_WRITE.time(), self.store.engine.begin() as conn:
                 results = self._execute(conn, batch)
             self.commits += 1
         except DBAPIError as exc:

@@ -29,6 +29,7 @@ from ...core.game import CHANCE
 from ...core.safejson import is_unicode
 from ...core.words import N_
 from ...i18n.typed import parse_typed
+from ..common import metrics
 from ..common.settings import Settings
 from ..common.wording import lang_of, refusal
 from ..db.storage import TableRecord
@@ -336,6 +337,7 @@ class Table(TableCore):
 
     def _refused(self, conn: Conn, code: str, e: BarbuError, seat: int, cid: Any) -> None:
         """The engine's refusal in the connection's language, less any card the seat may not see."""
+        metrics.refused(code)
         words = refusal(e, lang_of(conn), lambda c: self.web.visible(c, seat), lambda t: self.web.redact(t, seat))
         msg: dict[str, Any] = {"type": "error", "code": code, **words}
         if cid is not None:
@@ -373,6 +375,8 @@ class Table(TableCore):
 
     def after_move(self, actor: int, action: Any) -> None:
         """Send every connection its own view of the move just made."""
+        if actor >= 0:  # a player's move (not the shuffle), for /metrics
+            metrics.moved(self.rules)
         m = self.match
         self.last_activity = time.monotonic()
         deal_ended = self.web.deals_done() != self._results_sent

@@ -24,6 +24,7 @@ from ...core.chance import BoardChance
 from ...core.errors import BarbuError
 from ...core.game import CHANCE, Game
 from ...games import game_kind, open_game
+from ..common import logs, metrics
 from ..common.errors import WebError
 from ..common.mailbox import Mailbox
 from ..common.settings import Settings
@@ -193,7 +194,11 @@ class TableCore:
     # ------------------------------------------------------------------ the inbox
     def open_inbox(self) -> None:
         self._inbox = Mailbox()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(),
+            name=f"table-{self.id}",
+            context=logs.table_context(self.id),  # its log lines name it
+        )
 
     async def stop(self) -> None:
         self.closed = True
@@ -390,6 +395,7 @@ class TableCore:
     @staticmethod
     def error(conn: Conn, code: str, template: str, cid: Any = None, **fields: Any) -> None:
         """The server's own message ``template`` (marked N_), worded in the connection's language."""
+        metrics.refused(code)
         msg: dict[str, Any] = {"type": "error", "code": code, "message": say(lang_of(conn), template, **fields)}
         if cid is not None:
             msg["id"] = cid

@@ -40,6 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable, Generic, Hashable, TypeVar
 
+from ..common import metrics
 from ..common.settings import Settings
 
 log = logging.getLogger("barbu.web")
@@ -269,7 +270,9 @@ class ThinkingPool:
     # ------------------------------------------------------------------ computer players
     async def think(self, agent: Any, view: Any, group: Hashable, sub: Hashable) -> Thought:
         """The agent's decision from the seat's view, when the fair scheduler gives this group its turn."""
+        asked = time.perf_counter()
         async with self.bots.slot(group, sub):
+            metrics.THINKING_WAIT.observe(time.perf_counter() - asked)
             base = getattr(agent, "seconds", None)
             if not isinstance(base, (int, float)) or isinstance(base, bool):  # a cheap player: a thread
                 action, agent = await asyncio.to_thread(_act, agent, view, None, False)
