@@ -372,6 +372,31 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help=_("how much the server logs (default info)"),
     )
+    sv.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help=_(
+            "text: a line for a person; json: one JSON object a line (time, level, logger, message, node, table), "
+            "for a log collector (default text)"
+        ),
+    )
+    sv.add_argument(
+        "--metrics-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help=_(
+            "serve Prometheus metrics at /metrics on this port, apart from the site (with --workers N, worker i "
+            "on PORT+i); default: no metrics"
+        ),
+    )
+    sv.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help=_("the address the metrics port listens on (default 127.0.0.1: this machine only)"),
+    )
     sv.set_defaults(func=cmd_serve)
 
 
@@ -512,6 +537,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         error(_("--workers is 1 or more"))
         return 2
+    metrics_ports = range(args.metrics_port, args.metrics_port + args.workers) if args.metrics_port else range(0)
+    if args.metrics_port and (not 1 <= args.metrics_port <= 65536 - args.workers or args.port in metrics_ports):
+        error(
+            _("--metrics-port is a port number from 1 to 65535 other than --port, not {value}").format(
+                value=args.metrics_port
+            )
+        )
+        return 2
     if args.workers > 1 and not args.broker:
         error(
             _(
@@ -574,10 +607,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         daily_boards=max(0, args.daily_boards),
         **given,
     )
-    from ..web.server import StartupError, check_startup
+    from ..web.server import StartupError, check_metrics, check_startup
 
     try:
         check_startup(settings, args.host, args.port)
+        if args.metrics_port:
+            check_metrics(args.metrics_host, args.metrics_port, args.workers)
     except StartupError as e:
         error(str(e))
         return 1
@@ -585,10 +620,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     console.print(
         _("barbu web server on http://{host}:{port}/ (database {db})").format(host=args.host, port=args.port, db=shown)
     )
+    run: dict[str, Any] = {
+        "log_format": args.log_format,
+        "metrics": (args.metrics_host, args.metrics_port) if args.metrics_port else None,
+    }
     if args.workers > 1:
         from ..web.server import serve_workers
 
         return (
-            0 if serve_workers(settings, args.workers, host=args.host, port=args.port, log_level=args.log_level) else 1
+            0
+            if serve_workers(settings, args.workers, host=args.host, port=args.port, log_level=args.log_level, **run)
+            else 1
         )
-    return 0 if serve(settings, host=args.host, port=args.port, log_level=args.log_level) else 1
+    return 0 if serve(settings, host=args.host, port=args.port, log_level=args.log_level, **run) else 1

@@ -36,6 +36,7 @@ from typing import Any, Awaitable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..common import metrics
 from ..common.mailbox import Mailbox
 from ..common.settings import Settings
 from ..common.sharedlimits import WEBSOCKETS, SharedLimits
@@ -334,6 +335,7 @@ class Cluster:
                 fut.set_result((int(env.get("status", 500)), env.get("body") or {}))
         elif kind == "ping":
             self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)
+            metrics.BROKER_ROUND_TRIP.observe(self.lag_ms / 1000)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
