@@ -20,6 +20,8 @@ from typing import Any, Awaitable, Callable
 import orjson
 
 from ...core import safejson
+from ..common import outages
+from ..common.outages import is_unreachable
 
 log = logging.getLogger("barbu.web")
 
@@ -55,6 +57,8 @@ class Broker:
         )
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._listener: asyncio.Task[None] | None = None
+        self.on_lost: Callable[[], None] | None = None  # what the node gives up when the broker goes away
+        self.resubscribed = 0  # subscriptions made again after the broker came back
         self.published = 0
         self.received = 0
 
@@ -79,9 +83,46 @@ class Broker:
                         log.exception("broker: a message could not be handled")
             except asyncio.CancelledError:
                 raise
-            except Exception as e:  # Redis went away for a moment: listen again once it is back
-                log.warning("broker: listening failed (%s); trying again", e)
-                await asyncio.sleep(0.5)
+            except Exception as e:  # Redis went away: one line, and listen again once it is back
+                if not is_unreachable(e):
+                    log.exception("broker: listening failed")
+                self.lost(e)
+                await self._subscribe_again()
+
+    def lost(self, reason: BaseException | str) -> None:
+        """The broker could not be reached: the outage is told once, and what was carried through it (relays,
+        connections served for other processes) is given up by the node (``on_lost``)."""
+        if outages.broker.failed(reason) and self.on_lost is not None:
+            self.on_lost()
+
+    async def _subscribe_again(self) -> None:
+        """A new subscription to this node's channel on a new connection, tried every half second until Redis
+        answers: redis-py subscribes a pub/sub connection again when it reconnects, but a fresh one is sure."""
+        while True:
+            await asyncio.sleep(0.5)
+            old, self.pubsub = self.pubsub, self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await old.aclose()
+            except Exception:  # the old connection is already broken
+                pass
+            try:
+                await self.pubsub.subscribe(channel(self.node))
+                self.resubscribed += 1
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self.lost(e)
+
+    def restart_listener(self) -> None:
+        """Subscribe again from scratch (the channel went silent though Redis answers)."""
+        if self._listener is not None:
+            self._listener.cancel()
+        self._listener = asyncio.get_running_loop().create_task(self._listen_again(), name="broker-listener")
+
+    async def _listen_again(self) -> None:
+        await self._subscribe_again()
+        await self._listen()
 
     async def send(self, node: str, envelope: dict[str, Any]) -> None:
         """Publish to one node's channel (nothing is kept if that node is gone)."""

@@ -32,12 +32,14 @@ import socket
 import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..common import metrics
+from ..common import outages
 from ..common.mailbox import Mailbox
+from ..common.outages import Outage, is_unreachable
 from ..common.settings import Settings
 from ..common.sharedlimits import WEBSOCKETS, SharedLimits
 from ..db import leases
@@ -52,6 +54,8 @@ from .host import Host, Operation
 log = logging.getLogger("barbu.web")
 
 MOVED = (1012, "the table moved to another server process; reconnecting")
+#: A relayed browser while the broker cannot be reached: the page reconnects (to the owner, or here later).
+UNREACHABLE = (1013, "the server's processes cannot reach each other for a moment; reconnecting")
 REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
 
 
@@ -109,6 +113,8 @@ class Cluster:
         assert self.settings.broker_url
         self.broker = Broker(self.settings.broker_url, self.node, self._on_message)
         self.limits = SharedLimits(self.broker.redis, self.node)  # per-address limits, server-wide
+        self.broker.on_lost = self._broker_lost
+        self._unanswered = 0  # pings to this node's own channel not heard back (its subscription is checked)
         self.epochs: dict[str, int] = {}  # the tables this process owns, with their leases' epochs
         self.remote: dict[str, RemoteSocket] = {}  # connections of other processes' browsers served here
         self.links: dict[str, Link] = {}  # browsers held here, relayed to their tables' owners
@@ -209,14 +215,33 @@ class Cluster:
         interval = self.ttl / 3
         while True:
             await asyncio.sleep(interval)
-            try:
-                await self._round()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database or the broker hiccuped: try again next round
+            await self._guarded(self._round_leases, outages.database)
+            await self._guarded(self._round_broker, outages.broker)
+
+    async def _guarded(self, step: Callable[[], Awaitable[None]], outage: Outage) -> None:
+        """One part of a round.  The database or the broker out of reach is an outage, told once each way and
+        never with a traceback; the part runs again next round.  Anything else is a bug, and traced."""
+        try:
+            await step()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not is_unreachable(exc):
                 log.exception("cluster: a round failed")
+            elif outage is outages.broker:
+                self.broker.lost(exc)
+            else:
+                outage.failed(exc)
+        else:
+            outage.recovered()
 
     async def _round(self) -> None:
+        await self._round_leases()
+        await self._round_broker()
+
+    async def _round_leases(self) -> None:
+        """The database's part of a round: leases renewed, tables lost or finished let go, orphans adopted, relayed
+        browsers whose owner's lease moved sent to reconnect."""
         held = await self._renew()
         for table_id, epoch in list(self.epochs.items()):
             t = self.host.tables.get(table_id)
@@ -233,15 +258,26 @@ class Cluster:
                 await self._release(table_id, epoch)
         if not self.draining:
             await self._adopt()
+        await self._check_links()
+
+    async def _round_broker(self) -> None:
+        """The broker's part: this node said alive, the lobby and the per-address counts published and read,
+        relays to or from a process that stopped saying it is alive ended, this node's own channel checked."""
+        await self.limits.pay_back()
         await self.broker.heartbeat(self.ttl, self.host.own_listing(), self.host.usage())
         published = await self.broker.listings(self.ttl * 2)
         self.others = {n: entry.get("tables", []) for n, entry in published.items() if n != self.node}
         self.others_usage = {n: entry.get("usage", {}) for n, entry in published.items() if n != self.node}
-        await self._check_links()
         await self._check_edges()
+        await self._check_owners()
         await self._forget_lost()
         sent = time.perf_counter()
         await self.broker.send(self.node, {"k": "ping", "at": sent})
+        self._unanswered += 1
+        if self._unanswered > 5 and outages.broker.up:  # Redis answers but this node's channel is silent
+            log.warning("broker: this process's channel went silent; subscribing again")
+            self._unanswered = 0
+            self.broker.restart_listener()
 
     async def _adopt(self, most: int = 50) -> None:
         """Claim unfinished tables nobody owns (their process is gone), rebuild them from the journal, start them."""
@@ -295,6 +331,29 @@ class Cluster:
             if node not in alive:
                 await self.limits.forget(WEBSOCKETS, node)
 
+    async def _check_owners(self) -> None:
+        """Browsers relayed to an owner that stopped saying it is alive (paused, cut off, hung) are sent to
+        reconnect at once, without waiting for its lease to end or the database to tell."""
+        links = list(self.links.items())
+        owners = sorted({link.owner for _, link in links})
+        if not owners:
+            return
+        alive = await self.broker.alive(owners)
+        for conn_id, link in links:
+            if link.owner not in alive and self.links.get(conn_id) is link:
+                link.out.close(*MOVED)
+
+    def _broker_lost(self) -> None:
+        """The broker went away: nothing relayed can be carried.  Browsers relayed from here are sent to
+        reconnect (to their table's owner, or here again once the broker is back), and the connections served
+        here for other processes end as if their browsers had left, as their edges close them too: no seat is
+        left behind a relay that died silently."""
+        for link in list(self.links.values()):
+            link.out.close(*UNREACHABLE)
+        for rs in list(self.remote.values()):
+            rs.gone()
+        self._unanswered = 0
+
     async def _check_edges(self) -> None:
         """Connections relayed from a process that is gone are closed, as a browser that went away."""
         remote = list(self.remote.values())  # as for the links: not one attached while the broker is asked
@@ -334,13 +393,26 @@ class Cluster:
             if fut is not None and not fut.done():
                 fut.set_result((int(env.get("status", 500)), env.get("body") or {}))
         elif kind == "ping":
+            self._unanswered = 0
             self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)
             metrics.BROKER_ROUND_TRIP.observe(self.lag_ms / 1000)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        """A spawned task's end: a broker out of reach is its outage (one line); anything else is traced."""
+        self._tasks.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        exc = task.exception()
+        assert exc is not None
+        if is_unreachable(exc):
+            self.broker.lost(exc)
+        else:
+            log.error("cluster: a task failed", exc_info=exc)
 
     def _owned(self, table_id: Any) -> Table | None:
         t = self.host.tables.get(table_id) if isinstance(table_id, str) else None
@@ -398,20 +470,27 @@ class Cluster:
         rid = secrets.token_hex(8)
         fut: asyncio.Future[tuple[int, dict[str, Any]]] = asyncio.get_running_loop().create_future()
         self._requests[rid] = fut
-        await self.broker.send(
-            owner,
-            {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op, "d": data, "a": address, "l": lang},
-        )
+        envelope = {"k": "request", "id": rid, "e": self.node, "t": table_id, "op": op, "d": data, "a": address}
         try:
+            await self.broker.send(owner, {**envelope, "l": lang})
             status, body = await asyncio.wait_for(fut, REQUEST_TIMEOUT)
         except asyncio.TimeoutError:
+            return None
+        except Exception as exc:  # the broker is away: as an owner that did not answer
+            if not is_unreachable(exc):
+                raise
+            self.broker.lost(exc)
             return None
         finally:
             self._requests.pop(rid, None)
         return None if body.get("moved") else (status, body)
 
     async def relay(self, ws: WebSocket, lease: Lease, lang: str, address: str, user_id: int | None = None) -> None:
-        """Carry a browser's WebSocket to its table's owner and back, until either side closes it."""
+        """Carry a browser's WebSocket to its table's owner and back, until either side closes it, or the broker
+        goes away (the browser is then sent to reconnect)."""
+        if not outages.broker.up:  # nothing can be carried now: the page tries again in a moment
+            await ws.close(*UNREACHABLE)
+            return
         conn_id = secrets.token_urlsafe(12)
         out = WsConn(ws, lang)
         self.links[conn_id] = Link(lease.table_id, lease.owner, lease.epoch, out)
@@ -440,6 +519,11 @@ class Cluster:
                     out.close(1008, "too many messages")
                     return
                 await self.broker.send(lease.owner, {"k": "in", "c": conn_id, "x": message.get("text")})
+        except Exception as exc:
+            if not is_unreachable(exc):
+                raise
+            self.broker.lost(exc)
+            out.close(*UNREACHABLE)
         finally:
             self.links.pop(conn_id, None)
             try:
