@@ -11,6 +11,11 @@ runs it whole, so no burst of requests spread over the processes slips past a li
   when a process is lost the others give back what it held (`forget`).
 
 Addresses are never stored as they are: only their HMAC (`Creations.address_hash`), as in the database.
+
+**While the broker cannot be reached** nothing is refused for its sake, and no request fails: each process
+holds every address to the same limits on its own (the counts it keeps in memory, which are checked before
+these), so for the outage's length an address may have up to the limit on each process, never more.  What is
+counted then is counted here only, and given back here only; the outage is told once (`outages.broker`).
 """
 
 from __future__ import annotations
@@ -19,9 +24,13 @@ import logging
 import math
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
 from redis.exceptions import RedisError
+
+from . import outages
+from .outages import is_unreachable
 
 log = logging.getLogger("barbu.web")
 
@@ -78,33 +87,69 @@ class SharedLimits:
         self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
         self._forget = redis.register_script(_FORGET)
+        self._uncounted: Counter[tuple[str, str]] = Counter()  # taken while the broker was away, by (kind, HMAC)
+        self._owed: Counter[tuple[str, str]] = Counter()  # given back while it was away, to give back there
+
+    @staticmethod
+    def _away(exc: RedisError) -> None:
+        """A failure that is the broker's absence is its outage (one line); any other is a bug, raised."""
+        if not is_unreachable(exc):
+            raise exc
+        outages.broker.failed(exc)
 
     async def per_hour(self, kind: str, address_hash: str, limit: int, window: float) -> int:
         """0 when one more ``kind`` is allowed (and counted) in the last ``window`` seconds, else the minutes to wait."""
         if limit <= 0:
             return 0
         key = f"{PREFIX}{kind}:{address_hash}"
-        seconds = int(await self._window(keys=[key], args=[time.time(), window, limit, secrets.token_hex(8)]))
+        try:
+            seconds = int(await self._window(keys=[key], args=[time.time(), window, limit, secrets.token_hex(8)]))
+        except RedisError as exc:  # the broker is away: this process's own count (checked first) decides
+            self._away(exc)
+            return 0
         return 0 if seconds == 0 else max(1, math.ceil(seconds / 60))
 
     async def acquire(self, kind: str, address_hash: str, limit: int) -> bool:
         """One more ``kind`` held at once by an address, unless it holds ``limit`` already (0: no limit)."""
-        return bool(
-            await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash, limit])
-        )
+        try:
+            return bool(
+                await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash, limit])
+            )
+        except RedisError as exc:  # the broker is away: this process's own count (checked first) decides
+            self._away(exc)
+            self._uncounted[(kind, address_hash)] += 1
+            return True
 
     async def release(self, kind: str, address_hash: str) -> None:
         """Give one back.  Never raises: it runs as a connection closes, when the broker may be out of reach
         (or this process was paused long enough for its socket to time out); a count left over is given back
         when the process's own counts are forgotten."""
+        if self._uncounted[(kind, address_hash)] > 0:  # taken while the broker was away: never counted there
+            self._uncounted[(kind, address_hash)] -= 1
+            if self._uncounted[(kind, address_hash)] <= 0:
+                del self._uncounted[(kind, address_hash)]
+            return
         keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
         for attempt in range(2):
             try:
                 await self._release(keys=keys, args=args)
                 return
             except RedisError as exc:
-                if attempt:
+                if attempt and is_unreachable(exc):  # given back once the broker answers (`pay_back`)
+                    outages.broker.failed(exc)
+                    self._owed[(kind, address_hash)] += 1
+                elif attempt:
                     log.warning("broker: could not give back a %s count (%s)", kind, exc)
+
+    async def pay_back(self) -> None:
+        """Give back the counts that could not be given back while the broker was away (run every round):
+        an address's connections closed during an outage must not count against it once it is over."""
+        for (kind, address_hash), n in list(self._owed.items()):
+            keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
+            for _ in range(n):
+                await self._release(keys=keys, args=args)  # raises while the broker is still away
+                self._owed[(kind, address_hash)] -= 1
+            del self._owed[(kind, address_hash)]
 
     async def forget(self, kind: str, node: str) -> int:
         """Give back what a lost process held; how many addresses it held something for."""
