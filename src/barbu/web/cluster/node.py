@@ -36,8 +36,7 @@ from typing import Any, Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..common import metrics
-from ..common import outages
+from ..common import metrics, outages
 from ..common.mailbox import Mailbox
 from ..common.outages import Outage, is_unreachable
 from ..common.settings import Settings
