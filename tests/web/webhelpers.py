@@ -214,7 +214,8 @@ class Nginx:
         if not os.path.exists(nginx):
             raise RuntimeError("nginx is missing: install Debian's nginx-light (apt-get install nginx-light)")
         site = NGINX_CONF.read_text()
-        upstreams = "".join(f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=3s;\n" for s in self.servers)
+        first = re.search(r"(?m)^    server 127\.0\.0\.1:\d+([^;\n]*);", site)  # its parameters (max_fails …) kept
+        upstreams = "".join(f"    server 127.0.0.1:{s.port}{first.group(1) if first else ''};\n" for s in self.servers)
         site, n = re.subn(
             r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*", upstreams, site, count=1
         )
