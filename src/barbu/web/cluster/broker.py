@@ -5,9 +5,16 @@ is meant for it (a browser's frames for a table it owns, the frames back for a b
 request for a table, its answer).  Redis keeps the order of what one connection publishes, and each
 sender here awaits one publish before the next, so the frames of one connection arrive in order.
 
-Besides the channels, a node keeps two keys: ``barbu:alive:<id>`` (set with a short expiry and renewed,
-so the others can tell a lost node from a quiet one) and its field of the ``barbu:listing`` hash (the
-lobby's rows of the tables it owns, so any process can list every table).
+Besides the channels, a node keeps ``barbu:alive:<id>`` (set with a short expiry and renewed, so the others
+can tell a lost node from a quiet one) and its field of the ``barbu:listing`` hash (what its tables count
+against each address, for the per-address limits).
+
+The lobby is one shared index, so that listing it costs each process the same however many processes there
+are: each table's row is a key of its own, ``barbu:row:<table>``, written by its owner only when the row
+changes and otherwise only given more time (it expires with an owner that is gone), and the sorted set
+``barbu:lobby`` orders the tables newest first.  A process reads one page of it a round: the first
+`PAGE` ids, then their rows.  Before, every process wrote all its rows into one hash every round and read
+the whole hash back, which grew with the square of the processes.
 """
 
 from __future__ import annotations
@@ -27,6 +34,21 @@ log = logging.getLogger("barbu.web")
 
 PREFIX = "barbu:"
 LISTING = PREFIX + "listing"
+LOBBY = PREFIX + "lobby"  # the tables listed, scored by when they were first listed: newest first
+PAGE = 200  # rows of the lobby read a round (the lobby shows at most this many)
+
+#: Delete a row only if it is still the one this process wrote (the table may have moved to another since).
+_UNLIST = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[2])
+end
+return 0
+"""
+
+
+def row_key(table_id: str) -> str:
+    return f"{PREFIX}row:{table_id}"
 
 
 def channel(node: str) -> str:
@@ -61,6 +83,8 @@ class Broker:
         self.resubscribed = 0  # subscriptions made again after the broker came back
         self.published = 0
         self.received = 0
+        self.rows: dict[str, bytes] = {}  # the lobby rows this node last wrote, by table
+        self.listing_bytes = 0  # bytes of lobby rows and usage written and read, counted since the start
 
     async def start(self) -> None:
         await self.redis.ping()
@@ -129,13 +153,70 @@ class Broker:
         await self.redis.publish(channel(node), orjson.dumps(envelope))
         self.published += 1
 
-    async def heartbeat(self, ttl: float, listing: list[dict[str, Any]], usage: dict[str, Any]) -> None:
-        """Say this node is alive for ``ttl`` seconds more, and publish its tables' lobby rows and what they
-        count against each address (by its HMAC only) for the per-address limits."""
+    async def heartbeat(self, ttl: float, usage: dict[str, Any]) -> None:
+        """Say this node is alive for ``ttl`` seconds more, and publish what its tables count against each
+        address (by its HMAC only) for the per-address limits."""
+        data = orjson.dumps({"at": time.time(), "usage": usage})
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(alive_key(self.node), str(time.time()), px=int(ttl * 1000))
-        pipe.hset(LISTING, self.node, orjson.dumps({"at": time.time(), "tables": listing, "usage": usage}))
+        pipe.hset(LISTING, self.node, data)
         await pipe.execute()
+        self.listing_bytes += len(data)
+
+    async def list_rows(self, rows: list[dict[str, Any]], ttl: float) -> None:
+        """Publish this node's lobby rows as changes: a row written when it differs from the last one written,
+        otherwise only given ``ttl`` seconds more; a row no longer listed here is taken out."""
+        px = int(ttl * 1000)
+        now = time.time()
+        fresh = {str(r["id"]): orjson.dumps(r) for r in rows}
+        pipe = self.redis.pipeline(transaction=False)
+        kept: set[str] = set()
+        for order, (table_id, data) in enumerate(fresh.items()):
+            if self.rows.get(table_id) == data:
+                pipe.pexpire(row_key(table_id), px)
+                kept.add(table_id)
+                self.listing_bytes += len(table_id)
+            else:
+                pipe.set(row_key(table_id), data, px=px)
+                # its place is where it was first listed (``rows`` come newest first)
+                pipe.zadd(LOBBY, {table_id: now - order / 1e6}, nx=True)
+                self.listing_bytes += len(data) + len(table_id)
+        for table_id in set(self.rows) - set(fresh):
+            pipe.eval(_UNLIST, 2, row_key(table_id), LOBBY, self.rows[table_id], table_id)
+        results = await pipe.execute()
+        # a row given more time that was not there any more (it expired, or was taken out meanwhile): written
+        # again next round
+        it = iter(results)
+        self.rows = {}
+        for table_id, data in fresh.items():
+            if table_id in kept:
+                if next(it):  # PEXPIRE found the row
+                    self.rows[table_id] = data
+            else:
+                next(it), next(it)  # SET, ZADD
+                self.rows[table_id] = data
+
+    async def lobby_page(self, count: int = PAGE) -> list[dict[str, Any]]:
+        """The first ``count`` rows of the lobby, newest first; ids whose row has expired (their owner is gone
+        and nobody took the table over yet) are taken out of the index."""
+        ids = [i.decode() if isinstance(i, bytes) else str(i) for i in await self.redis.zrevrange(LOBBY, 0, count - 1)]
+        if not ids:
+            return []
+        found = await self.redis.mget([row_key(i) for i in ids])
+        out: list[dict[str, Any]] = []
+        gone: list[str] = []
+        for table_id, data in zip(ids, found):
+            if data is None:
+                gone.append(table_id)
+                continue
+            self.listing_bytes += len(data)
+            try:
+                out.append(safejson.loads(data))
+            except safejson.JsonError:
+                gone.append(table_id)
+        if gone:
+            await self.redis.zrem(LOBBY, *gone)
+        return out
 
     async def alive(self, nodes: list[str]) -> set[str]:
         """Which of these nodes have said they are alive within their expiry."""
@@ -145,12 +226,13 @@ class Broker:
         return {n for n, v in zip(nodes, found) if v is not None}
 
     async def listings(self, fresh: float) -> dict[str, dict[str, Any]]:
-        """What every node published within ``fresh`` seconds (its "tables" and "usage"); older entries are
-        dropped from the hash."""
+        """What every node published within ``fresh`` seconds (its "usage"); older entries are dropped from the
+        hash."""
         raw = await self.redis.hgetall(LISTING)
         out: dict[str, dict[str, Any]] = {}
         stale: list[bytes | str] = []  # the hash's fields, as the client gives them (bytes unless decoded)
         for node, data in raw.items():
+            self.listing_bytes += len(data)
             try:
                 entry = safejson.loads(data)
             except safejson.JsonError:

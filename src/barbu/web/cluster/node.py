@@ -16,7 +16,8 @@ and a Redis broker.
   the owner's lease moves or ends, the relayed browser is told to reconnect (1012) and finds the new owner.
   HTTP requests about a table (its seats, its computer players) travel as one request and one answer
   (`request`).
-- **The lobby** lists every process's tables: each publishes its rows every round (`Broker.heartbeat`).
+- **The lobby** lists every process's tables from one shared index: each process writes its tables' rows
+  when they change and reads one page of the index a round (`Broker.list_rows`, `Broker.lobby_page`).
 
 The cluster knows the process's tables through its host (`barbu.web.cluster.host.Host`, the lobby, which the
 application hands the cluster to), never the lobby itself.
@@ -120,7 +121,7 @@ class Cluster:
         self._requests: dict[str, asyncio.Future[tuple[int, dict[str, Any]]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._keeper: asyncio.Task[None] | None = None
-        self.others: dict[str, list[dict[str, Any]]] = {}  # the other processes' lobby rows, by node
+        self.listed: list[dict[str, Any]] = []  # the lobby's first page, newest first, as read this round
         self.others_usage: dict[str, dict[str, list[int]]] = {}  # their tables by address HMAC (`Lobby.usage`)
         self.lag_ms: float | None = None  # the broker's round trip, measured every round
         self.taken_over = 0  # tables claimed after their owner's lease ended
@@ -263,9 +264,10 @@ class Cluster:
         """The broker's part: this node said alive, the lobby and the per-address counts published and read,
         relays to or from a process that stopped saying it is alive ended, this node's own channel checked."""
         await self.limits.pay_back()
-        await self.broker.heartbeat(self.ttl, self.host.own_listing(), self.host.usage())
+        await self.broker.heartbeat(self.ttl, self.host.usage())
+        await self.broker.list_rows(self.host.own_listing(), self.ttl * 3)
+        self.listed = await self.broker.lobby_page()
         published = await self.broker.listings(self.ttl * 2)
-        self.others = {n: entry.get("tables", []) for n, entry in published.items() if n != self.node}
         self.others_usage = {n: entry.get("usage", {}) for n, entry in published.items() if n != self.node}
         await self._check_edges()
         await self._check_owners()
@@ -540,7 +542,7 @@ class Cluster:
                 return leases.held(conn)[0]
 
         owned = await asyncio.to_thread(read)
-        nodes = sorted(set(owned) | set(self.others) | {self.node})
+        nodes = sorted(set(owned) | set(self.others_usage) | {self.node})
         alive = await self.broker.alive(nodes)
         return {
             "processes": [{"node": n, "tables": owned.get(n, 0), "alive": n in alive} for n in nodes],
@@ -557,4 +559,5 @@ class Cluster:
             "taken_over": self.taken_over,
             "broker_published": self.broker.published,
             "broker_received": self.broker.received,
+            "listing_bytes": self.broker.listing_bytes,
         }

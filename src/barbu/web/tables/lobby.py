@@ -420,11 +420,14 @@ class Lobby:
     def listing(self) -> list[dict[str, Any]]:
         """Tables people can join or watch, newest first; a private table is never listed.
 
-        With many processes, the other processes' rows come from what they last published (a round ago)."""
+        With many processes, the rows come from the shared index (`barbu.web.cluster.broker`) as read a round
+        ago, this process's own ones as they are now (and its newest ones, not yet in the index, first)."""
         out = self.own_listing()
         if self.cluster is not None:
-            for rows in self.cluster.others.values():
-                out.extend(rows)
+            own = {r["id"]: r for r in out}
+            here = self.tables
+            listed = [own.pop(r["id"], r) for r in self.cluster.listed if r.get("id") not in here or r["id"] in own]
+            out = list(own.values()) + listed
         return out[:200]
 
     # ------------------------------------------------------------------ a new table

@@ -19,7 +19,7 @@ class Peers(Protocol):
 
     node: str  # this process's name among the server's
     epochs: dict[str, int]  # the tables this process owns, with their leases' epochs
-    others: dict[str, list[dict[str, Any]]]  # the other processes' lobby rows, by process
+    listed: list[dict[str, Any]]  # the lobby's first page, every process's tables, as read from the shared index
     others_usage: dict[str, dict[str, list[int]]]  # their tables by address HMAC (`TableLimits.usage`)
     limits: SharedLimits  # per-address limits, server-wide
 
