@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from typing import Awaitable, Callable
 
@@ -102,6 +103,7 @@ class Outage:
         self.reason = ""
         self.outages = 0  # how many began since the process started
         self.seconds_down = 0.0  # their total length, the current one excluded
+        self._lock = threading.Lock()  # told from the event loop and from the journal's writer thread
 
     @property
     def up(self) -> bool:
@@ -109,12 +111,13 @@ class Outage:
 
     def failed(self, reason: BaseException | str) -> bool:
         """The dependency could not be reached; True if this starts an outage (and was logged)."""
-        self.last_failure = self.clock()
-        if self.down_since is not None:
-            return False
-        self.down_since = self.last_failure
-        self.reason = short_reason(reason)
-        self.outages += 1
+        with self._lock:
+            self.last_failure = self.clock()
+            if self.down_since is not None:
+                return False
+            self.down_since = self.last_failure
+            self.reason = short_reason(reason)
+            self.outages += 1
         tail = f"; {self.consequence}" if self.consequence else ""
         self.log.warning("%s unreachable: %s%s", self.name, self.reason, tail)
         return True
@@ -124,11 +127,12 @@ class Outage:
 
         An outage ends only once the dependency has not failed for `settle` seconds: a database whose
         connections are being cut answers now and then in between, and that is still one outage."""
-        if self.down_since is None or self.clock() - self.last_failure < self.settle:
-            return False
-        lasted = max(0.0, self.clock() - self.down_since)
-        self.down_since, self.reason = None, ""
-        self.seconds_down += lasted
+        with self._lock:
+            if self.down_since is None or self.clock() - self.last_failure < self.settle:
+                return False
+            lasted = max(0.0, self.clock() - self.down_since)
+            self.down_since, self.reason = None, ""
+            self.seconds_down += lasted
         self.log.info("%s reachable again after %.1f s", self.name, lasted)
         return True
 

@@ -27,8 +27,8 @@ from typing import Any, Callable
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from ..common import metrics
-from ..common.outages import DATABASE, Outage, is_unreachable
+from ..common import metrics, outages
+from ..common.outages import is_unreachable
 from . import leases
 from .leases import Fenced
 from .storage import Store
@@ -48,7 +48,7 @@ class Journal:
         self._thread = threading.Thread(target=self._run, name="barbu-journal", daemon=True)
         self._thread.start()
         self.commits = 0
-        self.outage = Outage(DATABASE, "moves wait to be saved")  # told by the writer thread, read by readiness
+        self.outage = outages.database  # the process's one (told by the writer thread, read by readiness)
 
     # -- called from the event loop --
     def append(
