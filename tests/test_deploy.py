@@ -1,0 +1,294 @@
+"""deploy/: the compose file, the image's recipe, the systemd units, nginx's main file and the scripts.
+
+No container runs here (this machine has no Docker daemon and no registry of images): the compose file is
+checked against the Compose Specification's own JSON schema (tests/data/compose-spec.json) and for the site
+it must describe; the systemd units with ``systemd-analyze verify``; nginx's main file with ``nginx -t``,
+including the site file as the systemd layout installs it and as the compose file's nginx makes it; the
+readiness wait and the rolling restart against a real HTTP server and a stand-in ``systemctl``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+PROCESSES = ("barbu1", "barbu2", "barbu3")
+
+
+def compose() -> dict:
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def test_the_compose_file_follows_the_compose_specification() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "tests" / "data" / "compose-spec.json").read_text())
+    errors = [f"{list(e.path)}: {e.message}" for e in jsonschema.Draft7Validator(schema).iter_errors(compose())]
+    assert not errors, errors
+
+
+def test_the_compose_file_starts_the_whole_site_in_order() -> None:
+    site = compose()
+    services = site["services"]
+    assert set(services) == {"db", "redis", "migrate", "nginx", *PROCESSES}
+    assert services["migrate"]["command"][0] == "migrate"
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    db_url = services["migrate"]["command"][services["migrate"]["command"].index("--db") + 1]
+    for name in PROCESSES:
+        s = services[name]
+        cmd = s["command"]
+        assert cmd[0] == "serve" and cmd[cmd.index("--db") + 1] == db_url
+        assert cmd[cmd.index("--broker") + 1] == "redis://redis:6379/0"
+        # the migrations run once, before any process starts
+        assert s["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert "/health/ready" in " ".join(s["healthcheck"]["test"])
+        assert s["ulimits"]["nofile"]["soft"] >= 65536
+        allowed = cmd[cmd.index("--forwarded-allow-ips") + 1]
+        assert allowed == site["networks"]["site"]["ipam"]["config"][0]["subnet"]  # nginx, and nobody else
+    nginx = services["nginx"]
+    assert {n: c["condition"] for n, c in nginx["depends_on"].items()} == {n: "service_healthy" for n in PROCESSES}
+    assert nginx["environment"]["BARBU_UPSTREAMS"].split() == [f"{n}:8000" for n in PROCESSES]
+    mounts = {v.split(":")[0]: v.split(":")[1] for v in nginx["volumes"]}
+    assert mounts == {
+        "./nginx.conf": "/etc/nginx/nginx.conf",
+        "./nginx-barbu.conf": "/etc/nginx/barbu-site/nginx-barbu.conf",
+        "./compose/nginx-site.sh": "/docker-entrypoint.d/40-barbu-site.sh",
+    }
+    for source in mounts:
+        assert (DEPLOY / source).is_file(), source
+    assert os.access(DEPLOY / "compose" / "nginx-site.sh", os.X_OK)  # the image's entrypoint runs it only so
+
+
+def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
+    recipe = (DEPLOY / "Containerfile").read_text()
+    stages = re.findall(r"(?m)^FROM (\S+)", recipe)
+    assert stages and all("slim" in s for s in stages), stages
+    final = recipe.rsplit("\nFROM ", 1)[1]
+    users = re.findall(r"(?m)^USER (\S+)", final)
+    assert users and users[-1] not in ("root", "0"), users
+    assert re.search(r"(?m)^HEALTHCHECK .*\n?.*/health/ready", final)
+    assert re.search(r'(?m)^ENTRYPOINT \["barbu"\]', final) and '"serve"' in final
+    # everything the build copies is let through by its ignore file (and nothing else is sent)
+    ignored = (DEPLOY / "Containerfile.dockerignore").read_text().splitlines()
+    allowed = {line[1:].rstrip("/") for line in ignored if line.startswith("!")}
+    copied = {p for line in re.findall(r"(?m)^COPY (?!--from)(.+) \S+$", recipe) for p in line.split()}
+    assert copied == allowed and "*" in ignored, (copied, allowed)
+    for name in copied:
+        assert (ROOT / name).exists(), name
+
+
+# -- nginx --
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if found is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("nginx is missing: .ci/run installs it")
+        pytest.skip("nginx is not installed")
+    return found
+
+
+def nginx_test(tmp_path: Path, site: str) -> subprocess.CompletedProcess:
+    """``nginx -t`` of deploy/nginx.conf as shipped, with its paths moved under tmp_path and ``site`` as the one
+    site file it includes."""
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "barbu.conf").write_text(site)
+    main = (DEPLOY / "nginx.conf").read_text()
+    for old, new in (
+        ("include /etc/nginx/barbu/*.conf;", f"include {tmp_path}/sites/*.conf;"),
+        ("/run/nginx.pid", f"{tmp_path}/nginx.pid"),
+        ("/var/log/nginx/", f"{tmp_path}/"),
+    ):
+        assert old in main, old
+        main = main.replace(old, new)
+    temp = "".join(f"    {k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    main = main.replace("http {\n", "http {\n" + temp, 1)
+    (tmp_path / "nginx.conf").write_text(main)
+    return subprocess.run(
+        [nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_nginx_main_file_carries_the_site_file_as_installed(tmp_path: Path) -> None:
+    done = nginx_test(tmp_path, (DEPLOY / "nginx-barbu.conf").read_text())
+    assert done.returncode == 0 and "test is successful" in done.stderr, done.stderr
+
+
+def site_processes(site: str) -> list[str]:
+    """The process addresses of a site file, in the order they first appear on its upstream servers."""
+    return list(dict.fromkeys(re.findall(r"(?m)^\s*server (\S+:\d+)", site)))
+
+
+def test_the_compose_site_is_the_site_file_with_the_services_as_upstreams(tmp_path: Path) -> None:
+    original = (DEPLOY / "nginx-barbu.conf").read_text()
+    processes = site_processes(original)
+    ours = [f"127.0.0.1:{18001 + i}" for i in range(len(processes))]
+    made = tmp_path / "made" / "barbu.conf"
+    env = {**os.environ, "BARBU_UPSTREAMS": " ".join(ours)}
+    script = DEPLOY / "compose" / "nginx-site.sh"
+    subprocess.run(["sh", str(script), str(DEPLOY / "nginx-barbu.conf"), str(made)], env=env, check=True)
+    site = made.read_text()
+    # every server line is the site file's, its process replaced by the one of the same rank, options kept
+    renamed = dict(zip(processes, ours))
+    expected = [
+        re.sub(r"\S+:\d+", lambda m: renamed[m.group(0)], ln, count=1)
+        for ln in original.splitlines()
+        if re.match(r"\s*server \S+:\d+", ln)
+    ]
+    assert [ln for ln in site.splitlines() if re.match(r"\s*server \S+:\d+", ln)] == expected
+    assert re.search(r"(?m)^\s*listen 80 backlog=4096;", site)
+
+    def rest(text: str) -> list[str]:  # every other line is the site file's own
+        return [ln for ln in text.splitlines() if not re.match(r"\s*(server \S+:\d+|listen )", ln)]
+
+    assert rest(site) == rest(original)
+    done = nginx_test(tmp_path, site)
+    assert done.returncode == 0 and "test is successful" in done.stderr, done.stderr
+    # a site file naming another number of processes, or none, is refused, and nothing is written
+    (tmp_path / "bare.conf").write_text("server { listen 127.0.0.1:8080; }\n")
+    fewer = {**env, "BARBU_UPSTREAMS": " ".join(ours[:-1])}
+    for site_in, environment in ((tmp_path / "bare.conf", env), (DEPLOY / "nginx-barbu.conf", fewer)):
+        bad = subprocess.run(
+            ["sh", str(script), str(site_in), str(tmp_path / "out.conf")],
+            env=environment,
+            capture_output=True,
+            text=True,
+        )
+        assert bad.returncode == 1 and "do not name as many processes" in bad.stderr, bad.stderr
+        assert not (tmp_path / "out.conf").exists() and not (tmp_path / "out.conf.new").exists()
+
+
+def test_each_compose_process_has_the_route_the_site_file_gives_it() -> None:
+    """A table's WebSocket reaches its owner: the route nginx's map sends to the upstream led by the process of
+    rank i is the one the compose file's i-th process announces."""
+    site = (DEPLOY / "nginx-barbu.conf").read_text()
+    processes = site_processes(site)
+    services = compose()["services"]
+    assert len(processes) == len(PROCESSES)
+    routes = dict(re.findall(r"(?m)^\s*(\w+)\s+(barbu_\w+);", site))
+    assert routes, "the site file has no map of routes"
+    for route, upstream in routes.items():
+        block = re.search(r"upstream " + upstream + r" \{(.*?)\}", site, re.S)
+        assert block is not None, upstream
+        leader = re.search(r"(?m)^\s*server (\S+:\d+)(?![^;]*backup)", block.group(1))
+        assert leader is not None, upstream
+        cmd = services[PROCESSES[processes.index(leader.group(1))]]["command"]
+        assert cmd[cmd.index("--route") + 1] == route, (route, cmd)
+
+
+def test_nginx_limits_carry_the_tables_the_docs_promise() -> None:
+    """worker_connections counts both sockets of a seat (the browser's, the one to barbu); the docs' figures
+    are the file's."""
+    main = (DEPLOY / "nginx.conf").read_text()
+    connections = int(re.search(r"(?m)^\s*worker_connections (\d+);", main).group(1))
+    files = int(re.search(r"(?m)^worker_rlimit_nofile (\d+);", main).group(1))
+    assert files >= 2 * connections
+    tables = connections // (2 * 4)
+    ops = (ROOT / "docs" / "operations.md").read_text()
+    assert f"| `worker_connections` | {connections} | {tables:,} tables of four" in ops
+    assert f"| `worker_rlimit_nofile` | {files} |" in ops
+    assert "768 / 8 = 96" in ops
+
+
+# -- systemd --
+
+
+def test_the_systemd_units_verify(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    barbu = shutil.which("barbu") or sys.executable
+    for unit in ("barbu@.service", "barbu-migrate.service", "barbu.target"):
+        text = (DEPLOY / "systemd" / unit).read_text()
+        text = text.replace("/opt/barbu/bin/barbu", barbu)
+        text = text.replace("/opt/barbu/lib/wait-ready.sh", str(DEPLOY / "wait-ready.sh"))
+        text = text.replace("/etc/barbu/barbu.env", str(tmp_path / "barbu.env"))
+        (tmp_path / unit).write_text(text)
+    shutil.copy(DEPLOY / "systemd" / "barbu.env.example", tmp_path / "barbu.env")
+    shutil.copy(tmp_path / "barbu@.service", tmp_path / "barbu@8001.service")
+    done = subprocess.run(
+        [analyze, "verify", "barbu@8001.service", "barbu-migrate.service", "barbu.target"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # a setting systemd cannot read is only a warning: any line at all is a fault
+    assert done.returncode == 0 and done.stdout + done.stderr == "", done.stdout + done.stderr
+    unit = (DEPLOY / "systemd" / "barbu@.service").read_text()
+    for line in ("Restart=on-failure", "LimitNOFILE=65536", "EnvironmentFile=/etc/barbu/barbu.env"):
+        assert line in unit
+    assert re.search(r"(?m)^ExecStart=.* --port %i ", unit) and "ExecStartPost=/opt/barbu/lib/wait-ready.sh %i" in unit
+    assert "Requires=barbu-migrate.service" in unit and "WantedBy=barbu.target" in unit
+
+
+# -- the readiness wait and the rolling restart --
+
+
+class Health(BaseHTTPRequestHandler):
+    """/health/ready: 503 for the first ``busy`` asks, then 200."""
+
+    busy = 0
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        type(self).busy -= 1
+        self.send_response(503 if self.path != "/health/ready" or type(self).busy >= 0 else 200)
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def health():
+    Health.busy = 3
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_wait_ready_waits_for_readiness_and_gives_up_in_time(health) -> None:
+    port = str(health.server_address[1])
+    assert subprocess.run(["sh", str(DEPLOY / "wait-ready.sh"), port, "30"], timeout=60).returncode == 0
+    assert Health.busy < 0  # it asked until it was told ready
+    Health.busy = 10**6
+    done = subprocess.run(["sh", str(DEPLOY / "wait-ready.sh"), port, "1"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and "was not ready after 1s" in done.stderr
+
+
+def test_rolling_restart_restarts_one_at_a_time_and_stops_at_one_not_ready(tmp_path: Path) -> None:
+    calls = tmp_path / "calls"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(f'#!/bin/sh\necho "systemctl $*" >> {calls}\n')
+    (bin_dir / "wait").write_text(f'#!/bin/sh\necho "wait $1" >> {calls}\n[ "$1" != "{8002}" ] || [ -z "$FAIL" ]\n')
+    for f in bin_dir.iterdir():
+        f.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "WAIT_READY": str(bin_dir / "wait")}
+    script = str(DEPLOY / "rolling-restart.sh")
+    assert subprocess.run(["sh", script], env=env, capture_output=True, timeout=30).returncode == 0
+    assert calls.read_text().splitlines() == [
+        line for p in (8001, 8002, 8003) for line in (f"systemctl restart barbu@{p}", f"wait {p}")
+    ]
+    calls.unlink()
+    done = subprocess.run(["sh", script], env={**env, "FAIL": "1"}, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and "barbu@8002 is not ready" in done.stderr
+    assert "barbu@8003" not in calls.read_text()  # the others untouched
