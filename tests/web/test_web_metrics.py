@@ -313,3 +313,33 @@ def test_each_worker_has_its_own_metrics_port_and_node(serve: Any) -> None:
     )
     nodes = {r["node"] for r in json_lines(server.log()) if "node" in r}
     assert len(nodes) == 2, nodes
+
+
+def test_the_dashboard_and_the_scrape_config_name_real_metrics() -> None:
+    """deploy/grafana/barbu.json's queries name only metrics the processes serve; deploy/prometheus.yml parses."""
+    import re
+    from pathlib import Path
+
+    yaml = pytest.importorskip("yaml")
+
+    root = Path(__file__).resolve().parents[2]
+    source = (root / "src" / "barbu" / "web" / "common" / "metrics.py").read_text()
+    served = set(re.findall(r'"(barbu_[a-z_]+)"', source))
+    dashboard = json.loads((root / "deploy" / "grafana" / "barbu.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    assert len(exprs) >= 14
+    used = {m for e in exprs for m in re.findall(r"\b((?:barbu|process)_[a-z_]+)", e)}
+    for name in used:
+        base = re.sub(r"_(total|bucket|sum|count)$", "", name)
+        assert base in served or name in ("process_cpu_seconds_total", "process_resident_memory_bytes"), name
+    for needed in (
+        "barbu_tables",
+        "barbu_moves",
+        "barbu_websockets",
+        "barbu_takeovers",
+        "barbu_database_write_seconds",
+    ):
+        assert needed in {re.sub(r"_(total|bucket|sum|count)$", "", n) for n in used}
+    config = yaml.safe_load((root / "deploy" / "prometheus.yml").read_text())
+    job = next(j for j in config["scrape_configs"] if j["job_name"] == "barbu")
+    assert job["metrics_path"] == "/metrics" and job["static_configs"][0]["targets"]
