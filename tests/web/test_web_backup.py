@@ -3,7 +3,8 @@
 A match finished by the real app is backed up while the app still holds its database open, restored into an
 empty database, and its record, served by an app on the restored database, replays to exactly the same scores.
 Damaged and foreign files, a database that holds data and an existing backup file are refused in words and
-change nothing; a backup of an older schema is brought up to date by the restore.
+change nothing; a backup of an older schema is brought up to date by the restore; backups taken while a real
+``barbu serve`` process plays are whole copies of a log that grew meanwhile.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import io
 import os
 import sqlite3
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import reset_postgres
 from sqlalchemy import create_engine, text
+from webhelpers import http, new_table
 from wsclient import app_client
 
 from barbu.cli.main import main
@@ -128,6 +131,10 @@ def test_damaged_and_foreign_files_are_refused_in_words_and_change_nothing(db_ur
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE notes (line TEXT)")
+    # a database that is not a barbu server's is not backed up, and leaves no file behind
+    code, said = barbu(capsys, "backup", "--db", f"sqlite:///{other}", str(tmp_path / "other.backup"))
+    assert code == 2 and "holds no barbu server's tables" in said, said
+    assert sorted(p.name for p in tmp_path.iterdir() if "backup" in p.name) == ["cut.backup", "good.backup"]
     target = empty_database(db_url, tmp_path)
     for file, words in (
         (junk, "is not a backup of a barbu server"),
@@ -202,3 +209,30 @@ def test_a_sqlite_backup_while_the_server_writes_is_whole(tmp_path, capsys) -> N
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert conn.execute("SELECT count(*) FROM barbu_creations").fetchone() == (0,)
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+
+
+def test_backups_taken_while_a_real_server_plays_are_whole(serve, tmp_path, capsys) -> None:
+    """``barbu serve`` plays a match of computer players in its own process while backups are taken: each copy
+    is an undamaged database whose table log has no gap, and the last, restored, serves the same record."""
+    server = serve("--bot-delay", "0", "--deal-pause", "0")
+    tid, _ = new_table(server.base, RULES, bots={0: "random", 1: "random", 2: "random"})
+    counts: list[int] = []
+    for n in range(1000):
+        over = http("GET", f"{server.base}/api/tables/{tid}")[1]["table"]["status"] == "over"
+        file = tmp_path / f"live-{n}.backup"
+        code, said = barbu(capsys, "backup", "--db", server.db, str(file))
+        assert code == 0, said
+        with sqlite3.connect(f"file:{file}?mode=ro", uri=True) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            seqs = [r[0] for r in conn.execute("SELECT seq FROM barbu_events WHERE table_id = ? ORDER BY seq", (tid,))]
+        assert seqs == list(range(len(seqs)))  # a prefix of the log, never a hole
+        counts.append(len(seqs))
+        if over:
+            break
+    assert counts == sorted(counts) and counts[0] < counts[-1]  # copies of a log that grew meanwhile
+    target = f"sqlite:///{tmp_path / 'restored.db'}"
+    assert barbu(capsys, "restore", str(file), "--db", target)[0] == 0
+    record = urllib.request.urlopen(f"{server.base}/api/tables/{tid}/record", timeout=60).read().decode()
+    assert served_record(target, tid) == record
+    assert scores(record)[1]
+    assert "Traceback" not in server.log()
