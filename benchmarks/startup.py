@@ -6,17 +6,19 @@ Prints, for each run, the seconds from starting ``python -m barbu serve`` (a new
 temporary folder unless ``--db`` is given) to the first 200 from ``/api/health``; then the median, and
 the same for ``python -m barbu serve --help``; then the ten costliest imports of the server process up
 to its first request (``python -X importtime``, cumulative, in ms) and the heavy modules it holds by then
-(numpy, the solver's search, the analysis, the PDF and QR libraries, Playwright, the players' learned
-models): none is expected, they load where used.
+(numpy, the PDF and QR libraries, Pillow, Playwright, the players' learned models, the terminal
+interface): none is expected, they load where used (tests/test_startup.py checks it).
 
-Measured on this project's 2-core machine with five other jobs running (load 4–6), 2026-11-29:
+Measured on this project's 2-core machine with five other jobs running, 2026-11-29 (the code before
+and after the heavy imports were put off, run in turns, 4 runs each):
 
-    before (commit 6cb9cb5)   serve --help 0.29 s; serve -> first 200: median 3.4 s (2.9–4.6)
-    after                     serve --help 0.29 s; serve -> first 200: median 2.4 s (2.0–3.0)
+    load 3    before (6cb9cb5)  serve -> first 200: median 2.55 s     after: median 1.60 s
+    load 5.5  before            serve -> first 200: median 4.5, 3.4 s  after: median 2.6, 2.8 s
+              serve --help: 0.25–0.8 s either way (it imports no server)
 
-The heaviest start-up work left is the database's schema check (Alembic) and the templates and
-catalogs of the pages; the minutes reported in issue 44 came from machines at load 18–31, where every
-process waits its turn for a core.
+Before, every start loaded fpdf2 (0.4 s, numpy among it) and segno for the scorekeeper's printed sheets
+and QR codes; they now load when a sheet is printed as PDF or a QR code drawn.  What is left is mostly
+SQLAlchemy and Alembic (0.5 s of imports) and the schema check.
 """
 
 from __future__ import annotations
@@ -39,13 +41,13 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 #: start-up time every process pays for nothing.
 HEAVY = (
     "numpy",
-    "barbu.solver.search",
-    "barbu.analysis.review",
     "fpdf",
     "segno",
+    "PIL",
     "playwright",
     "onnxruntime",
     "torch",
+    "textual",
     "barbu.agents.learned_inference",
 )
 
