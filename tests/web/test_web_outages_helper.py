@@ -147,3 +147,14 @@ def test_a_probe_checks_at_most_once_a_second_and_tells_its_outage(caplog: pytes
     caplog.set_level(logging.INFO, logger="barbu.web")
     asyncio.run(run())
     assert [r.levelno for r in records(caplog)] == [logging.WARNING, logging.INFO, logging.WARNING]
+
+
+def test_the_outage_an_error_means() -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    assert outages.outage_of(RedisConnectionError("Connection refused")) is outages.broker
+    assert outages.outage_of(OperationalError("SELECT 1", {}, Exception("terminating connection"))) is outages.database
+    assert outages.outage_of(IntegrityError("INSERT", {}, Exception("duplicate key"))) is None  # a bug
+    assert outages.outage_of(ConnectionResetError()) is None  # maybe a client's: not said to be an outage
+    assert outages.outage_of(KeyError("x")) is None

@@ -36,6 +36,7 @@ from .routes import accounts, clubs, daily, events, learn, moderation, pages, pl
 from .routes import mail as mailroutes
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
+from .routes.outageguard import OutageGuard
 from .routes.services import Services, keep_costs
 from .scorebooks.keeping import Scorekeeping
 from .tables.actor import Table
@@ -137,7 +138,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=ROUTES,
         lifespan=lifespan,
         exception_handlers={WebError: web_error},
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(SecurityHeaders), Middleware(OutageGuard)],  # an outage: a clear answer, one line
     )
     app.state.services = services
     # each service by its name too: the domains that look one up on a request (`clubs.service.viewer`) and the tests

@@ -84,6 +84,19 @@ def is_unreachable(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and not isinstance(exc, (FileNotFoundError, PermissionError))
 
 
+def outage_of(exc: BaseException) -> "Outage | None":
+    """The outage ``exc`` means: the broker's for Redis's errors, the database's for the database driver's (as
+    SQLAlchemy gives them); None for anything else, a bug or a socket error that may be a client's own."""
+    if not is_unreachable(exc):
+        return None
+    module = type(exc).__module__
+    if module.startswith("redis"):
+        return broker
+    if module.startswith(("sqlalchemy", "psycopg", "sqlite3")):
+        return database
+    return None
+
+
 class Outage:
     """One dependency's state (up or down since when, and why), reported once each way."""
 

@@ -4,6 +4,10 @@ from ...core.words import N_
 from .errors import BAD, UNAVAILABLE, refusal
 
 SERVER_STARTING = refusal("server-starting", N_("the server is starting; try again in a moment"), UNAVAILABLE)
+#: The database or the broker out of reach for a moment (`barbu.web.routes.outageguard`).
+OUT_OF_REACH = refusal(
+    "out-of-reach", N_("the server cannot reach its storage for a moment; try again shortly"), UNAVAILABLE
+)
 UNKNOWN_STRENGTH = refusal(
     "unknown-strength", N_("unknown computer player '{strength}'; choose from: {strengths}"), BAD
 )

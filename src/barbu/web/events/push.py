@@ -25,7 +25,9 @@ import time
 from typing import Any, Awaitable, Callable
 
 from ...core import safejson
+from ..common import outages
 from ..common.mailbox import Mailbox
+from ..common.outages import is_unreachable
 
 log = logging.getLogger("barbu.web")
 
@@ -100,7 +102,8 @@ class EventPush:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the broker went away for a moment: listen again once it is back
-                log.warning("events: listening for changes failed (%s); trying again", e)
+                if not (is_unreachable(e) and not outages.broker.up):  # an outage is told once, by the broker's own
+                    log.warning("events: listening for changes failed (%s); trying again", e)
                 await asyncio.sleep(0.5)
                 try:
                     await self._pubsub.subscribe(CHANNEL)

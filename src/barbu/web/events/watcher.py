@@ -15,7 +15,9 @@ import time
 from datetime import datetime
 from typing import Any, Callable
 
+from ..common import outages
 from ..common.errors import WebError
+from ..common.outages import is_unreachable
 from ..tables.actor import Table
 from . import store as db
 from .access import Changed, EventAccess
@@ -91,8 +93,11 @@ class Watcher:
                 continue
             try:
                 await self.tick()
-            except Exception:  # never let the watcher die
-                log.exception("events: the watcher failed")
+            except Exception as exc:  # never let the watcher die; the database away is its outage, one line
+                if is_unreachable(exc):
+                    outages.database.failed(exc)
+                else:
+                    log.exception("events: the watcher failed")
 
     async def tick(self) -> None:
         """Start the events whose time has come; move every running event whose round is over on."""

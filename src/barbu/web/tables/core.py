@@ -273,6 +273,8 @@ class TableCore:
         self.closed = True
         for t in self._timers:
             t.cancel()
+        if self._task is not None:  # its actor ends too (left pending, it was destroyed with the table)
+            self._task.cancel()
         for c in self.connections():
             c.close(1012, "the table moved to another server process")
         if self.on_lost is not None:
