@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -100,9 +101,8 @@ def nginx_binary() -> str:
     return found
 
 
-def nginx_test(tmp_path: Path, site: str) -> subprocess.CompletedProcess:
-    """``nginx -t`` of deploy/nginx.conf as shipped, with its paths moved under tmp_path and ``site`` as the one
-    site file it includes."""
+def nginx_files(tmp_path: Path, site: str) -> Path:
+    """deploy/nginx.conf as shipped, its paths moved under tmp_path and ``site`` the one site file it includes."""
     (tmp_path / "sites").mkdir()
     (tmp_path / "sites" / "barbu.conf").write_text(site)
     main = (DEPLOY / "nginx.conf").read_text()
@@ -116,11 +116,14 @@ def nginx_test(tmp_path: Path, site: str) -> subprocess.CompletedProcess:
     temp = "".join(f"    {k}_temp_path {tmp_path}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     main = main.replace("http {\n", "http {\n" + temp, 1)
     (tmp_path / "nginx.conf").write_text(main)
+    return tmp_path / "nginx.conf"
+
+
+def nginx_test(tmp_path: Path, site: str) -> subprocess.CompletedProcess:
+    """``nginx -t`` of deploy/nginx.conf with ``site`` included."""
+    conf = nginx_files(tmp_path, site)
     return subprocess.run(
-        [nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-        capture_output=True,
-        text=True,
-        timeout=30,
+        [nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True, timeout=30
     )
 
 
@@ -173,6 +176,20 @@ def test_the_compose_site_is_the_site_file_with_the_services_as_upstreams(tmp_pa
         assert not (tmp_path / "out.conf").exists() and not (tmp_path / "out.conf.new").exists()
 
 
+def route_leaders(site: str) -> dict[str, int]:
+    """Each route of the site file's map, and the rank (in `site_processes`) of the process leading the upstream
+    it names (the one server that is not a backup)."""
+    processes = site_processes(site)
+    leaders = {}
+    for route, upstream in re.findall(r"(?m)^\s*(\w+)\s+(barbu_\w+);", site):
+        block = re.search(r"upstream " + upstream + r" \{(.*?)\}", site, re.S)
+        assert block is not None, upstream
+        leader = re.search(r"(?m)^\s*server (\S+:\d+)(?![^;]*backup)", block.group(1))
+        assert leader is not None, upstream
+        leaders[route] = processes.index(leader.group(1))
+    return leaders
+
+
 def test_each_compose_process_has_the_route_the_site_file_gives_it() -> None:
     """A table's WebSocket reaches its owner: the route nginx's map sends to the upstream led by the process of
     rank i is the one the compose file's i-th process announces."""
@@ -180,16 +197,12 @@ def test_each_compose_process_has_the_route_the_site_file_gives_it() -> None:
     processes = site_processes(site)
     services = compose()["services"]
     assert len(processes) == len(PROCESSES)
-    routes = dict(re.findall(r"(?m)^\s*(\w+)\s+(barbu_\w+);", site))
-    if not routes:  # a site of plain round robin: the processes announce no route either
+    leaders = route_leaders(site)
+    if not leaders:  # a site of plain round robin: the processes announce no route either
         assert not any("--route" in services[name]["command"] for name in PROCESSES)
         return
-    for route, upstream in routes.items():
-        block = re.search(r"upstream " + upstream + r" \{(.*?)\}", site, re.S)
-        assert block is not None, upstream
-        leader = re.search(r"(?m)^\s*server (\S+:\d+)(?![^;]*backup)", block.group(1))
-        assert leader is not None, upstream
-        cmd = services[PROCESSES[processes.index(leader.group(1))]]["command"]
+    for route, rank in leaders.items():
+        cmd = services[PROCESSES[rank]]["command"]
         assert cmd[cmd.index("--route") + 1] == route, (route, cmd)
 
 
@@ -210,12 +223,15 @@ def test_nginx_limits_carry_the_tables_the_docs_promise() -> None:
 # -- systemd --
 
 
+UNITS = ("barbu@.service", "barbu-migrate.service", "barbu.target", "barbu-backup.service", "barbu-backup.timer")
+
+
 def test_the_systemd_units_verify(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
     barbu = shutil.which("barbu") or sys.executable
-    for unit in ("barbu@.service", "barbu-migrate.service", "barbu.target"):
+    for unit in UNITS:
         text = (DEPLOY / "systemd" / unit).read_text()
         text = text.replace("/opt/barbu/bin/barbu", barbu)
         text = text.replace("/opt/barbu/lib/wait-ready.sh", str(DEPLOY / "wait-ready.sh"))
@@ -224,7 +240,7 @@ def test_the_systemd_units_verify(tmp_path: Path) -> None:
     shutil.copy(DEPLOY / "systemd" / "barbu.env.example", tmp_path / "barbu.env")
     shutil.copy(tmp_path / "barbu@.service", tmp_path / "barbu@8001.service")
     done = subprocess.run(
-        [analyze, "verify", "barbu@8001.service", "barbu-migrate.service", "barbu.target"],
+        [analyze, "verify", "barbu@8001.service", *UNITS[1:]],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -294,3 +310,102 @@ def test_rolling_restart_restarts_one_at_a_time_and_stops_at_one_not_ready(tmp_p
     done = subprocess.run(["sh", script], env={**env, "FAIL": "1"}, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and "barbu@8002 is not ready" in done.stderr
     assert "barbu@8003" not in calls.read_text()  # the others untouched
+
+
+def test_the_nightly_backup_units_command_makes_a_backup(tmp_path: Path) -> None:
+    """barbu-backup.service's command, as systemd hands it to the shell ("$$" a dollar, "%%" a percent), backs up
+    the database named in the environment into a dated file."""
+    pytest.importorskip("sqlalchemy")
+    from barbu.web.db.storage import make_engine, migrate
+
+    unit = (DEPLOY / "systemd" / "barbu-backup.service").read_text()
+    line = re.search(r"(?m)^ExecStart=/bin/sh -c '(.*)'$", unit)
+    assert line is not None
+    command = line.group(1).replace("$$", "$").replace("%%", "%")
+    command = command.replace("/opt/barbu/bin/barbu", f"{sys.executable} -m barbu")
+    command = command.replace("/var/backups/barbu", str(tmp_path / "backups"))
+    (tmp_path / "backups").mkdir()
+    url = f"sqlite:///{tmp_path / 'site.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    env = {**os.environ, "BARBU_DB": url, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run(["sh", "-c", command], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = list((tmp_path / "backups").iterdir())
+    assert len(made) == 1 and re.fullmatch(r"barbu-\d{4}-\d{2}-\d{2}-\d{4}\.backup", made[0].name), made
+    assert made[0].read_bytes().startswith(b"SQLite format 3")
+
+
+class Process(BaseHTTPRequestHandler):
+    """A stand-in for a barbu process behind nginx: answers every GET 200 and notes its path."""
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        self.server.paths.append(self.path)  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("content-length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_the_compose_nginx_runs_and_sends_a_table_to_its_process(tmp_path: Path) -> None:
+    """nginx started from deploy/nginx.conf with the site the compose file's nginx makes, in front of stand-ins
+    for the processes: a request goes through, and a table's WebSocket address with a route reaches the
+    process that route names."""
+    import socket
+    import time
+    import urllib.request
+
+    site_file = (DEPLOY / "nginx-barbu.conf").read_text()
+    count = len(site_processes(site_file))
+    stand_ins = []
+    for _ in range(count):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Process)
+        server.paths = []  # type: ignore[attr-defined]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        stand_ins.append(server)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "BARBU_UPSTREAMS": " ".join(f"127.0.0.1:{s.server_address[1]}" for s in stand_ins),
+        "BARBU_LISTEN": f"127.0.0.1:{port} backlog=4096",
+    }
+    made = tmp_path / "made.conf"
+    subprocess.run(
+        ["sh", str(DEPLOY / "compose" / "nginx-site.sh"), str(DEPLOY / "nginx-barbu.conf"), str(made)],
+        env=env,
+        check=True,
+    )
+    conf = nginx_files(tmp_path, made.read_text())
+    nginx = subprocess.Popen(
+        [nginx_binary(), "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            assert nginx.poll() is None, (tmp_path / "error.log").read_text()
+            try:
+                assert urllib.request.urlopen(base + "/health/ready", timeout=5).status == 200
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("nginx did not answer")
+        for route, rank in route_leaders(site_file).items():
+            before = [len(s.paths) for s in stand_ins]  # type: ignore[attr-defined]
+            assert urllib.request.urlopen(f"{base}/ws/t{rank}?route={route}", timeout=5).status == 200
+            got = [i for i, s in enumerate(stand_ins) if len(s.paths) > before[i]]  # type: ignore[attr-defined]
+            assert got == [rank], (route, got)
+    finally:
+        nginx.send_signal(signal.SIGQUIT)
+        nginx.wait(15)
+        for server in stand_ins:
+            server.shutdown()
+            server.server_close()
