@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 
 from barbu.web.db.storage import Store
 
-FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0")
+FAST: tuple[str, ...] = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0")
 FAST += ("--seats-per-address", "0", "--open-tables-per-address", "0", "--connections-per-address", "0")
 WAIT = 30.0  # seconds a client waits for a message it expects: long for a loaded machine, never a measure
 NAME = "Zephyrine"  # the person's name, which must never show in the metrics
