@@ -82,14 +82,15 @@ def contract_info(m: Match) -> list[dict[str, Any]]:
     ]
 
 
+def public_deal_action(views: Sequence[View], i: int) -> str:
+    """The deal's ``i``-th action as a spectator may see it: hidden unless every seat sees the same text."""
+    text = action_text(views[0].deal_actions[i])
+    return text if all(action_text(v.deal_actions[i]) == text for v in views[1:]) else "hidden"
+
+
 def public_deal_actions(views: Sequence[View]) -> list[str]:
-    """This deal's actions as a spectator may see them: hidden unless every seat sees the same text."""
-    first = views[0].deal_actions
-    out = []
-    for i, a in enumerate(first):
-        text = action_text(a)
-        out.append(text if all(action_text(v.deal_actions[i]) == text for v in views[1:]) else "hidden")
-    return out
+    """This deal's actions as a spectator may see them."""
+    return [public_deal_action(views, i) for i in range(len(views[0].deal_actions))]
 
 
 def deal_log(m: Match, actors: Sequence[int], texts: Sequence[str]) -> list[dict[str, Any]]:
@@ -110,7 +111,7 @@ def last_action(
         if seat is not None and view is not None:
             text = action_text(view.deal_actions[-1])
         else:
-            text = public_deal_actions(views)[-1]
+            text = public_deal_action(views, -1)  # the last alone: each move would otherwise redo the whole deal
     elif isinstance(action, int) or seat == actor:  # the action ended the deal: a card is public
         text = str(action)
     else:
