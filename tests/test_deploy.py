@@ -71,6 +71,24 @@ def test_the_compose_file_starts_the_whole_site_in_order() -> None:
     assert os.access(DEPLOY / "compose" / "nginx-site.sh", os.X_OK)  # the image's entrypoint runs it only so
 
 
+def interpolated(word: str) -> str:
+    """A compose value with its ``${VAR:-default}`` replaced by the default (the environment of a first start)."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", word)
+
+
+def test_every_service_command_is_one_barbu_understands() -> None:
+    """The commands given to the image's ``barbu`` are read by barbu's own parser, options and values."""
+    pytest.importorskip("rich")
+    from barbu.cli.main import build_parser
+
+    for name, service in compose()["services"].items():
+        if service.get("image") != "barbu:latest":
+            continue
+        args = [interpolated(str(w)) for w in service["command"]]
+        parsed = build_parser().parse_args(args)  # exits (SystemExit) on an unknown option or a bad value
+        assert parsed.command == args[0] and callable(parsed.func), name
+
+
 def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
     recipe = (DEPLOY / "Containerfile").read_text()
     stages = re.findall(r"(?m)^FROM (\S+)", recipe)
