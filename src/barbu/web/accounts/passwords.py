@@ -12,8 +12,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from zxcvbn import zxcvbn
-
 from ..common.errors import WebError
 from .refusals import (
     PASSWORD_COMMON,
@@ -42,6 +40,8 @@ def check_password(password: Any, name: str | None = None) -> str:
         raise WebError(PASSWORD_TOO_LONG, n=PASSWORD_MAX)
     if name is not None and _folded(password) == _folded(name):
         raise WebError(PASSWORD_IS_NAME)
+    from zxcvbn import zxcvbn  # its lists take 25 ms to load: at the first password weighed, not at start-up
+
     found = zxcvbn(password[:WEIGHED], user_inputs=[name] if name else None, max_length=WEIGHED)
     if found["score"] >= SCORE_MIN:
         return password

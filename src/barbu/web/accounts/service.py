@@ -20,7 +20,6 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Awaitable, Callable, Sequence
 
-from confusable_homoglyphs import categories, confusables
 from sqlalchemy.engine import Connection
 
 from ..common.errors import WebError
@@ -75,6 +74,8 @@ def fold(name: str) -> str:
 @lru_cache(maxsize=4096)
 def _latin_of(ch: str) -> str:
     """The ASCII letter a character can pass for (a Cyrillic "а" for "a"), else the character itself."""
+    from confusable_homoglyphs import confusables  # 40 ms of tables: loaded at the first name checked
+
     found = confusables.is_confusable(ch, greedy=False, preferred_aliases=["latin"])
     if found:
         for glyph in found[0]["homoglyphs"]:
@@ -110,6 +111,8 @@ def account_name(raw: Any) -> tuple[str, str, str]:
         raise WebError(NAME_CHARACTERS)
     if not unicodedata.category(name[0]).startswith(("L", "N")):
         raise WebError(NAME_FIRST_CHARACTER)
+    from confusable_homoglyphs import categories
+
     if len(categories.unique_aliases(name) - {"COMMON", "INHERITED"}) > 1:
         raise WebError(NAME_MIXED_ALPHABETS)
     if poses_as_computer(name):
