@@ -27,7 +27,7 @@ pytest.importorskip("uvicorn")
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 #: Modules a server process must not load unless a feature asks for them.
-HEAVY = ("numpy", "fpdf", "segno", "playwright", "torch", "onnxruntime", "textual", "PIL", "scipy")
+HEAVY: tuple[str, ...] = ("numpy", "fpdf", "segno", "playwright", "torch", "onnxruntime", "textual", "PIL", "scipy")
 HEAVY += ("zxcvbn", "confusable_homoglyphs")  # a password weighed, a name checked: at sign-up, not at start-up
 HEAVY_BARBU = ("barbu.tui", "barbu.rl", "barbu.scorekeeper.pdf", "barbu.agents.learned_inference")
 
