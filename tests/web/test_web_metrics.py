@@ -1,6 +1,6 @@
 """What an operator reads of a real `barbu serve`: Prometheus metrics on a port of their own, and JSON logs.
 
-- After a person played against computer players (a move of his, a stale command and an empty one), the
+- After a person played against computer players (a move of his, a stale command, an empty one, a frame that is not JSON, an unknown message), the
   metrics port shows the moves counted (exactly the players' actions the database holds), the refusals by
   code, the table playing, his WebSocket, the database's writes and the computer players' thinking.
 - The metrics hold nothing private: no table id, token, name or address.
@@ -101,7 +101,7 @@ def metered(serve_module: Any) -> tuple[Server, int]:
 
 @pytest.fixture(scope="module")
 def played(metered: tuple[Server, int]) -> dict[str, Any]:
-    """A person's table with three computer players: one move of his, a stale command, an empty one; the
+    """A person's table with three computer players: one move of his, a stale command, an empty one, a frame that is not JSON and an unknown message; the
     metrics scraped while he is still connected and the table waits for him."""
     server, port = metered
     status, data = http("POST", server.base + "/api/tables", {"rules": "classic"})
@@ -122,6 +122,10 @@ def played(metered: tuple[Server, int]) -> dict[str, Any]:
         me.my_turn()  # the computer players have played up to him again: the table is still
         assert me.act(me.state["legal"][0], me.state["version"] - 1, "m2")["code"] == "stale"
         assert me.act("", me.state["version"], "m3")["code"] == "bad_message"
+        me.ws.send("{not json")
+        assert me.until(lambda m: m["type"] == "error")["code"] == "bad_json"
+        me.send({"type": "dance"})
+        assert me.until(lambda m: m["type"] == "error")["code"] == "unknown_type"
         status, text = scrape(port)
     finally:
         me.ws.close()
@@ -147,6 +151,8 @@ def test_the_metrics_count_moves_refusals_tables_and_connections(played: dict[st
     assert m['barbu_moves_total{game="classic"}'] == played["players_actions"]
     assert m['barbu_commands_refused_total{code="stale"}'] >= 1
     assert m['barbu_commands_refused_total{code="bad_message"}'] == 1
+    assert m['barbu_commands_refused_total{code="bad_json"}'] == 1
+    assert m['barbu_commands_refused_total{code="unknown_type"}'] == 1
     assert m['barbu_tables{status="playing"}'] == 1
     assert m['barbu_websockets{kind="direct"}'] == 1
     assert m["barbu_players_connected"] == 1

@@ -25,6 +25,7 @@ from ...core.cards import CARDS
 from ...core.errors import BarbuError
 from ...core.words import N_
 from ...i18n import translator
+from ..common import metrics
 from ..common.errors import WebError
 from ..common.i18n import chosen
 from ..common.mailbox import Mailbox
@@ -228,7 +229,9 @@ async def serve_connection(ws: WebSocket, conn: WsConn, table: Table, settings: 
             else:
                 await _command(conn, table, kind, msg, hints)
         except BarbuError as e:  # the web's refusals included: worded in the connection's language
-            conn.send(dumps(refused(e, conn.lang)))
+            reply = refused(e, conn.lang)
+            metrics.refused(str(reply.get("reason") or reply["code"]))
+            conn.send(dumps(reply))
         except Exception:  # a bug: say so, keep the connection and the table
             log.exception("table %s: a %r message failed", table.id, kind[:40])
             _reply_error(conn, "internal", N_("the server could not handle that message"))
@@ -252,6 +255,7 @@ def _message(conn: WsConn, text: str | None, settings: Settings) -> dict[str, An
     try:
         msg = safejson.loads(text)
     except safejson.JsonError as e:  # a lone surrogate included: refused here, before anything echoes it
+        metrics.refused("bad_json")
         conn.send(dumps({"type": "error", "code": "bad_json", "message": word(e, conn.lang)}))
         return None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -303,4 +307,5 @@ def client_address(conn: Request | WebSocket) -> str:
 
 def _reply_error(conn: WsConn, code: str, template: str, **fields: Any) -> None:
     """The server's own message ``template`` (marked N_) in the connection's language."""
+    metrics.refused(code)
     conn.send(dumps({"type": "error", "code": code, "message": say(conn.lang, template, **fields)}))
