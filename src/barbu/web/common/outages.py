@@ -190,14 +190,18 @@ class Probe:
             self._running = None
 
     async def _run(self) -> bool:
-        try:
-            await asyncio.wait_for(self.check(), self.timeout)
-        except asyncio.CancelledError:
-            raise
-        except asyncio.TimeoutError:
-            self.outage.failed(f"no answer within {self.timeout:g} s")
-        except Exception as exc:  # any failure of a trivial check is the dependency's, never a bug to trace
-            self.outage.failed(exc)
-        else:
-            self.outage.recovered()
+        for attempt in range(2):  # a connection the dependency closed while it sat in the pool fails once
+            try:
+                await asyncio.wait_for(self.check(), self.timeout)
+            except asyncio.CancelledError:
+                raise
+            except asyncio.TimeoutError:
+                if attempt:
+                    self.outage.failed(f"no answer within {self.timeout:g} s")
+            except Exception as exc:  # any failure of a trivial check is the dependency's, never a bug to trace
+                if attempt:
+                    self.outage.failed(exc)
+            else:
+                self.outage.recovered()
+                break
         return self.outage.up
