@@ -30,6 +30,8 @@ EXTRA_OF = {
     "confusable_homoglyphs": "web",
     "openskill": "web",
     "msgspec": "web",
+    "prometheus_client": "web",
+    "pythonjsonlogger": "web",
     "fpdf": "sheets",
     "segno": "sheets",
     "numpy": "learned",
