@@ -349,3 +349,32 @@ def test_the_dashboard_and_the_scrape_config_name_real_metrics() -> None:
     config = yaml.safe_load((root / "deploy" / "prometheus.yml").read_text())
     job = next(j for j in config["scrape_configs"] if j["job_name"] == "barbu")
     assert job["metrics_path"] == "/metrics" and job["static_configs"][0]["targets"]
+
+
+def test_errors_are_counted_once_wherever_uvicorn_logs_them() -> None:
+    """An unhandled exception uvicorn logs is counted once: through its own handlers (text, not reaching the
+    root) as through the root's (JSON)."""
+    from barbu.web.common import metrics
+
+    def count() -> float:
+        return (
+            metrics.REGISTRY.get_sample_value("barbu_log_errors_total", {"logger": "uvicorn.error", "traceback": "yes"})
+            or 0
+        )
+
+    uv, root = logging.getLogger("uvicorn"), logging.getLogger()
+    kept = (uv.propagate, list(uv.handlers), list(root.handlers))
+    try:
+        for propagate in (False, True):  # text: uvicorn's own handlers; json: the root's
+            uv.propagate = propagate
+            uv.handlers = [logging.NullHandler()]
+            root.handlers = [h for h in root.handlers if not isinstance(h, metrics.ErrorCounter)]
+            metrics.count_errors()
+            before = count()
+            try:
+                raise RuntimeError("a bug")
+            except RuntimeError:
+                logging.getLogger("uvicorn.error").exception("Exception in ASGI application")
+            assert count() == before + 1
+    finally:
+        uv.propagate, uv.handlers, root.handlers = kept[0], kept[1], kept[2]

@@ -103,10 +103,13 @@ class ErrorCounter(logging.Handler):
 
 
 def count_errors() -> None:
-    """Have the root logger count its errors (once per process)."""
-    root = logging.getLogger()
-    if not any(isinstance(h, ErrorCounter) for h in root.handlers):
-        root.addHandler(ErrorCounter())
+    """Have the log count its errors (once per process): at the root, and on uvicorn's logger when its lines do not
+    reach the root (its own plain-text handlers, ``--log-format text``), so an unhandled exception is counted once."""
+    for logger in (logging.getLogger(), logging.getLogger("uvicorn")):
+        if logger is not logging.root and logger.propagate:
+            continue
+        if not any(isinstance(h, ErrorCounter) for h in logger.handlers):
+            logger.addHandler(ErrorCounter())
 
 
 class Held(Protocol):
