@@ -15,6 +15,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
+from .common.metrics import count_errors
 from .common.settings import Settings
 from .connections import guarded_protocol, quiet_client_errors
 
@@ -182,7 +183,6 @@ def _config(
 
 def _logging(log_level: str, log_format: str = "text") -> None:
     from .common import logs
-    from .common.metrics import count_errors
 
     logs.configure(log_level, log_format)  # plain lines, or one JSON object a line (`--log-format json`)
     count_errors()  # the log's errors, counted for /metrics
@@ -233,6 +233,7 @@ def serve(
             logging.getLogger("barbu.web").error("cannot serve the metrics on %s:%d: %s", *metrics, e.strerror or e)
             return False
     quiet_client_errors()  # after uvicorn has set its logging up
+    count_errors()  # uvicorn's lines too, wherever its logging sends them
     server = DrainingServer(config)
     try:
         server.run(sockets=[s for s in (sock, metrics_sock) if s is not None] or None)
