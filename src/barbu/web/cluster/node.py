@@ -559,5 +559,6 @@ class Cluster:
             "taken_over": self.taken_over,
             "broker_published": self.broker.published,
             "broker_received": self.broker.received,
+            "broker_resubscribed": self.broker.resubscribed,  # its channel subscribed again after an outage
             "listing_bytes": self.broker.listing_bytes,
         }
