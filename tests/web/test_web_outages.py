@@ -35,7 +35,7 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 import pytest
 from conftest import postgres_url, reset_postgres
@@ -43,6 +43,7 @@ from test_web_cluster import FAST, LEASE, check_log
 from webhelpers import Nginx, Server, free_port, http
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.typing import Origin
 
 pytestmark = pytest.mark.slow
 
@@ -185,7 +186,7 @@ class Player:
             ws_url = self.base.replace("http://", "ws://") + f"/ws/{self.tid}"
             try:
                 async with asyncio.timeout(6 + delay):  # the page's handshake timeout: open and welcomed
-                    ws = await connect(ws_url, origin=self.base, open_timeout=None, ping_interval=None)
+                    ws = await connect(ws_url, origin=Origin(self.base), open_timeout=None, ping_interval=None)
                     await ws.send(json.dumps({"type": "hello", "token": self.token, "since": self.version}))
                     heartbeat = await self._welcomed(ws)
                 delay = 0.5
@@ -386,7 +387,9 @@ async def first_answers(base: str, tids: list[str], n: int) -> list[str]:
     answers = []
     for i in range(n):
         try:
-            async with connect(f"{base.replace('http://', 'ws://')}/ws/{tids[i % len(tids)]}", origin=base) as ws:
+            async with connect(
+                f"{base.replace('http://', 'ws://')}/ws/{tids[i % len(tids)]}", origin=Origin(base)
+            ) as ws:
                 await ws.send(json.dumps({"type": "hello"}))
                 while True:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -443,6 +446,18 @@ def test_redis_stopped_for_10_s(cluster: Cluster) -> None:
     assert all(n >= 5 for n in during.values()), f"tables whose player is on their owner stopped: {during}"
     took = wait_for("every table moving again", lambda: c.moving(c.all(), back, 2), AFTER_BROKER)
     wait_for("readiness 200 again", lambda: all(ready(s) == 200 for s in c.servers), 10)
+    # each process's channel is subscribed again: the pings it sends itself through Redis every round arrive
+    processes = [http("GET", s.base + "/api/health")[1]["process"] for s in c.servers]
+    assert all(p["broker_resubscribed"] >= 1 for p in processes), processes
+    heard = [p["broker_received"] for p in processes]
+    wait_for(
+        "each process hearing its own channel again",
+        lambda: all(
+            http("GET", s.base + "/api/health")[1]["process"]["broker_received"] >= n + 3
+            for s, n in zip(c.servers, heard)
+        ),
+        10,
+    )
     print(f"broker back: every table moving again {took:.1f} s later; moves during it on owners: {during}")
 
 
@@ -505,7 +520,7 @@ def test_nothing_lost_nothing_unanswered_and_one_line_each_way(cluster: Cluster)
     for p in c.all():
         p.playing = False  # no new commands: every one sent must be answered
     wait_for("every command answered", lambda: not any(p.pending for p in c.all()), 30)
-    check_log(c.db, {p.tid: [p] for p in c.all()})  # type: ignore[dict-item]
+    check_log(c.db, {p.tid: [cast(Any, p)] for p in c.all()})  # a Player keeps its acknowledged moves as a Seat does
     assert sum(len(p.acked) for p in c.all()) > 100
     for s in c.servers:
         log = s.log()
