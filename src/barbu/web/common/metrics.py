@@ -22,6 +22,7 @@ its index): its figures are its own, and Prometheus scrapes each (deploy/prometh
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import Counter as Tally
 from typing import Any, Iterable, Protocol
@@ -82,9 +83,18 @@ def game_of(rules: object) -> str:
     return str(rules).partition("(")[0][:32] or "unknown"
 
 
+@functools.lru_cache(maxsize=256)
+def _moves_of(rules: object) -> Any:
+    return MOVES.labels(game_of(rules))
+
+
 def moved(rules: object) -> None:
-    """A move was applied at a table playing ``rules``."""
-    MOVES.labels(game_of(rules)).inc()
+    """A move was applied at a table playing ``rules`` (rules are frozen: each one's label is worked out once,
+    not at every move)."""
+    try:
+        _moves_of(rules).inc()
+    except TypeError:  # rules that cannot be hashed
+        MOVES.labels(game_of(rules)).inc()
 
 
 def refused(code: str) -> None:
