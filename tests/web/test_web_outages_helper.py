@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,64 @@ def test_the_outage_an_error_means() -> None:
     assert outages.outage_of(IntegrityError("INSERT", {}, Exception("duplicate key"))) is None  # a bug
     assert outages.outage_of(ConnectionResetError()) is None  # maybe a client's: not said to be an outage
     assert outages.outage_of(KeyError("x")) is None
+
+
+def test_per_address_counts_without_the_broker_and_after(tmp_path: Any) -> None:
+    """While Redis does not answer, a WebSocket count is taken on this process alone (never refused, never an
+    error); once it answers, this process's counts there are set to what it holds, whatever ran meanwhile
+    (commands that timed out may have run after all) or was lost (a Redis restarted empty)."""
+    import asyncio
+    import os
+    import shutil
+    import signal
+
+    import redis.asyncio as aioredis
+    from test_web_outages import RedisServer
+
+    from barbu.web.common.sharedlimits import WEBSOCKETS, SharedLimits
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(tmp_path)
+    server.start()
+    assert server.proc is not None
+    pid = server.proc.pid
+
+    async def run() -> None:
+        client = aioredis.from_url(server.url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        limits = SharedLimits(client, "n1")
+
+        async def counted() -> tuple[Any, Any]:
+            return await client.hget("barbu:limit:ws:all", "h"), await client.hget("barbu:limit:ws:node:n1", "h")
+
+        try:
+            assert await limits.acquire(WEBSOCKETS, "h", 2) and await limits.acquire(WEBSOCKETS, "g", 2)
+            assert await counted() == (b"1", b"1")
+            os.kill(pid, signal.SIGSTOP)  # Redis stops answering
+            try:
+                assert await limits.acquire(WEBSOCKETS, "h", 2)  # taken here alone: not refused, no error
+                assert await limits.acquire(WEBSOCKETS, "h", 2)
+                assert not outages.broker.up
+                await limits.release(WEBSOCKETS, "h")
+                await limits.release(WEBSOCKETS, "g")
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            assert limits.held == {(WEBSOCKETS, "h"): 2}
+            outages.broker.last_failure -= 10  # as if Redis had answered for a while
+            assert outages.broker.recovered()
+            await limits.pay_back()
+            assert await counted() == (b"2", b"2")
+            assert await client.hget("barbu:limit:ws:all", "g") is None
+            await client.flushdb()  # a Redis restarted empty learns this process's share again
+            outages.broker.failed("restarted")
+            outages.broker.last_failure -= 10
+            assert outages.broker.recovered()
+            await limits.pay_back()
+            assert await counted() == (b"2", b"2")
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(run())
+    finally:
+        server.stop()

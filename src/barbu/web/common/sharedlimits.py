@@ -14,8 +14,10 @@ Addresses are never stored as they are: only their HMAC (`Creations.address_hash
 
 **While the broker cannot be reached** nothing is refused for its sake, and no request fails: each process
 holds every address to the same limits on its own (the counts it keeps in memory, which are checked before
-these), so for the outage's length an address may have up to the limit on each process, never more.  What is
-counted then is counted here only, and given back here only; the outage is told once (`outages.broker`).
+these), so for the outage's length an address may have up to the limit on each process, never more.  The outage
+is told once (`outages.broker`).  Each process knows what it holds (`held`), so once the broker answers again it
+sets its own counts there right in one step (`pay_back`): what it took or gave back meanwhile, a command that
+timed out but ran, or a Redis that restarted empty.
 """
 
 from __future__ import annotations
@@ -65,6 +67,24 @@ if tonumber(redis.call('HINCRBY', KEYS[2], ARGV[1], -1)) <= 0 then redis.call('H
 return 1
 """
 
+# KEYS[1]: the server's counts, KEYS[2]: this process's; ARGV: address, count, address, count …: what this
+# process holds.  Its counts set to that, the server's moved by the difference.
+_RESYNC = """
+local want = {}
+for i = 1, #ARGV, 2 do want[ARGV[i]] = tonumber(ARGV[i + 1]) end
+local have = {}
+local mine = redis.call('HGETALL', KEYS[2])
+for i = 1, #mine, 2 do have[mine[i]] = tonumber(mine[i + 1]) end
+local function move(field, by)
+  if by ~= 0 and tonumber(redis.call('HINCRBY', KEYS[1], field, by)) <= 0 then redis.call('HDEL', KEYS[1], field) end
+end
+for field, n in pairs(have) do move(field, (want[field] or 0) - n) end
+for field, n in pairs(want) do if have[field] == nil then move(field, n) end end
+redis.call('DEL', KEYS[2])
+for field, n in pairs(want) do if n > 0 then redis.call('HSET', KEYS[2], field, n) end end
+return 1
+"""
+
 # KEYS[1]: the server's counts, KEYS[2]: a lost process's.  Gives back all it held.
 _FORGET = """
 local held = redis.call('HGETALL', KEYS[2])
@@ -87,8 +107,9 @@ class SharedLimits:
         self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
         self._forget = redis.register_script(_FORGET)
-        self._uncounted: Counter[tuple[str, str]] = Counter()  # taken while the broker was away, by (kind, HMAC)
-        self._owed: Counter[tuple[str, str]] = Counter()  # given back while it was away, to give back there
+        self._resync = redis.register_script(_RESYNC)
+        self.held: Counter[tuple[str, str]] = Counter()  # what this process holds, by (kind, HMAC), broker or not
+        self._synced = 0  # the broker outages this process's counts were set right after
 
     @staticmethod
     def _away(exc: RedisError) -> None:
@@ -112,44 +133,49 @@ class SharedLimits:
     async def acquire(self, kind: str, address_hash: str, limit: int) -> bool:
         """One more ``kind`` held at once by an address, unless it holds ``limit`` already (0: no limit)."""
         try:
-            return bool(
+            taken = bool(
                 await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash, limit])
             )
         except RedisError as exc:  # the broker is away: this process's own count (checked first) decides
             self._away(exc)
-            self._uncounted[(kind, address_hash)] += 1
-            return True
+            taken = True
+        if taken:
+            self.held[(kind, address_hash)] += 1
+        return taken
 
     async def release(self, kind: str, address_hash: str) -> None:
         """Give one back.  Never raises: it runs as a connection closes, when the broker may be out of reach
         (or this process was paused long enough for its socket to time out); a count left over is given back
-        when the process's own counts are forgotten."""
-        if self._uncounted[(kind, address_hash)] > 0:  # taken while the broker was away: never counted there
-            self._uncounted[(kind, address_hash)] -= 1
-            if self._uncounted[(kind, address_hash)] <= 0:
-                del self._uncounted[(kind, address_hash)]
-            return
+        when the broker answers again (`pay_back`), or when the process's own counts are forgotten."""
+        self.held[(kind, address_hash)] -= 1
+        if self.held[(kind, address_hash)] <= 0:
+            del self.held[(kind, address_hash)]
         keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
         for attempt in range(2):
             try:
                 await self._release(keys=keys, args=args)
                 return
             except RedisError as exc:
-                if attempt and is_unreachable(exc):  # given back once the broker answers (`pay_back`)
+                if attempt and is_unreachable(exc):  # set right once the broker answers (`pay_back`)
                     outages.broker.failed(exc)
-                    self._owed[(kind, address_hash)] += 1
                 elif attempt:
                     log.warning("broker: could not give back a %s count (%s)", kind, exc)
 
-    async def pay_back(self) -> None:
-        """Give back the counts that could not be given back while the broker was away (run every round):
-        an address's connections closed during an outage must not count against it once it is over."""
-        for (kind, address_hash), n in list(self._owed.items()):
-            keys, args = [self._all(kind), self._mine(kind, self.node)], [address_hash]
-            for _ in range(n):
-                await self._release(keys=keys, args=args)  # raises while the broker is still away
-                self._owed[(kind, address_hash)] -= 1
-            del self._owed[(kind, address_hash)]
+    async def pay_back(self, kinds: tuple[str, ...] = (WEBSOCKETS,)) -> None:
+        """After a broker outage (run every round; nothing to do unless one happened since the last time): this
+        process's counts in the broker set to what it holds, and the server's moved by the difference, in one
+        step a kind.  A connection closed during the outage no longer counts against its address, one opened
+        then counts, and a Redis that restarted empty learns this process's share again."""
+        seen = outages.broker.outages
+        if seen == self._synced or not outages.broker.up:
+            return
+        for kind in kinds:
+            args: list[str | int] = []
+            for (k, address_hash), n in self.held.items():
+                if k == kind and n > 0:
+                    args += [address_hash, n]
+            await self._resync(keys=[self._all(kind), self._mine(kind, self.node)], args=args)
+        self._synced = seen
 
     async def forget(self, kind: str, node: str) -> int:
         """Give back what a lost process held; how many addresses it held something for."""

@@ -6,7 +6,9 @@ Anything else a handler raises is a bug and goes on to uvicorn, which logs it wh
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 from typing import Any
 
 import orjson
@@ -17,6 +19,8 @@ from ..common.i18n import page_language
 from ..common.outages import outage_of
 from ..common.refusals import OUT_OF_REACH
 from ..common.wording import say
+
+log = logging.getLogger("barbu.web")
 
 #: The close of a WebSocket whose table cannot be reached for a moment: the page reconnects.
 TRY_AGAIN = (1013, "the server cannot reach its storage or its other processes for a moment; reconnecting")
@@ -42,6 +46,13 @@ class OutageGuard:
 
         try:
             await self.app(scope, receive, watched)
+        except asyncio.CancelledError:
+            draining = getattr(getattr(scope.get("app"), "state", None), "draining", False)
+            if draining is not True:
+                raise
+            # uvicorn gave the connections of a stopping process their time (`barbu.web.server.DRAIN_BOUND`) and
+            # cancels what is left: the page reconnects to another process, nothing to trace
+            log.info("stopping: a %s still open at the end of the drain was cut off", scope["type"])
         except Exception as exc:
             outage = outage_of(exc)
             if outage is None:
