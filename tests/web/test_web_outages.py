@@ -467,6 +467,18 @@ def test_postgresql_cut_for_10_s(cluster: Cluster) -> None:
     cut = time.monotonic()
     try:
         wait_for("readiness 503 on every process", lambda: all(ready(s) == 503 for s in c.servers), OUTAGE - 2)
+        # a request that needs the database is answered 503 with a coded refusal in the client's words
+        req = urllib.request.Request(
+            c.servers[0].base + "/api/tables",
+            data=b'{"rules": "classic"}',
+            method="POST",
+            headers={"content-type": "application/json", "accept-language": "fr"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=30)
+        body = json.loads(refused.value.read())
+        assert refused.value.code == 503 and body["code"] == "out-of-reach", body
+        assert "le serveur ne peut pas joindre son stockage" in body["error"], body
         time.sleep(max(0.0, cut + OUTAGE - time.monotonic()))
     finally:
         c.pg.restore()
