@@ -1,5 +1,9 @@
-"""`barbu score` for scripts, end to end in subprocesses on a temporary SQLite database:
-import, list, add, show, export (JSON and CSV, read back), delete; clear errors and exit codes."""
+"""`barbu score` for scripts, end to end on a temporary SQLite database: import, list, add, show, export (JSON and
+CSV, read back), delete; clear errors and exit codes.
+
+The commands run in this process (`tests/inprocess.py`): a process per command cost 1.3 s of processor to start,
+40 times here (37 s of the module's 38), and what these tests check is the commands, not a process starting;
+`test_the_app_needs_a_terminal` still starts one, where the process's terminal is the point."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from inprocess import Ran, barbu
 
 from barbu.scorekeeper import new_keeper
 from barbu.scorekeeper.exchange import from_csv, from_json, to_json
@@ -17,17 +22,18 @@ from barbu.scorekeeper.exchange import from_csv, from_json, to_json
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 
-def run(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(SRC), XDG_CONFIG_HOME=str(tmp_path / "config"), COLUMNS="160")
-    return subprocess.run(
-        [sys.executable, "-m", "barbu", "score", "--db", str(tmp_path / "kept.db"), *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        input=stdin,
-        timeout=120,
-    )
+def run(tmp_path: Path, *args: str) -> Ran:
+    return barbu("score", "--db", str(tmp_path / "kept.db"), *args, config=tmp_path / "config")
+
+
+@pytest.fixture(autouse=True)
+def wide_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables as wide as a process with COLUMNS=160 draws them (the command line's consoles are made at
+    import, and a console that is not a terminal is otherwise 80 wide): a game's title is not wrapped."""
+    from barbu.cli import common, score
+
+    for console in (common.console, common.err, score.console, score.err):
+        monkeypatch.setattr(console, "_width", 160)
 
 
 @pytest.fixture
@@ -122,7 +128,17 @@ def test_refusals_are_plain_and_change_nothing(tmp_path, game_file):
 
 
 def test_the_app_needs_a_terminal(tmp_path):
-    out = run(tmp_path, stdin="")
+    """A process of its own, its input not a terminal: what a script that forgot a subcommand meets."""
+    env = dict(os.environ, PYTHONPATH=str(SRC), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    out = subprocess.run(
+        [sys.executable, "-m", "barbu", "score", "--db", str(tmp_path / "kept.db")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        input="",
+        timeout=120,
+    )
     assert out.returncode == 2 and "needs a terminal" in out.stderr
 
 
@@ -182,13 +198,7 @@ def test_a_played_record_is_kept_and_prints_the_same_sheet_as_barbu_replay(tmp_p
     assert kept.names == ["Ann", "Bob", "Cy", "Di"] and kept.totals == m.totals and kept.is_over
     out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
     assert out.returncode == 0, out.stderr
-    replayed = subprocess.run(
-        [sys.executable, "-m", "barbu", "replay", str(rec), "--sheet", str(tmp_path / "replayed.html")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ, PYTHONPATH=str(SRC)),
-    )
+    replayed = barbu("replay", str(rec), "--sheet", str(tmp_path / "replayed.html"))
     assert replayed.returncode == 0, replayed.stderr
     assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
         encoding="utf-8"
@@ -209,35 +219,13 @@ def test_a_record_that_contradicts_its_play_is_not_kept_and_a_besigue_record_is(
     out = run(tmp_path, "import", str(tmp_path / "bad.jsonl"))
     assert out.returncode != 0 and "contradicts its own play" in out.stderr, out.stderr
     besigue = tmp_path / "b.jsonl"
-    assert (
-        subprocess.run(
-            [sys.executable, "-m", "barbu", "selfplay", "--rules", "besigue", "--seed", "1", "--out", str(besigue)],
-            capture_output=True,
-            timeout=120,
-            env=dict(os.environ, PYTHONPATH=str(SRC)),
-        ).returncode
-        == 0
-    )
+    assert barbu("selfplay", "--rules", "besigue", "--seed", "1", "--out", str(besigue)).returncode == 0
     out = run(tmp_path, "import", str(besigue))
     assert out.returncode == 0 and "(besigue," in out.stdout, out.stderr
     book = only_id(tmp_path)  # the contradicting record was not kept: only the Bésigue game is
     out = run(tmp_path, "print", book, "--format", "html", "-o", str(tmp_path / "kept.html"))
     assert out.returncode == 0, out.stderr
-    replayed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "barbu",
-            "replay",
-            str(besigue),
-            "--sheet",
-            str(tmp_path / "replayed.html"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ, PYTHONPATH=str(SRC)),
-    )
+    replayed = barbu("replay", str(besigue), "--sheet", str(tmp_path / "replayed.html"))
     assert replayed.returncode == 0, replayed.stderr
     assert (tmp_path / "kept.html").read_text(encoding="utf-8") == (tmp_path / "replayed.html").read_text(
         encoding="utf-8"
