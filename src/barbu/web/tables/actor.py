@@ -38,7 +38,7 @@ from .clock import parse as parse_clock
 from .computers import Computers
 from .core import RECENT_COMMANDS, Conn, JournalLike, Seat, TableCore, dumps
 from .leaving import Leaving
-from .persistence import Persistence
+from .persistence import STORED_TEXTS, Persistence
 from .rematch import MakeRematch, Rematches, TakeBacks
 from .seats import NAME_MAX, Seating, clean_name, poses_as_computer
 from .shadow import TableShadow
@@ -74,6 +74,8 @@ class Table(TableCore):
     ) -> None:
         super().__init__(record, journal, settings)
         self.persistence = Persistence(self)
+        for seq, _, text in record.events[-STORED_TEXTS:]:
+            self.persistence.remember(seq, text)
         self.computers = Computers(self, self.persistence)
         self.timing = Timing(self, record, self.persistence, self.computers)
         self.seating = Seating(self, self.persistence)
@@ -333,7 +335,8 @@ class Table(TableCore):
             return False
         if not 0 <= version < len(self.actors) or self.actors[version] != seat:
             return False
-        return " ".join(text.split()).casefold() == " ".join(str(self.match.history[version]).split()).casefold()
+        stored = self.persistence.texts.get(version)
+        return stored is not None and " ".join(text.split()).casefold() == " ".join(stored.split()).casefold()
 
     def _refused(self, conn: Conn, code: str, e: BarbuError, seat: int, cid: Any) -> None:
         """The engine's refusal in the connection's language, less any card the seat may not see."""

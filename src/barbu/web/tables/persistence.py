@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import select
@@ -26,20 +27,31 @@ from .core import Seat, TableCore
 
 log = logging.getLogger("barbu.web")
 
+STORED_TEXTS = 64  # the last actions' stored texts a table keeps, to know a command sent again (`Table.applied`)
+
 
 class Persistence:
     """A table's writes (inside its actor)."""
 
     def __init__(self, table: TableCore) -> None:
         self.t = table
+        self.texts: OrderedDict[int, str] = OrderedDict()  # the last actions stored, by place: their texts
+
+    def remember(self, seq: int, text: str) -> None:
+        """An action stored at ``seq`` (or read from the journal when the table was rebuilt)."""
+        self.texts[seq] = text
+        self.texts.move_to_end(seq)
+        if len(self.texts) > STORED_TEXTS:
+            self.texts.popitem(last=False)
 
     async def commit(self, actor: int, action: Any) -> bool:
         """Append the action just applied to the log (written again a while if it fails); on failure take it back."""
         t = self.t
         seq = len(t.match.history) - 1
         t.actors.append(actor)
+        text = str(action)
         try:
-            await self._store(seq, actor, str(action))
+            await self._store(seq, actor, text)
         except Exception as e:
             if isinstance(e, Fenced):
                 log.warning("table %s: action %d refused, another process owns the table now", t.id, seq)
@@ -50,6 +62,7 @@ class Persistence:
             if isinstance(e, Fenced):
                 t.fenced()
             return False
+        self.remember(seq, text)
         return True
 
     async def _store(self, seq: int, actor: int, text: str) -> None:
