@@ -20,7 +20,6 @@ import random
 import threading
 import time
 import uuid
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
