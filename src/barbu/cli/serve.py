@@ -343,6 +343,25 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         ).format(n=f"{d.lease_ttl:g}"),
     )
     sv.add_argument(
+        "--heartbeat",
+        type=float,
+        default=d.heartbeat,
+        metavar="SECONDS",
+        help=_(
+            "a table's connection idle this long is sent a small beat; the page reconnects after about 2.5 times "
+            "this long without a word (default {n})"
+        ).format(n=f"{d.heartbeat:g}"),
+    )
+    sv.add_argument(
+        "--store-retry",
+        type=float,
+        default=d.store_retry,
+        metavar="SECONDS",
+        help=_(
+            "how long a move whose write failed is written again before it is handed back to its player (default {n})"
+        ).format(n=f"{d.store_retry:g}"),
+    )
+    sv.add_argument(
         "--daily-strength",
         default=d.daily_strength,
         choices=["rule", "random"],
@@ -603,6 +622,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         thinking_processes=not args.thinking_threads,
         broker_url=args.broker or None,
         lease_ttl=args.lease,
+        heartbeat=args.heartbeat,
+        store_retry=args.store_retry,
         daily_strength=args.daily_strength,
         daily_boards=max(0, args.daily_boards),
         **given,
