@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,9 +26,11 @@ class Ran:
     stderr: str
 
 
-def barbu(*args: str, config: Path | None = None) -> Ran:
-    """``barbu ARGS`` in English; `config` is the folder it keeps its settings in (``XDG_CONFIG_HOME``)."""
+def barbu(*args: str, config: Path | None = None, input: str = "") -> Ran:
+    """``barbu ARGS`` in English, `input` its standard input (not a terminal, as a pipe is not); `config` is the
+    folder it keeps its settings in (``XDG_CONFIG_HOME``)."""
     out, err = io.StringIO(), io.StringIO()
+    stdin, sys.stdin = sys.stdin, io.StringIO(input)
     saved = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", "BARBU_LANG")}
     os.environ["BARBU_LANG"] = "en"
     if config is not None:
@@ -39,6 +42,7 @@ def barbu(*args: str, config: Path | None = None) -> Ran:
             except SystemExit as e:  # argparse's refusals end so, as they end the process
                 code = e.code if isinstance(e.code, int) else 2
     finally:
+        sys.stdin = stdin
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
