@@ -3,6 +3,8 @@
     python benchmarks/kill9.py --restarts 100 [--db URL] [--tables 5] [--besigue 2]
     python benchmarks/kill9.py --processes 3 --restarts 100 \\
         --db postgresql://barbu:barbu@127.0.0.1:5432/barbu_bench --broker redis://127.0.0.1:6379/9
+    python benchmarks/kill9.py --nginx --processes 3 --restarts 4 \\
+        --db postgresql://barbu:barbu@127.0.0.1:5432/barbu_bench --broker redis://127.0.0.1:6379/9
 
 One process (the default): clients play random legal moves at several tables over real WebSockets and
 note every acknowledged move; the server is killed with SIGKILL at a random moment, restarted, and the
@@ -37,6 +39,22 @@ Measured on this project's 2-core machine (PostgreSQL and Redis on it, other job
 takes a table, and the victim is drawn at random.)  The takeover waits for the lease to end (at most
 ``--lease`` after the last renewal, renewed every third of it), then for the next round of a survivor
 (a third of the lease), then for the client to reconnect and move: about the lease's length.
+
+Through nginx (``--nginx``, two processes or more, the default 5 s lease): the processes behind a real nginx
+with the repository's deploy/nginx-barbu.conf, and players that behave like the page (tests/web/pageseat.py:
+commands not answered yet sent again with their ids after every welcome, handshake and silence timeouts, the
+page's back-off).  Each cycle kills with SIGKILL the process that owns the most tables, and measures for each of
+its tables the time until a player SEES the table's next move (a state past what the killed process had
+stored), besides the first move stored under the new lease; every command must be answered (acknowledged, or
+refused: none was), and the journal is checked as above.  Measured 2026-11-29 (load 5-8, other jobs running):
+
+    python benchmarks/kill9.py --nginx --processes 3 --restarts 4 --tables 8 --besigue 4 \
+        --db postgresql://barbu:barbu@127.0.0.1:5432/barbu_test --broker redis://127.0.0.1:6379/9
+
+    4 kill -9 of one of 3 processes behind nginx in 67 s (lease 5 s): 3295 moves acknowledged, 0 lost,
+    0 commands unanswered or refused (40 sent again after a reconnection)
+    kill -> a player sees the next move (31 tables), s: min 5.18  median 5.51  p95 6.75  max 6.76
+    kill -> first move stored (31 tables), s: min 5.15  median 5.51  p95 6.74  max 6.75
 """
 
 from __future__ import annotations
@@ -70,7 +88,7 @@ from benchcluster import (
     stop_all,
 )
 from test_web_restart import check_after_kill, play_until_killed
-from webhelpers import Server, http, new_table
+from webhelpers import Nginx, Server, http, new_table
 
 PLAYERS = {"classic": 4, "besigue": 2, "besigue-english": 2}
 
@@ -180,6 +198,10 @@ class Journal:
         if at is None:
             return None
         return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
+
+    def stored(self, table_id: str) -> int:
+        """How many actions a table's journal holds."""
+        return int(self._rows("SELECT count(*) AS n FROM barbu_events WHERE table_id = :t", t=table_id)[0].n)
 
     def finished(self, table_id: str) -> bool:
         rows = self._rows("SELECT status FROM barbu_tables WHERE id = :t", t=table_id)
@@ -409,6 +431,131 @@ def many_processes(args: argparse.Namespace) -> int:
     return 0
 
 
+def through_nginx(args: argparse.Namespace) -> int:
+    """Kill -9 behind nginx, with players that behave like the page: the time until each player SEES the next
+    move of his table (not only until a move is stored), and every command answered."""
+    from pageseat import PageSeat, check_journal, owner_of
+
+    if not (args.db and args.db.startswith("postgresql")) or not args.broker:
+        sys.exit("--nginx needs --db postgresql://... and --broker redis://...")
+    folder = Path(tempfile.mkdtemp(prefix="barbu-kill9-nginx-"))
+    db = fresh_schema(args.db, "barbu_kill9")
+    flush_broker(args.broker)
+    lease = args.lease if args.lease is not None else 5.0
+    servers = processes(
+        max(2, args.processes),
+        db,
+        args.broker,
+        folder,
+        *("--lease", str(lease), "--grace", "100000", "--forwarded-allow-ips", "127.0.0.1", *FAST),
+        *("--log-level", "warning"),
+    )
+    lb: Nginx | None = None
+    rng = random.Random(args.seed)
+    seats: dict[str, list[PageSeat]] = {}
+    seen_after: list[float] = []  # kill -> a player of a table of the killed process sees its next move, s
+    stored_after: list[float] = []  # kill -> its first move stored under the new lease, s
+    answered = resent = 0
+    t0 = time.monotonic()
+
+    def add_table(i: int) -> None:
+        assert lb is not None
+        rules = rules_for(i, args.tables)
+        tid, tokens = new_table(lb.base, rules, seats={s: f"Player {i}.{s}" for s in range(PLAYERS[rules])})
+        seats[tid] = [PageSeat(lb.base, tid, tok, rng.randrange(2**32)) for tok in tokens.values()]
+
+    async def cycle(number: int) -> None:
+        journal = Journal(db)
+        live = {tid: cs for tid, cs in seats.items() if not journal.finished(tid)}
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(c.play(stop)) for cs in live.values() for c in cs]
+        try:
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            owners = {tid: owner_of(db, tid) for tid in live}
+            nodes = {health(s)["process"]["node"]: s for s in servers if alive(s)}
+            victim = max(nodes.values(), key=lambda s: sum(nodes.get(o) is s for o in owners.values()))
+            owned = {tid for tid, o in owners.items() if nodes.get(o) is victim}
+            epochs = journal.owned_by([n for n, s in nodes.items() if s is victim][0])
+            killed, killed_at = time.monotonic(), time.time()
+            await asyncio.to_thread(victim.kill9)
+            # The moves the killed process stored (it stores no more): the next one is the new owner's.
+            version = {tid: await asyncio.to_thread(journal.stored, tid) for tid in owned}
+            waiting = set(owned)
+            while waiting and time.monotonic() < killed + 6 * lease + 30:
+                await asyncio.sleep(0.05)
+                for tid in list(waiting):
+                    seen = [at for c in live[tid] for at, v in c.seen if v > version[tid] and at > killed]
+                    if seen:
+                        seen_after.append(min(seen) - killed)
+                        at = await asyncio.to_thread(journal.first_move_after, tid, epochs.get(tid, 0))
+                        if at is not None:
+                            stored_after.append(at - killed_at)
+                        waiting.discard(tid)
+                    elif journal.finished(tid):
+                        waiting.discard(tid)
+            if waiting:
+                raise AssertionError(f"kill {number}: tables no player saw move again: {sorted(waiting)}")
+            new = seen_after[len(seen_after) - len(owned) :]
+            shown = f"seen moving after {min(new):.2f}-{max(new):.2f} s" if new else "none to take over"
+            print(f"kill {number:3d}: {len(owned)} tables of the killed process {shown}", flush=True)
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(victim.start)
+        finally:
+            stop.set()
+            _, late = await asyncio.wait(tasks, timeout=60)
+            for t in late:
+                t.cancel()
+            journal.close()
+
+    try:
+        for s in servers:
+            s.start()
+        lb = Nginx(servers, folder).start()
+        for i in range(args.tables + args.besigue):
+            add_table(i)
+        for number in range(1, args.restarts + 1):
+            asyncio.run(cycle(number))
+            every = [c for cs in seats.values() for c in cs]
+            unanswered = sum(len(c.pending) for c in every)
+            refused = [m for c in every for m in c.refused]
+            assert not unanswered and not refused, (unanswered, refused)
+            check_journal(db, seats)
+            journal = Journal(db)
+            try:
+                for tid in [t for t in seats if journal.finished(t)]:  # a finished match: a new table in its place
+                    gone = seats.pop(tid)
+                    answered += sum(len(c.acked) for c in gone)
+                    resent += sum(c.resent for c in gone)
+                    add_table(number)
+            finally:
+                journal.close()
+    except BaseException:
+        print(f"server logs kept in {folder}", file=sys.stderr)
+        raise
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        if lb is not None:
+            lb.stop()
+        stop_all(servers)
+    every = [c for cs in seats.values() for c in cs]
+    answered += sum(len(c.acked) for c in every)
+    resent += sum(c.resent for c in every)
+    print(
+        f"\n{args.restarts} kill -9 of one of {len(servers)} processes behind nginx in {time.monotonic() - t0:.0f} s "
+        f"(lease {lease:g} s): {answered} moves acknowledged, 0 lost, 0 commands unanswered or refused "
+        f"({resent} sent again after a reconnection)"
+    )
+    for name, xs in (("a player sees the next move", seen_after), ("first move stored", stored_after)):
+        if xs:
+            q = statistics.quantiles(xs, n=20) if len(xs) > 1 else xs * 19
+            print(
+                f"kill -> {name} ({len(xs)} tables), s: min {min(xs):.2f}  median {statistics.median(xs):.2f}  "
+                f"p95 {q[18]:.2f}  max {max(xs):.2f}"
+            )
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--restarts", type=int, default=100, help="kills (each followed by a restart)")
@@ -421,9 +568,20 @@ def main() -> int:
     p.add_argument(
         "--broker", help="Redis URL of a database number of your own, emptied at the start (with --processes)"
     )
-    p.add_argument("--lease", type=float, default=2.0, help="seconds of a table's lease (with --processes)")
+    p.add_argument(
+        "--lease", type=float, default=None, help="seconds of a table's lease (default 2, 5 with --nginx: the server's)"
+    )
+    p.add_argument(
+        "--nginx",
+        action="store_true",
+        help="through nginx with players that behave like the page: time until a player sees the next move",
+    )
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
+    if args.nginx:
+        return through_nginx(args)
+    if args.lease is None:
+        args.lease = 2.0
     return many_processes(args) if args.processes > 1 else one_process(args)
 
 
