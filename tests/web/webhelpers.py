@@ -100,6 +100,12 @@ class Server:
         except FileNotFoundError:
             return ""
 
+    @property
+    def route(self) -> str:
+        """The process's route for nginx (``barbu serve --route``, by default "p" and its port)."""
+        args = list(self.args)
+        return args[len(args) - 1 - args[::-1].index("--route") + 1] if "--route" in args else f"p{self.port}"
+
     def __enter__(self) -> "Server":
         return self if self.running else self.start()
 
@@ -195,7 +201,8 @@ NGINX_CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx-barbu.conf"
 
 class Nginx:
     """Debian's nginx on 127.0.0.1 in front of server processes, with the repository's own configuration
-    (deploy/nginx-barbu.conf), its upstream servers and listening port replaced by the test's."""
+    (deploy/nginx-barbu.conf), its upstream servers, routes and listening port replaced by the test's
+    (`site`)."""
 
     def __init__(self, servers: list[Server], folder: Path) -> None:
         self.servers, self.folder = servers, folder
@@ -207,22 +214,12 @@ class Nginx:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 15) -> "Nginx":
-        import re
         import shutil
 
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.path.exists(nginx):
             raise RuntimeError("nginx is missing: install Debian's nginx-light (apt-get install nginx-light)")
-        site = NGINX_CONF.read_text()
-        first = re.search(r"(?m)^    server 127\.0\.0\.1:\d+([^;\n]*);", site)  # its parameters (max_fails …) kept
-        upstreams = "".join(f"    server 127.0.0.1:{s.port}{first.group(1) if first else ''};\n" for s in self.servers)
-        site, n = re.subn(
-            r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*", upstreams, site, count=1
-        )
-        assert n == 1, "deploy/nginx-barbu.conf has no upstream servers to replace"
-        site, n = re.subn(r"listen 127\.0\.0\.1:\d+;", f"listen 127.0.0.1:{self.port};", site)
-        assert n == 1, "deploy/nginx-barbu.conf has no listen line to replace"
-        (self.folder / "barbu-site.conf").write_text(site)
+        (self.folder / "barbu-site.conf").write_text(self.site(NGINX_CONF.read_text()))
         tmp = self.folder / "nginx-tmp"
         tmp.mkdir(exist_ok=True)
         (self.folder / "nginx.conf").write_text(f"""
@@ -258,6 +255,39 @@ http {{
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("nginx did not start")
+
+    def site(self, site: str) -> str:
+        """The repository's configuration for this test's processes: the round-robin upstream's servers, one
+        routed upstream per process (that process first, the others as backups) and its line in the route map,
+        all with the parameters (max_fails …) of the configuration's first server; and the listening port."""
+        import re
+
+        first = re.search(r"(?m)^    server 127\.0\.0\.1:\d+([^;\n]*);", site)
+        params = first.group(1) if first else ""
+        upstreams = "".join(f"    server 127.0.0.1:{s.port}{params};\n" for s in self.servers)
+        site, n = re.subn(
+            r"(?m)^    server 127\.0\.0\.1:\d+[^\n]*\n(    server 127\.0\.0\.1:\d+[^\n]*\n)*", upstreams, site, count=1
+        )
+        assert n == 1, "deploy/nginx-barbu.conf has no upstream servers to replace"
+        routed = "\n".join(
+            f"upstream barbu_{s.route} {{\n    server 127.0.0.1:{s.port}{params};\n"
+            + "".join(f"    server 127.0.0.1:{o.port}{params} backup;\n" for o in self.servers if o is not s)
+            + "}\n"
+            for s in self.servers
+        )
+        blocks = list(re.finditer(r"(?m)^upstream barbu_\w+ \{\n(?:    [^\n]*\n)*\}\n\n?", site))
+        assert blocks, "deploy/nginx-barbu.conf has no routed upstreams to replace"
+        site = site[: blocks[0].start()] + routed + "\n" + site[blocks[-1].end() :]
+        lines = "".join(f"    {s.route} barbu_{s.route};\n" for s in self.servers)
+        site, n = re.subn(
+            r"(?m)^(map \$arg_route \$barbu_upstream \{\n    default barbu;\n)(?:    [^\n]*\n)*\}",
+            rf"\g<1>{lines}}}",
+            site,
+        )
+        assert n == 1, "deploy/nginx-barbu.conf has no route map to replace"
+        site, n = re.subn(r"listen 127\.0\.0\.1:\d+;", f"listen 127.0.0.1:{self.port};", site)
+        assert n == 1, "deploy/nginx-barbu.conf has no listen line to replace"
+        return site
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -333,6 +333,15 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("server processes to run on this machine, on one port (needs --broker; default 1)"),
     )
     sv.add_argument(
+        "--route",
+        metavar="NAME",
+        help=_(
+            "with --broker: this process's name for nginx, which sends a table's WebSocket to the process that "
+            "plays it (deploy/nginx-barbu.conf); letters, digits, - and _, at most 16 (default p and the port, "
+            "e.g. p8001)"
+        ),
+    )
+    sv.add_argument(
         "--lease",
         type=float,
         default=d.lease_ttl,
@@ -572,6 +581,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ).format(n=args.workers)
         )
         return 2
+    if args.route is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", args.route):
+        error(_("--route is a name of 1 to 16 letters, digits, - and _, not {value}").format(value=repr(args.route)))
+        return 2
     if not (math.isfinite(args.lease) and 1 <= args.lease <= 600):
         error(_("--lease is a number of seconds from 1 to 600, not {value}").format(value=args.lease))
         return 2
@@ -622,6 +634,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         thinking_processes=not args.thinking_threads,
         broker_url=args.broker or None,
         lease_ttl=args.lease,
+        route=args.route or f"p{args.port}",
         heartbeat=args.heartbeat,
         store_retry=args.store_retry,
         daily_strength=args.daily_strength,

@@ -271,6 +271,18 @@ class DrainingServer(uvicorn.Server):
             timer.daemon = True
             timer.start()
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Many processes: the tables are handed to their successor before uvicorn closes the WebSockets, so each
+        browser reconnects once, straight to its table's new owner (`barbu.web.cluster.node.Cluster.hand_over`)."""
+        lobby = getattr(getattr(self.config.app, "state", None), "lobby", None)
+        cluster = getattr(lobby, "cluster", None)
+        if cluster is not None:
+            try:
+                await cluster.hand_over()
+            except Exception as exc:  # the lifespan's close releases what is left
+                logging.getLogger("barbu.web").warning("stopping: the tables could not be handed over (%s)", exc)
+        await super().shutdown(sockets)
+
 
 def serve_workers(
     settings: Settings,

@@ -84,6 +84,7 @@ class Broker:
         self.published = 0
         self.received = 0
         self.rows: dict[str, bytes] = {}  # the lobby rows this node last wrote, by table
+        self.started_at = time.time()  # kept in its liveness key: a draining node hands its tables to the newest
         self.listing_bytes = 0  # bytes of lobby rows and usage written and read, counted since the start
 
     async def start(self) -> None:
@@ -158,7 +159,7 @@ class Broker:
         address (by its HMAC only) for the per-address limits."""
         data = orjson.dumps({"at": time.time(), "usage": usage})
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(alive_key(self.node), str(time.time()), px=int(ttl * 1000))
+        pipe.set(alive_key(self.node), str(self.started_at), px=int(ttl * 1000))
         pipe.hset(LISTING, self.node, data)
         await pipe.execute()
         self.listing_bytes += len(data)
@@ -224,6 +225,19 @@ class Broker:
             return set()
         found = await self.redis.mget([alive_key(n) for n in nodes])
         return {n for n, v in zip(nodes, found) if v is not None}
+
+    async def started(self, nodes: list[str]) -> dict[str, float]:
+        """When each of these nodes that is alive started (seconds since 1970, its own clock)."""
+        if not nodes:
+            return {}
+        found = await self.redis.mget([alive_key(n) for n in nodes])
+        out: dict[str, float] = {}
+        for node, value in zip(nodes, found):
+            try:
+                out[node] = float(value) if value is not None else -1.0
+            except ValueError:
+                continue
+        return {n: at for n, at in out.items() if at >= 0}
 
     async def listings(self, fresh: float) -> dict[str, dict[str, Any]]:
         """What every node published within ``fresh`` seconds (its "usage"); older entries are dropped from the

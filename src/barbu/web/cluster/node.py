@@ -31,7 +31,7 @@ import os
 import secrets
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Awaitable, Callable
 
@@ -59,9 +59,17 @@ UNREACHABLE = (1013, "the server's processes cannot reach each other for a momen
 REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
 
 
-def new_node_id() -> str:
-    """A name for this process, unique among the server's: its host, its pid and a random part."""
-    return f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+def new_node_id(route: str | None = None) -> str:
+    """A name for this process, unique among the server's: its route (`route_of`), its host, its pid and a random
+    part.  The route rides in the name, so a table's lease tells which process to send its browsers to."""
+    name = f"{socket.gethostname()[:24]}-{os.getpid()}-{secrets.token_hex(3)}"
+    return f"{route}~{name}" if route else name
+
+
+def route_of(node: str) -> str | None:
+    """The route of the process named ``node`` (``barbu serve --route``); None for a process without one."""
+    route, sep, _ = node.partition("~")
+    return route if sep else None
 
 
 class RemoteSocket:
@@ -85,6 +93,7 @@ class RemoteSocket:
             self._inbox.put({"type": "websocket.disconnect", "code": 1006})
 
     async def send(self, message: dict[str, Any]) -> None:
+        self.cluster.relayed += 1
         await self.cluster.broker.send(self.edge, {"k": "out", "c": self.conn_id, "x": message.get("text")})
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
@@ -107,10 +116,11 @@ class Cluster:
     settings: Settings
     host: Host  # the tables of this process (the lobby), given by the application
     operation: Operation | None = None  # set by the app: how the owner answers a relayed HTTP request
-    node: str = field(default_factory=new_node_id)
+    node: str = ""
 
     def __post_init__(self) -> None:
         assert self.settings.broker_url
+        self.node = self.node or new_node_id(self.settings.route)
         self.broker = Broker(self.settings.broker_url, self.node, self._on_message)
         self.limits = SharedLimits(self.broker.redis, self.node)  # per-address limits, server-wide
         self.broker.on_lost = self._broker_lost
@@ -125,7 +135,15 @@ class Cluster:
         self.others_usage: dict[str, dict[str, list[int]]] = {}  # their tables by address HMAC (`Lobby.usage`)
         self.lag_ms: float | None = None  # the broker's round trip, measured every round
         self.taken_over = 0  # tables claimed after their owner's lease ended
+        self.relayed = 0  # a browser's frames carried over the broker, either way, by this process
         self.draining = False
+        self._claiming: set[str] = set()  # tables being claimed now: a round's reading of the leases misses them
+        self._unplayed: dict[str, int] = {}  # leases of ours found not played here last round (`_round_leases`)
+
+    @property
+    def route(self) -> str | None:
+        """Where nginx sends a browser for a table this process owns (`route_of`)."""
+        return route_of(self.node)
 
     @property
     def ttl(self) -> float:
@@ -154,24 +172,84 @@ class Cluster:
         self._keeper = asyncio.get_running_loop().create_task(self._keep(), name="cluster-keeper")
         log.info("cluster: node %s started", self.node)
 
-    async def close(self) -> None:
-        """Drain: stop every table this process owns and release its lease, so the others take it at once."""
+    async def hand_over(self) -> None:
+        """Drain's first step (SIGTERM, before the server closes its sockets): every table this process owns is
+        stopped and its lease given to the process started last (`_successor`), told to start it at once; only
+        then are its browsers sent to reconnect (1012), and their page, asking the table's route again, reaches
+        the successor straight away.  So in a rolling restart a table goes to a process already restarted (the
+        newest) rather than to one restarted next.  A table not handed over is released, for any process to take
+        (and a successor that does not start it lets it go after two rounds, `_round_leases`)."""
         self.draining = True
         if self._keeper is not None:
             self._keeper.cancel()
-        for link in list(self.links.values()):
-            link.out.close(*MOVED)
+        stopped: dict[str, int] = {}
+        conns = []
         for table_id in list(self.epochs):
             t = self.host.drop(table_id)
             epoch = self.epochs.pop(table_id)
             if t is not None:
-                for c in t.connections():
-                    c.close(*MOVED)
+                conns.extend(t.connections())
                 await t.stop()
+            stopped[table_id] = epoch
+        successor = await self._successor() if stopped else None
+        handed: set[str] = set()
+        if successor is not None:
+            try:
+                handed = await self.journal.run(
+                    lambda conn: leases.hand_over(conn, stopped, self.node, successor, self.ttl)
+                )
+                for table_id in sorted(handed):
+                    await self.broker.send(successor, {"k": "adopt", "t": table_id, "epoch": stopped[table_id] + 1})
+            except Exception as exc:
+                log.warning("cluster: could not hand tables over to %s (%s); releasing them", successor, exc)
+        for table_id, epoch in stopped.items():
+            if table_id in handed:
+                continue
             try:
                 await self._release(table_id, epoch)
             except Exception:
                 log.warning("cluster: could not release the lease of table %s", table_id)
+        for c in conns:
+            c.close(*MOVED)
+        if stopped:
+            log.info(
+                "cluster: %d table(s) handed over to %s, %d released",
+                len(handed),
+                successor,
+                len(stopped) - len(handed),
+            )
+
+    async def _successor(self) -> str | None:
+        """The other live process started last: it will not be restarted before this one comes back.  Read afresh
+        (a process started a moment ago, in a rolling restart, is not in the last round's reading yet)."""
+        try:
+            published = await self.broker.listings(self.ttl * 2)
+            started = await self.broker.started([n for n in published if n != self.node])
+        except Exception:  # the broker is away: the tables are released instead
+            return None
+        return max(started, key=lambda n: started[n]) if started else None
+
+    async def _take(self, table_id: str, epoch: int) -> None:
+        """A table a draining process handed to this one (its lease is ours already): started at once."""
+        if self.draining or table_id in self.epochs or table_id in self.host.tables:
+            return
+        lease, _ = await self.lease_of(table_id)
+        if lease is None or lease.owner != self.node or lease.epoch != epoch:
+            return
+        if table_id in self.epochs or table_id in self.host.tables:  # claimed meanwhile
+            return
+        self.epochs[table_id] = epoch
+        if await self.host.adopt(table_id, epoch):  # no await between: a browser arriving now waits for it
+            self.taken_over += 1
+            log.info("cluster: took table %s over from a draining process (epoch %d)", table_id, epoch)
+        else:
+            self.epochs.pop(table_id, None)
+
+    async def close(self) -> None:
+        """Drain: the tables handed over (`hand_over`, if the server has not done so yet), the relays ended."""
+        await self.hand_over()
+        for link in list(self.links.values()):
+            link.out.close(*MOVED)
         for rs in list(self.remote.values()):
             await rs.close(*MOVED)
         for task in list(self._tasks):
@@ -181,7 +259,11 @@ class Cluster:
     # ------------------------------------------------------------------ leases
     async def claim(self, table_id: str) -> int | None:
         """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it."""
-        epoch: int | None = await self.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+        self._claiming.add(table_id)
+        try:
+            epoch: int | None = await self.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+        finally:
+            self._claiming.discard(table_id)
         if epoch is not None:
             self.epochs[table_id] = epoch
         return epoch
@@ -242,8 +324,13 @@ class Cluster:
     async def _round_leases(self) -> None:
         """The database's part of a round: leases renewed, tables lost or finished let go, orphans adopted, relayed
         browsers whose owner's lease moved sent to reconnect."""
+        # Only what was claimed before the renewal is judged by it: a table claimed while it ran (a browser asked
+        # for it) is neither "owned by another" (its row was read before) nor "no longer played" (not yet started).
+        before = dict(self.epochs)
         held = await self._renew()
         for table_id, epoch in list(self.epochs.items()):
+            if before.get(table_id) != epoch:
+                continue
             t = self.host.tables.get(table_id)
             if held.get(table_id) != epoch:  # taken over while this process was away: let it go
                 log.warning("cluster: table %s is owned by another process now", table_id)
@@ -253,9 +340,16 @@ class Cluster:
             elif t is None or t.status in ("over", "expired"):  # finished or unloaded: nobody needs to own it
                 self.epochs.pop(table_id, None)
                 await self._release(table_id, epoch)
-        for table_id, epoch in held.items():  # a lease of ours this process no longer plays (a restart)
-            if table_id not in self.epochs and table_id not in self.host.tables:  # (not one being claimed now)
-                await self._release(table_id, epoch)
+        unplayed: dict[str, int] = {}
+        for table_id, epoch in held.items():  # a lease of ours this process does not play
+            if table_id not in self.epochs and table_id not in self.host.tables and table_id not in self._claiming:
+                if self._unplayed.get(table_id) != epoch:  # perhaps handed over a moment ago: its message follows
+                    unplayed[table_id] = epoch
+                    continue
+                await self._take(table_id, epoch)  # handed over, and its message lost: started now
+                if table_id not in self.epochs:  # finished, or this process drains: for any process to take
+                    await self._release(table_id, epoch)
+        self._unplayed = unplayed
         if not self.draining:
             await self._adopt()
         await self._check_links()
@@ -393,6 +487,10 @@ class Cluster:
             fut = self._requests.pop(env.get("id", ""), None)
             if fut is not None and not fut.done():
                 fut.set_result((int(env.get("status", 500)), env.get("body") or {}))
+        elif kind == "adopt":  # a draining process handed this one a table
+            table_id, epoch = env.get("t"), env.get("epoch")
+            if isinstance(table_id, str) and isinstance(epoch, int):
+                self._spawn(self._take(table_id, epoch))
         elif kind == "ping":
             self._unanswered = 0
             self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)
@@ -519,6 +617,7 @@ class Cluster:
                 if not limit.allow():  # the owner would cut it off too; this process spares the broker
                     out.close(1008, "too many messages")
                     return
+                self.relayed += 1
                 await self.broker.send(lease.owner, {"k": "in", "c": conn_id, "x": message.get("text")})
         except Exception as exc:
             if not is_unreachable(exc):
@@ -561,4 +660,6 @@ class Cluster:
             "broker_received": self.broker.received,
             "broker_resubscribed": self.broker.resubscribed,  # its channel subscribed again after an outage
             "listing_bytes": self.broker.listing_bytes,
+            "relayed_messages": self.relayed,
+            "route": self.route,
         }

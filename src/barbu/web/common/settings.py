@@ -81,6 +81,9 @@ class Settings:
     # a table's lease lasts unless renewed (a lost process's tables are taken over within about that long).
     broker_url: str | None = None
     lease_ttl: float = 5.0
+    # This process's route (``barbu serve --route``, by default "p" and its port): the page opens a table's WebSocket
+    # with its owner's, and nginx sends it to that process (deploy/nginx-barbu.conf) rather than to one that relays.
+    route: str | None = None
     # E-mails saying "your turn" at turn-based tables, to players who ask for them (None: no mail server).
     smtp_host: str | None = None
     smtp_port: int = 25

@@ -138,6 +138,25 @@ def renew_lock(node: str) -> Select[tuple[str]]:
     return select(LEASES.c.table_id).where(LEASES.c.owner == node).order_by(LEASES.c.table_id).with_for_update()
 
 
+def hand_over(conn: Connection, tables: dict[str, int], node: str, successor: str, ttl: float) -> set[str]:
+    """Give these tables (table -> the epoch ``node`` holds) to ``successor`` at once, each with its epoch bumped
+    (what ``node`` still writes is refused); the tables handed over (a lease that moved meanwhile is not).
+
+    The rows are changed in table id order, as every locker takes them."""
+    at = db_now(conn)
+    handed: set[str] = set()
+    for table_id in sorted(tables):
+        row = conn.execute(
+            update(LEASES)
+            .where(LEASES.c.table_id == table_id, LEASES.c.owner == node, LEASES.c.epoch == tables[table_id])
+            .values(owner=successor, epoch=LEASES.c.epoch + 1, expires=at + ttl)
+            .returning(LEASES.c.table_id)
+        ).first()
+        if row is not None:
+            handed.add(table_id)
+    return handed
+
+
 def release(conn: Connection, table_id: str, node: str, epoch: int) -> bool:
     """End a lease at once (a process handing its tables over before it stops, or a finished table)."""
     res = conn.execute(

@@ -5,7 +5,7 @@ HTTP: ``GET /t/{id}`` (table page; the id is the invitation link), ``GET /api/op
 credential, once, in the response body; a private table's invitation secret rides in the body too,
 never in a URL), ``POST /api/tables/{id}/bots`` and ``POST /api/tables/{id}/remove`` (the creator frees a
 seat before the start), ``POST /api/play`` (one click: a table of computer players), the record at
-``GET /api/tables/{id}/record``.  The lobby's "My tables": ``POST /api/tables/mine`` (the tables a
+``GET /api/tables/{id}/record``; where its WebSocket should go, ``GET /api/tables/{id}/route``.  The lobby's "My tables": ``POST /api/tables/mine`` (the tables a
 browser's credentials open), ``POST /api/tables/{id}/leave`` and ``POST /api/tables/{id}/end``.
 
 WebSocket ``/ws/{id}``: the first message is ``{"type": "hello", "token": …, "since": …}`` (no token: a
@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket
 
 from ...i18n import translator
 from ..clubs.store import Club, club_by_id
+from ..cluster.node import route_of
 from ..common.errors import WebError
 from ..common.i18n import page_language
 from ..common.wording import say
@@ -185,6 +186,19 @@ async def on_table(request: Request, op: str, data: dict[str, Any]) -> Response:
     return JSONResponse(body, status_code=status, headers=NO_STORE if op != "info" else None)
 
 
+async def api_route(request: Request) -> Response:
+    """The route of the process that plays a table (``barbu serve --route``; null with one process alone): the page
+    opens the table's WebSocket with it (``/ws/{id}?route=…``) and nginx sends the socket to that process
+    (deploy/nginx-barbu.conf), so its frames are not relayed.  An unowned table is claimed here, as by a socket."""
+    table_id = request.path_params["table_id"]
+    found = await services(request).lobby.locate(table_id)
+    if found is None or await club_hides(request, table_id, found):
+        raise WebError(R.NO_TABLE)
+    cluster = services(request).cluster
+    route = None if cluster is None else route_of(found.owner) if isinstance(found, Lease) else cluster.route
+    return JSONResponse({"route": route}, headers=NO_STORE)
+
+
 async def api_table(request: Request) -> Response:
     return await on_table(request, "info", {})
 
@@ -299,6 +313,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
     Route("/api/tables/{table_id}/end", api_end, methods=["POST"]),
     Route("/api/tables/{table_id}/record", api_record),
+    Route("/api/tables/{table_id}/route", api_route),
     Route("/api/play", api_play, methods=["POST"]),
     WebSocketRoute("/ws/{table_id}", ws_table),
 ]

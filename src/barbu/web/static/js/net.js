@@ -57,12 +57,27 @@ export class TableSocket {
     this.closedByUs = false;
     this.welcomed = false; // ever: a later connection is a reconnection, and says so
     this.watchdog = null;
-    this.connect();
+    this.route = null; // the process that plays the table, for nginx (docs/server.md, "The site's limits")
+    this.locate();
+  }
+
+  // Ask which process plays the table, then connect through its route (nginx sends the socket there, not to a
+  // process that would relay it); with no answer in 3 s, any process takes the socket and relays it.
+  locate() {
+    const signal = AbortSignal.timeout ? AbortSignal.timeout(3000) : undefined;
+    fetch(`/api/tables/${encodeURIComponent(this.tableId)}/route`, { signal })
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}))
+      .then((found) => {
+        this.route = typeof found.route === "string" ? found.route : null;
+        if (!this.closedByUs) this.connect();
+      });
   }
 
   connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}`);
+    const route = this.route ? `?route=${encodeURIComponent(this.route)}` : "";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}${route}`);
     this.ws = ws;
     this.onStatus(this.welcomed ? "reconnecting" : "connecting");
     this.watch(HANDSHAKE + this.delay);
@@ -136,7 +151,7 @@ export class TableSocket {
       return;
     }
     this.onStatus(this.welcomed ? "reconnecting" : "connecting");
-    setTimeout(() => this.connect(), this.delay);
+    setTimeout(() => this.locate(), this.delay); // the table may have moved: its route is asked again
     this.delay = Math.min(this.delay * 2, 8000);
   }
 

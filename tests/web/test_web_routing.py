@@ -1,0 +1,238 @@
+"""WebSockets routed to the owner, and a rolling restart, through a real nginx (deploy/nginx-barbu.conf as
+`webhelpers.Nginx` writes it for the test's processes) in front of three `barbu serve --broker` processes on
+PostgreSQL and Redis.
+
+The players behave like the page (static/js/net.js): before each connection they ask the table's route
+(``GET /api/tables/<id>/route``) and open ``/ws/<id>?route=…``, which nginx sends to the owner's upstream; they
+keep every command not answered yet and send it again, with its id, after each welcome
+(`test_web_commands_cluster.PageSeat`).
+
+- With the route, not one frame is relayed over the broker; without it (round robin), most are.
+- Rolling restart: each process in turn gets SIGTERM, exits, and starts again on its port, while the tables
+  are played.  Each draining process hands its tables to the process started last, which starts them at
+  once.  Then every table moves again within `BOUND` seconds, 0 acknowledged moves are lost, 0 commands are
+  left unanswered, each player reconnects at most once per process restarted that played his table, and no
+  process logged a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any, Iterator
+
+import pytest
+from conftest import postgres_url, redis_url, reset_postgres
+from pageseat import HANDSHAKE, PageSeat, check_journal, owner_of
+from test_web_commands_cluster import table
+from webhelpers import Nginx, Server, http
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from barbu.web.cluster.node import route_of
+
+LEASE = "2"
+BOUND = 30.0  # seconds after the last restart by which every table has moved again (a few are usual here)
+FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--lease", LEASE, "--heartbeat", "2")
+FAST += ("--tables-per-hour", "0", "--connections-per-address", "0", "--bot-tables-per-address", "0")
+FAST += ("--open-tables-per-address", "0", "--seats-per-address", "0", "--forwarded-allow-ips", "127.0.0.1")
+
+
+class RoutedSeat(PageSeat):
+    """`PageSeat` as the page plays now: the table's route asked before each connection, and given to nginx."""
+
+    def __init__(self, base: str, tid: str, token: str, seed: int, routed: bool = True) -> None:
+        super().__init__(base, tid, token, seed)
+        self.routed = routed
+        self.routes: list[str | None] = []  # the route each connection was opened with
+        self.failures: list[Any] = []
+        self.state: dict[str, Any] | None = None  # the last state seen, which the page keeps across reconnections
+
+    async def route(self) -> str | None:
+        if not self.routed:
+            return None
+        try:
+            status, body = await asyncio.to_thread(http, "GET", f"{self.base}/api/tables/{self.tid}/route")
+        except OSError:
+            return None
+        if status != 200:
+            self.failures.append((status, body))
+        return body.get("route") if status == 200 and isinstance(body, dict) else None
+
+    async def play(self, stop: asyncio.Event, settle: float = 20.0) -> None:
+        delay = 0.5
+        ws_base = "ws" + self.base.removeprefix("http")
+        until: float | None = None
+        while True:
+            if stop.is_set():
+                until = until or time.monotonic() + settle
+                if not self.pending or time.monotonic() > until:
+                    return
+            route = await self.route()
+            query = f"?route={route}" if route else ""
+            try:
+                async with connect(
+                    f"{ws_base}/ws/{self.tid}{query}", origin=self.base, open_timeout=HANDSHAKE, close_timeout=1
+                ) as ws:
+                    self.connections += 1
+                    self.routes.append(route)
+                    await ws.send(json.dumps({"type": "hello", "token": self.token, "since": self.version}))
+                    await self._serve(Kept(ws, self), stop, delay)
+                    delay = 0.5
+            except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake):
+                pass
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 8.0)
+
+
+class Kept:
+    """A connection as the page reads it: "in_sync" (nothing missed) leaves the state the page already shows, so
+    the person still sees that it is his turn."""
+
+    def __init__(self, ws: Any, seat: RoutedSeat) -> None:
+        self.ws, self.seat = ws, seat
+
+    async def send(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def recv(self) -> str:
+        raw = await self.ws.recv()
+        msg = json.loads(raw)
+        if isinstance(msg.get("state"), dict):
+            self.seat.state = msg["state"]
+        elif msg.get("type") == "in_sync" and self.seat.state is not None:
+            if self.seat.state.get("version") == msg.get("version"):
+                return json.dumps({**msg, "state": self.seat.state})
+        return raw
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[Server], Nginx]]:
+    """Three processes on one PostgreSQL schema and one Redis database, and nginx in front; all stopped after."""
+    folder = tmp_path_factory.mktemp("routing")
+    db = postgres_url()
+    reset_postgres(db)
+    broker = redis_url()
+    servers = [Server(db, folder / f"server{i}.log", "--broker", broker, *FAST) for i in range(3)]
+    proxy = Nginx(servers, folder)
+    try:
+        for s in servers:
+            s.start(timeout=90)
+        proxy.start()
+        yield db, servers, proxy
+    finally:
+        proxy.stop()
+        for s in servers:
+            s.stop()
+
+
+def healths(servers: list[Server]) -> list[dict[str, Any]]:
+    out = []
+    for s in servers:
+        status, body = http("GET", s.base + "/api/health")
+        assert status == 200, body
+        out.append(body["process"])
+    return out
+
+
+def relayed(servers: list[Server]) -> int:
+    """Frames carried over the broker between processes, either way, since the processes started."""
+    return sum(int(h["relayed_messages"]) for h in healths(servers))
+
+
+async def play_until(seats: list[RoutedSeat], moves: int, most: float = 120.0) -> None:
+    """Play until every table has had ``moves`` more actions (or ``most`` seconds), then settle."""
+    start = {s.tid: s.version or 0 for s in seats}
+    stop = asyncio.Event()
+    players = [asyncio.create_task(s.play(stop)) for s in seats]
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline and not all((s.version or 0) >= start[s.tid] + moves for s in seats):
+        await asyncio.sleep(0.2)
+    stop.set()
+    await asyncio.gather(*players)
+
+
+def tracebacks(servers: list[Server]) -> list[str]:
+    return [s.log()[-4000:] for s in servers if "Traceback" in s.log()]
+
+
+@pytest.mark.slow
+def test_a_table_socket_reaches_its_owner_through_nginx_and_is_not_relayed(site: Any) -> None:
+    db, servers, proxy = site
+    tables = [table(proxy.base, "classic", 2) for _ in range(3)]
+    for tid, _ in tables:  # the route is the owner's, whichever process answers
+        status, body = http("GET", f"{proxy.base}/api/tables/{tid}/route")
+        assert status == 200 and body["route"] == route_of(owner_of(db, tid)), body
+        assert body["route"] in {s.route for s in servers}
+    status, body = http("GET", f"{proxy.base}/api/tables/nosuchtable/route")
+    assert status == 404 and body["code"] == "no-table", body
+
+    seats = [
+        RoutedSeat(proxy.base, tid, tok, 10 * i + j)
+        for i, (tid, toks) in enumerate(tables)
+        for j, tok in enumerate(toks)
+    ]
+    before = relayed(servers)
+    asyncio.run(play_until(seats, 30))
+    assert all(not s.pending for s in seats)
+    assert relayed(servers) == before, "a frame was relayed though every socket reached its table's owner"
+    assert all(r is not None for s in seats for r in s.routes)
+
+    for s in seats:  # the same people, now as a page that does not ask the route: round robin
+        s.routed = False
+    before = relayed(servers)
+    asyncio.run(play_until(seats, 30))
+    assert relayed(servers) > before, "round robin over three processes relays most sockets"
+    check_journal(db, {tid: [s for s in seats if s.tid == tid] for tid, _ in tables})
+    assert tracebacks(servers) == []
+
+
+@pytest.mark.slow
+def test_rolling_restart_loses_nothing_and_players_reconnect_once_per_restart(site: Any) -> None:
+    db, servers, proxy = site
+    tables = [table(proxy.base, "classic", 2) for _ in range(6)]
+    seats = [
+        RoutedSeat(proxy.base, tid, tok, 50 + 10 * i + j)
+        for i, (tid, toks) in enumerate(tables)
+        for j, tok in enumerate(toks)
+    ]
+    owners_seen: dict[str, list[str]] = {tid: [owner_of(db, tid)] for tid, _ in tables}
+    restarted_at: list[float] = []
+
+    def restart_all() -> None:
+        for s in servers:
+            assert s.proc is not None
+            s.proc.send_signal(15)
+            assert s.proc.wait(30) == 0, "a drained process exits 0"
+            s.start(timeout=90)
+            restarted_at.append(time.monotonic())
+            for tid, _ in tables:
+                owner = owner_of(db, tid)
+                if owners_seen[tid][-1] != owner:
+                    owners_seen[tid].append(owner)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        players = [asyncio.create_task(s.play(stop)) for s in seats]
+        while not all((s.version or 0) >= 8 for s in seats):  # every table under way
+            await asyncio.sleep(0.2)
+        await asyncio.to_thread(restart_all)
+        last = restarted_at[-1]
+        deadline = last + BOUND
+        while time.monotonic() < deadline and not all(any(at > last + 1 for at, _ in s.seen) for s in seats):
+            await asyncio.sleep(0.2)
+        stop.set()
+        await asyncio.gather(*players)
+
+    asyncio.run(run())
+    moved = [s.tid for s in seats if not any(at > restarted_at[-1] + 1 for at, _ in s.seen)]
+    assert moved == [], f"tables not moving {BOUND} s after the last restart: {moved}"
+    check_journal(db, {tid: [s for s in seats if s.tid == tid] for tid, _ in tables})
+    assert [s.pending for s in seats if s.pending] == [], "commands left unanswered"
+    first = servers[0].route  # the first process restarted: its tables can only go to one restarted later
+    for s in seats:  # one reconnection per move of his table, and one move per table (two for the first's)
+        hops = len(owners_seen[s.tid]) - 1
+        assert s.connections - 1 <= hops, (s.tid, s.connections, owners_seen[s.tid], s.routes, s.failures)
+        assert hops <= (2 if route_of(owners_seen[s.tid][0]) == first else 1), (s.tid, owners_seen[s.tid])
+    assert tracebacks(servers) == []
