@@ -1,6 +1,7 @@
 """The command line in English, French and Italian: --lang on every command, the system locale, refusals.
 
-Subprocess runs of ``python -m barbu`` read what a player reads; the plain game is played from a
+The commands' output is what a player reads (run in this process; in a process of their own where the system's
+locale is what is tested); the plain game is played from a
 record resumed at a trick where the person holds a card that does not follow suit.
 """
 
@@ -16,6 +17,8 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from inprocess import Ran
+from inprocess import barbu as in_process
 from rich.console import Console
 
 from barbu.agents import make_agent
@@ -28,11 +31,15 @@ from barbu.records.barbu import load_match, write_record
 LOCALE_VARS = ("BARBU_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def barbu(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None):
-    """``python -m barbu ARGS`` with an English (C) locale unless ``env`` says otherwise."""
+def barbu(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None) -> Ran:
+    """``barbu ARGS`` in English unless ``--lang`` or ``env`` says otherwise: in this process
+    (`tests/inprocess.py`: a process a command cost 20 s of this module's 24 s of processor), and in a process of
+    its own with the locale ``env`` when the system's language is what is tested."""
+    if env is None:
+        return in_process(*args, input=stdin, cwd=cwd, columns=100)
     base = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
     full = {**base, "LANG": "C.UTF-8", "COLUMNS": "100", **(env or {})}
-    return subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "barbu", *args],
         input=stdin,
         capture_output=True,
@@ -41,6 +48,7 @@ def barbu(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: P
         cwd=cwd,
         timeout=300,
     )
+    return Ran(done.returncode, done.stdout, done.stderr)
 
 
 def flat(text: str) -> str:

@@ -23,17 +23,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 
 def run(tmp_path: Path, *args: str) -> Ran:
-    return barbu("score", "--db", str(tmp_path / "kept.db"), *args, config=tmp_path / "config")
-
-
-@pytest.fixture(autouse=True)
-def wide_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tables as wide as a process with COLUMNS=160 draws them (the command line's consoles are made at
-    import, and a console that is not a terminal is otherwise 80 wide): a game's title is not wrapped."""
-    from barbu.cli import common, score
-
-    for console in (common.console, common.err, score.console, score.err):
-        monkeypatch.setattr(console, "_width", 160)
+    return barbu("score", "--db", str(tmp_path / "kept.db"), *args, config=tmp_path / "config", columns=160)
 
 
 @pytest.fixture
