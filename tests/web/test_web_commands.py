@@ -24,9 +24,9 @@ from typing import Any, Callable
 
 import pytest
 from conftest import postgres_url, reset_postgres
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from test_web_browser import new_page, play_one, take_seat
-from webhelpers import Server, http, new_table
+from webhelpers import PHONE, Server, http, new_table, shot
 from websockets.sync.client import ClientConnection, connect
 
 from barbu.web.db.storage import Store, database_url
@@ -280,3 +280,28 @@ def test_the_page_sends_a_move_lost_with_its_connection_again(lone: Server, pers
     assert [e for e in events(lone.db, tid) if e[0] == version] == [(version, 0, sent[0]["action"])]
     status, data = http("GET", f"{lone.base}/api/tables/{tid}")
     assert status == 200 and data["table"]["version"] > version
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en-GB", "reconnecting…"), ("fr-FR", "reconnexion…"), ("it-IT", "riconnessione…")]
+)
+def test_the_page_says_it_is_reconnecting(lone: Server, person: Callable[..., Page], lang: str, words: str) -> None:
+    tid, _ = seated(lone, "besigue" if lang != "en-GB" else "classic")
+    page = person(PHONE if lang != "en-GB" else (1366, 768), lang)
+    opened: list[Any] = []
+
+    def route(ws: Any) -> None:  # the first connection goes through; the server is then out of reach
+        opened.append(ws)
+        if len(opened) == 1:
+            ws.connect_to_server()
+        else:
+            ws.close(code=1012, reason="the table moved")
+
+    page.route_web_socket("**/ws/**", route)
+    page.goto(f"{lone.base}/t/{tid}")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected")
+    opened[0].close(code=1012, reason="the table moved")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    expect(page.locator("#conn")).to_have_text(words)
+    shot(page, f"reconnecting-{lang}")
