@@ -84,7 +84,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 
 from benchcluster import FAST, flush_broker, fresh_schema, processes, stop_all
-from webhelpers import Server, http
+from webhelpers import Nginx, Server, http
 
 from barbu.web.db.storage import Store
 
@@ -115,12 +115,21 @@ class SeatClient:
         self.waiting_state: tuple[int, float, bool] | None = None  # version expected, sent at, measured
         self.opened = asyncio.Event()
         self.failed: str | None = None  # why the connection could not be opened
+        self.route_of: str | None = None  # as the page does (--spread route): GET this, then ?route= in the URL
+
+    async def where(self) -> str:
+        if self.route_of is None:
+            return self.url
+        status, body = await asyncio.to_thread(http, "GET", self.route_of)
+        route = body.get("route") if status == 200 and isinstance(body, dict) else None
+        return f"{self.url}?route={route}" if route else self.url
 
     async def run(self, connect_timeout: float) -> None:
         """Play until cancelled; reconnect (as a browser does) when told the table moved to another process."""
         for _ in range(10):
             try:
-                async with connect(self.url, max_size=2**20, open_timeout=connect_timeout, close_timeout=2) as ws:
+                url = await self.where()
+                async with connect(url, max_size=2**20, open_timeout=connect_timeout, close_timeout=2) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.opened.set()
                     self.acted_on = None  # the welcome state again: act on it if it is this seat's turn
@@ -221,6 +230,8 @@ class Result:
     closed: int = 0  # connections the server closed, over the whole run so far
     errors: dict[str, int] = field(default_factory=dict)
     closed_codes: dict[str, int] = field(default_factory=dict)
+    relayed_per_move: float = float("nan")  # frames carried over the broker per acknowledged move
+    listing_bytes: float = float("nan")  # lobby listing bytes one process writes and reads a round
 
     @property
     def p99(self) -> float:
@@ -272,7 +283,7 @@ async def run(
         for n in counts:
             if n <= len(tables):
                 continue
-            print(f"\n=== {n} tables, {n * PLAYERS} connections, {len(bases)} process(es) ===", flush=True)
+            print(f"\n=== {n} tables, {n * PLAYERS} connections, {max(1, len(servers))} process(es) ===", flush=True)
             t0 = time.perf_counter()
             new = await asyncio.to_thread(create_tables, args, bases, len(tables), n - len(tables))
             print(f"{len(new)} tables created and seated in {time.perf_counter() - t0:.1f}s", flush=True)
@@ -292,6 +303,8 @@ async def run(
                             acked[tid],
                         )
                     )
+                    if args.spread == "route":
+                        opening[-1].route_of = f"{bases[where]}/api/tables/{tid}/route"
                     clients.append(opening[-1])
             t0 = time.perf_counter()
             for start in range(0, len(opening), args.wave):  # in waves: a burst of handshakes times out
@@ -317,11 +330,13 @@ async def run(
             gc.freeze()
             gc.set_threshold(20_000, 20, 10)
             stats.rtts, stats.moves, stats.errors = [], 0, {}
+            counted = await asyncio.to_thread(cluster_counts, servers)
             stats.measuring = True
             start_at = time.perf_counter()
             await asyncio.sleep(args.seconds)
             stats.measuring = False
             elapsed = time.perf_counter() - start_at
+            relayed, listing = (b - a for a, b in zip(counted, await asyncio.to_thread(cluster_counts, servers)))
             result = Result(
                 n,
                 len(clients),
@@ -333,6 +348,9 @@ async def run(
                 dict(stats.errors),
                 dict(stats.closed_codes),
             )
+            if args.broker and servers:
+                result.relayed_per_move = relayed / max(1, stats.moves)
+                result.listing_bytes = listing / len(servers) / (elapsed / (args.lease / 3))
             results.append(result)
             report(args, result, elapsed, stats.moves, len(servers))
             if result.failed or result.closed or not result.rtts_ms or result.p99 > args.stop_ms:
@@ -355,6 +373,18 @@ async def run(
     return results, check_journal(db, tables, acked, in_flight)
 
 
+def cluster_counts(servers: list[Server]) -> tuple[int, int]:
+    """Frames relayed over the broker and lobby listing bytes, summed over the processes (0, 0 for one alone)."""
+    relayed = listing = 0
+    for s in servers:
+        status, body = http("GET", s.base + "/api/health")
+        cluster = body.get("process") if status == 200 and isinstance(body, dict) else None
+        if isinstance(cluster, dict):
+            relayed += int(cluster.get("relayed_messages", 0))
+            listing += int(cluster.get("listing_bytes", 0))
+    return relayed, listing
+
+
 def report(args: argparse.Namespace, r: Result, elapsed: float, moves: int, processes: int) -> None:
     print(f"rules {args.rules}, think time {args.think}s (uniform 0..{2 * args.think}s)")
     print(
@@ -370,6 +400,11 @@ def report(args: argparse.Namespace, r: Result, elapsed: float, moves: int, proc
         print(
             f"server memory: {r.rss_mb:.0f} MB RSS over {processes} process(es) = "
             f"{r.rss_mb * 1024 / r.tables:.0f} KB per table"
+        )
+    if args.broker:
+        print(
+            f"relayed over the broker: {r.relayed_per_move:.2f} frames a move; lobby listing: "
+            f"{r.listing_bytes / 1024:.1f} KB a process a round"
         )
     print(
         f"errors from the server: {r.errors or 'none'}; connections closed by the server: {r.closed} "
@@ -437,6 +472,12 @@ def serve_and_run(args: argparse.Namespace, counts: list[int], folder: Path) -> 
             f"{', broker ' + args.broker if args.broker else ''}; idle: {rss_mb(servers):.0f} MB RSS",
             flush=True,
         )
+        if args.nginx:
+            proxy = Nginx(servers, folder).start()
+            try:
+                return asyncio.run(run(args, counts, [proxy.base], db, servers))
+            finally:
+                proxy.stop()
         return asyncio.run(run(args, counts, [s.base for s in servers], db, servers))
     finally:
         stop_all(servers)
@@ -469,10 +510,12 @@ def main() -> int:
     p.add_argument("--lease", type=float, default=5.0, help="seconds of a table's lease (with --broker)")
     p.add_argument(
         "--spread",
-        choices=("round-robin", "owner"),
+        choices=("round-robin", "owner", "route"),
         default="round-robin",
-        help="which process each connection goes to (several processes)",
+        help="which process each connection goes to (several processes); route: through nginx, with the route "
+        "the page asks for (GET /api/tables/<id>/route)",
     )
+    p.add_argument("--nginx", action="store_true", help="nginx in front (deploy/nginx-barbu.conf), as a site has")
     p.add_argument("--wave", type=int, default=250, help="connections opened at once (default 250)")
     p.add_argument("--connect-timeout", type=float, default=20, help="seconds a connection may take to open")
     p.add_argument(
@@ -488,6 +531,8 @@ def main() -> int:
     args = p.parse_args()
     if args.processes > 1 and not (args.db and args.db.startswith("postgresql") and args.broker):
         p.error("--processes N (N > 1) needs --db postgresql://... and --broker redis://...")
+    if args.spread == "route" and not args.nginx:
+        p.error("--spread route needs --nginx (nginx sends each socket to its route's process)")
     counts = sorted(int(n) for n in args.curve.split(",")) if args.curve else [args.tables]
     try:
         import uvloop
@@ -512,12 +557,13 @@ def print_curve(args: argparse.Namespace, results: list[Result]) -> None:
     )
     print(
         f"{'tables':>7} {'conns':>6} {'failed':>6} {'p50 ms':>7} {'p99 ms':>7} {'moves/s':>8} "
-        f"{'RSS MB':>7} {'KB/table':>8}"
+        f"{'RSS MB':>7} {'KB/table':>8} {'relay/move':>10} {'list KB/rnd':>11}"
     )
     for r in results:
         print(
             f"{r.tables:>7} {r.connections:>6} {r.failed:>6} {pct(r.rtts_ms, 50):>7.1f} {r.p99:>7.1f} "
-            f"{r.moves_per_s:>8.0f} {r.rss_mb:>7.0f} {r.rss_mb * 1024 / r.tables:>8.0f}"
+            f"{r.moves_per_s:>8.0f} {r.rss_mb:>7.0f} {r.rss_mb * 1024 / r.tables:>8.0f} "
+            f"{r.relayed_per_move:>10.2f} {r.listing_bytes / 1024:>11.1f}"
         )
     held = [r for r in results if r.ok(args.target_ms)]
     if held:
