@@ -226,9 +226,10 @@ class Nginx:
 user root;
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile 65536;
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/nginx-error.log warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections 16384; }}
 http {{
     access_log off;
     client_body_temp_path {tmp}/body;
