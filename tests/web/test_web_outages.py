@@ -37,6 +37,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterator, cast
 
+import needs
 import pytest
 from conftest import postgres_url, reset_postgres
 from test_web_cluster import FAST, LEASE, check_log
@@ -320,8 +321,7 @@ class Cluster:
 def cluster(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     from sqlalchemy.engine import make_url
 
-    if not Path("/usr/bin/redis-server").exists() and subprocess.run(["which", "redis-server"]).returncode:
-        pytest.skip("redis-server is not installed")
+    needs.tool("redis-server", "apt-get install redis-server")
     db = postgres_url()
     reset_postgres(db)
     url = make_url(db)

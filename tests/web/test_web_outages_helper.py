@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import needs
 import pytest
 
 from barbu.web.common import outages
@@ -167,7 +168,6 @@ def test_per_address_counts_without_the_broker_and_after(tmp_path: Any) -> None:
     (commands that timed out may have run after all) or was lost (a Redis restarted empty)."""
     import asyncio
     import os
-    import shutil
     import signal
 
     import redis.asyncio as aioredis
@@ -175,8 +175,7 @@ def test_per_address_counts_without_the_broker_and_after(tmp_path: Any) -> None:
 
     from barbu.web.common.sharedlimits import WEBSOCKETS, SharedLimits
 
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+    needs.tool("redis-server", "apt-get install redis-server")
     server = RedisServer(tmp_path)
     server.start()
     assert server.proc is not None
