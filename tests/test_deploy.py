@@ -46,12 +46,16 @@ def test_the_compose_file_starts_the_whole_site_in_order() -> None:
     assert set(services) == {"db", "redis", "migrate", "nginx", *PROCESSES}
     assert services["migrate"]["command"][0] == "migrate"
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
-    db_url = services["migrate"]["command"][services["migrate"]["command"].index("--db") + 1]
+    # The database and the broker are named in the environment (BARBU_DB, BARBU_BROKER), never on a command line
+    # where the process list would show the password; migrate and every process read the same ones.
+    env = services["migrate"]["environment"]
+    assert env["BARBU_DB"].startswith("postgresql://barbu:") and env["BARBU_BROKER"] == "redis://redis:6379/0"
+    for name in ("migrate", *PROCESSES):
+        assert "--db" not in services[name]["command"] and "--broker" not in services[name]["command"]
     for name in PROCESSES:
         s = services[name]
         cmd = s["command"]
-        assert cmd[0] == "serve" and cmd[cmd.index("--db") + 1] == db_url
-        assert cmd[cmd.index("--broker") + 1] == "redis://redis:6379/0"
+        assert cmd[0] == "serve" and s["environment"] == env
         # the migrations run once, before any process starts
         assert s["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert "/health/ready" in " ".join(s["healthcheck"]["test"])

@@ -4,6 +4,7 @@ refusal, and Bésigue's commands (`barbu.cli.besigue`, imported when a command t
 from __future__ import annotations
 
 import argparse
+import os
 from types import ModuleType
 
 from rich.console import Console
@@ -30,8 +31,9 @@ def add_database_argument(p: argparse.ArgumentParser) -> None:
     """``--db``, the web server's database, for the operator's commands over it (``barbu users``, ``barbu daily``)."""
     p.add_argument(
         "--db",
+        default=os.environ.get("BARBU_DB") or None,
         help=_(
-            "the server's database: a SQLite file path or URL (default barbu-web.db here), "
-            "or postgresql://user:password@host/dbname"
+            "the server's database: a SQLite file path or URL, or postgresql://user:password@host/dbname "
+            "(default: the environment's BARBU_DB; else barbu-web.db here)"
         ),
     )

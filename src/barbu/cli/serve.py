@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from typing import Any
 
@@ -27,8 +28,10 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
     sv.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     sv.add_argument(
         "--db",
+        default=os.environ.get("BARBU_DB") or None,
         help=_(
-            "database: a SQLite file path or URL (default barbu-web.db here), or postgresql://user:password@host/dbname"
+            "database: a SQLite file path or URL, or postgresql://user:password@host/dbname (default: the "
+            "environment's BARBU_DB, which keeps a password out of the process list; else barbu-web.db here)"
         ),
     )
     sv.add_argument(
@@ -267,6 +270,15 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         ),
     )
     sv.add_argument(
+        "--chat-days",
+        type=float,
+        default=d.chat_days,
+        metavar="DAYS",
+        help=_(
+            "days the tables' chat messages are kept before they are deleted; 0: kept for ever (default {n})"
+        ).format(n=f"{d.chat_days:g}"),
+    )
+    sv.add_argument(
         "--body-timeout",
         type=float,
         default=d.body_timeout,
@@ -319,10 +331,11 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
     sv.add_argument(
         "--broker",
         metavar="URL",
+        default=os.environ.get("BARBU_BROKER") or None,
         help=_(
             "the Redis broker shared by several server processes on one database, e.g. redis://127.0.0.1:6379/0: "
-            "start barbu serve with the same --db and --broker on other ports or machines (default: one process "
-            "alone)"
+            "start barbu serve with the same --db and --broker on other ports or machines (default: the "
+            "environment's BARBU_BROKER, else one process alone)"
         ),
     )
     sv.add_argument(
@@ -624,6 +637,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         hashing_queue=args.hashing_queue,
         **mail,
         open_table_expiry=args.open_table_expiry,
+        chat_days=max(0.0, args.chat_days),
         max_tables=args.max_tables,
         body_timeout=args.body_timeout,
         kept_games_per_hour=args.kept_games_per_hour,
