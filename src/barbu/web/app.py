@@ -28,12 +28,13 @@ from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
-from .moderation.service import Moderation, forget_player
+from .moderation.service import Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
 from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import mail as mailroutes
+from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
 from .routes.outageguard import OutageGuard
@@ -59,6 +60,7 @@ SECURITY_HEADERS = {
 #: Every route of the server, in the order they are matched (the static files last).
 ROUTES: list[BaseRoute] = [
     *pages.ROUTES,
+    *APP_SHELL_ROUTES,
     *tables.ROUTES,
     *replay.ROUTES,
     *scorebooks.ROUTES,
@@ -115,6 +117,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         per_address=settings.analyses_per_address,
     )
     keep_costs(lobby, analyses)
+    lobby.chat_speaker = speaker  # the tables' chat: a muted account says nothing (`barbu.web.tables.chat`)
     accounts = Accounts(
         lambda: lobby.store,
         lambda address: lobby.creations.address_hash(address),

@@ -18,6 +18,7 @@ import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from 
 import { who } from "./account-link.js";
 import { followEvent, roundWords, showEventEnd, showPaused } from "./eventend.js";
 import { focusOn, keepFocus } from "./a11y.js";
+import { keepAwake } from "./wakelock.js";
 
 export const $ = (id) => document.getElementById(id);
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -203,6 +204,7 @@ export function render() {
   main.dataset.seat = mySeat === null ? "" : mySeat;
   main.dataset.status = info.status;
   main.dataset.turnBased = info.turn_based ? "1" : "0";
+  keepAwake(info.status === "playing" && myTurn()); // the screen stays on while the player has to move
   inviteFollows(info);
   const inEvent = followEvent(info, tableId, render); // an event's table: its round's deals, then the event
   showPaused(info); // its director paused the event: said above the table
