@@ -48,7 +48,7 @@ def owned(node: str) -> list[str]:
 
 def test_renewals_and_journal_writes_at_once_never_deadlock(store: Store) -> None:
     """Two renewers and four writers, 60 transactions each, on 240 rows: not one deadlock, every lease kept."""
-    deadlocks: list[str] = []
+    deadlocks: list[BaseException] = []
     errors: list[BaseException] = []
     start = threading.Barrier(6)
 

@@ -20,23 +20,51 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator
 
 import pytest
 from conftest import postgres_url, redis_url, reset_postgres
 from pageseat import HANDSHAKE, PageSeat, check_journal, owner_of
-from test_web_commands_cluster import table
-from webhelpers import Nginx, Server, http
+from webhelpers import Nginx, Server, http, person
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.typing import Origin
 
 from barbu.web.cluster.node import route_of
 
 LEASE = "2"
 BOUND = 30.0  # seconds after the last restart by which every table has moved again (a few are usual here)
-FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--lease", LEASE, "--heartbeat", "2")
+FAST: tuple[str, ...] = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "1000",
+    "--lease",
+    LEASE,
+    "--heartbeat",
+    "2",
+)
 FAST += ("--tables-per-hour", "0", "--connections-per-address", "0", "--bot-tables-per-address", "0")
 FAST += ("--open-tables-per-address", "0", "--seats-per-address", "0", "--forwarded-allow-ips", "127.0.0.1")
+
+
+def table(base: str, rules: str, humans: int) -> tuple[str, list[str]]:
+    """A table of four made and seated through nginx: ``humans`` guests, then computer players."""
+    status, data = http("POST", base + "/api/tables", {"rules": rules})
+    assert status == 201, data
+    tid, creator, tokens = data["id"], data["creator"], []
+    for seat in range(4):
+        if seat < humans:
+            status, got = http("POST", f"{base}/api/tables/{tid}/seats", {"seat": seat, "name": f"P{seat}"})
+            tokens.append(got.get("token"))
+        else:
+            body = {"seat": seat, "strength": "random", "token": creator}
+            status, got = http("POST", f"{base}/api/tables/{tid}/bots", body)
+        assert status == 200, got
+    return tid, tokens
 
 
 class RoutedSeat(PageSeat):
@@ -73,7 +101,7 @@ class RoutedSeat(PageSeat):
             query = f"?route={route}" if route else ""
             try:
                 async with connect(
-                    f"{ws_base}/ws/{self.tid}{query}", origin=self.base, open_timeout=HANDSHAKE, close_timeout=1
+                    f"{ws_base}/ws/{self.tid}{query}", origin=Origin(self.base), open_timeout=HANDSHAKE, close_timeout=1
                 ) as ws:
                     self.connections += 1
                     self.routes.append(route)
@@ -153,6 +181,12 @@ async def play_until(seats: list[RoutedSeat], moves: int, most: float = 120.0) -
     await asyncio.gather(*players)
 
 
+def run(coro: Any) -> None:
+    """``asyncio.run`` in a thread of its own: the module's browser (Playwright's sync API) keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
+
+
 def tracebacks(servers: list[Server]) -> list[str]:
     return [s.log()[-4000:] for s in servers if "Traceback" in s.log()]
 
@@ -174,7 +208,7 @@ def test_a_table_socket_reaches_its_owner_through_nginx_and_is_not_relayed(site:
         for j, tok in enumerate(toks)
     ]
     before = relayed(servers)
-    asyncio.run(play_until(seats, 30))
+    run(play_until(seats, 30))
     assert all(not s.pending for s in seats)
     assert relayed(servers) == before, "a frame was relayed though every socket reached its table's owner"
     assert all(r is not None for s in seats for r in s.routes)
@@ -182,10 +216,39 @@ def test_a_table_socket_reaches_its_owner_through_nginx_and_is_not_relayed(site:
     for s in seats:  # the same people, now as a page that does not ask the route: round robin
         s.routed = False
     before = relayed(servers)
-    asyncio.run(play_until(seats, 30))
+    run(play_until(seats, 30))
     assert relayed(servers) > before, "round robin over three processes relays most sockets"
     check_journal(db, {tid: [s for s in seats if s.tid == tid] for tid, _ in tables})
     assert tracebacks(servers) == []
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_page_opens_its_table_socket_with_the_owners_route(site: Any, browser: Any) -> None:
+    """The table page in a real browser (static/js/net.js), through nginx: it asks the route and opens the socket
+    with it, and what it watches is not relayed."""
+    db, servers, proxy = site
+    tid, _ = table(proxy.base, "classic", 0)  # four computer players: the page watches
+    page = person(browser)
+    sockets: list[str] = []
+    frames: list[str] = []
+
+    def opened(ws: Any) -> None:
+        sockets.append(ws.url)
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    page.on("websocket", opened)
+    before = relayed(servers)
+    page.goto(f"{proxy.base}/t/{tid}")
+    deadline = time.monotonic() + 30
+    while sum('"state"' in f for f in frames) < 5:  # the welcome, then the computers' moves as they come
+        assert time.monotonic() < deadline, (sockets, frames[:3])
+        page.wait_for_timeout(100)
+    owner = route_of(owner_of(db, tid))
+    assert sockets and all(url.endswith(f"/ws/{tid}?route={owner}") for url in sockets), (sockets, owner)
+    assert relayed(servers) == before
+    assert page.errors == []
+    page.context.close()
 
 
 @pytest.mark.slow
@@ -212,7 +275,7 @@ def test_rolling_restart_loses_nothing_and_players_reconnect_once_per_restart(si
                 if owners_seen[tid][-1] != owner:
                     owners_seen[tid].append(owner)
 
-    async def run() -> None:
+    async def main() -> None:
         stop = asyncio.Event()
         players = [asyncio.create_task(s.play(stop)) for s in seats]
         while not all((s.version or 0) >= 8 for s in seats):  # every table under way
@@ -225,7 +288,7 @@ def test_rolling_restart_loses_nothing_and_players_reconnect_once_per_restart(si
         stop.set()
         await asyncio.gather(*players)
 
-    asyncio.run(run())
+    run(main())
     moved = [s.tid for s in seats if not any(at > restarted_at[-1] + 1 for at, _ in s.seen)]
     assert moved == [], f"tables not moving {BOUND} s after the last restart: {moved}"
     check_journal(db, {tid: [s for s in seats if s.tid == tid] for tid, _ in tables})

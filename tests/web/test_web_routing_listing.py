@@ -82,7 +82,7 @@ def test_only_changed_rows_are_written_and_rows_of_a_gone_node_leave_the_index()
                 len(r["id"]) for r in changed
             )  # the changed row in full (as JSON), the others by their id only
             assert (await a.redis.get(row_key("n0t002"))) is not None
-            assert b"playing" in await a.redis.get(row_key("n0t002"))
+            assert "playing" in str(await a.redis.get(row_key("n0t002")))
             await a.list_rows(changed[1:], 10)  # the first is over or private now: out of the lobby
             assert await a.redis.get(row_key("n0t000")) is None
             await asyncio.sleep(0.5)  # b is gone: its rows expire, and the next reader takes them out
