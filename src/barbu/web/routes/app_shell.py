@@ -19,7 +19,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ... import __version__
 from ...core.words import N_
 from ...i18n import LANGUAGES, language, translator
 from ..common.i18n import TEMPLATES, environment, page_language
@@ -90,7 +89,7 @@ def worker_source(default_lang: str) -> str:
     """``templates/sw.js`` with its settings: the files to keep, the languages, and the version of them all."""
     keep = [f"/offline/{lang}" for lang in LANGUAGES] + list(OFFLINE_FILES)
     source = (TEMPLATES / "sw.js").read_text(encoding="utf-8")
-    digest = hashlib.sha256(__version__.encode() + source.encode())
+    digest = hashlib.sha256(source.encode())
     for lang in LANGUAGES:
         digest.update(offline_html(lang).encode())
     for path in OFFLINE_FILES:
