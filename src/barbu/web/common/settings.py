@@ -57,6 +57,7 @@ class Settings:
     clubs_per_day: int = 10  # clubs one address may create in any 24 hours (an account: `clubs.service.CLUBS_PER_DAY`)
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
+    chat_days: float = 30.0  # days a table's chat is kept (``barbu serve --chat-days``); 0: kept for ever
     # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.
     # ("learned", "policy:classic.npz") from ``barbu serve --player learned=policy:classic.npz``.
     players: tuple[tuple[str, str], ...] = ()

@@ -12,9 +12,11 @@ characters).  A second report of the same target by the same player while the fi
 database in the same statement that files one (`store.add_report`), so a burst or many processes cannot pass it.
 
 **Targets are kinds** (`KINDS`): each says how a page's address and a desk's id find the target, and which
-actions apply to it.  The coming chat adds the kind "message" (its id the message's; its actions "remove" and
-"restore"; its author the player a moderator may then warn or mute) and reports into the same queue: nothing
-else here changes.
+actions apply to it.  The table's chat (`barbu.web.tables.chat`) adds the kind "message": its id the message's
+(``seq`` on the page), reported by a logged-in player who was at the table (seated with his account, or a
+spectator who watched); the desk shows it with the messages around it in its room (`CONTEXT` each side), and
+its actions are "remove" and "restore"; its author (his account, if he had one) is the player a moderator may
+then warn or mute from the player's own reports or page.
 
 **Mute.**  A muted player plays on but writes nothing others read: no club or event made, no club description or
 event name changed, no report filed (and, when it comes, no chat).  The domains ask through a `Voice`
@@ -39,6 +41,7 @@ from ..accounts.service import fold, open_store, write_in_thread
 from ..accounts.store import User
 from ..clubs import store as clubs
 from ..common.errors import WebError
+from ..db import chat as chatdb
 from ..db.storage import Store, _aware, now
 from ..events import store as events
 from ..events.access import club_role, hidden
@@ -48,6 +51,7 @@ from . import store as db
 REPORTS_PER_HOUR = 10
 TEXT_MAX = 500  # characters of a report's words
 REASON_MAX = 500  # characters of a moderator's reason
+CONTEXT = 5  # messages of a reported chat message's room shown on each side of it
 MUTE_HOURS_MAX = 365 * 24
 CLOSED_KEPT_DAYS = 365  # a closed report is forgotten after this; the log keeps what was done
 #: A mute "until lifted" is one that ends at this moment.
@@ -159,11 +163,41 @@ def event_by_id(conn: Connection, raw: str) -> Target | None:
     return None if ev is None else _event(ev)
 
 
-#: The kinds of target, by name.  A new kind (the chat's "message") is one more entry.
+def _line(m: chatdb.Message) -> dict[str, Any]:
+    return {"seq": m.id, "from": m.name, "phrase": m.phrase, "text": m.text, "at": iso(m.at), "removed": m.removed}
+
+
+def message_by_id(conn: Connection, raw: str) -> Target | None:
+    """A chat message, with the messages around it in its room (its context) in ``state``."""
+    if not (raw.isdigit() and len(raw) < 12):
+        return None
+    m = chatdb.by_id(conn, int(raw))
+    if m is None:
+        return None
+    said = m.text if m.text is not None else f"[{m.phrase}]"
+    state = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
+    state["context"] = [_line(x) for x in chatdb.around(conn, m, CONTEXT)]
+    return Target("message", str(m.id), f"{m.name}: {said}"[:80], f"/t/{m.table_id}", said or "", state, m.user_id)
+
+
+def message_by_address(conn: Connection, raw: str, reader: User) -> Target | None:
+    """A message a player read at a table: he was seated there with his account, or watched it logged in."""
+    t = message_by_id(conn, raw)
+    if t is None or t.state["removed"]:
+        return None
+    table_id = t.state["table"]
+    seated = any(uid == reader.id for _, uid in chatdb.seats_of(conn, table_id))
+    if not (seated or chatdb.watched(conn, table_id, reader.id)):
+        return None
+    return t
+
+
+#: The kinds of target, by name.  A new kind is one more entry.
 KINDS: dict[str, Kind] = {
     "player": Kind("player", ("warn", "mute", "unmute", "ban", "unban"), player_by_address, player_by_id),
     "club": Kind("club", ("remove", "restore"), club_by_address, club_by_id),
     "event": Kind("event", ("remove", "restore"), event_by_address, event_by_id),
+    "message": Kind("message", ("remove", "restore"), message_by_address, message_by_id),
 }
 
 
@@ -176,6 +210,13 @@ def voice(conn: Connection, user_id: int) -> None:
     if until >= FOREVER:
         raise WebError(no.MUTED_UNTIL_LIFTED)
     raise WebError(no.MUTED, until=until.strftime("%Y-%m-%d %H:%M"))
+
+
+def speaker(conn: Connection, user_id: int) -> str:
+    """The chat's `barbu.web.tables.chat.Speaker`: an account's name, refused while a moderator's mute lasts."""
+    voice(conn, user_id)
+    user = accounts.user_by_id(conn, user_id)
+    return "" if user is None else user.name
 
 
 # -- reports --
@@ -267,6 +308,10 @@ def _flip(conn: Connection, table: Any, row_id: int, column: str, value: bool) -
 
 
 def _set_removed(conn: Connection, t: Target, removed: bool) -> None:
+    if t.kind == "message":
+        if not chatdb.set_removed(conn, int(t.id), removed):
+            raise WebError(no.ALREADY)
+        return
     _flip(conn, clubs.CLUBS if t.kind == "club" else events.EVENTS, int(t.id), "removed", removed)
 
 

@@ -61,6 +61,8 @@ async def report(request: Request) -> Response:
 @action(p.ModerationAct)
 async def act(request: Request, body: p.ModerationAct, user: User) -> dict[str, Any]:
     entry = await services(request).moderation.act(user, body.action, body.kind, body.target, body.reason, body.hours)
+    if body.kind == "message" and body.action in ("remove", "restore") and str(body.target).isdigit():
+        await services(request).lobby.chat_changed(int(str(body.target)))  # its table sends its chat anew
     return {"ok": True, "entry": entry}
 
 

@@ -34,6 +34,7 @@ from ..common.wording import say
 from ..db.leases import Lease
 from ..db.storage import Store
 from ..tables.actor import Table, dumps, requested_clock
+from ..tables.chat import replay_chat
 from ..tables.clock import DEFAULT as DEFAULT_CLOCK
 from ..tables.lobby import invitation, options_catalogue, parse_rules
 from ..tables.mine import MINE_BODY
@@ -226,6 +227,20 @@ async def api_end(request: Request) -> Response:
     return await on_table(request, "end", (await decode(request, p.Leave)).given())
 
 
+async def api_chat(request: Request) -> Response:
+    """A table's chat for its replay, to those who were there: {"token": seat} (a seat's credential), or the
+    session's account seated there or that watched it logged in (`barbu.web.tables.chat.replay_chat`)."""
+    body = (await decode(request, p.Leave)).given()
+    user = await user_of(request)
+    lobby = services(request).lobby
+    if lobby.store is None:
+        raise WebError(R.NO_TABLE)
+    said = await asyncio.to_thread(
+        replay_chat, lobby.store, request.path_params["table_id"], body.get("token"), user.id if user else None
+    )
+    return JSONResponse({"messages": said}, headers=NO_STORE)
+
+
 async def api_mine(request: Request) -> Response:
     """ "My tables": {"tables": [{"id", "token", "creator"}, …]} → each as the lobby lists it, or gone."""
     body = await decode(request, p.Mine, MINE_BODY)
@@ -313,6 +328,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/tables/{table_id}/leave", api_leave, methods=["POST"]),
     Route("/api/tables/{table_id}/end", api_end, methods=["POST"]),
     Route("/api/tables/{table_id}/record", api_record),
+    Route("/api/tables/{table_id}/chat", api_chat, methods=["POST"]),
     Route("/api/tables/{table_id}/route", api_route),
     Route("/api/play", api_play, methods=["POST"]),
     WebSocketRoute("/ws/{table_id}", ws_table),

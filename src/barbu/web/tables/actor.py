@@ -33,6 +33,7 @@ from ..common import metrics
 from ..common.settings import Settings
 from ..common.wording import lang_of, refusal
 from ..db.storage import TableRecord
+from .chat import Chat
 from .clock import Clock, Turn, parse_turn_based
 from .clock import parse as parse_clock
 from .computers import Computers
@@ -84,9 +85,11 @@ class Table(TableCore):
         self.rematches = Rematches(self, on_rematch)
         self._results_sent = self.web.deals_done()
         self.shadow = TableShadow(self)  # one person against computer players: each deal replayed by the expert
+        self.chat = Chat(self)  # its two rooms (`barbu.web.tables.chat`), read back from storage as it starts
 
     def start(self) -> None:
         self.open_inbox()
+        self.tell(self.chat.load)  # before any connection's hello: the chat so far
         for seat in self.seats:  # after a restart nobody is connected yet
             if seat.kind == "human" and not self.turn_based:
                 self.seating.start_grace(seat)
@@ -213,6 +216,7 @@ class Table(TableCore):
         welcome = {"type": "welcome", "seat": conn.seat, "table": self.info(), "heartbeat": self.settings.heartbeat}
         conn.send(dumps(welcome))
         self._catch_up(conn, since)
+        self.chat.welcome(conn)  # the rooms' recent messages this connection reads
         told = self.shadow.welcome(conn)  # the person's seat only: the comparisons with the expert so far
         if told is not None:
             conn.send(dumps(told))
@@ -400,6 +404,7 @@ class Table(TableCore):
         if (m.is_over or self.limit_reached()) and self.status != "over":
             self.status = "over"
             self.tell(self.persistence.save_status)
+            self.chat.match_over()  # both rooms are everyone's now
         if deal_ended and self.on_deal is not None:
             self.on_deal(self)
 

@@ -107,4 +107,5 @@ class Leaving:
                 )
             )
         t.send_table()
+        t.chat.match_over()  # both rooms of its chat are everyone's now
         return kept

@@ -17,6 +17,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from datetime import datetime
 from typing import Any, Awaitable, Callable
 
 from ...besigue.ruleset import OPTIONS as BESIGUE_OPTIONS
@@ -29,12 +30,14 @@ from ...core.words import ENGLISH, Words
 from ...games import game_kind, short_rules
 from ..common.errors import WebError
 from ..common.settings import Settings
+from ..db import chat as chatdb
 from ..db.creations import TABLE, Creations
 from ..db.journal import Journal
 from ..db.leases import Lease
 from ..db.storage import SeatRecord, Store, TableRecord, hash_token, now
 from . import mine as mytables
 from .actor import Table
+from .chat import Speaker, sweep_before
 from .limits import MY_TABLES, TableLimits
 from .outside import Beyond, Outside
 from .peers import Peers
@@ -42,6 +45,7 @@ from .refusals import BESIGUE_TWO_PLAYERS, BOTS_BY_CHOICE, PLAYERS_WHOLE_NUMBER,
 from .thinking import ThinkingPool
 
 log = logging.getLogger("barbu.web")
+CHAT_SWEEP_EVERY = 3600.0  # seconds between two enforcements of the chat's retention
 __all__ = ["Lobby", "MY_TABLES", "invitation", "options_catalogue", "parse_rules"]
 
 
@@ -180,6 +184,9 @@ class Lobby:
         self.on_deal: Callable[[Table], None] | None = None  # a deal ended at a table here (`barbu.web.events.service`)
         # an event's table built here reads whether its event is paused (`barbu.web.events.pausing`)
         self.paused_of: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
+        # the chat's account check and name (`barbu.web.tables.chat.Speaker`: a muted account says nothing)
+        self.chat_speaker: Speaker | None = None
+        self._chat_swept = 0.0  # when the chat's retention was last enforced (time.monotonic)
 
     async def start(self) -> None:
         # Many processes: a transaction left idle by a paused process ends well before its leases do.
@@ -216,8 +223,45 @@ class Lobby:
                 await self.unload_idle()
                 await self.expire_open()
                 self.creations.sweep()
+                if time.monotonic() - self._chat_swept > CHAT_SWEEP_EVERY:
+                    self._chat_swept = time.monotonic()
+                    await self.sweep_chat()
             except Exception:  # never let the sweeper die
                 log.exception("lobby: unloading idle tables failed")
+
+    async def sweep_chat(self, at: datetime | None = None) -> int:
+        """Delete the chat's messages older than ``barbu serve --chat-days`` (0: kept for ever): how many."""
+        before = sweep_before(self.settings.chat_days, at)
+        if before is None:
+            return 0
+        gone = int(await self._journal().run(lambda conn: chatdb.sweep(conn, before)))
+        if gone:
+            log.info("lobby: %d chat messages older than %g days deleted", gone, self.settings.chat_days)
+        return gone
+
+    async def chat_changed(self, message_id: int) -> None:
+        """A moderator removed or restored a chat message: its table, wherever it is played, sends its chat
+        anew (a removed message to nobody); a table played nowhere reads it when it is built."""
+        store = self.store
+        if store is None:
+            return
+
+        def table_of(c: Any) -> str | None:
+            m = chatdb.by_id(c, message_id)
+            return None if m is None else m.table_id
+
+        table_id = await self._journal().run(table_of)
+        if table_id is None:
+            return
+        try:
+            found = await self.locate(table_id)
+            if isinstance(found, Lease):
+                if self.cluster is not None:
+                    await self.cluster.request(found.owner, table_id, "chat", {}, "", "en")
+            elif found is not None:
+                await found.call(found.chat.refresh)
+        except Exception:  # that table reads its chat again when it is built
+            log.warning("table %s was not told of a moderator's change to its chat", table_id)
 
     async def unload_idle(self) -> list[str]:
         """Let finished tables nobody has used for a while leave memory.
@@ -332,6 +376,7 @@ class Lobby:
         t.on_turn = self.beyond.tell_turn
         t.on_deal = self._deal_ended
         t.paused_of = self.paused_of
+        t.chat.speaker = self.chat_speaker
         self.show_ratings(t)
         return t
 

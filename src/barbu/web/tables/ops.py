@@ -16,7 +16,7 @@ from .actor import Table
 
 NO_STORE = {"cache-control": "no-store"}  # answers that carry a credential or a player's own standing
 #: The requests `operate` runs.
-OPERATIONS = ("info", "seat", "remove", "bot", "leave", "end", "pause")
+OPERATIONS = ("info", "seat", "remove", "bot", "leave", "end", "pause", "chat")
 
 
 class Desk(Protocol):
@@ -67,6 +67,9 @@ async def _run(lobby: Desk, t: Table, op: str, data: dict[str, Any], address: st
         # at a duplicate event's table the stand-in plays on for a player who leaves, even alone (`web.events`)
         outcome = await t.call(t.give_up, data.get("token"), data.get("creator"), user_id, t.boards is not None)
         return {"outcome": outcome, "table": t.info()}
+    if op == "chat":  # a moderator removed or restored a message of its chat (`Lobby.chat_changed`)
+        await t.call(t.chat.refresh)
+        return {}
     if op == "pause":  # an event's director paused ({"at", "reason"}) or resumed (None) the event
         paused = data.get("paused")
         await t.call(t.pause_event, paused if isinstance(paused, dict) else None)

@@ -39,6 +39,12 @@ class Peers(Protocol):
         """A table's lease as the database has it, and the database's time."""
         ...
 
+    async def request(
+        self, owner: str, table_id: str, op: str, data: dict[str, Any], address: str, lang: str
+    ) -> tuple[int, dict[str, Any]] | None:
+        """Ask a table's owner to run a request about it (`barbu.web.tables.ops`); None if it did not answer."""
+        ...
+
     def lost(self, table_id: str) -> None:
         """Another process took this table over."""
         ...

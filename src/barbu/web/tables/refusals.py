@@ -164,3 +164,27 @@ REMATCH_UNAVAILABLE = refusal("rematch-unavailable", N_("rematches are not avail
 # A move the game refuses before the engine sees it (`barbu.web.tables.games`): sent as the engine's are, with
 # the engine's own code for the same refusal.
 NOT_HELD = refusal("you-do-not-hold", N_("you do not hold that card"))
+
+# Chat at the table (`barbu.web.tables.chat`).
+CHAT_SAY_WHAT = refusal("chat-say-what", N_('a chat message is a quick phrase ("phrase") or words ("text")'))
+CHAT_UNKNOWN_PHRASE = refusal("chat-unknown-phrase", N_("that is not one of the quick phrases"))
+CHAT_EMPTY = refusal("chat-empty", N_("write something first"))
+CHAT_TOO_LONG = refusal("chat-too-long", N_("a chat message has at most {n} characters"))
+CHAT_TEXT_ACCOUNT = refusal(
+    "chat-text-account", N_("guests send quick phrases only: log in to write your own words"), FORBIDDEN
+)
+CHAT_SPECTATOR_ACCOUNT = refusal(
+    "chat-spectator-account", N_("spectators chat with an account: log in to talk with the others watching"), FORBIDDEN
+)
+CHAT_TOO_FAST = refusal(
+    "chat-too-fast",
+    NN_(
+        "you are chatting too fast: wait {n} second",
+        "you are chatting too fast: wait {n} seconds",
+    ),
+    LIMITED,
+)
+CHAT_NOT_SAVED = refusal("chat-not-saved", N_("your message could not be saved: send it again in a moment"), UNAVAILABLE)
+CHAT_NOT_THERE = refusal(
+    "chat-not-there", N_("a table's chat is read by those who were there: its players and its spectators"), FORBIDDEN
+)

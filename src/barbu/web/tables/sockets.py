@@ -283,6 +283,8 @@ async def _command(conn: WsConn, table: Table, kind: str, msg: dict[str, Any], h
         conn.send(dumps({"type": "taken_back", "moves": undone}))
     elif kind == "hint":
         await send_hint(conn, table, hints)
+    elif kind == "chat":  # a quick phrase or words for the connection's room (`barbu.web.tables.chat`)
+        await table.call(table.chat.say, conn, msg)
     elif kind == "compare":  # the person's "Compare with the expert" box (web/tables/shadow.py)
         await table.call(table.shadow.switch, conn, msg.get("on"))
     else:
