@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+from pathlib import Path
 from typing import Any, Callable
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
@@ -20,6 +21,7 @@ from starlette.routing import Route
 from webhelpers import Server, http, shot
 
 from barbu.web.app import ROUTES
+from barbu.web.routes import app_shell
 
 pytestmark = pytest.mark.browser
 SERVE = ("--bot-delay", "0.2", "--deal-pause", "0", "--tables-per-hour", "0", "--bot-tables-per-address", "0")
@@ -153,6 +155,9 @@ def test_offline_page_follows_the_switchers_choice_and_the_address(server: Serve
 
 def test_the_worker_keeps_only_its_own_files(server: Server, person: Callable[..., Page]) -> None:
     page = person()
+    # an older release's cache, left in the browser: the new worker deletes it when it takes over
+    page.goto(server.base + "/api/health")  # not a page: no worker yet
+    page.evaluate("caches.open('barbu-0123456789abcdef').then(c => c.put('/offline/en', new Response('old')))")
     page.goto(server.base + "/")
     controlled(page)
     status, created = http("POST", server.base + "/api/tables", {"rules": "classic"})
@@ -181,6 +186,25 @@ def test_the_worker_keeps_only_its_own_files(server: Server, person: Callable[..
     failed = page.evaluate("fetch('/api/health').then(() => 'answered', e => 'failed: ' + e.name)")
     assert failed == "failed: TypeError", failed
     page.context.set_offline(False)
+
+
+def test_a_release_that_changes_a_kept_file_is_a_new_worker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in app_shell.OFFLINE_FILES:
+        copy = tmp_path / name.removeprefix("/static/")
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes((app_shell.STATIC / name.removeprefix("/static/")).read_bytes())
+    monkeypatch.setattr(app_shell, "STATIC", tmp_path)
+
+    def version() -> str:
+        app_shell.worker_source.cache_clear()
+        source = app_shell.worker_source("en")
+        return json.loads(re.search(r"const SETTINGS = (\{.*?\});", source).group(1))["version"]  # type: ignore[union-attr]
+
+    before = version()
+    assert version() == before  # the same files, the same worker
+    (tmp_path / "css" / "barbu.css").write_text("body { color: red; }", encoding="utf-8")
+    assert version() != before
+    app_shell.worker_source.cache_clear()
 
 
 def test_the_worker_source_names_a_version_and_is_served_at_the_root(server: Server) -> None:
