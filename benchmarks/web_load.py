@@ -11,8 +11,13 @@ Connections open in waves (``--wave`` at a time, each bounded by ``--connect-tim
 bounded, and the servers and the temporary folder are removed whatever happens.  With several processes
 the tables are made through each process in turn (the maker owns the table) and the connections are spread
 over the processes round robin, so most of them are relayed to the table's owner over the broker, as
-behind the plain round-robin proxy of deploy/nginx-barbu.conf (``--spread owner`` sends each connection to
-its table's owner instead, as a sticky proxy would).
+behind a plain round-robin proxy (``--spread owner`` sends each connection to its table's owner instead).
+``--nginx`` puts nginx in front with deploy/nginx-barbu.conf (tests/web/webhelpers.py's ``Nginx``), and
+``--spread route`` then connects as the page does: the table's route asked first (``GET
+/api/tables/<id>/route``), the socket opened with ``?route=``, which nginx sends to the owner.  With a broker
+each step also prints the frames relayed over the broker per acknowledged move and the lobby listing's
+bytes per process per round (from each process's /api/health).  Measured through nginx on 2026-11-29: see
+docs/server.md, "The site's limits and how they grow".
 
 ``--curve 250,500,...`` runs one step per number of tables, each on fresh servers and a fresh database,
 and prints the curve (tables -> p99, moves/s) and the largest number of tables held with a p99 under
