@@ -453,6 +453,8 @@ openTable({
   dealText: (s) => (s.deal ? t("deal {n}", { n: num(s.deal) }) : ""),
   shuffleName: () => t("the shuffle"),
   turnBar: "bz-turn-bar",
+  chatHome: "bz-score",
+  chatBefore: ".bz-ref-title",
   hintWaits: "disabled",
   nextDecision,
 });

@@ -8,6 +8,7 @@ import { cardElement, cardLabel, isCard, prettyCards, RANKS, sortHand, SUITS, SY
 import { el } from "./dom.js";
 import { contract, lang, num as numText, rankLetter, strength as strengthName, t, tn } from "./i18n.js";
 import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
+import { drawReplayChat } from "./chat.js";
 import { loadSeat } from "./net.js";
 import { chairName, computerName, placeName } from "./tablewords.js";
 
@@ -561,8 +562,29 @@ async function start() {
     $("back-to-table").hidden = false;
   }
   $("replay").hidden = false;
+  if (match.table) showChat(match.table); // its chat, for those who were there (chat.js)
   const m = location.hash.match(/deal=(\d+)&move=(\d+)/);
   await openDeal(m ? Number(m[1]) : 1, m ? Number(m[2]) : 0);
+}
+
+// The table's chat, for those who were there (a seat's credential here, or the account seated or watching);
+// anyone else is refused, and sees nothing of it.
+async function showChat(table) {
+  const seat = loadSeat(table);
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(table)}/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(seat && seat.token ? { token: seat.token } : {}),
+    });
+    if (!r.ok) return;
+    const said = (await r.json()).messages || [];
+    if (!said.length) return;
+    drawReplayChat($("replay-chat"), said);
+    $("chat-box").hidden = false;
+  } catch {
+    // the chat is a part of the replay one may miss: the deals are shown all the same
+  }
 }
 
 start();

@@ -853,6 +853,8 @@ openTable({
   dealText: (s) => t("deal {n} of {total}", { n: numText(s.deal_number), total: numText(s.total_deals) }),
   shuffleName: () => t("the dealer's shuffle"),
   turnBar: "turn-bar",
+  chatHome: "side",
+  chatBefore: "#scoresheet",
   hintWaits: "hidden",
   nextDecision,
 });

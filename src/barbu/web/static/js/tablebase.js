@@ -18,6 +18,7 @@ import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from 
 import { who } from "./account-link.js";
 import { followEvent, roundWords, showEventEnd, showPaused } from "./eventend.js";
 import { focusOn, keepFocus } from "./a11y.js";
+import { chatMessage, chatRender, openChat } from "./chat.js";
 import { keepAwake } from "./wakelock.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -104,6 +105,7 @@ export function hideError() {
 
 // ------------------------------------------------------------------ messages
 function onMessage(msg) {
+  if (chatMessage(msg)) return; // the chat's messages and the answers to what it sent (chat.js)
   switch (msg.type) {
     case "welcome":
       mySeat = msg.seat;
@@ -217,6 +219,7 @@ export function render() {
     renderSeatsPanel(main);
     game.render();
     renderEnd();
+    chatRender();
   }, () => (myTurn() && game.nextDecision ? game.nextDecision() : null));
 }
 
@@ -316,6 +319,8 @@ function renderEnd() {
 //   hintWaits                  "hidden" or "disabled": the hint button off the player's turn
 //   nextDecision()             (optional) the control of the player's next decision, which the focus moves to
 //                              when the one it was on goes (a card played) or it waited in the hand
+//   chatHome, chatBefore       (optional) the id of the side column the chat goes into on a laptop, and the
+//                              selector of the element it goes before there (chat.js)
 export function openTable(hooks) {
   game = hooks;
   $("name").value = localStorage.getItem("barbu:name") || "";
@@ -356,4 +361,8 @@ export function openTable(hooks) {
     c.textContent = { ...words, disconnected: t("disconnected") }[status] || status;
   };
   socket = transport ? transport(onMessage, onStatus) : new TableSocket(tableId, onMessage, onStatus);
+  if (!transport && game.chatHome) { // a table's chat, in the game's side column on a laptop (the daily deals have none)
+    const over = () => !!info && info.status !== "open" && info.status !== "playing";
+    openChat({ send: command, seat: () => mySeat, over, tableId, home: game.chatHome, before: game.chatBefore });
+  }
 }
