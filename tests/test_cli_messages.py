@@ -1,17 +1,17 @@
-"""What the command line says when something is off: plain words that fit the case."""
+"""What the command line says when something is off: plain words that fit the case (the commands run in this
+process, `tests/inprocess.py`: a process a command was most of the module's 6 s of processor)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from inprocess import Ran
+from inprocess import barbu as in_process
 
-def barbu(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    env = dict(os.environ, COLUMNS=str(columns))
-    return subprocess.run([sys.executable, "-m", "barbu", *args], capture_output=True, text=True, env=env, timeout=300)
+
+def barbu(*args: str, columns: int = 80) -> Ran:
+    return in_process(*args, columns=columns)
 
 
 def flat(text: str) -> str:
