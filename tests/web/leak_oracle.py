@@ -21,6 +21,8 @@ import json
 import re
 from typing import Any
 
+import orjson
+
 from barbu.besigue import BesigueGame
 from barbu.besigue.cards import parse_type, type_of, type_text
 from barbu.classic.match import DEAL, DRAW, OVER, Match
@@ -125,7 +127,7 @@ class LeakOracle:
         if isinstance(m, BesigueGame):
             return self.check_besigue(m, seat, text)
         self.checked += 1
-        msg = json.loads(text)
+        msg = orjson.loads(text)  # the same objects as json.loads, in a quarter of the time
         summaries: list[Any] = []
         if '"last_deal"' in text or "\\" in text:  # a summary to read apart, or escapes to read as their text
             named = cards_named(json.dumps(_split_last_deal(msg, summaries), ensure_ascii=False))
@@ -178,7 +180,7 @@ class LeakOracle:
         reader may see at least one copy; and a seat's ``hand`` must be exactly its own hand.
         """
         self.checked += 1
-        msg = json.loads(text)
+        msg = orjson.loads(text)
         visible = {c for s in (0, 1) for c in g.table[s]} | {c for _, c in g.played} | set(g.shown)
         for s in (0, 1):  # this deal's declarations were laid face up, even if back in hand since
             visible |= {c for _, cards, _ in g.melds[s] for c in cards}

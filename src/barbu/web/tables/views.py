@@ -89,8 +89,18 @@ def public_deal_action(views: Sequence[View], i: int) -> str:
 
 
 def public_deal_actions(views: Sequence[View]) -> list[str]:
-    """This deal's actions as a spectator may see them."""
-    return [public_deal_action(views, i) for i in range(len(views[0].deal_actions))]
+    """This deal's actions as a spectator may see them (`public_deal_action` of each, taken a column of the seats'
+    views at a time: an action every seat's view holds as the same object is public without a text for each)."""
+    out = []
+    for column in zip(*(v.deal_actions for v in views)):
+        first = column[0]
+        text = action_text(first)
+        for a in column[1:]:
+            if a is not first and action_text(a) != text:
+                text = "hidden"
+                break
+        out.append(text)
+    return out
 
 
 def deal_log(m: Match, actors: Sequence[int], texts: Sequence[str]) -> list[dict[str, Any]]:
