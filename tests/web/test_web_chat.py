@@ -7,7 +7,6 @@ where the message is read with its context and removed."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -168,7 +167,10 @@ def play_a_deal(p: Player) -> None:
         if st is not None and st.get("deals_done", 0) >= 1:
             return
         if st is not None and st["to_act"] == p.seat and st.get("legal"):
-            p.act(st["legal"][0])  # read up to its answer, the views after it included
+            version = st["version"]
+            assert p.act(st["legal"][0])["type"] == "ack"
+            if p.state is None or p.state["version"] <= version:  # its view after the move, before the next one
+                p.until(lambda m: "state" in m and m["state"]["version"] > version)
         else:
             p.recv()
 
@@ -284,7 +286,9 @@ def test_a_report_reaches_the_desk_with_its_context_and_a_removal_is_sent_to_nob
     assert [m["seq"] for m in target["state"]["context"]] == [before, rude, after]
     assert group["reports"][0]["reporter"] == rita
 
-    res = post("/api/moderation/act", {"action": "remove", "kind": "message", "target": str(rude), "reason": "abuse"}, m_sid)
+    res = post(
+        "/api/moderation/act", {"action": "remove", "kind": "message", "target": str(rude), "reason": "abuse"}, m_sid
+    )
     assert res.status_code == 200, res.text
     log = u.until(lambda m: m["type"] == "chat_log")  # the table sends its chat anew, without it
     assert [m["seq"] for m in log["messages"]] == [before, after]

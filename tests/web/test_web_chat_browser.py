@@ -18,7 +18,9 @@ LAPTOP = (1366, 768)
 
 
 def logged_in(page: Page, server: Any, who: Person) -> Page:
-    page.context.add_cookies([{"name": "barbu_session", "value": who.c.cookies.get("barbu_session"), "url": server.base}])
+    page.context.add_cookies(
+        [{"name": "barbu_session", "value": who.c.cookies.get("barbu_session"), "url": server.base}]
+    )
     return page
 
 

@@ -84,7 +84,7 @@ def add(
     at: datetime,
 ) -> int:
     """Store one message: its id, which orders a table's messages."""
-    values = {"table_id": table_id, "room": room, "seat": seat, "user_id": user_id, "name": name}
+    values: dict[str, Any] = {"table_id": table_id, "room": room, "seat": seat, "user_id": user_id, "name": name}
     values.update(phrase=phrase, text=text, at=at, removed=False)
     return inserted_id(conn.execute(insert(CHAT).values(**values)))
 

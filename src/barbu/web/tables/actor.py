@@ -448,7 +448,9 @@ class Table(TableCore):
         return await self.leaving.give_up(token, creator, user_id, alone)
 
     async def end(self, token: Any, creator: Any, user_id: Any = None) -> bool:
-        return await self.leaving.end(token, creator, user_id)
+        kept = await self.leaving.end(token, creator, user_id)
+        self.chat.match_over()  # both rooms of its chat are everyone's now
+        return kept
 
     async def come_back(self, conn: Conn) -> None:
         await self.timing.come_back(conn)

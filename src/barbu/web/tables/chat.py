@@ -131,8 +131,17 @@ class Chat:
         user_id = getattr(conn, "user_id", None)
         if conn.seat is None and isinstance(user_id, int) and user_id not in self.watchers:
             self.watchers.add(user_id)
-            table_id, at = self.table.id, now()
-            self.table.journal.run(lambda c: db.add_watcher(c, table_id, user_id, at)).add_done_callback(_quiet)
+            self.table.tell(self._watched, user_id)
+
+    async def _watched(self, user_id: int) -> None:
+        """Note a logged-in spectator for the replay; not noted (the database away a moment), he is at his next visit."""
+        table_id, at = self.table.id, now()
+        try:
+            await self.table.journal.run(lambda c: db.add_watcher(c, table_id, user_id, at))
+        except Fenced:
+            raise
+        except Exception:
+            self.watchers.discard(user_id)
 
     # ------------------------------------------------------------------ saying something
     async def say(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -146,7 +155,12 @@ class Chat:
         try:
             m = await self._say(conn, msg)
         except WebError as e:
-            out: dict[str, Any] = {"type": "error", "code": "refused", "reason": e.code, "message": word(e, _lang(conn))}
+            out: dict[str, Any] = {
+                "type": "error",
+                "code": "refused",
+                "reason": e.code,
+                "message": word(e, _lang(conn)),
+            }
             if cid is not None:
                 out["id"] = cid
             conn.send(dumps(out))
@@ -244,12 +258,6 @@ class Chat:
 
 def _lang(conn: Conn) -> str:
     return str(getattr(conn, "lang", "en") or "en")
-
-
-def _quiet(fut: Any) -> None:
-    """A watcher not noted (the database away a moment) is noted at his next visit: nothing to say."""
-    if not fut.cancelled():
-        fut.exception()
 
 
 # ---------------------------------------------------------------------- the replay's chat, and the retention

@@ -107,5 +107,4 @@ class Leaving:
                 )
             )
         t.send_table()
-        t.chat.match_over()  # both rooms of its chat are everyone's now
         return kept
