@@ -5,12 +5,14 @@ French and Italian, of the Barbu and the Bésigue tables."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_web_moderation import Person, unique
+from test_web_moderation import Person, unique, users
 from webhelpers import PHONE, shot
+from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
 SERVE = ("--signups-per-hour", "0", "--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0")
@@ -117,3 +119,44 @@ def test_the_besigue_tables_chat_at_both_sizes(server: Any, person: Any, size: A
         expect(page.locator("#chat")).to_be_hidden()
         expect(page.locator("#chat-toggle")).to_be_focused()
     assert page.errors == []
+
+
+def say_over_socket(server: Any, tid: str, who: Person, **what: Any) -> int:
+    """One chat message from ``who``'s seat (his account's), over a WebSocket of his own: its seq."""
+    cookie = f"barbu_session={who.c.cookies.get('barbu_session')}"
+    with connect(f"{server.ws_base}/ws/{tid}", origin=server.base, additional_headers={"cookie": cookie}) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        ws.send(json.dumps({"type": "chat", "id": "c1", **what}))
+        while True:
+            m = json.loads(ws.recv(timeout=60))
+            if m.get("id") == "c1":
+                assert m["type"] == "ack", m
+                return int(m["seq"])
+
+
+def test_the_desk_reads_a_reported_message_in_its_context_and_removes_it(server: Any, person: Any) -> None:
+    rita, ugo, mona = (Person(server.base, unique(n)) for n in ("Rita", "Ugo", "Mona"))
+    assert users(server, "role", mona.name or "", "moderator") == 0
+    tid = table(server, "classic", {0: rita, 1: ugo})
+    say_over_socket(server, tid, rita, text="good evening all")
+    rude = say_over_socket(server, tid, ugo, text="<i>you play like a fish</i>")
+    say_over_socket(server, tid, rita, phrase="sorry")
+    r = rita.post("/api/reports", {"kind": "message", "target": str(rude), "reason": "abuse", "text": "rude"})
+    assert r.status_code == 201, r.text
+
+    desk = logged_in(person(LAPTOP, "it-IT"), server, mona)
+    desk.goto(f"{server.base}/moderation")
+    card = desk.locator(f".desk-group[data-kind='message'][data-target='{rude}']")
+    expect(card.locator(".desk-context-list li")).to_have_count(3)
+    expect(card.locator(".desk-context-reported")).to_contain_text("<i>you play like a fish</i>")
+    expect(card.locator(".desk-context-list li").nth(2)).to_contain_text("Scusa")  # the phrase, in her language
+    assert card.locator(".desk-context-list i").count() == 0  # text, never markup
+    shot(desk, "chat-desk-it")
+    card.locator("button[data-action='remove']").click()
+    card.locator(".desk-reason").fill("offensive")
+    card.locator(".desk-confirm").click()
+    expect(desk.locator(f".desk-group[data-kind='message'][data-target='{rude}']")).to_have_count(0)
+    page = logged_in(person(LAPTOP, "en-GB"), server, rita)
+    page.goto(f"{server.base}/t/{tid}")
+    expect(page.locator("#chat-list .chat-line")).to_have_count(1)  # the phrase; the removed words go to nobody
+    assert desk.errors == [] and page.errors == []

@@ -175,7 +175,8 @@ def message_by_id(conn: Connection, raw: str) -> Target | None:
     if m is None:
         return None
     said = m.text if m.text is not None else f"[{m.phrase}]"
-    state = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
+    state: dict[str, Any] = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
+    state["account"] = m.user_id is not None  # his page is the desk's way to warn or mute him
     state["context"] = [_line(x) for x in chatdb.around(conn, m, CONTEXT)]
     return Target("message", str(m.id), f"{m.name}: {said}"[:80], f"/t/{m.table_id}", said or "", state, m.user_id)
 

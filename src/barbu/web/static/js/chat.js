@@ -50,7 +50,7 @@ function isMine(m) {
   return m.room === myRoom() && (m.room === "players" ? m.seat === seat() : !!user && m.from === user.name);
 }
 
-function phraseWords(key) {
+export function phraseWords(key) {
   return PHRASES[key] ? PHRASES[key]() : key;
 }
 

@@ -2,6 +2,7 @@
 // with the actions that apply to it now; the log, where an action is undone; the day's several finishers of a
 // daily from one address.  Every action asks for its reason first (POST /api/moderation/act or …/undo), then the
 // desk is read again (GET /api/moderation).
+import { phraseWords } from "./chat.js";
 import { el } from "./dom.js";
 import { lang, t, tn } from "./i18n.js";
 import { postJSON } from "./net.js";
@@ -31,7 +32,7 @@ const DONE = {
   "role:moderator": () => t("made a moderator"),
   "role:player": () => t("made a player"),
 };
-const KINDS = { player: () => t("player"), club: () => t("club"), event: () => t("event") };
+const KINDS = { player: () => t("player"), club: () => t("club"), event: () => t("event"), message: () => t("chat message") };
 
 const error = document.getElementById("desk-error");
 const note = document.getElementById("desk-note");
@@ -106,6 +107,31 @@ function available(target) {
   return out;
 }
 
+// A reported chat message among those said around it in its room (the reported one marked), its author's page
+// linked when he has an account: the moderator warns or mutes him there.
+function chatContext(target) {
+  const s = target.state || {};
+  const author = s.account
+    ? el("a", { href: `/u/${encodeURIComponent(s.author)}` }, s.author)
+    : el("span", {}, t("{name} (a guest)", { name: s.author || "" }));
+  const lines = (s.context || []).map((m) =>
+    el(
+      "li",
+      { class: String(m.seq) === String(target.id) ? "desk-context-reported" : null },
+      el("strong", {}, m.from),
+      ": ",
+      m.text !== null && m.text !== undefined ? m.text : phraseWords(m.phrase),
+      m.removed ? el("span", { class: "tag left" }, t("removed")) : null,
+    ));
+  const room = s.room === "spectators" ? t("the spectators' room") : t("the players' room");
+  return el(
+    "div",
+    { class: "desk-about desk-context" },
+    el("p", { class: "muted small" }, t("Said by"), " ", author, " ", t("in {room}, with what was said around it:", { room })),
+    el("ol", { class: "desk-context-list" }, ...lines),
+  );
+}
+
 function groupCard(g) {
   const target = g.target;
   const name = target.url
@@ -130,7 +156,7 @@ function groupCard(g) {
     "article",
     { class: "desk-group", "data-kind": target.kind, "data-target": target.id },
     el("header", {}, el("h3", {}, name), el("p", { class: "desk-tags" }, ...stateTags(target))),
-    target.about ? el("p", { class: "desk-about" }, target.about) : null,
+    target.kind === "message" ? chatContext(target) : target.about ? el("p", { class: "desk-about" }, target.about) : null,
     el("p", { class: "muted small" }, tn("{n} open report", "{n} open reports", g.reports.length, { n: g.reports.length })),
     reports,
   );
