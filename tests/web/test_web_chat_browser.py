@@ -160,3 +160,42 @@ def test_the_desk_reads_a_reported_message_in_its_context_and_removes_it(server:
     page.goto(f"{server.base}/t/{tid}")
     expect(page.locator("#chat-list .chat-line")).to_have_count(1)  # the phrase; the removed words go to nobody
     assert desk.errors == [] and page.errors == []
+
+
+def finish_one_deal(server: Any, tid: str, who: Person) -> None:
+    """Play ``who``'s seat (his first legal choice each time) until a deal is over, then end the match from the
+    lobby: a finished match, with its replay."""
+    cookie = f"barbu_session={who.c.cookies.get('barbu_session')}"
+    with connect(f"{server.ws_base}/ws/{tid}", origin=server.base, additional_headers={"cookie": cookie}) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        ws.send(json.dumps({"type": "chat", "id": "c1", "phrase": "gg"}))
+        seat, acted = None, -1
+        while True:
+            m = json.loads(ws.recv(timeout=60))
+            if m["type"] == "welcome":
+                seat = m["seat"]
+            st = m.get("state")
+            if not isinstance(st, dict):
+                continue
+            if st.get("deals_done", 0) >= 1:
+                break
+            if st["to_act"] == seat and st.get("legal") and st["version"] > acted:
+                acted = st["version"]
+                ws.send(json.dumps({"type": "act", "action": st["legal"][0], "version": st["version"]}))
+    r = who.post(f"/api/tables/{tid}/end", {})
+    assert r.status_code == 200 and r.json()["kept"], r.text
+
+
+def test_the_replay_shows_the_chat_to_a_player_and_not_to_a_stranger(server: Any, person: Any) -> None:
+    sara, stranger = Person(server.base, unique("Sara")), Person(server.base, unique("Tom"))
+    tid = table(server, "classic", {0: sara})
+    finish_one_deal(server, tid, sara)
+    page = logged_in(person(LAPTOP, "fr-FR"), server, sara)
+    page.goto(f"{server.base}/t/{tid}/replay")
+    expect(page.locator("#chat-box")).to_be_visible()
+    expect(page.locator("#replay-chat .chat-line")).to_contain_text("Bien joué")
+    other = logged_in(person(LAPTOP, "en-GB"), server, stranger)
+    other.goto(f"{server.base}/t/{tid}/replay")
+    expect(other.locator("#replay")).to_be_visible()
+    expect(other.locator("#chat-box")).to_be_hidden()
+    assert page.errors == [] and other.errors == []

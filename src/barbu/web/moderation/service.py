@@ -246,7 +246,7 @@ def file_report(conn: Connection, user: User, kind: Any, address: Any, reason: A
     target = KINDS[kind].by_address(conn, address, user) if isinstance(address, str) and address else None
     if target is None:
         raise WebError(no.NOTHING_TO_REPORT)
-    if kind == "player" and target.user_id == user.id:
+    if kind in ("player", "message") and target.user_id == user.id:  # himself, or his own words
         raise WebError(no.REPORT_SELF)
     since = now() - timedelta(hours=1)
     if db.add_report(conn, kind, target.id, target.label[:80], user.id, reason, words, REPORTS_PER_HOUR, since):
