@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from inprocess import Ran
+from inprocess import barbu as in_process
 
 from barbu.records.savefiles import SaveError, reserve, saved_matches
 
@@ -54,15 +54,10 @@ def first_move(rules: str = "classic") -> str:
             return action.contract if isinstance(action, Declare) else str(action)
 
 
-def play_plain(folder: Path, moves: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "barbu", "play", "--plain", "--seed", "2", *args],
-        input=moves,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=folder,
-    )
+def play_plain(folder: Path, moves: str, *args: str) -> Ran:
+    """``barbu play --plain`` in the folder, the moves typed: run in this process (`tests/inprocess.py`: a process
+    a game cost 1.3 s of processor to start)."""
+    return in_process("play", "--plain", "--seed", "2", *args, input=moves, cwd=folder)
 
 
 def test_a_second_barbu_play_in_the_same_folder_never_overwrites_the_first(tmp_path: Path) -> None:
@@ -158,8 +153,6 @@ def test_a_saved_match_is_deleted_from_the_setup_screen_only_when_confirmed(tmp_
 
 
 def test_a_missing_record_is_not_called_malformed(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "barbu", "replay", str(tmp_path / "nope.jsonl")], capture_output=True, text=True
-    )
+    out = in_process("replay", str(tmp_path / "nope.jsonl"))
     assert out.returncode == 2 and "cannot read" in out.stderr and "No such file" in out.stderr
     assert "malformed" not in out.stderr
