@@ -184,7 +184,9 @@ CHAT_TOO_FAST = refusal(
     ),
     LIMITED,
 )
-CHAT_NOT_SAVED = refusal("chat-not-saved", N_("your message could not be saved: send it again in a moment"), UNAVAILABLE)
+CHAT_NOT_SAVED = refusal(
+    "chat-not-saved", N_("your message could not be saved: send it again in a moment"), UNAVAILABLE
+)
 CHAT_NOT_THERE = refusal(
     "chat-not-there", N_("a table's chat is read by those who were there: its players and its spectators"), FORBIDDEN
 )
