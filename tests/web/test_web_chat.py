@@ -26,7 +26,8 @@ PASSWORD = "Quiet lanterns 7 over the moor"
 
 
 def settings(db: str) -> Settings:
-    return Settings(db_url=db, bot_delay=0, deal_pause=0, signups_per_hour=0, tables_per_hour=0, grace=600)
+    limits = dict(tables_per_hour=0, bot_tables_per_address=0, open_tables_per_address=0, seats_per_address=0)
+    return Settings(db_url=db, bot_delay=0, deal_pause=0, signups_per_hour=0, grace=600, **limits)
 
 
 @pytest.fixture(scope="module")

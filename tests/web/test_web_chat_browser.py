@@ -15,7 +15,22 @@ from webhelpers import PHONE, shot
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.browser
-SERVE = ("--signups-per-hour", "0", "--bot-delay", "0", "--deal-pause", "0", "--tables-per-hour", "0")
+SERVE = (
+    "--signups-per-hour",
+    "0",
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--tables-per-hour",
+    "0",
+    "--bot-tables-per-address",
+    "0",
+    "--open-tables-per-address",
+    "0",
+    "--seats-per-address",
+    "0",
+)
 LAPTOP = (1366, 768)
 
 
