@@ -236,11 +236,13 @@ class Chat:
             return {room: db.recent(c, table_id, room, RECENT) for room in (PLAYERS, SPECTATORS)}
 
         try:
-            self.rooms = await self.table.journal.run(read)
+            found = await self.table.journal.run(read)
         except Fenced:
             raise
         except Exception:  # the database away a moment: the chat starts empty, what is stored stays stored
             return
+        if found is not None:  # (a journal with no storage behind it reads nothing)
+            self.rooms = found
 
     async def refresh(self) -> None:
         """A moderator removed or restored a message: every connection is sent the chat as it is now."""
