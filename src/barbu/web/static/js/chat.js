@@ -294,6 +294,13 @@ export function openChat(hooks) {
   addEventListener("keydown", (e) => {
     if (e.key === "Escape" && FOLDED.matches && document.body.classList.contains("chat-open")) fold(false);
   });
+  // On a phone the folded chat's button sits at the end of the turn line, just above the hand: floating over the
+  // page's corner it covered the hand's last card and made the page scroll.
+  const bar = document.getElementById("turn-bar") || document.getElementById("bz-turn-bar");
+  if (bar) {
+    bar.append($("chat-toggle"));
+    document.body.classList.add("chat-in-bar");
+  }
   panel.hidden = false;
   $("chat-toggle").hidden = false;
   who.then((u) => {
