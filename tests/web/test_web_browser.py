@@ -16,7 +16,7 @@ import time
 from typing import Callable
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from webhelpers import PHONE, Server, http, new_table, shot
 from websockets.sync.client import connect as ws_connect
 
@@ -209,7 +209,7 @@ def test_one_browser_player_plays_a_whole_match_against_three_computer_players(
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     tid = page.url.rsplit("/", 1)[1]
-    assert page.inner_text("#rules") == "Classic · short match: 2 contracts each"
+    expect(page.locator("#rules")).to_have_text("Classic · short match: 2 contracts each")  # once the state is in
     page.fill("#name", "Solo")
     page.click("[data-seat-take='0']")
     page.wait_for_function("() => document.querySelector('#table').dataset.seat === '0'")

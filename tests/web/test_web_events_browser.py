@@ -137,7 +137,7 @@ def test_a_directors_mistakes_are_worded_beside_the_forms_in_french(
     page.click("#event-create")
     page.wait_for_url("**/e/*")
     page.wait_for_selector("#direct-panel:not([hidden])")
-    assert page.input_value("#edit-name") == "Soirée du jeudi"
+    expect(page.locator("#edit-name")).to_have_value("Soirée du jeudi")  # filled once the event is read
     page.fill("#edit-start", "2020-01-01T20:00")  # in the past
     page.click("#edit-save")
     page.wait_for_selector("#edit-error:not(:empty)")

@@ -223,7 +223,12 @@ def test_a_besigue_deal_to_its_end_in_italian_on_a_phone(server: Server, person:
     assert page.get_attribute("html", "lang") == "it"
     fits(page)
     assert "tallone" in page.locator("#stock").inner_text()
+    choice = "#bz-decision button, #bz-hand button.card.legal, #laid-bottom button.card.legal"
     for _ in range(200):
+        # the deal's end, or something to choose (the turn comes a moment before its choices are drawn)
+        page.wait_for_function(
+            "sel => !document.querySelector('#deal-end').hidden || !!document.querySelector(sel)", arg=choice
+        )
         if page.locator("#deal-end").is_visible():
             break
         if page.locator("#bz-decision button.bz-declare").count():
