@@ -17,6 +17,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.typing import Origin
 
 from barbu.web.db.storage import Store
 
@@ -76,6 +77,17 @@ class PageSeat:
             del self.pending[msg["id"]]
             self.refused.append({"answer": msg, "command": cmd, "table": self.tid})
 
+    async def query(self) -> str:
+        """What the socket's address adds (the page's route, for a seat that asks it): nothing here."""
+        return ""
+
+    def opened(self, query: str) -> None:
+        """A connection was opened with ``query``."""
+
+    def reading(self, ws: Any) -> Any:
+        """The connection as this seat reads it (the socket itself here)."""
+        return ws
+
     async def play(self, stop: asyncio.Event, settle: float = 20.0) -> None:
         """Play until ``stop``; then only wait for the answers of the commands sent (at most ``settle`` s)."""
         delay = 0.5
@@ -86,13 +98,15 @@ class PageSeat:
                 until = until or time.monotonic() + settle
                 if not self.pending or time.monotonic() > until:
                     return
+            query = await self.query()
             try:
                 async with connect(
-                    f"{ws_base}/ws/{self.tid}", origin=self.base, open_timeout=HANDSHAKE, close_timeout=1
+                    f"{ws_base}/ws/{self.tid}{query}", origin=Origin(self.base), open_timeout=HANDSHAKE, close_timeout=1
                 ) as ws:
                     self.connections += 1
+                    self.opened(query)
                     await ws.send(json.dumps({"type": "hello", "token": self.token, "since": self.version}))
-                    await self._serve(ws, stop, delay)
+                    await self._serve(self.reading(ws), stop, delay)
                     delay = 0.5
             except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake):
                 pass

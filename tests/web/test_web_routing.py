@@ -25,11 +25,8 @@ from typing import Any, Iterator
 
 import pytest
 from conftest import postgres_url, redis_url, reset_postgres
-from pageseat import HANDSHAKE, PageSeat, check_journal, owner_of
+from pageseat import PageSeat, check_journal, owner_of
 from webhelpers import Nginx, Server, http, person
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
-from websockets.typing import Origin
 
 from barbu.web.cluster.node import route_of
 
@@ -76,6 +73,7 @@ class RoutedSeat(PageSeat):
         self.routes: list[str | None] = []  # the route each connection was opened with
         self.failures: list[Any] = []
         self.state: dict[str, Any] | None = None  # the last state seen, which the page keeps across reconnections
+        self._route: str | None = None  # the route the connection being opened was given
 
     async def route(self) -> str | None:
         if not self.routed:
@@ -88,30 +86,16 @@ class RoutedSeat(PageSeat):
             self.failures.append((status, body))
         return body.get("route") if status == 200 and isinstance(body, dict) else None
 
-    async def play(self, stop: asyncio.Event, settle: float = 20.0) -> None:
-        delay = 0.5
-        ws_base = "ws" + self.base.removeprefix("http")
-        until: float | None = None
-        while True:
-            if stop.is_set():
-                until = until or time.monotonic() + settle
-                if not self.pending or time.monotonic() > until:
-                    return
-            route = await self.route()
-            query = f"?route={route}" if route else ""
-            try:
-                async with connect(
-                    f"{ws_base}/ws/{self.tid}{query}", origin=Origin(self.base), open_timeout=HANDSHAKE, close_timeout=1
-                ) as ws:
-                    self.connections += 1
-                    self.routes.append(route)
-                    await ws.send(json.dumps({"type": "hello", "token": self.token, "since": self.version}))
-                    await self._serve(Kept(ws, self), stop, delay)
-                    delay = 0.5
-            except (TimeoutError, ConnectionClosed, OSError, InvalidHandshake):
-                pass
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 8.0)
+    async def query(self) -> str:
+        route = await self.route()
+        self._route = route
+        return f"?route={route}" if route else ""
+
+    def opened(self, query: str) -> None:
+        self.routes.append(self._route)
+
+    def reading(self, ws: Any) -> Any:
+        return Kept(ws, self)
 
 
 class Kept:
