@@ -65,7 +65,8 @@ def save(page: Page, deals_after: int) -> None:
     page.wait_for_selector("#preview")
     page.click("#save-deal")
     page.wait_for_function(f"() => document.querySelectorAll('#score-sheet tr.deal').length === {deals_after}")
-    page.wait_for_selector("#entry .step")
+    page.wait_for_selector(f"#entry[data-deal='{deals_after + 1}'], #entry[data-deal='over']")
+    page.wait_for_selector("#entry .step, #entry .winner")
 
 
 def sheet_totals(page: Page) -> list[int]:

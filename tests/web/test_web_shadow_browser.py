@@ -114,7 +114,7 @@ def test_the_expert_line_shows_after_a_deal_and_the_worst_deals_at_the_end(
     if links:  # the link opens that deal in the replay, its analysis asked for
         page.locator("#shadow-end a").first.click()
         deal = links[0].split("deal=")[1].split("&")[0]
-        page.wait_for_function("d => document.querySelector('main').dataset.deal === d", arg=deal)
+        page.wait_for_function("d => (document.querySelector('main') || {dataset: {}}).dataset.deal === d", arg=deal)
     assert watcher.is_hidden("#shadow-end") if watcher.query_selector("#shadow-end") else True
     assert not page.errors and not watcher.errors
 

@@ -372,6 +372,7 @@ function renderEntry() {
   const box = $("entry");
   if (S.readOnly || !S.draft) return;
   const need = S.draft.needs;
+  box.dataset.deal = need.ask === "over" ? "over" : String(need.number);  // what tests and scripts wait for
   const parts = [];
   const title = S.index !== null ? t("Correcting deal {n}", { n: num(S.index + 1) }) :
     need.ask === "over" ? t("The game is over") : t("Deal {n}", { n: num(need.number) });
