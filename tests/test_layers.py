@@ -139,12 +139,16 @@ WEB_FLOORS = [
     ("db",),
     ("tables",),
     ("cluster",),
+    ("live",),
     ("daily", "scorebooks", "replay"),
     ("accounts",),
+    ("social",),
+    ("notices",),
     ("profiles",),
     ("clubs",),
     ("events",),
     ("moderation",),
+    ("challenges",),
     ("routes",),
 ]
 
