@@ -175,6 +175,14 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("the server's address as players reach it, for the links in e-mails, e.g. https://cards.example.org"),
     )
     sv.add_argument(
+        "--vapid-key",
+        metavar="FILE",
+        help=_(
+            "the private key (PEM) the server signs its Web Push notifications with; every process of one server "
+            "must use the same (default: one made once and kept in the database)"
+        ),
+    )
+    sv.add_argument(
         "--signups-per-hour",
         type=int,
         default=d.signups_per_hour,
@@ -539,6 +547,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         mail["public_url"] = args.public_url.rstrip("/")
     else:
         mail["public_url"] = f"http://{args.host}:{args.port}"
+    if args.vapid_key:
+        from ..web.notices.push import key_from_file
+
+        try:
+            key_from_file(args.vapid_key)
+        except (OSError, ValueError, TypeError) as e:
+            error(
+                _(
+                    "--vapid-key takes a file holding a private key in PEM, such as "
+                    "`openssl ecparam -name prime256v1 -genkey` writes ({why})"
+                ).format(why=type(e).__name__)
+            )
+            return 2
+        mail["vapid_key"] = args.vapid_key
     players: list[tuple[str, str]] = []
     for text in args.player or ():
         name, eq, spec = text.partition("=")

@@ -58,6 +58,11 @@ class Settings:
     play_reserve: float = 0.1  # share of max_tables only "Play against the computer" and rematches may use
     open_table_expiry: float = 3600.0  # seconds an open table waits for its players since the last seat was taken
     chat_days: float = 30.0  # days a table's chat is kept (``barbu serve --chat-days``); 0: kept for ever
+    # Web Push (`barbu.web.notices.push`): the VAPID private key's PEM file (``barbu serve --vapid-key``; None: one
+    # made once and kept in the database), and whether a push service may be reached by plain http or on this
+    # machine (a test's local push service only; never on a public server).
+    vapid_key: str | None = None
+    push_plain_http: bool = False
     # Computer players of the operator's own offered besides AGENT_KINDS, by name: (name, player), e.g.
     # ("learned", "policy:classic.npz") from ``barbu serve --player learned=policy:classic.npz``.
     players: tuple[tuple[str, str], ...] = ()

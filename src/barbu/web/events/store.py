@@ -219,6 +219,22 @@ def due(conn: Connection, at: datetime) -> list[int]:
     return [int(r.id) for r in conn.execute(q)]
 
 
+def starting_soon(conn: Connection, at: datetime, until: datetime) -> list[tuple[int, str, list[int]]]:
+    """Events still registering that start between ``at`` and ``until``: (id, name, their players' accounts)."""
+    q = select(EVENTS.c.id, EVENTS.c.name).where(
+        EVENTS.c.status == "registering",
+        EVENTS.c.start_at.is_not(None),
+        EVENTS.c.start_at > at,
+        EVENTS.c.start_at <= until,
+        EVENTS.c.removed.is_(False),
+    )
+    found = []
+    for r in conn.execute(q).all():
+        who = select(PLAYERS.c.user_id).where(PLAYERS.c.event_id == r.id, PLAYERS.c.left.is_(False))
+        found.append((int(r.id), str(r.name), [int(u) for u in conn.execute(who).scalars()]))
+    return found
+
+
 def running(conn: Connection) -> list[int]:
     return [int(r.id) for r in conn.execute(select(EVENTS.c.id).where(EVENTS.c.status == "running"))]
 

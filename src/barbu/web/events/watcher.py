@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import datetime
-from typing import Any, Callable
+from datetime import datetime, timedelta
+from typing import Any, Awaitable, Callable
 
 from ..common import outages
 from ..common.errors import WebError
@@ -27,6 +27,7 @@ from .rounds import Rounds
 
 log = logging.getLogger("barbu.web")
 
+SOON_EVERY = 15  # the watcher's rounds between two looks for the events starting soon
 SWEEP_EVERY = 30  # the watcher's rounds between two checks of every event with pages here (a lost notice)
 
 
@@ -57,6 +58,11 @@ class Watcher:
         self._short: dict[tuple[int, int], float] = {}  # (event, round) → since when its tables are fewer than planned
         self._event_of: dict[str, int] = {}  # table → its event, as read
         self.background: set[asyncio.Task] = set()
+        # its registered players told an event starts soon (the application gives the notifications':
+        # `barbu.web.notices`): (event, name, accounts, minutes), each event once by this process
+        self.soon: Callable[[int, str, list[int], int], Awaitable[Any]] | None = None
+        self.soon_minutes = 15
+        self._told_soon: set[int] = set()
 
     # -- its life --
     def start(self) -> None:
@@ -111,9 +117,20 @@ class Watcher:
                     log.info("event %s: could not start at its time (%s)", event_id, e)
         for event_id in await self.access.read(lambda c: db.running(c)):
             await self.advance(event_id)
+        if self.soon is not None and self._ticks % SOON_EVERY == 0:
+            await self.tell_soon()
         self._ticks += 1
         if self._ticks % SWEEP_EVERY == 0:
             self.push.sweep()
+
+    async def tell_soon(self) -> None:
+        """Tell the players of the events starting within ``soon_minutes`` (once each: the notices are keyed)."""
+        at = self.clock()
+        until = at + timedelta(minutes=self.soon_minutes)
+        for event_id, name, players in await self.access.read(db.starting_soon, at, until):
+            if event_id not in self._told_soon and self.soon is not None:
+                self._told_soon.add(event_id)
+                await self.soon(event_id, name, players, self.soon_minutes)
 
     # -- a deal ended at a table here --
     def deal_ended(self, t: Table) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from sqlalchemy import select
 
@@ -41,11 +41,14 @@ class Outside:
     ``results(table)``: for a match played to its end, the writer of its results and (rated) the ratings,
     run in the same transaction as the table's last status.  ``ratings(store, rules, seats)``: the figure
     beside each seat's name (None: none).  ``mail_of(conn, user_id)``: where and how to tell an account
-    (`MailTo`), or None."""
+    (`MailTo`), or None.  ``notice``: the notification of a turn."""
 
     results: Callable[[Table], Callable[[Any], object]] | None = None
     ratings: Callable[[Store, str, list[RatedSeat]], list[dict[str, Any] | None]] | None = None
     mail_of: Callable[[Any, int], MailTo | None] | None = None
+    #: ``notice(user_id, table_id, game, timed_out)``: a player told it is his turn (`barbu.web.notices`: the bell,
+    #: his open pages, Web Push); the e-mail stays the batched reminder below.
+    notice: Callable[[int, str, str, bool], Awaitable[Any]] | None = None
 
 
 class Beyond:
@@ -98,7 +101,10 @@ class Beyond:
         reminder falls due, if the server has a mail server.  It is not sent at once: it waits
         ``reminder_wait`` seconds and goes at most once in ``reminder_every``, one mail listing every table
         then waiting for him (none if he came back and played).  Every process batches alike: what is due
-        is in the database, and one claim among them sends it.  Off the table's actor."""
+        is in the database, and one claim among them sends it.  Off the table's actor.  He is notified at
+        once too (`Outside.notice`: the bell, his open pages, his devices)."""
+        if self.outside.notice is not None:
+            self._notice(t, user_id, kind)
         store = self.store()
         if self.settings.smtp_host is None or store is None or self.outside.mail_of is None:
             return
@@ -128,6 +134,20 @@ class Beyond:
             self._reminding[user_id] = asyncio.Event()
             task = asyncio.get_running_loop().create_task(remind(), name=f"mail-{table_id}")
         self._background.add(task)  # held until done: a task nobody holds may be collected mid-way
+        task.add_done_callback(self._background.discard)
+
+    def _notice(self, t: Table, user_id: int, kind: str) -> None:
+        notice, table_id, game = self.outside.notice, t.id, str(t.rules).split("(")[0]
+        assert notice is not None
+
+        async def tell() -> None:
+            try:
+                await notice(user_id, table_id, game, kind == "timeout")
+            except Exception:  # the notice is lost; the reminder and the table go on
+                log.exception("table %s: a turn notice could not be given", table_id)
+
+        task = asyncio.get_running_loop().create_task(tell(), name=f"notice-{table_id}")
+        self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _remind(self, store: Store, user_id: int) -> None:

@@ -1,0 +1,48 @@
+"""A notice said in words: its title and line in a reader's language, from its kind and params.
+
+The same msgids are the page's (static/js/notices.js says them in the reader's language in the list), so one
+translation serves the bell, the list, the Web Push notification and the e-mail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.words import N_
+from ...i18n import translator
+
+TITLES = {
+    "turn": N_("Your turn"),
+    "challenge": N_("A challenge"),
+    "event-soon": N_("An event starts soon"),
+    "club-invite": N_("A club's invitation"),
+    "moderator-reply": N_("A word from a moderator"),
+    "test": N_("A test notification"),
+}
+LINES = {
+    "turn": N_("{game}: the table waits for your move"),
+    "turn-timeout": N_("{game}: your time ran out and the computer played for you"),
+    "challenge": N_("{name} challenges you to a table"),
+    "event-soon": N_("{event} starts in {minutes} minutes"),
+    "club-invite": N_("{name} invites you to the club {club}"),
+    "moderator-reply": N_("A moderator wrote to you: read it on barbu"),
+    "test": N_("Notifications reach this device"),
+}
+MAIL_BODY = N_(
+    "Hello {name},\n\n{line}\n\n{link}\n\nYou chose to receive these e-mails; to choose which, or none: {account}\n"
+    "To take this address off your account: {unsubscribe}\n"
+)
+
+
+def line_key(kind: str, params: dict[str, Any]) -> str:
+    return "turn-timeout" if kind == "turn" and params.get("timeout") else kind
+
+
+def worded(kind: str, params: dict[str, Any], lang: str) -> tuple[str, str]:
+    """(title, line) of a notice in ``lang``; a param the words name but the notice lacks reads as empty."""
+    tr = translator(lang)
+    fields = {k: str(v) for k, v in params.items()}
+    template = tr.gettext(LINES.get(line_key(kind, params), LINES["test"]))
+    for name in ("game", "name", "event", "minutes", "club"):
+        fields.setdefault(name, "")
+    return tr.gettext(TITLES.get(kind, TITLES["test"])), template.format(**fields)
