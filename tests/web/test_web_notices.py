@@ -26,7 +26,7 @@ from sqlalchemy import select, update
 from test_web_accounts import sign_up, use_session
 from test_web_private import FRIEND, client, post
 from test_web_turns import FAST, Sink, confirm, mail_text, play_until_bob, set_up, smtp  # noqa: F401
-from wsclient import Player
+from wsclient import ORIGIN, Player
 
 from barbu.web import Settings
 from barbu.web.accounts.store import USERS
@@ -335,3 +335,24 @@ def test_a_moderators_warning_and_an_events_start_are_notified_once(c: Any) -> N
     assert log_in(c, "Wanda").status_code == 200
     kinds = [n["kind"] for n in c.get("/api/notices").json()["notices"]]
     assert kinds == ["event-soon", "moderator-reply"]
+
+
+def test_an_open_page_hears_its_notices_live_and_only_urgent_ones_are_pushed_too(
+    c: Any, push_service: PushService
+) -> None:
+    _, uid = account(c, "Lea")
+    assert post(c, "/api/push/subscribe", Device(push_service, "lea").json).status_code == 201
+    with c.websocket_connect("/ws/me", headers=ORIGIN) as page:  # a page of hers is open (the account channel)
+        hello = page.receive_json()
+        assert hello["type"] == "welcome", hello
+        before = len(push_service.received)
+        notify(c, uid, "club-invite", {"name": "Max", "club": "Le Cercle"}, "/c/le-cercle")
+        heard = page.receive_json()
+        assert heard["type"] == "notice" and heard["unread"] == 1
+        assert heard["notice"]["kind"] == "club-invite" and heard["notice"]["params"]["club"] == "Le Cercle"
+        assert push_service.received[before:] == []  # she has the page open: the bell tells her
+        notify(c, uid, "challenge", {"name": "Max"}, "/x")
+        assert page.receive_json()["unread"] == 2
+        assert [p for p, _, _ in push_service.received[before:]] == ["/push/lea"]  # a challenge cannot wait
+        assert post(c, "/api/notices/read", {"id": None}).json()["unread"] == 0
+        assert page.receive_json() == {"type": "notices-read", "unread": 0}  # her other pages' bells too

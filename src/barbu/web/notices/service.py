@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any, Awaitable, Callable
@@ -42,7 +43,7 @@ log = logging.getLogger("barbu.web")
 
 URGENT = ("turn", "challenge")  # pushed even while a page of his is open
 DEVICES_MAX = 10  # subscribed devices per account
-SOON_MINUTES = 15  # "event-soon" is given this long before the start
+SWEEP_EVERY = 3600.0  # seconds between two sweeps of the notices older than `store.KEEP_DAYS`
 
 #: ``live(account_id, message)``: to every open page of the account, on any process (`barbu.web.live`).
 Live = Callable[[int, dict[str, Any]], Awaitable[Any]]
@@ -105,7 +106,7 @@ class Notices:
         self.live: Live | None = None  # given by the application once the account channel is there
         self.is_open: IsOpen | None = None
         self._key: Vapid02 | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._swept = -float(SWEEP_EVERY)  # when this process last forgot the old notices (monotonic)
 
     @property
     def store(self) -> Store:
@@ -133,6 +134,8 @@ class Notices:
         def write(conn: Connection) -> tuple[db.Notice | None, int, dict[str, bool], Any]:
             if once_unread and db.unread_of(conn, account_id, kind, link):
                 return None, 0, {}, None
+            if self._sweep_due():
+                db.sweep(conn, now() - timedelta(days=db.KEEP_DAYS))
             found = db.add(conn, account_id, kind, params, link, key)
             if found is None:
                 return None, 0, {}, None
@@ -147,6 +150,14 @@ class Notices:
         if switch["mail"] and kind != "turn":  # "turn": the tables' batched reminder e-mails it
             await self._mail(account_id, kind, params, link, recipient)
         return notice
+
+    def _sweep_due(self) -> bool:
+        """Whether this process forgets the old notices now: once an hour, as notices are given."""
+        t = time.monotonic()
+        if t - self._swept < SWEEP_EVERY:
+            return False
+        self._swept = t
+        return True
 
     async def _live(self, account_id: int, message: dict[str, Any]) -> None:
         if self.live is None:
@@ -270,7 +281,6 @@ class Notices:
 
     async def listing(self, user: User) -> dict[str, Any]:
         def read(conn: Connection) -> dict[str, Any]:
-            db.sweep(conn, user.id, now() - timedelta(days=db.KEEP_DAYS))
             return {"notices": [n.json() for n in db.of_user(conn, user.id)], "unread": db.unread(conn, user.id)}
 
         found: dict[str, Any] = await self._write(read)

@@ -179,10 +179,9 @@ def mark_read(conn: Connection, user_id: int, notice_id: int | None) -> int:
     return int(conn.execute(q.values(read_at=now())).rowcount or 0)
 
 
-def sweep(conn: Connection, user_id: int, before: datetime) -> int:
-    """Forget his notices older than ``before`` (done as he reads his list)."""
-    q = delete(NOTICES).where(NOTICES.c.user_id == user_id, NOTICES.c.created_at < before)
-    return int(conn.execute(q).rowcount or 0)
+def sweep(conn: Connection, before: datetime) -> int:
+    """Forget the notices older than ``before``."""
+    return int(conn.execute(delete(NOTICES).where(NOTICES.c.created_at < before)).rowcount or 0)
 
 
 # -- switches --

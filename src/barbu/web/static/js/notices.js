@@ -124,6 +124,8 @@ function openMenu(open) {
   if (!bell || !menu) return;
   menu.hidden = !open;
   bell.setAttribute("aria-expanded", String(open));
+  // on a phone the list spans the screen's width (css/notices.css), just under the bell's line
+  menu.style.top = window.matchMedia("(max-width: 600px)").matches ? `${bell.getBoundingClientRect().bottom + 6}px` : "";
   if (open) fillMenu();
 }
 
