@@ -14,6 +14,7 @@ import json
 import os
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
@@ -23,7 +24,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from sqlalchemy import select, update
-from test_web_accounts import sign_up, use_session
+from test_web_accounts import log_in, sign_up, use_session
+from test_web_events import make_event
 from test_web_private import FRIEND, client, post
 from test_web_turns import FAST, Sink, confirm, mail_text, play_until_bob, set_up, smtp  # noqa: F401
 from wsclient import ORIGIN, Player
@@ -198,6 +200,7 @@ def test_web_push_is_encrypted_for_the_device_and_signed_by_the_server(c: Any, p
     message = phone.read(body)
     assert message["title"] == "A challenge" and message["body"] == "Quentin challenges you to a table"
     assert message["url"] == "/challenges/7"
+    assert message["id"] == c.get("/api/notices").json()["notices"][0]["id"]  # a click on it marks it read (sw.js)
     with pytest.raises(Exception):
         laptop.read(body)  # another device's keys cannot read it
     assert laptop.read(got["/push/pia-laptop"][1])["body"] == message["body"]
@@ -325,16 +328,23 @@ def test_a_moderators_warning_and_an_events_start_are_notified_once(c: Any) -> N
         conn.execute(update(USERS).where(USERS.c.id == mod).values(role="moderator"))
     r = post(c, "/api/moderation/act", {"action": "warn", "kind": "player", "target": str(warned), "reason": "rude"})
     assert r.status_code == 200, r.text
-    notices = c.app.state.services.notices
-    c.portal.call(notices.event_soon, 99, "Sunday cup", [warned], 15)
-    c.portal.call(notices.event_soon, 99, "Sunday cup", [warned], 15)  # another process told it too: once
-    account(c, "Wanda2")
+    # Dora's event starts in ten minutes; Wanda registered: the events' watcher tells her, once
+    account(c, "Dora")
+    start = (datetime.now(timezone.utc) + timedelta(minutes=10)).replace(microsecond=0)
+    made = make_event(c, name="Sunday cup", start=start.isoformat())
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
     use_session(c, None)
-    from test_web_accounts import log_in
-
     assert log_in(c, "Wanda").status_code == 200
-    kinds = [n["kind"] for n in c.get("/api/notices").json()["notices"]]
-    assert kinds == ["event-soon", "moderator-reply"]
+    assert post(c, f"/api/events/{event_id}/register", {}).status_code == 200
+    watcher = c.app.state.services.events.watcher
+    c.portal.call(watcher.tell_soon)
+    watcher._told_soon.clear()  # as another process would, not knowing this one told them
+    c.portal.call(watcher.tell_soon)
+    found = c.get("/api/notices").json()["notices"]
+    assert [n["kind"] for n in found] == ["event-soon", "moderator-reply"]
+    assert found[0]["params"] == {"event": "Sunday cup", "id": event_id, "minutes": 15}
+    assert found[0]["link"] == f"/e/{event_id}"
 
 
 def test_an_open_page_hears_its_notices_live_and_only_urgent_ones_are_pushed_too(
@@ -356,3 +366,28 @@ def test_an_open_page_hears_its_notices_live_and_only_urgent_ones_are_pushed_too
         assert [p for p, _, _ in push_service.received[before:]] == ["/push/lea"]  # a challenge cannot wait
         assert post(c, "/api/notices/read", {"id": None}).json()["unread"] == 0
         assert page.receive_json() == {"type": "notices-read", "unread": 0}  # her other pages' bells too
+
+
+def test_two_processes_share_the_key_and_a_notice_given_on_one_reaches_a_page_on_the_other(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """PostgreSQL and Redis, two processes' applications: one VAPID key for both (made once, in the database); a
+    keyed notice given by both is given once; a notice given on one reaches the page open on the other."""
+    from conftest import postgres_url, redis_url, reset_postgres
+
+    db, broker = postgres_url(), redis_url()
+    reset_postgres(db)
+    settings = dict(db_url=db, broker_url=broker, signups_per_hour=0, **FAST)
+    with client(Settings(**settings)) as one, client(Settings(**settings)) as two:  # type: ignore[arg-type]
+        assert one.get("/api/push/key").json() == two.get("/api/push/key").json()
+        _, uid = account(one, "Iris")
+        two.cookies.set("barbu_session", one.cookies.get("barbu_session"))
+        with two.websocket_connect("/ws/me", headers=ORIGIN) as page:  # her page is open on the second process
+            assert page.receive_json()["type"] == "welcome"
+            for app in (one, two):  # both processes see the event start soon
+                app.portal.call(app.app.state.services.notices.event_soon, 7, "Cup", [uid], 15)
+            heard = page.receive_json()
+            assert heard["type"] == "notice" and heard["notice"]["kind"] == "event-soon" and heard["unread"] == 1
+            notify(one, uid, "challenge", {"name": "Jon"}, "/x")
+            assert page.receive_json()["unread"] == 2
+        assert [n["kind"] for n in two.get("/api/notices").json()["notices"]] == ["challenge", "event-soon"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.words import N_
-from ..common.errors import BAD, CONFLICT, LIMITED, MISSING, UNAVAILABLE, refusal
+from ..common.errors import BAD, CONFLICT, LIMITED, MISSING, refusal
 
 UNKNOWN_KIND = refusal("notice-kind", N_("unknown kind of notification '{kind}'; choose from: {kinds}"), BAD)
 NO_SUCH_NOTICE = refusal("no-such-notice", N_("there is no such notification"), MISSING)
@@ -18,7 +18,9 @@ NO_ADDRESS_FOR_MAIL = refusal(
     N_("give your e-mail address (and confirm it) before choosing e-mails"),
     CONFLICT,
 )
-NO_MAIL_SERVER = refusal("notice-no-mail", N_("this server sends no e-mails"), UNAVAILABLE)
+NO_MAIL_SERVER = refusal(
+    "notice-no-mail", N_("this server sends no e-mails: choose the bell and your devices"), CONFLICT
+)
 NO_DEVICE = refusal("no-push-device", N_("notifications are not on for any of your devices"), CONFLICT)
 NOTICE_ID = refusal("notice-id", N_('"id" is a notification\'s number, or null for all of them'), BAD)
 SWITCH_FLAG = refusal("notice-switch-flag", N_('"push" and "mail" are true or false'), BAD)

@@ -146,7 +146,7 @@ class Notices:
             return notice
         await self._live(account_id, {"type": "notice", "notice": notice.json(), "unread": unread})
         if switch["push"] and (kind in URGENT or not await self._open(account_id)):
-            await self._push_all(account_id, kind, params, link, recipient[1], tag=f"{kind}-{notice.id}")
+            await self._push_all(account_id, kind, params, link, recipient[1], f"{kind}-{notice.id}", notice.id)
         if switch["mail"] and kind != "turn":  # "turn": the tables' batched reminder e-mails it
             await self._mail(account_id, kind, params, link, recipient)
         return notice
@@ -190,7 +190,14 @@ class Notices:
         return push.public_key(await self.vapid())
 
     async def _push_all(
-        self, account_id: int, kind: str, params: dict[str, Any], link: str, lang: str | None, tag: str
+        self,
+        account_id: int,
+        kind: str,
+        params: dict[str, Any],
+        link: str,
+        lang: str | None,
+        tag: str,
+        notice_id: int | None = None,
     ) -> int:
         """Push to each of his devices (in turn: a player has a few); how many took it."""
         subs = await self._write(db.subscriptions, account_id)
@@ -198,7 +205,7 @@ class Notices:
             return 0
         key = await self.vapid()
         title, body = worded(kind, params, lang or self.settings.default_lang)
-        payload = {"title": title, "body": body, "url": link, "tag": tag}
+        payload = {"title": title, "body": body, "url": link, "tag": tag, "id": notice_id}
         subject = push.claims_subject(self.settings.mail_from, self.settings.public_url)
         taken = 0
         for sub in subs:

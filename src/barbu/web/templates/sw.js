@@ -9,8 +9,9 @@
 // network too, and taken from the cache only when it is down.  Everything else (the API, the WebSocket, the
 // player's own pages) never passes through here.
 //
-// Web Push: a push's JSON ({title, body, url}) is shown as a notification; a click on it brings the page at
-// that address to the front (a barbu window already open is taken to it, else a new one is opened).
+// Web Push: a push's JSON ({title, body, url, tag, id}: the words already in the player's language, notices/words.py)
+// is shown as a notification; a click on it marks that notice read and brings the page at that address to the
+// front (a barbu window already open is taken to it, else a new one is opened).
 const SETTINGS = __SETTINGS__;
 const CACHE = `barbu-${SETTINGS.version}`;
 const KEPT = new Set(SETTINGS.keep);
@@ -95,16 +96,26 @@ self.addEventListener("push", (event) => {
     body: String(data.body || ""),
     icon: "/static/icons/icon-192.png",
     badge: "/static/icons/icon-192.png",
-    data: { url },
+    data: { url, id: Number.isInteger(data.id) ? data.id : null },
   };
   if (data.tag) options.tag = String(data.tag);
   event.waitUntil(self.registration.showNotification(String(data.title || "barbu"), options));
 });
 
+// A notification opened is read: the bell of every open page says so (routes/notices.py, POST /api/notices/read).
+function markRead(id) {
+  if (!Number.isInteger(id)) return Promise.resolve();
+  return fetch("/api/notices/read", {
+    method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify({ id }),
+  }).catch(() => {});
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = ownAddress(event.notification.data && event.notification.data.url);
+  const read = markRead(event.notification.data && event.notification.data.id);
   event.waitUntil((async () => {
+    await read;
     const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
     const same = windows.find((w) => w.url === url);
     if (same) return same.focus();
