@@ -1,7 +1,14 @@
 """A notice said in words: its title and line in a reader's language, from its kind and params.
 
 The same msgids are the page's (static/js/notices.js says them in the reader's language in the list), so one
-translation serves the bell, the list, the Web Push notification and the e-mail.
+translation serves the bell, the list, the Web Push notification and the e-mail.  The params each kind's words
+name (a notice may carry more, e.g. the ids its page needs):
+
+- "turn": ``game`` (the rules' name), ``table``, and ``timeout`` when his time ran out;
+- "challenge": ``name`` (who challenges);
+- "event-soon": ``event`` (its name), ``minutes``, ``id``;
+- "club-invite": ``name`` (who invites), ``club`` (its name);
+- "moderator-reply": nothing (the warning itself is shown on his next page).
 """
 
 from __future__ import annotations
