@@ -391,3 +391,26 @@ def test_two_processes_share_the_key_and_a_notice_given_on_one_reaches_a_page_on
             notify(one, uid, "challenge", {"name": "Jon"}, "/x")
             assert page.receive_json()["unread"] == 2
         assert [n["kind"] for n in two.get("/api/notices").json()["notices"]] == ["challenge", "event-soon"]
+
+
+def test_a_burst_of_test_notifications_stops_at_the_days_limit(c: Any, push_service: PushService) -> None:
+    import asyncio
+
+    from barbu.web.accounts.store import User
+    from barbu.web.common.errors import WebError
+    from barbu.web.notices.service import TESTS_PER_DAY
+
+    _, uid = account(c, "Tess")
+    assert post(c, "/api/push/subscribe", Device(push_service, "tess").json).status_code == 201
+    notices = c.app.state.services.notices
+    user = User(uid, "Tess", datetime.now(timezone.utc), False)
+
+    async def burst() -> list[Any]:
+        return await asyncio.gather(*(notices.test(user) for _ in range(TESTS_PER_DAY + 5)), return_exceptions=True)
+
+    results = c.portal.call(burst)
+    assert sum(1 for r in results if r == 1) == TESTS_PER_DAY
+    refused = [r for r in results if isinstance(r, WebError)]
+    assert len(refused) == 5 and {r.code for r in refused} == {"too-many-push-tests"}
+    r = post(c, "/api/push/test", {})
+    assert r.status_code == 429 and r.json()["code"] == "too-many-push-tests"

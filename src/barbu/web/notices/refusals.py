@@ -24,3 +24,6 @@ NO_MAIL_SERVER = refusal(
 NO_DEVICE = refusal("no-push-device", N_("notifications are not on for any of your devices"), CONFLICT)
 NOTICE_ID = refusal("notice-id", N_('"id" is a notification\'s number, or null for all of them'), BAD)
 SWITCH_FLAG = refusal("notice-switch-flag", N_('"push" and "mail" are true or false'), BAD)
+TOO_MANY_TESTS = refusal(
+    "too-many-push-tests", N_("you sent yourself {n} test notifications today; try again tomorrow"), LIMITED
+)

@@ -43,6 +43,7 @@ log = logging.getLogger("barbu.web")
 
 URGENT = ("turn", "challenge")  # pushed even while a page of his is open
 DEVICES_MAX = 10  # subscribed devices per account
+TESTS_PER_DAY = 20  # test notifications an account may send itself in a UTC day
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of the notices older than `store.KEEP_DAYS`
 
 #: ``live(account_id, message)``: to every open page of the account, on any process (`barbu.web.live`).
@@ -236,10 +237,19 @@ class Notices:
         return bool(await self._write(db.unsubscribe, user.id, endpoint))
 
     async def test(self, user: User) -> int:
-        """A test notification to each of his devices: how many took it."""
-        found = await self._write(_recipient, user.id)
-        if not await self._write(db.count_subscriptions, user.id):
-            raise WebError(no.NO_DEVICE)
+        """A test notification to each of his devices: how many took it.  `TESTS_PER_DAY` an account, counted
+        before it goes by one atomic statement (`mailbudget.reserve`), so no burst on any process passes it."""
+
+        def take(conn: Connection) -> Any:
+            if not db.count_subscriptions(conn, user.id):
+                raise WebError(no.NO_DEVICE)
+            try:
+                mailbudget.reserve(conn, [(f"push-test:{user.id}", TESTS_PER_DAY)])
+            except mailbudget.BudgetSpent:
+                raise WebError(no.TOO_MANY_TESTS, n=TESTS_PER_DAY) from None
+            return _recipient(conn, user.id)
+
+        found = await self._write(take)
         return await self._push_all(user.id, "test", {}, "/notifications", found[1] if found else None, "test")
 
     # -- e-mail --
