@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
+from test_web_a11y import violations
 from test_web_moderation import Person, unique, users
 from webhelpers import PHONE
 from webhelpers import shot as take_shot
@@ -91,9 +92,12 @@ def test_the_notifications_page_at_laptop_and_phone_sizes(server: Any, person: A
             page.goto(f"{server.base}/notifications")
             expect(page.locator("#notices-list")).to_contain_text(words)
             take_shot(page, f"notices-page-{lang[:2]}", full_page=True)
+            page.wait_for_load_state("networkidle")
+            assert violations(page) == []  # axe-core: WCAG 2.2 AA
             if size == PHONE:
                 page.locator("#notice-bell").click()
                 expect(page.locator("#notice-menu")).to_contain_text(words)
+                assert violations(page) == []  # the bell's list open
                 take_shot(page, f"notices-bell-{lang[:2]}")
             if os.environ.get("BARBU_SHOTS"):  # the account page's settings, for people to look at
                 page.goto(f"{server.base}/account")
