@@ -27,7 +27,7 @@ from sqlalchemy import select, update
 from test_web_accounts import log_in, sign_up, use_session
 from test_web_events import make_event
 from test_web_private import FRIEND, client, post
-from test_web_turns import FAST, Sink, confirm, mail_text, play_until_bob, set_up, smtp  # noqa: F401
+from test_web_turns import FAST, Sink, confirm, mail_text, play_until_bob, smtp  # noqa: F401
 from wsclient import ORIGIN, Player
 
 from barbu.web import Settings
@@ -295,29 +295,37 @@ def test_e_mail_goes_only_where_chosen_and_confirmed(c: Any, mailbox: tuple[Sink
 
 
 def test_a_turn_based_tables_move_notifies_the_absent_player(c: Any, push_service: PushService) -> None:
-    use_session(c, None)
-    s = set_up(c)  # Alice and Bob at a turn-based table, Bob away
-    use_session(c, s["bob"])
-    device = Device(push_service, "bob-turn")
+    """Boris (his phone subscribed) sits at Alma's turn-based table and goes away; her moves make it his turn."""
+    boris, _ = account(c, "Boris")
+    device = Device(push_service, "boris-phone")
     assert post(c, "/api/push/subscribe", device.json, FRIEND).status_code == 201
     before = len(push_service.received)
-    use_session(c, s["alice"])
-    t = c.app.state.lobby.tables[s["id"]]
-    p = Player(c, s["id"], s["token"])
-    play_until_bob(c, t, p)  # Alice's move makes it Bob's turn
-    use_session(c, s["bob"])
+    alma, _ = account(c, "Alma")
+    made = post(c, "/api/tables", {"rules": "salad(players=3)", "turn_based": True, "clock": "1h+0h"})
+    assert made.status_code == 201, made.text
+    tid, creator = made.json()["id"], made.json()["creator"]
+    token = post(c, f"/api/tables/{tid}/seats", {"seat": 0}).json()["token"]
+    use_session(c, boris)
+    assert post(c, f"/api/tables/{tid}/seats", {"seat": 1}, FRIEND).status_code == 200
+    use_session(c, alma)
+    assert post(c, f"/api/tables/{tid}/bots", {"seat": 2, "strength": "random", "token": creator}).status_code == 200
+    t = c.app.state.lobby.tables[tid]
+    p = Player(c, tid, token)
+    play_until_bob(c, t, p)  # Alma plays (the computer too) until the table waits for Boris, who is away
+    use_session(c, boris)
     stop = time.monotonic() + 30
     while not (found := c.get("/api/notices").json())["notices"]:
         assert time.monotonic() < stop, "no turn notice"
         time.sleep(0.05)
     notice = found["notices"][0]
-    assert notice["kind"] == "turn" and notice["link"] == f"/t/{s['id']}" and notice["params"]["table"] == s["id"]
+    assert notice["kind"] == "turn" and notice["link"] == f"/t/{tid}" and notice["params"]["table"] == tid
     stop = time.monotonic() + 30
-    while not [b for path, _, b in push_service.received[before:] if path == "/push/bob-turn"]:
+    while not [b for path, _, b in push_service.received[before:] if path == "/push/boris-phone"]:
         assert time.monotonic() < stop, "no push"
         time.sleep(0.05)
-    body = next(b for path, _, b in push_service.received[before:] if path == "/push/bob-turn")
-    assert device.read(body)["url"] == f"/t/{s['id']}"
+    body = next(b for path, _, b in push_service.received[before:] if path == "/push/boris-phone")
+    pushed = device.read(body)
+    assert pushed["url"] == f"/t/{tid}" and pushed["body"] == "Salad: the table waits for your move"
     p.close()
 
 

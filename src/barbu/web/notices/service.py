@@ -215,7 +215,7 @@ class Notices:
                 taken += 1
                 await self._write(db.pushed, sub.id)
             elif sent.gone:
-                await self._write(db.gone, sub.id)
+                await self._write(db.gone, sub)
         return taken
 
     async def subscribe(self, user: User, endpoint: str, p256dh: str, auth: str, user_agent: str) -> dict[str, Any]:

@@ -229,9 +229,9 @@ def pushed(conn: Connection, subscription_id: int) -> None:
     conn.execute(update(SUBSCRIPTIONS).where(SUBSCRIPTIONS.c.id == subscription_id).values(last_success=now()))
 
 
-def gone(conn: Connection, subscription_id: int) -> None:
-    """The push service says this subscription is no more (404, 410): it goes."""
-    conn.execute(delete(SUBSCRIPTIONS).where(SUBSCRIPTIONS.c.id == subscription_id))
+def gone(conn: Connection, sub: Subscription) -> None:
+    """The push service says this subscription is no more (404, 410): it goes (that one: its id and endpoint)."""
+    conn.execute(delete(SUBSCRIPTIONS).where(SUBSCRIPTIONS.c.id == sub.id, SUBSCRIPTIONS.c.endpoint == sub.endpoint))
 
 
 # -- the VAPID key --

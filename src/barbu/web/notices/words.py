@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.words import N_
+from ...guide.ruleset_words import preset_name
 from ...i18n import translator
 
 TITLES = {
@@ -49,6 +50,8 @@ def worded(kind: str, params: dict[str, Any], lang: str) -> tuple[str, str]:
     """(title, line) of a notice in ``lang``; a param the words name but the notice lacks reads as empty."""
     tr = translator(lang)
     fields = {k: str(v) for k, v in params.items()}
+    if "game" in fields:
+        fields["game"] = preset_name(fields["game"], tr)  # "classic" reads "Classique" in French
     template = tr.gettext(LINES.get(line_key(kind, params), LINES["test"]))
     for name in ("game", "name", "event", "minutes", "club"):
         fields.setdefault(name, "")
