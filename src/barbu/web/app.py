@@ -30,10 +30,12 @@ from .daily.service import Daily
 from .events.service import Events
 from .moderation.service import Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
+from .notices.service import Notices
 from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import mail as mailroutes
+from .routes import notices as noticeroutes
 from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
@@ -72,6 +74,7 @@ ROUTES: list[BaseRoute] = [
     *events.ROUTES,
     *daily.ROUTES,
     *moderation.ROUTES,
+    *noticeroutes.ROUTES,
     *pages.STATIC_ROUTES,
 ]
 
@@ -107,7 +110,13 @@ def match_results(t: Table) -> Callable[[Any], object]:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
-    lobby = Lobby(settings, Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of))
+    notices = Notices(settings, lambda: lobby.store)  # the bell, the list, Web Push, e-mail (`barbu.web.notices`)
+    lobby = Lobby(
+        settings,
+        Outside(
+            results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of, notice=notices.turn
+        ),
+    )
     if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
         lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
     analyses = Analyses(
@@ -136,7 +145,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
         mail=Email(settings, lambda: lobby.store, lambda address: lobby.creations.address_hash(address)),
         moderation=Moderation(lambda: lobby.store),
+        notices=notices,
     )
+    services.moderation.on_warned = notices.warned  # a player warned is told so
+    services.events.watcher.soon = notices.event_soon  # an event's players told it starts soon
     app = Starlette(
         routes=ROUTES,
         lifespan=lifespan,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -474,6 +474,8 @@ class Moderation:
 
     def __init__(self, store: Callable[[], Store | None]) -> None:
         self._store = store
+        # a player warned is told so (the application gives the notifications': `barbu.web.notices`)
+        self.on_warned: Callable[[int, int], Awaitable[Any]] | None = None
 
     @property
     def store(self) -> Store:
@@ -498,7 +500,12 @@ class Moderation:
         return found
 
     async def act(self, user: User, action: Any, kind: Any, target: Any, reason: Any, hours: Any) -> int:
-        return int(await self._write(act, self.moderator(user), action, kind, target, reason, hours))
+        entry = int(await self._write(act, self.moderator(user), action, kind, target, reason, hours))
+        if action == "warn" and self.on_warned is not None:
+            found = await self._write(db.entry, entry)
+            if found is not None and found.kind == "player" and found.target.isdigit():
+                await self.on_warned(int(found.target), entry)
+        return entry
 
     async def undo(self, user: User, entry_id: Any, reason: Any) -> int:
         return int(await self._write(undo, self.moderator(user), entry_id, reason))

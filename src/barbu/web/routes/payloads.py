@@ -20,6 +20,7 @@ from ...core.words import Message
 from ...guide.lesson import KEYS
 from ..common.errors import Refusal
 from ..scorebooks import keeping as K
+from ..notices import refusals as notices_no
 from . import refusals as R
 
 CLAIM_MAX = 200  # tables one claim may name
@@ -333,6 +334,30 @@ class WarningRead(Payload):
     """``POST /api/moderation/me/read``: the player has read his warning."""
 
     warning: Any = None
+
+
+# -- notifications (`barbu.web.notices`)
+class NoticeRead(Payload):
+    """``POST /api/notices/read``: one notification read (its id), or all of them (null)."""
+
+    id: int | None = None
+    shapes = {"id": (notices_no.NOTICE_ID, {})}
+
+
+class NoticeSwitch(Payload):
+    """``POST /api/notices/settings``: one kind's switches, push and e-mail."""
+
+    kind: Any = None
+    push: bool = True
+    mail: bool = False
+    shapes = {"push": (notices_no.SWITCH_FLAG, {}), "mail": (notices_no.SWITCH_FLAG, {})}
+
+
+class PushSubscription(Payload):
+    """``POST``/``DELETE /api/push/subscribe``: a browser's PushSubscription.toJSON() (DELETE: its endpoint)."""
+
+    endpoint: Any = None
+    keys: Any = None
 
 
 def _loose(annotation: Any) -> bool:

@@ -21,6 +21,7 @@ from ..common.settings import Settings
 from ..daily.service import Daily
 from ..events.service import Events
 from ..moderation.service import Moderation
+from ..notices.service import Notices
 from ..profiles import history
 from ..replay.service import Analyses
 from ..scorebooks.keeping import Scorekeeping
@@ -43,6 +44,7 @@ class Services:
     scorebooks: Scorekeeping
     mail: Email  # an account's e-mail address, its confirmation, unsubscribing, "forgot your password"
     moderation: Moderation
+    notices: Notices  # notifications: the bell, the list, Web Push, e-mail (`barbu.web.notices`)
 
     @property
     def cluster(self) -> Cluster | None:
