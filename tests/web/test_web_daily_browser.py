@@ -38,13 +38,6 @@ def play_to_the_end(page: Any, label: str) -> None:
             break
         if i == 6:
             shot(page, f"{label}-playing")
-        # a reload carries on where the player was: once a decision waits for him (not while a forced move made
-        # for him is on its way)
-        if i >= 3 and not reloaded and page.locator("#turn[data-mine='1']").count():
-            reloaded = True
-            before = page.locator("main").get_attribute("data-version")
-            page.reload()
-            page.wait_for_selector(f"main[data-version='{before}']")
         if page.locator("#daily-next:not([hidden])").count():
             assert page.locator("#deal-end").is_visible()  # the deal's summary, drawn by the Barbu table
             shot(page, f"{label}-end")
@@ -53,6 +46,12 @@ def play_to_the_end(page: Any, label: str) -> None:
         move = page.locator("#hand .card.legal, #decision button[data-action]:not([data-action=''])")
         if not move.count():  # a forced move made for the player, or the answer still on its way
             page.wait_for_timeout(50)
+            continue
+        if i >= 3 and not reloaded:  # a reload carries on where the player was, with a decision waiting for him
+            reloaded = True
+            before = page.locator("main").get_attribute("data-version")
+            page.reload()
+            page.wait_for_selector(f"main[data-version='{before}']")
             continue
         version = page.locator("main").get_attribute("data-version")
         move.first.click()
