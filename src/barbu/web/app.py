@@ -21,6 +21,7 @@ from .accounts import email as accountmail
 from .accounts.email import Email
 from .accounts.hashing import Hashing
 from .accounts.service import Accounts
+from .clubs.chat import RoomChat
 from .clubs.service import Clubs
 from .clubs.store import leave_all as leave_clubs
 from .cluster.node import Cluster
@@ -28,7 +29,7 @@ from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
-from .moderation.service import Moderation, forget_player, speaker
+from .moderation.service import ROOMS, Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
 from .notices.service import Notices
 from .profiles import history
@@ -36,6 +37,7 @@ from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import mail as mailroutes
 from .routes import notices as noticeroutes
+from .routes import rooms as roomroutes
 from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error
@@ -72,6 +74,7 @@ ROUTES: list[BaseRoute] = [
     *players.ROUTES,
     *clubs.ROUTES,
     *events.ROUTES,
+    *roomroutes.ROUTES,
     *daily.ROUTES,
     *moderation.ROUTES,
     *noticeroutes.ROUTES,
@@ -85,9 +88,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     s: Services = app.state.services
     await s.lobby.start()
     s.events.start_watching()  # duplicate events: starts at their time, rounds moved on when over
+    if s.cluster is not None:  # the clubs' and events' chat rooms hear the other processes' messages
+        await s.rooms.start(s.cluster.broker.redis, s.cluster.node)
     try:
         yield
     finally:
+        await s.rooms.stop()
         await s.events.stop()
         s.analyses.close()
         await s.lobby.close()
@@ -145,6 +151,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
         mail=Email(settings, lambda: lobby.store, lambda address: lobby.creations.address_hash(address)),
         moderation=Moderation(lambda: lobby.store),
+        # the clubs' and events' chat rooms: a muted account says nothing, links clickable for those with history
+        rooms=RoomChat(lambda: lobby.store, ROOMS, speaker),
         notices=notices,
     )
     services.moderation.on_warned = notices.warned  # a player warned is told so

@@ -1,7 +1,7 @@
 """What the clubs refuse: names and descriptions that break a rule, roles, seasons, invitation links."""
 
 from ...core.words import N_, NN_
-from ..common.errors import CONFLICT, FORBIDDEN, GONE, LIMITED, MISSING, refusal
+from ..common.errors import CONFLICT, FORBIDDEN, GONE, LIMITED, MISSING, UNAUTHORIZED, refusal
 
 # A club's name and description.
 NAME_NEEDED = refusal("club-name-needed", N_("choose a name for the club"))
@@ -76,3 +76,11 @@ INVITATION_GONE = refusal(
     "club-invitation-gone", N_("this invitation link was revoked or has expired: ask the club for a new one"), GONE
 )
 CLUB_FULL = refusal("club-full", N_("this club has {n} members, the most a club may"), CONFLICT)
+
+# The chat rooms of clubs and events (`barbu.web.clubs.chat`).
+ROOM_LOG_IN = refusal("room-log-in", N_("log in to read and write in a club's or an event's chat"), UNAUTHORIZED)
+ROOM_MEMBERS_ONLY = refusal(
+    "room-members-only", N_("this chat is for the club's members, or the event's players and director"), FORBIDDEN
+)
+ROOM_NOTICE_DIRECTOR = refusal("room-notice-director", N_("only the event's director posts notices"), FORBIDDEN)
+ROOM_NOTICE_TEXT = refusal("room-notice-text", N_("a notice is written in words, not a quick phrase"))

@@ -1,5 +1,7 @@
 """The chat's storage (migration 0018): each message said at a table, in its room, and the logged-in spectators
-who watched a table (who read its chat in the replay, as its players do).
+who watched a table (who read its chat in the replay, as its players do).  A club's and an event's rooms
+(migration 0021, `barbu.web.clubs.chat`) are kept here too, in the rooms "club" and "event" with the club's or
+event's number in ``table_id``: one store, one moderation, one retention for every room.
 
 A message is a quick phrase's key (each reader sees it in his own language) or free text, with the author's name
 as the table showed it, his seat (None: a spectator) and his account (None: a guest).  A moderator's removal sets
@@ -20,7 +22,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .storage import Base, SeatRow, _aware, inserted_id, table_of
 
-PLAYERS, SPECTATORS = "players", "spectators"
+PLAYERS, SPECTATORS = "players", "spectators"  # a table's rooms
+CLUB, EVENT = "club", "event"  # the rooms of a club and of an event, keyed by its number
+TABLE_ROOMS = (PLAYERS, SPECTATORS)
 
 
 class ChatRow(Base):
@@ -28,8 +32,8 @@ class ChatRow(Base):
 
     __tablename__ = "barbu_chat"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32))
-    room: Mapped[str] = mapped_column(String(12))  # players or spectators
+    table_id: Mapped[str] = mapped_column(String(32))  # a table's id, or a club's or event's number
+    room: Mapped[str] = mapped_column(String(12))  # players or spectators; club or event
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(64))
@@ -37,7 +41,13 @@ class ChatRow(Base):
     text: Mapped[str | None] = mapped_column(Text, nullable=True)  # free text
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     removed: Mapped[bool] = mapped_column(Boolean, default=False)
-    __table_args__ = (Index("ix_barbu_chat_table", "table_id", "id"), Index("ix_barbu_chat_at", "at"))
+    notice: Mapped[bool] = mapped_column(Boolean, default=False)  # an event director's notice (migration 0021)
+    links: Mapped[bool] = mapped_column(Boolean, default=False)  # its author had the history for clickable links
+    __table_args__ = (
+        Index("ix_barbu_chat_table", "table_id", "id"),
+        Index("ix_barbu_chat_at", "at"),
+        Index("ix_barbu_chat_user", "user_id", "at"),
+    )
 
 
 class WatcherRow(Base):
@@ -66,10 +76,25 @@ class Message:
     text: str | None
     at: datetime
     removed: bool
+    notice: bool = False
+    links: bool = False
 
 
 def _message(r: Any) -> Message:
-    return Message(r.id, r.table_id, r.room, r.seat, r.user_id, r.name, r.phrase, r.text, _aware(r.at), r.removed)
+    return Message(
+        r.id,
+        r.table_id,
+        r.room,
+        r.seat,
+        r.user_id,
+        r.name,
+        r.phrase,
+        r.text,
+        _aware(r.at),
+        r.removed,
+        bool(r.notice),
+        bool(r.links),
+    )
 
 
 def add(
@@ -82,28 +107,34 @@ def add(
     phrase: str | None,
     text: str | None,
     at: datetime,
+    notice: bool = False,
+    links: bool = False,
 ) -> int:
-    """Store one message: its id, which orders a table's messages."""
+    """Store one message: its id, which orders a room's messages."""
     values: dict[str, Any] = {"table_id": table_id, "room": room, "seat": seat, "user_id": user_id, "name": name}
-    values.update(phrase=phrase, text=text, at=at, removed=False)
+    values.update(phrase=phrase, text=text, at=at, removed=False, notice=notice, links=links)
     return inserted_id(conn.execute(insert(CHAT).values(**values)))
 
 
-def recent(conn: Connection, table_id: str, room: str, n: int) -> list[Message]:
-    """A room's last ``n`` messages not removed, oldest first."""
-    q = (
-        select(CHAT)
-        .where(CHAT.c.table_id == table_id, CHAT.c.room == room, CHAT.c.removed.is_(False))
-        .order_by(CHAT.c.id.desc())
-        .limit(n)
-    )
-    return [_message(r) for r in reversed(conn.execute(q).all())]
+def recent(conn: Connection, table_id: str, room: str, n: int, notice: bool | None = None) -> list[Message]:
+    """A room's last ``n`` messages not removed, oldest first (``notice``: only the notices, or none of them)."""
+    q = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.room == room, CHAT.c.removed.is_(False))
+    if notice is not None:
+        q = q.where(CHAT.c.notice.is_(notice))
+    return [_message(r) for r in reversed(conn.execute(q.order_by(CHAT.c.id.desc()).limit(n)).all())]
+
+
+def said_since(conn: Connection, user_id: int, rooms: tuple[str, ...], since: datetime) -> list[datetime]:
+    """When an account said its messages in these rooms since ``since``, oldest first (removed ones count): a
+    rate's count."""
+    q = select(CHAT.c.at).where(CHAT.c.user_id == user_id, CHAT.c.room.in_(rooms), CHAT.c.at >= since)
+    return [_aware(r.at) for r in conn.execute(q.order_by(CHAT.c.at))]
 
 
 def of_table(conn: Connection, table_id: str) -> list[Message]:
     """Every message of a table not removed, in order (the replay's)."""
-    q = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.removed.is_(False)).order_by(CHAT.c.id)
-    return [_message(r) for r in conn.execute(q).all()]
+    q = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.room.in_(TABLE_ROOMS), CHAT.c.removed.is_(False))
+    return [_message(r) for r in conn.execute(q.order_by(CHAT.c.id)).all()]
 
 
 def by_id(conn: Connection, message_id: int) -> Message | None:

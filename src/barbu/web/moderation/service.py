@@ -40,11 +40,13 @@ from ..accounts import store as accounts
 from ..accounts.service import fold, open_store, write_in_thread
 from ..accounts.store import User
 from ..clubs import store as clubs
+from ..clubs.chat import CLUB_ROOM, RoomKind, reads_room
 from ..common.errors import WebError
 from ..db import chat as chatdb
 from ..db.storage import Store, _aware, now
 from ..events import store as events
 from ..events.access import club_role, hidden
+from ..events.chat import EVENT_ROOM
 from . import refusals as no
 from . import store as db
 
@@ -52,6 +54,9 @@ REPORTS_PER_HOUR = 10
 TEXT_MAX = 500  # characters of a report's words
 REASON_MAX = 500  # characters of a moderator's reason
 CONTEXT = 5  # messages of a reported chat message's room shown on each side of it
+#: The chat rooms of clubs and events, whose messages are reported as the table's are.
+ROOMS: dict[str, RoomKind] = {"club": CLUB_ROOM, "event": EVENT_ROOM}
+HISTORY_DAYS, HISTORY_MATCHES = 7, 5  # an account's age and finished matches before its links are clickable
 MUTE_HOURS_MAX = 365 * 24
 CLOSED_KEPT_DAYS = 365  # a closed report is forgotten after this; the log keeps what was done
 #: A mute "until lifted" is one that ends at this moment.
@@ -178,15 +183,23 @@ def message_by_id(conn: Connection, raw: str) -> Target | None:
     state: dict[str, Any] = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
     state["account"] = m.user_id is not None  # his page is the desk's way to warn or mute him
     state["context"] = [_line(x) for x in chatdb.around(conn, m, CONTEXT)]
-    return Target("message", str(m.id), f"{m.name}: {said}"[:80], f"/t/{m.table_id}", said or "", state, m.user_id)
+    url = f"/t/{m.table_id}"
+    if m.room in ROOMS:  # a club's or an event's room: its page, with the room's name
+        room = ROOMS[m.room].by_key(conn, m.table_id)
+        url, state["place"] = (room.url, room.name) if room is not None else (None, None)
+        state["notice"] = m.notice
+    return Target("message", str(m.id), f"{m.name}: {said}"[:80], url, said or "", state, m.user_id)
 
 
 def message_by_address(conn: Connection, raw: str, reader: User) -> Target | None:
-    """A message a player read at a table: he was seated there with his account, or watched it logged in."""
+    """A message a player read: at a table, where he was seated with his account or watched logged in; in a club's
+    or an event's room, which is his (`barbu.web.clubs.chat`)."""
     t = message_by_id(conn, raw)
     if t is None or t.state["removed"]:
         return None
     table_id = t.state["table"]
+    if t.state["room"] in ROOMS:
+        return t if reads_room(conn, ROOMS, t.state["room"], table_id, reader.id) is not None else None
     seated = any(uid == reader.id for _, uid in chatdb.seats_of(conn, table_id))
     if not (seated or chatdb.watched(conn, table_id, reader.id)):
         return None
@@ -213,11 +226,21 @@ def voice(conn: Connection, user_id: int) -> None:
     raise WebError(no.MUTED, until=until.strftime("%Y-%m-%d %H:%M"))
 
 
-def speaker(conn: Connection, user_id: int) -> str:
-    """The chat's `barbu.web.tables.chat.Speaker`: an account's name, refused while a moderator's mute lasts."""
+def has_history(conn: Connection, user: User) -> bool:
+    """Whether a link in ``user``'s chat is made clickable: his account is `HISTORY_DAYS` days old and he finished
+    `HISTORY_MATCHES` matches (a spammer's new account has neither, and making them costs hours of play)."""
+    if now() - user.created_at < timedelta(days=HISTORY_DAYS):
+        return False
+    played = select(accounts.RESULTS.c.table_id).where(accounts.RESULTS.c.user_id == user.id, ~accounts.RESULTS.c.left)
+    return len(conn.execute(played.limit(HISTORY_MATCHES)).all()) >= HISTORY_MATCHES
+
+
+def speaker(conn: Connection, user_id: int) -> tuple[str, bool]:
+    """The chat's `barbu.web.tables.chat.Speaker` (the tables' and the rooms'): an account's name and whether his
+    links are clickable (`has_history`), refused while a moderator's mute lasts."""
     voice(conn, user_id)
     user = accounts.user_by_id(conn, user_id)
-    return "" if user is None else user.name
+    return ("", False) if user is None else (user.name, has_history(conn, user))
 
 
 # -- reports --

@@ -62,7 +62,8 @@ async def report(request: Request) -> Response:
 async def act(request: Request, body: p.ModerationAct, user: User) -> dict[str, Any]:
     entry = await services(request).moderation.act(user, body.action, body.kind, body.target, body.reason, body.hours)
     if body.kind == "message" and body.action in ("remove", "restore") and str(body.target).isdigit():
-        await services(request).lobby.chat_changed(int(str(body.target)))  # its table sends its chat anew
+        if not await services(request).rooms.changed(int(str(body.target))):  # a room's pages read it anew, or
+            await services(request).lobby.chat_changed(int(str(body.target)))  # its table sends its chat anew
     return {"ok": True, "entry": entry}
 
 

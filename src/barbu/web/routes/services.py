@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from ..accounts.email import Email
 from ..accounts.service import Accounts
+from ..clubs.chat import RoomChat
 from ..clubs.service import Clubs
 from ..cluster.node import Cluster
 from ..common.settings import Settings
@@ -45,6 +46,7 @@ class Services:
     mail: Email  # an account's e-mail address, its confirmation, unsubscribing, "forgot your password"
     moderation: Moderation
     notices: Notices  # notifications: the bell, the list, Web Push, e-mail (`barbu.web.notices`)
+    rooms: RoomChat  # the clubs' and events' chat rooms (`barbu.web.clubs.chat`)
 
     @property
     def cluster(self) -> Cluster | None:

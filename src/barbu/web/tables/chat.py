@@ -7,7 +7,8 @@ the match is over everyone at the table reads both.
 **What is said.**  A quick phrase is sent as its key (`PHRASES`: "gg" is "Well played") and each page words it in
 its reader's language; free text is for accounts only: a guest sends and reads quick phrases alone, and a
 spectator chats with an account (he is named by it).  Text is kept as plain text: the page never reads it as
-markup, and a link in it is never made clickable.
+markup; a link in it is made clickable (with the page's own elements, "nofollow ugc") only when its author had the
+history the application's `Speaker` requires when he wrote it (the message's ``links``), else it stays words.
 
 **Limits.**  Each speaker (a seat, or a spectator's account) has a bucket of `BURST` messages refilled one every
 `EVERY` seconds, reserved in the table's actor before the message is written (the actor runs one thing at a
@@ -51,8 +52,9 @@ TEXT_MAX = 200  # characters of a free text
 BURST, EVERY = 5, 2.0  # messages a speaker may send at once, and seconds to earn one more
 RECENT = 50  # messages of each room kept in memory and sent after a (re)connection
 
-#: Checks that an account may write for others now (a moderator's mute refuses it) and gives its name.
-Speaker = Callable[[Connection, int], str]
+#: Checks that an account may write for others now (a moderator's mute refuses it): its name, and whether the links
+#: in its words are made clickable (it has the history for it).  The tables' chat and the clubs' and events' rooms.
+Speaker = Callable[[Connection, int], tuple[str, bool]]
 
 
 def message_json(m: Message) -> dict[str, Any]:
@@ -62,6 +64,10 @@ def message_json(m: Message) -> dict[str, Any]:
         out["phrase"] = m.phrase
     else:
         out["text"] = m.text
+        if m.links:
+            out["links"] = True  # its author's links are clickable
+    if m.notice:
+        out["notice"] = True
     out["at"] = m.at.isoformat(timespec="seconds")
     return out
 
@@ -71,6 +77,41 @@ def clean_text(raw: str) -> str:
     text = unicodedata.normalize("NFC", raw)
     text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
     return " ".join(text.split())
+
+
+def what_is_said(msg: dict[str, Any], account: bool) -> tuple[str | None, str | None]:
+    """A message's quick phrase or free text (cleaned), checked: one of the two, a known phrase, words of at most
+    `TEXT_MAX` characters from an account only (``account``).  The table's chat and the clubs' and events' rooms."""
+    phrase, raw = msg.get("phrase"), msg.get("text")
+    if (phrase is None) == (raw is None):
+        raise WebError(no.CHAT_SAY_WHAT)
+    if phrase is not None:
+        if not isinstance(phrase, str) or phrase not in PHRASES:
+            raise WebError(no.CHAT_UNKNOWN_PHRASE)
+        return phrase, None
+    if not account:
+        raise WebError(no.CHAT_TEXT_ACCOUNT)
+    if not isinstance(raw, str) or not is_unicode(raw):
+        raise WebError(no.CHAT_SAY_WHAT)
+    text = clean_text(raw)
+    if not text:
+        raise WebError(no.CHAT_EMPTY)
+    if len(text) > TEXT_MAX:
+        raise WebError(no.CHAT_TOO_LONG, n=TEXT_MAX)
+    return None, text
+
+
+def good_id(cid: Any) -> bool:
+    """Whether a command's id is as the protocol has it (absent, or a printable string of 1 to 64 characters)."""
+    return cid is None or (isinstance(cid, str) and 0 < len(cid) <= 64 and cid.isprintable() and is_unicode(cid))
+
+
+def refused_json(e: WebError, lang: str, cid: str | None) -> dict[str, Any]:
+    """A refused chat message as the page is told it: its code, its words in the reader's language, its id."""
+    out: dict[str, Any] = {"type": "error", "code": "refused", "reason": e.code, "message": word(e, lang)}
+    if cid is not None:
+        out["id"] = cid
+    return out
 
 
 class Bucket:
@@ -148,22 +189,12 @@ class Chat:
         """``{"type": "chat", "id": …, "phrase": "gg"}`` or ``{"type": "chat", "id": …, "text": "…"}``: stored,
         acknowledged with its ``seq``, then sent to its room; or refused in words, with the command's id."""
         cid = msg.get("id")
-        if cid is not None and (
-            not isinstance(cid, str) or not 0 < len(cid) <= 64 or not cid.isprintable() or not is_unicode(cid)
-        ):
+        if not good_id(cid):
             return self.table.error(conn, "bad_message", N_("a command id is a string of 1 to 64 characters"))
         try:
             m = await self._say(conn, msg)
         except WebError as e:
-            out: dict[str, Any] = {
-                "type": "error",
-                "code": "refused",
-                "reason": e.code,
-                "message": word(e, _lang(conn)),
-            }
-            if cid is not None:
-                out["id"] = cid
-            conn.send(dumps(out))
+            conn.send(dumps(refused_json(e, _lang(conn), cid)))
             return
         conn.send(dumps({"type": "ack", "id": cid, "seq": m.id, "chat": True}))
         self.keep(m)
@@ -173,26 +204,11 @@ class Chat:
                 c.send(text)
 
     async def _say(self, conn: Conn, msg: dict[str, Any]) -> Message:
-        phrase, raw = msg.get("phrase"), msg.get("text")
-        if (phrase is None) == (raw is None):
-            raise WebError(no.CHAT_SAY_WHAT)
+        phrase, text = what_is_said(msg, getattr(conn, "user_id", None) is not None)
         user_id = getattr(conn, "user_id", None)
         seat = self.table.seats[conn.seat] if conn.seat is not None else None
         if seat is not None and seat.user_id is not None:
             user_id = seat.user_id  # the account seated here, from whichever browser
-        text: str | None = None
-        if phrase is not None and (not isinstance(phrase, str) or phrase not in PHRASES):
-            raise WebError(no.CHAT_UNKNOWN_PHRASE)
-        if raw is not None:
-            if getattr(conn, "user_id", None) is None:
-                raise WebError(no.CHAT_TEXT_ACCOUNT)
-            if not isinstance(raw, str) or not is_unicode(raw):
-                raise WebError(no.CHAT_SAY_WHAT)
-            text = clean_text(raw)
-            if not text:
-                raise WebError(no.CHAT_EMPTY)
-            if len(text) > TEXT_MAX:
-                raise WebError(no.CHAT_TOO_LONG, n=TEXT_MAX)
         if seat is None and not isinstance(user_id, int):
             raise WebError(no.CHAT_SPECTATOR_ACCOUNT)
         key = ("seat", seat.index) if seat is not None else ("user", int(user_id or 0))
@@ -204,14 +220,15 @@ class Chat:
         index, seat_name = (seat.index, seat.name) if seat is not None else (None, "")
 
         def write(c: Connection) -> Message:
-            name = seat_name
+            name, links = seat_name, False
             if isinstance(user_id, int) and speaker is not None:
-                spoken = speaker(c, user_id)  # refused while a moderator's mute lasts
+                spoken, links = speaker(c, user_id)  # refused while a moderator's mute lasts
                 name = name or spoken
             if not name:
                 raise WebError(no.CHAT_SPECTATOR_ACCOUNT)
-            mid = db.add(c, table_id, room, index, user_id, name[:64], phrase, text, at)
-            return Message(mid, table_id, room, index, user_id, name[:64], phrase, text, at, False)
+            links = links and text is not None
+            mid = db.add(c, table_id, room, index, user_id, name[:64], phrase, text, at, links=links)
+            return Message(mid, table_id, room, index, user_id, name[:64], phrase, text, at, False, links=links)
 
         try:
             written: Message = await self.table.journal.run(write)

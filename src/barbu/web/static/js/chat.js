@@ -1,8 +1,10 @@
 // The table's chat (templates/_chat.html; the server's side is barbu/web/tables/chat.py), for every game's table.
 // Two rooms: the seated players' and the spectators' (each reads only his own until the match is over). Quick
 // phrases travel as keys and each reader sees them in his own language; free text is for accounts that turn
-// "Free chat" on (remembered), never for guests. Every message is drawn as text (textContent), never as markup,
-// and a link in it stays plain text. A reader mutes an author for himself (remembered for this table) and a
+// "Free chat" on (remembered), never for guests. Every message is drawn as text (textContent), never as markup;
+// a link in it is made a link (an element of the page's own, "nofollow ugc") only when the server says its author
+// has the history for it (`links`), else it stays plain text. The clubs' and events' rooms (roomchat.js) draw
+// their messages with the same pieces. A reader mutes an author for himself (remembered for this table) and a
 // logged-in reader reports a message to the moderators. On a phone the panel folds behind a "Chat" button that
 // counts the messages not read; new messages are announced politely to screen readers.
 
@@ -20,7 +22,10 @@ const PHRASES = {
   sorry: () => t("Sorry"),
   oops: () => t("Oops"),
 };
-const FREE_KEY = "barbu:chat-free";
+export const PHRASE_KEYS = Object.keys(PHRASES);
+export const FREE_KEY = "barbu:chat-free";
+const URL_RE = /\bhttps?:\/\/[^\s<>"']+/g;
+const TRAILING = /[.,;:!?)\]}]+$/; // punctuation after a link is the sentence's
 const FOLDED = matchMedia("(max-width: 760px)"); // a phone: the panel folds behind its button
 
 const $ = (id) => document.getElementById(id);
@@ -54,6 +59,40 @@ export function phraseWords(key) {
   return PHRASES[key] ? PHRASES[key]() : key;
 }
 
+// What a message says, as nodes: its words as text, and its author's links as links when he has the history
+// for it (the server's `links`); never markup.
+export function wordsOf(m) {
+  const words = document.createElement("span");
+  words.className = "chat-words";
+  const text = said(m);
+  if (!m.links || typeof m.text !== "string") {
+    words.textContent = text;
+    return words;
+  }
+  let at = 0;
+  for (const found of text.matchAll(URL_RE)) {
+    const url = found[0].replace(TRAILING, "");
+    let href = null;
+    try {
+      const u = new URL(url);
+      if (u.protocol === "http:" || u.protocol === "https:") href = u.href;
+    } catch {
+      href = null;
+    }
+    if (!href) continue;
+    words.append(text.slice(at, found.index));
+    const a = document.createElement("a");
+    a.href = href;
+    a.rel = "nofollow ugc noopener";
+    a.target = "_blank";
+    a.textContent = url;
+    words.append(a);
+    at = found.index + url.length;
+  }
+  words.append(text.slice(at));
+  return words;
+}
+
 // What a message says, in this reader's language.
 function said(m) {
   return typeof m.phrase === "string" ? phraseWords(m.phrase) : String(m.text || "");
@@ -75,10 +114,7 @@ function line(m) {
   name.className = "chat-name";
   name.textContent = m.from;
   if (m.room === "spectators" && myRoom() === "players") name.title = t("a spectator");
-  const words = document.createElement("span");
-  words.className = "chat-words";
-  words.textContent = said(m); // text, never markup; a link stays words
-  li.append(name, ": ", words);
+  li.append(name, ": ", wordsOf(m)); // text, never markup; links only from authors with history
   if (m.room !== myRoom()) {
     const tag = document.createElement("span");
     tag.className = "chat-tag muted";
@@ -111,8 +147,8 @@ function tools(m) {
   return box;
 }
 
-// A report: its reason chosen, sent to the moderators' queue with the message's number.
-function reportForm(box, m) {
+// A report: its reason chosen, sent to the moderators' queue with the message's number; `failed` shows a refusal.
+export function reportForm(box, m, failed = showError) {
   const select = document.createElement("select");
   select.setAttribute("aria-label", t("Why do you report this?"));
   for (const [value, words] of [
@@ -136,7 +172,7 @@ function reportForm(box, m) {
       box.replaceChildren(Object.assign(document.createElement("span"), { className: "muted", textContent: t("Reported: thank you.") }));
     } catch (e) {
       go.disabled = false;
-      showError(e.message || String(e));
+      failed(e.message || String(e));
     }
   });
   box.replaceChildren(select, " ", go);
@@ -323,9 +359,7 @@ export function drawReplayChat(list, said) {
     const name = document.createElement("span");
     name.className = "chat-name";
     name.textContent = m.from;
-    const words = document.createElement("span");
-    words.textContent = typeof m.phrase === "string" ? phraseWords(m.phrase) : String(m.text || "");
-    li.append(name, ": ", words);
+    li.append(name, ": ", wordsOf(m));
     if (m.room === "spectators") li.append(" ", Object.assign(document.createElement("span"), { className: "chat-tag muted", textContent: t("spectator") }));
     return li;
   }));
