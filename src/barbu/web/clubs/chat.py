@@ -6,7 +6,8 @@ gives the rooms.
 a club's members; an event's registered players and its director, a club's owner and admins directing its
 events): anyone else, logged out or not, is told the same refusal, so a private club's room does not even say
 that it exists.  A member writes quick phrases (each reader sees them in his own language) and free text; the
-director of an event also posts notices (words, shown apart and pinned on the event's page, announced).
+director of an event also posts notices (words, shown apart and pinned on the event's page, announced).  A block
+(`apart`, the application's) keeps the two accounts it parts out of each other's messages.
 
 **Limits and safety**, as at the table: `TEXT_MAX` characters; `BURST` messages in any `WINDOW` seconds for one
 account over every room (the table's average of one each `EVERY` seconds), checked in the transaction that writes
@@ -30,7 +31,7 @@ import logging
 import math
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
 from sqlalchemy.engine import Connection
 
@@ -53,6 +54,9 @@ CHANNEL = "barbu:rooms"
 WINDOW = BURST * EVERY  # seconds in which one account says at most BURST messages in the rooms
 PINNED = 3  # an event's latest notices pinned at the top of its room
 REFRESH = '{"type":"room_refresh"}'  # a page's note that its room's log changed (a moderator's removal)
+
+#: The accounts a block keeps apart from an account, either way (`barbu.web.social.blocks.chat_apart`).
+Apart = Callable[[Connection, int], frozenset[int]]
 
 #: What a page of a room is given: (the author's account, a message's JSON), or None to close.
 Note = tuple[int | None, str] | None
@@ -123,8 +127,7 @@ class RoomChat:
     ) -> None:
         self._store, self.kinds, self.speaker = store, kinds, speaker
         self.pages: dict[tuple[str, str], set[Mailbox[Note]]] = {}
-        # whether a reader does not see an author's messages (a block; the application wires it): reader, author
-        self.hides: Callable[[int, int], Awaitable[bool]] | None = None
+        self.apart: Apart | None = None  # the application's block check (`barbu.web.app`); None: no blocks
         self._redis: Any = None
         self._node = ""
         self._listener: asyncio.Task | None = None
@@ -142,37 +145,32 @@ class RoomChat:
         found: tuple[Room, str] = await read_in_thread(self.store, room_of, self.kinds, kind, address, user.id)
         return found
 
-    async def log(self, room: Room, user: User, role: str) -> dict[str, Any]:
+    async def log(self, room: Room, user: User, role: str, apart: frozenset[int] = frozenset()) -> dict[str, Any]:
         """What a page of the room is given on (re)connection: its last `RECENT` messages and its pinned notices,
-        in order, without those of authors the reader does not see."""
+        in order, without those of the authors a block keeps ``apart`` from the reader."""
 
         def read(c: Connection) -> tuple[list[Message], list[Message]]:
             said = db.recent(c, room.key, room.kind, RECENT, notice=False)
             return said, db.recent(c, room.key, room.kind, PINNED, notice=True)
 
         said, pinned = await read_in_thread(self.store, read)
-        hidden = {m.user_id for m in [*said, *pinned] if m.user_id is not None and await self._hidden(user.id, m)}
         return {
             "type": "room_log",
             "room": room.kind,
             "name": room.name,
             "me": user.name,
             "may_notice": role == "director",
-            "messages": [message_json(m) for m in said if m.user_id not in hidden],
-            "notices": [message_json(m) for m in pinned if m.user_id not in hidden],
+            "messages": [message_json(m) for m in said if m.user_id not in apart],
+            "notices": [message_json(m) for m in pinned if m.user_id not in apart],
         }
 
-    async def _hidden(self, reader: int, m: Message) -> bool:
-        return (
-            self.hides is not None
-            and m.user_id is not None
-            and m.user_id != reader
-            and await self.hides(reader, m.user_id)
-        )
-
-    async def shown(self, reader: int, author: int | None) -> bool:
-        """Whether a message of ``author`` is given to ``reader``'s page (a block hides it)."""
-        return author is None or author == reader or self.hides is None or not await self.hides(reader, author)
+    async def kept_apart(self, user_id: int) -> frozenset[int]:
+        """The accounts a block keeps apart from ``user_id`` (either way): he reads none of their messages."""
+        apart = self.apart
+        if apart is None:
+            return frozenset()
+        found: frozenset[int] = await read_in_thread(self.store, apart, user_id)
+        return found
 
     # ------------------------------------------------------------------ saying something
     async def say(self, room: Room, user: User, msg: dict[str, Any]) -> Message:

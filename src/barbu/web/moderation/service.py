@@ -183,7 +183,7 @@ def message_by_id(conn: Connection, raw: str) -> Target | None:
     state: dict[str, Any] = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
     state["account"] = m.user_id is not None  # his page is the desk's way to warn or mute him
     state["context"] = [_line(x) for x in chatdb.around(conn, m, CONTEXT)]
-    url = f"/t/{m.table_id}"
+    url: str | None = f"/t/{m.table_id}"
     if m.room in ROOMS:  # a club's or an event's room: its page, with the room's name
         room = ROOMS[m.room].by_key(conn, m.table_id)
         url, state["place"] = (room.url, room.name) if room is not None else (None, None)

@@ -7,13 +7,15 @@ director's notice), and the log again after a moderator's removal.  It sends ``{
 "phrase": …}`` or ``"text"`` (``"notice": true``: a director's notice) and is answered ``{"type": "ack", "id",
 "seq"}`` or ``{"type": "error", "code": "refused", "reason", "message", "id"}``.  Anyone not in the room (logged
 out, a stranger, no such room) is told why in words, with its code, and the socket is closed (4401, 4403).  The
-origin, the per-address count of WebSockets and the flood limit are the table's.
+origin, the per-address count of WebSockets and the flood limit are the table's.  A block keeps the accounts it
+parts out of each other's messages here (read at the connection, and again every `APART_FRESH` seconds).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -35,6 +37,7 @@ from .services import services
 from .tables import too_many_connections
 
 MESSAGE_MAX = 4096  # bytes of one message from the page
+APART_FRESH = 30.0  # seconds a page's blocks are trusted before they are read again
 
 
 async def ws_room(websocket: WebSocket) -> None:
@@ -60,14 +63,17 @@ async def ws_room(websocket: WebSocket) -> None:
         box = s.rooms.watch(room)
         try:
             await websocket.accept()
-            await websocket.send_text(dumps(await s.rooms.log(room, user, role)))
+            apart, read_at = await s.rooms.kept_apart(user.id), time.monotonic()
+            await websocket.send_text(dumps(await s.rooms.log(room, user, role, apart)))
             reader = asyncio.ensure_future(read_page(websocket, s.rooms, room, user, lang, box.put))
             try:
                 while (note := await box.get()) is not None:
                     author, text = note
+                    if text == REFRESH or time.monotonic() - read_at > APART_FRESH:  # a block made meanwhile
+                        apart, read_at = await s.rooms.kept_apart(user.id), time.monotonic()
                     if text == REFRESH:
-                        text = dumps(await s.rooms.log(room, user, role))
-                    elif not await s.rooms.shown(user.id, author):
+                        text = dumps(await s.rooms.log(room, user, role, apart))
+                    elif author in apart:
                         continue
                     await websocket.send_text(text)
             finally:
