@@ -17,6 +17,8 @@ import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_web_chat import join, table
+from test_web_chat import say as table_say
 from wsclient import ORIGIN, app_client
 
 from barbu.cli.main import main as barbu
@@ -38,6 +40,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="module")
 def client(db: str) -> Iterator[TestClient]:
     limits = dict(tables_per_hour=0, signups_per_hour=0, clubs_per_day=0, events_per_day=0, bot_tables_per_address=0)
+    limits |= dict(open_tables_per_address=0, seats_per_address=0)
     with app_client(Settings(db_url=db, bot_delay=0, deal_pause=0, grace=600, **limits)) as c:
         yield c
         for page in list(OPEN):
@@ -224,6 +227,17 @@ def test_links_are_marked_clickable_only_for_an_author_with_history(client: Test
     assert heard["links"] is True and heard["text"] == '<a href="javascript:x">https://example.org/x</a>'
     assert "links" not in said(p, p.say(phrase="gg")["seq"])  # a quick phrase holds no link
     p.close()
+    tid, tokens, _ = table(client, {0: o_sid, 1: None})  # at a table too: his words' links, not a guest's
+    vet, guest = join(client, tid, tokens[0], o_sid), join(client, tid, tokens[1])
+    assert table_say(vet, text="https://example.org/t")["type"] == "ack"
+    assert vet.until(lambda m: m["type"] == "chat")["links"] is True
+    (_, n_sid) = signup(client, "New")
+    tid, tokens, _ = table(client, {0: n_sid})
+    new = join(client, tid, tokens[0], n_sid)
+    table_say(new, text="https://example.org/n")
+    assert "links" not in new.until(lambda m: m["type"] == "chat")
+    for player in (vet, guest, new):
+        player.close()
 
 
 def test_a_report_reaches_the_desk_with_its_context_and_a_removal_leaves_the_room(client: TestClient, db: str) -> None:

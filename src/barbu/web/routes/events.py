@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -203,9 +203,12 @@ async def ws_event(websocket: WebSocket) -> None:
         await lobby.disconnect(address)
 
 
-async def read_until_closed(websocket: WebSocket, done: Callable[[None], None]) -> bool:
-    """The page sends nothing that matters: its messages are read only to notice it leave, and a flood cuts
-    it off as at a table (True)."""
+async def read_until_closed(
+    websocket: WebSocket, done: Callable[[None], None], handle: Callable[[Any], Awaitable[None]] | None = None
+) -> bool:
+    """What the page sends, until it leaves: the event's page sends nothing that matters (its messages are read
+    only to notice it leave); a chat room's are each given to ``handle``.  A flood cuts it off as at a table
+    (True)."""
     settings = services(websocket).settings
     limit = RateLimit(settings.burst, settings.rate)
     flooded = False
@@ -217,6 +220,8 @@ async def read_until_closed(websocket: WebSocket, done: Callable[[None], None]) 
             if not limit.allow():
                 flooded = True
                 break
+            if handle is not None:
+                await handle(message)
     except (WebSocketDisconnect, RuntimeError):
         pass
     done(None)

@@ -30,8 +30,9 @@ from ..common.wording import word
 from ..tables import refusals as tno
 from ..tables.actor import dumps
 from ..tables.chat import good_id, refused_json
-from ..tables.sockets import RateLimit, client_address
+from ..tables.sockets import client_address
 from .bodies import origin_allowed
+from .events import read_until_closed
 from .helpers import user_of
 from .services import services
 from .tables import too_many_connections
@@ -65,7 +66,8 @@ async def ws_room(websocket: WebSocket) -> None:
             await websocket.accept()
             apart, read_at = await s.rooms.kept_apart(user.id), time.monotonic()
             await websocket.send_text(dumps(await s.rooms.log(room, user, role, apart)))
-            reader = asyncio.ensure_future(read_page(websocket, s.rooms, room, user, lang, box.put))
+            handle = answering(websocket, s.rooms, room, user, lang)
+            reader = asyncio.ensure_future(read_until_closed(websocket, box.put, handle))
             try:
                 while (note := await box.get()) is not None:
                     author, text = note
@@ -89,38 +91,27 @@ async def ws_room(websocket: WebSocket) -> None:
         await s.lobby.disconnect(address)
 
 
-async def read_page(websocket: WebSocket, rooms: RoomChat, room: Room, user: Any, lang: str, done: Any) -> bool:
-    """What the page says, until it leaves: its messages, each answered; a flood cuts it off (True)."""
-    settings = services(websocket).settings
-    limit = RateLimit(settings.burst, settings.rate)
-    flooded = False
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if not limit.allow():
-                flooded = True
-                break
-            raw = message.get("text") or message.get("bytes") or ""
-            try:
-                msg = safejson.loads(raw) if len(raw) <= MESSAGE_MAX else None
-            except safejson.JsonError:
-                msg = None
-            if not isinstance(msg, dict) or msg.get("type") != "chat" or not good_id(msg.get("id")):
-                await websocket.send_text(dumps(refused_json(WebError(tno.CHAT_SAY_WHAT), lang, None)))
-                continue
-            cid = msg.get("id")
-            try:
-                m = await rooms.say(room, user, msg)
-            except WebError as e:
-                await websocket.send_text(dumps(refused_json(e, lang, cid)))
-                continue
-            await websocket.send_text(dumps({"type": "ack", "id": cid, "seq": m.id, "chat": True}))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    done(None)
-    return flooded
+def answering(websocket: WebSocket, rooms: RoomChat, room: Room, user: Any, lang: str) -> Any:
+    """What answers each message of the page: stored and acknowledged, or refused in words."""
+
+    async def handle(message: Any) -> None:
+        raw = message.get("text") or message.get("bytes") or ""
+        try:
+            msg = safejson.loads(raw) if len(raw) <= MESSAGE_MAX else None
+        except safejson.JsonError:
+            msg = None
+        if not isinstance(msg, dict) or msg.get("type") != "chat" or not good_id(msg.get("id")):
+            await websocket.send_text(dumps(refused_json(WebError(tno.CHAT_SAY_WHAT), lang, None)))
+            return
+        cid = msg.get("id")
+        try:
+            m = await rooms.say(room, user, msg)
+        except WebError as e:
+            await websocket.send_text(dumps(refused_json(e, lang, cid)))
+            return
+        await websocket.send_text(dumps({"type": "ack", "id": cid, "seq": m.id, "chat": True}))
+
+    return handle
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/room/{kind}/{address}", ws_room)]

@@ -59,6 +59,19 @@ export function phraseWords(key) {
   return PHRASES[key] ? PHRASES[key]() : key;
 }
 
+// The quick phrases' buttons, in the reader's language; a click says the phrase through `say`.
+export function phraseButtons(say) {
+  return PHRASE_KEYS.map((key) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chat-phrase";
+    b.dataset.phrase = key;
+    b.textContent = phraseWords(key);
+    b.addEventListener("click", () => say({ phrase: key }));
+    return b;
+  });
+}
+
 // What a message says, as nodes: its words as text, and its author's links as links when he has the history
 // for it (the server's `links`); never markup.
 export function wordsOf(m) {
@@ -307,15 +320,7 @@ export function openChat(hooks) {
   const panel = $("chat");
   const home = $(hooks.home);
   if (home) home.insertBefore(panel, hooks.before ? home.querySelector(hooks.before) : null);
-  $("chat-phrases").replaceChildren(...Object.keys(PHRASES).map((key) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "chat-phrase";
-    b.dataset.phrase = key;
-    b.textContent = phraseWords(key);
-    b.addEventListener("click", () => say({ phrase: key }));
-    return b;
-  }));
+  $("chat-phrases").replaceChildren(...phraseButtons(say));
   $("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("chat-text").value.trim();

@@ -5,7 +5,7 @@
 // a report to the moderators. An event's director posts notices, pinned above the messages and announced.
 
 import { announce } from "./a11y.js";
-import { FREE_KEY, PHRASE_KEYS, phraseWords, reportForm, wordsOf } from "./chat.js";
+import { FREE_KEY, phraseButtons, reportForm, wordsOf } from "./chat.js";
 import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -133,13 +133,7 @@ function connect() {
 
 function open() {
   if (!panel) return;
-  $("room-chat-phrases").replaceChildren(...PHRASE_KEYS.map((key) => {
-    const b = Object.assign(document.createElement("button"), { type: "button", className: "chat-phrase" });
-    b.dataset.phrase = key;
-    b.textContent = phraseWords(key);
-    b.addEventListener("click", () => say({ phrase: key }));
-    return b;
-  }));
+  $("room-chat-phrases").replaceChildren(...phraseButtons((what) => say(what)));
   $("room-chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("room-chat-text").value.trim();
