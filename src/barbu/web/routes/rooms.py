@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -36,6 +37,8 @@ from .events import read_until_closed
 from .helpers import user_of
 from .services import services
 from .tables import too_many_connections
+
+log = logging.getLogger("barbu.web")
 
 MESSAGE_MAX = 4096  # bytes of one message from the page
 APART_FRESH = 30.0  # seconds a page's blocks are trusted before they are read again
@@ -87,6 +90,10 @@ async def ws_room(websocket: WebSocket) -> None:
             s.rooms.unwatch(room, box)
     except (WebSocketDisconnect, RuntimeError):  # it went away while being written to
         return
+    except Exception as e:  # the database away a moment: one line, and the page connects again
+        log.warning("rooms: a page of a room was closed (%s)", e)
+        with contextlib.suppress(Exception):
+            await websocket.close(1011)
     finally:
         await s.lobby.disconnect(address)
 
