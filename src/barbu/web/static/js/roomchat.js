@@ -4,6 +4,7 @@
 // language, free text for those who turn "Free chat" on, words as text and links only from authors with history,
 // a report to the moderators. An event's director posts notices, pinned above the messages and announced.
 
+import { who } from "./account-link.js";
 import { announce } from "./a11y.js";
 import { FREE_KEY, phraseButtons, reportForm, wordsOf } from "./chat.js";
 import { t } from "./i18n.js";
@@ -148,7 +149,9 @@ function open() {
     localStorage.setItem(FREE_KEY, e.target.checked ? "1" : "0");
     draw();
   });
-  connect();
+  who.then((user) => {
+    if (user) connect(); // a guest is never let in: the panel stays hidden without asking
+  });
 }
 
 open();
