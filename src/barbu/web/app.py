@@ -29,6 +29,7 @@ from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
 from .events.service import Events
+from .live.hub import Live
 from .moderation.service import ROOMS, Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
 from .notices.service import Notices
@@ -36,7 +37,10 @@ from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import mail as mailroutes
+from .routes import social as socialroutes
 from .routes import notices as noticeroutes
+from .routes import challenges as challengeroutes
+from .challenges.service import Challenges
 from .routes import rooms as roomroutes
 from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
 from .routes.bodies import origin_allowed, read_body
@@ -44,6 +48,9 @@ from .routes.helpers import web_error
 from .routes.outageguard import OutageGuard
 from .routes.services import Services, keep_costs
 from .scorebooks.keeping import Scorekeeping
+from .social import blocks
+from .social.presence import Presence, from_store
+from .social.service import Social
 from .tables.actor import Table
 from .tables.lobby import Lobby
 from .tables.ops import operate
@@ -65,6 +72,7 @@ SECURITY_HEADERS = {
 ROUTES: list[BaseRoute] = [
     *pages.ROUTES,
     *APP_SHELL_ROUTES,
+    *socialroutes.ROUTES,  # before the tables': /ws/me is not a table's /ws/{id}
     *tables.ROUTES,
     *replay.ROUTES,
     *scorebooks.ROUTES,
@@ -78,6 +86,7 @@ ROUTES: list[BaseRoute] = [
     *daily.ROUTES,
     *moderation.ROUTES,
     *noticeroutes.ROUTES,
+    *challengeroutes.ROUTES,
     *pages.STATIC_ROUTES,
 ]
 
@@ -88,15 +97,32 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     s: Services = app.state.services
     await s.lobby.start()
     s.events.start_watching()  # duplicate events: starts at their time, rounds moved on when over
+    s.live.start()  # the account channel: its pages' routes renewed in Redis (several processes)
+    s.challenges.start()  # the lapsed challenges swept and told
+    s.presence.start(partial(seated_here, s.lobby))  # who sat down or left at the tables owned here
     if s.cluster is not None:  # the clubs' and events' chat rooms hear the other processes' messages
         await s.rooms.start(s.cluster.broker.redis, s.cluster.node)
     try:
         yield
     finally:
+        await s.challenges.stop()
         await s.rooms.stop()
+        await s.presence.close()
+        await s.live.close()
         await s.events.stop()
         s.analyses.close()
         await s.lobby.close()
+
+
+def seated_here(lobby: Lobby) -> dict[int, str]:
+    """The accounts seated at the unfinished tables this process owns, with their table (presence's look)."""
+    return {
+        s.user_id: t.id
+        for t in list(lobby.tables.values())
+        if t.status in ("open", "playing")
+        for s in t.seats
+        if s.kind == "human" and s.user_id is not None and not s.left
+    }
 
 
 def household_of(t: Table, address: str | None) -> str | None:
@@ -133,6 +159,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     keep_costs(lobby, analyses)
     lobby.chat_speaker = speaker  # the tables' chat: a muted account says nothing (`barbu.web.tables.chat`)
+    lobby.seat_guard = blocks.seat_guard(lambda: lobby.store)  # a block keeps two accounts from one table
+    lobby.chat_apart = blocks.chat_apart  # and from reading each other at a table
+    live = Live()  # the account channel (`barbu.web.live`)
+    if isinstance(lobby.cluster, Cluster):
+        live.attach(lobby.cluster)
+    social = Social(lambda: lobby.store)
+    presence = Presence(live, *from_store(lambda: lobby.store))
+    social.on_follow.append(presence.follows_changed)
     accounts = Accounts(
         lambda: lobby.store,
         lambda address: lobby.creations.address_hash(address),
@@ -151,12 +185,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         scorebooks=Scorekeeping(lambda: lobby.store, settings.kept_games_per_hour, lobby.creations),
         mail=Email(settings, lambda: lobby.store, lambda address: lobby.creations.address_hash(address)),
         moderation=Moderation(lambda: lobby.store),
+        live=live,
+        social=social,
+        presence=presence,
+        notices=notices,
         # the clubs' and events' chat rooms: a muted account says nothing, links clickable for those with history
         rooms=RoomChat(lambda: lobby.store, ROOMS, speaker),
-        notices=notices,
+        challenges=Challenges(lobby, notices),  # a player's challenges to others
     )
+    services.rooms.apart = blocks.chat_apart  # nor in a club's or an event's room
     services.moderation.on_warned = notices.warned  # a player warned is told so
     services.events.watcher.soon = notices.event_soon  # an event's players told it starts soon
+    notices.live, notices.is_open = live.send, live.connected  # the bell of his open pages; pushed when none is
+    services.challenges.send = live.send  # a challenge's page hears its answers, its players are sent to its table
     app = Starlette(
         routes=ROUTES,
         lifespan=lifespan,

@@ -139,6 +139,8 @@ class Cluster:
         self.draining = False
         self._claiming: set[str] = set()  # tables being claimed now: a round's reading of the leases misses them
         self._unplayed: dict[str, int] = {}  # leases of ours found not played here last round (`_round_leases`)
+        # what the rooms above hand the broker's other kinds of message to ("live": the account channel's hub)
+        self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
 
     @property
     def route(self) -> str | None:
@@ -491,6 +493,8 @@ class Cluster:
             table_id, epoch = env.get("t"), env.get("epoch")
             if isinstance(table_id, str) and isinstance(epoch, int):
                 self._spawn(self._take(table_id, epoch))
+        elif isinstance(kind, str) and kind in self.handlers:
+            self.handlers[kind](env)
         elif kind == "ping":
             self._unanswered = 0
             self.lag_ms = round((time.perf_counter() - float(env.get("at", 0))) * 1000, 2)

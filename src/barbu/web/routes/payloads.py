@@ -20,7 +20,9 @@ from ...core.words import Message
 from ...guide.lesson import KEYS
 from ..common.errors import Refusal
 from ..scorebooks import keeping as K
+from ..challenges import refusals as challenges_no
 from ..notices import refusals as notices_no
+from ..social import refusals as social_no
 from . import refusals as R
 
 CLAIM_MAX = 200  # tables one claim may name
@@ -360,9 +362,44 @@ class PushSubscription(Payload):
     keys: Any = None
 
 
+# -- friends and blocks (routes/social.py)
+class PlayerName(Payload):
+    """``POST /api/friends/follow`` (and ``unfollow``, ``/api/blocks/block``, ``unblock``): the player named."""
+
+    name: Any = None
+
+
+class PresenceSetting(Payload):
+    """``POST /api/presence``: whether the account hides its presence (everyone else sees it offline)."""
+
+    hidden: bool = False
+    shapes = {"hidden": (social_no.PRESENCE_FLAG, {})}
+
+
 def _loose(annotation: Any) -> bool:
     """Whether a field takes any JSON value (its checks are a domain's)."""
     return annotation is Any or Any in get_args(annotation)
+
+
+# -- challenges (routes/challenges.py)
+class NewChallenge(Payload):
+    """``POST /api/challenges``: the players challenged (names), the game as the new-table form gives it, its
+    clock, rated or not, and whether computer players take the seats left."""
+
+    players: Any = None
+    rules: Any = None
+    seats: Any = None
+    short: bool = False
+    clock: Any = "normal"
+    turn_based: bool = False
+    rated: bool = False
+    bots: bool = False
+    shapes = {
+        "short": (R.SHORT_FLAG, {}),
+        "turn_based": (R.TURN_BASED_FLAG, {}),
+        "rated": (R.RATED_FLAG, {}),
+        "bots": (challenges_no.BOTS_FLAG, {}),
+    }
 
 
 def _check_shapes() -> None:

@@ -15,17 +15,21 @@ from starlette.requests import HTTPConnection
 
 from ..accounts.email import Email
 from ..accounts.service import Accounts
+from ..challenges.service import Challenges
 from ..clubs.chat import RoomChat
 from ..clubs.service import Clubs
 from ..cluster.node import Cluster
 from ..common.settings import Settings
 from ..daily.service import Daily
 from ..events.service import Events
+from ..live.hub import Live
 from ..moderation.service import Moderation
 from ..notices.service import Notices
 from ..profiles import history
 from ..replay.service import Analyses
 from ..scorebooks.keeping import Scorekeeping
+from ..social.presence import Presence
+from ..social.service import Social
 from ..tables.lobby import Lobby
 
 log = logging.getLogger("barbu.web")
@@ -45,8 +49,12 @@ class Services:
     scorebooks: Scorekeeping
     mail: Email  # an account's e-mail address, its confirmation, unsubscribing, "forgot your password"
     moderation: Moderation
+    live: Live  # the account channel: every open page of an account, on any process (`barbu.web.live`)
+    social: Social  # follows, blocks, the presence setting (`barbu.web.social`)
+    presence: Presence  # who is online, playing, away, told to followers (`barbu.web.social.presence`)
     notices: Notices  # notifications: the bell, the list, Web Push, e-mail (`barbu.web.notices`)
     rooms: RoomChat  # the clubs' and events' chat rooms (`barbu.web.clubs.chat`)
+    challenges: Challenges  # a player's challenges to others (`barbu.web.challenges`)
 
     @property
     def cluster(self) -> Cluster | None:

@@ -52,6 +52,10 @@ TEXT_MAX = 200  # characters of a free text
 BURST, EVERY = 5, 2.0  # messages a speaker may send at once, and seconds to earn one more
 RECENT = 50  # messages of each room kept in memory and sent after a (re)connection
 
+#: The accounts kept apart from an account by a block, either way (`barbu.web.social.blocks.chat_apart`): none of
+#: them reads his messages, and he reads none of theirs.
+Apart = Callable[[Connection, int], frozenset[int]]
+
 #: Checks that an account may write for others now (a moderator's mute refuses it): its name, and whether the links
 #: in its words are made clickable (it has the history for it).  The tables' chat and the clubs' and events' rooms.
 Speaker = Callable[[Connection, int], tuple[str, bool]]
@@ -140,6 +144,8 @@ class Chat:
         self.buckets: dict[tuple[str, int], Bucket] = {}
         self.watchers: set[int] = set()  # logged-in spectators noted as having watched (for the replay)
         self.speaker: Speaker | None = None  # the application's (`barbu.web.app`); None: names as the table has them
+        self.apart: Apart | None = None  # the application's block check (`barbu.web.app`); None: no blocks
+        self.unseen: dict[int, frozenset[int]] = {}  # by message: the accounts a block keeps from reading it
 
     # ------------------------------------------------------------------ who reads what
     def over(self) -> bool:
@@ -149,6 +155,8 @@ class Chat:
         """Whether ``conn`` is sent ``m``: its own room (both once the match is over); free text to accounts only."""
         if m.text is not None and getattr(conn, "user_id", None) is None:
             return False
+        if m.id in self.unseen and self._reader(conn) in self.unseen[m.id]:
+            return False  # a block between its author and this reader
         return self.over() or m.room == (PLAYERS if conn.seat is not None else SPECTATORS)
 
     def log_for(self, conn: Conn) -> dict[str, Any]:
@@ -196,6 +204,7 @@ class Chat:
         except WebError as e:
             conn.send(dumps(refused_json(e, _lang(conn), cid)))
             return
+        await self._keep_apart([m])
         conn.send(dumps({"type": "ack", "id": cid, "seq": m.id, "chat": True}))
         self.keep(m)
         text = dumps(message_json(m))
@@ -238,6 +247,36 @@ class Chat:
             raise WebError(no.CHAT_NOT_SAVED) from None
         return written
 
+    def _reader(self, conn: Conn) -> int | None:
+        """The account reading on ``conn``: its browser's, else the account seated at its seat."""
+        user_id = getattr(conn, "user_id", None)
+        if user_id is None and conn.seat is not None:
+            user_id = self.table.seats[conn.seat].user_id
+        return user_id if isinstance(user_id, int) else None
+
+    async def _keep_apart(self, messages: list[Message]) -> None:
+        """Note, for each message by an account, the accounts a block keeps from reading it (read once per author)."""
+        apart = self.apart
+        authors = {m.user_id for m in messages if isinstance(m.user_id, int)}
+        if apart is None or not authors:
+            return
+
+        def read(c: Connection) -> dict[int, frozenset[int]]:
+            return {a: apart(c, a) for a in authors}
+
+        try:
+            found = await self.table.journal.run(read)
+        except Fenced:
+            raise
+        except Exception:  # the database away a moment: no block known for these (the next message reads again)
+            return
+        for m in messages:
+            if found and m.user_id in found and found[m.user_id]:
+                self.unseen[m.id] = found[m.user_id]
+        if len(self.unseen) > 4 * RECENT:  # only the messages still kept in the rooms
+            kept = {m.id for room in self.rooms.values() for m in room} | {m.id for m in messages}
+            self.unseen = {i: v for i, v in self.unseen.items() if i in kept}
+
     def keep(self, m: Message) -> None:
         room = self.rooms[m.room]
         room.append(m)
@@ -260,6 +299,7 @@ class Chat:
             return
         if found is not None:  # (a journal with no storage behind it reads nothing)
             self.rooms = found
+            await self._keep_apart([m for room in found.values() for m in room])
 
     async def refresh(self) -> None:
         """A moderator removed or restored a message: every connection is sent the chat as it is now."""

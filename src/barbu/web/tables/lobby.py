@@ -37,11 +37,12 @@ from ..db.leases import Lease
 from ..db.storage import SeatRecord, Store, TableRecord, hash_token, now
 from . import mine as mytables
 from .actor import Table
-from .chat import Speaker, sweep_before
+from .chat import Apart, Speaker, sweep_before
 from .limits import MY_TABLES, TableLimits
 from .outside import Beyond, Outside
 from .peers import Peers
 from .refusals import BESIGUE_TWO_PLAYERS, BOTS_BY_CHOICE, PLAYERS_WHOLE_NUMBER, PRIVATE_TRUE_OR_FALSE, RULES_NEEDED
+from .seats import SeatGuard
 from .thinking import ThinkingPool
 
 log = logging.getLogger("barbu.web")
@@ -186,6 +187,9 @@ class Lobby:
         self.paused_of: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
         # the chat's account check and name (`barbu.web.tables.chat.Speaker`: a muted account says nothing)
         self.chat_speaker: Speaker | None = None
+        # a block keeps two accounts apart: the seat guard and the chat's filter (`barbu.web.social.blocks`)
+        self.seat_guard: SeatGuard | None = None
+        self.chat_apart: Apart | None = None
         self._chat_swept = 0.0  # when the chat's retention was last enforced (time.monotonic)
 
     async def start(self) -> None:
@@ -377,6 +381,8 @@ class Lobby:
         t.on_deal = self._deal_ended
         t.paused_of = self.paused_of
         t.chat.speaker = self.chat_speaker
+        t.chat.apart = self.chat_apart
+        t.seating.guard = self.seat_guard
         self.show_ratings(t)
         return t
 

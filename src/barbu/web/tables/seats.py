@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import secrets
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ...agents import AGENT_KINDS
@@ -96,12 +97,18 @@ def _matches(token: Any, stored: str | None) -> bool:
     return secrets.compare_digest(hash_token(token.encode("utf-8", "replace").decode()), stored)
 
 
+#: Refuses (a `WebError`) an account a seat at a table where these accounts sit: the application's block check
+#: (`barbu.web.social.blocks.seat_guard`), wired by the lobby into every table it builds.
+SeatGuard = Callable[[int, Sequence[int]], Awaitable[None]]
+
+
 class Seating:
     """A table's seats and who holds them (inside its actor)."""
 
     def __init__(self, table: TableCore, persistence: Persistence) -> None:
         self.t = table
         self.persistence = persistence
+        self.guard: SeatGuard | None = None
 
     # ------------------------------------------------------------------ credentials
     def is_creator(self, token: Any) -> bool:
@@ -194,6 +201,11 @@ class Seating:
             raise WebError(NAME_OF_COMPUTERS, name=name)
         if any(o.kind == "human" and o.name.casefold() == name.casefold() for o in t.seats):
             raise WebError(NAME_AT_TABLE, name=name)
+        if user is not None and self.guard is not None:  # a block keeps two accounts from one table, either way
+            seated = [o.user_id for o in t.seats if o.kind == "human" and o.user_id is not None and not o.left]
+            if seated:
+                await self.guard(user[0], seated)
+            s = self.open_seat(seat)  # (the actor runs one call at a time: the seat is still free)
         token = secrets.token_urlsafe(24)
         s.kind, s.name, s.strength, s.token_hash = "human", name, None, hash_token(token)
         s.address, s.user_id, s.left = address, user[0] if user else None, False

@@ -1,0 +1,269 @@
+"""The account channel's hub: every open page of a logged-in account, on this process and (through the broker) on
+the others, so that ``await live.send(account_id, message)`` reaches each of them wherever it is.
+
+**One process.**  The hub holds each account's pages (`Page`: one ``/ws/me`` socket each) and writes the message
+to them; nothing else is needed.
+
+**Several processes.**  Each process keeps, in Redis, which accounts it holds pages of: the hash
+``barbu:me:<account>`` has one field per process holding a page of that account, worth its pages' state ("online"
+or "away") and the moment that field stops being believed; the process renews its fields every `RENEW` seconds
+(a process that died stops renewing, and its fields are not believed after `TTL`), and the key itself expires
+with its last field's process.  To send to an account, a process reads that hash and publishes the message once
+to each other process named there, on the process's own broker channel (``barbu:node:<id>``, the one the cluster
+already listens on: `barbu.web.cluster.broker`), as ``{"k": "live", "a": [accounts], "m": message}``.
+
+*Why this and not one Redis channel per account*: with 10,000 accounts online, a channel per account would be
+10,000 subscriptions held by the processes and matched by Redis on every publish, subscribed and unsubscribed as
+pages open and close; here each process keeps the single subscription it already has, and a fan-out to many
+accounts (a presence change told to 50 followers) is one pipelined read of their hashes and then ONE publish per
+process that holds any of them (`send_many`), however many accounts that process holds.  The routing hash also
+answers "is this account online anywhere" (`connected`) and what its pages say (`states`) without asking the
+other processes.
+
+Presence (`barbu.web.social.presence`) hears every change of an account's pages on the process where it happens
+(``on_change``: its first page opened, its last closed, all its pages away or one back), once that process's field
+is written, and tells the account's followers wherever their pages are through `send_many`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..common.outages import is_unreachable
+from ..tables.sockets import WsConn
+
+if TYPE_CHECKING:
+    from ..cluster.node import Cluster
+
+log = logging.getLogger("barbu.web")
+
+PREFIX = "barbu:me:"
+TTL = 30.0  # seconds a process's word about an account's pages is believed without being renewed
+RENEW = 10.0  # seconds between a process's renewals of its accounts' fields
+ONLINE, AWAY, OFFLINE = "online", "away", "offline"
+MAX_PAGES = 16  # pages one account may hold open on one process; one more closes the oldest
+
+
+def key(account_id: int) -> str:
+    return f"{PREFIX}{account_id}"
+
+
+class Page:
+    """One open page of an account: its ``/ws/me`` socket, and whether the page says it is away (hidden or idle
+    for a few minutes: the page tells, `static/js/live.js`)."""
+
+    def __init__(self, conn: WsConn, account_id: int) -> None:
+        self.conn, self.account, self.away = conn, account_id, False
+        self.opened = time.monotonic()
+
+    def send(self, text: str) -> None:
+        self.conn.send(text)
+
+
+#: Told an account's pages changed on this process (opened, closed, all away, one back): presence's hook.
+ChangeHook = Callable[[int], None]
+
+
+class Live:
+    """The hub of one process (``services.live``)."""
+
+    def __init__(self) -> None:
+        self.pages: dict[int, list[Page]] = {}
+        self.on_change: list[ChangeHook] = []  # called with an account whose pages' state changed here
+        self.cluster: Cluster | None = None
+        self._renewer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.delivered = 0  # messages written to pages here
+        self.published = 0  # messages published to other processes
+
+    # ------------------------------------------------------------------ life
+    def attach(self, cluster: Cluster) -> None:
+        """Several processes: messages for our pages come on this process's broker channel."""
+        self.cluster = cluster
+        cluster.handlers["live"] = self._from_broker
+
+    def start(self) -> None:
+        if self.cluster is not None and self._renewer is None:
+            self._renewer = asyncio.get_running_loop().create_task(self._renew(), name="live-renewer")
+
+    async def close(self) -> None:
+        if self._renewer is not None:
+            self._renewer.cancel()
+        for pages in list(self.pages.values()):
+            for p in pages:
+                p.conn.close(1001, "the server is stopping")
+
+    # ------------------------------------------------------------------ pages opening and closing
+    def state_here(self, account_id: int) -> str:
+        """What this process's pages of the account say: online (one is in use), away (all are away), offline."""
+        pages = self.pages.get(account_id)
+        if not pages:
+            return OFFLINE
+        return AWAY if all(p.away for p in pages) else ONLINE
+
+    def open(self, page: Page) -> None:
+        before = self.state_here(page.account)
+        pages = self.pages.setdefault(page.account, [])
+        pages.append(page)
+        if len(pages) > MAX_PAGES:
+            pages.pop(0).conn.close(1008, "too many pages open")
+        self._changed(page.account, before)
+
+    def close_page(self, page: Page) -> None:
+        before = self.state_here(page.account)
+        pages = self.pages.get(page.account, [])
+        if page in pages:
+            pages.remove(page)
+        if not pages:
+            self.pages.pop(page.account, None)
+        self._changed(page.account, before)
+
+    def set_away(self, page: Page, away: bool) -> None:
+        before = self.state_here(page.account)
+        page.away = away
+        self._changed(page.account, before)
+
+    def _changed(self, account_id: int, before: str) -> None:
+        now = self.state_here(account_id)
+        if now == before:
+            return
+        if self.cluster is not None:
+            self._spawn(self._write_state(account_id, now))
+        else:
+            self._tell(account_id)
+
+    def _tell(self, account_id: int) -> None:
+        for hook in self.on_change:
+            hook(account_id)
+
+    async def _write_state(self, account_id: int, state: str) -> None:
+        """Our field of the account's routing hash, then the hooks (presence reads the hash: it must be there)."""
+        assert self.cluster is not None
+        redis, node = self.cluster.broker.redis, self.cluster.node
+        pipe = redis.pipeline(transaction=False)
+        if state == OFFLINE:
+            pipe.hdel(key(account_id), node)
+        else:
+            pipe.hset(key(account_id), node, f"{state}:{time.time() + TTL:.1f}")
+            pipe.pexpire(key(account_id), int(TTL * 1000))
+        await pipe.execute()
+        self._tell(account_id)
+
+    async def _renew(self) -> None:
+        """Every `RENEW` seconds, our fields of our accounts' hashes are believed `TTL` seconds more."""
+        while True:
+            await asyncio.sleep(RENEW)
+            try:
+                await self.renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the broker away: its outage is said by the cluster; renewed next round
+                if not is_unreachable(e):
+                    log.exception("live: renewing the pages' routes failed")
+
+    async def renew(self) -> None:
+        assert self.cluster is not None
+        redis, node, until = self.cluster.broker.redis, self.cluster.node, time.time() + TTL
+        pipe = redis.pipeline(transaction=False)
+        for account_id in list(self.pages):
+            pipe.hset(key(account_id), node, f"{self.state_here(account_id)}:{until:.1f}")
+            pipe.pexpire(key(account_id), int(TTL * 1000))
+        await pipe.execute()
+
+    # ------------------------------------------------------------------ sending
+    def deliver(self, account_ids: Iterable[int], text: str) -> int:
+        """Write ``text`` to every page of these accounts held here; how many pages were written to."""
+        n = 0
+        for a in account_ids:
+            for p in self.pages.get(a, ()):
+                p.send(text)
+                n += 1
+        self.delivered += n
+        return n
+
+    async def send(self, account_id: int, message: dict[str, Any]) -> None:
+        """Deliver ``message`` to every open page of the account, on any process (nothing if none is open)."""
+        await self.send_many((account_id,), message)
+
+    async def send_many(self, account_ids: Iterable[int], message: dict[str, Any]) -> None:
+        """Deliver ``message`` to every open page of each of these accounts, on any process: here directly, and one
+        publish per other process holding any of them."""
+        ids = list(dict.fromkeys(account_ids))
+        text = orjson.dumps(message).decode()
+        self.deliver(ids, text)
+        if self.cluster is None or not ids:
+            return
+        by_node: dict[str, list[int]] = {}
+        for a, fields in zip(ids, await self._routes(ids)):
+            for node in fields:
+                if node != self.cluster.node:
+                    by_node.setdefault(node, []).append(a)
+        for node, accounts in by_node.items():
+            await self.cluster.broker.send(node, {"k": "live", "a": accounts, "x": text})
+            self.published += 1
+
+    async def _routes(self, ids: list[int]) -> list[dict[str, str]]:
+        """For each account, the processes holding its pages now, with what they say (online or away)."""
+        assert self.cluster is not None
+        pipe = self.cluster.broker.redis.pipeline(transaction=False)
+        for a in ids:
+            pipe.hgetall(key(a))
+        now = time.time()
+        out: list[dict[str, str]] = []
+        for raw in await pipe.execute():
+            fields: dict[str, str] = {}
+            for node, value in raw.items():
+                n = node.decode() if isinstance(node, bytes) else str(node)
+                v = value.decode() if isinstance(value, bytes) else str(value)
+                state, _, until = v.partition(":")
+                try:
+                    if float(until) >= now:
+                        fields[n] = state
+                except ValueError:
+                    continue
+            out.append(fields)
+        return out
+
+    async def states(self, account_ids: Iterable[int]) -> dict[int, str]:
+        """What each account's pages say, on any process: online, away (every page away) or offline."""
+        ids = list(dict.fromkeys(account_ids))
+        if self.cluster is None:
+            return {a: self.state_here(a) for a in ids}
+        out: dict[int, str] = {}
+        for a, fields in zip(ids, await self._routes(ids)):
+            seen = set(fields.values())
+            if self.state_here(a) != OFFLINE:  # ours as they are now, not as last written
+                seen.add(self.state_here(a))
+            out[a] = ONLINE if ONLINE in seen else AWAY if AWAY in seen else OFFLINE
+        return out
+
+    async def connected(self, account_id: int) -> bool:
+        """Whether the account has a page open, on any process."""
+        if self.state_here(account_id) != OFFLINE:
+            return True
+        return (await self.states((account_id,)))[account_id] != OFFLINE
+
+    # ------------------------------------------------------------------ the broker's messages
+    def _from_broker(self, env: dict[str, Any]) -> None:
+        accounts, text = env.get("a"), env.get("x")
+        if isinstance(accounts, list) and isinstance(text, str):
+            self.deliver((a for a in accounts if isinstance(a, int)), text)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        exc = task.exception()
+        if not is_unreachable(exc):  # type: ignore[arg-type]
+            log.error("live: a task failed", exc_info=exc)
