@@ -26,12 +26,12 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...core import safejson
-from ..tables.core import dumps
 from ..accounts.store import User
 from ..clubs import store as clubs
 from ..common.i18n import page_language
 from ..live.hub import Page
 from ..social import watching
+from ..tables.core import dumps
 from ..tables.sockets import RateLimit, WsConn
 from . import payloads as p
 from .bodies import origin_allowed
