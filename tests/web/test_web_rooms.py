@@ -91,11 +91,14 @@ class Page:
     def __init__(self, c: TestClient, kind: str, address: str, sid: str | None) -> None:
         self.cm = c.websocket_connect(f"/ws/room/{kind}/{address}", headers=cookie(sid))
         self.ws = self.cm.__enter__()
+        self.log: list[dict[str, Any]] = []
         OPEN.append(self)
         self.first = self.recv()
 
     def recv(self) -> dict[str, Any]:
-        return dict(json.loads(self.ws.receive_text()))
+        m = dict(json.loads(self.ws.receive_text()))
+        self.log.append(m)
+        return m
 
     def until(self, pred: Any) -> dict[str, Any]:
         while True:
@@ -281,3 +284,23 @@ def test_the_retention_deletes_old_room_messages(client: TestClient) -> None:
     with lobby.store.engine.connect() as conn:
         assert chatdb.by_id(conn, seq) is None
     assert Page(client, "club", slug, b_sid).first["messages"] == []
+
+
+def test_a_block_keeps_two_members_out_of_each_others_messages(client: TestClient) -> None:
+    (_, owner), (bea, b_sid), (_, c_sid) = signup(client, "Olga"), signup(client, "Bea"), signup(client, "Cleo")
+    slug = club(client, owner, b_sid, c_sid)
+    o = Page(client, "club", slug, owner)
+    before = o.say(phrase="hello")["seq"]
+    early = Page(client, "club", slug, b_sid).say(phrase="good_luck")["seq"]
+    assert post(client, "/api/blocks/block", {"name": bea}, c_sid).status_code == 200
+    c, b = Page(client, "club", slug, c_sid), Page(client, "club", slug, b_sid)
+    assert [m["seq"] for m in c.first["messages"]] == [before]  # the blocked one's words are not in his log
+    hidden = b.say(phrase="gg")["seq"]
+    mine = c.say(phrase="oops")["seq"]
+    last = o.say(phrase="thanks")["seq"]
+    for reader, unseen in ((c, hidden), (b, mine)):  # neither reads the other, both read the rest
+        reader.until(lambda m: m["type"] == "chat" and m["seq"] == last)
+        assert unseen not in [m.get("seq") for m in reader.log if m["type"] == "chat"]
+    assert early in [m["seq"] for m in Page(client, "club", slug, owner).first["messages"]]
+    for p in list(OPEN):
+        p.close()
