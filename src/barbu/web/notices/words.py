@@ -5,7 +5,8 @@ translation serves the bell, the list, the Web Push notification and the e-mail.
 name (a notice may carry more, e.g. the ids its page needs):
 
 - "turn": ``game`` (the rules' name), ``table``, and ``timeout`` when his time ran out;
-- "challenge": ``name`` (who challenges);
+- "challenge": ``name`` (who challenges; with ``state`` "table", "declined", "cancelled" or "expired": whose
+  challenge was accepted by all, who declined it, who cancelled it, whose challenge lapsed);
 - "event-soon": ``event`` (its name), ``minutes``, ``id``;
 - "club-invite": ``name`` (who invites), ``club`` (its name);
 - "moderator-reply": nothing (the warning itself is shown on his next page).
@@ -31,6 +32,10 @@ LINES = {
     "turn": N_("{game}: the table waits for your move"),
     "turn-timeout": N_("{game}: your time ran out and the computer played for you"),
     "challenge": N_("{name} challenges you to a table"),
+    "challenge-table": N_("{name}'s challenge: everyone accepted, your table is ready"),
+    "challenge-declined": N_("{name} declined the challenge"),
+    "challenge-cancelled": N_("{name} cancelled the challenge"),
+    "challenge-expired": N_("{name}'s challenge expired: not everyone answered in time"),
     "event-soon": N_("{event} starts in {minutes} minutes"),
     "club-invite": N_("{name} invites you to the club {club}"),
     "moderator-reply": N_("A moderator wrote to you: read it on barbu"),
@@ -42,7 +47,12 @@ MAIL_BODY = N_(
 )
 
 
+CHALLENGE_STATES = ("table", "declined", "cancelled", "expired")  # a challenge's ends, told to its players
+
+
 def line_key(kind: str, params: dict[str, Any]) -> str:
+    if kind == "challenge" and params.get("state") in CHALLENGE_STATES:
+        return f"challenge-{params['state']}"
     return "turn-timeout" if kind == "turn" and params.get("timeout") else kind
 
 

@@ -235,6 +235,9 @@ function memberRow(m, d) {
   row.append(el("div", { class: "member-main" }, who, figures, since));
   const actions = el("div", { class: "row-actions member-actions" });
   const mine = d.role;
+  if (d.you && m.name !== d.you) { // challenge him to a table (templates/challenge.html)
+    actions.append(el("a", { class: "button", href: `/challenges/new?to=${encodeURIComponent(m.name)}`, textContent: t("Challenge") }));
+  }
   if (m.name !== d.you && m.role !== "owner") {
     if (mine === "owner") {
       const next = m.role === "admin" ? "member" : "admin";

@@ -27,7 +27,8 @@ function row(p) {
   const tr = el("tr", { class: mine ? "mine" : "", "data-player": p.name },
     el("td", { class: "num rank", textContent: num(p.rank) }),
     el("td", { class: "who" }, el("a", { href: p.profile, textContent: p.name }),
-      mine ? el("span", { class: "muted", textContent: " " + t("(you)") }) : null),
+      mine ? el("span", { class: "muted", textContent: " " + t("(you)") })
+        : me ? el("a", { class: "challenge-row-link small", href: `/challenges/new?to=${encodeURIComponent(p.name)}`, textContent: " " + t("Challenge") }) : null),
     el("td", { class: "num" }, el("strong", { textContent: ratingText(p), title: ratingTitle(p) }),
       p.provisional ? el("span", { class: "tag provisional", textContent: t("provisional"), title: ratingTitle(p) }) : null),
     el("td", { class: "num", textContent: num(p.matches) }));

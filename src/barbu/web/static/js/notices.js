@@ -33,7 +33,16 @@ export function noticeLine(n) {
       return p.timeout ? t("{game}: your time ran out and the computer played for you", { game })
         : t("{game}: the table waits for your move", { game });
     }
-    case "challenge": return t("{name} challenges you to a table", { name: text(p.name) });
+    case "challenge": {
+      const name = text(p.name);
+      switch (p.state) {
+        case "table": return t("{name}'s challenge: everyone accepted, your table is ready", { name });
+        case "declined": return t("{name} declined the challenge", { name });
+        case "cancelled": return t("{name} cancelled the challenge", { name });
+        case "expired": return t("{name}'s challenge expired: not everyone answered in time", { name });
+        default: return t("{name} challenges you to a table", { name });
+      }
+    }
     case "event-soon": return t("{event} starts in {minutes} minutes", { event: text(p.event), minutes: num(Number(p.minutes) || 15) });
     case "club-invite": return t("{name} invites you to the club {club}", { name: text(p.name), club: text(p.club) });
     case "moderator-reply": return t("A moderator wrote to you: read it on barbu");

@@ -219,6 +219,10 @@ async function load() {
   const me = await who;
   const own = !!(me && me.name === data.name);
   $("own-links").hidden = !own;
+  if (me && !own) { // challenge him to a table (templates/challenge.html)
+    $("challenge-link").href = `/challenges/new?to=${encodeURIComponent(data.name)}`;
+    $("challenge-links").hidden = false;
+  }
   if (own) {
     await showTurns($("turns-panel"), $("turns"));
     $("profile").dataset.turns = "1";
