@@ -24,6 +24,7 @@ function friendRow(f) {
     el("span", { class: "presence" }),
     el("a", { class: "who", href: f.profile, textContent: f.name }),
     el("a", { class: "button small watch", textContent: t("Watch"), hidden: true }),
+    el("a", { class: "button small challenge", href: `/challenges/new?to=${encodeURIComponent(f.name)}`, textContent: t("Challenge") }),
     el("button", { type: "button", class: "button small quiet", textContent: t("Unfollow"), onclick: () => act("/api/friends/unfollow", f.name) }),
   );
   presence(row, f.state, f.watch);
