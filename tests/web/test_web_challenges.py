@@ -58,7 +58,7 @@ def get(c: TestClient, path: str, sid: str | None) -> Any:
     return c.get(path, headers=as_(sid))
 
 
-def challenge(c: TestClient, sid: str, players: list[str], **more: Any) -> Any:
+def challenge(c: TestClient, sid: str | None, players: list[str], **more: Any) -> Any:
     return post(c, "/api/challenges", sid, {"players": players, "rules": "classic", "clock": "none"} | more)
 
 
@@ -128,13 +128,14 @@ def test_a_lapsed_challenge_is_swept_and_told(client: TestClient) -> None:
     store = client.app.state.services.lobby.store  # type: ignore[attr-defined]
     with store.engine.begin() as conn:  # its ten minutes are over
         conn.execute(update(CHALLENGES).where(CHALLENGES.c.id == cid).values(expires_at=now() - timedelta(seconds=1)))
-    swept = client.portal.call(client.app.state.services.challenges.sweep)  # type: ignore[attr-defined,union-attr]
-    assert swept >= 1
+    service: Any = client.app.state.services.challenges  # type: ignore[attr-defined]
+    portal: Any = client.portal
+    assert portal.call(service.sweep) >= 1
     assert post(client, f"/api/challenges/{cid}/accept", sb).json()["code"] == "challenge-not-open"
     assert get(client, f"/api/challenges/{cid}", sb).json()["state"] == "expired"
     for sid in (sa, sb):
         assert challenge_notices(client, sid, cid)[0]["params"]["state"] == "expired"
-    assert client.portal.call(client.app.state.services.challenges.sweep) == 0  # type: ignore[attr-defined,union-attr]
+    assert portal.call(service.sweep) == 0  # each told once
 
 
 def test_the_challenger_cancels_and_the_challenged_are_told(client: TestClient) -> None:
@@ -157,7 +158,7 @@ def test_refused_in_words(client: TestClient) -> None:
     assert challenge(client, sa, []).json()["code"] == "challenge-players-needed"
     assert challenge(client, sa, ["x", "y", "z", "w"]).json()["code"] == "challenge-players-needed"
     missing = challenge(client, sa, ["Nobody" + secrets.token_hex(3)], rules="besigue")
-    assert missing.status_code == 404 and missing.json()["code"] == "challenge-no-such-player"
+    assert missing.status_code == 404 and missing.json()["code"] == "social-no-such-player"
     assert challenge(client, sa, [b]).json()["code"] == "challenge-seats-left"  # classic seats four
     assert challenge(client, sa, [b, "p", "q"], rules="besigue").json()["code"] == "challenge-too-many-players"
     assert challenge(client, sa, [b], rules="nonsense").status_code == 400

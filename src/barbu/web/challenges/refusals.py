@@ -2,12 +2,14 @@
 
 from ...core.words import N_
 from ..common.errors import CONFLICT, FORBIDDEN, LIMITED, MISSING, UNAUTHORIZED, refusal
+from ..social.refusals import NO_SUCH_PLAYER  # the same words as a follow's
+
+__all__ = ["NO_SUCH_PLAYER"]
 
 LOG_IN = refusal("challenge-log-in", N_("log in to challenge a player"), UNAUTHORIZED)
 PLAYERS_NEEDED = refusal("challenge-players-needed", N_("name one, two or three players to challenge"))
 PLAYERS_DISTINCT = refusal("challenge-players-distinct", N_("name each player once"))
 CHALLENGE_SELF = refusal("challenge-self", N_("you cannot challenge yourself"))
-NO_SUCH_PLAYER = refusal("challenge-no-such-player", N_("there is no player named {name}"), MISSING)
 #: Nothing more revealing: who blocked whom is nobody else's business.
 CANNOT_CHALLENGE = refusal("challenge-cannot", N_("you cannot challenge {name}"), FORBIDDEN)
 TOO_MANY_PLAYERS = refusal(

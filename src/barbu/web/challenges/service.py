@@ -113,7 +113,7 @@ class Challenges:
         at = now()
 
         def write(conn: Connection) -> int:
-            ids = []
+            ids: list[int] = []
             for name, key in zip(wanted, keys):
                 found = accounts.user_by_key(conn, key)
                 if found is None or found[0].banned:
