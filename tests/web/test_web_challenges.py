@@ -247,3 +247,35 @@ def test_the_pages(client: TestClient) -> None:
         r = get(client, path, sa)
         assert r.status_code == 200 and "challenge.js" in r.text
     assert json.loads(get(client, f"/api/challenges/{cid}", sa).text)["rules"] == "besigue"
+
+
+def test_a_challenges_end_told_in_each_readers_words() -> None:
+    from barbu.web.notices.words import worded
+
+    assert worded("challenge", {"name": "Bob", "id": 1}, "en")[1] == "Bob challenges you to a table"
+    assert worded("challenge", {"name": "Bob", "id": 1, "state": "declined"}, "en")[1] == "Bob declined the challenge"
+    assert worded("challenge", {"name": "Bob", "id": 1, "state": "declined"}, "fr")[1] == "Bob a refusé le défi"
+    assert "scaduta" in worded("challenge", {"name": "Ann", "id": 1, "state": "expired"}, "it")[1]
+
+
+def test_no_room_for_the_table_leaves_the_last_answer_to_give_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from barbu.web.common.errors import WebError
+    from barbu.web.tables.refusals import SERVER_FULL
+
+    a, sa = signup(client, "Ann")
+    b, sb = signup(client, "Bob")
+    cid = challenge(client, sa, [b], rules="besigue").json()["id"]
+    lobby: Any = client.app.state.services.lobby  # type: ignore[attr-defined]
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise WebError(SERVER_FULL)
+
+    with monkeypatch.context() as m:
+        m.setattr(lobby, "create", full)
+        r = post(client, f"/api/challenges/{cid}/accept", sb)
+        assert r.status_code == 503 and r.json()["code"] == "server-full", r.text
+    again = get(client, f"/api/challenges/{cid}", sb).json()
+    assert again["state"] == "open" and again["me"]["answer"] == "waiting"
+    assert post(client, f"/api/challenges/{cid}/accept", sb).json()["state"] == "accepted"

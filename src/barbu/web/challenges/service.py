@@ -177,7 +177,11 @@ class Challenges:
         if outcome == "declined":
             await self._tell_all(found, "declined", user.name, but=user.id)
         elif outcome == "accepted":
-            found = await self._start(found)
+            try:
+                found = await self._start(found)
+            except WebError:  # no room for a table now (a limit, a busy server): his answer waits, said in words
+                await self._run(lambda conn: db.reopen(conn, cid, user.id))
+                raise
         else:
             await self._changed(found)
         return found

@@ -202,6 +202,19 @@ def end(conn: Connection, cid: int, state: str, by: int | None = None, table_id:
     return bool(r.rowcount)
 
 
+def reopen(conn: Connection, cid: int, user_id: int) -> None:
+    """An accepted challenge whose table could not be made: open again, waiting for ``user_id``'s answer."""
+    r = conn.execute(
+        update(CHALLENGES)
+        .where(CHALLENGES.c.id == cid, CHALLENGES.c.state == "accepted", CHALLENGES.c.table_id.is_(None))
+        .values(state="open")
+    )
+    if r.rowcount:
+        conn.execute(
+            update(SEATS).where(SEATS.c.challenge_id == cid, SEATS.c.user_id == user_id).values(answer="waiting")
+        )
+
+
 def set_table(conn: Connection, cid: int, table_id: str) -> None:
     conn.execute(update(CHALLENGES).where(CHALLENGES.c.id == cid).values(table_id=table_id))
 
