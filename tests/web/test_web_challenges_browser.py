@@ -31,6 +31,8 @@ def test_ann_challenges_bob_from_his_profile_and_he_accepts_from_his_notificatio
     a = logged_in(person(LAPTOP, "en-GB"), server, ann)
     b = logged_in(person(PHONE, "fr-FR", touch=True), server, bob)
     a.goto(f"{server.base}/u/{bob.name}")
+    expect(a.locator("#challenge-link")).to_be_visible()
+    shot(a, "challenge-profile-en")
     a.locator("#challenge-link").click()
     expect(a.locator("#challenge-main")).to_have_attribute("data-loaded", "form")
     expect(a.locator("#challenge-to-0")).to_have_value(bob.name)
