@@ -21,6 +21,7 @@ from .accounts import email as accountmail
 from .accounts.email import Email
 from .accounts.hashing import Hashing
 from .accounts.service import Accounts
+from .challenges.service import Challenges
 from .clubs.chat import RoomChat
 from .clubs.service import Clubs
 from .clubs.store import leave_all as leave_clubs
@@ -36,12 +37,11 @@ from .notices.service import Notices
 from .profiles import history
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
-from .routes import mail as mailroutes
-from .routes import social as socialroutes
-from .routes import notices as noticeroutes
 from .routes import challenges as challengeroutes
-from .challenges.service import Challenges
+from .routes import mail as mailroutes
+from .routes import notices as noticeroutes
 from .routes import rooms as roomroutes
+from .routes import social as socialroutes
 from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
 from .routes.bodies import origin_allowed, read_body
 from .routes.helpers import web_error

@@ -4,21 +4,23 @@ the others, so that ``await live.send(account_id, message)`` reaches each of the
 **One process.**  The hub holds each account's pages (`Page`: one ``/ws/me`` socket each) and writes the message
 to them; nothing else is needed.
 
-**Several processes.**  Each process keeps, in Redis, which accounts it holds pages of: the hash
-``barbu:me:<account>`` has one field per process holding a page of that account, worth its pages' state ("online"
-or "away") and the moment that field stops being believed; the process renews its fields every `RENEW` seconds
-(a process that died stops renewing, and its fields are not believed after `TTL`), and the key itself expires
-with its last field's process.  To send to an account, a process reads that hash and publishes the message once
-to each other process named there, on the process's own broker channel (``barbu:node:<id>``, the one the cluster
-already listens on: `barbu.web.cluster.broker`), as ``{"k": "live", "a": [accounts], "m": message}``.
+**Several processes.**  Each process keeps, in Redis, which accounts it holds pages of: its hash
+``barbu:me:<node>`` maps each such account to its pages' state ("online" or "away") and the moment that word stops
+being believed, and the sorted set ``barbu:me:nodes`` names the processes holding pages (scored the same way).  A
+process renews its hash every `RENEW` seconds; one that died stops renewing, its words are not believed after
+`TTL` and its hash expires.  To send to accounts, a process reads the list of processes (kept `NODES_KEPT` seconds)
+and, in one pipeline, asks each process's hash about those accounts (one HMGET per process, however many
+accounts); then it publishes the message once to each other process holding any of them, on that process's own
+broker channel (``barbu:node:<id>``, the one the cluster already listens on: `barbu.web.cluster.broker`), as
+``{"k": "live", "a": [accounts], "x": message}``.
 
 *Why this and not one Redis channel per account*: with 10,000 accounts online, a channel per account would be
 10,000 subscriptions held by the processes and matched by Redis on every publish, subscribed and unsubscribed as
 pages open and close; here each process keeps the single subscription it already has, and a fan-out to many
-accounts (a presence change told to 50 followers) is one pipelined read of their hashes and then ONE publish per
-process that holds any of them (`send_many`), however many accounts that process holds.  The routing hash also
-answers "is this account online anywhere" (`connected`) and what its pages say (`states`) without asking the
-other processes.
+accounts (a presence change told to 50 followers) costs one HMGET per process and then ONE publish per process
+that holds any of them (`send_many`), whatever the number of accounts.  (A hash per account, tried first, cost one
+command per follower: 50 a change.)  The hashes also answer "is this account online anywhere" (`connected`) and
+what its pages say (`states`) without asking the other processes.
 
 Presence (`barbu.web.social.presence`) hears every change of an account's pages on the process where it happens
 (``on_change``: its first page opened, its last closed, all its pages away or one back), once that process's field
@@ -50,8 +52,13 @@ ONLINE, AWAY, OFFLINE = "online", "away", "offline"
 MAX_PAGES = 16  # pages one account may hold open on one process; one more closes the oldest
 
 
-def key(account_id: int) -> str:
-    return f"{PREFIX}{account_id}"
+NODES = PREFIX + "nodes"  # the processes holding pages, scored by when their word stops being believed
+NODES_KEPT = 1.0  # seconds a process keeps the list of the others before reading it again
+
+
+def key(node: str) -> str:
+    """The hash of the accounts whose pages ``node`` holds: account -> "state:until"."""
+    return f"{PREFIX}{node}"
 
 
 class Page:
@@ -80,6 +87,7 @@ class Live:
         self._renewer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.delivered = 0  # messages written to pages here
+        self._known: tuple[float, list[str]] = (-1e9, [])  # when the processes holding pages were read, and them
         self.published = 0  # messages published to other processes
 
     # ------------------------------------------------------------------ life
@@ -145,13 +153,14 @@ class Live:
     async def _write_state(self, account_id: int, state: str) -> None:
         """Our field of the account's routing hash, then the hooks (presence reads the hash: it must be there)."""
         assert self.cluster is not None
-        redis, node = self.cluster.broker.redis, self.cluster.node
+        redis, node, until = self.cluster.broker.redis, self.cluster.node, time.time() + TTL
         pipe = redis.pipeline(transaction=False)
         if state == OFFLINE:
-            pipe.hdel(key(account_id), node)
+            pipe.hdel(key(node), str(account_id))
         else:
-            pipe.hset(key(account_id), node, f"{state}:{time.time() + TTL:.1f}")
-            pipe.pexpire(key(account_id), int(TTL * 1000))
+            pipe.hset(key(node), str(account_id), f"{state}:{until:.1f}")
+            pipe.pexpire(key(node), int(TTL * 1000))
+            pipe.zadd(NODES, {node: until})
         await pipe.execute()
         self._tell(account_id)
 
@@ -170,10 +179,13 @@ class Live:
     async def renew(self) -> None:
         assert self.cluster is not None
         redis, node, until = self.cluster.broker.redis, self.cluster.node, time.time() + TTL
+        mapping: dict[Any, Any] = {str(a): f"{self.state_here(a)}:{until:.1f}" for a in list(self.pages)}
         pipe = redis.pipeline(transaction=False)
-        for account_id in list(self.pages):
-            pipe.hset(key(account_id), node, f"{self.state_here(account_id)}:{until:.1f}")
-            pipe.pexpire(key(account_id), int(TTL * 1000))
+        if mapping:
+            pipe.hset(key(node), mapping=mapping)
+            pipe.pexpire(key(node), int(TTL * 1000))
+            pipe.zadd(NODES, {node: until})
+        pipe.zremrangebyscore(NODES, "-inf", time.time() - TTL)  # processes gone for a while
         await pipe.execute()
 
     # ------------------------------------------------------------------ sending
@@ -211,24 +223,37 @@ class Live:
     async def _routes(self, ids: list[int]) -> list[dict[str, str]]:
         """For each account, the processes holding its pages now, with what they say (online or away)."""
         assert self.cluster is not None
-        pipe = self.cluster.broker.redis.pipeline(transaction=False)
-        for a in ids:
-            pipe.hgetall(key(a))
+        redis = self.cluster.broker.redis
+        nodes = await self._nodes()
+        out: list[dict[str, str]] = [{} for _ in ids]
+        if not nodes:
+            return out
+        pipe = redis.pipeline(transaction=False)
+        for node in nodes:
+            pipe.hmget(key(node), [str(a) for a in ids])  # one command per process, however many accounts
         now = time.time()
-        out: list[dict[str, str]] = []
-        for raw in await pipe.execute():
-            fields: dict[str, str] = {}
-            for node, value in raw.items():
-                n = node.decode() if isinstance(node, bytes) else str(node)
+        for node, values in zip(nodes, await pipe.execute()):
+            for fields, value in zip(out, values):
+                if value is None:
+                    continue
                 v = value.decode() if isinstance(value, bytes) else str(value)
                 state, _, until = v.partition(":")
                 try:
                     if float(until) >= now:
-                        fields[n] = state
+                        fields[node] = state
                 except ValueError:
                     continue
-            out.append(fields)
         return out
+
+    async def _nodes(self) -> list[str]:
+        """The processes holding pages now (read at most every `NODES_KEPT` seconds)."""
+        assert self.cluster is not None
+        at, nodes = self._known
+        if time.monotonic() - at > NODES_KEPT:
+            raw = await self.cluster.broker.redis.zrangebyscore(NODES, time.time(), "+inf")
+            nodes = [n.decode() if isinstance(n, bytes) else str(n) for n in raw]
+            self._known = (time.monotonic(), nodes)
+        return nodes
 
     async def states(self, account_ids: Iterable[int]) -> dict[int, str]:
         """What each account's pages say, on any process: online, away (every page away) or offline."""
@@ -237,9 +262,8 @@ class Live:
             return {a: self.state_here(a) for a in ids}
         out: dict[int, str] = {}
         for a, fields in zip(ids, await self._routes(ids)):
-            seen = set(fields.values())
-            if self.state_here(a) != OFFLINE:  # ours as they are now, not as last written
-                seen.add(self.state_here(a))
+            fields.pop(self.cluster.node, None)  # ours as they are now, not as last written
+            seen = set(fields.values()) | {self.state_here(a)}
             out[a] = ONLINE if ONLINE in seen else AWAY if AWAY in seen else OFFLINE
         return out
 

@@ -3,7 +3,7 @@
 from ...core.words import N_
 from ..common.errors import CONFLICT, FORBIDDEN, MISSING, refusal
 
-NO_SUCH_PLAYER = refusal("social-no-such-player", N_("there is no player named {name}"), MISSING)
+NO_SUCH_PLAYER = refusal("social-no-such-player", N_("no player is named {name}"), MISSING)
 NAME_NEEDED = refusal("social-name-needed", N_("write the name of a player"))
 FOLLOW_SELF = refusal("social-follow-self", N_("you cannot follow yourself"))
 BLOCK_SELF = refusal("social-block-self", N_("you cannot block yourself"))
