@@ -181,7 +181,8 @@ def message_by_id(conn: Connection, raw: str) -> Target | None:
         return None
     said = m.text if m.text is not None else f"[{m.phrase}]"
     state: dict[str, Any] = {"removed": m.removed, "room": m.room, "table": m.table_id, "author": m.name}
-    state["account"] = m.user_id is not None  # his page is the desk's way to warn or mute him
+    state["account"] = m.user_id  # his account's id (None: a guest): the desk mutes him from the message's card
+    state["author_muted"] = m.user_id is not None and accounts.muted_until(conn, m.user_id) is not None
     state["context"] = [_line(x) for x in chatdb.around(conn, m, CONTEXT)]
     url: str | None = f"/t/{m.table_id}"
     if m.room in ROOMS:  # a club's or an event's room: its page, with the room's name

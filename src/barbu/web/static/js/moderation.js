@@ -170,6 +170,18 @@ function groupCard(g) {
     );
     buttons.append(b);
   }
+  const author = target.kind === "message" && !target.gone ? target.state || {} : {};
+  if (author.account && !author.author_muted) {
+    // the reported message's author muted for everyone, from the card that shows what he said
+    const words = t("Mute {name} everywhere", { name: author.author });
+    const b = el("button", { type: "button", "data-action": "mute-author" }, words);
+    b.addEventListener("click", () =>
+      ask(card, words, ACTIONS.mute(), true, (reason, hours) =>
+        postJSON("/api/moderation/act", { action: "mute", kind: "player", target: String(author.account), reason, hours }),
+      ),
+    );
+    buttons.append(b);
+  }
   card.append(buttons);
   return card;
 }
