@@ -145,9 +145,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     notices = Notices(settings, lambda: lobby.store)  # the bell, the list, Web Push, e-mail (`barbu.web.notices`)
     lobby = Lobby(
         settings,
-        Outside(
-            results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of, notice=notices.turn
-        ),
+        Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of, notice=notices.turn),
     )
     if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
         lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
