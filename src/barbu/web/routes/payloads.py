@@ -18,10 +18,10 @@ from msgspec import UNSET, UnsetType
 
 from ...core.words import Message
 from ...guide.lesson import KEYS
-from ..common.errors import Refusal
-from ..scorebooks import keeping as K
 from ..challenges import refusals as challenges_no
+from ..common.errors import Refusal
 from ..notices import refusals as notices_no
+from ..scorebooks import keeping as K
 from ..social import refusals as social_no
 from . import refusals as R
 
