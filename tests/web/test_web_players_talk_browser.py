@@ -41,7 +41,8 @@ SERVE = (
 
 
 def logged_in(page: Page, base: str, who: Person) -> Page:
-    page.context.add_cookies([{"name": "barbu_session", "value": who.c.cookies.get("barbu_session"), "url": base}])
+    sid = who.c.cookies.get("barbu_session") or ""
+    page.context.add_cookies([{"name": "barbu_session", "value": sid, "url": base}])
     return page
 
 
@@ -101,6 +102,7 @@ def test_two_friends_challenge_chat_mute_report_and_a_moderator_mutes_across_two
         # a spectator's room of his own: the players do not read it during the match
         c = logged_in(person(LAPTOP, "fr-FR"), one.base, cat)
         c.goto(f"{one.base}/t/{tid}")
+        expect(c.locator("#conn")).to_have_attribute("data-status", "connected")
         expect(c.locator("#chat-room")).to_contain_text("spectateurs")
         c.locator("#chat .chat-phrase[data-phrase=good_luck]").click()
         expect(lines_of(c, cat.name or "").locator(".chat-words")).to_have_text("Bonne chance")
@@ -142,4 +144,4 @@ def test_two_friends_challenge_chat_mute_report_and_a_moderator_mutes_across_two
         expect(b.locator("#chat-error")).to_contain_text("silenziato")
         expect(lines_of(b, bob.name or "")).to_have_count(3)  # nothing said
         for page in (a, b, c, d):
-            assert page.errors == []
+            assert page.errors == []  # type: ignore[attr-defined]  # webhelpers.person keeps them

@@ -5,7 +5,7 @@ import { num, t, tn } from "./i18n.js";
 import { presetName } from "./tablewords.js";
 
 export function tableRow(x) {
-  const players = x.players.map((p) => p.name).filter(Boolean).join(", ");
+  const players = x.players.map((p) => p.name).filter(Boolean).join(" · "); // a computer player's name has a comma of its own ("North, random")
   return el("li", { class: "live-table", "data-table": x.id },
     el("span", { class: "live-game", textContent: presetName(x.rules) }),
     el("span", { class: "live-players", textContent: players }),
