@@ -18,6 +18,7 @@ from conftest import postgres_url, redis_url, reset_postgres
 from playwright.sync_api import Locator, Page, expect
 from test_web_cluster import processes, running
 from test_web_moderation import Person, unique
+from webhelpers import shot
 
 from barbu.cli.main import main as barbu
 
@@ -135,6 +136,7 @@ def test_two_friends_challenge_chat_mute_report_and_a_moderator_mutes_across_two
         card = d.locator(".desk-group[data-kind='message']").filter(has_text="you play like a fish")
         expect(card.locator(".desk-context-reported")).to_contain_text("you play like a fish")
         expect(card.locator(".desk-context-list")).to_contain_text("Well played")  # Ann's phrase, in Mona's words
+        shot(d, "journey-desk-en", full_page=True)
         card.locator("button[data-action='mute-author']").click()
         card.locator(".desk-reason").fill("insults at the table")
         card.locator(".desk-confirm").click()
