@@ -51,6 +51,7 @@ export class TableSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.version = null;
+    this.unsent = []; // messages with an id asked while no socket was open (see send)
     this.pending = new Map(); // id → { msg, ws }: commands not answered yet, and the connection that last carried each
     this.heartbeat = 15; // seconds, until the server's welcome says
     this.delay = 500;
@@ -105,8 +106,14 @@ export class TableSocket {
       if (msg.type === "beat") return;
       if (msg.state && typeof msg.state.version === "number") this.version = msg.state.version;
       this.answered(msg);
-      if (msg.type === "welcome") this.resendPending(false);
-      if (msg.type === "in_sync" || msg.type === "sync" || msg.type === "catch_up") this.resendPending(true);
+      if (msg.type === "welcome") {
+        this.resendPending(false);
+        this.sendUnsent();
+      }
+      if (msg.type === "in_sync" || msg.type === "sync" || msg.type === "catch_up") {
+        this.resendPending(true);
+        this.sendUnsent();
+      }
       this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -182,8 +189,17 @@ export class TableSocket {
     if (this.raw(msg)) entry.ws = this.ws;
   }
 
+  // A message with an id (a chat line) asked while the socket is down is kept and sent once the next welcome
+  // (or catch-up) comes, never lost to a tap made a moment too early; one that went out is not sent twice.
   send(type, extra = {}) {
-    this.raw({ type, ...extra });
+    const msg = { type, ...extra };
+    if (!this.raw(msg) && typeof msg.id === "string") this.unsent.push(msg);
+  }
+
+  sendUnsent() {
+    const waiting = this.unsent;
+    this.unsent = [];
+    for (const msg of waiting) this.send(msg.type, msg);
   }
 
   reconnect() {
