@@ -39,19 +39,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
 
 
-#: Test processes per core under ``-n auto``.  Most of a browser or many-process test is spent waiting (on the
-#: page, a server, a lease, a clock): with one process a core the two cores of CI sat idle 40% of the run.
-WORKERS_PER_CORE = 2
-#: At most this many: each takes a Redis database of its own among 1 to 15 (web/conftest.py).
-MOST_WORKERS = 12
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: two test processes a core (see `WORKERS_PER_CORE`), at most `MOST_WORKERS`."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MOST_WORKERS, WORKERS_PER_CORE * cores))
-
-
 #: The variables a program reads the user's language from (barbu.i18n.LOCALE_VARIABLES, and the C library's).
 LANGUAGE_VARIABLES = ("BARBU_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
