@@ -7,6 +7,7 @@ where the ``db_url`` fixture gives it.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -106,7 +107,8 @@ def test_logging_in_never_says_whether_a_name_exists_and_is_throttled(db_url: st
         for _ in range(4):
             assert log_in(c, "Alice", "still wrong!", address=STRANGER).status_code == 401
         r = log_in(c, "Alice", PASSWORD, address=STRANGER)  # that address waits now, even with the right password
-        assert r.status_code == 429 and "try again in 30 seconds" in r.json()["error"], r.text
+        # 30 s from the failure that set it; a second may pass on a loaded machine before this attempt
+        assert r.status_code == 429 and re.search("try again in (30|29) seconds", r.json()["error"]), r.text
         r = log_in(c, "Nobody", "x" * 9, address=FRIEND)  # and a name without an account behaves the same
         for _ in range(5):
             r = log_in(c, "Nobody", "x" * 9, address=FRIEND)

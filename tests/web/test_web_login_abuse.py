@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -269,8 +270,8 @@ def test_two_processes_on_postgresql_and_redis_hold_the_same_limits(serve: Any) 
 @pytest.mark.parametrize(
     "size, lang, refused, wait",
     [
-        ("laptop", "en-GB", "among the most common ones", "try again in 30 seconds"),
-        ("phone", "fr-FR", "l'un des plus courants", "réessayez dans 30 secondes"),
+        ("laptop", "en-GB", "among the most common ones", "try again in (30|29) seconds"),
+        ("phone", "fr-FR", "l'un des plus courants", "réessayez dans (30|29) secondes"),
     ],
 )
 def test_the_page_says_why_a_password_is_refused_and_how_long_to_wait(
@@ -300,6 +301,6 @@ def test_the_page_says_why_a_password_is_refused_and_how_long_to_wait(
         page.click("#login-button")
         page.wait_for_function("() => !document.querySelector('#login-button').disabled")
         expect(page.locator("#login-error")).not_to_be_empty()
-    expect(page.locator("#login-error")).to_contain_text(wait)
+    expect(page.locator("#login-error")).to_contain_text(re.compile(wait))  # a second may pass under load
     shot(page, f"login-wait-{lang}")
     assert page.errors == []

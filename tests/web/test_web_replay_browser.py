@@ -41,7 +41,7 @@ def where(page: Page) -> tuple[int, int]:
 def wait_at(page: Page, deal: int, step: int) -> None:
     page.wait_for_function(
         "([d, s]) => { const r = document.querySelector('#replay');"
-        " return r.dataset.deal === String(d) && r.dataset.step === String(s); }",
+        " return !!r && r.dataset.deal === String(d) && r.dataset.step === String(s); }",
         arg=[deal, step],
     )
 
@@ -72,7 +72,7 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(
     page.click("#prev")
     wait_at(page, 1, 4)
     # the analysis arrives while the page waits ("weighing…" first), then is shown beside the table
-    page.wait_for_function("() => document.querySelector('#move').dataset.state === 'done'", timeout=240_000)
+    page.wait_for_function("() => document.querySelector('#move')?.dataset.state === 'done'", timeout=240_000)
     done = http("POST", f"{server.base}/api/replays/{tid}/deals/1/analysis", {})[1]
     assert done["state"] == "done"
     costly = [d for d in done["decisions"] if d["cost"]]

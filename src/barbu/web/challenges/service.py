@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection
 from ..accounts import store as accounts
 from ..accounts.service import fold, open_store
 from ..accounts.store import User
+from ..common import outages
 from ..common.errors import WebError
 from ..db import mailbudget
 from ..db.storage import Store, hash_token, now
@@ -251,8 +252,8 @@ class Challenges:
                 await self.sweep()
             except WebError:
                 pass  # the server still starting: next time
-            except Exception:
-                log.exception("challenges: the sweep failed")
+            except Exception as e:  # the database away a moment: its outage is told once; swept next round
+                outages.failed_or_traced(e, "challenges: the sweep failed")
 
     # -- telling
     async def _tell(self, account_id: int, c: Challenge, state: str, name: str) -> None:

@@ -38,6 +38,7 @@ from sqlalchemy.engine import Connection
 from ...core import safejson
 from ..accounts.service import open_store, read_in_thread, write_in_thread
 from ..accounts.store import User
+from ..common import outages
 from ..common.errors import WebError
 from ..common.mailbox import Mailbox
 from ..db import chat as db
@@ -202,8 +203,8 @@ class RoomChat:
             m: Message = await write_in_thread(self.store, write)
         except WebError:
             raise
-        except Exception:  # the database away a moment: said in words, the page may send it again
-            log.warning("rooms: a message in %s %s could not be saved", room.kind, room.key, exc_info=True)
+        except Exception as e:  # the database away a moment: said in words, the page may send it again
+            outages.failed_or_traced(e, f"rooms: a message in {room.kind} {room.key} could not be saved")
             raise WebError(tno.CHAT_NOT_SAVED) from None
         text_json = json.dumps(message_json(m), ensure_ascii=False, separators=(",", ":"))
         self._deliver(room.kind, room.key, (user.id, text_json))

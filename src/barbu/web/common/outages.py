@@ -97,6 +97,16 @@ def outage_of(exc: BaseException) -> "Outage | None":
     return None
 
 
+def failed_or_traced(exc: BaseException, what: str, logger: logging.Logger | None = None) -> None:
+    """A background task's failure told as it deserves: an unreachable dependency to its outage (one line each
+    way), anything else as the bug it is, with its traceback under ``what``."""
+    outage = outage_of(exc)
+    if outage is not None:
+        outage.failed(exc)
+    elif not is_unreachable(exc):
+        (logger or log).error(what, exc_info=exc)
+
+
 class Outage:
     """One dependency's state (up or down since when, and why), reported once each way."""
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..common import outages
 from ..common.outages import is_unreachable
 from ..tables.sockets import WsConn
 
@@ -172,9 +173,8 @@ class Live:
                 await self.renew()
             except asyncio.CancelledError:
                 raise
-            except Exception as e:  # the broker away: its outage is said by the cluster; renewed next round
-                if not is_unreachable(e):
-                    log.exception("live: renewing the pages' routes failed")
+            except Exception as e:  # the broker away: its outage is told once; renewed next round
+                outages.failed_or_traced(e, "live: renewing the pages' routes failed")
 
     async def renew(self) -> None:
         assert self.cluster is not None

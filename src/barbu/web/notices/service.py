@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 from ...i18n import translator
 from ..accounts.service import open_store, write_in_thread
 from ..accounts.store import USERS, User
-from ..common import mail
+from ..common import mail, outages
 from ..common.errors import WebError
 from ..common.settings import Settings
 from ..db import mailbudget
@@ -165,8 +165,8 @@ class Notices:
             return
         try:
             await self.live(account_id, message)
-        except Exception:  # the open pages count it on their next load
-            log.exception("notices: a notice could not be sent live")
+        except Exception as e:  # the open pages count it on their next load
+            outages.failed_or_traced(e, "notices: a notice could not be sent live")
 
     async def _open(self, account_id: int) -> bool:
         if self.is_open is None:

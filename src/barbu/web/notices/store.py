@@ -32,6 +32,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ...core import safejson
 from ..db.storage import Base, _aware, now, table_of
 
 #: Every kind of notice, in the order the settings list them.
@@ -134,7 +135,7 @@ class Subscription:
 
 
 def _notice(r: Any) -> Notice:
-    return Notice(r.id, r.kind, json.loads(r.params), r.link, _aware(r.created_at), r.read_at is not None)
+    return Notice(r.id, r.kind, safejson.loads(r.params), r.link, _aware(r.created_at), r.read_at is not None)
 
 
 # -- notices --

@@ -29,6 +29,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ..accounts.store import USERS
+from ..common import outages
 from ..common.outages import is_unreachable
 from ..db.storage import SEATS, TABLES, Store
 from ..live.hub import AWAY, OFFLINE, ONLINE, Live
@@ -215,8 +216,8 @@ class Presence:
             await asyncio.sleep(SCAN)
             try:
                 self.look(seated())
-            except Exception:  # a table changing under the look: looked at again next round
-                log.exception("presence: looking at the tables failed")
+            except Exception as e:  # a table changing under the look, the database away: looked at again next round
+                outages.failed_or_traced(e, "presence: looking at the tables failed")
 
     def look(self, now: dict[int, str]) -> None:
         """The accounts seated here now: those who sat down, moved or left are told."""
