@@ -21,7 +21,7 @@ FLOORS = [
     ("scottish", "besigue"),
     ("records", "games", "guide", "scorekeeper", "solver", "i18n", "ratings"),
     ("agents",),
-    ("arena", "analysis", "duplicate"),
+    ("arena", "analysis", "duplicate", "puzzles"),
     ("play",),
     ("cli", "tui", "web", "rl"),
 ]
@@ -144,6 +144,7 @@ WEB_FLOORS = [
     ("accounts",),
     ("social",),
     ("notices",),
+    ("puzzles",),
     ("profiles",),
     ("clubs",),
     ("events",),
