@@ -58,6 +58,7 @@ SOURCES: dict[str, list[tuple[str, str]]] = {
         ("cli/sheets.py", "ignore"),
         ("cli/**.py", "python"),
         ("analysis/**.py", "python"),
+        ("puzzles/**.py", "python"),
         ("records/**.py", "python"),
         ("agents/**.py", "python"),
         ("arena/**.py", "python"),

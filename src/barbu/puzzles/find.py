@@ -1,0 +1,214 @@
+"""The open puzzles of a record: every card decision solved exactly with every hand shown, kept where one card
+(or cards equivalent to it) is best by a clear margin.
+
+A record is walked deal by deal; at each card of trick play where every hand holds at most `EXACT_CARDS`
+cards, the compiled solver gives every legal card its exact value (`fast.move_values`).  The position is kept
+when the best value belongs to one class of equivalent cards and every other card costs at least the contract's
+`margin`; it is dropped, and the reason counted, otherwise.  A kept position is rebuilt in a fresh match (a
+draw that gives the same dealer, the deal, the deal's own actions) and dropped unless the solver sees the same
+rules and position there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..classic.match import CHANCE, DEAL, PLAY, Match
+from ..core.actions import Draw
+from ..core.cards import CARDS, cards_of
+from ..solver import fast
+from ..solver.position import Spec, State, objective, spec_of, state_of
+from ..solver.pure import distinct_moves
+from .model import OPEN, Puzzle, puzzle_id
+from .themes import classify
+
+#: Positions are solved once every hand holds at most this many cards (a few milliseconds each, compiled).
+EXACT_CARDS = 7
+#: Reasons a position is not a puzzle, as counted in a summary.
+REASONS = ("forced", "last-trick", "all-equal", "two-best", "small-margin", "rebuild")
+
+
+@dataclass
+class Tally:
+    """What a search found and dropped: puzzles by (contract, kind), rejected positions by reason."""
+
+    found: Counter[tuple[str, str]] = field(default_factory=Counter)
+    rejected: Counter[str] = field(default_factory=Counter)
+    positions: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.found.update(other.found)
+        self.rejected.update(other.rejected)
+        self.positions += other.positions
+
+
+@dataclass
+class Position:
+    """A card decision of a record: the live match there and the actions that rebuild it."""
+
+    match: Match
+    seat: int
+    deal: int  # 1-based deal of the source match
+    dealer: int
+    actions: tuple[str, ...]  # the deal's actions from its `deal` on, up to the position
+
+
+def sign_of(match: Match) -> int:
+    """+1 where a seat wants points, -1 where fewest points win (the French penalty points)."""
+    return 1 if match.rules.family_spec.highest_wins else -1
+
+
+def margin(spec: Spec) -> int:
+    """The least a wrong card must cost for a puzzle: the contract's smallest unit of points (a trick's points,
+    a card's, a last trick's, whichever is smallest and not nothing)."""
+    units = [abs(spec.per_trick), *(abs(v) for v in spec.values), *(abs(v) for v in spec.last_tricks), abs(spec.ravage)]
+    return min((u for u in units if u), default=1)
+
+
+def positions(rules: str, actions: Sequence[str], limit_cards: int = EXACT_CARDS) -> Iterator[Position]:
+    """Every card decision of a record's actions where each hand holds at most ``limit_cards`` cards."""
+    m = Match(rules, None)
+    deal, dealer, start = 0, 0, 0
+    texts = list(actions)
+    for i, text in enumerate(texts):
+        actor = m.to_act()
+        if actor is None:
+            return
+        if m.phase == DEAL:
+            deal, dealer, start = len(m.results) + 1, m.dealer, i
+        if actor != CHANCE and m.phase == PLAY and max(h.bit_count() for h in m.hands) <= limit_cards:
+            yield Position(m.clone(), actor, deal, dealer, tuple(texts[start:i]))
+        m.apply(m.parse_action(text))
+
+
+def draw_for(match: Match, dealer: int) -> str:
+    """A first-dealer draw that gives ``dealer`` the deal: the deck's top card to him, low cards to the rest."""
+    by_rank = sorted(cards_of(match.deck), key=lambda c: (-(c % 13), c))
+    top, low = by_rank[0], [c for c in reversed(by_rank) if c % 13 != by_rank[0] % 13]
+    cards, k = [], 0
+    for s in range(match.n):
+        if s == dealer:
+            cards.append(top)
+        else:
+            cards.append(low[k])
+            k += 1
+    return str(Draw(tuple(cards)))
+
+
+def rebuild(rules: str, pos: Position) -> tuple[str, ...] | None:
+    """The actions that bring a fresh match to the same position, or None where it does not rebuild."""
+    try:
+        fresh = Match(rules, None)
+        out = (draw_for(fresh, pos.dealer), *pos.actions)
+        for text in out:
+            fresh.apply(fresh.parse_action(text))
+        if fresh.to_act() != pos.seat or fresh.phase != PLAY:
+            return None
+        if spec_of(fresh) != spec_of(pos.match) or state_of(fresh) != state_of(pos.match):
+            return None
+    except (ValueError, LookupError, AttributeError, TypeError, Exception):  # noqa: BLE001 - any refusal: no rebuild
+        return None
+    return out
+
+
+def classes(spec: Spec, legal: int, hand: int, state: State) -> list[list[int]]:
+    """The legal cards in classes of cards equivalent for the solver (as `distinct_moves` groups them)."""
+    in_play = 0
+    for h in state.hands:
+        in_play |= h
+    for c in state.trick:
+        in_play |= 1 << c
+    firsts = set(distinct_moves(spec, legal, hand, in_play))
+    out: list[list[int]] = []
+    for c in cards_of(legal):
+        if c in firsts or not out:
+            out.append([c])
+        else:
+            out[-1].append(c)
+    return out
+
+
+@dataclass
+class Judged:
+    """A position solved: each legal card's value for the seat (its own points), and the verdict."""
+
+    values: list[tuple[int, int]]  # (card, the seat's points), in the solver's objective's order: best first
+    solution: list[int]
+    costs: list[tuple[int, int]]
+    value: int
+    reason: str | None  # None: a puzzle
+
+
+def judge(spec: Spec, state: State, seat: int, sign: int, legal: int) -> Judged:
+    """Solve every legal card and say whether the position is a puzzle (``reason`` None) or why not."""
+    hand = state.hands[seat]
+    if legal.bit_count() < 2:
+        return Judged([], [], [], 0, "forced")
+    raw = fast.move_values(objective(spec, sign), [state])[0]  # objective points: higher is better
+    values = sorted(((c, v) for c, v in raw), key=lambda cv: (-cv[1], cv[0]))
+    best = values[0][1]
+    value = sign * best
+    if hand.bit_count() == 1 or all(h.bit_count() <= 1 for h in state.hands):
+        return Judged(values, [], [], value, "last-trick")
+    if all(v == best for _, v in values):
+        return Judged(values, [], [], value, "all-equal")
+    group = next(g for g in classes(spec, legal, hand, state) if values[0][0] in g)
+    top = [c for c, v in values if v == best]
+    if any(c not in group for c in top):
+        return Judged(values, [], [], value, "two-best")
+    costs = [(c, best - v) for c, v in values if c not in group]
+    costs.sort(key=lambda cv: (cv[1], cv[0]))
+    reason = None if min(x for _, x in costs) >= margin(spec) else "small-margin"
+    return Judged(values, sorted(group), costs, value, reason)
+
+
+def open_puzzles(
+    rules: str, actions: Sequence[str], source: str, tally: Tally | None = None, seats: set[int] | None = None
+) -> list[Puzzle]:
+    """The open puzzles of one record (its ruleset's text form and its actions as text)."""
+    tally = tally if tally is not None else Tally()
+    out: list[Puzzle] = []
+    for pos in positions(rules, actions):
+        if seats is not None and pos.seat not in seats:
+            continue
+        tally.positions += 1
+        p = puzzle_at(rules, pos, source, tally)
+        if p is not None:
+            out.append(p)
+    return out
+
+
+def puzzle_at(rules: str, pos: Position, source: str, tally: Tally, kind: str = OPEN) -> Puzzle | None:
+    """The open puzzle at one position, or None (the reason counted in ``tally``)."""
+    m = pos.match
+    spec, state, sign = spec_of(m), state_of(m), sign_of(m)
+    j = judge(spec, state, pos.seat, sign, m.legal_mask())
+    if j.reason is not None:
+        tally.rejected[j.reason] += 1
+        return None
+    acts = rebuild(rules, pos)
+    if acts is None:
+        tally.rejected["rebuild"] += 1
+        return None
+    contract = m.contract.key if m.contract is not None else ""
+    trump = spec.trump if spec.trump >= 0 else None
+    theme = classify(spec, state, pos.seat, j.solution[0], [c for c, _ in j.costs])
+    tally.found[(contract, kind)] += 1
+    return Puzzle(
+        id=puzzle_id(str(m.rules), acts, pos.seat, kind),
+        kind=kind,
+        rules=str(m.rules),
+        family=m.rules.family,
+        contract=contract,
+        trump=trump,
+        actions=acts,
+        seat=pos.seat,
+        solution=tuple(str(CARDS[c]) for c in j.solution),
+        costs=tuple((str(CARDS[c]), x) for c, x in j.costs),
+        value=j.value,
+        theme=theme,
+        source=source,
+        source_deal=pos.deal,
+    )
