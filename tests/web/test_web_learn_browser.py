@@ -3,7 +3,9 @@ played through from the lobby's button to the real match, in English and French 
 on a phone (390x844); a wrong card refused with its lesson, the card staying in the hand.
 
 The test plays what the lesson asks, read from the lesson model itself (`barbu.guide.lesson.replay`), and
-waits for the page's own markers (``data-step``, ``data-busy``), never for a time.
+waits for the page's own markers (``data-step``, ``data-busy``), never for a time.  The page holds each computer
+seat's move in view for a while (``learn.js``'s timers): the page's clock is Playwright's, run on past those
+holds once the server's answer is in (the same frames drawn in the same order, without 40 s of waiting a case).
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ READY = (
     "() => { const t = document.querySelector('#table');"
     " return !!t && t.dataset.busy === '0' && t.dataset.phase !== ''; }"
 )
+ANSWERED = "() => { const t = document.querySelector('#table'); return !!t && !!t.dataset.phase; }"
 AT_STEP = (
     "() => {{ const t = document.querySelector('#table');"
     " return !!t && t.dataset.step === '{n}' && t.dataset.busy === '0'; }}"
 )
+STEP_ANSWERED = "() => {{ const t = document.querySelector('#table'); return !!t && t.dataset.step === '{n}'; }}"
 COUNTER = {"en": "Lesson 1 of 4", "fr": "Leçon 1 sur 4", "it": "Lezione 1 di 4"}
 REAL_MATCH = {
     "en": "Play a real match against the computer",
@@ -40,10 +44,26 @@ def open_page(
     person: Callable[..., Page], url: str, size: tuple[int, int], reduced: bool = True, ready: bool = True
 ) -> Page:
     page = person(size, timeout=STEP, reduced_motion="reduce" if reduced else "no-preference")
+    page.clock.install()  # the page's timers on Playwright's clock, which goes on as usual until `settle` runs it
     page.goto(url)
     if ready:
-        page.wait_for_function(READY)
+        settle(page, ANSWERED, READY)
     return page
+
+
+def settle(page: Page, answered: str, done: str) -> None:
+    """Wait for the server's answer (``answered``), then run the page's clock on past the computer seats' moves
+    it plays one by one, each held in view by a timer, until ``done`` (the page no longer busy)."""
+    page.wait_for_function(answered)
+    for _ in range(200):  # a step's moves are a dozen holds at most
+        if page.evaluate(done):
+            return
+        page.clock.run_for(1000)
+    page.wait_for_function(done)
+
+
+def at_step(page: Page, n: int) -> None:
+    settle(page, STEP_ANSWERED.format(n=n), AT_STEP.format(n=n))
 
 
 def shot(page: Page, name: str) -> None:
@@ -63,7 +83,7 @@ def act(page: Page, action: str) -> None:
 def play_lesson(page: Page, key: str, name: str) -> None:
     """One lesson through, as it asks, to its end."""
     page.wait_for_function(f"() => document.querySelector('#table')?.dataset.lesson === '{key}'")  # page may reload
-    page.wait_for_function(READY)
+    settle(page, ANSWERED, READY)
     actions: list[str] = []
     while data(page, "finished") != "1":
         state = replay(key, actions)
@@ -71,7 +91,7 @@ def play_lesson(page: Page, key: str, name: str) -> None:
         expected = str(state.expected[0])
         act(page, expected)
         actions.append(expected)
-        page.wait_for_function(AT_STEP.format(n=len(actions)))
+        at_step(page, len(actions))
         assert page.is_hidden("#lesson-refusal")
         assert len(actions) <= 10
     assert page.inner_text("#turn")
@@ -92,7 +112,7 @@ def test_the_guided_deal_from_the_lobby_to_a_real_match(
 ) -> None:
     page = open_page(person, f"{server.base}/?lang={lang}", size, reduced, ready=False)
     page.click("#learn-link")
-    page.wait_for_function(READY)
+    settle(page, ANSWERED, READY)
     assert page.inner_text("#lesson-counter") == COUNTER[lang] or size[0] < 600
     assert page.get_attribute("html", "lang") == lang
     if reduced:  # the browser asks for less motion: the cards do not fly
@@ -132,15 +152,15 @@ def test_a_wrong_card_is_refused_with_its_lesson(person: Callable[..., Page], se
     assert "Interdit (vous devez fournir" in page.inner_text("#lesson-refusal")
     assert page.is_visible("#hand [data-card='2S']")
     page.click("#hand [data-card='TD']")
-    page.wait_for_function(AT_STEP.format(n=1))
+    at_step(page, 1)
     assert page.is_hidden("#lesson-refusal") and page.query_selector("#hand [data-card='TD']") is None
     # the cards moved as at the real table: yours from the hand, the others' from their seats
     assert int(page.eval_on_selector("#motion-layer", "l => l.dataset.flights")) >= 3
     page.reload()  # the tab keeps the lesson's actions: a reload goes on where the learner was
-    page.wait_for_function(AT_STEP.format(n=1))
+    at_step(page, 1)
     assert page.query_selector("#hand [data-card='TD']") is None
     page.click("#lesson-again")
-    page.wait_for_function(AT_STEP.format(n=0))
+    at_step(page, 0)
     assert page.is_visible("#hand [data-card='TD']")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
