@@ -1,0 +1,1 @@
+"""Puzzles in the browser (issue 46): the puzzles' tables, their ratings and the solvers', the service."""
