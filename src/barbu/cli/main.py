@@ -122,7 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
         "learn", "learn:add_arguments", help=_("learn to play: a short guided deal of each kind of contract")
     )
     sub.add_command(
+        "puzzle", "puzzle:add_arguments", help=_("card puzzles from real deals: rated, daily, streak, or your own")
+    )
+    sub.add_command(
         "users", "users:add_arguments", help=_("the web server's accounts: list, reset a password, delete, ban")
+    )
+    sub.add_command(
+        "puzzles",
+        "puzzles_make:add_arguments",
+        help=_("make card puzzles from records or self-play, show them, prove them again"),
     )
     sub.add_command(
         "daily", "daily:add_arguments", help=_("the web server's daily deals: who finished them from one address")
