@@ -49,13 +49,29 @@ def golden_start(deal: int = 1) -> tuple[Match, Match]:
     return start, whole
 
 
-def test_a_cell_says_what_the_solver_proved_and_no_more():
+def test_a_cell_says_in_words_what_the_solver_proved_and_no_more():
     assert cell_text(Cell(-8, -8, 0, -26, 0)) == "-8"
-    assert cell_text(Cell(-8, -4, 0, -26, 0)) == "-8 … -4"
-    assert cell_text(Cell(-26, -4, 0, -26, 0)) == "≤ -4"  # the least is still the static bound: nothing proved
-    assert cell_text(Cell(5, 65, 0, 0, 65)) == "≥ 5"
-    assert cell_text(Cell(-26, 0, 0, -26, 0)) == "?"
+    assert cell_text(Cell(-8, -4, 0, -26, 0)) == "at least -8, no more than -4"
+    # the least is still the static bound: nothing proved of it
+    assert cell_text(Cell(-26, -4, 0, -26, 0)) == "no more than -4"
+    assert cell_text(Cell(5, 65, 0, 0, 65)) == "at least 5"
+    assert cell_text(Cell(-26, 0, 0, -26, 0)) == "not proved: between -26 and 0"  # never a bare "?"
     assert cell_text(Cell(0, 0, 0, 0, 65)) == "0"  # exact at a bound is still exact
+
+
+def test_a_cell_in_words_in_french_and_italian():
+    from barbu.i18n import current, use
+
+    was = current()
+    try:
+        use("fr")
+        assert cell_text(Cell(-8, -4, 0, -26, 0)) == "au moins -8, au plus -4"
+        assert cell_text(Cell(-26, 0, 0, -26, 0)) == "non prouvé\u00a0: entre -26 et 0"
+        use("it")
+        assert cell_text(Cell(5, 65, 0, 0, 65)) == "almeno 5"
+        assert cell_text(Cell(-26, -4, 0, -26, 0)) == "al massimo -4"
+    finally:
+        use(was)
 
 
 def test_the_table_marks_the_contract_played_the_declarer_and_the_contracts_left_out():
@@ -70,7 +86,7 @@ def test_the_table_marks_the_contract_played_the_declarer_and_the_contracts_left
         ],
         ["domino"],
     )
-    console = Console(record=True, width=120, color_system=None)
+    console = Console(record=True, width=200, color_system=None)
     with seat_names(["South", "West", "North", "East"]):  # as barbu show and barbu analyze name them
         console.print(render(start, table, 0.5))
     text = console.export_text()
@@ -78,14 +94,16 @@ def test_the_table_marks_the_contract_played_the_declarer_and_the_contracts_left
     lines = text.splitlines()
     queens = next(x for x in lines if "No queens" in x)
     trumps = next(x for x in lines if "Trumps ♠" in x)
-    assert "-6" in queens and "≤ -12" in queens and "≥ -18" in queens and queens.rstrip().endswith("?")
-    assert trumps.lstrip().startswith("▶") and "10 … 20" in trumps
+    assert "-6" in queens and "no more than -12" in queens and "at least -18" in queens
+    assert queens.rstrip().endswith("not proved: between -24 and 0") and "?" not in queens
+    assert trumps.lstrip().startswith("▶") and "at least 10, no more than 20" in trumps
     assert "▶" not in queens
-    assert "ran out of its time for that cell (0.5\u00a0s each" in text
+    assert "ran out of its time for a cell (0.5\u00a0s each" in text
     assert "Not in the table, having no trick play: Domino." in text
 
 
-def test_show_dd_prints_the_deal_and_its_table(capsys):
+def test_show_dd_prints_the_deal_and_its_table(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")  # each cell on its line: the words of a range are long
     code, out, err = run(capsys, "show", str(GOLDEN), "--deal", "1", "--dd", "--dd-seconds", str(SECONDS))
     assert code == 0, err
     assert "Deal 1" in out and "Tricks" in out  # the deal as before
@@ -105,7 +123,7 @@ def test_show_dd_prints_the_deal_and_its_table(capsys):
         assert line.lstrip().startswith("▶") == row.chosen
     assert sum(r.chosen for r in table.rows) == 1
     assert "what that seat scores at that contract (doubles left out)" in out
-    assert "ran out of its time for that cell" in out and "Not in the table, having no trick play: Domino." in out
+    assert "ran out of its time for a cell" in out and "Not in the table, having no trick play: Domino." in out
 
 
 def test_show_dd_in_french(capsys):

@@ -12,12 +12,22 @@ Each cell gets a budget of positions; a search that runs out gives the least and
 the most the seat's points can be as far as it got, and the table says so rather
 than guess.  The layout games (Domino, Success, Patience) have no trick play and
 are left out (their solver reaches only the last rounds of a deal).
+
+The cells are independent searches, so `dd_table` spreads them over a process pool (one worker a core by
+default, or a pool the caller keeps, as the web server does).  A budget counts positions, not seconds, so a
+table comes out the same, cell for cell, whatever the number of workers.  `board_key` and `option_key` name a
+deal and a cell's position by what they hold, so a table solved once (in the background, `barbu.web.replay.
+solved`) is found again for any record of the same deal.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..classic.match import CHANCE, Match
 from ..classic.state import DECLARE, DOUBLING, PLAY, TRUMP
@@ -166,23 +176,100 @@ def dd_table(
     seats: Iterable[int] | None = None,
     chosen: tuple[str, int | None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+    pool: Executor | None = None,
+    known: Callable[[Option, int], Cell | None] | None = None,
 ) -> DDTable:
     """The double-dummy table of the deal ``start`` is at (its first decision): every trick-play contract,
     each seat in ``seats`` (all by default) solved within ``seconds``.  ``chosen`` marks the contract played.
-    ``progress(done, total)`` is called before each cell."""
+    ``progress(done, total)`` is called before the first cell and as each is solved.
+
+    The cells are solved in ``pool`` if given, else in a pool of ``workers`` processes made for this table (one
+    a core by default; 1: here, one after the other).  ``known(option, seat)`` may give a cell already solved
+    (a stored table), which is then not searched again."""
     found, left_out = options(start)
     wanted = list(range(start.n)) if seats is None else sorted(set(seats))
     declarer = start.to_act() if start.phase == DECLARE else None
-    rows: list[Row] = []
-    total, done = len(found) * len(wanted), 0
-    for opt in found:
-        row = Row(opt.contract, opt.trump, chosen=chosen == (opt.contract, opt.trump))
+    cells: dict[tuple[int, int], Cell] = {}
+    for i, opt in enumerate(found):
         for seat in wanted:
-            if progress:
-                progress(done, total)
-            row.cells.append(solve_cell(opt, seat, seconds))
-            done += 1
-        rows.append(row)
-    if progress:
-        progress(done, total)
+            cell = known(opt, seat) if known is not None else None
+            if cell is not None:
+                cells[i, seat] = cell
+    todo = [(i, seat) for i in range(len(found)) for seat in wanted if (i, seat) not in cells]
+    total = len(found) * len(wanted)
+
+    def tell() -> None:
+        if progress:
+            progress(len(cells), total)
+
+    tell()
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if pool is None and (count <= 1 or len(todo) <= 1):
+        for i, seat in todo:
+            cells[i, seat] = solve_cell(found[i], seat, seconds)
+            tell()
+    else:
+        own = pool is None
+        executor = pool if pool is not None else ProcessPoolExecutor(min(count, len(todo)))
+        futures: dict[Future[Cell], tuple[int, int]] = {}
+        try:
+            futures = {executor.submit(solve_cell, found[i], seat, seconds): (i, seat) for i, seat in todo}
+            for f in as_completed(futures):
+                cells[futures[f]] = f.result()
+                tell()
+        finally:
+            for f in futures:  # a progress that raised (the server stops): the cells not started are dropped
+                f.cancel()
+            if own:
+                executor.shutdown(wait=True, cancel_futures=True)
+    rows = [
+        Row(opt.contract, opt.trump, [cells[i, s] for s in wanted], chosen == (opt.contract, opt.trump))
+        for i, opt in enumerate(found)
+    ]
     return DDTable(len(start.results) + 1, declarer, tuple(start.hands), rows, left_out)
+
+
+def board_key(start: Match) -> str:
+    """A deal as dealt, by what decides its table: the rules, who holds which cards and who is to choose (the
+    same for every record of the deal, whatever came before it in the match)."""
+    text = repr((str(start.rules), tuple(start.hands), start.to_act(), start.phase))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def option_key(option: Option) -> str:
+    """A contract's opening position as the solver sees it: a stored cell is used only for the very same."""
+    text = repr((option.contract, option.trump, option.spec, option.state, option.sign))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cell_json(c: Cell) -> list[Any]:
+    """A cell as stored: [least, most, positions, floor, ceiling]."""
+    return [c.least, c.most, c.positions, c.floor, c.ceiling]
+
+
+def cell_of(data: Any) -> Cell | None:
+    """A stored cell (`cell_json`), or None when it is not one."""
+    if not (isinstance(data, list) and len(data) == 5 and all(isinstance(x, int) or x is None for x in data)):
+        return None
+    least, most, positions, floor, ceiling = data
+    if least is None or most is None or positions is None or least > most:
+        return None
+    return Cell(least, most, positions, floor, ceiling)
+
+
+def table_json(table: DDTable, start: Match) -> dict[str, list[list[Any]]]:
+    """A solved table as stored: each contract's cells (every seat) under its opening position's `option_key`."""
+    found, _ = options(start)
+    by_row = {(r.contract, r.trump): r for r in table.rows}
+    return {option_key(o): [cell_json(c) for c in by_row[o.contract, o.trump].cells] for o in found}
+
+
+def stored_cells(stored: dict[str, Any]) -> Callable[[Option, int], Cell | None]:
+    """`dd_table`'s ``known`` from a stored table (`table_json`): the cells of the very same positions."""
+
+    def known(option: Option, seat: int) -> Cell | None:
+        row = stored.get(option_key(option))
+        return cell_of(row[seat]) if isinstance(row, list) and 0 <= seat < len(row) else None
+
+    return known

@@ -4,7 +4,9 @@ The table itself comes from `barbu.analysis.ddtable`; here it is solved under a
 progress line and printed: a row per contract (worded as `contract_label` words
 it everywhere on the command line), a column per seat, the contract played
 marked.  A cell the solver finished is a plain number; one it did not is shown
-as what it proved ("-8 … -4", "≥ -8", "≤ -4", or "?" for nothing), never guessed.
+in words as what it proved ("at least -8, no more than -4", "at least -8", "no more than -4", or "not proved:
+between -26 and 0", the points still to take), never guessed.  The cells are solved on every core
+(`dd_table`'s process pool).
 """
 
 from __future__ import annotations
@@ -65,17 +67,19 @@ def not_covered(m: Match) -> str | None:
 
 
 def cell_text(c: Cell) -> str:
-    """A cell: its value when exact, else what the solver proved of it in its time."""
+    """A cell: its value when exact, else in words what the solver proved of it in its time."""
     if c.exact:
         return number(c.least)
     low, high = c.proved_least, c.proved_most
     if low is not None and high is not None:
-        return f"{number(low)} … {number(high)}"
+        return _("at least {least}, no more than {most}").format(least=number(low), most=number(high))
     if low is not None:
-        return f"≥ {number(low)}"
+        return _("at least {least}").format(least=number(low))
     if high is not None:
-        return f"≤ {number(high)}"
-    return "?"
+        return _("no more than {most}").format(most=number(high))
+    if c.floor is not None and c.ceiling is not None:
+        return _("not proved: between {low} and {high}").format(low=number(c.floor), high=number(c.ceiling))
+    return _("not proved")
 
 
 def solve(start: Match, seconds: float, chosen: tuple[str, int | None] | None, console: Console, deal: int) -> DDTable:
@@ -105,7 +109,7 @@ def render(m: Match, table: DDTable, seconds: float, played: str | None = None) 
     t.add_column("", width=1, no_wrap=True)
     t.add_column(_("contract"))
     for s in range(len(table.hands)):
-        t.add_column(seat_head(s) + (" ★" if s == table.declarer else ""), justify="right", no_wrap=True)
+        t.add_column(seat_head(s) + (" ★" if s == table.declarer else ""), justify="right")
     for row in table.rows:
         t.add_row(
             CHOSEN if row.chosen else "",
@@ -118,12 +122,15 @@ def render(m: Match, table: DDTable, seconds: float, played: str | None = None) 
             "Each cell: what that seat scores at that contract (doubles left out) when it plays its best "
             "and all the others play against it, with every hand shown."
         ),
-        # TRANSLATORS: {time} is a number of seconds with its unit, e.g. "2 s".
-        _(
-            "A range (a … b, ≥ a, ≤ b) means the solver ran out of its time for that cell ({time} each, "
-            "--dd-seconds); ? means it proved nothing in that time."
-        ).format(time=_seconds(seconds) + "\u00a0s"),
     ]
+    if not table.exact:
+        notes.append(
+            # TRANSLATORS: {time} is a number of seconds with its unit, e.g. "2 s".
+            _(
+                "Where the solver ran out of its time for a cell ({time} each, --dd-seconds), the cell says what it "
+                "proved: at least so much, no more than so much, or nothing beyond the points still to take."
+            ).format(time=_seconds(seconds) + "\u00a0s")
+        )
     if not table.rows:  # the declarer's last choice of his series was a layout game
         notes.insert(0, _("No contract with trick play was left to the declarer at this deal."))
     marks = []
