@@ -11,23 +11,28 @@ rules and position there.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ..agents.rule import RuleAgent
 from ..classic.match import CHANCE, DEAL, PLAY, Match
 from ..core.actions import Draw
 from ..core.cards import CARDS, cards_of
 from ..solver import fast
 from ..solver.position import Spec, State, objective, spec_of, state_of
 from ..solver.pure import distinct_moves
-from .model import OPEN, Puzzle, puzzle_id
+from .model import OPEN, SINGLE, Puzzle, puzzle_id
+from .single import SAMPLES, SHARE, single_share
 from .themes import classify
 
 #: Positions are solved once every hand holds at most this many cards (a few milliseconds each, compiled).
 EXACT_CARDS = 7
+#: The seat holds at least this many cards: the last two tricks are too small to be a puzzle.
+MIN_CARDS = 3
 #: Reasons a position is not a puzzle, as counted in a summary.
-REASONS = ("forced", "last-trick", "all-equal", "two-best", "small-margin", "rebuild")
+REASONS = ("forced", "last-trick", "all-equal", "two-best", "small-margin", "obvious", "rebuild", "single-share")
 
 
 @dataclass
@@ -53,6 +58,7 @@ class Position:
     deal: int  # 1-based deal of the source match
     dealer: int
     actions: tuple[str, ...]  # the deal's actions from its `deal` on, up to the position
+    played: str  # the card the record's player chose here
 
 
 def sign_of(match: Match) -> int:
@@ -79,7 +85,7 @@ def positions(rules: str, actions: Sequence[str], limit_cards: int = EXACT_CARDS
         if m.phase == DEAL:
             deal, dealer, start = len(m.results) + 1, m.dealer, i
         if actor != CHANCE and m.phase == PLAY and max(h.bit_count() for h in m.hands) <= limit_cards:
-            yield Position(m.clone(), actor, deal, dealer, tuple(texts[start:i]))
+            yield Position(m.clone(), actor, deal, dealer, tuple(texts[start:i]), text)
         m.apply(m.parse_action(text))
 
 
@@ -150,7 +156,7 @@ def judge(spec: Spec, state: State, seat: int, sign: int, legal: int) -> Judged:
     values = sorted(((c, v) for c, v in raw), key=lambda cv: (-cv[1], cv[0]))
     best = values[0][1]
     value = sign * best
-    if hand.bit_count() == 1 or all(h.bit_count() <= 1 for h in state.hands):
+    if hand.bit_count() < MIN_CARDS:
         return Judged(values, [], [], value, "last-trick")
     if all(v == best for _, v in values):
         return Judged(values, [], [], value, "all-equal")
@@ -164,27 +170,52 @@ def judge(spec: Spec, state: State, seat: int, sign: int, legal: int) -> Judged:
     return Judged(values, sorted(group), costs, value, reason)
 
 
-def open_puzzles(
-    rules: str, actions: Sequence[str], source: str, tally: Tally | None = None, seats: set[int] | None = None
+def find(
+    rules: str,
+    actions: Sequence[str],
+    source: str,
+    kinds: Sequence[str] = (OPEN,),
+    tally: Tally | None = None,
+    seats: set[int] | None = None,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    exact_cards: int = EXACT_CARDS,
+    keep_obvious: bool = False,
 ) -> list[Puzzle]:
-    """The open puzzles of one record (its ruleset's text form and its actions as text)."""
+    """The puzzles of one record (its ruleset's text form and its actions as text) of the ``kinds`` asked for.
+
+    With both kinds, a position is a single puzzle where it passes as one, else an open one: never both."""
     tally = tally if tally is not None else Tally()
+    rng = random.Random(f"{source}:{seed}")
     out: list[Puzzle] = []
-    for pos in positions(rules, actions):
+    for pos in positions(rules, actions, exact_cards):
         if seats is not None and pos.seat not in seats:
             continue
         tally.positions += 1
-        p = puzzle_at(rules, pos, source, tally)
+        p = puzzle_at(rules, pos, source, tally, kinds, samples, rng, keep_obvious)
         if p is not None:
             out.append(p)
     return out
 
 
-def puzzle_at(rules: str, pos: Position, source: str, tally: Tally, kind: str = OPEN) -> Puzzle | None:
-    """The open puzzle at one position, or None (the reason counted in ``tally``)."""
+def puzzle_at(
+    rules: str,
+    pos: Position,
+    source: str,
+    tally: Tally,
+    kinds: Sequence[str] = (OPEN,),
+    samples: int = SAMPLES,
+    rng: random.Random | None = None,
+    keep_obvious: bool = False,
+) -> Puzzle | None:
+    """The puzzle at one position, or None (the reason counted in ``tally``).  A position whose best card the
+    rule player (`barbu.agents.rule`) plays is "obvious": a rule of thumb solves it, and it is dropped unless
+    ``keep_obvious``."""
     m = pos.match
     spec, state, sign = spec_of(m), state_of(m), sign_of(m)
     j = judge(spec, state, pos.seat, sign, m.legal_mask())
+    if j.reason is None and not keep_obvious and int(RuleAgent(0).act(m.view(pos.seat))) in j.solution:
+        j.reason = "obvious"
     if j.reason is not None:
         tally.rejected[j.reason] += 1
         return None
@@ -192,9 +223,21 @@ def puzzle_at(rules: str, pos: Position, source: str, tally: Tally, kind: str = 
     if acts is None:
         tally.rejected["rebuild"] += 1
         return None
+    kind, fraction, count = OPEN, None, 0
+    if SINGLE in kinds:
+        fraction, count = single_share(
+            m, spec, state, pos.seat, sign, set(j.solution), samples, rng or random.Random(0)
+        )
+        if fraction >= SHARE:
+            kind = SINGLE
+        elif OPEN not in kinds:
+            tally.rejected["single-share"] += 1
+            return None
+        else:
+            fraction, count = None, 0
     contract = m.contract.key if m.contract is not None else ""
     trump = spec.trump if spec.trump >= 0 else None
-    theme = classify(spec, state, pos.seat, j.solution[0], [c for c, _ in j.costs])
+    theme = classify(spec, state, pos.seat, j.solution[0], [c for c, _ in j.costs], j.solution)
     tally.found[(contract, kind)] += 1
     return Puzzle(
         id=puzzle_id(str(m.rules), acts, pos.seat, kind),
@@ -209,6 +252,8 @@ def puzzle_at(rules: str, pos: Position, source: str, tally: Tally, kind: str = 
         costs=tuple((str(CARDS[c]), x) for c, x in j.costs),
         value=j.value,
         theme=theme,
+        share=None if fraction is None else round(fraction, 4),
+        samples=count,
         source=source,
         source_deal=pos.deal,
     )

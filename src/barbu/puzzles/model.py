@@ -27,7 +27,7 @@ KINDS = (OPEN, SINGLE)
 #: What a solution does, found from the position (docs/puzzles.md defines each).
 THEMES = (
     "duck",  # following suit under the trick's winning card when a higher card of the suit would win it
-    "unblock",  # following suit with the highest card of a suit held with smaller ones, while the trick is lost anyway
+    "unblock",  # following suit with the highest card held in the suit, where a smaller one goes the same way
     "take",  # winning the trick when a card that loses it was there
     "lead-away",  # leading a card that another hand can beat: the lead goes to someone else
     "cash",  # leading the best card left in its suit

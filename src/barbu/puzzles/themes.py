@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..solver.position import Spec, State
 from ..solver.pure import trick_winner
@@ -12,8 +12,12 @@ def _suit_cards(mask: int, suit: int) -> list[int]:
     return [c for c in range(suit * 13, suit * 13 + 13) if mask >> c & 1]
 
 
-def classify(spec: Spec, state: State, seat: int, solution: int, costly: Iterable[int]) -> str:
-    """The theme of playing ``solution`` (a card number) in ``state``, where ``costly`` are the wrong cards."""
+def classify(
+    spec: Spec, state: State, seat: int, solution: int, costly: Iterable[int], same: Sequence[int] = ()
+) -> str:
+    """The theme of playing ``solution`` (a card number) in ``state``, where ``costly`` are the wrong cards and
+    ``same`` the cards equivalent to the solution."""
+    same = tuple(same) or (solution,)
     hand = state.hands[seat]
     suit = solution // 13
     others = 0
@@ -26,12 +30,13 @@ def classify(spec: Spec, state: State, seat: int, solution: int, costly: Iterabl
     led = state.trick[0] // 13
     wins = trick_winner(spec, state.leader, (*state.trick, solution)) == seat
     if suit == led:
-        if wins:
-            return "take"
         mine = _suit_cards(hand, led)
+        if wins:
+            every = all(trick_winner(spec, state.leader, (*state.trick, c)) == seat for c in mine)
+            return "unblock" if every and len(mine) > 1 and max(mine) in same else "take"
         if any(trick_winner(spec, state.leader, (*state.trick, c)) == seat for c in mine):
             return "duck"
-        return "unblock" if solution == max(mine) else "guard"
+        return "unblock" if max(mine) in same else "guard"
     if suit == spec.trump:
         return "ruff" if wins else "shed"
     for c in costly:  # a wrong discard that would bare a high card of its suit

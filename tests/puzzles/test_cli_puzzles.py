@@ -1,0 +1,53 @@
+"""``barbu puzzles make / show / check`` end to end on a tiny run, and a player's own puzzles from a record."""
+
+from __future__ import annotations
+
+from inprocess import barbu
+
+from barbu.puzzles.check import verify
+from barbu.puzzles.find import positions
+from barbu.puzzles.library import read
+from barbu.puzzles.mine import from_record
+from barbu.records.barbu import write_record
+from barbu.solver.position import state_of
+
+
+def test_make_show_check_on_a_tiny_run(tmp_path):
+    out = tmp_path / "p.jsonl.gz"
+    args = ["puzzles", "make", "--selfplay", "1", "--rules", "classic", "--workers", "1"]
+    made = barbu(*args, "--exact-cards", "5", "--samples", "20", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    assert "Puzzles found" in made.stdout and "Positions rejected" in made.stdout and "a forced card" in made.stdout
+    puzzles = read(out)
+    assert puzzles and f"{len(puzzles)} puzzles written" in made.stdout
+    again = barbu(*args, "--out", str(out))
+    assert again.returncode == 2 and "exists: give --force" in again.stderr
+    shown = barbu("puzzles", "show", str(out), puzzles[0].id)
+    assert shown.returncode == 0 and puzzles[0].id in shown.stdout and "Each other card costs" in shown.stdout
+    assert barbu("puzzles", "show", str(out), "000000000000").returncode == 2
+    checked = barbu("puzzles", "check", str(out))
+    assert checked.returncode == 0 and f"{len(puzzles)} of {len(puzzles)} puzzles proved again" in checked.stdout
+    french = barbu("puzzles", "show", str(out), puzzles[0].id, "--lang", "fr")
+    assert french.returncode == 0 and "Puzzle" not in french.stdout.splitlines()[0]
+
+
+def test_a_player_s_costliest_cards_become_his_puzzles(tmp_path, classic_match):
+    path = tmp_path / "match.jsonl"
+    write_record(classic_match, path)
+    mine = from_record(path, 0, limit=3, exact_cards=5)
+    assert 1 <= len(mine) <= 3
+    for p in mine:
+        assert p.source.startswith("mine:match/") and p.seat == 0
+        assert verify(p) == []
+    # each was a card the player got wrong, and the costliest come first
+    played = {}
+    for pos in positions(str(classic_match.rules), [str(a) for a in classic_match.history], 5):
+        played[(pos.deal, state_of(pos.match))] = (pos.match, pos.played)
+    lost = []
+    for p in mine:
+        m = p.match()
+        source, card = played[(p.source_deal, state_of(m))]
+        assert card not in p.solution
+        lost.append(dict(p.costs)[card])
+    assert lost == sorted(lost, reverse=True)
+    assert from_record(path, 0, limit=1, exact_cards=5) == mine[:1]
