@@ -20,6 +20,7 @@ them in threads.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import random
@@ -115,8 +116,7 @@ class Puzzles:
                 found: dict[str, str] = {}
                 for p in self._library or []:
                     if p.contract not in found:
-                        c = Match(p.rules, None).contract_by_key.get(p.contract)
-                        found[p.contract] = c.name if c is not None else p.contract
+                        found[p.contract] = contract_name(p.rules, p.contract)
                 self._names = found
             return self._names
 
@@ -391,11 +391,23 @@ def attempt_json(a: S.Attempt) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def contract_name(rules: str, key: str) -> str:
+    """A contract's name (in English, as the engine words it; the page translates it) from its key."""
+    try:
+        c = Match(rules, None).contract_by_key.get(key)
+    except (BarbuError, ValueError):
+        return key
+    return c.name if c is not None else key
+
+
 def own_json(s: S.Stored, tried: S.Attempt | None) -> dict[str, Any]:
+    rules = str(loads(s.body).get("rules", ""))
     return {
         "id": s.id,
         "family": s.family,
         "contract": s.contract,
+        "contract_name": contract_name(rules, s.contract),
         "kind": s.kind,
         "added": s.added_at.isoformat(),
         "solved": None if tried is None else bool(tried.solved),

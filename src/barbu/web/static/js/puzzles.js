@@ -240,7 +240,7 @@ function renderHand() {
     const cost = r && r.costs.find(([a]) => a === c);
     if (cost) card.append(el("span", { class: "cost-tag", textContent: `−${num(cost[1])}` }));
     card.dataset.legal = playable ? "1" : "0";
-    card.disabled = !playable;
+    if (!playable) card.setAttribute("aria-disabled", "true");
     card.addEventListener("click", () => { if (playable) play(c); });
     box.append(card);
   }
@@ -261,7 +261,7 @@ function renderPanel() {
       ? t("Every hand is face up: the best card is proved with all of them in view.")
       : t("Only your hand and the cards played: the best card is best in nearly every deal that fits what you see.") }));
   kind.append(" ", el("span", { class: "muted small difficulty", textContent: t("Difficulty {n}", { n: num(data.difficulty) }) }));
-  $("puzzle-task").textContent = r ? "" : t("{name} to play. Find the card that gives away the fewest points.", { name: t("You") });
+  $("puzzle-task").textContent = r ? "" : t("One card is best here: every other one costs you points, with the best play after.");
   $("puzzle-task").hidden = !!r;
   renderResult();
   renderPlayed();
@@ -289,7 +289,7 @@ function renderResult() {
     }
     box.append(el("p", { class: "muted small", textContent: t("What each other card costs you, with best play after:") }), list);
   }
-  if (THEMES[r.theme]) box.append(el("p", { class: "theme", "data-theme": r.theme }, el("strong", { textContent: THEME_NAMES[r.theme]() }), " — ", THEMES[r.theme]()));
+  if (THEMES[r.theme]) box.append(el("p", { class: "theme", "data-theme": r.theme }, THEMES[r.theme]()));
   if (puzzle().kind === "single" && r.share !== null && r.samples) {
     box.append(el("p", { class: "share", textContent: t("Best in {k} of {n} deals consistent with what you saw.",
       { k: num(Math.round(r.share * r.samples)), n: num(r.samples) }) }));
