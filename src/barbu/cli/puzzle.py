@@ -65,7 +65,7 @@ def cmd_puzzle(args: argparse.Namespace) -> int:
     series = series_from_args(args, PuzzleStore())
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return play_plain(series)
-    from ..tui.puzzle_screen import PuzzleApp
+    from ..tui.puzzle_app import PuzzleApp
 
     return PuzzleApp(series).run() or 0
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual import events
 from textual.app import App
 
+from ..classic.match import Match
 from ..core.errors import BarbuError
 from ..i18n import _, current, word_error
 from ..play.besigue_session import BesigueSession, is_besigue_settings
@@ -92,6 +93,12 @@ class BarbuApp(App[int]):
             return BesigueTableScreen(self.session, self.delay, self.confirm_forced)
         assert self.session is not None  # asked for once a session is seated
         return TableScreen(self.session, self.delay, self.confirm_forced)
+
+    def puzzles_from(self, match: Match, seat: int, saved: Path | None = None) -> None:
+        """Open the person's costliest decisions of the match just played as puzzles (`barbu.tui.puzzle_app`)."""
+        from .puzzle_app import open_match_puzzles
+
+        open_match_puzzles(self, match, seat, saved.stem if saved else "match")
 
     @property
     def table(self) -> TableScreen | None:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..core.words import N_
 from ..i18n import _
 from . import bindings
 from .bindings import MODAL
@@ -88,7 +90,16 @@ class DealOverDialog(InfoDialog):
 
 
 class MatchOverDialog(InfoDialog):
-    """Final standings; closing it leaves the game."""
+    """Final standings; closing it leaves the game.  With ``puzzles`` (a match of tricks), P opens the person's
+    costliest decisions of the match as puzzles (`barbu.tui.puzzle_app`)."""
 
-    def __init__(self, title: str, body: Any) -> None:
-        super().__init__(title, body, closing=_("Enter: leave the table"))
+    BINDINGS = InfoDialog.BINDINGS + [Binding("p", "puzzles", N_("Puzzles from this match"))]
+
+    def __init__(self, title: str, body: Any, puzzles: Callable[[], None] | None = None) -> None:
+        closing = _("Enter: leave the table") + ("   " + _("P: puzzles from this match") if puzzles else "")
+        super().__init__(title, body, closing=closing)
+        self.puzzles = puzzles
+
+    def action_puzzles(self) -> None:
+        if self.puzzles is not None:
+            self.puzzles()

@@ -17,21 +17,18 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
-from textual import events
 from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
 from ..classic.view import View
 from ..core.cards import SUIT_SYMBOLS
-from ..core.errors import BarbuError
 from ..core.words import N_
 from ..guide.ruleset_words import game_name
 from ..i18n import _, ngettext, number, words
 from ..play.labels import rank_label, rules_info
 from ..puzzles import rating
 from ..puzzles.model import OPEN, Puzzle
-from .app import BarbuApp
 from .dialogs import InfoDialog
 from .labels import taken_text
 from .puzzle_series import Outcome, Series
@@ -167,8 +164,9 @@ class PuzzleScreen(TableScreen):
             if taken:
                 lines.append(taken)
             if s.puzzle.kind == OPEN:
-                # the box's width once laid out; before, what barbu.tcss gives it (19 or 24, less border and padding)
-                width = seat_box.content_size.width or (15 if self.size.width < 110 else 20)
+                # the box's room as barbu.tcss gives it (19 or 24 columns, less border and padding): its own
+                # size lags behind a change of the screen's width
+                width = 15 if self.size.width < 110 else 20
                 lines += hand_lines(s.hand_of(seat), width)
             to_play = v.to_act == seat and not self.paused
             seat_box.show(self.seat_cap(seat), lines, to_play, v.dealer == seat)
@@ -269,24 +267,3 @@ class PuzzleScreen(TableScreen):
 
     def leave(self) -> None:
         self.dismiss(None)
-
-
-def first_puzzle(series: Series) -> Puzzle:
-    """The series' first puzzle; `BarbuError` in plain words when it has none."""
-    p = series.next()
-    if p is None:
-        raise BarbuError(_("There is no puzzle to play here: no puzzle matches what you asked for."))
-    return p
-
-
-class PuzzleApp(BarbuApp):
-    """``barbu puzzle``: the puzzle screen alone; leaving it leaves the program."""
-
-    def __init__(self, series: Series, delay: float = 0.6) -> None:
-        super().__init__(setup=False, delay=delay)
-        self.series = series
-        self.first = first_puzzle(series)
-
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # not BarbuApp's setup screen: the puzzle at once
-        self.push_screen(PuzzleScreen(self.series, self.first, self.delay), lambda _result=None: self.exit(0))

@@ -36,10 +36,12 @@ class ShadowMatchOverDialog(MatchOverDialog):
         watch: ShadowWatch,
         label: Callable[[int], str],
         review: Callable[[int], None] | None,
+        puzzles: Callable[[], None] | None = None,
     ) -> None:
-        """``label(k)``: how deal ``k`` (0-based) is named beside its number (its contract)."""
+        """``label(k)``: how deal ``k`` (0-based) is named beside its number (its contract); ``puzzles``: P opens
+        the match's puzzles."""
         self.standings, self.shadow, self.label, self.review = standings, watch, label, review
-        super().__init__(title, self.body_now())
+        super().__init__(title, self.body_now(), puzzles)
 
     def on_mount(self) -> None:
         self._shown = self._known()

@@ -18,7 +18,7 @@ decision kinds added later work here as a plain list and as typed text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -1011,8 +1011,19 @@ class TableScreen(CardTableScreen):
                     self.shadow,
                     lambda k: self.info.contract_name(results[k].contract),
                     review if reviewable else None,
+                    self.match_puzzles(),
                 ),
                 lambda _result=None: self.app.exit(0),
             )
             return
-        self.app.push_screen(MatchOverDialog(_("Match over"), t), lambda _result=None: self.app.exit(0))
+        self.app.push_screen(
+            MatchOverDialog(_("Match over"), t, self.match_puzzles()), lambda _result=None: self.app.exit(0)
+        )
+
+    def match_puzzles(self) -> Callable[[], None] | None:
+        """ "Puzzles from this match" at its end: the application's (`BarbuApp.puzzles_from`), for a match of
+        tricks (not the Scottish game's)."""
+        offer = getattr(self.app, "puzzles_from", None)
+        if offer is None or self.session.match.rules.family == "scottish":
+            return None
+        return lambda: offer(self.session.match, self.session.seat, self.session.save_path)
