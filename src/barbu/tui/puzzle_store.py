@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..core import safejson
-from ..core.errors import BarbuError
+from ..core.errors import UnreadableFile
 from ..i18n import _
 from ..ratings.rating import Rating
 
@@ -33,8 +33,9 @@ HISTORY = 5000
 T = TypeVar("T")
 
 
-class PuzzleStoreError(BarbuError):
-    """The puzzle file cannot be read or written; the words say which file and what to do."""
+class PuzzleStoreError(UnreadableFile):
+    """The puzzle file cannot be read or written; the words say which file and what to do (an `UnreadableFile`:
+    the command line prints it whole, its path never broken across lines)."""
 
 
 def data_folder() -> Path:
