@@ -407,6 +407,12 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("deals in each daily set; 0: one per contract of the game (default)"),
     )
     sv.add_argument(
+        "--puzzles",
+        default=None,
+        metavar="FILE",
+        help=_("the puzzles to serve (JSON Lines, as barbu puzzles make writes them) in place of the shipped library"),
+    )
+    sv.add_argument(
         "--compare-with",
         default=None,
         metavar="PLAYER",
@@ -675,6 +681,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store_retry=args.store_retry,
         daily_strength=args.daily_strength,
         daily_boards=max(0, args.daily_boards),
+        puzzles_file=args.puzzles,
         **given,
     )
     from ..web.server import StartupError, check_metrics, check_startup

@@ -35,11 +35,13 @@ from .moderation.service import ROOMS, Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
 from .notices.service import Notices
 from .profiles import history
+from .puzzles.service import Puzzles
 from .replay.service import Analyses
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import challenges as challengeroutes
 from .routes import mail as mailroutes
 from .routes import notices as noticeroutes
+from .routes import puzzles as puzzleroutes
 from .routes import rooms as roomroutes
 from .routes import social as socialroutes
 from .routes.app_shell import ROUTES as APP_SHELL_ROUTES
@@ -87,6 +89,7 @@ ROUTES: list[BaseRoute] = [
     *moderation.ROUTES,
     *noticeroutes.ROUTES,
     *challengeroutes.ROUTES,
+    *puzzleroutes.ROUTES,
     *pages.STATIC_ROUTES,
 ]
 
@@ -111,6 +114,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await s.live.close()
         await s.events.stop()
         s.analyses.close()
+        app.state.puzzles.close()
         await s.lobby.close()
 
 
@@ -140,12 +144,30 @@ def match_results(t: Table) -> Callable[[Any], object]:
     return lambda conn: history.record(conn, finished)
 
 
+def with_puzzles(puzzles: Puzzles) -> Callable[[Table], Callable[[Any], object]]:
+    """`match_results`, and each account's own puzzles looked for in the finished match, in the background
+    (`Puzzles.mine_later`: never on the event loop, never in the way of the results)."""
+
+    def results(t: Table) -> Callable[[Any], object]:
+        accounts = [(i, s.user_id) for i, s in enumerate(t.seats) if s.kind == "human" and s.user_id is not None]
+        puzzles.mine_later(t.id, t.match, accounts)
+        return match_results(t)
+
+    return results
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     notices = Notices(settings, lambda: lobby.store)  # the bell, the list, Web Push, e-mail (`barbu.web.notices`)
+    puzzles = Puzzles(lambda: lobby.store, settings.puzzles_file)  # `barbu.web.puzzles`
     lobby = Lobby(
         settings,
-        Outside(results=match_results, ratings=history.seat_ratings, mail_of=accountmail.mail_of, notice=notices.turn),
+        Outside(
+            results=with_puzzles(puzzles),
+            ratings=history.seat_ratings,
+            mail_of=accountmail.mail_of,
+            notice=notices.turn,
+        ),
     )
     if settings.broker_url:  # one of many processes: the lobby is the host of its cluster (`barbu.web.cluster.node`)
         lobby.cluster = Cluster(settings, lobby, partial(operate, lobby))
@@ -206,6 +228,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # each service by its name too: the domains that look one up on a request (`clubs.service.viewer`) and the tests
     app.state.lobby, app.state.accounts, app.state.events = lobby, accounts, services.events
     app.state.daily, app.state.analyses, app.state.settings = services.daily, analyses, settings
+    app.state.puzzles = puzzles
     return app
 
 

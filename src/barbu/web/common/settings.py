@@ -106,6 +106,8 @@ class Settings:
     # The daily deals (`barbu.web.daily.service`): the computer players' fixed strength, and the boards per set (0: all).
     daily_strength: str = "rule"
     daily_boards: int = 0
+    # The puzzles (`barbu.web.puzzles`): a JSON Lines file served in place of the library shipped with the package.
+    puzzles_file: str | None = None
     # One person against computer players: the player that replays each finished deal in his seat, to compare
     # (`barbu.web.tables.shadow`; ``barbu serve --compare-with``, "none" for nobody).
     compare_with: str | None = field(default_factory=default_compare_with)
