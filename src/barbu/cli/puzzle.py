@@ -190,6 +190,7 @@ def solve_plain(s: PuzzleSession, read: Callable[[str], str], out: Callable[[str
         shown = -1  # the decision whose position was printed
         while not s.finished:
             actor = m.to_act()
+            assert actor is not None  # a puzzle's position is mid-deal: somebody is to play
             if actor != me:
                 action = s.next_reply()
                 s.apply_bot(actor, action)

@@ -17,8 +17,11 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..classic.view import View
@@ -29,7 +32,7 @@ from ..i18n import _, ngettext, number, words
 from ..play.labels import rank_label, rules_info
 from ..puzzles import rating
 from ..puzzles.model import OPEN, Puzzle
-from .dialogs import InfoDialog
+from . import bindings
 from .labels import taken_text
 from .puzzle_series import Outcome, Series
 from .puzzle_session import PuzzleSession
@@ -64,8 +67,11 @@ def hand_lines(mask: int, width: int) -> list[str]:
     return [text for text, _size in suits]
 
 
-class PuzzleAnswer(InfoDialog):
-    """The answer: right or wrong, every card's cost, the theme, the source, the rating; Enter or Escape."""
+class PuzzleAnswer(ModalScreen[str]):
+    """The answer: right or wrong, every card's cost, the theme, the source, the rating (the look of the table's
+    other dialogs); dismissed with "next" (Enter, when there is a next puzzle) or "leave"."""
+
+    DEFAULT_CSS = "PuzzleAnswer { align: center middle; }"
 
     BINDINGS = [
         Binding("enter", "choose('next')", N_("Next puzzle")),
@@ -73,15 +79,28 @@ class PuzzleAnswer(InfoDialog):
     ]
 
     def __init__(self, title: str, body: Any, has_next: bool) -> None:
-        closing = _("Enter: next puzzle   Esc: leave") if has_next else _("Enter: leave")
-        super().__init__(title, body, closing=closing)
-        self.has_next = has_next
+        super().__init__()
+        bindings.translate(self)
+        self.title_text, self.body, self.has_next = title, body, has_next
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, id="dialog-title")
+            with VerticalScroll(id="dialog-body"):
+                yield Static(self.body, id="dialog-text")
+            if self.has_next:
+                nxt, leave = escape(_("Enter: next puzzle")), escape(_("Esc: leave"))
+                keys = (
+                    f"[@click=screen.choose('next')][reverse] {nxt} [/][/]   "
+                    f"[@click=screen.choose('leave')][reverse] {leave} [/][/]"
+                )
+            else:
+                leave = escape(_("Enter: leave"))
+                keys = f"[@click=screen.choose('leave')][reverse] {leave} [/][/]"
+            yield Static(keys, id="dialog-close")
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what if self.has_next else "leave")
-
-    def action_close(self) -> None:
-        self.dismiss("leave")
 
 
 class PuzzleScreen(TableScreen):

@@ -10,7 +10,7 @@ from ..classic.match import Match
 from ..core.actions import Pass
 from ..core.errors import BarbuError
 from ..core.words import N_
-from ..i18n import _, ngettext, number
+from ..i18n import _, ngettext, number, pgettext
 from ..play.labels import action_short, signed
 from ..puzzles.model import OPEN, Puzzle
 
@@ -112,7 +112,7 @@ def action_words(m: Match, text: str) -> str:
     except BarbuError:  # a puzzle from a file: its own text rather than nothing
         return text
     if isinstance(action, Pass):
-        return _("pass")
+        return pgettext("doubling", "pass")  # the table's word for a pass (Domino's too)
     return action_short(action)
 
 
