@@ -394,6 +394,11 @@ def play_in_terminal(
         con.print(_("Record saved to {path}.").format(path=save))
         if watch is not None:
             sum_up_shadow(con, watch, told, m, save)
+        if m.rules.family != "scottish":  # the record names no seat of yours: say it when it is not the first
+            mine = f"{save} --seat {seat}" if seat else str(save)
+            con.print(
+                _("Puzzles from this match, your costliest decisions: barbu puzzle --mine {path}").format(path=mine)
+            )
         return 0
 
 
