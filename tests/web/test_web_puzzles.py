@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from concurrent import futures
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_accounts import sign_up
+from test_web_accounts import FAST, finish_rated, sign_up
 from test_web_private import client, post
 
 from barbu.puzzles import find, library
@@ -51,7 +52,7 @@ def puzzles_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[P
 @pytest.fixture(scope="module")
 def c(puzzles_file: tuple[Path, list[Puzzle]], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     db = tmp_path_factory.mktemp("puzzles-db") / "web.db"
-    settings = Settings(db_url=f"sqlite:///{db}", signups_per_hour=0, puzzles_file=str(puzzles_file[0]))
+    settings = Settings(db_url=f"sqlite:///{db}", signups_per_hour=0, puzzles_file=str(puzzles_file[0]), **FAST)
     with client(settings) as tc:
         yield tc
 
@@ -204,33 +205,32 @@ def test_a_streak_rises_until_the_first_mistake_and_keeps_the_best(
     assert two["player"]["streak"] == 0 and two["player"]["best_streak"] == 1 and two["player"]["rating"] == 1000
 
 
-def test_the_puzzles_found_after_a_match_are_the_accounts_own(c: Any, puzzles_file: tuple[Path, list[Puzzle]]) -> None:
-    """`Puzzles.mine_later`'s store side: an account's own puzzles are his, offered in "mine", hidden from others."""
-    puzzles: Puzzles = c.app.state.puzzles
+def test_a_finished_match_gives_each_account_seated_his_own_puzzles(c: Any) -> None:
+    """The table's end (`app.with_puzzles`): the account's costliest decisions found in the background
+    (`barbu.puzzles.mine`), his own on his profile and at /puzzles/mine, with the table's replay; not for others."""
     c.cookies.clear()
     assert sign_up(c, "Miner").status_code in (200, 201)
-    me = c.get("/api/account").json() if c.get("/api/account").status_code == 200 else None
-    user_id = me["id"] if me and "id" in me else None
-    engine = puzzles.engine()
-    if user_id is None:
-        from barbu.web.accounts import store as accounts
-
-        with engine.connect() as conn:
-            found = accounts.user_by_key(conn, "miner")
-        assert found is not None
-        user_id = found[0].id
-    p = puzzles_file[1][0]
-    own = Puzzle.from_dict({**p.to_dict(), "id": "f" * 12, "source": "mine:test", "replay": "/t/abc/replay"})
-    assert S.add_puzzles(engine, [row_of(own)], owner_id=user_id) == 1
-    mine = offer(c, "10.1.0.8", mode="mine").json()
-    assert mine["puzzle"]["id"] == own.id and mine["mode"] == "mine" and not mine["rated"]
-    res = answer(c, "10.1.0.8", own.id, own.solution[0]).json()["result"]
-    assert res["replay"] == "/t/abc/replay"
+    tid = finish_rated(c)
+    puzzles: Puzzles = c.app.state.puzzles
+    futures.wait(list(puzzles.mining))
     prof = c.get("/api/puzzles/players/Miner").json()
-    assert [x["id"] for x in prof["own"]] == [own.id] and prof["own"][0]["solved"] is True
+    own = prof["own"]
+    assert own and all(x["solved"] is None and x["family"] == "salad" for x in own), own
+    mine = offer(c, "10.1.0.8", mode="mine").json()
+    assert mine["puzzle"]["id"] in {x["id"] for x in own} and mine["mode"] == "mine" and not mine["rated"]
+    assert mine["puzzle"]["hands"] is not None  # his own deal: every hand shown
+    with puzzles.engine().connect() as conn:
+        stored = S.puzzle(conn, mine["puzzle"]["id"])
+    assert stored is not None
+    p = Puzzle.from_dict(json.loads(stored.body))
+    res = answer(c, "10.1.0.8", p.id, p.solution[0]).json()["result"]
+    assert res["solved"] and res["replay"] == f"/t/{tid}/replay#deal={p.source_deal}&move=0"
+    assert res["before"] is None  # his own puzzles are practice: no rating moves
+    assert c.get("/api/puzzles/players/Miner").json()["own"][0]["solved"] in (True, None)
     c.cookies.clear()
-    r = offer(c, "10.1.0.9", id=own.id)  # another's own puzzle is not there for a stranger
+    r = offer(c, "10.1.0.9", id=p.id)  # another's own puzzle is not there for a stranger
     assert (r.status_code, r.json()["code"]) == (404, "puzzle-not-found")
+    assert c.get("/api/puzzles/players/Miner").json()["own"] is None
 
 
 def test_the_store_loads_a_library_once_and_settles_an_answer_once(

@@ -72,6 +72,7 @@ class Puzzles:
         self._loaded = False
         self._lock = threading.Lock()
         self._miner: ThreadPoolExecutor | None = None
+        self.mining: set[Future[int]] = set()  # the finished matches being looked at now (a test waits on them)
         self.rng = random.Random()
 
     # -- the library, in memory (the day's puzzle) and in the database (ratings, choices)
@@ -270,7 +271,9 @@ class Puzzles:
         if self._miner is None:
             self._miner = ThreadPoolExecutor(1, thread_name_prefix="barbu-puzzles-mine")
         future = self._miner.submit(self._mine, table_id, lines, list(seats))
+        self.mining.add(future)
         future.add_done_callback(_mined)
+        future.add_done_callback(self.mining.discard)
         return future
 
     def _mine(self, table_id: str, lines: list[str], seats: list[tuple[int, int]]) -> int:
@@ -281,8 +284,8 @@ class Puzzles:
         added = 0
         engine = self.engine()
         for seat, user_id in seats:
-            found = mine.from_record(record, seat, limit=MINED_PER_SEAT)
-            rows = [row_of(p if p.replay else replace(p, replay=f"/t/{table_id}/replay")) for p in found]
+            found = mine.from_record(record, seat, limit=MINED_PER_SEAT, name=table_id)
+            rows = [row_of(p if p.replay else replace(p, replay=replay_of(table_id, p))) for p in found]
             added += S.add_puzzles(engine, rows, owner_id=user_id)
         return added
 
@@ -299,6 +302,11 @@ def _mined(future: Future[int]) -> None:
         log.error("puzzles: finding a finished match's puzzles failed: %s: %s", type(e).__name__, str(e)[:200])
     elif future.result():
         log.info("puzzles: %d found in a finished match", future.result())
+
+
+def replay_of(table_id: str, p: Puzzle) -> str:
+    """The finished table's replay, opened at the puzzle's deal."""
+    return f"/t/{table_id}/replay#deal={p.source_deal}&move=0"
 
 
 def row_of(p: Puzzle) -> dict[str, Any]:
