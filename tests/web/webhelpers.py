@@ -61,7 +61,20 @@ class Server:
         path = os.environ.get("PYTHONPATH")
         env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=SRC + (os.pathsep + path if path else ""))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "barbu", "serve", "--port", str(self.port), "--db", self.db, *self.args],
+            # no double-dummy tables solved in the background unless a test asks (``--solver-workers`` in its args)
+            [
+                sys.executable,
+                "-m",
+                "barbu",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--solver-workers",
+                "0",
+                *self.args,
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,

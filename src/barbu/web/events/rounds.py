@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+from sqlalchemy.engine import Connection
 
 from ..accounts.store import User
 from ..common.errors import WebError
@@ -33,6 +35,18 @@ def bots_needed(tables: list[list[int | None]], by_position: Mapping[int, db.Pla
     )
 
 
+def running_rounds(conn: Connection) -> list[tuple[str, str, bytes, int | None]]:
+    """The rounds being played now, for their boards' double-dummy tables solved in the background
+    (`barbu.web.replay.solved`): each as ("event:<id>/<round>", rules, the round's key, deals a table)."""
+    out = []
+    for event_id in db.running(conn):
+        ev = db.event_by_id(conn, event_id)
+        if ev is not None and ev.round > 0:
+            key = bytes.fromhex(round_secret(ev.secret, ev.round))
+            out.append((f"event:{ev.id}/{ev.round}", ev.rules, key, ev.deals))
+    return out
+
+
 class Rounds:
     """The events' rounds: seating the players at the start, and making a round's tables."""
 
@@ -41,6 +55,7 @@ class Rounds:
         self.lobby = access.lobby
         self.changed = changed
         self.told: set[tuple[int, int]] = set()  # rounds said to wait for room, said once each
+        self.on_made: Callable[[], None] | None = None  # a round's tables made: its boards' tables solved early
 
     async def start(self, raw: Any, user: User | None) -> None:
         """Seat the registered players by the schedule and make the first round's tables ("start now", or
@@ -105,6 +120,8 @@ class Rounds:
         self.check_bots(ev, counted, need)  # and counted at once, with no await between (`making_bots`)
         with self.lobby.limits.making_bots(counted, need):
             await self._make(ev, todo, by_position, round_no, counted)
+        if self.on_made is not None:
+            self.on_made()
 
     async def counted_as(self, ev: db.Event) -> tuple[str, str]:
         """Whom an event's computer players count against: its director's account (a key of its own) and the

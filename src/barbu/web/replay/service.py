@@ -8,7 +8,9 @@ the table shows (`views.public_state`) plus the four hands.  The analysis of a
 deal (`barbu.analysis.review_match`) runs in a worker thread, one deal of one
 match at a time, behind a bounded queue; its result is kept per match and deal.
 A deal's double-dummy table (`barbu.analysis.ddtable`) is solved the same way
-on request, for the deals whose four hands the replay already shows.
+on request, for the deals whose four hands the replay already shows, its cells spread over one pool of
+processes the server shares (shut down with it); a daily board's or an event board's table solved in the
+background beforehand (`barbu.web.replay.solved`) is served at once from the database.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ import asyncio
 import hashlib
 import io
 import logging
+import os
 import re
 from collections import OrderedDict
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from ...analysis import Decision, Review, review_match
-from ...analysis.ddtable import DEFAULT_CELL_SECONDS, DDTable, dd_table, deal_start
+from ...analysis.ddtable import DEFAULT_CELL_SECONDS, DDTable, dd_table, deal_start, stored_cells
 from ...besigue.cards import card_text as besigue_card
 from ...besigue.game import BesigueGame
 from ...classic.match import CHANCE, Match
@@ -39,6 +43,7 @@ from ..tables.actor import Table
 from ..tables.thinking import FairSlots
 from ..tables.views import card_list, contract_info, public_state, result_json
 from . import refusals as no
+from .solved import fully_stored, solving_pool, stored_table
 
 log = logging.getLogger("barbu.web")
 
@@ -296,9 +301,10 @@ def dd_refusal(src: Source) -> WebError | None:
     return None
 
 
-def dd_json(table: DDTable, seconds: float) -> dict[str, Any]:
+def dd_json(table: DDTable, seconds: float, stored: bool = False) -> dict[str, Any]:
     """A deal's double-dummy table as the page shows it.  A cell is ``{"least", "most", "exact"}``, a bound
-    the solver did not prove (still the static one) null: exact, a range, "≥ least", "≤ most" or nothing."""
+    the solver did not prove (still the static one) null: exact, a range, "at least", "no more than" or only
+    the bounds (``bounds``: the points still to take).  ``stored``: solved beforehand in the background."""
     rows = [
         {
             "contract": row.contract,
@@ -317,11 +323,22 @@ def dd_json(table: DDTable, seconds: float) -> dict[str, Any]:
         "rows": rows,
         "left_out": list(table.left_out),
         "exact": table.exact,
+        "stored": stored,
     }
 
 
-def solve_dd(src: Source, deal: int, seconds: float, progress: Any = None) -> dict[str, Any]:
-    """Deal ``deal``'s double-dummy table, every contract and seat solved within ``seconds`` a cell."""
+def solve_dd(
+    src: Source,
+    deal: int,
+    seconds: float,
+    progress: Any = None,
+    pool: Executor | None = None,
+    store: Any = None,
+    only_stored: bool = False,
+) -> dict[str, Any] | None:
+    """Deal ``deal``'s double-dummy table, every contract and seat solved within ``seconds`` a cell (in
+    ``pool``), the cells stored beforehand in ``store`` (`barbu.web.replay.solved`) taken as they are.
+    ``only_stored``: None unless every cell was stored (nothing is solved)."""
     refusal = dd_refusal(src)
     if refusal is not None:
         raise refusal
@@ -330,8 +347,13 @@ def solve_dd(src: Source, deal: int, seconds: float, progress: Any = None) -> di
         raise WebError(no.NO_SUCH_DEAL, deal=deal)
     r = m.results[deal - 1]
     start = deal_start(src.rules, src.seed, src.actions, deal)
-    table = dd_table(start, seconds=seconds, chosen=(r.contract, r.trump), progress=progress)
-    return dd_json(table, seconds)
+    stored = stored_table(store, start)
+    whole = stored is not None and fully_stored(start, stored[0], start.n)
+    if only_stored and not whole:
+        return None
+    known = stored_cells(stored[0]) if stored is not None else None
+    table = dd_table(start, seconds=seconds, chosen=(r.contract, r.trump), progress=progress, pool=pool, known=known)
+    return dd_json(table, stored[1] if whole and stored is not None else seconds, stored=whole)
 
 
 class Stopped(Exception):
@@ -371,6 +393,9 @@ class Analyses:
     uploads: OrderedDict = field(default_factory=OrderedDict)  # upload id -> Source
     finished: OrderedDict = field(default_factory=OrderedDict)  # table id -> Source (a finished match never changes)
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
+    store: Any = None  # () -> the database's `Store` or None: the tables solved in the background
+    dd_workers: int = 0  # processes solving a table's cells on request; 0: one a core
+    _dd_pool: Executor | None = None  # made at the first table asked for, shut down with the server
     on_review: Any = None  # told (match key, deal, review_json) when a deal's analysis is done: the profiles' costs
     _slots: FairSlots | None = None
     _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
@@ -378,6 +403,29 @@ class Analyses:
 
     def close(self) -> None:
         self.closing = True
+        if self._dd_pool is not None:
+            self._dd_pool.shutdown(wait=False, cancel_futures=True)
+            self._dd_pool = None
+
+    def dd_pool(self) -> Executor | None:
+        """The processes a table's cells are solved in on request (None: one core, solved in the job's thread).
+        Started by a fork server, not forked from the server's threads."""
+        workers = self.dd_workers or os.cpu_count() or 1
+        if workers <= 1:
+            return None
+        if self._dd_pool is None:
+            self._dd_pool = solving_pool(workers)
+        return self._dd_pool
+
+    def stored_dd(self, src: Source, deal: int) -> dict[str, Any] | None:
+        """The deal's table when every cell of it was solved in the background (blocking: a database read), kept
+        as if solved here; None otherwise (it is then asked for with `request_dd`)."""
+        if self.store is None or (src.key, deal) in self.tables or dd_refusal(src) is not None:
+            return None
+        done = solve_dd(src, deal, self.dd_seconds, store=self.store(), only_stored=True)
+        if done is not None:
+            _keep(self.tables, (src.key, deal), done, RESULTS_KEPT)
+        return done
 
     def keep_upload(self, src: Source) -> None:
         _keep(self.uploads, src.key, src, UPLOADS_KEPT)
@@ -459,7 +507,11 @@ class Analyses:
         try:
             async with self._slots.slot(job.address, ("dd", src.key)):
                 job.queued = False
-                done = await asyncio.to_thread(solve_dd, src, job.deal, self.dd_seconds, progress)
+                store = self.store() if self.store is not None else None
+                done = await asyncio.to_thread(
+                    solve_dd, src, job.deal, self.dd_seconds, progress, self.dd_pool(), store
+                )
+                assert done is not None  # solved here when not every cell was stored
             _keep(self.tables, (src.key, job.deal), done, RESULTS_KEPT)
         except Stopped:
             pass

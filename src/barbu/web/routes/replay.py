@@ -105,11 +105,14 @@ async def api_replay_analysis(request: Request) -> Response:
 
 
 async def api_replay_dd(request: Request) -> Response:
-    """The deal's double-dummy table, solved on request: only for a replay, which shows every hand."""
+    """The deal's double-dummy table, solved on request: only for a replay, which shows every hand.  A daily
+    board's or an event board's table solved in the background is sent at once."""
     src, deal = await replay_job(request)
-    return JSONResponse(
-        services(request).analyses.request_dd(src, deal, client_address(request)), headers={"cache-control": "no-store"}
-    )
+    analyses = services(request).analyses
+    done = await asyncio.to_thread(analyses.stored_dd, src, deal)
+    if done is None:
+        done = analyses.request_dd(src, deal, client_address(request))
+    return JSONResponse(done, headers={"cache-control": "no-store"})
 
 
 async def api_upload(request: Request) -> Response:

@@ -411,13 +411,15 @@ function renderCostliest() {
   box.append(list);
 }
 
-// A cell: its value when the solver finished, else what it proved in its time ("a … b", "≥ a", "≤ b", "?").
-function cellText(c) {
+// A cell: its value when the solver finished, else in words what it proved in its time ("at least -8, no more
+// than -4", "at least -8", "no more than -4", or "not proved: between -26 and 0", the points still to take).
+function cellText(c, bounds) {
   if (c.exact) return numText(c.least);
-  if (c.least !== null && c.most !== null) return `${numText(c.least)}\u2009…\u2009${numText(c.most)}`;
-  if (c.least !== null) return `≥\u00a0${numText(c.least)}`;
-  if (c.most !== null) return `≤\u00a0${numText(c.most)}`;
-  return "?";
+  if (c.least !== null && c.most !== null) return t("at least {least}, no more than {most}", { least: numText(c.least), most: numText(c.most) });
+  if (c.least !== null) return t("at least {least}", { least: numText(c.least) });
+  if (c.most !== null) return t("no more than {most}", { most: numText(c.most) });
+  if (bounds && bounds[0] !== null && bounds[1] !== null) return t("not proved: between {low} and {high}", { low: numText(bounds[0]), high: numText(bounds[1]) });
+  return t("not proved");
 }
 
 function ddContractLabel(key, trump) {
@@ -461,15 +463,16 @@ function renderTable() {
       el("span", { textContent: seatShort(s) + (s === a.declarer ? "\u00a0★" : "") }))));
   const rows = a.rows.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-contract": r.contract, "data-trump": r.trump === null ? "" : r.trump },
     el("th", { scope: "row", textContent: (r.chosen ? "▶ " : "") + ddContractLabel(r.contract, r.trump) }),
-    ...r.cells.map((c) => el("td", { class: "num" + (c.exact ? " exact" : c.least === null && c.most === null ? " unknown" : " range"),
-      textContent: cellText(c) }))));
+    ...r.cells.map((c, s) => el("td", { class: "num" + (c.exact ? " exact" : c.least === null && c.most === null ? " unknown" : " range"),
+      textContent: cellText(c, r.bounds && r.bounds[s]) }))));
   box.append(el("div", { class: "dd-wrap" }, el("table", { class: "dd" }, el("thead", {}, head), el("tbody", {}, ...rows))));
   const notes = [t("Each cell: what that seat scores at that contract (doubles left out) when it plays its best and all the others play against it, with every hand shown.")];
   if (!a.rows.length) notes.unshift(t("No contract with trick play was left to the declarer at this deal.")); // a layout game was his last choice
   if (!a.rows.every((r) => r.cells.every((c) => c.exact))) {
-    notes.push(t("A range (a … b, ≥ a, ≤ b): the solver ran out of its time for that cell ({time} each); ?: it proved nothing in that time.",
+    notes.push(t("Where the solver ran out of its time for a cell ({time} each), the cell says what it proved: at least so much, no more than so much, or nothing beyond the points still to take.",
       { time: `${numText(a.seconds)}\u00a0s` }));
   }
+  if (a.stored) notes.push(t("Solved in advance on the server, as soon as the deal was dealt."));
   const marks = [];
   const played = match.deals[dealNo - 1].contract; // a layout game chosen is marked among those left out
   if (a.rows.some((r) => r.chosen) || a.left_out.includes(played)) marks.push(t("▶ the contract chosen in the game"));
