@@ -258,6 +258,17 @@ def test_the_store_loads_a_library_once_and_settles_an_answer_once(
             assert kept is not None and kept.rating.mu == 30.0 and kept.solved == 1
             assert [a.puzzle_id for a in S.history(conn, "g:x")] == [pid]
             assert sum(n for *_, n in S.choices(conn)) == len(rows)
+            near = S.candidates(conn, "g:x", {"kind": OPEN}, 25.0)
+            assert pid not in {x.id for x in near} and {x.kind for x in near} == {OPEN}  # offered once only
+            assert [x.id for x in S.harder(conn, "g:y", 29.0)] == [pid]  # the only one rated above 29
+            assert S.open_attempt(conn, "g:x", "rated") is None  # answered
+        with engine.begin() as conn:  # a solver's row made, then written over (locked on PostgreSQL)
+            S.save_solver(conn, S.Solver("g:x", S.Rating(27.0, 8.0, 1), 1, 1, 30.0, 1), None)
+            locked = S.solver(conn, "g:x", lock=True)
+            S.save_solver(conn, S.Solver("g:x", locked.rating, 1, 0, 0.0, 1), None)
+        with engine.connect() as conn:
+            assert S.solver(conn, "g:x") == S.Solver("g:x", S.Rating(27.0, 8.0, 1), 1, 0, 0.0, 1)
+            assert S.solver(conn, "g:new").rating == S.NEWCOMER
         json.loads(kept.body)
     finally:
         engine.dispose()
