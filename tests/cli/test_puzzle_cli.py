@@ -153,3 +153,11 @@ def test_barbu_puzzle_end_to_end(tmp_path: Path) -> None:
     out = flat(done.stdout)
     assert "Problema del giorno" in out and "Non la migliore" in out and "Il tuo punteggio nei problemi" in out
     assert (tmp_path / "share" / "barbu" / "puzzles.json").is_file()
+
+
+def test_a_missing_library_names_the_terminal_extra() -> None:
+    from barbu.cli.extras import missing_extra
+
+    for name in ("openskill", "platformdirs", "textual"):
+        said = missing_extra(ModuleNotFoundError(f"No module named {name!r}", name=name), "puzzle")
+        assert said is not None and "barbu[terminal]" in said and "barbu puzzle --plain" in said

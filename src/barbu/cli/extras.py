@@ -55,6 +55,9 @@ NEEDS = {
 #: The full-screen part of other commands than ``barbu play``.
 SCREENS = {
     "learn": N_("the full-screen lessons need: pip install 'barbu[terminal]' (or line by line: barbu learn --plain)"),
+    "puzzle": N_(
+        "the puzzles need: pip install 'barbu[terminal]' (without Textual, line by line: barbu puzzle --plain)"
+    ),
     "score": N_(
         "the full-screen scorekeeper needs: pip install 'barbu[terminal]' (barbu score list, show, export "
         "and the other subcommands work without it)"
@@ -70,6 +73,8 @@ def missing_extra(e: ImportError, command: str | None = None) -> str | None:
     """What to install for the library ``e`` could not import, in the player's words; None when it is not
     one an extra brings (then the error is a real one)."""
     name = (e.name or "").partition(".")[0]
+    if command == "puzzle" and name in ("openskill", "platformdirs"):  # the terminal extra brings them
+        return _(SCREENS["puzzle"])
     extra = EXTRA_OF.get(name)
     if extra is None:
         return None
