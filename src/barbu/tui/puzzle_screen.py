@@ -36,7 +36,7 @@ from . import bindings
 from .labels import taken_text
 from .puzzle_series import Outcome, Series
 from .puzzle_session import PuzzleSession
-from .puzzle_store import PuzzleStoreError
+from .puzzle_store import PuzzleRecord, PuzzleStoreError
 from .puzzle_words import (
     action_words,
     cost_lines,
@@ -120,6 +120,13 @@ class PuzzleScreen(TableScreen):
         self.series = series
         self.number = 1
         self.outcome: Outcome | None = None
+        self.record = self._read()  # what the side panel shows, read again after each answer
+
+    def _read(self) -> PuzzleRecord | None:
+        try:
+            return self.series.store.read()
+        except PuzzleStoreError:  # said when an answer cannot be kept; the panel shows no rating meanwhile
+            return None
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -147,11 +154,7 @@ class PuzzleScreen(TableScreen):
 
     def _scores(self, v: View) -> Any:
         """The puzzle's side panel: your rating, the puzzle's, the streak; the theme once answered."""
-        rec = None
-        try:
-            rec = self.series.store.read()
-        except PuzzleStoreError:
-            pass
+        rec = self.record
         p = self.session.puzzle
         t = RichTable(box=None, padding=(0, 1), expand=True, show_header=False)
         t.add_column("")  # the words wrap where the side of an 80-column table is narrow, never cut short
@@ -248,6 +251,7 @@ class PuzzleScreen(TableScreen):
             self.outcome = self.series.answer(p, s.answer, s.solved, s.cost)
         except PuzzleStoreError as e:
             self.outcome, error = None, str(e)
+        self.record = self._read()
         self.redraw()
         _replies, solution, costs = s.steps[min(s.step, len(s.steps) - 1)]
         parts: list[Any] = [Text(verdict(s.solved, answer, s.cost), style="bold green" if s.solved else "bold red")]
@@ -276,6 +280,7 @@ class PuzzleScreen(TableScreen):
         self.info = rules_info(str(self.session.match.rules))
         self.number += 1
         self.outcome = None
+        self.record = self._read()
         self.ended = []
         self.recent.clear()
         self.decision_at = -1
