@@ -161,3 +161,18 @@ def test_a_missing_library_names_the_terminal_extra() -> None:
     for name in ("openskill", "platformdirs", "textual"):
         said = missing_extra(ModuleNotFoundError(f"No module named {name!r}", name=name), "puzzle")
         assert said is not None and "barbu[terminal]" in said and "barbu puzzle --plain" in said
+
+
+def test_a_library_file_of_your_own_chosen_by_contract(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    """``--file`` reads what ``barbu puzzles make`` writes (JSON Lines, gzip), and the filters choose in it."""
+    puzzles = library.load()
+    contract = puzzles[0].contract
+    path = tmp_path / "mine.jsonl.gz"
+    library.write(path, puzzles[:10])
+    chosen = library.choose(puzzles[:10], contract=contract)
+    first = RatedSeries(PuzzleStore(tmp_path / "elsewhere"), chosen, random.Random(2)).next()
+    assert first is not None
+    typed(monkeypatch, first.costs[0][0], "q")
+    assert barbu(["puzzle", "--file", str(path), "--contract", contract, "--seed", "2"]) == 0
+    assert "Not the best" in flat(capsys.readouterr().out)
+    assert [(a.puzzle, a.mode, a.rated) for a in PuzzleStore(data).read().history] == [(first.id, "file", True)]

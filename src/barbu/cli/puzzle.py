@@ -125,6 +125,8 @@ def mine_puzzles(path: str, seat: int | None) -> list[Puzzle]:
             _("Puzzles come from matches of the Barbu family: {path} is a Bésigue game.").format(path=path)
         )
     record = read_record(path)
+    if record.rules.family == "scottish":
+        raise BarbuError(_("Puzzles come from deals of tricks: {path} is a Scottish game.").format(path=path))
     if seat is None:
         tui = record.header.get("tui")
         saved = tui.get("seat") if isinstance(tui, dict) else None
