@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from inprocess import barbu
 
+from barbu.arena.runners import InProcess, LocalPool
 from barbu.puzzles.check import verify
 from barbu.puzzles.find import positions
 from barbu.puzzles.library import read
+from barbu.puzzles.make import jobs_for, make
 from barbu.puzzles.mine import from_record
 from barbu.records.barbu import write_record
 from barbu.solver.position import state_of
@@ -51,3 +53,38 @@ def test_a_player_s_costliest_cards_become_his_puzzles(tmp_path, classic_match):
         lost.append(dict(p.costs)[card])
     assert lost == sorted(lost, reverse=True)
     assert from_record(path, 0, limit=1, exact_cards=5) == mine[:1]
+
+
+def test_records_of_a_folder_are_mined_and_an_unreadable_one_is_skipped(tmp_path, classic_match):
+    folder = tmp_path / "records"
+    folder.mkdir()
+    write_record(classic_match, folder / "a.jsonl")
+    (folder / "junk.jsonl").write_text("not a record\n")
+    out = tmp_path / "p.jsonl"
+    made = barbu(
+        "puzzles",
+        "make",
+        "--from",
+        str(folder),
+        "--kind",
+        "open",
+        "--exact-cards",
+        "5",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    )
+    assert made.returncode == 0, made.stderr
+    assert "skipped" in made.stderr and "junk.jsonl" in made.stderr
+    puzzles = read(out)
+    assert puzzles and {p.source for p in puzzles} == {"record:a.jsonl"} and {p.kind for p in puzzles} == {"open"}
+    nothing = barbu("puzzles", "make", "--out", str(tmp_path / "q.jsonl"))
+    assert nothing.returncode == 2 and "nothing to mine" in nothing.stderr
+
+
+def test_a_pool_of_processes_makes_the_same_file_as_one_process():
+    jobs = jobs_for([], 1, ["classic", "french"], "rule", 3, ("open",), exact_cards=5)
+    with InProcess() as here, LocalPool(2) as pool:
+        alone, pooled = make(jobs, here), make(jobs, pool)
+    assert alone.puzzles and pooled.puzzles == alone.puzzles and pooled.tally == alone.tally

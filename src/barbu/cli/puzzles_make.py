@@ -239,7 +239,7 @@ def puzzle_text(p: Puzzle) -> list[str]:
         hidden = p.kind == SINGLE and s != p.seat
         lines.append(
             f"{mark} "
-            + _("{seat}: {hand}   taken {tricks} tricks, {points} points").format(
+            + _("{seat}: {hand}   tricks: {tricks}, points: {points}").format(
                 seat=seat(s), hand=hand(m.hands[s]), tricks=number(m.tricks_won[s]), points=number(so_far[s])
             )
             + ("  " + _("(hidden in this kind)") if hidden else "")
