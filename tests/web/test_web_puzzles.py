@@ -272,3 +272,29 @@ def test_the_store_loads_a_library_once_and_settles_an_answer_once(
         json.loads(kept.body)
     finally:
         engine.dispose()
+
+
+def test_two_processes_share_the_solvers_state_and_an_answer_counts_once(
+    db_url: str, puzzles_file: tuple[Path, list[Puzzle]]
+) -> None:
+    """Two servers' services on one database (SQLite or PostgreSQL): the puzzle offered by one is answered on the
+    other, and the same answer sent again to the first is refused; nothing is held in a process."""
+    from barbu.web.common.errors import WebError
+    from barbu.web.db.storage import Store
+
+    stores = [Store(db_url), Store(db_url, run_migrations=False)]
+    try:
+        one, two = (Puzzles(lambda s=s: s, str(puzzles_file[0])) for s in stores)
+        shown = one.offer("g:both", None, "rated", filters={"kind": OPEN})
+        p = by_id(puzzles_file[1])[shown["puzzle"]["id"]]
+        done = two.answer("g:both", None, p.id, p.solution[0])
+        assert done["result"]["solved"] and done["player"]["answers"] == 1
+        with pytest.raises(WebError) as refused:
+            one.answer("g:both", None, p.id, p.solution[0])
+        assert refused.value.code == "puzzle-answered"
+        assert one.me("g:both")["player"] == done["player"]
+        again = one.offer("g:both", None, "rated", p.id)
+        assert again["result"]["after"] == done["result"]["after"]
+    finally:
+        for s in stores:
+            s.close()

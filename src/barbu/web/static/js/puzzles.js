@@ -221,7 +221,7 @@ function renderTurn() {
   const turn = $("turn");
   const mine = !data.result && !busy;
   turn.dataset.mine = mine ? "1" : "0";
-  turn.textContent = data.result ? "" : t("Your turn: find the best card.");
+  turn.textContent = !data.result ? t("Your turn: find the best card.") : data.result.solved ? t("Solved.") : t("Not the best card.");
 }
 
 function renderHand() {
