@@ -89,3 +89,15 @@ def test_a_puzzle_rebuilds_in_a_fresh_match_and_a_changed_deal_does_not(classic_
     swapped = " ".join([words[0], words[2], words[1], *words[3:]])
     pos.actions = (swapped, *pos.actions[1:])
     assert rebuild(str(m.rules), pos) is None
+
+
+def test_the_check_finds_a_wrong_solution_a_wrong_cost_and_a_wrong_value(run):
+    _m, found, _tally = run
+    p = next(q for q in found if len(q.solution) == 1)
+    (wrong, cost), *rest = p.costs
+    swapped = p.__class__(**{**p.__dict__, "solution": (wrong,), "costs": ((p.solution[0], cost), *rest)})
+    assert any("is not best" in x for x in verify(swapped))
+    dearer = p.__class__(**{**p.__dict__, "costs": ((wrong, cost + 1), *rest)})
+    assert any(f"{wrong} costs {cost}, not {cost + 1}" in x for x in verify(dearer))
+    valued = p.__class__(**{**p.__dict__, "value": p.value + 1})
+    assert any("the value is" in x for x in verify(valued))

@@ -1,12 +1,13 @@
-"""The open puzzles of a record: every card decision solved exactly with every hand shown, kept where one card
-(or cards equivalent to it) is best by a clear margin.
+"""The puzzles of a record: every card decision solved exactly with every hand shown, kept where one card (or
+cards equivalent to it) is best by a clear margin and the rule player does not find it (docs/puzzles.md).
 
 A record is walked deal by deal; at each card of trick play where every hand holds at most `EXACT_CARDS`
 cards, the compiled solver gives every legal card its exact value (`fast.move_values`).  The position is kept
 when the best value belongs to one class of equivalent cards and every other card costs at least the contract's
 `margin`; it is dropped, and the reason counted, otherwise.  A kept position is rebuilt in a fresh match (a
 draw that gives the same dealer, the deal, the deal's own actions) and dropped unless the solver sees the same
-rules and position there.
+rules and position there.  Where the single kind is asked for, the position is then solved over the deals the
+seat could be looking at (`single`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..agents.rule import RuleAgent
 from ..classic.match import CHANCE, DEAL, PLAY, Match
 from ..core.actions import Draw
 from ..core.cards import CARDS, cards_of
+from ..core.errors import BarbuError
 from ..solver import fast
 from ..solver.position import Spec, State, objective, spec_of, state_of
 from ..solver.pure import distinct_moves
@@ -114,7 +116,7 @@ def rebuild(rules: str, pos: Position) -> tuple[str, ...] | None:
             return None
         if spec_of(fresh) != spec_of(pos.match) or state_of(fresh) != state_of(pos.match):
             return None
-    except (ValueError, LookupError, AttributeError, TypeError, Exception):  # noqa: BLE001 - any refusal: no rebuild
+    except (BarbuError, ValueError, LookupError):  # an action the fresh match refuses: no rebuild
         return None
     return out
 
