@@ -132,6 +132,9 @@ class PuzzleScreen(TableScreen):
         super().on_mount()
         self.add_class("puzzle")
         self.query_one(CommandInput).placeholder = _("type a card (qh, 10s), or help")
+        # drawn again once laid out: a screen pushed over another gets no resize, and its first drawing was made
+        # before its size classes (-short: the doubles as arrows) were set
+        self.call_after_refresh(self.redraw)
 
     def redraw(self) -> None:
         super().redraw()
@@ -147,9 +150,12 @@ class PuzzleScreen(TableScreen):
             game_name(v.rules, words()),
             kind_short(p),
         ]
-        line = " · ".join(parts)
-        if len("barbu — ") + len(line) > self.size.width - 2:
-            line = " · ".join(parts[:2] + parts[3:])
+        room = self.size.width - 2 - len("barbu — ")
+        # the game's name goes first where the line is too long, then the mode: the kind always stays
+        for kept in (parts, parts[:2] + parts[3:], parts[1:2] + parts[3:]):
+            line = " · ".join(kept)
+            if len(line) <= room:
+                break
         self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(line)}")
 
     def _scores(self, v: View) -> Any:
