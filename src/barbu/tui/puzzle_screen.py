@@ -24,6 +24,7 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..classic.contracts import DOMINO
 from ..classic.view import View
 from ..core.cards import SUIT_SYMBOLS
 from ..core.words import N_
@@ -183,10 +184,13 @@ class PuzzleScreen(TableScreen):
     def _draw_seats(self, v: View, ended: Any) -> None:
         """Each other seat: its cards and tricks, what it took, and its whole hand in an "open" puzzle."""
         s = self.session
+        c = self.info.contract(v.contract)
+        in_tricks = c is not None and c.kind != DOMINO  # Domino's rows take no tricks
         for seat_box in self.query(SeatBox):
             seat = int((seat_box.id or "seat-0")[5:])
             facts = [ngettext("{n} card", "{n} cards", v.hand_sizes[seat]).format(n=number(v.hand_sizes[seat]))]
-            facts.append(tricks_text(v.tricks_won[seat]))
+            if in_tricks:
+                facts.append(tricks_text(v.tricks_won[seat]))
             lines = [" · ".join(facts)] if self.size.width >= 110 else facts
             taken = taken_text(v, self.info, seat)
             if taken:
