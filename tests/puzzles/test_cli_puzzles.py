@@ -88,3 +88,16 @@ def test_a_pool_of_processes_makes_the_same_file_as_one_process():
     with InProcess() as here, LocalPool(2) as pool:
         alone, pooled = make(jobs, here), make(jobs, pool)
     assert alone.puzzles and pooled.puzzles == alone.puzzles and pooled.tally == alone.tally
+
+
+def test_merge_keeps_each_puzzle_once(tmp_path):
+    from barbu.puzzles.library import load, write
+
+    shipped = load()[:6]
+    write(tmp_path / "a.jsonl", shipped[:4])
+    write(tmp_path / "b.jsonl.gz", shipped[2:])
+    out = tmp_path / "all.jsonl.gz"
+    merged = barbu("puzzles", "merge", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl.gz"), "--out", str(out))
+    assert merged.returncode == 0, merged.stderr
+    assert read(out) == shipped
+    assert barbu("puzzles", "merge", str(tmp_path / "a.jsonl"), "--out", str(out)).returncode == 2

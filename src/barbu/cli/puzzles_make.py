@@ -119,6 +119,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sh.add_argument("id", nargs="?", help=_("one puzzle's id (default: every puzzle)"))
     sh.add_argument("--count", type=int, help=_("at most this many puzzles"))
     sh.set_defaults(func=cmd_show)
+    mg = sub.add_parser("merge", help=_("put puzzle files together into one, each puzzle once"))
+    mg.add_argument("files", nargs="+", metavar="FILE", help=_("puzzle files"))
+    mg.add_argument("--out", required=True, help=_("the puzzle file to write (JSON Lines, .gz to compress)"))
+    mg.add_argument("--force", action="store_true", help=_("write over an existing file"))
+    mg.set_defaults(func=cmd_merge)
     ck = sub.add_parser("check", help=_("prove every puzzle of a file again with the pure-Python solver"))
     ck.add_argument("file", help=_("a puzzle file"))
     ck.set_defaults(func=cmd_check)
@@ -201,6 +206,19 @@ def print_summary(made: Made, seconds: float) -> None:
     if made.duplicates:
         r.add_row(_("found twice"), number(made.duplicates))
     console.print(r)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        raise BarbuError.of(EXISTS, path=str(out))
+    merged: dict[str, Puzzle] = {}
+    for path in args.files:
+        for p in read(path):
+            merged.setdefault(p.id, p)
+    write(out, merged.values())
+    console.print(_("{n} puzzles written to {path}").format(n=number(len(merged)), path=str(out)), markup=False)
+    return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
