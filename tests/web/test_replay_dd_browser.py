@@ -57,6 +57,12 @@ def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, person: 
         assert len(chosen) == 1 and chosen[0].inner_text().startswith("▶ Atout ♠")
         assert "★" in page.inner_text("table.dd thead")
         assert page.query_selector_all("table.dd td.exact") and page.query_selector_all("table.dd td.range")
+        # a cell the solver did not finish says in words what it proved, never a bare "?"
+        ranges = [td.inner_text() for td in page.query_selector_all("table.dd td.range, table.dd td.unknown")]
+        assert ranges and all(x.startswith(("au moins ", "au plus ", "non prouvé\u00a0: entre ")) for x in ranges), (
+            ranges
+        )
+        assert "?" not in page.inner_text("table.dd")
         text = page.inner_text("#dd")
         assert (
             "Hors de la table, faute de jeu en plis\u00a0: Réussite." in text and "le solveur a manqué de temps" in text

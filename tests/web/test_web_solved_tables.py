@@ -167,3 +167,40 @@ def test_an_event_rounds_boards_are_found_before_play_with_every_row_its_tables_
             legal = m.legal_actions()
             m.apply(legal[pick])
         assert seen == 6
+
+
+def test_an_events_boards_are_solved_when_its_round_is_made_and_shown_once_the_round_is_over(sqlite_url: str) -> None:
+    from test_web_events import FAST, all_leave, make_event, people, register_all, tables_of, tick, wait_for
+
+    names = ["Ann", "Bob", "Cy", "Eve", "Fay"]
+    with client(Settings(db_url=sqlite_url, **FAST)) as c:
+        solved = c.app.state.solved
+        solved.seconds, solved.workers, solved.daily_sets = SECONDS, 1, lambda: []
+        woken: list[bool] = []
+        c.app.state.events.rounds.on_made = lambda: woken.append(True)  # as the app wires `solved.wake`
+        who = people(c, "Dora", *names)
+        eid = make_event(who.as_("Dora"), deals=2).json()["event"]["id"]
+        register_all(who, eid, *names)
+        assert post(who.as_("Dora"), f"/api/events/{eid}/start", {}).status_code == 200
+        assert woken == [True]  # the round's tables made: the solver told at once
+        try:
+            assert solved.pass_once() == 2  # the round's two deals, found before anyone played them
+        finally:
+            solved._pool.shutdown()  # type: ignore[union-attr]
+            solved._pool = None
+        tables = [tid for _, _, tid in tables_of(c, eid)]
+        assert len(tables) == 2
+        # the round being played: its tables' replays, so their double-dummy tables, are refused
+        r = post(c, f"/api/replays/{tables[0]}/deals/1/dd", {})
+        assert r.status_code == 409 and "rows" not in r.text and "cells" not in r.text, r.text
+        all_leave(c, who, eid, names)
+        lobby = c.app.state.lobby
+        wait_for(lambda: all(lobby.tables[tid].status == "over" for tid in tables))
+        tick(c)
+        for tid in tables:  # the two tables' deals, played differently, are the boards stored
+            for deal in (1, 2):
+                r = post(c, f"/api/replays/{tid}/deals/{deal}/dd", {})
+                assert r.status_code == 200, r.text
+                body = r.json()
+                assert body["state"] == "done" and body["stored"] is True and body["seconds"] == SECONDS
+        assert c.app.state.analyses._dd_pool is None  # nothing solved on demand
