@@ -14,6 +14,7 @@ from ..core.errors import AgentError
 from ..i18n import _, current, word_error
 from ..web.common.settings import Settings
 from .common import console, error
+from .ddview import cell_seconds
 from .wording import error_text
 
 
@@ -407,6 +408,25 @@ def add_arguments(sv: argparse.ArgumentParser) -> None:
         help=_("deals in each daily set; 0: one per contract of the game (default)"),
     )
     sv.add_argument(
+        "--solver-workers",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) // 2),
+        metavar="N",
+        help=_(
+            "low-priority processes solving the double-dummy tables of the daily deals and the events' boards in "
+            "the background; 0: none in this process (default: half the cores)"
+        ),
+    )
+    sv.add_argument(
+        "--solver-seconds",
+        type=cell_seconds,
+        default=d.solver_seconds,
+        metavar="SECONDS",
+        help=_("each cell's time in the tables solved in the background (default {value})").format(
+            value=d.solver_seconds
+        ),
+    )
+    sv.add_argument(
         "--puzzles",
         default=None,
         metavar="FILE",
@@ -681,6 +701,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store_retry=args.store_retry,
         daily_strength=args.daily_strength,
         daily_boards=max(0, args.daily_boards),
+        solver_workers=max(0, args.solver_workers),
+        solver_seconds=args.solver_seconds,
         puzzles_file=args.puzzles,
         **given,
     )

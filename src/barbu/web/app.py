@@ -29,6 +29,7 @@ from .cluster.node import Cluster
 from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
+from .events.rounds import running_rounds
 from .events.service import Events
 from .live.hub import Live
 from .moderation.service import ROOMS, Moderation, forget_player, speaker
@@ -37,6 +38,7 @@ from .notices.service import Notices
 from .profiles import history
 from .puzzles.service import Puzzles
 from .replay.service import Analyses
+from .replay.solved import SolvedTables, today_sets
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
 from .routes import challenges as challengeroutes
 from .routes import mail as mailroutes
@@ -100,6 +102,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     s: Services = app.state.services
     await s.lobby.start()
     s.events.start_watching()  # duplicate events: starts at their time, rounds moved on when over
+    app.state.solved.start()  # the daily boards' and events' boards' double-dummy tables solved in the background
     s.live.start()  # the account channel: its pages' routes renewed in Redis (several processes)
     s.challenges.start()  # the lapsed challenges swept and told
     s.presence.start(partial(seated_here, s.lobby))  # who sat down or left at the tables owned here
@@ -113,6 +116,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await s.presence.close()
         await s.live.close()
         await s.events.stop()
+        await app.state.solved.stop()
         s.analyses.close()
         app.state.puzzles.close()
         await s.lobby.close()
@@ -228,6 +232,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # each service by its name too: the domains that look one up on a request (`clubs.service.viewer`) and the tests
     app.state.lobby, app.state.accounts, app.state.events = lobby, accounts, services.events
     app.state.daily, app.state.analyses, app.state.settings = services.daily, analyses, settings
+    # the daily boards' and the events' boards' tables solved in the background, served by the replay at once
+    solved = SolvedTables(lambda: lobby.store, settings.solver_workers, settings.solver_seconds)
+    solved.daily_sets, solved.rounds = partial(today_sets, services.daily), running_rounds
+    services.events.rounds.on_made = solved.wake
+    analyses.store = lambda: lobby.store
+    app.state.solved = solved
     app.state.puzzles = puzzles
     return app
 

@@ -106,6 +106,11 @@ class Settings:
     # The daily deals (`barbu.web.daily.service`): the computer players' fixed strength, and the boards per set (0: all).
     daily_strength: str = "rule"
     daily_boards: int = 0
+    # The double-dummy tables of the daily boards and the events' boards solved in the background
+    # (`barbu.web.replay.solved`): low-priority worker processes (0: none here, the tests' default; ``barbu serve
+    # --solver-workers`` gives half the cores) and each cell's budget in seconds (``--solver-seconds``).
+    solver_workers: int = 0
+    solver_seconds: float = 6.0
     # The puzzles (`barbu.web.puzzles`): a JSON Lines file served in place of the library shipped with the package.
     puzzles_file: str | None = None
     # One person against computer players: the player that replays each finished deal in his seat, to compare
