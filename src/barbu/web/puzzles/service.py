@@ -26,9 +26,10 @@ import logging
 import random
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime, timezone
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from ..db.storage import Store
 from ..tables.views import card_list, contract_info, public_state, view_json
 from . import refusals as R
 from . import store as S
+from .mining import low_priority, own_puzzles
 
 log = logging.getLogger("barbu.web")
 
@@ -53,7 +55,6 @@ MODES = (RATED, DAILY, STREAK, MINE)
 RATED_MODES = (RATED, DAILY)  # a streak and one's own puzzles are practice: no rating moves
 FILTERS = ("family", "contract", "theme", "kind")
 MAX_CARD = 8  # an answer is a card as the engine writes it ("QH", "10S")
-MINED_PER_SEAT = 5  # the costliest decisions of a finished match kept as an account's puzzles
 HISTORY = 100  # answers shown on the profile's chart
 
 
@@ -72,6 +73,7 @@ class Puzzles:
         self._loaded = False
         self._lock = threading.Lock()
         self._miner: ThreadPoolExecutor | None = None
+        self._solver: ProcessPoolExecutor | None = None
         self.mining: set[Future[int]] = set()  # the finished matches being looked at now (a test waits on them)
         self.rng = random.Random()
 
@@ -277,21 +279,22 @@ class Puzzles:
         return future
 
     def _mine(self, table_id: str, lines: list[str], seats: list[tuple[int, int]]) -> int:
-        from ...puzzles import mine
-        from ...records.barbu import read_record
-
-        record = read_record(lines)
-        added = 0
+        """In the miner's thread: the solver's work in a process of its own (it holds the interpreter while it
+        searches), then each account's puzzles stored."""
+        if self._solver is None:
+            self._solver = ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=low_priority)
+        found = self._solver.submit(own_puzzles, table_id, lines, [seat for seat, _ in seats]).result()
         engine = self.engine()
-        for seat, user_id in seats:
-            found = mine.from_record(record, seat, limit=MINED_PER_SEAT, name=table_id)
-            rows = [row_of(p if p.replay else replace(p, replay=replay_of(table_id, p))) for p in found]
-            added += S.add_puzzles(engine, rows, owner_id=user_id)
+        added = 0
+        for (_, user_id), puzzles in zip(seats, found):
+            added += S.add_puzzles(engine, [row_of(Puzzle.from_dict(d)) for d in puzzles], owner_id=user_id)
         return added
 
     def close(self) -> None:
         if self._miner is not None:
             self._miner.shutdown(wait=False, cancel_futures=True)
+        if self._solver is not None:
+            self._solver.shutdown(wait=False, cancel_futures=True)
 
 
 def _mined(future: Future[int]) -> None:
@@ -302,11 +305,6 @@ def _mined(future: Future[int]) -> None:
         log.error("puzzles: finding a finished match's puzzles failed: %s: %s", type(e).__name__, str(e)[:200])
     elif future.result():
         log.info("puzzles: %d found in a finished match", future.result())
-
-
-def replay_of(table_id: str, p: Puzzle) -> str:
-    """The finished table's replay, opened at the puzzle's deal."""
-    return f"/t/{table_id}/replay#deal={p.source_deal}&move=0"
 
 
 def row_of(p: Puzzle) -> dict[str, Any]:
