@@ -61,6 +61,7 @@ def test_the_daily_puzzle_is_rated_the_first_time_only(data: Path, monkeypatch, 
     out = flat(capsys.readouterr().out)
     assert out.count("Puzzle of the day") == 2 and out.count("is the best card") == 2
     assert "only the first answer is rated" in out and "No more puzzles here." in out
+    assert "solved 0 of 0 · best streak 0" in out and "solved 1 of 1" in out  # where you stand, before each run
     assert PuzzleStore(data).read().daily == {DAY: {"puzzle": today.id, "solved": True}}
 
 

@@ -25,7 +25,15 @@ from ..puzzles.model import KINDS, OPEN, THEMES, Puzzle
 from ..tui.puzzle_series import DailySeries, MineSeries, RatedSeries, Series, StreakSeries
 from ..tui.puzzle_session import PuzzleSession
 from ..tui.puzzle_store import PuzzleStore
-from ..tui.puzzle_words import action_words, cost_lines, kind_banner, mode_title, outcome_lines, verdict
+from ..tui.puzzle_words import (
+    action_words,
+    cost_lines,
+    kind_banner,
+    mode_title,
+    outcome_lines,
+    standing_line,
+    verdict,
+)
 from .textplay import command, describe
 from .wording import hand, seat_names
 
@@ -153,6 +161,7 @@ def play_plain(series: Series, read: Callable[[str], str] = input, out: Callable
     if p is None:
         out(_("There is no puzzle to play here: no puzzle matches what you asked for."))
         return 2
+    out(standing_line(series.store.read()))
     n = 0
     while p is not None:
         n += 1

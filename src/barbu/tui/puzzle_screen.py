@@ -173,6 +173,9 @@ class PuzzleScreen(TableScreen):
             t.add_row(_("your rating"), mine, style="bold")
             if self.series.rated:
                 t.add_row(_("this puzzle"), number(rating.shown(rec.puzzle_rating(p.id))))
+                if rec.history:
+                    solved = sum(a.solved for a in rec.history)
+                    t.add_row(_("solved"), f"{number(solved)} / {number(len(rec.history))}")
             if self.series.mode == "streak":
                 t.add_row(
                     _("streak"), f"{number(self.series.streak)} · " + _("best {n}").format(n=number(rec.best_streak))

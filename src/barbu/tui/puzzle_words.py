@@ -13,6 +13,8 @@ from ..core.words import N_
 from ..i18n import _, ngettext, number, pgettext
 from ..play.labels import action_short, signed
 from ..puzzles.model import OPEN, Puzzle
+from ..puzzles.rating import shown
+from .puzzle_store import PuzzleRecord
 
 #: Each theme (`barbu.puzzles.model.THEMES`, defined in docs/puzzles.md): its name, then what the solution did.
 THEMES: dict[str, tuple[str, str]] = {
@@ -165,3 +167,14 @@ def outcome_lines(outcome: Any) -> list[str]:
         lines.append(share)
     lines.append(source_line(p))
     return lines
+
+
+def standing_line(rec: PuzzleRecord) -> str:
+    """Where the person stands, said before the first puzzle."""
+    solved = sum(a.solved for a in rec.history)
+    return _("Your puzzle rating: {rating} · solved {solved} of {tried} · best streak {best}").format(
+        rating=number(shown(rec.rating)),
+        solved=number(solved),
+        tried=number(len(rec.history)),
+        best=number(rec.best_streak),
+    )
