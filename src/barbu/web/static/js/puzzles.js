@@ -314,10 +314,16 @@ function renderPlayed() {
   const tricks = (st.tricks || []).filter((x) => x.cards.length === players());
   const box = $("played");
   box.hidden = !tricks.length;
+  if (box.dataset.puzzle !== puzzle().id) { // a new puzzle: a single one's tricks open, they are all you can go by
+    box.dataset.puzzle = puzzle().id;
+    box.open = puzzle().kind === "single";
+  }
   $("played-title").textContent = tn("{n} trick played", "{n} tricks played", tricks.length);
+  // Each trick from its leader, the winning card in bold, the red suits red; who played a card in its title.
   $("played-tricks").replaceChildren(...tricks.map((x) => el("li", {},
-    ...x.cards.map((c, i) => el("span", { class: "played-card" + ((x.leader + i) % players() === x.winner ? " won" : ""),
-      title: shortName((x.leader + i) % players()), textContent: cardText(c) })))));
+    el("span", { class: "played-by muted", textContent: shortName(x.leader) }),
+    ...x.cards.map((c, i) => el("span", { class: "played-card" + ((x.leader + i) % players() === x.winner ? " won" : "")
+      + (c[1] === "H" || c[1] === "D" ? " red" : ""), title: shortName((x.leader + i) % players()), textContent: cardText(c) })))));
 }
 
 function renderModes() {
