@@ -29,6 +29,7 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 #: Modules a server process must not load unless a feature asks for them.
 HEAVY: tuple[str, ...] = ("numpy", "fpdf", "segno", "playwright", "torch", "onnxruntime", "textual", "PIL", "scipy")
 HEAVY += ("zxcvbn", "confusable_homoglyphs")  # a password weighed, a name checked: at sign-up, not at start-up
+HEAVY += ("pywebpush", "aiohttp", "requests")  # Web Push (half a second of imports): at the first push
 HEAVY_BARBU = ("barbu.tui", "barbu.rl", "barbu.scorekeeper.pdf", "barbu.agents.learned_inference")
 
 RUN = """

@@ -18,7 +18,6 @@ from urllib.parse import urlparse
 
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
 
 log = logging.getLogger("barbu.web")
 
@@ -82,7 +81,10 @@ class Sent:
 
 def send(key: Vapid02, subject: str, info: dict[str, Any], payload: dict[str, Any]) -> Sent:
     """Encrypt and post one push (blocking: run in a thread).  A failure is one line in the log, without the
-    endpoint (it is an address of the player's device)."""
+    endpoint (it is an address of the player's device).  pywebpush (with aiohttp and requests, half a second)
+    is loaded at the first push, not at every server's start."""
+    from pywebpush import WebPushException, webpush
+
     try:
         webpush(
             info,
