@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import DateTime, Float, Index, Integer, String, Text, insert, select, update
+from sqlalchemy import DateTime, Float, Index, Integer, String, Text, case, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
@@ -85,12 +85,13 @@ def known(conn: Connection, keys: list[str]) -> set[str]:
 
 
 def to_solve(conn: Connection, stale: float, limit: int = 8) -> list[Board]:
-    """Deals waiting, or claimed by a process that stopped renewing its claim ``stale`` seconds ago, oldest first."""
+    """Deals waiting, or claimed by a process that stopped renewing its claim ``stale`` seconds ago: an event's
+    first (its round is played within the hour, a day's deals all day), then the oldest first."""
     cut = now() - timedelta(seconds=stale)
     q = (
         select(SOLVED)
         .where((SOLVED.c.state == WAITING) | ((SOLVED.c.state == SOLVING) & (SOLVED.c.claimed_at < cut)))
-        .order_by(SOLVED.c.created_at, SOLVED.c.key)
+        .order_by(case((SOLVED.c.source.like("event:%"), 0), else_=1), SOLVED.c.created_at, SOLVED.c.key)
         .limit(limit)
     )
     return [

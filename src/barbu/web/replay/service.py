@@ -22,7 +22,7 @@ import logging
 import os
 import re
 from collections import OrderedDict
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -43,7 +43,7 @@ from ..tables.actor import Table
 from ..tables.thinking import FairSlots
 from ..tables.views import card_list, contract_info, public_state, result_json
 from . import refusals as no
-from .solved import fully_stored, solving_pool, stored_table
+from .solved import fully_stored, solving_pool, stop_pool, stored_table
 
 log = logging.getLogger("barbu.web")
 
@@ -395,7 +395,7 @@ class Analyses:
     overviews: OrderedDict = field(default_factory=OrderedDict)  # replay id -> overview
     store: Any = None  # () -> the database's `Store` or None: the tables solved in the background
     dd_workers: int = 0  # processes solving a table's cells on request; 0: one a core
-    _dd_pool: Executor | None = None  # made at the first table asked for, shut down with the server
+    _dd_pool: ProcessPoolExecutor | None = None  # made at the first table asked for, shut down with the server
     on_review: Any = None  # told (match key, deal, review_json) when a deal's analysis is done: the profiles' costs
     _slots: FairSlots | None = None
     _tasks: set = field(default_factory=set)  # the jobs' tasks, held until they end
@@ -404,7 +404,7 @@ class Analyses:
     def close(self) -> None:
         self.closing = True
         if self._dd_pool is not None:
-            self._dd_pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._dd_pool)
             self._dd_pool = None
 
     def dd_pool(self) -> Executor | None:
@@ -516,7 +516,8 @@ class Analyses:
         except Stopped:
             pass
         except Exception:  # a bug: the job ends, and the next request starts it again
-            log.exception("replay %s: the double-dummy table of deal %d failed", src.key, job.deal)
+            if not self.closing:  # (the server stopping ends the pool under it: no bug)
+                log.exception("replay %s: the double-dummy table of deal %d failed", src.key, job.deal)
         finally:
             self.dd_jobs.pop(src.key, None)
 

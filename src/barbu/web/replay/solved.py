@@ -164,6 +164,15 @@ def solving_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
     )
 
 
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut a solving pool down now: the cells waiting dropped, the ones under way ended with their processes
+    (a search cannot be interrupted, and a low-priority one on a busy machine could hold the server's stop)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
 class SolvedTables:
     """The background solving of one server process: the boards added, claimed, solved and stored."""
 
@@ -265,6 +274,8 @@ class SolvedTables:
             return 0
         count = 0
         while not self.closing and (most is None or count < most):
+            if self._wake is not None and self._wake.is_set():  # a round's tables were made: its boards first
+                return count
             with store.engine.connect() as conn:
                 waiting = db.to_solve(conn, self.stale)
             claimed = next((b for b in waiting if db.claim(store.engine, b.key, self.claimer, self.stale)), None)
@@ -277,6 +288,10 @@ class SolvedTables:
                 return count
             except ValueError:  # a row this engine cannot deal again: left as it is, said once
                 log.warning("solved tables: %s (%s) cannot be dealt again", claimed.key, claimed.source)
+            except Exception:
+                if self.closing:  # the pool was ended under the search: the board is left for a later claim
+                    return count
+                raise
         return count
 
     def pass_once(self) -> int:
@@ -327,7 +342,7 @@ class SolvedTables:
             except (asyncio.CancelledError, Exception):
                 pass
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
 
