@@ -164,8 +164,8 @@ class PuzzleScreen(TableScreen):
         rec = self.record
         p = self.session.puzzle
         t = RichTable(box=None, padding=(0, 1), expand=True, show_header=False)
-        t.add_column("")  # the words wrap where the side of an 80-column table is narrow, never cut short
-        t.add_column("", justify="right")
+        t.add_column("")  # the words wrap where the side of an 80-column table is narrow, never cut short;
+        t.add_column("", justify="right", no_wrap=True)  # the figures stay whole
         if rec is not None:
             mine = number(rating.shown(rec.rating))
             if self.outcome is not None and self.outcome.rated:
