@@ -204,3 +204,25 @@ def test_an_events_boards_are_solved_when_its_round_is_made_and_shown_once_the_r
                 body = r.json()
                 assert body["state"] == "done" and body["stored"] is True and body["seconds"] == SECONDS
         assert c.app.state.analyses._dd_pool is None  # nothing solved on demand
+
+
+def test_an_events_boards_are_solved_before_a_days(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    try:
+        migrate(engine)
+        boards = []
+        for i, source in enumerate(("daily:2026-11-29/classic/1", "event:7/1/1", "daily:2026-11-29/classic/2")):
+            m = Match("classic", None)
+            chance = BoardChance(bytes([i]) * 32)
+            while m.to_act() == CHANCE:
+                m.apply(chance(m))
+            boards.append(db.Board(board_key(m), source, "classic", start_actions(m), SECONDS))
+            assert db.add(engine, boards[-1])
+        with engine.connect() as conn:
+            assert [b.source for b in db.to_solve(conn, 60.0)] == [
+                "event:7/1/1",  # its round is played within the hour
+                "daily:2026-11-29/classic/1",
+                "daily:2026-11-29/classic/2",
+            ]
+    finally:
+        engine.dispose()
