@@ -1,11 +1,14 @@
 """A real `barbu serve` against hostile clients: start-up mistakes, lying bodies, and a frame fuzzer.
 
-The fuzzer sends at least 100,000 generated frames over many WebSocket
+The fuzzer sends at least 25,000 generated frames over 200 WebSocket
 connections (random bytes, truncated and deeply nested JSON, wrong types,
 huge numbers, stale and foreign commands, binary and oversized frames) while a
-table of computer players plays to the end.  The server must log no
+table of computer players plays to the end, and must draw every refusal the
+table's protocol has for such frames (``REFUSALS``).  The server must log no
 traceback and answer no HTTP request with a 5xx, and the computer table's
-published record must replay and verify.
+published record must replay and verify.  ``BARBU_FUZZ_FRAMES=100000`` sends
+more (the count it had until the refusals were counted: each connection's
+frames come from its own seed, so a longer run sends the same frames first).
 """
 
 from __future__ import annotations
@@ -29,8 +32,24 @@ from webhelpers import free_port, http, new_table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-FRAMES = int(os.environ.get("BARBU_FUZZ_FRAMES", 100_000))
+FRAMES = int(os.environ.get("BARBU_FUZZ_FRAMES", 25_000))
 CONNECTIONS = int(os.environ.get("BARBU_FUZZ_CONNECTIONS", 200))
+#: The refusals the fuzzed frames must draw (each came a dozen times or more in 25,000 frames).
+REFUSALS = {
+    "bad_json",
+    "bad_message",
+    "bad_token",
+    "foreign_seat",
+    "no_hello",
+    "not_seated",
+    "not_started",
+    "not_your_turn",
+    "parse",
+    "refused",
+    "stale",
+    "too_large",
+    "unknown_type",
+}
 
 
 def barbu(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -192,6 +211,8 @@ async def fuzz_connection(
                             counts["replies"] += 1
                             if msg.get("type") == "error":
                                 counts["errors"] += 1
+                                code = f"code:{msg.get('code')}"
+                                counts[code] = counts.get(code, 0) + 1
                                 if msg.get("code") == "internal":
                                     counts["internal"] += 1
                             st = msg.get("state")
@@ -199,8 +220,10 @@ async def fuzz_connection(
                                 version = st["version"]
                         if sent >= quota:
                             break
-        except (ConnectionClosed, InvalidStatus, OSError):
+        except (ConnectionClosed, InvalidStatus, OSError) as e:
             counts["closed"] += 1
+            why = f"close:{e.rcvd.code if isinstance(e, ConnectionClosed) and e.rcvd else type(e).__name__}"
+            counts[why] = counts.get(why, 0) + 1
             await asyncio.sleep(0.05)
 
 
@@ -312,8 +335,10 @@ def test_fuzzed_frames_never_hurt_the_server_and_a_computer_table_finishes(serve
         f"{counts['replies']} replies, {counts['errors']} error replies, {counts['closed']} closed connections; "
         f"HTTP: {len(statuses)} requests, statuses {sorted(set(statuses))}"
     )
+    print({k: v for k, v in sorted(counts.items()) if ":" in k})
     assert counts["sent"] >= FRAMES
     assert counts["internal"] == 0
+    assert REFUSALS <= {k.removeprefix("code:") for k in counts if k.startswith("code:")}, counts
     assert all(s < 500 for s in statuses), sorted(set(statuses))
     assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
     assert health["status"] == "ok"

@@ -54,7 +54,7 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "Server":
+    def start(self, timeout: float = 120) -> "Server":  # a wait on a loaded machine, never a measure
         log = open(self.log_path, "ab")
         # the server runs the code under test (this checkout's src first), wherever another copy of barbu is
         # installed, in the test's own folder (the one its log is in)
