@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from inprocess import barbu
 
 from barbu.arena.runners import InProcess, LocalPool
@@ -101,3 +102,13 @@ def test_merge_keeps_each_puzzle_once(tmp_path):
     assert merged.returncode == 0, merged.stderr
     assert read(out) == shipped
     assert barbu("puzzles", "merge", str(tmp_path / "a.jsonl"), "--out", str(out)).returncode == 2
+
+
+def test_a_cluster_that_does_not_answer_is_refused_in_plain_words(tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "p.jsonl"
+    made = barbu(
+        "puzzles", "make", "--selfplay", "1", "--rules", "classic", "--dask", "tcp://127.0.0.1:1", "--out", str(out)
+    )
+    assert made.returncode == 2 and "no Dask scheduler answers at tcp://127.0.0.1:1" in made.stderr
+    assert not out.exists()
