@@ -28,14 +28,23 @@ def puzzled(serve_module: Any, tmp_path_factory: pytest.TempPathFactory) -> tupl
     return serve_module("--puzzles", str(path)), {p.id: p for p in found}
 
 
-def play_one(page: Any, puzzles: dict[str, Puzzle], solve: bool) -> tuple[int, int]:
-    """Find the card (or miss it) on the puzzle shown: (rating before, after)."""
+def play_one(page: Any, puzzles: dict[str, Puzzle], solve: bool, keys: bool = False) -> tuple[int, int]:
+    """Find the card (or miss it) on the puzzle shown, by a click or the keyboard: (rating before, after)."""
     expect(page.locator("#hand .card.legal").first).to_be_visible()
     table = page.locator("#table")
     p = puzzles[table.get_attribute("data-puzzle") or ""]
     assert page.locator("#puzzle-result").is_hidden() and page.locator(".cost-tag").count() == 0
     card = p.solution[0] if solve else p.costs[-1][0]
-    page.locator(f'#hand .card[data-card="{card}"]').click()
+    if keys:  # the page gives the hand's first playable card the focus; the arrow keys go along them, Enter plays
+        expect(page.locator("#hand .card.legal").first).to_be_focused()
+        for _ in range(13):
+            if page.evaluate("document.activeElement.dataset.card") == card:
+                break
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.keyboard.press("Enter")
+    else:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
     expect(table).to_have_attribute("data-answered", "1")
     expect(table).to_have_attribute("data-solved", "1" if solve else "0")
     for c in p.solution:
@@ -62,7 +71,7 @@ def test_a_guest_solves_one_puzzle_and_misses_the_next(
     page.locator("#puzzle-next").click()
     expect(page.locator("#table")).to_have_attribute("data-answered", "0")
     shot(page, f"puzzles-{lang}")
-    before2, after2 = play_one(page, puzzles, solve=False)
+    before2, after2 = play_one(page, puzzles, solve=False, keys=lang == "fr-FR")
     assert before2 == after and after2 < before2
     expect(page.locator("#player-rating")).to_have_attribute("data-rating", str(after2))
     shot(page, f"puzzles-missed-{lang}")
