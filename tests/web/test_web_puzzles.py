@@ -298,3 +298,13 @@ def test_two_processes_share_the_solvers_state_and_an_answer_counts_once(
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_server_without_puzzles_says_so_in_words(tmp_path: Path) -> None:
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("", encoding="utf-8")
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'web.db'}", puzzles_file=str(empty))
+    with client(settings) as tc:
+        for mode in ("daily", "rated", "streak"):
+            r = offer(tc, "10.1.0.20", mode=mode)
+            assert (r.status_code, r.json()["code"]) == (404, "puzzle-none-left"), r.text

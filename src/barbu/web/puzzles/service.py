@@ -37,7 +37,7 @@ from ...classic.match import Match
 from ...core.errors import BarbuError
 from ...core.safejson import loads
 from ...puzzles import library
-from ...puzzles.model import OPEN, Puzzle
+from ...puzzles.model import OPEN, Puzzle, PuzzleError
 from ...puzzles.rating import meet, near, shown
 from ...ratings.shown import provisional
 from ..accounts.service import open_store
@@ -147,7 +147,10 @@ class Puzzles:
                     raise WebError(R.NO_PUZZLE, id=pid[:12])  # another's own puzzle is not there for you
                 mode = MINE if found.owner_id is not None else (mode if mode in RATED_MODES else RATED)
             elif mode == DAILY:
-                day_id = library.daily(today(), self.library()).id
+                try:
+                    day_id = library.daily(today(), self.library()).id
+                except PuzzleError:  # no library at all in this install: said as "none left", never a traceback
+                    raise WebError(R.NONE_LEFT) from None
                 found = S.puzzle(conn, day_id)
             else:
                 found = self._next(conn, who, user_id, mode, solver, filters)
