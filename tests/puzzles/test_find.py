@@ -101,3 +101,19 @@ def test_the_check_finds_a_wrong_solution_a_wrong_cost_and_a_wrong_value(run):
     assert any(f"{wrong} costs {cost}, not {cost + 1}" in x for x in verify(dearer))
     valued = p.__class__(**{**p.__dict__, "value": p.value + 1})
     assert any("the value is" in x for x in verify(valued))
+
+
+def test_an_open_puzzle_s_line_is_proved_too(run):
+    m, found, _tally = run
+    lined = [p for p in found if p.line]
+    if m.rules.family != "classic":
+        return
+    assert lined and all(p.kind == OPEN for p in lined)
+    p = lined[0]
+    step = p.line[0]
+    assert verify(p) == []
+    (wrong, cost), *rest = step.costs
+    bad = p.__class__(
+        **{**p.__dict__, "line": (step.__class__(step.replies, (wrong,), ((step.solution[0], cost), *rest)),)}
+    )
+    assert any(x.startswith("step 1: ") for x in verify(bad))

@@ -24,8 +24,8 @@ from ..core.cards import CARDS, cards_of
 from ..core.errors import BarbuError
 from ..solver import fast
 from ..solver.position import Spec, State, objective, spec_of, state_of
-from ..solver.pure import distinct_moves
-from .model import OPEN, SINGLE, Puzzle, puzzle_id
+from ..solver.pure import after_card, distinct_moves
+from .model import OPEN, SINGLE, Puzzle, Step, puzzle_id
 from .single import SAMPLES, SHARE, single_share
 from .themes import classify
 
@@ -33,6 +33,8 @@ from .themes import classify
 EXACT_CARDS = 7
 #: The seat holds at least this many cards: the last two tricks are too small to be a puzzle.
 MIN_CARDS = 3
+#: An open puzzle goes on for at most this many more decisions of its seat (`line_of`).
+LINE_STEPS = 2
 #: Reasons a position is not a puzzle, as counted in a summary.
 REASONS = ("forced", "last-trick", "all-equal", "two-best", "small-margin", "obvious", "rebuild", "single-share")
 
@@ -216,7 +218,7 @@ def puzzle_at(
     m = pos.match
     spec, state, sign = spec_of(m), state_of(m), sign_of(m)
     j = judge(spec, state, pos.seat, sign, m.legal_mask())
-    if j.reason is None and not keep_obvious and int(RuleAgent(0).act(m.view(pos.seat))) in j.solution:
+    if j.reason is None and not keep_obvious and obvious(m, pos.seat, j.solution):
         j.reason = "obvious"
     if j.reason is not None:
         tally.rejected[j.reason] += 1
@@ -237,6 +239,7 @@ def puzzle_at(
             return None
         else:
             fraction, count = None, 0
+    line = line_of(m, pos.seat, j.solution[0], keep_obvious) if kind == OPEN else ()
     contract = m.contract.key if m.contract is not None else ""
     trump = spec.trump if spec.trump >= 0 else None
     theme = classify(spec, state, pos.seat, j.solution[0], [c for c, _ in j.costs], j.solution)
@@ -258,4 +261,46 @@ def puzzle_at(
         samples=count,
         source=source,
         source_deal=pos.deal,
+        line=line,
     )
+
+
+def obvious(m: Match, seat: int, solution: Sequence[int]) -> bool:
+    """Whether the rule player, from the seat's own view, plays one of the solution's cards."""
+    return int(RuleAgent(0).act(m.view(seat))) in solution
+
+
+def paranoid_reply(m: Match, seat: int, sign: int) -> int:
+    """The card the player to act plays against ``seat``: the one that leaves ``seat`` fewest points (its
+    objective's), the lowest of equals."""
+    spec, state = objective(spec_of(m), sign), state_of(m)
+    values = [(fast.solve_seat(spec, after_card(spec, state, c), seat, 0)[0], c) for c in cards_of(m.legal_mask())]
+    return min(values)[1]
+
+
+def line_of(m: Match, seat: int, card: int, keep_obvious: bool = False, steps: int = LINE_STEPS) -> tuple[Step, ...]:
+    """The line after ``seat`` plays ``card``: the others reply their best against it (the paranoid solver's
+    line), and each next decision of the seat that is a puzzle too becomes a `Step`, up to ``steps``; the line
+    stops at the first that is not."""
+    m = m.clone()
+    m.apply(CARDS[card])
+    sign = sign_of(m)
+    out: list[Step] = []
+    while len(out) < steps:
+        replies: list[str] = []
+        while m.phase == PLAY and m.to_act() != seat:
+            c = paranoid_reply(m, seat, sign)
+            m.apply(CARDS[c])
+            replies.append(str(CARDS[c]))
+        if m.phase != PLAY:
+            break
+        j = judge(spec_of(m), state_of(m), seat, sign, m.legal_mask())
+        if j.reason is not None or (not keep_obvious and obvious(m, seat, j.solution)):
+            break
+        out.append(
+            Step(
+                tuple(replies), tuple(str(CARDS[c]) for c in j.solution), tuple((str(CARDS[c]), x) for c, x in j.costs)
+            )
+        )
+        m.apply(CARDS[j.solution[0]])
+    return tuple(out)
