@@ -32,6 +32,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
@@ -191,7 +192,7 @@ def known_ids(conn: Connection, ids: Sequence[str]) -> set[str]:
 def add_puzzles(engine: Engine, rows: Iterable[dict[str, Any]], owner_id: int | None = None) -> int:
     """Store the puzzles not stored yet (a rating of their own, a newcomer's), keeping those that are: how many
     were added.  Rows are ``{"id", "kind", "family", "contract", "theme", "body"}``.  Idempotent and safe
-    against another process adding the same at once (a clash is skipped, one row at a time)."""
+    against another process adding the same at once (a clash is skipped by the database)."""
     rows = list(rows)
     with engine.connect() as conn:
         known = known_ids(conn, [r["id"] for r in rows])
@@ -210,20 +211,16 @@ def add_puzzles(engine: Engine, rows: Iterable[dict[str, Any]], owner_id: int | 
     ]
     if not fresh:
         return 0
-    try:
-        with engine.begin() as conn:
-            conn.execute(insert(PUZZLES), fresh)
-        return len(fresh)
-    except IntegrityError:  # another process added some of them meanwhile
-        added = 0
-        for r in fresh:
-            try:
-                with engine.begin() as conn:
-                    conn.execute(insert(PUZZLES).values(**r))
-                added += 1
-            except IntegrityError:
-                pass
-        return added
+    with engine.begin() as conn:  # one statement; a puzzle another process added meanwhile is skipped
+        conn.execute(insert_new(conn), fresh)
+    return len(fresh)
+
+
+def insert_new(conn: Connection) -> Any:
+    """An insert of puzzles that skips those already stored (SQLite's and PostgreSQL's ON CONFLICT DO NOTHING)."""
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(PUZZLES).on_conflict_do_nothing(index_elements=["id"])
+    return sqlite.insert(PUZZLES).on_conflict_do_nothing(index_elements=["id"])
 
 
 def puzzle(conn: Connection, pid: str) -> Stored | None:
