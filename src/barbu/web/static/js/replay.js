@@ -412,14 +412,20 @@ function renderCostliest() {
 }
 
 // A cell: its value when the solver finished, else in words what it proved in its time ("at least -8, no more
-// than -4", "at least -8", "no more than -4", or "not proved: between -26 and 0", the points still to take).
-function cellText(c, bounds) {
+// than -4", "at least -8", "no more than -4", or "not proved", its title saying "between -26 and 0", the points
+// still to take).  A number keeps to the word before it.
+function cellText(c) {
+  const keep = (text) => text.replace(/ (?=[-−+]?\d)/g, "\u00a0");
   if (c.exact) return numText(c.least);
-  if (c.least !== null && c.most !== null) return t("at least {least}, no more than {most}", { least: numText(c.least), most: numText(c.most) });
-  if (c.least !== null) return t("at least {least}", { least: numText(c.least) });
-  if (c.most !== null) return t("no more than {most}", { most: numText(c.most) });
-  if (bounds && bounds[0] !== null && bounds[1] !== null) return t("not proved: between {low} and {high}", { low: numText(bounds[0]), high: numText(bounds[1]) });
+  if (c.least !== null && c.most !== null) return keep(t("at least {least}, no more than {most}", { least: numText(c.least), most: numText(c.most) }));
+  if (c.least !== null) return keep(t("at least {least}", { least: numText(c.least) }));
+  if (c.most !== null) return keep(t("no more than {most}", { most: numText(c.most) }));
   return t("not proved");
+}
+
+function cellTitle(c, bounds) {
+  if (c.exact || c.least !== null || c.most !== null || !bounds || bounds[0] === null || bounds[1] === null) return "";
+  return t("not proved: between {low} and {high}", { low: numText(bounds[0]), high: numText(bounds[1]) });
 }
 
 function ddContractLabel(key, trump) {
@@ -464,7 +470,7 @@ function renderTable() {
   const rows = a.rows.map((r) => el("tr", { class: r.chosen ? "chosen" : "", "data-contract": r.contract, "data-trump": r.trump === null ? "" : r.trump },
     el("th", { scope: "row", textContent: (r.chosen ? "▶ " : "") + ddContractLabel(r.contract, r.trump) }),
     ...r.cells.map((c, s) => el("td", { class: "num" + (c.exact ? " exact" : c.least === null && c.most === null ? " unknown" : " range"),
-      textContent: cellText(c, r.bounds && r.bounds[s]) }))));
+      textContent: cellText(c), title: cellTitle(c, r.bounds && r.bounds[s]) }))));
   box.append(el("div", { class: "dd-wrap" }, el("table", { class: "dd" }, el("thead", {}, head), el("tbody", {}, ...rows))));
   const notes = [t("Each cell: what that seat scores at that contract (doubles left out) when it plays its best and all the others play against it, with every hand shown.")];
   if (!a.rows.length) notes.unshift(t("No contract with trick play was left to the declarer at this deal.")); // a layout game was his last choice
