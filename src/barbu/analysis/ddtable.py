@@ -23,6 +23,7 @@ solved`) is found again for any record of the same deal.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -205,6 +206,8 @@ def dd_table(
 
     tell()
     count = workers if workers is not None else (os.cpu_count() or 1)
+    if multiprocessing.current_process().daemon:  # a pool's own worker may not start processes: one by one
+        count = 1
     if pool is None and (count <= 1 or len(todo) <= 1):
         for i, seat in todo:
             cells[i, seat] = solve_cell(found[i], seat, seconds)
