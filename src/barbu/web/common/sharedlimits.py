@@ -27,12 +27,13 @@ import math
 import secrets
 import time
 from collections import Counter
-from typing import Any
-
-from redis.exceptions import RedisError
+from typing import TYPE_CHECKING, Any
 
 from . import outages
 from .outages import is_unreachable
+
+if TYPE_CHECKING:  # redis itself is loaded by the one process that has a broker (a tenth of a server's start)
+    from redis.exceptions import RedisError
 
 log = logging.getLogger("barbu.web")
 
@@ -102,7 +103,10 @@ class SharedLimits:
     """The per-address counts of every process of a server, in its broker."""
 
     def __init__(self, redis: Any, node: str) -> None:
+        from redis.exceptions import RedisError
+
         self.redis, self.node = redis, node
+        self._error: type[RedisError] = RedisError  # what a command raises when the broker fails
         self._window = redis.register_script(_WINDOW)
         self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
@@ -125,7 +129,7 @@ class SharedLimits:
         key = f"{PREFIX}{kind}:{address_hash}"
         try:
             seconds = int(await self._window(keys=[key], args=[time.time(), window, limit, secrets.token_hex(8)]))
-        except RedisError as exc:  # the broker is away: this process's own count (checked first) decides
+        except self._error as exc:  # the broker is away: this process's own count (checked first) decides
             self._away(exc)
             return 0
         return 0 if seconds == 0 else max(1, math.ceil(seconds / 60))
@@ -136,7 +140,7 @@ class SharedLimits:
             taken = bool(
                 await self._acquire(keys=[self._all(kind), self._mine(kind, self.node)], args=[address_hash, limit])
             )
-        except RedisError as exc:  # the broker is away: this process's own count (checked first) decides
+        except self._error as exc:  # the broker is away: this process's own count (checked first) decides
             self._away(exc)
             taken = True
         if taken:
@@ -155,7 +159,7 @@ class SharedLimits:
             try:
                 await self._release(keys=keys, args=args)
                 return
-            except RedisError as exc:
+            except self._error as exc:
                 if attempt and is_unreachable(exc):  # set right once the broker answers (`pay_back`)
                     outages.broker.failed(exc)
                 elif attempt:
