@@ -347,22 +347,37 @@ function renderPlayer() {
 }
 
 // ------------------------------------------------------------------ the choices
+let choices = null; // GET /api/puzzles/choices: each field's values with their counts, the contracts by game
+
 async function loadChoices() {
   try {
     const r = await fetch("/api/puzzles/choices");
     if (!r.ok) return;
-    const c = await r.json();
-    fill("family", c.family, presetName);
-    fill("contract", c.contract, (x) => contract((c.names || {})[x] || x));
-    fill("theme", c.theme, (x) => (THEME_NAMES[x] ? THEME_NAMES[x]() : x));
-    fill("kind", c.kind, (x) => (KIND_NAMES[x] ? KIND_NAMES[x]() : x));
+    choices = await r.json();
+    fill("family", choices.family, presetName);
+    fillContracts();
+    fill("theme", choices.theme, (x) => (THEME_NAMES[x] ? THEME_NAMES[x]() : x));
+    fill("kind", choices.kind, (x) => (KIND_NAMES[x] ? KIND_NAMES[x]() : x));
   } catch { /* the choices stay "any" */ }
+}
+
+// The contracts of the game chosen (of every game when none is), the one chosen kept where it is still there.
+function fillContracts() {
+  const family = $("choose-family").value;
+  const pairs = family ? Object.entries((choices.by_family || {})[family] || {}).sort() : choices.contract;
+  const select = $("choose-contract");
+  const was = select.value;
+  select.replaceChildren(select.options[0]);
+  fill("contract", pairs, (x) => contract((choices.names || {})[x] || x));
+  select.value = pairs.some(([x]) => x === was) ? was : "";
 }
 
 function fill(key, pairs, word) {
   const select = $(`choose-${key}`);
   for (const [value, n] of pairs || []) select.append(el("option", { value, textContent: `${word(value)} (${num(n)})` }));
 }
+
+$("choose-family").addEventListener("change", () => { if (choices) fillContracts(); });
 
 // ------------------------------------------------------------------ the buttons
 $("puzzle-choice").addEventListener("submit", (e) => {
