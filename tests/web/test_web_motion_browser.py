@@ -31,10 +31,11 @@ TWIN_TURNS = 6  # cards played at most in Bésigue to find two of a card in the 
 TABLES = 8  # tables tried for a trick-taking contract (a computer dealer picks Domino one time in seven)
 
 
-# `server`: computer players that wait a while before each move: a frozen move is looked at before the next.
+# `server`: computer players that move at once, as `fast`'s; a frozen move is looked at before the next because the
+# `Gate` holds the server's later messages (a wait of 1.5 s a move before it, 6 to 10 s a test).
 SERVE = (
     "--bot-delay",
-    "1.5",
+    "0",
     "--deal-pause",
     "0",
     "--grace",
