@@ -123,6 +123,7 @@ def test_an_open_puzzle_shows_every_hand_and_rates_a_solved_then_a_failed_answer
     down = answer(c, "10.1.0.2", q.id, wrong_card(q)).json()
     assert not down["result"]["solved"] and down["result"]["after"] < down["result"]["before"]
     assert down["result"]["answer"] == wrong_card(q) and down["result"]["solution"] == list(q.solution)
+    assert down["result"]["line"] == [step.to_dict() for step in q.line]  # a line's rest, once answered
     me = c.get("/api/puzzles/me").json()
     assert [h["puzzle"] for h in me["history"]] == [p.id, q.id] and me["player"]["answers"] == 2
 

@@ -366,6 +366,7 @@ def result(p: Puzzle, found: S.Stored, attempt: S.Attempt, solver: S.Solver) -> 
         "puzzle_rating": shown(found.rating),
         "plays": found.plays,
         "solved_by": found.solved,
+        "line": [step.to_dict() for step in p.line],  # the rest of a line: the others' best replies, the card again
     }
 
 

@@ -289,6 +289,10 @@ function renderResult() {
     }
     box.append(el("p", { class: "muted small", textContent: t("What each other card costs you, with best play after:") }), list);
   }
+  for (const step of r.line || []) { // a line: the others' best replies, then the best card again
+    box.append(el("p", { class: "line-step" }, t("Then, after {replies}: ", { replies: step.replies.filter(isCard).map(cardText).join(" ") }),
+      el("strong", { textContent: step.solution.map(cardText).join(t(" or ")) })));
+  }
   if (THEMES[r.theme]) box.append(el("p", { class: "theme", "data-theme": r.theme }, THEMES[r.theme]()));
   if (puzzle().kind === "single" && r.share !== null && r.samples) {
     box.append(el("p", { class: "share", textContent: t("Best in {k} of {n} deals consistent with what you saw.",
