@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_accounts import FAST, finish_rated, sign_up
+from test_web_accounts import FAST, PASSWORD, finish_rated, log_in, sign_up
 from test_web_private import client, post
 
 from barbu.puzzles import find, library
@@ -232,6 +232,14 @@ def test_a_finished_match_gives_each_account_seated_his_own_puzzles(c: Any) -> N
     r = offer(c, "10.1.0.9", id=p.id)  # another's own puzzle is not there for a stranger
     assert (r.status_code, r.json()["code"]) == (404, "puzzle-not-found")
     assert c.get("/api/puzzles/players/Miner").json()["own"] is None
+    c.cookies.clear()
+    assert log_in(c, "Miner").status_code == 200
+    library_one = offer(c, "10.1.0.8").json()["puzzle"]  # a library puzzle answered too
+    assert answer(c, "10.1.0.8", library_one["id"], library_one["state"]["legal"][0]).status_code == 200
+    assert post(c, "/api/account/delete", {"password": PASSWORD}, "10.1.0.8").status_code == 200
+    with puzzles.engine().connect() as conn:  # his attempts, his rating and his own puzzles went with his account
+        assert S.puzzle(conn, p.id) is None and S.history(conn, f"u:{stored.owner_id}") == []
+        assert stored.owner_id is not None and S.solver_of_user(conn, stored.owner_id) is None
 
 
 def test_the_store_loads_a_library_once_and_settles_an_answer_once(

@@ -37,6 +37,7 @@ from .moderation.service import voice as moderated_voice
 from .notices.service import Notices
 from .profiles import history
 from .puzzles.service import Puzzles
+from .puzzles.store import forget as forget_puzzles
 from .replay.service import Analyses
 from .replay.solved import SolvedTables, today_sets
 from .routes import accounts, clubs, daily, events, learn, moderation, pages, players, replay, scorebooks, tables
@@ -194,7 +195,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     accounts = Accounts(
         lambda: lobby.store,
         lambda address: lobby.creations.address_hash(address),
-        on_delete=[leave_clubs, forget_player],  # his clubs pass on; the reports about him go
+        on_delete=[leave_clubs, forget_player, forget_puzzles],  # his clubs pass on; the reports, his puzzles go
         hashing=Hashing(settings.hashing_threads, settings.hashing_queue),
         broker=lambda: None if lobby.creations.shared is None else lobby.creations.shared.redis,
     )

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
+    delete,
     func,
     insert,
     select,
@@ -384,3 +385,12 @@ def history(conn: Connection, who: str, limit: int = 100) -> list[Attempt]:
         .limit(limit)
     )
     return [_attempt(r) for r in reversed(conn.execute(q).all())]
+
+
+def forget(conn: Connection, user_id: int) -> None:
+    """An account about to be deleted: his attempts, his puzzle rating and his own puzzles go with him (in the
+    deletion's transaction: `barbu.web.accounts.service.Accounts`' ``on_delete``)."""
+    own = select(PUZZLES.c.id).where(PUZZLES.c.owner_id == user_id)
+    conn.execute(delete(ATTEMPTS).where((ATTEMPTS.c.who == f"u:{user_id}") | ATTEMPTS.c.puzzle_id.in_(own)))
+    conn.execute(delete(PUZZLES).where(PUZZLES.c.owner_id == user_id))
+    conn.execute(delete(PLAYERS).where(PLAYERS.c.user_id == user_id))
