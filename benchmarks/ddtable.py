@@ -15,8 +15,12 @@ then the same table solved on demand at the replay's budget (``--web`` seconds a
 before.  Last, one classic deal's table at ``--parallel`` seconds a cell with one worker and with one a core
 (the same cells: a budget counts positions).  Prints figures; asserts nothing.
 
-Measured on this project's 2-core machine, 2026-11-29 (shared with five other people's tests, load about 3):
-see docs/solver.md ("Double-dummy tables where players look").
+Measured on this project's 2-core machine, 2026-11-29, shared with five other people's tests (load 13 to 16):
+``--background 2 --web 2 --parallel 0.1``: background 817 s on one low-priority worker, 18 of 36 cells exact;
+opening the stored table 91 ms (median of 20, worst 250 ms); on demand 323 s on 2 cores, 18 of 36 exact; a
+classic deal's table at 0.1 s a cell 17.2 s on one worker, 14.8 s on two, the same cells.
+``--background 0.5 --web 0.2 --parallel 0.05 --repeat 5``: 109 s, 16 of 36 exact; 38 ms (worst 43 ms); 40 s,
+13 of 36; 14.7 s against 8.3 s (1.77x).  See docs/server.md ("Tables solved in the background").
 """
 
 from __future__ import annotations
