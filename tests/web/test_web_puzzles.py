@@ -152,6 +152,12 @@ def test_refusals_a_second_answer_one_not_offered_an_unknown_id_a_card_that_is_n
         assert r.status_code in (400, 404) and r.json()["code"].startswith("puzzle-"), r.text
     r = c.post("/api/puzzles/answer", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "code" in r.json()
+    for hostile in (b"[1, 2]", b'"QH"', b"null", b'{"id": "' + b"A" * 5000 + b'", "card": "QH"}'):
+        r = c.post("/api/puzzles/answer", content=hostile, headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500 and "code" in r.json(), r.text  # refused in words, never a traceback
+    for body in ({"mode": None}, {"mode": "rated", "id": "ABCDEF012345"}, {"kind": "x" * 500}, {"theme": 3}):
+        r = post(c, "/api/puzzles/offer", body, "10.1.0.3")
+        assert 400 <= r.status_code < 500 and r.json()["code"].startswith("puzzle-"), r.text
     r = offer(c, "10.1.0.3", mode="everything")
     assert (r.status_code, r.json()["code"]) == (400, "puzzle-bad-mode")
     r = offer(c, "10.1.0.3", family=["classic"])
