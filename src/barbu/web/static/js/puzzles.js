@@ -81,6 +81,10 @@ async function offer(body) {
     data = null;
     $("puzzle-error").textContent = e.message;
     $("table").dataset.empty = "1";
+    // Where to go from a refusal: log in for one's own puzzles, other choices when none is left.
+    const next = e.code === "puzzle-not-yours" ? ["/account", t("Log in")]
+      : e.code === "puzzle-none-left" && mode() !== "rated" ? ["/puzzles", t("Near your level")] : null;
+    if (next) $("puzzle-error").append(" ", el("a", { class: "button", href: next[0], textContent: next[1] }));
   } finally {
     busy = false;
     render();
