@@ -420,7 +420,9 @@ class Analyses:
     def stored_dd(self, src: Source, deal: int) -> dict[str, Any] | None:
         """The deal's table when every cell of it was solved in the background (blocking: a database read), kept
         as if solved here; None otherwise (it is then asked for with `request_dd`)."""
-        if self.store is None or (src.key, deal) in self.tables or dd_refusal(src) is not None:
+        if self.store is None or (src.key, deal) in self.tables or src.key in self.dd_jobs:
+            return None  # none kept, already kept, or being solved here (the page asks every second)
+        if dd_refusal(src) is not None:
             return None
         done = solve_dd(src, deal, self.dd_seconds, store=self.store(), only_stored=True)
         if done is not None:
