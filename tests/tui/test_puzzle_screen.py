@@ -135,14 +135,19 @@ async def test_a_single_puzzle_in_french_and_italian_shows_only_your_hand(lang: 
     store = PuzzleStore(tmp_path)
     app = PuzzleApp(RatedSeries(store, puzzles, random.Random(3)), delay=0)
     words = {
-        "fr": ("Trouvez la meilleure carte", "Seules votre main", "La meilleure dans 94 donnes sur 100"),
-        "it": ("Trova la carta migliore", "Solo la tua mano", "La migliore in 94 smazzate su 100"),
+        "fr": (
+            "Trouvez la meilleure carte",
+            "Seules votre main",
+            "La meilleure dans 94 donnes sur 100",
+            "Dans les autres mains :",
+        ),
+        "it": ("Trova la carta migliore", "Solo la tua mano", "La migliore in 94 smazzate su 100", "Nelle altre mani:"),
     }[lang]
     async with app.run_test(size=(100, 32)) as pilot:
         await until(pilot, lambda: at_decision(app))
         screen = app.screen
         text = flat(screen_text(app))
-        assert words[0] in text and words[1] in text
+        assert words[0] in text and words[1] in text and words[3] in text  # and the cards still out, to count
         assert "♠ " not in seat_text(screen) and "♥ " not in seat_text(screen)  # no other hand, even suit by suit
         with pytest.raises(PermissionError):
             screen.session.hand_of((screen.session.seat + 1) % screen.session.players)

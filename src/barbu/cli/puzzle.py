@@ -32,6 +32,7 @@ from ..tui.puzzle_words import (
     mode_title,
     outcome_lines,
     standing_line,
+    still_out_line,
     verdict,
 )
 from .textplay import command, describe
@@ -211,6 +212,8 @@ def solve_plain(s: PuzzleSession, read: Callable[[str], str], out: Callable[[str
                 shown = s.moves
                 out("")
                 out(describe(m, me).split("\n", 1)[-1])  # not its first line: a puzzle is no deal of a match
+                if s.puzzle.kind != OPEN:
+                    out(still_out_line(m.view(me)))
                 if s.puzzle.kind == OPEN:
                     for k in range(1, m.n):
                         x = (me + k) % m.n

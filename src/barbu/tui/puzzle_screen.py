@@ -30,7 +30,7 @@ from ..core.cards import SUIT_SYMBOLS
 from ..core.words import N_
 from ..guide.ruleset_words import game_name
 from ..i18n import _, ngettext, number, words
-from ..play.labels import rank_label, rules_info
+from ..play.labels import rules_info
 from ..puzzles import rating
 from ..puzzles.model import OPEN, Puzzle
 from . import bindings
@@ -45,6 +45,8 @@ from .puzzle_words import (
     kind_short,
     mode_title,
     outcome_lines,
+    still_out_line,
+    suit_ranks,
     theme_name,
     verdict,
 )
@@ -56,11 +58,8 @@ from .widgets import CommandInput, SeatBox
 def hand_lines(mask: int, width: int) -> list[str]:
     """A hand shown in another seat's box, high to low: ♠ and ♥ on one line, ♦ and ♣ on the next, where both
     pairs fit the box's ``width``; else a suit a line."""
-    w = words()
     suits = []
-    for s in range(4):
-        bits = (mask >> (13 * s)) & 0x1FFF
-        ranks = " ".join(w.rank_letter(rank_label(r)) for r in range(12, -1, -1) if bits >> r & 1) or "—"
+    for s, ranks in suit_ranks(mask):
         style = "red" if s in (1, 2) else "bold"
         suits.append((f"[{style}]{SUIT_SYMBOLS[s]}[/] {escape(ranks)}", len(ranks) + 2))
     if all(suits[k][1] + 2 + suits[k + 1][1] <= width for k in (0, 2)):
@@ -226,6 +225,9 @@ class PuzzleScreen(TableScreen):
             if len(s.steps) > 1:
                 step = " " + _("(card {n} of {total})").format(n=number(s.step + 1), total=number(len(s.steps)))
             text = "[b]" + escape(_("Find the best card.") + step) + "[/b] " + escape(kind_banner(s.puzzle))
+            c = self.info.contract(v.contract)
+            if s.puzzle.kind != OPEN and c is not None and c.kind != DOMINO:  # Domino's rows show every card laid
+                text += "\n[dim]" + escape(still_out_line(v)) + "[/]"
         self.query_one("#prompt", Static).update(text)
 
     def keys_help(self) -> str:

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..classic.match import Match
+from ..classic.view import View
 from ..core.actions import Pass
+from ..core.cards import SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..core.words import N_
-from ..i18n import _, ngettext, number, pgettext
-from ..play.labels import action_short, signed
+from ..i18n import _, ngettext, number, pgettext, words
+from ..play.labels import action_short, rank_label, signed
 from ..puzzles.model import OPEN, Puzzle
 from ..puzzles.rating import shown
 from .puzzle_store import PuzzleRecord
@@ -178,3 +180,22 @@ def standing_line(rec: PuzzleRecord) -> str:
         tried=number(len(rec.history)),
         best=number(rec.best_streak),
     )
+
+
+def suit_ranks(mask: int) -> list[tuple[int, str]]:
+    """Each suit of ``mask`` and its ranks high to low as the person's language prints them (``—``: none)."""
+    w = words()
+    out = []
+    for suit in range(4):
+        bits = (mask >> (13 * suit)) & 0x1FFF
+        ranks = " ".join(w.rank_letter(rank_label(r)) for r in range(12, -1, -1) if bits >> r & 1)
+        out.append((suit, ranks or "—"))
+    return out
+
+
+def still_out_line(v: View) -> str:
+    """``In the others' hands: ♠ J 9  ♥ 10  ♦ —  ♣ 8 4``: the cards still out, what a "single" puzzle's seat
+    counts on (the deck less the cards played, set aside and his own: public to his seat)."""
+    out = v.deck & ~v.out_of_play & ~v.hand
+    cards = "  ".join(f"{SUIT_SYMBOLS[suit]} {ranks}" for suit, ranks in suit_ranks(out))
+    return _("In the others' hands: {cards}").format(cards=cards)
