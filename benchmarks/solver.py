@@ -10,6 +10,7 @@ so every contract of the family turns up in proportion.  Run on one core:
     python benchmarks/solver.py --cards 8 --solves 30 --by-contract   # where the time goes
     python benchmarks/solver.py --no-core --cards 4 6 8 --dds       # bridge's DDS beside it (pip install endplay)
     python benchmarks/solver.py --no-core --cards --opening 4 --timeout 60   # whole deals from the opening lead
+    python benchmarks/solver.py --no-core --cards --tables 20     # exact cells of 20 deals' double-dummy tables
 
 With the compiled core the solver's lines also give the positions the searches visited
 (all seats, all the solves of the line): on a loaded machine compare those, not only times.
@@ -34,6 +35,10 @@ try:  # the positions each compiled solve visits: the figure to compare between 
     from barbu.solver._fast import last_nodes
 except ImportError:
     last_nodes = None
+try:  # only a counting build has it (docs/solver.md, "The sixth pass": gcc ... -DBARBU_COUNT)
+    from barbu.solver._fast import counts  # type: ignore[attr-defined]
+except ImportError:
+    counts = None
 
 
 def contract_name(spec: Spec) -> str:
@@ -106,6 +111,8 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
                 break
         times = []
         nodes = []
+        if counts:
+            counts(True)
         for spec, st in samples:
             t = time.process_time()
             fast.solve(spec, st)
@@ -124,6 +131,8 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
                 pure.solve(spec, st)
             line += f" {(time.process_time() - t) / len(samples) * 1e3:>10.1f}"
         print(line, flush=True)
+        if counts:
+            print_counts(counts(True), sum(nodes))
         if by_contract:
             groups: dict[str, list[int]] = {}
             for i, (spec, _) in enumerate(samples):
@@ -135,6 +144,21 @@ def bench_solver(rules: str, cards: list[int], solves: int, with_pure: bool, by_
                     + (f" {sum(nodes[i] for i in idx):>10,}" if counting else "")
                     + f"  {name}"
                 )
+
+
+def print_counts(c: dict[str, int], positions: int) -> None:
+    """A counting build's figures for one line: what each candidate of the sixth pass could remove at most."""
+
+    def share(x: int) -> str:
+        return f"{x / max(positions, 1):.1%}"
+
+    print(
+        f"  {'':>10} below the last two tricks' starts {share(c['in2'] - c['root2'])}; below three-card starts "
+        f"{share(c['in3'])}, under those the table held but could not answer {share(c['research3_in'])}; "
+        f"coarse key answers {c['part_answers']:,} ({c['part_right']:,} right) over {share(c['part_saved'])}; "
+        f"swap neighbours {c['swap_answers']:,} ({c['swap_right']:,} right) over {share(c['swap_saved'])}",
+        flush=True,
+    )
 
 
 def _solve_timed(spec: Spec, state, out) -> None:
@@ -163,6 +187,50 @@ def bench_opening(rules: str, deals: int, timeout: float) -> None:
             line = f"   > {timeout:g} s (stopped)"
         child.join()
         print(f"  {contract_name(d.spec):32} {line}  [{time.perf_counter() - start:.1f} s wall]", flush=True)
+
+
+def bench_tables(rules: str, deals: int, seconds: float | None) -> None:
+    """The double-dummy tables of the first deal of ``deals`` matches (`barbu.analysis.ddtable`, every contract
+    and seat), each cell within the web's budget: how many cells come out exact, and of the others how many
+    proved more than the static floor or ceiling.  Budgets are positions (`POSITIONS_PER_SECOND`), so the share
+    is the same on every machine; the time is this one's."""
+    from barbu.analysis.ddtable import DEFAULT_CELL_SECONDS, options, solve_cell
+    from barbu.classic.match import CHANCE, Match
+
+    budget = DEFAULT_CELL_SECONDS if seconds is None else seconds
+    rng = random.Random(46)
+    cells = exact = floors = ceilings = positions = 0
+    by_contract: dict[str, list[int]] = {}
+    start = time.process_time()
+    print(f"{rules}: double-dummy tables of {deals} deals, {budget:g} s a cell (in positions)")
+    for deal in range(1, deals + 1):
+        m = Match(rules, rng.randrange(1 << 30))
+        while m.to_act() == CHANCE:
+            m.apply(m.sample_chance(rng))
+        for opt in options(m)[0]:
+            row = by_contract.setdefault(opt.contract + ("" if opt.trump is None else " SHDC"[opt.trump + 1]), [0, 0])
+            for seat in range(m.n):
+                cell = solve_cell(opt, seat, budget)
+                cells += 1
+                row[1] += 1
+                positions += cell.positions
+                if cell.exact:
+                    exact += 1
+                    row[0] += 1
+                else:
+                    floors += cell.proved_least is not None
+                    ceilings += cell.proved_most is not None
+        print(
+            f"  after {deal} deals: {exact} of {cells} exact, {floors} floors and {ceilings} ceilings proved, "
+            f"{positions:,} positions, {time.process_time() - start:.1f} s",
+            flush=True,
+        )
+    took = time.process_time() - start
+    print(
+        f"  {exact} of {cells} cells exact ({exact / max(cells, 1):.0%}); of the others {floors} with a floor "
+        f"above the static one, {ceilings} with a ceiling below it; {positions:,} positions, {took:.1f} s CPU"
+    )
+    print("  exact by contract: " + ", ".join(f"{k} {e}/{n}" for k, (e, n) in sorted(by_contract.items())))
 
 
 def bench_dds(cards: list[int], boards: int) -> None:
@@ -247,6 +315,10 @@ def main() -> None:
     )
     ap.add_argument("--opening", type=int, metavar="DEALS", help="also solve DEALS whole deals from the opening lead")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds allowed to each --opening solve")
+    ap.add_argument(
+        "--tables", type=int, metavar="DEALS", help="also the exact share of DEALS deals' double-dummy tables"
+    )
+    ap.add_argument("--cell-seconds", type=float, help="the budget of a --tables cell (default: the web's)")
     args = ap.parse_args()
     print(f"core: {'compiled (barbu.solver._fast)' if fast.COMPILED else 'pure Python (no C extension)'}")
     if not args.no_core:
@@ -257,6 +329,8 @@ def main() -> None:
         bench_dds(args.cards, args.solves)
     if args.opening:
         bench_opening(args.rules, args.opening, args.timeout)
+    if args.tables:
+        bench_tables(args.rules, args.tables, args.cell_seconds)
     if args.oracle:
         bench_move_values(args.rules, args.oracle, 15)
 

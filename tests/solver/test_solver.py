@@ -391,3 +391,52 @@ def test_one_seat_with_a_budget_brackets_the_value(rules):
         fast.solve_seat(d.spec, d.start, 4)
     with pytest.raises(ValueError, match="budget"):
         pure.solve_seat(d.spec, d.start, 0, -1)
+
+
+@pytest.mark.parametrize("rules", ["classic", "italian", "salad(players=5)"])
+def test_the_relaxed_game_is_a_floor(rules):
+    """The relaxed game (the others hold their cards in common, each bound only by its suit lengths) is a
+    floor of the seat's real value: never above the brute force through the engine, and most often equal to
+    it (else it would prove nothing)."""
+    checked = equal = 0
+    for d in itertools.islice(random_deals(rules, 17), 200):
+        if not penalties_only(d.spec):
+            continue
+        i = ending(d, 3 if d.spec.n <= 4 else 2)
+        if i is None or d.positions[i].trick:
+            continue
+        m, st = match_at(d, i), d.positions[i]
+        for seat in range(d.spec.n):
+            floor = fast.relaxed_floor(d.spec, st, seat)
+            value = brute_force(m, seat)
+            assert floor <= value, (rules, i, seat)
+            checked += 1
+            equal += floor == value
+        if checked >= 16:
+            break
+    assert checked >= 12 and equal * 2 >= checked, (checked, equal)
+    with pytest.raises(ValueError, match="relaxed"):
+        fast.relaxed_floor(d.spec._replace(ravage=-10), d.start, 0)
+
+
+def test_a_cell_cut_short_proves_a_floor_from_the_relaxed_game():
+    """With a budget the real search does not finish in, where every point is a penalty, the compiled
+    `solve_seat` spends the last quarter on the relaxed game: its floor holds the exact value and, in some
+    cells, is above the static one."""
+    ranges = floors = 0
+    for d in itertools.islice(random_deals("classic", 6), 80):  # a floor by the third No-something deal
+        if not penalties_only(d.spec):
+            continue
+        st = next((s for s in d.positions if not s.trick and max(h.bit_count() for h in s.hands) == 8), None)
+        if st is None:
+            continue
+        exact = fast.solve(d.spec, st)
+        for seat in range(d.spec.n):
+            lo, hi, nodes = fast.solve_seat(d.spec, st, seat, 5000)
+            assert lo <= exact[seat] <= hi and nodes <= 5000
+            if lo < hi:
+                ranges += 1
+                floors += lo > pure.static_bounds(d.spec, st, seat)[0]
+        if floors:
+            break
+    assert ranges and floors, (ranges, floors)

@@ -710,6 +710,8 @@ typedef struct {
     long budget;  /* stop once this many positions are searched (0: never): `solve_seat` */
     int aborted;  /* the budget ran out: every search returns at once, nothing more is stored */
     int history[MAXP][52];  /* cut-offs each seat's cards caused: tried first next time */
+    int relaxed;  /* searching the relaxed game (`relaxed_key`): the others hold their cards in common */
+    int relax_root;  /* with a budget: a floor from the relaxed game where the real search does not finish */
 } Ctx;
 
 static long last_nodes;  /* nodes searched by the last solve call (for the benchmark) */
@@ -786,6 +788,7 @@ static void set_key_length(Ctx *cx) {
     int pos = !sp->neg_mask && sp->per_trick >= 0 && !sp->ravage;
     for (int i = 0; i < sp->nlast; i++) pos &= sp->last[i] >= 0;
     cx->gains = pos && !neg;
+    cx->relax_root = neg && sp->trump < 0 && n >= 3 && sp->nclasses >= 0;  /* where the relaxed game is defined */
     unsigned entries = 1;
     while ((size_t)entries * 2 * cx->stride * sizeof(u64) <= TT_BYTES) entries *= 2;
     tt_mask = entries - 1;
@@ -1131,6 +1134,72 @@ static int ducks_after_trick(const Ctx *cx, const Pos *p) {
     return 1;
 }
 
+#ifdef BARBU_COUNT
+static int counted_search(Ctx *cx, const Pos *p, int alpha, int beta);
+#define SEARCH counted_search
+#else
+#define SEARCH search
+#endif
+
+/* The relaxed game (Kupferschmid and Helmert's lower bounds for open-hand Skat, made for the paranoid search):
+ * the others hold their cards in common and keep only their suit lengths, so each of them, at its turn, plays
+ * any of their cards of a suit its own hand may play.  Every play of the real game is one of the relaxed game,
+ * so the others are at least as strong there and the seat's value there is a floor of its real one; where
+ * every point is a penalty and there are no trumps the floor is usually the value itself (see docs/solver.md,
+ * "The sixth pass").  A position of the relaxed game is its key: the seat's cards against the others' together,
+ * each other hand's suit lengths, the point cards, the leader, the seat (and a mark, so that it never meets a
+ * real key).  The others' cards are kept in their hands (any split with the right lengths stands for all):
+ * a card played from another hand is first swapped with a card of its suit of the hand that plays it. */
+static int relaxed_key(const Ctx *cx, const Pos *p, u64 *key) {
+    const Spec *sp = cx->sp;
+    int k = 0;
+    u64 rest = p->in_hands, lengths[2] = {0, 0};
+    key[k++] = relative(p->hands[cx->seat], rest);
+    for (int s = 0, j = 0; s < sp->n; s++) {
+        if (s == cx->seat) continue;
+        u64 l = 0;
+        for (int x = 0; x < 4; x++) l |= (u64)__builtin_popcountll(p->hands[s] & SUIT[x]) << (4 * x);
+        lengths[j / 4] |= l << (16 * (j % 4));
+        j++;
+    }
+    key[k++] = lengths[0];
+    key[k++] = lengths[1];
+    for (int c = 0; c < sp->nclasses; c++) key[k++] = relative(sp->classes[c] & rest, rest);
+    key[k++] = (u64)p->leader | ((u64)(p->hb && sp->heart_mode == 3) << 8) | ((u64)cx->seat << 16);
+    while (k < cx->keylen) key[k++] = 0;
+    key[k - 1] |= 1ULL << 40;  /* the mark: a real key's last word is the leader's, never so high */
+    return k;
+}
+
+/* Before `turn` plays `card`, another of the others' hands holds it: swap it with `turn`'s lowest card of its suit. */
+static void take_from_pool(const Spec *sp, Pos *p, int turn, int card) {
+    u64 bit = 1ULL << card, mine = p->hands[turn] & SUIT[card / 13];
+    u64 give = mine & -mine;
+    for (int s = 0; s < sp->n; s++)
+        if (p->hands[s] & bit) { p->hands[s] ^= bit | give; break; }
+    p->hands[turn] ^= bit | give;
+}
+
+/* The others' cards worth trying in the relaxed game: of a run of their cards in common (same suit, same points,
+ * no card of the seat or on the table between them) the lowest and the highest.  Not the lowest alone, as one
+ * hand's runs: two of the others may play from one run to a trick, and which of them wins it decides who leads
+ * next; the two ends let any of them be the one. */
+static int band_ends(const Spec *sp, u64 cands, u64 pool, u64 in_play, int *moves) {
+    u64 others = in_play & ~pool;
+    int k = 0, prev = -1, first = -1;
+    while (cands) {
+        int c = __builtin_ctzll(cands);
+        cands &= cands - 1;
+        if (prev >= 0 && prev / 13 == c / 13 && sp->values[prev] == sp->values[c]
+            && !(others & ((1ULL << c) - (1ULL << (prev + 1))))) {
+            if (prev != first) k--;  /* keep the run's first card, and its last so far */
+        } else first = c;
+        moves[k++] = c;
+        prev = c;
+    }
+    return k;
+}
+
 static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     const Spec *sp = cx->sp;
     if (cx->budget && cx->nodes >= cx->budget) { cx->aborted = 1; return 0; }
@@ -1141,7 +1210,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
         score_pos(sp, p, pts);
         return (int)pts[cx->seat];
     }
-    if (!p->ntrick && __builtin_popcountll(p->in_hands) == sp->n) {
+    if (!p->ntrick && __builtin_popcountll(p->in_hands) == sp->n && !cx->relaxed) {
         /* The last trick plays itself: one card each. */
         Pos last = *p;
         int gain = 0;
@@ -1159,7 +1228,7 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     int lo, hi;
     if (!p->ntrick && !sp->ravage && settled(cx, p, &lo)) return lo;
     if (p->ntrick && lost_for_good(cx, p)) return 0;
-    if (cx->penalties && sp->trump < 0 && ducks_after_trick(cx, p)) return 0;
+    if (cx->penalties && sp->trump < 0 && !cx->relaxed && ducks_after_trick(cx, p)) return 0;
     bounds(cx, p, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
@@ -1167,7 +1236,8 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     u64 key[KEYLEN];
     int hint = -1, stored = 0;
     if (!p->ntrick) {
-        make_key(cx, p, key);
+        if (cx->relaxed) relaxed_key(cx, p, key);
+        else make_key(cx, p, key);
         e = tt + (size_t)hash_key(key, cx->keylen) * cx->stride;
         u64 head = HEAD(e);
         if ((unsigned)head == tt_gen && !memcmp(e + 2, key, sizeof(u64) * cx->keylen)) {
@@ -1184,7 +1254,13 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     int turn = turn_of(sp, p);
     u64 hand = p->hands[turn];
     int moves[52];
-    int k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
+    int k;
+    if (cx->relaxed && turn != cx->seat) {
+        /* One of the others: any of their cards in common, of a suit its own hand may play. */
+        u64 pool = p->in_hands & ~p->hands[cx->seat], legal = legal_of(sp, hand, p), suits = 0;
+        for (int x = 0; x < 4; x++) if (legal & SUIT[x]) suits |= SUIT[x];
+        k = band_ends(sp, pool & suits, pool, p->in_hands | p->trick_mask, moves);
+    } else k = distinct_moves(sp, legal_of(sp, hand, p), hand, p->in_hands | p->trick_mask, moves);
     /* The best move stored for this position first, then the cards with most cut-offs. */
     int score[52], danger[5] = {0, 0, 0, 0, 0};  /* the searched seat's danger, by suit and in all */
     if (cx->penalties && turn == cx->seat) {
@@ -1209,9 +1285,10 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     int best = maximise ? -INF : INF, best_card = k ? moves[0] : 0;
     for (int i = 0; i < k; i++) {
         Pos child = *p;
+        if (cx->relaxed && !(hand >> moves[i] & 1)) take_from_pool(sp, &child, turn, moves[i]);
         int w = play(sp, &child, moves[i]);
         int gain = w >= 0 ? trick_points(cx, p, moves[i], w) : 0;
-        int v = gain + search(cx, &child, alpha - gain, beta - gain);
+        int v = gain + SEARCH(cx, &child, alpha - gain, beta - gain);
         if (cx->aborted) return 0;  /* a value cut short: neither used nor stored */
         if (maximise) {
             if (v > best) { best = v; best_card = moves[i]; if (v > alpha) alpha = v; }
@@ -1236,17 +1313,45 @@ static int search(Ctx *cx, const Pos *p, int alpha, int beta) {
     return best;
 }
 
+#ifdef BARBU_COUNT
+#include "_count.h"
+#endif
+
 /* MTD(f): a series of null-window searches closing in on the value; the table keeps their bounds.  With a
  * budget (`cx->budget`) it may stop early: ``*lo_out`` and ``*hi_out`` are then what the finished passes proved. */
+static int mtdf_passes(Ctx *cx, const Pos *p, int *lo, int *hi, int g) {
+    while (*lo < *hi) {
+        int beta = g == *lo ? g + 1 : g;
+        g = SEARCH(cx, p, beta - 1, beta);
+        if (cx->aborted) return 0;
+        if (g < beta) *hi = g; else *lo = g;
+    }
+    return 1;
+}
+
 static void mtdf_bounds(Ctx *cx, const Pos *p, int *lo_out, int *hi_out) {
     int lo, hi;
     bounds(cx, p, &lo, &hi);
     int g = 0 < lo ? lo : 0 > hi ? hi : 0;
-    while (lo < hi) {
-        int beta = g == lo ? g + 1 : g;
-        g = search(cx, p, beta - 1, beta);
-        if (cx->aborted) break;
-        if (g < beta) hi = g; else lo = g;
+    if (!cx->budget || !cx->relax_root) {
+        mtdf_passes(cx, p, &lo, &hi, g);
+    } else {
+        /* With a budget, where the relaxed game applies: three quarters of it for the real search, and if that
+         * does not finish, the rest for the relaxed game's value, a floor (it lies under the proved ceiling;
+         * reaching it makes the cell exact).  Otherwise a cut-short search proves no floor above the static one:
+         * its passes that would succeed must try every card of the three others. */
+        long budget = cx->budget;
+        long share = (budget - cx->nodes) / 4 * 3;
+        cx->budget = cx->nodes + (share > 0 ? share : 1);  /* never 0, which would mean no budget */
+        if (!mtdf_passes(cx, p, &lo, &hi, g)) {
+            cx->aborted = 0;
+            cx->budget = budget;
+            cx->relaxed = 1;
+            int rlo = lo, rhi = hi;
+            mtdf_passes(cx, p, &rlo, &rhi, rlo);
+            cx->relaxed = 0;
+            if (rlo > lo) lo = rlo;
+        }
     }
     *lo_out = lo;
     *hi_out = hi;
@@ -1373,6 +1478,27 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Py_INCREF(one);
     Py_DECREF(res);
     return one;
+}
+
+/* The seat's final points in the relaxed game (`relaxed_key`), a floor of its real ones: for the tests. */
+static PyObject *py_relaxed_floor(PyObject *self, PyObject *args) {
+    PyObject *spec_o, *state;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OOi", &spec_o, &state, &seat)) return NULL;
+    Spec sp;
+    Pos p;
+    if (read_spec(spec_o, &sp) < 0 || ensure_tt() < 0 || read_state(state, &sp, &p) < 0) return NULL;
+    if (seat < 0 || seat >= sp.n) { PyErr_SetString(PyExc_ValueError, "seat: out of range"); return NULL; }
+    if (sp.n < 3 || sp.nclasses < 0 || sp.ravage) { PyErr_SetString(PyExc_ValueError, "spec: no relaxed game for these rules"); return NULL; }
+    int total = p.nwin + (__builtin_popcountll(p.in_hands) + p.ntrick) / sp.n;
+    if (p.nwin > MAXTRICKS || total > MAXTRICKS) { PyErr_SetString(PyExc_ValueError, "state: too many tricks"); return NULL; }
+    Ctx cx = {.sp = &sp, .seat = seat, .first_last = total - sp.nlast};
+    set_key_length(&cx);
+    cx.relaxed = 1;
+    memset(cx.history, 0, sizeof cx.history);
+    use_table_for(&sp, total);
+    long pts = accrued_of(&sp, &p, cx.first_last, seat);
+    return PyLong_FromLong(pts + mtdf(&cx, &p));
 }
 
 /* One seat's paranoid search with a budget of positions: the least and the most its final points can be,
@@ -1656,6 +1782,10 @@ static PyMethodDef methods[] = {
     {"rule_playouts", py_rule_playouts, METH_VARARGS, "rule_playouts(spec, pm, states, end_cards, root=-1) -> points of each deal played to its end by the rule player (the solver's best card from end_cards cards a hand; with root, from end_cards cards in root's hand root plays its best response to the others' rule cards, maximising sum(weights[s] * points[s]), by default its own points)"},
     {"respond_line", py_respond_line, METH_VARARGS, "respond_line(spec, pm, state, root, weights=None) -> (points, cards): the rest of the deal with root playing its best response to the others' rule cards, as rule_playouts ends it"},
     {"solve_many", py_solve_many, METH_VARARGS, "solve_many(spec, states) -> solve() of each"},
+    {"relaxed_floor", py_relaxed_floor, METH_VARARGS, "relaxed_floor(spec, state, seat) -> the seat's final points when the others hold their cards in common (a floor of solve's)"},
+#ifdef BARBU_COUNT
+    {"counts", py_counts, METH_O, "counts(reset) -> the counting build's counters (docs/solver.md)"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 
