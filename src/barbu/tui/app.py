@@ -95,8 +95,8 @@ class BarbuApp(App[int]):
         return TableScreen(self.session, self.delay, self.confirm_forced)
 
     def puzzles_from(self, match: Match, seat: int, saved: Path | None = None) -> None:
-        """Open the person's costliest decisions of the match just played as puzzles (`barbu.tui.puzzle_app`)."""
-        from .puzzle_app import open_match_puzzles
+        """Open the person's costliest decisions of the match just played as puzzles (`barbu.tui.puzzle_match`)."""
+        from .puzzle_match import open_match_puzzles
 
         open_match_puzzles(self, match, seat, saved.stem if saved else "match")
 

@@ -91,7 +91,7 @@ class DealOverDialog(InfoDialog):
 
 class MatchOverDialog(InfoDialog):
     """Final standings; closing it leaves the game.  With ``puzzles`` (a match of tricks), P opens the person's
-    costliest decisions of the match as puzzles (`barbu.tui.puzzle_app`)."""
+    costliest decisions of the match as puzzles (`barbu.tui.puzzle_match`)."""
 
     BINDINGS = InfoDialog.BINDINGS + [Binding("p", "puzzles", N_("Puzzles from this match"))]
 
