@@ -74,6 +74,7 @@ def write(path: str | Path, puzzles: Iterable[Puzzle]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # as an ordinary file, not mkstemp's owner-only
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
