@@ -81,7 +81,7 @@ def decision(m: Match, seat: int, solution: Sequence[str], costs: Sequence[tuple
 def reply_problem(m: Match, seat: int, card: int) -> str | None:
     """Why ``card`` is not the reply that leaves ``seat`` fewest points (None: it is)."""
     spec, state = objective(spec_of(m), sign_of(m)), state_of(m)
-    left = {c: pure.solve_seat(spec, pure.after_card(spec, state, c), seat)[0] for c in cards_of(m.legal_mask())}
+    left = {int(c): pure.solve_seat(spec, pure.after_card(spec, state, c), seat)[0] for c in cards_of(m.legal_mask())}
     if int(card) not in left:
         return f"the reply {CARDS[card]} is not a legal card"
     if left[int(card)] != min(left.values()):
