@@ -18,6 +18,7 @@ from barbu.cli.main import main as barbu
 from barbu.games import short_rules
 from barbu.puzzles import library
 from barbu.puzzles.mine import from_record
+from barbu.puzzles.model import Puzzle
 from barbu.records.barbu import write_record
 from barbu.tui.puzzle_series import RatedSeries, StreakSeries
 from barbu.tui.puzzle_store import PuzzleStore
@@ -40,11 +41,17 @@ def flat(text: str) -> str:
     return " ".join(text.replace("\u00a0", " ").split())
 
 
+def right(p: Puzzle) -> list[str]:
+    """The cards that solve a puzzle, its line's included, as typed."""
+    return [p.solution[0], *(step.solution[0] for step in p.line)]
+
+
 def test_a_rated_puzzle_line_by_line(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:
-    first = RatedSeries(PuzzleStore(tmp_path / "elsewhere"), library.load(), random.Random(7)).next()
+    chosen = library.choose(library.load(), kind="open")
+    first = RatedSeries(PuzzleStore(tmp_path / "elsewhere"), chosen, random.Random(7)).next()
     assert first is not None
-    typed(monkeypatch, "help", "zz", first.solution[0].lower(), "q")
-    assert barbu(["puzzle", "--seed", "7"]) == 0
+    typed(monkeypatch, "help", "zz", *(card.lower() for card in right(first)), "q")
+    assert barbu(["puzzle", "--kind", "open", "--seed", "7"]) == 0
     out = flat(capsys.readouterr().out)
     assert "Rated puzzles · puzzle 1" in out and "Every hand is shown" in out
     assert "Type a card" in out and "Not allowed: 'zz' is not a card" in out
@@ -56,7 +63,7 @@ def test_a_rated_puzzle_line_by_line(data: Path, tmp_path: Path, monkeypatch, ca
 def test_the_daily_puzzle_is_rated_the_first_time_only(data: Path, monkeypatch, capsys) -> None:
     today = library.daily(DAY, library.load())
     for _ in range(2):
-        typed(monkeypatch, today.solution[0])
+        typed(monkeypatch, *right(today))
         assert barbu(["puzzle", "--daily", "--date", DAY]) == 0
     out = flat(capsys.readouterr().out)
     assert out.count("Puzzle of the day") == 2 and out.count("is the best card") == 2
@@ -72,7 +79,7 @@ def test_a_streak_ends_at_the_first_mistake(data: Path, tmp_path: Path, monkeypa
     series.answer(first, first.solution[0], True, 0)
     second = series.next()  # what the command offers next, after the first is solved
     assert second is not None
-    typed(monkeypatch, first.solution[0], "", second.costs[0][0], "")
+    typed(monkeypatch, *right(first), "", second.costs[0][0], "")
     assert barbu(["puzzle", "--streak", "--seed", "3"]) == 0
     out = flat(capsys.readouterr().out)
     assert "Puzzle streak · puzzle 2" in out and "this puzzle is not rated" in out
