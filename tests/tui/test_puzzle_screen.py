@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import random
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from barbu.games import short_rules
 from barbu.i18n import use
 from barbu.play.session import Session
 from barbu.puzzles import library
-from barbu.puzzles.model import SINGLE, Puzzle, Step
+from barbu.puzzles.model import SINGLE, Puzzle
 from barbu.records.barbu import write_record
 from barbu.tui import BarbuApp
 from barbu.tui.dialogs import MatchOverDialog
@@ -212,34 +211,20 @@ async def test_the_end_of_a_match_offers_its_puzzles(tmp_path: Path, monkeypatch
     assert [(a.mode, a.solved, a.rated) for a in kept.history] == [("mine", True, False)]
 
 
-def two_cards(base: Puzzle) -> Puzzle:
-    """A line of two decisions on a library puzzle: the replies and the second card's costs made up here (the
-    engine's tests prove real lines; this one drives the table through them)."""
-    m = base.match()
-    m.apply(m.parse_action(base.solution[0]))
-    replies = []
-    while m.to_act() != base.seat:
-        a = m.legal_actions()[0]
-        replies.append(str(a))
-        m.apply(a)
-    legal = [str(a) for a in m.legal_actions()]
-    return replace(base, line=(Step(tuple(replies), (legal[0],), tuple((a, 3) for a in legal[1:])),))
-
-
 async def test_a_line_has_the_others_reply_at_the_table_then_asks_again(tmp_path: Path) -> None:
-    lines = (two_cards(p) for p in library.load())
-    line = next(x for x in lines if x.line[0].replies and x.line[0].costs)  # the others play between the two
+    line = next(p for p in library.load() if p.line and p.line[0].replies)  # the others play between the cards
     app = PuzzleApp(MineSeries(PuzzleStore(tmp_path), [line]), delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         await until(pilot, lambda: at_decision(app))
-        assert "(card 1 of 2)" in flat(screen_text(app))
+        total = len(line.line) + 1
+        assert f"(card 1 of {total})" in flat(screen_text(app))
         await pick_by_keys(pilot, app.screen, line.solution[0])
         await until(pilot, lambda: at_decision(app) and app.screen.session.step == 1)
-        assert "(card 2 of 2)" in flat(screen_text(app))
-        wrong = line.line[0].costs[0][0]
+        assert f"(card 2 of {total})" in flat(screen_text(app))
+        wrong, cost = line.line[0].costs[0]
         await pick_by_keys(pilot, app.screen, wrong)
         await until(pilot, lambda: isinstance(app.screen, PuzzleAnswer))
-        assert "Puzzle 1: missed" in flat(screen_text(app)) and "loses 3 points" in dialog_text(app)
+        assert "Puzzle 1: missed" in flat(screen_text(app)) and f"loses {cost} point" in dialog_text(app)
         await pilot.press("enter")  # no next puzzle: Enter leaves
         await pilot.pause()
     assert not app.is_running

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from barbu.classic.match import CHANCE, Match
 from barbu.games import short_rules
 from barbu.puzzles import library
 from barbu.puzzles.mine import from_record
-from barbu.puzzles.model import Puzzle, Step
+from barbu.puzzles.model import Puzzle
 from barbu.records.barbu import write_record
 from barbu.tui.puzzle_series import DailySeries, MineSeries, RatedSeries, StreakSeries, difficulty
 from barbu.tui.puzzle_session import PuzzleSession
@@ -127,31 +126,21 @@ def test_a_streak_climbs_and_stops_at_the_first_mistake(tmp_path: Path, puzzles)
     assert again.answer(p, p.costs[0][0], False, 1).best_streak == 3  # the best is kept
 
 
-def test_a_line_of_two_cards_plays_the_others_replies_between_them(puzzles) -> None:
-    """A line's mechanics (the data here is not a solver's line: the engine's tests prove those)."""
-    base = puzzles[0]
-    m = base.match()
-    m.apply(m.parse_action(base.solution[0]))
-    replies = []
-    while m.to_act() != base.seat:
-        a = m.legal_actions()[0]
-        replies.append(str(a))
-        m.apply(a)
-    legal = [str(a) for a in m.legal_actions()]
-    assert len(legal) >= 2
-    line = replace(base, line=(Step(tuple(replies), (legal[0],), tuple((a, 1) for a in legal[1:])),))
+def test_a_line_plays_the_others_replies_between_its_cards(puzzles) -> None:
+    line = next(p for p in puzzles if p.line and p.line[0].replies)
     s = PuzzleSession(line)
-    s.apply_human(s.match.parse_action(base.solution[0]))
-    assert not s.finished and s.step == 1
+    s.apply_human(s.match.parse_action(line.solution[0]))
+    assert not s.finished and s.step == 1 and s.replies == list(line.line[0].replies)
     while s.to_act() != s.seat:
         s.apply_bot(s.to_act(), s.agents[s.to_act()].act(s.bot_view(s.to_act())))
     assert s.human_to_act() and s.at_decision().history == s.match.history
-    s.apply_human(legal[1].lower())  # typed, as a person types it
-    assert s.finished and not s.solved and s.cost == 1
+    wrong, cost = line.line[0].costs[0]
+    s.apply_human(wrong.lower())  # typed, as a person types it
+    assert s.finished and not s.solved and s.cost == cost
 
     s = PuzzleSession(line)
-    s.apply_human(base.costs[0][0])
-    assert s.finished and not s.solved and s.cost == base.costs[0][1]  # a wrong first card ends the line
+    s.apply_human(line.costs[0][0])
+    assert s.finished and not s.solved and s.cost == line.costs[0][1]  # a wrong first card ends the line
 
 
 def finished_match(path: Path, seed: int = 11) -> None:
