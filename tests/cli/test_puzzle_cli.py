@@ -184,3 +184,16 @@ def test_a_library_file_of_your_own_chosen_by_contract(data: Path, tmp_path: Pat
     assert barbu(["puzzle", "--file", str(path), "--contract", contract, "--seed", "2"]) == 0
     assert "Not the best" in flat(capsys.readouterr().out)
     assert [(a.puzzle, a.mode, a.rated) for a in PuzzleStore(data).read().history] == [(first.id, "file", True)]
+
+
+def test_a_line_line_by_line(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    """A puzzle of several cards: the others' replies told between them, every card asked."""
+    line = next(p for p in library.load() if p.line and p.line[0].replies)
+    path = tmp_path / "line.jsonl"
+    library.write(path, [line])
+    typed(monkeypatch, *right(line))
+    assert barbu(["puzzle", "--file", str(path)]) == 0
+    out = flat(capsys.readouterr().out)
+    assert "Right: " in out and "Now your next card." in out and f"Card 2 of {len(line.line) + 1} to find." in out
+    assert out.count(" plays ") >= len(line.line[0].replies) and "is the best card" in out
+    assert [a.solved for a in PuzzleStore(data).read().history] == [True]

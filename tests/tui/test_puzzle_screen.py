@@ -220,7 +220,7 @@ async def test_a_line_has_the_others_reply_at_the_table_then_asks_again(tmp_path
         assert f"(card 1 of {total})" in flat(screen_text(app))
         await pick_by_keys(pilot, app.screen, line.solution[0])
         await until(pilot, lambda: at_decision(app) and app.screen.session.step == 1)
-        assert f"(card 2 of {total})" in flat(screen_text(app))
+        assert f"(card 2 of {total})" in flat(screen_text(app)) and "Now your next card." in flat(screen_text(app))
         wrong, cost = line.line[0].costs[0]
         await pick_by_keys(pilot, app.screen, wrong)
         await until(pilot, lambda: isinstance(app.screen, PuzzleAnswer))

@@ -231,7 +231,10 @@ def solve_plain(s: PuzzleSession, read: Callable[[str], str], out: Callable[[str
                 out(_("Type a card (qh, 10s, A♠), or q to stop."))
                 continue
             try:
-                s.apply_human(parse_typed(m, text, current()))
+                action = s.apply_human(parse_typed(m, text, current()))
             except BarbuError as e:
                 out(_("Not allowed: {reason}").format(reason=word_error(e, current())))
+                continue
+            if not s.finished:  # a right card of a line: the others reply, then the next card
+                out(_("Right: {card}. Now your next card.").format(card=action_words(m, str(action))))
     return True

@@ -230,6 +230,13 @@ class PuzzleScreen(TableScreen):
                 text += "\n[dim]" + escape(still_out_line(v)) + "[/]"
         self.query_one("#prompt", Static).update(text)
 
+    def after_move(self, seat: int, action: Any, before: Any, chosen: bool = False) -> None:
+        """As at the table; a right card in a line is said, before the others' replies."""
+        super().after_move(seat, action, before, chosen)
+        s = self.session
+        if chosen and not s.finished and s.step > 0:
+            self.say(_("Right: {card}. Now your next card.").format(card=action_words(s.match, str(action))))
+
     def keys_help(self) -> str:
         return _("""\
 [b]Keys[/b]
