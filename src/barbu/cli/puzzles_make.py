@@ -272,7 +272,7 @@ def puzzle_text(p: Puzzle) -> list[str]:
             cards=", ".join(card(m.parse_action(a)) for a in p.solution), value=number(p.value), seat=seat(p.seat)
         )
     )
-    costs = ", ".join(f"{card(m.parse_action(a))} −{number(c)}" for a, c in p.costs)
+    costs = ", ".join(f"{card(m.parse_action(a))} {number(c)}" for a, c in p.costs)
     lines.append(_("Each other card costs: {costs} (margin {margin})").format(costs=costs, margin=number(margin(spec))))
     if p.kind == SINGLE and p.share is not None:
         lines.append(
