@@ -421,7 +421,7 @@ def test_the_relaxed_game_is_a_floor(rules):
 
 def test_a_cell_cut_short_proves_a_floor_from_the_relaxed_game():
     """With a budget the real search does not finish in, where every point is a penalty, the compiled
-    `solve_seat` spends the last quarter on the relaxed game: its floor holds the exact value and, in some
+    `solve_seat` spends the last eighth on the relaxed game: its floor holds the exact value and, in some
     cells, is above the static one."""
     ranges = floors = 0
     for d in itertools.islice(random_deals("classic", 6), 80):  # a floor by the third No-something deal
