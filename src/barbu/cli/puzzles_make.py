@@ -13,19 +13,23 @@ from rich.table import Table
 
 from ..arena.runners import open_runner
 from ..classic.match import Match
+from ..classic.state import DOMINO_PLAY
 from ..core.cards import SUIT_SYMBOLS
 from ..core.errors import BarbuError
 from ..core.words import N_, message
 from ..i18n import _, number
 from ..puzzles.check import verify
 from ..puzzles.find import EXACT_CARDS, REASONS, margin
+from ..puzzles.layout_find import layout_margin
 from ..puzzles.library import read, write
 from ..puzzles.make import Made, jobs_for, make, record_paths
 from ..puzzles.model import KINDS, OPEN, SINGLE, Puzzle
 from ..puzzles.single import SAMPLES, SHARE
+from ..solver.layout import layout_spec_of
 from ..solver.position import spec_of, state_of
 from ..solver.pure import accrued
 from .common import console, err
+from .textplay import _pos_label
 from .wording import card, contract, hand, seat
 
 #: The presets ``--selfplay`` plays unless ``--rules`` says otherwise: the main families' trick play.
@@ -46,6 +50,7 @@ THEME_WORDS = {
     "shed": N_("choose the discard"),
     "ruff": N_("trump in"),
     "block": N_("block the layout"),
+    "lay": N_("lay the right card on the layout"),
 }
 KIND_WORDS = {
     OPEN: N_("open: every hand shown"),
@@ -250,6 +255,8 @@ def puzzle_text(p: Puzzle) -> list[str]:
         + ("" if p.trump is None else ", " + _("trumps: {suit}").format(suit=SUIT_SYMBOLS[p.trump])),
         _("from {source}, deal {deal}").format(source=p.source, deal=number(p.source_deal)),
     ]
+    if m.phase == DOMINO_PLAY:
+        return lines + layout_text(p, m)
     spec, state = spec_of(m), state_of(m)
     so_far = accrued(spec, state)
     for s in range(m.n):
@@ -281,6 +288,30 @@ def puzzle_text(p: Puzzle) -> list[str]:
             )
         )
     return lines
+
+
+def layout_text(p: Puzzle, m: Match) -> list[str]:
+    """A Domino or Success puzzle's hands, rows, solution and costs (every hand shown: the open kind)."""
+    lines = [f"{'→' if s == p.seat else ' '} {seat(s)}: {hand(m.hands[s])}" for s in range(m.n)]
+    rows = [f"{SUIT_SYMBOLS[s]} {_pos_label(m, a)}…{_pos_label(m, b)}" for s, (a, b) in row_spans(m)]
+    lines.append(_("Layout: {rows}").format(rows="  ".join(rows) or "—"))
+
+    def move(a: str) -> str:
+        return _("pass") if a == "pass" else card(m.parse_action(a))
+
+    lines.append(
+        _("Solution: {cards} (the deal ends at {value} points for {seat})").format(
+            cards=", ".join(move(a) for a in p.solution), value=number(p.value), seat=seat(p.seat)
+        )
+    )
+    costs = ", ".join(f"{move(a)} {number(c)}" for a, c in p.costs)
+    margin_ = layout_margin(layout_spec_of(m))
+    lines.append(_("Each other card costs: {costs} (margin {margin})").format(costs=costs, margin=number(margin_)))
+    return lines
+
+
+def row_spans(m: Match) -> list[tuple[int, tuple[int, int]]]:
+    return [(s, span) for s, span in enumerate(m.layout) if span]
 
 
 def cmd_check(args: argparse.Namespace) -> int:

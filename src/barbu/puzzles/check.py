@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..classic.match import PLAY, Match
+from ..classic.state import DOMINO_PLAY
 from ..core.cards import CARDS, cards_of
 from ..solver import pure
 from ..solver.position import objective, spec_of, state_of
 from .find import classes, margin, sign_of
+from .layout_find import layout_problems
 from .model import SINGLE, Puzzle, PuzzleError
 from .single import SHARE
 
@@ -22,6 +24,8 @@ def verify(p: Puzzle) -> list[str]:
     except PuzzleError as e:
         return [str(e)]
     mine = p.source.startswith("mine:")
+    if m.phase == DOMINO_PLAY:  # Domino, Success: the layout solver (pure Python) weighs every move again
+        return layout_problems(m, p, strict=not mine)
     problems = decision(m, p.seat, p.solution, p.costs, strict=not mine)
     if problems:
         return problems

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..agents.rule import RuleAgent
 from ..classic.match import CHANCE, DEAL, PLAY, Match
+from ..classic.state import DOMINO_PLAY
 from ..core.actions import Draw
 from ..core.cards import CARDS, cards_of
 from ..core.errors import BarbuError
 from ..solver import fast
+from ..solver.layout import layout_spec_of, layout_state_of
 from ..solver.position import Spec, State, objective, spec_of, state_of
 from ..solver.pure import after_card, distinct_moves
 from .model import OPEN, SINGLE, Puzzle, Step, puzzle_id
@@ -79,6 +81,11 @@ def margin(spec: Spec) -> int:
 
 def positions(rules: str, actions: Sequence[str], limit_cards: int = EXACT_CARDS) -> Iterator[Position]:
     """Every card decision of a record's actions where each hand holds at most ``limit_cards`` cards."""
+    return decisions(rules, actions, lambda m: m.phase == PLAY and max(h.bit_count() for h in m.hands) <= limit_cards)
+
+
+def decisions(rules: str, actions: Sequence[str], keep: Callable[[Match], bool]) -> Iterator[Position]:
+    """Every decision of a player (not chance) in a record's actions where ``keep(match)`` holds."""
     m = Match(rules, None)
     deal, dealer, start = 0, 0, 0
     texts = list(actions)
@@ -88,7 +95,7 @@ def positions(rules: str, actions: Sequence[str], limit_cards: int = EXACT_CARDS
             return
         if m.phase == DEAL:
             deal, dealer, start = len(m.results) + 1, m.dealer, i
-        if actor != CHANCE and m.phase == PLAY and max(h.bit_count() for h in m.hands) <= limit_cards:
+        if actor != CHANCE and keep(m):
             yield Position(m.clone(), actor, deal, dealer, tuple(texts[start:i]), text)
         m.apply(m.parse_action(text))
 
@@ -114,13 +121,20 @@ def rebuild(rules: str, pos: Position) -> tuple[str, ...] | None:
         out = (draw_for(fresh, pos.dealer), *pos.actions)
         for text in out:
             fresh.apply(fresh.parse_action(text))
-        if fresh.to_act() != pos.seat or fresh.phase != PLAY:
+        if fresh.to_act() != pos.seat or fresh.phase != pos.match.phase:
             return None
-        if spec_of(fresh) != spec_of(pos.match) or state_of(fresh) != state_of(pos.match):
+        if solver_view(fresh) != solver_view(pos.match):
             return None
     except (BarbuError, ValueError, LookupError):  # an action the fresh match refuses: no rebuild
         return None
     return out
+
+
+def solver_view(m: Match) -> tuple[object, object]:
+    """What a solver sees of a match: the rules and the position, of trick play or of a layout deal."""
+    if m.phase == DOMINO_PLAY:
+        return layout_spec_of(m), layout_state_of(m)
+    return spec_of(m), state_of(m)
 
 
 def classes(spec: Spec, legal: int, hand: int, state: State) -> list[list[int]]:
@@ -267,7 +281,12 @@ def puzzle_at(
 
 def obvious(m: Match, seat: int, solution: Sequence[int]) -> bool:
     """Whether the rule player, from the seat's own view, plays one of the solution's cards."""
-    return int(RuleAgent(0).act(m.view(seat))) in solution
+    return obvious_action(m, seat, [str(CARDS[c]) for c in solution])
+
+
+def obvious_action(m: Match, seat: int, solution: Sequence[str]) -> bool:
+    """Whether the rule player, from the seat's own view, plays one of the solution's actions (as text)."""
+    return str(RuleAgent(0).act(m.view(seat))) in solution
 
 
 def paranoid_reply(m: Match, seat: int, sign: int) -> int:

@@ -17,7 +17,8 @@ from ..classic.match import Match
 from ..core.errors import BarbuError
 from ..records.barbu import read_record
 from .find import EXACT_CARDS, Tally, find
-from .model import Puzzle
+from .layout_find import find_layout
+from .model import OPEN, Puzzle
 from .single import SAMPLES
 
 #: Every file of a folder given to ``--from`` that is read as a record.
@@ -49,6 +50,8 @@ def mine_actions(
     found = find(
         rules, actions, source, kinds, tally, samples=samples, exact_cards=exact_cards, keep_obvious=keep_obvious
     )
+    if OPEN in kinds:  # Domino and Success: open puzzles only (every hand shown)
+        found += find_layout(rules, actions, source, tally, keep_obvious=keep_obvious)
     return found, tally
 
 

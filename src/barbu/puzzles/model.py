@@ -35,6 +35,7 @@ THEMES = (
     "shed",  # a discard: which card to be rid of, when void in the suit led
     "ruff",  # trumping in, void in the suit led
     "block",  # Domino: the move that leaves the others without a card to play
+    "lay",  # Domino: which of the cards that fit to lay now (no move blocks more of the others)
 )
 
 #: The id: 12 lowercase hex characters.

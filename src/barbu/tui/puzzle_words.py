@@ -32,6 +32,7 @@ THEMES: dict[str, tuple[str, str]] = {
     "shed": (N_("Shedding"), N_("the card to be rid of, when you cannot follow suit")),
     "ruff": (N_("Ruffing"), N_("trumping in when you cannot follow suit")),
     "block": (N_("Blocking"), N_("the Domino move that leaves the others without a card to play")),
+    "lay": (N_("Laying the right card"), N_("the Domino card to lay now, of several that fit")),
 }
 
 #: The modes, as the title names them.

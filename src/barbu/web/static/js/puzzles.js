@@ -29,10 +29,12 @@ const THEMES = {
   shed: () => t("Shed: void in the suit led, choose the card to be rid of"),
   ruff: () => t("Ruff: void in the suit led, trump in"),
   block: () => t("Block: the Domino move that leaves the others without a card to play"),
+  lay: () => t("Lay: the Domino card to lay now, of several that fit"),
 };
 const THEME_NAMES = {
   duck: () => t("duck"), unblock: () => t("unblock"), take: () => t("take"), "lead-away": () => t("lead away"),
   cash: () => t("cash"), guard: () => t("guard"), shed: () => t("shed"), ruff: () => t("ruff"), block: () => t("block"),
+  lay: () => t("lay"),
 };
 const KIND_NAMES = { open: () => t("every hand shown"), single: () => t("only your hand shown") };
 
