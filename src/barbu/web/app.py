@@ -36,6 +36,7 @@ from .moderation.service import ROOMS, Moderation, forget_player, speaker
 from .moderation.service import voice as moderated_voice
 from .notices.service import Notices
 from .profiles import history
+from .puzzles.harvest import Harvest
 from .puzzles.service import Puzzles
 from .puzzles.store import forget as forget_puzzles
 from .replay.service import Analyses
@@ -104,6 +105,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await s.lobby.start()
     s.events.start_watching()  # duplicate events: starts at their time, rounds moved on when over
     app.state.solved.start()  # the daily boards' and events' boards' double-dummy tables solved in the background
+    app.state.harvest.start()  # the finished days' daily deals and events' rounds looked at for public puzzles
     s.live.start()  # the account channel: its pages' routes renewed in Redis (several processes)
     s.challenges.start()  # the lapsed challenges swept and told
     s.presence.start(partial(seated_here, s.lobby))  # who sat down or left at the tables owned here
@@ -118,6 +120,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await s.live.close()
         await s.events.stop()
         await app.state.solved.stop()
+        await app.state.harvest.stop()
         s.analyses.close()
         app.state.puzzles.close()
         await s.lobby.close()
@@ -240,6 +243,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     analyses.store = lambda: lobby.store
     app.state.solved = solved
     app.state.puzzles = puzzles
+    # the server's own puzzles, from the finished days' daily deals (where the server solves in the background)
+    app.state.harvest = Harvest(puzzles, services.daily, enabled=settings.solver_workers > 0)
     return app
 
 

@@ -565,6 +565,27 @@ class Daily:
             raise WebError(no.REPLAY_HIDDEN, day=a.day)
         return self._record(self.set_of(a.day, a.game), a, board)
 
+    def public_plays(self, day: str, game: str, board: int, limit: int) -> list[tuple[str, str]]:
+        """Once the day is over, the first ``limit`` finished plays of one board, each as (replay id, record): the
+        replays anyone with their link may open then (`replay_record`), for the server's own puzzles
+        (`barbu.web.puzzles.harvest`).  Nothing while the day lasts."""
+        if not self.over(day):
+            return []
+        dset = self.set_of(day, game)
+        with self.store.engine.connect() as conn:
+            q = (
+                db.ATTEMPTS.select()
+                .where(db.ATTEMPTS.c.day == day, db.ATTEMPTS.c.game == game, db.ATTEMPTS.c.finished_at.is_not(None))
+                .order_by(db.ATTEMPTS.c.finished_at, db.ATTEMPTS.c.id)
+                .limit(limit)
+            )
+            found = [db.attempt_by_id(conn, r.id) for r in conn.execute(q)]
+        return [
+            (f"{REPLAY_PREFIX}{a.id}.{board}.{self._replay_signature(a.id, board)}", self._record(dset, a, board))
+            for a in found
+            if a is not None
+        ]
+
     def check_upload(self, day: Any) -> None:
         """A daily deal's record uploaded for a replay (its header's day): refused while that day lasts, since
         an uploaded replay opens to anyone with its link."""

@@ -101,9 +101,22 @@ class PuzzleAttemptRow(Base):
     after: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
+class PuzzleHarvestRow(Base):
+    """One finished day's set or event round looked at for the server's own puzzles (`barbu.web.puzzles.harvest`):
+    claimed by one process (the primary key settles a race), then done."""
+
+    __tablename__ = "barbu_puzzle_harvests"
+    source: Mapped[str] = mapped_column(String(80), primary_key=True)
+    claimer: Mapped[str] = mapped_column(String(16))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    found: Mapped[int] = mapped_column(Integer)
+
+
 PUZZLES = table_of(PuzzleRow)
 PLAYERS = table_of(PuzzlePlayerRow)
 ATTEMPTS = table_of(PuzzleAttemptRow)
+HARVESTS = table_of(PuzzleHarvestRow)
 
 
 @dataclass(frozen=True)
@@ -273,6 +286,40 @@ def owned(conn: Connection, owner_id: int, limit: int = 50) -> list[Stored]:
     """An account's own puzzles, newest first."""
     q = select(PUZZLES).where(PUZZLES.c.owner_id == owner_id).order_by(PUZZLES.c.added_at.desc(), PUZZLES.c.id)
     return [_stored(r) for r in conn.execute(q.limit(limit))]
+
+
+# -- the server's own puzzles' harvests
+def claim_harvest(engine: Engine, source: str, claimer: str, stale_before: datetime) -> bool:
+    """Claim ``source`` for ``claimer``: True when it was never claimed, or its claim was left undone since
+    before ``stale_before`` (its process stopped); False when done or held by another."""
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(HARVESTS).values(source=source, claimer=claimer, claimed_at=now(), found=0))
+        return True
+    except IntegrityError:
+        pass
+    with engine.begin() as conn:
+        taken = conn.execute(
+            update(HARVESTS)
+            .where(HARVESTS.c.source == source, HARVESTS.c.done_at.is_(None), HARVESTS.c.claimed_at < stale_before)
+            .values(claimer=claimer, claimed_at=now())
+        )
+        return taken.rowcount == 1
+
+
+def harvest_done(engine: Engine, source: str, claimer: str, found: int) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            update(HARVESTS)
+            .where(HARVESTS.c.source == source, HARVESTS.c.claimer == claimer)
+            .values(done_at=now(), found=found)
+        )
+
+
+def harvested(conn: Connection, sources: Sequence[str]) -> set[str]:
+    """Which of ``sources`` are done."""
+    q = select(HARVESTS.c.source).where(HARVESTS.c.source.in_(list(sources)), HARVESTS.c.done_at.is_not(None))
+    return set(conn.execute(q).scalars())
 
 
 # -- solvers

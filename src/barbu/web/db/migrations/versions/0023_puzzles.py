@@ -64,9 +64,18 @@ def upgrade() -> None:
         sa.UniqueConstraint("who", "puzzle_id", name="uq_barbu_puzzle_attempt"),
     )
     op.create_index("ix_barbu_puzzle_attempts_who", "barbu_puzzle_attempts", ["who", "answered_at"])
+    op.create_table(  # the server's own puzzles: each finished day's set or event round looked at once
+        "barbu_puzzle_harvests",
+        sa.Column("source", sa.String(80), primary_key=True),
+        sa.Column("claimer", sa.String(16), nullable=False),
+        sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("done_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("found", sa.Integer(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("barbu_puzzle_harvests")
     op.drop_index("ix_barbu_puzzle_attempts_who", table_name="barbu_puzzle_attempts")
     op.drop_table("barbu_puzzle_attempts")
     op.drop_index("ix_barbu_puzzle_players_user", table_name="barbu_puzzle_players")

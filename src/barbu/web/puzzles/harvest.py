@@ -1,0 +1,150 @@
+"""The server's own puzzles, found in the plays of finished daily deals and added to the public pool.
+
+A day's daily boards are secret until the day is over (`barbu.web.daily.service.Daily.over`): only then are its
+plays looked at, each through the record its replay shows (`Daily.public_plays`, the same that anyone with the
+replay's link may open once the day is over).  The puzzle finder is `barbu puzzles make --from`'s
+(`barbu.puzzles.make.mine_actions`), run in a low-priority process of its own as an account's own puzzles are
+(`barbu.web.puzzles.mining`).  Each board keeps its best few puzzles by margin (the least any other card costs),
+sourced "daily:<day>/<game>/<board>" with the play's replay as their link; a puzzle names nobody (its replay
+shows what it always showed: the player's name as he gave it).  Each day's set of one game is claimed once in
+the database (`store.claim_harvest`), whatever the number of processes and restarts, and a puzzle is stored once
+(its id).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from datetime import timedelta
+from multiprocessing import get_context
+from typing import Any
+
+from sqlalchemy import select
+
+from ...duplicate.daily import BESIGUE
+from ...puzzles.model import OPEN, SINGLE, Puzzle
+from ..daily import store as daily_db
+from ..db.storage import now
+from ..replay.solved import covered
+from . import store as S
+from .mining import low_priority
+
+log = logging.getLogger("barbu.web")
+
+PER_BOARD = 3  # the best puzzles kept of one board, by margin
+PLAYS = 8  # plays of one board looked at (the first to finish the set)
+DAYS = 7  # past days looked at
+STALE = timedelta(minutes=30)  # a claim left undone so long is taken over (its process stopped)
+INTERVAL = 3600.0  # seconds between two looks (a new day comes once a day)
+
+
+def board_puzzles(
+    rules: str, plays: list[tuple[str, list[str]]], source: str, kinds: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """In the finder's process: the puzzles of one board's plays (each its replay's path and its actions), the
+    best `PER_BOARD` by margin, each sourced to the board and linked to its play's replay; as JSON-ready data."""
+    from ...puzzles.make import mine_actions
+    from ...puzzles.single import SAMPLES
+
+    found: dict[str, Puzzle] = {}
+    for replay, actions in plays:
+        puzzles, _ = mine_actions(rules, actions, source, kinds, SAMPLES, 7)
+        for p in puzzles:
+            found.setdefault(p.id, replace(p, source=source, replay=f"{replay}#deal={p.source_deal}&move=0"))
+    best = sorted(found.values(), key=lambda p: (-min((c for _, c in p.costs), default=0), p.id))
+    return [p.to_dict() for p in best[:PER_BOARD]]
+
+
+class Harvest:
+    """The harvest of one server process: finished days' sets claimed, their puzzles found and stored."""
+
+    def __init__(self, puzzles: Any, daily: Any, kinds: tuple[str, ...] = (OPEN, SINGLE), enabled: bool = True) -> None:
+        self.puzzles = puzzles  # `barbu.web.puzzles.service.Puzzles`: the database, the rows
+        self.daily = daily  # `barbu.web.daily.service.Daily`
+        self.kinds = kinds
+        self.claimer = secrets.token_hex(8)
+        self.enabled = enabled  # the loop runs (a server that solves in the background); a test calls pass_once
+        self.interval = INTERVAL
+        self._pool: ProcessPoolExecutor | None = None
+        self._task: asyncio.Task | None = None
+        self.closing = False
+
+    def due(self) -> list[tuple[str, str]]:
+        """The past days' sets (day, game) someone finished and no process has harvested (the games the exact
+        solver plays: not Bésigue, not the Scottish game)."""
+        engine = self.puzzles.engine()
+        A = daily_db.ATTEMPTS
+        with engine.connect() as conn:
+            days = daily_db.played_days(conn, self.daily.today(), DAYS)
+            q = select(A.c.day, A.c.game).where(A.c.day.in_(days), A.c.finished_at.is_not(None)).distinct()
+            todo = sorted({(r.day, r.game) for r in conn.execute(q) if r.game != BESIGUE and self.daily.over(r.day)})
+            done = S.harvested(conn, [f"daily:{d}/{g}" for d, g in todo])
+        return [(d, g) for d, g in todo if f"daily:{d}/{g}" not in done and covered(str(self.daily.set_of(d, g).rules))]
+
+    def harvest_day(self, day: str, game: str) -> int:
+        """One finished day's set of one game, if this process claims it: how many puzzles were added."""
+        if not self.daily.over(day):  # never today's boards
+            return 0
+        engine = self.puzzles.engine()
+        source = f"daily:{day}/{game}"
+        if not S.claim_harvest(engine, source, self.claimer, now() - STALE):
+            return 0
+        from ...records.barbu import read_record
+        from .service import row_of
+
+        dset = self.daily.set_of(day, game)
+        added = 0
+        for board in range(dset.size):
+            plays = []
+            for rid, text in self.daily.public_plays(day, game, board, PLAYS):
+                rec = read_record(text.splitlines())
+                plays.append((f"/replay/{rid}", [t for _, t in rec.actions]))
+            if not plays:
+                continue
+            found = (
+                self.pool().submit(board_puzzles, str(dset.rules), plays, f"{source}/{board + 1}", self.kinds).result()
+            )
+            added += S.add_puzzles(engine, [row_of(Puzzle.from_dict(d)) for d in found])
+        S.harvest_done(engine, source, self.claimer, added)
+        if added:
+            log.info("puzzles: %d found in the daily deals of %s (%s)", added, day, game)
+        return added
+
+    def pass_once(self) -> int:
+        """One look: every finished day's set not harvested yet."""
+        return sum(self.harvest_day(day, game) for day, game in self.due() if not self.closing)
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=low_priority)
+        return self._pool
+
+    def start(self) -> None:
+        if self.enabled and self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def _loop(self) -> None:
+        while not self.closing:
+            try:
+                await asyncio.to_thread(self.pass_once)
+            except Exception as e:  # a database outage: one line, tried again at the next look
+                log.warning("puzzles: the daily deals' puzzles could not be found (%s)", type(e).__name__)
+            await asyncio.sleep(self.interval)
+
+    async def stop(self) -> None:
+        self.closing = True
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
