@@ -82,7 +82,7 @@ from .labels import (
 from .review import ReviewDialog
 from .shadow import ShadowMatchOverDialog
 from .table_base import CardTableScreen
-from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox
+from .widgets import ArrangeChooser, ChoiceList, CommandInput, HandView, SeatBox, set_text
 
 
 class Mover(Protocol):
@@ -304,13 +304,13 @@ class TableScreen(CardTableScreen):
         v = self.session.view()
         ended = self.ended[-1] if self.ended else None
         self._draw_title(v, ended)
-        self.query_one("#status", Static).update(self._status_text(v, ended))
+        set_text(self.query_one("#status", Static), self._status_text(v, ended))
         self.query_one("#seats", Static).update(self._scores(v))
         self._draw_seats(v, ended)
         self._draw_table(v, ended)
         self._draw_decision(v)
         self._draw_me(v, ended)
-        self.query_one("#log", Static).update(" · ".join(self.recent))
+        set_text(self.query_one("#log", Static), " · ".join(self.recent))
 
     def _draw_title(self, v: View, ended: DealResult | None) -> None:
         s = self.session
@@ -320,7 +320,7 @@ class TableScreen(CardTableScreen):
         # TRANSLATORS: in the title: the person always sits at the bottom of the table, South.
         seat = _("you are {place}").format(place=place_name("South"))
         game = game_name(v.rules, words())
-        self.query_one("#title", Static).update(f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
+        set_text(self.query_one("#title", Static), f"[b]barbu[/b] — {escape(game)} · {where}{escape(state)} · {seat}")
 
     def _doubles(self, v: View, doubles: Any = None) -> str:
         """The doubles for the side of the table: in words ("West doubled you; you redoubled"), or as arrows
@@ -467,15 +467,16 @@ class TableScreen(CardTableScreen):
         c = self.info.contract(v.contract)
         me = v.seat
         if v.phase in ("draw", "deal", "over"):
-            w.update("\n[b]" + _("The match is over.") + "[/b]" if v.phase == "over" else "\n" + _("Dealing…"))
+            set_text(w, "\n[b]" + _("The match is over.") + "[/b]" if v.phase == "over" else "\n" + _("Dealing…"))
         elif v.phase == "declare":
-            w.update(
+            set_text(
+                w,
                 "\n"
                 + (
                     _("You are choosing the contract:")
                     if v.declarer == me
                     else _("{who} is choosing the contract…").format(who=self.seat_cap(v.declarer))
-                )
+                ),
             )
         elif v.phase in ("trump", "rank"):
             if v.phase == "trump":
@@ -490,25 +491,27 @@ class TableScreen(CardTableScreen):
                     if v.declarer == me
                     else _("{who} names the starting rank of the rows…").format(who=self.seat_cap(v.declarer))
                 )
-            w.update(f"\n[b]{escape(contract_label(self.info, v))}[/b]\n{escape(what)}")
+            set_text(w, f"\n[b]{escape(contract_label(self.info, v))}[/b]\n{escape(what)}")
         elif v.phase == "doubling":
             who = self.seat_word(v.to_act) if v.to_act is not None else ""
-            w.update(
+            set_text(
+                w,
                 f"[b]{escape(contract_label(self.info, v))}[/b]\n"
                 + escape(_("Doubling round: {who} to call.").format(who=who))
                 + "\n[dim]"
                 + escape(_("Doubles so far: {doubles}").format(doubles=doubles_short(v)))
-                + "[/]"
+                + "[/]",
             )
         elif v.phase == "pass-on" and v.scottish is not None:
             to = (v.seat + v.scottish.pass_offset) % v.players
             chosen = ", ".join(self.seat_word(x) for x in v.scottish.chosen) or _("nobody yet")
-            w.update(
+            set_text(
+                w,
                 f"[b]{escape(contract_label(self.info, v))}[/b]\n"
                 + escape(_("Silly Round: everyone passes three cards on to {who}.").format(who=self.seat_word(to)))
                 + "\n[dim]"
                 + escape(_("Chosen so far: {who}").format(who=chosen))
-                + "[/]"
+                + "[/]",
             )
         elif c is not None and (c.kind == DOMINO or any(v.layout)):
             parts: list = [Text.from_markup(f"[b]{escape(contract_label(self.info, v))}[/b]\n"), self._layout(v)]
@@ -517,11 +520,12 @@ class TableScreen(CardTableScreen):
             w.update(Group(*(Align.center(x) for x in parts)))
         elif c is not None and c.kind == CHINESE:
             arranged = sum(1 for a in v.deal_actions if a is HIDDEN or isinstance(a, Arrange))
-            w.update(
+            set_text(
+                w,
                 _(
                     "Chinese poker: {n} of {players} players have laid out their rows face down; "
                     "all are shown together at the end."
-                ).format(n=number(arranged), players=number(v.players))
+                ).format(n=number(arranged), players=number(v.players)),
             )
         else:
             w.update(self._trick_grid(v))
@@ -688,7 +692,7 @@ class TableScreen(CardTableScreen):
                 text = _("The deal is over: Enter for the next deal.")
             else:
                 text = "…"
-            self.query_one("#prompt", Static).update(text)
+            set_text(self.query_one("#prompt", Static), text)
             box.set_class(False, "active")
             return
         box.set_class(True, "active")
@@ -721,7 +725,7 @@ class TableScreen(CardTableScreen):
                     )
             self.zone = "hand" if cards else "list"
         self._fit_middle()
-        self.query_one("#prompt", Static).update("\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
+        set_text(self.query_one("#prompt", Static), "\n".join([f"[b]{escape(text)}[/b]"] + [escape(n) for n in notes]))
 
     def _fit_middle(self) -> None:
         """A short screen gives the middle of the table to a long list of choices (the doublings, the
