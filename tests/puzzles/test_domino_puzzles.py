@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from functools import cache
 from pathlib import Path
 
@@ -140,3 +141,17 @@ async def test_the_terminal_table_shows_the_rows_and_judges_the_move(tmp_path: P
                 break
         answer = " ".join(screen_text(app).split())
         assert "Puzzle 1: solved" in answer and "Blocking" in answer
+
+
+def test_every_theme_is_worded_by_each_front_end() -> None:
+    """The CLI, the terminal and the web page each word every theme a puzzle may have (``block`` and ``lay``
+    included), else a Domino puzzle's answer would fail to show."""
+    from barbu.cli.puzzles_make import THEME_WORDS
+    from barbu.puzzles.model import THEMES
+    from barbu.tui.puzzle_words import THEMES as TUI_THEMES
+
+    js = (Path(__file__).parents[2] / "src/barbu/web/static/js/puzzles.js").read_text(encoding="utf-8")
+    for theme in THEMES:
+        assert theme in THEME_WORDS and theme in TUI_THEMES
+        said = re.findall(rf'(?<![\w-])"?{re.escape(theme)}"?: \(\) =>', js)
+        assert len(said) == 2, theme  # its line and its name

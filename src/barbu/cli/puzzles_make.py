@@ -59,6 +59,7 @@ KIND_WORDS = {
 REASON_WORDS = {
     "forced": N_("a forced card"),
     "last-trick": N_("the last two tricks"),
+    "pass": N_("a pass among the moves (Success, after an ace): the tables take cards only"),
     "all-equal": N_("every card as good as another"),
     "two-best": N_("two different best cards"),
     "small-margin": N_("a wrong card costs less than the contract's margin"),

@@ -38,7 +38,17 @@ MIN_CARDS = 3
 #: An open puzzle goes on for at most this many more decisions of its seat (`line_of`).
 LINE_STEPS = 2
 #: Reasons a position is not a puzzle, as counted in a summary.
-REASONS = ("forced", "last-trick", "all-equal", "two-best", "small-margin", "obvious", "rebuild", "single-share")
+REASONS = (
+    "forced",
+    "last-trick",
+    "pass",
+    "all-equal",
+    "two-best",
+    "small-margin",
+    "obvious",
+    "rebuild",
+    "single-share",
+)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from ..analysis.review import LAYOUT_REACH
 from ..classic.match import Match
 from ..classic.state import DOMINO_PLAY
 from ..solver.layout import (
+    PASS_MOVE,
     LayoutSolver,
     LayoutSpec,
     LayoutState,
@@ -70,6 +71,8 @@ def layout_judge(spec: LayoutSpec, state: LayoutState, solver: LayoutSolver) -> 
     raw = solver.move_values(state)
     if len(raw) < 2:
         return Judged([], [], [], 0, "forced")
+    if any(m == PASS_MOVE for m, _ in raw):  # Success's pass after an ace: the tables offer cards only
+        return Judged([], [], [], 0, "pass")
     values = sorted(((m, spec.sign * v[seat]) for m, v in raw), key=lambda mv: (-mv[1], mv[0]))
     best = values[0][1]
     value = spec.sign * best
