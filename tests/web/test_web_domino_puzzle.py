@@ -1,6 +1,7 @@
 """A Domino puzzle on the server (`barbu.web.puzzles`): offered with its rows and every hand (open kind) but
 neither the solution, the costs nor the theme; the right card solves it and the answer names its theme and
-what the other cards cost; a wrong card misses another.  The puzzles are real ones, found by
+what the other cards cost; a wrong card misses another; in chromium the page draws the rows and takes the card
+laid.  The puzzles are real ones, found by
 `barbu.puzzles.layout_find` in a self-play classic match."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from test_web_accounts import FAST
 from test_web_private import client, post
 
@@ -69,3 +71,23 @@ def test_a_domino_puzzle_is_offered_with_its_rows_then_solved_and_missed(
     wrong = second.costs[-1][0]
     r = post(c, "/api/puzzles/answer", {"id": second.id, "card": wrong}, "10.46.0.1")
     assert r.status_code == 200 and not r.json()["result"]["solved"]
+
+
+def test_the_page_draws_the_rows_and_takes_the_card(
+    serve_module: Any, person: Any, domino: tuple[Path, list[Puzzle]]
+) -> None:
+    """In chromium against a real ``barbu serve``: the four rows in the middle of the table, a card of the hand
+    laid by a click, the answer with its theme (the day's puzzle is then a Domino one too)."""
+    server = serve_module("--puzzles", str(domino[0]))
+    puzzles = {p.id: p for p in domino[1]}
+    page = person((1366, 768), "en-GB")
+    page.goto(server.base + "/puzzles")
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    expect(page.locator("#center .rows .row-line")).to_have_count(4)
+    assert page.locator("#center .rows .card").count() > 0  # the cards laid so far
+    p = puzzles[page.locator("#table").get_attribute("data-puzzle") or ""]
+    page.locator(f'#hand .card[data-card="{p.solution[0]}"]').click()
+    expect(page.locator("#table")).to_have_attribute("data-solved", "1")
+    assert page.locator(".puzzle-result .costs li").count() == len(p.costs)
+    expect(page.locator(".puzzle-result")).to_contain_text("Domino")  # the theme's line: Block or Lay
+    assert page.errors == []
