@@ -39,7 +39,7 @@ from . import bindings
 from .dialogs import DealOverDialog, InfoDialog, MatchOverDialog
 from .shadow import ShadowMatchOverDialog
 from .table_base import CardTableScreen
-from .widgets import ChoiceList, CommandInput, SuitColouredLinks
+from .widgets import ChoiceList, CommandInput, SuitColouredLinks, set_text
 
 Slot = tuple[int, bool]  # a card number, and whether it lies among the player's laid melds
 COMMANDS = {
@@ -183,7 +183,7 @@ class CardRow(SuitColouredLinks, Static):
     """A row of face-up cards; those the person may click carry the screen's ``slot_clicked`` action."""
 
     def show(self, markup: str) -> None:
-        self.update(markup)
+        set_text(self, markup)
 
 
 class BesigueTableScreen(CardTableScreen):
@@ -348,7 +348,7 @@ class BesigueTableScreen(CardTableScreen):
         self._draw_scores(v)
         self._draw_decision(v)
         self._draw_cards(v)
-        self.query_one("#b-log", Static).update("\n".join(escape(x) for x in list(self.recent)[::-1]))
+        set_text(self.query_one("#b-log", Static), "\n".join(escape(x) for x in list(self.recent)[::-1]))
 
     def _draw_title(self, v: BesigueView) -> None:
         s = self.session
@@ -364,9 +364,10 @@ class BesigueTableScreen(CardTableScreen):
         )
         deal = _("deal {n}").format(n=number(max(v.deal_no, 1)))
         seat = _("you are {place}").format(place=place_name("South"))
-        self.query_one("#b-title", Static).update(
+        set_text(
+            self.query_one("#b-title", Static),
             f"[b]{escape(game_name(v.rules, words()))}[/b] · {deal}{trumps} · {seat}"
-            + (f" · [b reverse] {escape(turn)} [/]" if turn else "")
+            + (f" · [b reverse] {escape(turn)} [/]" if turn else ""),
         )
 
     def _draw_opponent(self, v: BesigueView) -> None:
@@ -413,7 +414,7 @@ class BesigueTableScreen(CardTableScreen):
                 )
                 + "[/]"
             )
-        w.update("\n".join(lines))
+        set_text(w, "\n".join(lines))
 
     @staticmethod
     def _laid_order(laid: Any, trump: int) -> list[tuple[int, Any]]:
@@ -605,12 +606,13 @@ class BesigueTableScreen(CardTableScreen):
             self.zone = None
             choices.display = False
             box.set_class(False, "active")
-            prompt.update(
+            set_text(
+                prompt,
                 _("The computer is playing…")
                 if self.thinking is not None
                 else _("The game is over.")
                 if s.is_over
-                else "…"
+                else "…",
             )
             return
         box.set_class(True, "active")
@@ -641,15 +643,15 @@ class BesigueTableScreen(CardTableScreen):
                     + "[/b]"
                 )
             note = f"[i]{escape(self.note)}[/]\n" if self.note else ""
-            prompt.update(note + text + "  [dim]" + escape(_("← → Enter, click, or type it (qs, 10d)")) + "[/]")
+            set_text(prompt, note + text + "  [dim]" + escape(_("← → Enter, click, or type it (qs, 10d)")) + "[/]")
             return
         self.zone = "list"
         self.choices = by_value(v.legal)
         choices.display = True
         choices.set_choices([escape(action_label(a, v)) for a in self.choices], highlight=0)
         last = " " + _("This is the last declaration before the final tricks.") if v.phase == "last-declaration" else ""
-        prompt.update(
-            "[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]"
+        set_text(
+            prompt, "[b]" + _("You won: declare one combination, or nothing.") + f"[/b]{escape(last)} [dim]↑ ↓ Enter[/]"
         )
 
     # ---------------------------------------------------------------- keys and clicks
