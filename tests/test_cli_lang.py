@@ -357,3 +357,24 @@ def test_arena_in_italian_writes_numbers_and_contracts_the_italian_way(tmp_path:
     assert "smazzate in duplicato" in text and "punti per smazzata" in text
     assert re.search(r"[+-]\d+,\d\d ± \d+,\d\d", text)  # a decimal comma
     assert "Per contratto" in text and "no-queens" not in text and "no-tricks" not in text
+
+
+def test_the_persons_own_doubles_read_as_sentences_in_french_and_italian():
+    """ "vous a contré Est" was "you" put where a name goes; the person's doubles have sentences of their own."""
+    from barbu.cli.textplay import double_words
+    from barbu.cli.wording import seat_names
+    from barbu.i18n import current, use
+
+    before = current()
+    try:
+        use("fr")
+        with seat_names(("vous", "Ouest", "Nord", "Est")):
+            assert double_words(0, 3, False, 0) == "vous avez contré Est"
+            assert double_words(3, 0, True, 0) == "Est vous a contré (surcontré)"
+            assert double_words(3, 2, False, 0) == "Est a contré Nord"
+        use("it")
+        with seat_names(("tu", "Ovest", "Nord", "Est")):
+            assert double_words(0, 3, False, 0) == "hai contrato Est"
+            assert double_words(3, 0, False, 0) == "Est ti ha contrato"
+    finally:
+        use(before)

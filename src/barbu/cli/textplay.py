@@ -94,6 +94,18 @@ def rank_word(rank: int) -> str:
     return words().rank_letter(RANKS[rank].replace("T", "10"))
 
 
+def double_words(doubler: int, doubled: int, redoubled: bool, me: int) -> str:
+    """One double as the person reads it: "you" is a subject or an object of its own in French and Italian
+    ("vous avez contré Est", "Est vous a contré"), so the person's doubles have sentences of their own."""
+    if doubler == me:
+        text = _("you doubled {doubled} (redoubled)") if redoubled else _("you doubled {doubled}")
+    elif doubled == me:
+        text = _("{doubler} doubled you (redoubled)") if redoubled else _("{doubler} doubled you")
+    else:
+        text = _("{doubler} doubled {doubled} (redoubled)") if redoubled else _("{doubler} doubled {doubled}")
+    return text.format(doubler=seat_word(doubler), doubled=seat_word(doubled))
+
+
 def describe(m: Match, seat: int) -> str:
     """One screenful of what ``seat`` sees now."""
     v = m.view(seat)
@@ -116,14 +128,7 @@ def describe(m: Match, seat: int) -> str:
         if v.doubles:
             lines.append(
                 _("Doubles: {doubles}").format(
-                    doubles="; ".join(
-                        (
-                            _("{doubler} doubled {doubled} (redoubled)")
-                            if b.redoubled
-                            else _("{doubler} doubled {doubled}")
-                        ).format(doubler=seat_word(b.doubler), doubled=seat_word(b.doubled))
-                        for b in v.doubles
-                    )
+                    doubles=_("; ").join(double_words(b.doubler, b.doubled, b.redoubled, seat) for b in v.doubles)
                 )
             )
     if v.set_aside:
