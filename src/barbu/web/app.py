@@ -29,7 +29,7 @@ from .cluster.node import Cluster
 from .common.errors import WebError
 from .common.settings import Settings
 from .daily.service import Daily
-from .events.rounds import running_rounds
+from .events.rounds import finished_rounds, running_rounds
 from .events.service import Events
 from .live.hub import Live
 from .moderation.service import ROOMS, Moderation, forget_player, speaker
@@ -245,6 +245,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.puzzles = puzzles
     # the server's own puzzles, from the finished days' daily deals (where the server solves in the background)
     app.state.harvest = Harvest(puzzles, services.daily, enabled=settings.solver_workers > 0)
+    app.state.harvest.rounds = finished_rounds
     return app
 
 

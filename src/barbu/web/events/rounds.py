@@ -47,6 +47,22 @@ def running_rounds(conn: Connection) -> list[tuple[str, str, bytes, int | None]]
     return out
 
 
+def finished_rounds(conn: Connection, limit: int = 50) -> list[tuple[str, str, list[str]]]:
+    """The rounds whose replays anyone may open (the round over, as `EventPages.replay_withheld` says it), of the
+    newest ``limit`` events not in a club (a private club's replays are its members' only), for the server's own
+    puzzles (`barbu.web.puzzles.harvest`): each as ("event:<id>/<round>", rules, its tables' ids)."""
+    out: list[tuple[str, str, list[str]]] = []
+    for ev in db.events(conn, "running", limit=limit) + db.events(conn, "over", limit=limit):
+        if ev.club_id is not None:
+            continue
+        by_round: dict[int, list[str]] = {}
+        for rnd, _n, table_id in db.tables(conn, ev.id):
+            if ev.status == "over" or rnd < (ev.round or 0):
+                by_round.setdefault(rnd, []).append(table_id)
+        out.extend((f"event:{ev.id}/{rnd}", ev.rules, ids) for rnd, ids in sorted(by_round.items()))
+    return out
+
+
 class Rounds:
     """The events' rounds: seating the players at the start, and making a round's tables."""
 

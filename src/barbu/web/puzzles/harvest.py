@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import timedelta
@@ -23,6 +24,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 
 from ...duplicate.daily import BESIGUE
 from ...puzzles.model import OPEN, SINGLE, Puzzle
@@ -34,6 +36,7 @@ from .mining import low_priority
 
 log = logging.getLogger("barbu.web")
 
+EXACT_CARDS = 7  # as `barbu puzzles make`: positions solved once every hand holds at most so many cards
 PER_BOARD = 3  # the best puzzles kept of one board, by margin
 PLAYS = 8  # plays of one board looked at (the first to finish the set)
 DAYS = 7  # past days looked at
@@ -41,21 +44,31 @@ STALE = timedelta(minutes=30)  # a claim left undone so long is taken over (its 
 INTERVAL = 3600.0  # seconds between two looks (a new day comes once a day)
 
 
-def board_puzzles(
-    rules: str, plays: list[tuple[str, list[str]]], source: str, kinds: tuple[str, ...]
-) -> list[dict[str, Any]]:
-    """In the finder's process: the puzzles of one board's plays (each its replay's path and its actions), the
-    best `PER_BOARD` by margin, each sourced to the board and linked to its play's replay; as JSON-ready data."""
+def play_puzzles(rules: str, plays: list[tuple[str, list[str]]], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """In the finder's process: the puzzles of some plays of one game (each its replay's path and its actions),
+    each linked to its play's replay at its deal; as JSON-ready data."""
     from ...puzzles.make import mine_actions
     from ...puzzles.single import SAMPLES
 
-    found: dict[str, Puzzle] = {}
+    out = []
     for replay, actions in plays:
-        puzzles, _ = mine_actions(rules, actions, source, kinds, SAMPLES, 7)
-        for p in puzzles:
-            found.setdefault(p.id, replace(p, source=source, replay=f"{replay}#deal={p.source_deal}&move=0"))
-    best = sorted(found.values(), key=lambda p: (-min((c for _, c in p.costs), default=0), p.id))
-    return [p.to_dict() for p in best[:PER_BOARD]]
+        puzzles, _ = mine_actions(rules, actions, "harvest", kinds, SAMPLES, EXACT_CARDS)
+        out += [replace(p, replay=f"{replay}#deal={p.source_deal}&move=0").to_dict() for p in puzzles]
+    return out
+
+
+def best(found: list[Puzzle], source_of: Callable[[Puzzle], str]) -> list[Puzzle]:
+    """The best `PER_BOARD` puzzles of each board (``source_of``: a puzzle's board as its source) by margin, the
+    least any other card costs; a position found in two plays kept once."""
+    boards: dict[str, dict[str, Puzzle]] = {}
+    for p in found:
+        source = source_of(p)
+        boards.setdefault(source, {}).setdefault(p.id, replace(p, source=source))
+    out = []
+    for puzzles in boards.values():
+        ranked = sorted(puzzles.values(), key=lambda p: (-min((c for _, c in p.costs), default=0), p.id))
+        out += ranked[:PER_BOARD]
+    return out
 
 
 class Harvest:
@@ -66,6 +79,8 @@ class Harvest:
         self.daily = daily  # `barbu.web.daily.service.Daily`
         self.kinds = kinds
         self.claimer = secrets.token_hex(8)
+        # the events' rounds over, read from the database (the application wires `events.rounds.finished_rounds`)
+        self.rounds: Callable[[Connection], list[tuple[str, str, list[str]]]] = lambda conn: []
         self.enabled = enabled  # the loop runs (a server that solves in the background); a test calls pass_once
         self.interval = INTERVAL
         self._pool: ProcessPoolExecutor | None = None
@@ -93,7 +108,6 @@ class Harvest:
         if not S.claim_harvest(engine, source, self.claimer, now() - STALE):
             return 0
         from ...records.barbu import read_record
-        from .service import row_of
 
         dset = self.daily.set_of(day, game)
         added = 0
@@ -102,20 +116,51 @@ class Harvest:
             for rid, text in self.daily.public_plays(day, game, board, PLAYS):
                 rec = read_record(text.splitlines())
                 plays.append((f"/replay/{rid}", [t for _, t in rec.actions]))
-            if not plays:
-                continue
-            found = (
-                self.pool().submit(board_puzzles, str(dset.rules), plays, f"{source}/{board + 1}", self.kinds).result()
-            )
-            added += S.add_puzzles(engine, [row_of(Puzzle.from_dict(d)) for d in found])
+            name = f"{source}/{board + 1}"
+            added += self.store_best(str(dset.rules), plays, lambda _p, name=name: name)  # type: ignore[misc]
         S.harvest_done(engine, source, self.claimer, added)
         if added:
             log.info("puzzles: %d found in the daily deals of %s (%s)", added, day, game)
         return added
 
+    def store_best(self, rules: str, plays: list[tuple[str, list[str]]], source_of: Callable[[Puzzle], str]) -> int:
+        """The plays' puzzles found in the finder's process, the best of each board added to the public pool."""
+        from .service import row_of
+
+        if not plays:
+            return 0
+        found = self.pool().submit(play_puzzles, rules, plays, self.kinds).result()
+        kept = best([Puzzle.from_dict(d) for d in found], source_of)
+        return S.add_puzzles(self.puzzles.engine(), [row_of(p) for p in kept])
+
+    # -- events
+    def due_rounds(self) -> list[tuple[str, str, list[str]]]:
+        """The events' rounds over (their replays open to anyone) that no process has harvested."""
+        engine = self.puzzles.engine()
+        with engine.connect() as conn:
+            rounds = [r for r in self.rounds(conn) if covered(r[1])]
+            done = S.harvested(conn, [source for source, _, _ in rounds])
+        return [r for r in rounds if r[0] not in done]
+
+    def harvest_round(self, source: str, rules: str, table_ids: list[str]) -> int:
+        """One event round's tables (``source``: "event:<id>/<round>"), if this process claims it: how many puzzles
+        were added, each sourced "event:<id>/<round>/<deal>" and linked to its table's replay."""
+        engine = self.puzzles.engine()
+        if not S.claim_harvest(engine, source, self.claimer, now() - STALE):
+            return 0
+        store = self.puzzles.store_of()
+        tables = [] if store is None else store.load_tables(ids=table_ids[:PLAYS])
+        plays = [(f"/t/{t.id}/replay", [text for _, _, text in t.events]) for t in tables if t.status == "over"]
+        added = self.store_best(rules, plays, lambda p: f"{source}/{p.source_deal}")
+        S.harvest_done(engine, source, self.claimer, added)
+        if added:
+            log.info("puzzles: %d found in %s", added, source)
+        return added
+
     def pass_once(self) -> int:
-        """One look: every finished day's set not harvested yet."""
-        return sum(self.harvest_day(day, game) for day, game in self.due() if not self.closing)
+        """One look: every finished day's set and event round not harvested yet."""
+        added = sum(self.harvest_day(day, game) for day, game in self.due() if not self.closing)
+        return added + sum(self.harvest_round(*r) for r in self.due_rounds() if not self.closing)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
