@@ -1,4 +1,4 @@
-"""The server's own puzzles, found in the plays of finished daily deals and added to the public pool.
+"""The server's own puzzles, found in the plays of finished daily deals and event rounds, added to the public pool.
 
 A day's daily boards are secret until the day is over (`barbu.web.daily.service.Daily.over`): only then are its
 plays looked at, each through the record its replay shows (`Daily.public_plays`, the same that anyone with the
@@ -8,7 +8,9 @@ replay's link may open once the day is over).  The puzzle finder is `barbu puzzl
 sourced "daily:<day>/<game>/<board>" with the play's replay as their link; a puzzle names nobody (its replay
 shows what it always showed: the player's name as he gave it).  Each day's set of one game is claimed once in
 the database (`store.claim_harvest`), whatever the number of processes and restarts, and a puzzle is stored once
-(its id).
+(its id).  An event's round is looked at likewise once it is over, when its tables' replays open to anyone
+(`barbu.web.events.rounds.finished_rounds`, wired by the application: this room sits below the events'), its
+puzzles sourced "event:<id>/<round>/<deal>" and linked to their table's replay.
 """
 
 from __future__ import annotations
