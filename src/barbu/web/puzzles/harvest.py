@@ -32,7 +32,7 @@ from ...duplicate.daily import BESIGUE
 from ...puzzles.model import OPEN, SINGLE, Puzzle
 from ..daily import store as daily_db
 from ..db.storage import now
-from ..replay.solved import covered
+from ..replay.solved import covered, stop_pool
 from . import store as S
 from .mining import low_priority
 
@@ -178,6 +178,8 @@ class Harvest:
             try:
                 await asyncio.to_thread(self.pass_once)
             except Exception as e:  # a database outage: one line, tried again at the next look
+                if self.closing:  # the finder's process ended under it: the claim is taken over later
+                    return
                 log.warning("puzzles: the daily deals' puzzles could not be found (%s)", type(e).__name__)
             await asyncio.sleep(self.interval)
 
@@ -192,6 +194,8 @@ class Harvest:
         self.close()
 
     def close(self) -> None:
+        """The finder's process ended now (a search cannot be interrupted): a set or round under way is left to a
+        later claim."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
