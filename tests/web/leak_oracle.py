@@ -120,46 +120,6 @@ class LeakOracle:
     def __init__(self) -> None:
         self.checked = 0
         self.cards_seen = 0
-        # What a match lets a seat see, kept while the match stays where it is: a move appends to its history
-        # and a take-back puts a new history list in its place, so the same list at the same length is the same
-        # position (the list is held here, so its identity is never reused).  The soak sends each position to
-        # several connections: a third of the masks are worked out again otherwise.
-        self._visible: dict[tuple[int, int | None], tuple[Match, list[Any], int, int]] = {}
-        # A text read once (its message, the cards it names, those its summaries name): the same text goes to
-        # every spectator and often to a seat again (a quarter of the soak's messages repeat one).
-        self._texts: dict[str, tuple[Any, int, tuple[int, ...]]] = {}
-
-    def visible(self, m: Match, seat: int | None) -> int:
-        """``current_visible(m, seat)``, worked out once for each position of the match."""
-        history = getattr(m, "history", None)
-        if not isinstance(history, list):
-            return current_visible(m, seat)
-        key = (id(m), seat)
-        kept = self._visible.get(key)
-        if kept is not None and kept[0] is m and kept[1] is history and kept[2] == len(history):
-            return kept[3]
-        mask = current_visible(m, seat)
-        if len(self._visible) > 4096:
-            self._visible.clear()
-        self._visible[key] = (m, history, len(history), mask)
-        return mask
-
-    def read(self, text: str) -> tuple[Any, int, tuple[int, ...]]:
-        """The message, the cards its text names outside any ``last_deal`` summary, and those each names."""
-        kept = self._texts.get(text)
-        if kept is not None:
-            return kept
-        msg = orjson.loads(text)  # the same objects as json.loads, in a quarter of the time
-        summaries: list[Any] = []
-        if '"last_deal"' in text or "\\" in text:  # a summary to read apart, or escapes to read as their text
-            named = cards_named(json.dumps(_split_last_deal(msg, summaries), ensure_ascii=False))
-        else:  # the text as sent is the text to read
-            named = cards_named(text)
-        kept = msg, named, tuple(cards_named(json.dumps(s, ensure_ascii=False)) for s in summaries)
-        if len(self._texts) > 4096:
-            self._texts.clear()
-        self._texts[text] = kept
-        return kept
 
     def check(self, m: Match, seat: int | None, text: str) -> Any:
         """Raise `Leak` if ``text``, sent now to ``seat`` (None: a spectator), names a card it may not see;
@@ -167,21 +127,27 @@ class LeakOracle:
         if isinstance(m, BesigueGame):
             return self.check_besigue(m, seat, text)
         self.checked += 1
-        msg, named, summaries = self.read(text)
+        msg = orjson.loads(text)  # the same objects as json.loads, in a quarter of the time
+        summaries: list[Any] = []
+        if '"last_deal"' in text or "\\" in text:  # a summary to read apart, or escapes to read as their text
+            named = cards_named(json.dumps(_split_last_deal(msg, summaries), ensure_ascii=False))
+        else:  # the text as sent is the text to read
+            named = cards_named(text)
         self.cards_seen += named.bit_count()
         # Cards outside the deck are in nobody's hand (the Scottish Unused Pack's draws and cuts are public).
-        bad = named & ~self.visible(m, seat) & m.deck
+        bad = named & ~current_visible(m, seat) & m.deck
         if bad:
             raise Leak(
                 f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} "
                 f"(phase {m.phase_name}): {text[:600]}"
             )
-        for named in summaries:
+        for s in summaries:
+            named = cards_named(json.dumps(s, ensure_ascii=False))
             bad = named & ~previous_deal_visible(m, seat) & m.deck
             if bad:
                 raise Leak(
                     f"{'spectator' if seat is None else f'seat {seat}'} was sent {show(bad)} in the "
-                    f"last deal's summary: {text[:600]}"
+                    f"last deal's summary: {json.dumps(s)[:600]}"
                 )
         if seat is None:
             state = msg.get("state") or {}
