@@ -53,19 +53,12 @@ AXE = Axe()
 
 
 def violations(page: Page) -> list[str]:
-    """axe-core's WCAG 2.2 AA violations on the page as it is now, one line each (rule, where, why).
-
-    What ``Axe.run`` does, less its waste: axe-core (560 kB of script) is put into a document only when it is not
-    there yet, and the page hands back the violations alone rather than every rule's result (the passes and
-    the rules that did not apply, most of the answer).  The same engine, rules and options: the same lines."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(AXE.axe_script)
-    options = {"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]}
-    found = page.evaluate("(options) => axe.run(document, options).then(results => results.violations)", options)
+    """axe-core's WCAG 2.2 AA violations on the page as it is now, one line each (rule, where, why)."""
+    found = AXE.run(page, options={"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]})
     return [
         f"{rule['id']} x{len(rule['nodes'])} at {rule['nodes'][0]['target']}:"
         f" {' '.join(rule['nodes'][0].get('failureSummary', '').split())[:240]}"
-        for rule in found
+        for rule in found.response["violations"]
     ]
 
 
