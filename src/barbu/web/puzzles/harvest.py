@@ -5,8 +5,8 @@ plays looked at, each through the record its replay shows (`Daily.public_plays`,
 replay's link may open once the day is over).  The puzzle finder is `barbu puzzles make --from`'s
 (`barbu.puzzles.make.mine_actions`), run in a low-priority process of its own as an account's own puzzles are
 (`barbu.web.puzzles.mining`).  Each board keeps its best few puzzles by margin (the least any other card costs),
-sourced "daily:<day>/<game>/<board>" with the play's replay as their link; a puzzle names nobody (its replay
-shows what it always showed: the player's name as he gave it).  Each day's set of one game is claimed once in
+sourced "daily:<day>/<game>/<board>" and with no replay link: a person's play of a daily deal is his, and its
+replay's link his to give (it shows the name he played under), so a puzzle names nobody and leads to no one.  Each day's set of one game is claimed once in
 the database (`store.claim_harvest`), whatever the number of processes and restarts, and a puzzle is stored once
 (its id).  An event's round is looked at likewise once it is over, when its tables' replays open to anyone
 (`barbu.web.events.rounds.finished_rounds`, wired by the application: this room sits below the events'), its
@@ -46,16 +46,19 @@ STALE = timedelta(minutes=30)  # a claim left undone so long is taken over (its 
 INTERVAL = 3600.0  # seconds between two looks (a new day comes once a day)
 
 
-def play_puzzles(rules: str, plays: list[tuple[str, list[str]]], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
-    """In the finder's process: the puzzles of some plays of one game (each its replay's path and its actions),
-    each linked to its play's replay at its deal; as JSON-ready data."""
+def play_puzzles(rules: str, plays: list[tuple[str | None, list[str]]], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """In the finder's process: the puzzles of some plays of one game (each its replay's path, or None for no
+    link, and its actions), each linked to its play's replay at its deal where it has one; as JSON-ready data."""
     from ...puzzles.make import mine_actions
     from ...puzzles.single import SAMPLES
 
     out = []
     for replay, actions in plays:
         puzzles, _ = mine_actions(rules, actions, "harvest", kinds, SAMPLES, EXACT_CARDS)
-        out += [replace(p, replay=f"{replay}#deal={p.source_deal}&move=0").to_dict() for p in puzzles]
+        out += [
+            replace(p, replay=None if replay is None else f"{replay}#deal={p.source_deal}&move=0").to_dict()
+            for p in puzzles
+        ]
     return out
 
 
@@ -114,10 +117,10 @@ class Harvest:
         dset = self.daily.set_of(day, game)
         added = 0
         for board in range(dset.size):
-            plays = []
-            for rid, text in self.daily.public_plays(day, game, board, PLAYS):
+            plays: list[tuple[str | None, list[str]]] = []
+            for _rid, text in self.daily.public_plays(day, game, board, PLAYS):
                 rec = read_record(text.splitlines())
-                plays.append((f"/replay/{rid}", [t for _, t in rec.actions]))
+                plays.append((None, [t for _, t in rec.actions]))  # no link: the play's replay is its player's
             name = f"{source}/{board + 1}"
             added += self.store_best(str(dset.rules), plays, lambda _p, name=name: name)  # type: ignore[misc]
         S.harvest_done(engine, source, self.claimer, added)
@@ -125,7 +128,9 @@ class Harvest:
             log.info("puzzles: %d found in the daily deals of %s (%s)", added, day, game)
         return added
 
-    def store_best(self, rules: str, plays: list[tuple[str, list[str]]], source_of: Callable[[Puzzle], str]) -> int:
+    def store_best(
+        self, rules: str, plays: list[tuple[str | None, list[str]]], source_of: Callable[[Puzzle], str]
+    ) -> int:
         """The plays' puzzles found in the finder's process, the best of each board added to the public pool."""
         from .service import row_of
 
@@ -152,7 +157,9 @@ class Harvest:
             return 0
         store = self.puzzles.store_of()
         tables = [] if store is None else store.load_tables(ids=table_ids[:PLAYS])
-        plays = [(f"/t/{t.id}/replay", [text for _, _, text in t.events]) for t in tables if t.status == "over"]
+        plays: list[tuple[str | None, list[str]]] = [
+            (f"/t/{t.id}/replay", [text for _, _, text in t.events]) for t in tables if t.status == "over"
+        ]
         added = self.store_best(rules, plays, lambda p: f"{source}/{p.source_deal}")
         S.harvest_done(engine, source, self.claimer, added)
         if added:
