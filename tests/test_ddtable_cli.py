@@ -104,6 +104,11 @@ def test_the_table_marks_the_contract_played_the_declarer_and_the_contracts_left
 
 def test_show_dd_prints_the_deal_and_its_table(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "250")  # each cell on its line: the words of a range are long
+    # the command line's console was made at import, its width read then (80 in a test process without a
+    # terminal): widened here too, or a cell proving both bounds wraps onto a second line
+    from barbu.cli import common
+
+    monkeypatch.setattr(common.console, "_width", 250)
     code, out, err = run(capsys, "show", str(GOLDEN), "--deal", "1", "--dd", "--dd-seconds", str(SECONDS))
     assert code == 0, err
     assert "Deal 1" in out and "Tricks" in out  # the deal as before

@@ -211,7 +211,9 @@ class CardTableScreen(CommandScreen):
         key) is not a choice; nor is one within a glance of it at a table that paces the computer players."""
         if self.on_screen != self.session.moves:
             return False
-        return pressed_at - self.on_screen_at >= min(self.delay, self.GLANCE)
+        # a hair of slack: Textual's clock counts seconds since boot, and a day of uptime leaves (t + 0.4) - t
+        # a float's breadth under 0.4
+        return pressed_at - self.on_screen_at >= min(self.delay, self.GLANCE) - 1e-6
 
     async def _computer_move(self, seat: int, moves: int) -> None:
         """One computer move: the agent sees only its seat's view, and takes at least ``delay`` seconds."""
