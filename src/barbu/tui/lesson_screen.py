@@ -24,7 +24,8 @@ from ..core.words import N_
 from ..guide.lesson import KEYS, SEAT, LessonPlay, Refusal
 from ..i18n import _, current, number, word_error, words
 from ..i18n.typed import parse_typed
-from ..play.labels import place, place_name, rules_info
+from ..play.labels import rules_info
+from .one_deal import OneDealSession
 from .table import TableScreen
 from .table_base import sentence
 
@@ -39,7 +40,7 @@ class LessonRefused(BarbuError):
         self.refusal = refusal
 
 
-class LessonSession:
+class LessonSession(OneDealSession):
     """A lesson behind the table, with the calls the table makes of a `Session`; nothing is saved."""
 
     save_path = None
@@ -94,21 +95,8 @@ class LessonSession:
     def play_chance(self) -> Any:
         raise NotImplementedError("a lesson deals its cards itself")  # the table never asks: no seat is chance
 
-    def finished_deals(self) -> list:
-        return []  # the lesson's end is its own dialog
-
-    def save(self) -> None:
-        return None
-
     def take_back(self, skip_forced: bool = False) -> int:
         raise BarbuError(_("a lesson takes nothing back: choose again"))
-
-    def player_kind(self, s: int, english: bool = False) -> str:
-        return _("you") if s == self.seat else _("computer")
-
-    def who(self, s: int, english: bool = False) -> str:
-        where = place(s, self.seat, self.players)
-        return _("you") if s == self.seat else place_name(where) if where else _("computer")
 
 
 class _Scripted:

@@ -15,11 +15,11 @@ from ..classic.view import View
 from ..core.errors import BarbuError
 from ..i18n import _, current
 from ..i18n.typed import parse_typed
-from ..play.labels import place, place_name
 from ..puzzles.model import OPEN, Puzzle
+from .one_deal import OneDealSession
 
 
-class PuzzleSession:
+class PuzzleSession(OneDealSession):
     """A puzzle behind the table, with the calls the table makes of a `Session`; nothing is saved."""
 
     save_path = None
@@ -111,21 +111,8 @@ class PuzzleSession:
     def play_chance(self) -> Any:
         raise NotImplementedError("a puzzle is dealt by its actions")  # the table never asks: no seat is chance
 
-    def finished_deals(self) -> list:
-        return []
-
-    def save(self) -> None:
-        return None
-
     def take_back(self, skip_forced: bool = False) -> int:
         raise BarbuError(_("a puzzle takes nothing back: your first card is your answer"))
-
-    def player_kind(self, s: int, english: bool = False) -> str:
-        return _("you") if s == self.seat else _("computer")
-
-    def who(self, s: int, english: bool = False) -> str:
-        where = place(s, self.seat, self.players)
-        return _("you") if s == self.seat else place_name(where) if where else _("computer")
 
 
 class _Reply:
