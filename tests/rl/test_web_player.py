@@ -134,8 +134,12 @@ def test_the_table_page_offers_the_named_policy_in_a_browser(tmp_path, trained, 
         for seat in range(4):  # four computer players, two of them the trained policy: the match plays itself
             page.select_option(f"[data-seat-strength='{seat}']", "learned" if seat % 2 == 0 else "random")
             page.click(f"[data-seat-bot='{seat}']")
-            page.wait_for_selector(f"[data-seat-box='{seat}'] .chip.bot")
+            # asked by value every quarter second: once the last seat is a computer the match plays itself at full
+            # speed and redraws the seats faster than an element handle stays attached
+            page.wait_for_function(
+                "sel => document.querySelector(sel) !== null", arg=f"[data-seat-box='{seat}'] .chip.bot", polling=250
+            )
         assert "learned" in page.inner_text("[data-seat-box='0']")
-        page.wait_for_function("() => Number(document.querySelector('#table').dataset.version) > 120")
+        page.wait_for_function("() => Number(document.querySelector('#table').dataset.version) > 120", polling=250)
         browser.close()
     assert "Traceback" not in server.log()

@@ -106,8 +106,8 @@ def round_starts(rules: str, secret: bytes, deals: int | None) -> list[Match]:
     while m.to_act() is not None and len(m.results) < limit:
         if m.to_act() == CHANCE:
             action = chance(m)
-            if draw is None and isinstance(action, Draw):
-                draw = action
+            if not starts and isinstance(action, Draw):
+                draw = action  # the last draw before the first deal: a tie is drawn again
             m.apply(action)
             continue
         if len(starts) == len(m.results):
