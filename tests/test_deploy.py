@@ -241,8 +241,9 @@ def test_nginx_limits_carry_the_tables_the_docs_promise() -> None:
     """worker_connections counts both sockets of a seat (the browser's, the one to barbu); the docs' figures
     are the file's."""
     main = (DEPLOY / "nginx.conf").read_text()
-    connections = int(re.search(r"(?m)^\s*worker_connections (\d+);", main).group(1))
-    files = int(re.search(r"(?m)^worker_rlimit_nofile (\d+);", main).group(1))
+    found = re.search(r"(?m)^\s*worker_connections (\d+);", main), re.search(r"(?m)^worker_rlimit_nofile (\d+);", main)
+    assert found[0] is not None and found[1] is not None
+    connections, files = int(found[0].group(1)), int(found[1].group(1))
     assert files >= 2 * connections
     tables = connections // (2 * 4)
     ops = (ROOT / "docs" / "operations.md").read_text()
@@ -255,21 +256,25 @@ def test_nginx_limits_carry_the_tables_the_docs_promise() -> None:
 
 
 UNITS = ("barbu@.service", "barbu-migrate.service", "barbu.target", "barbu-backup.service", "barbu-backup.timer")
+LIVE = ("barbu-live@.service", "barbu-live@.timer")  # templates, verified as the instances barbu@8001 pulls in
 
 
 def test_the_systemd_units_verify(tmp_path: Path) -> None:
     analyze = needs.tool("systemd-analyze", "apt-get install systemd")
     barbu = shutil.which("barbu") or sys.executable
-    for unit in UNITS:
+    for unit in UNITS + LIVE:
         text = (DEPLOY / "systemd" / unit).read_text()
         text = text.replace("/opt/barbu/bin/barbu", barbu)
         text = text.replace("/opt/barbu/lib/wait-ready.sh", str(DEPLOY / "wait-ready.sh"))
+        text = text.replace("/opt/barbu/lib/check-live.sh", str(DEPLOY / "check-live.sh"))
         text = text.replace("/etc/barbu/barbu.env", str(tmp_path / "barbu.env"))
         (tmp_path / unit).write_text(text)
     shutil.copy(DEPLOY / "systemd" / "barbu.env.example", tmp_path / "barbu.env")
     shutil.copy(tmp_path / "barbu@.service", tmp_path / "barbu@8001.service")
+    for unit in LIVE:
+        shutil.copy(tmp_path / unit, tmp_path / unit.replace("@", "@8001"))
     done = subprocess.run(
-        [analyze, "verify", "barbu@8001.service", *UNITS[1:]],
+        [analyze, "verify", "barbu@8001.service", *UNITS[1:], *(u.replace("@", "@8001") for u in LIVE)],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -282,6 +287,10 @@ def test_the_systemd_units_verify(tmp_path: Path) -> None:
         assert line in unit
     assert re.search(r"(?m)^ExecStart=.* --port %i ", unit) and "ExecStartPost=/opt/barbu/lib/wait-ready.sh %i" in unit
     assert "Requires=barbu-migrate.service" in unit and "WantedBy=barbu.target" in unit
+    # its liveness check comes with it, and checks its port
+    assert re.search(r"(?m)^Wants=.*\bbarbu-live@%i\.timer\b", unit)
+    live = (DEPLOY / "systemd" / "barbu-live@.service").read_text()
+    assert re.search(r"(?m)^ExecStart=/opt/barbu/lib/check-live\.sh %i \d+$", live)
 
 
 # -- the readiness wait and the rolling restart --
@@ -339,6 +348,68 @@ def test_rolling_restart_restarts_one_at_a_time_and_stops_at_one_not_ready(tmp_p
     done = subprocess.run(["sh", script], env={**env, "FAIL": "1"}, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and "barbu@8002 is not ready" in done.stderr
     assert "barbu@8003" not in calls.read_text()  # the others untouched
+
+
+class Live(BaseHTTPRequestHandler):
+    """/health/live: 200, and every path asked noted."""
+
+    asked: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        type(self).asked.append(self.path)
+        self.send_response(200 if self.path == "/health/live" else 404)
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def check_live(tmp_path: Path, port: int, active: bool = True) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """deploy/check-live.sh on ``port`` with a 2 s window and a stand-in ``systemctl`` (the unit active or not):
+    its result and the systemctl commands it ran."""
+    calls = tmp_path / "calls"
+    calls.unlink(missing_ok=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    stand_in = bin_dir / "systemctl"
+    stand_in.write_text(f'#!/bin/sh\necho "systemctl $*" >> {calls}\n[ "$1" != is-active ] || [ -n "$ACTIVE" ]\n')
+    stand_in.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "ACTIVE": "1" if active else ""}
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "check-live.sh"), str(port), "2"], env=env, capture_output=True, text=True, timeout=60
+    )
+    return done, calls.read_text().splitlines() if calls.exists() else []
+
+
+def test_check_live_kills_a_hung_process_and_leaves_the_others(tmp_path: Path) -> None:
+    """The liveness check barbu-live@.timer runs: a process that answers /health/live is left alone; one whose
+    port accepts connections but never answers (a stopped process: its kernel still accepts) is killed through
+    systemd once the window has passed, so that its unit starts it again; a unit that is not running (starting,
+    stopping) is not judged."""
+    import socket
+
+    Live.asked = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Live)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        done, calls = check_live(tmp_path, port)
+        assert done.returncode == 0 and Live.asked == ["/health/live"], done.stderr
+        assert calls == [f"systemctl is-active --quiet barbu@{port}"]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    with socket.socket() as hung:  # listening, never accepting: connections complete, nothing is answered
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(16)
+        port = hung.getsockname()[1]
+        done, calls = check_live(tmp_path, port)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert calls[-1] == f"systemctl kill --signal=SIGKILL barbu@{port}", calls
+        assert f"barbu@{port} has not answered http://127.0.0.1:{port}/health/live for 2s" in done.stderr
+        done, calls = check_live(tmp_path, port, active=False)
+        assert done.returncode == 0 and calls == [f"systemctl is-active --quiet barbu@{port}"]
 
 
 def test_the_nightly_backup_units_command_makes_a_backup(tmp_path: Path) -> None:

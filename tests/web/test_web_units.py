@@ -2,8 +2,8 @@
 
 barbu-migrate.service's command makes the schema; barbu@.service's, with the port as its instance and the
 database and broker from the example environment file's names, starts a real process that its
-ExecStartPost (deploy/wait-ready.sh) finds ready, and that stops with exit 0 on the unit's KillSignal well
-within TimeoutStopSec.  (tests/test_deploy.py checks the units' syntax with systemd-analyze.)
+ExecStartPost (deploy/wait-ready.sh) finds ready and its liveness check (barbu-live@.service,
+deploy/check-live.sh) live, and that stops with exit 0 on the unit's KillSignal well within TimeoutStopSec.  (tests/test_deploy.py checks the units' syntax with systemd-analyze.)
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ def command(unit: str, key: str, instance: str, env: dict[str, str]) -> list[str
         words[:1] = [sys.executable, "-m", "barbu"]
     elif words[0] == "/opt/barbu/lib/wait-ready.sh":
         words[0] = str(DEPLOY / "wait-ready.sh")
+    elif words[0] == "/opt/barbu/lib/check-live.sh":
+        words[0] = str(DEPLOY / "check-live.sh")
     return words
 
 
@@ -77,6 +79,16 @@ def test_the_units_commands_migrate_start_a_ready_process_and_stop_it(tmp_path: 
     try:
         wait = subprocess.run(command("barbu@.service", "ExecStartPost", port, env), env=env, timeout=200)
         assert wait.returncode == 0, log.read_text()
+        # its liveness check (barbu-live@.timer) finds it live: nothing is killed
+        live = command("barbu-live@.service", "ExecStart", port, env)
+        assert live[1:] == [port, "20"]
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "systemctl").write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "calls"}\n')
+        (bin_dir / "systemctl").chmod(0o755)
+        checked = subprocess.run(live, env={**env, "PATH": f"{bin_dir}:{env['PATH']}"}, timeout=60)
+        assert checked.returncode == 0 and proc.poll() is None
+        assert (tmp_path / "calls").read_text().split("\n")[:-1] == [f"is-active --quiet barbu@{port}"]
         assert setting("barbu@.service", "KillSignal") == "SIGTERM"
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(float(setting("barbu@.service", "TimeoutStopSec"))) == 0
