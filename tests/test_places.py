@@ -21,9 +21,10 @@ from barbu.cli.main import main as barbu
 from barbu.cli.textplay import describe
 from barbu.cli.wording import seat_names
 from barbu.core.actions import Double
+from barbu.core.errors import BarbuError
 from barbu.core.game import CHANCE
-from barbu.i18n import use
-from barbu.play.labels import computer_name, place, place_name, seat_name, typed_seats
+from barbu.i18n import use, word_error
+from barbu.play.labels import computer_name, place, place_name, seat_name, table_place, typed_action, typed_seats
 from barbu.play.names import record_names
 from barbu.play.session import Session, Settings
 from barbu.records.barbu import write_record
@@ -132,6 +133,20 @@ def test_a_double_typed_by_place_in_the_terminal(tmp_path, lang):
     assert [(b.doubler, b.doubled) for b in session.view().doubles][-1] == (seat, target)
 
 
+def test_a_refused_command_quotes_the_places_typed_never_the_seat_numbers(lang):
+    """ "double east" typed while a card is due was refused as "'double 3' is not a card"."""
+    m = Match("classic", 3)
+    while m.to_act() == CHANCE or m.view(m.to_act()).phase != "play":
+        m.apply(m.sample_chance()) if m.to_act() == CHANCE else m.apply(m.legal_actions()[0])
+    seat = m.to_act()
+    word = {"en": "double", "fr": "contre", "it": "contro"}[lang]
+    typed = f"{word} {place_name(table_place((seat + 3) % 4, seat, 4))}"
+    with pytest.raises(BarbuError) as refused:
+        typed_action(m, typed, seat, 4)
+    said = word_error(refused.value, lang)
+    assert repr(typed) in said and not re.search(r"\d", said.split(":")[0]), said
+
+
 # ---------------------------------------------------------------- the plain game
 def test_the_plain_game_names_places(lang):
     m, seat = doubling_turn()
@@ -230,12 +245,13 @@ def shot(app: BarbuApp, name: str) -> None:
 
 def test_the_daily_deals_line_by_line_name_places(tmp_path, monkeypatch, capsys, lang):
     """The plain daily deals: the players by place from your chair whatever your seat, the strength in words."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nquit\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nzz\nquit\n"))
     db = str(tmp_path / "web.db")
     assert barbu(["--lang", lang, "play", "--daily", "--plain", "--date", "2026-11-27", "--db", db]) == 1
     out = capsys.readouterr().out
     clean(out)
     assert computer_name("West", "rule") in " ".join(out.split())
+    assert {"en": "Not allowed: 'zz'", "fr": "Refusé : 'zz'", "it": "Non ammesso: 'zz'"}[lang] in out  # his language
 
 
 def test_a_besigue_replay_names_the_players(tmp_path, capsys, lang):

@@ -17,11 +17,12 @@ from typing import Callable
 
 from platformdirs import user_data_dir
 from rich.console import Console
+from rich.markup import escape
 
 from ..core.errors import BarbuError
 from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
-from ..i18n import _
-from ..play.labels import computer_name, place, player_word, seat_name, typed_seats
+from ..i18n import _, current, word_error
+from ..play.labels import computer_name, place, player_word, seat_name, typed_action
 from .common import add_database_argument
 from .textplay import command, describe
 from .wording import action, seat_names
@@ -157,9 +158,9 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
                 if cmd is not None or not text.strip():
                     continue
                 try:
-                    board.play(typed_seats(text, me, n))
+                    board.play(typed_action(board.match, text, me, n))  # in the player's words and language
                 except (BarbuError, DailyError) as e:
-                    con.print(str(e))
+                    con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
         assert board.score is not None
         mine.append(board.score)
         con.print(
@@ -182,10 +183,7 @@ def _play_besigue(dset: DailySet, theirs: list[int], read: Callable[[str], str],
     """Bésigue's daily deals line by line: each deal as the Bésigue game shows it (`barbu.cli.besigue_plain`),
     the computer's moves told as they come, and each deal's score (your points less the computer's) beside the
     computer's own in your seat."""
-    from rich.markup import escape
-
     from ..duplicate.daily_besigue import DEALER, BesigueBoard
-    from ..i18n import current, word_error
     from .besigue_plain import _words, describe, read_typed
 
     mine: list[int] = []

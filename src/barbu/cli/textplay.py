@@ -29,8 +29,7 @@ from ..core.words import N_
 from ..duplicate.shadow import STRONGEST
 from ..guide.ruleset_words import game_name
 from ..i18n import _, current, number, word_error, words
-from ..i18n.typed import parse_typed
-from ..play.labels import RulesInfo, computer_name, forced_choice, forced_note, place, seat_name, typed_seats
+from ..play.labels import RulesInfo, computer_name, forced_choice, forced_note, place, seat_name, typed_action
 from ..play.options import parse_opponents, tell_if_the_expert_lacks_numpy
 from ..play.shadow import ShadowWatch, expert_line, final_line, running_line, worst_line
 from ..records.barbu import load_match, write_record
@@ -372,7 +371,7 @@ def play_in_terminal(
                         )
                         continue
                     try:
-                        m.apply(parse_typed(m, typed_seats(text, seat, m.n), current()), seat=seat)
+                        m.apply(typed_action(m, text, seat, m.n), seat=seat)
                     except BarbuError as e:
                         con.print(_("[red]Not allowed:[/red] {reason}").format(reason=escape(word_error(e, current()))))
                         continue

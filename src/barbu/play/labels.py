@@ -19,14 +19,15 @@ from ..classic.ruleset import Ruleset
 from ..classic.view import View
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
+from ..core.errors import BarbuError
 from ..core.places import place as place  # re-exported: the front ends import it from here
 from ..core.places import table_place as table_place
 from ..core.words import ENGLISH, N_
 from ..guide import option_label, settlements, value_word
 from ..guide.ruleset_words import OPTION_NAMES
-from ..i18n import _, ngettext, number, pgettext, words
+from ..i18n import _, current, ngettext, number, pgettext, words
 from ..i18n.rules import contract_help
-from ..i18n.typed import fold
+from ..i18n.typed import fold, parse_typed
 
 
 class RulesInfo:
@@ -207,6 +208,18 @@ def typed_seats(text: str, me: int, players: int, names: Sequence[str] = ()) -> 
     if not rest:
         return text
     return " ".join([first, *(str(seats.get(fold(w.strip(",")), w)) for w in rest)])
+
+
+def typed_action(game: Any, text: str, me: int, players: int, names: Sequence[str] = ()) -> Any:
+    """The action a person typed in the current language, its players named by place or name (`typed_seats`).
+    A refusal quotes his own words ("'double east' is not a card"), never the seat numbers they were read into."""
+    read = typed_seats(text, me, players, names)
+    try:
+        return parse_typed(game, read, current())
+    except BarbuError as e:
+        if read != text and e.message is not None and e.params.get("text") == read:
+            raise type(e).of(e.message, **{**e.params, "text": " ".join(text.split())}) from None
+        raise
 
 
 # ---------------------------------------------------------------- contract

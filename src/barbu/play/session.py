@@ -21,11 +21,10 @@ from ..classic.ruleset import Ruleset
 from ..classic.view import View
 from ..core.errors import BarbuError, RulesetError
 from ..duplicate.shadow import STRONGEST
-from ..i18n import _, current
-from ..i18n.typed import parse_typed
+from ..i18n import _
 from ..records.barbu import number_in, number_out, read_record, replay, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve
-from .labels import computer_name, place, player_word, seat_name, typed_seats
+from .labels import computer_name, place, player_word, seat_name, typed_action
 
 DEFAULT_DELAY = 0.6
 
@@ -219,7 +218,7 @@ class Session:
         """Apply the person's choice (an action, or text typed in the current language: "dk", "pas de dames");
         a bad one raises `BarbuError`, changing nothing."""
         if isinstance(choice, str):  # "double west north": the players by their places
-            choice = parse_typed(self.match, typed_seats(choice, self.seat, self.match.n), current())
+            choice = typed_action(self.match, choice, self.seat, self.match.n)
         self.match.apply(choice, seat=self.seat)
         action = choice
         return action

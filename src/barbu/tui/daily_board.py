@@ -9,9 +9,8 @@ from typing import Any
 
 from ..core.errors import IllegalAction
 from ..duplicate.daily_base import Board
-from ..i18n import _, current
-from ..i18n.typed import parse_typed
-from ..play.labels import typed_seats
+from ..i18n import _
+from ..play.labels import typed_action
 
 
 class DailyBoardCalls:
@@ -33,7 +32,7 @@ class DailyBoardCalls:
 
     def apply_human(self, choice: Any) -> Any:
         if isinstance(choice, str):  # "double west north": the players by their places, whatever the seat numbers
-            choice = parse_typed(self.board.match, typed_seats(choice, self.board.seat, self.board.match.n), current())
+            choice = typed_action(self.board.match, choice, self.board.seat, self.board.match.n)
         action = choice
         self.board.play(action)
         return action
