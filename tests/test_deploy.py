@@ -26,6 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 PROCESSES = ("barbu1", "barbu2", "barbu3")
+HEALTH = "/usr/local/lib/barbu/health.py"  # deploy/health.py in the image
 
 
 def compose() -> dict:
@@ -58,7 +59,8 @@ def test_the_compose_file_starts_the_whole_site_in_order() -> None:
         assert cmd[0] == "serve" and s["environment"] == env
         # the migrations run once, before any process starts
         assert s["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-        assert "/health/ready" in " ".join(s["healthcheck"]["test"])
+        # the image's health check (readiness, and a hung server killed), the server a child of an init
+        assert s["healthcheck"]["test"] == ["CMD", "python", HEALTH, "8000"] and s["init"] is True
         assert s["ulimits"]["nofile"]["soft"] >= 65536
         allowed = cmd[cmd.index("--forwarded-allow-ips") + 1]
         assert allowed == site["networks"]["site"]["ipam"]["config"][0]["subnet"]  # nginx, and nobody else
@@ -102,7 +104,8 @@ def test_the_image_is_slim_unprivileged_and_asks_readiness() -> None:
     users = re.findall(r"(?m)^USER (\S+)", final)
     assert users and users[-1].split(":")[0] not in ("root", "0"), users
     assert re.search(rf"useradd .*--uid {users[-1].split(':')[0]} ", final)  # the user the image makes
-    assert re.search(r"(?m)^HEALTHCHECK .*\n?.*/health/ready", final)
+    assert re.search(rf"(?m)^COPY deploy/health.py {HEALTH}$", final)
+    assert re.search(rf'(?m)^HEALTHCHECK .*\n?.*CMD \["python", "{HEALTH}", "8000"\]', final)
     assert re.search(r'(?m)^ENTRYPOINT \["barbu"\]', final) and '"serve"' in final
     # everything the build copies is let through by its ignore file (and nothing else is sent)
     ignored = (DEPLOY / "Containerfile.dockerignore").read_text().splitlines()
@@ -410,6 +413,78 @@ def test_check_live_kills_a_hung_process_and_leaves_the_others(tmp_path: Path) -
         assert f"barbu@{port} has not answered http://127.0.0.1:{port}/health/live for 2s" in done.stderr
         done, calls = check_live(tmp_path, port, active=False)
         assert done.returncode == 0 and calls == [f"systemctl is-active --quiet barbu@{port}"]
+
+
+class Ready(BaseHTTPRequestHandler):
+    """/health/ready answered with ``status``."""
+
+    status = 200
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        self.send_response(type(self).status if self.path == "/health/ready" else 404)
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def container_check(tmp_path: Path, port: int, init: int, hung: str = "20") -> subprocess.CompletedProcess:
+    """deploy/health.py as the image's HEALTHCHECK runs it, ``init`` standing for the container's init."""
+    env = {
+        **os.environ,
+        "BARBU_HEALTH_MARK": str(tmp_path / "silent"),
+        "BARBU_INIT_PID": str(init),
+        "BARBU_HUNG_SECONDS": hung,
+        "BARBU_HEALTH_TIMEOUT": "0.5",
+    }
+    command = [sys.executable, str(DEPLOY / "health.py"), str(port)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_images_health_check_is_readiness_and_kills_a_hung_server(tmp_path: Path) -> None:
+    """The container's health check: healthy on readiness 200; unhealthy, and left alone, on any other answer
+    (starting, draining, a dependency away) or a refused connection; a server that accepts and never answers is
+    unhealthy, then killed once silent for the whole window (compose starts its container again), but only as a
+    child of an init: a server that is the container's first process is told about, not signalled."""
+    import socket
+
+    init = subprocess.Popen(["sh", "-c", "sleep 300 & wait"])  # the init, and the server its child
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Ready)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            port = server.server_address[1]
+            for status, healthy in ((200, 0), (503, 1)):
+                Ready.status = status
+                assert container_check(tmp_path, port, init.pid, hung="0").returncode == healthy
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert container_check(tmp_path, port, init.pid, hung="0").returncode == 1  # refused: nothing killed
+        assert not (tmp_path / "silent").exists() and init.poll() is None
+
+        with socket.socket() as hung:  # listening, never accepting: connections complete, nothing is answered
+            hung.bind(("127.0.0.1", 0))
+            hung.listen(16)
+            port = hung.getsockname()[1]
+            first = container_check(tmp_path, port, init.pid, hung="0")
+            assert first.returncode == 1 and (tmp_path / "silent").exists() and init.poll() is None
+            no_init = subprocess.Popen(["sh", "-c", "sleep 300 & wait", "barbu"])  # barbu as the first process
+            try:
+                told = container_check(tmp_path, port, no_init.pid, hung="0")
+                assert told.returncode == 1 and "start the container with an init" in told.stdout
+                assert no_init.poll() is None
+            finally:
+                no_init.kill()
+                no_init.wait(10)
+            killed = container_check(tmp_path, port, init.pid, hung="0")
+            assert killed.returncode == 1 and f"the server on port {port} has not answered" in killed.stderr
+            assert init.wait(10) == 0  # its child, the server, was killed: the init ends
+            assert not (tmp_path / "silent").exists()
+    finally:
+        if init.poll() is None:
+            init.kill()
+            init.wait(10)
 
 
 def test_the_nightly_backup_units_command_makes_a_backup(tmp_path: Path) -> None:
