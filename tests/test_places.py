@@ -270,6 +270,18 @@ def test_a_besigue_replay_names_the_players(tmp_path, capsys, lang):
     assert {"en": "you win", "fr": "vous gagnez", "it": "hai vinto"}[lang] in out or "wins" not in out
 
 
+def test_a_scottish_replay_names_the_players_on_its_set_sheet(tmp_path, capsys, lang):
+    """The Set sheet under `barbu replay` said "seat 0 … seat 3", "caller seat 3", "running total: seat 0 +100"."""
+    path = tmp_path / "s.jsonl"
+    assert barbu(["selfplay", "--rules", "scottish", "--seed", "2", "--bots", "random", "--out", str(path)]) == 0
+    capsys.readouterr()
+    assert barbu(["--lang", lang, "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    sheet = out[out.index("Set 1") :]
+    assert f"  {place_name('West')} " in sheet and place_name("North") in sheet.split("running total:")[1]
+
+
 #: The places of an unnamed sheet's players, seat 0 first, by table size and language.
 SHEET_PLACES = {
     ("classic", "en"): ["South", "West", "North", "East"],

@@ -36,7 +36,7 @@ from ..records.barbu import load_match, write_record
 from ..records.savefiles import DEFAULT_SAVE, reserve, saved_matches
 from ..scottish.pack import Cut, PackDraw
 from .wording import action as _action_text
-from .wording import card, contract, cut_reason, hand, seat_names, seat_value, signed
+from .wording import card, contract, cut_reason, hand, seat_names, seat_short, seat_value, signed
 from .wording import seat as seat_word
 
 # TRANSLATORS: the plain game's help. Show what a player of your language types: cards with your rank and
@@ -360,7 +360,12 @@ def play_in_terminal(
                         from ..scottish.scoresheet import sheet_from_results, sheet_lines
 
                         con.print(
-                            "\n".join(sheet_lines(sheet_from_results(m.view(seat).results, m.n))) or _("No deal yet.")
+                            "\n".join(
+                                sheet_lines(
+                                    sheet_from_results(m.view(seat).results, m.n), [seat_short(s) for s in range(m.n)]
+                                )
+                            )
+                            or _("No deal yet.")
                         )
                         continue
                     if cmd == "scores":
