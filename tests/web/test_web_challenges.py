@@ -247,6 +247,10 @@ def test_the_pages(client: TestClient) -> None:
         r = get(client, path, sa)
         assert r.status_code == 200 and "challenge.js" in r.text
     assert json.loads(get(client, f"/api/challenges/{cid}", sa).text)["rules"] == "besigue"
+    # Rated is a choice made knowing what it turns off (issue 43), in the reader's language
+    page = get(client, f"/challenges/new?to={b}&lang=fr", sa).text
+    assert 'id="challenge-rated" aria-describedby="challenge-rated-help"' in page
+    assert "les conseils et les coups repris sont coupés pour toute la partie" in page.split("challenge-rated-help")[2]
 
 
 def test_a_challenges_end_told_in_each_readers_words() -> None:

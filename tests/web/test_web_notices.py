@@ -243,7 +243,7 @@ def test_each_kinds_push_switch_is_kept_and_respected(c: Any, push_service: Push
     _, uid = account(c, "Sara")
     assert post(c, "/api/push/subscribe", Device(push_service, "sara").json).status_code == 201
     kinds = c.get("/api/notices/settings").json()["kinds"]
-    assert set(kinds) == {"turn", "challenge", "event-soon", "club-invite", "moderator-reply"}
+    assert set(kinds) == {"turn", "challenge", "event-soon", "event-table", "club-invite", "moderator-reply"}
     assert all(k == {"push": True, "mail": False} for k in kinds.values())
     r = post(c, "/api/notices/settings", {"kind": "challenge", "push": False, "mail": False})
     assert r.status_code == 200 and r.json()["kinds"]["challenge"] == {"push": False, "mail": False}
@@ -353,6 +353,34 @@ def test_a_moderators_warning_and_an_events_start_are_notified_once(c: Any) -> N
     assert [n["kind"] for n in found] == ["event-soon", "moderator-reply"]
     assert found[0]["params"] == {"event": "Sunday cup", "id": event_id, "minutes": 15}
     assert found[0]["link"] == f"/e/{event_id}"
+
+
+def test_an_events_players_are_told_their_table_is_ready_in_their_language(c: Any) -> None:
+    """Issue 43: registered players are told when their table is ready (the director starts early here), by a
+    notice that links to the table, once a round."""
+    account(c, "Dirce")
+    made = make_event(c, name="Early cup", start=(datetime.now(timezone.utc) + timedelta(days=1)).isoformat())
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
+    account(c, "Elio")
+    assert post(c, f"/api/events/{event_id}/register", {}).status_code == 200
+    use_session(c, None)
+    assert log_in(c, "Dirce").status_code == 200
+    assert post(c, f"/api/events/{event_id}/start", {}).status_code == 200
+    use_session(c, None)
+    assert log_in(c, "Elio").status_code == 200
+    found = [n for n in c.get("/api/notices").json()["notices"] if n["kind"] == "event-table"]
+    assert len(found) == 1, found
+    table = found[0]["params"]["table"]
+    assert found[0]["link"] == f"/t/{table}" and found[0]["params"]["event"] == "Early cup"
+    assert table in c.app.state.lobby.tables  # his table of the first round, made at the start
+    from barbu.web.notices.words import worded
+
+    assert worded("event-table", found[0]["params"], "fr") == (
+        "Votre table est prête",
+        "Early cup\u00a0: votre table est prête, l'horloge tourne",
+    )
+    assert worded("event-table", found[0]["params"], "it")[0] == "Il tuo tavolo è pronto"
 
 
 def test_an_open_page_hears_its_notices_live_and_only_urgent_ones_are_pushed_too(

@@ -19,18 +19,18 @@ OPTIONS: dict[str, tuple[tuple[str, ...] | str, str, dict[str, str]]] = {
     "hand": (
         ("9", "8"),
         N_("cards dealt to each player"),
-        {"9": N_("nine each, by threes (the seed)"), "8": N_("eight each, by 3-2-3 (English)")},
+        {"9": N_("nine each, by threes (French)"), "8": N_("eight each, by 3-2-3 (English)")},
     ),
     "brisques": (
         ("aces", "aces_and_tens"),
         N_("cards that score 10 when won in tricks"),
-        {"aces": N_("each ace won (the seed)"), "aces_and_tens": N_("each ace and each ten won (English)")},
+        {"aces": N_("each ace won (French)"), "aces_and_tens": N_("each ace and each ten won (English)")},
     ),
     "seven": (
         ("drawn", "exchange"),
         N_("how the 7 of trumps scores 10"),
         {
-            "drawn": N_("shown when drawn from the stock (the seed)"),
+            "drawn": N_("shown when drawn from the stock (French)"),
             "exchange": N_(
                 "after winning a trick its holder exchanges it for the turn-up, "
                 "or shows the other 7 of trumps (English)"
@@ -41,7 +41,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...] | str, str, dict[str, str]]] = {
         ("follow_or_trump", "must_win"),
         N_("duty in the last tricks, once the stock is empty"),
         {
-            "follow_or_trump": N_("follow suit if able, else trump if able (the seed)"),
+            "follow_or_trump": N_("follow suit if able, else trump if able (French)"),
             "must_win": N_("follow and head the trick if able, else trump if able (English)"),
         },
     ),

@@ -224,6 +224,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     services.rooms.apart = blocks.chat_apart  # nor in a club's or an event's room
     services.moderation.on_warned = notices.warned  # a player warned is told so
     services.events.watcher.soon = notices.event_soon  # an event's players told it starts soon
+    services.events.rounds.ready = notices.event_table  # and that their table is ready, at each round
     notices.live, notices.is_open = live.send, live.connected  # the bell of his open pages; pushed when none is
     services.challenges.send = live.send  # a challenge's page hears its answers, its players are sent to its table
     app = Starlette(

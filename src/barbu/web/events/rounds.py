@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from sqlalchemy.engine import Connection
 
@@ -72,6 +72,9 @@ class Rounds:
         self.changed = changed
         self.told: set[tuple[int, int]] = set()  # rounds said to wait for room, said once each
         self.on_made: Callable[[], None] | None = None  # a round's tables made: its boards' tables solved early
+        # a table's players told it is ready (the application gives the notifications': `barbu.web.notices`):
+        # (event, name, round, table, accounts)
+        self.ready: Callable[[int, str, int, str, list[int]], Awaitable[Any]] | None = None
 
     async def start(self, raw: Any, user: User | None) -> None:
         """Seat the registered players by the schedule and make the first round's tables ("start now", or
@@ -202,3 +205,17 @@ class Rounds:
                 await self.lobby.discard(t)  # another process made this table of the round meanwhile
                 continue
             self.lobby.show_ratings(t)
+            await self._tell_ready(
+                ev, round_no, t.id, [by_position[p] for p in seats if p is not None and p in by_position]
+            )
+
+    async def _tell_ready(self, ev: db.Event, round_no: int, table_id: str, seated: list[db.Player]) -> None:
+        """The players seated at a new table told it is ready; a notice that cannot be given is one log line,
+        never a round left short of its tables."""
+        players = [p.user_id for p in seated if not p.left]
+        if self.ready is None or not players:
+            return
+        try:
+            await self.ready(ev.id, ev.name, round_no, table_id, players)
+        except Exception:
+            log.exception("event %s: its players could not be told their table %s is ready", ev.id, table_id)

@@ -41,7 +41,7 @@ from .words import MAIL_BODY, worded
 
 log = logging.getLogger("barbu.web")
 
-URGENT = ("turn", "challenge")  # pushed even while a page of his is open
+URGENT = ("turn", "challenge", "event-table")  # pushed even while a page of his is open
 DEVICES_MAX = 10  # subscribed devices per account
 TESTS_PER_DAY = 20  # test notifications an account may send itself in a UTC day
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of the notices older than `store.KEEP_DAYS`
@@ -291,6 +291,15 @@ class Notices:
         for user_id in players:
             params = {"event": name, "id": event_id, "minutes": minutes}
             await self.notify(user_id, "event-soon", params, f"/e/{event_id}", key=f"event-soon:{event_id}")
+
+    async def event_table(self, event_id: int, name: str, round_no: int, table_id: str, players: list[int]) -> None:
+        """An event's players told their table of a round is ready (its clock runs: a seat left empty is played
+        for after its grace): once each a round, whatever the processes (keyed)."""
+        params = {"event": name, "id": event_id, "round": round_no, "table": table_id}
+        for user_id in players:
+            await self.notify(
+                user_id, "event-table", params, f"/t/{table_id}", key=f"event-table:{event_id}:{round_no}"
+            )
 
     async def warned(self, user_id: int, entry: int) -> None:
         """A moderator warned him: the warning is shown on his next page; he is told there is one."""

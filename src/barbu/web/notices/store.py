@@ -36,7 +36,7 @@ from ...core import safejson
 from ..db.storage import Base, _aware, now, table_of
 
 #: Every kind of notice, in the order the settings list them.
-KINDS = ("turn", "challenge", "event-soon", "club-invite", "moderator-reply")
+KINDS = ("turn", "challenge", "event-soon", "event-table", "club-invite", "moderator-reply")
 KEEP_DAYS = 90  # a notice older than this goes (the sweeper)
 LIST_MAX = 100  # the newest notices a list shows
 

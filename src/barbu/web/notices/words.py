@@ -8,6 +8,7 @@ name (a notice may carry more, e.g. the ids its page needs):
 - "challenge": ``name`` (who challenges; with ``state`` "table", "declined", "cancelled" or "expired": whose
   challenge was accepted by all, who declined it, who cancelled it, whose challenge lapsed);
 - "event-soon": ``event`` (its name), ``minutes``, ``id``;
+- "event-table": ``event`` (its name), ``id``, ``round``, ``table`` (his table of that round, ready now);
 - "club-invite": ``name`` (who invites), ``club`` (its name);
 - "moderator-reply": nothing (the warning itself is shown on his next page).
 """
@@ -24,6 +25,7 @@ TITLES = {
     "turn": N_("Your turn"),
     "challenge": N_("A challenge"),
     "event-soon": N_("An event starts soon"),
+    "event-table": N_("Your table is ready"),
     "club-invite": N_("A club's invitation"),
     "moderator-reply": N_("A word from a moderator"),
     "test": N_("A test notification"),
@@ -37,6 +39,7 @@ LINES = {
     "challenge-cancelled": N_("{name} cancelled the challenge"),
     "challenge-expired": N_("{name}'s challenge expired: not everyone answered in time"),
     "event-soon": N_("{event} starts in {minutes} minutes"),
+    "event-table": N_("{event}: your table is ready, the clock is running"),
     "club-invite": N_("{name} invites you to the club {club}"),
     "moderator-reply": N_("A moderator wrote to you: read it on barbu"),
     "test": N_("Notifications reach this device"),

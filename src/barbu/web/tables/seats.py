@@ -298,9 +298,7 @@ class Seating:
                         "type": "removed",
                         "seat": seat,
                         "message": say(
-                            lang_of(c),
-                            N_("the creator of this table removed you from seat {seat}: you are watching now"),
-                            seat=seat,
+                            lang_of(c), N_("the creator of this table removed you from your seat: you are watching now")
                         ),
                     }
                 )

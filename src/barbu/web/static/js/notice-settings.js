@@ -11,6 +11,7 @@ const KIND_WORDS = {
   "turn": () => t("Your turn at a turn-based table"),
   "challenge": () => t("A challenge"),
   "event-soon": () => t("An event you registered for starts in 15 minutes"),
+  "event-table": () => t("Your table at an event is ready"),
   "club-invite": () => t("A club's invitation"),
   "moderator-reply": () => t("A word from a moderator"),
 };

@@ -18,6 +18,7 @@ export function noticeTitle(n) {
     case "turn": return t("Your turn");
     case "challenge": return t("A challenge");
     case "event-soon": return t("An event starts soon");
+    case "event-table": return t("Your table is ready");
     case "club-invite": return t("A club's invitation");
     case "moderator-reply": return t("A word from a moderator");
     default: return t("A test notification");
@@ -44,6 +45,7 @@ export function noticeLine(n) {
       }
     }
     case "event-soon": return t("{event} starts in {minutes} minutes", { event: text(p.event), minutes: num(Number(p.minutes) || 15) });
+    case "event-table": return t("{event}: your table is ready, the clock is running", { event: text(p.event) });
     case "club-invite": return t("{name} invites you to the club {club}", { name: text(p.name), club: text(p.club) });
     case "moderator-reply": return t("A moderator wrote to you: read it on barbu");
     default: return t("Notifications reach this device");
