@@ -63,6 +63,18 @@ def test_the_besigue_preset_says_its_rules_without_a_seed_number():
         assert "003" not in text and "seed" not in text.lower()
 
 
+def test_the_besigue_options_name_their_rules_not_the_seed():
+    """`barbu rules besigue` said "nine each, by threes (the seed)" beside "(English)"."""
+    from barbu.besigue.ruleset import OPTIONS
+
+    for lang in LANGS:
+        tr = translator(lang, "barbu")
+        values = [tr.gettext(v) for _, _, words in OPTIONS.values() for v in words.values()]
+        assert not [v for v in values if "seed" in v or "règle de base" in v or "regola di base" in v], values
+        french = {"en": "(French)", "fr": "(français)", "it": "(francese)"}[lang]
+        assert sum(v.endswith(french) for v in values) == 4
+
+
 def named_choices(step) -> set[int]:
     """The cards a step's explanation offers as choices ("{one:card} or {two:card}", "{fits:cards}")."""
     params = dict(step.explain.params)
