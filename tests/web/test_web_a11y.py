@@ -159,6 +159,18 @@ def visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None
     ]
 
 
+def later_visits(world: World) -> list[tuple[str, str, str, str, Callable[[Page], None] | None]]:
+    """The pages added since (puzzles, friends, live tables, challenges), checked at a phone's size alone: the
+    narrowest layout, the same colours as a laptop's."""
+    return [
+        ("player", "puzzles", "/puzzles", "main", None),
+        ("player", "puzzle-of-the-day", "/puzzles/daily", "main", None),
+        ("player", "friends", "/friends", "main", None),
+        ("guest", "live-tables", "/live", "main", None),
+        ("player", "challenge-new", "/challenges/new", "main", None),
+    ]
+
+
 def check(
     server: Server,
     world: World,
@@ -166,12 +178,13 @@ def check(
     size: Any,
     lang: str = "en-GB",
     only: tuple[str, ...] = (),
+    listed: Callable[[World], list[tuple[str, str, str, str, Callable[[Page], None] | None]]] = visits,
 ) -> dict[str, list[str]]:
     """Every visit's violations, by the visit's name."""
     accounts = {"player": world.player, "moderator": world.moderator}
     people: dict[str, Page] = {}
     found: dict[str, list[str]] = {}
-    for who, name, path, ready, action in visits(world):
+    for who, name, path, ready, action in listed(world):
         if only and name not in only:
             continue
         if who not in people:
@@ -196,6 +209,11 @@ def report(bad: dict[str, list[str]]) -> str:
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
 def test_every_page_has_no_wcag_violation(server: Server, world: World, person: Callable[..., Page], size: Any) -> None:
     bad = check(server, world, person, size)
+    assert not bad, report(bad)
+
+
+def test_the_later_pages_have_no_wcag_violation(server: Server, world: World, person: Callable[..., Page]) -> None:
+    bad = check(server, world, person, PHONE, listed=later_visits)
     assert not bad, report(bad)
 
 
