@@ -8,6 +8,8 @@ keep every command not answered yet and send it again, with its id, after each w
 (`test_web_commands_cluster.PageSeat`).
 
 - With the route, not one frame is relayed over the broker; without it (round robin), most are.
+- A table's socket whose client stopped answering (not even the server's pings) is closed by the server
+  within 12 s (1011), whether it reached the owner or was relayed by another process; the relay's ends let go.
 - Rolling restart: each process in turn gets SIGTERM, exits, and starts again on its port, while the tables
   are played.  Each draining process hands its tables to the process started last, which starts them at
   once.  Then every table moves again within `BOUND` seconds, 0 acknowledged moves are lost, 0 commands are
@@ -18,7 +20,11 @@ keep every command not answered yet and send it again, with its id, after each w
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
+import struct
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator
@@ -204,6 +210,72 @@ def test_a_table_socket_reaches_its_owner_through_nginx_and_is_not_relayed(site:
     assert relayed(servers) > before, "round robin over three processes relays most sockets"
     check_journal(db, {tid: [s for s in seats if s.tid == tid] for tid, _ in tables})
     assert tracebacks(servers) == []
+
+
+class Silent:
+    """A table's WebSocket whose client says hello, then never answers again, not even the server's pings: a
+    browser on a network that went away without a word (its packets still acknowledged, as by a hung proxy)."""
+
+    def __init__(self, server: Server, tid: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET /ws/{tid} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nOrigin: {server.base}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        self.data = b""
+        while b"\r\n\r\n" not in self.data:
+            self.data += self.sock.recv(4096)
+        head, self.data = self.data.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101 "), head
+        hello, mask = b'{"type": "hello"}', os.urandom(4)  # a client's frame is masked
+        self.sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(hello)))
+
+    def until_closed(self, within: float) -> list[tuple[int, bytes]]:
+        """Everything the server sent, as (opcode, payload) frames, read until it closed the connection."""
+        deadline = time.monotonic() + within
+        while chunk := self.sock.recv(65536):
+            self.data += chunk
+            assert time.monotonic() < deadline, "the server kept a connection whose client no longer answers"
+        self.sock.close()
+        frames, data = [], self.data
+        while data:
+            size, at = data[1] & 0x7F, 2
+            if size == 126:
+                size, at = struct.unpack("!H", data[2:4])[0], 4
+            elif size == 127:
+                size, at = struct.unpack("!Q", data[2:10])[0], 10
+            frames.append((data[0] & 0x0F, data[at : at + size]))
+            data = data[at + size :]
+        return frames
+
+
+@pytest.mark.slow
+def test_a_socket_whose_client_stopped_answering_is_closed_direct_or_relayed(site: Any) -> None:
+    """The server pings every WebSocket (web/server.py: every 4 s, 8 s for the pong): a client that stopped
+    answering is closed within 12 s, whether it was connected to its table's owner or relayed to it by another
+    process, and the relay's both ends are let go (counted no more in either process's health)."""
+    db, servers, proxy = site
+    status, made = http("POST", proxy.base + "/api/tables", {"rules": "classic"})  # open, waiting: it stays
+    assert status == 201, made
+    tid = made["id"]
+    owner = next(s for s in servers if s.route == route_of(owner_of(db, tid)))
+    other = next(s for s in servers if s is not owner)
+    before = healths(servers)
+    direct, relayed = Silent(owner, tid), Silent(other, tid)
+    with ThreadPoolExecutor(2) as pool:
+        answered = list(pool.map(lambda c: c.until_closed(within=40), (direct, relayed)))
+    for frames in answered:
+        assert frames[0][0] == 0x1 and json.loads(frames[0][1])["type"] == "welcome", frames[:1]
+        assert 0x9 in [op for op, _ in frames], "no ping came"
+        assert frames[-1][0] == 0x8 and struct.unpack("!H", frames[-1][1][:2])[0] == 1011, frames[-1]
+    deadline = time.monotonic() + 30
+    while [(h["relayed_here"], h["served_for_others"]) for h in healths(servers)] != [
+        (h["relayed_here"], h["served_for_others"]) for h in before
+    ]:
+        assert time.monotonic() < deadline, (before, healths(servers))
+        time.sleep(0.2)
 
 
 @pytest.mark.slow
