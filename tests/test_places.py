@@ -147,6 +147,23 @@ def test_a_refused_command_quotes_the_places_typed_never_the_seat_numbers(lang):
     assert repr(typed) in said and not re.search(r"\d", said.split(":")[0]), said
 
 
+def test_a_refusal_names_the_seat_it_speaks_of_by_its_place(lang):
+    """The engine's refusals said "waiting for seat 2", "you must double the dealer (seat 2)" in the terminal."""
+    m = Match("classic", 3)
+    while m.to_act() == CHANCE:
+        m.apply(m.sample_chance())
+    actor = m.to_act()
+    me = (actor + 1) % 4
+    with pytest.raises(BarbuError) as refused:
+        m.apply(m.legal_actions()[0], seat=me)
+    names = [seat_name(s, me, 4) for s in range(4)]
+    with seat_names(names):
+        said = word_error(refused.value, lang)
+    clean(said)
+    assert said.endswith(names[actor]), said
+    assert re.search(r"\d", word_error(refused.value, lang))  # no names given (an API's client): its number
+
+
 # ---------------------------------------------------------------- the plain game
 def test_the_plain_game_names_places(lang):
     m, seat = doubling_turn()

@@ -51,7 +51,7 @@ FIRST_DEALER_NOT_DUE = message("first-dealer-not-due", N_("a first-dealer chance
 SHUFFLE_NOT_DUE = message("shuffle-not-due", N_("a shuffle chance event is not due now"))
 BEING_DEALT = message("being-dealt", N_("the cards are being dealt; no player acts now"))
 MUST_DECLARE_NOT_PLAY = message(
-    "must-declare-not-play", N_("seat {seat:seat} won the trick and must declare a combination or pass, not play")
+    "must-declare-not-play", N_("the trick's winner must declare a combination or pass, not play")
 )
 TIME_TO_PLAY = message(
     "besigue-time-to-play", N_("it is time to play a card; combinations are declared after winning a trick")

@@ -61,7 +61,7 @@ ROWS_NOT_HAND = message("rows-not-hand", N_("the three rows must hold exactly th
 # Doubling.
 NOT_A_DOUBLE = message("not-a-double", N_("it is the doubling round: {action} is not a doubling action"))
 DOUBLE_SELF = message("double-self", N_("you cannot double yourself"))
-NO_SUCH_SEAT = message("no-such-seat", N_("there is no seat {seat:seat}"))
+NO_SUCH_SEAT = message("no-such-seat", N_("there is no {seat:seat}"))
 DEALER_NEVER_DOUBLES = message(
     "dealer-never-doubles", N_("the dealer never doubles; he may only redouble doubles he received")
 )
@@ -71,13 +71,13 @@ POSITIVE_ONLY_DEALER = message(
 ONLY_REDOUBLE_NOW = message(
     "only-redouble-now", N_("after the round you may only redouble doubles you received after your turn")
 )
-ALREADY_BUSINESS = message("already-business", N_("you already have business with seat {seat:seat}"))
+ALREADY_BUSINESS = message("already-business", N_("you already have business with {seat:seat}"))
 MUST_DOUBLE_DEALER = message(
     "must-double-dealer",
     NN_(
-        "you must double the dealer (seat {seat:seat}) now: you owe {n:count} double(s) and only this many deals "
+        "you must double the dealer ({seat:seat}) now: you owe {n:count} double(s) and only this many deals "
         "are left in the series",
-        "you must double the dealer (seat {seat:seat}) now: you owe {n:count} double(s) and only this many deals "
+        "you must double the dealer ({seat:seat}) now: you owe {n:count} double(s) and only this many deals "
         "are left in the series",
     ),
 )

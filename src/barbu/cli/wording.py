@@ -17,7 +17,7 @@ from ..classic.state import Points
 from ..core.actions import Declare, Double, NameRank, NameTrump, Pass
 from ..core.cards import RANKS, SUIT_SYMBOLS, SUITS, CardSet
 from ..core.errors import BarbuError
-from ..core.words import SUIT_SINGULAR
+from ..core.words import SUIT_SINGULAR, seats_named
 from ..guide import option_label
 from ..i18n import _, current, ngettext, number, pgettext, word_error, words
 from ..records.refusals import AT_LINE
@@ -55,7 +55,8 @@ def seat_names(names: Sequence[str]) -> Iterator[None]:
     or the places seen from the person's chair; numbers stay in the record format only."""
     token = _NAMES.set(tuple(names))
     try:
-        yield
+        with seats_named(names):  # the engine's refusals too: "you already have business with West"
+            yield
     finally:
         _NAMES.reset(token)
 

@@ -19,7 +19,7 @@ NOT_A_CHANCE = message("not-a-chance", N_("{text!r} is not a chance event (draw 
 # Shared by every game's state machine.
 MATCH_OVER = message("match-over", N_("the match is over"))
 NOTHING_TO_UNDO = message("nothing-to-undo", N_("there is nothing to undo"))
-NOT_YOUR_TURN = message("not-your-turn", N_("it is not your turn: waiting for seat {seat:seat}"))
+NOT_YOUR_TURN = message("not-your-turn", N_("it is not your turn: waiting for {seat:seat}"))
 NOT_YOUR_TURN_CHANCE = message("not-your-turn-chance", N_("it is not your turn: waiting for chance"))
 NOT_A_CARD_NUMBER = message("not-a-card-number", N_("{action} is not a card"))
 YOU_DO_NOT_HOLD = message("you-do-not-hold", N_("you do not hold {card:card}"))

@@ -15,7 +15,9 @@ A template names each parameter's kind in its format spec: ``{suit:suit}``,
 from __future__ import annotations
 
 import string
-from typing import Any, Callable, NamedTuple
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -170,9 +172,29 @@ def _cards(w: Words, cards: Any) -> str:
     return ", ".join(_card(w, c) for c in cards)
 
 
+#: A seat in a refusal where nobody named the seats (an API's client): its number, "seat 2".
+SEAT = N_("seat {n}")
+#: The seats' names for the refusals worded inside `seats_named`: the places a person reads ("West", "you").
+_SEAT_NAMES: ContextVar[tuple[str, ...]] = ContextVar("refusal_seat_names", default=())
+
+
+@contextmanager
+def seats_named(names: Sequence[str]) -> Iterator[None]:
+    """Word ``{seat:seat}`` by these names inside (a front end's places from the person's chair), so that a
+    refusal says "waiting for West" where a person reads it; numbers stay for the APIs."""
+    token = _SEAT_NAMES.set(tuple(names))
+    try:
+        yield
+    finally:
+        _SEAT_NAMES.reset(token)
+
+
 @kind("seat")
 def _seat(w: Words, s: int) -> str:
-    return w.number(s)
+    names = _SEAT_NAMES.get()
+    if isinstance(s, int) and 0 <= s < len(names):
+        return names[s]
+    return w.gettext(SEAT).format(n=w.number(s))
 
 
 @kind("count")
