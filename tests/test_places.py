@@ -299,6 +299,20 @@ def test_a_scottish_replay_names_the_players_on_its_set_sheet(tmp_path, capsys, 
     assert f"  {place_name('West')} " in sheet and place_name("North") in sheet.split("running total:")[1]
 
 
+@pytest.mark.parametrize("deal", [[], ["--deal", "1"]], ids=["all", "one"])
+def test_a_besigue_show_names_the_players_in_the_readers_words(tmp_path, capsys, lang, deal):
+    """`barbu show` of a Bésigue record printed its English text form: "seat 0 holds …", "seat 1 JS, seat 0 AC"."""
+    path = tmp_path / "b.jsonl"
+    assert barbu(["selfplay", "--rules", "besigue", "--seed", "4", "--bots", "rule", "--out", str(path)]) == 0
+    capsys.readouterr()
+    assert barbu(["--lang", lang, "show", str(path), *deal]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    assert f"  {computer_name('North', 'rule')}" in out  # a hand, by its player's name
+    trick = {"en": "trick 1: ", "fr": "pli 1\u00a0: ", "it": "presa 1: "}[lang]
+    assert trick in out and "holds" not in out
+
+
 #: The places of an unnamed sheet's players, seat 0 first, by table size and language.
 SHEET_PLACES = {
     ("classic", "en"): ["South", "West", "North", "East"],

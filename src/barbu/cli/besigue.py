@@ -18,9 +18,9 @@ from ..agents.besigue import make_besigue_agent
 from ..arena.besigue import ArenaSummary, run_arena
 from ..arena.report import decimal, open_arena_runner
 from ..besigue.actions import MELD_NAMES, MELD_VALUES
+from ..besigue.cards import parse_type
 from ..besigue.game import BesigueGame
 from ..besigue.ruleset import OPTIONS, PRESETS, BesigueRules
-from ..besigue.text import text_form
 from ..core.errors import BarbuError
 from ..guide import value_word
 from ..i18n import _, number, pgettext, words
@@ -143,6 +143,92 @@ def cmd_replay(args: argparse.Namespace, console: Console, err: Console) -> int:
     return 0
 
 
+def _declared(text: str) -> str:
+    """A declaration's cards (``QS JD*``) in the reader's letters (``D♠ V♦``)."""
+    from .besigue_plain import card_display
+
+    return " ".join(card_display(parse_type(t.rstrip("*"))) for t in text.split()[2:])
+
+
+def show_lines(game: BesigueGame, names: list[str], deal: int | None = None) -> list[str]:
+    """A Bésigue record as people read it, deal by deal and trick by trick (``deal``, 1-based: that deal alone):
+    the players by their record's names or places, never "seat 0", the cards in the reader's letters."""
+    from .besigue_plain import _cards, card_display, trumps
+
+    short = [name.split(", ")[0] for name in names]  # a computer player by its place on a busy line
+    g = BesigueGame(game.rules, game.seed)
+    g.keep_undo = False
+    lines: list[str] = [f"Bésigue — {game.rules}"]
+    current: list[str] = []
+    done = 0
+    for actor, text in game.log:
+        before = g.phase
+        g.apply(text)
+        if text.startswith("first-dealer"):
+            lines.append(_("{name} deals first").format(name=names[g.dealer]))
+            continue
+        if text.startswith("shuffle"):
+            title = _("Deal {n} — dealer {dealer}, trumps {suit} (turn-up {card})")
+            current = [
+                "",
+                title.format(
+                    n=g.deal_no, dealer=short[g.dealer], suit=trumps(g.trump), card=card_display(g.turn_up or 0)
+                ),
+            ]
+            current += ["  " + _("{seat}: {value}").format(seat=names[s], value=_cards(g.hands[s])) for s in (0, 1)]
+            if g.events:  # the dealer turned a 7 of trumps up
+                current.append("  " + _("{name} turns up the 7 of trumps: 10").format(name=short[g.dealer]))
+            continue
+        if text.startswith("play") and g.played and len(g.played) % 2 == 0:
+            (s0, c0), (s1, c1) = g.played[-2:]
+            current.append(
+                "  "
+                + _("trick {n}: {first} {card}, {second} {other} → {winner}").format(
+                    n=number(g.tricks if g.phase != "shuffle" and not g.is_over else 32),
+                    first=short[s0],
+                    card=card_display(c0),
+                    second=short[s1],
+                    other=card_display(c1),
+                    winner=short[g.last_winner],
+                )
+            )
+        elif text.startswith("declare") and isinstance(actor, int):
+            kind = text.split()[1]
+            meld = pgettext("combination", MELD_NAMES[kind]) if kind in MELD_NAMES else kind
+            current.append(
+                "  " + _("{name} declares {meld}: {cards}").format(name=short[actor], meld=meld, cards=_declared(text))
+            )
+        elif text.startswith("exchange") and isinstance(actor, int):
+            current.append("  " + _("{name} exchanges the 7 of trumps for the turn-up: 10").format(name=short[actor]))
+        elif text.startswith("show") and isinstance(actor, int):
+            current.append("  " + _("{name} shows the 7 of trumps: 10").format(name=short[actor]))
+        if before == "declare" and g.phase == "last-declaration":
+            current.append("  " + _("the stock is empty: last tricks"))
+        while done < len(g.results):
+            r = g.results[done]
+            current.append(
+                "  "
+                + _("deal {n}: brisques {brisques}, last trick {name}; scores {scores}, totals {totals}").format(
+                    n=r["deal"],
+                    brisques=f"{r['brisques'][0]}-{r['brisques'][1]}",
+                    name=short[r["last_trick"]],
+                    scores=f"{number(r['scores'][0])}-{number(r['scores'][1])}",
+                    totals=f"{number(r['totals'][0])}-{number(r['totals'][1])}",
+                )
+            )
+            done += 1
+            if deal is None or r["deal"] == deal:
+                lines.extend(current)
+            current = []
+    if deal is None and current:
+        lines.extend(current + ["  " + _("(deal unfinished)")])
+    if game.is_over and deal is None and game.winner is not None:
+        who = names[game.winner]
+        won = _("you win") if who == _("you") else _("{who} wins").format(who=who)
+        lines += ["", f"{won}, {number(game.totals[0])}-{number(game.totals[1])}"]
+    return lines
+
+
 def cmd_show(args: argparse.Namespace, err: Console) -> int:
     rep = read_record(args.record)
     g = rep.game
@@ -154,7 +240,8 @@ def cmd_show(args: argparse.Namespace, err: Console) -> int:
             highlight=False,
         )
         return 2
-    sys.stdout.write(text_form(g, args.deal))
+    lines = show_lines(g, record_names(rep.header, 2), args.deal)
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0 if rep.consistent else 1
 
 
