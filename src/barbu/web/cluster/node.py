@@ -260,10 +260,19 @@ class Cluster:
 
     # ------------------------------------------------------------------ leases
     async def claim(self, table_id: str) -> int | None:
-        """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it."""
+        """Take a table whose lease has ended (or that has none); its epoch, or None if another holds it.
+
+        A table a draining process has just handed to this one is ours already, though not started yet: a browser
+        sent here by its new route may come before the word to start it (`_take`), and is given the table then,
+        not "there is no such table"."""
         self._claiming.add(table_id)
         try:
             epoch: int | None = await self.journal.run(lambda conn: leases.claim(conn, table_id, self.node, self.ttl))
+            if epoch is None and not self.draining:
+                lease, at = await self.lease_of(table_id)
+                started = table_id in self.epochs or table_id in self.host.tables  # by `_take`, meanwhile
+                if lease is not None and lease.owner == self.node and lease.alive(at) and not started:
+                    epoch = lease.epoch
         finally:
             self._claiming.discard(table_id)
         if epoch is not None:
