@@ -133,6 +133,19 @@ def test_a_double_typed_by_place_in_the_terminal(tmp_path, lang):
     assert [(b.doubler, b.doubled) for b in session.view().doubles][-1] == (seat, target)
 
 
+def test_a_person_names_the_players_he_doubles_never_their_numbers(lang):
+    """ "double 1 3" meant other players in the daily deals than at the table (the numbers move with the seat)."""
+    m, seat = doubling_turn()
+    (target,) = next(a for a in m.legal_actions() if isinstance(a, Double) and len(a.targets) == 1).targets
+    word = {"en": "double", "fr": "contre", "it": "contro"}[lang]
+    with pytest.raises(BarbuError) as refused:
+        typed_action(m, f"{word} {target}", seat, 4)
+    said = word_error(refused.value, lang)
+    assert refused.value.code == "places-not-numbers" and f"{word} {place_name('West').lower()}" in said, said
+    where = place(target, seat, 4)
+    assert where is not None and typed_action(m, f"{word} {place_name(where)}", seat, 4) == Double(frozenset({target}))
+
+
 def test_a_refused_command_quotes_the_places_typed_never_the_seat_numbers(lang):
     """ "double east" typed while a card is due was refused as "'double 3' is not a card"."""
     m = Match("classic", 3)

@@ -10,7 +10,8 @@ from rich.console import Console
 
 from barbu.classic.match import DRAW, Match
 from barbu.classic.ruleset import Ruleset
-from barbu.core.actions import Declare
+from barbu.core.actions import Declare, Double
+from barbu.play.labels import place
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.dialogs import DealOverDialog, InfoDialog
 from barbu.tui.table import TableScreen
@@ -83,17 +84,23 @@ def is_card(a: Any) -> bool:
     return isinstance(a, int) and not isinstance(a, bool)
 
 
-def typed_text(action: Any) -> str:
-    """What a person would type for an action: ``QH``, ``no-queens``, ``trump H``, ``double 1 3``…"""
+def typed_text(action: Any, me: int = 0, players: int = 4) -> str:
+    """What a person would type for an action: ``QH``, ``no-queens``, ``trump H``, ``double west east``… (the
+    players he doubles by their places from his seat ``me``: numbers are refused to a person)."""
     if isinstance(action, Declare):
         return action.contract
+    if isinstance(action, Double) and action.targets:
+        return "double " + " ".join((place(s, me, players) or "").lower() for s in sorted(action.targets))
     return str(action)
 
 
 async def act(pilot, table: TableScreen, action: Any, typed: bool) -> None:
     """Make ``action`` from the keyboard: typed as text, or with the arrow keys and Enter."""
     if typed:
-        await pilot.press(*list(typed_text(action)), "enter")
+        session = table.session
+        me = session.seat
+        players = (session.match if hasattr(session, "match") else session.board.match).n
+        await pilot.press(*list(typed_text(action, me, players)), "enter")
         return
     if is_card(action):
         hand = table.query_one(HandView)

@@ -117,6 +117,10 @@ NOT_A_DOUBLING_CALL = message(
     N_("{text!r} is not a doubling call: write pass, double followed by the players you double, family or maximum"),
 )
 SAY_WHOM = message("say-whom", N_("{text!r}: say whom you double after the word double, or pass"))
+#: A person names the players he doubles; seat numbers are the record's and the APIs' (they move with his seat).
+PLACES_NOT_NUMBERS = message(
+    "places-not-numbers", N_("{text!r}: name the players you double by their places or names, like {example}")
+)
 
 # Rulesets: a preset, an option or a value that is not allowed (option names and values stay as typed).
 NOT_A_RULESET = message(

@@ -15,11 +15,12 @@ from typing import Any, Iterable, Sequence
 from ..classic.chinese import CATEGORY_NAMES, Arrangements, rank_of
 from ..classic.contracts import DOMINO, Contract
 from ..classic.match import DealResult, Match
+from ..classic.refusals import PLACES_NOT_NUMBERS
 from ..classic.ruleset import Ruleset
 from ..classic.view import View
 from ..core.actions import Declare, Double, Lay, NameRank, NameTrump, Pass, PassOn
 from ..core.cards import RANK_NAMES, RANKS, SUIT_SYMBOLS, cards_of
-from ..core.errors import BarbuError
+from ..core.errors import BarbuError, ParseError
 from ..core.places import place as place  # re-exported: the front ends import it from here
 from ..core.places import table_place as table_place
 from ..core.words import ENGLISH, N_
@@ -196,7 +197,8 @@ def seat_title(seat: int, me: int, players: int) -> str:
 def typed_seats(text: str, me: int, players: int, names: Sequence[str] = ()) -> str:
     """A typed command whose players are named by place or by name ("double west north", "contre Ouest",
     "double Alice") read into the seat numbers of the engine's notation ("double 1 2"); the numbers
-    themselves still read as they are.  Places are understood in the player's language and in English."""
+    themselves still read as they are (`typed_action` refuses them to a person: they move with his seat).  Places
+    are understood in the player's language and in English."""
     seats: dict[str, int] = {}
     for s in range(players):
         where = table_place(s, me, players)
@@ -215,11 +217,16 @@ def typed_action(game: Any, text: str, me: int, players: int, names: Sequence[st
     A refusal quotes his own words ("'double east' is not a card"), never the seat numbers they were read into."""
     read = typed_seats(text, me, players, names)
     try:
-        return parse_typed(game, read, current())
+        action = parse_typed(game, read, current())
     except BarbuError as e:
         if read != text and e.message is not None and e.params.get("text") == read:
             raise type(e).of(e.message, **{**e.params, "text": " ".join(text.split())}) from None
         raise
+    words_typed = text.split()
+    if isinstance(action, Double) and any(w.strip(",").isdigit() for w in words_typed[1:]):
+        example = f"{words_typed[0]} {place_name('West').lower()}"  # his own verb: "contre ouest"
+        raise ParseError.of(PLACES_NOT_NUMBERS, text=" ".join(words_typed), example=example)
+    return action
 
 
 # ---------------------------------------------------------------- contract

@@ -23,8 +23,7 @@ from ..core.errors import BarbuError
 from ..core.words import N_
 from ..guide.lesson import KEYS, SEAT, LessonPlay, Refusal
 from ..i18n import _, current, number, word_error, words
-from ..i18n.typed import parse_typed
-from ..play.labels import rules_info
+from ..play.labels import rules_info, typed_action
 from .one_deal import OneDealSession
 from .table import TableScreen
 from .table_base import sentence
@@ -84,7 +83,8 @@ class LessonSession(OneDealSession):
     def apply_human(self, choice: Any) -> Any:
         """The learner's choice (typed in his language, or picked): taken, or `LessonRefused`."""
         try:
-            action = parse_typed(self.match, choice, current()) if isinstance(choice, str) else choice
+            # typed in his words, the players by their places ("contre ouest nord"), as at a real table
+            action = typed_action(self.match, choice, SEAT, self.match.n) if isinstance(choice, str) else choice
         except BarbuError as e:  # not read in the learner's words: refused, with the step's lesson
             raise LessonRefused(self.play.refuse(str(choice), e)) from None
         refusal = self.play.act(action)
