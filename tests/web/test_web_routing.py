@@ -318,6 +318,63 @@ def test_a_table_handed_over_is_served_by_its_successor_before_the_word_to_start
     assert owner_of(db, tid) == nodes[successor.route]
 
 
+def lease_released(db: str, tid: str) -> bool:
+    from sqlalchemy import text
+
+    from barbu.web.db.storage import Store
+
+    store = Store(db, run_migrations=False)
+    try:
+        with store.engine.connect() as conn:
+            expires = conn.execute(text("SELECT expires FROM barbu_leases WHERE table_id = :t"), {"t": tid}).scalar()
+    finally:
+        store.close()
+    return expires == 0.0
+
+
+@pytest.mark.slow
+def test_a_relayed_watcher_stays_at_a_table_that_finishes(site: Any) -> None:
+    """A finished table's lease is let go by its owner, which still serves the table: a browser relayed to it by
+    another process stays connected (it was sent to reconnect, 1012 "the table moved", to find the same table)."""
+    db, servers, _ = site
+    owner, other = servers[0], servers[1]
+    status, made = http("POST", owner.base + "/api/tables", {"rules": "salad(players=3)"})  # the maker owns it
+    assert status == 201, made
+    tid, creator = made["id"], made["creator"]
+
+    async def watch() -> list[str]:
+        async with connect(f"{other.ws_base}/ws/{tid}", origin=Origin(other.base)) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            heard: list[str] = []
+
+            async def read() -> None:  # every message read as it comes (the pings answered meanwhile)
+                async for raw in ws:
+                    heard.append(json.loads(raw)["type"])
+
+            reader = asyncio.create_task(read())
+            while "welcome" not in heard:
+                await asyncio.sleep(0.05)
+            for seat in range(3):  # computer players: the match plays itself to its end
+                body = {"seat": seat, "strength": "random", "token": creator}
+                status, got = await asyncio.to_thread(http, "POST", f"{owner.base}/api/tables/{tid}/bots", body)
+                assert status == 200, got
+            deadline = time.monotonic() + 120
+            while not await asyncio.to_thread(lease_released, db, tid):  # over: its owner let the lease go
+                assert time.monotonic() < deadline and not reader.done(), "the match did not end"
+                await asyncio.sleep(0.2)
+            published = (await asyncio.to_thread(healths, [other]))[0]["broker_published"]
+            while (await asyncio.to_thread(healths, [other]))[0]["broker_published"] < published + 6:
+                await asyncio.sleep(0.2)  # a few of the relaying process's rounds pass
+            await ws.send(json.dumps({"type": "ping"}))
+            while "pong" not in heard:
+                assert not reader.done(), heard[-5:]
+                await asyncio.sleep(0.05)
+            reader.cancel()
+            return heard
+
+    assert "pong" in asyncio.run(watch())
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 def test_the_page_opens_its_table_socket_with_the_owners_route(site: Any, browser: Any) -> None:

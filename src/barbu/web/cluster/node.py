@@ -54,6 +54,7 @@ from .host import Host, Operation
 log = logging.getLogger("barbu.web")
 
 MOVED = (1012, "the table moved to another server process; reconnecting")
+RELEASED = 0.0  # a lease's end once its owner has let it go (`barbu.web.db.leases.release`)
 #: A relayed browser while the broker cannot be reached: the page reconnects (to the owner, or here later).
 UNREACHABLE = (1013, "the server's processes cannot reach each other for a moment; reconnecting")
 REQUEST_TIMEOUT = 10.0  # seconds an HTTP request about a table waits for its owner's answer
@@ -426,8 +427,12 @@ class Cluster:
             if self.links.get(conn_id) is not link:  # gone meanwhile
                 continue
             lease = found.get(link.table_id)
-            if lease is None or lease.owner != link.owner or lease.epoch != link.epoch or not lease.alive(at):
+            if lease is None or lease.owner != link.owner or lease.epoch != link.epoch:
                 link.out.close(*MOVED)
+            elif not lease.alive(at) and lease.expires != RELEASED:
+                link.out.close(*MOVED)  # lapsed: its owner is lost
+            # released by its owner (the table finished, or the owner drains and ends its connections itself):
+            # the owner still serves it, and a browser sent to reconnect would only find the same table again
 
     async def _forget_lost(self) -> None:
         """The WebSockets a lost process held count no more against their addresses."""
