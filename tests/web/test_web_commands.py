@@ -11,6 +11,8 @@ again after a reconnection.
   traceback.
 - The page itself (chromium): a move whose message was lost with its connection is sent again after the
   reconnection, with its id, and the table takes it once.
+- The page gives a connection up when its welcome never comes (the handshake timeout) or when it goes silent
+  after it (2.5 heartbeats), and connects again.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from playwright.sync_api import Page, expect
 from test_web_browser import new_page, play_one, take_seat
 from webhelpers import PHONE, Server, http, new_table, shot
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from barbu.web.db.storage import Store, database_url
 
-FAST = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0")
+FAST: tuple[str, ...] = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "1000", "--tables-per-hour", "0")
 FAST += ("--seats-per-address", "0", "--open-tables-per-address", "0", "--connections-per-address", "0")
 WAIT = 30.0  # seconds a client waits for a message it expects: long for a loaded machine, never a measure
 
@@ -40,7 +43,7 @@ class Client:
     """One seat's WebSocket: hello, then the messages as they come, the last state kept."""
 
     def __init__(self, server: Server, tid: str, token: str | None, since: int | None = None) -> None:
-        self.ws: ClientConnection = connect(f"{server.ws_base}/ws/{tid}", origin=server.base, open_timeout=WAIT)
+        self.ws: ClientConnection = connect(f"{server.ws_base}/ws/{tid}", origin=Origin(server.base), open_timeout=WAIT)
         self.ws.__enter__()  # closed by `close`
         self.state: dict[str, Any] | None = None
         self.send({"type": "hello", "token": token, "since": since})
@@ -305,3 +308,35 @@ def test_the_page_says_it_is_reconnecting(lone: Server, person: Callable[..., Pa
     expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
     expect(page.locator("#conn")).to_have_text(words)
     shot(page, f"reconnecting-{lang}")
+
+
+@pytest.mark.browser
+def test_the_page_gives_up_a_silent_connection_and_reconnects(lone: Server, person: Callable[..., Page]) -> None:
+    """static/js/net.js watches its own connection: one whose welcome never comes (a hung process whose kernel
+    accepts) is given up after the handshake timeout, one that goes silent after its welcome (no beat for 2.5
+    heartbeats; the server beats every 0.5 s here) is given up too, and each time the page connects again."""
+    tid, _ = seated(lone, "besigue")
+    page = person((1366, 768), "en-GB")
+    opened: list[Any] = []
+
+    def route(ws: Any) -> None:
+        opened.append(ws)
+        if len(opened) == 1:
+            return  # accepted, never answered: no welcome comes
+        server = ws.connect_to_server()
+        if len(opened) == 2:  # the welcome, then nothing more reaches the page
+
+            def once(message: str | bytes) -> None:
+                if json.loads(message).get("type") in ("welcome", "sync", "catch_up", "in_sync"):
+                    ws.send(message)
+
+            server.on_message(once)
+
+    page.route_web_socket("**/ws/**", route)
+    page.goto(f"{lone.base}/t/{tid}")
+    deadline = time.monotonic() + WAIT
+    while len(opened) < 3:  # the first given up (6 s), the second given up after its silence
+        assert time.monotonic() < deadline, f"{len(opened)} connections"
+        page.wait_for_timeout(100)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "connected", timeout=WAIT * 1000)
+    assert page.locator("#conn").get_attribute("data-status") == "connected" and len(opened) == 3
