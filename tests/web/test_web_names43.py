@@ -189,6 +189,9 @@ def test_the_replay_puts_its_player_at_the_bottom_and_names_the_computers_by_pla
         assert wrap[0] <= wrap[1] + 1, wrap
         text = page.inner_text("#replay")
         assert not [w for w in ENGINES if w in text], text
+        assert (
+            page.inner_text("#rules") == {"en": "Classic", "fr": "Classique", "it": "Classico"}[lang]
+        )  # not "classic"
         shot(page, f"names43-replay-{lang}")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -10,7 +10,7 @@ import { contract, lang, num as numText, rankLetter, strength as strengthName, t
 import { meldName, sortCards as besigueOrder, toldAction } from "./besigue_words.js";
 import { drawReplayChat } from "./chat.js";
 import { loadSeat } from "./net.js";
-import { chairName, computerName, placeName } from "./tablewords.js";
+import { chairName, computerName, placeName, rulesTitle } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -562,7 +562,7 @@ async function start() {
     $("upload-error").textContent = e.message;
     return;
   }
-  $("rules").textContent = match.rules;
+  $("rules").textContent = rulesTitle(match.rules); // "Classique", never the engine's "classic"
   me = match.me ?? (match.table && loadSeat(match.table) ? loadSeat(match.table).seat : null);
   if (!Number.isInteger(me) || me < 0 || me >= match.players) me = null;
   $("replay").dataset.me = me === null ? "" : me;
