@@ -173,6 +173,7 @@ class Rounds:
     ) -> None:
         rules = parse_rules(ev.rules)
         key = round_secret(ev.secret, round_no)
+        made: list[tuple[str, list[db.Player]]] = []  # the tables made here, with their seated players
         for number, seats in todo:
             bots = bots_needed([seats], by_position)
             t, creator = await self.lobby.create(
@@ -205,9 +206,9 @@ class Rounds:
                 await self.lobby.discard(t)  # another process made this table of the round meanwhile
                 continue
             self.lobby.show_ratings(t)
-            await self._tell_ready(
-                ev, round_no, t.id, [by_position[p] for p in seats if p is not None and p in by_position]
-            )
+            made.append((t.id, [by_position[p] for p in seats if p is not None and p in by_position]))
+        for table_id, seated in made:  # once every table of the round is made: no table waits for a push
+            await self._tell_ready(ev, round_no, table_id, seated)
 
     async def _tell_ready(self, ev: db.Event, round_no: int, table_id: str, seated: list[db.Player]) -> None:
         """The players seated at a new table told it is ready; a notice that cannot be given is one log line,
