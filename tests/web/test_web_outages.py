@@ -52,10 +52,11 @@ OUTAGE = 10.0  # seconds each dependency is away
 AFTER_BROKER = 25.0  # every table moving again within this many seconds of Redis's return
 AFTER_DATABASE = 25.0  # … of PostgreSQL's return (the leases all ended meanwhile: tables change owner)
 #: A paused process's players moving again within this many seconds of the pause: its lease (2 s) ends and the
-#: others take its tables; a socket through it is closed by nginx after 10 s of silence (its read timeout; the
-#: page's own silence watch is 2.5 heartbeats), and a new handshake that nginx sends it waits those 10 s too
-#: (the page gives up after 6 s and tries again) until nginx has seen it fail twice and skips it.
-AFTER_PAUSE = 40.0
+#: others take its tables; a socket through it is closed by nginx after 5 s without its pings (the sockets'
+#: read timeout), its route lookups go to the next process after 2 s, and a new handshake that nginx sends it
+#: waits those 5 s too until nginx has seen it fail twice and skips it.  7 s measured alone; the bound allows
+#: a loaded machine (it was 40 s with a 10 s read timeout for everything, when players took 11-29 s).
+AFTER_PAUSE = 20.0
 HEARTBEAT = "4"  # the server's beat on an idle table connection; the page gives up after 2.5 of them
 
 

@@ -22,8 +22,9 @@ from .connections import guarded_protocol, quiet_client_errors
 #: The largest WebSocket frame uvicorn accepts; the app refuses messages above Settings.max_message anyway.
 WS_MAX_SIZE = 64 * 1024
 #: Seconds between the server's pings on each WebSocket, and how long it waits for the pong: a hung peer is
-#: closed 8 to 12 s after it stopped, a busy event loop (a pong read late) is allowed 8 s.
-PING_INTERVAL, PING_TIMEOUT = 4.0, 8.0
+#: closed 8 to 10 s after it stopped, a busy event loop (a pong read late) is allowed 8 s.  The pings are also
+#: what nginx reads on a quiet socket: 5 s without one (deploy/nginx-barbu.conf) means a hung process.
+PING_INTERVAL, PING_TIMEOUT = 2.0, 8.0
 #: After SIGTERM, the longest a process drains (uvicorn's 5 s for its connections, then the hand-over of its
 #: tables) before it exits anyway: its leases end by themselves, and every acknowledged move is stored.
 DRAIN_BOUND = 15.0
@@ -166,8 +167,8 @@ def _config(
         log_config=logs.uvicorn_log_config(log_format),
         ws_max_size=WS_MAX_SIZE,
         # A peer that stopped answering (a browser on a lost network, a hung proxy) is taken out within
-        # PING_INTERVAL + PING_TIMEOUT seconds (8 to 12), and the pings keep nginx's read timeout (10 s in
-        # deploy/nginx-barbu.conf) from closing a quiet but healthy table's WebSocket.
+        # PING_INTERVAL + PING_TIMEOUT seconds (8 to 10), and the pings keep nginx's read timeout (5 s for
+        # sockets in deploy/nginx-barbu.conf) from closing a quiet but healthy table's WebSocket.
         ws_ping_interval=PING_INTERVAL,
         ws_ping_timeout=PING_TIMEOUT,
         ws_per_message_deflate=False,
