@@ -76,5 +76,49 @@ def test_the_table_is_worked_out_on_request_and_fits_a_phone(base: str, person: 
             "() => { const w = document.querySelector('.dd-wrap'); return [w.scrollWidth, w.clientWidth]; }"
         )
         assert wide[0] <= wide[1] + 1, f"the table overflows its panel at {width}px: {wide}"
+        assert not page.evaluate(BROKEN_WORDS), f"words broken across lines at {width}px"
         assert not errors, errors
         page.context.close()
+
+
+#: The words of the table's cells that a line break cuts in two ("prouv|é"): each word's boxes on one line.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll("table.dd td, table.dd th")) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\u00a0]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_words_of_an_italian_table_stay_whole_at_a_laptops_width(base: str, person: Callable[..., Page]) -> None:
+    """Four columns of range words in the laptop's side panel: words wrap between them, never inside one."""
+    rid = upload(base)
+    page = person((1366, 768), timeout=60_000)
+    page.goto(f"{base}/replay/{rid}?lang=it#deal=1&move=0")
+    page.click("#dd-ask")
+    page.wait_for_selector("#dd-box[data-state=done]")
+    assert "al massimo\u00a0" in page.inner_text("table.dd") or "almeno\u00a0" in page.inner_text("table.dd")
+    page.locator("#dd-box").scroll_into_view_if_needed()
+    shot(page, "replay-dd-words-it")
+    wide = page.evaluate(
+        "() => { const w = document.querySelector('.dd-wrap'); return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert wide[0] <= wide[1] + 1, f"the table overflows its panel: {wide}"
+    assert not page.evaluate(BROKEN_WORDS), page.evaluate(BROKEN_WORDS)
+    # the costliest decisions say when they came ("il contratto", "i contro"), never a move's number
+    page.wait_for_function("() => document.querySelector('#move')?.dataset.state === 'done'")
+    jumps = [b.text_content() or "" for b in page.query_selector_all("#costliest button.jump")]
+    assert jumps and not [j for j in jumps if j.startswith("mossa ")], jumps
+    assert any(j.startswith(("il contratto: ", "i contro: ", "presa ")) for j in jumps), jumps
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

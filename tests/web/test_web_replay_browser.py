@@ -78,6 +78,8 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(
     costly = [d for d in done["decisions"] if d["cost"]]
     jumps = page.query_selector_all("#costliest button.jump")
     assert len(jumps) == sum(len(x) for x in done["costliest"])
+    # every jump says when its decision came: a trick, a turn at the layout, the contract, the doubles…
+    assert not [j.text_content() for j in jumps if j.text_content().startswith("move ")]
     if costly:
         first = jumps[0]
         step = int(first.get_attribute("data-step"))

@@ -382,6 +382,16 @@ function decisionView(d) {
   return out;
 }
 
+// A decision outside trick play, by its phase: where in the deal it was taken (as `barbu analyze` says it).
+const MOMENTS = {
+  declare: () => t("the contract"),
+  trump: () => t("the trumps"),
+  rank: () => t("the starting rank"),
+  doubling: () => t("the doubles"),
+  "pass-on": () => t("the cards passed on"),
+  arrange: () => t("the rows"),
+};
+
 function renderCostliest() {
   const box = $("costliest");
   const a = analyses.get(dealNo);
@@ -402,7 +412,8 @@ function renderCostliest() {
         // a card of trick play by its trick, a lay by the player's turn at the rows, as a player remembers them
         d.trick ? t("trick {n}: {played} → {better} ({cost})", { n: numText(d.trick), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })
           : d.turn ? t("the layout, turn {n}: {played} → {better} ({cost})", { n: numText(d.turn), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })
-            : t("move {n}: {played} → {better} ({cost})", { n: numText(step), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })));
+            : MOMENTS[d.phase] ? t("{moment}: {played} → {better} ({cost})", { moment: MOMENTS[d.phase](), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })
+              : t("move {n}: {played} → {better} ({cost})", { n: numText(step), played: actionLabel(d.chosen), better: actionLabel(d.best), cost: points(d.cost) })));
     }
     if (!steps.length) jumps.append(el("span", { class: "muted", textContent: t("no costly decision") }));
     item.append(jumps);
