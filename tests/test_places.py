@@ -308,8 +308,17 @@ def test_a_scottish_replay_names_the_players_on_its_set_sheet(tmp_path, capsys, 
     assert barbu(["--lang", lang, "replay", str(path)]) == 0
     out = capsys.readouterr().out
     clean(out)
-    sheet = out[out.index("Set 1") :]
-    assert f"  {place_name('West')} " in sheet and place_name("North") in sheet.split("running total:")[1]
+    # the sheet in the reader's words too (it was English in every language): its Set, columns, running total
+    first, running, place = {
+        "en": ("Set 1", "running total: ", " 1st"),
+        "fr": ("Manche 1", "total cumulé\u00a0: ", " 1er"),
+        "it": ("Set 1", "totale progressivo: ", " 1º"),
+    }[lang]
+    sheet = out[out.index(first) :]
+    assert f"  {place_name('West')} " in sheet and place_name("North") in sheet.split(running)[1]
+    assert place in sheet
+    if lang != "en":
+        assert "running total" not in sheet and "Set position" not in sheet and "caller" not in sheet, sheet[:600]
 
 
 @pytest.mark.parametrize("deal", [[], ["--deal", "1"]], ids=["all", "one"])

@@ -196,7 +196,7 @@ def print_scottish_replay(name: str, m: Match) -> None:
         )
     console.print(t)
     console.print(_("Scoresheet (glyphs beside the points):"))
-    for line in sheet_lines(sheet_from_results(m.results, m.n), [seat_short(s) for s in range(m.n)]):  # by place
+    for line in sheet_lines(sheet_from_results(m.results, m.n), [seat_short(s) for s in range(m.n)], words()):
         console.print(line, markup=False, highlight=False, soft_wrap=True)  # the terminal wraps
 
 

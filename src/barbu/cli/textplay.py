@@ -362,7 +362,9 @@ def play_in_terminal(
                         con.print(
                             "\n".join(
                                 sheet_lines(
-                                    sheet_from_results(m.view(seat).results, m.n), [seat_short(s) for s in range(m.n)]
+                                    sheet_from_results(m.view(seat).results, m.n),
+                                    [seat_short(s) for s in range(m.n)],
+                                    words(),
                                 )
                             )
                             or _("No deal yet.")

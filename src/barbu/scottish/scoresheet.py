@@ -24,10 +24,12 @@ from typing import Any, Iterable, NamedTuple, Sequence
 from ..classic.contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
 from ..classic.state import DealResult
 from ..core.cards import EIGHT, HEARTS, JACK
+from ..core.words import N_, Words
 
 #: The booklet's full call totals, for "took them all" and "took half or more".
 CALL_TOTALS = {"aces": -80, "king": -100, "queens": -60, "hearts": -100, "tricks": -80}
-COLUMN_NAMES = ("Aces", "KHearts", "Queens", "Hearts", "Tricks", "Pat. 1", "Pat. 2")
+#: The sheet's column heads, each call's short name, as the booklet abbreviates them.
+COLUMN_NAMES = (N_("Aces"), N_("KHearts"), N_("Queens"), N_("Hearts"), N_("Tricks"), N_("Pat. 1"), N_("Pat. 2"))
 
 GLYPH_NAMES = {
     "egg": "Egg",
@@ -343,28 +345,51 @@ def row_glyphs(glyphs: Iterable[Glyph], seat: int) -> str:
     return ", ".join(out)
 
 
-def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None) -> list[str]:
-    """The sheet as plain text, the booklet's layout: a row per player per Round, glyph names beside."""
+#: A player's place in a Set, first to sixth.
+PLACE_WORDS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
+
+
+def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None, words: Words | None = None) -> list[str]:
+    """The sheet as plain text, the booklet's layout: a row per player per Round, glyph names beside.
+
+    ``words``: the reader's language (a front end's `Words`; English without it).  The glyphs keep the
+    booklet's names, as players call them in every language."""
+    w = words or Words()
     n = sheet.players
     names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
     width = max(len(x) for x in names) + 2
-    head = " " * width + "".join(f"{c:>8}" for c in COLUMN_NAMES) + f"{'TOTAL':>7}"
+    columns = [w.gettext(c) for c in COLUMN_NAMES]
+    cell = max(8, *(len(c) + 1 for c in columns))
+    total = w.gettext(N_("TOTAL"))
+    head = " " * width + "".join(f"{c:>{cell}}" for c in columns) + f"{total:>7}"
+    running = w.gettext(N_("running total: {scores}"))
+    unfinished = w.gettext(N_(" (in progress)"))
+
+    def place(p: int) -> str:
+        return w.gettext(PLACE_WORDS[p - 1]) if 1 <= p <= len(PLACE_WORDS) else ordinal(p)
+
+    def each(values: Sequence[Any]) -> str:
+        return "  ".join(f"{names[s]} {values[s]}" for s in range(n))
+
     out: list[str] = []
     for st in sheet.sets:
-        out.append(f"Set {st.number}" + ("" if st.complete else " (in progress)"))
+        out.append(w.gettext(N_("Set {n}")).format(n=st.number) + ("" if st.complete else unfinished))
         out.append(head)
         for r in st.rounds:
-            who = f", caller {names[r.caller]}" if r.caller is not None else ""
-            out.append(f"{r.label}{who}" + ("" if r.complete else " (in progress)"))
+            label = w.gettext(N_("S. Round")) if r.round_no == 5 else w.gettext(N_("P. Round {n}")).format(n=r.round_no)
+            who = w.gettext(N_(", caller {name}")).format(name=names[r.caller]) if r.caller is not None else ""
+            out.append(f"{label}{who}" + ("" if r.complete else unfinished))
             for seat in range(n):
-                line = f"  {names[seat]:<{width - 2}}" + "".join(f"{_points(x):>8}" for x in r.cells[seat])
+                line = f"  {names[seat]:<{width - 2}}" + "".join(f"{_points(x):>{cell}}" for x in r.cells[seat])
                 line += f"{r.totals[seat]:>+7d}"
                 g = row_glyphs(r.glyphs, seat)
                 out.append(line + (f"   {g}" if g else ""))
-            out.append("  running total: " + "  ".join(f"{names[s]} {r.running[s]:+d}" for s in range(n)))
-        out.append("Set total: " + "  ".join(f"{names[s]} {st.totals[s]:+d}" for s in range(n)))
-        out.append("Set position: " + "  ".join(f"{names[s]} {ordinal(st.positions[s])}" for s in range(n)))
-        out.append("Overall running scores: " + "  ".join(f"{names[s]} {st.overall[s]:+d}" for s in range(n)))
+            out.append("  " + running.format(scores=each([f"{x:+d}" for x in r.running])))
+        out.append(w.gettext(N_("Set total: {scores}")).format(scores=each([f"{x:+d}" for x in st.totals])))
+        out.append(w.gettext(N_("Set position: {scores}")).format(scores=each([place(p) for p in st.positions])))
+        out.append(
+            w.gettext(N_("Overall running scores: {scores}")).format(scores=each([f"{x:+d}" for x in st.overall]))
+        )
     return out
 
 

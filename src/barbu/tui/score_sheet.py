@@ -179,7 +179,7 @@ def scottish_sheet_lines(keeper: AnyKeeper) -> list[str]:
         return []
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
 
-    return sheet_lines(sheet_from_results(keeper.results, keeper.n), keeper.names)
+    return sheet_lines(sheet_from_results(keeper.results, keeper.n), keeper.names, words())
 
 
 def game_line(keeper: AnyKeeper) -> str:
