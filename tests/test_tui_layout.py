@@ -181,7 +181,7 @@ async def test_doubling_on_the_table(tmp_path, size):
         assert "Obligation: double the dealer 2 times" in text
         assert_players_around(lines, size[0], seat)
         # Double the dealer: the doubles are said in words at the side of the table.
-        await pilot.press(*f"double {dealer}", "enter")
+        await pilot.press(*f"double {dealer_place.lower()}", "enter")  # by its place: a number is refused
         await settle(pilot)
         assert f"You doubled {dealer_place}" in screen_text(app)
 

@@ -146,6 +146,9 @@ def test_a_whole_deal_is_played_with_the_keyboard_alone(server: object, person: 
 FRENCH_CARD = re.compile(r"\b(as|roi|dame|valet|10|[2-9]) de (pique|cœur|carreau|trèfle)\b(?!s)", re.IGNORECASE)
 
 
+WON_TRICK = re.compile(r"(remporte le pli|Vous remportez le pli)")
+
+
 def test_the_live_region_says_a_card_and_a_trick_in_french(server: object, person: Callable[..., Page]) -> None:
     page = person(LAPTOP, "fr-FR")
     # The Salad: every deal is played trick by trick (a Domino deal would have no trick to win).
@@ -159,8 +162,8 @@ def test_the_live_region_says_a_card_and_a_trick_in_french(server: object, perso
     lines: list[str] = []
     for _ in range(200):
         lines = heard(page)
-        if any(FRENCH_CARD.search(x) for x in lines) and any("pli" in x for x in lines):
-            break
+        if any(FRENCH_CARD.search(x) for x in lines) and any(WON_TRICK.search(x) for x in lines):
+            break  # a card played and a trick won ("Pas de plis", the contract, is no trick won)
         page.wait_for_function(
             "() => document.querySelector('#turn').dataset.mine === '1' || !document.querySelector('#deal-end').hidden"
         )
@@ -172,7 +175,7 @@ def test_the_live_region_says_a_card_and_a_trick_in_french(server: object, perso
         page.keyboard.press("Enter")
         page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
     played = [x for x in lines if FRENCH_CARD.search(x)]
-    won = [x for x in lines if re.search(r"(remporte le pli|Vous remportez le pli)", x)]
+    won = [x for x in lines if WON_TRICK.search(x)]
     assert played and won, lines
     # A line says one move: never the whole table again.
     assert all(len(x) < 90 for x in lines), lines

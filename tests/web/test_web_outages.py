@@ -413,7 +413,7 @@ def outage_lines(server: Server, name: str) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------- the outages, in order
-def test_players_through_nginx_and_on_their_owner_play(cluster: Cluster) -> None:
+def players_through_nginx_and_on_their_owner_play(cluster: Cluster) -> None:
     c = cluster
     for i in range(6):  # through nginx: round robin puts most players on a process that relays them
         tid, token = new_table(c.servers[i % 3])
@@ -428,7 +428,7 @@ def test_players_through_nginx_and_on_their_owner_play(cluster: Cluster) -> None
     assert all(ready(s) == 200 for s in c.servers)
 
 
-def test_redis_stopped_for_10_s(cluster: Cluster) -> None:
+def redis_stopped_for_10_s(cluster: Cluster) -> None:
     c = cluster
     c.redis.stop()
     stopped = time.monotonic()
@@ -463,7 +463,7 @@ def test_redis_stopped_for_10_s(cluster: Cluster) -> None:
     print(f"broker back: every table moving again {took:.1f} s later; moves during it on owners: {during}")
 
 
-def test_postgresql_cut_for_10_s(cluster: Cluster) -> None:
+def postgresql_cut_for_10_s(cluster: Cluster) -> None:
     c = cluster
     c.pg.cut()
     cut = time.monotonic()
@@ -490,7 +490,7 @@ def test_postgresql_cut_for_10_s(cluster: Cluster) -> None:
     print(f"database back: every table moving again {took:.1f} s later")
 
 
-def test_a_paused_process_loses_its_players_to_the_others_within_seconds(cluster: Cluster) -> None:
+def a_paused_process_loses_its_players_to_the_others_within_seconds(cluster: Cluster) -> None:
     c = cluster
     owners = [owner_of(c, p.tid) for p in c.players]
     victim = max(c.servers, key=owners.count)  # the process that plays most of the tables of players through nginx
@@ -511,7 +511,7 @@ def test_a_paused_process_loses_its_players_to_the_others_within_seconds(cluster
     wait_for("every table moving after the pause", lambda: c.moving(c.all(), back, 2), AFTER_PAUSE)
 
 
-def test_sigterm_hands_tables_over_and_exits_0_within_its_bound(cluster: Cluster) -> None:
+def sigterm_hands_tables_over_and_exits_0_within_its_bound(cluster: Cluster) -> None:
     from barbu.web.server import DRAIN_BOUND
 
     c = cluster
@@ -530,7 +530,7 @@ def test_sigterm_hands_tables_over_and_exits_0_within_its_bound(cluster: Cluster
     print(f"SIGTERM: exit 0 after {drained:.1f} s (bound {DRAIN_BOUND:.0f} s); every table moving {took:.1f} s later")
 
 
-def test_nothing_lost_nothing_unanswered_and_one_line_each_way(cluster: Cluster) -> None:
+def nothing_lost_nothing_unanswered_and_one_line_each_way(cluster: Cluster) -> None:
     c = cluster
     for p in c.all():
         p.playing = False  # no new commands: every one sent must be answered
@@ -548,3 +548,19 @@ def test_nothing_lost_nothing_unanswered_and_one_line_each_way(cluster: Cluster)
         databases = outage_lines(s, "database")
         assert databases == (1, 1) or (s is c.paused and databases == (2, 2)), said
     assert "no live upstreams" not in (c.nginx.folder / "nginx-error.log").read_text(errors="replace")
+
+
+def test_players_ride_out_redis_postgresql_a_paused_process_and_sigterm_losing_nothing(cluster: Cluster) -> None:
+    """The phases in order on one cluster, each building on the one before (the players seated, Redis away,
+    PostgreSQL cut, a process paused, one stopped, then the count of what was lost), so one test: a parallel
+    run (``--dist worksteal``) may hand a module's later tests to another test process, where the cluster
+    would be a new one with no players and no outage behind it."""
+    for phase in (
+        players_through_nginx_and_on_their_owner_play,
+        redis_stopped_for_10_s,
+        postgresql_cut_for_10_s,
+        a_paused_process_loses_its_players_to_the_others_within_seconds,
+        sigterm_hands_tables_over_and_exits_0_within_its_bound,
+        nothing_lost_nothing_unanswered_and_one_line_each_way,
+    ):
+        phase(cluster)
