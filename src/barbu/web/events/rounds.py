@@ -14,6 +14,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from sqlalchemy.engine import Connection
 
 from ..accounts.store import User
+from ..common import outages
 from ..common.errors import WebError
 from ..db.storage import Store, hash_token
 from ..tables.lobby import parse_rules
@@ -218,5 +219,5 @@ class Rounds:
             return
         try:
             await self.ready(ev.id, ev.name, round_no, table_id, players)
-        except Exception:
-            log.exception("event %s: its players could not be told their table %s is ready", ev.id, table_id)
+        except Exception as e:  # an outage told once as such; anything else as the bug it is
+            outages.failed_or_traced(e, f"event {ev.id}: its players could not be told their table {table_id} is ready")
