@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from webhelpers import LAPTOP, PHONE, Server
 from webhelpers import shot as take_shot
 
@@ -90,11 +91,18 @@ def play_one(page: Page, rng: random.Random) -> bool:
     buttons = page.eval_on_selector_all(
         "#decision button[data-action]:not([disabled])", "bs => bs.map(b => b.dataset.action)"
     )
-    if cards:
-        page.locator(f"#hand .card[data-card='{rng.choice(cards)}']").click()
-    elif buttons:
-        page.locator(f"#decision button[data-action='{buttons[0]}']").click()
-    else:
+    target = (
+        f"#hand .card[data-card='{rng.choice(cards)}']"
+        if cards
+        else f"#decision button[data-action='{buttons[0]}']"
+        if buttons
+        else None
+    )
+    if target is None:
+        return False
+    try:
+        page.locator(target).click(timeout=5_000)
+    except PlaywrightTimeout:  # a short clock played for this seat meanwhile: the card or button is gone
         return False
     page.wait_for_function("v => document.querySelector('#table').dataset.version !== v", arg=version)
     return True
