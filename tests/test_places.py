@@ -370,3 +370,24 @@ def test_the_score_sheets_name_unnamed_players_by_their_places(rules, language):
     for text in (render_text(sheet), html, pdf):
         clean(text)
         assert SHEET_PLACES[(rules, language)][1] in text
+
+
+@pytest.mark.parametrize("rules", ["besigue", "scottish"])
+def test_a_selfplay_text_form_names_the_players(tmp_path, capsys, rules):
+    """`barbu selfplay --text` wrote "seat 0 holds …" for Bésigue and "seat 0" on a Scottish scoresheet."""
+    text = tmp_path / "t.txt"
+    args = ["selfplay", "--rules", rules, "--seed", "3", "--bots", "random", "--text", str(text)]
+    assert barbu([*args, "--out", str(tmp_path / "r.jsonl")]) == 0
+    capsys.readouterr()
+    out = text.read_text(encoding="utf-8")
+    clean(out)
+    assert "South, " in out, out[:400]
+
+
+def test_a_scottish_glyph_names_its_call_in_the_readers_words(lang):
+    """A glyph beside its call said the call in English in every language ("Egg (Queens)", "Banana (Pat. 1)")."""
+    from barbu.i18n import words
+    from barbu.scottish.scoresheet import Glyph, row_glyphs
+
+    line = row_glyphs([Glyph(0, "egg", "queens"), Glyph(1, "banana", "patience-1")], 0, words())
+    assert line == {"en": "Egg (Queens)", "fr": "Egg (Dames)", "it": "Egg (Donne)"}[lang]

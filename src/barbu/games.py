@@ -37,7 +37,7 @@ class GameKind:
     open: Callable[[str, "int | None"], AnyGame]
     write_record: Callable[[Any, "str | Path", "dict[str, Any] | None"], None]
     is_record: Callable[["str | Path"], bool]
-    text_form: Callable[[Any], str]
+    text_form: Callable[..., str]  # (game, deal=None, names=...)
     record_lines: Callable[[Any, "dict[str, Any] | None"], list[dict[str, Any]]]  # the record as JSON lines, to publish
     short: Callable[[str], str]  # the rules text of the short game (some twenty minutes) of a rules text
 

@@ -93,7 +93,7 @@ class BesigueGame:
         self.revealed: list[set[int]] = [set(), set()]
         self.results: list[dict[str, Any]] = []
         self.log: list[tuple[int, str]] = []
-        self.events: list[str] = []
+        self.events: list[str] = []  # codes of what a deal showed ("turn-up-seven 1"), worded by front ends
         self._undo: list[tuple[Any, ...]] = []  # snapshots, one per action (_snapshot)
 
     # ------------------------------------------------------------ protocol
@@ -341,7 +341,7 @@ class BesigueGame:
         self.trump = suit_of(self.turn_up)
         if rank_of(self.turn_up) == SEVEN:
             self.scores[self.dealer] += SEVEN_POINTS
-            self.events.append(f"seat {self.dealer} deals and turns up the 7 of trumps: {SEVEN_POINTS}")
+            self.events.append(f"turn-up-seven {self.dealer}")  # a code: front ends word it, by place
         self.leader = first
         self.actor = first
         self.phase = "play"

@@ -214,7 +214,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     record = read_record(args.record)
     rep = replay(record)
     if args.deal is None:
-        sys.stdout.write(text_form(rep.match))
+        sys.stdout.write(text_form(rep.match, names=record_names(record.header, rep.match.n)))
         return 0 if rep.consistent else 1
     with seat_names(record_names(record.header, rep.match.n)):  # the players as people read them, never numbers
         return show_deal(args, record, rep)
@@ -340,4 +340,7 @@ def show_scottish_deal(m: Match, r) -> None:
             )
         )
     if info.glyphs:
-        console.print(_("Glyphs: {glyphs}").format(glyphs="; ".join(str(g) for g in info.glyphs)))
+        from ..scottish.scoresheet import glyphs_by
+
+        who = [seat(s) for s in range(m.n)]
+        console.print(_("Glyphs: {glyphs}").format(glyphs=glyphs_by(info.glyphs, who, words())))

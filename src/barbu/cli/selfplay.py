@@ -89,14 +89,14 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             progress.update(task, completed=done, total=None if total is None else max(game.total_deals, done))
 
         play_out(game, agents, deal_done)
+    # people read "South, good player"; machines read the specs ("agents")
+    n = len(specs)
+    names = [computer_name(table_place(s, 0, n), spec, english=True) for s, spec in enumerate(specs)]
     if args.out:
-        # people read "South, good player"; machines read the specs ("agents")
-        n = len(specs)
-        names = [computer_name(table_place(s, 0, n), spec, english=True) for s, spec in enumerate(specs)]
         kind.write_record(game, args.out, {"players_names": names, "agents": list(specs)})
         console.print(_("record written to {path}").format(path=args.out))
     if args.text:
-        Path(args.text).write_text(kind.text_form(game), encoding="utf-8")
+        Path(args.text).write_text(kind.text_form(game, names=names), encoding="utf-8")
         console.print(_("text form written to {path}").format(path=args.text))
     if kind.name == "besigue":
         besigue_commands().print_deals(console, game, f"Bésigue — {game.rules}")

@@ -31,6 +31,7 @@ from ..core.cards import CARDS, RANKS, SUITS, CardSet
 from ..core.chance import verify_board_chance, verify_chance
 from ..core.daily_keys import board_key, game_key
 from ..core.errors import BarbuError
+from ..core.places import table_place
 from ..i18n import _
 from . import refusals as R
 from .lines import published_key, read_lines, record_objects, write_lines
@@ -328,8 +329,9 @@ def load_match(path: "str | Path") -> Match:
 
 
 # ---------------------------------------------------------------- text form
-def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[str]:
-    """The PBN-like tags and play of one finished deal.  ``actions`` are (actor, action) of the deal."""
+def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]], names: Sequence[str] | None = None) -> list[str]:
+    """The PBN-like tags and play of one finished deal.  ``actions`` are (actor, action) of the deal; ``names``
+    (places when not given) call the players where the tags use words (a Scottish deal's glyphs)."""
     n = m.n
     lines = [
         f'[Deal "{r.number}"]',
@@ -382,7 +384,10 @@ def deal_text(m: Match, r: DealResult, actions: list[tuple[int, Any]]) -> list[s
         for call, pts in zip(r.scottish.calls, r.scottish.parts):
             lines.append(f'[Call "{call} ' + " ".join(str(x) for x in pts) + '"]')
         if r.scottish.glyphs:
-            lines.append('[Glyphs "' + "; ".join(str(g) for g in r.scottish.glyphs) + '"]')
+            from ..scottish.scoresheet import glyphs_by
+
+            who = names if names is not None else [table_place(s, 0, n) for s in range(n)]
+            lines.append('[Glyphs "' + glyphs_by(r.scottish.glyphs, who) + '"]')
     return lines
 
 
@@ -438,22 +443,23 @@ def deals_with_actions(m: Match) -> list[list[tuple[int, Any]]]:
     return per
 
 
-def text_form(m: Match, deal: int | None = None) -> str:
-    """The whole match (or one deal) as the readable text form."""
+def text_form(m: Match, deal: int | None = None, names: Sequence[str] | None = None) -> str:
+    """The whole match (or one deal) as the readable text form; ``names`` call the players on a Scottish
+    scoresheet (their places when not given), never their seat numbers."""
     lines = ["% barbu match record", f'[Rules "{m.rules}"]', f'[Seed "{m.seed}"]', f'[Players "{m.n}"]']
     per = deals_with_actions(m)
     for r, acts in zip(m.results, per):
         if deal is not None and r.number != deal:
             continue
         lines.append("")
-        lines.extend(deal_text(m, r, acts))
+        lines.extend(deal_text(m, r, acts, names))
         lines.append('[Totals "' + " ".join(str(x) for x in m.totals_after(r.number)) + '"]')
     if m.rules.family == "scottish" and deal is None and m.results:
         from ..scottish.scoresheet import sheet_from_results, sheet_lines
 
         lines.append("")
         lines.append("% scoresheet")
-        lines.extend("% " + x for x in sheet_lines(sheet_from_results(m.results, m.n)))
+        lines.extend("% " + x for x in sheet_lines(sheet_from_results(m.results, m.n), names))
     if m.is_over and deal is None:
         lines.append("")
         lines.append('[Result "' + " ".join(str(x) for x in m.totals) + '"]')

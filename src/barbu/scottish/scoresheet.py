@@ -24,6 +24,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 from ..classic.contracts import KING_OF_HEARTS, SCOTTISH_CALL_NAMES, SCOTTISH_CALLS, SCOTTISH_NEGATIVES
 from ..classic.state import DealResult
 from ..core.cards import EIGHT, HEARTS, JACK
+from ..core.places import table_place
 from ..core.words import N_, Words
 
 #: The booklet's full call totals, for "took them all" and "took half or more".
@@ -336,13 +337,22 @@ def _points(x: int) -> str:
     return f"{x:+d}" if x else "."
 
 
-def row_glyphs(glyphs: Iterable[Glyph], seat: int) -> str:
-    """A seat's glyphs of a round as names, each with its call: ``Egg (Queens), Rumping Ripple``."""
-    out = []
-    for g in glyphs:
-        if g.seat == seat:
-            out.append(GLYPH_NAMES[g.name] + (f" ({COLUMN_NAMES[SCOTTISH_CALLS.index(g.call)]})" if g.call else ""))
-    return ", ".join(out)
+def glyph_words(glyph: Glyph, words: Words | None = None) -> str:
+    """A glyph's name with its call in the reader's words, ``Egg (Queens)`` (the glyphs keep the booklet's
+    names, as players call them in every language)."""
+    w = words or Words()
+    call = f" ({w.gettext(COLUMN_NAMES[SCOTTISH_CALLS.index(glyph.call)])})" if glyph.call else ""
+    return GLYPH_NAMES[glyph.name] + call
+
+
+def glyphs_by(glyphs: Iterable[Glyph], names: Sequence[str], words: Words | None = None) -> str:
+    """A deal's glyphs, each with its player's name: ``SC (Aces) West; Spider (K♥) North``."""
+    return "; ".join(f"{glyph_words(g, words)} {names[g.seat]}" for g in glyphs)
+
+
+def row_glyphs(glyphs: Iterable[Glyph], seat: int, words: Words | None = None) -> str:
+    """A seat's glyphs of a round, each with its call: ``Egg (Queens), Rumping Ripple``."""
+    return ", ".join(glyph_words(g, words) for g in glyphs if g.seat == seat)
 
 
 #: A player's place in a Set, first to sixth.
@@ -356,7 +366,7 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None, words: Words |
     booklet's names, as players call them in every language."""
     w = words or Words()
     n = sheet.players
-    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    names = list(names) if names is not None else [w.gettext(table_place(s, 0, n)) for s in range(n)]
     width = max(len(x) for x in names) + 2
     columns = [w.gettext(c) for c in COLUMN_NAMES]
     cell = max(8, *(len(c) + 1 for c in columns))
@@ -382,7 +392,7 @@ def sheet_lines(sheet: Sheet, names: Sequence[str] | None = None, words: Words |
             for seat in range(n):
                 line = f"  {names[seat]:<{width - 2}}" + "".join(f"{_points(x):>{cell}}" for x in r.cells[seat])
                 line += f"{r.totals[seat]:>+7d}"
-                g = row_glyphs(r.glyphs, seat)
+                g = row_glyphs(r.glyphs, seat, w)
                 out.append(line + (f"   {g}" if g else ""))
             out.append("  " + running.format(scores=each([f"{x:+d}" for x in r.running])))
         out.append(w.gettext(N_("Set total: {scores}")).format(scores=each([f"{x:+d}" for x in st.totals])))
@@ -398,6 +408,8 @@ __all__ = [
     "round_problems",
     "sheet_lines",
     "row_glyphs",
+    "glyph_words",
+    "glyphs_by",
     "CALL_TOTALS",
     "COLUMN_NAMES",
     "GLYPH_NAMES",

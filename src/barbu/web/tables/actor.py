@@ -291,9 +291,8 @@ class Table(TableCore):
             if actor == CHANCE:
                 return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for the shuffle"), cid)
             if not self.seats[actor].name:
-                return self.error(
-                    conn, "not_your_turn", N_("it is not your turn: waiting for seat {seat}"), cid, seat=actor
-                )
+                # an empty seat (never one at a started table): no number for a person to read
+                return self.error(conn, "not_your_turn", N_("it is not your turn: waiting for another player"), cid)
             return self.error(
                 conn, "not_your_turn", N_("it is not your turn: waiting for {name}"), cid, name=self.seats[actor].name
             )

@@ -5,7 +5,7 @@
 import { el } from "./dom.js";
 import { SYMBOLS, isRed } from "./cards.js";
 import { card, contract, lang, namedSuit, num, rankLetter, t, tn, tp } from "./i18n.js";
-import { rulesTitle } from "./tablewords.js";
+import { chairName, rulesTitle } from "./tablewords.js";
 
 const $ = (id) => document.getElementById(id);
 const ORDER = ["dealer", "set_aside", "cuts", "contract", "trump", "rank", "doubles", "outcome"];
@@ -366,7 +366,8 @@ async function send(change) {
   }
 }
 
-const playerName = (s) => S.game.names[s] ?? t("seat {n}", { n: num(s) });
+// A score book always names its players; one that did not is called by the place from the first seat's chair.
+const playerName = (s) => S.game.names[s] ?? chairName(s, 0, S.game.names.length);
 
 function renderEntry() {
   const box = $("entry");
