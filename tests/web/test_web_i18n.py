@@ -119,7 +119,12 @@ def test_the_rules_pages_and_the_lobbys_options_speak_the_pages_language(client:
 def test_http_errors_are_worded_in_the_pages_language(client: TestClient) -> None:
     tid = client.post("/api/tables", json={"rules": "classic"}).json()["id"]
     assert client.post(f"/api/tables/{tid}/seats", json={"seat": 0, "name": "Anna"}).status_code == 200
-    for lang, words in (("fr", "la place 0 est prise"), ("it", "il posto 0 è occupato"), ("en", "seat 0 is taken")):
+    # the seat a person clicked, never its number ("seat 0 is taken")
+    for lang, words in (
+        ("fr", "cette place vient d'être prise\u00a0: choisissez-en une autre"),
+        ("it", "questo posto è appena stato occupato: scegline un altro"),
+        ("en", "this seat has just been taken: choose another"),
+    ):
         r = client.post(f"/api/tables/{tid}/seats", json={"seat": 0, "name": "Bea"}, headers={"accept-language": lang})
         assert r.status_code == 409 and r.json()["error"] == words
     r = client.post("/api/tables", json={"rules": "classic(nonsense=1)"}, headers={"accept-language": "it"})

@@ -107,7 +107,8 @@ LAST_SEAT_CREATOR = refusal(
 )
 NO_SUCH_SEAT = refusal("no-such-seat", N_("there is no seat {seat}: seats are 0 to {last}"))
 SEATS_ALL_TAKEN = refusal("match-started-seats-taken", N_("the match has started: every seat is taken"), CONFLICT)
-SEAT_TAKEN = refusal("seat-taken", N_("seat {seat} is taken"), CONFLICT)
+# the seat's number stays a parameter for machines; a person reads the seat he clicked
+SEAT_TAKEN = refusal("seat-taken", N_("this seat has just been taken: choose another"), CONFLICT)
 SEAT_KEPT = refusal("seat-kept-until-end", N_("the match has started: your seat is yours until it ends"))
 REMOVE_CREATOR_ONLY = refusal(
     "remove-creator-only", N_("only the player who created this table may remove a player"), FORBIDDEN
@@ -115,7 +116,7 @@ REMOVE_CREATOR_ONLY = refusal(
 REMOVE_AFTER_START = refusal(
     "remove-after-start", N_("the match has started: nobody can be removed from it now"), CONFLICT
 )
-SEAT_FREE = refusal("seat-free", N_("seat {seat} is free: there is nobody to remove"), CONFLICT)
+SEAT_FREE = refusal("seat-free", N_("this seat is free: there is nobody to remove"), CONFLICT)
 COMPUTERS_CREATOR_ONLY = refusal(
     "computers-creator-only", N_("only the player who created this table may give seats to computer players"), FORBIDDEN
 )
