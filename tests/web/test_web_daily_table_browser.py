@@ -34,8 +34,8 @@ PROBE = """() => {
     return { name: s.querySelector('.seat-name').textContent.trim(), me: s.classList.contains('me'),
       x: (r.left + r.width / 2 - f.left) / f.width, y: (r.top + r.height / 2 - f.top) / f.height };
   });
-  const ids = ['felt', 'seat-boxes', 'center', 'turn-bar', 'turn', 'decision', 'hand']
-    .filter((id) => document.getElementById(id));
+  const ids = ['felt', 'seat-boxes', 'center', 'deal-end', 'turn-bar', 'turn', 'decision', 'hand', 'side', 'contract-info',
+    'last-trick', 'log', 'announce', 'error', 'match-end'].filter((id) => document.getElementById(id));
   const style = getComputedStyle(felt);
   const hand = box(document.querySelector('#hand'));
   const turn = box(document.querySelector('#turn-bar'));
@@ -128,5 +128,16 @@ def test_the_daily_board_and_the_lesson_are_drawn_on_the_tables_base(
     lesson = probe(page)
     check_places(lesson, "en")
     same_base(table, lesson)
+    # the lesson keeps its own panel, beside the felt on a laptop, under it on a phone; none of a table's tools
+    text = page.locator("#lesson-text")
+    assert text.is_visible() and text.inner_text() and page.locator("#lesson-again").is_visible()
+    felt, panel = page.locator("#felt").bounding_box(), page.locator("#lesson").bounding_box()
+    assert felt and panel
+    if size == "laptop":
+        assert panel["x"] >= felt["x"] + felt["width"] and panel["y"] < felt["y"] + felt["height"] / 2, (felt, panel)
+    else:
+        assert panel["y"] >= felt["y"] + felt["height"] - 1, (felt, panel)
+    assert page.locator("#invite").is_hidden() and page.locator("#hint-button").is_hidden()
+    assert page.locator("#seats-panel").is_hidden()
     shot(page, f"daily-table-learn-{size}")
     assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -220,6 +220,10 @@ def test_the_pages(client: TestClient) -> None:
         page = client.get(f"/learn?lang={lang}")
         assert page.status_code == 200 and f'<html lang="{lang}">' in page.text and words in page.text
         assert 'data-lesson="no-queens"' in page.text
+        # the Barbu table's own page (table.html), fed by the lesson's transport (learn_table.js)
+        assert "/static/js/learn_table.js" in page.text and all(
+            f'id="{x}"' in page.text for x in ("felt", "hand", "side")
+        )
     page = client.get("/learn/domino", headers=ORIGIN)
     assert page.status_code == 200 and 'data-lesson="domino"' in page.text
     assert client.get("/learn/nothing").status_code == 404

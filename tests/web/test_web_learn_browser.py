@@ -4,7 +4,7 @@ on a phone (390x844); a wrong card refused with its lesson, the card staying in 
 
 The test plays what the lesson asks, read from the lesson model itself (`barbu.guide.lesson.replay`), and
 waits for the page's own markers (``data-step``, ``data-busy``), never for a time.  The page holds each computer
-seat's move in view for a while (``learn.js``'s timers): the page's clock is Playwright's, run on past those
+seat's move in view for a while (``learn_link.js``'s timers): the page's clock is Playwright's, run on past those
 holds once the server's answer is in (the same frames drawn in the same order, without 40 s of waiting a case).
 """
 

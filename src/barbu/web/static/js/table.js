@@ -16,8 +16,8 @@ import { TrickMotion } from "./motion.js";
 import { ratingChip } from "./playerwords.js";
 import { phasePrompt } from "./tablewords.js";
 import { compareResync, dealEndLine, renderCompareBox, renderShadow, renderShadowEnd, shadowMessage } from "./shadow.js";
-import { $, act, bottomSeat, command, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores, seatName,
-  shortName, showError, state, tableId } from "./tablebase.js";
+import { $, act, bottomSeat, command, forcedByHand, hideError, info, mySeat, myTurn, openTable, render, renderTurnTools, scores,
+  seatName, shortName, showError, state, tableId } from "./tablebase.js";
 
 let selection = new Set(); // cards selected for a several-card action
 let rows = { back: [], middle: [], front: [] }; // the Chinese poker arrangement being built
@@ -211,7 +211,9 @@ function renderFelt() {
     const badges = el("div", { class: "badges" });
     if (state && state.dealer === s.seat) badges.append(el("span", { class: "chip dealer", textContent: t("D"), title: t("dealer") }));
     if (state && state.declarer === s.seat && state.declarer !== state.dealer) badges.append(el("span", { class: "chip", textContent: "★", title: t("declarer") }));
-    if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: strengthName(s.strength) }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${strengthName(s.strength)}` })));
+    // a computer of no strength (a lesson's, which plays the lesson's cards): "computer" alone
+    if (s.kind === "bot" && !s.strength) badges.append(el("span", { class: "chip bot", textContent: t("computer") }));
+    else if (s.kind === "bot") badges.append(el("span", { class: "chip bot", title: t("computer player ({strength})", { strength: strengthName(s.strength) }) }, t("computer"), el("span", { class: "strength", textContent: ` · ${strengthName(s.strength)}` })));
     if (s.kind === "human" && !s.connected) badges.append(el("span", { class: s.away ? "chip off" : "chip off offline", textContent: s.away ? t("computer plays") : t("offline") }));
     else if (s.kind === "human" && awayByClock(s.seat)) badges.append(el("span", { class: "chip off", textContent: t("computer plays"), title: t("time ran out: the computer plays until the player is back") }));
     const clock = info.status === "playing" ? seatClock(s.seat, s.kind) : null;
@@ -460,7 +462,7 @@ function autoPlayForced() {
     tookBack = false;
     return;
   }
-  if (confirmForced() || tookBack || autoPlayed === state.version) return;
+  if (confirmForced() || forcedByHand() || tookBack || autoPlayed === state.version) return;
   autoPlayed = state.version;
   send(state.legal[0]);
   note.textContent = forcedNote(state.legal[0]); // kept until the player's own next move

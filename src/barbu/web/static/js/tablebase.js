@@ -35,9 +35,17 @@ let socket = null;
 let transport = null; // a page that is no table's (the daily deals) gives its own way to talk to the server
 
 // Before a game's script opens the table: `make(onMessage, onStatus)` returns an object with act(action, typed),
-// send(type, extra) and reconnect(), used instead of the table's WebSocket (static/js/daily_link.js: the daily deals).
+// send(type, extra) and reconnect(), used instead of the table's WebSocket (static/js/daily_link.js: the daily deals,
+// learn_link.js: the lessons).  Optionally drawn(), called each time the table has been drawn (a lesson marks the
+// cards it asks for), and forcedByHand: true, when a decision with one choice waits for the player (a lesson
+// explains each one).
 export function useTransport(make) {
   transport = make;
+}
+
+// Whether a decision with only one possible choice waits for the player instead of being made for him.
+export function forcedByHand() {
+  return !!(socket && socket.forcedByHand);
 }
 let dealsSeen = null; // deals in the scores last received: one more means a deal just ended
 let endDismissed = false;
@@ -220,6 +228,7 @@ export function render() {
     game.render();
     renderEnd();
     chatRender();
+    if (socket && socket.drawn) socket.drawn(); // the transport's own marks on the table (learn_link.js)
   }, () => (myTurn() && game.nextDecision ? game.nextDecision() : null));
 }
 
