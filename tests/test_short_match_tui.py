@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from tuikit import SIZE, composed, screen_text, settle
 
-from barbu.classic.ruleset import Ruleset
+from barbu.classic.ruleset import Ruleset, short_form
+from barbu.guide.ruleset_words import game_name
+from barbu.i18n import translator
 from barbu.tui import BarbuApp, Settings
 from barbu.tui.setup_screen import SetupScreen
 
@@ -39,7 +41,7 @@ async def test_the_setup_screen_makes_the_match_short_and_full_again(tmp_path):
         table = await settle(pilot)
         m = table.session.match
         assert m.rules.contracts_each == 2 and m.total_deals == 8
-        assert "deal 1 of 8" in screen_text(app)
+        assert "Classic, short match · deal 1 of 8" in screen_text(app)  # not "Classic, 2 options changed"
 
 
 @pytest.mark.asyncio
@@ -63,3 +65,20 @@ def test_barbu_play_short_plays_eight_deals(tmp_path):
     )
     assert "Deal 1 of 8" in out.stdout, out.stdout + out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "lang, rules, name",
+    [
+        ("en", "classic", "Classic, short match"),
+        ("fr", "classic", "Classique, partie courte"),
+        ("it", "classic", "Classico, partita breve"),
+        ("en", "classic(heart_lead=none)", "Classic, short match, 1 option changed"),
+        ("it", "besigue(target=500)", "Bésigue, partita breve"),
+    ],
+)
+def test_a_short_match_is_named_short_not_by_its_options(lang, rules, name):
+    """The title and the end-of-match standings name the game: never "2 options changed" nor the ruleset text
+    "classic(double_obligation=1, contracts_each=2)" (seen on issue 43's screenshots)."""
+    short = rules if rules.startswith("besigue") else short_form(Ruleset.parse(rules))
+    assert game_name(short, translator(lang, "guide")) == name

@@ -106,13 +106,23 @@ def game_name(rules: Any, w: Words = ENGLISH) -> str:
     ``classic(heart_lead=none)`` "Classic, 1 option changed" (the rules guide says which)."""
     text = str(rules)
     name, _paren, options = text.partition("(")
-    changed = len([o for o in options.rstrip(") ").split(",") if o.strip()])
+    pairs = [o.replace(" ", "") for o in options.rstrip(") ").split(",") if o.strip()]
     game = preset_name(name.strip(), w)
+    if any(_is_short(o) for o in pairs):  # a short match says so, not "2 options changed" (as the web's title)
+        game = w.gettext("{game}, short match").format(game=game)
+        pairs = [o for o in pairs if not _is_short(o) and o != "double_obligation=1"]
+    changed = len(pairs)
     if not changed:
         return game
     return w.ngettext("{game}, {n} option changed", "{game}, {n} options changed", changed).format(
         game=game, n=w.number(changed)
     )
+
+
+def _is_short(option: str) -> bool:
+    """Whether ``name=value`` is what makes a match short: contracts each, or Bésigue to under 1000 points."""
+    key, _eq, value = option.partition("=")
+    return key == "contracts_each" or (key == "target" and value.isdigit() and int(value) < 1000)
 
 
 def option_label(name: str, w: Words = ENGLISH) -> str:

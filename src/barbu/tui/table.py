@@ -993,7 +993,7 @@ class TableScreen(CardTableScreen):
         self._save_quietly()
         v = self.session.view()
         standings = sorted(range(v.players), key=lambda s: (-v.totals[s] if self.info.highest_wins else v.totals[s], s))
-        t = Table(title=_("Final standings — {rules}").format(rules=v.rules))
+        t = Table(title=_("Final standings — {rules}").format(rules=game_name(v.rules, words())))
         t.add_column(_("place"), justify="right")
         t.add_column(_("player"))
         t.add_column(_("total"), justify="right")
