@@ -7,7 +7,7 @@
 import { cardBack, cardElement, cardName, SYMBOLS } from "./cards.js";
 import { el } from "./dom.js";
 import { card as cardLabel, num, strength as strengthName, t, tn, tp } from "./i18n.js";
-import { seatNumber } from "./tablewords.js";
+import { chairName } from "./tablewords.js";
 import { actionHint, meldName, parseDeclare, sortCards, toldAction, VALUES } from "./besigue_words.js";
 import { awayByClock, seatClock } from "./clock.js";
 import { TrickMotion } from "./motion.js";
@@ -90,7 +90,7 @@ function renderPlayers() {
     if (clock) chips.append(clock);
     const rating = s.kind === "open" ? null : ratingChip(s.rating);
     box.replaceChildren(
-      el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : s.kind === "bot" ? seatName(seat) : (s.name || seatNumber(seat)) }),
+      el("span", { class: "seat-name", textContent: seat === mySeat ? t("{name} (you)", { name: s.name || t("You") }) : s.kind === "bot" ? seatName(seat) : (s.name || chairName(seat, mySeat, 2)) }),
       ...(rating ? [rating] : []),
       chips,
       el("span", { class: "bz-points", title: t("this deal · total"), "data-points": seat },

@@ -13,7 +13,7 @@ import { showBusy } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetSeat, loadSeat, saveSeat, TableSocket } from "./net.js";
 import { addBot, carryInvitation, inviteFollows, removePlayer, seatingOpen, seatRows, takeSeat, wireInvite } from "./seating.js";
-import { computerName, placeName, rulesTitle, seatNumber } from "./tablewords.js";
+import { chairName, computerName, rulesTitle } from "./tablewords.js";
 import { clockVersion, clockWords, renderMyClock, setClock, startTicking } from "./clock.js";
 import { who } from "./account-link.js";
 import { followEvent, roundWords, showEventEnd, showPaused } from "./eventend.js";
@@ -57,7 +57,7 @@ export function seatName(s) {
   if (s === -1) return game.shuffleName();
   const seat = info && info.seats[s];
   if (seat && seat.kind === "bot") return computerName(s, mySeat, info.players, seat.strength);
-  const name = seat && seat.name ? seat.name : seatNumber(s);
+  const name = seat && seat.name ? seat.name : chairName(s, bottomSeat(), info ? info.players : 4);
   return s === mySeat ? t("{name} (you)", { name }) : name;
 }
 
@@ -68,9 +68,9 @@ export function shortName(s) {
   const seat = info && info.seats[s];
   if (seat && seat.kind === "bot") {
     if (info.players === 2) return t("computer");
-    return s === bottomSeat() ? t("South") : placeName(s, bottomSeat(), info.players) || seatNumber(s);
+    return chairName(s, bottomSeat(), info.players);
   }
-  return seat && seat.name ? seat.name : seatNumber(s);
+  return seat && seat.name ? seat.name : chairName(s, bottomSeat(), info ? info.players : 4);
 }
 
 // The seat drawn at the bottom of the table: yours, or the first to a spectator.

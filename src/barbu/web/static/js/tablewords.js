@@ -135,10 +135,6 @@ export function placeName(seat, me, players) {
   return p ? p() : null;
 }
 
-// "Seat 1": a seat as a person counts them, from 1.
-export function seatNumber(seat) {
-  return t("Seat {n}", { n: seat + 1 });
-}
 
 // A computer player's name from the reader's chair, its place and strength in words: "West, good player"
 // (barbu/play/labels.py computer_name), the Bésigue opponent "North, good player"; a spectator sees the
@@ -153,7 +149,8 @@ export function computerName(seat, me, players, strength) {
 export function chairName(seat, me, players) {
   const chair = me === null || me === undefined ? 0 : me;
   if (seat === chair) return t("South");
-  return players === 2 ? t("North") : placeName(seat, chair, players) || seatNumber(seat);
+  // past six, a table never offered: the seat counted from 1
+  return players === 2 ? t("North") : placeName(seat, chair, players) || t("Seat {n}", { n: seat + 1 });
 }
 
 // What each phase asks of the player, for the turn line ("Your turn: play a card."); null for another phase.
