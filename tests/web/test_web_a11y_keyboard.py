@@ -323,6 +323,7 @@ def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
     page = person(LAPTOP)
     page.goto(server.base + "/learn")  # type: ignore[attr-defined]
     page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'")
+    listen(page)
     tab_to_decision(page)
     for _ in range(6):  # each answer by Enter; a refused one says why and the focus stays on the choices
         step = page.get_attribute("#table", "data-step")
@@ -347,6 +348,10 @@ def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
                 ):
                     break
                 page.keyboard.press("ArrowRight")
+    # the lesson's moves said as at a table: yours, the computers' by their places, the tricks won
+    lines = heard(page)
+    assert any(x.startswith("You: ") for x in lines) and any(", computer: " in x for x in lines), lines
+    assert any(x.endswith("wins the trick.") or x.endswith("win the trick.") for x in lines), lines
     assert not page.errors  # type: ignore[attr-defined]
 
 

@@ -151,9 +151,18 @@ def test_a_wrong_card_is_refused_with_its_lesson(person: Callable[..., Page], se
     page.wait_for_function("() => document.querySelector('#table').dataset.refused === '2'")
     assert "Interdit (vous devez fournir" in page.inner_text("#lesson-refusal")
     assert page.is_visible("#hand [data-card='2S']")
+    page.evaluate(  # every line the live regions are given (they keep only the last few), as a screen reader hears them
+        "() => { window.heard = []; for (const id of ['announce', 'announce-now']) new MutationObserver((changes) =>"
+        " { for (const c of changes) for (const n of c.addedNodes) window.heard.push(n.textContent); })"
+        ".observe(document.getElementById(id), { childList: true }); }"
+    )
     page.click("#hand [data-card='TD']")
     at_step(page, 1)
     assert page.is_hidden("#lesson-refusal") and page.query_selector("#hand [data-card='TD']") is None
+    # each move of the lesson said as at a table, in the page's language: yours, the computers' by place, the trick
+    heard = page.evaluate("() => window.heard")
+    assert "Vous\u00a0: 10 de carreau" in heard and "Ouest, ordinateur\u00a0: 2 de carreau" in heard, heard
+    assert any(line.endswith("remporte le pli.") for line in heard) and "À vous\u00a0: jouer une carte." in heard, heard
     # the cards moved as at the real table: yours from the hand, the others' from their seats
     assert int(page.eval_on_selector("#motion-layer", "l => l.dataset.flights")) >= 3
     page.reload()  # the tab keeps the lesson's actions: a reload goes on where the learner was

@@ -13,6 +13,7 @@ import { el } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { SUITS } from "./cards.js";
 import { FLY_MS, GATHER_MS, HOLD_MS, motionOn } from "./motion.js";
+import { who } from "./account-link.js";
 
 const ME = 0; // the learner's seat: West plays after him, then North, then East
 const PAUSE_MS = 650; // a computer seat's move stays in view this long before the next one
@@ -24,6 +25,8 @@ let busy = false; // a request or the computer seats' moves under way: the table
 let refusals = 0;
 let tried = null; // the action the learner tried last (the card that shakes when refused)
 let shake = false; // the next drawing shakes that card
+let stepShown = null; // the lesson's step whose text the panel shows
+let myName = ""; // the learner as his seat is named: his account's name, the name he plays under, or "guest"
 
 function lessonKey() {
   return (reply && reply.lesson) || $("lesson").dataset.lesson || "";
@@ -32,9 +35,8 @@ function lessonKey() {
 // The table's public facts as the frame reads them: the learner at seat 0, computer players in the others (named
 // by their places, "West, computer"; they play the lesson's cards, of no strength).
 function tableInfo(data) {
-  const name = localStorage.getItem("barbu:name") || t("guest");
   const seats = Array.from({ length: data.table.players }, (_, s) => (s === ME
-    ? { seat: s, kind: "human", name, connected: true } : { seat: s, kind: "bot", name: "", connected: true }));
+    ? { seat: s, kind: "human", name: myName, connected: true } : { seat: s, kind: "bot", name: "", connected: true }));
   return { id: "learn", rules: data.table.rules.split("(")[0], players: data.table.players, status: "playing",
     private: false, rated: false, turn_based: false, clock: null, rematch_id: null, contracts: data.table.contracts, seats };
 }
@@ -118,7 +120,8 @@ async function take(data, action, fresh) {
     shake = true;
     return;
   }
-  reply = { ...data, refused: null };
+  // the panel keeps the step the learner answered while the others' moves play, then says the next one
+  reply = fresh ? { ...data, refused: null } : { ...reply, refused: null };
   main.dataset.lesson = data.lesson;
   main.dataset.step = data.actions.length;
   main.dataset.finished = "0";
@@ -134,6 +137,7 @@ async function take(data, action, fresh) {
     before = view;
     await pause(won && motionOn() ? FLY_MS + HOLD_MS + GATHER_MS : motionOn() ? FLY_MS + PAUSE_MS : PAUSE_MS);
   }
+  reply = { ...data, refused: null };
   const view = finalView(data);
   if (!before) {
     const info = tableInfo(data);
@@ -198,8 +202,9 @@ function drawn() {
     const node = document.querySelector(`#hand [data-card="${a}"], #decision [data-action="${a}"]`);
     if (node) node.classList.add(node.matches(".card") ? "expected" : "primary");
   }
-  const card = shake && tried && document.querySelector(`#hand [data-card="${tried}"]`);
+  const refusedNow = shake;
   shake = false;
+  const card = refusedNow && tried && document.querySelector(`#hand [data-card="${tried}"]`);
   if (card && motionOn()) card.classList.add("refused");
   if (over) $("turn").textContent = t("The lesson is over.");
   $("lesson-counter").textContent = t("Lesson {n} of {total}", { n: num(reply.number), total: num(reply.total) });
@@ -214,6 +219,11 @@ function drawn() {
     const why = reply.refused.message ? t("Not allowed ({reason}).", { reason: reply.refused.message }) : t("Not the best choice.");
     refused.append(el("strong", { textContent: why }), " ", reply.refused.lesson);
   }
+  // A long step scrolls in its panel on a laptop: a new step is read from its top, a refusal is brought into view.
+  const step = `${reply.lesson} ${reply.actions.length}`;
+  if (refusedNow) $("lesson").scrollTop = $("lesson").scrollHeight;
+  else if (step !== stepShown) $("lesson").scrollTop = 0;
+  stepShown = step;
   $("lesson-next").hidden = !(over && reply.next);
   $("play-real").hidden = !(over && !reply.next);
   const done = learned();
@@ -252,7 +262,10 @@ useTransport((onMessage, onStatus) => {
   emit = onMessage;
   onStatus("connected");
   main.dataset.busy = "0";
-  setTimeout(() => ask(keptActions(lessonKey())));
+  who.then((user) => {
+    myName = user ? user.name : localStorage.getItem("barbu:name") || t("guest");
+    ask(keptActions(lessonKey()));
+  });
   return {
     act,
     send: () => emit({ type: "error", message: t("Not in a lesson: it shows you the way itself.") }),
