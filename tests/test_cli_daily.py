@@ -37,6 +37,7 @@ def test_play_daily_in_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert barbu(["--lang", "en", "play", "--daily", "--rules", "italian", "--date", DAY, "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "compared with the computer players' own result in your seat" in out
+    assert "The daily deals of 2026-11-27, Italian Barbù:" in out  # the game in words, not its key 'italian'
     assert out.count("the computer in your seat scored") == 7
     assert "on your own cards:" in out and "over 7 deals" in " ".join(out.split())
 

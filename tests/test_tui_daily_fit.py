@@ -82,3 +82,12 @@ async def test_every_doubling_choice_and_the_whole_decision_fit(lang):
             await pilot.press("enter")  # the first choice, pass: chosen by a key, as a person does
             await pilot.pause()
     assert checked >= 2
+
+
+async def test_the_title_names_the_game_in_words(lang):
+    """ "Daily deals 2026-03-05 · Classico · …", not the engine's key 'classic' in every language."""
+    app = daily_app(daily_set(SECRET, DAY, "classic", limit=1), delay=0)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        title = screen_text(app).splitlines()[0]
+        assert f" · {dict(en='Classic', fr='Classique', it='Classico')[lang]} · " in title, title

@@ -21,7 +21,8 @@ from rich.markup import escape
 
 from ..core.errors import BarbuError
 from ..duplicate.daily import BESIGUE, GAMES, BoardPlay, DailyError, DailySet, computer_scores, daily_set
-from ..i18n import _, current, word_error
+from ..guide.ruleset_words import preset_name
+from ..i18n import _, current, word_error, words
 from ..play.labels import computer_name, place, player_word, seat_name, typed_action
 from .common import add_database_argument
 from .textplay import command, describe
@@ -102,7 +103,7 @@ def play_daily(args: argparse.Namespace, read: Callable[[str], str] = input, con
     dset = daily_from_args(args, con)
     if dset is None:
         return 2
-    day, game = dset.day, dset.game
+    day, game = dset.day, preset_name(dset.game, words())  # "Classic", "Classico": not the key 'classic'
     if dset.game == BESIGUE:
         con.print(
             _(

@@ -22,7 +22,8 @@ from ..besigue.view import BesigueView
 from ..core.words import N_
 from ..duplicate.daily import DailySet
 from ..duplicate.daily_besigue import DEALER, BesigueBoard
-from ..i18n import _, number
+from ..guide.ruleset_words import preset_name
+from ..i18n import _, number, words
 from ..play.besigue_session import BesigueSession
 from ..play.labels import player_word
 from ..records.barbu import number_out
@@ -68,7 +69,12 @@ class DailyBesigueScreen(BesigueTableScreen):
 
     def _draw_title(self, v: BesigueView) -> None:
         s = self.session
-        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
+        fields = dict(
+            day=self.dset.day,
+            game=preset_name(self.dset.game, words()),
+            n=number(s.board.board + 1),
+            total=number(self.dset.size),
+        )
         title = (
             _("Daily deals {day} · {game} · deal {n}/{total} · you deal")
             if s.board.role == DEALER

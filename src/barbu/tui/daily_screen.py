@@ -21,7 +21,8 @@ from textual.widgets import Static
 
 from ..core.words import N_
 from ..duplicate.daily import BoardPlay, DailySet
-from ..i18n import _, number
+from ..guide.ruleset_words import preset_name
+from ..i18n import _, number, words
 from ..play.labels import player_word, rules_info
 from ..play.session import Session
 from ..records.barbu import number_out
@@ -76,7 +77,12 @@ class DailyScreen(TableScreen):
             title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you declare it")
         else:
             title = _("The daily deals of {day}, {game}: deal {n} of {total}, the contract fixed; you defend")
-        fields = dict(day=self.dset.day, game=self.dset.game, n=number(s.board.board + 1), total=number(self.dset.size))
+        fields = dict(
+            day=self.dset.day,
+            game=preset_name(self.dset.game, words()),
+            n=number(s.board.board + 1),
+            total=number(self.dset.size),
+        )
         line = "[b]barbu[/b] — " + escape(title.format(**fields))
         if len("barbu — ") + len(title.format(**fields)) > self.size.width - 2:
             short = (
