@@ -226,6 +226,22 @@ def test_replay_and_show_name_the_players(tmp_path, capsys, lang, kind):
         assert "Alice" in out
 
 
+def test_show_words_the_persons_own_doubles_and_replay_names_the_game(tmp_path, capsys, lang):
+    """ "vous avez contré Ouest", "Nord vous a contré", not "vous a contré Ouest" ("tu ha contrato"); the replay's
+    title names the game in words ("Classico"), not by its ruleset text."""
+    path = record_with(tmp_path, HEADERS["terminal"])
+    assert barbu(["--lang", lang, "show", str(path), "--deal", "6"]) == 0
+    assert barbu(["--lang", lang, "replay", str(path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    mine, theirs = {
+        "en": ("you doubled West,", "North doubled you (redoubled)"),
+        "fr": ("vous avez contré Ouest,", "Nord vous a contré (surcontré)"),
+        "it": ("hai contrato Ovest,", "Nord ti ha contrato (surcontrato)"),
+    }[lang]
+    assert mine in out and theirs in out, out
+    assert f"r.jsonl — {dict(en='Classic', fr='Classique', it='Classico')[lang]} " in out
+
+
 def test_analyze_names_the_players(tmp_path, capsys, lang):
     path = record_with(tmp_path, HEADERS["daily"])
     args = ["--lang", lang, "analyze", str(path), "--deal", "1", "--no-dd", "--samples", "2", "--seconds", "0.05"]

@@ -15,6 +15,7 @@ from ..classic.chinese import describe as describe_arrangement
 from ..classic.match import Match
 from ..core.actions import Lay, Pass
 from ..games import record_kind
+from ..guide.ruleset_words import game_name
 from ..i18n import _, number, words
 from ..play.names import record_names
 from ..records.barbu import (
@@ -29,6 +30,7 @@ from ..records.barbu import (
 from .common import besigue_commands, console, err, error
 from .ddview import cell_seconds, chosen_of, contract_label, not_covered, print_dd
 from .sheets import add_sheet_arguments
+from .textplay import double_words
 from .wording import (
     card,
     cards,
@@ -106,7 +108,7 @@ def print_replay(args: argparse.Namespace, record, rep) -> int:
     # running total; the doubles are counted here and listed by `barbu show --deal N`.
     running = m.n <= 4  # room for the running totals in every row
     t = Table(
-        title=f"{Path(args.record).name} — {m.rules}",
+        title=f"{Path(args.record).name} — {game_name(m.rules, words())}",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -179,7 +181,7 @@ def print_scottish_replay(name: str, m: Match) -> None:
     the points (plain text, so it fits a terminal)."""
     from ..scottish.scoresheet import sheet_from_results, sheet_lines
 
-    t = Table(title=f"{name} — {m.rules}")
+    t = Table(title=f"{name} — {game_name(m.rules, words())}")
     t.add_column(_("deal"), justify="right")
     t.add_column(_("round"))
     t.add_column(_("dealer"), justify="right")
@@ -243,12 +245,8 @@ def show_deal(args: argparse.Namespace, record, rep) -> int:
     if r.scottish is not None:
         show_scottish_deal(m, r)
     else:
-        doubles = [
-            (_("{doubler} doubled {doubled} (redoubled)") if b.redoubled else _("{doubler} doubled {doubled}")).format(
-                doubler=seat_short(b.doubler), doubled=seat_short(b.doubled)
-            )
-            for b in r.doubles
-        ]
+        me = next((s for s in range(m.n) if seat(s) == _("you")), -1)  # "vous avez contré", not "vous a contré"
+        doubles = [double_words(b.doubler, b.doubled, b.redoubled, me, seat_short) for b in r.doubles]
         console.print(_("Doubles: {doubles}").format(doubles=", ".join(doubles) or _("none")))
     if r.set_aside:
         console.print(_("Set aside, face up: {cards}").format(cards=hand(r.set_aside)))

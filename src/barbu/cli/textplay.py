@@ -93,16 +93,17 @@ def rank_word(rank: int) -> str:
     return words().rank_letter(RANKS[rank].replace("T", "10"))
 
 
-def double_words(doubler: int, doubled: int, redoubled: bool, me: int) -> str:
+def double_words(doubler: int, doubled: int, redoubled: bool, me: int, name: Callable[[int], str] = seat_word) -> str:
     """One double as the person reads it: "you" is a subject or an object of its own in French and Italian
-    ("vous avez contré Est", "Est vous a contré"), so the person's doubles have sentences of their own."""
+    ("vous avez contré Est", "Est vous a contré"), so the person's doubles have sentences of their own.
+    ``name``: how the others are named (a narrow table names a computer player by its place alone)."""
     if doubler == me:
         text = _("you doubled {doubled} (redoubled)") if redoubled else _("you doubled {doubled}")
     elif doubled == me:
         text = _("{doubler} doubled you (redoubled)") if redoubled else _("{doubler} doubled you")
     else:
         text = _("{doubler} doubled {doubled} (redoubled)") if redoubled else _("{doubler} doubled {doubled}")
-    return text.format(doubler=seat_word(doubler), doubled=seat_word(doubled))
+    return text.format(doubler=name(doubler), doubled=name(doubled))
 
 
 def describe(m: Match, seat: int) -> str:
