@@ -348,10 +348,16 @@ def test_a_lesson_is_answered_by_keyboard_and_the_focus_stays_at_the_table(
                 ):
                     break
                 page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#table", "data-finished") == "1"
+    # at its end the way on takes the focus from the table: Enter opens the next lesson
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'lesson-next'")
     # the lesson's moves said as at a table: yours, the computers' by their places, the tricks won
     lines = heard(page)
     assert any(x.startswith("You: ") for x in lines) and any(", computer: " in x for x in lines), lines
     assert any(x.endswith("wins the trick.") or x.endswith("win the trick.") for x in lines), lines
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/learn/doubling")
+    page.wait_for_function("() => document.querySelector('#table').dataset.lesson === 'doubling'")
     assert not page.errors  # type: ignore[attr-defined]
 
 

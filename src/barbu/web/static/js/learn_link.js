@@ -14,6 +14,7 @@ import { num, t } from "./i18n.js";
 import { SUITS } from "./cards.js";
 import { FLY_MS, GATHER_MS, HOLD_MS, motionOn } from "./motion.js";
 import { who } from "./account-link.js";
+import { focusOn } from "./a11y.js";
 
 const ME = 0; // the learner's seat: West plays after him, then North, then East
 const PAUSE_MS = 650; // a computer seat's move stays in view this long before the next one
@@ -25,6 +26,7 @@ let busy = false; // a request or the computer seats' moves under way: the table
 let refusals = 0;
 let tried = null; // the action the learner tried last (the card that shakes when refused)
 let shake = false; // the next drawing shakes that card
+let endFocused = false; // the way on was given the focus at the lesson's end
 let stepShown = null; // the lesson's step whose text the panel shows
 let myName = ""; // the learner as his seat is named: his account's name, the name he plays under, or "guest"
 
@@ -226,12 +228,23 @@ function drawn() {
   stepShown = step;
   $("lesson-next").hidden = !(over && reply.next);
   $("play-real").hidden = !(over && !reply.next);
+  if (over && !endFocused) setTimeout(focusWayOn); // after the table has placed the focus
+  endFocused = over;
   const done = learned();
   $("lesson-list").replaceChildren(...reply.lessons.map((x) => {
     const cls = (x.key === reply.lesson ? "current" : "") + (done.includes(x.key) ? " done" : "");
     return el("li", {}, el("a", { href: `/learn/${x.key}`, class: cls.trim(), "data-lesson": x.key,
       "aria-current": x.key === reply.lesson ? "step" : null, textContent: x.title }));
   }));
+}
+
+// At the lesson's end the way on (the next lesson, or a real match) takes the focus from the table, where the
+// learner's last card or choice was: Enter goes on.
+function focusWayOn() {
+  const at = document.activeElement;
+  const inTable = !at || at === document.body || (at.closest("main") && !at.closest("#lesson, #lesson-nav"));
+  const way = $(reply.next ? "lesson-next" : "play-real");
+  if (inTable && !way.hidden) focusOn(way);
 }
 
 // ------------------------------------------------------------------ the buttons

@@ -565,7 +565,7 @@ function renderHand() {
         send(c);
       } else if (mine && (state.phase === "play" || state.phase === "domino")) {
         send(c); // refused by the server with the engine's reason, which is shown
-      } else if (!mine && state.phase !== "over") {
+      } else if (!mine && state.phase !== "over" && state.to_act !== null) { // nobody to wait for: a lesson or a daily deal over
         showError(state.to_act === mySeat ? t("Wait a moment.") : t("It is not your turn: waiting for {name}.", { name: seatName(state.to_act) }));
       }
     });
