@@ -94,6 +94,23 @@ def test_the_one_person_hears_the_comparison_after_the_deal_and_the_watcher_does
     assert not [m for m in late.log if m["type"] == "shadow"]
 
 
+def test_the_end_of_the_match_says_the_last_deal_is_still_replayed(client: TestClient) -> None:
+    """At the end of the match the person's seat is told at once what is compared and what is still replayed
+    (its end box read "over 3 deals" for a 4-deal match until the last replay came back, issue 43's screenshots)."""
+    tid, tokens = make_table(
+        client, humans=(0,), bots=(1, 2, 3), rules="classic(contracts_each=1, double_obligation=0)"
+    )
+    table = table_of(client, tid)
+    p = Player(client, tid, tokens[0])
+    total = table.match.total_deals
+    play_deals([p], table, total)
+    p.until(lambda m: m["type"] == "shadow" and m["deals"] == total)
+    end = max(i for i, m in enumerate(p.log) if m["type"] == "scores")
+    after = [m for m in p.log[end:] if m["type"] == "shadow"]
+    assert len(after) >= 2 and after[0]["over"], after  # told at the end, then the last deal's comparison
+    assert after[0]["pending"] >= 1 or after[0]["deals"] == total, after[0]
+
+
 def test_a_table_of_people_gets_no_comparison(client: TestClient) -> None:
     tid, tokens = make_table(client, humans=(0, 1, 2, 3), bots=())
     table = table_of(client, tid)

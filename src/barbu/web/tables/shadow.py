@@ -86,6 +86,8 @@ class TableShadow:
             task = asyncio.get_running_loop().create_task(self._replay(k, actions, seat), name=f"shadow-{t.id}-{k}")
             _RUNNING.add(task)
             task.add_done_callback(_RUNNING.discard)
+        if t.match.is_over and self.results:  # the end box says the last deal is still replayed: not "over 7 deals"
+            t.tell(self._send, None)
 
     async def _replay(self, k: int, actions: list[Any], seat: int) -> None:
         t = self.table
@@ -148,8 +150,9 @@ class TableShadow:
             msg.update(deal=last + 1, you=number_out(r.you), expert=number_out(r.expert), diff=number_out(r.advantage))
         return msg
 
-    async def _send(self, k: int) -> None:
-        """In the table's actor: the comparison of deal ``k`` to the person's connections, and to nobody else."""
+    async def _send(self, k: int | None) -> None:
+        """In the table's actor: the comparison of deal ``k`` (None: what is known, and what is pending) to the
+        person's connections, and to nobody else."""
         seat = self.person()
         if seat is None:
             return
