@@ -106,6 +106,24 @@ def test_one_click_starts_a_match_and_the_hand_and_decision_stay_in_view(
     assert "play" in seen and ("declare" in seen or "doubling" in seen)
 
 
+def test_a_players_two_line_top_bar_leaves_his_hand_in_view(server: Server, person: Callable[..., Page]) -> None:
+    """Logged in, the table's top bar holds his account's links too and wraps to two lines at 1366×768: the
+    table took the window's height less a one-line bar, and his hand was cut at the bottom (issue 43's
+    screenshots)."""
+    page = person((1366, 768))
+    r = page.request.post(
+        server.base + "/api/account/signup", data={"name": "Tallbar", "password": "a-long-password-43"}
+    )
+    assert r.ok, r.text()
+    page.goto(server.base + "/")
+    page.select_option("#play-length", "short")  # the longer title: "Classic · short match: 2 contracts each"
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '1'", timeout=30_000)
+    assert page.locator(".topbar").bounding_box()["height"] > 60  # two lines: the case this test is for
+    inside(page, "#hand")
+
+
 @pytest.mark.slow
 def test_a_refused_card_says_why_in_the_engines_words(server: Server, person: Callable[..., Page]) -> None:
     page = person((1366, 768))
