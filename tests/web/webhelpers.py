@@ -336,6 +336,11 @@ def person(
     if touch:
         context.setdefault("has_touch", True)
         context.setdefault("is_mobile", True)
+    # A person who asks for less motion, unless the test says otherwise: the cards' flight, the trick's hold and
+    # gathering are tested where they are the point (test_web_motion_browser.py, the lessons, four players'
+    # deal in test_web_browser.py); elsewhere they are only time and processor the page and the machine spend
+    # (about a quarter of a whole match's wall time through a page, docs/development.md).
+    context.setdefault("reduced_motion", "reduce")
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=lang, **context)
     return _watched(ctx.new_page(), timeout)
 
