@@ -50,8 +50,8 @@ function scoresOf(view) {
 
 // A frame as the learner's seat sees it: his hand as it is after his move, nothing to decide while the others play.
 // A lesson is about its one deal: no contracts "left to" choose after it.
-function frameView(frame, last) {
-  return { ...frame, hand: last.state.hand, legal: null, legal_count: 0, seat: ME, contracts_left: null };
+function frameView(frame, data) {
+  return { ...frame, hand: data.state.hand, legal: null, legal_count: 0, seat: ME, contracts_left: null };
 }
 
 // The lesson's last view: once the lesson is over (or the learner has nothing to do) nobody is shown to act.
@@ -130,25 +130,26 @@ async function take(data, action, fresh) {
   let before = fresh ? null : state;
   for (const [i, frame] of data.frames.entries()) {
     const view = frameView(frame, data);
-    if (!before) {
-      const info = tableInfo(data);
-      emit({ type: "welcome", seat: ME, table: info });
-      emit({ type: "sync", table: info, scores: scoresOf(view), state: view });
-    } else emit({ type: "state", state: view, last: moveBetween(before, view, i === 0 && !fresh ? action : null) });
-    const won = !frame.trick.length && frame.last_trick && (!before || (before.trick || []).length);
+    if (!before) begin(data, view);
+    else emit({ type: "state", state: view, last: moveBetween(before, view, i === 0 && !fresh ? action : null) });
+    const won = !(frame.trick || []).length && frame.last_trick && (!before || (before.trick || []).length);
     before = view;
     await pause(won && motionOn() ? FLY_MS + HOLD_MS + GATHER_MS : motionOn() ? FLY_MS + PAUSE_MS : PAUSE_MS);
   }
   reply = { ...data, refused: null };
   const view = finalView(data);
-  if (!before) {
-    const info = tableInfo(data);
-    emit({ type: "welcome", seat: ME, table: info });
-    emit({ type: "sync", table: info, scores: scoresOf(view), state: view });
-  } else emit({ type: "state", state: view, last: data.frames.length ? null : moveBetween(before, view, fresh ? null : action) });
+  if (!before) begin(data, view);
+  else emit({ type: "state", state: view, last: data.frames.length ? null : moveBetween(before, view, action) });
   keepActions(data.lesson, data.actions);
   if (data.finished) remember(data.lesson);
   main.dataset.finished = data.finished ? "1" : "0";
+}
+
+// The table drawn anew, as a table's page is when it connects: the learner's seat, then the whole view.
+function begin(data, view) {
+  const info = tableInfo(data);
+  emit({ type: "welcome", seat: ME, table: info });
+  emit({ type: "sync", table: info, scores: scoresOf(view), state: view });
 }
 
 // The lesson's actions so far, kept for this tab: a reload goes on where the learner was.
