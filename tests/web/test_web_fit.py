@@ -128,6 +128,18 @@ def test_a_players_top_bar_leaves_his_table_in_view(
     if size[0] > 1000:
         assert page.locator(".topbar").bounding_box()["height"] > 60  # two lines: the case this test is for
         inside(page, "#hand")
+        return
+    # a tall end-of-match box (many lines) stays in the window and leaves the floating Chat button its corner
+    page.evaluate("""() => {
+      for (let i = 0; i < 30; i++) document.getElementById('standings').append(Object.assign(
+        document.createElement('li'), {textContent: 'Ouest, bon joueur — 100'}));
+      document.getElementById('match-end').hidden = false;
+    }""")
+    box = page.locator("#match-end .overlay-box").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1] + 1, box
+    on_top = page.evaluate("""() => { const r = document.getElementById('chat-toggle').getBoundingClientRect();
+      return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('#chat-toggle') !== null; }""")
+    assert not on_top  # the button was drawn over the box's lines
 
 
 @pytest.mark.slow
