@@ -107,6 +107,15 @@ def test_a_finished_match_is_stepped_through_with_the_analysis_beside_it(
     wait_at(page, 2, 0)
     page.reload()  # the place is in the address
     wait_at(page, 2, 0)
+    # a doubling decision's choices name computer players by their places alone, "double West, North", never
+    # "double West, random, North, random", whose commas hid who was doubled (issue 43's screenshots)
+    dbl = next(x for x in done["decisions"] if any(len(v[0].split()) > 2 for v in x["values"] if "double" in v[0]))
+    page.goto(f"{server.base}/t/{tid}/replay#deal=1&move={dbl['step']}")
+    page.reload()
+    wait_at(page, 1, dbl["step"])
+    page.wait_for_selector("#move table.values")
+    doubles = [r for r in page.locator("#move table.values td:first-child").all_inner_texts() if "double" in r]
+    assert doubles and not [r for r in doubles if "random" in r], doubles
     assert not page.errors, page.errors
 
 

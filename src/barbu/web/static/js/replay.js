@@ -44,6 +44,13 @@ function seatName(s) {
   return name || chairName(s, bottom(), match.players);
 }
 
+// A player in a list of those doubled: a computer player by its place alone ("double North, East", never "double
+// North, good player, East, good player", whose commas hid who was doubled), a person by his name.
+function doubledName(s) {
+  const kind = match && match.computers ? match.computers[s] : null;
+  return kind !== null && kind !== undefined && match.players > 2 ? seatShort(s) : seatName(s);
+}
+
 // The seat drawn at the bottom of the table: the replay's own player, else the first seat.
 function bottom() {
   return me === null ? 0 : me;
@@ -80,7 +87,7 @@ function actionLabel(text) {
   }
   if (words[0] === "rank") return t("start from {rank}", { rank: rankLetter(words[1]) });
   if (text === "pass") return t("Pass");
-  if (words[0] === "double") return t("double {names}", { names: words.slice(1).map((s) => seatName(Number(s))).join(", ") });
+  if (words[0] === "double") return t("double {names}", { names: words.slice(1).map((s) => doubledName(Number(s))).join(", ") });
   return prettyCards(text);
 }
 
