@@ -127,8 +127,9 @@ def test_italian_bésigue_words_are_one_set():
 
 # -- French typography: a no-break space before : ; ! ? and inside « »
 
-#: An ordinary space before a high punctuation mark that ends a word (not "x:y" notation).
-SPACE_BEFORE = re.compile(r" [:;!?](?=\s|$|[\"'»)\]])")
+#: An ordinary space before a high punctuation mark that ends a word (not "x:y" notation), markup after it
+#: too ("[red]Refusé :[/red]").
+SPACE_BEFORE = re.compile(r" [:;!?](?=\s|$|[\"'»)\]\[])")
 
 
 def test_french_has_no_break_spaces_before_high_punctuation_and_inside_guillemets():
