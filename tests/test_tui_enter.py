@@ -95,3 +95,16 @@ async def test_the_message_line_stops_saying_the_computers_play_when_it_is_your_
         assert table.waiting_for_human
         text = screen_text(app)
         assert busy not in text, text
+
+
+async def test_a_forced_moves_note_does_not_stay_into_the_next_deal(tmp_path):
+    """ "You play 4♥: your only legal card." of a deal's last trick stood under the next deal's doubling round,
+    whose hand holds no 4♥ (issue 43's screenshots at 80×24)."""
+    seed = 5
+    app = new_app(tmp_path, RULES, seed, first_dealer(RULES, seed))
+    async with app.run_test(size=SIZE) as pilot:
+        table, _ = await play_deal(pilot, declare_no_queens)
+        table.say("You play 4♥: your only legal card.")  # the note of the deal's last, forced card
+        await pilot.press("enter")
+        table = await settle(pilot)
+        assert "4♥" not in str(table.query_one("#message").render()), screen_text(app)

@@ -977,6 +977,7 @@ class TableScreen(CardTableScreen):
         def resume(_: Any = None) -> None:
             self.paused = False
             self.ended = []
+            self.say("")  # a note of the deal just over ("you play 4♥: your only legal card") stays with it
             self.advance()
 
         deal = results[-1].number if results else 0
