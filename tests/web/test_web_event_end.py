@@ -91,6 +91,7 @@ def test_a_two_deal_event_says_two_deals_ends_with_them_and_points_to_the_standi
         assert end["round_over"] is True and end["next_table"] is None
         (ann,) = who.as_("Ann").get(f"/api/events/{eid}").json()["standings"]
         assert end["place"] == ann["rank"] and ann["name"] == "Ann"  # her place, as the final standings give it
+        assert ann["rank"] == "1"  # the only player: the computers are compared with, never ranked (was "2", "4")
         # a guest reads the same, without a place
         assert who.as_(None).get(f"/api/events/table/{tid}").json()["place"] is None
 

@@ -154,7 +154,12 @@ def _entries(
         for seat, score in enumerate(r.scores):
             who = who_sat(plan, names, r.round, r.number, seat)
             e = Entry(
-                board_key(r.round, r.deal), seat, who, score, r.stand_in[seat] if seat < len(r.stand_in) else False
+                board_key(r.round, r.deal),
+                seat,
+                who,
+                score,
+                r.stand_in[seat] if seat < len(r.stand_in) else False,
+                computer=who.startswith("\x00"),  # compared with, never ranked: the players rank 1, 2, 3, not 2, 3, 4
             )
             entries.append(e)
             where[(e.board, seat, who)] = r
