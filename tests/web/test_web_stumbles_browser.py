@@ -220,6 +220,25 @@ def test_confirming_forced_moves_is_a_setting_kept_in_the_browser(server: Server
     assert page.locator("#confirm-forced").is_checked()
 
 
+def test_a_double_of_the_person_has_words_of_its_own_on_the_seat_box(
+    server: Server, person: Callable[..., Page]
+) -> None:
+    """ "vous a contré", not "a contré Vous" (Italian "ha contrato Tu"), on the box of a player who doubled the
+    person (issue 43's screenshots); the quick rotation makes him the dealer, whom the others must double, soon."""
+    page = open_page(person, (1366, 768))
+    tid = table_with_computers(server.base, "classic(rotation=quick)")
+    page.goto(f"{server.base}/t/{tid}?lang=fr")
+    take_seat_zero(page)
+    for _ in range(400):
+        turn(page)
+        text = " ".join(page.locator(".seat-box .doubles").all_inner_texts())
+        if "Vous" in text or "vous a contré" in text:
+            assert "a contré Vous" not in text and "vous a contré" in text, text
+            return
+        act(page)
+    pytest.fail("nobody doubled the person in 400 turns")
+
+
 def test_doubles_on_the_seat_boxes_say_who_doubled_whom(server: Server, person: Callable[..., Page]) -> None:
     page = open_page(person, (1366, 768))
     tid = table_with_computers(server.base, "classic")

@@ -229,8 +229,10 @@ function renderFelt() {
     if (state && state.doubles) {
       const d = state.doubles.filter(([a, b]) => a === s.seat);
       if (d.length) {
-        // In words: "doubled West · doubled You, redoubled" (a phone shows the count: "2 doubles").
-        const said = d.map(([a, b, rr]) => (rr ? t("doubled {target}, redoubled", { target: shortName(b) })
+        // In words: "doubled West · doubled you, redoubled" (a phone shows the count: "2 doubles"); the person
+        // doubled has words of his own: "vous a contré", "ti ha contrato", never "a contré Vous", "ha contrato Tu".
+        const said = d.map(([a, b, rr]) => (b === mySeat ? (rr ? t("doubled you, redoubled") : t("doubled you"))
+          : rr ? t("doubled {target}, redoubled", { target: shortName(b) })
           : t("doubled {target}", { target: shortName(b) }))).join(" · ");
         box.append(el("div", { class: "doubles", textContent: said }));
         badges.append(el("span", { class: "chip dbl-count", title: said, textContent: tn("{n} double", "{n} doubles", d.length) })); // on a phone
