@@ -18,6 +18,28 @@ def test_rules_lists_presets_and_options():
     assert "undoubled_negative" in one.stdout and "No King of hearts" in one.stdout and "quick" in one.stdout
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_rules_options_fit_80_columns(monkeypatch, lang):
+    """The options table was 81 columns wide at 80: a terminal cut its right-hand column and border."""
+    import argparse
+    import io
+
+    from rich.console import Console
+
+    import barbu.cli.rules as rules
+    from barbu.i18n import use
+
+    buf = io.StringIO()
+    monkeypatch.setattr(rules, "console", Console(file=buf, width=80, highlight=False))
+    use(lang)
+    try:
+        rules.cmd_rules(argparse.Namespace(name="classic"))
+    finally:
+        use("en")
+    tops = [line for line in buf.getvalue().splitlines() if line.startswith("┏")]
+    assert len(tops) == 2 and all(line.endswith("┓") for line in tops), tops
+
+
 def test_rules_bad_option_is_a_clear_error():
     out = barbu("rules", "classic(rotation=fast)")
     assert out.returncode == 2

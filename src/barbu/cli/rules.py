@@ -50,10 +50,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
     wins = _("highest total wins") if fam.highest_wins else _("lowest total wins")
     console.print(_("{description}; {wins}.").format(description=data(fam.description), wins=wins))
     t = Table(title=_("Options"))
-    t.add_column(_("option"), min_width=max(len(n) for n in OPTIONS))
+    t.add_column(_("option"), width=max(len(n) for n in OPTIONS))
     t.add_column(_("value"), overflow="fold")
-    t.add_column(_("allowed"), overflow="fold")
-    t.add_column(_("meaning"))
+    # at most a third of 80 columns: a long identifier ("never_unless_only_hearts") is folded, never the table
+    # cut at the terminal's edge, its right-hand column with it
+    t.add_column(_("allowed"), overflow="fold", max_width=18)
+    t.add_column(_("meaning"), overflow="fold")
     for name, value in r.option_values().items():
         if name != "players" and name not in fam.options:
             continue
