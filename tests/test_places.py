@@ -297,7 +297,8 @@ def test_the_daily_deals_line_by_line_name_places(tmp_path, monkeypatch, capsys,
     out = capsys.readouterr().out
     clean(out)
     assert computer_name("West", "rule") in " ".join(out.split())
-    assert {"en": "Not allowed: 'zz'", "fr": "Refusé\u00a0: 'zz'", "it": "Non ammesso: 'zz'"}[lang] in out  # his language
+    refused = {"en": "Not allowed: 'zz'", "fr": "Refusé\u00a0: 'zz'", "it": "Non ammesso: 'zz'"}[lang]
+    assert refused in out  # his language
 
 
 def test_a_besigue_replay_names_the_players(tmp_path, capsys, lang):
