@@ -38,6 +38,26 @@ def played_match(seed: int, actions: int) -> Match:
     return m
 
 
+def test_processes_started_at_once_on_a_new_sqlite_file_all_come_up(sqlite_url: str) -> None:
+    """Two `barbu play --daily` (or servers) started at once in one folder: the second failed with 'table
+    barbu_tables already exists' and a traceback; they now take turns for the write lock, and the schema is
+    made once."""
+    import subprocess
+    import sys
+
+    code = "import sys; from barbu.web.db.storage import Store; Store(sys.argv[1]).close()"
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code, sqlite_url], stderr=subprocess.PIPE, text=True) for _ in range(4)
+    ]
+    for run in runs:
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err[-2000:]
+    store = Store(sqlite_url, run_migrations=False)
+    with store.engine.connect() as conn:
+        assert len(conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()) == 1
+    store.close()
+
+
 def test_tables_seats_and_events_round_trip(db_url: str) -> None:
     store = Store(db_url)
     m = played_match(3, 150)

@@ -281,7 +281,8 @@ def at_revision(engine: Engine, revision: str) -> bool:
 
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to the newest Alembic revision (or to ``revision``: the tests of an upgrade)."""
-    if at_revision(engine, newest_revision() if revision == "head" else revision):
+    target = newest_revision() if revision == "head" else revision
+    if at_revision(engine, target):
         return
     from alembic import command
     from alembic.config import Config
@@ -289,12 +290,25 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        # Processes started at once on an empty database take turns: the first creates the schema, the others
+        # wait here and then find it done (two `barbu play --daily` or `barbu serve` in one folder).  The lock
+        # ends with the transaction.
         if conn.dialect.name == "postgresql":
-            # Processes started at once on an empty database take turns: the first creates the schema,
-            # the others wait here and then find it at head. The lock ends with the transaction.
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        elif conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock, waited for up to the busy timeout
+            if _stands_at(conn, target):
+                return
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+
+
+def _stands_at(conn: Connection, revision: str) -> bool:
+    """``at_revision`` inside the migration's own transaction (a failed read would end it: asked first)."""
+    has = conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
+    if has.first() is None:
+        return False
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [revision]
 
 
 class Store:
