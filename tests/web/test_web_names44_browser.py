@@ -31,7 +31,20 @@ from barbu.web.db.storage import SeatRecord, Store
 from barbu.web.profiles.history import SeatResult, finished_of, record
 
 pytestmark = pytest.mark.browser
-SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--grace", "0.5", "--signups-per-hour", "0")
+# a replay's analysis weighs its deal briefly: it holds the shared server's interpreter while it runs, and the
+# next test's requests wait for it (a 10 s request timed out behind the default 60 samples a decision)
+SERVE = (
+    "--bot-delay",
+    "0",
+    "--deal-pause",
+    "0",
+    "--grace",
+    "0.5",
+    "--signups-per-hour",
+    "0",
+    "--analysis-samples",
+    "4",
+)
 PASSWORD = "correct horse battery"
 SHORT = "salad(players=3)"
 LANGS = ("en", "fr", "it")
