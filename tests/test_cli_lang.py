@@ -156,7 +156,11 @@ def test_a_record_error_is_worded_in_french(tmp_path: Path) -> None:
     )
     assert "line 1: the seed must be a whole number or null" in flat(barbu("replay", str(edited)).stderr)
     shown = flat(barbu("show", str(rec), "--deal", "1", "--lang", "it").stdout)
-    assert "Smazzata 1" in shown and "mazziere Nord, casuale" in shown and "Totale progressivo".lower() in shown.lower()
+    assert (
+        "Smazzata 1" in shown
+        and "mazziere Nord, giocatore a caso" in shown
+        and "Totale progressivo".lower() in shown.lower()
+    )
 
 
 def test_the_system_locale_is_the_default_and_english_stays_the_default() -> None:
@@ -270,7 +274,7 @@ def test_a_french_deal_in_the_plain_game(tmp_path: Path) -> None:
     text = flat(out.getvalue())
     # the game in words, the players by their places from the person's chair (seat 3): seat 0 on his left
     assert (
-        "Vous êtes Sud, contre 3 joueurs ordinateur : Ouest, hasard; Nord, hasard; Est, hasard ; jeu : Classique."
+        "Vous êtes Sud, contre 3 joueurs ordinateur : Ouest, joueur au hasard; Nord, joueur au hasard; Est, joueur au hasard ; jeu : Classique."
         in text
     )
     assert "Donne 1 sur 28 — donneur vous" in text and "Votre main : ♠" in text

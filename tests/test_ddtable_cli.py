@@ -134,7 +134,7 @@ def test_show_dd_prints_the_deal_and_its_table(capsys, monkeypatch):
 def test_show_dd_in_french(capsys):
     code, out, err = run(capsys, "--lang", "fr", "show", str(GOLDEN), "--deal", "1", "--dd", "--dd-seconds", "0.005")
     assert code == 0, err
-    assert "Table à cartes ouvertes, donne 1 (déclarant : Est, hasard)" in " ".join(out.split())  # may wrap
+    assert "Table à cartes ouvertes, donne 1 (déclarant : Est, joueur au hasard)" in " ".join(out.split())  # may wrap
     assert "Hors de la table, faute de jeu en plis\u00a0: Réussite." in out
 
 
