@@ -110,6 +110,33 @@ def test_the_writer_commits_in_order_and_one_bad_write_spares_the_others(db_url:
     assert [e[0] for e in Store(db_url, run_migrations=False).events("t1")] == list(range(310))
 
 
+def test_a_move_whose_commit_answer_was_lost_is_written_not_failed(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL cut as it committed: the move was stored, the writer saw its connection lost and wrote it again
+    into the primary key.  The same move (actor, action, epoch) already there is done, with no traceback (clean-
+    clone CI's outage test); another move at that number is still refused."""
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        Store.create_table(conn, "t1", "classic", 1)
+        Store.append_events(conn, [("t1", 0, -1, "draw 2S 3S 4S 5S", None), ("t1", 1, 2, "AH", None)])
+
+    async def main() -> list:
+        journal = Journal(store)
+        futs = [journal.append("t1", 1, 2, "AH"), journal.append("t1", 2, 3, "KH")]  # the first was committed
+        done = await asyncio.gather(*futs, return_exceptions=True)
+        other = await asyncio.gather(journal.append("t1", 1, 3, "QH"), return_exceptions=True)
+        await journal.close()
+        return done + other
+
+    with caplog.at_level("ERROR", logger="barbu.web"):
+        results = asyncio.run(main())
+    assert results[:2] == [None, None] and isinstance(results[2], IntegrityError)
+    assert [r.message for r in caplog.records] == ["database write failed"]  # the other move's, not the same one's
+    assert Store(db_url, run_migrations=False).events("t1") == [(0, -1, "draw 2S 3S 4S 5S"), (1, 2, "AH"), (2, 3, "KH")]
+    store.close()
+
+
 def test_a_table_is_rebuilt_from_its_log(db_url: str) -> None:
     """A table actor writes through the journal; a new actor built from storage is at the same action."""
     store = Store(db_url)

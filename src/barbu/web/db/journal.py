@@ -24,14 +24,15 @@ import sys
 import threading
 from typing import Any, Callable
 
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..common import metrics, outages
 from ..common.outages import is_unreachable
 from . import leases
 from .leases import Fenced
-from .storage import Store
+from .storage import EVENTS, Store
 
 log = logging.getLogger("barbu.web")
 
@@ -146,9 +147,32 @@ class Journal:
             for item in batch:
                 self._commit([item])
             return
-        ((_, loop, fut),) = batch
+        ((item, loop, fut),) = batch
+        if isinstance(exc, IntegrityError) and self._stored(item):
+            # written by an attempt whose answer was lost with its connection (the database cut as it
+            # committed): the move is there as it was sent, so it is done, not failed
+            loop.call_soon_threadsafe(_set_results, [(fut, None)])
+            return
         log.exception("database write failed")
         loop.call_soon_threadsafe(_set_exception, fut, exc)
+
+    def _stored(self, item: tuple[str, Any, Any]) -> bool:
+        """Whether a move's row is already in the log exactly as this write would store it (the same actor,
+        action and lease epoch at its table and number): never another writer's move at that number."""
+        kind, payload, _ = item
+        if kind != "event":
+            return False
+        table_id, seq, actor, action, epoch = payload
+        try:
+            with self.store.engine.connect() as conn:
+                row = conn.execute(
+                    select(EVENTS.c.actor, EVENTS.c.action, EVENTS.c.epoch).where(
+                        EVENTS.c.table_id == table_id, EVENTS.c.seq == seq
+                    )
+                ).first()
+        except DBAPIError:
+            return False
+        return row is not None and tuple(row) == (actor, action, epoch)
 
     @staticmethod
     def _execute(conn: Connection, batch: list[Any]) -> list[Any]:
